@@ -1,0 +1,56 @@
+package io.topobridge.api;
+
+import io.topobridge.controller.ControllerLifecycle;
+import io.topobridge.controller.KindRegistry;
+import io.topobridge.controller.ManagedController;
+import io.topobridge.findings.FindingsRegistry;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Read-only REST API: what the controller manages and what it noticed. */
+@Path("/api")
+@Produces(MediaType.APPLICATION_JSON)
+public class StatusResource {
+
+    @Inject
+    FindingsRegistry findings;
+
+    @Inject
+    KindRegistry kinds;
+
+    @Inject
+    ControllerLifecycle lifecycle;
+
+    /** Current findings, optionally of one source ({@code topology}, {@code workloads}, …). */
+    @GET
+    @Path("/findings")
+    public List<FindingView> findings(@QueryParam("source") String source) {
+        return (source == null ? findings.all() : findings.of(source)).stream().map(FindingView::of).toList();
+    }
+
+    /** Installed CRDs, managed kinds and each controller's state. */
+    @GET
+    @Path("/status")
+    public Map<String, Object> status() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("started", lifecycle.started());
+        out.put("crds", kinds.snapshot());
+        out.put("managedKinds", kinds.managedKinds().stream().map(k -> k.kind()).toList());
+        Map<String, Object> controllers = new LinkedHashMap<>();
+        for (ManagedController c : lifecycle.controllers()) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("ready", c.ready());
+            entry.putAll(c.details());
+            controllers.put(c.name(), entry);
+        }
+        out.put("controllers", controllers);
+        return out;
+    }
+}

@@ -1,0 +1,89 @@
+package io.topobridge.cli;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.topobridge.config.Settings;
+import io.topobridge.manifest.ManifestReader;
+import io.topobridge.manifest.YamlPrinter;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.render.RenderOutput;
+import io.topobridge.core.render.Renderer;
+import io.topobridge.core.topology.TopologySettings;
+import io.topobridge.volcano.VolcanoObjects;
+import jakarta.inject.Inject;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code render}: the objects the controller would apply for a set of manifests, without a cluster. */
+@Command(name = "render", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Reads Kubernetes YAML (files or folders, multi-document; any mix of Nodes, workloads and Pods) "
+                + "and prints on stdout, as multi-document YAML in a deterministic order, the HyperNodes and "
+                + "PodGroups the controller would apply and each input Pod as admission would let it in. "
+                + "Findings go to stderr, one line each, naming the object. Tiers come from the Nodes in the input.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:every input object was accepted",
+            "1:some input object was rejected (everything valid is still printed)",
+            "2:usage error (bad option, unreadable path, invalid tier configuration)"})
+public class RenderCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Inject
+    Settings settings;
+
+    @Option(names = "--preset", paramLabel = "NAME",
+            description = "Built-in node label scheme (default: the configured one, normally 'auto').")
+    String preset;
+
+    @Option(names = "--tiers", split = ",", paramLabel = "LABEL[=NAME]",
+            description = "Explicit tiers, finest (tier 1) first: node label keys, each with an optional tier name.")
+    List<String> tiers;
+
+    @Parameters(arity = "1..*", paramLabel = "PATH", description = "YAML files or folders (searched recursively).")
+    List<Path> paths;
+
+    @Override
+    public Integer call() {
+        TopologySettings topology;
+        try {
+            topology = settings.topology(preset, tiers);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        var serialization = new KubernetesSerialization();
+        ManifestReader.Result input;
+        try {
+            input = new ManifestReader(serialization).read(paths);
+        } catch (ManifestReader.UnreadablePathException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        RenderOutput output = new Renderer(topology, settings.workloads(), settings.admission()).render(input.objects());
+
+        List<HasMetadata> printed = new ArrayList<>();
+        output.hyperNodes().forEach(h -> printed.add(VolcanoObjects.hyperNode(h)));
+        output.podGroups().forEach(p -> printed.add(VolcanoObjects.podGroup(p)));
+        printed.addAll(output.pods());
+        PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+        for (HasMetadata object : printed) {
+            out.print(YamlPrinter.print(serialization, object));
+        }
+        out.flush();
+
+        List<Finding> findings = new ArrayList<>(input.findings());
+        findings.addAll(output.findings());
+        findings.forEach(f -> System.err.println(f.line()));
+        return findings.stream().anyMatch(Finding::isRejection) ? 1 : 0;
+    }
+}

@@ -1,0 +1,37 @@
+package io.topobridge.config;
+
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.ConfigurationException;
+import io.topobridge.cli.CliMode;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
+/**
+ * Refuses to start the controller on invalid configuration, with one message naming the key and value.
+ * (Type errors are already reported by the config mapping itself; this checks what types cannot.)
+ */
+@ApplicationScoped
+public class ConfigValidator {
+
+    @Inject
+    Settings settings;
+
+    void onStart(@Observes @Priority(1) StartupEvent event) {
+        if (CliMode.active()) {
+            return; // the CLI validates its own overrides and answers with a usage error
+        }
+        validate();
+    }
+
+    public void validate() {
+        try {
+            settings.topology();
+            settings.workloads();
+            settings.admission();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException("Invalid topobridge configuration: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package io.topobridge.config;
+
+import io.smallrye.config.ConfigMapping;
+
+/**
+ * The one configuration root, {@code topobridge.*}. Every key has a default and a one-line description;
+ * {@link ConfigValidator} rejects invalid combinations at start-up with one message.
+ */
+@ConfigMapping(prefix = "topobridge")
+public interface TopobridgeConfig {
+
+    /** How node labels become HyperNode tiers. */
+    TopologyConfig topology();
+
+    /** Which workloads become PodGroups, and their defaults. */
+    WorkloadConfig workloads();
+
+    /** The pod and workload admission webhooks and their TLS. */
+    AdmissionConfig admission();
+
+    /** Facts about the Volcano installation the bridge works with. */
+    VolcanoConfig volcano();
+
+    /** The in-process demo API server used by {@code quarkus:dev} when no cluster is configured. */
+    DevClusterConfig devCluster();
+}

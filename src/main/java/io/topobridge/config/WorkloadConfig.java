@@ -1,0 +1,24 @@
+package io.topobridge.config;
+
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** {@code topobridge.workloads.*}: which workloads are managed and their PodGroup defaults. */
+public interface WorkloadConfig {
+
+    /** Translate annotated workloads into PodGroups at all. */
+    @WithDefault("true")
+    boolean enabled();
+
+    /** Volcano queue of a PodGroup whose workload names none. */
+    @WithDefault("default")
+    String defaultQueue();
+
+    /** Only manage workloads in namespaces carrying the admission opt-in label. */
+    @WithDefault("false")
+    boolean requireNamespaceOptIn();
+
+    /** Quiet period after a workload event before its gang is recomputed. */
+    @WithDefault("50ms")
+    Duration debounce();
+}

@@ -1,0 +1,26 @@
+package io.topobridge.core;
+
+/** The bridge's own vocabulary: annotation keys users write, labels and field manager it stamps. */
+public final class Topobridge {
+    public static final String PREFIX = "topobridge.io/";
+
+    public static final String HIGHEST_TIER = PREFIX + "highest-tier";
+    public static final String MODE = PREFIX + "mode";
+    public static final String SUBGROUP_HIGHEST_TIER = PREFIX + "subgroup-highest-tier";
+    public static final String SUBGROUP_MODE = PREFIX + "subgroup-mode";
+    public static final String GROUP = PREFIX + "group";
+    public static final String QUEUE = PREFIX + "queue";
+    public static final String MIN_MEMBER = PREFIX + "min-member";
+
+    /** Server-side-apply field manager of every write. */
+    public static final String FIELD_MANAGER = "topobridge";
+    /** {@code volcano.sh/network-topology-source} value on the bridge's HyperNodes. */
+    public static final String SOURCE = "topobridge";
+    public static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
+    public static final String MANAGED_BY = "topobridge";
+    /** Namespace opt-in label for the pod admission webhook (the key is configurable). */
+    public static final String NAMESPACE_ENABLED_LABEL = PREFIX + "enabled";
+
+    private Topobridge() {
+    }
+}

@@ -1,0 +1,35 @@
+package io.topobridge.core.finding;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Objects;
+
+/** Identity of the Kubernetes object a finding or event is about. */
+public record ObjectRef(String apiVersion, String kind, String namespace, String name, String uid) {
+
+    public ObjectRef {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(name, "name");
+    }
+
+    public static ObjectRef of(HasMetadata object) {
+        var meta = object.getMetadata();
+        return new ObjectRef(object.getApiVersion(), object.getKind(),
+                meta == null ? null : meta.getNamespace(),
+                meta == null || meta.getName() == null ? "<unnamed>" : meta.getName(),
+                meta == null ? null : meta.getUid());
+    }
+
+    public static ObjectRef node(String name) {
+        return new ObjectRef("v1", "Node", null, name, null);
+    }
+
+    public static ObjectRef cluster(String kind, String name) {
+        return new ObjectRef(null, kind, null, name, null);
+    }
+
+    /** {@code Kind/name} or {@code Kind/namespace/name}, as printed in logs and by {@code render}. */
+    @Override
+    public String toString() {
+        return namespace == null || namespace.isEmpty() ? kind + "/" + name : kind + "/" + namespace + "/" + name;
+    }
+}

@@ -1,0 +1,47 @@
+package io.topobridge.core.render;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadLookup;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/** A {@link WorkloadLookup} over a fixed set of objects, e.g. the files given to {@code render}. */
+public final class InMemoryLookup implements WorkloadLookup {
+
+    private final Map<WorkloadKind, Map<String, Map<String, HasMetadata>>> byKind = new EnumMap<>(WorkloadKind.class);
+
+    public InMemoryLookup(Collection<? extends HasMetadata> objects) {
+        for (HasMetadata object : objects) {
+            WorkloadKind.of(object.getApiVersion(), object.getKind()).ifPresent(kind -> byKind
+                    .computeIfAbsent(kind, k -> new HashMap<>())
+                    .computeIfAbsent(namespaceOf(object), k -> new HashMap<>())
+                    .put(object.getMetadata().getName(), object));
+        }
+    }
+
+    @Override
+    public Optional<HasMetadata> get(WorkloadKind kind, String namespace, String name) {
+        return Optional.ofNullable(byKind.getOrDefault(kind, Map.of())
+                .getOrDefault(Objects.requireNonNullElse(namespace, ""), Map.of()).get(name));
+    }
+
+    @Override
+    public List<HasMetadata> list(WorkloadKind kind, String namespace) {
+        var out = new ArrayList<>(byKind.getOrDefault(kind, Map.of())
+                .getOrDefault(Objects.requireNonNullElse(namespace, ""), Map.of()).values());
+        out.sort(Comparator.comparing(o -> o.getMetadata().getName()));
+        return out;
+    }
+
+    private static String namespaceOf(HasMetadata object) {
+        return Objects.requireNonNullElse(object.getMetadata().getNamespace(), "");
+    }
+}

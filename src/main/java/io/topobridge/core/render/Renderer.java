@@ -1,0 +1,79 @@
+package io.topobridge.core.render;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.core.admission.AdmissionSettings;
+import io.topobridge.core.admission.PodAdmission;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.topology.DesiredHyperNode;
+import io.topobridge.core.topology.NodeInfo;
+import io.topobridge.core.topology.TopologyBuilder;
+import io.topobridge.core.topology.TopologyResult;
+import io.topobridge.core.topology.TopologySettings;
+import io.topobridge.core.workload.DesiredPodGroup;
+import io.topobridge.core.workload.TranslationResult;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.WorkloadTranslator;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The offline pipeline behind {@code render}: the same builder, translator and admission code the controller
+ * runs, applied to a fixed set of objects. Nodes give the tiers, workloads give PodGroups, and every Pod is
+ * shown as admission would let it in.
+ */
+public final class Renderer {
+
+    private final TopologyBuilder topology;
+    private final WorkloadTranslator translator;
+    private final PodAdmission admission;
+
+    public Renderer(TopologySettings topology, WorkloadSettings workloads, AdmissionSettings admission) {
+        this.topology = new TopologyBuilder(topology);
+        this.translator = new WorkloadTranslator(workloads);
+        this.admission = new PodAdmission(admission);
+    }
+
+    public RenderOutput render(List<? extends HasMetadata> inputs) {
+        List<NodeInfo> nodes = new ArrayList<>();
+        List<HasMetadata> workloads = new ArrayList<>();
+        List<Pod> pods = new ArrayList<>();
+        for (HasMetadata object : inputs) {
+            if (object instanceof Node node) {
+                nodes.add(new NodeInfo(node.getMetadata().getName(), node.getMetadata().getLabels()));
+            } else if (object instanceof Pod pod) {
+                pods.add(pod);
+            } else if (WorkloadKind.of(object.getApiVersion(), object.getKind()).isPresent()) {
+                workloads.add(object);
+            }
+        }
+        List<Finding> findings = new ArrayList<>();
+        TopologyResult topo = topology.build(nodes);
+        findings.addAll(topo.findings());
+
+        var lookup = new InMemoryLookup(workloads);
+        TranslationResult translated = translator.translate(workloads, topo.tiers(), lookup);
+        findings.addAll(translated.findings());
+
+        List<Pod> admitted = new ArrayList<>();
+        for (Pod pod : pods) {
+            PodAdmission.Result result = admission.admit(pod, topo.tiers(), lookup);
+            admitted.add(result.pod());
+            findings.addAll(result.findings());
+        }
+
+        var hyperNodes = new ArrayList<>(topo.hyperNodes());
+        hyperNodes.sort(Comparator.comparing((DesiredHyperNode h) -> -h.spec().getTier())
+                .thenComparing(DesiredHyperNode::name));
+        var podGroups = new ArrayList<>(translated.podGroups());
+        podGroups.sort(Comparator.comparing(DesiredPodGroup::namespace).thenComparing(DesiredPodGroup::name));
+        admitted.sort(Comparator.comparing((Pod p) -> Objects.requireNonNullElse(p.getMetadata().getNamespace(), ""))
+                .thenComparing(p -> Objects.requireNonNullElse(p.getMetadata().getName(), "")));
+        findings.sort(Finding.ORDER);
+        return new RenderOutput(hyperNodes, podGroups, admitted, findings);
+    }
+}

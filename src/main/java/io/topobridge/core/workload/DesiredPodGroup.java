@@ -1,0 +1,38 @@
+package io.topobridge.core.workload;
+
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.topobridge.volcano.model.PodGroupSpec;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A PodGroup as the bridge wants it. {@link Ownership#OWNED}: the bridge creates it and owns its spec.
+ * {@link Ownership#ADOPTED}: another controller (AIBrix, LWS) made it; the bridge applies only
+ * {@code spec.networkTopology} and {@code spec.subGroupPolicy} to it.
+ */
+public record DesiredPodGroup(
+        String namespace,
+        String name,
+        Map<String, String> labels,
+        Map<String, String> annotations,
+        List<OwnerReference> owners,
+        PodGroupSpec spec,
+        Ownership ownership) {
+
+    /** Who created the PodGroup and therefore which fields the bridge owns. */
+    public enum Ownership {
+        OWNED,
+        ADOPTED
+    }
+
+    public DesiredPodGroup {
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(ownership, "ownership");
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
+        annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+        owners = owners == null ? List.of() : List.copyOf(owners);
+    }
+}

@@ -1,0 +1,17 @@
+package io.topobridge.core.workload;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Read access to workloads: informer caches in the controller, the input files in {@code render}.
+ * Custom kinds come back as {@code GenericKubernetesResource}, built-in kinds as their typed classes.
+ * Implementations must return objects the caller may read but never mutate.
+ */
+public interface WorkloadLookup {
+
+    Optional<HasMetadata> get(WorkloadKind kind, String namespace, String name);
+
+    List<HasMetadata> list(WorkloadKind kind, String namespace);
+}

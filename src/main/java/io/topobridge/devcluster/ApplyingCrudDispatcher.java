@@ -1,0 +1,292 @@
+package io.topobridge.devcluster;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.topobridge.apply.FieldPaths;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.net.HttpURLConnection;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The fabric8 CRUD mock API server, extended with what the bridge relies on from a real API server:
+ *
+ * <ul>
+ *   <li><b>Server-side apply</b> ({@code application/apply-patch+yaml}), which the stock mock answers with 415.
+ *       Per field manager it remembers the last applied configuration, removes fields that manager applied
+ *       before and no longer applies, merges maps recursively, replaces lists (Volcano's lists are atomic),
+ *       merges {@code metadata.ownerReferences} by uid, and writes nothing when the result is unchanged.</li>
+ *   <li><b>Custom resources only when their CRD exists</b>: a request for a custom resource whose
+ *       CustomResourceDefinition is not stored answers 404, as a real server does.</li>
+ *   <li><b>A request log</b>, so tests can count writes ("a resync writes nothing").</li>
+ * </ul>
+ *
+ * It serves the embedded demo cluster and the integration tests; it is never used against a real cluster.
+ */
+public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
+
+    /** One request as the server saw it. */
+    public record Request(String method, String path, String contentType) {
+        public boolean isWrite() {
+            return switch (method) {
+                case "POST", "PUT", "PATCH", "DELETE" -> true;
+                default -> false;
+            };
+        }
+
+        public boolean isApply() {
+            return "PATCH".equals(method) && contentType != null && contentType.startsWith(APPLY_PATCH);
+        }
+    }
+
+    static final String APPLY_PATCH = "application/apply-patch+yaml";
+    private static final Pattern CUSTOM_RESOURCE_PATH = Pattern.compile(
+            "^/apis/([^/]+)/([^/]+)/(?:namespaces/[^/]+/)?([^/?]+)(?:/[^?]*)?(?:\\?.*)?$");
+    private static final Set<String> BUILT_IN_GROUPS = Set.of(
+            "apps", "batch", "autoscaling", "policy", "coordination.k8s.io", "events.k8s.io",
+            "apiextensions.k8s.io", "admissionregistration.k8s.io", "rbac.authorization.k8s.io",
+            "networking.k8s.io", "storage.k8s.io", "scheduling.k8s.io", "discovery.k8s.io",
+            "certificates.k8s.io", "node.k8s.io", "authentication.k8s.io", "authorization.k8s.io");
+
+    private final ObjectMapper json = new ObjectMapper();
+    private final YAMLMapper yaml = new YAMLMapper();
+    private final Map<String, Map<String, JsonNode>> appliedByPath = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<Request> log = new ConcurrentLinkedQueue<>();
+    private volatile boolean requireCrds = true;
+
+    /** Whether custom resources answer 404 unless their CRD is stored (default true). */
+    public ApplyingCrudDispatcher requireCrds(boolean value) {
+        this.requireCrds = value;
+        return this;
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+        String contentType = request.getHeader("Content-Type");
+        log.add(new Request(request.getMethod(), request.getPath(), contentType));
+        if (requireCrds && !crdServes(request.getPath())) {
+            return status(HttpURLConnection.HTTP_NOT_FOUND, "NotFound", "the server could not find the requested resource");
+        }
+        if ("PATCH".equals(request.getMethod()) && contentType != null && contentType.startsWith(APPLY_PATCH)) {
+            synchronized (this) {
+                return apply(request);
+            }
+        }
+        return super.dispatch(request);
+    }
+
+    // ---- request log -------------------------------------------------------------------------
+
+    /** Every request since the last {@link #clearLog()}, oldest first. */
+    public List<Request> requests() {
+        return List.copyOf(log);
+    }
+
+    /** Writes (POST, PUT, PATCH, DELETE) whose path contains {@code pathFragment}. */
+    public List<Request> writes(String pathFragment) {
+        return requests(r -> r.isWrite() && r.path().contains(pathFragment));
+    }
+
+    public List<Request> requests(Predicate<Request> filter) {
+        return log.stream().filter(filter).toList();
+    }
+
+    public void clearLog() {
+        log.clear();
+    }
+
+    // ---- custom resources need their CRD -------------------------------------------------------
+
+    private boolean crdServes(String path) {
+        Matcher m = CUSTOM_RESOURCE_PATH.matcher(path);
+        if (!m.matches() || BUILT_IN_GROUPS.contains(m.group(1))) {
+            return true;
+        }
+        String crdName = m.group(3) + "." + m.group(1);
+        MockResponse crd = super.handleGet("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + crdName);
+        return crd.code() == HttpURLConnection.HTTP_OK;
+    }
+
+    // ---- server-side apply -------------------------------------------------------------------
+
+    private MockResponse apply(RecordedRequest request) {
+        String fullPath = request.getPath();
+        int q = fullPath.indexOf('?');
+        String path = q < 0 ? fullPath : fullPath.substring(0, q);
+        Map<String, String> query = q < 0 ? Map.of() : parseQuery(fullPath.substring(q + 1));
+        String manager = query.get("fieldManager");
+        if (manager == null || manager.isBlank()) {
+            return status(422, "Invalid", "PATCH requests of type apply require a fieldManager");
+        }
+        ObjectNode applied;
+        try {
+            JsonNode parsed = yaml.readTree(request.getUtf8Body());
+            if (!(parsed instanceof ObjectNode object)) {
+                return status(400, "BadRequest", "apply body is not an object");
+            }
+            applied = object;
+        } catch (JsonProcessingException e) {
+            return status(400, "BadRequest", "apply body is not YAML: " + e.getOriginalMessage());
+        }
+        stripServerFields(applied);
+
+        Map<String, JsonNode> managers = appliedByPath.computeIfAbsent(path, k -> new ConcurrentHashMap<>());
+        MockResponse current = super.handleGet(path);
+        if (current.code() == HttpURLConnection.HTTP_NOT_FOUND) {
+            String collection = path.substring(0, path.lastIndexOf('/'));
+            managers.clear();
+            managers.put(manager, applied.deepCopy());
+            ObjectNode toCreate = applied.deepCopy();
+            stampManagedFields(toCreate, managers);
+            return super.handleCreate(request(HttpMethod.POST, collection, toCreate));
+        }
+        if (current.code() != HttpURLConnection.HTTP_OK) {
+            return current;
+        }
+        ObjectNode existing;
+        try {
+            existing = (ObjectNode) json.readTree(current.getBody().readUtf8());
+        } catch (JsonProcessingException e) {
+            return status(500, "InternalError", e.getOriginalMessage());
+        }
+        ObjectNode merged = existing.deepCopy();
+        JsonNode previous = managers.get(manager);
+        if (previous != null) {
+            removeDropped(merged, previous, applied);
+        }
+        mergeInto(merged, applied, "");
+        managers.put(manager, applied.deepCopy());
+        stampManagedFields(merged, managers);
+        if (merged.equals(existing)) {
+            return new MockResponse().setResponseCode(200).setBody(existing.toString());
+        }
+        return super.handleUpdate(request(HttpMethod.PUT, path, merged));
+    }
+
+    /** Records each manager's applied fields in {@code metadata.managedFields}, as a real server does. */
+    private void stampManagedFields(ObjectNode object, Map<String, JsonNode> managers) {
+        ObjectNode meta = object.with("metadata");
+        ArrayNode entries = meta.putArray("managedFields");
+        managers.forEach((name, config) -> entries.addObject()
+                .put("manager", name)
+                .put("operation", "Apply")
+                .put("apiVersion", object.path("apiVersion").asText())
+                .put("fieldsType", "FieldsV1")
+                .set("fieldsV1", FieldPaths.toFieldsV1(FieldPaths.leaves(config).keySet())));
+    }
+
+    private static void stripServerFields(ObjectNode object) {
+        if (object.get("metadata") instanceof ObjectNode meta) {
+            meta.remove(List.of("resourceVersion", "managedFields", "creationTimestamp", "uid", "generation"));
+        }
+        object.remove("status");
+    }
+
+    /** Fields this manager applied before and no longer applies are released, and removed. */
+    private static void removeDropped(ObjectNode target, JsonNode previous, JsonNode now) {
+        List<String> fields = new ArrayList<>();
+        previous.fieldNames().forEachRemaining(fields::add);
+        fields.forEach(field -> {
+            JsonNode before = previous.get(field);
+            JsonNode after = now == null ? null : now.get(field);
+            if (after == null || after.isNull()) {
+                if (before.isObject() && target.get(field) instanceof ObjectNode child) {
+                    // release only the keys this manager owned; other managers' keys stay
+                    removeDropped(child, before, null);
+                    if (child.isEmpty()) {
+                        target.remove(field);
+                    }
+                } else {
+                    target.remove(field);
+                }
+            } else if (before.isObject() && after.isObject() && target.get(field) instanceof ObjectNode child) {
+                removeDropped(child, before, after);
+            }
+        });
+    }
+
+    private static void mergeInto(ObjectNode target, ObjectNode source, String path) {
+        source.fields().forEachRemaining(e -> {
+            String here = path + "/" + e.getKey();
+            JsonNode value = e.getValue();
+            JsonNode existing = target.get(e.getKey());
+            if ("/metadata/ownerReferences".equals(here) && value.isArray() && existing instanceof ArrayNode list) {
+                target.set(e.getKey(), mergeByUid(list, (ArrayNode) value));
+            } else if (value.isObject() && existing instanceof ObjectNode child) {
+                mergeInto(child, (ObjectNode) value, here);
+            } else {
+                target.set(e.getKey(), value.deepCopy());
+            }
+        });
+    }
+
+    private static ArrayNode mergeByUid(ArrayNode existing, ArrayNode applied) {
+        Map<String, JsonNode> byUid = new java.util.LinkedHashMap<>();
+        existing.forEach(o -> byUid.put(o.path("uid").asText(), o));
+        applied.forEach(o -> byUid.put(o.path("uid").asText(), o));
+        ArrayNode out = existing.arrayNode();
+        byUid.values().forEach(out::add);
+        return out;
+    }
+
+    private RecordedRequest request(HttpMethod method, String path, JsonNode body) {
+        Headers headers = Headers.builder().add("Content-Type", "application/json").build();
+        return new RecordedRequest("HTTP/1.1", method, path, headers,
+                new Buffer(body.toString().getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static Map<String, String> parseQuery(String query) {
+        Map<String, String> out = new HashMap<>();
+        for (String pair : query.split("&")) {
+            int eq = pair.indexOf('=');
+            String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            out.put(key, value);
+        }
+        return out;
+    }
+
+    private MockResponse status(int code, String reason, String message) {
+        ObjectNode status = json.createObjectNode()
+                .put("apiVersion", "v1").put("kind", "Status").put("status", "Failure")
+                .put("message", message).put("reason", reason).put("code", code);
+        return new MockResponse().setResponseCode(code).setBody(status.toString());
+    }
+
+    /** Managers that have applied to the object at {@code path} (for tests of field ownership). */
+    public Set<String> managersOf(String path) {
+        return new LinkedHashSet<>(appliedByPath.getOrDefault(path, Map.of()).keySet());
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        appliedByPath.clear();
+        log.clear();
+    }
+
+    /** Paths that have received an apply, for diagnostics. */
+    public List<String> appliedPaths() {
+        return new ArrayList<>(appliedByPath.keySet());
+    }
+}

@@ -1,0 +1,68 @@
+package io.topobridge.devcluster;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.quarkus.arc.profile.IfBuildProfile;
+import io.topobridge.config.TopobridgeConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Dev mode only: when no cluster is configured (no kubeconfig, no API server URL, not in a pod), the
+ * controller runs against an embedded API server on loopback seeded from {@code examples/}, so
+ * {@code ./mvnw quarkus:dev} shows HyperNodes and PodGroups appear with no cluster at all.
+ */
+@IfBuildProfile("dev")
+@ApplicationScoped
+public class DevClusterProducer {
+
+    private static final Logger LOG = Logger.getLogger(DevClusterProducer.class);
+
+    private MockCluster cluster;
+
+    @Produces
+    @Singleton
+    KubernetesClient client(TopobridgeConfig config,
+            @ConfigProperty(name = "quarkus.kubernetes-client.api-server-url") Optional<String> apiServerUrl) {
+        if (!config.devCluster().enabled() || clusterConfigured(apiServerUrl)) {
+            LOG.info("dev mode: using the configured Kubernetes cluster");
+            Config kube = Config.autoConfigure(null);
+            apiServerUrl.ifPresent(kube::setMasterUrl);
+            return new KubernetesClientBuilder().withConfig(kube).build();
+        }
+        cluster = MockCluster.start().installVolcanoCrds();
+        Path seed = Path.of(config.devCluster().seed());
+        if (Files.isDirectory(seed)) {
+            int count = cluster.seed(seed).size();
+            LOG.infof("dev mode: embedded API server at %s, seeded with %d objects from %s", cluster.url(), count, seed);
+        } else {
+            LOG.infof("dev mode: embedded API server at %s (no %s folder to seed from)", cluster.url(), seed);
+        }
+        return cluster.client();
+    }
+
+    void close(@Disposes KubernetesClient client) {
+        if (cluster != null) {
+            cluster.close();
+            cluster = null;
+        } else {
+            client.close();
+        }
+    }
+
+    static boolean clusterConfigured(Optional<String> apiServerUrl) {
+        if (apiServerUrl.isPresent() || System.getenv("KUBECONFIG") != null
+                || System.getenv("KUBERNETES_SERVICE_HOST") != null) {
+            return true;
+        }
+        return Files.exists(Path.of(System.getProperty("user.home"), ".kube", "config"));
+    }
+}

@@ -1,0 +1,134 @@
+package io.topobridge.devcluster;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.topobridge.manifest.ManifestReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * An in-process Kubernetes API server on loopback: the fabric8 CRUD mock with server-side apply, CRDs
+ * required for custom resources, and a request log ({@link ApplyingCrudDispatcher}). Used by the embedded
+ * demo cluster and the integration tests.
+ */
+public final class MockCluster implements AutoCloseable {
+
+    /** The CRD manifests shipped in {@code crds/} (on the classpath under the same folder). */
+    public static final List<String> VOLCANO_CRDS = List.of(
+            "crds/scheduling.volcano.sh_podgroups.yaml",
+            "crds/scheduling.volcano.sh_queues.yaml",
+            "crds/topology.volcano.sh_hypernodes.yaml");
+
+    private final ApplyingCrudDispatcher dispatcher;
+    private final KubernetesMockServer server;
+    private final KubernetesClient client;
+
+    private MockCluster(ApplyingCrudDispatcher dispatcher, KubernetesMockServer server) {
+        this.dispatcher = dispatcher;
+        this.server = server;
+        this.client = server.createClient();
+    }
+
+    /** Starts an empty server on a free loopback port. */
+    public static MockCluster start() {
+        var dispatcher = new ApplyingCrudDispatcher();
+        var server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
+        server.init(InetAddress.getLoopbackAddress(), 0);
+        return new MockCluster(dispatcher, server);
+    }
+
+    public KubernetesClient client() {
+        return client;
+    }
+
+    public ApplyingCrudDispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    /** Base URL of the API server, for {@code quarkus.kubernetes-client.api-server-url}. */
+    public String url() {
+        return client.getConfiguration().getMasterUrl();
+    }
+
+    /** Installs Volcano's PodGroup, Queue and HyperNode CRDs from the project's own manifests. */
+    public MockCluster installVolcanoCrds() {
+        VOLCANO_CRDS.forEach(this::installCrdResource);
+        return this;
+    }
+
+    /** Installs a CRD manifest from the classpath. */
+    public MockCluster installCrdResource(String resource) {
+        try (InputStream in = Thread.currentThread().getContextClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("CRD manifest not on the classpath: " + resource);
+            }
+            CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
+            client.resource(crd).createOr(NonDeletingOperation::update);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /**
+     * Creates every object in the YAML files under {@code folder}: CRDs first, then namespaces (made for any
+     * namespace an object names), then the rest; objects without a namespace that need one go to
+     * {@code default}. Returns the objects created.
+     */
+    public List<HasMetadata> seed(Path folder) {
+        var read = new ManifestReader(client.getKubernetesSerialization()).read(List.of(folder));
+        if (!read.findings().isEmpty()) {
+            throw new IllegalStateException("unreadable seed manifests: " + read.findings());
+        }
+        List<HasMetadata> ordered = new ArrayList<>();
+        read.objects().stream().filter(o -> o instanceof CustomResourceDefinition).forEach(ordered::add);
+        read.objects().stream().filter(o -> !(o instanceof CustomResourceDefinition)).forEach(ordered::add);
+        Set<String> namespaces = new java.util.TreeSet<>();
+        for (HasMetadata object : ordered) {
+            if (object instanceof CustomResourceDefinition crd) {
+                client.resource(crd).createOr(NonDeletingOperation::update);
+                continue;
+            }
+            if (object instanceof Namespace ns) {
+                namespaces.add(ns.getMetadata().getName());
+                client.resource(ns).createOr(NonDeletingOperation::update);
+                continue;
+            }
+            boolean namespaced = !(object instanceof io.fabric8.kubernetes.api.model.Node)
+                    && !"HyperNode".equals(object.getKind()) && !"Queue".equals(object.getKind())
+                    && !"PriorityClass".equals(object.getKind());
+            if (namespaced) {
+                if (object.getMetadata().getNamespace() == null) {
+                    object.getMetadata().setNamespace("default");
+                }
+                String ns = object.getMetadata().getNamespace();
+                if (namespaces.add(ns)) {
+                    client.resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+                            .createOr(NonDeletingOperation::update);
+                }
+            }
+            client.resource(object).createOr(NonDeletingOperation::update);
+        }
+        return ordered;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        server.destroy();
+    }
+}
