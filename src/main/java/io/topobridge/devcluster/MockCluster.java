@@ -45,6 +45,8 @@ public final class MockCluster implements AutoCloseable {
 
     /** Starts an empty server on a free loopback port. */
     public static MockCluster start() {
+        // one line per request at INFO drowns everything else; failures still show
+        java.util.logging.Logger.getLogger("io.fabric8.mockwebserver").setLevel(java.util.logging.Level.WARNING);
         var dispatcher = new ApplyingCrudDispatcher();
         var server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
         server.init(InetAddress.getLoopbackAddress(), 0);
