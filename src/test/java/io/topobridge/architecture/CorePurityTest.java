@@ -1,0 +1,47 @@
+package io.topobridge.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The core (topology building, annotation parsing, workload translation, admission, render) is plain Java:
+ * no Kubernetes client, CDI, Quarkus, Operator SDK or metrics. Only the edges talk to the world.
+ */
+class CorePurityTest {
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.topobridge");
+    }
+
+    @Test
+    void coreUsesNoClientCdiOrFramework() {
+        noClasses().that().resideInAPackage("io.topobridge.core..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "io.fabric8.kubernetes.client..", "jakarta.enterprise..", "jakarta.inject..",
+                        "io.quarkus..", "io.javaoperatorsdk..", "io.micrometer..", "io.vertx..",
+                        "jakarta.ws.rs..", "org.jboss.logging..")
+                .because("the core is a pure function of its inputs (see DESIGN.md, 'Shape of the system')")
+                .check(classes);
+    }
+
+    @Test
+    void coreDoesNotReachIntoTheEdges() {
+        noClasses().that().resideInAPackage("io.topobridge.core..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "io.topobridge.controller..", "io.topobridge.apply..", "io.topobridge.webhook..",
+                        "io.topobridge.cli..", "io.topobridge.config..", "io.topobridge.findings..",
+                        "io.topobridge.devcluster..", "io.topobridge.api..", "io.topobridge.tls..")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("io.topobridge.volcano.PodGroup")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("io.topobridge.volcano.HyperNode")
+                .check(classes);
+    }
+}
