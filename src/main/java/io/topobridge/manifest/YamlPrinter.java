@@ -1,13 +1,23 @@
 package io.topobridge.manifest;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
 import java.util.List;
 
 /** Prints an object as one YAML document ({@code ---} first), without nulls or an empty status. */
 public final class YamlPrinter {
+
+    // plain scalars where unambiguous; strings that look like numbers or booleans stay quoted
+    private static final YAMLMapper YAML = YAMLMapper.builder()
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+            .disable(YAMLGenerator.Feature.SPLIT_LINES)
+            .build();
 
     private YamlPrinter() {
     }
@@ -18,7 +28,11 @@ public final class YamlPrinter {
         if (tree instanceof ObjectNode root && root.path("status").isEmpty()) {
             root.remove("status");
         }
-        return serialization.asYaml(tree);
+        try {
+            return YAML.writeValueAsString(tree);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot print " + tree.path("kind").asText(), e);
+        }
     }
 
     private static void prune(JsonNode node) {
