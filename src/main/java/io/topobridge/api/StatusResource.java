@@ -41,6 +41,7 @@ public class StatusResource {
     public Map<String, Object> status() {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("started", lifecycle.started());
+        out.put("role", lifecycle.follower() ? "follower" : "active");
         out.put("crds", kinds.snapshot());
         out.put("managedKinds", kinds.managedKinds().stream().map(k -> k.kind()).toList());
         Map<String, Object> controllers = new LinkedHashMap<>();

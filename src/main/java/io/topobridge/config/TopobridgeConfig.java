@@ -21,6 +21,9 @@ public interface TopobridgeConfig {
     /** Facts about the Volcano installation the bridge works with. */
     VolcanoConfig volcano();
 
+    /** Leader election among replicas. */
+    LeaderElectionConfig leaderElection();
+
     /** The in-process demo API server used by {@code quarkus:dev} when no cluster is configured. */
     DevClusterConfig devCluster();
 }

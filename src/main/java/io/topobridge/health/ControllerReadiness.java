@@ -26,6 +26,11 @@ public class ControllerReadiness implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         var response = HealthCheckResponse.named("topobridge");
+        if (lifecycle.follower()) {
+            // a follower serves the webhooks; it must receive traffic while another replica leads
+            response.withData("role", "follower");
+            return response.up().build();
+        }
         boolean up = lifecycle.started();
         for (ManagedController c : lifecycle.controllers()) {
             response.withData(c.name() + ".ready", c.ready());
