@@ -5,10 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.marcnuri.helm.Helm;
-import io.topobridge.config.TopobridgeConfig;
+import io.topobridge.testing.ConfigKeys;
 import io.topobridge.core.workload.WorkloadKind;
 import java.io.IOException;
-import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -54,8 +53,7 @@ class HelmChartTest {
 
     @Test
     void everyEnvironmentVariableIsAConfigurationKey() throws IOException {
-        Set<String> keys = new TreeSet<>();
-        collectKeys(TopobridgeConfig.class, "topobridge", keys);
+        Set<String> keys = ConfigKeys.all();
         Set<String> envKeys = new TreeSet<>();
         keys.forEach(k -> envKeys.add(k.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_")));
 
@@ -125,21 +123,5 @@ class HelmChartTest {
             }
         }
         return false;
-    }
-
-    /** Every leaf key of a @ConfigMapping interface tree, in kebab case. */
-    static void collectKeys(Class<?> type, String prefix, Set<String> out) {
-        for (Method method : type.getMethods()) {
-            if (method.getParameterCount() != 0 || method.isDefault() || method.getDeclaringClass() == Object.class) {
-                continue;
-            }
-            String key = prefix + "." + method.getName().replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
-            Class<?> returned = method.getReturnType();
-            if (returned.isInterface() && returned.getPackageName().startsWith("io.topobridge")) {
-                collectKeys(returned, key, out);
-            } else {
-                out.add(key);
-            }
-        }
     }
 }

@@ -1,0 +1,40 @@
+package io.topobridge.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.topobridge.testing.ConfigKeys;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The README stays true: every configuration key is documented, and CI runs exactly its test command. */
+class ReadmeTest {
+
+    private static final String TEST_COMMAND = "./mvnw -B verify";
+
+    @Test
+    void documentsEveryConfigurationKey() throws IOException {
+        String readme = Files.readString(Path.of("README.md"));
+        Set<String> keys = ConfigKeys.all();
+        List<String> missing = new ArrayList<>();
+        keys.forEach(k -> {
+            if (!readme.contains("`" + k + "`")) {
+                missing.add(k);
+            }
+        });
+        assertThat(missing).as("configuration keys missing from README.md").isEmpty();
+    }
+
+    @Test
+    void ciRunsTheReadmeTestCommand() throws IOException {
+        assertThat(Files.readString(Path.of("README.md"))).contains(TEST_COMMAND);
+        List<String> commands = Files.readAllLines(Path.of(".ci", "run")).stream()
+                .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("set ")
+                        && !l.startsWith("cd ")).toList();
+        assertThat(commands).containsExactly(TEST_COMMAND);
+    }
+}
