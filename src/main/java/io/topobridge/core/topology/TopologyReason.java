@@ -26,6 +26,8 @@ public enum TopologyReason implements Reason {
     SCHEDULER_CONFIG_MISSING,
     /** The Volcano scheduler ConfigMap cannot be read or parsed. */
     SCHEDULER_CONFIG_UNREADABLE,
+    /** The API server refused a HyperNode write (e.g. Volcano's admission policy); retried with backoff. */
+    HYPERNODE_WRITE_FAILED,
     /** Volcano's HyperNode CRD is not installed: the bridge writes no HyperNodes until it is. */
     HYPERNODE_CRD_MISSING
 }
