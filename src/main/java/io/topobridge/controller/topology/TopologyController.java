@@ -270,7 +270,7 @@ public class TopologyController implements ManagedController {
         if (crdInstalled) {
             failure = write(result.hyperNodes(), ours, all);
         } else {
-            all.add(Finding.warning(TopologyReason.HYPERNODE_CRD_MISSING,
+            all.add(Finding.warning(TopologyReason.HYPER_NODE_CRD_MISSING,
                     ObjectRef.cluster("CustomResourceDefinition", VolcanoApi.HYPERNODE_CRD),
                     "Volcano's HyperNode CRD (" + VolcanoApi.HYPERNODE_API_VERSION + ") is not installed: no HyperNodes"
                             + " are written until it is, and hard network topology enforces nothing"));
@@ -326,7 +326,7 @@ public class TopologyController implements ManagedController {
                 }
             } catch (KubernetesClientException e) {
                 String name = step instanceof HyperNodeChanges.Apply a ? a.hyperNode().name() : ((HyperNodeChanges.Delete) step).name();
-                out.add(Finding.warning(TopologyReason.HYPERNODE_WRITE_FAILED,
+                out.add(Finding.warning(TopologyReason.HYPER_NODE_WRITE_FAILED,
                         new ObjectRef(VolcanoApi.HYPERNODE_API_VERSION, "HyperNode", null, name, null),
                         "the API server refused the write: " + (e.getStatus() != null && e.getStatus().getMessage() != null
                                 ? e.getStatus().getMessage() : e.getMessage())));

@@ -630,7 +630,7 @@ public final class TopologyBuilder {
             }
             message.append(": they get a second parent, which makes Volcano skip topology-aware jobs;"
                     + " keep one source (e.g. disable Volcano's label discovery for these labels)");
-            findings.add(Finding.warning(TopologyReason.FOREIGN_HYPERNODE_OVERLAP, hyperNodeRef(hn.name()),
+            findings.add(Finding.warning(TopologyReason.FOREIGN_HYPER_NODE_OVERLAP, hyperNodeRef(hn.name()),
                     message.toString()));
         }
     }

@@ -19,7 +19,7 @@ public enum TopologyReason implements Reason {
     /** A HyperNode would be too large for the API server: it and its nodes are left out. */
     OVERSIZED_DOMAIN,
     /** A HyperNode of another source covers nodes or HyperNodes of the bridge's tree. */
-    FOREIGN_HYPERNODE_OVERLAP,
+    FOREIGN_HYPER_NODE_OVERLAP,
     /** The Volcano scheduler configuration does not list the network-topology-aware plugin. */
     NETWORK_TOPOLOGY_PLUGIN_DISABLED,
     /** The Volcano scheduler ConfigMap does not exist. */
@@ -27,7 +27,7 @@ public enum TopologyReason implements Reason {
     /** The Volcano scheduler ConfigMap cannot be read or parsed. */
     SCHEDULER_CONFIG_UNREADABLE,
     /** The API server refused a HyperNode write (e.g. Volcano's admission policy); retried with backoff. */
-    HYPERNODE_WRITE_FAILED,
+    HYPER_NODE_WRITE_FAILED,
     /** Volcano's HyperNode CRD is not installed: the bridge writes no HyperNodes until it is. */
-    HYPERNODE_CRD_MISSING
+    HYPER_NODE_CRD_MISSING
 }

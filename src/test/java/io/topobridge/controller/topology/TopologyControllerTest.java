@@ -199,7 +199,7 @@ class TopologyControllerTest {
         assertThat(harness.hyperNodes()).containsKeys("hypernode-from-labels", "manual-rack");
         assertThat(harness.hyperNodes().get("hypernode-from-labels").getSpec()).isEqualTo(volcanos.getSpec());
         assertThat(harness.findings.of(TopologyController.SOURCE))
-                .filteredOn(f -> f.reason() == TopologyReason.FOREIGN_HYPERNODE_OVERLAP)
+                .filteredOn(f -> f.reason() == TopologyReason.FOREIGN_HYPER_NODE_OVERLAP)
                 .singleElement().satisfies(f -> {
                     assertThat(f.object().name()).isEqualTo("hypernode-from-labels");
                     assertThat(f.message()).contains("gb200-r01-t01, gb200-r01-t02");
@@ -263,7 +263,7 @@ class TopologyControllerTest {
         harness.settle();
         assertThat(harness.controller.details()).containsEntry("state", "waiting-for-crd");
         assertThat(harness.findings.of(TopologyController.SOURCE)).extracting(Finding::reason)
-                .contains(TopologyReason.HYPERNODE_CRD_MISSING);
+                .contains(TopologyReason.HYPER_NODE_CRD_MISSING);
         assertThat(harness.tiers.current().top()).isEqualTo(3);
         assertThat(writes()).isEmpty();
 
@@ -275,7 +275,7 @@ class TopologyControllerTest {
         harness.settle();
         assertThat(harness.controller.details()).containsEntry("state", "running");
         assertThat(harness.findings.of(TopologyController.SOURCE)).extracting(Finding::reason)
-                .doesNotContain(TopologyReason.HYPERNODE_CRD_MISSING);
+                .doesNotContain(TopologyReason.HYPER_NODE_CRD_MISSING);
     }
 
     @Test

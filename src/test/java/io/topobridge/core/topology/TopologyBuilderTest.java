@@ -341,7 +341,7 @@ class TopologyBuilderTest {
                 new ForeignHyperNode("no-spec", Map.of(), null));
         TopologyResult result = new TopologyBuilder(settings).build(nodes, foreign);
         Map<String, String> overlaps = result.findings().stream()
-                .filter(f -> f.reason() == TopologyReason.FOREIGN_HYPERNODE_OVERLAP)
+                .filter(f -> f.reason() == TopologyReason.FOREIGN_HYPER_NODE_OVERLAP)
                 .collect(Collectors.toMap(f -> f.object().name(), Finding::message));
         assertThat(overlaps).containsOnlyKeys("label-discovery", "by-regex", "by-label", "above-ours");
         assertThat(overlaps.get("label-discovery")).contains("volcano.sh/network-topology-source=label").contains("1 node of").contains("(n1)");
