@@ -364,7 +364,7 @@ class TopologyBuilderTest {
 
     @Test
     void namesThatWouldClashGetTheLongHash() {
-        // "r-1" is lossless but "R_1" sanitises to the same readable part; both are roots
+        // "rack-x" and "x" both read as "rack-x" and both are clean top-level values
         TopologyResult result = build(tiers(RACK + "=rack"),
                 node("a").label(RACK, "rack-x").build(), node("b").label(RACK, "x").build());
         TreeAssertions.assertValidTree(result, "clash");
@@ -380,7 +380,7 @@ class TopologyBuilderTest {
                 Arguments.of("auto reads the clique", TopologySettings.auto(), CLIQUE, true),
                 Arguments.of("auto reads AWS layers", TopologySettings.auto(), AWS + "4", true),
                 Arguments.of("auto ignores the hostname", TopologySettings.auto(), "kubernetes.io/hostname", false),
-                Arguments.of("aws ignores the clique? no: it may add an NVLink tier", TopologySettings.parse("aws", List.of()), CLIQUE, true),
+                Arguments.of("aws reads the clique (it may add an NVLink tier)", TopologySettings.parse("aws", List.of()), CLIQUE, true),
                 Arguments.of("gke ignores the clique", TopologySettings.parse("gke", List.of()), CLIQUE, false),
                 Arguments.of("tiers read their keys", tiers(RACK + "=rack"), RACK, true),
                 Arguments.of("tiers read nothing else", tiers(RACK + "=rack"), T0, false));
