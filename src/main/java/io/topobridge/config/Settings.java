@@ -20,10 +20,14 @@ public class Settings {
 
     /** Topology settings with optional command-line overrides; an invalid value throws with one message. */
     public TopologySettings topology(String presetOverride, List<String> tiersOverride) {
-        List<String> tiers = tiersOverride != null && !tiersOverride.isEmpty() ? tiersOverride
-                : presetOverride != null ? List.of() : config.topology().tiers().orElse(List.of());
-        String preset = presetOverride != null ? presetOverride : config.topology().preset();
-        return TopologySettings.parse(preset, tiers);
+        if (tiersOverride != null && !tiersOverride.isEmpty()) {
+            // command-line tiers replace the configured preset; a preset given next to them is still an error
+            return TopologySettings.parse(presetOverride == null ? TopologySettings.AUTO : presetOverride, tiersOverride);
+        }
+        if (presetOverride != null) {
+            return TopologySettings.parse(presetOverride, List.of());
+        }
+        return TopologySettings.parse(config.topology().preset(), config.topology().tiers().orElse(List.of()));
     }
 
     public WorkloadSettings workloads() {

@@ -12,4 +12,8 @@ public interface VolcanoConfig {
     /** Name of the Volcano scheduler's ConfigMap. */
     @WithDefault("volcano-scheduler-configmap")
     String schedulerConfigName();
+
+    /** Key of the ConfigMap that holds the scheduler configuration YAML. */
+    @WithDefault("volcano-scheduler.conf")
+    String schedulerConfigKey();
 }

@@ -6,7 +6,11 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.finding.Finding;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.topology.DesiredHyperNode;
+import io.topobridge.core.topology.ForeignHyperNode;
 import io.topobridge.core.topology.NodeInfo;
 import io.topobridge.core.topology.TopologyBuilder;
 import io.topobridge.core.topology.TopologyResult;
@@ -16,6 +20,7 @@ import io.topobridge.core.workload.TranslationResult;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.WorkloadTranslator;
+import io.topobridge.volcano.model.HyperNodeSpec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -27,6 +32,8 @@ import java.util.Objects;
  * shown as admission would let it in.
  */
 public final class Renderer {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final TopologyBuilder topology;
     private final WorkloadTranslator translator;
@@ -42,9 +49,13 @@ public final class Renderer {
         List<NodeInfo> nodes = new ArrayList<>();
         List<HasMetadata> workloads = new ArrayList<>();
         List<Pod> pods = new ArrayList<>();
+        List<ForeignHyperNode> foreign = new ArrayList<>();
         for (HasMetadata object : inputs) {
             if (object instanceof Node node) {
                 nodes.add(new NodeInfo(node.getMetadata().getName(), node.getMetadata().getLabels()));
+            } else if (isForeignHyperNode(object)) {
+                foreign.add(new ForeignHyperNode(object.getMetadata().getName(), object.getMetadata().getLabels(),
+                        hyperNodeSpec(object)));
             } else if (object instanceof Pod pod) {
                 pods.add(pod);
             } else if (WorkloadKind.of(object.getApiVersion(), object.getKind()).isPresent()) {
@@ -52,7 +63,7 @@ public final class Renderer {
             }
         }
         List<Finding> findings = new ArrayList<>();
-        TopologyResult topo = topology.build(nodes);
+        TopologyResult topo = topology.build(nodes, foreign);
         findings.addAll(topo.findings());
 
         var lookup = new InMemoryLookup(workloads);
@@ -75,5 +86,24 @@ public final class Renderer {
                 .thenComparing(p -> Objects.requireNonNullElse(p.getMetadata().getName(), "")));
         findings.sort(Finding.ORDER);
         return new RenderOutput(hyperNodes, podGroups, admitted, findings);
+    }
+
+    /** HyperNodes in the input that the bridge did not make: their names are taken and overlaps are findings. */
+    private static boolean isForeignHyperNode(HasMetadata object) {
+        if (!"HyperNode".equals(object.getKind()) || object.getApiVersion() == null
+                || !object.getApiVersion().startsWith(VolcanoApi.TOPOLOGY_GROUP + "/")) {
+            return false;
+        }
+        var labels = object.getMetadata().getLabels();
+        return labels == null || !Topobridge.SOURCE.equals(labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL));
+    }
+
+    private static HyperNodeSpec hyperNodeSpec(HasMetadata object) {
+        try {
+            var tree = JSON.valueToTree(object).path("spec");
+            return tree.isObject() ? JSON.treeToValue(tree, HyperNodeSpec.class) : null;
+        } catch (IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException e) {
+            return null;
+        }
     }
 }

@@ -1,22 +1,673 @@
 package io.topobridge.core.topology;
 
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.topology.LabelScheme.TierSpec;
+import io.topobridge.volcano.model.ExactMatch;
+import io.topobridge.volcano.model.HyperNodeSpec;
+import io.topobridge.volcano.model.MemberSelector;
+import io.topobridge.volcano.model.MemberSpec;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
 
-/** Pure function from nodes and tier configuration to desired HyperNodes, tier catalog and findings. */
+/**
+ * Pure function from nodes (and the HyperNodes of other sources) to the HyperNodes the bridge keeps, the tier
+ * catalog workloads resolve names against, and findings. A domain is identified by its whole label path, so
+ * equal values under different parents never merge; every node of a tree sits at the same depth; tier-1
+ * members are Nodes and higher members are HyperNodes, all by {@code exactMatch}. By construction every
+ * HyperNode has at most one parent and the tree has no cycle.
+ */
 public final class TopologyBuilder {
 
+    /** Estimated serialised size above which a HyperNode is left out (the API server refuses ~1.5 MiB). */
+    static final int MAX_HYPERNODE_BYTES = 1_000_000;
+    /** How many names a finding lists before it says "and N more". */
+    static final int EXAMPLES = 5;
+
+    private static final Map<String, String> LABELS = Map.of(
+            VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE,
+            Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
+
     private final TopologySettings settings;
+    private final List<LabelScheme> schemes;
 
     public TopologyBuilder(TopologySettings settings) {
         this.settings = settings;
+        this.schemes = settings.schemes();
     }
 
     public TopologySettings settings() {
         return settings;
     }
 
+    /** Labels on every HyperNode the bridge writes. */
+    public static Map<String, String> labels() {
+        return LABELS;
+    }
+
+    /** Whether a node label key can change the tree (node events touching only other labels are ignored). */
+    public boolean readsLabel(String key) {
+        for (LabelScheme scheme : schemes) {
+            if (scheme.reads(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public TopologyResult build(Collection<NodeInfo> nodes) {
-        return new TopologyResult(List.of(), TierCatalog.EMPTY, List.of());
+        return build(nodes, List.of());
+    }
+
+    public TopologyResult build(Collection<NodeInfo> nodes, Collection<ForeignHyperNode> foreign) {
+        List<Finding> findings = new ArrayList<>();
+        Map<String, NodeInfo> byName = new HashMap<>(nodes.size() * 2);
+        for (NodeInfo node : nodes) {
+            byName.put(node.name(), node);
+        }
+
+        Map<LabelScheme, List<NodeInfo>> members = new LinkedHashMap<>();
+        schemes.forEach(s -> members.put(s, new ArrayList<>()));
+        int carrying = 0;
+        for (NodeInfo node : byName.values()) {
+            LabelScheme scheme = schemeOf(node.labels());
+            if (scheme == null) {
+                continue;
+            }
+            carrying++;
+            if (!HyperNodeNames.matchable(node.name())) {
+                findings.add(Finding.warning(TopologyReason.UNMATCHABLE_NODE_NAME, ObjectRef.node(node.name()),
+                        "node carries " + scheme.title() + " labels but its name cannot be a HyperNode exactMatch member"
+                                + " (at most " + HyperNodeNames.MAX_LENGTH + " lower-case letters, digits, '-' and '.');"
+                                + " left out of the topology tree"));
+                continue;
+            }
+            members.get(scheme).add(node);
+        }
+        if (carrying == 0 && !byName.isEmpty()) {
+            findings.add(noMatch(byName.size()));
+        }
+
+        Forest forest = new Forest();
+        for (var entry : members.entrySet()) {
+            if (!entry.getValue().isEmpty()) {
+                plant(entry.getKey(), entry.getValue(), forest, findings);
+            }
+        }
+        Set<String> taken = new HashSet<>();
+        foreign.forEach(f -> taken.add(f.name()));
+        forest.name(taken);
+        forest.prune(findings);
+        List<DesiredHyperNode> hyperNodes = forest.hyperNodes();
+        forest.parentConflicts(findings);
+        forest.singleDomainTiers(findings);
+        overlaps(foreign, forest, byName, findings);
+
+        findings.sort(Finding.ORDER);
+        hyperNodes.sort(Comparator.comparing((DesiredHyperNode h) -> -h.spec().getTier()).thenComparing(DesiredHyperNode::name));
+        return new TopologyResult(hyperNodes, forest.catalog(), findings, forest.summaries());
+    }
+
+    private LabelScheme schemeOf(Map<String, String> labels) {
+        for (LabelScheme scheme : schemes) {
+            if (scheme.carriedBy(labels)) {
+                return scheme;
+            }
+        }
+        return null;
+    }
+
+    private Finding noMatch(int nodeCount) {
+        List<String> keys = new ArrayList<>();
+        schemes.forEach(s -> {
+            keys.addAll(s.carriers());
+            if (s.dynamic() != null) {
+                keys.add(s.dynamic().prefix() + "N");
+            }
+        });
+        String keyList = keys.stream().distinct().collect(Collectors.joining(", "));
+        if (settings.custom()) {
+            return Finding.warning(TopologyReason.NO_MATCHING_NODES, schemeRef("tiers"),
+                    "the configured tiers match none of the " + nodeCount + " nodes: none carries " + keyList);
+        }
+        if (TopologySettings.AUTO.equals(settings.preset())) {
+            return Finding.info(TopologyReason.NO_MATCHING_NODES, schemeRef(TopologySettings.AUTO),
+                    "none of the " + nodeCount + " nodes carries topology labels of a known scheme ("
+                            + schemes.stream().map(LabelScheme::id).collect(Collectors.joining(", "))
+                            + "): no HyperNodes are built");
+        }
+        return Finding.warning(TopologyReason.NO_MATCHING_NODES, schemeRef(settings.preset()),
+                "preset '" + settings.preset() + "' matches none of the " + nodeCount + " nodes: none carries " + keyList);
+    }
+
+    static ObjectRef schemeRef(String id) {
+        return ObjectRef.cluster("TopologyScheme", id);
+    }
+
+    static ObjectRef hyperNodeRef(String name) {
+        return new ObjectRef(VolcanoApi.HYPERNODE_API_VERSION, "HyperNode", null, name, null);
+    }
+
+    // ---- one scheme: depth, values, domains ------------------------------------------------------
+
+    /** A (label key, domain value) pair; a domain's identity is the chain of these from the top. */
+    record KeyValue(String key, String value) {
+    }
+
+    private static void plant(LabelScheme scheme, List<NodeInfo> nodes, Forest forest, List<Finding> findings) {
+        List<TierSpec> tiers = scheme.tiersUpTo(highestDynamicTier(scheme, nodes));
+        int count = tiers.size();
+        int firstRequired = -1;
+        int lastRequired = -1;
+        for (int i = 0; i < count; i++) {
+            if (tiers.get(i).required()) {
+                lastRequired = i;
+                if (firstRequired < 0) {
+                    firstRequired = i;
+                }
+            }
+        }
+        if (firstRequired < 0) {
+            firstRequired = count;
+            lastRequired = count - 1;
+        }
+
+        List<NodeInfo> kept = new ArrayList<>(nodes.size());
+        List<KeyValue[]> values = new ArrayList<>(nodes.size());
+        int[] carried = new int[count];
+        for (NodeInfo node : nodes) {
+            KeyValue[] resolved = new KeyValue[count];
+            List<String> missing = null;
+            for (int i = 0; i < count; i++) {
+                TierSpec tier = tiers.get(i);
+                resolved[i] = resolve(tier, node.labels());
+                if (resolved[i] == null && tier.required()) {
+                    if (missing == null) {
+                        missing = new ArrayList<>();
+                    }
+                    missing.add(String.join(" or ", tier.keys()) + " (tier " + tier.name() + ")");
+                }
+            }
+            if (missing != null) {
+                findings.add(Finding.warning(TopologyReason.MISSING_TIER_LABELS, ObjectRef.node(node.name()),
+                        "node carries " + scheme.title() + " labels but lacks " + String.join(", ", missing)
+                                + "; left out of the topology tree"));
+                continue;
+            }
+            kept.add(node);
+            values.add(resolved);
+            for (int i = 0; i < count; i++) {
+                if (resolved[i] != null) {
+                    carried[i]++;
+                }
+            }
+        }
+        if (kept.isEmpty()) {
+            return;
+        }
+
+        boolean[] used = new boolean[count];
+        for (int i = firstRequired; i <= lastRequired; i++) {
+            used[i] = tiers.get(i).required() || carried[i] == kept.size();
+        }
+        for (int i = 0; i < firstRequired; i++) {
+            used[i] = carried[i] == kept.size();
+        }
+        boolean below = true;
+        for (int i = lastRequired + 1; i < count; i++) {
+            used[i] = below && carried[i] == kept.size();
+            below = used[i];
+        }
+        for (int i = 0; i < count; i++) {
+            if (!used[i] && carried[i] > 0) {
+                findings.add(leftOut(scheme, tiers.get(i), carried[i], kept, values, i));
+            }
+        }
+
+        List<String> usedNames = new ArrayList<>();
+        int[] usedIndex = new int[count];
+        int depth = 0;
+        for (int i = 0; i < count; i++) {
+            if (used[i]) {
+                usedIndex[depth++] = i;
+                usedNames.add(tiers.get(i).name());
+            }
+        }
+        Tree tree = forest.tree(scheme, usedNames);
+        for (int n = 0; n < kept.size(); n++) {
+            KeyValue[] resolved = values.get(n);
+            Domain parent = null;
+            for (int level = depth - 1; level >= 0; level--) {
+                KeyValue kv = resolved[usedIndex[level]];
+                parent = tree.domain(parent, level, kv);
+            }
+            parent.nodes.add(kept.get(n).name());
+        }
+    }
+
+    private static Finding leftOut(LabelScheme scheme, TierSpec tier, int carriers, List<NodeInfo> kept,
+            List<KeyValue[]> values, int index) {
+        List<String> lacking = new ArrayList<>();
+        for (int n = 0; n < kept.size(); n++) {
+            if (values.get(n)[index] == null) {
+                lacking.add(kept.get(n).name());
+            }
+        }
+        lacking.sort(null);
+        String why = lacking.isEmpty()
+                ? "a tier below it is left out"
+                : lacking.size() + " of its " + kept.size() + " nodes lack it (" + examples(lacking) + ")";
+        return Finding.warning(TopologyReason.TIER_LEFT_OUT, schemeRef(scheme.id()),
+                "tier " + tier.name() + " (" + String.join(" or ", tier.keys()) + ") is carried by "
+                        + count(carriers, "node") + " but left out of the " + scheme.title() + " tree because " + why
+                        + "; Volcano needs every node of a tree at the same depth");
+    }
+
+    private static int highestDynamicTier(LabelScheme scheme, List<NodeInfo> nodes) {
+        if (scheme.dynamic() == null) {
+            return -1;
+        }
+        int highest = -1;
+        for (NodeInfo node : nodes) {
+            for (var label : node.labels().entrySet()) {
+                int n = scheme.dynamic().index(label.getKey());
+                if (n > highest && !label.getValue().isEmpty()) {
+                    highest = n;
+                }
+            }
+        }
+        return highest;
+    }
+
+    private static KeyValue resolve(TierSpec tier, Map<String, String> labels) {
+        for (String key : tier.keys()) {
+            String value = labels.get(key);
+            if (value != null && !value.isEmpty()) {
+                return new KeyValue(key, LabelSchemes.domainValue(key, value));
+            }
+        }
+        return null;
+    }
+
+    static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
+    static String examples(List<String> names) {
+        String shown = String.join(", ", names.subList(0, Math.min(EXAMPLES, names.size())));
+        return names.size() > EXAMPLES ? shown + " and " + (names.size() - EXAMPLES) + " more" : shown;
+    }
+
+    // ---- the forest of all trees -------------------------------------------------------------------
+
+    /** One network domain: becomes a HyperNode when it keeps at least one member. */
+    static final class Domain {
+        final Tree tree;
+        final Domain parent;
+        final int level;
+        final KeyValue kv;
+        final String identity;
+        final Map<KeyValue, Domain> children;
+        final List<String> nodes;
+        String name;
+        boolean alive;
+        int nodeCount;
+
+        Domain(Tree tree, Domain parent, int level, KeyValue kv) {
+            this.tree = tree;
+            this.parent = parent;
+            this.level = level;
+            this.kv = kv;
+            this.identity = (parent == null ? tree.scheme.id() : parent.identity) + "\n" + kv.key() + "=" + kv.value();
+            this.children = level > 0 ? new HashMap<>() : Map.of();
+            this.nodes = level == 0 ? new ArrayList<>() : List.of();
+        }
+
+        String tierName() {
+            return tree.tierNames.get(level);
+        }
+
+        String describe() {
+            return tierName() + " '" + kv.value() + "'";
+        }
+    }
+
+    /** The tree of one scheme: its tiers (finest first) and its top-level domains. */
+    static final class Tree {
+        final LabelScheme scheme;
+        final List<String> tierNames;
+        final Map<KeyValue, Domain> roots = new HashMap<>();
+        final List<Domain> all = new ArrayList<>();
+
+        Tree(LabelScheme scheme, List<String> tierNames) {
+            this.scheme = scheme;
+            this.tierNames = List.copyOf(tierNames);
+        }
+
+        Domain domain(Domain parent, int level, KeyValue kv) {
+            Map<KeyValue, Domain> siblings = parent == null ? roots : parent.children;
+            Domain found = siblings.get(kv);
+            if (found == null) {
+                found = new Domain(this, parent, level, kv);
+                siblings.put(kv, found);
+                all.add(found);
+            }
+            return found;
+        }
+    }
+
+    static final class Forest {
+        final List<Tree> trees = new ArrayList<>();
+
+        Tree tree(LabelScheme scheme, List<String> tierNames) {
+            Tree tree = new Tree(scheme, tierNames);
+            trees.add(tree);
+            return tree;
+        }
+
+        List<Domain> domains() {
+            List<Domain> out = new ArrayList<>();
+            trees.forEach(t -> out.addAll(t.all));
+            return out;
+        }
+
+        /** Deterministic names; a clash (or a name another source holds) gets the longer hash. */
+        void name(Set<String> taken) {
+            Map<String, List<Domain>> byName = new HashMap<>();
+            for (Domain d : domains()) {
+                String readable = HyperNodeNames.readable(d.tierName(), d.kv.value());
+                boolean plain = d.parent == null && HyperNodeNames.lossless(d.tierName(), d.kv.value());
+                d.name = plain ? readable : HyperNodeNames.withHash(readable, d.identity, HyperNodeNames.SHORT_HASH);
+                byName.computeIfAbsent(d.name, k -> new ArrayList<>()).add(d);
+            }
+            List<Domain> clashing = new ArrayList<>();
+            for (var entry : byName.entrySet()) {
+                if (entry.getValue().size() > 1 || taken.contains(entry.getKey())) {
+                    clashing.addAll(entry.getValue());
+                }
+            }
+            int attempt = 0;
+            while (!clashing.isEmpty()) {
+                clashing.sort(Comparator.comparing(d -> d.identity));
+                for (Domain d : clashing) {
+                    byName.get(d.name).remove(d);
+                    String readable = HyperNodeNames.readable(d.tierName(), d.kv.value());
+                    String identity = attempt == 0 ? d.identity : d.identity + "\u0000" + attempt;
+                    d.name = HyperNodeNames.withHash(readable, identity, HyperNodeNames.LONG_HASH);
+                    byName.computeIfAbsent(d.name, k -> new ArrayList<>()).add(d);
+                }
+                List<Domain> again = new ArrayList<>();
+                for (Domain d : clashing) {
+                    List<Domain> same = byName.get(d.name);
+                    if (same.size() > 1 || taken.contains(d.name)) {
+                        again.add(d);
+                    }
+                }
+                clashing = again;
+                attempt++;
+            }
+        }
+
+        /** Children before parents: a domain lives while it has members and fits in one object. */
+        void prune(List<Finding> findings) {
+            for (Tree tree : trees) {
+                for (Domain root : tree.roots.values()) {
+                    prune(root, findings);
+                }
+            }
+        }
+
+        private void prune(Domain d, List<Finding> findings) {
+            long bytes = 300;
+            int members = 0;
+            if (d.level == 0) {
+                d.nodes.sort(null);
+                for (String node : d.nodes) {
+                    bytes += node.length() + 60;
+                }
+                members = d.nodes.size();
+                d.nodeCount = members;
+            } else {
+                for (Domain child : d.children.values()) {
+                    prune(child, findings);
+                    if (child.alive) {
+                        bytes += child.name.length() + 65;
+                        members++;
+                        d.nodeCount += child.nodeCount;
+                    }
+                }
+            }
+            if (members > 0 && bytes > MAX_HYPERNODE_BYTES) {
+                findings.add(Finding.warning(TopologyReason.OVERSIZED_DOMAIN, hyperNodeRef(d.name),
+                        d.describe() + " has " + members + " members, too many for one HyperNode object (about "
+                                + bytes / 1024 + " KiB); it and its " + d.nodeCount + " nodes are left out of the tree"));
+                d.nodeCount = 0;
+                members = 0;
+            }
+            d.alive = members > 0;
+        }
+
+        List<DesiredHyperNode> hyperNodes() {
+            List<DesiredHyperNode> out = new ArrayList<>();
+            for (Domain d : domains()) {
+                if (!d.alive) {
+                    continue;
+                }
+                List<MemberSpec> members = new ArrayList<>();
+                if (d.level == 0) {
+                    d.nodes.forEach(n -> members.add(member(MemberSpec.TypeEnum.NODE, n)));
+                } else {
+                    d.children.values().stream().filter(c -> c.alive).map(c -> c.name).sorted()
+                            .forEach(n -> members.add(member(MemberSpec.TypeEnum.HYPER_NODE, n)));
+                }
+                HyperNodeSpec spec = new HyperNodeSpec().tier(d.level + 1).tierName(d.tierName()).members(members);
+                out.add(new DesiredHyperNode(d.name, LABELS, spec));
+            }
+            return out;
+        }
+
+        private static MemberSpec member(MemberSpec.TypeEnum type, String name) {
+            return new MemberSpec().type(type).selector(new MemberSelector().exactMatch(new ExactMatch().name(name)));
+        }
+
+        /** A value under several parents: never merged (identity is the path), but its nodes disagree. */
+        void parentConflicts(List<Finding> findings) {
+            Map<KeyValue, List<Domain>> byValue = new HashMap<>();
+            for (Domain d : domains()) {
+                if (d.alive) {
+                    byValue.computeIfAbsent(d.kv, k -> new ArrayList<>()).add(d);
+                }
+            }
+            for (List<Domain> same : byValue.values()) {
+                if (same.size() < 2) {
+                    continue;
+                }
+                same.sort(Comparator.comparing(d -> d.name));
+                for (Domain d : same) {
+                    List<String> elsewhere = new ArrayList<>();
+                    for (Domain other : same) {
+                        if (other != d) {
+                            elsewhere.add(where(other) + " (HyperNode " + other.name + ")");
+                        }
+                    }
+                    findings.add(Finding.warning(TopologyReason.DOMAIN_PARENT_CONFLICT, hyperNodeRef(d.name),
+                            d.describe() + " (label " + d.kv.key() + ") is " + where(d) + " here but also "
+                                    + examples(elsewhere) + "; its nodes disagree on their parent, so it is kept as "
+                                    + same.size() + " separate HyperNodes"));
+                }
+            }
+        }
+
+        private static String where(Domain d) {
+            return d.parent == null ? "at the top of the " + d.tree.scheme.title() + " tree"
+                    : "under " + d.parent.describe();
+        }
+
+        /** Tiers are global numbers: a tier with one domain in the whole cluster lets a gang go anywhere. */
+        void singleDomainTiers(List<Finding> findings) {
+            Map<Integer, List<Domain>> byTier = new TreeMap<>();
+            for (Domain d : domains()) {
+                if (d.alive) {
+                    byTier.computeIfAbsent(d.level + 1, k -> new ArrayList<>()).add(d);
+                }
+            }
+            byTier.forEach((tier, list) -> {
+                if (list.size() == 1) {
+                    Domain d = list.get(0);
+                    findings.add(Finding.info(TopologyReason.SINGLE_DOMAIN_TIER, hyperNodeRef(d.name),
+                            "tier " + tier + " (" + d.tierName() + ") has a single domain, " + d.describe() + " with "
+                                    + d.nodeCount + " nodes: a gang whose highest tier is " + tier
+                                    + " may be placed anywhere among them"));
+                }
+            });
+        }
+
+        TierCatalog catalog() {
+            List<TierCatalog.Tier> tiers = new ArrayList<>();
+            for (Tree tree : trees) {
+                if (tree.roots.values().stream().anyMatch(d -> d.alive)) {
+                    for (int i = 0; i < tree.tierNames.size(); i++) {
+                        tiers.add(new TierCatalog.Tier(i + 1, tree.tierNames.get(i)));
+                    }
+                }
+            }
+            return TierCatalog.of(tiers);
+        }
+
+        List<TreeSummary> summaries() {
+            List<TreeSummary> out = new ArrayList<>();
+            for (Tree tree : trees) {
+                int nodes = 0;
+                for (Domain root : tree.roots.values()) {
+                    nodes += root.alive ? root.nodeCount : 0;
+                }
+                long hyperNodes = tree.all.stream().filter(d -> d.alive).count();
+                if (hyperNodes > 0) {
+                    out.add(new TreeSummary(tree.scheme.id(), tree.tierNames, nodes, (int) hyperNodes));
+                }
+            }
+            return out;
+        }
+    }
+
+    // ---- other sources' HyperNodes -------------------------------------------------------------------
+
+    private static void overlaps(Collection<ForeignHyperNode> foreign, Forest forest, Map<String, NodeInfo> byName,
+            List<Finding> findings) {
+        if (foreign.isEmpty()) {
+            return;
+        }
+        Set<String> placed = new HashSet<>();
+        Set<String> ours = new HashSet<>();
+        for (Domain d : forest.domains()) {
+            if (d.alive) {
+                ours.add(d.name);
+                if (d.level == 0) {
+                    placed.addAll(d.nodes);
+                }
+            }
+        }
+        List<ForeignHyperNode> sorted = new ArrayList<>(foreign);
+        sorted.sort(Comparator.comparing(ForeignHyperNode::name));
+        for (ForeignHyperNode hn : sorted) {
+            if (hn.spec() == null || hn.spec().getMembers() == null) {
+                continue;
+            }
+            Set<String> nodes = new java.util.TreeSet<>();
+            Set<String> hyperNodes = new java.util.TreeSet<>();
+            for (MemberSpec member : hn.spec().getMembers()) {
+                if (member == null || member.getSelector() == null) {
+                    continue;
+                }
+                boolean nodeMember = member.getType() == MemberSpec.TypeEnum.NODE;
+                Set<String> candidates = nodeMember ? placed : ours;
+                Set<String> hits = nodeMember ? nodes : hyperNodes;
+                MemberSelector selector = member.getSelector();
+                if (selector.getExactMatch() != null && candidates.contains(selector.getExactMatch().getName())) {
+                    hits.add(selector.getExactMatch().getName());
+                }
+                if (selector.getRegexMatch() != null && selector.getRegexMatch().getPattern() != null) {
+                    Pattern pattern = compile(selector.getRegexMatch().getPattern());
+                    if (pattern != null) {
+                        candidates.stream().filter(n -> pattern.matcher(n).find()).forEach(hits::add);
+                    }
+                }
+                if (nodeMember && selector.getLabelMatch() != null) {
+                    LabelSelector labelMatch = selector.getLabelMatch();
+                    placed.stream().filter(n -> selects(labelMatch, byName.get(n).labels())).forEach(hits::add);
+                }
+            }
+            if (nodes.isEmpty() && hyperNodes.isEmpty()) {
+                continue;
+            }
+            String source = hn.labels().get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL);
+            StringBuilder message = new StringBuilder("HyperNode of ")
+                    .append(source == null ? "no declared source" : VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL + "=" + source)
+                    .append(" covers ");
+            if (!nodes.isEmpty()) {
+                message.append(count(nodes.size(), "node")).append(" of topobridge's tree (")
+                        .append(examples(new ArrayList<>(nodes))).append(")");
+            }
+            if (!hyperNodes.isEmpty()) {
+                message.append(nodes.isEmpty() ? "" : " and ").append(count(hyperNodes.size(), "HyperNode"))
+                        .append(" of topobridge's (").append(examples(new ArrayList<>(hyperNodes))).append(")");
+            }
+            message.append(": they get a second parent, which makes Volcano skip topology-aware jobs;"
+                    + " keep one source (e.g. disable Volcano's label discovery for these labels)");
+            findings.add(Finding.warning(TopologyReason.FOREIGN_HYPER_NODE_OVERLAP, hyperNodeRef(hn.name()),
+                    message.toString()));
+        }
+    }
+
+    private static Pattern compile(String regex) {
+        try {
+            return Pattern.compile(regex);
+        } catch (PatternSyntaxException e) {
+            return null;
+        }
+    }
+
+    /** Kubernetes label-selector semantics (an empty selector selects everything). */
+    static boolean selects(LabelSelector selector, Map<String, String> labels) {
+        if (selector.getMatchLabels() != null) {
+            for (var e : selector.getMatchLabels().entrySet()) {
+                if (!Objects.equals(labels.get(e.getKey()), e.getValue())) {
+                    return false;
+                }
+            }
+        }
+        if (selector.getMatchExpressions() != null) {
+            for (LabelSelectorRequirement r : selector.getMatchExpressions()) {
+                String value = labels.get(r.getKey());
+                List<String> values = r.getValues() == null ? List.of() : r.getValues();
+                boolean ok = switch (String.valueOf(r.getOperator())) {
+                    case "In" -> value != null && values.contains(value);
+                    case "NotIn" -> value == null || !values.contains(value);
+                    case "Exists" -> value != null;
+                    case "DoesNotExist" -> value == null;
+                    default -> false;
+                };
+                if (!ok) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 }

@@ -3,10 +3,20 @@ package io.topobridge.core.topology;
 import io.topobridge.core.finding.Finding;
 import java.util.List;
 
-/** Output of the topology builder: the HyperNodes to keep, the tiers workloads may name, and findings. */
-public record TopologyResult(List<DesiredHyperNode> hyperNodes, TierCatalog tiers, List<Finding> findings) {
+/**
+ * Output of the topology builder: the HyperNodes to keep, the tiers workloads may name, findings, and one
+ * summary per tree (scheme, depth, size) for status pages.
+ */
+public record TopologyResult(List<DesiredHyperNode> hyperNodes, TierCatalog tiers, List<Finding> findings,
+        List<TreeSummary> trees) {
+
     public TopologyResult {
         hyperNodes = List.copyOf(hyperNodes);
         findings = List.copyOf(findings);
+        trees = trees == null ? List.of() : List.copyOf(trees);
+    }
+
+    public TopologyResult(List<DesiredHyperNode> hyperNodes, TierCatalog tiers, List<Finding> findings) {
+        this(hyperNodes, tiers, findings, List.of());
     }
 }

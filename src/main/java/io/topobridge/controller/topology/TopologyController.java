@@ -1,0 +1,488 @@
+package io.topobridge.controller.topology;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.topobridge.apply.Applier;
+import io.topobridge.config.Settings;
+import io.topobridge.config.TopobridgeConfig;
+import io.topobridge.controller.Debouncer;
+import io.topobridge.controller.KindRegistry;
+import io.topobridge.controller.ManagedController;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.topology.DesiredHyperNode;
+import io.topobridge.core.topology.ForeignHyperNode;
+import io.topobridge.core.topology.HyperNodeChanges;
+import io.topobridge.core.topology.NodeInfo;
+import io.topobridge.core.topology.SchedulerConfig;
+import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.topology.TopologyBuilder;
+import io.topobridge.core.topology.TopologyReason;
+import io.topobridge.core.topology.TopologyResult;
+import io.topobridge.core.topology.TopologySettings;
+import io.topobridge.core.topology.TreeSummary;
+import io.topobridge.findings.FindingsRegistry;
+import io.topobridge.volcano.HyperNode;
+import io.topobridge.volcano.VolcanoObjects;
+import io.topobridge.volcano.model.HyperNodeSpec;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jboss.logging.Logger;
+
+/**
+ * Keeps the bridge's HyperNodes equal to what the node labels say. Node add, removal and topology-label
+ * changes (other labels and node status are ignored), HyperNode changes and the Volcano scheduler ConfigMap
+ * each queue a debounced pass; a pass rebuilds the whole tree with the pure {@link TopologyBuilder} (fast enough
+ * for tens of thousands of nodes), writes through the {@link Applier} only the HyperNodes whose fields changed,
+ * in an order that never lists a member twice, deletes only HyperNodes carrying its own source label, and
+ * publishes findings and the tier catalog. While Volcano's HyperNode CRD is absent it waits, with a finding.
+ */
+@ApplicationScoped
+public class TopologyController implements ManagedController {
+
+    private static final Logger LOG = Logger.getLogger(TopologyController.class);
+
+    /** The findings source name. */
+    public static final String SOURCE = "topology";
+    private static final String NODES = "nodes";
+    private static final String HYPERNODES = "hypernodes";
+    private static final String CRD = "crd";
+    private static final String SCHEDULER = "scheduler-config";
+
+    /** What the controller needs from configuration, resolved once at start. */
+    record Options(boolean enabled, TopologySettings topology, Duration debounce, Duration maxDelay,
+            String schedulerConfigNamespace, String schedulerConfigName, String schedulerConfigKey) {
+
+        static Options from(TopobridgeConfig config, Settings settings) {
+            return new Options(config.topology().enabled(), settings.topology(), config.topology().debounce(),
+                    config.topology().maxDelay(), config.volcano().schedulerConfigNamespace(),
+                    config.volcano().schedulerConfigName(), config.volcano().schedulerConfigKey());
+        }
+    }
+
+    private record CachedNode(String resourceVersion, NodeInfo info) {
+    }
+
+    /**
+     * What the bridge knows of one of its HyperNodes: {@code desired} was written and the cache still shows the
+     * version from before the write ({@code pending}), or the cached version {@code resourceVersion} was checked
+     * to hold {@code desired} already. Either way an equal desired object needs neither a write nor a check.
+     */
+    private record Known(DesiredHyperNode desired, String resourceVersion, boolean pending) {
+    }
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    Applier applier;
+
+    @Inject
+    FindingsRegistry findings;
+
+    @Inject
+    KindRegistry kinds;
+
+    @Inject
+    Settings settings;
+
+    @Inject
+    TopobridgeConfig config;
+
+    @Inject
+    Tiers tiers;
+
+    /** Set by tests that run the controller without CDI; otherwise read from configuration at start. */
+    Options options;
+
+    /** NodeInfo per node name, reused while the cached node's resource version stays the same. */
+    private final Map<String, CachedNode> nodes = new HashMap<>();
+    private volatile boolean nodesSynced;
+    private volatile boolean schedulerConfigSynced;
+    private volatile String schedulerConfigError;
+    private volatile boolean ready;
+    private volatile String state = "stopped";
+    private volatile Map<String, Object> details = Map.of();
+
+    private TopologyBuilder builder;
+    private KubernetesClient nodeClient;
+    private Debouncer<String> debouncer;
+    private SharedIndexInformer<NodeMetadata> nodeInformer;
+    private SharedIndexInformer<ConfigMap> configMapInformer;
+
+    // touched only by the debouncer's single worker thread (and stop())
+    private SharedIndexInformer<HyperNode> hyperNodeInformer;
+    private final Map<String, Known> known = new HashMap<>();
+    private final Map<String, String> deleting = new HashMap<>();
+
+    private final AtomicLong passes = new AtomicLong();
+    private final AtomicLong created = new AtomicLong();
+    private final AtomicLong updated = new AtomicLong();
+    private final AtomicLong deleted = new AtomicLong();
+
+    @Override
+    public String name() {
+        return SOURCE;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (options == null) {
+            options = Options.from(config, settings);
+        }
+        if (!options.enabled()) {
+            state = "disabled";
+            ready = true;
+            details = Map.of("state", state);
+            LOG.info("topology: disabled by topobridge.topology.enabled=false; HyperNodes are left alone");
+            return;
+        }
+        builder = new TopologyBuilder(options.topology());
+        debouncer = new Debouncer<>(SOURCE, options.debounce(), options.maxDelay(), this::reconcile);
+        kinds.addListener(change -> {
+            if (VolcanoApi.HYPERNODE_CRD.equals(change.crdName())) {
+                debouncer.submit(CRD);
+            }
+        });
+
+        // a client of its own: kind Node maps to the metadata-only class there, and nowhere else
+        var serialization = new KubernetesSerialization();
+        serialization.registerKubernetesResource(NodeMetadata.class);
+        nodeClient = new KubernetesClientBuilder().withConfig(client.getConfiguration())
+                .withKubernetesSerialization(serialization).build();
+        nodeInformer = nodeClient.resources(NodeMetadata.class).runnableInformer(0);
+        nodeInformer.itemStore(new NodeMetadataStore());
+        nodeInformer.addEventHandler(new NodeEvents());
+        nodeInformer.start().whenComplete((ignored, error) -> {
+            if (error != null) {
+                LOG.errorf("topology: cannot list nodes: %s", error.getMessage());
+                return;
+            }
+            nodesSynced = true;
+            debouncer.submit(NODES);
+        });
+
+        configMapInformer = client.configMaps().inNamespace(options.schedulerConfigNamespace())
+                .withName(options.schedulerConfigName()).runnableInformer(0);
+        configMapInformer.addEventHandler(new Trigger<>(SCHEDULER));
+        configMapInformer.start().whenComplete((ignored, error) -> {
+            if (error != null) {
+                schedulerConfigError = "cannot read ConfigMap " + options.schedulerConfigNamespace() + "/"
+                        + options.schedulerConfigName() + ": " + error.getMessage();
+            }
+            schedulerConfigSynced = true;
+            debouncer.submit(SCHEDULER);
+        });
+        state = "starting";
+        debouncer.submit(CRD);
+        LOG.infof("topology: watching nodes with %s", describe(options.topology()));
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (debouncer != null) {
+            debouncer.close();
+        }
+        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {nodeInformer, configMapInformer, hyperNodeInformer}) {
+            if (informer != null) {
+                informer.stop();
+            }
+        }
+        if (nodeClient != null) {
+            nodeClient.close();
+        }
+        state = "stopped";
+    }
+
+    @Override
+    public boolean ready() {
+        return ready;
+    }
+
+    @Override
+    public Map<String, Object> details() {
+        return details;
+    }
+
+    /** Queues a pass, e.g. after a change the informers cannot see. */
+    public void resync() {
+        if (debouncer != null) {
+            debouncer.submit(NODES);
+        }
+    }
+
+    // ---- one pass -------------------------------------------------------------------------------------
+
+    private void reconcile(Set<String> reasons) {
+        boolean crdInstalled = kinds.installed(VolcanoApi.HYPERNODE_CRD);
+        if (crdInstalled && hyperNodeInformer == null) {
+            hyperNodeInformer = client.resources(HyperNode.class).inform(new Trigger<>(HYPERNODES), 0);
+        } else if (!crdInstalled && hyperNodeInformer != null) {
+            hyperNodeInformer.stop();
+            hyperNodeInformer = null;
+            known.clear();
+            deleting.clear();
+        }
+        if (!nodesSynced || !schedulerConfigSynced) {
+            return; // the informers' start callbacks queue the first pass
+        }
+        long started = System.nanoTime();
+        Map<String, HyperNode> ours = new HashMap<>();
+        List<ForeignHyperNode> foreign = new ArrayList<>();
+        if (hyperNodeInformer != null) {
+            for (HyperNode hn : hyperNodeInformer.getStore().list()) {
+                Map<String, String> labels = hn.getMetadata().getLabels();
+                if (labels != null && Topobridge.SOURCE.equals(labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL))) {
+                    ours.put(hn.getMetadata().getName(), hn);
+                } else {
+                    foreign.add(new ForeignHyperNode(hn.getMetadata().getName(), labels, hn.getSpec()));
+                }
+            }
+        }
+        // the informer's store, not its event stream: handlers may still be delivering the initial list
+        List<NodeInfo> current = currentNodes();
+        TopologyResult result = builder.build(current, foreign);
+        tiers.publish(result.tiers());
+
+        List<Finding> all = new ArrayList<>(result.findings());
+        SchedulerConfig.Check scheduler = schedulerCheck();
+        all.addAll(scheduler.findings());
+        RuntimeException failure = null;
+        if (crdInstalled) {
+            failure = write(result.hyperNodes(), ours, all);
+        } else {
+            all.add(Finding.warning(TopologyReason.HYPER_NODE_CRD_MISSING,
+                    ObjectRef.cluster("CustomResourceDefinition", VolcanoApi.HYPERNODE_CRD),
+                    "Volcano's HyperNode CRD (" + VolcanoApi.HYPERNODE_API_VERSION + ") is not installed: no HyperNodes"
+                            + " are written until it is, and hard network topology enforces nothing"));
+        }
+        findings.publish(SOURCE, all);
+
+        state = crdInstalled ? "running" : "waiting-for-crd";
+        details = details(result, scheduler, (System.nanoTime() - started) / 1_000_000);
+        passes.incrementAndGet();
+        if (!ready) {
+            LOG.infof("topology: first pass done: %d nodes, %d HyperNodes, tiers %s", current.size(),
+                    result.hyperNodes().size(), result.tiers());
+        }
+        ready = true;
+        if (failure != null) {
+            throw failure; // the debouncer retries with backoff
+        }
+    }
+
+    private RuntimeException write(List<DesiredHyperNode> desired, Map<String, HyperNode> ours, List<Finding> out) {
+        // a pending write the cache has caught up with (its version moved on) must be checked again
+        known.entrySet().removeIf(e -> !Objects.equals(resourceVersion(ours.get(e.getKey())), e.getValue().resourceVersion()));
+        deleting.entrySet().removeIf(e -> !Objects.equals(resourceVersion(ours.get(e.getKey())), e.getValue()));
+
+        Map<String, HyperNodeSpec> view = new HashMap<>();
+        ours.forEach((name, hn) -> {
+            if (!deleting.containsKey(name)) {
+                view.put(name, hn.getSpec());
+            }
+        });
+        known.forEach((name, k) -> {
+            if (k.pending()) {
+                view.put(name, k.desired().spec());
+            }
+        });
+
+        RuntimeException failure = null;
+        Set<String> deletedNow = new HashSet<>();
+        for (HyperNodeChanges.Step step : HyperNodeChanges.plan(desired, view)) {
+            try {
+                if (step instanceof HyperNodeChanges.Apply apply) {
+                    apply(apply, ours, deletedNow);
+                } else if (step instanceof HyperNodeChanges.Delete delete) {
+                    HyperNode current = ours.get(delete.name());
+                    if (current != null && !deleting.containsKey(delete.name())
+                            && applier.delete(current, VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE)) {
+                        deleting.put(delete.name(), resourceVersion(current));
+                        known.remove(delete.name());
+                        deletedNow.add(delete.name());
+                        deleted.incrementAndGet();
+                        LOG.infof("topology: deleted HyperNode %s", delete.name());
+                    }
+                }
+            } catch (KubernetesClientException e) {
+                String name = step instanceof HyperNodeChanges.Apply a ? a.hyperNode().name() : ((HyperNodeChanges.Delete) step).name();
+                out.add(Finding.warning(TopologyReason.HYPER_NODE_WRITE_FAILED,
+                        new ObjectRef(VolcanoApi.HYPERNODE_API_VERSION, "HyperNode", null, name, null),
+                        "the API server refused the write: " + (e.getStatus() != null && e.getStatus().getMessage() != null
+                                ? e.getStatus().getMessage() : e.getMessage())));
+                failure = e;
+            }
+        }
+        return failure;
+    }
+
+    private void apply(HyperNodeChanges.Apply step, Map<String, HyperNode> ours, Set<String> deletedNow) {
+        DesiredHyperNode desired = step.hyperNode();
+        String name = desired.name();
+        HyperNode current = deletedNow.contains(name) ? null : ours.get(name);
+        Known seen = known.get(name);
+        if (!step.intermediate() && seen != null && seen.desired().equals(desired)) {
+            return; // written and not yet shown, or already checked at this version
+        }
+        Applier.Outcome outcome = applier.apply(VolcanoObjects.hyperNode(desired), current);
+        if (outcome == Applier.Outcome.UNCHANGED) {
+            known.put(name, new Known(desired, resourceVersion(current), false));
+            return;
+        }
+        if (step.intermediate()) {
+            known.remove(name);
+        } else {
+            known.put(name, new Known(desired, resourceVersion(current), true));
+        }
+        (outcome == Applier.Outcome.CREATED ? created : updated).incrementAndGet();
+        LOG.debugf("topology: %s HyperNode %s", outcome.name().toLowerCase(Locale.ROOT), name);
+    }
+
+    private List<NodeInfo> currentNodes() {
+        List<NodeMetadata> cached = nodeInformer.getStore().list();
+        Set<String> seen = new HashSet<>();
+        List<NodeInfo> out = new ArrayList<>(cached.size());
+        for (NodeMetadata node : cached) {
+            String name = node.getMetadata().getName();
+            String version = node.getMetadata().getResourceVersion();
+            CachedNode known = nodes.get(name);
+            if (known == null || version == null || !version.equals(known.resourceVersion())) {
+                known = new CachedNode(version, new NodeInfo(name, node.getMetadata().getLabels()));
+                nodes.put(name, known);
+            }
+            seen.add(name);
+            out.add(known.info());
+        }
+        nodes.keySet().retainAll(seen);
+        return out;
+    }
+
+    private static String resourceVersion(HyperNode hn) {
+        return hn == null ? null : hn.getMetadata().getResourceVersion();
+    }
+
+    private SchedulerConfig.Check schedulerCheck() {
+        ObjectRef ref = SchedulerConfig.configMapRef(options.schedulerConfigNamespace(), options.schedulerConfigName());
+        if (schedulerConfigError != null) {
+            return SchedulerConfig.unreadable(ref, schedulerConfigError);
+        }
+        ConfigMap cm = configMapInformer.getStore()
+                .getByKey(options.schedulerConfigNamespace() + "/" + options.schedulerConfigName());
+        Map<String, String> data = cm == null ? null : cm.getData() == null ? Map.of() : cm.getData();
+        return SchedulerConfig.check(ref, options.schedulerConfigKey(), data);
+    }
+
+    private Map<String, Object> details(TopologyResult result, SchedulerConfig.Check scheduler, long millis) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("state", state);
+        out.put("config", describe(options.topology()));
+        out.put("nodes", nodes.size());
+        out.put("placedNodes", result.trees().stream().mapToInt(TreeSummary::nodes).sum());
+        out.put("hyperNodes", result.hyperNodes().size());
+        out.put("tiers", catalog(result.tiers()));
+        List<String> trees = new ArrayList<>();
+        for (TreeSummary tree : result.trees()) {
+            trees.add(tree.scheme() + ": " + String.join(" < ", tree.tiers()) + " (" + tree.nodes() + " nodes, "
+                    + tree.hyperNodes() + " HyperNodes)");
+        }
+        out.put("trees", trees);
+        out.put("hardTopology", scheduler.state().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        out.put("passes", passes.get() + 1);
+        out.put("lastPassMillis", millis);
+        out.put("writes", Map.of("created", created.get(), "updated", updated.get(), "deleted", deleted.get()));
+        return Map.copyOf(out);
+    }
+
+    private static Map<String, String> catalog(TierCatalog catalog) {
+        Map<String, String> out = new TreeMap<>();
+        catalog.names().forEach(n -> out.put(n, catalog.numbers(n).size() == 1
+                ? String.valueOf(catalog.numbers(n).iterator().next()) : "ambiguous " + catalog.numbers(n)));
+        return out;
+    }
+
+    private static String describe(TopologySettings topology) {
+        return topology.custom() ? "tiers " + topology.tiers().stream().map(t -> t.labelKey() + "=" + t.name()).toList()
+                : "preset " + topology.preset();
+    }
+
+    // ---- events ---------------------------------------------------------------------------------------
+
+    /** Queues a pass when a node comes or goes, or when a label the tree reads changed. */
+    private final class NodeEvents implements ResourceEventHandler<NodeMetadata> {
+        @Override
+        public void onAdd(NodeMetadata node) {
+            if (nodesSynced) {
+                debouncer.submit(NODES);
+            }
+        }
+
+        @Override
+        public void onUpdate(NodeMetadata before, NodeMetadata after) {
+            if (!topologyLabels(before).equals(topologyLabels(after))) {
+                debouncer.submit(NODES);
+            }
+        }
+
+        @Override
+        public void onDelete(NodeMetadata node, boolean finalStateUnknown) {
+            debouncer.submit(NODES);
+        }
+
+        private Map<String, String> topologyLabels(NodeMetadata node) {
+            Map<String, String> out = new HashMap<>();
+            Map<String, String> labels = node.getMetadata() == null ? null : node.getMetadata().getLabels();
+            if (labels != null) {
+                labels.forEach((k, v) -> {
+                    if (builder.readsLabel(k)) {
+                        out.put(k, v);
+                    }
+                });
+            }
+            return out;
+        }
+    }
+
+    /** Any event queues a pass under one key. */
+    private final class Trigger<T> implements ResourceEventHandler<T> {
+        private final String key;
+
+        Trigger(String key) {
+            this.key = key;
+        }
+
+        @Override
+        public void onAdd(T obj) {
+            debouncer.submit(key);
+        }
+
+        @Override
+        public void onUpdate(T oldObj, T newObj) {
+            debouncer.submit(key);
+        }
+
+        @Override
+        public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+            debouncer.submit(key);
+        }
+    }
+}

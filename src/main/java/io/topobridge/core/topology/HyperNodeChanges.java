@@ -1,0 +1,130 @@
+package io.topobridge.core.topology;
+
+import io.topobridge.volcano.model.HyperNodeSpec;
+import io.topobridge.volcano.model.MemberSpec;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Orders the writes that turn the bridge's current HyperNodes into the desired ones so that no member is ever
+ * listed by two HyperNodes in between: a member that moves is first dropped where it was (by an update, or
+ * by deleting a HyperNode that is no longer wanted) and only then added where it goes. A HyperNode that both
+ * gives away and receives moving members is first written without the leaving ones (current ∩ desired) and
+ * written in full afterwards; one whose members all change at once has no such version and is deleted and
+ * created again. Whether a write is needed at all is the applier's decision; this only orders
+ * them.
+ */
+public final class HyperNodeChanges {
+
+    /** One write: apply a HyperNode, or delete one by name. */
+    public sealed interface Step permits Apply, Delete {
+    }
+
+    /** Apply this HyperNode ({@code intermediate}: a transitional version, the final one follows). */
+    public record Apply(DesiredHyperNode hyperNode, boolean intermediate) implements Step {
+    }
+
+    public record Delete(String name) implements Step {
+    }
+
+    private HyperNodeChanges() {
+    }
+
+    /**
+     * @param desired every HyperNode the bridge wants
+     * @param current the specs of the bridge's HyperNodes that exist now, by name (a null spec counts as empty)
+     */
+    public static List<Step> plan(List<DesiredHyperNode> desired, Map<String, HyperNodeSpec> current) {
+        Set<String> desiredNames = new HashSet<>();
+        desired.forEach(d -> desiredNames.add(d.name()));
+
+        // members that leave some HyperNode and join another in this change
+        Set<String> lost = new HashSet<>();
+        Set<String> gained = new HashSet<>();
+        for (DesiredHyperNode d : desired) {
+            Set<String> before = members(current.get(d.name()));
+            Set<String> after = members(d.spec());
+            after.stream().filter(m -> !before.contains(m)).forEach(gained::add);
+            before.stream().filter(m -> !after.contains(m)).forEach(lost::add);
+        }
+        current.forEach((name, spec) -> {
+            if (!desiredNames.contains(name)) {
+                lost.addAll(members(spec));
+            }
+        });
+        Set<String> moving = new HashSet<>(lost);
+        moving.retainAll(gained);
+
+        List<DesiredHyperNode> ordered = new ArrayList<>(desired);
+        ordered.sort(Comparator.comparing((DesiredHyperNode d) -> d.spec().getTier() == null ? 0 : d.spec().getTier())
+                .thenComparing(DesiredHyperNode::name));
+        List<Step> first = new ArrayList<>();
+        List<Step> last = new ArrayList<>();
+        Set<String> recreated = new HashSet<>();
+        for (DesiredHyperNode d : ordered) {
+            HyperNodeSpec spec = current.get(d.name());
+            if (spec == null) {
+                last.add(new Apply(d, false));
+                continue;
+            }
+            Set<String> before = members(spec);
+            Set<String> after = members(d.spec());
+            boolean givesAway = before.stream().anyMatch(m -> !after.contains(m) && moving.contains(m));
+            boolean receives = after.stream().anyMatch(m -> !before.contains(m));
+            if (givesAway && !receives) {
+                first.add(new Apply(d, false));
+            } else if (givesAway) {
+                List<MemberSpec> kept = d.spec().getMembers().stream().filter(m -> before.contains(key(m))).toList();
+                if (kept.isEmpty()) {
+                    // every member changes: there is no valid in-between version, so it goes and comes back
+                    recreated.add(d.name());
+                } else {
+                    HyperNodeSpec interim = new HyperNodeSpec().tier(d.spec().getTier()).tierName(d.spec().getTierName())
+                            .members(new ArrayList<>(kept));
+                    first.add(new Apply(new DesiredHyperNode(d.name(), d.labels(), interim), true));
+                }
+                last.add(new Apply(d, false));
+            } else {
+                last.add(new Apply(d, false));
+            }
+        }
+        List<String> deleted = current.keySet().stream().filter(n -> !desiredNames.contains(n) || recreated.contains(n))
+                .sorted(Comparator.comparing((String n) -> -tierOf(current.get(n))).thenComparing(n -> n)).toList();
+
+        List<Step> steps = new ArrayList<>(first);
+        deleted.forEach(n -> steps.add(new Delete(n)));
+        steps.addAll(last);
+        return List.copyOf(steps);
+    }
+
+    private static int tierOf(HyperNodeSpec spec) {
+        return spec == null || spec.getTier() == null ? 0 : spec.getTier();
+    }
+
+    /** Members as {@code type/name}, so a Node and a HyperNode of the same name stay apart. */
+    static Set<String> members(HyperNodeSpec spec) {
+        Set<String> out = new LinkedHashSet<>();
+        if (spec != null && spec.getMembers() != null) {
+            for (MemberSpec m : spec.getMembers()) {
+                String key = key(m);
+                if (key != null) {
+                    out.add(key);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String key(MemberSpec m) {
+        if (m == null || m.getSelector() == null || m.getSelector().getExactMatch() == null) {
+            return null;
+        }
+        return Objects.toString(m.getType()) + "/" + m.getSelector().getExactMatch().getName();
+    }
+}

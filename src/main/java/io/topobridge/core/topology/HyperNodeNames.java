@@ -1,0 +1,94 @@
+package io.topobridge.core.topology;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.regex.Pattern;
+
+/**
+ * Deterministic HyperNode names: the tier name and the label value, sanitised to a DNS label, plus a short hash
+ * of the domain's full label path when the readable part alone does not identify it (the value was changed
+ * by sanitising, the domain has parents, or the name is taken). Every name is also a valid {@code exactMatch}
+ * member name: Volcano checks members as Kubernetes qualified names, which caps them at 63 characters.
+ */
+public final class HyperNodeNames {
+
+    /** Longest name a HyperNode can have and still be named as a member of its parent. */
+    public static final int MAX_LENGTH = 63;
+    /** Volcano's {@code exactMatch} pattern. */
+    public static final Pattern EXACT_MATCH =
+            Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
+
+    static final int SHORT_HASH = 8;
+    static final int LONG_HASH = 16;
+
+    private HyperNodeNames() {
+    }
+
+    /** Whether a Node or HyperNode name can be written as an {@code exactMatch} member. */
+    public static boolean matchable(String name) {
+        return name != null && !name.isEmpty() && name.length() <= MAX_LENGTH && EXACT_MATCH.matcher(name).matches();
+    }
+
+    /** The readable part: {@code tier-value}, or the value alone when it already starts with the tier name. */
+    static String readable(String tierName, String value) {
+        String clean = sanitise(value);
+        if (clean.isEmpty()) {
+            return tierName;
+        }
+        return clean.equals(tierName) || clean.startsWith(tierName + "-") ? clean : tierName + "-" + clean;
+    }
+
+    /** Whether {@link #readable} kept the value as it is (no character changed, nothing cut). */
+    static boolean lossless(String tierName, String value) {
+        String name = readable(tierName, value);
+        return name.length() <= MAX_LENGTH && sanitise(value).equals(value);
+    }
+
+    /** {@code readable-hash}, cut so the whole name fits. */
+    static String withHash(String readable, String identity, int hashLength) {
+        String hash = hash(identity, hashLength);
+        int room = MAX_LENGTH - hashLength - 1;
+        String head = readable.length() > room ? trimEnd(readable.substring(0, room)) : readable;
+        return head.isEmpty() ? hash : head + "-" + hash;
+    }
+
+    /** Lower-case letters, digits and single dashes; every other character becomes a dash. */
+    static String sanitise(String value) {
+        StringBuilder out = new StringBuilder(value.length());
+        boolean dash = false;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                c = (char) (c + ('a' - 'A'));
+            }
+            if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+                out.append(c);
+                dash = false;
+            } else if (!dash && out.length() > 0) {
+                out.append('-');
+                dash = true;
+            }
+        }
+        return trimEnd(out.toString());
+    }
+
+    private static String trimEnd(String s) {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == '-') {
+            end--;
+        }
+        return s.substring(0, end);
+    }
+
+    /** Lower-case hex of the SHA-256 of the identity, {@code length} characters. */
+    static String hash(String identity, int length) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, (length + 1) / 2).substring(0, length);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
+    }
+}

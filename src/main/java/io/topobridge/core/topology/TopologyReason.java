@@ -1,0 +1,33 @@
+package io.topobridge.core.topology;
+
+import io.topobridge.core.finding.Reason;
+
+/** Why the topology side reported something: the Event reason and metric label of each topology finding. */
+public enum TopologyReason implements Reason {
+    /** A node carries some of its scheme's required tier labels but not all: it is left out of the tree. */
+    MISSING_TIER_LABELS,
+    /** An optional tier was dropped from a scheme's tree because not every node of the scheme carries it. */
+    TIER_LEFT_OUT,
+    /** One label value (domain) appears under several parents: kept as separate HyperNodes, reported. */
+    DOMAIN_PARENT_CONFLICT,
+    /** A tier has exactly one domain across the cluster, so naming it as highest tier allows any placement. */
+    SINGLE_DOMAIN_TIER,
+    /** The configured preset or tiers match no node. */
+    NO_MATCHING_NODES,
+    /** A node's name cannot be written in a HyperNode's {@code exactMatch}: it is left out of the tree. */
+    UNMATCHABLE_NODE_NAME,
+    /** A HyperNode would be too large for the API server: it and its nodes are left out. */
+    OVERSIZED_DOMAIN,
+    /** A HyperNode of another source covers nodes or HyperNodes of the bridge's tree. */
+    FOREIGN_HYPER_NODE_OVERLAP,
+    /** The Volcano scheduler configuration does not list the network-topology-aware plugin. */
+    NETWORK_TOPOLOGY_PLUGIN_DISABLED,
+    /** The Volcano scheduler ConfigMap does not exist. */
+    SCHEDULER_CONFIG_MISSING,
+    /** The Volcano scheduler ConfigMap cannot be read or parsed. */
+    SCHEDULER_CONFIG_UNREADABLE,
+    /** The API server refused a HyperNode write (e.g. Volcano's admission policy); retried with backoff. */
+    HYPER_NODE_WRITE_FAILED,
+    /** Volcano's HyperNode CRD is not installed: the bridge writes no HyperNodes until it is. */
+    HYPER_NODE_CRD_MISSING
+}

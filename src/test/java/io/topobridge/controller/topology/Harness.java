@@ -1,0 +1,129 @@
+package io.topobridge.controller.topology;
+
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.topobridge.apply.Applier;
+import io.topobridge.controller.KindRegistry;
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.topology.TopologySettings;
+import io.topobridge.devcluster.MockCluster;
+import io.topobridge.findings.EventRecorder;
+import io.topobridge.findings.FindingsRegistry;
+import io.topobridge.volcano.HyperNode;
+import java.lang.reflect.Field;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The topology controller wired by hand (no CDI) against an in-process mock API server: the real applier,
+ * findings registry, event recorder and kind registry, reached through their injection fields.
+ */
+public final class Harness implements AutoCloseable {
+
+    public final MockCluster cluster;
+    public final TopologyController controller = new TopologyController();
+    final Tiers tiers = new Tiers();
+    final FindingsRegistry findings = new FindingsRegistry();
+    final KindRegistry kinds = new KindRegistry();
+
+    private Harness(MockCluster cluster) {
+        this.cluster = cluster;
+    }
+
+    static TopologyController.Options options(TopologySettings topology) {
+        return new TopologyController.Options(true, topology, Duration.ofMillis(50), Duration.ofMillis(500),
+                "volcano-system", "volcano-scheduler-configmap", "volcano-scheduler.conf");
+    }
+
+    /** Wires a controller with the given settings and timing (for benchmarks outside this package). */
+    public static Harness wire(MockCluster cluster, TopologySettings topology, Duration debounce, Duration maxDelay) {
+        return wire(cluster, new TopologyController.Options(true, topology, debounce, maxDelay,
+                "volcano-system", "volcano-scheduler-configmap", "volcano-scheduler.conf"));
+    }
+
+    /** Wires a controller to {@code cluster} without starting it. */
+    static Harness wire(MockCluster cluster, TopologyController.Options options) {
+        Harness h = new Harness(cluster);
+        KubernetesClient client = cluster.client();
+        var meters = new SimpleMeterRegistry();
+        var applier = new Applier();
+        set(applier, "client", client);
+        set(applier, "meters", meters);
+        var events = new EventRecorder();
+        set(events, "client", client);
+        set(events, "meters", meters);
+        set(h.findings, "events", events);
+        set(h.findings, "meters", meters);
+        set(h.kinds, "client", client);
+        h.kinds.seed();
+        h.controller.client = client;
+        h.controller.applier = applier;
+        h.controller.findings = h.findings;
+        h.controller.kinds = h.kinds;
+        h.controller.tiers = h.tiers;
+        h.controller.options = options;
+        return h;
+    }
+
+    public Harness start() {
+        return start(Duration.ofSeconds(20));
+    }
+
+    public Harness start(Duration timeout) {
+        controller.start();
+        await().atMost(timeout).until(controller::ready);
+        return this;
+    }
+
+    public long passes() {
+        Object passes = controller.details().get("passes");
+        return passes == null ? 0 : ((Number) passes).longValue();
+    }
+
+    /** Waits until no pass has run for a while (every event handled, every follow-up pass done). */
+    public void settle() {
+        long[] last = {-1};
+        long[] since = {System.nanoTime()};
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            long now = passes();
+            if (now != last[0]) {
+                last[0] = now;
+                since[0] = System.nanoTime();
+                return false;
+            }
+            return System.nanoTime() - since[0] > Duration.ofMillis(400).toNanos();
+        });
+    }
+
+    /** HyperNodes in the API server, by name. */
+    Map<String, HyperNode> hyperNodes() {
+        Map<String, HyperNode> out = new TreeMap<>();
+        List<HyperNode> list = cluster.client().resources(HyperNode.class).list().getItems();
+        list.forEach(h -> out.put(h.getMetadata().getName(), h));
+        return out;
+    }
+
+    int hyperNodeWrites() {
+        return cluster.dispatcher().writes("/apis/" + VolcanoApi.TOPOLOGY_GROUP + "/").size();
+    }
+
+    static void set(Object target, String field, Object value) {
+        try {
+            Field f = target.getClass().getDeclaredField(field);
+            f.setAccessible(true);
+            f.set(target, value);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot wire " + target.getClass().getSimpleName() + "." + field, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        controller.stop();
+        cluster.close();
+    }
+}

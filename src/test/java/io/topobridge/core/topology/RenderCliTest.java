@@ -1,0 +1,75 @@
+package io.topobridge.core.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.topobridge.cli.TopobridgeCommand;
+import io.topobridge.testing.MockApiServer;
+import jakarta.inject.Inject;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * {@code topobridge render} through picocli with the application's own beans and configuration, as the jar's
+ * CLI mode runs it: the example GPU cluster prints the golden HyperNodes; a bad preset is a usage error.
+ */
+@QuarkusTest
+@QuarkusTestResource(MockApiServer.class)
+class RenderCliTest {
+
+    @Inject
+    CommandLine.IFactory factory;
+
+    record Run(int exit, String out, String err) {
+    }
+
+    private synchronized Run run(String... args) {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        var stdout = new ByteArrayOutputStream();
+        var stderr = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
+            int exit = new CommandLine(TopobridgeCommand.class, factory).execute(args);
+            return new Run(exit, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+    }
+
+    @Test
+    void rendersTheExampleClustersHyperNodes() throws Exception {
+        Run run = run("render", "examples/gpu-cluster");
+        assertThat(run.exit()).as(run.err()).isZero();
+        String expected = Files.readString(TopologyGoldenTest.GOLDEN.resolve("examples-gpu-cluster/expected.yaml"));
+        assertThat(TopologyGoldenTest.trees(run.out())).isEqualTo(TopologyGoldenTest.trees(expected));
+        assertThat(run.err()).isEqualTo(Files.readString(TopologyGoldenTest.GOLDEN.resolve("examples-gpu-cluster/findings.txt")));
+    }
+
+    @Test
+    void findingsGoToStderrOneLineEach() throws Exception {
+        Run run = run("render", "--tiers", "example.com/rack=rack,topology.kubernetes.io/zone=zone",
+                TopologyGoldenTest.GOLDEN.resolve("bad-labels/input.yaml").toString());
+        assertThat(run.exit()).isZero();
+        assertThat(run.err().lines()).contains(
+                "WARNING Node/no-zone MissingTierLabels: node carries configured tier labels but lacks"
+                        + " topology.kubernetes.io/zone (tier zone); left out of the topology tree");
+        assertThat(TopologyGoldenTest.trees(run.out()))
+                .isEqualTo(TopologyGoldenTest.trees(Files.readString(TopologyGoldenTest.GOLDEN.resolve("bad-labels/expected.yaml"))));
+    }
+
+    @Test
+    void anUnknownPresetIsAUsageError() {
+        Run run = run("render", "--preset", "azure", "examples/gpu-cluster");
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("topobridge.topology.preset: unknown preset 'azure'");
+        assertThat(run.out()).isEmpty();
+    }
+}

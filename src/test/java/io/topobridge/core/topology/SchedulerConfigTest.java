@@ -1,0 +1,74 @@
+package io.topobridge.core.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.topology.SchedulerConfig.HardTopology;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Reading the Volcano scheduler's configuration for the network-topology-aware plugin. */
+class SchedulerConfigTest {
+
+    static final ObjectRef CM = SchedulerConfig.configMapRef("volcano-system", "volcano-scheduler-configmap");
+    static final String KEY = "volcano-scheduler.conf";
+
+    static final String DEFAULT_CONF = """
+            actions: "enqueue, allocate, backfill"
+            tiers:
+            - plugins:
+              - name: priority
+              - name: gang
+                enablePreemptable: false
+              - name: conformance
+            - plugins:
+              - name: overcommit
+              - name: drf
+                enablePreemptable: false
+              - name: predicates
+              - name: proportion
+              - name: nodeorder
+              - name: binpack
+            """;
+
+    static final String WITH_PLUGIN = DEFAULT_CONF + """
+            - plugins:
+              - name: network-topology-aware
+                arguments:
+                  weight: 10
+            """;
+
+    static Stream<Arguments> cases() {
+        return Stream.of(
+                Arguments.of("plugin listed", Map.of(KEY, WITH_PLUGIN), HardTopology.ENFORCED, null),
+                Arguments.of("Volcano's default configuration", Map.of(KEY, DEFAULT_CONF), HardTopology.PLUGIN_MISSING,
+                        "does not list the network-topology-aware plugin (it lists priority, gang, conformance, overcommit"),
+                Arguments.of("ConfigMap absent", null, HardTopology.CONFIG_MISSING, "was not found"),
+                Arguments.of("key absent", Map.of("other.conf", WITH_PLUGIN), HardTopology.CONFIG_UNREADABLE,
+                        "it has no 'volcano-scheduler.conf' key"),
+                Arguments.of("not YAML", Map.of(KEY, "tiers: [\n- {"), HardTopology.CONFIG_UNREADABLE, "is not YAML"),
+                Arguments.of("a scalar", Map.of(KEY, "just text"), HardTopology.CONFIG_UNREADABLE, "is not a YAML mapping"),
+                Arguments.of("no tiers", Map.of(KEY, "actions: allocate"), HardTopology.CONFIG_UNREADABLE, "has no tiers list"),
+                Arguments.of("plugin name only as an argument value", Map.of(KEY, "tiers:\n- plugins:\n  - name: gang\n    arguments:\n      x: network-topology-aware\n"),
+                        HardTopology.PLUGIN_MISSING, "it lists gang"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void checks(String name, Map<String, String> data, HardTopology want, String message) {
+        SchedulerConfig.Check check = SchedulerConfig.check(CM, KEY, data == null ? null : new HashMap<>(data));
+        assertThat(check.state()).isEqualTo(want);
+        if (message == null) {
+            assertThat(check.findings()).isEmpty();
+        } else {
+            assertThat(check.findings()).singleElement().satisfies(f -> {
+                assertThat(f.object()).isEqualTo(CM);
+                assertThat(f.message()).contains(message);
+            });
+        }
+    }
+}

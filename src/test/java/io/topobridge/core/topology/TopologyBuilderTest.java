@@ -1,0 +1,394 @@
+package io.topobridge.core.topology;
+
+import static io.topobridge.core.topology.Nodes.node;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.Reason;
+import io.topobridge.core.finding.Severity;
+import io.topobridge.volcano.model.ExactMatch;
+import io.topobridge.volcano.model.HyperNodeSpec;
+import io.topobridge.volcano.model.MemberSelector;
+import io.topobridge.volcano.model.MemberSpec;
+import io.topobridge.volcano.model.RegexMatch;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The pure builder: presets, path identity, depth, names and findings, case by case. */
+class TopologyBuilderTest {
+
+    static final String ZONE = "topology.kubernetes.io/zone";
+    static final String RACK = "example.com/rack";
+    static final String T0 = "fabric.topograph.run/tier-0";
+    static final String T1 = "fabric.topograph.run/tier-1";
+    static final String T2 = "fabric.topograph.run/tier-2";
+    static final String CLIQUE = "nvidia.com/gpu.clique";
+    static final String AWS = "topology.k8s.aws/network-node-layer-";
+    static final String GKE = "cloud.google.com/gce-topology-";
+
+    static TopologySettings tiers(String... specs) {
+        return TopologySettings.parse("auto", List.of(specs));
+    }
+
+    static TopologyResult build(TopologySettings settings, NodeInfo... nodes) {
+        return new TopologyBuilder(settings).build(List.of(nodes));
+    }
+
+    static Set<String> reasons(TopologyResult result) {
+        return result.findings().stream().map(f -> f.reason().reason()).collect(Collectors.toSet());
+    }
+
+    static DesiredHyperNode hyperNode(TopologyResult result, String name) {
+        return result.hyperNodes().stream().filter(h -> h.name().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no HyperNode " + name + " in " + names(result)));
+    }
+
+    static List<String> names(TopologyResult result) {
+        return result.hyperNodes().stream().map(DesiredHyperNode::name).toList();
+    }
+
+    static List<String> members(DesiredHyperNode hn) {
+        return hn.spec().getMembers().stream().map(m -> m.getSelector().getExactMatch().getName()).toList();
+    }
+
+    // ---- presets: which tiers each scheme gives ---------------------------------------------------------
+
+    static Stream<Arguments> presets() {
+        return Stream.of(
+                Arguments.of("aws three layers", "aws", List.of(
+                        node("a").label(AWS + "1", "nn-1").label(AWS + "2", "nn-2").label(AWS + "3", "nn-3a").build(),
+                        node("b").label(AWS + "1", "nn-1").label(AWS + "2", "nn-2").label(AWS + "3", "nn-3b").build()),
+                        List.of("1=layer-3", "2=layer-2", "3=layer-1")),
+                Arguments.of("aws with layer-4 on every node", "aws", List.of(
+                        node("a").label(AWS + "1", "1").label(AWS + "2", "2").label(AWS + "3", "3").label(AWS + "4", "4a").build(),
+                        node("b").label(AWS + "1", "1").label(AWS + "2", "2").label(AWS + "3", "3").label(AWS + "4", "4b").build()),
+                        List.of("1=layer-4", "2=layer-3", "3=layer-2", "4=layer-1")),
+                Arguments.of("aws with an NVLink clique on every node", "aws", List.of(
+                        node("a").label(AWS + "1", "1").label(AWS + "2", "2").label(AWS + "3", "3").label(CLIQUE, "u1.1").build(),
+                        node("b").label(AWS + "1", "1").label(AWS + "2", "2").label(AWS + "3", "3").label(CLIQUE, "u2.1").build()),
+                        List.of("1=nvlink", "2=layer-3", "3=layer-2", "4=layer-1")),
+                Arguments.of("gke without host", "gke", List.of(
+                        node("a").label(GKE + "block", "b").label(GKE + "subblock", "s1").build(),
+                        node("b").label(GKE + "block", "b").label(GKE + "subblock", "s2").build()),
+                        List.of("1=subblock", "2=block")),
+                Arguments.of("gke ignores the clique (its sub-block is the NVLink rack)", "gke", List.of(
+                        node("a").label(GKE + "block", "b").label(GKE + "subblock", "s1").label(GKE + "host", "h1").label(CLIQUE, "u.1").build(),
+                        node("b").label(GKE + "block", "b").label(GKE + "subblock", "s1").label(GKE + "host", "h2").label(CLIQUE, "u.1").build()),
+                        List.of("1=host", "2=subblock", "3=block")),
+                Arguments.of("oci", "oci", List.of(
+                        node("a").label("oci.oraclecloud.com/rdma.hpc_island_id", "i").label("oci.oraclecloud.com/rdma.network_block_id", "n")
+                                .label("oci.oraclecloud.com/rdma.local_block_id", "l").build()),
+                        List.of("1=local-block", "2=network-block", "3=hpc-island")),
+                Arguments.of("topograph >= 1.0 with five fabric tiers", "topograph", List.of(
+                        node("a").label(T0, "l").label(T1, "s").label(T2, "c").label("fabric.topograph.run/tier-3", "x")
+                                .label("fabric.topograph.run/tier-4", "y").build()),
+                        List.of("1=leaf", "2=spine", "3=core", "4=fabric-3", "5=fabric-4")),
+                Arguments.of("topograph fabric tiers and a clique: NVLink under leaf under spine", "auto", List.of(
+                        node("a").label(T0, "l").label(T1, "s").label(CLIQUE, "u.1").build()),
+                        List.of("1=nvlink", "2=leaf", "3=spine")),
+                Arguments.of("topograph 0.3", "topograph", List.of(
+                        node("a").label("network.topology.nvidia.com/leaf", "l").label("network.topology.nvidia.com/spine", "s")
+                                .label("network.topology.nvidia.com/core", "c").label("network.topology.nvidia.com/accelerator", "a").build()),
+                        List.of("1=nvlink", "2=leaf", "3=spine", "4=core")),
+                Arguments.of("topograph 0.1", "topograph", List.of(
+                        node("a").label("network.topology.nvidia.com/block", "l").label("network.topology.nvidia.com/spine", "s")
+                                .label("network.topology.nvidia.com/datacenter", "c").build()),
+                        List.of("1=leaf", "2=spine", "3=core")),
+                Arguments.of("GPU feature discovery alone", "nvidia-gfd", List.of(
+                        node("a").label(CLIQUE, "u.1").build(), node("b").label(CLIQUE, "v.1").build()),
+                        List.of("1=nvlink")),
+                Arguments.of("topograph accelerator label alone", "auto", List.of(
+                        node("a").label("accelerator.topograph.run/domain", "d").build()),
+                        List.of("1=nvlink")),
+                Arguments.of("volcano keys, tor instead of hypernode", "volcano", List.of(
+                        node("a").label("volcano.sh/hypercluster", "c").label("volcano.sh/tor", "t").build()),
+                        List.of("1=leaf", "2=spine")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("presets")
+    void presetTiers(String name, String preset, List<NodeInfo> nodes, List<String> tiers) {
+        TopologyResult result = new TopologyBuilder(TopologySettings.parse(preset, List.of())).build(nodes);
+        var tree = TreeAssertions.assertValidTree(result, name);
+        assertThat(tree.tierNames()).isEqualTo(tiers);
+        assertThat(tree.nodeParent().keySet()).containsExactlyInAnyOrderElementsOf(nodes.stream().map(NodeInfo::name).toList());
+        assertThat(result.tiers().top()).isEqualTo(tiers.size());
+        assertThat(result.findings()).noneMatch(f -> f.severity() == Severity.WARNING);
+    }
+
+    // ---- identity and structure ---------------------------------------------------------------------------
+
+    @Test
+    void equalValuesUnderDifferentParentsNeverMerge() {
+        TopologyResult result = build(tiers(RACK + "=rack", ZONE + "=zone"),
+                node("a1").label(ZONE, "a").label(RACK, "r1").build(),
+                node("b1").label(ZONE, "b").label(RACK, "r1").build());
+        var tree = TreeAssertions.assertValidTree(result, "identity");
+        assertThat(tree.nodeParent().get("a1")).isNotEqualTo(tree.nodeParent().get("b1"));
+        assertThat(tree.ancestor("a1", 2)).isEqualTo("zone-a");
+        assertThat(tree.ancestor("b1", 2)).isEqualTo("zone-b");
+        assertThat(result.hyperNodes()).hasSize(4);
+        assertThat(result.findings()).filteredOn(f -> f.reason() == TopologyReason.DOMAIN_PARENT_CONFLICT).hasSize(2)
+                .allMatch(f -> f.message().contains("rack 'r1'") && f.message().contains("kept as 2 separate HyperNodes"));
+    }
+
+    @Test
+    void cliqueDomainIsThePartBeforeTheLastDot() {
+        TopologyResult result = build(TopologySettings.auto(),
+                node("a").label(CLIQUE, "5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a.1").build(),
+                node("b").label(CLIQUE, "5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a.2").build(),
+                node("c").label(CLIQUE, "8e4f2a1b-6c3d-4f5e-8a7b-1c2d3e4f5a6b.1").build());
+        assertThat(result.hyperNodes()).hasSize(2);
+        assertThat(result.hyperNodes()).extracting(TopologyBuilderTest::members)
+                .containsExactlyInAnyOrder(List.of("a", "b"), List.of("c"));
+        assertThat(result.hyperNodes()).allMatch(h -> h.spec().getTierName().equals("nvlink"));
+    }
+
+    @Test
+    void combinedTreePutsTheNvlinkDomainUnderItsLeafUnderItsSpine() {
+        TopologyResult result = build(TopologySettings.auto(),
+                node("a").label(T0, "leaf-1").label(T1, "spine-1").label(CLIQUE, "u1.1").build(),
+                node("b").label(T0, "leaf-1").label(T1, "spine-1").label(CLIQUE, "u1.1").build(),
+                node("c").label(T0, "leaf-2").label(T1, "spine-1").label(CLIQUE, "u2.1").build());
+        var tree = TreeAssertions.assertValidTree(result, "combined");
+        DesiredHyperNode nvlink = tree.byName().get(tree.ancestor("a", 1));
+        DesiredHyperNode leaf = tree.byName().get(tree.ancestor("a", 2));
+        DesiredHyperNode spine = tree.byName().get(tree.ancestor("a", 3));
+        assertThat(List.of(nvlink.spec().getTierName(), leaf.spec().getTierName(), spine.spec().getTierName()))
+                .containsExactly("nvlink", "leaf", "spine");
+        assertThat(members(nvlink)).containsExactly("a", "b");
+        assertThat(tree.ancestor("c", 3)).isEqualTo(spine.name());
+        assertThat(result.trees()).containsExactly(new TreeSummary("topograph", List.of("nvlink", "leaf", "spine"), 3, 5));
+    }
+
+    @Test
+    void autoPicksTheSchemeEachNodeCarriesAndReportsAmbiguousNames() {
+        TopologyResult result = build(TopologySettings.auto(),
+                node("gpu-a").label(T0, "l1").label(T1, "s1").label(CLIQUE, "u.1").build(),
+                node("gpu-b").label(T0, "l1").label(T1, "s1").label(CLIQUE, "u.1").build(),
+                node("old-a").label("volcano.sh/hypercluster", "c").label("volcano.sh/hypernode", "h").build(),
+                node("cpu").label("kubernetes.io/os", "linux").build());
+        var tree = TreeAssertions.assertValidTree(result, "auto");
+        assertThat(tree.nodeParent()).containsOnlyKeys("gpu-a", "gpu-b", "old-a");
+        assertThat(result.tiers().numbers("leaf")).containsExactly(1, 2);
+        assertThat(result.tiers().number("leaf")).isEmpty();
+        assertThat(result.tiers().number("nvlink")).contains(1);
+        assertThat(result.tiers().top()).isEqualTo(3);
+        assertThat(result.trees()).extracting(TreeSummary::scheme).containsExactly("topograph", "volcano");
+    }
+
+    @Test
+    void membersAndHyperNodesAreSortedAndLabelled() {
+        TopologyResult result = build(tiers(RACK + "=rack", ZONE + "=zone"),
+                node("n3").label(ZONE, "z").label(RACK, "r2").build(),
+                node("n2").label(ZONE, "z").label(RACK, "r1").build(),
+                node("n1").label(ZONE, "z").label(RACK, "r1").build());
+        assertThat(result.hyperNodes()).extracting(DesiredHyperNode::name)
+                .containsExactly("zone-z", result.hyperNodes().get(1).name(), result.hyperNodes().get(2).name());
+        assertThat(result.hyperNodes().get(0).spec().getTier()).isEqualTo(2);
+        DesiredHyperNode zone = hyperNode(result, "zone-z");
+        assertThat(members(zone)).isSorted();
+        assertThat(zone.spec().getMembers()).allMatch(m -> m.getType() == MemberSpec.TypeEnum.HYPER_NODE);
+        DesiredHyperNode r1 = hyperNode(result, tree(result).nodeParent().get("n1"));
+        assertThat(members(r1)).containsExactly("n1", "n2");
+        assertThat(r1.labels()).isEqualTo(Map.of("volcano.sh/network-topology-source", "topobridge",
+                "app.kubernetes.io/managed-by", "topobridge"));
+    }
+
+    private static TreeAssertions.Tree tree(TopologyResult result) {
+        return TreeAssertions.assertValidTree(result, "tree");
+    }
+
+    @Test
+    void duplicateNodesKeepTheLastAndNoNodeIsPlacedTwice() {
+        TopologyResult result = new TopologyBuilder(tiers(RACK + "=rack")).build(List.of(
+                node("n1").label(RACK, "r1").build(), node("n1").label(RACK, "r2").build()));
+        var tree = TreeAssertions.assertValidTree(result, "duplicates");
+        assertThat(result.hyperNodes()).hasSize(1);
+        assertThat(result.hyperNodes().get(0).name()).isEqualTo("rack-r2");
+        assertThat(tree.nodeParent()).containsOnlyKeys("n1");
+    }
+
+    // ---- findings ---------------------------------------------------------------------------------------
+
+    record FindingCase(String name, TopologySettings settings, List<NodeInfo> nodes, Map<Reason, Severity> want,
+            Set<String> placed) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<FindingCase> findings() {
+        return Stream.of(
+                new FindingCase("node missing a required tier label is left out", tiers(RACK + "=rack", ZONE + "=zone"),
+                        List.of(node("ok").label(RACK, "r").label(ZONE, "z").build(), node("half").label(RACK, "r").build()),
+                        Map.of(TopologyReason.MISSING_TIER_LABELS, Severity.WARNING, TopologyReason.SINGLE_DOMAIN_TIER, Severity.INFO),
+                        Set.of("ok")),
+                new FindingCase("empty label value counts as missing", tiers(RACK + "=rack", ZONE + "=zone"),
+                        List.of(node("ok").label(RACK, "r").label(ZONE, "z").build(), node("empty").label(RACK, "").label(ZONE, "z").build()),
+                        Map.of(TopologyReason.MISSING_TIER_LABELS, Severity.WARNING, TopologyReason.SINGLE_DOMAIN_TIER, Severity.INFO),
+                        Set.of("ok")),
+                new FindingCase("layer-4 on some nodes is left out for all", TopologySettings.parse("aws", List.of()),
+                        List.of(node("a").label(AWS + "1", "1").label(AWS + "2", "2a").label(AWS + "3", "3a").label(AWS + "4", "4").build(),
+                                node("b").label(AWS + "1", "1").label(AWS + "2", "2b").label(AWS + "3", "3b").build()),
+                        Map.of(TopologyReason.TIER_LEFT_OUT, Severity.WARNING, TopologyReason.SINGLE_DOMAIN_TIER, Severity.INFO),
+                        Set.of("a", "b")),
+                new FindingCase("a higher fabric tier on some nodes stops the tree below it", TopologySettings.auto(),
+                        List.of(node("a").label(T0, "l1").label(T1, "s1").label(T2, "c").build(),
+                                node("b").label(T0, "l2").label(T1, "s2").build()),
+                        Map.of(TopologyReason.TIER_LEFT_OUT, Severity.WARNING),
+                        Set.of("a", "b")),
+                new FindingCase("a clique on some topograph nodes is left out", TopologySettings.auto(),
+                        List.of(node("a").label(T0, "l1").label(CLIQUE, "u.1").build(), node("b").label(T0, "l2").build()),
+                        Map.of(TopologyReason.TIER_LEFT_OUT, Severity.WARNING),
+                        Set.of("a", "b")),
+                new FindingCase("preset matching no node", TopologySettings.parse("aws", List.of()),
+                        List.of(node("a").label(T0, "l").build()),
+                        Map.of(TopologyReason.NO_MATCHING_NODES, Severity.WARNING), Set.of()),
+                new FindingCase("tiers matching no node", tiers(RACK + "=rack"),
+                        List.of(node("a").label(ZONE, "z").build()),
+                        Map.of(TopologyReason.NO_MATCHING_NODES, Severity.WARNING), Set.of()),
+                new FindingCase("auto on a cluster without topology labels", TopologySettings.auto(),
+                        List.of(node("a").label(ZONE, "z").build()),
+                        Map.of(TopologyReason.NO_MATCHING_NODES, Severity.INFO), Set.of()),
+                new FindingCase("no nodes at all: nothing to say", TopologySettings.parse("aws", List.of()),
+                        List.of(), Map.of(), Set.of()),
+                new FindingCase("node names exactMatch cannot hold", tiers(RACK + "=rack"),
+                        List.of(node("Upper").label(RACK, "r").build(), node("n".repeat(64)).label(RACK, "r").build(),
+                                node("ok").label(RACK, "r").build(), node("r2-node").label(RACK, "r2").build()),
+                        Map.of(TopologyReason.UNMATCHABLE_NODE_NAME, Severity.WARNING), Set.of("ok", "r2-node")),
+                new FindingCase("one domain in a tier", tiers(RACK + "=rack", ZONE + "=zone"),
+                        List.of(node("a").label(RACK, "r1").label(ZONE, "z").build(), node("b").label(RACK, "r2").label(ZONE, "z").build()),
+                        Map.of(TopologyReason.SINGLE_DOMAIN_TIER, Severity.INFO), Set.of("a", "b")),
+                new FindingCase("a clean two-rack, two-zone cluster says nothing", tiers(RACK + "=rack", ZONE + "=zone"),
+                        List.of(node("a").label(RACK, "r1").label(ZONE, "z1").build(), node("b").label(RACK, "r2").label(ZONE, "z2").build()),
+                        Map.of(), Set.of("a", "b")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("findings")
+    void reportsFindings(FindingCase c) {
+        TopologyResult result = new TopologyBuilder(c.settings()).build(c.nodes());
+        var tree = TreeAssertions.assertValidTree(result, c.name());
+        assertThat(result.findings().stream().collect(Collectors.toMap(Finding::reason, Finding::severity, (a, b) -> a)))
+                .as(c.name()).isEqualTo(c.want());
+        assertThat(tree.nodeParent().keySet()).as(c.name()).isEqualTo(c.placed());
+    }
+
+    @Test
+    void missingLabelFindingIsOnTheNodeAndNamesTheKey() {
+        TopologyResult result = build(tiers(RACK + "=rack", ZONE + "=zone"),
+                node("ok").label(RACK, "r").label(ZONE, "z").build(), node("half").label(RACK, "r").build());
+        Finding finding = result.findings().stream().filter(f -> f.reason() == TopologyReason.MISSING_TIER_LABELS).findFirst().orElseThrow();
+        assertThat(finding.object().kind()).isEqualTo("Node");
+        assertThat(finding.object().name()).isEqualTo("half");
+        assertThat(finding.message()).contains(ZONE).contains("tier zone").contains("left out");
+    }
+
+    @Test
+    void oversizedDomainIsLeftOutWithItsParentsWhenNothingElseRemains() {
+        List<NodeInfo> nodes = new ArrayList<>();
+        IntStream.range(0, 16_000).forEach(i -> nodes.add(node("node-with-a-fairly-long-name-" + i).label(RACK, "big").label(ZONE, "z").build()));
+        nodes.add(node("small-1").label(RACK, "small").label(ZONE, "y").build());
+        TopologyResult result = new TopologyBuilder(tiers(RACK + "=rack", ZONE + "=zone")).build(nodes);
+        var tree = TreeAssertions.assertValidTree(result, "oversized");
+        assertThat(tree.nodeParent()).containsOnlyKeys("small-1");
+        assertThat(names(result)).containsExactlyInAnyOrder("zone-y", tree.nodeParent().get("small-1"));
+        assertThat(reasons(result)).contains("OversizedDomain");
+    }
+
+    // ---- other sources -------------------------------------------------------------------------------------
+
+    static ForeignHyperNode foreign(String name, String source, MemberSpec... members) {
+        return new ForeignHyperNode(name, source == null ? Map.of() : Map.of("volcano.sh/network-topology-source", source),
+                new HyperNodeSpec().tier(1).members(List.of(members)));
+    }
+
+    static MemberSpec exact(MemberSpec.TypeEnum type, String name) {
+        return new MemberSpec().type(type).selector(new MemberSelector().exactMatch(new ExactMatch().name(name)));
+    }
+
+    @Test
+    void foreignHyperNodesCoveringOurNodesOrHyperNodesAreReported() {
+        var settings = tiers(RACK + "=rack", ZONE + "=zone");
+        List<NodeInfo> nodes = List.of(node("n1").label(RACK, "r1").label(ZONE, "z").build(),
+                node("n2").label(RACK, "r1").label(ZONE, "z").build(),
+                node("n3").label(RACK, "r2").label(ZONE, "z").build(),
+                node("other").label("kind", "cpu").build());
+        TopologyResult ours = new TopologyBuilder(settings).build(nodes);
+        String rack1 = tree(ours).nodeParent().get("n1");
+        List<ForeignHyperNode> foreign = List.of(
+                foreign("label-discovery", "label", exact(MemberSpec.TypeEnum.NODE, "n1"), exact(MemberSpec.TypeEnum.NODE, "other")),
+                foreign("by-regex", null, new MemberSpec().type(MemberSpec.TypeEnum.NODE)
+                        .selector(new MemberSelector().regexMatch(new RegexMatch().pattern("n[23]")))),
+                foreign("by-label", null, new MemberSpec().type(MemberSpec.TypeEnum.NODE)
+                        .selector(new MemberSelector().labelMatch(new LabelSelectorBuilder().addToMatchLabels(RACK, "r2").build()))),
+                foreign("above-ours", "manual", exact(MemberSpec.TypeEnum.HYPER_NODE, rack1)),
+                foreign("bad-regex", null, new MemberSpec().type(MemberSpec.TypeEnum.NODE)
+                        .selector(new MemberSelector().regexMatch(new RegexMatch().pattern("(")))),
+                foreign("elsewhere", "label", exact(MemberSpec.TypeEnum.NODE, "other")),
+                new ForeignHyperNode("no-spec", Map.of(), null));
+        TopologyResult result = new TopologyBuilder(settings).build(nodes, foreign);
+        Map<String, String> overlaps = result.findings().stream()
+                .filter(f -> f.reason() == TopologyReason.FOREIGN_HYPER_NODE_OVERLAP)
+                .collect(Collectors.toMap(f -> f.object().name(), Finding::message));
+        assertThat(overlaps).containsOnlyKeys("label-discovery", "by-regex", "by-label", "above-ours");
+        assertThat(overlaps.get("label-discovery")).contains("volcano.sh/network-topology-source=label").contains("1 node of").contains("(n1)");
+        assertThat(overlaps.get("by-regex")).contains("2 nodes").contains("n2, n3");
+        assertThat(overlaps.get("by-label")).contains("(n3)");
+        assertThat(overlaps.get("above-ours")).contains("1 HyperNode of topobridge's (" + rack1 + ")");
+        assertThat(result.hyperNodes()).isEqualTo(ours.hyperNodes());
+    }
+
+    @Test
+    void aNameHeldByAnotherSourceIsNeverReused() {
+        var settings = tiers(RACK + "=rack", ZONE + "=zone");
+        NodeInfo n1 = node("n1").label(RACK, "r1").label(ZONE, "z").build();
+        assertThat(names(new TopologyBuilder(settings).build(List.of(n1)))).contains("zone-z");
+        TopologyResult result = new TopologyBuilder(settings).build(List.of(n1),
+                List.of(new ForeignHyperNode("zone-z", Map.of(), null)));
+        TreeAssertions.assertValidTree(result, "taken");
+        assertThat(names(result)).doesNotContain("zone-z").anyMatch(n -> n.startsWith("zone-z-") && n.length() == "zone-z-".length() + 16);
+    }
+
+    @Test
+    void namesThatWouldClashGetTheLongHash() {
+        // "rack-x" and "x" both read as "rack-x" and both are clean top-level values
+        TopologyResult result = build(tiers(RACK + "=rack"),
+                node("a").label(RACK, "rack-x").build(), node("b").label(RACK, "x").build());
+        TreeAssertions.assertValidTree(result, "clash");
+        assertThat(names(result)).hasSize(2).allMatch(n -> n.matches("rack-x-[0-9a-f]{16}"));
+    }
+
+    // ---- event filtering ------------------------------------------------------------------------------------
+
+    static Stream<Arguments> readsLabel() {
+        return Stream.of(
+                Arguments.of("auto reads topograph tiers", TopologySettings.auto(), "fabric.topograph.run/tier-7", true),
+                Arguments.of("auto ignores fabric tiers beyond the cap", TopologySettings.auto(), "fabric.topograph.run/tier-99", false),
+                Arguments.of("auto reads the clique", TopologySettings.auto(), CLIQUE, true),
+                Arguments.of("auto reads AWS layers", TopologySettings.auto(), AWS + "4", true),
+                Arguments.of("auto ignores the hostname", TopologySettings.auto(), "kubernetes.io/hostname", false),
+                Arguments.of("aws reads the clique (it may add an NVLink tier)", TopologySettings.parse("aws", List.of()), CLIQUE, true),
+                Arguments.of("gke ignores the clique", TopologySettings.parse("gke", List.of()), CLIQUE, false),
+                Arguments.of("tiers read their keys", tiers(RACK + "=rack"), RACK, true),
+                Arguments.of("tiers read nothing else", tiers(RACK + "=rack"), T0, false));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("readsLabel")
+    void readsOnlyTopologyLabels(String name, TopologySettings settings, String key, boolean want) {
+        assertThat(new TopologyBuilder(settings).readsLabel(key)).isEqualTo(want);
+    }
+}

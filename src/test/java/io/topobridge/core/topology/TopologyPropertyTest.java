@@ -1,0 +1,185 @@
+package io.topobridge.core.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Random clusters (seeded, so a failure names its seed and reproduces): random depth, branching and label
+ * values (upper case, '_', '.', 63 characters, values reused under different parents), some labels missing
+ * and some node names unusable. Whatever the input, the output is a valid uniform-depth tree whose tier-k
+ * groups are exactly the groups of equal label paths from tier k up, and it does not depend on input order.
+ */
+class TopologyPropertyTest {
+
+    private static final String ALPHABET = "abcdefxyzABCXYZ0123456789-_.";
+
+    static Stream<Long> seeds() {
+        return LongStream.range(0, 300).boxed();
+    }
+
+    /** A random cluster: the tier keys (finest first) and the nodes. */
+    record Cluster(List<String> keys, List<NodeInfo> nodes) {
+    }
+
+    static Cluster cluster(Random random) {
+        int depth = 1 + random.nextInt(4);
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < depth; i++) {
+            keys.add("example.com/level-" + i);
+        }
+        // a small pool of values per level, so equal values under different parents are common
+        List<List<String>> pools = new ArrayList<>();
+        for (int i = 0; i < depth; i++) {
+            List<String> pool = new ArrayList<>();
+            int size = 1 + random.nextInt(4);
+            for (int v = 0; v < size; v++) {
+                pool.add(value(random));
+            }
+            pools.add(pool);
+        }
+        List<NodeInfo> nodes = new ArrayList<>();
+        int count = 1 + random.nextInt(60);
+        for (int n = 0; n < count; n++) {
+            Map<String, String> labels = new LinkedHashMap<>();
+            for (int i = 0; i < depth; i++) {
+                if (random.nextInt(20) != 0) {
+                    labels.put(keys.get(i), pools.get(i).get(random.nextInt(pools.get(i).size())));
+                }
+            }
+            if (random.nextBoolean()) {
+                labels.put("kubernetes.io/hostname", "h" + n);
+            }
+            String name = switch (random.nextInt(30)) {
+                case 0 -> "Node-" + n;
+                case 1 -> "n".repeat(64) + n;
+                default -> "node-" + n + (random.nextBoolean() ? ".example.internal" : "");
+            };
+            nodes.add(new NodeInfo(name, labels));
+        }
+        return new Cluster(keys, nodes);
+    }
+
+    static String value(Random random) {
+        if (random.nextInt(8) == 0) {
+            return "V" + "x".repeat(61) + (char) ('a' + random.nextInt(26));
+        }
+        int length = 1 + random.nextInt(12);
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < length; i++) {
+            char c = ALPHABET.charAt(random.nextInt(ALPHABET.length()));
+            if ((i == 0 || i == length - 1) && !Character.isLetterOrDigit(c)) {
+                c = 'q';
+            }
+            out.append(c);
+        }
+        return out.toString();
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void outputIsAValidTreeMatchingTheLabelPaths(long seed) {
+        Cluster cluster = cluster(new Random(seed));
+        List<String> specs = new ArrayList<>();
+        for (int i = 0; i < cluster.keys().size(); i++) {
+            specs.add(cluster.keys().get(i) + "=level-" + i);
+        }
+        TopologyBuilder builder = new TopologyBuilder(TopologySettings.parse("auto", specs));
+        TopologyResult result = builder.build(cluster.nodes());
+        String context = "seed " + seed;
+        TreeAssertions.Tree tree = TreeAssertions.assertValidTree(result, context);
+
+        // exactly the nodes with every label and a usable name are placed
+        Set<String> expected = new HashSet<>();
+        for (NodeInfo node : cluster.nodes()) {
+            if (HyperNodeNames.matchable(node.name()) && cluster.keys().stream().allMatch(node.labels()::containsKey)) {
+                expected.add(node.name());
+            }
+        }
+        assertThat(tree.nodeParent().keySet()).as(context).isEqualTo(expected);
+
+        // tier-k groups equal label-path groups (values of tiers k..top), for every k
+        int depth = cluster.keys().size();
+        for (int k = 1; k <= depth; k++) {
+            Map<String, Set<String>> byHyperNode = new HashMap<>();
+            Map<List<String>, Set<String>> byPath = new HashMap<>();
+            for (NodeInfo node : cluster.nodes()) {
+                if (!expected.contains(node.name())) {
+                    continue;
+                }
+                byHyperNode.computeIfAbsent(tree.ancestor(node.name(), k), x -> new HashSet<>()).add(node.name());
+                List<String> path = new ArrayList<>();
+                for (int i = k - 1; i < depth; i++) {
+                    path.add(node.labels().get(cluster.keys().get(i)));
+                }
+                byPath.computeIfAbsent(path, x -> new HashSet<>()).add(node.name());
+            }
+            assertThat(new HashSet<>(byHyperNode.values())).as("%s tier %d groups", context, k)
+                    .isEqualTo(new HashSet<>(byPath.values()));
+            int tier = k;
+            assertThat(byHyperNode.keySet()).as(context)
+                    .allMatch(name -> tree.byName().get(name).spec().getTier() == tier
+                            && tree.byName().get(name).spec().getTierName().equals("level-" + (tier - 1)));
+        }
+        if (!expected.isEmpty()) {
+            assertThat(result.tiers().top()).as(context).isEqualTo(depth);
+        }
+
+        // input order does not matter
+        List<NodeInfo> shuffled = new ArrayList<>(cluster.nodes());
+        Collections.shuffle(shuffled, new Random(seed * 31 + 7));
+        TopologyResult again = builder.build(shuffled);
+        assertThat(again.hyperNodes()).as(context).isEqualTo(result.hyperNodes());
+        assertThat(again.findings()).as(context).isEqualTo(result.findings());
+        assertThat(again.tiers()).as(context).isEqualTo(result.tiers());
+    }
+
+    /** The same property over the presets, with random mixes of schemes and random partial labelling. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void presetsAlwaysGiveValidTrees(long seed) {
+        Random random = new Random(seed);
+        String[][] keySets = {
+            {"fabric.topograph.run/tier-0", "fabric.topograph.run/tier-1", "fabric.topograph.run/tier-2", "nvidia.com/gpu.clique"},
+            {"topology.k8s.aws/network-node-layer-1", "topology.k8s.aws/network-node-layer-2",
+                "topology.k8s.aws/network-node-layer-3", "topology.k8s.aws/network-node-layer-4"},
+            {"cloud.google.com/gce-topology-block", "cloud.google.com/gce-topology-subblock", "cloud.google.com/gce-topology-host"},
+            {"volcano.sh/hypercluster", "volcano.sh/hypernode", "volcano.sh/tor"},
+            {"network.topology.nvidia.com/leaf", "network.topology.nvidia.com/spine", "network.topology.nvidia.com/block",
+                "network.topology.nvidia.com/accelerator"},
+        };
+        List<NodeInfo> nodes = new ArrayList<>();
+        int count = 1 + random.nextInt(80);
+        for (int n = 0; n < count; n++) {
+            String[] keys = keySets[random.nextInt(keySets.length)];
+            Map<String, String> labels = new HashMap<>();
+            for (String key : keys) {
+                if (random.nextInt(6) != 0) {
+                    String v = value(random);
+                    labels.put(key, key.endsWith("clique") ? v + "." + random.nextInt(3) : v.substring(0, Math.min(v.length(), 3)));
+                }
+            }
+            nodes.add(new NodeInfo("node-" + n, labels));
+        }
+        for (String preset : List.of("auto", "topograph", "aws", "gke", "volcano", "nvidia-gfd", "oci")) {
+            TopologyBuilder builder = new TopologyBuilder(TopologySettings.parse(preset, List.of()));
+            TopologyResult result = builder.build(nodes);
+            TreeAssertions.assertValidTree(result, "seed " + seed + " preset " + preset);
+            List<NodeInfo> shuffled = new ArrayList<>(nodes);
+            Collections.shuffle(shuffled, new Random(seed));
+            assertThat(builder.build(shuffled).hyperNodes()).as("seed %d preset %s", seed, preset).isEqualTo(result.hyperNodes());
+        }
+    }
+}
