@@ -33,6 +33,10 @@ public final class MockCluster implements AutoCloseable {
             "crds/scheduling.volcano.sh_queues.yaml",
             "crds/topology.volcano.sh_hypernodes.yaml");
 
+    // one line per request at INFO drowns everything else (failures still show); the logger is held here
+    // because log managers keep loggers weakly and a collected one forgets its level
+    private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
     private final ApplyingCrudDispatcher dispatcher;
     private final KubernetesMockServer server;
     private final KubernetesClient client;
@@ -45,8 +49,7 @@ public final class MockCluster implements AutoCloseable {
 
     /** Starts an empty server on a free loopback port. */
     public static MockCluster start() {
-        // one line per request at INFO drowns everything else; failures still show
-        java.util.logging.Logger.getLogger("io.fabric8.mockwebserver").setLevel(java.util.logging.Level.WARNING);
+        MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
         var dispatcher = new ApplyingCrudDispatcher();
         var server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
         server.init(InetAddress.getLoopbackAddress(), 0);
