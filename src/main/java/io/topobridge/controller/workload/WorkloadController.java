@@ -246,10 +246,21 @@ public class WorkloadController implements ManagedController {
         boolean full = batch.contains(ALL);
         Set<GangScope> scopes = full ? allScopes() : batch;
         TierCatalog catalog = tiers.current();
-        RuntimeException retry = null;
+        List<GangScope> allowed = new ArrayList<>();
+        List<ScopeResult> results = new ArrayList<>();
         for (GangScope scope : scopes) {
+            if (namespaceAllowed(scope.namespace())) {
+                allowed.add(scope);
+            } else {
+                results.add(ScopeResult.empty(scope));
+            }
+        }
+        results.addAll(translator.translateScopes(allowed, catalog, lookup));
+        RuntimeException retry = null;
+        for (ScopeResult result : results) {
+            GangScope scope = result.scope();
             try {
-                reconcile(scope, catalog);
+                reconcile(result);
             } catch (KubernetesClientException e) {
                 // a transient failure (connection, 5xx, throttling): the batch is retried with backoff
                 LOG.warnf("scope %s: %s", scope, e.getMessage());
@@ -306,11 +317,10 @@ public class WorkloadController implements ManagedController {
         return labels != null && "true".equals(labels.get(config.admission().namespaceLabel()));
     }
 
-    /** Brings one scope's PodGroups in line with its workloads and publishes its findings. */
-    void reconcile(GangScope scope, TierCatalog catalog) {
+    /** Brings one scope's PodGroups in line with its translation and publishes its findings. */
+    void reconcile(ScopeResult result) {
+        GangScope scope = result.scope();
         LOG.debugf("reconciling %s", scope);
-        ScopeResult result = namespaceAllowed(scope.namespace()) ? translator.translateScope(scope, catalog, lookup)
-                : ScopeResult.empty(scope);
         List<Finding> found = new ArrayList<>(result.findings());
         Set<String> ownedWanted = new HashSet<>();
         Set<String> adoptedWanted = new HashSet<>();
@@ -336,6 +346,12 @@ public class WorkloadController implements ManagedController {
                 adopted.put(key(desired.namespace(), desired.name()), scope);
                 write(desired, current, result, found);
             }
+        }
+        if (result.findings().stream().anyMatch(Finding::isRejection)) {
+            // a refused edit changes nothing: the gang keeps the PodGroups it had until the annotations are fixed
+            // or removed, so pods created meanwhile still join them
+            publish(scope, result, found);
+            return;
         }
         for (HasMetadata pg : lookup.podGroups(scope.namespace())) {
             if (ours(pg) && scope.key().equals(gangOf(pg)) && !ownedWanted.contains(pg.getMetadata().getName())) {

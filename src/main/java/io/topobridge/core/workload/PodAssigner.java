@@ -58,7 +58,10 @@ final class PodAssigner {
             return Optional.empty();
         }
         ParsedIntent parsed = AnnotationParser.parse(target.get().sources(), tiers);
-        if (!parsed.intent().managed() || parsed.rejected()) {
+        if (!parsed.intent().managed()) {
+            return Optional.empty();
+        }
+        if (parsed.rejected() && !keptPodGroup(pod, target.get().podGroupName())) {
             return Optional.empty();
         }
         Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of()
@@ -71,6 +74,15 @@ final class PodAssigner {
         String existingTask = annotations.get(VolcanoApi.TASK_SPEC_ANNOTATION);
         String task = existingTask != null && !existingTask.isBlank() ? existingTask : target.get().taskSpec();
         return Optional.of(new PodAssignment(name, task, target.get().labels()));
+    }
+
+    /**
+     * Whether the PodGroup a refused workload had is still there (the controller keeps it until the
+     * annotations are fixed or removed), so its new pods can still join it.
+     */
+    private boolean keptPodGroup(Pod pod, String name) {
+        String ns = pod.getMetadata().getNamespace() == null ? "" : pod.getMetadata().getNamespace();
+        return name != null && lookup.podGroups(ns).stream().anyMatch(pg -> name.equals(pg.getMetadata().getName()));
     }
 
     private Optional<Target> target(Pod pod) {
@@ -211,7 +223,7 @@ final class PodAssigner {
         if (rs.spec().path("schedulingStrategy").path("volcanoSchedulingStrategy").isObject()) {
             name = rs.name();
         } else {
-            for (AibrixAdapter.Role role : AibrixAdapter.roles(rs.spec(), "spec")) {
+            for (AibrixAdapter.Role role : AibrixAdapter.roleSetRoles(rs)) {
                 if (role.name().equals(roleName) && role.volcano() && role.podGroupSize() > 1) {
                     name = labels.get(WorkloadLabels.AIBRIX_POD_SET);
                 }

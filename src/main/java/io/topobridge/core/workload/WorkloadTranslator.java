@@ -26,6 +26,8 @@ import io.topobridge.core.workload.kind.Workload;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -58,15 +60,15 @@ public final class WorkloadTranslator {
     /** Translates every scope the given workloads belong to (the given objects win over {@code lookup}'s). */
     public TranslationResult translate(Collection<? extends HasMetadata> workloads, TierCatalog tiers,
             WorkloadLookup lookup) {
-        WorkloadLookup overlay = new OverlayLookup(workloads, lookup);
+        var run = new Run(new OverlayLookup(workloads, lookup));
         Set<GangScope> scopes = new LinkedHashSet<>();
         for (HasMetadata object : workloads) {
-            scopeOf(object, overlay).ifPresent(scopes::add);
+            run.scopeOf(object).ifPresent(scopes::add);
         }
         List<DesiredPodGroup> podGroups = new ArrayList<>();
         Set<Finding> findings = new LinkedHashSet<>();
         scopes.stream().sorted(Comparator.comparing(GangScope::toString)).forEach(scope -> {
-            ScopeResult result = translateScope(scope, tiers, overlay);
+            ScopeResult result = translateScope(scope, tiers, run);
             podGroups.addAll(result.podGroups());
             findings.addAll(result.findings());
         });
@@ -79,53 +81,7 @@ public final class WorkloadTranslator {
      * of their own (ReplicaSets, LWS StatefulSets).
      */
     public Optional<GangScope> scopeOf(HasMetadata object, WorkloadLookup lookup) {
-        Optional<Workload> view = Workload.of(object);
-        if (view.isEmpty()) {
-            return Optional.empty();
-        }
-        Workload w = view.get();
-        String ns = w.namespace();
-        try {
-            switch (w.kind()) {
-                case DEPLOYMENT:
-                    return Optional.of(groupOrOwn(w));
-                case STATEFUL_SET:
-                    if (w.owner(WorkloadKind.LEADER_WORKER_SET).isPresent() || podOwner(w) != null) {
-                        return Optional.empty();
-                    }
-                    return Optional.of(groupOrOwn(w));
-                case LEADER_WORKER_SET: {
-                    Optional<OwnerReference> ds = w.owner(WorkloadKind.DISAGGREGATED_SET);
-                    if (ds.isPresent()) {
-                        return Optional.of(GangScope.of(WorkloadKind.DISAGGREGATED_SET, ns, ds.get().getName()));
-                    }
-                    return Optional.of(groupOrOwn(w));
-                }
-                case ROLE_SET: {
-                    Optional<OwnerReference> storm = w.owner(WorkloadKind.STORM_SERVICE);
-                    return Optional.of(storm.isPresent()
-                            ? GangScope.of(WorkloadKind.STORM_SERVICE, ns, storm.get().getName())
-                            : GangScope.of(WorkloadKind.ROLE_SET, ns, w.name()));
-                }
-                case POD_SET: {
-                    Optional<OwnerReference> roleSet = w.owner(WorkloadKind.ROLE_SET);
-                    if (roleSet.isEmpty()) {
-                        return Optional.of(GangScope.of(WorkloadKind.POD_SET, ns, w.name()));
-                    }
-                    Optional<HasMetadata> parent = lookup.get(WorkloadKind.ROLE_SET, ns, roleSet.get().getName());
-                    return parent.isPresent() ? scopeOf(parent.get(), lookup)
-                            : Optional.of(GangScope.of(WorkloadKind.ROLE_SET, ns, roleSet.get().getName()));
-                }
-                case STORM_SERVICE:
-                case DISAGGREGATED_SET:
-                    return Optional.of(GangScope.of(w.kind(), ns, w.name()));
-                default:
-                    return Optional.empty();
-            }
-        } catch (RuntimeException e) {
-            // unreadable templates: the workload still has a scope of its own, where the error is reported
-            return Optional.of(GangScope.of(w.kind(), ns, w.name()));
-        }
+        return new Run(lookup).scopeOf(object);
     }
 
     private static OwnerReference podOwner(Workload w) {
@@ -160,6 +116,10 @@ public final class WorkloadTranslator {
 
     /** The annotation sources of a workload: its metadata and its pod templates. */
     static List<AnnotationSource> sources(Workload w) {
+        return w.memo("sources", () -> readSources(w));
+    }
+
+    private static List<AnnotationSource> readSources(Workload w) {
         return switch (w.kind()) {
             case DEPLOYMENT, STATEFUL_SET -> ReplicatedAdapter.sources(w);
             case LEADER_WORKER_SET -> LeaderWorkerSetAdapter.sources(w);
@@ -183,14 +143,29 @@ public final class WorkloadTranslator {
 
     /** Translates one scope: every PodGroup it should have, and its findings. */
     public ScopeResult translateScope(GangScope scope, TierCatalog tiers, WorkloadLookup lookup) {
+        return translateScope(scope, tiers, new Run(lookup));
+    }
+
+    /** Translates many scopes at once, reading each object's templates only once. */
+    public List<ScopeResult> translateScopes(Collection<GangScope> scopes, TierCatalog tiers, WorkloadLookup lookup) {
+        var run = new Run(lookup);
+        List<ScopeResult> out = new ArrayList<>();
+        for (GangScope scope : scopes) {
+            out.add(translateScope(scope, tiers, run));
+        }
+        return out;
+    }
+
+    private ScopeResult translateScope(GangScope scope, TierCatalog tiers, Run run) {
+        WorkloadLookup lookup = run.lookup;
         List<Unit> units = new ArrayList<>();
         List<ObjectRef> subjects = new ArrayList<>();
         Set<Finding> findings = new LinkedHashSet<>();
         try {
             if (scope.isGroup()) {
-                groupUnit(scope, lookup, units, subjects, findings);
+                groupUnit(scope, run, units, subjects);
             } else {
-                kindUnits(scope, lookup, units, subjects, findings);
+                kindUnits(scope, run, units, subjects, findings);
             }
         } catch (RuntimeException e) {
             return unreadable(scope, subjects, e);
@@ -291,9 +266,8 @@ public final class WorkloadTranslator {
                 + group + "\": only Deployments, StatefulSets and LeaderWorkerSets can join a group");
     }
 
-    private void groupUnit(GangScope scope, WorkloadLookup lookup, List<Unit> units, List<ObjectRef> subjects,
-            Set<Finding> findings) {
-        List<Workload> members = groupMembers(scope, lookup);
+    private void groupUnit(GangScope scope, Run run, List<Unit> units, List<ObjectRef> subjects) {
+        List<Workload> members = run.groupMembers(scope);
         if (members.isEmpty()) {
             return;
         }
@@ -325,25 +299,9 @@ public final class WorkloadTranslator {
         }));
     }
 
-    /** Deployments, StatefulSets and LWSs of the namespace in the group, sorted by kind and name. */
-    List<Workload> groupMembers(GangScope scope, WorkloadLookup lookup) {
-        List<Workload> members = new ArrayList<>();
-        for (WorkloadKind kind : List.of(WorkloadKind.DEPLOYMENT, WorkloadKind.STATEFUL_SET,
-                WorkloadKind.LEADER_WORKER_SET)) {
-            for (HasMetadata object : lookup.list(kind, scope.namespace())) {
-                Workload.of(object).ifPresent(w -> {
-                    if (scope.equals(scopeOf(object, lookup).orElse(null))) {
-                        members.add(w);
-                    }
-                });
-            }
-        }
-        members.sort(Comparator.comparing((Workload w) -> w.kind().ordinal()).thenComparing(Workload::name));
-        return members;
-    }
-
-    private void kindUnits(GangScope scope, WorkloadLookup lookup, List<Unit> units, List<ObjectRef> subjects,
+    private void kindUnits(GangScope scope, Run run, List<Unit> units, List<ObjectRef> subjects,
             Set<Finding> findings) {
+        WorkloadLookup lookup = run.lookup;
         WorkloadKind kind = WorkloadKind.values()[0];
         for (WorkloadKind k : WorkloadKind.values()) {
             if (k.kind().equals(scope.kind())) {
@@ -351,10 +309,10 @@ public final class WorkloadTranslator {
             }
         }
         Optional<HasMetadata> object = lookup.get(kind, scope.namespace(), scope.name());
-        if (object.isEmpty() || !scope.equals(scopeOf(object.get(), lookup).orElse(null))) {
+        if (object.isEmpty() || !scope.equals(run.scopeOf(object.get()).orElse(null))) {
             return;
         }
-        Workload w = Workload.of(object.get()).orElseThrow();
+        Workload w = run.view(object.get()).orElseThrow();
         subjects.add(w.ref());
         List<ObjectRef> self = List.of(w.ref());
         switch (w.kind()) {
@@ -492,6 +450,105 @@ public final class WorkloadTranslator {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * One translation's memory: a view per object (so templates are read once) and the scope of each
+     * object, valid while the caches it reads do not change.
+     */
+    final class Run {
+        final WorkloadLookup lookup;
+        private final Map<HasMetadata, Optional<Workload>> views = new IdentityHashMap<>();
+        private final Map<HasMetadata, Optional<GangScope>> scopes = new IdentityHashMap<>();
+        private final Map<String, Map<String, List<Workload>>> groupsByNamespace = new HashMap<>();
+
+        Run(WorkloadLookup lookup) {
+            this.lookup = lookup;
+        }
+
+        Optional<Workload> view(HasMetadata object) {
+            return views.computeIfAbsent(object, Workload::of);
+        }
+
+        Optional<GangScope> scopeOf(HasMetadata object) {
+            Optional<GangScope> known = scopes.get(object);
+            if (known == null) {
+                known = computeScope(object);
+                scopes.put(object, known);
+            }
+            return known;
+        }
+
+        /** Members of each group of a namespace, sorted by kind and name; computed once per namespace. */
+        List<Workload> groupMembers(GangScope scope) {
+            Map<String, List<Workload>> groups = groupsByNamespace.computeIfAbsent(scope.namespace(), ns -> {
+                Map<String, List<Workload>> out = new HashMap<>();
+                for (WorkloadKind kind : List.of(WorkloadKind.DEPLOYMENT, WorkloadKind.STATEFUL_SET,
+                        WorkloadKind.LEADER_WORKER_SET)) {
+                    for (HasMetadata object : lookup.list(kind, ns)) {
+                        Optional<GangScope> s = scopeOf(object);
+                        if (s.isPresent() && s.get().isGroup()) {
+                            view(object).ifPresent(w -> out.computeIfAbsent(s.get().name(), k -> new ArrayList<>()).add(w));
+                        }
+                    }
+                }
+                out.values().forEach(list -> list.sort(
+                        Comparator.comparing((Workload w) -> w.kind().ordinal()).thenComparing(Workload::name)));
+                return out;
+            });
+            return groups.getOrDefault(scope.name(), List.of());
+        }
+
+        private Optional<GangScope> computeScope(HasMetadata object) {
+        Optional<Workload> view = view(object);
+        if (view.isEmpty()) {
+            return Optional.empty();
+        }
+        Workload w = view.get();
+        String ns = w.namespace();
+        try {
+            switch (w.kind()) {
+                case DEPLOYMENT:
+                    return Optional.of(groupOrOwn(w));
+                case STATEFUL_SET:
+                    if (w.owner(WorkloadKind.LEADER_WORKER_SET).isPresent() || podOwner(w) != null) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(groupOrOwn(w));
+                case LEADER_WORKER_SET: {
+                    Optional<OwnerReference> ds = w.owner(WorkloadKind.DISAGGREGATED_SET);
+                    if (ds.isPresent()) {
+                        return Optional.of(GangScope.of(WorkloadKind.DISAGGREGATED_SET, ns, ds.get().getName()));
+                    }
+                    return Optional.of(groupOrOwn(w));
+                }
+                case ROLE_SET: {
+                    Optional<OwnerReference> storm = w.owner(WorkloadKind.STORM_SERVICE);
+                    return Optional.of(storm.isPresent()
+                            ? GangScope.of(WorkloadKind.STORM_SERVICE, ns, storm.get().getName())
+                            : GangScope.of(WorkloadKind.ROLE_SET, ns, w.name()));
+                }
+                case POD_SET: {
+                    Optional<OwnerReference> roleSet = w.owner(WorkloadKind.ROLE_SET);
+                    if (roleSet.isEmpty()) {
+                        return Optional.of(GangScope.of(WorkloadKind.POD_SET, ns, w.name()));
+                    }
+                    Optional<HasMetadata> parent = lookup.get(WorkloadKind.ROLE_SET, ns, roleSet.get().getName());
+                    return parent.isPresent() ? scopeOf(parent.get())
+                            : Optional.of(GangScope.of(WorkloadKind.ROLE_SET, ns, roleSet.get().getName()));
+                }
+                case STORM_SERVICE:
+                case DISAGGREGATED_SET:
+                    return Optional.of(GangScope.of(w.kind(), ns, w.name()));
+                default:
+                    return Optional.empty();
+            }
+        } catch (RuntimeException e) {
+            // unreadable templates: the workload still has a scope of its own, where the error is reported
+            return Optional.of(GangScope.of(w.kind(), ns, w.name()));
+        }
+    }
+
     }
 
     /** Given objects in front of a lookup, so {@link #translate} also sees workloads not (yet) in the lookup. */

@@ -376,4 +376,38 @@ class WorkloadControllerTest {
             assertThat(f.message()).contains("tb-deploy-vllm").contains("HTTP 403").contains("denied the request");
         });
     }
+
+    @Test
+    void aRefusedEditKeepsThePodGroupItHad() {
+        startController(Map.of());
+        apply(deployment(2, "topobridge.io/highest-tier: rack", ""));
+        await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") != null);
+        settle();
+        cluster.dispatcher().clearLog();
+
+        apply(deployment(3, "topobridge.io/highest-tier: rackk", ""));
+        await().atMost(WAIT).until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
+        settle();
+        assertThat(podGroupWrites()).as("nothing applied, nothing deleted").isEmpty();
+        assertThat(podGroup("tb-deploy-vllm").getSpec().getMinMember()).isEqualTo(2);
+        // pods created meanwhile still join the kept PodGroup
+        var pod = Fixtures.pod("""
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: vllm-abc12-x
+                  namespace: llm
+                  labels: {pod-template-hash: abc12}
+                  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: vllm-abc12, uid: r, controller: true}]
+                """);
+        assertThat(new io.topobridge.core.workload.WorkloadTranslator(
+                io.topobridge.core.workload.WorkloadSettings.defaults()).assign(pod, Fixtures.TIERS, wiring.lookup)
+                .map(a -> a.podGroupName())).contains("tb-deploy-vllm");
+
+        apply(deployment(3, "topobridge.io/highest-tier: rack", ""));
+        await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm").getSpec().getMinMember() == 3);
+        settle();
+        assertThat(podGroupWrites()).hasSize(1);
+        assertThat(wiring.findings.of(WorkloadController.SOURCE)).isEmpty();
+    }
 }

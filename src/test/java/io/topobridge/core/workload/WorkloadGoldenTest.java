@@ -23,7 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Golden cases: one folder per scenario under {@code golden/workloads/}. {@code scenario.yaml} names an
- * optional upstream manifest (read from the shared reference data, never copied), the namespace, the
+ * optional upstream manifest (read from the shared reference data, never copied) or a project folder
+ * ({@code examples/workloads}: the demo's examples are golden cases too), the namespace, the
  * annotations to put on its workloads and whether to simulate AIBrix's RoleSets; {@code input.yaml} adds
  * objects of our own. The whole PodGroups ({@code expected.yaml}) and every finding line
  * ({@code findings.txt}) must match, and every PodGroup must pass Volcano's CRD schema.
@@ -96,6 +97,14 @@ class WorkloadGoldenTest {
                     object.getMetadata().setAnnotations(merged);
                 }
                 objects.add(object);
+            }
+        }
+        if (scenario.get("project") != null) {
+            // a folder of the project itself (the demo's examples), read as the demo seeds it
+            try (Stream<Path> files = Files.list(Path.of((String) scenario.get("project")))) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                    objects.addAll(Fixtures.objects(Files.readString(file)));
+                }
             }
         }
         if (Files.exists(dir.resolve("input.yaml"))) {

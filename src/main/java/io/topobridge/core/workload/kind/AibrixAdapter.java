@@ -61,6 +61,11 @@ public final class AibrixAdapter {
         return out;
     }
 
+    /** The roles of a RoleSet (read once per view). */
+    public static List<Role> roleSetRoles(Workload roleSet) {
+        return roleSet.memo("roleset-roles", () -> roles(roleSet.spec(), "spec"));
+    }
+
     static boolean roleSetVolcano(JsonNode roleSetSpec) {
         return roleSetSpec.path("schedulingStrategy").path("volcanoSchedulingStrategy").isObject();
     }
@@ -69,7 +74,7 @@ public final class AibrixAdapter {
     public static List<AnnotationSource> roleSetSources(Workload roleSet) {
         List<AnnotationSource> out = new ArrayList<>();
         out.add(roleSet.metadataSource());
-        for (Role role : roles(roleSet.spec(), "spec")) {
+        for (Role role : roleSetRoles(roleSet)) {
             out.add(roleSet.templateSource(role.template(), "pod template of role " + role.name()));
         }
         return out;
@@ -84,7 +89,7 @@ public final class AibrixAdapter {
         template.path("metadata").path("annotations").fields()
                 .forEachRemaining(e -> annotations.put(e.getKey(), e.getValue().asText()));
         out.add(new AnnotationSource(storm.ref(), "RoleSet template", annotations));
-        for (Role role : roles(template.path("spec"), "spec.template.spec")) {
+        for (Role role : stormServiceRoles(storm)) {
             out.add(storm.templateSource(role.template(), "pod template of role " + role.name()));
         }
         return out;
@@ -95,14 +100,17 @@ public final class AibrixAdapter {
                 podSet.templateSource(Workload.template(podSet.spec().get("template")), "pod template"));
     }
 
+    private static List<Role> stormServiceRoles(Workload storm) {
+        return storm.memo("storm-roles", () -> roles(storm.spec().path("template").path("spec"), "spec.template.spec"));
+    }
+
     /** Pods of one RoleSet made from a StormService's template (for admission's min-member check). */
     public static long stormServicePodCount(Workload storm) {
-        return roles(storm.spec().path("template").path("spec"), "spec.template.spec").stream()
-                .mapToLong(Role::pods).sum();
+        return stormServiceRoles(storm).stream().mapToLong(Role::pods).sum();
     }
 
     public static long roleSetPodCount(Workload roleSet) {
-        return roles(roleSet.spec(), "spec").stream().mapToLong(Role::pods).sum();
+        return roleSetRoles(roleSet).stream().mapToLong(Role::pods).sum();
     }
 
     public static long podSetPodCount(Workload podSet) {
@@ -149,7 +157,7 @@ public final class AibrixAdapter {
     /** The plans of one RoleSet; findings are reported on {@code subject} (the StormService, or the RoleSet). */
     public static List<GangPlan> roleSetPlans(Workload roleSet, GangScope scope, ObjectRef subject, WorkloadLookup lookup,
             List<Finding> findings) {
-        List<Role> roles = roles(roleSet.spec(), "spec");
+        List<Role> roles = roleSetRoles(roleSet);
         List<SubGroupPlan> allSubs = new ArrayList<>();
         roles.stream().filter(r -> r.replicas() > 0).forEach(r -> allSubs.add(subGroup(r)));
         if (roleSetVolcano(roleSet.spec())) {

@@ -42,6 +42,10 @@ public final class DisaggregatedSetAdapter {
     }
 
     public static List<Role> roles(Workload w) {
+        return w.memo("ds-roles", () -> readRoles(w));
+    }
+
+    private static List<Role> readRoles(Workload w) {
         List<Role> out = new ArrayList<>();
         JsonNode roles = w.spec().path("roles");
         for (int i = 0; i < roles.size(); i++) {

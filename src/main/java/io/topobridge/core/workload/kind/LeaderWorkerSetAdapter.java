@@ -64,7 +64,7 @@ public final class LeaderWorkerSetAdapter {
     }
 
     public static Shape shape(Workload w) {
-        return shape(w.spec(), "spec");
+        return w.memo("lws-shape", () -> shape(w.spec(), "spec"));
     }
 
     public static List<AnnotationSource> sources(Workload w) {

@@ -27,6 +27,10 @@ public final class ReplicatedAdapter {
     }
 
     public static Shape shape(Workload w) {
+        return w.memo("replicated-shape", () -> read(w));
+    }
+
+    private static Shape read(Workload w) {
         if (w.object() instanceof Deployment d) {
             return new Shape(d.getSpec() == null ? null : d.getSpec().getTemplate(),
                     d.getSpec() == null || d.getSpec().getReplicas() == null ? 1 : nonNegative(d.getSpec().getReplicas()));

@@ -31,6 +31,7 @@ public final class Workload {
     private final HasMetadata object;
     private final WorkloadKind kind;
     private JsonNode spec;
+    private Map<String, Object> memo;
 
     private Workload(HasMetadata object, WorkloadKind kind) {
         this.object = object;
@@ -43,6 +44,23 @@ public final class Workload {
             return Optional.empty();
         }
         return WorkloadKind.of(object.getApiVersion(), object.getKind()).map(k -> new Workload(object, k));
+    }
+
+    /**
+     * A value derived from this object, computed once per view (a view lives for one translation, so a
+     * changed object gets a new view).
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T memo(String key, java.util.function.Supplier<T> compute) {
+        if (memo == null) {
+            memo = new java.util.HashMap<>();
+        }
+        Object value = memo.get(key);
+        if (value == null) {
+            value = compute.get();
+            memo.put(key, value);
+        }
+        return (T) value;
     }
 
     public HasMetadata object() {
