@@ -201,7 +201,7 @@ public class WorkloadController implements ManagedController {
     }
 
     private void onChange(ClusterLookup.Change change) {
-        if (!enabled) {
+        if (!enabled || !CacheChanges.matters(change)) {
             return;
         }
         if (CACHE_ONLY_KINDS.contains(change.kind())) {

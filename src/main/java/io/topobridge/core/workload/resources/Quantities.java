@@ -14,7 +14,6 @@ public final class Quantities {
 
     private static final String[] DECIMAL_SUFFIXES = {"n", "u", "m", "", "k", "M", "G", "T", "P", "E"};
     private static final String[] BINARY_SUFFIXES = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
-    private static final BigDecimal NANO = new BigDecimal("1e-9");
     private static final BigDecimal KIBI = BigDecimal.valueOf(1024);
 
     private Quantities() {
@@ -37,26 +36,19 @@ public final class Quantities {
             return "0";
         }
         // Kubernetes keeps at most nano precision and rounds away from zero
-        BigDecimal value = amount.divide(NANO).setScale(0, amount.signum() > 0 ? RoundingMode.CEILING : RoundingMode.FLOOR)
-                .multiply(NANO);
+        BigDecimal value = amount.scale() <= 9 ? amount
+                : amount.setScale(9, amount.signum() > 0 ? RoundingMode.CEILING : RoundingMode.FLOOR);
         if (binary && value.abs().compareTo(KIBI) >= 0 && isWhole(value)) {
             BigInteger whole = value.toBigIntegerExact();
-            int power = 0;
-            BigInteger kibi = BigInteger.valueOf(1024);
-            while (power < BINARY_SUFFIXES.length - 1 && whole.mod(kibi).signum() == 0) {
-                whole = whole.divide(kibi);
-                power++;
-            }
-            return whole + BINARY_SUFFIXES[power];
+            int power = Math.min(BINARY_SUFFIXES.length - 1, whole.abs().getLowestSetBit() / 10);
+            return whole.shiftRight(10 * power) + BINARY_SUFFIXES[power];
         }
-        for (int i = DECIMAL_SUFFIXES.length - 1; i >= 0; i--) {
-            int exponent = (i - 3) * 3;
-            BigDecimal mantissa = value.movePointLeft(exponent);
-            if (isWhole(mantissa)) {
-                return mantissa.toBigIntegerExact() + DECIMAL_SUFFIXES[i];
-            }
-        }
-        throw new IllegalStateException("unreachable: " + amount);
+        BigDecimal stripped = value.stripTrailingZeros();
+        // value = unscaled * 10^-scale with no trailing zero in unscaled: the largest exponent (a multiple of 3,
+        // at most 18) that leaves a whole mantissa is -scale rounded down to a multiple of 3
+        int exponent = Math.min(18, Math.floorDiv(-stripped.scale(), 3) * 3);
+        BigInteger mantissa = stripped.unscaledValue().multiply(BigInteger.TEN.pow(-stripped.scale() - exponent));
+        return mantissa + DECIMAL_SUFFIXES[exponent / 3 + 3];
     }
 
     private static boolean isWhole(BigDecimal value) {
