@@ -229,8 +229,12 @@ public class WorkloadController implements ManagedController {
     /** One batch of scopes (or all of them), on the debouncer's worker thread. */
     void work(Set<GangScope> batch) {
         if (!lookup.synced()) {
-            if (batch.contains(ALL)) {
+            if (!ready) {
+                // the first full pass covers everything once the caches have their initial lists
                 firstSubmitted = false;
+            } else if (!timer.isShutdown()) {
+                // a cache (a kind whose CRD just appeared) is still listing: try these scopes again shortly
+                timer.schedule(() -> debouncer.submitAll(batch), 200, TimeUnit.MILLISECONDS);
             }
             return;
         }
