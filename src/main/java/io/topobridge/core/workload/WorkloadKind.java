@@ -1,6 +1,7 @@
 package io.topobridge.core.workload;
 
-import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /** The workload kinds the bridge reads, with the API coordinates it needs to watch and name them. */
@@ -59,12 +60,21 @@ public enum WorkloadKind {
         return plural + "." + group;
     }
 
+    private static final Map<String, Optional<WorkloadKind>> BY_GROUP_KIND = new HashMap<>();
+
+    static {
+        for (WorkloadKind k : values()) {
+            BY_GROUP_KIND.put(k.group + "/" + k.kind, Optional.of(k));
+        }
+    }
+
     /** The kind of an object by its apiVersion group and kind (any version of the group). */
     public static Optional<WorkloadKind> of(String apiVersion, String kind) {
         if (apiVersion == null || kind == null) {
             return Optional.empty();
         }
-        String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
-        return Arrays.stream(values()).filter(k -> k.kind.equals(kind) && k.group.equals(group)).findFirst();
+        int slash = apiVersion.indexOf('/');
+        String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+        return BY_GROUP_KIND.getOrDefault(group + "/" + kind, Optional.empty());
     }
 }
