@@ -14,4 +14,12 @@ public interface WorkloadLookup {
     Optional<HasMetadata> get(WorkloadKind kind, String namespace, String name);
 
     List<HasMetadata> list(WorkloadKind kind, String namespace);
+
+    /**
+     * The Volcano PodGroups of a namespace, used to find those another controller (AIBrix, LWS's Volcano
+     * provider) already made for a gang. Empty where unknown (e.g. {@code render} without PodGroups in its input).
+     */
+    default List<HasMetadata> podGroups(String namespace) {
+        return List.of();
+    }
 }

@@ -1,0 +1,343 @@
+package io.topobridge.controller.workload;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.topobridge.controller.KindRegistry;
+import io.topobridge.controller.ManagedController;
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadLookup;
+import io.topobridge.volcano.PodGroup;
+import io.topobridge.volcano.Queue;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.jboss.logging.Logger;
+
+/**
+ * The controller's {@link WorkloadLookup}: informer caches of every installed workload kind (a custom kind's
+ * informer starts when its CRD appears and stops when it goes), a metadata-only ReplicaSet cache (to follow a
+ * pod to its Deployment), Volcano's PodGroups and Queues, and Namespaces when namespace opt-in is required.
+ * Objects handed out are cached objects: callers read them and never change them. Shared by the workload
+ * controller and the pod admission webhook.
+ */
+@ApplicationScoped
+public class ClusterLookup implements WorkloadLookup, ManagedController {
+
+    private static final Logger LOG = Logger.getLogger(ClusterLookup.class);
+
+    /** What changed in a cache: {@code kind} is the workload kind, or "PodGroup", "Queue", "Namespace". */
+    public record Change(String kind, HasMetadata before, HasMetadata after) {
+        /** The object as it is now, or as it was when deleted. */
+        public HasMetadata object() {
+            return after != null ? after : before;
+        }
+    }
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    KindRegistry kinds;
+
+    private final Map<WorkloadKind, SharedIndexInformer<? extends HasMetadata>> informers = new EnumMap<>(WorkloadKind.class);
+    private final Map<WorkloadKind, Throwable> failures = new EnumMap<>(WorkloadKind.class);
+    private SharedIndexInformer<PodGroup> podGroupInformer;
+    private SharedIndexInformer<Queue> queueInformer;
+    private SharedIndexInformer<Namespace> namespaceInformer;
+    private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
+    private boolean started;
+    private boolean watchNamespaces;
+
+    /** Hears every cache change (informer threads; keep it quick). */
+    public void addListener(Consumer<Change> listener) {
+        listeners.add(listener);
+    }
+
+    /** Also cache Namespaces (for namespace opt-in); call before {@link #start()}. */
+    public synchronized void watchNamespaces() {
+        watchNamespaces = true;
+        if (started && namespaceInformer == null) {
+            namespaceInformer = startInformer("Namespace", client.namespaces().runnableInformer(0), null);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "workload-caches";
+    }
+
+    /** Starts the informers of every installed kind; idempotent, never blocks for the initial lists. */
+    @Override
+    public synchronized void start() {
+        if (started) {
+            return;
+        }
+        started = true;
+        for (WorkloadKind kind : WorkloadKind.values()) {
+            if (kinds.installed(kind)) {
+                startKind(kind);
+            }
+        }
+        if (kinds.installed(VolcanoApi.PODGROUP_CRD)) {
+            startPodGroups();
+        }
+        if (kinds.installed(VolcanoApi.QUEUE_CRD)) {
+            startQueues();
+        }
+        if (watchNamespaces) {
+            namespaceInformer = startInformer("Namespace", client.namespaces().runnableInformer(0), null);
+        }
+        kinds.addListener(this::onCrdChange);
+    }
+
+    private synchronized void onCrdChange(KindRegistry.Change change) {
+        if (!started) {
+            return;
+        }
+        for (WorkloadKind kind : WorkloadKind.values()) {
+            if (kind.custom() && kind.crdName().equals(change.crdName())) {
+                if (change.installed() && !informers.containsKey(kind)) {
+                    LOG.infof("CustomResourceDefinition %s appeared: caching %s", change.crdName(), kind.kind());
+                    startKind(kind);
+                } else if (!change.installed() && informers.containsKey(kind)) {
+                    LOG.infof("CustomResourceDefinition %s went away: no longer caching %s", change.crdName(), kind.kind());
+                    informers.remove(kind).stop();
+                    failures.remove(kind);
+                }
+            }
+        }
+        if (VolcanoApi.PODGROUP_CRD.equals(change.crdName())) {
+            if (change.installed() && podGroupInformer == null) {
+                startPodGroups();
+            } else if (!change.installed() && podGroupInformer != null) {
+                podGroupInformer.stop();
+                podGroupInformer = null;
+            }
+        }
+        if (VolcanoApi.QUEUE_CRD.equals(change.crdName())) {
+            if (change.installed() && queueInformer == null) {
+                startQueues();
+            } else if (!change.installed() && queueInformer != null) {
+                queueInformer.stop();
+                queueInformer = null;
+            }
+        }
+    }
+
+    private void startKind(WorkloadKind kind) {
+        SharedIndexInformer<? extends HasMetadata> informer = switch (kind) {
+            case DEPLOYMENT -> client.apps().deployments().inAnyNamespace().runnableInformer(0);
+            case STATEFUL_SET -> client.apps().statefulSets().inAnyNamespace().runnableInformer(0);
+            case REPLICA_SET -> client.apps().replicaSets().inAnyNamespace().runnableInformer(0)
+                    .itemStore(new MetadataOnlyStore<>());
+            default -> client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
+                    .withGroup(kind.group()).withVersion(kind.version()).withKind(kind.kind()).withPlural(kind.plural())
+                    .withNamespaced(true).build()).inAnyNamespace().runnableInformer(0);
+        };
+        informers.put(kind, startInformer(kind.kind(), informer, kind));
+    }
+
+    private void startPodGroups() {
+        podGroupInformer = startInformer("PodGroup", client.resources(PodGroup.class).inAnyNamespace().runnableInformer(0),
+                null);
+    }
+
+    private void startQueues() {
+        queueInformer = startInformer("Queue", client.resources(Queue.class).runnableInformer(0), null);
+    }
+
+    private <T extends HasMetadata> SharedIndexInformer<T> startInformer(String kind, SharedIndexInformer<T> informer,
+            WorkloadKind workloadKind) {
+        informer.addEventHandler(new ResourceEventHandler<T>() {
+            @Override
+            public void onAdd(T obj) {
+                fire(new Change(kind, null, obj));
+            }
+
+            @Override
+            public void onUpdate(T oldObj, T newObj) {
+                fire(new Change(kind, oldObj, newObj));
+            }
+
+            @Override
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                fire(new Change(kind, obj, null));
+            }
+        });
+        informer.start().whenComplete((ok, error) -> {
+            if (error != null) {
+                LOG.warnf("cannot cache %s: %s", kind, error.getMessage());
+                if (workloadKind != null) {
+                    synchronized (this) {
+                        failures.put(workloadKind, error);
+                    }
+                }
+            }
+        });
+        return informer;
+    }
+
+    private void fire(Change change) {
+        for (Consumer<Change> listener : listeners) {
+            try {
+                listener.accept(change);
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "cache listener failed on %s", change.kind());
+            }
+        }
+    }
+
+    @Override
+    public synchronized void stop() {
+        informers.values().forEach(SharedIndexInformer::stop);
+        informers.clear();
+        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {podGroupInformer, queueInformer, namespaceInformer}) {
+            if (informer != null) {
+                informer.stop();
+            }
+        }
+        podGroupInformer = null;
+        queueInformer = null;
+        namespaceInformer = null;
+        started = false;
+    }
+
+    /**
+     * Ready once every cache of a required kind (built-in kinds, PodGroups, Queues, Namespaces) has its initial
+     * list; an optional kind that is missing or cannot be listed never holds readiness back.
+     */
+    @Override
+    public synchronized boolean ready() {
+        if (!started) {
+            return false;
+        }
+        for (var e : informers.entrySet()) {
+            if (!e.getKey().custom() && !e.getValue().hasSynced()) {
+                return false;
+            }
+        }
+        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {podGroupInformer, queueInformer, namespaceInformer}) {
+            if (informer != null && !informer.hasSynced()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether every cache a full reconciliation reads (optional kinds included) has its initial list. */
+    public synchronized boolean synced() {
+        return ready() && informers.entrySet().stream()
+                .allMatch(e -> e.getValue().hasSynced() || failures.containsKey(e.getKey()));
+    }
+
+    @Override
+    public synchronized Map<String, Object> details() {
+        Map<String, Object> out = new TreeMap<>();
+        informers.forEach((kind, informer) -> out.put("cache." + kind.kind(), failures.containsKey(kind)
+                ? "failed: " + failures.get(kind).getMessage()
+                : informer.hasSynced() ? informer.getStore().list().size() : "syncing"));
+        if (podGroupInformer != null) {
+            out.put("cache.PodGroup", podGroupInformer.hasSynced() ? podGroupInformer.getStore().list().size() : "syncing");
+        }
+        return out;
+    }
+
+    /** Workload kinds cached now. */
+    public synchronized List<WorkloadKind> cachedKinds() {
+        return new ArrayList<>(informers.keySet());
+    }
+
+    private synchronized SharedIndexInformer<? extends HasMetadata> informer(WorkloadKind kind) {
+        return informers.get(kind);
+    }
+
+    @Override
+    public Optional<HasMetadata> get(WorkloadKind kind, String namespace, String name) {
+        SharedIndexInformer<? extends HasMetadata> informer = informer(kind);
+        if (informer == null || name == null) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(informer.getStore().getByKey(key(namespace, name)));
+    }
+
+    @Override
+    public List<HasMetadata> list(WorkloadKind kind, String namespace) {
+        SharedIndexInformer<? extends HasMetadata> informer = informer(kind);
+        if (informer == null) {
+            return List.of();
+        }
+        return List.copyOf(namespace == null ? informer.getStore().list()
+                : informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+    }
+
+    /** Every cached object of a kind, all namespaces. */
+    public List<HasMetadata> listAll(WorkloadKind kind) {
+        return list(kind, null);
+    }
+
+    @Override
+    public List<HasMetadata> podGroups(String namespace) {
+        SharedIndexInformer<PodGroup> informer = podGroupInformer;
+        return informer == null ? List.of() : List.copyOf(informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+    }
+
+    /** The cached PodGroup, or null. */
+    public PodGroup podGroup(String namespace, String name) {
+        SharedIndexInformer<PodGroup> informer = podGroupInformer;
+        return informer == null ? null : informer.getStore().getByKey(key(namespace, name));
+    }
+
+    /** Every cached PodGroup. */
+    public List<PodGroup> allPodGroups() {
+        SharedIndexInformer<PodGroup> informer = podGroupInformer;
+        return informer == null ? List.of() : List.copyOf(informer.getStore().list());
+    }
+
+    /** Whether PodGroups can be read and written at all (their CRD is installed and cached). */
+    public boolean podGroupsAvailable() {
+        return podGroupInformer != null;
+    }
+
+    /** Whether Queues are cached (their CRD is installed and listed), so {@link #queue} can be trusted. */
+    public boolean queuesKnown() {
+        SharedIndexInformer<Queue> informer = queueInformer;
+        return informer != null && informer.hasSynced();
+    }
+
+    /** The cached Queue, if any. */
+    public Optional<Queue> queue(String name) {
+        SharedIndexInformer<Queue> informer = queueInformer;
+        return informer == null ? Optional.empty() : Optional.ofNullable(informer.getStore().getByKey(name));
+    }
+
+    /** A namespace's labels; null when namespaces are not cached or the namespace is unknown. */
+    public Map<String, String> namespaceLabels(String namespace) {
+        SharedIndexInformer<Namespace> informer = namespaceInformer;
+        if (informer == null) {
+            return null;
+        }
+        Namespace ns = informer.getStore().getByKey(namespace);
+        if (ns == null) {
+            return null;
+        }
+        return ns.getMetadata().getLabels() == null ? Map.of() : new LinkedHashMap<>(ns.getMetadata().getLabels());
+    }
+
+    private static String key(String namespace, String name) {
+        return namespace == null || namespace.isEmpty() ? name : namespace + "/" + name;
+    }
+}

@@ -1,0 +1,35 @@
+package io.topobridge.core.workload;
+
+import io.topobridge.core.finding.Reason;
+
+/** Why the workload half of the bridge reported something about a workload or its PodGroup. */
+public enum WorkloadReason implements Reason {
+    /** A {@code topobridge.io/} or Volcano annotation has a value the bridge cannot use. */
+    INVALID_ANNOTATION,
+    /** Two sources (keys, objects or pod templates) give different values for one setting. */
+    CONFLICTING_ANNOTATIONS,
+    /** A {@code topobridge.io/} key the bridge does not know, most likely a typo. */
+    UNKNOWN_ANNOTATION,
+    /** The workload itself cannot be read (a field of the wrong type, an unparsable quantity). */
+    UNREADABLE_WORKLOAD,
+    /** Another member of the workload's group was refused, so the group has no PodGroup. */
+    GROUP_REJECTED,
+    /** Subgroup settings on a gang that has no subgroups. */
+    SUBGROUP_SETTINGS_IGNORED,
+    /** The pod templates of one gang name different priority classes. */
+    PRIORITY_CLASSES_DIFFER,
+    /** A StormService whose RoleSets AIBrix has not created yet. */
+    WAITING_FOR_ROLE_SETS,
+    /** The bridge adds its topology fields to a PodGroup another controller made. */
+    ADOPTED_POD_GROUP,
+    /** LeaderWorkerSet's Volcano provider gangs each LWS group on its own, so a wider gang is impossible. */
+    GANG_SPLIT_BY_PROVIDER,
+    /** The gang's Volcano queue does not exist. */
+    QUEUE_MISSING,
+    /** The gang's Volcano queue is not Open. */
+    QUEUE_NOT_OPEN,
+    /** The API server (or Volcano's admission webhook) refused the PodGroup. */
+    APPLY_REFUSED,
+    /** The PodGroup name the bridge derives is taken by an object the bridge does not own. */
+    NAME_TAKEN
+}

@@ -1,0 +1,327 @@
+package io.topobridge.core.workload.annotation;
+
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.WorkloadReason;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * The one parser of the annotation contract, shared by the reconciler, the admission webhook and
+ * {@code render}. It reads every source (workload metadata, pod templates, group members), validates each
+ * value, resolves tier names through the tier catalog, and rejects a setting that two sources disagree on.
+ * Every message names the object, the key and the value.
+ */
+public final class AnnotationParser {
+
+    /** Annotation keys of the contract, for the unknown-key check. */
+    public static final Set<String> KNOWN_KEYS = Set.of(Topobridge.HIGHEST_TIER, Topobridge.MODE,
+            Topobridge.SUBGROUP_HIGHEST_TIER, Topobridge.SUBGROUP_MODE, Topobridge.GROUP, Topobridge.QUEUE,
+            Topobridge.MIN_MEMBER);
+
+    private static final Pattern INTEGER = Pattern.compile("[+-]?[0-9]+");
+    private static final Pattern DECIMAL = Pattern.compile("[+-]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?[0-9]+[eE][+-]?[0-9]+");
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    private static final Pattern DNS_SUBDOMAIN = Pattern.compile(
+            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+    /** One logical setting and the keys that carry it, in precedence order for messages. */
+    private record Field<T>(String label, List<String> keys, Function<String, Result<T>> parser) {
+    }
+
+    /** A parsed value or the reason it is invalid. */
+    private record Result<T>(T value, String error) {
+        static <T> Result<T> ok(T value) {
+            return new Result<>(value, null);
+        }
+
+        static <T> Result<T> error(String error) {
+            return new Result<>(null, error);
+        }
+    }
+
+    /** A value as written, where it was written. */
+    private record Occurrence(AnnotationSource source, String key, String raw) {
+        String describe(ObjectRef subject) {
+            String where = source.object().equals(subject) ? source.where()
+                    : source.where() + " of " + source.object();
+            return key + "=\"" + raw + "\" (" + where + ")";
+        }
+    }
+
+    private AnnotationParser() {
+    }
+
+    /** True when any source carries a {@code topobridge.io/} key: the workload is managed by the bridge. */
+    public static boolean managed(List<AnnotationSource> sources) {
+        for (AnnotationSource source : sources) {
+            for (String key : source.annotations().keySet()) {
+                if (key.startsWith(Topobridge.PREFIX)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The distinct trimmed values of one key across the sources (used to find a workload's group before it
+     * is fully parsed).
+     */
+    public static Set<String> rawValues(List<AnnotationSource> sources, String key) {
+        Set<String> out = new LinkedHashSet<>();
+        for (AnnotationSource source : sources) {
+            String value = source.annotations().get(key);
+            if (value != null) {
+                out.add(value.trim());
+            }
+        }
+        return out;
+    }
+
+    /** Whether a string is a valid {@code topobridge.io/group} value. */
+    public static boolean validGroup(String value) {
+        return value != null && value.length() <= 63 && DNS_LABEL.matcher(value).matches();
+    }
+
+    /**
+     * Parses and validates the intent of one gang from all its sources. Findings are attached to the object
+     * whose annotation is at fault; an unmanaged gang (no {@code topobridge.io/} key) parses to
+     * {@link GangIntent#UNMANAGED} with no findings.
+     */
+    public static ParsedIntent parse(List<AnnotationSource> sources, TierCatalog tiers) {
+        if (!managed(sources)) {
+            return new ParsedIntent(GangIntent.UNMANAGED, List.of());
+        }
+        List<Finding> findings = new ArrayList<>();
+        unknownKeys(sources, findings);
+
+        Field<Integer> tier = new Field<>("highest tier",
+                List.of(Topobridge.HIGHEST_TIER, VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION), v -> tier(v, tiers));
+        Field<TopologyMode> mode = new Field<>("topology mode",
+                List.of(Topobridge.MODE, VolcanoApi.NETWORK_TOPOLOGY_MODE_ANNOTATION), AnnotationParser::mode);
+        Field<Integer> subgroupTier = new Field<>("subgroup highest tier",
+                List.of(Topobridge.SUBGROUP_HIGHEST_TIER), v -> tier(v, tiers));
+        Field<TopologyMode> subgroupMode = new Field<>("subgroup topology mode",
+                List.of(Topobridge.SUBGROUP_MODE), AnnotationParser::mode);
+        Field<String> group = new Field<>("group", List.of(Topobridge.GROUP), AnnotationParser::group);
+        Field<String> queue = new Field<>("queue",
+                List.of(Topobridge.QUEUE, VolcanoApi.QUEUE_NAME_ANNOTATION), AnnotationParser::queue);
+        Field<Integer> minMember = new Field<>("minimum member count", List.of(Topobridge.MIN_MEMBER),
+                AnnotationParser::minMember);
+
+        Resolved<Integer> tierValue = resolve(tier, sources, findings);
+        Resolved<TopologyMode> modeValue = resolve(mode, sources, findings);
+        Resolved<Integer> subgroupTierValue = resolve(subgroupTier, sources, findings);
+        Resolved<TopologyMode> subgroupModeValue = resolve(subgroupMode, sources, findings);
+        Resolved<String> groupValue = resolve(group, sources, findings);
+        Resolved<String> queueValue = resolve(queue, sources, findings);
+        Resolved<Integer> minMemberValue = resolve(minMember, sources, findings);
+
+        if (modeValue.value() == TopologyMode.HARD && tierValue.value() == null && tierValue.valid()) {
+            Occurrence at = modeValue.first();
+            findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, at.source().object(),
+                    at.source().object() + ": " + at.describe(at.source().object())
+                            + ": hard mode needs a highest tier (set " + Topobridge.HIGHEST_TIER
+                            + "); without one Volcano enforces nothing"));
+        }
+        if (subgroupModeValue.value() == TopologyMode.HARD && subgroupTierValue.value() == null
+                && subgroupTierValue.valid()) {
+            Occurrence at = subgroupModeValue.first();
+            findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, at.source().object(),
+                    at.source().object() + ": " + at.describe(at.source().object())
+                            + ": hard mode needs a subgroup highest tier (set " + Topobridge.SUBGROUP_HIGHEST_TIER
+                            + "); without one Volcano enforces nothing"));
+        }
+        if (tierValue.value() != null && subgroupTierValue.value() != null
+                && subgroupTierValue.value() > tierValue.value()) {
+            Occurrence at = subgroupTierValue.first();
+            findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, at.source().object(),
+                    at.source().object() + ": " + at.describe(at.source().object()) + ": subgroup tier "
+                            + subgroupTierValue.value() + " is above the gang's highest tier " + tierValue.value()
+                            + " (" + tierValue.first().describe(at.source().object())
+                            + "); subgroups are placed inside the gang's HyperNode"));
+        }
+        var intent = new GangIntent(true, tierValue.value(), modeValue.value(), subgroupTierValue.value(),
+                subgroupModeValue.value(), groupValue.value(), queueValue.value(), minMemberValue.value());
+        return new ParsedIntent(intent, findings);
+    }
+
+    /** The agreed value of one field ({@code valid} false when some occurrence was refused). */
+    private record Resolved<T>(T value, boolean valid, Occurrence first) {
+    }
+
+    private static <T> Resolved<T> resolve(Field<T> field, List<AnnotationSource> sources, List<Finding> findings) {
+        Map<T, List<Occurrence>> byValue = new LinkedHashMap<>();
+        boolean valid = true;
+        for (AnnotationSource source : sources) {
+            for (String key : field.keys()) {
+                String raw = source.annotations().get(key);
+                if (raw == null) {
+                    continue;
+                }
+                var occurrence = new Occurrence(source, key, raw);
+                Result<T> result = field.parser().apply(raw);
+                if (result.error() != null) {
+                    valid = false;
+                    ObjectRef object = source.object();
+                    findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, object,
+                            object + ": " + occurrence.describe(object) + ": " + result.error()));
+                } else {
+                    byValue.computeIfAbsent(result.value(), k -> new ArrayList<>()).add(occurrence);
+                }
+            }
+        }
+        if (byValue.size() > 1) {
+            Set<ObjectRef> involved = new LinkedHashSet<>();
+            byValue.values().forEach(list -> list.forEach(o -> involved.add(o.source().object())));
+            for (ObjectRef object : involved) {
+                var joined = new StringJoiner(" vs ");
+                byValue.values().forEach(list -> joined.add(list.get(0).describe(object)));
+                findings.add(Finding.rejected(WorkloadReason.CONFLICTING_ANNOTATIONS, object,
+                        object + ": conflicting values for the " + field.label() + ": " + joined));
+            }
+            return new Resolved<>(null, false, byValue.values().iterator().next().get(0));
+        }
+        if (byValue.isEmpty()) {
+            return new Resolved<>(null, valid, null);
+        }
+        var entry = byValue.entrySet().iterator().next();
+        return valid ? new Resolved<>(entry.getKey(), true, entry.getValue().get(0))
+                : new Resolved<>(null, false, entry.getValue().get(0));
+    }
+
+    private static void unknownKeys(List<AnnotationSource> sources, List<Finding> findings) {
+        Set<String> seen = new TreeSet<>();
+        for (AnnotationSource source : sources) {
+            for (String key : source.annotations().keySet()) {
+                if (key.startsWith(Topobridge.PREFIX) && !KNOWN_KEYS.contains(key)
+                        && seen.add(source.object() + "|" + key)) {
+                    findings.add(Finding.warning(WorkloadReason.UNKNOWN_ANNOTATION, source.object(),
+                            source.object() + ": unknown annotation " + key + "=\"" + source.annotations().get(key)
+                                    + "\" (" + source.where() + ") is ignored; known keys: "
+                                    + String.join(", ", new TreeSet<>(KNOWN_KEYS))));
+                }
+            }
+        }
+    }
+
+    /** A tier number or tier name, resolved to a number within {@code 1..top}. */
+    static Result<Integer> tier(String raw, TierCatalog tiers) {
+        String value = raw.trim();
+        if (value.isEmpty()) {
+            return Result.error("empty value; write a tier number or a tier name (" + known(tiers) + ")");
+        }
+        if (INTEGER.matcher(value).matches()) {
+            long number;
+            try {
+                number = Long.parseLong(value.startsWith("+") ? value.substring(1) : value);
+            } catch (NumberFormatException e) {
+                number = Long.MAX_VALUE;
+            }
+            if (number < 1) {
+                return Result.error("tier numbers start at 1 (1 is the domain closest to the nodes)");
+            }
+            if (tiers.isEmpty()) {
+                return Result.error("no tiers are known: no node carries the configured topology labels");
+            }
+            if (number > tiers.top()) {
+                return Result.error("tier " + number + " is above the top tier " + tiers.top() + " (" + known(tiers) + ")");
+            }
+            return Result.ok((int) number);
+        }
+        if (DECIMAL.matcher(value).matches()) {
+            return Result.error("not a whole number; write a tier number or a tier name (" + known(tiers) + ")");
+        }
+        Set<Integer> numbers = tiers.numbers(value);
+        if (numbers.isEmpty() && !value.equals(value.toLowerCase(Locale.ROOT))) {
+            numbers = tiers.numbers(value.toLowerCase(Locale.ROOT));
+        }
+        if (numbers.size() == 1) {
+            return Result.ok(numbers.iterator().next());
+        }
+        if (numbers.size() > 1) {
+            var list = new StringJoiner(", ");
+            numbers.forEach(n -> list.add(String.valueOf(n)));
+            return Result.error("tier name \"" + value + "\" is ambiguous: the label schemes in this cluster give it "
+                    + "the numbers " + list + "; write the number instead");
+        }
+        if (tiers.isEmpty()) {
+            return Result.error("unknown tier name: no tiers are known (no node carries the configured topology labels)");
+        }
+        return Result.error("unknown tier name; known " + known(tiers));
+    }
+
+    /** {@code 1=nvlink, 2=rack, 3} — the tiers a user may write. */
+    static String known(TierCatalog tiers) {
+        if (tiers.isEmpty()) {
+            return "no tiers are known";
+        }
+        Map<Integer, List<String>> names = new LinkedHashMap<>();
+        for (int n = 1; n <= tiers.top(); n++) {
+            names.put(n, new ArrayList<>());
+        }
+        for (String name : tiers.names()) {
+            for (int n : tiers.numbers(name)) {
+                names.computeIfAbsent(n, k -> new ArrayList<>()).add(name);
+            }
+        }
+        var out = new StringJoiner(", ");
+        names.forEach((n, list) -> out.add(list.isEmpty() ? String.valueOf(n) : n + "=" + String.join("|", list)));
+        return "tiers " + out;
+    }
+
+    static Result<TopologyMode> mode(String raw) {
+        String value = raw.trim().toLowerCase(Locale.ROOT);
+        return switch (value) {
+            case "hard" -> Result.ok(TopologyMode.HARD);
+            case "soft" -> Result.ok(TopologyMode.SOFT);
+            default -> Result.error("mode must be hard or soft");
+        };
+    }
+
+    static Result<String> group(String raw) {
+        String value = raw.trim();
+        return validGroup(value) ? Result.ok(value)
+                : Result.error("a group must be a DNS-1123 label: lowercase letters, digits and '-', "
+                        + "starting and ending with a letter or digit, at most 63 characters");
+    }
+
+    static Result<String> queue(String raw) {
+        String value = raw.trim();
+        return value.length() <= 253 && DNS_SUBDOMAIN.matcher(value).matches() ? Result.ok(value)
+                : Result.error("a queue name must be a DNS-1123 subdomain: lowercase letters, digits, '-' and '.'");
+    }
+
+    static Result<Integer> minMember(String raw) {
+        String value = raw.trim();
+        if (!INTEGER.matcher(value).matches()) {
+            return Result.error("not a whole number; write the minimum number of pods the gang needs to start");
+        }
+        long number;
+        try {
+            number = Long.parseLong(value.startsWith("+") ? value.substring(1) : value);
+        } catch (NumberFormatException e) {
+            return Result.error("too large");
+        }
+        if (number < 1) {
+            return Result.error("must be at least 1");
+        }
+        if (number > Integer.MAX_VALUE) {
+            return Result.error("too large");
+        }
+        return Result.ok((int) number);
+    }
+}

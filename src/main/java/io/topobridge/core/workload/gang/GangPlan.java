@@ -1,0 +1,58 @@
+package io.topobridge.core.workload.gang;
+
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.topobridge.core.workload.DesiredPodGroup;
+import io.topobridge.core.workload.GangScope;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One PodGroup as a kind adapter sees it, before annotations are applied: its name, who owns it, the pods
+ * it gangs and its subgroups. {@code level} says which tier governs its {@code networkTopology}: the gang's,
+ * or (for a per-group PodGroup another controller made inside a wider gang) the subgroup's.
+ * {@code minMember} overrides the pod count where the workload's startup order demands it.
+ */
+public record GangPlan(
+        GangScope scope,
+        String name,
+        DesiredPodGroup.Ownership ownership,
+        List<OwnerReference> owners,
+        List<PodRole> roles,
+        List<SubGroupPlan> subGroups,
+        Level level,
+        Integer minMember) {
+
+    /** Which of the intent's tiers constrains this PodGroup as a whole. */
+    public enum Level {
+        GANG,
+        SUBGROUP
+    }
+
+    public GangPlan {
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(ownership, "ownership");
+        Objects.requireNonNull(level, "level");
+        owners = owners == null ? List.of() : List.copyOf(owners);
+        roles = roles == null ? List.of() : List.copyOf(roles);
+        subGroups = subGroups == null ? List.of() : List.copyOf(subGroups);
+    }
+
+    public static GangPlan owned(GangScope scope, String name, List<OwnerReference> owners, List<PodRole> roles,
+            List<SubGroupPlan> subGroups) {
+        return new GangPlan(scope, name, DesiredPodGroup.Ownership.OWNED, owners, roles, subGroups, Level.GANG, null);
+    }
+
+    public static GangPlan adopted(GangScope scope, String name, List<SubGroupPlan> subGroups, Level level) {
+        return new GangPlan(scope, name, DesiredPodGroup.Ownership.ADOPTED, List.of(), List.of(), subGroups, level, null);
+    }
+
+    public GangPlan withMinMember(Integer value) {
+        return new GangPlan(scope, name, ownership, owners, roles, subGroups, level, value);
+    }
+
+    /** Pods in the gang. */
+    public long podCount() {
+        return roles.stream().mapToLong(PodRole::count).sum();
+    }
+}

@@ -1,0 +1,107 @@
+package io.topobridge.core.workload.gang;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+
+/**
+ * Names of the PodGroups the bridge owns and of the labels it adds to pods. Every name starts with
+ * {@code tb-} and a kind tag, so it never equals one AIBrix ({@code <roleset>}, {@code <podset>}), LWS
+ * ({@code <lws>-<group>-<revision>}) or Volcano's pg-controller ({@code podgroup-<uid>}) makes; it is a
+ * valid DNS-1123 label (at most 63 characters, so it also fits in label values), computed from the
+ * workload's name alone (a pod is often created before its PodGroup) and stable while the workload lives.
+ * A name that had to be changed or shortened carries a hash of the original to stay unique.
+ */
+public final class PodGroupNames {
+
+    public static final int MAX = 63;
+
+    private PodGroupNames() {
+    }
+
+    public static String deployment(String name) {
+        return bounded("tb-deploy-" + name);
+    }
+
+    public static String statefulSet(String name) {
+        return bounded("tb-sts-" + name);
+    }
+
+    public static String group(String group) {
+        return bounded("tb-group-" + group);
+    }
+
+    public static String leaderWorkerSet(String name, int groupIndex) {
+        return bounded("tb-lws-" + name, "-" + groupIndex);
+    }
+
+    public static String disaggregatedSet(String name, int slice) {
+        return bounded("tb-ds-" + name, "-" + slice);
+    }
+
+    public static String roleSet(String name) {
+        return bounded("tb-rs-" + name);
+    }
+
+    public static String podSet(String name) {
+        return bounded("tb-ps-" + name);
+    }
+
+    /**
+     * A DNS-1123 label for {@code base + suffix}: lowercased, other characters replaced by {@code -}, and
+     * when anything changed or it is too long, the base cut and an 8-hex hash of the original appended
+     * before the suffix (which is kept whole, so a group index stays readable).
+     */
+    public static String bounded(String base, String suffix) {
+        String original = base + suffix;
+        String clean = sanitize(base);
+        if (clean.equals(base) && original.length() <= MAX) {
+            return original;
+        }
+        String hash = "-" + hash(original);
+        int room = MAX - hash.length() - suffix.length();
+        String cut = clean.length() > room ? clean.substring(0, room) : clean;
+        cut = trimDashes(cut);
+        return cut + hash + suffix;
+    }
+
+    public static String bounded(String raw) {
+        return bounded(raw, "");
+    }
+
+    /** A label value (at most 63 characters, alphanumeric at both ends) for an arbitrary string. */
+    public static String labelValue(String raw) {
+        return bounded(raw);
+    }
+
+    private static String sanitize(String raw) {
+        var out = new StringBuilder(raw.length());
+        for (char c : raw.toLowerCase(Locale.ROOT).toCharArray()) {
+            out.append((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ? c : '-');
+        }
+        return trimDashes(out.toString());
+    }
+
+    private static String trimDashes(String s) {
+        int start = 0;
+        int end = s.length();
+        while (start < end && s.charAt(start) == '-') {
+            start++;
+        }
+        while (end > start && s.charAt(end - 1) == '-') {
+            end--;
+        }
+        return s.substring(start, end);
+    }
+
+    static String hash(String raw) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(raw.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 4);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.topobridge.core.workload.resources;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The effective resource requests of one pod, by Kubernetes' own rule: a container's request defaults to
+ * its limit; the pod needs the sum of its containers and of its restartable (sidecar) init containers, or,
+ * if larger, what its biggest regular init container needs next to the sidecars started before it; pod-level
+ * resources replace the container sum where set; pod overhead is added on top.
+ */
+public final class PodRequests {
+
+    private static final String ALWAYS = "Always";
+
+    private PodRequests() {
+    }
+
+    /**
+     * @throws IllegalArgumentException naming the container and resource when a quantity cannot be parsed
+     */
+    public static ResourceSum of(PodSpec spec) {
+        var total = new ResourceSum();
+        if (spec == null) {
+            return total;
+        }
+        for (Container container : list(spec.getContainers())) {
+            addRequests(total, container);
+        }
+        var sidecars = new ResourceSum();
+        var initPeak = new ResourceSum();
+        for (Container init : list(spec.getInitContainers())) {
+            var own = new ResourceSum();
+            addRequests(own, init);
+            if (ALWAYS.equals(init.getRestartPolicy())) {
+                // a sidecar keeps running next to the app containers and every later init container
+                total.add(own, 1);
+                sidecars.add(own, 1);
+                initPeak.max(sidecars);
+            } else {
+                initPeak.max(own.add(sidecars, 1));
+            }
+        }
+        total.max(initPeak);
+        ResourceRequirements podLevel = spec.getResources();
+        if (podLevel != null) {
+            Map<String, Quantity> limits = map(podLevel.getLimits());
+            Map<String, Quantity> requests = map(podLevel.getRequests());
+            limits.forEach((name, q) -> {
+                if (!requests.containsKey(name) && podLevelSupported(name)) {
+                    set(total, "pod resources", name, q);
+                }
+            });
+            requests.forEach((name, q) -> {
+                if (podLevelSupported(name)) {
+                    set(total, "pod resources", name, q);
+                }
+            });
+        }
+        map(spec.getOverhead()).forEach((name, q) -> add(total, "pod overhead", name, q));
+        return total;
+    }
+
+    /** Kubernetes honours pod-level resources for CPU, memory and huge pages only. */
+    private static boolean podLevelSupported(String name) {
+        return name.equals("cpu") || name.equals("memory") || name.startsWith("hugepages-");
+    }
+
+    private static void addRequests(ResourceSum sum, Container container) {
+        ResourceRequirements resources = container.getResources();
+        if (resources == null) {
+            return;
+        }
+        Map<String, Quantity> requests = map(resources.getRequests());
+        Map<String, Quantity> limits = map(resources.getLimits());
+        String where = "container " + container.getName();
+        requests.forEach((name, q) -> add(sum, where, name, q));
+        limits.forEach((name, q) -> {
+            if (!requests.containsKey(name)) {
+                add(sum, where, name, q);
+            }
+        });
+    }
+
+    private static void add(ResourceSum sum, String where, String name, Quantity quantity) {
+        try {
+            sum.add(name, quantity);
+        } catch (RuntimeException e) {
+            throw invalid(where, name, quantity, e);
+        }
+    }
+
+    private static void set(ResourceSum sum, String where, String name, Quantity quantity) {
+        try {
+            sum.set(name, Quantities.amount(quantity), Quantities.binary(quantity));
+        } catch (RuntimeException e) {
+            throw invalid(where, name, quantity, e);
+        }
+    }
+
+    private static IllegalArgumentException invalid(String where, String name, Quantity quantity, RuntimeException e) {
+        return new IllegalArgumentException(where + ": resource " + name + "=\"" + quantity + "\" is not a valid quantity", e);
+    }
+
+    private static <T> List<T> list(List<T> list) {
+        return list == null ? List.of() : list;
+    }
+
+    private static Map<String, Quantity> map(Map<String, Quantity> map) {
+        return map == null ? Map.of() : map;
+    }
+}

@@ -1,0 +1,111 @@
+package io.topobridge.controller.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
+import io.topobridge.controller.KindRegistry;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.devcluster.MockCluster;
+import io.topobridge.volcano.PodGroup;
+import io.topobridge.volcano.model.PodGroupSpec;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The informer-backed lookup against the mock API server: built-in kinds, slim ReplicaSets, late CRDs. */
+class ClusterLookupTest {
+
+    private MockCluster cluster;
+    private KindRegistry registry;
+    private ClusterLookup lookup;
+
+    @BeforeEach
+    void start() {
+        cluster = MockCluster.start().installVolcanoCrds();
+        registry = TestClusters.registryWithVolcano(cluster);
+        lookup = new ClusterLookup();
+        lookup.client = cluster.client();
+        lookup.kinds = registry;
+        cluster.client().resource(new NamespaceBuilder().withNewMetadata().withName("llm").endMetadata().build()).create();
+    }
+
+    @AfterEach
+    void stop() {
+        lookup.stop();
+        cluster.close();
+    }
+
+    @Test
+    void cachesBuiltInKindsAndReplicaSetsWithoutTheirSpec() {
+        lookup.start();
+        await().atMost(Duration.ofSeconds(10)).until(lookup::ready);
+        cluster.client().resource(new DeploymentBuilder().withNewMetadata().withName("d").withNamespace("llm").endMetadata()
+                .withNewSpec().withReplicas(2).withNewSelector().addToMatchLabels("a", "b").endSelector()
+                .withNewTemplate().withNewMetadata().addToLabels("a", "b").endMetadata().withNewSpec()
+                .addNewContainer().withName("c").withImage("x").endContainer().endSpec().endTemplate().endSpec().build()).create();
+        cluster.client().resource(new ReplicaSetBuilder().withNewMetadata().withName("d-abc").withNamespace("llm")
+                .addNewOwnerReference().withApiVersion("apps/v1").withKind("Deployment").withName("d").withUid("u")
+                .withController(true).endOwnerReference().endMetadata().withNewSpec().withReplicas(2)
+                .withNewSelector().addToMatchLabels("a", "b").endSelector().withNewTemplate().withNewMetadata()
+                .addToLabels("a", "b").endMetadata().withNewSpec().addNewContainer().withName("c").withImage("x")
+                .endContainer().endSpec().endTemplate().endSpec().build()).create();
+        await().atMost(Duration.ofSeconds(10)).until(() -> lookup.get(WorkloadKind.REPLICA_SET, "llm", "d-abc").isPresent()
+                && lookup.get(WorkloadKind.DEPLOYMENT, "llm", "d").isPresent());
+        ReplicaSet rs = (ReplicaSet) lookup.get(WorkloadKind.REPLICA_SET, "llm", "d-abc").orElseThrow();
+        assertThat(rs.getSpec()).isNull();
+        assertThat(rs.getMetadata().getOwnerReferences()).extracting(r -> r.getName()).containsExactly("d");
+        assertThat(lookup.list(WorkloadKind.DEPLOYMENT, "llm")).hasSize(1);
+        assertThat(lookup.list(WorkloadKind.DEPLOYMENT, "other")).isEmpty();
+    }
+
+    @Test
+    void optionalKindIsCachedOnceItsCrdAppearsAndNeverHoldsReadinessBack() {
+        List<ClusterLookup.Change> changes = new CopyOnWriteArrayList<>();
+        lookup.addListener(changes::add);
+        lookup.start();
+        await().atMost(Duration.ofSeconds(10)).until(lookup::ready);
+        assertThat(lookup.cachedKinds()).doesNotContain(WorkloadKind.LEADER_WORKER_SET);
+        assertThat(lookup.list(WorkloadKind.LEADER_WORKER_SET, "llm")).isEmpty();
+
+        TestClusters.installCrd(cluster, registry, "leaderworkersets.leaderworkerset.x-k8s.io");
+        assertThat(lookup.cachedKinds()).contains(WorkloadKind.LEADER_WORKER_SET);
+        var lws = new GenericKubernetesResource();
+        lws.setApiVersion("leaderworkerset.x-k8s.io/v1");
+        lws.setKind("LeaderWorkerSet");
+        lws.setMetadata(new ObjectMetaBuilder().withName("big").withNamespace("llm").build());
+        lws.setAdditionalProperty("spec", Map.of("replicas", 2));
+        cluster.client().resource(lws).create();
+        await().atMost(Duration.ofSeconds(10)).until(() -> lookup.get(WorkloadKind.LEADER_WORKER_SET, "llm", "big").isPresent());
+        assertThat(changes).anySatisfy(c -> assertThat(c.kind()).isEqualTo("LeaderWorkerSet"));
+        assertThat(lookup.ready()).isTrue();
+
+        registry.update("leaderworkersets.leaderworkerset.x-k8s.io", null);
+        assertThat(lookup.cachedKinds()).doesNotContain(WorkloadKind.LEADER_WORKER_SET);
+        assertThat(lookup.get(WorkloadKind.LEADER_WORKER_SET, "llm", "big")).isEmpty();
+    }
+
+    @Test
+    void cachesPodGroupsByNamespace() {
+        lookup.start();
+        await().atMost(Duration.ofSeconds(10)).until(lookup::ready);
+        var pg = new PodGroup();
+        pg.setMetadata(new ObjectMetaBuilder().withName("g").withNamespace("llm").build());
+        pg.setSpec(new PodGroupSpec().minMember(2));
+        cluster.client().resource(pg).create();
+        await().atMost(Duration.ofSeconds(10)).until(() -> lookup.podGroup("llm", "g") != null);
+        assertThat(lookup.podGroups("llm")).extracting(p -> p.getMetadata().getName()).containsExactly("g");
+        assertThat(lookup.podGroups("default")).isEmpty();
+        assertThat(lookup.queuesKnown()).isTrue();
+        assertThat(lookup.queue("default")).isEmpty();
+    }
+}

@@ -1,0 +1,46 @@
+package io.topobridge.controller.workload;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.topobridge.controller.KindRegistry;
+import io.topobridge.devcluster.MockCluster;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Mock-cluster helpers for the workload controller tests: the project's own workload CRDs, a KindRegistry. */
+final class TestClusters {
+
+    static final Path CRDS = Path.of("examples/crds");
+
+    private TestClusters() {
+    }
+
+    /** Installs one of {@code examples/crds} and tells the registry, as CRD discovery would. */
+    static void installCrd(MockCluster cluster, KindRegistry registry, String crdName) {
+        try (InputStream in = Files.newInputStream(CRDS.resolve(crdName + ".yaml"))) {
+            CustomResourceDefinition crd = cluster.client().apiextensions().v1().customResourceDefinitions().load(in).item();
+            CustomResourceDefinition stored = cluster.client().resource(crd).createOr(NonDeletingOperation::update);
+            registry.update(crdName, stored);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A registry that knows Volcano's CRDs are installed (the mock has them). */
+    static KindRegistry registryWithVolcano(MockCluster cluster) {
+        var registry = new KindRegistry();
+        for (String name : new String[] {"podgroups.scheduling.volcano.sh", "queues.scheduling.volcano.sh",
+                "hypernodes.topology.volcano.sh"}) {
+            registry.update(name, cluster.client().apiextensions().v1().customResourceDefinitions().withName(name).get());
+        }
+        return registry;
+    }
+
+    static <T extends HasMetadata> T create(MockCluster cluster, T object) {
+        return cluster.client().resource(object).create();
+    }
+}

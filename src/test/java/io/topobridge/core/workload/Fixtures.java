@@ -1,0 +1,77 @@
+package io.topobridge.core.workload;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.topobridge.core.render.InMemoryLookup;
+import io.topobridge.core.topology.TierCatalog;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/** Small builders for workload tests: objects from YAML text, the test tier catalog, lookups. */
+public final class Fixtures {
+
+    public static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+    /** Tiers 1=nvlink, 2=rack, 3=spine. */
+    public static final TierCatalog TIERS = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"),
+            new TierCatalog.Tier(2, "rack"), new TierCatalog.Tier(3, "spine")));
+
+    private Fixtures() {
+    }
+
+    /** Every object of a multi-document YAML text (custom kinds as generic resources). */
+    public static List<HasMetadata> objects(String yaml) {
+        List<HasMetadata> out = new ArrayList<>();
+        for (String doc : yaml.split("(?m)^---\\s*$")) {
+            if (doc.isBlank()) {
+                continue;
+            }
+            Object parsed = SERIALIZATION.unmarshal(new ByteArrayInputStream(doc.getBytes(StandardCharsets.UTF_8)));
+            out.add((HasMetadata) parsed);
+        }
+        return out;
+    }
+
+    public static HasMetadata object(String yaml) {
+        List<HasMetadata> all = objects(yaml);
+        if (all.size() != 1) {
+            throw new IllegalArgumentException("expected one object, got " + all.size());
+        }
+        return all.get(0);
+    }
+
+    public static Pod pod(String yaml) {
+        return (Pod) object(yaml);
+    }
+
+    /** A lookup over the given objects; PodGroups among them are also served by {@code podGroups()}. */
+    public static WorkloadLookup lookup(Collection<? extends HasMetadata> objects) {
+        var base = new InMemoryLookup(objects);
+        List<HasMetadata> podGroups = objects.stream().filter(o -> "PodGroup".equals(o.getKind()))
+                .map(o -> (HasMetadata) o).toList();
+        return new WorkloadLookup() {
+            @Override
+            public java.util.Optional<HasMetadata> get(WorkloadKind kind, String namespace, String name) {
+                return base.get(kind, namespace, name);
+            }
+
+            @Override
+            public List<HasMetadata> list(WorkloadKind kind, String namespace) {
+                return base.list(kind, namespace);
+            }
+
+            @Override
+            public List<HasMetadata> podGroups(String namespace) {
+                return podGroups.stream().filter(p -> namespace.equals(p.getMetadata().getNamespace())).toList();
+            }
+        };
+    }
+
+    public static WorkloadTranslator translator() {
+        return new WorkloadTranslator(WorkloadSettings.defaults());
+    }
+}
