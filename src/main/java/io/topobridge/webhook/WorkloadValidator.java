@@ -23,7 +23,10 @@ import org.jboss.logging.Logger;
  *
  * <p>It never stands in the way of what it cannot fix: an UPDATE is denied only for rejections the old object
  * did not already have (so scaling or relabelling an object that was invalid before the bridge arrived still
- * works), objects being deleted and objects made by another controller (their owner was checked) pass.
+ * works), objects being deleted and objects made by another controller (their owner was checked) pass. While
+ * no tiers are known (the topology is not built yet, or the labelled nodes have not joined, as with a node
+ * autoscaler) a tier cannot be checked, so rejections are returned as warnings and the reconciler reports them
+ * once the tiers exist.
  */
 public final class WorkloadValidator implements AdmissionWebhook {
 
@@ -38,6 +41,8 @@ public final class WorkloadValidator implements AdmissionWebhook {
     public interface Validation {
         List<Finding> validate(HasMetadata workload, TierCatalog tiers);
     }
+
+    static final String NO_TIERS = "not checked, no tiers are known yet: ";
 
     private final Validation validation;
     private final TierSource tiers;
@@ -87,10 +92,11 @@ public final class WorkloadValidator implements AdmissionWebhook {
         if (workload.getMetadata() == null || workload.getMetadata().getDeletionTimestamp() != null || controlled(workload)) {
             return AdmissionAnswer.allow("skipped", List.of());
         }
-        List<Finding> found = validation.validate(workload, tiers.current());
+        TierCatalog catalog = tiers.current();
+        List<Finding> found = validation.validate(workload, catalog);
         Set<String> before = new HashSet<>();
         if (update && request.oldObject() != null) {
-            validation.validate(read(kind, request.oldObject(), request), tiers.current()).stream()
+            validation.validate(read(kind, request.oldObject(), request), catalog).stream()
                     .filter(Finding::isRejection).map(Finding::message).forEach(before::add);
         }
         List<String> rejections = found.stream().filter(Finding::isRejection).map(Finding::message)
@@ -98,6 +104,11 @@ public final class WorkloadValidator implements AdmissionWebhook {
         List<String> warnings = found.stream().filter(f -> f.severity() == Severity.WARNING).map(Finding::message).toList();
         if (rejections.isEmpty()) {
             return AdmissionAnswer.allow("allowed", warnings);
+        }
+        if (catalog.isEmpty()) {
+            List<String> all = new java.util.ArrayList<>(warnings);
+            rejections.forEach(r -> all.add(NO_TIERS + r));
+            return AdmissionAnswer.allow("allowed", all);
         }
         found.stream().filter(f -> rejections.contains(f.message())).forEach(findings::log);
         return AdmissionAnswer.deny(422, String.join("; ", rejections), warnings);

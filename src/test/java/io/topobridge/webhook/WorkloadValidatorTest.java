@@ -35,6 +35,8 @@ class WorkloadValidatorTest {
     enum Reasons implements Reason { INVALID_ANNOTATION, DEPRECATED_QUEUE }
 
     private static final ConcurrentLinkedQueue<HasMetadata> SEEN = new ConcurrentLinkedQueue<>();
+    private static final TierCatalog TIERS = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")));
+    private static volatile TierCatalog current = TIERS;
     private static WebhookFixture fixture;
 
     private static List<Finding> scripted(HasMetadata workload, TierCatalog tiers) {
@@ -55,7 +57,7 @@ class WorkloadValidatorTest {
 
     @BeforeAll
     static void start() {
-        fixture = new WebhookFixture(List.of(new WorkloadValidator(WorkloadValidatorTest::scripted, () -> TierCatalog.EMPTY,
+        fixture = new WebhookFixture(List.of(new WorkloadValidator(WorkloadValidatorTest::scripted, () -> current,
                 Reviews.SERIALIZATION, java.util.Set.of("kube-system"))));
     }
 
@@ -67,6 +69,7 @@ class WorkloadValidatorTest {
     @BeforeEach
     void clear() {
         SEEN.clear();
+        current = TIERS;
     }
 
     private static Deployment deployment(String mode) {
@@ -148,6 +151,14 @@ class WorkloadValidatorTest {
                 Reviews.JSON.createObjectNode().put("kind", "ReplicaSet"), null);
         post(replicaSet).body("response.allowed", equalTo(true)).body("response.status", nullValue());
         assertThat(SEEN).isEmpty();
+    }
+
+    @Test
+    void whileNoTiersAreKnownRejectionsAreOnlyWarnings() {
+        current = TierCatalog.EMPTY;
+        post(deploymentReview("CREATE", deployment("sideways"), null)).body("response.allowed", equalTo(true))
+                .body("response.warnings", hasItem("not checked, no tiers are known yet: "
+                        + "annotation topobridge.io/mode=sideways is not hard or soft"));
     }
 
     @Test
