@@ -85,6 +85,9 @@ public class AdmissionController implements ManagedController {
         webhook = settings.webhook(namespace());
         if (!webhook.enabled()) {
             LOG.info("admission webhooks are disabled (topobridge.admission.enabled=false)");
+            if (webhook.manageConfigurations()) {
+                removeConfigurations();
+            }
             ready = true;
             return;
         }
@@ -157,6 +160,24 @@ public class AdmissionController implements ManagedController {
             applier.apply(WebhookConfigurations.validating(webhook, caBundlePem), validating);
         } else if (validating != null) {
             applier.delete(validating, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
+        }
+    }
+
+    /** A disabled bridge leaves no webhook of its own registered (the API server would call a server that is not there). */
+    private void removeConfigurations() {
+        try {
+            var registration = client.admissionRegistration().v1();
+            String name = webhook.configurationName();
+            MutatingWebhookConfiguration mutating = registration.mutatingWebhookConfigurations().withName(name).get();
+            if (mutating != null) {
+                applier.delete(mutating, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
+            }
+            ValidatingWebhookConfiguration validating = registration.validatingWebhookConfigurations().withName(name).get();
+            if (validating != null) {
+                applier.delete(validating, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("cannot remove the webhook configurations %s: %s", webhook.configurationName(), e.getMessage());
         }
     }
 
