@@ -38,6 +38,18 @@ public final class PodMutator implements AdmissionWebhook {
         this.findings = new FindingLog(LOG);
     }
 
+    /** The paths admission may touch: annotations, labels, the scheduler name (or the map holding them, when absent). */
+    static boolean owned(JsonPatch.Operation op) {
+        if ("remove".equals(op.op())) {
+            return false;
+        }
+        String path = op.path();
+        return path.equals("/metadata/annotations") || path.startsWith("/metadata/annotations/")
+                || path.equals("/metadata/labels") || path.startsWith("/metadata/labels/")
+                || path.equals("/spec/schedulerName")
+                || (op.op().equals("add") && (path.equals("/metadata") || path.equals("/spec")));
+    }
+
     @Override
     public String name() {
         return "pods";
@@ -77,6 +89,12 @@ public final class PodMutator implements AdmissionWebhook {
         JsonNode before = serialization.convertValue(pod, JsonNode.class);
         JsonNode after = serialization.convertValue(result.pod(), JsonNode.class);
         List<JsonPatch.Operation> patch = JsonPatch.diff(before, after);
+        List<JsonPatch.Operation> foreign = patch.stream().filter(op -> !owned(op)).toList();
+        if (!foreign.isEmpty()) {
+            // admission only ever adds the group, task-spec, labels and scheduler; anything else is a bug, and
+            // letting it through could drop a field of the user's pod
+            throw new IllegalStateException("admission would change fields it does not own: " + foreign);
+        }
         result.findings().forEach(findings::log);
         if (!patch.isEmpty()) {
             LOG.debugf("%s tied to PodGroup %s (%s)", request.describe(), result.podGroup(), result.outcome());

@@ -43,6 +43,9 @@ import javax.net.ssl.TrustManagerFactory;
  * owner walk short of LWS). Warm-up, then {@code N} sequential requests on one keep-alive connection, then
  * the same from 4 concurrent clients; prints p50/p90/p99/max. Not a unit test: run it yourself with
  * {@code java -cp target/test-classes:target/classes:<deps> io.topobridge.bench.AdmissionHttpBench [N]}.
+ * With {@code serve PORT BODY_FILE} it only serves (and writes one review to BODY_FILE), so that an external
+ * load generator measures from another process, e.g.
+ * {@code wrk -t1 -c1 -d30s --latency -s post.lua https://127.0.0.1:PORT/mutate/pods}.
  */
 public final class AdmissionHttpBench {
 
@@ -88,7 +91,8 @@ public final class AdmissionHttpBench {
     }
 
     public static void main(String[] args) throws Exception {
-        int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
+        boolean serveOnly = args.length > 0 && args[0].equals("serve");
+        int n = !serveOnly && args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
         var serialization = new KubernetesSerialization();
         List<HasMetadata> objects = new ArrayList<>();
@@ -106,7 +110,12 @@ public final class AdmissionHttpBench {
         var certificate = new ServingCertificate(serving.certificate(), serving.key(), List.of(ca.certificate()), ca.key());
         Vertx vertx = Vertx.vertx();
         var server = new WebhookServer(vertx, new ObjectMapper(), new SimpleMeterRegistry(), List.of(mutator));
-        int port = server.start("127.0.0.1", 0, certificate);
+        int port = server.start("127.0.0.1", serveOnly ? Integer.parseInt(args[1]) : 0, certificate);
+        if (serveOnly) {
+            java.nio.file.Files.writeString(java.nio.file.Path.of(args[2]), review());
+            System.out.println("serving on " + port);
+            Thread.currentThread().join();
+        }
 
         KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
         trust.load(null, null);

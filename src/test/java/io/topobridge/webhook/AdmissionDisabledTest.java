@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(AdmissionDisabledTest.Profile.class)
-@QuarkusTestResource(value = AdmissionDisabledTest.SeededApiServer.class, restrictToAnnotatedClass = true)
+@QuarkusTestResource(MockApiServer.class)
 class AdmissionDisabledTest {
 
     /** Admission off. */
@@ -30,20 +30,6 @@ class AdmissionDisabledTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("topobridge.admission.enabled", "false");
-        }
-    }
-
-    /** The mock API server, holding the bridge's webhook configurations from an earlier run and a foreign one. */
-    public static class SeededApiServer extends MockApiServer {
-        @Override
-        public Map<String, String> start() {
-            Map<String, String> config = super.start();
-            var client = MockApiServer.cluster().client();
-            client.resource(new MutatingWebhookConfigurationBuilder().withNewMetadata().withName("topobridge")
-                    .addToLabels("app.kubernetes.io/managed-by", "topobridge").endMetadata().build()).create();
-            client.resource(new ValidatingWebhookConfigurationBuilder().withNewMetadata().withName("topobridge")
-                    .addToLabels("app.kubernetes.io/managed-by", "someone-else").endMetadata().build()).create();
-            return config;
         }
     }
 
@@ -57,8 +43,16 @@ class AdmissionDisabledTest {
     void noWebhookIsServedAndOnlyTheBridgesOwnConfigurationIsRemoved() {
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(controller::ready);
         var registration = client.admissionRegistration().v1();
-        Awaitility.await().atMost(Duration.ofSeconds(10))
-                .until(() -> registration.mutatingWebhookConfigurations().withName("topobridge").get() == null);
+        assertThat(registration.mutatingWebhookConfigurations().withName("topobridge").get()).isNull();
+        // configurations an earlier, enabled run of the bridge left, and a foreign one of the same name
+        client.resource(new MutatingWebhookConfigurationBuilder().withNewMetadata().withName("topobridge")
+                .addToLabels("app.kubernetes.io/managed-by", "topobridge").endMetadata().build()).create();
+        client.resource(new ValidatingWebhookConfigurationBuilder().withNewMetadata().withName("topobridge")
+                .addToLabels("app.kubernetes.io/managed-by", "someone-else").endMetadata().build()).create();
+
+        controller.start(); // what the lifecycle runs at start-up
+        assertThat(controller.ready()).isTrue();
+        assertThat(registration.mutatingWebhookConfigurations().withName("topobridge").get()).isNull();
         assertThat(registration.validatingWebhookConfigurations().withName("topobridge").get())
                 .as("a configuration without the bridge's label is not the bridge's to delete").isNotNull();
         assertThat(controller.port()).isEqualTo(-1);

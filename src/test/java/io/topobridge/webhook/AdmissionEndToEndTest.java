@@ -60,7 +60,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @QuarkusTest
 @TestProfile(AdmissionEndToEndTest.Profile.class)
-@QuarkusTestResource(value = MockApiServer.class, restrictToAnnotatedClass = true)
+@QuarkusTestResource(MockApiServer.class)
 class AdmissionEndToEndTest {
 
     /** Its own application with fixed tiers (1=nvlink, 2=rack, 3=spine). */

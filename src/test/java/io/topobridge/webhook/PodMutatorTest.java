@@ -116,6 +116,34 @@ class PodMutatorTest {
     }
 
     @Test
+    void fieldsTheModelDoesNotKnowSurviveAndArePatchedAround() {
+        ObjectNode pod = (ObjectNode) Reviews.toJson(pod().editMetadata().addToLabels("gang", "g7").endMetadata().build());
+        ((ObjectNode) pod.path("spec")).put("futurePodField", "kept").putObject("resources").put("cpu", "1");
+        ((ObjectNode) pod.path("spec").path("containers").get(0)).put("futureContainerField", 7);
+        ((ObjectNode) pod.path("metadata")).put("futureMetaField", true);
+        ObjectNode review = Reviews.podCreate("ml", pod);
+        Response response = post(review);
+        JsonNode admitted = io.topobridge.core.admission.Rfc6902.apply(Reviews.patch(response), review.path("request").path("object"));
+        assertThat(admitted.path("spec").path("futurePodField").asText()).isEqualTo("kept");
+        assertThat(admitted.path("spec").path("resources").path("cpu").asText()).isEqualTo("1");
+        assertThat(admitted.path("spec").path("containers").get(0).path("futureContainerField").asInt()).isEqualTo(7);
+        assertThat(admitted.path("metadata").path("futureMetaField").asBoolean()).isTrue();
+        assertThat(Reviews.patch(response)).allSatisfy(op -> assertThat(PodMutator.owned(
+                new io.topobridge.core.admission.JsonPatch.Operation(op.path("op").asText(), op.path("path").asText(),
+                        op.get("value")))).isTrue());
+    }
+
+    @Test
+    void onlyOwnedPathsMayBePatched() {
+        assertThat(PodMutator.owned(new io.topobridge.core.admission.JsonPatch.Operation("add", "/metadata/annotations/a~1b", null))).isTrue();
+        assertThat(PodMutator.owned(new io.topobridge.core.admission.JsonPatch.Operation("replace", "/spec/schedulerName", null))).isTrue();
+        assertThat(PodMutator.owned(new io.topobridge.core.admission.JsonPatch.Operation("remove", "/metadata/labels/x", null))).isFalse();
+        assertThat(PodMutator.owned(new io.topobridge.core.admission.JsonPatch.Operation("replace", "/spec/containers", null))).isFalse();
+        assertThat(PodMutator.owned(new io.topobridge.core.admission.JsonPatch.Operation("replace", "/metadata", null))).isFalse();
+        assertThat(PodMutator.owned(new io.topobridge.core.admission.JsonPatch.Operation("add", "/metadata/namespace", null))).isFalse();
+    }
+
+    @Test
     void theNamespaceOfTheRequestReachesTheAssignment() {
         SEEN.clear();
         post(Reviews.podCreate("team-a", pod().editMetadata().addToLabels("gang", "g3").endMetadata().build()));
