@@ -14,11 +14,19 @@ public interface WorkloadConfig {
     @WithDefault("default")
     String defaultQueue();
 
-    /** Only manage workloads in namespaces carrying the admission opt-in label. */
+    /** Only manage workloads in namespaces carrying the opt-in label ({@code topobridge.admission.namespace-label=true}). */
     @WithDefault("false")
     boolean requireNamespaceOptIn();
 
     /** Quiet period after a workload event before its gang is recomputed. */
     @WithDefault("50ms")
     Duration debounce();
+
+    /** Longest a burst of events may delay a recomputation. */
+    @WithDefault("2s")
+    Duration maxDelay();
+
+    /** Period of the full pass over every gang (it writes nothing when nothing changed). */
+    @WithDefault("10m")
+    Duration resync();
 }

@@ -18,6 +18,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -221,6 +222,22 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
                 }
             } else if (before.isObject() && after.isObject() && target.get(field) instanceof ObjectNode child) {
                 removeDropped(child, before, after);
+            } else if ("ownerReferences".equals(field) && before.isArray() && after.isArray()
+                    && target.get(field) instanceof ArrayNode list) {
+                // owner references are a map keyed by uid: entries this manager no longer applies go
+                Set<String> kept = new HashSet<>();
+                after.forEach(o -> kept.add(o.path("uid").asText()));
+                Set<String> dropped = new HashSet<>();
+                before.forEach(o -> {
+                    if (!kept.contains(o.path("uid").asText())) {
+                        dropped.add(o.path("uid").asText());
+                    }
+                });
+                for (int i = list.size() - 1; i >= 0; i--) {
+                    if (dropped.contains(list.get(i).path("uid").asText())) {
+                        list.remove(i);
+                    }
+                }
             }
         });
     }

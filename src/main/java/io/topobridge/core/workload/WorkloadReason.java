@@ -31,5 +31,7 @@ public enum WorkloadReason implements Reason {
     /** The API server (or Volcano's admission webhook) refused the PodGroup. */
     APPLY_REFUSED,
     /** The PodGroup name the bridge derives is taken by an object the bridge does not own. */
-    NAME_TAKEN
+    NAME_TAKEN,
+    /** Volcano's PodGroup CRD is not installed: no workload can get a PodGroup. */
+    POD_GROUP_CRD_MISSING
 }

@@ -1,0 +1,17 @@
+package io.topobridge.controller.workload;
+
+import io.topobridge.core.topology.TierCatalog;
+import java.util.function.Consumer;
+
+/**
+ * Where the workload controller gets the tiers users may name: the topology controller publishes the current
+ * catalog as nodes come and go. Listeners hear of every change so every gang is translated again.
+ */
+public interface TierSource {
+
+    /** The tiers known now ({@link TierCatalog#EMPTY} before any is known). */
+    TierCatalog current();
+
+    /** Called with the new catalog whenever it changes. */
+    void addListener(Consumer<TierCatalog> listener);
+}

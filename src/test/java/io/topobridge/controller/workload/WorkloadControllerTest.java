@@ -1,0 +1,379 @@
+package io.topobridge.controller.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.topobridge.controller.KindRegistry;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.workload.Fixtures;
+import io.topobridge.core.workload.VolcanoSchema;
+import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.devcluster.ApplyingCrudDispatcher;
+import io.topobridge.devcluster.MockCluster;
+import io.topobridge.volcano.PodGroup;
+import io.topobridge.volcano.Queue;
+import io.topobridge.volcano.model.PodGroupSpec;
+import io.topobridge.volcano.model.QueueSpec;
+import io.topobridge.volcano.model.QueueStatus;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The workload controller against the mock API server, counting every write: a create, an update on scale,
+ * nothing on resync or on changes that do not touch the PodGroup, a delete of only its own PodGroup when the
+ * annotations go, topology fields only on an adopted PodGroup, and findings instead of endless retries.
+ */
+class WorkloadControllerTest {
+
+    private static final String NS = "llm";
+    private static final Duration WAIT = Duration.ofSeconds(15);
+
+    private MockCluster cluster;
+    private KindRegistry registry;
+    private Wiring wiring;
+
+    @BeforeEach
+    void start() {
+        cluster = MockCluster.start().installVolcanoCrds();
+        registry = TestClusters.registryWithVolcano(cluster);
+        cluster.client().resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).create();
+        // every Volcano installation has an open default queue
+        var queue = new Queue();
+        queue.setMetadata(new ObjectMetaBuilder().withName("default").build());
+        queue.setSpec(new QueueSpec().weight(1));
+        queue.setStatus(new QueueStatus().state("Open"));
+        cluster.client().resource(queue).create();
+    }
+
+    private void startController(Map<String, String> config) {
+        wiring = new Wiring(cluster.client(), registry, Fixtures.TIERS, config);
+        wiring.controller.start();
+        await().atMost(WAIT).until(wiring.controller::ready);
+        cluster.dispatcher().clearLog();
+    }
+
+    @AfterEach
+    void stop() {
+        if (wiring != null) {
+            wiring.controller.stop();
+            wiring.lookup.stop();
+        }
+        cluster.close();
+    }
+
+    private List<ApplyingCrudDispatcher.Request> podGroupWrites() {
+        return cluster.dispatcher().writes("/namespaces/" + NS + "/podgroups");
+    }
+
+    private PodGroup podGroup(String name) {
+        return cluster.client().resources(PodGroup.class).inNamespace(NS).withName(name).get();
+    }
+
+    private <T extends HasMetadata> T apply(String yaml) {
+        @SuppressWarnings("unchecked")
+        T object = (T) Fixtures.object(yaml);
+        return cluster.client().resource(object).serverSideApply();
+    }
+
+    /**
+     * Waits until the controller is quiet: nothing pending and no batch for a while (events caused by its own
+     * writes come back through the PodGroup cache and must be seen to cause nothing).
+     */
+    private void settle() {
+        long[] last = {-1};
+        await().pollInterval(Duration.ofMillis(400)).atMost(WAIT).until(() -> {
+            long now = wiring.controller.passes();
+            boolean quiet = now == last[0] && wiring.controller.pending() == 0;
+            last[0] = now;
+            return quiet;
+        });
+    }
+
+    private void resyncAndSettle() {
+        long full = wiring.controller.fullPasses();
+        wiring.controller.resync();
+        await().atMost(WAIT).until(() -> wiring.controller.fullPasses() > full);
+    }
+
+    private static String deployment(int replicas, String annotations, String labels) {
+        return """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: vllm
+                  namespace: llm
+                  annotations: {%s}
+                  labels: {%s}
+                spec:
+                  replicas: %d
+                  selector: {matchLabels: {app: vllm}}
+                  template:
+                    metadata: {labels: {app: vllm}}
+                    spec:
+                      containers:
+                      - name: vllm
+                        image: vllm/vllm-openai:v0.9.0
+                        resources:
+                          requests: {cpu: "4", memory: 32Gi}
+                          limits: {nvidia.com/gpu: "2"}
+                """.formatted(annotations, labels, replicas);
+    }
+
+    @Test
+    void lifecycleWritesExactlyWhatChanged() {
+        startController(Map.of());
+        Deployment d = apply(deployment(2, "topobridge.io/highest-tier: rack", "team: a"));
+
+        await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") != null);
+        settle();
+        assertThat(podGroupWrites()).hasSize(1).allSatisfy(w -> assertThat(w.isApply()).isTrue());
+        PodGroup created = podGroup("tb-deploy-vllm");
+        assertThat(created.getSpec().getMinMember()).isEqualTo(2);
+        assertThat(created.getSpec().getMinResources()).containsExactlyInAnyOrderEntriesOf(
+                Map.of("cpu", "8", "memory", "64Gi", "nvidia.com/gpu", "4"));
+        assertThat(created.getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(2);
+        assertThat(created.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(o -> assertThat(o.getUid()).isEqualTo(d.getMetadata().getUid()));
+        assertThat(VolcanoSchema.podGroupProblems(created)).isEmpty();
+
+        cluster.dispatcher().clearLog();
+        resyncAndSettle();
+        resyncAndSettle();
+        assertThat(podGroupWrites()).as("a resync writes nothing").isEmpty();
+
+        apply(deployment(2, "topobridge.io/highest-tier: rack", "team: b"));
+        settle();
+        assertThat(podGroupWrites()).as("a change that does not touch the PodGroup writes nothing").isEmpty();
+
+        apply(deployment(3, "topobridge.io/highest-tier: rack", "team: b"));
+        await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm").getSpec().getMinMember() == 3);
+        settle();
+        assertThat(podGroupWrites()).as("scaling updates once").hasSize(1);
+        assertThat(podGroup("tb-deploy-vllm").getSpec().getMinResources()).containsEntry("nvidia.com/gpu", "6");
+
+        // a PodGroup someone else made in the same namespace must survive
+        var foreign = new PodGroup();
+        foreign.setMetadata(new ObjectMetaBuilder().withName("podgroup-1234").withNamespace(NS).build());
+        foreign.setSpec(new PodGroupSpec().minMember(1));
+        cluster.client().resource(foreign).create();
+        cluster.dispatcher().clearLog();
+
+        // removing the annotations (edit the object; a plain update drops them)
+        Deployment current = cluster.client().apps().deployments().inNamespace(NS).withName("vllm").get();
+        current.getMetadata().setAnnotations(Map.of());
+        current.getMetadata().setManagedFields(null);
+        cluster.client().resource(current).update();
+        await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") == null);
+        settle();
+        assertThat(podGroupWrites()).extracting(ApplyingCrudDispatcher.Request::method).containsExactly("DELETE");
+        assertThat(podGroup("podgroup-1234")).isNotNull();
+    }
+
+    @Test
+    void adoptedPodGroupGetsOnlyTheTopologyFieldsAndGetsThemBackOnRelease() {
+        TestClusters.installCrd(cluster, registry, "rolesets.orchestration.aibrix.ai");
+        startController(Map.of());
+        // AIBrix's volcanoSchedulingStrategy: its controller makes PodGroup <roleset> with its own fields
+        var aibrix = new PodGroup();
+        aibrix.setMetadata(new ObjectMetaBuilder().withName("pd-roleset-x7k2p").withNamespace(NS)
+                .withLabels(Map.of("roleset-name", "pd-roleset-x7k2p")).build());
+        aibrix.setSpec(new PodGroupSpec().minMember(3).queue("default").putMinResourcesItem("nvidia.com/gpu", "3"));
+        cluster.client().resource(aibrix).create();
+        cluster.dispatcher().clearLog();
+        String roleSet = """
+                apiVersion: orchestration.aibrix.ai/v1alpha1
+                kind: RoleSet
+                metadata:
+                  name: pd-roleset-x7k2p
+                  namespace: llm
+                  annotations: {%s}
+                spec:
+                  schedulingStrategy: {volcanoSchedulingStrategy: {minMember: 3}}
+                  roles:
+                  - {name: prefill, replicas: 2, template: {spec: {containers: [{name: c, image: x}]}}}
+                  - {name: decode, replicas: 1, template: {spec: {containers: [{name: c, image: x}]}}}
+                """;
+        apply(roleSet.formatted("topobridge.io/highest-tier: \"1\""));
+        await().atMost(WAIT).until(() -> podGroup("pd-roleset-x7k2p").getSpec().getNetworkTopology() != null);
+        settle();
+        assertThat(podGroupWrites()).hasSize(1).allSatisfy(w -> assertThat(w.isApply()).isTrue());
+        assertThat(cluster.dispatcher().managersOf("/apis/scheduling.volcano.sh/v1beta1/namespaces/llm/podgroups/pd-roleset-x7k2p"))
+                .contains("topobridge");
+        PodGroup merged = podGroup("pd-roleset-x7k2p");
+        assertThat(merged.getSpec().getMinMember()).isEqualTo(3);
+        assertThat(merged.getSpec().getMinResources()).containsEntry("nvidia.com/gpu", "3");
+        assertThat(merged.getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(1);
+        assertThat(merged.getSpec().getSubGroupPolicy()).extracting(p -> p.getName()).containsExactly("prefill", "decode");
+        assertThat(merged.getMetadata().getLabels()).doesNotContainKey("app.kubernetes.io/managed-by");
+        assertThat(VolcanoSchema.podGroupProblems(merged)).isEmpty();
+
+        cluster.dispatcher().clearLog();
+        resyncAndSettle();
+        assertThat(podGroupWrites()).isEmpty();
+
+        apply(roleSet.formatted(""));
+        await().atMost(WAIT).until(() -> podGroup("pd-roleset-x7k2p").getSpec().getNetworkTopology() == null);
+        settle();
+        assertThat(podGroupWrites()).as("released once, never deleted").hasSize(1)
+                .allSatisfy(w -> assertThat(w.isApply()).isTrue());
+        PodGroup released = podGroup("pd-roleset-x7k2p");
+        assertThat(released.getSpec().getSubGroupPolicy()).isNull();
+        assertThat(released.getSpec().getMinMember()).isEqualTo(3);
+    }
+
+    @Test
+    void invalidAnnotationGivesOneWarningEventAndNoPodGroup() {
+        startController(Map.of());
+        apply(deployment(2, "topobridge.io/highest-tier: leaf", ""));
+        await().atMost(WAIT).until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
+        settle();
+        resyncAndSettle();
+        resyncAndSettle();
+        assertThat(podGroupWrites()).isEmpty();
+        List<Finding> current = wiring.findings.of(WorkloadController.SOURCE);
+        assertThat(current).singleElement().satisfies(f -> {
+            assertThat(f.reason()).isEqualTo(WorkloadReason.INVALID_ANNOTATION);
+            assertThat(f.message()).contains("Deployment/llm/vllm").contains("topobridge.io/highest-tier=\"leaf\"");
+        });
+        assertThat(cluster.dispatcher().writes("/namespaces/llm/events")).as("one event, not one per pass").hasSize(1);
+        var events = cluster.client().v1().events().inNamespace(NS).list().getItems();
+        assertThat(events).singleElement().satisfies(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("InvalidAnnotation");
+            assertThat(e.getInvolvedObject().getName()).isEqualTo("vllm");
+        });
+
+        // fixing it resolves the finding and creates the PodGroup
+        apply(deployment(2, "topobridge.io/highest-tier: nvlink", ""));
+        await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") != null);
+        settle();
+        assertThat(wiring.findings.of(WorkloadController.SOURCE)).isEmpty();
+    }
+
+    @Test
+    void missingOrClosedQueueIsReportedInsteadOfRetried() {
+        var queue = new Queue();
+        queue.setMetadata(new ObjectMetaBuilder().withName("research").build());
+        queue.setSpec(new QueueSpec().weight(1));
+        cluster.client().resource(queue).create();
+        queue = cluster.client().resources(Queue.class).withName("research").get();
+        queue.setStatus(new QueueStatus().state("Closed"));
+        cluster.client().resource(queue).updateStatus();
+        startController(Map.of());
+
+        apply(deployment(1, "topobridge.io/highest-tier: \"1\", topobridge.io/queue: research", ""));
+        apply(deployment(1, "topobridge.io/highest-tier: \"1\", topobridge.io/queue: nowhere", "")
+                .replace("name: vllm", "name: lost"));
+        await().atMost(WAIT).until(() -> wiring.findings.of(WorkloadController.SOURCE).size() == 2);
+        settle();
+        assertThat(wiring.findings.of(WorkloadController.SOURCE)).extracting(f -> f.reason().reason() + " " + f.object().name())
+                .containsExactly("QueueMissing lost", "QueueNotOpen vllm");
+        assertThat(wiring.findings.of(WorkloadController.SOURCE).get(1).message()).contains("queue research of PodGroup tb-deploy-vllm is Closed");
+        resyncAndSettle();
+        assertThat(podGroupWrites()).isEmpty();
+
+        queue = cluster.client().resources(Queue.class).withName("research").get();
+        queue.setStatus(new QueueStatus().state("Open"));
+        cluster.client().resource(queue).updateStatus();
+        await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") != null);
+        settle();
+        assertThat(podGroupWrites()).hasSize(1);
+        assertThat(wiring.findings.of(WorkloadController.SOURCE)).extracting(f -> f.reason().reason())
+                .containsExactly("QueueMissing");
+    }
+
+    @Test
+    void groupMembershipChangesMoveTheWorkloadBetweenGangs() {
+        startController(Map.of());
+        String member = """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: %s
+                  namespace: llm
+                  annotations: {%s}
+                spec:
+                  replicas: %d
+                  selector: {matchLabels: {app: %1$s}}
+                  template:
+                    metadata: {labels: {app: %1$s}}
+                    spec: {containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]}
+                """;
+        apply(member.formatted("prefill", "topobridge.io/group: pd, topobridge.io/highest-tier: \"2\"", 3));
+        apply(member.formatted("decode", "topobridge.io/group: pd", 1));
+        await().atMost(WAIT).until(() -> podGroup("tb-group-pd") != null
+                && podGroup("tb-group-pd").getSpec().getMinMember() == 4);
+        settle();
+        assertThat(podGroup("tb-group-pd").getMetadata().getOwnerReferences()).hasSize(2);
+
+        cluster.dispatcher().clearLog();
+        apply(member.formatted("decode", "topobridge.io/highest-tier: \"1\"", 1));
+        await().atMost(WAIT).until(() -> podGroup("tb-deploy-decode") != null
+                && podGroup("tb-group-pd").getSpec().getMinMember() == 3);
+        settle();
+        assertThat(podGroupWrites()).as("the group shrinks once, the leaver gets its own").hasSize(2);
+        assertThat(podGroup("tb-group-pd").getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(o -> assertThat(o.getName()).isEqualTo("prefill"));
+    }
+
+    @Test
+    void kindInstalledLaterIsPickedUpAndNamespaceOptInIsHonoured() {
+        startController(Map.of("workloads.require-namespace-opt-in", "true"));
+        TestClusters.installCrd(cluster, registry, "leaderworkersets.leaderworkerset.x-k8s.io");
+        var lws = new GenericKubernetesResource();
+        lws.setApiVersion("leaderworkerset.x-k8s.io/v1");
+        lws.setKind("LeaderWorkerSet");
+        lws.setMetadata(new ObjectMetaBuilder().withName("big").withNamespace(NS)
+                .withAnnotations(Map.of("topobridge.io/highest-tier", "2")).build());
+        lws.setAdditionalProperty("spec", Map.of("replicas", 2, "leaderWorkerTemplate", Map.of("size", 2,
+                "workerTemplate", Map.of("spec", Map.of("containers", List.of(Map.of("name", "c", "image", "x")))))));
+        cluster.client().resource(lws).create();
+        await().atMost(WAIT).until(() -> wiring.lookup.get(io.topobridge.core.workload.WorkloadKind.LEADER_WORKER_SET,
+                NS, "big").isPresent());
+        settle();
+        assertThat(podGroupWrites()).as("namespace not opted in").isEmpty();
+
+        cluster.client().namespaces().withName(NS).edit(n -> {
+            n.getMetadata().setLabels(Map.of("topobridge.io/enabled", "true"));
+            return n;
+        });
+        await().atMost(WAIT).until(() -> podGroup("tb-lws-big-0") != null && podGroup("tb-lws-big-1") != null);
+        settle();
+        assertThat(podGroupWrites()).hasSize(2);
+    }
+
+    @Test
+    void refusalByTheApiServerBecomesAFindingNotARetryLoop() {
+        wiring = new Wiring(cluster.client(), registry, Fixtures.TIERS, Map.of());
+        var refusing = new io.topobridge.apply.Applier() {
+            @Override
+            public <T extends HasMetadata> Outcome apply(T desired, T current) {
+                var status = new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(403)
+                        .withMessage("admission webhook \"validatepodgroup.volcano.sh\" denied the request").build();
+                throw new io.fabric8.kubernetes.client.KubernetesClientException(status);
+            }
+        };
+        wiring.controller.applier = refusing;
+        wiring.controller.start();
+        await().atMost(WAIT).until(wiring.controller::ready);
+        apply(deployment(1, "topobridge.io/highest-tier: \"2\"", ""));
+        await().atMost(WAIT).until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
+        settle();
+        long passes = wiring.controller.passes();
+        settle();
+        assertThat(wiring.controller.passes()).as("no retry loop").isEqualTo(passes);
+        assertThat(wiring.findings.of(WorkloadController.SOURCE)).singleElement().satisfies(f -> {
+            assertThat(f.reason()).isEqualTo(WorkloadReason.APPLY_REFUSED);
+            assertThat(f.message()).contains("tb-deploy-vllm").contains("HTTP 403").contains("denied the request");
+        });
+    }
+}
