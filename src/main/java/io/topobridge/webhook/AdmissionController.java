@@ -16,6 +16,7 @@ import io.topobridge.core.workload.WorkloadTranslator;
 import io.topobridge.tls.CertificateStore;
 import io.topobridge.tls.ServingCertificate;
 import io.topobridge.controller.ManagedController;
+import io.topobridge.controller.workload.TierSource;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
@@ -31,6 +32,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -64,8 +66,9 @@ public class AdmissionController implements ManagedController {
     @Inject
     Instance<WorkloadLookup> lookups;
 
+    /** The topology controller's tiers (the configured ones until it publishes its own). */
     @Inject
-    Instance<TierSource> tierSources;
+    TierSource tiers;
 
     private volatile WebhookSettings webhook;
     private volatile CertificateStore store;
@@ -93,7 +96,7 @@ public class AdmissionController implements ManagedController {
         }
         var serialization = client.getKubernetesSerialization();
         var translator = new WorkloadTranslator(settings.workloads());
-        TierSource tiers = tierSource();
+        Supplier<TierCatalog> tiers = this.tiers::current;
         Set<String> ignored = Set.copyOf(WebhookConfigurations.SYSTEM_NAMESPACES);
         List<AdmissionWebhook> webhooks = new ArrayList<>();
         webhooks.add(new PodMutator(new PodAdmission(settings.admission(), translator), tiers, lookup(), serialization, ignored));
@@ -236,13 +239,5 @@ public class AdmissionController implements ManagedController {
         }
         LOG.warn("no workload lookup is available: every pod passes admission untouched");
         return new InMemoryLookup(List.of());
-    }
-
-    private TierSource tierSource() {
-        if (tierSources.isResolvable()) {
-            return tierSources.get();
-        }
-        LOG.info("no tier catalog is published yet: admission resolves no tier names");
-        return () -> TierCatalog.EMPTY;
     }
 }

@@ -6,9 +6,11 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.admission.JsonPatch;
 import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadLookup;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -22,13 +24,13 @@ public final class PodMutator implements AdmissionWebhook {
     public static final String PATH = "/mutate/pods";
 
     private final PodAdmission admission;
-    private final TierSource tiers;
+    private final Supplier<TierCatalog> tiers;
     private final WorkloadLookup lookup;
     private final KubernetesSerialization serialization;
     private final Set<String> ignoredNamespaces;
     private final FindingLog findings;
 
-    public PodMutator(PodAdmission admission, TierSource tiers, WorkloadLookup lookup,
+    public PodMutator(PodAdmission admission, Supplier<TierCatalog> tiers, WorkloadLookup lookup,
             KubernetesSerialization serialization, Set<String> ignoredNamespaces) {
         this.admission = admission;
         this.tiers = tiers;
@@ -85,7 +87,7 @@ public final class PodMutator implements AdmissionWebhook {
             // pods made by controllers often carry no namespace yet; the request says where they are created
             pod.getMetadata().setNamespace(request.namespace());
         }
-        PodAdmission.Result result = admission.admit(pod, tiers.current(), lookup);
+        PodAdmission.Result result = admission.admit(pod, tiers.get(), lookup);
         JsonNode before = serialization.convertValue(pod, JsonNode.class);
         JsonNode after = serialization.convertValue(result.pod(), JsonNode.class);
         List<JsonPatch.Operation> patch = JsonPatch.diff(before, after);

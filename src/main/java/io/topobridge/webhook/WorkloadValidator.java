@@ -15,6 +15,7 @@ import io.topobridge.core.workload.WorkloadTranslator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -45,12 +46,12 @@ public final class WorkloadValidator implements AdmissionWebhook {
     static final String NO_TIERS = "not checked, no tiers are known yet: ";
 
     private final Validation validation;
-    private final TierSource tiers;
+    private final Supplier<TierCatalog> tiers;
     private final KubernetesSerialization serialization;
     private final Set<String> ignoredNamespaces;
     private final FindingLog findings;
 
-    public WorkloadValidator(Validation validation, TierSource tiers, KubernetesSerialization serialization,
+    public WorkloadValidator(Validation validation, Supplier<TierCatalog> tiers, KubernetesSerialization serialization,
             Set<String> ignoredNamespaces) {
         this.validation = validation;
         this.tiers = tiers;
@@ -92,7 +93,7 @@ public final class WorkloadValidator implements AdmissionWebhook {
         if (workload.getMetadata() == null || workload.getMetadata().getDeletionTimestamp() != null || controlled(workload)) {
             return AdmissionAnswer.allow("skipped", List.of());
         }
-        TierCatalog catalog = tiers.current();
+        TierCatalog catalog = tiers.get();
         List<Finding> found = validation.validate(workload, catalog);
         Set<String> before = new HashSet<>();
         if (update && request.oldObject() != null) {

@@ -55,7 +55,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Deployment and a StatefulSet) live in the mock API server with {@code topobridge.io/} annotations, the
  * controller's informer caches see them, and AdmissionReviews for the pods their controllers would create are
  * posted over HTTPS. Each answer's patch is applied (strict RFC 6902) and the admitted pod checked; the PodGroup
- * it names is the one the translator makes for the workload, and it does not exist yet (pods may come first).
+ * it names is the one the translator makes for the workload and the running workload controller creates. (That a
+ * pod may come before its PodGroup is shown where no PodGroup exists at all: {@link RenderMatchesWebhookTest}.)
  * Runs in its own application so the workload CRDs it installs do not leak into other test classes.
  */
 @QuarkusTest
@@ -101,6 +102,11 @@ class AdmissionEndToEndTest {
                 }
             }
         }
+        // the Volcano queue the gangs go to (Volcano refuses PodGroups of a missing queue, and so the reconciler waits)
+        var queue = new io.topobridge.volcano.Queue();
+        queue.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("default").build());
+        queue.setSpec(new io.topobridge.volcano.model.QueueSpec().weight(1));
+        client.resource(queue).createOr(NonDeletingOperation::update);
         List<HasMetadata> created = new ArrayList<>();
         GenericKubernetesResource storm = upstream("workloads/tp-1p1d.yaml", Map.of("topobridge.io/highest-tier", "rack"));
         created.add(createCustom(WorkloadKind.STORM_SERVICE, storm));
@@ -271,9 +277,10 @@ class AdmissionEndToEndTest {
         assertThat(admitted.getSpec().getSchedulerName()).isEqualTo("volcano");
         assertThat(admitted.getMetadata().getLabels()).containsAllEntriesOf(pod.getMetadata().getLabels());
         assertThat(admitted.getSpec().getContainers()).isEqualTo(pod.getSpec().getContainers());
-        // the name is the PodGroup the reconciler makes for the workload, and the pod got it before it exists
+        // the name is the PodGroup the translator makes for the workload, and the running reconciler creates it
         assertThat(reconcilerPodGroups()).contains(expectedGroup);
-        assertThat(client.resources(PodGroup.class).inNamespace(NS).withName(expectedGroup).get()).isNull();
+        Awaitility.await().atMost(Duration.ofSeconds(30))
+                .until(() -> client.resources(PodGroup.class).inNamespace(NS).withName(expectedGroup).get() != null);
     }
 
     @Test

@@ -1,9 +1,11 @@
 package io.topobridge.webhook;
 
+import io.topobridge.controller.workload.TierSource;
 import io.topobridge.core.topology.TierCatalog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
 import java.util.List;
+import java.util.function.Consumer;
 
 /** Tiers 1=nvlink, 2=rack, 3=spine, for the end-to-end admission test's own application (enabled by its profile). */
 @Alternative
@@ -16,5 +18,10 @@ public class FixedTiers implements TierSource {
     @Override
     public TierCatalog current() {
         return TIERS;
+    }
+
+    @Override
+    public void addListener(Consumer<TierCatalog> listener) {
+        // fixed: never changes
     }
 }
