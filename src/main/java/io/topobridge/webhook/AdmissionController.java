@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.topobridge.apply.Applier;
 import io.topobridge.config.Settings;
@@ -23,6 +24,7 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,6 +106,9 @@ public class AdmissionController implements ManagedController {
             webhooks.add(new WorkloadValidator(translator::validate, tiers, serialization, ignored));
         }
         server = new WebhookServer(vertx, new ObjectMapper(), meters, webhooks);
+        Gauge.builder("topobridge.admission.certificate.expiry", this, AdmissionController::secondsLeft).baseUnit("seconds")
+                .description("Seconds until the served webhook certificate expires (alert well before zero)")
+                .register(meters);
         store = new CertificateStore(client, webhook.tls(), Clock.systemUTC());
         scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "topobridge-admission");
@@ -211,6 +216,11 @@ public class AdmissionController implements ManagedController {
             out.put("error", lastError);
         }
         return out;
+    }
+
+    private static double secondsLeft(AdmissionController controller) {
+        ServingCertificate serving = controller.serving();
+        return serving == null ? Double.NaN : Duration.between(Instant.now(), serving.notAfter()).toSeconds();
     }
 
     /** The port the webhook server listens on (-1 when not serving). */

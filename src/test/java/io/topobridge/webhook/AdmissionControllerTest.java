@@ -250,7 +250,8 @@ class AdmissionControllerTest {
 
         given().get("/q/metrics").then().statusCode(200)
                 .body(containsString("topobridge_admission_reviews_seconds_count{result=\"unchanged\",webhook=\"pods\"}"))
-                .body(containsString("topobridge_admission_reviews_seconds_count{result=\"malformed\",webhook=\"pods\"}"));
+                .body(containsString("topobridge_admission_reviews_seconds_count{result=\"malformed\",webhook=\"pods\"}"))
+                .body(containsString("topobridge_admission_certificate_expiry_seconds "));
     }
 
     private static String b64(String text) {
