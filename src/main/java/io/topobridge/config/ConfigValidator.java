@@ -30,6 +30,7 @@ public class ConfigValidator {
             settings.topology();
             settings.workloads();
             settings.admission();
+            settings.webhook("default");
         } catch (IllegalArgumentException e) {
             throw new ConfigurationException("Invalid topobridge configuration: " + e.getMessage());
         }

@@ -3,6 +3,7 @@ package io.topobridge.config;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.webhook.WebhookSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -36,6 +37,11 @@ public class Settings {
 
     public AdmissionSettings admission() {
         return new AdmissionSettings(config.admission().schedulerName());
+    }
+
+    /** Webhook server, registration and TLS settings; {@code namespace} is where the controller runs. */
+    public WebhookSettings webhook(String namespace) {
+        return WebhookSettings.from(config.admission(), config.workloads().requireNamespaceOptIn(), namespace);
     }
 
     public TopobridgeConfig raw() {

@@ -42,7 +42,7 @@ public final class Renderer {
     public Renderer(TopologySettings topology, WorkloadSettings workloads, AdmissionSettings admission) {
         this.topology = new TopologyBuilder(topology);
         this.translator = new WorkloadTranslator(workloads);
-        this.admission = new PodAdmission(admission);
+        this.admission = new PodAdmission(admission, this.translator);
     }
 
     public RenderOutput render(List<? extends HasMetadata> inputs) {

@@ -1,0 +1,69 @@
+package io.topobridge.webhook;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.topobridge.core.admission.JsonPatch;
+import java.util.Base64;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A webhook's answer to one review: allowed (with a JSON patch or none) or denied with a message, plus
+ * warnings the API server passes on to the client ({@code kubectl} prints them). {@code result} names the
+ * outcome for the metrics.
+ */
+public record AdmissionAnswer(
+        boolean allowed,
+        List<JsonPatch.Operation> patch,
+        int code,
+        String message,
+        List<String> warnings,
+        String result) {
+
+    /** Kubernetes shows at most this many characters of one warning. */
+    static final int MAX_WARNING = 256;
+
+    public AdmissionAnswer {
+        patch = List.copyOf(patch);
+        warnings = warnings.stream().map(w -> w.length() > MAX_WARNING ? w.substring(0, MAX_WARNING - 3) + "..." : w).toList();
+        Objects.requireNonNull(result, "result");
+    }
+
+    public static AdmissionAnswer allow(String result, List<String> warnings) {
+        return new AdmissionAnswer(true, List.of(), 200, null, warnings, result);
+    }
+
+    public static AdmissionAnswer patch(List<JsonPatch.Operation> patch, List<String> warnings) {
+        return new AdmissionAnswer(true, patch, 200, null, warnings, patch.isEmpty() ? "unchanged" : "patched");
+    }
+
+    public static AdmissionAnswer deny(int code, String message, List<String> warnings) {
+        return new AdmissionAnswer(false, List.of(), code, message, warnings, "denied");
+    }
+
+    /** The AdmissionReview response document for {@code uid}. */
+    public ObjectNode toReview(ObjectMapper mapper, String uid) {
+        ObjectNode review = mapper.createObjectNode();
+        review.put("apiVersion", AdmissionRequest.API_VERSION).put("kind", AdmissionRequest.KIND);
+        ObjectNode response = review.putObject("response");
+        response.put("uid", uid).put("allowed", allowed);
+        if (!patch.isEmpty()) {
+            byte[] json;
+            try {
+                json = mapper.writeValueAsBytes(JsonPatch.toJson(patch));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException("cannot serialise a JSON patch", e);
+            }
+            response.put("patchType", "JSONPatch").put("patch", Base64.getEncoder().encodeToString(json));
+        }
+        if (!allowed) {
+            response.putObject("status").put("code", code).put("reason", code == 422 ? "Invalid" : "Forbidden")
+                    .put("message", message);
+        }
+        if (!warnings.isEmpty()) {
+            var array = response.putArray("warnings");
+            warnings.forEach(array::add);
+        }
+        return review;
+    }
+}

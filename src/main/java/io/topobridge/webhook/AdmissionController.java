@@ -1,0 +1,253 @@
+package io.topobridge.webhook;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.topobridge.apply.Applier;
+import io.topobridge.config.Settings;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.admission.PodAdmission;
+import io.topobridge.core.render.InMemoryLookup;
+import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.WorkloadLookup;
+import io.topobridge.core.workload.WorkloadTranslator;
+import io.topobridge.tls.CertificateStore;
+import io.topobridge.tls.ServingCertificate;
+import io.topobridge.controller.ManagedController;
+import io.topobridge.controller.workload.TierSource;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs admission in the controller process: makes sure the serving certificate exists and is fresh (its
+ * Secret, shared by all replicas), serves the webhooks over HTTPS with it, keeps the two webhook
+ * configurations (and their {@code caBundle}) applied, and re-checks all of that every
+ * {@code tls.check-interval}, reloading a certificate renewed here, by another replica or by cert-manager.
+ * Ready once the webhooks are served and registered.
+ */
+@ApplicationScoped
+public class AdmissionController implements ManagedController {
+
+    private static final Logger LOG = Logger.getLogger(AdmissionController.class);
+    private static final Duration FIRST_RETRY = Duration.ofSeconds(2);
+
+    @Inject
+    Settings settings;
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    Applier applier;
+
+    @Inject
+    MeterRegistry meters;
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    Instance<WorkloadLookup> lookups;
+
+    /** The topology controller's tiers (the configured ones until it publishes its own). */
+    @Inject
+    TierSource tiers;
+
+    private volatile WebhookSettings webhook;
+    private volatile CertificateStore store;
+    private volatile WebhookServer server;
+    private volatile ScheduledExecutorService scheduler;
+    private volatile boolean ready;
+    private volatile String lastError;
+    private Duration retry = FIRST_RETRY;
+
+    @Override
+    public String name() {
+        return "admission";
+    }
+
+    @Override
+    public void start() {
+        webhook = settings.webhook(namespace());
+        if (!webhook.enabled()) {
+            LOG.info("admission webhooks are disabled (topobridge.admission.enabled=false)");
+            if (webhook.manageConfigurations()) {
+                removeConfigurations();
+            }
+            ready = true;
+            return;
+        }
+        var serialization = client.getKubernetesSerialization();
+        var translator = new WorkloadTranslator(settings.workloads());
+        Supplier<TierCatalog> tiers = this.tiers::current;
+        Set<String> ignored = Set.copyOf(WebhookConfigurations.SYSTEM_NAMESPACES);
+        List<AdmissionWebhook> webhooks = new ArrayList<>();
+        webhooks.add(new PodMutator(new PodAdmission(settings.admission(), translator), tiers, lookup(), serialization, ignored));
+        if (webhook.validateWorkloads()) {
+            webhooks.add(new WorkloadValidator(translator::validate, tiers, serialization, ignored));
+        }
+        server = new WebhookServer(vertx, new ObjectMapper(), meters, webhooks);
+        Gauge.builder("topobridge.admission.certificate.expiry", this, AdmissionController::secondsLeft).baseUnit("seconds")
+                .description("Seconds until the served webhook certificate expires (alert well before zero)")
+                .register(meters);
+        store = new CertificateStore(client, webhook.tls(), Clock.systemUTC());
+        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "topobridge-admission");
+            thread.setDaemon(true);
+            return thread;
+        });
+        scheduler.execute(this::bootstrap);
+    }
+
+    private void bootstrap() {
+        try {
+            check();
+            long every = webhook.checkInterval().toMillis();
+            scheduler.scheduleWithFixedDelay(this::checkQuietly, every, every, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            LOG.warnf("admission webhooks are not served yet, retrying in %s: %s", retry, e.getMessage());
+            lastError = e.getMessage();
+            scheduler.schedule(this::bootstrap, retry.toMillis(), TimeUnit.MILLISECONDS);
+            retry = retry.multipliedBy(2).compareTo(webhook.checkInterval()) > 0 ? webhook.checkInterval() : retry.multipliedBy(2);
+        }
+    }
+
+    private void checkQuietly() {
+        try {
+            check();
+        } catch (RuntimeException e) {
+            lastError = e.getMessage();
+            LOG.warnf("admission check failed (the webhooks keep serving the current certificate): %s", e.getMessage());
+        }
+    }
+
+    /**
+     * One pass: renew or reload the certificate when needed, start the server on the first pass, and apply the
+     * webhook configurations when they differ from what the bridge wants.
+     */
+    public synchronized void check() {
+        ServingCertificate certificate = store.ensure();
+        if (!server.running()) {
+            server.start(webhook.host(), webhook.port(), certificate);
+        } else if (!certificate.sameAs(server.serving())) {
+            server.updateCertificate(certificate);
+        }
+        if (webhook.manageConfigurations()) {
+            applyConfigurations(certificate.caBundlePem());
+        }
+        lastError = null;
+        ready = true;
+    }
+
+    private void applyConfigurations(String caBundlePem) {
+        var registration = client.admissionRegistration().v1();
+        String name = webhook.configurationName();
+        MutatingWebhookConfiguration mutating = registration.mutatingWebhookConfigurations().withName(name).get();
+        applier.apply(WebhookConfigurations.mutating(webhook, caBundlePem), mutating);
+        ValidatingWebhookConfiguration validating = registration.validatingWebhookConfigurations().withName(name).get();
+        if (webhook.validateWorkloads()) {
+            applier.apply(WebhookConfigurations.validating(webhook, caBundlePem), validating);
+        } else if (validating != null) {
+            applier.delete(validating, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
+        }
+    }
+
+    /** A disabled bridge leaves no webhook of its own registered (the API server would call a server that is not there). */
+    private void removeConfigurations() {
+        try {
+            var registration = client.admissionRegistration().v1();
+            String name = webhook.configurationName();
+            MutatingWebhookConfiguration mutating = registration.mutatingWebhookConfigurations().withName(name).get();
+            if (mutating != null) {
+                applier.delete(mutating, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
+            }
+            ValidatingWebhookConfiguration validating = registration.validatingWebhookConfigurations().withName(name).get();
+            if (validating != null) {
+                applier.delete(validating, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("cannot remove the webhook configurations %s: %s", webhook.configurationName(), e.getMessage());
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (scheduler != null) {
+            scheduler.shutdownNow();
+        }
+        if (server != null) {
+            server.stop();
+        }
+    }
+
+    @Override
+    public boolean ready() {
+        return ready;
+    }
+
+    @Override
+    public Map<String, Object> details() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        WebhookServer running = server;
+        if (running != null && running.running()) {
+            out.put("port", running.port());
+            out.put("certificateNotAfter", running.serving().notAfter().toString());
+        }
+        if (lastError != null) {
+            out.put("error", lastError);
+        }
+        return out;
+    }
+
+    private static double secondsLeft(AdmissionController controller) {
+        ServingCertificate serving = controller.serving();
+        return serving == null ? Double.NaN : Duration.between(Instant.now(), serving.notAfter()).toSeconds();
+    }
+
+    /** The port the webhook server listens on (-1 when not serving). */
+    public int port() {
+        WebhookServer running = server;
+        return running == null ? -1 : running.port();
+    }
+
+    /** The certificate served now (null before the first successful check). */
+    public ServingCertificate serving() {
+        WebhookServer running = server;
+        return running == null ? null : running.serving();
+    }
+
+    public WebhookSettings webhookSettings() {
+        return webhook;
+    }
+
+    private String namespace() {
+        return Objects.requireNonNullElse(client.getNamespace(), "default");
+    }
+
+    private WorkloadLookup lookup() {
+        if (lookups.isResolvable()) {
+            return lookups.get();
+        }
+        LOG.warn("no workload lookup is available: every pod passes admission untouched");
+        return new InMemoryLookup(List.of());
+    }
+}

@@ -1,0 +1,42 @@
+package io.topobridge.webhook;
+
+import io.topobridge.core.finding.Finding;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.jboss.logging.Logger;
+
+/**
+ * Logs what admission noticed once per distinct finding: the pods of one workload share a name prefix, so a
+ * misconfigured Deployment of a hundred pods gives one line, not a hundred.
+ */
+final class FindingLog {
+
+    private static final int REMEMBERED = 4096;
+
+    private final Logger log;
+    private final Set<String> seen = Collections.newSetFromMap(new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > REMEMBERED;
+        }
+    });
+
+    FindingLog(Logger log) {
+        this.log = log;
+    }
+
+    void log(Finding finding) {
+        String line = finding.line();
+        synchronized (seen) {
+            if (!seen.add(line)) {
+                return;
+            }
+        }
+        switch (finding.severity()) {
+            case INFO -> log.info(line);
+            case WARNING, REJECTED -> log.warn(line);
+        }
+    }
+}

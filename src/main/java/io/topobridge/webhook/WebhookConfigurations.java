@@ -1,0 +1,119 @@
+package io.topobridge.webhook;
+
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperations;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperationsBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfigurationBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.workload.WorkloadKind;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The two webhook configurations as the bridge applies them: one source of truth for rules, selectors,
+ * failure policies and {@code caBundle}. Every field the API server would default is set explicitly, so the
+ * object read back equals the one applied and an unchanged check writes nothing.
+ */
+public final class WebhookConfigurations {
+
+    /** Namespaces whose pods and workloads are never intercepted, whatever their labels. */
+    public static final List<String> SYSTEM_NAMESPACES = List.of("kube-system");
+    static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
+    public static final String POD_WEBHOOK = "pods.topobridge.io";
+    public static final String WORKLOAD_WEBHOOK = "workloads.topobridge.io";
+
+    private WebhookConfigurations() {
+    }
+
+    public static MutatingWebhookConfiguration mutating(WebhookSettings settings, String caBundlePem) {
+        MutatingWebhook pods = new MutatingWebhookBuilder()
+                .withName(POD_WEBHOOK)
+                .withClientConfig(clientConfig(settings, PodMutator.PATH, caBundlePem))
+                .withRules(rule(List.of("CREATE"), "", "v1", "pods"))
+                .withNamespaceSelector(namespaces(settings, true))
+                .withObjectSelector(notSelf(settings))
+                .withFailurePolicy(settings.podFailurePolicy())
+                .withMatchPolicy("Equivalent")
+                .withSideEffects("None")
+                .withTimeoutSeconds(settings.timeoutSeconds())
+                .withAdmissionReviewVersions("v1")
+                .withReinvocationPolicy("Never")
+                .build();
+        return new MutatingWebhookConfigurationBuilder()
+                .withNewMetadata().withName(settings.configurationName()).withLabels(labels()).endMetadata()
+                .withWebhooks(pods)
+                .build();
+    }
+
+    public static ValidatingWebhookConfiguration validating(WebhookSettings settings, String caBundlePem) {
+        List<RuleWithOperations> rules = new ArrayList<>();
+        for (WorkloadKind kind : WorkloadValidator.KINDS) {
+            rules.add(rule(List.of("CREATE", "UPDATE"), kind.group(), kind.version(), kind.plural()));
+        }
+        var workloads = new ValidatingWebhookBuilder()
+                .withName(WORKLOAD_WEBHOOK)
+                .withClientConfig(clientConfig(settings, WorkloadValidator.PATH, caBundlePem))
+                .withRules(rules)
+                .withNamespaceSelector(namespaces(settings, settings.workloadsRequireOptIn()))
+                .withObjectSelector(new LabelSelector())
+                .withFailurePolicy(settings.workloadFailurePolicy())
+                .withMatchPolicy("Equivalent")
+                .withSideEffects("None")
+                .withTimeoutSeconds(settings.timeoutSeconds())
+                .withAdmissionReviewVersions("v1")
+                .build();
+        return new ValidatingWebhookConfigurationBuilder()
+                .withNewMetadata().withName(settings.configurationName()).withLabels(labels()).endMetadata()
+                .withWebhooks(workloads)
+                .build();
+    }
+
+    /** The base64 form of a PEM bundle, as {@code clientConfig.caBundle} carries it. */
+    public static String caBundle(String pem) {
+        return Base64.getEncoder().encodeToString(pem.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Map<String, String> labels() {
+        return Map.of(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
+    }
+
+    private static WebhookClientConfig clientConfig(WebhookSettings settings, String path, String caBundlePem) {
+        return new WebhookClientConfigBuilder()
+                .withNewService().withNamespace(settings.namespace()).withName(settings.serviceName())
+                .withPath(path).withPort(settings.servicePort()).endService()
+                .withCaBundle(caBundle(caBundlePem))
+                .build();
+    }
+
+    private static RuleWithOperations rule(List<String> operations, String group, String version, String resource) {
+        return new RuleWithOperationsBuilder().withOperations(operations).withApiGroups(group).withApiVersions(version)
+                .withResources(resource).withScope("Namespaced").build();
+    }
+
+    private static LabelSelector namespaces(WebhookSettings settings, boolean optIn) {
+        List<LabelSelectorRequirement> requirements = new ArrayList<>();
+        if (optIn) {
+            requirements.add(new LabelSelectorRequirement(settings.namespaceLabel(), "In", List.of("true")));
+        }
+        requirements.add(new LabelSelectorRequirement(NAMESPACE_NAME_LABEL, "NotIn", SYSTEM_NAMESPACES));
+        return new LabelSelectorBuilder().withMatchExpressions(requirements).build();
+    }
+
+    private static LabelSelector notSelf(WebhookSettings settings) {
+        return new LabelSelectorBuilder().withMatchExpressions(
+                new LabelSelectorRequirement(settings.selfLabelKey(), "NotIn", List.of(settings.selfLabelValue()))).build();
+    }
+}

@@ -1,0 +1,209 @@
+package io.topobridge.webhook;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.topobridge.tls.ServingCertificate;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.SSLOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * The HTTPS server the API server calls for admission, on its own port because its certificate is made at
+ * run time and rotates: a renewed certificate is swapped in with {@link HttpServer#updateSSLOptions} and
+ * served on every new connection, without a restart.
+ *
+ * <p>It never fails a request it can answer: a review it cannot parse gets HTTP 400 with the reason (the API
+ * server then applies the webhook's failurePolicy); a failure inside a webhook gets {@code allowed: true}
+ * with a warning, so a broken bridge never blocks a cluster. Every answer echoes the request's {@code uid}.
+ * Metric: {@code topobridge_admission_reviews_seconds{webhook,result}} (count and latency).
+ *
+ * <p>Reviews are answered on the event loop: a review is pure computation over in-memory informer caches
+ * (about 50 microseconds), and on a busy node every hand-off to a worker thread adds a scheduling delay to the
+ * tail latency the API server waits on.
+ */
+public final class WebhookServer {
+
+    private static final Logger LOG = Logger.getLogger(WebhookServer.class);
+    /** Kubernetes objects are at most about 1.5 MiB; a review carries up to two of them. */
+    static final long MAX_BODY = 4L * 1024 * 1024;
+    private static final String JSON = "application/json";
+
+    private final Vertx vertx;
+    private final ObjectMapper mapper;
+    private final MeterRegistry meters;
+    private final List<AdmissionWebhook> webhooks;
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+    private volatile HttpServer server;
+    private volatile ServingCertificate serving;
+
+    public WebhookServer(Vertx vertx, ObjectMapper mapper, MeterRegistry meters, List<AdmissionWebhook> webhooks) {
+        this.vertx = vertx;
+        this.mapper = mapper;
+        this.meters = meters;
+        this.webhooks = List.copyOf(webhooks);
+    }
+
+    /** Starts serving HTTPS on {@code host:port} (0: any free port) with {@code certificate}; returns the port. */
+    public synchronized int start(String host, int port, ServingCertificate certificate) {
+        if (server != null) {
+            throw new IllegalStateException("the webhook server is already running on port " + server.actualPort());
+        }
+        Router router = Router.router(vertx);
+        BodyHandler body = BodyHandler.create(false).setBodyLimit(MAX_BODY);
+        for (AdmissionWebhook webhook : webhooks) {
+            router.post(webhook.path()).handler(body).handler(ctx -> handle(webhook, ctx));
+        }
+        router.route().failureHandler(this::failed);
+        var options = new HttpServerOptions().setHost(host).setPort(port).setSsl(true)
+                .setKeyCertOptions(keyCert(certificate)).setCompressionSupported(false);
+        HttpServer created = vertx.createHttpServer(options).requestHandler(router);
+        try {
+            created.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the webhook server", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot serve the admission webhooks on " + host + ":" + port + ": "
+                    + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()), e);
+        }
+        server = created;
+        serving = certificate;
+        LOG.infof("serving admission webhooks %s over HTTPS on port %d (certificate valid until %s)",
+                webhooks.stream().map(AdmissionWebhook::path).toList(), created.actualPort(), certificate.notAfter());
+        return created.actualPort();
+    }
+
+    /** Serves {@code certificate} on every connection opened from now on. */
+    public synchronized void updateCertificate(ServingCertificate certificate) {
+        HttpServer running = server;
+        if (running == null) {
+            throw new IllegalStateException("the webhook server is not running");
+        }
+        try {
+            running.updateSSLOptions(new SSLOptions().setKeyCertOptions(keyCert(certificate)))
+                    .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reloading the webhook certificate", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot reload the webhook certificate: " + e.getMessage(), e);
+        }
+        serving = certificate;
+        LOG.infof("webhook server now serves the certificate valid until %s", certificate.notAfter());
+    }
+
+    public synchronized void stop() {
+        HttpServer running = server;
+        server = null;
+        if (running != null) {
+            try {
+                running.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                LOG.warnf("closing the webhook server: %s", e.getMessage());
+            }
+        }
+    }
+
+    public boolean running() {
+        return server != null;
+    }
+
+    /** The port it listens on, or -1 when not running. */
+    public int port() {
+        HttpServer running = server;
+        return running == null ? -1 : running.actualPort();
+    }
+
+    /** The certificate served now (null before the start). */
+    public ServingCertificate serving() {
+        return serving;
+    }
+
+    private static PemKeyCertOptions keyCert(ServingCertificate certificate) {
+        return new PemKeyCertOptions().setCertValue(Buffer.buffer(certificate.certificatePem()))
+                .setKeyValue(Buffer.buffer(certificate.keyPem()));
+    }
+
+    private void handle(AdmissionWebhook webhook, RoutingContext ctx) {
+        long start = System.nanoTime();
+        String result;
+        int status;
+        byte[] out;
+        try {
+            AdmissionRequest request = AdmissionRequest.parse(mapper, ctx.body().buffer() == null ? new byte[0]
+                    : ctx.body().buffer().getBytes());
+            AdmissionAnswer answer;
+            try {
+                answer = webhook.review(request);
+            } catch (AdmissionRequest.MalformedException e) {
+                throw e;
+            } catch (RuntimeException | StackOverflowError e) {
+                LOG.errorf(e, "%s webhook failed on %s; allowing it unchanged", webhook.name(), request.describe());
+                answer = AdmissionAnswer.allow("error", List.of("topobridge could not review " + request.describe()
+                        + " and let it pass unchanged: " + e));
+            }
+            out = mapper.writeValueAsBytes(answer.toReview(mapper, request.uid()));
+            status = 200;
+            result = answer.result();
+        } catch (AdmissionRequest.MalformedException e) {
+            LOG.warnf("%s webhook: malformed AdmissionReview: %s", webhook.name(), e.getMessage());
+            out = status(400, "BadRequest", "malformed AdmissionReview: " + e.getMessage());
+            status = 400;
+            result = "malformed";
+        } catch (JsonProcessingException | RuntimeException e) {
+            LOG.errorf(e, "%s webhook: cannot answer", webhook.name());
+            out = status(500, "InternalError", "topobridge cannot answer: " + e);
+            status = 500;
+            result = "error";
+        }
+        ctx.response().setStatusCode(status).putHeader("Content-Type", JSON).end(Buffer.buffer(out));
+        timer(webhook.name(), result).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+    }
+
+    /** Requests the router refused before any webhook saw them (a body over the limit, above all). */
+    private void failed(RoutingContext ctx) {
+        int code = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
+        String message = code == 413 ? "the request body exceeds " + MAX_BODY + " bytes"
+                : ctx.failure() != null ? String.valueOf(ctx.failure()) : "request refused";
+        if (code >= 500) {
+            LOG.errorf(ctx.failure(), "webhook server: %s %s failed", ctx.request().method(), ctx.request().path());
+        } else {
+            LOG.warnf("webhook server: %s %s refused with %d: %s", ctx.request().method(), ctx.request().path(), code, message);
+        }
+        if (!ctx.response().ended()) {
+            ctx.response().setStatusCode(code).putHeader("Content-Type", JSON)
+                    .end(Buffer.buffer(status(code, code == 413 ? "RequestEntityTooLarge" : "BadRequest", message)));
+        }
+    }
+
+    private byte[] status(int code, String reason, String message) {
+        var node = mapper.createObjectNode().put("apiVersion", "v1").put("kind", "Status").put("status", "Failure")
+                .put("code", code).put("reason", reason).put("message", message);
+        try {
+            return mapper.writeValueAsBytes(node);
+        } catch (JsonProcessingException e) {
+            return ("{\"message\":\"" + reason + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    private Timer timer(String webhook, String result) {
+        return timers.computeIfAbsent(webhook + "|" + result, k -> Timer.builder("topobridge.admission.reviews")
+                .description("Admission reviews answered, by webhook and result, and their latency")
+                .tag("webhook", webhook).tag("result", result).register(meters));
+    }
+}

@@ -1,0 +1,145 @@
+package io.topobridge.webhook;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.Severity;
+import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadTranslator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+
+/**
+ * The validating webhook on the managed workload kinds: rejects a workload whose {@code topobridge.io/}
+ * annotations the reconciler would reject, with the reconciler's own messages ({@link WorkloadTranslator#validate}).
+ *
+ * <p>It never stands in the way of what it cannot fix: an UPDATE is denied only for rejections the old object
+ * did not already have (so scaling or relabelling an object that was invalid before the bridge arrived still
+ * works), objects being deleted and objects made by another controller (their owner was checked) pass. While
+ * no tiers are known (the topology is not built yet, or the labelled nodes have not joined, as with a node
+ * autoscaler) a tier cannot be checked, so rejections are returned as warnings and the reconciler reports them
+ * once the tiers exist.
+ */
+public final class WorkloadValidator implements AdmissionWebhook {
+
+    private static final Logger LOG = Logger.getLogger(WorkloadValidator.class);
+    public static final String PATH = "/validate/workloads";
+    /** The kinds users write; PodSets and ReplicaSets are made by controllers from a checked parent. */
+    public static final List<WorkloadKind> KINDS = List.of(WorkloadKind.STORM_SERVICE, WorkloadKind.ROLE_SET,
+            WorkloadKind.LEADER_WORKER_SET, WorkloadKind.DISAGGREGATED_SET, WorkloadKind.DEPLOYMENT, WorkloadKind.STATEFUL_SET);
+
+    /** Rejections and warnings for one workload; {@link WorkloadTranslator#validate} in production. */
+    @FunctionalInterface
+    public interface Validation {
+        List<Finding> validate(HasMetadata workload, TierCatalog tiers);
+    }
+
+    static final String NO_TIERS = "not checked, no tiers are known yet: ";
+
+    private final Validation validation;
+    private final Supplier<TierCatalog> tiers;
+    private final KubernetesSerialization serialization;
+    private final Set<String> ignoredNamespaces;
+    private final FindingLog findings;
+
+    public WorkloadValidator(Validation validation, Supplier<TierCatalog> tiers, KubernetesSerialization serialization,
+            Set<String> ignoredNamespaces) {
+        this.validation = validation;
+        this.tiers = tiers;
+        this.serialization = serialization;
+        this.ignoredNamespaces = Set.copyOf(ignoredNamespaces);
+        this.findings = new FindingLog(LOG);
+    }
+
+    @Override
+    public String name() {
+        return "workloads";
+    }
+
+    @Override
+    public String path() {
+        return PATH;
+    }
+
+    @Override
+    public AdmissionAnswer review(AdmissionRequest request) {
+        boolean update = "UPDATE".equals(request.operation());
+        if (!update && !"CREATE".equals(request.operation())) {
+            return AdmissionAnswer.allow("skipped", List.of());
+        }
+        String apiVersion = request.group().isEmpty() ? request.version() : request.group() + "/" + request.version();
+        WorkloadKind kind = WorkloadKind.of(apiVersion, request.kind()).filter(KINDS::contains).orElse(null);
+        if (kind == null) {
+            LOG.warnf("workload webhook received %s: its configuration should only send managed workload kinds", request.describe());
+            return AdmissionAnswer.allow("skipped", List.of());
+        }
+        if (request.object() == null) {
+            throw new AdmissionRequest.MalformedException("request.object is missing (a " + request.operation()
+                    + " of a " + request.kind() + " carries the object)");
+        }
+        if (request.namespace() != null && ignoredNamespaces.contains(request.namespace())) {
+            return AdmissionAnswer.allow("skipped", List.of());
+        }
+        HasMetadata workload = read(kind, request.object(), request);
+        if (workload.getMetadata() == null || workload.getMetadata().getDeletionTimestamp() != null || controlled(workload)) {
+            return AdmissionAnswer.allow("skipped", List.of());
+        }
+        TierCatalog catalog = tiers.get();
+        List<Finding> found = validation.validate(workload, catalog);
+        Set<String> before = new HashSet<>();
+        if (update && request.oldObject() != null) {
+            validation.validate(read(kind, request.oldObject(), request), catalog).stream()
+                    .filter(Finding::isRejection).map(Finding::message).forEach(before::add);
+        }
+        List<String> rejections = found.stream().filter(Finding::isRejection).map(Finding::message)
+                .filter(m -> !before.contains(m)).distinct().toList();
+        List<String> warnings = found.stream().filter(f -> f.severity() == Severity.WARNING).map(Finding::message).toList();
+        if (rejections.isEmpty()) {
+            return AdmissionAnswer.allow("allowed", warnings);
+        }
+        if (catalog.isEmpty()) {
+            List<String> all = new java.util.ArrayList<>(warnings);
+            rejections.forEach(r -> all.add(NO_TIERS + r));
+            return AdmissionAnswer.allow("allowed", all);
+        }
+        found.stream().filter(f -> rejections.contains(f.message())).forEach(findings::log);
+        return AdmissionAnswer.deny(422, String.join("; ", rejections), warnings);
+    }
+
+    private HasMetadata read(WorkloadKind kind, ObjectNode raw, AdmissionRequest request) {
+        ObjectNode object = raw.deepCopy();
+        if (!object.hasNonNull("apiVersion")) {
+            object.put("apiVersion", kind.apiVersion());
+        }
+        if (!object.hasNonNull("kind")) {
+            object.put("kind", kind.kind());
+        }
+        if (request.namespace() != null && object.path("metadata").isObject() && !object.path("metadata").hasNonNull("namespace")) {
+            ((ObjectNode) object.get("metadata")).put("namespace", request.namespace());
+        }
+        Class<? extends HasMetadata> type = switch (kind) {
+            case DEPLOYMENT -> Deployment.class;
+            case STATEFUL_SET -> StatefulSet.class;
+            default -> GenericKubernetesResource.class;
+        };
+        try {
+            return serialization.convertValue(object, type);
+        } catch (IllegalArgumentException e) {
+            throw new AdmissionRequest.MalformedException("request.object is not a " + kind.kind() + ": " + e.getMessage());
+        }
+    }
+
+    private static boolean controlled(HasMetadata workload) {
+        List<OwnerReference> owners = workload.getMetadata().getOwnerReferences();
+        return owners != null && owners.stream().anyMatch(o -> Boolean.TRUE.equals(o.getController()));
+    }
+}

@@ -1,0 +1,241 @@
+package io.topobridge.tls;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.topobridge.devcluster.MockCluster;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The certificate Secret against the mock API server: bootstrap, renewal, external Secrets, replicas racing. */
+class CertificateStoreTest {
+
+    private static final String NS = "ops";
+    private static final String SECRET = "hook-tls";
+    private static final Instant NOW = Instant.parse("2031-03-01T00:00:00Z");
+
+    private MockCluster cluster;
+
+    @BeforeEach
+    void start() {
+        cluster = MockCluster.start();
+        cluster.dispatcher().clearLog();
+    }
+
+    @AfterEach
+    void stop() {
+        cluster.close();
+    }
+
+    private static TlsSettings settings(TlsSettings.Mode mode) {
+        return new TlsSettings(mode, NS, SECRET, TlsSettings.serviceDnsNames("hook", NS), Duration.ofDays(365),
+                Duration.ofDays(3650), Duration.ofDays(30));
+    }
+
+    private CertificateStore store(Instant now) {
+        return new CertificateStore(cluster.client(), settings(TlsSettings.Mode.GENERATE), Clock.fixed(now, ZoneOffset.UTC));
+    }
+
+    private Secret secret() {
+        return cluster.client().secrets().inNamespace(NS).withName(SECRET).get();
+    }
+
+    private int secretWrites() {
+        return cluster.dispatcher().writes("/secrets").size();
+    }
+
+    private static String decode(Secret secret, String key) {
+        return new String(Base64.getDecoder().decode(secret.getData().get(key)), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void bootstrapCreatesTheSecretOnceThenWritesNothing() {
+        ServingCertificate first = store(NOW).ensure();
+        assertThat(secretWrites()).isEqualTo(1);
+        Secret secret = secret();
+        assertThat(secret.getType()).isEqualTo("kubernetes.io/tls");
+        assertThat(secret.getMetadata().getLabels()).containsEntry("app.kubernetes.io/managed-by", "topobridge");
+        assertThat(secret.getData()).containsOnlyKeys("tls.crt", "tls.key", "ca.crt", "ca.key");
+        assertThat(Certificates.parseCertificates(decode(secret, "tls.crt"))).containsExactly(first.certificate());
+        assertThat(Certificates.parseCertificates(decode(secret, "ca.crt"))).containsExactlyElementsOf(first.caCertificates());
+        assertThat(Certificates.dnsNames(first.certificate())).contains("hook.ops.svc", "hook.ops.svc.cluster.local");
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(store(NOW.plus(Duration.ofDays(i))).ensure().sameAs(first)).isTrue();
+        }
+        assertThat(secretWrites()).as("unchanged checks write nothing").isEqualTo(1);
+    }
+
+    @Test
+    void servingCertificateNearExpiryIsRenewedWithTheSameCa() {
+        ServingCertificate first = store(NOW).ensure();
+        Instant later = NOW.plus(Duration.ofDays(340)); // 25 days left < 30 days renew-before
+        ServingCertificate renewed = store(later).ensure();
+        assertThat(renewed.certificate()).isNotEqualTo(first.certificate());
+        assertThat(renewed.caCertificates()).containsExactlyElementsOf(first.caCertificates());
+        assertThat(renewed.notAfter()).isEqualTo(later.plus(Duration.ofDays(365)));
+        assertThat(secretWrites()).isEqualTo(2);
+        assertThat(CertificateStore.parse(secret()).sameAs(renewed)).isTrue();
+        assertThat(store(later).ensure().sameAs(renewed)).isTrue();
+        assertThat(secretWrites()).isEqualTo(2);
+    }
+
+    @Test
+    void caNearExpiryIsReplacedAndTheOldCaStaysTrustedWhileValid() {
+        ServingCertificate first = store(NOW).ensure();
+        Instant later = NOW.plus(Duration.ofDays(3630)); // the CA has 20 days left
+        ServingCertificate renewed = store(later).ensure();
+        assertThat(renewed.caCertificates()).hasSize(2);
+        assertThat(renewed.caCertificates().get(1)).isEqualTo(first.caCertificates().get(0));
+        assertThat(renewed.signer()).isEqualTo(renewed.caCertificates().get(0));
+        assertThat(Certificates.signedBy(renewed.certificate(), first.caCertificates().get(0))).isFalse();
+
+        // once the retired CA has expired, the next renewal drops it from the bundle
+        Instant muchLater = later.plus(Duration.ofDays(340));
+        ServingCertificate next = store(muchLater).ensure();
+        assertThat(next.caCertificates()).containsExactly(renewed.caCertificates().get(0));
+    }
+
+    @Test
+    void aSecretItDidNotMakeIsNeverOverwritten() {
+        cluster.client().secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName(SECRET)
+                .withNamespace(NS).endMetadata().withType("kubernetes.io/tls")
+                .withData(Map.of("tls.crt", "eA==", "tls.key", "eA==")).build()).create();
+        cluster.dispatcher().clearLog();
+        assertThatThrownBy(() -> store(NOW).ensure()).isInstanceOf(CertificateStore.UnavailableException.class)
+                .hasMessageContaining("ops/hook-tls").hasMessageContaining("tls.mode=secret");
+        assertThat(secretWrites()).isZero();
+    }
+
+    @Test
+    void anUnreadableSecretOfItsOwnIsReplaced() {
+        cluster.client().secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName(SECRET)
+                .withNamespace(NS).addToLabels("app.kubernetes.io/managed-by", "topobridge").endMetadata()
+                .withData(Map.of("tls.crt", "bm90IGEgY2VydA==")).build()).create();
+        ServingCertificate made = store(NOW).ensure();
+        assertThat(CertificateStore.parse(secret()).sameAs(made)).isTrue();
+    }
+
+    @Test
+    void externalSecretIsReadNeverWritten() {
+        var external = new CertificateStore(cluster.client(), settings(TlsSettings.Mode.SECRET), Clock.fixed(NOW, ZoneOffset.UTC));
+        assertThatThrownBy(external::ensure).isInstanceOf(CertificateStore.UnavailableException.class)
+                .hasMessageContaining("ops/hook-tls").hasMessageContaining("does not exist");
+
+        // what cert-manager writes: tls.crt, tls.key, ca.crt, no ca.key
+        var ca = Certificates.newCa("cert-manager-ca", NOW, Duration.ofDays(100));
+        var serving = Certificates.issueServing(ca, List.of("hook.ops.svc"), NOW, Duration.ofDays(90));
+        cluster.client().secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName(SECRET)
+                .withNamespace(NS).endMetadata().withType("kubernetes.io/tls").withData(Map.of(
+                        "tls.crt", b64(serving.certificatePem()), "tls.key", b64(serving.keyPem()),
+                        "ca.crt", b64(ca.certificatePem()))).build()).create();
+        cluster.dispatcher().clearLog();
+        ServingCertificate read = external.ensure();
+        assertThat(read.certificate()).isEqualTo(serving.certificate());
+        assertThat(read.caCertificates()).containsExactly(ca.certificate());
+        assertThat(read.caKey()).isNull();
+        assertThat(secretWrites()).isZero();
+
+        // an expired external certificate is still only read: renewing it is its owner's job
+        var late = new CertificateStore(cluster.client(), settings(TlsSettings.Mode.SECRET),
+                Clock.fixed(NOW.plus(Duration.ofDays(200)), ZoneOffset.UTC));
+        assertThat(late.ensure().certificate()).isEqualTo(serving.certificate());
+        assertThat(secretWrites()).isZero();
+    }
+
+    @Test
+    void externalSecretWithAForeignKeyIsRefused() {
+        var ca = Certificates.newCa("ca", NOW, Duration.ofDays(100));
+        var a = Certificates.issueServing(ca, List.of("hook.ops.svc"), NOW, Duration.ofDays(90));
+        var b = Certificates.issueServing(ca, List.of("hook.ops.svc"), NOW, Duration.ofDays(90));
+        cluster.client().secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName(SECRET)
+                .withNamespace(NS).endMetadata().withData(Map.of("tls.crt", b64(a.certificatePem()),
+                        "tls.key", b64(b.keyPem()), "ca.crt", b64(ca.certificatePem()))).build()).create();
+        var external = new CertificateStore(cluster.client(), settings(TlsSettings.Mode.SECRET), Clock.fixed(NOW, ZoneOffset.UTC));
+        assertThatThrownBy(external::ensure).hasMessageContaining("tls.key does not belong to tls.crt");
+    }
+
+    /** A replica whose first read is stale: it saw no Secret (or an old one) just before another replica wrote. */
+    private CertificateStore staleReplica(Instant now, Secret staleView) {
+        AtomicReference<Boolean> first = new AtomicReference<>(true);
+        return new CertificateStore(cluster.client(), settings(TlsSettings.Mode.GENERATE), Clock.fixed(now, ZoneOffset.UTC)) {
+            @Override
+            protected Secret read() {
+                return first.getAndSet(false) ? staleView : super.read();
+            }
+        };
+    }
+
+    @Test
+    void aReplicaThatLosesTheCreateUsesTheWinnersCertificate() {
+        ServingCertificate winner = store(NOW).ensure();
+        cluster.dispatcher().clearLog();
+        ServingCertificate loser = staleReplica(NOW, null).ensure();
+        assertThat(loser.sameAs(winner)).isTrue();
+        assertThat(cluster.dispatcher().writes("/secrets")).hasSize(1).allSatisfy(r -> assertThat(r.method()).isEqualTo("POST"));
+        assertThat(CertificateStore.parse(secret()).sameAs(winner)).isTrue();
+    }
+
+    @Test
+    void aReplicaThatLosesTheRenewalUsesTheWinnersCertificate() {
+        store(NOW).ensure();
+        Secret before = secret();
+        Instant later = NOW.plus(Duration.ofDays(340));
+        ServingCertificate winner = store(later).ensure();
+        cluster.dispatcher().clearLog();
+        ServingCertificate loser = staleReplica(later, before).ensure();
+        assertThat(loser.sameAs(winner)).isTrue();
+        assertThat(cluster.dispatcher().writes("/secrets")).hasSize(1).allSatisfy(r -> assertThat(r.method()).isEqualTo("PUT"));
+    }
+
+    @Test
+    void replicasStartingTogetherAgreeOnOneCertificate() throws Exception {
+        int replicas = 4;
+        for (int round = 0; round < 5; round++) {
+            cluster.client().secrets().inNamespace(NS).withName(SECRET).delete();
+            var barrier = new CyclicBarrier(replicas);
+            var pool = Executors.newFixedThreadPool(replicas);
+            try {
+                List<Future<ServingCertificate>> results = new ArrayList<>();
+                for (int r = 0; r < replicas; r++) {
+                    Callable<ServingCertificate> replica = () -> {
+                        barrier.await();
+                        return store(NOW).ensure();
+                    };
+                    results.add(pool.submit(replica));
+                }
+                ServingCertificate stored = null;
+                for (Future<ServingCertificate> result : results) {
+                    ServingCertificate got = result.get();
+                    if (stored == null) {
+                        stored = CertificateStore.parse(secret());
+                    }
+                    assertThat(got.sameAs(stored)).as("round %d: every replica serves the stored certificate", round).isTrue();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    private static String b64(String text) {
+        return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,190 @@
+package io.topobridge.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.nullValue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.topobridge.tls.ServingCertificate;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The HTTPS webhook server: answers every review it can, never crashes, and reloads its certificate live. */
+class WebhookServerTest {
+
+    /** A webhook that answers by the request's operation, to drive each server path. */
+    private static final AdmissionWebhook PROBE = new AdmissionWebhook() {
+        @Override
+        public String name() {
+            return "probe";
+        }
+
+        @Override
+        public String path() {
+            return "/probe";
+        }
+
+        @Override
+        public AdmissionAnswer review(AdmissionRequest request) {
+            return switch (request.operation()) {
+                case "CREATE" -> AdmissionAnswer.allow("allowed", List.of());
+                case "DELETE" -> throw new IllegalStateException("informer cache not synced");
+                case "CONNECT" -> throw new AdmissionRequest.MalformedException("request.object is missing");
+                default -> AdmissionAnswer.deny(422, "topobridge.io/mode=sideways is not hard or soft", List.of("w"));
+            };
+        }
+    };
+
+    private static WebhookFixture fixture;
+
+    @BeforeAll
+    static void start() {
+        fixture = new WebhookFixture(List.of(PROBE));
+    }
+
+    @AfterAll
+    static void stop() {
+        fixture.close();
+    }
+
+    private ObjectNode review(String operation) {
+        return Reviews.review(operation, "ml", "apps", "v1", "Deployment", "deployments",
+                Reviews.JSON.createObjectNode().put("kind", "Deployment"), null);
+    }
+
+    @Test
+    void answersEchoTheUidAndTheApiVersion() {
+        ObjectNode review = review("CREATE");
+        double before = fixture.count("probe", "allowed");
+        fixture.request().body(review.toString()).post("/probe").then().statusCode(200)
+                .body("apiVersion", equalTo("admission.k8s.io/v1"))
+                .body("kind", equalTo("AdmissionReview"))
+                .body("response.uid", equalTo(Reviews.uid(review)))
+                .body("response.allowed", equalTo(true))
+                .body("response.patch", nullValue());
+        assertThat(fixture.count("probe", "allowed")).isEqualTo(before + 1);
+    }
+
+    @Test
+    void denialsCarryCodeMessageAndWarnings() {
+        ObjectNode review = review("UPDATE");
+        double before = fixture.count("probe", "denied");
+        fixture.request().body(review.toString()).post("/probe").then().statusCode(200)
+                .body("response.uid", equalTo(Reviews.uid(review)))
+                .body("response.allowed", equalTo(false))
+                .body("response.status.code", equalTo(422))
+                .body("response.status.message", equalTo("topobridge.io/mode=sideways is not hard or soft"))
+                .body("response.warnings", hasItem("w"));
+        assertThat(fixture.count("probe", "denied")).isEqualTo(before + 1);
+    }
+
+    @Test
+    void aFailureInsideTheBridgeAllowsTheRequestWithAWarning() {
+        ObjectNode review = review("DELETE");
+        double before = fixture.count("probe", "error");
+        fixture.request().body(review.toString()).post("/probe").then().statusCode(200)
+                .body("response.uid", equalTo(Reviews.uid(review)))
+                .body("response.allowed", equalTo(true))
+                .body("response.warnings[0]", containsString("informer cache not synced"));
+        assertThat(fixture.count("probe", "error")).isEqualTo(before + 1);
+    }
+
+    static Stream<Arguments> malformed() {
+        return Stream.of(
+                Arguments.of("not JSON", "{\"apiVersion\": ", "the body is not JSON"),
+                Arguments.of("empty body", "", "the body is not a JSON object"),
+                Arguments.of("a JSON array", "[1,2]", "the body is not a JSON object"),
+                Arguments.of("another kind", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"Pod\"}",
+                        "kind is \"Pod\", expected AdmissionReview"),
+                Arguments.of("v1beta1 review", "{\"apiVersion\":\"admission.k8s.io/v1beta1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\"}}",
+                        "only admission.k8s.io/v1 is served"),
+                Arguments.of("no request", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\"}",
+                        "request is missing"),
+                Arguments.of("no uid", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"operation\":\"CREATE\"}}",
+                        "request.uid is missing"),
+                Arguments.of("no operation", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\"}}",
+                        "request.operation is missing"),
+                Arguments.of("object not an object", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\",\"operation\":\"CREATE\",\"object\":3}}",
+                        "request.object is not an object"),
+                Arguments.of("the webhook finds what it needs missing",
+                        "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\",\"operation\":\"CONNECT\"}}",
+                        "request.object is missing"),
+                Arguments.of("deeply nested JSON", "[".repeat(5000) + "]".repeat(5000), "the body is not JSON"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformed")
+    void malformedReviewsGet400WithTheReason(String name, String body, String reason) {
+        double before = fixture.count("probe", "malformed");
+        fixture.request().body(body).post("/probe").then().statusCode(400)
+                .body("kind", equalTo("Status"))
+                .body("code", equalTo(400))
+                .body("message", containsString("malformed AdmissionReview"))
+                .body("message", containsString(reason));
+        assertThat(fixture.count("probe", "malformed")).isEqualTo(before + 1);
+        // and the server keeps answering
+        fixture.request().body(review("CREATE").toString()).post("/probe").then().statusCode(200);
+    }
+
+    @Test
+    void oversizedBodiesAreRefusedAndOtherPathsAreNotServed() {
+        fixture.request().body("x".repeat((int) WebhookServer.MAX_BODY + 10)).post("/probe").then().statusCode(413)
+                .body("message", containsString("exceeds"));
+        fixture.request().get("/probe").then().statusCode(405);
+        fixture.request().body("{}").post("/elsewhere").then().statusCode(404);
+        fixture.request().body(review("CREATE").toString()).post("/probe").then().statusCode(200);
+    }
+
+    @Test
+    void aRenewedCertificateIsServedOnTheNextConnectionWithoutRestart() throws Exception {
+        try (var own = new WebhookFixture(List.of(PROBE))) {
+            ServingCertificate first = own.server.serving();
+            assertThat(presented(trusting(first), own.port)).isEqualTo(first.certificate());
+
+            ServingCertificate renewed = WebhookFixture.certificate("renewed-ca");
+            own.server.updateCertificate(renewed);
+            assertThat(own.server.port()).isEqualTo(own.port);
+            assertThat(presented(trusting(renewed), own.port)).isEqualTo(renewed.certificate());
+            assertThatThrownBy(() -> presented(trusting(first), own.port)).isInstanceOf(SSLHandshakeException.class);
+            own.request().body(review("CREATE").toString()).post("/probe").then().statusCode(200);
+        }
+    }
+
+    /** An SSL context that trusts only the CA bundle of {@code certificate}, as the API server does with caBundle. */
+    static SSLContext trusting(ServingCertificate certificate) throws Exception {
+        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+        trust.load(null, null);
+        int i = 0;
+        for (X509Certificate ca : certificate.caCertificates()) {
+            trust.setCertificateEntry("ca" + i++, ca);
+        }
+        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        factory.init(trust);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, factory.getTrustManagers(), null);
+        return context;
+    }
+
+    /** The certificate the server on {@code port} presents on a fresh TLS connection. */
+    static X509Certificate presented(SSLContext context, int port) throws Exception {
+        try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
+            socket.startHandshake();
+            return (X509Certificate) socket.getSession().getPeerCertificates()[0];
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package io.topobridge.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.nullValue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.restassured.response.ValidatableResponse;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.Reason;
+import io.topobridge.core.topology.TierCatalog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The workload webhook over real HTTPS with a scripted validation (every {@code topobridge.io/mode} other than
+ * hard or soft is rejected; {@code topobridge.io/queue=legacy} is a warning): what it denies, with which
+ * message, and what it lets through.
+ */
+class WorkloadValidatorTest {
+
+    enum Reasons implements Reason { INVALID_ANNOTATION, DEPRECATED_QUEUE }
+
+    private static final ConcurrentLinkedQueue<HasMetadata> SEEN = new ConcurrentLinkedQueue<>();
+    private static final TierCatalog TIERS = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")));
+    private static volatile TierCatalog current = TIERS;
+    private static WebhookFixture fixture;
+
+    private static List<Finding> scripted(HasMetadata workload, TierCatalog tiers) {
+        SEEN.add(workload);
+        Map<String, String> annotations = workload.getMetadata().getAnnotations() == null ? Map.of()
+                : workload.getMetadata().getAnnotations();
+        List<Finding> out = new ArrayList<>();
+        String mode = annotations.get("topobridge.io/mode");
+        if (mode != null && !mode.equals("hard") && !mode.equals("soft")) {
+            out.add(Finding.rejected(Reasons.INVALID_ANNOTATION, ObjectRef.of(workload),
+                    "annotation topobridge.io/mode=" + mode + " is not hard or soft"));
+        }
+        if ("legacy".equals(annotations.get("topobridge.io/queue"))) {
+            out.add(Finding.warning(Reasons.DEPRECATED_QUEUE, ObjectRef.of(workload), "queue legacy is closed"));
+        }
+        return out;
+    }
+
+    @BeforeAll
+    static void start() {
+        fixture = new WebhookFixture(List.of(new WorkloadValidator(WorkloadValidatorTest::scripted, () -> current,
+                Reviews.SERIALIZATION, java.util.Set.of("kube-system"))));
+    }
+
+    @AfterAll
+    static void stop() {
+        fixture.close();
+    }
+
+    @BeforeEach
+    void clear() {
+        SEEN.clear();
+        current = TIERS;
+    }
+
+    private static Deployment deployment(String mode) {
+        var builder = new DeploymentBuilder().withNewMetadata().withName("decode").withNamespace("ml").endMetadata()
+                .withNewSpec().withReplicas(2).endSpec();
+        if (mode != null) {
+            builder.editMetadata().addToAnnotations("topobridge.io/mode", mode).endMetadata();
+        }
+        return builder.build();
+    }
+
+    private static ObjectNode deploymentReview(String operation, Object object, Object old) {
+        return Reviews.review(operation, "ml", "apps", "v1", "Deployment", "deployments", Reviews.toJson(object),
+                old == null ? null : Reviews.toJson(old));
+    }
+
+    private static ValidatableResponse post(ObjectNode review) {
+        return fixture.request().body(review.toString()).post(WorkloadValidator.PATH).then().statusCode(200)
+                .body("response.uid", equalTo(Reviews.uid(review)));
+    }
+
+    @Test
+    void anInvalidAnnotationIsDeniedWithTheReconcilersMessage() {
+        post(deploymentReview("CREATE", deployment("sideways"), null))
+                .body("response.allowed", equalTo(false))
+                .body("response.status.code", equalTo(422))
+                .body("response.status.message", equalTo("annotation topobridge.io/mode=sideways is not hard or soft"));
+        assertThat(SEEN).singleElement().isInstanceOf(Deployment.class);
+    }
+
+    @Test
+    void aValidWorkloadIsAllowedWithItsWarnings() {
+        Deployment valid = deployment("soft");
+        valid.getMetadata().getAnnotations().put("topobridge.io/queue", "legacy");
+        post(deploymentReview("CREATE", valid, null)).body("response.allowed", equalTo(true))
+                .body("response.warnings", hasItem("queue legacy is closed"));
+    }
+
+    @Test
+    void anUpdateIsDeniedOnlyForNewRejections() {
+        // invalid before and after (e.g. created before the bridge was installed): a scale still goes through
+        Deployment scaled = deployment("sideways");
+        scaled.getSpec().setReplicas(5);
+        post(deploymentReview("UPDATE", scaled, deployment("sideways"))).body("response.allowed", equalTo(true));
+        // a valid object made invalid: denied
+        post(deploymentReview("UPDATE", deployment("upwards"), deployment("hard"))).body("response.allowed", equalTo(false))
+                .body("response.status.message", containsString("topobridge.io/mode=upwards"));
+        // one invalid value replaced by another: the new one is new
+        post(deploymentReview("UPDATE", deployment("upwards"), deployment("sideways"))).body("response.allowed", equalTo(false));
+    }
+
+    @Test
+    void customKindsAreReadAsGenericResources() {
+        ObjectNode lws = Reviews.JSON.createObjectNode().put("apiVersion", "leaderworkerset.x-k8s.io/v1").put("kind", "LeaderWorkerSet");
+        lws.putObject("metadata").put("name", "lws").putObject("annotations").put("topobridge.io/mode", "x");
+        lws.putObject("spec").put("replicas", 2);
+        ObjectNode review = Reviews.review("CREATE", "ml", "leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet",
+                "leaderworkersets", lws, null);
+        post(review).body("response.allowed", equalTo(false));
+        assertThat(SEEN).singleElement().isInstanceOfSatisfying(GenericKubernetesResource.class,
+                r -> assertThat(r.getMetadata().getNamespace()).as("namespace from the request").isEqualTo("ml"));
+    }
+
+    @Test
+    void whatItCannotFixOrDoesNotManagePasses() {
+        Deployment owned = deployment("sideways");
+        owned.getMetadata().setOwnerReferences(List.of(new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
+                .withApiVersion("kserve.io/v1").withKind("InferenceService").withName("svc").withUid("u1")
+                .withController(true).build()));
+        post(deploymentReview("CREATE", owned, null)).body("response.allowed", equalTo(true));
+        Deployment deleting = deployment("sideways");
+        deleting.getMetadata().setDeletionTimestamp("2030-01-01T00:00:00Z");
+        post(deploymentReview("UPDATE", deleting, deployment("hard"))).body("response.allowed", equalTo(true));
+        post(deploymentReview("DELETE", deployment("sideways"), null)).body("response.allowed", equalTo(true));
+        ObjectNode inKubeSystem = Reviews.review("CREATE", "kube-system", "apps", "v1", "Deployment", "deployments",
+                Reviews.toJson(deployment("sideways")), null);
+        post(inKubeSystem).body("response.allowed", equalTo(true));
+        ObjectNode replicaSet = Reviews.review("CREATE", "ml", "apps", "v1", "ReplicaSet", "replicasets",
+                Reviews.JSON.createObjectNode().put("kind", "ReplicaSet"), null);
+        post(replicaSet).body("response.allowed", equalTo(true)).body("response.status", nullValue());
+        assertThat(SEEN).isEmpty();
+    }
+
+    @Test
+    void whileNoTiersAreKnownRejectionsAreOnlyWarnings() {
+        current = TierCatalog.EMPTY;
+        post(deploymentReview("CREATE", deployment("sideways"), null)).body("response.allowed", equalTo(true))
+                .body("response.warnings", hasItem("not checked, no tiers are known yet: "
+                        + "annotation topobridge.io/mode=sideways is not hard or soft"));
+    }
+
+    @Test
+    void aWorkloadReviewWithoutTheObjectIs400() {
+        fixture.request().body(deploymentReview("CREATE", null, null).toString()).post(WorkloadValidator.PATH)
+                .then().statusCode(400).body("message", containsString("request.object is missing"));
+    }
+}
