@@ -11,6 +11,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.WorkloadTranslator;
 import java.util.HashSet;
 import java.util.List;
@@ -100,16 +101,16 @@ public final class WorkloadValidator implements AdmissionWebhook {
             validation.validate(read(kind, request.oldObject(), request), catalog).stream()
                     .filter(Finding::isRejection).map(Finding::message).forEach(before::add);
         }
-        List<String> rejections = found.stream().filter(Finding::isRejection).map(Finding::message)
+        // a tier that cannot be checked because no tier is known yet is not the user's mistake: warn, admit
+        List<String> warnings = new java.util.ArrayList<>(found.stream()
+                .filter(f -> f.severity() == Severity.WARNING).map(Finding::message).toList());
+        found.stream().filter(f -> f.isRejection() && f.reason() == WorkloadReason.TIERS_UNKNOWN)
+                .map(f -> NO_TIERS + f.message()).distinct().forEach(warnings::add);
+        List<String> rejections = found.stream()
+                .filter(f -> f.isRejection() && f.reason() != WorkloadReason.TIERS_UNKNOWN).map(Finding::message)
                 .filter(m -> !before.contains(m)).distinct().toList();
-        List<String> warnings = found.stream().filter(f -> f.severity() == Severity.WARNING).map(Finding::message).toList();
         if (rejections.isEmpty()) {
             return AdmissionAnswer.allow("allowed", warnings);
-        }
-        if (catalog.isEmpty()) {
-            List<String> all = new java.util.ArrayList<>(warnings);
-            rejections.forEach(r -> all.add(NO_TIERS + r));
-            return AdmissionAnswer.allow("allowed", all);
         }
         found.stream().filter(f -> rejections.contains(f.message())).forEach(findings::log);
         return AdmissionAnswer.deny(422, String.join("; ", rejections), warnings);

@@ -71,6 +71,38 @@ class HelmChartTest {
     }
 
     @Test
+    void webhookServiceReachesTheWebhookServer() throws IOException {
+        var docs = render();
+        JsonNode service = one(docs, "Service");
+        JsonNode container = one(docs, "Deployment").path("spec").path("template").path("spec").path("containers").get(0);
+        assertThat(service.path("spec").path("ports").get(0).path("port").asInt()).isEqualTo(443);
+        String target = service.path("spec").path("ports").get(0).path("targetPort").asText();
+        int webhookPort = -1;
+        for (JsonNode port : container.path("ports")) {
+            if (port.path("name").asText().equals(target)) {
+                webhookPort = port.path("containerPort").asInt();
+            }
+        }
+        assertThat(webhookPort).as("container port named " + target).isEqualTo(8443);
+        assertThat(env(container, "TOPOBRIDGE_ADMISSION_SERVICE_NAME")).isEqualTo(service.path("metadata").path("name").asText());
+        assertThat(env(container, "TOPOBRIDGE_ADMISSION_SERVICE_NAMESPACE")).isEqualTo("topobridge-system");
+        // the bridge's own pods carry the label its webhook excludes
+        String selfLabel = env(container, "TOPOBRIDGE_ADMISSION_SELF_POD_LABEL");
+        String[] kv = selfLabel.split("=", 2);
+        assertThat(one(docs, "Deployment").path("spec").path("template").path("metadata").path("labels").path(kv[0]).asText())
+                .isEqualTo(kv[1]);
+    }
+
+    private static String env(JsonNode container, String name) {
+        for (JsonNode env : container.path("env")) {
+            if (env.path("name").asText().equals(name)) {
+                return env.path("value").asText();
+            }
+        }
+        throw new AssertionError("no env " + name);
+    }
+
+    @Test
     void explicitTiersBecomeOneVariable() throws IOException {
         var docs = parse(new Helm(CHART).template().withKubeVersion("1.31.0").withName("tb").withNamespace("ns")
                 .set("topology.tiers[0]", "nvidia.com/gpu.clique=nvlink")

@@ -16,6 +16,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Reason;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.WorkloadReason;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,11 @@ class WorkloadValidatorTest {
         if (mode != null && !mode.equals("hard") && !mode.equals("soft")) {
             out.add(Finding.rejected(Reasons.INVALID_ANNOTATION, ObjectRef.of(workload),
                     "annotation topobridge.io/mode=" + mode + " is not hard or soft"));
+        }
+        String tier = annotations.get("topobridge.io/highest-tier");
+        if (tier != null && tiers.isEmpty()) {
+            out.add(Finding.rejected(WorkloadReason.TIERS_UNKNOWN, ObjectRef.of(workload),
+                    "annotation topobridge.io/highest-tier=" + tier + ": no tiers are known yet"));
         }
         if ("legacy".equals(annotations.get("topobridge.io/queue"))) {
             out.add(Finding.warning(Reasons.DEPRECATED_QUEUE, ObjectRef.of(workload), "queue legacy is closed"));
@@ -154,11 +160,20 @@ class WorkloadValidatorTest {
     }
 
     @Test
-    void whileNoTiersAreKnownRejectionsAreOnlyWarnings() {
+    void whileNoTiersAreKnownAnUnresolvableTierIsOnlyAWarning() {
         current = TierCatalog.EMPTY;
-        post(deploymentReview("CREATE", deployment("sideways"), null)).body("response.allowed", equalTo(true))
+        Deployment named = deployment("hard");
+        named.getMetadata().getAnnotations().put("topobridge.io/highest-tier", "rack");
+        post(deploymentReview("CREATE", named, null)).body("response.allowed", equalTo(true))
                 .body("response.warnings", hasItem("not checked, no tiers are known yet: "
-                        + "annotation topobridge.io/mode=sideways is not hard or soft"));
+                        + "annotation topobridge.io/highest-tier=rack: no tiers are known yet"));
+    }
+
+    @Test
+    void whileNoTiersAreKnownOtherMistakesAreStillDenied() {
+        current = TierCatalog.EMPTY;
+        post(deploymentReview("CREATE", deployment("sideways"), null)).body("response.allowed", equalTo(false))
+                .body("response.status.message", containsString("topobridge.io/mode=sideways is not hard or soft"));
     }
 
     @Test

@@ -1,7 +1,10 @@
 package io.topobridge.controller.topology;
 
+import io.topobridge.controller.workload.TierSource;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.topology.TopologySettings;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -12,7 +15,7 @@ import org.jboss.logging.Logger;
  * workload side reads {@link #current()} and re-translates when a listener hears of a change.
  */
 @ApplicationScoped
-public class Tiers {
+public class Tiers implements TierSource {
 
     private static final Logger LOG = Logger.getLogger(Tiers.class);
 
@@ -20,17 +23,28 @@ public class Tiers {
     private final List<Consumer<TierCatalog>> listeners = new CopyOnWriteArrayList<>();
 
     /** The current catalog ({@link TierCatalog#EMPTY} until the first topology pass). */
+    @Override
     public TierCatalog current() {
         return current;
     }
 
     /** Called with the new catalog after every change (on the topology controller's thread). */
+    @Override
     public void addListener(Consumer<TierCatalog> listener) {
         listeners.add(listener);
     }
 
     public void removeListener(Consumer<TierCatalog> listener) {
         listeners.remove(listener);
+    }
+
+    /** Explicitly configured tiers as a catalog (1..n in order); empty for a preset, which needs nodes. */
+    public static TierCatalog configured(TopologySettings topology) {
+        List<TierCatalog.Tier> tiers = new ArrayList<>();
+        for (int i = 0; i < topology.tiers().size(); i++) {
+            tiers.add(new TierCatalog.Tier(i + 1, topology.tiers().get(i).name()));
+        }
+        return TierCatalog.of(tiers);
     }
 
     /** Replaces the catalog; listeners hear of it only when it differs from the current one. */

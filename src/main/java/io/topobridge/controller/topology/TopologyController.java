@@ -154,6 +154,8 @@ public class TopologyController implements ManagedController {
             ready = true;
             details = Map.of("state", state);
             LOG.info("topology: disabled by topobridge.topology.enabled=false; HyperNodes are left alone");
+            // workloads may still name the explicitly configured tiers (HyperNodes kept by someone else)
+            tiers.publish(Tiers.configured(options.topology()));
             return;
         }
         builder = new TopologyBuilder(options.topology());

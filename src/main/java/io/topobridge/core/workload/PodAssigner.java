@@ -61,7 +61,9 @@ final class PodAssigner {
         if (!parsed.intent().managed()) {
             return Optional.empty();
         }
-        if (parsed.rejected() && !keptPodGroup(pod, target.get().podGroupName())) {
+        // a gang waiting for the topology gets its PodGroup as soon as the tiers are known: tie its pods now,
+        // since the link can only be made at creation (an untied pod would run outside the gang for good)
+        if (parsed.rejected() && !parsed.waitingForTiers() && !keptPodGroup(pod, target.get().podGroupName())) {
             return Optional.empty();
         }
         Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of()

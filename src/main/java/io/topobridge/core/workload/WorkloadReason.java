@@ -6,6 +6,11 @@ import io.topobridge.core.finding.Reason;
 public enum WorkloadReason implements Reason {
     /** A {@code topobridge.io/} or Volcano annotation has a value the bridge cannot use. */
     INVALID_ANNOTATION,
+    /**
+     * A tier is named while no tiers are known yet (the topology is not built, or no labelled node has joined):
+     * the PodGroup waits for the tiers, and its pods are still tied to it at admission.
+     */
+    TIERS_UNKNOWN,
     /** Two sources (keys, objects or pod templates) give different values for one setting. */
     CONFLICTING_ANNOTATIONS,
     /** A {@code topobridge.io/} key the bridge does not know, most likely a typo. */

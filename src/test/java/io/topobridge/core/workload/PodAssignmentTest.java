@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.admission.PodAssignment;
+import io.topobridge.core.topology.TierCatalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +87,21 @@ class PodAssignmentTest {
         assertThat(assign(objects, deploymentPod("broken-abc12", "abc12"))).isEmpty();
         assertThat(assign(objects, deploymentPod("missing-abc12", "abc12"))).isEmpty();
         assertThat(assign(objects, "apiVersion: v1\nkind: Pod\nmetadata: {name: bare, namespace: llm}\n")).isEmpty();
+    }
+
+    @Test
+    void podsOfAGangWaitingForTheTopologyAreTiedAlready() {
+        // the tie can only be made at creation: a pod created before the first topology pass must not escape
+        var objects = Fixtures.objects(PAIR + "---\n" + WorkloadTranslatorTest.deployment("llm", "typo", 1,
+                Map.of("topobridge.io/highest-tier", "rack", "topobridge.io/mode", "hrad")));
+        var lookup = Fixtures.lookup(objects);
+        assertThat(Fixtures.translator().assign(Fixtures.pod(deploymentPod("solo-abc12", "abc12")),
+                TierCatalog.EMPTY, lookup).map(PodAssignment::podGroupName)).contains("tb-deploy-solo");
+        // while nothing is created for it until the tiers are known
+        assertThat(Fixtures.translator().translate(objects, TierCatalog.EMPTY, lookup).podGroups()).isEmpty();
+        // a mistake of the user's is not waiting for anything: its pods stay untied
+        assertThat(Fixtures.translator().assign(Fixtures.pod(deploymentPod("typo-abc12", "abc12")),
+                TierCatalog.EMPTY, lookup)).isEmpty();
     }
 
     @Test

@@ -42,13 +42,18 @@ public final class AnnotationParser {
     }
 
     /** A parsed value or the reason it is invalid. */
-    private record Result<T>(T value, String error) {
+    private record Result<T>(T value, String error, WorkloadReason reason) {
         static <T> Result<T> ok(T value) {
-            return new Result<>(value, null);
+            return new Result<>(value, null, null);
         }
 
         static <T> Result<T> error(String error) {
-            return new Result<>(null, error);
+            return new Result<>(null, error, WorkloadReason.INVALID_ANNOTATION);
+        }
+
+        /** A tier that cannot be resolved yet because no tier is known at all (not a mistake of the user's). */
+        static <T> Result<T> tiersUnknown(String error) {
+            return new Result<>(null, error, WorkloadReason.TIERS_UNKNOWN);
         }
     }
 
@@ -177,7 +182,7 @@ public final class AnnotationParser {
                 if (result.error() != null) {
                     valid = false;
                     ObjectRef object = source.object();
-                    findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, object,
+                    findings.add(Finding.rejected(result.reason(), object,
                             object + ": " + occurrence.describe(object) + ": " + result.error()));
                 } else {
                     byValue.computeIfAbsent(result.value(), k -> new ArrayList<>()).add(occurrence);
@@ -235,7 +240,7 @@ public final class AnnotationParser {
                 return Result.error("tier numbers start at 1 (1 is the domain closest to the nodes)");
             }
             if (tiers.isEmpty()) {
-                return Result.error("no tiers are known: no node carries the configured topology labels");
+                return Result.tiersUnknown("no tiers are known yet: no node carries the configured topology labels");
             }
             if (number > tiers.top()) {
                 return Result.error("tier " + number + " is above the top tier " + tiers.top() + " (" + known(tiers) + ")");
@@ -259,7 +264,7 @@ public final class AnnotationParser {
                     + "the numbers " + list + "; write the number instead");
         }
         if (tiers.isEmpty()) {
-            return Result.error("unknown tier name: no tiers are known (no node carries the configured topology labels)");
+            return Result.tiersUnknown("unknown tier name: no tiers are known yet (no node carries the configured topology labels)");
         }
         return Result.error("unknown tier name; known " + known(tiers));
     }

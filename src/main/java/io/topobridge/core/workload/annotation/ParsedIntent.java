@@ -12,4 +12,13 @@ public record ParsedIntent(GangIntent intent, List<Finding> findings) {
     public boolean rejected() {
         return findings.stream().anyMatch(Finding::isRejection);
     }
+
+    /**
+     * True when the only rejections are tiers that cannot be resolved because no tier is known yet: the
+     * intent is well formed and waits for the topology, so its pods may already be tied to their gang.
+     */
+    public boolean waitingForTiers() {
+        return rejected() && findings.stream().filter(Finding::isRejection)
+                .allMatch(f -> f.reason() == io.topobridge.core.workload.WorkloadReason.TIERS_UNKNOWN);
+    }
 }

@@ -161,6 +161,14 @@ class AnnotationParserTest {
                 TierCatalog.EMPTY);
         assertThat(parsed.rejected()).isTrue();
         assertThat(parsed.findings().get(0).message()).contains("no tiers are known");
+        // well formed, only waiting for the topology: its pods may be tied to the gang already
+        assertThat(parsed.waitingForTiers()).isTrue();
+        ParsedIntent alsoBadMode = AnnotationParser.parse(List.of(meta(Map.of("topobridge.io/highest-tier", "rack",
+                "topobridge.io/mode", "sideways"))), TierCatalog.EMPTY);
+        assertThat(alsoBadMode.rejected()).isTrue();
+        assertThat(alsoBadMode.waitingForTiers()).isFalse();
+        assertThat(AnnotationParser.parse(List.of(meta(Map.of("topobridge.io/highest-tier", "9"))), Fixtures.TIERS)
+                .waitingForTiers()).isFalse();
     }
 
     @Test
