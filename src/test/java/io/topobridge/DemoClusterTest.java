@@ -100,6 +100,9 @@ class DemoClusterTest {
             assertThat(s.getNetworkTopology().getHighestTierAllowed()).isEqualTo(1);
             assertThat(s.getMatchLabelKeys()).isNotEmpty();
         });
+        given().get("/api/podgroups").then().statusCode(200).body("size()", equalTo(POD_GROUPS.size()))
+                .body("find { it.metadata.name == 'tb-lws-deepseek-1' }.spec.networkTopology.highestTierAllowed", equalTo(1));
+        given().get("/api/hypernodes").then().statusCode(200).body("size()", equalTo(10));
         given().get("/api/findings").then().statusCode(200)
                 .body("findAll { it.severity == 'REJECTED' }.size()", equalTo(0));
     }

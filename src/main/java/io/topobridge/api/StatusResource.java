@@ -1,9 +1,14 @@
 package io.topobridge.api;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.topobridge.controller.ControllerLifecycle;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.controller.ManagedController;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.VolcanoApi;
 import io.topobridge.findings.FindingsRegistry;
+import io.topobridge.volcano.HyperNode;
+import io.topobridge.volcano.PodGroup;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -14,7 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Read-only REST API: what the controller manages and what it noticed. */
+/** Read-only REST API: what the controller manages, what it made and what it noticed. */
 @Path("/api")
 @Produces(MediaType.APPLICATION_JSON)
 public class StatusResource {
@@ -28,11 +33,36 @@ public class StatusResource {
     @Inject
     ControllerLifecycle lifecycle;
 
+    @Inject
+    KubernetesClient client;
+
     /** Current findings, optionally of one source ({@code topology}, {@code workloads}, …). */
     @GET
     @Path("/findings")
     public List<FindingView> findings(@QueryParam("source") String source) {
         return (source == null ? findings.all() : findings.of(source)).stream().map(FindingView::of).toList();
+    }
+
+    /** The HyperNodes the bridge keeps (labelled with its source), as stored by the API server. */
+    @GET
+    @Path("/hypernodes")
+    public List<HyperNode> hyperNodes() {
+        if (!kinds.installed(VolcanoApi.HYPERNODE_CRD)) {
+            return List.of();
+        }
+        return client.resources(HyperNode.class)
+                .withLabel(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE).list().getItems();
+    }
+
+    /** The PodGroups the bridge made (labelled as managed by it), in every namespace. */
+    @GET
+    @Path("/podgroups")
+    public List<PodGroup> podGroups() {
+        if (!kinds.installed(VolcanoApi.PODGROUP_CRD)) {
+            return List.of();
+        }
+        return client.resources(PodGroup.class).inAnyNamespace()
+                .withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY).list().getItems();
     }
 
     /** Installed CRDs, managed kinds and each controller's state. */
