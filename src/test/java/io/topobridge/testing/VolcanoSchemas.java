@@ -57,6 +57,15 @@ public final class VolcanoSchemas {
         public List<String> violations(Object object) {
             JsonNode json = object instanceof JsonNode node ? node : SERIALIZATION.convertValue(object, JsonNode.class);
             List<String> out = new ArrayList<>();
+            // the API server's own rules on identity, before any schema
+            String name = json.path("metadata").path("name").asText("");
+            if (name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
+                out.add("metadata.name: '" + name + "' is not a DNS-1123 subdomain");
+            }
+            String namespace = json.path("metadata").path("namespace").asText(null);
+            if (namespace != null && (namespace.length() > 63 || !DNS_LABEL.matcher(namespace).matches())) {
+                out.add("metadata.namespace: '" + namespace + "' is not a DNS-1123 label");
+            }
             structural.validate(json.toString(), InputFormat.JSON).forEach(e -> out.add("schema: " + e.toString()));
             for (CelRule rule : crdRules) {
                 for (JsonNode target : select(json, rule.path())) {
@@ -113,10 +122,19 @@ public final class VolcanoSchemas {
     /** Kubernetes' qualified name (what CEL's {@code format.qualifiedName()} checks), without a prefix part. */
     private static final Pattern QUALIFIED_NAME = Pattern.compile("^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$");
 
+    private static final Pattern DNS_SUBDOMAIN = Pattern.compile(
+            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
     private static Definition podGroups;
     private static Definition hyperNodes;
 
     private VolcanoSchemas() {
+    }
+
+    /** Whether the upstream reference data is here (callers that do more than validate use this to not skip). */
+    public static boolean available() {
+        return java.nio.file.Files.isDirectory(Path.of("..", "shared", "upstream", "volcano"));
     }
 
     /** Volcano's PodGroup definition ({@code scheduling.volcano.sh_podgroups.yaml}). */

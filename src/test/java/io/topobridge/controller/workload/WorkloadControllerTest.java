@@ -11,10 +11,10 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.Fixtures;
-import io.topobridge.core.workload.VolcanoSchema;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.devcluster.ApplyingCrudDispatcher;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.VolcanoSchemas;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
 import io.topobridge.volcano.model.PodGroupSpec;
@@ -143,7 +143,7 @@ class WorkloadControllerTest {
         assertThat(created.getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(2);
         assertThat(created.getMetadata().getOwnerReferences()).singleElement()
                 .satisfies(o -> assertThat(o.getUid()).isEqualTo(d.getMetadata().getUid()));
-        assertThat(VolcanoSchema.podGroupProblems(created)).isEmpty();
+        assertThat(VolcanoSchemas.podGroups().violations(created)).isEmpty();
 
         cluster.dispatcher().clearLog();
         resyncAndSettle();
@@ -214,7 +214,7 @@ class WorkloadControllerTest {
         assertThat(merged.getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(1);
         assertThat(merged.getSpec().getSubGroupPolicy()).extracting(p -> p.getName()).containsExactly("prefill", "decode");
         assertThat(merged.getMetadata().getLabels()).doesNotContainKey("app.kubernetes.io/managed-by");
-        assertThat(VolcanoSchema.podGroupProblems(merged)).isEmpty();
+        assertThat(VolcanoSchemas.podGroups().violations(merged)).isEmpty();
 
         cluster.dispatcher().clearLog();
         resyncAndSettle();
