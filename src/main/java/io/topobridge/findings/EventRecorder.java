@@ -22,7 +22,7 @@ import org.jboss.logging.Logger;
 /**
  * Kubernetes Events on the objects findings are about. De-duplicated: the same (object, reason, message)
  * is recorded once until {@link #forget} is called for it (the finding went away), so a resync never
- * repeats an event. Cluster-scoped objects (Nodes, HyperNodes) get their events in {@code default}.
+ * repeats an event; when it comes back while its Event still exists, that Event's count goes up. Cluster-scoped objects (Nodes, HyperNodes) get their events in {@code default}.
  */
 @ApplicationScoped
 public class EventRecorder {
@@ -63,8 +63,7 @@ public class EventRecorder {
         Event event = new EventBuilder()
                 .withNewMetadata()
                     .withNamespace(namespace)
-                    .withName(object.name().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9.-]", "-")
-                            + "." + hash(key))
+                    .withName(eventName(object, key))
                 .endMetadata()
                 .withNewInvolvedObject()
                     .withApiVersion(object.apiVersion())
@@ -84,7 +83,19 @@ public class EventRecorder {
                 .withCount(1)
                 .build();
         try {
-            client.v1().events().inNamespace(namespace).resource(event).create();
+            try {
+                client.v1().events().inNamespace(namespace).resource(event).create();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) {
+                    throw e;
+                }
+                // the same finding came back while its earlier Event still exists: count it there
+                client.v1().events().inNamespace(namespace).withName(event.getMetadata().getName()).edit(existing -> {
+                    existing.setCount(Objects.requireNonNullElse(existing.getCount(), 1) + 1);
+                    existing.setLastTimestamp(now);
+                    return existing;
+                });
+            }
             meters.counter("topobridge.events", "type", type, "reason", reason.reason()).increment();
             return true;
         } catch (KubernetesClientException e) {
@@ -92,6 +103,17 @@ public class EventRecorder {
             LOG.warnf("cannot record event %s on %s: %s", reason.reason(), object, e.getMessage());
             return false;
         }
+    }
+
+    /** {@code <object>.<hash>}, a valid name of at most 253 characters whatever the object's name. */
+    static String eventName(ObjectRef object, String key) {
+        String base = object.name().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9.-]", "-")
+                .replaceAll("^[^a-z0-9]+", "");
+        if (base.length() > 200) {
+            base = base.substring(0, 200);
+        }
+        base = base.replaceAll("[^a-z0-9]+$", "");
+        return (base.isEmpty() ? "topobridge" : base) + "." + hash(key);
     }
 
     private static String key(ObjectRef object, Reason reason, String message) {

@@ -1,0 +1,65 @@
+package io.topobridge.findings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.Reason;
+import io.topobridge.devcluster.MockCluster;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Events are recorded once per (object, reason, message) until forgotten, with valid names for any object. */
+class EventRecorderTest {
+
+    enum Reasons implements Reason { MISSING_TIER_LABELS }
+
+    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+    private MockCluster cluster;
+    private EventRecorder recorder;
+
+    @BeforeEach
+    void start() {
+        cluster = MockCluster.start();
+        recorder = new EventRecorder();
+        recorder.client = cluster.client();
+        recorder.meters = new SimpleMeterRegistry();
+    }
+
+    @AfterEach
+    void stop() {
+        cluster.close();
+    }
+
+    @Test
+    void oneEventPerTransition() {
+        ObjectRef node = ObjectRef.node("gpu-001");
+        assertThat(recorder.warning(node, Reasons.MISSING_TIER_LABELS, "lacks leaf")).isTrue();
+        assertThat(recorder.warning(node, Reasons.MISSING_TIER_LABELS, "lacks leaf")).isFalse();
+        assertThat(cluster.dispatcher().writes("/events")).hasSize(1);
+        Event event = cluster.client().v1().events().inNamespace("default").list().getItems().get(0);
+        assertThat(event.getReason()).isEqualTo("MissingTierLabels");
+        assertThat(event.getType()).isEqualTo("Warning");
+        assertThat(event.getInvolvedObject().getKind()).isEqualTo("Node");
+        assertThat(event.getInvolvedObject().getName()).isEqualTo("gpu-001");
+
+        recorder.forget(node, Reasons.MISSING_TIER_LABELS, "lacks leaf");
+        assertThat(recorder.warning(node, Reasons.MISSING_TIER_LABELS, "lacks leaf")).isTrue();
+        assertThat(cluster.client().v1().events().inNamespace("default").list().getItems())
+                .singleElement().satisfies(e -> assertThat(e.getCount()).isEqualTo(2));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"UPPER_Case.node", "-.leading", "x", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-"})
+    void eventNamesAreValidForAnyObjectName(String name) {
+        String eventName = EventRecorder.eventName(ObjectRef.cluster("HyperNode", name), "key");
+        assertThat(eventName.length()).isLessThanOrEqualTo(253);
+        assertThat(DNS_SUBDOMAIN.matcher(eventName).matches()).as(eventName).isTrue();
+    }
+}
