@@ -73,19 +73,12 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
     private final YAMLMapper yaml = new YAMLMapper();
     private final Map<String, Map<String, JsonNode>> appliedByPath = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Request> log = new ConcurrentLinkedQueue<>();
-    private volatile boolean requireCrds = true;
-
-    /** Whether custom resources answer 404 unless their CRD is stored (default true). */
-    public ApplyingCrudDispatcher requireCrds(boolean value) {
-        this.requireCrds = value;
-        return this;
-    }
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
         String contentType = request.getHeader("Content-Type");
         log.add(new Request(request.getMethod(), request.getPath(), contentType));
-        if (requireCrds && !crdServes(request.getPath())) {
+        if (!crdServes(request.getPath())) {
             return status(HttpURLConnection.HTTP_NOT_FOUND, "NotFound", "the server could not find the requested resource");
         }
         if ("PATCH".equals(request.getMethod()) && contentType != null && contentType.startsWith(APPLY_PATCH)) {
@@ -300,10 +293,5 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
         super.reset();
         appliedByPath.clear();
         log.clear();
-    }
-
-    /** Paths that have received an apply, for diagnostics. */
-    public List<String> appliedPaths() {
-        return new ArrayList<>(appliedByPath.keySet());
     }
 }

@@ -34,10 +34,6 @@ public class Tiers implements TierSource {
         listeners.add(listener);
     }
 
-    public void removeListener(Consumer<TierCatalog> listener) {
-        listeners.remove(listener);
-    }
-
     /** Explicitly configured tiers as a catalog (1..n in order); empty for a preset, which needs nodes. */
     public static TierCatalog configured(TopologySettings topology) {
         List<TierCatalog.Tier> tiers = new ArrayList<>();
