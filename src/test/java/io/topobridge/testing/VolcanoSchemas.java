@@ -132,15 +132,10 @@ public final class VolcanoSchemas {
     private VolcanoSchemas() {
     }
 
-    /** Whether the upstream reference data is here (callers that do more than validate use this to not skip). */
-    public static boolean available() {
-        return java.nio.file.Files.isDirectory(Path.of("..", "shared", "upstream", "volcano"));
-    }
-
     /** Volcano's PodGroup definition ({@code scheduling.volcano.sh_podgroups.yaml}). */
     public static synchronized Definition podGroups() {
         if (podGroups == null) {
-            podGroups = new Definition(crdSchema(SharedData.upstream("volcano/scheduling.volcano.sh_podgroups.yaml")));
+            podGroups = new Definition(crdSchema(Upstream.file("volcano", "config/crd/volcano/bases/scheduling.volcano.sh_podgroups.yaml")));
         }
         return podGroups;
     }
@@ -148,8 +143,8 @@ public final class VolcanoSchemas {
     /** Volcano's HyperNode definition: CRD plus its ValidatingAdmissionPolicy. */
     public static synchronized Definition hyperNodes() {
         if (hyperNodes == null) {
-            var definition = new Definition(crdSchema(SharedData.upstream("volcano/topology.volcano.sh_hypernodes.yaml")));
-            loadPolicy(SharedData.upstream("volcano/hypernodes-validating.yaml"), definition);
+            var definition = new Definition(crdSchema(Upstream.file("volcano", "config/crd/volcano/bases/topology.volcano.sh_hypernodes.yaml")));
+            loadPolicy(Upstream.file("volcano", "installer/helm/chart/volcano/policy/hypernodes-validating.yaml"), definition);
             hyperNodes = definition;
         }
         return hyperNodes;

@@ -31,7 +31,7 @@ import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.WorkloadTranslator;
 import io.topobridge.testing.MockApiServer;
-import io.topobridge.testing.SharedData;
+import io.topobridge.testing.Upstream;
 import io.topobridge.volcano.PodGroup;
 import jakarta.inject.Inject;
 import java.io.InputStream;
@@ -51,7 +51,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Admission end to end in the controller process: the upstream AIBrix, LWS and llm-d samples (plus a
+ * Admission end to end in the controller process: the upstream AIBrix and LWS samples, a two-slice DisaggregatedSet (plus a
  * Deployment and a StatefulSet) live in the mock API server with {@code topobridge.io/} annotations, the
  * controller's informer caches see them, and AdmissionReviews for the pods their controllers would create are
  * posted over HTTPS. Each answer's patch is applied (strict RFC 6902) and the admitted pod checked; the PodGroup
@@ -108,15 +108,15 @@ class AdmissionEndToEndTest {
         queue.setSpec(new io.topobridge.volcano.model.QueueSpec().weight(1));
         client.resource(queue).createOr(NonDeletingOperation::update);
         List<HasMetadata> created = new ArrayList<>();
-        GenericKubernetesResource storm = upstream("workloads/tp-1p1d.yaml", Map.of("topobridge.io/highest-tier", "rack"));
+        GenericKubernetesResource storm = upstream("aibrix:samples/disaggregation/sglang/tp-1p1d.yaml", Map.of("topobridge.io/highest-tier", "rack"));
         created.add(createCustom(WorkloadKind.STORM_SERVICE, storm));
         for (HasMetadata roleSet : ControllersSimulation.roleSets(created.get(0))) {
             created.add(createCustom(WorkloadKind.ROLE_SET, (GenericKubernetesResource) roleSet));
         }
         created.add(createCustom(WorkloadKind.LEADER_WORKER_SET,
-                upstream("workloads/lws-sample-volcano.yaml", Map.of("topobridge.io/highest-tier", "1"))));
-        created.add(createCustom(WorkloadKind.DISAGGREGATED_SET,
-                upstream("workloads/llm-d-pd-disaggregatedset.yaml", Map.of("topobridge.io/highest-tier", "spine"))));
+                upstream("lws:docs/examples/sample/gang-scheduling/lws-sample-volcano.yaml", Map.of("topobridge.io/highest-tier", "1"))));
+        created.add(createCustom(WorkloadKind.DISAGGREGATED_SET, withAnnotations(client.getKubernetesSerialization()
+                .unmarshal(DISAGGREGATED_SET, GenericKubernetesResource.class), Map.of("topobridge.io/highest-tier", "spine"))));
         var web = client.resource(new DeploymentBuilder().withNewMetadata().withName("web").withNamespace(NS)
                 .addToAnnotations("topobridge.io/highest-tier", "2").endMetadata().withNewSpec().withReplicas(3)
                 .withNewSelector().addToMatchLabels("app", "web").endSelector().withNewTemplate().withNewMetadata()
@@ -148,11 +148,41 @@ class AdmissionEndToEndTest {
         workloads = created;
     }
 
+    /** A P/D DisaggregatedSet of two slices (the slice field and label came after the LWS release the e2e tier runs). */
+    private static final String DISAGGREGATED_SET = """
+            apiVersion: disaggregatedset.x-k8s.io/v1
+            kind: DisaggregatedSet
+            metadata: {name: pd-disagg-vllm}
+            spec:
+              slices: 2
+              roles:
+              - name: prefill
+                spec:
+                  replicas: 4
+                  leaderWorkerTemplate:
+                    size: 1
+                    workerTemplate:
+                      metadata: {labels: {llm-d.ai/role: prefill}}
+                      spec: {containers: [{name: modelserver, image: vllm, resources: {limits: {nvidia.com/gpu: "1"}}}]}
+              - name: decode
+                spec:
+                  replicas: 1
+                  leaderWorkerTemplate:
+                    size: 4
+                    workerTemplate:
+                      metadata: {labels: {llm-d.ai/role: decode}}
+                      spec: {containers: [{name: modelserver, image: vllm, resources: {limits: {nvidia.com/gpu: "1"}}}]}
+            """;
+
     private GenericKubernetesResource upstream(String file, Map<String, String> annotations) throws Exception {
         GenericKubernetesResource object;
-        try (InputStream in = Files.newInputStream(SharedData.upstream(file))) {
+        try (InputStream in = Files.newInputStream(Upstream.file(file.substring(0, file.indexOf(':')), file.substring(file.indexOf(':') + 1)))) {
             object = client.getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
         }
+        return withAnnotations(object, annotations);
+    }
+
+    private static GenericKubernetesResource withAnnotations(GenericKubernetesResource object, Map<String, String> annotations) {
         object.getMetadata().setNamespace(NS);
         var merged = new java.util.LinkedHashMap<String, String>(object.getMetadata().getAnnotations() == null ? Map.of()
                 : object.getMetadata().getAnnotations());

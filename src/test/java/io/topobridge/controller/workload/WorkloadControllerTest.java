@@ -143,9 +143,7 @@ class WorkloadControllerTest {
         assertThat(created.getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(2);
         assertThat(created.getMetadata().getOwnerReferences()).singleElement()
                 .satisfies(o -> assertThat(o.getUid()).isEqualTo(d.getMetadata().getUid()));
-        if (VolcanoSchemas.available()) { // the write counts above are checked either way
-            assertThat(VolcanoSchemas.podGroups().violations(created)).isEmpty();
-        }
+        assertThat(VolcanoSchemas.podGroups().violations(created)).isEmpty();
 
         cluster.dispatcher().clearLog();
         resyncAndSettle();
@@ -216,9 +214,7 @@ class WorkloadControllerTest {
         assertThat(merged.getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(1);
         assertThat(merged.getSpec().getSubGroupPolicy()).extracting(p -> p.getName()).containsExactly("prefill", "decode");
         assertThat(merged.getMetadata().getLabels()).doesNotContainKey("app.kubernetes.io/managed-by");
-        if (VolcanoSchemas.available()) { // the write counts above are checked either way
-            assertThat(VolcanoSchemas.podGroups().violations(merged)).isEmpty();
-        }
+        assertThat(VolcanoSchemas.podGroups().violations(merged)).isEmpty();
 
         cluster.dispatcher().clearLog();
         resyncAndSettle();

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.finding.Finding;
-import io.topobridge.testing.SharedData;
+import io.topobridge.testing.Upstream;
 import io.topobridge.testing.VolcanoSchemas;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.VolcanoObjects;
@@ -52,9 +52,7 @@ class WorkloadGoldenTest {
         List<JsonNode> actual = new ArrayList<>();
         for (DesiredPodGroup desired : result.podGroups()) {
             PodGroup podGroup = VolcanoObjects.podGroup(desired);
-            if (VolcanoSchemas.available()) {
-                assertThat(VolcanoSchemas.podGroups().violations(podGroup)).as(scenario + " " + desired.name()).isEmpty();
-            }
+            assertThat(VolcanoSchemas.podGroups().violations(podGroup)).as(scenario + " " + desired.name()).isEmpty();
             actual.add(Fixtures.SERIALIZATION.convertValue(podGroup, JsonNode.class));
         }
         List<String> lines = result.findings().stream().map(Finding::line).toList();
@@ -89,7 +87,8 @@ class WorkloadGoldenTest {
         Map<String, String> annotations = (Map<String, String>) scenario.getOrDefault("annotations", Map.of());
         List<HasMetadata> objects = new ArrayList<>();
         if (scenario.get("upstream") != null) {
-            Path upstream = SharedData.upstream((String) scenario.get("upstream"));
+            String[] source = ((String) scenario.get("upstream")).split(":", 2);
+            Path upstream = Upstream.file(source[0], source[1]);
             for (HasMetadata object : Fixtures.objects(Files.readString(upstream))) {
                 if (!annotations.isEmpty()) {
                     var merged = new LinkedHashMap<String, String>();
