@@ -1,0 +1,183 @@
+package io.topobridge.e2e;
+
+import io.topobridge.testing.FreePort;
+import io.topobridge.testing.PackagedApp;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The packaged topobridge controller (its jar, as the container runs it) against the real cluster: its own
+ * certificate and webhook configurations, reached by the API server through an ExternalName Service
+ * {@code topobridge-webhook} that points at this machine.
+ */
+public final class Bridge implements AutoCloseable {
+
+    private final RealCluster cluster;
+    private final String name;
+    private final int httpPort = FreePort.find();
+    private final int webhookPort;
+    private final Map<String, String> properties;
+    private final Map<String, String> environment;
+    private Component process;
+
+    private Bridge(RealCluster cluster, String name, int webhookPort, Map<String, String> properties,
+            Map<String, String> environment) {
+        this.cluster = cluster;
+        this.name = name;
+        this.webhookPort = webhookPort;
+        this.properties = properties;
+        this.environment = environment;
+    }
+
+    /** A builder for a bridge named {@code name} (its log is {@code logs/<name>.log}). */
+    public static Builder on(RealCluster cluster, String name) {
+        return new Builder(cluster, name);
+    }
+
+    /** Settings of one bridge process. */
+    public static final class Builder {
+        private final RealCluster cluster;
+        private final String name;
+        private final Map<String, String> properties = new LinkedHashMap<>();
+        private final Map<String, String> environment = new LinkedHashMap<>();
+        private int webhookPort = FreePort.find();
+        private boolean exposeWebhook = true;
+
+        private Builder(RealCluster cluster, String name) {
+            this.cluster = cluster;
+            this.name = name;
+            properties.put("topobridge.admission.host", "127.0.0.1");
+            properties.put("topobridge.admission.service-namespace", RealCluster.BRIDGE_NAMESPACE);
+            properties.put("topobridge.volcano.scheduler-config-namespace", RealCluster.VOLCANO_NAMESPACE);
+            environment.put("KUBECONFIG", cluster.kubeconfig(RealCluster.BRIDGE).toString());
+            environment.put("POD_NAMESPACE", RealCluster.BRIDGE_NAMESPACE);
+            environment.put("HOSTNAME", name);
+        }
+
+        /** A {@code topobridge.*} (or Quarkus) configuration property. */
+        public Builder set(String key, String value) {
+            properties.put(key, value);
+            return this;
+        }
+
+        public Builder env(String key, String value) {
+            environment.put(key, value);
+            return this;
+        }
+
+        /** Runs with the credentials in {@code kubeconfig} instead of the built-in bridge identity. */
+        public Builder kubeconfig(java.nio.file.Path kubeconfig) {
+            environment.put("KUBECONFIG", kubeconfig.toString());
+            return this;
+        }
+
+        /** The webhook port; the Service the API server calls points at the first bridge that exposes it. */
+        public Builder webhookPort(int port) {
+            this.webhookPort = port;
+            return this;
+        }
+
+        /** Whether this bridge's webhook port is what the {@code topobridge-webhook} Service points at. */
+        public Builder exposeWebhook(boolean expose) {
+            this.exposeWebhook = expose;
+            return this;
+        }
+
+        public Bridge start() {
+            properties.put("topobridge.admission.port", String.valueOf(webhookPort));
+            properties.put("topobridge.admission.service-port", String.valueOf(webhookPort));
+            if (exposeWebhook) {
+                var services = cluster.client().services().inNamespace(RealCluster.BRIDGE_NAMESPACE);
+                services.withName("topobridge-webhook").delete();
+                cluster.waitFor("the old webhook Service to go", Duration.ofSeconds(30),
+                        () -> services.withName("topobridge-webhook").get() == null);
+                services.resource(RealCluster.externalName("topobridge-webhook", webhookPort)).create();
+            }
+            Bridge bridge = new Bridge(cluster, name, webhookPort, Map.copyOf(properties), Map.copyOf(environment));
+            bridge.launch();
+            return bridge;
+        }
+    }
+
+    private void launch() {
+        List<String> command = new ArrayList<>();
+        command.add(PackagedApp.java());
+        command.add("-Xmx512m");
+        command.add("-Dquarkus.http.port=" + httpPort);
+        command.add("-Dquarkus.http.host=127.0.0.1");
+        properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
+        command.add("-jar");
+        command.add(PackagedApp.jar().toString());
+        process = new Component(name, command, environment, cluster.runDir().resolve("logs").resolve(name + ".log"))
+                .start();
+    }
+
+    /** Starts the same process again (same ports and settings), after {@link #kill()} or {@link #stop()}. */
+    public Bridge restart() {
+        if (process.alive()) {
+            process.stop(Duration.ofSeconds(20));
+        }
+        process.start();
+        return this;
+    }
+
+    /** Waits until {@code /q/health/ready} answers 200. */
+    public Bridge awaitReady(Duration timeout) {
+        cluster.waitFor(name + " ready", timeout, () -> {
+            process.assertAlive();
+            return get("/q/health/ready").statusCode() == 200;
+        });
+        return this;
+    }
+
+    /** A GET on the bridge's HTTP port (REST API, health, metrics). */
+    public HttpResponse<String> get(String path) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(name + ": GET " + path + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public int webhookPort() {
+        return webhookPort;
+    }
+
+    public int httpPort() {
+        return httpPort;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Component process() {
+        return process;
+    }
+
+    /** SIGKILL, as a crashed pod. */
+    public void kill() {
+        process.kill();
+    }
+
+    public void stop() {
+        process.stop(Duration.ofSeconds(20));
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+}

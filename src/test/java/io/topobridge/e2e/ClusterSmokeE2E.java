@@ -1,0 +1,70 @@
+package io.topobridge.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The real cluster itself works before anything of the bridge is tested: every component runs at the pinned
+ * version, and Volcano binds a plain pod to a node made through the API (and the fake kubelet runs it).
+ */
+@ExtendWith(RealClusterExtension.class)
+class ClusterSmokeE2E {
+
+    private final RealCluster cluster;
+
+    ClusterSmokeE2E(RealCluster cluster) {
+        this.cluster = cluster;
+    }
+
+    @Test
+    void componentsRunAtThePinnedVersions() {
+        cluster.assertHealthy();
+        assertThat(cluster.versions()).containsEntry("kubernetes", "v1.35.3")
+                .containsEntry("volcano.sh/volcano", "v1.15.1").containsKey("sigs.k8s.io/lws")
+                .containsEntry("github.com/vllm-project/aibrix", "v0.7.0");
+        assertThat(cluster.client().getKubernetesVersion().getGitVersion()).isEqualTo("v1.35.3");
+        for (String crd : new String[] {"podgroups.scheduling.volcano.sh", "hypernodes.topology.volcano.sh",
+                "leaderworkersets.leaderworkerset.x-k8s.io", "disaggregatedsets.disaggregatedset.x-k8s.io",
+                "stormservices.orchestration.aibrix.ai", "rolesets.orchestration.aibrix.ai",
+                "podsets.orchestration.aibrix.ai"}) {
+            assertThat(cluster.client().apiextensions().v1().customResourceDefinitions().withName(crd).get())
+                    .as(crd).isNotNull();
+        }
+    }
+
+    @Test
+    void volcanoBindsAPodAndTheFakeKubeletRunsIt() {
+        var client = cluster.client();
+        Nodes.create(client, Nodes.node("smoke-node-1").cpu("8").memory("32Gi").build());
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("smoke").endMetadata().build())
+                .create();
+        cluster.waitFor("the default ServiceAccount in smoke", Duration.ofSeconds(60),
+                () -> client.serviceAccounts().inNamespace("smoke").withName("default").get() != null);
+        Pod pod = client.pods().inNamespace("smoke").resource(new PodBuilder().withNewMetadata().withName("p")
+                .endMetadata().withNewSpec().withSchedulerName("volcano")
+                .addNewContainer().withName("c").withImage("busybox")
+                .withNewResources().addToRequests(Map.of("cpu", new Quantity("1"))).endResources().endContainer()
+                .endSpec().build()).create();
+        cluster.waitFor("the pod to run", Duration.ofSeconds(60), () -> {
+            Pod p = client.pods().inNamespace("smoke").withName("p").get();
+            return p.getSpec().getNodeName() != null && "Running".equals(p.getStatus().getPhase());
+        });
+        assertThat(client.pods().inNamespace("smoke").withName("p").get().getSpec().getNodeName()).isEqualTo("smoke-node-1");
+        // Volcano's own pg-controller gave the pod a one-member gang
+        GenericKubernetesResource pg = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace("smoke").list().getItems().get(0);
+        assertThat(pg.getMetadata().getName()).startsWith("podgroup-");
+        assertThat(pod.getMetadata().getUid()).isNotBlank();
+        client.namespaces().withName("smoke").delete();
+        client.nodes().withName("smoke-node-1").delete();
+    }
+}

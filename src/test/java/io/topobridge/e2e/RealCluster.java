@@ -1,0 +1,757 @@
+package io.topobridge.e2e;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.topobridge.testing.FreePort;
+import io.topobridge.testing.Upstream;
+import io.topobridge.tls.Certificates;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * A real Kubernetes control plane on loopback for the end-to-end tier, every component built from its Go
+ * module by {@code src/test/go/build.sh}: etcd, kube-apiserver (RBAC, service-account tokens, an audit log of
+ * every write), kube-controller-manager (Deployments, ReplicaSets, StatefulSets, garbage collection,
+ * namespaces, service accounts), Volcano's scheduler (with {@code network-topology-aware}) and its queue and
+ * podgroup controllers, the LeaderWorkerSet controller (also DisaggregatedSet) with its webhooks, and the
+ * AIBrix controller manager. CRDs are the ones in the fetched modules. There are no kubelets: Nodes are API
+ * objects with capacity and labels, and {@link FakeKubelet} reports bound pods running.
+ *
+ * <p>One cluster serves the whole test run ({@link #get()}); processes stop when the JVM ends and their logs
+ * stay under {@code target/e2e/run/logs}.
+ */
+public final class RealCluster implements AutoCloseable {
+
+    /** Identity of the test's own client (cluster admin). */
+    public static final String ADMIN = "e2e-admin";
+    /** Identity the bridge runs as unless a test gives it another (cluster admin; the chart's RBAC is tested apart). */
+    public static final String BRIDGE = "topobridge";
+    /** Namespace of the bridge's webhook Service and certificate Secret. */
+    public static final String BRIDGE_NAMESPACE = "topobridge-system";
+    public static final String VOLCANO_NAMESPACE = "volcano-system";
+    public static final String SCHEDULER_CONFIGMAP = "volcano-scheduler-configmap";
+    public static final String SCHEDULER_CONF_KEY = "volcano-scheduler.conf";
+    static final String LWS_NAMESPACE = "lws-system";
+
+    /**
+     * Volcano's scheduler configuration for the tests: gang and sub-gang placement and the network-topology
+     * plugin, so hard topology is enforced.
+     */
+    public static final String SCHEDULER_CONF = """
+            actions: "enqueue, allocate, backfill"
+            tiers:
+            - plugins:
+              - name: priority
+              - name: gang
+                enablePreemptable: false
+              - name: conformance
+            - plugins:
+              - name: drf
+                enablePreemptable: false
+              - name: predicates
+              - name: proportion
+              - name: nodeorder
+              - name: binpack
+              - name: network-topology-aware
+                arguments:
+                  weight: 10
+            """;
+
+    private static RealCluster instance;
+
+    private final Path root = Path.of("target", "e2e").toAbsolutePath();
+    private final Path run = root.resolve("run");
+    private final Path bin = root.resolve("bin");
+    private final Map<String, Component> components = new LinkedHashMap<>();
+    private final Map<String, String> tokens = new LinkedHashMap<>();
+    private final int apiPort = FreePort.find();
+    private final int lwsWebhookPort = FreePort.find();
+    private final int bridgeWebhookPort = FreePort.find();
+    private Certificates.Issued ca;
+    private String caPem;
+    private KubernetesClient admin;
+    private AuditLog audit;
+    private FakeKubelet kubelet;
+    private boolean lwsVolcanoProvider;
+    private Duration startup;
+
+    private RealCluster() {
+    }
+
+    /** The cluster of this test run, started on first use. */
+    public static synchronized RealCluster get() {
+        if (instance == null) {
+            RealCluster cluster = new RealCluster();
+            try {
+                cluster.start();
+            } catch (RuntimeException | Error e) {
+                cluster.close();
+                throw e;
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "real-cluster-stop"));
+            instance = cluster;
+        }
+        return instance;
+    }
+
+    // ---------------------------------------------------------------- start-up
+
+    private void start() {
+        Instant began = Instant.now();
+        if (!Files.isRegularFile(bin.resolve(".complete"))) {
+            throw new IllegalStateException("the real-cluster binaries are missing under " + bin
+                    + ": they are built by ./mvnw verify (src/test/go/build.sh binaries target/e2e); "
+                    + "pass -DskipE2E to skip the end-to-end tier");
+        }
+        try {
+            deleteTree(run);
+            Files.createDirectories(run.resolve("logs"));
+            writePki();
+            writeCredentials();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        startEtcd();
+        startApiServer();
+        admin = clientFor(ADMIN);
+        audit = new AuditLog(run.resolve("audit.log"));
+        installCrds();
+        createSystemObjects();
+        startControllerManager();
+        startVolcano();
+        startLws(false);
+        startAibrix();
+        kubelet = new FakeKubelet(admin);
+        kubelet.start();
+        waitFor("the default ServiceAccount", Duration.ofSeconds(60),
+                () -> admin.serviceAccounts().inNamespace("default").withName("default").get() != null);
+        waitFor("Volcano's default queue to be open", Duration.ofSeconds(90), () -> {
+            GenericKubernetesResource q = admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "Queue")
+                    .withName("default").get();
+            return q != null && "Open".equals(String.valueOf(((Map<?, ?>) q.getAdditionalProperties()
+                    .getOrDefault("status", Map.of())).get("state")));
+        });
+        startup = Duration.between(began, Instant.now());
+        System.out.printf("real cluster up in %d ms: API server https://localhost:%d, logs in %s%n",
+                startup.toMillis(), apiPort, run.resolve("logs"));
+    }
+
+    private void writePki() throws IOException {
+        Instant now = Instant.now();
+        ca = Certificates.newCa("topobridge-e2e-ca", now, Duration.ofDays(2));
+        caPem = Certificates.pem(List.of(ca.certificate()));
+        var serving = Certificates.issueServing(ca, List.of("localhost", "kubernetes", "kubernetes.default",
+                "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"), now, Duration.ofDays(2));
+        Files.writeString(run.resolve("ca.crt"), caPem);
+        Files.writeString(run.resolve("apiserver.crt"), serving.certificatePem() + caPem);
+        Files.writeString(run.resolve("apiserver.key"), serving.keyPem());
+        var saKey = Certificates.newCa("service-accounts", now, Duration.ofDays(2));
+        Files.writeString(run.resolve("sa.key"), Certificates.keyPem(saKey.key()));
+        Files.writeString(run.resolve("sa.pub"), "-----BEGIN PUBLIC KEY-----\n" + java.util.Base64.getMimeEncoder(64,
+                "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(saKey.certificate().getPublicKey().getEncoded())
+                + "\n-----END PUBLIC KEY-----\n");
+    }
+
+    private void writeCredentials() throws IOException {
+        StringBuilder csv = new StringBuilder();
+        for (String user : List.of(ADMIN, BRIDGE, "kube-controller-manager", "volcano", "lws", "aibrix",
+                "fake-kubelet")) {
+            String token = UUID.randomUUID().toString();
+            tokens.put(user, token);
+            csv.append(token).append(',').append(user).append(',').append(user).append(",\"system:masters\"\n");
+            Files.writeString(kubeconfig(user), kubeconfigText(token));
+        }
+        Files.writeString(run.resolve("tokens.csv"), csv);
+        Files.writeString(run.resolve("audit-policy.yaml"), """
+                apiVersion: audit.k8s.io/v1
+                kind: Policy
+                omitStages: ["RequestReceived", "ResponseStarted"]
+                rules:
+                - level: None
+                  verbs: ["get", "list", "watch"]
+                - level: None
+                  resources:
+                  - group: coordination.k8s.io
+                    resources: ["leases"]
+                - level: RequestResponse
+                  users: ["topobridge"]
+                  verbs: ["patch"]
+                - level: Metadata
+                """);
+    }
+
+    private String kubeconfigText(String token) {
+        return """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: e2e
+                  cluster:
+                    server: %s
+                    certificate-authority: %s
+                users:
+                - name: user
+                  user:
+                    token: %s
+                contexts:
+                - name: e2e
+                  context: {cluster: e2e, user: user, namespace: default}
+                current-context: e2e
+                """.formatted(url(), run.resolve("ca.crt"), token);
+    }
+
+    private void startEtcd() {
+        int client = FreePort.find();
+        int peer = FreePort.find();
+        String clientUrl = "http://127.0.0.1:" + client;
+        String peerUrl = "http://127.0.0.1:" + peer;
+        launch("etcd", List.of(binary("etcd"), "--name=e2e", "--data-dir=" + run.resolve("etcd"),
+                "--listen-client-urls=" + clientUrl, "--advertise-client-urls=" + clientUrl,
+                "--listen-peer-urls=" + peerUrl, "--initial-advertise-peer-urls=" + peerUrl,
+                "--initial-cluster=e2e=" + peerUrl, "--unsafe-no-fsync=true", "--log-level=warn"), Map.of());
+        etcdUrl = clientUrl;
+        waitFor("etcd", Duration.ofSeconds(30), () -> httpOk(clientUrl + "/health", null));
+    }
+
+    private String etcdUrl;
+
+    private void startApiServer() {
+        launch("kube-apiserver", List.of(binary("kube-apiserver"),
+                "--etcd-servers=" + etcdUrl,
+                "--bind-address=127.0.0.1", "--secure-port=" + apiPort,
+                "--tls-cert-file=" + run.resolve("apiserver.crt"), "--tls-private-key-file=" + run.resolve("apiserver.key"),
+                "--client-ca-file=" + run.resolve("ca.crt"),
+                "--token-auth-file=" + run.resolve("tokens.csv"),
+                "--authorization-mode=Node,RBAC",
+                "--service-account-issuer=https://kubernetes.default.svc",
+                "--service-account-key-file=" + run.resolve("sa.pub"),
+                "--service-account-signing-key-file=" + run.resolve("sa.key"),
+                "--api-audiences=https://kubernetes.default.svc",
+                "--service-cluster-ip-range=10.96.0.0/16", "--allow-privileged=true",
+                "--audit-log-path=" + run.resolve("audit.log"), "--audit-log-format=json",
+                "--audit-policy-file=" + run.resolve("audit-policy.yaml"), "--audit-log-mode=blocking",
+                "--enable-priority-and-fairness=false",
+                // it taints every new Node not-ready until a kubelet reports; there are no kubelets here
+                "--disable-admission-plugins=TaintNodesByCondition",
+                "--cert-dir=" + run.resolve("apiserver-certs"), "-v=1"), Map.of());
+        waitFor("kube-apiserver", Duration.ofSeconds(120), () -> httpOk(url() + "/readyz", tokens.get(ADMIN)));
+    }
+
+    private void installCrds() {
+        List<Path> files = new ArrayList<>();
+        files.addAll(yamlFiles(Upstream.module("volcano").resolve("config/crd/volcano/bases")));
+        files.addAll(yamlFiles(Upstream.module("lws").resolve("config/crd/bases")));
+        for (String kind : List.of("stormservices", "rolesets", "podsets")) {
+            files.add(Upstream.module("aibrix").resolve("config/crd/orchestration/orchestration.aibrix.ai_" + kind + ".yaml"));
+        }
+        List<String> names = new ArrayList<>();
+        for (Path file : files) {
+            try (InputStream in = Files.newInputStream(file)) {
+                for (HasMetadata object : admin.load(in).items()) {
+                    if (object instanceof CustomResourceDefinition crd) {
+                        // some CRDs exceed the client-side apply annotation limit: create, never apply client-side
+                        admin.resource(crd).create();
+                        names.add(crd.getMetadata().getName());
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        for (String name : names) {
+            waitFor("CRD " + name + " established", Duration.ofSeconds(60), () -> {
+                var crd = admin.apiextensions().v1().customResourceDefinitions().withName(name).get();
+                return crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+            });
+        }
+        // Volcano's HyperNode admission policy, as its chart installs it
+        try (InputStream in = Files.newInputStream(Upstream.module("volcano")
+                .resolve("installer/helm/chart/volcano/policy/hypernodes-validating.yaml"))) {
+            for (HasMetadata object : admin.load(in).items()) {
+                admin.resource(object).create();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void createSystemObjects() {
+        for (String ns : List.of(VOLCANO_NAMESPACE, LWS_NAMESPACE, BRIDGE_NAMESPACE, "aibrix-system")) {
+            admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+                    .create();
+        }
+        admin.configMaps().inNamespace(VOLCANO_NAMESPACE).resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                .withNewMetadata().withName(SCHEDULER_CONFIGMAP).endMetadata()
+                .addToData(SCHEDULER_CONF_KEY, SCHEDULER_CONF).build()).create();
+        // webhook Services of in-cluster components resolve to this machine: the API server dials
+        // https://localhost:<port> and still checks the certificate against <service>.<namespace>.svc
+        admin.services().inNamespace(LWS_NAMESPACE).resource(externalName("lws-webhook-service", lwsWebhookPort))
+                .create();
+        // LWS's certificate rotator fills a Secret its manifests create empty
+        admin.secrets().inNamespace(LWS_NAMESPACE).resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata().withName("lws-webhook-server-cert").endMetadata().build()).create();
+    }
+
+    /** A Service that sends the API server's webhook calls for {@code name} to this machine's {@code port}. */
+    public static io.fabric8.kubernetes.api.model.Service externalName(String name, int port) {
+        return new ServiceBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
+                .withType("ExternalName").withExternalName("localhost")
+                .addNewPort().withName("https").withPort(port).withNewTargetPort(port).endPort().endSpec().build();
+    }
+
+    private void startControllerManager() {
+        launch("kube-controller-manager", List.of(binary("kube-controller-manager"),
+                "--kubeconfig=" + kubeconfig("kube-controller-manager"), "--leader-elect=false",
+                "--controllers=deployment-controller,replicaset-controller,statefulset-controller,"
+                        + "garbage-collector-controller,namespace-controller,serviceaccount-controller",
+                "--bind-address=127.0.0.1", "--secure-port=" + FreePort.find(),
+                "--concurrent-gc-syncs=5", "-v=1"), Map.of());
+    }
+
+    private void startVolcano() {
+        Path conf = run.resolve("volcano-scheduler.conf");
+        try {
+            Files.writeString(conf, SCHEDULER_CONF);
+            Files.createDirectories(run.resolve("volcano-sockets"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Map<String, String> env = Map.of("DEBUG_SOCKET_DIR", run.resolve("volcano-sockets").toString());
+        launch("vc-controller-manager", List.of(binary("vc-controller-manager"),
+                "--kubeconfig=" + kubeconfig("volcano"), "--leader-elect=false",
+                "--controllers=queue-controller,pg-controller", "--scheduler-name=volcano", "-v=2"), env);
+        int healthz = FreePort.find();
+        launch("vc-scheduler", List.of(binary("vc-scheduler"),
+                "--kubeconfig=" + kubeconfig("volcano"), "--leader-elect=false",
+                "--scheduler-conf=" + conf, "--scheduler-name=volcano", "--default-queue=default",
+                "--schedule-period=500ms", "--cache-dumper=false", "--enable-healthz=true",
+                "--healthz-address=127.0.0.1:" + healthz, "--listen-address=127.0.0.1:" + FreePort.find(),
+                "-v=3"), env);
+        waitFor("vc-scheduler", Duration.ofSeconds(90), () -> httpOk("http://127.0.0.1:" + healthz + "/healthz", null));
+    }
+
+    /**
+     * (Re)starts the LeaderWorkerSet controller, with or without its Volcano gang provider (which then
+     * makes a PodGroup per LWS group and stamps pods with it). Its webhook server serves a certificate it
+     * issues itself and injects into its webhook configurations.
+     */
+    public synchronized void startLws(boolean volcanoProvider) {
+        Component old = components.get("lws-controller");
+        if (old != null) {
+            old.stop(Duration.ofSeconds(10));
+        }
+        int probe = FreePort.find();
+        Path config = run.resolve("lws-config.yaml");
+        try {
+            Files.writeString(config, """
+                    apiVersion: config.lws.x-k8s.io/v1alpha1
+                    kind: Configuration
+                    leaderElection:
+                      leaderElect: false
+                      resourceNamespace: %s
+                    internalCertManagement:
+                      enable: true
+                    webhook:
+                      port: %d
+                      host: 127.0.0.1
+                      certDir: %s
+                    metrics:
+                      bindAddress: "0"
+                    health:
+                      healthProbeBindAddress: 127.0.0.1:%d
+                    %s
+                    """.formatted(LWS_NAMESPACE, lwsWebhookPort, run.resolve("lws-certs"), probe,
+                    volcanoProvider ? "gangSchedulingManagement:\n  schedulerProvider: volcano\n" : ""));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (old == null) {
+            installLwsWebhookConfigurations();
+        }
+        mountLwsCertificates();
+        launch("lws-controller", List.of(binary("lws-controller"), "--kubeconfig=" + kubeconfig("lws"),
+                "--config=" + config, "--zap-log-level=info"), Map.of());
+        lwsVolcanoProvider = volcanoProvider;
+        waitFor("the LeaderWorkerSet controller and its webhooks", Duration.ofSeconds(90),
+                () -> httpOk("http://127.0.0.1:" + probe + "/readyz", null) && lwsCaInjected());
+    }
+
+    private io.fabric8.kubernetes.client.informers.SharedIndexInformer<io.fabric8.kubernetes.api.model.Secret> lwsCerts;
+
+    /**
+     * Does for LWS what a kubelet does for its pod: keeps the Secret its certificate rotator fills projected as
+     * files into the folder its webhook server reads (the rotator waits until they are there).
+     */
+    private void mountLwsCertificates() {
+        if (lwsCerts != null) {
+            return;
+        }
+        Path dir = run.resolve("lws-certs");
+        lwsCerts = admin.secrets().inNamespace(LWS_NAMESPACE).withName("lws-webhook-server-cert").inform(
+                new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(io.fabric8.kubernetes.api.model.Secret secret) {
+                        project(secret);
+                    }
+
+                    @Override
+                    public void onUpdate(io.fabric8.kubernetes.api.model.Secret old, io.fabric8.kubernetes.api.model.Secret secret) {
+                        project(secret);
+                    }
+
+                    @Override
+                    public void onDelete(io.fabric8.kubernetes.api.model.Secret secret, boolean unknown) {
+                    }
+
+                    private void project(io.fabric8.kubernetes.api.model.Secret secret) {
+                        if (secret.getData() == null) {
+                            return;
+                        }
+                        try {
+                            Files.createDirectories(dir);
+                            for (var e : secret.getData().entrySet()) {
+                                Path tmp = dir.resolve("." + e.getKey() + ".tmp");
+                                Files.write(tmp, java.util.Base64.getDecoder().decode(e.getValue()));
+                                Files.move(tmp, dir.resolve(e.getKey()), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                            }
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    }
+                }, 0);
+    }
+
+    public boolean lwsVolcanoProvider() {
+        return lwsVolcanoProvider;
+    }
+
+    private boolean lwsCaInjected() {
+        var mutating = admin.admissionRegistration().v1().mutatingWebhookConfigurations()
+                .withName("lws-mutating-webhook-configuration").get();
+        var validating = admin.admissionRegistration().v1().validatingWebhookConfigurations()
+                .withName("lws-validating-webhook-configuration").get();
+        return mutating != null && validating != null
+                && mutating.getWebhooks().stream().allMatch(w -> w.getClientConfig().getCaBundle() != null)
+                && validating.getWebhooks().stream().allMatch(w -> w.getClientConfig().getCaBundle() != null);
+    }
+
+    /** LWS's own webhook manifests, named and pointed at its Service as its kustomization does. */
+    private void installLwsWebhookConfigurations() {
+        try (InputStream in = Files.newInputStream(Upstream.module("lws").resolve("config/webhook/manifests.yaml"))) {
+            for (HasMetadata object : admin.load(in).items()) {
+                object.getMetadata().setName("lws-" + object.getMetadata().getName());
+                if (object instanceof io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration m) {
+                    m.getWebhooks().forEach(w -> {
+                        w.getClientConfig().getService().setName("lws-webhook-service");
+                        w.getClientConfig().getService().setNamespace(LWS_NAMESPACE);
+                        w.getClientConfig().getService().setPort(lwsWebhookPort);
+                    });
+                } else if (object instanceof io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration v) {
+                    v.getWebhooks().forEach(w -> {
+                        w.getClientConfig().getService().setName("lws-webhook-service");
+                        w.getClientConfig().getService().setNamespace(LWS_NAMESPACE);
+                        w.getClientConfig().getService().setPort(lwsWebhookPort);
+                    });
+                }
+                admin.resource(object).create();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void startAibrix() {
+        int probe = FreePort.find();
+        launch("aibrix-controller-manager", List.of(binary("aibrix-controller-manager"),
+                "--kubeconfig=" + kubeconfig("aibrix"), "--controllers=stormservice-controller",
+                "--leader-elect=false", "--disable-webhook", "--metrics-bind-address=0",
+                "--health-probe-bind-address=127.0.0.1:" + probe), Map.of());
+        waitFor("the AIBrix controller manager", Duration.ofSeconds(90),
+                () -> httpOk("http://127.0.0.1:" + probe + "/readyz", null));
+    }
+
+    // ---------------------------------------------------------------- the bridge
+
+    private Bridge bridge;
+
+    /** The run's default bridge (identity {@value #BRIDGE}, every feature on), started and ready. */
+    public synchronized Bridge bridge() {
+        if (bridge == null || !bridge.process().alive()) {
+            if (bridge != null) {
+                bridge.stop();
+            }
+            // the same webhook port across restarts, as a Deployment's pods keep theirs
+            bridge = Bridge.on(this, "topobridge").webhookPort(bridgeWebhookPort).start()
+                    .awaitReady(Duration.ofSeconds(120));
+        }
+        return bridge;
+    }
+
+    /** Stops the default bridge (a test that runs bridges of its own first stops it). */
+    public synchronized void stopBridge() {
+        if (bridge != null) {
+            bridge.stop();
+            bridge = null;
+        }
+    }
+
+    /**
+     * Waits until {@code user} has written nothing for {@code quiet} (read from the audit log), at most
+     * {@code timeout}, and returns the audit mark at that point.
+     */
+    public long awaitQuiet(String user, Duration quiet, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long mark = audit.mark();
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() < deadline) {
+            sleep(Duration.ofMillis(250));
+            long now = audit.mark();
+            if (!audit.writesSince(mark, user).isEmpty()) {
+                quietSince = System.nanoTime();
+            }
+            mark = now;
+            if (System.nanoTime() - quietSince >= quiet.toNanos()) {
+                return mark;
+            }
+        }
+        throw new IllegalStateException(user + " kept writing for " + timeout.toSeconds() + " s");
+    }
+
+    static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // ---------------------------------------------------------------- access
+
+    /** {@code https://localhost:<port>} of the API server. */
+    public String url() {
+        return "https://localhost:" + apiPort;
+    }
+
+    /** A kubeconfig file for one of the cluster's identities. */
+    public Path kubeconfig(String user) {
+        return run.resolve("kubeconfig-" + user);
+    }
+
+    /** A bearer token that authenticates as {@code user} (every built-in identity is a cluster admin). */
+    public String token(String user) {
+        return tokens.get(user);
+    }
+
+    public String caPem() {
+        return caPem;
+    }
+
+    /** The test's admin client. */
+    public KubernetesClient client() {
+        return admin;
+    }
+
+    /** A new client authenticating with {@code token}. */
+    public KubernetesClient clientWithToken(String token) {
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url()).withOauthToken(token)
+                .withCaCertData(java.util.Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.UTF_8)))
+                .withNamespace("default").withRequestTimeout(30_000).withConnectionTimeout(10_000).build();
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    public KubernetesClient clientFor(String user) {
+        return clientWithToken(tokens.get(user));
+    }
+
+    public AuditLog audit() {
+        return audit;
+    }
+
+    /** The folder holding this run's logs and files. */
+    public Path runDir() {
+        return run;
+    }
+
+    public Component component(String name) {
+        Component c = components.get(name);
+        if (c == null) {
+            throw new IllegalArgumentException("no component " + name + " in " + components.keySet());
+        }
+        return c;
+    }
+
+    public Duration startup() {
+        return startup;
+    }
+
+    /** Fails when any component has died, quoting its log. */
+    public void assertHealthy() {
+        components.values().forEach(Component::assertAlive);
+    }
+
+    /** Versions of what was built, as recorded by the build. */
+    public Map<String, String> versions() {
+        Map<String, String> out = new LinkedHashMap<>();
+        try {
+            for (String line : Files.readAllLines(bin.resolve("versions.properties"))) {
+                int eq = line.indexOf('=');
+                if (eq > 0) {
+                    out.put(line.substring(0, eq), line.substring(eq + 1));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    /** A client for a custom resource kind by its group, version and plural. */
+    public static ResourceDefinitionContext context(String group, String version, String kind, String plural,
+            boolean namespaced) {
+        return new ResourceDefinitionContext.Builder().withGroup(group).withVersion(version).withKind(kind)
+                .withPlural(plural).withNamespaced(namespaced).build();
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private String binary(String name) {
+        return bin.resolve(name).toString();
+    }
+
+    private Component launch(String name, List<String> command, Map<String, String> env) {
+        Component component = new Component(name, command, env, run.resolve("logs").resolve(name + ".log")).start();
+        components.put(name, component);
+        return component;
+    }
+
+    /** Polls {@code condition} until it holds, failing with the components' state after {@code timeout}. */
+    public void waitFor(String what, Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        RuntimeException last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return;
+                }
+                last = null;
+            } catch (RuntimeException e) {
+                last = e;
+            }
+            for (Component c : components.values()) {
+                if (!c.alive()) {
+                    throw new IllegalStateException("waiting for " + what + ": " + c.name() + " exited; end of "
+                            + c.log() + ":\n" + c.tail(40));
+                }
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new IllegalStateException("timed out after " + timeout.toSeconds() + " s waiting for " + what
+                + (last == null ? "" : " (last error: " + last + ")"));
+    }
+
+    private boolean httpOk(String url, String token) {
+        try {
+            HttpClient http = url.startsWith("https") ? HttpClient.newBuilder().sslContext(sslContext()).build()
+                    : HttpClient.newHttpClient();
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(3));
+            if (token != null) {
+                request.header("Authorization", "Bearer " + token);
+            }
+            return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private SSLContext sslContext() {
+        try {
+            var store = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
+            store.load(null, null);
+            store.setCertificateEntry("ca", ca.certificate());
+            var trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(store);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (java.security.GeneralSecurityException | IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<Path> yamlFiles(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        stopBridge();
+        if (kubelet != null) {
+            kubelet.close();
+        }
+        if (lwsCerts != null) {
+            lwsCerts.close();
+        }
+        if (admin != null) {
+            admin.close();
+        }
+        List<Component> reversed = new ArrayList<>(components.values());
+        java.util.Collections.reverse(reversed);
+        for (Component c : reversed) {
+            c.stop(Duration.ofSeconds(5));
+        }
+    }
+}

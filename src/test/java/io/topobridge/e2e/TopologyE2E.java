@@ -1,0 +1,147 @@
+package io.topobridge.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.Node;
+import io.topobridge.e2e.AuditLog.Write;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The nodes of {@code examples/gpu-cluster} on the real API server: the bridge's HyperNodes are accepted (CRD
+ * schema, CEL rules and Volcano's admission policy all run there), equal what {@code render} prints for the same
+ * nodes, and every write is minimal — counted in the API server's audit log.
+ */
+@ExtendWith(RealClusterExtension.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TopologyE2E {
+
+    private static final Duration SETTLE = Duration.ofSeconds(3);
+    private static final Duration TIMEOUT = Duration.ofSeconds(120);
+
+    private final RealCluster cluster;
+
+    TopologyE2E(RealCluster cluster) {
+        this.cluster = cluster;
+    }
+
+    private List<Write> hyperNodeWrites(long mark) {
+        return cluster.audit().writesSince(mark, w -> w.user().equals(RealCluster.BRIDGE)
+                && w.resource().equals("hypernodes"));
+    }
+
+    @Test
+    @Order(1)
+    void firstSyncWritesEachHyperNodeOnceAndMatchesRender() {
+        cluster.stopBridge();
+        Examples.ensureNodes(cluster.client());
+        // start from no HyperNodes at all, whatever ran before
+        var hyperNodes = cluster.client().genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode");
+        hyperNodes.withLabel("volcano.sh/network-topology-source", "topobridge").delete();
+        cluster.waitFor("no HyperNodes", TIMEOUT, () -> hyperNodes.list().getItems().isEmpty());
+        long mark = cluster.audit().mark();
+        Map<String, JsonNode> expected = Examples.renderedHyperNodes(Examples.NODES.toString());
+        assertThat(expected).hasSizeGreaterThan(5);
+
+        cluster.bridge();
+        cluster.waitFor("the HyperNodes of the example cluster", TIMEOUT,
+                () -> Examples.hyperNodes(cluster.client()).keySet().equals(expected.keySet()));
+        cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
+
+        assertThat(Examples.hyperNodes(cluster.client())).isEqualTo(expected);
+        List<Write> writes = hyperNodeWrites(mark);
+        assertThat(writes).as("one apply per HyperNode").hasSize(expected.size())
+                .allSatisfy(w -> {
+                    assertThat(w.verb()).isEqualTo("patch");
+                    assertThat(w.code()).as(w.toString()).isEqualTo(201);
+                });
+        // no write was refused: the real server's schema, CEL rules and Volcano's policy accepted each HyperNode
+        assertThat(cluster.audit().writesSince(mark, w -> w.user().equals(RealCluster.BRIDGE) && !w.succeeded()))
+                .isEmpty();
+    }
+
+    @Test
+    @Order(2)
+    void aRestartOnAnUnchangedClusterWritesNothing() {
+        cluster.bridge();
+        cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
+        cluster.stopBridge();
+        long mark = cluster.audit().mark();
+        cluster.bridge();
+        // a full pass of every controller ran, then nothing was left to write
+        cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), TIMEOUT);
+        List<Write> writes = cluster.audit().writesSince(mark, w -> w.user().equals(RealCluster.BRIDGE)
+                && !w.resource().equals("events"));
+        assertThat(writes).as("writes of a restart with nothing changed").isEmpty();
+    }
+
+    @Test
+    @Order(3)
+    void aRelabelWritesOnlyTheHyperNodesWhoseSpecChanged() {
+        cluster.bridge();
+        cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
+        Map<String, JsonNode> before = Examples.hyperNodes(cluster.client());
+        Node tray = cluster.client().nodes().withName("gb200-r01-t01").get();
+        String clique = tray.getMetadata().getLabels().get("nvidia.com/gpu.clique");
+        String otherClique = cluster.client().nodes().withName("gb200-r02-t01").get().getMetadata().getLabels()
+                .get("nvidia.com/gpu.clique");
+        String otherLeaf = cluster.client().nodes().withName("gb200-r02-t01").get().getMetadata().getLabels()
+                .get("fabric.topograph.run/tier-0");
+        String leaf = tray.getMetadata().getLabels().get("fabric.topograph.run/tier-0");
+        long mark = cluster.audit().mark();
+        relabel("gb200-r01-t01", Map.of("nvidia.com/gpu.clique", otherClique, "fabric.topograph.run/tier-0", otherLeaf));
+        try {
+            cluster.waitFor("the tray in its new NVLink domain", TIMEOUT,
+                    () -> !Examples.hyperNodes(cluster.client()).equals(before));
+            cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
+            Map<String, JsonNode> after = Examples.hyperNodes(cluster.client());
+            Map<String, String> changed = new TreeMap<>();
+            before.forEach((name, spec) -> {
+                if (!spec.equals(after.get(name))) {
+                    changed.put(name, after.containsKey(name) ? "changed" : "removed");
+                }
+            });
+            after.keySet().stream().filter(n -> !before.containsKey(n)).forEach(n -> changed.put(n, "added"));
+            assertThat(after).isEqualTo(Examples.renderedHyperNodes(currentNodesFile()));
+            List<Write> writes = hyperNodeWrites(mark);
+            assertThat(writes).as("one write per HyperNode whose spec changed: " + changed).hasSize(changed.size());
+        } finally {
+            relabel("gb200-r01-t01", Map.of("nvidia.com/gpu.clique", clique, "fabric.topograph.run/tier-0", leaf));
+            cluster.waitFor("the tray back in its NVLink domain", TIMEOUT,
+                    () -> Examples.hyperNodes(cluster.client()).equals(before));
+            cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
+        }
+    }
+
+    private void relabel(String node, Map<String, String> labels) {
+        cluster.client().nodes().withName(node).edit(n -> {
+            n.getMetadata().getLabels().putAll(labels);
+            return n;
+        });
+    }
+
+    /** The cluster's nodes as a YAML file, for {@code render}. */
+    private String currentNodesFile() {
+        try {
+            var file = cluster.runDir().resolve("nodes-now.yaml");
+            var list = cluster.client().nodes().list();
+            StringBuilder out = new StringBuilder();
+            for (Node n : list.getItems()) {
+                n.getMetadata().setManagedFields(null);
+                out.append("---\n").append(cluster.client().getKubernetesSerialization().asYaml(n));
+            }
+            java.nio.file.Files.writeString(file, out);
+            return file.toString();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
