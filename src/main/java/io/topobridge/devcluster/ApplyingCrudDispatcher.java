@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.topobridge.apply.FieldPaths;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Headers;
@@ -166,7 +165,13 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
         ObjectNode merged = existing.deepCopy();
         JsonNode previous = managers.get(manager);
         if (previous != null) {
-            removeDropped(merged, previous, applied);
+            List<JsonNode> others = new ArrayList<>();
+            managers.forEach((name, config) -> {
+                if (!name.equals(manager)) {
+                    others.add(config);
+                }
+            });
+            removeDropped(merged, previous, applied, others);
         }
         mergeInto(merged, applied, "");
         managers.put(manager, applied.deepCopy());
@@ -177,7 +182,11 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
         return super.handleUpdate(request(HttpMethod.PUT, path, merged));
     }
 
-    /** Records each manager's applied fields in {@code metadata.managedFields}, as a real server does. */
+    /**
+     * Records each manager's applied fields in {@code metadata.managedFields} in the API server's notation
+     * ({@code f:} fields, {@code k:} entries of keyed lists, {@code "."} for a map or entry the manager created),
+     * written independently of the bridge's own reader so the two check each other.
+     */
     private void stampManagedFields(ObjectNode object, Map<String, JsonNode> managers) {
         ObjectNode meta = object.with("metadata");
         ArrayNode entries = meta.putArray("managedFields");
@@ -186,8 +195,49 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
                 .put("operation", "Apply")
                 .put("apiVersion", object.path("apiVersion").asText())
                 .put("fieldsType", "FieldsV1")
-                .set("fieldsV1", FieldPaths.toFieldsV1(FieldPaths.leaves(config).keySet())));
+                .set("fieldsV1", fieldsV1(config, "")));
     }
+
+    private ObjectNode fieldsV1(JsonNode config, String place) {
+        ObjectNode out = json.createObjectNode();
+        config.fields().forEachRemaining(e -> {
+            String here = place + "/" + e.getKey();
+            if (Set.of("/apiVersion", "/kind", "/metadata/name", "/metadata/namespace").contains(here)
+                    || e.getValue().isNull()) {
+                return;
+            }
+            JsonNode value = e.getValue();
+            String key = KEYED_LISTS.get(here.replaceAll("/[0-9]+", ""));
+            if (value.isArray() && key != null) {
+                ObjectNode list = out.putObject("f:" + e.getKey());
+                for (JsonNode item : value) {
+                    ObjectNode entry = list.putObject("k:" + json.createObjectNode().set(key, item.get(key)));
+                    entry.putObject(".");
+                    entry.setAll(fieldsV1(item, here + "/0"));
+                }
+            } else if (value.isObject() && !value.isEmpty()) {
+                ObjectNode fields = fieldsV1(value, here);
+                if (here.equals("/metadata") || here.equals("/spec")) {
+                    // the server records these parents only through the fields under them
+                    if (!fields.isEmpty()) {
+                        out.putObject("f:" + e.getKey()).setAll(fields);
+                    }
+                } else {
+                    ObjectNode child = out.putObject("f:" + e.getKey());
+                    child.putObject(".");
+                    child.setAll(fields);
+                }
+            } else {
+                out.putObject("f:" + e.getKey());
+            }
+        });
+        return out;
+    }
+
+    /** Lists a real API server merges by key for the objects the bridge applies: place → key field. */
+    private static final Map<String, String> KEYED_LISTS = Map.of(
+            "/metadata/ownerReferences", "uid",
+            "/webhooks", "name");
 
     private static void stripServerFields(ObjectNode object) {
         if (object.get("metadata") instanceof ObjectNode meta) {
@@ -196,30 +246,40 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
         object.remove("status");
     }
 
-    /** Fields this manager applied before and no longer applies are released, and removed. */
-    private static void removeDropped(ObjectNode target, JsonNode previous, JsonNode now) {
+    /**
+     * Fields this manager applied before and no longer applies are released, and removed unless another manager
+     * ({@code others}: their applied configurations at the same place) still applies them.
+     */
+    private static void removeDropped(ObjectNode target, JsonNode previous, JsonNode now, List<JsonNode> others) {
         List<String> fields = new ArrayList<>();
         previous.fieldNames().forEachRemaining(fields::add);
         fields.forEach(field -> {
             JsonNode before = previous.get(field);
             JsonNode after = now == null ? null : now.get(field);
+            List<JsonNode> othersHere = new ArrayList<>();
+            for (JsonNode other : others) {
+                if (other.hasNonNull(field)) {
+                    othersHere.add(other.get(field));
+                }
+            }
             if (after == null || after.isNull()) {
                 if (before.isObject() && target.get(field) instanceof ObjectNode child) {
                     // release only the keys this manager owned; other managers' keys stay
-                    removeDropped(child, before, null);
-                    if (child.isEmpty()) {
+                    removeDropped(child, before, null, othersHere);
+                    if (child.isEmpty() && othersHere.isEmpty()) {
                         target.remove(field);
                     }
-                } else {
+                } else if (othersHere.isEmpty()) {
                     target.remove(field);
                 }
             } else if (before.isObject() && after.isObject() && target.get(field) instanceof ObjectNode child) {
-                removeDropped(child, before, after);
+                removeDropped(child, before, after, othersHere);
             } else if ("ownerReferences".equals(field) && before.isArray() && after.isArray()
                     && target.get(field) instanceof ArrayNode list) {
                 // owner references are a map keyed by uid: entries this manager no longer applies go
                 Set<String> kept = new HashSet<>();
                 after.forEach(o -> kept.add(o.path("uid").asText()));
+                othersHere.forEach(l -> l.forEach(o -> kept.add(o.path("uid").asText())));
                 Set<String> dropped = new HashSet<>();
                 before.forEach(o -> {
                     if (!kept.contains(o.path("uid").asText())) {

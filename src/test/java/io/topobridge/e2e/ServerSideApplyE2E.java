@@ -1,0 +1,134 @@
+package io.topobridge.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.topobridge.apply.FieldPaths;
+import io.topobridge.core.Topobridge;
+import io.topobridge.e2e.AuditLog.Write;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What the real API server records for the bridge's server-side applies, of every kind it applies: the
+ * matcher ({@link FieldPaths}) must read the server's own {@code managedFields} as "nothing to write". The
+ * applies (request and response, from the audit log) are kept as fixtures under
+ * {@code src/test/resources/managed-fields/} for the matcher's unit tests; this test fails when the server's
+ * notation for them changes (rewrite them with {@code -Dfixtures.update=true}).
+ */
+@ExtendWith(RealClusterExtension.class)
+class ServerSideApplyE2E {
+
+    static final Path FIXTURES = Path.of("src", "test", "resources", "managed-fields");
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final String NS = "ssa-e2e";
+
+    private final RealCluster cluster;
+
+    ServerSideApplyE2E(RealCluster cluster) {
+        this.cluster = cluster;
+    }
+
+    @Test
+    void theServersManagedFieldsReadAsUpToDateForEveryKindApplied() throws IOException {
+        var client = cluster.client();
+        Examples.ensureNodes(client);
+        long mark = cluster.audit().mark();
+        cluster.stopBridge();
+        // a fresh start applies the webhook configurations even when they exist
+        client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("topobridge").delete();
+        client.admissionRegistration().v1().validatingWebhookConfigurations().withName("topobridge").delete();
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
+                .addToLabels("topobridge.io/enabled", "true").endMetadata().build()).create();
+        client.apps().deployments().inNamespace(NS).resource(new DeploymentBuilder().withNewMetadata().withName("web")
+                .addToAnnotations("topobridge.io/highest-tier", "leaf").endMetadata().withNewSpec().withReplicas(1)
+                .withNewSelector().addToMatchLabels("app", "web").endSelector().withNewTemplate().withNewMetadata()
+                .addToLabels("app", "web").endMetadata().withNewSpec().withSchedulerName("volcano").addNewContainer()
+                .withName("c").withImage("x").withNewResources().addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("1"))
+                .endResources().endContainer().endSpec().endTemplate().endSpec().build()).create();
+        cluster.bridge();
+        cluster.waitFor("the Deployment's PodGroup", Duration.ofSeconds(60), () -> client
+                .genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(NS)
+                .withName("tb-deploy-web").get() != null);
+        cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(3), Duration.ofSeconds(120));
+
+        Map<String, Write> cases = new LinkedHashMap<>();
+        for (Write w : cluster.audit().writesSince(mark, w -> w.user().equals(RealCluster.BRIDGE)
+                && w.verb().equals("patch") && w.succeeded() && w.requestObject() != null)) {
+            String name = switch (w.resource()) {
+                case "hypernodes" -> "hypernode";
+                case "podgroups" -> "podgroup";
+                case "mutatingwebhookconfigurations" -> "mutatingwebhookconfiguration";
+                case "validatingwebhookconfigurations" -> "validatingwebhookconfiguration";
+                default -> null;
+            };
+            if (name != null) {
+                cases.putIfAbsent(name, w);
+            }
+        }
+        assertThat(cases).containsOnlyKeys("hypernode", "podgroup", "mutatingwebhookconfiguration",
+                "validatingwebhookconfiguration");
+
+        Files.createDirectories(FIXTURES);
+        for (var e : cases.entrySet()) {
+            JsonNode desired = e.getValue().requestObject();
+            JsonNode current = e.getValue().responseObject();
+            assertThat(FieldPaths.upToDate(desired, current, Topobridge.FIELD_MANAGER))
+                    .as(e.getKey() + ": the server's answer to our apply holds everything we applied").isTrue();
+            ObjectNode fixture = JSON.createObjectNode();
+            fixture.set("desired", desired);
+            fixture.set("current", current);
+            Path file = FIXTURES.resolve(e.getKey() + ".json");
+            Path recorded = cluster.runDir().resolve("managed-fields").resolve(e.getKey() + ".json");
+            Files.createDirectories(recorded.getParent());
+            Files.writeString(recorded, JSON.writeValueAsString(fixture));
+            if (Boolean.getBoolean("fixtures.update") || !Files.exists(file)) {
+                Files.writeString(file, JSON.writeValueAsString(fixture));
+            }
+            JsonNode committed = JSON.readTree(file.toFile());
+            assertThat(ourFields(committed.get("current")))
+                    .as(e.getKey() + ": the server records our fields as the committed fixture says (" + recorded + ")")
+                    .isEqualTo(ourFields(current));
+        }
+        client.namespaces().withName(NS).delete();
+    }
+
+    /** The {@code fieldsV1} of the bridge's apply entry, with names that differ between runs left as they are. */
+    private static JsonNode ourFields(JsonNode object) {
+        for (JsonNode entry : object.path("metadata").path("managedFields")) {
+            if (Topobridge.FIELD_MANAGER.equals(entry.path("manager").asText())
+                    && "Apply".equals(entry.path("operation").asText())) {
+                return normalized(entry.path("fieldsV1"));
+            }
+        }
+        return null;
+    }
+
+    /** Owner uids and CA bundles differ between runs; the structure must not. */
+    private static JsonNode normalized(JsonNode fields) {
+        String text = fields.toString().replaceAll("\\\\\"uid\\\\\":\\\\\"[^\\\\]*\\\\\"", "\\\\\"uid\\\\\":\\\\\"*\\\\\"");
+        try {
+            return JSON.readTree(text);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static List<Path> fixtures() throws IOException {
+        try (var files = Files.list(FIXTURES)) {
+            return files.filter(f -> f.toString().endsWith(".json")).sorted().toList();
+        }
+    }
+}
