@@ -13,7 +13,12 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhoo
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.HelmChart;
+import io.topobridge.testing.HelmChart.Rendered;
+import io.topobridge.testing.RbacRules;
 import io.topobridge.testing.PackagedApp;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
@@ -67,23 +72,27 @@ class CleanupCliIT {
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
     }
 
-    /** What the controller made (labelled) next to look-alikes it did not make. */
     private void seed(String leaseHolder) {
+        seed(leaseHolder, "topobridge", "topobridge-webhook-tls", "tb-leader");
+    }
+
+    /** What the controller made (labelled) next to look-alikes it did not make. */
+    private void seed(String leaseHolder, String configuration, String secret, String lease) {
         namespace(NS);
         namespace("llm");
         namespace("aibrix");
         var registration = client.admissionRegistration().v1();
         registration.mutatingWebhookConfigurations().resource(new MutatingWebhookConfigurationBuilder()
-                .withMetadata(meta("topobridge", OURS)).build()).create();
+                .withMetadata(meta(configuration, OURS)).build()).create();
         registration.validatingWebhookConfigurations().resource(new ValidatingWebhookConfigurationBuilder()
-                .withMetadata(meta("topobridge", OURS)).build()).create();
+                .withMetadata(meta(configuration, OURS)).build()).create();
         registration.mutatingWebhookConfigurations().resource(new MutatingWebhookConfigurationBuilder()
                 .withMetadata(meta("volcano-admission-service-pods-mutate", Map.of())).build()).create();
-        client.secrets().resource(new SecretBuilder().withMetadata(meta(NS, "topobridge-webhook-tls", OURS))
+        client.secrets().resource(new SecretBuilder().withMetadata(meta(NS, secret, OURS))
                 .addToStringData("tls.crt", "x").build()).create();
         client.secrets().resource(new SecretBuilder().withMetadata(meta(NS, "unrelated", Map.of()))
                 .addToStringData("k", "v").build()).create();
-        client.leases().resource(new LeaseBuilder().withMetadata(meta(NS, "tb-leader", Map.of()))
+        client.leases().resource(new LeaseBuilder().withMetadata(meta(NS, lease, Map.of()))
                 .withNewSpec().withHolderIdentity(leaseHolder).withLeaseDurationSeconds(15)
                 .withRenewTime(ZonedDateTime.now()).endSpec().build()).create();
         client.leases().resource(new LeaseBuilder().withMetadata(meta(NS, "someone-elses-leader", Map.of()))
@@ -213,6 +222,52 @@ class CleanupCliIT {
         assertThat(deployment.getSpec().getTemplate().getSpec().getContainers()).hasSize(1);
         assertThat(client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("topobridge").get()).isNull();
         assertThat(names(client.resources(HyperNode.class).list().getItems())).containsExactly("handmade-rack");
+    }
+
+    @Test
+    void theChartsHookJobCleansUpWithinItsOwnRbac() throws Exception {
+        Rendered chart = HelmChart.render("tb", NS, Map.of());
+        Map<String, String> env = chart.controllerEnv();
+        seed("", env.get("TOPOBRIDGE_ADMISSION_CONFIGURATION_NAME"), env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME"),
+                env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME"));
+        Deployment deployment = client.getKubernetesSerialization().convertValue(chart.one("Deployment"), Deployment.class);
+        client.resource(deployment).create();
+        cluster.dispatcher().clearLog();
+
+        // the Job's container as the chart defines it: its arguments and its environment
+        JsonNode job = chart.one("Job");
+        List<String> command = new ArrayList<>(List.of(PackagedApp.java(), "-Dkubernetes.master=" + cluster.url(),
+                "-Dkubernetes.namespace=" + NS, "-jar", PackagedApp.jar().toString()));
+        chart.container(job).path("args").forEach(a -> command.add(a.asText()));
+        Path out = Files.createTempFile("cleanup", ".out");
+        try {
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
+            builder.environment().putAll(Rendered.env(chart.container(job)));
+            builder.environment().put("POD_NAMESPACE", NS);
+            Process process = builder.start();
+            assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            assertThat(process.exitValue()).as(Files.readString(out)).isZero();
+        } finally {
+            Files.deleteIfExists(out);
+        }
+        List<RbacRules.Access> accesses = cluster.dispatcher().requests().stream()
+                .filter(r -> r.path().startsWith("/api/v1/") || r.path().startsWith("/apis/"))
+                .map(r -> RbacRules.access(r.method(), r.path())).toList();
+
+        assertThat(client.apps().deployments().inNamespace(NS).withName(deployment.getMetadata().getName()).get()
+                .getSpec().getReplicas()).isZero();
+        assertThat(names(client.admissionRegistration().v1().mutatingWebhookConfigurations().list().getItems()))
+                .containsExactly("volcano-admission-service-pods-mutate");
+        assertThat(names(client.secrets().inNamespace(NS).list().getItems())).containsExactly("unrelated");
+        assertThat(names(client.leases().inNamespace(NS).list().getItems())).containsExactly("someone-elses-leader");
+        assertThat(names(client.resources(HyperNode.class).list().getItems())).containsExactly("handmade-rack");
+        assertThat(names(client.resources(PodGroup.class).inAnyNamespace().list().getItems()))
+                .containsExactly("pd-roleset-0", "podgroup-1234");
+
+        // everything it asked the API server was allowed by the hook's own Role and ClusterRole
+        String account = job.path("spec").path("template").path("spec").path("serviceAccountName").asText();
+        assertThat(accesses).extracting(RbacRules.Access::verb).contains("get", "list", "patch", "delete");
+        assertThat(RbacRules.denied(accesses, chart.named("ClusterRole", account), chart.named("Role", account), NS)).isEmpty();
     }
 
     @Test
