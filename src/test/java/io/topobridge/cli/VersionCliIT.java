@@ -15,7 +15,7 @@ class VersionCliIT {
         assertThat(run.stderr()).isEmpty();
         String[] lines = run.stdout().strip().split("\n");
         assertThat(lines).hasSize(2);
-        assertThat(lines[0]).isEqualTo("topobridge " + System.getProperty("topobridge.version"));
+        assertThat(lines[0]).isEqualTo("topobridge " + System.getProperty("build.project.version"));
         assertThat(lines[1]).startsWith("java " + System.getProperty("java.runtime.version") + " (");
         assertThat(PackagedApp.run("--version").stdout()).isEqualTo(run.stdout());
     }

@@ -307,7 +307,7 @@ class HelmChartTest {
     @Test
     void imageByTagOrDigestAndTheDefaultTagIsTheVersionTheBuildGivesTheImage() throws IOException {
         JsonNode chartYaml = YAML.readTree(CHART.resolve("Chart.yaml").toFile());
-        String version = System.getProperty("topobridge.version");
+        String version = System.getProperty("build.project.version");
         assertThat(version).as("the build passes the project version").isNotBlank();
         assertThat(chartYaml.path("appVersion").asText()).as("Chart.yaml appVersion = pom version").isEqualTo(version);
 

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ContainerImageIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String VERSION = System.getProperty("topobridge.version", "unknown");
+    private static final String VERSION = System.getProperty("build.project.version", "unknown");
 
     @TempDir
     static Path work;
