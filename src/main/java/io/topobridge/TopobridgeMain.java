@@ -9,9 +9,9 @@ import jakarta.inject.Inject;
 import picocli.CommandLine;
 
 /**
- * One jar, two modes: without arguments it runs the controller; with a sub-command ({@code render}) it runs
- * that command and exits. The choice is made before Quarkus boots so a CLI run never opens the HTTP port,
- * never starts the operator and never talks to an API server.
+ * One jar, two modes: without arguments it runs the controller; with a sub-command ({@code render}, {@code version},
+ * {@code cleanup}) it runs that command and exits. The choice is made before Quarkus boots so a CLI run never opens
+ * the HTTP port and never starts the operator; only {@code cleanup} talks to an API server.
  */
 @QuarkusMain
 public class TopobridgeMain implements QuarkusApplication {

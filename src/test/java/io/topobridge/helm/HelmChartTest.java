@@ -3,46 +3,54 @@ package io.topobridge.helm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.marcnuri.helm.Helm;
-import io.topobridge.testing.ConfigKeys;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.topobridge.config.EnvironmentConfig;
 import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.testing.ConfigKeys;
+import io.topobridge.testing.HelmChart;
+import io.topobridge.testing.HelmChart.Rendered;
+import io.topobridge.tls.TlsSettings;
+import io.topobridge.webhook.WebhookConfigurations;
+import io.topobridge.webhook.WebhookSettings;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** The chart in helm/ lints, renders, and stays in step with the configuration keys and the APIs used. */
+/**
+ * The chart in helm/ lints, renders with Helm's own engine, validates its values against its schema, and stays in
+ * step with the configuration keys, the APIs used, the webhook configurations the controller makes and the
+ * cleanup command.
+ */
 class HelmChartTest {
 
-    private static final Path CHART = Path.of("helm", "topobridge");
+    private static final Path CHART = HelmChart.CHART;
     private static final YAMLMapper YAML = new YAMLMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+    private static final String NS = "topobridge-system";
 
-    private static List<JsonNode> render() throws IOException {
-        return parse(new Helm(CHART).template().withKubeVersion("1.31.0").withName("tb").withNamespace("topobridge-system").call());
+    private static Rendered render(Map<String, ?> values) {
+        return HelmChart.render("tb", NS, values);
     }
 
-    private static List<JsonNode> parse(String manifest) throws IOException {
-        List<JsonNode> docs = new ArrayList<>();
-        try (var parser = YAML.createParser(manifest)) {
-            Iterator<JsonNode> it = YAML.readValues(parser, JsonNode.class);
-            it.forEachRemaining(d -> {
-                if (d != null && d.has("kind")) {
-                    docs.add(d);
-                }
-            });
-        }
-        return docs;
-    }
-
-    private static JsonNode one(List<JsonNode> docs, String kind) {
-        return docs.stream().filter(d -> kind.equals(d.path("kind").asText())).findFirst()
-                .orElseThrow(() -> new AssertionError("no " + kind + " rendered"));
+    private static Rendered render() {
+        return render(Map.of());
     }
 
     @Test
@@ -52,12 +60,13 @@ class HelmChartTest {
     }
 
     @Test
-    void everyEnvironmentVariableIsAConfigurationKey() throws IOException {
+    void everyEnvironmentVariableIsAConfigurationKey() {
         Set<String> keys = ConfigKeys.all();
         Set<String> envKeys = new TreeSet<>();
-        keys.forEach(k -> envKeys.add(k.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_")));
+        keys.forEach(k -> envKeys.add(envName(k)));
 
-        JsonNode container = one(render(), "Deployment").path("spec").path("template").path("spec").path("containers").get(0);
+        Rendered chart = render();
+        JsonNode container = chart.container(chart.one("Deployment"));
         List<String> unknown = new ArrayList<>();
         for (JsonNode env : container.path("env")) {
             String name = env.path("name").asText();
@@ -68,13 +77,60 @@ class HelmChartTest {
         assertThat(unknown).as("chart env vars that match no topobridge.* key " + keys).isEmpty();
         assertThat(container.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/q/health/ready");
         assertThat(container.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/q/health/live");
+        assertThat(container.path("startupProbe").path("httpGet").path("path").asText()).isEqualTo("/q/health/started");
+    }
+
+    private static String envName(String key) {
+        return key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
     }
 
     @Test
-    void webhookServiceReachesTheWebhookServer() throws IOException {
-        var docs = render();
-        JsonNode service = one(docs, "Service");
-        JsonNode container = one(docs, "Deployment").path("spec").path("template").path("spec").path("containers").get(0);
+    void theChartSetsEveryConfigurationKeyExceptDevModeOnes() {
+        Rendered chart = render(Map.of("topology.tiers[0]", "example.com/rack=rack"));
+        Map<String, String> env = chart.controllerEnv();
+        List<String> missing = ConfigKeys.all().stream()
+                .filter(k -> !k.startsWith("topobridge.dev-cluster."))
+                .filter(k -> !env.containsKey(envName(k)))
+                .toList();
+        assertThat(missing).as("configuration keys the chart does not set").isEmpty();
+    }
+
+    @Test
+    void theChartsEnvironmentIsAValidConfigurationForTheController() {
+        for (Map<String, ?> values : List.of(Map.<String, Object>of(), Map.of("certManager.enabled", true, "replicaCount", 1),
+                Map.of("topology.tiers[0]", "nvidia.com/gpu.clique=nvlink", "workloads.requireNamespaceOptIn", true,
+                        "admission.timeout", "10s", "admission.podFailurePolicy", "Fail"))) {
+            Rendered chart = render(values);
+            var settings = EnvironmentConfig.validated(chart.controllerEnv());
+            WebhookSettings webhook = settings.webhook(NS);
+            assertThat(webhook.serviceName()).isEqualTo(chart.named("Service", "tb-topobridge-webhook").path("metadata")
+                    .path("name").asText());
+            assertThat(webhook.namespace()).isEqualTo(NS);
+        }
+    }
+
+    @Test
+    void valuesChangeTheirConfigurationKeys() {
+        Map<String, String> env = render(Map.of("topology.preset", "gke", "workloads.defaultQueue", "inference",
+                "admission.namespaceLabel", "example.com/llm", "admission.tls.validity", "90d", "logLevel", "DEBUG",
+                "volcano.schedulerConfigKey", "scheduler.yaml", "leaderElection.leaseDuration", "30s",
+                "extraEnv.QUARKUS_LOG_LEVEL", "DEBUG")).controllerEnv();
+        assertThat(env).containsEntry("TOPOBRIDGE_TOPOLOGY_PRESET", "gke")
+                .containsEntry("TOPOBRIDGE_WORKLOADS_DEFAULT_QUEUE", "inference")
+                .containsEntry("TOPOBRIDGE_ADMISSION_NAMESPACE_LABEL", "example.com/llm")
+                .containsEntry("TOPOBRIDGE_ADMISSION_TLS_VALIDITY", "90d")
+                .containsEntry("QUARKUS_LOG_CATEGORY__IO_TOPOBRIDGE__LEVEL", "DEBUG")
+                .containsEntry("TOPOBRIDGE_VOLCANO_SCHEDULER_CONFIG_KEY", "scheduler.yaml")
+                .containsEntry("TOPOBRIDGE_LEADER_ELECTION_LEASE_DURATION", "30s")
+                .containsEntry("QUARKUS_LOG_LEVEL", "DEBUG");
+    }
+
+    @Test
+    void webhookServiceReachesTheWebhookServer() {
+        Rendered chart = render();
+        JsonNode service = chart.named("Service", "tb-topobridge-webhook");
+        JsonNode deployment = chart.one("Deployment");
+        JsonNode container = chart.container(deployment);
         assertThat(service.path("spec").path("ports").get(0).path("port").asInt()).isEqualTo(443);
         String target = service.path("spec").path("ports").get(0).path("targetPort").asText();
         int webhookPort = -1;
@@ -84,42 +140,44 @@ class HelmChartTest {
             }
         }
         assertThat(webhookPort).as("container port named " + target).isEqualTo(8443);
-        assertThat(env(container, "TOPOBRIDGE_ADMISSION_SERVICE_NAME")).isEqualTo(service.path("metadata").path("name").asText());
-        assertThat(env(container, "TOPOBRIDGE_ADMISSION_SERVICE_NAMESPACE")).isEqualTo("topobridge-system");
+        Map<String, String> env = chart.controllerEnv();
+        assertThat(env.get("TOPOBRIDGE_ADMISSION_SERVICE_NAME")).isEqualTo(service.path("metadata").path("name").asText());
+        assertThat(env.get("TOPOBRIDGE_ADMISSION_SERVICE_NAMESPACE")).isEqualTo(NS);
+        assertThat(env.get("TOPOBRIDGE_ADMISSION_PORT")).isEqualTo(String.valueOf(webhookPort));
         // the bridge's own pods carry the label its webhook excludes
-        String selfLabel = env(container, "TOPOBRIDGE_ADMISSION_SELF_POD_LABEL");
-        String[] kv = selfLabel.split("=", 2);
-        assertThat(one(docs, "Deployment").path("spec").path("template").path("metadata").path("labels").path(kv[0]).asText())
-                .isEqualTo(kv[1]);
+        String[] kv = env.get("TOPOBRIDGE_ADMISSION_SELF_POD_LABEL").split("=", 2);
+        JsonNode podLabels = deployment.path("spec").path("template").path("metadata").path("labels");
+        assertThat(podLabels.path(kv[0]).asText()).isEqualTo(kv[1]);
+        // the Services select the controller's pods and never the cleanup Job's
+        JsonNode jobPodLabels = chart.one("Job").path("spec").path("template").path("metadata").path("labels");
+        for (JsonNode svc : chart.all("Service")) {
+            assertThat(selects(svc.path("spec").path("selector"), podLabels)).as(svc.path("metadata").path("name").asText()).isTrue();
+            assertThat(selects(svc.path("spec").path("selector"), jobPodLabels)).isFalse();
+        }
+        assertThat(selects(deployment.path("spec").path("selector").path("matchLabels"), podLabels)).isTrue();
     }
 
-    private static String env(JsonNode container, String name) {
-        for (JsonNode env : container.path("env")) {
-            if (env.path("name").asText().equals(name)) {
-                return env.path("value").asText();
+    private static boolean selects(JsonNode selector, JsonNode labels) {
+        assertThat(selector.size()).as("an empty selector selects everything").isPositive();
+        for (var it = selector.fields(); it.hasNext();) {
+            var entry = it.next();
+            if (!entry.getValue().asText().equals(labels.path(entry.getKey()).asText(null))) {
+                return false;
             }
         }
-        throw new AssertionError("no env " + name);
+        return true;
     }
 
     @Test
-    void explicitTiersBecomeOneVariable() throws IOException {
-        var docs = parse(new Helm(CHART).template().withKubeVersion("1.31.0").withName("tb").withNamespace("ns")
-                .set("topology.tiers[0]", "nvidia.com/gpu.clique=nvlink")
-                .set("topology.tiers[1]", "example.com/rack=rack").call());
-        JsonNode container = one(docs, "Deployment").path("spec").path("template").path("spec").path("containers").get(0);
-        String tiers = null;
-        for (JsonNode env : container.path("env")) {
-            if (env.path("name").asText().equals("TOPOBRIDGE_TOPOLOGY_TIERS")) {
-                tiers = env.path("value").asText();
-            }
-        }
-        assertThat(tiers).isEqualTo("nvidia.com/gpu.clique=nvlink,example.com/rack=rack");
+    void explicitTiersBecomeOneVariable() {
+        Map<String, String> env = render(Map.of("topology.tiers[0]", "nvidia.com/gpu.clique=nvlink",
+                "topology.tiers[1]", "example.com/rack=rack")).controllerEnv();
+        assertThat(env.get("TOPOBRIDGE_TOPOLOGY_TIERS")).isEqualTo("nvidia.com/gpu.clique=nvlink,example.com/rack=rack");
     }
 
     @Test
-    void clusterRoleCoversEveryApiTheControllerReads() throws IOException {
-        JsonNode role = one(render(), "ClusterRole");
+    void clusterRoleCoversEveryApiTheControllerReads() {
+        JsonNode role = render().named("ClusterRole", "tb-topobridge");
         List<String> missing = new ArrayList<>();
         for (WorkloadKind kind : WorkloadKind.values()) {
             if (!allows(role, kind.group(), kind.plural(), "watch")) {
@@ -155,5 +213,319 @@ class HelmChartTest {
             }
         }
         return false;
+    }
+
+    // ---- values and their schema -----------------------------------------------------------------------
+
+    @Test
+    void everyValueIsTypedAndDescribedInTheSchema() throws IOException {
+        JsonNode values = YAML.readTree(CHART.resolve("values.yaml").toFile());
+        JsonNode schema = JSON.readTree(CHART.resolve("values.schema.json").toFile());
+        List<String> problems = new ArrayList<>();
+        checkTyped("", values, schema, problems);
+        assertThat(problems).isEmpty();
+    }
+
+    /** Walks the values; every key down to a leaf or a free-form object has a schema entry with a type and a description. */
+    private static void checkTyped(String path, JsonNode value, JsonNode schema, List<String> problems) {
+        if (!schema.has("description") || schema.path("description").asText().isBlank()) {
+            problems.add((path.isEmpty() ? "(root)" : path) + ": no description");
+        }
+        if (!schema.has("type") && !schema.has("oneOf")) {
+            problems.add(path + ": no type");
+        }
+        if (value.isObject() && schema.has("properties")) {
+            for (var it = value.fields(); it.hasNext();) {
+                var field = it.next();
+                JsonNode child = schema.path("properties").path(field.getKey());
+                if (child.isMissingNode()) {
+                    problems.add(path + "." + field.getKey() + ": not in the schema");
+                } else {
+                    checkTyped(path.isEmpty() ? field.getKey() : path + "." + field.getKey(), field.getValue(), child, problems);
+                }
+            }
+        }
+    }
+
+    static Stream<Arguments> wrongValues() {
+        return Stream.of(
+                Arguments.of("replicaCount is a number", Map.of("replicaCount", "two")),
+                Arguments.of("replicaCount is at least 1", Map.of("replicaCount", 0)),
+                Arguments.of("a preset that does not exist", Map.of("topology.preset", "slurm")),
+                Arguments.of("a boolean as a word", Map.of("topology.enabled", "yes")),
+                Arguments.of("a duration without a unit", Map.of("workloads.resync", "ten minutes")),
+                Arguments.of("a webhook timeout over 30s", Map.of("admission.timeout", "45s")),
+                Arguments.of("a failure policy that does not exist", Map.of("admission.podFailurePolicy", "Retry")),
+                Arguments.of("keep or delete, nothing else", Map.of("cleanup.managedObjects", "maybe")),
+                Arguments.of("a digest is sha256:<64 hex>", Map.of("image.digest", "latest")),
+                Arguments.of("a misspelled key", Map.of("replicas", 3)),
+                Arguments.of("a misspelled nested key", Map.of("admission.failurePolicy", "Fail")),
+                Arguments.of("tiers is a list", Map.of("topology.tiers", "example.com/rack")),
+                Arguments.of("spread is preferred, required or none", Map.of("spreadAcrossNodes", "always")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("wrongValues")
+    void wrongValuesFailTheInstall(String name, Map<String, Object> values) {
+        assertThat(HelmChart.failure(values)).contains("values don't meet the specifications of the schema");
+    }
+
+    // ---- replicas, image, scheduling --------------------------------------------------------------------
+
+    @Test
+    void twoReplicasByDefaultWithLeaderElectionADisruptionBudgetAndASpreadAcrossNodes() {
+        Rendered chart = render();
+        JsonNode deployment = chart.one("Deployment");
+        assertThat(deployment.path("spec").path("replicas").asInt()).isEqualTo(2);
+        assertThat(chart.controllerEnv()).containsEntry("TOPOBRIDGE_LEADER_ELECTION_ENABLED", "true")
+                .containsEntry("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME", "tb-topobridge-leader")
+                .containsEntry("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAMESPACE", NS);
+        JsonNode podLabels = deployment.path("spec").path("template").path("metadata").path("labels");
+        JsonNode pdb = chart.one("PodDisruptionBudget");
+        assertThat(pdb.path("spec").path("minAvailable").asInt()).isEqualTo(1);
+        assertThat(selects(pdb.path("spec").path("selector").path("matchLabels"), podLabels)).isTrue();
+        JsonNode spread = deployment.path("spec").path("template").path("spec").path("topologySpreadConstraints").get(0);
+        assertThat(spread.path("topologyKey").asText()).isEqualTo("kubernetes.io/hostname");
+        assertThat(spread.path("whenUnsatisfiable").asText()).isEqualTo("ScheduleAnyway");
+        assertThat(selects(spread.path("labelSelector").path("matchLabels"), podLabels)).isTrue();
+
+        JsonNode required = render(Map.of("spreadAcrossNodes", "required")).one("Deployment");
+        assertThat(required.path("spec").path("template").path("spec").path("topologySpreadConstraints").get(0)
+                .path("whenUnsatisfiable").asText()).isEqualTo("DoNotSchedule");
+    }
+
+    @Test
+    void oneReplicaHasNoBudgetNoSpreadAndNoElection() {
+        Rendered chart = render(Map.of("replicaCount", 1));
+        assertThat(chart.has("PodDisruptionBudget")).as("a budget of 1 for 1 pod would block every drain").isFalse();
+        assertThat(chart.one("Deployment").path("spec").path("template").path("spec").has("topologySpreadConstraints")).isFalse();
+        assertThat(chart.controllerEnv()).containsEntry("TOPOBRIDGE_LEADER_ELECTION_ENABLED", "false");
+        assertThat(render(Map.of("replicaCount", 1, "leaderElection.enabled", true)).controllerEnv())
+                .containsEntry("TOPOBRIDGE_LEADER_ELECTION_ENABLED", "true");
+    }
+
+    @Test
+    void imageByTagOrDigestAndTheDefaultTagIsTheVersionTheBuildGivesTheImage() throws IOException {
+        JsonNode chartYaml = YAML.readTree(CHART.resolve("Chart.yaml").toFile());
+        String version = System.getProperty("build.project.version");
+        assertThat(version).as("the build passes the project version").isNotBlank();
+        assertThat(chartYaml.path("appVersion").asText()).as("Chart.yaml appVersion = pom version").isEqualTo(version);
+
+        Rendered chart = render();
+        assertThat(chart.container(chart.one("Deployment")).path("image").asText()).isEqualTo("topobridge:" + version);
+        assertThat(chart.container(chart.one("Job")).path("image").asText()).isEqualTo("topobridge:" + version);
+
+        String digest = "sha256:" + "ab".repeat(32);
+        Rendered pinned = render(Map.of("image.repository", "registry.example/llm/topobridge", "image.tag", "1.2.3",
+                "image.digest", digest));
+        assertThat(pinned.container(pinned.one("Deployment")).path("image").asText())
+                .isEqualTo("registry.example/llm/topobridge@" + digest);
+        assertThat(pinned.container(pinned.one("Job")).path("image").asText()).isEqualTo("registry.example/llm/topobridge@" + digest);
+        Rendered tagged = render(Map.of("image.tag", "1.2.3"));
+        assertThat(tagged.container(tagged.one("Deployment")).path("image").asText()).isEqualTo("topobridge:1.2.3");
+    }
+
+    @Test
+    void priorityClassResourcesAndProbesComeFromValues() {
+        Rendered chart = render(Map.of("priorityClassName", "system-cluster-critical", "resources.limits.memory", "1Gi",
+                "probes.readiness.periodSeconds", 7));
+        JsonNode pod = chart.one("Deployment").path("spec").path("template").path("spec");
+        assertThat(pod.path("priorityClassName").asText()).isEqualTo("system-cluster-critical");
+        assertThat(chart.one("Job").path("spec").path("template").path("spec").path("priorityClassName").asText())
+                .isEqualTo("system-cluster-critical");
+        JsonNode container = pod.path("containers").get(0);
+        assertThat(container.path("resources").path("limits").path("memory").asText()).isEqualTo("1Gi");
+        assertThat(container.path("readinessProbe").path("periodSeconds").asInt()).isEqualTo(7);
+        assertThat(render().one("Deployment").path("spec").path("template").path("spec").has("priorityClassName")).isFalse();
+    }
+
+    @Test
+    void serviceMonitorScrapesTheMetricsServiceWhenAsked() {
+        assertThat(render().has("ServiceMonitor")).isFalse();
+        Rendered chart = render(Map.of("serviceMonitor.enabled", true, "serviceMonitor.labels.release", "prometheus"));
+        JsonNode monitor = chart.one("ServiceMonitor");
+        assertThat(monitor.path("metadata").path("labels").path("release").asText()).isEqualTo("prometheus");
+        List<JsonNode> scraped = chart.all("Service").stream()
+                .filter(s -> selects(monitor.path("spec").path("selector").path("matchLabels"), s.path("metadata").path("labels")))
+                .toList();
+        assertThat(scraped).hasSize(1);
+        JsonNode endpoint = monitor.path("spec").path("endpoints").get(0);
+        assertThat(endpoint.path("path").asText()).isEqualTo("/q/metrics");
+        JsonNode port = scraped.get(0).path("spec").path("ports").get(0);
+        assertThat(port.path("name").asText()).isEqualTo(endpoint.path("port").asText());
+        assertThat(port.path("targetPort").asText()).isEqualTo("http");
+    }
+
+    // ---- TLS: the controller's own CA, or cert-manager ----------------------------------------------------
+
+    @Test
+    void withoutCertManagerTheControllerMakesItsCertificateAndConfigurations() {
+        Rendered chart = render();
+        assertThat(chart.has("Certificate")).isFalse();
+        assertThat(chart.has("MutatingWebhookConfiguration")).isFalse();
+        assertThat(chart.controllerEnv()).containsEntry("TOPOBRIDGE_ADMISSION_TLS_MODE", "generate")
+                .containsEntry("TOPOBRIDGE_ADMISSION_MANAGE_CONFIGURATIONS", "true")
+                .containsEntry("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME", "tb-topobridge-webhook-tls")
+                .containsEntry("TOPOBRIDGE_ADMISSION_CONFIGURATION_NAME", "tb-topobridge");
+    }
+
+    static Stream<Arguments> certManagerCases() {
+        return Stream.of(
+                Arguments.of("defaults", Map.of()),
+                Arguments.of("opt-in for workloads, Fail, 10s", Map.of("workloads.requireNamespaceOptIn", true,
+                        "admission.podFailurePolicy", "Fail", "admission.workloadFailurePolicy", "Fail",
+                        "admission.timeout", "10s", "admission.namespaceLabel", "example.com/llm")),
+                Arguments.of("no workload validation", Map.of("admission.validateWorkloads", false)),
+                Arguments.of("renamed", Map.of("nameOverride", "bridge", "admission.tls.secretName", "bridge-tls")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("certManagerCases")
+    void withCertManagerTheChartRendersTheSameWebhookConfigurationsTheControllerWould(String name, Map<String, Object> extra) {
+        Map<String, Object> values = new LinkedHashMap<>(extra);
+        values.put("certManager.enabled", true);
+        Rendered chart = render(values);
+        Map<String, String> env = chart.controllerEnv();
+        assertThat(env).containsEntry("TOPOBRIDGE_ADMISSION_TLS_MODE", "secret")
+                .containsEntry("TOPOBRIDGE_ADMISSION_MANAGE_CONFIGURATIONS", "false");
+        WebhookSettings settings = EnvironmentConfig.validated(env).webhook(NS);
+
+        JsonNode certificate = chart.one("Certificate");
+        assertThat(certificate.path("spec").path("secretName").asText()).isEqualTo(settings.tls().secretName());
+        assertThat(texts(certificate.path("spec").path("dnsNames")))
+                .containsExactlyInAnyOrderElementsOf(TlsSettings.serviceDnsNames(settings.serviceName(), NS));
+        assertThat(certificate.path("spec").path("issuerRef").path("name").asText())
+                .isEqualTo(chart.one("Issuer").path("metadata").path("name").asText());
+        String inject = NS + "/" + certificate.path("metadata").path("name").asText();
+
+        JsonNode mutating = chart.one("MutatingWebhookConfiguration");
+        assertThat(mutating.path("metadata").path("name").asText()).isEqualTo(settings.configurationName());
+        assertThat(mutating.path("metadata").path("annotations").path("cert-manager.io/inject-ca-from").asText()).isEqualTo(inject);
+        assertThat(mutating.path("metadata").path("labels").path("app.kubernetes.io/managed-by").asText())
+                .as("Helm's, so the cleanup hook leaves it to Helm").isEqualTo("Helm");
+        assertThat(withoutCaBundle(mutating.path("webhooks")))
+                .isEqualTo(withoutCaBundle(SERIALIZATION.convertValue(WebhookConfigurations.mutating(settings, "ca"), JsonNode.class)
+                        .path("webhooks")));
+        if (settings.validateWorkloads()) {
+            JsonNode validating = chart.one("ValidatingWebhookConfiguration");
+            assertThat(validating.path("metadata").path("annotations").path("cert-manager.io/inject-ca-from").asText()).isEqualTo(inject);
+            assertThat(withoutCaBundle(validating.path("webhooks")))
+                    .isEqualTo(withoutCaBundle(SERIALIZATION.convertValue(WebhookConfigurations.validating(settings, "ca"), JsonNode.class)
+                            .path("webhooks")));
+        } else {
+            assertThat(chart.has("ValidatingWebhookConfiguration")).isFalse();
+        }
+    }
+
+    @Test
+    void anIssuerOfYourOwnReplacesTheSelfSignedOne() {
+        Rendered chart = render(Map.of("certManager.enabled", true, "certManager.issuerRef.name", "corp-ca",
+                "certManager.issuerRef.kind", "ClusterIssuer"));
+        assertThat(chart.has("Issuer")).isFalse();
+        JsonNode issuer = chart.one("Certificate").path("spec").path("issuerRef");
+        assertThat(issuer.path("name").asText()).isEqualTo("corp-ca");
+        assertThat(issuer.path("kind").asText()).isEqualTo("ClusterIssuer");
+    }
+
+    private static JsonNode withoutCaBundle(JsonNode webhooks) {
+        JsonNode copy = webhooks.deepCopy();
+        copy.forEach(w -> ((com.fasterxml.jackson.databind.node.ObjectNode) w.path("clientConfig")).remove("caBundle"));
+        return copy;
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    // ---- uninstall: the pre-delete cleanup hook ---------------------------------------------------------
+
+    @Test
+    void thePreDeleteHookRunsCleanupWithTheControllersConfigurationAndItsOwnRbac() {
+        Rendered chart = render();
+        List<JsonNode> hook = chart.hooks("pre-delete");
+        assertThat(hook).extracting(d -> d.path("kind").asText())
+                .containsExactly("ServiceAccount", "ClusterRole", "Role", "ClusterRoleBinding", "RoleBinding", "Job");
+        assertThat(chart.objects()).noneMatch(d -> d.path("metadata").path("name").asText().endsWith("-cleanup"));
+
+        JsonNode job = chart.one("Job");
+        JsonNode container = chart.container(job);
+        assertThat(texts(container.path("args"))).containsExactly("cleanup", "--managed-objects=delete",
+                "--stop-deployment=" + chart.one("Deployment").path("metadata").path("name").asText(), "--wait=120");
+        assertThat(Rendered.env(container)).as("the same configuration, so it finds what the controller made")
+                .isEqualTo(chart.controllerEnv());
+        String account = job.path("spec").path("template").path("spec").path("serviceAccountName").asText();
+        assertThat(account).isEqualTo("tb-topobridge-cleanup").isNotEqualTo(chart.one("Deployment").path("spec").path("template")
+                .path("spec").path("serviceAccountName").asText());
+        for (String binding : List.of("ClusterRoleBinding", "RoleBinding")) {
+            JsonNode bound = chart.named(binding, account);
+            assertThat(bound.path("subjects").get(0).path("name").asText()).isEqualTo(account);
+            assertThat(bound.path("roleRef").path("name").asText()).isEqualTo(account);
+        }
+
+        Map<String, String> env = chart.controllerEnv();
+        JsonNode clusterRole = chart.named("ClusterRole", account);
+        assertThat(rule(clusterRole, "mutatingwebhookconfigurations").path("resourceNames").get(0).asText())
+                .isEqualTo(env.get("TOPOBRIDGE_ADMISSION_CONFIGURATION_NAME"));
+        assertThat(allows(clusterRole, "topology.volcano.sh", "hypernodes", "delete")).isTrue();
+        assertThat(allows(clusterRole, "scheduling.volcano.sh", "podgroups", "delete")).isTrue();
+        JsonNode role = chart.named("Role", account);
+        assertThat(rule(role, "secrets").path("resourceNames").get(0).asText()).isEqualTo(env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME"));
+        assertThat(rule(role, "leases").path("resourceNames").get(0).asText()).isEqualTo(env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME"));
+        assertThat(rule(role, "deployments").path("resourceNames").get(0).asText()).isEqualTo("tb-topobridge");
+        assertThat(texts(rule(role, "deployments").path("verbs"))).containsExactly("get", "patch");
+    }
+
+    @Test
+    void keepingManagedObjectsAlsoDropsTheRightToDeleteThem() {
+        Rendered chart = render(Map.of("cleanup.managedObjects", "keep"));
+        assertThat(texts(chart.container(chart.one("Job")).path("args"))).contains("--managed-objects=keep");
+        JsonNode clusterRole = chart.named("ClusterRole", "tb-topobridge-cleanup");
+        assertThat(allows(clusterRole, "topology.volcano.sh", "hypernodes", "delete")).isFalse();
+        assertThat(allows(clusterRole, "scheduling.volcano.sh", "podgroups", "delete")).isFalse();
+        assertThat(render(Map.of("cleanup.enabled", false)).hooks("pre-delete")).isEmpty();
+    }
+
+    private static JsonNode rule(JsonNode role, String resource) {
+        for (JsonNode rule : role.path("rules")) {
+            if (contains(rule.path("resources"), resource)) {
+                return rule;
+            }
+        }
+        throw new AssertionError("no rule for " + resource + " in " + role);
+    }
+
+    @Test
+    void notesTellTheNextSteps() {
+        var release = new Helm(CHART).install().withName("tb").withNamespace(NS).withKubeVersion(HelmChart.KUBE_VERSION)
+                .dryRun().clientOnly().call();
+        assertThat(release.getOutput()).contains("kubectl label namespace <namespace> topobridge.io/enabled=true",
+                "rollout status deployment/tb-topobridge", "/q/health/ready", "/api/findings",
+                "deletes the HyperNodes and PodGroups it made");
+    }
+
+    @Test
+    void everyTemplateRendersWithEveryOptionOn() throws IOException {
+        Rendered chart = render(Map.of("certManager.enabled", true, "serviceMonitor.enabled", true,
+                "topologySpreadConstraints[0].maxSkew", 1, "topologySpreadConstraints[0].topologyKey", "topology.kubernetes.io/zone",
+                "topologySpreadConstraints[0].whenUnsatisfiable", "ScheduleAnyway", "podLabels.team", "llm"));
+        Set<String> kinds = new TreeSet<>();
+        chart.documents().forEach(d -> kinds.add(d.path("kind").asText()));
+        assertThat(kinds).contains("Certificate", "Issuer", "ServiceMonitor", "PodDisruptionBudget",
+                "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration", "Job");
+        try (var templates = Files.list(CHART.resolve("templates"))) {
+            assertThat(templates.filter(t -> t.toString().endsWith(".yaml")).count())
+                    .as("a template without a rendered object here: add its option above").isEqualTo(9);
+        }
+        assertThat(chart.one("Deployment").path("spec").path("template").path("spec").path("topologySpreadConstraints"))
+                .hasSize(2);
+        for (JsonNode doc : chart.documents()) {
+            Iterator<String> names = doc.path("metadata").path("labels").fieldNames();
+            List<String> labels = new ArrayList<>();
+            names.forEachRemaining(labels::add);
+            assertThat(labels).as(doc.path("kind") + " " + doc.path("metadata").path("name"))
+                    .contains("app.kubernetes.io/name", "app.kubernetes.io/instance", "app.kubernetes.io/component");
+        }
     }
 }
