@@ -9,7 +9,6 @@ import io.topobridge.core.VolcanoApi;
 import io.topobridge.findings.FindingsRegistry;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -24,17 +23,18 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 public class StatusResource {
 
-    @Inject
-    FindingsRegistry findings;
+    private final FindingsRegistry findings;
+    private final KindRegistry kinds;
+    private final ControllerLifecycle lifecycle;
+    private final KubernetesClient client;
 
-    @Inject
-    KindRegistry kinds;
-
-    @Inject
-    ControllerLifecycle lifecycle;
-
-    @Inject
-    KubernetesClient client;
+    public StatusResource(FindingsRegistry findings, KindRegistry kinds, ControllerLifecycle lifecycle,
+            KubernetesClient client) {
+        this.findings = findings;
+        this.kinds = kinds;
+        this.lifecycle = lifecycle;
+        this.client = client;
+    }
 
     /** Current findings, optionally of one source ({@code topology}, {@code workloads}, …). */
     @GET

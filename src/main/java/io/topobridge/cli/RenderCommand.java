@@ -2,7 +2,7 @@ package io.topobridge.cli;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.topobridge.config.Settings;
+import io.topobridge.config.SettingsProducer;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.manifest.YamlPrinter;
 import io.topobridge.core.finding.Finding;
@@ -41,7 +41,7 @@ public class RenderCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Inject
-    Settings settings;
+    SettingsProducer settings;
 
     @Option(names = "--preset", paramLabel = "NAME",
             description = "Built-in node label scheme (default: the configured one, normally 'auto').")

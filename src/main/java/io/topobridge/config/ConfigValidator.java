@@ -6,7 +6,6 @@ import io.topobridge.cli.CliMode;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.inject.Inject;
 
 /**
  * Refuses to start the controller on invalid configuration, with one message naming the key and value.
@@ -15,8 +14,11 @@ import jakarta.inject.Inject;
 @ApplicationScoped
 public class ConfigValidator {
 
-    @Inject
-    Settings settings;
+    private final SettingsProducer settings;
+
+    public ConfigValidator(SettingsProducer settings) {
+        this.settings = settings;
+    }
 
     void onStart(@Observes @Priority(1) StartupEvent event) {
         if (CliMode.active()) {
@@ -27,10 +29,7 @@ public class ConfigValidator {
 
     public void validate() {
         try {
-            settings.topology();
-            settings.workloads();
-            settings.admission();
-            settings.webhook("default");
+            settings.mapAll();
         } catch (IllegalArgumentException e) {
             throw new ConfigurationException("Invalid topobridge configuration: " + e.getMessage());
         }

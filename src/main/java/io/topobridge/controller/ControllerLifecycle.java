@@ -9,12 +9,11 @@ import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.topobridge.cli.CliMode;
-import io.topobridge.config.TopobridgeConfig;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
-import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -30,24 +29,29 @@ public class ControllerLifecycle {
 
     private static final Logger LOG = Logger.getLogger(ControllerLifecycle.class);
 
-    @Inject
-    KindRegistry kinds;
+    /** Leader election as configured ({@code leaseNamespace} null: the pod's own namespace). */
+    public record Election(boolean enabled, String leaseName, String leaseNamespace, Duration leaseDuration,
+            Duration renewDeadline, Duration retryPeriod) {
+    }
 
-    @Inject
-    Operator operator;
-
-    @Inject
-    Instance<ManagedController> controllers;
-
-    @Inject
-    KubernetesClient client;
-
-    @Inject
-    TopobridgeConfig config;
+    private final KindRegistry kinds;
+    private final Operator operator;
+    private final Instance<ManagedController> controllers;
+    private final KubernetesClient client;
+    private final Election election;
 
     private volatile boolean started;
     private volatile boolean follower;
-    private volatile CompletableFuture<?> election;
+    private volatile CompletableFuture<?> electing;
+
+    public ControllerLifecycle(KindRegistry kinds, Operator operator, Instance<ManagedController> controllers,
+            KubernetesClient client, Election election) {
+        this.kinds = kinds;
+        this.operator = operator;
+        this.controllers = controllers;
+        this.client = client;
+        this.election = election;
+    }
 
     void onStart(@Observes @Priority(10) StartupEvent event) {
         if (CliMode.active()) {
@@ -57,9 +61,9 @@ public class ControllerLifecycle {
         if (!operator.getRuntimeInfo().isStarted()) {
             operator.start();
         }
-        if (config.leaderElection().enabled()) {
+        if (election.enabled()) {
             follower = true;
-            election = elect();
+            electing = elect();
         } else {
             startControllers();
         }
@@ -75,9 +79,9 @@ public class ControllerLifecycle {
     }
 
     private CompletableFuture<?> elect() {
-        var le = config.leaderElection();
-        String namespace = le.leaseNamespace()
-                .orElse(Objects.requireNonNullElse(System.getenv("POD_NAMESPACE"), "default"));
+        var le = election;
+        String namespace = le.leaseNamespace() != null ? le.leaseNamespace()
+                : Objects.requireNonNullElse(System.getenv("POD_NAMESPACE"), "default");
         String identity = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "topobridge") + "-" + UUID.randomUUID();
         LOG.infof("leader election: waiting for Lease %s/%s as %s", namespace, le.leaseName(), identity);
         return client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
@@ -105,8 +109,8 @@ public class ControllerLifecycle {
     }
 
     void onStop(@Observes ShutdownEvent event) {
-        if (election != null) {
-            election.cancel(true);
+        if (electing != null) {
+            electing.cancel(true);
         }
         if (!started) {
             return;

@@ -7,7 +7,6 @@ import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.filter.GenericFilter;
-import jakarta.inject.Inject;
 
 /**
  * Keeps {@link KindRegistry} current as CRDs are installed, upgraded or removed, so optional workload kinds
@@ -19,8 +18,11 @@ import jakarta.inject.Inject;
         informer = @Informer(genericFilter = CrdDiscoveryReconciler.WatchedOnly.class, itemStore = SlimCrdStore.class))
 public class CrdDiscoveryReconciler implements Reconciler<CustomResourceDefinition> {
 
-    @Inject
-    KindRegistry registry;
+    private final KindRegistry registry;
+
+    public CrdDiscoveryReconciler(KindRegistry registry) {
+        this.registry = registry;
+    }
 
     @Override
     public UpdateControl<CustomResourceDefinition> reconcile(CustomResourceDefinition crd,

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.workload.WorkloadKind;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -36,11 +35,14 @@ public class KindRegistry {
     /** CRD name to the API version the bridge needs from it. */
     static final Map<String, String> WATCHED = watched();
 
-    @Inject
-    KubernetesClient client;
+    private final KubernetesClient client;
 
     private final Map<String, Boolean> installed = new ConcurrentHashMap<>();
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
+
+    public KindRegistry(KubernetesClient client) {
+        this.client = client;
+    }
 
     private static Map<String, String> watched() {
         var out = new TreeMap<String, String>();

@@ -8,7 +8,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Reason;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -30,11 +29,13 @@ public class EventRecorder {
     private static final Logger LOG = Logger.getLogger(EventRecorder.class);
     private static final String COMPONENT = "topobridge";
 
-    @Inject
-    KubernetesClient client;
+    private final KubernetesClient client;
+    private final MeterRegistry meters;
 
-    @Inject
-    MeterRegistry meters;
+    public EventRecorder(KubernetesClient client, MeterRegistry meters) {
+        this.client = client;
+        this.meters = meters;
+    }
 
     private final Map<String, Boolean> recorded = new ConcurrentHashMap<>();
 

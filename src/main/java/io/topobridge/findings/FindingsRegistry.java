@@ -5,7 +5,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.Severity;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -28,14 +27,16 @@ public class FindingsRegistry {
 
     private static final Logger LOG = Logger.getLogger(FindingsRegistry.class);
 
-    @Inject
-    EventRecorder events;
-
-    @Inject
-    MeterRegistry meters;
+    private final EventRecorder events;
+    private final MeterRegistry meters;
 
     private final Map<String, Set<Finding>> bySource = new ConcurrentHashMap<>();
     private final Map<List<String>, AtomicInteger> gauges = new ConcurrentHashMap<>();
+
+    public FindingsRegistry(EventRecorder events, MeterRegistry meters) {
+        this.events = events;
+        this.meters = meters;
+    }
 
     /** Replaces all findings of {@code source} (e.g. "topology"). */
     public synchronized void publish(String source, Collection<Finding> current) {

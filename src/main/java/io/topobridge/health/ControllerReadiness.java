@@ -4,7 +4,6 @@ import io.topobridge.controller.ControllerLifecycle;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.controller.ManagedController;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
@@ -17,11 +16,13 @@ import org.eclipse.microprofile.health.Readiness;
 @ApplicationScoped
 public class ControllerReadiness implements HealthCheck {
 
-    @Inject
-    ControllerLifecycle lifecycle;
+    private final ControllerLifecycle lifecycle;
+    private final KindRegistry kinds;
 
-    @Inject
-    KindRegistry kinds;
+    public ControllerReadiness(ControllerLifecycle lifecycle, KindRegistry kinds) {
+        this.lifecycle = lifecycle;
+        this.kinds = kinds;
+    }
 
     @Override
     public HealthCheckResponse call() {

@@ -7,13 +7,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.topobridge.apply.Applier;
-import io.topobridge.config.Settings;
 import io.topobridge.core.Topobridge;
+import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadLookup;
-import io.topobridge.core.workload.WorkloadTranslator;
+import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.tls.CertificateStore;
 import io.topobridge.tls.ServingCertificate;
 import io.topobridge.controller.ManagedController;
@@ -21,7 +22,6 @@ import io.topobridge.controller.workload.TierSource;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
-import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +29,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -50,35 +49,37 @@ public class AdmissionController implements ManagedController {
     private static final Logger LOG = Logger.getLogger(AdmissionController.class);
     private static final Duration FIRST_RETRY = Duration.ofSeconds(2);
 
-    @Inject
-    Settings settings;
-
-    @Inject
-    KubernetesClient client;
-
-    @Inject
-    Applier applier;
-
-    @Inject
-    MeterRegistry meters;
-
-    @Inject
-    Vertx vertx;
-
-    @Inject
-    Instance<WorkloadLookup> lookups;
-
+    private final KubernetesClient client;
+    private final Applier applier;
+    private final MeterRegistry meters;
+    private final Vertx vertx;
+    private final Instance<WorkloadLookup> lookups;
     /** The topology controller's tiers (the configured ones until it publishes its own). */
-    @Inject
-    TierSource tiers;
+    private final TierSource tiers;
+    private final WebhookSettings webhook;
+    private final WorkloadSettings workloads;
+    private final AdmissionSettings admission;
 
-    private volatile WebhookSettings webhook;
     private volatile CertificateStore store;
     private volatile WebhookServer server;
     private volatile ScheduledExecutorService scheduler;
     private volatile boolean ready;
     private volatile String lastError;
     private Duration retry = FIRST_RETRY;
+
+    public AdmissionController(KubernetesClient client, Applier applier, MeterRegistry meters, Vertx vertx,
+            Instance<WorkloadLookup> lookups, TierSource tiers, WebhookSettings webhook, WorkloadSettings workloads,
+            AdmissionSettings admission) {
+        this.client = client;
+        this.applier = applier;
+        this.meters = meters;
+        this.vertx = vertx;
+        this.lookups = lookups;
+        this.tiers = tiers;
+        this.webhook = webhook;
+        this.workloads = workloads;
+        this.admission = admission;
+    }
 
     @Override
     public String name() {
@@ -87,7 +88,6 @@ public class AdmissionController implements ManagedController {
 
     @Override
     public void start() {
-        webhook = settings.webhook(namespace());
         if (!webhook.enabled()) {
             LOG.info("admission webhooks are disabled (topobridge.admission.enabled=false)");
             if (webhook.manageConfigurations()) {
@@ -97,13 +97,14 @@ public class AdmissionController implements ManagedController {
             return;
         }
         var serialization = client.getKubernetesSerialization();
-        var translator = new WorkloadTranslator(settings.workloads());
+        var translator = new WorkloadTranslator(workloads);
         Supplier<TierCatalog> tiers = this.tiers::current;
         Set<String> ignored = Set.copyOf(WebhookConfigurations.SYSTEM_NAMESPACES);
+        WorkloadLookup lookup = lookup();
         List<AdmissionWebhook> webhooks = new ArrayList<>();
-        webhooks.add(new PodMutator(new PodAdmission(settings.admission(), translator), tiers, lookup(), serialization, ignored));
+        webhooks.add(new PodMutator(new PodAdmission(admission, translator), tiers, lookup, serialization, ignored));
         if (webhook.validateWorkloads()) {
-            webhooks.add(new WorkloadValidator(translator::validate, tiers, serialization, ignored));
+            webhooks.add(new WorkloadValidator(translator::validate, tiers, lookup, serialization, ignored));
         }
         server = new WebhookServer(vertx, new ObjectMapper(), meters, webhooks);
         Gauge.builder("topobridge.admission.certificate.expiry", this, AdmissionController::secondsLeft).baseUnit("seconds")
@@ -237,10 +238,6 @@ public class AdmissionController implements ManagedController {
 
     public WebhookSettings webhookSettings() {
         return webhook;
-    }
-
-    private String namespace() {
-        return Objects.requireNonNullElse(client.getNamespace(), "default");
     }
 
     private WorkloadLookup lookup() {

@@ -1,18 +1,16 @@
 package io.topobridge.webhook;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
-import io.topobridge.core.workload.WorkloadTranslator;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -21,7 +19,8 @@ import org.jboss.logging.Logger;
 
 /**
  * The validating webhook on the managed workload kinds: rejects a workload whose {@code topobridge.io/}
- * annotations the reconciler would reject, with the reconciler's own messages ({@link WorkloadTranslator#validate}).
+ * annotations the reconciler would reject, with the reconciler's own messages: {@link WorkloadTranslator#validate}
+ * runs the reconciler's translation over the cached cluster with the incoming object laid over it.
  *
  * <p>It never stands in the way of what it cannot fix: an UPDATE is denied only for rejections the old object
  * did not already have (so scaling or relabelling an object that was invalid before the bridge arrived still
@@ -41,21 +40,23 @@ public final class WorkloadValidator implements AdmissionWebhook {
     /** Rejections and warnings for one workload; {@link WorkloadTranslator#validate} in production. */
     @FunctionalInterface
     public interface Validation {
-        List<Finding> validate(HasMetadata workload, TierCatalog tiers);
+        List<Finding> validate(HasMetadata workload, TierCatalog tiers, WorkloadLookup lookup);
     }
 
     static final String NO_TIERS = "not checked, no tiers are known yet: ";
 
     private final Validation validation;
     private final Supplier<TierCatalog> tiers;
+    private final WorkloadLookup lookup;
     private final KubernetesSerialization serialization;
     private final Set<String> ignoredNamespaces;
     private final FindingLog findings;
 
-    public WorkloadValidator(Validation validation, Supplier<TierCatalog> tiers, KubernetesSerialization serialization,
-            Set<String> ignoredNamespaces) {
+    public WorkloadValidator(Validation validation, Supplier<TierCatalog> tiers, WorkloadLookup lookup,
+            KubernetesSerialization serialization, Set<String> ignoredNamespaces) {
         this.validation = validation;
         this.tiers = tiers;
+        this.lookup = lookup;
         this.serialization = serialization;
         this.ignoredNamespaces = Set.copyOf(ignoredNamespaces);
         this.findings = new FindingLog(LOG);
@@ -95,10 +96,10 @@ public final class WorkloadValidator implements AdmissionWebhook {
             return AdmissionAnswer.allow("skipped", List.of());
         }
         TierCatalog catalog = tiers.get();
-        List<Finding> found = validation.validate(workload, catalog);
+        List<Finding> found = validation.validate(workload, catalog, lookup);
         Set<String> before = new HashSet<>();
         if (update && request.oldObject() != null) {
-            validation.validate(read(kind, request.oldObject(), request), catalog).stream()
+            validation.validate(read(kind, request.oldObject(), request), catalog, lookup).stream()
                     .filter(Finding::isRejection).map(Finding::message).forEach(before::add);
         }
         // a tier that cannot be checked because no tier is known yet is not the user's mistake: warn, admit
@@ -127,13 +128,8 @@ public final class WorkloadValidator implements AdmissionWebhook {
         if (request.namespace() != null && object.path("metadata").isObject() && !object.path("metadata").hasNonNull("namespace")) {
             ((ObjectNode) object.get("metadata")).put("namespace", request.namespace());
         }
-        Class<? extends HasMetadata> type = switch (kind) {
-            case DEPLOYMENT -> Deployment.class;
-            case STATEFUL_SET -> StatefulSet.class;
-            default -> GenericKubernetesResource.class;
-        };
         try {
-            return serialization.convertValue(object, type);
+            return serialization.convertValue(object, kind.type());
         } catch (IllegalArgumentException e) {
             throw new AdmissionRequest.MalformedException("request.object is not a " + kind.kind() + ": " + e.getMessage());
         }

@@ -30,9 +30,7 @@ class ApplierTest {
     @BeforeEach
     void start() {
         cluster = MockCluster.start().installVolcanoCrds();
-        applier = new Applier();
-        applier.client = cluster.client();
-        applier.meters = new SimpleMeterRegistry();
+        applier = new Applier(cluster.client(), new SimpleMeterRegistry());
         cluster.dispatcher().clearLog();
     }
 

@@ -10,7 +10,7 @@ import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadSettings;
-import io.topobridge.core.workload.WorkloadTranslator;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.tls.Certificates;
 import io.topobridge.tls.ServingCertificate;
 import io.topobridge.tls.TlsSettings;

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadSettings;
-import io.topobridge.core.workload.WorkloadTranslator;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collections;

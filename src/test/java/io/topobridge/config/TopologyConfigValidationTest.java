@@ -23,33 +23,36 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class TopologyConfigValidationTest {
 
-    static ConfigValidator validator(Map<String, String> properties) {
+    /** The settings the real config mapping gives for these properties (defaults for the rest). */
+    static SettingsProducer settings(Map<String, String> properties) {
         SmallRyeConfig config = new SmallRyeConfigBuilder()
                 .withMapping(TopobridgeConfig.class)
                 .withConverter(Duration.class, 100, new DurationConverter())
                 .withSources(new PropertiesConfigSource(properties, "test", 500))
                 .build();
-        var settings = new Settings();
-        settings.config = config.getConfigMapping(TopobridgeConfig.class);
-        var validator = new ConfigValidator();
-        validator.settings = settings;
-        return validator;
+        return new SettingsProducer(config.getConfigMapping(TopobridgeConfig.class));
+    }
+
+    static ConfigValidator validator(Map<String, String> properties) {
+        return new ConfigValidator(settings(properties));
     }
 
     @Test
     void defaultsAreValidAndMeanAuto() {
-        ConfigValidator validator = validator(Map.of());
-        assertThatCode(validator::validate).doesNotThrowAnyException();
-        assertThat(validator.settings.topology().preset()).isEqualTo("auto");
-        assertThat(validator.settings.raw().topology().debounce()).isEqualTo(Duration.ofMillis(100));
-        assertThat(validator.settings.raw().volcano().schedulerConfigKey()).isEqualTo("volcano-scheduler.conf");
+        assertThatCode(validator(Map.of())::validate).doesNotThrowAnyException();
+        SettingsProducer settings = settings(Map.of());
+        assertThat(settings.topology().preset()).isEqualTo("auto");
+        assertThat(settings.topologyController().debounce()).isEqualTo(Duration.ofMillis(100));
+        assertThat(settings.topologyController().schedulerConfigKey()).isEqualTo("volcano-scheduler.conf");
+        assertThat(settings.workloadController().resync()).isEqualTo(Duration.ofMinutes(10));
     }
 
     @Test
     void explicitTiersAreAccepted() {
         ConfigValidator validator = validator(Map.of("topobridge.topology.tiers", "example.com/rack=rack,topology.kubernetes.io/zone=zone"));
         assertThatCode(validator::validate).doesNotThrowAnyException();
-        assertThat(validator.settings.topology().tiers()).hasSize(2);
+        assertThat(settings(Map.of("topobridge.topology.tiers", "example.com/rack=rack,topology.kubernetes.io/zone=zone"))
+                .topology().tiers()).hasSize(2);
     }
 
     static Stream<Arguments> mistakes() {

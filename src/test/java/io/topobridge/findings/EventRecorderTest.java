@@ -27,9 +27,7 @@ class EventRecorderTest {
     @BeforeEach
     void start() {
         cluster = MockCluster.start();
-        recorder = new EventRecorder();
-        recorder.client = cluster.client();
-        recorder.meters = new SimpleMeterRegistry();
+        recorder = new EventRecorder(cluster.client(), new SimpleMeterRegistry());
     }
 
     @AfterEach

@@ -24,12 +24,13 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.topobridge.controller.workload.ClusterLookup;
+import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.workload.ControllersSimulation;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadSettings;
-import io.topobridge.core.workload.WorkloadTranslator;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.testing.MockApiServer;
 import io.topobridge.testing.Upstream;
 import io.topobridge.volcano.PodGroup;
@@ -356,7 +357,8 @@ class AdmissionEndToEndTest {
                 .addToAnnotations("topobridge.io/highest-tier", "rak").endMetadata().withNewSpec().withReplicas(2)
                 .endSpec().build();
         ObjectNode review = Reviews.review("CREATE", NS, "apps", "v1", "Deployment", "deployments", Reviews.toJson(bad), null);
-        String message = new WorkloadTranslator(WorkloadSettings.defaults()).validate(bad, FixedTiers.TIERS).get(0).message();
+        String message = new WorkloadTranslator(WorkloadSettings.defaults()).validate(bad, FixedTiers.TIERS,
+                new InMemoryLookup(List.of())).get(0).message();
         given().relaxedHTTPSValidation().baseUri("https://localhost").port(controller.port()).contentType("application/json")
                 .body(review.toString()).post(WorkloadValidator.PATH).then().statusCode(200)
                 .body("response.uid", equalTo(Reviews.uid(review)))

@@ -14,7 +14,7 @@ import io.restassured.response.Response;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.admission.PodAdmission;
-import io.topobridge.core.admission.PodAssignment;
+import io.topobridge.core.workload.PodAssignment;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
 import java.util.List;

@@ -17,7 +17,7 @@ import io.topobridge.core.render.Renderer;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.WorkloadSettings;
-import io.topobridge.core.workload.WorkloadTranslator;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.manifest.ManifestReader;
 import java.nio.file.Path;
 import java.util.List;

@@ -3,7 +3,12 @@ package io.topobridge.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
 import io.topobridge.config.AdmissionConfig;
+import io.topobridge.config.TopobridgeConfig;
 import io.topobridge.tls.TlsSettings;
 import java.time.Duration;
 import java.util.HashMap;
@@ -18,46 +23,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Admission configuration is mapped once and every invalid value is refused with its key and value. */
 class WebhookSettingsTest {
 
-    /** The defaults of {@link AdmissionConfig}, with overrides by key. */
+    /** {@code topobridge.admission.*} through the real config mapping: its defaults, with overrides by key. */
     static AdmissionConfig config(Map<String, Object> overrides) {
-        Map<String, Object> values = new HashMap<>(Map.ofEntries(
-                Map.entry("enabled", true), Map.entry("namespace-label", "topobridge.io/enabled"),
-                Map.entry("scheduler-name", "volcano"), Map.entry("validate-workloads", true),
-                Map.entry("host", "0.0.0.0"), Map.entry("port", 8443), Map.entry("service-name", "topobridge-webhook"),
-                Map.entry("service-port", 443), Map.entry("manage-configurations", true),
-                Map.entry("configuration-name", "topobridge"), Map.entry("pod-failure-policy", "Ignore"),
-                Map.entry("workload-failure-policy", "Ignore"), Map.entry("timeout", Duration.ofSeconds(3)),
-                Map.entry("self-pod-label", "app.kubernetes.io/name=topobridge"), Map.entry("tls.mode", "generate"),
-                Map.entry("tls.secret-name", "topobridge-webhook-tls"), Map.entry("tls.validity", Duration.ofDays(365)),
-                Map.entry("tls.ca-validity", Duration.ofDays(3650)), Map.entry("tls.renew-before", Duration.ofDays(30)),
-                Map.entry("tls.check-interval", Duration.ofMinutes(1))));
-        values.putAll(overrides);
-        AdmissionConfig.Tls tls = new AdmissionConfig.Tls() {
-            public String mode() { return (String) values.get("tls.mode"); }
-            public String secretName() { return (String) values.get("tls.secret-name"); }
-            public Duration validity() { return (Duration) values.get("tls.validity"); }
-            public Duration caValidity() { return (Duration) values.get("tls.ca-validity"); }
-            public Duration renewBefore() { return (Duration) values.get("tls.renew-before"); }
-            public Duration checkInterval() { return (Duration) values.get("tls.check-interval"); }
-        };
-        return new AdmissionConfig() {
-            public boolean enabled() { return (Boolean) values.get("enabled"); }
-            public String namespaceLabel() { return (String) values.get("namespace-label"); }
-            public String schedulerName() { return (String) values.get("scheduler-name"); }
-            public boolean validateWorkloads() { return (Boolean) values.get("validate-workloads"); }
-            public String host() { return (String) values.get("host"); }
-            public int port() { return (Integer) values.get("port"); }
-            public String serviceName() { return (String) values.get("service-name"); }
-            public Optional<String> serviceNamespace() { return Optional.ofNullable((String) values.get("service-namespace")); }
-            public int servicePort() { return (Integer) values.get("service-port"); }
-            public boolean manageConfigurations() { return (Boolean) values.get("manage-configurations"); }
-            public String configurationName() { return (String) values.get("configuration-name"); }
-            public String podFailurePolicy() { return (String) values.get("pod-failure-policy"); }
-            public String workloadFailurePolicy() { return (String) values.get("workload-failure-policy"); }
-            public Duration timeout() { return (Duration) values.get("timeout"); }
-            public String selfPodLabel() { return (String) values.get("self-pod-label"); }
-            public Tls tls() { return tls; }
-        };
+        Map<String, String> properties = new HashMap<>();
+        overrides.forEach((key, value) -> properties.put("topobridge.admission." + key, value instanceof Duration d
+                ? d.toMillis() + "ms" : String.valueOf(value)));
+        SmallRyeConfig config = new SmallRyeConfigBuilder()
+                .withMapping(TopobridgeConfig.class)
+                .withConverter(Duration.class, 100, new DurationConverter())
+                .withSources(new PropertiesConfigSource(properties, "test", 500))
+                .build();
+        return config.getConfigMapping(TopobridgeConfig.class).admission();
     }
 
     @Test
@@ -89,7 +65,8 @@ class WebhookSettingsTest {
     static Stream<Arguments> invalid() {
         return Stream.of(
                 Arguments.of("failure policy", Map.of("pod-failure-policy", "Maybe"), "topobridge.admission.pod-failure-policy=Maybe"),
-                Arguments.of("workload failure policy", Map.of("workload-failure-policy", ""), "topobridge.admission.workload-failure-policy="),
+                // an empty value is no value to the config mapping (the default applies): a blank one is refused
+                Arguments.of("workload failure policy", Map.of("workload-failure-policy", " "), "topobridge.admission.workload-failure-policy="),
                 Arguments.of("timeout above 30s", Map.of("timeout", Duration.ofSeconds(31)), "topobridge.admission.timeout=PT31S"),
                 Arguments.of("timeout below 1s", Map.of("timeout", Duration.ofMillis(500)), "topobridge.admission.timeout=PT0.5S"),
                 Arguments.of("fractional timeout", Map.of("timeout", Duration.ofMillis(2500)), "whole seconds"),

@@ -15,7 +15,9 @@ import io.restassured.response.ValidatableResponse;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Reason;
+import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +42,7 @@ class WorkloadValidatorTest {
     private static volatile TierCatalog current = TIERS;
     private static WebhookFixture fixture;
 
-    private static List<Finding> scripted(HasMetadata workload, TierCatalog tiers) {
+    private static List<Finding> scripted(HasMetadata workload, TierCatalog tiers, WorkloadLookup lookup) {
         SEEN.add(workload);
         Map<String, String> annotations = workload.getMetadata().getAnnotations() == null ? Map.of()
                 : workload.getMetadata().getAnnotations();
@@ -64,7 +66,7 @@ class WorkloadValidatorTest {
     @BeforeAll
     static void start() {
         fixture = new WebhookFixture(List.of(new WorkloadValidator(WorkloadValidatorTest::scripted, () -> current,
-                Reviews.SERIALIZATION, java.util.Set.of("kube-system"))));
+                new InMemoryLookup(List.of()), Reviews.SERIALIZATION, java.util.Set.of("kube-system"))));
     }
 
     @AfterAll

@@ -8,8 +8,6 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.apply.Applier;
-import io.topobridge.config.Settings;
-import io.topobridge.config.TopobridgeConfig;
 import io.topobridge.controller.Debouncer;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.controller.ManagedController;
@@ -33,7 +31,6 @@ import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.VolcanoObjects;
 import io.topobridge.volcano.model.HyperNodeSpec;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -68,51 +65,20 @@ public class TopologyController implements ManagedController {
     private static final String CRD = "crd";
     private static final String SCHEDULER = "scheduler-config";
 
-    /** What the controller needs from configuration, resolved once at start. */
-    record Options(boolean enabled, TopologySettings topology, Duration debounce, Duration maxDelay,
+    /** What the controller needs from configuration. */
+    public record Options(boolean enabled, TopologySettings topology, Duration debounce, Duration maxDelay,
             String schedulerConfigNamespace, String schedulerConfigName, String schedulerConfigKey) {
-
-        static Options from(TopobridgeConfig config, Settings settings) {
-            return new Options(config.topology().enabled(), settings.topology(), config.topology().debounce(),
-                    config.topology().maxDelay(), config.volcano().schedulerConfigNamespace(),
-                    config.volcano().schedulerConfigName(), config.volcano().schedulerConfigKey());
-        }
     }
 
     private record CachedNode(String resourceVersion, NodeInfo info) {
     }
 
-    /**
-     * What the bridge knows of one of its HyperNodes: {@code desired} was written and the cache still shows the
-     * version from before the write ({@code pending}), or the cached version {@code resourceVersion} was checked
-     * to hold {@code desired} already. Either way an equal desired object needs neither a write nor a check.
-     */
-    private record Known(DesiredHyperNode desired, String resourceVersion, boolean pending) {
-    }
-
-    @Inject
-    KubernetesClient client;
-
-    @Inject
-    Applier applier;
-
-    @Inject
-    FindingsRegistry findings;
-
-    @Inject
-    KindRegistry kinds;
-
-    @Inject
-    Settings settings;
-
-    @Inject
-    TopobridgeConfig config;
-
-    @Inject
-    Tiers tiers;
-
-    /** Set by tests that run the controller without CDI; otherwise read from configuration at start. */
-    Options options;
+    private final KubernetesClient client;
+    private final Applier applier;
+    private final FindingsRegistry findings;
+    private final KindRegistry kinds;
+    private final Tiers tiers;
+    private final Options options;
 
     /** NodeInfo per node name, reused while the cached node's resource version stays the same. */
     private final Map<String, CachedNode> nodes = new HashMap<>();
@@ -131,13 +97,21 @@ public class TopologyController implements ManagedController {
 
     // touched only by the debouncer's single worker thread (and stop())
     private SharedIndexInformer<HyperNode> hyperNodeInformer;
-    private final Map<String, Known> known = new HashMap<>();
-    private final Map<String, String> deleting = new HashMap<>();
 
     private final AtomicLong passes = new AtomicLong();
     private final AtomicLong created = new AtomicLong();
     private final AtomicLong updated = new AtomicLong();
     private final AtomicLong deleted = new AtomicLong();
+
+    public TopologyController(KubernetesClient client, Applier applier, FindingsRegistry findings, KindRegistry kinds,
+            Tiers tiers, Options options) {
+        this.client = client;
+        this.applier = applier;
+        this.findings = findings;
+        this.kinds = kinds;
+        this.tiers = tiers;
+        this.options = options;
+    }
 
     @Override
     public String name() {
@@ -146,9 +120,6 @@ public class TopologyController implements ManagedController {
 
     @Override
     public synchronized void start() {
-        if (options == null) {
-            options = Options.from(config, settings);
-        }
         if (!options.enabled()) {
             state = "disabled";
             ready = true;
@@ -241,8 +212,6 @@ public class TopologyController implements ManagedController {
         } else if (!crdInstalled && hyperNodeInformer != null) {
             hyperNodeInformer.stop();
             hyperNodeInformer = null;
-            known.clear();
-            deleting.clear();
         }
         if (!nodesSynced || !schedulerConfigSynced) {
             return; // the informers' start callbacks queue the first pass
@@ -293,21 +262,9 @@ public class TopologyController implements ManagedController {
     }
 
     private RuntimeException write(List<DesiredHyperNode> desired, Map<String, HyperNode> ours, List<Finding> out) {
-        // a pending write the cache has caught up with (its version moved on) must be checked again
-        known.entrySet().removeIf(e -> !Objects.equals(resourceVersion(ours.get(e.getKey())), e.getValue().resourceVersion()));
-        deleting.entrySet().removeIf(e -> !Objects.equals(resourceVersion(ours.get(e.getKey())), e.getValue()));
-
+        // the HyperNodes as they will be once the writes the cache has not shown yet land
         Map<String, HyperNodeSpec> view = new HashMap<>();
-        ours.forEach((name, hn) -> {
-            if (!deleting.containsKey(name)) {
-                view.put(name, hn.getSpec());
-            }
-        });
-        known.forEach((name, k) -> {
-            if (k.pending()) {
-                view.put(name, k.desired().spec());
-            }
-        });
+        applier.withUnseenWrites(HyperNode.class, "HyperNode", ours).forEach((name, hn) -> view.put(name, hn.getSpec()));
 
         RuntimeException failure = null;
         Set<String> deletedNow = new HashSet<>();
@@ -317,10 +274,8 @@ public class TopologyController implements ManagedController {
                     apply(apply, ours, deletedNow);
                 } else if (step instanceof HyperNodeChanges.Delete delete) {
                     HyperNode current = ours.get(delete.name());
-                    if (current != null && !deleting.containsKey(delete.name())
+                    if (current != null
                             && applier.delete(current, VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE)) {
-                        deleting.put(delete.name(), resourceVersion(current));
-                        known.remove(delete.name());
                         deletedNow.add(delete.name());
                         deleted.incrementAndGet();
                         LOG.infof("topology: deleted HyperNode %s", delete.name());
@@ -340,24 +295,13 @@ public class TopologyController implements ManagedController {
 
     private void apply(HyperNodeChanges.Apply step, Map<String, HyperNode> ours, Set<String> deletedNow) {
         DesiredHyperNode desired = step.hyperNode();
-        String name = desired.name();
-        HyperNode current = deletedNow.contains(name) ? null : ours.get(name);
-        Known seen = known.get(name);
-        if (!step.intermediate() && seen != null && seen.desired().equals(desired)) {
-            return; // written and not yet shown, or already checked at this version
-        }
+        HyperNode current = deletedNow.contains(desired.name()) ? null : ours.get(desired.name());
         Applier.Outcome outcome = applier.apply(VolcanoObjects.hyperNode(desired), current);
         if (outcome == Applier.Outcome.UNCHANGED) {
-            known.put(name, new Known(desired, resourceVersion(current), false));
             return;
         }
-        if (step.intermediate()) {
-            known.remove(name);
-        } else {
-            known.put(name, new Known(desired, resourceVersion(current), true));
-        }
         (outcome == Applier.Outcome.CREATED ? created : updated).incrementAndGet();
-        LOG.debugf("topology: %s HyperNode %s", outcome.name().toLowerCase(Locale.ROOT), name);
+        LOG.debugf("topology: %s HyperNode %s", outcome.name().toLowerCase(Locale.ROOT), desired.name());
     }
 
     private List<NodeInfo> currentNodes() {
@@ -377,10 +321,6 @@ public class TopologyController implements ManagedController {
         }
         nodes.keySet().retainAll(seen);
         return out;
-    }
-
-    private static String resourceVersion(HyperNode hn) {
-        return hn == null ? null : hn.getMetadata().getResourceVersion();
     }
 
     private SchedulerConfig.Check schedulerCheck() {

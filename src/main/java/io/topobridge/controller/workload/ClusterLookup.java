@@ -15,7 +15,6 @@ import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -47,11 +46,8 @@ public class ClusterLookup implements WorkloadLookup, ManagedController {
         }
     }
 
-    @Inject
-    KubernetesClient client;
-
-    @Inject
-    KindRegistry kinds;
+    private final KubernetesClient client;
+    private final KindRegistry kinds;
 
     private final Map<WorkloadKind, SharedIndexInformer<? extends HasMetadata>> informers = new EnumMap<>(WorkloadKind.class);
     private final Map<WorkloadKind, Throwable> failures = new EnumMap<>(WorkloadKind.class);
@@ -61,6 +57,11 @@ public class ClusterLookup implements WorkloadLookup, ManagedController {
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
     private boolean started;
     private boolean watchNamespaces;
+
+    public ClusterLookup(KubernetesClient client, KindRegistry kinds) {
+        this.client = client;
+        this.kinds = kinds;
+    }
 
     /** Hears every cache change (informer threads; keep it quick). */
     public void addListener(Consumer<Change> listener) {
@@ -138,16 +139,17 @@ public class ClusterLookup implements WorkloadLookup, ManagedController {
         }
     }
 
+    @SuppressWarnings("unchecked")
     private void startKind(WorkloadKind kind) {
-        SharedIndexInformer<? extends HasMetadata> informer = switch (kind) {
-            case DEPLOYMENT -> client.apps().deployments().inAnyNamespace().runnableInformer(0);
-            case STATEFUL_SET -> client.apps().statefulSets().inAnyNamespace().runnableInformer(0);
-            case REPLICA_SET -> client.apps().replicaSets().inAnyNamespace().runnableInformer(0)
-                    .itemStore(new MetadataOnlyStore<>());
-            default -> client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
-                    .withGroup(kind.group()).withVersion(kind.version()).withKind(kind.kind()).withPlural(kind.plural())
-                    .withNamespaced(true).build()).inAnyNamespace().runnableInformer(0);
-        };
+        SharedIndexInformer<? extends HasMetadata> informer = kind.custom()
+                ? client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
+                        .withGroup(kind.group()).withVersion(kind.version()).withKind(kind.kind()).withPlural(kind.plural())
+                        .withNamespaced(true).build()).inAnyNamespace().runnableInformer(0)
+                : client.resources(kind.type()).inAnyNamespace().runnableInformer(0);
+        if (kind == WorkloadKind.REPLICA_SET) {
+            // only followed from a pod to its Deployment: the owner chain is all that is kept
+            ((SharedIndexInformer<HasMetadata>) informer).itemStore(new MetadataOnlyStore<>());
+        }
         informers.put(kind, startInformer(kind.kind(), informer, kind));
     }
 
@@ -316,6 +318,12 @@ public class ClusterLookup implements WorkloadLookup, ManagedController {
     public boolean queuesKnown() {
         SharedIndexInformer<Queue> informer = queueInformer;
         return informer != null && informer.hasSynced();
+    }
+
+    /** Every cached Queue. */
+    public List<Queue> allQueues() {
+        SharedIndexInformer<Queue> informer = queueInformer;
+        return informer == null ? List.of() : List.copyOf(informer.getStore().list());
     }
 
     /** The cached Queue, if any. */

@@ -1,11 +1,8 @@
 package io.topobridge.controller.workload;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.apply.Applier;
-import io.topobridge.config.Settings;
 import io.topobridge.controller.Debouncer;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.controller.ManagedController;
@@ -16,20 +13,22 @@ import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
-import io.topobridge.core.workload.ScopeResult;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
-import io.topobridge.core.workload.WorkloadTranslator;
-import io.topobridge.core.workload.gang.PodGroupBuilder;
+import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.changes.ObservedPodGroup;
+import io.topobridge.core.workload.changes.PodGroupChanges;
+import io.topobridge.core.workload.changes.QueueStates;
+import io.topobridge.core.workload.translate.ScopeResult;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.findings.FindingsRegistry;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
 import io.topobridge.volcano.VolcanoObjects;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -45,13 +44,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
 /**
- * Keeps Volcano PodGroups in step with annotated workloads. Cache events are mapped to the gang scopes they
- * touch and recomputed after a short quiet period, one scope at a time: the translator's desired PodGroups
- * are applied through the one writer (nothing is written when the cache already holds them), PodGroups the
- * bridge made for the scope and no longer wants are deleted (only those carrying its label), topology fields
- * it added to an AIBrix or LWS PodGroup are released when no longer wanted, and the scope's findings are
- * published (events on transitions only). A change of tiers, of installed CRDs, or the periodic resync
- * recomputes every scope.
+ * Keeps Volcano PodGroups in step with annotated workloads: event plumbing around the pure core. Cache events are
+ * mapped to the gang scopes they touch and recomputed after a short quiet period, one batch at a time: each scope
+ * is translated, {@link PodGroupChanges} plans its writes against the cached PodGroups and queues, the one writer
+ * carries them out (it skips what the cache, or a write the cache has not shown yet, already holds), and the
+ * scope's findings are published (events on transitions only). A change of tiers, of installed CRDs, or the
+ * periodic resync recomputes every scope.
  */
 @ApplicationScoped
 public class WorkloadController implements ManagedController {
@@ -59,50 +57,63 @@ public class WorkloadController implements ManagedController {
     private static final Logger LOG = Logger.getLogger(WorkloadController.class);
     /** Findings source name. */
     public static final String SOURCE = "workloads";
-    /** The key that stands for every scope. */
-    static final GangScope ALL = new GangScope("", "*", "*");
     private static final Set<String> CACHE_ONLY_KINDS = Set.of("Queue", "Namespace");
 
-    @Inject
-    ClusterLookup lookup;
+    /** What the controller needs from configuration. */
+    public record Options(boolean enabled, Duration debounce, Duration maxDelay, Duration resync,
+            boolean requireNamespaceOptIn, String namespaceLabel) {
+        public Options {
+            Objects.requireNonNull(debounce, "debounce");
+            Objects.requireNonNull(maxDelay, "maxDelay");
+            Objects.requireNonNull(resync, "resync");
+            Objects.requireNonNull(namespaceLabel, "namespaceLabel");
+        }
+    }
 
-    @Inject
-    Applier applier;
+    /** What a batch asks for: one gang scope, or every scope. */
+    sealed interface Due permits All, Scope {
+    }
 
-    @Inject
-    FindingsRegistry findings;
+    /** Every scope there is. */
+    record All() implements Due {
+    }
 
-    @Inject
-    Settings settings;
+    /** One gang scope. */
+    record Scope(GangScope scope) implements Due {
+    }
 
-    @Inject
-    TierSource tiers;
+    static final Due ALL = new All();
 
-    @Inject
-    KindRegistry kinds;
+    private final ClusterLookup lookup;
+    private final Applier applier;
+    private final FindingsRegistry findings;
+    private final TierSource tiers;
+    private final KindRegistry kinds;
+    private final Options options;
+    private final WorkloadTranslator translator;
 
-    @Inject
-    KubernetesClient client;
-
-    private WorkloadTranslator translator;
-    private Debouncer<GangScope> debouncer;
+    private Debouncer<Due> debouncer;
     private ScheduledExecutorService timer;
     private volatile boolean ready;
-    private volatile boolean enabled;
     private final AtomicLong passes = new AtomicLong();
     private final AtomicLong fullPasses = new AtomicLong();
     private volatile long lastFullPassMillis;
+    private volatile boolean firstSubmitted;
 
     /** Where each workload object was last seen to belong, so a move (e.g. to a group) recomputes both scopes. */
     private final Map<String, GangScope> lastScope = new ConcurrentHashMap<>();
-
-    // state below is touched only by the debouncer's single worker thread
-    private final Map<String, GangScope> adopted = new HashMap<>();
+    /** Scopes with findings published (touched only by the debouncer's worker thread). */
     private final Map<GangScope, Set<String>> published = new HashMap<>();
-    private final Map<String, Write> recentWrites = new HashMap<>();
 
-    /** A write the PodGroup cache may not have seen yet: what was applied over which version. */
-    private record Write(JsonNode desired, String overVersion) {
+    public WorkloadController(ClusterLookup lookup, Applier applier, FindingsRegistry findings, TierSource tiers,
+            KindRegistry kinds, Options options, WorkloadSettings settings) {
+        this.lookup = lookup;
+        this.applier = applier;
+        this.findings = findings;
+        this.tiers = tiers;
+        this.kinds = kinds;
+        this.options = options;
+        this.translator = new WorkloadTranslator(settings);
     }
 
     @Override
@@ -112,16 +123,13 @@ public class WorkloadController implements ManagedController {
 
     @Override
     public void start() {
-        var config = settings.raw().workloads();
-        enabled = config.enabled();
-        if (!enabled) {
+        if (!options.enabled()) {
             LOG.info("workload translation is disabled (topobridge.workloads.enabled=false)");
             ready = true;
             return;
         }
-        translator = new WorkloadTranslator(settings.workloads());
-        debouncer = new Debouncer<>("workloads", config.debounce(), config.maxDelay(), this::work);
-        if (config.requireNamespaceOptIn()) {
+        debouncer = new Debouncer<>("workloads", options.debounce(), options.maxDelay(), this::work);
+        if (options.requireNamespaceOptIn()) {
             lookup.watchNamespaces();
         }
         lookup.addListener(this::onChange);
@@ -135,15 +143,13 @@ public class WorkloadController implements ManagedController {
         });
         // the first full pass waits for the caches' initial lists, so nothing is deleted for want of a read
         timer.scheduleWithFixedDelay(this::firstPassWhenSynced, 0, 100, TimeUnit.MILLISECONDS);
-        long resync = Math.max(1000, config.resync().toMillis());
+        long resync = Math.max(1000, options.resync().toMillis());
         timer.scheduleWithFixedDelay(() -> {
             if (ready) {
                 debouncer.submit(ALL);
             }
         }, resync, resync, TimeUnit.MILLISECONDS);
     }
-
-    private volatile boolean firstSubmitted;
 
     private void firstPassWhenSynced() {
         if (!firstSubmitted && lookup.synced()) {
@@ -170,7 +176,7 @@ public class WorkloadController implements ManagedController {
     @Override
     public Map<String, Object> details() {
         Map<String, Object> out = new TreeMap<>();
-        out.put("enabled", enabled);
+        out.put("enabled", options.enabled());
         out.put("passes", passes.get());
         out.put("fullPasses", fullPasses.get());
         out.put("lastFullPassMillis", lastFullPassMillis);
@@ -200,8 +206,12 @@ public class WorkloadController implements ManagedController {
         return debouncer == null ? 0 : debouncer.pendingCount();
     }
 
+    private void submit(GangScope scope) {
+        debouncer.submit(new Scope(scope));
+    }
+
     private void onChange(ClusterLookup.Change change) {
-        if (!enabled || !CacheChanges.matters(change)) {
+        if (!options.enabled() || !CacheChanges.matters(change)) {
             return;
         }
         if (CACHE_ONLY_KINDS.contains(change.kind())) {
@@ -210,7 +220,7 @@ public class WorkloadController implements ManagedController {
         }
         HasMetadata object = change.object();
         if ("PodGroup".equals(change.kind())) {
-            translator.scopeOfPodGroup(object, lookup).ifPresent(debouncer::submit);
+            translator.scopeOfPodGroup(object, lookup).ifPresent(this::submit);
             return;
         }
         String key = change.kind() + "/" + object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
@@ -218,16 +228,16 @@ public class WorkloadController implements ManagedController {
         Optional<GangScope> now = change.after() == null ? Optional.empty() : translator.scopeOf(object, lookup);
         now.ifPresent(scope -> lastScope.put(key, scope));
         if (before != null && !before.equals(now.orElse(null))) {
-            debouncer.submit(before);
+            submit(before);
         }
-        now.ifPresent(debouncer::submit);
+        now.ifPresent(this::submit);
         if (now.isEmpty() && change.after() == null) {
-            translator.scopeOf(object, lookup).ifPresent(debouncer::submit);
+            translator.scopeOf(object, lookup).ifPresent(this::submit);
         }
     }
 
     /** One batch of scopes (or all of them), on the debouncer's worker thread. */
-    void work(Set<GangScope> batch) {
+    void work(Set<Due> batch) {
         if (!lookup.synced()) {
             if (!ready) {
                 // the first full pass covers everything once the caches have their initial lists
@@ -248,7 +258,12 @@ public class WorkloadController implements ManagedController {
         }
         findings.publish(SOURCE, Set.of(crdRef().toString()), List.of());
         boolean full = batch.contains(ALL);
-        Set<GangScope> scopes = full ? allScopes() : batch;
+        Set<GangScope> scopes = new LinkedHashSet<>();
+        if (full) {
+            scopes.addAll(allScopes());
+        } else {
+            batch.forEach(d -> scopes.add(((Scope) d).scope()));
+        }
         TierCatalog catalog = tiers.current();
         List<GangScope> allowed = new ArrayList<>();
         List<ScopeResult> results = new ArrayList<>();
@@ -260,19 +275,23 @@ public class WorkloadController implements ManagedController {
             }
         }
         results.addAll(translator.translateScopes(allowed, catalog, lookup));
+        QueueStates queues = queues();
         RuntimeException retry = null;
         for (ScopeResult result : results) {
-            GangScope scope = result.scope();
             try {
-                reconcile(result);
+                reconcile(result, queues);
             } catch (KubernetesClientException e) {
                 // a transient failure (connection, 5xx, throttling): the batch is retried with backoff
-                LOG.warnf("scope %s: %s", scope, e.getMessage());
+                LOG.warnf("scope %s: %s", result.scope(), e.getMessage());
                 retry = e;
             }
         }
         if (full && retry == null) {
-            releaseUnclaimed();
+            Set<String> wanted = new java.util.HashSet<>();
+            results.forEach(r -> r.podGroups().forEach(p -> wanted.add(p.namespace() + "/" + p.name())));
+            for (PodGroupChanges.Step step : PodGroupChanges.unclaimed(observe(lookup.allPodGroups()), wanted)) {
+                release(step.name(), ((PodGroupChanges.Release) step).namespace());
+            }
             fullPasses.incrementAndGet();
             lastFullPassMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             if (!ready) {
@@ -290,134 +309,89 @@ public class WorkloadController implements ManagedController {
         return ObjectRef.cluster("CustomResourceDefinition", VolcanoApi.PODGROUP_CRD);
     }
 
-    /** Every scope there is: of every cached workload, of every PodGroup the bridge owns or adopted, with findings. */
+    /** Every scope there is: of every cached workload, of every PodGroup the bridge owns or holds fields on, with findings. */
     private Set<GangScope> allScopes() {
         Set<GangScope> out = new LinkedHashSet<>();
         for (WorkloadKind kind : lookup.cachedKinds()) {
-            if (kind == WorkloadKind.REPLICA_SET) {
-                continue;
-            }
             for (HasMetadata object : lookup.listAll(kind)) {
                 translator.scopeOf(object, lookup).ifPresent(out::add);
             }
         }
-        for (PodGroup pg : lookup.allPodGroups()) {
-            if (ours(pg)) {
-                translator.scopeOfPodGroup(pg, lookup).ifPresent(out::add);
-            }
+        for (ObservedPodGroup pg : observe(lookup.allPodGroups())) {
+            pg.scope().ifPresent(out::add);
         }
-        out.addAll(adopted.values());
         out.addAll(published.keySet());
-        out.remove(ALL);
         return out;
     }
 
     private boolean namespaceAllowed(String namespace) {
-        var config = settings.raw();
-        if (!config.workloads().requireNamespaceOptIn()) {
+        if (!options.requireNamespaceOptIn()) {
             return true;
         }
         Map<String, String> labels = lookup.namespaceLabels(namespace);
-        return labels != null && "true".equals(labels.get(config.admission().namespaceLabel()));
+        return labels != null && "true".equals(labels.get(options.namespaceLabel()));
+    }
+
+    private QueueStates queues() {
+        if (!lookup.queuesKnown()) {
+            return QueueStates.UNKNOWN;
+        }
+        Map<String, String> states = new HashMap<>();
+        for (Queue queue : lookup.allQueues()) {
+            String state = queue.getStatus() == null ? null : queue.getStatus().getState();
+            states.put(queue.getMetadata().getName(), state == null ? "" : state);
+        }
+        return new QueueStates(true, states);
+    }
+
+    /** The cached PodGroups as the planner sees them; the scope of a foreign one is looked up only where it matters. */
+    private List<ObservedPodGroup> observe(List<? extends HasMetadata> podGroups) {
+        List<ObservedPodGroup> out = new ArrayList<>();
+        for (HasMetadata pg : podGroups) {
+            boolean ours = ours(pg);
+            boolean owns = !ours && ownsFields(pg);
+            GangScope scope = ours || owns ? translator.scopeOfPodGroup(pg, lookup).orElse(null) : null;
+            out.add(new ObservedPodGroup(pg.getMetadata().getNamespace(), pg.getMetadata().getName(), ours, scope, owns));
+        }
+        return out;
     }
 
     /** Brings one scope's PodGroups in line with its translation and publishes its findings. */
-    void reconcile(ScopeResult result) {
+    void reconcile(ScopeResult result, QueueStates queues) {
         GangScope scope = result.scope();
         LOG.debugf("reconciling %s", scope);
-        List<Finding> found = new ArrayList<>(result.findings());
-        Set<String> ownedWanted = new HashSet<>();
-        Set<String> adoptedWanted = new HashSet<>();
-        for (DesiredPodGroup desired : result.podGroups()) {
-            PodGroup current = lookup.podGroup(desired.namespace(), desired.name());
-            if (desired.ownership() == DesiredPodGroup.Ownership.OWNED) {
-                ownedWanted.add(desired.name());
-                if (current != null && !ours(current)) {
-                    found.addAll(about(result, WorkloadReason.NAME_TAKEN, "PodGroup " + desired.name()
-                            + " exists and was not made by the bridge; it is left alone", false));
-                    continue;
+        PodGroupChanges.Plan plan = PodGroupChanges.plan(result, observe(lookup.podGroups(scope.namespace())), queues);
+        List<Finding> found = new ArrayList<>(plan.findings());
+        for (PodGroupChanges.Step step : plan.steps()) {
+            if (step instanceof PodGroupChanges.Apply apply) {
+                write(apply.podGroup(), result, found);
+            } else if (step instanceof PodGroupChanges.Delete delete) {
+                PodGroup current = lookup.podGroup(delete.namespace(), delete.name());
+                if (current != null && applier.delete(current, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)) {
+                    LOG.infof("deleted PodGroup %s/%s: %s no longer wants it", delete.namespace(), delete.name(), scope);
                 }
-                if (!queueUsable(desired, current, result, found)) {
-                    continue;
-                }
-                write(desired, current, result, found);
-            } else {
-                if (current == null || ours(current)) {
-                    // the other controller has not made it yet; its creation brings this scope back
-                    continue;
-                }
-                adoptedWanted.add(desired.name());
-                adopted.put(key(desired.namespace(), desired.name()), scope);
-                write(desired, current, result, found);
-            }
-        }
-        if (result.findings().stream().anyMatch(Finding::isRejection)) {
-            // a refused edit changes nothing: the gang keeps the PodGroups it had until the annotations are fixed
-            // or removed, so pods created meanwhile still join them
-            publish(scope, result, found);
-            return;
-        }
-        for (HasMetadata pg : lookup.podGroups(scope.namespace())) {
-            if (ours(pg) && scope.key().equals(gangOf(pg)) && !ownedWanted.contains(pg.getMetadata().getName())) {
-                if (applier.delete(pg, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)) {
-                    LOG.infof("deleted PodGroup %s/%s: %s no longer wants it", pg.getMetadata().getNamespace(),
-                            pg.getMetadata().getName(), scope);
-                }
-                recentWrites.remove(key(pg.getMetadata().getNamespace(), pg.getMetadata().getName()));
-            }
-        }
-        for (var it = adopted.entrySet().iterator(); it.hasNext();) {
-            var entry = it.next();
-            String name = entry.getKey().substring(entry.getKey().indexOf('/') + 1);
-            if (entry.getValue().equals(scope) && !adoptedWanted.contains(name)) {
-                PodGroup current = lookup.podGroup(scope.namespace(), name);
-                if (current != null && applier.release(current, PodGroup::new)) {
-                    LOG.infof("released the topology fields of PodGroup %s/%s", scope.namespace(), name);
-                }
-                recentWrites.remove(entry.getKey());
-                it.remove();
+            } else if (step instanceof PodGroupChanges.Release release) {
+                release(release.name(), release.namespace());
             }
         }
         publish(scope, result, found);
     }
 
-    private boolean queueUsable(DesiredPodGroup desired, PodGroup current, ScopeResult result, List<Finding> found) {
-        String name = desired.spec().getQueue();
-        if (name == null || !lookup.queuesKnown()) {
-            return true;
+    private void release(String name, String namespace) {
+        PodGroup current = lookup.podGroup(namespace, name);
+        if (current != null && applier.release(current, PodGroup::new)) {
+            LOG.infof("released the topology fields of PodGroup %s/%s", namespace, name);
         }
-        Optional<Queue> queue = lookup.queue(name);
-        if (queue.isEmpty()) {
-            found.addAll(about(result, WorkloadReason.QUEUE_MISSING, "Volcano queue " + name + " of PodGroup "
-                    + desired.name() + " does not exist; Volcano refuses the PodGroup until it does", false));
-            return current != null;
-        }
-        String state = queue.get().getStatus() == null ? null : queue.get().getStatus().getState();
-        if (state != null && !state.isEmpty() && !"Open".equals(state)) {
-            found.addAll(about(result, WorkloadReason.QUEUE_NOT_OPEN, "Volcano queue " + name + " of PodGroup "
-                    + desired.name() + " is " + state + ", not Open; Volcano refuses new PodGroups in it", false));
-            return current != null;
-        }
-        return true;
     }
 
-    /** Applies a desired PodGroup unless the cache (or a write it has not seen yet) already holds it. */
-    private void write(DesiredPodGroup desired, PodGroup current, ScopeResult result, List<Finding> found) {
-        PodGroup object = VolcanoObjects.podGroup(desired);
-        String key = key(desired.namespace(), desired.name());
-        JsonNode wanted = client.getKubernetesSerialization().convertValue(object, JsonNode.class);
-        Write recent = recentWrites.get(key);
-        String version = current == null ? null : current.getMetadata().getResourceVersion();
-        if (recent != null && recent.desired().equals(wanted) && Objects.equals(recent.overVersion(), version)) {
-            return;
-        }
+    /** Applies a desired PodGroup; a refusal by the API server becomes a finding, not a retry loop. */
+    private void write(DesiredPodGroup desired, ScopeResult result, List<Finding> found) {
+        PodGroup current = lookup.podGroup(desired.namespace(), desired.name());
         try {
-            Applier.Outcome outcome = applier.apply(object, current);
-            if (outcome == Applier.Outcome.UNCHANGED) {
-                recentWrites.remove(key);
-            } else {
-                recentWrites.put(key, new Write(wanted, version));
-                LOG.infof("%s PodGroup %s (%s)", outcome == Applier.Outcome.CREATED ? "created" : "updated", key,
+            Applier.Outcome outcome = applier.apply(VolcanoObjects.podGroup(desired), current);
+            if (outcome != Applier.Outcome.UNCHANGED) {
+                LOG.infof("%s PodGroup %s/%s (%s)", outcome == Applier.Outcome.CREATED ? "created" : "updated",
+                        desired.namespace(), desired.name(),
                         desired.ownership() == DesiredPodGroup.Ownership.OWNED ? "owned" : "topology fields only");
             }
         } catch (KubernetesClientException e) {
@@ -425,22 +399,12 @@ public class WorkloadController implements ManagedController {
             if (code >= 400 && code < 500 && code != 409 && code != 429) {
                 String reason = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
                         : e.getMessage();
-                found.addAll(about(result, WorkloadReason.APPLY_REFUSED, "the API server refused PodGroup "
-                        + desired.name() + " (HTTP " + code + "): " + reason, false));
+                found.addAll(PodGroupChanges.about(result, WorkloadReason.APPLY_REFUSED, "the API server refused PodGroup "
+                        + desired.name() + " (HTTP " + code + "): " + reason));
                 return;
             }
             throw e;
         }
-    }
-
-    /** The same finding on every workload of the scope. */
-    private static List<Finding> about(ScopeResult result, WorkloadReason reason, String message, boolean rejection) {
-        List<Finding> out = new ArrayList<>();
-        for (ObjectRef subject : result.subjects()) {
-            out.add(rejection ? Finding.rejected(reason, subject, subject + ": " + message)
-                    : Finding.warning(reason, subject, subject + ": " + message));
-        }
-        return out;
     }
 
     private void publish(GangScope scope, ScopeResult result, List<Finding> found) {
@@ -462,21 +426,6 @@ public class WorkloadController implements ManagedController {
         }
     }
 
-    /**
-     * After a full pass: topology fields the bridge still owns on another controller's PodGroup that no scope
-     * wants any more (e.g. annotations removed while the bridge was down) are given back.
-     */
-    private void releaseUnclaimed() {
-        for (PodGroup pg : lookup.allPodGroups()) {
-            String key = key(pg.getMetadata().getNamespace(), pg.getMetadata().getName());
-            if (!ours(pg) && !adopted.containsKey(key) && ownsFields(pg)) {
-                if (applier.release(pg, PodGroup::new)) {
-                    LOG.infof("released the topology fields of PodGroup %s", key);
-                }
-            }
-        }
-    }
-
     private static boolean ownsFields(HasMetadata pg) {
         var managed = pg.getMetadata().getManagedFields();
         return managed != null && managed.stream().anyMatch(m -> Topobridge.FIELD_MANAGER.equals(m.getManager())
@@ -486,14 +435,5 @@ public class WorkloadController implements ManagedController {
     static boolean ours(HasMetadata pg) {
         Map<String, String> labels = pg.getMetadata().getLabels();
         return labels != null && Topobridge.MANAGED_BY.equals(labels.get(Topobridge.MANAGED_BY_LABEL));
-    }
-
-    private static String gangOf(HasMetadata pg) {
-        Map<String, String> annotations = pg.getMetadata().getAnnotations();
-        return annotations == null ? null : annotations.get(PodGroupBuilder.GANG_ANNOTATION);
-    }
-
-    private static String key(String namespace, String name) {
-        return namespace + "/" + name;
     }
 }

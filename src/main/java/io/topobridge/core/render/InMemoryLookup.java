@@ -20,6 +20,9 @@ public final class InMemoryLookup implements WorkloadLookup {
 
     public InMemoryLookup(Collection<? extends HasMetadata> objects) {
         for (HasMetadata object : objects) {
+            if (object.getMetadata() == null || object.getMetadata().getName() == null) {
+                continue;
+            }
             WorkloadKind.of(object.getApiVersion(), object.getKind()).ifPresent(kind -> byKind
                     .computeIfAbsent(kind, k -> new HashMap<>())
                     .computeIfAbsent(namespaceOf(object), k -> new HashMap<>())

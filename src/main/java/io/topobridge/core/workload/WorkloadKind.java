@@ -1,33 +1,43 @@
 package io.topobridge.core.workload;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
 /** The workload kinds the bridge reads, with the API coordinates it needs to watch and name them. */
 public enum WorkloadKind {
-    STORM_SERVICE("orchestration.aibrix.ai", "v1alpha1", "StormService", "stormservices", true),
-    ROLE_SET("orchestration.aibrix.ai", "v1alpha1", "RoleSet", "rolesets", true),
-    POD_SET("orchestration.aibrix.ai", "v1alpha1", "PodSet", "podsets", true),
-    LEADER_WORKER_SET("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet", "leaderworkersets", true),
-    DISAGGREGATED_SET("disaggregatedset.x-k8s.io", "v1", "DisaggregatedSet", "disaggregatedsets", true),
-    DEPLOYMENT("apps", "v1", "Deployment", "deployments", false),
-    STATEFUL_SET("apps", "v1", "StatefulSet", "statefulsets", false),
+    STORM_SERVICE("orchestration.aibrix.ai", "v1alpha1", "StormService", "stormservices", null),
+    ROLE_SET("orchestration.aibrix.ai", "v1alpha1", "RoleSet", "rolesets", null),
+    POD_SET("orchestration.aibrix.ai", "v1alpha1", "PodSet", "podsets", null),
+    LEADER_WORKER_SET("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet", "leaderworkersets", null),
+    DISAGGREGATED_SET("disaggregatedset.x-k8s.io", "v1", "DisaggregatedSet", "disaggregatedsets", null),
+    DEPLOYMENT("apps", "v1", "Deployment", "deployments", Deployment.class),
+    STATEFUL_SET("apps", "v1", "StatefulSet", "statefulsets", StatefulSet.class),
     /** Read only to follow a pod to its Deployment. */
-    REPLICA_SET("apps", "v1", "ReplicaSet", "replicasets", false);
+    REPLICA_SET("apps", "v1", "ReplicaSet", "replicasets", ReplicaSet.class);
 
     private final String group;
     private final String version;
     private final String kind;
     private final String plural;
-    private final boolean custom;
+    private final Class<? extends HasMetadata> type;
 
-    WorkloadKind(String group, String version, String kind, String plural, boolean custom) {
+    WorkloadKind(String group, String version, String kind, String plural, Class<? extends HasMetadata> type) {
         this.group = group;
         this.version = version;
         this.kind = kind;
         this.plural = plural;
-        this.custom = custom;
+        this.type = type;
+    }
+
+    /** The class objects of this kind are read as: the typed model of a built-in kind, else a generic resource. */
+    public Class<? extends HasMetadata> type() {
+        return type != null ? type : GenericKubernetesResource.class;
     }
 
     public String group() {
@@ -52,7 +62,7 @@ public enum WorkloadKind {
 
     /** True for kinds defined by a CRD that may be absent from a cluster. */
     public boolean custom() {
-        return custom;
+        return type == null;
     }
 
     /** {@code plural.group}, the CRD name of a custom kind. */
@@ -61,11 +71,18 @@ public enum WorkloadKind {
     }
 
     private static final Map<String, Optional<WorkloadKind>> BY_GROUP_KIND = new HashMap<>();
+    private static final Map<String, WorkloadKind> BY_KIND = new HashMap<>();
 
     static {
         for (WorkloadKind k : values()) {
             BY_GROUP_KIND.put(k.group + "/" + k.kind, Optional.of(k));
+            BY_KIND.put(k.kind, k);
         }
+    }
+
+    /** The kind of a name such as {@code Deployment} (kind names are unique among the kinds the bridge reads). */
+    public static Optional<WorkloadKind> byKind(String kind) {
+        return Optional.ofNullable(BY_KIND.get(kind));
     }
 
     /** The kind of an object by its apiVersion group and kind (any version of the group). */

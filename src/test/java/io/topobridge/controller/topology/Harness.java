@@ -12,7 +12,6 @@ import io.topobridge.devcluster.MockCluster;
 import io.topobridge.findings.EventRecorder;
 import io.topobridge.findings.FindingsRegistry;
 import io.topobridge.volcano.HyperNode;
-import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,18 +19,23 @@ import java.util.TreeMap;
 
 /**
  * The topology controller wired by hand (no CDI) against an in-process mock API server: the real applier,
- * findings registry, event recorder and kind registry, reached through their injection fields.
+ * findings registry, event recorder and kind registry, built through their constructors.
  */
 public final class Harness implements AutoCloseable {
 
     public final MockCluster cluster;
-    public final TopologyController controller = new TopologyController();
+    public final TopologyController controller;
     final Tiers tiers = new Tiers();
-    final FindingsRegistry findings = new FindingsRegistry();
-    final KindRegistry kinds = new KindRegistry();
+    final FindingsRegistry findings;
+    final KindRegistry kinds;
 
-    private Harness(MockCluster cluster) {
+    private Harness(MockCluster cluster, TopologyController.Options options) {
         this.cluster = cluster;
+        KubernetesClient client = cluster.client();
+        var meters = new SimpleMeterRegistry();
+        this.findings = new FindingsRegistry(new EventRecorder(client, meters), meters);
+        this.kinds = new KindRegistry(client);
+        this.controller = new TopologyController(client, new Applier(client, meters), findings, kinds, tiers, options);
     }
 
     static TopologyController.Options options(TopologySettings topology) {
@@ -47,25 +51,8 @@ public final class Harness implements AutoCloseable {
 
     /** Wires a controller to {@code cluster} without starting it. */
     static Harness wire(MockCluster cluster, TopologyController.Options options) {
-        Harness h = new Harness(cluster);
-        KubernetesClient client = cluster.client();
-        var meters = new SimpleMeterRegistry();
-        var applier = new Applier();
-        set(applier, "client", client);
-        set(applier, "meters", meters);
-        var events = new EventRecorder();
-        set(events, "client", client);
-        set(events, "meters", meters);
-        set(h.findings, "events", events);
-        set(h.findings, "meters", meters);
-        set(h.kinds, "client", client);
+        Harness h = new Harness(cluster, options);
         h.kinds.seed();
-        h.controller.client = client;
-        h.controller.applier = applier;
-        h.controller.findings = h.findings;
-        h.controller.kinds = h.kinds;
-        h.controller.tiers = h.tiers;
-        h.controller.options = options;
         return h;
     }
 
@@ -109,16 +96,6 @@ public final class Harness implements AutoCloseable {
 
     int hyperNodeWrites() {
         return cluster.dispatcher().writes("/apis/" + VolcanoApi.TOPOLOGY_GROUP + "/").size();
-    }
-
-    static void set(Object target, String field, Object value) {
-        try {
-            Field f = target.getClass().getDeclaredField(field);
-            f.setAccessible(true);
-            f.set(target, value);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot wire " + target.getClass().getSimpleName() + "." + field, e);
-        }
     }
 
     @Override

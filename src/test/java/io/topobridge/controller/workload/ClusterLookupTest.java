@@ -33,9 +33,7 @@ class ClusterLookupTest {
     void start() {
         cluster = MockCluster.start().installVolcanoCrds();
         registry = TestClusters.registryWithVolcano(cluster);
-        lookup = new ClusterLookup();
-        lookup.client = cluster.client();
-        lookup.kinds = registry;
+        lookup = new ClusterLookup(cluster.client(), registry);
         cluster.client().resource(new NamespaceBuilder().withNewMetadata().withName("llm").endMetadata().build()).create();
     }
 

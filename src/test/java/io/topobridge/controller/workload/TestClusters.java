@@ -32,7 +32,7 @@ final class TestClusters {
 
     /** A registry that knows Volcano's CRDs are installed (the mock has them). */
     static KindRegistry registryWithVolcano(MockCluster cluster) {
-        var registry = new KindRegistry();
+        var registry = new KindRegistry(cluster.client());
         for (String name : new String[] {"podgroups.scheduling.volcano.sh", "queues.scheduling.volcano.sh",
                 "hypernodes.topology.volcano.sh"}) {
             registry.update(name, cluster.client().apiextensions().v1().customResourceDefinitions().withName(name).get());

@@ -2,56 +2,46 @@ package io.topobridge.controller.workload;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.smallrye.config.WithDefault;
 import io.topobridge.apply.Applier;
-import io.topobridge.config.Settings;
-import io.topobridge.config.TopobridgeConfig;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.findings.EventRecorder;
 import io.topobridge.findings.FindingsRegistry;
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
-import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * Wires the workload controller by hand, without CDI, against a given API client: the real applier,
- * findings registry and event recorder, configuration from the {@code @WithDefault} values with overrides.
+ * Wires the workload controller by hand, without CDI, against a given API client: the real applier (or one a
+ * test gives), findings registry and event recorder, the default options unless a test gives its own.
  */
 final class Wiring {
 
+    /** The configuration defaults ({@code topobridge.workloads.*}). */
+    static final WorkloadController.Options DEFAULTS = new WorkloadController.Options(true, Duration.ofMillis(50),
+            Duration.ofSeconds(2), Duration.ofMinutes(10), false, "topobridge.io/enabled");
+
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    final ClusterLookup lookup = new ClusterLookup();
-    final Applier applier = new Applier();
-    final EventRecorder events = new EventRecorder();
-    final FindingsRegistry findings = new FindingsRegistry();
-    final Settings settings = new Settings();
-    final WorkloadController controller = new WorkloadController();
+    final ClusterLookup lookup;
+    final Applier applier;
+    final EventRecorder events;
+    final FindingsRegistry findings;
+    final WorkloadController controller;
     volatile TierCatalog tiers;
     private Consumer<TierCatalog> tierListener = c -> { };
 
-    Wiring(KubernetesClient client, KindRegistry kinds, TierCatalog tiers, Map<String, String> overrides) {
+    Wiring(KubernetesClient client, KindRegistry kinds, TierCatalog tiers, WorkloadController.Options options) {
+        this(client, kinds, tiers, options, null);
+    }
+
+    Wiring(KubernetesClient client, KindRegistry kinds, TierCatalog tiers, WorkloadController.Options options,
+            Applier applier) {
         this.tiers = tiers;
-        set(applier, "client", client);
-        set(applier, "meters", meters);
-        set(events, "client", client);
-        set(events, "meters", meters);
-        set(findings, "events", events);
-        set(findings, "meters", meters);
-        set(settings, "config", config(TopobridgeConfig.class, "", overrides));
-        lookup.client = client;
-        lookup.kinds = kinds;
-        controller.lookup = lookup;
-        controller.applier = applier;
-        controller.findings = findings;
-        controller.settings = settings;
-        controller.kinds = kinds;
-        controller.client = client;
-        controller.tiers = new TierSource() {
+        this.lookup = new ClusterLookup(client, kinds);
+        this.applier = applier != null ? applier : new Applier(client, meters);
+        this.events = new EventRecorder(client, meters);
+        this.findings = new FindingsRegistry(events, meters);
+        TierSource source = new TierSource() {
             @Override
             public TierCatalog current() {
                 return Wiring.this.tiers;
@@ -62,67 +52,13 @@ final class Wiring {
                 tierListener = listener;
             }
         };
+        this.controller = new WorkloadController(lookup, this.applier, findings, source, kinds, options,
+                WorkloadSettings.defaults());
     }
 
     /** Changes the tiers and tells the controller, as the topology controller would. */
     void tiers(TierCatalog catalog) {
         tiers = catalog;
         tierListener.accept(catalog);
-    }
-
-    static void set(Object target, String field, Object value) {
-        try {
-            Field f = target.getClass().getDeclaredField(field);
-            f.setAccessible(true);
-            f.set(target, value);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** A config mapping interface answering with its defaults, or {@code overrides} keyed by dashed path. */
-    @SuppressWarnings("unchecked")
-    static <T> T config(Class<T> type, String prefix, Map<String, String> overrides) {
-        return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
-            if (method.getDeclaringClass() == Object.class) {
-                return method.getName().equals("toString") ? type.getSimpleName() : null;
-            }
-            String key = prefix + dashed(method.getName());
-            Class<?> returns = method.getReturnType();
-            if (returns.isInterface() && returns.getPackageName().equals("io.topobridge.config")) {
-                return config(returns, key + ".", overrides);
-            }
-            String value = overrides.containsKey(key) ? overrides.get(key) : defaultOf(method);
-            return convert(returns, value);
-        });
-    }
-
-    private static String defaultOf(Method method) {
-        WithDefault d = method.getAnnotation(WithDefault.class);
-        return d == null ? null : d.value();
-    }
-
-    private static Object convert(Class<?> type, String value) {
-        if (type == Optional.class) {
-            return Optional.empty();
-        }
-        if (value == null) {
-            return null;
-        }
-        if (type == boolean.class) {
-            return Boolean.parseBoolean(value);
-        }
-        if (type == int.class) {
-            return Integer.parseInt(value);
-        }
-        if (type == Duration.class) {
-            return value.endsWith("ms") ? Duration.ofMillis(Long.parseLong(value.substring(0, value.length() - 2)))
-                    : Duration.parse("PT" + value.toUpperCase());
-        }
-        return value;
-    }
-
-    private static String dashed(String name) {
-        return name.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase();
     }
 }

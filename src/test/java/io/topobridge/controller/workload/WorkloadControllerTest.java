@@ -8,10 +8,12 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.devcluster.ApplyingCrudDispatcher;
 import io.topobridge.devcluster.MockCluster;
 import io.topobridge.testing.VolcanoSchemas;
@@ -54,8 +56,8 @@ class WorkloadControllerTest {
         cluster.client().resource(queue).create();
     }
 
-    private void startController(Map<String, String> config) {
-        wiring = new Wiring(cluster.client(), registry, Fixtures.TIERS, config);
+    private void startController(WorkloadController.Options options) {
+        wiring = new Wiring(cluster.client(), registry, Fixtures.TIERS, options);
         wiring.controller.start();
         await().atMost(WAIT).until(wiring.controller::ready);
         cluster.dispatcher().clearLog();
@@ -130,7 +132,7 @@ class WorkloadControllerTest {
 
     @Test
     void lifecycleWritesExactlyWhatChanged() {
-        startController(Map.of());
+        startController(Wiring.DEFAULTS);
         Deployment d = apply(deployment(2, "topobridge.io/highest-tier: rack", "team: a"));
 
         await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") != null);
@@ -181,7 +183,7 @@ class WorkloadControllerTest {
     @Test
     void adoptedPodGroupGetsOnlyTheTopologyFieldsAndGetsThemBackOnRelease() {
         TestClusters.installCrd(cluster, registry, "rolesets.orchestration.aibrix.ai");
-        startController(Map.of());
+        startController(Wiring.DEFAULTS);
         // AIBrix's volcanoSchedulingStrategy: its controller makes PodGroup <roleset> with its own fields
         var aibrix = new PodGroup();
         aibrix.setMetadata(new ObjectMetaBuilder().withName("pd-roleset-x7k2p").withNamespace(NS)
@@ -232,7 +234,7 @@ class WorkloadControllerTest {
 
     @Test
     void invalidAnnotationGivesOneWarningEventAndNoPodGroup() {
-        startController(Map.of());
+        startController(Wiring.DEFAULTS);
         apply(deployment(2, "topobridge.io/highest-tier: leaf", ""));
         await().atMost(WAIT).until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
         settle();
@@ -268,7 +270,7 @@ class WorkloadControllerTest {
         queue = cluster.client().resources(Queue.class).withName("research").get();
         queue.setStatus(new QueueStatus().state("Closed"));
         cluster.client().resource(queue).updateStatus();
-        startController(Map.of());
+        startController(Wiring.DEFAULTS);
 
         apply(deployment(1, "topobridge.io/highest-tier: \"1\", topobridge.io/queue: research", ""));
         apply(deployment(1, "topobridge.io/highest-tier: \"1\", topobridge.io/queue: nowhere", "")
@@ -293,7 +295,7 @@ class WorkloadControllerTest {
 
     @Test
     void groupMembershipChangesMoveTheWorkloadBetweenGangs() {
-        startController(Map.of());
+        startController(Wiring.DEFAULTS);
         String member = """
                 apiVersion: apps/v1
                 kind: Deployment
@@ -327,7 +329,8 @@ class WorkloadControllerTest {
 
     @Test
     void kindInstalledLaterIsPickedUpAndNamespaceOptInIsHonoured() {
-        startController(Map.of("workloads.require-namespace-opt-in", "true"));
+        startController(new WorkloadController.Options(true, Wiring.DEFAULTS.debounce(), Wiring.DEFAULTS.maxDelay(),
+                Wiring.DEFAULTS.resync(), true, "topobridge.io/enabled"));
         TestClusters.installCrd(cluster, registry, "leaderworkersets.leaderworkerset.x-k8s.io");
         var lws = new GenericKubernetesResource();
         lws.setApiVersion("leaderworkerset.x-k8s.io/v1");
@@ -353,8 +356,7 @@ class WorkloadControllerTest {
 
     @Test
     void refusalByTheApiServerBecomesAFindingNotARetryLoop() {
-        wiring = new Wiring(cluster.client(), registry, Fixtures.TIERS, Map.of());
-        var refusing = new io.topobridge.apply.Applier() {
+        var refusing = new io.topobridge.apply.Applier(cluster.client(), new SimpleMeterRegistry()) {
             @Override
             public <T extends HasMetadata> Outcome apply(T desired, T current) {
                 var status = new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(403)
@@ -362,7 +364,7 @@ class WorkloadControllerTest {
                 throw new io.fabric8.kubernetes.client.KubernetesClientException(status);
             }
         };
-        wiring.controller.applier = refusing;
+        wiring = new Wiring(cluster.client(), registry, Fixtures.TIERS, Wiring.DEFAULTS, refusing);
         wiring.controller.start();
         await().atMost(WAIT).until(wiring.controller::ready);
         apply(deployment(1, "topobridge.io/highest-tier: \"2\"", ""));
@@ -379,7 +381,7 @@ class WorkloadControllerTest {
 
     @Test
     void aRefusedEditKeepsThePodGroupItHad() {
-        startController(Map.of());
+        startController(Wiring.DEFAULTS);
         apply(deployment(2, "topobridge.io/highest-tier: rack", ""));
         await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") != null);
         settle();
@@ -400,7 +402,7 @@ class WorkloadControllerTest {
                   labels: {pod-template-hash: abc12}
                   ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: vllm-abc12, uid: r, controller: true}]
                 """);
-        assertThat(new io.topobridge.core.workload.WorkloadTranslator(
+        assertThat(new WorkloadTranslator(
                 io.topobridge.core.workload.WorkloadSettings.defaults()).assign(pod, Fixtures.TIERS, wiring.lookup)
                 .map(a -> a.podGroupName())).contains("tb-deploy-vllm");
 

@@ -1,5 +1,6 @@
 package io.topobridge.core.admission;
 
+import io.topobridge.core.workload.PodAssignment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

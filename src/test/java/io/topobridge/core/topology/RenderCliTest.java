@@ -20,7 +20,7 @@ import picocli.CommandLine;
  */
 @QuarkusTest
 @QuarkusTestResource(MockApiServer.class)
-class RenderCliTest {
+public class RenderCliTest {
 
     @Inject
     CommandLine.IFactory factory;
@@ -63,6 +63,49 @@ class RenderCliTest {
                         + " topology.kubernetes.io/zone (tier zone); left out of the topology tree");
         assertThat(TopologyGoldenTest.trees(run.out()))
                 .isEqualTo(TopologyGoldenTest.trees(Files.readString(TopologyGoldenTest.GOLDEN.resolve("bad-labels/expected.yaml"))));
+    }
+
+    /** Valid neighbours next to workloads whose fields hold the wrong type, garbage and unparsable quantities. */
+    public static final String HOSTILE = """
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata: {name: good, namespace: ns, annotations: {topobridge.io/mode: soft}}
+            spec:
+              replicas: 2
+              selector: {matchLabels: {app: good}}
+              template: {metadata: {labels: {app: good}}, spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]}}
+            ---
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata: {name: quantity, namespace: ns, annotations: {topobridge.io/mode: soft}}
+            spec:
+              replicas: 2
+              selector: {matchLabels: {app: q}}
+              template: {metadata: {labels: {app: q}}, spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "lots"}}}]}}
+            ---
+            apiVersion: leaderworkerset.x-k8s.io/v1
+            kind: LeaderWorkerSet
+            metadata: {name: typed, namespace: ns, annotations: {topobridge.io/mode: soft}}
+            spec: {replicas: two, leaderWorkerTemplate: {size: [3], workerTemplate: garbage}}
+            ---
+            apiVersion: orchestration.aibrix.ai/v1alpha1
+            kind: StormService
+            metadata: {name: storm, namespace: ns, annotations: {topobridge.io/mode: soft}}
+            spec: {replicas: 1, template: {spec: {roles: {name: not-a-list}}}}
+            """;
+
+    @Test
+    void oneBadWorkloadCostsOnlyItselfAndNoStackTraceIsPrinted(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        Files.writeString(dir.resolve("hostile.yaml"), HOSTILE);
+        Run run = run("render", dir.toString());
+        assertThat(run.exit()).as(run.err()).isEqualTo(1);
+        assertThat(run.out()).contains("name: tb-deploy-good").doesNotContain("tb-deploy-quantity", "tb-lws-typed");
+        assertThat(run.err().lines()).as(run.err()).isNotEmpty()
+                .allMatch(l -> l.matches("(INFO|WARNING|REJECTED) \\S+ \\S+: .*"))
+                .noneMatch(l -> l.contains("Exception") || l.startsWith("\tat "));
+        assertThat(run.err()).contains("REJECTED Deployment/ns/quantity UnreadableWorkload",
+                "REJECTED LeaderWorkerSet/ns/typed UnreadableWorkload", "REJECTED StormService/ns/storm UnreadableWorkload");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.topobridge.core.workload;
 
+import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.topobridge.core.admission.PodAssignment;
+import io.topobridge.core.workload.PodAssignment;
 import io.topobridge.core.topology.TierCatalog;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.topobridge.core.workload;
 
+import io.topobridge.core.workload.translate.TranslationResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -317,8 +318,8 @@ class WorkloadTranslatorTest {
                   ownerReferences: [{apiVersion: v1, kind: Pod, name: ds-0-abc-prefill-0, uid: p, controller: true}]
                 """);
         var lookup = Fixtures.lookup(objects);
-        assertThat(translator.scopeOf(objects.get(0), lookup)).contains(new GangScope("ns", "DisaggregatedSet", "ds"));
+        assertThat(translator.scopeOf(objects.get(0), lookup)).contains(GangScope.of(WorkloadKind.DISAGGREGATED_SET, "ns", "ds"));
         assertThat(translator.scopeOfPodGroup(objects.get(1), lookup)).contains(GangScope.group("ns", "g"));
-        assertThat(translator.scopeOfPodGroup(objects.get(2), lookup)).contains(new GangScope("ns", "DisaggregatedSet", "ds"));
+        assertThat(translator.scopeOfPodGroup(objects.get(2), lookup)).contains(GangScope.of(WorkloadKind.DISAGGREGATED_SET, "ns", "ds"));
     }
 }

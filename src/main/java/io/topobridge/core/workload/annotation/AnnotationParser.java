@@ -31,6 +31,8 @@ public final class AnnotationParser {
             Topobridge.SUBGROUP_HIGHEST_TIER, Topobridge.SUBGROUP_MODE, Topobridge.GROUP, Topobridge.QUEUE,
             Topobridge.MIN_MEMBER);
 
+    private static final Set<String> VOLCANO_KEYS = Set.of(VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION,
+            VolcanoApi.NETWORK_TOPOLOGY_MODE_ANNOTATION, VolcanoApi.QUEUE_NAME_ANNOTATION);
     private static final Pattern INTEGER = Pattern.compile("[+-]?[0-9]+");
     private static final Pattern DECIMAL = Pattern.compile("[+-]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?[0-9]+[eE][+-]?[0-9]+");
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
@@ -79,6 +81,17 @@ public final class AnnotationParser {
             }
         }
         return false;
+    }
+
+    /** The annotations the parser reads ({@code topobridge.io/} keys and Volcano's own), the others left out. */
+    public static Map<String, String> relevant(Map<String, String> annotations) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        annotations.forEach((key, value) -> {
+            if (key.startsWith(Topobridge.PREFIX) || VOLCANO_KEYS.contains(key)) {
+                out.put(key, value);
+            }
+        });
+        return out;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.topobridge.core.workload.annotation;
 
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.workload.WorkloadReason;
 import java.util.List;
 
 /** The parsed intent and what was wrong on the way; {@link #rejected()} means no PodGroup may be made. */
@@ -19,6 +20,6 @@ public record ParsedIntent(GangIntent intent, List<Finding> findings) {
      */
     public boolean waitingForTiers() {
         return rejected() && findings.stream().filter(Finding::isRejection)
-                .allMatch(f -> f.reason() == io.topobridge.core.workload.WorkloadReason.TIERS_UNKNOWN);
+                .allMatch(f -> f.reason() == WorkloadReason.TIERS_UNKNOWN);
     }
 }

@@ -5,12 +5,14 @@ import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One PodGroup as a kind adapter sees it, before annotations are applied: its name, who owns it, the pods
  * it gangs and its subgroups. {@code level} says which tier governs its {@code networkTopology}: the gang's,
  * or (for a per-group PodGroup another controller made inside a wider gang) the subgroup's.
- * {@code minMember} overrides the pod count where the workload's startup order demands it.
+ * {@code minMember} overrides the pod count where the workload's startup order demands it. Every plan, adopted
+ * ones too, counts its pods by role, and admission ties a pod to the plan whose role selects it.
  */
 public record GangPlan(
         GangScope scope,
@@ -43,12 +45,18 @@ public record GangPlan(
         return new GangPlan(scope, name, DesiredPodGroup.Ownership.OWNED, owners, roles, subGroups, Level.GANG, null);
     }
 
-    public static GangPlan adopted(GangScope scope, String name, List<SubGroupPlan> subGroups, Level level) {
-        return new GangPlan(scope, name, DesiredPodGroup.Ownership.ADOPTED, List.of(), List.of(), subGroups, level, null);
+    public static GangPlan adopted(GangScope scope, String name, List<PodRole> roles, List<SubGroupPlan> subGroups,
+            Level level) {
+        return new GangPlan(scope, name, DesiredPodGroup.Ownership.ADOPTED, List.of(), roles, subGroups, level, null);
     }
 
     public GangPlan withMinMember(Integer value) {
         return new GangPlan(scope, name, ownership, owners, roles, subGroups, level, value);
+    }
+
+    /** The role of this plan a pod belongs to, if it is one of the plan's pods. */
+    public Optional<PodRole> roleOf(PodIdentity pod) {
+        return roles.stream().filter(r -> r.selector().covers(pod)).findFirst();
     }
 
     /** Pods in the gang. */

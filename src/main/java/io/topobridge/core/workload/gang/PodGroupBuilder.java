@@ -93,8 +93,8 @@ public final class PodGroupBuilder {
         return new Built(desired, findings);
     }
 
-    /** The refusal of a {@code min-member} above the gang's pod count (shared with admission's check). */
-    public static String minMemberMessage(ObjectRef subject, int minMember, long pods) {
+    /** The refusal of a {@code min-member} above the gang's pod count. */
+    private static String minMemberMessage(ObjectRef subject, int minMember, long pods) {
         return subject + ": " + Topobridge.MIN_MEMBER + "=\"" + minMember + "\" is more than the " + pods
                 + " pods of the gang, so it could never start";
     }

@@ -1,164 +1,214 @@
 package io.topobridge.core.workload.kind;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
-import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupNames;
+import io.topobridge.core.workload.gang.PodIdentity;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.SubGroupPlan;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
 
 /**
- * DisaggregatedSet ({@code disaggregatedset.x-k8s.io/v1}): one PodGroup per slice, spanning the slice's
- * role LWSs (pods carry the set name, slice and role); {@code minMember} is the sum over roles of
- * {@code replicas × size}; one subgroup per role, split by LWS group.
+ * DisaggregatedSet ({@code disaggregatedset.x-k8s.io/v1}): one PodGroup per slice, spanning the slice's role LWSs
+ * (pods carry the set name, slice and role); {@code minMember} is the sum over roles of {@code replicas × size},
+ * an externally scaled role counting the replicas its scaler wrote on its LWSs; one subgroup per role, split by
+ * LWS group. Where LWS's Volcano provider gangs each LWS group on its own, those PodGroups are adopted.
  */
-public final class DisaggregatedSetAdapter {
+final class DisaggregatedSetAdapter implements KindAdapter {
 
     static final String EXTERNAL = "External";
 
-    private DisaggregatedSetAdapter() {
-    }
-
     /** One role: its name, its LWS shape, its own metadata annotations (copied onto its LWSs) and scaling mode. */
-    public record Role(String name, LeaderWorkerSetAdapter.Shape shape, Map<String, String> annotations, String scaling) {
+    record Role(String name, LeaderWorkerSetAdapter.Shape shape, Map<String, String> annotations, String scaling) {
     }
 
-    public static int slices(Workload w) {
-        int slices = Workload.integer(w.spec().get("slices"), "spec.slices", 1);
+    @Override
+    public WorkloadKind kind() {
+        return WorkloadKind.DISAGGREGATED_SET;
+    }
+
+    @Override
+    public Optional<GangScope> scopeOf(Workload ds, Snapshot snapshot) {
+        return Optional.of(GangScope.of(kind(), ds.namespace(), ds.name()));
+    }
+
+    private static int slices(Workload ds) {
+        int slices = Workload.integer(ds.spec().get("slices"), "spec.slices", 1);
         if (slices < 1) {
-            throw new IllegalArgumentException("spec.slices must be at least 1: " + slices);
+            throw new IllegalArgumentException("spec.slices=" + slices + " is less than 1");
         }
         return slices;
     }
 
-    public static List<Role> roles(Workload w) {
-        return w.memo("ds-roles", () -> readRoles(w));
-    }
-
-    private static List<Role> readRoles(Workload w) {
-        List<Role> out = new ArrayList<>();
-        JsonNode roles = w.spec().path("roles");
-        for (int i = 0; i < roles.size(); i++) {
-            JsonNode role = roles.get(i);
-            String name = role.path("name").asText("");
-            if (name.isEmpty()) {
-                throw new IllegalArgumentException("spec.roles[" + i + "].name is missing");
+    private static List<Role> roles(Workload ds) {
+        return ds.memo("ds-roles", () -> {
+            List<Role> out = new ArrayList<>();
+            JsonNode roles = Workload.array(ds.spec().get("roles"), "spec.roles");
+            for (int i = 0; i < roles.size(); i++) {
+                String at = "spec.roles[" + i + "]";
+                JsonNode role = Workload.object(roles.get(i), at);
+                String name = Workload.text(role.get("name"), at + ".name", "");
+                if (name.isEmpty()) {
+                    throw new IllegalArgumentException(at + ".name is missing");
+                }
+                JsonNode metadata = Workload.object(role.get("metadata"), at + ".metadata");
+                JsonNode scaling = Workload.object(role.get("scaling"), at + ".scaling");
+                out.add(new Role(name, LeaderWorkerSetAdapter.shape(Workload.object(role.get("spec"), at + ".spec"),
+                        at + ".spec"), Workload.strings(metadata.get("annotations"), at + ".metadata.annotations"),
+                        Workload.text(scaling.get("mode"), at + ".scaling.mode", "Static")));
             }
-            Map<String, String> annotations = new LinkedHashMap<>();
-            role.path("metadata").path("annotations").fields()
-                    .forEachRemaining(e -> annotations.put(e.getKey(), e.getValue().asText()));
-            out.add(new Role(name, LeaderWorkerSetAdapter.shape(role.path("spec"), "spec.roles[" + i + "].spec"),
-                    annotations, role.path("scaling").path("mode").asText("Static")));
-        }
-        return out;
+            return out;
+        });
     }
 
-    public static List<AnnotationSource> sources(Workload w) {
+    @Override
+    public List<AnnotationSource> sources(Workload ds) {
         List<AnnotationSource> out = new ArrayList<>();
-        out.add(w.metadataSource());
-        for (Role role : roles(w)) {
+        out.add(ds.metadataSource());
+        for (Role role : roles(ds)) {
             if (!role.annotations().isEmpty()) {
-                out.add(new AnnotationSource(w.ref(), "metadata of role " + role.name(), role.annotations()));
+                out.add(new AnnotationSource(ds.ref(), "metadata of role " + role.name(), role.annotations()));
             }
             if (role.shape().leader() != null) {
-                out.add(w.templateSource(role.shape().leader(), "leader template of role " + role.name()));
+                out.add(ds.templateSource(role.shape().leader(), "leader template of role " + role.name()));
             }
-            out.add(w.templateSource(role.shape().worker(), "worker template of role " + role.name()));
+            out.add(ds.templateSource(role.shape().worker(), "worker template of role " + role.name()));
         }
         return out;
     }
 
-    public static long podCount(Workload w) {
-        long total = 0;
-        for (Role role : roles(w)) {
-            total += (long) role.shape().replicas() * role.shape().size();
+    @Override
+    public List<Gang> gangs(GangScope scope, Snapshot snapshot) {
+        Optional<Workload> found = snapshot.get(kind(), scope.namespace(), scope.name());
+        if (found.isEmpty()) {
+            return List.of();
         }
-        return total;
+        Workload ds = found.get();
+        return List.of(new Gang(sources(ds), List.of(ds.ref()), PodIdentity.NONE,
+                Gang.keyed((present, notes) -> plans(ds, scope, present, notes, snapshot)), false));
     }
 
-    public static List<GangPlan> plans(Workload w, GangScope scope, WorkloadLookup lookup, List<Finding> findings) {
-        List<Role> roles = roles(w);
-        List<HasMetadata> children = children(w, lookup);
+    private static PodIdentity selector(Workload ds) {
+        return PodIdentity.of(PodIdentity.WORKLOAD, WorkloadKind.DISAGGREGATED_SET.kind() + "/" + ds.name());
+    }
+
+    private List<GangPlan> plans(Workload ds, GangScope scope, PodIdentity present, List<Finding> notes,
+            Snapshot snapshot) {
+        List<Role> roles = roles(ds);
+        boolean ours = selector(ds).covers(present);
+        List<Workload> children = children(ds, snapshot);
+        List<GangPlan> adopted = new ArrayList<>();
         List<String> provider = new ArrayList<>();
-        for (HasMetadata lws : children) {
-            provider.addAll(LeaderWorkerSetAdapter.providerPodGroups(lws.getMetadata().getName(), w.namespace(), lookup));
+        for (Workload lws : children) {
+            Optional<Role> role = roles.stream().filter(r -> r.name().equals(lws.labels().get(WorkloadLabels.DS_ROLE)))
+                    .findFirst();
+            for (var group : LeaderWorkerSetAdapter.providerGroups(lws.name(), ds.namespace(), snapshot)) {
+                provider.add(group.podGroup());
+                adopted.add(adoptedPlan(ds, scope, role, lws.name(), group.podGroup(), group.group(), group.revision()));
+            }
         }
         if (!provider.isEmpty()) {
             provider.sort(null);
-            findings.add(Finding.warning(WorkloadReason.GANG_SPLIT_BY_PROVIDER, w.ref(), w.ref()
+            adopted.sort(java.util.Comparator.comparing(GangPlan::name));
+            String lws = ours ? present.get(PodIdentity.LWS) : null;
+            int group = ours ? Pods.index(present.get(PodIdentity.GROUP_INDEX)) : -1;
+            String revision = present.get(PodIdentity.REVISION);
+            if (lws != null && group >= 0 && revision != null) {
+                // the provider names the PodGroup of a group the cache does not show yet
+                Optional<Role> role = roles.stream().filter(r -> r.name().equals(present.get(PodIdentity.ROLE)))
+                        .findFirst();
+                adopted.add(adoptedPlan(ds, scope, role, lws, lws + "-" + group + "-" + revision, group, revision));
+            }
+            notes.add(Finding.warning(WorkloadReason.GANG_SPLIT_BY_PROVIDER, ds.ref(), ds.ref()
                     + ": LeaderWorkerSet's Volcano provider gangs each LWS group on its own (PodGroups " + provider
                     + "), so a slice cannot be one gang; the bridge adds its topology fields to each group's PodGroup"));
-            List<GangPlan> adopted = new ArrayList<>();
-            for (String name : provider) {
-                adopted.add(GangPlan.adopted(scope, name, List.of(), GangPlan.Level.SUBGROUP));
-            }
             return adopted;
         }
+        TreeSet<Integer> slices = new TreeSet<>();
+        for (int slice = 0; slice < slices(ds); slice++) {
+            slices.add(slice);
+        }
+        int presentSlice = ours ? Pods.index(present.get(PodIdentity.SLICE)) : -1;
+        if (presentSlice >= 0) {
+            slices.add(presentSlice);
+        }
         List<GangPlan> plans = new ArrayList<>();
-        for (int slice = 0; slice < slices(w); slice++) {
+        for (int slice : slices) {
             List<PodRole> pods = new ArrayList<>();
             List<SubGroupPlan> subs = new ArrayList<>();
             for (Role role : roles) {
-                long groups = replicas(w, role, slice, children);
+                PodIdentity base = selector(ds).with(PodIdentity.SLICE, String.valueOf(slice), PodIdentity.ROLE,
+                        role.name());
+                long groups = replicas(role, slice, children);
+                if (base.covers(present)) {
+                    groups = Math.max(groups, 1);
+                }
                 if (groups == 0) {
                     continue;
                 }
-                pods.addAll(LeaderWorkerSetAdapter.roles(role.shape(), role.name() + "-", groups));
+                pods.addAll(LeaderWorkerSetAdapter.roles(role.shape(), role.name() + "-", groups, base));
                 subs.add(new SubGroupPlan(role.name(), Map.of(WorkloadLabels.DS_ROLE, role.name()), List.of(),
                         List.of(WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX), role.shape().size()));
             }
-            if (pods.isEmpty()) {
-                continue;
+            if (!pods.isEmpty()) {
+                plans.add(GangPlan.owned(scope, PodGroupNames.disaggregatedSet(ds.name(), slice), ds.ownerReferences(),
+                        pods, subs));
             }
-            plans.add(GangPlan.owned(scope, PodGroupNames.disaggregatedSet(w.name(), slice), w.ownerReferences(), pods, subs));
         }
         return plans;
     }
 
+    /** The PodGroup LWS's provider made for one group of one of the set's LWSs. */
+    private static GangPlan adoptedPlan(Workload ds, GangScope scope, Optional<Role> role, String lws, String name,
+            int group, String revision) {
+        PodIdentity base = selector(ds).with(PodIdentity.LWS, lws, PodIdentity.GROUP_INDEX, String.valueOf(group),
+                PodIdentity.REVISION, revision);
+        List<PodRole> pods = role.map(r -> LeaderWorkerSetAdapter.roles(r.shape(), r.name() + "-", 1, base))
+                .orElse(List.of());
+        return GangPlan.adopted(scope, name, pods, List.of(), GangPlan.Level.SUBGROUP);
+    }
+
     /**
-     * LWS groups of a role in a slice: the spec's replicas, or for an externally scaled role the replicas of
-     * its LWSs in that slice (the scaler writes them there).
+     * LWS groups of a role in a slice: the spec's replicas, or for an externally scaled role the replicas of its
+     * LWSs in that slice (the scaler writes them there).
      */
-    private static long replicas(Workload w, Role role, int slice, List<HasMetadata> children) {
+    private static long replicas(Role role, int slice, List<Workload> children) {
         if (!EXTERNAL.equals(role.scaling())) {
             return role.shape().replicas();
         }
         long total = 0;
         boolean found = false;
-        for (HasMetadata lws : children) {
-            Map<String, String> labels = lws.getMetadata().getLabels();
-            if (labels != null && role.name().equals(labels.get(WorkloadLabels.DS_ROLE))
+        for (Workload lws : children) {
+            Map<String, String> labels = lws.labels();
+            if (role.name().equals(labels.get(WorkloadLabels.DS_ROLE))
                     && String.valueOf(slice).equals(labels.get(WorkloadLabels.DS_SLICE))) {
                 found = true;
-                total += Workload.of(lws).map(c -> (long) Workload.integer(c.spec().get("replicas"), "spec.replicas", 1))
-                        .orElse(0L);
+                total += Workload.integer(lws.spec().get("replicas"), "spec.replicas of LeaderWorkerSet " + lws.name(), 1);
             }
         }
         return found ? total : role.shape().replicas();
     }
 
     /** The LWSs the set made: labelled with its name (and, when both uids are known, controlled by it). */
-    static List<HasMetadata> children(Workload w, WorkloadLookup lookup) {
-        List<HasMetadata> out = new ArrayList<>();
-        for (HasMetadata lws : lookup.list(WorkloadKind.LEADER_WORKER_SET, w.namespace())) {
-            Map<String, String> labels = lws.getMetadata().getLabels();
-            if (labels == null || !w.name().equals(labels.get(WorkloadLabels.DS_NAME))) {
+    private static List<Workload> children(Workload ds, Snapshot snapshot) {
+        List<Workload> out = new ArrayList<>();
+        for (Workload lws : snapshot.list(WorkloadKind.LEADER_WORKER_SET, ds.namespace())) {
+            if (!ds.name().equals(lws.labels().get(WorkloadLabels.DS_NAME))) {
                 continue;
             }
-            var owner = Workload.owner(lws.getMetadata(), WorkloadKind.DISAGGREGATED_SET.group(),
-                    WorkloadKind.DISAGGREGATED_SET.kind());
-            if (owner.isPresent() && w.uid() != null && owner.get().getUid() != null
-                    && !w.uid().equals(owner.get().getUid())) {
+            var owner = lws.owner(WorkloadKind.DISAGGREGATED_SET);
+            if (owner.isPresent() && ds.uid() != null && owner.get().getUid() != null
+                    && !ds.uid().equals(owner.get().getUid())) {
                 continue;
             }
             out.add(lws);
@@ -166,8 +216,30 @@ public final class DisaggregatedSetAdapter {
         return out;
     }
 
-    /** Task-spec of a DisaggregatedSet pod: its role, leader or worker. */
-    public static String taskSpec(String role, boolean leader) {
-        return LeaderWorkerSetAdapter.taskSpec(role + "-", leader);
+    @Override
+    public Optional<PodOrigin> originOf(Pod pod, Snapshot snapshot) {
+        Map<String, String> labels = Pods.labels(pod);
+        if (!labels.containsKey(WorkloadLabels.DS_NAME) || !labels.containsKey(WorkloadLabels.DS_SLICE)) {
+            return Optional.empty();
+        }
+        return origin(pod, snapshot, labels.get(WorkloadLabels.DS_NAME), labels.get(WorkloadLabels.DS_SLICE),
+                labels.get(WorkloadLabels.DS_ROLE), labels.get(WorkloadLabels.LWS_NAME));
+    }
+
+    /** A pod of one role and slice of a set, running in LWS {@code lwsName} when known. */
+    static Optional<PodOrigin> origin(Pod pod, Snapshot snapshot, String dsName, String slice, String role,
+            String lwsName) {
+        Optional<Workload> ds = snapshot.get(WorkloadKind.DISAGGREGATED_SET, Pods.namespace(pod), dsName);
+        if (ds.isEmpty() || role == null || Pods.index(slice) < 0) {
+            return Optional.empty();
+        }
+        String lws = lwsName != null ? lwsName : LeaderWorkerSetAdapter.ownerStatefulSetLws(pod, snapshot).orElse(null);
+        boolean leader = lws != null ? Pods.isLeader(pod, lws)
+                : "0".equals(Pods.labels(pod).get(WorkloadLabels.LWS_WORKER_INDEX));
+        int group = lws != null ? Pods.groupIndex(pod, lws, leader) : -1;
+        return Optional.of(new PodOrigin(ds.get(), selector(ds.get()).with(PodIdentity.SLICE, String.valueOf(Pods.index(slice)),
+                PodIdentity.ROLE, role, PodIdentity.LEADER, String.valueOf(leader), PodIdentity.LWS, lws,
+                PodIdentity.GROUP_INDEX, group < 0 ? null : String.valueOf(group),
+                PodIdentity.REVISION, Pods.labels(pod).get(WorkloadLabels.LWS_REVISION))));
     }
 }

@@ -4,29 +4,27 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.topobridge.core.workload.GangScope;
-import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupNames;
+import io.topobridge.core.workload.gang.PodIdentity;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.SubGroupPlan;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * Deployment and StatefulSet: one PodGroup per workload ({@code replicas} pods of one template), or, in a
- * {@code topobridge.io/group}, one role of the group's PodGroup, told apart by the bridge's member label.
+ * What Deployments and StatefulSets share: {@code replicas} pods of one template, one PodGroup per workload, or,
+ * in a {@code topobridge.io/group}, one role of the group's PodGroup, told apart by the bridge's member label.
  */
-public final class ReplicatedAdapter {
-
-    private ReplicatedAdapter() {
-    }
+abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
 
     /** The pod template and replica count, from a typed or generic object. */
-    public record Shape(PodTemplateSpec template, int replicas) {
+    record Shape(PodTemplateSpec template, int replicas) {
     }
 
-    public static Shape shape(Workload w) {
+    static Shape shape(Workload w) {
         return w.memo("replicated-shape", () -> read(w));
     }
 
@@ -39,58 +37,77 @@ public final class ReplicatedAdapter {
             return new Shape(s.getSpec() == null ? null : s.getSpec().getTemplate(),
                     s.getSpec() == null || s.getSpec().getReplicas() == null ? 1 : nonNegative(s.getSpec().getReplicas()));
         }
-        return new Shape(Workload.template(w.spec().path("template")), Workload.integer(w.spec().get("replicas"),
-                "spec.replicas", 1));
+        return new Shape(Workload.template(w.spec().get("template"), "spec.template"),
+                Workload.integer(w.spec().get("replicas"), "spec.replicas", 1));
     }
 
     private static int nonNegative(int replicas) {
         if (replicas < 0) {
-            throw new IllegalArgumentException("spec.replicas is negative: " + replicas);
+            throw new IllegalArgumentException("spec.replicas=" + replicas + " is negative");
         }
         return replicas;
     }
 
-    public static List<AnnotationSource> sources(Workload w) {
+    /** {@code tb-deploy-<name>} or {@code tb-sts-<name>}. */
+    abstract String podGroupName(Workload w);
+
+    /** The kind tag of the member label value, {@code deploy} or {@code sts}. */
+    abstract String memberTag();
+
+    @Override
+    public Optional<GangScope> scopeOf(Workload w, Snapshot snapshot) {
+        return Optional.of(GroupAdapter.groupOrOwn(w, sources(w)));
+    }
+
+    @Override
+    public List<AnnotationSource> sources(Workload w) {
         return List.of(w.metadataSource(), w.templateSource(shape(w).template(), "pod template"));
     }
 
-    public static long podCount(Workload w) {
-        return shape(w).replicas();
-    }
-
-    public static String podGroupName(Workload w) {
-        return w.kind() == WorkloadKind.DEPLOYMENT ? PodGroupNames.deployment(w.name())
-                : PodGroupNames.statefulSet(w.name());
-    }
-
-    /** The task-spec of a standalone workload's pods. */
-    public static String taskSpec(Workload w) {
-        return PodGroupNames.labelValue(w.name());
-    }
-
-    public static List<GangPlan> plans(Workload w, GangScope scope) {
-        Shape shape = shape(w);
-        if (shape.replicas() == 0) {
+    @Override
+    public List<Gang> gangs(GangScope scope, Snapshot snapshot) {
+        Optional<Workload> found = snapshot.get(kind(), scope.namespace(), scope.name());
+        if (found.isEmpty() || !scope.equals(snapshot.scopeOf(found.get()).orElse(null))) {
             return List.of();
         }
-        var role = new PodRole(taskSpec(w), shape.replicas(), shape.template() == null ? null : shape.template().getSpec());
+        Workload w = found.get();
+        return List.of(new Gang(sources(w), List.of(w.ref()), PodIdentity.NONE,
+                Gang.keyed((present, notes) -> plans(w, scope, present)), false));
+    }
+
+    PodIdentity selector(Workload w) {
+        return PodIdentity.of(PodIdentity.WORKLOAD, kind().kind() + "/" + w.name());
+    }
+
+    private int replicas(Workload w, PodIdentity present) {
+        int replicas = shape(w).replicas();
+        return selector(w).covers(present) ? Math.max(replicas, 1) : replicas;
+    }
+
+    private List<GangPlan> plans(Workload w, GangScope scope, PodIdentity present) {
+        int replicas = replicas(w, present);
+        if (replicas == 0) {
+            return List.of();
+        }
+        PodTemplateSpec template = shape(w).template();
+        var role = new PodRole(PodGroupNames.labelValue(w.name()), replicas, template == null ? null : template.getSpec(),
+                selector(w));
         return List.of(GangPlan.owned(scope, podGroupName(w), w.ownerReferences(), List.of(role), List.of()));
     }
 
-    /** The member label value (and task-spec) of a workload in a group: kind tag and name. */
-    public static String memberValue(Workload w) {
-        return PodGroupNames.labelValue((w.kind() == WorkloadKind.DEPLOYMENT ? "deploy-" : "sts-") + w.name());
-    }
-
-    public static Member member(Workload w) {
-        Shape shape = shape(w);
-        String value = memberValue(w);
-        if (shape.replicas() == 0) {
-            return new Member(List.of(), List.of(), Map.of(WorkloadLabels.MEMBER, value));
+    @Override
+    public Member member(Workload w, PodIdentity present) {
+        int replicas = replicas(w, present);
+        if (replicas == 0) {
+            return new Member(List.of(), List.of());
         }
-        var role = new PodRole(value, shape.replicas(), shape.template() == null ? null : shape.template().getSpec());
-        var sub = new SubGroupPlan(value, Map.of(WorkloadLabels.MEMBER, value), List.of(),
-                List.of(WorkloadLabels.MEMBER), shape.replicas());
-        return new Member(List.of(role), List.of(sub), Map.of(WorkloadLabels.MEMBER, value));
+        // the member label value doubles as the task-spec: two Deployments stamp no label that tells them apart
+        String value = PodGroupNames.labelValue(memberTag() + "-" + w.name());
+        PodTemplateSpec template = shape(w).template();
+        var role = new PodRole(value, replicas, template == null ? null : template.getSpec(), selector(w),
+                Map.of(WorkloadLabels.MEMBER, value));
+        var sub = new SubGroupPlan(value, Map.of(WorkloadLabels.MEMBER, value), List.of(), List.of(WorkloadLabels.MEMBER),
+                replicas);
+        return new Member(List.of(role), List.of(sub));
     }
 }

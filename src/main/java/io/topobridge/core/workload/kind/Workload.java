@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.topobridge.core.Excerpt;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.annotation.AnnotationSource;
@@ -104,7 +105,7 @@ public final class Workload {
         return new AnnotationSource(ref(), "metadata", annotations());
     }
 
-    /** The spec as a JSON tree (missing node when absent). */
+    /** The spec as a JSON tree (missing node when absent); a spec that is not an object is refused. */
     public JsonNode spec() {
         if (spec == null) {
             Object raw;
@@ -113,7 +114,7 @@ public final class Workload {
             } else {
                 raw = MAPPER.valueToTree(object).get("spec");
             }
-            spec = raw == null ? MissingNode.getInstance() : MAPPER.valueToTree(raw);
+            spec = object(raw == null ? null : MAPPER.valueToTree(raw), "spec");
         }
         return spec;
     }
@@ -123,11 +124,19 @@ public final class Workload {
         return owner(object.getMetadata(), ownerKind.group(), ownerKind.kind());
     }
 
+    /** The owner reference of a given kind (by group and kind) in any object's metadata. */
+    public static Optional<OwnerReference> owner(ObjectMeta meta, WorkloadKind ownerKind) {
+        return owner(meta, ownerKind.group(), ownerKind.kind());
+    }
+
     static Optional<OwnerReference> owner(ObjectMeta meta, String group, String kind) {
         if (meta == null || meta.getOwnerReferences() == null) {
             return Optional.empty();
         }
         for (OwnerReference ref : meta.getOwnerReferences()) {
+            if (ref == null) {
+                continue;
+            }
             String refGroup = ref.getApiVersion() == null ? "" : ref.getApiVersion().contains("/")
                     ? ref.getApiVersion().substring(0, ref.getApiVersion().indexOf('/')) : "";
             if (kind.equals(ref.getKind()) && group.equals(refGroup)) {
@@ -135,6 +144,23 @@ public final class Workload {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The owner that controls an object: the reference marked {@code controller}, else the only one. The one
+     * rule the bridge follows owner chains by (pod to ReplicaSet or StatefulSet, ReplicaSet to Deployment).
+     */
+    public static Optional<OwnerReference> controller(ObjectMeta meta) {
+        List<OwnerReference> refs = meta == null ? null : meta.getOwnerReferences();
+        if (refs == null) {
+            return Optional.empty();
+        }
+        for (OwnerReference ref : refs) {
+            if (ref != null && Boolean.TRUE.equals(ref.getController())) {
+                return Optional.of(ref);
+            }
+        }
+        return refs.size() == 1 && refs.get(0) != null ? Optional.of(refs.get(0)) : Optional.empty();
     }
 
     /** An owner reference to this workload; null when its uid is unknown (e.g. a manifest not yet applied). */
@@ -152,31 +178,97 @@ public final class Workload {
         return ref == null ? List.of() : List.of(ref);
     }
 
-    /** A pod template inside the spec ({@code null} when the node is missing). */
-    public static PodTemplateSpec template(JsonNode node) {
+    /** A pod template inside the spec ({@code null} when the node is missing); {@code field} names it in errors. */
+    public static PodTemplateSpec template(JsonNode node, String field) {
         if (node == null || node.isMissingNode() || node.isNull()) {
             return null;
+        }
+        if (!node.isObject()) {
+            throw new IllegalArgumentException(field + " is not a pod template: " + Excerpt.quoted(shown(node)));
         }
         try {
             return MAPPER.treeToValue(node, PodTemplateSpec.class);
         } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("pod template is not readable: " + e.getMessage(), e);
+            // Jackson's message quotes the offending input, which may be huge
+            String detail = e instanceof com.fasterxml.jackson.databind.JsonMappingException m ? m.getOriginalMessage()
+                    : e.getMessage();
+            throw new IllegalArgumentException(field + " is not a valid pod template: " + Excerpt.text(detail));
         }
     }
 
-    /** An integer field: absent gives {@code absent}; anything but a whole number is refused. */
+    /** An integer field: absent gives {@code absent}; anything but a whole number from 0 up is refused. */
     public static int integer(JsonNode node, String field, int absent) {
         if (node == null || node.isMissingNode() || node.isNull()) {
             return absent;
         }
         if (!node.canConvertToInt() || !node.isIntegralNumber()) {
-            throw new IllegalArgumentException(field + " is not a whole number: " + node);
+            throw new IllegalArgumentException(field + "=" + Excerpt.quoted(shown(node)) + " is not a whole number"
+                    + (node.isIntegralNumber() ? " in range" : ""));
         }
         int value = node.asInt();
         if (value < 0) {
-            throw new IllegalArgumentException(field + " is negative: " + value);
+            throw new IllegalArgumentException(field + "=" + value + " is negative");
         }
         return value;
+    }
+
+    /** A JSON value as the user wrote it (a string without its JSON quotes). */
+    private static String shown(JsonNode node) {
+        return node.isTextual() ? node.asText() : node.toString();
+    }
+
+    /** A text field: absent gives {@code absent}; an object, array or number is refused. */
+    public static String text(JsonNode node, String field, String absent) {
+        if (node == null || node.isMissingNode() || node.isNull()) {
+            return absent;
+        }
+        if (!node.isTextual()) {
+            throw new IllegalArgumentException(field + "=" + Excerpt.quoted(shown(node)) + " is not a string");
+        }
+        return node.asText();
+    }
+
+    /** String values of a map field such as {@code metadata.annotations}; anything but a map of strings is refused. */
+    public static Map<String, String> strings(JsonNode node, String field) {
+        if (node == null || node.isMissingNode() || node.isNull()) {
+            return Map.of();
+        }
+        if (!node.isObject()) {
+            throw new IllegalArgumentException(field + "=" + Excerpt.quoted(shown(node)) + " is not a map");
+        }
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        var fields = node.fields();
+        while (fields.hasNext()) {
+            var entry = fields.next();
+            if (!entry.getValue().isValueNode() || entry.getValue().isNull()) {
+                throw new IllegalArgumentException(field + "." + Excerpt.cut(entry.getKey()) + "="
+                        + Excerpt.quoted(shown(entry.getValue())) + " is not a string");
+            }
+            out.put(entry.getKey(), entry.getValue().asText());
+        }
+        return out;
+    }
+
+    /** An array field: absent gives an empty array; anything but an array is refused. */
+    public static JsonNode array(JsonNode node, String field) {
+        if (node == null || node.isMissingNode() || node.isNull()) {
+            return MAPPER.createArrayNode();
+        }
+        if (!node.isArray()) {
+            throw new IllegalArgumentException(field + "=" + Excerpt.quoted(shown(node)) + " is not a list");
+        }
+        return node;
+    }
+
+    /** An object field: absent gives a missing node (every path of it is absent); a scalar or array is refused. */
+    public static JsonNode object(JsonNode node, String field) {
+        if (node == null || node.isMissingNode() || node.isNull()) {
+            return MissingNode.getInstance();
+        }
+        if (!node.isObject()) {
+            throw new IllegalArgumentException(field + "=" + Excerpt.quoted(shown(node)) + " is not an object");
+        }
+        return node;
     }
 
     /** The annotations of a pod template as a parser source. */

@@ -10,6 +10,8 @@ public final class WorkloadLabels {
     public static final String LWS_GROUP_INDEX = "leaderworkerset.sigs.k8s.io/group-index";
     /** 0 on the leader pod. */
     public static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
+    /** The LWS template revision; LWS's Volcano provider names a group's PodGroup {@code <lws>-<group>-<revision>}. */
+    public static final String LWS_REVISION = "leaderworkerset.sigs.k8s.io/template-revision-hash";
     /** Only when the LWS sets {@code subGroupPolicy.subGroupSize}. */
     public static final String LWS_SUBGROUP_INDEX = "leaderworkerset.sigs.k8s.io/subgroup-index";
 

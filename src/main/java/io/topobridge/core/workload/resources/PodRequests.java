@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.topobridge.core.Excerpt;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 
@@ -77,7 +79,7 @@ public final class PodRequests {
         }
         Map<String, Quantity> requests = map(resources.getRequests());
         Map<String, Quantity> limits = map(resources.getLimits());
-        String where = "container " + container.getName();
+        String where = "container " + Excerpt.cut(container.getName());
         requests.forEach((name, q) -> add(sum, where, name, q));
         limits.forEach((name, q) -> {
             if (!requests.containsKey(name)) {
@@ -87,23 +89,27 @@ public final class PodRequests {
     }
 
     private static void add(ResourceSum sum, String where, String name, Quantity quantity) {
-        try {
-            sum.add(name, quantity);
-        } catch (RuntimeException e) {
-            throw invalid(where, name, quantity, e);
-        }
+        sum.add(name, amount(where, name, quantity), Quantities.binary(quantity));
     }
 
     private static void set(ResourceSum sum, String where, String name, Quantity quantity) {
-        try {
-            sum.set(name, Quantities.amount(quantity), Quantities.binary(quantity));
-        } catch (RuntimeException e) {
-            throw invalid(where, name, quantity, e);
-        }
+        sum.set(name, amount(where, name, quantity), Quantities.binary(quantity));
     }
 
-    private static IllegalArgumentException invalid(String where, String name, Quantity quantity, RuntimeException e) {
-        return new IllegalArgumentException(where + ": resource " + name + "=\"" + quantity + "\" is not a valid quantity", e);
+    /** A quantity's amount; Kubernetes refuses negative requests, and an unparsable one has none. */
+    private static BigDecimal amount(String where, String name, Quantity quantity) {
+        BigDecimal amount;
+        try {
+            amount = Quantities.amount(quantity);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(where + ": resource " + Excerpt.cut(name) + "="
+                    + Excerpt.quoted(quantity) + " is not a valid quantity");
+        }
+        if (amount.signum() < 0) {
+            throw new IllegalArgumentException(where + ": resource " + Excerpt.cut(name) + "="
+                    + Excerpt.quoted(quantity) + " is negative");
+        }
+        return amount;
     }
 
     private static <T> List<T> list(List<T> list) {

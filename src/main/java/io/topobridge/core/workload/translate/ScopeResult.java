@@ -1,7 +1,9 @@
-package io.topobridge.core.workload;
+package io.topobridge.core.workload.translate;
 
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.workload.DesiredPodGroup;
+import io.topobridge.core.workload.GangScope;
 import java.util.List;
 
 /**

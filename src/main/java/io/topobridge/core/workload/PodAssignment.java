@@ -1,4 +1,4 @@
-package io.topobridge.core.admission;
+package io.topobridge.core.workload;
 
 import java.util.Map;
 import java.util.Objects;

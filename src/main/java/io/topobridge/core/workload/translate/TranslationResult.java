@@ -1,6 +1,7 @@
-package io.topobridge.core.workload;
+package io.topobridge.core.workload.translate;
 
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.workload.DesiredPodGroup;
 import java.util.List;
 
 /** Output of the workload translator: the PodGroups to keep and findings (rejections included). */

@@ -1,0 +1,108 @@
+package io.topobridge.config;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.topobridge.controller.ControllerLifecycle;
+import io.topobridge.controller.topology.TopologyController;
+import io.topobridge.controller.workload.WorkloadController;
+import io.topobridge.core.admission.AdmissionSettings;
+import io.topobridge.core.topology.TopologySettings;
+import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.webhook.WebhookSettings;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Maps the {@code topobridge.*} configuration once into the immutable settings records the core and the
+ * controllers take in their constructors; nothing else reads the configuration mapping. Each mapping is a plain
+ * function, so an invalid value throws with one message naming the key.
+ */
+@ApplicationScoped
+public class SettingsProducer {
+
+    private final TopobridgeConfig config;
+
+    public SettingsProducer(TopobridgeConfig config) {
+        this.config = config;
+    }
+
+    @Produces
+    @Singleton
+    TopologySettings topology() {
+        return topology(null, null);
+    }
+
+    /** Topology settings with optional command-line overrides; an invalid value throws with one message. */
+    public TopologySettings topology(String presetOverride, List<String> tiersOverride) {
+        if (tiersOverride != null && !tiersOverride.isEmpty()) {
+            // command-line tiers replace the configured preset; a preset given next to them is still an error
+            return TopologySettings.parse(presetOverride == null ? TopologySettings.AUTO : presetOverride, tiersOverride);
+        }
+        if (presetOverride != null) {
+            return TopologySettings.parse(presetOverride, List.of());
+        }
+        return TopologySettings.parse(config.topology().preset(), config.topology().tiers().orElse(List.of()));
+    }
+
+    @Produces
+    @Singleton
+    public WorkloadSettings workloads() {
+        return new WorkloadSettings(config.workloads().defaultQueue());
+    }
+
+    @Produces
+    @Singleton
+    public AdmissionSettings admission() {
+        return new AdmissionSettings(config.admission().schedulerName());
+    }
+
+    /** Webhook server, registration and TLS settings; {@code namespace} is where the controller runs. */
+    public WebhookSettings webhook(String namespace) {
+        return WebhookSettings.from(config.admission(), config.workloads().requireNamespaceOptIn(), namespace);
+    }
+
+    @Produces
+    @Singleton
+    WebhookSettings webhook(KubernetesClient client) {
+        return webhook(Objects.requireNonNullElse(client.getNamespace(), "default"));
+    }
+
+    @Produces
+    @Singleton
+    TopologyController.Options topologyController() {
+        var topology = config.topology();
+        var volcano = config.volcano();
+        return new TopologyController.Options(topology.enabled(), topology(), topology.debounce(), topology.maxDelay(),
+                volcano.schedulerConfigNamespace(), volcano.schedulerConfigName(), volcano.schedulerConfigKey());
+    }
+
+    @Produces
+    @Singleton
+    WorkloadController.Options workloadController() {
+        var workloads = config.workloads();
+        return new WorkloadController.Options(workloads.enabled(), workloads.debounce(), workloads.maxDelay(),
+                workloads.resync(), workloads.requireNamespaceOptIn(), config.admission().namespaceLabel());
+    }
+
+    @Produces
+    @Singleton
+    ControllerLifecycle.Election election() {
+        var le = config.leaderElection();
+        return new ControllerLifecycle.Election(le.enabled(), le.leaseName(),
+                le.leaseNamespace().filter(ns -> !ns.isBlank()).orElse(null), le.leaseDuration(), le.renewDeadline(),
+                le.retryPeriod());
+    }
+
+    /** Maps every setting, so that a bad value is refused at start-up rather than when first used. */
+    void mapAll() {
+        topology();
+        workloads();
+        admission();
+        webhook("default");
+        topologyController();
+        workloadController();
+        election();
+    }
+}

@@ -1,0 +1,153 @@
+package io.topobridge.core.workload.changes;
+
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.workload.DesiredPodGroup;
+import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.translate.ScopeResult;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Plans the writes that bring one gang scope's PodGroups in line with its translation, the counterpart of the
+ * topology's {@code HyperNodeChanges}: apply every wanted PodGroup the bridge may write, delete the bridge's own
+ * PodGroups of the scope it no longer wants, give back the fields it holds on another controller's PodGroup it no
+ * longer adopts, and say what stands in the way (a name another controller holds, a queue that is missing or not
+ * Open). Whether an apply changes anything is the writer's decision; a refused translation changes nothing, so the
+ * gang keeps what it had while the annotations are being fixed.
+ */
+public final class PodGroupChanges {
+
+    /** One write. */
+    public sealed interface Step permits Apply, Delete, Release {
+        String name();
+    }
+
+    /** Apply this PodGroup (all its fields if owned, the topology fields if adopted). */
+    public record Apply(DesiredPodGroup podGroup) implements Step {
+        @Override
+        public String name() {
+            return podGroup.name();
+        }
+    }
+
+    /** Delete the bridge's own PodGroup of this name. */
+    public record Delete(String namespace, String name) implements Step {
+    }
+
+    /** Give back the fields the bridge holds on another controller's PodGroup of this name. */
+    public record Release(String namespace, String name) implements Step {
+    }
+
+    /** The writes, in order, and the findings of the scope (the translation's and the planner's). */
+    public record Plan(List<Step> steps, List<Finding> findings) {
+        public Plan {
+            steps = List.copyOf(steps);
+            findings = List.copyOf(findings);
+        }
+    }
+
+    private PodGroupChanges() {
+    }
+
+    /**
+     * @param result the scope's translation
+     * @param observed the PodGroups of the scope's namespace
+     * @param queues Volcano's queues
+     */
+    public static Plan plan(ScopeResult result, List<ObservedPodGroup> observed, QueueStates queues) {
+        GangScope scope = result.scope();
+        Map<String, ObservedPodGroup> byName = new HashMap<>();
+        observed.forEach(pg -> byName.put(pg.name(), pg));
+        List<Finding> findings = new ArrayList<>(result.findings());
+        List<Step> steps = new ArrayList<>();
+        Set<String> ownedWanted = new HashSet<>();
+        Set<String> adoptedWanted = new HashSet<>();
+        for (DesiredPodGroup desired : result.podGroups()) {
+            ObservedPodGroup current = byName.get(desired.name());
+            if (desired.ownership() == DesiredPodGroup.Ownership.OWNED) {
+                ownedWanted.add(desired.name());
+                if (current != null && !current.ours()) {
+                    findings.addAll(about(result, WorkloadReason.NAME_TAKEN, "PodGroup " + desired.name()
+                            + " exists and was not made by the bridge; it is left alone"));
+                    continue;
+                }
+                if (queueUsable(desired, current, queues, result, findings)) {
+                    steps.add(new Apply(desired));
+                }
+            } else if (current != null && !current.ours()) {
+                adoptedWanted.add(desired.name());
+                steps.add(new Apply(desired));
+            }
+            // an adopted PodGroup the other controller has not made yet: its creation brings this scope back
+        }
+        if (result.findings().stream().anyMatch(Finding::isRejection)) {
+            // a refused edit changes nothing: the gang keeps the PodGroups it had until the annotations are fixed
+            // or removed, so pods created meanwhile still join them
+            return new Plan(steps, findings);
+        }
+        for (ObservedPodGroup pg : observed) {
+            if (!scope.equals(pg.gang())) {
+                continue;
+            }
+            if (pg.ours() && !ownedWanted.contains(pg.name())) {
+                steps.add(new Delete(pg.namespace(), pg.name()));
+            } else if (!pg.ours() && pg.ownsFields() && !adoptedWanted.contains(pg.name())) {
+                steps.add(new Release(pg.namespace(), pg.name()));
+            }
+        }
+        return new Plan(steps, findings);
+    }
+
+    /**
+     * After a full pass: fields the bridge still holds on another controller's PodGroup that no scope claims (e.g.
+     * its workload was deleted while the bridge was down) are given back.
+     *
+     * @param wanted {@code namespace/name} of every PodGroup some scope's translation wants
+     */
+    public static List<Step> unclaimed(List<ObservedPodGroup> observed, Set<String> wanted) {
+        List<Step> out = new ArrayList<>();
+        for (ObservedPodGroup pg : observed) {
+            if (!pg.ours() && pg.ownsFields() && pg.gang() == null
+                    && !wanted.contains(pg.namespace() + "/" + pg.name())) {
+                out.add(new Release(pg.namespace(), pg.name()));
+            }
+        }
+        return out;
+    }
+
+    /** Volcano's admission refuses a new PodGroup whose queue is missing or not Open; an existing one is kept. */
+    private static boolean queueUsable(DesiredPodGroup desired, ObservedPodGroup current, QueueStates queues,
+            ScopeResult result, List<Finding> findings) {
+        String name = desired.spec().getQueue();
+        if (name == null || !queues.known()) {
+            return true;
+        }
+        if (!queues.states().containsKey(name)) {
+            findings.addAll(about(result, WorkloadReason.QUEUE_MISSING, "Volcano queue " + name + " of PodGroup "
+                    + desired.name() + " does not exist; Volcano refuses the PodGroup until it does"));
+            return current != null;
+        }
+        String state = queues.states().get(name);
+        if (state != null && !state.isEmpty() && !"Open".equals(state)) {
+            findings.addAll(about(result, WorkloadReason.QUEUE_NOT_OPEN, "Volcano queue " + name + " of PodGroup "
+                    + desired.name() + " is " + state + ", not Open; Volcano refuses new PodGroups in it"));
+            return current != null;
+        }
+        return true;
+    }
+
+    /** The same warning on every workload of the scope. */
+    public static List<Finding> about(ScopeResult result, WorkloadReason reason, String message) {
+        List<Finding> out = new ArrayList<>();
+        for (ObjectRef subject : result.subjects()) {
+            out.add(Finding.warning(reason, subject, subject + ": " + message));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,175 @@
+package io.topobridge.core.workload.kind;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.annotation.AnnotationSource;
+import io.topobridge.core.workload.gang.GangPlan;
+import io.topobridge.core.workload.gang.PodGroupNames;
+import io.topobridge.core.workload.gang.PodIdentity;
+import io.topobridge.core.workload.gang.PodRole;
+import io.topobridge.core.workload.gang.SubGroupPlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the three AIBrix kinds ({@code orchestration.aibrix.ai/v1alpha1}) share: the roles of a RoleSet spec
+ * (each {@code replicas} PodSets of {@code podGroupSize} pods, or single pods), the one test for AIBrix's own
+ * {@code volcanoSchedulingStrategy}, and the PodGroups of one RoleSet: one gang of
+ * {@code Σ roles replicas × max(podGroupSize, 1)} pods with a subgroup per role (split per PodSet where
+ * {@code podGroupSize > 1}), or the PodGroups AIBrix makes itself ({@code <roleset>}, or {@code <podset>} for a
+ * role-level strategy), which the bridge adopts.
+ */
+final class Aibrix {
+
+    private Aibrix() {
+    }
+
+    /** One role of a RoleSet spec. */
+    record Role(String name, int replicas, int podGroupSize, PodTemplateSpec template, boolean volcano) {
+        /** Pods of the role: PodSets of {@code podGroupSize} pods, or single pods. */
+        long pods(int replicas) {
+            return (long) replicas * Math.max(podGroupSize, 1);
+        }
+    }
+
+    /** Whether a spec (of a RoleSet, a role, a PodSet) asks AIBrix to make its own Volcano PodGroup. */
+    static boolean volcano(JsonNode spec, String at) {
+        JsonNode strategy = Workload.object(spec.get("schedulingStrategy"), at + ".schedulingStrategy");
+        return !Workload.object(strategy.get("volcanoSchedulingStrategy"),
+                at + ".schedulingStrategy.volcanoSchedulingStrategy").isMissingNode();
+    }
+
+    /** Roles of a RoleSet spec ({@code spec} of a RoleSet, or {@code spec.template.spec} of a StormService). */
+    static List<Role> roles(JsonNode roleSetSpec, String at) {
+        List<Role> out = new ArrayList<>();
+        JsonNode roles = Workload.array(roleSetSpec.get("roles"), at + ".roles");
+        for (int i = 0; i < roles.size(); i++) {
+            String where = at + ".roles[" + i + "]";
+            JsonNode role = Workload.object(roles.get(i), where);
+            String name = Workload.text(role.get("name"), where + ".name", "");
+            if (name.isEmpty()) {
+                throw new IllegalArgumentException(where + ".name is missing");
+            }
+            // AIBrix treats an absent replicas as zero
+            int replicas = Workload.integer(role.get("replicas"), where + ".replicas", 0);
+            int podGroupSize = Workload.integer(role.get("podGroupSize"), where + ".podGroupSize", 1);
+            out.add(new Role(name, replicas, podGroupSize, Workload.template(role.get("template"), where + ".template"),
+                    volcano(role, where)));
+        }
+        return out;
+    }
+
+    /** The roles of a RoleSet (read once per view). */
+    static List<Role> roleSetRoles(Workload roleSet) {
+        return roleSet.memo("roleset-roles", () -> roles(roleSet.spec(), "spec"));
+    }
+
+    /** Sources of a RoleSet: its metadata and every role's pod template. */
+    static List<AnnotationSource> roleSetSources(Workload roleSet) {
+        List<AnnotationSource> out = new ArrayList<>();
+        out.add(roleSet.metadataSource());
+        for (Role role : roleSetRoles(roleSet)) {
+            out.add(roleSet.templateSource(role.template(), "pod template of role " + role.name()));
+        }
+        return out;
+    }
+
+    /** Task-spec of a pod of an AIBrix role. */
+    static String taskSpec(String role) {
+        return PodGroupNames.labelValue(role);
+    }
+
+    /** The subgroup of one role: per PodSet when it has multi-pod PodSets, else the whole role. */
+    static SubGroupPlan subGroup(Role role, int replicas) {
+        if (role.podGroupSize() > 1) {
+            return new SubGroupPlan(role.name(), Map.of(WorkloadLabels.AIBRIX_ROLE, role.name()), List.of(),
+                    List.of(WorkloadLabels.AIBRIX_POD_SET), role.podGroupSize());
+        }
+        return new SubGroupPlan(role.name(), Map.of(WorkloadLabels.AIBRIX_ROLE, role.name()), List.of(),
+                List.of(WorkloadLabels.AIBRIX_ROLE), replicas);
+    }
+
+    /** What a RoleSet is, for planning: a RoleSet object, or the one AIBrix will make from a StormService's template. */
+    record RoleSetShape(String name, String namespace, List<Role> roles, boolean volcano, List<OwnerReference> owners) {
+        static RoleSetShape of(Workload roleSet) {
+            return new RoleSetShape(roleSet.name(), roleSet.namespace(), roleSetRoles(roleSet), Aibrix.volcano(roleSet.spec(), "spec"),
+                    roleSet.ownerReferences());
+        }
+    }
+
+    /** The pods of one role of a RoleSet, with what every one of them carries. */
+    private static PodRole podRole(RoleSetShape rs, Role role, int replicas) {
+        PodIdentity selector = PodIdentity.of(PodIdentity.WORKLOAD, WorkloadKind.ROLE_SET.kind() + "/" + rs.name(),
+                PodIdentity.ROLE, role.name());
+        return new PodRole(taskSpec(role.name()), role.pods(replicas),
+                role.template() == null ? null : role.template().getSpec(), selector);
+    }
+
+    /**
+     * The PodGroups of one RoleSet; findings are reported on {@code subject} (the StormService, or the RoleSet).
+     * {@code present} is a pod known to exist: its role counts at least one replica, and a role-level PodGroup
+     * is planned for its PodSet even when the PodSet is not cached yet.
+     */
+    static List<GangPlan> roleSetPlans(RoleSetShape rs, GangScope scope, ObjectRef subject, Snapshot snapshot,
+            PodIdentity present, List<Finding> findings) {
+        List<PodRole> pods = new ArrayList<>();
+        List<SubGroupPlan> subs = new ArrayList<>();
+        List<GangPlan> plans = new ArrayList<>();
+        for (Role role : rs.roles()) {
+            PodRole base = podRole(rs, role, role.replicas());
+            int replicas = base.selector().covers(present) ? Math.max(role.replicas(), 1) : role.replicas();
+            if (replicas == 0) {
+                continue;
+            }
+            if (!rs.volcano() && role.volcano() && role.podGroupSize() > 1) {
+                List<String> podSets = new ArrayList<>(podSetsOf(rs, role.name(), snapshot));
+                String presentPodSet = base.selector().covers(present) ? present.get(PodIdentity.POD_SET) : null;
+                if (presentPodSet != null && !podSets.contains(presentPodSet)) {
+                    podSets.add(presentPodSet);
+                }
+                for (String podSet : podSets) {
+                    PodRole one = new PodRole(base.taskSpec(), role.podGroupSize(), base.spec(),
+                            base.selector().with(PodIdentity.POD_SET, podSet));
+                    plans.add(GangPlan.adopted(scope, podSet, List.of(one), List.of(), GangPlan.Level.SUBGROUP));
+                }
+                findings.add(Finding.info(WorkloadReason.ADOPTED_POD_GROUP, subject, subject + ": AIBrix's "
+                        + "volcanoSchedulingStrategy of role " + role.name() + " makes one PodGroup per PodSet of "
+                        + rs.name() + "; the bridge adds only its topology fields to them"));
+                continue;
+            }
+            pods.add(podRole(rs, role, replicas));
+            subs.add(subGroup(role, replicas));
+        }
+        if (rs.volcano()) {
+            findings.add(Finding.info(WorkloadReason.ADOPTED_POD_GROUP, subject, subject + ": AIBrix's "
+                    + "volcanoSchedulingStrategy makes PodGroup " + rs.name()
+                    + "; the bridge adds only its topology fields to it"));
+            return List.of(GangPlan.adopted(scope, rs.name(), pods, subs, GangPlan.Level.GANG));
+        }
+        if (!pods.isEmpty()) {
+            plans.add(0, GangPlan.owned(scope, PodGroupNames.roleSet(rs.name()), rs.owners(), pods, subs));
+        }
+        return plans;
+    }
+
+    /** Names of the PodSets AIBrix made for one role of a RoleSet, sorted. */
+    private static List<String> podSetsOf(RoleSetShape rs, String role, Snapshot snapshot) {
+        List<String> out = new ArrayList<>();
+        for (Workload podSet : snapshot.list(WorkloadKind.POD_SET, rs.namespace())) {
+            Map<String, String> labels = podSet.labels();
+            if (rs.name().equals(labels.get(WorkloadLabels.AIBRIX_ROLE_SET))
+                    && role.equals(labels.get(WorkloadLabels.AIBRIX_ROLE))) {
+                out.add(podSet.name());
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+}

@@ -1,0 +1,67 @@
+package io.topobridge.core.workload.kind;
+
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.workload.annotation.AnnotationSource;
+import io.topobridge.core.workload.gang.GangPlan;
+import io.topobridge.core.workload.gang.PodIdentity;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BiFunction;
+
+/**
+ * One set of annotation sources and the PodGroups they govern, as an adapter hands it to the translator: a
+ * workload, a group, one RoleSet of a StormService. {@code subjects} are the workloads findings are reported on;
+ * {@code covers} holds the facts shared by every pod of the gang (so admission picks the gang of a pod);
+ * a {@code preview} gang is checked like the others but its PodGroups are not made (the RoleSet AIBrix will make
+ * next from a StormService's template). Plans are computed only once the annotations are known to be valid.
+ */
+public record Gang(List<AnnotationSource> sources, List<ObjectRef> subjects, PodIdentity covers, Plans plans,
+        boolean preview) {
+
+    public Gang {
+        sources = List.copyOf(sources);
+        subjects = List.copyOf(subjects);
+        Objects.requireNonNull(covers, "covers");
+        Objects.requireNonNull(plans, "plans");
+    }
+
+    public Gang(List<AnnotationSource> sources, List<ObjectRef> subjects, Plans plans) {
+        this(sources, subjects, PodIdentity.NONE, plans, false);
+    }
+
+    /**
+     * Plans from one function of a pod known to exist: listing passes none; admission passes the pod's facts, so
+     * the plan that counts the pod is computed the same way even where the cache lags behind the pod (a group
+     * index beyond the replicas it shows, a workload it still shows scaled to zero).
+     */
+    public static Plans keyed(BiFunction<PodIdentity, List<Finding>, List<GangPlan>> plans) {
+        return new Plans() {
+            @Override
+            public List<GangPlan> all(List<Finding> notes) {
+                return plans.apply(PodIdentity.NONE, notes);
+            }
+
+            @Override
+            public Optional<GangPlan> of(PodIdentity pod, List<Finding> notes) {
+                return plans.apply(pod, notes).stream().filter(p -> p.roleOf(pod).isPresent()).findFirst();
+            }
+        };
+    }
+
+    /** The PodGroups of a gang; {@code notes} collects what was noticed while planning. */
+    @FunctionalInterface
+    public interface Plans {
+        List<GangPlan> all(List<Finding> notes);
+
+        /**
+         * The plan whose role counts a pod with these facts. By default the first listed one; an adapter whose
+         * gangs are keyed (LWS groups, slices) computes the keyed plan the same way, so a pod of a group the
+         * cache does not list yet still finds it.
+         */
+        default Optional<GangPlan> of(PodIdentity pod, List<Finding> notes) {
+            return all(notes).stream().filter(p -> p.roleOf(pod).isPresent()).findFirst();
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.topobridge.core.workload.kind;
+
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.annotation.AnnotationParser;
+import io.topobridge.core.workload.annotation.AnnotationSource;
+import io.topobridge.core.workload.gang.GangPlan;
+import io.topobridge.core.workload.gang.PodGroupNames;
+import io.topobridge.core.workload.gang.PodIdentity;
+import io.topobridge.core.workload.gang.PodRole;
+import io.topobridge.core.workload.gang.SubGroupPlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A {@code topobridge.io/group}: the workloads of one namespace (of the kinds that are {@link GroupMember}s) that
+ * name the same group form one gang, {@code tb-group-<group>}, each member a role with a subgroup of its own.
+ * Every member owns the PodGroup (Kubernetes deletes a dependent only when all its owners are gone), the first
+ * by kind and name as controller.
+ */
+final class GroupAdapter implements WorkloadAdapter {
+
+    private final WorkloadAdapters adapters;
+
+    GroupAdapter(WorkloadAdapters adapters) {
+        this.adapters = adapters;
+    }
+
+    /** The valid group a workload's sources name (all of them agreeing), if any. */
+    static Optional<String> groupNamed(List<AnnotationSource> sources) {
+        Set<String> values = AnnotationParser.rawValues(sources, Topobridge.GROUP);
+        if (values.size() != 1) {
+            return Optional.empty();
+        }
+        String value = values.iterator().next();
+        return AnnotationParser.validGroup(value) ? Optional.of(value) : Optional.empty();
+    }
+
+    /** The scope of a workload that may join a group: its group, else itself. */
+    static GangScope groupOrOwn(Workload w, List<AnnotationSource> sources) {
+        return groupNamed(sources).map(g -> GangScope.group(w.namespace(), g))
+                .orElse(GangScope.of(w.kind(), w.namespace(), w.name()));
+    }
+
+    @Override
+    public List<Gang> gangs(GangScope scope, Snapshot snapshot) {
+        if (!(scope instanceof GangScope.Group group)) {
+            return List.of();
+        }
+        List<Workload> members = snapshot.groupMembers(group);
+        if (members.isEmpty()) {
+            return List.of();
+        }
+        List<AnnotationSource> sources = new ArrayList<>();
+        List<ObjectRef> subjects = new ArrayList<>();
+        for (Workload member : members) {
+            subjects.add(member.ref());
+            sources.addAll(adapters.of(member.kind()).orElseThrow().sources(member));
+        }
+        return List.of(new Gang(sources, subjects, PodIdentity.NONE,
+                Gang.keyed((present, notes) -> plans(group, members, present)), false));
+    }
+
+    private List<GangPlan> plans(GangScope.Group group, List<Workload> members, PodIdentity present) {
+        List<PodRole> roles = new ArrayList<>();
+        List<SubGroupPlan> subs = new ArrayList<>();
+        List<OwnerReference> owners = new ArrayList<>();
+        for (Workload member : members) {
+            Member m = adapters.groupMember(member.kind()).orElseThrow().member(member, present);
+            roles.addAll(m.roles());
+            subs.addAll(m.subGroups());
+            OwnerReference ref = member.ownerReference(owners.isEmpty());
+            if (ref != null) {
+                owners.add(ref);
+            }
+        }
+        if (roles.stream().mapToLong(PodRole::count).sum() == 0) {
+            return List.of();
+        }
+        return List.of(GangPlan.owned(group, PodGroupNames.group(group.name()), owners, roles, subs));
+    }
+}

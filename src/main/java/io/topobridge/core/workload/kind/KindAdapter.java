@@ -1,0 +1,39 @@
+package io.topobridge.core.workload.kind;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.annotation.AnnotationSource;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The one place a workload kind is known: which objects it reads, the gang scope of an object, where its
+ * annotations are written, its gangs and their PodGroups, which PodGroups its own controller makes (adoption)
+ * and which pods it makes. Modelled on Kueue's GenericJob adapters.
+ */
+public interface KindAdapter extends WorkloadAdapter {
+
+    WorkloadKind kind();
+
+    /**
+     * The scope an object of this kind belongs to: itself, its group, or the workload that made it (a RoleSet's
+     * StormService, an LWS's DisaggregatedSet). Empty for objects that are never a gang (an LWS's StatefulSets).
+     */
+    Optional<GangScope> scopeOf(Workload workload, Snapshot snapshot);
+
+    /** Where the object's annotations are read: its metadata and its pod templates. */
+    List<AnnotationSource> sources(Workload workload);
+
+    /**
+     * Where a pod being created comes from, if this kind's controller made it, found from its labels and owner
+     * chain alone (the pod may come before its PodGroup).
+     */
+    Optional<PodOrigin> originOf(Pod pod, Snapshot snapshot);
+
+    /** The scope of a PodGroup this kind's own controller made, so that its appearance triggers adoption. */
+    default Optional<GangScope> scopeOfPodGroup(HasMetadata podGroup, Snapshot snapshot) {
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,84 @@
+package io.topobridge.core.workload.kind;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.annotation.AnnotationSource;
+import io.topobridge.core.workload.gang.PodIdentity;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * AIBrix RoleSet: one P/D replica of a StormService (then its StormService is the scope), or a gang of its own
+ * when made by hand. Its pods carry {@code roleset-name} and {@code role-name} (and the PodSet's name where
+ * {@code podGroupSize > 1}).
+ */
+final class RoleSetAdapter implements KindAdapter {
+
+    @Override
+    public WorkloadKind kind() {
+        return WorkloadKind.ROLE_SET;
+    }
+
+    @Override
+    public Optional<GangScope> scopeOf(Workload roleSet, Snapshot snapshot) {
+        Optional<OwnerReference> storm = roleSet.owner(WorkloadKind.STORM_SERVICE);
+        return Optional.of(storm.isPresent()
+                ? GangScope.of(WorkloadKind.STORM_SERVICE, roleSet.namespace(), storm.get().getName())
+                : GangScope.of(WorkloadKind.ROLE_SET, roleSet.namespace(), roleSet.name()));
+    }
+
+    @Override
+    public List<AnnotationSource> sources(Workload roleSet) {
+        return Aibrix.roleSetSources(roleSet);
+    }
+
+    @Override
+    public List<Gang> gangs(GangScope scope, Snapshot snapshot) {
+        Optional<Workload> roleSet = snapshot.get(kind(), scope.namespace(), scope.name());
+        if (roleSet.isEmpty() || !scope.equals(snapshot.scopeOf(roleSet.get()).orElse(null))) {
+            return List.of();
+        }
+        Workload rs = roleSet.get();
+        return List.of(new Gang(sources(rs), List.of(rs.ref()), PodIdentity.NONE, Gang.keyed((present, notes) ->
+                Aibrix.roleSetPlans(Aibrix.RoleSetShape.of(rs), scope, rs.ref(), snapshot, present, notes)), false));
+    }
+
+    @Override
+    public Optional<PodOrigin> originOf(Pod pod, Snapshot snapshot) {
+        Map<String, String> labels = Pods.labels(pod);
+        String name = labels.get(WorkloadLabels.AIBRIX_ROLE_SET);
+        String role = labels.get(WorkloadLabels.AIBRIX_ROLE);
+        if (name == null) {
+            return Optional.empty();
+        }
+        return origin(snapshot, Pods.namespace(pod), name, role, labels.get(WorkloadLabels.AIBRIX_POD_SET));
+    }
+
+    /** A pod of one role of a RoleSet (the StormService that made it must be known too). */
+    static Optional<PodOrigin> origin(Snapshot snapshot, String namespace, String roleSetName, String role,
+            String podSet) {
+        Optional<Workload> roleSet = snapshot.get(WorkloadKind.ROLE_SET, namespace, roleSetName);
+        if (roleSet.isEmpty() || role == null) {
+            return Optional.empty();
+        }
+        Optional<OwnerReference> storm = roleSet.get().owner(WorkloadKind.STORM_SERVICE);
+        if (storm.isPresent() && snapshot.get(WorkloadKind.STORM_SERVICE, namespace, storm.get().getName()).isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new PodOrigin(roleSet.get(), PodIdentity.of(
+                PodIdentity.WORKLOAD, WorkloadKind.ROLE_SET.kind() + "/" + roleSetName,
+                PodIdentity.ROLE, role, PodIdentity.POD_SET, podSet)));
+    }
+
+    /** AIBrix's PodGroup is owned by the RoleSet it is made for and named after it. */
+    @Override
+    public Optional<GangScope> scopeOfPodGroup(HasMetadata podGroup, Snapshot snapshot) {
+        String name = Workload.owner(podGroup.getMetadata(), kind()).map(OwnerReference::getName)
+                .orElse(podGroup.getMetadata().getName());
+        return snapshot.get(kind(), podGroup.getMetadata().getNamespace(), name).flatMap(snapshot::scopeOf);
+    }
+}

@@ -1,0 +1,109 @@
+package io.topobridge.core.workload.kind;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadLookup;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One translation's view of the cluster: workloads read through one lookup, each object wrapped once (so its
+ * templates are read once) and its scope computed once. Valid while the caches it reads do not change; a new
+ * pass takes a new snapshot.
+ */
+public final class Snapshot {
+
+    private final WorkloadLookup lookup;
+    private final WorkloadAdapters adapters;
+    private final Map<HasMetadata, Optional<Workload>> views = new IdentityHashMap<>();
+    private final Map<HasMetadata, Optional<GangScope>> scopes = new IdentityHashMap<>();
+    private final Map<String, Map<String, List<Workload>>> groupsByNamespace = new HashMap<>();
+
+    Snapshot(WorkloadLookup lookup, WorkloadAdapters adapters) {
+        this.lookup = lookup;
+        this.adapters = adapters;
+    }
+
+    public WorkloadAdapters adapters() {
+        return adapters;
+    }
+
+    /** The view of an object of a known workload kind. */
+    public Optional<Workload> view(HasMetadata object) {
+        return views.computeIfAbsent(object, Workload::of);
+    }
+
+    public Optional<Workload> get(WorkloadKind kind, String namespace, String name) {
+        if (name == null) {
+            return Optional.empty();
+        }
+        return lookup.get(kind, namespace, name).flatMap(this::view);
+    }
+
+    /** Every object of a kind in a namespace, sorted by name. */
+    public List<Workload> list(WorkloadKind kind, String namespace) {
+        List<Workload> out = new ArrayList<>();
+        for (HasMetadata object : lookup.list(kind, namespace)) {
+            view(object).ifPresent(out::add);
+        }
+        out.sort(Comparator.comparing(Workload::name));
+        return out;
+    }
+
+    /** The PodGroups of a namespace (those other controllers made are adopted). */
+    public List<HasMetadata> podGroups(String namespace) {
+        return lookup.podGroups(namespace);
+    }
+
+    /**
+     * The scope an object belongs to (see {@link KindAdapter#scopeOf}). An object that cannot be read is a scope
+     * of its own, where the error is reported.
+     */
+    public Optional<GangScope> scopeOf(HasMetadata object) {
+        Optional<GangScope> known = scopes.get(object);
+        if (known == null) {
+            known = view(object).flatMap(this::computeScope);
+            scopes.put(object, known);
+        }
+        return known;
+    }
+
+    public Optional<GangScope> scopeOf(Workload workload) {
+        return scopeOf(workload.object());
+    }
+
+    private Optional<GangScope> computeScope(Workload workload) {
+        Optional<KindAdapter> adapter = adapters.of(workload.kind());
+        if (adapter.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return adapter.get().scopeOf(workload, this);
+        } catch (RuntimeException e) {
+            return Optional.of(GangScope.of(workload.kind(), workload.namespace(), workload.name()));
+        }
+    }
+
+    /** Members of a group, sorted by kind and name; the groups of a namespace are found once. */
+    public List<Workload> groupMembers(GangScope.Group group) {
+        Map<String, List<Workload>> groups = groupsByNamespace.computeIfAbsent(group.namespace(), ns -> {
+            Map<String, List<Workload>> out = new HashMap<>();
+            for (WorkloadKind kind : adapters.groupMemberKinds()) {
+                for (Workload w : list(kind, ns)) {
+                    scopeOf(w).filter(GangScope.Group.class::isInstance)
+                            .ifPresent(s -> out.computeIfAbsent(s.name(), k -> new ArrayList<>()).add(w));
+                }
+            }
+            out.values().forEach(list -> list.sort(
+                    Comparator.comparing((Workload w) -> w.kind().ordinal()).thenComparing(Workload::name)));
+            return out;
+        });
+        return groups.getOrDefault(group.name(), List.of());
+    }
+}

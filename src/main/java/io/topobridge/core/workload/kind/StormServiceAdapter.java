@@ -1,0 +1,156 @@
+package io.topobridge.core.workload.kind;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.annotation.AnnotationParser;
+import io.topobridge.core.workload.annotation.AnnotationSource;
+import io.topobridge.core.workload.gang.PodIdentity;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * AIBrix StormService: runs {@code replicas} RoleSets (one P/D replica each, named
+ * {@code <stormservice>-roleset-<random>}), each one gang read from the StormService's metadata and that RoleSet's
+ * own annotations and templates (a RoleSet of an older revision keeps its own values while it rolls). The
+ * StormService's template is the RoleSet AIBrix makes next: until a RoleSet of it exists it is checked as a gang
+ * of its own, whose PodGroups are not made.
+ */
+final class StormServiceAdapter implements KindAdapter {
+
+    @Override
+    public WorkloadKind kind() {
+        return WorkloadKind.STORM_SERVICE;
+    }
+
+    @Override
+    public Optional<GangScope> scopeOf(Workload storm, Snapshot snapshot) {
+        return Optional.of(GangScope.of(kind(), storm.namespace(), storm.name()));
+    }
+
+    private static JsonNode template(Workload storm) {
+        return Workload.object(storm.spec().get("template"), "spec.template");
+    }
+
+    private static Map<String, String> templateAnnotations(Workload storm) {
+        JsonNode metadata = Workload.object(template(storm).get("metadata"), "spec.template.metadata");
+        return Workload.strings(metadata.get("annotations"), "spec.template.metadata.annotations");
+    }
+
+    private static List<Aibrix.Role> roles(Workload storm) {
+        return storm.memo("storm-roles", () -> Aibrix.roles(
+                Workload.object(template(storm).get("spec"), "spec.template.spec"), "spec.template.spec"));
+    }
+
+    /** Sources of a StormService: its metadata, its RoleSet template's metadata, every role's pod template. */
+    @Override
+    public List<AnnotationSource> sources(Workload storm) {
+        List<AnnotationSource> out = new ArrayList<>();
+        out.add(storm.metadataSource());
+        out.add(new AnnotationSource(storm.ref(), "RoleSet template", templateAnnotations(storm)));
+        for (Aibrix.Role role : roles(storm)) {
+            out.add(storm.templateSource(role.template(), "pod template of role " + role.name()));
+        }
+        return out;
+    }
+
+    @Override
+    public List<Gang> gangs(GangScope scope, Snapshot snapshot) {
+        Optional<Workload> found = snapshot.get(kind(), scope.namespace(), scope.name());
+        if (found.isEmpty()) {
+            return List.of();
+        }
+        Workload storm = found.get();
+        List<Workload> roleSets = roleSetsOf(storm, snapshot);
+        List<Gang> out = new ArrayList<>();
+        for (Workload roleSet : roleSets) {
+            out.add(roleSetGang(storm, roleSet, scope, snapshot));
+        }
+        if (roleSets.stream().noneMatch(rs -> madeFromTemplate(rs, storm))) {
+            out.add(templateGang(storm, scope, snapshot, roleSets.isEmpty()));
+        }
+        return out;
+    }
+
+    @Override
+    public Optional<Gang> gangOf(GangScope scope, PodIdentity pod, Snapshot snapshot) {
+        // only the pod's own RoleSet is read: a StormService may run many
+        String workload = pod.get(PodIdentity.WORKLOAD);
+        String prefix = WorkloadKind.ROLE_SET.kind() + "/";
+        Optional<Workload> storm = snapshot.get(kind(), scope.namespace(), scope.name());
+        if (storm.isEmpty() || workload == null || !workload.startsWith(prefix)) {
+            return Optional.empty();
+        }
+        return snapshot.get(WorkloadKind.ROLE_SET, scope.namespace(), workload.substring(prefix.length()))
+                .filter(rs -> ownedBy(rs, storm.get()))
+                .map(rs -> roleSetGang(storm.get(), rs, scope, snapshot));
+    }
+
+    private static Gang roleSetGang(Workload storm, Workload roleSet, GangScope scope, Snapshot snapshot) {
+        List<AnnotationSource> sources = new ArrayList<>();
+        sources.add(storm.metadataSource());
+        for (AnnotationSource source : Aibrix.roleSetSources(roleSet)) {
+            sources.add(new AnnotationSource(storm.ref(), source.where() + " of RoleSet " + roleSet.name(),
+                    source.annotations()));
+        }
+        return new Gang(sources, List.of(storm.ref()),
+                PodIdentity.of(PodIdentity.WORKLOAD, WorkloadKind.ROLE_SET.kind() + "/" + roleSet.name()),
+                Gang.keyed((present, notes) -> Aibrix.roleSetPlans(Aibrix.RoleSetShape.of(roleSet), scope, storm.ref(),
+                        snapshot, present, notes)),
+                false);
+    }
+
+    /**
+     * The RoleSet AIBrix makes next, from the template: its annotations and gang size are checked now (so a bad
+     * edit is refused before it rolls out), and before any RoleSet exists the StormService waits for AIBrix.
+     */
+    private Gang templateGang(Workload storm, GangScope scope, Snapshot snapshot, boolean noRoleSets) {
+        JsonNode templateSpec = Workload.object(template(storm).get("spec"), "spec.template.spec");
+        var next = new Aibrix.RoleSetShape(storm.name(), storm.namespace(), roles(storm),
+                Aibrix.volcano(templateSpec, "spec.template.spec"), List.of());
+        return new Gang(sources(storm), List.of(storm.ref()), PodIdentity.NONE, notes -> {
+            if (noRoleSets && Workload.integer(storm.spec().get("replicas"), "spec.replicas", 1) > 0) {
+                notes.add(Finding.info(WorkloadReason.WAITING_FOR_ROLE_SETS, storm.ref(), storm.ref()
+                        + ": AIBrix has not created its RoleSets yet; their PodGroups follow once it has"));
+            }
+            return Aibrix.roleSetPlans(next, scope, storm.ref(), snapshot, PodIdentity.NONE, new ArrayList<>());
+        }, true);
+    }
+
+    /** Whether AIBrix made a RoleSet from the current template: same spec, same bridge and Volcano annotations. */
+    private static boolean madeFromTemplate(Workload roleSet, Workload storm) {
+        return Objects.equals(roleSet.spec(), Workload.object(template(storm).get("spec"), "spec.template.spec"))
+                && AnnotationParser.relevant(roleSet.annotations()).equals(
+                        AnnotationParser.relevant(templateAnnotations(storm)));
+    }
+
+    /** The RoleSets a StormService made, sorted by name. */
+    private static List<Workload> roleSetsOf(Workload storm, Snapshot snapshot) {
+        return snapshot.list(WorkloadKind.ROLE_SET, storm.namespace()).stream().filter(rs -> ownedBy(rs, storm)).toList();
+    }
+
+    private static boolean ownedBy(Workload roleSet, Workload storm) {
+        Optional<OwnerReference> owner = roleSet.owner(WorkloadKind.STORM_SERVICE);
+        if (owner.isEmpty()) {
+            return false;
+        }
+        OwnerReference ref = owner.get();
+        if (ref.getUid() != null && storm.uid() != null) {
+            return ref.getUid().equals(storm.uid());
+        }
+        return storm.name().equals(ref.getName());
+    }
+
+    @Override
+    public Optional<PodOrigin> originOf(Pod pod, Snapshot snapshot) {
+        // its pods are the RoleSets' pods
+        return Optional.empty();
+    }
+}

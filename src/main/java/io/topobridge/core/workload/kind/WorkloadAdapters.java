@@ -1,0 +1,87 @@
+package io.topobridge.core.workload.kind;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadLookup;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The registry of adapters: the only place that goes from a kind (or a scope) to the code that knows it. Adding a
+ * workload kind means writing its adapter and listing it here.
+ */
+public final class WorkloadAdapters {
+
+    private static final WorkloadAdapters STANDARD = new WorkloadAdapters();
+
+    /** The order pods are matched in: labels a workload's own controller stamps before owner chains. */
+    private final List<KindAdapter> byPodPrecedence = List.of(new DisaggregatedSetAdapter(),
+            new LeaderWorkerSetAdapter(), new RoleSetAdapter(), new PodSetAdapter(), new DeploymentAdapter(),
+            new StatefulSetAdapter(), new StormServiceAdapter());
+    private final Map<WorkloadKind, KindAdapter> byKind = new EnumMap<>(WorkloadKind.class);
+    private final GroupAdapter group = new GroupAdapter(this);
+    private final WorkloadAdapter none = (scope, snapshot) -> List.of();
+
+    private WorkloadAdapters() {
+        byPodPrecedence.forEach(a -> byKind.put(a.kind(), a));
+    }
+
+    /** The adapters of every kind the bridge manages. */
+    public static WorkloadAdapters standard() {
+        return STANDARD;
+    }
+
+    /** The adapter of a kind; empty for kinds read only to follow owner chains (ReplicaSets). */
+    public Optional<KindAdapter> of(WorkloadKind kind) {
+        return Optional.ofNullable(byKind.get(kind));
+    }
+
+    /** The adapter that owns a scope. */
+    public WorkloadAdapter of(GangScope scope) {
+        if (scope instanceof GangScope.Single single) {
+            return of(single.kind()).map(WorkloadAdapter.class::cast).orElse(none);
+        }
+        return group;
+    }
+
+    /** The adapter of a kind whose workloads can join a {@code topobridge.io/group}. */
+    public Optional<GroupMember> groupMember(WorkloadKind kind) {
+        return of(kind).filter(GroupMember.class::isInstance).map(GroupMember.class::cast);
+    }
+
+    /** The kinds whose workloads can join a group, in the order members are listed. */
+    public List<WorkloadKind> groupMemberKinds() {
+        return byKind.keySet().stream().filter(k -> groupMember(k).isPresent()).sorted().toList();
+    }
+
+    /** A fresh view of the cluster through {@code lookup}, for one translation. */
+    public Snapshot snapshot(WorkloadLookup lookup) {
+        return new Snapshot(lookup, this);
+    }
+
+    /** Where a pod being created comes from, asked of each kind in turn. */
+    public Optional<PodOrigin> originOf(Pod pod, Snapshot snapshot) {
+        for (KindAdapter adapter : byPodPrecedence) {
+            Optional<PodOrigin> origin = adapter.originOf(pod, snapshot);
+            if (origin.isPresent()) {
+                return origin;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The scope of a PodGroup another controller made, asked of each kind in turn. */
+    public Optional<GangScope> scopeOfForeignPodGroup(HasMetadata podGroup, Snapshot snapshot) {
+        for (KindAdapter adapter : byPodPrecedence) {
+            Optional<GangScope> scope = adapter.scopeOfPodGroup(podGroup, snapshot);
+            if (scope.isPresent()) {
+                return scope;
+            }
+        }
+        return Optional.empty();
+    }
+}

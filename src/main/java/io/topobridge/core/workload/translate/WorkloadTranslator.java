@@ -1,0 +1,346 @@
+package io.topobridge.core.workload.translate;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.core.Excerpt;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.DesiredPodGroup;
+import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.PodAssignment;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadLookup;
+import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.annotation.AnnotationParser;
+import io.topobridge.core.workload.annotation.GangIntent;
+import io.topobridge.core.workload.annotation.ParsedIntent;
+import io.topobridge.core.workload.gang.GangPlan;
+import io.topobridge.core.workload.gang.PodGroupBuilder;
+import io.topobridge.core.workload.gang.PodRole;
+import io.topobridge.core.workload.kind.Gang;
+import io.topobridge.core.workload.kind.PodOrigin;
+import io.topobridge.core.workload.kind.Snapshot;
+import io.topobridge.core.workload.kind.Workload;
+import io.topobridge.core.workload.kind.WorkloadAdapters;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Pure function from annotated workloads and tiers to desired PodGroups and findings, and the pod and workload
+ * answers admission gives from the very same translation. Work is done per {@link GangScope} and, inside it, per
+ * {@link Gang}: the adapters of the {@link WorkloadAdapters} registry say what the gangs are; this class parses
+ * their annotations, builds their PodGroups and judges them, the same way for every kind. A refused or
+ * unreadable gang produces no PodGroup and leaves every other gang untouched.
+ */
+public final class WorkloadTranslator {
+
+    private final WorkloadSettings settings;
+    private final WorkloadAdapters adapters;
+
+    public WorkloadTranslator(WorkloadSettings settings) {
+        this(settings, WorkloadAdapters.standard());
+    }
+
+    public WorkloadTranslator(WorkloadSettings settings, WorkloadAdapters adapters) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.adapters = Objects.requireNonNull(adapters, "adapters");
+    }
+
+    public WorkloadSettings settings() {
+        return settings;
+    }
+
+    /** Translates every scope the given workloads belong to (the given objects win over {@code lookup}'s). */
+    public TranslationResult translate(Collection<? extends HasMetadata> workloads, TierCatalog tiers,
+            WorkloadLookup lookup) {
+        Snapshot snapshot = adapters.snapshot(new OverlayLookup(workloads, lookup));
+        Set<GangScope> scopes = new LinkedHashSet<>();
+        for (HasMetadata object : workloads) {
+            snapshot.scopeOf(object).ifPresent(scopes::add);
+        }
+        List<DesiredPodGroup> podGroups = new ArrayList<>();
+        Set<Finding> findings = new LinkedHashSet<>();
+        scopes.stream().sorted(Comparator.comparing(GangScope::toString)).forEach(scope -> {
+            ScopeResult result = translateScope(scope, tiers, snapshot);
+            podGroups.addAll(result.podGroups());
+            findings.addAll(result.findings());
+        });
+        return new TranslationResult(podGroups, new ArrayList<>(findings));
+    }
+
+    /**
+     * The scope a workload object belongs to: itself, its group, or the workload that made it (a RoleSet's
+     * StormService, an LWS's DisaggregatedSet, a PodSet's RoleSet). Empty for objects that are never a gang of
+     * their own (ReplicaSets, LWS StatefulSets).
+     */
+    public Optional<GangScope> scopeOf(HasMetadata object, WorkloadLookup lookup) {
+        return adapters.snapshot(lookup).scopeOf(object);
+    }
+
+    /** Translates one scope: every PodGroup it should have, and its findings. */
+    public ScopeResult translateScope(GangScope scope, TierCatalog tiers, WorkloadLookup lookup) {
+        return translateScope(scope, tiers, adapters.snapshot(lookup));
+    }
+
+    /** Translates many scopes at once, reading each object's templates only once. */
+    public List<ScopeResult> translateScopes(Collection<GangScope> scopes, TierCatalog tiers, WorkloadLookup lookup) {
+        Snapshot snapshot = adapters.snapshot(lookup);
+        List<ScopeResult> out = new ArrayList<>();
+        for (GangScope scope : scopes) {
+            out.add(translateScope(scope, tiers, snapshot));
+        }
+        return out;
+    }
+
+    private ScopeResult translateScope(GangScope scope, TierCatalog tiers, Snapshot snapshot) {
+        List<Gang> gangs;
+        try {
+            gangs = adapters.of(scope).gangs(scope, snapshot);
+        } catch (RuntimeException e) {
+            ObjectRef ref = scopeRef(scope);
+            return new ScopeResult(scope, List.of(ref), List.of(), unreadable(List.of(ref), e));
+        }
+        Set<ObjectRef> subjects = new LinkedHashSet<>();
+        gangs.forEach(g -> subjects.addAll(g.subjects()));
+        List<DesiredPodGroup> podGroups = new ArrayList<>();
+        Set<Finding> findings = new LinkedHashSet<>();
+        for (Gang gang : gangs) {
+            Judged judged;
+            try {
+                judged = judge(scope, gang, tiers);
+            } catch (RuntimeException e) {
+                // one unreadable gang (a wrong-typed field, an unparsable quantity) costs only itself
+                findings.addAll(unreadable(gang.subjects(), e));
+                continue;
+            }
+            findings.addAll(judged.findings());
+            if (!gang.preview()) {
+                podGroups.addAll(judged.podGroups());
+            }
+        }
+        List<Finding> sorted = new ArrayList<>(findings);
+        sorted.sort(Finding.ORDER);
+        return new ScopeResult(scope, new ArrayList<>(subjects), podGroups, sorted);
+    }
+
+    /** The PodGroups of one gang and what was found on the way. */
+    private record Judged(List<DesiredPodGroup> podGroups, List<Finding> findings) {
+    }
+
+    /** Parses a gang's annotations, plans and builds its PodGroups: nothing at all when anything is refused. */
+    private Judged judge(GangScope scope, Gang gang, TierCatalog tiers) {
+        ParsedIntent parsed = AnnotationParser.parse(gang.sources(), tiers);
+        if (!parsed.intent().managed()) {
+            return new Judged(List.of(), List.of());
+        }
+        List<Finding> findings = new ArrayList<>(parsed.findings());
+        findings.addAll(kindChecks(gang, parsed.intent()));
+        if (findings.stream().anyMatch(Finding::isRejection)) {
+            rejectOthers(scope, gang.subjects(), findings);
+            return new Judged(List.of(), findings);
+        }
+        List<Finding> notes = new ArrayList<>();
+        List<GangPlan> plans = gang.plans().all(notes);
+        findings.addAll(notes);
+        if (parsed.intent().hasSubgroupTopology() && !plans.isEmpty()
+                && plans.stream().allMatch(p -> p.subGroups().isEmpty() && p.level() == GangPlan.Level.GANG)) {
+            for (ObjectRef subject : gang.subjects()) {
+                findings.add(Finding.warning(WorkloadReason.SUBGROUP_SETTINGS_IGNORED, subject, subject
+                        + ": " + Topobridge.SUBGROUP_HIGHEST_TIER + "/" + Topobridge.SUBGROUP_MODE
+                        + " are ignored: this gang has no subgroups"));
+            }
+        }
+        List<DesiredPodGroup> built = new ArrayList<>();
+        boolean refused = false;
+        for (GangPlan plan : plans) {
+            PodGroupBuilder.Built result = PodGroupBuilder.build(plan, parsed.intent(), gang.subjects(),
+                    settings.defaultQueue());
+            // a preview only checks: what it would warn about is said again once its PodGroups are made
+            result.findings().stream().filter(f -> !gang.preview() || f.isRejection()).forEach(findings::add);
+            if (result.podGroup() == null) {
+                refused = true;
+            } else {
+                built.add(result.podGroup());
+            }
+        }
+        return new Judged(refused ? List.of() : built, findings);
+    }
+
+    private static List<Finding> unreadable(List<ObjectRef> subjects, RuntimeException e) {
+        List<Finding> out = new ArrayList<>();
+        for (ObjectRef subject : subjects) {
+            out.add(Finding.rejected(WorkloadReason.UNREADABLE_WORKLOAD, subject,
+                    subject + ": cannot be read: " + Excerpt.text(e.getMessage())));
+        }
+        return out;
+    }
+
+    private static ObjectRef scopeRef(GangScope scope) {
+        if (scope instanceof GangScope.Single single) {
+            return new ObjectRef(single.kind().apiVersion(), single.kind().kind(), scope.namespace(), scope.name(), null);
+        }
+        return new ObjectRef(null, GangScope.GROUP, scope.namespace(), scope.name(), null);
+    }
+
+    /** Members of a group whose own annotations are fine are told why the group still has no PodGroup. */
+    private static void rejectOthers(GangScope scope, List<ObjectRef> subjects, List<Finding> findings) {
+        if (!(scope instanceof GangScope.Group)) {
+            return;
+        }
+        Set<ObjectRef> rejected = new LinkedHashSet<>();
+        findings.stream().filter(Finding::isRejection).forEach(f -> rejected.add(f.object()));
+        for (ObjectRef subject : subjects) {
+            if (!rejected.contains(subject)) {
+                findings.add(Finding.rejected(WorkloadReason.GROUP_REJECTED, subject, subject + ": group "
+                        + scope.name() + " has no PodGroup because " + String.join(", ",
+                                rejected.stream().map(ObjectRef::toString).toList()) + " was refused"));
+            }
+        }
+    }
+
+    /** A group named on a kind that cannot join one. */
+    private List<Finding> kindChecks(Gang gang, GangIntent intent) {
+        List<Finding> out = new ArrayList<>();
+        if (intent.group() == null) {
+            return out;
+        }
+        for (ObjectRef subject : gang.subjects()) {
+            Optional<WorkloadKind> kind = WorkloadKind.of(subject.apiVersion(), subject.kind());
+            if (kind.isPresent() && adapters.groupMember(kind.get()).isEmpty()) {
+                out.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, subject, subject + ": " + Topobridge.GROUP
+                        + "=\"" + intent.group() + "\": only Deployments, StatefulSets and LeaderWorkerSets can join a"
+                        + " group"));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * What the reconciler would say about one workload, as the validating webhook asks it: the same translation,
+     * over the cluster as it would be with {@code workload} admitted, keeping the findings about that object.
+     * A group refused because of another member is that member's finding, not this object's.
+     */
+    public List<Finding> validate(HasMetadata workload, TierCatalog tiers, WorkloadLookup lookup) {
+        Optional<Workload> view = Workload.of(workload);
+        if (view.isEmpty()) {
+            return List.of();
+        }
+        Snapshot snapshot = adapters.snapshot(new OverlayLookup(List.of(workload), lookup));
+        Optional<GangScope> scope = snapshot.scopeOf(workload);
+        if (scope.isEmpty()) {
+            return List.of();
+        }
+        ObjectRef ref = view.get().ref();
+        return translateScope(scope.get(), tiers, snapshot).findings().stream()
+                .filter(f -> sameObject(f.object(), ref) && f.reason() != WorkloadReason.GROUP_REJECTED)
+                .toList();
+    }
+
+    private static boolean sameObject(ObjectRef a, ObjectRef b) {
+        return a.kind().equals(b.kind()) && a.name().equals(b.name())
+                && Objects.requireNonNullElse(a.namespace(), "").equals(Objects.requireNonNullElse(b.namespace(), ""));
+    }
+
+    /**
+     * The gang a pod being created belongs to, found from its labels and owner chain through {@code lookup}, and
+     * taken from the plan that counts it: its PodGroup, task-spec and labels. Empty for a pod of no managed
+     * workload, or of a gang that is refused (unless it waits only for the tiers, or keeps the PodGroup it had:
+     * the tie can only be made at creation). A pod that already names a PodGroup keeps it.
+     */
+    public Optional<PodAssignment> assign(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
+        if (pod == null || pod.getMetadata() == null) {
+            return Optional.empty();
+        }
+        try {
+            return place(pod, tiers, adapters.snapshot(lookup));
+        } catch (RuntimeException e) {
+            // an unreadable workload is reported by the reconciler; admission must not fail on it
+            return Optional.empty();
+        }
+    }
+
+    private Optional<PodAssignment> place(Pod pod, TierCatalog tiers, Snapshot snapshot) {
+        Optional<PodOrigin> origin = adapters.originOf(pod, snapshot);
+        if (origin.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<GangScope> scope = snapshot.scopeOf(origin.get().workload());
+        if (scope.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Gang> gang = adapters.of(scope.get()).gangOf(scope.get(), origin.get().identity(), snapshot);
+        if (gang.isEmpty()) {
+            return Optional.empty();
+        }
+        ParsedIntent parsed = AnnotationParser.parse(gang.get().sources(), tiers);
+        if (!parsed.intent().managed()) {
+            return Optional.empty();
+        }
+        Optional<GangPlan> plan = gang.get().plans().of(origin.get().identity(), new ArrayList<>());
+        if (plan.isEmpty()) {
+            return Optional.empty();
+        }
+        PodRole role = plan.get().roleOf(origin.get().identity()).orElseThrow();
+        boolean refused = parsed.rejected() || kindChecks(gang.get(), parsed.intent()).stream().anyMatch(Finding::isRejection)
+                || !buildable(plan.get(), parsed.intent(), gang.get());
+        // a gang waiting for the topology gets its PodGroup as soon as the tiers are known: tie its pods now,
+        // since the link can only be made at creation (an untied pod would run outside the gang for good)
+        boolean waiting = parsed.waitingForTiers();
+        String namespace = Objects.requireNonNullElse(pod.getMetadata().getNamespace(), "");
+        if (refused && !waiting && !kept(snapshot, namespace, plan.get().name())) {
+            return Optional.empty();
+        }
+        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of()
+                : pod.getMetadata().getAnnotations();
+        String existing = annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION);
+        String name = existing != null && !existing.isBlank() ? existing : plan.get().name();
+        String existingTask = annotations.get(VolcanoApi.TASK_SPEC_ANNOTATION);
+        String task = existingTask != null && !existingTask.isBlank() ? existingTask : role.taskSpec();
+        return Optional.of(new PodAssignment(name, task, role.podLabels()));
+    }
+
+    /** Whether the plan's PodGroup can be made (its size and resources are valid). */
+    private boolean buildable(GangPlan plan, GangIntent intent, Gang gang) {
+        try {
+            return PodGroupBuilder.build(plan, intent, gang.subjects(), settings.defaultQueue()).podGroup() != null;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Whether the PodGroup a refused gang had is still there (the controller keeps it until the annotations are
+     * fixed or removed), so its new pods can still join it.
+     */
+    private static boolean kept(Snapshot snapshot, String namespace, String name) {
+        return snapshot.podGroups(namespace).stream().anyMatch(pg -> name.equals(pg.getMetadata().getName()));
+    }
+
+    /**
+     * The scope a PodGroup belongs to: from the bridge's annotation on its own PodGroups, from the owner chain on
+     * PodGroups AIBrix or LWS made (so their appearance triggers adoption).
+     */
+    public Optional<GangScope> scopeOfPodGroup(HasMetadata podGroup, WorkloadLookup lookup) {
+        var meta = podGroup.getMetadata();
+        if (meta == null || meta.getNamespace() == null) {
+            return Optional.empty();
+        }
+        Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
+        if (Topobridge.MANAGED_BY.equals(labels.get(Topobridge.MANAGED_BY_LABEL))) {
+            String key = meta.getAnnotations() == null ? null : meta.getAnnotations().get(PodGroupBuilder.GANG_ANNOTATION);
+            return GangScope.parse(meta.getNamespace(), key);
+        }
+        return adapters.scopeOfForeignPodGroup(podGroup, adapters.snapshot(lookup));
+    }
+}

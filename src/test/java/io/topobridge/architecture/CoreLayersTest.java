@@ -1,0 +1,74 @@
+package io.topobridge.architecture;
+
+import static com.tngtech.archunit.lang.conditions.ArchConditions.accessFieldWhere;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaFieldAccess;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The core's packages form layers (vocabulary, then annotations, gangs, kind adapters, translation, planning,
+ * admission, render): no package of the core depends, even indirectly, on one that depends on it. The core
+ * never touches the client-bound Volcano types, and no class decides by a {@code switch} on the workload kind:
+ * that knowledge lives in one adapter per kind.
+ */
+class CoreLayersTest {
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.topobridge");
+    }
+
+    /** Every package of the core is one slice (its root package included). */
+    private static final SliceAssignment CORE_PACKAGES = new SliceAssignment() {
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+            String pkg = javaClass.getPackageName();
+            return pkg.equals("io.topobridge.core") || pkg.startsWith("io.topobridge.core.")
+                    ? SliceIdentifier.of(pkg) : SliceIdentifier.ignore();
+        }
+
+        @Override
+        public String getDescription() {
+            return "packages of io.topobridge.core";
+        }
+    };
+
+    @Test
+    void corePackagesAreFreeOfCycles() {
+        slices().assignedFrom(CORE_PACKAGES).should().beFreeOfCycles()
+                .because("the core's packages are layers, each depending only on those below it")
+                .check(classes);
+    }
+
+    @Test
+    void coreUsesNoClientBoundVolcanoType() {
+        noClasses().that().resideInAPackage("io.topobridge.core..")
+                .should().dependOnClassesThat().resideInAPackage("io.topobridge.volcano")
+                .because("io.topobridge.volcano holds the client-bound custom resources; the core speaks in its own "
+                        + "desired objects and the generated spec models")
+                .check(classes);
+    }
+
+    @Test
+    void noClassSwitchesOnTheWorkloadKind() {
+        // javac compiles a switch on an enum to a lookup in a synthetic $SwitchMap$<enum> field
+        DescribedPredicate<JavaFieldAccess> switchOnKind = DescribedPredicate.describe("a switch on WorkloadKind",
+                access -> access.getTarget().getName().equals("$SwitchMap$io$topobridge$core$workload$WorkloadKind"));
+        noClasses().should(accessFieldWhere(switchOnKind))
+                .because("what differs between workload kinds is said by their adapters (core.workload.kind)")
+                .check(classes);
+    }
+}
