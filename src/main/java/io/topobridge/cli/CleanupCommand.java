@@ -9,7 +9,8 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.apply.Applier;
-import io.topobridge.config.Settings;
+import io.topobridge.config.SettingsProducer;
+import io.topobridge.controller.ControllerLifecycle;
 import io.topobridge.core.Topobridge;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
@@ -65,7 +66,10 @@ public class CleanupCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Inject
-    Settings settings;
+    SettingsProducer settings;
+
+    @Inject
+    ControllerLifecycle.Election election;
 
     @Inject
     KubernetesClient client;
@@ -215,12 +219,11 @@ public class CleanupCommand implements Callable<Integer> {
 
     /** The leader Lease carries no labels (the leader elector makes it); it is deleted only once nobody holds it. */
     private void deleteLease() {
-        var config = settings.raw().leaderElection();
-        String namespace = config.leaseNamespace().filter(s -> !s.isBlank())
-                .orElse(Objects.requireNonNullElse(System.getenv("POD_NAMESPACE"), "default"));
-        var resource = client.leases().inNamespace(namespace).withName(config.leaseName());
+        String namespace = Objects.requireNonNullElse(election.leaseNamespace(),
+                Objects.requireNonNullElse(System.getenv("POD_NAMESPACE"), "default"));
+        var resource = client.leases().inNamespace(namespace).withName(election.leaseName());
         Lease lease = resource.get();
-        String name = namespace + "/" + config.leaseName();
+        String name = namespace + "/" + election.leaseName();
         if (lease == null) {
             out.println("absent Lease " + name);
             return;

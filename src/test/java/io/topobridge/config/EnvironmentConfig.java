@@ -9,29 +9,26 @@ import java.util.Map;
 
 /**
  * The configuration a process would read from {@code environment} (e.g. the environment the Helm chart gives the
- * controller), through the real {@code topobridge.*} mapping, as {@link Settings} and its start-up check.
+ * controller), through the real {@code topobridge.*} mapping, as {@link SettingsProducer} and its start-up check.
  */
 public final class EnvironmentConfig {
 
     private EnvironmentConfig() {
     }
 
-    public static Settings settings(Map<String, String> environment) {
+    public static SettingsProducer settings(Map<String, String> environment) {
         SmallRyeConfig config = new SmallRyeConfigBuilder()
                 .withMapping(TopobridgeConfig.class)
                 .withConverter(Duration.class, 100, new DurationConverter())
                 .withSources(new EnvConfigSource(environment, 300))
                 .build();
-        var settings = new Settings();
-        settings.config = config.getConfigMapping(TopobridgeConfig.class);
-        return settings;
+        return new SettingsProducer(config.getConfigMapping(TopobridgeConfig.class));
     }
 
     /** Fails with the controller's own start-up message when the configuration is invalid. */
-    public static Settings validated(Map<String, String> environment) {
-        var validator = new ConfigValidator();
-        validator.settings = settings(environment);
-        validator.validate();
-        return validator.settings;
+    public static SettingsProducer validated(Map<String, String> environment) {
+        SettingsProducer settings = settings(environment);
+        new ConfigValidator(settings).validate();
+        return settings;
     }
 }
