@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Reason;
+import io.topobridge.core.finding.UserText;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -74,7 +75,8 @@ public class EventRecorder {
                 .endInvolvedObject()
                 .withType(type)
                 .withReason(reason.reason())
-                .withMessage(message.length() > 1024 ? message.substring(0, 1021) + "..." : message)
+                // Kubernetes refuses an Event note over 1024 bytes
+                .withMessage(UserText.line(message, UserText.MAX_MESSAGE_BYTES))
                 .withNewSource().withComponent(COMPONENT).endSource()
                 .withReportingComponent(COMPONENT)
                 .withReportingInstance(Objects.requireNonNullElse(System.getenv("HOSTNAME"), COMPONENT))
@@ -100,7 +102,7 @@ public class EventRecorder {
             return true;
         } catch (KubernetesClientException e) {
             recorded.remove(key);
-            LOG.warnf("cannot record event %s on %s: %s", reason.reason(), object, e.getMessage());
+            LOG.warnf("cannot record event %s on %s: %s", reason.reason(), object, UserText.excerpt(e.getMessage()));
             return false;
         }
     }

@@ -13,6 +13,7 @@ import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
@@ -388,13 +389,13 @@ public class WorkloadController implements ManagedController {
         }
         Optional<Queue> queue = lookup.queue(name);
         if (queue.isEmpty()) {
-            found.addAll(about(result, WorkloadReason.QUEUE_MISSING, "Volcano queue " + name + " of PodGroup "
+            found.addAll(about(result, WorkloadReason.QUEUE_MISSING, "Volcano queue " + UserText.quote(name) + " of PodGroup "
                     + desired.name() + " does not exist; Volcano refuses the PodGroup until it does", false));
             return current != null;
         }
         String state = queue.get().getStatus() == null ? null : queue.get().getStatus().getState();
         if (state != null && !state.isEmpty() && !"Open".equals(state)) {
-            found.addAll(about(result, WorkloadReason.QUEUE_NOT_OPEN, "Volcano queue " + name + " of PodGroup "
+            found.addAll(about(result, WorkloadReason.QUEUE_NOT_OPEN, "Volcano queue " + UserText.quote(name) + " of PodGroup "
                     + desired.name() + " is " + state + ", not Open; Volcano refuses new PodGroups in it", false));
             return current != null;
         }
@@ -426,7 +427,7 @@ public class WorkloadController implements ManagedController {
                 String reason = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
                         : e.getMessage();
                 found.addAll(about(result, WorkloadReason.APPLY_REFUSED, "the API server refused PodGroup "
-                        + desired.name() + " (HTTP " + code + "): " + reason, false));
+                        + desired.name() + " (HTTP " + code + "): " + UserText.excerpt(reason), false));
                 return;
             }
             throw e;

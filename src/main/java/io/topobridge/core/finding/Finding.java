@@ -7,6 +7,9 @@ import java.util.Objects;
  * Something the bridge noticed and will not silently guess about. Each finding becomes a log line, a
  * Kubernetes Event on {@link #object()} where that object exists, a metric sample and, in {@code render}, a
  * line on stderr.
+ *
+ * <p>The message is one line of at most {@link UserText#MAX_MESSAGE_BYTES} bytes: user values in it are quoted
+ * with {@link UserText#quote}, and whatever still could break a line is escaped here.
  */
 public record Finding(Severity severity, Reason reason, ObjectRef object, String message) {
 
@@ -20,6 +23,7 @@ public record Finding(Severity severity, Reason reason, ObjectRef object, String
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(object, "object");
         Objects.requireNonNull(message, "message");
+        message = UserText.line(message, UserText.MAX_MESSAGE_BYTES);
     }
 
     public static Finding rejected(Reason reason, ObjectRef object, String message) {
@@ -38,8 +42,8 @@ public record Finding(Severity severity, Reason reason, ObjectRef object, String
         return severity == Severity.REJECTED;
     }
 
-    /** One line: {@code SEVERITY Kind/ns/name Reason: message}. */
+    /** One line: {@code SEVERITY Kind/ns/name Reason: message}, at most {@link UserText#MAX_MESSAGE_BYTES} bytes. */
     public String line() {
-        return severity + " " + object + " " + reason.reason() + ": " + message;
+        return UserText.line(severity + " " + object + " " + reason.reason() + ": " + message, UserText.MAX_MESSAGE_BYTES);
     }
 }

@@ -7,6 +7,7 @@ import io.topobridge.core.Topobridge;
 import io.topobridge.core.admission.PodAssignment;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.annotation.AnnotationParser;
 import io.topobridge.core.workload.annotation.AnnotationSource;
@@ -226,7 +227,7 @@ public final class WorkloadTranslator {
         List<Finding> findings = new ArrayList<>();
         for (ObjectRef subject : about) {
             findings.add(Finding.rejected(WorkloadReason.UNREADABLE_WORKLOAD, subject,
-                    subject + ": cannot be read: " + e.getMessage()));
+                    subject + ": cannot be read: " + UserText.excerpt(e.getMessage())));
         }
         return new ScopeResult(scope, subjects, List.of(), findings);
     }
@@ -262,8 +263,8 @@ public final class WorkloadTranslator {
     }
 
     private static Finding groupUnsupported(ObjectRef subject, String group) {
-        return Finding.rejected(WorkloadReason.INVALID_ANNOTATION, subject, subject + ": " + Topobridge.GROUP + "=\""
-                + group + "\": only Deployments, StatefulSets and LeaderWorkerSets can join a group");
+        return Finding.rejected(WorkloadReason.INVALID_ANNOTATION, subject, subject + ": " + Topobridge.GROUP + "="
+                + UserText.quote(group) + ": only Deployments, StatefulSets and LeaderWorkerSets can join a group");
     }
 
     private void groupUnit(GangScope scope, Run run, List<Unit> units, List<ObjectRef> subjects) {
@@ -390,7 +391,7 @@ public final class WorkloadTranslator {
             return out;
         } catch (RuntimeException e) {
             return List.of(Finding.rejected(WorkloadReason.UNREADABLE_WORKLOAD, w.ref(),
-                    w.ref() + ": cannot be read: " + e.getMessage()));
+                    w.ref() + ": cannot be read: " + UserText.excerpt(e.getMessage())));
         }
     }
 

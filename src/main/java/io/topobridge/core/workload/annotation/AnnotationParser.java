@@ -4,6 +4,7 @@ import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadReason;
 import java.util.ArrayList;
@@ -60,9 +61,9 @@ public final class AnnotationParser {
     /** A value as written, where it was written. */
     private record Occurrence(AnnotationSource source, String key, String raw) {
         String describe(ObjectRef subject) {
-            String where = source.object().equals(subject) ? source.where()
-                    : source.where() + " of " + source.object();
-            return key + "=\"" + raw + "\" (" + where + ")";
+            String where = source.object().equals(subject) ? UserText.excerpt(source.where())
+                    : UserText.excerpt(source.where()) + " of " + source.object();
+            return key + "=" + UserText.quote(raw) + " (" + where + ")";
         }
     }
 
@@ -215,9 +216,9 @@ public final class AnnotationParser {
                 if (key.startsWith(Topobridge.PREFIX) && !KNOWN_KEYS.contains(key)
                         && seen.add(source.object() + "|" + key)) {
                     findings.add(Finding.warning(WorkloadReason.UNKNOWN_ANNOTATION, source.object(),
-                            source.object() + ": unknown annotation " + key + "=\"" + source.annotations().get(key)
-                                    + "\" (" + source.where() + ") is ignored; known keys: "
-                                    + String.join(", ", new TreeSet<>(KNOWN_KEYS))));
+                            source.object() + ": unknown annotation " + UserText.identifier(key) + "="
+                                    + UserText.quote(source.annotations().get(key)) + " (" + UserText.excerpt(source.where())
+                                    + ") is ignored; known keys: " + String.join(", ", new TreeSet<>(KNOWN_KEYS))));
                 }
             }
         }
@@ -260,8 +261,8 @@ public final class AnnotationParser {
         if (numbers.size() > 1) {
             var list = new StringJoiner(", ");
             numbers.forEach(n -> list.add(String.valueOf(n)));
-            return Result.error("tier name \"" + value + "\" is ambiguous: the label schemes in this cluster give it "
-                    + "the numbers " + list + "; write the number instead");
+            return Result.error("tier name " + UserText.quote(value)
+                    + " is ambiguous: the label schemes in this cluster give it the numbers " + list + "; write the number instead");
         }
         if (tiers.isEmpty()) {
             return Result.tiersUnknown("unknown tier name: no tiers are known yet (no node carries the configured topology labels)");

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.annotation.GangIntent;
@@ -163,8 +164,8 @@ public final class PodGroupBuilder {
         }
         for (ObjectRef subject : subjects) {
             findings.add(Finding.warning(WorkloadReason.PRIORITY_CLASSES_DIFFER, subject, subject
-                    + ": the pod templates of gang " + plan.name() + " name different priority classes " + names
-                    + "; the PodGroup gets none"));
+                    + ": the pod templates of gang " + plan.name() + " name different priority classes "
+                    + names.stream().map(UserText::quote).toList() + "; the PodGroup gets none"));
         }
         return null;
     }

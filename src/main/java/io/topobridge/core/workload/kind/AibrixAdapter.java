@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
@@ -178,8 +179,9 @@ public final class AibrixAdapter {
                     plans.add(GangPlan.adopted(scope, podSet, List.of(), GangPlan.Level.SUBGROUP));
                 }
                 findings.add(Finding.info(WorkloadReason.ADOPTED_POD_GROUP, subject, subject + ": AIBrix's "
-                        + "volcanoSchedulingStrategy of role " + role.name() + " makes one PodGroup per PodSet of "
-                        + roleSet.name() + "; the bridge adds only its topology fields to them"));
+                        + "volcanoSchedulingStrategy of role " + UserText.quote(role.name())
+                        + " makes one PodGroup per PodSet of " + roleSet.name()
+                        + "; the bridge adds only its topology fields to them"));
                 continue;
             }
             pods.add(new PodRole(taskSpec(role.name()), role.pods(), role.template() == null ? null : role.template().getSpec()));

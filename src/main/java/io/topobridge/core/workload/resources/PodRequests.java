@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.topobridge.core.finding.UserText;
 import java.util.List;
 import java.util.Map;
 
@@ -77,7 +78,7 @@ public final class PodRequests {
         }
         Map<String, Quantity> requests = map(resources.getRequests());
         Map<String, Quantity> limits = map(resources.getLimits());
-        String where = "container " + container.getName();
+        String where = "container " + UserText.identifier(container.getName());
         requests.forEach((name, q) -> add(sum, where, name, q));
         limits.forEach((name, q) -> {
             if (!requests.containsKey(name)) {
@@ -103,7 +104,8 @@ public final class PodRequests {
     }
 
     private static IllegalArgumentException invalid(String where, String name, Quantity quantity, RuntimeException e) {
-        return new IllegalArgumentException(where + ": resource " + name + "=\"" + quantity + "\" is not a valid quantity", e);
+        return new IllegalArgumentException(where + ": resource " + UserText.identifier(name) + "="
+                + UserText.quote(String.valueOf(quantity)) + " is not a valid quantity", e);
     }
 
     private static <T> List<T> list(List<T> list) {
