@@ -334,7 +334,7 @@ public class WorkloadController implements ManagedController {
             if (desired.ownership() == DesiredPodGroup.Ownership.OWNED) {
                 ownedWanted.add(desired.name());
                 if (current != null && !ours(current)) {
-                    found.addAll(about(result, WorkloadReason.NAME_TAKEN, "PodGroup " + desired.name()
+                    found.addAll(about(result, WorkloadReason.NAME_TAKEN, desired.name(), "PodGroup " + desired.name()
                             + " exists and was not made by the bridge; it is left alone", false));
                     continue;
                 }
@@ -389,13 +389,15 @@ public class WorkloadController implements ManagedController {
         }
         Optional<Queue> queue = lookup.queue(name);
         if (queue.isEmpty()) {
-            found.addAll(about(result, WorkloadReason.QUEUE_MISSING, "Volcano queue " + UserText.quote(name) + " of PodGroup "
+            found.addAll(about(result, WorkloadReason.QUEUE_MISSING, desired.name(),
+                    "Volcano queue " + UserText.quote(name) + " of PodGroup "
                     + desired.name() + " does not exist; Volcano refuses the PodGroup until it does", false));
             return current != null;
         }
         String state = queue.get().getStatus() == null ? null : queue.get().getStatus().getState();
         if (state != null && !state.isEmpty() && !"Open".equals(state)) {
-            found.addAll(about(result, WorkloadReason.QUEUE_NOT_OPEN, "Volcano queue " + UserText.quote(name) + " of PodGroup "
+            found.addAll(about(result, WorkloadReason.QUEUE_NOT_OPEN, desired.name(),
+                    "Volcano queue " + UserText.quote(name) + " of PodGroup "
                     + desired.name() + " is " + state + ", not Open; Volcano refuses new PodGroups in it", false));
             return current != null;
         }
@@ -426,7 +428,7 @@ public class WorkloadController implements ManagedController {
             if (code >= 400 && code < 500 && code != 409 && code != 429) {
                 String reason = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
                         : e.getMessage();
-                found.addAll(about(result, WorkloadReason.APPLY_REFUSED, "the API server refused PodGroup "
+                found.addAll(about(result, WorkloadReason.APPLY_REFUSED, desired.name(), "the API server refused PodGroup "
                         + desired.name() + " (HTTP " + code + "): " + UserText.excerpt(reason), false));
                 return;
             }
@@ -434,12 +436,13 @@ public class WorkloadController implements ManagedController {
         }
     }
 
-    /** The same finding on every workload of the scope. */
-    private static List<Finding> about(ScopeResult result, WorkloadReason reason, String message, boolean rejection) {
+    /** The same finding on every workload of the scope ({@code key}: the PodGroup it is about). */
+    private static List<Finding> about(ScopeResult result, WorkloadReason reason, String key, String message,
+            boolean rejection) {
         List<Finding> out = new ArrayList<>();
         for (ObjectRef subject : result.subjects()) {
-            out.add(rejection ? Finding.rejected(reason, subject, subject + ": " + message)
-                    : Finding.warning(reason, subject, subject + ": " + message));
+            out.add((rejection ? Finding.rejected(reason, subject, subject + ": " + message)
+                    : Finding.warning(reason, subject, subject + ": " + message)).withKey(key));
         }
         return out;
     }

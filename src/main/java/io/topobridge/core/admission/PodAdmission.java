@@ -124,7 +124,7 @@ public final class PodAdmission {
                     findings.add(Finding.warning(Reasons.SUBGROUP_LABEL_CONFLICT, ref, "pod label " + key + "="
                             + UserText.quote(own) + " is kept, but the subGroupPolicy of PodGroup "
                             + assignment.podGroupName() + " expects " + key + "=" + UserText.quote(value)
-                            + "; the pod may join the wrong subgroup"));
+                            + "; the pod may join the wrong subgroup").withKey(key));
                 }
             });
             meta.setLabels(labels);

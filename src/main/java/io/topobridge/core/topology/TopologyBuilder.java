@@ -277,7 +277,8 @@ public final class TopologyBuilder {
         return Finding.warning(TopologyReason.TIER_LEFT_OUT, schemeRef(scheme.id()),
                 "tier " + tier.name() + " (" + String.join(" or ", tier.keys()) + ") is carried by "
                         + count(carriers, "node") + " but left out of the " + scheme.title() + " tree because " + why
-                        + "; Volcano needs every node of a tree at the same depth");
+                        + "; Volcano needs every node of a tree at the same depth")
+                .withKey(tier.name());
     }
 
     private static int highestDynamicTier(LabelScheme scheme, List<NodeInfo> nodes) {

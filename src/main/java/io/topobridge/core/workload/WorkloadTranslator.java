@@ -264,7 +264,8 @@ public final class WorkloadTranslator {
 
     private static Finding groupUnsupported(ObjectRef subject, String group) {
         return Finding.rejected(WorkloadReason.INVALID_ANNOTATION, subject, subject + ": " + Topobridge.GROUP + "="
-                + UserText.quote(group) + ": only Deployments, StatefulSets and LeaderWorkerSets can join a group");
+                + UserText.quote(group) + ": only Deployments, StatefulSets and LeaderWorkerSets can join a group")
+                .withKey(Topobridge.GROUP);
     }
 
     private void groupUnit(GangScope scope, Run run, List<Unit> units, List<ObjectRef> subjects) {
@@ -385,7 +386,8 @@ public final class WorkloadTranslator {
                 long pods = podsPerGang(w);
                 if (pods >= 0 && intent.minMember() > pods) {
                     out.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, w.ref(),
-                            PodGroupBuilder.minMemberMessage(w.ref(), intent.minMember(), pods)));
+                            PodGroupBuilder.minMemberMessage(w.ref(), intent.minMember(), pods))
+                            .withKey(Topobridge.MIN_MEMBER));
                 }
             }
             return out;

@@ -65,6 +65,11 @@ public final class AnnotationParser {
                     : UserText.excerpt(source.where()) + " of " + source.object();
             return key + "=" + UserText.quote(raw) + " (" + where + ")";
         }
+
+        /** Tells this value's finding apart from those of other keys and sources on the same object. */
+        String findingKey() {
+            return key + " (" + source.where() + ")";
+        }
     }
 
     private AnnotationParser() {
@@ -141,7 +146,7 @@ public final class AnnotationParser {
             findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, at.source().object(),
                     at.source().object() + ": " + at.describe(at.source().object())
                             + ": hard mode needs a highest tier (set " + Topobridge.HIGHEST_TIER
-                            + "); without one Volcano enforces nothing"));
+                            + "); without one Volcano enforces nothing").withKey(Topobridge.MODE));
         }
         if (subgroupModeValue.value() == TopologyMode.HARD && subgroupTierValue.value() == null
                 && subgroupTierValue.valid()) {
@@ -149,7 +154,7 @@ public final class AnnotationParser {
             findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, at.source().object(),
                     at.source().object() + ": " + at.describe(at.source().object())
                             + ": hard mode needs a subgroup highest tier (set " + Topobridge.SUBGROUP_HIGHEST_TIER
-                            + "); without one Volcano enforces nothing"));
+                            + "); without one Volcano enforces nothing").withKey(Topobridge.SUBGROUP_MODE));
         }
         if (tierValue.value() != null && subgroupTierValue.value() != null
                 && subgroupTierValue.value() > tierValue.value()) {
@@ -158,7 +163,8 @@ public final class AnnotationParser {
                     at.source().object() + ": " + at.describe(at.source().object()) + ": subgroup tier "
                             + subgroupTierValue.value() + " is above the gang's highest tier " + tierValue.value()
                             + " (" + tierValue.first().describe(at.source().object())
-                            + "); subgroups are placed inside the gang's HyperNode"));
+                            + "); subgroups are placed inside the gang's HyperNode")
+                    .withKey(Topobridge.SUBGROUP_HIGHEST_TIER));
         }
         var intent = new GangIntent(true, tierValue.value(), modeValue.value(), subgroupTierValue.value(),
                 subgroupModeValue.value(), groupValue.value(), queueValue.value(), minMemberValue.value());
@@ -184,7 +190,8 @@ public final class AnnotationParser {
                     valid = false;
                     ObjectRef object = source.object();
                     findings.add(Finding.rejected(result.reason(), object,
-                            object + ": " + occurrence.describe(object) + ": " + result.error()));
+                            object + ": " + occurrence.describe(object) + ": " + result.error())
+                            .withKey(occurrence.findingKey()));
                 } else {
                     byValue.computeIfAbsent(result.value(), k -> new ArrayList<>()).add(occurrence);
                 }
@@ -197,7 +204,8 @@ public final class AnnotationParser {
                 var joined = new StringJoiner(" vs ");
                 byValue.values().forEach(list -> joined.add(list.get(0).describe(object)));
                 findings.add(Finding.rejected(WorkloadReason.CONFLICTING_ANNOTATIONS, object,
-                        object + ": conflicting values for the " + field.label() + ": " + joined));
+                        object + ": conflicting values for the " + field.label() + ": " + joined)
+                        .withKey(field.keys().get(0)));
             }
             return new Resolved<>(null, false, byValue.values().iterator().next().get(0));
         }
@@ -218,7 +226,8 @@ public final class AnnotationParser {
                     findings.add(Finding.warning(WorkloadReason.UNKNOWN_ANNOTATION, source.object(),
                             source.object() + ": unknown annotation " + UserText.identifier(key) + "="
                                     + UserText.quote(source.annotations().get(key)) + " (" + UserText.excerpt(source.where())
-                                    + ") is ignored; known keys: " + String.join(", ", new TreeSet<>(KNOWN_KEYS))));
+                                    + ") is ignored; known keys: " + String.join(", ", new TreeSet<>(KNOWN_KEYS)))
+                            .withKey(key));
                 }
             }
         }

@@ -57,7 +57,7 @@ public final class PodGroupBuilder {
                 if (intent.minMember() > pods) {
                     for (ObjectRef subject : subjects) {
                         findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, subject,
-                                minMemberMessage(subject, intent.minMember(), pods)));
+                                minMemberMessage(subject, intent.minMember(), pods)).withKey(Topobridge.MIN_MEMBER));
                     }
                     return new Built(null, findings);
                 }
@@ -165,7 +165,7 @@ public final class PodGroupBuilder {
         for (ObjectRef subject : subjects) {
             findings.add(Finding.warning(WorkloadReason.PRIORITY_CLASSES_DIFFER, subject, subject
                     + ": the pod templates of gang " + plan.name() + " name different priority classes "
-                    + names.stream().map(UserText::quote).toList() + "; the PodGroup gets none"));
+                    + names.stream().map(UserText::quote).toList() + "; the PodGroup gets none").withKey(plan.name()));
         }
         return null;
     }

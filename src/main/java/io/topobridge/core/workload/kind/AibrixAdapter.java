@@ -164,7 +164,7 @@ public final class AibrixAdapter {
         if (roleSetVolcano(roleSet.spec())) {
             findings.add(Finding.info(WorkloadReason.ADOPTED_POD_GROUP, subject, subject + ": AIBrix's "
                     + "volcanoSchedulingStrategy makes PodGroup " + roleSet.name()
-                    + "; the bridge adds only its topology fields to it"));
+                    + "; the bridge adds only its topology fields to it").withKey(roleSet.name()));
             return List.of(GangPlan.adopted(scope, roleSet.name(), allSubs, GangPlan.Level.GANG));
         }
         List<GangPlan> plans = new ArrayList<>();
@@ -181,7 +181,8 @@ public final class AibrixAdapter {
                 findings.add(Finding.info(WorkloadReason.ADOPTED_POD_GROUP, subject, subject + ": AIBrix's "
                         + "volcanoSchedulingStrategy of role " + UserText.quote(role.name())
                         + " makes one PodGroup per PodSet of " + roleSet.name()
-                        + "; the bridge adds only its topology fields to them"));
+                        + "; the bridge adds only its topology fields to them")
+                        .withKey(roleSet.name() + "/" + role.name()));
                 continue;
             }
             pods.add(new PodRole(taskSpec(role.name()), role.pods(), role.template() == null ? null : role.template().getSpec()));
