@@ -7,8 +7,14 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Reason;
+import io.topobridge.core.finding.UserText;
+import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.annotation.AnnotationParser;
+import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.devcluster.MockCluster;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -22,7 +28,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The registry keeps one finding per identity (object, reason, key): a message that changes (a count) updates
  * its one Event and counts it up, findings told apart by their key stay apart in Events, metrics and the API,
- * and each finding is logged once.
+ * each finding is logged once, and a hostile value reaches neither an Event nor a log line unbounded or unescaped.
  */
 class FindingsRegistryTest {
 
@@ -125,6 +131,25 @@ class FindingsRegistryTest {
         assertThat(registry.of("workloads")).containsExactly(a);
         assertThat(gauge("workloads", "UnknownAnnotation", "warning")).isEqualTo(1);
         assertThat(logged).last().asString().startsWith("resolved: WARNING Deployment/llm/vllm UnknownAnnotation");
+    }
+
+    @Test
+    void aHostileValueGivesOneBoundedLineInTheEventAndTheLog() {
+        String value = "2\nWARNING Deployment/llm/other InvalidAnnotation: forged \u001b[31m\u202e" + "a".repeat(1 << 20);
+        var sources = List.of(new AnnotationSource(DEPLOY, "metadata", Map.of("topobridge.io/highest-tier", value,
+                "topobridge.io/queue", "q")));
+        registry.publish("workloads", AnnotationParser.parse(sources, TierCatalog.of(List.of(new TierCatalog.Tier(1, "rack"))))
+                .findings());
+        assertThat(events("llm")).singleElement().satisfies(e -> {
+            assertThat(e.getMessage().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(UserText.MAX_MESSAGE_BYTES);
+            assertThat(e.getMessage()).doesNotContain("\n", "\u001b", "\u202e")
+                    .contains("topobridge.io/highest-tier=\"2\\nWARNING Deployment/llm/other InvalidAnnotation: forged "
+                            + "\\u001b[31m\\u202e").contains("(" + value.length() + " chars)");
+        });
+        assertThat(logged).singleElement().satisfies(line -> {
+            assertThat(line).startsWith("REJECTED Deployment/llm/vllm InvalidAnnotation: ").doesNotContain("\n", "\u001b");
+            assertThat(line.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(UserText.MAX_MESSAGE_BYTES);
+        });
     }
 
     @Test
