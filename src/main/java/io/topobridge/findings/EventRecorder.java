@@ -5,8 +5,10 @@ import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
-import io.topobridge.core.finding.Reason;
+import io.topobridge.core.finding.Severity;
+import io.topobridge.core.finding.UserText;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -19,9 +21,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 /**
- * Kubernetes Events on the objects findings are about. De-duplicated: the same (object, reason, message)
- * is recorded once until {@link #forget} is called for it (the finding went away), so a resync never
- * repeats an event; when it comes back while its Event still exists, that Event's count goes up. Cluster-scoped objects (Nodes, HyperNodes) get their events in {@code default}.
+ * Kubernetes Events on the objects findings are about, one Event per finding {@link Finding#id() identity}: a new
+ * finding creates it; the same finding with another message (a count that moved, a different bad value) counts
+ * that Event up and shows the latest message; the same finding unchanged writes nothing, so a resync never
+ * repeats an event. Once {@link #forget forgotten} (the finding went away), its return counts the Event up again
+ * while it still exists. Cluster-scoped objects (Nodes, HyperNodes) get their events in {@code default}.
  */
 @ApplicationScoped
 public class EventRecorder {
@@ -37,28 +41,24 @@ public class EventRecorder {
         this.meters = meters;
     }
 
-    private final Map<String, Boolean> recorded = new ConcurrentHashMap<>();
+    /** The message last recorded for each identity. */
+    private final Map<String, String> recorded = new ConcurrentHashMap<>();
 
-    /** Records a Warning event unless the same one was already recorded. Returns true when written. */
-    public boolean warning(ObjectRef object, Reason reason, String message) {
-        return record(object, reason, message, "Warning");
-    }
-
-    /** Records a Normal event unless the same one was already recorded. */
-    public boolean normal(ObjectRef object, Reason reason, String message) {
-        return record(object, reason, message, "Normal");
-    }
-
-    /** Lets the next identical event be recorded again (its cause went away). */
-    public void forget(ObjectRef object, Reason reason, String message) {
-        recorded.remove(key(object, reason, message));
-    }
-
-    private boolean record(ObjectRef object, Reason reason, String message, String type) {
-        String key = key(object, reason, message);
-        if (recorded.putIfAbsent(key, Boolean.TRUE) != null) {
+    /**
+     * Records the finding's Event (Normal for an info, Warning otherwise) unless this very finding, message
+     * included, was recorded last. Returns true when written.
+     */
+    public boolean record(Finding finding) {
+        String key = key(finding.id());
+        // Kubernetes refuses an Event note over 1024 bytes (a finding's message never is)
+        String message = UserText.line(finding.message(), UserText.MAX_MESSAGE_BYTES);
+        String before = recorded.put(key, message);
+        if (message.equals(before)) {
             return false;
         }
+        ObjectRef object = finding.object();
+        String type = finding.severity() == Severity.INFO ? "Normal" : "Warning";
+        String reason = finding.reason().reason();
         String namespace = object.namespace() == null || object.namespace().isEmpty() ? "default" : object.namespace();
         String now = Instant.now().toString();
         Event event = new EventBuilder()
@@ -74,8 +74,8 @@ public class EventRecorder {
                     .withUid(object.uid())
                 .endInvolvedObject()
                 .withType(type)
-                .withReason(reason.reason())
-                .withMessage(message.length() > 1024 ? message.substring(0, 1021) + "..." : message)
+                .withReason(reason)
+                .withMessage(message)
                 .withNewSource().withComponent(COMPONENT).endSource()
                 .withReportingComponent(COMPONENT)
                 .withReportingInstance(Objects.requireNonNullElse(System.getenv("HOSTNAME"), COMPONENT))
@@ -90,20 +90,31 @@ public class EventRecorder {
                 if (e.getCode() != 409) {
                     throw e;
                 }
-                // the same finding came back while its earlier Event still exists: count it there
+                // the finding's Event exists (it changed, or came back): count it there, with the latest message
                 client.v1().events().inNamespace(namespace).withName(event.getMetadata().getName()).edit(existing -> {
                     existing.setCount(Objects.requireNonNullElse(existing.getCount(), 1) + 1);
                     existing.setLastTimestamp(now);
+                    existing.setMessage(message);
+                    existing.setType(type);
                     return existing;
                 });
             }
-            meters.counter("topobridge.events", "type", type, "reason", reason.reason()).increment();
+            meters.counter("topobridge.events", "type", type, "reason", reason).increment();
             return true;
         } catch (KubernetesClientException e) {
-            recorded.remove(key);
-            LOG.warnf("cannot record event %s on %s: %s", reason.reason(), object, e.getMessage());
+            if (before == null) {
+                recorded.remove(key, message);
+            } else {
+                recorded.replace(key, message, before);
+            }
+            LOG.warnf("cannot record event %s on %s: %s", reason, object, UserText.excerpt(e.getMessage()));
             return false;
         }
+    }
+
+    /** Lets the finding's next occurrence be recorded again (its cause went away). */
+    public void forget(Finding.Id id) {
+        recorded.remove(key(id));
     }
 
     /** {@code <object>.<hash>}, a valid name of at most 253 characters whatever the object's name. */
@@ -117,8 +128,9 @@ public class EventRecorder {
         return (base.isEmpty() ? "topobridge" : base) + "." + hash(key);
     }
 
-    private static String key(ObjectRef object, Reason reason, String message) {
-        return object + "|" + Objects.requireNonNullElse(object.uid(), "") + "|" + reason.reason() + "|" + message;
+    private static String key(Finding.Id id) {
+        return id.object() + "|" + Objects.requireNonNullElse(id.object().uid(), "") + "|" + id.reason().reason() + "|"
+                + id.key();
     }
 
     private static String hash(String key) {

@@ -3,12 +3,11 @@ package io.topobridge.findings;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.topobridge.core.finding.Finding;
-import io.topobridge.core.finding.Severity;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,10 +16,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /**
- * The current findings of each part of the controller. Publishing a new set acts on transitions only: a new
- * finding is logged once and becomes an Event on its object, a finding that went away is logged as resolved,
- * an unchanged one does nothing. The metric {@code topobridge_findings{source,reason,severity}} counts the
- * current ones; {@code GET /api/findings} lists them.
+ * The current findings of each part of the controller, one per {@link Finding#id() identity}. Publishing a new
+ * set acts on transitions only: a new finding is logged once and becomes an Event on its object, a finding whose
+ * message changed (a count that moved) updates that Event (it counts up and shows the latest message) and is
+ * logged at DEBUG, a finding that went away is logged as resolved, an unchanged one does nothing. The metric
+ * {@code topobridge_findings{source,reason,severity}} counts the current ones; {@code GET /api/findings} lists
+ * them.
  */
 @ApplicationScoped
 public class FindingsRegistry {
@@ -30,7 +31,7 @@ public class FindingsRegistry {
     private final EventRecorder events;
     private final MeterRegistry meters;
 
-    private final Map<String, Set<Finding>> bySource = new ConcurrentHashMap<>();
+    private final Map<String, Map<Finding.Id, Finding>> bySource = new ConcurrentHashMap<>();
     private final Map<List<String>, AtomicInteger> gauges = new ConcurrentHashMap<>();
 
     public FindingsRegistry(EventRecorder events, MeterRegistry meters) {
@@ -40,7 +41,7 @@ public class FindingsRegistry {
 
     /** Replaces all findings of {@code source} (e.g. "topology"). */
     public synchronized void publish(String source, Collection<Finding> current) {
-        replace(source, new LinkedHashSet<>(current), null);
+        replace(source, current, null);
     }
 
     /**
@@ -48,36 +49,44 @@ public class FindingsRegistry {
      * or one namespace/group), leaving its other findings alone.
      */
     public synchronized void publish(String source, Set<String> scope, Collection<Finding> current) {
-        replace(source, new LinkedHashSet<>(current), scope);
+        replace(source, current, scope);
     }
 
-    private void replace(String source, Set<Finding> next, Set<String> scope) {
-        Set<Finding> previous = bySource.getOrDefault(source, Set.of());
-        Set<Finding> kept = new LinkedHashSet<>();
-        for (Finding old : previous) {
+    private void replace(String source, Collection<Finding> current, Set<String> scope) {
+        // one finding per identity: a second one with the same identity is the same finding said again
+        Map<Finding.Id, Finding> next = new LinkedHashMap<>();
+        current.forEach(f -> next.putIfAbsent(f.id(), f));
+        Map<Finding.Id, Finding> previous = bySource.getOrDefault(source, Map.of());
+        Map<Finding.Id, Finding> kept = new LinkedHashMap<>();
+        for (Finding old : previous.values()) {
             boolean inScope = scope == null || scope.contains(old.object().toString());
             if (!inScope) {
-                kept.add(old);
-            } else if (!next.contains(old)) {
+                kept.put(old.id(), old);
+            } else if (!next.containsKey(old.id())) {
                 LOG.infof("resolved: %s", old.line());
-                events.forget(old.object(), old.reason(), old.message());
+                events.forget(old.id());
             }
         }
-        for (Finding finding : next) {
-            if (!previous.contains(finding)) {
+        for (Finding finding : next.values()) {
+            Finding before = previous.get(finding.id());
+            if (before == null) {
                 log(finding);
-                if (!"File".equals(finding.object().kind())) {
-                    if (finding.severity() == Severity.INFO) {
-                        events.normal(finding.object(), finding.reason(), finding.message());
-                    } else {
-                        events.warning(finding.object(), finding.reason(), finding.message());
-                    }
-                }
+                event(finding);
+            } else if (!before.equals(finding)) {
+                LOG.debugf("changed: %s", finding.line());
+                event(finding);
             }
-            kept.add(finding);
+            kept.put(finding.id(), finding);
         }
-        bySource.put(source, kept);
+        bySource.put(source, Map.copyOf(kept));
         updateGauges();
+    }
+
+    private void event(Finding finding) {
+        // a manifest file read by render is no object of the cluster
+        if (!"File".equals(finding.object().kind())) {
+            events.record(finding);
+        }
     }
 
     private static void log(Finding finding) {
@@ -89,7 +98,7 @@ public class FindingsRegistry {
 
     private void updateGauges() {
         Map<List<String>, Integer> counts = new ConcurrentHashMap<>();
-        bySource.forEach((source, findings) -> findings.forEach(f -> counts.merge(
+        bySource.forEach((source, findings) -> findings.values().forEach(f -> counts.merge(
                 List.of(source, f.reason().reason(), f.severity().name().toLowerCase(java.util.Locale.ROOT)), 1, Integer::sum)));
         Set<List<String>> seen = new HashSet<>(gauges.keySet());
         seen.addAll(counts.keySet());
@@ -108,13 +117,13 @@ public class FindingsRegistry {
     /** Every current finding, sorted. */
     public List<Finding> all() {
         List<Finding> out = new ArrayList<>();
-        bySource.values().forEach(out::addAll);
+        bySource.values().forEach(findings -> out.addAll(findings.values()));
         out.sort(Finding.ORDER);
         return out;
     }
 
     public List<Finding> of(String source) {
-        List<Finding> out = new ArrayList<>(bySource.getOrDefault(source, Set.of()));
+        List<Finding> out = new ArrayList<>(bySource.getOrDefault(source, Map.of()).values());
         out.sort(Finding.ORDER);
         return out;
     }

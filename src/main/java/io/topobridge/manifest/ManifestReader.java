@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Reason;
+import io.topobridge.core.finding.UserText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -93,7 +94,7 @@ public final class ManifestReader {
                 try {
                     doc = docs.nextValue();
                 } catch (RuntimeException e) {
-                    findings.add(refused(file, index, "not valid YAML: " + firstLine(e.getMessage())));
+                    findings.add(refused(file, index, "not valid YAML: " + UserText.excerpt(firstLine(e.getMessage()))));
                     return;
                 }
                 if (doc == null || doc.isNull() || doc.isEmpty()) {
@@ -102,7 +103,7 @@ public final class ManifestReader {
                 addDocument(file, index, doc, objects, findings);
             }
         } catch (IOException | RuntimeException e) {
-            findings.add(refused(file, Math.max(index, 1), "not valid YAML: " + firstLine(e.getMessage())));
+            findings.add(refused(file, Math.max(index, 1), "not valid YAML: " + UserText.excerpt(firstLine(e.getMessage()))));
         }
     }
 
@@ -118,7 +119,7 @@ public final class ManifestReader {
             return;
         }
         if (!doc.path("metadata").hasNonNull("name")) {
-            findings.add(refused(file, index, doc.get("kind").asText() + " without metadata.name"));
+            findings.add(refused(file, index, UserText.identifier(doc.get("kind").asText()) + " without metadata.name"));
             return;
         }
         try {
@@ -129,8 +130,9 @@ public final class ManifestReader {
                 findings.add(refused(file, index, "not a Kubernetes object with metadata"));
             }
         } catch (RuntimeException e) {
-            findings.add(refused(file, index, doc.get("kind").asText() + " "
-                    + doc.path("metadata").path("name").asText() + " does not match its schema: " + firstLine(e.getMessage())));
+            findings.add(refused(file, index, UserText.identifier(doc.get("kind").asText()) + " "
+                    + UserText.identifier(doc.path("metadata").path("name").asText()) + " does not match its schema: "
+                    + UserText.excerpt(firstLine(e.getMessage()))));
         }
     }
 

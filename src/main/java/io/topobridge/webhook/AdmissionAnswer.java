@@ -3,6 +3,7 @@ package io.topobridge.webhook;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.topobridge.core.admission.JsonPatch;
+import io.topobridge.core.finding.UserText;
 import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
@@ -22,9 +23,12 @@ public record AdmissionAnswer(
 
     /** Kubernetes shows at most this many characters of one warning. */
     static final int MAX_WARNING = 256;
+    /** A denial joins the messages of all new rejections; a few of them, each at most 1 KiB, fit whole. */
+    static final int MAX_MESSAGE_BYTES = 4 * UserText.MAX_MESSAGE_BYTES;
 
     public AdmissionAnswer {
         patch = List.copyOf(patch);
+        message = message == null ? null : UserText.line(message, MAX_MESSAGE_BYTES);
         warnings = warnings.stream().map(w -> w.length() > MAX_WARNING ? w.substring(0, MAX_WARNING - 3) + "..." : w).toList();
         Objects.requireNonNull(result, "result");
     }

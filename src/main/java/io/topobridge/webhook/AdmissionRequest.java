@@ -3,6 +3,7 @@ package io.topobridge.webhook;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.topobridge.core.finding.UserText;
 import java.io.IOException;
 import java.util.Objects;
 
@@ -42,7 +43,7 @@ public record AdmissionRequest(
         try {
             root = mapper.readTree(body);
         } catch (IOException e) {
-            throw new MalformedException("the body is not JSON: " + firstLine(e.getMessage()));
+            throw new MalformedException("the body is not JSON: " + UserText.excerpt(firstLine(e.getMessage())));
         }
         if (root == null || !root.isObject()) {
             throw new MalformedException("the body is not a JSON object (expected an " + KIND + ")");
@@ -82,10 +83,11 @@ public record AdmissionRequest(
                 object instanceof ObjectNode o ? o : null, oldObject instanceof ObjectNode o ? o : null);
     }
 
-    /** {@code Kind namespace/name} for log lines. */
+    /** {@code Kind namespace/name} for log lines (the name is the client's, not yet validated by the API server). */
     public String describe() {
         String id = name == null || name.isEmpty() ? (object == null ? "" : object.path("metadata").path("generateName").asText("") + "*") : name;
-        return kind + " " + (namespace == null || namespace.isEmpty() ? id : namespace + "/" + id);
+        return UserText.identifier(kind) + " " + (namespace == null || namespace.isEmpty() ? UserText.identifier(id)
+                : UserText.identifier(namespace) + "/" + UserText.identifier(id));
     }
 
     private static String text(JsonNode node, String field) {
@@ -94,7 +96,7 @@ public record AdmissionRequest(
     }
 
     private static String quote(String value) {
-        return value == null ? "absent" : "\"" + value + "\"";
+        return value == null ? "absent" : UserText.quote(value);
     }
 
     private static String firstLine(String message) {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.admission.JsonPatch;
 import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadLookup;
 import java.util.List;
@@ -81,7 +82,7 @@ public final class PodMutator implements AdmissionWebhook {
         try {
             pod = serialization.convertValue(request.object(), Pod.class);
         } catch (IllegalArgumentException e) {
-            throw new AdmissionRequest.MalformedException("request.object is not a Pod: " + e.getMessage());
+            throw new AdmissionRequest.MalformedException("request.object is not a Pod: " + UserText.excerpt(e.getMessage()));
         }
         if (pod.getMetadata() != null && pod.getMetadata().getNamespace() == null) {
             // pods made by controllers often carry no namespace yet; the request says where they are created

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.tls.ServingCertificate;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -155,7 +156,7 @@ public final class WebhookServer {
             } catch (RuntimeException | StackOverflowError e) {
                 LOG.errorf(e, "%s webhook failed on %s; allowing it unchanged", webhook.name(), request.describe());
                 answer = AdmissionAnswer.allow("error", List.of("topobridge could not review " + request.describe()
-                        + " and let it pass unchanged: " + e));
+                        + " and let it pass unchanged: " + UserText.excerpt(e.toString())));
             }
             out = mapper.writeValueAsBytes(answer.toReview(mapper, request.uid()));
             status = 200;
@@ -167,7 +168,7 @@ public final class WebhookServer {
             result = "malformed";
         } catch (JsonProcessingException | RuntimeException e) {
             LOG.errorf(e, "%s webhook: cannot answer", webhook.name());
-            out = status(500, "InternalError", "topobridge cannot answer: " + e);
+            out = status(500, "InternalError", "topobridge cannot answer: " + UserText.excerpt(e.toString()));
             status = 500;
             result = "error";
         }
@@ -179,7 +180,7 @@ public final class WebhookServer {
     private void failed(RoutingContext ctx) {
         int code = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
         String message = code == 413 ? "the request body exceeds " + MAX_BODY + " bytes"
-                : ctx.failure() != null ? String.valueOf(ctx.failure()) : "request refused";
+                : ctx.failure() != null ? UserText.excerpt(String.valueOf(ctx.failure())) : "request refused";
         if (code >= 500) {
             LOG.errorf(ctx.failure(), "webhook server: %s %s failed", ctx.request().method(), ctx.request().path());
         } else {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.Severity;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
@@ -86,7 +87,7 @@ public final class WorkloadValidator implements AdmissionWebhook {
         }
         if (request.object() == null) {
             throw new AdmissionRequest.MalformedException("request.object is missing (a " + request.operation()
-                    + " of a " + request.kind() + " carries the object)");
+                    + " of a " + UserText.identifier(request.kind()) + " carries the object)");
         }
         if (request.namespace() != null && ignoredNamespaces.contains(request.namespace())) {
             return AdmissionAnswer.allow("skipped", List.of());
@@ -131,7 +132,8 @@ public final class WorkloadValidator implements AdmissionWebhook {
         try {
             return serialization.convertValue(object, kind.type());
         } catch (IllegalArgumentException e) {
-            throw new AdmissionRequest.MalformedException("request.object is not a " + kind.kind() + ": " + e.getMessage());
+            throw new AdmissionRequest.MalformedException("request.object is not a " + kind.kind() + ": "
+                    + UserText.excerpt(e.getMessage()));
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Reason;
 import io.topobridge.devcluster.MockCluster;
@@ -14,7 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Events are recorded once per (object, reason, message) until forgotten, with valid names for any object. */
+/**
+ * Events are recorded once per finding identity (object, reason, key) until forgotten: a changed message counts
+ * the same Event up; messages stay within Kubernetes' 1 KiB; names are valid for any object.
+ */
 class EventRecorderTest {
 
     enum Reasons implements Reason { MISSING_TIER_LABELS }
@@ -38,8 +42,9 @@ class EventRecorderTest {
     @Test
     void oneEventPerTransition() {
         ObjectRef node = ObjectRef.node("gpu-001");
-        assertThat(recorder.warning(node, Reasons.MISSING_TIER_LABELS, "lacks leaf")).isTrue();
-        assertThat(recorder.warning(node, Reasons.MISSING_TIER_LABELS, "lacks leaf")).isFalse();
+        Finding lacksLeaf = Finding.warning(Reasons.MISSING_TIER_LABELS, node, "lacks leaf");
+        assertThat(recorder.record(lacksLeaf)).isTrue();
+        assertThat(recorder.record(lacksLeaf)).isFalse();
         assertThat(cluster.dispatcher().writes("/events")).hasSize(1);
         Event event = cluster.client().v1().events().inNamespace("default").list().getItems().get(0);
         assertThat(event.getReason()).isEqualTo("MissingTierLabels");
@@ -47,8 +52,8 @@ class EventRecorderTest {
         assertThat(event.getInvolvedObject().getKind()).isEqualTo("Node");
         assertThat(event.getInvolvedObject().getName()).isEqualTo("gpu-001");
 
-        recorder.forget(node, Reasons.MISSING_TIER_LABELS, "lacks leaf");
-        assertThat(recorder.warning(node, Reasons.MISSING_TIER_LABELS, "lacks leaf")).isTrue();
+        recorder.forget(lacksLeaf.id());
+        assertThat(recorder.record(lacksLeaf)).isTrue();
         assertThat(cluster.client().v1().events().inNamespace("default").list().getItems())
                 .singleElement().satisfies(e -> assertThat(e.getCount()).isEqualTo(2));
     }

@@ -15,6 +15,7 @@ import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.DesiredHyperNode;
 import io.topobridge.core.topology.ForeignHyperNode;
 import io.topobridge.core.topology.HyperNodeChanges;
@@ -285,8 +286,8 @@ public class TopologyController implements ManagedController {
                 String name = step instanceof HyperNodeChanges.Apply a ? a.hyperNode().name() : ((HyperNodeChanges.Delete) step).name();
                 out.add(Finding.warning(TopologyReason.HYPER_NODE_WRITE_FAILED,
                         new ObjectRef(VolcanoApi.HYPERNODE_API_VERSION, "HyperNode", null, name, null),
-                        "the API server refused the write: " + (e.getStatus() != null && e.getStatus().getMessage() != null
-                                ? e.getStatus().getMessage() : e.getMessage())));
+                        "the API server refused the write: " + UserText.excerpt(e.getStatus() != null
+                                && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage())));
                 failure = e;
             }
         }

@@ -10,6 +10,7 @@ import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
@@ -399,8 +400,9 @@ public class WorkloadController implements ManagedController {
             if (code >= 400 && code < 500 && code != 409 && code != 429) {
                 String reason = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
                         : e.getMessage();
-                found.addAll(PodGroupChanges.about(result, WorkloadReason.APPLY_REFUSED, "the API server refused PodGroup "
-                        + desired.name() + " (HTTP " + code + "): " + reason));
+                found.addAll(PodGroupChanges.about(result, WorkloadReason.APPLY_REFUSED, desired.name(),
+                        "the API server refused PodGroup " + desired.name() + " (HTTP " + code + "): "
+                                + UserText.excerpt(reason)));
                 return;
             }
             throw e;

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.finding.Reason;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.PodAssignment;
@@ -104,7 +105,7 @@ public final class PodAdmission {
         ObjectRef ref = ref(pod);
         if (existing != null && !existing.equals(assignment.podGroupName())) {
             return new Result(admitted, Outcome.KEPT, existing, List.of(Finding.info(Reasons.FOREIGN_GROUP_NAME, ref,
-                    "pod already names PodGroup " + existing + " in " + VolcanoApi.GROUP_NAME_ANNOTATION
+                    "pod already names PodGroup " + UserText.quote(existing) + " in " + VolcanoApi.GROUP_NAME_ANNOTATION
                             + "; it keeps it and is not tied to PodGroup " + assignment.podGroupName())));
         }
 
@@ -121,9 +122,10 @@ public final class PodAdmission {
             assignment.labels().forEach((key, value) -> {
                 String own = labels.putIfAbsent(key, value);
                 if (own != null && !own.equals(value)) {
-                    findings.add(Finding.warning(Reasons.SUBGROUP_LABEL_CONFLICT, ref, "pod label " + key + "=" + own
-                            + " is kept, but the subGroupPolicy of PodGroup " + assignment.podGroupName()
-                            + " expects " + key + "=" + value + "; the pod may join the wrong subgroup"));
+                    findings.add(Finding.warning(Reasons.SUBGROUP_LABEL_CONFLICT, ref, "pod label " + key + "="
+                            + UserText.quote(own) + " is kept, but the subGroupPolicy of PodGroup "
+                            + assignment.podGroupName() + " expects " + key + "=" + UserText.quote(value)
+                            + "; the pod may join the wrong subgroup").withKey(key));
                 }
             });
             meta.setLabels(labels);
@@ -136,7 +138,7 @@ public final class PodAdmission {
         if (scheduler == null || scheduler.isBlank() || AdmissionSettings.DEFAULT_SCHEDULER.equals(scheduler)) {
             admitted.getSpec().setSchedulerName(settings.schedulerName());
         } else if (!scheduler.equals(settings.schedulerName())) {
-            findings.add(Finding.warning(Reasons.FOREIGN_SCHEDULER, ref, "pod names scheduler " + scheduler
+            findings.add(Finding.warning(Reasons.FOREIGN_SCHEDULER, ref, "pod names scheduler " + UserText.quote(scheduler)
                     + ", not " + settings.schedulerName() + ": it is left alone, Volcano will not place it, and PodGroup "
                     + assignment.podGroupName() + " may wait for it"));
         }

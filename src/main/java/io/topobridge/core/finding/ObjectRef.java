@@ -27,9 +27,16 @@ public record ObjectRef(String apiVersion, String kind, String namespace, String
         return new ObjectRef(null, kind, null, name, null);
     }
 
-    /** {@code Kind/name} or {@code Kind/namespace/name}, as printed in logs and by {@code render}. */
+    /**
+     * {@code Kind/name} or {@code Kind/namespace/name}, as printed in logs and by {@code render}; exactly the
+     * names for any object a cluster holds, escaped and cut for a name Kubernetes would refuse.
+     */
     @Override
     public String toString() {
-        return namespace == null || namespace.isEmpty() ? kind + "/" + name : kind + "/" + namespace + "/" + name;
+        String shown = UserText.identifier(kind) + "/";
+        if (namespace != null && !namespace.isEmpty()) {
+            shown += UserText.identifier(namespace) + "/";
+        }
+        return shown + UserText.identifier(name);
     }
 }

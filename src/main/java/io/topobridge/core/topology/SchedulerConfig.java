@@ -6,6 +6,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +67,7 @@ public final class SchedulerConfig {
         try {
             root = YAML.readTree(conf);
         } catch (JsonProcessingException e) {
-            return unreadable(configMap, "'" + key + "' is not YAML: " + e.getOriginalMessage());
+            return unreadable(configMap, "'" + key + "' is not YAML: " + UserText.excerpt(e.getOriginalMessage()));
         }
         if (root == null || !root.isObject()) {
             return unreadable(configMap, "'" + key + "' is not a YAML mapping");
@@ -89,7 +90,7 @@ public final class SchedulerConfig {
         return new Check(HardTopology.PLUGIN_MISSING, List.of(Finding.warning(
                 TopologyReason.NETWORK_TOPOLOGY_PLUGIN_DISABLED, configMap,
                 "the Volcano scheduler configuration does not list the " + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN
-                        + " plugin (it lists " + (plugins.isEmpty() ? "none" : String.join(", ", plugins))
+                        + " plugin (it lists " + (plugins.isEmpty() ? "none" : UserText.excerpt(String.join(", ", plugins)))
                         + "): hard network topology is not enforced; add it to a tier's plugins")));
     }
 

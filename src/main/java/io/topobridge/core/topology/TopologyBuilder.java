@@ -6,6 +6,7 @@ import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.LabelScheme.TierSpec;
 import io.topobridge.volcano.model.ExactMatch;
 import io.topobridge.volcano.model.HyperNodeSpec;
@@ -276,7 +277,8 @@ public final class TopologyBuilder {
         return Finding.warning(TopologyReason.TIER_LEFT_OUT, schemeRef(scheme.id()),
                 "tier " + tier.name() + " (" + String.join(" or ", tier.keys()) + ") is carried by "
                         + count(carriers, "node") + " but left out of the " + scheme.title() + " tree because " + why
-                        + "; Volcano needs every node of a tree at the same depth");
+                        + "; Volcano needs every node of a tree at the same depth")
+                .withKey(tier.name());
     }
 
     private static int highestDynamicTier(LabelScheme scheme, List<NodeInfo> nodes) {
@@ -344,7 +346,7 @@ public final class TopologyBuilder {
         }
 
         String describe() {
-            return tierName() + " '" + kv.value() + "'";
+            return tierName() + " " + UserText.quote(kv.value());
         }
     }
 
@@ -507,7 +509,7 @@ public final class TopologyBuilder {
                         }
                     }
                     findings.add(Finding.warning(TopologyReason.DOMAIN_PARENT_CONFLICT, hyperNodeRef(d.name),
-                            d.describe() + " (label " + d.kv.key() + ") is " + where(d) + " here but also "
+                            d.describe() + " (label " + UserText.identifier(d.kv.key()) + ") is " + where(d) + " here but also "
                                     + examples(elsewhere) + "; its nodes disagree on their parent, so it is kept as "
                                     + same.size() + " separate HyperNodes"));
                 }
@@ -618,7 +620,8 @@ public final class TopologyBuilder {
             }
             String source = hn.labels().get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL);
             StringBuilder message = new StringBuilder("HyperNode of ")
-                    .append(source == null ? "no declared source" : VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL + "=" + source)
+                    .append(source == null ? "no declared source"
+                            : VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL + "=" + UserText.quote(source))
                     .append(" covers ");
             if (!nodes.isEmpty()) {
                 message.append(count(nodes.size(), "node")).append(" of topobridge's tree (")

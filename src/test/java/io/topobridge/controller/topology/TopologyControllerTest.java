@@ -320,6 +320,29 @@ class TopologyControllerTest {
     }
 
     @Test
+    void aFindingWhoseCountGrowsAsNodesJoinIsOneEventThatCountsUp() {
+        MockCluster cluster = MockCluster.start().installVolcanoCrds();
+        harness = Harness.wire(cluster, Harness.options(TopologySettings.parse("auto", List.of("example.com/rack=rack"))))
+                .start();
+        for (int n = 1; n <= 3; n++) {
+            cluster.client().nodes().resource(new NodeBuilder().withNewMetadata().withName("n" + n)
+                    .addToLabels("example.com/rack", "r1").endMetadata().build()).create();
+            String count = "with " + n + " nodes";
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(harness.findings.of(TopologyController.SOURCE))
+                    .filteredOn(f -> f.reason() == TopologyReason.SINGLE_DOMAIN_TIER)
+                    .singleElement().satisfies(f -> assertThat(f.message()).contains(count)));
+        }
+        harness.settle();
+        List<Event> events = harness.cluster.client().v1().events().inNamespace("default").list().getItems();
+        assertThat(events).filteredOn(e -> "SingleDomainTier".equals(e.getReason())).singleElement().satisfies(e -> {
+            assertThat(e.getInvolvedObject().getKind()).isEqualTo("HyperNode");
+            assertThat(e.getInvolvedObject().getName()).isEqualTo("rack-r1");
+            assertThat(e.getCount()).isEqualTo(3);
+            assertThat(e.getMessage()).contains("rack \"r1\" with 3 nodes");
+        });
+    }
+
+    @Test
     void tierListenersHearOfChangesOnly() {
         MockCluster cluster = MockCluster.start().installVolcanoCrds();
         cluster.seed(EXAMPLE);

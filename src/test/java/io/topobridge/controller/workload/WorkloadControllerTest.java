@@ -279,7 +279,7 @@ class WorkloadControllerTest {
         settle();
         assertThat(wiring.findings.of(WorkloadController.SOURCE)).extracting(f -> f.reason().reason() + " " + f.object().name())
                 .containsExactly("QueueMissing lost", "QueueNotOpen vllm");
-        assertThat(wiring.findings.of(WorkloadController.SOURCE).get(1).message()).contains("queue research of PodGroup tb-deploy-vllm is Closed");
+        assertThat(wiring.findings.of(WorkloadController.SOURCE).get(1).message()).contains("queue \"research\" of PodGroup tb-deploy-vllm is Closed");
         resyncAndSettle();
         assertThat(podGroupWrites()).isEmpty();
 

@@ -129,8 +129,8 @@ class PodAdmissionTest {
         List<String> messages = admission(WORKER).admit(pod, TierCatalog.EMPTY, NO_WORKLOADS).findings().stream()
                 .map(Finding::message).toList();
         assertThat(messages).anySatisfy(m -> assertThat(m).contains("kai").contains("volcano").contains("lws-a-0"));
-        assertThat(messages).anySatisfy(m -> assertThat(m).contains("topobridge.io/subgroup=other")
-                .contains("topobridge.io/subgroup=lws-a-0"));
+        assertThat(messages).anySatisfy(m -> assertThat(m).contains("topobridge.io/subgroup=\"other\"")
+                .contains("topobridge.io/subgroup=\"lws-a-0\""));
     }
 
     @Test

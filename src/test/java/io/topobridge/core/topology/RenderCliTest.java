@@ -2,6 +2,13 @@ package io.topobridge.core.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.topobridge.core.admission.AdmissionSettings;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.UserText;
+import io.topobridge.core.render.Renderer;
+import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.manifest.ManifestReader;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.topobridge.cli.TopobridgeCommand;
@@ -11,12 +18,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
  * {@code topobridge render} through picocli with the application's own beans and configuration, as the jar's
- * CLI mode runs it: the example GPU cluster prints the golden HyperNodes; a bad preset is a usage error.
+ * CLI mode runs it: the example GPU cluster prints the golden HyperNodes; a bad preset is a usage error; hostile
+ * values cannot forge a finding line.
  */
 @QuarkusTest
 @QuarkusTestResource(MockApiServer.class)
@@ -106,6 +117,57 @@ public class RenderCliTest {
                 .noneMatch(l -> l.contains("Exception") || l.startsWith("\tat "));
         assertThat(run.err()).contains("REJECTED Deployment/ns/quantity UnreadableWorkload",
                 "REJECTED LeaderWorkerSet/ns/typed UnreadableWorkload", "REJECTED StormService/ns/storm UnreadableWorkload");
+    }
+
+    /**
+     * A newline, carriage return, ANSI escape or line separator in a label value, an annotation value, an
+     * annotation key or a node name never forges a line: stderr has exactly one line per finding, each bounded.
+     */
+    @Test
+    void hostileValuesCannotForgeFindingLines(@TempDir Path dir) throws Exception {
+        Path input = dir.resolve("hostile.yaml");
+        Files.writeString(input, """
+                apiVersion: v1
+                kind: Node
+                metadata: {name: n1, labels: {example.com/rack: "r1\\nINFO HyperNode/rack-r2 SingleDomainTier: forged"}}
+                ---
+                apiVersion: v1
+                kind: Node
+                metadata: {name: "N2\\x1b[31m\\r\\nWARNING Node/n3", labels: {example.com/rack: r1}}
+                ---
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: d
+                  namespace: ns
+                  annotations:
+                    topobridge.io/highest-tier: "2\\nREJECTED Deployment/ns/e InvalidAnnotation: forged %s"
+                    "topobridge.io/x\\u2028y": "\\u202e1"
+                spec:
+                  replicas: 1
+                  template: {spec: {containers: [{name: c, image: x}]}}
+                """.formatted("a".repeat(1 << 20)));
+        String[] args = {"render", "--tiers", "example.com/rack=rack", input.toString()};
+        Run run = run(args);
+
+        var read = new ManifestReader(new KubernetesSerialization()).read(List.of(input));
+        List<Finding> findings = new Renderer(TopologySettings.parse("auto", List.of("example.com/rack=rack")),
+                WorkloadSettings.defaults(), AdmissionSettings.defaults()).render(read.objects()).findings();
+        assertThat(read.findings()).isEmpty();
+        assertThat(findings).extracting(f -> f.reason().reason()).containsExactlyInAnyOrder("InvalidAnnotation",
+                "UnknownAnnotation", "UnmatchableNodeName", "SingleDomainTier");
+        assertThat(run.exit()).isEqualTo(1);
+        List<String> lines = run.err().lines().toList();
+        assertThat(lines).as(run.err()).hasSameSizeAs(findings);
+        assertThat(run.err()).doesNotContain("\r", "\u001b", "\u2028", "\u202e").endsWith("\n");
+        assertThat(lines).allSatisfy(line -> {
+            assertThat(line).matches("(INFO|WARNING|REJECTED) (HyperNode|Node|Deployment)/.*");
+            assertThat(line.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(UserText.MAX_MESSAGE_BYTES);
+        });
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("WARNING Node/N2\\u001b[31m\\r\\nWARNING Node/n3 "));
+        assertThat(lines).anySatisfy(l -> assertThat(l).contains("rack \"r1\\nINFO HyperNode/rack-r2 SingleDomainTier: forged\""));
+        assertThat(lines).anySatisfy(l -> assertThat(l).contains("topobridge.io/highest-tier=\"2\\nREJECTED").contains(" chars)"));
+        assertThat(lines).anySatisfy(l -> assertThat(l).contains("topobridge.io/x\\u2028y=\"\\u202e1\""));
     }
 
     @Test

@@ -139,7 +139,7 @@ class TopologyBuilderTest {
         assertThat(tree.ancestor("b1", 2)).isEqualTo("zone-b");
         assertThat(result.hyperNodes()).hasSize(4);
         assertThat(result.findings()).filteredOn(f -> f.reason() == TopologyReason.DOMAIN_PARENT_CONFLICT).hasSize(2)
-                .allMatch(f -> f.message().contains("rack 'r1'") && f.message().contains("kept as 2 separate HyperNodes"));
+                .allMatch(f -> f.message().contains("rack \"r1\"") && f.message().contains("kept as 2 separate HyperNodes"));
     }
 
     @Test
@@ -344,7 +344,7 @@ class TopologyBuilderTest {
                 .filter(f -> f.reason() == TopologyReason.FOREIGN_HYPER_NODE_OVERLAP)
                 .collect(Collectors.toMap(f -> f.object().name(), Finding::message));
         assertThat(overlaps).containsOnlyKeys("label-discovery", "by-regex", "by-label", "above-ours");
-        assertThat(overlaps.get("label-discovery")).contains("volcano.sh/network-topology-source=label").contains("1 node of").contains("(n1)");
+        assertThat(overlaps.get("label-discovery")).contains("volcano.sh/network-topology-source=\"label\"").contains("1 node of").contains("(n1)");
         assertThat(overlaps.get("by-regex")).contains("2 nodes").contains("n2, n3");
         assertThat(overlaps.get("by-label")).contains("(n3)");
         assertThat(overlaps.get("above-ours")).contains("1 HyperNode of topobridge's (" + rack1 + ")");

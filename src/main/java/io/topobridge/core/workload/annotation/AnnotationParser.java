@@ -4,6 +4,7 @@ import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadReason;
 import java.util.ArrayList;
@@ -62,9 +63,14 @@ public final class AnnotationParser {
     /** A value as written, where it was written. */
     private record Occurrence(AnnotationSource source, String key, String raw) {
         String describe(ObjectRef subject) {
-            String where = source.object().equals(subject) ? source.where()
-                    : source.where() + " of " + source.object();
-            return key + "=\"" + raw + "\" (" + where + ")";
+            String where = source.object().equals(subject) ? UserText.excerpt(source.where())
+                    : UserText.excerpt(source.where()) + " of " + source.object();
+            return key + "=" + UserText.quote(raw) + " (" + where + ")";
+        }
+
+        /** Tells this value's finding apart from those of other keys and sources on the same object. */
+        String findingKey() {
+            return key + " (" + source.where() + ")";
         }
     }
 
@@ -153,7 +159,7 @@ public final class AnnotationParser {
             findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, at.source().object(),
                     at.source().object() + ": " + at.describe(at.source().object())
                             + ": hard mode needs a highest tier (set " + Topobridge.HIGHEST_TIER
-                            + "); without one Volcano enforces nothing"));
+                            + "); without one Volcano enforces nothing").withKey(Topobridge.MODE));
         }
         if (subgroupModeValue.value() == TopologyMode.HARD && subgroupTierValue.value() == null
                 && subgroupTierValue.valid()) {
@@ -161,7 +167,7 @@ public final class AnnotationParser {
             findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, at.source().object(),
                     at.source().object() + ": " + at.describe(at.source().object())
                             + ": hard mode needs a subgroup highest tier (set " + Topobridge.SUBGROUP_HIGHEST_TIER
-                            + "); without one Volcano enforces nothing"));
+                            + "); without one Volcano enforces nothing").withKey(Topobridge.SUBGROUP_MODE));
         }
         if (tierValue.value() != null && subgroupTierValue.value() != null
                 && subgroupTierValue.value() > tierValue.value()) {
@@ -170,7 +176,8 @@ public final class AnnotationParser {
                     at.source().object() + ": " + at.describe(at.source().object()) + ": subgroup tier "
                             + subgroupTierValue.value() + " is above the gang's highest tier " + tierValue.value()
                             + " (" + tierValue.first().describe(at.source().object())
-                            + "); subgroups are placed inside the gang's HyperNode"));
+                            + "); subgroups are placed inside the gang's HyperNode")
+                    .withKey(Topobridge.SUBGROUP_HIGHEST_TIER));
         }
         var intent = new GangIntent(true, tierValue.value(), modeValue.value(), subgroupTierValue.value(),
                 subgroupModeValue.value(), groupValue.value(), queueValue.value(), minMemberValue.value());
@@ -196,7 +203,8 @@ public final class AnnotationParser {
                     valid = false;
                     ObjectRef object = source.object();
                     findings.add(Finding.rejected(result.reason(), object,
-                            object + ": " + occurrence.describe(object) + ": " + result.error()));
+                            object + ": " + occurrence.describe(object) + ": " + result.error())
+                            .withKey(occurrence.findingKey()));
                 } else {
                     byValue.computeIfAbsent(result.value(), k -> new ArrayList<>()).add(occurrence);
                 }
@@ -209,7 +217,8 @@ public final class AnnotationParser {
                 var joined = new StringJoiner(" vs ");
                 byValue.values().forEach(list -> joined.add(list.get(0).describe(object)));
                 findings.add(Finding.rejected(WorkloadReason.CONFLICTING_ANNOTATIONS, object,
-                        object + ": conflicting values for the " + field.label() + ": " + joined));
+                        object + ": conflicting values for the " + field.label() + ": " + joined)
+                        .withKey(field.keys().get(0)));
             }
             return new Resolved<>(null, false, byValue.values().iterator().next().get(0));
         }
@@ -228,9 +237,10 @@ public final class AnnotationParser {
                 if (key.startsWith(Topobridge.PREFIX) && !KNOWN_KEYS.contains(key)
                         && seen.add(source.object() + "|" + key)) {
                     findings.add(Finding.warning(WorkloadReason.UNKNOWN_ANNOTATION, source.object(),
-                            source.object() + ": unknown annotation " + key + "=\"" + source.annotations().get(key)
-                                    + "\" (" + source.where() + ") is ignored; known keys: "
-                                    + String.join(", ", new TreeSet<>(KNOWN_KEYS))));
+                            source.object() + ": unknown annotation " + UserText.identifier(key) + "="
+                                    + UserText.quote(source.annotations().get(key)) + " (" + UserText.excerpt(source.where())
+                                    + ") is ignored; known keys: " + String.join(", ", new TreeSet<>(KNOWN_KEYS)))
+                            .withKey(key));
                 }
             }
         }
@@ -273,8 +283,8 @@ public final class AnnotationParser {
         if (numbers.size() > 1) {
             var list = new StringJoiner(", ");
             numbers.forEach(n -> list.add(String.valueOf(n)));
-            return Result.error("tier name \"" + value + "\" is ambiguous: the label schemes in this cluster give it "
-                    + "the numbers " + list + "; write the number instead");
+            return Result.error("tier name " + UserText.quote(value)
+                    + " is ambiguous: the label schemes in this cluster give it the numbers " + list + "; write the number instead");
         }
         if (tiers.isEmpty()) {
             return Result.tiersUnknown("unknown tier name: no tiers are known yet (no node carries the configured topology labels)");

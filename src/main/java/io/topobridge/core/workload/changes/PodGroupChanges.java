@@ -2,6 +2,7 @@ package io.topobridge.core.workload.changes;
 
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadReason;
@@ -73,7 +74,7 @@ public final class PodGroupChanges {
             if (desired.ownership() == DesiredPodGroup.Ownership.OWNED) {
                 ownedWanted.add(desired.name());
                 if (current != null && !current.ours()) {
-                    findings.addAll(about(result, WorkloadReason.NAME_TAKEN, "PodGroup " + desired.name()
+                    findings.addAll(about(result, WorkloadReason.NAME_TAKEN, desired.name(), "PodGroup " + desired.name()
                             + " exists and was not made by the bridge; it is left alone"));
                     continue;
                 }
@@ -129,24 +130,26 @@ public final class PodGroupChanges {
             return true;
         }
         if (!queues.states().containsKey(name)) {
-            findings.addAll(about(result, WorkloadReason.QUEUE_MISSING, "Volcano queue " + name + " of PodGroup "
+            findings.addAll(about(result, WorkloadReason.QUEUE_MISSING, desired.name(), "Volcano queue "
+                    + UserText.quote(name) + " of PodGroup "
                     + desired.name() + " does not exist; Volcano refuses the PodGroup until it does"));
             return current != null;
         }
         String state = queues.states().get(name);
         if (state != null && !state.isEmpty() && !"Open".equals(state)) {
-            findings.addAll(about(result, WorkloadReason.QUEUE_NOT_OPEN, "Volcano queue " + name + " of PodGroup "
+            findings.addAll(about(result, WorkloadReason.QUEUE_NOT_OPEN, desired.name(), "Volcano queue "
+                    + UserText.quote(name) + " of PodGroup "
                     + desired.name() + " is " + state + ", not Open; Volcano refuses new PodGroups in it"));
             return current != null;
         }
         return true;
     }
 
-    /** The same warning on every workload of the scope. */
-    public static List<Finding> about(ScopeResult result, WorkloadReason reason, String message) {
+    /** The same warning on every workload of the scope ({@code key}: the PodGroup it is about). */
+    public static List<Finding> about(ScopeResult result, WorkloadReason reason, String key, String message) {
         List<Finding> out = new ArrayList<>();
         for (ObjectRef subject : result.subjects()) {
-            out.add(Finding.warning(reason, subject, subject + ": " + message));
+            out.add(Finding.warning(reason, subject, subject + ": " + message).withKey(key));
         }
         return out;
     }

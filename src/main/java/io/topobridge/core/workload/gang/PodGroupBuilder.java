@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.annotation.GangIntent;
@@ -56,7 +57,7 @@ public final class PodGroupBuilder {
                 if (intent.minMember() > pods) {
                     for (ObjectRef subject : subjects) {
                         findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, subject,
-                                minMemberMessage(subject, intent.minMember(), pods)));
+                                minMemberMessage(subject, intent.minMember(), pods)).withKey(Topobridge.MIN_MEMBER));
                     }
                     return new Built(null, findings);
                 }
@@ -163,8 +164,8 @@ public final class PodGroupBuilder {
         }
         for (ObjectRef subject : subjects) {
             findings.add(Finding.warning(WorkloadReason.PRIORITY_CLASSES_DIFFER, subject, subject
-                    + ": the pod templates of gang " + plan.name() + " name different priority classes " + names
-                    + "; the PodGroup gets none"));
+                    + ": the pod templates of gang " + plan.name() + " name different priority classes "
+                    + names.stream().map(UserText::quote).toList() + "; the PodGroup gets none").withKey(plan.name()));
         }
         return null;
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
@@ -140,8 +141,9 @@ final class Aibrix {
                     plans.add(GangPlan.adopted(scope, podSet, List.of(one), List.of(), GangPlan.Level.SUBGROUP));
                 }
                 findings.add(Finding.info(WorkloadReason.ADOPTED_POD_GROUP, subject, subject + ": AIBrix's "
-                        + "volcanoSchedulingStrategy of role " + role.name() + " makes one PodGroup per PodSet of "
-                        + rs.name() + "; the bridge adds only its topology fields to them"));
+                        + "volcanoSchedulingStrategy of role " + UserText.quote(role.name())
+                        + " makes one PodGroup per PodSet of " + rs.name()
+                        + "; the bridge adds only its topology fields to them").withKey(rs.name() + "/" + role.name()));
                 continue;
             }
             pods.add(podRole(rs, role, replicas));
@@ -150,7 +152,7 @@ final class Aibrix {
         if (rs.volcano()) {
             findings.add(Finding.info(WorkloadReason.ADOPTED_POD_GROUP, subject, subject + ": AIBrix's "
                     + "volcanoSchedulingStrategy makes PodGroup " + rs.name()
-                    + "; the bridge adds only its topology fields to it"));
+                    + "; the bridge adds only its topology fields to it").withKey(rs.name()));
             return List.of(GangPlan.adopted(scope, rs.name(), pods, subs, GangPlan.Level.GANG));
         }
         if (!pods.isEmpty()) {

@@ -71,7 +71,7 @@ final class PodSetAdapter implements KindAdapter {
         if (Aibrix.volcano(ps.spec(), "spec")) {
             notes.add(Finding.info(WorkloadReason.ADOPTED_POD_GROUP, ps.ref(), ps.ref() + ": AIBrix's "
                     + "volcanoSchedulingStrategy makes PodGroup " + ps.name()
-                    + "; the bridge adds only its topology fields to it"));
+                    + "; the bridge adds only its topology fields to it").withKey(ps.name()));
             return List.of(GangPlan.adopted(scope, ps.name(), List.of(role), List.of(), GangPlan.Level.GANG));
         }
         if (size == 0) {

@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.topobridge.core.Excerpt;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.annotation.AnnotationSource;
@@ -184,7 +184,7 @@ public final class Workload {
             return null;
         }
         if (!node.isObject()) {
-            throw new IllegalArgumentException(field + " is not a pod template: " + Excerpt.quoted(shown(node)));
+            throw new IllegalArgumentException(field + " is not a pod template: " + UserText.quote(String.valueOf(shown(node))));
         }
         try {
             return MAPPER.treeToValue(node, PodTemplateSpec.class);
@@ -192,7 +192,7 @@ public final class Workload {
             // Jackson's message quotes the offending input, which may be huge
             String detail = e instanceof com.fasterxml.jackson.databind.JsonMappingException m ? m.getOriginalMessage()
                     : e.getMessage();
-            throw new IllegalArgumentException(field + " is not a valid pod template: " + Excerpt.text(detail));
+            throw new IllegalArgumentException(field + " is not a valid pod template: " + UserText.excerpt(detail));
         }
     }
 
@@ -202,7 +202,7 @@ public final class Workload {
             return absent;
         }
         if (!node.canConvertToInt() || !node.isIntegralNumber()) {
-            throw new IllegalArgumentException(field + "=" + Excerpt.quoted(shown(node)) + " is not a whole number"
+            throw new IllegalArgumentException(field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not a whole number"
                     + (node.isIntegralNumber() ? " in range" : ""));
         }
         int value = node.asInt();
@@ -223,7 +223,7 @@ public final class Workload {
             return absent;
         }
         if (!node.isTextual()) {
-            throw new IllegalArgumentException(field + "=" + Excerpt.quoted(shown(node)) + " is not a string");
+            throw new IllegalArgumentException(field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not a string");
         }
         return node.asText();
     }
@@ -234,15 +234,15 @@ public final class Workload {
             return Map.of();
         }
         if (!node.isObject()) {
-            throw new IllegalArgumentException(field + "=" + Excerpt.quoted(shown(node)) + " is not a map");
+            throw new IllegalArgumentException(field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not a map");
         }
         Map<String, String> out = new java.util.LinkedHashMap<>();
         var fields = node.fields();
         while (fields.hasNext()) {
             var entry = fields.next();
             if (!entry.getValue().isValueNode() || entry.getValue().isNull()) {
-                throw new IllegalArgumentException(field + "." + Excerpt.cut(entry.getKey()) + "="
-                        + Excerpt.quoted(shown(entry.getValue())) + " is not a string");
+                throw new IllegalArgumentException(field + "." + UserText.identifier(String.valueOf(entry.getKey())) + "="
+                        + UserText.quote(String.valueOf(shown(entry.getValue()))) + " is not a string");
             }
             out.put(entry.getKey(), entry.getValue().asText());
         }
@@ -255,7 +255,7 @@ public final class Workload {
             return MAPPER.createArrayNode();
         }
         if (!node.isArray()) {
-            throw new IllegalArgumentException(field + "=" + Excerpt.quoted(shown(node)) + " is not a list");
+            throw new IllegalArgumentException(field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not a list");
         }
         return node;
     }
@@ -266,7 +266,7 @@ public final class Workload {
             return MissingNode.getInstance();
         }
         if (!node.isObject()) {
-            throw new IllegalArgumentException(field + "=" + Excerpt.quoted(shown(node)) + " is not an object");
+            throw new IllegalArgumentException(field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not an object");
         }
         return node;
     }

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.topobridge.core.Excerpt;
+import io.topobridge.core.finding.UserText;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -79,7 +79,7 @@ public final class PodRequests {
         }
         Map<String, Quantity> requests = map(resources.getRequests());
         Map<String, Quantity> limits = map(resources.getLimits());
-        String where = "container " + Excerpt.cut(container.getName());
+        String where = "container " + UserText.identifier(container.getName());
         requests.forEach((name, q) -> add(sum, where, name, q));
         limits.forEach((name, q) -> {
             if (!requests.containsKey(name)) {
@@ -102,12 +102,12 @@ public final class PodRequests {
         try {
             amount = Quantities.amount(quantity);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(where + ": resource " + Excerpt.cut(name) + "="
-                    + Excerpt.quoted(quantity) + " is not a valid quantity");
+            throw new IllegalArgumentException(where + ": resource " + UserText.identifier(name) + "="
+                    + UserText.quote(String.valueOf(quantity)) + " is not a valid quantity");
         }
         if (amount.signum() < 0) {
-            throw new IllegalArgumentException(where + ": resource " + Excerpt.cut(name) + "="
-                    + Excerpt.quoted(quantity) + " is negative");
+            throw new IllegalArgumentException(where + ": resource " + UserText.identifier(name) + "="
+                    + UserText.quote(String.valueOf(quantity)) + " is negative");
         }
         return amount;
     }

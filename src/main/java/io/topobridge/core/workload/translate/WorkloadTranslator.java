@@ -2,7 +2,7 @@ package io.topobridge.core.workload.translate;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.topobridge.core.Excerpt;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
@@ -181,7 +181,7 @@ public final class WorkloadTranslator {
         List<Finding> out = new ArrayList<>();
         for (ObjectRef subject : subjects) {
             out.add(Finding.rejected(WorkloadReason.UNREADABLE_WORKLOAD, subject,
-                    subject + ": cannot be read: " + Excerpt.text(e.getMessage())));
+                    subject + ": cannot be read: " + UserText.excerpt(e.getMessage())));
         }
         return out;
     }
@@ -219,8 +219,8 @@ public final class WorkloadTranslator {
             Optional<WorkloadKind> kind = WorkloadKind.of(subject.apiVersion(), subject.kind());
             if (kind.isPresent() && adapters.groupMember(kind.get()).isEmpty()) {
                 out.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, subject, subject + ": " + Topobridge.GROUP
-                        + "=\"" + intent.group() + "\": only Deployments, StatefulSets and LeaderWorkerSets can join a"
-                        + " group"));
+                        + "=" + UserText.quote(intent.group()) + ": only Deployments, StatefulSets and LeaderWorkerSets"
+                        + " can join a group").withKey(Topobridge.GROUP));
             }
         }
         return out;

@@ -181,6 +181,37 @@ class AnnotationParserTest {
                 .contains("topobridge.io/highest-tier=\"2\" (metadata of Deployment/llm/decode)");
     }
 
+    /**
+     * Every mistake on one object is its own finding (object, reason, key): the registry keeps one finding per
+     * identity, so two mistakes sharing one would hide each other from Events, metrics and the API.
+     */
+    @Test
+    void eachMistakeOnOneObjectHasItsOwnIdentity() {
+        var metadata = new AnnotationSource(DEPLOY, "metadata", Map.of("topobridge.io/highest-tier", "spine2",
+                "topobridge.io/mode", "sideways", "topobridge.io/queue", "Team A", "topobridge.io/min-member", "0",
+                "topobridge.io/highest_tier", "2", "topobridge.io/modes", "soft", "topobridge.io/subgroup-mode", "hard"));
+        var podTemplate = new AnnotationSource(DEPLOY, "pod template", Map.of("topobridge.io/highest-tier", "core",
+                "volcano.sh/network-topology-mode", "medium", "scheduling.volcano.sh/queue-name", "b"));
+        var leaderTemplate = new AnnotationSource(DEPLOY, "leader template", Map.of("topobridge.io/highest-tier", "x"));
+        ParsedIntent parsed = AnnotationParser.parse(List.of(metadata, podTemplate, leaderTemplate), Fixtures.TIERS);
+        // three bad tiers (one key in three sources), two bad modes, a bad queue and min-member, two unknown
+        // keys, and subgroup hard mode without a subgroup tier
+        assertThat(parsed.findings()).hasSize(10);
+        assertThat(parsed.findings()).extracting(Finding::id).doesNotHaveDuplicates();
+        assertThat(parsed.findings()).filteredOn(f -> f.reason() == WorkloadReason.INVALID_ANNOTATION)
+                .extracting(Finding::key).contains("topobridge.io/highest-tier (metadata)",
+                        "topobridge.io/highest-tier (pod template)", "topobridge.io/highest-tier (leader template)");
+        assertThat(parsed.findings()).filteredOn(f -> f.reason() == WorkloadReason.UNKNOWN_ANNOTATION)
+                .extracting(Finding::key).containsExactlyInAnyOrder("topobridge.io/highest_tier", "topobridge.io/modes");
+
+        // two fields in conflict at once: one finding each
+        ParsedIntent conflicts = AnnotationParser.parse(List.of(meta(Map.of("topobridge.io/highest-tier", "1",
+                "topobridge.io/queue", "a")), template(Map.of("topobridge.io/highest-tier", "2",
+                "topobridge.io/queue", "b"))), Fixtures.TIERS);
+        assertThat(conflicts.findings()).hasSize(2).allMatch(f -> f.reason() == WorkloadReason.CONFLICTING_ANNOTATIONS)
+                .extracting(Finding::id).doesNotHaveDuplicates();
+    }
+
     @Test
     void unknownTopobridgeKeyWarnsButKeepsTheRest() {
         ParsedIntent parsed = AnnotationParser.parse(List.of(meta(Map.of("topobridge.io/highest_tier", "2",
