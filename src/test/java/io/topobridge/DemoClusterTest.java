@@ -68,7 +68,7 @@ class DemoClusterTest {
     @BeforeEach
     void converged() {
         Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            assertThat(hyperNodes()).hasSize(10);
+            assertThat(hyperNodes()).hasSize(15);
             assertThat(podGroups().keySet()).containsExactlyInAnyOrderElementsOf(POD_GROUPS);
         });
         Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
@@ -79,22 +79,24 @@ class DemoClusterTest {
     void hyperNodesFollowTheGpuClustersLabels() {
         Map<Integer, Long> byTier = hyperNodes().stream().collect(Collectors.groupingBy(h -> h.getSpec().getTier(),
                 Collectors.counting()));
-        assertThat(byTier).containsExactlyInAnyOrderEntriesOf(Map.of(1, 4L, 2, 4L, 3, 2L));
+        assertThat(byTier).containsExactlyInAnyOrderEntriesOf(Map.of(1, 5L, 2, 4L, 3, 4L, 4, 2L));
         assertThat(hyperNodes()).allSatisfy(h -> assertThat(h.getMetadata().getLabels())
                 .containsEntry(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE));
         given().get("/api/status").then().statusCode(200)
                 .body("controllers.topology.tiers.nvlink", hasToString("1"))
-                .body("controllers.topology.tiers.leaf", hasToString("2"))
-                .body("controllers.topology.tiers.spine", hasToString("3"));
+                .body("controllers.topology.tiers.'nvlink-domain'", hasToString("2"))
+                .body("controllers.topology.tiers.leaf", hasToString("3"))
+                .body("controllers.topology.tiers.spine", hasToString("4"));
     }
 
     @Test
     void tierNamesInTheExamplesResolveThroughTheBuiltTopology() {
         Map<String, PodGroup> made = podGroups();
-        // "nvlink" is tier 1 and "leaf" tier 2 only because the topology controller built them from the nodes
+        // "nvlink" is tier 1 and "leaf" tier 3 only because the topology controller built them from the nodes (rack r04
+        // is split into two NVLink partitions, so the NVLink domains are tier 2)
         assertThat(made.get("tb-lws-deepseek-0").getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(1);
         PodGroup pair = made.get("tb-group-qwen-pd");
-        assertThat(pair.getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(2);
+        assertThat(pair.getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(3);
         assertThat(pair.getSpec().getNetworkTopology().getHighestTierName()).isNull();
         assertThat(pair.getSpec().getSubGroupPolicy()).isNotEmpty().allSatisfy(s -> {
             assertThat(s.getNetworkTopology().getHighestTierAllowed()).isEqualTo(1);
@@ -102,7 +104,7 @@ class DemoClusterTest {
         });
         given().get("/api/podgroups").then().statusCode(200).body("size()", equalTo(POD_GROUPS.size()))
                 .body("find { it.metadata.name == 'tb-lws-deepseek-1' }.spec.networkTopology.highestTierAllowed", equalTo(1));
-        given().get("/api/hypernodes").then().statusCode(200).body("size()", equalTo(10));
+        given().get("/api/hypernodes").then().statusCode(200).body("size()", equalTo(15));
         given().get("/api/findings").then().statusCode(200)
                 .body("findAll { it.severity == 'REJECTED' }.size()", equalTo(0));
     }

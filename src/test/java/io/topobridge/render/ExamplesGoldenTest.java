@@ -64,7 +64,7 @@ class ExamplesGoldenTest {
         assertThat(findings).containsExactlyElementsOf(
                 Files.readAllLines(GOLDEN.resolve("findings.txt")).stream().filter(l -> !l.isBlank()).toList());
         assertThat(output.rejected()).as("the examples are all accepted").isFalse();
-        assertThat(output.hyperNodes()).hasSize(10);
+        assertThat(output.hyperNodes()).hasSize(15);
         assertThat(output.podGroups()).hasSize(5);
     }
 
