@@ -64,8 +64,8 @@ class ExamplesGoldenTest {
         assertThat(findings).containsExactlyElementsOf(
                 Files.readAllLines(GOLDEN.resolve("findings.txt")).stream().filter(l -> !l.isBlank()).toList());
         assertThat(output.rejected()).as("the examples are all accepted").isFalse();
-        assertThat(output.hyperNodes()).hasSize(15);
-        assertThat(output.podGroups()).hasSize(5);
+        assertThat(output.hyperNodes()).hasSize(19);
+        assertThat(output.podGroups()).hasSize(8);
     }
 
     @Test

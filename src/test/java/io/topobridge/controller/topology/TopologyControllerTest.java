@@ -110,8 +110,8 @@ class TopologyControllerTest {
     void firstSyncCreatesEachHyperNodeOnceAndAResyncWritesNothing() {
         exampleCluster();
         TopologyResult expected = expected();
-        // 2 spines, 4 leaves, 4 NVLink domains, 5 partitions (rack r04 is split in two)
-        assertThat(expected.hyperNodes()).hasSize(2 + 4 + 4 + 5);
+        // 2 spines, 5 leaves, 5 NVLink domains, 7 partitions (racks r04 and r05 are split in two)
+        assertThat(expected.hyperNodes()).hasSize(2 + 5 + 5 + 7);
         assertServerMatches(expected);
         assertThat(writes()).hasSize(expected.hyperNodes().size()).allMatch(ApplyingCrudDispatcher.Request::isApply);
         assertThat(harness.cluster.dispatcher().requests(r -> r.isWrite() && r.path().contains("/status"))).isEmpty();
@@ -119,7 +119,7 @@ class TopologyControllerTest {
         assertThat(harness.tiers.current().number("nvlink-domain")).contains(2);
         assertThat(harness.tiers.current().number("leaf")).contains(3);
         assertThat(harness.tiers.current().number("spine")).contains(4);
-        assertThat(harness.controller.details()).containsEntry("state", "running").containsEntry("hyperNodes", 15);
+        assertThat(harness.controller.details()).containsEntry("state", "running").containsEntry("hyperNodes", 19);
 
         harness.cluster.dispatcher().clearLog();
         long before = harness.passes();
@@ -182,7 +182,7 @@ class TopologyControllerTest {
         // rack r01: its NVLink partition, domain and leaf go, the spine drops the leaf; rack r02's partition shrinks
         assertThat(writes()).hasSize(5);
         assertThat(writes().stream().filter(r -> r.method().equals("DELETE"))).hasSize(3);
-        assertThat(expected().hyperNodes()).hasSize(12);
+        assertThat(expected().hyperNodes()).hasSize(16);
     }
 
     @Test
@@ -219,7 +219,7 @@ class TopologyControllerTest {
                 .equals(Set.of("hypernode-from-labels", "manual-rack")));
         harness.settle();
         assertThat(writtenNames()).doesNotContain("hypernode-from-labels", "manual-rack");
-        assertThat(writes().stream().filter(r -> r.method().equals("DELETE"))).hasSize(15);
+        assertThat(writes().stream().filter(r -> r.method().equals("DELETE"))).hasSize(19);
     }
 
     private static HyperNode foreign(String name, Map<String, String> labels, String... nodes) {
