@@ -299,8 +299,11 @@ public final class TopologyBuilder {
         Map<String, Map<String, List<Integer>>> byClique = null;
         for (int n = 0; n < kept.size(); n++) {
             KeyValue domain = values.get(n)[nvlinkIndex];
+            if (LabelSchemes.GPU_CLIQUE.equals(domain.key())) {
+                continue;
+            }
             String clique = kept.get(n).labels().get(LabelSchemes.GPU_CLIQUE);
-            if (LabelSchemes.GPU_CLIQUE.equals(domain.key()) || clique == null || clique.isEmpty()) {
+            if (clique == null || clique.isEmpty()) {
                 continue;
             }
             if (byClique == null) {
