@@ -39,7 +39,7 @@ public record LabelScheme(String id, String title, List<TierSpec> tiers, List<St
             return new TierSpec(name, List.of(keys), false, false);
         }
 
-        static TierSpec nvlink(boolean required, String... domainKeys) {
+        static TierSpec nvlinkTier(boolean required, String... domainKeys) {
             return new TierSpec(LabelSchemes.NVLINK_TIER, List.of(domainKeys), required, true);
         }
     }

@@ -41,12 +41,12 @@ public final class LabelSchemes {
     static final int MAX_FABRIC_TIER = 15;
 
     public static final LabelScheme TOPOGRAPH = new LabelScheme("topograph", "NVIDIA topograph (>= 1.0)",
-            List.of(TierSpec.nvlink(false, TOPOGRAPH_ACCELERATOR, GPU_CLIQUE)),
+            List.of(TierSpec.nvlinkTier(false, TOPOGRAPH_ACCELERATOR, GPU_CLIQUE)),
             List.of(),
             new DynamicTiers(TOPOGRAPH_FABRIC_PREFIX, MAX_FABRIC_TIER, LabelSchemes::fabricTierName));
 
     public static final LabelScheme TOPOGRAPH_V03 = new LabelScheme("topograph-v0.3", "NVIDIA topograph 0.3-0.5",
-            List.of(TierSpec.nvlink(false, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
+            List.of(TierSpec.nvlinkTier(false, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
                     TierSpec.required("leaf", TOPOGRAPH_V0 + "leaf"),
                     TierSpec.optional("spine", TOPOGRAPH_V0 + "spine"),
                     TierSpec.optional("core", TOPOGRAPH_V0 + "core")),
@@ -59,7 +59,7 @@ public final class LabelSchemes {
      * decide which one a node carries.
      */
     public static final LabelScheme TOPOGRAPH_V01 = new LabelScheme("topograph-v0.1", "NVIDIA topograph 0.1",
-            List.of(TierSpec.nvlink(false, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
+            List.of(TierSpec.nvlinkTier(false, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
                     TierSpec.required("leaf", TOPOGRAPH_V0 + "block"),
                     TierSpec.optional("spine", TOPOGRAPH_V0 + "spine"),
                     TierSpec.optional("core", TOPOGRAPH_V0 + "datacenter")),
@@ -68,7 +68,7 @@ public final class LabelSchemes {
 
     /** AWS numbers from the top (layer-1 is the broadest); layer-4 exists on some instance types only. */
     public static final LabelScheme AWS = new LabelScheme("aws", "AWS EC2 instance topology",
-            List.of(TierSpec.nvlink(false, GPU_CLIQUE),
+            List.of(TierSpec.nvlinkTier(false, GPU_CLIQUE),
                     TierSpec.optional("layer-4", AWS_LAYER + "4"),
                     TierSpec.required("layer-3", AWS_LAYER + "3"),
                     TierSpec.required("layer-2", AWS_LAYER + "2"),
@@ -88,7 +88,7 @@ public final class LabelSchemes {
             null);
 
     public static final LabelScheme OCI_SCHEME = new LabelScheme("oci", "OCI RDMA cluster network",
-            List.of(TierSpec.nvlink(false, GPU_CLIQUE),
+            List.of(TierSpec.nvlinkTier(false, GPU_CLIQUE),
                     TierSpec.required("local-block", OCI + "local_block_id"),
                     TierSpec.required("network-block", OCI + "network_block_id"),
                     TierSpec.required("hpc-island", OCI + "hpc_island_id")),
@@ -96,7 +96,7 @@ public final class LabelSchemes {
             null);
 
     public static final LabelScheme VOLCANO = new LabelScheme("volcano", "Volcano example labels",
-            List.of(TierSpec.nvlink(false, GPU_CLIQUE),
+            List.of(TierSpec.nvlinkTier(false, GPU_CLIQUE),
                     TierSpec.required("leaf", "volcano.sh/hypernode", "volcano.sh/tor"),
                     TierSpec.optional("spine", "volcano.sh/hypercluster")),
             List.of("volcano.sh/hypernode", "volcano.sh/tor", "volcano.sh/hypercluster"),
@@ -104,7 +104,7 @@ public final class LabelSchemes {
 
     /** NVLink alone, for nodes that carry no fabric scheme (or topograph's accelerator labels only). */
     public static final LabelScheme NVLINK = new LabelScheme("nvlink", "NVLink domains (GPU feature discovery)",
-            List.of(TierSpec.nvlink(true, TOPOGRAPH_ACCELERATOR, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE)),
+            List.of(TierSpec.nvlinkTier(true, TOPOGRAPH_ACCELERATOR, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE)),
             List.of(TOPOGRAPH_ACCELERATOR, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
             null);
 
