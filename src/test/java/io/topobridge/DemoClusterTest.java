@@ -51,7 +51,8 @@ class DemoClusterTest {
 
     private static final String NS = "inference";
     private static final List<String> POD_GROUPS = List.of("tb-ds-pd-slice-0", "tb-group-qwen-pd",
-            "tb-lws-deepseek-0", "tb-lws-deepseek-1", "tb-rs-pd-demo-roleset-7xkq2");
+            "tb-lws-deepseek-0", "tb-lws-deepseek-1", "tb-lws-tp-one-partition-0", "tb-lws-tp-too-big-0",
+            "tb-lws-tp-too-big-soft-0", "tb-rs-pd-demo-roleset-7xkq2");
 
     @Inject
     AdmissionController admission;
@@ -68,7 +69,7 @@ class DemoClusterTest {
     @BeforeEach
     void converged() {
         Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            assertThat(hyperNodes()).hasSize(10);
+            assertThat(hyperNodes()).hasSize(19);
             assertThat(podGroups().keySet()).containsExactlyInAnyOrderElementsOf(POD_GROUPS);
         });
         Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
@@ -79,22 +80,31 @@ class DemoClusterTest {
     void hyperNodesFollowTheGpuClustersLabels() {
         Map<Integer, Long> byTier = hyperNodes().stream().collect(Collectors.groupingBy(h -> h.getSpec().getTier(),
                 Collectors.counting()));
-        assertThat(byTier).containsExactlyInAnyOrderEntriesOf(Map.of(1, 4L, 2, 4L, 3, 2L));
+        assertThat(byTier).containsExactlyInAnyOrderEntriesOf(Map.of(1, 7L, 2, 5L, 3, 5L, 4, 2L));
         assertThat(hyperNodes()).allSatisfy(h -> assertThat(h.getMetadata().getLabels())
                 .containsEntry(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE));
         given().get("/api/status").then().statusCode(200)
                 .body("controllers.topology.tiers.nvlink", hasToString("1"))
-                .body("controllers.topology.tiers.leaf", hasToString("2"))
-                .body("controllers.topology.tiers.spine", hasToString("3"));
+                .body("controllers.topology.tiers.'nvlink-domain'", hasToString("2"))
+                .body("controllers.topology.tiers.leaf", hasToString("3"))
+                .body("controllers.topology.tiers.spine", hasToString("4"));
     }
 
     @Test
     void tierNamesInTheExamplesResolveThroughTheBuiltTopology() {
         Map<String, PodGroup> made = podGroups();
-        // "nvlink" is tier 1 and "leaf" tier 2 only because the topology controller built them from the nodes
+        // "nvlink" is tier 1 and "leaf" tier 3 only because the topology controller built them from the nodes (racks
+        // r04 and r05 are split into NVLink partitions, so the NVLink domains are tier 2)
         assertThat(made.get("tb-lws-deepseek-0").getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(1);
+        // the tensor-parallel gangs sized against rack r05's partitions: hard and soft, both on the partition tier
+        assertThat(made.get("tb-lws-tp-one-partition-0").getSpec().getMinMember()).isEqualTo(9);
+        assertThat(made.get("tb-lws-tp-too-big-0").getSpec().getMinMember()).isEqualTo(10);
+        assertThat(List.of("tb-lws-tp-one-partition-0", "tb-lws-tp-too-big-0", "tb-lws-tp-too-big-soft-0"))
+                .extracting(n -> made.get(n).getSpec().getNetworkTopology().getHighestTierAllowed() + " "
+                        + made.get(n).getSpec().getNetworkTopology().getMode())
+                .containsExactly("1 hard", "1 hard", "1 soft");
         PodGroup pair = made.get("tb-group-qwen-pd");
-        assertThat(pair.getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(2);
+        assertThat(pair.getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(3);
         assertThat(pair.getSpec().getNetworkTopology().getHighestTierName()).isNull();
         assertThat(pair.getSpec().getSubGroupPolicy()).isNotEmpty().allSatisfy(s -> {
             assertThat(s.getNetworkTopology().getHighestTierAllowed()).isEqualTo(1);
@@ -102,7 +112,7 @@ class DemoClusterTest {
         });
         given().get("/api/podgroups").then().statusCode(200).body("size()", equalTo(POD_GROUPS.size()))
                 .body("find { it.metadata.name == 'tb-lws-deepseek-1' }.spec.networkTopology.highestTierAllowed", equalTo(1));
-        given().get("/api/hypernodes").then().statusCode(200).body("size()", equalTo(10));
+        given().get("/api/hypernodes").then().statusCode(200).body("size()", equalTo(19));
         given().get("/api/findings").then().statusCode(200)
                 .body("findAll { it.severity == 'REJECTED' }.size()", equalTo(0));
     }

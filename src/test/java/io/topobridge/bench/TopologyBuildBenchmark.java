@@ -21,7 +21,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The whole tree from scratch, on one thread: the work of one controller pass (target: 50,000 nodes in under
- * 200 ms). Sample mode, so JMH reports the median (p0.50) alongside the mean.
+ * 200 ms). Sample mode, so JMH reports the median (p0.50) alongside the mean. {@code auto-split}: every rack is
+ * split into two NVLink partitions, so the tree gets its partition level.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -35,7 +36,7 @@ public class TopologyBuildBenchmark {
     @Param({"10000", "50000"})
     int nodes;
 
-    @Param({"auto", "tiers"})
+    @Param({"auto", "tiers", "auto-split"})
     String config;
 
     private List<NodeInfo> cluster;
@@ -43,8 +44,8 @@ public class TopologyBuildBenchmark {
 
     @Setup
     public void setUp() {
-        cluster = TopologyClusters.nodes(nodes);
-        TopologySettings settings = "auto".equals(config) ? TopologySettings.auto()
+        cluster = TopologyClusters.nodes(nodes, "auto-split".equals(config));
+        TopologySettings settings = !"tiers".equals(config) ? TopologySettings.auto()
                 : TopologySettings.parse("auto", List.of("nvidia.com/gpu.clique=nvlink", "fabric.topograph.run/tier-0=leaf",
                         "fabric.topograph.run/tier-1=spine", "fabric.topograph.run/tier-2=core"));
         builder = new TopologyBuilder(settings);

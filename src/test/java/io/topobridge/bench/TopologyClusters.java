@@ -9,14 +9,14 @@ import java.util.Map;
 /**
  * Synthetic GB200-style clusters for the topology benchmarks: NVLink racks of 18 trays (topograph fabric tiers
  * plus a GPU clique), one leaf switch per two racks, 32 leaves per spine, 8 spines per core, plus the labels
- * nodes really carry besides topology.
+ * nodes really carry besides topology. Racks are one NVLink partition each, or split into two of 9 trays.
  */
 final class TopologyClusters {
 
     private TopologyClusters() {
     }
 
-    static Map<String, String> labels(int i) {
+    static Map<String, String> labels(int i, boolean split) {
         int rack = i / 18;
         int leaf = rack / 2;
         int spine = leaf / 32;
@@ -30,7 +30,8 @@ final class TopologyClusters {
         labels.put("nvidia.com/gpu.present", "true");
         labels.put("nvidia.com/gpu.product", "NVIDIA-GB200");
         labels.put("nvidia.com/gpu.count", "4");
-        labels.put("nvidia.com/gpu.clique", String.format("%08x-0000-4000-8000-%012x.1", rack * 7919, rack));
+        labels.put("nvidia.com/gpu.clique", String.format("%08x-0000-4000-8000-%012x.%d", rack * 7919, rack,
+                split && i % 18 >= 9 ? 2 : 1));
         labels.put("fabric.topograph.run/tier-0", String.format("S-%016X", 0x7d1a0000L + leaf));
         labels.put("fabric.topograph.run/tier-1", String.format("S-%016X", 0x2c5e0000L + spine));
         labels.put("fabric.topograph.run/tier-2", String.format("S-%016X", 0x11110000L + core));
@@ -42,9 +43,13 @@ final class TopologyClusters {
     }
 
     static List<NodeInfo> nodes(int count) {
+        return nodes(count, false);
+    }
+
+    static List<NodeInfo> nodes(int count, boolean split) {
         List<NodeInfo> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            out.add(new NodeInfo(name(i), labels(i)));
+            out.add(new NodeInfo(name(i), labels(i, split)));
         }
         return out;
     }

@@ -44,7 +44,7 @@ public final class TopologyRelabelLatency {
         long t = System.nanoTime();
         ExecutorService pool = Executors.newFixedThreadPool(4);
         IntStream.range(0, count).forEach(i -> pool.submit(() -> cluster.client().nodes().resource(new NodeBuilder()
-                .withNewMetadata().withName(TopologyClusters.name(i)).withLabels(TopologyClusters.labels(i)).endMetadata()
+                .withNewMetadata().withName(TopologyClusters.name(i)).withLabels(TopologyClusters.labels(i, false)).endMetadata()
                 .build()).create()));
         pool.shutdown();
         pool.awaitTermination(10, TimeUnit.MINUTES);

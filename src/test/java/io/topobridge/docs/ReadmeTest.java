@@ -2,6 +2,7 @@ package io.topobridge.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.topobridge.core.topology.TopologyReason;
 import io.topobridge.testing.ConfigKeys;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,7 +12,10 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The README stays true: every configuration key is documented, and CI runs exactly its test command. */
+/**
+ * The README stays true: every configuration key and every topology finding reason is documented, and CI runs
+ * exactly its test command.
+ */
 class ReadmeTest {
 
     private static final String TEST_COMMAND = "./mvnw -B verify";
@@ -27,6 +31,18 @@ class ReadmeTest {
             }
         });
         assertThat(missing).as("configuration keys missing from README.md").isEmpty();
+    }
+
+    @Test
+    void documentsEveryTopologyFindingReason() throws IOException {
+        String readme = Files.readString(Path.of("README.md"));
+        List<String> missing = new ArrayList<>();
+        for (TopologyReason reason : TopologyReason.values()) {
+            if (!readme.contains("| `" + reason.reason() + "` |")) {
+                missing.add(reason.reason());
+            }
+        }
+        assertThat(missing).as("topology finding reasons missing from README.md's findings table").isEmpty();
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.finding.Finding;
@@ -64,8 +65,8 @@ class ExamplesGoldenTest {
         assertThat(findings).containsExactlyElementsOf(
                 Files.readAllLines(GOLDEN.resolve("findings.txt")).stream().filter(l -> !l.isBlank()).toList());
         assertThat(output.rejected()).as("the examples are all accepted").isFalse();
-        assertThat(output.hyperNodes()).hasSize(10);
-        assertThat(output.podGroups()).hasSize(5);
+        assertThat(output.hyperNodes()).hasSize(19);
+        assertThat(output.podGroups()).hasSize(8);
     }
 
     @Test
@@ -75,6 +76,21 @@ class ExamplesGoldenTest {
                 .as(h.name()).isEmpty());
         output.podGroups().forEach(p -> assertThat(VolcanoSchemas.podGroups().violations(VolcanoObjects.podGroup(p)))
                 .as(p.name()).isEmpty());
+    }
+
+    @Test
+    void aTierTheExampleClusterLacksIsRefusedWithTheTiersItHas() {
+        var input = new ManifestReader(SERIALIZATION).read(List.of(Path.of("examples/gpu-cluster")));
+        List<HasMetadata> objects = new ArrayList<>(input.objects());
+        objects.add(new DeploymentBuilder().withNewMetadata().withName("tp").withNamespace("inference")
+                .addToAnnotations("topobridge.io/highest-tier", "rack").endMetadata()
+                .withNewSpec().withReplicas(2).withNewTemplate().withNewSpec().addNewContainer().withName("vllm")
+                .withImage("vllm").endContainer().endSpec().endTemplate().endSpec().build());
+        RenderOutput output = new Renderer(TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
+                .render(objects);
+        assertThat(output.rejected()).isTrue();
+        assertThat(output.findings()).map(Finding::message)
+                .anyMatch(m -> m.contains("unknown tier name; known tiers 1=nvlink, 2=nvlink-domain, 3=leaf, 4=spine"));
     }
 
     private static List<JsonNode> trees(String yaml) throws IOException {

@@ -20,19 +20,27 @@ import java.util.function.IntFunction;
  */
 public record LabelScheme(String id, String title, List<TierSpec> tiers, List<String> carriers, DynamicTiers dynamic) {
 
-    /** One tier: the name users write, the label keys read in order (first present wins), required or not. */
-    public record TierSpec(String name, List<String> keys, boolean required) {
+    /**
+     * One tier: the name users write, the label keys read in order (first present wins), required or not. An
+     * NVLink tier reads the NVLink domain from its keys and the partitions inside it from
+     * {@link LabelSchemes#partitionKeys}; the builder gives it one or two tiers (see {@link TopologyBuilder}).
+     */
+    public record TierSpec(String name, List<String> keys, boolean required, boolean nvlink) {
         public TierSpec {
             Objects.requireNonNull(name, "name");
             keys = List.copyOf(keys);
         }
 
         static TierSpec required(String name, String... keys) {
-            return new TierSpec(name, List.of(keys), true);
+            return new TierSpec(name, List.of(keys), true, false);
         }
 
         static TierSpec optional(String name, String... keys) {
-            return new TierSpec(name, List.of(keys), false);
+            return new TierSpec(name, List.of(keys), false, false);
+        }
+
+        static TierSpec nvlinkTier(boolean required, String... domainKeys) {
+            return new TierSpec(LabelSchemes.NVLINK_TIER, List.of(domainKeys), required, true);
         }
     }
 
@@ -90,6 +98,13 @@ public record LabelScheme(String id, String title, List<TierSpec> tiers, List<St
             if (tier.keys().contains(key)) {
                 return true;
             }
+            if (tier.nvlink()) {
+                for (String domainKey : tier.keys()) {
+                    if (LabelSchemes.partitionKeys(domainKey).contains(key)) {
+                        return true;
+                    }
+                }
+            }
         }
         return carriers.contains(key);
     }
@@ -101,7 +116,7 @@ public record LabelScheme(String id, String title, List<TierSpec> tiers, List<St
         }
         List<TierSpec> out = new ArrayList<>(tiers);
         for (int n = 0; n <= Math.min(highestDynamic, dynamic.max()); n++) {
-            out.add(new TierSpec(dynamic.names().apply(n), List.of(dynamic.prefix() + n), n == 0));
+            out.add(new TierSpec(dynamic.names().apply(n), List.of(dynamic.prefix() + n), n == 0, false));
         }
         return List.copyOf(out);
     }

@@ -11,14 +11,26 @@ import java.util.Optional;
 /**
  * The node label schemes clusters really carry, and the presets built from them. Tier names are what users
  * write in {@code topobridge.io/highest-tier}, so one concept has one name everywhere: {@code nvlink} for an
- * NVLink domain, {@code leaf}/{@code spine}/{@code core} for switch tiers counted from the nodes; cloud tiers
- * whose physical role the provider does not state keep the provider's own word.
+ * NVLink partition (the GPUs that can talk over NVLink), {@code nvlink-domain} for the physical NVLink domain
+ * above it where a domain is split, {@code leaf}/{@code spine}/{@code core} for switch tiers counted from the
+ * nodes; cloud tiers whose physical role the provider does not state keep the provider's own word.
  */
 public final class LabelSchemes {
 
-    /** NVIDIA GPU feature discovery: {@code <clusterUUID>.<cliqueId>}; the UUID part is the NVLink domain. */
+    /**
+     * NVIDIA GPU feature discovery: {@code <clusterUUID>.<cliqueId>}. The UUID part is the NVLink domain (the
+     * physical system), the whole value the NVLink partition: only GPUs with equal values can talk over NVLink.
+     */
     public static final String GPU_CLIQUE = "nvidia.com/gpu.clique";
     public static final String TOPOGRAPH_ACCELERATOR = "accelerator.topograph.run/domain";
+    /** topograph 1.0's NVLink partition, named within its {@link #TOPOGRAPH_ACCELERATOR} domain. */
+    public static final String TOPOGRAPH_SUB_DOMAIN = "accelerator.topograph.run/sub-domain";
+    /** Tier of the GPUs that can talk over NVLink: what users name to keep a tensor-parallel gang on NVLink. */
+    public static final String NVLINK_TIER = "nvlink";
+    /** Tier of the physical NVLink domain, above its partitions; only present where some domain is split. */
+    public static final String NVLINK_DOMAIN_TIER = "nvlink-domain";
+    /** Every key that can name an NVLink partition. */
+    static final List<String> PARTITION_KEYS = List.of(TOPOGRAPH_SUB_DOMAIN, GPU_CLIQUE);
     public static final String TOPOGRAPH_FABRIC_PREFIX = "fabric.topograph.run/tier-";
     static final String TOPOGRAPH_V0 = "network.topology.nvidia.com/";
     static final String AWS_LAYER = "topology.k8s.aws/network-node-layer-";
@@ -29,12 +41,12 @@ public final class LabelSchemes {
     static final int MAX_FABRIC_TIER = 15;
 
     public static final LabelScheme TOPOGRAPH = new LabelScheme("topograph", "NVIDIA topograph (>= 1.0)",
-            List.of(TierSpec.optional("nvlink", TOPOGRAPH_ACCELERATOR, GPU_CLIQUE)),
+            List.of(TierSpec.nvlinkTier(false, TOPOGRAPH_ACCELERATOR, GPU_CLIQUE)),
             List.of(),
             new DynamicTiers(TOPOGRAPH_FABRIC_PREFIX, MAX_FABRIC_TIER, LabelSchemes::fabricTierName));
 
     public static final LabelScheme TOPOGRAPH_V03 = new LabelScheme("topograph-v0.3", "NVIDIA topograph 0.3-0.5",
-            List.of(TierSpec.optional("nvlink", TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
+            List.of(TierSpec.nvlinkTier(false, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
                     TierSpec.required("leaf", TOPOGRAPH_V0 + "leaf"),
                     TierSpec.optional("spine", TOPOGRAPH_V0 + "spine"),
                     TierSpec.optional("core", TOPOGRAPH_V0 + "core")),
@@ -47,7 +59,7 @@ public final class LabelSchemes {
      * decide which one a node carries.
      */
     public static final LabelScheme TOPOGRAPH_V01 = new LabelScheme("topograph-v0.1", "NVIDIA topograph 0.1",
-            List.of(TierSpec.optional("nvlink", TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
+            List.of(TierSpec.nvlinkTier(false, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
                     TierSpec.required("leaf", TOPOGRAPH_V0 + "block"),
                     TierSpec.optional("spine", TOPOGRAPH_V0 + "spine"),
                     TierSpec.optional("core", TOPOGRAPH_V0 + "datacenter")),
@@ -56,7 +68,7 @@ public final class LabelSchemes {
 
     /** AWS numbers from the top (layer-1 is the broadest); layer-4 exists on some instance types only. */
     public static final LabelScheme AWS = new LabelScheme("aws", "AWS EC2 instance topology",
-            List.of(TierSpec.optional("nvlink", GPU_CLIQUE),
+            List.of(TierSpec.nvlinkTier(false, GPU_CLIQUE),
                     TierSpec.optional("layer-4", AWS_LAYER + "4"),
                     TierSpec.required("layer-3", AWS_LAYER + "3"),
                     TierSpec.required("layer-2", AWS_LAYER + "2"),
@@ -76,7 +88,7 @@ public final class LabelSchemes {
             null);
 
     public static final LabelScheme OCI_SCHEME = new LabelScheme("oci", "OCI RDMA cluster network",
-            List.of(TierSpec.optional("nvlink", GPU_CLIQUE),
+            List.of(TierSpec.nvlinkTier(false, GPU_CLIQUE),
                     TierSpec.required("local-block", OCI + "local_block_id"),
                     TierSpec.required("network-block", OCI + "network_block_id"),
                     TierSpec.required("hpc-island", OCI + "hpc_island_id")),
@@ -84,15 +96,15 @@ public final class LabelSchemes {
             null);
 
     public static final LabelScheme VOLCANO = new LabelScheme("volcano", "Volcano example labels",
-            List.of(TierSpec.optional("nvlink", GPU_CLIQUE),
+            List.of(TierSpec.nvlinkTier(false, GPU_CLIQUE),
                     TierSpec.required("leaf", "volcano.sh/hypernode", "volcano.sh/tor"),
                     TierSpec.optional("spine", "volcano.sh/hypercluster")),
             List.of("volcano.sh/hypernode", "volcano.sh/tor", "volcano.sh/hypercluster"),
             null);
 
-    /** NVLink domains alone, for nodes that carry no fabric scheme (or topograph's accelerator label only). */
+    /** NVLink alone, for nodes that carry no fabric scheme (or topograph's accelerator labels only). */
     public static final LabelScheme NVLINK = new LabelScheme("nvlink", "NVLink domains (GPU feature discovery)",
-            List.of(TierSpec.required("nvlink", TOPOGRAPH_ACCELERATOR, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE)),
+            List.of(TierSpec.nvlinkTier(true, TOPOGRAPH_ACCELERATOR, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE)),
             List.of(TOPOGRAPH_ACCELERATOR, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
             null);
 
@@ -145,10 +157,20 @@ public final class LabelSchemes {
     }
 
     /**
-     * The domain a label value stands for. A GPU clique is {@code <clusterUUID>.<cliqueId>} and its NVLink domain
-     * is the part before the last dot; every other value is the domain itself.
+     * The keys that may name an NVLink partition inside a domain read from {@code domainKey}, in order (first
+     * present wins). topograph's sub-domain only means something within topograph's own domain; a GPU clique
+     * names its partition globally, so it can sit under any scheme's domain label.
      */
-    public static String domainValue(String key, String value) {
+    static List<String> partitionKeys(String domainKey) {
+        return TOPOGRAPH_ACCELERATOR.equals(domainKey) ? PARTITION_KEYS : List.of(GPU_CLIQUE);
+    }
+
+    /**
+     * The NVLink domain an NVLink tier's label value stands for. A GPU clique is {@code <clusterUUID>.<cliqueId>}
+     * and its domain is the part before the last dot (a value without a dot is taken whole); every other value
+     * is the domain itself.
+     */
+    static String domainValue(String key, String value) {
         if (GPU_CLIQUE.equals(key)) {
             int dot = value.lastIndexOf('.');
             if (dot > 0) {

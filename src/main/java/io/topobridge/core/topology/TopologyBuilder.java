@@ -33,6 +33,14 @@ import java.util.stream.Collectors;
  * equal values under different parents never merge; every node of a tree sits at the same depth; tier-1
  * members are Nodes and higher members are HyperNodes, all by {@code exactMatch}. By construction every
  * HyperNode has at most one parent and the tree has no cycle.
+ *
+ * <p>NVLink has two levels: the domain (the physical system) and the partitions inside it (the GPUs that can
+ * really talk over NVLink). Per tree, when no domain (identified by its label path) holds more than one
+ * partition, the two are the same sets of nodes and form one tier, {@code nvlink}, whose HyperNodes are the
+ * domains. Otherwise every domain of the tree gets a partition level: {@code nvlink} (partitions) under
+ * {@code nvlink-domain} (domains), an unpartitioned domain having one partition with all its nodes, because
+ * Volcano needs every node of a tree at the same depth. A node without a partition label in a domain whose
+ * other nodes name one is left out: its partition is unknown.
  */
 public final class TopologyBuilder {
 
@@ -117,6 +125,7 @@ public final class TopologyBuilder {
         forest.prune(findings);
         List<DesiredHyperNode> hyperNodes = forest.hyperNodes();
         forest.parentConflicts(findings);
+        forest.partitionConflicts(findings);
         forest.singleDomainTiers(findings);
         overlaps(foreign, forest, byName, findings);
 
@@ -250,7 +259,8 @@ public final class TopologyBuilder {
                 usedNames.add(tiers.get(i).name());
             }
         }
-        Tree tree = forest.tree(scheme, usedNames);
+        boolean nvlink = depth > 0 && tiers.get(usedIndex[0]).nvlink();
+        Tree tree = forest.tree(scheme, usedNames, nvlink);
         for (int n = 0; n < kept.size(); n++) {
             KeyValue[] resolved = values.get(n);
             Domain parent = null;
@@ -259,6 +269,74 @@ public final class TopologyBuilder {
                 parent = tree.domain(parent, level, kv);
             }
             parent.nodes.add(kept.get(n).name());
+            if (nvlink) {
+                parent.partitions.add(partition(resolved[usedIndex[0]].key(), kept.get(n).labels()));
+            }
+        }
+        if (nvlink) {
+            tree.foldOrSplitNvlink(findings);
+            cliqueDomainMismatches(kept, values, usedIndex[0], findings);
+        }
+    }
+
+    /** The NVLink partition a node names inside its domain (read from {@code domainKey}), or null: none named. */
+    private static KeyValue partition(String domainKey, Map<String, String> labels) {
+        for (String key : LabelSchemes.partitionKeys(domainKey)) {
+            String value = labels.get(key);
+            if (value != null && !value.isEmpty()) {
+                return new KeyValue(key, value);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A GPU clique's UUID is the physical NVLink domain, so all nodes of one UUID must carry the same domain label
+     * of their scheme (topograph's domain, or the older accelerator label). The tree follows the scheme's label;
+     * the disagreement is reported on every node involved, as nothing tells which side is right.
+     */
+    private static void cliqueDomainMismatches(List<NodeInfo> kept, List<KeyValue[]> values, int nvlinkIndex,
+            List<Finding> findings) {
+        Map<String, Map<String, List<Integer>>> byClique = null;
+        for (int n = 0; n < kept.size(); n++) {
+            KeyValue domain = values.get(n)[nvlinkIndex];
+            if (LabelSchemes.GPU_CLIQUE.equals(domain.key())) {
+                continue;
+            }
+            String clique = kept.get(n).labels().get(LabelSchemes.GPU_CLIQUE);
+            if (clique == null || clique.isEmpty()) {
+                continue;
+            }
+            if (byClique == null) {
+                byClique = new TreeMap<>();
+            }
+            byClique.computeIfAbsent(LabelSchemes.domainValue(LabelSchemes.GPU_CLIQUE, clique), k -> new TreeMap<>())
+                    .computeIfAbsent(domain.value(), k -> new ArrayList<>()).add(n);
+        }
+        if (byClique == null) {
+            return;
+        }
+        for (var clique : byClique.entrySet()) {
+            if (clique.getValue().size() < 2) {
+                continue;
+            }
+            List<String> sides = new ArrayList<>();
+            for (var side : clique.getValue().entrySet()) {
+                List<String> names = side.getValue().stream().map(i -> kept.get(i).name()).sorted().toList();
+                sides.add(UserText.quote(side.getKey()) + " (" + count(names.size(), "node") + ": " + examples(names) + ")");
+            }
+            for (List<Integer> side : clique.getValue().values()) {
+                for (int i : side) {
+                    NodeInfo node = kept.get(i);
+                    String key = values.get(i)[nvlinkIndex].key();
+                    findings.add(Finding.warning(TopologyReason.CLIQUE_DOMAIN_MISMATCH, ObjectRef.node(node.name()),
+                            LabelSchemes.GPU_CLIQUE + "=" + UserText.quote(node.labels().get(LabelSchemes.GPU_CLIQUE))
+                                    + " puts the node in NVLink domain " + UserText.quote(clique.getKey()) + ", but its " + key
+                                    + " is " + UserText.quote(node.labels().get(key)) + " and the nodes of that NVLink domain carry "
+                                    + clique.getValue().size() + " different domain labels: " + String.join(", ", sides)
+                                    + "; the labels disagree, the tree follows " + key));
+                }
+            }
         }
     }
 
@@ -297,11 +375,12 @@ public final class TopologyBuilder {
         return highest;
     }
 
+    /** An NVLink tier's value is the domain (see {@link LabelSchemes#domainValue}); any other tier's, the value. */
     private static KeyValue resolve(TierSpec tier, Map<String, String> labels) {
         for (String key : tier.keys()) {
             String value = labels.get(key);
             if (value != null && !value.isEmpty()) {
-                return new KeyValue(key, LabelSchemes.domainValue(key, value));
+                return new KeyValue(key, tier.nvlink() ? LabelSchemes.domainValue(key, value) : value);
             }
         }
         return null;
@@ -322,11 +401,16 @@ public final class TopologyBuilder {
     static final class Domain {
         final Tree tree;
         final Domain parent;
-        final int level;
         final KeyValue kv;
         final String identity;
-        final Map<KeyValue, Domain> children;
-        final List<String> nodes;
+        /** Changes only when a tree gets its NVLink partition level (every domain moves up one tier). */
+        int level;
+        Map<KeyValue, Domain> children;
+        List<String> nodes;
+        /** Beside {@link #nodes} in a tree's NVLink domains while they are built: the partition each node names. */
+        List<KeyValue> partitions;
+        /** In an NVLink tree's tier 1: the partition these nodes form, or null when it is their whole domain. */
+        KeyValue partition;
         String name;
         boolean alive;
         int nodeCount;
@@ -339,6 +423,7 @@ public final class TopologyBuilder {
             this.identity = (parent == null ? tree.scheme.id() : parent.identity) + "\n" + kv.key() + "=" + kv.value();
             this.children = level > 0 ? new HashMap<>() : Map.of();
             this.nodes = level == 0 ? new ArrayList<>() : List.of();
+            this.partitions = level == 0 && tree.nvlink && !tree.partitioned ? new ArrayList<>() : null;
         }
 
         String tierName() {
@@ -348,18 +433,27 @@ public final class TopologyBuilder {
         String describe() {
             return tierName() + " " + UserText.quote(kv.value());
         }
+
+        /** In an NVLink tree's tier 1: the NVLink domain the partition belongs to (itself when folded). */
+        Domain nvlinkDomain() {
+            return tree.partitioned ? parent : this;
+        }
     }
 
     /** The tree of one scheme: its tiers (finest first) and its top-level domains. */
     static final class Tree {
         final LabelScheme scheme;
-        final List<String> tierNames;
+        /** Whether its finest tier is NVLink, and whether that tier was split into partitions and domains. */
+        final boolean nvlink;
+        boolean partitioned;
+        List<String> tierNames;
         final Map<KeyValue, Domain> roots = new HashMap<>();
         final List<Domain> all = new ArrayList<>();
 
-        Tree(LabelScheme scheme, List<String> tierNames) {
+        Tree(LabelScheme scheme, List<String> tierNames, boolean nvlink) {
             this.scheme = scheme;
             this.tierNames = List.copyOf(tierNames);
+            this.nvlink = nvlink;
         }
 
         Domain domain(Domain parent, int level, KeyValue kv) {
@@ -372,13 +466,88 @@ public final class TopologyBuilder {
             }
             return found;
         }
+
+        /**
+         * Once every node is in its NVLink domain: leaves out nodes whose partition is unknown, then keeps the
+         * domains as the {@code nvlink} tier when none holds two partitions, or else puts a partition level under
+         * every domain (see the class comment).
+         */
+        void foldOrSplitNvlink(List<Finding> findings) {
+            List<Domain> domains = new ArrayList<>();
+            for (Domain d : all) {
+                if (d.level == 0) {
+                    domains.add(d);
+                }
+            }
+            for (Domain d : domains) {
+                KeyValue first = null;
+                boolean unknown = false;
+                for (KeyValue p : d.partitions) {
+                    if (p == null) {
+                        unknown = true;
+                    } else if (first == null) {
+                        first = p;
+                    } else if (!partitioned && !p.equals(first)) {
+                        partitioned = true;
+                    }
+                }
+                d.partition = first;
+                if (unknown && first != null) {
+                    leaveOutUnknownPartitions(d, findings);
+                }
+            }
+            if (!partitioned) {
+                domains.forEach(d -> d.partitions = null);
+                return;
+            }
+            List<String> names = new ArrayList<>(tierNames);
+            names.add(1, LabelSchemes.NVLINK_DOMAIN_TIER);
+            tierNames = List.copyOf(names);
+            for (Domain d : all) {
+                d.level++;
+            }
+            for (Domain d : domains) {
+                List<String> nodes = d.nodes;
+                List<KeyValue> partitions = d.partitions;
+                d.children = new HashMap<>();
+                d.nodes = List.of();
+                d.partitions = null;
+                d.partition = null;
+                for (int i = 0; i < nodes.size(); i++) {
+                    KeyValue p = partitions.get(i);
+                    Domain child = domain(d, 0, p == null ? d.kv : p);
+                    child.partition = p;
+                    child.nodes.add(nodes.get(i));
+                }
+            }
+        }
+
+        private void leaveOutUnknownPartitions(Domain d, List<Finding> findings) {
+            List<String> keep = new ArrayList<>(d.nodes.size());
+            List<KeyValue> keepPartitions = new ArrayList<>(d.nodes.size());
+            String keys = String.join(" or ", LabelSchemes.partitionKeys(d.kv.key()));
+            for (int i = 0; i < d.nodes.size(); i++) {
+                KeyValue p = d.partitions.get(i);
+                if (p != null) {
+                    keep.add(d.nodes.get(i));
+                    keepPartitions.add(p);
+                    continue;
+                }
+                findings.add(Finding.warning(TopologyReason.MISSING_TIER_LABELS, ObjectRef.node(d.nodes.get(i)),
+                        "node is in NVLink domain " + UserText.quote(d.kv.value()) + " (" + d.kv.key()
+                                + ") whose other nodes name their NVLink partition, but it lacks " + keys
+                                + ", so its partition is unknown; left out of the topology tree"));
+            }
+            d.nodes = keep;
+            d.partitions = keepPartitions;
+        }
     }
 
     static final class Forest {
         final List<Tree> trees = new ArrayList<>();
 
-        Tree tree(LabelScheme scheme, List<String> tierNames) {
-            Tree tree = new Tree(scheme, tierNames);
+        Tree tree(LabelScheme scheme, List<String> tierNames, boolean nvlink) {
+            Tree tree = new Tree(scheme, tierNames, nvlink);
             trees.add(tree);
             return tree;
         }
@@ -488,11 +657,14 @@ public final class TopologyBuilder {
             return new MemberSpec().type(type).selector(new MemberSelector().exactMatch(new ExactMatch().name(name)));
         }
 
-        /** A value under several parents: never merged (identity is the path), but its nodes disagree. */
+        /**
+         * A value under several parents: never merged (identity is the path), but its nodes disagree. NVLink
+         * partitions are left to {@link #partitionConflicts}, which can say more.
+         */
         void parentConflicts(List<Finding> findings) {
             Map<KeyValue, List<Domain>> byValue = new HashMap<>();
             for (Domain d : domains()) {
-                if (d.alive) {
+                if (d.alive && !(d.tree.nvlink && d.level == 0)) {
                     byValue.computeIfAbsent(d.kv, k -> new ArrayList<>()).add(d);
                 }
             }
@@ -512,6 +684,71 @@ public final class TopologyBuilder {
                             d.describe() + " (label " + UserText.identifier(d.kv.key()) + ") is " + where(d) + " here but also "
                                     + examples(elsewhere) + "; its nodes disagree on their parent, so it is kept as "
                                     + same.size() + " separate HyperNodes"));
+                }
+            }
+        }
+
+        /**
+         * One NVLink partition in several HyperNodes of a tree: under two NVLink domains (the labels disagree on
+         * its domain) or, within one domain, under several switches above it. Either way its nodes stay split, so
+         * a gang asking for {@code nvlink} never spans the pieces.
+         */
+        void partitionConflicts(List<Finding> findings) {
+            for (Tree tree : trees) {
+                if (!tree.nvlink) {
+                    continue;
+                }
+                Map<List<KeyValue>, List<Domain>> byPartition = new HashMap<>();
+                for (Domain d : tree.all) {
+                    if (d.alive && d.level == 0) {
+                        byPartition.computeIfAbsent(partitionId(d), k -> new ArrayList<>()).add(d);
+                    }
+                }
+                for (List<Domain> same : byPartition.values()) {
+                    if (same.size() > 1) {
+                        partitionConflict(same, findings);
+                    }
+                }
+            }
+        }
+
+        /**
+         * A GPU clique names its partition cluster-wide; topograph's sub-domain (or an unpartitioned domain) only
+         * within its domain, so the domain's value is part of the identity.
+         */
+        private static List<KeyValue> partitionId(Domain d) {
+            if (d.partition != null && LabelSchemes.GPU_CLIQUE.equals(d.partition.key())) {
+                return List.of(d.partition);
+            }
+            KeyValue domain = d.nvlinkDomain().kv;
+            return d.partition == null ? List.of(domain) : List.of(domain, d.partition);
+        }
+
+        private static void partitionConflict(List<Domain> same, List<Finding> findings) {
+            same.sort(Comparator.comparing(d -> d.name));
+            Domain any = same.get(0);
+            KeyValue partition = any.partition != null ? any.partition : any.nvlinkDomain().kv;
+            boolean domainsDiffer = same.stream().map(d -> d.nvlinkDomain().kv).distinct().count() > 1;
+            String what = "NVLink partition " + UserText.quote(partition.value()) + " (label " + partition.key() + ")";
+            for (Domain d : same) {
+                List<String> elsewhere = new ArrayList<>();
+                for (Domain other : same) {
+                    if (other != d) {
+                        elsewhere.add((domainsDiffer ? UserText.quote(other.nvlinkDomain().kv.value())
+                                : where(other.nvlinkDomain())) + " (HyperNode " + other.name + ")");
+                    }
+                }
+                if (domainsDiffer) {
+                    KeyValue domain = d.nvlinkDomain().kv;
+                    findings.add(Finding.warning(TopologyReason.PARTITION_IN_TWO_DOMAINS, hyperNodeRef(d.name),
+                            what + " is in NVLink domain " + UserText.quote(domain.value()) + " (label " + domain.key()
+                                    + ") here but in " + examples(elsewhere) + " on other nodes; a partition lies in one"
+                                    + " NVLink domain, so the labels disagree: kept as " + same.size() + " separate HyperNodes"));
+                } else {
+                    findings.add(Finding.warning(TopologyReason.PARTITION_SPANS_LEAVES, hyperNodeRef(d.name),
+                            what + " has nodes " + where(d.nvlinkDomain()) + " here and " + examples(elsewhere)
+                                    + "; its nodes are kept apart as " + same.size()
+                                    + " separate HyperNodes, so a gang asking for nvlink gets one of them"));
                 }
             }
         }

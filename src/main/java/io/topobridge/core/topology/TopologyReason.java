@@ -10,6 +10,12 @@ public enum TopologyReason implements Reason {
     TIER_LEFT_OUT,
     /** One label value (domain) appears under several parents: kept as separate HyperNodes, reported. */
     DOMAIN_PARENT_CONFLICT,
+    /** One NVLink partition (GPU clique) appears under two NVLink domains: the labels disagree; kept apart. */
+    PARTITION_IN_TWO_DOMAINS,
+    /** A node's GPU clique names an NVLink domain whose nodes carry different domain labels of their scheme. */
+    CLIQUE_DOMAIN_MISMATCH,
+    /** The nodes of one NVLink partition sit under different switches of the tier above: kept apart. */
+    PARTITION_SPANS_LEAVES,
     /** A tier has exactly one domain across the cluster, so naming it as highest tier allows any placement. */
     SINGLE_DOMAIN_TIER,
     /** The configured preset or tiers match no node. */

@@ -110,14 +110,16 @@ class TopologyControllerTest {
     void firstSyncCreatesEachHyperNodeOnceAndAResyncWritesNothing() {
         exampleCluster();
         TopologyResult expected = expected();
-        assertThat(expected.hyperNodes()).hasSize(2 + 4 + 4);
+        // 2 spines, 5 leaves, 5 NVLink domains, 7 partitions (racks r04 and r05 are split in two)
+        assertThat(expected.hyperNodes()).hasSize(2 + 5 + 5 + 7);
         assertServerMatches(expected);
         assertThat(writes()).hasSize(expected.hyperNodes().size()).allMatch(ApplyingCrudDispatcher.Request::isApply);
         assertThat(harness.cluster.dispatcher().requests(r -> r.isWrite() && r.path().contains("/status"))).isEmpty();
         assertThat(harness.tiers.current().number("nvlink")).contains(1);
-        assertThat(harness.tiers.current().number("leaf")).contains(2);
-        assertThat(harness.tiers.current().number("spine")).contains(3);
-        assertThat(harness.controller.details()).containsEntry("state", "running").containsEntry("hyperNodes", 10);
+        assertThat(harness.tiers.current().number("nvlink-domain")).contains(2);
+        assertThat(harness.tiers.current().number("leaf")).contains(3);
+        assertThat(harness.tiers.current().number("spine")).contains(4);
+        assertThat(harness.controller.details()).containsEntry("state", "running").containsEntry("hyperNodes", 19);
 
         harness.cluster.dispatcher().clearLog();
         long before = harness.passes();
@@ -143,8 +145,9 @@ class TopologyControllerTest {
         unchanged.retainAll(after.hyperNodes());
         Set<String> changed = after.hyperNodes().stream().filter(h -> !unchanged.contains(h)).map(DesiredHyperNode::name)
                 .collect(Collectors.toSet());
-        assertThat(changed).hasSize(3); // the old domain loses the tray, the new domain appears, the leaf lists it
-        assertThat(writes()).hasSize(3);
+        // the old partition loses the tray, the new domain and its partition appear, the leaf lists the domain
+        assertThat(changed).hasSize(4);
+        assertThat(writes()).hasSize(4);
         assertThat(writtenNames()).isEqualTo(changed);
     }
 
@@ -167,8 +170,8 @@ class TopologyControllerTest {
     @Test
     void removingNodesShrinksOrDeletesOnlyTheirHyperNodes() {
         // a quiet period long enough that the nine deletions form one pass, so the count is exact
-        exampleCluster(new TopologyController.Options(true, TopologySettings.auto(), Duration.ofMillis(600),
-                Duration.ofSeconds(5), "volcano-system", "volcano-scheduler-configmap", "volcano-scheduler.conf"));
+        exampleCluster(new TopologyController.Options(true, TopologySettings.auto(), Duration.ofSeconds(2),
+                Duration.ofSeconds(10), "volcano-system", "volcano-scheduler-configmap", "volcano-scheduler.conf"));
         harness.cluster.dispatcher().clearLog();
         for (int t = 1; t <= 8; t++) {
             harness.cluster.client().nodes().withName(String.format("gb200-r01-t%02d", t)).delete();
@@ -176,10 +179,10 @@ class TopologyControllerTest {
         harness.cluster.client().nodes().withName("gb200-r02-t01").delete();
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertServerMatches(expected()));
         harness.settle();
-        // rack r01: its NVLink domain and its leaf go, the spine drops the leaf; rack r02's domain shrinks
-        assertThat(writes()).hasSize(4);
-        assertThat(writes().stream().filter(r -> r.method().equals("DELETE"))).hasSize(2);
-        assertThat(expected().hyperNodes()).hasSize(8);
+        // rack r01: its NVLink partition, domain and leaf go, the spine drops the leaf; rack r02's partition shrinks
+        assertThat(writes()).hasSize(5);
+        assertThat(writes().stream().filter(r -> r.method().equals("DELETE"))).hasSize(3);
+        assertThat(expected().hyperNodes()).hasSize(16);
     }
 
     @Test
@@ -216,7 +219,7 @@ class TopologyControllerTest {
                 .equals(Set.of("hypernode-from-labels", "manual-rack")));
         harness.settle();
         assertThat(writtenNames()).doesNotContain("hypernode-from-labels", "manual-rack");
-        assertThat(writes().stream().filter(r -> r.method().equals("DELETE"))).hasSize(10);
+        assertThat(writes().stream().filter(r -> r.method().equals("DELETE"))).hasSize(19);
     }
 
     private static HyperNode foreign(String name, Map<String, String> labels, String... nodes) {
@@ -264,7 +267,7 @@ class TopologyControllerTest {
         assertThat(harness.controller.details()).containsEntry("state", "waiting-for-crd");
         assertThat(harness.findings.of(TopologyController.SOURCE)).extracting(Finding::reason)
                 .contains(TopologyReason.HYPER_NODE_CRD_MISSING);
-        assertThat(harness.tiers.current().top()).isEqualTo(3);
+        assertThat(harness.tiers.current().top()).isEqualTo(4);
         assertThat(writes()).isEmpty();
 
         cluster.installCrdResource("crds/topology.volcano.sh_hypernodes.yaml");
@@ -352,7 +355,7 @@ class TopologyControllerTest {
         harness.start();
         harness.settle();
         assertThat(heard).hasSize(1);
-        assertThat(heard.get(0).names()).containsExactly("leaf", "nvlink", "spine");
+        assertThat(heard.get(0).names()).containsExactly("leaf", "nvlink", "nvlink-domain", "spine");
 
         // a relabel inside the tree keeps the tiers: no new notice
         relabel("gb200-r03-t02", CLIQUE, "0badc0de-0000-4000-8000-000000000002.1");

@@ -17,6 +17,7 @@ import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Write ordering: after every single write, no member is listed by two HyperNodes. */
@@ -92,6 +93,38 @@ class HyperNodeChangesTest {
         TopologyResult now = build(List.of(node("a").label("rack", "r1").label("zone", "z").build()));
         List<Step> steps = HyperNodeChanges.plan(now.hyperNodes(), state(now));
         assertThat(steps).hasSize(now.hyperNodes().size()).allMatch(s -> s instanceof Apply a && !a.intermediate());
+    }
+
+    /** GB200-like trays under one of two leaves and one spine, each with its GPU clique. */
+    static List<NodeInfo> racks(String... cliques) {
+        List<NodeInfo> out = new ArrayList<>();
+        for (int i = 0; i < cliques.length; i++) {
+            out.add(node("t" + i).label("fabric.topograph.run/tier-0", i < cliques.length / 2 ? "l1" : "l2")
+                    .label("fabric.topograph.run/tier-1", "s").label("nvidia.com/gpu.clique", cliques[i]).build());
+        }
+        return out;
+    }
+
+    static Stream<Arguments> nvlinkChanges() {
+        return Stream.of(
+                Arguments.of("a rack is split into two partitions",
+                        racks("u.1", "u.1", "u.1", "v.1", "v.1", "v.1"), racks("u.1", "u.1", "u.2", "v.1", "v.1", "v.1")),
+                Arguments.of("the split is undone",
+                        racks("u.1", "u.1", "u.2", "v.1", "v.1", "v.1"), racks("u.1", "u.1", "u.1", "v.1", "v.1", "v.1")),
+                Arguments.of("a tray moves to the other partition",
+                        racks("u.1", "u.1", "u.2", "v.1", "v.1", "v.1"), racks("u.1", "u.2", "u.2", "v.1", "v.1", "v.1")),
+                Arguments.of("the other rack is split too",
+                        racks("u.1", "u.1", "u.2", "v.1", "v.1", "v.1"), racks("u.1", "u.1", "u.2", "v.1", "v.2", "v.2")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("nvlinkChanges")
+    void nvlinkPartitionChangesNeverListAMemberTwice(String name, List<NodeInfo> before, List<NodeInfo> after) {
+        TopologyResult from = new TopologyBuilder(TopologySettings.auto()).build(before);
+        TopologyResult to = new TopologyBuilder(TopologySettings.auto()).build(after);
+        TreeAssertions.assertValidTree(to, name);
+        List<Step> steps = HyperNodeChanges.plan(to.hyperNodes(), state(from));
+        assertThat(run(state(from), steps, name)).as(name).isEqualTo(state(to));
     }
 
     static Stream<Long> seeds() {

@@ -33,6 +33,9 @@ class TopologyBuilderTest {
     static final String T1 = "fabric.topograph.run/tier-1";
     static final String T2 = "fabric.topograph.run/tier-2";
     static final String CLIQUE = "nvidia.com/gpu.clique";
+    static final String DOMAIN = "accelerator.topograph.run/domain";
+    static final String SUB_DOMAIN = "accelerator.topograph.run/sub-domain";
+    static final String V0 = "network.topology.nvidia.com/";
     static final String AWS = "topology.k8s.aws/network-node-layer-";
     static final String GKE = "cloud.google.com/gce-topology-";
 
@@ -142,16 +145,119 @@ class TopologyBuilderTest {
                 .allMatch(f -> f.message().contains("rack \"r1\"") && f.message().contains("kept as 2 separate HyperNodes"));
     }
 
+    // ---- NVLink: partitions inside domains, folded where every domain is one partition ------------------------
+
+    record NvlinkCase(String name, TopologySettings settings, List<NodeInfo> nodes, List<String> tiers,
+            Set<Set<String>> partitions, Set<Set<String>> domains) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Nodes tray(String name, String leaf, String spine) {
+        return node(name).label(T0, leaf).label(T1, spine);
+    }
+
+    static Stream<NvlinkCase> nvlinkTiers() {
+        return Stream.of(
+                new NvlinkCase("one clique per domain: a single nvlink tier, as before", TopologySettings.parse("nvidia-gfd", List.of()),
+                        List.of(node("a").label(CLIQUE, "u1.1").build(), node("b").label(CLIQUE, "u1.1").build(),
+                                node("c").label(CLIQUE, "u2.1").build()),
+                        List.of("1=nvlink"), Set.of(Set.of("a", "b"), Set.of("c")), null),
+                new NvlinkCase("a domain split into two cliques: nvlink partitions under nvlink-domain", TopologySettings.parse("nvidia-gfd", List.of()),
+                        List.of(node("a").label(CLIQUE, "u1.1").build(), node("b").label(CLIQUE, "u1.2").build(),
+                                node("c").label(CLIQUE, "u2.1").build(), node("d").label(CLIQUE, "u2.1").build()),
+                        List.of("1=nvlink", "2=nvlink-domain"), Set.of(Set.of("a"), Set.of("b"), Set.of("c", "d")),
+                        Set.of(Set.of("a", "b"), Set.of("c", "d"))),
+                new NvlinkCase("fabric tiers and split cliques: partition, domain, leaf, spine", TopologySettings.auto(),
+                        List.of(tray("a", "l1", "s").label(CLIQUE, "u1.1").build(), tray("b", "l1", "s").label(CLIQUE, "u1.2").build(),
+                                tray("c", "l2", "s").label(CLIQUE, "u2.1").build()),
+                        List.of("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine"), Set.of(Set.of("a"), Set.of("b"), Set.of("c")),
+                        Set.of(Set.of("a", "b"), Set.of("c"))),
+                new NvlinkCase("topograph sub-domains count within their domain", TopologySettings.auto(),
+                        List.of(tray("a", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "rack01").build(),
+                                tray("b", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "rack02").build(),
+                                tray("c", "l1", "s").label(DOMAIN, "nvl2").label(SUB_DOMAIN, "rack01").build()),
+                        List.of("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine"), Set.of(Set.of("a"), Set.of("b"), Set.of("c")),
+                        Set.of(Set.of("a", "b"), Set.of("c"))),
+                new NvlinkCase("one topograph sub-domain per domain folds", TopologySettings.auto(),
+                        List.of(tray("a", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "nvl1.r1").build(),
+                                tray("b", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "nvl1.r1").build(),
+                                tray("c", "l2", "s").label(DOMAIN, "nvl2").label(SUB_DOMAIN, "nvl2.r1").build()),
+                        List.of("1=nvlink", "2=leaf", "3=spine"), Set.of(Set.of("a", "b"), Set.of("c")), null),
+                new NvlinkCase("a clique under topograph's domain label is its partition (clique finer, as on AWS)", TopologySettings.auto(),
+                        List.of(tray("a", "l1", "s").label(DOMAIN, "us-1").label(CLIQUE, "u1.1").build(),
+                                tray("b", "l1", "s").label(DOMAIN, "us-1").label(CLIQUE, "u1.1").build(),
+                                tray("c", "l1", "s").label(DOMAIN, "us-1").label(CLIQUE, "u1.2").build()),
+                        List.of("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine"), Set.of(Set.of("a", "b"), Set.of("c")),
+                        Set.of(Set.of("a", "b", "c"))),
+                new NvlinkCase("topograph's sub-domain wins over the clique", TopologySettings.auto(),
+                        List.of(tray("a", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "p1").label(CLIQUE, "u1.1").build(),
+                                tray("b", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "p1").label(CLIQUE, "u1.2").build()),
+                        List.of("1=nvlink", "2=leaf", "3=spine"), Set.of(Set.of("a", "b")), null),
+                new NvlinkCase("an unpartitioned domain gets one partition when another is split (uniform depth)", TopologySettings.auto(),
+                        List.of(tray("a", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "p1").build(),
+                                tray("b", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "p2").build(),
+                                tray("c", "l2", "s").label(DOMAIN, "nvl2").build(), tray("d", "l2", "s").label(DOMAIN, "nvl2").build()),
+                        List.of("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine"), Set.of(Set.of("a"), Set.of("b"), Set.of("c", "d")),
+                        Set.of(Set.of("a", "b"), Set.of("c", "d"))),
+                new NvlinkCase("topograph 0.3 accelerator with split cliques", TopologySettings.parse("topograph", List.of()),
+                        List.of(node("a").label(V0 + "leaf", "l").label(V0 + "accelerator", "nvl-0").label(CLIQUE, "u.1").build(),
+                                node("b").label(V0 + "leaf", "l").label(V0 + "accelerator", "nvl-0").label(CLIQUE, "u.2").build()),
+                        List.of("1=nvlink", "2=nvlink-domain", "3=leaf"), Set.of(Set.of("a"), Set.of("b")), Set.of(Set.of("a", "b"))),
+                new NvlinkCase("aws layers with split cliques", TopologySettings.parse("aws", List.of()),
+                        List.of(node("a").label(AWS + "1", "1").label(AWS + "2", "2").label(AWS + "3", "3").label(CLIQUE, "u.1").build(),
+                                node("b").label(AWS + "1", "1").label(AWS + "2", "2").label(AWS + "3", "3").label(CLIQUE, "u.2").build()),
+                        List.of("1=nvlink", "2=nvlink-domain", "3=layer-3", "4=layer-2", "5=layer-1"), Set.of(Set.of("a"), Set.of("b")),
+                        Set.of(Set.of("a", "b"))),
+                new NvlinkCase("an explicit clique tier groups by the whole value", tiers(CLIQUE + "=nvlink"),
+                        List.of(node("a").label(CLIQUE, "u.1").build(), node("b").label(CLIQUE, "u.2").build()),
+                        List.of("1=nvlink"), Set.of(Set.of("a"), Set.of("b")), null));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("nvlinkTiers")
+    void nvlinkPartitionsAndDomains(NvlinkCase c) {
+        TopologyResult result = new TopologyBuilder(c.settings()).build(c.nodes());
+        var tree = TreeAssertions.assertValidTree(result, c.name());
+        assertThat(tree.tierNames()).isEqualTo(c.tiers());
+        assertThat(groups(tree, c.nodes(), 1)).as("tier-1 groups").isEqualTo(c.partitions());
+        if (c.domains() != null) {
+            assertThat(groups(tree, c.nodes(), 2)).as("tier-2 groups").isEqualTo(c.domains());
+        }
+        for (int i = 0; i < c.tiers().size(); i++) {
+            assertThat(result.tiers().number(c.tiers().get(i).substring(2))).contains(i + 1);
+        }
+        assertThat(result.findings()).noneMatch(f -> f.severity() == Severity.WARNING);
+    }
+
+    /** The nodes under each tier-{@code k} HyperNode. */
+    static Set<Set<String>> groups(TreeAssertions.Tree tree, List<NodeInfo> nodes, int k) {
+        return nodes.stream().collect(Collectors.groupingBy(n -> tree.ancestor(n.name(), k),
+                Collectors.mapping(NodeInfo::name, Collectors.toSet()))).values().stream().collect(Collectors.toSet());
+    }
+
     @Test
-    void cliqueDomainIsThePartBeforeTheLastDot() {
-        TopologyResult result = build(TopologySettings.auto(),
-                node("a").label(CLIQUE, "5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a.1").build(),
-                node("b").label(CLIQUE, "5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a.2").build(),
-                node("c").label(CLIQUE, "8e4f2a1b-6c3d-4f5e-8a7b-1c2d3e4f5a6b.1").build());
-        assertThat(result.hyperNodes()).hasSize(2);
-        assertThat(result.hyperNodes()).extracting(TopologyBuilderTest::members)
-                .containsExactlyInAnyOrder(List.of("a", "b"), List.of("c"));
-        assertThat(result.hyperNodes()).allMatch(h -> h.spec().getTierName().equals("nvlink"));
+    void foldedNvlinkKeepsItsNamesAndASplitDomainKeepsItsHash() {
+        List<NodeInfo> rack = new ArrayList<>();
+        for (int t = 1; t <= 4; t++) {
+            rack.add(tray("r01-t0" + t, "S-7d1a0c2e4b9f3a10", "S-2c5eab0306555424")
+                    .label(CLIQUE, "5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a.1").build());
+        }
+        // one partition: the name the tier had before partitions were known
+        String folded = "nvlink-5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a-e9ca5ea2";
+        assertThat(names(new TopologyBuilder(TopologySettings.auto()).build(rack))).contains(folded);
+
+        // split in two: the domain keeps the identity (and hash) and gets its tier's name; partitions are new
+        List<NodeInfo> split = new ArrayList<>(rack);
+        split.set(3, tray("r01-t04", "S-7d1a0c2e4b9f3a10", "S-2c5eab0306555424")
+                .label(CLIQUE, "5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a.2").build());
+        TopologyResult result = new TopologyBuilder(TopologySettings.auto()).build(split);
+        assertThat(names(result)).doesNotContain(folded)
+                .contains("nvlink-domain-5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a-e9ca5ea2")
+                .anyMatch(n -> n.matches("nvlink-5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a-1-[0-9a-f]{8}"))
+                .anyMatch(n -> n.matches("nvlink-5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a-2-[0-9a-f]{8}"));
     }
 
     @Test
@@ -253,6 +359,55 @@ class TopologyBuilderTest {
                         List.of(node("a").label(T0, "l1").label(CLIQUE, "u.1").build(), node("b").label(T0, "l2").build()),
                         Map.of(TopologyReason.TIER_LEFT_OUT, Severity.WARNING),
                         Set.of("a", "b")),
+                new FindingCase("a clique under two topograph domains", TopologySettings.parse("nvidia-gfd", List.of()),
+                        List.of(node("a").label(DOMAIN, "d1").label(CLIQUE, "u.1").build(),
+                                node("b").label(DOMAIN, "d2").label(CLIQUE, "u.1").build(),
+                                node("c").label(DOMAIN, "d2").label(CLIQUE, "u.2").build()),
+                        Map.of(TopologyReason.PARTITION_IN_TWO_DOMAINS, Severity.WARNING,
+                                TopologyReason.CLIQUE_DOMAIN_MISMATCH, Severity.WARNING),
+                        Set.of("a", "b", "c")),
+                new FindingCase("one clique UUID under two topograph domains", TopologySettings.parse("nvidia-gfd", List.of()),
+                        List.of(node("a").label(DOMAIN, "d1").label(CLIQUE, "u.1").build(),
+                                node("b").label(DOMAIN, "d2").label(CLIQUE, "u.2").build()),
+                        Map.of(TopologyReason.CLIQUE_DOMAIN_MISMATCH, Severity.WARNING),
+                        Set.of("a", "b")),
+                new FindingCase("a topograph domain holding several clique UUIDs is fine", TopologySettings.parse("nvidia-gfd", List.of()),
+                        List.of(node("a").label(DOMAIN, "d1").label(CLIQUE, "u1.1").build(),
+                                node("b").label(DOMAIN, "d1").label(CLIQUE, "u2.1").build(),
+                                node("c").label(DOMAIN, "d2").label(CLIQUE, "u3.1").build()),
+                        Map.of(), Set.of("a", "b", "c")),
+                new FindingCase("a clique under two leaves", TopologySettings.auto(),
+                        List.of(tray("a", "l1", "s1").label(CLIQUE, "u.1").build(), tray("b", "l2", "s2").label(CLIQUE, "u.1").build(),
+                                tray("c", "l2", "s2").label(CLIQUE, "v.1").build()),
+                        Map.of(TopologyReason.PARTITION_SPANS_LEAVES, Severity.WARNING),
+                        Set.of("a", "b", "c")),
+                new FindingCase("a domain's partitions under different leaves: each partition whole, nothing lost",
+                        TopologySettings.auto(),
+                        List.of(tray("a", "l1", "s1").label(CLIQUE, "u.1").build(), tray("b", "l2", "s2").label(CLIQUE, "u.2").build()),
+                        Map.of(), Set.of("a", "b")),
+                new FindingCase("the same with nvlink-domain as a tier: that domain is split by its leaves",
+                        TopologySettings.auto(),
+                        List.of(tray("a", "l1", "s1").label(CLIQUE, "u.1").build(), tray("b", "l2", "s2").label(CLIQUE, "u.2").build(),
+                                tray("c", "l2", "s2").label(CLIQUE, "v.1").build(), tray("d", "l2", "s2").label(CLIQUE, "v.2").build()),
+                        Map.of(TopologyReason.DOMAIN_PARENT_CONFLICT, Severity.WARNING),
+                        Set.of("a", "b", "c", "d")),
+                new FindingCase("a topograph sub-domain under two leaves", TopologySettings.auto(),
+                        List.of(tray("a", "l1", "s1").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "p1").build(),
+                                tray("b", "l2", "s2").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "p1").build(),
+                                tray("c", "l2", "s2").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "p2").build()),
+                        Map.of(TopologyReason.PARTITION_SPANS_LEAVES, Severity.WARNING, TopologyReason.DOMAIN_PARENT_CONFLICT, Severity.WARNING),
+                        Set.of("a", "b", "c")),
+                new FindingCase("a node naming no partition in a split domain is left out", TopologySettings.parse("nvidia-gfd", List.of()),
+                        List.of(node("a").label(DOMAIN, "d1").label(SUB_DOMAIN, "p1").build(),
+                                node("b").label(DOMAIN, "d1").label(SUB_DOMAIN, "p2").build(),
+                                node("new").label(DOMAIN, "d1").build(),
+                                node("c").label(DOMAIN, "d2").label(SUB_DOMAIN, "p1").build()),
+                        Map.of(TopologyReason.MISSING_TIER_LABELS, Severity.WARNING), Set.of("a", "b", "c")),
+                new FindingCase("a node naming no partition in a folded domain is left out too", TopologySettings.parse("nvidia-gfd", List.of()),
+                        List.of(node("a").label(DOMAIN, "d1").label(CLIQUE, "u1.1").build(),
+                                node("new").label(DOMAIN, "d1").build(),
+                                node("c").label(DOMAIN, "d2").build()),
+                        Map.of(TopologyReason.MISSING_TIER_LABELS, Severity.WARNING), Set.of("a", "c")),
                 new FindingCase("preset matching no node", TopologySettings.parse("aws", List.of()),
                         List.of(node("a").label(T0, "l").build()),
                         Map.of(TopologyReason.NO_MATCHING_NODES, Severity.WARNING), Set.of()),
@@ -284,6 +439,46 @@ class TopologyBuilderTest {
         assertThat(result.findings().stream().collect(Collectors.toMap(Finding::reason, Finding::severity, (a, b) -> a)))
                 .as(c.name()).isEqualTo(c.want());
         assertThat(tree.nodeParent().keySet()).as(c.name()).isEqualTo(c.placed());
+    }
+
+    @Test
+    void nvlinkFindingsNameTheObjectsTheKeysAndTheValues() {
+        TopologyResult result = build(TopologySettings.auto(),
+                tray("a", "l1", "s1").label(DOMAIN, "d1").label(CLIQUE, "u.1").build(),
+                tray("b", "l1", "s1").label(DOMAIN, "d2").label(CLIQUE, "u.1").build(),
+                tray("c", "l1", "s1").label(DOMAIN, "d2").label(CLIQUE, "u.2").build(),
+                tray("x", "l1", "s1").label(DOMAIN, "e").label(SUB_DOMAIN, "p").build(),
+                tray("y", "l2", "s2").label(DOMAIN, "e").label(SUB_DOMAIN, "p").build());
+        TreeAssertions.assertValidTree(result, "nvlink findings");
+        Map<TopologyReason, List<Finding>> by = result.findings().stream()
+                .collect(Collectors.groupingBy(f -> (TopologyReason) f.reason()));
+
+        assertThat(by.get(TopologyReason.PARTITION_IN_TWO_DOMAINS)).hasSize(2).allSatisfy(f -> {
+            assertThat(f.object().kind()).isEqualTo("HyperNode");
+            assertThat(f.message()).startsWith("NVLink partition \"u.1\" (label " + CLIQUE + ")")
+                    .contains("kept as 2 separate HyperNodes");
+        }).anySatisfy(f -> assertThat(f.message()).contains("is in NVLink domain \"d1\" (label " + DOMAIN + ") here but in \"d2\""))
+                .anySatisfy(f -> assertThat(f.message()).contains("is in NVLink domain \"d2\" (label " + DOMAIN + ") here but in \"d1\""));
+        assertThat(by.get(TopologyReason.CLIQUE_DOMAIN_MISMATCH)).extracting(f -> f.object().name())
+                .containsExactlyInAnyOrder("a", "b", "c");
+        assertThat(by.get(TopologyReason.CLIQUE_DOMAIN_MISMATCH)).allSatisfy(f -> {
+            assertThat(f.object().kind()).isEqualTo("Node");
+            assertThat(f.message()).contains("NVLink domain \"u\"").contains("\"d1\" (1 node: a)").contains("\"d2\" (2 nodes: b, c)");
+        });
+        assertThat(by.get(TopologyReason.CLIQUE_DOMAIN_MISMATCH)).filteredOn(f -> f.object().name().equals("a")).singleElement()
+                .satisfies(f -> assertThat(f.message()).startsWith(CLIQUE + "=\"u.1\"").contains("its " + DOMAIN + " is \"d1\""));
+        assertThat(by.get(TopologyReason.PARTITION_SPANS_LEAVES)).hasSize(2).allSatisfy(f -> assertThat(f.message())
+                .contains("NVLink partition \"p\" (label " + SUB_DOMAIN + ")").contains("under leaf \"l1\"").contains("under leaf \"l2\""));
+    }
+
+    @Test
+    void aLongLabelValueIsCutInFindings() {
+        String longDomain = "d".repeat(300);
+        TopologyResult result = build(TopologySettings.parse("nvidia-gfd", List.of()),
+                node("a").label(DOMAIN, longDomain).label(CLIQUE, "u.1").build(),
+                node("b").label(DOMAIN, "d2").label(CLIQUE, "u.2").build());
+        assertThat(result.findings()).filteredOn(f -> f.reason() == TopologyReason.CLIQUE_DOMAIN_MISMATCH).hasSize(2)
+                .allSatisfy(f -> assertThat(f.message()).doesNotContain(longDomain).contains("d".repeat(100) + "…\" (300 chars)"));
     }
 
     @Test
@@ -382,6 +577,9 @@ class TopologyBuilderTest {
                 Arguments.of("auto ignores the hostname", TopologySettings.auto(), "kubernetes.io/hostname", false),
                 Arguments.of("aws reads the clique (it may add an NVLink tier)", TopologySettings.parse("aws", List.of()), CLIQUE, true),
                 Arguments.of("gke ignores the clique", TopologySettings.parse("gke", List.of()), CLIQUE, false),
+                Arguments.of("auto reads topograph's sub-domain", TopologySettings.auto(), SUB_DOMAIN, true),
+                Arguments.of("aws ignores topograph's sub-domain (its domain is the clique's)", TopologySettings.parse("aws", List.of()),
+                        SUB_DOMAIN, false),
                 Arguments.of("tiers read their keys", tiers(RACK + "=rack"), RACK, true),
                 Arguments.of("tiers read nothing else", tiers(RACK + "=rack"), T0, false));
     }

@@ -146,6 +146,112 @@ class TopologyPropertyTest {
         assertThat(again.tiers()).as(context).isEqualTo(result.tiers());
     }
 
+    /**
+     * Random GPU racks under leaf and spine switches, each NVLink domain split into partitions (often one, so the
+     * fold is exercised too, and sometimes a domain value reused under another leaf), labelled the three ways
+     * clusters do: GPU clique alone, topograph's domain and sub-domain, topograph's domain with the clique. Some
+     * nodes lose their partition label. Tier 1 is always exactly one partition under one leaf; there is a
+     * domain tier exactly when some domain holds two partitions; nodes of unknown partition are left out only
+     * where their domain's other nodes name partitions.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void nvlinkTierOneIsExactlyOnePartition(long seed) {
+        Random random = new Random(seed);
+        int style = random.nextInt(3);
+        boolean splits = random.nextBoolean();
+        List<NodeInfo> nodes = new ArrayList<>();
+        Map<String, List<String>> partitionOf = new HashMap<>();
+        Map<String, List<String>> domainOf = new HashMap<>();
+        int spines = 1 + random.nextInt(2);
+        for (int s = 0; s < spines; s++) {
+            for (int l = 0, leaves = 1 + random.nextInt(3); l < leaves; l++) {
+                for (int d = 0, domains = 1 + random.nextInt(3); d < domains; d++) {
+                    String domain = random.nextInt(10) == 0 ? "0badc0de" : Integer.toHexString(0x10000000 + random.nextInt(0x0fffffff));
+                    for (int p = 1, parts = splits ? 1 + random.nextInt(3) : 1; p <= parts; p++) {
+                        for (int t = 0, trays = 1 + random.nextInt(4); t < trays; t++) {
+                            String name = "n" + nodes.size();
+                            Map<String, String> labels = new HashMap<>();
+                            labels.put("fabric.topograph.run/tier-0", "leaf-" + s + "-" + l);
+                            labels.put("fabric.topograph.run/tier-1", "spine-" + s);
+                            boolean named = style == 0 || random.nextInt(15) != 0;
+                            switch (style) {
+                                case 0 -> labels.put("nvidia.com/gpu.clique", domain + "." + p);
+                                case 1 -> {
+                                    labels.put("accelerator.topograph.run/domain", domain);
+                                    if (named) {
+                                        labels.put("accelerator.topograph.run/sub-domain", "p" + p);
+                                    }
+                                }
+                                default -> {
+                                    labels.put("accelerator.topograph.run/domain", "nvl-" + domain);
+                                    if (named) {
+                                        labels.put("nvidia.com/gpu.clique", domain + "." + p);
+                                    }
+                                }
+                            }
+                            nodes.add(new NodeInfo(name, labels));
+                            List<String> path = List.of("spine-" + s, "leaf-" + s + "-" + l, domain);
+                            domainOf.put(name, path);
+                            List<String> partition = new ArrayList<>(path);
+                            partition.add(named ? "p" + p : null);
+                            partitionOf.put(name, partition);
+                        }
+                    }
+                }
+            }
+        }
+        // what the builder should make of it
+        Map<List<String>, Set<String>> known = new HashMap<>();
+        partitionOf.forEach((node, partition) -> {
+            if (partition.get(3) != null) {
+                known.computeIfAbsent(domainOf.get(node), k -> new HashSet<>()).add(partition.get(3));
+            }
+        });
+        Set<String> placed = new HashSet<>();
+        partitionOf.forEach((node, partition) -> {
+            if (partition.get(3) != null || !known.containsKey(domainOf.get(node))) {
+                placed.add(node);
+            }
+        });
+        boolean split = known.values().stream().anyMatch(p -> p.size() > 1);
+
+        TopologyBuilder builder = new TopologyBuilder(TopologySettings.auto());
+        TopologyResult result = builder.build(nodes);
+        String context = "seed " + seed + " style " + style;
+        TreeAssertions.Tree tree = TreeAssertions.assertValidTree(result, context);
+        assertThat(tree.nodeParent().keySet()).as(context).isEqualTo(placed);
+        assertThat(tree.tierNames()).as(context).isEqualTo(split
+                ? List.of("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine") : List.of("1=nvlink", "2=leaf", "3=spine"));
+        assertThat(groups(tree, placed, 1)).as("%s tier 1", context).isEqualTo(expectedGroups(placed, partitionOf));
+        if (split) {
+            assertThat(groups(tree, placed, 2)).as("%s tier 2", context).isEqualTo(expectedGroups(placed, domainOf));
+        }
+        assertThat(result.findings()).as(context).filteredOn(f -> f.reason() == TopologyReason.MISSING_TIER_LABELS)
+                .extracting(f -> f.object().name()).containsExactlyInAnyOrderElementsOf(
+                        nodes.stream().map(NodeInfo::name).filter(n -> !placed.contains(n)).toList());
+        assertThat(result.findings()).as(context).noneMatch(f -> f.reason() == TopologyReason.PARTITION_IN_TWO_DOMAINS
+                || f.reason() == TopologyReason.CLIQUE_DOMAIN_MISMATCH);
+
+        List<NodeInfo> shuffled = new ArrayList<>(nodes);
+        Collections.shuffle(shuffled, new Random(seed * 17 + 3));
+        TopologyResult again = builder.build(shuffled);
+        assertThat(again.hyperNodes()).as(context).isEqualTo(result.hyperNodes());
+        assertThat(again.findings()).as(context).isEqualTo(result.findings());
+    }
+
+    private static Set<Set<String>> groups(TreeAssertions.Tree tree, Set<String> nodes, int tier) {
+        Map<String, Set<String>> out = new HashMap<>();
+        nodes.forEach(n -> out.computeIfAbsent(tree.ancestor(n, tier), k -> new HashSet<>()).add(n));
+        return new HashSet<>(out.values());
+    }
+
+    private static Set<Set<String>> expectedGroups(Set<String> nodes, Map<String, List<String>> keyOf) {
+        Map<List<String>, Set<String>> out = new HashMap<>();
+        nodes.forEach(n -> out.computeIfAbsent(keyOf.get(n), k -> new HashSet<>()).add(n));
+        return new HashSet<>(out.values());
+    }
+
     /** The same property over the presets, with random mixes of schemes and random partial labelling. */
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
