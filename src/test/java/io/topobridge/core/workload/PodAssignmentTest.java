@@ -226,6 +226,43 @@ class PodAssignmentTest {
         assertThat(podGroupNames(objects)).containsExactly("tb-ds-pd-0", "tb-ds-pd-1");
     }
 
+    @Test
+    void podOfASetWithoutSlicesJoinsTheOneSlice() {
+        // LWS v0.9's DisaggregatedSet has no slices: its pods carry no slice label, the set is one gang
+        var objects = Fixtures.objects("""
+                apiVersion: disaggregatedset.x-k8s.io/v1
+                kind: DisaggregatedSet
+                metadata: {name: pd, namespace: llm, uid: ud, annotations: {topobridge.io/highest-tier: "3"}}
+                spec:
+                  roles:
+                  - name: prefill
+                    spec: {replicas: 2, leaderWorkerTemplate: {size: 1, workerTemplate: {spec: {containers: [{name: c, image: x}]}}}}
+                """);
+        var pod = """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: pd-abc-prefill-1
+                  namespace: llm
+                  labels: {disaggregatedset.x-k8s.io/name: pd, disaggregatedset.x-k8s.io/role: prefill,
+                           leaderworkerset.sigs.k8s.io/name: pd-abc-prefill, leaderworkerset.sigs.k8s.io/group-index: "1",
+                           leaderworkerset.sigs.k8s.io/worker-index: "0"}
+                """;
+        assertThat(assign(objects, pod)).contains(new PodAssignment("tb-ds-pd-0", "prefill-leader", Map.of()));
+        var sliced = Fixtures.objects("""
+                apiVersion: disaggregatedset.x-k8s.io/v1
+                kind: DisaggregatedSet
+                metadata: {name: pd, namespace: llm, uid: ud, annotations: {topobridge.io/highest-tier: "3"}}
+                spec:
+                  slices: 1
+                  roles:
+                  - name: prefill
+                    spec: {replicas: 2, leaderWorkerTemplate: {size: 1, workerTemplate: {spec: {containers: [{name: c, image: x}]}}}}
+                """);
+        assertThat(assign(sliced, pod)).as("a set with slices labels its pods; one without the label is not guessed")
+                .isEmpty();
+    }
+
     private static final String STORM = """
             apiVersion: orchestration.aibrix.ai/v1alpha1
             kind: StormService

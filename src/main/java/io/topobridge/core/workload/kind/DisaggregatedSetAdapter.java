@@ -219,7 +219,7 @@ final class DisaggregatedSetAdapter implements KindAdapter {
     @Override
     public Optional<PodOrigin> originOf(Pod pod, Snapshot snapshot) {
         Map<String, String> labels = Pods.labels(pod);
-        if (!labels.containsKey(WorkloadLabels.DS_NAME) || !labels.containsKey(WorkloadLabels.DS_SLICE)) {
+        if (!labels.containsKey(WorkloadLabels.DS_NAME)) {
             return Optional.empty();
         }
         return origin(pod, snapshot, labels.get(WorkloadLabels.DS_NAME), labels.get(WorkloadLabels.DS_SLICE),
@@ -230,7 +230,14 @@ final class DisaggregatedSetAdapter implements KindAdapter {
     static Optional<PodOrigin> origin(Pod pod, Snapshot snapshot, String dsName, String slice, String role,
             String lwsName) {
         Optional<Workload> ds = snapshot.get(WorkloadKind.DISAGGREGATED_SET, Pods.namespace(pod), dsName);
-        if (ds.isEmpty() || role == null || Pods.index(slice) < 0) {
+        if (ds.isEmpty() || role == null) {
+            return Optional.empty();
+        }
+        if (slice == null && !ds.get().spec().has("slices")) {
+            // sets of LWS releases before slices (v0.9 and older) are one slice, and their pods carry no slice label
+            slice = "0";
+        }
+        if (Pods.index(slice) < 0) {
             return Optional.empty();
         }
         String lws = lwsName != null ? lwsName : LeaderWorkerSetAdapter.ownerStatefulSetLws(pod, snapshot).orElse(null);
