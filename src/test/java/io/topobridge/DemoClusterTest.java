@@ -18,7 +18,7 @@ import io.topobridge.testing.MockApiServer;
 import io.topobridge.testing.VolcanoSchemas;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
-import io.topobridge.webhook.AdmissionController;
+import io.topobridge.webhook.AdmissionServer;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Base64;
@@ -55,7 +55,7 @@ class DemoClusterTest {
             "tb-lws-tp-too-big-soft-0", "tb-rs-pd-demo-roleset-7xkq2");
 
     @Inject
-    AdmissionController admission;
+    AdmissionServer admission;
 
     private static Map<String, PodGroup> podGroups() {
         return MockApiServer.cluster().client().resources(PodGroup.class).inNamespace(NS).list().getItems().stream()
@@ -84,10 +84,10 @@ class DemoClusterTest {
         assertThat(hyperNodes()).allSatisfy(h -> assertThat(h.getMetadata().getLabels())
                 .containsEntry(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE));
         given().get("/api/status").then().statusCode(200)
-                .body("controllers.topology.tiers.nvlink", hasToString("1"))
-                .body("controllers.topology.tiers.'nvlink-domain'", hasToString("2"))
-                .body("controllers.topology.tiers.leaf", hasToString("3"))
-                .body("controllers.topology.tiers.spine", hasToString("4"));
+                .body("parts.topology.tiers.nvlink", hasToString("1"))
+                .body("parts.topology.tiers.'nvlink-domain'", hasToString("2"))
+                .body("parts.topology.tiers.leaf", hasToString("3"))
+                .body("parts.topology.tiers.spine", hasToString("4"));
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.topobridge.api;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.topobridge.controller.ControllerLifecycle;
 import io.topobridge.controller.KindRegistry;
-import io.topobridge.controller.ManagedController;
+import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.findings.FindingsRegistry;
@@ -65,23 +65,26 @@ public class StatusResource {
                 .withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY).list().getItems();
     }
 
-    /** Installed CRDs, managed kinds and each controller's state. */
+    /** Installed CRDs, managed kinds, this replica's role and the state of each part of the process. */
     @GET
     @Path("/status")
     public Map<String, Object> status() {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("started", lifecycle.started());
-        out.put("role", lifecycle.follower() ? "follower" : "active");
+        out.put("role", lifecycle.follower() ? "follower" : "leader");
         out.put("crds", kinds.snapshot());
         out.put("managedKinds", kinds.managedKinds().stream().map(k -> k.kind()).toList());
-        Map<String, Object> controllers = new LinkedHashMap<>();
-        for (ManagedController c : lifecycle.controllers()) {
+        Map<String, Object> parts = new LinkedHashMap<>();
+        List<ProcessPart> running = lifecycle.running();
+        for (ProcessPart part : lifecycle.parts()) {
             Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("ready", c.ready());
-            entry.putAll(c.details());
-            controllers.put(c.name(), entry);
+            entry.put("runs", part.role() == ProcessPart.Role.LEADER_ONLY ? "leader" : "every replica");
+            entry.put("running", running.contains(part));
+            entry.put("ready", part.ready());
+            entry.putAll(part.details());
+            parts.put(part.name(), entry);
         }
-        out.put("controllers", controllers);
+        out.put("parts", parts);
         return out;
     }
 }

@@ -21,8 +21,10 @@ import java.util.concurrent.CompletableFuture;
 import org.jboss.logging.Logger;
 
 /**
- * Starts the controller process (never for a CLI run): CRD discovery first, then the Operator SDK
- * runtime, then every {@link ManagedController} (after winning a Lease when leader election is on).
+ * Starts the controller process (never for a CLI run): CRD discovery first, then the Operator SDK runtime, then
+ * every {@link ProcessPart} of role {@link ProcessPart.Role#EVERY_REPLICA} (caches, the webhook server), and the
+ * {@link ProcessPart.Role#LEADER_ONLY} parts (the reconcilers that write) once this replica holds the Lease — at
+ * once when leader election is off.
  */
 @ApplicationScoped
 public class ControllerLifecycle {
@@ -36,19 +38,20 @@ public class ControllerLifecycle {
 
     private final KindRegistry kinds;
     private final Operator operator;
-    private final Instance<ManagedController> controllers;
+    private final Instance<ProcessPart> parts;
     private final KubernetesClient client;
     private final Election election;
 
     private volatile boolean started;
+    private volatile boolean leading;
     private volatile boolean follower;
     private volatile CompletableFuture<?> electing;
 
-    public ControllerLifecycle(KindRegistry kinds, Operator operator, Instance<ManagedController> controllers,
+    public ControllerLifecycle(KindRegistry kinds, Operator operator, Instance<ProcessPart> parts,
             KubernetesClient client, Election election) {
         this.kinds = kinds;
         this.operator = operator;
-        this.controllers = controllers;
+        this.parts = parts;
         this.client = client;
         this.election = election;
     }
@@ -61,21 +64,29 @@ public class ControllerLifecycle {
         if (!operator.getRuntimeInfo().isStarted()) {
             operator.start();
         }
+        start(ProcessPart.Role.EVERY_REPLICA);
+        started = true;
         if (election.enabled()) {
             follower = true;
             electing = elect();
         } else {
-            startControllers();
+            startLeaderParts();
         }
     }
 
-    private void startControllers() {
-        for (ManagedController controller : controllers) {
-            LOG.infof("starting %s controller", controller.name());
-            controller.start();
+    private void start(ProcessPart.Role role) {
+        for (ProcessPart part : parts) {
+            if (part.role() == role) {
+                LOG.infof("starting %s (%s)", part.name(), role == ProcessPart.Role.LEADER_ONLY ? "leader" : "every replica");
+                part.start();
+            }
         }
+    }
+
+    private void startLeaderParts() {
+        start(ProcessPart.Role.LEADER_ONLY);
         follower = false;
-        started = true;
+        leading = true;
     }
 
     private CompletableFuture<?> elect() {
@@ -93,11 +104,11 @@ public class ControllerLifecycle {
                         .withReleaseOnCancel(true)
                         .withLeaderCallbacks(new LeaderCallbacks(
                                 () -> {
-                                    LOG.infof("leader election: %s leads, starting controllers", identity);
-                                    startControllers();
+                                    LOG.infof("leader election: %s leads, starting the reconcilers", identity);
+                                    startLeaderParts();
                                 },
                                 () -> {
-                                    if (started) {
+                                    if (leading) {
                                         // a former leader's caches and queues are not trusted: restart clean
                                         LOG.error("leader election: leadership lost, exiting so a fresh process takes over");
                                         Quarkus.asyncExit(1);
@@ -115,25 +126,33 @@ public class ControllerLifecycle {
         if (!started) {
             return;
         }
-        for (ManagedController controller : controllers) {
-            try {
-                controller.stop();
-            } catch (RuntimeException e) {
-                LOG.warnf(e, "stopping %s controller", controller.name());
+        for (ProcessPart part : parts) {
+            if (part.role() == ProcessPart.Role.EVERY_REPLICA || leading) {
+                try {
+                    part.stop();
+                } catch (RuntimeException e) {
+                    LOG.warnf(e, "stopping %s", part.name());
+                }
             }
         }
     }
 
+    /** True once this replica's parts have been started (the reconcilers too, unless it is a follower). */
     public boolean started() {
         return started;
     }
 
-    /** True while this replica waits for leadership (it serves webhooks and health, runs no controller). */
+    /** True while this replica waits for leadership (it serves webhooks and health, runs no reconciler). */
     public boolean follower() {
         return follower;
     }
 
-    public List<ManagedController> controllers() {
-        return controllers.stream().toList();
+    /** The parts running in this process: every replica's, and the leader's while this replica leads. */
+    public List<ProcessPart> running() {
+        return parts.stream().filter(p -> p.role() == ProcessPart.Role.EVERY_REPLICA || leading).toList();
+    }
+
+    public List<ProcessPart> parts() {
+        return parts.stream().toList();
     }
 }

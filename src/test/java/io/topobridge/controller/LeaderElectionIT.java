@@ -69,7 +69,7 @@ class LeaderElectionIT {
     void exactlyOneLeadsAndTheOtherTakesOver() throws Exception {
         int first = launch();
         Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
-                .until(() -> status(first).contains("\"role\":\"active\""));
+                .until(() -> status(first).contains("\"role\":\"leader\""));
         int second = launch();
         Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
                 .until(() -> status(second).contains("\"role\":\"follower\""));
@@ -80,6 +80,6 @@ class LeaderElectionIT {
         processes.get(0).destroy(); // graceful stop releases the lease
         processes.get(0).waitFor();
         Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
-                .until(() -> status(second).contains("\"role\":\"active\""));
+                .until(() -> status(second).contains("\"role\":\"leader\""));
     }
 }

@@ -49,6 +49,7 @@ public final class Bridge implements AutoCloseable {
         private final Map<String, String> properties = new LinkedHashMap<>();
         private final Map<String, String> environment = new LinkedHashMap<>();
         private int webhookPort = FreePort.find();
+        private Integer servicePort;
         private boolean exposeWebhook = true;
 
         private Builder(RealCluster cluster, String name) {
@@ -85,6 +86,15 @@ public final class Bridge implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The port the webhook configurations name (default: this bridge's own webhook port). Replicas behind one
+         * Service all name the same one.
+         */
+        public Builder servicePort(int port) {
+            this.servicePort = port;
+            return this;
+        }
+
         /** Whether this bridge's webhook port is what the {@code topobridge-webhook} Service points at. */
         public Builder exposeWebhook(boolean expose) {
             this.exposeWebhook = expose;
@@ -93,7 +103,7 @@ public final class Bridge implements AutoCloseable {
 
         public Bridge start() {
             properties.put("topobridge.admission.port", String.valueOf(webhookPort));
-            properties.put("topobridge.admission.service-port", String.valueOf(webhookPort));
+            properties.put("topobridge.admission.service-port", String.valueOf(servicePort != null ? servicePort : webhookPort));
             if (exposeWebhook) {
                 var services = cluster.client().services().inNamespace(RealCluster.BRIDGE_NAMESPACE);
                 services.withName("topobridge-webhook").delete();

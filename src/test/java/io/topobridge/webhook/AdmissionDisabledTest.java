@@ -34,7 +34,7 @@ class AdmissionDisabledTest {
     }
 
     @Inject
-    AdmissionController controller;
+    AdmissionServer controller;
 
     @Inject
     KubernetesClient client;

@@ -23,7 +23,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
-import io.topobridge.controller.workload.ClusterLookup;
+import io.topobridge.controller.workload.WorkloadCaches;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.workload.ControllersSimulation;
@@ -77,10 +77,10 @@ class AdmissionEndToEndTest {
     private static final Path CRDS = Path.of("examples/crds");
 
     @Inject
-    AdmissionController controller;
+    AdmissionServer controller;
 
     @Inject
-    ClusterLookup lookup;
+    WorkloadCaches lookup;
 
     @Inject
     KubernetesClient client;

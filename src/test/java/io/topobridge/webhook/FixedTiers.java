@@ -21,6 +21,11 @@ public class FixedTiers implements TierSource {
     }
 
     @Override
+    public boolean settled() {
+        return true;
+    }
+
+    @Override
     public void addListener(Consumer<TierCatalog> listener) {
         // fixed: never changes
     }

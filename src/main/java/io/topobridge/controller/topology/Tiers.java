@@ -11,7 +11,8 @@ import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
- * The tiers workloads may name right now, as the topology controller last built them from the nodes. The
+ * The tiers workloads may name right now, as the topology controller last built them from the nodes (on a
+ * follower: as the HyperNodes the leader wrote show them, see {@link HyperNodeTiers}). The
  * workload side reads {@link #current()} and re-translates when a listener hears of a change.
  */
 @ApplicationScoped
@@ -20,6 +21,8 @@ public class Tiers implements TierSource {
     private static final Logger LOG = Logger.getLogger(Tiers.class);
 
     private volatile TierCatalog current = TierCatalog.EMPTY;
+    private volatile boolean built;
+    private volatile boolean observedAll;
     private final List<Consumer<TierCatalog>> listeners = new CopyOnWriteArrayList<>();
 
     /** The current catalog ({@link TierCatalog#EMPTY} until the first topology pass). */
@@ -43,8 +46,30 @@ public class Tiers implements TierSource {
         return TierCatalog.of(tiers);
     }
 
-    /** Replaces the catalog; listeners hear of it only when it differs from the current one. */
-    public void publish(TierCatalog catalog) {
+    /** Replaces the catalog with one built from the nodes (the leader's topology controller). */
+    public synchronized void publish(TierCatalog catalog) {
+        built = true;
+        replace(catalog);
+    }
+
+    /**
+     * Replaces the catalog with the one the HyperNodes in the cluster show, unless this replica builds the topology
+     * itself (a follower learns the tiers the leader wrote); {@code complete} once the HyperNodes have been listed.
+     */
+    public synchronized void observe(TierCatalog catalog, boolean complete) {
+        if (!built) {
+            observedAll |= complete;
+            replace(catalog);
+        }
+    }
+
+    @Override
+    public boolean settled() {
+        return built || observedAll;
+    }
+
+    /** Listeners hear of a catalog only when it differs from the current one. */
+    private void replace(TierCatalog catalog) {
         if (catalog.equals(current)) {
             return;
         }

@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.apply.Applier;
 import io.topobridge.controller.Debouncer;
 import io.topobridge.controller.KindRegistry;
-import io.topobridge.controller.ManagedController;
+import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
@@ -55,7 +55,7 @@ import org.jboss.logging.Logger;
  * publishes findings and the tier catalog. While Volcano's HyperNode CRD is absent it waits, with a finding.
  */
 @ApplicationScoped
-public class TopologyController implements ManagedController {
+public class TopologyController implements ProcessPart {
 
     private static final Logger LOG = Logger.getLogger(TopologyController.class);
 
@@ -90,13 +90,16 @@ public class TopologyController implements ManagedController {
     private volatile String state = "stopped";
     private volatile Map<String, Object> details = Map.of();
 
-    private TopologyBuilder builder;
+    // Written in start() before any informer or listener that reads them exists (so those threads see them), and
+    // read afterwards from informer threads, the debouncer's worker and resync() callers; volatile for the last.
+    private volatile TopologyBuilder builder;
     private KubernetesClient nodeClient;
-    private Debouncer<String> debouncer;
+    private volatile Debouncer<String> debouncer;
     private SharedIndexInformer<NodeMetadata> nodeInformer;
     private SharedIndexInformer<ConfigMap> configMapInformer;
 
     // touched only by the debouncer's single worker thread (and stop())
+    // created, read and dropped on the debouncer's one worker thread (reconcile), read by stop() after it ends
     private SharedIndexInformer<HyperNode> hyperNodeInformer;
 
     private final AtomicLong passes = new AtomicLong();
@@ -117,6 +120,11 @@ public class TopologyController implements ManagedController {
     @Override
     public String name() {
         return SOURCE;
+    }
+
+    @Override
+    public Role role() {
+        return Role.LEADER_ONLY;
     }
 
     @Override

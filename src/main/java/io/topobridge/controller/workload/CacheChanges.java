@@ -21,7 +21,7 @@ final class CacheChanges {
     private CacheChanges() {
     }
 
-    static boolean matters(ClusterLookup.Change change) {
+    static boolean matters(WorkloadCaches.Change change) {
         HasMetadata before = change.before();
         HasMetadata after = change.after();
         if (before == null || after == null) {

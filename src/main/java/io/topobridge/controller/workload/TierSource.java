@@ -12,6 +12,13 @@ public interface TierSource {
     /** The tiers known now ({@link TierCatalog#EMPTY} before any is known). */
     TierCatalog current();
 
+    /**
+     * Whether the catalog is what this replica will go on with: the topology controller has made its first pass,
+     * or the HyperNodes the leader wrote have been read. Before that an empty catalog means "not yet", not "none",
+     * so a gang naming a tier is not reported as refused.
+     */
+    boolean settled();
+
     /** Called with the new catalog whenever it changes. */
     void addListener(Consumer<TierCatalog> listener);
 }

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.apply.Applier;
 import io.topobridge.controller.Debouncer;
 import io.topobridge.controller.KindRegistry;
-import io.topobridge.controller.ManagedController;
+import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
@@ -53,12 +53,14 @@ import org.jboss.logging.Logger;
  * periodic resync recomputes every scope.
  */
 @ApplicationScoped
-public class WorkloadController implements ManagedController {
+public class WorkloadController implements ProcessPart {
 
     private static final Logger LOG = Logger.getLogger(WorkloadController.class);
     /** Findings source name. */
     public static final String SOURCE = "workloads";
     private static final Set<String> CACHE_ONLY_KINDS = Set.of("Queue", "Namespace");
+    /** How long after start a gang naming a tier waits for the first topology pass before "tiers unknown" is news. */
+    static final Duration TIERS_GRACE = Duration.ofSeconds(30);
 
     /** What the controller needs from configuration. */
     public record Options(boolean enabled, Duration debounce, Duration maxDelay, Duration resync,
@@ -85,7 +87,7 @@ public class WorkloadController implements ManagedController {
 
     static final Due ALL = new All();
 
-    private final ClusterLookup lookup;
+    private final WorkloadCaches lookup;
     private final Applier applier;
     private final FindingsRegistry findings;
     private final TierSource tiers;
@@ -93,20 +95,22 @@ public class WorkloadController implements ManagedController {
     private final Options options;
     private final WorkloadTranslator translator;
 
-    private Debouncer<Due> debouncer;
-    private ScheduledExecutorService timer;
+    // set in start() before the listeners that use them are registered; volatile for resync() and stop() callers
+    private volatile Debouncer<Due> debouncer;
+    private volatile ScheduledExecutorService timer;
     private volatile boolean ready;
     private final AtomicLong passes = new AtomicLong();
     private final AtomicLong fullPasses = new AtomicLong();
     private volatile long lastFullPassMillis;
     private volatile boolean firstSubmitted;
+    private volatile long startedAt;
 
     /** Where each workload object was last seen to belong, so a move (e.g. to a group) recomputes both scopes. */
     private final Map<String, GangScope> lastScope = new ConcurrentHashMap<>();
     /** Scopes with findings published (touched only by the debouncer's worker thread). */
     private final Map<GangScope, Set<String>> published = new HashMap<>();
 
-    public WorkloadController(ClusterLookup lookup, Applier applier, FindingsRegistry findings, TierSource tiers,
+    public WorkloadController(WorkloadCaches lookup, Applier applier, FindingsRegistry findings, TierSource tiers,
             KindRegistry kinds, Options options, WorkloadSettings settings) {
         this.lookup = lookup;
         this.applier = applier;
@@ -123,12 +127,18 @@ public class WorkloadController implements ManagedController {
     }
 
     @Override
+    public Role role() {
+        return Role.LEADER_ONLY;
+    }
+
+    @Override
     public void start() {
         if (!options.enabled()) {
             LOG.info("workload translation is disabled (topobridge.workloads.enabled=false)");
             ready = true;
             return;
         }
+        startedAt = System.nanoTime();
         debouncer = new Debouncer<>("workloads", options.debounce(), options.maxDelay(), this::work);
         if (options.requireNamespaceOptIn()) {
             lookup.watchNamespaces();
@@ -144,6 +154,8 @@ public class WorkloadController implements ManagedController {
         });
         // the first full pass waits for the caches' initial lists, so nothing is deleted for want of a read
         timer.scheduleWithFixedDelay(this::firstPassWhenSynced, 0, 100, TimeUnit.MILLISECONDS);
+        // tiers that never settle (nodes cannot be listed) are reported once the grace is over
+        timer.schedule(() -> debouncer.submit(ALL), TIERS_GRACE.toMillis(), TimeUnit.MILLISECONDS);
         long resync = Math.max(1000, options.resync().toMillis());
         timer.scheduleWithFixedDelay(() -> {
             if (ready) {
@@ -172,6 +184,11 @@ public class WorkloadController implements ManagedController {
     @Override
     public boolean ready() {
         return ready;
+    }
+
+    /** While the tiers are not settled, at most {@link #TIERS_GRACE} after start, "tiers unknown" is not reported. */
+    private boolean holdingTierFindings() {
+        return !tiers.settled() && System.nanoTime() - startedAt < TIERS_GRACE.toNanos();
     }
 
     @Override
@@ -211,7 +228,7 @@ public class WorkloadController implements ManagedController {
         debouncer.submit(new Scope(scope));
     }
 
-    private void onChange(ClusterLookup.Change change) {
+    private void onChange(WorkloadCaches.Change change) {
         if (!options.enabled() || !CacheChanges.matters(change)) {
             return;
         }
@@ -410,6 +427,10 @@ public class WorkloadController implements ManagedController {
     }
 
     private void publish(GangScope scope, ScopeResult result, List<Finding> found) {
+        if (holdingTierFindings()) {
+            // the first topology pass has not come yet: "no tier is known" is not news, the pass brings the tiers
+            found = found.stream().filter(f -> f.reason() != WorkloadReason.TIERS_UNKNOWN).toList();
+        }
         Set<String> objects = new LinkedHashSet<>();
         result.subjects().forEach(s -> objects.add(s.toString()));
         found.forEach(f -> objects.add(f.object().toString()));

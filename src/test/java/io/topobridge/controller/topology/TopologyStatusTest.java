@@ -20,10 +20,10 @@ class TopologyStatusTest {
     void statusAndFindingsShowTheTopologyController() {
         Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/api/status").then()
                 .statusCode(200)
-                .body("controllers.topology.ready", equalTo(true))
-                .body("controllers.topology.state", equalTo("running"))
-                .body("controllers.topology.config", equalTo("preset auto"))
-                .body("controllers.topology.hardTopology", equalTo("config-missing")));
+                .body("parts.topology.ready", equalTo(true))
+                .body("parts.topology.state", equalTo("running"))
+                .body("parts.topology.config", equalTo("preset auto"))
+                .body("parts.topology.hardTopology", equalTo("config-missing")));
         given().get("/api/findings?source=topology").then().statusCode(200)
                 .body("reason", hasItem("SchedulerConfigMissing"));
     }

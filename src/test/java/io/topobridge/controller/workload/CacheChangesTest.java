@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 /** Status churn is not a reason to recompute; spec, labels, annotations, owners and our fields are. */
 class CacheChangesTest {
 
-    private static ClusterLookup.Change change(String kind, HasMetadata before, HasMetadata after) {
-        return new ClusterLookup.Change(kind, before, after);
+    private static WorkloadCaches.Change change(String kind, HasMetadata before, HasMetadata after) {
+        return new WorkloadCaches.Change(kind, before, after);
     }
 
     private static Deployment deployment(int replicas, int ready, Map<String, String> annotations) {

@@ -22,12 +22,14 @@ final class Wiring {
             Duration.ofSeconds(2), Duration.ofMinutes(10), false, "topobridge.io/enabled");
 
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    final ClusterLookup lookup;
+    final WorkloadCaches lookup;
     final Applier applier;
     final EventRecorder events;
     final FindingsRegistry findings;
     final WorkloadController controller;
     volatile TierCatalog tiers;
+    /** Whether the tiers count as known (the first topology pass done); tests of start-up set it false. */
+    volatile boolean settled = true;
     private Consumer<TierCatalog> tierListener = c -> { };
 
     Wiring(KubernetesClient client, KindRegistry kinds, TierCatalog tiers, WorkloadController.Options options) {
@@ -37,7 +39,7 @@ final class Wiring {
     Wiring(KubernetesClient client, KindRegistry kinds, TierCatalog tiers, WorkloadController.Options options,
             Applier applier) {
         this.tiers = tiers;
-        this.lookup = new ClusterLookup(client, kinds);
+        this.lookup = new WorkloadCaches(client, kinds);
         this.applier = applier != null ? applier : new Applier(client, meters);
         this.events = new EventRecorder(client, meters);
         this.findings = new FindingsRegistry(events, meters);
@@ -45,6 +47,11 @@ final class Wiring {
             @Override
             public TierCatalog current() {
                 return Wiring.this.tiers;
+            }
+
+            @Override
+            public boolean settled() {
+                return Wiring.this.settled;
             }
 
             @Override
@@ -56,9 +63,10 @@ final class Wiring {
                 WorkloadSettings.defaults());
     }
 
-    /** Changes the tiers and tells the controller, as the topology controller would. */
+    /** Changes the tiers and tells the controller, as the topology controller would (its pass settles them). */
     void tiers(TierCatalog catalog) {
         tiers = catalog;
+        settled = true;
         tierListener.accept(catalog);
     }
 }

@@ -32,7 +32,7 @@ class WorkloadControllerQuarkusTest {
     WorkloadController controller;
 
     @Inject
-    ClusterLookup lookup;
+    WorkloadCaches lookup;
 
     @Test
     void annotatedDeploymentGetsItsPodGroup() {

@@ -233,6 +233,38 @@ class WorkloadControllerTest {
     }
 
     @Test
+    void noTiersUnknownEventBeforeTheFirstTopologyPass() {
+        // the workload controller comes up before the topology controller's first pass: no tier is known yet
+        wiring = new Wiring(cluster.client(), registry, io.topobridge.core.topology.TierCatalog.EMPTY, Wiring.DEFAULTS);
+        wiring.settled = false;
+        apply(deployment(2, "topobridge.io/highest-tier: nvlink", ""));
+        wiring.controller.start();
+        await().atMost(WAIT).until(wiring.controller::ready);
+        settle();
+        resyncAndSettle();
+        assertThat(wiring.findings.of(WorkloadController.SOURCE)).isEmpty();
+        assertThat(cluster.client().v1().events().inNamespace(NS).list().getItems()).isEmpty();
+        assertThat(podGroup("tb-deploy-vllm")).isNull();
+
+        // the first pass brings the tiers: the PodGroup comes, and never an Event said the tiers were unknown
+        wiring.tiers(Fixtures.TIERS);
+        await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") != null);
+        settle();
+        assertThat(cluster.client().v1().events().inNamespace(NS).list().getItems()).isEmpty();
+    }
+
+    @Test
+    void tiersStillUnknownAfterTheFirstPassAreReported() {
+        // the topology has been built and no labelled node gave a tier: naming one is news now
+        wiring = new Wiring(cluster.client(), registry, io.topobridge.core.topology.TierCatalog.EMPTY, Wiring.DEFAULTS);
+        apply(deployment(2, "topobridge.io/highest-tier: nvlink", ""));
+        wiring.controller.start();
+        await().atMost(WAIT).until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
+        assertThat(wiring.findings.of(WorkloadController.SOURCE)).singleElement()
+                .satisfies(f -> assertThat(f.reason()).isEqualTo(WorkloadReason.TIERS_UNKNOWN));
+    }
+
+    @Test
     void invalidAnnotationGivesOneWarningEventAndNoPodGroup() {
         startController(Wiring.DEFAULTS);
         apply(deployment(2, "topobridge.io/highest-tier: leaf", ""));

@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.topobridge.controller.KindRegistry;
-import io.topobridge.controller.ManagedController;
+import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
@@ -16,6 +16,7 @@ import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,9 +35,9 @@ import org.jboss.logging.Logger;
  * controller and the pod admission webhook.
  */
 @ApplicationScoped
-public class ClusterLookup implements WorkloadLookup, ManagedController {
+public class WorkloadCaches implements WorkloadLookup, ProcessPart {
 
-    private static final Logger LOG = Logger.getLogger(ClusterLookup.class);
+    private static final Logger LOG = Logger.getLogger(WorkloadCaches.class);
 
     /** What changed in a cache: {@code kind} is the workload kind, or "PodGroup", "Queue", "Namespace". */
     public record Change(String kind, HasMetadata before, HasMetadata after) {
@@ -49,16 +50,22 @@ public class ClusterLookup implements WorkloadLookup, ManagedController {
     private final KubernetesClient client;
     private final KindRegistry kinds;
 
-    private final Map<WorkloadKind, SharedIndexInformer<? extends HasMetadata>> informers = new EnumMap<>(WorkloadKind.class);
+    // Thread safety: the caches are read from the webhook's event loop, the reconciler's worker and REST threads,
+    // while start, stop and CRD changes replace informers under this object's lock. Readers never take the lock:
+    // the informer references are volatile and the map of workload informers is an immutable snapshot replaced as
+    // a whole (copy on write), so a reader sees either the old or the new informer, fully constructed. An
+    // informer's store is itself safe for concurrent reads. failures, started and watchNamespaces are only
+    // touched under the lock.
+    private volatile Map<WorkloadKind, SharedIndexInformer<? extends HasMetadata>> informers = Map.of();
     private final Map<WorkloadKind, Throwable> failures = new EnumMap<>(WorkloadKind.class);
-    private SharedIndexInformer<PodGroup> podGroupInformer;
-    private SharedIndexInformer<Queue> queueInformer;
-    private SharedIndexInformer<Namespace> namespaceInformer;
+    private volatile SharedIndexInformer<PodGroup> podGroupInformer;
+    private volatile SharedIndexInformer<Queue> queueInformer;
+    private volatile SharedIndexInformer<Namespace> namespaceInformer;
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
     private boolean started;
     private boolean watchNamespaces;
 
-    public ClusterLookup(KubernetesClient client, KindRegistry kinds) {
+    public WorkloadCaches(KubernetesClient client, KindRegistry kinds) {
         this.client = client;
         this.kinds = kinds;
     }
@@ -79,6 +86,11 @@ public class ClusterLookup implements WorkloadLookup, ManagedController {
     @Override
     public String name() {
         return "workload-caches";
+    }
+
+    @Override
+    public Role role() {
+        return Role.EVERY_REPLICA;
     }
 
     /** Starts the informers of every installed kind; idempotent, never blocks for the initial lists. */
@@ -116,7 +128,9 @@ public class ClusterLookup implements WorkloadLookup, ManagedController {
                     startKind(kind);
                 } else if (!change.installed() && informers.containsKey(kind)) {
                     LOG.infof("CustomResourceDefinition %s went away: no longer caching %s", change.crdName(), kind.kind());
-                    informers.remove(kind).stop();
+                    SharedIndexInformer<? extends HasMetadata> gone = informers.get(kind);
+                    informers = without(informers, kind);
+                    gone.stop();
                     failures.remove(kind);
                 }
             }
@@ -150,7 +164,18 @@ public class ClusterLookup implements WorkloadLookup, ManagedController {
             // only followed from a pod to its Deployment: the owner chain is all that is kept
             ((SharedIndexInformer<HasMetadata>) informer).itemStore(new MetadataOnlyStore<>());
         }
-        informers.put(kind, startInformer(kind.kind(), informer, kind));
+        var next = new EnumMap<WorkloadKind, SharedIndexInformer<? extends HasMetadata>>(WorkloadKind.class);
+        next.putAll(informers);
+        next.put(kind, startInformer(kind.kind(), informer, kind));
+        informers = Collections.unmodifiableMap(next);
+    }
+
+    private static Map<WorkloadKind, SharedIndexInformer<? extends HasMetadata>> without(
+            Map<WorkloadKind, SharedIndexInformer<? extends HasMetadata>> map, WorkloadKind kind) {
+        var next = new EnumMap<WorkloadKind, SharedIndexInformer<? extends HasMetadata>>(WorkloadKind.class);
+        next.putAll(map);
+        next.remove(kind);
+        return Collections.unmodifiableMap(next);
     }
 
     private void startPodGroups() {
@@ -206,7 +231,7 @@ public class ClusterLookup implements WorkloadLookup, ManagedController {
     @Override
     public synchronized void stop() {
         informers.values().forEach(SharedIndexInformer::stop);
-        informers.clear();
+        informers = Map.of();
         for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {podGroupInformer, queueInformer, namespaceInformer}) {
             if (informer != null) {
                 informer.stop();
@@ -263,7 +288,7 @@ public class ClusterLookup implements WorkloadLookup, ManagedController {
         return new ArrayList<>(informers.keySet());
     }
 
-    private synchronized SharedIndexInformer<? extends HasMetadata> informer(WorkloadKind kind) {
+    private SharedIndexInformer<? extends HasMetadata> informer(WorkloadKind kind) {
         return informers.get(kind);
     }
 

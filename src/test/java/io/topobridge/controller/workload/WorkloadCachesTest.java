@@ -23,17 +23,17 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The informer-backed lookup against the mock API server: built-in kinds, slim ReplicaSets, late CRDs. */
-class ClusterLookupTest {
+class WorkloadCachesTest {
 
     private MockCluster cluster;
     private KindRegistry registry;
-    private ClusterLookup lookup;
+    private WorkloadCaches lookup;
 
     @BeforeEach
     void start() {
         cluster = MockCluster.start().installVolcanoCrds();
         registry = TestClusters.registryWithVolcano(cluster);
-        lookup = new ClusterLookup(cluster.client(), registry);
+        lookup = new WorkloadCaches(cluster.client(), registry);
         cluster.client().resource(new NamespaceBuilder().withNewMetadata().withName("llm").endMetadata().build()).create();
     }
 
@@ -68,7 +68,7 @@ class ClusterLookupTest {
 
     @Test
     void optionalKindIsCachedOnceItsCrdAppearsAndNeverHoldsReadinessBack() {
-        List<ClusterLookup.Change> changes = new CopyOnWriteArrayList<>();
+        List<WorkloadCaches.Change> changes = new CopyOnWriteArrayList<>();
         lookup.addListener(changes::add);
         lookup.start();
         await().atMost(Duration.ofSeconds(10)).until(lookup::ready);

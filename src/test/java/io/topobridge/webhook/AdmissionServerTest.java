@@ -42,14 +42,14 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(MockApiServer.class)
-class AdmissionControllerTest {
+class AdmissionServerTest {
 
     private static final String SECRET = "topobridge-webhook-tls";
     private static final String NS = "default";
     private static final List<String> NAMES = TlsSettings.serviceDnsNames("topobridge-webhook", NS);
 
     @Inject
-    AdmissionController controller;
+    AdmissionServer controller;
 
     @Inject
     KubernetesClient client;

@@ -17,7 +17,7 @@ import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.tls.CertificateStore;
 import io.topobridge.tls.ServingCertificate;
-import io.topobridge.controller.ManagedController;
+import io.topobridge.controller.ProcessPart;
 import io.topobridge.controller.workload.TierSource;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -44,9 +44,9 @@ import org.jboss.logging.Logger;
  * Ready once the webhooks are served and registered.
  */
 @ApplicationScoped
-public class AdmissionController implements ManagedController {
+public class AdmissionServer implements ProcessPart {
 
-    private static final Logger LOG = Logger.getLogger(AdmissionController.class);
+    private static final Logger LOG = Logger.getLogger(AdmissionServer.class);
     private static final Duration FIRST_RETRY = Duration.ofSeconds(2);
 
     private final KubernetesClient client;
@@ -65,9 +65,10 @@ public class AdmissionController implements ManagedController {
     private volatile ScheduledExecutorService scheduler;
     private volatile boolean ready;
     private volatile String lastError;
+    // only the admission scheduler's single thread reads and writes it (bootstrap retries)
     private Duration retry = FIRST_RETRY;
 
-    public AdmissionController(KubernetesClient client, Applier applier, MeterRegistry meters, Vertx vertx,
+    public AdmissionServer(KubernetesClient client, Applier applier, MeterRegistry meters, Vertx vertx,
             Instance<WorkloadLookup> lookups, TierSource tiers, WebhookSettings webhook, WorkloadSettings workloads,
             AdmissionSettings admission) {
         this.client = client;
@@ -84,6 +85,11 @@ public class AdmissionController implements ManagedController {
     @Override
     public String name() {
         return "admission";
+    }
+
+    @Override
+    public Role role() {
+        return Role.EVERY_REPLICA;
     }
 
     @Override
@@ -107,7 +113,7 @@ public class AdmissionController implements ManagedController {
             webhooks.add(new WorkloadValidator(translator::validate, tiers, lookup, serialization, ignored));
         }
         server = new WebhookServer(vertx, new ObjectMapper(), meters, webhooks);
-        Gauge.builder("topobridge.admission.certificate.expiry", this, AdmissionController::secondsLeft).baseUnit("seconds")
+        Gauge.builder("topobridge.admission.certificate.expiry", this, AdmissionServer::secondsLeft).baseUnit("seconds")
                 .description("Seconds until the served webhook certificate expires (alert well before zero)")
                 .register(meters);
         store = new CertificateStore(client, webhook.tls(), Clock.systemUTC());
@@ -219,7 +225,7 @@ public class AdmissionController implements ManagedController {
         return out;
     }
 
-    private static double secondsLeft(AdmissionController controller) {
+    private static double secondsLeft(AdmissionServer controller) {
         ServingCertificate serving = controller.serving();
         return serving == null ? Double.NaN : Duration.between(Instant.now(), serving.notAfter()).toSeconds();
     }
