@@ -54,6 +54,11 @@ public final class Examples {
         return out;
     }
 
+    /** A map (e.g. a {@code fieldsV1} tree) as JSON. */
+    public static JsonNode json(Object value) {
+        return YAML.valueToTree(value);
+    }
+
     /** Every document {@code render} prints for {@code inputs}. */
     public static List<JsonNode> render(String... inputs) {
         try {

@@ -1,0 +1,170 @@
+package io.topobridge.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.topobridge.apply.FieldPaths;
+import io.topobridge.core.Topobridge;
+import io.topobridge.testing.Upstream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * LWS's own Volcano gang provider and AIBrix's {@code volcanoSchedulingStrategy} make their PodGroups themselves;
+ * the bridge adds only its topology fields to them (server-side apply, the real {@code managedFields} show it owns
+ * nothing else), and Volcano places the gangs within the tier.
+ */
+@ExtendWith(RealClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CoexistenceE2E {
+
+    private static final String NS = "coexist";
+    private static final Duration WAIT = Duration.ofSeconds(120);
+
+    private final RealCluster cluster;
+    private KubernetesClient client;
+
+    CoexistenceE2E(RealCluster cluster) {
+        this.cluster = cluster;
+    }
+
+    @BeforeAll
+    void namespace() {
+        client = cluster.client();
+        Examples.ensureNodes(client);
+        cluster.bridge();
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
+                .addToLabels("topobridge.io/enabled", "true").endMetadata().build()).create();
+        cluster.waitFor("the default ServiceAccount in " + NS, Duration.ofSeconds(60),
+                () -> client.serviceAccounts().inNamespace(NS).withName("default").get() != null);
+    }
+
+    @AfterAll
+    void cleanUp() {
+        if (cluster.lwsVolcanoProvider()) {
+            cluster.startLws(false);
+        }
+        client.namespaces().withName(NS).delete();
+        cluster.waitFor("namespace " + NS + " gone", WAIT, () -> client.namespaces().withName(NS).get() == null);
+    }
+
+    private List<GenericKubernetesResource> podGroups(Predicate<GenericKubernetesResource> filter) {
+        return client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(NS).list()
+                .getItems().stream().filter(filter).toList();
+    }
+
+    /** The fields each manager owns on an object, as leaf paths. */
+    private static Map<String, Set<String>> owners(HasMetadata object) {
+        Map<String, Set<String>> out = new LinkedHashMap<>();
+        for (ManagedFieldsEntry entry : object.getMetadata().getManagedFields()) {
+            JsonNode fields = Examples.json(entry.getFieldsV1().getAdditionalProperties());
+            Set<String> paths = new TreeSet<>();
+            FieldPaths.fromFieldsV1(fields).forEach(p -> paths.add(String.join(".", p)));
+            out.computeIfAbsent(entry.getManager() + "/" + entry.getOperation(), k -> new TreeSet<>()).addAll(paths);
+        }
+        return out;
+    }
+
+    private static void assertOnlyTopologyIsOurs(GenericKubernetesResource pg) {
+        Map<String, Set<String>> owners = owners(pg);
+        Set<String> ours = owners.get(Topobridge.FIELD_MANAGER + "/Apply");
+        assertThat(ours).as("fields topobridge owns on " + pg.getMetadata().getName() + ": " + owners).isNotEmpty()
+                .allMatch(p -> p.startsWith("f:spec.f:networkTopology") || p.startsWith("f:spec.f:subGroupPolicy"));
+        assertThat(owners.keySet()).as("another manager made it").anyMatch(m -> !m.startsWith(Topobridge.FIELD_MANAGER));
+    }
+
+    @Test
+    void lwsProviderPodGroupsGetOnlyTheTopologyFieldsAndTheGroupsArePlacedWithinTheirTier() {
+        cluster.startLws(true);
+        GenericKubernetesResource lws;
+        try (InputStream in = Files.newInputStream(Upstream.file("lws",
+                "docs/examples/sample/gang-scheduling/lws-sample-volcano.yaml"))) {
+            lws = client.getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        lws.getMetadata().setNamespace(NS);
+        lws.getMetadata().setAnnotations(Map.of("topobridge.io/highest-tier", "nvlink"));
+        client.resource(lws).create();
+
+        String prefix = lws.getMetadata().getName() + "-";
+        cluster.waitFor("LWS's provider PodGroups with the bridge's topology", WAIT, () -> {
+            List<GenericKubernetesResource> pgs = podGroups(pg -> pg.getMetadata().getName().startsWith(prefix));
+            return pgs.size() == 2 && pgs.stream().allMatch(pg -> ((Map<?, ?>) pg.getAdditionalProperties().get("spec"))
+                    .containsKey("networkTopology"));
+        });
+        assertThat(podGroups(pg -> pg.getMetadata().getName().startsWith("tb-"))).as("no rival PodGroup").isEmpty();
+        for (GenericKubernetesResource pg : podGroups(pg -> pg.getMetadata().getName().startsWith(prefix))) {
+            assertOnlyTopologyIsOurs(pg);
+            cluster.waitFor("group " + pg.getMetadata().getName() + " bound", WAIT, () -> Placement.allBound(
+                    Placement.gangPods(client, NS, pg.getMetadata().getName())));
+            List<Pod> pods = Placement.gangPods(client, NS, pg.getMetadata().getName());
+            assertThat(pods).hasSize(4);
+            assertThat(Placement.of(client).lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName()).toList()))
+                    .hasValueSatisfying(d -> assertThat(d.tier()).isEqualTo(1));
+        }
+        cluster.startLws(false);
+    }
+
+    @Test
+    void aibrixStrategyPodGroupGetsOnlyTheTopologyFields() {
+        GenericKubernetesResource storm = client.getKubernetesSerialization().unmarshal("""
+                apiVersion: orchestration.aibrix.ai/v1alpha1
+                kind: StormService
+                metadata:
+                  name: gang
+                  namespace: coexist
+                  annotations: {topobridge.io/highest-tier: leaf}
+                spec:
+                  replicas: 1
+                  stateful: true
+                  selector: {matchLabels: {app: gang}}
+                  template:
+                    metadata: {labels: {app: gang}}
+                    spec:
+                      schedulingStrategy: {volcanoSchedulingStrategy: {minMember: 2}}
+                      roles:
+                      - name: prefill
+                        replicas: 1
+                        stateful: true
+                        template:
+                          spec:
+                            schedulerName: volcano
+                            containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]
+                      - name: decode
+                        replicas: 1
+                        stateful: true
+                        template:
+                          spec:
+                            schedulerName: volcano
+                            containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]
+                """, GenericKubernetesResource.class);
+        client.resource(storm).create();
+        cluster.waitFor("AIBrix's PodGroup with the bridge's topology", WAIT, () -> podGroups(
+                pg -> !pg.getMetadata().getName().startsWith("tb-")).stream().anyMatch(pg -> ((Map<?, ?>) pg
+                        .getAdditionalProperties().get("spec")).containsKey("networkTopology")));
+        GenericKubernetesResource pg = podGroups(p -> !p.getMetadata().getName().startsWith("tb-")).get(0);
+        assertOnlyTopologyIsOurs(pg);
+        assertThat(podGroups(p -> p.getMetadata().getName().startsWith("tb-"))).as("no rival PodGroup").isEmpty();
+    }
+}
