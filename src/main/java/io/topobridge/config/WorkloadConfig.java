@@ -14,8 +14,11 @@ public interface WorkloadConfig {
     @WithDefault("default")
     String defaultQueue();
 
-    /** Only manage workloads in namespaces carrying the opt-in label ({@code topobridge.admission.namespace-label=true}). */
-    @WithDefault("false")
+    /**
+     * Only manage workloads in namespaces carrying the opt-in label ({@code topobridge.admission.namespace-label=true}),
+     * as pods are: elsewhere a PodGroup would never get its pods.
+     */
+    @WithDefault("true")
     boolean requireNamespaceOptIn();
 
     /** Quiet period after a workload event before its gang is recomputed. */

@@ -10,6 +10,7 @@ public final class VolcanoApi {
     public static final String PODGROUP_API_VERSION = SCHEDULING_GROUP + "/" + SCHEDULING_VERSION;
     public static final String HYPERNODE_API_VERSION = TOPOLOGY_GROUP + "/" + TOPOLOGY_VERSION;
     public static final String PODGROUP_CRD = "podgroups." + SCHEDULING_GROUP;
+    public static final String PODGROUP_KIND = "PodGroup";
     public static final String QUEUE_CRD = "queues." + SCHEDULING_GROUP;
     public static final String HYPERNODE_CRD = "hypernodes." + TOPOLOGY_GROUP;
 

@@ -26,6 +26,11 @@ public class FixedTiers implements TierSource {
     }
 
     @Override
+    public TierCatalog inCluster() {
+        return TIERS;
+    }
+
+    @Override
     public void addListener(Consumer<TierCatalog> listener) {
         // fixed: never changes
     }

@@ -20,7 +20,8 @@ import java.util.Set;
  * The tiers as the HyperNodes the leader wrote show them ({@code spec.tier} and {@code spec.tierName} of the bridge's
  * own HyperNodes), for replicas that do not build the topology themselves: a follower's admission resolves tier
  * names against the same catalog the leader's reconcilers use. Runs on every replica; once this replica's
- * topology controller publishes what it built, that takes precedence ({@link Tiers#observe}).
+ * topology controller publishes what it built, that takes precedence ({@link Tiers#observe}). Also tells which tiers
+ * the HyperNodes of every source have, i.e. what Volcano can enforce now.
  */
 @ApplicationScoped
 public class HyperNodeTiers implements ProcessPart {
@@ -64,9 +65,7 @@ public class HyperNodeTiers implements ProcessPart {
     private synchronized void follow() {
         boolean installed = kinds.installed(VolcanoApi.HYPERNODE_CRD);
         if (installed && informer == null) {
-            informer = client.resources(HyperNode.class)
-                    .withLabel(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE)
-                    .inform(new ResourceEventHandler<>() {
+            informer = client.resources(HyperNode.class).inform(new ResourceEventHandler<>() {
                         @Override
                         public void onAdd(HyperNode obj) {
                             publish();
@@ -86,7 +85,7 @@ public class HyperNodeTiers implements ProcessPart {
         } else if (!installed && informer != null) {
             informer.stop();
             informer = null;
-            tiers.observe(TierCatalog.EMPTY, true);
+            tiers.observe(TierCatalog.EMPTY, TierCatalog.EMPTY, true);
         }
     }
 
@@ -95,7 +94,10 @@ public class HyperNodeTiers implements ProcessPart {
         if (current == null) {
             return;
         }
-        tiers.observe(catalog(current.getStore().list()), current.hasSynced());
+        List<HyperNode> all = current.getStore().list();
+        List<HyperNode> ours = all.stream().filter(hn -> hn.getMetadata().getLabels() != null && Topobridge.SOURCE
+                .equals(hn.getMetadata().getLabels().get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL))).toList();
+        tiers.observe(catalog(ours), catalog(all), current.hasSynced());
     }
 
     /** The catalog the tiers of these HyperNodes form. */

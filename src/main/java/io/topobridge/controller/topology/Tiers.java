@@ -23,6 +23,7 @@ public class Tiers implements TierSource {
     private volatile TierCatalog current = TierCatalog.EMPTY;
     private volatile boolean built;
     private volatile boolean observedAll;
+    private volatile TierCatalog inCluster = TierCatalog.EMPTY;
     private final List<Consumer<TierCatalog>> listeners = new CopyOnWriteArrayList<>();
 
     /** The current catalog ({@link TierCatalog#EMPTY} until the first topology pass). */
@@ -54,13 +55,25 @@ public class Tiers implements TierSource {
 
     /**
      * Replaces the catalog with the one the HyperNodes in the cluster show, unless this replica builds the topology
-     * itself (a follower learns the tiers the leader wrote); {@code complete} once the HyperNodes have been listed.
+     * itself (a follower learns the tiers the leader wrote): {@code catalog} from the bridge's own HyperNodes, {@code all}
+     * from those of every source; {@code complete} once the HyperNodes have been listed.
      */
-    public synchronized void observe(TierCatalog catalog, boolean complete) {
+    public synchronized void observe(TierCatalog catalog, TierCatalog all, boolean complete) {
+        boolean arrived = !all.equals(inCluster);
+        inCluster = all;
         if (!built) {
             observedAll |= complete;
             replace(catalog);
+        } else if (arrived) {
+            // gangs held until their tier's HyperNodes exist look again
+            notifyListeners(current);
         }
+    }
+
+    /** The tiers the bridge's HyperNodes in the cluster have now (what Volcano can enforce). */
+    @Override
+    public TierCatalog inCluster() {
+        return inCluster;
     }
 
     @Override
@@ -75,6 +88,10 @@ public class Tiers implements TierSource {
         }
         current = catalog;
         LOG.infof("tiers are now %s", catalog);
+        notifyListeners(catalog);
+    }
+
+    private void notifyListeners(TierCatalog catalog) {
         for (Consumer<TierCatalog> listener : listeners) {
             try {
                 listener.accept(catalog);

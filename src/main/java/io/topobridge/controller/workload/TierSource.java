@@ -19,6 +19,12 @@ public interface TierSource {
      */
     boolean settled();
 
+    /**
+     * The tiers the HyperNodes in the cluster have right now: a tier without a HyperNode is one Volcano cannot
+     * enforce yet (with none at all it treats the whole cluster as tier 1).
+     */
+    TierCatalog inCluster();
+
     /** Called with the new catalog whenever it changes. */
     void addListener(Consumer<TierCatalog> listener);
 }

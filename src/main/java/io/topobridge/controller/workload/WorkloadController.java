@@ -284,15 +284,14 @@ public class WorkloadController implements ProcessPart {
         }
         TierCatalog catalog = tiers.current();
         List<GangScope> allowed = new ArrayList<>();
-        List<ScopeResult> results = new ArrayList<>();
+        List<GangScope> outside = new ArrayList<>();
         for (GangScope scope : scopes) {
-            if (namespaceAllowed(scope.namespace())) {
-                allowed.add(scope);
-            } else {
-                results.add(ScopeResult.empty(scope));
-            }
+            (namespaceAllowed(scope.namespace()) ? allowed : outside).add(scope);
         }
-        results.addAll(translator.translateScopes(allowed, catalog, lookup));
+        List<ScopeResult> results = new ArrayList<>(translator.translateScopes(allowed, catalog, lookup));
+        for (ScopeResult result : translator.translateScopes(outside, catalog, lookup)) {
+            results.add(notOptedIn(result));
+        }
         QueueStates queues = queues();
         RuntimeException retry = null;
         for (ScopeResult result : results) {
@@ -342,6 +341,24 @@ public class WorkloadController implements ProcessPart {
         return out;
     }
 
+    /**
+     * A managed gang in a namespace without the opt-in label gets no PodGroup (the pod webhook never sees its pods,
+     * so they would never join it, while the PodGroup held its minResources in the queue) and says why.
+     */
+    private ScopeResult notOptedIn(ScopeResult result) {
+        if (result.podGroups().isEmpty() && result.findings().isEmpty()) {
+            return ScopeResult.empty(result.scope());
+        }
+        List<Finding> findings = new ArrayList<>();
+        for (ObjectRef subject : result.subjects()) {
+            findings.add(Finding.warning(WorkloadReason.NAMESPACE_NOT_OPTED_IN, subject, subject + ": namespace "
+                    + result.scope().namespace() + " does not carry " + options.namespaceLabel() + "=true, so the"
+                    + " bridge makes no PodGroup here (the pod webhook would never tie its pods to one); label the"
+                    + " namespace to opt in"));
+        }
+        return new ScopeResult(result.scope(), result.subjects(), List.of(), findings);
+    }
+
     private boolean namespaceAllowed(String namespace) {
         if (!options.requireNamespaceOptIn()) {
             return true;
@@ -369,7 +386,8 @@ public class WorkloadController implements ProcessPart {
             boolean ours = ours(pg);
             boolean owns = !ours && ownsFields(pg);
             GangScope scope = ours || owns ? translator.scopeOfPodGroup(pg, lookup).orElse(null) : null;
-            out.add(new ObservedPodGroup(pg.getMetadata().getNamespace(), pg.getMetadata().getName(), ours, scope, owns));
+            out.add(new ObservedPodGroup(pg.getMetadata().getNamespace(), pg.getMetadata().getName(), ours, scope, owns,
+                    pg instanceof PodGroup typed && typed.getSpec() != null ? typed.getSpec().getQueue() : null));
         }
         return out;
     }
@@ -378,7 +396,8 @@ public class WorkloadController implements ProcessPart {
     void reconcile(ScopeResult result, QueueStates queues) {
         GangScope scope = result.scope();
         LOG.debugf("reconciling %s", scope);
-        PodGroupChanges.Plan plan = PodGroupChanges.plan(result, observe(lookup.podGroups(scope.namespace())), queues);
+        PodGroupChanges.Plan plan = PodGroupChanges.plan(result, observe(lookup.podGroups(scope.namespace())), queues,
+                tiers.settled() ? tiers.inCluster() : null);
         List<Finding> found = new ArrayList<>(plan.findings());
         for (PodGroupChanges.Step step : plan.steps()) {
             if (step instanceof PodGroupChanges.Apply apply) {

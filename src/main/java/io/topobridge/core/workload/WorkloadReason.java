@@ -38,5 +38,24 @@ public enum WorkloadReason implements Reason {
     /** The PodGroup name the bridge derives is taken by an object the bridge does not own. */
     NAME_TAKEN,
     /** Volcano's PodGroup CRD is not installed: no workload can get a PodGroup. */
-    POD_GROUP_CRD_MISSING
+    POD_GROUP_CRD_MISSING,
+    /**
+     * A StatefulSet with {@code podManagementPolicy: OrderedReady} creates its pods one after another, each once the
+     * previous runs: its gang starts with one pod (each still placed within the tier), it is not all-or-nothing.
+     */
+    ORDERED_READY_START,
+    /** Pods that request no resources: Volcano places them by backfill anywhere, so their topology is not enforced. */
+    BEST_EFFORT_IGNORES_TOPOLOGY,
+    /** A subgroup tier on single-pod role instances constrains the whole role (all its replicas in one domain). */
+    SUBGROUP_IS_WHOLE_ROLE,
+    /** A hard tier and a rollout that may not take a pod down first: the rollout waits for room in the domain. */
+    ROLLOUT_NEEDS_ROOM,
+    /** A workload in a namespace that has not opted in: no PodGroup (its pods would never be tied to one). */
+    NAMESPACE_NOT_OPTED_IN,
+    /** The PodGroup's new queue is missing or closed: the PodGroup keeps its current queue. */
+    QUEUE_CHANGE_HELD,
+    /** The gang's tier has no HyperNode yet: Volcano would treat the whole cluster as that tier, so it waits. */
+    WAITING_FOR_HYPER_NODES,
+    /** A LeaderWorkerSet feature the bridge cannot follow yet (e.g. {@code groupIdentity: Hash}). */
+    UNSUPPORTED_LEADER_WORKER_SET
 }

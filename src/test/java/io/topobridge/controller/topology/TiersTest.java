@@ -40,13 +40,13 @@ class TiersTest {
         TierCatalog built = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "leaf")));
 
         assertThat(tiers.settled()).isFalse();
-        tiers.observe(observed, false);
+        tiers.observe(observed, observed, false);
         assertThat(tiers.settled()).as("HyperNodes still being listed").isFalse();
-        tiers.observe(observed, true);
+        tiers.observe(observed, observed, true);
         assertThat(tiers.current()).isEqualTo(observed);
         assertThat(tiers.settled()).isTrue();
         tiers.publish(built);
-        tiers.observe(observed, true);
+        tiers.observe(observed, observed, true);
         assertThat(tiers.current()).isEqualTo(built);
         assertThat(heard).containsExactly(observed, built);
     }

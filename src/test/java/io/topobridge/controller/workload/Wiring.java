@@ -30,6 +30,8 @@ final class Wiring {
     volatile TierCatalog tiers;
     /** Whether the tiers count as known (the first topology pass done); tests of start-up set it false. */
     volatile boolean settled = true;
+    /** The tiers the cluster's HyperNodes have; null: the same as {@link #tiers}. */
+    volatile TierCatalog inCluster;
     private Consumer<TierCatalog> tierListener = c -> { };
 
     Wiring(KubernetesClient client, KindRegistry kinds, TierCatalog tiers, WorkloadController.Options options) {
@@ -52,6 +54,11 @@ final class Wiring {
             @Override
             public boolean settled() {
                 return Wiring.this.settled;
+            }
+
+            @Override
+            public TierCatalog inCluster() {
+                return Wiring.this.inCluster != null ? Wiring.this.inCluster : Wiring.this.tiers;
             }
 
             @Override

@@ -37,7 +37,9 @@ class WorkloadControllerQuarkusTest {
     @Test
     void annotatedDeploymentGetsItsPodGroup() {
         var client = MockApiServer.cluster().client();
-        client.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).create();
+        // opted in, as a namespace must be for the bridge to manage its workloads
+        client.resource(new NamespaceBuilder().withNewMetadata().withName(NS).addToLabels("topobridge.io/enabled", "true")
+                .endMetadata().build()).create();
         // Volcano installs an open default queue; the mock API server has none
         var queue = new Queue();
         queue.setMetadata(new ObjectMetaBuilder().withName("default").build());

@@ -233,6 +233,29 @@ class WorkloadControllerTest {
     }
 
     @Test
+    void aWorkloadInANamespaceThatDidNotOptInGetsAWarningAndNoPodGroup() {
+        startController(new WorkloadController.Options(true, Duration.ofMillis(50), Duration.ofSeconds(2),
+                Duration.ofMinutes(10), true, "topobridge.io/enabled"));
+        apply(deployment(2, "topobridge.io/highest-tier: nvlink", ""));
+        await().atMost(WAIT).until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
+        settle();
+        assertThat(podGroup("tb-deploy-vllm")).isNull();
+        assertThat(wiring.findings.of(WorkloadController.SOURCE)).singleElement().satisfies(f -> {
+            assertThat(f.reason()).isEqualTo(WorkloadReason.NAMESPACE_NOT_OPTED_IN);
+            assertThat(f.message()).contains("namespace llm does not carry topobridge.io/enabled=true");
+        });
+
+        // labelling the namespace opts it in: the PodGroup comes and the warning goes
+        cluster.client().namespaces().withName(NS).edit(n -> {
+            n.getMetadata().setLabels(Map.of("topobridge.io/enabled", "true"));
+            return n;
+        });
+        await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") != null);
+        settle();
+        assertThat(wiring.findings.of(WorkloadController.SOURCE)).isEmpty();
+    }
+
+    @Test
     void noTiersUnknownEventBeforeTheFirstTopologyPass() {
         // the workload controller comes up before the topology controller's first pass: no tier is known yet
         wiring = new Wiring(cluster.client(), registry, io.topobridge.core.topology.TierCatalog.EMPTY, Wiring.DEFAULTS);

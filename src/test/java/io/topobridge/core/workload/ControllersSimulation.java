@@ -152,7 +152,8 @@ public final class ControllersSimulation {
                 && lws.getMetadata().getAnnotations().containsKey("sim/volcano-provider");
         var leaderSts = new StatefulSetBuilder().withNewMetadata().withName(name).withNamespace(ns)
                 .withUid("uid-sts-" + name).withLabels(Map.of("leaderworkerset.sigs.k8s.io/name", name))
-                .withOwnerReferences(controllerRef(lws)).endMetadata().build();
+                .withOwnerReferences(controllerRef(lws)).endMetadata().withNewSpec().withReplicas(replicas).endSpec()
+                .build();
         leaderSts.setApiVersion("apps/v1");
         leaderSts.setKind("StatefulSet");
         made.objects().add(leaderSts);

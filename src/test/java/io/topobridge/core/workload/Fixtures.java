@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /** Small builders for workload tests: objects from YAML text, the test tier catalog, lookups. */
 public final class Fixtures {
@@ -74,5 +75,21 @@ public final class Fixtures {
 
     public static WorkloadTranslator translator() {
         return new WorkloadTranslator(WorkloadSettings.defaults());
+    }
+
+    /** A Deployment of {@code replicas} pods asking for 1 CPU and 1 GPU each, with the given annotations. */
+    public static String deployment(String ns, String name, int replicas, Map<String, String> annotations) {
+        var out = new StringBuilder();
+        out.append("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ").append(name)
+                .append("\n  namespace: ").append(ns).append("\n  uid: uid-").append(name).append('\n');
+        if (!annotations.isEmpty()) {
+            out.append("  annotations:\n");
+            annotations.forEach((k, v) -> out.append("    ").append(k).append(": \"").append(v).append("\"\n"));
+        }
+        out.append("spec:\n  replicas: ").append(replicas).append("\n  selector: {matchLabels: {app: ").append(name)
+                .append("}}\n  template:\n    metadata: {labels: {app: ").append(name).append("}}\n    spec:\n")
+                .append("      containers:\n      - name: c\n        image: x\n")
+                .append("        resources: {requests: {cpu: \"1\", nvidia.com/gpu: \"1\"}}\n");
+        return out.toString();
     }
 }

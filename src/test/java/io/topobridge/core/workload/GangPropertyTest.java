@@ -82,6 +82,7 @@ class GangPropertyTest {
                 + "\nfindings: " + translation.findings().stream().map(Finding::line).toList();
 
         Map<String, Integer> tied = new HashMap<>();
+        Map<String, Integer> atStart = new HashMap<>();
         Map<String, Integer> stamped = new HashMap<>();
         for (Pod pod : made.pods()) {
             PODS.incrementAndGet();
@@ -106,6 +107,9 @@ class GangPropertyTest {
                 assertThat(podGroups).as(context + "\npod " + pod.getMetadata().getName() + " is tied to a PodGroup that is made")
                         .containsKey(result.podGroup());
                 tied.merge(result.podGroup(), 1, Integer::sum);
+                if (existsAtStart(pod, workloads)) {
+                    atStart.merge(result.podGroup(), 1, Integer::sum);
+                }
             }
         }
         for (DesiredPodGroup pg : translation.podGroups()) {
@@ -114,7 +118,7 @@ class GangPropertyTest {
                 int counted = Integer.parseInt(pg.spec().getMinResources().get("cpu"));
                 assertThat(count).as(context + "\npods tied to " + pg.name() + " = the pods its plan counts").isEqualTo(counted);
                 Integer override = override(pg, workloads);
-                int expected = override != null ? override : leaderReady(pg, workloads) ? 1 : counted;
+                int expected = override != null ? override : atStart.getOrDefault(pg.name(), 0);
                 assertThat(pg.spec().getMinMember()).as(context + "\nminMember of " + pg.name()).isEqualTo(expected);
             } else {
                 assertThat(count).as(context + "\npods tied to the adopted " + pg.name() + " = the pods its controller stamped")
@@ -159,10 +163,32 @@ class GangPropertyTest {
         return null;
     }
 
-    private static boolean leaderReady(DesiredPodGroup pg, List<HasMetadata> workloads) {
-        return pg.name().startsWith("tb-lws-") && gangOf(pg, workloads).stream().anyMatch(w -> "LeaderReady".equals(
-                ControllersSimulation.map(((GenericKubernetesResource) w).getAdditionalProperties().get("spec"))
-                        .get("startupPolicy")));
+    /**
+     * Whether a pod exists before any pod of its gang runs, as its controller creates them: an OrderedReady
+     * StatefulSet makes pod 0 first, LWS under LeaderReady makes the leaders first; everything else at once.
+     */
+    private static boolean existsAtStart(Pod pod, List<HasMetadata> workloads) {
+        Map<String, String> labels = pod.getMetadata().getLabels();
+        HasMetadata top = workloads.stream().filter(w -> labels.get(TOP).equals(ref(w.getKind(), w.getMetadata().getName())))
+                .findFirst().orElseThrow();
+        if (top instanceof StatefulSet sts) {
+            return "Parallel".equals(sts.getSpec().getPodManagementPolicy()) || sts.getSpec().getReplicas() <= 1
+                    || pod.getMetadata().getName().endsWith("-0");
+        }
+        String workerIndex = labels.get("leaderworkerset.sigs.k8s.io/worker-index");
+        if (workerIndex == null || "0".equals(workerIndex) || !(top instanceof GenericKubernetesResource custom)) {
+            return true;
+        }
+        Map<String, Object> spec = ControllersSimulation.map(custom.getAdditionalProperties().get("spec"));
+        if ("DisaggregatedSet".equals(top.getKind())) {
+            for (Object role : (List<?>) spec.get("roles")) {
+                Map<String, Object> r = ControllersSimulation.map(role);
+                if (r.get("name").equals(labels.get("disaggregatedset.x-k8s.io/role"))) {
+                    spec = ControllersSimulation.map(r.get("spec"));
+                }
+            }
+        }
+        return !"LeaderReady".equals(spec.get("startupPolicy"));
     }
 
     private static List<HasMetadata> gangOf(DesiredPodGroup pg, List<HasMetadata> workloads) {
@@ -233,8 +259,11 @@ class GangPropertyTest {
 
     private static HasMetadata replicated(String kind, String name, Random random, Map<String, String> annotations) {
         String top = ref(kind, name);
-        Map<String, Object> spec = Map.of("replicas", random.nextInt(5), "selector", Map.of("matchLabels", Map.of(TOP, top)),
-                "template", template(top));
+        Map<String, Object> spec = new LinkedHashMap<>(Map.of("replicas", random.nextInt(5), "selector",
+                Map.of("matchLabels", Map.of(TOP, top)), "template", template(top)));
+        if ("StatefulSet".equals(kind) && random.nextBoolean()) {
+            spec.put("podManagementPolicy", "Parallel");
+        }
         Map<String, Object> object = Map.of("apiVersion", "apps/v1", "kind", kind, "metadata",
                 Map.of("name", name, "namespace", NS, "uid", "uid-" + name, "annotations", annotations), "spec", spec);
         Class<? extends HasMetadata> type = "Deployment".equals(kind) ? Deployment.class : StatefulSet.class;
@@ -272,8 +301,12 @@ class GangPropertyTest {
         for (String role : random.nextBoolean() ? List.of("prefill", "decode") : List.of("decode")) {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("name", role);
-            r.put("spec", Map.of("replicas", random.nextInt(4), "leaderWorkerTemplate",
+            Map<String, Object> roleSpec = new LinkedHashMap<>(Map.of("replicas", random.nextInt(4), "leaderWorkerTemplate",
                     Map.of("size", 1 + random.nextInt(3), "workerTemplate", template(top))));
+            if (random.nextInt(3) == 0) {
+                roleSpec.put("startupPolicy", "LeaderReady");
+            }
+            r.put("spec", roleSpec);
             if (random.nextInt(3) == 0) {
                 r.put("scaling", Map.of("mode", "External", "simReplicas", random.nextInt(4)));
             }

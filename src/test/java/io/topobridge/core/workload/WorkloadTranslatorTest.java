@@ -19,18 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class WorkloadTranslatorTest {
 
     static String deployment(String ns, String name, int replicas, Map<String, String> annotations) {
-        var out = new StringBuilder();
-        out.append("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ").append(name)
-                .append("\n  namespace: ").append(ns).append("\n  uid: uid-").append(name).append('\n');
-        if (!annotations.isEmpty()) {
-            out.append("  annotations:\n");
-            annotations.forEach((k, v) -> out.append("    ").append(k).append(": \"").append(v).append("\"\n"));
-        }
-        out.append("spec:\n  replicas: ").append(replicas).append("\n  selector: {matchLabels: {app: ").append(name)
-                .append("}}\n  template:\n    metadata: {labels: {app: ").append(name).append("}}\n    spec:\n")
-                .append("      containers:\n      - name: c\n        image: x\n")
-                .append("        resources: {requests: {cpu: \"1\", nvidia.com/gpu: \"1\"}}\n");
-        return out.toString();
+        return Fixtures.deployment(ns, name, replicas, annotations);
     }
 
     private static TranslationResult translate(List<HasMetadata> objects) {

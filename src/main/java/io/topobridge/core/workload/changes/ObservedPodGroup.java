@@ -9,7 +9,8 @@ import java.util.Optional;
  * ({@code ours}), the gang scope it belongs to ({@code gang}, null when no scope claims it), and whether the bridge
  * still owns fields on it (a foreign PodGroup it adopted).
  */
-public record ObservedPodGroup(String namespace, String name, boolean ours, GangScope gang, boolean ownsFields) {
+public record ObservedPodGroup(String namespace, String name, boolean ours, GangScope gang, boolean ownsFields,
+        String queue) {
 
     public ObservedPodGroup {
         Objects.requireNonNull(namespace, "namespace");

@@ -1,5 +1,9 @@
 package io.topobridge.core.workload.changes;
 
+import io.topobridge.volcano.model.NetworkTopologySpec;
+
+import io.topobridge.core.topology.TierCatalog;
+
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
@@ -62,6 +66,16 @@ public final class PodGroupChanges {
      * @param queues Volcano's queues
      */
     public static Plan plan(ScopeResult result, List<ObservedPodGroup> observed, QueueStates queues) {
+        return plan(result, observed, queues, null);
+    }
+
+    /**
+     * @param inCluster the tiers the cluster's HyperNodes have now, or null when unknown: a new PodGroup with a hard
+     *     tier no HyperNode has yet is held back (Volcano would treat the whole cluster as one domain of that tier and
+     *     place the gang anywhere); an existing one is written as usual
+     */
+    public static Plan plan(ScopeResult result, List<ObservedPodGroup> observed, QueueStates queues,
+            TierCatalog inCluster) {
         GangScope scope = result.scope();
         Map<String, ObservedPodGroup> byName = new HashMap<>();
         observed.forEach(pg -> byName.put(pg.name(), pg));
@@ -78,8 +92,16 @@ public final class PodGroupChanges {
                             + " exists and was not made by the bridge; it is left alone"));
                     continue;
                 }
-                if (queueUsable(desired, current, queues, result, findings)) {
-                    steps.add(new Apply(desired));
+                if (current == null && inCluster != null && !tierExists(desired, inCluster)) {
+                    findings.addAll(about(result, WorkloadReason.WAITING_FOR_HYPER_NODES, desired.name(), "PodGroup "
+                            + desired.name() + " waits for the HyperNodes of tier "
+                            + desired.spec().getNetworkTopology().getHighestTierAllowed() + " (Volcano would place the"
+                            + " gang anywhere without them); its pods are tied to it already"));
+                    continue;
+                }
+                DesiredPodGroup write = queueUsable(desired, current, queues, result, findings);
+                if (write != null) {
+                    steps.add(new Apply(write));
                 }
             } else if (current != null && !current.ours()) {
                 adoptedWanted.add(desired.name());
@@ -122,27 +144,45 @@ public final class PodGroupChanges {
         return out;
     }
 
-    /** Volcano's admission refuses a new PodGroup whose queue is missing or not Open; an existing one is kept. */
-    private static boolean queueUsable(DesiredPodGroup desired, ObservedPodGroup current, QueueStates queues,
+    /**
+     * The PodGroup to write, or null. Volcano's admission refuses a new PodGroup whose queue is missing or not Open;
+     * an existing one whose queue changed to such a queue keeps its current one (Volcano checks queues only on create
+     * and would then skip the gang for good); an existing one whose own queue closed is written as it is.
+     */
+    private static DesiredPodGroup queueUsable(DesiredPodGroup desired, ObservedPodGroup current, QueueStates queues,
             ScopeResult result, List<Finding> findings) {
         String name = desired.spec().getQueue();
         if (name == null || !queues.known()) {
-            return true;
-        }
-        if (!queues.states().containsKey(name)) {
-            findings.addAll(about(result, WorkloadReason.QUEUE_MISSING, desired.name(), "Volcano queue "
-                    + UserText.quote(name) + " of PodGroup "
-                    + desired.name() + " does not exist; Volcano refuses the PodGroup until it does"));
-            return current != null;
+            return desired;
         }
         String state = queues.states().get(name);
-        if (state != null && !state.isEmpty() && !"Open".equals(state)) {
-            findings.addAll(about(result, WorkloadReason.QUEUE_NOT_OPEN, desired.name(), "Volcano queue "
-                    + UserText.quote(name) + " of PodGroup "
-                    + desired.name() + " is " + state + ", not Open; Volcano refuses new PodGroups in it"));
-            return current != null;
+        boolean missing = !queues.states().containsKey(name);
+        boolean closed = !missing && state != null && !state.isEmpty() && !"Open".equals(state);
+        if (!missing && !closed) {
+            return desired;
         }
-        return true;
+        if (current != null && current.queue() != null && !current.queue().equals(name)) {
+            findings.addAll(about(result, WorkloadReason.QUEUE_CHANGE_HELD, desired.name(), "Volcano queue "
+                    + UserText.quote(name) + " of PodGroup " + desired.name() + (missing ? " does not exist" : " is "
+                    + state + ", not Open") + "; the PodGroup stays in queue " + UserText.quote(current.queue())
+                    + " until it is usable"));
+            return desired.withQueue(current.queue());
+        }
+        findings.addAll(about(result, missing ? WorkloadReason.QUEUE_MISSING : WorkloadReason.QUEUE_NOT_OPEN,
+                desired.name(), "Volcano queue " + UserText.quote(name) + " of PodGroup " + desired.name()
+                        + (missing ? " does not exist; Volcano refuses the PodGroup until it does"
+                                : " is " + state + ", not Open; Volcano refuses new PodGroups in it")));
+        return current != null ? desired : null;
+    }
+
+    /** Whether a hard gang tier is one the cluster's HyperNodes have (soft or no topology needs none). */
+    private static boolean tierExists(DesiredPodGroup desired, TierCatalog inCluster) {
+        var topology = desired.spec().getNetworkTopology();
+        if (topology == null || topology.getMode() != NetworkTopologySpec.ModeEnum.HARD
+                || topology.getHighestTierAllowed() == null) {
+            return true;
+        }
+        return inCluster.top() >= topology.getHighestTierAllowed();
     }
 
     /** The same warning on every workload of the scope ({@code key}: the PodGroup it is about). */

@@ -11,7 +11,8 @@ import java.util.Optional;
  * One PodGroup as a kind adapter sees it, before annotations are applied: its name, who owns it, the pods
  * it gangs and its subgroups. {@code level} says which tier governs its {@code networkTopology}: the gang's,
  * or (for a per-group PodGroup another controller made inside a wider gang) the subgroup's.
- * {@code minMember} overrides the pod count where the workload's startup order demands it. Every plan, adopted
+ * {@code surgeOnlyRollout}: the workload's rollouts add pods before taking any down. Its {@code minMember} is the
+ * pods that exist when it starts (see {@link PodRole#atStart()}). Every plan, adopted
  * ones too, counts its pods by role, and admission ties a pod to the plan whose role selects it.
  */
 public record GangPlan(
@@ -22,7 +23,7 @@ public record GangPlan(
         List<PodRole> roles,
         List<SubGroupPlan> subGroups,
         Level level,
-        Integer minMember) {
+        boolean surgeOnlyRollout) {
 
     /** Which of the intent's tiers constrains this PodGroup as a whole. */
     public enum Level {
@@ -42,15 +43,19 @@ public record GangPlan(
 
     public static GangPlan owned(GangScope scope, String name, List<OwnerReference> owners, List<PodRole> roles,
             List<SubGroupPlan> subGroups) {
-        return new GangPlan(scope, name, DesiredPodGroup.Ownership.OWNED, owners, roles, subGroups, Level.GANG, null);
+        return new GangPlan(scope, name, DesiredPodGroup.Ownership.OWNED, owners, roles, subGroups, Level.GANG, false);
     }
 
     public static GangPlan adopted(GangScope scope, String name, List<PodRole> roles, List<SubGroupPlan> subGroups,
             Level level) {
-        return new GangPlan(scope, name, DesiredPodGroup.Ownership.ADOPTED, List.of(), roles, subGroups, level, null);
+        return new GangPlan(scope, name, DesiredPodGroup.Ownership.ADOPTED, List.of(), roles, subGroups, level, false);
     }
 
-    public GangPlan withMinMember(Integer value) {
+    /**
+     * The same plan for a workload whose rollouts add pods before taking any down ({@code maxUnavailable: 0}): under a
+     * hard tier each new pod must find room in the domain the gang already runs in.
+     */
+    public GangPlan withSurgeOnlyRollout(boolean value) {
         return new GangPlan(scope, name, ownership, owners, roles, subGroups, level, value);
     }
 
@@ -62,5 +67,10 @@ public record GangPlan(
     /** Pods in the gang. */
     public long podCount() {
         return roles.stream().mapToLong(PodRole::count).sum();
+    }
+
+    /** Pods of the gang that exist before any of them runs (see {@link PodRole#atStart()}). */
+    public long startingPods() {
+        return roles.stream().mapToLong(PodRole::atStart).sum();
     }
 }

@@ -51,17 +51,21 @@ public final class PodGroupBuilder {
         var spec = new PodGroupSpec();
         if (plan.ownership() == DesiredPodGroup.Ownership.OWNED) {
             long pods = plan.podCount();
-            int computed = plan.minMember() != null ? plan.minMember() : (int) Math.min(Integer.MAX_VALUE, pods);
-            int minMember = computed;
+            long starting = plan.startingPods();
+            int minMember = (int) Math.min(Integer.MAX_VALUE, starting);
             if (intent.minMember() != null) {
-                if (intent.minMember() > pods) {
+                if (intent.minMember() > starting) {
                     for (ObjectRef subject : subjects) {
                         findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, subject,
-                                minMemberMessage(subject, intent.minMember(), pods)).withKey(Topobridge.MIN_MEMBER));
+                                minMemberMessage(subject, intent.minMember(), pods, starting))
+                                .withKey(Topobridge.MIN_MEMBER));
                     }
                     return new Built(null, findings);
                 }
                 minMember = intent.minMember();
+                if (minMember < starting) {
+                    spec.setMinTaskMember(roleFloor(plan));
+                }
             }
             spec.setMinMember(minMember);
             spec.setMinResources(minResources(plan.roles()));
@@ -75,13 +79,47 @@ public final class PodGroupBuilder {
                 ? topology(intent.subgroupTier(), intent.subgroupMode(), intent.effectiveSubgroupMode())
                 : topology(intent.highestTier(), intent.mode(), intent.effectiveMode());
         spec.setNetworkTopology(gangTopology);
+        if (gangTopology != null && !plan.roles().isEmpty() && plan.roles().stream()
+                .allMatch(r -> r.count() == 0 || PodRequests.isBestEffort(r.spec()))) {
+            for (ObjectRef subject : subjects) {
+                findings.add(Finding.warning(WorkloadReason.BEST_EFFORT_IGNORES_TOPOLOGY, subject, subject + ": no pod of"
+                        + " gang " + plan.name() + " requests any resource, so Volcano places them by backfill on any"
+                        + " node and its tier is not enforced (request some CPU, e.g. 10m)").withKey(plan.name()));
+            }
+        }
+        if (plan.surgeOnlyRollout() && gangTopology != null
+                && gangTopology.getMode() == NetworkTopologySpec.ModeEnum.HARD) {
+            for (ObjectRef subject : subjects) {
+                findings.add(Finding.warning(WorkloadReason.ROLLOUT_NEEDS_ROOM, subject, subject + ": its rollouts add"
+                        + " pods before taking any down (maxUnavailable 0) and the tier is hard: each new pod must fit in"
+                        + " the domain the gang already runs in, so a rollout waits while that domain is full; allow"
+                        + " maxUnavailable 1 or keep spare room in the domain").withKey(plan.name()));
+            }
+        }
         if (!plan.subGroups().isEmpty()) {
             NetworkTopologySpec subTopology = intent.hasSubgroupTopology()
                     ? topology(intent.subgroupTier(), intent.subgroupMode(), intent.effectiveSubgroupMode())
                     : null;
             List<SubGroupPolicySpec> policies = new ArrayList<>();
             for (SubGroupPlan sub : plan.subGroups()) {
-                policies.add(policy(sub, subTopology));
+                if (sub.bestEffort() && subTopology != null) {
+                    for (ObjectRef subject : subjects) {
+                        findings.add(Finding.warning(WorkloadReason.BEST_EFFORT_IGNORES_TOPOLOGY, subject, subject
+                                + ": the pods of subgroup " + sub.name() + " request no resources, so Volcano places"
+                                + " them by backfill on any node: its subgroup tier would not be enforced and is left"
+                                + " out (request some CPU, e.g. 10m, to have it placed)").withKey(sub.name()));
+                    }
+                }
+                if (sub.wholeRole() && subTopology != null && !sub.bestEffort()) {
+                    for (ObjectRef subject : subjects) {
+                        findings.add(Finding.warning(WorkloadReason.SUBGROUP_IS_WHOLE_ROLE, subject, subject
+                                + ": role " + sub.name() + " has " + sub.size() + " single-pod instances, so its"
+                                + " subgroup is the whole role: the subgroup tier places all " + sub.size()
+                                + " replicas within one domain, all or none (a single pod needs no subgroup of its own)")
+                                .withKey(sub.name()));
+                    }
+                }
+                policies.add(policy(sub, sub.bestEffort() ? null : subTopology));
             }
             spec.setSubGroupPolicy(policies);
         }
@@ -94,10 +132,28 @@ public final class PodGroupBuilder {
         return new Built(desired, findings);
     }
 
-    /** The refusal of a {@code min-member} above the gang's pod count. */
-    private static String minMemberMessage(ObjectRef subject, int minMember, long pods) {
-        return subject + ": " + Topobridge.MIN_MEMBER + "=\"" + minMember + "\" is more than the " + pods
-                + " pods of the gang, so it could never start";
+    /** The refusal of a {@code min-member} above the pods the gang has when it starts. */
+    private static String minMemberMessage(ObjectRef subject, int minMember, long pods, long starting) {
+        return subject + ": " + Topobridge.MIN_MEMBER + "=\"" + minMember + "\" is more than the "
+                + (starting == pods ? pods + " pods of the gang"
+                        : starting + " of its " + pods + " pods that exist before it starts (the others are created only"
+                                + " once those run)")
+                + ", so it could never start";
+    }
+
+    /**
+     * With {@code min-member} below the gang's size, one pod of every role must still be placed, or a prefill/decode
+     * gang could start with one side only: {@code minTaskMember} 1 per role (task-spec). Volcano reads it only for
+     * gangs of several roles.
+     */
+    private static Map<String, Integer> roleFloor(GangPlan plan) {
+        Map<String, Integer> floor = new TreeMap<>();
+        for (PodRole role : plan.roles()) {
+            if (role.atStart() > 0) {
+                floor.put(role.taskSpec(), 1);
+            }
+        }
+        return floor.size() < 2 ? null : floor;
     }
 
     private static NetworkTopologySpec topology(Integer tier, TopologyMode written, TopologyMode effective) {
@@ -117,11 +173,13 @@ public final class PodGroupBuilder {
         if (!sub.matchLabels().isEmpty()) {
             selector.setMatchLabels(new TreeMap<>(sub.matchLabels()));
         }
-        if (!sub.existsKeys().isEmpty()) {
-            List<LabelSelectorRequirement> expressions = new ArrayList<>();
-            for (String key : sub.existsKeys()) {
-                expressions.add(new LabelSelectorRequirement(key, "Exists", null));
-            }
+        List<LabelSelectorRequirement> expressions = new ArrayList<>();
+        for (String key : sub.existsKeys()) {
+            expressions.add(new LabelSelectorRequirement(key, "Exists", null));
+        }
+        new TreeMap<>(sub.excluded()).forEach((key, values) -> expressions.add(
+                new LabelSelectorRequirement(key, "NotIn", new ArrayList<>(values))));
+        if (!expressions.isEmpty()) {
             selector.setMatchExpressions(expressions);
         }
         var policy = new SubGroupPolicySpec()

@@ -9,16 +9,32 @@ import java.util.Objects;
  * {@code taskSpec} is their {@code volcano.sh/task-spec}: distinct per role, because Volcano assumes pods with
  * equal task-spec are interchangeable when one does not fit. {@code selector} holds the facts every one of these
  * pods has, so a pod being admitted finds its role (and thereby its PodGroup) in the same plan that counts it;
- * {@code podLabels} are the labels admission adds for the gang's subgroups to select them.
+ * {@code podLabels} are the labels admission adds for the gang's subgroups to select them. {@code atStart} is how many
+ * of them the workload's controller creates before any pod of the gang runs: all of them for most controllers, fewer
+ * where it waits for pods to be Ready (StatefulSet {@code OrderedReady}, LWS {@code LeaderReady}); the gang's
+ * {@code minMember} counts only those, or it would wait for pods that cannot exist yet.
  */
-public record PodRole(String taskSpec, long count, PodSpec spec, PodIdentity selector, Map<String, String> podLabels) {
+public record PodRole(String taskSpec, long count, PodSpec spec, PodIdentity selector, Map<String, String> podLabels,
+        long atStart) {
     public PodRole {
         Objects.requireNonNull(taskSpec, "taskSpec");
         Objects.requireNonNull(selector, "selector");
         podLabels = podLabels == null ? Map.of() : Map.copyOf(podLabels);
+        if (atStart < 0 || atStart > count) {
+            throw new IllegalArgumentException("atStart " + atStart + " outside 0.." + count);
+        }
+    }
+
+    public PodRole(String taskSpec, long count, PodSpec spec, PodIdentity selector, Map<String, String> podLabels) {
+        this(taskSpec, count, spec, selector, podLabels, count);
     }
 
     public PodRole(String taskSpec, long count, PodSpec spec, PodIdentity selector) {
-        this(taskSpec, count, spec, selector, Map.of());
+        this(taskSpec, count, spec, selector, Map.of(), count);
+    }
+
+    /** The same role of which only {@code atStart} pods exist when the gang starts. */
+    public PodRole startingWith(long atStart) {
+        return new PodRole(taskSpec, count, spec, selector, podLabels, Math.min(atStart, count));
     }
 }

@@ -1,5 +1,7 @@
 package io.topobridge.core.workload.kind;
 
+import io.topobridge.core.workload.resources.PodRequests;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -89,12 +91,14 @@ final class Aibrix {
 
     /** The subgroup of one role: per PodSet when it has multi-pod PodSets, else the whole role. */
     static SubGroupPlan subGroup(Role role, int replicas) {
+        boolean bestEffort = role.template() != null && PodRequests.isBestEffort(role.template().getSpec());
         if (role.podGroupSize() > 1) {
             return new SubGroupPlan(role.name(), Map.of(WorkloadLabels.AIBRIX_ROLE, role.name()), List.of(),
-                    List.of(WorkloadLabels.AIBRIX_POD_SET), role.podGroupSize());
+                    List.of(WorkloadLabels.AIBRIX_POD_SET), role.podGroupSize()).bestEffort(bestEffort);
         }
+        // an instance of a single-pod role is one pod: the subgroup is the whole role, all its replicas in one domain
         return new SubGroupPlan(role.name(), Map.of(WorkloadLabels.AIBRIX_ROLE, role.name()), List.of(),
-                List.of(WorkloadLabels.AIBRIX_ROLE), replicas);
+                List.of(WorkloadLabels.AIBRIX_ROLE), replicas).bestEffort(bestEffort).wholeRole(replicas > 1);
     }
 
     /** What a RoleSet is, for planning: a RoleSet object, or the one AIBrix will make from a StormService's template. */

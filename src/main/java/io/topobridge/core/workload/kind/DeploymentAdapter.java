@@ -1,5 +1,7 @@
 package io.topobridge.core.workload.kind;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.workload.WorkloadKind;
@@ -22,6 +24,14 @@ final class DeploymentAdapter extends ReplicatedAdapter {
     @Override
     String memberTag() {
         return "deploy";
+    }
+
+    /** A RollingUpdate whose {@code maxUnavailable} is 0 (the default is 25%). */
+    @Override
+    boolean surgeOnlyRollout(Workload d) {
+        JsonNode strategy = d.spec().path("strategy");
+        return !"Recreate".equals(strategy.path("type").asText())
+                && Workload.takesNothingDown(strategy.path("rollingUpdate").get("maxUnavailable"));
     }
 
     @Override

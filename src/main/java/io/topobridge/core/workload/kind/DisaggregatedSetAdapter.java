@@ -1,5 +1,7 @@
 package io.topobridge.core.workload.kind;
 
+import io.topobridge.core.workload.resources.PodRequests;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.finding.Finding;
@@ -105,6 +107,14 @@ final class DisaggregatedSetAdapter implements KindAdapter {
     private List<GangPlan> plans(Workload ds, GangScope scope, PodIdentity present, List<Finding> notes,
             Snapshot snapshot) {
         List<Role> roles = roles(ds);
+        boolean refused = false;
+        for (Role role : roles) {
+            refused |= LeaderWorkerSetAdapter.refuseUnsupported(role.shape(), ds.ref(), "role " + role.name() + ": ",
+                    notes);
+        }
+        if (refused) {
+            return List.of();
+        }
         boolean ours = selector(ds).covers(present);
         List<Workload> children = children(ds, snapshot);
         List<GangPlan> adopted = new ArrayList<>();
@@ -157,12 +167,18 @@ final class DisaggregatedSetAdapter implements KindAdapter {
                     continue;
                 }
                 pods.addAll(LeaderWorkerSetAdapter.roles(role.shape(), role.name() + "-", groups, base));
-                subs.add(new SubGroupPlan(role.name(), Map.of(WorkloadLabels.DS_ROLE, role.name()), List.of(),
-                        List.of(WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX), role.shape().size()));
+                // a LeaderReady role's subgroup is its workers: the leaders start alone, in the gang
+                SubGroupPlan group = LeaderWorkerSetAdapter.leaderReadyWorkers(role.shape(), new SubGroupPlan(
+                        role.name(), Map.of(WorkloadLabels.DS_ROLE, role.name()), List.of(),
+                        List.of(WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX), role.shape().size())
+                        .bestEffort(PodRequests.isBestEffort(role.shape().workerSpec())));
+                if (group != null) {
+                    subs.add(group);
+                }
             }
             if (!pods.isEmpty()) {
                 plans.add(GangPlan.owned(scope, PodGroupNames.disaggregatedSet(ds.name(), slice), ds.ownerReferences(),
-                        pods, subs));
+                        pods, subs).withSurgeOnlyRollout(roles.stream().anyMatch(r -> r.shape().surgeOnlyRollout())));
             }
         }
         return plans;

@@ -1,5 +1,7 @@
 package io.topobridge.core.workload.kind;
 
+import io.topobridge.core.finding.Finding;
+
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.ObjectRef;
@@ -62,17 +64,21 @@ final class GroupAdapter implements WorkloadAdapter {
             sources.addAll(adapters.of(member.kind()).orElseThrow().sources(member));
         }
         return List.of(new Gang(sources, subjects, PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(group, members, present)), false));
+                Gang.keyed((present, notes) -> plans(group, members, present, notes)), false));
     }
 
-    private List<GangPlan> plans(GangScope.Group group, List<Workload> members, PodIdentity present) {
+    private List<GangPlan> plans(GangScope.Group group, List<Workload> members, PodIdentity present,
+            List<Finding> notes) {
         List<PodRole> roles = new ArrayList<>();
         List<SubGroupPlan> subs = new ArrayList<>();
         List<OwnerReference> owners = new ArrayList<>();
+        boolean surgeOnly = false;
         for (Workload member : members) {
             Member m = adapters.groupMember(member.kind()).orElseThrow().member(member, present);
             roles.addAll(m.roles());
             subs.addAll(m.subGroups());
+            notes.addAll(m.notes());
+            surgeOnly |= m.surgeOnlyRollout();
             OwnerReference ref = member.ownerReference(owners.isEmpty());
             if (ref != null) {
                 owners.add(ref);
@@ -81,6 +87,7 @@ final class GroupAdapter implements WorkloadAdapter {
         if (roles.stream().mapToLong(PodRole::count).sum() == 0) {
             return List.of();
         }
-        return List.of(GangPlan.owned(group, PodGroupNames.group(group.name()), owners, roles, subs));
+        return List.of(GangPlan.owned(group, PodGroupNames.group(group.name()), owners, roles, subs)
+                .withSurgeOnlyRollout(surgeOnly));
     }
 }

@@ -7,4 +7,9 @@ public interface GroupMember {
 
     /** What one workload brings to its group's gang; {@code present} is a pod known to exist (see {@link Gang#keyed}). */
     Member member(Workload workload, PodIdentity present);
+
+    /** Whether this object is a member of the group its scope names, not part of another workload that is. */
+    default boolean joins(Workload workload) {
+        return true;
+    }
 }

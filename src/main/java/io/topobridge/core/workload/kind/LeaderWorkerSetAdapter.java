@@ -1,5 +1,7 @@
 package io.topobridge.core.workload.kind;
 
+import io.topobridge.core.workload.resources.PodRequests;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -8,6 +10,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
@@ -36,7 +39,17 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
 
     /** The parts of an LWS spec the bridge reads (an LWS spec, or the {@code spec} of a DisaggregatedSet role). */
     record Shape(int replicas, int size, PodTemplateSpec leader, PodTemplateSpec worker, Integer subGroupSize,
-            String subGroupType, String startupPolicy) {
+            String subGroupType, String startupPolicy, String groupIdentity, boolean surgeOnlyRollout) {
+
+        /** LeaderReady: LWS creates a group's workers only once its leader is Running and Ready. */
+        boolean leaderReady() {
+            return LEADER_READY.equals(startupPolicy);
+        }
+
+        /** Hash identity (LWS newer than 0.10): groups are keyed by a random hash, not the group index. */
+        boolean hashIdentity() {
+            return "Hash".equals(groupIdentity);
+        }
 
         PodSpec leaderSpec() {
             PodTemplateSpec t = leader != null ? leader : worker;
@@ -69,7 +82,24 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                 subGroupSize == null || subGroupSize < 1 ? null : subGroupSize,
                 Workload.text(sgp.get("subGroupPolicyType"), at + ".leaderWorkerTemplate.subGroupPolicy.subGroupPolicyType",
                         "LeaderWorker"),
-                Workload.text(spec.get("startupPolicy"), at + ".startupPolicy", "LeaderCreated"));
+                Workload.text(spec.get("startupPolicy"), at + ".startupPolicy", "LeaderCreated"),
+                Workload.text(spec.get("groupIdentity"), at + ".groupIdentity", ""),
+                Workload.takesNothingDown(spec.path("rolloutStrategy").path("rollingUpdateConfiguration")
+                        .get("maxUnavailable")));
+    }
+
+    /**
+     * Refuses what the bridge cannot follow: with {@code groupIdentity: Hash} LWS names groups by a hash and runs the
+     * leaders as a Deployment, so PodGroups keyed by group index would never meet their pods.
+     */
+    static boolean refuseUnsupported(Shape s, ObjectRef subject, String where, List<Finding> notes) {
+        if (!s.hashIdentity()) {
+            return false;
+        }
+        notes.add(Finding.rejected(WorkloadReason.UNSUPPORTED_LEADER_WORKER_SET, subject, subject + ": " + where
+                + "groupIdentity: Hash is not supported yet (LWS then keys each group by a hash, not its index);"
+                + " use the default Index identity").withKey("groupIdentity"));
+        return true;
     }
 
     static Shape shape(Workload lws) {
@@ -120,6 +150,9 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     private List<GangPlan> plans(Workload lws, GangScope scope, PodIdentity present, List<Finding> notes,
             Snapshot snapshot) {
         Shape s = shape(lws);
+        if (refuseUnsupported(s, lws.ref(), "", notes)) {
+            return List.of();
+        }
         boolean ours = selector(lws).covers(present);
         List<ProviderGroup> provider = providerGroups(lws.name(), lws.namespace(), snapshot);
         if (!provider.isEmpty()) {
@@ -140,7 +173,7 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             return adopted;
         }
         TreeSet<Integer> groups = new TreeSet<>();
-        for (int group = 0; group < s.replicas(); group++) {
+        for (int group = 0; group < runningGroups(lws, s, snapshot); group++) {
             groups.add(group);
         }
         int presentGroup = ours ? Pods.index(present.get(PodIdentity.GROUP_INDEX)) : -1;
@@ -150,13 +183,8 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         List<GangPlan> plans = new ArrayList<>();
         for (int group : groups) {
             PodIdentity base = selector(lws).with(PodIdentity.GROUP_INDEX, String.valueOf(group));
-            GangPlan plan = GangPlan.owned(scope, PodGroupNames.leaderWorkerSet(lws.name(), group),
-                    lws.ownerReferences(), roles(s, "", 1, base), ownSubGroups(s));
-            if (LEADER_READY.equals(s.startupPolicy())) {
-                // LeaderReady creates the workers only once the leader runs: a gang of all would never start
-                plan = plan.withMinMember(1);
-            }
-            plans.add(plan);
+            plans.add(GangPlan.owned(scope, PodGroupNames.leaderWorkerSet(lws.name(), group), lws.ownerReferences(),
+                    roles(s, "", 1, base), groupSubGroups(lws, s)).withSurgeOnlyRollout(s.surgeOnlyRollout()));
         }
         return plans;
     }
@@ -165,16 +193,62 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             String revision) {
         PodIdentity base = selector(lws).with(PodIdentity.GROUP_INDEX, String.valueOf(group), PodIdentity.REVISION,
                 revision);
-        return GangPlan.adopted(scope, name, roles(s, "", 1, base), ownSubGroups(s), GangPlan.Level.GANG);
+        return GangPlan.adopted(scope, name, roles(s, "", 1, base), groupSubGroups(lws, s), GangPlan.Level.GANG);
     }
 
-    /** The leader and worker roles of {@code groups} LWS groups, task-specs prefixed by {@code prefix}. */
+    /**
+     * Groups LWS runs now: {@code replicas}, and during a rolling update with {@code maxSurge} the surge groups its
+     * leader StatefulSet (named after the LWS, with {@code replicas + maxSurge} leaders) adds; their pods need
+     * PodGroups too, or they wait for ever and a {@code maxUnavailable: 0} rollout stalls.
+     */
+    private static int runningGroups(Workload lws, Shape s, Snapshot snapshot) {
+        int groups = s.replicas();
+        Optional<Workload> leaders = snapshot.get(WorkloadKind.STATEFUL_SET, lws.namespace(), lws.name())
+                .filter(sts -> sts.owner(WorkloadKind.LEADER_WORKER_SET).map(o -> lws.name().equals(o.getName()))
+                        .orElse(false));
+        if (leaders.isPresent()) {
+            groups = Math.max(groups, ReplicatedAdapter.shape(leaders.get()).replicas());
+        }
+        return groups;
+    }
+
+    /**
+     * Subgroups of one LWS group's PodGroup: the LWS's own, or under LeaderReady, when it has none, its workers as
+     * one all-or-nothing subgroup (the leader starts alone, then all its workers are placed together or not at all).
+     */
+    private static List<SubGroupPlan> groupSubGroups(Workload lws, Shape s) {
+        List<SubGroupPlan> own = ownSubGroups(s);
+        if (!own.isEmpty() || !s.leaderReady() || s.size() < 2) {
+            return own;
+        }
+        return List.of(new SubGroupPlan("workers", Map.of(WorkloadLabels.LWS_NAME, lws.name()), List.of(),
+                List.of(WorkloadLabels.LWS_GROUP_INDEX), s.size() - 1)
+                .excluding(WorkloadLabels.LWS_WORKER_INDEX, List.of("0"), s.size() - 1)
+                .bestEffort(PodRequests.isBestEffort(s.workerSpec())));
+    }
+
+    /**
+     * Under LeaderReady the workers of a group (all but its leader) as one subgroup, split by {@code matchLabelKeys};
+     * otherwise {@code sub} as it is. Null when the group has no workers.
+     */
+    static SubGroupPlan leaderReadyWorkers(Shape s, SubGroupPlan sub) {
+        if (!s.leaderReady()) {
+            return sub;
+        }
+        return s.size() < 2 ? null : sub.excluding(WorkloadLabels.LWS_WORKER_INDEX, List.of("0"), s.size() - 1);
+    }
+
+    /**
+     * The leader and worker roles of {@code groups} LWS groups, task-specs prefixed by {@code prefix}. Under
+     * LeaderReady no worker exists when the gang starts: LWS creates them once their leader runs.
+     */
     static List<PodRole> roles(Shape s, String prefix, long groups, PodIdentity base) {
         List<PodRole> roles = new ArrayList<>();
         roles.add(new PodRole(taskSpec(prefix, true), groups, s.leaderSpec(), base.with(PodIdentity.LEADER, "true")));
         if (s.size() > 1) {
-            roles.add(new PodRole(taskSpec(prefix, false), groups * (s.size() - 1), s.workerSpec(),
-                    base.with(PodIdentity.LEADER, "false")));
+            PodRole workers = new PodRole(taskSpec(prefix, false), groups * (s.size() - 1), s.workerSpec(),
+                    base.with(PodIdentity.LEADER, "false"));
+            roles.add(s.leaderReady() ? workers.startingWith(0) : workers);
         }
         return roles;
     }
@@ -185,13 +259,32 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                 : PodGroupNames.labelValue(prefix + (leader ? "leader" : "worker"));
     }
 
-    /** The LWS's own subgroups, when it defines them (pods then carry the subgroup index). */
+    /**
+     * The LWS's own subgroups, when it defines them (pods then carry the subgroup index). LWS puts the leader in
+     * subgroup 0; under LeaderReady the leader must stay out of every subgroup, or subgroup 0 would wait for workers
+     * that are made only once the leader runs. Subgroup 0 then holds {@code k - 1} workers, except when the leader is
+     * the extra pod ({@code (size - 1) % k == 0}), so it gets a policy of its own, listed first (the first policy a
+     * pod matches is the one that holds it).
+     */
     private static List<SubGroupPlan> ownSubGroups(Shape s) {
         if (s.subGroupSize() == null) {
             return List.of();
         }
-        return List.of(new SubGroupPlan("lws-subgroup", Map.of(), List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
-                List.of(WorkloadLabels.LWS_SUBGROUP_INDEX), s.subGroupSize()));
+        int k = s.subGroupSize();
+        var all = new SubGroupPlan("lws-subgroup", Map.of(), List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
+                List.of(WorkloadLabels.LWS_SUBGROUP_INDEX), k).bestEffort(PodRequests.isBestEffort(s.workerSpec()));
+        if (!s.leaderReady()) {
+            return List.of(all);
+        }
+        List<String> leader = List.of("0");
+        var workers = all.excluding(WorkloadLabels.LWS_WORKER_INDEX, leader, k);
+        if ((s.size() - 1) % k == 0 || k < 2) {
+            return List.of(workers);
+        }
+        var first = new SubGroupPlan("lws-subgroup-0", Map.of(WorkloadLabels.LWS_SUBGROUP_INDEX, "0"), List.of(),
+                List.of(WorkloadLabels.LWS_SUBGROUP_INDEX), k - 1)
+                .excluding(WorkloadLabels.LWS_WORKER_INDEX, leader, k - 1).bestEffort(all.bestEffort());
+        return List.of(first, workers);
     }
 
     /** The task-spec prefix of an LWS in a group. */
@@ -207,9 +300,15 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             return new Member(List.of(), List.of());
         }
         String value = memberValue(lws);
-        var sub = new SubGroupPlan(value, Map.of(WorkloadLabels.LWS_NAME, lws.name()), List.of(),
-                List.of(WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX), s.size());
-        return new Member(roles(s, value + "-", replicas, selector(lws)), List.of(sub));
+        List<Finding> notes = new ArrayList<>();
+        if (refuseUnsupported(s, lws.ref(), "", notes)) {
+            return new Member(List.of(), List.of(), notes, false);
+        }
+        var sub = leaderReadyWorkers(s, new SubGroupPlan(value, Map.of(WorkloadLabels.LWS_NAME, lws.name()), List.of(),
+                List.of(WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX), s.size())
+                .bestEffort(PodRequests.isBestEffort(s.workerSpec())));
+        return new Member(roles(s, value + "-", replicas, selector(lws)), sub == null ? List.of() : List.of(sub), notes,
+                s.surgeOnlyRollout());
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.topobridge.core.workload.kind;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.core.workload.gang.GangPlan;
@@ -10,6 +11,8 @@ import io.topobridge.core.workload.gang.PodGroupNames;
 import io.topobridge.core.workload.gang.PodIdentity;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.SubGroupPlan;
+import io.topobridge.core.workload.resources.PodRequests;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -72,7 +75,7 @@ abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
         }
         Workload w = found.get();
         return List.of(new Gang(sources(w), List.of(w.ref()), PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(w, scope, present)), false));
+                Gang.keyed((present, notes) -> plans(w, scope, present, notes)), false));
     }
 
     PodIdentity selector(Workload w) {
@@ -84,7 +87,7 @@ abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
         return selector(w).covers(present) ? Math.max(replicas, 1) : replicas;
     }
 
-    private List<GangPlan> plans(Workload w, GangScope scope, PodIdentity present) {
+    private List<GangPlan> plans(Workload w, GangScope scope, PodIdentity present, List<Finding> notes) {
         int replicas = replicas(w, present);
         if (replicas == 0) {
             return List.of();
@@ -92,9 +95,24 @@ abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
         PodTemplateSpec template = shape(w).template();
         var role = new PodRole(PodGroupNames.labelValue(w.name()), replicas, template == null ? null : template.getSpec(),
                 selector(w));
-        return List.of(GangPlan.owned(scope, podGroupName(w), w.ownerReferences(), List.of(role), List.of()));
+        return List.of(GangPlan.owned(scope, podGroupName(w), w.ownerReferences(), List.of(atStart(w, role, notes)),
+                List.of()).withSurgeOnlyRollout(surgeOnlyRollout(w)));
     }
 
+    /** Whether the workload's rollouts add pods before taking any down; none by default. */
+    boolean surgeOnlyRollout(Workload w) {
+        return false;
+    }
+
+    /** The role as its controller starts it: every pod at once, unless the kind says otherwise. */
+    PodRole atStart(Workload w, PodRole role, List<Finding> notes) {
+        return role;
+    }
+
+    /**
+     * {@inheritDoc} A member that starts its pods one by one gets no subgroup: a subgroup is all-or-nothing and would
+     * wait for pods that do not exist yet.
+     */
     @Override
     public Member member(Workload w, PodIdentity present) {
         int replicas = replicas(w, present);
@@ -107,7 +125,10 @@ abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
         var role = new PodRole(value, replicas, template == null ? null : template.getSpec(), selector(w),
                 Map.of(WorkloadLabels.MEMBER, value));
         var sub = new SubGroupPlan(value, Map.of(WorkloadLabels.MEMBER, value), List.of(), List.of(WorkloadLabels.MEMBER),
-                replicas);
-        return new Member(List.of(role), List.of(sub));
+                replicas).bestEffort(PodRequests.isBestEffort(role.spec()));
+        List<Finding> notes = new ArrayList<>();
+        PodRole started = atStart(w, role, notes);
+        return new Member(List.of(started), started.atStart() < replicas ? List.of() : List.of(sub), notes,
+                surgeOnlyRollout(w));
     }
 }

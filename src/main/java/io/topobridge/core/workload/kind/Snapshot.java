@@ -95,7 +95,11 @@ public final class Snapshot {
         Map<String, List<Workload>> groups = groupsByNamespace.computeIfAbsent(group.namespace(), ns -> {
             Map<String, List<Workload>> out = new HashMap<>();
             for (WorkloadKind kind : adapters.groupMemberKinds()) {
+                GroupMember member = adapters.groupMember(kind).orElseThrow();
                 for (Workload w : list(kind, ns)) {
+                    if (!member.joins(w)) {
+                        continue;
+                    }
                     scopeOf(w).filter(GangScope.Group.class::isInstance)
                             .ifPresent(s -> out.computeIfAbsent(s.name(), k -> new ArrayList<>()).add(w));
                 }

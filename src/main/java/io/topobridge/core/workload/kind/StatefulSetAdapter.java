@@ -1,5 +1,15 @@
 package io.topobridge.core.workload.kind;
 
+import java.util.List;
+
+import io.topobridge.core.workload.gang.PodRole;
+
+import io.topobridge.core.workload.WorkloadReason;
+
+import io.topobridge.core.finding.Finding;
+
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
@@ -27,15 +37,58 @@ final class StatefulSetAdapter extends ReplicatedAdapter {
         return "sts";
     }
 
+    /**
+     * {@code OrderedReady} (the default) creates pod {@code n+1} only once pod {@code n} is Running and Ready: the
+     * gang starts with one pod, or it would wait for the others for ever while its {@code minResources} stay
+     * reserved in the queue. Each pod is still placed within the tier (Volcano keeps a running gang's pods in the
+     * domain it chose); {@code Parallel} makes the set all-or-nothing.
+     */
+    @Override
+    PodRole atStart(Workload sts, PodRole role, List<Finding> notes) {
+        if (role.count() <= 1 || PARALLEL.equals(podManagementPolicy(sts))) {
+            return role;
+        }
+        notes.add(Finding.warning(WorkloadReason.ORDERED_READY_START, sts.ref(), sts.ref() + ": podManagementPolicy "
+                + "OrderedReady creates the " + role.count() + " pods one after another, so the gang starts with one"
+                + " pod and is not all-or-nothing (each pod is still placed within the tier); set"
+                + " podManagementPolicy: Parallel to place the whole set at once"));
+        return role.startingWith(1);
+    }
+
+    private static final String PARALLEL = "Parallel";
+
+    private static String podManagementPolicy(Workload sts) {
+        if (sts.object() instanceof StatefulSet typed) {
+            return typed.getSpec() == null || typed.getSpec().getPodManagementPolicy() == null ? "OrderedReady"
+                    : typed.getSpec().getPodManagementPolicy();
+        }
+        return Workload.text(sts.spec().get("podManagementPolicy"), "spec.podManagementPolicy", "OrderedReady");
+    }
+
+    /** LWS's own StatefulSets belong to the LWS, which is the group's member. */
+    @Override
+    public boolean joins(Workload sts) {
+        return !ofLeaderWorkerSet(sts);
+    }
+
     private static boolean ofLeaderWorkerSet(Workload sts) {
         return sts.owner(WorkloadKind.LEADER_WORKER_SET).isPresent()
                 || sts.metadata().getOwnerReferences() != null && sts.metadata().getOwnerReferences().stream()
                         .anyMatch(o -> o != null && "Pod".equals(o.getKind()) && "v1".equals(o.getApiVersion()));
     }
 
+    /**
+     * A StatefulSet of its own is a gang (or a group's member); LWS's leader StatefulSet belongs to its LWS's gang (its
+     * replicas tell the LWS's surge groups during a rollout); LWS's worker StatefulSets (owned by a leader pod) to none.
+     */
     @Override
     public Optional<GangScope> scopeOf(Workload sts, Snapshot snapshot) {
-        return ofLeaderWorkerSet(sts) ? Optional.empty() : super.scopeOf(sts, snapshot);
+        if (!ofLeaderWorkerSet(sts)) {
+            return super.scopeOf(sts, snapshot);
+        }
+        return sts.owner(WorkloadKind.LEADER_WORKER_SET)
+                .flatMap(owner -> snapshot.get(WorkloadKind.LEADER_WORKER_SET, sts.namespace(), owner.getName()))
+                .flatMap(snapshot::scopeOf);
     }
 
     @Override

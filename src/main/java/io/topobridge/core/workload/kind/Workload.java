@@ -282,4 +282,16 @@ public final class Workload {
     public String toString() {
         return ref().toString();
     }
+
+    /**
+     * Whether a rollout's {@code maxUnavailable} (an int or a percentage, as in Deployments and LWS) takes no pod down:
+     * 0 or "0%". Absent is the workload's default, never 0.
+     */
+    static boolean takesNothingDown(JsonNode maxUnavailable) {
+        if (maxUnavailable == null || maxUnavailable.isNull() || maxUnavailable.isMissingNode()) {
+            return false;
+        }
+        String value = maxUnavailable.asText().trim();
+        return value.equals("0") || value.equals("0%");
+    }
 }

@@ -63,6 +63,11 @@ public final class ResourceSum {
         return amounts.getOrDefault(name, BigDecimal.ZERO);
     }
 
+    /** Whether no resource has an amount above zero. */
+    public boolean allZero() {
+        return amounts.values().stream().allMatch(a -> a.signum() <= 0);
+    }
+
     public boolean isEmpty() {
         return amounts.isEmpty();
     }

@@ -1,5 +1,7 @@
 package io.topobridge.core.workload.translate;
 
+import io.topobridge.core.VolcanoApi;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
@@ -15,12 +17,13 @@ import java.util.TreeMap;
 
 /**
  * Given objects laid over a lookup: they replace the lookup's objects of the same kind, namespace and name. So
- * {@code render} sees workloads that are in no cache, and the validating webhook sees the cluster as it would be
- * with the incoming object admitted.
+ * {@code render} sees workloads that are in no cache, and the webhooks see the cluster as it would be with the
+ * incoming object (a workload, or a PodGroup) admitted.
  */
 final class OverlayLookup implements WorkloadLookup {
 
     private final Map<WorkloadKind, Map<String, Map<String, HasMetadata>>> given = new TreeMap<>();
+    private final Map<String, Map<String, HasMetadata>> podGroups = new TreeMap<>();
     private final WorkloadLookup base;
 
     OverlayLookup(Collection<? extends HasMetadata> objects, WorkloadLookup base) {
@@ -28,6 +31,10 @@ final class OverlayLookup implements WorkloadLookup {
         for (HasMetadata object : objects) {
             var meta = object.getMetadata();
             if (meta == null || meta.getName() == null) {
+                continue;
+            }
+            if (VolcanoApi.PODGROUP_KIND.equals(object.getKind())) {
+                podGroups.computeIfAbsent(ns(meta.getNamespace()), k -> new TreeMap<>()).put(meta.getName(), object);
                 continue;
             }
             WorkloadKind.of(object.getApiVersion(), object.getKind()).ifPresent(kind -> given
@@ -60,7 +67,14 @@ final class OverlayLookup implements WorkloadLookup {
 
     @Override
     public List<HasMetadata> podGroups(String namespace) {
-        return base.podGroups(namespace);
+        Map<String, HasMetadata> mine = podGroups.getOrDefault(ns(namespace), Map.of());
+        if (mine.isEmpty()) {
+            return base.podGroups(namespace);
+        }
+        Map<String, HasMetadata> out = new LinkedHashMap<>();
+        base.podGroups(namespace).forEach(pg -> out.put(pg.getMetadata().getName(), pg));
+        out.putAll(mine);
+        return new ArrayList<>(out.values());
     }
 
     private static String ns(String namespace) {

@@ -153,6 +153,10 @@ public final class WorkloadTranslator {
         List<Finding> notes = new ArrayList<>();
         List<GangPlan> plans = gang.plans().all(notes);
         findings.addAll(notes);
+        if (notes.stream().anyMatch(Finding::isRejection)) {
+            rejectOthers(scope, gang.subjects(), findings);
+            return new Judged(List.of(), findings);
+        }
         if (parsed.intent().hasSubgroupTopology() && !plans.isEmpty()
                 && plans.stream().allMatch(p -> p.subGroups().isEmpty() && p.level() == GangPlan.Level.GANG)) {
             for (ObjectRef subject : gang.subjects()) {
@@ -342,5 +346,32 @@ public final class WorkloadTranslator {
             return GangScope.parse(meta.getNamespace(), key);
         }
         return adapters.scopeOfForeignPodGroup(podGroup, adapters.snapshot(lookup));
+    }
+
+    /**
+     * The topology fields the bridge wants on a PodGroup another controller is writing (AIBrix rewrites its whole
+     * spec on every reconcile; LWS creates its own in the same pass as the pods), as a mutating webhook on that
+     * write adds them: the desired adopted PodGroup of that name, translated over the cluster with the incoming
+     * PodGroup in it. Empty for a PodGroup the bridge does not adopt, or a gang that is refused.
+     */
+    public Optional<DesiredPodGroup> adoptedFields(HasMetadata podGroup, TierCatalog tiers, WorkloadLookup lookup) {
+        var meta = podGroup.getMetadata();
+        if (meta == null || meta.getNamespace() == null || meta.getName() == null) {
+            return Optional.empty();
+        }
+        WorkloadLookup withIt = new OverlayLookup(List.of(podGroup), lookup);
+        Optional<GangScope> scope = scopeOfPodGroup(podGroup, withIt);
+        if (scope.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return translateScope(scope.get(), tiers, adapters.snapshot(withIt)).podGroups().stream()
+                    .filter(pg -> pg.ownership() == DesiredPodGroup.Ownership.ADOPTED && pg.name().equals(meta.getName())
+                            && pg.namespace().equals(meta.getNamespace()))
+                    .findFirst();
+        } catch (RuntimeException e) {
+            // an unreadable workload is reported by the reconciler; admission must not fail on it
+            return Optional.empty();
+        }
     }
 }
