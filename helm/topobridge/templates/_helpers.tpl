@@ -120,6 +120,8 @@ list, so it finds exactly the objects this controller makes.
   value: {{ .Values.admission.schedulerName | quote }}
 - name: TOPOBRIDGE_ADMISSION_VALIDATE_WORKLOADS
   value: {{ .Values.admission.validateWorkloads | quote }}
+- name: TOPOBRIDGE_ADMISSION_ADOPT_PODGROUPS
+  value: {{ .Values.admission.adoptPodGroups | quote }}
 - name: TOPOBRIDGE_ADMISSION_HOST
   value: "0.0.0.0"
 - name: TOPOBRIDGE_ADMISSION_PORT

@@ -286,7 +286,9 @@ public final class FieldPaths {
 
     /**
      * Whether applying {@code desired} as {@code manager} would leave {@code current} unchanged: every desired
-     * field already holds its value, and the manager owns no field it no longer applies.
+     * field already holds its value and is the manager's (a value someone else set, e.g. a mutating webhook in
+     * another controller's write, would be dropped when that controller rewrites it), and the manager owns no field
+     * it no longer applies.
      */
     public static boolean upToDate(JsonNode desired, JsonNode current, String manager) {
         Map<List<String>, JsonNode> wanted = leaves(desired, ListTypes.of(current));
@@ -295,17 +297,37 @@ public final class FieldPaths {
                 return false;
             }
         }
+        Set<List<String>> owned = new LinkedHashSet<>();
         for (JsonNode entry : current.path("metadata").path("managedFields")) {
             if (manager.equals(entry.path("manager").asText()) && "Apply".equals(entry.path("operation").asText())
                     && !entry.path("subresource").asText().equals("status")) {
-                for (List<String> owned : fromFieldsV1(entry.path("fieldsV1"))) {
-                    if (!stillWanted(owned, wanted.keySet())) {
-                        return false;
-                    }
-                }
+                owned.addAll(fromFieldsV1(entry.path("fieldsV1")));
+            }
+        }
+        for (List<String> path : owned) {
+            if (!stillWanted(path, wanted.keySet())) {
+                return false;
+            }
+        }
+        for (List<String> path : wanted.keySet()) {
+            if (!covered(path, owned)) {
+                return false;
             }
         }
         return true;
+    }
+
+    /** A desired leaf is the manager's when it owns that leaf or a field holding it (an atomic map or list). */
+    private static boolean covered(List<String> leaf, Set<List<String>> owned) {
+        if (owned.contains(leaf)) {
+            return true;
+        }
+        for (List<String> path : owned) {
+            if (startsWith(leaf, path)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** An owned leaf is still wanted when it is applied, lies under an applied leaf, or holds applied leaves. */

@@ -23,6 +23,13 @@ public interface AdmissionConfig {
     @WithDefault("true")
     boolean validateWorkloads();
 
+    /**
+     * Also serve and register the mutating webhook that adds the bridge's topology fields to the PodGroups it adopts
+     * (AIBrix's and LWS's) in their own writes, so AIBrix's rewrites never drop them.
+     */
+    @WithDefault("true")
+    boolean adoptPodgroups();
+
     /** Address the HTTPS webhook server binds to. */
     @WithDefault("0.0.0.0")
     String host();

@@ -112,6 +112,9 @@ public class AdmissionServer implements ProcessPart {
         if (webhook.validateWorkloads()) {
             webhooks.add(new WorkloadValidator(translator::validate, tiers, lookup, serialization, ignored));
         }
+        if (webhook.adoptPodGroups()) {
+            webhooks.add(new PodGroupMutator(translator, tiers, lookup, serialization, ignored));
+        }
         server = new WebhookServer(vertx, new ObjectMapper(), meters, webhooks);
         Gauge.builder("topobridge.admission.certificate.expiry", this, AdmissionServer::secondsLeft).baseUnit("seconds")
                 .description("Seconds until the served webhook certificate expires (alert well before zero)")
@@ -248,7 +251,7 @@ public class AdmissionServer implements ProcessPart {
 
     private WorkloadLookup lookup() {
         if (lookups.isResolvable()) {
-            return lookups.get();
+            return new ReadThroughLookup(lookups.get(), client);
         }
         LOG.warn("no workload lookup is available: every pod passes admission untouched");
         return new InMemoryLookup(List.of());

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhoo
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
 import io.topobridge.core.Topobridge;
+import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.workload.WorkloadKind;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -34,6 +35,7 @@ public final class WebhookConfigurations {
     static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
     public static final String POD_WEBHOOK = "pods.topobridge.io";
     public static final String WORKLOAD_WEBHOOK = "workloads.topobridge.io";
+    public static final String PODGROUP_WEBHOOK = "podgroups.topobridge.io";
 
     private WebhookConfigurations() {
     }
@@ -52,9 +54,28 @@ public final class WebhookConfigurations {
                 .withAdmissionReviewVersions("v1")
                 .withReinvocationPolicy("Never")
                 .build();
+        List<MutatingWebhook> webhooks = new ArrayList<>(List.of(pods));
+        if (settings.adoptPodGroups()) {
+            // other controllers' PodGroups in opted-in namespaces; the bridge's own are applied, not mutated
+            webhooks.add(new MutatingWebhookBuilder()
+                    .withName(PODGROUP_WEBHOOK)
+                    .withClientConfig(clientConfig(settings, PodGroupMutator.PATH, caBundlePem))
+                    .withRules(rule(List.of("CREATE", "UPDATE"), VolcanoApi.SCHEDULING_GROUP, VolcanoApi.SCHEDULING_VERSION,
+                            "podgroups"))
+                    .withNamespaceSelector(namespaces(settings, true))
+                    .withObjectSelector(new LabelSelectorBuilder().withMatchExpressions(new LabelSelectorRequirement(
+                            Topobridge.MANAGED_BY_LABEL, "NotIn", List.of(Topobridge.MANAGED_BY))).build())
+                    .withFailurePolicy("Ignore")
+                    .withMatchPolicy("Equivalent")
+                    .withSideEffects("None")
+                    .withTimeoutSeconds(settings.timeoutSeconds())
+                    .withAdmissionReviewVersions("v1")
+                    .withReinvocationPolicy("Never")
+                    .build());
+        }
         return new MutatingWebhookConfigurationBuilder()
                 .withNewMetadata().withName(settings.configurationName()).withLabels(labels()).endMetadata()
-                .withWebhooks(pods)
+                .withWebhooks(webhooks)
                 .build();
     }
 

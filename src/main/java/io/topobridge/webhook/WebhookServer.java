@@ -65,7 +65,9 @@ public final class WebhookServer {
         Router router = Router.router(vertx);
         BodyHandler body = BodyHandler.create(false).setBodyLimit(MAX_BODY);
         for (AdmissionWebhook webhook : webhooks) {
-            router.post(webhook.path()).handler(body).handler(ctx -> handle(webhook, ctx));
+            // a review may read the API server (a cache miss, ReadThroughLookup) through a client that shares this
+            // Vert.x: run it on a worker thread, never on the event loop that client needs for its answer
+            router.post(webhook.path()).handler(body).blockingHandler(ctx -> handle(webhook, ctx), false);
         }
         router.route().failureHandler(this::failed);
         var options = new HttpServerOptions().setHost(host).setPort(port).setSsl(true)

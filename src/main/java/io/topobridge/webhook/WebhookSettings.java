@@ -20,6 +20,7 @@ public record WebhookSettings(
         String namespaceLabel,
         boolean workloadsRequireOptIn,
         boolean validateWorkloads,
+        boolean adoptPodGroups,
         String podFailurePolicy,
         String workloadFailurePolicy,
         int timeoutSeconds,
@@ -71,7 +72,8 @@ public record WebhookSettings(
                 config.tls().renewBefore());
         return new WebhookSettings(config.enabled(), config.host(), config.port(), config.serviceName(), ns,
                 config.servicePort(), config.manageConfigurations(), config.configurationName(), config.namespaceLabel(),
-                workloadsRequireOptIn, config.validateWorkloads(), failurePolicy("pod-failure-policy", config.podFailurePolicy()),
+                workloadsRequireOptIn, config.validateWorkloads(), config.adoptPodgroups(),
+                failurePolicy("pod-failure-policy", config.podFailurePolicy()),
                 failurePolicy("workload-failure-policy", config.workloadFailurePolicy()), (int) (timeout / 1000),
                 self.substring(0, eq), self.substring(eq + 1), tls, check);
     }

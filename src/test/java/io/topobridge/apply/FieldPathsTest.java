@@ -50,7 +50,13 @@ class FieldPathsTest {
             new Change("a value under spec or webhooks differs on the server", true, d -> { },
                     FieldPathsTest::changeFirstOwnedScalar),
             new Change("an entry of a keyed list we own is no longer applied", true,
-                    d -> dropLastKeyedEntry(d), c -> { }));
+                    d -> dropLastKeyedEntry(d), c -> { }),
+            new Change("every value is there but set by another manager (e.g. a webhook)", true, d -> { },
+                    c -> c.path("metadata").path("managedFields").forEach(entry -> {
+                        if (Topobridge.FIELD_MANAGER.equals(entry.path("manager").asText())) {
+                            ((ObjectNode) entry).put("manager", "someone-else");
+                        }
+                    })));
 
     static Stream<Arguments> cases() throws IOException {
         List<Arguments> out = new ArrayList<>();

@@ -113,14 +113,20 @@ class CoexistenceE2E {
             return pgs.size() == 2 && pgs.stream().allMatch(pg -> ((Map<?, ?>) pg.getAdditionalProperties().get("spec"))
                     .containsKey("networkTopology"));
         });
-        assertThat(podGroups(pg -> pg.getMetadata().getName().startsWith("tb-"))).as("no rival PodGroup").isEmpty();
+        // LWS's provider is a setting of the LWS controller, not of the LWS: until its PodGroups exist the bridge
+        // cannot tell it will make them, and keeps one of its own, deleted as soon as the provider's appears
+        cluster.waitFor("no rival PodGroup", Duration.ofSeconds(30),
+                () -> podGroups(pg -> pg.getMetadata().getName().startsWith("tb-")).isEmpty());
         for (GenericKubernetesResource pg : podGroups(pg -> pg.getMetadata().getName().startsWith(prefix))) {
             assertOnlyTopologyIsOurs(pg);
             cluster.waitFor("group " + pg.getMetadata().getName() + " bound", WAIT, () -> Placement.allBound(
                     Placement.gangPods(client, NS, pg.getMetadata().getName())));
             List<Pod> pods = Placement.gangPods(client, NS, pg.getMetadata().getName());
             assertThat(pods).hasSize(4);
+            List<String> nodes = pods.stream().map(p -> p.getMetadata().getName() + "@" + p.getSpec().getNodeName())
+                    .toList();
             assertThat(Placement.of(client).lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName()).toList()))
+                    .as("pods %s of PodGroup %s", nodes, pg.getAdditionalProperties().get("spec"))
                     .hasValueSatisfying(d -> assertThat(d.tier()).isEqualTo(1));
         }
         cluster.startLws(false);
@@ -160,9 +166,11 @@ class CoexistenceE2E {
                             containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]
                 """, GenericKubernetesResource.class);
         client.resource(storm).create();
-        cluster.waitFor("AIBrix's PodGroup with the bridge's topology", WAIT, () -> podGroups(
+        // the PodGroup webhook adds the fields to AIBrix's own write (unowned); the reconciler's apply then owns them
+        cluster.waitFor("AIBrix's PodGroup with the bridge's topology, owned by the bridge", WAIT, () -> podGroups(
                 pg -> !pg.getMetadata().getName().startsWith("tb-")).stream().anyMatch(pg -> ((Map<?, ?>) pg
-                        .getAdditionalProperties().get("spec")).containsKey("networkTopology")));
+                        .getAdditionalProperties().get("spec")).containsKey("networkTopology")
+                        && owners(pg).containsKey(Topobridge.FIELD_MANAGER + "/Apply")));
         GenericKubernetesResource pg = podGroups(p -> !p.getMetadata().getName().startsWith("tb-")).get(0);
         assertOnlyTopologyIsOurs(pg);
         assertThat(podGroups(p -> p.getMetadata().getName().startsWith("tb-"))).as("no rival PodGroup").isEmpty();

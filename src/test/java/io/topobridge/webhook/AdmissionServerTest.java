@@ -105,7 +105,18 @@ class AdmissionServerTest {
         String caPem = decode(secret.getData().get("ca.crt"));
 
         MutatingWebhook pods = mutating().getWebhooks().get(0);
-        assertThat(mutating().getWebhooks()).hasSize(1);
+        assertThat(mutating().getWebhooks()).extracting(MutatingWebhook::getName)
+                .containsExactly("pods.topobridge.io", "podgroups.topobridge.io");
+        MutatingWebhook podGroups = mutating().getWebhooks().get(1);
+        assertThat(decode(podGroups.getClientConfig().getCaBundle())).isEqualTo(caPem);
+        assertThat(podGroups.getClientConfig().getService().getPath()).isEqualTo("/mutate/podgroups");
+        assertThat(podGroups.getRules()).singleElement().satisfies(r -> {
+            assertThat(r.getApiGroups()).containsExactly("scheduling.volcano.sh");
+            assertThat(r.getResources()).containsExactly("podgroups");
+            assertThat(r.getOperations()).containsExactly("CREATE", "UPDATE");
+        });
+        assertThat(podGroups.getObjectSelector().getMatchExpressions()).singleElement()
+                .satisfies(e -> assertThat(e.getKey()).isEqualTo("app.kubernetes.io/managed-by"));
         assertThat(pods.getName()).isEqualTo("pods.topobridge.io");
         assertThat(decode(pods.getClientConfig().getCaBundle())).isEqualTo(caPem);
         assertThat(pods.getClientConfig().getService().getName()).isEqualTo("topobridge-webhook");
@@ -135,7 +146,9 @@ class AdmissionServerTest {
         assertThat(workloads.getRules()).extracting(r -> r.getResources().get(0)).containsExactlyInAnyOrder(
                 "stormservices", "rolesets", "leaderworkersets", "disaggregatedsets", "deployments", "statefulsets");
         assertThat(workloads.getRules()).allSatisfy(r -> assertThat(r.getOperations()).containsExactly("CREATE", "UPDATE"));
+        // workloads are managed in opted-in namespaces only (topobridge.workloads.require-namespace-opt-in=true)
         assertThat(workloads.getNamespaceSelector().getMatchExpressions()).containsExactly(
+                new LabelSelectorRequirement("topobridge.io/enabled", "In", List.of("true")),
                 new LabelSelectorRequirement("kubernetes.io/metadata.name", "NotIn", List.of("kube-system")));
 
         // the server presents the Secret's certificate, and it verifies against the registered caBundle

@@ -1,0 +1,103 @@
+package io.topobridge.webhook;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.admission.JsonPatch;
+import io.topobridge.core.finding.UserText;
+import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.DesiredPodGroup;
+import io.topobridge.core.workload.WorkloadLookup;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+
+/**
+ * The mutating webhook on PodGroup CREATE and UPDATE by other controllers: a PodGroup the bridge adopts (AIBrix's,
+ * LWS's provider's) gets the bridge's {@code spec.networkTopology} and {@code spec.subGroupPolicy} in the very
+ * write, so AIBrix's rewrite of its whole spec on every reconcile does not drop them and LWS's PodGroup carries them
+ * from its creation, before the scheduler sees it. Everything else passes unchanged.
+ */
+public final class PodGroupMutator implements AdmissionWebhook {
+
+    private static final Logger LOG = Logger.getLogger(PodGroupMutator.class);
+    public static final String PATH = "/mutate/podgroups";
+
+    private final WorkloadTranslator translator;
+    private final Supplier<TierCatalog> tiers;
+    private final WorkloadLookup lookup;
+    private final KubernetesSerialization serialization;
+    private final Set<String> ignoredNamespaces;
+
+    public PodGroupMutator(WorkloadTranslator translator, Supplier<TierCatalog> tiers, WorkloadLookup lookup,
+            KubernetesSerialization serialization, Set<String> ignoredNamespaces) {
+        this.translator = translator;
+        this.tiers = tiers;
+        this.lookup = lookup;
+        this.serialization = serialization;
+        this.ignoredNamespaces = Set.copyOf(ignoredNamespaces);
+    }
+
+    @Override
+    public String name() {
+        return "podgroups";
+    }
+
+    @Override
+    public String path() {
+        return PATH;
+    }
+
+    @Override
+    public AdmissionAnswer review(AdmissionRequest request) {
+        if (!"CREATE".equals(request.operation()) && !"UPDATE".equals(request.operation())) {
+            return AdmissionAnswer.allow("skipped", List.of());
+        }
+        if (!VolcanoApi.PODGROUP_KIND.equals(request.kind()) || !VolcanoApi.SCHEDULING_GROUP.equals(request.group())) {
+            LOG.warnf("PodGroup webhook received %s: its configuration should only send PodGroups", request.describe());
+            return AdmissionAnswer.allow("skipped", List.of());
+        }
+        if (request.object() == null) {
+            throw new AdmissionRequest.MalformedException("request.object is missing (a PodGroup write carries it)");
+        }
+        if (request.namespace() != null && ignoredNamespaces.contains(request.namespace())) {
+            return AdmissionAnswer.allow("skipped", List.of());
+        }
+        GenericKubernetesResource podGroup;
+        try {
+            podGroup = serialization.convertValue(request.object(), GenericKubernetesResource.class);
+        } catch (IllegalArgumentException e) {
+            throw new AdmissionRequest.MalformedException("request.object is not a PodGroup: "
+                    + UserText.excerpt(e.getMessage()));
+        }
+        if (podGroup.getMetadata() == null) {
+            throw new AdmissionRequest.MalformedException("request.object has no metadata");
+        }
+        if (podGroup.getMetadata().getNamespace() == null) {
+            podGroup.getMetadata().setNamespace(request.namespace());
+        }
+        Optional<DesiredPodGroup> wanted = translator.adoptedFields(podGroup, tiers.get(), lookup);
+        if (wanted.isEmpty()) {
+            return AdmissionAnswer.allow("unchanged", List.of());
+        }
+        JsonNode before = request.object();
+        ObjectNode after = before.deepCopy();
+        ObjectNode spec = after.with("spec");
+        JsonNode desired = serialization.convertValue(wanted.get().spec(), JsonNode.class);
+        for (String field : List.of("networkTopology", "subGroupPolicy")) {
+            if (desired.hasNonNull(field)) {
+                spec.set(field, desired.get(field));
+            }
+        }
+        List<JsonPatch.Operation> patch = JsonPatch.diff(before, after);
+        if (!patch.isEmpty()) {
+            LOG.debugf("%s: the bridge's topology fields added to an adopted PodGroup", request.describe());
+        }
+        return AdmissionAnswer.patch(patch, List.of());
+    }
+}
