@@ -2,11 +2,9 @@ package io.topobridge.controller.topology;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.apply.Applier;
 import io.topobridge.controller.Debouncer;
 import io.topobridge.controller.KindRegistry;
@@ -90,10 +88,9 @@ public class TopologyController implements ManagedController {
     private volatile String state = "stopped";
     private volatile Map<String, Object> details = Map.of();
 
+    private final NodeCache nodeCache;
     private TopologyBuilder builder;
-    private KubernetesClient nodeClient;
     private Debouncer<String> debouncer;
-    private SharedIndexInformer<NodeMetadata> nodeInformer;
     private SharedIndexInformer<ConfigMap> configMapInformer;
 
     // touched only by the debouncer's single worker thread (and stop())
@@ -104,9 +101,10 @@ public class TopologyController implements ManagedController {
     private final AtomicLong updated = new AtomicLong();
     private final AtomicLong deleted = new AtomicLong();
 
-    public TopologyController(KubernetesClient client, Applier applier, FindingsRegistry findings, KindRegistry kinds,
-            Tiers tiers, Options options) {
+    public TopologyController(KubernetesClient client, NodeCache nodeCache, Applier applier, FindingsRegistry findings,
+            KindRegistry kinds, Tiers tiers, Options options) {
         this.client = client;
+        this.nodeCache = nodeCache;
         this.applier = applier;
         this.findings = findings;
         this.kinds = kinds;
@@ -138,15 +136,8 @@ public class TopologyController implements ManagedController {
             }
         });
 
-        // a client of its own: kind Node maps to the metadata-only class there, and nowhere else
-        var serialization = new KubernetesSerialization();
-        serialization.registerKubernetesResource(NodeMetadata.class);
-        nodeClient = new KubernetesClientBuilder().withConfig(client.getConfiguration())
-                .withKubernetesSerialization(serialization).build();
-        nodeInformer = nodeClient.resources(NodeMetadata.class).runnableInformer(0);
-        nodeInformer.itemStore(new NodeMetadataStore());
-        nodeInformer.addEventHandler(new NodeEvents());
-        nodeInformer.start().whenComplete((ignored, error) -> {
+        nodeCache.addHandler(new NodeEvents());
+        nodeCache.starting().whenComplete((ignored, error) -> {
             if (error != null) {
                 LOG.errorf("topology: cannot list nodes: %s", error.getMessage());
                 return;
@@ -176,13 +167,10 @@ public class TopologyController implements ManagedController {
         if (debouncer != null) {
             debouncer.close();
         }
-        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {nodeInformer, configMapInformer, hyperNodeInformer}) {
+        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {configMapInformer, hyperNodeInformer}) {
             if (informer != null) {
                 informer.stop();
             }
-        }
-        if (nodeClient != null) {
-            nodeClient.close();
         }
         state = "stopped";
     }
@@ -306,7 +294,7 @@ public class TopologyController implements ManagedController {
     }
 
     private List<NodeInfo> currentNodes() {
-        List<NodeMetadata> cached = nodeInformer.getStore().list();
+        List<NodeMetadata> cached = nodeCache.list();
         Set<String> seen = new HashSet<>();
         List<NodeInfo> out = new ArrayList<>(cached.size());
         for (NodeMetadata node : cached) {
@@ -314,7 +302,7 @@ public class TopologyController implements ManagedController {
             String version = node.getMetadata().getResourceVersion();
             CachedNode known = nodes.get(name);
             if (known == null || version == null || !version.equals(known.resourceVersion())) {
-                known = new CachedNode(version, new NodeInfo(name, node.getMetadata().getLabels()));
+                known = new CachedNode(version, new NodeInfo(name, node.getMetadata().getLabels(), NodeCache.view(node).gpu()));
                 nodes.put(name, known);
             }
             seen.add(name);
@@ -374,14 +362,15 @@ public class TopologyController implements ManagedController {
     private final class NodeEvents implements ResourceEventHandler<NodeMetadata> {
         @Override
         public void onAdd(NodeMetadata node) {
-            if (nodesSynced) {
+            if (nodesSynced && debouncer != null) {
                 debouncer.submit(NODES);
             }
         }
 
         @Override
         public void onUpdate(NodeMetadata before, NodeMetadata after) {
-            if (!topologyLabels(before).equals(topologyLabels(after))) {
+            if (!topologyLabels(before).equals(topologyLabels(after))
+                    || NodeCache.view(before).gpu() != NodeCache.view(after).gpu()) {
                 debouncer.submit(NODES);
             }
         }

@@ -38,5 +38,9 @@ public enum WorkloadReason implements Reason {
     /** The PodGroup name the bridge derives is taken by an object the bridge does not own. */
     NAME_TAKEN,
     /** Volcano's PodGroup CRD is not installed: no workload can get a PodGroup. */
-    POD_GROUP_CRD_MISSING
+    POD_GROUP_CRD_MISSING,
+    /** A soft gang Volcano placed above the tier it prefers (a Normal event). */
+    PLACED_ABOVE_TIER,
+    /** A gang that has waited longer than the configured time; the message says why (the explain sentence). */
+    GANG_PENDING
 }
