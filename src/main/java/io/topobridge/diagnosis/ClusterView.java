@@ -205,7 +205,7 @@ public class ClusterView implements ManagedController {
         List<PodView> out = new ArrayList<>();
         for (Pod pod : p.getStore().list()) {
             if (live(pod)) {
-                out.add(view(pod));
+                out.add(podView(pod));
             }
         }
         return out;
@@ -225,7 +225,7 @@ public class ClusterView implements ManagedController {
         List<PodView> out = new ArrayList<>();
         for (Pod pod : p.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace)) {
             if (live(pod) && podGroup.equals(annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION))) {
-                out.add(view(pod));
+                out.add(podView(pod));
             }
         }
         return out;
@@ -236,7 +236,13 @@ public class ClusterView implements ManagedController {
         return !"Succeeded".equals(phase) && !"Failed".equals(phase);
     }
 
-    static PodView view(Pod pod) {
+    /** Any pod, as read from the API server, as the core reads it (its effective requests summed first). */
+    public static PodView fromPod(Pod pod) {
+        return podView(SlimPodStore.slim(pod));
+    }
+
+    /** A pod of the cache (requests already folded into its one container) as the core reads it. */
+    static PodView podView(Pod pod) {
         Map<String, BigDecimal> requests = new TreeMap<>();
         var containers = pod.getSpec().getContainers();
         if (containers != null && !containers.isEmpty() && containers.get(0).getResources() != null
