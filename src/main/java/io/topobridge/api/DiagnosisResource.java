@@ -14,10 +14,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,7 +23,7 @@ import java.util.Map;
  * Diagnosis over HTTP, from the caches of this replica: {@code /api/doctor}, {@code /api/gangs/{namespace}/{name}}
  * (explain), {@code /api/topology} (what the page draws) and the page itself, {@code /topology}.
  */
-@Path("/")
+@Path("/api")
 public class DiagnosisResource {
 
     private final DoctorService doctor;
@@ -42,7 +38,7 @@ public class DiagnosisResource {
 
     /** Every doctor check with its status and message, and the worst status. */
     @GET
-    @Path("api/doctor")
+    @Path("/doctor")
     @Produces(MediaType.APPLICATION_JSON)
     public Map<String, Object> doctor() {
         DoctorService.Run run = doctor.run();
@@ -55,7 +51,7 @@ public class DiagnosisResource {
 
     /** The gangs a PodGroup or workload name means, explained; 404 naming what was looked for when none. */
     @GET
-    @Path("api/gangs/{namespace}/{name}")
+    @Path("/gangs/{namespace}/{name}")
     @Produces(MediaType.APPLICATION_JSON)
     public Response gang(@PathParam("namespace") String namespace, @PathParam("name") String name) {
         List<Gangs.Managed> found = gangs.find(namespace, name);
@@ -76,23 +72,11 @@ public class DiagnosisResource {
 
     /** The HyperNode forest with capacity and gangs, as the page draws it. */
     @GET
-    @Path("api/topology")
+    @Path("/topology")
     @Produces(MediaType.APPLICATION_JSON)
     public TopologyPicture topology() {
         Capacity capacity = view.capacity();
         return TopologyPicture.of(capacity, gangs.explainAll(capacity));
-    }
-
-    /** The live topology page (plain HTML and JavaScript; it polls {@code /api/topology}). */
-    @GET
-    @Path("topology")
-    @Produces(MediaType.TEXT_HTML)
-    public String page() {
-        try (InputStream in = DiagnosisResource.class.getResourceAsStream("/topology/page.html")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     static String status(DoctorCheck.Status s) {

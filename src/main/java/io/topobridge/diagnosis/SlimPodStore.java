@@ -18,9 +18,9 @@ import java.util.Map;
  * (subgroups select on them), the two Volcano annotations (gang and role), the node it is bound to, its phase, and
  * its effective requests folded into one container (so containers, volumes, env and status are never kept).
  */
-class SlimPodStore extends BasicItemStore<Pod> {
+public class SlimPodStore extends BasicItemStore<Pod> {
 
-    SlimPodStore() {
+    public SlimPodStore() {
         super(Cache::metaNamespaceKeyFunc);
     }
 

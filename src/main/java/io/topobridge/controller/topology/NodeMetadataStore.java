@@ -7,9 +7,9 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
  * Informer store for nodes that keeps name, uid, resource version and labels only: annotations and managed
  * fields are most of a node's metadata and the topology never reads them.
  */
-class NodeMetadataStore extends BasicItemStore<NodeMetadata> {
+public class NodeMetadataStore extends BasicItemStore<NodeMetadata> {
 
-    NodeMetadataStore() {
+    public NodeMetadataStore() {
         super(Cache::metaNamespaceKeyFunc);
     }
 
