@@ -46,41 +46,11 @@ public class DevClusterProducer {
         } else {
             LOG.infof("dev mode: embedded API server at %s (no %s folder to seed from)", cluster.url(), seed);
         }
-        seedSchedulerConfig(cluster.client(), config);
+        var volcano = config.volcano();
+        cluster.seedSchedulerConfig(volcano.schedulerConfigNamespace(), volcano.schedulerConfigName(),
+                volcano.schedulerConfigKey());
         return cluster.client();
     }
-
-    /**
-     * Volcano's scheduler ConfigMap as an installation that follows the README has it (gang and
-     * network-topology-aware enabled), so the demo shows hard topology as enforced.
-     */
-    static void seedSchedulerConfig(KubernetesClient client, TopobridgeConfig config) {
-        var volcano = config.volcano();
-        client.resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
-                .withName(volcano.schedulerConfigNamespace()).endMetadata().build())
-                .createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
-        client.resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata()
-                .withNamespace(volcano.schedulerConfigNamespace()).withName(volcano.schedulerConfigName()).endMetadata()
-                .addToData(volcano.schedulerConfigKey(), DEMO_SCHEDULER_CONF).build())
-                .createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
-    }
-
-    /** The scheduler configuration of the README's install section. */
-    static final String DEMO_SCHEDULER_CONF = """
-            actions: "enqueue, allocate, backfill"
-            tiers:
-            - plugins:
-              - name: priority
-              - name: gang
-              - name: conformance
-            - plugins:
-              - name: drf
-              - name: predicates
-              - name: proportion
-              - name: nodeorder
-              - name: binpack
-              - name: network-topology-aware
-            """;
 
     void close(@Disposes KubernetesClient client) {
         if (cluster != null) {

@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.LinkedHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -106,7 +106,7 @@ public class DiagnosisMetrics implements ManagedController {
         if (!view.ready()) {
             return;
         }
-        Map<Tags, Integer> byTier = new TreeMap<>();
+        Map<Tags, Integer> byTier = new LinkedHashMap<>();
         for (HyperNodeView h : view.hyperNodes()) {
             byTier.merge(Tags.of("tier", String.valueOf(h.tier()), "tier_name", h.tierName(), "source", h.source()), 1,
                     Integer::sum);
@@ -114,9 +114,9 @@ public class DiagnosisMetrics implements ManagedController {
         hyperNodes.register(rows(byTier), true);
 
         Capacity capacity = view.capacity();
-        Map<Tags, Integer> groups = new TreeMap<>();
-        Map<Tags, Integer> waiting = new TreeMap<>();
-        Map<Tags, Integer> placed = new TreeMap<>();
+        Map<Tags, Integer> groups = new LinkedHashMap<>();
+        Map<Tags, Integer> waiting = new LinkedHashMap<>();
+        Map<Tags, Integer> placed = new LinkedHashMap<>();
         for (Gangs.Managed m : gangs.all()) {
             var g = m.gang();
             String mode = g.highestTier() == null ? "none" : g.mode();
@@ -134,7 +134,7 @@ public class DiagnosisMetrics implements ManagedController {
         pending.register(rows(waiting), true);
         achieved.register(rows(placed), true);
 
-        Map<Tags, Integer> statuses = new TreeMap<>();
+        Map<Tags, Integer> statuses = new LinkedHashMap<>();
         for (DoctorCheck c : doctor.run().checks()) {
             for (DoctorCheck.Status s : DoctorCheck.Status.values()) {
                 statuses.put(Tags.of("check", c.name(), "status", s.name().toLowerCase(Locale.ROOT)), s == c.status() ? 1 : 0);

@@ -12,7 +12,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,7 +25,7 @@ import org.jboss.logging.Logger;
  * Leader work (it writes Events): every {@value #PERIOD_SECONDS} s, a gang pending longer than
  * {@code topobridge.diagnosis.pending-event-after} gets a {@code GangPending} finding on its workload whose message
  * is the explain sentence (its Event shows the sentence again only when it changed), and the doctor's problems become
- * findings (source {@code doctor}).
+ * findings (source {@code doctor}) once a problem has been seen on two passes in a row.
  */
 @ApplicationScoped
 public class GangEvents implements ManagedController {
@@ -44,6 +46,7 @@ public class GangEvents implements ManagedController {
     private final Options options;
     private ScheduledExecutorService timer;
     private volatile long runs;
+    private Set<Finding.Id> lastProblems = Set.of();
 
     public GangEvents(ClusterView view, Gangs gangs, DoctorService doctor, FindingsRegistry findings, Options options) {
         this.view = view;
@@ -125,10 +128,18 @@ public class GangEvents implements ManagedController {
             }
         }
         findings.publish(GANGS, pending);
+        // a problem seen twice in a row: a replica starting up, or a change half applied, is not worth an Event
         List<Finding> problems = new ArrayList<>();
+        Set<Finding.Id> seen = new HashSet<>();
         for (DoctorCheck c : doctor.run().checks()) {
-            problems.addAll(c.findings());
+            for (Finding f : c.findings()) {
+                seen.add(f.id());
+                if (lastProblems.contains(f.id())) {
+                    problems.add(f);
+                }
+            }
         }
+        lastProblems = seen;
         findings.publish(DOCTOR, problems);
         runs++;
     }

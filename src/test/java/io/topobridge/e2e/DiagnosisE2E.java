@@ -128,9 +128,10 @@ class DiagnosisE2E {
     @Test
     @Order(1)
     void doctorPassesOnTheTestClusterAndNamesWhatBreaksIt() throws Exception {
-        JsonNode doctor = json("/api/doctor");
-        assertThat(doctor.path("status").asText()).as(doctor.toPrettyString()).isEqualTo("ok");
-        assertThat(doctor.path("checks")).hasSize(7);
+        // the bridge applies its webhook configurations and HyperNodes right after start-up
+        cluster.waitFor("the doctor's checks all ok", Duration.ofSeconds(60),
+                () -> "ok".equals(json("/api/doctor").path("status").asText()));
+        assertThat(json("/api/doctor").path("checks")).hasSize(7);
         PackagedApp.Run ok = cli("doctor");
         System.out.println("doctor (healthy):\n" + ok.stdout() + ok.stderr());
         assertThat(ok.exitCode()).as(ok.stdout() + ok.stderr()).isZero();
@@ -164,8 +165,8 @@ class DiagnosisE2E {
             }
             return false;
         });
-        assertThat(bridge.get("/q/metrics").body())
-                .contains("topobridge_doctor_checks{check=\"label-discovery\",status=\"failure\"} 1.0");
+        cluster.waitFor("the doctor's gauge", Duration.ofSeconds(30), () -> bridge.get("/q/metrics").body()
+                .contains("topobridge_doctor_checks{check=\"label-discovery\",status=\"failure\"} 1.0"));
         client.configMaps().inNamespace(RealCluster.VOLCANO_NAMESPACE).withName("volcano-controller-configmap").delete();
         cluster.waitFor("the doctor healthy again", Duration.ofSeconds(30),
                 () -> "ok".equals(json("/api/doctor").path("status").asText()));
@@ -208,8 +209,9 @@ class DiagnosisE2E {
         cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), Duration.ofSeconds(60));
         assertThat(cluster.audit().writesSince(settled, w -> w.user().equals(RealCluster.BRIDGE)
                 && w.resource().equals("podgroups"))).as("PodGroup writes after a restart").isEmpty();
-        assertThat(bridge.get("/q/metrics").body()).contains("topobridge_gangs_achieved_tier{kind=\"LeaderWorkerSet\","
-                + "mode=\"hard\",namespace=\"" + NS + "\",tier=\"1\"} 1.0");
+        cluster.waitFor("the achieved-tier gauge", Duration.ofSeconds(30), () -> bridge.get("/q/metrics").body()
+                .contains("topobridge_gangs_achieved_tier{kind=\"LeaderWorkerSet\",mode=\"hard\",namespace=\"" + NS
+                        + "\",tier=\"1\"} 1.0"));
     }
 
     @Test
@@ -225,7 +227,7 @@ class DiagnosisE2E {
         System.out.println("explain tp-too-big: " + sentence);
         assertThat(explained.path("pending").asBoolean()).isTrue();
         assertThat(explained.path("podGroup").asText()).isEqualTo(TOO_BIG);
-        assertThat(explained.path("reason").asText()).isEqualTo("NO_DOMAIN_FITS");
+        assertThat(explained.path("reason").asText()).isEqualTo("NoDomainFits");
         // the one free partition of the split rack holds 9 trays of 4 GPUs; the other holds tp-one-partition
         assertThat(sentence).startsWith("needs 40 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 36 free (");
         assertThat(sentence).containsPattern("; tier \\d \\((leaf|spine)\\) has \\d+ free in ");
@@ -246,7 +248,12 @@ class DiagnosisE2E {
                         && "tp-too-big".equals(e.getInvolvedObject().getName())
                         && "LeaderWorkerSet".equals(e.getInvolvedObject().getKind())
                         && e.getMessage().endsWith(sentence)));
-        assertThat(bridge.get("/q/metrics").body()).contains("topobridge_gangs_pending{reason=\"NoDomainFits\"} 1.0");
+        cluster.waitFor("the pending gauge", Duration.ofSeconds(30), () -> bridge.get("/q/metrics").body()
+                .contains("topobridge_gangs_pending{reason=\"NoDomainFits\"} 1.0"));
+        String metrics = bridge.get("/q/metrics").body();
+        assertThat(metrics).contains("topobridge_podgroups{mode=\"hard\",tier=\"1\"} 2.0")
+                .containsPattern("topobridge_hypernodes\\{source=\"topobridge\",tier=\"1\",tier_name=\"nvlink\"\\} \\d+\\.0")
+                .contains("topobridge_reconcile_seconds_count{controller=\"workloads\",result=\"ok\"}");
     }
 
     @Test

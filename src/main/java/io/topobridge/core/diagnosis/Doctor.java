@@ -284,11 +284,9 @@ public final class Doctor {
         if (outside.isEmpty()) {
             return DoctorCheck.ok("gpu-nodes", gpus + " GPU node(s), every one in a topology tree");
         }
-        List<Finding> findings = outside.stream().map(n -> Finding.warning(DoctorReason.GPU_NODES_OUTSIDE_TOPOLOGY,
-                ObjectRef.node(n), "GPU node " + n + " is in no HyperNode tree: hard-topology gangs can never use it"))
-                .toList();
+        // each node is already a GpuNodeOutsideTopology finding of the topology (one Event per node is enough)
         return new DoctorCheck("gpu-nodes", DoctorCheck.Status.WARNING, outside.size() + " of " + gpus
-                + " GPU node(s) in no topology tree, so hard-topology gangs can never use them: " + named(outside), findings);
+                + " GPU node(s) in no topology tree, so hard-topology gangs can never use them: " + named(outside), List.of());
     }
 
     private static String named(List<String> names) {

@@ -21,7 +21,5 @@ public enum DoctorReason implements Reason {
     /** The HyperNode forest has a node or HyperNode with two parents, a cycle or mixed depth. */
     HYPER_NODE_FOREST_BROKEN,
     /** A webhook configuration of the bridge is missing or does not carry the current CA. */
-    WEBHOOK_CONFIGURATION_STALE,
-    /** GPU nodes lie in no HyperNode tree: hard-topology gangs can never use them. */
-    GPU_NODES_OUTSIDE_TOPOLOGY
+    WEBHOOK_CONFIGURATION_STALE
 }

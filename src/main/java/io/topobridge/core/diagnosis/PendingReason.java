@@ -1,5 +1,6 @@
 package io.topobridge.core.diagnosis;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import io.topobridge.core.finding.Reason;
 
 /** Why a gang waits, as far as capacity tells: the {@code reason} label of the pending-gangs metric. */
@@ -11,5 +12,12 @@ public enum PendingReason implements Reason {
     /** Not even the whole cluster has the free resources the gang needs. */
     INSUFFICIENT_CAPACITY,
     /** Capacity suffices: the wait is Volcano's (queue, predicates, its cycle); its conditions say more. */
-    WAITING_FOR_SCHEDULER
+    WAITING_FOR_SCHEDULER;
+
+    /** Shown as the metric label and in JSON: {@code NoDomainFits}. */
+    @Override
+    @JsonValue
+    public String reason() {
+        return Reason.super.reason();
+    }
 }
