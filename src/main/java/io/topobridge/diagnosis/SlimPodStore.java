@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.topobridge.controller.SharedEmpties;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.workload.resources.PodRequests;
 import java.util.LinkedHashMap;
@@ -26,7 +27,7 @@ public class SlimPodStore extends BasicItemStore<Pod> {
 
     @Override
     public Pod put(String key, Pod pod) {
-        return super.put(key, slim(pod));
+        return super.put(key, SharedEmpties.apply(slim(pod)));
     }
 
     static Pod slim(Pod pod) {
@@ -36,26 +37,42 @@ public class SlimPodStore extends BasicItemStore<Pod> {
             for (String k : new String[] {VolcanoApi.GROUP_NAME_ANNOTATION, VolcanoApi.TASK_SPEC_ANNOTATION}) {
                 String v = meta.getAnnotations().get(k);
                 if (v != null) {
-                    annotations.put(k, v);
+                    annotations.put(k, intern(v));
                 }
             }
         }
         Map<String, Quantity> requests = new LinkedHashMap<>();
         try {
-            PodRequests.of(pod.getSpec()).canonical().forEach((k, v) -> requests.put(k, new Quantity(v)));
+            PodRequests.of(pod.getSpec()).canonical().forEach((k, v) -> requests.put(intern(k), new Quantity(intern(v))));
         } catch (IllegalArgumentException e) {
             // an unparsable quantity: the API server would not have admitted it; count nothing
         }
         var spec = pod.getSpec();
-        return new Pod("v1", "Pod", new ObjectMetaBuilder().withName(meta.getName()).withNamespace(meta.getNamespace())
+        var container = new ContainerBuilder().withName("requests").withNewResources()
+                .withRequests(requests.isEmpty() ? null : requests).endResources().build();
+        return new Pod("v1", "Pod", new ObjectMetaBuilder().withName(meta.getName()).withNamespace(intern(meta.getNamespace()))
                 .withUid(meta.getUid()).withResourceVersion(meta.getResourceVersion())
-                .withCreationTimestamp(meta.getCreationTimestamp())
-                .withLabels(meta.getLabels()).withAnnotations(annotations.isEmpty() ? null : annotations).build(),
-                new PodSpecBuilder().withNodeName(spec == null ? null : spec.getNodeName())
-                        .withSchedulerName(spec == null ? null : spec.getSchedulerName())
-                        .addToContainers(new ContainerBuilder().withName("requests").withNewResources()
-                                .withRequests(requests.isEmpty() ? null : requests).endResources().build())
-                        .build(),
-                new PodStatusBuilder().withPhase(pod.getStatus() == null ? null : pod.getStatus().getPhase()).build());
+                .withLabels(interned(meta.getLabels())).withAnnotations(annotations.isEmpty() ? null : annotations).build(),
+                new PodSpecBuilder().withNodeName(spec == null ? null : intern(spec.getNodeName()))
+                        .withSchedulerName(spec == null ? null : intern(spec.getSchedulerName()))
+                        .addToContainers(container).build(),
+                new PodStatusBuilder().withPhase(pod.getStatus() == null ? null : intern(pod.getStatus().getPhase())).build());
+    }
+
+    /**
+     * Label keys and most values (workload names, indexes, node names) repeat across thousands of pods: one copy of
+     * each is kept.
+     */
+    static Map<String, String> interned(Map<String, String> labels) {
+        if (labels == null || labels.isEmpty()) {
+            return null;
+        }
+        Map<String, String> out = new LinkedHashMap<>(labels.size() * 4 / 3 + 1);
+        labels.forEach((k, v) -> out.put(intern(k), intern(v)));
+        return out;
+    }
+
+    static String intern(String s) {
+        return s == null ? null : s.intern();
     }
 }

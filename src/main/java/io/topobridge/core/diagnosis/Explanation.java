@@ -1,7 +1,9 @@
 package io.topobridge.core.diagnosis;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The answer to "why is my gang pending" (and "where did it go"): the PodGroup, its phase and Volcano's conditions,
@@ -20,14 +22,14 @@ public record Explanation(String namespace, String podGroup, String workload, St
     public record TierPicture(int tier, String tierName, boolean allowed, int domains, int domainsThatFit,
             String best, Map<String, String> bestFree, Map<String, String> bestAllocatable) {
         public TierPicture {
-            bestFree = Map.copyOf(bestFree);
-            bestAllocatable = Map.copyOf(bestAllocatable);
+            bestFree = Collections.unmodifiableMap(new TreeMap<>(bestFree));
+            bestAllocatable = Collections.unmodifiableMap(new TreeMap<>(bestAllocatable));
         }
     }
 
     public Explanation {
         conditions = List.copyOf(conditions);
-        needs = Map.copyOf(needs);
+        needs = Collections.unmodifiableMap(new TreeMap<>(needs));
         tiers = List.copyOf(tiers);
     }
 }
