@@ -17,13 +17,13 @@ import java.util.List;
 
 /**
  * The doctor in the running controller: the same checks as the {@code doctor} command, with nodes, HyperNodes,
- * queues and workloads from the caches and a few GETs for the rest. A result is reused for a few seconds, so the
+ * queues and workloads from the caches and a few GETs for the rest. A result is reused for 10 seconds, so the
  * API, the metrics and the findings never multiply the GETs. Every replica; it only reads.
  */
 @ApplicationScoped
 public class DoctorService {
 
-    private static final Duration REUSE = Duration.ofSeconds(5);
+    private static final Duration REUSE = Duration.ofSeconds(10);
 
     /** One run: its checks and when it was made. */
     public record Run(List<DoctorCheck> checks, long atNanos) {

@@ -29,15 +29,16 @@ public final class Explain {
         boolean packable = gang.pods().size() >= gang.minMember() && !podNeeds.isEmpty();
         Integer allowed = gang.hard() ? gang.highestTier() : null;
 
+        Optional<Achieved> achieved = Achieved.of(gang, forest);
         List<Explanation.TierPicture> pictures = new ArrayList<>();
         Map<Integer, Explanation.TierPicture> byTier = new java.util.TreeMap<>();
-        for (int tier = 1; tier <= top; tier++) {
+        // the capacity picture answers why a gang waits; a placed gang needs none
+        for (int tier = 1; achieved.isEmpty() && tier <= top; tier++) {
             Explanation.TierPicture picture = picture(tier, tierNames.getOrDefault(tier, ""), allowed == null || tier <= allowed,
                     forest, capacity, need, packable ? podNeeds : List.of());
             pictures.add(picture);
             byTier.put(tier, picture);
         }
-        Optional<Achieved> achieved = Achieved.of(gang, forest);
         long bound = gang.pods().stream().filter(PodView::bound).count();
         boolean pending = achieved.isEmpty();
         PendingReason reason = null;
