@@ -467,7 +467,7 @@ class HelmInstallE2E {
         String account = job.path("spec").path("template").path("spec").path("serviceAccountName").asText();
         String token = admin.serviceAccounts().inNamespace(NS).withName(account).tokenRequest(new TokenRequestBuilder()
                 .withNewSpec().withExpirationSeconds(600L).endSpec().build()).getStatus().getToken();
-        Path kubeconfig = cluster.writeKubeconfig(account, token);
+        Path kubeconfig = cluster.writeKubeconfig("serviceaccount-" + account, token);
         var madeByTheController = List.of(
                 admin.genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode")
                         .withLabel("app.kubernetes.io/managed-by", "topobridge"),
@@ -532,7 +532,7 @@ class HelmInstallE2E {
         }
         String token = admin.serviceAccounts().inNamespace(NS).withName(FULLNAME).tokenRequest(new TokenRequestBuilder()
                 .withNewSpec().withExpirationSeconds(3600L).endSpec().build()).getStatus().getToken();
-        Path kubeconfig = cluster.writeKubeconfig(FULLNAME, token);
+        Path kubeconfig = cluster.writeKubeconfig("serviceaccount-" + FULLNAME, token);
         Bridge.Builder builder = Bridge.on(cluster, "topobridge-chart").kubeconfig(kubeconfig).webhookPort(WEBHOOK_PORT);
         Map<String, String> env = chart.controllerEnv();
         env.forEach(builder::env);

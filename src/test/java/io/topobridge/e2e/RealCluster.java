@@ -581,9 +581,13 @@ public final class RealCluster implements AutoCloseable {
 
     /**
      * Writes a kubeconfig file {@code kubeconfig-<name>} that authenticates with {@code token} (e.g. a
-     * ServiceAccount's, from the TokenRequest API) and returns its path.
+     * ServiceAccount's, from the TokenRequest API) and returns its path; {@code name} must not be one of the
+     * cluster's own identities, whose files other tests use.
      */
     public Path writeKubeconfig(String name, String token) {
+        if (tokens.containsKey(name)) {
+            throw new IllegalArgumentException("kubeconfig-" + name + " belongs to the built-in identity " + name);
+        }
         Path file = kubeconfig(name);
         try {
             Files.writeString(file, kubeconfigText(token));
