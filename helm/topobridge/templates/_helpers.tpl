@@ -112,6 +112,8 @@ list, so it finds exactly the objects this controller makes.
   value: {{ .Values.workloads.maxDelay | quote }}
 - name: TOPOBRIDGE_WORKLOADS_RESYNC
   value: {{ .Values.workloads.resync | quote }}
+- name: TOPOBRIDGE_DIAGNOSIS_PENDING_EVENT_AFTER
+  value: {{ .Values.diagnosis.pendingEventAfter | quote }}
 - name: TOPOBRIDGE_ADMISSION_ENABLED
   value: {{ .Values.admission.enabled | quote }}
 - name: TOPOBRIDGE_ADMISSION_NAMESPACE_LABEL

@@ -140,6 +140,23 @@ class DemoClusterTest {
     }
 
     @Test
+    void theDemoEnforcesHardTopologyAndThePageDrawsItsTree() {
+        given().get("/api/status").then().statusCode(200)
+                .body("parts.topology.hardTopology", org.hamcrest.Matchers.equalTo("enforced"));
+        given().get("/api/findings?source=topology").then().statusCode(200)
+                .body("reason", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasItem("SchedulerConfigMissing")));
+        org.jsoup.nodes.Document dom = org.jsoup.Jsoup.parse(io.topobridge.testing.Chromium.dumpDom(
+                "http://localhost:" + io.restassured.RestAssured.port + "/topology"));
+        assertThat(dom.body().attr("data-state")).isEqualTo("rendered");
+        assertThat(dom.select("div.domain")).hasSize(19);
+        // the demo has no Volcano to bind pods: every gang is pending, each with its sentence
+        assertThat(dom.select("#pending li").eachAttr("data-gang")).containsAll(POD_GROUPS.stream()
+                .map(p -> NS + "/" + p).toList());
+        assertThat(dom.selectFirst("#pending li[data-gang=" + NS + "/tb-lws-tp-too-big-0]").text())
+                .contains("needs 40 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 36 free");
+    }
+
+    @Test
     void everyObjectWrittenIsVolcanoValid() {
         hyperNodes().forEach(h -> assertThat(VolcanoSchemas.hyperNodes().violations(h)).as(h.getMetadata().getName()).isEmpty());
         podGroups().values().forEach(p -> assertThat(VolcanoSchemas.podGroups().violations(p)).as(p.getMetadata().getName()).isEmpty());

@@ -8,7 +8,7 @@ import java.util.Set;
  */
 public final class CliMode {
 
-    static final Set<String> COMMANDS = Set.of("render", "version", "cleanup");
+    static final Set<String> COMMANDS = Set.of("render", "version", "cleanup", "doctor", "explain");
     private static volatile boolean active;
 
     private CliMode() {

@@ -88,6 +88,26 @@ public class SettingsProducer {
 
     @Produces
     @Singleton
+    public io.topobridge.diagnosis.DoctorGatherer.Settings doctor(WebhookSettings webhook) {
+        var volcano = config.volcano();
+        return new io.topobridge.diagnosis.DoctorGatherer.Settings(topology(), volcano.schedulerConfigNamespace(),
+                volcano.schedulerConfigName(), volcano.schedulerConfigKey(), config.workloads().defaultQueue(), webhook);
+    }
+
+    /** How long a gang waits before its workload gets an Event saying why. */
+    @Produces
+    @Singleton
+    public io.topobridge.diagnosis.GangEvents.Options gangEvents() {
+        java.time.Duration after = config.diagnosis().pendingEventAfter();
+        if (after.compareTo(java.time.Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("topobridge.diagnosis.pending-event-after=" + after
+                    + " must be at least 1s");
+        }
+        return new io.topobridge.diagnosis.GangEvents.Options(after);
+    }
+
+    @Produces
+    @Singleton
     ControllerLifecycle.Election election() {
         var le = config.leaderElection();
         return new ControllerLifecycle.Election(le.enabled(), le.leaseName(),
@@ -103,6 +123,7 @@ public class SettingsProducer {
         webhook("default");
         topologyController();
         workloadController();
+        gangEvents();
         election();
     }
 }

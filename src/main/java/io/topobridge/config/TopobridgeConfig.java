@@ -21,6 +21,9 @@ public interface TopobridgeConfig {
     /** Facts about the Volcano installation the bridge works with. */
     VolcanoConfig volcano();
 
+    /** Explaining pending gangs. */
+    DiagnosisConfig diagnosis();
+
     /** Leader election among replicas. */
     LeaderElectionConfig leaderElection();
 

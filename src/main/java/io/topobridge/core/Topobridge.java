@@ -12,6 +12,11 @@ public final class Topobridge {
     public static final String QUEUE = PREFIX + "queue";
     public static final String MIN_MEMBER = PREFIX + "min-member";
 
+    /** Written on a placed gang's PodGroup: the lowest tier whose one HyperNode holds all its pods, or {@code none}. */
+    public static final String ACHIEVED_TIER = PREFIX + "achieved-tier";
+    /** Written beside it for a gang with subgroups: each subgroup instance's tier, {@code name/key=tier,...}. */
+    public static final String ACHIEVED_SUBGROUP_TIERS = PREFIX + "achieved-subgroup-tiers";
+
     /** Server-side-apply field manager of every write. */
     public static final String FIELD_MANAGER = "topobridge";
     /** {@code volcano.sh/network-topology-source} value on the bridge's HyperNodes. */

@@ -46,6 +46,9 @@ public class DevClusterProducer {
         } else {
             LOG.infof("dev mode: embedded API server at %s (no %s folder to seed from)", cluster.url(), seed);
         }
+        var volcano = config.volcano();
+        cluster.seedSchedulerConfig(volcano.schedulerConfigNamespace(), volcano.schedulerConfigName(),
+                volcano.schedulerConfigKey());
         return cluster.client();
     }
 

@@ -94,6 +94,35 @@ public final class MockCluster implements AutoCloseable {
      * namespace an object names), then the rest; objects without a namespace that need one go to
      * {@code default}. Returns the objects created.
      */
+    /**
+     * Volcano's scheduler ConfigMap as an installation that follows the README has it (gang and
+     * network-topology-aware enabled), so the demo shows hard topology as enforced.
+     */
+    public void seedSchedulerConfig(String namespace, String name, String key) {
+        client.resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
+                .endMetadata().build()).createOr(NonDeletingOperation::update);
+        client.resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withNamespace(namespace)
+                .withName(name).endMetadata().addToData(key, DEMO_SCHEDULER_CONF).build())
+                .createOr(NonDeletingOperation::update);
+    }
+
+    /** The scheduler configuration of the README's install section. */
+    public static final String DEMO_SCHEDULER_CONF = """
+            actions: "enqueue, allocate, backfill"
+            tiers:
+            - plugins:
+              - name: priority
+              - name: gang
+              - name: conformance
+            - plugins:
+              - name: drf
+              - name: predicates
+              - name: proportion
+              - name: nodeorder
+              - name: binpack
+              - name: network-topology-aware
+            """;
+
     public List<HasMetadata> seed(Path folder) {
         var read = new ManifestReader(client.getKubernetesSerialization()).read(List.of(folder));
         if (!read.findings().isEmpty()) {

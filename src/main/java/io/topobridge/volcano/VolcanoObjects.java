@@ -1,6 +1,7 @@
 package io.topobridge.volcano;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.topology.DesiredHyperNode;
 import io.topobridge.core.workload.DesiredPodGroup;
@@ -40,6 +41,13 @@ public final class VolcanoObjects {
                     .withOwnerReferences(desired.owners().isEmpty() ? null : new ArrayList<>(desired.owners()));
             podGroup.setSpec(desired.spec());
         } else {
+            var placement = new TreeMap<String, String>();
+            for (String key : new String[] {Topobridge.ACHIEVED_TIER, Topobridge.ACHIEVED_SUBGROUP_TIERS}) {
+                if (desired.annotations().containsKey(key)) {
+                    placement.put(key, desired.annotations().get(key));
+                }
+            }
+            meta.withAnnotations(placement.isEmpty() ? null : placement);
             var spec = new PodGroupSpec();
             spec.setNetworkTopology(desired.spec().getNetworkTopology());
             spec.setSubGroupPolicy(desired.spec().getSubGroupPolicy());

@@ -14,9 +14,9 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * The real API server's audit log (JSON lines, writes only, stage {@code ResponseComplete}): the oracle for
- * how many writes the bridge made. A {@link #mark()} remembers where the log ends so a test reads only what
- * happened after it.
+ * The real API server's audit log (JSON lines, stage {@code ResponseComplete}; writes of every user, and reads too
+ * of the release namespace's ServiceAccounts): the oracle for how many writes the bridge made and which requests
+ * RBAC refused. A {@link #mark()} remembers where the log ends so a test reads only what happened after it.
  */
 public final class AuditLog {
 
@@ -37,6 +37,29 @@ public final class AuditLog {
         /** Whether the API server carried out the write (2xx). */
         public boolean succeeded() {
             return code >= 200 && code < 300;
+        }
+    }
+
+    /**
+     * One audited request of any verb, as RBAC saw it (a watch is recorded when it ends, a refused one at once).
+     * {@code group} is empty for the core API; {@code resource} is empty for a non-resource URL such as
+     * {@code /version}.
+     */
+    public record Request(String user, String verb, String group, String resource, String subresource,
+            String namespace, String name, int code, String uri) {
+
+        /** {@code verb group/resource[/subresource] namespace/name → code}, for assertion messages. */
+        @Override
+        public String toString() {
+            String what = resource.isEmpty() ? uri
+                    : (group.isEmpty() ? "" : group + "/") + resource + (subresource.isEmpty() ? "" : "/" + subresource)
+                            + (namespace.isEmpty() && name.isEmpty() ? "" : " " + (namespace.isEmpty() ? "" : namespace + "/") + name);
+            return verb + " " + what + " → " + code;
+        }
+
+        /** Whether RBAC refused it. */
+        public boolean forbidden() {
+            return code == 403;
         }
     }
 
@@ -79,6 +102,25 @@ public final class AuditLog {
                     event.path("userAgent").asText(), event.get("requestObject"), event.get("responseObject"));
             if (filter.test(write)) {
                 out.add(write);
+            }
+        }
+        return out;
+    }
+
+    /** Every completed request since {@code mark} that {@code filter} accepts, reads included where recorded. */
+    public List<Request> requestsSince(long mark, Predicate<Request> filter) {
+        List<Request> out = new ArrayList<>();
+        for (JsonNode event : eventsSince(mark)) {
+            if (!"ResponseComplete".equals(event.path("stage").asText())) {
+                continue;
+            }
+            JsonNode ref = event.path("objectRef");
+            Request request = new Request(event.path("user").path("username").asText(), event.path("verb").asText(),
+                    ref.path("apiGroup").asText(), ref.path("resource").asText(), ref.path("subresource").asText(),
+                    ref.path("namespace").asText(), ref.path("name").asText(),
+                    event.path("responseStatus").path("code").asInt(), event.path("requestURI").asText());
+            if (filter.test(request)) {
+                out.add(request);
             }
         }
         return out;

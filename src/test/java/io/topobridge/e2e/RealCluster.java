@@ -39,8 +39,8 @@ import javax.net.ssl.TrustManagerFactory;
 /**
  * A real Kubernetes control plane on loopback for the end-to-end tier, every component built from its Go
  * module by {@code src/test/go/build.sh}: etcd, kube-apiserver (RBAC, service-account tokens, an audit log of
- * every write), kube-controller-manager (Deployments, ReplicaSets, StatefulSets, garbage collection,
- * namespaces, service accounts), Volcano's scheduler (with {@code network-topology-aware}) and its queue and
+ * every write, and of every request, reads included, of the ServiceAccounts in {@value #BRIDGE_NAMESPACE}),
+ * kube-controller-manager (Deployments, ReplicaSets, StatefulSets, garbage collection, namespaces, service accounts), Volcano's scheduler (with {@code network-topology-aware}) and its queue and
  * podgroup controllers, the LeaderWorkerSet controller (also DisaggregatedSet) with its webhooks, and the
  * AIBrix controller manager. CRDs are the ones in the fetched modules. There are no kubelets: Nodes are API
  * objects with capacity and labels, and {@link FakeKubelet} reports bound pods running.
@@ -195,6 +195,8 @@ public final class RealCluster implements AutoCloseable {
                 kind: Policy
                 omitStages: ["RequestReceived", "ResponseStarted"]
                 rules:
+                - level: Metadata
+                  userGroups: ["system:serviceaccounts:%s"]
                 - level: None
                   verbs: ["get", "list", "watch"]
                 - level: None
@@ -205,7 +207,7 @@ public final class RealCluster implements AutoCloseable {
                   users: ["topobridge"]
                   verbs: ["patch"]
                 - level: Metadata
-                """);
+                """.formatted(BRIDGE_NAMESPACE));
     }
 
     private String kubeconfigText(String token) {
@@ -530,13 +532,22 @@ public final class RealCluster implements AutoCloseable {
      * {@code timeout}, and returns the audit mark at that point.
      */
     public long awaitQuiet(String user, Duration quiet, Duration timeout) {
+        return awaitQuiet(user, w -> w.user().equals(user), quiet, timeout);
+    }
+
+    /**
+     * Waits until no write that {@code writes} accepts has been made for {@code quiet} (read from the audit log),
+     * at most {@code timeout}, and returns the audit mark at that point; {@code who} names them in the failure.
+     */
+    public long awaitQuiet(String who, java.util.function.Predicate<AuditLog.Write> writes, Duration quiet,
+            Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         long mark = audit.mark();
         long quietSince = System.nanoTime();
         while (System.nanoTime() < deadline) {
             sleep(Duration.ofMillis(250));
             long now = audit.mark();
-            if (!audit.writesSince(mark, user).isEmpty()) {
+            if (!audit.writesSince(mark, writes).isEmpty()) {
                 quietSince = System.nanoTime();
             }
             mark = now;
@@ -544,7 +555,7 @@ public final class RealCluster implements AutoCloseable {
                 return mark;
             }
         }
-        throw new IllegalStateException(user + " kept writing for " + timeout.toSeconds() + " s");
+        throw new IllegalStateException(who + " kept writing for " + timeout.toSeconds() + " s");
     }
 
     static void sleep(Duration duration) {
@@ -566,6 +577,24 @@ public final class RealCluster implements AutoCloseable {
     /** A kubeconfig file for one of the cluster's identities. */
     public Path kubeconfig(String user) {
         return run.resolve("kubeconfig-" + user);
+    }
+
+    /**
+     * Writes a kubeconfig file {@code kubeconfig-<name>} that authenticates with {@code token} (e.g. a
+     * ServiceAccount's, from the TokenRequest API) and returns its path; {@code name} must not be one of the
+     * cluster's own identities, whose files other tests use.
+     */
+    public Path writeKubeconfig(String name, String token) {
+        if (tokens.containsKey(name)) {
+            throw new IllegalArgumentException("kubeconfig-" + name + " belongs to the built-in identity " + name);
+        }
+        Path file = kubeconfig(name);
+        try {
+            Files.writeString(file, kubeconfigText(token));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return file;
     }
 
     /** A bearer token that authenticates as {@code user} (every built-in identity is a cluster admin). */

@@ -47,6 +47,10 @@ class ServerSideApplyE2E {
         Examples.ensureNodes(client);
         long mark = cluster.audit().mark();
         cluster.stopBridge();
+        // every kind is applied whatever ran before (test classes run in no fixed order): no HyperNodes to start from
+        var hyperNodes = client.genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode");
+        hyperNodes.withLabel("volcano.sh/network-topology-source", "topobridge").delete();
+        cluster.waitFor("no HyperNodes", Duration.ofSeconds(60), () -> hyperNodes.list().getItems().isEmpty());
         // a fresh start applies the webhook configurations even when they exist
         client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("topobridge").delete();
         client.admissionRegistration().v1().validatingWebhookConfigurations().withName("topobridge").delete();

@@ -196,6 +196,88 @@ class HelmChartTest {
         assertThat(missing).isEmpty();
     }
 
+    static Stream<Arguments> rbacCases() {
+        String webhooks = "ClusterRole admissionregistration.k8s.io/mutatingwebhookconfigurations[%s] get,create,patch,delete";
+        String secret = "Role core/secrets[%s] get,update";
+        String secretRead = "Role core/secrets[%s] get";
+        String secretCreate = "Role core/secrets create";
+        String lease = "Role coordination.k8s.io/leases[%s] get,patch";
+        String leaseCreate = "Role coordination.k8s.io/leases create";
+        String namespaces = "ClusterRole core/namespaces list,watch";
+        return Stream.of(
+                Arguments.of("defaults", Map.of(), List.of(webhooks, secret, secretCreate, lease, leaseCreate),
+                        List.of(namespaces, secretRead)),
+                Arguments.of("namespace opt-in reads namespaces", Map.of("workloads.requireNamespaceOptIn", true),
+                        List.of(namespaces), List.of()),
+                Arguments.of("cert-manager: the Secret is read, the configurations are the chart's",
+                        Map.of("certManager.enabled", true), List.of(secretRead, lease), List.of(webhooks, secret, secretCreate)),
+                Arguments.of("a Secret kept by someone else is only read", Map.of("admission.tls.mode", "secret"),
+                        List.of(webhooks, secretRead), List.of(secret, secretCreate)),
+                Arguments.of("one replica elects no leader", Map.of("replicaCount", 1), List.of(webhooks, secret),
+                        List.of(lease, leaseCreate)),
+                Arguments.of("one replica without admission needs no Role, but removes the configurations",
+                        Map.of("replicaCount", 1, "admission.enabled", false), List.of(webhooks),
+                        List.of(secret, secretRead, secretCreate, lease, leaseCreate)),
+                Arguments.of("renamed", Map.of("fullnameOverride", "bridge", "admission.tls.secretName", "bridge-tls",
+                        "volcano.schedulerConfigName", "scheduler"), List.of(webhooks, secret, lease), List.of()));
+    }
+
+    /**
+     * What the controller is granted follows the values: only what it uses with them (HelmInstallE2E measures the
+     * defaults and the one-replica, admission-off, no-opt-in case on a real API server), and the names it is limited
+     * to are the ones its environment names.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rbacCases")
+    void theControllersRbacFollowsTheValues(String name, Map<String, Object> values, List<String> present,
+            List<String> absent) {
+        Rendered chart = render(values);
+        Map<String, String> env = chart.controllerEnv();
+        Set<String> grants = grants(chart);
+        for (String grant : present) {
+            String limitedTo = grant.contains("webhookconfigurations") ? env.get("TOPOBRIDGE_ADMISSION_CONFIGURATION_NAME")
+                    : grant.contains("secrets") ? env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME")
+                    : env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME");
+            assertThat(grants).contains(grant.formatted(limitedTo));
+        }
+        for (String grant : absent) {
+            assertThat(grants.stream().map(HelmChartTest::unnamed)).doesNotContain(unnamed(grant));
+        }
+        assertThat(grants).contains("ClusterRole core/configmaps[" + env.get("TOPOBRIDGE_VOLCANO_SCHEDULER_CONFIG_NAME")
+                + "] list,watch");
+        boolean role = grants.stream().anyMatch(g -> g.startsWith("Role "));
+        String account = chart.one("Deployment").path("spec").path("template").path("spec").path("serviceAccountName").asText();
+        assertThat(chart.objects().stream().filter(d -> Set.of("Role", "RoleBinding").contains(d.path("kind").asText())
+                && d.path("metadata").path("name").asText().equals(account)))
+                .as("a Role and its binding exactly when there is something to grant").hasSize(role ? 2 : 0);
+    }
+
+    private static String unnamed(String grant) {
+        return grant.replaceAll("\\[[^]]*]", "");
+    }
+
+    /** The controller's grants, one per resource: {@code <Role|ClusterRole> <group>/<resource>[<names>] <verbs>}. */
+    private static Set<String> grants(Rendered chart) {
+        String account = chart.one("Deployment").path("spec").path("template").path("spec").path("serviceAccountName").asText();
+        Set<String> out = new TreeSet<>();
+        for (JsonNode role : chart.objects()) {
+            String kind = role.path("kind").asText();
+            if (!Set.of("Role", "ClusterRole").contains(kind) || !role.path("metadata").path("name").asText().equals(account)) {
+                continue;
+            }
+            for (JsonNode rule : role.path("rules")) {
+                String names = rule.has("resourceNames") ? "[" + String.join(",", texts(rule.path("resourceNames"))) + "]" : "";
+                for (String group : texts(rule.path("apiGroups"))) {
+                    for (String resource : texts(rule.path("resources"))) {
+                        out.add(kind + " " + (group.isEmpty() ? "core" : group) + "/" + resource + names + " "
+                                + String.join(",", texts(rule.path("verbs"))));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     private static boolean allows(JsonNode role, String group, String resource, String verb) {
         for (JsonNode rule : role.path("rules")) {
             if (contains(rule.path("apiGroups"), group) && contains(rule.path("resources"), resource)

@@ -13,6 +13,7 @@ public class DemoApiServer extends MockApiServer {
     public Map<String, String> start() {
         Map<String, String> config = super.start();
         cluster().seed(Path.of("examples"));
+        cluster().seedSchedulerConfig("volcano-system", "volcano-scheduler-configmap", "volcano-scheduler.conf");
         return config;
     }
 }

@@ -7,15 +7,17 @@ import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.Map;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * A Node as the topology controller caches it: metadata only (spec and status are dropped while reading), so
- * a cached node costs a fraction of a full one. It is registered for kind Node on the controller's own API
- * client only, so nothing else that reads Nodes is handed this class.
+ * A Node as the node cache keeps it: metadata and the allocatable resources only (spec and the rest of status are
+ * dropped while reading), so a cached node costs a fraction of a full one. It is registered for kind Node on the
+ * cache's own API client only, so nothing else that reads Nodes is handed this class.
  */
 @Group("")
 @Version("v1")
@@ -36,6 +38,40 @@ public class NodeMetadata implements HasMetadata {
 
     @JsonProperty("metadata")
     private ObjectMeta metadata;
+
+    @JsonProperty("status")
+    private Allocatable status;
+
+    /** The one part of a node's status kept: {@code status.allocatable}. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class Allocatable {
+        @JsonProperty("allocatable")
+        private Map<String, Quantity> allocatable;
+
+        public Map<String, Quantity> getAllocatable() {
+            return allocatable;
+        }
+
+        public void setAllocatable(Map<String, Quantity> allocatable) {
+            this.allocatable = allocatable;
+        }
+    }
+
+    @JsonProperty("status")
+    public Allocatable getStatus() {
+        return status;
+    }
+
+    @JsonProperty("status")
+    public void setStatus(Allocatable status) {
+        this.status = status;
+    }
+
+    /** The allocatable resources (empty when unknown). */
+    public Map<String, Quantity> allocatable() {
+        return status == null || status.allocatable == null ? Map.of() : status.allocatable;
+    }
 
     @Override
     @JsonProperty("apiVersion")

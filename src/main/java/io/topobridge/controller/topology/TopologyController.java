@@ -2,11 +2,9 @@ package io.topobridge.controller.topology;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.apply.Applier;
 import io.topobridge.controller.Debouncer;
 import io.topobridge.controller.KindRegistry;
@@ -90,12 +88,11 @@ public class TopologyController implements ProcessPart {
     private volatile String state = "stopped";
     private volatile Map<String, Object> details = Map.of();
 
+    private final NodeCache nodeCache;
     // Written in start() before any informer or listener that reads them exists (so those threads see them), and
     // read afterwards from informer threads, the debouncer's worker and resync() callers; volatile for the last.
     private volatile TopologyBuilder builder;
-    private KubernetesClient nodeClient;
     private volatile Debouncer<String> debouncer;
-    private SharedIndexInformer<NodeMetadata> nodeInformer;
     private SharedIndexInformer<ConfigMap> configMapInformer;
 
     // touched only by the debouncer's single worker thread (and stop())
@@ -107,9 +104,10 @@ public class TopologyController implements ProcessPart {
     private final AtomicLong updated = new AtomicLong();
     private final AtomicLong deleted = new AtomicLong();
 
-    public TopologyController(KubernetesClient client, Applier applier, FindingsRegistry findings, KindRegistry kinds,
-            Tiers tiers, Options options) {
+    public TopologyController(KubernetesClient client, NodeCache nodeCache, Applier applier, FindingsRegistry findings,
+            KindRegistry kinds, Tiers tiers, Options options) {
         this.client = client;
+        this.nodeCache = nodeCache;
         this.applier = applier;
         this.findings = findings;
         this.kinds = kinds;
@@ -146,15 +144,8 @@ public class TopologyController implements ProcessPart {
             }
         });
 
-        // a client of its own: kind Node maps to the metadata-only class there, and nowhere else
-        var serialization = new KubernetesSerialization();
-        serialization.registerKubernetesResource(NodeMetadata.class);
-        nodeClient = new KubernetesClientBuilder().withConfig(client.getConfiguration())
-                .withKubernetesSerialization(serialization).build();
-        nodeInformer = nodeClient.resources(NodeMetadata.class).runnableInformer(0);
-        nodeInformer.itemStore(new NodeMetadataStore());
-        nodeInformer.addEventHandler(new NodeEvents());
-        nodeInformer.start().whenComplete((ignored, error) -> {
+        nodeCache.addHandler(new NodeEvents());
+        nodeCache.starting().whenComplete((ignored, error) -> {
             if (error != null) {
                 LOG.errorf("topology: cannot list nodes: %s", error.getMessage());
                 return;
@@ -184,13 +175,10 @@ public class TopologyController implements ProcessPart {
         if (debouncer != null) {
             debouncer.close();
         }
-        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {nodeInformer, configMapInformer, hyperNodeInformer}) {
+        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {configMapInformer, hyperNodeInformer}) {
             if (informer != null) {
                 informer.stop();
             }
-        }
-        if (nodeClient != null) {
-            nodeClient.close();
         }
         state = "stopped";
     }
@@ -314,7 +302,7 @@ public class TopologyController implements ProcessPart {
     }
 
     private List<NodeInfo> currentNodes() {
-        List<NodeMetadata> cached = nodeInformer.getStore().list();
+        List<NodeMetadata> cached = nodeCache.list();
         Set<String> seen = new HashSet<>();
         List<NodeInfo> out = new ArrayList<>(cached.size());
         for (NodeMetadata node : cached) {
@@ -322,7 +310,7 @@ public class TopologyController implements ProcessPart {
             String version = node.getMetadata().getResourceVersion();
             CachedNode known = nodes.get(name);
             if (known == null || version == null || !version.equals(known.resourceVersion())) {
-                known = new CachedNode(version, new NodeInfo(name, node.getMetadata().getLabels()));
+                known = new CachedNode(version, new NodeInfo(name, node.getMetadata().getLabels(), NodeCache.view(node).gpu()));
                 nodes.put(name, known);
             }
             seen.add(name);
@@ -382,14 +370,15 @@ public class TopologyController implements ProcessPart {
     private final class NodeEvents implements ResourceEventHandler<NodeMetadata> {
         @Override
         public void onAdd(NodeMetadata node) {
-            if (nodesSynced) {
+            if (nodesSynced && debouncer != null) {
                 debouncer.submit(NODES);
             }
         }
 
         @Override
         public void onUpdate(NodeMetadata before, NodeMetadata after) {
-            if (!topologyLabels(before).equals(topologyLabels(after))) {
+            if (!topologyLabels(before).equals(topologyLabels(after))
+                    || NodeCache.view(before).gpu() != NodeCache.view(after).gpu()) {
                 debouncer.submit(NODES);
             }
         }

@@ -8,6 +8,8 @@ import io.topobridge.controller.KindRegistry;
 import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.diagnosis.Achieved;
+import io.topobridge.core.diagnosis.Forest;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
@@ -22,6 +24,7 @@ import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.translate.ScopeResult;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
+import io.topobridge.diagnosis.ClusterView;
 import io.topobridge.findings.FindingsRegistry;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
@@ -94,6 +97,7 @@ public class WorkloadController implements ProcessPart {
     private final KindRegistry kinds;
     private final Options options;
     private final WorkloadTranslator translator;
+    private final ClusterView view;
 
     // set in start() before the listeners that use them are registered; volatile for resync() and stop() callers
     private volatile Debouncer<Due> debouncer;
@@ -110,9 +114,10 @@ public class WorkloadController implements ProcessPart {
     /** Scopes with findings published (touched only by the debouncer's worker thread). */
     private final Map<GangScope, Set<String>> published = new HashMap<>();
 
-    public WorkloadController(WorkloadCaches lookup, Applier applier, FindingsRegistry findings, TierSource tiers,
-            KindRegistry kinds, Options options, WorkloadSettings settings) {
+    public WorkloadController(WorkloadCaches lookup, ClusterView view, Applier applier, FindingsRegistry findings,
+            TierSource tiers, KindRegistry kinds, Options options, WorkloadSettings settings) {
         this.lookup = lookup;
+        this.view = view;
         this.applier = applier;
         this.findings = findings;
         this.tiers = tiers;
@@ -145,6 +150,9 @@ public class WorkloadController implements ProcessPart {
         }
         lookup.addListener(this::onChange);
         lookup.start();
+        // a gang whose pods were bound (or one that lost a pod) may have a new achieved tier
+        view.addPodListener(this::onPod);
+        view.start();
         tiers.addListener(catalog -> debouncer.submit(ALL));
         kinds.addListener(change -> debouncer.submit(ALL));
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -254,6 +262,18 @@ public class WorkloadController implements ProcessPart {
         }
     }
 
+    private void onPod(io.fabric8.kubernetes.api.model.Pod pod) {
+        Map<String, String> annotations = pod.getMetadata().getAnnotations();
+        String group = annotations == null ? null : annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION);
+        if (group == null || debouncer == null) {
+            return;
+        }
+        PodGroup pg = lookup.podGroup(pod.getMetadata().getNamespace(), group);
+        if (pg != null && (ours(pg) || ownsFields(pg))) {
+            translator.scopeOfPodGroup(pg, lookup).ifPresent(this::submit);
+        }
+    }
+
     /** One batch of scopes (or all of them), on the debouncer's worker thread. */
     void work(Set<Due> batch) {
         if (!lookup.synced()) {
@@ -293,10 +313,11 @@ public class WorkloadController implements ProcessPart {
             results.add(notOptedIn(result));
         }
         QueueStates queues = queues();
+        Forest forest = view.forest();
         RuntimeException retry = null;
         for (ScopeResult result : results) {
             try {
-                reconcile(result, queues);
+                reconcile(result, queues, forest);
             } catch (KubernetesClientException e) {
                 // a transient failure (connection, 5xx, throttling): the batch is retried with backoff
                 LOG.warnf("scope %s: %s", result.scope(), e.getMessage());
@@ -387,17 +408,50 @@ public class WorkloadController implements ProcessPart {
             boolean owns = !ours && ownsFields(pg);
             GangScope scope = ours || owns ? translator.scopeOfPodGroup(pg, lookup).orElse(null) : null;
             out.add(new ObservedPodGroup(pg.getMetadata().getNamespace(), pg.getMetadata().getName(), ours, scope, owns,
-                    pg instanceof PodGroup typed && typed.getSpec() != null ? typed.getSpec().getQueue() : null));
+                    pg instanceof PodGroup typed && typed.getSpec() != null ? typed.getSpec().getQueue() : null,
+                    placement(pg)));
+        }
+        return out;
+    }
+
+    /** The achieved-tier annotations a PodGroup carries. */
+    private static Map<String, String> placement(HasMetadata pg) {
+        Map<String, String> annotations = pg.getMetadata().getAnnotations();
+        if (annotations == null) {
+            return Map.of();
+        }
+        Map<String, String> out = new TreeMap<>();
+        for (String key : List.of(Topobridge.ACHIEVED_TIER, Topobridge.ACHIEVED_SUBGROUP_TIERS)) {
+            if (annotations.containsKey(key)) {
+                out.put(key, annotations.get(key));
+            }
+        }
+        return out;
+    }
+
+    /** Where Volcano put each of the scope's gangs whose pods are all bound. */
+    private Map<String, Achieved> placed(ScopeResult result, Forest forest) {
+        Map<String, Achieved> out = new HashMap<>();
+        for (DesiredPodGroup desired : result.podGroups()) {
+            PodGroup current = lookup.podGroup(desired.namespace(), desired.name());
+            if (current != null) {
+                Achieved.of(ClusterView.gang(current, view.podsOf(desired.namespace(), desired.name())), forest)
+                        .ifPresent(a -> out.put(desired.name(), a));
+            }
         }
         return out;
     }
 
     /** Brings one scope's PodGroups in line with its translation and publishes its findings. */
     void reconcile(ScopeResult result, QueueStates queues) {
+        reconcile(result, queues, view.forest());
+    }
+
+    private void reconcile(ScopeResult result, QueueStates queues, Forest forest) {
         GangScope scope = result.scope();
         LOG.debugf("reconciling %s", scope);
         PodGroupChanges.Plan plan = PodGroupChanges.plan(result, observe(lookup.podGroups(scope.namespace())), queues,
-                tiers.settled() ? tiers.inCluster() : null);
+                placed(result, forest), tiers.settled() ? tiers.inCluster() : null);
         List<Finding> found = new ArrayList<>(plan.findings());
         for (PodGroupChanges.Step step : plan.steps()) {
             if (step instanceof PodGroupChanges.Apply apply) {

@@ -52,7 +52,7 @@ public final class Renderer {
         List<ForeignHyperNode> foreign = new ArrayList<>();
         for (HasMetadata object : inputs) {
             if (object instanceof Node node) {
-                nodes.add(new NodeInfo(node.getMetadata().getName(), node.getMetadata().getLabels()));
+                nodes.add(new NodeInfo(node.getMetadata().getName(), node.getMetadata().getLabels(), gpu(node)));
             } else if (isForeignHyperNode(object)) {
                 foreign.add(new ForeignHyperNode(object.getMetadata().getName(), object.getMetadata().getLabels(),
                         hyperNodeSpec(object)));
@@ -105,5 +105,13 @@ public final class Renderer {
         } catch (IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException e) {
             return null;
         }
+    }
+
+    /** Whether a node has GPUs: allocatable {@code nvidia.com/gpu} above zero, or GPU feature discovery's labels. */
+    static boolean gpu(Node node) {
+        var allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
+        var gpus = allocatable == null ? null : allocatable.get("nvidia.com/gpu");
+        return (gpus != null && io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(gpus).signum() > 0)
+                || NodeInfo.gpuLabels(node.getMetadata().getLabels());
     }
 }

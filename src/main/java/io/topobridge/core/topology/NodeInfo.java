@@ -3,10 +3,24 @@ package io.topobridge.core.topology;
 import java.util.Map;
 import java.util.Objects;
 
-/** What the topology builder needs of a Node: its name and labels (a metadata-only informer suffices). */
-public record NodeInfo(String name, Map<String, String> labels) {
+/**
+ * What the topology builder needs of a Node: its name, labels and whether it has GPUs (allocatable
+ * {@code nvidia.com/gpu}, or GPU feature discovery's labels), so a GPU node left out of every tree is reported.
+ */
+public record NodeInfo(String name, Map<String, String> labels, boolean gpu) {
     public NodeInfo {
         Objects.requireNonNull(name, "name");
         labels = labels == null ? Map.of() : Map.copyOf(labels);
+    }
+
+    /** A node whose GPUs are known only from its labels. */
+    public NodeInfo(String name, Map<String, String> labels) {
+        this(name, labels, gpuLabels(labels));
+    }
+
+    /** Whether GPU feature discovery labelled the node as having GPUs. */
+    public static boolean gpuLabels(Map<String, String> labels) {
+        return labels != null && ("true".equals(labels.get("nvidia.com/gpu.present"))
+                || labels.containsKey("nvidia.com/gpu.count") || labels.containsKey("nvidia.com/gpu.product"));
     }
 }

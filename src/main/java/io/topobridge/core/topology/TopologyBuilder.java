@@ -128,10 +128,38 @@ public final class TopologyBuilder {
         forest.partitionConflicts(findings);
         forest.singleDomainTiers(findings);
         overlaps(foreign, forest, byName, findings);
+        gpuNodesOutside(byName.values(), hyperNodes, foreign, findings);
 
         findings.sort(Finding.ORDER);
         hyperNodes.sort(Comparator.comparing((DesiredHyperNode h) -> -h.spec().getTier()).thenComparing(DesiredHyperNode::name));
         return new TopologyResult(hyperNodes, forest.catalog(), findings, forest.summaries());
+    }
+
+    /** GPU nodes that no HyperNode (the bridge's or another source's) lists: hard-topology gangs never get them. */
+    private static void gpuNodesOutside(Collection<NodeInfo> nodes, List<DesiredHyperNode> ours,
+            Collection<ForeignHyperNode> foreign, List<Finding> findings) {
+        Set<String> placed = new HashSet<>();
+        List<HyperNodeSpec> specs = new ArrayList<>();
+        ours.forEach(h -> specs.add(h.spec()));
+        foreign.forEach(f -> specs.add(f.spec()));
+        for (var spec : specs) {
+            if (spec == null || spec.getMembers() == null) {
+                continue;
+            }
+            for (var member : spec.getMembers()) {
+                if (member.getType() == MemberSpec.TypeEnum.NODE && member.getSelector() != null
+                        && member.getSelector().getExactMatch() != null) {
+                    placed.add(member.getSelector().getExactMatch().getName());
+                }
+            }
+        }
+        for (NodeInfo node : nodes) {
+            if (node.gpu() && !placed.contains(node.name())) {
+                findings.add(Finding.warning(TopologyReason.GPU_NODE_OUTSIDE_TOPOLOGY, ObjectRef.node(node.name()),
+                        "GPU node is in no topology tree (it carries no complete label scheme the tiers read): a gang"
+                                + " with a hard highest tier can never use it"));
+            }
+        }
     }
 
     private LabelScheme schemeOf(Map<String, String> labels) {

@@ -35,5 +35,7 @@ public enum TopologyReason implements Reason {
     /** The API server refused a HyperNode write (e.g. Volcano's admission policy); retried with backoff. */
     HYPER_NODE_WRITE_FAILED,
     /** Volcano's HyperNode CRD is not installed: the bridge writes no HyperNodes until it is. */
-    HYPER_NODE_CRD_MISSING
+    HYPER_NODE_CRD_MISSING,
+    /** A GPU node is in no topology tree, so a hard-topology gang can never use it. */
+    GPU_NODE_OUTSIDE_TOPOLOGY
 }

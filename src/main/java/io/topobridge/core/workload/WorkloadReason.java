@@ -57,5 +57,9 @@ public enum WorkloadReason implements Reason {
     /** The gang's tier has no HyperNode yet: Volcano would treat the whole cluster as that tier, so it waits. */
     WAITING_FOR_HYPER_NODES,
     /** A LeaderWorkerSet feature the bridge cannot follow yet (e.g. {@code groupIdentity: Hash}). */
-    UNSUPPORTED_LEADER_WORKER_SET
+    UNSUPPORTED_LEADER_WORKER_SET,
+    /** A soft gang Volcano placed above the tier it prefers (a Normal event). */
+    PLACED_ABOVE_TIER,
+    /** A gang that has waited longer than the configured time; the message says why (the explain sentence). */
+    GANG_PENDING
 }

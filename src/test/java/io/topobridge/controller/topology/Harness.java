@@ -28,6 +28,7 @@ public final class Harness implements AutoCloseable {
     final Tiers tiers = new Tiers();
     final FindingsRegistry findings;
     final KindRegistry kinds;
+    final NodeCache nodes;
 
     private Harness(MockCluster cluster, TopologyController.Options options) {
         this.cluster = cluster;
@@ -35,7 +36,9 @@ public final class Harness implements AutoCloseable {
         var meters = new SimpleMeterRegistry();
         this.findings = new FindingsRegistry(new EventRecorder(client, meters), meters);
         this.kinds = new KindRegistry(client);
-        this.controller = new TopologyController(client, new Applier(client, meters), findings, kinds, tiers, options);
+        this.nodes = new NodeCache(client);
+        this.controller = new TopologyController(client, nodes, new Applier(client, meters), findings, kinds, tiers,
+                options);
     }
 
     static TopologyController.Options options(TopologySettings topology) {
@@ -101,6 +104,7 @@ public final class Harness implements AutoCloseable {
     @Override
     public void close() {
         controller.stop();
+        nodes.stop();
         cluster.close();
     }
 }

@@ -23,6 +23,8 @@ final class Wiring {
 
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     final WorkloadCaches lookup;
+    final io.topobridge.controller.topology.NodeCache nodes;
+    final io.topobridge.diagnosis.ClusterView view;
     final Applier applier;
     final EventRecorder events;
     final FindingsRegistry findings;
@@ -66,7 +68,9 @@ final class Wiring {
                 tierListener = listener;
             }
         };
-        this.controller = new WorkloadController(lookup, this.applier, findings, source, kinds, options,
+        this.nodes = new io.topobridge.controller.topology.NodeCache(client);
+        this.view = new io.topobridge.diagnosis.ClusterView(client, nodes, lookup, kinds);
+        this.controller = new WorkloadController(lookup, view, this.applier, findings, source, kinds, options,
                 WorkloadSettings.defaults());
     }
 

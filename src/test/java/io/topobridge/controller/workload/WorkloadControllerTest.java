@@ -68,6 +68,8 @@ class WorkloadControllerTest {
         if (wiring != null) {
             wiring.controller.stop();
             wiring.lookup.stop();
+            wiring.view.stop();
+            wiring.nodes.stop();
         }
         cluster.close();
     }

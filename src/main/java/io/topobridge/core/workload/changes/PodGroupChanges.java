@@ -1,9 +1,8 @@
 package io.topobridge.core.workload.changes;
 
-import io.topobridge.volcano.model.NetworkTopologySpec;
-
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.diagnosis.Achieved;
 import io.topobridge.core.topology.TierCatalog;
-
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
@@ -17,6 +16,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import io.topobridge.volcano.model.NetworkTopologySpec;
 
 /**
  * Plans the writes that bring one gang scope's PodGroups in line with its translation, the counterpart of the
@@ -66,16 +67,19 @@ public final class PodGroupChanges {
      * @param queues Volcano's queues
      */
     public static Plan plan(ScopeResult result, List<ObservedPodGroup> observed, QueueStates queues) {
-        return plan(result, observed, queues, null);
+        return plan(result, observed, queues, Map.of(), null);
     }
 
     /**
+     * @param placed where Volcano placed each gang whose pods are all bound, by PodGroup name: the achieved tier is
+     *     written on its PodGroup (a gang not placed now keeps what its PodGroup carries, so a pod that restarts
+     *     causes no write), and a soft gang placed above the tier it prefers gets an info finding
      * @param inCluster the tiers the cluster's HyperNodes have now, or null when unknown: a new PodGroup with a hard
      *     tier no HyperNode has yet is held back (Volcano would treat the whole cluster as one domain of that tier and
      *     place the gang anywhere); an existing one is written as usual
      */
     public static Plan plan(ScopeResult result, List<ObservedPodGroup> observed, QueueStates queues,
-            TierCatalog inCluster) {
+            Map<String, Achieved> placed, TierCatalog inCluster) {
         GangScope scope = result.scope();
         Map<String, ObservedPodGroup> byName = new HashMap<>();
         observed.forEach(pg -> byName.put(pg.name(), pg));
@@ -83,8 +87,9 @@ public final class PodGroupChanges {
         List<Step> steps = new ArrayList<>();
         Set<String> ownedWanted = new HashSet<>();
         Set<String> adoptedWanted = new HashSet<>();
-        for (DesiredPodGroup desired : result.podGroups()) {
-            ObservedPodGroup current = byName.get(desired.name());
+        for (DesiredPodGroup wanted : result.podGroups()) {
+            ObservedPodGroup current = byName.get(wanted.name());
+            DesiredPodGroup desired = withPlacement(wanted, current, placed.get(wanted.name()), result, findings);
             if (desired.ownership() == DesiredPodGroup.Ownership.OWNED) {
                 ownedWanted.add(desired.name());
                 if (current != null && !current.ours()) {
@@ -143,6 +148,37 @@ public final class PodGroupChanges {
         }
         return out;
     }
+
+    private static DesiredPodGroup withPlacement(DesiredPodGroup desired, ObservedPodGroup current, Achieved achieved,
+            ScopeResult result, List<Finding> findings) {
+        Map<String, String> placement = new TreeMap<>();
+        if (achieved != null) {
+            placement.put(Topobridge.ACHIEVED_TIER, achieved.gang().value());
+            if (!achieved.subGroups().isEmpty()) {
+                placement.put(Topobridge.ACHIEVED_SUBGROUP_TIERS, achieved.subGroupSummary());
+            }
+            var topology = desired.spec().getNetworkTopology();
+            if (topology != null && topology.getMode() == NetworkTopologySpec.ModeEnum.SOFT
+                    && topology.getHighestTierAllowed() != null && (achieved.gang().tier() == null
+                            || achieved.gang().tier() > topology.getHighestTierAllowed())) {
+                for (ObjectRef subject : result.subjects()) {
+                    findings.add(Finding.info(WorkloadReason.PLACED_ABOVE_TIER, subject, subject + ": soft gang "
+                            + desired.name() + " prefers tier " + topology.getHighestTierAllowed() + " or below; Volcano"
+                            + " placed it within " + achieved.gang().describe()).withKey(desired.name()));
+                }
+            }
+        } else if (current != null) {
+            placement.putAll(current.placement());
+        }
+        if (placement.isEmpty()) {
+            return desired;
+        }
+        Map<String, String> annotations = new TreeMap<>(desired.annotations());
+        annotations.putAll(placement);
+        return new DesiredPodGroup(desired.namespace(), desired.name(), desired.labels(), annotations, desired.owners(),
+                desired.spec(), desired.ownership());
+    }
+
 
     /**
      * The PodGroup to write, or null. Volcano's admission refuses a new PodGroup whose queue is missing or not Open;

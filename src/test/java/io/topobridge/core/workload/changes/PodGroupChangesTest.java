@@ -63,15 +63,15 @@ class PodGroupChangesTest {
         var queues = new QueueStates(true, Map.of("default", "Open"));
         TierCatalog one = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink")));
 
-        PodGroupChanges.Plan waiting = PodGroupChanges.plan(hard, List.of(), queues, TierCatalog.EMPTY);
+        PodGroupChanges.Plan waiting = PodGroupChanges.plan(hard, List.of(), queues, Map.of(), TierCatalog.EMPTY);
         assertThat(waiting.steps()).isEmpty();
         assertThat(waiting.findings()).extracting(f -> f.reason()).containsExactly(WorkloadReason.WAITING_FOR_HYPER_NODES);
-        assertThat(PodGroupChanges.plan(hard, List.of(), queues, one).steps()).as("tier 2 has no HyperNode yet").isEmpty();
-        assertThat(PodGroupChanges.plan(hard, List.of(), queues, Fixtures.TIERS).steps()).hasSize(1);
-        assertThat(PodGroupChanges.plan(hard, List.of(existing("default")), queues, TierCatalog.EMPTY).steps())
+        assertThat(PodGroupChanges.plan(hard, List.of(), queues, Map.of(), one).steps()).as("tier 2 has no HyperNode yet").isEmpty();
+        assertThat(PodGroupChanges.plan(hard, List.of(), queues, Map.of(), Fixtures.TIERS).steps()).hasSize(1);
+        assertThat(PodGroupChanges.plan(hard, List.of(existing("default")), queues, Map.of(), TierCatalog.EMPTY).steps())
                 .as("an existing PodGroup is kept up to date").hasSize(1);
         ScopeResult soft = translation(Map.of("topobridge.io/highest-tier", "2", "topobridge.io/mode", "soft"));
-        assertThat(PodGroupChanges.plan(soft, List.of(), queues, TierCatalog.EMPTY).steps()).as("soft never waits")
+        assertThat(PodGroupChanges.plan(soft, List.of(), queues, Map.of(), TierCatalog.EMPTY).steps()).as("soft never waits")
                 .hasSize(1);
     }
 }

@@ -1,0 +1,171 @@
+package io.topobridge.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.diagnosis.Capacity;
+import io.topobridge.core.diagnosis.Explain;
+import io.topobridge.core.diagnosis.Explanation;
+import io.topobridge.core.diagnosis.Forest;
+import io.topobridge.core.diagnosis.NodeView;
+import io.topobridge.core.diagnosis.PodView;
+import io.topobridge.core.finding.UserText;
+import io.topobridge.core.workload.gang.PodGroupBuilder;
+import io.topobridge.diagnosis.ClusterView;
+import io.topobridge.volcano.HyperNode;
+import io.topobridge.volcano.PodGroup;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import jakarta.inject.Inject;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code explain NAMESPACE/NAME}: why a gang waits, or where Volcano put it, computed like {@code /api/gangs} from
+ * what the current kubeconfig's cluster holds (nodes, pods, HyperNodes, PodGroups).
+ */
+@Command(name = "explain", mixinStandardHelpOptions = true,
+        description = "Explains a gang: its PodGroup, phase and Volcano's conditions, the tiers it asks for and, while "
+                + "it waits, the largest free capacity of any single domain per tier against what it needs; for a "
+                + "placed gang the tier it achieved. NAME is a PodGroup or the workload (or topobridge.io/group) "
+                + "whose gangs to explain.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:the gang was found and explained",
+            "1:no such gang",
+            "2:usage error, or the API server could not be asked"})
+public class ExplainCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Inject
+    KubernetesClient client;
+
+    @Parameters(index = "0", paramLabel = "NAMESPACE/NAME", description = "the PodGroup or workload")
+    String target;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "text|json", defaultValue = "text",
+            description = "text (default) or json (the same document as GET /api/gangs/NAMESPACE/NAME)")
+    String output;
+
+    @Override
+    public Integer call() {
+        int slash = target.indexOf('/');
+        if (slash <= 0 || slash == target.length() - 1 || target.indexOf('/', slash + 1) >= 0) {
+            throw new ParameterException(spec.commandLine(), "expected NAMESPACE/NAME, got " + UserText.quote(target));
+        }
+        if (!"text".equals(output) && !"json".equals(output)) {
+            throw new ParameterException(spec.commandLine(), "--output must be text or json, got " + UserText.quote(output));
+        }
+        String namespace = target.substring(0, slash);
+        String name = target.substring(slash + 1);
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        try {
+            List<PodGroup> podGroups = find(namespace, name);
+            if (podGroups.isEmpty()) {
+                System.err.println("no gang named " + UserText.quote(name) + " in namespace " + UserText.quote(namespace)
+                        + ": neither a PodGroup nor a workload with one");
+                return 1;
+            }
+            List<PodView> pods = new ArrayList<>();
+            for (Pod pod : client.pods().inAnyNamespace().list().getItems()) {
+                String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+                if (!"Succeeded".equals(phase) && !"Failed".equals(phase)) {
+                    pods.add(ClusterView.fromPod(pod));
+                }
+            }
+            Forest forest = Forest.of(client.resources(HyperNode.class).list().getItems().stream()
+                    .map(ClusterView::view).toList());
+            Capacity capacity = Capacity.of(nodes(), pods, forest);
+            List<Explanation> explained = new ArrayList<>();
+            for (PodGroup pg : podGroups) {
+                List<PodView> own = pods.stream().filter(p -> namespace.equals(p.namespace())
+                        && pg.getMetadata().getName().equals(p.podGroup())).toList();
+                explained.add(Explain.of(ClusterView.gang(pg, own), capacity));
+            }
+            if ("json".equals(output)) {
+                Map<String, Object> doc = new java.util.LinkedHashMap<>();
+                doc.put("namespace", namespace);
+                doc.put("name", name);
+                doc.put("gangs", explained);
+                out.println(new ObjectMapper().findAndRegisterModules().enable(SerializationFeature.INDENT_OUTPUT)
+                        .writeValueAsString(doc));
+            } else {
+                explained.forEach(e -> print(e, out));
+            }
+            return 0;
+        } catch (KubernetesClientException e) {
+            System.err.println("error: cannot ask the API server " + client.getMasterUrl() + ": "
+                    + (e.getCode() > 0 ? "HTTP " + e.getCode() + " " : "") + e.getMessage());
+            return 2;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The PodGroup of that name, else the PodGroups whose gang is that workload or group, or that it owns. */
+    private List<PodGroup> find(String namespace, String name) {
+        PodGroup exact = client.resources(PodGroup.class).inNamespace(namespace).withName(name).get();
+        if (exact != null) {
+            return List.of(exact);
+        }
+        List<PodGroup> out = new ArrayList<>();
+        for (PodGroup pg : client.resources(PodGroup.class).inNamespace(namespace).list().getItems()) {
+            Map<String, String> a = pg.getMetadata().getAnnotations();
+            String gang = a == null ? null : a.get(PodGroupBuilder.GANG_ANNOTATION);
+            boolean owned = pg.getMetadata().getOwnerReferences() != null && pg.getMetadata().getOwnerReferences()
+                    .stream().anyMatch(r -> name.equals(r.getName()));
+            if ((gang != null && gang.endsWith("/" + name)) || owned) {
+                out.add(pg);
+            }
+        }
+        out.sort(java.util.Comparator.comparing(p -> p.getMetadata().getName()));
+        return out;
+    }
+
+    private List<NodeView> nodes() {
+        List<NodeView> out = new ArrayList<>();
+        for (var node : client.nodes().list().getItems()) {
+            Map<String, BigDecimal> allocatable = new TreeMap<>();
+            if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
+                node.getStatus().getAllocatable().forEach((k, v) -> allocatable.put(k,
+                        io.topobridge.core.workload.resources.Quantities.amount(v)));
+            }
+            out.add(new NodeView(node.getMetadata().getName(), node.getMetadata().getLabels(),
+                    new io.topobridge.core.diagnosis.Amounts(allocatable)));
+        }
+        return out;
+    }
+
+    static void print(Explanation e, PrintStream out) {
+        out.println("gang " + e.namespace() + "/" + e.podGroup() + (e.workload().isEmpty() ? "" : " (" + e.workload() + ")")
+                + ": phase " + (e.phase().isEmpty() ? "unknown" : e.phase()) + ", " + (e.highestTier() == null
+                        ? "no topology" : e.mode() + " at tier " + e.highestTier()
+                                + (e.highestTierName() == null ? "" : " (" + e.highestTierName() + ")") + " or below"));
+        out.println("  needs " + e.needs() + "; " + e.pods() + " pods of " + e.minMember() + ", " + e.boundPods() + " bound");
+        e.conditions().forEach(c -> out.println("  Volcano: " + c.type() + "=" + c.status()
+                + (c.reason() == null ? "" : " " + c.reason()) + (c.message() == null ? "" : ": " + UserText.excerpt(c.message()))));
+        e.tiers().forEach(t -> out.println("  tier " + t.tier() + (t.tierName().isEmpty() ? "" : " (" + t.tierName() + ")")
+                + (t.allowed() ? "" : " [above the allowed tier]") + ": " + t.domainsThatFit() + " of " + t.domains()
+                + " domains have room; most free: " + (t.best() == null ? "none" : t.best() + " " + t.bestFree())));
+        if (e.achieved() != null && !e.achieved().subGroups().isEmpty()) {
+            out.println("  subgroups: " + e.achieved().subGroupSummary());
+        }
+        out.println("  " + (e.pending() ? "pending (" + e.reason().reason() + "): " : "") + e.sentence());
+    }
+}

@@ -1,0 +1,110 @@
+package io.topobridge.core.diagnosis;
+
+import io.topobridge.core.workload.resources.Quantities;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Immutable resource amounts by name (GPUs, {@code cpu} in cores, {@code memory} in bytes), as allocatable, requests
+ * or free capacity; a resource that is absent is zero.
+ */
+public record Amounts(Map<String, BigDecimal> values) {
+
+    public static final Amounts NONE = new Amounts(Map.of());
+    public static final String GPU = "nvidia.com/gpu";
+
+    public Amounts {
+        Map<String, BigDecimal> copy = new TreeMap<>();
+        if (values != null) {
+            values.forEach((k, v) -> {
+                if (v != null && v.signum() != 0) {
+                    copy.put(k, v);
+                }
+            });
+        }
+        values = Map.copyOf(copy);
+    }
+
+    /** Amounts parsed from Kubernetes quantity strings ({@code "16"}, {@code "128Gi"}, {@code "500m"}). */
+    public static Amounts parse(Map<String, String> quantities) {
+        Map<String, BigDecimal> out = new TreeMap<>();
+        if (quantities != null) {
+            quantities.forEach((k, v) -> out.put(k, Quantities.amount(new io.fabric8.kubernetes.api.model.Quantity(v))));
+        }
+        return new Amounts(out);
+    }
+
+    public BigDecimal get(String resource) {
+        return values.getOrDefault(resource, BigDecimal.ZERO);
+    }
+
+    public boolean isEmpty() {
+        return values.isEmpty();
+    }
+
+    public Amounts plus(Amounts other) {
+        Map<String, BigDecimal> out = new TreeMap<>(values);
+        other.values.forEach((k, v) -> out.merge(k, v, BigDecimal::add));
+        return new Amounts(out);
+    }
+
+    /** What is left of this after {@code used}, never below zero. */
+    public Amounts minusClamped(Amounts used) {
+        Map<String, BigDecimal> out = new TreeMap<>(values);
+        used.values.forEach((k, v) -> out.computeIfPresent(k, (key, mine) -> mine.subtract(v).max(BigDecimal.ZERO)));
+        return new Amounts(out);
+    }
+
+    /** Whether every resource of {@code need} is available here. */
+    public boolean covers(Amounts need) {
+        return need.values.entrySet().stream().allMatch(e -> get(e.getKey()).compareTo(e.getValue()) >= 0);
+    }
+
+    /**
+     * The resource of {@code need} this is shortest of, relative to the need (GPUs first on a tie); null when
+     * {@code need} is empty.
+     */
+    public String scarcest(Amounts need) {
+        String best = null;
+        BigDecimal lowest = null;
+        for (var e : need.values.entrySet()) {
+            BigDecimal ratio = get(e.getKey()).divide(e.getValue(), 6, RoundingMode.HALF_UP);
+            boolean gpuTie = lowest != null && ratio.compareTo(lowest) == 0 && isGpu(e.getKey());
+            if (lowest == null || ratio.compareTo(lowest) < 0 || gpuTie) {
+                lowest = ratio;
+                best = e.getKey();
+            }
+        }
+        return best;
+    }
+
+    /** How much of {@code need} this covers, as the smallest ratio over its resources (1 and more: it fits). */
+    public BigDecimal coverage(Amounts need) {
+        String scarce = scarcest(need);
+        return scarce == null ? BigDecimal.ONE : get(scarce).divide(need.get(scarce), 6, RoundingMode.HALF_UP);
+    }
+
+    /** The resource the sentence speaks of: GPUs when the need has any, else the scarcest one. */
+    public static boolean isGpu(String resource) {
+        return resource.endsWith("/gpu") || resource.contains("gpu");
+    }
+
+    /** One amount as a person reads it: {@code 36}, {@code 16.5}, {@code 940Gi}. */
+    public static String show(String resource, BigDecimal amount) {
+        if ("memory".equals(resource) || resource.startsWith("hugepages-") || "ephemeral-storage".equals(resource)) {
+            BigDecimal gib = amount.divide(BigDecimal.valueOf(1L << 30), 1, RoundingMode.DOWN);
+            return gib.compareTo(BigDecimal.ONE) >= 0 ? gib.stripTrailingZeros().toPlainString() + "Gi"
+                    : Quantities.canonical(amount, true);
+        }
+        return amount.stripTrailingZeros().toPlainString();
+    }
+
+    /** Every amount in canonical Kubernetes form, sorted by resource. */
+    public Map<String, String> shown() {
+        Map<String, String> out = new TreeMap<>();
+        values.forEach((k, v) -> out.put(k, show(k, v)));
+        return out;
+    }
+}

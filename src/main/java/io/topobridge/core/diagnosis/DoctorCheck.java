@@ -1,0 +1,49 @@
+package io.topobridge.core.diagnosis;
+
+import io.topobridge.core.finding.Finding;
+import java.util.List;
+
+/** The outcome of one doctor check: its name, status, one line for people and the findings behind a problem. */
+public record DoctorCheck(String name, Status status, String message, List<Finding> findings) {
+
+    /** How bad; the doctor command exits with the worst one's code. */
+    public enum Status {
+        OK(0),
+        WARNING(1),
+        FAILURE(2);
+
+        private final int exitCode;
+
+        Status(int exitCode) {
+            this.exitCode = exitCode;
+        }
+
+        public int exitCode() {
+            return exitCode;
+        }
+    }
+
+    public DoctorCheck {
+        findings = List.copyOf(findings);
+    }
+
+    static DoctorCheck ok(String name, String message) {
+        return new DoctorCheck(name, Status.OK, message, List.of());
+    }
+
+    /** {@code ok      name  message}: one line, as the doctor command prints it. */
+    public String line() {
+        return String.format("%-8s %-18s %s", status.name().toLowerCase(java.util.Locale.ROOT), name, message);
+    }
+
+    /** The worst status of some checks (OK for none). */
+    public static Status worst(List<DoctorCheck> checks) {
+        Status out = Status.OK;
+        for (DoctorCheck c : checks) {
+            if (c.status().ordinal() > out.ordinal()) {
+                out = c.status();
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,37 @@
+package io.topobridge.core.diagnosis;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.topobridge.core.finding.ObjectRef;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * What the doctor looks at, gathered by an edge (the running controller from its caches, the {@code doctor}
+ * command from the API server).
+ *
+ * @param crdSchemas each Volcano CRD the bridge writes, by name, to the {@code openAPIV3Schema} of the version the
+ *     bridge uses; a CRD that is absent has no entry
+ * @param schedulerConfigMap the scheduler ConfigMap; {@code schedulerData} null when it does not exist
+ * @param schedulerError why it could not be read (null when it could)
+ * @param controllerConfigMap Volcano's controller ConfigMap (network topology discovery); data null when absent
+ * @param readsLabel whether a node label is one the bridge's tiers read
+ * @param queueStates Volcano's queues by name to their state; null when queues cannot be read
+ * @param queuesNamedBy each queue the workloads name, with the objects naming it
+ * @param webhooks the webhook configurations as the bridge expects and finds them
+ */
+public record DoctorInputs(Map<String, JsonNode> crdSchemas, ObjectRef schedulerConfigMap, String schedulerConfigKey,
+        Map<String, String> schedulerData, String schedulerError, ObjectRef controllerConfigMap,
+        String controllerConfigKey, Map<String, String> controllerData, Predicate<String> readsLabel,
+        Map<String, String> queueStates, Map<String, List<String>> queuesNamedBy, Collection<HyperNodeView> hyperNodes,
+        Collection<NodeView> nodes, Webhooks webhooks) {
+
+    /**
+     * The bridge's webhook configurations: whether it should have them ({@code expected}), their name, the CA bundle
+     * they must carry (PEM; null when unknown) and, per configuration kind that exists, the CA bundle of each of its
+     * webhooks (a configuration kind that is absent has no entry).
+     */
+    public record Webhooks(boolean expected, String name, String caBundle, Map<String, List<String>> found) {
+    }
+}

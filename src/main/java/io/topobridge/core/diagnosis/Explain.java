@@ -1,0 +1,241 @@
+package io.topobridge.core.diagnosis;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Explains a gang from its PodGroup, its pods and the cluster's capacity. For a pending gang it compares what the
+ * gang needs with the largest free capacity in any single domain of each tier up to the allowed one (and the first
+ * tier above where it would fit), as Volcano's HyperNode prefilter does with idle resources, and checks that the
+ * gang's pods also pack onto the nodes of the domain one by one (a domain with 8 free GPUs on 8 nodes does not hold
+ * a 4-GPU pod).
+ */
+public final class Explain {
+
+    private Explain() {
+    }
+
+    public static Explanation of(GangView gang, Capacity capacity) {
+        Forest forest = capacity.forest();
+        Map<Integer, String> tierNames = forest.tiers();
+        int top = tierNames.keySet().stream().max(Integer::compare).orElse(0);
+        Amounts need = need(gang);
+        List<Amounts> podNeeds = gang.pods().stream().filter(p -> !p.bound()).map(PodView::requests)
+                .filter(a -> !a.isEmpty()).toList();
+        boolean packable = gang.pods().size() >= gang.minMember() && !podNeeds.isEmpty();
+        Integer allowed = gang.hard() ? gang.highestTier() : null;
+
+        Optional<Achieved> achieved = Achieved.of(gang, forest);
+        List<Explanation.TierPicture> pictures = new ArrayList<>();
+        Map<Integer, Explanation.TierPicture> byTier = new java.util.TreeMap<>();
+        // the capacity picture answers why a gang waits; a placed gang needs none
+        for (int tier = 1; achieved.isEmpty() && tier <= top; tier++) {
+            Explanation.TierPicture picture = picture(tier, tierNames.getOrDefault(tier, ""), allowed == null || tier <= allowed,
+                    forest, capacity, need, packable ? podNeeds : List.of());
+            pictures.add(picture);
+            byTier.put(tier, picture);
+        }
+        long bound = gang.pods().stream().filter(PodView::bound).count();
+        boolean pending = achieved.isEmpty();
+        PendingReason reason = null;
+        String sentence;
+        if (!pending) {
+            sentence = placed(gang, achieved.get());
+        } else {
+            Verdict v = verdict(gang, need, capacity, byTier, allowed, packable ? podNeeds : List.of());
+            reason = v.reason();
+            sentence = v.sentence();
+        }
+        String tierName = gang.highestTier() == null ? null : tierNames.get(gang.highestTier());
+        return new Explanation(gang.namespace(), gang.podGroup(), gang.workload(), gang.phase(), gang.conditions(),
+                gang.mode(), gang.highestTier(), tierName, gang.minMember(), gang.pods().size(), (int) bound,
+                need.shown(), pending, reason, sentence, pictures, achieved.orElse(null));
+    }
+
+    /** What the gang needs: its {@code minResources}, or the sum of its pods' requests where that is empty. */
+    static Amounts need(GangView gang) {
+        if (!gang.minResources().isEmpty()) {
+            return relevant(gang.minResources());
+        }
+        Amounts out = Amounts.NONE;
+        for (PodView pod : gang.pods()) {
+            out = out.plus(pod.requests());
+        }
+        return relevant(out);
+    }
+
+    /** Only resources nodes offer count (Volcano's {@code pods} count and zero amounts are left out). */
+    private static Amounts relevant(Amounts amounts) {
+        Map<String, BigDecimal> out = new java.util.TreeMap<>(amounts.values());
+        out.remove("pods");
+        return new Amounts(out);
+    }
+
+    private static Explanation.TierPicture picture(int tier, String name, boolean allowed, Forest forest,
+            Capacity capacity, Amounts need, List<Amounts> podNeeds) {
+        List<HyperNodeView> domains = forest.atTier(tier);
+        int fit = 0;
+        HyperNodeView best = null;
+        for (HyperNodeView d : domains) {
+            if (fits(d, capacity, need, podNeeds)) {
+                fit++;
+            }
+            if (best == null || better(d, best, capacity, need)) {
+                best = d;
+            }
+        }
+        return new Explanation.TierPicture(tier, name, allowed, domains.size(), fit, best == null ? null : best.name(),
+                best == null ? Map.of() : capacity.domainFree(best.name()).shown(),
+                best == null ? Map.of() : capacity.domainAllocatable(best.name()).shown());
+    }
+
+    /** More of the need covered; then more of the spoken-of resource free; then the smaller name. */
+    private static boolean better(HyperNodeView a, HyperNodeView b, Capacity capacity, Amounts need) {
+        Amounts fa = capacity.domainFree(a.name());
+        Amounts fb = capacity.domainFree(b.name());
+        int c = fa.coverage(need).compareTo(fb.coverage(need));
+        if (c != 0) {
+            return c > 0;
+        }
+        String r = spoken(need, fa);
+        int d = r == null ? 0 : fa.get(r).compareTo(fb.get(r));
+        return d != 0 ? d > 0 : a.name().compareTo(b.name()) < 0;
+    }
+
+    static boolean fits(HyperNodeView domain, Capacity capacity, Amounts need, List<Amounts> podNeeds) {
+        if (!capacity.domainFree(domain.name()).covers(need)) {
+            return false;
+        }
+        return podNeeds.isEmpty() || packs(podNeeds, capacity.forest().nodesUnder(domain.name()).stream()
+                .map(capacity::free).toList());
+    }
+
+    /** Whether the pods fit on the nodes one by one (first fit, largest pods first). */
+    static boolean packs(List<Amounts> pods, List<Amounts> nodes) {
+        List<Amounts> free = new ArrayList<>(nodes);
+        List<Amounts> sorted = new ArrayList<>(pods);
+        Amounts total = sorted.stream().reduce(Amounts.NONE, Amounts::plus);
+        String key = spoken(total, Amounts.NONE);
+        if (key != null) {
+            sorted.sort(Comparator.comparing((Amounts a) -> a.get(key)).reversed());
+        }
+        for (Amounts pod : sorted) {
+            boolean placed = false;
+            for (int i = 0; i < free.size(); i++) {
+                if (free.get(i).covers(pod)) {
+                    free.set(i, free.get(i).minusClamped(pod));
+                    placed = true;
+                    break;
+                }
+            }
+            if (!placed) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The resource a sentence speaks of: GPUs when needed, else the one {@code free} is shortest of. */
+    static String spoken(Amounts need, Amounts free) {
+        for (String r : need.values().keySet()) {
+            if (Amounts.isGpu(r)) {
+                return r;
+            }
+        }
+        return free.scarcest(need);
+    }
+
+    private record Verdict(PendingReason reason, String sentence) {
+    }
+
+    private static Verdict verdict(GangView gang, Amounts need, Capacity capacity,
+            Map<Integer, Explanation.TierPicture> byTier, Integer allowed, List<Amounts> podNeeds) {
+        String prefix = gang.pods().size() < gang.minMember()
+                ? "waits for its pods: " + gang.pods().size() + " of " + gang.minMember() + " exist; " : "";
+        if (need.isEmpty()) {
+            return new Verdict(prefix.isEmpty() ? PendingReason.WAITING_FOR_SCHEDULER : PendingReason.PODS_MISSING,
+                    prefix + "it requests no resources" + volcano(gang));
+        }
+        Amounts clusterFree = capacity.clusterFree();
+        String r = spoken(need, clusterFree);
+        String needs = "needs " + Amounts.show(r, need.get(r)) + " " + r;
+        PendingReason missing = prefix.isEmpty() ? null : PendingReason.PODS_MISSING;
+        if (allowed == null || byTier.get(allowed) == null) {
+            String where = allowed == null ? "" : " (tier " + allowed + " is above every HyperNode)";
+            if (clusterFree.covers(need)) {
+                return new Verdict(missing != null ? missing : PendingReason.WAITING_FOR_SCHEDULER, prefix + needs
+                        + where + "; the cluster has " + Amounts.show(r, clusterFree.get(r)) + " free, enough" + volcano(gang));
+            }
+            return new Verdict(missing != null ? missing : PendingReason.INSUFFICIENT_CAPACITY, prefix + needs + where
+                    + "; the whole cluster has " + Amounts.show(r, clusterFree.get(r)) + " free" + shortOf(need, clusterFree, r));
+        }
+        Explanation.TierPicture at = byTier.get(allowed);
+        String within = " within one tier-" + allowed + " domain" + (at.tierName().isEmpty() ? "" : " (" + at.tierName() + ")");
+        if (at.domainsThatFit() > 0) {
+            return new Verdict(missing != null ? missing : PendingReason.WAITING_FOR_SCHEDULER, prefix + needs + within
+                    + "; " + at.domainsThatFit() + " of " + at.domains() + " have room, the best " + at.best() + " with "
+                    + free(at, r) + " free" + volcano(gang));
+        }
+        StringBuilder s = new StringBuilder(prefix).append(needs).append(within).append("; ");
+        s.append(at.best() == null ? "there is none" : "the best has " + free(at, r) + " free (" + at.best() + ")"
+                + shortOf(need, capacity.domainFree(at.best()), r));
+        Optional<Explanation.TierPicture> above = byTier.values().stream()
+                .filter(p -> p.tier() > allowed && p.domainsThatFit() > 0).findFirst();
+        if (above.isPresent()) {
+            var p = above.get();
+            s.append("; tier ").append(p.tier()).append(p.tierName().isEmpty() ? "" : " (" + p.tierName() + ")")
+                    .append(" has ").append(free(p, r)).append(" free in ").append(p.best());
+            return new Verdict(missing != null ? missing : PendingReason.NO_DOMAIN_FITS, s.toString());
+        }
+        s.append("; no domain at any tier has room (the whole cluster has ")
+                .append(Amounts.show(r, clusterFree.get(r))).append(" free)");
+        return new Verdict(missing != null ? missing : clusterFree.covers(need) ? PendingReason.NO_DOMAIN_FITS
+                : PendingReason.INSUFFICIENT_CAPACITY, s.toString());
+    }
+
+    private static String free(Explanation.TierPicture p, String resource) {
+        return p.bestFree().getOrDefault(resource, "0");
+    }
+
+    /** Where the spoken-of resource suffices but another does not, say which. */
+    private static String shortOf(Amounts need, Amounts free, String spoken) {
+        if (free.get(spoken).compareTo(need.get(spoken)) < 0) {
+            return "";
+        }
+        String scarce = free.scarcest(need);
+        return scarce == null || free.get(scarce).compareTo(need.get(scarce)) >= 0 ? ""
+                : ", but only " + Amounts.show(scarce, free.get(scarce)) + " of the " + Amounts.show(scarce, need.get(scarce))
+                        + " " + scarce + " it needs";
+    }
+
+    /** Volcano's own word, when capacity is not what holds the gang. */
+    private static String volcano(GangView gang) {
+        for (GangView.Condition c : gang.conditions()) {
+            if ("True".equals(c.status()) && c.message() != null && !c.message().isBlank()
+                    && !"Scheduled".equals(c.type())) {
+                return "; Volcano says: " + io.topobridge.core.finding.UserText.excerpt(c.message());
+            }
+        }
+        return "; waiting for Volcano";
+    }
+
+    private static String placed(GangView gang, Achieved achieved) {
+        StringBuilder s = new StringBuilder("placed: all ").append(gang.pods().size()).append(" pods within ")
+                .append(achieved.gang().describe());
+        if (gang.highestTier() != null) {
+            s.append(" (asked for tier ").append(gang.highestTier()).append(" or below, ").append(gang.hard() ? "hard" : "soft")
+                    .append(')');
+        }
+        if (!achieved.subGroups().isEmpty()) {
+            s.append("; subgroups: ").append(achieved.subGroupSummary());
+        }
+        for (Achieved.RolePair pair : achieved.roles()) {
+            s.append("; ").append(pair.a()).append(" and ").append(pair.b()).append(" meet at ").append(pair.meet().describe());
+        }
+        return s.toString();
+    }
+}

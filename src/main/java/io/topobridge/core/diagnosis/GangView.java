@@ -1,0 +1,85 @@
+package io.topobridge.core.diagnosis;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A gang as its PodGroup and pods show it: the PodGroup's phase and Volcano's own conditions, the topology it asks
+ * for ({@code mode} hard or soft, {@code highestTier} null for none), its size and resources, its subgroup policies,
+ * its pods and the workload it belongs to ({@code workload}: {@code Kind/name}, or empty).
+ */
+public record GangView(String namespace, String podGroup, String workload, String phase, int minMember,
+        Amounts minResources, String mode, Integer highestTier, List<SubGroup> subGroups, List<Condition> conditions,
+        Instant created, List<PodView> pods) {
+
+    /** One subgroup policy: pods matching the selector, split by the values of {@code matchLabelKeys}. */
+    public record SubGroup(String name, Map<String, String> matchLabels, List<Requirement> matchExpressions,
+            List<String> matchLabelKeys, Integer highestTier) {
+        public SubGroup {
+            matchLabels = matchLabels == null ? Map.of() : Map.copyOf(matchLabels);
+            matchExpressions = matchExpressions == null ? List.of() : List.copyOf(matchExpressions);
+            matchLabelKeys = matchLabelKeys == null ? List.of() : List.copyOf(matchLabelKeys);
+        }
+
+        /** Whether a pod's labels match the selector (an empty selector matches every pod). */
+        public boolean selects(Map<String, String> labels) {
+            for (var e : matchLabels.entrySet()) {
+                if (!e.getValue().equals(labels.get(e.getKey()))) {
+                    return false;
+                }
+            }
+            return matchExpressions.stream().allMatch(r -> r.matches(labels));
+        }
+    }
+
+    /** One label selector requirement ({@code In}, {@code NotIn}, {@code Exists}, {@code DoesNotExist}). */
+    public record Requirement(String key, String operator, List<String> values) {
+        public Requirement {
+            values = values == null ? List.of() : List.copyOf(values);
+        }
+
+        boolean matches(Map<String, String> labels) {
+            String value = labels.get(key);
+            return switch (operator) {
+                case "In" -> value != null && values.contains(value);
+                case "NotIn" -> value == null || !values.contains(value);
+                case "Exists" -> value != null;
+                case "DoesNotExist" -> value == null;
+                default -> false;
+            };
+        }
+    }
+
+    /** One of Volcano's PodGroup conditions. */
+    public record Condition(String type, String status, String reason, String message, String lastTransitionTime) {
+    }
+
+    public GangView {
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(podGroup, "podGroup");
+        workload = workload == null ? "" : workload;
+        phase = phase == null ? "" : phase;
+        minResources = minResources == null ? Amounts.NONE : minResources;
+        mode = mode == null ? "" : mode;
+        subGroups = subGroups == null ? List.of() : List.copyOf(subGroups);
+        conditions = conditions == null ? List.of() : List.copyOf(conditions);
+        pods = pods == null ? List.of() : List.copyOf(pods);
+    }
+
+    /** Whether the gang asks for a topology Volcano enforces (hard, with a tier). */
+    public boolean hard() {
+        return highestTier != null && !"soft".equals(mode);
+    }
+
+    /** Whether every pod of the gang is bound, and there are at least {@code minMember} of them. */
+    public boolean allBound() {
+        return !pods.isEmpty() && pods.size() >= minMember && pods.stream().allMatch(PodView::bound);
+    }
+
+    /** Whether the gang waits: not all its pods are bound. */
+    public boolean pending() {
+        return !allBound();
+    }
+}

@@ -1,0 +1,23 @@
+package io.topobridge.core.diagnosis;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import io.topobridge.core.finding.Reason;
+
+/** Why a gang waits, as far as capacity tells: the {@code reason} label of the pending-gangs metric. */
+public enum PendingReason implements Reason {
+    /** Fewer pods exist than the gang's minimum: their workload has not made them yet. */
+    PODS_MISSING,
+    /** The cluster has the resources, but no single domain at or below the allowed tier does. */
+    NO_DOMAIN_FITS,
+    /** Not even the whole cluster has the free resources the gang needs. */
+    INSUFFICIENT_CAPACITY,
+    /** Capacity suffices: the wait is Volcano's (queue, predicates, its cycle); its conditions say more. */
+    WAITING_FOR_SCHEDULER;
+
+    /** Shown as the metric label and in JSON: {@code NoDomainFits}. */
+    @Override
+    @JsonValue
+    public String reason() {
+        return Reason.super.reason();
+    }
+}

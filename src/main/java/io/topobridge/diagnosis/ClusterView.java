@@ -1,0 +1,344 @@
+package io.topobridge.diagnosis;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.topobridge.controller.KindRegistry;
+import io.topobridge.controller.ProcessPart;
+import io.topobridge.controller.topology.NodeCache;
+import io.topobridge.controller.workload.WorkloadCaches;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.diagnosis.Capacity;
+import io.topobridge.core.diagnosis.Forest;
+import io.topobridge.core.diagnosis.GangView;
+import io.topobridge.core.diagnosis.HyperNodeView;
+import io.topobridge.core.diagnosis.PodView;
+import io.topobridge.core.workload.resources.Quantities;
+import io.topobridge.volcano.HyperNode;
+import io.topobridge.volcano.PodGroup;
+import io.topobridge.volcano.model.MemberSpec;
+import io.topobridge.volcano.model.PodGroupCondition;
+import io.topobridge.volcano.model.SubGroupPolicySpec;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * What diagnosis reads, cached on every replica (it only reads): pods slimmed to their requests, node and gang
+ * ({@link SlimPodStore}), every HyperNode of every source, the nodes ({@link NodeCache}) and the PodGroups
+ * ({@link WorkloadCaches}). It hands the pure core its inputs: the forest, the capacity, a gang as a
+ * {@link GangView}.
+ */
+@ApplicationScoped
+public class ClusterView implements ProcessPart {
+
+    private final KubernetesClient client;
+    private final NodeCache nodes;
+    private final WorkloadCaches lookup;
+    private final KindRegistry kinds;
+    private final List<Consumer<Pod>> podListeners = new CopyOnWriteArrayList<>();
+    private SharedIndexInformer<Pod> pods;
+    private SharedIndexInformer<HyperNode> hyperNodes;
+    private boolean started;
+
+    public ClusterView(KubernetesClient client, NodeCache nodes, WorkloadCaches lookup, KindRegistry kinds) {
+        this.client = client;
+        this.nodes = nodes;
+        this.lookup = lookup;
+        this.kinds = kinds;
+    }
+
+    @Override
+    public String name() {
+        return "cluster-view";
+    }
+
+    @Override
+    public Role role() {
+        return Role.EVERY_REPLICA;
+    }
+
+    /** Hears a pod that was bound, unbound, added or removed (informer thread; keep it quick). */
+    public void addPodListener(Consumer<Pod> listener) {
+        podListeners.add(listener);
+    }
+
+    @Override
+    public synchronized void start() {
+        if (started) {
+            return;
+        }
+        started = true;
+        nodes.start();
+        lookup.start();
+        pods = client.pods().inAnyNamespace().runnableInformer(0);
+        pods.itemStore(new SlimPodStore());
+        pods.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {
+                fire(pod);
+            }
+
+            @Override
+            public void onUpdate(Pod before, Pod after) {
+                if (!java.util.Objects.equals(before.getSpec().getNodeName(), after.getSpec().getNodeName())
+                        || !java.util.Objects.equals(before.getStatus().getPhase(), after.getStatus().getPhase())) {
+                    fire(after);
+                }
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean unknown) {
+                fire(pod);
+            }
+        });
+        pods.start();
+        kinds.addListener(change -> {
+            if (VolcanoApi.HYPERNODE_CRD.equals(change.crdName())) {
+                syncHyperNodes();
+            }
+        });
+        syncHyperNodes();
+    }
+
+    private synchronized void syncHyperNodes() {
+        boolean installed = kinds.installed(VolcanoApi.HYPERNODE_CRD);
+        if (installed && hyperNodes == null && started) {
+            hyperNodes = client.resources(HyperNode.class).runnableInformer(0);
+            hyperNodes.start();
+        } else if (!installed && hyperNodes != null) {
+            hyperNodes.stop();
+            hyperNodes = null;
+        }
+    }
+
+    private void fire(Pod pod) {
+        podListeners.forEach(l -> l.accept(pod));
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (pods != null) {
+            pods.stop();
+        }
+        if (hyperNodes != null) {
+            hyperNodes.stop();
+        }
+        pods = null;
+        hyperNodes = null;
+        started = false;
+    }
+
+    @Override
+    public boolean ready() {
+        SharedIndexInformer<Pod> p = pods;
+        SharedIndexInformer<HyperNode> h = hyperNodes;
+        return p != null && p.hasSynced() && (h == null || h.hasSynced()) && nodes.ready();
+    }
+
+    @Override
+    public Map<String, Object> details() {
+        SharedIndexInformer<Pod> p = pods;
+        SharedIndexInformer<HyperNode> h = hyperNodes;
+        return Map.of("pods", p == null ? 0 : p.getStore().list().size(), "hyperNodes",
+                h == null ? 0 : h.getStore().list().size());
+    }
+
+    // ---- what the core reads --------------------------------------------------------------------------
+
+    /** Every HyperNode, all sources. */
+    public List<HyperNodeView> hyperNodes() {
+        SharedIndexInformer<HyperNode> h = hyperNodes;
+        if (h == null) {
+            return List.of();
+        }
+        List<HyperNodeView> out = new ArrayList<>();
+        for (HyperNode hn : h.getStore().list()) {
+            out.add(view(hn));
+        }
+        return out;
+    }
+
+    /** A HyperNode as the core reads it. */
+    public static HyperNodeView view(HyperNode hn) {
+        List<String> nodeMembers = new ArrayList<>();
+        List<String> hyperNodeMembers = new ArrayList<>();
+        int other = 0;
+        var spec = hn.getSpec();
+        if (spec != null && spec.getMembers() != null) {
+            for (MemberSpec m : spec.getMembers()) {
+                if (m.getSelector() == null || m.getSelector().getExactMatch() == null) {
+                    other++;
+                } else if (m.getType() == MemberSpec.TypeEnum.NODE) {
+                    nodeMembers.add(m.getSelector().getExactMatch().getName());
+                } else {
+                    hyperNodeMembers.add(m.getSelector().getExactMatch().getName());
+                }
+            }
+        }
+        Map<String, String> labels = hn.getMetadata().getLabels();
+        return new HyperNodeView(hn.getMetadata().getName(), spec == null || spec.getTier() == null ? 0 : spec.getTier(),
+                spec == null ? null : spec.getTierName(),
+                labels == null ? null : labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL), nodeMembers,
+                hyperNodeMembers, other);
+    }
+
+    public Forest forest() {
+        return Forest.of(hyperNodes());
+    }
+
+    /** Every pod that holds or wants resources (not Succeeded or Failed). */
+    public List<PodView> pods() {
+        SharedIndexInformer<Pod> p = pods;
+        if (p == null) {
+            return List.of();
+        }
+        List<PodView> out = new ArrayList<>();
+        for (Pod pod : p.getStore().list()) {
+            if (live(pod)) {
+                out.add(podView(pod));
+            }
+        }
+        return out;
+    }
+
+    /** The capacity picture now. */
+    public Capacity capacity() {
+        return Capacity.of(nodes.views(), pods(), forest());
+    }
+
+    /** The live pods of a namespace tied to {@code podGroup}. */
+    public List<PodView> podsOf(String namespace, String podGroup) {
+        SharedIndexInformer<Pod> p = pods;
+        if (p == null) {
+            return List.of();
+        }
+        List<PodView> out = new ArrayList<>();
+        for (Pod pod : p.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace)) {
+            if (live(pod) && podGroup.equals(annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION))) {
+                out.add(podView(pod));
+            }
+        }
+        return out;
+    }
+
+    private static boolean live(Pod pod) {
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return !"Succeeded".equals(phase) && !"Failed".equals(phase);
+    }
+
+    /** Any pod, as read from the API server, as the core reads it (its effective requests summed first). */
+    public static PodView fromPod(Pod pod) {
+        return podView(SlimPodStore.slim(pod));
+    }
+
+    /** A pod of the cache (requests already folded into its one container) as the core reads it. */
+    static PodView podView(Pod pod) {
+        Map<String, BigDecimal> requests = new TreeMap<>();
+        var containers = pod.getSpec().getContainers();
+        if (containers != null && !containers.isEmpty() && containers.get(0).getResources() != null
+                && containers.get(0).getResources().getRequests() != null) {
+            containers.get(0).getResources().getRequests().forEach((k, v) -> requests.put(k, Quantities.amount(v)));
+        }
+        return new PodView(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), pod.getSpec().getNodeName(),
+                new Amounts(requests), pod.getMetadata().getLabels(), annotation(pod, VolcanoApi.TASK_SPEC_ANNOTATION),
+                annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION));
+    }
+
+    private static String annotation(HasMetadata object, String key) {
+        Map<String, String> a = object.getMetadata().getAnnotations();
+        return a == null ? null : a.get(key);
+    }
+
+    /** The cached PodGroup, if any. */
+    public Optional<PodGroup> podGroup(String namespace, String name) {
+        return Optional.ofNullable(lookup.podGroup(namespace, name));
+    }
+
+    /** Every cached PodGroup. */
+    public List<PodGroup> podGroups() {
+        return lookup.allPodGroups();
+    }
+
+    /** A PodGroup with its pods, as the core reads a gang. */
+    public GangView gang(PodGroup pg) {
+        return gang(pg, podsOf(pg.getMetadata().getNamespace(), pg.getMetadata().getName()));
+    }
+
+    /** A PodGroup with the given pods, as the core reads a gang. */
+    public static GangView gang(PodGroup pg, List<PodView> pods) {
+        var spec = pg.getSpec();
+        var status = pg.getStatus();
+        Map<String, BigDecimal> minResources = new TreeMap<>();
+        if (spec != null && spec.getMinResources() != null) {
+            spec.getMinResources().forEach((k, v) -> {
+                try {
+                    minResources.put(k, Quantities.amount(new io.fabric8.kubernetes.api.model.Quantity(v)));
+                } catch (IllegalArgumentException e) {
+                    // a quantity the API server kept but no one can read counts as nothing
+                }
+            });
+        }
+        String mode = null;
+        Integer tier = null;
+        if (spec != null && spec.getNetworkTopology() != null) {
+            var nt = spec.getNetworkTopology();
+            mode = nt.getMode() == null ? "hard" : nt.getMode().value();
+            tier = nt.getHighestTierAllowed();
+        }
+        List<GangView.SubGroup> subGroups = new ArrayList<>();
+        if (spec != null && spec.getSubGroupPolicy() != null) {
+            for (SubGroupPolicySpec p : spec.getSubGroupPolicy()) {
+                subGroups.add(subGroup(p));
+            }
+        }
+        List<GangView.Condition> conditions = new ArrayList<>();
+        if (status != null && status.getConditions() != null) {
+            for (PodGroupCondition c : status.getConditions()) {
+                conditions.add(new GangView.Condition(c.getType(), c.getStatus(), c.getReason(), c.getMessage(),
+                        c.getLastTransitionTime()));
+            }
+        }
+        Map<String, String> annotations = pg.getMetadata().getAnnotations();
+        String workload = annotations == null ? null : annotations.get(io.topobridge.core.workload.gang.PodGroupBuilder.GANG_ANNOTATION);
+        return new GangView(pg.getMetadata().getNamespace(), pg.getMetadata().getName(), workload,
+                status == null || status.getPhase() == null ? "" : status.getPhase().value(),
+                spec == null || spec.getMinMember() == null ? 1 : spec.getMinMember(), new Amounts(minResources), mode, tier,
+                subGroups, conditions, created(pg), pods);
+    }
+
+    private static GangView.SubGroup subGroup(SubGroupPolicySpec p) {
+        LabelSelector selector = p.getLabelSelector();
+        List<GangView.Requirement> expressions = new ArrayList<>();
+        if (selector != null && selector.getMatchExpressions() != null) {
+            selector.getMatchExpressions().forEach(r -> expressions.add(new GangView.Requirement(r.getKey(), r.getOperator(),
+                    r.getValues())));
+        }
+        Integer tier = p.getNetworkTopology() == null ? null : p.getNetworkTopology().getHighestTierAllowed();
+        return new GangView.SubGroup(p.getName(), selector == null ? null : selector.getMatchLabels(), expressions,
+                p.getMatchLabelKeys(), tier);
+    }
+
+    private static Instant created(HasMetadata object) {
+        String ts = object.getMetadata().getCreationTimestamp();
+        try {
+            return ts == null ? null : Instant.parse(ts);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package io.topobridge.diagnosis;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.topobridge.controller.ProcessPart;
+import io.topobridge.core.diagnosis.Capacity;
+import io.topobridge.core.diagnosis.DoctorCheck;
+import io.topobridge.core.diagnosis.Explanation;
+import io.topobridge.core.diagnosis.HyperNodeView;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.LinkedHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * Gauges of what the caches show, refreshed every {@value #PERIOD_SECONDS} s on every replica (reads only):
+ * HyperNodes by tier, PodGroups by mode and tier, pending gangs by reason, placed gangs by achieved tier and the
+ * doctor's checks.
+ */
+@ApplicationScoped
+public class DiagnosisMetrics implements ProcessPart {
+
+    private static final Logger LOG = Logger.getLogger(DiagnosisMetrics.class);
+    static final long PERIOD_SECONDS = 15;
+
+    private final ClusterView view;
+    private final Gangs gangs;
+    private final DoctorService doctor;
+    private final MultiGauge hyperNodes;
+    private final MultiGauge podGroups;
+    private final MultiGauge pending;
+    private final MultiGauge achieved;
+    private final MultiGauge checks;
+    private ScheduledExecutorService timer;
+    private volatile boolean refreshed;
+
+    public DiagnosisMetrics(ClusterView view, Gangs gangs, DoctorService doctor, MeterRegistry meters) {
+        this.view = view;
+        this.gangs = gangs;
+        this.doctor = doctor;
+        hyperNodes = MultiGauge.builder("topobridge.hypernodes").description("HyperNodes by tier and source")
+                .register(meters);
+        podGroups = MultiGauge.builder("topobridge.podgroups")
+                .description("PodGroups the bridge manages by topology mode and highest tier").register(meters);
+        pending = MultiGauge.builder("topobridge.gangs.pending").description("Gangs waiting, by reason").register(meters);
+        achieved = MultiGauge.builder("topobridge.gangs.achieved.tier")
+                .description("Placed gangs by namespace, kind, mode and the tier they achieved").register(meters);
+        checks = MultiGauge.builder("topobridge.doctor.checks")
+                .description("Doctor checks by name and status (1 for the current status)").register(meters);
+    }
+
+    @Override
+    public String name() {
+        return "diagnosis-metrics";
+    }
+
+    @Override
+    public Role role() {
+        return Role.EVERY_REPLICA;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (timer != null) {
+            return;
+        }
+        view.start();
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "topobridge-diagnosis-metrics");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(this::refreshQuietly, 2, PERIOD_SECONDS, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (timer != null) {
+            timer.shutdownNow();
+            timer = null;
+        }
+    }
+
+    @Override
+    public boolean ready() {
+        return true;
+    }
+
+    @Override
+    public Map<String, Object> details() {
+        return Map.of("refreshed", refreshed);
+    }
+
+    private void refreshQuietly() {
+        try {
+            refresh();
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "diagnosis metrics: refresh failed");
+        }
+    }
+
+    /** Recomputes every gauge from the caches now. */
+    public void refresh() {
+        if (!view.ready()) {
+            return;
+        }
+        Map<Tags, Integer> byTier = new LinkedHashMap<>();
+        for (HyperNodeView h : view.hyperNodes()) {
+            byTier.merge(Tags.of("tier", String.valueOf(h.tier()), "tier_name", h.tierName(), "source", h.source()), 1,
+                    Integer::sum);
+        }
+        hyperNodes.register(rows(byTier), true);
+
+        Capacity capacity = view.capacity();
+        Map<Tags, Integer> groups = new LinkedHashMap<>();
+        Map<Tags, Integer> waiting = new LinkedHashMap<>();
+        Map<Tags, Integer> placed = new LinkedHashMap<>();
+        for (Gangs.Managed m : gangs.all()) {
+            var g = m.gang();
+            String mode = g.highestTier() == null ? "none" : g.mode();
+            String tier = g.highestTier() == null ? "none" : String.valueOf(g.highestTier());
+            groups.merge(Tags.of("mode", mode, "tier", tier), 1, Integer::sum);
+            Explanation e = gangs.explain(m, capacity);
+            if (e.pending()) {
+                waiting.merge(Tags.of("reason", e.reason().reason()), 1, Integer::sum);
+            } else {
+                placed.merge(Tags.of("namespace", g.namespace(), "kind", m.kind(), "mode", mode, "tier",
+                        e.achieved().gang().value()), 1, Integer::sum);
+            }
+        }
+        podGroups.register(rows(groups), true);
+        pending.register(rows(waiting), true);
+        achieved.register(rows(placed), true);
+
+        Map<Tags, Integer> statuses = new LinkedHashMap<>();
+        for (DoctorCheck c : doctor.run().checks()) {
+            for (DoctorCheck.Status s : DoctorCheck.Status.values()) {
+                statuses.put(Tags.of("check", c.name(), "status", s.name().toLowerCase(Locale.ROOT)), s == c.status() ? 1 : 0);
+            }
+        }
+        checks.register(rows(statuses), true);
+        refreshed = true;
+    }
+
+    private static List<MultiGauge.Row<?>> rows(Map<Tags, Integer> values) {
+        List<MultiGauge.Row<?>> out = new ArrayList<>();
+        values.forEach((tags, value) -> out.add(MultiGauge.Row.of(tags, value)));
+        return out;
+    }
+}

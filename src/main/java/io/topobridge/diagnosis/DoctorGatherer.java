@@ -1,0 +1,207 @@
+package io.topobridge.diagnosis;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.diagnosis.DoctorInputs;
+import io.topobridge.core.diagnosis.HyperNodeView;
+import io.topobridge.core.diagnosis.NodeView;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.topology.TopologyBuilder;
+import io.topobridge.core.topology.TopologySettings;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.resources.Quantities;
+import io.topobridge.volcano.HyperNode;
+import io.topobridge.volcano.PodGroup;
+import io.topobridge.volcano.Queue;
+import io.topobridge.webhook.WebhookSettings;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/**
+ * Gathers what the doctor checks: a few GETs (CRDs, the two Volcano ConfigMaps, the webhook configurations and
+ * the certificate Secret) and, from {@link Sources}, the nodes, HyperNodes, queues and the queues workloads name
+ * (the running controller takes those from its caches, the {@code doctor} command lists them).
+ */
+public final class DoctorGatherer {
+
+    /** Volcano's controller ConfigMap (its HyperNode discovery configuration), in the scheduler's namespace. */
+    public static final String CONTROLLER_CONFIG_NAME = "volcano-controller-configmap";
+    public static final String CONTROLLER_CONFIG_KEY = "volcano-controller.conf";
+
+    /** Where the bulky inputs come from. */
+    public record Sources(Supplier<List<NodeView>> nodes, Supplier<List<HyperNodeView>> hyperNodes,
+            Supplier<Map<String, String>> queueStates, Supplier<Map<String, List<String>>> queuesNamedBy) {
+    }
+
+    /** What the gatherer needs from configuration. */
+    public record Settings(TopologySettings topology, String schedulerConfigNamespace, String schedulerConfigName,
+            String schedulerConfigKey, String defaultQueue, WebhookSettings webhook) {
+    }
+
+    private final KubernetesClient client;
+    private final Settings settings;
+    private final TopologyBuilder builder;
+
+    public DoctorGatherer(KubernetesClient client, Settings settings) {
+        this.client = client;
+        this.settings = settings;
+        this.builder = new TopologyBuilder(settings.topology());
+    }
+
+    public DoctorInputs gather(Sources sources) {
+        Map<String, JsonNode> schemas = new TreeMap<>();
+        schema(VolcanoApi.PODGROUP_CRD, VolcanoApi.SCHEDULING_VERSION, schemas);
+        schema(VolcanoApi.HYPERNODE_CRD, VolcanoApi.TOPOLOGY_VERSION, schemas);
+        String ns = settings.schedulerConfigNamespace();
+        Map<String, String> schedulerData = null;
+        String schedulerError = null;
+        try {
+            ConfigMap cm = client.configMaps().inNamespace(ns).withName(settings.schedulerConfigName()).get();
+            schedulerData = cm == null ? null : cm.getData() == null ? Map.of() : cm.getData();
+        } catch (KubernetesClientException e) {
+            schedulerError = e.getMessage();
+        }
+        Map<String, String> controllerData = null;
+        try {
+            ConfigMap cm = client.configMaps().inNamespace(ns).withName(CONTROLLER_CONFIG_NAME).get();
+            controllerData = cm == null ? null : cm.getData();
+        } catch (KubernetesClientException e) {
+            controllerData = null;
+        }
+        return new DoctorInputs(schemas, new ObjectRef("v1", "ConfigMap", ns, settings.schedulerConfigName(), null),
+                settings.schedulerConfigKey(), schedulerData, schedulerError,
+                new ObjectRef("v1", "ConfigMap", ns, CONTROLLER_CONFIG_NAME, null), CONTROLLER_CONFIG_KEY, controllerData,
+                builder::readsLabel, sources.queueStates().get(), sources.queuesNamedBy().get(),
+                sources.hyperNodes().get(), sources.nodes().get(), webhooks());
+    }
+
+    private void schema(String crdName, String version, Map<String, JsonNode> out) {
+        CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().withName(crdName).get();
+        if (crd == null || crd.getSpec() == null || crd.getSpec().getVersions() == null) {
+            return;
+        }
+        crd.getSpec().getVersions().stream().filter(v -> version.equals(v.getName())).findFirst()
+                .filter(v -> v.getSchema() != null && v.getSchema().getOpenAPIV3Schema() != null)
+                .ifPresent(v -> out.put(crdName, client.getKubernetesSerialization()
+                        .convertValue(v.getSchema().getOpenAPIV3Schema(), JsonNode.class)));
+    }
+
+    private DoctorInputs.Webhooks webhooks() {
+        WebhookSettings w = settings.webhook();
+        String name = w.configurationName();
+        Map<String, List<String>> found = new LinkedHashMap<>();
+        var mutating = client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(name).get();
+        if (mutating != null) {
+            found.put("MutatingWebhookConfiguration", mutating.getWebhooks().stream()
+                    .map(h -> decode(h.getClientConfig() == null ? null : h.getClientConfig().getCaBundle())).toList());
+        }
+        if (w.validateWorkloads()) {
+            var validating = client.admissionRegistration().v1().validatingWebhookConfigurations().withName(name).get();
+            if (validating != null) {
+                found.put("ValidatingWebhookConfiguration", validating.getWebhooks().stream()
+                        .map(h -> decode(h.getClientConfig() == null ? null : h.getClientConfig().getCaBundle())).toList());
+            }
+        } else {
+            // not served, so not expected: count it as present
+            found.put("ValidatingWebhookConfiguration", null);
+        }
+        String ca = null;
+        try {
+            Secret secret = client.secrets().inNamespace(w.namespace()).withName(w.tls().secretName()).get();
+            if (secret != null && secret.getData() != null && secret.getData().get("ca.crt") != null) {
+                ca = decode(secret.getData().get("ca.crt"));
+            }
+        } catch (KubernetesClientException e) {
+            ca = null;
+        }
+        String current = ca;
+        Map<String, List<String>> checked = new LinkedHashMap<>();
+        found.forEach((k, v) -> checked.put(k, v == null ? List.of(current == null ? "" : current) : v));
+        return new DoctorInputs.Webhooks(w.enabled(), name, ca, checked);
+    }
+
+    private static String decode(String base64) {
+        if (base64 == null || base64.isEmpty()) {
+            return "";
+        }
+        try {
+            return new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return "";
+        }
+    }
+
+    // ---- sources for the doctor command: straight from the API server ------------------------------------
+
+    /** Sources that list from the API server (the {@code doctor} command). */
+    public Sources listing() {
+        return new Sources(this::listNodes, this::listHyperNodes, this::listQueues, this::listNamedQueues);
+    }
+
+    private List<NodeView> listNodes() {
+        List<NodeView> out = new ArrayList<>();
+        for (var node : client.nodes().list().getItems()) {
+            Map<String, BigDecimal> allocatable = new TreeMap<>();
+            if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
+                node.getStatus().getAllocatable().forEach((k, v) -> allocatable.put(k, Quantities.amount(v)));
+            }
+            out.add(new NodeView(node.getMetadata().getName(), node.getMetadata().getLabels(),
+                    new io.topobridge.core.diagnosis.Amounts(allocatable)));
+        }
+        return out;
+    }
+
+    private List<HyperNodeView> listHyperNodes() {
+        if (!crdInstalled(VolcanoApi.HYPERNODE_CRD)) {
+            return List.of();
+        }
+        return client.resources(HyperNode.class).list().getItems().stream().map(ClusterView::view).toList();
+    }
+
+    private Map<String, String> listQueues() {
+        if (!crdInstalled(VolcanoApi.QUEUE_CRD)) {
+            return null;
+        }
+        return QueueNames.states(client.resources(Queue.class).list().getItems());
+    }
+
+    private Map<String, List<String>> listNamedQueues() {
+        List<HasMetadata> workloads = new ArrayList<>();
+        for (WorkloadKind kind : WorkloadKind.values()) {
+            if (kind == WorkloadKind.REPLICA_SET || (kind.custom() && !crdInstalled(kind.crdName()))) {
+                continue;
+            }
+            if (kind.custom()) {
+                workloads.addAll(client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
+                        .withGroup(kind.group()).withVersion(kind.version()).withKind(kind.kind()).withPlural(kind.plural())
+                        .withNamespaced(true).build()).inAnyNamespace().list().getItems());
+            } else {
+                workloads.addAll(client.resources(kind.type()).inAnyNamespace().list().getItems());
+            }
+        }
+        List<PodGroup> podGroups = crdInstalled(VolcanoApi.PODGROUP_CRD)
+                ? client.resources(PodGroup.class).inAnyNamespace().withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
+                        .list().getItems()
+                : List.of();
+        return QueueNames.named(workloads, podGroups, settings.defaultQueue());
+    }
+
+    private boolean crdInstalled(String name) {
+        return client.apiextensions().v1().customResourceDefinitions().withName(name).get() != null;
+    }
+}

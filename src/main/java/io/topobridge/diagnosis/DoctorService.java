@@ -1,0 +1,84 @@
+package io.topobridge.diagnosis;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.topobridge.controller.KindRegistry;
+import io.topobridge.controller.topology.NodeCache;
+import io.topobridge.controller.workload.WorkloadCaches;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.diagnosis.Doctor;
+import io.topobridge.core.diagnosis.DoctorCheck;
+import io.topobridge.core.workload.WorkloadKind;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The doctor in the running controller: the same checks as the {@code doctor} command, with nodes, HyperNodes,
+ * queues and workloads from the caches and a few GETs for the rest. A result is reused for 10 seconds, so the
+ * API, the metrics and the findings never multiply the GETs. Every replica; it only reads.
+ */
+@ApplicationScoped
+public class DoctorService {
+
+    private static final Duration REUSE = Duration.ofSeconds(10);
+
+    /** One run: its checks and when it was made. */
+    public record Run(List<DoctorCheck> checks, long atNanos) {
+        public DoctorCheck.Status worst() {
+            return DoctorCheck.worst(checks);
+        }
+    }
+
+    private final DoctorGatherer gatherer;
+    private final ClusterView view;
+    private final NodeCache nodes;
+    private final WorkloadCaches lookup;
+    private final KindRegistry kinds;
+    private final DoctorGatherer.Settings settings;
+    private volatile Run last;
+
+    public DoctorService(KubernetesClient client, DoctorGatherer.Settings settings, ClusterView view, NodeCache nodes,
+            WorkloadCaches lookup, KindRegistry kinds) {
+        this.gatherer = new DoctorGatherer(client, settings);
+        this.settings = settings;
+        this.view = view;
+        this.nodes = nodes;
+        this.lookup = lookup;
+        this.kinds = kinds;
+    }
+
+    /** The checks now (or from the last few seconds). */
+    public synchronized Run run() {
+        Run previous = last;
+        if (previous != null && System.nanoTime() - previous.atNanos() < REUSE.toNanos()) {
+            return previous;
+        }
+        var sources = new DoctorGatherer.Sources(nodes::views, view::hyperNodes,
+                () -> lookup.queuesKnown() ? QueueNames.states(lookup.allQueues())
+                        : kinds.installed(VolcanoApi.QUEUE_CRD) ? java.util.Map.of() : null,
+                this::namedQueues);
+        Run now = new Run(Doctor.run(gatherer.gather(sources)), System.nanoTime());
+        last = now;
+        return now;
+    }
+
+    /** The last run, if any (for readiness details). */
+    public Run last() {
+        return last;
+    }
+
+    private java.util.Map<String, List<String>> namedQueues() {
+        List<HasMetadata> workloads = new ArrayList<>();
+        for (WorkloadKind kind : lookup.cachedKinds()) {
+            if (kind != WorkloadKind.REPLICA_SET) {
+                workloads.addAll(lookup.listAll(kind));
+            }
+        }
+        return QueueNames.named(workloads, lookup.allPodGroups().stream().filter(pg -> pg.getMetadata().getLabels() != null
+                && Topobridge.MANAGED_BY.equals(pg.getMetadata().getLabels().get(Topobridge.MANAGED_BY_LABEL))).toList(),
+                settings.defaultQueue());
+    }
+}

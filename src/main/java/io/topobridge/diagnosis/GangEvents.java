@@ -1,0 +1,151 @@
+package io.topobridge.diagnosis;
+
+import io.topobridge.controller.ProcessPart;
+import io.topobridge.core.diagnosis.Capacity;
+import io.topobridge.core.diagnosis.DoctorCheck;
+import io.topobridge.core.diagnosis.Explanation;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.findings.FindingsRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * Leader work (it writes Events): every {@value #PERIOD_SECONDS} s, a gang pending longer than
+ * {@code topobridge.diagnosis.pending-event-after} gets a {@code GangPending} finding on its workload whose message
+ * is the explain sentence (its Event shows the sentence again only when it changed), and the doctor's problems become
+ * findings (source {@code doctor}) once a problem has been seen on two passes in a row.
+ */
+@ApplicationScoped
+public class GangEvents implements ProcessPart {
+
+    /** What it needs from configuration. */
+    public record Options(Duration pendingEventAfter) {
+    }
+
+    private static final Logger LOG = Logger.getLogger(GangEvents.class);
+    static final long PERIOD_SECONDS = 15;
+    public static final String GANGS = "gangs";
+    public static final String DOCTOR = "doctor";
+
+    private final ClusterView view;
+    private final Gangs gangs;
+    private final DoctorService doctor;
+    private final FindingsRegistry findings;
+    private final Options options;
+    private ScheduledExecutorService timer;
+    private volatile long runs;
+    private Set<Finding.Id> lastProblems = Set.of();
+
+    public GangEvents(ClusterView view, Gangs gangs, DoctorService doctor, FindingsRegistry findings, Options options) {
+        this.view = view;
+        this.gangs = gangs;
+        this.doctor = doctor;
+        this.findings = findings;
+        this.options = options;
+    }
+
+    @Override
+    public String name() {
+        return "gang-events";
+    }
+
+    @Override
+    public Role role() {
+        return Role.LEADER_ONLY;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (timer != null) {
+            return;
+        }
+        view.start();
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "topobridge-gang-events");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(this::runQuietly, 5, PERIOD_SECONDS, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (timer != null) {
+            timer.shutdownNow();
+            timer = null;
+        }
+    }
+
+    @Override
+    public boolean ready() {
+        return true;
+    }
+
+    @Override
+    public Map<String, Object> details() {
+        return Map.of("runs", runs, "pendingEventAfter", options.pendingEventAfter().toString());
+    }
+
+    private void runQuietly() {
+        try {
+            run(Instant.now());
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "gang events: pass failed");
+        }
+    }
+
+    /** One pass at {@code now}. */
+    public void run(Instant now) {
+        if (!view.ready()) {
+            return;
+        }
+        Capacity capacity = view.capacity();
+        List<Finding> pending = new ArrayList<>();
+        for (Gangs.Managed m : gangs.all()) {
+            Instant since = m.gang().created();
+            if (since == null || Duration.between(since, now).compareTo(options.pendingEventAfter()) < 0) {
+                continue;
+            }
+            Explanation e = gangs.explain(m, capacity);
+            if (!e.pending()) {
+                continue;
+            }
+            List<ObjectRef> subjects = gangs.workloads(m);
+            if (subjects.isEmpty()) {
+                subjects = List.of(ObjectRef.of(m.podGroup()));
+            }
+            for (ObjectRef subject : subjects) {
+                pending.add(Finding.warning(WorkloadReason.GANG_PENDING, subject, "gang " + e.podGroup()
+                        + " pending since " + since + (e.reason() == null ? "" : " (" + e.reason().reason() + ")")
+                        + ": " + e.sentence()).withKey(e.podGroup()));
+            }
+        }
+        findings.publish(GANGS, pending);
+        // a problem seen twice in a row: a replica starting up, or a change half applied, is not worth an Event
+        List<Finding> problems = new ArrayList<>();
+        Set<Finding.Id> seen = new HashSet<>();
+        for (DoctorCheck c : doctor.run().checks()) {
+            for (Finding f : c.findings()) {
+                seen.add(f.id());
+                if (lastProblems.contains(f.id())) {
+                    problems.add(f);
+                }
+            }
+        }
+        lastProblems = seen;
+        findings.publish(DOCTOR, problems);
+        runs++;
+    }
+}

@@ -1,0 +1,78 @@
+package io.topobridge.diagnosis;
+
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.topobridge.controller.SharedEmpties;
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.workload.resources.PodRequests;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Informer store for pods that keeps what capacity and gangs need and nothing else: name, namespace, uid, labels
+ * (subgroups select on them), the two Volcano annotations (gang and role), the node it is bound to, its phase, and
+ * its effective requests folded into one container (so containers, volumes, env and status are never kept).
+ */
+public class SlimPodStore extends BasicItemStore<Pod> {
+
+    public SlimPodStore() {
+        super(Cache::metaNamespaceKeyFunc);
+    }
+
+    @Override
+    public Pod put(String key, Pod pod) {
+        return super.put(key, SharedEmpties.apply(slim(pod)));
+    }
+
+    static Pod slim(Pod pod) {
+        var meta = pod.getMetadata();
+        Map<String, String> annotations = new LinkedHashMap<>();
+        if (meta.getAnnotations() != null) {
+            for (String k : new String[] {VolcanoApi.GROUP_NAME_ANNOTATION, VolcanoApi.TASK_SPEC_ANNOTATION}) {
+                String v = meta.getAnnotations().get(k);
+                if (v != null) {
+                    annotations.put(k, intern(v));
+                }
+            }
+        }
+        Map<String, Quantity> requests = new LinkedHashMap<>();
+        try {
+            PodRequests.of(pod.getSpec()).canonical().forEach((k, v) -> requests.put(intern(k), new Quantity(intern(v))));
+        } catch (IllegalArgumentException e) {
+            // an unparsable quantity: the API server would not have admitted it; count nothing
+        }
+        var spec = pod.getSpec();
+        var container = new ContainerBuilder().withName("requests").withNewResources()
+                .withRequests(requests.isEmpty() ? null : requests).endResources().build();
+        return new Pod("v1", "Pod", new ObjectMetaBuilder().withName(meta.getName()).withNamespace(intern(meta.getNamespace()))
+                .withUid(meta.getUid()).withResourceVersion(meta.getResourceVersion())
+                .withLabels(interned(meta.getLabels())).withAnnotations(annotations.isEmpty() ? null : annotations).build(),
+                new PodSpecBuilder().withNodeName(spec == null ? null : intern(spec.getNodeName()))
+                        .withSchedulerName(spec == null ? null : intern(spec.getSchedulerName()))
+                        .addToContainers(container).build(),
+                new PodStatusBuilder().withPhase(pod.getStatus() == null ? null : intern(pod.getStatus().getPhase())).build());
+    }
+
+    /**
+     * Label keys and most values (workload names, indexes, node names) repeat across thousands of pods: one copy of
+     * each is kept.
+     */
+    static Map<String, String> interned(Map<String, String> labels) {
+        if (labels == null || labels.isEmpty()) {
+            return null;
+        }
+        Map<String, String> out = new LinkedHashMap<>(labels.size() * 4 / 3 + 1);
+        labels.forEach((k, v) -> out.put(intern(k), intern(v)));
+        return out;
+    }
+
+    static String intern(String s) {
+        return s == null ? null : s.intern();
+    }
+}

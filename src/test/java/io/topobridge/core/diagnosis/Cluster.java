@@ -1,0 +1,70 @@
+package io.topobridge.core.diagnosis;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Small builders for diagnosis tests: HyperNodes, nodes with GPUs, pods and gangs. */
+final class Cluster {
+
+    final List<HyperNodeView> hyperNodes = new ArrayList<>();
+    final List<NodeView> nodes = new ArrayList<>();
+    final List<PodView> pods = new ArrayList<>();
+
+    /** A HyperNode of tier 1 holding nodes. */
+    Cluster leaf(String name, String tierName, String... nodes) {
+        hyperNodes.add(new HyperNodeView(name, 1, tierName, "topobridge", List.of(nodes), List.of(), 0));
+        return this;
+    }
+
+    /** A HyperNode above others. */
+    Cluster above(String name, int tier, String tierName, String... children) {
+        hyperNodes.add(new HyperNodeView(name, tier, tierName, "topobridge", List.of(), List.of(children), 0));
+        return this;
+    }
+
+    /** Nodes with {@code gpus} GPUs, 64 cores and 512 GiB each. */
+    Cluster nodes(int gpus, String... names) {
+        for (String n : names) {
+            nodes.add(new NodeView(n, Map.of(), amounts(gpus, 64, 512)));
+        }
+        return this;
+    }
+
+    /** A pod bound to {@code node} (null: pending), in gang {@code gang}. */
+    Cluster pod(String name, String node, int gpus, String gang, String role, Map<String, String> labels) {
+        pods.add(new PodView("ns", name, node, amounts(gpus, 1, 8), labels, role, gang));
+        return this;
+    }
+
+    Forest forest() {
+        return Forest.of(hyperNodes);
+    }
+
+    Capacity capacity() {
+        return Capacity.of(nodes, pods, forest());
+    }
+
+    List<PodView> podsOf(String gang) {
+        return pods.stream().filter(p -> gang.equals(p.podGroup())).toList();
+    }
+
+    GangView gang(String name, String mode, Integer tier, List<GangView.SubGroup> subGroups) {
+        List<PodView> members = podsOf(name);
+        Amounts need = members.stream().map(PodView::requests).reduce(Amounts.NONE, Amounts::plus);
+        return new GangView("ns", name, "LeaderWorkerSet/" + name, members.stream().allMatch(PodView::bound)
+                ? "Running" : "Pending", members.size(), need, mode, tier, subGroups, List.of(), null, members);
+    }
+
+    static Amounts amounts(int gpus, int cpu, int memoryGi) {
+        Map<String, BigDecimal> out = new LinkedHashMap<>();
+        if (gpus > 0) {
+            out.put(Amounts.GPU, BigDecimal.valueOf(gpus));
+        }
+        out.put("cpu", BigDecimal.valueOf(cpu));
+        out.put("memory", BigDecimal.valueOf(memoryGi).multiply(BigDecimal.valueOf(1L << 30)));
+        return new Amounts(out);
+    }
+}

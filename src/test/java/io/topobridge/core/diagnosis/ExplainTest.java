@@ -1,0 +1,120 @@
+package io.topobridge.core.diagnosis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The example cluster in small: two NVLink partitions of a split rack (9 trays of 4 GPUs each, as rack r05) under
+ * one NVLink domain, a smaller rack of 8 trays under another leaf, one spine.
+ */
+class ExplainTest {
+
+    private static Cluster cluster() {
+        Cluster c = new Cluster();
+        String[] a = new String[9];
+        String[] b = new String[9];
+        String[] r = new String[8];
+        for (int i = 0; i < 9; i++) {
+            a[i] = "r05-a" + i;
+            b[i] = "r05-b" + i;
+        }
+        for (int i = 0; i < 8; i++) {
+            r[i] = "r01-" + i;
+        }
+        c.nodes(4, a).nodes(4, b).nodes(4, r).nodes(0, "cpu-1");
+        c.leaf("nvlink-r05-1", "nvlink", a).leaf("nvlink-r05-2", "nvlink", b).leaf("nvlink-r01", "nvlink", r);
+        c.above("domain-r05", 2, "nvlink-domain", "nvlink-r05-1", "nvlink-r05-2");
+        c.above("domain-r01", 2, "nvlink-domain", "nvlink-r01");
+        c.above("leaf-1", 3, "leaf", "domain-r05").above("leaf-2", 3, "leaf", "domain-r01");
+        c.above("spine", 4, "spine", "leaf-1", "leaf-2");
+        return c;
+    }
+
+    private static Cluster pendingGang(Cluster c, String gang, int pods) {
+        for (int i = 0; i < pods; i++) {
+            c.pod(gang + "-" + i, null, 4, gang, null, Map.of());
+        }
+        return c;
+    }
+
+    @Test
+    void tenTraysNeedMoreThanAnyPartitionAndFitTheDomainAbove() {
+        Cluster c = pendingGang(cluster(), "too-big", 10);
+        Explanation e = Explain.of(c.gang("too-big", "hard", 1, List.of()), c.capacity());
+        assertThat(e.pending()).isTrue();
+        assertThat(e.reason()).isEqualTo(PendingReason.NO_DOMAIN_FITS);
+        assertThat(e.sentence()).isEqualTo("needs 40 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 36"
+                + " free (nvlink-r05-1); tier 2 (nvlink-domain) has 72 free in domain-r05");
+        assertThat(e.tiers()).extracting(t -> t.tier() + ":" + t.domainsThatFit() + "/" + t.domains() + ":" + t.allowed())
+                .containsExactly("1:0/3:true", "2:1/2:false", "3:1/2:false", "4:1/1:false");
+    }
+
+    @Test
+    void busyNodesCountAgainstTheirDomain() {
+        Cluster c = cluster();
+        // another gang holds 2 trays of partition 1 and all of rack r01
+        c.pod("other-0", "r05-a0", 4, "other", null, Map.of()).pod("other-1", "r05-a1", 4, "other", null, Map.of());
+        for (int i = 0; i < 8; i++) {
+            c.pod("big-" + i, "r01-" + i, 4, "big", null, Map.of());
+        }
+        pendingGang(c, "nine", 9);
+        Explanation e = Explain.of(c.gang("nine", "hard", 1, List.of()), c.capacity());
+        assertThat(e.reason()).isEqualTo(PendingReason.WAITING_FOR_SCHEDULER);
+        assertThat(e.sentence()).startsWith("needs 36 nvidia.com/gpu within one tier-1 domain (nvlink); 1 of 3 have room,"
+                + " the best nvlink-r05-2 with 36 free");
+    }
+
+    @Test
+    void aGangLargerThanTheClusterSaysSo() {
+        Cluster c = pendingGang(cluster(), "huge", 30);
+        Explanation e = Explain.of(c.gang("huge", "hard", 2, List.of()), c.capacity());
+        assertThat(e.reason()).isEqualTo(PendingReason.INSUFFICIENT_CAPACITY);
+        assertThat(e.sentence()).isEqualTo("needs 120 nvidia.com/gpu within one tier-2 domain (nvlink-domain); the best has"
+                + " 72 free (domain-r05); no domain at any tier has room (the whole cluster has 104 free)");
+    }
+
+    @Test
+    void freeGpusSpreadOneByNodeDoNotHoldAFourGpuPod() {
+        Cluster c = new Cluster().nodes(4, "n1", "n2").leaf("p", "nvlink", "n1", "n2");
+        c.pod("x", "n1", 3, "x", null, Map.of()).pod("y", "n2", 3, "y", null, Map.of());
+        c.pod("w-0", null, 2, "w", null, Map.of());
+        Explanation e = Explain.of(c.gang("w", "hard", 1, List.of()), c.capacity());
+        assertThat(e.tiers().get(0).domainsThatFit()).isZero();
+        assertThat(e.sentence()).startsWith("needs 2 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 2 free (p)");
+    }
+
+    @Test
+    void aSoftGangIsJudgedAgainstTheWholeCluster() {
+        Cluster c = pendingGang(cluster(), "soft", 10);
+        Explanation e = Explain.of(c.gang("soft", "soft", 1, List.of()), c.capacity());
+        assertThat(e.reason()).isEqualTo(PendingReason.WAITING_FOR_SCHEDULER);
+        assertThat(e.sentence()).isEqualTo("needs 40 nvidia.com/gpu; the cluster has 104 free, enough; waiting for Volcano");
+    }
+
+    @Test
+    void missingPodsComeFirst() {
+        Cluster c = pendingGang(cluster(), "few", 2);
+        GangView g = c.gang("few", "hard", 1, List.of());
+        GangView wantsFour = new GangView(g.namespace(), g.podGroup(), g.workload(), g.phase(), 4, g.minResources(),
+                g.mode(), g.highestTier(), g.subGroups(), g.conditions(), g.created(), g.pods());
+        Explanation e = Explain.of(wantsFour, c.capacity());
+        assertThat(e.reason()).isEqualTo(PendingReason.PODS_MISSING);
+        assertThat(e.sentence()).startsWith("waits for its pods: 2 of 4 exist; ");
+    }
+
+    @Test
+    void aPlacedGangReportsWhereItIs() {
+        Cluster c = cluster();
+        for (int i = 0; i < 9; i++) {
+            c.pod("tp-" + i, "r05-b" + i, 4, "tp", null, Map.of());
+        }
+        Explanation e = Explain.of(c.gang("tp", "hard", 1, List.of()), c.capacity());
+        assertThat(e.pending()).isFalse();
+        assertThat(e.achieved().gang().value()).isEqualTo("1");
+        assertThat(e.sentence()).isEqualTo("placed: all 9 pods within tier 1 (nvlink) in nvlink-r05-2 (asked for tier 1 or"
+                + " below, hard)");
+    }
+}
