@@ -115,8 +115,11 @@ class CoexistenceE2E {
         });
         // LWS's provider is a setting of the LWS controller, not of the LWS: until its PodGroups exist the bridge
         // cannot tell it will make them, and keeps one of its own, deleted as soon as the provider's appears
+        long created = System.nanoTime();
         cluster.waitFor("no rival PodGroup", Duration.ofSeconds(30),
                 () -> podGroups(pg -> pg.getMetadata().getName().startsWith("tb-")).isEmpty());
+        System.out.printf("the bridge's own PodGroups of the LWS were gone %d ms after the provider's had the topology%n",
+                (System.nanoTime() - created) / 1_000_000);
         for (GenericKubernetesResource pg : podGroups(pg -> pg.getMetadata().getName().startsWith(prefix))) {
             assertOnlyTopologyIsOurs(pg);
             cluster.waitFor("group " + pg.getMetadata().getName() + " bound", WAIT, () -> Placement.allBound(

@@ -205,10 +205,10 @@ class HelmChartTest {
         String leaseCreate = "Role coordination.k8s.io/leases create";
         String namespaces = "ClusterRole core/namespaces list,watch";
         return Stream.of(
-                Arguments.of("defaults", Map.of(), List.of(webhooks, secret, secretCreate, lease, leaseCreate),
-                        List.of(namespaces, secretRead)),
-                Arguments.of("namespace opt-in reads namespaces", Map.of("workloads.requireNamespaceOptIn", true),
-                        List.of(namespaces), List.of()),
+                Arguments.of("defaults (namespaces opt in)", Map.of(),
+                        List.of(webhooks, secret, secretCreate, lease, leaseCreate, namespaces), List.of(secretRead)),
+                Arguments.of("without namespace opt-in no namespace is read",
+                        Map.of("workloads.requireNamespaceOptIn", false), List.of(), List.of(namespaces)),
                 Arguments.of("cert-manager: the Secret is read, the configurations are the chart's",
                         Map.of("certManager.enabled", true), List.of(secretRead, lease), List.of(webhooks, secret, secretCreate)),
                 Arguments.of("a Secret kept by someone else is only read", Map.of("admission.tls.mode", "secret"),
@@ -244,7 +244,7 @@ class HelmChartTest {
             assertThat(grants.stream().map(HelmChartTest::unnamed)).doesNotContain(unnamed(grant));
         }
         assertThat(grants).contains("ClusterRole core/configmaps[" + env.get("TOPOBRIDGE_VOLCANO_SCHEDULER_CONFIG_NAME")
-                + "] list,watch");
+                + ",volcano-controller-configmap] get,list,watch");
         boolean role = grants.stream().anyMatch(g -> g.startsWith("Role "));
         String account = chart.one("Deployment").path("spec").path("template").path("spec").path("serviceAccountName").asText();
         assertThat(chart.objects().stream().filter(d -> Set.of("Role", "RoleBinding").contains(d.path("kind").asText())
