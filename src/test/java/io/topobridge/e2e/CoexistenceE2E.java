@@ -89,7 +89,8 @@ class CoexistenceE2E {
         Map<String, Set<String>> owners = owners(pg);
         Set<String> ours = owners.get(Topobridge.FIELD_MANAGER + "/Apply");
         assertThat(ours).as("fields topobridge owns on " + pg.getMetadata().getName() + ": " + owners).isNotEmpty()
-                .allMatch(p -> p.startsWith("f:spec.f:networkTopology") || p.startsWith("f:spec.f:subGroupPolicy"));
+                .allMatch(p -> p.startsWith("f:spec.f:networkTopology") || p.startsWith("f:spec.f:subGroupPolicy")
+                        || p.startsWith("f:metadata.f:annotations.f:topobridge.io/achieved-"));
         assertThat(owners.keySet()).as("another manager made it").anyMatch(m -> !m.startsWith(Topobridge.FIELD_MANAGER));
     }
 
@@ -111,7 +112,7 @@ class CoexistenceE2E {
         cluster.waitFor("LWS's provider PodGroups with the bridge's topology", WAIT, () -> {
             List<GenericKubernetesResource> pgs = podGroups(pg -> pg.getMetadata().getName().startsWith(prefix));
             return pgs.size() == 2 && pgs.stream().allMatch(pg -> ((Map<?, ?>) pg.getAdditionalProperties().get("spec"))
-                    .containsKey("networkTopology"));
+                    .containsKey("networkTopology") && owners(pg).containsKey(Topobridge.FIELD_MANAGER + "/Apply"));
         });
         // LWS's provider is a setting of the LWS controller, not of the LWS: until its PodGroups exist the bridge
         // cannot tell it will make them, and keeps one of its own, deleted as soon as the provider's appears
@@ -171,10 +172,10 @@ class CoexistenceE2E {
         client.resource(storm).create();
         // the PodGroup webhook adds the fields to AIBrix's own write (unowned); the reconciler's apply then owns them
         cluster.waitFor("AIBrix's PodGroup with the bridge's topology, owned by the bridge", WAIT, () -> podGroups(
-                pg -> !pg.getMetadata().getName().startsWith("tb-")).stream().anyMatch(pg -> ((Map<?, ?>) pg
+                pg -> pg.getMetadata().getName().startsWith("gang-")).stream().anyMatch(pg -> ((Map<?, ?>) pg
                         .getAdditionalProperties().get("spec")).containsKey("networkTopology")
                         && owners(pg).containsKey(Topobridge.FIELD_MANAGER + "/Apply")));
-        GenericKubernetesResource pg = podGroups(p -> !p.getMetadata().getName().startsWith("tb-")).get(0);
+        GenericKubernetesResource pg = podGroups(p -> p.getMetadata().getName().startsWith("gang-")).get(0);
         assertOnlyTopologyIsOurs(pg);
         assertThat(podGroups(p -> p.getMetadata().getName().startsWith("tb-"))).as("no rival PodGroup").isEmpty();
     }

@@ -237,7 +237,7 @@ class DiagnosisE2E {
         // a restarted bridge makes a full pass over every gang: nothing has changed, so nothing is written
         bridge.restart().awaitReady(Duration.ofSeconds(120));
         cluster.waitFor("the restarted bridge's first full pass", Duration.ofSeconds(60),
-                () -> json("/api/status").path("controllers").path("workloads").path("fullPasses").asLong() >= 1);
+                () -> json("/api/status").path("parts").path("workloads").path("fullPasses").asLong() >= 1);
         cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), Duration.ofSeconds(60));
         assertThat(cluster.audit().writesSince(settled, w -> w.user().equals(RealCluster.BRIDGE)
                 && w.resource().equals("podgroups"))).as("PodGroup writes after a restart").isEmpty();
