@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.quarkus.arc.profile.IfBuildProfile;
+import io.topobridge.config.DevClusterConfig;
 import io.topobridge.config.TopobridgeConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
@@ -11,6 +12,8 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -18,7 +21,8 @@ import org.jboss.logging.Logger;
 /**
  * Dev mode only: when no cluster is configured (no kubeconfig, no API server URL, not in a pod), the
  * controller runs against an embedded API server on loopback seeded from {@code examples/}, so
- * {@code ./mvnw quarkus:dev} shows HyperNodes and PodGroups appear with no cluster at all.
+ * {@code ./mvnw quarkus:dev} shows HyperNodes and PodGroups appear with no cluster at all. With
+ * {@code topobridge.dev-cluster.kind=real} it runs against the real components instead ({@link RealDevCluster}).
  */
 @IfBuildProfile("dev")
 @ApplicationScoped
@@ -27,11 +31,22 @@ public class DevClusterProducer {
     private static final Logger LOG = Logger.getLogger(DevClusterProducer.class);
 
     private MockCluster cluster;
+    private RealDevCluster real;
 
     @Produces
     @Singleton
     KubernetesClient client(TopobridgeConfig config,
             @ConfigProperty(name = "quarkus.kubernetes-client.api-server-url") Optional<String> apiServerUrl) {
+        if (config.devCluster().enabled() && config.devCluster().kind() == DevClusterConfig.Kind.REAL) {
+            var admission = config.admission();
+            String namespace = admission.serviceNamespace()
+                    .orElse(Objects.requireNonNullElse(System.getenv("POD_NAMESPACE"), "default"));
+            LOG.infof("dev mode: starting the real cluster (kube-apiserver, Volcano, LWS, AIBrix), seeded from %s; "
+                    + "the first start builds its binaries", config.devCluster().seed());
+            real = RealDevCluster.start(Path.of(config.devCluster().seed()),
+                    new RealDevCluster.Webhook(admission.port(), admission.serviceName(), namespace), Duration.ofMinutes(40));
+            return real.client();
+        }
         if (!config.devCluster().enabled() || clusterConfigured(apiServerUrl)) {
             LOG.info("dev mode: using the configured Kubernetes cluster");
             Config kube = Config.autoConfigure(null);
@@ -53,7 +68,11 @@ public class DevClusterProducer {
     }
 
     void close(@Disposes KubernetesClient client) {
-        if (cluster != null) {
+        if (real != null) {
+            client.close();
+            real.close();
+            real = null;
+        } else if (cluster != null) {
             cluster.close();
             cluster = null;
         } else {

@@ -88,7 +88,9 @@ public final class RealCluster implements AutoCloseable {
     private static RealCluster instance;
 
     private final Path root = Path.of("target", "e2e").toAbsolutePath();
-    private final Path run = root.resolve("run");
+    /** Where a cluster keeps its data, logs and kubeconfigs ({@code topobridge.e2e.run}; another for a second one). */
+    private final Path run = Path.of(System.getProperty("topobridge.e2e.run", root.resolve("run").toString()))
+            .toAbsolutePath();
     private final Path bin = root.resolve("bin");
     private final Map<String, Component> components = new LinkedHashMap<>();
     private final Map<String, String> tokens = new LinkedHashMap<>();
