@@ -13,7 +13,6 @@ import jakarta.inject.Singleton;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -39,8 +38,8 @@ public class DevClusterProducer {
             @ConfigProperty(name = "quarkus.kubernetes-client.api-server-url") Optional<String> apiServerUrl) {
         if (config.devCluster().enabled() && config.devCluster().kind() == DevClusterConfig.Kind.REAL) {
             var admission = config.admission();
-            String namespace = admission.serviceNamespace()
-                    .orElse(Objects.requireNonNullElse(System.getenv("POD_NAMESPACE"), "default"));
+            // the cluster's kubeconfig names namespace default: the controller's namespace, where it puts the Service
+            String namespace = admission.serviceNamespace().orElse("default");
             LOG.infof("dev mode: starting the real cluster (kube-apiserver, Volcano, LWS, AIBrix), seeded from %s; "
                     + "the first start builds its binaries", config.devCluster().seed());
             real = RealDevCluster.start(Path.of(config.devCluster().seed()),

@@ -36,11 +36,11 @@ class DevClusterRealE2E {
         Map<String, String> placed = new TreeMap<>();
         Process controller = null;
         try (RealDevCluster dev = RealDevCluster.start(Path.of("examples"),
-                new RealDevCluster.Webhook(port, "topobridge-webhook", "topobridge-dev"), Duration.ofMinutes(10));
+                new RealDevCluster.Webhook(port, "topobridge-webhook", "default"), Duration.ofMinutes(10));
                 KubernetesClient client = dev.client()) {
             long up = (System.nanoTime() - began) / 1_000_000;
             assertThat(client.nodes().list().getItems()).as("the example nodes").hasSizeGreaterThan(10);
-            assertThat(client.services().inNamespace("topobridge-dev").withName("topobridge-webhook").get().getSpec()
+            assertThat(client.services().inNamespace("default").withName("topobridge-webhook").get().getSpec()
                     .getPorts().get(0).getPort()).isEqualTo(port);
 
             Path log = dev.log().resolveSibling("dev-cluster-controller.log");
@@ -51,7 +51,6 @@ class DevClusterRealE2E {
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(log.toFile());
             builder.environment().put("KUBECONFIG", dev.kubeconfig().toString());
-            builder.environment().put("POD_NAMESPACE", "topobridge-dev");
             controller = builder.start();
 
             await(() -> "the demo's gangs placed (last seen: " + placed + ")", () -> {

@@ -38,4 +38,45 @@ class ReadThroughLookupTest {
             assertThat(lookup.get(WorkloadKind.ROLE_SET, "ns", "absent")).isEmpty();
         }
     }
+
+    @Test
+    void anObjectReadLiveIsListedUntilTheCacheHasItOrItIsOld() {
+        try (MockCluster cluster = MockCluster.start()) {
+            var client = cluster.client();
+            client.resource(deployment("fresh", "live")).create();
+            long[] now = {0};
+            var cache = new java.util.ArrayList<io.fabric8.kubernetes.api.model.HasMetadata>(
+                    List.of(deployment("cached", "from-cache")));
+            var lookup = new ReadThroughLookup(new io.topobridge.core.workload.WorkloadLookup() {
+                @Override
+                public java.util.Optional<io.fabric8.kubernetes.api.model.HasMetadata> get(WorkloadKind kind,
+                        String namespace, String name) {
+                    return cache.stream().filter(d -> d.getMetadata().getName().equals(name)).findFirst();
+                }
+
+                @Override
+                public List<io.fabric8.kubernetes.api.model.HasMetadata> list(WorkloadKind kind, String namespace) {
+                    return List.copyOf(cache);
+                }
+            }, client, () -> now[0]);
+            assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "ns"))).containsExactly("cached");
+            lookup.get(WorkloadKind.DEPLOYMENT, "ns", "fresh");
+            assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "ns"))).containsExactly("cached", "fresh");
+            assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "other"))).containsExactly("cached");
+            assertThat(names(lookup.list(WorkloadKind.STATEFUL_SET, "ns"))).containsExactly("cached");
+            now[0] = ReadThroughLookup.REMEMBER_NANOS + 1;
+            assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "ns"))).as("forgotten after a while")
+                    .containsExactly("cached");
+            now[0] = 0;
+            lookup.get(WorkloadKind.DEPLOYMENT, "ns", "fresh");
+            cache.add(deployment("fresh", "from-cache"));
+            assertThat(lookup.list(WorkloadKind.DEPLOYMENT, "ns")).as("the cache's copy once it has one").hasSize(2)
+                    .allMatch(d -> ((Deployment) d).getSpec().getTemplate().getSpec().getContainers().get(0).getImage()
+                            .equals("from-cache"));
+        }
+    }
+
+    private static List<String> names(List<io.fabric8.kubernetes.api.model.HasMetadata> objects) {
+        return objects.stream().map(o -> o.getMetadata().getName()).toList();
+    }
 }
