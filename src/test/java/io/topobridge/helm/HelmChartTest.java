@@ -205,10 +205,10 @@ class HelmChartTest {
         String leaseCreate = "Role coordination.k8s.io/leases create";
         String namespaces = "ClusterRole core/namespaces list,watch";
         return Stream.of(
-                Arguments.of("defaults", Map.of(), List.of(webhooks, secret, secretCreate, lease, leaseCreate),
-                        List.of(namespaces, secretRead)),
-                Arguments.of("namespace opt-in reads namespaces", Map.of("workloads.requireNamespaceOptIn", true),
-                        List.of(namespaces), List.of()),
+                Arguments.of("defaults", Map.of(), List.of(webhooks, secret, secretCreate, lease, leaseCreate, namespaces),
+                        List.of(secretRead)),
+                Arguments.of("namespaces are read for their queues without opt-in too",
+                        Map.of("workloads.requireNamespaceOptIn", false), List.of(namespaces), List.of()),
                 Arguments.of("cert-manager: the Secret is read, the configurations are the chart's",
                         Map.of("certManager.enabled", true), List.of(secretRead, lease), List.of(webhooks, secret, secretCreate)),
                 Arguments.of("a Secret kept by someone else is only read", Map.of("admission.tls.mode", "secret"),
