@@ -205,8 +205,8 @@ class HelmChartTest {
         String leaseCreate = "Role coordination.k8s.io/leases create";
         String namespaces = "ClusterRole core/namespaces list,watch";
         return Stream.of(
-                Arguments.of("defaults", Map.of(), List.of(webhooks, secret, secretCreate, lease, leaseCreate, namespaces),
-                        List.of(secretRead)),
+                Arguments.of("defaults (namespaces opt in)", Map.of(),
+                        List.of(webhooks, secret, secretCreate, lease, leaseCreate, namespaces), List.of(secretRead)),
                 Arguments.of("namespaces are read for their queues without opt-in too",
                         Map.of("workloads.requireNamespaceOptIn", false), List.of(namespaces), List.of()),
                 Arguments.of("cert-manager: the Secret is read, the configurations are the chart's",
@@ -244,7 +244,7 @@ class HelmChartTest {
             assertThat(grants.stream().map(HelmChartTest::unnamed)).doesNotContain(unnamed(grant));
         }
         assertThat(grants).contains("ClusterRole core/configmaps[" + env.get("TOPOBRIDGE_VOLCANO_SCHEDULER_CONFIG_NAME")
-                + "] list,watch");
+                + ",volcano-controller-configmap] get,list,watch");
         boolean role = grants.stream().anyMatch(g -> g.startsWith("Role "));
         String account = chart.one("Deployment").path("spec").path("template").path("spec").path("serviceAccountName").asText();
         assertThat(chart.objects().stream().filter(d -> Set.of("Role", "RoleBinding").contains(d.path("kind").asText())
