@@ -1,6 +1,7 @@
 package io.topobridge.core.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -120,6 +121,19 @@ class QueuePolicyTest {
         Finding none = translate(DEFAULT_ONLY, Map.of(ALLOWED, "team-a"), workload()).findings().get(0);
         assertThat(none.message()).isEqualTo("Deployment/team/web: names no queue, and the default queue \"default\" is"
                 + " not allowed here: namespace team allows topobridge.io/allowed-queues=\"team-a\"; set topobridge.io/queue");
+    }
+
+    @Test
+    void badSettingsNameTheKeyAndTheValue() {
+        assertThat(WorkloadSettings.UnlistedQueues.parse(" any ")).isEqualTo(WorkloadSettings.UnlistedQueues.ANY);
+        assertThat(WorkloadSettings.UnlistedQueues.parse("default-only"))
+                .isEqualTo(WorkloadSettings.UnlistedQueues.DEFAULT_ONLY);
+        assertThatThrownBy(() -> WorkloadSettings.UnlistedQueues.parse("all\nof them"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage(
+                        "topobridge.workloads.queues-without-allow-list=\"all\\nof them\": must be default-only or any");
+        assertThatThrownBy(() -> new WorkloadSettings("default", WorkloadSettings.UnlistedQueues.ANY, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("topobridge.workloads.max-podgroups-per-namespace=0: must be at least 1");
     }
 
     @Test
