@@ -106,6 +106,10 @@ list, so it finds exactly the objects this controller makes.
   value: {{ .Values.workloads.defaultQueue | quote }}
 - name: TOPOBRIDGE_WORKLOADS_REQUIRE_NAMESPACE_OPT_IN
   value: {{ .Values.workloads.requireNamespaceOptIn | quote }}
+- name: TOPOBRIDGE_WORKLOADS_QUEUES_WITHOUT_ALLOW_LIST
+  value: {{ .Values.workloads.queuesWithoutAllowList | quote }}
+- name: TOPOBRIDGE_WORKLOADS_MAX_PODGROUPS_PER_NAMESPACE
+  value: {{ .Values.workloads.maxPodGroupsPerNamespace | quote }}
 - name: TOPOBRIDGE_WORKLOADS_DEBOUNCE
   value: {{ .Values.workloads.debounce | quote }}
 - name: TOPOBRIDGE_WORKLOADS_MAX_DELAY

@@ -49,7 +49,10 @@ public class SettingsProducer {
     @Produces
     @Singleton
     public WorkloadSettings workloads() {
-        return new WorkloadSettings(config.workloads().defaultQueue());
+        var workloads = config.workloads();
+        return new WorkloadSettings(workloads.defaultQueue(),
+                WorkloadSettings.UnlistedQueues.parse(workloads.queuesWithoutAllowList()),
+                workloads.maxPodgroupsPerNamespace());
     }
 
     @Produces

@@ -21,6 +21,18 @@ public interface WorkloadConfig {
     @WithDefault("true")
     boolean requireNamespaceOptIn();
 
+    /**
+     * Which queues workloads may name in a namespace without the {@code topobridge.io/allowed-queues} annotation:
+     * {@code default-only} (the namespace's default queue, {@code scheduling.volcano.sh/queue-name}, and
+     * {@code default-queue}) or {@code any}.
+     */
+    @WithDefault("default-only")
+    String queuesWithoutAllowList();
+
+    /** How many PodGroups the bridge makes at most in one namespace (at least 1); more gangs get no new PodGroup. */
+    @WithDefault("500")
+    int maxPodgroupsPerNamespace();
+
     /** Quiet period after a workload event before its gang is recomputed. */
     @WithDefault("50ms")
     Duration debounce();

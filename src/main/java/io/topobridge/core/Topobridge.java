@@ -11,6 +11,11 @@ public final class Topobridge {
     public static final String GROUP = PREFIX + "group";
     public static final String QUEUE = PREFIX + "queue";
     public static final String MIN_MEMBER = PREFIX + "min-member";
+    /**
+     * Namespace annotation only admins can set: the Volcano queues workloads of the namespace may use, comma
+     * separated, {@code *} for any.
+     */
+    public static final String ALLOWED_QUEUES = PREFIX + "allowed-queues";
 
     /** Written on a placed gang's PodGroup: the lowest tier whose one HyperNode holds all its pods, or {@code none}. */
     public static final String ACHIEVED_TIER = PREFIX + "achieved-tier";

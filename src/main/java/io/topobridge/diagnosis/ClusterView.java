@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.controller.ProcessPart;
 import io.topobridge.controller.topology.NodeCache;
+import io.topobridge.controller.topology.NodeMetadata;
 import io.topobridge.controller.workload.WorkloadCaches;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
@@ -214,6 +215,43 @@ public class ClusterView implements ProcessPart {
             }
         }
         return out;
+    }
+
+    /** Hears every node added, changed or removed (informer thread; keep it quick). */
+    public void addNodeListener(Runnable listener) {
+        nodes.addHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(NodeMetadata node) {
+                listener.run();
+            }
+
+            @Override
+            public void onUpdate(NodeMetadata before, NodeMetadata after) {
+                if (!before.allocatable().equals(after.allocatable())) {
+                    listener.run();
+                }
+            }
+
+            @Override
+            public void onDelete(NodeMetadata node, boolean unknown) {
+                listener.run();
+            }
+        });
+    }
+
+    /**
+     * The allocatable resources of every node together; null while the nodes are not listed yet, or when no node
+     * reports any (a cluster whose kubelets have not reported is not judged).
+     */
+    public Amounts clusterAllocatable() {
+        if (!nodes.ready()) {
+            return null;
+        }
+        Amounts sum = Amounts.NONE;
+        for (var node : nodes.views()) {
+            sum = sum.plus(node.allocatable());
+        }
+        return sum.isEmpty() ? null : sum;
     }
 
     /** The capacity picture now. */

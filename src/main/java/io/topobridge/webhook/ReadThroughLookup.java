@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jboss.logging.Logger;
 
@@ -108,5 +109,10 @@ final class ReadThroughLookup implements WorkloadLookup {
     @Override
     public List<HasMetadata> podGroups(String namespace) {
         return cached.podGroups(namespace);
+    }
+
+    @Override
+    public Map<String, String> namespaceAnnotations(String namespace) {
+        return cached.namespaceAnnotations(namespace);
     }
 }

@@ -243,8 +243,8 @@ class HelmInstallE2E {
                 && !new String(Base64.getDecoder().decode(admin.secrets().inNamespace(NS).withName(secretName).get()
                         .getData().get("tls.crt"))).equals("damaged"));
 
-        // helm upgrade to one replica (no leader election), admission off and no namespace opt-in: a ClusterRole
-        // without namespaces and no Role at all; the controller removes its webhook configurations and now
+        // helm upgrade to one replica (no leader election), admission off and no namespace opt-in: no Role at all
+        // (namespaces are still read, for the queues each may use); the controller removes its webhook configurations and now
         // manages the Deployment of the namespace that did not opt in. Then back.
         Rendered upgraded = chart(Map.of("replicaCount", 1, "admission.enabled", false,
                 "workloads.requireNamespaceOptIn", false));

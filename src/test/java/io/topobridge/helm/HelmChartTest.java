@@ -207,8 +207,8 @@ class HelmChartTest {
         return Stream.of(
                 Arguments.of("defaults (namespaces opt in)", Map.of(),
                         List.of(webhooks, secret, secretCreate, lease, leaseCreate, namespaces), List.of(secretRead)),
-                Arguments.of("without namespace opt-in no namespace is read",
-                        Map.of("workloads.requireNamespaceOptIn", false), List.of(), List.of(namespaces)),
+                Arguments.of("namespaces are read for their queues without opt-in too",
+                        Map.of("workloads.requireNamespaceOptIn", false), List.of(namespaces), List.of()),
                 Arguments.of("cert-manager: the Secret is read, the configurations are the chart's",
                         Map.of("certManager.enabled", true), List.of(secretRead, lease), List.of(webhooks, secret, secretCreate)),
                 Arguments.of("a Secret kept by someone else is only read", Map.of("admission.tls.mode", "secret"),

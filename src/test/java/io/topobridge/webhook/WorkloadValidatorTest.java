@@ -19,6 +19,8 @@ import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -114,6 +116,35 @@ class WorkloadValidatorTest {
         valid.getMetadata().getAnnotations().put("topobridge.io/queue", "legacy");
         post(deploymentReview("CREATE", valid, null)).body("response.allowed", equalTo(true))
                 .body("response.warnings", hasItem("queue legacy is closed"));
+    }
+
+    /** The real translation, over a namespace whose admins allow queue team-a only. */
+    @Test
+    void aQueueTheNamespaceDoesNotAllowIsDeniedWithTheReconcilersMessage() {
+        var namespace = new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName("ml")
+                .addToAnnotations("topobridge.io/allowed-queues", "team-a").endMetadata().build();
+        var translator = new WorkloadTranslator(WorkloadSettings.defaults());
+        try (var real = new WebhookFixture(List.of(new WorkloadValidator(translator::validate, () -> TIERS,
+                new InMemoryLookup(List.of(namespace)), Reviews.SERIALIZATION, java.util.Set.of("kube-system"))))) {
+            Deployment other = deployment("soft");
+            other.getMetadata().getAnnotations().put("topobridge.io/queue", "team-b");
+            real.request().body(deploymentReview("CREATE", other, null).toString()).post(WorkloadValidator.PATH).then()
+                    .statusCode(200).body("response.allowed", equalTo(false))
+                    .body("response.status.code", equalTo(422))
+                    .body("response.status.message", equalTo("Deployment/ml/decode: topobridge.io/queue=\"team-b\""
+                            + " (metadata): queue \"team-b\" is not allowed here: namespace ml allows"
+                            + " topobridge.io/allowed-queues=\"team-a\""));
+
+            Deployment allowed = deployment("soft");
+            allowed.getMetadata().getAnnotations().put("topobridge.io/queue", "team-a");
+            real.request().body(deploymentReview("CREATE", allowed, null).toString()).post(WorkloadValidator.PATH).then()
+                    .statusCode(200).body("response.allowed", equalTo(true));
+
+            // naming none takes the default queue, which this namespace does not allow either
+            real.request().body(deploymentReview("CREATE", deployment("soft"), null).toString())
+                    .post(WorkloadValidator.PATH).then().statusCode(200).body("response.allowed", equalTo(false))
+                    .body("response.status.message", containsString("names no queue, and the default queue \"default\""));
+        }
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.topobridge.core.Topobridge;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -28,7 +29,7 @@ final class CacheChanges {
             return true;
         }
         if (before instanceof Queue b && after instanceof Queue a) {
-            return !Objects.equals(state(b), state(a));
+            return !Objects.equals(state(b), state(a)) || !Objects.equals(capability(b), capability(a));
         }
         if (!sameMetadata(before.getMetadata(), after.getMetadata())) {
             return true;
@@ -53,6 +54,10 @@ final class CacheChanges {
 
     private static String state(Queue queue) {
         return queue.getStatus() == null ? null : queue.getStatus().getState();
+    }
+
+    private static Map<String, String> capability(Queue queue) {
+        return queue.getSpec() == null ? null : queue.getSpec().getCapability();
     }
 
     /** Labels, annotations, owners and managed fields (the writer reads those) are all that matter. */

@@ -30,7 +30,7 @@ import org.jboss.logging.Logger;
 /**
  * The controller's {@link WorkloadLookup}: informer caches of every installed workload kind (a custom kind's
  * informer starts when its CRD appears and stops when it goes), a metadata-only ReplicaSet cache (to follow a
- * pod to its Deployment), Volcano's PodGroups and Queues, and Namespaces when namespace opt-in is required.
+ * pod to its Deployment), Volcano's PodGroups and Queues, and Namespaces (their opt-in label and queue policy).
  * Objects handed out are cached objects: callers read them and never change them. Shared by the workload
  * controller and the pod admission webhook.
  */
@@ -54,7 +54,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     // while start, stop and CRD changes replace informers under this object's lock. Readers never take the lock:
     // the informer references are volatile and the map of workload informers is an immutable snapshot replaced as
     // a whole (copy on write), so a reader sees either the old or the new informer, fully constructed. An
-    // informer's store is itself safe for concurrent reads. failures, started and watchNamespaces are only
+    // informer's store is itself safe for concurrent reads. failures and started are only
     // touched under the lock.
     private volatile Map<WorkloadKind, SharedIndexInformer<? extends HasMetadata>> informers = Map.of();
     private final Map<WorkloadKind, Throwable> failures = new EnumMap<>(WorkloadKind.class);
@@ -63,7 +63,6 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     private volatile SharedIndexInformer<Namespace> namespaceInformer;
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
     private boolean started;
-    private boolean watchNamespaces;
 
     public WorkloadCaches(KubernetesClient client, KindRegistry kinds) {
         this.client = client;
@@ -73,14 +72,6 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     /** Hears every cache change (informer threads; keep it quick). */
     public void addListener(Consumer<Change> listener) {
         listeners.add(listener);
-    }
-
-    /** Also cache Namespaces (for namespace opt-in); call before {@link #start()}. */
-    public synchronized void watchNamespaces() {
-        watchNamespaces = true;
-        if (started && namespaceInformer == null) {
-            namespaceInformer = startInformer("Namespace", client.namespaces().runnableInformer(0), null);
-        }
     }
 
     @Override
@@ -111,9 +102,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         if (kinds.installed(VolcanoApi.QUEUE_CRD)) {
             startQueues();
         }
-        if (watchNamespaces) {
-            namespaceInformer = startInformer("Namespace", client.namespaces().runnableInformer(0), null);
-        }
+        namespaceInformer = startInformer("Namespace", client.namespaces().runnableInformer(0), null);
         kinds.addListener(this::onCrdChange);
     }
 
@@ -355,6 +344,16 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     public Optional<Queue> queue(String name) {
         SharedIndexInformer<Queue> informer = queueInformer;
         return informer == null ? Optional.empty() : Optional.ofNullable(informer.getStore().getByKey(name));
+    }
+
+    @Override
+    public Map<String, String> namespaceAnnotations(String namespace) {
+        SharedIndexInformer<Namespace> informer = namespaceInformer;
+        Namespace ns = informer == null || namespace == null ? null : informer.getStore().getByKey(namespace);
+        if (ns == null || ns.getMetadata().getAnnotations() == null) {
+            return Map.of();
+        }
+        return new LinkedHashMap<>(ns.getMetadata().getAnnotations());
     }
 
     /** A namespace's labels; null when namespaces are not cached or the namespace is unknown. */

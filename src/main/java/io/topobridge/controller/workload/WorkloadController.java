@@ -1,6 +1,7 @@
 package io.topobridge.controller.workload;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.apply.Applier;
 import io.topobridge.controller.Debouncer;
@@ -19,10 +20,13 @@ import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.workload.changes.Bounds;
 import io.topobridge.core.workload.changes.ObservedPodGroup;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.translate.ScopeResult;
+import io.topobridge.core.workload.resources.Quantities;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.diagnosis.ClusterView;
 import io.topobridge.findings.FindingsRegistry;
@@ -30,6 +34,7 @@ import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
 import io.topobridge.volcano.VolcanoObjects;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -98,6 +103,7 @@ public class WorkloadController implements ProcessPart {
     private final Options options;
     private final WorkloadTranslator translator;
     private final ClusterView view;
+    private final int maxPodGroups;
 
     // set in start() before the listeners that use them are registered; volatile for resync() and stop() callers
     private volatile Debouncer<Due> debouncer;
@@ -113,6 +119,16 @@ public class WorkloadController implements ProcessPart {
     private final Map<String, GangScope> lastScope = new ConcurrentHashMap<>();
     /** Scopes with findings published (touched only by the debouncer's worker thread). */
     private final Map<GangScope, Set<String>> published = new HashMap<>();
+    /**
+     * PodGroups this controller created ({@code namespace/name} → when), until the cache has surely shown them: they
+     * count against the namespace's limit even before their watch event arrives (worker thread only).
+     */
+    private final Map<String, Long> created = new HashMap<>();
+    private static final long CREATED_MEMORY_NANOS = TimeUnit.MINUTES.toNanos(1);
+    /** Whether some gang waits because it exceeds the whole cluster: a node change may make room for it. */
+    private volatile boolean heldForCluster;
+    /** Whether some gang waits for room under the namespace's limit: a PodGroup of the bridge going makes room. */
+    private volatile boolean heldForLimit;
 
     public WorkloadController(WorkloadCaches lookup, ClusterView view, Applier applier, FindingsRegistry findings,
             TierSource tiers, KindRegistry kinds, Options options, WorkloadSettings settings) {
@@ -124,6 +140,7 @@ public class WorkloadController implements ProcessPart {
         this.kinds = kinds;
         this.options = options;
         this.translator = new WorkloadTranslator(settings);
+        this.maxPodGroups = settings.maxPodGroupsPerNamespace();
     }
 
     @Override
@@ -145,13 +162,15 @@ public class WorkloadController implements ProcessPart {
         }
         startedAt = System.nanoTime();
         debouncer = new Debouncer<>("workloads", options.debounce(), options.maxDelay(), this::work);
-        if (options.requireNamespaceOptIn()) {
-            lookup.watchNamespaces();
-        }
         lookup.addListener(this::onChange);
         lookup.start();
         // a gang whose pods were bound (or one that lost a pod) may have a new achieved tier
         view.addPodListener(this::onPod);
+        view.addNodeListener(() -> {
+            if (heldForCluster && debouncer != null) {
+                debouncer.submit(ALL);
+            }
+        });
         view.start();
         tiers.addListener(catalog -> debouncer.submit(ALL));
         kinds.addListener(change -> debouncer.submit(ALL));
@@ -246,6 +265,10 @@ public class WorkloadController implements ProcessPart {
         }
         HasMetadata object = change.object();
         if ("PodGroup".equals(change.kind())) {
+            if (change.after() == null && heldForLimit && ours(object)) {
+                // room under a namespace's limit: the gangs waiting for it are recomputed
+                debouncer.submit(ALL);
+            }
             translator.scopeOfPodGroup(object, lookup).ifPresent(this::submit);
             return;
         }
@@ -314,15 +337,28 @@ public class WorkloadController implements ProcessPart {
         }
         QueueStates queues = queues();
         Forest forest = view.forest();
+        Amounts cluster = view.clusterAllocatable();
+        long now = System.nanoTime();
+        created.values().removeIf(at -> now - at > CREATED_MEMORY_NANOS);
+        boolean held = false;
+        boolean limited = false;
         RuntimeException retry = null;
         for (ScopeResult result : results) {
             try {
-                reconcile(result, queues, forest);
+                List<Finding> found = reconcile(result, queues, forest, cluster);
+                held |= found.stream().anyMatch(f -> f.reason() == WorkloadReason.GANG_EXCEEDS_CLUSTER);
+                limited |= found.stream().anyMatch(f -> f.reason() == WorkloadReason.POD_GROUP_LIMIT_REACHED);
             } catch (KubernetesClientException e) {
                 // a transient failure (connection, 5xx, throttling): the batch is retried with backoff
                 LOG.warnf("scope %s: %s", result.scope(), e.getMessage());
                 retry = e;
             }
+        }
+        if (full || held) {
+            heldForCluster = held;
+        }
+        if (full || limited) {
+            heldForLimit = limited;
         }
         if (full && retry == null) {
             Set<String> wanted = new java.util.HashSet<>();
@@ -393,11 +429,30 @@ public class WorkloadController implements ProcessPart {
             return QueueStates.UNKNOWN;
         }
         Map<String, String> states = new HashMap<>();
+        Map<String, Map<String, BigDecimal>> capability = new HashMap<>();
         for (Queue queue : lookup.allQueues()) {
             String state = queue.getStatus() == null ? null : queue.getStatus().getState();
             states.put(queue.getMetadata().getName(), state == null ? "" : state);
+            Map<String, String> limits = queue.getSpec() == null ? null : queue.getSpec().getCapability();
+            if (limits != null && !limits.isEmpty()) {
+                capability.put(queue.getMetadata().getName(), amounts(queue.getMetadata().getName(), limits));
+            }
         }
-        return new QueueStates(true, states);
+        return new QueueStates(true, states, capability);
+    }
+
+    /** A queue's capability; an entry that is no quantity limits nothing (Volcano's webhook would refuse it anyway). */
+    private static Map<String, BigDecimal> amounts(String queue, Map<String, String> limits) {
+        Map<String, BigDecimal> out = new TreeMap<>();
+        limits.forEach((resource, value) -> {
+            try {
+                out.put(resource, Quantities.amount(new Quantity(value)));
+            } catch (RuntimeException e) {
+                LOG.debugf("queue %s: capability %s=%s is not a quantity: ignored", queue, resource,
+                        UserText.quote(value));
+            }
+        });
+        return out;
     }
 
     /** The cached PodGroups as the planner sees them; the scope of a foreign one is looked up only where it matters. */
@@ -444,19 +499,27 @@ public class WorkloadController implements ProcessPart {
 
     /** Brings one scope's PodGroups in line with its translation and publishes its findings. */
     void reconcile(ScopeResult result, QueueStates queues) {
-        reconcile(result, queues, view.forest());
+        reconcile(result, queues, view.forest(), view.clusterAllocatable());
     }
 
-    private void reconcile(ScopeResult result, QueueStates queues, Forest forest) {
+    /** Returns the scope's findings. */
+    private List<Finding> reconcile(ScopeResult result, QueueStates queues, Forest forest, Amounts cluster) {
         GangScope scope = result.scope();
         LOG.debugf("reconciling %s", scope);
+        String prefix = scope.namespace() + "/";
+        Set<String> unseen = new java.util.HashSet<>();
+        created.keySet().stream().filter(k -> k.startsWith(prefix)).forEach(k -> unseen.add(k.substring(prefix.length())));
+        Bounds bounds = new Bounds(cluster, maxPodGroups, unseen);
         PodGroupChanges.Plan plan = PodGroupChanges.plan(result, observe(lookup.podGroups(scope.namespace())), queues,
-                placed(result, forest), tiers.settled() ? tiers.inCluster() : null);
+                placed(result, forest), tiers.settled() ? tiers.inCluster() : null, bounds);
         List<Finding> found = new ArrayList<>(plan.findings());
         for (PodGroupChanges.Step step : plan.steps()) {
             if (step instanceof PodGroupChanges.Apply apply) {
-                write(apply.podGroup(), result, found);
+                if (write(apply.podGroup(), result, found) == Applier.Outcome.CREATED) {
+                    created.put(prefix + apply.name(), System.nanoTime());
+                }
             } else if (step instanceof PodGroupChanges.Delete delete) {
+                created.remove(delete.namespace() + "/" + delete.name());
                 PodGroup current = lookup.podGroup(delete.namespace(), delete.name());
                 if (current != null && applier.delete(current, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)) {
                     LOG.infof("deleted PodGroup %s/%s: %s no longer wants it", delete.namespace(), delete.name(), scope);
@@ -466,6 +529,7 @@ public class WorkloadController implements ProcessPart {
             }
         }
         publish(scope, result, found);
+        return found;
     }
 
     private void release(String name, String namespace) {
@@ -476,7 +540,7 @@ public class WorkloadController implements ProcessPart {
     }
 
     /** Applies a desired PodGroup; a refusal by the API server becomes a finding, not a retry loop. */
-    private void write(DesiredPodGroup desired, ScopeResult result, List<Finding> found) {
+    private Applier.Outcome write(DesiredPodGroup desired, ScopeResult result, List<Finding> found) {
         PodGroup current = lookup.podGroup(desired.namespace(), desired.name());
         try {
             Applier.Outcome outcome = applier.apply(VolcanoObjects.podGroup(desired), current);
@@ -485,6 +549,7 @@ public class WorkloadController implements ProcessPart {
                         desired.namespace(), desired.name(),
                         desired.ownership() == DesiredPodGroup.Ownership.OWNED ? "owned" : "topology fields only");
             }
+            return outcome;
         } catch (KubernetesClientException e) {
             int code = e.getCode();
             if (code >= 400 && code < 500 && code != 409 && code != 429) {
@@ -493,7 +558,7 @@ public class WorkloadController implements ProcessPart {
                 found.addAll(PodGroupChanges.about(result, WorkloadReason.APPLY_REFUSED, desired.name(),
                         "the API server refused PodGroup " + desired.name() + " (HTTP " + code + "): "
                                 + UserText.excerpt(reason)));
-                return;
+                return null;
             }
             throw e;
         }

@@ -13,14 +13,25 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
-/** A {@link WorkloadLookup} over a fixed set of objects, e.g. the files given to {@code render}. */
+/**
+ * A {@link WorkloadLookup} over a fixed set of objects, e.g. the files given to {@code render}; Namespaces among them
+ * give their annotations (the queues their workloads may use).
+ */
 public final class InMemoryLookup implements WorkloadLookup {
 
     private final Map<WorkloadKind, Map<String, Map<String, HasMetadata>>> byKind = new EnumMap<>(WorkloadKind.class);
 
+    private final Map<String, Map<String, String>> namespaceAnnotations = new HashMap<>();
+
     public InMemoryLookup(Collection<? extends HasMetadata> objects) {
         for (HasMetadata object : objects) {
             if (object.getMetadata() == null || object.getMetadata().getName() == null) {
+                continue;
+            }
+            if ("Namespace".equals(object.getKind()) && "v1".equals(object.getApiVersion())) {
+                Map<String, String> annotations = object.getMetadata().getAnnotations();
+                namespaceAnnotations.put(object.getMetadata().getName(), annotations == null ? Map.of()
+                        : new HashMap<>(annotations));
                 continue;
             }
             WorkloadKind.of(object.getApiVersion(), object.getKind()).ifPresent(kind -> byKind
@@ -42,6 +53,11 @@ public final class InMemoryLookup implements WorkloadLookup {
                 .getOrDefault(Objects.requireNonNullElse(namespace, ""), Map.of()).values());
         out.sort(Comparator.comparing(o -> o.getMetadata().getName()));
         return out;
+    }
+
+    @Override
+    public Map<String, String> namespaceAnnotations(String namespace) {
+        return namespaceAnnotations.getOrDefault(Objects.requireNonNullElse(namespace, ""), Map.of());
     }
 
     private static String namespaceOf(HasMetadata object) {

@@ -50,6 +50,7 @@ public final class Renderer {
         List<HasMetadata> workloads = new ArrayList<>();
         List<Pod> pods = new ArrayList<>();
         List<ForeignHyperNode> foreign = new ArrayList<>();
+        List<HasMetadata> namespaces = new ArrayList<>();
         for (HasMetadata object : inputs) {
             if (object instanceof Node node) {
                 nodes.add(new NodeInfo(node.getMetadata().getName(), node.getMetadata().getLabels(), gpu(node)));
@@ -60,13 +61,18 @@ public final class Renderer {
                 pods.add(pod);
             } else if (WorkloadKind.of(object.getApiVersion(), object.getKind()).isPresent()) {
                 workloads.add(object);
+            } else if ("Namespace".equals(object.getKind())) {
+                // the queues a namespace's workloads may use, and its default queue
+                namespaces.add(object);
             }
         }
         List<Finding> findings = new ArrayList<>();
         TopologyResult topo = topology.build(nodes, foreign);
         findings.addAll(topo.findings());
 
-        var lookup = new InMemoryLookup(workloads);
+        List<HasMetadata> known = new ArrayList<>(workloads);
+        known.addAll(namespaces);
+        var lookup = new InMemoryLookup(known);
         TranslationResult translated = translator.translate(workloads, topo.tiers(), lookup);
         findings.addAll(translated.findings());
 

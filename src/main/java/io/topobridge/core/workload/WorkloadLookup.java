@@ -2,6 +2,7 @@ package io.topobridge.core.workload;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -21,5 +22,14 @@ public interface WorkloadLookup {
      */
     default List<HasMetadata> podGroups(String namespace) {
         return List.of();
+    }
+
+    /**
+     * A namespace's annotations, where admins say which Volcano queues its workloads may use
+     * ({@code topobridge.io/allowed-queues}) and name its default queue ({@code scheduling.volcano.sh/queue-name}).
+     * Empty where the namespace is unknown.
+     */
+    default Map<String, String> namespaceAnnotations(String namespace) {
+        return Map.of();
     }
 }

@@ -52,6 +52,14 @@ public enum WorkloadReason implements Reason {
     ROLLOUT_NEEDS_ROOM,
     /** A workload in a namespace that has not opted in: no PodGroup (its pods would never be tied to one). */
     NAMESPACE_NOT_OPTED_IN,
+    /** A queue the namespace's admins do not let its workloads use: no PodGroup, denied at admission. */
+    QUEUE_NOT_ALLOWED,
+    /** The gang's minResources exceed what its queue may ever hold (its {@code spec.capability}): no PodGroup. */
+    GANG_EXCEEDS_QUEUE,
+    /** The gang's minResources exceed the allocatable resources of every node together: no PodGroup. */
+    GANG_EXCEEDS_CLUSTER,
+    /** The namespace holds as many PodGroups as the bridge may make there: no new one until some go. */
+    POD_GROUP_LIMIT_REACHED,
     /** The PodGroup's new queue is missing or closed: the PodGroup keeps its current queue. */
     QUEUE_CHANGE_HELD,
     /** The gang's tier has no HyperNode yet: Volcano would treat the whole cluster as that tier, so it waits. */

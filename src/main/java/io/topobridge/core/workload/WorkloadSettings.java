@@ -1,11 +1,60 @@
 package io.topobridge.core.workload;
 
+import io.topobridge.core.finding.UserText;
+import java.util.Locale;
 import java.util.Objects;
 
-/** Validated workload configuration for the translator. */
-public record WorkloadSettings(String defaultQueue) {
+/**
+ * Validated workload configuration for the translator and the PodGroup planner.
+ *
+ * @param defaultQueue the queue of a gang whose workload names none, in a namespace that names no default queue
+ * @param unlistedQueues which queues workloads may use in a namespace without an allow-list annotation
+ * @param maxPodGroupsPerNamespace how many PodGroups the bridge makes at most in one namespace
+ */
+public record WorkloadSettings(String defaultQueue, UnlistedQueues unlistedQueues, int maxPodGroupsPerNamespace) {
+
+    /** Configuration key of {@link #unlistedQueues}. */
+    public static final String UNLISTED_QUEUES_KEY = "topobridge.workloads.queues-without-allow-list";
+    /** Configuration key of {@link #maxPodGroupsPerNamespace}. */
+    public static final String MAX_POD_GROUPS_KEY = "topobridge.workloads.max-podgroups-per-namespace";
+    /** Default of {@link #maxPodGroupsPerNamespace}. */
+    public static final int DEFAULT_MAX_POD_GROUPS = 500;
+
+    /** Which queues a namespace without {@code topobridge.io/allowed-queues} may use. */
+    public enum UnlistedQueues {
+        /** Only its default queue: the namespace's own (Volcano's namespace annotation) or the configured one. */
+        DEFAULT_ONLY,
+        /** Any queue. */
+        ANY;
+
+        /** The configuration value, e.g. {@code default-only}. */
+        public String value() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        /** Parses a configuration value; the exception names the key and the value. */
+        public static UnlistedQueues parse(String value) {
+            for (UnlistedQueues v : values()) {
+                if (v.value().equals(value == null ? "" : value.trim())) {
+                    return v;
+                }
+            }
+            throw new IllegalArgumentException(UNLISTED_QUEUES_KEY + "=" + UserText.quote(value)
+                    + ": must be default-only or any");
+        }
+    }
+
     public WorkloadSettings {
         Objects.requireNonNull(defaultQueue, "defaultQueue");
+        Objects.requireNonNull(unlistedQueues, "unlistedQueues");
+        if (maxPodGroupsPerNamespace < 1) {
+            throw new IllegalArgumentException(MAX_POD_GROUPS_KEY + "=" + maxPodGroupsPerNamespace + ": must be at least 1");
+        }
+    }
+
+    /** The configured defaults with another default queue. */
+    public WorkloadSettings(String defaultQueue) {
+        this(defaultQueue, UnlistedQueues.DEFAULT_ONLY, DEFAULT_MAX_POD_GROUPS);
     }
 
     public static WorkloadSettings defaults() {

@@ -42,6 +42,11 @@ final class Wiring {
 
     Wiring(KubernetesClient client, KindRegistry kinds, TierCatalog tiers, WorkloadController.Options options,
             Applier applier) {
+        this(client, kinds, tiers, options, applier, WorkloadSettings.defaults());
+    }
+
+    Wiring(KubernetesClient client, KindRegistry kinds, TierCatalog tiers, WorkloadController.Options options,
+            Applier applier, WorkloadSettings settings) {
         this.tiers = tiers;
         this.lookup = new WorkloadCaches(client, kinds);
         this.applier = applier != null ? applier : new Applier(client, meters);
@@ -71,7 +76,7 @@ final class Wiring {
         this.nodes = new io.topobridge.controller.topology.NodeCache(client);
         this.view = new io.topobridge.diagnosis.ClusterView(client, nodes, lookup, kinds);
         this.controller = new WorkloadController(lookup, view, this.applier, findings, source, kinds, options,
-                WorkloadSettings.defaults());
+                settings);
     }
 
     /** Changes the tiers and tells the controller, as the topology controller would (its pass settles them). */

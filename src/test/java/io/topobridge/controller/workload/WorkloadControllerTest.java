@@ -319,6 +319,44 @@ class WorkloadControllerTest {
     }
 
     @Test
+    void aBurstOfWorkloadsGetsNoMorePodGroupsThanTheNamespacesLimit() {
+        wiring = new Wiring(cluster.client(), registry, Fixtures.TIERS, Wiring.DEFAULTS, null,
+                new io.topobridge.core.workload.WorkloadSettings("default",
+                        io.topobridge.core.workload.WorkloadSettings.UnlistedQueues.DEFAULT_ONLY, 3));
+        wiring.controller.start();
+        await().atMost(WAIT).until(wiring.controller::ready);
+        cluster.dispatcher().clearLog();
+        cluster.client().namespaces().withName(NS).edit(n -> new NamespaceBuilder(n).editMetadata()
+                .addToLabels("topobridge.io/enabled", "true").endMetadata().build());
+
+        // six gangs within one debounce window: the PodGroups created a moment ago count before the cache shows them
+        for (int i = 0; i < 6; i++) {
+            apply(deployment(1, "topobridge.io/highest-tier: \"1\"", "").replace("vllm", "vllm-" + i));
+        }
+        await().atMost(WAIT).until(() -> wiring.findings.of(WorkloadController.SOURCE).size() == 3);
+        settle();
+        assertThat(cluster.client().resources(PodGroup.class).inNamespace(NS).list().getItems()).hasSize(3);
+        assertThat(podGroupWrites()).hasSize(3);
+        assertThat(wiring.findings.of(WorkloadController.SOURCE)).allSatisfy(f -> {
+            assertThat(f.reason()).isEqualTo(WorkloadReason.POD_GROUP_LIMIT_REACHED);
+            assertThat(f.message()).contains("namespace llm holds 3 PodGroups of the bridge");
+        });
+        resyncAndSettle();
+        assertThat(podGroupWrites()).as("a resync with nothing changed writes nothing").hasSize(3);
+
+        // one gang goes: one waiting gang gets its PodGroup
+        String made = cluster.client().resources(PodGroup.class).inNamespace(NS).list().getItems().get(0)
+                .getMetadata().getName();
+        cluster.client().apps().deployments().inNamespace(NS).withName(made.substring("tb-deploy-".length())).edit(
+                d -> new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder(d).editMetadata()
+                        .withAnnotations(Map.of()).endMetadata().build());
+        await().atMost(WAIT).until(() -> wiring.findings.of(WorkloadController.SOURCE).size() == 2);
+        settle();
+        assertThat(cluster.client().resources(PodGroup.class).inNamespace(NS).list().getItems()).hasSize(3)
+                .noneMatch(pg -> pg.getMetadata().getName().equals(made));
+    }
+
+    @Test
     void missingOrClosedQueueIsReportedInsteadOfRetried() {
         var queue = new Queue();
         queue.setMetadata(new ObjectMetaBuilder().withName("research").build());
@@ -327,6 +365,9 @@ class WorkloadControllerTest {
         queue = cluster.client().resources(Queue.class).withName("research").get();
         queue.setStatus(new QueueStatus().state("Closed"));
         cluster.client().resource(queue).updateStatus();
+        // the namespace lets its workloads use any queue: what is judged here is the queue's state
+        cluster.client().namespaces().withName(NS).edit(n -> new NamespaceBuilder(n).editMetadata()
+                .addToAnnotations("topobridge.io/allowed-queues", "*").endMetadata().build());
         startController(Wiring.DEFAULTS);
 
         apply(deployment(1, "topobridge.io/highest-tier: \"1\", topobridge.io/queue: research", ""));

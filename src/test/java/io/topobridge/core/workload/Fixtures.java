@@ -70,6 +70,11 @@ public final class Fixtures {
             public List<HasMetadata> podGroups(String namespace) {
                 return podGroups.stream().filter(p -> namespace.equals(p.getMetadata().getNamespace())).toList();
             }
+
+            @Override
+            public Map<String, String> namespaceAnnotations(String namespace) {
+                return base.namespaceAnnotations(namespace);
+            }
         };
     }
 
@@ -78,6 +83,16 @@ public final class Fixtures {
     }
 
     /** A Deployment of {@code replicas} pods asking for 1 CPU and 1 GPU each, with the given annotations. */
+    /** A Namespace with annotations (e.g. the queues its workloads may use), as YAML. */
+    public static String namespace(String name, Map<String, String> annotations) {
+        var out = new StringBuilder("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ").append(name).append('\n');
+        if (!annotations.isEmpty()) {
+            out.append("  annotations:\n");
+            annotations.forEach((k, v) -> out.append("    ").append(k).append(": \"").append(v).append("\"\n"));
+        }
+        return out.toString();
+    }
+
     public static String deployment(String ns, String name, int replicas, Map<String, String> annotations) {
         var out = new StringBuilder();
         out.append("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ").append(name)

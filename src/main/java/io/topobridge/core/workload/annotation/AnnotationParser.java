@@ -327,9 +327,14 @@ public final class AnnotationParser {
                         + "starting and ending with a letter or digit, at most 63 characters");
     }
 
+    /** Whether {@code value} can name a Volcano queue (a DNS-1123 subdomain). */
+    public static boolean validQueue(String value) {
+        return value.length() <= 253 && DNS_SUBDOMAIN.matcher(value).matches();
+    }
+
     static Result<String> queue(String raw) {
         String value = raw.trim();
-        return value.length() <= 253 && DNS_SUBDOMAIN.matcher(value).matches() ? Result.ok(value)
+        return validQueue(value) ? Result.ok(value)
                 : Result.error("a queue name must be a DNS-1123 subdomain: lowercase letters, digits, '-' and '.'");
     }
 

@@ -2,6 +2,7 @@ package io.topobridge.core.workload.changes;
 
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.diagnosis.Achieved;
+import io.topobridge.core.diagnosis.Amounts;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
@@ -10,6 +11,7 @@ import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.translate.ScopeResult;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -80,7 +82,20 @@ public final class PodGroupChanges {
      */
     public static Plan plan(ScopeResult result, List<ObservedPodGroup> observed, QueueStates queues,
             Map<String, Achieved> placed, TierCatalog inCluster) {
+        return plan(result, observed, queues, placed, inCluster, Bounds.NONE);
+    }
+
+    /**
+     * @param bounds what bounds the bridge's PodGroups: a PodGroup whose {@code minResources} exceed its queue's
+     *     capability or the whole cluster's allocatable resources is not written (no new one is made; an existing one
+     *     is kept as it was), and no new PodGroup is made in a namespace that holds {@code maxPerNamespace} of the
+     *     bridge's already (existing ones are kept and updated)
+     */
+    public static Plan plan(ScopeResult result, List<ObservedPodGroup> observed, QueueStates queues,
+            Map<String, Achieved> placed, TierCatalog inCluster, Bounds bounds) {
         GangScope scope = result.scope();
+        Set<String> owned = new HashSet<>(bounds.createdUnseen());
+        observed.stream().filter(ObservedPodGroup::ours).forEach(pg -> owned.add(pg.name()));
         Map<String, ObservedPodGroup> byName = new HashMap<>();
         observed.forEach(pg -> byName.put(pg.name(), pg));
         List<Finding> findings = new ArrayList<>(result.findings());
@@ -105,9 +120,21 @@ public final class PodGroupChanges {
                     continue;
                 }
                 DesiredPodGroup write = queueUsable(desired, current, queues, result, findings);
-                if (write != null) {
-                    steps.add(new Apply(write));
+                if (write == null || exceeds(write, current, queues, bounds, result, findings)) {
+                    continue;
                 }
+                if (current == null && !owned.contains(write.name())) {
+                    if (owned.size() >= bounds.maxPerNamespace()) {
+                        findings.addAll(about(result, WorkloadReason.POD_GROUP_LIMIT_REACHED, write.name(), "PodGroup "
+                                + write.name() + " is not made: namespace " + write.namespace() + " holds "
+                                + owned.size() + " PodGroups of the bridge, the most it makes in one namespace"
+                                + " (topobridge.workloads.max-podgroups-per-namespace=" + bounds.maxPerNamespace()
+                                + "); it is made once there is room"));
+                        continue;
+                    }
+                    owned.add(write.name());
+                }
+                steps.add(new Apply(write));
             } else if (current != null && !current.ours()) {
                 adoptedWanted.add(desired.name());
                 steps.add(new Apply(desired));
@@ -211,6 +238,55 @@ public final class PodGroupChanges {
         return current != null ? desired : null;
     }
 
+    /**
+     * Whether the gang asks for more than its queue may ever hold or than all nodes together have: such a PodGroup
+     * could never start, and once Inqueue it would hold its minResources in the queue, so it is not written (a new one
+     * is not made, an existing one is kept as it was) and said so.
+     */
+    private static boolean exceeds(DesiredPodGroup desired, ObservedPodGroup current, QueueStates queues, Bounds bounds,
+            ScopeResult result, List<Finding> findings) {
+        Amounts need = Amounts.parse(desired.spec().getMinResources());
+        if (need.isEmpty()) {
+            return false;
+        }
+        String kept = current == null ? "it is not made" : "the PodGroup is kept as it was";
+        String queue = desired.spec().getQueue();
+        Map<String, BigDecimal> capability = queue == null || !queues.known() ? null : queues.capability().get(queue);
+        if (capability != null) {
+            List<String> over = new ArrayList<>();
+            for (Map.Entry<String, BigDecimal> e : need.values().entrySet()) {
+                BigDecimal limit = capability.get(e.getKey());
+                if (limit != null && e.getValue().compareTo(limit) > 0) {
+                    over.add(e.getKey() + " " + Amounts.show(e.getKey(), e.getValue()) + " > "
+                            + Amounts.show(e.getKey(), limit));
+                }
+            }
+            if (!over.isEmpty()) {
+                findings.addAll(refusal(result, WorkloadReason.GANG_EXCEEDS_QUEUE, desired.name(), "PodGroup "
+                        + desired.name() + " needs more than queue " + UserText.quote(queue) + " may ever hold (its"
+                        + " capability): " + String.join(", ", over) + "; " + kept));
+                return true;
+            }
+        }
+        Amounts cluster = bounds.clusterAllocatable();
+        if (cluster != null) {
+            List<String> over = new ArrayList<>();
+            for (Map.Entry<String, BigDecimal> e : need.values().entrySet()) {
+                if (e.getValue().compareTo(cluster.get(e.getKey())) > 0) {
+                    over.add(e.getKey() + " " + Amounts.show(e.getKey(), e.getValue()) + " > "
+                            + Amounts.show(e.getKey(), cluster.get(e.getKey())));
+                }
+            }
+            if (!over.isEmpty()) {
+                findings.addAll(refusal(result, WorkloadReason.GANG_EXCEEDS_CLUSTER, desired.name(), "PodGroup "
+                        + desired.name() + " needs more than all nodes together can allocate: " + String.join(", ", over)
+                        + "; " + kept));
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether a hard gang tier is one the cluster's HyperNodes have (soft or no topology needs none). */
     private static boolean tierExists(DesiredPodGroup desired, TierCatalog inCluster) {
         var topology = desired.spec().getNetworkTopology();
@@ -219,6 +295,15 @@ public final class PodGroupChanges {
             return true;
         }
         return inCluster.top() >= topology.getHighestTierAllowed();
+    }
+
+    /** The same refusal on every workload of the scope ({@code key}: the PodGroup it is about). */
+    private static List<Finding> refusal(ScopeResult result, WorkloadReason reason, String key, String message) {
+        List<Finding> out = new ArrayList<>();
+        for (ObjectRef subject : result.subjects()) {
+            out.add(Finding.rejected(reason, subject, subject + ": " + message).withKey(key));
+        }
+        return out;
     }
 
     /** The same warning on every workload of the scope ({@code key}: the PodGroup it is about). */

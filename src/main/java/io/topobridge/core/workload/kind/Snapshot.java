@@ -56,6 +56,11 @@ public final class Snapshot {
         return out;
     }
 
+    /** A namespace's annotations (its queue policy); empty where unknown. */
+    public Map<String, String> namespaceAnnotations(String namespace) {
+        return lookup.namespaceAnnotations(namespace);
+    }
+
     /** The PodGroups of a namespace (those other controllers made are adopted). */
     public List<HasMetadata> podGroups(String namespace) {
         return lookup.podGroups(namespace);

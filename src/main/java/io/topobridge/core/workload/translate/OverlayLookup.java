@@ -77,6 +77,11 @@ final class OverlayLookup implements WorkloadLookup {
         return new ArrayList<>(out.values());
     }
 
+    @Override
+    public Map<String, String> namespaceAnnotations(String namespace) {
+        return base.namespaceAnnotations(namespace);
+    }
+
     private static String ns(String namespace) {
         return Objects.requireNonNullElse(namespace, "");
     }

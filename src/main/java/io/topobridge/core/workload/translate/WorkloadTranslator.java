@@ -16,6 +16,7 @@ import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.annotation.AnnotationParser;
+import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.core.workload.annotation.GangIntent;
 import io.topobridge.core.workload.annotation.ParsedIntent;
 import io.topobridge.core.workload.gang.GangPlan;
@@ -115,10 +116,11 @@ public final class WorkloadTranslator {
         gangs.forEach(g -> subjects.addAll(g.subjects()));
         List<DesiredPodGroup> podGroups = new ArrayList<>();
         Set<Finding> findings = new LinkedHashSet<>();
+        QueueAccess queues = QueueAccess.of(scope.namespace(), snapshot.namespaceAnnotations(scope.namespace()), settings);
         for (Gang gang : gangs) {
             Judged judged;
             try {
-                judged = judge(scope, gang, tiers);
+                judged = judge(scope, gang, tiers, queues);
             } catch (RuntimeException e) {
                 // one unreadable gang (a wrong-typed field, an unparsable quantity) costs only itself
                 findings.addAll(unreadable(gang.subjects(), e));
@@ -139,13 +141,16 @@ public final class WorkloadTranslator {
     }
 
     /** Parses a gang's annotations, plans and builds its PodGroups: nothing at all when anything is refused. */
-    private Judged judge(GangScope scope, Gang gang, TierCatalog tiers) {
+    private Judged judge(GangScope scope, Gang gang, TierCatalog tiers, QueueAccess queues) {
         ParsedIntent parsed = AnnotationParser.parse(gang.sources(), tiers);
         if (!parsed.intent().managed()) {
             return new Judged(List.of(), List.of());
         }
         List<Finding> findings = new ArrayList<>(parsed.findings());
         findings.addAll(kindChecks(gang, parsed.intent()));
+        if (!parsed.rejected() || parsed.waitingForTiers()) {
+            findings.addAll(queueChecks(gang, parsed.intent(), queues));
+        }
         if (findings.stream().anyMatch(Finding::isRejection)) {
             rejectOthers(scope, gang.subjects(), findings);
             return new Judged(List.of(), findings);
@@ -169,7 +174,7 @@ public final class WorkloadTranslator {
         boolean refused = false;
         for (GangPlan plan : plans) {
             PodGroupBuilder.Built result = PodGroupBuilder.build(plan, parsed.intent(), gang.subjects(),
-                    settings.defaultQueue());
+                    queues.defaultQueue());
             // a preview only checks: what it would warn about is said again once its PodGroups are made
             result.findings().stream().filter(f -> !gang.preview() || f.isRejection()).forEach(findings::add);
             if (result.podGroup() == null) {
@@ -225,6 +230,47 @@ public final class WorkloadTranslator {
                 out.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, subject, subject + ": " + Topobridge.GROUP
                         + "=" + UserText.quote(intent.group()) + ": only Deployments, StatefulSets and LeaderWorkerSets"
                         + " can join a group").withKey(Topobridge.GROUP));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A queue the namespace's admins do not let its workloads use: refused on every object that names it (each
+     * member of a group is denied at admission for itself), or, when the gang takes the default queue, on every
+     * workload of the gang. A namespace default-queue annotation that is no queue name is refused the same way.
+     */
+    private static List<Finding> queueChecks(Gang gang, GangIntent intent, QueueAccess queues) {
+        List<Finding> out = new ArrayList<>();
+        String queue = intent.queue();
+        if (queue != null) {
+            if (queues.allows(queue)) {
+                return out;
+            }
+            Set<ObjectRef> told = new LinkedHashSet<>();
+            for (AnnotationSource source : gang.sources()) {
+                for (String key : List.of(Topobridge.QUEUE, VolcanoApi.QUEUE_NAME_ANNOTATION)) {
+                    String raw = source.annotations().get(key);
+                    if (raw == null || !told.add(source.object())) {
+                        continue;
+                    }
+                    out.add(Finding.rejected(WorkloadReason.QUEUE_NOT_ALLOWED, source.object(), source.object() + ": "
+                            + key + "=" + UserText.quote(raw) + " (" + UserText.excerpt(source.where()) + "): queue "
+                            + UserText.quote(queue) + " is not allowed here: " + queues.rule()).withKey(key));
+                }
+            }
+            return out;
+        }
+        for (ObjectRef subject : gang.subjects()) {
+            if (queues.invalidDefault() != null) {
+                out.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, subject, subject + ": names no queue, and"
+                        + " namespace " + queues.namespace() + "'s default queue " + VolcanoApi.QUEUE_NAME_ANNOTATION
+                        + "=" + UserText.quote(queues.invalidDefault()) + " is not a queue name (a DNS-1123 subdomain)")
+                        .withKey(VolcanoApi.QUEUE_NAME_ANNOTATION + " (namespace)"));
+            } else if (!queues.allows(queues.defaultQueue())) {
+                out.add(Finding.rejected(WorkloadReason.QUEUE_NOT_ALLOWED, subject, subject + ": names no queue, and"
+                        + " the default queue " + UserText.quote(queues.defaultQueue()) + " is not allowed here: "
+                        + queues.rule() + "; set " + Topobridge.QUEUE).withKey(Topobridge.QUEUE));
             }
         }
         return out;
@@ -296,8 +342,11 @@ public final class WorkloadTranslator {
             return Optional.empty();
         }
         PodRole role = plan.get().roleOf(origin.get().identity()).orElseThrow();
+        QueueAccess queues = QueueAccess.of(scope.get().namespace(),
+                snapshot.namespaceAnnotations(scope.get().namespace()), settings);
         boolean refused = parsed.rejected() || kindChecks(gang.get(), parsed.intent()).stream().anyMatch(Finding::isRejection)
-                || !buildable(plan.get(), parsed.intent(), gang.get());
+                || queueChecks(gang.get(), parsed.intent(), queues).stream().anyMatch(Finding::isRejection)
+                || !buildable(plan.get(), parsed.intent(), gang.get(), queues.defaultQueue());
         // a gang waiting for the topology gets its PodGroup as soon as the tiers are known: tie its pods now,
         // since the link can only be made at creation (an untied pod would run outside the gang for good)
         boolean waiting = parsed.waitingForTiers();
@@ -315,9 +364,9 @@ public final class WorkloadTranslator {
     }
 
     /** Whether the plan's PodGroup can be made (its size and resources are valid). */
-    private boolean buildable(GangPlan plan, GangIntent intent, Gang gang) {
+    private static boolean buildable(GangPlan plan, GangIntent intent, Gang gang, String defaultQueue) {
         try {
-            return PodGroupBuilder.build(plan, intent, gang.subjects(), settings.defaultQueue()).podGroup() != null;
+            return PodGroupBuilder.build(plan, intent, gang.subjects(), defaultQueue).podGroup() != null;
         } catch (RuntimeException e) {
             return false;
         }

@@ -1,0 +1,27 @@
+package io.topobridge.core.workload.changes;
+
+import io.topobridge.core.diagnosis.Amounts;
+import java.util.Set;
+
+/**
+ * What bounds the PodGroups the bridge makes, so that whoever may create a workload cannot make it reserve what no
+ * one could use, nor flood the API server.
+ *
+ * @param clusterAllocatable the allocatable resources of every node together, or null while unknown (nothing is
+ *     judged then); a resource no node offers counts as zero
+ * @param maxPerNamespace how many PodGroups the bridge may own in one namespace
+ * @param createdUnseen names of PodGroups the bridge created in the scope's namespace that the cache may not show
+ *     yet (they count against {@code maxPerNamespace})
+ */
+public record Bounds(Amounts clusterAllocatable, int maxPerNamespace, Set<String> createdUnseen) {
+
+    /** Nothing bounded. */
+    public static final Bounds NONE = new Bounds(null, Integer.MAX_VALUE, Set.of());
+
+    public Bounds {
+        createdUnseen = createdUnseen == null ? Set.of() : Set.copyOf(createdUnseen);
+        if (maxPerNamespace < 1) {
+            throw new IllegalArgumentException("maxPerNamespace must be at least 1, not " + maxPerNamespace);
+        }
+    }
+}
