@@ -49,7 +49,12 @@ public class SettingsProducer {
     @Produces
     @Singleton
     public WorkloadSettings workloads() {
-        return new WorkloadSettings(config.workloads().defaultQueue());
+        int minDomains = config.workloads().autoTierMinDomains();
+        if (minDomains < 1) {
+            throw new IllegalArgumentException("topobridge.workloads.auto-tier.min-domains=" + minDomains
+                    + ": must be at least 1");
+        }
+        return new WorkloadSettings(config.workloads().defaultQueue(), minDomains);
     }
 
     @Produces

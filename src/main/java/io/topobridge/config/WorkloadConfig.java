@@ -1,6 +1,7 @@
 package io.topobridge.config;
 
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 import java.time.Duration;
 
 /** {@code topobridge.workloads.*}: which workloads are managed and their PodGroup defaults. */
@@ -28,6 +29,14 @@ public interface WorkloadConfig {
     /** Longest a burst of events may delay a recomputation. */
     @WithDefault("2s")
     Duration maxDelay();
+
+    /**
+     * For {@code topobridge.io/highest-tier: auto}: how many domains of a tier must be able to hold a gang (when empty)
+     * for that tier to be chosen; at least 1.
+     */
+    @WithName("auto-tier.min-domains")
+    @WithDefault("1")
+    int autoTierMinDomains();
 
     /** Period of the full pass over every gang (it writes nothing when nothing changed). */
     @WithDefault("10m")

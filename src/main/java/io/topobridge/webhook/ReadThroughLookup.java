@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
+import io.topobridge.core.diagnosis.TierDomains;
 import java.util.List;
 import java.util.Optional;
 import org.jboss.logging.Logger;
@@ -59,5 +60,10 @@ final class ReadThroughLookup implements WorkloadLookup {
     @Override
     public List<HasMetadata> podGroups(String namespace) {
         return cached.podGroups(namespace);
+    }
+
+    @Override
+    public TierDomains domains() {
+        return cached.domains();
     }
 }

@@ -77,6 +77,11 @@ final class OverlayLookup implements WorkloadLookup {
         return new ArrayList<>(out.values());
     }
 
+    @Override
+    public io.topobridge.core.diagnosis.TierDomains domains() {
+        return base.domains();
+    }
+
     private static String ns(String namespace) {
         return Objects.requireNonNullElse(namespace, "");
     }

@@ -18,6 +18,8 @@ import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.annotation.AnnotationParser;
 import io.topobridge.core.workload.annotation.GangIntent;
 import io.topobridge.core.workload.annotation.ParsedIntent;
+import io.topobridge.core.workload.autotier.AutoTiers;
+import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupBuilder;
 import io.topobridge.core.workload.gang.PodRole;
@@ -118,7 +120,7 @@ public final class WorkloadTranslator {
         for (Gang gang : gangs) {
             Judged judged;
             try {
-                judged = judge(scope, gang, tiers);
+                judged = judge(scope, gang, tiers, snapshot);
             } catch (RuntimeException e) {
                 // one unreadable gang (a wrong-typed field, an unparsable quantity) costs only itself
                 findings.addAll(unreadable(gang.subjects(), e));
@@ -139,7 +141,7 @@ public final class WorkloadTranslator {
     }
 
     /** Parses a gang's annotations, plans and builds its PodGroups: nothing at all when anything is refused. */
-    private Judged judge(GangScope scope, Gang gang, TierCatalog tiers) {
+    private Judged judge(GangScope scope, Gang gang, TierCatalog tiers, Snapshot snapshot) {
         ParsedIntent parsed = AnnotationParser.parse(gang.sources(), tiers);
         if (!parsed.intent().managed()) {
             return new Judged(List.of(), List.of());
@@ -168,8 +170,17 @@ public final class WorkloadTranslator {
         List<DesiredPodGroup> built = new ArrayList<>();
         boolean refused = false;
         for (GangPlan plan : plans) {
-            PodGroupBuilder.Built result = PodGroupBuilder.build(plan, parsed.intent(), gang.subjects(),
-                    settings.defaultQueue());
+            AutoTiers.Resolution auto = AutoTiers.resolve(plan, parsed.intent(), tiers,
+                    parsed.intent().autoTier() || parsed.intent().autoSubgroupTier() ? snapshot.domains()
+                            : TierDomains.NONE,
+                    settings.autoTierMinDomains(), gang.subjects());
+            auto.findings().stream().filter(f -> !gang.preview() || f.isRejection()).forEach(findings::add);
+            if (auto.refused()) {
+                refused = true;
+                continue;
+            }
+            PodGroupBuilder.Built result = PodGroupBuilder.build(plan, auto.intent(), gang.subjects(),
+                    settings.defaultQueue(), auto.annotations());
             // a preview only checks: what it would warn about is said again once its PodGroups are made
             result.findings().stream().filter(f -> !gang.preview() || f.isRejection()).forEach(findings::add);
             if (result.podGroup() == null) {
