@@ -51,7 +51,7 @@ public class SettingsProducer {
     public WorkloadSettings workloads() {
         int minDomains = config.workloads().autoTierMinDomains();
         if (minDomains < 1) {
-            throw new IllegalArgumentException("topobridge.workloads.auto-tier.min-domains=" + minDomains
+            throw new IllegalArgumentException("topobridge.workloads.auto-tier-min-domains=" + minDomains
                     + ": must be at least 1");
         }
         return new WorkloadSettings(config.workloads().defaultQueue(), minDomains);

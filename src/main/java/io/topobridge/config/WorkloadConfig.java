@@ -1,7 +1,6 @@
 package io.topobridge.config;
 
 import io.smallrye.config.WithDefault;
-import io.smallrye.config.WithName;
 import java.time.Duration;
 
 /** {@code topobridge.workloads.*}: which workloads are managed and their PodGroup defaults. */
@@ -34,7 +33,6 @@ public interface WorkloadConfig {
      * For {@code topobridge.io/highest-tier: auto}: how many domains of a tier must be able to hold a gang (when empty)
      * for that tier to be chosen; at least 1.
      */
-    @WithName("auto-tier.min-domains")
     @WithDefault("1")
     int autoTierMinDomains();
 
