@@ -106,6 +106,8 @@ list, so it finds exactly the objects this controller makes.
   value: {{ .Values.workloads.defaultQueue | quote }}
 - name: TOPOBRIDGE_WORKLOADS_REQUIRE_NAMESPACE_OPT_IN
   value: {{ .Values.workloads.requireNamespaceOptIn | quote }}
+- name: TOPOBRIDGE_WORKLOADS_AUTO_TIER_MIN_DOMAINS
+  value: {{ .Values.workloads.autoTierMinDomains | quote }}
 - name: TOPOBRIDGE_WORKLOADS_DEBOUNCE
   value: {{ .Values.workloads.debounce | quote }}
 - name: TOPOBRIDGE_WORKLOADS_MAX_DELAY
