@@ -403,7 +403,8 @@ public class ClusterView implements ProcessPart {
         return new GangView(pg.getMetadata().getNamespace(), pg.getMetadata().getName(), workload,
                 status == null || status.getPhase() == null ? "" : status.getPhase().value(),
                 spec == null || spec.getMinMember() == null ? 1 : spec.getMinMember(), new Amounts(minResources), mode, tier,
-                subGroups, conditions, created(pg), pods);
+                subGroups, conditions, created(pg), pods,
+                annotations == null ? null : annotations.get(io.topobridge.core.Topobridge.CHOSEN_TIER));
     }
 
     private static GangView.SubGroup subGroup(SubGroupPolicySpec p) {
