@@ -110,6 +110,8 @@ list, so it finds exactly the objects this controller makes.
   value: {{ .Values.workloads.queuesWithoutAllowList | quote }}
 - name: TOPOBRIDGE_WORKLOADS_MAX_PODGROUPS_PER_NAMESPACE
   value: {{ .Values.workloads.maxPodGroupsPerNamespace | quote }}
+- name: TOPOBRIDGE_WORKLOADS_AUTO_TIER_MIN_DOMAINS
+  value: {{ .Values.workloads.autoTierMinDomains | quote }}
 - name: TOPOBRIDGE_WORKLOADS_DEBOUNCE
   value: {{ .Values.workloads.debounce | quote }}
 - name: TOPOBRIDGE_WORKLOADS_MAX_DELAY

@@ -157,6 +157,9 @@ public class ExplainCommand implements Callable<Integer> {
                 + ": phase " + (e.phase().isEmpty() ? "unknown" : e.phase()) + ", " + (e.highestTier() == null
                         ? "no topology" : e.mode() + " at tier " + e.highestTier()
                                 + (e.highestTierName() == null ? "" : " (" + e.highestTierName() + ")") + " or below"));
+        if (e.chosenTier() != null) {
+            out.println("  tier chosen by auto: " + UserText.excerpt(e.chosenTier()));
+        }
         out.println("  needs " + e.needs() + "; " + e.pods() + " pods of " + e.minMember() + ", " + e.boundPods() + " bound");
         e.conditions().forEach(c -> out.println("  Volcano: " + c.type() + "=" + c.status()
                 + (c.reason() == null ? "" : " " + c.reason()) + (c.message() == null ? "" : ": " + UserText.excerpt(c.message()))));

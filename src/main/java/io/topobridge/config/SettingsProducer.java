@@ -52,7 +52,7 @@ public class SettingsProducer {
         var workloads = config.workloads();
         return new WorkloadSettings(workloads.defaultQueue(),
                 WorkloadSettings.UnlistedQueues.parse(workloads.queuesWithoutAllowList()),
-                workloads.maxPodgroupsPerNamespace());
+                workloads.maxPodgroupsPerNamespace(), workloads.autoTierMinDomains());
     }
 
     @Produces

@@ -41,6 +41,13 @@ public interface WorkloadConfig {
     @WithDefault("2s")
     Duration maxDelay();
 
+    /**
+     * For {@code topobridge.io/highest-tier: auto}: how many domains of a tier must be able to hold a gang (when empty)
+     * for that tier to be chosen; at least 1.
+     */
+    @WithDefault("1")
+    int autoTierMinDomains();
+
     /** Period of the full pass over every gang (it writes nothing when nothing changed). */
     @WithDefault("10m")
     Duration resync();

@@ -21,6 +21,10 @@ public final class Topobridge {
     public static final String ACHIEVED_TIER = PREFIX + "achieved-tier";
     /** Written beside it for a gang with subgroups: each subgroup instance's tier, {@code name/key=tier,...}. */
     public static final String ACHIEVED_SUBGROUP_TIERS = PREFIX + "achieved-subgroup-tiers";
+    /** On a PodGroup whose gang asked for {@code highest-tier: auto}: the tier chosen and why, in one sentence. */
+    public static final String CHOSEN_TIER = PREFIX + "chosen-tier";
+    /** The same for {@code subgroup-highest-tier: auto}: the subgroups' tier and why. */
+    public static final String CHOSEN_SUBGROUP_TIER = PREFIX + "chosen-subgroup-tier";
 
     /** Server-side-apply field manager of every write. */
     public static final String FIELD_MANAGER = "topobridge";

@@ -20,6 +20,7 @@ import io.topobridge.core.diagnosis.Forest;
 import io.topobridge.core.diagnosis.GangView;
 import io.topobridge.core.diagnosis.HyperNodeView;
 import io.topobridge.core.diagnosis.PodView;
+import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.workload.resources.Quantities;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
@@ -52,6 +53,8 @@ public class ClusterView implements ProcessPart {
     private final WorkloadCaches lookup;
     private final KindRegistry kinds;
     private final List<Consumer<Pod>> podListeners = new CopyOnWriteArrayList<>();
+    private final List<Runnable> topologyListeners = new CopyOnWriteArrayList<>();
+    private volatile TimedDomains domains;
     private SharedIndexInformer<Pod> pods;
     private SharedIndexInformer<HyperNode> hyperNodes;
     private boolean started;
@@ -78,12 +81,44 @@ public class ClusterView implements ProcessPart {
         podListeners.add(listener);
     }
 
+    /**
+     * Hears a change of the domains' sizes: a HyperNode added, removed or given other members or tier, a node's
+     * allocatable changed, a node added or removed (informer thread; keep it quick).
+     */
+    public void addTopologyListener(Runnable listener) {
+        topologyListeners.add(listener);
+    }
+
+    private void topologyChanged() {
+        domains = null;
+        topologyListeners.forEach(Runnable::run);
+    }
+
     @Override
     public synchronized void start() {
         if (started) {
             return;
         }
         started = true;
+        nodes.addHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(io.topobridge.controller.topology.NodeMetadata obj) {
+                topologyChanged();
+            }
+
+            @Override
+            public void onUpdate(io.topobridge.controller.topology.NodeMetadata before,
+                    io.topobridge.controller.topology.NodeMetadata after) {
+                if (!java.util.Objects.equals(before.allocatable(), after.allocatable())) {
+                    topologyChanged();
+                }
+            }
+
+            @Override
+            public void onDelete(io.topobridge.controller.topology.NodeMetadata obj, boolean unknown) {
+                topologyChanged();
+            }
+        });
         nodes.start();
         lookup.start();
         pods = client.pods().inAnyNamespace().runnableInformer(0);
@@ -120,6 +155,25 @@ public class ClusterView implements ProcessPart {
         boolean installed = kinds.installed(VolcanoApi.HYPERNODE_CRD);
         if (installed && hyperNodes == null && started) {
             hyperNodes = client.resources(HyperNode.class).runnableInformer(0);
+            hyperNodes.addEventHandler(new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(HyperNode obj) {
+                    topologyChanged();
+                }
+
+                @Override
+                public void onUpdate(HyperNode before, HyperNode after) {
+                    // Volcano writes status.nodeCount; only the spec changes what a domain holds
+                    if (!java.util.Objects.equals(before.getSpec(), after.getSpec())) {
+                        topologyChanged();
+                    }
+                }
+
+                @Override
+                public void onDelete(HyperNode obj, boolean unknown) {
+                    topologyChanged();
+                }
+            });
             hyperNodes.start();
         } else if (!installed && hyperNodes != null) {
             hyperNodes.stop();
@@ -254,6 +308,37 @@ public class ClusterView implements ProcessPart {
         return sum.isEmpty() ? null : sum;
     }
 
+    /** Domains as last computed, and when (for admission, which may ask many times a second). */
+    private record TimedDomains(TierDomains domains, long at) {
+    }
+
+    /** How long admission reuses the domains it computed (the controller computes them once per pass). */
+    private static final long DOMAINS_REUSE_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+
+    /**
+     * The domains of every tier with their sizes and free capacity, for {@code highest-tier: auto};
+     * {@link TierDomains#NONE} until the nodes, pods and HyperNodes have been listed, so no choice is made on half a
+     * picture.
+     */
+    public TierDomains tierDomains() {
+        if (!ready()) {
+            return TierDomains.NONE;
+        }
+        return TierDomains.of(nodes.views(), pods(), forest());
+    }
+
+    /** {@link #tierDomains()}, reused for a second (admission's reads; a topology change drops it at once). */
+    public TierDomains recentTierDomains() {
+        TimedDomains cached = domains;
+        long now = System.nanoTime();
+        if (cached != null && now - cached.at() < DOMAINS_REUSE_NANOS) {
+            return cached.domains();
+        }
+        TierDomains fresh = tierDomains();
+        domains = fresh.isEmpty() ? null : new TimedDomains(fresh, now);
+        return fresh;
+    }
+
     /** The capacity picture now. */
     public Capacity capacity() {
         return Capacity.of(nodes.views(), pods(), forest());
@@ -356,7 +441,8 @@ public class ClusterView implements ProcessPart {
         return new GangView(pg.getMetadata().getNamespace(), pg.getMetadata().getName(), workload,
                 status == null || status.getPhase() == null ? "" : status.getPhase().value(),
                 spec == null || spec.getMinMember() == null ? 1 : spec.getMinMember(), new Amounts(minResources), mode, tier,
-                subGroups, conditions, created(pg), pods);
+                subGroups, conditions, created(pg), pods,
+                annotations == null ? null : annotations.get(io.topobridge.core.Topobridge.CHOSEN_TIER));
     }
 
     private static GangView.SubGroup subGroup(SubGroupPolicySpec p) {

@@ -11,6 +11,7 @@ import io.topobridge.core.Topobridge;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.render.InMemoryLookup;
+import io.topobridge.diagnosis.ClusterView;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadSettings;
@@ -54,6 +55,7 @@ public class AdmissionServer implements ProcessPart {
     private final MeterRegistry meters;
     private final Vertx vertx;
     private final Instance<WorkloadLookup> lookups;
+    private final Instance<ClusterView> views;
     /** The topology controller's tiers (the configured ones until it publishes its own). */
     private final TierSource tiers;
     private final WebhookSettings webhook;
@@ -69,8 +71,9 @@ public class AdmissionServer implements ProcessPart {
     private Duration retry = FIRST_RETRY;
 
     public AdmissionServer(KubernetesClient client, Applier applier, MeterRegistry meters, Vertx vertx,
-            Instance<WorkloadLookup> lookups, TierSource tiers, WebhookSettings webhook, WorkloadSettings workloads,
-            AdmissionSettings admission) {
+            Instance<WorkloadLookup> lookups, Instance<ClusterView> views, TierSource tiers, WebhookSettings webhook,
+            WorkloadSettings workloads, AdmissionSettings admission) {
+        this.views = views;
         this.client = client;
         this.applier = applier;
         this.meters = meters;
@@ -251,7 +254,13 @@ public class AdmissionServer implements ProcessPart {
 
     private WorkloadLookup lookup() {
         if (lookups.isResolvable()) {
-            return new ReadThroughLookup(lookups.get(), client);
+            WorkloadLookup read = new ReadThroughLookup(lookups.get(), client);
+            if (views.isResolvable()) {
+                // highest-tier: auto decides from the domains, as the controller does
+                ClusterView view = views.get();
+                return read.withDomains(view::recentTierDomains);
+            }
+            return read;
         }
         LOG.warn("no workload lookup is available: every pod passes admission untouched");
         return new InMemoryLookup(List.of());

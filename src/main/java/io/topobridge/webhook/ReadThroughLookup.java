@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
+import io.topobridge.core.diagnosis.TierDomains;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -114,5 +115,10 @@ final class ReadThroughLookup implements WorkloadLookup {
     @Override
     public Map<String, String> namespaceAnnotations(String namespace) {
         return cached.namespaceAnnotations(namespace);
+    }
+
+    @Override
+    public TierDomains domains() {
+        return cached.domains();
     }
 }

@@ -18,6 +18,7 @@ import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.diagnosis.Amounts;
@@ -50,6 +51,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -173,6 +175,8 @@ public class WorkloadController implements ProcessPart {
         });
         view.start();
         tiers.addListener(catalog -> debouncer.submit(ALL));
+        // highest-tier: auto chooses from the domains' sizes: a rack added or removed may change the choice
+        view.addTopologyListener(() -> debouncer.submit(ALL));
         kinds.addListener(change -> debouncer.submit(ALL));
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "topobridge-workloads-resync");
@@ -331,8 +335,10 @@ public class WorkloadController implements ProcessPart {
         for (GangScope scope : scopes) {
             (namespaceAllowed(scope.namespace()) ? allowed : outside).add(scope);
         }
-        List<ScopeResult> results = new ArrayList<>(translator.translateScopes(allowed, catalog, lookup));
-        for (ScopeResult result : translator.translateScopes(outside, catalog, lookup)) {
+        // the domains are computed at most once a pass, and only when a gang asks for an auto tier
+        WorkloadLookup withDomains = lookup.withDomains(once(view::tierDomains));
+        List<ScopeResult> results = new ArrayList<>(translator.translateScopes(allowed, catalog, withDomains));
+        for (ScopeResult result : translator.translateScopes(outside, catalog, withDomains)) {
             results.add(notOptedIn(result));
         }
         QueueStates queues = queues();
@@ -377,6 +383,21 @@ public class WorkloadController implements ProcessPart {
         if (retry != null) {
             throw retry;
         }
+    }
+
+    /** A supplier that asks {@code source} the first time only. */
+    private static <T> Supplier<T> once(Supplier<T> source) {
+        return new Supplier<>() {
+            private T value;
+
+            @Override
+            public synchronized T get() {
+                if (value == null) {
+                    value = source.get();
+                }
+                return value;
+            }
+        };
     }
 
     private static ObjectRef crdRef() {

@@ -53,7 +53,7 @@ public final class Explain {
         String tierName = gang.highestTier() == null ? null : tierNames.get(gang.highestTier());
         return new Explanation(gang.namespace(), gang.podGroup(), gang.workload(), gang.phase(), gang.conditions(),
                 gang.mode(), gang.highestTier(), tierName, gang.minMember(), gang.pods().size(), (int) bound,
-                need.shown(), pending, reason, sentence, pictures, achieved.orElse(null));
+                need.shown(), pending, reason, sentence, pictures, achieved.orElse(null), gang.chosenTier());
     }
 
     /** What the gang needs: its {@code minResources}, or the sum of its pods' requests where that is empty. */

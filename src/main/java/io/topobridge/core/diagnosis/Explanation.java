@@ -8,12 +8,12 @@ import java.util.TreeMap;
 /**
  * The answer to "why is my gang pending" (and "where did it go"): the PodGroup, its phase and Volcano's conditions,
  * the requested tiers, what it needs, the capacity picture per tier and one sentence saying it; for a placed gang the
- * tiers it achieved.
+ * tiers it achieved; {@code chosenTier}: why {@code highest-tier: auto} chose the tier, or null.
  */
 public record Explanation(String namespace, String podGroup, String workload, String phase,
         List<GangView.Condition> conditions, String mode, Integer highestTier, String highestTierName, int minMember,
         int pods, int boundPods, Map<String, String> needs, boolean pending, PendingReason reason, String sentence,
-        List<TierPicture> tiers, Achieved achieved) {
+        List<TierPicture> tiers, Achieved achieved, String chosenTier) {
 
     /**
      * One tier: how many domains it has, how many could hold the gang now, and the one with the most free capacity

@@ -8,11 +8,12 @@ import java.util.Objects;
 /**
  * A gang as its PodGroup and pods show it: the PodGroup's phase and Volcano's own conditions, the topology it asks
  * for ({@code mode} hard or soft, {@code highestTier} null for none), its size and resources, its subgroup policies,
- * its pods and the workload it belongs to ({@code workload}: {@code Kind/name}, or empty).
+ * its pods and the workload it belongs to ({@code workload}: {@code Kind/name}, or empty); {@code chosenTier}: why
+ * {@code highest-tier: auto} chose its tier (the PodGroup's {@code topobridge.io/chosen-tier}), or null.
  */
 public record GangView(String namespace, String podGroup, String workload, String phase, int minMember,
         Amounts minResources, String mode, Integer highestTier, List<SubGroup> subGroups, List<Condition> conditions,
-        Instant created, List<PodView> pods) {
+        Instant created, List<PodView> pods, String chosenTier) {
 
     /** One subgroup policy: pods matching the selector, split by the values of {@code matchLabelKeys}. */
     public record SubGroup(String name, Map<String, String> matchLabels, List<Requirement> matchExpressions,
@@ -54,6 +55,14 @@ public record GangView(String namespace, String podGroup, String workload, Strin
 
     /** One of Volcano's PodGroup conditions. */
     public record Condition(String type, String status, String reason, String message, String lastTransitionTime) {
+    }
+
+    /** A gang whose tier was not chosen by {@code highest-tier: auto}. */
+    public GangView(String namespace, String podGroup, String workload, String phase, int minMember,
+            Amounts minResources, String mode, Integer highestTier, List<SubGroup> subGroups, List<Condition> conditions,
+            Instant created, List<PodView> pods) {
+        this(namespace, podGroup, workload, phase, minMember, minResources, mode, highestTier, subGroups, conditions,
+                created, pods, null);
     }
 
     public GangView {

@@ -3,6 +3,7 @@ package io.topobridge.core.render;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
+import io.topobridge.core.diagnosis.TierDomains;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -20,10 +21,17 @@ import java.util.Optional;
 public final class InMemoryLookup implements WorkloadLookup {
 
     private final Map<WorkloadKind, Map<String, Map<String, HasMetadata>>> byKind = new EnumMap<>(WorkloadKind.class);
+    private final TierDomains domains;
 
     private final Map<String, Map<String, String>> namespaceAnnotations = new HashMap<>();
 
     public InMemoryLookup(Collection<? extends HasMetadata> objects) {
+        this(objects, TierDomains.NONE);
+    }
+
+    /** A lookup over {@code objects} whose tiers have the given domains. */
+    public InMemoryLookup(Collection<? extends HasMetadata> objects, TierDomains domains) {
+        this.domains = Objects.requireNonNull(domains, "domains");
         for (HasMetadata object : objects) {
             if (object.getMetadata() == null || object.getMetadata().getName() == null) {
                 continue;
@@ -58,6 +66,11 @@ public final class InMemoryLookup implements WorkloadLookup {
     @Override
     public Map<String, String> namespaceAnnotations(String namespace) {
         return namespaceAnnotations.getOrDefault(Objects.requireNonNullElse(namespace, ""), Map.of());
+    }
+
+    @Override
+    public TierDomains domains() {
+        return domains;
     }
 
     private static String namespaceOf(HasMetadata object) {

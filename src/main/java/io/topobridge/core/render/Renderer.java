@@ -20,7 +20,17 @@ import io.topobridge.core.workload.translate.TranslationResult;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
+import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.diagnosis.Forest;
+import io.topobridge.core.diagnosis.HyperNodeView;
+import io.topobridge.core.diagnosis.NodeView;
+import io.topobridge.core.diagnosis.PodView;
+import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.workload.resources.PodRequests;
 import io.topobridge.volcano.model.HyperNodeSpec;
+import io.topobridge.volcano.model.MemberSpec;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -72,7 +82,7 @@ public final class Renderer {
 
         List<HasMetadata> known = new ArrayList<>(workloads);
         known.addAll(namespaces);
-        var lookup = new InMemoryLookup(known);
+        var lookup = new InMemoryLookup(known, domains(inputs, topo.hyperNodes(), foreign));
         TranslationResult translated = translator.translate(workloads, topo.tiers(), lookup);
         findings.addAll(translated.findings());
 
@@ -92,6 +102,58 @@ public final class Renderer {
                 .thenComparing(p -> Objects.requireNonNullElse(p.getMetadata().getName(), "")));
         findings.sort(Finding.ORDER);
         return new RenderOutput(hyperNodes, podGroups, admitted, findings);
+    }
+
+    /**
+     * The domains of the HyperNodes {@code render} would apply and those in its input, sized from the input's Nodes
+     * ({@code status.allocatable}) and used by its Pods that name a node: what the controller reads from the cluster.
+     */
+    public static TierDomains domains(List<? extends HasMetadata> inputs, List<DesiredHyperNode> built,
+            List<ForeignHyperNode> foreign) {
+        List<NodeView> nodes = new ArrayList<>();
+        List<PodView> pods = new ArrayList<>();
+        for (HasMetadata object : inputs) {
+            if (object instanceof Node node && node.getMetadata().getName() != null) {
+                Map<String, String> allocatable = new TreeMap<>();
+                if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
+                    node.getStatus().getAllocatable().forEach((k, v) -> allocatable.put(k, v.toString()));
+                }
+                nodes.add(new NodeView(node.getMetadata().getName(), node.getMetadata().getLabels(),
+                        Amounts.parse(allocatable)));
+            } else if (object instanceof Pod pod && pod.getSpec() != null && pod.getSpec().getNodeName() != null
+                    && pod.getMetadata().getName() != null) {
+                var annotations = pod.getMetadata().getAnnotations();
+                pods.add(new PodView(Objects.requireNonNullElse(pod.getMetadata().getNamespace(), ""),
+                        pod.getMetadata().getName(), pod.getSpec().getNodeName(),
+                        Amounts.parse(PodRequests.of(pod.getSpec()).canonical()), pod.getMetadata().getLabels(), null,
+                        annotations == null ? null : annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION)));
+            }
+        }
+        List<HyperNodeView> views = new ArrayList<>();
+        built.forEach(h -> views.add(view(h.name(), h.labels(), h.spec())));
+        foreign.forEach(h -> views.add(view(h.name(), h.labels(), h.spec())));
+        return TierDomains.of(nodes, pods, Forest.of(views));
+    }
+
+    private static HyperNodeView view(String name, Map<String, String> labels, HyperNodeSpec spec) {
+        List<String> nodeMembers = new ArrayList<>();
+        List<String> hyperNodeMembers = new ArrayList<>();
+        int other = 0;
+        if (spec != null && spec.getMembers() != null) {
+            for (MemberSpec m : spec.getMembers()) {
+                if (m.getSelector() == null || m.getSelector().getExactMatch() == null) {
+                    other++;
+                } else if (m.getType() == MemberSpec.TypeEnum.NODE) {
+                    nodeMembers.add(m.getSelector().getExactMatch().getName());
+                } else {
+                    hyperNodeMembers.add(m.getSelector().getExactMatch().getName());
+                }
+            }
+        }
+        return new HyperNodeView(name, spec == null || spec.getTier() == null ? 0 : spec.getTier(),
+                spec == null ? null : spec.getTierName(),
+                labels == null ? null : labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL), nodeMembers,
+                hyperNodeMembers, other);
     }
 
     /** HyperNodes in the input that the bridge did not make: their names are taken and overlaps are findings. */
@@ -114,7 +176,7 @@ public final class Renderer {
     }
 
     /** Whether a node has GPUs: allocatable {@code nvidia.com/gpu} above zero, or GPU feature discovery's labels. */
-    static boolean gpu(Node node) {
+    public static boolean gpu(Node node) {
         var allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
         var gpus = allocatable == null ? null : allocatable.get("nvidia.com/gpu");
         return (gpus != null && io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(gpus).signum() > 0)

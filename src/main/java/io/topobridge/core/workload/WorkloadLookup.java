@@ -1,9 +1,11 @@
 package io.topobridge.core.workload;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.diagnosis.TierDomains;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Read access to workloads: informer caches in the controller, the input files in {@code render}.
@@ -31,5 +33,45 @@ public interface WorkloadLookup {
      */
     default Map<String, String> namespaceAnnotations(String namespace) {
         return Map.of();
+    }
+
+    /**
+     * The domains of every tier and what they hold, for {@code highest-tier: auto}: from the HyperNodes, nodes and
+     * bound pods of the cluster (or of {@code render}'s input). {@link TierDomains#NONE} where unknown; read only
+     * when a gang asks for {@code auto}, so an implementation may compute it lazily.
+     */
+    default TierDomains domains() {
+        return TierDomains.NONE;
+    }
+
+    /** This lookup with the domains {@code domains} gives, asked for each time they are read. */
+    default WorkloadLookup withDomains(Supplier<TierDomains> domains) {
+        WorkloadLookup base = this;
+        return new WorkloadLookup() {
+            @Override
+            public Optional<HasMetadata> get(WorkloadKind kind, String namespace, String name) {
+                return base.get(kind, namespace, name);
+            }
+
+            @Override
+            public List<HasMetadata> list(WorkloadKind kind, String namespace) {
+                return base.list(kind, namespace);
+            }
+
+            @Override
+            public List<HasMetadata> podGroups(String namespace) {
+                return base.podGroups(namespace);
+            }
+
+            @Override
+            public Map<String, String> namespaceAnnotations(String namespace) {
+                return base.namespaceAnnotations(namespace);
+            }
+
+            @Override
+            public TierDomains domains() {
+                return domains.get();
+            }
+        };
     }
 }

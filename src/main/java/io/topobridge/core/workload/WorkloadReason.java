@@ -69,5 +69,10 @@ public enum WorkloadReason implements Reason {
     /** A soft gang Volcano placed above the tier it prefers (a Normal event). */
     PLACED_ABOVE_TIER,
     /** A gang that has waited longer than the configured time; the message says why (the explain sentence). */
-    GANG_PENDING
+    GANG_PENDING,
+    /**
+     * {@code highest-tier: auto} (or the subgroup's) found no domain of any tier that could hold the gang (or one
+     * subgroup) even when empty: the top tier is used, soft, and the gang may never fit whole.
+     */
+    AUTO_TIER_NO_FIT
 }

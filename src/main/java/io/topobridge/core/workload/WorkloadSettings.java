@@ -10,13 +10,18 @@ import java.util.Objects;
  * @param defaultQueue the queue of a gang whose workload names none, in a namespace that names no default queue
  * @param unlistedQueues which queues workloads may use in a namespace without an allow-list annotation
  * @param maxPodGroupsPerNamespace how many PodGroups the bridge makes at most in one namespace
+ * @param autoTierMinDomains for {@code highest-tier: auto}, how many domains of a tier must be able to hold a gang
+ *     for that tier to be chosen
  */
-public record WorkloadSettings(String defaultQueue, UnlistedQueues unlistedQueues, int maxPodGroupsPerNamespace) {
+public record WorkloadSettings(String defaultQueue, UnlistedQueues unlistedQueues, int maxPodGroupsPerNamespace,
+        int autoTierMinDomains) {
 
     /** Configuration key of {@link #unlistedQueues}. */
     public static final String UNLISTED_QUEUES_KEY = "topobridge.workloads.queues-without-allow-list";
     /** Configuration key of {@link #maxPodGroupsPerNamespace}. */
     public static final String MAX_POD_GROUPS_KEY = "topobridge.workloads.max-podgroups-per-namespace";
+    /** Configuration key of {@link #autoTierMinDomains}. */
+    public static final String AUTO_TIER_MIN_DOMAINS_KEY = "topobridge.workloads.auto-tier-min-domains";
     /** Default of {@link #maxPodGroupsPerNamespace}. */
     public static final int DEFAULT_MAX_POD_GROUPS = 500;
 
@@ -50,6 +55,20 @@ public record WorkloadSettings(String defaultQueue, UnlistedQueues unlistedQueue
         if (maxPodGroupsPerNamespace < 1) {
             throw new IllegalArgumentException(MAX_POD_GROUPS_KEY + "=" + maxPodGroupsPerNamespace + ": must be at least 1");
         }
+        if (autoTierMinDomains < 1) {
+            throw new IllegalArgumentException(AUTO_TIER_MIN_DOMAINS_KEY + "=" + autoTierMinDomains
+                    + ": must be at least 1");
+        }
+    }
+
+    /** Queue rules and limits with the default of one domain for {@code auto}. */
+    public WorkloadSettings(String defaultQueue, UnlistedQueues unlistedQueues, int maxPodGroupsPerNamespace) {
+        this(defaultQueue, unlistedQueues, maxPodGroupsPerNamespace, 1);
+    }
+
+    /** The defaults with another number of domains for {@code auto}. */
+    public WorkloadSettings(String defaultQueue, int autoTierMinDomains) {
+        this(defaultQueue, UnlistedQueues.DEFAULT_ONLY, DEFAULT_MAX_POD_GROUPS, autoTierMinDomains);
     }
 
     /** The configured defaults with another default queue. */

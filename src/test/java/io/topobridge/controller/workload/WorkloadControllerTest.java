@@ -182,6 +182,73 @@ class WorkloadControllerTest {
         assertThat(podGroup("podgroup-1234")).isNotNull();
     }
 
+    private void node(String name) {
+        cluster.client().resource(new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName(name)
+                .endMetadata().withNewStatus().addToAllocatable("nvidia.com/gpu", new io.fabric8.kubernetes.api.model
+                        .Quantity("4")).addToAllocatable("cpu", new io.fabric8.kubernetes.api.model.Quantity("64"))
+                .addToAllocatable("memory", new io.fabric8.kubernetes.api.model.Quantity("512Gi"))
+                .endStatus().build()).create();
+    }
+
+    private void hyperNode(String name, int tier, String tierName, boolean nodes, String... members) {
+        var spec = new io.topobridge.volcano.model.HyperNodeSpec().tier(tier).tierName(tierName);
+        for (String member : members) {
+            spec.addMembersItem(new io.topobridge.volcano.model.MemberSpec()
+                    .type(nodes ? io.topobridge.volcano.model.MemberSpec.TypeEnum.NODE
+                            : io.topobridge.volcano.model.MemberSpec.TypeEnum.HYPER_NODE)
+                    .selector(new io.topobridge.volcano.model.MemberSelector()
+                            .exactMatch(new io.topobridge.volcano.model.ExactMatch().name(member))));
+        }
+        var hn = new io.topobridge.volcano.HyperNode();
+        hn.setMetadata(new ObjectMetaBuilder().withName(name).build());
+        hn.setSpec(spec);
+        cluster.client().resource(hn).createOr(o -> o.update());
+    }
+
+    private String chosenTier() {
+        PodGroup pg = podGroup("tb-deploy-vllm");
+        return pg == null || pg.getMetadata().getAnnotations() == null ? null
+                : pg.getMetadata().getAnnotations().get("topobridge.io/chosen-tier");
+    }
+
+    @Test
+    void anAutoTierFollowsTheTopologyWithOneWriteAndAResyncWritesNothing() {
+        for (String n : List.of("n1", "n2", "n3", "n4")) {
+            node(n);
+        }
+        hyperNode("nv-a", 1, "nvlink", true, "n1", "n2");
+        hyperNode("nv-b", 1, "nvlink", true, "n3", "n4");
+        hyperNode("rack-a", 2, "rack", false, "nv-a", "nv-b");
+        hyperNode("spine", 3, "spine", false, "rack-a");
+        startController(Wiring.DEFAULTS);
+        // 6 pods of 2 GPUs: 12 GPUs, more than a partition of 8
+        apply(deployment(6, "topobridge.io/highest-tier: auto", "team: a"));
+        await().atMost(WAIT).until(() -> chosenTier() != null);
+        settle();
+        assertThat(chosenTier()).isEqualTo("2 (rack): 12 GPUs fit in 1 of 1 rack domains; 1 (nvlink) holds at most 8 GPUs");
+        assertThat(podGroup("tb-deploy-vllm").getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(2);
+        assertThat(podGroup("tb-deploy-vllm").getSpec().getNetworkTopology().getMode().value()).isEqualTo("hard");
+        cluster.dispatcher().clearLog();
+
+        // a rack added, part by part as the topology controller would write it
+        for (String n : List.of("n5", "n6", "n7", "n8")) {
+            node(n);
+        }
+        hyperNode("nv-c", 1, "nvlink", true, "n5", "n6");
+        hyperNode("nv-d", 1, "nvlink", true, "n7", "n8");
+        hyperNode("rack-b", 2, "rack", false, "nv-c", "nv-d");
+        hyperNode("spine", 3, "spine", false, "rack-a", "rack-b");
+        await().atMost(WAIT).until(() -> ("2 (rack): 12 GPUs fit in 2 of 2 rack domains; 1 (nvlink) holds at most 8"
+                + " GPUs").equals(chosenTier()));
+        settle();
+        assertThat(podGroupWrites()).as("the rack added changes the sentence: one write").hasSize(1);
+
+        cluster.dispatcher().clearLog();
+        resyncAndSettle();
+        resyncAndSettle();
+        assertThat(podGroupWrites()).as("a resync with nothing changed writes nothing").isEmpty();
+    }
+
     @Test
     void adoptedPodGroupGetsOnlyTheTopologyFieldsAndGetsThemBackOnRelease() {
         TestClusters.installCrd(cluster, registry, "rolesets.orchestration.aibrix.ai");

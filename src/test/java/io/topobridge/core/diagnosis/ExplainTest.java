@@ -106,6 +106,17 @@ class ExplainTest {
     }
 
     @Test
+    void theAutoTierSentenceIsPartOfTheExplanation() {
+        Cluster c = pendingGang(cluster(), "few", 2);
+        GangView g = c.gang("few", "hard", 1, List.of());
+        assertThat(Explain.of(g, c.capacity()).chosenTier()).isNull();
+        String why = "1 (nvlink): 8 GPUs fit in 3 of 3 nvlink domains";
+        GangView chosen = new GangView(g.namespace(), g.podGroup(), g.workload(), g.phase(), g.minMember(),
+                g.minResources(), g.mode(), g.highestTier(), g.subGroups(), g.conditions(), g.created(), g.pods(), why);
+        assertThat(Explain.of(chosen, c.capacity()).chosenTier()).isEqualTo(why);
+    }
+
+    @Test
     void aPlacedGangReportsWhereItIs() {
         Cluster c = cluster();
         for (int i = 0; i < 9; i++) {

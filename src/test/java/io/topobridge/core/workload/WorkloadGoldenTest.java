@@ -6,6 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.render.Renderer;
+import io.topobridge.core.topology.NodeInfo;
+import io.topobridge.core.topology.TopologyBuilder;
+import io.topobridge.core.topology.TopologyResult;
+import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.testing.Upstream;
 import io.topobridge.testing.VolcanoSchemas;
@@ -48,6 +55,16 @@ class WorkloadGoldenTest {
         Path dir = ROOT.resolve(scenario);
         List<HasMetadata> inputs = inputs(dir);
         var result = Fixtures.translator().translate(inputs, Fixtures.TIERS, Fixtures.lookup(inputs));
+        if (inputs.stream().anyMatch(o -> o instanceof Node)) {
+            // a scenario with a cluster: its tiers and domains come from its nodes, as in render and the controller
+            List<NodeInfo> nodes = inputs.stream().filter(o -> o instanceof Node)
+                    .map(o -> new NodeInfo(o.getMetadata().getName(), o.getMetadata().getLabels(), Renderer.gpu((Node) o))).toList();
+            TopologyResult topology = new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, List.of()))
+                    .build(nodes, List.of());
+            WorkloadLookup base = Fixtures.lookup(inputs);
+            TierDomains domains = Renderer.domains(inputs, topology.hyperNodes(), List.of());
+            result = Fixtures.translator().translate(inputs, topology.tiers(), base.withDomains(() -> domains));
+        }
 
         List<JsonNode> actual = new ArrayList<>();
         for (DesiredPodGroup desired : result.podGroups()) {
@@ -112,6 +129,7 @@ class WorkloadGoldenTest {
         if (Files.exists(dir.resolve("input.yaml"))) {
             objects.addAll(Fixtures.objects(Files.readString(dir.resolve("input.yaml"))));
         }
+        objects.removeIf(java.util.Objects::isNull);
         for (HasMetadata object : objects) {
             boolean clusterScoped = "Node".equals(object.getKind());
             if (!clusterScoped && object.getMetadata().getNamespace() == null) {

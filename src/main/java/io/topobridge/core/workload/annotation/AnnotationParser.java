@@ -60,6 +60,14 @@ public final class AnnotationParser {
         }
     }
 
+    /** A tier as written: a number, or {@code auto} (the bridge chooses it, see {@code AutoTier}). */
+    private record TierValue(Integer number, boolean auto) {
+        static final TierValue AUTO = new TierValue(null, true);
+    }
+
+    /** The value users write to have the bridge choose the tier. */
+    public static final String AUTO = "auto";
+
     /** A value as written, where it was written. */
     private record Occurrence(AnnotationSource source, String key, String raw) {
         String describe(ObjectRef subject) {
@@ -132,12 +140,12 @@ public final class AnnotationParser {
         List<Finding> findings = new ArrayList<>();
         unknownKeys(sources, findings);
 
-        Field<Integer> tier = new Field<>("highest tier",
-                List.of(Topobridge.HIGHEST_TIER, VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION), v -> tier(v, tiers));
+        Field<TierValue> tier = new Field<>("highest tier",
+                List.of(Topobridge.HIGHEST_TIER, VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION), v -> tierOrAuto(v, tiers));
         Field<TopologyMode> mode = new Field<>("topology mode",
                 List.of(Topobridge.MODE, VolcanoApi.NETWORK_TOPOLOGY_MODE_ANNOTATION), AnnotationParser::mode);
-        Field<Integer> subgroupTier = new Field<>("subgroup highest tier",
-                List.of(Topobridge.SUBGROUP_HIGHEST_TIER), v -> tier(v, tiers));
+        Field<TierValue> subgroupTier = new Field<>("subgroup highest tier",
+                List.of(Topobridge.SUBGROUP_HIGHEST_TIER), v -> tierOrAuto(v, tiers));
         Field<TopologyMode> subgroupMode = new Field<>("subgroup topology mode",
                 List.of(Topobridge.SUBGROUP_MODE), AnnotationParser::mode);
         Field<String> group = new Field<>("group", List.of(Topobridge.GROUP), AnnotationParser::group);
@@ -146,9 +154,9 @@ public final class AnnotationParser {
         Field<Integer> minMember = new Field<>("minimum member count", List.of(Topobridge.MIN_MEMBER),
                 AnnotationParser::minMember);
 
-        Resolved<Integer> tierValue = resolve(tier, sources, findings);
+        Resolved<TierValue> tierValue = resolve(tier, sources, findings);
         Resolved<TopologyMode> modeValue = resolve(mode, sources, findings);
-        Resolved<Integer> subgroupTierValue = resolve(subgroupTier, sources, findings);
+        Resolved<TierValue> subgroupTierValue = resolve(subgroupTier, sources, findings);
         Resolved<TopologyMode> subgroupModeValue = resolve(subgroupMode, sources, findings);
         Resolved<String> groupValue = resolve(group, sources, findings);
         Resolved<String> queueValue = resolve(queue, sources, findings);
@@ -169,18 +177,21 @@ public final class AnnotationParser {
                             + ": hard mode needs a subgroup highest tier (set " + Topobridge.SUBGROUP_HIGHEST_TIER
                             + "); without one Volcano enforces nothing").withKey(Topobridge.SUBGROUP_MODE));
         }
-        if (tierValue.value() != null && subgroupTierValue.value() != null
-                && subgroupTierValue.value() > tierValue.value()) {
+        Integer gangTier = tierValue.value() == null ? null : tierValue.value().number();
+        Integer subTier = subgroupTierValue.value() == null ? null : subgroupTierValue.value().number();
+        if (gangTier != null && subTier != null && subTier > gangTier) {
             Occurrence at = subgroupTierValue.first();
             findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, at.source().object(),
                     at.source().object() + ": " + at.describe(at.source().object()) + ": subgroup tier "
-                            + subgroupTierValue.value() + " is above the gang's highest tier " + tierValue.value()
+                            + subTier + " is above the gang's highest tier " + gangTier
                             + " (" + tierValue.first().describe(at.source().object())
                             + "); subgroups are placed inside the gang's HyperNode")
                     .withKey(Topobridge.SUBGROUP_HIGHEST_TIER));
         }
-        var intent = new GangIntent(true, tierValue.value(), modeValue.value(), subgroupTierValue.value(),
-                subgroupModeValue.value(), groupValue.value(), queueValue.value(), minMemberValue.value());
+        var intent = new GangIntent(true, gangTier, modeValue.value(), subTier, subgroupModeValue.value(),
+                groupValue.value(), queueValue.value(), minMemberValue.value(),
+                tierValue.value() != null && tierValue.value().auto(),
+                subgroupTierValue.value() != null && subgroupTierValue.value().auto());
         return new ParsedIntent(intent, findings);
     }
 
@@ -244,6 +255,19 @@ public final class AnnotationParser {
                 }
             }
         }
+    }
+
+    /** {@code auto}, or a tier number or name resolved as {@link #tier}. */
+    private static Result<TierValue> tierOrAuto(String raw, TierCatalog tiers) {
+        if (AUTO.equals(raw.trim().toLowerCase(Locale.ROOT))) {
+            return tiers.isEmpty()
+                    ? Result.tiersUnknown("the tier is chosen from the topology, and no tiers are known yet (no node carries"
+                            + " the configured topology labels)")
+                    : Result.ok(TierValue.AUTO);
+        }
+        Result<Integer> number = tier(raw, tiers);
+        return number.error() != null ? new Result<>(null, number.error(), number.reason())
+                : Result.ok(new TierValue(number.value(), false));
     }
 
     /** A tier number or tier name, resolved to a number within {@code 1..top}. */

@@ -2,7 +2,8 @@ package io.topobridge.core.workload.annotation;
 
 /**
  * What a workload's annotations ask for, every value validated; {@code null} where nothing was given.
- * Tiers are numbers (names already resolved through the tier catalog).
+ * Tiers are numbers (names already resolved through the tier catalog); {@code autoTier} and {@code autoSubgroupTier}
+ * say the user wrote {@code auto}, and the tier is chosen once the gang's plan and the domains are known.
  */
 public record GangIntent(
         boolean managed,
@@ -12,9 +13,23 @@ public record GangIntent(
         TopologyMode subgroupMode,
         String group,
         String queue,
-        Integer minMember) {
+        Integer minMember,
+        boolean autoTier,
+        boolean autoSubgroupTier) {
 
-    public static final GangIntent UNMANAGED = new GangIntent(false, null, null, null, null, null, null, null);
+    public static final GangIntent UNMANAGED = new GangIntent(false, null, null, null, null, null, null, null, false,
+            false);
+
+    /** An intent without {@code auto} tiers. */
+    public GangIntent(boolean managed, Integer highestTier, TopologyMode mode, Integer subgroupTier,
+            TopologyMode subgroupMode, String group, String queue, Integer minMember) {
+        this(managed, highestTier, mode, subgroupTier, subgroupMode, group, queue, minMember, false, false);
+    }
+
+    /** The same intent with the tiers {@code auto} chose (and the modes that go with them) in place of {@code auto}. */
+    public GangIntent resolved(Integer tier, TopologyMode gangMode, Integer subTier, TopologyMode subMode) {
+        return new GangIntent(managed, tier, gangMode, subTier, subMode, group, queue, minMember, false, false);
+    }
 
     /** The gang's mode: as written, else hard. */
     public TopologyMode effectiveMode() {
@@ -28,6 +43,6 @@ public record GangIntent(
 
     /** True when any subgroup topology setting was given. */
     public boolean hasSubgroupTopology() {
-        return subgroupTier != null || subgroupMode != null;
+        return subgroupTier != null || subgroupMode != null || autoSubgroupTier;
     }
 }

@@ -47,6 +47,15 @@ public final class PodGroupBuilder {
      * @param defaultQueue the queue of a gang whose annotations name none
      */
     public static Built build(GangPlan plan, GangIntent intent, List<ObjectRef> subjects, String defaultQueue) {
+        return build(plan, intent, subjects, defaultQueue, Map.of());
+    }
+
+    /**
+     * @param explanations annotations that say how the bridge chose (e.g. {@code topobridge.io/chosen-tier}), written
+     *     on PodGroups the bridge owns
+     */
+    public static Built build(GangPlan plan, GangIntent intent, List<ObjectRef> subjects, String defaultQueue,
+            Map<String, String> explanations) {
         List<Finding> findings = new ArrayList<>();
         var spec = new PodGroupSpec();
         if (plan.ownership() == DesiredPodGroup.Ownership.OWNED) {
@@ -125,8 +134,11 @@ public final class PodGroupBuilder {
         }
         Map<String, String> labels = plan.ownership() == DesiredPodGroup.Ownership.OWNED
                 ? Map.of(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY) : Map.of();
-        Map<String, String> annotations = plan.ownership() == DesiredPodGroup.Ownership.OWNED
-                ? Map.of(GANG_ANNOTATION, plan.scope().key()) : Map.of();
+        Map<String, String> annotations = Map.of();
+        if (plan.ownership() == DesiredPodGroup.Ownership.OWNED) {
+            annotations = new TreeMap<>(explanations);
+            annotations.put(GANG_ANNOTATION, plan.scope().key());
+        }
         var desired = new DesiredPodGroup(plan.scope().namespace(), plan.name(), labels, annotations, plan.owners(),
                 spec, plan.ownership());
         return new Built(desired, findings);

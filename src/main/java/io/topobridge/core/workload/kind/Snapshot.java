@@ -20,6 +20,7 @@ import java.util.Optional;
 public final class Snapshot {
 
     private final WorkloadLookup lookup;
+    private io.topobridge.core.diagnosis.TierDomains domains;
     private final WorkloadAdapters adapters;
     private final Map<HasMetadata, Optional<Workload>> views = new IdentityHashMap<>();
     private final Map<HasMetadata, Optional<GangScope>> scopes = new IdentityHashMap<>();
@@ -64,6 +65,14 @@ public final class Snapshot {
     /** The PodGroups of a namespace (those other controllers made are adopted). */
     public List<HasMetadata> podGroups(String namespace) {
         return lookup.podGroups(namespace);
+    }
+
+    /** The domains of every tier (for {@code highest-tier: auto}), read once per snapshot, when first needed. */
+    public io.topobridge.core.diagnosis.TierDomains domains() {
+        if (domains == null) {
+            domains = lookup.domains();
+        }
+        return domains;
     }
 
     /**

@@ -82,6 +82,11 @@ final class OverlayLookup implements WorkloadLookup {
         return base.namespaceAnnotations(namespace);
     }
 
+    @Override
+    public io.topobridge.core.diagnosis.TierDomains domains() {
+        return base.domains();
+    }
+
     private static String ns(String namespace) {
         return Objects.requireNonNullElse(namespace, "");
     }

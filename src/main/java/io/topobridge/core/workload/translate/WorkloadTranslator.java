@@ -19,6 +19,8 @@ import io.topobridge.core.workload.annotation.AnnotationParser;
 import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.core.workload.annotation.GangIntent;
 import io.topobridge.core.workload.annotation.ParsedIntent;
+import io.topobridge.core.workload.autotier.AutoTiers;
+import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupBuilder;
 import io.topobridge.core.workload.gang.PodRole;
@@ -120,7 +122,7 @@ public final class WorkloadTranslator {
         for (Gang gang : gangs) {
             Judged judged;
             try {
-                judged = judge(scope, gang, tiers, queues);
+                judged = judge(scope, gang, tiers, queues, snapshot);
             } catch (RuntimeException e) {
                 // one unreadable gang (a wrong-typed field, an unparsable quantity) costs only itself
                 findings.addAll(unreadable(gang.subjects(), e));
@@ -141,7 +143,7 @@ public final class WorkloadTranslator {
     }
 
     /** Parses a gang's annotations, plans and builds its PodGroups: nothing at all when anything is refused. */
-    private Judged judge(GangScope scope, Gang gang, TierCatalog tiers, QueueAccess queues) {
+    private Judged judge(GangScope scope, Gang gang, TierCatalog tiers, QueueAccess queues, Snapshot snapshot) {
         ParsedIntent parsed = AnnotationParser.parse(gang.sources(), tiers);
         if (!parsed.intent().managed()) {
             return new Judged(List.of(), List.of());
@@ -173,8 +175,17 @@ public final class WorkloadTranslator {
         List<DesiredPodGroup> built = new ArrayList<>();
         boolean refused = false;
         for (GangPlan plan : plans) {
-            PodGroupBuilder.Built result = PodGroupBuilder.build(plan, parsed.intent(), gang.subjects(),
-                    queues.defaultQueue());
+            AutoTiers.Resolution auto = AutoTiers.resolve(plan, parsed.intent(), tiers,
+                    parsed.intent().autoTier() || parsed.intent().autoSubgroupTier() ? snapshot.domains()
+                            : TierDomains.NONE,
+                    settings.autoTierMinDomains(), gang.subjects());
+            auto.findings().stream().filter(f -> !gang.preview() || f.isRejection()).forEach(findings::add);
+            if (auto.refused()) {
+                refused = true;
+                continue;
+            }
+            PodGroupBuilder.Built result = PodGroupBuilder.build(plan, auto.intent(), gang.subjects(),
+                    queues.defaultQueue(), auto.annotations());
             // a preview only checks: what it would warn about is said again once its PodGroups are made
             result.findings().stream().filter(f -> !gang.preview() || f.isRejection()).forEach(findings::add);
             if (result.podGroup() == null) {

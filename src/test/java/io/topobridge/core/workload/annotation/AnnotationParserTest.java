@@ -143,6 +143,46 @@ class AnnotationParserTest {
         assertThat(parsed.intent().mode()).isEqualTo(TopologyMode.SOFT);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"auto", "AUTO", " Auto "})
+    void autoLeavesTheTierToTheBridge(String value) {
+        ParsedIntent parsed = AnnotationParser.parse(List.of(meta(Map.of("topobridge.io/highest-tier", value,
+                "topobridge.io/subgroup-highest-tier", value))), Fixtures.TIERS);
+        assertThat(parsed.findings()).isEmpty();
+        assertThat(parsed.intent().autoTier()).isTrue();
+        assertThat(parsed.intent().autoSubgroupTier()).isTrue();
+        assertThat(parsed.intent().highestTier()).isNull();
+        assertThat(parsed.intent().mode()).as("no mode written: auto picks it").isNull();
+        assertThat(parsed.intent().hasSubgroupTopology()).isTrue();
+    }
+
+    @Test
+    void autoWithHardModeIsNotAHardModeWithoutATier() {
+        ParsedIntent parsed = AnnotationParser.parse(List.of(meta(Map.of("topobridge.io/highest-tier", "auto",
+                "topobridge.io/mode", "hard"))), Fixtures.TIERS);
+        assertThat(parsed.rejected()).isFalse();
+        assertThat(parsed.intent().mode()).isEqualTo(TopologyMode.HARD);
+    }
+
+    @Test
+    void autoAndANumberInTwoSourcesConflict() {
+        ParsedIntent parsed = AnnotationParser.parse(List.of(meta(Map.of("topobridge.io/highest-tier", "auto")),
+                template(Map.of("topobridge.io/highest-tier", "2"))), Fixtures.TIERS);
+        assertThat(parsed.rejected()).isTrue();
+        assertThat(parsed.findings().get(0).reason()).isEqualTo(WorkloadReason.CONFLICTING_ANNOTATIONS);
+        assertThat(parsed.findings().get(0).message()).contains("\"auto\"").contains("\"2\"");
+    }
+
+    @Test
+    void autoWithoutTiersWaitsForThem() {
+        ParsedIntent parsed = AnnotationParser.parse(List.of(meta(Map.of("topobridge.io/highest-tier", "auto"))),
+                TierCatalog.EMPTY);
+        assertThat(parsed.rejected()).isTrue();
+        assertThat(parsed.waitingForTiers()).isTrue();
+        assertThat(parsed.findings().get(0).message()).contains("topobridge.io/highest-tier=\"auto\"")
+                .contains("no tiers are known yet");
+    }
+
     @Test
     void ambiguousNameListsTheCandidateNumbers() {
         var tiers = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack"),

@@ -1,0 +1,169 @@
+package io.topobridge.core.workload.autotier;
+
+import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.workload.annotation.TopologyMode;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The rule behind {@code highest-tier: auto}. A gang's need is its GPUs ({@code nvidia.com/gpu}) when it requests
+ * any, else its CPU and memory. The chosen tier is the lowest at which at least {@code minDomains} domains could hold
+ * the need when empty (their nodes' allocatable summed); failing that, the lowest at which one domain could; failing
+ * that, none fits and the top tier is chosen, soft. The mode, unless the user wrote one, is {@code hard} when some
+ * domain of the chosen tier has room for the need today (free capacity, counting what the gang itself already uses
+ * there as free) and {@code soft} otherwise. The explanation is a deterministic sentence of allocatable figures only,
+ * so it changes when the topology does, not when pods come and go.
+ */
+public final class AutoTier {
+
+    /** The tier chosen, its mode, whether any domain could hold the need, and why, in one sentence. */
+    public record Choice(int tier, TopologyMode mode, boolean fits, String explanation) {
+        public Choice {
+            Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(explanation, "explanation");
+        }
+    }
+
+    private AutoTier() {
+    }
+
+    /** The resources the rule compares: GPUs when the need has any, else CPU and memory. */
+    public static Amounts relevant(Amounts need) {
+        if (need.get(Amounts.GPU).signum() > 0) {
+            return new Amounts(Map.of(Amounts.GPU, need.get(Amounts.GPU)));
+        }
+        Map<String, BigDecimal> out = new TreeMap<>();
+        for (String r : List.of("cpu", "memory")) {
+            if (need.get(r).signum() > 0) {
+                out.put(r, need.get(r));
+            }
+        }
+        return new Amounts(out);
+    }
+
+    /**
+     * Chooses a tier for one need.
+     *
+     * @param need what the gang (or one subgroup) requests in total
+     * @param domains the domains of every tier
+     * @param highest the highest tier that may be chosen (the top tier, or the gang's tier for a subgroup)
+     * @param minDomains how many domains of a tier must be able to hold the need (at least 1)
+     * @param gang {@code namespace/podgroup}, whose own bound pods count as free room; may be null
+     * @param written the mode the user wrote, or null
+     */
+    public static Choice choose(Amounts need, TierDomains domains, int highest, int minDomains, String gang,
+            TopologyMode written) {
+        if (highest < 1) {
+            throw new IllegalArgumentException("no tier to choose from");
+        }
+        int wanted = Math.max(1, minDomains);
+        Amounts rel = relevant(need);
+        int chosen = 0;
+        int fallback = 0;
+        for (int t = 1; t <= highest; t++) {
+            int holding = holding(domains.at(t), rel);
+            if (holding >= wanted) {
+                chosen = t;
+                break;
+            }
+            if (holding > 0 && fallback == 0) {
+                fallback = t;
+            }
+        }
+        if (chosen == 0) {
+            chosen = fallback;
+        }
+        if (chosen == 0) {
+            String sentence = label(domains, highest) + ": " + describe(rel) + " fit in no domain of any tier; "
+                    + label(domains, highest) + " holds at most " + largest(domains.at(highest), rel);
+            return new Choice(highest, written != null ? written : TopologyMode.SOFT, false, sentence);
+        }
+        List<TierDomains.Domain> at = domains.at(chosen);
+        StringBuilder sentence = new StringBuilder(label(domains, chosen)).append(": ").append(describe(rel))
+                .append(" fit in ").append(holding(at, rel)).append(" of ").append(at.size()).append(' ')
+                .append(word(domains, chosen)).append(" domains");
+        if (holding(at, rel) < wanted) {
+            sentence.append(", fewer than the ").append(wanted).append(" wanted, but no tier has more");
+        }
+        if (chosen > 1) {
+            List<TierDomains.Domain> below = domains.at(chosen - 1);
+            int belowHolding = holding(below, rel);
+            sentence.append("; ").append(label(domains, chosen - 1));
+            if (belowHolding > 0) {
+                sentence.append(" holds it in only ").append(belowHolding).append(" of ").append(below.size())
+                        .append(" domains");
+            } else {
+                sentence.append(" holds at most ").append(largest(below, rel));
+            }
+        }
+        TopologyMode mode = written;
+        if (mode == null) {
+            boolean room = at.stream().anyMatch(d -> d.freeFor(gang).covers(rel));
+            mode = room ? TopologyMode.HARD : TopologyMode.SOFT;
+        }
+        return new Choice(chosen, mode, true, sentence.toString());
+    }
+
+    private static int holding(List<TierDomains.Domain> domains, Amounts rel) {
+        int n = 0;
+        for (TierDomains.Domain d : domains) {
+            if (d.allocatable().covers(rel) && (!rel.isEmpty() || !d.allocatable().isEmpty())) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** {@code 2 (nvlink-domain)}, or {@code 2} for a tier without a name. */
+    private static String label(TierDomains domains, int tier) {
+        String name = domains.name(tier);
+        return name.isEmpty() ? String.valueOf(tier) : tier + " (" + name + ")";
+    }
+
+    private static String word(TierDomains domains, int tier) {
+        String name = domains.name(tier);
+        return name.isEmpty() ? "tier-" + tier : name;
+    }
+
+    /** {@code 32 GPUs}, {@code 12 CPUs and 48Gi memory}, {@code no resources}. */
+    static String describe(Amounts rel) {
+        if (rel.isEmpty()) {
+            return "no resources";
+        }
+        List<String> parts = new ArrayList<>();
+        new TreeMap<>(rel.values()).forEach((r, v) -> parts.add(amount(r, v)));
+        return String.join(" and ", parts);
+    }
+
+    private static String amount(String resource, BigDecimal value) {
+        String shown = Amounts.show(resource, value);
+        return switch (resource) {
+            case Amounts.GPU -> shown + (value.compareTo(BigDecimal.ONE) == 0 ? " GPU" : " GPUs");
+            case "cpu" -> shown + (value.compareTo(BigDecimal.ONE) == 0 ? " CPU" : " CPUs");
+            default -> shown + " " + resource;
+        };
+    }
+
+    /** The most a single domain of the list has of each compared resource (each maximum on its own). */
+    private static String largest(List<TierDomains.Domain> domains, Amounts rel) {
+        if (rel.isEmpty()) {
+            return "nothing";
+        }
+        Map<String, BigDecimal> max = new TreeMap<>();
+        for (String r : rel.values().keySet()) {
+            BigDecimal best = BigDecimal.ZERO;
+            for (TierDomains.Domain d : domains) {
+                best = best.max(d.allocatable().get(r));
+            }
+            max.put(r, best);
+        }
+        List<String> parts = new ArrayList<>();
+        max.forEach((r, v) -> parts.add(amount(r, v)));
+        return String.join(" and ", parts);
+    }
+}

@@ -1,0 +1,179 @@
+package io.topobridge.core.workload.autotier;
+
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.annotation.GangIntent;
+import io.topobridge.core.workload.annotation.TopologyMode;
+import io.topobridge.core.workload.gang.GangPlan;
+import io.topobridge.core.workload.gang.PodRole;
+import io.topobridge.core.workload.gang.SubGroupPlan;
+import io.topobridge.core.workload.resources.PodRequests;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Puts {@link AutoTier}'s choice into one PodGroup's plan: the gang's need is the sum of its pods' requests, a
+ * subgroup's is its size times the largest pod it may hold; the intent comes back with tier numbers (and modes) in
+ * place of {@code auto}, the PodGroup annotations that say why, and the findings.
+ */
+public final class AutoTiers {
+
+    /** The intent to build with, the annotations explaining the choice, what was noticed; {@code refused}: no PodGroup. */
+    public record Resolution(GangIntent intent, Map<String, String> annotations, List<Finding> findings,
+            boolean refused) {
+        public Resolution {
+            annotations = Map.copyOf(annotations);
+            findings = List.copyOf(findings);
+        }
+    }
+
+    private AutoTiers() {
+    }
+
+    /** The intent as it stands when it names no {@code auto} tier. */
+    public static Resolution resolve(GangPlan plan, GangIntent intent, TierCatalog tiers, TierDomains domains,
+            int minDomains, List<ObjectRef> subjects) {
+        if (!intent.autoTier() && !intent.autoSubgroupTier()) {
+            return new Resolution(intent, Map.of(), List.of(), false);
+        }
+        List<Finding> findings = new ArrayList<>();
+        if (domains.isEmpty() || tiers.isEmpty()) {
+            for (ObjectRef subject : subjects) {
+                findings.add(Finding.rejected(WorkloadReason.TIERS_UNKNOWN, subject, subject + ": "
+                        + (intent.autoTier() ? Topobridge.HIGHEST_TIER : Topobridge.SUBGROUP_HIGHEST_TIER)
+                        + "=\"auto\" chooses the tier from the sizes of the HyperNodes' domains, and no HyperNode is"
+                        + " known yet; PodGroup " + plan.name() + " waits for them")
+                        .withKey(Topobridge.HIGHEST_TIER + " auto"));
+            }
+            return new Resolution(intent, Map.of(), findings, true);
+        }
+        String gang = plan.scope().namespace() + "/" + plan.name();
+        Map<String, String> annotations = new TreeMap<>();
+        Integer gangTier = intent.highestTier();
+        TopologyMode gangMode = intent.mode();
+        if (intent.autoTier()) {
+            AutoTier.Choice choice = AutoTier.choose(need(plan.roles()), domains, tiers.top(), minDomains, gang,
+                    intent.mode());
+            gangTier = choice.tier();
+            gangMode = choice.mode();
+            if (intent.subgroupTier() != null && intent.subgroupTier() > gangTier) {
+                // subgroups are placed inside the gang's domain: the gang's tier is at least theirs
+                gangTier = intent.subgroupTier();
+            }
+            annotations.put(Topobridge.CHOSEN_TIER, choice.explanation());
+            if (!choice.fits()) {
+                noFit(findings, subjects, plan.name(), "the gang", choice);
+            }
+        }
+        Integer subTier = intent.subgroupTier();
+        TopologyMode subMode = intent.subgroupMode();
+        if (intent.autoSubgroupTier()) {
+            Amounts subNeed = plan.level() == GangPlan.Level.SUBGROUP ? need(plan.roles()) : subgroupNeed(plan);
+            if (subNeed != null) {
+                int highest = gangTier != null ? gangTier : tiers.top();
+                AutoTier.Choice choice = AutoTier.choose(subNeed, domains, highest, minDomains, gang,
+                        intent.subgroupMode());
+                subTier = choice.tier();
+                subMode = choice.mode();
+                annotations.put(Topobridge.CHOSEN_SUBGROUP_TIER, choice.explanation());
+                if (!choice.fits()) {
+                    noFit(findings, subjects, plan.name(), "one subgroup", choice);
+                }
+            }
+        }
+        return new Resolution(intent.resolved(gangTier, gangMode, subTier, subMode), annotations, findings, false);
+    }
+
+    private static void noFit(List<Finding> findings, List<ObjectRef> subjects, String podGroup, String what,
+            AutoTier.Choice choice) {
+        for (ObjectRef subject : subjects) {
+            findings.add(Finding.warning(WorkloadReason.AUTO_TIER_NO_FIT, subject, subject + ": auto tier for "
+                    + what + " of PodGroup " + podGroup + ": no domain of any tier could hold it even when empty,"
+                    + " so it gets tier " + choice.tier() + ", " + choice.mode().name().toLowerCase(java.util.Locale.ROOT)
+                    + " (" + choice.explanation() + ")")
+                    .withKey(podGroup + " " + what));
+        }
+    }
+
+    /** What all pods of the roles request together. */
+    public static Amounts need(List<PodRole> roles) {
+        Amounts total = Amounts.NONE;
+        Map<Object, Amounts> perSpec = new IdentityHashMap<>();
+        for (PodRole role : roles) {
+            if (role.count() <= 0 || role.spec() == null) {
+                continue;
+            }
+            Amounts one = perSpec.computeIfAbsent(role.spec(), s -> perPod(role));
+            total = total.plus(times(one, role.count()));
+        }
+        return total;
+    }
+
+    /**
+     * The largest subgroup's need: each subgroup's size times the largest pod of the roles it may select (those whose
+     * added labels agree with its labels, or whose task-spec is its name; every role when none says), resource by
+     * resource. Null when the plan has no subgroup that requests anything.
+     */
+    static Amounts subgroupNeed(GangPlan plan) {
+        Amounts largest = null;
+        for (SubGroupPlan sub : plan.subGroups()) {
+            if (sub.bestEffort() || sub.size() <= 0) {
+                continue;
+            }
+            List<PodRole> roles = plan.roles().stream().filter(r -> r.count() > 0 && r.spec() != null)
+                    .filter(r -> selects(sub, r)).toList();
+            if (roles.isEmpty()) {
+                roles = plan.roles().stream().filter(r -> r.count() > 0 && r.spec() != null).toList();
+            }
+            Amounts pod = Amounts.NONE;
+            for (PodRole role : roles) {
+                pod = max(pod, perPod(role));
+            }
+            Amounts need = times(pod, sub.size());
+            largest = largest == null ? need : max(largest, need);
+        }
+        return largest;
+    }
+
+    private static boolean selects(SubGroupPlan sub, PodRole role) {
+        if (sub.name().equals(role.taskSpec())) {
+            return true;
+        }
+        boolean overlap = false;
+        for (var label : sub.matchLabels().entrySet()) {
+            String mine = role.podLabels().get(label.getKey());
+            if (mine != null) {
+                if (!mine.equals(label.getValue())) {
+                    return false;
+                }
+                overlap = true;
+            }
+        }
+        return overlap;
+    }
+
+    private static Amounts perPod(PodRole role) {
+        return Amounts.parse(PodRequests.of(role.spec()).canonical());
+    }
+
+    private static Amounts times(Amounts one, long count) {
+        Map<String, BigDecimal> out = new TreeMap<>();
+        one.values().forEach((k, v) -> out.put(k, v.multiply(BigDecimal.valueOf(count))));
+        return new Amounts(out);
+    }
+
+    private static Amounts max(Amounts a, Amounts b) {
+        Map<String, BigDecimal> out = new TreeMap<>(a.values());
+        b.values().forEach((k, v) -> out.merge(k, v, BigDecimal::max));
+        return new Amounts(out);
+    }
+}

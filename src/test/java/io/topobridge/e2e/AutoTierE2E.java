@@ -1,0 +1,248 @@
+package io.topobridge.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code topobridge.io/highest-tier: auto} on the real Volcano scheduler and the example GB200 cluster (NVLink
+ * partitions of 16 to 36 GPUs, domains of 32 to 72): gangs of different shapes get the tier the bridge chose,
+ * explained on their PodGroup, and Volcano places every pod within it. For the gang too large for any NVLink
+ * partition, the same shape with hand-chosen tiers is run next to it: one tier too low never starts, the top tier
+ * starts but is free to spread. Under load (a second wide gang while the first holds the only domain that fits it),
+ * the default mode lets {@code auto} start it where the hand-chosen tier, hard, waits. Tier, mode and placement are
+ * printed.
+ */
+@ExtendWith(RealClusterExtension.class)
+class AutoTierE2E {
+
+    private static final String NS = PlacementE2E.NS;
+    private static final Duration PLACED = Duration.ofSeconds(120);
+
+    private final RealCluster cluster;
+    private KubernetesClient client;
+
+    AutoTierE2E(RealCluster cluster) {
+        this.cluster = cluster;
+    }
+
+    @BeforeEach
+    void namespace() {
+        client = cluster.client();
+        Examples.ensureNodes(client);
+        cluster.bridge();
+        for (HasMetadata object : PlacementE2E.load(Path.of("examples", "workloads", "00-namespace-and-queue.yaml"))) {
+            if (!"Queue".equals(object.getKind())) {
+                client.resource(object).createOr(o -> o.update());
+            }
+        }
+        cluster.waitFor("the default ServiceAccount in " + NS, Duration.ofSeconds(60),
+                () -> client.serviceAccounts().inNamespace(NS).withName("default").get() != null);
+    }
+
+    @AfterEach
+    void cleanUp() {
+        client.namespaces().withName(NS).delete();
+        cluster.waitFor("namespace " + NS + " gone", Duration.ofSeconds(120),
+                () -> client.namespaces().withName(NS).get() == null);
+    }
+
+    /** A Deployment of {@code replicas} pods, each asking for {@code gpus} GPUs, with the given annotations. */
+    private Deployment deployment(String name, int replicas, int gpus, Map<String, String> annotations) {
+        Map<String, Quantity> limits = Map.of("cpu", new Quantity("4"), "memory", new Quantity("16Gi"),
+                "nvidia.com/gpu", new Quantity(String.valueOf(gpus)));
+        return new DeploymentBuilder()
+                .withNewMetadata().withName(name).withNamespace(NS).withAnnotations(annotations).endMetadata()
+                .withNewSpec().withReplicas(replicas)
+                .withNewSelector().addToMatchLabels("app", name).endSelector()
+                .withNewTemplate().withNewMetadata().addToLabels("app", name).endMetadata()
+                .withNewSpec().addNewContainer().withName("engine").withImage("registry.k8s.io/pause:3.10")
+                .withNewResources().withLimits(limits).endResources().endContainer().endSpec()
+                .endTemplate().endSpec().build();
+    }
+
+    private static Map<String, String> annotations(String... keyValues) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < keyValues.length; i += 2) {
+            out.put(keyValues[i], keyValues[i + 1]);
+        }
+        return out;
+    }
+
+    /** The PodGroup as the cluster holds it, once it exists. */
+    private GenericKubernetesResource podGroup(String name) {
+        cluster.waitFor("PodGroup " + name, Duration.ofSeconds(60), () -> client.genericKubernetesResources(
+                "scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(NS).withName(name).get() != null);
+        return client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(NS)
+                .withName(name).get();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> topology(GenericKubernetesResource pg) {
+        Map<String, Object> spec = (Map<String, Object>) pg.getAdditionalProperties().get("spec");
+        return (Map<String, Object>) spec.get("networkTopology");
+    }
+
+    private static int tier(GenericKubernetesResource pg) {
+        return ((Number) topology(pg).get("highestTierAllowed")).intValue();
+    }
+
+    private List<Pod> placed(String podGroup, int pods) {
+        cluster.waitFor(pods + " pods of " + podGroup + " bound", PLACED, () -> {
+            List<Pod> now = Placement.gangPods(client, NS, podGroup);
+            return now.size() == pods && Placement.allBound(now);
+        });
+        return Placement.gangPods(client, NS, podGroup);
+    }
+
+    private Placement.Domain domainOf(List<Pod> pods) {
+        return Placement.of(client).lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName()).toList())
+                .orElseThrow(() -> new AssertionError("pods in no common HyperNode: " + pods.stream()
+                        .map(p -> p.getSpec().getNodeName()).toList()));
+    }
+
+    private static void print(String shape, GenericKubernetesResource pg, Placement.Domain placed) {
+        System.out.printf("AUTO-TIER %-34s chosen %s, %s (%s) -> placed in %s at tier %d (%s)%n", shape,
+                topology(pg).get("highestTierAllowed"), topology(pg).get("mode"),
+                pg.getMetadata().getAnnotations().get("topobridge.io/chosen-tier"), placed == null ? "-" : placed.name(),
+                placed == null ? 0 : placed.tier(), placed == null ? "-" : placed.tierName());
+    }
+
+    @Test
+    void aFourGpuTensorParallelGangGetsOneNvlinkPartition() {
+        client.resource(deployment("tp4", 4, 1, annotations("topobridge.io/highest-tier", "auto"))).create();
+        GenericKubernetesResource pg = podGroup("tb-deploy-tp4");
+        assertThat(pg.getMetadata().getAnnotations().get("topobridge.io/chosen-tier"))
+                .isEqualTo("1 (nvlink): 4 GPUs fit in 7 of 7 nvlink domains");
+        assertThat(tier(pg)).isEqualTo(1);
+        assertThat(topology(pg).get("mode")).isEqualTo("hard");
+        Placement.Domain d = domainOf(placed("tb-deploy-tp4", 4));
+        print("4 pods x 1 GPU (tensor-parallel)", pg, d);
+        assertThat(d.tier()).as("placed in " + d).isLessThanOrEqualTo(1);
+        assertThat(d.tierName()).isEqualTo("nvlink");
+    }
+
+    @Test
+    void aGangTooLargeForAnyPartitionGetsTheNvlinkDomainThatHoldsIt() {
+        client.resource(deployment("wide", 10, 4, annotations("topobridge.io/highest-tier", "auto"))).create();
+        GenericKubernetesResource pg = podGroup("tb-deploy-wide");
+        assertThat(pg.getMetadata().getAnnotations().get("topobridge.io/chosen-tier")).isEqualTo(
+                "2 (nvlink-domain): 40 GPUs fit in 1 of 5 nvlink-domain domains; 1 (nvlink) holds at most 36 GPUs");
+        assertThat(tier(pg)).isEqualTo(2);
+        assertThat(topology(pg).get("mode")).isEqualTo("hard");
+        List<Pod> pods = placed("tb-deploy-wide", 10);
+        Placement.Domain d = domainOf(pods);
+        print("10 pods x 4 GPUs (wider than NVLink)", pg, d);
+        assertThat(d.tier()).as("placed in " + d).isLessThanOrEqualTo(2);
+        // the only NVLink domain of 40 GPUs or more is the NVL72 rack r05
+        assertThat(pods).allSatisfy(p -> assertThat(p.getSpec().getNodeName()).startsWith("gb200-r05-"));
+    }
+
+    @Test
+    void theSameShapeWithHandChosenTiers() {
+        // one tier too low: the gang fits no NVLink partition and, hard, never starts
+        client.resource(deployment("wide-nvlink", 10, 4, annotations("topobridge.io/highest-tier", "nvlink")))
+                .create();
+        GenericKubernetesResource low = podGroup("tb-deploy-wide-nvlink");
+        cluster.waitFor("10 pods tied", PLACED, () -> Placement.gangPods(client, NS, "tb-deploy-wide-nvlink").size() == 10);
+        RealCluster.sleep(Duration.ofSeconds(20));
+        boolean noneBound = Placement.noneBound(Placement.gangPods(client, NS, "tb-deploy-wide-nvlink"));
+        System.out.printf("AUTO-TIER %-34s hand-chosen 1 (nvlink), hard -> %s after 20 s%n",
+                "10 pods x 4 GPUs", noneBound ? "not placed" : "placed");
+        assertThat(noneBound).as("hand-chosen nvlink: no partial gang, and no whole one").isTrue();
+        assertThat(low.getMetadata().getAnnotations()).doesNotContainKey("topobridge.io/chosen-tier");
+        client.resource(low).delete();
+        client.apps().deployments().inNamespace(NS).withName("wide-nvlink").delete();
+        cluster.waitFor("the nvlink gang's pods gone", PLACED,
+                () -> Placement.gangPods(client, NS, "tb-deploy-wide-nvlink").isEmpty());
+
+        // the top tier: placed, but nothing keeps it in one NVLink domain
+        client.resource(deployment("wide-spine", 10, 4, annotations("topobridge.io/highest-tier", "spine")))
+                .create();
+        GenericKubernetesResource top = podGroup("tb-deploy-wide-spine");
+        Placement.Domain d = domainOf(placed("tb-deploy-wide-spine", 10));
+        System.out.printf("AUTO-TIER %-34s hand-chosen %d (spine), hard -> placed in %s at tier %d (%s)%n",
+                "10 pods x 4 GPUs", tier(top), d.name(), d.tier(), d.tierName());
+        assertThat(d.tier()).isLessThanOrEqualTo(tier(top));
+    }
+
+    @Test
+    void aPrefillDecodePairAndEachSideStayWithinTheirChosenTiers() {
+        client.resource(deployment("pd-prefill", 2, 4, annotations("topobridge.io/group", "pd",
+                "topobridge.io/highest-tier", "auto", "topobridge.io/subgroup-highest-tier", "auto"))).create();
+        client.resource(deployment("pd-decode", 1, 4, annotations("topobridge.io/group", "pd"))).create();
+        podGroup("tb-group-pd");
+        // the group's PodGroup may first be made from the prefill alone (8 GPUs); the decode joins it
+        String pair = "1 (nvlink): 12 GPUs fit in 7 of 7 nvlink domains";
+        cluster.waitFor("the pair's chosen tier", Duration.ofSeconds(60), () -> pair.equals(
+                podGroup("tb-group-pd").getMetadata().getAnnotations().get("topobridge.io/chosen-tier")));
+        GenericKubernetesResource pg = podGroup("tb-group-pd");
+        assertThat(pg.getMetadata().getAnnotations().get("topobridge.io/chosen-subgroup-tier"))
+                .isEqualTo("1 (nvlink): 8 GPUs fit in 7 of 7 nvlink domains");
+        List<Pod> pods = placed("tb-group-pd", 3);
+        Placement.Domain d = domainOf(pods);
+        print("prefill 2 x 4 GPUs + decode 1 x 4 GPUs", pg, d);
+        assertThat(d.tier()).as("the pair in " + d).isLessThanOrEqualTo(1);
+        Map<String, List<String>> byMember = Placement.nodesBy(pods, p -> p.getMetadata().getLabels()
+                .get("topobridge.io/member"));
+        assertThat(byMember).containsOnlyKeys("deploy-pd-prefill", "deploy-pd-decode");
+        byMember.forEach((member, nodes) -> {
+            Placement.Domain side = Placement.of(client).lowestCommon(nodes).orElseThrow();
+            System.out.printf("AUTO-TIER   subgroup %-25s placed in %s at tier %d%n", member, side.name(), side.tier());
+            assertThat(side.tier()).as(member).isLessThanOrEqualTo(1);
+        });
+    }
+
+    @Test
+    void underLoadTheDefaultModeLetsASecondWideGangStartWhereAHandChosenHardTierWaits() {
+        client.resource(deployment("first", 10, 4, annotations("topobridge.io/highest-tier", "auto"))).create();
+        Placement.Domain first = domainOf(placed("tb-deploy-first", 10));
+        print("first 10 x 4 GPUs", podGroup("tb-deploy-first"), first);
+
+        // the only domain of tier 2 that holds 40 GPUs (r05) has 32 free now: the same tier, soft
+        client.resource(deployment("second", 10, 4, annotations("topobridge.io/highest-tier", "auto"))).create();
+        cluster.waitFor("the second gang's PodGroup", Duration.ofSeconds(60), () -> client.genericKubernetesResources(
+                "scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(NS).withName("tb-deploy-second").get() != null);
+        GenericKubernetesResource second = podGroup("tb-deploy-second");
+        assertThat(tier(second)).isEqualTo(2);
+        assertThat(topology(second).get("mode")).as("no room for 40 GPUs in any NVLink domain today").isEqualTo("soft");
+        List<Pod> pods = placed("tb-deploy-second", 10);
+        // soft: spread over racks, perhaps over both spines (then no HyperNode holds it all)
+        Placement.Domain d = Placement.of(client).lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName())
+                .toList()).orElse(null);
+        print("second 10 x 4 GPUs, r05 busy", second, d);
+        assertThat(d == null || d.tier() > 2).as("placed anyway, above its preferred tier: " + d).isTrue();
+        // the running gang counts its own pods as room: still hard
+        assertThat(topology(podGroup("tb-deploy-first")).get("mode")).isEqualTo("hard");
+
+        // the same second gang with the hand-chosen tier, hard: it waits
+        client.apps().deployments().inNamespace(NS).withName("second").delete();
+        cluster.waitFor("the second gang's pods gone", PLACED,
+                () -> Placement.gangPods(client, NS, "tb-deploy-second").isEmpty());
+        client.resource(deployment("second-hand", 10, 4, annotations("topobridge.io/highest-tier", "nvlink-domain")))
+                .create();
+        cluster.waitFor("10 pods tied", PLACED, () -> Placement.gangPods(client, NS, "tb-deploy-second-hand").size() == 10);
+        RealCluster.sleep(Duration.ofSeconds(20));
+        boolean waits = Placement.noneBound(Placement.gangPods(client, NS, "tb-deploy-second-hand"));
+        System.out.printf("AUTO-TIER %-34s hand-chosen 2 (nvlink-domain), hard -> %s after 20 s%n",
+                "second 10 x 4 GPUs, r05 busy", waits ? "not placed" : "placed");
+        System.out.printf("AUTO-TIER under load: auto placed 2 of 2 wide gangs, hand-chosen tier 2 hard %d of 2%n",
+                waits ? 1 : 2);
+        assertThat(waits).isTrue();
+    }
+}
