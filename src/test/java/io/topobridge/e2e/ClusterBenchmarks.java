@@ -233,7 +233,8 @@ final class ClusterBenchmarks {
                 forest.byName().size() + " HyperNodes in the cluster after the first sync (" + sizes.nodes() + " benchmark nodes and any others)")
                 .withRatio((double) firstWrites / forest.byName().size(), "writes / HyperNodes"));
         results.put(Figure.of("topology_several_parents", forest.membersWithSeveralParents(), null, "members", 1,
-                "members listed by more than one of the bridge's HyperNodes, with rack-1 under two spines"));
+                "members listed by more than one of the bridge's HyperNodes, with rack-1 under two spines: "
+                        + forest.severalParentsExamples(5)));
 
         Relabels r = relabels(watch, OURS, hyperNodeWritesBy(RealCluster.BRIDGE), RealCluster.BRIDGE, sizes.relabels());
         results.put(Figure.of("topology_relabel_converge_ms_10k", BenchResults.median(r.millis()),
@@ -405,7 +406,8 @@ final class ClusterBenchmarks {
                 forest.byName().size() + " HyperNodes; " + verbs(first))
                 .withRatio((double) first.size() / forest.byName().size(), "writes / HyperNodes"));
         results.put(Figure.of("volcano_discovery_several_parents", forest.membersWithSeveralParents(), null, "members", 1,
-                "members listed by more than one of Volcano's HyperNodes, with rack-1 under two spines"));
+                "members listed by more than one of Volcano's HyperNodes, with rack-1 under two spines: "
+                        + forest.severalParentsExamples(5)));
 
         Relabels r = relabels(watch, VOLCANO, volcanoWrites, VOLCANO_USER, sizes.volcanoRelabels());
         results.put(Figure.of("volcano_discovery_relabel_converge_ms", BenchResults.median(r.millis()),

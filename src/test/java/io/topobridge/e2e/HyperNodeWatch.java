@@ -55,6 +55,14 @@ final class HyperNodeWatch implements AutoCloseable {
             return (int) parents.values().stream().filter(p -> p.size() > 1).count();
         }
 
+        /** Up to {@code limit} members with several parents, as {@code member <- parent, parent}. */
+        String severalParentsExamples(int limit) {
+            return parents.entrySet().stream().filter(e -> e.getValue().size() > 1).sorted(Map.Entry.comparingByKey())
+                    .limit(limit).map(e -> e.getKey() + " <- " + String.join(", ", e.getValue().stream()
+                            .map(HyperNode::name).sorted().toList()))
+                    .collect(java.util.stream.Collectors.joining("; "));
+        }
+
         /** Each HyperNode's tier and member set, by name: what "spec changed" compares. */
         Map<String, String> specs() {
             Map<String, String> out = new TreeMap<>();
