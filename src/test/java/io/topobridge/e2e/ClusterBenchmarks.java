@@ -282,6 +282,11 @@ final class ClusterBenchmarks {
         var podGroups = client().genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(WORKLOADS_NS);
         cluster.waitFor("the workloads' PodGroups", LONG, () -> podGroups.withLabel("app.kubernetes.io/managed-by", "topobridge")
                 .list().getItems().size() >= sizes.workloads());
+        // a gang Volcano places later gets its achieved tier recorded: a real change, so wait until all are placed
+        cluster.waitFor("the workloads' pods bound", LONG, () -> {
+            var pods = client().pods().inNamespace(WORKLOADS_NS).list().getItems();
+            return pods.size() >= 2 * sizes.workloads() && Placement.allBound(pods);
+        });
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, LONG);
         double[] hyperNodes = new double[sizes.restarts()];
         double[] groups = new double[sizes.restarts()];
@@ -453,9 +458,28 @@ final class ClusterBenchmarks {
         for (String ns : List.of(WORKLOADS_NS, ADMISSION_ON, ADMISSION_OFF)) {
             client().namespaces().withName(ns).delete();
         }
-        client().nodes().withLabel(NODE_LABEL, "true").delete();
+        deleteNodes();
         // the bridge's HyperNodes follow the remaining nodes again when a test next asks for it
         cluster.stopBridge();
+    }
+
+    /** One request per node, in parallel: a delete-collection of 10,000 nodes outlasts a client's request timeout. */
+    private void deleteNodes() {
+        List<Node> nodes = client().nodes().withLabel(NODE_LABEL, "true").list().getItems();
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (Node node : nodes) {
+                done.add(pool.submit(() -> client().nodes().withName(node.getMetadata().getName()).delete()));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("deleting the benchmark's nodes", e);
+        } finally {
+            pool.shutdown();
+        }
     }
 
     List<String> log() {
