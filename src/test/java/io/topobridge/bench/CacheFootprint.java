@@ -17,7 +17,7 @@ import java.util.function.IntFunction;
  * allocatable; the pod cache: {@link SlimPodStore}), next to what the full objects would cost. Realistic objects (a GPU
  * node with its labels, annotations, managed fields, images and conditions; an inference pod with env, volumes,
  * probes and status) are read from JSON as an informer reads them and put into the store; the retained heap is
- * measured after full collections. Not part of {@code verify}:
+ * measured after full collections. {@link BenchSuite} runs it; alone:
  * {@code java -cp … io.topobridge.bench.CacheFootprint [objects]}.
  */
 public final class CacheFootprint {
