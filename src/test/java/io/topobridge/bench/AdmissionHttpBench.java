@@ -90,42 +90,85 @@ public final class AdmissionHttpBench {
     private AdmissionHttpBench() {
     }
 
+    /** The webhook server with its mutator and a client that trusts it; {@link #close()} stops it. */
+    private record Rig(Vertx vertx, WebhookServer server, PodMutator mutator, SSLContext tls, HttpClient client, URI uri,
+            int port) implements AutoCloseable {
+
+        static Rig start(int port) throws Exception {
+            System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
+            var serialization = new KubernetesSerialization();
+            List<HasMetadata> objects = new ArrayList<>();
+            for (String doc : WORKLOADS.split("(?m)^---\\s*$")) {
+                objects.add(serialization.unmarshal(doc));
+            }
+            var tiers = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")));
+            var mutator = new PodMutator(new PodAdmission(AdmissionSettings.defaults(),
+                    new WorkloadTranslator(WorkloadSettings.defaults())), () -> tiers, new InMemoryLookup(objects),
+                    serialization, Set.of("kube-system"));
+
+            Instant now = Instant.now();
+            var ca = Certificates.newCa("bench-ca", now, Duration.ofDays(2));
+            var serving = Certificates.issueServing(ca, TlsSettings.serviceDnsNames("hook", "ops"), now, Duration.ofDays(1));
+            var certificate = new ServingCertificate(serving.certificate(), serving.key(), List.of(ca.certificate()), ca.key());
+            Vertx vertx = Vertx.vertx();
+            var server = new WebhookServer(vertx, new ObjectMapper(), new SimpleMeterRegistry(), List.of(mutator));
+            int bound = server.start("127.0.0.1", port, certificate);
+
+            KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+            trust.load(null, null);
+            trust.setCertificateEntry("ca", ca.certificate());
+            var factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            factory.init(trust);
+            SSLContext tls = SSLContext.getInstance("TLS");
+            tls.init(null, factory.getTrustManagers(), null);
+            HttpClient client = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1).build();
+            return new Rig(vertx, server, mutator, tls, client, URI.create("https://127.0.0.1:" + bound + PodMutator.PATH),
+                    bound);
+        }
+
+        @Override
+        public void close() {
+            server.stop();
+            vertx.close().toCompletionStage().toCompletableFuture().join();
+        }
+    }
+
+    /**
+     * Latencies in milliseconds of {@code n} sequential admissions over HTTPS on one keep-alive connection, after
+     * {@code warmup} unmeasured ones (the results file's {@code admission_p99_ms}).
+     */
+    public static double[] sequentialMillis(int warmup, int n) throws Exception {
+        try (Rig rig = Rig.start(0)) {
+            String first = post(rig.client(), rig.uri());
+            if (!first.contains("\"patch\"")) {
+                throw new IllegalStateException("expected a patch, got " + first);
+            }
+            for (int i = 0; i < warmup; i++) {
+                post(rig.client(), rig.uri());
+            }
+            double[] out = new double[n];
+            for (int i = 0; i < n; i++) {
+                long t = System.nanoTime();
+                post(rig.client(), rig.uri());
+                out[i] = (System.nanoTime() - t) / 1e6;
+            }
+            return out;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         boolean serveOnly = args.length > 0 && args[0].equals("serve");
         int n = !serveOnly && args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
-        System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
-        var serialization = new KubernetesSerialization();
-        List<HasMetadata> objects = new ArrayList<>();
-        for (String doc : WORKLOADS.split("(?m)^---\\s*$")) {
-            objects.add(serialization.unmarshal(doc));
-        }
-        var tiers = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")));
-        var mutator = new PodMutator(new PodAdmission(AdmissionSettings.defaults(),
-                new WorkloadTranslator(WorkloadSettings.defaults())), () -> tiers, new InMemoryLookup(objects),
-                serialization, Set.of("kube-system"));
-
-        Instant now = Instant.now();
-        var ca = Certificates.newCa("bench-ca", now, Duration.ofDays(2));
-        var serving = Certificates.issueServing(ca, TlsSettings.serviceDnsNames("hook", "ops"), now, Duration.ofDays(1));
-        var certificate = new ServingCertificate(serving.certificate(), serving.key(), List.of(ca.certificate()), ca.key());
-        Vertx vertx = Vertx.vertx();
-        var server = new WebhookServer(vertx, new ObjectMapper(), new SimpleMeterRegistry(), List.of(mutator));
-        int port = server.start("127.0.0.1", serveOnly ? Integer.parseInt(args[1]) : 0, certificate);
+        Rig rig = Rig.start(serveOnly ? Integer.parseInt(args[1]) : 0);
         if (serveOnly) {
             java.nio.file.Files.writeString(java.nio.file.Path.of(args[2]), review());
-            System.out.println("serving on " + port);
+            System.out.println("serving on " + rig.port());
             Thread.currentThread().join();
         }
-
-        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-        trust.load(null, null);
-        trust.setCertificateEntry("ca", ca.certificate());
-        var factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        factory.init(trust);
-        SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(null, factory.getTrustManagers(), null);
-        HttpClient client = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1).build();
-        URI uri = URI.create("https://127.0.0.1:" + port + PodMutator.PATH);
+        PodMutator mutator = rig.mutator();
+        SSLContext tls = rig.tls();
+        HttpClient client = rig.client();
+        URI uri = rig.uri();
 
         // sanity: the answer carries a patch that ties the pod to its gang
         String first = post(client, uri);
@@ -195,8 +238,7 @@ public final class AdmissionHttpBench {
         pool.shutdown();
         report("HTTPS, " + clients + " concurrent clients", concurrent);
 
-        server.stop();
-        vertx.close().toCompletionStage().toCompletableFuture().join();
+        rig.close();
         System.exit(0);
     }
 

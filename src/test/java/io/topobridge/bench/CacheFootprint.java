@@ -17,7 +17,7 @@ import java.util.function.IntFunction;
  * allocatable; the pod cache: {@link SlimPodStore}), next to what the full objects would cost. Realistic objects (a GPU
  * node with its labels, annotations, managed fields, images and conditions; an inference pod with env, volumes,
  * probes and status) are read from JSON as an informer reads them and put into the store; the retained heap is
- * measured after full collections. Not part of {@code verify}:
+ * measured after full collections. {@link BenchSuite} runs it; alone:
  * {@code java -cp … io.topobridge.bench.CacheFootprint [objects]}.
  */
 public final class CacheFootprint {
@@ -25,16 +25,17 @@ public final class CacheFootprint {
     private CacheFootprint() {
     }
 
-    public static void main(String[] args) {
-        int n = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
+    /** Retained bytes per object: a node as cached and as a full Node, a pod as cached and as a full Pod. */
+    public record Footprint(int objects, long slimNode, long fullNode, long slimPod, long fullPod) {
+    }
+
+    /** Measures the four stores, each filled with {@code n} objects. */
+    public static Footprint measure(int n) {
         var nodeSerialization = new KubernetesSerialization();
         nodeSerialization.registerKubernetesResource(NodeMetadata.class);
         var plain = new KubernetesSerialization();
 
-        long slimNode = measure(n, i -> {
-            var store = new NodeMetadataStore();
-            return store;
-        }, (store, i) -> ((NodeMetadataStore) store).put("n" + i,
+        long slimNode = measure(n, i -> new NodeMetadataStore(), (store, i) -> ((NodeMetadataStore) store).put("n" + i,
                 nodeSerialization.unmarshal(nodeJson(i), NodeMetadata.class)));
         long fullNode = measure(n, i -> new BasicItemStore<Node>(Cache::metaNamespaceKeyFunc),
                 (store, i) -> storeOf(store, Node.class).put("n" + i, plain.unmarshal(nodeJson(i), Node.class)));
@@ -42,11 +43,16 @@ public final class CacheFootprint {
                 (store, i) -> ((SlimPodStore) store).put("p" + i, plain.unmarshal(podJson(i), Pod.class)));
         long fullPod = measure(n, i -> new BasicItemStore<Pod>(Cache::metaNamespaceKeyFunc),
                 (store, i) -> storeOf(store, Pod.class).put("p" + i, plain.unmarshal(podJson(i), Pod.class)));
-        System.out.printf("objects per store: %d%n", n);
-        System.out.printf("node, as cached (labels + allocatable): %,d bytes; full Node: %,d bytes (%.1fx)%n", slimNode,
-                fullNode, (double) fullNode / slimNode);
-        System.out.printf("pod, as cached (SlimPodStore): %,d bytes; full Pod: %,d bytes (%.1fx)%n", slimPod, fullPod,
-                (double) fullPod / slimPod);
+        return new Footprint(n, slimNode, fullNode, slimPod, fullPod);
+    }
+
+    public static void main(String[] args) {
+        Footprint f = measure(args.length > 0 ? Integer.parseInt(args[0]) : 20_000);
+        System.out.printf("objects per store: %d%n", f.objects());
+        System.out.printf("node, as cached (labels + allocatable): %,d bytes; full Node: %,d bytes (%.1fx)%n", f.slimNode(),
+                f.fullNode(), (double) f.fullNode() / f.slimNode());
+        System.out.printf("pod, as cached (SlimPodStore): %,d bytes; full Pod: %,d bytes (%.1fx)%n", f.slimPod(),
+                f.fullPod(), (double) f.fullPod() / f.slimPod());
     }
 
     @SuppressWarnings("unchecked")

@@ -11,12 +11,12 @@ import java.util.Map;
  * plus a GPU clique), one leaf switch per two racks, 32 leaves per spine, 8 spines per core, plus the labels
  * nodes really carry besides topology. Racks are one NVLink partition each, or split into two of 9 trays.
  */
-final class TopologyClusters {
+public final class TopologyClusters {
 
     private TopologyClusters() {
     }
 
-    static Map<String, String> labels(int i, boolean split) {
+    public static Map<String, String> labels(int i, boolean split) {
         int rack = i / 18;
         int leaf = rack / 2;
         int spine = leaf / 32;
@@ -38,7 +38,7 @@ final class TopologyClusters {
         return labels;
     }
 
-    static String name(int i) {
+    public static String name(int i) {
         return String.format("gb200-%06d", i);
     }
 

@@ -363,6 +363,28 @@ public final class RealCluster implements AutoCloseable {
         waitFor("vc-scheduler", Duration.ofSeconds(90), () -> httpOk("http://127.0.0.1:" + healthz + "/healthz", null));
     }
 
+    private static final String HYPERNODE_CONTROLLER = "vc-hypernode-controller";
+
+    /**
+     * Starts Volcano's own HyperNode controller (label discovery, configured by {@code volcano-controller-configmap}
+     * in {@value #VOLCANO_NAMESPACE}) as a second vc-controller-manager with Volcano's defaults, as identity
+     * {@code volcano}; log {@code logs/vc-hypernode-controller.log}. A running one is restarted.
+     */
+    public synchronized void startVolcanoHyperNodeController() {
+        stopVolcanoHyperNodeController();
+        launch(HYPERNODE_CONTROLLER, List.of(binary("vc-controller-manager"), "--kubeconfig=" + kubeconfig("volcano"),
+                "--leader-elect=false", "--controllers=hyperNode-controller", "--scheduler-name=volcano", "-v=2"),
+                Map.of("KUBE_POD_NAMESPACE", VOLCANO_NAMESPACE));
+    }
+
+    /** Stops Volcano's HyperNode controller, if running. */
+    public synchronized void stopVolcanoHyperNodeController() {
+        Component old = components.remove(HYPERNODE_CONTROLLER);
+        if (old != null) {
+            old.stop(Duration.ofSeconds(10));
+        }
+    }
+
     /**
      * (Re)starts the LeaderWorkerSet controller, with or without its Volcano gang provider (which then
      * makes a PodGroup per LWS group and stamps pods with it). Its webhook server serves a certificate it

@@ -1,0 +1,489 @@
+package io.topobridge.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.topobridge.bench.BenchResults;
+import io.topobridge.bench.BenchResults.Figure;
+import io.topobridge.bench.TopologyClusters;
+import io.topobridge.e2e.AuditLog.Write;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * The figures only a real cluster gives, measured side by side in one run: a node relabelled in an N-node cluster
+ * until the HyperNodes reflect it (time and API writes, from the audit log), for the bridge and for Volcano's own
+ * label discovery configured for the same labels; the writes of a restart with nothing changed; how many HyperNodes
+ * or nodes end up with several parents when a rack name repeats under two spines; and the cost the pod webhook adds
+ * to a pod creation through the API server.
+ */
+final class ClusterBenchmarks {
+
+    /** Marks the benchmark's nodes, so they go in one request afterwards. */
+    static final String NODE_LABEL = "bench.topobridge.io/node";
+    static final String OURS = "topobridge";
+    static final String VOLCANO = "label";
+    private static final String VOLCANO_USER = "volcano";
+    private static final Duration QUIET = Duration.ofSeconds(2);
+    private static final Duration LONG = Duration.ofMinutes(15);
+    private static final String WORKLOADS_NS = "bench-workloads";
+    private static final String ADMISSION_ON = "bench-admission-on";
+    private static final String ADMISSION_OFF = "bench-admission-off";
+    private static final AtomicInteger RELABELS = new AtomicInteger();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** How big the run is. */
+    record Sizes(String mode, int nodes, int warmups, int relabels, int volcanoRelabels, int restarts, int workloads,
+            int admissions) {
+
+        /** From {@code bench.*} system properties; the defaults are the smoke run's minimal sizes. */
+        static Sizes fromSystemProperties() {
+            return new Sizes(System.getProperty("bench.mode", "smoke"), Integer.getInteger("bench.nodes", 60),
+                    Integer.getInteger("bench.warmups", 1), Integer.getInteger("bench.relabels", 2),
+                    Integer.getInteger("bench.volcanoRelabels", 1), Integer.getInteger("bench.restarts", 1),
+                    Integer.getInteger("bench.workloads", 2), Integer.getInteger("bench.admissions", 10));
+        }
+    }
+
+    private final RealCluster cluster;
+    private final Sizes sizes;
+    private final BenchResults results;
+    private final Random random = new Random(7);
+    private final List<String> log = new ArrayList<>();
+
+    ClusterBenchmarks(RealCluster cluster, Sizes sizes, BenchResults results) {
+        this.cluster = cluster;
+        this.sizes = sizes;
+        this.results = results;
+    }
+
+    private KubernetesClient client() {
+        return cluster.client();
+    }
+
+    private static Predicate<Write> hyperNodeWritesBy(String user) {
+        return w -> w.user().equals(user) && w.resource().equals("hypernodes");
+    }
+
+    private void say(String format, Object... args) {
+        String line = String.format(format, args);
+        log.add(line);
+        System.out.println("[bench] " + line);
+    }
+
+    /** Runs every measurement, then removes what it created. */
+    void run() {
+        cluster.stopVolcanoHyperNodeController();
+        try (HyperNodeWatch watch = new HyperNodeWatch(client())) {
+            createNodes();
+            Relabels ours = ours(watch);
+            resyncs();
+            admissionOverhead();
+            volcano(watch, ours);
+        } finally {
+            cleanUp();
+        }
+    }
+
+    // ------------------------------------------------------------------ nodes
+
+    /** The benchmark's GB200 cluster plus two racks with one name under two spines, created in parallel. */
+    private void createNodes() {
+        long start = System.nanoTime();
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 0; i < sizes.nodes(); i++) {
+            nodes.add(gpuNode(TopologyClusters.name(i), TopologyClusters.labels(i, false)));
+        }
+        // "rack-1" under spine-a and under spine-b: one name, two places in the fabric
+        for (String spine : List.of("a", "b")) {
+            for (int t = 0; t < 2; t++) {
+                nodes.add(gpuNode("bench-dup-" + spine + "-" + t, Map.of("kubernetes.io/hostname", "bench-dup-" + spine + "-" + t,
+                        "fabric.topograph.run/tier-0", "rack-1", "fabric.topograph.run/tier-1", "spine-" + spine,
+                        "fabric.topograph.run/tier-2", "core-dup", "nvidia.com/gpu.clique", "dup-" + spine + ".1")));
+            }
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (Node node : nodes) {
+                done.add(pool.submit(() -> {
+                    try {
+                        client().nodes().resource(node).create();
+                    } catch (KubernetesClientException e) {
+                        if (e.getCode() != 409) {
+                            throw e;
+                        }
+                    }
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("creating the benchmark's nodes", e);
+        } finally {
+            pool.shutdown();
+        }
+        say("created %d nodes through the API in %d ms (16 in parallel)", nodes.size(), (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private static Node gpuNode(String name, Map<String, String> labels) {
+        Nodes.Spec spec = Nodes.node(name).cpu("144").memory("960Gi").gpus(4).label(NODE_LABEL, "true");
+        labels.forEach(spec::label);
+        return spec.build();
+    }
+
+    // ------------------------------------------------------------------ relabels
+
+    /** Per measured relabel: milliseconds to convergence, writes, HyperNodes whose spec changed. */
+    record Relabels(double[] millis, double[] writes, double[] changed) {
+    }
+
+    private Relabels relabels(HyperNodeWatch watch, String source, Predicate<Write> writes, String writer, int count) {
+        int total = sizes.warmups() + count;
+        double[] millis = new double[count];
+        double[] writeCounts = new double[count];
+        double[] changed = new double[count];
+        for (int r = 0; r < total; r++) {
+            String node = TopologyClusters.name(random.nextInt(sizes.nodes()));
+            int n = RELABELS.incrementAndGet();
+            String clique = String.format("%08x-0000-4000-8000-%012x.1", 0xfeed0000L + n, System.nanoTime() & 0xffffffffffffL);
+            HyperNodeWatch.Forest before = watch.forest(source);
+            int top = before.topTier(node);
+            Map<String, String> specsBefore = before.specs();
+            long mark = cluster.audit().mark();
+            long start = System.nanoTime();
+            client().nodes().withName(node).edit(x -> {
+                x.getMetadata().getLabels().put("nvidia.com/gpu.clique", clique);
+                return x;
+            });
+            long reflected = watch.await(source, HyperNodeWatch.reflectsMove(node, specsBefore.keySet(), top), LONG);
+            cluster.awaitQuiet(writer, writes, QUIET, LONG);
+            Map<String, String> specsAfter = watch.forest(source).specs();
+            int diff = 0;
+            for (String name : union(specsBefore.keySet(), specsAfter.keySet())) {
+                if (!java.util.Objects.equals(specsBefore.get(name), specsAfter.get(name))) {
+                    diff++;
+                }
+            }
+            List<Write> made = cluster.audit().writesSince(mark, writes);
+            double ms = (reflected - start) / 1e6;
+            say("%s relabel %d%s: %s to a new NVLink domain, reflected in %.0f ms; %d writes (%s) for %d HyperNodes whose spec changed",
+                    source, r + 1, r < sizes.warmups() ? " (warm-up)" : "", node, ms, made.size(), verbs(made), diff);
+            if (r >= sizes.warmups()) {
+                millis[r - sizes.warmups()] = ms;
+                writeCounts[r - sizes.warmups()] = made.size();
+                changed[r - sizes.warmups()] = diff;
+            }
+        }
+        return new Relabels(millis, writeCounts, changed);
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> out = new java.util.TreeSet<>(a);
+        out.addAll(b);
+        return out;
+    }
+
+    /** {@code 3 patch, 1 update status} */
+    private static String verbs(List<Write> writes) {
+        Map<String, Long> counts = new java.util.TreeMap<>();
+        for (Write w : writes) {
+            counts.merge(w.verb() + (w.subresource().isEmpty() ? "" : " " + w.subresource()), 1L, Long::sum);
+        }
+        List<String> parts = new ArrayList<>();
+        counts.forEach((k, v) -> parts.add(v + " " + k));
+        return parts.isEmpty() ? "none" : String.join(", ", parts);
+    }
+
+    // ------------------------------------------------------------------ the bridge
+
+    private Relabels ours(HyperNodeWatch watch) {
+        cluster.stopBridge();
+        long mark = cluster.audit().mark();
+        long start = System.nanoTime();
+        Bridge bridge = cluster.bridge();
+        awaitFullPass(bridge);
+        long synced = watch.await(OURS, forest -> allBenchNodesPlaced(forest), LONG);
+        cluster.awaitQuiet(RealCluster.BRIDGE, hyperNodeWritesBy(RealCluster.BRIDGE), QUIET, LONG);
+        HyperNodeWatch.Forest forest = watch.forest(OURS);
+        int firstWrites = cluster.audit().writesSince(mark, hyperNodeWritesBy(RealCluster.BRIDGE)).size();
+        say("bridge: first sync of %d HyperNodes: %d writes, all nodes placed %d ms after the process started",
+                forest.byName().size(), firstWrites, (synced - start) / 1_000_000);
+        results.put(Figure.of("topology_first_sync_writes", firstWrites, null, "writes", 1,
+                forest.byName().size() + " HyperNodes in the cluster after the first sync (" + sizes.nodes() + " benchmark nodes and any others)")
+                .withRatio((double) firstWrites / forest.byName().size(), "writes / HyperNodes"));
+        results.put(Figure.of("topology_several_parents", forest.membersWithSeveralParents(), null, "members", 1,
+                "members listed by more than one of the bridge's HyperNodes, with rack-1 under two spines: "
+                        + forest.severalParentsExamples(5)));
+
+        Relabels r = relabels(watch, OURS, hyperNodeWritesBy(RealCluster.BRIDGE), RealCluster.BRIDGE, sizes.relabels());
+        results.put(Figure.of("topology_relabel_converge_ms_10k", BenchResults.median(r.millis()),
+                BenchResults.percentile(r.millis(), 0.99), "ms", r.millis().length,
+                sizes.nodes() + " nodes on the real API server; label edit to the watch event that completes the new domain"
+                        + " up to the top tier; " + sizes.warmups() + " warm-up relabel(s) not counted"));
+        results.put(Figure.of("topology_relabel_writes", BenchResults.median(r.writes()), BenchResults.percentile(r.writes(), 0.99),
+                "writes", r.writes().length, "bridge's HyperNode writes per relabel (audit log); HyperNodes whose spec changed: median "
+                        + BenchResults.median(r.changed()))
+                .withRatio(sum(r.writes()) / sum(r.changed()), "writes / HyperNodes whose spec changed"));
+        return r;
+    }
+
+    private boolean allBenchNodesPlaced(HyperNodeWatch.Forest forest) {
+        for (int i = 0; i < sizes.nodes(); i++) {
+            if (forest.parentsOf(TopologyClusters.name(i)).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Until the bridge's topology controller has made a pass over every node and its workload controller a full pass. */
+    private void awaitFullPass(Bridge bridge) {
+        cluster.waitFor("a full pass of the bridge", LONG, () -> {
+            try {
+                JsonNode parts = JSON.readTree(bridge.get("/api/status").body()).path("parts");
+                JsonNode topology = parts.path("topology");
+                JsonNode workloads = parts.path("workloads");
+                return topology.path("passes").asInt() >= 1 && topology.path("nodes").asInt() >= sizes.nodes()
+                        && workloads.path("fullPasses").asInt() >= 1;
+            } catch (java.io.IOException e) {
+                return false;
+            }
+        });
+    }
+
+    /** Restarts of the bridge with nothing changed: HyperNode and PodGroup writes from the audit log. */
+    private void resyncs() {
+        client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(WORKLOADS_NS)
+                .addToLabels("topobridge.io/enabled", "true").endMetadata().build()).create();
+        for (int i = 0; i < sizes.workloads(); i++) {
+            client().apps().deployments().inNamespace(WORKLOADS_NS).resource(deployment("gang-" + i, 2)).create();
+        }
+        var podGroups = client().genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(WORKLOADS_NS);
+        cluster.waitFor("the workloads' PodGroups", LONG, () -> podGroups.withLabel("app.kubernetes.io/managed-by", "topobridge")
+                .list().getItems().size() >= sizes.workloads());
+        // a gang Volcano places later gets its achieved tier recorded: a real change, so wait until all are placed
+        cluster.waitFor("the workloads' pods bound", LONG, () -> {
+            var pods = client().pods().inNamespace(WORKLOADS_NS).list().getItems();
+            return pods.size() >= 2 * sizes.workloads() && Placement.allBound(pods);
+        });
+        cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, LONG);
+        double[] hyperNodes = new double[sizes.restarts()];
+        double[] groups = new double[sizes.restarts()];
+        for (int r = 0; r < sizes.restarts(); r++) {
+            cluster.stopBridge();
+            long mark = cluster.audit().mark();
+            Bridge bridge = cluster.bridge();
+            awaitFullPass(bridge);
+            cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), LONG);
+            hyperNodes[r] = cluster.audit().writesSince(mark, hyperNodeWritesBy(RealCluster.BRIDGE)).size();
+            groups[r] = cluster.audit().writesSince(mark, w -> w.user().equals(RealCluster.BRIDGE)
+                    && w.resource().equals("podgroups")).size();
+            say("bridge restart %d with nothing changed: %.0f HyperNode writes, %.0f PodGroup writes", r + 1, hyperNodes[r], groups[r]);
+        }
+        results.put(Figure.of("topology_resync_writes", BenchResults.median(hyperNodes), null, "writes", hyperNodes.length,
+                "bridge restarted, a full pass over " + sizes.nodes() + " nodes with nothing changed (audit log)"));
+        results.put(Figure.of("podgroup_resync_writes", BenchResults.median(groups), null, "writes", groups.length,
+                "bridge restarted, a full pass over " + sizes.workloads() + " annotated Deployments with nothing changed (audit log)"));
+    }
+
+    private static io.fabric8.kubernetes.api.model.apps.Deployment deployment(String name, int replicas) {
+        return new DeploymentBuilder().withNewMetadata().withName(name)
+                .addToAnnotations("topobridge.io/highest-tier", "leaf").endMetadata().withNewSpec().withReplicas(replicas)
+                .withNewSelector().addToMatchLabels("app", name).endSelector().withNewTemplate().withNewMetadata()
+                .addToLabels("app", name).endMetadata().withNewSpec().withSchedulerName("volcano").addNewContainer()
+                .withName("c").withImage("x").withNewResources().addToRequests("cpu", new Quantity("1"))
+                .addToLimits("nvidia.com/gpu", new Quantity("4")).endResources().endContainer().endSpec().endTemplate()
+                .endSpec().build();
+    }
+
+    // ------------------------------------------------------------------ admission
+
+    /**
+     * Pods of a managed Deployment's ReplicaSet created one at a time through the API server, alternating between a
+     * namespace opted in to the pod webhook and one that is not: the difference is what the webhook adds.
+     */
+    private void admissionOverhead() {
+        cluster.bridge();
+        Map<String, ReplicaSet> owners = new java.util.LinkedHashMap<>();
+        for (String ns : List.of(ADMISSION_ON, ADMISSION_OFF)) {
+            var namespace = new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata();
+            if (ns.equals(ADMISSION_ON)) {
+                namespace.editMetadata().addToLabels("topobridge.io/enabled", "true").endMetadata();
+            }
+            client().namespaces().resource(namespace.build()).create();
+            client().apps().deployments().inNamespace(ns).resource(deployment("served", 0)).create();
+            cluster.waitFor("the ReplicaSet in " + ns, LONG,
+                    () -> !client().apps().replicaSets().inNamespace(ns).list().getItems().isEmpty());
+            owners.put(ns, client().apps().replicaSets().inNamespace(ns).list().getItems().get(0));
+        }
+        int warmup = Math.max(5, sizes.admissions() / 10);
+        double[] on = new double[sizes.admissions()];
+        double[] off = new double[sizes.admissions()];
+        for (int i = 0; i < warmup + sizes.admissions(); i++) {
+            for (String ns : List.of(ADMISSION_ON, ADMISSION_OFF)) {
+                Pod pod = ownedPod(owners.get(ns), i);
+                long t = System.nanoTime();
+                Pod created = client().pods().inNamespace(ns).resource(pod).create();
+                double ms = (System.nanoTime() - t) / 1e6;
+                if (i == 0 && ns.equals(ADMISSION_ON) && (created.getMetadata().getAnnotations() == null
+                        || !created.getMetadata().getAnnotations().containsKey("scheduling.k8s.io/group-name"))) {
+                    throw new IllegalStateException("the pod webhook did not tie the pod to its gang: " + created.getMetadata());
+                }
+                if (i >= warmup) {
+                    (ns.equals(ADMISSION_ON) ? on : off)[i - warmup] = ms;
+                }
+            }
+        }
+        double p99 = BenchResults.percentile(on, 0.99) - BenchResults.percentile(off, 0.99);
+        double median = BenchResults.median(on) - BenchResults.median(off);
+        say("pod creation through the API server: with the webhook median %.2f ms p99 %.2f ms; without median %.2f ms p99 %.2f ms",
+                BenchResults.median(on), BenchResults.percentile(on, 0.99), BenchResults.median(off), BenchResults.percentile(off, 0.99));
+        results.put(Figure.of("admission_overhead_p99_ms", median, p99, "ms", on.length,
+                String.format("pod creation with the pod webhook minus without; the figure is the p99: %.2f ms minus %.2f ms;"
+                        + " medians %.2f vs %.2f ms;"
+                        + " alternating, one client", BenchResults.percentile(on, 0.99), BenchResults.percentile(off, 0.99),
+                        BenchResults.median(on), BenchResults.median(off)))
+                .withRatio(BenchResults.percentile(on, 0.99) / BenchResults.percentile(off, 0.99), "p99 with / p99 without"));
+        say("admission median overhead %.2f ms", median);
+    }
+
+    private static Pod ownedPod(ReplicaSet owner, int i) {
+        Map<String, String> labels = new java.util.HashMap<>(owner.getSpec().getSelector().getMatchLabels());
+        return new PodBuilder().withNewMetadata().withName(owner.getMetadata().getName() + "-" + i).withLabels(labels)
+                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("apps/v1").withKind("ReplicaSet")
+                        .withName(owner.getMetadata().getName()).withUid(owner.getMetadata().getUid()).withController(true)
+                        .withBlockOwnerDeletion(true).build())
+                .endMetadata().withSpec(owner.getSpec().getTemplate().getSpec()).build();
+    }
+
+    // ------------------------------------------------------------------ Volcano's discovery
+
+    private void volcano(HyperNodeWatch watch, Relabels ours) {
+        cluster.stopBridge();
+        var hyperNodes = client().genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode");
+        hyperNodes.withLabel(HyperNodeWatch.SOURCE_LABEL, OURS).delete();
+        cluster.waitFor("the bridge's HyperNodes gone", LONG, () -> watch.forest(OURS).byName().isEmpty());
+        client().configMaps().inNamespace(RealCluster.VOLCANO_NAMESPACE).resource(new ConfigMapBuilder().withNewMetadata()
+                .withName("volcano-controller-configmap").endMetadata().addToData("volcano-controller.conf", """
+                        networkTopologyDiscovery:
+                        - source: label
+                          enabled: true
+                          config:
+                            networkTopologyTypes:
+                              gb200:
+                              - nodeLabel: fabric.topograph.run/tier-2
+                              - nodeLabel: fabric.topograph.run/tier-1
+                              - nodeLabel: fabric.topograph.run/tier-0
+                              - nodeLabel: nvidia.com/gpu.clique
+                              - nodeLabel: kubernetes.io/hostname
+                        """).build()).serverSideApply();
+        Predicate<Write> volcanoWrites = hyperNodeWritesBy(VOLCANO_USER);
+        long mark = cluster.audit().mark();
+        long start = System.nanoTime();
+        cluster.startVolcanoHyperNodeController();
+        long synced = watch.await(VOLCANO, this::allBenchNodesPlaced, LONG);
+        cluster.awaitQuiet(VOLCANO_USER, volcanoWrites, Duration.ofSeconds(5), LONG);
+        HyperNodeWatch.Forest forest = watch.forest(VOLCANO);
+        List<Write> first = cluster.audit().writesSince(mark, volcanoWrites);
+        say("Volcano discovery: first sync of %d HyperNodes: %d writes (%s), all nodes placed %d ms after the process started",
+                forest.byName().size(), first.size(), verbs(first), (synced - start) / 1_000_000);
+        results.put(Figure.of("volcano_discovery_first_sync_writes", first.size(), null, "writes", 1,
+                forest.byName().size() + " HyperNodes; " + verbs(first))
+                .withRatio((double) first.size() / forest.byName().size(), "writes / HyperNodes"));
+        results.put(Figure.of("volcano_discovery_several_parents", forest.membersWithSeveralParents(), null, "members", 1,
+                "members listed by more than one of Volcano's HyperNodes, with rack-1 under two spines: "
+                        + forest.severalParentsExamples(5)));
+
+        Relabels r = relabels(watch, VOLCANO, volcanoWrites, VOLCANO_USER, sizes.volcanoRelabels());
+        results.put(Figure.of("volcano_discovery_relabel_converge_ms", BenchResults.median(r.millis()),
+                BenchResults.percentile(r.millis(), 0.99), "ms", r.millis().length,
+                "the same relabel handled by vc-controller-manager's HyperNode label discovery (Volcano's defaults), same cluster")
+                .withRatio(BenchResults.median(r.millis()) / BenchResults.median(ours.millis()), "Volcano median / bridge median"));
+        results.put(Figure.of("volcano_discovery_relabel_writes", BenchResults.median(r.writes()),
+                BenchResults.percentile(r.writes(), 0.99), "writes", r.writes().length,
+                "Volcano's HyperNode writes per relabel (audit log, spec and status); HyperNodes whose spec changed: median "
+                        + BenchResults.median(r.changed()))
+                .withRatio(BenchResults.median(r.writes()) / BenchResults.median(ours.writes()), "Volcano median / bridge median"));
+
+        mark = cluster.audit().mark();
+        cluster.startVolcanoHyperNodeController();
+        long restartMark = mark;
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        // its discovery runs once at start; a minute without a single write means it wrote nothing
+        while (cluster.audit().writesSince(restartMark, volcanoWrites).isEmpty() && System.nanoTime() < deadline) {
+            RealCluster.sleep(Duration.ofMillis(250));
+        }
+        cluster.awaitQuiet(VOLCANO_USER, volcanoWrites, Duration.ofSeconds(5), LONG);
+        List<Write> resync = cluster.audit().writesSince(mark, volcanoWrites);
+        say("Volcano discovery restarted with nothing changed: %d writes (%s)", resync.size(), verbs(resync));
+        results.put(Figure.of("volcano_discovery_resync_writes", resync.size(), null, "writes", 1,
+                "vc-controller-manager's HyperNode controller restarted with nothing changed (audit log): " + verbs(resync)));
+    }
+
+    private static double sum(double[] values) {
+        double s = 0;
+        for (double v : values) {
+            s += v;
+        }
+        return s;
+    }
+
+    // ------------------------------------------------------------------ clean-up
+
+    private void cleanUp() {
+        cluster.stopVolcanoHyperNodeController();
+        client().configMaps().inNamespace(RealCluster.VOLCANO_NAMESPACE).withName("volcano-controller-configmap").delete();
+        client().genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode")
+                .withLabel(HyperNodeWatch.SOURCE_LABEL, VOLCANO).delete();
+        for (String ns : List.of(WORKLOADS_NS, ADMISSION_ON, ADMISSION_OFF)) {
+            client().namespaces().withName(ns).delete();
+        }
+        deleteNodes();
+        // the bridge's HyperNodes follow the remaining nodes again when a test next asks for it
+        cluster.stopBridge();
+    }
+
+    /** One request per node, in parallel: a delete-collection of 10,000 nodes outlasts a client's request timeout. */
+    private void deleteNodes() {
+        List<Node> nodes = client().nodes().withLabel(NODE_LABEL, "true").list().getItems();
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (Node node : nodes) {
+                done.add(pool.submit(() -> client().nodes().withName(node.getMetadata().getName()).delete()));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("deleting the benchmark's nodes", e);
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    List<String> log() {
+        return log;
+    }
+}
