@@ -61,5 +61,10 @@ public enum WorkloadReason implements Reason {
     /** A soft gang Volcano placed above the tier it prefers (a Normal event). */
     PLACED_ABOVE_TIER,
     /** A gang that has waited longer than the configured time; the message says why (the explain sentence). */
-    GANG_PENDING
+    GANG_PENDING,
+    /**
+     * Pods of the gang that do not name its PodGroup (created while the pod webhook was unreachable, or before the
+     * workload was annotated): Volcano schedules them outside the gang.
+     */
+    UNTIED_PODS
 }
