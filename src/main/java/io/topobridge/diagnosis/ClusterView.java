@@ -251,12 +251,6 @@ public class ClusterView implements ProcessPart {
         return out;
     }
 
-    /** Whether the pod cache has its initial list. */
-    public boolean podsSynced() {
-        SharedIndexInformer<Pod> p = pods;
-        return p != null && p.hasSynced();
-    }
-
     private static boolean live(Pod pod) {
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         return !"Succeeded".equals(phase) && !"Failed".equals(phase);
