@@ -359,6 +359,21 @@ public class ClusterView implements ProcessPart {
         return out;
     }
 
+    /** The live pods of a namespace as the cache keeps them ({@link SlimPodStore}); empty until it has synced. */
+    public List<Pod> livePods(String namespace) {
+        SharedIndexInformer<Pod> p = pods;
+        if (p == null || !p.hasSynced()) {
+            return List.of();
+        }
+        List<Pod> out = new ArrayList<>();
+        for (Pod pod : p.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace)) {
+            if (live(pod)) {
+                out.add(pod);
+            }
+        }
+        return out;
+    }
+
     private static boolean live(Pod pod) {
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         return !"Succeeded".equals(phase) && !"Failed".equals(phase);

@@ -2,6 +2,7 @@ package io.topobridge.diagnosis;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
@@ -12,12 +13,14 @@ import io.topobridge.controller.SharedEmpties;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.workload.resources.PodRequests;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Informer store for pods that keeps what capacity and gangs need and nothing else: name, namespace, uid, labels
- * (subgroups select on them), the two Volcano annotations (gang and role), the node it is bound to, its phase, and
- * its effective requests folded into one container (so containers, volumes, env and status are never kept).
+ * (subgroups select on them), the two Volcano annotations (gang and role), the controlling owner (the gang of a pod
+ * that names none), the node it is bound to, its phase, and its effective requests folded into one container (so
+ * containers, volumes, env and status are never kept).
  */
 public class SlimPodStore extends BasicItemStore<Pod> {
 
@@ -52,11 +55,26 @@ public class SlimPodStore extends BasicItemStore<Pod> {
                 .withRequests(requests.isEmpty() ? null : requests).endResources().build();
         return new Pod("v1", "Pod", new ObjectMetaBuilder().withName(meta.getName()).withNamespace(intern(meta.getNamespace()))
                 .withUid(meta.getUid()).withResourceVersion(meta.getResourceVersion())
-                .withLabels(interned(meta.getLabels())).withAnnotations(annotations.isEmpty() ? null : annotations).build(),
+                .withLabels(interned(meta.getLabels())).withAnnotations(annotations.isEmpty() ? null : annotations)
+                .withOwnerReferences(controller(meta.getOwnerReferences())).build(),
                 new PodSpecBuilder().withNodeName(spec == null ? null : intern(spec.getNodeName()))
                         .withSchedulerName(spec == null ? null : intern(spec.getSchedulerName()))
                         .addToContainers(container).build(),
                 new PodStatusBuilder().withPhase(pod.getStatus() == null ? null : intern(pod.getStatus().getPhase())).build());
+    }
+
+    /** The controlling owner alone (kind, name, uid), which tells the gang of a pod that carries no group name. */
+    static List<OwnerReference> controller(List<OwnerReference> owners) {
+        if (owners == null) {
+            return null;
+        }
+        for (OwnerReference owner : owners) {
+            if (Boolean.TRUE.equals(owner.getController())) {
+                return List.of(new OwnerReference(intern(owner.getApiVersion()), null, true, intern(owner.getKind()),
+                        intern(owner.getName()), owner.getUid()));
+            }
+        }
+        return null;
     }
 
     /**

@@ -141,7 +141,11 @@ public final class AuditLog {
             // a line still being written is read next time
             for (String line : text.substring(0, last + 1).split("\n")) {
                 if (!line.isBlank()) {
-                    out.add(JSON.readTree(line));
+                    try {
+                        out.add(JSON.readTree(line));
+                    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                        // a line a killed API server left half written
+                    }
                 }
             }
         } catch (IOException e) {

@@ -543,6 +543,20 @@ public final class RealCluster implements AutoCloseable {
         return bridge;
     }
 
+    /**
+     * Kills kube-apiserver (SIGKILL, as a crashed control-plane node) and starts it again on the same port,
+     * certificates and etcd; every client has to reconnect. Returns how long it did not answer.
+     */
+    public Duration restartApiServer() {
+        Component api = component("kube-apiserver");
+        long started = System.nanoTime();
+        api.kill();
+        api.start();
+        waitFor("kube-apiserver after its restart", Duration.ofSeconds(120),
+                () -> httpOk(url() + "/readyz", tokens.get(ADMIN)));
+        return Duration.ofNanos(System.nanoTime() - started);
+    }
+
     /** Stops the default bridge (a test that runs bridges of its own first stops it). */
     public synchronized void stopBridge() {
         if (bridge != null) {

@@ -26,6 +26,7 @@ import io.topobridge.core.workload.changes.Bounds;
 import io.topobridge.core.workload.changes.ObservedPodGroup;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.QueueStates;
+import io.topobridge.core.workload.changes.UntiedPods;
 import io.topobridge.core.workload.translate.ScopeResult;
 import io.topobridge.core.workload.resources.Quantities;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
@@ -290,15 +291,18 @@ public class WorkloadController implements ProcessPart {
     }
 
     private void onPod(io.fabric8.kubernetes.api.model.Pod pod) {
-        Map<String, String> annotations = pod.getMetadata().getAnnotations();
-        String group = annotations == null ? null : annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION);
-        if (group == null || debouncer == null) {
+        if (debouncer == null) {
             return;
         }
-        PodGroup pg = lookup.podGroup(pod.getMetadata().getNamespace(), group);
+        Map<String, String> annotations = pod.getMetadata().getAnnotations();
+        String group = annotations == null ? null : annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION);
+        PodGroup pg = group == null ? null : lookup.podGroup(pod.getMetadata().getNamespace(), group);
         if (pg != null && (ours(pg) || ownsFields(pg))) {
             translator.scopeOfPodGroup(pg, lookup).ifPresent(this::submit);
+            return;
         }
+        // a pod of a managed gang that does not name its PodGroup came or went: the gang's UntiedPods finding changes
+        translator.gangOf(pod, tiers.current(), lookup).ifPresent(gang -> submit(gang.scope()));
     }
 
     /** One batch of scopes (or all of them), on the debouncer's worker thread. */
@@ -348,10 +352,12 @@ public class WorkloadController implements ProcessPart {
         created.values().removeIf(at -> now - at > CREATED_MEMORY_NANOS);
         boolean held = false;
         boolean limited = false;
+        Map<GangScope, List<UntiedPods.PodTie>> ties = podTies(results, catalog);
         RuntimeException retry = null;
         for (ScopeResult result : results) {
             try {
-                List<Finding> found = reconcile(result, queues, forest, cluster);
+                List<Finding> found = reconcile(result, queues, forest, cluster,
+                        ties.getOrDefault(result.scope(), List.of()));
                 held |= found.stream().anyMatch(f -> f.reason() == WorkloadReason.GANG_EXCEEDS_CLUSTER);
                 limited |= found.stream().anyMatch(f -> f.reason() == WorkloadReason.POD_GROUP_LIMIT_REACHED);
             } catch (KubernetesClientException e) {
@@ -518,13 +524,43 @@ public class WorkloadController implements ProcessPart {
         return out;
     }
 
+    /**
+     * The live pods of the scopes' gangs that do not name a PodGroup of the bridge, each with the PodGroup its gang's
+     * plan counts it in; one walk over each namespace's cached pods serves every scope of the batch.
+     */
+    private Map<GangScope, List<UntiedPods.PodTie>> podTies(List<ScopeResult> results, TierCatalog catalog) {
+        Map<String, Set<GangScope>> byNamespace = new TreeMap<>();
+        for (ScopeResult result : results) {
+            if (!result.podGroups().isEmpty()) {
+                byNamespace.computeIfAbsent(result.scope().namespace(), n -> new java.util.HashSet<>()).add(result.scope());
+            }
+        }
+        Map<GangScope, List<UntiedPods.PodTie>> out = new HashMap<>();
+        byNamespace.forEach((namespace, scopes) -> {
+            for (io.fabric8.kubernetes.api.model.Pod pod : view.livePods(namespace)) {
+                Map<String, String> annotations = pod.getMetadata().getAnnotations();
+                String group = annotations == null ? null : annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION);
+                PodGroup pg = group == null ? null : lookup.podGroup(namespace, group);
+                if (pg != null && (ours(pg) || ownsFields(pg))) {
+                    // tied to a gang of the bridge's
+                    continue;
+                }
+                translator.gangOf(pod, catalog, lookup).filter(gang -> scopes.contains(gang.scope()))
+                        .ifPresent(gang -> out.computeIfAbsent(gang.scope(), s -> new ArrayList<>())
+                                .add(new UntiedPods.PodTie(pod.getMetadata().getName(), group, gang.podGroup())));
+            }
+        });
+        return out;
+    }
+
     /** Brings one scope's PodGroups in line with its translation and publishes its findings. */
     void reconcile(ScopeResult result, QueueStates queues) {
-        reconcile(result, queues, view.forest(), view.clusterAllocatable());
+        reconcile(result, queues, view.forest(), view.clusterAllocatable(), List.of());
     }
 
     /** Returns the scope's findings. */
-    private List<Finding> reconcile(ScopeResult result, QueueStates queues, Forest forest, Amounts cluster) {
+    private List<Finding> reconcile(ScopeResult result, QueueStates queues, Forest forest, Amounts cluster,
+            List<UntiedPods.PodTie> ties) {
         GangScope scope = result.scope();
         LOG.debugf("reconciling %s", scope);
         String prefix = scope.namespace() + "/";
@@ -534,6 +570,7 @@ public class WorkloadController implements ProcessPart {
         PodGroupChanges.Plan plan = PodGroupChanges.plan(result, observe(lookup.podGroups(scope.namespace())), queues,
                 placed(result, forest), tiers.settled() ? tiers.inCluster() : null, bounds);
         List<Finding> found = new ArrayList<>(plan.findings());
+        found.addAll(UntiedPods.findings(result, ties));
         for (PodGroupChanges.Step step : plan.steps()) {
             if (step instanceof PodGroupChanges.Apply apply) {
                 if (write(apply.podGroup(), result, found) == Applier.Outcome.CREATED) {

@@ -74,5 +74,10 @@ public enum WorkloadReason implements Reason {
      * {@code highest-tier: auto} (or the subgroup's) found no domain of any tier that could hold the gang (or one
      * subgroup) even when empty: the top tier is used, soft, and the gang may never fit whole.
      */
-    AUTO_TIER_NO_FIT
+    AUTO_TIER_NO_FIT,
+    /**
+     * Pods of the gang that do not name its PodGroup (created while the pod webhook was unreachable, or before the
+     * workload was annotated): Volcano schedules them outside the gang.
+     */
+    UNTIED_PODS
 }

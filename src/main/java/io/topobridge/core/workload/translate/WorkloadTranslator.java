@@ -323,6 +323,38 @@ public final class WorkloadTranslator {
         if (pod == null || pod.getMetadata() == null) {
             return Optional.empty();
         }
+        Optional<Placed> placed = placed(pod, tiers, lookup);
+        if (placed.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of()
+                : pod.getMetadata().getAnnotations();
+        String existing = annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION);
+        String name = existing != null && !existing.isBlank() ? existing : placed.get().gang().podGroup();
+        String existingTask = annotations.get(VolcanoApi.TASK_SPEC_ANNOTATION);
+        String task = existingTask != null && !existingTask.isBlank() ? existingTask : placed.get().role().taskSpec();
+        return Optional.of(new PodAssignment(name, task, placed.get().role().podLabels()));
+    }
+
+    /**
+     * The gang a pod belongs to, whatever group name it carries: its scope and the PodGroup whose plan counts it,
+     * as {@link #assign} would tie it at creation. Empty where {@code assign} would leave a new pod untouched.
+     */
+    public Optional<PodGang> gangOf(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
+        if (pod == null || pod.getMetadata() == null) {
+            return Optional.empty();
+        }
+        return placed(pod, tiers, lookup).map(Placed::gang);
+    }
+
+    /** A pod's gang: the scope it belongs to and the PodGroup its plan counts it in. */
+    public record PodGang(GangScope scope, String podGroup) {
+    }
+
+    private record Placed(PodGang gang, PodRole role) {
+    }
+
+    private Optional<Placed> placed(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
         try {
             return place(pod, tiers, adapters.snapshot(lookup));
         } catch (RuntimeException e) {
@@ -331,7 +363,7 @@ public final class WorkloadTranslator {
         }
     }
 
-    private Optional<PodAssignment> place(Pod pod, TierCatalog tiers, Snapshot snapshot) {
+    private Optional<Placed> place(Pod pod, TierCatalog tiers, Snapshot snapshot) {
         Optional<PodOrigin> origin = adapters.originOf(pod, snapshot);
         if (origin.isEmpty()) {
             return Optional.empty();
@@ -365,13 +397,7 @@ public final class WorkloadTranslator {
         if (refused && !waiting && !kept(snapshot, namespace, plan.get().name())) {
             return Optional.empty();
         }
-        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of()
-                : pod.getMetadata().getAnnotations();
-        String existing = annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION);
-        String name = existing != null && !existing.isBlank() ? existing : plan.get().name();
-        String existingTask = annotations.get(VolcanoApi.TASK_SPEC_ANNOTATION);
-        String task = existingTask != null && !existingTask.isBlank() ? existingTask : role.taskSpec();
-        return Optional.of(new PodAssignment(name, task, role.podLabels()));
+        return Optional.of(new Placed(new PodGang(scope.get(), plan.get().name()), role));
     }
 
     /** Whether the plan's PodGroup can be made (its size and resources are valid). */

@@ -1,0 +1,99 @@
+package io.topobridge.core.workload.changes;
+
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
+import io.topobridge.core.workload.DesiredPodGroup;
+import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.translate.ScopeResult;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Finds the pods of a gang that do not name its PodGroup: pods created while the pod webhook was unreachable (its
+ * failure policy lets them in untouched) or before their workload was annotated. Volcano reads the group name only
+ * from the pod, and only as it was at creation, so such a pod never joins the gang: each one is reported on the
+ * gang's workloads until it is gone (deleted, and recreated by its controller through the webhook).
+ */
+public final class UntiedPods {
+
+    /** How many pod names a finding lists; the count covers the rest. */
+    public static final int LISTED = 5;
+
+    /**
+     * A live pod of the scope's namespace.
+     *
+     * @param name the pod's name
+     * @param groupName the PodGroup it names ({@code scheduling.k8s.io/group-name}), null when none
+     * @param gang the PodGroup its gang's plan counts it in
+     */
+    public record PodTie(String name, String groupName, String gang) {
+        public PodTie {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(gang, "gang");
+        }
+
+        /** Whether the pod names the PodGroup of its gang. */
+        public boolean tied() {
+            return gang.equals(groupName);
+        }
+    }
+
+    private UntiedPods() {
+    }
+
+    /**
+     * One warning per workload of the scope and per PodGroup the scope keeps that has untied pods ({@code key}: the
+     * PodGroup), naming the count and the first {@value #LISTED} pods by name with what each names instead.
+     */
+    public static List<Finding> findings(ScopeResult result, List<PodTie> pods) {
+        Map<String, List<PodTie>> untied = new TreeMap<>();
+        for (DesiredPodGroup pg : result.podGroups()) {
+            untied.put(pg.name(), new ArrayList<>());
+        }
+        for (PodTie pod : pods) {
+            List<PodTie> of = untied.get(pod.gang());
+            if (of != null && !pod.tied()) {
+                of.add(pod);
+            }
+        }
+        List<Finding> out = new ArrayList<>();
+        untied.forEach((podGroup, list) -> {
+            if (list.isEmpty()) {
+                return;
+            }
+            list.sort(Comparator.comparing(PodTie::name));
+            String message = message(podGroup, list);
+            for (ObjectRef subject : result.subjects()) {
+                out.add(Finding.warning(WorkloadReason.UNTIED_PODS, subject, subject + ": " + message)
+                        .withKey(podGroup));
+            }
+        });
+        return out;
+    }
+
+    private static String message(String podGroup, List<PodTie> untied) {
+        StringBuilder names = new StringBuilder();
+        for (PodTie pod : untied.subList(0, Math.min(LISTED, untied.size()))) {
+            if (names.length() > 0) {
+                names.append(", ");
+            }
+            names.append(UserText.identifier(pod.name())).append(" (")
+                    .append(pod.groupName() == null ? "no group name" : "in " + UserText.quote(pod.groupName()))
+                    .append(')');
+        }
+        int more = untied.size() - LISTED;
+        boolean one = untied.size() == 1;
+        return untied.size() + (one ? " pod runs" : " pods run") + " outside gang " + podGroup + " (no "
+                + VolcanoApi.GROUP_NAME_ANNOTATION + "=" + podGroup + ": created while the pod webhook was unreachable,"
+                + " or before the workload was annotated), so Volcano places " + (one ? "it" : "them")
+                + " one by one, ignoring the gang's size and topology; delete " + (one ? "it" : "them") + " so "
+                + (one ? "its" : "their") + " controller recreates " + (one ? "it" : "them") + " in the gang: " + names
+                + (more > 0 ? " and " + more + " more" : "");
+    }
+}
