@@ -50,9 +50,15 @@ class DemoClusterTest {
     }
 
     private static final String NS = "inference";
-    private static final List<String> POD_GROUPS = List.of("tb-ds-pd-slice-0", "tb-group-qwen-pd",
-            "tb-lws-deepseek-0", "tb-lws-deepseek-1", "tb-lws-tp-one-partition-0", "tb-lws-tp-too-big-0",
-            "tb-lws-tp-too-big-soft-0", "tb-rs-pd-demo-roleset-7xkq2");
+    private static final List<String> POD_GROUPS = List.of(
+            "tb-ds-pd-slice-0",
+            "tb-group-qwen-pd",
+            "tb-lws-deepseek-0",
+            "tb-lws-deepseek-1",
+            "tb-lws-tp-one-partition-0",
+            "tb-lws-tp-too-big-0",
+            "tb-lws-tp-too-big-soft-0",
+            "tb-rs-pd-demo-roleset-7xkq2");
 
     @Inject
     AdmissionServer admission;
@@ -63,7 +69,11 @@ class DemoClusterTest {
     }
 
     private static List<HyperNode> hyperNodes() {
-        return MockApiServer.cluster().client().resources(HyperNode.class).list().getItems();
+        return MockApiServer.cluster()
+                .client()
+                .resources(HyperNode.class)
+                .list()
+                .getItems();
     }
 
     @BeforeEach
@@ -72,18 +82,22 @@ class DemoClusterTest {
             assertThat(hyperNodes()).hasSize(19);
             assertThat(podGroups().keySet()).containsExactlyInAnyOrderElementsOf(POD_GROUPS);
         });
-        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                given().get("/q/health/ready").then().statusCode(200));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> given().get("/q/health/ready").then().statusCode(200));
     }
 
     @Test
     void hyperNodesFollowTheGpuClustersLabels() {
-        Map<Integer, Long> byTier = hyperNodes().stream().collect(Collectors.groupingBy(h -> h.getSpec().getTier(),
-                Collectors.counting()));
+        Map<Integer, Long> byTier = hyperNodes().stream()
+                .collect(Collectors.groupingBy(h -> h.getSpec().getTier(), Collectors.counting()));
         assertThat(byTier).containsExactlyInAnyOrderEntriesOf(Map.of(1, 7L, 2, 5L, 3, 5L, 4, 2L));
-        assertThat(hyperNodes()).allSatisfy(h -> assertThat(h.getMetadata().getLabels())
-                .containsEntry(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE));
-        given().get("/api/status").then().statusCode(200)
+        assertThat(hyperNodes())
+                .allSatisfy(h -> assertThat(h.getMetadata().getLabels())
+                        .containsEntry(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE));
+        given().get("/api/status")
+                .then()
+                .statusCode(200)
                 .body("parts.topology.tiers.nvlink", hasToString("1"))
                 .body("parts.topology.tiers.'nvlink-domain'", hasToString("2"))
                 .body("parts.topology.tiers.leaf", hasToString("3"))
@@ -95,9 +109,11 @@ class DemoClusterTest {
         Map<String, PodGroup> made = podGroups();
         // "nvlink" is tier 1 and "leaf" tier 3 only because the topology controller built them from the nodes (racks
         // r04 and r05 are split into NVLink partitions, so the NVLink domains are tier 2)
-        assertThat(made.get("tb-lws-deepseek-0").getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(1);
+        assertThat(made.get("tb-lws-deepseek-0").getSpec().getNetworkTopology().getHighestTierAllowed())
+                .isEqualTo(1);
         // the tensor-parallel gangs sized against rack r05's partitions: hard and soft, both on the partition tier
-        assertThat(made.get("tb-lws-tp-one-partition-0").getSpec().getMinMember()).isEqualTo(9);
+        assertThat(made.get("tb-lws-tp-one-partition-0").getSpec().getMinMember())
+                .isEqualTo(9);
         assertThat(made.get("tb-lws-tp-too-big-0").getSpec().getMinMember()).isEqualTo(10);
         assertThat(List.of("tb-lws-tp-one-partition-0", "tb-lws-tp-too-big-0", "tb-lws-tp-too-big-soft-0"))
                 .extracting(n -> made.get(n).getSpec().getNetworkTopology().getHighestTierAllowed() + " "
@@ -110,56 +126,102 @@ class DemoClusterTest {
             assertThat(s.getNetworkTopology().getHighestTierAllowed()).isEqualTo(1);
             assertThat(s.getMatchLabelKeys()).isNotEmpty();
         });
-        given().get("/api/podgroups").then().statusCode(200).body("size()", equalTo(POD_GROUPS.size()))
-                .body("find { it.metadata.name == 'tb-lws-deepseek-1' }.spec.networkTopology.highestTierAllowed", equalTo(1));
+        given().get("/api/podgroups")
+                .then()
+                .statusCode(200)
+                .body("size()", equalTo(POD_GROUPS.size()))
+                .body(
+                        "find { it.metadata.name == 'tb-lws-deepseek-1' }.spec.networkTopology.highestTierAllowed",
+                        equalTo(1));
         given().get("/api/hypernodes").then().statusCode(200).body("size()", equalTo(19));
-        given().get("/api/findings").then().statusCode(200)
+        given().get("/api/findings")
+                .then()
+                .statusCode(200)
                 .body("findAll { it.severity == 'REJECTED' }.size()", equalTo(0));
     }
 
     @Test
     void admissionTiesAPodOfTheExamplesToItsGang() {
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> admission.ready() && admission.port() > 0);
-        Pod pod = new PodBuilder().withNewMetadata().withName("decode-6f7c9-abcde").withNamespace(NS)
-                .addToLabels("pod-template-hash", "6f7c9").addToLabels("app", "qwen-decode")
-                .addNewOwnerReference().withApiVersion("apps/v1").withKind("ReplicaSet").withName("qwen-decode-6f7c9")
-                .withUid("rs-uid").withController(true).endOwnerReference().endMetadata()
-                .withNewSpec().addNewContainer().withName("vllm").withImage("vllm").endContainer().endSpec().build();
+        Pod pod = new PodBuilder()
+                .withNewMetadata()
+                .withName("decode-6f7c9-abcde")
+                .withNamespace(NS)
+                .addToLabels("pod-template-hash", "6f7c9")
+                .addToLabels("app", "qwen-decode")
+                .addNewOwnerReference()
+                .withApiVersion("apps/v1")
+                .withKind("ReplicaSet")
+                .withName("qwen-decode-6f7c9")
+                .withUid("rs-uid")
+                .withController(true)
+                .endOwnerReference()
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("vllm")
+                .withImage("vllm")
+                .endContainer()
+                .endSpec()
+                .build();
         String review = """
                 {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"demo-1",
                 "kind":{"group":"","version":"v1","kind":"Pod"},"resource":{"group":"","version":"v1","resource":"pods"},
-                "namespace":"%s","operation":"CREATE","object":%s}}"""
-                .formatted(NS, MockApiServer.cluster().client().getKubernetesSerialization().asJson(pod));
-        String patch = given().relaxedHTTPSValidation().baseUri("https://localhost").port(admission.port())
-                .contentType("application/json").body(review).post("/mutate/pods")
-                .then().statusCode(200).body("response.allowed", equalTo(true)).body("response.uid", equalTo("demo-1"))
-                .extract().path("response.patch");
+                "namespace":"%s","operation":"CREATE","object":%s}}""".formatted(
+                NS,
+                MockApiServer.cluster().client().getKubernetesSerialization().asJson(pod));
+        String patch = given().relaxedHTTPSValidation()
+                .baseUri("https://localhost")
+                .port(admission.port())
+                .contentType("application/json")
+                .body(review)
+                .post("/mutate/pods")
+                .then()
+                .statusCode(200)
+                .body("response.allowed", equalTo(true))
+                .body("response.uid", equalTo("demo-1"))
+                .extract()
+                .path("response.patch");
         String decoded = new String(Base64.getDecoder().decode(patch));
-        assertThat(decoded).contains("\"scheduling.k8s.io/group-name\":\"tb-group-qwen-pd\"")
-                .contains("/metadata/labels/topobridge.io~1member").contains("\"path\":\"/spec/schedulerName\",\"value\":\"volcano\"");
+        assertThat(decoded)
+                .contains("\"scheduling.k8s.io/group-name\":\"tb-group-qwen-pd\"")
+                .contains("/metadata/labels/topobridge.io~1member")
+                .contains("\"path\":\"/spec/schedulerName\",\"value\":\"volcano\"");
     }
 
     @Test
     void theDemoEnforcesHardTopologyAndThePageDrawsItsTree() {
-        given().get("/api/status").then().statusCode(200)
+        given().get("/api/status")
+                .then()
+                .statusCode(200)
                 .body("parts.topology.hardTopology", org.hamcrest.Matchers.equalTo("enforced"));
-        given().get("/api/findings?source=topology").then().statusCode(200)
+        given().get("/api/findings?source=topology")
+                .then()
+                .statusCode(200)
                 .body("reason", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasItem("SchedulerConfigMissing")));
         org.jsoup.nodes.Document dom = org.jsoup.Jsoup.parse(io.topobridge.testing.Chromium.dumpDom(
                 "http://localhost:" + io.restassured.RestAssured.port + "/topology"));
         assertThat(dom.body().attr("data-state")).isEqualTo("rendered");
         assertThat(dom.select("div.domain")).hasSize(19);
         // the demo has no Volcano to bind pods: every gang is pending, each with its sentence
-        assertThat(dom.select("#pending li").eachAttr("data-gang")).containsAll(POD_GROUPS.stream()
-                .map(p -> NS + "/" + p).toList());
-        assertThat(dom.selectFirst("#pending li[data-gang=" + NS + "/tb-lws-tp-too-big-0]").text())
+        assertThat(dom.select("#pending li").eachAttr("data-gang"))
+                .containsAll(POD_GROUPS.stream().map(p -> NS + "/" + p).toList());
+        assertThat(dom.selectFirst("#pending li[data-gang=" + NS + "/tb-lws-tp-too-big-0]")
+                        .text())
                 .contains("needs 40 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 36 free");
     }
 
     @Test
     void everyObjectWrittenIsVolcanoValid() {
-        hyperNodes().forEach(h -> assertThat(VolcanoSchemas.hyperNodes().violations(h)).as(h.getMetadata().getName()).isEmpty());
-        podGroups().values().forEach(p -> assertThat(VolcanoSchemas.podGroups().violations(p)).as(p.getMetadata().getName()).isEmpty());
+        hyperNodes()
+                .forEach(h -> assertThat(VolcanoSchemas.hyperNodes().violations(h))
+                        .as(h.getMetadata().getName())
+                        .isEmpty());
+        podGroups()
+                .values()
+                .forEach(p -> assertThat(VolcanoSchemas.podGroups().violations(p))
+                        .as(p.getMetadata().getName())
+                        .isEmpty());
     }
 
     @Test

@@ -44,8 +44,17 @@ public class DiagnosisResource {
         DoctorService.Run run = doctor.run();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("status", run.worst().name().toLowerCase(Locale.ROOT));
-        out.put("checks", run.checks().stream().map(c -> Map.of("name", c.name(), "status",
-                c.status().name().toLowerCase(Locale.ROOT), "message", c.message())).toList());
+        out.put(
+                "checks",
+                run.checks().stream()
+                        .map(c -> Map.of(
+                                "name",
+                                c.name(),
+                                "status",
+                                c.status().name().toLowerCase(Locale.ROOT),
+                                "message",
+                                c.message()))
+                        .toList());
         return out;
     }
 
@@ -56,13 +65,19 @@ public class DiagnosisResource {
     public Response gang(@PathParam("namespace") String namespace, @PathParam("name") String name) {
         List<Gangs.Managed> found = gangs.find(namespace, name);
         if (found.isEmpty()) {
-            return Response.status(Response.Status.NOT_FOUND).type(MediaType.APPLICATION_JSON)
-                    .entity(Map.of("message", "no gang named " + UserText.quote(name) + " in namespace "
-                            + UserText.quote(namespace) + ": neither a PodGroup the bridge manages nor a workload"
-                            + " with one")).build();
+            return Response.status(Response.Status.NOT_FOUND)
+                    .type(MediaType.APPLICATION_JSON)
+                    .entity(Map.of(
+                            "message",
+                            "no gang named " + UserText.quote(name) + " in namespace "
+                                    + UserText.quote(namespace)
+                                    + ": neither a PodGroup the bridge manages nor a workload"
+                                    + " with one"))
+                    .build();
         }
         Capacity capacity = view.capacity();
-        List<Explanation> explained = found.stream().map(m -> gangs.explain(m, capacity)).toList();
+        List<Explanation> explained =
+                found.stream().map(m -> gangs.explain(m, capacity)).toList();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("namespace", namespace);
         out.put("name", name);

@@ -28,8 +28,8 @@ public class StatusResource {
     private final ControllerLifecycle lifecycle;
     private final KubernetesClient client;
 
-    public StatusResource(FindingsRegistry findings, KindRegistry kinds, ControllerLifecycle lifecycle,
-            KubernetesClient client) {
+    public StatusResource(
+            FindingsRegistry findings, KindRegistry kinds, ControllerLifecycle lifecycle, KubernetesClient client) {
         this.findings = findings;
         this.kinds = kinds;
         this.lifecycle = lifecycle;
@@ -40,7 +40,8 @@ public class StatusResource {
     @GET
     @Path("/findings")
     public List<FindingView> findings(@QueryParam("source") String source) {
-        return (source == null ? findings.all() : findings.of(source)).stream().map(FindingView::of).toList();
+        return (source == null ? findings.all() : findings.of(source))
+                .stream().map(FindingView::of).toList();
     }
 
     /** The HyperNodes the bridge keeps (labelled with its source), as stored by the API server. */
@@ -51,7 +52,9 @@ public class StatusResource {
             return List.of();
         }
         return client.resources(HyperNode.class)
-                .withLabel(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE).list().getItems();
+                .withLabel(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE)
+                .list()
+                .getItems();
     }
 
     /** The PodGroups the bridge made (labelled as managed by it), in every namespace. */
@@ -61,8 +64,11 @@ public class StatusResource {
         if (!kinds.installed(VolcanoApi.PODGROUP_CRD)) {
             return List.of();
         }
-        return client.resources(PodGroup.class).inAnyNamespace()
-                .withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY).list().getItems();
+        return client.resources(PodGroup.class)
+                .inAnyNamespace()
+                .withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
+                .list()
+                .getItems();
     }
 
     /** Installed CRDs, managed kinds, this replica's role and the state of each part of the process. */

@@ -45,8 +45,7 @@ public class Applier {
      * What the writer last did to one object: applied {@code applied} (or deleted it) when the cache showed
      * {@code overVersion} (null: absent). At that same version an equal apply needs neither a write nor a check.
      */
-    private record Recent(JsonNode applied, String overVersion, boolean deleted, long at) {
-    }
+    private record Recent(JsonNode applied, String overVersion, boolean deleted, long at) {}
 
     private final KubernetesClient client;
     private final MeterRegistry meters;
@@ -86,7 +85,10 @@ public class Applier {
             remember(key, new Recent(want, version, false, System.nanoTime()));
             return Outcome.UNCHANGED;
         }
-        client.resource(desired).fieldManager(Topobridge.FIELD_MANAGER).forceConflicts().serverSideApply();
+        client.resource(desired)
+                .fieldManager(Topobridge.FIELD_MANAGER)
+                .forceConflicts()
+                .serverSideApply();
         remember(key, new Recent(want, version, false, System.nanoTime()));
         Outcome outcome = effective == null ? Outcome.CREATED : Outcome.UPDATED;
         count(desired.getKind(), verb != null ? verb : outcome == Outcome.CREATED ? "create" : "update");
@@ -107,7 +109,9 @@ public class Applier {
     public boolean delete(HasMetadata current, String labelKey, String labelValue) {
         Map<String, String> labels = current.getMetadata().getLabels();
         if (labels == null || !Objects.equals(labels.get(labelKey), labelValue)) {
-            LOG.warnf("refusing to delete %s %s: it lacks %s=%s", current.getKind(), describe(current), labelKey, labelValue);
+            LOG.warnf(
+                    "refusing to delete %s %s: it lacks %s=%s",
+                    current.getKind(), describe(current), labelKey, labelValue);
             return false;
         }
         String key = key(current);
@@ -130,8 +134,10 @@ public class Applier {
     public boolean release(HasMetadata current, Supplier<? extends HasMetadata> newOfKind) {
         HasMetadata empty = newOfKind.get();
         empty.setApiVersion(current.getApiVersion());
-        empty.setMetadata(new ObjectMetaBuilder().withName(current.getMetadata().getName())
-                .withNamespace(current.getMetadata().getNamespace()).build());
+        empty.setMetadata(new ObjectMetaBuilder()
+                .withName(current.getMetadata().getName())
+                .withNamespace(current.getMetadata().getNamespace())
+                .build());
         return write(empty, current, "release") != Outcome.UNCHANGED;
     }
 
@@ -176,12 +182,15 @@ public class Applier {
     }
 
     private static String version(HasMetadata object) {
-        return object == null || object.getMetadata() == null ? null : object.getMetadata().getResourceVersion();
+        return object == null || object.getMetadata() == null
+                ? null
+                : object.getMetadata().getResourceVersion();
     }
 
     private static String key(HasMetadata object) {
         String ns = object.getMetadata().getNamespace();
-        return object.getKind() + "/" + (ns == null ? "" : ns) + "/" + object.getMetadata().getName();
+        return object.getKind() + "/" + (ns == null ? "" : ns) + "/"
+                + object.getMetadata().getName();
     }
 
     private void count(String kind, String verb) {
@@ -190,6 +199,8 @@ public class Applier {
 
     private static String describe(HasMetadata object) {
         String ns = object.getMetadata().getNamespace();
-        return ns == null ? object.getMetadata().getName() : ns + "/" + object.getMetadata().getName();
+        return ns == null
+                ? object.getMetadata().getName()
+                : ns + "/" + object.getMetadata().getName();
     }
 }

@@ -33,10 +33,10 @@ public final class FieldPaths {
     private static final Map<String, List<String>> BUILT_IN_KEYED = Map.of(
             "metadata.ownerReferences", List.of("uid"),
             "webhooks", List.of("name"));
+
     private static final Set<String> BUILT_IN_SETS = Set.of("metadata.finalizers");
 
-    private FieldPaths() {
-    }
+    private FieldPaths() {}
 
     /**
      * How the lists of one object merge: by key (with the key fields), as a set, or atomically. Places are
@@ -62,8 +62,8 @@ public final class FieldPaths {
             return new ListTypes(Map.copyOf(keyed), Set.copyOf(sets), Set.copyOf(indexed));
         }
 
-        private static void learn(JsonNode node, String place, Map<String, List<String>> keyed, Set<String> sets,
-                Set<String> indexed) {
+        private static void learn(
+                JsonNode node, String place, Map<String, List<String>> keyed, Set<String> sets, Set<String> indexed) {
             Iterator<String> names = node.fieldNames();
             while (names.hasNext()) {
                 String name = names.next();
@@ -96,13 +96,16 @@ public final class FieldPaths {
     public static Map<List<String>, JsonNode> leaves(JsonNode object, ListTypes types) {
         Map<List<String>, JsonNode> out = new LinkedHashMap<>();
         collect(object, "", new ArrayList<>(), types, out);
-        out.keySet().removeIf(p -> IDENTITY.contains(p.get(0)) || p.equals(List.of("f:metadata", "f:name"))
-                || p.equals(List.of("f:metadata", "f:namespace")) || p.get(0).equals("f:status"));
+        out.keySet()
+                .removeIf(p -> IDENTITY.contains(p.get(0))
+                        || p.equals(List.of("f:metadata", "f:name"))
+                        || p.equals(List.of("f:metadata", "f:namespace"))
+                        || p.get(0).equals("f:status"));
         return out;
     }
 
-    private static void collect(JsonNode node, String place, List<String> path, ListTypes types,
-            Map<List<String>, JsonNode> out) {
+    private static void collect(
+            JsonNode node, String place, List<String> path, ListTypes types, Map<List<String>, JsonNode> out) {
         if (node.isObject() && !node.isEmpty()) {
             node.fields().forEachRemaining(e -> {
                 if (!e.getValue().isNull()) {
@@ -299,7 +302,8 @@ public final class FieldPaths {
         }
         Set<List<String>> owned = new LinkedHashSet<>();
         for (JsonNode entry : current.path("metadata").path("managedFields")) {
-            if (manager.equals(entry.path("manager").asText()) && "Apply".equals(entry.path("operation").asText())
+            if (manager.equals(entry.path("manager").asText())
+                    && "Apply".equals(entry.path("operation").asText())
                     && !entry.path("subresource").asText().equals("status")) {
                 owned.addAll(fromFieldsV1(entry.path("fieldsV1")));
             }

@@ -42,7 +42,10 @@ import picocli.CommandLine.Spec;
  * PodGroups. Only objects carrying {@code app.kubernetes.io/managed-by: topobridge} are deleted (the Lease,
  * which carries no labels, only once no controller holds it).
  */
-@Command(name = "cleanup", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "cleanup",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Removes what the controller made: the webhook configurations, the generated TLS Secret, "
                 + "the leader Lease and (--managed-objects=delete) every HyperNode and PodGroup labelled "
                 + "app.kubernetes.io/managed-by=topobridge. Objects without that label are never deleted. Names "
@@ -51,7 +54,8 @@ import picocli.CommandLine.Spec;
         exitCodeList = {
             "0:everything the controller made is gone (or kept, as asked)",
             "1:some step failed (the others still ran); see stderr",
-            "2:usage error"})
+            "2:usage error"
+        })
 public class CleanupCommand implements Callable<Integer> {
 
     /** What happens to the HyperNodes and PodGroups the bridge made. */
@@ -77,17 +81,25 @@ public class CleanupCommand implements Callable<Integer> {
     @Inject
     Applier applier;
 
-    @Option(names = "--managed-objects", required = true, paramLabel = "delete|keep",
+    @Option(
+            names = "--managed-objects",
+            required = true,
+            paramLabel = "delete|keep",
             description = "Delete or keep the HyperNodes and PodGroups the bridge made (those labelled "
                     + "app.kubernetes.io/managed-by=topobridge).")
     ManagedObjects managedObjects;
 
-    @Option(names = "--stop-deployment", paramLabel = "NAME",
+    @Option(
+            names = "--stop-deployment",
+            paramLabel = "NAME",
             description = "First scale this Deployment (the controller's, in the controller's namespace) to zero "
                     + "and wait until its pods are gone, so nothing is made again behind the cleanup.")
     String deployment;
 
-    @Option(names = "--wait", paramLabel = "SECONDS", defaultValue = "120",
+    @Option(
+            names = "--wait",
+            paramLabel = "SECONDS",
+            defaultValue = "120",
             description = "How long to wait for the controller's pods to stop (default: ${DEFAULT-VALUE}).")
     int waitSeconds;
 
@@ -107,22 +119,57 @@ public class CleanupCommand implements Callable<Integer> {
         }
         out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         if (deployment != null) {
-            step("stop Deployment " + webhook.namespace() + "/" + deployment, () -> stopDeployment(webhook.namespace()));
+            step(
+                    "stop Deployment " + webhook.namespace() + "/" + deployment,
+                    () -> stopDeployment(webhook.namespace()));
         }
         String configuration = webhook.configurationName();
-        step("MutatingWebhookConfiguration " + configuration, () -> deleteIfOurs("MutatingWebhookConfiguration " + configuration,
-                client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(configuration).get()));
-        step("ValidatingWebhookConfiguration " + configuration, () -> deleteIfOurs("ValidatingWebhookConfiguration " + configuration,
-                client.admissionRegistration().v1().validatingWebhookConfigurations().withName(configuration).get()));
+        step(
+                "MutatingWebhookConfiguration " + configuration,
+                () -> deleteIfOurs(
+                        "MutatingWebhookConfiguration " + configuration,
+                        client.admissionRegistration()
+                                .v1()
+                                .mutatingWebhookConfigurations()
+                                .withName(configuration)
+                                .get()));
+        step(
+                "ValidatingWebhookConfiguration " + configuration,
+                () -> deleteIfOurs(
+                        "ValidatingWebhookConfiguration " + configuration,
+                        client.admissionRegistration()
+                                .v1()
+                                .validatingWebhookConfigurations()
+                                .withName(configuration)
+                                .get()));
         String secret = webhook.namespace() + "/" + webhook.tls().secretName();
-        step("Secret " + secret, () -> deleteIfOurs("Secret " + secret,
-                client.secrets().inNamespace(webhook.namespace()).withName(webhook.tls().secretName()).get()));
+        step(
+                "Secret " + secret,
+                () -> deleteIfOurs(
+                        "Secret " + secret,
+                        client.secrets()
+                                .inNamespace(webhook.namespace())
+                                .withName(webhook.tls().secretName())
+                                .get()));
         step("Lease", this::deleteLease);
         if (managedObjects == ManagedObjects.delete) {
-            step("PodGroups", () -> deleteAll("PodGroup", () -> client.resources(PodGroup.class).inAnyNamespace()
-                    .withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY).list().getItems()));
-            step("HyperNodes", () -> deleteAll("HyperNode", () -> client.resources(HyperNode.class)
-                    .withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY).list().getItems()));
+            step(
+                    "PodGroups",
+                    () -> deleteAll(
+                            "PodGroup",
+                            () -> client.resources(PodGroup.class)
+                                    .inAnyNamespace()
+                                    .withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
+                                    .list()
+                                    .getItems()));
+            step(
+                    "HyperNodes",
+                    () -> deleteAll(
+                            "HyperNode",
+                            () -> client.resources(HyperNode.class)
+                                    .withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
+                                    .list()
+                                    .getItems()));
         } else {
             out.println("kept the HyperNodes and PodGroups the bridge made (--managed-objects=keep)");
         }
@@ -135,7 +182,8 @@ public class CleanupCommand implements Callable<Integer> {
             action.run();
         } catch (KubernetesClientException e) {
             errors.add("error: " + what + ": " + (e.getCode() > 0 ? "HTTP " + e.getCode() + " " : "")
-                    + Objects.requireNonNullElse(e.getStatus() != null ? e.getStatus().getMessage() : null, e.getMessage()));
+                    + Objects.requireNonNullElse(
+                            e.getStatus() != null ? e.getStatus().getMessage() : null, e.getMessage()));
         } catch (RuntimeException e) {
             errors.add("error: " + what + ": " + e.getMessage());
         }
@@ -143,21 +191,33 @@ public class CleanupCommand implements Callable<Integer> {
 
     /** Scales the controller to zero (one server-side apply of {@code spec.replicas}) and waits for its pods to go. */
     private void stopDeployment(String namespace) {
-        Deployment current = client.apps().deployments().inNamespace(namespace).withName(deployment).get();
+        Deployment current = client.apps()
+                .deployments()
+                .inNamespace(namespace)
+                .withName(deployment)
+                .get();
         if (current == null) {
             out.println("absent Deployment " + namespace + "/" + deployment);
             return;
         }
         Deployment scaled = new DeploymentBuilder()
-                .withNewMetadata().withName(deployment).withNamespace(namespace).endMetadata()
-                .withNewSpec().withReplicas(0).endSpec()
+                .withNewMetadata()
+                .withName(deployment)
+                .withNamespace(namespace)
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(0)
+                .endSpec()
                 .build();
         applier.apply(scaled, current);
         Map<String, String> selector = current.getSpec().getSelector().getMatchLabels();
         Instant deadline = Instant.now().plus(Duration.ofSeconds(waitSeconds));
         while (true) {
             List<String> running = client.pods().inNamespace(namespace).withLabels(selector).list().getItems().stream()
-                    .filter(CleanupCommand::ownedByReplicaSet).map(p -> p.getMetadata().getName()).sorted().toList();
+                    .filter(CleanupCommand::ownedByReplicaSet)
+                    .map(p -> p.getMetadata().getName())
+                    .sorted()
+                    .toList();
             if (running.isEmpty()) {
                 out.println("stopped Deployment " + namespace + "/" + deployment);
                 return;
@@ -172,7 +232,9 @@ public class CleanupCommand implements Callable<Integer> {
 
     private static boolean ownedByReplicaSet(Pod pod) {
         List<OwnerReference> owners = pod.getMetadata().getOwnerReferences();
-        return owners != null && owners.stream().anyMatch(o -> "ReplicaSet".equals(o.getKind()) && Boolean.TRUE.equals(o.getController()));
+        return owners != null
+                && owners.stream()
+                        .anyMatch(o -> "ReplicaSet".equals(o.getKind()) && Boolean.TRUE.equals(o.getController()));
     }
 
     /** Deletes {@code current} (named {@code what}) when the bridge made it. */
@@ -203,7 +265,8 @@ public class CleanupCommand implements Callable<Integer> {
             throw e;
         }
         List<? extends HasMetadata> sorted = found.stream()
-                .sorted(Comparator.comparing((HasMetadata o) -> Objects.requireNonNullElse(o.getMetadata().getNamespace(), ""))
+                .sorted(Comparator.comparing((HasMetadata o) ->
+                                Objects.requireNonNullElse(o.getMetadata().getNamespace(), ""))
                         .thenComparing(o -> o.getMetadata().getName()))
                 .toList();
         int deleted = 0;
@@ -219,8 +282,8 @@ public class CleanupCommand implements Callable<Integer> {
 
     /** The leader Lease carries no labels (the leader elector makes it); it is deleted only once nobody holds it. */
     private void deleteLease() {
-        String namespace = Objects.requireNonNullElse(election.leaseNamespace(),
-                Objects.requireNonNullElse(System.getenv("POD_NAMESPACE"), "default"));
+        String namespace = Objects.requireNonNullElse(
+                election.leaseNamespace(), Objects.requireNonNullElse(System.getenv("POD_NAMESPACE"), "default"));
         var resource = client.leases().inNamespace(namespace).withName(election.leaseName());
         Lease lease = resource.get();
         String name = namespace + "/" + election.leaseName();
@@ -231,7 +294,10 @@ public class CleanupCommand implements Callable<Integer> {
         String holder = lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
         ZonedDateTime renewed = lease.getSpec() == null ? null : lease.getSpec().getRenewTime();
         Integer seconds = lease.getSpec() == null ? null : lease.getSpec().getLeaseDurationSeconds();
-        boolean held = holder != null && !holder.isEmpty() && renewed != null && seconds != null
+        boolean held = holder != null
+                && !holder.isEmpty()
+                && renewed != null
+                && seconds != null
                 && renewed.toInstant().plusSeconds(seconds).isAfter(Instant.now());
         if (held) {
             out.println("kept Lease " + name + " (held by " + holder + ": a controller still runs)");
@@ -248,7 +314,9 @@ public class CleanupCommand implements Callable<Integer> {
 
     private static String describe(HasMetadata object) {
         String ns = object.getMetadata().getNamespace();
-        return ns == null ? object.getMetadata().getName() : ns + "/" + object.getMetadata().getName();
+        return ns == null
+                ? object.getMetadata().getName()
+                : ns + "/" + object.getMetadata().getName();
     }
 
     private static void sleep() {

@@ -11,8 +11,7 @@ public final class CliMode {
     static final Set<String> COMMANDS = Set.of("render", "version", "cleanup", "doctor", "explain");
     private static volatile boolean active;
 
-    private CliMode() {
-    }
+    private CliMode() {}
 
     public static boolean active() {
         return active;

@@ -2,10 +2,10 @@ package io.topobridge.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.topobridge.config.SettingsProducer;
 import io.topobridge.core.diagnosis.Doctor;
 import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.diagnosis.DoctorGatherer;
-import io.topobridge.config.SettingsProducer;
 import jakarta.inject.Inject;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -18,17 +18,16 @@ import picocli.CommandLine.Command;
  * {@code doctor}: the controller's installation checks, run from outside against the current kubeconfig's cluster.
  * One line per check; the exit code is the worst status.
  */
-@Command(name = "doctor", mixinStandardHelpOptions = true,
+@Command(
+        name = "doctor",
+        mixinStandardHelpOptions = true,
         description = "Checks the cluster the current kubeconfig points at, as the controller's /api/doctor does: "
                 + "Volcano's CRDs (v1.14 or later), its scheduler plugins, its own label discovery, the queues "
                 + "workloads name, the HyperNode forest, the bridge's webhook configurations and GPU nodes outside "
                 + "every topology tree. Settings come from the same topobridge.* configuration as the controller's. "
                 + "Prints one line per check.",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {
-            "0:every check passed",
-            "1:warnings",
-            "2:failures (or the API server could not be asked)"})
+        exitCodeList = {"0:every check passed", "1:warnings", "2:failures (or the API server could not be asked)"})
 public class DoctorCommand implements Callable<Integer> {
 
     @Inject

@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.topobridge.core.Topobridge;
-import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.diagnosis.Capacity;
 import io.topobridge.core.diagnosis.Explain;
 import io.topobridge.core.diagnosis.Explanation;
@@ -18,6 +16,7 @@ import io.topobridge.core.workload.gang.PodGroupBuilder;
 import io.topobridge.diagnosis.ClusterView;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
+import jakarta.inject.Inject;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -26,19 +25,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import jakarta.inject.Inject;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code explain NAMESPACE/NAME}: why a gang waits, or where Volcano put it, computed like {@code /api/gangs} from
  * what the current kubeconfig's cluster holds (nodes, pods, HyperNodes, PodGroups).
  */
-@Command(name = "explain", mixinStandardHelpOptions = true,
+@Command(
+        name = "explain",
+        mixinStandardHelpOptions = true,
         description = "Explains a gang: its PodGroup, phase and Volcano's conditions, the tiers it asks for and, while "
                 + "it waits, the largest free capacity of any single domain per tier against what it needs; for a "
                 + "placed gang the tier it achieved. NAME is a PodGroup or the workload (or topobridge.io/group) "
@@ -47,7 +47,8 @@ import picocli.CommandLine.Spec;
         exitCodeList = {
             "0:the gang was found and explained",
             "1:no such gang",
-            "2:usage error, or the API server could not be asked"})
+            "2:usage error, or the API server could not be asked"
+        })
 public class ExplainCommand implements Callable<Integer> {
 
     @Spec
@@ -59,7 +60,10 @@ public class ExplainCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAMESPACE/NAME", description = "the PodGroup or workload")
     String target;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "text|json", defaultValue = "text",
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "text|json",
+            defaultValue = "text",
             description = "text (default) or json (the same document as GET /api/gangs/NAMESPACE/NAME)")
     String output;
 
@@ -70,7 +74,8 @@ public class ExplainCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "expected NAMESPACE/NAME, got " + UserText.quote(target));
         }
         if (!"text".equals(output) && !"json".equals(output)) {
-            throw new ParameterException(spec.commandLine(), "--output must be text or json, got " + UserText.quote(output));
+            throw new ParameterException(
+                    spec.commandLine(), "--output must be text or json, got " + UserText.quote(output));
         }
         String namespace = target.substring(0, slash);
         String name = target.substring(slash + 1);
@@ -78,8 +83,8 @@ public class ExplainCommand implements Callable<Integer> {
         try {
             List<PodGroup> podGroups = find(namespace, name);
             if (podGroups.isEmpty()) {
-                System.err.println("no gang named " + UserText.quote(name) + " in namespace " + UserText.quote(namespace)
-                        + ": neither a PodGroup nor a workload with one");
+                System.err.println("no gang named " + UserText.quote(name) + " in namespace "
+                        + UserText.quote(namespace) + ": neither a PodGroup nor a workload with one");
                 return 1;
             }
             List<PodView> pods = new ArrayList<>();
@@ -90,12 +95,15 @@ public class ExplainCommand implements Callable<Integer> {
                 }
             }
             Forest forest = Forest.of(client.resources(HyperNode.class).list().getItems().stream()
-                    .map(ClusterView::view).toList());
+                    .map(ClusterView::view)
+                    .toList());
             Capacity capacity = Capacity.of(nodes(), pods, forest);
             List<Explanation> explained = new ArrayList<>();
             for (PodGroup pg : podGroups) {
-                List<PodView> own = pods.stream().filter(p -> namespace.equals(p.namespace())
-                        && pg.getMetadata().getName().equals(p.podGroup())).toList();
+                List<PodView> own = pods.stream()
+                        .filter(p -> namespace.equals(p.namespace())
+                                && pg.getMetadata().getName().equals(p.podGroup()))
+                        .toList();
                 explained.add(Explain.of(ClusterView.gang(pg, own), capacity));
             }
             if ("json".equals(output)) {
@@ -103,7 +111,9 @@ public class ExplainCommand implements Callable<Integer> {
                 doc.put("namespace", namespace);
                 doc.put("name", name);
                 doc.put("gangs", explained);
-                out.println(new ObjectMapper().findAndRegisterModules().enable(SerializationFeature.INDENT_OUTPUT)
+                out.println(new ObjectMapper()
+                        .findAndRegisterModules()
+                        .enable(SerializationFeature.INDENT_OUTPUT)
                         .writeValueAsString(doc));
             } else {
                 explained.forEach(e -> print(e, out));
@@ -120,16 +130,20 @@ public class ExplainCommand implements Callable<Integer> {
 
     /** The PodGroup of that name, else the PodGroups whose gang is that workload or group, or that it owns. */
     private List<PodGroup> find(String namespace, String name) {
-        PodGroup exact = client.resources(PodGroup.class).inNamespace(namespace).withName(name).get();
+        PodGroup exact = client.resources(PodGroup.class)
+                .inNamespace(namespace)
+                .withName(name)
+                .get();
         if (exact != null) {
             return List.of(exact);
         }
         List<PodGroup> out = new ArrayList<>();
-        for (PodGroup pg : client.resources(PodGroup.class).inNamespace(namespace).list().getItems()) {
+        for (PodGroup pg :
+                client.resources(PodGroup.class).inNamespace(namespace).list().getItems()) {
             Map<String, String> a = pg.getMetadata().getAnnotations();
             String gang = a == null ? null : a.get(PodGroupBuilder.GANG_ANNOTATION);
-            boolean owned = pg.getMetadata().getOwnerReferences() != null && pg.getMetadata().getOwnerReferences()
-                    .stream().anyMatch(r -> name.equals(r.getName()));
+            boolean owned = pg.getMetadata().getOwnerReferences() != null
+                    && pg.getMetadata().getOwnerReferences().stream().anyMatch(r -> name.equals(r.getName()));
             if ((gang != null && gang.endsWith("/" + name)) || owned) {
                 out.add(pg);
             }
@@ -143,29 +157,43 @@ public class ExplainCommand implements Callable<Integer> {
         for (var node : client.nodes().list().getItems()) {
             Map<String, BigDecimal> allocatable = new TreeMap<>();
             if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
-                node.getStatus().getAllocatable().forEach((k, v) -> allocatable.put(k,
-                        io.topobridge.core.workload.resources.Quantities.amount(v)));
+                node.getStatus()
+                        .getAllocatable()
+                        .forEach((k, v) ->
+                                allocatable.put(k, io.topobridge.core.workload.resources.Quantities.amount(v)));
             }
-            out.add(new NodeView(node.getMetadata().getName(), node.getMetadata().getLabels(),
+            out.add(new NodeView(
+                    node.getMetadata().getName(),
+                    node.getMetadata().getLabels(),
                     new io.topobridge.core.diagnosis.Amounts(allocatable)));
         }
         return out;
     }
 
     static void print(Explanation e, PrintStream out) {
-        out.println("gang " + e.namespace() + "/" + e.podGroup() + (e.workload().isEmpty() ? "" : " (" + e.workload() + ")")
-                + ": phase " + (e.phase().isEmpty() ? "unknown" : e.phase()) + ", " + (e.highestTier() == null
-                        ? "no topology" : e.mode() + " at tier " + e.highestTier()
+        out.println("gang " + e.namespace() + "/" + e.podGroup()
+                + (e.workload().isEmpty() ? "" : " (" + e.workload() + ")")
+                + ": phase " + (e.phase().isEmpty() ? "unknown" : e.phase()) + ", "
+                + (e.highestTier() == null
+                        ? "no topology"
+                        : e.mode() + " at tier " + e.highestTier()
                                 + (e.highestTierName() == null ? "" : " (" + e.highestTierName() + ")") + " or below"));
         if (e.chosenTier() != null) {
             out.println("  tier chosen by auto: " + UserText.excerpt(e.chosenTier()));
         }
-        out.println("  needs " + e.needs() + "; " + e.pods() + " pods of " + e.minMember() + ", " + e.boundPods() + " bound");
-        e.conditions().forEach(c -> out.println("  Volcano: " + c.type() + "=" + c.status()
-                + (c.reason() == null ? "" : " " + c.reason()) + (c.message() == null ? "" : ": " + UserText.excerpt(c.message()))));
-        e.tiers().forEach(t -> out.println("  tier " + t.tier() + (t.tierName().isEmpty() ? "" : " (" + t.tierName() + ")")
-                + (t.allowed() ? "" : " [above the allowed tier]") + ": " + t.domainsThatFit() + " of " + t.domains()
-                + " domains have room; most free: " + (t.best() == null ? "none" : t.best() + " " + t.bestFree())));
+        out.println("  needs " + e.needs() + "; " + e.pods() + " pods of " + e.minMember() + ", " + e.boundPods()
+                + " bound");
+        e.conditions()
+                .forEach(c -> out.println(
+                        "  Volcano: " + c.type() + "=" + c.status() + (c.reason() == null ? "" : " " + c.reason())
+                                + (c.message() == null ? "" : ": " + UserText.excerpt(c.message()))));
+        e.tiers()
+                .forEach(t ->
+                        out.println("  tier " + t.tier() + (t.tierName().isEmpty() ? "" : " (" + t.tierName() + ")")
+                                + (t.allowed() ? "" : " [above the allowed tier]") + ": " + t.domainsThatFit() + " of "
+                                + t.domains()
+                                + " domains have room; most free: "
+                                + (t.best() == null ? "none" : t.best() + " " + t.bestFree())));
         if (e.achieved() != null && !e.achieved().subGroups().isEmpty()) {
             out.println("  subgroups: " + e.achieved().subGroupSummary());
         }

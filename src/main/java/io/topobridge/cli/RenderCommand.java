@@ -3,12 +3,12 @@ package io.topobridge.cli;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.config.SettingsProducer;
-import io.topobridge.manifest.ManifestReader;
-import io.topobridge.manifest.YamlPrinter;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.render.Renderer;
 import io.topobridge.core.topology.TopologySettings;
+import io.topobridge.manifest.ManifestReader;
+import io.topobridge.manifest.YamlPrinter;
 import io.topobridge.volcano.VolcanoObjects;
 import jakarta.inject.Inject;
 import java.io.PrintStream;
@@ -25,7 +25,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code render}: the objects the controller would apply for a set of manifests, without a cluster. */
-@Command(name = "render", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "render",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Reads Kubernetes YAML (files or folders, multi-document; any mix of Nodes, workloads and Pods) "
                 + "and prints on stdout, as multi-document YAML in a deterministic order, the HyperNodes and "
                 + "PodGroups the controller would apply and each input Pod as admission would let it in. "
@@ -34,7 +37,8 @@ import picocli.CommandLine.Spec;
         exitCodeList = {
             "0:every input object was accepted",
             "1:some input object was rejected (everything valid is still printed)",
-            "2:usage error (bad option, unreadable path, invalid tier configuration)"})
+            "2:usage error (bad option, unreadable path, invalid tier configuration)"
+        })
 public class RenderCommand implements Callable<Integer> {
 
     @Spec
@@ -43,11 +47,16 @@ public class RenderCommand implements Callable<Integer> {
     @Inject
     SettingsProducer settings;
 
-    @Option(names = "--preset", paramLabel = "NAME",
+    @Option(
+            names = "--preset",
+            paramLabel = "NAME",
             description = "Built-in node label scheme (default: the configured one, normally 'auto').")
     String preset;
 
-    @Option(names = "--tiers", split = ",", paramLabel = "LABEL[=NAME]",
+    @Option(
+            names = "--tiers",
+            split = ",",
+            paramLabel = "LABEL[=NAME]",
             description = "Explicit tiers, finest (tier 1) first: node label keys, each with an optional tier name.")
     List<String> tiers;
 
@@ -69,7 +78,8 @@ public class RenderCommand implements Callable<Integer> {
         } catch (ManifestReader.UnreadablePathException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        RenderOutput output = new Renderer(topology, settings.workloads(), settings.admission()).render(input.objects());
+        RenderOutput output =
+                new Renderer(topology, settings.workloads(), settings.admission()).render(input.objects());
 
         List<HasMetadata> printed = new ArrayList<>();
         output.hyperNodes().forEach(h -> printed.add(VolcanoObjects.hyperNode(h)));

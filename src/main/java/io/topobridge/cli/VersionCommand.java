@@ -4,7 +4,9 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
 /** {@code version}: the application version and the Java runtime, one per line (the same as {@code --version}). */
-@Command(name = "version", mixinStandardHelpOptions = true,
+@Command(
+        name = "version",
+        mixinStandardHelpOptions = true,
         description = "Prints the topobridge version and the Java runtime it runs on.")
 public class VersionCommand implements Callable<Integer> {
 

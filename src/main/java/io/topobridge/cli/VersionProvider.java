@@ -8,8 +8,12 @@ public class VersionProvider implements IVersionProvider {
     @Override
     public String[] getVersion() {
         return new String[] {
-            "topobridge " + ConfigProvider.getConfig().getOptionalValue("quarkus.application.version", String.class).orElse("unknown"),
+            "topobridge "
+                    + ConfigProvider.getConfig()
+                            .getOptionalValue("quarkus.application.version", String.class)
+                            .orElse("unknown"),
             "java " + System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vendor") + ", "
-                    + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ")"};
+                    + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ")"
+        };
     }
 }

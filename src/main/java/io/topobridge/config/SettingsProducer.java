@@ -38,21 +38,25 @@ public class SettingsProducer {
     public TopologySettings topology(String presetOverride, List<String> tiersOverride) {
         if (tiersOverride != null && !tiersOverride.isEmpty()) {
             // command-line tiers replace the configured preset; a preset given next to them is still an error
-            return TopologySettings.parse(presetOverride == null ? TopologySettings.AUTO : presetOverride, tiersOverride);
+            return TopologySettings.parse(
+                    presetOverride == null ? TopologySettings.AUTO : presetOverride, tiersOverride);
         }
         if (presetOverride != null) {
             return TopologySettings.parse(presetOverride, List.of());
         }
-        return TopologySettings.parse(config.topology().preset(), config.topology().tiers().orElse(List.of()));
+        return TopologySettings.parse(
+                config.topology().preset(), config.topology().tiers().orElse(List.of()));
     }
 
     @Produces
     @Singleton
     public WorkloadSettings workloads() {
         var workloads = config.workloads();
-        return new WorkloadSettings(workloads.defaultQueue(),
+        return new WorkloadSettings(
+                workloads.defaultQueue(),
                 WorkloadSettings.UnlistedQueues.parse(workloads.queuesWithoutAllowList()),
-                workloads.maxPodgroupsPerNamespace(), workloads.autoTierMinDomains());
+                workloads.maxPodgroupsPerNamespace(),
+                workloads.autoTierMinDomains());
     }
 
     @Produces
@@ -77,24 +81,40 @@ public class SettingsProducer {
     TopologyController.Options topologyController() {
         var topology = config.topology();
         var volcano = config.volcano();
-        return new TopologyController.Options(topology.enabled(), topology(), topology.debounce(), topology.maxDelay(),
-                volcano.schedulerConfigNamespace(), volcano.schedulerConfigName(), volcano.schedulerConfigKey());
+        return new TopologyController.Options(
+                topology.enabled(),
+                topology(),
+                topology.debounce(),
+                topology.maxDelay(),
+                volcano.schedulerConfigNamespace(),
+                volcano.schedulerConfigName(),
+                volcano.schedulerConfigKey());
     }
 
     @Produces
     @Singleton
     WorkloadController.Options workloadController() {
         var workloads = config.workloads();
-        return new WorkloadController.Options(workloads.enabled(), workloads.debounce(), workloads.maxDelay(),
-                workloads.resync(), workloads.requireNamespaceOptIn(), config.admission().namespaceLabel());
+        return new WorkloadController.Options(
+                workloads.enabled(),
+                workloads.debounce(),
+                workloads.maxDelay(),
+                workloads.resync(),
+                workloads.requireNamespaceOptIn(),
+                config.admission().namespaceLabel());
     }
 
     @Produces
     @Singleton
     public io.topobridge.diagnosis.DoctorGatherer.Settings doctor(WebhookSettings webhook) {
         var volcano = config.volcano();
-        return new io.topobridge.diagnosis.DoctorGatherer.Settings(topology(), volcano.schedulerConfigNamespace(),
-                volcano.schedulerConfigName(), volcano.schedulerConfigKey(), config.workloads().defaultQueue(), webhook);
+        return new io.topobridge.diagnosis.DoctorGatherer.Settings(
+                topology(),
+                volcano.schedulerConfigNamespace(),
+                volcano.schedulerConfigName(),
+                volcano.schedulerConfigKey(),
+                config.workloads().defaultQueue(),
+                webhook);
     }
 
     /** How long a gang waits before its workload gets an Event saying why. */
@@ -103,8 +123,8 @@ public class SettingsProducer {
     public io.topobridge.diagnosis.GangEvents.Options gangEvents() {
         java.time.Duration after = config.diagnosis().pendingEventAfter();
         if (after.compareTo(java.time.Duration.ofSeconds(1)) < 0) {
-            throw new IllegalArgumentException("topobridge.diagnosis.pending-event-after=" + after
-                    + " must be at least 1s");
+            throw new IllegalArgumentException(
+                    "topobridge.diagnosis.pending-event-after=" + after + " must be at least 1s");
         }
         return new io.topobridge.diagnosis.GangEvents.Options(after);
     }
@@ -113,8 +133,12 @@ public class SettingsProducer {
     @Singleton
     ControllerLifecycle.Election election() {
         var le = config.leaderElection();
-        return new ControllerLifecycle.Election(le.enabled(), le.leaseName(),
-                le.leaseNamespace().filter(ns -> !ns.isBlank()).orElse(null), le.leaseDuration(), le.renewDeadline(),
+        return new ControllerLifecycle.Election(
+                le.enabled(),
+                le.leaseName(),
+                le.leaseNamespace().filter(ns -> !ns.isBlank()).orElse(null),
+                le.leaseDuration(),
+                le.renewDeadline(),
                 le.retryPeriod());
     }
 

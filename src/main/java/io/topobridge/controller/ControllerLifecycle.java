@@ -32,9 +32,13 @@ public class ControllerLifecycle {
     private static final Logger LOG = Logger.getLogger(ControllerLifecycle.class);
 
     /** Leader election as configured ({@code leaseNamespace} null: the pod's own namespace). */
-    public record Election(boolean enabled, String leaseName, String leaseNamespace, Duration leaseDuration,
-            Duration renewDeadline, Duration retryPeriod) {
-    }
+    public record Election(
+            boolean enabled,
+            String leaseName,
+            String leaseNamespace,
+            Duration leaseDuration,
+            Duration renewDeadline,
+            Duration retryPeriod) {}
 
     private final KindRegistry kinds;
     private final Operator operator;
@@ -47,8 +51,12 @@ public class ControllerLifecycle {
     private volatile boolean follower;
     private volatile CompletableFuture<?> electing;
 
-    public ControllerLifecycle(KindRegistry kinds, Operator operator, Instance<ProcessPart> parts,
-            KubernetesClient client, Election election) {
+    public ControllerLifecycle(
+            KindRegistry kinds,
+            Operator operator,
+            Instance<ProcessPart> parts,
+            KubernetesClient client,
+            Election election) {
         this.kinds = kinds;
         this.operator = operator;
         this.parts = parts;
@@ -77,7 +85,9 @@ public class ControllerLifecycle {
     private void start(ProcessPart.Role role) {
         for (ProcessPart part : parts) {
             if (part.role() == role) {
-                LOG.infof("starting %s (%s)", part.name(), role == ProcessPart.Role.LEADER_ONLY ? "leader" : "every replica");
+                LOG.infof(
+                        "starting %s (%s)",
+                        part.name(), role == ProcessPart.Role.LEADER_ONLY ? "leader" : "every replica");
                 part.start();
             }
         }
@@ -91,11 +101,13 @@ public class ControllerLifecycle {
 
     private CompletableFuture<?> elect() {
         var le = election;
-        String namespace = le.leaseNamespace() != null ? le.leaseNamespace()
+        String namespace = le.leaseNamespace() != null
+                ? le.leaseNamespace()
                 : Objects.requireNonNullElse(System.getenv("POD_NAMESPACE"), "default");
         String identity = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "topobridge") + "-" + UUID.randomUUID();
         LOG.infof("leader election: waiting for Lease %s/%s as %s", namespace, le.leaseName(), identity);
-        return client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
+        return client.leaderElector()
+                .withConfig(new LeaderElectionConfigBuilder()
                         .withName("topobridge")
                         .withLock(new LeaseLock(namespace, le.leaseName(), identity))
                         .withLeaseDuration(le.leaseDuration())
@@ -110,13 +122,15 @@ public class ControllerLifecycle {
                                 () -> {
                                     if (leading) {
                                         // a former leader's caches and queues are not trusted: restart clean
-                                        LOG.error("leader election: leadership lost, exiting so a fresh process takes over");
+                                        LOG.error(
+                                                "leader election: leadership lost, exiting so a fresh process takes over");
                                         Quarkus.asyncExit(1);
                                     }
                                 },
                                 leader -> LOG.infof("leader election: current leader is %s", leader)))
                         .build())
-                .build().start();
+                .build()
+                .start();
     }
 
     void onStop(@Observes ShutdownEvent event) {
@@ -149,7 +163,9 @@ public class ControllerLifecycle {
 
     /** The parts running in this process: every replica's, and the leader's while this replica leads. */
     public List<ProcessPart> running() {
-        return parts.stream().filter(p -> p.role() == ProcessPart.Role.EVERY_REPLICA || leading).toList();
+        return parts.stream()
+                .filter(p -> p.role() == ProcessPart.Role.EVERY_REPLICA || leading)
+                .toList();
     }
 
     public List<ProcessPart> parts() {

@@ -13,7 +13,9 @@ import io.javaoperatorsdk.operator.processing.event.source.filter.GenericFilter;
  * (AIBrix, LeaderWorkerSet, DisaggregatedSet) are picked up without a restart. It reacts to deletions
  * without a finalizer (a CRD must never carry ours) and caches CRDs without their schemas.
  */
-@ControllerConfiguration(name = "crd-discovery", generationAwareEventProcessing = false,
+@ControllerConfiguration(
+        name = "crd-discovery",
+        generationAwareEventProcessing = false,
         triggerReconcilerOnAllEvents = true,
         informer = @Informer(genericFilter = CrdDiscoveryReconciler.WatchedOnly.class, itemStore = SlimCrdStore.class))
 public class CrdDiscoveryReconciler implements Reconciler<CustomResourceDefinition> {
@@ -25,8 +27,8 @@ public class CrdDiscoveryReconciler implements Reconciler<CustomResourceDefiniti
     }
 
     @Override
-    public UpdateControl<CustomResourceDefinition> reconcile(CustomResourceDefinition crd,
-            Context<CustomResourceDefinition> context) {
+    public UpdateControl<CustomResourceDefinition> reconcile(
+            CustomResourceDefinition crd, Context<CustomResourceDefinition> context) {
         String name = crd.getMetadata().getName();
         registry.update(name, context.isPrimaryResourceDeleted() ? null : crd);
         return UpdateControl.noUpdate();

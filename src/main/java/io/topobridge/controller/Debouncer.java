@@ -91,8 +91,8 @@ public final class Debouncer<K> implements AutoCloseable {
             long backoff;
             synchronized (this) {
                 failures++;
-                backoff = Math.min(MAX_BACKOFF.toNanos(),
-                        TimeUnit.MILLISECONDS.toNanos(100L << Math.min(failures, 10)));
+                backoff =
+                        Math.min(MAX_BACKOFF.toNanos(), TimeUnit.MILLISECONDS.toNanos(100L << Math.min(failures, 10)));
                 if (pending.isEmpty()) {
                     firstPendingAt = System.nanoTime();
                 }
@@ -101,7 +101,12 @@ public final class Debouncer<K> implements AutoCloseable {
                     schedule(backoff);
                 }
             }
-            LOG.warnf(e, "%s: batch of %d failed (attempt %d), retrying in %d ms", name, batch.size(), failures,
+            LOG.warnf(
+                    e,
+                    "%s: batch of %d failed (attempt %d), retrying in %d ms",
+                    name,
+                    batch.size(),
+                    failures,
                     TimeUnit.NANOSECONDS.toMillis(backoff));
         }
     }
@@ -111,8 +116,11 @@ public final class Debouncer<K> implements AutoCloseable {
      * (Quarkus adds its registries there; without one, as in plain unit tests, nothing is kept).
      */
     private void record(long startedNanos, String result) {
-        Timer.builder("topobridge.reconcile").description("Time one reconcile batch took, by controller and result")
-                .tag("controller", name).tag("result", result).register(Metrics.globalRegistry)
+        Timer.builder("topobridge.reconcile")
+                .description("Time one reconcile batch took, by controller and result")
+                .tag("controller", name)
+                .tag("result", result)
+                .register(Metrics.globalRegistry)
                 .record(System.nanoTime() - startedNanos, TimeUnit.NANOSECONDS);
     }
 

@@ -29,8 +29,7 @@ public class KindRegistry {
     private static final Logger LOG = Logger.getLogger(KindRegistry.class);
 
     /** A watched CRD appeared, changed or disappeared. */
-    public record Change(String crdName, boolean installed) {
-    }
+    public record Change(String crdName, boolean installed) {}
 
     /** CRD name to the API version the bridge needs from it. */
     static final Map<String, String> WATCHED = watched();
@@ -49,7 +48,8 @@ public class KindRegistry {
         out.put(VolcanoApi.PODGROUP_CRD, VolcanoApi.SCHEDULING_VERSION);
         out.put(VolcanoApi.QUEUE_CRD, VolcanoApi.SCHEDULING_VERSION);
         out.put(VolcanoApi.HYPERNODE_CRD, VolcanoApi.TOPOLOGY_VERSION);
-        Arrays.stream(WorkloadKind.values()).filter(WorkloadKind::custom)
+        Arrays.stream(WorkloadKind.values())
+                .filter(WorkloadKind::custom)
                 .forEach(k -> out.put(k.crdName(), k.version()));
         return Map.copyOf(out);
     }
@@ -62,7 +62,11 @@ public class KindRegistry {
     public void seed() {
         for (String name : WATCHED.keySet()) {
             try {
-                CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().withName(name).get();
+                CustomResourceDefinition crd = client.apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .withName(name)
+                        .get();
                 update(name, crd);
             } catch (KubernetesClientException e) {
                 LOG.warnf("cannot read CustomResourceDefinition %s: %s", name, e.getMessage());
@@ -75,7 +79,8 @@ public class KindRegistry {
         if (!isWatched(crdName)) {
             return;
         }
-        boolean now = crd != null && crd.getMetadata().getDeletionTimestamp() == null && serves(crd, WATCHED.get(crdName));
+        boolean now =
+                crd != null && crd.getMetadata().getDeletionTimestamp() == null && serves(crd, WATCHED.get(crdName));
         Boolean before = installed.put(crdName, now);
         if (before == null || before != now) {
             LOG.infof("CustomResourceDefinition %s %s", crdName, now ? "is installed" : "is not installed");
@@ -85,8 +90,10 @@ public class KindRegistry {
     }
 
     private static boolean serves(CustomResourceDefinition crd, String version) {
-        return crd.getSpec() != null && crd.getSpec().getVersions() != null && crd.getSpec().getVersions().stream()
-                .anyMatch(v -> version.equals(v.getName()) && Boolean.TRUE.equals(v.getServed()));
+        return crd.getSpec() != null
+                && crd.getSpec().getVersions() != null
+                && crd.getSpec().getVersions().stream()
+                        .anyMatch(v -> version.equals(v.getName()) && Boolean.TRUE.equals(v.getServed()));
     }
 
     public boolean installed(String crdName) {
@@ -100,7 +107,10 @@ public class KindRegistry {
     /** Workload kinds that can be managed now. */
     public Set<WorkloadKind> managedKinds() {
         var out = new LinkedHashSet<WorkloadKind>();
-        Stream.of(WorkloadKind.values()).filter(k -> k != WorkloadKind.REPLICA_SET).filter(this::installed).forEach(out::add);
+        Stream.of(WorkloadKind.values())
+                .filter(k -> k != WorkloadKind.REPLICA_SET)
+                .filter(this::installed)
+                .forEach(out::add);
         return out;
     }
 

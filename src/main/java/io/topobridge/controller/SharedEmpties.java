@@ -17,8 +17,7 @@ public final class SharedEmpties {
 
     private static final Map<Class<?>, List<Field>> FIELDS = new ConcurrentHashMap<>();
 
-    private SharedEmpties() {
-    }
+    private SharedEmpties() {}
 
     /** Replaces the empty collections of {@code object} and of every model object it holds; returns it. */
     public static <T> T apply(T object) {
@@ -64,8 +63,10 @@ public final class SharedEmpties {
             List<Field> out = new ArrayList<>();
             for (Class<?> c = t; c != null && c != Object.class; c = c.getSuperclass()) {
                 for (Field f : c.getDeclaredFields()) {
-                    if (!Modifier.isStatic(f.getModifiers()) && !f.getType().isPrimitive()
-                            && (List.class.isAssignableFrom(f.getType()) || Map.class.isAssignableFrom(f.getType())
+                    if (!Modifier.isStatic(f.getModifiers())
+                            && !f.getType().isPrimitive()
+                            && (List.class.isAssignableFrom(f.getType())
+                                    || Map.class.isAssignableFrom(f.getType())
                                     || model(f.getType()))) {
                         f.setAccessible(true);
                         out.add(f);

@@ -30,11 +30,11 @@ public final class Topobridge {
     public static final String FIELD_MANAGER = "topobridge";
     /** {@code volcano.sh/network-topology-source} value on the bridge's HyperNodes. */
     public static final String SOURCE = "topobridge";
+
     public static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
     public static final String MANAGED_BY = "topobridge";
     /** Namespace opt-in label for the pod admission webhook (the key is configurable). */
     public static final String NAMESPACE_ENABLED_LABEL = PREFIX + "enabled";
 
-    private Topobridge() {
-    }
+    private Topobridge() {}
 }

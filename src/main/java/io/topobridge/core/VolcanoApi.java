@@ -20,6 +20,7 @@ public final class VolcanoApi {
     public static final String TASK_SPEC_ANNOTATION = "volcano.sh/task-spec";
     /** Volcano's own pod-template knobs, honoured by the bridge. */
     public static final String NETWORK_TOPOLOGY_MODE_ANNOTATION = "volcano.sh/network-topology-mode";
+
     public static final String NETWORK_TOPOLOGY_TIER_ANNOTATION = "volcano.sh/network-topology-highest-tier";
     /** Queue annotation LWS and Volcano's job controller read. */
     public static final String QUEUE_NAME_ANNOTATION = "scheduling.volcano.sh/queue-name";
@@ -31,6 +32,5 @@ public final class VolcanoApi {
     public static final String DEFAULT_QUEUE = "default";
     public static final String NETWORK_TOPOLOGY_PLUGIN = "network-topology-aware";
 
-    private VolcanoApi() {
-    }
+    private VolcanoApi() {}
 }

@@ -60,13 +60,26 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     static final String APPLY_PATCH = "application/apply-patch+yaml";
-    private static final Pattern CUSTOM_RESOURCE_PATH = Pattern.compile(
-            "^/apis/([^/]+)/([^/]+)/(?:namespaces/[^/]+/)?([^/?]+)(?:/[^?]*)?(?:\\?.*)?$");
+    private static final Pattern CUSTOM_RESOURCE_PATH =
+            Pattern.compile("^/apis/([^/]+)/([^/]+)/(?:namespaces/[^/]+/)?([^/?]+)(?:/[^?]*)?(?:\\?.*)?$");
     private static final Set<String> BUILT_IN_GROUPS = Set.of(
-            "apps", "batch", "autoscaling", "policy", "coordination.k8s.io", "events.k8s.io",
-            "apiextensions.k8s.io", "admissionregistration.k8s.io", "rbac.authorization.k8s.io",
-            "networking.k8s.io", "storage.k8s.io", "scheduling.k8s.io", "discovery.k8s.io",
-            "certificates.k8s.io", "node.k8s.io", "authentication.k8s.io", "authorization.k8s.io");
+            "apps",
+            "batch",
+            "autoscaling",
+            "policy",
+            "coordination.k8s.io",
+            "events.k8s.io",
+            "apiextensions.k8s.io",
+            "admissionregistration.k8s.io",
+            "rbac.authorization.k8s.io",
+            "networking.k8s.io",
+            "storage.k8s.io",
+            "scheduling.k8s.io",
+            "discovery.k8s.io",
+            "certificates.k8s.io",
+            "node.k8s.io",
+            "authentication.k8s.io",
+            "authorization.k8s.io");
 
     private final ObjectMapper json = new ObjectMapper();
     private final YAMLMapper yaml = new YAMLMapper();
@@ -78,7 +91,8 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
         String contentType = request.getHeader("Content-Type");
         log.add(new Request(request.getMethod(), request.getPath(), contentType));
         if (!crdServes(request.getPath())) {
-            return status(HttpURLConnection.HTTP_NOT_FOUND, "NotFound", "the server could not find the requested resource");
+            return status(
+                    HttpURLConnection.HTTP_NOT_FOUND, "NotFound", "the server could not find the requested resource");
         }
         if ("PATCH".equals(request.getMethod()) && contentType != null && contentType.startsWith(APPLY_PATCH)) {
             synchronized (this) {
@@ -202,7 +216,8 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
         ObjectNode out = json.createObjectNode();
         config.fields().forEachRemaining(e -> {
             String here = place + "/" + e.getKey();
-            if (Set.of("/apiVersion", "/kind", "/metadata/name", "/metadata/namespace").contains(here)
+            if (Set.of("/apiVersion", "/kind", "/metadata/name", "/metadata/namespace")
+                            .contains(here)
                     || e.getValue().isNull()) {
                 return;
             }
@@ -211,7 +226,8 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
             if (value.isArray() && key != null) {
                 ObjectNode list = out.putObject("f:" + e.getKey());
                 for (JsonNode item : value) {
-                    ObjectNode entry = list.putObject("k:" + json.createObjectNode().set(key, item.get(key)));
+                    ObjectNode entry =
+                            list.putObject("k:" + json.createObjectNode().set(key, item.get(key)));
                     entry.putObject(".");
                     entry.setAll(fieldsV1(item, here + "/0"));
                 }
@@ -274,7 +290,9 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
                 }
             } else if (before.isObject() && after.isObject() && target.get(field) instanceof ObjectNode child) {
                 removeDropped(child, before, after, othersHere);
-            } else if ("ownerReferences".equals(field) && before.isArray() && after.isArray()
+            } else if ("ownerReferences".equals(field)
+                    && before.isArray()
+                    && after.isArray()
                     && target.get(field) instanceof ArrayNode list) {
                 // owner references are a map keyed by uid: entries this manager no longer applies go
                 Set<String> kept = new HashSet<>();
@@ -320,9 +338,10 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     private RecordedRequest request(HttpMethod method, String path, JsonNode body) {
-        Headers headers = Headers.builder().add("Content-Type", "application/json").build();
-        return new RecordedRequest("HTTP/1.1", method, path, headers,
-                new Buffer(body.toString().getBytes(StandardCharsets.UTF_8)));
+        Headers headers =
+                Headers.builder().add("Content-Type", "application/json").build();
+        return new RecordedRequest(
+                "HTTP/1.1", method, path, headers, new Buffer(body.toString().getBytes(StandardCharsets.UTF_8)));
     }
 
     private static Map<String, String> parseQuery(String query) {
@@ -338,8 +357,12 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
 
     private MockResponse status(int code, String reason, String message) {
         ObjectNode status = json.createObjectNode()
-                .put("apiVersion", "v1").put("kind", "Status").put("status", "Failure")
-                .put("message", message).put("reason", reason).put("code", code);
+                .put("apiVersion", "v1")
+                .put("kind", "Status")
+                .put("status", "Failure")
+                .put("message", message)
+                .put("reason", reason)
+                .put("code", code);
         return new MockResponse().setResponseCode(code).setBody(status.toString());
     }
 

@@ -34,16 +34,21 @@ public class DevClusterProducer {
 
     @Produces
     @Singleton
-    KubernetesClient client(TopobridgeConfig config,
+    KubernetesClient client(
+            TopobridgeConfig config,
             @ConfigProperty(name = "quarkus.kubernetes-client.api-server-url") Optional<String> apiServerUrl) {
         if (config.devCluster().enabled() && config.devCluster().kind() == DevClusterConfig.Kind.REAL) {
             var admission = config.admission();
             // the cluster's kubeconfig names namespace default: the controller's namespace, where it puts the Service
             String namespace = admission.serviceNamespace().orElse("default");
-            LOG.infof("dev mode: starting the real cluster (kube-apiserver, Volcano, LWS, AIBrix), seeded from %s; "
-                    + "the first start builds its binaries", config.devCluster().seed());
-            real = RealDevCluster.start(Path.of(config.devCluster().seed()),
-                    new RealDevCluster.Webhook(admission.port(), admission.serviceName(), namespace), Duration.ofMinutes(40));
+            LOG.infof(
+                    "dev mode: starting the real cluster (kube-apiserver, Volcano, LWS, AIBrix), seeded from %s; "
+                            + "the first start builds its binaries",
+                    config.devCluster().seed());
+            real = RealDevCluster.start(
+                    Path.of(config.devCluster().seed()),
+                    new RealDevCluster.Webhook(admission.port(), admission.serviceName(), namespace),
+                    Duration.ofMinutes(40));
             return real.client();
         }
         if (!config.devCluster().enabled() || clusterConfigured(apiServerUrl)) {
@@ -56,13 +61,14 @@ public class DevClusterProducer {
         Path seed = Path.of(config.devCluster().seed());
         if (Files.isDirectory(seed)) {
             int count = cluster.seed(seed).size();
-            LOG.infof("dev mode: embedded API server at %s, seeded with %d objects from %s", cluster.url(), count, seed);
+            LOG.infof(
+                    "dev mode: embedded API server at %s, seeded with %d objects from %s", cluster.url(), count, seed);
         } else {
             LOG.infof("dev mode: embedded API server at %s (no %s folder to seed from)", cluster.url(), seed);
         }
         var volcano = config.volcano();
-        cluster.seedSchedulerConfig(volcano.schedulerConfigNamespace(), volcano.schedulerConfigName(),
-                volcano.schedulerConfigKey());
+        cluster.seedSchedulerConfig(
+                volcano.schedulerConfigNamespace(), volcano.schedulerConfigName(), volcano.schedulerConfigKey());
         return cluster.client();
     }
 
@@ -80,7 +86,8 @@ public class DevClusterProducer {
     }
 
     static boolean clusterConfigured(Optional<String> apiServerUrl) {
-        if (apiServerUrl.isPresent() || System.getenv("KUBECONFIG") != null
+        if (apiServerUrl.isPresent()
+                || System.getenv("KUBECONFIG") != null
                 || System.getenv("KUBERNETES_SERVICE_HOST") != null) {
             return true;
         }

@@ -35,7 +35,8 @@ public final class MockCluster implements AutoCloseable {
 
     // one line per request at INFO drowns everything else (failures still show); the logger is held here
     // because log managers keep loggers weakly and a collected one forgets its level
-    private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+    private static final java.util.logging.Logger MOCK_SERVER_LOG =
+            java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
 
     private final ApplyingCrudDispatcher dispatcher;
     private final KubernetesMockServer server;
@@ -81,7 +82,11 @@ public final class MockCluster implements AutoCloseable {
             if (in == null) {
                 throw new IllegalStateException("CRD manifest not on the classpath: " + resource);
             }
-            CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
+            CustomResourceDefinition crd = client.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .load(in)
+                    .item();
             client.resource(crd).createOr(NonDeletingOperation::update);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -99,10 +104,19 @@ public final class MockCluster implements AutoCloseable {
      * network-topology-aware enabled), so the demo shows hard topology as enforced.
      */
     public void seedSchedulerConfig(String namespace, String name, String key) {
-        client.resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
-                .endMetadata().build()).createOr(NonDeletingOperation::update);
-        client.resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withNamespace(namespace)
-                .withName(name).endMetadata().addToData(key, DEMO_SCHEDULER_CONF).build())
+        client.resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(namespace)
+                        .endMetadata()
+                        .build())
+                .createOr(NonDeletingOperation::update);
+        client.resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withNamespace(namespace)
+                        .withName(name)
+                        .endMetadata()
+                        .addToData(key, DEMO_SCHEDULER_CONF)
+                        .build())
                 .createOr(NonDeletingOperation::update);
     }
 
@@ -129,8 +143,12 @@ public final class MockCluster implements AutoCloseable {
             throw new IllegalStateException("unreadable seed manifests: " + read.findings());
         }
         List<HasMetadata> ordered = new ArrayList<>();
-        read.objects().stream().filter(o -> o instanceof CustomResourceDefinition).forEach(ordered::add);
-        read.objects().stream().filter(o -> !(o instanceof CustomResourceDefinition)).forEach(ordered::add);
+        read.objects().stream()
+                .filter(o -> o instanceof CustomResourceDefinition)
+                .forEach(ordered::add);
+        read.objects().stream()
+                .filter(o -> !(o instanceof CustomResourceDefinition))
+                .forEach(ordered::add);
         Set<String> namespaces = new java.util.TreeSet<>();
         for (HasMetadata object : ordered) {
             if (object instanceof CustomResourceDefinition crd) {
@@ -143,7 +161,8 @@ public final class MockCluster implements AutoCloseable {
                 continue;
             }
             boolean namespaced = !(object instanceof io.fabric8.kubernetes.api.model.Node)
-                    && !"HyperNode".equals(object.getKind()) && !"Queue".equals(object.getKind())
+                    && !"HyperNode".equals(object.getKind())
+                    && !"Queue".equals(object.getKind())
                     && !"PriorityClass".equals(object.getKind());
             if (namespaced) {
                 if (object.getMetadata().getNamespace() == null) {
@@ -151,7 +170,11 @@ public final class MockCluster implements AutoCloseable {
                 }
                 String ns = object.getMetadata().getNamespace();
                 if (namespaces.add(ns)) {
-                    client.resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+                    client.resource(new NamespaceBuilder()
+                                    .withNewMetadata()
+                                    .withName(ns)
+                                    .endMetadata()
+                                    .build())
                             .createOr(NonDeletingOperation::update);
                 }
             }

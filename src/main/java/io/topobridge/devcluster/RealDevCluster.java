@@ -34,6 +34,7 @@ public final class RealDevCluster implements AutoCloseable {
     static final String MAIN = "io.topobridge.e2e.DevRealCluster";
     /** The line the child prints once its cluster is up and seeded. */
     public static final String READY_PREFIX = "KUBECONFIG=";
+
     static final Path CLASSPATH = Path.of("target", "e2e", "test-classpath.txt");
     static final Path TEST_CLASSES = Path.of("target", "test-classes");
     static final Path MAIN_CLASSES = Path.of("target", "classes");
@@ -52,8 +53,7 @@ public final class RealDevCluster implements AutoCloseable {
     }
 
     /** What the child needs to know about this process's webhook server. */
-    public record Webhook(int port, String serviceName, String serviceNamespace) {
-    }
+    public record Webhook(int port, String serviceName, String serviceNamespace) {}
 
     /**
      * Starts the cluster and waits until it is seeded (building the components' binaries first when they are not
@@ -65,21 +65,33 @@ public final class RealDevCluster implements AutoCloseable {
     public static RealDevCluster start(Path seed, Webhook webhook, Duration timeout) {
         for (Path needed : List.of(CLASSPATH, TEST_CLASSES.resolve(MAIN.replace('.', '/') + ".class"))) {
             if (!Files.exists(needed)) {
-                throw new IllegalStateException("dev mode on the real cluster needs the compiled test classes and their "
-                        + "classpath (" + needed + " is missing): run `" + PREPARE + "` once, with Go 1.26 or newer on PATH");
+                throw new IllegalStateException(
+                        "dev mode on the real cluster needs the compiled test classes and their " + "classpath ("
+                                + needed + " is missing): run `" + PREPARE + "` once, with Go 1.26 or newer on PATH");
             }
         }
         String classpath;
         try {
-            classpath = TEST_CLASSES.toAbsolutePath() + java.io.File.pathSeparator + MAIN_CLASSES.toAbsolutePath()
-                    + java.io.File.pathSeparator + Files.readString(CLASSPATH).strip();
+            classpath = TEST_CLASSES.toAbsolutePath()
+                    + java.io.File.pathSeparator
+                    + MAIN_CLASSES.toAbsolutePath()
+                    + java.io.File.pathSeparator
+                    + Files.readString(CLASSPATH).strip();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         Path log = Path.of("target", "e2e", "dev-cluster.log").toAbsolutePath();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx768m", "-Dtopobridge.e2e.run=" + RUN.toAbsolutePath(), "-cp", classpath, MAIN, seed.toAbsolutePath().toString(), String.valueOf(webhook.port()),
-                webhook.serviceName(), webhook.serviceNamespace()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx768m",
+                "-Dtopobridge.e2e.run=" + RUN.toAbsolutePath(),
+                "-cp",
+                classpath,
+                MAIN,
+                seed.toAbsolutePath().toString(),
+                String.valueOf(webhook.port()),
+                webhook.serviceName(),
+                webhook.serviceNamespace()));
         Process process;
         try {
             Files.createDirectories(log.getParent());
@@ -101,14 +113,17 @@ public final class RealDevCluster implements AutoCloseable {
             throw new IllegalStateException("interrupted while starting the real dev cluster", e);
         } catch (ExecutionException | TimeoutException e) {
             process.destroyForcibly();
-            throw new IllegalStateException("the real dev cluster did not start within " + timeout + " (see " + log
-                    + "): " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
+            throw new IllegalStateException(
+                    "the real dev cluster did not start within " + timeout + " (see " + log + "): "
+                            + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()),
+                    e);
         }
     }
 
     /** Copies the child's output to its log, and completes {@code ready} with its kubeconfig (or its failure). */
     private static void pump(Process process, Path log, CompletableFuture<Path> ready) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        try (BufferedReader in =
+                        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
                 Writer out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
             String line;
             while ((line = in.readLine()) != null) {
@@ -129,7 +144,9 @@ public final class RealDevCluster implements AutoCloseable {
     /** A client with the bridge's identity on that cluster. */
     public KubernetesClient client() {
         try {
-            return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
+            return new KubernetesClientBuilder()
+                    .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
+                    .build();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -12,7 +12,6 @@ import io.topobridge.controller.ProcessPart;
 import io.topobridge.controller.topology.NodeCache;
 import io.topobridge.controller.topology.NodeMetadata;
 import io.topobridge.controller.workload.WorkloadCaches;
-import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.diagnosis.Amounts;
 import io.topobridge.core.diagnosis.Capacity;
@@ -107,7 +106,8 @@ public class ClusterView implements ProcessPart {
             }
 
             @Override
-            public void onUpdate(io.topobridge.controller.topology.NodeMetadata before,
+            public void onUpdate(
+                    io.topobridge.controller.topology.NodeMetadata before,
                     io.topobridge.controller.topology.NodeMetadata after) {
                 if (!java.util.Objects.equals(before.allocatable(), after.allocatable())) {
                     topologyChanged();
@@ -131,8 +131,10 @@ public class ClusterView implements ProcessPart {
 
             @Override
             public void onUpdate(Pod before, Pod after) {
-                if (!java.util.Objects.equals(before.getSpec().getNodeName(), after.getSpec().getNodeName())
-                        || !java.util.Objects.equals(before.getStatus().getPhase(), after.getStatus().getPhase())) {
+                if (!java.util.Objects.equals(
+                                before.getSpec().getNodeName(), after.getSpec().getNodeName())
+                        || !java.util.Objects.equals(
+                                before.getStatus().getPhase(), after.getStatus().getPhase())) {
                     fire(after);
                 }
             }
@@ -209,7 +211,10 @@ public class ClusterView implements ProcessPart {
     public Map<String, Object> details() {
         SharedIndexInformer<Pod> p = pods;
         SharedIndexInformer<HyperNode> h = hyperNodes;
-        return Map.of("pods", p == null ? 0 : p.getStore().list().size(), "hyperNodes",
+        return Map.of(
+                "pods",
+                p == null ? 0 : p.getStore().list().size(),
+                "hyperNodes",
                 h == null ? 0 : h.getStore().list().size());
     }
 
@@ -246,10 +251,14 @@ public class ClusterView implements ProcessPart {
             }
         }
         Map<String, String> labels = hn.getMetadata().getLabels();
-        return new HyperNodeView(hn.getMetadata().getName(), spec == null || spec.getTier() == null ? 0 : spec.getTier(),
+        return new HyperNodeView(
+                hn.getMetadata().getName(),
+                spec == null || spec.getTier() == null ? 0 : spec.getTier(),
                 spec == null ? null : spec.getTierName(),
-                labels == null ? null : labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL), nodeMembers,
-                hyperNodeMembers, other);
+                labels == null ? null : labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL),
+                nodeMembers,
+                hyperNodeMembers,
+                other);
     }
 
     public Forest forest() {
@@ -309,8 +318,7 @@ public class ClusterView implements ProcessPart {
     }
 
     /** Domains as last computed, and when (for admission, which may ask many times a second). */
-    private record TimedDomains(TierDomains domains, long at) {
-    }
+    private record TimedDomains(TierDomains domains, long at) {}
 
     /** How long admission reuses the domains it computed (the controller computes them once per pass). */
     private static final long DOMAINS_REUSE_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
@@ -388,12 +396,19 @@ public class ClusterView implements ProcessPart {
     static PodView podView(Pod pod) {
         Map<String, BigDecimal> requests = new TreeMap<>();
         var containers = pod.getSpec().getContainers();
-        if (containers != null && !containers.isEmpty() && containers.get(0).getResources() != null
+        if (containers != null
+                && !containers.isEmpty()
+                && containers.get(0).getResources() != null
                 && containers.get(0).getResources().getRequests() != null) {
             containers.get(0).getResources().getRequests().forEach((k, v) -> requests.put(k, Quantities.amount(v)));
         }
-        return new PodView(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), pod.getSpec().getNodeName(),
-                new Amounts(requests), pod.getMetadata().getLabels(), annotation(pod, VolcanoApi.TASK_SPEC_ANNOTATION),
+        return new PodView(
+                pod.getMetadata().getNamespace(),
+                pod.getMetadata().getName(),
+                pod.getSpec().getNodeName(),
+                new Amounts(requests),
+                pod.getMetadata().getLabels(),
+                annotation(pod, VolcanoApi.TASK_SPEC_ANNOTATION),
                 annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION));
     }
 
@@ -447,16 +462,29 @@ public class ClusterView implements ProcessPart {
         List<GangView.Condition> conditions = new ArrayList<>();
         if (status != null && status.getConditions() != null) {
             for (PodGroupCondition c : status.getConditions()) {
-                conditions.add(new GangView.Condition(c.getType(), c.getStatus(), c.getReason(), c.getMessage(),
-                        c.getLastTransitionTime()));
+                conditions.add(new GangView.Condition(
+                        c.getType(), c.getStatus(), c.getReason(), c.getMessage(), c.getLastTransitionTime()));
             }
         }
         Map<String, String> annotations = pg.getMetadata().getAnnotations();
-        String workload = annotations == null ? null : annotations.get(io.topobridge.core.workload.gang.PodGroupBuilder.GANG_ANNOTATION);
-        return new GangView(pg.getMetadata().getNamespace(), pg.getMetadata().getName(), workload,
-                status == null || status.getPhase() == null ? "" : status.getPhase().value(),
-                spec == null || spec.getMinMember() == null ? 1 : spec.getMinMember(), new Amounts(minResources), mode, tier,
-                subGroups, conditions, created(pg), pods,
+        String workload = annotations == null
+                ? null
+                : annotations.get(io.topobridge.core.workload.gang.PodGroupBuilder.GANG_ANNOTATION);
+        return new GangView(
+                pg.getMetadata().getNamespace(),
+                pg.getMetadata().getName(),
+                workload,
+                status == null || status.getPhase() == null
+                        ? ""
+                        : status.getPhase().value(),
+                spec == null || spec.getMinMember() == null ? 1 : spec.getMinMember(),
+                new Amounts(minResources),
+                mode,
+                tier,
+                subGroups,
+                conditions,
+                created(pg),
+                pods,
                 annotations == null ? null : annotations.get(io.topobridge.core.Topobridge.CHOSEN_TIER));
     }
 
@@ -464,12 +492,18 @@ public class ClusterView implements ProcessPart {
         LabelSelector selector = p.getLabelSelector();
         List<GangView.Requirement> expressions = new ArrayList<>();
         if (selector != null && selector.getMatchExpressions() != null) {
-            selector.getMatchExpressions().forEach(r -> expressions.add(new GangView.Requirement(r.getKey(), r.getOperator(),
-                    r.getValues())));
+            selector.getMatchExpressions()
+                    .forEach(
+                            r -> expressions.add(new GangView.Requirement(r.getKey(), r.getOperator(), r.getValues())));
         }
-        Integer tier = p.getNetworkTopology() == null ? null : p.getNetworkTopology().getHighestTierAllowed();
-        return new GangView.SubGroup(p.getName(), selector == null ? null : selector.getMatchLabels(), expressions,
-                p.getMatchLabelKeys(), tier);
+        Integer tier =
+                p.getNetworkTopology() == null ? null : p.getNetworkTopology().getHighestTierAllowed();
+        return new GangView.SubGroup(
+                p.getName(),
+                selector == null ? null : selector.getMatchLabels(),
+                expressions,
+                p.getMatchLabelKeys(),
+                tier);
     }
 
     private static Instant created(HasMetadata object) {

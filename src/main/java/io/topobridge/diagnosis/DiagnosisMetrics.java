@@ -10,10 +10,10 @@ import io.topobridge.core.diagnosis.Explanation;
 import io.topobridge.core.diagnosis.HyperNodeView;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.LinkedHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -45,15 +45,21 @@ public class DiagnosisMetrics implements ProcessPart {
         this.view = view;
         this.gangs = gangs;
         this.doctor = doctor;
-        hyperNodes = MultiGauge.builder("topobridge.hypernodes").description("HyperNodes by tier and source")
+        hyperNodes = MultiGauge.builder("topobridge.hypernodes")
+                .description("HyperNodes by tier and source")
                 .register(meters);
         podGroups = MultiGauge.builder("topobridge.podgroups")
-                .description("PodGroups the bridge manages by topology mode and highest tier").register(meters);
-        pending = MultiGauge.builder("topobridge.gangs.pending").description("Gangs waiting, by reason").register(meters);
+                .description("PodGroups the bridge manages by topology mode and highest tier")
+                .register(meters);
+        pending = MultiGauge.builder("topobridge.gangs.pending")
+                .description("Gangs waiting, by reason")
+                .register(meters);
         achieved = MultiGauge.builder("topobridge.gangs.achieved.tier")
-                .description("Placed gangs by namespace, kind, mode and the tier they achieved").register(meters);
+                .description("Placed gangs by namespace, kind, mode and the tier they achieved")
+                .register(meters);
         checks = MultiGauge.builder("topobridge.doctor.checks")
-                .description("Doctor checks by name and status (1 for the current status)").register(meters);
+                .description("Doctor checks by name and status (1 for the current status)")
+                .register(meters);
     }
 
     @Override
@@ -113,7 +119,9 @@ public class DiagnosisMetrics implements ProcessPart {
         }
         Map<Tags, Integer> byTier = new LinkedHashMap<>();
         for (HyperNodeView h : view.hyperNodes()) {
-            byTier.merge(Tags.of("tier", String.valueOf(h.tier()), "tier_name", h.tierName(), "source", h.source()), 1,
+            byTier.merge(
+                    Tags.of("tier", String.valueOf(h.tier()), "tier_name", h.tierName(), "source", h.source()),
+                    1,
                     Integer::sum);
         }
         hyperNodes.register(rows(byTier), true);
@@ -131,8 +139,18 @@ public class DiagnosisMetrics implements ProcessPart {
             if (e.pending()) {
                 waiting.merge(Tags.of("reason", e.reason().reason()), 1, Integer::sum);
             } else {
-                placed.merge(Tags.of("namespace", g.namespace(), "kind", m.kind(), "mode", mode, "tier",
-                        e.achieved().gang().value()), 1, Integer::sum);
+                placed.merge(
+                        Tags.of(
+                                "namespace",
+                                g.namespace(),
+                                "kind",
+                                m.kind(),
+                                "mode",
+                                mode,
+                                "tier",
+                                e.achieved().gang().value()),
+                        1,
+                        Integer::sum);
             }
         }
         podGroups.register(rows(groups), true);
@@ -142,7 +160,9 @@ public class DiagnosisMetrics implements ProcessPart {
         Map<Tags, Integer> statuses = new LinkedHashMap<>();
         for (DoctorCheck c : doctor.run().checks()) {
             for (DoctorCheck.Status s : DoctorCheck.Status.values()) {
-                statuses.put(Tags.of("check", c.name(), "status", s.name().toLowerCase(Locale.ROOT)), s == c.status() ? 1 : 0);
+                statuses.put(
+                        Tags.of("check", c.name(), "status", s.name().toLowerCase(Locale.ROOT)),
+                        s == c.status() ? 1 : 0);
             }
         }
         checks.register(rows(statuses), true);

@@ -41,17 +41,24 @@ public final class DoctorGatherer {
 
     /** Volcano's controller ConfigMap (its HyperNode discovery configuration), in the scheduler's namespace. */
     public static final String CONTROLLER_CONFIG_NAME = "volcano-controller-configmap";
+
     public static final String CONTROLLER_CONFIG_KEY = "volcano-controller.conf";
 
     /** Where the bulky inputs come from. */
-    public record Sources(Supplier<List<NodeView>> nodes, Supplier<List<HyperNodeView>> hyperNodes,
-            Supplier<Map<String, String>> queueStates, Supplier<Map<String, List<String>>> queuesNamedBy) {
-    }
+    public record Sources(
+            Supplier<List<NodeView>> nodes,
+            Supplier<List<HyperNodeView>> hyperNodes,
+            Supplier<Map<String, String>> queueStates,
+            Supplier<Map<String, List<String>>> queuesNamedBy) {}
 
     /** What the gatherer needs from configuration. */
-    public record Settings(TopologySettings topology, String schedulerConfigNamespace, String schedulerConfigName,
-            String schedulerConfigKey, String defaultQueue, WebhookSettings webhook) {
-    }
+    public record Settings(
+            TopologySettings topology,
+            String schedulerConfigNamespace,
+            String schedulerConfigName,
+            String schedulerConfigKey,
+            String defaultQueue,
+            WebhookSettings webhook) {}
 
     private final KubernetesClient client;
     private final Settings settings;
@@ -71,50 +78,94 @@ public final class DoctorGatherer {
         Map<String, String> schedulerData = null;
         String schedulerError = null;
         try {
-            ConfigMap cm = client.configMaps().inNamespace(ns).withName(settings.schedulerConfigName()).get();
+            ConfigMap cm = client.configMaps()
+                    .inNamespace(ns)
+                    .withName(settings.schedulerConfigName())
+                    .get();
             schedulerData = cm == null ? null : cm.getData() == null ? Map.of() : cm.getData();
         } catch (KubernetesClientException e) {
             schedulerError = e.getMessage();
         }
         Map<String, String> controllerData = null;
         try {
-            ConfigMap cm = client.configMaps().inNamespace(ns).withName(CONTROLLER_CONFIG_NAME).get();
+            ConfigMap cm = client.configMaps()
+                    .inNamespace(ns)
+                    .withName(CONTROLLER_CONFIG_NAME)
+                    .get();
             controllerData = cm == null ? null : cm.getData();
         } catch (KubernetesClientException e) {
             controllerData = null;
         }
-        return new DoctorInputs(schemas, new ObjectRef("v1", "ConfigMap", ns, settings.schedulerConfigName(), null),
-                settings.schedulerConfigKey(), schedulerData, schedulerError,
-                new ObjectRef("v1", "ConfigMap", ns, CONTROLLER_CONFIG_NAME, null), CONTROLLER_CONFIG_KEY, controllerData,
-                builder::readsLabel, sources.queueStates().get(), sources.queuesNamedBy().get(),
-                sources.hyperNodes().get(), sources.nodes().get(), webhooks());
+        return new DoctorInputs(
+                schemas,
+                new ObjectRef("v1", "ConfigMap", ns, settings.schedulerConfigName(), null),
+                settings.schedulerConfigKey(),
+                schedulerData,
+                schedulerError,
+                new ObjectRef("v1", "ConfigMap", ns, CONTROLLER_CONFIG_NAME, null),
+                CONTROLLER_CONFIG_KEY,
+                controllerData,
+                builder::readsLabel,
+                sources.queueStates().get(),
+                sources.queuesNamedBy().get(),
+                sources.hyperNodes().get(),
+                sources.nodes().get(),
+                webhooks());
     }
 
     private void schema(String crdName, String version, Map<String, JsonNode> out) {
-        CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().withName(crdName).get();
+        CustomResourceDefinition crd = client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(crdName)
+                .get();
         if (crd == null || crd.getSpec() == null || crd.getSpec().getVersions() == null) {
             return;
         }
-        crd.getSpec().getVersions().stream().filter(v -> version.equals(v.getName())).findFirst()
+        crd.getSpec().getVersions().stream()
+                .filter(v -> version.equals(v.getName()))
+                .findFirst()
                 .filter(v -> v.getSchema() != null && v.getSchema().getOpenAPIV3Schema() != null)
-                .ifPresent(v -> out.put(crdName, client.getKubernetesSerialization()
-                        .convertValue(v.getSchema().getOpenAPIV3Schema(), JsonNode.class)));
+                .ifPresent(v -> out.put(
+                        crdName,
+                        client.getKubernetesSerialization()
+                                .convertValue(v.getSchema().getOpenAPIV3Schema(), JsonNode.class)));
     }
 
     private DoctorInputs.Webhooks webhooks() {
         WebhookSettings w = settings.webhook();
         String name = w.configurationName();
         Map<String, List<String>> found = new LinkedHashMap<>();
-        var mutating = client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(name).get();
+        var mutating = client.admissionRegistration()
+                .v1()
+                .mutatingWebhookConfigurations()
+                .withName(name)
+                .get();
         if (mutating != null) {
-            found.put("MutatingWebhookConfiguration", mutating.getWebhooks().stream()
-                    .map(h -> decode(h.getClientConfig() == null ? null : h.getClientConfig().getCaBundle())).toList());
+            found.put(
+                    "MutatingWebhookConfiguration",
+                    mutating.getWebhooks().stream()
+                            .map(h -> decode(
+                                    h.getClientConfig() == null
+                                            ? null
+                                            : h.getClientConfig().getCaBundle()))
+                            .toList());
         }
         if (w.validateWorkloads()) {
-            var validating = client.admissionRegistration().v1().validatingWebhookConfigurations().withName(name).get();
+            var validating = client.admissionRegistration()
+                    .v1()
+                    .validatingWebhookConfigurations()
+                    .withName(name)
+                    .get();
             if (validating != null) {
-                found.put("ValidatingWebhookConfiguration", validating.getWebhooks().stream()
-                        .map(h -> decode(h.getClientConfig() == null ? null : h.getClientConfig().getCaBundle())).toList());
+                found.put(
+                        "ValidatingWebhookConfiguration",
+                        validating.getWebhooks().stream()
+                                .map(h -> decode(
+                                        h.getClientConfig() == null
+                                                ? null
+                                                : h.getClientConfig().getCaBundle()))
+                                .toList());
             }
         } else {
             // not served, so not expected: count it as present
@@ -122,7 +173,10 @@ public final class DoctorGatherer {
         }
         String ca = null;
         try {
-            Secret secret = client.secrets().inNamespace(w.namespace()).withName(w.tls().secretName()).get();
+            Secret secret = client.secrets()
+                    .inNamespace(w.namespace())
+                    .withName(w.tls().secretName())
+                    .get();
             if (secret != null && secret.getData() != null && secret.getData().get("ca.crt") != null) {
                 ca = decode(secret.getData().get("ca.crt"));
             }
@@ -160,7 +214,9 @@ public final class DoctorGatherer {
             if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
                 node.getStatus().getAllocatable().forEach((k, v) -> allocatable.put(k, Quantities.amount(v)));
             }
-            out.add(new NodeView(node.getMetadata().getName(), node.getMetadata().getLabels(),
+            out.add(new NodeView(
+                    node.getMetadata().getName(),
+                    node.getMetadata().getLabels(),
                     new io.topobridge.core.diagnosis.Amounts(allocatable)));
         }
         return out;
@@ -170,7 +226,9 @@ public final class DoctorGatherer {
         if (!crdInstalled(VolcanoApi.HYPERNODE_CRD)) {
             return List.of();
         }
-        return client.resources(HyperNode.class).list().getItems().stream().map(ClusterView::view).toList();
+        return client.resources(HyperNode.class).list().getItems().stream()
+                .map(ClusterView::view)
+                .toList();
     }
 
     private Map<String, String> listQueues() {
@@ -188,20 +246,36 @@ public final class DoctorGatherer {
             }
             if (kind.custom()) {
                 workloads.addAll(client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
-                        .withGroup(kind.group()).withVersion(kind.version()).withKind(kind.kind()).withPlural(kind.plural())
-                        .withNamespaced(true).build()).inAnyNamespace().list().getItems());
+                                .withGroup(kind.group())
+                                .withVersion(kind.version())
+                                .withKind(kind.kind())
+                                .withPlural(kind.plural())
+                                .withNamespaced(true)
+                                .build())
+                        .inAnyNamespace()
+                        .list()
+                        .getItems());
             } else {
-                workloads.addAll(client.resources(kind.type()).inAnyNamespace().list().getItems());
+                workloads.addAll(
+                        client.resources(kind.type()).inAnyNamespace().list().getItems());
             }
         }
         List<PodGroup> podGroups = crdInstalled(VolcanoApi.PODGROUP_CRD)
-                ? client.resources(PodGroup.class).inAnyNamespace().withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
-                        .list().getItems()
+                ? client.resources(PodGroup.class)
+                        .inAnyNamespace()
+                        .withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
+                        .list()
+                        .getItems()
                 : List.of();
         return QueueNames.named(workloads, podGroups, settings.defaultQueue());
     }
 
     private boolean crdInstalled(String name) {
-        return client.apiextensions().v1().customResourceDefinitions().withName(name).get() != null;
+        return client.apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .withName(name)
+                        .get()
+                != null;
     }
 }

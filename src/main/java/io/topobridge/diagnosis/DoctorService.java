@@ -1,5 +1,6 @@
 package io.topobridge.diagnosis;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.controller.topology.NodeCache;
@@ -9,7 +10,6 @@ import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.diagnosis.Doctor;
 import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.core.workload.WorkloadKind;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,8 +40,13 @@ public class DoctorService {
     private final DoctorGatherer.Settings settings;
     private volatile Run last;
 
-    public DoctorService(KubernetesClient client, DoctorGatherer.Settings settings, ClusterView view, NodeCache nodes,
-            WorkloadCaches lookup, KindRegistry kinds) {
+    public DoctorService(
+            KubernetesClient client,
+            DoctorGatherer.Settings settings,
+            ClusterView view,
+            NodeCache nodes,
+            WorkloadCaches lookup,
+            KindRegistry kinds) {
         this.gatherer = new DoctorGatherer(client, settings);
         this.settings = settings;
         this.view = view;
@@ -56,8 +61,11 @@ public class DoctorService {
         if (previous != null && System.nanoTime() - previous.atNanos() < REUSE.toNanos()) {
             return previous;
         }
-        var sources = new DoctorGatherer.Sources(nodes::views, view::hyperNodes,
-                () -> lookup.queuesKnown() ? QueueNames.states(lookup.allQueues())
+        var sources = new DoctorGatherer.Sources(
+                nodes::views,
+                view::hyperNodes,
+                () -> lookup.queuesKnown()
+                        ? QueueNames.states(lookup.allQueues())
                         : kinds.installed(VolcanoApi.QUEUE_CRD) ? java.util.Map.of() : null,
                 this::namedQueues);
         Run now = new Run(Doctor.run(gatherer.gather(sources)), System.nanoTime());
@@ -77,8 +85,13 @@ public class DoctorService {
                 workloads.addAll(lookup.listAll(kind));
             }
         }
-        return QueueNames.named(workloads, lookup.allPodGroups().stream().filter(pg -> pg.getMetadata().getLabels() != null
-                && Topobridge.MANAGED_BY.equals(pg.getMetadata().getLabels().get(Topobridge.MANAGED_BY_LABEL))).toList(),
+        return QueueNames.named(
+                workloads,
+                lookup.allPodGroups().stream()
+                        .filter(pg -> pg.getMetadata().getLabels() != null
+                                && Topobridge.MANAGED_BY.equals(
+                                        pg.getMetadata().getLabels().get(Topobridge.MANAGED_BY_LABEL)))
+                        .toList(),
                 settings.defaultQueue());
     }
 }

@@ -14,8 +14,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -31,8 +31,7 @@ import org.jboss.logging.Logger;
 public class GangEvents implements ProcessPart {
 
     /** What it needs from configuration. */
-    public record Options(Duration pendingEventAfter) {
-    }
+    public record Options(Duration pendingEventAfter) {}
 
     private static final Logger LOG = Logger.getLogger(GangEvents.class);
     static final long PERIOD_SECONDS = 15;
@@ -95,7 +94,8 @@ public class GangEvents implements ProcessPart {
 
     @Override
     public Map<String, Object> details() {
-        return Map.of("runs", runs, "pendingEventAfter", options.pendingEventAfter().toString());
+        return Map.of(
+                "runs", runs, "pendingEventAfter", options.pendingEventAfter().toString());
     }
 
     private void runQuietly() {
@@ -127,9 +127,16 @@ public class GangEvents implements ProcessPart {
                 subjects = List.of(ObjectRef.of(m.podGroup()));
             }
             for (ObjectRef subject : subjects) {
-                pending.add(Finding.warning(WorkloadReason.GANG_PENDING, subject, "gang " + e.podGroup()
-                        + " pending since " + since + (e.reason() == null ? "" : " (" + e.reason().reason() + ")")
-                        + ": " + e.sentence()).withKey(e.podGroup()));
+                pending.add(Finding.warning(
+                                WorkloadReason.GANG_PENDING,
+                                subject,
+                                "gang " + e.podGroup()
+                                        + " pending since " + since
+                                        + (e.reason() == null
+                                                ? ""
+                                                : " (" + e.reason().reason() + ")")
+                                        + ": " + e.sentence())
+                        .withKey(e.podGroup()));
             }
         }
         findings.publish(GANGS, pending);

@@ -71,8 +71,11 @@ public class Gangs {
             PodGroup p = pg.get();
             return List.of(new Managed(p, translator.scopeOfPodGroup(p, lookup).orElse(null), view.gang(p)));
         }
-        return all().stream().filter(m -> namespace.equals(m.podGroup().getMetadata().getNamespace())
-                && m.scope() != null && name.equals(m.scope().name())).toList();
+        return all().stream()
+                .filter(m -> namespace.equals(m.podGroup().getMetadata().getNamespace())
+                        && m.scope() != null
+                        && name.equals(m.scope().name()))
+                .toList();
     }
 
     public Explanation explain(Managed gang, Capacity capacity) {
@@ -108,7 +111,9 @@ public class Gangs {
             return true;
         }
         var managed = pg.getMetadata().getManagedFields();
-        return managed != null && managed.stream().anyMatch(m -> Topobridge.FIELD_MANAGER.equals(m.getManager())
-                && "Apply".equals(m.getOperation()));
+        return managed != null
+                && managed.stream()
+                        .anyMatch(m ->
+                                Topobridge.FIELD_MANAGER.equals(m.getManager()) && "Apply".equals(m.getOperation()));
     }
 }

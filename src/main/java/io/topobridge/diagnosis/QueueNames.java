@@ -13,8 +13,7 @@ import java.util.TreeMap;
 /** Which Volcano queues the bridge's gangs use, and who names them; the queues' states. */
 final class QueueNames {
 
-    private QueueNames() {
-    }
+    private QueueNames() {}
 
     /** Queue name to state ({@code Open}, {@code Closed}…; empty when Volcano has not written one). */
     static Map<String, String> states(List<Queue> queues) {
@@ -37,14 +36,17 @@ final class QueueNames {
             if (a == null || a.keySet().stream().noneMatch(k -> k.startsWith(Topobridge.PREFIX))) {
                 continue;
             }
-            String who = w.getKind() + "/" + w.getMetadata().getNamespace() + "/" + w.getMetadata().getName();
+            String who = w.getKind() + "/" + w.getMetadata().getNamespace() + "/"
+                    + w.getMetadata().getName();
             String queue = a.getOrDefault(Topobridge.QUEUE, a.get(VolcanoApi.QUEUE_NAME_ANNOTATION));
-            out.computeIfAbsent(queue == null ? defaultQueue : queue, k -> new ArrayList<>()).add(who);
+            out.computeIfAbsent(queue == null ? defaultQueue : queue, k -> new ArrayList<>())
+                    .add(who);
         }
         for (PodGroup pg : podGroups) {
             if (pg.getSpec() != null && pg.getSpec().getQueue() != null) {
                 out.computeIfAbsent(pg.getSpec().getQueue(), k -> new ArrayList<>())
-                        .add("PodGroup/" + pg.getMetadata().getNamespace() + "/" + pg.getMetadata().getName());
+                        .add("PodGroup/" + pg.getMetadata().getNamespace() + "/"
+                                + pg.getMetadata().getName());
             }
         }
         return out;

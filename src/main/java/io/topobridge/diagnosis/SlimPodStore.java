@@ -46,21 +46,42 @@ public class SlimPodStore extends BasicItemStore<Pod> {
         }
         Map<String, Quantity> requests = new LinkedHashMap<>();
         try {
-            PodRequests.of(pod.getSpec()).canonical().forEach((k, v) -> requests.put(intern(k), new Quantity(intern(v))));
+            PodRequests.of(pod.getSpec())
+                    .canonical()
+                    .forEach((k, v) -> requests.put(intern(k), new Quantity(intern(v))));
         } catch (IllegalArgumentException e) {
             // an unparsable quantity: the API server would not have admitted it; count nothing
         }
         var spec = pod.getSpec();
-        var container = new ContainerBuilder().withName("requests").withNewResources()
-                .withRequests(requests.isEmpty() ? null : requests).endResources().build();
-        return new Pod("v1", "Pod", new ObjectMetaBuilder().withName(meta.getName()).withNamespace(intern(meta.getNamespace()))
-                .withUid(meta.getUid()).withResourceVersion(meta.getResourceVersion())
-                .withLabels(interned(meta.getLabels())).withAnnotations(annotations.isEmpty() ? null : annotations)
-                .withOwnerReferences(controller(meta.getOwnerReferences())).build(),
-                new PodSpecBuilder().withNodeName(spec == null ? null : intern(spec.getNodeName()))
+        var container = new ContainerBuilder()
+                .withName("requests")
+                .withNewResources()
+                .withRequests(requests.isEmpty() ? null : requests)
+                .endResources()
+                .build();
+        return new Pod(
+                "v1",
+                "Pod",
+                new ObjectMetaBuilder()
+                        .withName(meta.getName())
+                        .withNamespace(intern(meta.getNamespace()))
+                        .withUid(meta.getUid())
+                        .withResourceVersion(meta.getResourceVersion())
+                        .withLabels(interned(meta.getLabels()))
+                        .withAnnotations(annotations.isEmpty() ? null : annotations)
+                        .withOwnerReferences(controller(meta.getOwnerReferences()))
+                        .build(),
+                new PodSpecBuilder()
+                        .withNodeName(spec == null ? null : intern(spec.getNodeName()))
                         .withSchedulerName(spec == null ? null : intern(spec.getSchedulerName()))
-                        .addToContainers(container).build(),
-                new PodStatusBuilder().withPhase(pod.getStatus() == null ? null : intern(pod.getStatus().getPhase())).build());
+                        .addToContainers(container)
+                        .build(),
+                new PodStatusBuilder()
+                        .withPhase(
+                                pod.getStatus() == null
+                                        ? null
+                                        : intern(pod.getStatus().getPhase()))
+                        .build());
     }
 
     /** The controlling owner alone (kind, name, uid), which tells the gang of a pod that carries no group name. */
@@ -70,8 +91,13 @@ public class SlimPodStore extends BasicItemStore<Pod> {
         }
         for (OwnerReference owner : owners) {
             if (Boolean.TRUE.equals(owner.getController())) {
-                return List.of(new OwnerReference(intern(owner.getApiVersion()), null, true, intern(owner.getKind()),
-                        intern(owner.getName()), owner.getUid()));
+                return List.of(new OwnerReference(
+                        intern(owner.getApiVersion()),
+                        null,
+                        true,
+                        intern(owner.getKind()),
+                        intern(owner.getName()),
+                        owner.getUid()));
             }
         }
         return null;

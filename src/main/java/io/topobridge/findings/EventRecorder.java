@@ -63,20 +63,22 @@ public class EventRecorder {
         String now = Instant.now().toString();
         Event event = new EventBuilder()
                 .withNewMetadata()
-                    .withNamespace(namespace)
-                    .withName(eventName(object, key))
+                .withNamespace(namespace)
+                .withName(eventName(object, key))
                 .endMetadata()
                 .withNewInvolvedObject()
-                    .withApiVersion(object.apiVersion())
-                    .withKind(object.kind())
-                    .withNamespace(object.namespace())
-                    .withName(object.name())
-                    .withUid(object.uid())
+                .withApiVersion(object.apiVersion())
+                .withKind(object.kind())
+                .withNamespace(object.namespace())
+                .withName(object.name())
+                .withUid(object.uid())
                 .endInvolvedObject()
                 .withType(type)
                 .withReason(reason)
                 .withMessage(message)
-                .withNewSource().withComponent(COMPONENT).endSource()
+                .withNewSource()
+                .withComponent(COMPONENT)
+                .endSource()
                 .withReportingComponent(COMPONENT)
                 .withReportingInstance(Objects.requireNonNullElse(System.getenv("HOSTNAME"), COMPONENT))
                 .withFirstTimestamp(now)
@@ -91,13 +93,17 @@ public class EventRecorder {
                     throw e;
                 }
                 // the finding's Event exists (it changed, or came back): count it there, with the latest message
-                client.v1().events().inNamespace(namespace).withName(event.getMetadata().getName()).edit(existing -> {
-                    existing.setCount(Objects.requireNonNullElse(existing.getCount(), 1) + 1);
-                    existing.setLastTimestamp(now);
-                    existing.setMessage(message);
-                    existing.setType(type);
-                    return existing;
-                });
+                client.v1()
+                        .events()
+                        .inNamespace(namespace)
+                        .withName(event.getMetadata().getName())
+                        .edit(existing -> {
+                            existing.setCount(Objects.requireNonNullElse(existing.getCount(), 1) + 1);
+                            existing.setLastTimestamp(now);
+                            existing.setMessage(message);
+                            existing.setType(type);
+                            return existing;
+                        });
             }
             meters.counter("topobridge.events", "type", type, "reason", reason).increment();
             return true;
@@ -119,7 +125,9 @@ public class EventRecorder {
 
     /** {@code <object>.<hash>}, a valid name of at most 253 characters whatever the object's name. */
     static String eventName(ObjectRef object, String key) {
-        String base = object.name().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9.-]", "-")
+        String base = object.name()
+                .toLowerCase(java.util.Locale.ROOT)
+                .replaceAll("[^a-z0-9.-]", "-")
                 .replaceAll("^[^a-z0-9]+", "");
         if (base.length() > 200) {
             base = base.substring(0, 200);
@@ -129,8 +137,8 @@ public class EventRecorder {
     }
 
     private static String key(Finding.Id id) {
-        return id.object() + "|" + Objects.requireNonNullElse(id.object().uid(), "") + "|" + id.reason().reason() + "|"
-                + id.key();
+        return id.object() + "|" + Objects.requireNonNullElse(id.object().uid(), "") + "|"
+                + id.reason().reason() + "|" + id.key();
     }
 
     private static String hash(String key) {

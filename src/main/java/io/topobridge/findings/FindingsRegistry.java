@@ -98,19 +98,25 @@ public class FindingsRegistry {
 
     private void updateGauges() {
         Map<List<String>, Integer> counts = new ConcurrentHashMap<>();
-        bySource.forEach((source, findings) -> findings.values().forEach(f -> counts.merge(
-                List.of(source, f.reason().reason(), f.severity().name().toLowerCase(java.util.Locale.ROOT)), 1, Integer::sum)));
+        bySource.forEach((source, findings) -> findings.values()
+                .forEach(f -> counts.merge(
+                        List.of(source, f.reason().reason(), f.severity().name().toLowerCase(java.util.Locale.ROOT)),
+                        1,
+                        Integer::sum)));
         Set<List<String>> seen = new HashSet<>(gauges.keySet());
         seen.addAll(counts.keySet());
         for (List<String> key : seen) {
             gauges.computeIfAbsent(key, k -> {
-                var value = new AtomicInteger();
-                Gauge.builder("topobridge.findings", value, AtomicInteger::get)
-                        .tag("source", k.get(0)).tag("reason", k.get(1)).tag("severity", k.get(2))
-                        .description("Current findings by source, reason and severity")
-                        .register(meters);
-                return value;
-            }).set(counts.getOrDefault(key, 0));
+                        var value = new AtomicInteger();
+                        Gauge.builder("topobridge.findings", value, AtomicInteger::get)
+                                .tag("source", k.get(0))
+                                .tag("reason", k.get(1))
+                                .tag("severity", k.get(2))
+                                .description("Current findings by source, reason and severity")
+                                .register(meters);
+                        return value;
+                    })
+                    .set(counts.getOrDefault(key, 0));
         }
     }
 
@@ -123,7 +129,8 @@ public class FindingsRegistry {
     }
 
     public List<Finding> of(String source) {
-        List<Finding> out = new ArrayList<>(bySource.getOrDefault(source, Map.of()).values());
+        List<Finding> out =
+                new ArrayList<>(bySource.getOrDefault(source, Map.of()).values());
         out.sort(Finding.ORDER);
         return out;
     }

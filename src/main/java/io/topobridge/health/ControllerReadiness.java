@@ -36,8 +36,12 @@ public class ControllerReadiness implements HealthCheck {
             response.withData(part.name() + ".ready", part.ready());
             up &= part.ready();
         }
-        response.withData("managedKinds", String.join(",", kinds.managedKinds().stream().map(k -> k.kind()).toList()));
-        kinds.snapshot().forEach((crd, installed) -> response.withData("crd." + crd, installed ? "installed" : "absent"));
+        response.withData(
+                "managedKinds",
+                String.join(
+                        ",", kinds.managedKinds().stream().map(k -> k.kind()).toList()));
+        kinds.snapshot()
+                .forEach((crd, installed) -> response.withData("crd." + crd, installed ? "installed" : "absent"));
         return response.status(up).build();
     }
 }

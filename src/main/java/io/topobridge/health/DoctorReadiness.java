@@ -32,7 +32,8 @@ public class DoctorReadiness implements HealthCheck {
         response.withData("doctor", run.worst().name().toLowerCase(Locale.ROOT));
         for (DoctorCheck c : run.checks()) {
             if (c.status() != DoctorCheck.Status.OK) {
-                response.withData("doctor." + c.name(), c.status().name().toLowerCase(Locale.ROOT) + ": " + c.message());
+                response.withData(
+                        "doctor." + c.name(), c.status().name().toLowerCase(Locale.ROOT) + ": " + c.message());
             }
         }
         return response.build();

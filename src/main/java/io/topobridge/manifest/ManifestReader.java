@@ -38,8 +38,7 @@ public final class ManifestReader {
     }
 
     /** The objects read, in file order, and the documents refused. */
-    public record Result(List<HasMetadata> objects, List<Finding> findings) {
-    }
+    public record Result(List<HasMetadata> objects, List<Finding> findings) {}
 
     private final KubernetesSerialization serialization;
     private final YAMLMapper yaml = new YAMLMapper();
@@ -94,7 +93,8 @@ public final class ManifestReader {
                 try {
                     doc = docs.nextValue();
                 } catch (RuntimeException e) {
-                    findings.add(refused(file, index, "not valid YAML: " + UserText.excerpt(firstLine(e.getMessage()))));
+                    findings.add(
+                            refused(file, index, "not valid YAML: " + UserText.excerpt(firstLine(e.getMessage()))));
                     return;
                 }
                 if (doc == null || doc.isNull() || doc.isEmpty()) {
@@ -103,7 +103,8 @@ public final class ManifestReader {
                 addDocument(file, index, doc, objects, findings);
             }
         } catch (IOException | RuntimeException e) {
-            findings.add(refused(file, Math.max(index, 1), "not valid YAML: " + UserText.excerpt(firstLine(e.getMessage()))));
+            findings.add(refused(
+                    file, Math.max(index, 1), "not valid YAML: " + UserText.excerpt(firstLine(e.getMessage()))));
         }
     }
 
@@ -119,7 +120,8 @@ public final class ManifestReader {
             return;
         }
         if (!doc.path("metadata").hasNonNull("name")) {
-            findings.add(refused(file, index, UserText.identifier(doc.get("kind").asText()) + " without metadata.name"));
+            findings.add(
+                    refused(file, index, UserText.identifier(doc.get("kind").asText()) + " without metadata.name"));
             return;
         }
         try {
@@ -130,14 +132,19 @@ public final class ManifestReader {
                 findings.add(refused(file, index, "not a Kubernetes object with metadata"));
             }
         } catch (RuntimeException e) {
-            findings.add(refused(file, index, UserText.identifier(doc.get("kind").asText()) + " "
-                    + UserText.identifier(doc.path("metadata").path("name").asText()) + " does not match its schema: "
-                    + UserText.excerpt(firstLine(e.getMessage()))));
+            findings.add(refused(
+                    file,
+                    index,
+                    UserText.identifier(doc.get("kind").asText()) + " "
+                            + UserText.identifier(
+                                    doc.path("metadata").path("name").asText()) + " does not match its schema: "
+                            + UserText.excerpt(firstLine(e.getMessage()))));
         }
     }
 
     private static Finding refused(Path file, int index, String message) {
-        return Finding.rejected(InputReason.UNREADABLE_DOCUMENT, ObjectRef.cluster("File", file + "#" + index), message);
+        return Finding.rejected(
+                InputReason.UNREADABLE_DOCUMENT, ObjectRef.cluster("File", file + "#" + index), message);
     }
 
     private static String firstLine(String message) {

@@ -19,8 +19,7 @@ public final class YamlPrinter {
             .disable(YAMLGenerator.Feature.SPLIT_LINES)
             .build();
 
-    private YamlPrinter() {
-    }
+    private YamlPrinter() {}
 
     public static String print(KubernetesSerialization serialization, Object object) {
         JsonNode tree = serialization.convertValue(object, JsonNode.class);

@@ -58,20 +58,23 @@ public class CertificateStore {
                 return external(current);
             }
             if (current != null && !ours(current)) {
-                throw new UnavailableException("Secret " + describe() + " exists but was not made by topobridge (no label "
-                        + Topobridge.MANAGED_BY_LABEL + "=" + Topobridge.MANAGED_BY + "); delete it, or set "
-                        + "topobridge.admission.tls.mode=secret to serve the certificate it holds");
+                throw new UnavailableException(
+                        "Secret " + describe() + " exists but was not made by topobridge (no label "
+                                + Topobridge.MANAGED_BY_LABEL + "=" + Topobridge.MANAGED_BY + "); delete it, or set "
+                                + "topobridge.admission.tls.mode=secret to serve the certificate it holds");
             }
             ServingCertificate stored = current == null ? null : readOrNull(current);
             Instant now = clock.instant();
-            RotationPolicy.Decision decision = RotationPolicy.decide(stored, settings.dnsNames(), now, settings.renewBefore());
+            RotationPolicy.Decision decision =
+                    RotationPolicy.decide(stored, settings.dnsNames(), now, settings.renewBefore());
             if (decision.action() == RotationPolicy.Action.KEEP) {
                 return stored;
             }
             ServingCertificate next = renew(stored, decision.action(), now);
             try {
                 write(current, next);
-                LOG.infof("%s webhook certificate in Secret %s (%s); valid until %s",
+                LOG.infof(
+                        "%s webhook certificate in Secret %s (%s); valid until %s",
                         current == null ? "created" : "renewed", describe(), decision.why(), next.notAfter());
                 return next;
             } catch (KubernetesClientException e) {
@@ -81,12 +84,16 @@ public class CertificateStore {
                 LOG.infof("another replica wrote Secret %s first; using its certificate", describe());
             }
         }
-        throw new UnavailableException("Secret " + describe() + " kept changing under " + ATTEMPTS + " attempts to renew it");
+        throw new UnavailableException(
+                "Secret " + describe() + " kept changing under " + ATTEMPTS + " attempts to renew it");
     }
 
     /** The Secret as stored now, or null (overridable so tests can simulate a replica reading a stale view). */
     protected Secret read() {
-        return client.secrets().inNamespace(settings.namespace()).withName(settings.secretName()).get();
+        return client.secrets()
+                .inNamespace(settings.namespace())
+                .withName(settings.secretName())
+                .get();
     }
 
     private void write(Secret current, ServingCertificate next) {
@@ -96,13 +103,22 @@ public class CertificateStore {
         data.put(ServingCertificate.CA_CRT, base64(next.caBundlePem()));
         data.put(ServingCertificate.CA_KEY, base64(Certificates.keyPem(next.caKey())));
         if (current == null) {
-            Secret secret = new SecretBuilder().withNewMetadata().withNamespace(settings.namespace())
-                    .withName(settings.secretName()).addToLabels(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
-                    .endMetadata().withType("kubernetes.io/tls").withData(data).build();
+            Secret secret = new SecretBuilder()
+                    .withNewMetadata()
+                    .withNamespace(settings.namespace())
+                    .withName(settings.secretName())
+                    .addToLabels(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
+                    .endMetadata()
+                    .withType("kubernetes.io/tls")
+                    .withData(data)
+                    .build();
             client.secrets().inNamespace(settings.namespace()).resource(secret).create();
         } else {
             // the resourceVersion read above guards the update: a replica that renewed meanwhile makes it fail
-            Secret updated = new SecretBuilder(current).withData(data).withStringData(null).build();
+            Secret updated = new SecretBuilder(current)
+                    .withData(data)
+                    .withStringData(null)
+                    .build();
             client.secrets().inNamespace(settings.namespace()).resource(updated).update();
         }
     }
@@ -118,15 +134,16 @@ public class CertificateStore {
             previous = stored.caCertificates();
         }
         Certificates.Issued serving = Certificates.issueServing(ca, settings.dnsNames(), now, settings.validity());
-        return new ServingCertificate(serving.certificate(), serving.key(),
-                RotationPolicy.bundle(ca.certificate(), previous, now), ca.key());
+        return new ServingCertificate(
+                serving.certificate(), serving.key(), RotationPolicy.bundle(ca.certificate(), previous, now), ca.key());
     }
 
     private ServingCertificate external(Secret current) {
         if (current == null) {
-            throw new UnavailableException("Secret " + describe() + " does not exist (topobridge.admission.tls.mode=secret: "
-                    + "it must be provided, e.g. by cert-manager, with " + ServingCertificate.TLS_CRT + ", "
-                    + ServingCertificate.TLS_KEY + " and " + ServingCertificate.CA_CRT + ")");
+            throw new UnavailableException(
+                    "Secret " + describe() + " does not exist (topobridge.admission.tls.mode=secret: "
+                            + "it must be provided, e.g. by cert-manager, with " + ServingCertificate.TLS_CRT + ", "
+                            + ServingCertificate.TLS_KEY + " and " + ServingCertificate.CA_CRT + ")");
         }
         try {
             ServingCertificate stored = parse(current);
@@ -134,7 +151,8 @@ public class CertificateStore {
                 throw new IllegalArgumentException("it has no " + ServingCertificate.CA_CRT);
             }
             if (!Certificates.matches(stored.key(), stored.certificate())) {
-                throw new IllegalArgumentException(ServingCertificate.TLS_KEY + " does not belong to " + ServingCertificate.TLS_CRT);
+                throw new IllegalArgumentException(
+                        ServingCertificate.TLS_KEY + " does not belong to " + ServingCertificate.TLS_CRT);
             }
             return stored;
         } catch (IllegalArgumentException e) {
@@ -160,9 +178,11 @@ public class CertificateStore {
         }
         PrivateKey key = Certificates.parsePrivateKey(decode(data, ServingCertificate.TLS_KEY));
         List<X509Certificate> cas = data.containsKey(ServingCertificate.CA_CRT)
-                ? Certificates.parseCertificates(decode(data, ServingCertificate.CA_CRT)) : List.of();
+                ? Certificates.parseCertificates(decode(data, ServingCertificate.CA_CRT))
+                : List.of();
         PrivateKey caKey = data.containsKey(ServingCertificate.CA_KEY)
-                ? Certificates.parsePrivateKey(decode(data, ServingCertificate.CA_KEY)) : null;
+                ? Certificates.parsePrivateKey(decode(data, ServingCertificate.CA_KEY))
+                : null;
         return new ServingCertificate(chain.get(0), key, cas, caKey);
     }
 

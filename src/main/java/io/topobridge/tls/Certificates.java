@@ -62,11 +62,11 @@ public final class Certificates {
 
     /** Certificates start to be valid a little in the past so clock skew between nodes does not reject them. */
     static final Duration BACKDATE = Duration.ofMinutes(5);
+
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final String SIGNATURE = "SHA256withECDSA";
 
-    private Certificates() {
-    }
+    private Certificates() {}
 
     /** A self-signed CA certificate valid from {@code now} for {@code validity}. */
     public static Issued newCa(String commonName, Instant now, Duration validity) {
@@ -74,11 +74,19 @@ public final class Certificates {
         var subject = new X500Principal("CN=" + commonName);
         try {
             var extensions = new JcaX509ExtensionUtils();
-            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(subject, serial(),
-                    Date.from(now.minus(BACKDATE)), Date.from(now.plus(validity)), subject, keys.getPublic())
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                            subject,
+                            serial(),
+                            Date.from(now.minus(BACKDATE)),
+                            Date.from(now.plus(validity)),
+                            subject,
+                            keys.getPublic())
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
-                    .addExtension(Extension.subjectKeyIdentifier, false, extensions.createSubjectKeyIdentifier(keys.getPublic()));
+                    .addExtension(
+                            Extension.subjectKeyIdentifier,
+                            false,
+                            extensions.createSubjectKeyIdentifier(keys.getPublic()));
             return new Issued(sign(builder, keys.getPrivate()), keys.getPrivate());
         } catch (CertIOException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot create a CA certificate", e);
@@ -98,18 +106,33 @@ public final class Certificates {
         if (notAfter.isAfter(ca.certificate().getNotAfter().toInstant())) {
             notAfter = ca.certificate().getNotAfter().toInstant();
         }
-        GeneralName[] names = dnsNames.stream().map(n -> new GeneralName(GeneralName.dNSName, n)).toArray(GeneralName[]::new);
+        GeneralName[] names = dnsNames.stream()
+                .map(n -> new GeneralName(GeneralName.dNSName, n))
+                .toArray(GeneralName[]::new);
         try {
             var extensions = new JcaX509ExtensionUtils();
-            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(ca.certificate().getSubjectX500Principal(),
-                    serial(), Date.from(now.minus(BACKDATE)), Date.from(notAfter),
-                    new X500Principal("CN=" + dnsNames.get(0)), keys.getPublic())
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                            ca.certificate().getSubjectX500Principal(),
+                            serial(),
+                            Date.from(now.minus(BACKDATE)),
+                            Date.from(notAfter),
+                            new X500Principal("CN=" + dnsNames.get(0)),
+                            keys.getPublic())
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
-                    .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment))
-                    .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth))
+                    .addExtension(
+                            Extension.keyUsage,
+                            true,
+                            new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment))
+                    .addExtension(
+                            Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth))
                     .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names))
-                    .addExtension(Extension.subjectKeyIdentifier, false, extensions.createSubjectKeyIdentifier(keys.getPublic()))
-                    .addExtension(Extension.authorityKeyIdentifier, false,
+                    .addExtension(
+                            Extension.subjectKeyIdentifier,
+                            false,
+                            extensions.createSubjectKeyIdentifier(keys.getPublic()))
+                    .addExtension(
+                            Extension.authorityKeyIdentifier,
+                            false,
                             extensions.createAuthorityKeyIdentifier(ca.certificate()));
             return new Issued(sign(builder, ca.key()), keys.getPrivate());
         } catch (CertIOException | GeneralSecurityException e) {
@@ -131,7 +154,8 @@ public final class Certificates {
         return new BigInteger(159, RANDOM).setBit(0);
     }
 
-    private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey signer) throws CertificateException {
+    private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey signer)
+            throws CertificateException {
         try {
             X509CertificateHolder holder = builder.build(new JcaContentSignerBuilder(SIGNATURE).build(signer));
             return new JcaX509CertificateConverter().getCertificate(holder);
@@ -238,8 +262,10 @@ public final class Certificates {
             if (names == null) {
                 return List.of();
             }
-            return names.stream().filter(n -> Integer.valueOf(GeneralName.dNSName).equals(n.get(0)))
-                    .map(n -> (String) n.get(1)).toList();
+            return names.stream()
+                    .filter(n -> Integer.valueOf(GeneralName.dNSName).equals(n.get(0)))
+                    .map(n -> (String) n.get(1))
+                    .toList();
         } catch (CertificateException e) {
             return List.of();
         }

@@ -24,11 +24,9 @@ public final class RotationPolicy {
     }
 
     /** The action and why, for the log line. */
-    public record Decision(Action action, String why) {
-    }
+    public record Decision(Action action, String why) {}
 
-    private RotationPolicy() {
-    }
+    private RotationPolicy() {}
 
     /**
      * Decides for {@code stored} (null when the Secret is absent or unreadable) at {@code now}: a certificate
@@ -38,7 +36,9 @@ public final class RotationPolicy {
         if (stored == null) {
             return new Decision(Action.NEW_CA, "no readable certificate is stored");
         }
-        X509Certificate ca = stored.caCertificates().isEmpty() ? null : stored.caCertificates().get(0);
+        X509Certificate ca = stored.caCertificates().isEmpty()
+                ? null
+                : stored.caCertificates().get(0);
         if (ca == null || stored.caKey() == null) {
             return new Decision(Action.NEW_CA, "the CA certificate or key is missing");
         }
@@ -72,7 +72,10 @@ public final class RotationPolicy {
     public static List<X509Certificate> bundle(X509Certificate next, List<X509Certificate> previous, Instant now) {
         List<X509Certificate> out = new ArrayList<>();
         out.add(next);
-        previous.stream().filter(c -> c.getNotAfter().toInstant().isAfter(now) && !c.equals(next)).limit(1).forEach(out::add);
+        previous.stream()
+                .filter(c -> c.getNotAfter().toInstant().isAfter(now) && !c.equals(next))
+                .limit(1)
+                .forEach(out::add);
         return List.copyOf(out);
     }
 }

@@ -13,10 +13,7 @@ import java.util.Objects;
  * and the signing CA's key when the bridge made the CA itself (absent for an external Secret).
  */
 public record ServingCertificate(
-        X509Certificate certificate,
-        PrivateKey key,
-        List<X509Certificate> caCertificates,
-        PrivateKey caKey) {
+        X509Certificate certificate, PrivateKey key, List<X509Certificate> caCertificates, PrivateKey caKey) {
 
     public ServingCertificate {
         Objects.requireNonNull(certificate, "certificate");
@@ -26,6 +23,7 @@ public record ServingCertificate(
 
     /** Secret data keys, as cert-manager writes them ({@code ca.key} only when the bridge is the CA). */
     public static final String TLS_CRT = "tls.crt";
+
     public static final String TLS_KEY = "tls.key";
     public static final String CA_CRT = "ca.crt";
     public static final String CA_KEY = "ca.key";
@@ -49,7 +47,10 @@ public record ServingCertificate(
 
     /** The CA that signed the serving certificate, when it is in the bundle. */
     public X509Certificate signer() {
-        return caCertificates.stream().filter(ca -> Certificates.signedBy(certificate, ca)).findFirst().orElse(null);
+        return caCertificates.stream()
+                .filter(ca -> Certificates.signedBy(certificate, ca))
+                .findFirst()
+                .orElse(null);
     }
 
     /** Same certificate and CA bundle (keys follow from them). */

@@ -54,7 +54,10 @@ public record TlsSettings(
 
     /** The names a Service {@code name} in {@code namespace} answers to inside the cluster. */
     public static List<String> serviceDnsNames(String service, String namespace) {
-        return List.of(service + "." + namespace + ".svc", service + "." + namespace + ".svc.cluster.local",
-                service + "." + namespace, service);
+        return List.of(
+                service + "." + namespace + ".svc",
+                service + "." + namespace + ".svc.cluster.local",
+                service + "." + namespace,
+                service);
     }
 }

@@ -1,11 +1,11 @@
 package io.topobridge.volcano;
 
 import io.fabric8.kubernetes.client.CustomResource;
-import io.topobridge.core.VolcanoApi;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
+import io.topobridge.core.VolcanoApi;
 import io.topobridge.volcano.model.HyperNodeSpec;
 import io.topobridge.volcano.model.HyperNodeStatus;
 
@@ -14,5 +14,4 @@ import io.topobridge.volcano.model.HyperNodeStatus;
 @Version(VolcanoApi.TOPOLOGY_VERSION)
 @Kind("HyperNode")
 @Plural("hypernodes")
-public class HyperNode extends CustomResource<HyperNodeSpec, HyperNodeStatus> {
-}
+public class HyperNode extends CustomResource<HyperNodeSpec, HyperNodeStatus> {}

@@ -2,11 +2,11 @@ package io.topobridge.volcano;
 
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
-import io.topobridge.core.VolcanoApi;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
+import io.topobridge.core.VolcanoApi;
 import io.topobridge.volcano.model.PodGroupSpec;
 import io.topobridge.volcano.model.PodGroupStatus;
 
@@ -15,5 +15,4 @@ import io.topobridge.volcano.model.PodGroupStatus;
 @Version(VolcanoApi.SCHEDULING_VERSION)
 @Kind("PodGroup")
 @Plural("podgroups")
-public class PodGroup extends CustomResource<PodGroupSpec, PodGroupStatus> implements Namespaced {
-}
+public class PodGroup extends CustomResource<PodGroupSpec, PodGroupStatus> implements Namespaced {}

@@ -1,11 +1,11 @@
 package io.topobridge.volcano;
 
 import io.fabric8.kubernetes.client.CustomResource;
-import io.topobridge.core.VolcanoApi;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
+import io.topobridge.core.VolcanoApi;
 import io.topobridge.volcano.model.QueueSpec;
 import io.topobridge.volcano.model.QueueStatus;
 
@@ -14,5 +14,4 @@ import io.topobridge.volcano.model.QueueStatus;
 @Version(VolcanoApi.SCHEDULING_VERSION)
 @Kind("Queue")
 @Plural("queues")
-public class Queue extends CustomResource<QueueSpec, QueueStatus> {
-}
+public class Queue extends CustomResource<QueueSpec, QueueStatus> {}

@@ -15,8 +15,7 @@ import java.util.TreeMap;
  */
 public final class VolcanoObjects {
 
-    private VolcanoObjects() {
-    }
+    private VolcanoObjects() {}
 
     public static HyperNode hyperNode(DesiredHyperNode desired) {
         var hyperNode = new HyperNode();

@@ -29,7 +29,9 @@ public record AdmissionAnswer(
     public AdmissionAnswer {
         patch = List.copyOf(patch);
         message = message == null ? null : UserText.line(message, MAX_MESSAGE_BYTES);
-        warnings = warnings.stream().map(w -> w.length() > MAX_WARNING ? w.substring(0, MAX_WARNING - 3) + "..." : w).toList();
+        warnings = warnings.stream()
+                .map(w -> w.length() > MAX_WARNING ? w.substring(0, MAX_WARNING - 3) + "..." : w)
+                .toList();
         Objects.requireNonNull(result, "result");
     }
 
@@ -58,10 +60,13 @@ public record AdmissionAnswer(
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 throw new IllegalStateException("cannot serialise a JSON patch", e);
             }
-            response.put("patchType", "JSONPatch").put("patch", Base64.getEncoder().encodeToString(json));
+            response.put("patchType", "JSONPatch")
+                    .put("patch", Base64.getEncoder().encodeToString(json));
         }
         if (!allowed) {
-            response.putObject("status").put("code", code).put("reason", code == 422 ? "Invalid" : "Forbidden")
+            response.putObject("status")
+                    .put("code", code)
+                    .put("reason", code == 422 ? "Invalid" : "Forbidden")
                     .put("message", message);
         }
         if (!warnings.isEmpty()) {

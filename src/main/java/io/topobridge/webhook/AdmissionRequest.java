@@ -78,16 +78,29 @@ public record AdmissionRequest(
         if (oldObject != null && !oldObject.isNull() && !oldObject.isObject()) {
             throw new MalformedException("request.oldObject is not an object");
         }
-        return new AdmissionRequest(uid, kindNode.path("group").asText(""), kindNode.path("version").asText(""),
-                kindNode.path("kind").asText(""), operation, text(request, "namespace"), text(request, "name"),
-                object instanceof ObjectNode o ? o : null, oldObject instanceof ObjectNode o ? o : null);
+        return new AdmissionRequest(
+                uid,
+                kindNode.path("group").asText(""),
+                kindNode.path("version").asText(""),
+                kindNode.path("kind").asText(""),
+                operation,
+                text(request, "namespace"),
+                text(request, "name"),
+                object instanceof ObjectNode o ? o : null,
+                oldObject instanceof ObjectNode o ? o : null);
     }
 
     /** {@code Kind namespace/name} for log lines (the name is the client's, not yet validated by the API server). */
     public String describe() {
-        String id = name == null || name.isEmpty() ? (object == null ? "" : object.path("metadata").path("generateName").asText("") + "*") : name;
-        return UserText.identifier(kind) + " " + (namespace == null || namespace.isEmpty() ? UserText.identifier(id)
-                : UserText.identifier(namespace) + "/" + UserText.identifier(id));
+        String id = name == null || name.isEmpty()
+                ? (object == null
+                        ? ""
+                        : object.path("metadata").path("generateName").asText("") + "*")
+                : name;
+        return UserText.identifier(kind) + " "
+                + (namespace == null || namespace.isEmpty()
+                        ? UserText.identifier(id)
+                        : UserText.identifier(namespace) + "/" + UserText.identifier(id));
     }
 
     private static String text(JsonNode node, String field) {

@@ -7,19 +7,19 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.topobridge.apply.Applier;
+import io.topobridge.controller.ProcessPart;
+import io.topobridge.controller.workload.TierSource;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.render.InMemoryLookup;
-import io.topobridge.diagnosis.ClusterView;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
+import io.topobridge.diagnosis.ClusterView;
 import io.topobridge.tls.CertificateStore;
 import io.topobridge.tls.ServingCertificate;
-import io.topobridge.controller.ProcessPart;
-import io.topobridge.controller.workload.TierSource;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
@@ -58,6 +58,7 @@ public class AdmissionServer implements ProcessPart {
     private final Instance<ClusterView> views;
     /** The topology controller's tiers (the configured ones until it publishes its own). */
     private final TierSource tiers;
+
     private final WebhookSettings webhook;
     private final WorkloadSettings workloads;
     private final AdmissionSettings admission;
@@ -70,9 +71,17 @@ public class AdmissionServer implements ProcessPart {
     // only the admission scheduler's single thread reads and writes it (bootstrap retries)
     private Duration retry = FIRST_RETRY;
 
-    public AdmissionServer(KubernetesClient client, Applier applier, MeterRegistry meters, Vertx vertx,
-            Instance<WorkloadLookup> lookups, Instance<ClusterView> views, TierSource tiers, WebhookSettings webhook,
-            WorkloadSettings workloads, AdmissionSettings admission) {
+    public AdmissionServer(
+            KubernetesClient client,
+            Applier applier,
+            MeterRegistry meters,
+            Vertx vertx,
+            Instance<WorkloadLookup> lookups,
+            Instance<ClusterView> views,
+            TierSource tiers,
+            WebhookSettings webhook,
+            WorkloadSettings workloads,
+            AdmissionSettings admission) {
         this.views = views;
         this.client = client;
         this.applier = applier;
@@ -119,7 +128,8 @@ public class AdmissionServer implements ProcessPart {
             webhooks.add(new PodGroupMutator(translator, tiers, lookup, serialization, ignored));
         }
         server = new WebhookServer(vertx, new ObjectMapper(), meters, webhooks);
-        Gauge.builder("topobridge.admission.certificate.expiry", this, AdmissionServer::secondsLeft).baseUnit("seconds")
+        Gauge.builder("topobridge.admission.certificate.expiry", this, AdmissionServer::secondsLeft)
+                .baseUnit("seconds")
                 .description("Seconds until the served webhook certificate expires (alert well before zero)")
                 .register(meters);
         store = new CertificateStore(client, webhook.tls(), Clock.systemUTC());
@@ -140,7 +150,9 @@ public class AdmissionServer implements ProcessPart {
             LOG.warnf("admission webhooks are not served yet, retrying in %s: %s", retry, e.getMessage());
             lastError = e.getMessage();
             scheduler.schedule(this::bootstrap, retry.toMillis(), TimeUnit.MILLISECONDS);
-            retry = retry.multipliedBy(2).compareTo(webhook.checkInterval()) > 0 ? webhook.checkInterval() : retry.multipliedBy(2);
+            retry = retry.multipliedBy(2).compareTo(webhook.checkInterval()) > 0
+                    ? webhook.checkInterval()
+                    : retry.multipliedBy(2);
         }
     }
 
@@ -174,9 +186,11 @@ public class AdmissionServer implements ProcessPart {
     private void applyConfigurations(String caBundlePem) {
         var registration = client.admissionRegistration().v1();
         String name = webhook.configurationName();
-        MutatingWebhookConfiguration mutating = registration.mutatingWebhookConfigurations().withName(name).get();
+        MutatingWebhookConfiguration mutating =
+                registration.mutatingWebhookConfigurations().withName(name).get();
         applier.apply(WebhookConfigurations.mutating(webhook, caBundlePem), mutating);
-        ValidatingWebhookConfiguration validating = registration.validatingWebhookConfigurations().withName(name).get();
+        ValidatingWebhookConfiguration validating =
+                registration.validatingWebhookConfigurations().withName(name).get();
         if (webhook.validateWorkloads()) {
             applier.apply(WebhookConfigurations.validating(webhook, caBundlePem), validating);
         } else if (validating != null) {
@@ -189,11 +203,15 @@ public class AdmissionServer implements ProcessPart {
         try {
             var registration = client.admissionRegistration().v1();
             String name = webhook.configurationName();
-            MutatingWebhookConfiguration mutating = registration.mutatingWebhookConfigurations().withName(name).get();
+            MutatingWebhookConfiguration mutating =
+                    registration.mutatingWebhookConfigurations().withName(name).get();
             if (mutating != null) {
                 applier.delete(mutating, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
             }
-            ValidatingWebhookConfiguration validating = registration.validatingWebhookConfigurations().withName(name).get();
+            ValidatingWebhookConfiguration validating = registration
+                    .validatingWebhookConfigurations()
+                    .withName(name)
+                    .get();
             if (validating != null) {
                 applier.delete(validating, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
             }
@@ -233,7 +251,9 @@ public class AdmissionServer implements ProcessPart {
 
     private static double secondsLeft(AdmissionServer controller) {
         ServingCertificate serving = controller.serving();
-        return serving == null ? Double.NaN : Duration.between(Instant.now(), serving.notAfter()).toSeconds();
+        return serving == null
+                ? Double.NaN
+                : Duration.between(Instant.now(), serving.notAfter()).toSeconds();
     }
 
     /** The port the webhook server listens on (-1 when not serving). */

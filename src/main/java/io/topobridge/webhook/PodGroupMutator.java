@@ -34,8 +34,12 @@ public final class PodGroupMutator implements AdmissionWebhook {
     private final KubernetesSerialization serialization;
     private final Set<String> ignoredNamespaces;
 
-    public PodGroupMutator(WorkloadTranslator translator, Supplier<TierCatalog> tiers, WorkloadLookup lookup,
-            KubernetesSerialization serialization, Set<String> ignoredNamespaces) {
+    public PodGroupMutator(
+            WorkloadTranslator translator,
+            Supplier<TierCatalog> tiers,
+            WorkloadLookup lookup,
+            KubernetesSerialization serialization,
+            Set<String> ignoredNamespaces) {
         this.translator = translator;
         this.tiers = tiers;
         this.lookup = lookup;
@@ -72,8 +76,8 @@ public final class PodGroupMutator implements AdmissionWebhook {
         try {
             podGroup = serialization.convertValue(request.object(), GenericKubernetesResource.class);
         } catch (IllegalArgumentException e) {
-            throw new AdmissionRequest.MalformedException("request.object is not a PodGroup: "
-                    + UserText.excerpt(e.getMessage()));
+            throw new AdmissionRequest.MalformedException(
+                    "request.object is not a PodGroup: " + UserText.excerpt(e.getMessage()));
         }
         if (podGroup.getMetadata() == null) {
             throw new AdmissionRequest.MalformedException("request.object has no metadata");

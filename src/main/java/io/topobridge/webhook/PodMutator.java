@@ -31,8 +31,12 @@ public final class PodMutator implements AdmissionWebhook {
     private final Set<String> ignoredNamespaces;
     private final FindingLog findings;
 
-    public PodMutator(PodAdmission admission, Supplier<TierCatalog> tiers, WorkloadLookup lookup,
-            KubernetesSerialization serialization, Set<String> ignoredNamespaces) {
+    public PodMutator(
+            PodAdmission admission,
+            Supplier<TierCatalog> tiers,
+            WorkloadLookup lookup,
+            KubernetesSerialization serialization,
+            Set<String> ignoredNamespaces) {
         this.admission = admission;
         this.tiers = tiers;
         this.lookup = lookup;
@@ -47,8 +51,10 @@ public final class PodMutator implements AdmissionWebhook {
             return false;
         }
         String path = op.path();
-        return path.equals("/metadata/annotations") || path.startsWith("/metadata/annotations/")
-                || path.equals("/metadata/labels") || path.startsWith("/metadata/labels/")
+        return path.equals("/metadata/annotations")
+                || path.startsWith("/metadata/annotations/")
+                || path.equals("/metadata/labels")
+                || path.startsWith("/metadata/labels/")
                 || path.equals("/spec/schedulerName")
                 || (op.op().equals("add") && (path.equals("/metadata") || path.equals("/spec")));
     }
@@ -82,7 +88,8 @@ public final class PodMutator implements AdmissionWebhook {
         try {
             pod = serialization.convertValue(request.object(), Pod.class);
         } catch (IllegalArgumentException e) {
-            throw new AdmissionRequest.MalformedException("request.object is not a Pod: " + UserText.excerpt(e.getMessage()));
+            throw new AdmissionRequest.MalformedException(
+                    "request.object is not a Pod: " + UserText.excerpt(e.getMessage()));
         }
         if (pod.getMetadata() != null && pod.getMetadata().getNamespace() == null) {
             // pods made by controllers often carry no namespace yet; the request says where they are created
@@ -92,7 +99,8 @@ public final class PodMutator implements AdmissionWebhook {
         JsonNode before = serialization.convertValue(pod, JsonNode.class);
         JsonNode after = serialization.convertValue(result.pod(), JsonNode.class);
         List<JsonPatch.Operation> patch = JsonPatch.diff(before, after);
-        List<JsonPatch.Operation> foreign = patch.stream().filter(op -> !owned(op)).toList();
+        List<JsonPatch.Operation> foreign =
+                patch.stream().filter(op -> !owned(op)).toList();
         if (!foreign.isEmpty()) {
             // admission only ever adds the group, task-spec, labels and scheduler; anything else is a bug, and
             // letting it through could drop a field of the user's pod
@@ -102,6 +110,7 @@ public final class PodMutator implements AdmissionWebhook {
         if (!patch.isEmpty()) {
             LOG.debugf("%s tied to PodGroup %s (%s)", request.describe(), result.podGroup(), result.outcome());
         }
-        return AdmissionAnswer.patch(patch, result.findings().stream().map(Finding::message).toList());
+        return AdmissionAnswer.patch(
+                patch, result.findings().stream().map(Finding::message).toList());
     }
 }

@@ -3,9 +3,9 @@ package io.topobridge.webhook;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
-import io.topobridge.core.diagnosis.TierDomains;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,16 +25,18 @@ final class ReadThroughLookup implements WorkloadLookup {
 
     /** How long an object read live also shows in lists, while the cache catches up. */
     static final long REMEMBER_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+
     private static final int MAX_REMEMBERED = 1024;
 
     private final WorkloadLookup cached;
     private final KubernetesClient client;
     /** Objects read live, by kind, namespace and name, with when they were read (nanoTime). */
-    private final java.util.concurrent.ConcurrentMap<String, Fetched> fetched = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.ConcurrentMap<String, Fetched> fetched =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     private final java.util.function.LongSupplier clock;
 
-    private record Fetched(WorkloadKind kind, String namespace, HasMetadata object, long at) {
-    }
+    private record Fetched(WorkloadKind kind, String namespace, HasMetadata object, long at) {}
 
     ReadThroughLookup(WorkloadLookup cached, KubernetesClient client) {
         this(cached, client, System::nanoTime);
@@ -54,9 +56,14 @@ final class ReadThroughLookup implements WorkloadLookup {
         }
         try {
             HasMetadata live = kind.custom()
-                    ? client.genericKubernetesResources(kind.apiVersion(), kind.kind()).inNamespace(namespace)
-                            .withName(name).get()
-                    : client.resources(kind.type()).inNamespace(namespace).withName(name).get();
+                    ? client.genericKubernetesResources(kind.apiVersion(), kind.kind())
+                            .inNamespace(namespace)
+                            .withName(name)
+                            .get()
+                    : client.resources(kind.type())
+                            .inNamespace(namespace)
+                            .withName(name)
+                            .get();
             if (live != null) {
                 LOG.debugf("%s %s/%s read from the API server: not in the cache yet", kind.kind(), namespace, name);
                 if (fetched.size() >= MAX_REMEMBERED) {
@@ -66,8 +73,8 @@ final class ReadThroughLookup implements WorkloadLookup {
             }
             return Optional.ofNullable(live);
         } catch (KubernetesClientException e) {
-            LOG.debugf("%s %s/%s is not cached and could not be read: %s", kind.kind(), namespace, name,
-                    e.getMessage());
+            LOG.debugf(
+                    "%s %s/%s is not cached and could not be read: %s", kind.kind(), namespace, name, e.getMessage());
             return Optional.empty();
         }
     }
@@ -94,8 +101,9 @@ final class ReadThroughLookup implements WorkloadLookup {
                 continue;
             }
             String name = f.object().getMetadata().getName();
-            if (base.stream().anyMatch(o -> name.equals(o.getMetadata().getName())
-                    && java.util.Objects.equals(o.getMetadata().getNamespace(), f.namespace()))) {
+            if (base.stream()
+                    .anyMatch(o -> name.equals(o.getMetadata().getName())
+                            && java.util.Objects.equals(o.getMetadata().getNamespace(), f.namespace()))) {
                 fetched.remove(entry.getKey(), f); // the cache has it now
                 continue;
             }

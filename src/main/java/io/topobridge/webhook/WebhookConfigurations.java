@@ -32,13 +32,13 @@ public final class WebhookConfigurations {
 
     /** Namespaces whose pods and workloads are never intercepted, whatever their labels. */
     public static final List<String> SYSTEM_NAMESPACES = List.of("kube-system");
+
     static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
     public static final String POD_WEBHOOK = "pods.topobridge.io";
     public static final String WORKLOAD_WEBHOOK = "workloads.topobridge.io";
     public static final String PODGROUP_WEBHOOK = "podgroups.topobridge.io";
 
-    private WebhookConfigurations() {
-    }
+    private WebhookConfigurations() {}
 
     public static MutatingWebhookConfiguration mutating(WebhookSettings settings, String caBundlePem) {
         MutatingWebhook pods = new MutatingWebhookBuilder()
@@ -60,11 +60,16 @@ public final class WebhookConfigurations {
             webhooks.add(new MutatingWebhookBuilder()
                     .withName(PODGROUP_WEBHOOK)
                     .withClientConfig(clientConfig(settings, PodGroupMutator.PATH, caBundlePem))
-                    .withRules(rule(List.of("CREATE", "UPDATE"), VolcanoApi.SCHEDULING_GROUP, VolcanoApi.SCHEDULING_VERSION,
+                    .withRules(rule(
+                            List.of("CREATE", "UPDATE"),
+                            VolcanoApi.SCHEDULING_GROUP,
+                            VolcanoApi.SCHEDULING_VERSION,
                             "podgroups"))
                     .withNamespaceSelector(namespaces(settings, true))
-                    .withObjectSelector(new LabelSelectorBuilder().withMatchExpressions(new LabelSelectorRequirement(
-                            Topobridge.MANAGED_BY_LABEL, "NotIn", List.of(Topobridge.MANAGED_BY))).build())
+                    .withObjectSelector(new LabelSelectorBuilder()
+                            .withMatchExpressions(new LabelSelectorRequirement(
+                                    Topobridge.MANAGED_BY_LABEL, "NotIn", List.of(Topobridge.MANAGED_BY)))
+                            .build())
                     .withFailurePolicy("Ignore")
                     .withMatchPolicy("Equivalent")
                     .withSideEffects("None")
@@ -74,7 +79,10 @@ public final class WebhookConfigurations {
                     .build());
         }
         return new MutatingWebhookConfigurationBuilder()
-                .withNewMetadata().withName(settings.configurationName()).withLabels(labels()).endMetadata()
+                .withNewMetadata()
+                .withName(settings.configurationName())
+                .withLabels(labels())
+                .endMetadata()
                 .withWebhooks(webhooks)
                 .build();
     }
@@ -97,7 +105,10 @@ public final class WebhookConfigurations {
                 .withAdmissionReviewVersions("v1")
                 .build();
         return new ValidatingWebhookConfigurationBuilder()
-                .withNewMetadata().withName(settings.configurationName()).withLabels(labels()).endMetadata()
+                .withNewMetadata()
+                .withName(settings.configurationName())
+                .withLabels(labels())
+                .endMetadata()
                 .withWebhooks(workloads)
                 .build();
     }
@@ -113,15 +124,24 @@ public final class WebhookConfigurations {
 
     private static WebhookClientConfig clientConfig(WebhookSettings settings, String path, String caBundlePem) {
         return new WebhookClientConfigBuilder()
-                .withNewService().withNamespace(settings.namespace()).withName(settings.serviceName())
-                .withPath(path).withPort(settings.servicePort()).endService()
+                .withNewService()
+                .withNamespace(settings.namespace())
+                .withName(settings.serviceName())
+                .withPath(path)
+                .withPort(settings.servicePort())
+                .endService()
                 .withCaBundle(caBundle(caBundlePem))
                 .build();
     }
 
     private static RuleWithOperations rule(List<String> operations, String group, String version, String resource) {
-        return new RuleWithOperationsBuilder().withOperations(operations).withApiGroups(group).withApiVersions(version)
-                .withResources(resource).withScope("Namespaced").build();
+        return new RuleWithOperationsBuilder()
+                .withOperations(operations)
+                .withApiGroups(group)
+                .withApiVersions(version)
+                .withResources(resource)
+                .withScope("Namespaced")
+                .build();
     }
 
     private static LabelSelector namespaces(WebhookSettings settings, boolean optIn) {
@@ -134,7 +154,9 @@ public final class WebhookConfigurations {
     }
 
     private static LabelSelector notSelf(WebhookSettings settings) {
-        return new LabelSelectorBuilder().withMatchExpressions(
-                new LabelSelectorRequirement(settings.selfLabelKey(), "NotIn", List.of(settings.selfLabelValue()))).build();
+        return new LabelSelectorBuilder()
+                .withMatchExpressions(new LabelSelectorRequirement(
+                        settings.selfLabelKey(), "NotIn", List.of(settings.selfLabelValue())))
+                .build();
     }
 }

@@ -40,6 +40,7 @@ public final class WebhookServer {
     private static final Logger LOG = Logger.getLogger(WebhookServer.class);
     /** Kubernetes objects are at most about 1.5 MiB; a review carries up to two of them. */
     static final long MAX_BODY = 4L * 1024 * 1024;
+
     private static final String JSON = "application/json";
 
     private final Vertx vertx;
@@ -70,8 +71,12 @@ public final class WebhookServer {
             router.post(webhook.path()).handler(body).blockingHandler(ctx -> handle(webhook, ctx), false);
         }
         router.route().failureHandler(this::failed);
-        var options = new HttpServerOptions().setHost(host).setPort(port).setSsl(true)
-                .setKeyCertOptions(keyCert(certificate)).setCompressionSupported(false);
+        var options = new HttpServerOptions()
+                .setHost(host)
+                .setPort(port)
+                .setSsl(true)
+                .setKeyCertOptions(keyCert(certificate))
+                .setCompressionSupported(false);
         HttpServer created = vertx.createHttpServer(options).requestHandler(router);
         try {
             created.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -79,12 +84,17 @@ public final class WebhookServer {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting the webhook server", e);
         } catch (Exception e) {
-            throw new IllegalStateException("cannot serve the admission webhooks on " + host + ":" + port + ": "
-                    + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()), e);
+            throw new IllegalStateException(
+                    "cannot serve the admission webhooks on " + host + ":" + port + ": "
+                            + (e.getCause() == null
+                                    ? e.getMessage()
+                                    : e.getCause().getMessage()),
+                    e);
         }
         server = created;
         serving = certificate;
-        LOG.infof("serving admission webhooks %s over HTTPS on port %d (certificate valid until %s)",
+        LOG.infof(
+                "serving admission webhooks %s over HTTPS on port %d (certificate valid until %s)",
                 webhooks.stream().map(AdmissionWebhook::path).toList(), created.actualPort(), certificate.notAfter());
         return created.actualPort();
     }
@@ -97,7 +107,9 @@ public final class WebhookServer {
         }
         try {
             running.updateSSLOptions(new SSLOptions().setKeyCertOptions(keyCert(certificate)))
-                    .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+                    .toCompletionStage()
+                    .toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while reloading the webhook certificate", e);
@@ -138,7 +150,8 @@ public final class WebhookServer {
     }
 
     private static PemKeyCertOptions keyCert(ServingCertificate certificate) {
-        return new PemKeyCertOptions().setCertValue(Buffer.buffer(certificate.certificatePem()))
+        return new PemKeyCertOptions()
+                .setCertValue(Buffer.buffer(certificate.certificatePem()))
                 .setKeyValue(Buffer.buffer(certificate.keyPem()));
     }
 
@@ -148,8 +161,11 @@ public final class WebhookServer {
         int status;
         byte[] out;
         try {
-            AdmissionRequest request = AdmissionRequest.parse(mapper, ctx.body().buffer() == null ? new byte[0]
-                    : ctx.body().buffer().getBytes());
+            AdmissionRequest request = AdmissionRequest.parse(
+                    mapper,
+                    ctx.body().buffer() == null
+                            ? new byte[0]
+                            : ctx.body().buffer().getBytes());
             AdmissionAnswer answer;
             try {
                 answer = webhook.review(request);
@@ -157,8 +173,10 @@ public final class WebhookServer {
                 throw e;
             } catch (RuntimeException | StackOverflowError e) {
                 LOG.errorf(e, "%s webhook failed on %s; allowing it unchanged", webhook.name(), request.describe());
-                answer = AdmissionAnswer.allow("error", List.of("topobridge could not review " + request.describe()
-                        + " and let it pass unchanged: " + UserText.excerpt(e.toString())));
+                answer = AdmissionAnswer.allow(
+                        "error",
+                        List.of("topobridge could not review " + request.describe() + " and let it pass unchanged: "
+                                + UserText.excerpt(e.toString())));
             }
             out = mapper.writeValueAsBytes(answer.toReview(mapper, request.uid()));
             status = 200;
@@ -181,22 +199,36 @@ public final class WebhookServer {
     /** Requests the router refused before any webhook saw them (a body over the limit, above all). */
     private void failed(RoutingContext ctx) {
         int code = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
-        String message = code == 413 ? "the request body exceeds " + MAX_BODY + " bytes"
+        String message = code == 413
+                ? "the request body exceeds " + MAX_BODY + " bytes"
                 : ctx.failure() != null ? UserText.excerpt(String.valueOf(ctx.failure())) : "request refused";
         if (code >= 500) {
-            LOG.errorf(ctx.failure(), "webhook server: %s %s failed", ctx.request().method(), ctx.request().path());
+            LOG.errorf(
+                    ctx.failure(),
+                    "webhook server: %s %s failed",
+                    ctx.request().method(),
+                    ctx.request().path());
         } else {
-            LOG.warnf("webhook server: %s %s refused with %d: %s", ctx.request().method(), ctx.request().path(), code, message);
+            LOG.warnf(
+                    "webhook server: %s %s refused with %d: %s",
+                    ctx.request().method(), ctx.request().path(), code, message);
         }
         if (!ctx.response().ended()) {
-            ctx.response().setStatusCode(code).putHeader("Content-Type", JSON)
+            ctx.response()
+                    .setStatusCode(code)
+                    .putHeader("Content-Type", JSON)
                     .end(Buffer.buffer(status(code, code == 413 ? "RequestEntityTooLarge" : "BadRequest", message)));
         }
     }
 
     private byte[] status(int code, String reason, String message) {
-        var node = mapper.createObjectNode().put("apiVersion", "v1").put("kind", "Status").put("status", "Failure")
-                .put("code", code).put("reason", reason).put("message", message);
+        var node = mapper.createObjectNode()
+                .put("apiVersion", "v1")
+                .put("kind", "Status")
+                .put("status", "Failure")
+                .put("code", code)
+                .put("reason", reason)
+                .put("message", message);
         try {
             return mapper.writeValueAsBytes(node);
         } catch (JsonProcessingException e) {
@@ -205,8 +237,12 @@ public final class WebhookServer {
     }
 
     private Timer timer(String webhook, String result) {
-        return timers.computeIfAbsent(webhook + "|" + result, k -> Timer.builder("topobridge.admission.reviews")
-                .description("Admission reviews answered, by webhook and result, and their latency")
-                .tag("webhook", webhook).tag("result", result).register(meters));
+        return timers.computeIfAbsent(
+                webhook + "|" + result,
+                k -> Timer.builder("topobridge.admission.reviews")
+                        .description("Admission reviews answered, by webhook and result, and their latency")
+                        .tag("webhook", webhook)
+                        .tag("result", result)
+                        .register(meters));
     }
 }

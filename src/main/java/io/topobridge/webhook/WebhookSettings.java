@@ -31,7 +31,8 @@ public record WebhookSettings(
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
-    private static final Pattern LABEL_KEY = Pattern.compile("([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+    private static final Pattern LABEL_KEY =
+            Pattern.compile("([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
     private static final Pattern LABEL_VALUE = Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?");
 
     public WebhookSettings {
@@ -45,37 +46,82 @@ public record WebhookSettings(
     public static WebhookSettings from(AdmissionConfig config, boolean workloadsRequireOptIn, String namespace) {
         String ns = config.serviceNamespace().filter(s -> !s.isBlank()).orElse(namespace);
         require(DNS_LABEL.matcher(ns).matches(), "service-namespace", ns, "a namespace name");
-        require(DNS_LABEL.matcher(config.serviceName()).matches(), "service-name", config.serviceName(), "a DNS-1123 label");
+        require(
+                DNS_LABEL.matcher(config.serviceName()).matches(),
+                "service-name",
+                config.serviceName(),
+                "a DNS-1123 label");
         require(config.port() >= 0 && config.port() <= 65535, "port", config.port(), "a port (0 to 65535)");
-        require(config.servicePort() >= 1 && config.servicePort() <= 65535, "service-port", config.servicePort(), "a port (1 to 65535)");
-        require(DNS_SUBDOMAIN.matcher(config.configurationName()).matches(), "configuration-name", config.configurationName(),
+        require(
+                config.servicePort() >= 1 && config.servicePort() <= 65535,
+                "service-port",
+                config.servicePort(),
+                "a port (1 to 65535)");
+        require(
+                DNS_SUBDOMAIN.matcher(config.configurationName()).matches(),
+                "configuration-name",
+                config.configurationName(),
                 "a DNS-1123 subdomain");
-        require(LABEL_KEY.matcher(config.namespaceLabel()).matches(), "namespace-label", config.namespaceLabel(), "a label key");
+        require(
+                LABEL_KEY.matcher(config.namespaceLabel()).matches(),
+                "namespace-label",
+                config.namespaceLabel(),
+                "a label key");
         long timeout = config.timeout().toMillis();
-        require(timeout >= 1000 && timeout <= 30_000 && timeout % 1000 == 0, "timeout", config.timeout(),
+        require(
+                timeout >= 1000 && timeout <= 30_000 && timeout % 1000 == 0,
+                "timeout",
+                config.timeout(),
                 "whole seconds from 1s to 30s (the API server's limit)");
         String self = config.selfPodLabel();
         int eq = self.indexOf('=');
-        require(eq > 0 && LABEL_KEY.matcher(self.substring(0, eq)).matches()
-                && LABEL_VALUE.matcher(self.substring(eq + 1)).matches(), "self-pod-label", self, "key=value");
+        require(
+                eq > 0
+                        && LABEL_KEY.matcher(self.substring(0, eq)).matches()
+                        && LABEL_VALUE.matcher(self.substring(eq + 1)).matches(),
+                "self-pod-label",
+                self,
+                "key=value");
         TlsSettings.Mode mode = switch (config.tls().mode().toLowerCase(Locale.ROOT)) {
             case "generate" -> TlsSettings.Mode.GENERATE;
             case "secret" -> TlsSettings.Mode.SECRET;
             default -> throw invalid("tls.mode", config.tls().mode(), "generate or secret");
         };
-        require(DNS_SUBDOMAIN.matcher(config.tls().secretName()).matches(), "tls.secret-name", config.tls().secretName(),
+        require(
+                DNS_SUBDOMAIN.matcher(config.tls().secretName()).matches(),
+                "tls.secret-name",
+                config.tls().secretName(),
                 "a Secret name");
         Duration check = config.tls().checkInterval();
         require(!check.isNegative() && !check.isZero(), "tls.check-interval", check, "a positive duration");
-        TlsSettings tls = new TlsSettings(mode, ns, config.tls().secretName(),
-                TlsSettings.serviceDnsNames(config.serviceName(), ns), config.tls().validity(), config.tls().caValidity(),
+        TlsSettings tls = new TlsSettings(
+                mode,
+                ns,
+                config.tls().secretName(),
+                TlsSettings.serviceDnsNames(config.serviceName(), ns),
+                config.tls().validity(),
+                config.tls().caValidity(),
                 config.tls().renewBefore());
-        return new WebhookSettings(config.enabled(), config.host(), config.port(), config.serviceName(), ns,
-                config.servicePort(), config.manageConfigurations(), config.configurationName(), config.namespaceLabel(),
-                workloadsRequireOptIn, config.validateWorkloads(), config.adoptPodgroups(),
+        return new WebhookSettings(
+                config.enabled(),
+                config.host(),
+                config.port(),
+                config.serviceName(),
+                ns,
+                config.servicePort(),
+                config.manageConfigurations(),
+                config.configurationName(),
+                config.namespaceLabel(),
+                workloadsRequireOptIn,
+                config.validateWorkloads(),
+                config.adoptPodgroups(),
                 failurePolicy("pod-failure-policy", config.podFailurePolicy()),
-                failurePolicy("workload-failure-policy", config.workloadFailurePolicy()), (int) (timeout / 1000),
-                self.substring(0, eq), self.substring(eq + 1), tls, check);
+                failurePolicy("workload-failure-policy", config.workloadFailurePolicy()),
+                (int) (timeout / 1000),
+                self.substring(0, eq),
+                self.substring(eq + 1),
+                tls,
+                check);
     }
 
     private static String failurePolicy(String key, String value) {

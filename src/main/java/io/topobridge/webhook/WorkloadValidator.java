@@ -35,8 +35,13 @@ public final class WorkloadValidator implements AdmissionWebhook {
     private static final Logger LOG = Logger.getLogger(WorkloadValidator.class);
     public static final String PATH = "/validate/workloads";
     /** The kinds users write; PodSets and ReplicaSets are made by controllers from a checked parent. */
-    public static final List<WorkloadKind> KINDS = List.of(WorkloadKind.STORM_SERVICE, WorkloadKind.ROLE_SET,
-            WorkloadKind.LEADER_WORKER_SET, WorkloadKind.DISAGGREGATED_SET, WorkloadKind.DEPLOYMENT, WorkloadKind.STATEFUL_SET);
+    public static final List<WorkloadKind> KINDS = List.of(
+            WorkloadKind.STORM_SERVICE,
+            WorkloadKind.ROLE_SET,
+            WorkloadKind.LEADER_WORKER_SET,
+            WorkloadKind.DISAGGREGATED_SET,
+            WorkloadKind.DEPLOYMENT,
+            WorkloadKind.STATEFUL_SET);
 
     /** Rejections and warnings for one workload; {@link WorkloadTranslator#validate} in production. */
     @FunctionalInterface
@@ -53,8 +58,12 @@ public final class WorkloadValidator implements AdmissionWebhook {
     private final Set<String> ignoredNamespaces;
     private final FindingLog findings;
 
-    public WorkloadValidator(Validation validation, Supplier<TierCatalog> tiers, WorkloadLookup lookup,
-            KubernetesSerialization serialization, Set<String> ignoredNamespaces) {
+    public WorkloadValidator(
+            Validation validation,
+            Supplier<TierCatalog> tiers,
+            WorkloadLookup lookup,
+            KubernetesSerialization serialization,
+            Set<String> ignoredNamespaces) {
         this.validation = validation;
         this.tiers = tiers;
         this.lookup = lookup;
@@ -80,9 +89,13 @@ public final class WorkloadValidator implements AdmissionWebhook {
             return AdmissionAnswer.allow("skipped", List.of());
         }
         String apiVersion = request.group().isEmpty() ? request.version() : request.group() + "/" + request.version();
-        WorkloadKind kind = WorkloadKind.of(apiVersion, request.kind()).filter(KINDS::contains).orElse(null);
+        WorkloadKind kind = WorkloadKind.of(apiVersion, request.kind())
+                .filter(KINDS::contains)
+                .orElse(null);
         if (kind == null) {
-            LOG.warnf("workload webhook received %s: its configuration should only send managed workload kinds", request.describe());
+            LOG.warnf(
+                    "workload webhook received %s: its configuration should only send managed workload kinds",
+                    request.describe());
             return AdmissionAnswer.allow("skipped", List.of());
         }
         if (request.object() == null) {
@@ -93,7 +106,9 @@ public final class WorkloadValidator implements AdmissionWebhook {
             return AdmissionAnswer.allow("skipped", List.of());
         }
         HasMetadata workload = read(kind, request.object(), request);
-        if (workload.getMetadata() == null || workload.getMetadata().getDeletionTimestamp() != null || controlled(workload)) {
+        if (workload.getMetadata() == null
+                || workload.getMetadata().getDeletionTimestamp() != null
+                || controlled(workload)) {
             return AdmissionAnswer.allow("skipped", List.of());
         }
         TierCatalog catalog = tiers.get();
@@ -101,16 +116,26 @@ public final class WorkloadValidator implements AdmissionWebhook {
         Set<String> before = new HashSet<>();
         if (update && request.oldObject() != null) {
             validation.validate(read(kind, request.oldObject(), request), catalog, lookup).stream()
-                    .filter(Finding::isRejection).map(Finding::message).forEach(before::add);
+                    .filter(Finding::isRejection)
+                    .map(Finding::message)
+                    .forEach(before::add);
         }
         // a tier that cannot be checked because no tier is known yet is not the user's mistake: warn, admit
         List<String> warnings = new java.util.ArrayList<>(found.stream()
-                .filter(f -> f.severity() == Severity.WARNING).map(Finding::message).toList());
-        found.stream().filter(f -> f.isRejection() && f.reason() == WorkloadReason.TIERS_UNKNOWN)
-                .map(f -> NO_TIERS + f.message()).distinct().forEach(warnings::add);
+                .filter(f -> f.severity() == Severity.WARNING)
+                .map(Finding::message)
+                .toList());
+        found.stream()
+                .filter(f -> f.isRejection() && f.reason() == WorkloadReason.TIERS_UNKNOWN)
+                .map(f -> NO_TIERS + f.message())
+                .distinct()
+                .forEach(warnings::add);
         List<String> rejections = found.stream()
-                .filter(f -> f.isRejection() && f.reason() != WorkloadReason.TIERS_UNKNOWN).map(Finding::message)
-                .filter(m -> !before.contains(m)).distinct().toList();
+                .filter(f -> f.isRejection() && f.reason() != WorkloadReason.TIERS_UNKNOWN)
+                .map(Finding::message)
+                .filter(m -> !before.contains(m))
+                .distinct()
+                .toList();
         if (rejections.isEmpty()) {
             return AdmissionAnswer.allow("allowed", warnings);
         }
@@ -126,14 +151,16 @@ public final class WorkloadValidator implements AdmissionWebhook {
         if (!object.hasNonNull("kind")) {
             object.put("kind", kind.kind());
         }
-        if (request.namespace() != null && object.path("metadata").isObject() && !object.path("metadata").hasNonNull("namespace")) {
+        if (request.namespace() != null
+                && object.path("metadata").isObject()
+                && !object.path("metadata").hasNonNull("namespace")) {
             ((ObjectNode) object.get("metadata")).put("namespace", request.namespace());
         }
         try {
             return serialization.convertValue(object, kind.type());
         } catch (IllegalArgumentException e) {
-            throw new AdmissionRequest.MalformedException("request.object is not a " + kind.kind() + ": "
-                    + UserText.excerpt(e.getMessage()));
+            throw new AdmissionRequest.MalformedException(
+                    "request.object is not a " + kind.kind() + ": " + UserText.excerpt(e.getMessage()));
         }
     }
 

@@ -20,30 +20,55 @@ class DiagnosisResourceTest {
 
     @Test
     void doctorAnswersEveryCheck() {
-        given().get("/api/doctor").then().statusCode(200)
-                .body("checks.name", hasItems("volcano-crds", "scheduler-config", "label-discovery", "queues",
-                        "hypernode-forest", "webhooks", "gpu-nodes"))
+        given().get("/api/doctor")
+                .then()
+                .statusCode(200)
+                .body(
+                        "checks.name",
+                        hasItems(
+                                "volcano-crds",
+                                "scheduler-config",
+                                "label-discovery",
+                                "queues",
+                                "hypernode-forest",
+                                "webhooks",
+                                "gpu-nodes"))
                 .body("checks", hasSize(7))
                 .body("checks.find { it.name == 'scheduler-config' }.status", equalTo("warning"));
         // the mock API server has no Volcano scheduler ConfigMap: a warning, which never makes the replica unready
-        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/ready").then()
-                .body("checks.find { it.name == 'topobridge-doctor' }.status", equalTo("UP"))
-                .body("checks.find { it.name == 'topobridge-doctor' }.data.doctor", equalTo("warning"))
-                .body("checks.find { it.name == 'topobridge-doctor' }.data.'doctor.scheduler-config'",
-                        containsString("does not exist")));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> given().get("/q/health/ready")
+                        .then()
+                        .body("checks.find { it.name == 'topobridge-doctor' }.status", equalTo("UP"))
+                        .body("checks.find { it.name == 'topobridge-doctor' }.data.doctor", equalTo("warning"))
+                        .body(
+                                "checks.find { it.name == 'topobridge-doctor' }.data.'doctor.scheduler-config'",
+                                containsString("does not exist")));
     }
 
     @Test
     void anUnknownGangIsA404NamingIt() {
-        given().get("/api/gangs/llm/no-such").then().statusCode(404)
-                .body("message", equalTo("no gang named \"no-such\" in namespace \"llm\": neither a PodGroup the bridge"
-                        + " manages nor a workload with one"));
+        given().get("/api/gangs/llm/no-such")
+                .then()
+                .statusCode(404)
+                .body(
+                        "message",
+                        equalTo("no gang named \"no-such\" in namespace \"llm\": neither a PodGroup the bridge"
+                                + " manages nor a workload with one"));
     }
 
     @Test
     void topologyDataAndPage() {
-        given().get("/api/topology").then().statusCode(200).body("roots", hasSize(0)).body("pending", hasSize(0));
-        given().get("/topology").then().statusCode(200).contentType(containsString("text/html"))
+        given().get("/api/topology")
+                .then()
+                .statusCode(200)
+                .body("roots", hasSize(0))
+                .body("pending", hasSize(0));
+        given().get("/topology")
+                .then()
+                .statusCode(200)
+                .contentType(containsString("text/html"))
                 .body(containsString("fetch(\"/api/topology\""));
         given().get("/api/status").then().statusCode(200);
     }

@@ -44,7 +44,8 @@ class ApplierTest {
         hn.setMetadata(new ObjectMetaBuilder().withName(name).withLabels(labels).build());
         var spec = new HyperNodeSpec().tier(tier).tierName("rack");
         for (String node : nodes) {
-            spec.addMembersItem(new MemberSpec().type(MemberSpec.TypeEnum.NODE)
+            spec.addMembersItem(new MemberSpec()
+                    .type(MemberSpec.TypeEnum.NODE)
                     .selector(new MemberSelector().exactMatch(new ExactMatch().name(node))));
         }
         hn.setSpec(spec);
@@ -62,7 +63,8 @@ class ApplierTest {
     @Test
     void createsOnceThenWritesNothingWhileUnchanged() {
         var labels = Map.of(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE);
-        assertThat(applier.apply(hyperNode("rack-a", 1, labels, "n1", "n2"), null)).isEqualTo(Applier.Outcome.CREATED);
+        assertThat(applier.apply(hyperNode("rack-a", 1, labels, "n1", "n2"), null))
+                .isEqualTo(Applier.Outcome.CREATED);
         assertThat(writes()).isEqualTo(1);
         assertThat(cluster.dispatcher().writes("/hypernodes").get(0).isApply()).isTrue();
 
@@ -78,10 +80,12 @@ class ApplierTest {
     void updatesChangedSpecAndDropsFieldsNoLongerWanted() {
         var labels = Map.of(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE, "extra", "x");
         applier.apply(hyperNode("rack-a", 1, labels, "n1"), null);
-        var next = hyperNode("rack-a", 1, Map.of(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE), "n1", "n3");
+        var next =
+                hyperNode("rack-a", 1, Map.of(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE), "n1", "n3");
         assertThat(applier.apply(next, current("rack-a"))).isEqualTo(Applier.Outcome.UPDATED);
         HyperNode after = current("rack-a");
-        assertThat(after.getSpec().getMembers()).extracting(m -> m.getSelector().getExactMatch().getName())
+        assertThat(after.getSpec().getMembers())
+                .extracting(m -> m.getSelector().getExactMatch().getName())
                 .containsExactly("n1", "n3");
         assertThat(after.getMetadata().getLabels()).doesNotContainKey("extra");
         assertThat(applier.apply(next, after)).isEqualTo(Applier.Outcome.UNCHANGED);
@@ -92,26 +96,46 @@ class ApplierTest {
     void keepsOtherManagersFieldsAndReleasesOnlyOwn() {
         // another controller (say AIBrix) creates a PodGroup with a plain create
         var pg = new PodGroup();
-        pg.setMetadata(new ObjectMetaBuilder().withNamespace("ns").withName("rs-0").withLabels(Map.of("aibrix", "yes")).build());
+        pg.setMetadata(new ObjectMetaBuilder()
+                .withNamespace("ns")
+                .withName("rs-0")
+                .withLabels(Map.of("aibrix", "yes"))
+                .build());
         pg.setSpec(new PodGroupSpec().minMember(4).queue("q1"));
         cluster.client().resource(pg).create();
 
         var topology = new PodGroup();
-        topology.setMetadata(new ObjectMetaBuilder().withNamespace("ns").withName("rs-0").build());
-        topology.setSpec(new PodGroupSpec().networkTopology(
-                new NetworkTopologySpec().mode(NetworkTopologySpec.ModeEnum.HARD).highestTierAllowed(2)));
-        PodGroup current = cluster.client().resources(PodGroup.class).inNamespace("ns").withName("rs-0").get();
+        topology.setMetadata(
+                new ObjectMetaBuilder().withNamespace("ns").withName("rs-0").build());
+        topology.setSpec(new PodGroupSpec()
+                .networkTopology(new NetworkTopologySpec()
+                        .mode(NetworkTopologySpec.ModeEnum.HARD)
+                        .highestTierAllowed(2)));
+        PodGroup current = cluster.client()
+                .resources(PodGroup.class)
+                .inNamespace("ns")
+                .withName("rs-0")
+                .get();
         assertThat(applier.apply(topology, current)).isEqualTo(Applier.Outcome.UPDATED);
 
-        PodGroup merged = cluster.client().resources(PodGroup.class).inNamespace("ns").withName("rs-0").get();
+        PodGroup merged = cluster.client()
+                .resources(PodGroup.class)
+                .inNamespace("ns")
+                .withName("rs-0")
+                .get();
         assertThat(merged.getSpec().getMinMember()).isEqualTo(4);
         assertThat(merged.getSpec().getQueue()).isEqualTo("q1");
-        assertThat(merged.getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(2);
+        assertThat(merged.getSpec().getNetworkTopology().getHighestTierAllowed())
+                .isEqualTo(2);
         assertThat(merged.getMetadata().getLabels()).containsEntry("aibrix", "yes");
         assertThat(applier.apply(topology, merged)).isEqualTo(Applier.Outcome.UNCHANGED);
 
         assertThat(applier.release(merged, PodGroup::new)).isTrue();
-        PodGroup released = cluster.client().resources(PodGroup.class).inNamespace("ns").withName("rs-0").get();
+        PodGroup released = cluster.client()
+                .resources(PodGroup.class)
+                .inNamespace("ns")
+                .withName("rs-0")
+                .get();
         assertThat(released.getSpec().getNetworkTopology()).isNull();
         assertThat(released.getSpec().getMinMember()).isEqualTo(4);
         assertThat(applier.release(released, PodGroup::new)).isFalse();
@@ -121,11 +145,14 @@ class ApplierTest {
     void refusesToDeleteObjectsWithoutItsLabel() {
         var foreign = hyperNode("foreign", 1, Map.of(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, "label"), "n1");
         cluster.client().resource(foreign).create();
-        assertThat(applier.delete(current("foreign"), VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE)).isFalse();
+        assertThat(applier.delete(current("foreign"), VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE))
+                .isFalse();
         assertThat(current("foreign")).isNotNull();
 
-        applier.apply(hyperNode("ours", 1, Map.of(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE), "n1"), null);
-        assertThat(applier.delete(current("ours"), VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE)).isTrue();
+        applier.apply(
+                hyperNode("ours", 1, Map.of(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE), "n1"), null);
+        assertThat(applier.delete(current("ours"), VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE))
+                .isTrue();
         assertThat(current("ours")).isNull();
     }
 
@@ -134,7 +161,8 @@ class ApplierTest {
         try (var bare = MockCluster.start()) {
             var list = List.of(bare.client().resources(HyperNode.class));
             assertThat(list).hasSize(1);
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> bare.client().resources(HyperNode.class).list())
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> bare.client().resources(HyperNode.class).list())
                     .hasMessageContaining("404");
         }
     }

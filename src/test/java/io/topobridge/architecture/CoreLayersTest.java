@@ -27,7 +27,8 @@ class CoreLayersTest {
 
     @BeforeAll
     static void importClasses() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("io.topobridge");
     }
 
@@ -37,7 +38,8 @@ class CoreLayersTest {
         public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
             String pkg = javaClass.getPackageName();
             return pkg.equals("io.topobridge.core") || pkg.startsWith("io.topobridge.core.")
-                    ? SliceIdentifier.of(pkg) : SliceIdentifier.ignore();
+                    ? SliceIdentifier.of(pkg)
+                    : SliceIdentifier.ignore();
         }
 
         @Override
@@ -48,15 +50,21 @@ class CoreLayersTest {
 
     @Test
     void corePackagesAreFreeOfCycles() {
-        slices().assignedFrom(CORE_PACKAGES).should().beFreeOfCycles()
+        slices().assignedFrom(CORE_PACKAGES)
+                .should()
+                .beFreeOfCycles()
                 .because("the core's packages are layers, each depending only on those below it")
                 .check(classes);
     }
 
     @Test
     void coreUsesNoClientBoundVolcanoType() {
-        noClasses().that().resideInAPackage("io.topobridge.core..")
-                .should().dependOnClassesThat().resideInAPackage("io.topobridge.volcano")
+        noClasses()
+                .that()
+                .resideInAPackage("io.topobridge.core..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.topobridge.volcano")
                 .because("io.topobridge.volcano holds the client-bound custom resources; the core speaks in its own "
                         + "desired objects and the generated spec models")
                 .check(classes);
@@ -65,9 +73,11 @@ class CoreLayersTest {
     @Test
     void noClassSwitchesOnTheWorkloadKind() {
         // javac compiles a switch on an enum to a lookup in a synthetic $SwitchMap$<enum> field
-        DescribedPredicate<JavaFieldAccess> switchOnKind = DescribedPredicate.describe("a switch on WorkloadKind",
+        DescribedPredicate<JavaFieldAccess> switchOnKind = DescribedPredicate.describe(
+                "a switch on WorkloadKind",
                 access -> access.getTarget().getName().equals("$SwitchMap$io$topobridge$core$workload$WorkloadKind"));
-        noClasses().should(accessFieldWhere(switchOnKind))
+        noClasses()
+                .should(accessFieldWhere(switchOnKind))
                 .because("what differs between workload kinds is said by their adapters (core.workload.kind)")
                 .check(classes);
     }

@@ -18,30 +18,55 @@ class CorePurityTest {
 
     @BeforeAll
     static void importClasses() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("io.topobridge");
     }
 
     @Test
     void coreUsesNoClientCdiOrFramework() {
-        noClasses().that().resideInAPackage("io.topobridge.core..")
-                .should().dependOnClassesThat().resideInAnyPackage(
-                        "io.fabric8.kubernetes.client..", "jakarta.enterprise..", "jakarta.inject..",
-                        "io.quarkus..", "io.javaoperatorsdk..", "io.micrometer..", "io.vertx..",
-                        "jakarta.ws.rs..", "org.jboss.logging..")
+        noClasses()
+                .that()
+                .resideInAPackage("io.topobridge.core..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.fabric8.kubernetes.client..",
+                        "jakarta.enterprise..",
+                        "jakarta.inject..",
+                        "io.quarkus..",
+                        "io.javaoperatorsdk..",
+                        "io.micrometer..",
+                        "io.vertx..",
+                        "jakarta.ws.rs..",
+                        "org.jboss.logging..")
                 .because("the core is a pure function of its inputs (see DESIGN.md, 'Shape of the system')")
                 .check(classes);
     }
 
     @Test
     void coreDoesNotReachIntoTheEdges() {
-        noClasses().that().resideInAPackage("io.topobridge.core..")
-                .should().dependOnClassesThat().resideInAnyPackage(
-                        "io.topobridge.controller..", "io.topobridge.apply..", "io.topobridge.webhook..",
-                        "io.topobridge.cli..", "io.topobridge.config..", "io.topobridge.findings..",
-                        "io.topobridge.devcluster..", "io.topobridge.api..", "io.topobridge.tls..")
-                .orShould().dependOnClassesThat().haveFullyQualifiedName("io.topobridge.volcano.PodGroup")
-                .orShould().dependOnClassesThat().haveFullyQualifiedName("io.topobridge.volcano.HyperNode")
+        noClasses()
+                .that()
+                .resideInAPackage("io.topobridge.core..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.topobridge.controller..",
+                        "io.topobridge.apply..",
+                        "io.topobridge.webhook..",
+                        "io.topobridge.cli..",
+                        "io.topobridge.config..",
+                        "io.topobridge.findings..",
+                        "io.topobridge.devcluster..",
+                        "io.topobridge.api..",
+                        "io.topobridge.tls..")
+                .orShould()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("io.topobridge.volcano.PodGroup")
+                .orShould()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("io.topobridge.volcano.HyperNode")
                 .check(classes);
     }
 }

@@ -2,7 +2,6 @@ package io.topobridge.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.topobridge.core.admission.AdmissionSettings;
@@ -87,12 +86,12 @@ public final class AdmissionHttpBench {
                "volumes":[{"name":"models","persistentVolumeClaim":{"claimName":"models"}},{"name":"shm","emptyDir":{"medium":"Memory"}}]}}
             """;
 
-    private AdmissionHttpBench() {
-    }
+    private AdmissionHttpBench() {}
 
     /** The webhook server with its mutator and a client that trusts it; {@link #close()} stops it. */
-    private record Rig(Vertx vertx, WebhookServer server, PodMutator mutator, SSLContext tls, HttpClient client, URI uri,
-            int port) implements AutoCloseable {
+    private record Rig(
+            Vertx vertx, WebhookServer server, PodMutator mutator, SSLContext tls, HttpClient client, URI uri, int port)
+            implements AutoCloseable {
 
         static Rig start(int port) throws Exception {
             System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
@@ -102,14 +101,19 @@ public final class AdmissionHttpBench {
                 objects.add(serialization.unmarshal(doc));
             }
             var tiers = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")));
-            var mutator = new PodMutator(new PodAdmission(AdmissionSettings.defaults(),
-                    new WorkloadTranslator(WorkloadSettings.defaults())), () -> tiers, new InMemoryLookup(objects),
-                    serialization, Set.of("kube-system"));
+            var mutator = new PodMutator(
+                    new PodAdmission(AdmissionSettings.defaults(), new WorkloadTranslator(WorkloadSettings.defaults())),
+                    () -> tiers,
+                    new InMemoryLookup(objects),
+                    serialization,
+                    Set.of("kube-system"));
 
             Instant now = Instant.now();
             var ca = Certificates.newCa("bench-ca", now, Duration.ofDays(2));
-            var serving = Certificates.issueServing(ca, TlsSettings.serviceDnsNames("hook", "ops"), now, Duration.ofDays(1));
-            var certificate = new ServingCertificate(serving.certificate(), serving.key(), List.of(ca.certificate()), ca.key());
+            var serving =
+                    Certificates.issueServing(ca, TlsSettings.serviceDnsNames("hook", "ops"), now, Duration.ofDays(1));
+            var certificate =
+                    new ServingCertificate(serving.certificate(), serving.key(), List.of(ca.certificate()), ca.key());
             Vertx vertx = Vertx.vertx();
             var server = new WebhookServer(vertx, new ObjectMapper(), new SimpleMeterRegistry(), List.of(mutator));
             int bound = server.start("127.0.0.1", port, certificate);
@@ -121,8 +125,17 @@ public final class AdmissionHttpBench {
             factory.init(trust);
             SSLContext tls = SSLContext.getInstance("TLS");
             tls.init(null, factory.getTrustManagers(), null);
-            HttpClient client = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1).build();
-            return new Rig(vertx, server, mutator, tls, client, URI.create("https://127.0.0.1:" + bound + PodMutator.PATH),
+            HttpClient client = HttpClient.newBuilder()
+                    .sslContext(tls)
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .build();
+            return new Rig(
+                    vertx,
+                    server,
+                    mutator,
+                    tls,
+                    client,
+                    URI.create("https://127.0.0.1:" + bound + PodMutator.PATH),
                     bound);
         }
 
@@ -206,16 +219,21 @@ public final class AdmissionHttpBench {
         long serverCpu = serverCpu() - serverBefore;
         report("HTTPS, 1 client, keep-alive", sequential);
         // CPU time is what a request costs whatever else runs on the machine; wall-clock tails are not
-        System.out.printf("%-40s %.3f ms per request (client, server, TLS, GC and JIT)%n", "  process CPU time", cpu / 1e6 / n);
-        System.out.printf("%-40s %.3f ms per request (TLS, HTTP, parse, admit, diff, answer)%n", "  server event-loop CPU time",
-                serverCpu / 1e6 / n);
+        System.out.printf(
+                "%-40s %.3f ms per request (client, server, TLS, GC and JIT)%n", "  process CPU time", cpu / 1e6 / n);
+        System.out.printf(
+                "%-40s %.3f ms per request (TLS, HTTP, parse, admit, diff, answer)%n",
+                "  server event-loop CPU time", serverCpu / 1e6 / n);
 
         int clients = 4;
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<Future<long[]>> futures = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
             futures.add(pool.submit(() -> {
-                HttpClient own = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1).build();
+                HttpClient own = HttpClient.newBuilder()
+                        .sslContext(tls)
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .build();
                 long[] out = new long[n / clients];
                 for (int i = 0; i < 1000; i++) {
                     post(own, uri);
@@ -255,7 +273,8 @@ public final class AdmissionHttpBench {
     }
 
     private static long processCpu() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        return ((com.sun.management.OperatingSystemMXBean)
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
     }
 
@@ -268,8 +287,12 @@ public final class AdmissionHttpBench {
     }
 
     private static String post(HttpClient client, URI uri) throws Exception {
-        HttpResponse<String> response = client.send(HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(review())).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = client.send(
+                HttpRequest.newBuilder(uri)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(review()))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IllegalStateException("HTTP " + response.statusCode() + ": " + response.body());
         }
@@ -279,8 +302,14 @@ public final class AdmissionHttpBench {
     private static void report(String what, long[] nanos) {
         long[] sorted = nanos.clone();
         Arrays.sort(sorted);
-        System.out.printf("%-40s n=%d  p50=%.3f ms  p90=%.3f ms  p99=%.3f ms  max=%.3f ms%n", what, sorted.length,
-                pct(sorted, 0.50), pct(sorted, 0.90), pct(sorted, 0.99), sorted[sorted.length - 1] / 1e6);
+        System.out.printf(
+                "%-40s n=%d  p50=%.3f ms  p90=%.3f ms  p99=%.3f ms  max=%.3f ms%n",
+                what,
+                sorted.length,
+                pct(sorted, 0.50),
+                pct(sorted, 0.90),
+                pct(sorted, 0.99),
+                sorted[sorted.length - 1] / 1e6);
     }
 
     private static double pct(long[] sorted, double p) {

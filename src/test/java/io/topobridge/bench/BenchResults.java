@@ -58,7 +58,14 @@ public final class BenchResults {
     }
 
     /** One figure; {@link #put} writes it. */
-    public record Figure(String name, double median, Double p99, String unit, int samples, Double ratio, String ratioOf,
+    public record Figure(
+            String name,
+            double median,
+            Double p99,
+            String unit,
+            int samples,
+            Double ratio,
+            String ratioOf,
             String note) {
 
         /** A figure with a median (and an optional p99) over {@code samples} measurements. */
@@ -89,7 +96,9 @@ public final class BenchResults {
             node.put("note", figure.note());
         }
         // on a shared machine the neighbours' load is part of what a figure means
-        node.put("load_average_1m", round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+        node.put(
+                "load_average_1m",
+                round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
         write();
         return this;
     }
@@ -109,7 +118,10 @@ public final class BenchResults {
             ((ObjectNode) root.get("run")).put("updated", Instant.now().toString());
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
             JSON.writeValue(tmp.toFile(), root);
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+            Files.move(
+                    tmp,
+                    file,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
@@ -120,16 +132,27 @@ public final class BenchResults {
     public String table() {
         StringBuilder out = new StringBuilder();
         JsonNode m = machine();
-        out.append(String.format("machine: %s, %d cores, %d MB; %s%n", m.path("cpu").asText(), m.path("cores").asInt(),
-                m.path("memory_mb").asLong(), m.path("jvm").asText()));
-        out.append(String.format("%-42s %12s %12s %-6s %8s %10s  %s%n", "figure", "median", "p99", "unit", "samples",
-                "ratio", "ratio of"));
-        for (Iterator<Map.Entry<String, JsonNode>> it = figures().fields(); it.hasNext();) {
+        out.append(String.format(
+                "machine: %s, %d cores, %d MB; %s%n",
+                m.path("cpu").asText(),
+                m.path("cores").asInt(),
+                m.path("memory_mb").asLong(),
+                m.path("jvm").asText()));
+        out.append(String.format(
+                "%-42s %12s %12s %-6s %8s %10s  %s%n",
+                "figure", "median", "p99", "unit", "samples", "ratio", "ratio of"));
+        for (Iterator<Map.Entry<String, JsonNode>> it = figures().fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             JsonNode f = e.getValue();
-            out.append(String.format("%-42s %12s %12s %-6s %8d %10s  %s%n", e.getKey(), f.path("median").asText(),
-                    f.has("p99") ? f.path("p99").asText() : "", f.path("unit").asText(), f.path("samples").asInt(),
-                    f.has("ratio") ? f.path("ratio").asText() : "", f.path("ratio_of").asText("")));
+            out.append(String.format(
+                    "%-42s %12s %12s %-6s %8d %10s  %s%n",
+                    e.getKey(),
+                    f.path("median").asText(),
+                    f.has("p99") ? f.path("p99").asText() : "",
+                    f.path("unit").asText(),
+                    f.path("samples").asInt(),
+                    f.has("ratio") ? f.path("ratio").asText() : "",
+                    f.path("ratio_of").asText("")));
         }
         return out.toString();
     }
@@ -165,8 +188,10 @@ public final class BenchResults {
         m.put("cpu", cpuModel());
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         m.put("memory_mb", os.getTotalMemorySize() / (1024 * 1024));
-        m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
-                + System.getProperty("os.arch"));
+        m.put(
+                "os",
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                        + System.getProperty("os.arch"));
         m.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
         return m;
     }

@@ -21,25 +21,33 @@ import org.openjdk.jmh.util.Statistics;
 public final class BenchSuite {
 
     /** How big and how long each benchmark runs. */
-    public record Sizes(String mode, int buildNodes, int workloads, int admissionWarmup, int admissions,
-            int cachedObjects, int forks, int warmupIterations, TimeValue warmupTime, int iterations,
+    public record Sizes(
+            String mode,
+            int buildNodes,
+            int workloads,
+            int admissionWarmup,
+            int admissions,
+            int cachedObjects,
+            int forks,
+            int warmupIterations,
+            TimeValue warmupTime,
+            int iterations,
             TimeValue iterationTime) {
 
         /** The sizes of the figures' names: 50,000 nodes, 5,000 workloads, 10,000 admissions, 20,000 objects. */
         public static Sizes full() {
-            return new Sizes("full", 50_000, 5_000, 5_000, 10_000, 20_000, 1, 3, TimeValue.seconds(5), 5,
-                    TimeValue.seconds(5));
+            return new Sizes(
+                    "full", 50_000, 5_000, 5_000, 10_000, 20_000, 1, 3, TimeValue.seconds(5), 5, TimeValue.seconds(5));
         }
 
         /** Minimal sizes, in process: seconds in all. */
         public static Sizes smoke() {
-            return new Sizes("smoke", 500, 50, 20, 50, 100, 0, 1, TimeValue.milliseconds(100), 1,
-                    TimeValue.milliseconds(200));
+            return new Sizes(
+                    "smoke", 500, 50, 20, 50, 100, 0, 1, TimeValue.milliseconds(100), 1, TimeValue.milliseconds(200));
         }
     }
 
-    private BenchSuite() {
-    }
+    private BenchSuite() {}
 
     public static void main(String[] args) throws Exception {
         Sizes sizes = args.length > 0 && args[0].equals("smoke") ? Sizes.smoke() : Sizes.full();
@@ -50,28 +58,60 @@ public final class BenchSuite {
 
     /** Runs every benchmark of this suite at {@code sizes}, adding each figure to {@code results} as it comes. */
     public static BenchResults run(Sizes sizes, BenchResults results) throws Exception {
-        Statistics build = jmh(sizes, "TopologyBuildBenchmark", "nodes", sizes.buildNodes(),
-                "-Xms2g", "-Xmx2g", "-XX:ActiveProcessorCount=1");
-        results.put(Figure.of("topology_build_ms_50k", build.getPercentile(50), build.getPercentile(99), "ms",
-                (int) build.getN(), "HyperNode tree of " + sizes.buildNodes() + " nodes (3 fabric tiers + NVLink), preset auto,"
-                        + (sizes.forks() > 0 ? " one core (-XX:ActiveProcessorCount=1)" : " in process") + ", JMH sample time"));
+        Statistics build = jmh(
+                sizes,
+                "TopologyBuildBenchmark",
+                "nodes",
+                sizes.buildNodes(),
+                "-Xms2g",
+                "-Xmx2g",
+                "-XX:ActiveProcessorCount=1");
+        results.put(Figure.of(
+                "topology_build_ms_50k",
+                build.getPercentile(50),
+                build.getPercentile(99),
+                "ms",
+                (int) build.getN(),
+                "HyperNode tree of " + sizes.buildNodes() + " nodes (3 fabric tiers + NVLink), preset auto,"
+                        + (sizes.forks() > 0 ? " one core (-XX:ActiveProcessorCount=1)" : " in process")
+                        + ", JMH sample time"));
 
         Statistics translate = jmh(sizes, "WorkloadTranslateBenchmark", "workloads", sizes.workloads());
-        results.put(Figure.of("translate_ms_5k", translate.getPercentile(50), translate.getPercentile(99), "ms",
-                (int) translate.getN(), sizes.workloads() + " workloads of every kind, JMH sample time"));
+        results.put(Figure.of(
+                "translate_ms_5k",
+                translate.getPercentile(50),
+                translate.getPercentile(99),
+                "ms",
+                (int) translate.getN(),
+                sizes.workloads() + " workloads of every kind, JMH sample time"));
 
         double[] admissions = AdmissionHttpBench.sequentialMillis(sizes.admissionWarmup(), sizes.admissions());
-        results.put(Figure.of("admission_p99_ms", BenchResults.median(admissions),
-                BenchResults.percentile(admissions, 0.99), "ms", admissions.length,
+        results.put(Figure.of(
+                "admission_p99_ms",
+                BenchResults.median(admissions),
+                BenchResults.percentile(admissions, 0.99),
+                "ms",
+                admissions.length,
                 "one pod admission over HTTPS, one keep-alive client, after " + sizes.admissionWarmup()
                         + " warm-up requests; the figure is the p99"));
 
         CacheFootprint.Footprint footprint = CacheFootprint.measure(sizes.cachedObjects());
-        results.put(Figure.of("bytes_per_cached_node", footprint.slimNode(), null, "bytes", footprint.objects(),
-                "retained heap per node in the node cache, GB200 tray; full Node " + footprint.fullNode() + " bytes")
+        results.put(Figure.of(
+                        "bytes_per_cached_node",
+                        footprint.slimNode(),
+                        null,
+                        "bytes",
+                        footprint.objects(),
+                        "retained heap per node in the node cache, GB200 tray; full Node " + footprint.fullNode()
+                                + " bytes")
                 .withRatio((double) footprint.fullNode() / footprint.slimNode(), "full Node / cached node"));
-        results.put(Figure.of("bytes_per_cached_pod", footprint.slimPod(), null, "bytes", footprint.objects(),
-                "retained heap per pod in SlimPodStore; full Pod " + footprint.fullPod() + " bytes")
+        results.put(Figure.of(
+                        "bytes_per_cached_pod",
+                        footprint.slimPod(),
+                        null,
+                        "bytes",
+                        footprint.objects(),
+                        "retained heap per pod in SlimPodStore; full Pod " + footprint.fullPod() + " bytes")
                 .withRatio((double) footprint.fullPod() / footprint.slimPod(), "full Pod / cached pod"));
         return results;
     }
@@ -79,10 +119,14 @@ public final class BenchSuite {
     /** One JMH benchmark class at one size; its sample-time statistics in milliseconds. */
     private static Statistics jmh(Sizes sizes, String benchmark, String param, int size, String... jvmArgs)
             throws RunnerException {
-        ChainedOptionsBuilder options = new OptionsBuilder().include("\\." + benchmark + "\\.")
-                .param(param, String.valueOf(size)).forks(sizes.forks())
-                .warmupIterations(sizes.warmupIterations()).warmupTime(sizes.warmupTime())
-                .measurementIterations(sizes.iterations()).measurementTime(sizes.iterationTime())
+        ChainedOptionsBuilder options = new OptionsBuilder()
+                .include("\\." + benchmark + "\\.")
+                .param(param, String.valueOf(size))
+                .forks(sizes.forks())
+                .warmupIterations(sizes.warmupIterations())
+                .warmupTime(sizes.warmupTime())
+                .measurementIterations(sizes.iterations())
+                .measurementTime(sizes.iterationTime())
                 .shouldFailOnError(true);
         if (benchmark.equals("TopologyBuildBenchmark")) {
             options.param("config", "auto");

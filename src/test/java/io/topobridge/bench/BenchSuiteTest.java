@@ -25,8 +25,12 @@ class BenchSuiteTest {
         assertThat(root.path("machine").path("jvm").asText()).isNotBlank();
         assertThat(root.path("run").path("mode").asText()).isEqualTo("smoke");
         JsonNode figures = root.path("figures");
-        for (String name : List.of("topology_build_ms_50k", "translate_ms_5k", "admission_p99_ms",
-                "bytes_per_cached_node", "bytes_per_cached_pod")) {
+        for (String name : List.of(
+                "topology_build_ms_50k",
+                "translate_ms_5k",
+                "admission_p99_ms",
+                "bytes_per_cached_node",
+                "bytes_per_cached_pod")) {
             JsonNode f = figures.path(name);
             assertThat(f.isObject()).as(name).isTrue();
             assertThat(f.path("median").asDouble()).as(name + " median").isPositive();
@@ -34,8 +38,10 @@ class BenchSuiteTest {
             assertThat(f.path("samples").asInt()).as(name + " samples").isPositive();
         }
         assertThat(figures.path("topology_build_ms_50k").path("p99").asDouble())
-                .isGreaterThanOrEqualTo(figures.path("topology_build_ms_50k").path("median").asDouble());
-        assertThat(figures.path("bytes_per_cached_node").path("ratio").asDouble()).as("full Node / cached node")
+                .isGreaterThanOrEqualTo(
+                        figures.path("topology_build_ms_50k").path("median").asDouble());
+        assertThat(figures.path("bytes_per_cached_node").path("ratio").asDouble())
+                .as("full Node / cached node")
                 .isGreaterThan(1);
         assertThat(BenchResults.open(file, "smoke").table()).contains("translate_ms_5k", "machine:");
     }

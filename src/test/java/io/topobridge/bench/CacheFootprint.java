@@ -22,12 +22,10 @@ import java.util.function.IntFunction;
  */
 public final class CacheFootprint {
 
-    private CacheFootprint() {
-    }
+    private CacheFootprint() {}
 
     /** Retained bytes per object: a node as cached and as a full Node, a pod as cached and as a full Pod. */
-    public record Footprint(int objects, long slimNode, long fullNode, long slimPod, long fullPod) {
-    }
+    public record Footprint(int objects, long slimNode, long fullNode, long slimPod, long fullPod) {}
 
     /** Measures the four stores, each filled with {@code n} objects. */
     public static Footprint measure(int n) {
@@ -35,13 +33,22 @@ public final class CacheFootprint {
         nodeSerialization.registerKubernetesResource(NodeMetadata.class);
         var plain = new KubernetesSerialization();
 
-        long slimNode = measure(n, i -> new NodeMetadataStore(), (store, i) -> ((NodeMetadataStore) store).put("n" + i,
-                nodeSerialization.unmarshal(nodeJson(i), NodeMetadata.class)));
-        long fullNode = measure(n, i -> new BasicItemStore<Node>(Cache::metaNamespaceKeyFunc),
+        long slimNode = measure(
+                n,
+                i -> new NodeMetadataStore(),
+                (store, i) -> ((NodeMetadataStore) store)
+                        .put("n" + i, nodeSerialization.unmarshal(nodeJson(i), NodeMetadata.class)));
+        long fullNode = measure(
+                n,
+                i -> new BasicItemStore<Node>(Cache::metaNamespaceKeyFunc),
                 (store, i) -> storeOf(store, Node.class).put("n" + i, plain.unmarshal(nodeJson(i), Node.class)));
-        long slimPod = measure(n, i -> new SlimPodStore(),
+        long slimPod = measure(
+                n,
+                i -> new SlimPodStore(),
                 (store, i) -> ((SlimPodStore) store).put("p" + i, plain.unmarshal(podJson(i), Pod.class)));
-        long fullPod = measure(n, i -> new BasicItemStore<Pod>(Cache::metaNamespaceKeyFunc),
+        long fullPod = measure(
+                n,
+                i -> new BasicItemStore<Pod>(Cache::metaNamespaceKeyFunc),
                 (store, i) -> storeOf(store, Pod.class).put("p" + i, plain.unmarshal(podJson(i), Pod.class)));
         return new Footprint(n, slimNode, fullNode, slimPod, fullPod);
     }
@@ -49,15 +56,17 @@ public final class CacheFootprint {
     public static void main(String[] args) {
         Footprint f = measure(args.length > 0 ? Integer.parseInt(args[0]) : 20_000);
         System.out.printf("objects per store: %d%n", f.objects());
-        System.out.printf("node, as cached (labels + allocatable): %,d bytes; full Node: %,d bytes (%.1fx)%n", f.slimNode(),
-                f.fullNode(), (double) f.fullNode() / f.slimNode());
-        System.out.printf("pod, as cached (SlimPodStore): %,d bytes; full Pod: %,d bytes (%.1fx)%n", f.slimPod(),
-                f.fullPod(), (double) f.fullPod() / f.slimPod());
+        System.out.printf(
+                "node, as cached (labels + allocatable): %,d bytes; full Node: %,d bytes (%.1fx)%n",
+                f.slimNode(), f.fullNode(), (double) f.fullNode() / f.slimNode());
+        System.out.printf(
+                "pod, as cached (SlimPodStore): %,d bytes; full Pod: %,d bytes (%.1fx)%n",
+                f.slimPod(), f.fullPod(), (double) f.fullPod() / f.slimPod());
     }
 
     @SuppressWarnings("unchecked")
-    private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> BasicItemStore<T> storeOf(Object store,
-            Class<T> type) {
+    private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> BasicItemStore<T> storeOf(
+            Object store, Class<T> type) {
         return (BasicItemStore<T>) store;
     }
 
@@ -110,17 +119,25 @@ public final class CacheFootprint {
     static String nodeJson(int i) {
         String name = String.format("gb200-r%03d-t%02d", i / 18, i % 18);
         StringBuilder managed = new StringBuilder();
-        for (String manager : new String[] {"kubelet", "kube-controller-manager", "nfd-worker", "gpu-feature-discovery"}) {
-            managed.append("{\"manager\":\"").append(manager).append("\",\"operation\":\"Update\",\"apiVersion\":\"v1\","
-                    + "\"time\":\"2026-01-01T00:00:00Z\",\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:metadata\":{"
-                    + "\"f:labels\":{\"f:a\":{},\"f:b\":{},\"f:c\":{},\"f:d\":{}}},\"f:status\":{\"f:allocatable\":{}}}},");
+        for (String manager :
+                new String[] {"kubelet", "kube-controller-manager", "nfd-worker", "gpu-feature-discovery"}) {
+            managed.append("{\"manager\":\"")
+                    .append(manager)
+                    .append(
+                            "\",\"operation\":\"Update\",\"apiVersion\":\"v1\","
+                                    + "\"time\":\"2026-01-01T00:00:00Z\",\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:metadata\":{"
+                                    + "\"f:labels\":{\"f:a\":{},\"f:b\":{},\"f:c\":{},\"f:d\":{}}},\"f:status\":{\"f:allocatable\":{}}}},");
         }
         managed.setLength(managed.length() - 1);
         StringBuilder images = new StringBuilder();
         for (int k = 0; k < 20; k++) {
-            images.append("{\"names\":[\"registry.example/vllm/vllm-openai@sha256:").append(String.format("%064d", k))
-                    .append("\",\"registry.example/vllm/vllm-openai:v0.").append(k).append(".0\"],\"sizeBytes\":")
-                    .append(9_000_000_000L + k).append("},");
+            images.append("{\"names\":[\"registry.example/vllm/vllm-openai@sha256:")
+                    .append(String.format("%064d", k))
+                    .append("\",\"registry.example/vllm/vllm-openai:v0.")
+                    .append(k)
+                    .append(".0\"],\"sizeBytes\":")
+                    .append(9_000_000_000L + k)
+                    .append("},");
         }
         images.setLength(images.length() - 1);
         return """

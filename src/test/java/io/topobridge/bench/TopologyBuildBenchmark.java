@@ -28,7 +28,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @State(Scope.Benchmark)
 @Threads(1)
-@Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx2g", "-XX:ActiveProcessorCount=1"})
+@Fork(
+        value = 1,
+        jvmArgs = {"-Xms2g", "-Xmx2g", "-XX:ActiveProcessorCount=1"})
 @Warmup(iterations = 3, time = 5)
 @Measurement(iterations = 5, time = 5)
 public class TopologyBuildBenchmark {
@@ -45,9 +47,15 @@ public class TopologyBuildBenchmark {
     @Setup
     public void setUp() {
         cluster = TopologyClusters.nodes(nodes, "auto-split".equals(config));
-        TopologySettings settings = !"tiers".equals(config) ? TopologySettings.auto()
-                : TopologySettings.parse("auto", List.of("nvidia.com/gpu.clique=nvlink", "fabric.topograph.run/tier-0=leaf",
-                        "fabric.topograph.run/tier-1=spine", "fabric.topograph.run/tier-2=core"));
+        TopologySettings settings = !"tiers".equals(config)
+                ? TopologySettings.auto()
+                : TopologySettings.parse(
+                        "auto",
+                        List.of(
+                                "nvidia.com/gpu.clique=nvlink",
+                                "fabric.topograph.run/tier-0=leaf",
+                                "fabric.topograph.run/tier-1=spine",
+                                "fabric.topograph.run/tier-2=core"));
         builder = new TopologyBuilder(settings);
         TopologyResult result = builder.build(cluster);
         if (!result.findings().isEmpty() && result.hyperNodes().isEmpty()) {

@@ -13,8 +13,7 @@ import java.util.Map;
  */
 public final class TopologyClusters {
 
-    private TopologyClusters() {
-    }
+    private TopologyClusters() {}
 
     public static Map<String, String> labels(int i, boolean split) {
         int rack = i / 18;
@@ -30,8 +29,9 @@ public final class TopologyClusters {
         labels.put("nvidia.com/gpu.present", "true");
         labels.put("nvidia.com/gpu.product", "NVIDIA-GB200");
         labels.put("nvidia.com/gpu.count", "4");
-        labels.put("nvidia.com/gpu.clique", String.format("%08x-0000-4000-8000-%012x.%d", rack * 7919, rack,
-                split && i % 18 >= 9 ? 2 : 1));
+        labels.put(
+                "nvidia.com/gpu.clique",
+                String.format("%08x-0000-4000-8000-%012x.%d", rack * 7919, rack, split && i % 18 >= 9 ? 2 : 1));
         labels.put("fabric.topograph.run/tier-0", String.format("S-%016X", 0x7d1a0000L + leaf));
         labels.put("fabric.topograph.run/tier-1", String.format("S-%016X", 0x2c5e0000L + spine));
         labels.put("fabric.topograph.run/tier-2", String.format("S-%016X", 0x11110000L + core));

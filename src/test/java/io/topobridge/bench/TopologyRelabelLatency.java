@@ -31,10 +31,10 @@ import java.util.stream.IntStream;
 public final class TopologyRelabelLatency {
 
     /** Held so the level sticks: java.util.logging forgets settings of loggers nobody references. */
-    private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+    private static final java.util.logging.Logger MOCK_LOG =
+            java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
 
-    private TopologyRelabelLatency() {
-    }
+    private TopologyRelabelLatency() {}
 
     public static void main(String[] args) throws Exception {
         int count = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
@@ -43,22 +43,31 @@ public final class TopologyRelabelLatency {
         MockCluster cluster = MockCluster.start().installVolcanoCrds();
         long t = System.nanoTime();
         ExecutorService pool = Executors.newFixedThreadPool(4);
-        IntStream.range(0, count).forEach(i -> pool.submit(() -> cluster.client().nodes().resource(new NodeBuilder()
-                .withNewMetadata().withName(TopologyClusters.name(i)).withLabels(TopologyClusters.labels(i, false)).endMetadata()
-                .build()).create()));
+        IntStream.range(0, count)
+                .forEach(i -> pool.submit(() -> cluster.client()
+                        .nodes()
+                        .resource(new NodeBuilder()
+                                .withNewMetadata()
+                                .withName(TopologyClusters.name(i))
+                                .withLabels(TopologyClusters.labels(i, false))
+                                .endMetadata()
+                                .build())
+                        .create()));
         pool.shutdown();
         pool.awaitTermination(10, TimeUnit.MINUTES);
         System.out.printf("created %d nodes in %d ms%n", count, (System.nanoTime() - t) / 1_000_000);
 
         t = System.nanoTime();
-        Harness harness = Harness.wire(cluster, TopologySettings.auto(), Duration.ofMillis(100), Duration.ofSeconds(1)).start(Duration.ofMinutes(10));
+        Harness harness = Harness.wire(cluster, TopologySettings.auto(), Duration.ofMillis(100), Duration.ofSeconds(1))
+                .start(Duration.ofMinutes(10));
         harness.settle();
-        System.out.printf("first sync: %d HyperNodes in %d ms (incl. 400 ms settle); details %s%n",
+        System.out.printf(
+                "first sync: %d HyperNodes in %d ms (incl. 400 ms settle); details %s%n",
                 cluster.client().resources(HyperNode.class).list().getItems().size(),
-                (System.nanoTime() - t) / 1_000_000, harness.controller.details());
+                (System.nanoTime() - t) / 1_000_000,
+                harness.controller.details());
 
-        record Seen(long at, Watcher.Action action, HyperNode hyperNode) {
-        }
+        record Seen(long at, Watcher.Action action, HyperNode hyperNode) {}
         ConcurrentLinkedQueue<Seen> seen = new ConcurrentLinkedQueue<>();
         Watch watch = cluster.client().resources(HyperNode.class).watch(new Watcher<>() {
             @Override
@@ -67,8 +76,7 @@ public final class TopologyRelabelLatency {
             }
 
             @Override
-            public void onClose(WatcherException cause) {
-            }
+            public void onClose(WatcherException cause) {}
         });
 
         Random random = new Random(7);
@@ -79,21 +87,29 @@ public final class TopologyRelabelLatency {
             String domain = clique.substring(0, clique.lastIndexOf('.'));
             seen.clear();
             long start = System.nanoTime();
-            cluster.client().nodes().withName(node).edit(n -> new NodeBuilder(n).editMetadata()
-                    .addToLabels("nvidia.com/gpu.clique", clique).endMetadata().build());
+            cluster.client()
+                    .nodes()
+                    .withName(node)
+                    .edit(n -> new NodeBuilder(n)
+                            .editMetadata()
+                            .addToLabels("nvidia.com/gpu.clique", clique)
+                            .endMetadata()
+                            .build());
             long deadline = start + TimeUnit.SECONDS.toNanos(30);
             Long done = null;
             while (done == null && System.nanoTime() < deadline) {
                 String created = null;
                 for (Seen s : seen) {
-                    if (s.action() == Watcher.Action.ADDED && s.hyperNode().getMetadata().getName().contains(domain)
+                    if (s.action() == Watcher.Action.ADDED
+                            && s.hyperNode().getMetadata().getName().contains(domain)
                             && members(s.hyperNode()).contains(node)) {
                         created = s.hyperNode().getMetadata().getName();
                     }
                 }
                 if (created != null) {
                     for (Seen s : seen) {
-                        if (s.action() == Watcher.Action.MODIFIED && members(s.hyperNode()).contains(created)) {
+                        if (s.action() == Watcher.Action.MODIFIED
+                                && members(s.hyperNode()).contains(created)) {
                             done = s.at();
                         }
                     }
@@ -110,8 +126,13 @@ public final class TopologyRelabelLatency {
         }
         watch.close();
         Collections.sort(samples);
-        System.out.printf("nodes=%d relabels=%d median=%d ms min=%d ms max=%d ms; last pass %s ms%n", count, relabels,
-                samples.get(samples.size() / 2), samples.get(0), samples.get(samples.size() - 1),
+        System.out.printf(
+                "nodes=%d relabels=%d median=%d ms min=%d ms max=%d ms; last pass %s ms%n",
+                count,
+                relabels,
+                samples.get(samples.size() / 2),
+                samples.get(0),
+                samples.get(samples.size() - 1),
                 harness.controller.details().get("lastPassMillis"));
         harness.close();
         System.exit(0);
@@ -121,7 +142,9 @@ public final class TopologyRelabelLatency {
         if (hn.getSpec() == null || hn.getSpec().getMembers() == null) {
             return List.of();
         }
-        return hn.getSpec().getMembers().stream().map(MemberSpec::getSelector)
-                .map(s -> s.getExactMatch() == null ? "" : s.getExactMatch().getName()).toList();
+        return hn.getSpec().getMembers().stream()
+                .map(MemberSpec::getSelector)
+                .map(s -> s.getExactMatch() == null ? "" : s.getExactMatch().getName())
+                .toList();
     }
 }

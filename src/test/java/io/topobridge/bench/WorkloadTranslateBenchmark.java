@@ -3,8 +3,8 @@ package io.topobridge.bench;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
-import io.topobridge.core.workload.translate.TranslationResult;
 import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.translate.TranslationResult;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -38,8 +38,8 @@ public class WorkloadTranslateBenchmark {
     private List<HasMetadata> objects;
     private InMemoryLookup lookup;
     private WorkloadTranslator translator;
-    private final TierCatalog tiers = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"),
-            new TierCatalog.Tier(2, "rack"), new TierCatalog.Tier(3, "spine")));
+    private final TierCatalog tiers = TierCatalog.of(List.of(
+            new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack"), new TierCatalog.Tier(3, "spine")));
 
     @Setup
     public void setUp() {
@@ -47,7 +47,8 @@ public class WorkloadTranslateBenchmark {
         lookup = new InMemoryLookup(objects);
         translator = new WorkloadTranslator(WorkloadSettings.defaults());
         TranslationResult check = translate();
-        if (check.findings().stream().anyMatch(f -> f.isRejection()) || check.podGroups().size() < workloads / 2) {
+        if (check.findings().stream().anyMatch(f -> f.isRejection())
+                || check.podGroups().size() < workloads / 2) {
             throw new IllegalStateException("the corpus must translate cleanly: " + check.findings());
         }
     }

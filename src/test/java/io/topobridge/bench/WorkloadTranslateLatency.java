@@ -17,13 +17,12 @@ import java.util.List;
  */
 public final class WorkloadTranslateLatency {
 
-    private WorkloadTranslateLatency() {
-    }
+    private WorkloadTranslateLatency() {}
 
     public static void main(String[] args) {
         int workloads = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
-        var tiers = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack"),
-                new TierCatalog.Tier(3, "spine")));
+        var tiers = TierCatalog.of(List.of(
+                new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack"), new TierCatalog.Tier(3, "spine")));
         List<HasMetadata> objects = WorkloadCorpus.build(workloads, 42);
         var lookup = new InMemoryLookup(objects);
         var translator = new WorkloadTranslator(WorkloadSettings.defaults());
@@ -43,7 +42,8 @@ public final class WorkloadTranslateLatency {
         }
         Collections.sort(wall);
         Collections.sort(cpu);
-        System.out.printf("%d workloads -> %d PodGroups: wall median %d ms (p90 %d), cpu median %d ms (p90 %d)%n",
+        System.out.printf(
+                "%d workloads -> %d PodGroups: wall median %d ms (p90 %d), cpu median %d ms (p90 %d)%n",
                 workloads, podGroups, wall.get(50), wall.get(90), cpu.get(50), cpu.get(90));
     }
 }

@@ -2,6 +2,7 @@ package io.topobridge.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -10,16 +11,15 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfigurationBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.topobridge.devcluster.MockCluster;
 import io.topobridge.testing.HelmChart;
 import io.topobridge.testing.HelmChart.Rendered;
-import io.topobridge.testing.RbacRules;
 import io.topobridge.testing.PackagedApp;
+import io.topobridge.testing.RbacRules;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
 import java.nio.file.Files;
@@ -43,8 +43,8 @@ class CleanupCliIT {
     private static final String NS = "tb-system";
     private static final Map<String, String> OURS = Map.of("app.kubernetes.io/managed-by", "topobridge");
     private static final Map<String, String> HELMS = Map.of("app.kubernetes.io/managed-by", "Helm");
-    private static final Map<String, String> SELECTOR = Map.of("app.kubernetes.io/name", "topobridge",
-            "app.kubernetes.io/instance", "tb");
+    private static final Map<String, String> SELECTOR =
+            Map.of("app.kubernetes.io/name", "topobridge", "app.kubernetes.io/instance", "tb");
 
     private final MockCluster cluster = MockCluster.start().installVolcanoCrds();
     private final KubernetesClient client = cluster.client();
@@ -55,7 +55,9 @@ class CleanupCliIT {
     }
 
     private List<String> options() {
-        return List.of("-Dkubernetes.master=" + cluster.url(), "-Dkubernetes.namespace=" + NS,
+        return List.of(
+                "-Dkubernetes.master=" + cluster.url(),
+                "-Dkubernetes.namespace=" + NS,
                 "-Dtopobridge.leader-election.lease-name=tb-leader",
                 "-Dtopobridge.leader-election.lease-namespace=" + NS);
     }
@@ -65,11 +67,21 @@ class CleanupCliIT {
     }
 
     private static ObjectMeta meta(String namespace, String name, Map<String, String> labels) {
-        return new ObjectMetaBuilder().withNamespace(namespace).withName(name).withLabels(labels).build();
+        return new ObjectMetaBuilder()
+                .withNamespace(namespace)
+                .withName(name)
+                .withLabels(labels)
+                .build();
     }
 
     private void namespace(String name) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .build())
+                .create();
     }
 
     private void seed(String leaseHolder) {
@@ -82,29 +94,72 @@ class CleanupCliIT {
         namespace("llm");
         namespace("aibrix");
         var registration = client.admissionRegistration().v1();
-        registration.mutatingWebhookConfigurations().resource(new MutatingWebhookConfigurationBuilder()
-                .withMetadata(meta(configuration, OURS)).build()).create();
-        registration.validatingWebhookConfigurations().resource(new ValidatingWebhookConfigurationBuilder()
-                .withMetadata(meta(configuration, OURS)).build()).create();
-        registration.mutatingWebhookConfigurations().resource(new MutatingWebhookConfigurationBuilder()
-                .withMetadata(meta("volcano-admission-service-pods-mutate", Map.of())).build()).create();
-        client.secrets().resource(new SecretBuilder().withMetadata(meta(NS, secret, OURS))
-                .addToStringData("tls.crt", "x").build()).create();
-        client.secrets().resource(new SecretBuilder().withMetadata(meta(NS, "unrelated", Map.of()))
-                .addToStringData("k", "v").build()).create();
-        client.leases().resource(new LeaseBuilder().withMetadata(meta(NS, lease, Map.of()))
-                .withNewSpec().withHolderIdentity(leaseHolder).withLeaseDurationSeconds(15)
-                .withRenewTime(ZonedDateTime.now()).endSpec().build()).create();
-        client.leases().resource(new LeaseBuilder().withMetadata(meta(NS, "someone-elses-leader", Map.of()))
-                .withNewSpec().withHolderIdentity("").endSpec().build()).create();
+        registration
+                .mutatingWebhookConfigurations()
+                .resource(new MutatingWebhookConfigurationBuilder()
+                        .withMetadata(meta(configuration, OURS))
+                        .build())
+                .create();
+        registration
+                .validatingWebhookConfigurations()
+                .resource(new ValidatingWebhookConfigurationBuilder()
+                        .withMetadata(meta(configuration, OURS))
+                        .build())
+                .create();
+        registration
+                .mutatingWebhookConfigurations()
+                .resource(new MutatingWebhookConfigurationBuilder()
+                        .withMetadata(meta("volcano-admission-service-pods-mutate", Map.of()))
+                        .build())
+                .create();
+        client.secrets()
+                .resource(new SecretBuilder()
+                        .withMetadata(meta(NS, secret, OURS))
+                        .addToStringData("tls.crt", "x")
+                        .build())
+                .create();
+        client.secrets()
+                .resource(new SecretBuilder()
+                        .withMetadata(meta(NS, "unrelated", Map.of()))
+                        .addToStringData("k", "v")
+                        .build())
+                .create();
+        client.leases()
+                .resource(new LeaseBuilder()
+                        .withMetadata(meta(NS, lease, Map.of()))
+                        .withNewSpec()
+                        .withHolderIdentity(leaseHolder)
+                        .withLeaseDurationSeconds(15)
+                        .withRenewTime(ZonedDateTime.now())
+                        .endSpec()
+                        .build())
+                .create();
+        client.leases()
+                .resource(new LeaseBuilder()
+                        .withMetadata(meta(NS, "someone-elses-leader", Map.of()))
+                        .withNewSpec()
+                        .withHolderIdentity("")
+                        .endSpec()
+                        .build())
+                .create();
         for (String name : List.of("tb-leaf-a", "tb-spine-0")) {
             client.resources(HyperNode.class).resource(hyperNode(name, OURS)).create();
         }
-        client.resources(HyperNode.class).resource(hyperNode("handmade-rack", Map.of())).create();
-        client.resources(PodGroup.class).resource(podGroup("llm", "tb-deploy-prefill", OURS)).create();
-        client.resources(PodGroup.class).resource(podGroup("aibrix", "tb-rs-pd-0", OURS)).create();
-        client.resources(PodGroup.class).resource(podGroup("aibrix", "pd-roleset-0", Map.of())).create();
-        client.resources(PodGroup.class).resource(podGroup("llm", "podgroup-1234", Map.of())).create();
+        client.resources(HyperNode.class)
+                .resource(hyperNode("handmade-rack", Map.of()))
+                .create();
+        client.resources(PodGroup.class)
+                .resource(podGroup("llm", "tb-deploy-prefill", OURS))
+                .create();
+        client.resources(PodGroup.class)
+                .resource(podGroup("aibrix", "tb-rs-pd-0", OURS))
+                .create();
+        client.resources(PodGroup.class)
+                .resource(podGroup("aibrix", "pd-roleset-0", Map.of()))
+                .create();
+        client.resources(PodGroup.class)
+                .resource(podGroup("llm", "podgroup-1234", Map.of()))
+                .create();
     }
 
     private static HyperNode hyperNode(String name, Map<String, String> labels) {
@@ -134,19 +189,26 @@ class CleanupCliIT {
         var registration = client.admissionRegistration().v1();
         assertThat(names(registration.mutatingWebhookConfigurations().list().getItems()))
                 .containsExactly("volcano-admission-service-pods-mutate");
-        assertThat(registration.validatingWebhookConfigurations().list().getItems()).isEmpty();
+        assertThat(registration.validatingWebhookConfigurations().list().getItems())
+                .isEmpty();
         assertThat(names(client.secrets().inNamespace(NS).list().getItems())).containsExactly("unrelated");
         assertThat(names(client.leases().inNamespace(NS).list().getItems())).containsExactly("someone-elses-leader");
         assertThat(names(client.resources(HyperNode.class).list().getItems())).containsExactly("handmade-rack");
-        assertThat(names(client.resources(PodGroup.class).inAnyNamespace().list().getItems()))
+        assertThat(names(
+                        client.resources(PodGroup.class).inAnyNamespace().list().getItems()))
                 .containsExactly("pd-roleset-0", "podgroup-1234");
         // 2 webhook configurations + Secret + Lease + 2 PodGroups + 2 HyperNodes, and nothing else written
         assertThat(cluster.dispatcher().requests(r -> r.isWrite()))
                 .allMatch(r -> r.method().equals("DELETE"), "only deletes")
                 .hasSize(8);
-        assertThat(run.stdout()).contains("deleted MutatingWebhookConfiguration topobridge",
-                "deleted Secret tb-system/topobridge-webhook-tls", "deleted Lease tb-system/tb-leader",
-                "deleted HyperNode tb-leaf-a", "deleted PodGroup aibrix/tb-rs-pd-0", "deleted 2 HyperNodes");
+        assertThat(run.stdout())
+                .contains(
+                        "deleted MutatingWebhookConfiguration topobridge",
+                        "deleted Secret tb-system/topobridge-webhook-tls",
+                        "deleted Lease tb-system/tb-leader",
+                        "deleted HyperNode tb-leaf-a",
+                        "deleted PodGroup aibrix/tb-rs-pd-0",
+                        "deleted 2 HyperNodes");
         assertThat(run.stderr()).isEmpty();
     }
 
@@ -154,61 +216,158 @@ class CleanupCliIT {
     void keepsHyperNodesAndPodGroupsWhenAskedAndObjectsItDidNotMake() throws Exception {
         seed("tb-topobridge-7d9f-abc");
         // a webhook configuration of the configured name that Helm made (cert-manager mode) is not the bridge's
-        client.admissionRegistration().v1().validatingWebhookConfigurations().withName("topobridge").delete();
-        Awaitility.await().until(() -> client.admissionRegistration().v1().validatingWebhookConfigurations()
-                .withName("topobridge").get() == null);
-        client.admissionRegistration().v1().validatingWebhookConfigurations().resource(new ValidatingWebhookConfigurationBuilder()
-                .withMetadata(meta("topobridge", HELMS)).build()).create();
+        client.admissionRegistration()
+                .v1()
+                .validatingWebhookConfigurations()
+                .withName("topobridge")
+                .delete();
+        Awaitility.await()
+                .until(() -> client.admissionRegistration()
+                                .v1()
+                                .validatingWebhookConfigurations()
+                                .withName("topobridge")
+                                .get()
+                        == null);
+        client.admissionRegistration()
+                .v1()
+                .validatingWebhookConfigurations()
+                .resource(new ValidatingWebhookConfigurationBuilder()
+                        .withMetadata(meta("topobridge", HELMS))
+                        .build())
+                .create();
 
         var run = PackagedApp.run(options(), "cleanup", "--managed-objects=keep");
 
         assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
-        assertThat(client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("topobridge").get()).isNull();
-        assertThat(client.admissionRegistration().v1().validatingWebhookConfigurations().withName("topobridge").get()).isNotNull();
+        assertThat(client.admissionRegistration()
+                        .v1()
+                        .mutatingWebhookConfigurations()
+                        .withName("topobridge")
+                        .get())
+                .isNull();
+        assertThat(client.admissionRegistration()
+                        .v1()
+                        .validatingWebhookConfigurations()
+                        .withName("topobridge")
+                        .get())
+                .isNotNull();
         // the lease is held and fresh: a controller still runs, so it is left to that controller
         assertThat(client.leases().inNamespace(NS).withName("tb-leader").get()).isNotNull();
         assertThat(client.resources(HyperNode.class).list().getItems()).hasSize(3);
-        assertThat(client.resources(PodGroup.class).inAnyNamespace().list().getItems()).hasSize(4);
-        assertThat(run.stdout()).contains("kept ValidatingWebhookConfiguration topobridge (not made by topobridge",
-                "kept Lease tb-system/tb-leader (held by tb-topobridge-7d9f-abc",
-                "kept the HyperNodes and PodGroups the bridge made");
+        assertThat(client.resources(PodGroup.class).inAnyNamespace().list().getItems())
+                .hasSize(4);
+        assertThat(run.stdout())
+                .contains(
+                        "kept ValidatingWebhookConfiguration topobridge (not made by topobridge",
+                        "kept Lease tb-system/tb-leader (held by tb-topobridge-7d9f-abc",
+                        "kept the HyperNodes and PodGroups the bridge made");
     }
 
     @Test
     void stopsTheControllerBeforeDeletingAnything() throws Exception {
         seed("");
-        client.apps().deployments().resource(new DeploymentBuilder()
-                .withMetadata(meta(NS, "tb-topobridge", Map.of()))
-                .withNewSpec().withReplicas(2).withNewSelector().withMatchLabels(SELECTOR).endSelector()
-                .withNewTemplate().withNewMetadata().withLabels(SELECTOR).endMetadata()
-                .withNewSpec().addNewContainer().withName("controller").withImage("topobridge:test").endContainer().endSpec()
-                .endTemplate().endSpec().build()).create();
+        client.apps()
+                .deployments()
+                .resource(new DeploymentBuilder()
+                        .withMetadata(meta(NS, "tb-topobridge", Map.of()))
+                        .withNewSpec()
+                        .withReplicas(2)
+                        .withNewSelector()
+                        .withMatchLabels(SELECTOR)
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .withLabels(SELECTOR)
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("controller")
+                        .withImage("topobridge:test")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
         // a controller pod (owned by the Deployment's ReplicaSet) and the cleanup Job's own pod, with the same labels
-        client.pods().resource(new PodBuilder().withMetadata(meta(NS, "tb-topobridge-7d9f-abc", SELECTOR))
-                .editMetadata().addNewOwnerReference().withApiVersion("apps/v1").withKind("ReplicaSet")
-                .withName("tb-topobridge-7d9f").withUid("u1").withController(true).endOwnerReference().endMetadata()
-                .withNewSpec().addNewContainer().withName("controller").withImage("topobridge:test").endContainer().endSpec()
-                .build()).create();
-        client.pods().resource(new PodBuilder().withMetadata(meta(NS, "tb-topobridge-cleanup-x1", SELECTOR))
-                .editMetadata().addNewOwnerReference().withApiVersion("batch/v1").withKind("Job")
-                .withName("tb-topobridge-cleanup").withUid("u2").withController(true).endOwnerReference().endMetadata()
-                .withNewSpec().addNewContainer().withName("cleanup").withImage("topobridge:test").endContainer().endSpec()
-                .build()).create();
+        client.pods()
+                .resource(new PodBuilder()
+                        .withMetadata(meta(NS, "tb-topobridge-7d9f-abc", SELECTOR))
+                        .editMetadata()
+                        .addNewOwnerReference()
+                        .withApiVersion("apps/v1")
+                        .withKind("ReplicaSet")
+                        .withName("tb-topobridge-7d9f")
+                        .withUid("u1")
+                        .withController(true)
+                        .endOwnerReference()
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("controller")
+                        .withImage("topobridge:test")
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
+        client.pods()
+                .resource(new PodBuilder()
+                        .withMetadata(meta(NS, "tb-topobridge-cleanup-x1", SELECTOR))
+                        .editMetadata()
+                        .addNewOwnerReference()
+                        .withApiVersion("batch/v1")
+                        .withKind("Job")
+                        .withName("tb-topobridge-cleanup")
+                        .withUid("u2")
+                        .withController(true)
+                        .endOwnerReference()
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("cleanup")
+                        .withImage("topobridge:test")
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
 
         List<String> command = new ArrayList<>();
         command.add(PackagedApp.java());
         command.addAll(options());
-        command.addAll(List.of("-jar", PackagedApp.jar().toString(), "cleanup", "--managed-objects=delete",
-                "--stop-deployment", "tb-topobridge", "--wait", "60"));
+        command.addAll(List.of(
+                "-jar",
+                PackagedApp.jar().toString(),
+                "cleanup",
+                "--managed-objects=delete",
+                "--stop-deployment",
+                "tb-topobridge",
+                "--wait",
+                "60"));
         Path out = Files.createTempFile("cleanup", ".out");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .start();
         try {
-            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> client.apps().deployments().inNamespace(NS)
-                    .withName("tb-topobridge").get().getSpec().getReplicas() == 0);
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> client.apps()
+                                    .deployments()
+                                    .inNamespace(NS)
+                                    .withName("tb-topobridge")
+                                    .get()
+                                    .getSpec()
+                                    .getReplicas()
+                            == 0);
             Thread.sleep(1500);
             // while the controller pod runs, nothing is deleted
             assertThat(process.isAlive()).as(Files.readString(out)).isTrue();
-            assertThat(client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("topobridge").get()).isNotNull();
+            assertThat(client.admissionRegistration()
+                            .v1()
+                            .mutatingWebhookConfigurations()
+                            .withName("topobridge")
+                            .get())
+                    .isNotNull();
             assertThat(client.resources(HyperNode.class).list().getItems()).hasSize(3);
 
             client.pods().inNamespace(NS).withName("tb-topobridge-7d9f-abc").delete();
@@ -218,9 +377,18 @@ class CleanupCliIT {
             process.destroyForcibly();
             Files.deleteIfExists(out);
         }
-        var deployment = client.apps().deployments().inNamespace(NS).withName("tb-topobridge").get();
+        var deployment = client.apps()
+                .deployments()
+                .inNamespace(NS)
+                .withName("tb-topobridge")
+                .get();
         assertThat(deployment.getSpec().getTemplate().getSpec().getContainers()).hasSize(1);
-        assertThat(client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("topobridge").get()).isNull();
+        assertThat(client.admissionRegistration()
+                        .v1()
+                        .mutatingWebhookConfigurations()
+                        .withName("topobridge")
+                        .get())
+                .isNull();
         assertThat(names(client.resources(HyperNode.class).list().getItems())).containsExactly("handmade-rack");
     }
 
@@ -228,20 +396,29 @@ class CleanupCliIT {
     void theChartsHookJobCleansUpWithinItsOwnRbac() throws Exception {
         Rendered chart = HelmChart.render("tb", NS, Map.of());
         Map<String, String> env = chart.controllerEnv();
-        seed("", env.get("TOPOBRIDGE_ADMISSION_CONFIGURATION_NAME"), env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME"),
+        seed(
+                "",
+                env.get("TOPOBRIDGE_ADMISSION_CONFIGURATION_NAME"),
+                env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME"),
                 env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME"));
-        Deployment deployment = client.getKubernetesSerialization().convertValue(chart.one("Deployment"), Deployment.class);
+        Deployment deployment =
+                client.getKubernetesSerialization().convertValue(chart.one("Deployment"), Deployment.class);
         client.resource(deployment).create();
         cluster.dispatcher().clearLog();
 
         // the Job's container as the chart defines it: its arguments and its environment
         JsonNode job = chart.one("Job");
-        List<String> command = new ArrayList<>(List.of(PackagedApp.java(), "-Dkubernetes.master=" + cluster.url(),
-                "-Dkubernetes.namespace=" + NS, "-jar", PackagedApp.jar().toString()));
+        List<String> command = new ArrayList<>(List.of(
+                PackagedApp.java(),
+                "-Dkubernetes.master=" + cluster.url(),
+                "-Dkubernetes.namespace=" + NS,
+                "-jar",
+                PackagedApp.jar().toString()));
         chart.container(job).path("args").forEach(a -> command.add(a.asText()));
         Path out = Files.createTempFile("cleanup", ".out");
         try {
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
+            ProcessBuilder builder =
+                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
             builder.environment().putAll(Rendered.env(chart.container(job)));
             builder.environment().put("POD_NAMESPACE", NS);
             Process process = builder.start();
@@ -252,56 +429,117 @@ class CleanupCliIT {
         }
         List<RbacRules.Access> accesses = cluster.dispatcher().requests().stream()
                 .filter(r -> r.path().startsWith("/api/v1/") || r.path().startsWith("/apis/"))
-                .map(r -> RbacRules.access(r.method(), r.path())).toList();
+                .map(r -> RbacRules.access(r.method(), r.path()))
+                .toList();
 
-        assertThat(client.apps().deployments().inNamespace(NS).withName(deployment.getMetadata().getName()).get()
-                .getSpec().getReplicas()).isZero();
-        assertThat(names(client.admissionRegistration().v1().mutatingWebhookConfigurations().list().getItems()))
+        assertThat(client.apps()
+                        .deployments()
+                        .inNamespace(NS)
+                        .withName(deployment.getMetadata().getName())
+                        .get()
+                        .getSpec()
+                        .getReplicas())
+                .isZero();
+        assertThat(names(client.admissionRegistration()
+                        .v1()
+                        .mutatingWebhookConfigurations()
+                        .list()
+                        .getItems()))
                 .containsExactly("volcano-admission-service-pods-mutate");
         assertThat(names(client.secrets().inNamespace(NS).list().getItems())).containsExactly("unrelated");
         assertThat(names(client.leases().inNamespace(NS).list().getItems())).containsExactly("someone-elses-leader");
         assertThat(names(client.resources(HyperNode.class).list().getItems())).containsExactly("handmade-rack");
-        assertThat(names(client.resources(PodGroup.class).inAnyNamespace().list().getItems()))
+        assertThat(names(
+                        client.resources(PodGroup.class).inAnyNamespace().list().getItems()))
                 .containsExactly("pd-roleset-0", "podgroup-1234");
 
         // everything it asked the API server was allowed by the hook's own Role and ClusterRole
-        String account = job.path("spec").path("template").path("spec").path("serviceAccountName").asText();
+        String account = job.path("spec")
+                .path("template")
+                .path("spec")
+                .path("serviceAccountName")
+                .asText();
         assertThat(accesses).extracting(RbacRules.Access::verb).contains("get", "list", "patch", "delete");
-        assertThat(RbacRules.denied(accesses, chart.named("ClusterRole", account), chart.named("Role", account), NS)).isEmpty();
+        assertThat(RbacRules.denied(accesses, chart.named("ClusterRole", account), chart.named("Role", account), NS))
+                .isEmpty();
     }
 
     @Test
     void givesUpWaitingForAControllerThatDoesNotStopAndSaysSo() throws Exception {
         seed("");
-        client.apps().deployments().resource(new DeploymentBuilder()
-                .withMetadata(meta(NS, "tb-topobridge", Map.of()))
-                .withNewSpec().withReplicas(1).withNewSelector().withMatchLabels(SELECTOR).endSelector()
-                .withNewTemplate().withNewMetadata().withLabels(SELECTOR).endMetadata()
-                .withNewSpec().addNewContainer().withName("controller").withImage("topobridge:test").endContainer().endSpec()
-                .endTemplate().endSpec().build()).create();
-        client.pods().resource(new PodBuilder().withMetadata(meta(NS, "tb-topobridge-7d9f-abc", SELECTOR))
-                .editMetadata().addNewOwnerReference().withApiVersion("apps/v1").withKind("ReplicaSet")
-                .withName("tb-topobridge-7d9f").withUid("u1").withController(true).endOwnerReference().endMetadata()
-                .withNewSpec().addNewContainer().withName("controller").withImage("topobridge:test").endContainer().endSpec()
-                .build()).create();
+        client.apps()
+                .deployments()
+                .resource(new DeploymentBuilder()
+                        .withMetadata(meta(NS, "tb-topobridge", Map.of()))
+                        .withNewSpec()
+                        .withReplicas(1)
+                        .withNewSelector()
+                        .withMatchLabels(SELECTOR)
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .withLabels(SELECTOR)
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("controller")
+                        .withImage("topobridge:test")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
+        client.pods()
+                .resource(new PodBuilder()
+                        .withMetadata(meta(NS, "tb-topobridge-7d9f-abc", SELECTOR))
+                        .editMetadata()
+                        .addNewOwnerReference()
+                        .withApiVersion("apps/v1")
+                        .withKind("ReplicaSet")
+                        .withName("tb-topobridge-7d9f")
+                        .withUid("u1")
+                        .withController(true)
+                        .endOwnerReference()
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("controller")
+                        .withImage("topobridge:test")
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
 
-        var run = PackagedApp.run(options(), "cleanup", "--managed-objects=keep", "--stop-deployment", "tb-topobridge",
-                "--wait", "1");
+        var run = PackagedApp.run(
+                options(), "cleanup", "--managed-objects=keep", "--stop-deployment", "tb-topobridge", "--wait", "1");
 
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.stderr()).contains("error: stop Deployment tb-system/tb-topobridge: its pods [tb-topobridge-7d9f-abc] still run");
+        assertThat(run.stderr())
+                .contains(
+                        "error: stop Deployment tb-system/tb-topobridge: its pods [tb-topobridge-7d9f-abc] still run");
         // the other steps still ran
-        assertThat(client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("topobridge").get()).isNull();
+        assertThat(client.admissionRegistration()
+                        .v1()
+                        .mutatingWebhookConfigurations()
+                        .withName("topobridge")
+                        .get())
+                .isNull();
     }
 
     @Test
     void absentCrdsMeanNothingToDelete() throws Exception {
         try (MockCluster bare = MockCluster.start()) {
-            var run = PackagedApp.run(List.of("-Dkubernetes.master=" + bare.url(), "-Dkubernetes.namespace=" + NS),
-                    "cleanup", "--managed-objects=delete");
+            var run = PackagedApp.run(
+                    List.of("-Dkubernetes.master=" + bare.url(), "-Dkubernetes.namespace=" + NS),
+                    "cleanup",
+                    "--managed-objects=delete");
             assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
-            assertThat(run.stdout()).contains("absent MutatingWebhookConfiguration topobridge",
-                    "no PodGroups: the PodGroup CRD is not installed", "no HyperNodes: the HyperNode CRD is not installed");
+            assertThat(run.stdout())
+                    .contains(
+                            "absent MutatingWebhookConfiguration topobridge",
+                            "no PodGroups: the PodGroup CRD is not installed",
+                            "no HyperNodes: the HyperNode CRD is not installed");
         }
     }
 

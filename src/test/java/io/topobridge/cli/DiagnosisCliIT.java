@@ -12,8 +12,10 @@ import org.junit.jupiter.api.Test;
  */
 class DiagnosisCliIT {
 
-    private static final List<String> NO_CLUSTER = List.of("-Dquarkus.kubernetes-client.api-server-url=https://127.0.0.1:1",
-            "-Dquarkus.kubernetes-client.request-timeout=2s", "-Dquarkus.kubernetes-client.connection-timeout=2s",
+    private static final List<String> NO_CLUSTER = List.of(
+            "-Dquarkus.kubernetes-client.api-server-url=https://127.0.0.1:1",
+            "-Dquarkus.kubernetes-client.request-timeout=2s",
+            "-Dquarkus.kubernetes-client.connection-timeout=2s",
             "-Dquarkus.kubernetes-client.request-retry-backoff-limit=0");
 
     @Test

@@ -64,7 +64,9 @@ class RenderCliIT {
         var run = PackagedApp.run("render", dir.toString());
         assertThat(run.exitCode()).as(run.stderr()).isEqualTo(1);
         assertThat(run.stdout()).contains("name: tb-deploy-good").doesNotContain("tb-deploy-quantity");
-        assertThat(run.stderr().lines()).as(run.stderr()).isNotEmpty()
+        assertThat(run.stderr().lines())
+                .as(run.stderr())
+                .isNotEmpty()
                 .allMatch(l -> l.matches("(INFO|WARNING|REJECTED) \\S+ \\S+: .*"))
                 .noneMatch(l -> l.contains("Exception") || l.startsWith("\tat "));
         assertThat(run.stderr()).contains("REJECTED Deployment/ns/quantity UnreadableWorkload");

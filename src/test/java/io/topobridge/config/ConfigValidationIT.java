@@ -11,15 +11,19 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ConfigValidationIT {
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "topobridge.topology.tiers=rack,rack | label key 'rack' is listed twice",
-        "topobridge.topology.tiers=rack=,spine | has an empty tier name",
-        "topobridge.workloads.debounce=soon | topobridge.workloads.debounce",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "topobridge.topology.tiers=rack,rack | label key 'rack' is listed twice",
+                "topobridge.topology.tiers=rack=,spine | has an empty tier name",
+                "topobridge.workloads.debounce=soon | topobridge.workloads.debounce",
+            })
     void startUpFailsWithOneClearMessage(String setting, String expected) throws Exception {
         int eq = setting.indexOf('=');
-        var run = PackagedApp.run(List.of("-D" + setting.substring(0, eq) + "=" + setting.substring(eq + 1),
-                "-Dquarkus.http.port=0", "-Dquarkus.kubernetes-client.api-server-url=http://127.0.0.1:9"));
+        var run = PackagedApp.run(List.of(
+                "-D" + setting.substring(0, eq) + "=" + setting.substring(eq + 1),
+                "-Dquarkus.http.port=0",
+                "-Dquarkus.kubernetes-client.api-server-url=http://127.0.0.1:9"));
         assertThat(run.exitCode()).isNotZero();
         assertThat(run.stdout() + run.stderr()).contains(expected);
     }

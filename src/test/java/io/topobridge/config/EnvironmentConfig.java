@@ -13,8 +13,7 @@ import java.util.Map;
  */
 public final class EnvironmentConfig {
 
-    private EnvironmentConfig() {
-    }
+    private EnvironmentConfig() {}
 
     public static SettingsProducer settings(Map<String, String> environment) {
         SmallRyeConfig config = new SmallRyeConfigBuilder()

@@ -49,19 +49,30 @@ class TopologyConfigValidationTest {
 
     @Test
     void explicitTiersAreAccepted() {
-        ConfigValidator validator = validator(Map.of("topobridge.topology.tiers", "example.com/rack=rack,topology.kubernetes.io/zone=zone"));
+        ConfigValidator validator = validator(
+                Map.of("topobridge.topology.tiers", "example.com/rack=rack,topology.kubernetes.io/zone=zone"));
         assertThatCode(validator::validate).doesNotThrowAnyException();
-        assertThat(settings(Map.of("topobridge.topology.tiers", "example.com/rack=rack,topology.kubernetes.io/zone=zone"))
-                .topology().tiers()).hasSize(2);
+        assertThat(settings(Map.of(
+                                "topobridge.topology.tiers", "example.com/rack=rack,topology.kubernetes.io/zone=zone"))
+                        .topology()
+                        .tiers())
+                .hasSize(2);
     }
 
     static Stream<Arguments> mistakes() {
         return Stream.of(
-                Arguments.of("unknown preset", Map.of("topobridge.topology.preset", "azure"),
+                Arguments.of(
+                        "unknown preset",
+                        Map.of("topobridge.topology.preset", "azure"),
                         "topobridge.topology.preset: unknown preset 'azure'"),
-                Arguments.of("duplicate key", Map.of("topobridge.topology.tiers", "rack=a,rack=b"), "label key 'rack' is listed twice"),
+                Arguments.of(
+                        "duplicate key",
+                        Map.of("topobridge.topology.tiers", "rack=a,rack=b"),
+                        "label key 'rack' is listed twice"),
                 Arguments.of("empty name", Map.of("topobridge.topology.tiers", "rack="), "has an empty tier name"),
-                Arguments.of("preset and tiers", Map.of("topobridge.topology.preset", "gke", "topobridge.topology.tiers", "rack"),
+                Arguments.of(
+                        "preset and tiers",
+                        Map.of("topobridge.topology.preset", "gke", "topobridge.topology.tiers", "rack"),
                         "are both set"));
     }
 

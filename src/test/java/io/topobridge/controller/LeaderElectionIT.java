@@ -30,24 +30,33 @@ class LeaderElectionIT {
         int port = FreePort.find();
         Path log = Files.createTempFile("topobridge-le", ".log");
         logs.add(log);
-        processes.add(new ProcessBuilder(PackagedApp.java(),
-                "-Dkubernetes.master=" + cluster.url(), "-Dkubernetes.namespace=default",
-                "-Dquarkus.http.port=" + port,
-                "-Dtopobridge.admission.enabled=false",
-                "-Dtopobridge.leader-election.enabled=true",
-                "-Dtopobridge.leader-election.lease-namespace=default",
-                "-Dtopobridge.leader-election.lease-duration=3s",
-                "-Dtopobridge.leader-election.renew-deadline=2s",
-                "-Dtopobridge.leader-election.retry-period=500ms",
-                "-jar", PackagedApp.jar().toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start());
+        processes.add(new ProcessBuilder(
+                        PackagedApp.java(),
+                        "-Dkubernetes.master=" + cluster.url(),
+                        "-Dkubernetes.namespace=default",
+                        "-Dquarkus.http.port=" + port,
+                        "-Dtopobridge.admission.enabled=false",
+                        "-Dtopobridge.leader-election.enabled=true",
+                        "-Dtopobridge.leader-election.lease-namespace=default",
+                        "-Dtopobridge.leader-election.lease-duration=3s",
+                        "-Dtopobridge.leader-election.renew-deadline=2s",
+                        "-Dtopobridge.leader-election.retry-period=500ms",
+                        "-jar",
+                        PackagedApp.jar().toString())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start());
         return port;
     }
 
     private String status(int port) {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/status"))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+            return http.send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/status"))
+                                    .timeout(Duration.ofSeconds(5))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
         } catch (Exception e) {
             return "";
         }
@@ -68,18 +77,29 @@ class LeaderElectionIT {
     @Test
     void exactlyOneLeadsAndTheOtherTakesOver() throws Exception {
         int first = launch();
-        Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(500))
                 .until(() -> status(first).contains("\"role\":\"leader\""));
         int second = launch();
-        Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(500))
                 .until(() -> status(second).contains("\"role\":\"follower\""));
         Thread.sleep(3000);
         assertThat(status(second)).contains("\"role\":\"follower\"");
-        assertThat(cluster.client().leases().inNamespace("default").withName("topobridge-leader").get()).isNotNull();
+        assertThat(cluster.client()
+                        .leases()
+                        .inNamespace("default")
+                        .withName("topobridge-leader")
+                        .get())
+                .isNotNull();
 
         processes.get(0).destroy(); // graceful stop releases the lease
         processes.get(0).waitFor();
-        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(250))
                 .until(() -> status(second).contains("\"role\":\"leader\""));
     }
 }

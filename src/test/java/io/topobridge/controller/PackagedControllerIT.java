@@ -36,13 +36,18 @@ class PackagedControllerIT {
         cluster = MockCluster.start().installVolcanoCrds();
         port = FreePort.find();
         log = Files.createTempFile("topobridge-controller", ".log");
-        List<String> command = new ArrayList<>(List.of(PackagedApp.java(),
+        List<String> command = new ArrayList<>(List.of(
+                PackagedApp.java(),
                 "-Dkubernetes.master=" + cluster.url(),
                 "-Dkubernetes.namespace=default",
                 "-Dquarkus.http.port=" + port,
                 "-Dtopobridge.admission.enabled=false",
-                "-jar", PackagedApp.jar().toString()));
-        process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                "-jar",
+                PackagedApp.jar().toString()));
+        process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
     }
 
     @AfterEach
@@ -56,19 +61,27 @@ class PackagedControllerIT {
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .timeout(Duration.ofSeconds(5))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
     void becomesReadyAndServesItsEndpoints() throws Exception {
-        Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(500))
                 .ignoreExceptions()
-                .untilAsserted(() -> assertThat(get("/q/health/ready").statusCode()).as(Files.readString(log)).isEqualTo(200));
+                .untilAsserted(() -> assertThat(get("/q/health/ready").statusCode())
+                        .as(Files.readString(log))
+                        .isEqualTo(200));
         assertThat(get("/q/health/live").statusCode()).isEqualTo(200);
         assertThat(get("/q/metrics").body()).contains("jvm_memory_used_bytes");
         String status = get("/api/status").body();
-        assertThat(status).contains("\"leaderworkersets.leaderworkerset.x-k8s.io\":false")
+        assertThat(status)
+                .contains("\"leaderworkersets.leaderworkerset.x-k8s.io\":false")
                 .contains("\"podgroups.scheduling.volcano.sh\":true");
     }
 }

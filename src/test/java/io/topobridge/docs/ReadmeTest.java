@@ -42,15 +42,18 @@ class ReadmeTest {
                 missing.add(reason.reason());
             }
         }
-        assertThat(missing).as("topology finding reasons missing from README.md's findings table").isEmpty();
+        assertThat(missing)
+                .as("topology finding reasons missing from README.md's findings table")
+                .isEmpty();
     }
 
     @Test
     void ciRunsTheReadmeTestCommand() throws IOException {
         assertThat(Files.readString(Path.of("README.md"))).contains(TEST_COMMAND);
         List<String> commands = Files.readAllLines(Path.of(".ci", "run")).stream()
-                .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("set ")
-                        && !l.startsWith("cd ")).toList();
+                .map(String::strip)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("set ") && !l.startsWith("cd "))
+                .toList();
         // the browser tests need Debian's chromium, which a fresh CI machine installs first
         assertThat(commands).containsExactly(".ci/install-chromium", TEST_COMMAND);
     }

@@ -42,26 +42,40 @@ class AdoptionE2E {
     }
 
     private Versions startAStormService(String ns) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns)
-                .addToLabels("topobridge.io/enabled", "true").endMetadata().build()).create();
-        cluster.waitFor("the default ServiceAccount in " + ns, Duration.ofSeconds(60),
-                () -> client.serviceAccounts().inNamespace(ns).withName("default").get() != null);
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(ns)
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .endMetadata()
+                        .build())
+                .create();
+        cluster.waitFor(
+                "the default ServiceAccount in " + ns,
+                Duration.ofSeconds(60),
+                () -> client.serviceAccounts()
+                                .inNamespace(ns)
+                                .withName("default")
+                                .get()
+                        != null);
         List<Boolean> seen = new CopyOnWriteArrayList<>();
-        Watch watch = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(ns)
+        Watch watch = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(ns)
                 .watch(new Watcher<>() {
                     @Override
                     public void eventReceived(Action action, GenericKubernetesResource pg) {
                         if (action == Action.ADDED || action == Action.MODIFIED) {
-                            seen.add(((Map<?, ?>) pg.getAdditionalProperties().get("spec")).containsKey("networkTopology"));
+                            seen.add(((Map<?, ?>) pg.getAdditionalProperties().get("spec"))
+                                    .containsKey("networkTopology"));
                         }
                     }
 
                     @Override
-                    public void onClose(WatcherException cause) {
-                    }
+                    public void onClose(WatcherException cause) {}
                 });
         try {
-            client.resource(client.getKubernetesSerialization().unmarshal("""
+            client.resource(client.getKubernetesSerialization()
+                            .unmarshal("""
                     apiVersion: orchestration.aibrix.ai/v1alpha1
                     kind: StormService
                     metadata:
@@ -91,10 +105,13 @@ class AdoptionE2E {
                               spec:
                                 schedulerName: volcano
                                 containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]
-                    """.formatted(ns), GenericKubernetesResource.class)).create();
+                    """.formatted(ns), GenericKubernetesResource.class))
+                    .create();
             cluster.waitFor("the 4 pods running", WAIT, () -> {
                 List<Pod> pods = client.pods().inNamespace(ns).list().getItems();
-                return pods.size() == 4 && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase()));
+                return pods.size() == 4
+                        && pods.stream()
+                                .allMatch(p -> "Running".equals(p.getStatus().getPhase()));
             });
             // the reconciles that follow the pods' start settle
             cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), WAIT);
@@ -113,15 +130,24 @@ class AdoptionE2E {
         cluster.stopBridge();
         Versions without;
         try (Bridge plain = Bridge.on(cluster, "topobridge-no-podgroup-webhook")
-                .set("topobridge.admission.adopt-podgroups", "false").start().awaitReady(WAIT)) {
+                .set("topobridge.admission.adopt-podgroups", "false")
+                .start()
+                .awaitReady(WAIT)) {
             without = startAStormService("adopt-before");
         }
         cluster.bridge();
         Versions with = startAStormService("adopt-after");
-        System.out.printf("AIBrix PodGroup versions without the PodGroup webhook: %d of %d lacked the topology; "
-                + "with it: %d of %d%n", without.missing(), without.withTopology().size(), with.missing(),
+        System.out.printf(
+                "AIBrix PodGroup versions without the PodGroup webhook: %d of %d lacked the topology; "
+                        + "with it: %d of %d%n",
+                without.missing(),
+                without.withTopology().size(),
+                with.missing(),
                 with.withTopology().size());
         assertThat(without.missing()).as("AIBrix drops the fields: " + without).isPositive();
-        assertThat(with.withTopology()).as("every version carries them: " + with).isNotEmpty().allMatch(has -> has);
+        assertThat(with.withTopology())
+                .as("every version carries them: " + with)
+                .isNotEmpty()
+                .allMatch(has -> has);
     }
 }

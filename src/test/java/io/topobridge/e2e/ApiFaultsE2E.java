@@ -66,16 +66,33 @@ class ApiFaultsE2E {
         Examples.ensureNodes(client);
         Node tray = client.nodes().withName(TRAY).get();
         Node other = client.nodes().withName("gb200-r02-t01").get();
-        home = Map.of("nvidia.com/gpu.clique", tray.getMetadata().getLabels().get("nvidia.com/gpu.clique"),
-                "fabric.topograph.run/tier-0", tray.getMetadata().getLabels().get("fabric.topograph.run/tier-0"));
-        away = Map.of("nvidia.com/gpu.clique", other.getMetadata().getLabels().get("nvidia.com/gpu.clique"),
-                "fabric.topograph.run/tier-0", other.getMetadata().getLabels().get("fabric.topograph.run/tier-0"));
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
-                .addToLabels("topobridge.io/enabled", "true").endMetadata().build()).create();
-        client.apps().deployments().inNamespace(NS).resource(deployment(replicas)).create();
+        home = Map.of(
+                "nvidia.com/gpu.clique",
+                tray.getMetadata().getLabels().get("nvidia.com/gpu.clique"),
+                "fabric.topograph.run/tier-0",
+                tray.getMetadata().getLabels().get("fabric.topograph.run/tier-0"));
+        away = Map.of(
+                "nvidia.com/gpu.clique",
+                other.getMetadata().getLabels().get("nvidia.com/gpu.clique"),
+                "fabric.topograph.run/tier-0",
+                other.getMetadata().getLabels().get("fabric.topograph.run/tier-0"));
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NS)
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .endMetadata()
+                        .build())
+                .create();
+        client.apps()
+                .deployments()
+                .inNamespace(NS)
+                .resource(deployment(replicas))
+                .create();
 
         FaultProxy proxy = FaultProxy.to(cluster.url(), cluster.caPem());
-        Bridge bridge = Bridge.on(cluster, "faulty").kubeconfig(kubeconfig(proxy)).start();
+        Bridge bridge =
+                Bridge.on(cluster, "faulty").kubeconfig(kubeconfig(proxy)).start();
         try {
             bridge.awaitReady(Duration.ofSeconds(120));
             converged("start");
@@ -84,12 +101,19 @@ class ApiFaultsE2E {
             faulted("409 on 3 writes", () -> proxy.inject(Fault.CONFLICT, 3, true), proxy);
             faulted("429 Retry-After 1 on 5 requests", () -> proxy.inject(Fault.THROTTLE, 5, false), proxy);
             faulted("500 on 3 writes", () -> proxy.inject(Fault.INTERNAL_ERROR, 3, true), proxy);
-            faulted("2 writes answered after " + FaultProxy.SLOW.toSeconds() + " s (client timeout "
-                    + CLIENT_TIMEOUT.toSeconds() + " s)", () -> proxy.inject(Fault.SLOW, 2, true), proxy);
-            faulted("3 connections closed without an answer", () -> proxy.inject(Fault.DROP, 3, false), proxy);
-            faulted("watches cut mid-stream", () -> figures.put("watches cut", String.valueOf(proxy.cutWatches())),
+            faulted(
+                    "2 writes answered after " + FaultProxy.SLOW.toSeconds() + " s (client timeout "
+                            + CLIENT_TIMEOUT.toSeconds() + " s)",
+                    () -> proxy.inject(Fault.SLOW, 2, true),
                     proxy);
-            assertThat(Integer.parseInt(figures.get("watches cut"))).as("open watches the proxy cut").isPositive();
+            faulted("3 connections closed without an answer", () -> proxy.inject(Fault.DROP, 3, false), proxy);
+            faulted(
+                    "watches cut mid-stream",
+                    () -> figures.put("watches cut", String.valueOf(proxy.cutWatches())),
+                    proxy);
+            assertThat(Integer.parseInt(figures.get("watches cut")))
+                    .as("open watches the proxy cut")
+                    .isPositive();
 
             // a 503 outage: every request fails for OUTAGE; the bridge must back off, not spin
             long before = proxy.requests();
@@ -114,11 +138,15 @@ class ApiFaultsE2E {
             cluster.assertHealthy();
 
             List<Write> writes = cluster.audit().writesSince(mark, w -> w.user().equals(RealCluster.BRIDGE));
-            assertThat(writes).as("PodGroups deleted").noneMatch(w -> w.resource().equals("podgroups")
-                    && w.verb().equals("delete"));
-            assertThat(writes).as("PodGroups created (the gang's existed before the faults)")
+            assertThat(writes)
+                    .as("PodGroups deleted")
+                    .noneMatch(w -> w.resource().equals("podgroups") && w.verb().equals("delete"));
+            assertThat(writes)
+                    .as("PodGroups created (the gang's existed before the faults)")
                     .noneMatch(w -> w.resource().equals("podgroups") && w.code() == 201);
-            assertThat(writes.stream().filter(w -> w.verb().startsWith("delete")).toList())
+            assertThat(writes.stream()
+                            .filter(w -> w.verb().startsWith("delete"))
+                            .toList())
                     .as("every delete is of an object carrying the bridge's label")
                     .allMatch(w -> w.resource().equals("hypernodes") && labelled.contains(w.name()), "labelled");
             assertThat(ourPodGroups()).as("one PodGroup for the gang").containsExactly(GANG);
@@ -141,7 +169,9 @@ class ApiFaultsE2E {
         cluster.waitFor("the fault " + name + " to be used up", WAIT, proxy::spent);
         proxy.clear();
         converged(name);
-        figures.put(name, "converged in " + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
+        figures.put(
+                name,
+                "converged in " + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
     }
 
     /** Moves the tray to the other NVLink domain (or back) and scales the Deployment. */
@@ -151,7 +181,12 @@ class ApiFaultsE2E {
         replicas = replicas == 2 ? 3 : 2;
         // retried: the admin client's own requests may land while kube-apiserver restarts
         cluster.waitFor("the scale to " + replicas, WAIT, () -> {
-            cluster.client().apps().deployments().inNamespace(NS).withName("web").scale(replicas);
+            cluster.client()
+                    .apps()
+                    .deployments()
+                    .inNamespace(NS)
+                    .withName("web")
+                    .scale(replicas);
             return true;
         });
     }
@@ -181,23 +216,34 @@ class ApiFaultsE2E {
         }
         assertThat(podGroup).as("the PodGroup render prints").isNotNull();
         JsonNode rendered = podGroup;
-        cluster.waitFor("the HyperNodes render prints, after " + step, WAIT,
+        cluster.waitFor(
+                "the HyperNodes render prints, after " + step,
+                WAIT,
                 () -> Examples.hyperNodes(cluster.client()).equals(hyperNodes));
         cluster.waitFor("the PodGroup render prints, after " + step, WAIT, () -> matches(rendered));
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
-        assertThat(Examples.hyperNodes(cluster.client())).as("HyperNodes after " + step).isEqualTo(hyperNodes);
-        assertThat(matches(podGroup)).as("PodGroup after " + step + ": " + podGroup).isTrue();
+        assertThat(Examples.hyperNodes(cluster.client()))
+                .as("HyperNodes after " + step)
+                .isEqualTo(hyperNodes);
+        assertThat(matches(podGroup))
+                .as("PodGroup after " + step + ": " + podGroup)
+                .isTrue();
         for (GenericKubernetesResource h : cluster.client()
                 .genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode")
-                .withLabel("volcano.sh/network-topology-source", "topobridge").list().getItems()) {
+                .withLabel("volcano.sh/network-topology-source", "topobridge")
+                .list()
+                .getItems()) {
             labelled.add(h.getMetadata().getName());
         }
     }
 
     /** Whether the live PodGroup has every spec field render prints, with the same value. */
     private boolean matches(JsonNode rendered) {
-        GenericKubernetesResource live = cluster.client().genericKubernetesResources("scheduling.volcano.sh/v1beta1",
-                "PodGroup").inNamespace(NS).withName(GANG).get();
+        GenericKubernetesResource live = cluster.client()
+                .genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(NS)
+                .withName(GANG)
+                .get();
         if (live == null) {
             return false;
         }
@@ -214,28 +260,66 @@ class ApiFaultsE2E {
     /** The Deployment as it is, as a YAML file for {@code render}. */
     private String deploymentFile() {
         Path file = cluster.runDir().resolve("faults-deployment.yaml");
-        Deployment live = cluster.client().apps().deployments().inNamespace(NS).withName("web").get();
-        write(file, cluster.client().getKubernetesSerialization().asYaml(deployment(live.getSpec().getReplicas())
-                .edit().editMetadata().withNamespace(NS).endMetadata().build()));
+        Deployment live = cluster.client()
+                .apps()
+                .deployments()
+                .inNamespace(NS)
+                .withName("web")
+                .get();
+        write(
+                file,
+                cluster.client()
+                        .getKubernetesSerialization()
+                        .asYaml(deployment(live.getSpec().getReplicas())
+                                .edit()
+                                .editMetadata()
+                                .withNamespace(NS)
+                                .endMetadata()
+                                .build()));
         return file.toString();
     }
 
     private List<String> ourPodGroups() {
         List<String> out = new ArrayList<>();
-        for (GenericKubernetesResource pg : cluster.client().genericKubernetesResources("scheduling.volcano.sh/v1beta1",
-                "PodGroup").inNamespace(NS).withLabel("app.kubernetes.io/managed-by", "topobridge").list().getItems()) {
+        for (GenericKubernetesResource pg : cluster.client()
+                .genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(NS)
+                .withLabel("app.kubernetes.io/managed-by", "topobridge")
+                .list()
+                .getItems()) {
             out.add(pg.getMetadata().getName());
         }
         return out;
     }
 
     private static Deployment deployment(int replicas) {
-        return new DeploymentBuilder().withNewMetadata().withName("web")
-                .addToAnnotations("topobridge.io/highest-tier", "leaf").endMetadata().withNewSpec().withReplicas(replicas)
-                .withNewSelector().addToMatchLabels("app", "web").endSelector().withNewTemplate().withNewMetadata()
-                .addToLabels("app", "web").endMetadata().withNewSpec().withSchedulerName("volcano").addNewContainer()
-                .withName("c").withImage("x").withNewResources().addToRequests("cpu", new Quantity("1")).endResources()
-                .endContainer().endSpec().endTemplate().endSpec().build();
+        return new DeploymentBuilder()
+                .withNewMetadata()
+                .withName("web")
+                .addToAnnotations("topobridge.io/highest-tier", "leaf")
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(replicas)
+                .withNewSelector()
+                .addToMatchLabels("app", "web")
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .addToLabels("app", "web")
+                .endMetadata()
+                .withNewSpec()
+                .withSchedulerName("volcano")
+                .addNewContainer()
+                .withName("c")
+                .withImage("x")
+                .withNewResources()
+                .addToRequests("cpu", new Quantity("1"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
     }
 
     /** The cluster's nodes as a YAML file, for {@code render}. */
@@ -244,7 +328,8 @@ class ApiFaultsE2E {
         StringBuilder out = new StringBuilder();
         for (Node n : cluster.client().nodes().list().getItems()) {
             n.getMetadata().setManagedFields(null);
-            out.append("---\n").append(cluster.client().getKubernetesSerialization().asYaml(n));
+            out.append("---\n")
+                    .append(cluster.client().getKubernetesSerialization().asYaml(n));
         }
         write(file, out.toString());
         return file.toString();

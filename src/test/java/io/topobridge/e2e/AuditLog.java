@@ -24,8 +24,17 @@ public final class AuditLog {
     private static final Set<String> WRITES = Set.of("create", "update", "patch", "delete", "deletecollection");
 
     /** One audited write (with the request and response bodies where the policy records them). */
-    public record Write(String user, String verb, String resource, String subresource, String namespace, String name,
-            int code, String userAgent, JsonNode requestObject, JsonNode responseObject) {
+    public record Write(
+            String user,
+            String verb,
+            String resource,
+            String subresource,
+            String namespace,
+            String name,
+            int code,
+            String userAgent,
+            JsonNode requestObject,
+            JsonNode responseObject) {
 
         /** {@code verb resource[/subresource] namespace/name → code}, for assertion messages. */
         @Override
@@ -45,15 +54,28 @@ public final class AuditLog {
      * {@code group} is empty for the core API; {@code resource} is empty for a non-resource URL such as
      * {@code /version}.
      */
-    public record Request(String user, String verb, String group, String resource, String subresource,
-            String namespace, String name, int code, String uri) {
+    public record Request(
+            String user,
+            String verb,
+            String group,
+            String resource,
+            String subresource,
+            String namespace,
+            String name,
+            int code,
+            String uri) {
 
         /** {@code verb group/resource[/subresource] namespace/name → code}, for assertion messages. */
         @Override
         public String toString() {
-            String what = resource.isEmpty() ? uri
-                    : (group.isEmpty() ? "" : group + "/") + resource + (subresource.isEmpty() ? "" : "/" + subresource)
-                            + (namespace.isEmpty() && name.isEmpty() ? "" : " " + (namespace.isEmpty() ? "" : namespace + "/") + name);
+            String what = resource.isEmpty()
+                    ? uri
+                    : (group.isEmpty() ? "" : group + "/")
+                            + resource
+                            + (subresource.isEmpty() ? "" : "/" + subresource)
+                            + (namespace.isEmpty() && name.isEmpty()
+                                    ? ""
+                                    : " " + (namespace.isEmpty() ? "" : namespace + "/") + name);
             return verb + " " + what + " → " + code;
         }
 
@@ -96,10 +118,17 @@ public final class AuditLog {
                 continue;
             }
             JsonNode ref = event.path("objectRef");
-            Write write = new Write(event.path("user").path("username").asText(), event.path("verb").asText(),
-                    ref.path("resource").asText(), ref.path("subresource").asText(), ref.path("namespace").asText(),
-                    ref.path("name").asText(), event.path("responseStatus").path("code").asInt(),
-                    event.path("userAgent").asText(), event.get("requestObject"), event.get("responseObject"));
+            Write write = new Write(
+                    event.path("user").path("username").asText(),
+                    event.path("verb").asText(),
+                    ref.path("resource").asText(),
+                    ref.path("subresource").asText(),
+                    ref.path("namespace").asText(),
+                    ref.path("name").asText(),
+                    event.path("responseStatus").path("code").asInt(),
+                    event.path("userAgent").asText(),
+                    event.get("requestObject"),
+                    event.get("responseObject"));
             if (filter.test(write)) {
                 out.add(write);
             }
@@ -115,10 +144,16 @@ public final class AuditLog {
                 continue;
             }
             JsonNode ref = event.path("objectRef");
-            Request request = new Request(event.path("user").path("username").asText(), event.path("verb").asText(),
-                    ref.path("apiGroup").asText(), ref.path("resource").asText(), ref.path("subresource").asText(),
-                    ref.path("namespace").asText(), ref.path("name").asText(),
-                    event.path("responseStatus").path("code").asInt(), event.path("requestURI").asText());
+            Request request = new Request(
+                    event.path("user").path("username").asText(),
+                    event.path("verb").asText(),
+                    ref.path("apiGroup").asText(),
+                    ref.path("resource").asText(),
+                    ref.path("subresource").asText(),
+                    ref.path("namespace").asText(),
+                    ref.path("name").asText(),
+                    event.path("responseStatus").path("code").asInt(),
+                    event.path("requestURI").asText());
             if (filter.test(request)) {
                 out.add(request);
             }

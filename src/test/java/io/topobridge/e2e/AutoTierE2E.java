@@ -51,29 +51,61 @@ class AutoTierE2E {
                 client.resource(object).createOr(o -> o.update());
             }
         }
-        cluster.waitFor("the default ServiceAccount in " + NS, Duration.ofSeconds(60),
-                () -> client.serviceAccounts().inNamespace(NS).withName("default").get() != null);
+        cluster.waitFor(
+                "the default ServiceAccount in " + NS,
+                Duration.ofSeconds(60),
+                () -> client.serviceAccounts()
+                                .inNamespace(NS)
+                                .withName("default")
+                                .get()
+                        != null);
     }
 
     @AfterEach
     void cleanUp() {
         client.namespaces().withName(NS).delete();
-        cluster.waitFor("namespace " + NS + " gone", Duration.ofSeconds(120),
+        cluster.waitFor(
+                "namespace " + NS + " gone",
+                Duration.ofSeconds(120),
                 () -> client.namespaces().withName(NS).get() == null);
     }
 
     /** A Deployment of {@code replicas} pods, each asking for {@code gpus} GPUs, with the given annotations. */
     private Deployment deployment(String name, int replicas, int gpus, Map<String, String> annotations) {
-        Map<String, Quantity> limits = Map.of("cpu", new Quantity("4"), "memory", new Quantity("16Gi"),
-                "nvidia.com/gpu", new Quantity(String.valueOf(gpus)));
+        Map<String, Quantity> limits = Map.of(
+                "cpu",
+                new Quantity("4"),
+                "memory",
+                new Quantity("16Gi"),
+                "nvidia.com/gpu",
+                new Quantity(String.valueOf(gpus)));
         return new DeploymentBuilder()
-                .withNewMetadata().withName(name).withNamespace(NS).withAnnotations(annotations).endMetadata()
-                .withNewSpec().withReplicas(replicas)
-                .withNewSelector().addToMatchLabels("app", name).endSelector()
-                .withNewTemplate().withNewMetadata().addToLabels("app", name).endMetadata()
-                .withNewSpec().addNewContainer().withName("engine").withImage("registry.k8s.io/pause:3.10")
-                .withNewResources().withLimits(limits).endResources().endContainer().endSpec()
-                .endTemplate().endSpec().build();
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(NS)
+                .withAnnotations(annotations)
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(replicas)
+                .withNewSelector()
+                .addToMatchLabels("app", name)
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .addToLabels("app", name)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("engine")
+                .withImage("registry.k8s.io/pause:3.10")
+                .withNewResources()
+                .withLimits(limits)
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
     }
 
     private static Map<String, String> annotations(String... keyValues) {
@@ -86,15 +118,24 @@ class AutoTierE2E {
 
     /** The PodGroup as the cluster holds it, once it exists. */
     private GenericKubernetesResource podGroup(String name) {
-        cluster.waitFor("PodGroup " + name, Duration.ofSeconds(60), () -> client.genericKubernetesResources(
-                "scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(NS).withName(name).get() != null);
-        return client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(NS)
-                .withName(name).get();
+        cluster.waitFor(
+                "PodGroup " + name,
+                Duration.ofSeconds(60),
+                () -> client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                                .inNamespace(NS)
+                                .withName(name)
+                                .get()
+                        != null);
+        return client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(NS)
+                .withName(name)
+                .get();
     }
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> topology(GenericKubernetesResource pg) {
-        Map<String, Object> spec = (Map<String, Object>) pg.getAdditionalProperties().get("spec");
+        Map<String, Object> spec =
+                (Map<String, Object>) pg.getAdditionalProperties().get("spec");
         return (Map<String, Object>) spec.get("networkTopology");
     }
 
@@ -111,21 +152,28 @@ class AutoTierE2E {
     }
 
     private Placement.Domain domainOf(List<Pod> pods) {
-        return Placement.of(client).lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName()).toList())
-                .orElseThrow(() -> new AssertionError("pods in no common HyperNode: " + pods.stream()
-                        .map(p -> p.getSpec().getNodeName()).toList()));
+        return Placement.of(client)
+                .lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName()).toList())
+                .orElseThrow(() -> new AssertionError("pods in no common HyperNode: "
+                        + pods.stream().map(p -> p.getSpec().getNodeName()).toList()));
     }
 
     private static void print(String shape, GenericKubernetesResource pg, Placement.Domain placed) {
-        System.out.printf("AUTO-TIER %-34s chosen %s, %s (%s) -> placed in %s at tier %d (%s)%n", shape,
-                topology(pg).get("highestTierAllowed"), topology(pg).get("mode"),
-                pg.getMetadata().getAnnotations().get("topobridge.io/chosen-tier"), placed == null ? "-" : placed.name(),
-                placed == null ? 0 : placed.tier(), placed == null ? "-" : placed.tierName());
+        System.out.printf(
+                "AUTO-TIER %-34s chosen %s, %s (%s) -> placed in %s at tier %d (%s)%n",
+                shape,
+                topology(pg).get("highestTierAllowed"),
+                topology(pg).get("mode"),
+                pg.getMetadata().getAnnotations().get("topobridge.io/chosen-tier"),
+                placed == null ? "-" : placed.name(),
+                placed == null ? 0 : placed.tier(),
+                placed == null ? "-" : placed.tierName());
     }
 
     @Test
     void aFourGpuTensorParallelGangGetsOneNvlinkPartition() {
-        client.resource(deployment("tp4", 4, 1, annotations("topobridge.io/highest-tier", "auto"))).create();
+        client.resource(deployment("tp4", 4, 1, annotations("topobridge.io/highest-tier", "auto")))
+                .create();
         GenericKubernetesResource pg = podGroup("tb-deploy-tp4");
         assertThat(pg.getMetadata().getAnnotations().get("topobridge.io/chosen-tier"))
                 .isEqualTo("1 (nvlink): 4 GPUs fit in 7 of 7 nvlink domains");
@@ -139,10 +187,12 @@ class AutoTierE2E {
 
     @Test
     void aGangTooLargeForAnyPartitionGetsTheNvlinkDomainThatHoldsIt() {
-        client.resource(deployment("wide", 10, 4, annotations("topobridge.io/highest-tier", "auto"))).create();
+        client.resource(deployment("wide", 10, 4, annotations("topobridge.io/highest-tier", "auto")))
+                .create();
         GenericKubernetesResource pg = podGroup("tb-deploy-wide");
-        assertThat(pg.getMetadata().getAnnotations().get("topobridge.io/chosen-tier")).isEqualTo(
-                "2 (nvlink-domain): 40 GPUs fit in 1 of 5 nvlink-domain domains; 1 (nvlink) holds at most 36 GPUs");
+        assertThat(pg.getMetadata().getAnnotations().get("topobridge.io/chosen-tier"))
+                .isEqualTo(
+                        "2 (nvlink-domain): 40 GPUs fit in 1 of 5 nvlink-domain domains; 1 (nvlink) holds at most 36 GPUs");
         assertThat(tier(pg)).isEqualTo(2);
         assertThat(topology(pg).get("mode")).isEqualTo("hard");
         List<Pod> pods = placed("tb-deploy-wide", 10);
@@ -159,16 +209,24 @@ class AutoTierE2E {
         client.resource(deployment("wide-nvlink", 10, 4, annotations("topobridge.io/highest-tier", "nvlink")))
                 .create();
         GenericKubernetesResource low = podGroup("tb-deploy-wide-nvlink");
-        cluster.waitFor("10 pods tied", PLACED, () -> Placement.gangPods(client, NS, "tb-deploy-wide-nvlink").size() == 10);
+        cluster.waitFor(
+                "10 pods tied",
+                PLACED,
+                () -> Placement.gangPods(client, NS, "tb-deploy-wide-nvlink").size() == 10);
         RealCluster.sleep(Duration.ofSeconds(20));
         boolean noneBound = Placement.noneBound(Placement.gangPods(client, NS, "tb-deploy-wide-nvlink"));
-        System.out.printf("AUTO-TIER %-34s hand-chosen 1 (nvlink), hard -> %s after 20 s%n",
+        System.out.printf(
+                "AUTO-TIER %-34s hand-chosen 1 (nvlink), hard -> %s after 20 s%n",
                 "10 pods x 4 GPUs", noneBound ? "not placed" : "placed");
-        assertThat(noneBound).as("hand-chosen nvlink: no partial gang, and no whole one").isTrue();
+        assertThat(noneBound)
+                .as("hand-chosen nvlink: no partial gang, and no whole one")
+                .isTrue();
         assertThat(low.getMetadata().getAnnotations()).doesNotContainKey("topobridge.io/chosen-tier");
         client.resource(low).delete();
         client.apps().deployments().inNamespace(NS).withName("wide-nvlink").delete();
-        cluster.waitFor("the nvlink gang's pods gone", PLACED,
+        cluster.waitFor(
+                "the nvlink gang's pods gone",
+                PLACED,
                 () -> Placement.gangPods(client, NS, "tb-deploy-wide-nvlink").isEmpty());
 
         // the top tier: placed, but nothing keeps it in one NVLink domain
@@ -176,21 +234,36 @@ class AutoTierE2E {
                 .create();
         GenericKubernetesResource top = podGroup("tb-deploy-wide-spine");
         Placement.Domain d = domainOf(placed("tb-deploy-wide-spine", 10));
-        System.out.printf("AUTO-TIER %-34s hand-chosen %d (spine), hard -> placed in %s at tier %d (%s)%n",
+        System.out.printf(
+                "AUTO-TIER %-34s hand-chosen %d (spine), hard -> placed in %s at tier %d (%s)%n",
                 "10 pods x 4 GPUs", tier(top), d.name(), d.tier(), d.tierName());
         assertThat(d.tier()).isLessThanOrEqualTo(tier(top));
     }
 
     @Test
     void aPrefillDecodePairAndEachSideStayWithinTheirChosenTiers() {
-        client.resource(deployment("pd-prefill", 2, 4, annotations("topobridge.io/group", "pd",
-                "topobridge.io/highest-tier", "auto", "topobridge.io/subgroup-highest-tier", "auto"))).create();
-        client.resource(deployment("pd-decode", 1, 4, annotations("topobridge.io/group", "pd"))).create();
+        client.resource(deployment(
+                        "pd-prefill",
+                        2,
+                        4,
+                        annotations(
+                                "topobridge.io/group",
+                                "pd",
+                                "topobridge.io/highest-tier",
+                                "auto",
+                                "topobridge.io/subgroup-highest-tier",
+                                "auto")))
+                .create();
+        client.resource(deployment("pd-decode", 1, 4, annotations("topobridge.io/group", "pd")))
+                .create();
         podGroup("tb-group-pd");
         // the group's PodGroup may first be made from the prefill alone (8 GPUs); the decode joins it
         String pair = "1 (nvlink): 12 GPUs fit in 7 of 7 nvlink domains";
-        cluster.waitFor("the pair's chosen tier", Duration.ofSeconds(60), () -> pair.equals(
-                podGroup("tb-group-pd").getMetadata().getAnnotations().get("topobridge.io/chosen-tier")));
+        cluster.waitFor(
+                "the pair's chosen tier",
+                Duration.ofSeconds(60),
+                () -> pair.equals(
+                        podGroup("tb-group-pd").getMetadata().getAnnotations().get("topobridge.io/chosen-tier")));
         GenericKubernetesResource pg = podGroup("tb-group-pd");
         assertThat(pg.getMetadata().getAnnotations().get("topobridge.io/chosen-subgroup-tier"))
                 .isEqualTo("1 (nvlink): 8 GPUs fit in 7 of 7 nvlink domains");
@@ -198,8 +271,8 @@ class AutoTierE2E {
         Placement.Domain d = domainOf(pods);
         print("prefill 2 x 4 GPUs + decode 1 x 4 GPUs", pg, d);
         assertThat(d.tier()).as("the pair in " + d).isLessThanOrEqualTo(1);
-        Map<String, List<String>> byMember = Placement.nodesBy(pods, p -> p.getMetadata().getLabels()
-                .get("topobridge.io/member"));
+        Map<String, List<String>> byMember =
+                Placement.nodesBy(pods, p -> p.getMetadata().getLabels().get("topobridge.io/member"));
         assertThat(byMember).containsOnlyKeys("deploy-pd-prefill", "deploy-pd-decode");
         byMember.forEach((member, nodes) -> {
             Placement.Domain side = Placement.of(client).lowestCommon(nodes).orElseThrow();
@@ -210,38 +283,58 @@ class AutoTierE2E {
 
     @Test
     void underLoadTheDefaultModeLetsASecondWideGangStartWhereAHandChosenHardTierWaits() {
-        client.resource(deployment("first", 10, 4, annotations("topobridge.io/highest-tier", "auto"))).create();
+        client.resource(deployment("first", 10, 4, annotations("topobridge.io/highest-tier", "auto")))
+                .create();
         Placement.Domain first = domainOf(placed("tb-deploy-first", 10));
         print("first 10 x 4 GPUs", podGroup("tb-deploy-first"), first);
 
         // the only domain of tier 2 that holds 40 GPUs (r05) has 32 free now: the same tier, soft
-        client.resource(deployment("second", 10, 4, annotations("topobridge.io/highest-tier", "auto"))).create();
-        cluster.waitFor("the second gang's PodGroup", Duration.ofSeconds(60), () -> client.genericKubernetesResources(
-                "scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(NS).withName("tb-deploy-second").get() != null);
+        client.resource(deployment("second", 10, 4, annotations("topobridge.io/highest-tier", "auto")))
+                .create();
+        cluster.waitFor(
+                "the second gang's PodGroup",
+                Duration.ofSeconds(60),
+                () -> client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                                .inNamespace(NS)
+                                .withName("tb-deploy-second")
+                                .get()
+                        != null);
         GenericKubernetesResource second = podGroup("tb-deploy-second");
         assertThat(tier(second)).isEqualTo(2);
-        assertThat(topology(second).get("mode")).as("no room for 40 GPUs in any NVLink domain today").isEqualTo("soft");
+        assertThat(topology(second).get("mode"))
+                .as("no room for 40 GPUs in any NVLink domain today")
+                .isEqualTo("soft");
         List<Pod> pods = placed("tb-deploy-second", 10);
         // soft: spread over racks, perhaps over both spines (then no HyperNode holds it all)
-        Placement.Domain d = Placement.of(client).lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName())
-                .toList()).orElse(null);
+        Placement.Domain d = Placement.of(client)
+                .lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName()).toList())
+                .orElse(null);
         print("second 10 x 4 GPUs, r05 busy", second, d);
-        assertThat(d == null || d.tier() > 2).as("placed anyway, above its preferred tier: " + d).isTrue();
+        assertThat(d == null || d.tier() > 2)
+                .as("placed anyway, above its preferred tier: " + d)
+                .isTrue();
         // the running gang counts its own pods as room: still hard
         assertThat(topology(podGroup("tb-deploy-first")).get("mode")).isEqualTo("hard");
 
         // the same second gang with the hand-chosen tier, hard: it waits
         client.apps().deployments().inNamespace(NS).withName("second").delete();
-        cluster.waitFor("the second gang's pods gone", PLACED,
+        cluster.waitFor(
+                "the second gang's pods gone",
+                PLACED,
                 () -> Placement.gangPods(client, NS, "tb-deploy-second").isEmpty());
         client.resource(deployment("second-hand", 10, 4, annotations("topobridge.io/highest-tier", "nvlink-domain")))
                 .create();
-        cluster.waitFor("10 pods tied", PLACED, () -> Placement.gangPods(client, NS, "tb-deploy-second-hand").size() == 10);
+        cluster.waitFor(
+                "10 pods tied",
+                PLACED,
+                () -> Placement.gangPods(client, NS, "tb-deploy-second-hand").size() == 10);
         RealCluster.sleep(Duration.ofSeconds(20));
         boolean waits = Placement.noneBound(Placement.gangPods(client, NS, "tb-deploy-second-hand"));
-        System.out.printf("AUTO-TIER %-34s hand-chosen 2 (nvlink-domain), hard -> %s after 20 s%n",
+        System.out.printf(
+                "AUTO-TIER %-34s hand-chosen 2 (nvlink-domain), hard -> %s after 20 s%n",
                 "second 10 x 4 GPUs, r05 busy", waits ? "not placed" : "placed");
-        System.out.printf("AUTO-TIER under load: auto placed 2 of 2 wide gangs, hand-chosen tier 2 hard %d of 2%n",
+        System.out.printf(
+                "AUTO-TIER under load: auto placed 2 of 2 wide gangs, hand-chosen tier 2 hard %d of 2%n",
                 waits ? 1 : 2);
         assertThat(waits).isTrue();
     }

@@ -28,7 +28,11 @@ public final class Bridge implements AutoCloseable {
     private final Map<String, String> environment;
     private Component process;
 
-    private Bridge(RealCluster cluster, String name, int webhookPort, Map<String, String> properties,
+    private Bridge(
+            RealCluster cluster,
+            String name,
+            int webhookPort,
+            Map<String, String> properties,
             Map<String, String> environment) {
         this.cluster = cluster;
         this.name = name;
@@ -103,13 +107,18 @@ public final class Bridge implements AutoCloseable {
 
         public Bridge start() {
             properties.put("topobridge.admission.port", String.valueOf(webhookPort));
-            properties.put("topobridge.admission.service-port", String.valueOf(servicePort != null ? servicePort : webhookPort));
+            properties.put(
+                    "topobridge.admission.service-port",
+                    String.valueOf(servicePort != null ? servicePort : webhookPort));
             if (exposeWebhook) {
                 var services = cluster.client().services().inNamespace(RealCluster.BRIDGE_NAMESPACE);
                 services.withName("topobridge-webhook").delete();
-                cluster.waitFor("the old webhook Service to go", Duration.ofSeconds(30),
+                cluster.waitFor(
+                        "the old webhook Service to go",
+                        Duration.ofSeconds(30),
                         () -> services.withName("topobridge-webhook").get() == null);
-                services.resource(RealCluster.externalName("topobridge-webhook", webhookPort)).create();
+                services.resource(RealCluster.externalName("topobridge-webhook", webhookPort))
+                        .create();
             }
             Bridge bridge = new Bridge(cluster, name, webhookPort, Map.copyOf(properties), Map.copyOf(environment));
             bridge.launch();
@@ -126,7 +135,11 @@ public final class Bridge implements AutoCloseable {
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.add("-jar");
         command.add(PackagedApp.jar().toString());
-        process = new Component(name, command, environment, cluster.runDir().resolve("logs").resolve(name + ".log"))
+        process = new Component(
+                        name,
+                        command,
+                        environment,
+                        cluster.runDir().resolve("logs").resolve(name + ".log"))
                 .start();
     }
 
@@ -151,8 +164,12 @@ public final class Bridge implements AutoCloseable {
     /** A GET on the bridge's HTTP port (REST API, health, metrics). */
     public HttpResponse<String> get(String path) {
         try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            return HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+                                    .timeout(Duration.ofSeconds(10))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new IllegalStateException(name + ": GET " + path + " failed: " + e, e);
         } catch (InterruptedException e) {

@@ -42,6 +42,7 @@ class BridgeDownE2E {
     private static final Duration WAIT = Duration.ofSeconds(90);
     /** The pod webhook's {@code timeoutSeconds} (the bridge's default). */
     private static final Duration WEBHOOK_TIMEOUT = Duration.ofSeconds(3);
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final RealCluster cluster;
@@ -52,7 +53,8 @@ class BridgeDownE2E {
 
     private List<Pod> pods() {
         return cluster.client().pods().inNamespace(NS).withLabel("app", "web").list().getItems().stream()
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .toList();
     }
 
     private static String groupName(Pod pod) {
@@ -64,9 +66,19 @@ class BridgeDownE2E {
     private List<Long> createLatencies(String prefix, int count) {
         List<Long> out = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            Pod pod = new PodBuilder().withNewMetadata().withName(prefix + "-" + i).addToLabels("probe", prefix)
-                    .endMetadata().withNewSpec().withSchedulerName("volcano").addNewContainer().withName("c")
-                    .withImage("x").endContainer().endSpec().build();
+            Pod pod = new PodBuilder()
+                    .withNewMetadata()
+                    .withName(prefix + "-" + i)
+                    .addToLabels("probe", prefix)
+                    .endMetadata()
+                    .withNewSpec()
+                    .withSchedulerName("volcano")
+                    .addNewContainer()
+                    .withName("c")
+                    .withImage("x")
+                    .endContainer()
+                    .endSpec()
+                    .build();
             long started = System.nanoTime();
             cluster.client().pods().inNamespace(NS).resource(pod).create();
             out.add(Duration.ofNanos(System.nanoTime() - started).toMillis());
@@ -87,7 +99,8 @@ class BridgeDownE2E {
             JsonNode all = JSON.readTree(bridge.get("/api/findings").body());
             List<JsonNode> out = new ArrayList<>();
             all.forEach(f -> {
-                if ("UntiedPods".equals(f.path("reason").asText()) && NS.equals(f.path("namespace").asText())) {
+                if ("UntiedPods".equals(f.path("reason").asText())
+                        && NS.equals(f.path("namespace").asText())) {
                     out.add(f);
                 }
             });
@@ -103,18 +116,53 @@ class BridgeDownE2E {
         Examples.ensureNodes(client);
         Bridge bridge = cluster.bridge();
         int webhookPort = bridge.webhookPort();
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
-                .addToLabels("topobridge.io/enabled", "true").endMetadata().build()).create();
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NS)
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .endMetadata()
+                        .build())
+                .create();
         try {
-            client.apps().deployments().inNamespace(NS).resource(new DeploymentBuilder().withNewMetadata()
-                    .withName("web").addToAnnotations("topobridge.io/highest-tier", "leaf").endMetadata().withNewSpec()
-                    .withReplicas(2).withNewSelector().addToMatchLabels("app", "web").endSelector().withNewTemplate()
-                    .withNewMetadata().addToLabels("app", "web").endMetadata().withNewSpec().withSchedulerName("volcano")
-                    .addNewContainer().withName("c").withImage("x").withNewResources()
-                    .addToRequests("cpu", new Quantity("1")).endResources().endContainer().endSpec().endTemplate()
-                    .endSpec().build()).create();
-            cluster.waitFor("two pods of the gang running", WAIT, () -> pods().size() == 2 && pods().stream()
-                    .allMatch(p -> GANG.equals(groupName(p)) && "Running".equals(p.getStatus().getPhase())));
+            client.apps()
+                    .deployments()
+                    .inNamespace(NS)
+                    .resource(new DeploymentBuilder()
+                            .withNewMetadata()
+                            .withName("web")
+                            .addToAnnotations("topobridge.io/highest-tier", "leaf")
+                            .endMetadata()
+                            .withNewSpec()
+                            .withReplicas(2)
+                            .withNewSelector()
+                            .addToMatchLabels("app", "web")
+                            .endSelector()
+                            .withNewTemplate()
+                            .withNewMetadata()
+                            .addToLabels("app", "web")
+                            .endMetadata()
+                            .withNewSpec()
+                            .withSchedulerName("volcano")
+                            .addNewContainer()
+                            .withName("c")
+                            .withImage("x")
+                            .withNewResources()
+                            .addToRequests("cpu", new Quantity("1"))
+                            .endResources()
+                            .endContainer()
+                            .endSpec()
+                            .endTemplate()
+                            .endSpec()
+                            .build())
+                    .create();
+            cluster.waitFor(
+                    "two pods of the gang running",
+                    WAIT,
+                    () -> pods().size() == 2
+                            && pods().stream()
+                                    .allMatch(p -> GANG.equals(groupName(p))
+                                            && "Running".equals(p.getStatus().getPhase())));
             List<Long> up = createLatencies("up", 5);
 
             // the bridge stopped: the API server's call is refused at once
@@ -124,15 +172,17 @@ class BridgeDownE2E {
             List<Long> hung;
             List<Socket> held = Collections.synchronizedList(new ArrayList<>());
             try (ServerSocket blackhole = new ServerSocket(webhookPort, 50, InetAddress.getByName("127.0.0.1"))) {
-                Thread acceptor = new Thread(() -> {
-                    while (!blackhole.isClosed()) {
-                        try {
-                            held.add(blackhole.accept());
-                        } catch (IOException e) {
-                            return;
-                        }
-                    }
-                }, "blackhole");
+                Thread acceptor = new Thread(
+                        () -> {
+                            while (!blackhole.isClosed()) {
+                                try {
+                                    held.add(blackhole.accept());
+                                } catch (IOException e) {
+                                    return;
+                                }
+                            }
+                        },
+                        "blackhole");
                 acceptor.setDaemon(true);
                 acceptor.start();
                 hung = createLatencies("hung", 3);
@@ -141,11 +191,13 @@ class BridgeDownE2E {
                     s.close();
                 }
             }
-            System.out.printf("bridge down: pod create with the bridge up %s; stopped (refused) %s; hung %s"
-                    + " (webhook timeout %d s)%n", summary(up), summary(refused), summary(hung),
-                    WEBHOOK_TIMEOUT.toSeconds());
+            System.out.printf(
+                    "bridge down: pod create with the bridge up %s; stopped (refused) %s; hung %s"
+                            + " (webhook timeout %d s)%n",
+                    summary(up), summary(refused), summary(hung), WEBHOOK_TIMEOUT.toSeconds());
             assertThat(refused).as("creates while the webhook is refused").allMatch(ms -> ms < 10_000);
-            assertThat(hung).as("creates while the webhook hangs: the timeout, not longer")
+            assertThat(hung)
+                    .as("creates while the webhook hangs: the timeout, not longer")
                     .allMatch(ms -> ms >= WEBHOOK_TIMEOUT.toMillis() - 500 && ms < WEBHOOK_TIMEOUT.toMillis() + 10_000);
             assertThat(held).as("the API server did call the hung webhook").isNotEmpty();
 
@@ -154,34 +206,46 @@ class BridgeDownE2E {
             client.apps().deployments().inNamespace(NS).withName("web").scale(4);
             cluster.waitFor("four pods", WAIT, () -> pods().size() == 4);
             long createdMillis = Duration.ofNanos(System.nanoTime() - scaledAt).toMillis();
-            Set<String> untied = pods().stream().filter(p -> !GANG.equals(groupName(p))).map(p -> p.getMetadata()
-                    .getName()).collect(Collectors.toCollection(TreeSet::new));
+            Set<String> untied = pods().stream()
+                    .filter(p -> !GANG.equals(groupName(p)))
+                    .map(p -> p.getMetadata().getName())
+                    .collect(Collectors.toCollection(TreeSet::new));
             assertThat(untied).as("pods created while the bridge was down").hasSize(2);
             // what Volcano makes of them: give its pg-controller and scheduler time, then look
             RealCluster.sleep(Duration.ofSeconds(10));
             Map<String, String> fate = new TreeMap<>();
             for (Pod p : pods()) {
                 if (untied.contains(p.getMetadata().getName())) {
-                    fate.put(p.getMetadata().getName(), "group-name " + groupName(p) + ", phase "
-                            + p.getStatus().getPhase() + ", node " + p.getSpec().getNodeName());
+                    fate.put(
+                            p.getMetadata().getName(),
+                            "group-name " + groupName(p) + ", phase "
+                                    + p.getStatus().getPhase() + ", node "
+                                    + p.getSpec().getNodeName());
                 }
             }
             List<String> volcanoGroups = new ArrayList<>();
-            for (GenericKubernetesResource pg : client.genericKubernetesResources("scheduling.volcano.sh/v1beta1",
-                    "PodGroup").inNamespace(NS).list().getItems()) {
+            for (GenericKubernetesResource pg : client.genericKubernetesResources(
+                            "scheduling.volcano.sh/v1beta1", "PodGroup")
+                    .inNamespace(NS)
+                    .list()
+                    .getItems()) {
                 Map<?, ?> spec = (Map<?, ?>) pg.getAdditionalProperties().get("spec");
                 Map<?, ?> status = (Map<?, ?>) pg.getAdditionalProperties().get("status");
                 volcanoGroups.add(pg.getMetadata().getName() + " (minMember " + spec.get("minMember") + ", topology "
-                        + spec.get("networkTopology") + ", phase " + (status == null ? null : status.get("phase")) + ")");
+                        + spec.get("networkTopology") + ", phase " + (status == null ? null : status.get("phase"))
+                        + ")");
             }
-            System.out.printf("bridge down: 2 pods created by the ReplicaSet in %d ms, untied: %s%n  PodGroups: %s%n",
+            System.out.printf(
+                    "bridge down: 2 pods created by the ReplicaSet in %d ms, untied: %s%n  PodGroups: %s%n",
                     createdMillis, fate, volcanoGroups);
             // Volcano's pg-controller ties such a pod to a PodGroup of its own, of one member and no topology
             for (Pod p : pods()) {
                 if (untied.contains(p.getMetadata().getName())) {
                     assertThat(groupName(p)).as(fate.toString()).startsWith("podgroup-");
                     var own = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                            .inNamespace(NS).withName(groupName(p)).get();
+                            .inNamespace(NS)
+                            .withName(groupName(p))
+                            .get();
                     Map<?, ?> spec = (Map<?, ?>) own.getAdditionalProperties().get("spec");
                     assertThat(spec.get("minMember")).isEqualTo(1);
                     assertThat(spec.get("networkTopology")).isNull();
@@ -191,7 +255,8 @@ class BridgeDownE2E {
             // the bridge back: it names the gang and the untied pods
             long back = System.nanoTime();
             Bridge again = cluster.bridge();
-            cluster.waitFor("the UntiedPods finding", WAIT, () -> untiedFindings(again).size() > 0);
+            cluster.waitFor(
+                    "the UntiedPods finding", WAIT, () -> untiedFindings(again).size() > 0);
             long reportedMillis = Duration.ofNanos(System.nanoTime() - back).toMillis();
             JsonNode finding = untiedFindings(again).get(0);
             System.out.println("bridge back: reported in " + reportedMillis + " ms after the restart: "
@@ -201,19 +266,29 @@ class BridgeDownE2E {
             assertThat(finding.path("name").asText()).isEqualTo("web");
             assertThat(finding.path("message").asText()).contains("2 pods run outside gang " + GANG);
             untied.forEach(name -> assertThat(finding.path("message").asText()).contains(name));
-            cluster.waitFor("an UntiedPods Event on the Deployment", WAIT, () -> client.v1().events().inNamespace(NS)
-                    .list().getItems().stream().anyMatch(e -> "UntiedPods".equals(e.getReason())
-                            && "web".equals(e.getInvolvedObject().getName()) && "Warning".equals(e.getType())));
+            cluster.waitFor(
+                    "an UntiedPods Event on the Deployment",
+                    WAIT,
+                    () -> client.v1().events().inNamespace(NS).list().getItems().stream()
+                            .anyMatch(e -> "UntiedPods".equals(e.getReason())
+                                    && "web".equals(e.getInvolvedObject().getName())
+                                    && "Warning".equals(e.getType())));
 
             // the fix: delete them, their ReplicaSet recreates them through the webhook, and the finding goes
             for (String name : untied) {
                 client.pods().inNamespace(NS).withName(name).delete();
             }
-            cluster.waitFor("four pods of the gang", WAIT, () -> pods().size() == 4
-                    && pods().stream().allMatch(p -> GANG.equals(groupName(p))));
-            cluster.waitFor("the finding to clear", WAIT, () -> untiedFindings(again).size() == 0);
-            cluster.waitFor("the four pods running", WAIT, () -> pods().stream()
-                    .allMatch(p -> "Running".equals(p.getStatus().getPhase())));
+            cluster.waitFor(
+                    "four pods of the gang",
+                    WAIT,
+                    () -> pods().size() == 4 && pods().stream().allMatch(p -> GANG.equals(groupName(p))));
+            cluster.waitFor(
+                    "the finding to clear", WAIT, () -> untiedFindings(again).size() == 0);
+            cluster.waitFor(
+                    "the four pods running",
+                    WAIT,
+                    () -> pods().stream()
+                            .allMatch(p -> "Running".equals(p.getStatus().getPhase())));
             cluster.assertHealthy();
         } finally {
             cluster.bridge();

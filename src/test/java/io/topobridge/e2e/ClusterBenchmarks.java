@@ -40,6 +40,7 @@ final class ClusterBenchmarks {
 
     /** Marks the benchmark's nodes, so they go in one request afterwards. */
     static final String NODE_LABEL = "bench.topobridge.io/node";
+
     static final String OURS = "topobridge";
     static final String VOLCANO = "label";
     private static final String VOLCANO_USER = "volcano";
@@ -52,15 +53,27 @@ final class ClusterBenchmarks {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** How big the run is. */
-    record Sizes(String mode, int nodes, int warmups, int relabels, int volcanoRelabels, int restarts, int workloads,
+    record Sizes(
+            String mode,
+            int nodes,
+            int warmups,
+            int relabels,
+            int volcanoRelabels,
+            int restarts,
+            int workloads,
             int admissions) {
 
         /** From {@code bench.*} system properties; the defaults are the smoke run's minimal sizes. */
         static Sizes fromSystemProperties() {
-            return new Sizes(System.getProperty("bench.mode", "smoke"), Integer.getInteger("bench.nodes", 60),
-                    Integer.getInteger("bench.warmups", 1), Integer.getInteger("bench.relabels", 2),
-                    Integer.getInteger("bench.volcanoRelabels", 1), Integer.getInteger("bench.restarts", 1),
-                    Integer.getInteger("bench.workloads", 2), Integer.getInteger("bench.admissions", 10));
+            return new Sizes(
+                    System.getProperty("bench.mode", "smoke"),
+                    Integer.getInteger("bench.nodes", 60),
+                    Integer.getInteger("bench.warmups", 1),
+                    Integer.getInteger("bench.relabels", 2),
+                    Integer.getInteger("bench.volcanoRelabels", 1),
+                    Integer.getInteger("bench.restarts", 1),
+                    Integer.getInteger("bench.workloads", 2),
+                    Integer.getInteger("bench.admissions", 10));
         }
     }
 
@@ -116,9 +129,19 @@ final class ClusterBenchmarks {
         // "rack-1" under spine-a and under spine-b: one name, two places in the fabric
         for (String spine : List.of("a", "b")) {
             for (int t = 0; t < 2; t++) {
-                nodes.add(gpuNode("bench-dup-" + spine + "-" + t, Map.of("kubernetes.io/hostname", "bench-dup-" + spine + "-" + t,
-                        "fabric.topograph.run/tier-0", "rack-1", "fabric.topograph.run/tier-1", "spine-" + spine,
-                        "fabric.topograph.run/tier-2", "core-dup", "nvidia.com/gpu.clique", "dup-" + spine + ".1")));
+                nodes.add(gpuNode(
+                        "bench-dup-" + spine + "-" + t,
+                        Map.of(
+                                "kubernetes.io/hostname",
+                                "bench-dup-" + spine + "-" + t,
+                                "fabric.topograph.run/tier-0",
+                                "rack-1",
+                                "fabric.topograph.run/tier-1",
+                                "spine-" + spine,
+                                "fabric.topograph.run/tier-2",
+                                "core-dup",
+                                "nvidia.com/gpu.clique",
+                                "dup-" + spine + ".1")));
             }
         }
         ExecutorService pool = Executors.newFixedThreadPool(16);
@@ -143,7 +166,9 @@ final class ClusterBenchmarks {
         } finally {
             pool.shutdown();
         }
-        say("created %d nodes through the API in %d ms (16 in parallel)", nodes.size(), (System.nanoTime() - start) / 1_000_000);
+        say(
+                "created %d nodes through the API in %d ms (16 in parallel)",
+                nodes.size(), (System.nanoTime() - start) / 1_000_000);
     }
 
     private static Node gpuNode(String name, Map<String, String> labels) {
@@ -155,8 +180,7 @@ final class ClusterBenchmarks {
     // ------------------------------------------------------------------ relabels
 
     /** Per measured relabel: milliseconds to convergence, writes, HyperNodes whose spec changed. */
-    record Relabels(double[] millis, double[] writes, double[] changed) {
-    }
+    record Relabels(double[] millis, double[] writes, double[] changed) {}
 
     private Relabels relabels(HyperNodeWatch watch, String source, Predicate<Write> writes, String writer, int count) {
         int total = sizes.warmups() + count;
@@ -166,7 +190,8 @@ final class ClusterBenchmarks {
         for (int r = 0; r < total; r++) {
             String node = TopologyClusters.name(random.nextInt(sizes.nodes()));
             int n = RELABELS.incrementAndGet();
-            String clique = String.format("%08x-0000-4000-8000-%012x.1", 0xfeed0000L + n, System.nanoTime() & 0xffffffffffffL);
+            String clique =
+                    String.format("%08x-0000-4000-8000-%012x.1", 0xfeed0000L + n, System.nanoTime() & 0xffffffffffffL);
             HyperNodeWatch.Forest before = watch.forest(source);
             int top = before.topTier(node);
             Map<String, String> specsBefore = before.specs();
@@ -187,7 +212,8 @@ final class ClusterBenchmarks {
             }
             List<Write> made = cluster.audit().writesSince(mark, writes);
             double ms = (reflected - start) / 1e6;
-            say("%s relabel %d%s: %s to a new NVLink domain, reflected in %.0f ms; %d writes (%s) for %d HyperNodes whose spec changed",
+            say(
+                    "%s relabel %d%s: %s to a new NVLink domain, reflected in %.0f ms; %d writes (%s) for %d HyperNodes whose spec changed",
                     source, r + 1, r < sizes.warmups() ? " (warm-up)" : "", node, ms, made.size(), verbs(made), diff);
             if (r >= sizes.warmups()) {
                 millis[r - sizes.warmups()] = ms;
@@ -226,24 +252,48 @@ final class ClusterBenchmarks {
         long synced = watch.await(OURS, forest -> allBenchNodesPlaced(forest), LONG);
         cluster.awaitQuiet(RealCluster.BRIDGE, hyperNodeWritesBy(RealCluster.BRIDGE), QUIET, LONG);
         HyperNodeWatch.Forest forest = watch.forest(OURS);
-        int firstWrites = cluster.audit().writesSince(mark, hyperNodeWritesBy(RealCluster.BRIDGE)).size();
-        say("bridge: first sync of %d HyperNodes: %d writes, all nodes placed %d ms after the process started",
+        int firstWrites = cluster.audit()
+                .writesSince(mark, hyperNodeWritesBy(RealCluster.BRIDGE))
+                .size();
+        say(
+                "bridge: first sync of %d HyperNodes: %d writes, all nodes placed %d ms after the process started",
                 forest.byName().size(), firstWrites, (synced - start) / 1_000_000);
-        results.put(Figure.of("topology_first_sync_writes", firstWrites, null, "writes", 1,
-                forest.byName().size() + " HyperNodes in the cluster after the first sync (" + sizes.nodes() + " benchmark nodes and any others)")
+        results.put(Figure.of(
+                        "topology_first_sync_writes",
+                        firstWrites,
+                        null,
+                        "writes",
+                        1,
+                        forest.byName().size() + " HyperNodes in the cluster after the first sync (" + sizes.nodes()
+                                + " benchmark nodes and any others)")
                 .withRatio((double) firstWrites / forest.byName().size(), "writes / HyperNodes"));
-        results.put(Figure.of("topology_several_parents", forest.membersWithSeveralParents(), null, "members", 1,
+        results.put(Figure.of(
+                "topology_several_parents",
+                forest.membersWithSeveralParents(),
+                null,
+                "members",
+                1,
                 "members listed by more than one of the bridge's HyperNodes, with rack-1 under two spines: "
                         + forest.severalParentsExamples(5)));
 
         Relabels r = relabels(watch, OURS, hyperNodeWritesBy(RealCluster.BRIDGE), RealCluster.BRIDGE, sizes.relabels());
-        results.put(Figure.of("topology_relabel_converge_ms_10k", BenchResults.median(r.millis()),
-                BenchResults.percentile(r.millis(), 0.99), "ms", r.millis().length,
-                sizes.nodes() + " nodes on the real API server; label edit to the watch event that completes the new domain"
+        results.put(Figure.of(
+                "topology_relabel_converge_ms_10k",
+                BenchResults.median(r.millis()),
+                BenchResults.percentile(r.millis(), 0.99),
+                "ms",
+                r.millis().length,
+                sizes.nodes()
+                        + " nodes on the real API server; label edit to the watch event that completes the new domain"
                         + " up to the top tier; " + sizes.warmups() + " warm-up relabel(s) not counted"));
-        results.put(Figure.of("topology_relabel_writes", BenchResults.median(r.writes()), BenchResults.percentile(r.writes(), 0.99),
-                "writes", r.writes().length, "bridge's HyperNode writes per relabel (audit log); HyperNodes whose spec changed: median "
-                        + BenchResults.median(r.changed()))
+        results.put(Figure.of(
+                        "topology_relabel_writes",
+                        BenchResults.median(r.writes()),
+                        BenchResults.percentile(r.writes(), 0.99),
+                        "writes",
+                        r.writes().length,
+                        "bridge's HyperNode writes per relabel (audit log); HyperNodes whose spec changed: median "
+                                + BenchResults.median(r.changed()))
                 .withRatio(sum(r.writes()) / sum(r.changed()), "writes / HyperNodes whose spec changed"));
         return r;
     }
@@ -264,7 +314,8 @@ final class ClusterBenchmarks {
                 JsonNode parts = JSON.readTree(bridge.get("/api/status").body()).path("parts");
                 JsonNode topology = parts.path("topology");
                 JsonNode workloads = parts.path("workloads");
-                return topology.path("passes").asInt() >= 1 && topology.path("nodes").asInt() >= sizes.nodes()
+                return topology.path("passes").asInt() >= 1
+                        && topology.path("nodes").asInt() >= sizes.nodes()
                         && workloads.path("fullPasses").asInt() >= 1;
             } catch (java.io.IOException e) {
                 return false;
@@ -274,14 +325,32 @@ final class ClusterBenchmarks {
 
     /** Restarts of the bridge with nothing changed: HyperNode and PodGroup writes from the audit log. */
     private void resyncs() {
-        client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(WORKLOADS_NS)
-                .addToLabels("topobridge.io/enabled", "true").endMetadata().build()).create();
+        client().namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(WORKLOADS_NS)
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .endMetadata()
+                        .build())
+                .create();
         for (int i = 0; i < sizes.workloads(); i++) {
-            client().apps().deployments().inNamespace(WORKLOADS_NS).resource(deployment("gang-" + i, 2)).create();
+            client().apps()
+                    .deployments()
+                    .inNamespace(WORKLOADS_NS)
+                    .resource(deployment("gang-" + i, 2))
+                    .create();
         }
-        var podGroups = client().genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(WORKLOADS_NS);
-        cluster.waitFor("the workloads' PodGroups", LONG, () -> podGroups.withLabel("app.kubernetes.io/managed-by", "topobridge")
-                .list().getItems().size() >= sizes.workloads());
+        var podGroups = client().genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(WORKLOADS_NS);
+        cluster.waitFor(
+                "the workloads' PodGroups",
+                LONG,
+                () -> podGroups
+                                .withLabel("app.kubernetes.io/managed-by", "topobridge")
+                                .list()
+                                .getItems()
+                                .size()
+                        >= sizes.workloads());
         // a gang Volcano places later gets its achieved tier recorded: a real change, so wait until all are placed
         cluster.waitFor("the workloads' pods bound", LONG, () -> {
             var pods = client().pods().inNamespace(WORKLOADS_NS).list().getItems();
@@ -296,25 +365,65 @@ final class ClusterBenchmarks {
             Bridge bridge = cluster.bridge();
             awaitFullPass(bridge);
             cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), LONG);
-            hyperNodes[r] = cluster.audit().writesSince(mark, hyperNodeWritesBy(RealCluster.BRIDGE)).size();
-            groups[r] = cluster.audit().writesSince(mark, w -> w.user().equals(RealCluster.BRIDGE)
-                    && w.resource().equals("podgroups")).size();
-            say("bridge restart %d with nothing changed: %.0f HyperNode writes, %.0f PodGroup writes", r + 1, hyperNodes[r], groups[r]);
+            hyperNodes[r] = cluster.audit()
+                    .writesSince(mark, hyperNodeWritesBy(RealCluster.BRIDGE))
+                    .size();
+            groups[r] = cluster.audit()
+                    .writesSince(
+                            mark,
+                            w -> w.user().equals(RealCluster.BRIDGE)
+                                    && w.resource().equals("podgroups"))
+                    .size();
+            say(
+                    "bridge restart %d with nothing changed: %.0f HyperNode writes, %.0f PodGroup writes",
+                    r + 1, hyperNodes[r], groups[r]);
         }
-        results.put(Figure.of("topology_resync_writes", BenchResults.median(hyperNodes), null, "writes", hyperNodes.length,
+        results.put(Figure.of(
+                "topology_resync_writes",
+                BenchResults.median(hyperNodes),
+                null,
+                "writes",
+                hyperNodes.length,
                 "bridge restarted, a full pass over " + sizes.nodes() + " nodes with nothing changed (audit log)"));
-        results.put(Figure.of("podgroup_resync_writes", BenchResults.median(groups), null, "writes", groups.length,
-                "bridge restarted, a full pass over " + sizes.workloads() + " annotated Deployments with nothing changed (audit log)"));
+        results.put(Figure.of(
+                "podgroup_resync_writes",
+                BenchResults.median(groups),
+                null,
+                "writes",
+                groups.length,
+                "bridge restarted, a full pass over " + sizes.workloads()
+                        + " annotated Deployments with nothing changed (audit log)"));
     }
 
     private static io.fabric8.kubernetes.api.model.apps.Deployment deployment(String name, int replicas) {
-        return new DeploymentBuilder().withNewMetadata().withName(name)
-                .addToAnnotations("topobridge.io/highest-tier", "leaf").endMetadata().withNewSpec().withReplicas(replicas)
-                .withNewSelector().addToMatchLabels("app", name).endSelector().withNewTemplate().withNewMetadata()
-                .addToLabels("app", name).endMetadata().withNewSpec().withSchedulerName("volcano").addNewContainer()
-                .withName("c").withImage("x").withNewResources().addToRequests("cpu", new Quantity("1"))
-                .addToLimits("nvidia.com/gpu", new Quantity("4")).endResources().endContainer().endSpec().endTemplate()
-                .endSpec().build();
+        return new DeploymentBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToAnnotations("topobridge.io/highest-tier", "leaf")
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(replicas)
+                .withNewSelector()
+                .addToMatchLabels("app", name)
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .addToLabels("app", name)
+                .endMetadata()
+                .withNewSpec()
+                .withSchedulerName("volcano")
+                .addNewContainer()
+                .withName("c")
+                .withImage("x")
+                .withNewResources()
+                .addToRequests("cpu", new Quantity("1"))
+                .addToLimits("nvidia.com/gpu", new Quantity("4"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
     }
 
     // ------------------------------------------------------------------ admission
@@ -327,15 +436,37 @@ final class ClusterBenchmarks {
         cluster.bridge();
         Map<String, ReplicaSet> owners = new java.util.LinkedHashMap<>();
         for (String ns : List.of(ADMISSION_ON, ADMISSION_OFF)) {
-            var namespace = new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata();
+            var namespace =
+                    new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata();
             if (ns.equals(ADMISSION_ON)) {
-                namespace.editMetadata().addToLabels("topobridge.io/enabled", "true").endMetadata();
+                namespace
+                        .editMetadata()
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .endMetadata();
             }
             client().namespaces().resource(namespace.build()).create();
-            client().apps().deployments().inNamespace(ns).resource(deployment("served", 0)).create();
-            cluster.waitFor("the ReplicaSet in " + ns, LONG,
-                    () -> !client().apps().replicaSets().inNamespace(ns).list().getItems().isEmpty());
-            owners.put(ns, client().apps().replicaSets().inNamespace(ns).list().getItems().get(0));
+            client().apps()
+                    .deployments()
+                    .inNamespace(ns)
+                    .resource(deployment("served", 0))
+                    .create();
+            cluster.waitFor(
+                    "the ReplicaSet in " + ns,
+                    LONG,
+                    () -> !client().apps()
+                            .replicaSets()
+                            .inNamespace(ns)
+                            .list()
+                            .getItems()
+                            .isEmpty());
+            owners.put(
+                    ns,
+                    client().apps()
+                            .replicaSets()
+                            .inNamespace(ns)
+                            .list()
+                            .getItems()
+                            .get(0));
         }
         int warmup = Math.max(5, sizes.admissions() / 10);
         double[] on = new double[sizes.admissions()];
@@ -346,9 +477,14 @@ final class ClusterBenchmarks {
                 long t = System.nanoTime();
                 Pod created = client().pods().inNamespace(ns).resource(pod).create();
                 double ms = (System.nanoTime() - t) / 1e6;
-                if (i == 0 && ns.equals(ADMISSION_ON) && (created.getMetadata().getAnnotations() == null
-                        || !created.getMetadata().getAnnotations().containsKey("scheduling.k8s.io/group-name"))) {
-                    throw new IllegalStateException("the pod webhook did not tie the pod to its gang: " + created.getMetadata());
+                if (i == 0
+                        && ns.equals(ADMISSION_ON)
+                        && (created.getMetadata().getAnnotations() == null
+                                || !created.getMetadata()
+                                        .getAnnotations()
+                                        .containsKey("scheduling.k8s.io/group-name"))) {
+                    throw new IllegalStateException(
+                            "the pod webhook did not tie the pod to its gang: " + created.getMetadata());
                 }
                 if (i >= warmup) {
                     (ns.equals(ADMISSION_ON) ? on : off)[i - warmup] = ms;
@@ -357,24 +493,50 @@ final class ClusterBenchmarks {
         }
         double p99 = BenchResults.percentile(on, 0.99) - BenchResults.percentile(off, 0.99);
         double median = BenchResults.median(on) - BenchResults.median(off);
-        say("pod creation through the API server: with the webhook median %.2f ms p99 %.2f ms; without median %.2f ms p99 %.2f ms",
-                BenchResults.median(on), BenchResults.percentile(on, 0.99), BenchResults.median(off), BenchResults.percentile(off, 0.99));
-        results.put(Figure.of("admission_overhead_p99_ms", median, p99, "ms", on.length,
-                String.format("pod creation with the pod webhook minus without; the figure is the p99: %.2f ms minus %.2f ms;"
-                        + " medians %.2f vs %.2f ms;"
-                        + " alternating, one client", BenchResults.percentile(on, 0.99), BenchResults.percentile(off, 0.99),
-                        BenchResults.median(on), BenchResults.median(off)))
-                .withRatio(BenchResults.percentile(on, 0.99) / BenchResults.percentile(off, 0.99), "p99 with / p99 without"));
+        say(
+                "pod creation through the API server: with the webhook median %.2f ms p99 %.2f ms; without median %.2f ms p99 %.2f ms",
+                BenchResults.median(on),
+                BenchResults.percentile(on, 0.99),
+                BenchResults.median(off),
+                BenchResults.percentile(off, 0.99));
+        results.put(Figure.of(
+                        "admission_overhead_p99_ms",
+                        median,
+                        p99,
+                        "ms",
+                        on.length,
+                        String.format(
+                                "pod creation with the pod webhook minus without; the figure is the p99: %.2f ms minus %.2f ms;"
+                                        + " medians %.2f vs %.2f ms;"
+                                        + " alternating, one client",
+                                BenchResults.percentile(on, 0.99),
+                                BenchResults.percentile(off, 0.99),
+                                BenchResults.median(on),
+                                BenchResults.median(off)))
+                .withRatio(
+                        BenchResults.percentile(on, 0.99) / BenchResults.percentile(off, 0.99),
+                        "p99 with / p99 without"));
         say("admission median overhead %.2f ms", median);
     }
 
     private static Pod ownedPod(ReplicaSet owner, int i) {
-        Map<String, String> labels = new java.util.HashMap<>(owner.getSpec().getSelector().getMatchLabels());
-        return new PodBuilder().withNewMetadata().withName(owner.getMetadata().getName() + "-" + i).withLabels(labels)
-                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("apps/v1").withKind("ReplicaSet")
-                        .withName(owner.getMetadata().getName()).withUid(owner.getMetadata().getUid()).withController(true)
-                        .withBlockOwnerDeletion(true).build())
-                .endMetadata().withSpec(owner.getSpec().getTemplate().getSpec()).build();
+        Map<String, String> labels =
+                new java.util.HashMap<>(owner.getSpec().getSelector().getMatchLabels());
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(owner.getMetadata().getName() + "-" + i)
+                .withLabels(labels)
+                .withOwnerReferences(new OwnerReferenceBuilder()
+                        .withApiVersion("apps/v1")
+                        .withKind("ReplicaSet")
+                        .withName(owner.getMetadata().getName())
+                        .withUid(owner.getMetadata().getUid())
+                        .withController(true)
+                        .withBlockOwnerDeletion(true)
+                        .build())
+                .endMetadata()
+                .withSpec(owner.getSpec().getTemplate().getSpec())
+                .build();
     }
 
     // ------------------------------------------------------------------ Volcano's discovery
@@ -383,9 +545,17 @@ final class ClusterBenchmarks {
         cluster.stopBridge();
         var hyperNodes = client().genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode");
         hyperNodes.withLabel(HyperNodeWatch.SOURCE_LABEL, OURS).delete();
-        cluster.waitFor("the bridge's HyperNodes gone", LONG, () -> watch.forest(OURS).byName().isEmpty());
-        client().configMaps().inNamespace(RealCluster.VOLCANO_NAMESPACE).resource(new ConfigMapBuilder().withNewMetadata()
-                .withName("volcano-controller-configmap").endMetadata().addToData("volcano-controller.conf", """
+        cluster.waitFor(
+                "the bridge's HyperNodes gone",
+                LONG,
+                () -> watch.forest(OURS).byName().isEmpty());
+        client().configMaps()
+                .inNamespace(RealCluster.VOLCANO_NAMESPACE)
+                .resource(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName("volcano-controller-configmap")
+                        .endMetadata()
+                        .addToData("volcano-controller.conf", """
                         networkTopologyDiscovery:
                         - source: label
                           enabled: true
@@ -397,7 +567,9 @@ final class ClusterBenchmarks {
                               - nodeLabel: fabric.topograph.run/tier-0
                               - nodeLabel: nvidia.com/gpu.clique
                               - nodeLabel: kubernetes.io/hostname
-                        """).build()).serverSideApply();
+                        """)
+                        .build())
+                .serverSideApply();
         Predicate<Write> volcanoWrites = hyperNodeWritesBy(VOLCANO_USER);
         long mark = cluster.audit().mark();
         long start = System.nanoTime();
@@ -406,25 +578,48 @@ final class ClusterBenchmarks {
         cluster.awaitQuiet(VOLCANO_USER, volcanoWrites, Duration.ofSeconds(5), LONG);
         HyperNodeWatch.Forest forest = watch.forest(VOLCANO);
         List<Write> first = cluster.audit().writesSince(mark, volcanoWrites);
-        say("Volcano discovery: first sync of %d HyperNodes: %d writes (%s), all nodes placed %d ms after the process started",
+        say(
+                "Volcano discovery: first sync of %d HyperNodes: %d writes (%s), all nodes placed %d ms after the process started",
                 forest.byName().size(), first.size(), verbs(first), (synced - start) / 1_000_000);
-        results.put(Figure.of("volcano_discovery_first_sync_writes", first.size(), null, "writes", 1,
-                forest.byName().size() + " HyperNodes; " + verbs(first))
+        results.put(Figure.of(
+                        "volcano_discovery_first_sync_writes",
+                        first.size(),
+                        null,
+                        "writes",
+                        1,
+                        forest.byName().size() + " HyperNodes; " + verbs(first))
                 .withRatio((double) first.size() / forest.byName().size(), "writes / HyperNodes"));
-        results.put(Figure.of("volcano_discovery_several_parents", forest.membersWithSeveralParents(), null, "members", 1,
+        results.put(Figure.of(
+                "volcano_discovery_several_parents",
+                forest.membersWithSeveralParents(),
+                null,
+                "members",
+                1,
                 "members listed by more than one of Volcano's HyperNodes, with rack-1 under two spines: "
                         + forest.severalParentsExamples(5)));
 
         Relabels r = relabels(watch, VOLCANO, volcanoWrites, VOLCANO_USER, sizes.volcanoRelabels());
-        results.put(Figure.of("volcano_discovery_relabel_converge_ms", BenchResults.median(r.millis()),
-                BenchResults.percentile(r.millis(), 0.99), "ms", r.millis().length,
-                "the same relabel handled by vc-controller-manager's HyperNode label discovery (Volcano's defaults), same cluster")
-                .withRatio(BenchResults.median(r.millis()) / BenchResults.median(ours.millis()), "Volcano median / bridge median"));
-        results.put(Figure.of("volcano_discovery_relabel_writes", BenchResults.median(r.writes()),
-                BenchResults.percentile(r.writes(), 0.99), "writes", r.writes().length,
-                "Volcano's HyperNode writes per relabel (audit log, spec and status); HyperNodes whose spec changed: median "
-                        + BenchResults.median(r.changed()))
-                .withRatio(BenchResults.median(r.writes()) / BenchResults.median(ours.writes()), "Volcano median / bridge median"));
+        results.put(Figure.of(
+                        "volcano_discovery_relabel_converge_ms",
+                        BenchResults.median(r.millis()),
+                        BenchResults.percentile(r.millis(), 0.99),
+                        "ms",
+                        r.millis().length,
+                        "the same relabel handled by vc-controller-manager's HyperNode label discovery (Volcano's defaults), same cluster")
+                .withRatio(
+                        BenchResults.median(r.millis()) / BenchResults.median(ours.millis()),
+                        "Volcano median / bridge median"));
+        results.put(Figure.of(
+                        "volcano_discovery_relabel_writes",
+                        BenchResults.median(r.writes()),
+                        BenchResults.percentile(r.writes(), 0.99),
+                        "writes",
+                        r.writes().length,
+                        "Volcano's HyperNode writes per relabel (audit log, spec and status); HyperNodes whose spec changed: median "
+                                + BenchResults.median(r.changed()))
+                .withRatio(
+                        BenchResults.median(r.writes()) / BenchResults.median(ours.writes()),
+                        "Volcano median / bridge median"));
 
         mark = cluster.audit().mark();
         cluster.startVolcanoHyperNodeController();
@@ -437,8 +632,14 @@ final class ClusterBenchmarks {
         cluster.awaitQuiet(VOLCANO_USER, volcanoWrites, Duration.ofSeconds(5), LONG);
         List<Write> resync = cluster.audit().writesSince(mark, volcanoWrites);
         say("Volcano discovery restarted with nothing changed: %d writes (%s)", resync.size(), verbs(resync));
-        results.put(Figure.of("volcano_discovery_resync_writes", resync.size(), null, "writes", 1,
-                "vc-controller-manager's HyperNode controller restarted with nothing changed (audit log): " + verbs(resync)));
+        results.put(Figure.of(
+                "volcano_discovery_resync_writes",
+                resync.size(),
+                null,
+                "writes",
+                1,
+                "vc-controller-manager's HyperNode controller restarted with nothing changed (audit log): "
+                        + verbs(resync)));
     }
 
     private static double sum(double[] values) {
@@ -453,9 +654,13 @@ final class ClusterBenchmarks {
 
     private void cleanUp() {
         cluster.stopVolcanoHyperNodeController();
-        client().configMaps().inNamespace(RealCluster.VOLCANO_NAMESPACE).withName("volcano-controller-configmap").delete();
+        client().configMaps()
+                .inNamespace(RealCluster.VOLCANO_NAMESPACE)
+                .withName("volcano-controller-configmap")
+                .delete();
         client().genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode")
-                .withLabel(HyperNodeWatch.SOURCE_LABEL, VOLCANO).delete();
+                .withLabel(HyperNodeWatch.SOURCE_LABEL, VOLCANO)
+                .delete();
         for (String ns : List.of(WORKLOADS_NS, ADMISSION_ON, ADMISSION_OFF)) {
             client().namespaces().withName(ns).delete();
         }
@@ -471,7 +676,8 @@ final class ClusterBenchmarks {
         try {
             List<Future<?>> done = new ArrayList<>();
             for (Node node : nodes) {
-                done.add(pool.submit(() -> client().nodes().withName(node.getMetadata().getName()).delete()));
+                done.add(pool.submit(() ->
+                        client().nodes().withName(node.getMetadata().getName()).delete()));
             }
             for (Future<?> f : done) {
                 f.get();

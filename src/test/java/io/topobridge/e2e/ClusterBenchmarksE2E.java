@@ -32,22 +32,41 @@ class ClusterBenchmarksE2E {
         System.out.print(results.table());
 
         JsonNode figures = results.figures();
-        for (String name : List.of("topology_relabel_converge_ms_10k", "volcano_discovery_relabel_converge_ms",
+        for (String name : List.of(
+                "topology_relabel_converge_ms_10k",
+                "volcano_discovery_relabel_converge_ms",
                 "admission_overhead_p99_ms")) {
             assertThat(figures.path(name).path("samples").asInt()).as(name).isPositive();
             assertThat(figures.path(name).path("unit").asText()).as(name).isEqualTo("ms");
         }
-        assertThat(figures.path("topology_relabel_converge_ms_10k").path("median").asDouble()).isPositive();
-        assertThat(figures.path("volcano_discovery_relabel_converge_ms").path("ratio").isNumber()).isTrue();
-        for (String name : List.of("topology_relabel_writes", "volcano_discovery_relabel_writes", "topology_resync_writes",
-                "podgroup_resync_writes", "volcano_discovery_resync_writes", "topology_first_sync_writes",
-                "volcano_discovery_first_sync_writes", "topology_several_parents", "volcano_discovery_several_parents")) {
+        assertThat(figures.path("topology_relabel_converge_ms_10k")
+                        .path("median")
+                        .asDouble())
+                .isPositive();
+        assertThat(figures.path("volcano_discovery_relabel_converge_ms")
+                        .path("ratio")
+                        .isNumber())
+                .isTrue();
+        for (String name : List.of(
+                "topology_relabel_writes",
+                "volcano_discovery_relabel_writes",
+                "topology_resync_writes",
+                "podgroup_resync_writes",
+                "volcano_discovery_resync_writes",
+                "topology_first_sync_writes",
+                "volcano_discovery_first_sync_writes",
+                "topology_several_parents",
+                "volcano_discovery_several_parents")) {
             assertThat(figures.path(name).path("unit").asText()).as(name).isNotBlank();
             assertThat(figures.path(name).path("median").asDouble()).as(name).isGreaterThanOrEqualTo(0);
         }
         // a relabel moves a node: at least its old and its new NVLink domain are written, by either
-        assertThat(figures.path("topology_relabel_writes").path("median").asDouble()).isGreaterThanOrEqualTo(1);
-        assertThat(figures.path("volcano_discovery_relabel_writes").path("median").asDouble()).isGreaterThanOrEqualTo(1);
+        assertThat(figures.path("topology_relabel_writes").path("median").asDouble())
+                .isGreaterThanOrEqualTo(1);
+        assertThat(figures.path("volcano_discovery_relabel_writes")
+                        .path("median")
+                        .asDouble())
+                .isGreaterThanOrEqualTo(1);
         assertThat(results.machine().path("cores").asInt()).isPositive();
     }
 }

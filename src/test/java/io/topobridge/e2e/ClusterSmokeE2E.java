@@ -28,16 +28,29 @@ class ClusterSmokeE2E {
     @Test
     void componentsRunAtThePinnedVersions() {
         cluster.assertHealthy();
-        assertThat(cluster.versions()).containsEntry("kubernetes", "v1.35.3")
-                .containsEntry("volcano.sh/volcano", "v1.15.1").containsKey("sigs.k8s.io/lws")
+        assertThat(cluster.versions())
+                .containsEntry("kubernetes", "v1.35.3")
+                .containsEntry("volcano.sh/volcano", "v1.15.1")
+                .containsKey("sigs.k8s.io/lws")
                 .containsEntry("github.com/vllm-project/aibrix", "v0.7.0");
         assertThat(cluster.client().getKubernetesVersion().getGitVersion()).isEqualTo("v1.35.3");
-        for (String crd : new String[] {"podgroups.scheduling.volcano.sh", "hypernodes.topology.volcano.sh",
-                "leaderworkersets.leaderworkerset.x-k8s.io", "disaggregatedsets.disaggregatedset.x-k8s.io",
-                "stormservices.orchestration.aibrix.ai", "rolesets.orchestration.aibrix.ai",
-                "podsets.orchestration.aibrix.ai"}) {
-            assertThat(cluster.client().apiextensions().v1().customResourceDefinitions().withName(crd).get())
-                    .as(crd).isNotNull();
+        for (String crd : new String[] {
+            "podgroups.scheduling.volcano.sh",
+            "hypernodes.topology.volcano.sh",
+            "leaderworkersets.leaderworkerset.x-k8s.io",
+            "disaggregatedsets.disaggregatedset.x-k8s.io",
+            "stormservices.orchestration.aibrix.ai",
+            "rolesets.orchestration.aibrix.ai",
+            "podsets.orchestration.aibrix.ai"
+        }) {
+            assertThat(cluster.client()
+                            .apiextensions()
+                            .v1()
+                            .customResourceDefinitions()
+                            .withName(crd)
+                            .get())
+                    .as(crd)
+                    .isNotNull();
         }
     }
 
@@ -45,23 +58,57 @@ class ClusterSmokeE2E {
     void volcanoBindsAPodAndTheFakeKubeletRunsIt() {
         var client = cluster.client();
         Nodes.create(client, Nodes.node("smoke-node-1").cpu("8").memory("32Gi").build());
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("smoke").endMetadata().build())
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("smoke")
+                        .endMetadata()
+                        .build())
                 .create();
-        cluster.waitFor("the default ServiceAccount in smoke", Duration.ofSeconds(60),
-                () -> client.serviceAccounts().inNamespace("smoke").withName("default").get() != null);
-        Pod pod = client.pods().inNamespace("smoke").resource(new PodBuilder().withNewMetadata().withName("p")
-                .endMetadata().withNewSpec().withSchedulerName("volcano")
-                .addNewContainer().withName("c").withImage("busybox")
-                .withNewResources().addToRequests(Map.of("cpu", new Quantity("1"))).endResources().endContainer()
-                .endSpec().build()).create();
+        cluster.waitFor(
+                "the default ServiceAccount in smoke",
+                Duration.ofSeconds(60),
+                () -> client.serviceAccounts()
+                                .inNamespace("smoke")
+                                .withName("default")
+                                .get()
+                        != null);
+        Pod pod = client.pods()
+                .inNamespace("smoke")
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("p")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withSchedulerName("volcano")
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("busybox")
+                        .withNewResources()
+                        .addToRequests(Map.of("cpu", new Quantity("1")))
+                        .endResources()
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
         cluster.waitFor("the pod to run", Duration.ofSeconds(60), () -> {
             Pod p = client.pods().inNamespace("smoke").withName("p").get();
-            return p.getSpec().getNodeName() != null && "Running".equals(p.getStatus().getPhase());
+            return p.getSpec().getNodeName() != null
+                    && "Running".equals(p.getStatus().getPhase());
         });
-        assertThat(client.pods().inNamespace("smoke").withName("p").get().getSpec().getNodeName()).isEqualTo("smoke-node-1");
+        assertThat(client.pods()
+                        .inNamespace("smoke")
+                        .withName("p")
+                        .get()
+                        .getSpec()
+                        .getNodeName())
+                .isEqualTo("smoke-node-1");
         // Volcano's own pg-controller gave the pod a one-member gang
         GenericKubernetesResource pg = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace("smoke").list().getItems().get(0);
+                .inNamespace("smoke")
+                .list()
+                .getItems()
+                .get(0);
         assertThat(pg.getMetadata().getName()).startsWith("podgroup-");
         assertThat(pod.getMetadata().getUid()).isNotBlank();
         client.namespaces().withName("smoke").delete();

@@ -53,10 +53,22 @@ class CoexistenceE2E {
         client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
-                .addToLabels("topobridge.io/enabled", "true").endMetadata().build()).create();
-        cluster.waitFor("the default ServiceAccount in " + NS, Duration.ofSeconds(60),
-                () -> client.serviceAccounts().inNamespace(NS).withName("default").get() != null);
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NS)
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .endMetadata()
+                        .build())
+                .create();
+        cluster.waitFor(
+                "the default ServiceAccount in " + NS,
+                Duration.ofSeconds(60),
+                () -> client.serviceAccounts()
+                                .inNamespace(NS)
+                                .withName("default")
+                                .get()
+                        != null);
     }
 
     @AfterAll
@@ -65,12 +77,21 @@ class CoexistenceE2E {
             cluster.startLws(false);
         }
         client.namespaces().withName(NS).delete();
-        cluster.waitFor("namespace " + NS + " gone", WAIT, () -> client.namespaces().withName(NS).get() == null);
+        cluster.waitFor(
+                "namespace " + NS + " gone",
+                WAIT,
+                () -> client.namespaces().withName(NS).get() == null);
     }
 
     private List<GenericKubernetesResource> podGroups(Predicate<GenericKubernetesResource> filter) {
-        return client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(NS).list()
-                .getItems().stream().filter(filter).toList();
+        return client
+                .genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(NS)
+                .list()
+                .getItems()
+                .stream()
+                .filter(filter)
+                .toList();
     }
 
     /** The fields each manager owns on an object, as leaf paths. */
@@ -80,7 +101,8 @@ class CoexistenceE2E {
             JsonNode fields = Examples.json(entry.getFieldsV1().getAdditionalProperties());
             Set<String> paths = new TreeSet<>();
             FieldPaths.fromFieldsV1(fields).forEach(p -> paths.add(String.join(".", p)));
-            out.computeIfAbsent(entry.getManager() + "/" + entry.getOperation(), k -> new TreeSet<>()).addAll(paths);
+            out.computeIfAbsent(entry.getManager() + "/" + entry.getOperation(), k -> new TreeSet<>())
+                    .addAll(paths);
         }
         return out;
     }
@@ -88,18 +110,23 @@ class CoexistenceE2E {
     private static void assertOnlyTopologyIsOurs(GenericKubernetesResource pg) {
         Map<String, Set<String>> owners = owners(pg);
         Set<String> ours = owners.get(Topobridge.FIELD_MANAGER + "/Apply");
-        assertThat(ours).as("fields topobridge owns on " + pg.getMetadata().getName() + ": " + owners).isNotEmpty()
-                .allMatch(p -> p.startsWith("f:spec.f:networkTopology") || p.startsWith("f:spec.f:subGroupPolicy")
+        assertThat(ours)
+                .as("fields topobridge owns on " + pg.getMetadata().getName() + ": " + owners)
+                .isNotEmpty()
+                .allMatch(p -> p.startsWith("f:spec.f:networkTopology")
+                        || p.startsWith("f:spec.f:subGroupPolicy")
                         || p.startsWith("f:metadata.f:annotations.f:topobridge.io/achieved-"));
-        assertThat(owners.keySet()).as("another manager made it").anyMatch(m -> !m.startsWith(Topobridge.FIELD_MANAGER));
+        assertThat(owners.keySet())
+                .as("another manager made it")
+                .anyMatch(m -> !m.startsWith(Topobridge.FIELD_MANAGER));
     }
 
     @Test
     void lwsProviderPodGroupsGetOnlyTheTopologyFieldsAndTheGroupsArePlacedWithinTheirTier() {
         cluster.startLws(true);
         GenericKubernetesResource lws;
-        try (InputStream in = Files.newInputStream(Upstream.file("lws",
-                "docs/examples/sample/gang-scheduling/lws-sample-volcano.yaml"))) {
+        try (InputStream in = Files.newInputStream(
+                Upstream.file("lws", "docs/examples/sample/gang-scheduling/lws-sample-volcano.yaml"))) {
             lws = client.getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -110,27 +137,46 @@ class CoexistenceE2E {
 
         String prefix = lws.getMetadata().getName() + "-";
         cluster.waitFor("LWS's provider PodGroups with the bridge's topology", WAIT, () -> {
-            List<GenericKubernetesResource> pgs = podGroups(pg -> pg.getMetadata().getName().startsWith(prefix));
-            return pgs.size() == 2 && pgs.stream().allMatch(pg -> ((Map<?, ?>) pg.getAdditionalProperties().get("spec"))
-                    .containsKey("networkTopology") && owners(pg).containsKey(Topobridge.FIELD_MANAGER + "/Apply"));
+            List<GenericKubernetesResource> pgs =
+                    podGroups(pg -> pg.getMetadata().getName().startsWith(prefix));
+            return pgs.size() == 2
+                    && pgs.stream()
+                            .allMatch(pg ->
+                                    ((Map<?, ?>) pg.getAdditionalProperties().get("spec"))
+                                                    .containsKey("networkTopology")
+                                            && owners(pg).containsKey(Topobridge.FIELD_MANAGER + "/Apply"));
         });
         // LWS's provider is a setting of the LWS controller, not of the LWS: until its PodGroups exist the bridge
         // cannot tell it will make them, and keeps one of its own, deleted as soon as the provider's appears
         long created = System.nanoTime();
-        cluster.waitFor("no rival PodGroup", Duration.ofSeconds(30),
-                () -> podGroups(pg -> pg.getMetadata().getName().startsWith("tb-")).isEmpty());
-        System.out.printf("the bridge's own PodGroups of the LWS were gone %d ms after the provider's had the topology%n",
+        cluster.waitFor(
+                "no rival PodGroup",
+                Duration.ofSeconds(30),
+                () -> podGroups(pg -> pg.getMetadata().getName().startsWith("tb-"))
+                        .isEmpty());
+        System.out.printf(
+                "the bridge's own PodGroups of the LWS were gone %d ms after the provider's had the topology%n",
                 (System.nanoTime() - created) / 1_000_000);
-        for (GenericKubernetesResource pg : podGroups(pg -> pg.getMetadata().getName().startsWith(prefix))) {
+        for (GenericKubernetesResource pg :
+                podGroups(pg -> pg.getMetadata().getName().startsWith(prefix))) {
             assertOnlyTopologyIsOurs(pg);
-            cluster.waitFor("group " + pg.getMetadata().getName() + " bound", WAIT, () -> Placement.allBound(
-                    Placement.gangPods(client, NS, pg.getMetadata().getName())));
+            cluster.waitFor(
+                    "group " + pg.getMetadata().getName() + " bound",
+                    WAIT,
+                    () -> Placement.allBound(
+                            Placement.gangPods(client, NS, pg.getMetadata().getName())));
             List<Pod> pods = Placement.gangPods(client, NS, pg.getMetadata().getName());
             assertThat(pods).hasSize(4);
-            List<String> nodes = pods.stream().map(p -> p.getMetadata().getName() + "@" + p.getSpec().getNodeName())
+            List<String> nodes = pods.stream()
+                    .map(p -> p.getMetadata().getName() + "@" + p.getSpec().getNodeName())
                     .toList();
-            assertThat(Placement.of(client).lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName()).toList()))
-                    .as("pods %s of PodGroup %s", nodes, pg.getAdditionalProperties().get("spec"))
+            assertThat(Placement.of(client)
+                            .lowestCommon(pods.stream()
+                                    .map(p -> p.getSpec().getNodeName())
+                                    .toList()))
+                    .as(
+                            "pods %s of PodGroup %s",
+                            nodes, pg.getAdditionalProperties().get("spec"))
                     .hasValueSatisfying(d -> assertThat(d.tier()).isEqualTo(1));
         }
         cluster.startLws(false);
@@ -138,7 +184,8 @@ class CoexistenceE2E {
 
     @Test
     void aibrixStrategyPodGroupGetsOnlyTheTopologyFields() {
-        GenericKubernetesResource storm = client.getKubernetesSerialization().unmarshal("""
+        GenericKubernetesResource storm =
+                client.getKubernetesSerialization().unmarshal("""
                 apiVersion: orchestration.aibrix.ai/v1alpha1
                 kind: StormService
                 metadata:
@@ -171,12 +218,18 @@ class CoexistenceE2E {
                 """, GenericKubernetesResource.class);
         client.resource(storm).create();
         // the PodGroup webhook adds the fields to AIBrix's own write (unowned); the reconciler's apply then owns them
-        cluster.waitFor("AIBrix's PodGroup with the bridge's topology, owned by the bridge", WAIT, () -> podGroups(
-                pg -> pg.getMetadata().getName().startsWith("gang-")).stream().anyMatch(pg -> ((Map<?, ?>) pg
-                        .getAdditionalProperties().get("spec")).containsKey("networkTopology")
-                        && owners(pg).containsKey(Topobridge.FIELD_MANAGER + "/Apply")));
-        GenericKubernetesResource pg = podGroups(p -> p.getMetadata().getName().startsWith("gang-")).get(0);
+        cluster.waitFor(
+                "AIBrix's PodGroup with the bridge's topology, owned by the bridge",
+                WAIT,
+                () -> podGroups(pg -> pg.getMetadata().getName().startsWith("gang-")).stream()
+                        .anyMatch(pg ->
+                                ((Map<?, ?>) pg.getAdditionalProperties().get("spec")).containsKey("networkTopology")
+                                        && owners(pg).containsKey(Topobridge.FIELD_MANAGER + "/Apply")));
+        GenericKubernetesResource pg =
+                podGroups(p -> p.getMetadata().getName().startsWith("gang-")).get(0);
         assertOnlyTopologyIsOurs(pg);
-        assertThat(podGroups(p -> p.getMetadata().getName().startsWith("tb-"))).as("no rival PodGroup").isEmpty();
+        assertThat(podGroups(p -> p.getMetadata().getName().startsWith("tb-")))
+                .as("no rival PodGroup")
+                .isEmpty();
     }
 }

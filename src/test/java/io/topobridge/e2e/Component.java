@@ -52,9 +52,14 @@ public final class Component {
         }
         try {
             Files.createDirectories(log.getParent());
-            Files.writeString(log, "=== " + Instant.now() + " starting: " + String.join(" ", command) + "\n",
-                    StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+            Files.writeString(
+                    log,
+                    "=== " + Instant.now() + " starting: " + String.join(" ", command) + "\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().putAll(environment);
             process = builder.start();

@@ -35,29 +35,46 @@ class DevClusterRealE2E {
         long began = System.nanoTime();
         Map<String, String> placed = new TreeMap<>();
         Process controller = null;
-        try (RealDevCluster dev = RealDevCluster.start(Path.of("examples"),
-                new RealDevCluster.Webhook(port, "topobridge-webhook", "default"), Duration.ofMinutes(10));
+        try (RealDevCluster dev = RealDevCluster.start(
+                        Path.of("examples"),
+                        new RealDevCluster.Webhook(port, "topobridge-webhook", "default"),
+                        Duration.ofMinutes(10));
                 KubernetesClient client = dev.client()) {
             long up = (System.nanoTime() - began) / 1_000_000;
             assertThat(client.nodes().list().getItems()).as("the example nodes").hasSizeGreaterThan(10);
-            assertThat(client.services().inNamespace("default").withName("topobridge-webhook").get().getSpec()
-                    .getPorts().get(0).getPort()).isEqualTo(port);
+            assertThat(client.services()
+                            .inNamespace("default")
+                            .withName("topobridge-webhook")
+                            .get()
+                            .getSpec()
+                            .getPorts()
+                            .get(0)
+                            .getPort())
+                    .isEqualTo(port);
 
             Path log = dev.log().resolveSibling("dev-cluster-controller.log");
-            List<String> command = new ArrayList<>(List.of(PackagedApp.java(), "-Xmx512m",
-                    "-Dquarkus.http.port=" + FreePort.find(), "-Dquarkus.http.host=127.0.0.1",
-                    "-Dtopobridge.admission.port=" + port, "-Dtopobridge.admission.service-port=" + port,
-                    "-jar", PackagedApp.jar().toString()));
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(log.toFile());
+            List<String> command = new ArrayList<>(List.of(
+                    PackagedApp.java(),
+                    "-Xmx512m",
+                    "-Dquarkus.http.port=" + FreePort.find(),
+                    "-Dquarkus.http.host=127.0.0.1",
+                    "-Dtopobridge.admission.port=" + port,
+                    "-Dtopobridge.admission.service-port=" + port,
+                    "-jar",
+                    PackagedApp.jar().toString()));
+            ProcessBuilder builder =
+                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             builder.environment().put("KUBECONFIG", dev.kubeconfig().toString());
             controller = builder.start();
 
             await(() -> "the demo's gangs placed (last seen: " + placed + ")", () -> {
                 placed.clear();
                 placed.putAll(placements(client));
-                return placed.entrySet().stream().filter(e -> e.getKey().startsWith("tb-")
-                        && e.getValue().startsWith("placed")).count() >= 3;
+                return placed.entrySet().stream()
+                                .filter(e -> e.getKey().startsWith("tb-")
+                                        && e.getValue().startsWith("placed"))
+                                .count()
+                        >= 3;
             });
             System.out.printf("dev cluster up in %d ms; demo gangs on the real scheduler: %s%n", up, placed);
             for (var e : placed.entrySet()) {
@@ -72,7 +89,8 @@ class DevClusterRealE2E {
         }
     }
 
-    private static void await(java.util.function.Supplier<String> what, java.util.function.BooleanSupplier condition) throws InterruptedException {
+    private static void await(java.util.function.Supplier<String> what, java.util.function.BooleanSupplier condition)
+            throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (System.nanoTime() < deadline) {
             try {
@@ -91,8 +109,11 @@ class DevClusterRealE2E {
     private static Map<String, String> placements(KubernetesClient client) {
         Map<String, String> out = new TreeMap<>();
         Placement topology = Placement.of(client);
-        for (GenericKubernetesResource pg : client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(NS).list().getItems()) {
+        for (GenericKubernetesResource pg : client.genericKubernetesResources(
+                        "scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(NS)
+                .list()
+                .getItems()) {
             String name = pg.getMetadata().getName();
             List<Pod> pods = Placement.gangPods(client, NS, name);
             if (pods.isEmpty() || !Placement.allBound(pods)) {
@@ -101,13 +122,18 @@ class DevClusterRealE2E {
             }
             Map<?, ?> spec = (Map<?, ?>) pg.getAdditionalProperties().get("spec");
             Map<?, ?> topologySpec = (Map<?, ?>) spec.get("networkTopology");
-            var common = topology.lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName()).toList());
-            String within = common.map(d -> d.name() + " (tier " + d.tier() + ")").orElse("no common HyperNode");
+            var common = topology.lowestCommon(
+                    pods.stream().map(p -> p.getSpec().getNodeName()).toList());
+            String within =
+                    common.map(d -> d.name() + " (tier " + d.tier() + ")").orElse("no common HyperNode");
             boolean hard = topologySpec != null && "hard".equals(topologySpec.get("mode"));
             Object tier = topologySpec == null ? null : topologySpec.get("highestTierAllowed");
-            boolean inside = !hard || tier == null || common.isPresent() && common.get().tier() <= ((Number) tier).intValue();
-            out.put(name, (inside ? "placed " : "OUTSIDE its tier, ") + pods.size() + " pods within " + within
-                    + (hard ? ", hard tier " + tier : ""));
+            boolean inside =
+                    !hard || tier == null || common.isPresent() && common.get().tier() <= ((Number) tier).intValue();
+            out.put(
+                    name,
+                    (inside ? "placed " : "OUTSIDE its tier, ") + pods.size() + " pods within " + within
+                            + (hard ? ", hard tier " + tier : ""));
         }
         return out;
     }

@@ -26,8 +26,7 @@ import java.util.TreeSet;
  */
 public final class DevRealCluster {
 
-    private DevRealCluster() {
-    }
+    private DevRealCluster() {}
 
     public static void main(String[] args) throws IOException, InterruptedException {
         if (args.length != 4) {
@@ -36,7 +35,9 @@ public final class DevRealCluster {
         }
         Path seed = Path.of(args[0]);
         int port = Integer.parseInt(args[1]);
-        Process build = new ProcessBuilder("bash", "src/test/go/build.sh", "binaries", "target/e2e").inheritIO().start();
+        Process build = new ProcessBuilder("bash", "src/test/go/build.sh", "binaries", "target/e2e")
+                .inheritIO()
+                .start();
         if (build.waitFor() != 0) {
             System.err.println("building the real cluster's components failed (exit " + build.exitValue() + ")");
             System.exit(1);
@@ -47,21 +48,39 @@ public final class DevRealCluster {
         // to their gangs at creation (a pod admitted without the bridge would run outside its gang for good)
         int seeded = seed(client, seed, true);
         String namespace = args[3];
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(namespace)
+                        .endMetadata()
+                        .build())
                 .createOr(NonDeletingOperation::update);
         var services = client.services().inNamespace(namespace);
         services.withName(args[2]).delete();
-        cluster.waitFor("the old webhook Service to go", java.time.Duration.ofSeconds(30),
+        cluster.waitFor(
+                "the old webhook Service to go",
+                java.time.Duration.ofSeconds(30),
                 () -> services.withName(args[2]).get() == null);
         var service = RealCluster.externalName(args[2], port);
         services.resource(service).create();
-        System.out.printf("real cluster up in %d ms at %s, %d objects seeded from %s, webhook Service %s/%s -> "
-                + "localhost:%d, logs in %s%n", cluster.startup().toMillis(), cluster.url(), seeded, seed, namespace,
-                args[2], port, cluster.runDir().resolve("logs"));
-        System.out.println(RealDevCluster.READY_PREFIX + cluster.kubeconfig(RealCluster.BRIDGE).toAbsolutePath());
+        System.out.printf(
+                "real cluster up in %d ms at %s, %d objects seeded from %s, webhook Service %s/%s -> "
+                        + "localhost:%d, logs in %s%n",
+                cluster.startup().toMillis(),
+                cluster.url(),
+                seeded,
+                seed,
+                namespace,
+                args[2],
+                port,
+                cluster.runDir().resolve("logs"));
+        System.out.println(RealDevCluster.READY_PREFIX
+                + cluster.kubeconfig(RealCluster.BRIDGE).toAbsolutePath());
         System.out.flush();
-        cluster.waitFor("the bridge's pod webhook registered and answering on port " + port,
-                java.time.Duration.ofMinutes(10), () -> webhookServed(client, args[2], namespace, port));
+        cluster.waitFor(
+                "the bridge's pod webhook registered and answering on port " + port,
+                java.time.Duration.ofMinutes(10),
+                () -> webhookServed(client, args[2], namespace, port));
         System.out.printf("the bridge's webhook answers: %d workload objects seeded%n", seed(client, seed, false));
         // until the dev process ends (its end closes our input), then the shutdown hook stops the cluster
         while (System.in.read() >= 0) {
@@ -72,11 +91,16 @@ public final class DevRealCluster {
 
     /** Whether a webhook configuration names the bridge's Service and the dev process listens on its port. */
     private static boolean webhookServed(KubernetesClient client, String service, String namespace, int port) {
-        boolean registered = client.admissionRegistration().v1().mutatingWebhookConfigurations().list().getItems()
-                .stream().flatMap(c -> c.getWebhooks().stream()).anyMatch(w -> w.getClientConfig().getService() != null
-                        && service.equals(w.getClientConfig().getService().getName())
-                        && namespace.equals(w.getClientConfig().getService().getNamespace())
-                        && w.getClientConfig().getCaBundle() != null && !w.getClientConfig().getCaBundle().isEmpty());
+        boolean registered =
+                client.admissionRegistration().v1().mutatingWebhookConfigurations().list().getItems().stream()
+                        .flatMap(c -> c.getWebhooks().stream())
+                        .anyMatch(w -> w.getClientConfig().getService() != null
+                                && service.equals(
+                                        w.getClientConfig().getService().getName())
+                                && namespace.equals(
+                                        w.getClientConfig().getService().getNamespace())
+                                && w.getClientConfig().getCaBundle() != null
+                                && !w.getClientConfig().getCaBundle().isEmpty());
         if (!registered) {
             return false;
         }
@@ -138,7 +162,11 @@ public final class DevRealCluster {
                 }
                 String ns = object.getMetadata().getNamespace();
                 if (ns != null && namespaces.add(ns)) {
-                    client.resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+                    client.resource(new NamespaceBuilder()
+                                    .withNewMetadata()
+                                    .withName(ns)
+                                    .endMetadata()
+                                    .build())
                             .createOr(NonDeletingOperation::update);
                 }
                 client.resource(object).createOr(NonDeletingOperation::update);

@@ -68,36 +68,53 @@ class DiagnosisE2E {
         Files.createDirectories(out);
         Examples.ensureNodes(client);
         cluster.stopBridge();
-        bridge = Bridge.on(cluster, "topobridge-diagnosis").set("topobridge.diagnosis.pending-event-after", "3s").start()
+        bridge = Bridge.on(cluster, "topobridge-diagnosis")
+                .set("topobridge.diagnosis.pending-event-after", "3s")
+                .start()
                 .awaitReady(Duration.ofSeconds(120));
         for (HasMetadata object : PlacementE2E.load(Path.of("examples", "workloads", "00-namespace-and-queue.yaml"))) {
             if (!"Queue".equals(object.getKind())) {
                 client.resource(object).createOr(o -> o.update());
             }
         }
-        cluster.waitFor("the default ServiceAccount in " + NS, Duration.ofSeconds(60),
-                () -> client.serviceAccounts().inNamespace(NS).withName("default").get() != null);
+        cluster.waitFor(
+                "the default ServiceAccount in " + NS,
+                Duration.ofSeconds(60),
+                () -> client.serviceAccounts()
+                                .inNamespace(NS)
+                                .withName("default")
+                                .get()
+                        != null);
     }
 
     @AfterAll
     void cleanUp() {
         client.namespaces().withName(NS).delete();
-        cluster.waitFor("namespace " + NS + " gone", Duration.ofSeconds(120),
+        cluster.waitFor(
+                "namespace " + NS + " gone",
+                Duration.ofSeconds(120),
                 () -> client.namespaces().withName(NS).get() == null);
-        client.configMaps().inNamespace(RealCluster.VOLCANO_NAMESPACE).withName("volcano-controller-configmap").delete();
+        client.configMaps()
+                .inNamespace(RealCluster.VOLCANO_NAMESPACE)
+                .withName("volcano-controller-configmap")
+                .delete();
         if (bridge != null) {
             bridge.stop();
         }
     }
 
     private HasMetadata workload(String name) {
-        return PlacementE2E.load(GANGS).stream().filter(o -> name.equals(o.getMetadata().getName())).findFirst()
+        return PlacementE2E.load(GANGS).stream()
+                .filter(o -> name.equals(o.getMetadata().getName()))
+                .findFirst()
                 .orElseThrow();
     }
 
     private JsonNode json(String path) {
         var response = bridge.get(path);
-        assertThat(response.statusCode()).as("GET " + path + ": " + response.body()).isEqualTo(200);
+        assertThat(response.statusCode())
+                .as("GET " + path + ": " + response.body())
+                .isEqualTo(200);
         try {
             return JSON.readTree(response.body());
         } catch (IOException e) {
@@ -107,8 +124,12 @@ class DiagnosisE2E {
 
     private Map<String, String> annotations(String podGroup) {
         GenericKubernetesResource pg = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(NS).withName(podGroup).get();
-        return pg == null || pg.getMetadata().getAnnotations() == null ? Map.of() : pg.getMetadata().getAnnotations();
+                .inNamespace(NS)
+                .withName(podGroup)
+                .get();
+        return pg == null || pg.getMetadata().getAnnotations() == null
+                ? Map.of()
+                : pg.getMetadata().getAnnotations();
     }
 
     /**
@@ -121,10 +142,15 @@ class DiagnosisE2E {
         long deadline = System.nanoTime() + PLACED.toNanos();
         long untiedSince = 0;
         while (System.nanoTime() < deadline) {
-            List<Pod> all = client.pods().inNamespace(NS).withLabel("leaderworkerset.sigs.k8s.io/name", lws).list()
+            List<Pod> all = client.pods()
+                    .inNamespace(NS)
+                    .withLabel("leaderworkerset.sigs.k8s.io/name", lws)
+                    .list()
                     .getItems();
-            List<Pod> untied = all.stream().filter(p -> p.getMetadata().getAnnotations() == null
-                    || !podGroup.equals(p.getMetadata().getAnnotations().get("scheduling.k8s.io/group-name"))).toList();
+            List<Pod> untied = all.stream()
+                    .filter(p -> p.getMetadata().getAnnotations() == null
+                            || !podGroup.equals(p.getMetadata().getAnnotations().get("scheduling.k8s.io/group-name")))
+                    .toList();
             if (all.size() == pods && untied.isEmpty()) {
                 return;
             }
@@ -152,16 +178,21 @@ class DiagnosisE2E {
     }
 
     private PackagedApp.Run cli(String... args) throws IOException, InterruptedException {
-        return PackagedApp.run(List.of("-Dkubeconfig=" + cluster.kubeconfig(RealCluster.BRIDGE),
-                "-Dtopobridge.admission.service-namespace=" + RealCluster.BRIDGE_NAMESPACE,
-                "-Dtopobridge.volcano.scheduler-config-namespace=" + RealCluster.VOLCANO_NAMESPACE), args);
+        return PackagedApp.run(
+                List.of(
+                        "-Dkubeconfig=" + cluster.kubeconfig(RealCluster.BRIDGE),
+                        "-Dtopobridge.admission.service-namespace=" + RealCluster.BRIDGE_NAMESPACE,
+                        "-Dtopobridge.volcano.scheduler-config-namespace=" + RealCluster.VOLCANO_NAMESPACE),
+                args);
     }
 
     @Test
     @Order(1)
     void doctorPassesOnTheTestClusterAndNamesWhatBreaksIt() throws Exception {
         // the bridge applies its webhook configurations and HyperNodes right after start-up
-        cluster.waitFor("the doctor's checks all ok", Duration.ofSeconds(60),
+        cluster.waitFor(
+                "the doctor's checks all ok",
+                Duration.ofSeconds(60),
                 () -> "ok".equals(json("/api/doctor").path("status").asText()));
         assertThat(json("/api/doctor").path("checks")).hasSize(7);
         PackagedApp.Run ok = cli("doctor");
@@ -170,8 +201,13 @@ class DiagnosisE2E {
         assertThat(ok.stdout().lines()).hasSize(7).allSatisfy(l -> assertThat(l).startsWith("ok"));
 
         // Volcano's own label discovery set to the labels the bridge reads: two sources fighting over nodes
-        client.configMaps().inNamespace(RealCluster.VOLCANO_NAMESPACE).resource(new ConfigMapBuilder().withNewMetadata()
-                .withName("volcano-controller-configmap").endMetadata().addToData("volcano-controller.conf", """
+        client.configMaps()
+                .inNamespace(RealCluster.VOLCANO_NAMESPACE)
+                .resource(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName("volcano-controller-configmap")
+                        .endMetadata()
+                        .addToData("volcano-controller.conf", """
                         networkTopologyDiscovery:
                         - source: label
                           enabled: true
@@ -181,12 +217,15 @@ class DiagnosisE2E {
                               - nodeLabel: fabric.topograph.run/tier-1
                               - nodeLabel: fabric.topograph.run/tier-0
                               - nodeLabel: kubernetes.io/hostname
-                        """).build()).create();
+                        """)
+                        .build())
+                .create();
         PackagedApp.Run broken = cli("doctor");
         System.out.println("doctor (label discovery on):\n" + broken.stdout());
         assertThat(broken.exitCode()).isEqualTo(2);
-        assertThat(broken.stdout()).containsPattern("failure +label-discovery .*fabric.topograph.run/tier-0, "
-                + "fabric.topograph.run/tier-1, which the bridge reads too");
+        assertThat(broken.stdout())
+                .containsPattern("failure +label-discovery .*fabric.topograph.run/tier-0, "
+                        + "fabric.topograph.run/tier-1, which the bridge reads too");
         cluster.waitFor("the doctor's finding on the ConfigMap", Duration.ofSeconds(60), () -> {
             JsonNode findings = json("/api/findings?source=doctor");
             for (JsonNode f : findings) {
@@ -197,10 +236,19 @@ class DiagnosisE2E {
             }
             return false;
         });
-        cluster.waitFor("the doctor's gauge", Duration.ofSeconds(30), () -> bridge.get("/q/metrics").body()
-                .contains("topobridge_doctor_checks{check=\"label-discovery\",status=\"failure\"} 1.0"));
-        client.configMaps().inNamespace(RealCluster.VOLCANO_NAMESPACE).withName("volcano-controller-configmap").delete();
-        cluster.waitFor("the doctor healthy again", Duration.ofSeconds(30),
+        cluster.waitFor(
+                "the doctor's gauge",
+                Duration.ofSeconds(30),
+                () -> bridge.get("/q/metrics")
+                        .body()
+                        .contains("topobridge_doctor_checks{check=\"label-discovery\",status=\"failure\"} 1.0"));
+        client.configMaps()
+                .inNamespace(RealCluster.VOLCANO_NAMESPACE)
+                .withName("volcano-controller-configmap")
+                .delete();
+        cluster.waitFor(
+                "the doctor healthy again",
+                Duration.ofSeconds(30),
                 () -> "ok".equals(json("/api/doctor").path("status").asText()));
     }
 
@@ -210,40 +258,75 @@ class DiagnosisE2E {
         long before = cluster.audit().mark();
         createTied("tp-one-partition", ONE, 9);
         List<Pod> pods = awaitBound(ONE, 9);
-        cluster.waitFor("achieved tier on " + ONE, Duration.ofSeconds(60),
+        cluster.waitFor(
+                "achieved tier on " + ONE,
+                Duration.ofSeconds(60),
                 () -> "1".equals(annotations(ONE).get("topobridge.io/achieved-tier")));
-        Optional<Placement.Domain> domain = Placement.of(client).lowestCommon(pods.stream()
-                .map(p -> p.getSpec().getNodeName()).toList());
+        Optional<Placement.Domain> domain = Placement.of(client)
+                .lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName()).toList());
         assertThat(domain).map(Placement.Domain::tierName).contains("nvlink");
 
-        JsonNode explained = json("/api/gangs/" + NS + "/tp-one-partition").path("gangs").get(0);
-        System.out.println("explain tp-one-partition: " + explained.path("sentence").asText());
+        JsonNode explained =
+                json("/api/gangs/" + NS + "/tp-one-partition").path("gangs").get(0);
+        System.out.println(
+                "explain tp-one-partition: " + explained.path("sentence").asText());
         assertThat(explained.path("pending").asBoolean()).isFalse();
         assertThat(explained.path("achieved").path("gang").path("tier").asInt()).isEqualTo(1);
-        assertThat(explained.path("achieved").path("gang").path("hyperNode").asText()).isEqualTo(domain.get().name());
+        assertThat(explained.path("achieved").path("gang").path("hyperNode").asText())
+                .isEqualTo(domain.get().name());
         assertThat(explained.path("sentence").asText())
-                .startsWith("placed: all 9 pods within tier 1 (nvlink) in " + domain.get().name());
+                .startsWith("placed: all 9 pods within tier 1 (nvlink) in "
+                        + domain.get().name());
 
         long settled = cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), Duration.ofSeconds(60));
-        List<AuditLog.Write> writes = cluster.audit().writesSince(before, w -> w.user().equals(RealCluster.BRIDGE)
-                && w.resource().equals("podgroups") && w.name().equals(ONE));
-        List<AuditLog.Write> placedWrites = writes.stream().filter(w -> w.requestObject() != null && w.requestObject()
-                .path("metadata").path("annotations").has("topobridge.io/achieved-tier")).toList();
+        List<AuditLog.Write> writes = cluster.audit()
+                .writesSince(
+                        before,
+                        w -> w.user().equals(RealCluster.BRIDGE)
+                                && w.resource().equals("podgroups")
+                                && w.name().equals(ONE));
+        List<AuditLog.Write> placedWrites = writes.stream()
+                .filter(w -> w.requestObject() != null
+                        && w.requestObject()
+                                .path("metadata")
+                                .path("annotations")
+                                .has("topobridge.io/achieved-tier"))
+                .toList();
         System.out.println("writes to " + ONE + ": " + writes);
         assertThat(writes).allMatch(AuditLog.Write::succeeded);
-        assertThat(placedWrites).as("the achieved tier is written once: " + writes).hasSize(1);
-        assertThat(writes.indexOf(placedWrites.get(0))).as("nothing after it: " + writes).isEqualTo(writes.size() - 1);
+        assertThat(placedWrites)
+                .as("the achieved tier is written once: " + writes)
+                .hasSize(1);
+        assertThat(writes.indexOf(placedWrites.get(0)))
+                .as("nothing after it: " + writes)
+                .isEqualTo(writes.size() - 1);
 
         // a restarted bridge makes a full pass over every gang: nothing has changed, so nothing is written
         bridge.restart().awaitReady(Duration.ofSeconds(120));
-        cluster.waitFor("the restarted bridge's first full pass", Duration.ofSeconds(60),
-                () -> json("/api/status").path("parts").path("workloads").path("fullPasses").asLong() >= 1);
+        cluster.waitFor(
+                "the restarted bridge's first full pass",
+                Duration.ofSeconds(60),
+                () -> json("/api/status")
+                                .path("parts")
+                                .path("workloads")
+                                .path("fullPasses")
+                                .asLong()
+                        >= 1);
         cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), Duration.ofSeconds(60));
-        assertThat(cluster.audit().writesSince(settled, w -> w.user().equals(RealCluster.BRIDGE)
-                && w.resource().equals("podgroups"))).as("PodGroup writes after a restart").isEmpty();
-        cluster.waitFor("the achieved-tier gauge", Duration.ofSeconds(30), () -> bridge.get("/q/metrics").body()
-                .contains("topobridge_gangs_achieved_tier{kind=\"LeaderWorkerSet\",mode=\"hard\",namespace=\"" + NS
-                        + "\",tier=\"1\"} 1.0"));
+        assertThat(cluster.audit()
+                        .writesSince(
+                                settled,
+                                w -> w.user().equals(RealCluster.BRIDGE)
+                                        && w.resource().equals("podgroups")))
+                .as("PodGroup writes after a restart")
+                .isEmpty();
+        cluster.waitFor(
+                "the achieved-tier gauge",
+                Duration.ofSeconds(30),
+                () -> bridge.get("/q/metrics")
+                        .body()
+                        .contains("topobridge_gangs_achieved_tier{kind=\"LeaderWorkerSet\",mode=\"hard\",namespace=\""
+                                + NS + "\",tier=\"1\"} 1.0"));
     }
 
     @Test
@@ -253,16 +336,22 @@ class DiagnosisE2E {
         RealCluster.sleep(Duration.ofSeconds(5));
         assertThat(Placement.noneBound(Placement.gangPods(client, NS, TOO_BIG))).isTrue();
 
-        JsonNode explained = json("/api/gangs/" + NS + "/tp-too-big").path("gangs").get(0);
+        JsonNode explained =
+                json("/api/gangs/" + NS + "/tp-too-big").path("gangs").get(0);
         String sentence = explained.path("sentence").asText();
         System.out.println("explain tp-too-big: " + sentence);
         assertThat(explained.path("pending").asBoolean()).isTrue();
         assertThat(explained.path("podGroup").asText()).isEqualTo(TOO_BIG);
         assertThat(explained.path("reason").asText()).isEqualTo("NoDomainFits");
         // the one free partition of the split rack holds 9 trays of 4 GPUs; the other holds tp-one-partition
-        assertThat(sentence).startsWith("needs 40 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 36 free (");
+        assertThat(sentence)
+                .startsWith("needs 40 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 36 free (");
         assertThat(sentence).containsPattern("; tier \\d \\((leaf|spine)\\) has \\d+ free in ");
-        assertThat(json("/api/gangs/" + NS + "/" + TOO_BIG).path("gangs").get(0).path("sentence").asText())
+        assertThat(json("/api/gangs/" + NS + "/" + TOO_BIG)
+                        .path("gangs")
+                        .get(0)
+                        .path("sentence")
+                        .asText())
                 .isEqualTo(sentence);
         var unknown = bridge.get("/api/gangs/" + NS + "/no-such-gang");
         assertThat(unknown.statusCode()).isEqualTo(404);
@@ -274,16 +363,26 @@ class DiagnosisE2E {
         assertThat(cli.stdout()).contains("pending (NoDomainFits): " + sentence);
         assertThat(cli("explain", NS + "/no-such-gang").exitCode()).isEqualTo(1);
 
-        cluster.waitFor("a GangPending Event on the LeaderWorkerSet", Duration.ofSeconds(60), () -> client.v1().events()
-                .inNamespace(NS).list().getItems().stream().anyMatch(e -> "GangPending".equals(e.getReason())
-                        && "tp-too-big".equals(e.getInvolvedObject().getName())
-                        && "LeaderWorkerSet".equals(e.getInvolvedObject().getKind())
-                        && e.getMessage().endsWith(sentence)));
-        cluster.waitFor("the pending gauge", Duration.ofSeconds(30), () -> bridge.get("/q/metrics").body()
-                .contains("topobridge_gangs_pending{reason=\"NoDomainFits\"} 1.0"));
+        cluster.waitFor(
+                "a GangPending Event on the LeaderWorkerSet",
+                Duration.ofSeconds(60),
+                () -> client.v1().events().inNamespace(NS).list().getItems().stream()
+                        .anyMatch(e -> "GangPending".equals(e.getReason())
+                                && "tp-too-big".equals(e.getInvolvedObject().getName())
+                                && "LeaderWorkerSet"
+                                        .equals(e.getInvolvedObject().getKind())
+                                && e.getMessage().endsWith(sentence)));
+        cluster.waitFor(
+                "the pending gauge",
+                Duration.ofSeconds(30),
+                () -> bridge.get("/q/metrics")
+                        .body()
+                        .contains("topobridge_gangs_pending{reason=\"NoDomainFits\"} 1.0"));
         String metrics = bridge.get("/q/metrics").body();
-        assertThat(metrics).contains("topobridge_podgroups{mode=\"hard\",tier=\"1\"} 2.0")
-                .containsPattern("topobridge_hypernodes\\{source=\"topobridge\",tier=\"1\",tier_name=\"nvlink\"\\} \\d+\\.0")
+        assertThat(metrics)
+                .contains("topobridge_podgroups{mode=\"hard\",tier=\"1\"} 2.0")
+                .containsPattern(
+                        "topobridge_hypernodes\\{source=\"topobridge\",tier=\"1\",tier_name=\"nvlink\"\\} \\d+\\.0")
                 .contains("topobridge_reconcile_seconds_count{controller=\"workloads\",result=\"ok\"}");
     }
 
@@ -295,30 +394,43 @@ class DiagnosisE2E {
         JsonNode api = json("/api/topology");
         Document dom = Jsoup.parse(Chromium.dumpDom(url));
         Files.writeString(out.resolve("topology.html"), dom.outerHtml());
-        assertThat(dom.body().attr("data-state")).as("the page's script rendered").isEqualTo("rendered");
+        assertThat(dom.body().attr("data-state"))
+                .as("the page's script rendered")
+                .isEqualTo("rendered");
 
         List<JsonNode> domains = new ArrayList<>();
         api.path("roots").forEach(r -> flatten(r, domains));
         assertThat(domains).hasSize(Examples.hyperNodes(client).size());
         assertThat(dom.select("div.domain")).hasSize(domains.size());
         for (JsonNode d : domains) {
-            Element box = dom.selectFirst("div.domain[data-name=" + d.path("name").asText() + "]");
+            Element box =
+                    dom.selectFirst("div.domain[data-name=" + d.path("name").asText() + "]");
             assertThat(box).as("box of " + d.path("name").asText()).isNotNull();
             assertThat(box.attr("data-gpus")).isEqualTo(d.path("gpus").asText());
             assertThat(box.attr("data-free-gpus")).isEqualTo(d.path("freeGpus").asText());
             assertThat(box.selectFirst("> .head .gpus").text())
-                    .startsWith(d.path("freeGpus").asText() + "/" + d.path("gpus").asText() + " GPUs free");
+                    .startsWith(
+                            d.path("freeGpus").asText() + "/" + d.path("gpus").asText() + " GPUs free");
         }
         // the placed gang sits in its NVLink partition's box, the pending one is listed with its sentence
-        String placedIn = json("/api/gangs/" + NS + "/" + ONE).path("gangs").get(0).path("achieved").path("gang")
-                .path("hyperNode").asText();
+        String placedIn = json("/api/gangs/" + NS + "/" + ONE)
+                .path("gangs")
+                .get(0)
+                .path("achieved")
+                .path("gang")
+                .path("hyperNode")
+                .asText();
         Element partition = dom.selectFirst("div.domain[data-name=" + placedIn + "]");
         assertThat(partition.select("> span.gang").eachAttr("data-gang")).contains(NS + "/" + ONE);
         assertThat(partition.attr("data-free-gpus")).isEqualTo("0");
         Element pending = dom.selectFirst("#pending li[data-gang=" + NS + "/" + TOO_BIG + "]");
         assertThat(pending).isNotNull();
-        assertThat(pending.text()).contains(json("/api/gangs/" + NS + "/" + TOO_BIG).path("gangs").get(0)
-                .path("sentence").asText());
+        assertThat(pending.text())
+                .contains(json("/api/gangs/" + NS + "/" + TOO_BIG)
+                        .path("gangs")
+                        .get(0)
+                        .path("sentence")
+                        .asText());
 
         Path png = Chromium.screenshot(url, out.resolve("topology.png"), 1600, 1400);
         BufferedImage image = ImageIO.read(png.toFile());
@@ -327,32 +439,45 @@ class DiagnosisE2E {
         int usedBar = count(image, 0xd0d7de);
         int gangChip = count(image, 0x0969da);
         int pendingMark = count(image, 0xbc4c00);
-        System.out.printf("screenshot %s: %d free-bar, %d used-bar, %d gang-chip, %d pending-mark pixels%n", png,
-                freeBar, usedBar, gangChip, pendingMark);
+        System.out.printf(
+                "screenshot %s: %d free-bar, %d used-bar, %d gang-chip, %d pending-mark pixels%n",
+                png, freeBar, usedBar, gangChip, pendingMark);
         assertThat(freeBar).as("green free-GPU bars drawn").isGreaterThan(2000);
         assertThat(usedBar).as("grey used parts drawn").isGreaterThan(100);
         assertThat(gangChip).as("the placed gang's chip drawn").isGreaterThan(200);
         assertThat(pendingMark).as("the pending gang's marker drawn").isGreaterThan(50);
         // the full partition's bar has no green: sample the row through its bar, located from the DOM order
-        assertThat(fullyUsedBarDrawn(image)).as("a bar with no free part (the placed partition)").isTrue();
+        assertThat(fullyUsedBarDrawn(image))
+                .as("a bar with no free part (the placed partition)")
+                .isTrue();
     }
 
     @Test
     @Order(5)
     void aSoftGangPlacedAboveItsTierGetsANormalEvent() {
         client.resource(workload("tp-too-big")).delete();
-        cluster.waitFor(TOO_BIG + " gone", PLACED, () -> Placement.gangPods(client, NS, TOO_BIG).isEmpty());
+        cluster.waitFor(
+                TOO_BIG + " gone",
+                PLACED,
+                () -> Placement.gangPods(client, NS, TOO_BIG).isEmpty());
         createTied("tp-too-big-soft", SOFT, 10);
         awaitBound(SOFT, 10);
-        cluster.waitFor("achieved tier on " + SOFT, Duration.ofSeconds(60),
+        cluster.waitFor(
+                "achieved tier on " + SOFT,
+                Duration.ofSeconds(60),
                 () -> annotations(SOFT).containsKey("topobridge.io/achieved-tier"));
         String tier = annotations(SOFT).get("topobridge.io/achieved-tier");
         System.out.println("tp-too-big-soft achieved tier " + tier);
         assertThat(tier).isNotEqualTo("1");
-        cluster.waitFor("a PlacedAboveTier Event", Duration.ofSeconds(60), () -> client.v1().events().inNamespace(NS)
-                .list().getItems().stream().anyMatch(e -> "PlacedAboveTier".equals(e.getReason())
-                        && "Normal".equals(e.getType()) && "tp-too-big-soft".equals(e.getInvolvedObject().getName())
-                        && e.getMessage().contains("soft gang " + SOFT + " prefers tier 1 or below")));
+        cluster.waitFor(
+                "a PlacedAboveTier Event",
+                Duration.ofSeconds(60),
+                () -> client.v1().events().inNamespace(NS).list().getItems().stream()
+                        .anyMatch(e -> "PlacedAboveTier".equals(e.getReason())
+                                && "Normal".equals(e.getType())
+                                && "tp-too-big-soft"
+                                        .equals(e.getInvolvedObject().getName())
+                                && e.getMessage().contains("soft gang " + SOFT + " prefers tier 1 or below")));
     }
 
     private static void flatten(JsonNode domain, List<JsonNode> out) {
@@ -380,7 +505,9 @@ class DiagnosisE2E {
                 int c = image.getRGB(x, y) & 0xffffff;
                 if (c == 0xd0d7de) {
                     run++;
-                    if (run >= 40 && x + 1 < image.getWidth() && (image.getRGB(x + 1, y) & 0xffffff) != 0x2da44e
+                    if (run >= 40
+                            && x + 1 < image.getWidth()
+                            && (image.getRGB(x + 1, y) & 0xffffff) != 0x2da44e
                             && leftOfRunIsNotGreen(image, x - run, y)) {
                         return true;
                     }
@@ -395,5 +522,4 @@ class DiagnosisE2E {
     private static boolean leftOfRunIsNotGreen(BufferedImage image, int x, int y) {
         return x < 0 || (image.getRGB(x, y) & 0xffffff) != 0x2da44e;
     }
-
 }

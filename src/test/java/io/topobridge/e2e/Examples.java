@@ -19,8 +19,7 @@ public final class Examples {
     public static final Path NODES = Path.of("examples", "gpu-cluster", "nodes.yaml");
     private static final YAMLMapper YAML = new YAMLMapper();
 
-    private Examples() {
-    }
+    private Examples() {}
 
     /** Creates the example GPU cluster's nodes that do not exist yet. */
     public static List<Node> ensureNodes(KubernetesClient client) {
@@ -36,9 +35,13 @@ public final class Examples {
     /** The HyperNodes in the cluster, by name: {@code tier}, {@code tierName} and members. */
     public static Map<String, JsonNode> hyperNodes(KubernetesClient client) {
         Map<String, JsonNode> out = new TreeMap<>();
-        for (GenericKubernetesResource h : client.genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode")
-                .list().getItems()) {
-            out.put(h.getMetadata().getName(), YAML.valueToTree(h.getAdditionalProperties().get("spec")));
+        for (GenericKubernetesResource h : client.genericKubernetesResources(
+                        "topology.volcano.sh/v1alpha1", "HyperNode")
+                .list()
+                .getItems()) {
+            out.put(
+                    h.getMetadata().getName(),
+                    YAML.valueToTree(h.getAdditionalProperties().get("spec")));
         }
         return out;
     }

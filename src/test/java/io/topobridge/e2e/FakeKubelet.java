@@ -42,26 +42,31 @@ public final class FakeKubelet implements AutoCloseable {
     }
 
     void start() {
-        informer = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                handle(pod);
-            }
+        informer = client.pods()
+                .inAnyNamespace()
+                .inform(
+                        new ResourceEventHandler<>() {
+                            @Override
+                            public void onAdd(Pod pod) {
+                                handle(pod);
+                            }
 
-            @Override
-            public void onUpdate(Pod old, Pod pod) {
-                handle(pod);
-            }
+                            @Override
+                            public void onUpdate(Pod old, Pod pod) {
+                                handle(pod);
+                            }
 
-            @Override
-            public void onDelete(Pod pod, boolean unknown) {
-                started.remove(key(pod));
-            }
-        }, 30_000);
+                            @Override
+                            public void onDelete(Pod pod, boolean unknown) {
+                                started.remove(key(pod));
+                            }
+                        },
+                        30_000);
     }
 
     private static String key(Pod pod) {
-        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + "/" + pod.getMetadata().getUid();
+        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + "/"
+                + pod.getMetadata().getUid();
     }
 
     private void handle(Pod pod) {
@@ -73,8 +78,11 @@ public final class FakeKubelet implements AutoCloseable {
             worker.execute(() -> forceDelete(pod));
             return;
         }
-        boolean hold = "true".equals(pod.getMetadata().getLabels() == null ? null
-                : pod.getMetadata().getLabels().get(HOLD_LABEL));
+        boolean hold = "true"
+                .equals(
+                        pod.getMetadata().getLabels() == null
+                                ? null
+                                : pod.getMetadata().getLabels().get(HOLD_LABEL));
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         if (!hold && (phase == null || "Pending".equals(phase)) && started.putIfAbsent(key(pod), true) == null) {
             worker.execute(() -> run(pod));
@@ -88,9 +96,15 @@ public final class FakeKubelet implements AutoCloseable {
             if (!containers.isEmpty()) {
                 containers.append(',');
             }
-            containers.append("{\"name\":\"").append(c.getName()).append("\",\"image\":\"").append(c.getImage())
+            containers
+                    .append("{\"name\":\"")
+                    .append(c.getName())
+                    .append("\",\"image\":\"")
+                    .append(c.getImage())
                     .append("\",\"imageID\":\"\",\"ready\":true,\"restartCount\":0,\"started\":true,")
-                    .append("\"state\":{\"running\":{\"startedAt\":\"").append(now).append("\"}}}");
+                    .append("\"state\":{\"running\":{\"startedAt\":\"")
+                    .append(now)
+                    .append("\"}}}");
         }
         int n = ips.getAndIncrement();
         String ip = "10.244." + (n / 250 % 250) + "." + (n % 250 + 1);
@@ -101,8 +115,11 @@ public final class FakeKubelet implements AutoCloseable {
                 + String.format(condition, "ContainersReady") + "," + String.format(condition, "Ready")
                 + "],\"containerStatuses\":[" + containers + "]}}";
         try {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                    .subresource("status").patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
+            client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .subresource("status")
+                    .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
         } catch (KubernetesClientException e) {
             // gone or replaced meanwhile; the informer brings the new one
             started.remove(key(pod));
@@ -111,8 +128,11 @@ public final class FakeKubelet implements AutoCloseable {
 
     private void forceDelete(Pod pod) {
         try {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                    .withGracePeriod(0).delete();
+            client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .withGracePeriod(0)
+                    .delete();
         } catch (KubernetesClientException e) {
             // already gone
         }

@@ -64,9 +64,19 @@ public final class FaultProxy implements AutoCloseable {
 
     /** How long a {@link Fault#SLOW} answer is held back. */
     public static final Duration SLOW = Duration.ofSeconds(12);
+
     private static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "DELETE");
-    private static final Set<String> HOP_HEADERS = Set.of("connection", "content-length", "expect", "host", "upgrade",
-            "transfer-encoding", "keep-alive", "te", "trailer", "proxy-connection");
+    private static final Set<String> HOP_HEADERS = Set.of(
+            "connection",
+            "content-length",
+            "expect",
+            "host",
+            "upgrade",
+            "transfer-encoding",
+            "keep-alive",
+            "te",
+            "trailer",
+            "proxy-connection");
 
     private final URI upstream;
     private final HttpClient client;
@@ -86,8 +96,12 @@ public final class FaultProxy implements AutoCloseable {
 
     private FaultProxy(String upstream, String caPem) throws IOException {
         this.upstream = URI.create(upstream);
-        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(trusting(caPem))
-                .connectTimeout(Duration.ofSeconds(5)).executor(threads).build();
+        this.client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .sslContext(trusting(caPem))
+                .connectTimeout(Duration.ofSeconds(5))
+                .executor(threads)
+                .build();
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port), 100);
         server.setExecutor(threads);
         server.createContext("/", this::handle);
@@ -182,8 +196,10 @@ public final class FaultProxy implements AutoCloseable {
             }
             if (f != null && f.code > 0) {
                 byte[] body = ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
-                        + "\"message\":\"injected by the test's fault proxy\",\"reason\":\"" + f.reason + "\",\"code\":"
-                        + f.code + "}").getBytes(StandardCharsets.UTF_8);
+                                + "\"message\":\"injected by the test's fault proxy\",\"reason\":\"" + f.reason
+                                + "\",\"code\":"
+                                + f.code + "}")
+                        .getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().add("Content-Type", "application/json");
                 if (f == Fault.THROTTLE) {
                     exchange.getResponseHeaders().add("Retry-After", "1");
@@ -201,10 +217,17 @@ public final class FaultProxy implements AutoCloseable {
     private void forward(HttpExchange exchange, String method, boolean watch, boolean slow) throws IOException {
         byte[] body = exchange.getRequestBody().readAllBytes();
         URI target = upstream.resolve(exchange.getRequestURI().getRawPath()
-                + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery()));
-        HttpRequest.Builder request = HttpRequest.newBuilder(target).method(method,
-                body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
-        for (Map.Entry<String, List<String>> header : exchange.getRequestHeaders().entrySet()) {
+                + (exchange.getRequestURI().getRawQuery() == null
+                        ? ""
+                        : "?" + exchange.getRequestURI().getRawQuery()));
+        HttpRequest.Builder request = HttpRequest.newBuilder(target)
+                .method(
+                        method,
+                        body.length == 0
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofByteArray(body));
+        for (Map.Entry<String, List<String>> header :
+                exchange.getRequestHeaders().entrySet()) {
             if (!HOP_HEADERS.contains(header.getKey().toLowerCase())) {
                 header.getValue().forEach(v -> request.header(header.getKey(), v));
             }
@@ -240,7 +263,8 @@ public final class FaultProxy implements AutoCloseable {
         if (watch) {
             watches.add(in);
         }
-        try (InputStream stream = in; OutputStream out = exchange.getResponseBody()) {
+        try (InputStream stream = in;
+                OutputStream out = exchange.getResponseBody()) {
             // the headers go out now: a watch on a quiet resource may send no event for minutes
             out.flush();
             byte[] buffer = new byte[16 * 1024];
@@ -258,8 +282,10 @@ public final class FaultProxy implements AutoCloseable {
         try {
             var store = KeyStore.getInstance(KeyStore.getDefaultType());
             store.load(null, null);
-            store.setCertificateEntry("ca", CertificateFactory.getInstance("X.509")
-                    .generateCertificate(new ByteArrayInputStream(caPem.getBytes(StandardCharsets.US_ASCII))));
+            store.setCertificateEntry(
+                    "ca",
+                    CertificateFactory.getInstance("X.509")
+                            .generateCertificate(new ByteArrayInputStream(caPem.getBytes(StandardCharsets.US_ASCII))));
             var trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trust.init(store);
             SSLContext context = SSLContext.getInstance("TLS");

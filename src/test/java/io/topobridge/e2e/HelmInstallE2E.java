@@ -59,6 +59,7 @@ class HelmInstallE2E {
     static final String NS = RealCluster.BRIDGE_NAMESPACE;
     /** The chart's object names for release {@value #RELEASE} (its ServiceAccount, roles, Deployment). */
     static final String FULLNAME = "topobridge";
+
     static final String USER = "system:serviceaccount:" + NS + ":" + FULLNAME;
     static final String APPS = "helm-e2e";
     static final String OUTSIDE = "helm-e2e-out";
@@ -66,16 +67,25 @@ class HelmInstallE2E {
      * The values of this install: namespace opt-in (so the opt-in path and what it needs from RBAC are exercised)
      * and a short certificate check interval (so a damaged Secret is repaired while the test watches).
      */
-    static final Map<String, Object> VALUES = Map.of("workloads.requireNamespaceOptIn", true,
-            "admission.tls.checkInterval", "2s");
+    static final Map<String, Object> VALUES =
+            Map.of("workloads.requireNamespaceOptIn", true, "admission.tls.checkInterval", "2s");
+
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
     /**
      * Grants used only when admission meets an object its cache does not hold yet (a live read of a workload, see
      * {@code ReadThroughLookup}; {@code AdoptionE2E} exercises it): this scenario may or may not hit that moment, so
      * they are not required to appear in its audit log; a 403 on them would still fail the test.
      */
-    private static final Set<String> ON_DEMAND = Set.of("deployments get", "statefulsets get", "replicasets get",
-            "leaderworkersets get", "disaggregatedsets get", "stormservices get", "rolesets get", "podsets get");
+    private static final Set<String> ON_DEMAND = Set.of(
+            "deployments get",
+            "statefulsets get",
+            "replicasets get",
+            "leaderworkersets get",
+            "disaggregatedsets get",
+            "stormservices get",
+            "rolesets get",
+            "podsets get");
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static Bridge bridge;
@@ -102,19 +112,32 @@ class HelmInstallE2E {
     void everyObjectTheChartInstallsIsAcceptedByTheApiServer() {
         Rendered chart = chart(Map.of());
         List<HasMetadata> applied = apply(chart);
-        assertThat(applied).extracting(HasMetadata::getKind).contains("ServiceAccount", "ClusterRole",
-                "ClusterRoleBinding", "Role", "RoleBinding", "Service", "Deployment", "PodDisruptionBudget");
+        assertThat(applied)
+                .extracting(HasMetadata::getKind)
+                .contains(
+                        "ServiceAccount",
+                        "ClusterRole",
+                        "ClusterRoleBinding",
+                        "Role",
+                        "RoleBinding",
+                        "Service",
+                        "Deployment",
+                        "PodDisruptionBudget");
         for (HasMetadata object : applied) {
-            assertThat(admin.resource(object).get()).as(object.getKind() + " " + object.getMetadata().getName())
+            assertThat(admin.resource(object).get())
+                    .as(object.getKind() + " " + object.getMetadata().getName())
                     .isNotNull();
         }
         // what needs another operator's CRDs is off by default, and this cluster has none of them
-        assertThat(chart.has("ServiceMonitor") || chart.has("Certificate") || chart.has("Issuer")).isFalse();
+        assertThat(chart.has("ServiceMonitor") || chart.has("Certificate") || chart.has("Issuer"))
+                .isFalse();
         assertThat(admin.apiextensions().v1().customResourceDefinitions().list().getItems())
-                .extracting(crd -> crd.getSpec().getGroup()).doesNotContain("monitoring.coreos.com", "cert-manager.io");
+                .extracting(crd -> crd.getSpec().getGroup())
+                .doesNotContain("monitoring.coreos.com", "cert-manager.io");
         Map<String, String> env = chart.controllerEnv();
         // the webhook Service and Secret the local stand-in uses are the chart's
-        assertThat(env).containsEntry("TOPOBRIDGE_ADMISSION_SERVICE_NAME", "topobridge-webhook")
+        assertThat(env)
+                .containsEntry("TOPOBRIDGE_ADMISSION_SERVICE_NAME", "topobridge-webhook")
                 .containsEntry("TOPOBRIDGE_ADMISSION_SERVICE_NAMESPACE", NS)
                 .containsEntry("TOPOBRIDGE_VOLCANO_SCHEDULER_CONFIG_NAMESPACE", RealCluster.VOLCANO_NAMESPACE)
                 .containsEntry("TOPOBRIDGE_LEADER_ELECTION_ENABLED", "true");
@@ -134,7 +157,8 @@ class HelmInstallE2E {
     }
 
     private static String key(HasMetadata object) {
-        return object.getKind() + "/" + object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
+        return object.getKind() + "/" + object.getMetadata().getNamespace() + "/"
+                + object.getMetadata().getName();
     }
 
     /** Applies what {@code helm install} (or {@code upgrade}) applies: every rendered object that is not a hook. */
@@ -166,13 +190,25 @@ class HelmInstallE2E {
         awaitLeadingAndReady(chart);
 
         // topology: the example nodes' HyperNodes, and the scheduler configuration read
-        cluster.waitFor("the example HyperNodes", TIMEOUT, () -> Examples.hyperNodes(admin).equals(exampleHyperNodes));
+        cluster.waitFor(
+                "the example HyperNodes",
+                TIMEOUT,
+                () -> Examples.hyperNodes(admin).equals(exampleHyperNodes));
         assertThat(hardTopology()).isEqualTo("enforced");
 
         // admission: both webhook configurations registered, with the CA the controller made
-        var mutating = admin.admissionRegistration().v1().mutatingWebhookConfigurations().withName(FULLNAME).get();
-        var validating = admin.admissionRegistration().v1().validatingWebhookConfigurations().withName(FULLNAME).get();
-        assertThat(mutating.getWebhooks()).allSatisfy(w -> assertThat(w.getClientConfig().getCaBundle()).isNotBlank());
+        var mutating = admin.admissionRegistration()
+                .v1()
+                .mutatingWebhookConfigurations()
+                .withName(FULLNAME)
+                .get();
+        var validating = admin.admissionRegistration()
+                .v1()
+                .validatingWebhookConfigurations()
+                .withName(FULLNAME)
+                .get();
+        assertThat(mutating.getWebhooks())
+                .allSatisfy(w -> assertThat(w.getClientConfig().getCaBundle()).isNotBlank());
         assertThat(validating.getWebhooks()).isNotEmpty();
 
         // workloads: an annotated Deployment in an opted-in namespace gets its PodGroup and its pods are tied to it;
@@ -181,17 +217,28 @@ class HelmInstallE2E {
         deployment(OUTSIDE, "web", 1, "leaf");
         cluster.waitFor("the PodGroup of " + APPS + "/web", TIMEOUT, () -> podGroup(APPS, "tb-deploy-web") != null);
         cluster.waitFor("the pods of " + APPS + "/web tied to their gang and bound by Volcano", TIMEOUT, () -> {
-            List<Pod> pods = admin.pods().inNamespace(APPS).withLabel("app", "web").list().getItems();
-            return pods.size() == 2 && pods.stream().allMatch(p -> "tb-deploy-web".equals(p.getMetadata().getAnnotations()
-                    .get("scheduling.k8s.io/group-name")) && p.getSpec().getNodeName() != null);
+            List<Pod> pods = admin.pods()
+                    .inNamespace(APPS)
+                    .withLabel("app", "web")
+                    .list()
+                    .getItems();
+            return pods.size() == 2
+                    && pods.stream()
+                            .allMatch(p -> "tb-deploy-web"
+                                            .equals(p.getMetadata()
+                                                    .getAnnotations()
+                                                    .get("scheduling.k8s.io/group-name"))
+                                    && p.getSpec().getNodeName() != null);
         });
         // a workload the validating webhook must refuse
         assertThat(catchThrowable(() -> deployment(APPS, "bad", 1, "no-such-tier")))
                 .hasMessageContaining("no-such-tier");
         awaitQuiet();
         assertThat(podGroup(OUTSIDE, "tb-deploy-web")).isNull();
-        assertThat(admin.pods().inNamespace(OUTSIDE).list().getItems()).isNotEmpty().allSatisfy(p -> assertThat(
-                p.getMetadata().getAnnotations()).doesNotContainKey("scheduling.k8s.io/group-name"));
+        assertThat(admin.pods().inNamespace(OUTSIDE).list().getItems())
+                .isNotEmpty()
+                .allSatisfy(p ->
+                        assertThat(p.getMetadata().getAnnotations()).doesNotContainKey("scheduling.k8s.io/group-name"));
 
         // findings become Events: the scheduler configuration without network-topology-aware, then with a
         // different plugin list (the same finding, counted up on the same Event), then repaired
@@ -209,7 +256,8 @@ class HelmInstallE2E {
 
         // a node joins with a new NVLink domain, then leaves: its HyperNode is made, then deleted
         Node tray = admin.nodes().withName("gb200-r01-t01").get();
-        Nodes.Spec extra = Nodes.node("helm-e2e-tray").cpu("144").memory("960Gi").gpus(4);
+        Nodes.Spec extra =
+                Nodes.node("helm-e2e-tray").cpu("144").memory("960Gi").gpus(4);
         tray.getMetadata().getLabels().forEach((k, v) -> {
             if (!k.equals("kubernetes.io/hostname")) {
                 extra.label(k, k.equals("nvidia.com/gpu.clique") ? "0f0e0d0c-0b0a-4908-8706-050403020100.1" : v);
@@ -217,12 +265,17 @@ class HelmInstallE2E {
         });
         Nodes.create(admin, extra.build());
         try {
-            cluster.waitFor("a HyperNode for the new NVLink domain", TIMEOUT, () -> Examples.hyperNodes(admin).values()
-                    .stream().anyMatch(spec -> spec.toString().contains("\"helm-e2e-tray\"")));
+            cluster.waitFor(
+                    "a HyperNode for the new NVLink domain",
+                    TIMEOUT,
+                    () -> Examples.hyperNodes(admin).values().stream()
+                            .anyMatch(spec -> spec.toString().contains("\"helm-e2e-tray\"")));
         } finally {
             admin.nodes().withName("helm-e2e-tray").delete();
         }
-        cluster.waitFor("the HyperNodes of the example nodes again", TIMEOUT,
+        cluster.waitFor(
+                "the HyperNodes of the example nodes again",
+                TIMEOUT,
                 () -> Examples.hyperNodes(admin).equals(exampleHyperNodes));
 
         // the annotation removed: the controller deletes the PodGroup it made
@@ -239,52 +292,101 @@ class HelmInstallE2E {
             s.getData().put("tls.crt", Base64.getEncoder().encodeToString("damaged".getBytes()));
             return s;
         });
-        cluster.waitFor("a new certificate and CA registered", TIMEOUT, () -> !mutatingCaBundle().equals(caBefore)
-                && !new String(Base64.getDecoder().decode(admin.secrets().inNamespace(NS).withName(secretName).get()
-                        .getData().get("tls.crt"))).equals("damaged"));
+        cluster.waitFor(
+                "a new certificate and CA registered",
+                TIMEOUT,
+                () -> !mutatingCaBundle().equals(caBefore)
+                        && !new String(Base64.getDecoder()
+                                        .decode(admin.secrets()
+                                                .inNamespace(NS)
+                                                .withName(secretName)
+                                                .get()
+                                                .getData()
+                                                .get("tls.crt")))
+                                .equals("damaged"));
 
         // helm upgrade to one replica (no leader election), admission off and no namespace opt-in: no Role at all
-        // (namespaces are still read, for the queues each may use); the controller removes its webhook configurations and now
+        // (namespaces are still read, for the queues each may use); the controller removes its webhook configurations
+        // and now
         // manages the Deployment of the namespace that did not opt in. Then back.
-        Rendered upgraded = chart(Map.of("replicaCount", 1, "admission.enabled", false,
-                "workloads.requireNamespaceOptIn", false));
+        Rendered upgraded =
+                chart(Map.of("replicaCount", 1, "admission.enabled", false, "workloads.requireNamespaceOptIn", false));
         assertThat(upgraded.objects()).noneMatch(d -> d.path("kind").asText().equals("Role"));
         // the old pod goes before the roles shrink: a leader still renewing its Lease would be refused
         bridge.stop();
         upgrade(chart, upgraded);
         bridge = startBridge(upgraded);
-        cluster.waitFor("the webhook configurations removed", TIMEOUT, () -> admin.admissionRegistration().v1()
-                .mutatingWebhookConfigurations().withName(FULLNAME).get() == null && admin.admissionRegistration().v1()
-                        .validatingWebhookConfigurations().withName(FULLNAME).get() == null);
-        cluster.waitFor("the PodGroup of " + OUTSIDE + "/web", TIMEOUT, () -> podGroup(OUTSIDE, "tb-deploy-web") != null);
+        cluster.waitFor(
+                "the webhook configurations removed",
+                TIMEOUT,
+                () -> admin.admissionRegistration()
+                                        .v1()
+                                        .mutatingWebhookConfigurations()
+                                        .withName(FULLNAME)
+                                        .get()
+                                == null
+                        && admin.admissionRegistration()
+                                        .v1()
+                                        .validatingWebhookConfigurations()
+                                        .withName(FULLNAME)
+                                        .get()
+                                == null);
+        cluster.waitFor(
+                "the PodGroup of " + OUTSIDE + "/web", TIMEOUT, () -> podGroup(OUTSIDE, "tb-deploy-web") != null);
         awaitLeadingAndReady(upgraded);
         bridge.stop();
         upgrade(upgraded, chart);
         bridge = startBridge(chart);
-        cluster.waitFor("the webhook configurations back", TIMEOUT, () -> admin.admissionRegistration().v1()
-                .mutatingWebhookConfigurations().withName(FULLNAME).get() != null && admin.admissionRegistration().v1()
-                        .validatingWebhookConfigurations().withName(FULLNAME).get() != null);
-        cluster.waitFor("the PodGroup of " + OUTSIDE + "/web gone with the opt-in", TIMEOUT,
+        cluster.waitFor(
+                "the webhook configurations back",
+                TIMEOUT,
+                () -> admin.admissionRegistration()
+                                        .v1()
+                                        .mutatingWebhookConfigurations()
+                                        .withName(FULLNAME)
+                                        .get()
+                                != null
+                        && admin.admissionRegistration()
+                                        .v1()
+                                        .validatingWebhookConfigurations()
+                                        .withName(FULLNAME)
+                                        .get()
+                                != null);
+        cluster.waitFor(
+                "the PodGroup of " + OUTSIDE + "/web gone with the opt-in",
+                TIMEOUT,
                 () -> podGroup(OUTSIDE, "tb-deploy-web") == null);
         // annotated again, for the uninstall to find a PodGroup the controller made
         admin.apps().deployments().inNamespace(APPS).withName("web").edit(d -> {
             d.getMetadata().getAnnotations().put("topobridge.io/highest-tier", "leaf");
             return d;
         });
-        cluster.waitFor("the PodGroup of " + APPS + "/web again", TIMEOUT, () -> podGroup(APPS, "tb-deploy-web") != null);
+        cluster.waitFor(
+                "the PodGroup of " + APPS + "/web again", TIMEOUT, () -> podGroup(APPS, "tb-deploy-web") != null);
         awaitLeadingAndReady(chart);
         awaitQuiet();
         bridge.stop(); // watches end and are audited
 
-        List<Request> requests = cluster.audit().requestsSince(mark, r -> r.user().equals(USER));
+        List<Request> requests =
+                cluster.audit().requestsSince(mark, r -> r.user().equals(USER));
         Map<String, Integer> used = new TreeMap<>();
-        requests.forEach(r -> used.merge(r.verb() + " " + (r.group().isEmpty() ? "" : r.group() + "/") + r.resource()
-                + (r.resource().isEmpty() ? r.uri() : "") + " " + r.code(), 1, Integer::sum));
+        requests.forEach(r -> used.merge(
+                r.verb() + " " + (r.group().isEmpty() ? "" : r.group() + "/") + r.resource()
+                        + (r.resource().isEmpty() ? r.uri() : "") + " " + r.code(),
+                1,
+                Integer::sum));
         System.out.println("requests of " + USER + ":");
         used.forEach((k, v) -> System.out.println("  " + k + " ×" + v));
-        assertThat(requests).as("requests of the chart's ServiceAccount in the audit log").hasSizeGreaterThan(20);
-        assertThat(requests).filteredOn(Request::forbidden).as("requests RBAC refused").isEmpty();
-        assertThat(unusedGrants(chart, requests)).as("granted by the chart, never used by the controller").isEmpty();
+        assertThat(requests)
+                .as("requests of the chart's ServiceAccount in the audit log")
+                .hasSizeGreaterThan(20);
+        assertThat(requests)
+                .filteredOn(Request::forbidden)
+                .as("requests RBAC refused")
+                .isEmpty();
+        assertThat(unusedGrants(chart, requests))
+                .as("granted by the chart, never used by the controller")
+                .isEmpty();
     }
 
     /** Every (rule, resource, verb) the chart's ClusterRole and Role grant that no request used. */
@@ -295,14 +397,20 @@ class HelmInstallE2E {
                 for (JsonNode resource : rule.path("resources")) {
                     for (JsonNode verb : rule.path("verbs")) {
                         // a server-side apply that made the object (201) was authorized as create too
-                        boolean seen = requests.stream().anyMatch(r -> !r.forbidden()
-                                && contains(rule.path("apiGroups"), r.group())
-                                && resource.asText().equals(r.resource() + (r.subresource().isEmpty() ? "" : "/" + r.subresource()))
-                                && (verb.asText().equals(r.verb())
-                                        || verb.asText().equals("create") && r.verb().equals("patch") && r.code() == 201)
-                                && (kind.equals("ClusterRole") || NS.equals(r.namespace())));
+                        boolean seen = requests.stream()
+                                .anyMatch(r -> !r.forbidden()
+                                        && contains(rule.path("apiGroups"), r.group())
+                                        && resource.asText()
+                                                .equals(r.resource()
+                                                        + (r.subresource().isEmpty() ? "" : "/" + r.subresource()))
+                                        && (verb.asText().equals(r.verb())
+                                                || verb.asText().equals("create")
+                                                        && r.verb().equals("patch")
+                                                        && r.code() == 201)
+                                        && (kind.equals("ClusterRole") || NS.equals(r.namespace())));
                         if (!seen && !ON_DEMAND.contains(resource.asText() + " " + verb.asText())) {
-                            unused.add(kind + " " + text(rule.path("apiGroups")) + " " + resource.asText() + " " + verb.asText());
+                            unused.add(kind + " " + text(rule.path("apiGroups")) + " " + resource.asText() + " "
+                                    + verb.asText());
                         }
                     }
                 }
@@ -319,8 +427,12 @@ class HelmInstallE2E {
         Rendered chart = chart(Map.of());
         assertThat(bridge).as("the scenario ran").isNotNull();
         Map<String, List<PolicyRule>> original = new LinkedHashMap<>();
-        original.put("ClusterRole", admin.rbac().clusterRoles().withName(FULLNAME).get().getRules());
-        original.put("Role", admin.rbac().roles().inNamespace(NS).withName(FULLNAME).get().getRules());
+        original.put(
+                "ClusterRole",
+                admin.rbac().clusterRoles().withName(FULLNAME).get().getRules());
+        original.put(
+                "Role",
+                admin.rbac().roles().inNamespace(NS).withName(FULLNAME).get().getRules());
         // every start has something to record (a finding) and something to create (the certificate Secret and the
         // Lease), as on a fresh install
         String conf = RealCluster.SCHEDULER_CONF;
@@ -337,21 +449,29 @@ class HelmInstallE2E {
                     rules.remove(i);
                     long mark = restartFresh(chart, kind, rules, original, removed);
                     long started = System.nanoTime();
-                    Predicate<Request> refusedByRule = r -> r.user().equals(USER) && r.forbidden() && covers(removed, r);
+                    Predicate<Request> refusedByRule =
+                            r -> r.user().equals(USER) && r.forbidden() && covers(removed, r);
                     try {
-                        cluster.waitFor("a 403 without " + name, Duration.ofSeconds(40),
-                                () -> !cluster.audit().requestsSince(mark, refusedByRule).isEmpty());
+                        cluster.waitFor(
+                                "a 403 without " + name,
+                                Duration.ofSeconds(40),
+                                () -> !cluster.audit()
+                                        .requestsSince(mark, refusedByRule)
+                                        .isEmpty());
                     } catch (IllegalStateException e) {
                         unnecessary.add(name);
                     }
                     long elapsed = (System.nanoTime() - started) / 1_000_000;
                     RealCluster.sleep(Duration.ofMillis(500));
                     Set<String> refused = new TreeSet<>();
-                    cluster.audit().requestsSince(mark, r -> r.user().equals(USER) && r.forbidden()).forEach(r ->
-                            refused.add((covers(removed, r) ? "" : "UNEXPECTED ") + r.verb() + " "
+                    cluster.audit()
+                            .requestsSince(mark, r -> r.user().equals(USER) && r.forbidden())
+                            .forEach(r -> refused.add((covers(removed, r) ? "" : "UNEXPECTED ") + r.verb() + " "
                                     + (r.group().isEmpty() ? "" : r.group() + "/") + r.resource()));
                     table.put(name, "403 " + refused + " within " + elapsed + " ms of the start; " + health());
-                    assertThat(refused).as("403s of other rules without " + name).noneMatch(r -> r.startsWith("UNEXPECTED"));
+                    assertThat(refused)
+                            .as("403s of other rules without " + name)
+                            .noneMatch(r -> r.startsWith("UNEXPECTED"));
                 }
             }
             // the control: all rules back, the same fresh start refuses nothing
@@ -359,7 +479,8 @@ class HelmInstallE2E {
             awaitLeadingAndReady(chart);
             awaitQuiet();
             assertThat(cluster.audit().requestsSince(mark, r -> r.user().equals(USER) && r.forbidden()))
-                    .as("403s with every rule in place").isEmpty();
+                    .as("403s with every rule in place")
+                    .isEmpty();
         } finally {
             bridge.stop();
             original.forEach(this::setRules);
@@ -375,13 +496,23 @@ class HelmInstallE2E {
      * objects it creates by POST, waits until the API server's authorizer agrees, and starts the controller again;
      * returns the audit mark of the start.
      */
-    private long restartFresh(Rendered chart, String kind, List<PolicyRule> rules, Map<String, List<PolicyRule>> original,
+    private long restartFresh(
+            Rendered chart,
+            String kind,
+            List<PolicyRule> rules,
+            Map<String, List<PolicyRule>> original,
             PolicyRule removed) {
         bridge.stop();
         original.forEach((k, r) -> setRules(k, k.equals(kind) ? rules : r));
         Map<String, String> env = chart.controllerEnv();
-        admin.secrets().inNamespace(NS).withName(env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME")).delete();
-        admin.leases().inNamespace(NS).withName(env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME")).delete();
+        admin.secrets()
+                .inNamespace(NS)
+                .withName(env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME"))
+                .delete();
+        admin.leases()
+                .inNamespace(NS)
+                .withName(env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME"))
+                .delete();
         cluster.waitFor("RBAC to reflect the change", Duration.ofSeconds(30), () -> {
             for (var entry : original.entrySet()) {
                 for (PolicyRule rule : entry.getValue()) {
@@ -399,11 +530,14 @@ class HelmInstallE2E {
 
     /** Whether {@code rule} is what would allow {@code request}. */
     private static boolean covers(PolicyRule rule, Request request) {
-        return (rule.getApiGroups().contains(request.group()) || rule.getApiGroups().contains("*"))
-                && rule.getResources().contains(request.resource() + (request.subresource().isEmpty() ? ""
-                        : "/" + request.subresource()))
+        return (rule.getApiGroups().contains(request.group())
+                        || rule.getApiGroups().contains("*"))
+                && rule.getResources()
+                        .contains(request.resource()
+                                + (request.subresource().isEmpty() ? "" : "/" + request.subresource()))
                 && rule.getVerbs().contains(request.verb())
-                && (rule.getResourceNames() == null || rule.getResourceNames().isEmpty()
+                && (rule.getResourceNames() == null
+                        || rule.getResourceNames().isEmpty()
                         || rule.getResourceNames().contains(request.name()));
     }
 
@@ -439,20 +573,42 @@ class HelmInstallE2E {
     }
 
     private boolean allowed(PolicyRule rule, String namespace) {
-        var review = new SubjectAccessReviewBuilder().withNewSpec().withUser(USER)
+        var review = new SubjectAccessReviewBuilder()
+                .withNewSpec()
+                .withUser(USER)
                 .withGroups("system:serviceaccounts", "system:serviceaccounts:" + NS, "system:authenticated")
-                .withNewResourceAttributes().withGroup(rule.getApiGroups().get(0)).withResource(rule.getResources().get(0))
-                .withVerb(rule.getVerbs().get(0)).withNamespace(namespace)
-                .withName(rule.getResourceNames() == null || rule.getResourceNames().isEmpty() ? null
-                        : rule.getResourceNames().get(0))
-                .endResourceAttributes().endSpec().build();
-        return admin.authorization().v1().subjectAccessReview().create(review).getStatus().getAllowed();
+                .withNewResourceAttributes()
+                .withGroup(rule.getApiGroups().get(0))
+                .withResource(rule.getResources().get(0))
+                .withVerb(rule.getVerbs().get(0))
+                .withNamespace(namespace)
+                .withName(
+                        rule.getResourceNames() == null
+                                        || rule.getResourceNames().isEmpty()
+                                ? null
+                                : rule.getResourceNames().get(0))
+                .endResourceAttributes()
+                .endSpec()
+                .build();
+        return admin.authorization()
+                .v1()
+                .subjectAccessReview()
+                .create(review)
+                .getStatus()
+                .getAllowed();
     }
 
     private static String describe(PolicyRule rule) {
-        return String.join(",", rule.getApiGroups().stream().map(g -> g.isEmpty() ? "core" : g).toList()) + " "
-                + rule.getResources() + (rule.getResourceNames() == null || rule.getResourceNames().isEmpty() ? ""
-                        : " " + rule.getResourceNames()) + " " + rule.getVerbs();
+        return String.join(
+                        ",",
+                        rule.getApiGroups().stream()
+                                .map(g -> g.isEmpty() ? "core" : g)
+                                .toList()) + " "
+                + rule.getResources()
+                + (rule.getResourceNames() == null || rule.getResourceNames().isEmpty()
+                        ? ""
+                        : " " + rule.getResourceNames())
+                + " " + rule.getVerbs();
     }
 
     // ---- uninstall -------------------------------------------------------------------------------------------
@@ -471,41 +627,88 @@ class HelmInstallE2E {
             hookObjects.add(admin.resource(object).create());
         }
         JsonNode job = chart.one("Job");
-        String account = job.path("spec").path("template").path("spec").path("serviceAccountName").asText();
-        String token = admin.serviceAccounts().inNamespace(NS).withName(account).tokenRequest(new TokenRequestBuilder()
-                .withNewSpec().withExpirationSeconds(600L).endSpec().build()).getStatus().getToken();
+        String account = job.path("spec")
+                .path("template")
+                .path("spec")
+                .path("serviceAccountName")
+                .asText();
+        String token = admin.serviceAccounts()
+                .inNamespace(NS)
+                .withName(account)
+                .tokenRequest(new TokenRequestBuilder()
+                        .withNewSpec()
+                        .withExpirationSeconds(600L)
+                        .endSpec()
+                        .build())
+                .getStatus()
+                .getToken();
         Path kubeconfig = cluster.writeKubeconfig("serviceaccount-" + account, token);
         var madeByTheController = List.of(
                 admin.genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode")
                         .withLabel("app.kubernetes.io/managed-by", "topobridge"),
-                admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inAnyNamespace()
+                admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                        .inAnyNamespace()
                         .withLabel("app.kubernetes.io/managed-by", "topobridge"));
-        assertThat(madeByTheController).allSatisfy(objects -> assertThat(objects.list().getItems()).isNotEmpty());
+        assertThat(madeByTheController)
+                .allSatisfy(objects -> assertThat(objects.list().getItems()).isNotEmpty());
         long mark = cluster.audit().mark();
 
-        List<String> command = new ArrayList<>(List.of(PackagedApp.java(), "-jar",
-                PackagedApp.jar().toString()));
+        List<String> command = new ArrayList<>(
+                List.of(PackagedApp.java(), "-jar", PackagedApp.jar().toString()));
         chart.container(job).path("args").forEach(a -> command.add(a.asText()));
         Path log = cluster.runDir().resolve("logs").resolve(account + ".log");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(Rendered.env(chart.container(job)));
         builder.environment().put("POD_NAMESPACE", NS);
         builder.environment().put("KUBECONFIG", kubeconfig.toString());
         Process process = builder.start();
-        assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("cleanup finished").isTrue();
+        assertThat(process.waitFor(180, TimeUnit.SECONDS))
+                .as("cleanup finished")
+                .isTrue();
         assertThat(process.exitValue()).as(Files.readString(log)).isZero();
 
         String hookUser = "system:serviceaccount:" + NS + ":" + account;
-        List<Request> requests = cluster.audit().requestsSince(mark, r -> r.user().equals(hookUser));
+        List<Request> requests =
+                cluster.audit().requestsSince(mark, r -> r.user().equals(hookUser));
         assertThat(requests).as("requests of the hook's ServiceAccount").isNotEmpty();
-        assertThat(requests).filteredOn(Request::forbidden).as("requests RBAC refused the hook").isEmpty();
+        assertThat(requests)
+                .filteredOn(Request::forbidden)
+                .as("requests RBAC refused the hook")
+                .isEmpty();
         Map<String, String> env = chart.controllerEnv();
-        assertThat(admin.admissionRegistration().v1().mutatingWebhookConfigurations().withName(FULLNAME).get()).isNull();
-        assertThat(admin.admissionRegistration().v1().validatingWebhookConfigurations().withName(FULLNAME).get()).isNull();
-        assertThat(admin.secrets().inNamespace(NS).withName(env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME")).get()).isNull();
-        assertThat(admin.leases().inNamespace(NS).withName(env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME")).get()).isNull();
-        assertThat(madeByTheController).allSatisfy(objects -> assertThat(objects.list().getItems()).isEmpty());
-        assertThat(admin.apps().deployments().inNamespace(NS).withName(FULLNAME).get().getSpec().getReplicas()).isZero();
+        assertThat(admin.admissionRegistration()
+                        .v1()
+                        .mutatingWebhookConfigurations()
+                        .withName(FULLNAME)
+                        .get())
+                .isNull();
+        assertThat(admin.admissionRegistration()
+                        .v1()
+                        .validatingWebhookConfigurations()
+                        .withName(FULLNAME)
+                        .get())
+                .isNull();
+        assertThat(admin.secrets()
+                        .inNamespace(NS)
+                        .withName(env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME"))
+                        .get())
+                .isNull();
+        assertThat(admin.leases()
+                        .inNamespace(NS)
+                        .withName(env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME"))
+                        .get())
+                .isNull();
+        assertThat(madeByTheController)
+                .allSatisfy(objects -> assertThat(objects.list().getItems()).isEmpty());
+        assertThat(admin.apps()
+                        .deployments()
+                        .inNamespace(NS)
+                        .withName(FULLNAME)
+                        .get()
+                        .getSpec()
+                        .getReplicas())
+                .isZero();
 
         // hook-succeeded: Helm deletes the hook's objects, then the release's own
         for (HasMetadata object : hookObjects) {
@@ -515,11 +718,15 @@ class HelmInstallE2E {
             admin.resource(object).delete();
         }
         for (HasMetadata object : hookObjects) {
-            cluster.waitFor(object.getKind() + " " + object.getMetadata().getName() + " gone", TIMEOUT,
+            cluster.waitFor(
+                    object.getKind() + " " + object.getMetadata().getName() + " gone",
+                    TIMEOUT,
                     () -> admin.resource(object).get() == null);
         }
         for (HasMetadata object : chart.resources(admin.getKubernetesSerialization())) {
-            cluster.waitFor(object.getKind() + " " + object.getMetadata().getName() + " gone", TIMEOUT,
+            cluster.waitFor(
+                    object.getKind() + " " + object.getMetadata().getName() + " gone",
+                    TIMEOUT,
                     () -> admin.resource(object).get() == null);
         }
         admin.namespaces().withName(APPS).delete();
@@ -537,10 +744,19 @@ class HelmInstallE2E {
         if (bridge != null) {
             bridge.stop();
         }
-        String token = admin.serviceAccounts().inNamespace(NS).withName(FULLNAME).tokenRequest(new TokenRequestBuilder()
-                .withNewSpec().withExpirationSeconds(3600L).endSpec().build()).getStatus().getToken();
+        String token = admin.serviceAccounts()
+                .inNamespace(NS)
+                .withName(FULLNAME)
+                .tokenRequest(new TokenRequestBuilder()
+                        .withNewSpec()
+                        .withExpirationSeconds(3600L)
+                        .endSpec()
+                        .build())
+                .getStatus()
+                .getToken();
         Path kubeconfig = cluster.writeKubeconfig("serviceaccount-" + FULLNAME, token);
-        Bridge.Builder builder = Bridge.on(cluster, "topobridge-chart").kubeconfig(kubeconfig).webhookPort(WEBHOOK_PORT);
+        Bridge.Builder builder =
+                Bridge.on(cluster, "topobridge-chart").kubeconfig(kubeconfig).webhookPort(WEBHOOK_PORT);
         Map<String, String> env = chart.controllerEnv();
         env.forEach(builder::env);
         Bridge started = builder.start();
@@ -548,10 +764,14 @@ class HelmInstallE2E {
             if (option.startsWith("-Dtopobridge.")) {
                 String key = option.substring(2, option.indexOf('='));
                 String variable = key.toUpperCase(Locale.ROOT).replaceAll("[.-]", "_");
-                assertThat(Set.of("TOPOBRIDGE_ADMISSION_HOST", "TOPOBRIDGE_ADMISSION_PORT",
-                        "TOPOBRIDGE_ADMISSION_SERVICE_PORT").contains(variable)
-                        || option.substring(option.indexOf('=') + 1).equals(env.get(variable)))
-                        .as("the chart's %s overridden by %s", variable, option).isTrue();
+                assertThat(Set.of(
+                                                "TOPOBRIDGE_ADMISSION_HOST",
+                                                "TOPOBRIDGE_ADMISSION_PORT",
+                                                "TOPOBRIDGE_ADMISSION_SERVICE_PORT")
+                                        .contains(variable)
+                                || option.substring(option.indexOf('=') + 1).equals(env.get(variable)))
+                        .as("the chart's %s overridden by %s", variable, option)
+                        .isTrue();
             }
         }
         return started;
@@ -561,14 +781,34 @@ class HelmInstallE2E {
     private void forgetWhatTheBridgeMade(Rendered chart) {
         Map<String, String> env = chart.controllerEnv();
         String name = env.get("TOPOBRIDGE_ADMISSION_CONFIGURATION_NAME");
-        admin.admissionRegistration().v1().mutatingWebhookConfigurations().withName(name).delete();
-        admin.admissionRegistration().v1().validatingWebhookConfigurations().withName(name).delete();
-        admin.secrets().inNamespace(NS).withName(env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME")).delete();
-        admin.leases().inNamespace(NS).withName(env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME")).delete();
+        admin.admissionRegistration()
+                .v1()
+                .mutatingWebhookConfigurations()
+                .withName(name)
+                .delete();
+        admin.admissionRegistration()
+                .v1()
+                .validatingWebhookConfigurations()
+                .withName(name)
+                .delete();
+        admin.secrets()
+                .inNamespace(NS)
+                .withName(env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME"))
+                .delete();
+        admin.leases()
+                .inNamespace(NS)
+                .withName(env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME"))
+                .delete();
         var hyperNodes = admin.genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode");
         hyperNodes.withLabel("volcano.sh/network-topology-source", "topobridge").delete();
-        cluster.waitFor("no HyperNodes of the bridge", TIMEOUT,
-                () -> hyperNodes.withLabel("volcano.sh/network-topology-source", "topobridge").list().getItems().isEmpty());
+        cluster.waitFor(
+                "no HyperNodes of the bridge",
+                TIMEOUT,
+                () -> hyperNodes
+                        .withLabel("volcano.sh/network-topology-source", "topobridge")
+                        .list()
+                        .getItems()
+                        .isEmpty());
     }
 
     /** Waits until the controller holds the Lease (when the chart elects a leader) and is ready. */
@@ -578,8 +818,12 @@ class HelmInstallE2E {
         cluster.waitFor("the controller leading and ready", TIMEOUT, () -> {
             bridge.process().assertAlive();
             if (election) {
-                var lease = admin.leases().inNamespace(NS).withName(env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME")).get();
-                if (lease == null || lease.getSpec().getHolderIdentity() == null
+                var lease = admin.leases()
+                        .inNamespace(NS)
+                        .withName(env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME"))
+                        .get();
+                if (lease == null
+                        || lease.getSpec().getHolderIdentity() == null
                         || !lease.getSpec().getHolderIdentity().startsWith(bridge.name() + "-")) {
                     return false;
                 }
@@ -595,8 +839,8 @@ class HelmInstallE2E {
     }
 
     private void awaitQuiet() {
-        cluster.awaitQuiet(USER, w -> w.user().equals(USER) && !w.resource().equals("leases"), Duration.ofSeconds(3),
-                TIMEOUT);
+        cluster.awaitQuiet(
+                USER, w -> w.user().equals(USER) && !w.resource().equals("leases"), Duration.ofSeconds(3), TIMEOUT);
     }
 
     private JsonNode status() {
@@ -613,26 +857,60 @@ class HelmInstallE2E {
             builder.addToLabels("topobridge.io/enabled", "true");
         }
         admin.namespaces().resource(builder.endMetadata().build()).create();
-        cluster.waitFor("the default ServiceAccount in " + name, TIMEOUT,
-                () -> admin.serviceAccounts().inNamespace(name).withName("default").get() != null);
+        cluster.waitFor(
+                "the default ServiceAccount in " + name,
+                TIMEOUT,
+                () -> admin.serviceAccounts()
+                                .inNamespace(name)
+                                .withName("default")
+                                .get()
+                        != null);
     }
 
     private void deployment(String namespace, String name, int replicas, String tier) {
-        admin.apps().deployments().inNamespace(namespace).resource(new DeploymentBuilder().withNewMetadata().withName(name)
-                .addToAnnotations("topobridge.io/highest-tier", tier).endMetadata().withNewSpec().withReplicas(replicas)
-                .withNewSelector().addToMatchLabels("app", name).endSelector().withNewTemplate().withNewMetadata()
-                .addToLabels("app", name).endMetadata().withNewSpec().addNewContainer().withName("c").withImage("x")
-                .withNewResources().addToRequests("cpu", new Quantity("1")).endResources().endContainer().endSpec()
-                .endTemplate().endSpec().build()).create();
+        admin.apps()
+                .deployments()
+                .inNamespace(namespace)
+                .resource(new DeploymentBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .addToAnnotations("topobridge.io/highest-tier", tier)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withReplicas(replicas)
+                        .withNewSelector()
+                        .addToMatchLabels("app", name)
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .addToLabels("app", name)
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("x")
+                        .withNewResources()
+                        .addToRequests("cpu", new Quantity("1"))
+                        .endResources()
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
     }
 
     private GenericKubernetesResource podGroup(String namespace, String name) {
-        return admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(namespace)
-                .withName(name).get();
+        return admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(namespace)
+                .withName(name)
+                .get();
     }
 
     private void schedulerConf(String conf) {
-        admin.configMaps().inNamespace(RealCluster.VOLCANO_NAMESPACE).withName(RealCluster.SCHEDULER_CONFIGMAP)
+        admin.configMaps()
+                .inNamespace(RealCluster.VOLCANO_NAMESPACE)
+                .withName(RealCluster.SCHEDULER_CONFIGMAP)
                 .edit(c -> {
                     c.getData().put(RealCluster.SCHEDULER_CONF_KEY, conf);
                     return c;
@@ -642,13 +920,22 @@ class HelmInstallE2E {
     private int pluginEventCount() {
         return admin.v1().events().inNamespace(RealCluster.VOLCANO_NAMESPACE).list().getItems().stream()
                 .filter(e -> "NetworkTopologyPluginDisabled".equals(e.getReason())
-                        && RealCluster.SCHEDULER_CONFIGMAP.equals(e.getInvolvedObject().getName()))
-                .mapToInt(e -> e.getCount() == null ? 1 : e.getCount()).sum();
+                        && RealCluster.SCHEDULER_CONFIGMAP.equals(
+                                e.getInvolvedObject().getName()))
+                .mapToInt(e -> e.getCount() == null ? 1 : e.getCount())
+                .sum();
     }
 
     private String mutatingCaBundle() {
-        return admin.admissionRegistration().v1().mutatingWebhookConfigurations().withName(FULLNAME).get().getWebhooks()
-                .get(0).getClientConfig().getCaBundle();
+        return admin.admissionRegistration()
+                .v1()
+                .mutatingWebhookConfigurations()
+                .withName(FULLNAME)
+                .get()
+                .getWebhooks()
+                .get(0)
+                .getClientConfig()
+                .getCaBundle();
     }
 
     private static boolean contains(JsonNode list, String value) {

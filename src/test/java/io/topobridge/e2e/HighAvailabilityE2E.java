@@ -51,8 +51,7 @@ class HighAvailabilityE2E {
         if (first != null) {
             builder.servicePort(first.webhookPort());
         }
-        return builder
-                .set("topobridge.leader-election.enabled", "true")
+        return builder.set("topobridge.leader-election.enabled", "true")
                 .set("topobridge.leader-election.lease-duration", LEASE.toSeconds() + "s")
                 .set("topobridge.leader-election.renew-deadline", "4s")
                 .set("topobridge.leader-election.retry-period", "1s")
@@ -64,8 +63,12 @@ class HighAvailabilityE2E {
     }
 
     private static Response review(Bridge bridge, String path, ObjectNode review) {
-        return given().relaxedHTTPSValidation().baseUri("https://127.0.0.1").port(bridge.webhookPort())
-                .contentType("application/json").body(review.toString()).post(path);
+        return given().relaxedHTTPSValidation()
+                .baseUri("https://127.0.0.1")
+                .port(bridge.webhookPort())
+                .contentType("application/json")
+                .body(review.toString())
+                .post(path);
     }
 
     @Test
@@ -73,15 +76,45 @@ class HighAvailabilityE2E {
         var client = cluster.client();
         Examples.ensureNodes(client);
         cluster.stopBridge();
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
-                .addToLabels("topobridge.io/enabled", "true").endMetadata().build()).create();
-        Deployment web = client.apps().deployments().inNamespace(NS).resource(new DeploymentBuilder().withNewMetadata()
-                .withName("web").addToAnnotations("topobridge.io/highest-tier", "leaf").endMetadata().withNewSpec()
-                .withReplicas(1).withNewSelector().addToMatchLabels("app", "web").endSelector().withNewTemplate()
-                .withNewMetadata().addToLabels("app", "web").endMetadata().withNewSpec().withSchedulerName("volcano")
-                .addNewContainer().withName("c").withImage("x").withNewResources()
-                .addToRequests("cpu", new Quantity("1")).endResources().endContainer().endSpec().endTemplate()
-                .endSpec().build()).create();
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NS)
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .endMetadata()
+                        .build())
+                .create();
+        Deployment web = client.apps()
+                .deployments()
+                .inNamespace(NS)
+                .resource(new DeploymentBuilder()
+                        .withNewMetadata()
+                        .withName("web")
+                        .addToAnnotations("topobridge.io/highest-tier", "leaf")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withReplicas(1)
+                        .withNewSelector()
+                        .addToMatchLabels("app", "web")
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .addToLabels("app", "web")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withSchedulerName("volcano")
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("x")
+                        .withNewResources()
+                        .addToRequests("cpu", new Quantity("1"))
+                        .endResources()
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
 
         Bridge a = replica("replica-a", null);
         Bridge b = replica("replica-b", a);
@@ -95,60 +128,114 @@ class HighAvailabilityE2E {
             });
             Bridge leader = role(a).equals("leader") ? a : b;
             Bridge follower = leader == a ? b : a;
-            cluster.waitFor("the Deployment's PodGroup", Duration.ofSeconds(60), () -> client
-                    .genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(NS)
-                    .withName("tb-deploy-web").get() != null);
-            ReplicaSet rs = client.apps().replicaSets().inNamespace(NS).list().getItems().get(0);
+            cluster.waitFor(
+                    "the Deployment's PodGroup",
+                    Duration.ofSeconds(60),
+                    () -> client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                                    .inNamespace(NS)
+                                    .withName("tb-deploy-web")
+                                    .get()
+                            != null);
+            ReplicaSet rs = client.apps()
+                    .replicaSets()
+                    .inNamespace(NS)
+                    .list()
+                    .getItems()
+                    .get(0);
             // the follower's caches and tiers (learned from the leader's HyperNodes) answer a review on their own
-            cluster.waitFor("the follower to know the tiers", Duration.ofSeconds(60),
+            cluster.waitFor(
+                    "the follower to know the tiers",
+                    Duration.ofSeconds(60),
                     () -> follower.get("/api/status").body().contains("leaf"));
-            Pod pod = new PodBuilder().withNewMetadata().withGenerateName(rs.getMetadata().getName() + "-")
-                    .withNamespace(NS).addToLabels("app", "web")
-                    .addToLabels("pod-template-hash", rs.getMetadata().getLabels().get("pod-template-hash"))
-                    .addNewOwnerReference().withApiVersion("apps/v1").withKind("ReplicaSet")
-                    .withName(rs.getMetadata().getName()).withUid(rs.getMetadata().getUid()).withController(true)
-                    .endOwnerReference().endMetadata().withNewSpec().addNewContainer().withName("c").withImage("x")
-                    .endContainer().endSpec().build();
+            Pod pod = new PodBuilder()
+                    .withNewMetadata()
+                    .withGenerateName(rs.getMetadata().getName() + "-")
+                    .withNamespace(NS)
+                    .addToLabels("app", "web")
+                    .addToLabels(
+                            "pod-template-hash", rs.getMetadata().getLabels().get("pod-template-hash"))
+                    .addNewOwnerReference()
+                    .withApiVersion("apps/v1")
+                    .withKind("ReplicaSet")
+                    .withName(rs.getMetadata().getName())
+                    .withUid(rs.getMetadata().getUid())
+                    .withController(true)
+                    .endOwnerReference()
+                    .endMetadata()
+                    .withNewSpec()
+                    .addNewContainer()
+                    .withName("c")
+                    .withImage("x")
+                    .endContainer()
+                    .endSpec()
+                    .build();
             ObjectNode podReview = Reviews.podCreate(NS, pod);
             Response answer = review(follower, PodMutator.PATH, podReview);
             assertThat(answer.statusCode()).isEqualTo(200);
             Pod admitted = Reviews.admittedPod(podReview, answer);
-            assertThat(admitted.getMetadata().getAnnotations()).containsEntry("scheduling.k8s.io/group-name", "tb-deploy-web");
+            assertThat(admitted.getMetadata().getAnnotations())
+                    .containsEntry("scheduling.k8s.io/group-name", "tb-deploy-web");
             assertThat(admitted.getSpec().getSchedulerName()).isEqualTo("volcano");
 
-            Deployment bad = new DeploymentBuilder(web).editMetadata().withResourceVersion(null).withUid(null)
-                    .withName("bad").withAnnotations(Map.of("topobridge.io/highest-tier", "rak")).endMetadata().build();
-            ObjectNode badReview = Reviews.review("CREATE", NS, "apps", "v1", "Deployment", "deployments",
-                    Reviews.toJson(bad), null);
+            Deployment bad = new DeploymentBuilder(web)
+                    .editMetadata()
+                    .withResourceVersion(null)
+                    .withUid(null)
+                    .withName("bad")
+                    .withAnnotations(Map.of("topobridge.io/highest-tier", "rak"))
+                    .endMetadata()
+                    .build();
+            ObjectNode badReview =
+                    Reviews.review("CREATE", NS, "apps", "v1", "Deployment", "deployments", Reviews.toJson(bad), null);
             Response denial = review(follower, WorkloadValidator.PATH, badReview);
-            assertThat(denial.jsonPath().getBoolean("response.allowed")).as(denial.asString()).isFalse();
+            assertThat(denial.jsonPath().getBoolean("response.allowed"))
+                    .as(denial.asString())
+                    .isFalse();
             assertThat(denial.jsonPath().getString("response.status.message")).contains("rak");
 
             long mark = cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(3), Duration.ofSeconds(120));
             long killedAt = System.nanoTime();
             leader.kill();
-            cluster.waitFor("the follower to lead", LEASE.multipliedBy(4), () -> role(follower).equals("leader"));
+            cluster.waitFor(
+                    "the follower to lead",
+                    LEASE.multipliedBy(4),
+                    () -> role(follower).equals("leader"));
             Duration takeover = Duration.ofNanos(System.nanoTime() - killedAt);
             follower.awaitReady(Duration.ofSeconds(60));
             cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(4), Duration.ofSeconds(120));
-            List<Write> writes = cluster.audit().writesSince(mark, w -> w.user().equals(RealCluster.BRIDGE)
-                    && !w.resource().equals("events") && !w.resource().equals("leases"));
-            assertThat(writes).as("writes of the new leader on an unchanged cluster (took over in "
-                    + takeover.toMillis() + " ms)").isEmpty();
+            List<Write> writes = cluster.audit()
+                    .writesSince(
+                            mark,
+                            w -> w.user().equals(RealCluster.BRIDGE)
+                                    && !w.resource().equals("events")
+                                    && !w.resource().equals("leases"));
+            assertThat(writes)
+                    .as("writes of the new leader on an unchanged cluster (took over in " + takeover.toMillis()
+                            + " ms)")
+                    .isEmpty();
             assertThat(takeover).isLessThan(LEASE.multipliedBy(3));
 
             // the new leader reconciles: a scale is one write of the PodGroup
             long scaled = cluster.audit().mark();
             client.apps().deployments().inNamespace(NS).withName("web").scale(2);
             cluster.waitFor("minMember 2", Duration.ofSeconds(60), () -> {
-                var pg = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(NS)
-                        .withName("tb-deploy-web").get();
-                return ((Map<?, ?>) pg.getAdditionalProperties().get("spec")).get("minMember").equals(2);
+                var pg = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                        .inNamespace(NS)
+                        .withName("tb-deploy-web")
+                        .get();
+                return ((Map<?, ?>) pg.getAdditionalProperties().get("spec"))
+                        .get("minMember")
+                        .equals(2);
             });
             cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(3), Duration.ofSeconds(60));
-            assertThat(cluster.audit().writesSince(scaled, w -> w.user().equals(RealCluster.BRIDGE)
-                    && w.resource().equals("podgroups"))).hasSize(1);
-            System.out.printf("HA: follower took over %d ms after the leader was killed (lease %d s)%n",
+            assertThat(cluster.audit()
+                            .writesSince(
+                                    scaled,
+                                    w -> w.user().equals(RealCluster.BRIDGE)
+                                            && w.resource().equals("podgroups")))
+                    .hasSize(1);
+            System.out.printf(
+                    "HA: follower took over %d ms after the leader was killed (lease %d s)%n",
                     takeover.toMillis(), LEASE.toSeconds());
         } finally {
             a.stop();
@@ -169,15 +256,24 @@ class HighAvailabilityE2E {
         Examples.ensureNodes(client);
         cluster.stopBridge();
         String ns = "failover-e2e";
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns)
-                .addToLabels("topobridge.io/enabled", "true").endMetadata().build()).create();
-        List<String> trays = IntStream.rangeClosed(1, 8).mapToObj(i -> "gb200-r01-t0" + i).toList();
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(ns)
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .endMetadata()
+                        .build())
+                .create();
+        List<String> trays =
+                IntStream.rangeClosed(1, 8).mapToObj(i -> "gb200-r01-t0" + i).toList();
         Map<String, Map<String, String>> home = new LinkedHashMap<>();
         for (String tray : trays) {
-            Map<String, String> labels = client.nodes().withName(tray).get().getMetadata().getLabels();
+            Map<String, String> labels =
+                    client.nodes().withName(tray).get().getMetadata().getLabels();
             home.put(tray, Map.of(CLIQUE, labels.get(CLIQUE), LEAF, labels.get(LEAF)));
         }
-        Map<String, String> labels = client.nodes().withName("gb200-r02-t01").get().getMetadata().getLabels();
+        Map<String, String> labels =
+                client.nodes().withName("gb200-r02-t01").get().getMetadata().getLabels();
         Map<String, String> away = Map.of(CLIQUE, labels.get(CLIQUE), LEAF, labels.get(LEAF));
 
         int portA = FreePort.find();
@@ -185,9 +281,12 @@ class HighAvailabilityE2E {
         WebhookBalancer service = new WebhookBalancer(List.of(portA, portB));
         var services = client.services().inNamespace(RealCluster.BRIDGE_NAMESPACE);
         services.withName("topobridge-webhook").delete();
-        cluster.waitFor("the old webhook Service to go", Duration.ofSeconds(30),
+        cluster.waitFor(
+                "the old webhook Service to go",
+                Duration.ofSeconds(30),
                 () -> services.withName("topobridge-webhook").get() == null);
-        services.resource(RealCluster.externalName("topobridge-webhook", service.port())).create();
+        services.resource(RealCluster.externalName("topobridge-webhook", service.port()))
+                .create();
         Bridge a = behindService("replica-a", portA, service);
         Bridge b = behindService("replica-b", portB, service);
         try {
@@ -196,15 +295,41 @@ class HighAvailabilityE2E {
             cluster.waitFor("one leader", Duration.ofSeconds(60), () -> !role(a).equals(role(b)));
             Bridge leader = role(a).equals("leader") ? a : b;
             Bridge follower = leader == a ? b : a;
-            client.apps().deployments().inNamespace(ns).resource(new DeploymentBuilder().withNewMetadata()
-                    .withName("web").addToAnnotations("topobridge.io/highest-tier", "leaf").endMetadata().withNewSpec()
-                    .withReplicas(2).withNewSelector().addToMatchLabels("app", "web").endSelector().withNewTemplate()
-                    .withNewMetadata().addToLabels("app", "web").endMetadata().withNewSpec().withSchedulerName("volcano")
-                    .addNewContainer().withName("c").withImage("x").withNewResources()
-                    .addToRequests("cpu", new Quantity("100m")).endResources().endContainer().endSpec().endTemplate()
-                    .endSpec().build()).create();
+            client.apps()
+                    .deployments()
+                    .inNamespace(ns)
+                    .resource(new DeploymentBuilder()
+                            .withNewMetadata()
+                            .withName("web")
+                            .addToAnnotations("topobridge.io/highest-tier", "leaf")
+                            .endMetadata()
+                            .withNewSpec()
+                            .withReplicas(2)
+                            .withNewSelector()
+                            .addToMatchLabels("app", "web")
+                            .endSelector()
+                            .withNewTemplate()
+                            .withNewMetadata()
+                            .addToLabels("app", "web")
+                            .endMetadata()
+                            .withNewSpec()
+                            .withSchedulerName("volcano")
+                            .addNewContainer()
+                            .withName("c")
+                            .withImage("x")
+                            .withNewResources()
+                            .addToRequests("cpu", new Quantity("100m"))
+                            .endResources()
+                            .endContainer()
+                            .endSpec()
+                            .endTemplate()
+                            .endSpec()
+                            .build())
+                    .create();
             cluster.waitFor("the two pods tied to their gang", Duration.ofSeconds(60), () -> tied(ns, 2));
-            cluster.waitFor("the follower to know the tiers", Duration.ofSeconds(60),
+            cluster.waitFor(
+                    "the follower to know the tiers",
+                    Duration.ofSeconds(60),
                     () -> follower.get("/api/status").body().contains("leaf"));
             cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(3), Duration.ofSeconds(120));
             long mark = cluster.audit().mark();
@@ -224,46 +349,72 @@ class HighAvailabilityE2E {
                 });
                 RealCluster.sleep(Duration.ofMillis(300));
             }
-            cluster.waitFor("the follower to lead", LEASE.multipliedBy(4), () -> role(follower).equals("leader"));
+            cluster.waitFor(
+                    "the follower to lead",
+                    LEASE.multipliedBy(4),
+                    () -> role(follower).equals("leader"));
             Duration takeover = Duration.ofNanos(System.nanoTime() - killedAt);
             Map<String, JsonNode> expected = Examples.renderedHyperNodes(nodesFile());
-            cluster.waitFor("the HyperNodes render prints", Duration.ofSeconds(90),
+            cluster.waitFor(
+                    "the HyperNodes render prints",
+                    Duration.ofSeconds(90),
                     () -> Examples.hyperNodes(client).equals(expected));
             Duration converged = Duration.ofNanos(System.nanoTime() - killedAt);
             cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(4), Duration.ofSeconds(120));
             assertThat(Examples.hyperNodes(client)).isEqualTo(expected);
             cluster.waitFor("eight pods", Duration.ofSeconds(60), () -> pods(ns).size() == 8);
-            assertThat(pods(ns)).as("pods created during the failover").allSatisfy(p -> assertThat(
-                    p.getMetadata().getAnnotations()).containsEntry("scheduling.k8s.io/group-name", "tb-deploy-web"));
-            cluster.waitFor("minMember 8", Duration.ofSeconds(60), () -> ((Map<?, ?>) client
-                    .genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(ns)
-                    .withName("tb-deploy-web").get().getAdditionalProperties().get("spec")).get("minMember").equals(8));
+            assertThat(pods(ns))
+                    .as("pods created during the failover")
+                    .allSatisfy(p -> assertThat(p.getMetadata().getAnnotations())
+                            .containsEntry("scheduling.k8s.io/group-name", "tb-deploy-web"));
+            cluster.waitFor(
+                    "minMember 8",
+                    Duration.ofSeconds(60),
+                    () -> ((Map<?, ?>) client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                                    .inNamespace(ns)
+                                    .withName("tb-deploy-web")
+                                    .get()
+                                    .getAdditionalProperties()
+                                    .get("spec"))
+                            .get("minMember")
+                            .equals(8));
 
-            List<Write> writes = cluster.audit().writesSince(mark, w -> w.user().equals(RealCluster.BRIDGE)
-                    && (w.resource().equals("hypernodes") || w.resource().equals("podgroups")) && w.succeeded());
+            List<Write> writes = cluster.audit()
+                    .writesSince(
+                            mark,
+                            w -> w.user().equals(RealCluster.BRIDGE)
+                                    && (w.resource().equals("hypernodes")
+                                            || w.resource().equals("podgroups"))
+                                    && w.succeeded());
             Map<String, JsonNode> last = new java.util.HashMap<>();
             List<String> twice = new ArrayList<>();
             for (Write w : writes) {
                 String key = w.resource() + "/" + w.namespace() + "/" + w.name();
-                JsonNode body = w.requestObject() == null ? null : w.requestObject().path("spec");
+                JsonNode body =
+                        w.requestObject() == null ? null : w.requestObject().path("spec");
                 if (body != null && body.equals(last.get(key))) {
                     twice.add(key);
                 }
                 last.put(key, body);
             }
-            assertThat(twice).as("objects written twice in a row with the same spec, among " + writes.size()
-                    + " writes").isEmpty();
+            assertThat(twice)
+                    .as("objects written twice in a row with the same spec, among " + writes.size() + " writes")
+                    .isEmpty();
             assertThat(takeover).isLessThan(LEASE.multipliedBy(3));
-            System.out.printf("HA failover: leader killed mid-burst of %d relabels; takeover %d ms, HyperNodes as"
-                    + " rendered %d ms after the kill; %d writes of HyperNodes and PodGroups, none repeated; 8 of 8"
-                    + " pods tied, %d webhook connections%n", trays.size(), takeover.toMillis(), converged.toMillis(),
-                    writes.size(), service.connections());
+            System.out.printf(
+                    "HA failover: leader killed mid-burst of %d relabels; takeover %d ms, HyperNodes as"
+                            + " rendered %d ms after the kill; %d writes of HyperNodes and PodGroups, none repeated; 8 of 8"
+                            + " pods tied, %d webhook connections%n",
+                    trays.size(), takeover.toMillis(), converged.toMillis(), writes.size(), service.connections());
             home.forEach((tray, original) -> client.nodes().withName(tray).edit(n -> {
                 n.getMetadata().getLabels().putAll(original);
                 return n;
             }));
             Map<String, JsonNode> restored = Examples.renderedHyperNodes(nodesFile());
-            cluster.waitFor("the trays back", Duration.ofSeconds(90), () -> Examples.hyperNodes(client).equals(restored));
+            cluster.waitFor(
+                    "the trays back",
+                    Duration.ofSeconds(90),
+                    () -> Examples.hyperNodes(client).equals(restored));
             cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(3), Duration.ofSeconds(120));
         } finally {
             a.stop();
@@ -282,7 +433,10 @@ class HighAvailabilityE2E {
 
     /** A replica whose webhook sits behind {@code service}, as every replica of a Deployment sits behind one Service. */
     private Bridge behindService(String name, int webhookPort, WebhookBalancer service) {
-        return Bridge.on(cluster, name).exposeWebhook(false).webhookPort(webhookPort).servicePort(service.port())
+        return Bridge.on(cluster, name)
+                .exposeWebhook(false)
+                .webhookPort(webhookPort)
+                .servicePort(service.port())
                 .set("topobridge.leader-election.enabled", "true")
                 .set("topobridge.leader-election.lease-duration", LEASE.toSeconds() + "s")
                 .set("topobridge.leader-election.renew-deadline", "4s")
@@ -292,13 +446,17 @@ class HighAvailabilityE2E {
 
     private List<Pod> pods(String ns) {
         return cluster.client().pods().inNamespace(ns).withLabel("app", "web").list().getItems().stream()
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .toList();
     }
 
     private boolean tied(String ns, int count) {
         List<Pod> pods = pods(ns);
-        return pods.size() == count && pods.stream().allMatch(p -> p.getMetadata().getAnnotations() != null
-                && "tb-deploy-web".equals(p.getMetadata().getAnnotations().get("scheduling.k8s.io/group-name")));
+        return pods.size() == count
+                && pods.stream()
+                        .allMatch(p -> p.getMetadata().getAnnotations() != null
+                                && "tb-deploy-web"
+                                        .equals(p.getMetadata().getAnnotations().get("scheduling.k8s.io/group-name")));
     }
 
     /** The cluster's nodes as a YAML file, for {@code render}. */
@@ -308,7 +466,8 @@ class HighAvailabilityE2E {
             StringBuilder out = new StringBuilder();
             for (var n : cluster.client().nodes().list().getItems()) {
                 n.getMetadata().setManagedFields(null);
-                out.append("---\n").append(cluster.client().getKubernetesSerialization().asYaml(n));
+                out.append("---\n")
+                        .append(cluster.client().getKubernetesSerialization().asYaml(n));
             }
             java.nio.file.Files.writeString(file, out);
             return file.toString();

@@ -28,8 +28,7 @@ final class HyperNodeWatch implements AutoCloseable {
     static final String SOURCE_LABEL = "volcano.sh/network-topology-source";
 
     /** One HyperNode: its source label, tier and the names of its exact-match members. */
-    record HyperNode(String name, String source, int tier, List<String> members) {
-    }
+    record HyperNode(String name, String source, int tier, List<String> members) {}
 
     /** The HyperNodes of one source and who lists whom. */
     record Forest(Map<String, HyperNode> byName, Map<String, List<HyperNode>> parents) {
@@ -57,9 +56,17 @@ final class HyperNodeWatch implements AutoCloseable {
 
         /** Up to {@code limit} members with several parents, as {@code member <- parent, parent}. */
         String severalParentsExamples(int limit) {
-            return parents.entrySet().stream().filter(e -> e.getValue().size() > 1).sorted(Map.Entry.comparingByKey())
-                    .limit(limit).map(e -> e.getKey() + " <- " + String.join(", ", e.getValue().stream()
-                            .map(HyperNode::name).sorted().toList()))
+            return parents.entrySet().stream()
+                    .filter(e -> e.getValue().size() > 1)
+                    .sorted(Map.Entry.comparingByKey())
+                    .limit(limit)
+                    .map(e -> e.getKey() + " <- "
+                            + String.join(
+                                    ", ",
+                                    e.getValue().stream()
+                                            .map(HyperNode::name)
+                                            .sorted()
+                                            .toList()))
                     .collect(java.util.stream.Collectors.joining("; "));
         }
 
@@ -71,34 +78,35 @@ final class HyperNodeWatch implements AutoCloseable {
         }
     }
 
-    private record Waiter(String source, Predicate<Forest> condition, CompletableFuture<Long> done) {
-    }
+    private record Waiter(String source, Predicate<Forest> condition, CompletableFuture<Long> done) {}
 
     private final Map<String, HyperNode> all = new ConcurrentHashMap<>();
     private final SharedIndexInformer<GenericKubernetesResource> informer;
     private volatile Waiter waiter;
 
     HyperNodeWatch(KubernetesClient client) {
-        informer = client.genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode").inform(
-                new ResourceEventHandler<>() {
-                    @Override
-                    public void onAdd(GenericKubernetesResource h) {
-                        all.put(h.getMetadata().getName(), parse(h));
-                        check();
-                    }
+        informer = client.genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode")
+                .inform(
+                        new ResourceEventHandler<>() {
+                            @Override
+                            public void onAdd(GenericKubernetesResource h) {
+                                all.put(h.getMetadata().getName(), parse(h));
+                                check();
+                            }
 
-                    @Override
-                    public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource h) {
-                        all.put(h.getMetadata().getName(), parse(h));
-                        check();
-                    }
+                            @Override
+                            public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource h) {
+                                all.put(h.getMetadata().getName(), parse(h));
+                                check();
+                            }
 
-                    @Override
-                    public void onDelete(GenericKubernetesResource h, boolean unknownFinalState) {
-                        all.remove(h.getMetadata().getName());
-                        check();
-                    }
-                }, 0);
+                            @Override
+                            public void onDelete(GenericKubernetesResource h, boolean unknownFinalState) {
+                                all.remove(h.getMetadata().getName());
+                                check();
+                            }
+                        },
+                        0);
     }
 
     /** The HyperNodes of {@code source} now. */
@@ -127,7 +135,8 @@ final class HyperNodeWatch implements AutoCloseable {
         try {
             return w.done().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new IllegalStateException("the " + source + " HyperNodes did not get there within " + timeout.toSeconds() + " s");
+            throw new IllegalStateException(
+                    "the " + source + " HyperNodes did not get there within " + timeout.toSeconds() + " s");
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         } catch (InterruptedException e) {
@@ -171,20 +180,24 @@ final class HyperNodeWatch implements AutoCloseable {
     }
 
     private static HyperNode parse(GenericKubernetesResource h) {
-        Map<String, String> labels = h.getMetadata().getLabels() == null ? Map.of() : h.getMetadata().getLabels();
+        Map<String, String> labels =
+                h.getMetadata().getLabels() == null ? Map.of() : h.getMetadata().getLabels();
         Object specValue = h.getAdditionalProperties().get("spec");
         Map<?, ?> spec = specValue instanceof Map<?, ?> m ? m : Map.of();
         int tier = spec.get("tier") == null ? 0 : Integer.parseInt(String.valueOf(spec.get("tier")));
         List<String> members = new ArrayList<>();
         if (spec.get("members") instanceof List<?> list) {
             for (Object member : list) {
-                if (member instanceof Map<?, ?> mm && mm.get("selector") instanceof Map<?, ?> selector
-                        && selector.get("exactMatch") instanceof Map<?, ?> exact && exact.get("name") != null) {
+                if (member instanceof Map<?, ?> mm
+                        && mm.get("selector") instanceof Map<?, ?> selector
+                        && selector.get("exactMatch") instanceof Map<?, ?> exact
+                        && exact.get("name") != null) {
                     members.add(String.valueOf(exact.get("name")));
                 }
             }
         }
-        return new HyperNode(h.getMetadata().getName(), labels.getOrDefault(SOURCE_LABEL, ""), tier, List.copyOf(members));
+        return new HyperNode(
+                h.getMetadata().getName(), labels.getOrDefault(SOURCE_LABEL, ""), tier, List.copyOf(members));
     }
 
     @Override

@@ -21,8 +21,7 @@ import java.util.Map;
  */
 public final class Nodes {
 
-    private Nodes() {
-    }
+    private Nodes() {}
 
     /** A node builder with {@code pods: 110}. */
     public static Spec node(String name) {
@@ -62,15 +61,27 @@ public final class Nodes {
         }
 
         public Node build() {
-            return new NodeBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
-                    .withNewStatus().withCapacity(capacity).withAllocatable(capacity)
-                    .withConditions(ready()).endStatus().build();
+            return new NodeBuilder()
+                    .withNewMetadata()
+                    .withName(name)
+                    .withLabels(labels)
+                    .endMetadata()
+                    .withNewStatus()
+                    .withCapacity(capacity)
+                    .withAllocatable(capacity)
+                    .withConditions(ready())
+                    .endStatus()
+                    .build();
         }
     }
 
     private static io.fabric8.kubernetes.api.model.NodeCondition ready() {
-        return new NodeConditionBuilder().withType("Ready").withStatus("True").withReason("KubeletReady")
-                .withMessage("fake kubelet").build();
+        return new NodeConditionBuilder()
+                .withType("Ready")
+                .withStatus("True")
+                .withReason("KubeletReady")
+                .withMessage("fake kubelet")
+                .build();
     }
 
     /** Creates nodes (status included: the API server keeps a Node's status on create). */
@@ -80,8 +91,9 @@ public final class Nodes {
 
     public static void create(KubernetesClient client, List<Node> nodes) {
         for (Node node : nodes) {
-            if (node.getStatus() != null && (node.getStatus().getConditions() == null
-                    || node.getStatus().getConditions().isEmpty())) {
+            if (node.getStatus() != null
+                    && (node.getStatus().getConditions() == null
+                            || node.getStatus().getConditions().isEmpty())) {
                 node.getStatus().setConditions(List.of(ready()));
             }
             client.nodes().resource(node).create();
@@ -91,7 +103,10 @@ public final class Nodes {
     /** The Nodes of a YAML file (e.g. {@code examples/gpu-cluster/nodes.yaml}). */
     public static List<Node> fromFile(KubernetesClient client, Path file) {
         try (InputStream in = Files.newInputStream(file)) {
-            return client.load(in).items().stream().filter(Node.class::isInstance).map(Node.class::cast).toList();
+            return client.load(in).items().stream()
+                    .filter(Node.class::isInstance)
+                    .map(Node.class::cast)
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -43,20 +43,30 @@ class PartitionsE2E {
                 client.resource(object).createOr(o -> o.update());
             }
         }
-        cluster.waitFor("the default ServiceAccount in " + NS, Duration.ofSeconds(60),
-                () -> client.serviceAccounts().inNamespace(NS).withName("default").get() != null);
+        cluster.waitFor(
+                "the default ServiceAccount in " + NS,
+                Duration.ofSeconds(60),
+                () -> client.serviceAccounts()
+                                .inNamespace(NS)
+                                .withName("default")
+                                .get()
+                        != null);
     }
 
     @AfterEach
     void cleanUp() {
         client.namespaces().withName(NS).delete();
-        cluster.waitFor("namespace " + NS + " gone", Duration.ofSeconds(120),
+        cluster.waitFor(
+                "namespace " + NS + " gone",
+                Duration.ofSeconds(120),
                 () -> client.namespaces().withName(NS).get() == null);
     }
 
     private String create(String name) {
-        HasMetadata lws = PlacementE2E.load(GANGS).stream().filter(o -> o.getMetadata().getName().equals(name))
-                .findFirst().orElseThrow();
+        HasMetadata lws = PlacementE2E.load(GANGS).stream()
+                .filter(o -> o.getMetadata().getName().equals(name))
+                .findFirst()
+                .orElseThrow();
         client.resource(lws).create();
         return "tb-lws-" + name + "-0";
     }
@@ -66,7 +76,8 @@ class PartitionsE2E {
     }
 
     private Optional<Placement.Domain> domain(List<Pod> pods) {
-        return Placement.of(client).lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName()).toList());
+        return Placement.of(client)
+                .lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName()).toList());
     }
 
     @Test
@@ -76,7 +87,8 @@ class PartitionsE2E {
         Placement.Domain d = domain(pods(pg)).orElseThrow();
         assertThat(d.tier()).as("placed in " + d).isEqualTo(1);
         assertThat(d.tierName()).isEqualTo("nvlink");
-        assertThat(pods(pg)).allSatisfy(p -> assertThat(p.getSpec().getNodeName()).startsWith("gb200-r05-"));
+        assertThat(pods(pg))
+                .allSatisfy(p -> assertThat(p.getSpec().getNodeName()).startsWith("gb200-r05-"));
     }
 
     @Test
@@ -92,6 +104,8 @@ class PartitionsE2E {
     void aSoftGangBiggerThanAnyPartitionIsPlacedAnyway() {
         String pg = create("tp-too-big-soft");
         cluster.waitFor("10 pods bound", PLACED, () -> pods(pg).size() == 10 && Placement.allBound(pods(pg)));
-        assertThat(domain(pods(pg))).hasValueSatisfying(d -> assertThat(d.tier()).as("above the partition").isGreaterThan(1));
+        assertThat(domain(pods(pg)))
+                .hasValueSatisfying(
+                        d -> assertThat(d.tier()).as("above the partition").isGreaterThan(1));
     }
 }

@@ -22,20 +22,22 @@ import java.util.stream.Collectors;
 public final class Placement {
 
     /** One HyperNode: its tier and the HyperNode above it (null at the top). */
-    public record Domain(String name, int tier, String tierName, String parent) {
-    }
+    public record Domain(String name, int tier, String tierName, String parent) {}
 
     private final Map<String, Domain> domains = new HashMap<>();
     private final Map<String, String> nodeParent = new HashMap<>();
 
     private Placement(KubernetesClient client) {
         Map<String, String> parentOf = new HashMap<>();
-        List<GenericKubernetesResource> hyperNodes = client.genericKubernetesResources("topology.volcano.sh/v1alpha1",
-                "HyperNode").list().getItems();
+        List<GenericKubernetesResource> hyperNodes = client.genericKubernetesResources(
+                        "topology.volcano.sh/v1alpha1", "HyperNode")
+                .list()
+                .getItems();
         Map<String, Map<String, Object>> specs = new HashMap<>();
         for (GenericKubernetesResource h : hyperNodes) {
             @SuppressWarnings("unchecked")
-            Map<String, Object> spec = (Map<String, Object>) h.getAdditionalProperties().get("spec");
+            Map<String, Object> spec =
+                    (Map<String, Object>) h.getAdditionalProperties().get("spec");
             specs.put(h.getMetadata().getName(), spec);
             @SuppressWarnings("unchecked")
             List<Map<String, Object>> members = (List<Map<String, Object>>) spec.getOrDefault("members", List.of());
@@ -55,8 +57,13 @@ public final class Placement {
                 }
             }
         }
-        specs.forEach((name, spec) -> domains.put(name, new Domain(name, ((Number) spec.get("tier")).intValue(),
-                String.valueOf(spec.getOrDefault("tierName", "")), parentOf.get(name))));
+        specs.forEach((name, spec) -> domains.put(
+                name,
+                new Domain(
+                        name,
+                        ((Number) spec.get("tier")).intValue(),
+                        String.valueOf(spec.getOrDefault("tierName", "")),
+                        parentOf.get(name))));
     }
 
     /** The HyperNode tree as the cluster holds it now. */
@@ -102,8 +109,9 @@ public final class Placement {
 
     /** Node names of pods, by a grouping of the pods (e.g. per subgroup label). */
     public static Map<String, List<String>> nodesBy(List<Pod> pods, Function<Pod, String> key) {
-        return pods.stream().collect(Collectors.groupingBy(key, TreeMap::new,
-                Collectors.mapping(p -> p.getSpec().getNodeName(), Collectors.toList())));
+        return pods.stream()
+                .collect(Collectors.groupingBy(
+                        key, TreeMap::new, Collectors.mapping(p -> p.getSpec().getNodeName(), Collectors.toList())));
     }
 
     /** Whether every pod is bound to a node. */

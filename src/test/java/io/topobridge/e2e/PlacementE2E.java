@@ -51,14 +51,22 @@ class PlacementE2E {
                 client.resource(object).createOr(o -> o.update());
             }
         }
-        cluster.waitFor("the default ServiceAccount in " + NS, Duration.ofSeconds(60),
-                () -> client.serviceAccounts().inNamespace(NS).withName("default").get() != null);
+        cluster.waitFor(
+                "the default ServiceAccount in " + NS,
+                Duration.ofSeconds(60),
+                () -> client.serviceAccounts()
+                                .inNamespace(NS)
+                                .withName("default")
+                                .get()
+                        != null);
     }
 
     @AfterAll
     void cleanUp() {
         client.namespaces().withName(NS).delete();
-        cluster.waitFor("namespace " + NS + " gone", Duration.ofSeconds(120),
+        cluster.waitFor(
+                "namespace " + NS + " gone",
+                Duration.ofSeconds(120),
                 () -> client.namespaces().withName(NS).get() == null);
     }
 
@@ -90,16 +98,20 @@ class PlacementE2E {
 
     private Map<String, Object> podGroupSpec(String name) {
         GenericKubernetesResource pg = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(NS).withName(name).get();
+                .inNamespace(NS)
+                .withName(name)
+                .get();
         assertThat(pg).as("PodGroup " + name).isNotNull();
         @SuppressWarnings("unchecked")
-        Map<String, Object> spec = (Map<String, Object>) pg.getAdditionalProperties().get("spec");
+        Map<String, Object> spec =
+                (Map<String, Object>) pg.getAdditionalProperties().get("spec");
         return spec;
     }
 
     @SuppressWarnings("unchecked")
     private int gangTier(String podGroup) {
-        Map<String, Object> topology = (Map<String, Object>) podGroupSpec(podGroup).get("networkTopology");
+        Map<String, Object> topology =
+                (Map<String, Object>) podGroupSpec(podGroup).get("networkTopology");
         return ((Number) topology.get("highestTierAllowed")).intValue();
     }
 
@@ -108,7 +120,9 @@ class PlacementE2E {
         List<String> nodes = pods.stream().map(p -> p.getSpec().getNodeName()).toList();
         Optional<Placement.Domain> domain = placement.lowestCommon(nodes);
         assertThat(domain).as(what + " on " + nodes + " shares no HyperNode").isPresent();
-        assertThat(domain.get().tier()).as(what + " on " + nodes + " is in " + domain.get()).isLessThanOrEqualTo(tier);
+        assertThat(domain.get().tier())
+                .as(what + " on " + nodes + " is in " + domain.get())
+                .isLessThanOrEqualTo(tier);
     }
 
     @Test
@@ -117,9 +131,13 @@ class PlacementE2E {
         List<Pod> pods = awaitPlaced("tb-group-qwen-pd", 3);
         assertWithin(pods, gangTier("tb-group-qwen-pd"), "the qwen-pd pair");
         Placement.nodesBy(pods, p -> p.getMetadata().getLabels().get("topobridge.io/member"))
-                .forEach((member, nodes) -> assertWithin(pods.stream()
-                        .filter(p -> member.equals(p.getMetadata().getLabels().get("topobridge.io/member"))).toList(),
-                        1, "member " + member));
+                .forEach((member, nodes) -> assertWithin(
+                        pods.stream()
+                                .filter(p -> member.equals(
+                                        p.getMetadata().getLabels().get("topobridge.io/member")))
+                                .toList(),
+                        1,
+                        "member " + member));
     }
 
     @Test
@@ -134,16 +152,34 @@ class PlacementE2E {
     @Test
     void stormServiceRoleSetWithinALeafEachPodSetWithinNvlink() {
         create(Path.of("examples", "workloads", "stormservice.yaml"));
-        cluster.waitFor("AIBrix's RoleSet", PLACED, () -> !client.genericKubernetesResources(
-                "orchestration.aibrix.ai/v1alpha1", "RoleSet").inNamespace(NS).list().getItems().isEmpty());
-        String roleSet = client.genericKubernetesResources("orchestration.aibrix.ai/v1alpha1", "RoleSet").inNamespace(NS)
-                .list().getItems().get(0).getMetadata().getName();
+        cluster.waitFor(
+                "AIBrix's RoleSet",
+                PLACED,
+                () -> !client.genericKubernetesResources("orchestration.aibrix.ai/v1alpha1", "RoleSet")
+                        .inNamespace(NS)
+                        .list()
+                        .getItems()
+                        .isEmpty());
+        String roleSet = client.genericKubernetesResources("orchestration.aibrix.ai/v1alpha1", "RoleSet")
+                .inNamespace(NS)
+                .list()
+                .getItems()
+                .get(0)
+                .getMetadata()
+                .getName();
         List<Pod> pods = awaitPlaced("tb-rs-" + roleSet, 4);
         assertWithin(pods, gangTier("tb-rs-" + roleSet), "the RoleSet");
-        Placement.nodesBy(pods, p -> p.getMetadata().getLabels().get("stormservice.orchestration.aibrix.ai/podset-name"))
-                .keySet().forEach(podSet -> assertWithin(pods.stream().filter(p -> podSet.equals(
-                        p.getMetadata().getLabels().get("stormservice.orchestration.aibrix.ai/podset-name"))).toList(),
-                        1, "PodSet " + podSet));
+        Placement.nodesBy(
+                        pods, p -> p.getMetadata().getLabels().get("stormservice.orchestration.aibrix.ai/podset-name"))
+                .keySet()
+                .forEach(podSet -> assertWithin(
+                        pods.stream()
+                                .filter(p -> podSet.equals(p.getMetadata()
+                                        .getLabels()
+                                        .get("stormservice.orchestration.aibrix.ai/podset-name")))
+                                .toList(),
+                        1,
+                        "PodSet " + podSet));
     }
 
     @Test

@@ -56,6 +56,7 @@ public final class RealCluster implements AutoCloseable {
     public static final String BRIDGE = "topobridge";
     /** Namespace of the bridge's webhook Service and certificate Secret. */
     public static final String BRIDGE_NAMESPACE = "topobridge-system";
+
     public static final String VOLCANO_NAMESPACE = "volcano-system";
     public static final String SCHEDULER_CONFIGMAP = "volcano-scheduler-configmap";
     public static final String SCHEDULER_CONF_KEY = "volcano-scheduler.conf";
@@ -89,8 +90,10 @@ public final class RealCluster implements AutoCloseable {
 
     private final Path root = Path.of("target", "e2e").toAbsolutePath();
     /** Where a cluster keeps its data, logs and kubeconfigs ({@code topobridge.e2e.run}; another for a second one). */
-    private final Path run = Path.of(System.getProperty("topobridge.e2e.run", root.resolve("run").toString()))
+    private final Path run = Path.of(
+                    System.getProperty("topobridge.e2e.run", root.resolve("run").toString()))
             .toAbsolutePath();
+
     private final Path bin = root.resolve("bin");
     private final Map<String, Component> components = new LinkedHashMap<>();
     private final Map<String, String> tokens = new LinkedHashMap<>();
@@ -105,8 +108,7 @@ public final class RealCluster implements AutoCloseable {
     private boolean lwsVolcanoProvider;
     private Duration startup;
 
-    private RealCluster() {
-    }
+    private RealCluster() {}
 
     /** The cluster of this test run, started on first use. */
     public static synchronized RealCluster get() {
@@ -153,16 +155,27 @@ public final class RealCluster implements AutoCloseable {
         startAibrix();
         kubelet = new FakeKubelet(admin);
         kubelet.start();
-        waitFor("the default ServiceAccount", Duration.ofSeconds(60),
-                () -> admin.serviceAccounts().inNamespace("default").withName("default").get() != null);
+        waitFor(
+                "the default ServiceAccount",
+                Duration.ofSeconds(60),
+                () -> admin.serviceAccounts()
+                                .inNamespace("default")
+                                .withName("default")
+                                .get()
+                        != null);
         waitFor("Volcano's default queue to be open", Duration.ofSeconds(90), () -> {
             GenericKubernetesResource q = admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "Queue")
-                    .withName("default").get();
-            return q != null && "Open".equals(String.valueOf(((Map<?, ?>) q.getAdditionalProperties()
-                    .getOrDefault("status", Map.of())).get("state")));
+                    .withName("default")
+                    .get();
+            return q != null
+                    && "Open"
+                            .equals(String.valueOf(
+                                    ((Map<?, ?>) q.getAdditionalProperties().getOrDefault("status", Map.of()))
+                                            .get("state")));
         });
         startup = Duration.between(began, Instant.now());
-        System.out.printf("real cluster up in %d ms: API server https://localhost:%d, logs in %s%n",
+        System.out.printf(
+                "real cluster up in %d ms: API server https://localhost:%d, logs in %s%n",
                 startup.toMillis(), apiPort, run.resolve("logs"));
     }
 
@@ -170,22 +183,34 @@ public final class RealCluster implements AutoCloseable {
         Instant now = Instant.now();
         ca = Certificates.newCa("topobridge-e2e-ca", now, Duration.ofDays(2));
         caPem = Certificates.pem(List.of(ca.certificate()));
-        var serving = Certificates.issueServing(ca, List.of("localhost", "kubernetes", "kubernetes.default",
-                "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"), now, Duration.ofDays(2));
+        var serving = Certificates.issueServing(
+                ca,
+                List.of(
+                        "localhost",
+                        "kubernetes",
+                        "kubernetes.default",
+                        "kubernetes.default.svc",
+                        "kubernetes.default.svc.cluster.local"),
+                now,
+                Duration.ofDays(2));
         Files.writeString(run.resolve("ca.crt"), caPem);
         Files.writeString(run.resolve("apiserver.crt"), serving.certificatePem() + caPem);
         Files.writeString(run.resolve("apiserver.key"), serving.keyPem());
         var saKey = Certificates.newCa("service-accounts", now, Duration.ofDays(2));
         Files.writeString(run.resolve("sa.key"), Certificates.keyPem(saKey.key()));
-        Files.writeString(run.resolve("sa.pub"), "-----BEGIN PUBLIC KEY-----\n" + java.util.Base64.getMimeEncoder(64,
-                "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(saKey.certificate().getPublicKey().getEncoded())
-                + "\n-----END PUBLIC KEY-----\n");
+        Files.writeString(
+                run.resolve("sa.pub"),
+                "-----BEGIN PUBLIC KEY-----\n"
+                        + java.util.Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                                .encodeToString(
+                                        saKey.certificate().getPublicKey().getEncoded())
+                        + "\n-----END PUBLIC KEY-----\n");
     }
 
     private void writeCredentials() throws IOException {
         StringBuilder csv = new StringBuilder();
-        for (String user : List.of(ADMIN, BRIDGE, "kube-controller-manager", "volcano", "lws", "aibrix",
-                "fake-kubelet")) {
+        for (String user :
+                List.of(ADMIN, BRIDGE, "kube-controller-manager", "volcano", "lws", "aibrix", "fake-kubelet")) {
             String token = UUID.randomUUID().toString();
             tokens.put(user, token);
             csv.append(token).append(',').append(user).append(',').append(user).append(",\"system:masters\"\n");
@@ -237,10 +262,20 @@ public final class RealCluster implements AutoCloseable {
         int peer = FreePort.find();
         String clientUrl = "http://127.0.0.1:" + client;
         String peerUrl = "http://127.0.0.1:" + peer;
-        launch("etcd", List.of(binary("etcd"), "--name=e2e", "--data-dir=" + run.resolve("etcd"),
-                "--listen-client-urls=" + clientUrl, "--advertise-client-urls=" + clientUrl,
-                "--listen-peer-urls=" + peerUrl, "--initial-advertise-peer-urls=" + peerUrl,
-                "--initial-cluster=e2e=" + peerUrl, "--unsafe-no-fsync=true", "--log-level=warn"), Map.of());
+        launch(
+                "etcd",
+                List.of(
+                        binary("etcd"),
+                        "--name=e2e",
+                        "--data-dir=" + run.resolve("etcd"),
+                        "--listen-client-urls=" + clientUrl,
+                        "--advertise-client-urls=" + clientUrl,
+                        "--listen-peer-urls=" + peerUrl,
+                        "--initial-advertise-peer-urls=" + peerUrl,
+                        "--initial-cluster=e2e=" + peerUrl,
+                        "--unsafe-no-fsync=true",
+                        "--log-level=warn"),
+                Map.of());
         etcdUrl = clientUrl;
         waitFor("etcd", Duration.ofSeconds(30), () -> httpOk(clientUrl + "/health", null));
     }
@@ -248,24 +283,34 @@ public final class RealCluster implements AutoCloseable {
     private String etcdUrl;
 
     private void startApiServer() {
-        launch("kube-apiserver", List.of(binary("kube-apiserver"),
-                "--etcd-servers=" + etcdUrl,
-                "--bind-address=127.0.0.1", "--secure-port=" + apiPort,
-                "--tls-cert-file=" + run.resolve("apiserver.crt"), "--tls-private-key-file=" + run.resolve("apiserver.key"),
-                "--client-ca-file=" + run.resolve("ca.crt"),
-                "--token-auth-file=" + run.resolve("tokens.csv"),
-                "--authorization-mode=Node,RBAC",
-                "--service-account-issuer=https://kubernetes.default.svc",
-                "--service-account-key-file=" + run.resolve("sa.pub"),
-                "--service-account-signing-key-file=" + run.resolve("sa.key"),
-                "--api-audiences=https://kubernetes.default.svc",
-                "--service-cluster-ip-range=10.96.0.0/16", "--allow-privileged=true",
-                "--audit-log-path=" + run.resolve("audit.log"), "--audit-log-format=json",
-                "--audit-policy-file=" + run.resolve("audit-policy.yaml"), "--audit-log-mode=blocking",
-                "--enable-priority-and-fairness=false",
-                // it taints every new Node not-ready until a kubelet reports; there are no kubelets here
-                "--disable-admission-plugins=TaintNodesByCondition",
-                "--cert-dir=" + run.resolve("apiserver-certs"), "-v=1"), Map.of());
+        launch(
+                "kube-apiserver",
+                List.of(
+                        binary("kube-apiserver"),
+                        "--etcd-servers=" + etcdUrl,
+                        "--bind-address=127.0.0.1",
+                        "--secure-port=" + apiPort,
+                        "--tls-cert-file=" + run.resolve("apiserver.crt"),
+                        "--tls-private-key-file=" + run.resolve("apiserver.key"),
+                        "--client-ca-file=" + run.resolve("ca.crt"),
+                        "--token-auth-file=" + run.resolve("tokens.csv"),
+                        "--authorization-mode=Node,RBAC",
+                        "--service-account-issuer=https://kubernetes.default.svc",
+                        "--service-account-key-file=" + run.resolve("sa.pub"),
+                        "--service-account-signing-key-file=" + run.resolve("sa.key"),
+                        "--api-audiences=https://kubernetes.default.svc",
+                        "--service-cluster-ip-range=10.96.0.0/16",
+                        "--allow-privileged=true",
+                        "--audit-log-path=" + run.resolve("audit.log"),
+                        "--audit-log-format=json",
+                        "--audit-policy-file=" + run.resolve("audit-policy.yaml"),
+                        "--audit-log-mode=blocking",
+                        "--enable-priority-and-fairness=false",
+                        // it taints every new Node not-ready until a kubelet reports; there are no kubelets here
+                        "--disable-admission-plugins=TaintNodesByCondition",
+                        "--cert-dir=" + run.resolve("apiserver-certs"),
+                        "-v=1"),
+                Map.of());
         waitFor("kube-apiserver", Duration.ofSeconds(120), () -> httpOk(url() + "/readyz", tokens.get(ADMIN)));
     }
 
@@ -274,7 +319,8 @@ public final class RealCluster implements AutoCloseable {
         files.addAll(yamlFiles(Upstream.module("volcano").resolve("config/crd/volcano/bases")));
         files.addAll(yamlFiles(Upstream.module("lws").resolve("config/crd/bases")));
         for (String kind : List.of("stormservices", "rolesets", "podsets")) {
-            files.add(Upstream.module("aibrix").resolve("config/crd/orchestration/orchestration.aibrix.ai_" + kind + ".yaml"));
+            files.add(Upstream.module("aibrix")
+                    .resolve("config/crd/orchestration/orchestration.aibrix.ai_" + kind + ".yaml"));
         }
         List<String> names = new ArrayList<>();
         for (Path file : files) {
@@ -292,14 +338,20 @@ public final class RealCluster implements AutoCloseable {
         }
         for (String name : names) {
             waitFor("CRD " + name + " established", Duration.ofSeconds(60), () -> {
-                var crd = admin.apiextensions().v1().customResourceDefinitions().withName(name).get();
-                return crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
-                        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+                var crd = admin.apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .withName(name)
+                        .get();
+                return crd != null
+                        && crd.getStatus() != null
+                        && crd.getStatus().getConditions().stream()
+                                .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
             });
         }
         // Volcano's HyperNode admission policy, as its chart installs it
-        try (InputStream in = Files.newInputStream(Upstream.module("volcano")
-                .resolve("installer/helm/chart/volcano/policy/hypernodes-validating.yaml"))) {
+        try (InputStream in = Files.newInputStream(
+                Upstream.module("volcano").resolve("installer/helm/chart/volcano/policy/hypernodes-validating.yaml"))) {
             for (HasMetadata object : admin.load(in).items()) {
                 admin.resource(object).create();
             }
@@ -310,35 +362,72 @@ public final class RealCluster implements AutoCloseable {
 
     private void createSystemObjects() {
         for (String ns : List.of(VOLCANO_NAMESPACE, LWS_NAMESPACE, BRIDGE_NAMESPACE, "aibrix-system")) {
-            admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+            admin.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(ns)
+                            .endMetadata()
+                            .build())
                     .create();
         }
-        admin.configMaps().inNamespace(VOLCANO_NAMESPACE).resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
-                .withNewMetadata().withName(SCHEDULER_CONFIGMAP).endMetadata()
-                .addToData(SCHEDULER_CONF_KEY, SCHEDULER_CONF).build()).create();
+        admin.configMaps()
+                .inNamespace(VOLCANO_NAMESPACE)
+                .resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName(SCHEDULER_CONFIGMAP)
+                        .endMetadata()
+                        .addToData(SCHEDULER_CONF_KEY, SCHEDULER_CONF)
+                        .build())
+                .create();
         // webhook Services of in-cluster components resolve to this machine: the API server dials
         // https://localhost:<port> and still checks the certificate against <service>.<namespace>.svc
-        admin.services().inNamespace(LWS_NAMESPACE).resource(externalName("lws-webhook-service", lwsWebhookPort))
+        admin.services()
+                .inNamespace(LWS_NAMESPACE)
+                .resource(externalName("lws-webhook-service", lwsWebhookPort))
                 .create();
         // LWS's certificate rotator fills a Secret its manifests create empty
-        admin.secrets().inNamespace(LWS_NAMESPACE).resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
-                .withNewMetadata().withName("lws-webhook-server-cert").endMetadata().build()).create();
+        admin.secrets()
+                .inNamespace(LWS_NAMESPACE)
+                .resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+                        .withNewMetadata()
+                        .withName("lws-webhook-server-cert")
+                        .endMetadata()
+                        .build())
+                .create();
     }
 
     /** A Service that sends the API server's webhook calls for {@code name} to this machine's {@code port}. */
     public static io.fabric8.kubernetes.api.model.Service externalName(String name, int port) {
-        return new ServiceBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
-                .withType("ExternalName").withExternalName("localhost")
-                .addNewPort().withName("https").withPort(port).withNewTargetPort(port).endPort().endSpec().build();
+        return new ServiceBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withType("ExternalName")
+                .withExternalName("localhost")
+                .addNewPort()
+                .withName("https")
+                .withPort(port)
+                .withNewTargetPort(port)
+                .endPort()
+                .endSpec()
+                .build();
     }
 
     private void startControllerManager() {
-        launch("kube-controller-manager", List.of(binary("kube-controller-manager"),
-                "--kubeconfig=" + kubeconfig("kube-controller-manager"), "--leader-elect=false",
-                "--controllers=deployment-controller,replicaset-controller,statefulset-controller,"
-                        + "garbage-collector-controller,namespace-controller,serviceaccount-controller",
-                "--bind-address=127.0.0.1", "--secure-port=" + FreePort.find(),
-                "--concurrent-gc-syncs=5", "-v=1"), Map.of());
+        launch(
+                "kube-controller-manager",
+                List.of(
+                        binary("kube-controller-manager"),
+                        "--kubeconfig=" + kubeconfig("kube-controller-manager"),
+                        "--leader-elect=false",
+                        "--controllers=deployment-controller,replicaset-controller,statefulset-controller,"
+                                + "garbage-collector-controller,namespace-controller,serviceaccount-controller",
+                        "--bind-address=127.0.0.1",
+                        "--secure-port=" + FreePort.find(),
+                        "--concurrent-gc-syncs=5",
+                        "-v=1"),
+                Map.of());
     }
 
     private void startVolcano() {
@@ -349,17 +438,35 @@ public final class RealCluster implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Map<String, String> env = Map.of("DEBUG_SOCKET_DIR", run.resolve("volcano-sockets").toString());
-        launch("vc-controller-manager", List.of(binary("vc-controller-manager"),
-                "--kubeconfig=" + kubeconfig("volcano"), "--leader-elect=false",
-                "--controllers=queue-controller,pg-controller", "--scheduler-name=volcano", "-v=2"), env);
+        Map<String, String> env =
+                Map.of("DEBUG_SOCKET_DIR", run.resolve("volcano-sockets").toString());
+        launch(
+                "vc-controller-manager",
+                List.of(
+                        binary("vc-controller-manager"),
+                        "--kubeconfig=" + kubeconfig("volcano"),
+                        "--leader-elect=false",
+                        "--controllers=queue-controller,pg-controller",
+                        "--scheduler-name=volcano",
+                        "-v=2"),
+                env);
         int healthz = FreePort.find();
-        launch("vc-scheduler", List.of(binary("vc-scheduler"),
-                "--kubeconfig=" + kubeconfig("volcano"), "--leader-elect=false",
-                "--scheduler-conf=" + conf, "--scheduler-name=volcano", "--default-queue=default",
-                "--schedule-period=500ms", "--cache-dumper=false", "--enable-healthz=true",
-                "--healthz-address=127.0.0.1:" + healthz, "--listen-address=127.0.0.1:" + FreePort.find(),
-                "-v=3"), env);
+        launch(
+                "vc-scheduler",
+                List.of(
+                        binary("vc-scheduler"),
+                        "--kubeconfig=" + kubeconfig("volcano"),
+                        "--leader-elect=false",
+                        "--scheduler-conf=" + conf,
+                        "--scheduler-name=volcano",
+                        "--default-queue=default",
+                        "--schedule-period=500ms",
+                        "--cache-dumper=false",
+                        "--enable-healthz=true",
+                        "--healthz-address=127.0.0.1:" + healthz,
+                        "--listen-address=127.0.0.1:" + FreePort.find(),
+                        "-v=3"),
+                env);
         waitFor("vc-scheduler", Duration.ofSeconds(90), () -> httpOk("http://127.0.0.1:" + healthz + "/healthz", null));
     }
 
@@ -372,8 +479,15 @@ public final class RealCluster implements AutoCloseable {
      */
     public synchronized void startVolcanoHyperNodeController() {
         stopVolcanoHyperNodeController();
-        launch(HYPERNODE_CONTROLLER, List.of(binary("vc-controller-manager"), "--kubeconfig=" + kubeconfig("volcano"),
-                "--leader-elect=false", "--controllers=hyperNode-controller", "--scheduler-name=volcano", "-v=2"),
+        launch(
+                HYPERNODE_CONTROLLER,
+                List.of(
+                        binary("vc-controller-manager"),
+                        "--kubeconfig=" + kubeconfig("volcano"),
+                        "--leader-elect=false",
+                        "--controllers=hyperNode-controller",
+                        "--scheduler-name=volcano",
+                        "-v=2"),
                 Map.of("KUBE_POD_NAMESPACE", VOLCANO_NAMESPACE));
     }
 
@@ -415,8 +529,12 @@ public final class RealCluster implements AutoCloseable {
                     health:
                       healthProbeBindAddress: 127.0.0.1:%d
                     %s
-                    """.formatted(LWS_NAMESPACE, lwsWebhookPort, run.resolve("lws-certs"), probe,
-                    volcanoProvider ? "gangSchedulingManagement:\n  schedulerProvider: volcano\n" : ""));
+                    """.formatted(
+                            LWS_NAMESPACE,
+                            lwsWebhookPort,
+                            run.resolve("lws-certs"),
+                            probe,
+                            volcanoProvider ? "gangSchedulingManagement:\n  schedulerProvider: volcano\n" : ""));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -424,10 +542,18 @@ public final class RealCluster implements AutoCloseable {
             installLwsWebhookConfigurations();
         }
         mountLwsCertificates();
-        launch("lws-controller", List.of(binary("lws-controller"), "--kubeconfig=" + kubeconfig("lws"),
-                "--config=" + config, "--zap-log-level=info"), Map.of());
+        launch(
+                "lws-controller",
+                List.of(
+                        binary("lws-controller"),
+                        "--kubeconfig=" + kubeconfig("lws"),
+                        "--config=" + config,
+                        "--zap-log-level=info"),
+                Map.of());
         lwsVolcanoProvider = volcanoProvider;
-        waitFor("the LeaderWorkerSet controller and its webhooks", Duration.ofSeconds(90),
+        waitFor(
+                "the LeaderWorkerSet controller and its webhooks",
+                Duration.ofSeconds(90),
                 () -> httpOk("http://127.0.0.1:" + probe + "/readyz", null) && lwsCaInjected());
     }
 
@@ -442,39 +568,49 @@ public final class RealCluster implements AutoCloseable {
             return;
         }
         Path dir = run.resolve("lws-certs");
-        lwsCerts = admin.secrets().inNamespace(LWS_NAMESPACE).withName("lws-webhook-server-cert").inform(
-                new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
-                    @Override
-                    public void onAdd(io.fabric8.kubernetes.api.model.Secret secret) {
-                        project(secret);
-                    }
-
-                    @Override
-                    public void onUpdate(io.fabric8.kubernetes.api.model.Secret old, io.fabric8.kubernetes.api.model.Secret secret) {
-                        project(secret);
-                    }
-
-                    @Override
-                    public void onDelete(io.fabric8.kubernetes.api.model.Secret secret, boolean unknown) {
-                    }
-
-                    private void project(io.fabric8.kubernetes.api.model.Secret secret) {
-                        if (secret.getData() == null) {
-                            return;
-                        }
-                        try {
-                            Files.createDirectories(dir);
-                            for (var e : secret.getData().entrySet()) {
-                                Path tmp = dir.resolve("." + e.getKey() + ".tmp");
-                                Files.write(tmp, java.util.Base64.getDecoder().decode(e.getValue()));
-                                Files.move(tmp, dir.resolve(e.getKey()), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        lwsCerts = admin.secrets()
+                .inNamespace(LWS_NAMESPACE)
+                .withName("lws-webhook-server-cert")
+                .inform(
+                        new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
+                            @Override
+                            public void onAdd(io.fabric8.kubernetes.api.model.Secret secret) {
+                                project(secret);
                             }
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
-                    }
-                }, 0);
+
+                            @Override
+                            public void onUpdate(
+                                    io.fabric8.kubernetes.api.model.Secret old,
+                                    io.fabric8.kubernetes.api.model.Secret secret) {
+                                project(secret);
+                            }
+
+                            @Override
+                            public void onDelete(io.fabric8.kubernetes.api.model.Secret secret, boolean unknown) {}
+
+                            private void project(io.fabric8.kubernetes.api.model.Secret secret) {
+                                if (secret.getData() == null) {
+                                    return;
+                                }
+                                try {
+                                    Files.createDirectories(dir);
+                                    for (var e : secret.getData().entrySet()) {
+                                        Path tmp = dir.resolve("." + e.getKey() + ".tmp");
+                                        Files.write(
+                                                tmp,
+                                                java.util.Base64.getDecoder().decode(e.getValue()));
+                                        Files.move(
+                                                tmp,
+                                                dir.resolve(e.getKey()),
+                                                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                                                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                                    }
+                                } catch (IOException e) {
+                                    throw new UncheckedIOException(e);
+                                }
+                            }
+                        },
+                        0);
     }
 
     public boolean lwsVolcanoProvider() {
@@ -482,13 +618,22 @@ public final class RealCluster implements AutoCloseable {
     }
 
     private boolean lwsCaInjected() {
-        var mutating = admin.admissionRegistration().v1().mutatingWebhookConfigurations()
-                .withName("lws-mutating-webhook-configuration").get();
-        var validating = admin.admissionRegistration().v1().validatingWebhookConfigurations()
-                .withName("lws-validating-webhook-configuration").get();
-        return mutating != null && validating != null
-                && mutating.getWebhooks().stream().allMatch(w -> w.getClientConfig().getCaBundle() != null)
-                && validating.getWebhooks().stream().allMatch(w -> w.getClientConfig().getCaBundle() != null);
+        var mutating = admin.admissionRegistration()
+                .v1()
+                .mutatingWebhookConfigurations()
+                .withName("lws-mutating-webhook-configuration")
+                .get();
+        var validating = admin.admissionRegistration()
+                .v1()
+                .validatingWebhookConfigurations()
+                .withName("lws-validating-webhook-configuration")
+                .get();
+        return mutating != null
+                && validating != null
+                && mutating.getWebhooks().stream()
+                        .allMatch(w -> w.getClientConfig().getCaBundle() != null)
+                && validating.getWebhooks().stream()
+                        .allMatch(w -> w.getClientConfig().getCaBundle() != null);
     }
 
     /** LWS's own webhook manifests, named and pointed at its Service as its kustomization does. */
@@ -496,13 +641,17 @@ public final class RealCluster implements AutoCloseable {
         try (InputStream in = Files.newInputStream(Upstream.module("lws").resolve("config/webhook/manifests.yaml"))) {
             for (HasMetadata object : admin.load(in).items()) {
                 object.getMetadata().setName("lws-" + object.getMetadata().getName());
-                if (object instanceof io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration m) {
+                if (object
+                        instanceof
+                        io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration m) {
                     m.getWebhooks().forEach(w -> {
                         w.getClientConfig().getService().setName("lws-webhook-service");
                         w.getClientConfig().getService().setNamespace(LWS_NAMESPACE);
                         w.getClientConfig().getService().setPort(lwsWebhookPort);
                     });
-                } else if (object instanceof io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration v) {
+                } else if (object
+                        instanceof
+                        io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration v) {
                     v.getWebhooks().forEach(w -> {
                         w.getClientConfig().getService().setName("lws-webhook-service");
                         w.getClientConfig().getService().setNamespace(LWS_NAMESPACE);
@@ -518,11 +667,20 @@ public final class RealCluster implements AutoCloseable {
 
     private void startAibrix() {
         int probe = FreePort.find();
-        launch("aibrix-controller-manager", List.of(binary("aibrix-controller-manager"),
-                "--kubeconfig=" + kubeconfig("aibrix"), "--controllers=stormservice-controller",
-                "--leader-elect=false", "--disable-webhook", "--metrics-bind-address=0",
-                "--health-probe-bind-address=127.0.0.1:" + probe), Map.of());
-        waitFor("the AIBrix controller manager", Duration.ofSeconds(90),
+        launch(
+                "aibrix-controller-manager",
+                List.of(
+                        binary("aibrix-controller-manager"),
+                        "--kubeconfig=" + kubeconfig("aibrix"),
+                        "--controllers=stormservice-controller",
+                        "--leader-elect=false",
+                        "--disable-webhook",
+                        "--metrics-bind-address=0",
+                        "--health-probe-bind-address=127.0.0.1:" + probe),
+                Map.of());
+        waitFor(
+                "the AIBrix controller manager",
+                Duration.ofSeconds(90),
                 () -> httpOk("http://127.0.0.1:" + probe + "/readyz", null));
     }
 
@@ -537,7 +695,9 @@ public final class RealCluster implements AutoCloseable {
                 bridge.stop();
             }
             // the same webhook port across restarts, as a Deployment's pods keep theirs
-            bridge = Bridge.on(this, "topobridge").webhookPort(bridgeWebhookPort).start()
+            bridge = Bridge.on(this, "topobridge")
+                    .webhookPort(bridgeWebhookPort)
+                    .start()
                     .awaitReady(Duration.ofSeconds(120));
         }
         return bridge;
@@ -552,7 +712,9 @@ public final class RealCluster implements AutoCloseable {
         long started = System.nanoTime();
         api.kill();
         api.start();
-        waitFor("kube-apiserver after its restart", Duration.ofSeconds(120),
+        waitFor(
+                "kube-apiserver after its restart",
+                Duration.ofSeconds(120),
                 () -> httpOk(url() + "/readyz", tokens.get(ADMIN)));
         return Duration.ofNanos(System.nanoTime() - started);
     }
@@ -577,8 +739,8 @@ public final class RealCluster implements AutoCloseable {
      * Waits until no write that {@code writes} accepts has been made for {@code quiet} (read from the audit log),
      * at most {@code timeout}, and returns the audit mark at that point; {@code who} names them in the failure.
      */
-    public long awaitQuiet(String who, java.util.function.Predicate<AuditLog.Write> writes, Duration quiet,
-            Duration timeout) {
+    public long awaitQuiet(
+            String who, java.util.function.Predicate<AuditLog.Write> writes, Duration quiet, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         long mark = audit.mark();
         long quietSince = System.nanoTime();
@@ -651,9 +813,14 @@ public final class RealCluster implements AutoCloseable {
 
     /** A new client authenticating with {@code token}. */
     public KubernetesClient clientWithToken(String token) {
-        Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url()).withOauthToken(token)
+        Config config = new ConfigBuilder(Config.empty())
+                .withMasterUrl(url())
+                .withOauthToken(token)
                 .withCaCertData(java.util.Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.UTF_8)))
-                .withNamespace("default").withRequestTimeout(30_000).withConnectionTimeout(10_000).build();
+                .withNamespace("default")
+                .withRequestTimeout(30_000)
+                .withConnectionTimeout(10_000)
+                .build();
         return new KubernetesClientBuilder().withConfig(config).build();
     }
 
@@ -704,10 +871,15 @@ public final class RealCluster implements AutoCloseable {
     }
 
     /** A client for a custom resource kind by its group, version and plural. */
-    public static ResourceDefinitionContext context(String group, String version, String kind, String plural,
-            boolean namespaced) {
-        return new ResourceDefinitionContext.Builder().withGroup(group).withVersion(version).withKind(kind)
-                .withPlural(plural).withNamespaced(namespaced).build();
+    public static ResourceDefinitionContext context(
+            String group, String version, String kind, String plural, boolean namespaced) {
+        return new ResourceDefinitionContext.Builder()
+                .withGroup(group)
+                .withVersion(version)
+                .withKind(kind)
+                .withPlural(plural)
+                .withNamespaced(namespaced)
+                .build();
     }
 
     // ---------------------------------------------------------------- helpers
@@ -717,7 +889,8 @@ public final class RealCluster implements AutoCloseable {
     }
 
     private Component launch(String name, List<String> command, Map<String, String> env) {
-        Component component = new Component(name, command, env, run.resolve("logs").resolve(name + ".log")).start();
+        Component component =
+                new Component(name, command, env, run.resolve("logs").resolve(name + ".log")).start();
         components.put(name, component);
         return component;
     }
@@ -754,13 +927,17 @@ public final class RealCluster implements AutoCloseable {
 
     private boolean httpOk(String url, String token) {
         try {
-            HttpClient http = url.startsWith("https") ? HttpClient.newBuilder().sslContext(sslContext()).build()
+            HttpClient http = url.startsWith("https")
+                    ? HttpClient.newBuilder().sslContext(sslContext()).build()
                     : HttpClient.newHttpClient();
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(3));
+            HttpRequest.Builder request =
+                    HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(3));
             if (token != null) {
                 request.header("Authorization", "Bearer " + token);
             }
-            return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            return http.send(request.build(), HttpResponse.BodyHandlers.discarding())
+                            .statusCode()
+                    == 200;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {

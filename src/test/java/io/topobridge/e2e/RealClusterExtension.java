@@ -17,8 +17,10 @@ public final class RealClusterExtension implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return context.getRoot().getStore(ExtensionContext.Namespace.create(RealClusterExtension.class))
-                .getOrComputeIfAbsent("cluster", k -> new Stopper(RealCluster.get()), Stopper.class).cluster();
+        return context.getRoot()
+                .getStore(ExtensionContext.Namespace.create(RealClusterExtension.class))
+                .getOrComputeIfAbsent("cluster", k -> new Stopper(RealCluster.get()), Stopper.class)
+                .cluster();
     }
 
     /** Stops the cluster when JUnit closes the root store at the end of the run. */

@@ -50,27 +50,79 @@ class ServerSideApplyE2E {
         // every kind is applied whatever ran before (test classes run in no fixed order): no HyperNodes to start from
         var hyperNodes = client.genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode");
         hyperNodes.withLabel("volcano.sh/network-topology-source", "topobridge").delete();
-        cluster.waitFor("no HyperNodes", Duration.ofSeconds(60), () -> hyperNodes.list().getItems().isEmpty());
+        cluster.waitFor(
+                "no HyperNodes",
+                Duration.ofSeconds(60),
+                () -> hyperNodes.list().getItems().isEmpty());
         // a fresh start applies the webhook configurations even when they exist
-        client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("topobridge").delete();
-        client.admissionRegistration().v1().validatingWebhookConfigurations().withName("topobridge").delete();
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
-                .addToLabels("topobridge.io/enabled", "true").endMetadata().build()).create();
-        client.apps().deployments().inNamespace(NS).resource(new DeploymentBuilder().withNewMetadata().withName("web")
-                .addToAnnotations("topobridge.io/highest-tier", "leaf").endMetadata().withNewSpec().withReplicas(1)
-                .withNewSelector().addToMatchLabels("app", "web").endSelector().withNewTemplate().withNewMetadata()
-                .addToLabels("app", "web").endMetadata().withNewSpec().withSchedulerName("volcano").addNewContainer()
-                .withName("c").withImage("x").withNewResources().addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("1"))
-                .endResources().endContainer().endSpec().endTemplate().endSpec().build()).create();
+        client.admissionRegistration()
+                .v1()
+                .mutatingWebhookConfigurations()
+                .withName("topobridge")
+                .delete();
+        client.admissionRegistration()
+                .v1()
+                .validatingWebhookConfigurations()
+                .withName("topobridge")
+                .delete();
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NS)
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .endMetadata()
+                        .build())
+                .create();
+        client.apps()
+                .deployments()
+                .inNamespace(NS)
+                .resource(new DeploymentBuilder()
+                        .withNewMetadata()
+                        .withName("web")
+                        .addToAnnotations("topobridge.io/highest-tier", "leaf")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withReplicas(1)
+                        .withNewSelector()
+                        .addToMatchLabels("app", "web")
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .addToLabels("app", "web")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withSchedulerName("volcano")
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("x")
+                        .withNewResources()
+                        .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("1"))
+                        .endResources()
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
         cluster.bridge();
-        cluster.waitFor("the Deployment's PodGroup", Duration.ofSeconds(60), () -> client
-                .genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(NS)
-                .withName("tb-deploy-web").get() != null);
+        cluster.waitFor(
+                "the Deployment's PodGroup",
+                Duration.ofSeconds(60),
+                () -> client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                                .inNamespace(NS)
+                                .withName("tb-deploy-web")
+                                .get()
+                        != null);
         cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(3), Duration.ofSeconds(120));
 
         Map<String, Write> cases = new LinkedHashMap<>();
-        for (Write w : cluster.audit().writesSince(mark, w -> w.user().equals(RealCluster.BRIDGE)
-                && w.verb().equals("patch") && w.succeeded() && w.requestObject() != null)) {
+        for (Write w : cluster.audit()
+                .writesSince(
+                        mark,
+                        w -> w.user().equals(RealCluster.BRIDGE)
+                                && w.verb().equals("patch")
+                                && w.succeeded()
+                                && w.requestObject() != null)) {
             String name = switch (w.resource()) {
                 case "hypernodes" -> "hypernode";
                 case "podgroups" -> "podgroup";
@@ -82,15 +134,17 @@ class ServerSideApplyE2E {
                 cases.putIfAbsent(name, w);
             }
         }
-        assertThat(cases).containsOnlyKeys("hypernode", "podgroup", "mutatingwebhookconfiguration",
-                "validatingwebhookconfiguration");
+        assertThat(cases)
+                .containsOnlyKeys(
+                        "hypernode", "podgroup", "mutatingwebhookconfiguration", "validatingwebhookconfiguration");
 
         Files.createDirectories(FIXTURES);
         for (var e : cases.entrySet()) {
             JsonNode desired = e.getValue().requestObject();
             JsonNode current = e.getValue().responseObject();
             assertThat(FieldPaths.upToDate(desired, current, Topobridge.FIELD_MANAGER))
-                    .as(e.getKey() + ": the server's answer to our apply holds everything we applied").isTrue();
+                    .as(e.getKey() + ": the server's answer to our apply holds everything we applied")
+                    .isTrue();
             ObjectNode fixture = JSON.createObjectNode();
             fixture.set("desired", desired);
             fixture.set("current", current);
@@ -122,7 +176,8 @@ class ServerSideApplyE2E {
 
     /** Owner uids and CA bundles differ between runs; the structure must not. */
     private static JsonNode normalized(JsonNode fields) {
-        String text = fields.toString().replaceAll("\\\\\"uid\\\\\":\\\\\"[^\\\\]*\\\\\"", "\\\\\"uid\\\\\":\\\\\"*\\\\\"");
+        String text =
+                fields.toString().replaceAll("\\\\\"uid\\\\\":\\\\\"[^\\\\]*\\\\\"", "\\\\\"uid\\\\\":\\\\\"*\\\\\"");
         try {
             return JSON.readTree(text);
         } catch (IOException e) {

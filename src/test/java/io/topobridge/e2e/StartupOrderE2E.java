@@ -38,21 +38,36 @@ class StartupOrderE2E {
         client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
-                .addToLabels("topobridge.io/enabled", "true").endMetadata().build()).create();
-        cluster.waitFor("the default ServiceAccount in " + NS, Duration.ofSeconds(60),
-                () -> client.serviceAccounts().inNamespace(NS).withName("default").get() != null);
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NS)
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .endMetadata()
+                        .build())
+                .create();
+        cluster.waitFor(
+                "the default ServiceAccount in " + NS,
+                Duration.ofSeconds(60),
+                () -> client.serviceAccounts()
+                                .inNamespace(NS)
+                                .withName("default")
+                                .get()
+                        != null);
     }
 
     @AfterEach
     void cleanUp() {
         client.namespaces().withName(NS).delete();
-        cluster.waitFor("namespace " + NS + " gone", Duration.ofSeconds(120),
+        cluster.waitFor(
+                "namespace " + NS + " gone",
+                Duration.ofSeconds(120),
                 () -> client.namespaces().withName(NS).get() == null);
     }
 
     private void create(String yaml) {
-        for (HasMetadata object : client.load(new java.io.ByteArrayInputStream(yaml.getBytes())).items()) {
+        for (HasMetadata object :
+                client.load(new java.io.ByteArrayInputStream(yaml.getBytes())).items()) {
             object.getMetadata().setNamespace(NS);
             client.resource(object).create();
         }
@@ -65,13 +80,16 @@ class StartupOrderE2E {
     private void awaitRunning(String what, String label, String value, int count) {
         cluster.waitFor(count + " pods of " + what + " running", RUNNING, () -> {
             List<Pod> pods = pods(label, value);
-            return pods.size() == count && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase()));
+            return pods.size() == count
+                    && pods.stream()
+                            .allMatch(p -> "Running".equals(p.getStatus().getPhase()));
         });
     }
 
     private void assertWithinTier(List<Pod> pods, int tier, String what) {
         var nodes = pods.stream().map(p -> p.getSpec().getNodeName()).toList();
-        assertThat(Placement.of(client).lowestCommon(nodes)).as(what + " on " + nodes)
+        assertThat(Placement.of(client).lowestCommon(nodes))
+                .as(what + " on " + nodes)
                 .hasValueSatisfying(d -> assertThat(d.tier()).isLessThanOrEqualTo(tier));
     }
 
@@ -204,19 +222,29 @@ class StartupOrderE2E {
                       metadata: {labels: {app: surge, version: one}}
                 """ + GPU_POD.indent(6));
         awaitRunning("LWS surge", "leaderworkerset.sigs.k8s.io/name", "surge", 4);
-        GenericKubernetesResource lws = client.genericKubernetesResources("leaderworkerset.x-k8s.io/v1",
-                "LeaderWorkerSet").inNamespace(NS).withName("surge").get();
+        GenericKubernetesResource lws = client.genericKubernetesResources(
+                        "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet")
+                .inNamespace(NS)
+                .withName("surge")
+                .get();
         @SuppressWarnings("unchecked")
-        Map<String, Object> labels = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>)
-                ((Map<String, Object>) lws.getAdditionalProperties().get("spec")).get("leaderWorkerTemplate"))
-                .get("workerTemplate")).get("metadata")).get("labels");
+        Map<String, Object> labels = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>)
+                                ((Map<String, Object>) ((Map<String, Object>) lws.getAdditionalProperties()
+                                                        .get("spec"))
+                                                .get("leaderWorkerTemplate"))
+                                        .get("workerTemplate"))
+                        .get("metadata"))
+                .get("labels");
         labels.put("version", "two");
         client.resource(lws).update();
         // every group rolls to the new template, through a surge group that must be placed first
         cluster.waitFor("the rollout to version two", RUNNING, () -> {
             List<Pod> pods = pods("leaderworkerset.sigs.k8s.io/name", "surge");
-            return pods.size() == 4 && pods.stream().allMatch(p -> "two".equals(p.getMetadata().getLabels().get("version"))
-                    && "Running".equals(p.getStatus().getPhase()));
+            return pods.size() == 4
+                    && pods.stream()
+                            .allMatch(p ->
+                                    "two".equals(p.getMetadata().getLabels().get("version"))
+                                            && "Running".equals(p.getStatus().getPhase()));
         });
     }
 }

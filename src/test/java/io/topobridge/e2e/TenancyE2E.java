@@ -66,24 +66,71 @@ class TenancyE2E {
         for (String queue : List.of(ALLOWED, NS_DEFAULT, SMALL, OTHER)) {
             cluster.waitFor("queue " + queue + " open", WAIT, () -> "Open".equals(state(queue)));
         }
-        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
-                .addToLabels("topobridge.io/enabled", "true")
-                .addToAnnotations("topobridge.io/allowed-queues", ALLOWED + "," + SMALL)
-                .addToAnnotations("scheduling.volcano.sh/queue-name", NS_DEFAULT).endMetadata().build()).create();
-        cluster.waitFor("the default ServiceAccount in " + NS, WAIT,
-                () -> admin.serviceAccounts().inNamespace(NS).withName("default").get() != null);
-        admin.serviceAccounts().inNamespace(NS).resource(new ServiceAccountBuilder().withNewMetadata().withName("tenant")
-                .endMetadata().build()).create();
-        admin.rbac().roles().inNamespace(NS).resource(new RoleBuilder().withNewMetadata().withName("tenant").endMetadata()
-                .withRules(new PolicyRuleBuilder().withApiGroups("apps").withResources("deployments")
-                        .withVerbs("get", "list", "watch", "create", "update", "patch", "delete").build())
-                .build()).create();
-        admin.rbac().roleBindings().inNamespace(NS).resource(new RoleBindingBuilder().withNewMetadata().withName("tenant")
-                .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", "tenant")
-                .addNewSubject().withKind("ServiceAccount").withName("tenant").withNamespace(NS).endSubject().build())
+        admin.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NS)
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .addToAnnotations("topobridge.io/allowed-queues", ALLOWED + "," + SMALL)
+                        .addToAnnotations("scheduling.volcano.sh/queue-name", NS_DEFAULT)
+                        .endMetadata()
+                        .build())
                 .create();
-        String token = admin.serviceAccounts().inNamespace(NS).withName("tenant").tokenRequest(new TokenRequestBuilder()
-                .withNewSpec().withExpirationSeconds(3600L).endSpec().build()).getStatus().getToken();
+        cluster.waitFor(
+                "the default ServiceAccount in " + NS,
+                WAIT,
+                () -> admin.serviceAccounts()
+                                .inNamespace(NS)
+                                .withName("default")
+                                .get()
+                        != null);
+        admin.serviceAccounts()
+                .inNamespace(NS)
+                .resource(new ServiceAccountBuilder()
+                        .withNewMetadata()
+                        .withName("tenant")
+                        .endMetadata()
+                        .build())
+                .create();
+        admin.rbac()
+                .roles()
+                .inNamespace(NS)
+                .resource(new RoleBuilder()
+                        .withNewMetadata()
+                        .withName("tenant")
+                        .endMetadata()
+                        .withRules(new PolicyRuleBuilder()
+                                .withApiGroups("apps")
+                                .withResources("deployments")
+                                .withVerbs("get", "list", "watch", "create", "update", "patch", "delete")
+                                .build())
+                        .build())
+                .create();
+        admin.rbac()
+                .roleBindings()
+                .inNamespace(NS)
+                .resource(new RoleBindingBuilder()
+                        .withNewMetadata()
+                        .withName("tenant")
+                        .endMetadata()
+                        .withNewRoleRef("rbac.authorization.k8s.io", "Role", "tenant")
+                        .addNewSubject()
+                        .withKind("ServiceAccount")
+                        .withName("tenant")
+                        .withNamespace(NS)
+                        .endSubject()
+                        .build())
+                .create();
+        String token = admin.serviceAccounts()
+                .inNamespace(NS)
+                .withName("tenant")
+                .tokenRequest(new TokenRequestBuilder()
+                        .withNewSpec()
+                        .withExpirationSeconds(3600L)
+                        .endSpec()
+                        .build())
+                .getStatus()
+                .getToken();
         tenant = cluster.clientWithToken(token);
     }
 
@@ -94,7 +141,9 @@ class TenancyE2E {
         }
         admin.namespaces().withName(NS).delete();
         for (String queue : List.of(ALLOWED, NS_DEFAULT, SMALL, OTHER)) {
-            admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "Queue").withName(queue).delete();
+            admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "Queue")
+                    .withName(queue)
+                    .delete();
         }
     }
 
@@ -105,22 +154,33 @@ class TenancyE2E {
         if (!capability.isEmpty()) {
             spec.put("capability", capability);
         }
-        admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "Queue").resource(
-                new GenericKubernetesResourceBuilder().withApiVersion("scheduling.volcano.sh/v1beta1").withKind("Queue")
-                        .withNewMetadata().withName(name).endMetadata().addToAdditionalProperties("spec", spec).build())
+        admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "Queue")
+                .resource(new GenericKubernetesResourceBuilder()
+                        .withApiVersion("scheduling.volcano.sh/v1beta1")
+                        .withKind("Queue")
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .addToAdditionalProperties("spec", spec)
+                        .build())
                 .createOr(q -> q.update());
     }
 
     private String state(String queue) {
         GenericKubernetesResource q = admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "Queue")
-                .withName(queue).get();
-        return q == null ? null : String.valueOf(((Map<?, ?>) q.getAdditionalProperties()
-                .getOrDefault("status", Map.of())).get("state"));
+                .withName(queue)
+                .get();
+        return q == null
+                ? null
+                : String.valueOf(
+                        ((Map<?, ?>) q.getAdditionalProperties().getOrDefault("status", Map.of())).get("state"));
     }
 
     private GenericKubernetesResource podGroup(String name) {
-        return admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(NS)
-                .withName(name).get();
+        return admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(NS)
+                .withName(name)
+                .get();
     }
 
     private static String queueOf(GenericKubernetesResource podGroup) {
@@ -129,15 +189,39 @@ class TenancyE2E {
 
     /** A Deployment of {@code replicas} pods of one GPU each; {@code queue} null names none. */
     private static Deployment deployment(String name, int replicas, String queue, String gpus) {
-        var builder = new DeploymentBuilder().withNewMetadata().withName(name).withNamespace(NS)
-                .addToAnnotations("topobridge.io/mode", "soft").endMetadata().withNewSpec().withReplicas(replicas)
-                .withNewSelector().addToMatchLabels("app", name).endSelector().withNewTemplate().withNewMetadata()
-                .addToLabels("app", name).endMetadata().withNewSpec().withSchedulerName("volcano").addNewContainer()
-                .withName("c").withImage("x").withNewResources().addToRequests("cpu", new Quantity("100m"))
-                .addToRequests("nvidia.com/gpu", new Quantity(gpus)).addToLimits("nvidia.com/gpu", new Quantity(gpus))
-                .endResources().endContainer().endSpec().endTemplate().endSpec();
+        var builder = new DeploymentBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(NS)
+                .addToAnnotations("topobridge.io/mode", "soft")
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(replicas)
+                .withNewSelector()
+                .addToMatchLabels("app", name)
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .addToLabels("app", name)
+                .endMetadata()
+                .withNewSpec()
+                .withSchedulerName("volcano")
+                .addNewContainer()
+                .withName("c")
+                .withImage("x")
+                .withNewResources()
+                .addToRequests("cpu", new Quantity("100m"))
+                .addToRequests("nvidia.com/gpu", new Quantity(gpus))
+                .addToLimits("nvidia.com/gpu", new Quantity(gpus))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec();
         if (queue != null) {
-            builder.editMetadata().addToAnnotations("topobridge.io/queue", queue).endMetadata();
+            builder.editMetadata()
+                    .addToAnnotations("topobridge.io/queue", queue)
+                    .endMetadata();
         }
         return builder.build();
     }
@@ -145,91 +229,177 @@ class TenancyE2E {
     /** The reasons of the Events the bridge recorded on a Deployment. */
     private List<String> eventReasons(String deployment) {
         return admin.v1().events().inNamespace(NS).list().getItems().stream()
-                .filter(e -> e.getInvolvedObject() != null && deployment.equals(e.getInvolvedObject().getName())
+                .filter(e -> e.getInvolvedObject() != null
+                        && deployment.equals(e.getInvolvedObject().getName())
                         && "Deployment".equals(e.getInvolvedObject().getKind()))
-                .map(e -> e.getReason() + ": " + e.getMessage()).toList();
+                .map(e -> e.getReason() + ": " + e.getMessage())
+                .toList();
     }
 
     @Test
     void theTenantsOwnRbacForbidsWhatItWouldAskTheBridgeFor() {
         assertThatThrownBy(() -> tenant.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(NS).resource(new GenericKubernetesResourceBuilder()
-                        .withApiVersion("scheduling.volcano.sh/v1beta1").withKind("PodGroup").withNewMetadata()
-                        .withName("direct").withNamespace(NS).endMetadata()
-                        .addToAdditionalProperties("spec", Map.of("minMember", 1, "queue", OTHER)).build()).create())
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
-        assertThatThrownBy(() -> tenant.namespaces().withName(NS).edit(n -> new NamespaceBuilder(n).editMetadata()
-                .addToAnnotations("topobridge.io/allowed-queues", "*").endMetadata().build()))
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
-        assertThat(tenant.apps().deployments().inNamespace(NS).list().getItems()).as("it may list its Deployments")
+                        .inNamespace(NS)
+                        .resource(new GenericKubernetesResourceBuilder()
+                                .withApiVersion("scheduling.volcano.sh/v1beta1")
+                                .withKind("PodGroup")
+                                .withNewMetadata()
+                                .withName("direct")
+                                .withNamespace(NS)
+                                .endMetadata()
+                                .addToAdditionalProperties("spec", Map.of("minMember", 1, "queue", OTHER))
+                                .build())
+                        .create())
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        e -> assertThat(e.getCode()).isEqualTo(403));
+        assertThatThrownBy(() -> tenant.namespaces()
+                        .withName(NS)
+                        .edit(n -> new NamespaceBuilder(n)
+                                .editMetadata()
+                                .addToAnnotations("topobridge.io/allowed-queues", "*")
+                                .endMetadata()
+                                .build()))
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        e -> assertThat(e.getCode()).isEqualTo(403));
+        assertThat(tenant.apps().deployments().inNamespace(NS).list().getItems())
+                .as("it may list its Deployments")
                 .isNotNull();
     }
 
     @Test
     void aQueueTheNamespaceDoesNotAllowIsDeniedAtAdmissionAndGetsNoPodGroup() {
         long mark = cluster.audit().mark();
-        assertThatThrownBy(() -> tenant.apps().deployments().inNamespace(NS)
-                .resource(deployment("greedy", 1, OTHER, "1")).create())
+        assertThatThrownBy(() -> tenant.apps()
+                        .deployments()
+                        .inNamespace(NS)
+                        .resource(deployment("greedy", 1, OTHER, "1"))
+                        .create())
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
                     assertThat(e.getCode()).isEqualTo(422);
-                    assertThat(e.getMessage()).contains("workloads.topobridge.io")
-                            .contains("Deployment/" + NS + "/greedy: topobridge.io/queue=\"" + OTHER + "\" (metadata): queue \""
+                    assertThat(e.getMessage())
+                            .contains("workloads.topobridge.io")
+                            .contains("Deployment/" + NS + "/greedy: topobridge.io/queue=\"" + OTHER
+                                    + "\" (metadata): queue \""
                                     + OTHER + "\" is not allowed here: namespace " + NS + " allows"
                                     + " topobridge.io/allowed-queues=\"" + ALLOWED + "," + SMALL + "\"");
                 });
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
-        assertThat(tenant.apps().deployments().inNamespace(NS).withName("greedy").get()).isNull();
+        assertThat(tenant.apps()
+                        .deployments()
+                        .inNamespace(NS)
+                        .withName("greedy")
+                        .get())
+                .isNull();
         assertThat(podGroup("tb-deploy-greedy")).isNull();
-        assertThat(cluster.audit().writesSince(mark, w -> "podgroups".equals(w.resource()) && NS.equals(w.namespace())
-                && "tb-deploy-greedy".equals(w.name()))).isEmpty();
+        assertThat(cluster.audit()
+                        .writesSince(
+                                mark,
+                                w -> "podgroups".equals(w.resource())
+                                        && NS.equals(w.namespace())
+                                        && "tb-deploy-greedy".equals(w.name())))
+                .isEmpty();
     }
 
     @Test
     void anAllowedQueueAndTheNamespacesDefaultQueueWork() {
-        tenant.apps().deployments().inNamespace(NS).resource(deployment("allowed", 1, ALLOWED, "1")).create();
-        tenant.apps().deployments().inNamespace(NS).resource(deployment("defaulted", 1, null, "1")).create();
-        cluster.waitFor("both PodGroups", WAIT, () -> podGroup("tb-deploy-allowed") != null
-                && podGroup("tb-deploy-defaulted") != null);
+        tenant.apps()
+                .deployments()
+                .inNamespace(NS)
+                .resource(deployment("allowed", 1, ALLOWED, "1"))
+                .create();
+        tenant.apps()
+                .deployments()
+                .inNamespace(NS)
+                .resource(deployment("defaulted", 1, null, "1"))
+                .create();
+        cluster.waitFor(
+                "both PodGroups",
+                WAIT,
+                () -> podGroup("tb-deploy-allowed") != null && podGroup("tb-deploy-defaulted") != null);
         assertThat(queueOf(podGroup("tb-deploy-allowed"))).isEqualTo(ALLOWED);
-        assertThat(queueOf(podGroup("tb-deploy-defaulted"))).as("scheduling.volcano.sh/queue-name of the namespace")
+        assertThat(queueOf(podGroup("tb-deploy-defaulted")))
+                .as("scheduling.volcano.sh/queue-name of the namespace")
                 .isEqualTo(NS_DEFAULT);
 
         // the admin narrows the allow-list: the reconciler refuses the Deployment too, and keeps its PodGroup as it was
         long mark = cluster.audit().mark();
-        admin.namespaces().withName(NS).edit(n -> new NamespaceBuilder(n).editMetadata()
-                .addToAnnotations("topobridge.io/allowed-queues", SMALL).endMetadata().build());
-        cluster.waitFor("QueueNotAllowed on Deployment allowed", WAIT,
+        admin.namespaces()
+                .withName(NS)
+                .edit(n -> new NamespaceBuilder(n)
+                        .editMetadata()
+                        .addToAnnotations("topobridge.io/allowed-queues", SMALL)
+                        .endMetadata()
+                        .build());
+        cluster.waitFor(
+                "QueueNotAllowed on Deployment allowed",
+                WAIT,
                 () -> eventReasons("allowed").stream().anyMatch(r -> r.startsWith("QueueNotAllowed: ")));
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
         // (Volcano keeps writing its status: the bridge's own writes are what is counted)
-        assertThat(cluster.audit().writesSince(mark, w -> w.user().equals(RealCluster.BRIDGE)
-                && "podgroups".equals(w.resource()) && "tb-deploy-allowed".equals(w.name()))).isEmpty();
-        assertThat(podGroup("tb-deploy-allowed")).isNotNull().extracting(TenancyE2E::queueOf).isEqualTo(ALLOWED);
-        assertThat(eventReasons("defaulted")).as("the namespace's default queue stays allowed")
+        assertThat(cluster.audit()
+                        .writesSince(
+                                mark,
+                                w -> w.user().equals(RealCluster.BRIDGE)
+                                        && "podgroups".equals(w.resource())
+                                        && "tb-deploy-allowed".equals(w.name())))
+                .isEmpty();
+        assertThat(podGroup("tb-deploy-allowed"))
+                .isNotNull()
+                .extracting(TenancyE2E::queueOf)
+                .isEqualTo(ALLOWED);
+        assertThat(eventReasons("defaulted"))
+                .as("the namespace's default queue stays allowed")
                 .noneMatch(r -> r.startsWith("QueueNotAllowed"));
-        admin.namespaces().withName(NS).edit(n -> new NamespaceBuilder(n).editMetadata()
-                .addToAnnotations("topobridge.io/allowed-queues", ALLOWED + "," + SMALL).endMetadata().build());
+        admin.namespaces()
+                .withName(NS)
+                .edit(n -> new NamespaceBuilder(n)
+                        .editMetadata()
+                        .addToAnnotations("topobridge.io/allowed-queues", ALLOWED + "," + SMALL)
+                        .endMetadata()
+                        .build());
     }
 
     @Test
     void aGangLargerThanItsQueueOrTheClusterGetsNoPodGroup() {
         long mark = cluster.audit().mark();
         // 2 pods of 2 GPUs in a queue whose capability is 2 GPUs
-        tenant.apps().deployments().inNamespace(NS).resource(deployment("too-big", 2, SMALL, "2")).create();
+        tenant.apps()
+                .deployments()
+                .inNamespace(NS)
+                .resource(deployment("too-big", 2, SMALL, "2"))
+                .create();
         // more GPUs than every node together has
-        tenant.apps().deployments().inNamespace(NS).resource(deployment("huge", 1, ALLOWED, "100000")).create();
+        tenant.apps()
+                .deployments()
+                .inNamespace(NS)
+                .resource(deployment("huge", 1, ALLOWED, "100000"))
+                .create();
         // and one that fits its queue, so the bridge is seen working meanwhile
-        tenant.apps().deployments().inNamespace(NS).resource(deployment("fits", 1, SMALL, "2")).create();
-        cluster.waitFor("both refusals", WAIT, () -> eventReasons("too-big").stream()
-                .anyMatch(r -> r.startsWith("GangExceedsQueue: ")) && eventReasons("huge").stream()
-                .anyMatch(r -> r.startsWith("GangExceedsCluster: ")));
+        tenant.apps()
+                .deployments()
+                .inNamespace(NS)
+                .resource(deployment("fits", 1, SMALL, "2"))
+                .create();
+        cluster.waitFor(
+                "both refusals",
+                WAIT,
+                () -> eventReasons("too-big").stream().anyMatch(r -> r.startsWith("GangExceedsQueue: "))
+                        && eventReasons("huge").stream().anyMatch(r -> r.startsWith("GangExceedsCluster: ")));
         cluster.waitFor("the PodGroup that fits", WAIT, () -> podGroup("tb-deploy-fits") != null);
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
         assertThat(podGroup("tb-deploy-too-big")).isNull();
         assertThat(podGroup("tb-deploy-huge")).isNull();
         assertThat(eventReasons("too-big")).anySatisfy(r -> assertThat(r).contains("nvidia.com/gpu 4 > 2"));
-        assertThat(cluster.audit().writesSince(mark, w -> "podgroups".equals(w.resource()) && NS.equals(w.namespace())
-                && List.of("tb-deploy-too-big", "tb-deploy-huge").contains(w.name()))).as("no write, not even refused")
+        assertThat(cluster.audit()
+                        .writesSince(
+                                mark,
+                                w -> "podgroups".equals(w.resource())
+                                        && NS.equals(w.namespace())
+                                        && List.of("tb-deploy-too-big", "tb-deploy-huge")
+                                                .contains(w.name())))
+                .as("no write, not even refused")
                 .isEmpty();
     }
 }

@@ -34,8 +34,10 @@ class TopologyE2E {
     }
 
     private List<Write> hyperNodeWrites(long mark) {
-        return cluster.audit().writesSince(mark, w -> w.user().equals(RealCluster.BRIDGE)
-                && w.resource().equals("hypernodes"));
+        return cluster.audit()
+                .writesSince(
+                        mark,
+                        w -> w.user().equals(RealCluster.BRIDGE) && w.resource().equals("hypernodes"));
     }
 
     @Test
@@ -46,19 +48,24 @@ class TopologyE2E {
         // start from no HyperNodes at all, whatever ran before
         var hyperNodes = cluster.client().genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode");
         hyperNodes.withLabel("volcano.sh/network-topology-source", "topobridge").delete();
-        cluster.waitFor("no HyperNodes", TIMEOUT, () -> hyperNodes.list().getItems().isEmpty());
+        cluster.waitFor(
+                "no HyperNodes", TIMEOUT, () -> hyperNodes.list().getItems().isEmpty());
         long mark = cluster.audit().mark();
         Map<String, JsonNode> expected = Examples.renderedHyperNodes(Examples.NODES.toString());
         assertThat(expected).hasSizeGreaterThan(5);
 
         cluster.bridge();
-        cluster.waitFor("the HyperNodes of the example cluster", TIMEOUT,
+        cluster.waitFor(
+                "the HyperNodes of the example cluster",
+                TIMEOUT,
                 () -> Examples.hyperNodes(cluster.client()).keySet().equals(expected.keySet()));
         cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
 
         assertThat(Examples.hyperNodes(cluster.client())).isEqualTo(expected);
         List<Write> writes = hyperNodeWrites(mark);
-        assertThat(writes).as("one apply per HyperNode").hasSize(expected.size())
+        assertThat(writes)
+                .as("one apply per HyperNode")
+                .hasSize(expected.size())
                 .allSatisfy(w -> {
                     assertThat(w.verb()).isEqualTo("patch");
                     assertThat(w.code()).as(w.toString()).isEqualTo(201);
@@ -78,8 +85,11 @@ class TopologyE2E {
         cluster.bridge();
         // a full pass of every controller ran, then nothing was left to write
         cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), TIMEOUT);
-        List<Write> writes = cluster.audit().writesSince(mark, w -> w.user().equals(RealCluster.BRIDGE)
-                && !w.resource().equals("events"));
+        List<Write> writes = cluster.audit()
+                .writesSince(
+                        mark,
+                        w -> w.user().equals(RealCluster.BRIDGE)
+                                && !w.resource().equals("events"));
         assertThat(writes).as("writes of a restart with nothing changed").isEmpty();
     }
 
@@ -91,15 +101,29 @@ class TopologyE2E {
         Map<String, JsonNode> before = Examples.hyperNodes(cluster.client());
         Node tray = cluster.client().nodes().withName("gb200-r01-t01").get();
         String clique = tray.getMetadata().getLabels().get("nvidia.com/gpu.clique");
-        String otherClique = cluster.client().nodes().withName("gb200-r02-t01").get().getMetadata().getLabels()
+        String otherClique = cluster.client()
+                .nodes()
+                .withName("gb200-r02-t01")
+                .get()
+                .getMetadata()
+                .getLabels()
                 .get("nvidia.com/gpu.clique");
-        String otherLeaf = cluster.client().nodes().withName("gb200-r02-t01").get().getMetadata().getLabels()
+        String otherLeaf = cluster.client()
+                .nodes()
+                .withName("gb200-r02-t01")
+                .get()
+                .getMetadata()
+                .getLabels()
                 .get("fabric.topograph.run/tier-0");
         String leaf = tray.getMetadata().getLabels().get("fabric.topograph.run/tier-0");
         long mark = cluster.audit().mark();
-        relabel("gb200-r01-t01", Map.of("nvidia.com/gpu.clique", otherClique, "fabric.topograph.run/tier-0", otherLeaf));
+        relabel(
+                "gb200-r01-t01",
+                Map.of("nvidia.com/gpu.clique", otherClique, "fabric.topograph.run/tier-0", otherLeaf));
         try {
-            cluster.waitFor("the tray in its new NVLink domain", TIMEOUT,
+            cluster.waitFor(
+                    "the tray in its new NVLink domain",
+                    TIMEOUT,
                     () -> !Examples.hyperNodes(cluster.client()).equals(before));
             cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
             Map<String, JsonNode> after = Examples.hyperNodes(cluster.client());
@@ -112,10 +136,14 @@ class TopologyE2E {
             after.keySet().stream().filter(n -> !before.containsKey(n)).forEach(n -> changed.put(n, "added"));
             assertThat(after).isEqualTo(Examples.renderedHyperNodes(currentNodesFile()));
             List<Write> writes = hyperNodeWrites(mark);
-            assertThat(writes).as("one write per HyperNode whose spec changed: " + changed).hasSize(changed.size());
+            assertThat(writes)
+                    .as("one write per HyperNode whose spec changed: " + changed)
+                    .hasSize(changed.size());
         } finally {
             relabel("gb200-r01-t01", Map.of("nvidia.com/gpu.clique", clique, "fabric.topograph.run/tier-0", leaf));
-            cluster.waitFor("the tray back in its NVLink domain", TIMEOUT,
+            cluster.waitFor(
+                    "the tray back in its NVLink domain",
+                    TIMEOUT,
                     () -> Examples.hyperNodes(cluster.client()).equals(before));
             cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
         }
@@ -136,7 +164,8 @@ class TopologyE2E {
             StringBuilder out = new StringBuilder();
             for (Node n : list.getItems()) {
                 n.getMetadata().setManagedFields(null);
-                out.append("---\n").append(cluster.client().getKubernetesSerialization().asYaml(n));
+                out.append("---\n")
+                        .append(cluster.client().getKubernetesSerialization().asYaml(n));
             }
             java.nio.file.Files.writeString(file, out);
             return file.toString();

@@ -32,12 +32,18 @@ class WorkloadWritesE2E {
     }
 
     private List<Write> podGroupWrites(long mark) {
-        return cluster.audit().writesSince(mark, w -> w.user().equals(RealCluster.BRIDGE) && w.resource().equals("podgroups"));
+        return cluster.audit()
+                .writesSince(
+                        mark,
+                        w -> w.user().equals(RealCluster.BRIDGE) && w.resource().equals("podgroups"));
     }
 
     private GenericKubernetesResource podGroup() {
-        return cluster.client().genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inNamespace(NS)
-                .withName("tb-deploy-web").get();
+        return cluster.client()
+                .genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(NS)
+                .withName("tb-deploy-web")
+                .get();
     }
 
     @Test
@@ -45,40 +51,91 @@ class WorkloadWritesE2E {
         var client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
-                .addToLabels("topobridge.io/enabled", "true").endMetadata().build()).create();
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NS)
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .endMetadata()
+                        .build())
+                .create();
         long mark = cluster.audit().mark();
-        client.apps().deployments().inNamespace(NS).resource(new DeploymentBuilder().withNewMetadata().withName("web")
-                .addToAnnotations("topobridge.io/highest-tier", "leaf").endMetadata().withNewSpec().withReplicas(2)
-                .withNewSelector().addToMatchLabels("app", "web").endSelector().withNewTemplate().withNewMetadata()
-                .addToLabels("app", "web").endMetadata().withNewSpec().withSchedulerName("volcano").addNewContainer()
-                .withName("c").withImage("x").withNewResources().addToRequests("cpu", new Quantity("1")).endResources()
-                .endContainer().endSpec().endTemplate().endSpec().build()).create();
+        client.apps()
+                .deployments()
+                .inNamespace(NS)
+                .resource(new DeploymentBuilder()
+                        .withNewMetadata()
+                        .withName("web")
+                        .addToAnnotations("topobridge.io/highest-tier", "leaf")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withReplicas(2)
+                        .withNewSelector()
+                        .addToMatchLabels("app", "web")
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .addToLabels("app", "web")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withSchedulerName("volcano")
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("x")
+                        .withNewResources()
+                        .addToRequests("cpu", new Quantity("1"))
+                        .endResources()
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
         cluster.waitFor("the PodGroup", WAIT, () -> podGroup() != null);
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
         assertThat(podGroupWrites(mark)).as("create").hasSize(1);
 
         mark = cluster.audit().mark();
         client.apps().deployments().inNamespace(NS).withName("web").scale(3);
-        cluster.waitFor("minMember 3", WAIT, () -> ((Map<?, ?>) podGroup().getAdditionalProperties().get("spec"))
-                .get("minMember").equals(3));
+        cluster.waitFor(
+                "minMember 3",
+                WAIT,
+                () -> ((Map<?, ?>) podGroup().getAdditionalProperties().get("spec"))
+                        .get("minMember")
+                        .equals(3));
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
         assertThat(podGroupWrites(mark)).as("scale").hasSize(1);
 
         mark = cluster.audit().mark();
-        client.apps().deployments().inNamespace(NS).withName("web").edit(d -> new DeploymentBuilder(d).editMetadata()
-                .addToLabels("team", "inference").endMetadata().build());
+        client.apps()
+                .deployments()
+                .inNamespace(NS)
+                .withName("web")
+                .edit(d -> new DeploymentBuilder(d)
+                        .editMetadata()
+                        .addToLabels("team", "inference")
+                        .endMetadata()
+                        .build());
         cluster.stopBridge();
         cluster.bridge();
         cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), WAIT);
         assertThat(podGroupWrites(mark)).as("an unrelated edit and a restart").isEmpty();
 
         mark = cluster.audit().mark();
-        client.apps().deployments().inNamespace(NS).withName("web").edit(d -> new DeploymentBuilder(d).editMetadata()
-                .withAnnotations(Map.of()).endMetadata().build());
+        client.apps()
+                .deployments()
+                .inNamespace(NS)
+                .withName("web")
+                .edit(d -> new DeploymentBuilder(d)
+                        .editMetadata()
+                        .withAnnotations(Map.of())
+                        .endMetadata()
+                        .build());
         cluster.waitFor("the PodGroup gone", WAIT, () -> podGroup() == null);
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
-        assertThat(podGroupWrites(mark)).as("annotations removed").singleElement()
+        assertThat(podGroupWrites(mark))
+                .as("annotations removed")
+                .singleElement()
                 .satisfies(w -> assertThat(w.verb()).isEqualTo("delete"));
         client.namespaces().withName(NS).delete();
     }

@@ -21,9 +21,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class EventRecorderTest {
 
-    enum Reasons implements Reason { MISSING_TIER_LABELS }
+    enum Reasons implements Reason {
+        MISSING_TIER_LABELS
+    }
 
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     private MockCluster cluster;
     private EventRecorder recorder;
@@ -46,7 +49,13 @@ class EventRecorderTest {
         assertThat(recorder.record(lacksLeaf)).isTrue();
         assertThat(recorder.record(lacksLeaf)).isFalse();
         assertThat(cluster.dispatcher().writes("/events")).hasSize(1);
-        Event event = cluster.client().v1().events().inNamespace("default").list().getItems().get(0);
+        Event event = cluster.client()
+                .v1()
+                .events()
+                .inNamespace("default")
+                .list()
+                .getItems()
+                .get(0);
         assertThat(event.getReason()).isEqualTo("MissingTierLabels");
         assertThat(event.getType()).isEqualTo("Warning");
         assertThat(event.getInvolvedObject().getKind()).isEqualTo("Node");
@@ -55,11 +64,18 @@ class EventRecorderTest {
         recorder.forget(lacksLeaf.id());
         assertThat(recorder.record(lacksLeaf)).isTrue();
         assertThat(cluster.client().v1().events().inNamespace("default").list().getItems())
-                .singleElement().satisfies(e -> assertThat(e.getCount()).isEqualTo(2));
+                .singleElement()
+                .satisfies(e -> assertThat(e.getCount()).isEqualTo(2));
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"UPPER_Case.node", "-.leading", "x", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-"})
+    @ValueSource(
+            strings = {
+                "UPPER_Case.node",
+                "-.leading",
+                "x",
+                "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-"
+            })
     void eventNamesAreValidForAnyObjectName(String name) {
         String eventName = EventRecorder.eventName(ObjectRef.cluster("HyperNode", name), "key");
         assertThat(eventName.length()).isLessThanOrEqualTo(253);

@@ -32,7 +32,10 @@ import org.junit.jupiter.api.Test;
  */
 class FindingsRegistryTest {
 
-    enum Reasons implements Reason { SINGLE_DOMAIN_TIER, UNKNOWN_ANNOTATION }
+    enum Reasons implements Reason {
+        SINGLE_DOMAIN_TIER,
+        UNKNOWN_ANNOTATION
+    }
 
     static final ObjectRef RACK = new ObjectRef("topology.volcano.sh/v1alpha1", "HyperNode", null, "rack-r1", null);
     static final ObjectRef DEPLOY = new ObjectRef("apps/v1", "Deployment", "llm", "vllm", "u1");
@@ -50,12 +53,10 @@ class FindingsRegistryTest {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
 
     @BeforeEach
@@ -73,7 +74,9 @@ class FindingsRegistryTest {
     }
 
     private double gauge(String source, String reason, String severity) {
-        var gauge = meters.find("topobridge.findings").tags("source", source, "reason", reason, "severity", severity).gauge();
+        var gauge = meters.find("topobridge.findings")
+                .tags("source", source, "reason", reason, "severity", severity)
+                .gauge();
         return gauge == null ? 0 : gauge.value();
     }
 
@@ -82,8 +85,10 @@ class FindingsRegistryTest {
     }
 
     private static Finding rack(int nodes) {
-        return Finding.info(Reasons.SINGLE_DOMAIN_TIER, RACK, "tier 1 (rack) has a single domain, rack \"r1\" with "
-                + nodes + " nodes");
+        return Finding.info(
+                Reasons.SINGLE_DOMAIN_TIER,
+                RACK,
+                "tier 1 (rack) has a single domain, rack \"r1\" with " + nodes + " nodes");
     }
 
     @Test
@@ -99,7 +104,9 @@ class FindingsRegistryTest {
         });
         assertThat(registry.of("topology")).singleElement().isEqualTo(rack(19));
         assertThat(gauge("topology", "SingleDomainTier", "info")).isEqualTo(1);
-        assertThat(logged).as("logged once, when it appeared").singleElement()
+        assertThat(logged)
+                .as("logged once, when it appeared")
+                .singleElement()
                 .satisfies(line -> assertThat(line).endsWith("with 17 nodes"));
 
         // unchanged: nothing is written
@@ -110,8 +117,10 @@ class FindingsRegistryTest {
 
     @Test
     void findingsOfOneReasonOnOneObjectWithDifferentKeysStayTwo() {
-        Finding a = Finding.warning(Reasons.UNKNOWN_ANNOTATION, DEPLOY, "unknown annotation is ignored").withKey("topobridge.io/a");
-        Finding b = Finding.warning(Reasons.UNKNOWN_ANNOTATION, DEPLOY, "unknown annotation is ignored").withKey("topobridge.io/b");
+        Finding a = Finding.warning(Reasons.UNKNOWN_ANNOTATION, DEPLOY, "unknown annotation is ignored")
+                .withKey("topobridge.io/a");
+        Finding b = Finding.warning(Reasons.UNKNOWN_ANNOTATION, DEPLOY, "unknown annotation is ignored")
+                .withKey("topobridge.io/b");
         registry.publish("workloads", List.of(a, b));
         assertThat(registry.of("workloads")).containsExactly(a, b);
         assertThat(events("llm")).hasSize(2).allSatisfy(e -> {
@@ -130,19 +139,27 @@ class FindingsRegistryTest {
 
     @Test
     void aHostileValueGivesOneBoundedLineInTheEventAndTheLog() {
-        String value = "2\nWARNING Deployment/llm/other InvalidAnnotation: forged \u001b[31m\u202e" + "a".repeat(1 << 20);
-        var sources = List.of(new AnnotationSource(DEPLOY, "metadata", Map.of("topobridge.io/highest-tier", value,
-                "topobridge.io/queue", "q")));
-        registry.publish("workloads", AnnotationParser.parse(sources, TierCatalog.of(List.of(new TierCatalog.Tier(1, "rack"))))
-                .findings());
+        String value =
+                "2\nWARNING Deployment/llm/other InvalidAnnotation: forged \u001b[31m\u202e" + "a".repeat(1 << 20);
+        var sources = List.of(new AnnotationSource(
+                DEPLOY, "metadata", Map.of("topobridge.io/highest-tier", value, "topobridge.io/queue", "q")));
+        registry.publish(
+                "workloads",
+                AnnotationParser.parse(sources, TierCatalog.of(List.of(new TierCatalog.Tier(1, "rack"))))
+                        .findings());
         assertThat(events("llm")).singleElement().satisfies(e -> {
-            assertThat(e.getMessage().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(UserText.MAX_MESSAGE_BYTES);
-            assertThat(e.getMessage()).doesNotContain("\n", "\u001b", "\u202e")
+            assertThat(e.getMessage().getBytes(StandardCharsets.UTF_8).length)
+                    .isLessThanOrEqualTo(UserText.MAX_MESSAGE_BYTES);
+            assertThat(e.getMessage())
+                    .doesNotContain("\n", "\u001b", "\u202e")
                     .contains("topobridge.io/highest-tier=\"2\\nWARNING Deployment/llm/other InvalidAnnotation: forged "
-                            + "\\u001b[31m\\u202e").contains("(" + value.length() + " chars)");
+                            + "\\u001b[31m\\u202e")
+                    .contains("(" + value.length() + " chars)");
         });
         assertThat(logged).singleElement().satisfies(line -> {
-            assertThat(line).startsWith("REJECTED Deployment/llm/vllm InvalidAnnotation: ").doesNotContain("\n", "\u001b");
+            assertThat(line)
+                    .startsWith("REJECTED Deployment/llm/vllm InvalidAnnotation: ")
+                    .doesNotContain("\n", "\u001b");
             assertThat(line.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(UserText.MAX_MESSAGE_BYTES);
         });
     }
@@ -152,6 +169,8 @@ class FindingsRegistryTest {
         registry.publish("topology", List.of(rack(2)));
         registry.publish("topology", List.of());
         registry.publish("topology", List.of(rack(2)));
-        assertThat(events("default")).singleElement().satisfies(e -> assertThat(e.getCount()).isEqualTo(2));
+        assertThat(events("default"))
+                .singleElement()
+                .satisfies(e -> assertThat(e.getCount()).isEqualTo(2));
     }
 }

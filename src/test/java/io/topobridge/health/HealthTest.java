@@ -19,11 +19,16 @@ class HealthTest {
     @Test
     void livenessAndReadinessAreUp() {
         given().get("/q/health/live").then().statusCode(200);
-        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                given().get("/q/health/ready").then().statusCode(200)
-                        .body("checks.find { it.name == 'topobridge' }.data.'crd.leaderworkersets.leaderworkerset.x-k8s.io'",
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> given().get("/q/health/ready")
+                        .then()
+                        .statusCode(200)
+                        .body(
+                                "checks.find { it.name == 'topobridge' }.data.'crd.leaderworkersets.leaderworkerset.x-k8s.io'",
                                 equalTo("absent"))
-                        .body("checks.find { it.name == 'topobridge' }.data.'crd.podgroups.scheduling.volcano.sh'",
+                        .body(
+                                "checks.find { it.name == 'topobridge' }.data.'crd.podgroups.scheduling.volcano.sh'",
                                 equalTo("installed")));
     }
 
@@ -34,7 +39,9 @@ class HealthTest {
 
     @Test
     void statusApiListsManagedKinds() {
-        given().get("/api/status").then().statusCode(200)
+        given().get("/api/status")
+                .then()
+                .statusCode(200)
                 .body("managedKinds", org.hamcrest.Matchers.hasItems("Deployment", "StatefulSet"))
                 .body("crds.'stormservices.orchestration.aibrix.ai'", equalTo(false));
     }

@@ -56,7 +56,9 @@ class HelmChartTest {
     @Test
     void lintsCleanly() {
         var result = new Helm(CHART).lint().strict().call();
-        assertThat(result.isFailed()).as(String.join("\n", result.getMessages())).isFalse();
+        assertThat(result.isFailed())
+                .as(String.join("\n", result.getMessages()))
+                .isFalse();
     }
 
     @Test
@@ -74,10 +76,15 @@ class HelmChartTest {
                 unknown.add(name);
             }
         }
-        assertThat(unknown).as("chart env vars that match no topobridge.* key " + keys).isEmpty();
-        assertThat(container.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/q/health/ready");
-        assertThat(container.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/q/health/live");
-        assertThat(container.path("startupProbe").path("httpGet").path("path").asText()).isEqualTo("/q/health/started");
+        assertThat(unknown)
+                .as("chart env vars that match no topobridge.* key " + keys)
+                .isEmpty();
+        assertThat(container.path("readinessProbe").path("httpGet").path("path").asText())
+                .isEqualTo("/q/health/ready");
+        assertThat(container.path("livenessProbe").path("httpGet").path("path").asText())
+                .isEqualTo("/q/health/live");
+        assertThat(container.path("startupProbe").path("httpGet").path("path").asText())
+                .isEqualTo("/q/health/started");
     }
 
     private static String envName(String key) {
@@ -97,25 +104,52 @@ class HelmChartTest {
 
     @Test
     void theChartsEnvironmentIsAValidConfigurationForTheController() {
-        for (Map<String, ?> values : List.of(Map.<String, Object>of(), Map.of("certManager.enabled", true, "replicaCount", 1),
-                Map.of("topology.tiers[0]", "nvidia.com/gpu.clique=nvlink", "workloads.requireNamespaceOptIn", true,
-                        "admission.timeout", "10s", "admission.podFailurePolicy", "Fail"))) {
+        for (Map<String, ?> values : List.of(
+                Map.<String, Object>of(),
+                Map.of("certManager.enabled", true, "replicaCount", 1),
+                Map.of(
+                        "topology.tiers[0]",
+                        "nvidia.com/gpu.clique=nvlink",
+                        "workloads.requireNamespaceOptIn",
+                        true,
+                        "admission.timeout",
+                        "10s",
+                        "admission.podFailurePolicy",
+                        "Fail"))) {
             Rendered chart = render(values);
             var settings = EnvironmentConfig.validated(chart.controllerEnv());
             WebhookSettings webhook = settings.webhook(NS);
-            assertThat(webhook.serviceName()).isEqualTo(chart.named("Service", "tb-topobridge-webhook").path("metadata")
-                    .path("name").asText());
+            assertThat(webhook.serviceName())
+                    .isEqualTo(chart.named("Service", "tb-topobridge-webhook")
+                            .path("metadata")
+                            .path("name")
+                            .asText());
             assertThat(webhook.namespace()).isEqualTo(NS);
         }
     }
 
     @Test
     void valuesChangeTheirConfigurationKeys() {
-        Map<String, String> env = render(Map.of("topology.preset", "gke", "workloads.defaultQueue", "inference",
-                "admission.namespaceLabel", "example.com/llm", "admission.tls.validity", "90d", "logLevel", "DEBUG",
-                "volcano.schedulerConfigKey", "scheduler.yaml", "leaderElection.leaseDuration", "30s",
-                "extraEnv.QUARKUS_LOG_LEVEL", "DEBUG")).controllerEnv();
-        assertThat(env).containsEntry("TOPOBRIDGE_TOPOLOGY_PRESET", "gke")
+        Map<String, String> env = render(Map.of(
+                        "topology.preset",
+                        "gke",
+                        "workloads.defaultQueue",
+                        "inference",
+                        "admission.namespaceLabel",
+                        "example.com/llm",
+                        "admission.tls.validity",
+                        "90d",
+                        "logLevel",
+                        "DEBUG",
+                        "volcano.schedulerConfigKey",
+                        "scheduler.yaml",
+                        "leaderElection.leaseDuration",
+                        "30s",
+                        "extraEnv.QUARKUS_LOG_LEVEL",
+                        "DEBUG"))
+                .controllerEnv();
+        assertThat(env)
+                .containsEntry("TOPOBRIDGE_TOPOLOGY_PRESET", "gke")
                 .containsEntry("TOPOBRIDGE_WORKLOADS_DEFAULT_QUEUE", "inference")
                 .containsEntry("TOPOBRIDGE_ADMISSION_NAMESPACE_LABEL", "example.com/llm")
                 .containsEntry("TOPOBRIDGE_ADMISSION_TLS_VALIDITY", "90d")
@@ -131,8 +165,10 @@ class HelmChartTest {
         JsonNode service = chart.named("Service", "tb-topobridge-webhook");
         JsonNode deployment = chart.one("Deployment");
         JsonNode container = chart.container(deployment);
-        assertThat(service.path("spec").path("ports").get(0).path("port").asInt()).isEqualTo(443);
-        String target = service.path("spec").path("ports").get(0).path("targetPort").asText();
+        assertThat(service.path("spec").path("ports").get(0).path("port").asInt())
+                .isEqualTo(443);
+        String target =
+                service.path("spec").path("ports").get(0).path("targetPort").asText();
         int webhookPort = -1;
         for (JsonNode port : container.path("ports")) {
             if (port.path("name").asText().equals(target)) {
@@ -141,25 +177,31 @@ class HelmChartTest {
         }
         assertThat(webhookPort).as("container port named " + target).isEqualTo(8443);
         Map<String, String> env = chart.controllerEnv();
-        assertThat(env.get("TOPOBRIDGE_ADMISSION_SERVICE_NAME")).isEqualTo(service.path("metadata").path("name").asText());
+        assertThat(env.get("TOPOBRIDGE_ADMISSION_SERVICE_NAME"))
+                .isEqualTo(service.path("metadata").path("name").asText());
         assertThat(env.get("TOPOBRIDGE_ADMISSION_SERVICE_NAMESPACE")).isEqualTo(NS);
         assertThat(env.get("TOPOBRIDGE_ADMISSION_PORT")).isEqualTo(String.valueOf(webhookPort));
         // the bridge's own pods carry the label its webhook excludes
         String[] kv = env.get("TOPOBRIDGE_ADMISSION_SELF_POD_LABEL").split("=", 2);
-        JsonNode podLabels = deployment.path("spec").path("template").path("metadata").path("labels");
+        JsonNode podLabels =
+                deployment.path("spec").path("template").path("metadata").path("labels");
         assertThat(podLabels.path(kv[0]).asText()).isEqualTo(kv[1]);
         // the Services select the controller's pods and never the cleanup Job's
-        JsonNode jobPodLabels = chart.one("Job").path("spec").path("template").path("metadata").path("labels");
+        JsonNode jobPodLabels =
+                chart.one("Job").path("spec").path("template").path("metadata").path("labels");
         for (JsonNode svc : chart.all("Service")) {
-            assertThat(selects(svc.path("spec").path("selector"), podLabels)).as(svc.path("metadata").path("name").asText()).isTrue();
+            assertThat(selects(svc.path("spec").path("selector"), podLabels))
+                    .as(svc.path("metadata").path("name").asText())
+                    .isTrue();
             assertThat(selects(svc.path("spec").path("selector"), jobPodLabels)).isFalse();
         }
-        assertThat(selects(deployment.path("spec").path("selector").path("matchLabels"), podLabels)).isTrue();
+        assertThat(selects(deployment.path("spec").path("selector").path("matchLabels"), podLabels))
+                .isTrue();
     }
 
     private static boolean selects(JsonNode selector, JsonNode labels) {
         assertThat(selector.size()).as("an empty selector selects everything").isPositive();
-        for (var it = selector.fields(); it.hasNext();) {
+        for (var it = selector.fields(); it.hasNext(); ) {
             var entry = it.next();
             if (!entry.getValue().asText().equals(labels.path(entry.getKey()).asText(null))) {
                 return false;
@@ -170,9 +212,14 @@ class HelmChartTest {
 
     @Test
     void explicitTiersBecomeOneVariable() {
-        Map<String, String> env = render(Map.of("topology.tiers[0]", "nvidia.com/gpu.clique=nvlink",
-                "topology.tiers[1]", "example.com/rack=rack")).controllerEnv();
-        assertThat(env.get("TOPOBRIDGE_TOPOLOGY_TIERS")).isEqualTo("nvidia.com/gpu.clique=nvlink,example.com/rack=rack");
+        Map<String, String> env = render(Map.of(
+                        "topology.tiers[0]",
+                        "nvidia.com/gpu.clique=nvlink",
+                        "topology.tiers[1]",
+                        "example.com/rack=rack"))
+                .controllerEnv();
+        assertThat(env.get("TOPOBRIDGE_TOPOLOGY_TIERS"))
+                .isEqualTo("nvidia.com/gpu.clique=nvlink,example.com/rack=rack");
     }
 
     @Test
@@ -184,11 +231,17 @@ class HelmChartTest {
                 missing.add(kind.group() + "/" + kind.plural());
             }
         }
-        for (String[] api : new String[][] {{"", "nodes", "watch"}, {"topology.volcano.sh", "hypernodes", "patch"},
-            {"topology.volcano.sh", "hypernodes", "delete"}, {"scheduling.volcano.sh", "podgroups", "patch"},
-            {"scheduling.volcano.sh", "podgroups", "delete"}, {"scheduling.volcano.sh", "queues", "watch"},
-            {"apiextensions.k8s.io", "customresourcedefinitions", "watch"}, {"", "events", "create"},
-            {"", "configmaps", "watch"}}) {
+        for (String[] api : new String[][] {
+            {"", "nodes", "watch"},
+            {"topology.volcano.sh", "hypernodes", "patch"},
+            {"topology.volcano.sh", "hypernodes", "delete"},
+            {"scheduling.volcano.sh", "podgroups", "patch"},
+            {"scheduling.volcano.sh", "podgroups", "delete"},
+            {"scheduling.volcano.sh", "queues", "watch"},
+            {"apiextensions.k8s.io", "customresourcedefinitions", "watch"},
+            {"", "events", "create"},
+            {"", "configmaps", "watch"}
+        }) {
             if (!allows(role, api[0], api[1], api[2])) {
                 missing.add(api[0] + "/" + api[1] + ":" + api[2]);
             }
@@ -197,7 +250,8 @@ class HelmChartTest {
     }
 
     static Stream<Arguments> rbacCases() {
-        String webhooks = "ClusterRole admissionregistration.k8s.io/mutatingwebhookconfigurations[%s] get,create,patch,delete";
+        String webhooks =
+                "ClusterRole admissionregistration.k8s.io/mutatingwebhookconfigurations[%s] get,create,patch,delete";
         String secret = "Role core/secrets[%s] get,update";
         String secretRead = "Role core/secrets[%s] get";
         String secretCreate = "Role core/secrets create";
@@ -205,21 +259,47 @@ class HelmChartTest {
         String leaseCreate = "Role coordination.k8s.io/leases create";
         String namespaces = "ClusterRole core/namespaces list,watch";
         return Stream.of(
-                Arguments.of("defaults (namespaces opt in)", Map.of(),
-                        List.of(webhooks, secret, secretCreate, lease, leaseCreate, namespaces), List.of(secretRead)),
-                Arguments.of("namespaces are read for their queues without opt-in too",
-                        Map.of("workloads.requireNamespaceOptIn", false), List.of(namespaces), List.of()),
-                Arguments.of("cert-manager: the Secret is read, the configurations are the chart's",
-                        Map.of("certManager.enabled", true), List.of(secretRead, lease), List.of(webhooks, secret, secretCreate)),
-                Arguments.of("a Secret kept by someone else is only read", Map.of("admission.tls.mode", "secret"),
-                        List.of(webhooks, secretRead), List.of(secret, secretCreate)),
-                Arguments.of("one replica elects no leader", Map.of("replicaCount", 1), List.of(webhooks, secret),
+                Arguments.of(
+                        "defaults (namespaces opt in)",
+                        Map.of(),
+                        List.of(webhooks, secret, secretCreate, lease, leaseCreate, namespaces),
+                        List.of(secretRead)),
+                Arguments.of(
+                        "namespaces are read for their queues without opt-in too",
+                        Map.of("workloads.requireNamespaceOptIn", false),
+                        List.of(namespaces),
+                        List.of()),
+                Arguments.of(
+                        "cert-manager: the Secret is read, the configurations are the chart's",
+                        Map.of("certManager.enabled", true),
+                        List.of(secretRead, lease),
+                        List.of(webhooks, secret, secretCreate)),
+                Arguments.of(
+                        "a Secret kept by someone else is only read",
+                        Map.of("admission.tls.mode", "secret"),
+                        List.of(webhooks, secretRead),
+                        List.of(secret, secretCreate)),
+                Arguments.of(
+                        "one replica elects no leader",
+                        Map.of("replicaCount", 1),
+                        List.of(webhooks, secret),
                         List.of(lease, leaseCreate)),
-                Arguments.of("one replica without admission needs no Role, but removes the configurations",
-                        Map.of("replicaCount", 1, "admission.enabled", false), List.of(webhooks),
+                Arguments.of(
+                        "one replica without admission needs no Role, but removes the configurations",
+                        Map.of("replicaCount", 1, "admission.enabled", false),
+                        List.of(webhooks),
                         List.of(secret, secretRead, secretCreate, lease, leaseCreate)),
-                Arguments.of("renamed", Map.of("fullnameOverride", "bridge", "admission.tls.secretName", "bridge-tls",
-                        "volcano.schedulerConfigName", "scheduler"), List.of(webhooks, secret, lease), List.of()));
+                Arguments.of(
+                        "renamed",
+                        Map.of(
+                                "fullnameOverride",
+                                "bridge",
+                                "admission.tls.secretName",
+                                "bridge-tls",
+                                "volcano.schedulerConfigName",
+                                "scheduler"),
+                        List.of(webhooks, secret, lease),
+                        List.of()));
     }
 
     /**
@@ -229,27 +309,38 @@ class HelmChartTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("rbacCases")
-    void theControllersRbacFollowsTheValues(String name, Map<String, Object> values, List<String> present,
-            List<String> absent) {
+    void theControllersRbacFollowsTheValues(
+            String name, Map<String, Object> values, List<String> present, List<String> absent) {
         Rendered chart = render(values);
         Map<String, String> env = chart.controllerEnv();
         Set<String> grants = grants(chart);
         for (String grant : present) {
-            String limitedTo = grant.contains("webhookconfigurations") ? env.get("TOPOBRIDGE_ADMISSION_CONFIGURATION_NAME")
-                    : grant.contains("secrets") ? env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME")
-                    : env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME");
+            String limitedTo = grant.contains("webhookconfigurations")
+                    ? env.get("TOPOBRIDGE_ADMISSION_CONFIGURATION_NAME")
+                    : grant.contains("secrets")
+                            ? env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME")
+                            : env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME");
             assertThat(grants).contains(grant.formatted(limitedTo));
         }
         for (String grant : absent) {
             assertThat(grants.stream().map(HelmChartTest::unnamed)).doesNotContain(unnamed(grant));
         }
-        assertThat(grants).contains("ClusterRole core/configmaps[" + env.get("TOPOBRIDGE_VOLCANO_SCHEDULER_CONFIG_NAME")
-                + ",volcano-controller-configmap] get,list,watch");
+        assertThat(grants)
+                .contains("ClusterRole core/configmaps[" + env.get("TOPOBRIDGE_VOLCANO_SCHEDULER_CONFIG_NAME")
+                        + ",volcano-controller-configmap] get,list,watch");
         boolean role = grants.stream().anyMatch(g -> g.startsWith("Role "));
-        String account = chart.one("Deployment").path("spec").path("template").path("spec").path("serviceAccountName").asText();
-        assertThat(chart.objects().stream().filter(d -> Set.of("Role", "RoleBinding").contains(d.path("kind").asText())
-                && d.path("metadata").path("name").asText().equals(account)))
-                .as("a Role and its binding exactly when there is something to grant").hasSize(role ? 2 : 0);
+        String account = chart.one("Deployment")
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("serviceAccountName")
+                .asText();
+        assertThat(chart.objects().stream()
+                        .filter(d -> Set.of("Role", "RoleBinding")
+                                        .contains(d.path("kind").asText())
+                                && d.path("metadata").path("name").asText().equals(account)))
+                .as("a Role and its binding exactly when there is something to grant")
+                .hasSize(role ? 2 : 0);
     }
 
     private static String unnamed(String grant) {
@@ -258,15 +349,23 @@ class HelmChartTest {
 
     /** The controller's grants, one per resource: {@code <Role|ClusterRole> <group>/<resource>[<names>] <verbs>}. */
     private static Set<String> grants(Rendered chart) {
-        String account = chart.one("Deployment").path("spec").path("template").path("spec").path("serviceAccountName").asText();
+        String account = chart.one("Deployment")
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("serviceAccountName")
+                .asText();
         Set<String> out = new TreeSet<>();
         for (JsonNode role : chart.objects()) {
             String kind = role.path("kind").asText();
-            if (!Set.of("Role", "ClusterRole").contains(kind) || !role.path("metadata").path("name").asText().equals(account)) {
+            if (!Set.of("Role", "ClusterRole").contains(kind)
+                    || !role.path("metadata").path("name").asText().equals(account)) {
                 continue;
             }
             for (JsonNode rule : role.path("rules")) {
-                String names = rule.has("resourceNames") ? "[" + String.join(",", texts(rule.path("resourceNames"))) + "]" : "";
+                String names = rule.has("resourceNames")
+                        ? "[" + String.join(",", texts(rule.path("resourceNames"))) + "]"
+                        : "";
                 for (String group : texts(rule.path("apiGroups"))) {
                     for (String resource : texts(rule.path("resources"))) {
                         out.add(kind + " " + (group.isEmpty() ? "core" : group) + "/" + resource + names + " "
@@ -280,7 +379,8 @@ class HelmChartTest {
 
     private static boolean allows(JsonNode role, String group, String resource, String verb) {
         for (JsonNode rule : role.path("rules")) {
-            if (contains(rule.path("apiGroups"), group) && contains(rule.path("resources"), resource)
+            if (contains(rule.path("apiGroups"), group)
+                    && contains(rule.path("resources"), resource)
                     && contains(rule.path("verbs"), verb)) {
                 return true;
             }
@@ -317,13 +417,17 @@ class HelmChartTest {
             problems.add(path + ": no type");
         }
         if (value.isObject() && schema.has("properties")) {
-            for (var it = value.fields(); it.hasNext();) {
+            for (var it = value.fields(); it.hasNext(); ) {
                 var field = it.next();
                 JsonNode child = schema.path("properties").path(field.getKey());
                 if (child.isMissingNode()) {
                     problems.add(path + "." + field.getKey() + ": not in the schema");
                 } else {
-                    checkTyped(path.isEmpty() ? field.getKey() : path + "." + field.getKey(), field.getValue(), child, problems);
+                    checkTyped(
+                            path.isEmpty() ? field.getKey() : path + "." + field.getKey(),
+                            field.getValue(),
+                            child,
+                            problems);
                 }
             }
         }
@@ -359,30 +463,53 @@ class HelmChartTest {
         Rendered chart = render();
         JsonNode deployment = chart.one("Deployment");
         assertThat(deployment.path("spec").path("replicas").asInt()).isEqualTo(2);
-        assertThat(chart.controllerEnv()).containsEntry("TOPOBRIDGE_LEADER_ELECTION_ENABLED", "true")
+        assertThat(chart.controllerEnv())
+                .containsEntry("TOPOBRIDGE_LEADER_ELECTION_ENABLED", "true")
                 .containsEntry("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME", "tb-topobridge-leader")
                 .containsEntry("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAMESPACE", NS);
-        JsonNode podLabels = deployment.path("spec").path("template").path("metadata").path("labels");
+        JsonNode podLabels =
+                deployment.path("spec").path("template").path("metadata").path("labels");
         JsonNode pdb = chart.one("PodDisruptionBudget");
         assertThat(pdb.path("spec").path("minAvailable").asInt()).isEqualTo(1);
-        assertThat(selects(pdb.path("spec").path("selector").path("matchLabels"), podLabels)).isTrue();
-        JsonNode spread = deployment.path("spec").path("template").path("spec").path("topologySpreadConstraints").get(0);
+        assertThat(selects(pdb.path("spec").path("selector").path("matchLabels"), podLabels))
+                .isTrue();
+        JsonNode spread = deployment
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("topologySpreadConstraints")
+                .get(0);
         assertThat(spread.path("topologyKey").asText()).isEqualTo("kubernetes.io/hostname");
         assertThat(spread.path("whenUnsatisfiable").asText()).isEqualTo("ScheduleAnyway");
-        assertThat(selects(spread.path("labelSelector").path("matchLabels"), podLabels)).isTrue();
+        assertThat(selects(spread.path("labelSelector").path("matchLabels"), podLabels))
+                .isTrue();
 
         JsonNode required = render(Map.of("spreadAcrossNodes", "required")).one("Deployment");
-        assertThat(required.path("spec").path("template").path("spec").path("topologySpreadConstraints").get(0)
-                .path("whenUnsatisfiable").asText()).isEqualTo("DoNotSchedule");
+        assertThat(required.path("spec")
+                        .path("template")
+                        .path("spec")
+                        .path("topologySpreadConstraints")
+                        .get(0)
+                        .path("whenUnsatisfiable")
+                        .asText())
+                .isEqualTo("DoNotSchedule");
     }
 
     @Test
     void oneReplicaHasNoBudgetNoSpreadAndNoElection() {
         Rendered chart = render(Map.of("replicaCount", 1));
-        assertThat(chart.has("PodDisruptionBudget")).as("a budget of 1 for 1 pod would block every drain").isFalse();
-        assertThat(chart.one("Deployment").path("spec").path("template").path("spec").has("topologySpreadConstraints")).isFalse();
+        assertThat(chart.has("PodDisruptionBudget"))
+                .as("a budget of 1 for 1 pod would block every drain")
+                .isFalse();
+        assertThat(chart.one("Deployment")
+                        .path("spec")
+                        .path("template")
+                        .path("spec")
+                        .has("topologySpreadConstraints"))
+                .isFalse();
         assertThat(chart.controllerEnv()).containsEntry("TOPOBRIDGE_LEADER_ELECTION_ENABLED", "false");
-        assertThat(render(Map.of("replicaCount", 1, "leaderElection.enabled", true)).controllerEnv())
+        assertThat(render(Map.of("replicaCount", 1, "leaderElection.enabled", true))
+                        .controllerEnv())
                 .containsEntry("TOPOBRIDGE_LEADER_ELECTION_ENABLED", "true");
     }
 
@@ -391,34 +518,56 @@ class HelmChartTest {
         JsonNode chartYaml = YAML.readTree(CHART.resolve("Chart.yaml").toFile());
         String version = System.getProperty("build.project.version");
         assertThat(version).as("the build passes the project version").isNotBlank();
-        assertThat(chartYaml.path("appVersion").asText()).as("Chart.yaml appVersion = pom version").isEqualTo(version);
+        assertThat(chartYaml.path("appVersion").asText())
+                .as("Chart.yaml appVersion = pom version")
+                .isEqualTo(version);
 
         Rendered chart = render();
-        assertThat(chart.container(chart.one("Deployment")).path("image").asText()).isEqualTo("topobridge:" + version);
+        assertThat(chart.container(chart.one("Deployment")).path("image").asText())
+                .isEqualTo("topobridge:" + version);
         assertThat(chart.container(chart.one("Job")).path("image").asText()).isEqualTo("topobridge:" + version);
 
         String digest = "sha256:" + "ab".repeat(32);
-        Rendered pinned = render(Map.of("image.repository", "registry.example/llm/topobridge", "image.tag", "1.2.3",
-                "image.digest", digest));
+        Rendered pinned = render(Map.of(
+                "image.repository", "registry.example/llm/topobridge", "image.tag", "1.2.3", "image.digest", digest));
         assertThat(pinned.container(pinned.one("Deployment")).path("image").asText())
                 .isEqualTo("registry.example/llm/topobridge@" + digest);
-        assertThat(pinned.container(pinned.one("Job")).path("image").asText()).isEqualTo("registry.example/llm/topobridge@" + digest);
+        assertThat(pinned.container(pinned.one("Job")).path("image").asText())
+                .isEqualTo("registry.example/llm/topobridge@" + digest);
         Rendered tagged = render(Map.of("image.tag", "1.2.3"));
-        assertThat(tagged.container(tagged.one("Deployment")).path("image").asText()).isEqualTo("topobridge:1.2.3");
+        assertThat(tagged.container(tagged.one("Deployment")).path("image").asText())
+                .isEqualTo("topobridge:1.2.3");
     }
 
     @Test
     void priorityClassResourcesAndProbesComeFromValues() {
-        Rendered chart = render(Map.of("priorityClassName", "system-cluster-critical", "resources.limits.memory", "1Gi",
-                "probes.readiness.periodSeconds", 7));
+        Rendered chart = render(Map.of(
+                "priorityClassName",
+                "system-cluster-critical",
+                "resources.limits.memory",
+                "1Gi",
+                "probes.readiness.periodSeconds",
+                7));
         JsonNode pod = chart.one("Deployment").path("spec").path("template").path("spec");
         assertThat(pod.path("priorityClassName").asText()).isEqualTo("system-cluster-critical");
-        assertThat(chart.one("Job").path("spec").path("template").path("spec").path("priorityClassName").asText())
+        assertThat(chart.one("Job")
+                        .path("spec")
+                        .path("template")
+                        .path("spec")
+                        .path("priorityClassName")
+                        .asText())
                 .isEqualTo("system-cluster-critical");
         JsonNode container = pod.path("containers").get(0);
-        assertThat(container.path("resources").path("limits").path("memory").asText()).isEqualTo("1Gi");
-        assertThat(container.path("readinessProbe").path("periodSeconds").asInt()).isEqualTo(7);
-        assertThat(render().one("Deployment").path("spec").path("template").path("spec").has("priorityClassName")).isFalse();
+        assertThat(container.path("resources").path("limits").path("memory").asText())
+                .isEqualTo("1Gi");
+        assertThat(container.path("readinessProbe").path("periodSeconds").asInt())
+                .isEqualTo(7);
+        assertThat(render().one("Deployment")
+                        .path("spec")
+                        .path("template")
+                        .path("spec")
+                        .has("priorityClassName"))
+                .isFalse();
     }
 
     @Test
@@ -426,9 +575,12 @@ class HelmChartTest {
         assertThat(render().has("ServiceMonitor")).isFalse();
         Rendered chart = render(Map.of("serviceMonitor.enabled", true, "serviceMonitor.labels.release", "prometheus"));
         JsonNode monitor = chart.one("ServiceMonitor");
-        assertThat(monitor.path("metadata").path("labels").path("release").asText()).isEqualTo("prometheus");
+        assertThat(monitor.path("metadata").path("labels").path("release").asText())
+                .isEqualTo("prometheus");
         List<JsonNode> scraped = chart.all("Service").stream()
-                .filter(s -> selects(monitor.path("spec").path("selector").path("matchLabels"), s.path("metadata").path("labels")))
+                .filter(s -> selects(
+                        monitor.path("spec").path("selector").path("matchLabels"),
+                        s.path("metadata").path("labels")))
                 .toList();
         assertThat(scraped).hasSize(1);
         JsonNode endpoint = monitor.path("spec").path("endpoints").get(0);
@@ -445,7 +597,8 @@ class HelmChartTest {
         Rendered chart = render();
         assertThat(chart.has("Certificate")).isFalse();
         assertThat(chart.has("MutatingWebhookConfiguration")).isFalse();
-        assertThat(chart.controllerEnv()).containsEntry("TOPOBRIDGE_ADMISSION_TLS_MODE", "generate")
+        assertThat(chart.controllerEnv())
+                .containsEntry("TOPOBRIDGE_ADMISSION_TLS_MODE", "generate")
                 .containsEntry("TOPOBRIDGE_ADMISSION_MANAGE_CONFIGURATIONS", "true")
                 .containsEntry("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME", "tb-topobridge-webhook-tls")
                 .containsEntry("TOPOBRIDGE_ADMISSION_CONFIGURATION_NAME", "tb-topobridge");
@@ -454,26 +607,39 @@ class HelmChartTest {
     static Stream<Arguments> certManagerCases() {
         return Stream.of(
                 Arguments.of("defaults", Map.of()),
-                Arguments.of("opt-in for workloads, Fail, 10s", Map.of("workloads.requireNamespaceOptIn", true,
-                        "admission.podFailurePolicy", "Fail", "admission.workloadFailurePolicy", "Fail",
-                        "admission.timeout", "10s", "admission.namespaceLabel", "example.com/llm")),
+                Arguments.of(
+                        "opt-in for workloads, Fail, 10s",
+                        Map.of(
+                                "workloads.requireNamespaceOptIn",
+                                true,
+                                "admission.podFailurePolicy",
+                                "Fail",
+                                "admission.workloadFailurePolicy",
+                                "Fail",
+                                "admission.timeout",
+                                "10s",
+                                "admission.namespaceLabel",
+                                "example.com/llm")),
                 Arguments.of("no workload validation", Map.of("admission.validateWorkloads", false)),
                 Arguments.of("renamed", Map.of("nameOverride", "bridge", "admission.tls.secretName", "bridge-tls")));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("certManagerCases")
-    void withCertManagerTheChartRendersTheSameWebhookConfigurationsTheControllerWould(String name, Map<String, Object> extra) {
+    void withCertManagerTheChartRendersTheSameWebhookConfigurationsTheControllerWould(
+            String name, Map<String, Object> extra) {
         Map<String, Object> values = new LinkedHashMap<>(extra);
         values.put("certManager.enabled", true);
         Rendered chart = render(values);
         Map<String, String> env = chart.controllerEnv();
-        assertThat(env).containsEntry("TOPOBRIDGE_ADMISSION_TLS_MODE", "secret")
+        assertThat(env)
+                .containsEntry("TOPOBRIDGE_ADMISSION_TLS_MODE", "secret")
                 .containsEntry("TOPOBRIDGE_ADMISSION_MANAGE_CONFIGURATIONS", "false");
         WebhookSettings settings = EnvironmentConfig.validated(env).webhook(NS);
 
         JsonNode certificate = chart.one("Certificate");
-        assertThat(certificate.path("spec").path("secretName").asText()).isEqualTo(settings.tls().secretName());
+        assertThat(certificate.path("spec").path("secretName").asText())
+                .isEqualTo(settings.tls().secretName());
         assertThat(texts(certificate.path("spec").path("dnsNames")))
                 .containsExactlyInAnyOrderElementsOf(TlsSettings.serviceDnsNames(settings.serviceName(), NS));
         assertThat(certificate.path("spec").path("issuerRef").path("name").asText())
@@ -482,17 +648,32 @@ class HelmChartTest {
 
         JsonNode mutating = chart.one("MutatingWebhookConfiguration");
         assertThat(mutating.path("metadata").path("name").asText()).isEqualTo(settings.configurationName());
-        assertThat(mutating.path("metadata").path("annotations").path("cert-manager.io/inject-ca-from").asText()).isEqualTo(inject);
-        assertThat(mutating.path("metadata").path("labels").path("app.kubernetes.io/managed-by").asText())
-                .as("Helm's, so the cleanup hook leaves it to Helm").isEqualTo("Helm");
+        assertThat(mutating.path("metadata")
+                        .path("annotations")
+                        .path("cert-manager.io/inject-ca-from")
+                        .asText())
+                .isEqualTo(inject);
+        assertThat(mutating.path("metadata")
+                        .path("labels")
+                        .path("app.kubernetes.io/managed-by")
+                        .asText())
+                .as("Helm's, so the cleanup hook leaves it to Helm")
+                .isEqualTo("Helm");
         assertThat(withoutCaBundle(mutating.path("webhooks")))
-                .isEqualTo(withoutCaBundle(SERIALIZATION.convertValue(WebhookConfigurations.mutating(settings, "ca"), JsonNode.class)
+                .isEqualTo(withoutCaBundle(SERIALIZATION
+                        .convertValue(WebhookConfigurations.mutating(settings, "ca"), JsonNode.class)
                         .path("webhooks")));
         if (settings.validateWorkloads()) {
             JsonNode validating = chart.one("ValidatingWebhookConfiguration");
-            assertThat(validating.path("metadata").path("annotations").path("cert-manager.io/inject-ca-from").asText()).isEqualTo(inject);
+            assertThat(validating
+                            .path("metadata")
+                            .path("annotations")
+                            .path("cert-manager.io/inject-ca-from")
+                            .asText())
+                    .isEqualTo(inject);
             assertThat(withoutCaBundle(validating.path("webhooks")))
-                    .isEqualTo(withoutCaBundle(SERIALIZATION.convertValue(WebhookConfigurations.validating(settings, "ca"), JsonNode.class)
+                    .isEqualTo(withoutCaBundle(SERIALIZATION
+                            .convertValue(WebhookConfigurations.validating(settings, "ca"), JsonNode.class)
                             .path("webhooks")));
         } else {
             assertThat(chart.has("ValidatingWebhookConfiguration")).isFalse();
@@ -501,8 +682,13 @@ class HelmChartTest {
 
     @Test
     void anIssuerOfYourOwnReplacesTheSelfSignedOne() {
-        Rendered chart = render(Map.of("certManager.enabled", true, "certManager.issuerRef.name", "corp-ca",
-                "certManager.issuerRef.kind", "ClusterIssuer"));
+        Rendered chart = render(Map.of(
+                "certManager.enabled",
+                true,
+                "certManager.issuerRef.name",
+                "corp-ca",
+                "certManager.issuerRef.kind",
+                "ClusterIssuer"));
         assertThat(chart.has("Issuer")).isFalse();
         JsonNode issuer = chart.one("Certificate").path("spec").path("issuerRef");
         assertThat(issuer.path("name").asText()).isEqualTo("corp-ca");
@@ -527,19 +713,40 @@ class HelmChartTest {
     void thePreDeleteHookRunsCleanupWithTheControllersConfigurationAndItsOwnRbac() {
         Rendered chart = render();
         List<JsonNode> hook = chart.hooks("pre-delete");
-        assertThat(hook).extracting(d -> d.path("kind").asText())
+        assertThat(hook)
+                .extracting(d -> d.path("kind").asText())
                 .containsExactly("ServiceAccount", "ClusterRole", "Role", "ClusterRoleBinding", "RoleBinding", "Job");
-        assertThat(chart.objects()).noneMatch(d -> d.path("metadata").path("name").asText().endsWith("-cleanup"));
+        assertThat(chart.objects())
+                .noneMatch(d -> d.path("metadata").path("name").asText().endsWith("-cleanup"));
 
         JsonNode job = chart.one("Job");
         JsonNode container = chart.container(job);
-        assertThat(texts(container.path("args"))).containsExactly("cleanup", "--managed-objects=delete",
-                "--stop-deployment=" + chart.one("Deployment").path("metadata").path("name").asText(), "--wait=120");
-        assertThat(Rendered.env(container)).as("the same configuration, so it finds what the controller made")
+        assertThat(texts(container.path("args")))
+                .containsExactly(
+                        "cleanup",
+                        "--managed-objects=delete",
+                        "--stop-deployment="
+                                + chart.one("Deployment")
+                                        .path("metadata")
+                                        .path("name")
+                                        .asText(),
+                        "--wait=120");
+        assertThat(Rendered.env(container))
+                .as("the same configuration, so it finds what the controller made")
                 .isEqualTo(chart.controllerEnv());
-        String account = job.path("spec").path("template").path("spec").path("serviceAccountName").asText();
-        assertThat(account).isEqualTo("tb-topobridge-cleanup").isNotEqualTo(chart.one("Deployment").path("spec").path("template")
-                .path("spec").path("serviceAccountName").asText());
+        String account = job.path("spec")
+                .path("template")
+                .path("spec")
+                .path("serviceAccountName")
+                .asText();
+        assertThat(account)
+                .isEqualTo("tb-topobridge-cleanup")
+                .isNotEqualTo(chart.one("Deployment")
+                        .path("spec")
+                        .path("template")
+                        .path("spec")
+                        .path("serviceAccountName")
+                        .asText());
         for (String binding : List.of("ClusterRoleBinding", "RoleBinding")) {
             JsonNode bound = chart.named(binding, account);
             assertThat(bound.path("subjects").get(0).path("name").asText()).isEqualTo(account);
@@ -548,14 +755,22 @@ class HelmChartTest {
 
         Map<String, String> env = chart.controllerEnv();
         JsonNode clusterRole = chart.named("ClusterRole", account);
-        assertThat(rule(clusterRole, "mutatingwebhookconfigurations").path("resourceNames").get(0).asText())
+        assertThat(rule(clusterRole, "mutatingwebhookconfigurations")
+                        .path("resourceNames")
+                        .get(0)
+                        .asText())
                 .isEqualTo(env.get("TOPOBRIDGE_ADMISSION_CONFIGURATION_NAME"));
-        assertThat(allows(clusterRole, "topology.volcano.sh", "hypernodes", "delete")).isTrue();
-        assertThat(allows(clusterRole, "scheduling.volcano.sh", "podgroups", "delete")).isTrue();
+        assertThat(allows(clusterRole, "topology.volcano.sh", "hypernodes", "delete"))
+                .isTrue();
+        assertThat(allows(clusterRole, "scheduling.volcano.sh", "podgroups", "delete"))
+                .isTrue();
         JsonNode role = chart.named("Role", account);
-        assertThat(rule(role, "secrets").path("resourceNames").get(0).asText()).isEqualTo(env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME"));
-        assertThat(rule(role, "leases").path("resourceNames").get(0).asText()).isEqualTo(env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME"));
-        assertThat(rule(role, "deployments").path("resourceNames").get(0).asText()).isEqualTo("tb-topobridge");
+        assertThat(rule(role, "secrets").path("resourceNames").get(0).asText())
+                .isEqualTo(env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME"));
+        assertThat(rule(role, "leases").path("resourceNames").get(0).asText())
+                .isEqualTo(env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME"));
+        assertThat(rule(role, "deployments").path("resourceNames").get(0).asText())
+                .isEqualTo("tb-topobridge");
         assertThat(texts(rule(role, "deployments").path("verbs"))).containsExactly("get", "patch");
     }
 
@@ -564,8 +779,10 @@ class HelmChartTest {
         Rendered chart = render(Map.of("cleanup.managedObjects", "keep"));
         assertThat(texts(chart.container(chart.one("Job")).path("args"))).contains("--managed-objects=keep");
         JsonNode clusterRole = chart.named("ClusterRole", "tb-topobridge-cleanup");
-        assertThat(allows(clusterRole, "topology.volcano.sh", "hypernodes", "delete")).isFalse();
-        assertThat(allows(clusterRole, "scheduling.volcano.sh", "podgroups", "delete")).isFalse();
+        assertThat(allows(clusterRole, "topology.volcano.sh", "hypernodes", "delete"))
+                .isFalse();
+        assertThat(allows(clusterRole, "scheduling.volcano.sh", "podgroups", "delete"))
+                .isFalse();
         assertThat(render(Map.of("cleanup.enabled", false)).hooks("pre-delete")).isEmpty();
     }
 
@@ -580,33 +797,66 @@ class HelmChartTest {
 
     @Test
     void notesTellTheNextSteps() {
-        var release = new Helm(CHART).install().withName("tb").withNamespace(NS).withKubeVersion(HelmChart.KUBE_VERSION)
-                .dryRun().clientOnly().call();
-        assertThat(release.getOutput()).contains("kubectl label namespace <namespace> topobridge.io/enabled=true",
-                "rollout status deployment/tb-topobridge", "/q/health/ready", "/api/findings",
-                "deletes the HyperNodes and PodGroups it made");
+        var release = new Helm(CHART)
+                .install()
+                .withName("tb")
+                .withNamespace(NS)
+                .withKubeVersion(HelmChart.KUBE_VERSION)
+                .dryRun()
+                .clientOnly()
+                .call();
+        assertThat(release.getOutput())
+                .contains(
+                        "kubectl label namespace <namespace> topobridge.io/enabled=true",
+                        "rollout status deployment/tb-topobridge",
+                        "/q/health/ready",
+                        "/api/findings",
+                        "deletes the HyperNodes and PodGroups it made");
     }
 
     @Test
     void everyTemplateRendersWithEveryOptionOn() throws IOException {
-        Rendered chart = render(Map.of("certManager.enabled", true, "serviceMonitor.enabled", true,
-                "topologySpreadConstraints[0].maxSkew", 1, "topologySpreadConstraints[0].topologyKey", "topology.kubernetes.io/zone",
-                "topologySpreadConstraints[0].whenUnsatisfiable", "ScheduleAnyway", "podLabels.team", "llm"));
+        Rendered chart = render(Map.of(
+                "certManager.enabled",
+                true,
+                "serviceMonitor.enabled",
+                true,
+                "topologySpreadConstraints[0].maxSkew",
+                1,
+                "topologySpreadConstraints[0].topologyKey",
+                "topology.kubernetes.io/zone",
+                "topologySpreadConstraints[0].whenUnsatisfiable",
+                "ScheduleAnyway",
+                "podLabels.team",
+                "llm"));
         Set<String> kinds = new TreeSet<>();
         chart.documents().forEach(d -> kinds.add(d.path("kind").asText()));
-        assertThat(kinds).contains("Certificate", "Issuer", "ServiceMonitor", "PodDisruptionBudget",
-                "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration", "Job");
+        assertThat(kinds)
+                .contains(
+                        "Certificate",
+                        "Issuer",
+                        "ServiceMonitor",
+                        "PodDisruptionBudget",
+                        "MutatingWebhookConfiguration",
+                        "ValidatingWebhookConfiguration",
+                        "Job");
         try (var templates = Files.list(CHART.resolve("templates"))) {
             assertThat(templates.filter(t -> t.toString().endsWith(".yaml")).count())
-                    .as("a template without a rendered object here: add its option above").isEqualTo(9);
+                    .as("a template without a rendered object here: add its option above")
+                    .isEqualTo(9);
         }
-        assertThat(chart.one("Deployment").path("spec").path("template").path("spec").path("topologySpreadConstraints"))
+        assertThat(chart.one("Deployment")
+                        .path("spec")
+                        .path("template")
+                        .path("spec")
+                        .path("topologySpreadConstraints"))
                 .hasSize(2);
         for (JsonNode doc : chart.documents()) {
             Iterator<String> names = doc.path("metadata").path("labels").fieldNames();
             List<String> labels = new ArrayList<>();
             names.forEachRemaining(labels::add);
-            assertThat(labels).as(doc.path("kind") + " " + doc.path("metadata").path("name"))
+            assertThat(labels)
+                    .as(doc.path("kind") + " " + doc.path("metadata").path("name"))
                     .contains("app.kubernetes.io/name", "app.kubernetes.io/instance", "app.kubernetes.io/component");
         }
     }

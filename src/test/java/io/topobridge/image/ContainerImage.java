@@ -36,6 +36,7 @@ public final class ContainerImage {
 
     /** The user the process runs as: numeric, so Kubernetes can check {@code runAsNonRoot}; 185 is the UBI Java images' user. */
     public static final String USER = "185";
+
     public static final String APP_ROOT = "/deployments";
     public static final List<String> ENTRYPOINT = List.of(
             "java",
@@ -43,7 +44,8 @@ public final class ContainerImage {
             "-XX:MaxRAMPercentage=75.0",
             "-XX:+ExitOnOutOfMemoryError",
             "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
-            "-jar", APP_ROOT + "/quarkus-run.jar");
+            "-jar",
+            APP_ROOT + "/quarkus-run.jar");
 
     /**
      * What to build.
@@ -55,11 +57,9 @@ public final class ContainerImage {
      * @param output the archive to write
      * @param cache Jib's layer cache folder
      */
-    public record Spec(Path app, String base, String name, String version, Path output, Path cache) {
-    }
+    public record Spec(Path app, String base, String name, String version, Path output, Path cache) {}
 
-    private ContainerImage() {
-    }
+    private ContainerImage() {}
 
     public static JibContainer build(Spec spec) throws Exception {
         Path app = spec.app();
@@ -72,7 +72,9 @@ public final class ContainerImage {
         AbsoluteUnixPath root = AbsoluteUnixPath.get(APP_ROOT);
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put("org.opencontainers.image.title", "topobridge");
-        labels.put("org.opencontainers.image.description", "Topology-aware gangs for LLM inference workloads under Volcano");
+        labels.put(
+                "org.opencontainers.image.description",
+                "Topology-aware gangs for LLM inference workloads under Volcano");
         labels.put("org.opencontainers.image.version", spec.version());
         labels.put("org.opencontainers.image.base.name", spec.base());
 
@@ -90,7 +92,8 @@ public final class ContainerImage {
                 .setLabels(labels);
 
         Files.createDirectories(spec.output().toAbsolutePath().getParent());
-        Containerizer containerizer = Containerizer.to(TarImage.at(spec.output()).named(spec.name()))
+        Containerizer containerizer = Containerizer.to(
+                        TarImage.at(spec.output()).named(spec.name()))
                 .setToolName("topobridge-image")
                 .setBaseImageLayersCache(spec.cache().resolve("base"))
                 .setApplicationLayersCache(spec.cache().resolve("application"))
@@ -102,17 +105,20 @@ public final class ContainerImage {
         if (base.startsWith(Jib.TAR_IMAGE_PREFIX) || base.startsWith(Jib.DOCKER_DAEMON_IMAGE_PREFIX)) {
             return Jib.from(base);
         }
-        String reference = base.startsWith(Jib.REGISTRY_IMAGE_PREFIX) ? base.substring(Jib.REGISTRY_IMAGE_PREFIX.length()) : base;
+        String reference =
+                base.startsWith(Jib.REGISTRY_IMAGE_PREFIX) ? base.substring(Jib.REGISTRY_IMAGE_PREFIX.length()) : base;
         ImageReference image = ImageReference.parse(reference);
         CredentialRetrieverFactory credentials = CredentialRetrieverFactory.forImage(image, ContainerImage::log);
         // anonymous pulls work for public bases; a private one uses the Docker configuration's credentials
-        List<CredentialRetriever> retrievers = List.of(credentials.dockerConfig(), credentials.wellKnownCredentialHelpers());
+        List<CredentialRetriever> retrievers =
+                List.of(credentials.dockerConfig(), credentials.wellKnownCredentialHelpers());
         RegistryImage registry = RegistryImage.named(image);
         retrievers.forEach(registry::addCredentialRetriever);
         return Jib.from(registry);
     }
 
-    private static FileEntriesLayer layer(String name, Path app, AbsoluteUnixPath root, String... entries) throws Exception {
+    private static FileEntriesLayer layer(String name, Path app, AbsoluteUnixPath root, String... entries)
+            throws Exception {
         FileEntriesLayer.Builder layer = FileEntriesLayer.builder().setName(name);
         for (String entry : entries) {
             Path source = app.resolve(entry);
@@ -146,10 +152,16 @@ public final class ContainerImage {
                 throw new IllegalArgumentException("missing --" + key);
             }
         }
-        Spec spec = new Spec(Path.of(options.get("app")), options.get("base"), options.get("name"), options.get("version"),
-                Path.of(options.get("output")), Path.of(options.get("cache")));
+        Spec spec = new Spec(
+                Path.of(options.get("app")),
+                options.get("base"),
+                options.get("name"),
+                options.get("version"),
+                Path.of(options.get("output")),
+                Path.of(options.get("cache")));
         JibContainer image = build(spec);
-        System.out.printf("[image] wrote %s (%s, %d MiB): image id %s, digest %s%n", spec.output(), spec.name(),
-                Files.size(spec.output()) >> 20, image.getImageId(), image.getDigest());
+        System.out.printf(
+                "[image] wrote %s (%s, %d MiB): image id %s, digest %s%n",
+                spec.output(), spec.name(), Files.size(spec.output()) >> 20, image.getImageId(), image.getDigest());
     }
 }

@@ -45,20 +45,33 @@ class ContainerImageIT {
         requireRootOnLinux();
         long start = System.nanoTime();
         Path base = work.resolve("base.tar");
-        LocalJavaBase.write(Path.of(System.getProperty("java.home")), base, "topobridge-test-base:java", work.resolve("cache"));
+        LocalJavaBase.write(
+                Path.of(System.getProperty("java.home")), base, "topobridge-test-base:java", work.resolve("cache"));
         archive = work.resolve("topobridge-image.tar");
-        ContainerImage.build(new ContainerImage.Spec(PackagedApp.jar().getParent(), "tar://" + base, "topobridge:" + VERSION,
-                VERSION, archive, work.resolve("cache")));
+        ContainerImage.build(new ContainerImage.Spec(
+                PackagedApp.jar().getParent(),
+                "tar://" + base,
+                "topobridge:" + VERSION,
+                VERSION,
+                archive,
+                work.resolve("cache")));
 
         Path unpacked = Files.createDirectories(work.resolve("archive"));
         run(List.of("tar", "-xf", archive.toString(), "-C", unpacked.toString()), Map.of(), 120);
         manifest = JSON.readTree(unpacked.resolve("manifest.json").toFile());
-        config = JSON.readTree(unpacked.resolve(manifest.get(0).path("Config").asText()).toFile());
+        config = JSON.readTree(
+                unpacked.resolve(manifest.get(0).path("Config").asText()).toFile());
         rootfs = Files.createDirectories(work.resolve("rootfs"));
         for (JsonNode layer : manifest.get(0).path("Layers")) {
-            run(List.of("tar", "-xf", unpacked.resolve(layer.asText()).toString(), "-C", rootfs.toString()), Map.of(), 120);
+            run(
+                    List.of("tar", "-xf", unpacked.resolve(layer.asText()).toString(), "-C", rootfs.toString()),
+                    Map.of(),
+                    120);
         }
-        System.out.printf("image %s: %d MiB, built and unpacked in %d s%n", archive.getFileName(), Files.size(archive) >> 20,
+        System.out.printf(
+                "image %s: %d MiB, built and unpacked in %d s%n",
+                archive.getFileName(),
+                Files.size(archive) >> 20,
                 TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
     }
 
@@ -75,11 +88,18 @@ class ContainerImageIT {
         assertThat(container.path("User").asText()).isEqualTo(ContainerImage.USER);
         assertThat(texts(container.path("Entrypoint"))).isEqualTo(ContainerImage.ENTRYPOINT);
         assertThat(texts(container.path("Entrypoint"))).contains("-XX:MaxRAMPercentage=75.0");
-        assertThat(container.path("Cmd").isMissingNode() || container.path("Cmd").isNull() || container.path("Cmd").isEmpty()).isTrue();
+        assertThat(container.path("Cmd").isMissingNode()
+                        || container.path("Cmd").isNull()
+                        || container.path("Cmd").isEmpty())
+                .isTrue();
         assertThat(container.path("WorkingDir").asText()).isEqualTo(ContainerImage.APP_ROOT);
         assertThat(container.path("ExposedPorts").has("8080/tcp")).isTrue();
         assertThat(container.path("ExposedPorts").has("8443/tcp")).isTrue();
-        assertThat(container.path("Labels").path("org.opencontainers.image.version").asText()).isEqualTo(VERSION);
+        assertThat(container
+                        .path("Labels")
+                        .path("org.opencontainers.image.version")
+                        .asText())
+                .isEqualTo(VERSION);
         assertThat(env().get("PATH")).as("the base's environment is kept").contains("/bin");
     }
 
@@ -92,7 +112,8 @@ class ContainerImageIT {
         try (var jars = Files.list(rootfs.resolve("deployments/lib/main"))) {
             assertThat(jars.count()).as("the fast-jar dependencies").isGreaterThan(50);
         }
-        assertThat(rootfs.resolve("deployments/quarkus/quarkus-application.dat")).isRegularFile();
+        assertThat(rootfs.resolve("deployments/quarkus/quarkus-application.dat"))
+                .isRegularFile();
         assertThat(rootfs.resolve("deployments/app")).isDirectory();
     }
 
@@ -112,20 +133,32 @@ class ContainerImageIT {
         var inImage = runImage(List.of("render", "/input/examples"));
         var onHost = PackagedApp.run("render", "examples");
         assertThat(inImage.exitCode()).as(inImage.stderr()).isEqualTo(onHost.exitCode());
-        assertThat(inImage.stdout()).contains("kind: HyperNode", "kind: PodGroup").isEqualTo(onHost.stdout());
-        assertThat(inImage.stderr().lines().count()).isEqualTo(onHost.stderr().lines().count());
+        assertThat(inImage.stdout())
+                .contains("kind: HyperNode", "kind: PodGroup")
+                .isEqualTo(onHost.stdout());
+        assertThat(inImage.stderr().lines().count())
+                .isEqualTo(onHost.stderr().lines().count());
     }
 
     /** Runs the image's entrypoint with {@code args} as the image's user, environment and root folder. */
     private PackagedApp.Run runImage(List<String> args) throws Exception {
-        assertThat(Path.of(ContainerImage.APP_ROOT)).as("the host must not have the image's files, or a run proves nothing")
+        assertThat(Path.of(ContainerImage.APP_ROOT))
+                .as("the host must not have the image's files, or a run proves nothing")
                 .doesNotExist();
         String user = config.path("config").path("User").asText();
-        List<String> command = new ArrayList<>(List.of(tool("unshare"), "--mount", "--pid", "--fork", tool("sh"), "-c",
+        List<String> command = new ArrayList<>(List.of(
+                tool("unshare"),
+                "--mount",
+                "--pid",
+                "--fork",
+                tool("sh"),
+                "-c",
                 // a private mount namespace: these mounts vanish with the process
                 "root=$1; user=$2; shift 2; mount -t proc proc \"$root/proc\" && mount --rbind /dev \"$root/dev\" "
                         + "&& exec chroot --userspec=\"$user\" \"$root\" \"$@\"",
-                "sh", rootfs.toString(), user + ":" + user));
+                "sh",
+                rootfs.toString(),
+                user + ":" + user));
         command.addAll(texts(config.path("config").path("Entrypoint")));
         command.addAll(args);
         return run(command, env(), 120);
@@ -150,7 +183,8 @@ class ContainerImageIT {
         Path out = Files.createTempFile("image-out", ".txt");
         Path err = Files.createTempFile("image-err", ".txt");
         try {
-            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+            ProcessBuilder builder =
+                    new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
             if (!env.isEmpty()) {
                 builder.environment().clear();
                 builder.environment().putAll(env);
@@ -160,7 +194,9 @@ class ContainerImageIT {
                 process.destroyForcibly();
                 fail("timed out after " + seconds + " s: " + command);
             }
-            var run = new PackagedApp.Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+            var run = new PackagedApp.Run(
+                    process.exitValue(),
+                    Files.readString(out, StandardCharsets.UTF_8),
                     Files.readString(err, StandardCharsets.UTF_8));
             if (command.get(0).endsWith("tar") && run.exitCode() != 0) {
                 fail(command + " failed: " + run.stderr());
@@ -188,11 +224,14 @@ class ContainerImageIT {
     /** The image runs under chroot in new namespaces, which needs root on Linux: fail (not skip) where that is missing. */
     private static void requireRootOnLinux() throws Exception {
         if (!System.getProperty("os.name").startsWith("Linux")) {
-            fail("the image test runs the image's own filesystem with chroot and needs Linux; this is " + System.getProperty("os.name"));
+            fail("the image test runs the image's own filesystem with chroot and needs Linux; this is "
+                    + System.getProperty("os.name"));
         }
         Object uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
         if (!Integer.valueOf(0).equals(uid)) {
-            fail("the image test needs root (chroot, mount and PID namespaces), as on CI and the team's machines; uid is " + uid);
+            fail(
+                    "the image test needs root (chroot, mount and PID namespaces), as on CI and the team's machines; uid is "
+                            + uid);
         }
         for (String tool : List.of("unshare", "chroot", "mount", "sh", "tar", "ldd")) {
             tool(tool);
@@ -200,9 +239,15 @@ class ContainerImageIT {
     }
 
     private static String tool(String name) {
-        Optional<Path> found = List.of(System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin").split(File.pathSeparator))
-                .stream().map(dir -> Path.of(dir, name)).filter(Files::isExecutable).findFirst();
-        return found.orElseThrow(() -> new AssertionError("the image test needs '" + name + "' (util-linux, coreutils, tar, "
-                + "libc-bin) on PATH")).toString();
+        Optional<Path> found = List.of(System.getenv()
+                        .getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
+                        .split(File.pathSeparator))
+                .stream()
+                .map(dir -> Path.of(dir, name))
+                .filter(Files::isExecutable)
+                .findFirst();
+        return found.orElseThrow(() -> new AssertionError(
+                        "the image test needs '" + name + "' (util-linux, coreutils, tar, " + "libc-bin) on PATH"))
+                .toString();
     }
 }

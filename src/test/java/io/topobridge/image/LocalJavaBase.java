@@ -33,14 +33,15 @@ import java.util.stream.Stream;
 public final class LocalJavaBase {
 
     /** JDK parts a runtime image does not carry. */
-    private static final Set<String> NOT_A_RUNTIME = Set.of("jmods", "include", "man", "docs", "demo", "legal", "src.zip",
-            "ct.sym");
+    private static final Set<String> NOT_A_RUNTIME =
+            Set.of("jmods", "include", "man", "docs", "demo", "legal", "src.zip", "ct.sym");
     /** Native libraries for desktop use: kept in the image but not followed to their (X11, ALSA, font) libraries. */
-    private static final Pattern DESKTOP_LIBRARY = Pattern.compile("lib(awt_xawt|splashscreen|jawt|atk-wrapper|jsound|fontmanager)\\.so");
+    private static final Pattern DESKTOP_LIBRARY =
+            Pattern.compile("lib(awt_xawt|splashscreen|jawt|atk-wrapper|jsound|fontmanager)\\.so");
+
     private static final Pattern LDD_PATH = Pattern.compile("(?:=>\\s*)?(/\\S+)\\s+\\(0x");
 
-    private LocalJavaBase() {
-    }
+    private LocalJavaBase() {}
 
     /** Writes the base image archive {@code name} to {@code tar} from the runtime at {@code javaHome}. */
     public static void write(Path javaHome, Path tar, String name, Path cache) throws Exception {
@@ -82,8 +83,10 @@ public final class LocalJavaBase {
                 .addFileEntriesLayer(system.build())
                 .addFileEntriesLayer(runtime.build())
                 .setEnvironment(Map.of(
-                        "PATH", home.resolve("bin") + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-                        "JAVA_HOME", home.toString()))
+                        "PATH",
+                        home.resolve("bin") + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+                        "JAVA_HOME",
+                        home.toString()))
                 .containerize(Containerizer.to(TarImage.at(tar).named(name))
                         .setToolName("topobridge-test-base")
                         .setBaseImageLayersCache(cache.resolve("base"))
@@ -97,7 +100,11 @@ public final class LocalJavaBase {
         }
         Path tar = Path.of(args[0]).toAbsolutePath();
         Path cache = Files.createTempDirectory("topobridge-base-cache");
-        write(Path.of(args.length > 1 ? args[1] : System.getProperty("java.home")), tar, "topobridge-local-base:java", cache);
+        write(
+                Path.of(args.length > 1 ? args[1] : System.getProperty("java.home")),
+                tar,
+                "topobridge-local-base:java",
+                cache);
         System.out.printf("wrote %s (%d MiB)%n", tar, Files.size(tar) >> 20);
     }
 
@@ -108,7 +115,8 @@ public final class LocalJavaBase {
             }
         }
         // of the launchers, the runtime needs only java
-        return relative.getNameCount() == 2 && relative.getName(0).toString().equals("bin")
+        return relative.getNameCount() == 2
+                && relative.getName(0).toString().equals("bin")
                 && !relative.getName(1).toString().equals("java");
     }
 
@@ -123,7 +131,9 @@ public final class LocalJavaBase {
         files.forEach(f -> own.add(f.getFileName().toString()));
         Set<String> libraries = new TreeSet<>();
         for (Path file : files) {
-            Process ldd = new ProcessBuilder("ldd", file.toString()).redirectErrorStream(true).start();
+            Process ldd = new ProcessBuilder("ldd", file.toString())
+                    .redirectErrorStream(true)
+                    .start();
             String output = new String(ldd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!ldd.waitFor(30, TimeUnit.SECONDS) || ldd.exitValue() != 0) {
                 throw new IllegalStateException("ldd " + file + " failed: " + output);

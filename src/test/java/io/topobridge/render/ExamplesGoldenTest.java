@@ -59,11 +59,15 @@ class ExamplesGoldenTest {
         if (Boolean.getBoolean("golden.update")) {
             Files.createDirectories(GOLDEN);
             Files.writeString(GOLDEN.resolve("expected.yaml"), yaml.toString());
-            Files.writeString(GOLDEN.resolve("findings.txt"), findings.isEmpty() ? "" : String.join("\n", findings) + "\n");
+            Files.writeString(
+                    GOLDEN.resolve("findings.txt"), findings.isEmpty() ? "" : String.join("\n", findings) + "\n");
         }
-        assertThat(trees(yaml.toString())).containsExactlyElementsOf(trees(Files.readString(GOLDEN.resolve("expected.yaml"))));
-        assertThat(findings).containsExactlyElementsOf(
-                Files.readAllLines(GOLDEN.resolve("findings.txt")).stream().filter(l -> !l.isBlank()).toList());
+        assertThat(trees(yaml.toString()))
+                .containsExactlyElementsOf(trees(Files.readString(GOLDEN.resolve("expected.yaml"))));
+        assertThat(findings)
+                .containsExactlyElementsOf(Files.readAllLines(GOLDEN.resolve("findings.txt")).stream()
+                        .filter(l -> !l.isBlank())
+                        .toList());
         assertThat(output.rejected()).as("the examples are all accepted").isFalse();
         assertThat(output.hyperNodes()).hasSize(19);
         assertThat(output.podGroups()).hasSize(8);
@@ -72,24 +76,44 @@ class ExamplesGoldenTest {
     @Test
     void everyRenderedVolcanoObjectIsValid() {
         RenderOutput output = render();
-        output.hyperNodes().forEach(h -> assertThat(VolcanoSchemas.hyperNodes().violations(VolcanoObjects.hyperNode(h)))
-                .as(h.name()).isEmpty());
-        output.podGroups().forEach(p -> assertThat(VolcanoSchemas.podGroups().violations(VolcanoObjects.podGroup(p)))
-                .as(p.name()).isEmpty());
+        output.hyperNodes()
+                .forEach(h -> assertThat(VolcanoSchemas.hyperNodes().violations(VolcanoObjects.hyperNode(h)))
+                        .as(h.name())
+                        .isEmpty());
+        output.podGroups()
+                .forEach(p -> assertThat(VolcanoSchemas.podGroups().violations(VolcanoObjects.podGroup(p)))
+                        .as(p.name())
+                        .isEmpty());
     }
 
     @Test
     void aTierTheExampleClusterLacksIsRefusedWithTheTiersItHas() {
         var input = new ManifestReader(SERIALIZATION).read(List.of(Path.of("examples/gpu-cluster")));
         List<HasMetadata> objects = new ArrayList<>(input.objects());
-        objects.add(new DeploymentBuilder().withNewMetadata().withName("tp").withNamespace("inference")
-                .addToAnnotations("topobridge.io/highest-tier", "rack").endMetadata()
-                .withNewSpec().withReplicas(2).withNewTemplate().withNewSpec().addNewContainer().withName("vllm")
-                .withImage("vllm").endContainer().endSpec().endTemplate().endSpec().build());
-        RenderOutput output = new Renderer(TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
+        objects.add(new DeploymentBuilder()
+                .withNewMetadata()
+                .withName("tp")
+                .withNamespace("inference")
+                .addToAnnotations("topobridge.io/highest-tier", "rack")
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(2)
+                .withNewTemplate()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("vllm")
+                .withImage("vllm")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build());
+        RenderOutput output = new Renderer(
+                        TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
                 .render(objects);
         assertThat(output.rejected()).isTrue();
-        assertThat(output.findings()).map(Finding::message)
+        assertThat(output.findings())
+                .map(Finding::message)
                 .anyMatch(m -> m.contains("unknown tier name; known tiers 1=nvlink, 2=nvlink-domain, 3=leaf, 4=spine"));
     }
 

@@ -19,8 +19,7 @@ public final class Chromium {
     /** Virtual time the page gets to fetch and draw before the DOM or the screenshot is taken. */
     private static final int BUDGET_MS = 8000;
 
-    private Chromium() {
-    }
+    private Chromium() {}
 
     /** Fails with what to install when the browser is absent. */
     public static void require() {
@@ -37,8 +36,13 @@ public final class Chromium {
 
     /** A PNG screenshot of the page at {@code width}×{@code height}. */
     public static Path screenshot(String url, Path png, int width, int height) {
-        run(List.of("--screenshot=" + png.toAbsolutePath(), "--window-size=" + width + "," + height,
-                "--hide-scrollbars", url), png);
+        run(
+                List.of(
+                        "--screenshot=" + png.toAbsolutePath(),
+                        "--window-size=" + width + "," + height,
+                        "--hide-scrollbars",
+                        url),
+                png);
         if (!Files.isRegularFile(png)) {
             throw new IllegalStateException("chromium wrote no screenshot to " + png);
         }
@@ -49,10 +53,19 @@ public final class Chromium {
         require();
         try {
             Path profile = Files.createTempDirectory("chromium-profile");
-            List<String> command = new ArrayList<>(List.of(BINARY.toString(), "--headless", "--no-sandbox",
-                    "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                    "--user-data-dir=" + profile, "--virtual-time-budget=" + BUDGET_MS));
+            List<String> command = new ArrayList<>(List.of(
+                    BINARY.toString(),
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-quic",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--disable-dev-shm-usage",
+                    "--user-data-dir=" + profile,
+                    "--virtual-time-budget=" + BUDGET_MS));
             command.addAll(args);
             Path err = Files.createTempFile("chromium", ".log");
             Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();

@@ -9,8 +9,7 @@ import java.util.TreeSet;
 /** Every leaf key of the {@code topobridge.*} configuration, read from the @ConfigMapping interfaces. */
 public final class ConfigKeys {
 
-    private ConfigKeys() {
-    }
+    private ConfigKeys() {}
 
     public static Set<String> all() {
         Set<String> out = new TreeSet<>();
@@ -23,7 +22,8 @@ public final class ConfigKeys {
             if (method.getParameterCount() != 0 || method.isDefault() || method.getDeclaringClass() == Object.class) {
                 continue;
             }
-            String key = prefix + "." + method.getName().replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+            String key = prefix + "."
+                    + method.getName().replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
             Class<?> returned = method.getReturnType();
             if (returned.isInterface() && returned.getPackageName().startsWith("io.topobridge")) {
                 collect(returned, key, out);

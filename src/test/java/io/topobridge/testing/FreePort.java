@@ -6,8 +6,7 @@ import java.net.ServerSocket;
 
 /** A currently free TCP port on this machine. */
 public final class FreePort {
-    private FreePort() {
-    }
+    private FreePort() {}
 
     public static int find() {
         try (ServerSocket socket = new ServerSocket(0)) {

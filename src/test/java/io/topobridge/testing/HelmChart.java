@@ -1,6 +1,8 @@
 package io.topobridge.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
@@ -8,16 +10,14 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The chart in {@code helm/topobridge} rendered by Helm's own engine (helm-java), with values a test sets, parsed
@@ -32,8 +32,7 @@ public final class HelmChart {
     private static final String HOOK_KEY_PREFIX = "helm.sh/hook";
     private static final String RENAMED_HOOK_KEY_PREFIX = "test.topobridge.io/helm-hook";
 
-    private HelmChart() {
-    }
+    private HelmChart() {}
 
     /** One rendering: the manifest as Helm printed it and its documents. */
     public record Rendered(String manifest, List<JsonNode> documents) {
@@ -45,14 +44,19 @@ public final class HelmChart {
 
         /** The documents of one hook ({@code pre-delete}, ...), lowest {@code helm.sh/hook-weight} first. */
         public List<JsonNode> hooks(String name) {
-            return documents.stream().filter(d -> List.of(hook(d).split(",")).contains(name))
-                    .sorted(java.util.Comparator.comparingInt(d -> d.path("metadata").path("annotations")
-                            .path("helm.sh/hook-weight").asInt(0)))
+            return documents.stream()
+                    .filter(d -> List.of(hook(d).split(",")).contains(name))
+                    .sorted(java.util.Comparator.comparingInt(d -> d.path("metadata")
+                            .path("annotations")
+                            .path("helm.sh/hook-weight")
+                            .asInt(0)))
                     .toList();
         }
 
         public List<JsonNode> all(String kind) {
-            return documents.stream().filter(d -> kind.equals(d.path("kind").asText())).toList();
+            return documents.stream()
+                    .filter(d -> kind.equals(d.path("kind").asText()))
+                    .toList();
         }
 
         /** The only (or first) document of {@code kind}; fails when there is none. */
@@ -61,7 +65,9 @@ public final class HelmChart {
         }
 
         public JsonNode named(String kind, String name) {
-            return all(kind).stream().filter(d -> name.equals(d.path("metadata").path("name").asText())).findFirst()
+            return all(kind).stream()
+                    .filter(d -> name.equals(d.path("metadata").path("name").asText()))
+                    .findFirst()
                     .orElseThrow(() -> new AssertionError("no " + kind + " " + name + " rendered"));
         }
 
@@ -72,7 +78,11 @@ public final class HelmChart {
 
         /** The first container of a Deployment's or Job's pod template. */
         public JsonNode container(JsonNode workload) {
-            return workload.path("spec").path("template").path("spec").path("containers").get(0);
+            return workload.path("spec")
+                    .path("template")
+                    .path("spec")
+                    .path("containers")
+                    .get(0);
         }
 
         /** The plain-valued environment variables of a container, in order. */
@@ -93,11 +103,16 @@ public final class HelmChart {
 
         /** The objects {@code helm install} applies, as fabric8 objects. */
         public List<HasMetadata> resources(KubernetesSerialization serialization) {
-            return objects().stream().map(d -> (HasMetadata) serialization.convertValue(d, HasMetadata.class)).toList();
+            return objects().stream()
+                    .map(d -> (HasMetadata) serialization.convertValue(d, HasMetadata.class))
+                    .toList();
         }
 
         private static String hook(JsonNode document) {
-            return document.path("metadata").path("annotations").path("helm.sh/hook").asText("");
+            return document.path("metadata")
+                    .path("annotations")
+                    .path("helm.sh/hook")
+                    .asText("");
         }
     }
 
@@ -113,7 +128,10 @@ public final class HelmChart {
     }
 
     private static String template(Path chart, String release, String namespace, Map<String, ?> values) {
-        TemplateCommand template = new Helm(chart).template().withKubeVersion(KUBE_VERSION).withName(release)
+        TemplateCommand template = new Helm(chart)
+                .template()
+                .withKubeVersion(KUBE_VERSION)
+                .withName(release)
                 .withNamespace(namespace);
         values.forEach(template::set);
         return template.call();
@@ -124,7 +142,8 @@ public final class HelmChart {
      * the chart is copied with the hook annotation keys renamed, rendered, and the keys restored: the engine renders
      * every other byte the same, which the copy's other documents confirm.
      */
-    private static List<JsonNode> hooks(String release, String namespace, Map<String, ?> values, List<JsonNode> objects) {
+    private static List<JsonNode> hooks(
+            String release, String namespace, Map<String, ?> values, List<JsonNode> objects) {
         Path copy;
         try {
             copy = Files.createTempDirectory("topobridge-chart");
@@ -134,7 +153,8 @@ public final class HelmChart {
                     if (Files.isDirectory(file)) {
                         Files.createDirectories(target);
                     } else {
-                        Files.writeString(target, Files.readString(file).replace(HOOK_KEY_PREFIX, RENAMED_HOOK_KEY_PREFIX));
+                        Files.writeString(
+                                target, Files.readString(file).replace(HOOK_KEY_PREFIX, RENAMED_HOOK_KEY_PREFIX));
                     }
                 }
             }
@@ -148,8 +168,10 @@ public final class HelmChart {
                 JsonNode annotations = document.path("metadata").path("annotations");
                 if (annotations.has(RENAMED_HOOK_KEY_PREFIX)) {
                     ObjectNode restored = JsonNodeFactory.instance.objectNode();
-                    annotations.fields().forEachRemaining(e -> restored.set(
-                            e.getKey().replace(RENAMED_HOOK_KEY_PREFIX, HOOK_KEY_PREFIX), e.getValue()));
+                    annotations
+                            .fields()
+                            .forEachRemaining(e -> restored.set(
+                                    e.getKey().replace(RENAMED_HOOK_KEY_PREFIX, HOOK_KEY_PREFIX), e.getValue()));
                     ((ObjectNode) document.path("metadata")).set("annotations", restored);
                     hooks.add(document);
                 } else {
@@ -162,7 +184,8 @@ public final class HelmChart {
             return hooks;
         } finally {
             try (Stream<Path> files = Files.walk(copy)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

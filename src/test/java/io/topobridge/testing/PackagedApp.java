@@ -14,11 +14,9 @@ import java.util.concurrent.TimeUnit;
 public final class PackagedApp {
 
     /** Exit code and output of one run. */
-    public record Run(int exitCode, String stdout, String stderr) {
-    }
+    public record Run(int exitCode, String stdout, String stderr) {}
 
-    private PackagedApp() {
-    }
+    private PackagedApp() {}
 
     public static Path jar() {
         Path jar = Path.of(System.getProperty("topobridge.app", "target/quarkus-app/quarkus-run.jar"));
@@ -41,12 +39,17 @@ public final class PackagedApp {
         Path out = Files.createTempFile("topobridge-out", ".txt");
         Path err = Files.createTempFile("topobridge-err", ".txt");
         try {
-            Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .start();
             if (!process.waitFor(120, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new AssertionError("timed out: " + command);
             }
-            return new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+            return new Run(
+                    process.exitValue(),
+                    Files.readString(out, StandardCharsets.UTF_8),
                     Files.readString(err, StandardCharsets.UTF_8));
         } finally {
             Files.deleteIfExists(out);

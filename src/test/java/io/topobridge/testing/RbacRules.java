@@ -17,11 +17,9 @@ public final class RbacRules {
             "^/(?:api/v1|apis/([^/]+)/[^/]+)(?:/namespaces/([^/]+))?/([^/?]+)(?:/([^/?]+))?(?:/([^/?]+))?(?:\\?(.*))?$");
 
     /** One request as RBAC sees it. */
-    public record Access(String verb, String group, String resource, String namespace, String name, String request) {
-    }
+    public record Access(String verb, String group, String resource, String namespace, String name, String request) {}
 
-    private RbacRules() {
-    }
+    private RbacRules() {}
 
     public static Access access(String method, String path) {
         Matcher m = PATH.matcher(path);
@@ -64,9 +62,11 @@ public final class RbacRules {
 
     private static boolean allows(JsonNode role, Access access) {
         for (JsonNode rule : role.path("rules")) {
-            if (matches(rule.path("apiGroups"), access.group()) && matches(rule.path("resources"), access.resource())
+            if (matches(rule.path("apiGroups"), access.group())
+                    && matches(rule.path("resources"), access.resource())
                     && matches(rule.path("verbs"), access.verb())
-                    && (!rule.has("resourceNames") || rule.path("resourceNames").isEmpty()
+                    && (!rule.has("resourceNames")
+                            || rule.path("resourceNames").isEmpty()
                             || (access.name() != null && matches(rule.path("resourceNames"), access.name())))) {
                 return true;
             }

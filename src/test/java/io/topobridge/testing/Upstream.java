@@ -11,17 +11,18 @@ import java.nio.file.Path;
 public final class Upstream {
 
     private static final Path ROOT = Path.of(System.getProperty("topobridge.upstream", "target/upstream"))
-            .toAbsolutePath().normalize();
+            .toAbsolutePath()
+            .normalize();
 
-    private Upstream() {
-    }
+    private Upstream() {}
 
     /** The folder of one module: {@code volcano}, {@code lws} or {@code aibrix}. */
     public static Path module(String name) {
         Path dir = ROOT.resolve(name);
         if (!Files.isDirectory(dir)) {
-            throw new IllegalStateException("the upstream module " + name + " is missing under " + ROOT
-                    + ": ./mvnw links it while generating test resources (src/test/go/build.sh modules), which needs Go");
+            throw new IllegalStateException(
+                    "the upstream module " + name + " is missing under " + ROOT
+                            + ": ./mvnw links it while generating test resources (src/test/go/build.sh modules), which needs Go");
         }
         return dir;
     }
@@ -30,7 +31,8 @@ public final class Upstream {
     public static Path file(String module, String relative) {
         Path file = module(module).resolve(relative);
         if (!Files.isRegularFile(file)) {
-            throw new IllegalStateException("expected " + relative + " in the upstream module " + module + " (" + file + ")");
+            throw new IllegalStateException(
+                    "expected " + relative + " in the upstream module " + module + " (" + file + ")");
         }
         return file;
     }

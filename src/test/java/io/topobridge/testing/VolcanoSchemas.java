@@ -63,7 +63,8 @@ public final class VolcanoSchemas {
                 out.add("metadata.name: '" + name + "' is not a DNS-1123 subdomain");
             }
             String namespace = json.path("metadata").path("namespace").asText(null);
-            if (namespace != null && (namespace.length() > 63 || !DNS_LABEL.matcher(namespace).matches())) {
+            if (namespace != null
+                    && (namespace.length() > 63 || !DNS_LABEL.matcher(namespace).matches())) {
                 out.add("metadata.namespace: '" + namespace + "' is not a DNS-1123 label");
             }
             structural.validate(json.toString(), InputFormat.JSON).forEach(e -> out.add("schema: " + e.toString()));
@@ -83,7 +84,8 @@ public final class VolcanoSchemas {
                     variables.put(variable.name(), eval(variable.expression(), bindings));
                 }
                 for (PolicyRule rule : policyRules) {
-                    boolean ok = rule.javaCheck() != null ? rule.javaCheck().test(json)
+                    boolean ok = rule.javaCheck() != null
+                            ? rule.javaCheck().test(json)
                             : evalBoolean(rule.expression(), bindings);
                     if (!ok) {
                         out.add("admission policy: " + rule.message());
@@ -95,18 +97,18 @@ public final class VolcanoSchemas {
 
         /** The admission-policy rules CEL cannot evaluate here, checked by Java equivalents instead. */
         public List<String> javaCheckedPolicyRules() {
-            return policyRules.stream().filter(r -> r.javaCheck() != null).map(PolicyRule::message).toList();
+            return policyRules.stream()
+                    .filter(r -> r.javaCheck() != null)
+                    .map(PolicyRule::message)
+                    .toList();
         }
     }
 
-    record CelRule(String path, String expression, String message) {
-    }
+    record CelRule(String path, String expression, String message) {}
 
-    record PolicyVariable(String name, String expression) {
-    }
+    record PolicyVariable(String name, String expression) {}
 
-    record PolicyRule(String expression, String message, java.util.function.Predicate<JsonNode> javaCheck) {
-    }
+    record PolicyRule(String expression, String message, java.util.function.Predicate<JsonNode> javaCheck) {}
 
     private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
             new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
@@ -122,20 +124,20 @@ public final class VolcanoSchemas {
     /** Kubernetes' qualified name (what CEL's {@code format.qualifiedName()} checks), without a prefix part. */
     private static final Pattern QUALIFIED_NAME = Pattern.compile("^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$");
 
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile(
-            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
     private static Definition podGroups;
     private static Definition hyperNodes;
 
-    private VolcanoSchemas() {
-    }
+    private VolcanoSchemas() {}
 
     /** Volcano's PodGroup definition ({@code scheduling.volcano.sh_podgroups.yaml}). */
     public static synchronized Definition podGroups() {
         if (podGroups == null) {
-            podGroups = new Definition(crdSchema(Upstream.file("volcano", "config/crd/volcano/bases/scheduling.volcano.sh_podgroups.yaml")));
+            podGroups = new Definition(crdSchema(
+                    Upstream.file("volcano", "config/crd/volcano/bases/scheduling.volcano.sh_podgroups.yaml")));
         }
         return podGroups;
     }
@@ -143,8 +145,11 @@ public final class VolcanoSchemas {
     /** Volcano's HyperNode definition: CRD plus its ValidatingAdmissionPolicy. */
     public static synchronized Definition hyperNodes() {
         if (hyperNodes == null) {
-            var definition = new Definition(crdSchema(Upstream.file("volcano", "config/crd/volcano/bases/topology.volcano.sh_hypernodes.yaml")));
-            loadPolicy(Upstream.file("volcano", "installer/helm/chart/volcano/policy/hypernodes-validating.yaml"), definition);
+            var definition = new Definition(crdSchema(
+                    Upstream.file("volcano", "config/crd/volcano/bases/topology.volcano.sh_hypernodes.yaml")));
+            loadPolicy(
+                    Upstream.file("volcano", "installer/helm/chart/volcano/policy/hypernodes-validating.yaml"),
+                    definition);
             hyperNodes = definition;
         }
         return hyperNodes;
@@ -174,7 +179,8 @@ public final class VolcanoSchemas {
                     continue;
                 }
                 for (JsonNode variable : doc.path("spec").path("variables")) {
-                    definition.policyVariables.add(new PolicyVariable(variable.path("name").asText(),
+                    definition.policyVariables.add(new PolicyVariable(
+                            variable.path("name").asText(),
                             variable.path("expression").asText()));
                 }
                 for (JsonNode validation : doc.path("spec").path("validations")) {
@@ -201,8 +207,9 @@ public final class VolcanoSchemas {
             return object -> {
                 for (JsonNode member : object.path("spec").path("members")) {
                     JsonNode name = member.path("selector").path("exactMatch").path("name");
-                    if (!name.isMissingNode() && (name.asText().length() > 63
-                            || !QUALIFIED_NAME.matcher(name.asText()).matches())) {
+                    if (!name.isMissingNode()
+                            && (name.asText().length() > 63
+                                    || !QUALIFIED_NAME.matcher(name.asText()).matches())) {
                         return false;
                     }
                 }
@@ -218,8 +225,11 @@ public final class VolcanoSchemas {
     private static ObjectNode toJsonSchema(ObjectNode schema, String path) {
         List<String> drop = new ArrayList<>();
         schema.fieldNames().forEachRemaining(name -> {
-            if (name.startsWith("x-kubernetes-") || name.equals("nullable") || name.equals("format")
-                    || name.equals("description") || name.equals("default")) {
+            if (name.startsWith("x-kubernetes-")
+                    || name.equals("nullable")
+                    || name.equals("format")
+                    || name.equals("description")
+                    || name.equals("default")) {
                 drop.add(name);
             }
         });
@@ -259,7 +269,9 @@ public final class VolcanoSchemas {
             compile(expression);
             out.add(new CelRule(path, expression, rule.path("message").asText(expression)));
         }
-        schema.path("properties").fields().forEachRemaining(e -> collectRules(e.getValue(), path + "." + e.getKey(), out));
+        schema.path("properties")
+                .fields()
+                .forEachRemaining(e -> collectRules(e.getValue(), path + "." + e.getKey(), out));
         if (schema.has("items")) {
             collectRules(schema.get("items"), path + "[]", out);
         }
@@ -294,7 +306,8 @@ public final class VolcanoSchemas {
         try {
             return CEL.compile(expression).getAst();
         } catch (CelValidationException e) {
-            throw new IllegalStateException("cannot compile upstream CEL rule: " + expression + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot compile upstream CEL rule: " + expression + ": " + e.getMessage(), e);
         }
     }
 

@@ -45,12 +45,19 @@ class CertificateStoreTest {
     }
 
     private static TlsSettings settings(TlsSettings.Mode mode) {
-        return new TlsSettings(mode, NS, SECRET, TlsSettings.serviceDnsNames("hook", NS), Duration.ofDays(365),
-                Duration.ofDays(3650), Duration.ofDays(30));
+        return new TlsSettings(
+                mode,
+                NS,
+                SECRET,
+                TlsSettings.serviceDnsNames("hook", NS),
+                Duration.ofDays(365),
+                Duration.ofDays(3650),
+                Duration.ofDays(30));
     }
 
     private CertificateStore store(Instant now) {
-        return new CertificateStore(cluster.client(), settings(TlsSettings.Mode.GENERATE), Clock.fixed(now, ZoneOffset.UTC));
+        return new CertificateStore(
+                cluster.client(), settings(TlsSettings.Mode.GENERATE), Clock.fixed(now, ZoneOffset.UTC));
     }
 
     private Secret secret() {
@@ -74,11 +81,13 @@ class CertificateStoreTest {
         assertThat(secret.getMetadata().getLabels()).containsEntry("app.kubernetes.io/managed-by", "topobridge");
         assertThat(secret.getData()).containsOnlyKeys("tls.crt", "tls.key", "ca.crt", "ca.key");
         assertThat(Certificates.parseCertificates(decode(secret, "tls.crt"))).containsExactly(first.certificate());
-        assertThat(Certificates.parseCertificates(decode(secret, "ca.crt"))).containsExactlyElementsOf(first.caCertificates());
+        assertThat(Certificates.parseCertificates(decode(secret, "ca.crt")))
+                .containsExactlyElementsOf(first.caCertificates());
         assertThat(Certificates.dnsNames(first.certificate())).contains("hook.ops.svc", "hook.ops.svc.cluster.local");
 
         for (int i = 0; i < 3; i++) {
-            assertThat(store(NOW.plus(Duration.ofDays(i))).ensure().sameAs(first)).isTrue();
+            assertThat(store(NOW.plus(Duration.ofDays(i))).ensure().sameAs(first))
+                    .isTrue();
         }
         assertThat(secretWrites()).as("unchanged checks write nothing").isEqualTo(1);
     }
@@ -103,49 +112,90 @@ class CertificateStoreTest {
         Instant later = NOW.plus(Duration.ofDays(3630)); // the CA has 20 days left
         ServingCertificate renewed = store(later).ensure();
         assertThat(renewed.caCertificates()).hasSize(2);
-        assertThat(renewed.caCertificates().get(1)).isEqualTo(first.caCertificates().get(0));
+        assertThat(renewed.caCertificates().get(1))
+                .isEqualTo(first.caCertificates().get(0));
         assertThat(renewed.signer()).isEqualTo(renewed.caCertificates().get(0));
-        assertThat(Certificates.signedBy(renewed.certificate(), first.caCertificates().get(0))).isFalse();
+        assertThat(Certificates.signedBy(
+                        renewed.certificate(), first.caCertificates().get(0)))
+                .isFalse();
 
         // once the retired CA has expired, the next renewal drops it from the bundle
         Instant muchLater = later.plus(Duration.ofDays(340));
         ServingCertificate next = store(muchLater).ensure();
-        assertThat(next.caCertificates()).containsExactly(renewed.caCertificates().get(0));
+        assertThat(next.caCertificates())
+                .containsExactly(renewed.caCertificates().get(0));
     }
 
     @Test
     void aSecretItDidNotMakeIsNeverOverwritten() {
-        cluster.client().secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName(SECRET)
-                .withNamespace(NS).endMetadata().withType("kubernetes.io/tls")
-                .withData(Map.of("tls.crt", "eA==", "tls.key", "eA==")).build()).create();
+        cluster.client()
+                .secrets()
+                .inNamespace(NS)
+                .resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName(SECRET)
+                        .withNamespace(NS)
+                        .endMetadata()
+                        .withType("kubernetes.io/tls")
+                        .withData(Map.of("tls.crt", "eA==", "tls.key", "eA=="))
+                        .build())
+                .create();
         cluster.dispatcher().clearLog();
-        assertThatThrownBy(() -> store(NOW).ensure()).isInstanceOf(CertificateStore.UnavailableException.class)
-                .hasMessageContaining("ops/hook-tls").hasMessageContaining("tls.mode=secret");
+        assertThatThrownBy(() -> store(NOW).ensure())
+                .isInstanceOf(CertificateStore.UnavailableException.class)
+                .hasMessageContaining("ops/hook-tls")
+                .hasMessageContaining("tls.mode=secret");
         assertThat(secretWrites()).isZero();
     }
 
     @Test
     void anUnreadableSecretOfItsOwnIsReplaced() {
-        cluster.client().secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName(SECRET)
-                .withNamespace(NS).addToLabels("app.kubernetes.io/managed-by", "topobridge").endMetadata()
-                .withData(Map.of("tls.crt", "bm90IGEgY2VydA==")).build()).create();
+        cluster.client()
+                .secrets()
+                .inNamespace(NS)
+                .resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName(SECRET)
+                        .withNamespace(NS)
+                        .addToLabels("app.kubernetes.io/managed-by", "topobridge")
+                        .endMetadata()
+                        .withData(Map.of("tls.crt", "bm90IGEgY2VydA=="))
+                        .build())
+                .create();
         ServingCertificate made = store(NOW).ensure();
         assertThat(CertificateStore.parse(secret()).sameAs(made)).isTrue();
     }
 
     @Test
     void externalSecretIsReadNeverWritten() {
-        var external = new CertificateStore(cluster.client(), settings(TlsSettings.Mode.SECRET), Clock.fixed(NOW, ZoneOffset.UTC));
-        assertThatThrownBy(external::ensure).isInstanceOf(CertificateStore.UnavailableException.class)
-                .hasMessageContaining("ops/hook-tls").hasMessageContaining("does not exist");
+        var external = new CertificateStore(
+                cluster.client(), settings(TlsSettings.Mode.SECRET), Clock.fixed(NOW, ZoneOffset.UTC));
+        assertThatThrownBy(external::ensure)
+                .isInstanceOf(CertificateStore.UnavailableException.class)
+                .hasMessageContaining("ops/hook-tls")
+                .hasMessageContaining("does not exist");
 
         // what cert-manager writes: tls.crt, tls.key, ca.crt, no ca.key
         var ca = Certificates.newCa("cert-manager-ca", NOW, Duration.ofDays(100));
         var serving = Certificates.issueServing(ca, List.of("hook.ops.svc"), NOW, Duration.ofDays(90));
-        cluster.client().secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName(SECRET)
-                .withNamespace(NS).endMetadata().withType("kubernetes.io/tls").withData(Map.of(
-                        "tls.crt", b64(serving.certificatePem()), "tls.key", b64(serving.keyPem()),
-                        "ca.crt", b64(ca.certificatePem()))).build()).create();
+        cluster.client()
+                .secrets()
+                .inNamespace(NS)
+                .resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName(SECRET)
+                        .withNamespace(NS)
+                        .endMetadata()
+                        .withType("kubernetes.io/tls")
+                        .withData(Map.of(
+                                "tls.crt",
+                                b64(serving.certificatePem()),
+                                "tls.key",
+                                b64(serving.keyPem()),
+                                "ca.crt",
+                                b64(ca.certificatePem())))
+                        .build())
+                .create();
         cluster.dispatcher().clearLog();
         ServingCertificate read = external.ensure();
         assertThat(read.certificate()).isEqualTo(serving.certificate());
@@ -154,7 +204,9 @@ class CertificateStoreTest {
         assertThat(secretWrites()).isZero();
 
         // an expired external certificate is still only read: renewing it is its owner's job
-        var late = new CertificateStore(cluster.client(), settings(TlsSettings.Mode.SECRET),
+        var late = new CertificateStore(
+                cluster.client(),
+                settings(TlsSettings.Mode.SECRET),
                 Clock.fixed(NOW.plus(Duration.ofDays(200)), ZoneOffset.UTC));
         assertThat(late.ensure().certificate()).isEqualTo(serving.certificate());
         assertThat(secretWrites()).isZero();
@@ -165,17 +217,33 @@ class CertificateStoreTest {
         var ca = Certificates.newCa("ca", NOW, Duration.ofDays(100));
         var a = Certificates.issueServing(ca, List.of("hook.ops.svc"), NOW, Duration.ofDays(90));
         var b = Certificates.issueServing(ca, List.of("hook.ops.svc"), NOW, Duration.ofDays(90));
-        cluster.client().secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName(SECRET)
-                .withNamespace(NS).endMetadata().withData(Map.of("tls.crt", b64(a.certificatePem()),
-                        "tls.key", b64(b.keyPem()), "ca.crt", b64(ca.certificatePem()))).build()).create();
-        var external = new CertificateStore(cluster.client(), settings(TlsSettings.Mode.SECRET), Clock.fixed(NOW, ZoneOffset.UTC));
+        cluster.client()
+                .secrets()
+                .inNamespace(NS)
+                .resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName(SECRET)
+                        .withNamespace(NS)
+                        .endMetadata()
+                        .withData(Map.of(
+                                "tls.crt",
+                                b64(a.certificatePem()),
+                                "tls.key",
+                                b64(b.keyPem()),
+                                "ca.crt",
+                                b64(ca.certificatePem())))
+                        .build())
+                .create();
+        var external = new CertificateStore(
+                cluster.client(), settings(TlsSettings.Mode.SECRET), Clock.fixed(NOW, ZoneOffset.UTC));
         assertThatThrownBy(external::ensure).hasMessageContaining("tls.key does not belong to tls.crt");
     }
 
     /** A replica whose first read is stale: it saw no Secret (or an old one) just before another replica wrote. */
     private CertificateStore staleReplica(Instant now, Secret staleView) {
         AtomicReference<Boolean> first = new AtomicReference<>(true);
-        return new CertificateStore(cluster.client(), settings(TlsSettings.Mode.GENERATE), Clock.fixed(now, ZoneOffset.UTC)) {
+        return new CertificateStore(
+                cluster.client(), settings(TlsSettings.Mode.GENERATE), Clock.fixed(now, ZoneOffset.UTC)) {
             @Override
             protected Secret read() {
                 return first.getAndSet(false) ? staleView : super.read();
@@ -189,7 +257,9 @@ class CertificateStoreTest {
         cluster.dispatcher().clearLog();
         ServingCertificate loser = staleReplica(NOW, null).ensure();
         assertThat(loser.sameAs(winner)).isTrue();
-        assertThat(cluster.dispatcher().writes("/secrets")).hasSize(1).allSatisfy(r -> assertThat(r.method()).isEqualTo("POST"));
+        assertThat(cluster.dispatcher().writes("/secrets"))
+                .hasSize(1)
+                .allSatisfy(r -> assertThat(r.method()).isEqualTo("POST"));
         assertThat(CertificateStore.parse(secret()).sameAs(winner)).isTrue();
     }
 
@@ -202,7 +272,9 @@ class CertificateStoreTest {
         cluster.dispatcher().clearLog();
         ServingCertificate loser = staleReplica(later, before).ensure();
         assertThat(loser.sameAs(winner)).isTrue();
-        assertThat(cluster.dispatcher().writes("/secrets")).hasSize(1).allSatisfy(r -> assertThat(r.method()).isEqualTo("PUT"));
+        assertThat(cluster.dispatcher().writes("/secrets"))
+                .hasSize(1)
+                .allSatisfy(r -> assertThat(r.method()).isEqualTo("PUT"));
     }
 
     @Test
@@ -227,7 +299,9 @@ class CertificateStoreTest {
                     if (stored == null) {
                         stored = CertificateStore.parse(secret());
                     }
-                    assertThat(got.sameAs(stored)).as("round %d: every replica serves the stored certificate", round).isTrue();
+                    assertThat(got.sameAs(stored))
+                            .as("round %d: every replica serves the stored certificate", round)
+                            .isTrue();
                 }
             } finally {
                 pool.shutdownNow();

@@ -29,12 +29,14 @@ class CertificatesTest {
         var ca = Certificates.newCa("test-ca", NOW, Duration.ofDays(3650));
         var serving = Certificates.issueServing(ca, NAMES, NOW, Duration.ofDays(365));
 
-        assertThat(Certificates.dnsNames(serving.certificate())).containsExactlyElementsOf(NAMES)
+        assertThat(Certificates.dnsNames(serving.certificate()))
+                .containsExactlyElementsOf(NAMES)
                 .contains("topobridge-webhook.ops.svc", "topobridge-webhook.ops.svc.cluster.local");
         assertThat(ca.certificate().getBasicConstraints()).isGreaterThanOrEqualTo(0);
         assertThat(serving.certificate().getBasicConstraints()).isEqualTo(-1);
         assertThat(serving.certificate().getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1");
-        assertThat(Certificates.signedBy(serving.certificate(), ca.certificate())).isTrue();
+        assertThat(Certificates.signedBy(serving.certificate(), ca.certificate()))
+                .isTrue();
         assertThat(Certificates.matches(serving.key(), serving.certificate())).isTrue();
         assertThat(Certificates.matches(ca.key(), serving.certificate())).isFalse();
         assertThat(serving.certificate().getNotAfter().toInstant()).isEqualTo(NOW.plus(Duration.ofDays(365)));
@@ -53,7 +55,8 @@ class CertificatesTest {
     void servingCertificateNeverOutlivesItsCa() {
         var ca = Certificates.newCa("short-ca", NOW, Duration.ofDays(10));
         var serving = Certificates.issueServing(ca, NAMES, NOW, Duration.ofDays(365));
-        assertThat(serving.certificate().getNotAfter()).isEqualTo(ca.certificate().getNotAfter());
+        assertThat(serving.certificate().getNotAfter())
+                .isEqualTo(ca.certificate().getNotAfter());
     }
 
     @Test
@@ -77,15 +80,19 @@ class CertificatesTest {
             writer.writeObject(pair); // a KeyPair is written as PKCS#1 "RSA PRIVATE KEY"
         }
         assertThat(out.toString()).contains("BEGIN RSA PRIVATE KEY");
-        assertThat(Certificates.parsePrivateKey(out.toString()).getEncoded()).isEqualTo(pair.getPrivate().getEncoded());
+        assertThat(Certificates.parsePrivateKey(out.toString()).getEncoded())
+                .isEqualTo(pair.getPrivate().getEncoded());
     }
 
     @Test
     void unreadablePemSaysSo() {
-        assertThatThrownBy(() -> Certificates.parsePrivateKey("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PEM");
+        assertThatThrownBy(() ->
+                        Certificates.parsePrivateKey("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PEM");
         assertThatThrownBy(() -> Certificates.parsePrivateKey("no pem here"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no private key");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no private key");
         assertThat(Certificates.parseCertificates("nothing")).isEmpty();
     }
 
@@ -93,7 +100,8 @@ class CertificatesTest {
     void signedByRejectsAnotherCa() {
         var ca = Certificates.newCa("a", NOW, Duration.ofDays(30));
         var other = Certificates.newCa("b", NOW, Duration.ofDays(30));
-        X509Certificate serving = Certificates.issueServing(ca, NAMES, NOW, Duration.ofDays(20)).certificate();
+        X509Certificate serving =
+                Certificates.issueServing(ca, NAMES, NOW, Duration.ofDays(20)).certificate();
         assertThat(Certificates.signedBy(serving, other.certificate())).isFalse();
         assertThat(Certificates.signedBy(serving, ca.certificate())).isTrue();
     }

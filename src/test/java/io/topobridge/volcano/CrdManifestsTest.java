@@ -22,16 +22,30 @@ class CrdManifestsTest {
 
     static Stream<Arguments> manifests() {
         return Stream.of(
-                Arguments.of("scheduling.volcano.sh_podgroups.yaml", "PodGroupSpec", "PodGroupStatus", "podgroups.scheduling.volcano.sh"),
-                Arguments.of("scheduling.volcano.sh_queues.yaml", "QueueSpec", "QueueStatus", "queues.scheduling.volcano.sh"),
-                Arguments.of("topology.volcano.sh_hypernodes.yaml", "HyperNodeSpec", "HyperNodeStatus", "hypernodes.topology.volcano.sh"));
+                Arguments.of(
+                        "scheduling.volcano.sh_podgroups.yaml",
+                        "PodGroupSpec",
+                        "PodGroupStatus",
+                        "podgroups.scheduling.volcano.sh"),
+                Arguments.of(
+                        "scheduling.volcano.sh_queues.yaml",
+                        "QueueSpec",
+                        "QueueStatus",
+                        "queues.scheduling.volcano.sh"),
+                Arguments.of(
+                        "topology.volcano.sh_hypernodes.yaml",
+                        "HyperNodeSpec",
+                        "HyperNodeStatus",
+                        "hypernodes.topology.volcano.sh"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("manifests")
     void manifestMatchesTheOpenApiDescription(String file, String spec, String status, String name) throws IOException {
-        ObjectNode components = (ObjectNode) YAML.readTree(Path.of("crds/volcano.openapi.yaml").toFile())
-                .path("components").path("schemas");
+        ObjectNode components =
+                (ObjectNode) YAML.readTree(Path.of("crds/volcano.openapi.yaml").toFile())
+                        .path("components")
+                        .path("schemas");
         JsonNode crd = YAML.readTree(Path.of("crds", file).toFile());
         assertThat(crd.path("metadata").path("name").asText()).isEqualTo(name);
         JsonNode version = crd.path("spec").path("versions").get(0);
@@ -47,7 +61,8 @@ class CrdManifestsTest {
             String name = node.get("$ref").asText().substring("#/components/schemas/".length());
             if (name.equals("Quantity")) {
                 ObjectNode quantity = YAML.createObjectNode();
-                quantity.putArray("anyOf").add(YAML.createObjectNode().put("type", "integer"))
+                quantity.putArray("anyOf")
+                        .add(YAML.createObjectNode().put("type", "integer"))
                         .add(YAML.createObjectNode().put("type", "string"));
                 quantity.put("x-kubernetes-int-or-string", true);
                 return quantity;

@@ -38,14 +38,20 @@ class VolcanoConformanceTest {
     private static final YAMLMapper YAML = new YAMLMapper();
 
     static PodGroupSpec fullSpec() {
-        var topology = new NetworkTopologySpec().mode(NetworkTopologySpec.ModeEnum.HARD).highestTierAllowed(2);
+        var topology = new NetworkTopologySpec()
+                .mode(NetworkTopologySpec.ModeEnum.HARD)
+                .highestTierAllowed(2);
         var subgroup = new SubGroupPolicySpec()
                 .name("decode")
                 .subGroupSize(4)
                 .minSubGroups(1)
-                .labelSelector(new LabelSelectorBuilder().addToMatchLabels("role", "decode").build())
+                .labelSelector(new LabelSelectorBuilder()
+                        .addToMatchLabels("role", "decode")
+                        .build())
                 .matchLabelKeys(List.of("leaderworkerset.sigs.k8s.io/group-index"))
-                .networkTopology(new NetworkTopologySpec().mode(NetworkTopologySpec.ModeEnum.SOFT).highestTierAllowed(1));
+                .networkTopology(new NetworkTopologySpec()
+                        .mode(NetworkTopologySpec.ModeEnum.SOFT)
+                        .highestTierAllowed(1));
         return new PodGroupSpec()
                 .minMember(8)
                 .minTaskMember(Map.of("decode", 4))
@@ -57,12 +63,21 @@ class VolcanoConformanceTest {
     }
 
     static DesiredPodGroup podGroup(DesiredPodGroup.Ownership ownership) {
-        return new DesiredPodGroup("llm", "tb-decode-0", Map.of("app.kubernetes.io/managed-by", "topobridge"),
+        return new DesiredPodGroup(
+                "llm",
+                "tb-decode-0",
+                Map.of("app.kubernetes.io/managed-by", "topobridge"),
                 Map.of("topobridge.io/source", "LeaderWorkerSet/decode"),
-                List.of(new OwnerReferenceBuilder().withApiVersion("leaderworkerset.x-k8s.io/v1")
-                        .withKind("LeaderWorkerSet").withName("decode").withUid("8b0c5c7e-1111-2222-3333-444455556666")
-                        .withController(true).withBlockOwnerDeletion(true).build()),
-                fullSpec(), ownership);
+                List.of(new OwnerReferenceBuilder()
+                        .withApiVersion("leaderworkerset.x-k8s.io/v1")
+                        .withKind("LeaderWorkerSet")
+                        .withName("decode")
+                        .withUid("8b0c5c7e-1111-2222-3333-444455556666")
+                        .withController(true)
+                        .withBlockOwnerDeletion(true)
+                        .build()),
+                fullSpec(),
+                ownership);
     }
 
     static MemberSpec member(MemberSpec.TypeEnum type, String name) {
@@ -70,20 +85,34 @@ class VolcanoConformanceTest {
     }
 
     static List<DesiredHyperNode> hyperNodes() {
-        var labels = Map.of("volcano.sh/network-topology-source", "topobridge", "app.kubernetes.io/managed-by", "topobridge");
+        var labels = Map.of(
+                "volcano.sh/network-topology-source", "topobridge", "app.kubernetes.io/managed-by", "topobridge");
         return List.of(
-                new DesiredHyperNode("nvlink-a1b2c3", labels, new HyperNodeSpec().tier(1).tierName("nvlink")
-                        .members(List.of(member(MemberSpec.TypeEnum.NODE, "gpu-node-001"),
-                                member(MemberSpec.TypeEnum.NODE, "ip-10-0-0-1.ec2.internal")))),
-                new DesiredHyperNode("leaf-l1-9f8e7d", labels, new HyperNodeSpec().tier(2).tierName("leaf")
-                        .members(List.of(member(MemberSpec.TypeEnum.HYPER_NODE, "nvlink-a1b2c3")))));
+                new DesiredHyperNode(
+                        "nvlink-a1b2c3",
+                        labels,
+                        new HyperNodeSpec()
+                                .tier(1)
+                                .tierName("nvlink")
+                                .members(List.of(
+                                        member(MemberSpec.TypeEnum.NODE, "gpu-node-001"),
+                                        member(MemberSpec.TypeEnum.NODE, "ip-10-0-0-1.ec2.internal")))),
+                new DesiredHyperNode(
+                        "leaf-l1-9f8e7d",
+                        labels,
+                        new HyperNodeSpec()
+                                .tier(2)
+                                .tierName("leaf")
+                                .members(List.of(member(MemberSpec.TypeEnum.HYPER_NODE, "nvlink-a1b2c3")))));
     }
 
     @Test
     void podGroupsFromTheModelsAreAccepted() {
         var definition = VolcanoSchemas.podGroups();
         for (DesiredPodGroup.Ownership ownership : DesiredPodGroup.Ownership.values()) {
-            assertThat(definition.violations(VolcanoObjects.podGroup(podGroup(ownership)))).as(ownership.name()).isEmpty();
+            assertThat(definition.violations(VolcanoObjects.podGroup(podGroup(ownership))))
+                    .as(ownership.name())
+                    .isEmpty();
         }
     }
 
@@ -91,7 +120,9 @@ class VolcanoConformanceTest {
     void hyperNodesFromTheModelsAreAccepted() {
         var definition = VolcanoSchemas.hyperNodes();
         for (DesiredHyperNode hyperNode : hyperNodes()) {
-            assertThat(definition.violations(VolcanoObjects.hyperNode(hyperNode))).as(hyperNode.name()).isEmpty();
+            assertThat(definition.violations(VolcanoObjects.hyperNode(hyperNode)))
+                    .as(hyperNode.name())
+                    .isEmpty();
         }
     }
 
@@ -148,41 +179,62 @@ class VolcanoConformanceTest {
     @Test
     void admissionPolicyRulesAreAllEvaluated() {
         // every ValidatingAdmissionPolicy rule is run by CEL except the one needing Kubernetes' format library
-        assertThat(VolcanoSchemas.hyperNodes().javaCheckedPolicyRules()).hasSize(1)
+        assertThat(VolcanoSchemas.hyperNodes().javaCheckedPolicyRules())
+                .hasSize(1)
                 .allMatch(m -> m.contains("exactMatch validate failed"));
     }
 
     @Test
     void descriptionHasNotDriftedFromUpstream() throws IOException {
-        ObjectNode components = (ObjectNode) YAML.readTree(Path.of("crds/volcano.openapi.yaml").toFile())
-                .path("components").path("schemas");
+        ObjectNode components =
+                (ObjectNode) YAML.readTree(Path.of("crds/volcano.openapi.yaml").toFile())
+                        .path("components")
+                        .path("schemas");
         List<String> drift = new ArrayList<>();
-        compare(inline(components.get("PodGroupSpec"), components),
-                VolcanoSchemas.podGroups().openApiSchema().path("properties").path("spec"), "PodGroup.spec", drift);
-        compare(inline(components.get("HyperNodeSpec"), components),
-                VolcanoSchemas.hyperNodes().openApiSchema().path("properties").path("spec"), "HyperNode.spec", drift);
-        assertThat(drift).as("fields where crds/volcano.openapi.yaml differs from Volcano's CRDs").isEmpty();
+        compare(
+                inline(components.get("PodGroupSpec"), components),
+                VolcanoSchemas.podGroups().openApiSchema().path("properties").path("spec"),
+                "PodGroup.spec",
+                drift);
+        compare(
+                inline(components.get("HyperNodeSpec"), components),
+                VolcanoSchemas.hyperNodes().openApiSchema().path("properties").path("spec"),
+                "HyperNode.spec",
+                drift);
+        assertThat(drift)
+                .as("fields where crds/volcano.openapi.yaml differs from Volcano's CRDs")
+                .isEmpty();
     }
 
     @Test
     void driftIsDetected() throws IOException {
-        ObjectNode components = (ObjectNode) YAML.readTree(Path.of("crds/volcano.openapi.yaml").toFile())
-                .path("components").path("schemas");
+        ObjectNode components =
+                (ObjectNode) YAML.readTree(Path.of("crds/volcano.openapi.yaml").toFile())
+                        .path("components")
+                        .path("schemas");
         ObjectNode spec = (ObjectNode) inline(components.get("PodGroupSpec"), components);
         ((ObjectNode) spec.path("properties").path("networkTopology").path("properties")).remove("highestTierName");
         ((ObjectNode) spec.path("properties").path("queue")).put("maxLength", 63);
         List<String> drift = new ArrayList<>();
-        compare(spec, VolcanoSchemas.podGroups().openApiSchema().path("properties").path("spec"), "PodGroup.spec", drift);
-        assertThat(drift).hasSize(2).anyMatch(d -> d.contains("highestTierName")).anyMatch(d -> d.contains("queue.maxLength"));
+        compare(
+                spec,
+                VolcanoSchemas.podGroups().openApiSchema().path("properties").path("spec"),
+                "PodGroup.spec",
+                drift);
+        assertThat(drift)
+                .hasSize(2)
+                .anyMatch(d -> d.contains("highestTierName"))
+                .anyMatch(d -> d.contains("queue.maxLength"));
     }
 
-    private static final List<String> COMPARED = List.of("type", "enum", "minimum", "maximum", "minLength",
-            "maxLength", "pattern", "minItems", "required");
+    private static final List<String> COMPARED =
+            List.of("type", "enum", "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "required");
 
     private static void compare(JsonNode ours, JsonNode upstream, String path, List<String> drift) {
         if (upstream.path("x-kubernetes-int-or-string").asBoolean()) {
             if (!"string".equals(ours.path("type").asText())) {
-                drift.add(path + ": upstream is int-or-string, ours is " + ours.path("type").asText());
+                drift.add(path + ": upstream is int-or-string, ours is "
+                        + ours.path("type").asText());
             }
             return;
         }
@@ -200,7 +252,8 @@ class VolcanoConformanceTest {
                 drift.add(path + ": properties ours " + mine + ", upstream " + theirs);
             }
             mine.retainAll(theirs);
-            mine.forEach(p -> compare(ours.path("properties").get(p), upstream.path("properties").get(p), path + "." + p, drift));
+            mine.forEach(p -> compare(
+                    ours.path("properties").get(p), upstream.path("properties").get(p), path + "." + p, drift));
         }
         if (upstream.has("items")) {
             compare(ours.path("items"), upstream.get("items"), path + "[]", drift);
@@ -225,7 +278,9 @@ class VolcanoConformanceTest {
     }
 
     /** Copies {@code node} with every child passed through {@code recurse} (which resolves $refs). */
-    static JsonNode inline(JsonNode node, ObjectNode components,
+    static JsonNode inline(
+            JsonNode node,
+            ObjectNode components,
             java.util.function.BiFunction<JsonNode, ObjectNode, JsonNode> recurse) {
         if (node.isObject()) {
             ObjectNode out = node.deepCopy();

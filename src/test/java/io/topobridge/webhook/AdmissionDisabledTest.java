@@ -43,19 +43,45 @@ class AdmissionDisabledTest {
     void noWebhookIsServedAndOnlyTheBridgesOwnConfigurationIsRemoved() {
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(controller::ready);
         var registration = client.admissionRegistration().v1();
-        assertThat(registration.mutatingWebhookConfigurations().withName("topobridge").get()).isNull();
+        assertThat(registration
+                        .mutatingWebhookConfigurations()
+                        .withName("topobridge")
+                        .get())
+                .isNull();
         // configurations an earlier, enabled run of the bridge left, and a foreign one of the same name
-        client.resource(new MutatingWebhookConfigurationBuilder().withNewMetadata().withName("topobridge")
-                .addToLabels("app.kubernetes.io/managed-by", "topobridge").endMetadata().build()).create();
-        client.resource(new ValidatingWebhookConfigurationBuilder().withNewMetadata().withName("topobridge")
-                .addToLabels("app.kubernetes.io/managed-by", "someone-else").endMetadata().build()).create();
+        client.resource(new MutatingWebhookConfigurationBuilder()
+                        .withNewMetadata()
+                        .withName("topobridge")
+                        .addToLabels("app.kubernetes.io/managed-by", "topobridge")
+                        .endMetadata()
+                        .build())
+                .create();
+        client.resource(new ValidatingWebhookConfigurationBuilder()
+                        .withNewMetadata()
+                        .withName("topobridge")
+                        .addToLabels("app.kubernetes.io/managed-by", "someone-else")
+                        .endMetadata()
+                        .build())
+                .create();
 
         controller.start(); // what the lifecycle runs at start-up
         assertThat(controller.ready()).isTrue();
-        assertThat(registration.mutatingWebhookConfigurations().withName("topobridge").get()).isNull();
-        assertThat(registration.validatingWebhookConfigurations().withName("topobridge").get())
-                .as("a configuration without the bridge's label is not the bridge's to delete").isNotNull();
+        assertThat(registration
+                        .mutatingWebhookConfigurations()
+                        .withName("topobridge")
+                        .get())
+                .isNull();
+        assertThat(registration
+                        .validatingWebhookConfigurations()
+                        .withName("topobridge")
+                        .get())
+                .as("a configuration without the bridge's label is not the bridge's to delete")
+                .isNotNull();
         assertThat(controller.port()).isEqualTo(-1);
-        assertThat(client.secrets().inNamespace("default").withName("topobridge-webhook-tls").get()).isNull();
+        assertThat(client.secrets()
+                        .inNamespace("default")
+                        .withName("topobridge-webhook-tls")
+                        .get())
+                .isNull();
     }
 }

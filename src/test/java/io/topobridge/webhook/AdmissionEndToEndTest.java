@@ -24,8 +24,8 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.topobridge.controller.workload.WorkloadCaches;
-import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.ControllersSimulation;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadKind;
@@ -93,59 +93,167 @@ class AdmissionEndToEndTest {
         if (workloads != null) {
             return;
         }
-        client.resource(new NamespaceBuilder().withNewMetadata().withName(NS).addToLabels("topobridge.io/enabled", "true")
-                .endMetadata().build()).createOr(NonDeletingOperation::update);
+        client.resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NS)
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .endMetadata()
+                        .build())
+                .createOr(NonDeletingOperation::update);
         try (Stream<Path> files = Files.list(CRDS)) {
             for (Path file : files.sorted().toList()) {
                 try (InputStream in = Files.newInputStream(file)) {
-                    CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
+                    CustomResourceDefinition crd = client.apiextensions()
+                            .v1()
+                            .customResourceDefinitions()
+                            .load(in)
+                            .item();
                     client.resource(crd).createOr(NonDeletingOperation::update);
                 }
             }
         }
         // the Volcano queue the gangs go to (Volcano refuses PodGroups of a missing queue, and so the reconciler waits)
         var queue = new io.topobridge.volcano.Queue();
-        queue.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("default").build());
+        queue.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+                .withName("default")
+                .build());
         queue.setSpec(new io.topobridge.volcano.model.QueueSpec().weight(1));
         client.resource(queue).createOr(NonDeletingOperation::update);
         List<HasMetadata> created = new ArrayList<>();
-        GenericKubernetesResource storm = upstream("aibrix:samples/disaggregation/sglang/tp-1p1d.yaml", Map.of("topobridge.io/highest-tier", "rack"));
+        GenericKubernetesResource storm = upstream(
+                "aibrix:samples/disaggregation/sglang/tp-1p1d.yaml", Map.of("topobridge.io/highest-tier", "rack"));
         created.add(createCustom(WorkloadKind.STORM_SERVICE, storm));
         for (HasMetadata roleSet : ControllersSimulation.roleSets(created.get(0))) {
             created.add(createCustom(WorkloadKind.ROLE_SET, (GenericKubernetesResource) roleSet));
         }
-        created.add(createCustom(WorkloadKind.LEADER_WORKER_SET,
-                upstream("lws:docs/examples/sample/gang-scheduling/lws-sample-volcano.yaml", Map.of("topobridge.io/highest-tier", "1"))));
-        created.add(createCustom(WorkloadKind.DISAGGREGATED_SET, withAnnotations(client.getKubernetesSerialization()
-                .unmarshal(DISAGGREGATED_SET, GenericKubernetesResource.class), Map.of("topobridge.io/highest-tier", "spine"))));
-        var web = client.resource(new DeploymentBuilder().withNewMetadata().withName("web").withNamespace(NS)
-                .addToAnnotations("topobridge.io/highest-tier", "2").endMetadata().withNewSpec().withReplicas(3)
-                .withNewSelector().addToMatchLabels("app", "web").endSelector().withNewTemplate().withNewMetadata()
-                .addToLabels("app", "web").endMetadata().withNewSpec().addNewContainer().withName("c").withImage("x")
-                .endContainer().endSpec().endTemplate().endSpec().build()).create();
+        created.add(createCustom(
+                WorkloadKind.LEADER_WORKER_SET,
+                upstream(
+                        "lws:docs/examples/sample/gang-scheduling/lws-sample-volcano.yaml",
+                        Map.of("topobridge.io/highest-tier", "1"))));
+        created.add(createCustom(
+                WorkloadKind.DISAGGREGATED_SET,
+                withAnnotations(
+                        client.getKubernetesSerialization()
+                                .unmarshal(DISAGGREGATED_SET, GenericKubernetesResource.class),
+                        Map.of("topobridge.io/highest-tier", "spine"))));
+        var web = client.resource(new DeploymentBuilder()
+                        .withNewMetadata()
+                        .withName("web")
+                        .withNamespace(NS)
+                        .addToAnnotations("topobridge.io/highest-tier", "2")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withReplicas(3)
+                        .withNewSelector()
+                        .addToMatchLabels("app", "web")
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .addToLabels("app", "web")
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("x")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
         created.add(web);
-        client.resource(new ReplicaSetBuilder().withNewMetadata().withName("web-5d4f8").withNamespace(NS)
-                .addNewOwnerReference().withApiVersion("apps/v1").withKind("Deployment").withName("web")
-                .withUid(web.getMetadata().getUid()).withController(true).endOwnerReference().endMetadata()
-                .withNewSpec().withReplicas(3).withNewSelector().addToMatchLabels("app", "web").endSelector()
-                .withNewTemplate().withNewMetadata().addToLabels("app", "web").endMetadata().withNewSpec()
-                .addNewContainer().withName("c").withImage("x").endContainer().endSpec().endTemplate().endSpec().build()).create();
-        created.add(client.resource(new StatefulSetBuilder().withNewMetadata().withName("db").withNamespace(NS)
-                .addToAnnotations("topobridge.io/highest-tier", "nvlink").addToAnnotations("topobridge.io/mode", "soft")
-                .endMetadata().withNewSpec().withReplicas(2).withServiceName("db").withNewSelector()
-                .addToMatchLabels("app", "db").endSelector().withNewTemplate().withNewMetadata().addToLabels("app", "db")
-                .endMetadata().withNewSpec().addNewContainer().withName("c").withImage("x").endContainer().endSpec()
-                .endTemplate().endSpec().build()).create());
-        created.add(client.resource(new DeploymentBuilder().withNewMetadata().withName("plain").withNamespace(NS)
-                .endMetadata().withNewSpec().withReplicas(1).withNewSelector().addToMatchLabels("app", "plain")
-                .endSelector().withNewTemplate().withNewMetadata().addToLabels("app", "plain").endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withImage("x").endContainer().endSpec().endTemplate()
-                .endSpec().build()).create());
+        client.resource(new ReplicaSetBuilder()
+                        .withNewMetadata()
+                        .withName("web-5d4f8")
+                        .withNamespace(NS)
+                        .addNewOwnerReference()
+                        .withApiVersion("apps/v1")
+                        .withKind("Deployment")
+                        .withName("web")
+                        .withUid(web.getMetadata().getUid())
+                        .withController(true)
+                        .endOwnerReference()
+                        .endMetadata()
+                        .withNewSpec()
+                        .withReplicas(3)
+                        .withNewSelector()
+                        .addToMatchLabels("app", "web")
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .addToLabels("app", "web")
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("x")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
+        created.add(client.resource(new StatefulSetBuilder()
+                        .withNewMetadata()
+                        .withName("db")
+                        .withNamespace(NS)
+                        .addToAnnotations("topobridge.io/highest-tier", "nvlink")
+                        .addToAnnotations("topobridge.io/mode", "soft")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withReplicas(2)
+                        .withServiceName("db")
+                        .withNewSelector()
+                        .addToMatchLabels("app", "db")
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .addToLabels("app", "db")
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("x")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create());
+        created.add(client.resource(new DeploymentBuilder()
+                        .withNewMetadata()
+                        .withName("plain")
+                        .withNamespace(NS)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withReplicas(1)
+                        .withNewSelector()
+                        .addToMatchLabels("app", "plain")
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .addToLabels("app", "plain")
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("x")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create());
         // the informer caches see every workload
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> created.stream().allMatch(o ->
-                WorkloadKind.of(o.getApiVersion(), o.getKind())
-                        .flatMap(k -> lookup.get(k, NS, o.getMetadata().getName())).isPresent())
-                && lookup.get(WorkloadKind.REPLICA_SET, NS, "web-5d4f8").isPresent());
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> created.stream()
+                                .allMatch(o -> WorkloadKind.of(o.getApiVersion(), o.getKind())
+                                        .flatMap(k -> lookup.get(
+                                                k, NS, o.getMetadata().getName()))
+                                        .isPresent())
+                        && lookup.get(WorkloadKind.REPLICA_SET, NS, "web-5d4f8").isPresent());
         workloads = created;
     }
 
@@ -177,44 +285,69 @@ class AdmissionEndToEndTest {
 
     private GenericKubernetesResource upstream(String file, Map<String, String> annotations) throws Exception {
         GenericKubernetesResource object;
-        try (InputStream in = Files.newInputStream(Upstream.file(file.substring(0, file.indexOf(':')), file.substring(file.indexOf(':') + 1)))) {
+        try (InputStream in = Files.newInputStream(
+                Upstream.file(file.substring(0, file.indexOf(':')), file.substring(file.indexOf(':') + 1)))) {
             object = client.getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
         }
         return withAnnotations(object, annotations);
     }
 
-    private static GenericKubernetesResource withAnnotations(GenericKubernetesResource object, Map<String, String> annotations) {
+    private static GenericKubernetesResource withAnnotations(
+            GenericKubernetesResource object, Map<String, String> annotations) {
         object.getMetadata().setNamespace(NS);
-        var merged = new java.util.LinkedHashMap<String, String>(object.getMetadata().getAnnotations() == null ? Map.of()
-                : object.getMetadata().getAnnotations());
+        var merged = new java.util.LinkedHashMap<String, String>(
+                object.getMetadata().getAnnotations() == null
+                        ? Map.of()
+                        : object.getMetadata().getAnnotations());
         merged.putAll(annotations);
         object.getMetadata().setAnnotations(merged);
         return object;
     }
 
     private GenericKubernetesResource createCustom(WorkloadKind kind, GenericKubernetesResource object) {
-        var context = new ResourceDefinitionContext.Builder().withGroup(kind.group()).withVersion(kind.version())
-                .withKind(kind.kind()).withPlural(kind.plural()).withNamespaced(true).build();
-        return client.genericKubernetesResources(context).inNamespace(NS).resource(object).create();
+        var context = new ResourceDefinitionContext.Builder()
+                .withGroup(kind.group())
+                .withVersion(kind.version())
+                .withKind(kind.kind())
+                .withPlural(kind.plural())
+                .withNamespaced(true)
+                .build();
+        return client.genericKubernetesResources(context)
+                .inNamespace(NS)
+                .resource(object)
+                .create();
     }
 
     private static String roleSetName() {
-        return workloads.stream().filter(w -> "RoleSet".equals(w.getKind())).findFirst().orElseThrow()
-                .getMetadata().getName();
+        return workloads.stream()
+                .filter(w -> "RoleSet".equals(w.getKind()))
+                .findFirst()
+                .orElseThrow()
+                .getMetadata()
+                .getName();
     }
 
     /** The names of the PodGroups the reconciler makes for the workloads in the cluster. */
     private List<String> reconcilerPodGroups() {
         var translator = new WorkloadTranslator(WorkloadSettings.defaults());
         return translator.translate(workloads, FixedTiers.TIERS, lookup).podGroups().stream()
-                .map(DesiredPodGroup::name).toList();
+                .map(DesiredPodGroup::name)
+                .toList();
     }
 
     private Response admit(ObjectNode review) {
-        return given().relaxedHTTPSValidation().baseUri("https://localhost").port(controller.port())
-                .contentType("application/json").body(review.toString()).post(PodMutator.PATH)
-                .then().statusCode(200).body("response.uid", equalTo(Reviews.uid(review)))
-                .body("response.allowed", equalTo(true)).extract().response();
+        return given().relaxedHTTPSValidation()
+                .baseUri("https://localhost")
+                .port(controller.port())
+                .contentType("application/json")
+                .body(review.toString())
+                .post(PodMutator.PATH)
+                .then()
+                .statusCode(200)
+                .body("response.uid", equalTo(Reviews.uid(review)))
+                .body("response.allowed", equalTo(true))
+                .extract()
+                .response();
     }
 
     private static Pod pod(String yaml) {
@@ -224,7 +357,9 @@ class AdmissionEndToEndTest {
     /** Each kind's pod as its controller creates it, the PodGroup and task-spec it must name. */
     static Stream<Arguments> kinds() {
         return Stream.of(
-                Arguments.of("AIBrix StormService role pod (routing)", (java.util.function.Supplier<String>) () -> """
+                Arguments.of(
+                        "AIBrix StormService role pod (routing)",
+                        (java.util.function.Supplier<String>) () -> """
                         apiVersion: v1
                         kind: Pod
                         metadata:
@@ -232,8 +367,12 @@ class AdmissionEndToEndTest {
                           labels: {roleset-name: %1$s, role-name: routing, storm-service-name: tp-1p1d, app: tp-1p1d}
                           ownerReferences: [{apiVersion: orchestration.aibrix.ai/v1alpha1, kind: RoleSet, name: %1$s, uid: u1, controller: true}]
                         spec: {containers: [{name: mini-lb, image: aibrix/sglang-router:v0.1.6}]}
-                        """.formatted(roleSetName()), "tb-rs-%s", "routing"),
-                Arguments.of("AIBrix PodSet pod (prefill, podGroupSize 2)", (java.util.function.Supplier<String>) () -> """
+                        """.formatted(roleSetName()),
+                        "tb-rs-%s",
+                        "routing"),
+                Arguments.of(
+                        "AIBrix PodSet pod (prefill, podGroupSize 2)",
+                        (java.util.function.Supplier<String>) () -> """
                         apiVersion: v1
                         kind: Pod
                         metadata:
@@ -242,8 +381,12 @@ class AdmissionEndToEndTest {
                                    stormservice.orchestration.aibrix.ai/podset-name: %1$s-prefill-0}
                           ownerReferences: [{apiVersion: orchestration.aibrix.ai/v1alpha1, kind: PodSet, name: %1$s-prefill-0, uid: u2, controller: true}]
                         spec: {containers: [{name: prefill, image: aibrix/sglang}]}
-                        """.formatted(roleSetName()), "tb-rs-%s", "prefill"),
-                Arguments.of("LWS leader", (java.util.function.Supplier<String>) () -> """
+                        """.formatted(roleSetName()),
+                        "tb-rs-%s",
+                        "prefill"),
+                Arguments.of(
+                        "LWS leader",
+                        (java.util.function.Supplier<String>) () -> """
                         apiVersion: v1
                         kind: Pod
                         metadata:
@@ -252,8 +395,12 @@ class AdmissionEndToEndTest {
                                    leaderworkerset.sigs.k8s.io/worker-index: "0"}
                           ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: lws-sample-volcano, uid: u3, controller: true}]
                         spec: {schedulerName: volcano, containers: [{name: nginx, image: nginxinc/nginx-unprivileged:1.27}]}
-                        """, "tb-lws-lws-sample-volcano-1", "leader"),
-                Arguments.of("LWS worker", (java.util.function.Supplier<String>) () -> """
+                        """,
+                        "tb-lws-lws-sample-volcano-1",
+                        "leader"),
+                Arguments.of(
+                        "LWS worker",
+                        (java.util.function.Supplier<String>) () -> """
                         apiVersion: v1
                         kind: Pod
                         metadata:
@@ -262,8 +409,12 @@ class AdmissionEndToEndTest {
                                    leaderworkerset.sigs.k8s.io/worker-index: "3"}
                           ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: lws-sample-volcano-1, uid: u4, controller: true}]
                         spec: {schedulerName: volcano, containers: [{name: nginx, image: nginxinc/nginx-unprivileged:1.27}]}
-                        """, "tb-lws-lws-sample-volcano-1", "worker"),
-                Arguments.of("DisaggregatedSet decode pod", (java.util.function.Supplier<String>) () -> """
+                        """,
+                        "tb-lws-lws-sample-volcano-1",
+                        "worker"),
+                Arguments.of(
+                        "DisaggregatedSet decode pod",
+                        (java.util.function.Supplier<String>) () -> """
                         apiVersion: v1
                         kind: Pod
                         metadata:
@@ -272,8 +423,12 @@ class AdmissionEndToEndTest {
                                    disaggregatedset.x-k8s.io/role: decode, leaderworkerset.sigs.k8s.io/worker-index: "0",
                                    llm-d.ai/role: decode}
                         spec: {containers: [{name: modelserver, image: vllm}]}
-                        """, "tb-ds-pd-disagg-vllm-1", "decode-leader"),
-                Arguments.of("Deployment pod through its ReplicaSet", (java.util.function.Supplier<String>) () -> """
+                        """,
+                        "tb-ds-pd-disagg-vllm-1",
+                        "decode-leader"),
+                Arguments.of(
+                        "Deployment pod through its ReplicaSet",
+                        (java.util.function.Supplier<String>) () -> """
                         apiVersion: v1
                         kind: Pod
                         metadata:
@@ -281,7 +436,9 @@ class AdmissionEndToEndTest {
                           labels: {app: web, pod-template-hash: 5d4f8}
                           ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-5d4f8, uid: u5, controller: true}]
                         spec: {schedulerName: default-scheduler, containers: [{name: c, image: x}]}
-                        """, "tb-deploy-web", "web"),
+                        """,
+                        "tb-deploy-web",
+                        "web"),
                 Arguments.of("StatefulSet pod", (java.util.function.Supplier<String>) () -> """
                         apiVersion: v1
                         kind: Pod
@@ -295,7 +452,8 @@ class AdmissionEndToEndTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
-    void aPodOfEachKindIsTiedToItsGang(String name, java.util.function.Supplier<String> yaml, String group, String taskSpec) {
+    void aPodOfEachKindIsTiedToItsGang(
+            String name, java.util.function.Supplier<String> yaml, String group, String taskSpec) {
         String expectedGroup = group.contains("%s") ? group.formatted(roleSetName()) : group;
         Pod pod = pod(yaml.get());
         ObjectNode review = Reviews.podCreate(NS, pod);
@@ -306,12 +464,18 @@ class AdmissionEndToEndTest {
                 .containsEntry(VolcanoApi.GROUP_NAME_ANNOTATION, expectedGroup)
                 .containsEntry(VolcanoApi.TASK_SPEC_ANNOTATION, taskSpec);
         assertThat(admitted.getSpec().getSchedulerName()).isEqualTo("volcano");
-        assertThat(admitted.getMetadata().getLabels()).containsAllEntriesOf(pod.getMetadata().getLabels());
+        assertThat(admitted.getMetadata().getLabels())
+                .containsAllEntriesOf(pod.getMetadata().getLabels());
         assertThat(admitted.getSpec().getContainers()).isEqualTo(pod.getSpec().getContainers());
         // the name is the PodGroup the translator makes for the workload, and the running reconciler creates it
         assertThat(reconcilerPodGroups()).contains(expectedGroup);
-        Awaitility.await().atMost(Duration.ofSeconds(30))
-                .until(() -> client.resources(PodGroup.class).inNamespace(NS).withName(expectedGroup).get() != null);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> client.resources(PodGroup.class)
+                                .inNamespace(NS)
+                                .withName(expectedGroup)
+                                .get()
+                        != null);
     }
 
     @Test
@@ -353,14 +517,30 @@ class AdmissionEndToEndTest {
 
     @Test
     void invalidWorkloadsAreDeniedWithTheReconcilersMessage() {
-        var bad = new DeploymentBuilder().withNewMetadata().withName("typo").withNamespace(NS)
-                .addToAnnotations("topobridge.io/highest-tier", "rak").endMetadata().withNewSpec().withReplicas(2)
-                .endSpec().build();
-        ObjectNode review = Reviews.review("CREATE", NS, "apps", "v1", "Deployment", "deployments", Reviews.toJson(bad), null);
-        String message = new WorkloadTranslator(WorkloadSettings.defaults()).validate(bad, FixedTiers.TIERS,
-                new InMemoryLookup(List.of())).get(0).message();
-        given().relaxedHTTPSValidation().baseUri("https://localhost").port(controller.port()).contentType("application/json")
-                .body(review.toString()).post(WorkloadValidator.PATH).then().statusCode(200)
+        var bad = new DeploymentBuilder()
+                .withNewMetadata()
+                .withName("typo")
+                .withNamespace(NS)
+                .addToAnnotations("topobridge.io/highest-tier", "rak")
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(2)
+                .endSpec()
+                .build();
+        ObjectNode review =
+                Reviews.review("CREATE", NS, "apps", "v1", "Deployment", "deployments", Reviews.toJson(bad), null);
+        String message = new WorkloadTranslator(WorkloadSettings.defaults())
+                .validate(bad, FixedTiers.TIERS, new InMemoryLookup(List.of()))
+                .get(0)
+                .message();
+        given().relaxedHTTPSValidation()
+                .baseUri("https://localhost")
+                .port(controller.port())
+                .contentType("application/json")
+                .body(review.toString())
+                .post(WorkloadValidator.PATH)
+                .then()
+                .statusCode(200)
                 .body("response.uid", equalTo(Reviews.uid(review)))
                 .body("response.allowed", equalTo(false))
                 .body("response.status.code", equalTo(422))
@@ -368,20 +548,48 @@ class AdmissionEndToEndTest {
                 .body("response.status.message", containsString("topobridge.io/highest-tier=\"rak\""));
 
         GenericKubernetesResource lws = (GenericKubernetesResource) workloads.stream()
-                .filter(w -> "LeaderWorkerSet".equals(w.getKind())).findFirst().orElseThrow();
+                .filter(w -> "LeaderWorkerSet".equals(w.getKind()))
+                .findFirst()
+                .orElseThrow();
         ObjectNode sideways = (ObjectNode) Reviews.toJson(lws);
         ((ObjectNode) sideways.path("metadata").path("annotations")).put("topobridge.io/mode", "sideways");
-        ObjectNode update = Reviews.review("UPDATE", NS, "leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet",
-                "leaderworkersets", sideways, Reviews.toJson(lws));
-        given().relaxedHTTPSValidation().baseUri("https://localhost").port(controller.port()).contentType("application/json")
-                .body(update.toString()).post(WorkloadValidator.PATH).then().statusCode(200)
+        ObjectNode update = Reviews.review(
+                "UPDATE",
+                NS,
+                "leaderworkerset.x-k8s.io",
+                "v1",
+                "LeaderWorkerSet",
+                "leaderworkersets",
+                sideways,
+                Reviews.toJson(lws));
+        given().relaxedHTTPSValidation()
+                .baseUri("https://localhost")
+                .port(controller.port())
+                .contentType("application/json")
+                .body(update.toString())
+                .post(WorkloadValidator.PATH)
+                .then()
+                .statusCode(200)
                 .body("response.allowed", equalTo(false))
                 .body("response.status.message", containsString("topobridge.io/mode=\"sideways\""));
 
-        ObjectNode valid = Reviews.review("UPDATE", NS, "leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet",
-                "leaderworkersets", Reviews.toJson(lws), Reviews.toJson(lws));
-        given().relaxedHTTPSValidation().baseUri("https://localhost").port(controller.port()).contentType("application/json")
-                .body(valid.toString()).post(WorkloadValidator.PATH).then().statusCode(200)
+        ObjectNode valid = Reviews.review(
+                "UPDATE",
+                NS,
+                "leaderworkerset.x-k8s.io",
+                "v1",
+                "LeaderWorkerSet",
+                "leaderworkersets",
+                Reviews.toJson(lws),
+                Reviews.toJson(lws));
+        given().relaxedHTTPSValidation()
+                .baseUri("https://localhost")
+                .port(controller.port())
+                .contentType("application/json")
+                .body(valid.toString())
+                .post(WorkloadValidator.PATH)
+                .then()
+                .statusCode(200)
                 .body("response.allowed", equalTo(true));
     }
 }

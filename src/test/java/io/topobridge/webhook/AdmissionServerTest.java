@@ -23,6 +23,7 @@ import io.topobridge.testing.MockApiServer;
 import io.topobridge.tls.Certificates;
 import io.topobridge.tls.ServingCertificate;
 import io.topobridge.tls.TlsSettings;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -30,7 +31,6 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import jakarta.inject.Inject;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,11 +68,19 @@ class AdmissionServerTest {
     }
 
     private MutatingWebhookConfiguration mutating() {
-        return client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("topobridge").get();
+        return client.admissionRegistration()
+                .v1()
+                .mutatingWebhookConfigurations()
+                .withName("topobridge")
+                .get();
     }
 
     private ValidatingWebhookConfiguration validating() {
-        return client.admissionRegistration().v1().validatingWebhookConfigurations().withName("topobridge").get();
+        return client.admissionRegistration()
+                .v1()
+                .validatingWebhookConfigurations()
+                .withName("topobridge")
+                .get();
     }
 
     private static String decode(String base64) {
@@ -84,7 +92,8 @@ class AdmissionServerTest {
     }
 
     private int writes() {
-        return cluster().dispatcher().writes("/secrets/").size() + cluster().dispatcher().writes("/secrets?").size()
+        return cluster().dispatcher().writes("/secrets/").size()
+                + cluster().dispatcher().writes("/secrets?").size()
                 + cluster().dispatcher().writes("webhookconfigurations").size();
     }
 
@@ -93,9 +102,13 @@ class AdmissionServerTest {
     }
 
     private X509Certificate presented() throws Exception {
-        return WebhookServerTest.presented(WebhookServerTest.trusting(
-                new ServingCertificate(controller.serving().certificate(), controller.serving().key(),
-                        bundle(mutating().getWebhooks().get(0).getClientConfig().getCaBundle()), null)), controller.port());
+        return WebhookServerTest.presented(
+                WebhookServerTest.trusting(new ServingCertificate(
+                        controller.serving().certificate(),
+                        controller.serving().key(),
+                        bundle(mutating().getWebhooks().get(0).getClientConfig().getCaBundle()),
+                        null)),
+                controller.port());
     }
 
     @Test
@@ -105,7 +118,8 @@ class AdmissionServerTest {
         String caPem = decode(secret.getData().get("ca.crt"));
 
         MutatingWebhook pods = mutating().getWebhooks().get(0);
-        assertThat(mutating().getWebhooks()).extracting(MutatingWebhook::getName)
+        assertThat(mutating().getWebhooks())
+                .extracting(MutatingWebhook::getName)
                 .containsExactly("pods.topobridge.io", "podgroups.topobridge.io");
         MutatingWebhook podGroups = mutating().getWebhooks().get(1);
         assertThat(decode(podGroups.getClientConfig().getCaBundle())).isEqualTo(caPem);
@@ -115,7 +129,8 @@ class AdmissionServerTest {
             assertThat(r.getResources()).containsExactly("podgroups");
             assertThat(r.getOperations()).containsExactly("CREATE", "UPDATE");
         });
-        assertThat(podGroups.getObjectSelector().getMatchExpressions()).singleElement()
+        assertThat(podGroups.getObjectSelector().getMatchExpressions())
+                .singleElement()
                 .satisfies(e -> assertThat(e.getKey()).isEqualTo("app.kubernetes.io/managed-by"));
         assertThat(pods.getName()).isEqualTo("pods.topobridge.io");
         assertThat(decode(pods.getClientConfig().getCaBundle())).isEqualTo(caPem);
@@ -133,29 +148,43 @@ class AdmissionServerTest {
             assertThat(rule.getResources()).containsExactly("pods");
             assertThat(rule.getApiGroups()).containsExactly("");
         });
-        assertThat(pods.getNamespaceSelector().getMatchExpressions()).containsExactly(
-                new LabelSelectorRequirement("topobridge.io/enabled", "In", List.of("true")),
-                new LabelSelectorRequirement("kubernetes.io/metadata.name", "NotIn", List.of("kube-system")));
-        assertThat(pods.getObjectSelector().getMatchExpressions()).containsExactly(
-                new LabelSelectorRequirement("app.kubernetes.io/name", "NotIn", List.of("topobridge")));
+        assertThat(pods.getNamespaceSelector().getMatchExpressions())
+                .containsExactly(
+                        new LabelSelectorRequirement("topobridge.io/enabled", "In", List.of("true")),
+                        new LabelSelectorRequirement("kubernetes.io/metadata.name", "NotIn", List.of("kube-system")));
+        assertThat(pods.getObjectSelector().getMatchExpressions())
+                .containsExactly(
+                        new LabelSelectorRequirement("app.kubernetes.io/name", "NotIn", List.of("topobridge")));
 
         ValidatingWebhook workloads = validating().getWebhooks().get(0);
         assertThat(workloads.getName()).isEqualTo("workloads.topobridge.io");
         assertThat(decode(workloads.getClientConfig().getCaBundle())).isEqualTo(caPem);
         assertThat(workloads.getClientConfig().getService().getPath()).isEqualTo("/validate/workloads");
-        assertThat(workloads.getRules()).extracting(r -> r.getResources().get(0)).containsExactlyInAnyOrder(
-                "stormservices", "rolesets", "leaderworkersets", "disaggregatedsets", "deployments", "statefulsets");
-        assertThat(workloads.getRules()).allSatisfy(r -> assertThat(r.getOperations()).containsExactly("CREATE", "UPDATE"));
+        assertThat(workloads.getRules())
+                .extracting(r -> r.getResources().get(0))
+                .containsExactlyInAnyOrder(
+                        "stormservices",
+                        "rolesets",
+                        "leaderworkersets",
+                        "disaggregatedsets",
+                        "deployments",
+                        "statefulsets");
+        assertThat(workloads.getRules())
+                .allSatisfy(r -> assertThat(r.getOperations()).containsExactly("CREATE", "UPDATE"));
         // workloads are managed in opted-in namespaces only (topobridge.workloads.require-namespace-opt-in=true)
-        assertThat(workloads.getNamespaceSelector().getMatchExpressions()).containsExactly(
-                new LabelSelectorRequirement("topobridge.io/enabled", "In", List.of("true")),
-                new LabelSelectorRequirement("kubernetes.io/metadata.name", "NotIn", List.of("kube-system")));
+        assertThat(workloads.getNamespaceSelector().getMatchExpressions())
+                .containsExactly(
+                        new LabelSelectorRequirement("topobridge.io/enabled", "In", List.of("true")),
+                        new LabelSelectorRequirement("kubernetes.io/metadata.name", "NotIn", List.of("kube-system")));
 
         // the server presents the Secret's certificate, and it verifies against the registered caBundle
         X509Certificate served = presented();
-        assertThat(served).isEqualTo(Certificates.parseCertificates(decode(secret.getData().get("tls.crt"))).get(0));
-        assertThat(Certificates.dnsNames(served)).contains("topobridge-webhook.default.svc",
-                "topobridge-webhook.default.svc.cluster.local");
+        assertThat(served)
+                .isEqualTo(
+                        Certificates.parseCertificates(decode(secret.getData().get("tls.crt")))
+                                .get(0));
+        assertThat(Certificates.dnsNames(served))
+                .contains("topobridge-webhook.default.svc", "topobridge-webhook.default.svc.cluster.local");
     }
 
     @Test
@@ -173,20 +202,29 @@ class AdmissionServerTest {
         controller.check();
         Secret before = secret();
         String caBundle = mutating().getWebhooks().get(0).getClientConfig().getCaBundle();
-        var ca = new Certificates.Issued(bundle(caBundle).get(0),
+        var ca = new Certificates.Issued(
+                bundle(caBundle).get(0),
                 Certificates.parsePrivateKey(decode(before.getData().get("ca.key"))));
         // a certificate that expires in two days, well inside the 30-day renewal margin
-        var expiring = Certificates.issueServing(ca, NAMES, Instant.now().minus(Duration.ofDays(363)), Duration.ofDays(365));
-        client.secrets().inNamespace(NS).resource(new SecretBuilder(before).addToData(Map.of(
-                "tls.crt", b64(expiring.certificatePem()), "tls.key", b64(expiring.keyPem()))).build()).update();
+        var expiring =
+                Certificates.issueServing(ca, NAMES, Instant.now().minus(Duration.ofDays(363)), Duration.ofDays(365));
+        client.secrets()
+                .inNamespace(NS)
+                .resource(new SecretBuilder(before)
+                        .addToData(Map.of("tls.crt", b64(expiring.certificatePem()), "tls.key", b64(expiring.keyPem())))
+                        .build())
+                .update();
         controller.check(); // reloads what the Secret holds … and renews it, since it is due
         cluster().dispatcher().clearLog();
 
-        X509Certificate stored = Certificates.parseCertificates(decode(secret().getData().get("tls.crt"))).get(0);
+        X509Certificate stored = Certificates.parseCertificates(
+                        decode(secret().getData().get("tls.crt")))
+                .get(0);
         assertThat(stored).isNotEqualTo(expiring.certificate());
         assertThat(stored.getNotAfter().toInstant()).isAfter(Instant.now().plus(Duration.ofDays(300)));
         assertThat(presented()).isEqualTo(stored);
-        assertThat(mutating().getWebhooks().get(0).getClientConfig().getCaBundle()).isEqualTo(caBundle);
+        assertThat(mutating().getWebhooks().get(0).getClientConfig().getCaBundle())
+                .isEqualTo(caBundle);
 
         controller.check();
         assertThat(writes()).isZero();
@@ -198,14 +236,27 @@ class AdmissionServerTest {
         Instant now = Instant.now();
         var oldCa = Certificates.newCa("expiring-ca", now.minus(Duration.ofDays(100)), Duration.ofDays(110));
         var serving = Certificates.issueServing(oldCa, NAMES, now, Duration.ofDays(365));
-        client.secrets().inNamespace(NS).resource(new SecretBuilder(secret()).withData(Map.of(
-                "tls.crt", b64(serving.certificatePem()), "tls.key", b64(serving.keyPem()),
-                "ca.crt", b64(oldCa.certificatePem()), "ca.key", b64(oldCa.keyPem()))).build()).update();
+        client.secrets()
+                .inNamespace(NS)
+                .resource(new SecretBuilder(secret())
+                        .withData(Map.of(
+                                "tls.crt",
+                                b64(serving.certificatePem()),
+                                "tls.key",
+                                b64(serving.keyPem()),
+                                "ca.crt",
+                                b64(oldCa.certificatePem()),
+                                "ca.key",
+                                b64(oldCa.keyPem())))
+                        .build())
+                .update();
 
         controller.check();
 
-        List<X509Certificate> pods = bundle(mutating().getWebhooks().get(0).getClientConfig().getCaBundle());
-        List<X509Certificate> workloads = bundle(validating().getWebhooks().get(0).getClientConfig().getCaBundle());
+        List<X509Certificate> pods =
+                bundle(mutating().getWebhooks().get(0).getClientConfig().getCaBundle());
+        List<X509Certificate> workloads =
+                bundle(validating().getWebhooks().get(0).getClientConfig().getCaBundle());
         assertThat(pods).hasSize(2).isEqualTo(workloads);
         assertThat(pods.get(1)).isEqualTo(oldCa.certificate());
         X509Certificate served = presented();
@@ -217,11 +268,17 @@ class AdmissionServerTest {
     void aCertificateAnotherReplicaRenewedIsReloadedWithoutWritingTheSecret() throws Exception {
         controller.check();
         Secret current = secret();
-        var ca = new Certificates.Issued(Certificates.parseCertificates(decode(current.getData().get("ca.crt"))).get(0),
+        var ca = new Certificates.Issued(
+                Certificates.parseCertificates(decode(current.getData().get("ca.crt")))
+                        .get(0),
                 Certificates.parsePrivateKey(decode(current.getData().get("ca.key"))));
         var theirs = Certificates.issueServing(ca, NAMES, Instant.now(), Duration.ofDays(200));
-        client.secrets().inNamespace(NS).resource(new SecretBuilder(current).addToData(Map.of(
-                "tls.crt", b64(theirs.certificatePem()), "tls.key", b64(theirs.keyPem()))).build()).update();
+        client.secrets()
+                .inNamespace(NS)
+                .resource(new SecretBuilder(current)
+                        .addToData(Map.of("tls.crt", b64(theirs.certificatePem()), "tls.key", b64(theirs.keyPem())))
+                        .build())
+                .update();
         cluster().dispatcher().clearLog();
 
         controller.check();
@@ -241,29 +298,60 @@ class AdmissionServerTest {
         controller.check();
         MutatingWebhook restored = mutating().getWebhooks().get(0);
         assertThat(restored.getFailurePolicy()).isEqualTo("Ignore");
-        assertThat(decode(restored.getClientConfig().getCaBundle())).isEqualTo(decode(secret().getData().get("ca.crt")));
-        assertThat(cluster().dispatcher().writes("mutatingwebhookconfigurations")).hasSize(1);
+        assertThat(decode(restored.getClientConfig().getCaBundle()))
+                .isEqualTo(decode(secret().getData().get("ca.crt")));
+        assertThat(cluster().dispatcher().writes("mutatingwebhookconfigurations"))
+                .hasSize(1);
     }
 
     @Test
     void theRunningWebhooksAnswerOverHttps() {
-        var pod = new PodBuilder().withNewMetadata().withGenerateName("plain-").addToLabels("app", "plain").endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withImage("i").endContainer().endSpec().build();
+        var pod = new PodBuilder()
+                .withNewMetadata()
+                .withGenerateName("plain-")
+                .addToLabels("app", "plain")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("i")
+                .endContainer()
+                .endSpec()
+                .build();
         var review = Reviews.podCreate("admission-plain", pod);
-        https().contentType("application/json").body(review.toString()).post("/mutate/pods").then().statusCode(200)
-                .body("response.uid", equalTo(Reviews.uid(review))).body("response.allowed", equalTo(true))
+        https().contentType("application/json")
+                .body(review.toString())
+                .post("/mutate/pods")
+                .then()
+                .statusCode(200)
+                .body("response.uid", equalTo(Reviews.uid(review)))
+                .body("response.allowed", equalTo(true))
                 .body("response.patch", nullValue());
-        https().contentType("application/json").body("{}").post("/mutate/pods").then().statusCode(400)
+        https().contentType("application/json")
+                .body("{}")
+                .post("/mutate/pods")
+                .then()
+                .statusCode(400)
                 .body("message", containsString("kind is absent, expected AdmissionReview"));
-        var deployment = Reviews.JSON.createObjectNode().put("apiVersion", "apps/v1").put("kind", "Deployment");
+        var deployment =
+                Reviews.JSON.createObjectNode().put("apiVersion", "apps/v1").put("kind", "Deployment");
         deployment.putObject("metadata").put("name", "plain").put("namespace", "admission-plain");
-        var validation = Reviews.review("CREATE", "admission-plain", "apps", "v1", "Deployment", "deployments", deployment, null);
-        https().contentType("application/json").body(validation.toString()).post("/validate/workloads").then().statusCode(200)
+        var validation = Reviews.review(
+                "CREATE", "admission-plain", "apps", "v1", "Deployment", "deployments", deployment, null);
+        https().contentType("application/json")
+                .body(validation.toString())
+                .post("/validate/workloads")
+                .then()
+                .statusCode(200)
                 .body("response.allowed", equalTo(true));
 
-        given().get("/q/metrics").then().statusCode(200)
-                .body(containsString("topobridge_admission_reviews_seconds_count{result=\"unchanged\",webhook=\"pods\"}"))
-                .body(containsString("topobridge_admission_reviews_seconds_count{result=\"malformed\",webhook=\"pods\"}"))
+        given().get("/q/metrics")
+                .then()
+                .statusCode(200)
+                .body(containsString(
+                        "topobridge_admission_reviews_seconds_count{result=\"unchanged\",webhook=\"pods\"}"))
+                .body(containsString(
+                        "topobridge_admission_reviews_seconds_count{result=\"malformed\",webhook=\"pods\"}"))
                 .body(containsString("topobridge_admission_certificate_expiry_seconds "));
     }
 

@@ -18,7 +18,10 @@ import org.junit.jupiter.api.Test;
 /** Admission logs each finding identity once, whatever its message, and every line it logs is one line. */
 class FindingLogTest {
 
-    enum Reasons implements Reason { FOREIGN_SCHEDULER, SUBGROUP_LABEL_CONFLICT }
+    enum Reasons implements Reason {
+        FOREIGN_SCHEDULER,
+        SUBGROUP_LABEL_CONFLICT
+    }
 
     private static final String LOGGER = FindingLogTest.class.getName();
     private static final ObjectRef POD = new ObjectRef("v1", "Pod", "llm", "vllm-7d9f-*", null);
@@ -31,12 +34,10 @@ class FindingLogTest {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
     private final FindingLog log = new FindingLog(Logger.getLogger(LOGGER));
 
@@ -56,10 +57,12 @@ class FindingLogTest {
         log.log(Finding.warning(Reasons.FOREIGN_SCHEDULER, POD, "pod names scheduler \"kai-2\""));
         log.log(Finding.warning(Reasons.SUBGROUP_LABEL_CONFLICT, POD, "label a").withKey("a"));
         log.log(Finding.warning(Reasons.SUBGROUP_LABEL_CONFLICT, POD, "label b").withKey("b"));
-        log.log(Finding.warning(Reasons.SUBGROUP_LABEL_CONFLICT, POD, "label b again").withKey("b"));
-        assertThat(lines).containsExactly(
-                "WARNING Pod/llm/vllm-7d9f-* ForeignScheduler: pod names scheduler \"kai\"",
-                "WARNING Pod/llm/vllm-7d9f-* SubgroupLabelConflict: label a",
-                "WARNING Pod/llm/vllm-7d9f-* SubgroupLabelConflict: label b");
+        log.log(Finding.warning(Reasons.SUBGROUP_LABEL_CONFLICT, POD, "label b again")
+                .withKey("b"));
+        assertThat(lines)
+                .containsExactly(
+                        "WARNING Pod/llm/vllm-7d9f-* ForeignScheduler: pod names scheduler \"kai\"",
+                        "WARNING Pod/llm/vllm-7d9f-* SubgroupLabelConflict: label a",
+                        "WARNING Pod/llm/vllm-7d9f-* SubgroupLabelConflict: label b");
     }
 }

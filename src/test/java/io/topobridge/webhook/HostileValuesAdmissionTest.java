@@ -7,15 +7,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.restassured.response.Response;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.admission.PodAdmission;
-import io.topobridge.core.workload.PodAssignment;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.Fixtures;
+import io.topobridge.core.workload.PodAssignment;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
-import io.restassured.response.Response;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -39,8 +39,8 @@ import org.junit.jupiter.api.Test;
 class HostileValuesAdmissionTest {
 
     private static final String FORGE = "\nREJECTED Deployment/ml/other InvalidAnnotation: forged";
-    private static final List<String> LOGGERS = List.of(WorkloadValidator.class.getName(), PodMutator.class.getName(),
-            WebhookServer.class.getName());
+    private static final List<String> LOGGERS =
+            List.of(WorkloadValidator.class.getName(), PodMutator.class.getName(), WebhookServer.class.getName());
     private static final List<String> LOGGED = new CopyOnWriteArrayList<>();
     private static final Handler CAPTURE = new Handler() {
         @Override
@@ -49,12 +49,10 @@ class HostileValuesAdmissionTest {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
     private static WebhookFixture fixture;
 
@@ -62,12 +60,23 @@ class HostileValuesAdmissionTest {
     static void start() {
         var translator = new WorkloadTranslator(WorkloadSettings.defaults());
         // every pod belongs to PodGroup pg and should carry topobridge.io/member=decode
-        var admission = new PodAdmission(AdmissionSettings.defaults(),
-                (pod, tiers, lookup) -> Optional.of(new PodAssignment("pg", "decode", Map.of("topobridge.io/member", "decode"))));
+        var admission = new PodAdmission(
+                AdmissionSettings.defaults(),
+                (pod, tiers, lookup) ->
+                        Optional.of(new PodAssignment("pg", "decode", Map.of("topobridge.io/member", "decode"))));
         fixture = new WebhookFixture(List.of(
-                new WorkloadValidator(translator::validate, () -> Fixtures.TIERS, new InMemoryLookup(List.of()),
-                        Reviews.SERIALIZATION, Set.of()),
-                new PodMutator(admission, () -> Fixtures.TIERS, new InMemoryLookup(List.of()), Reviews.SERIALIZATION, Set.of())));
+                new WorkloadValidator(
+                        translator::validate,
+                        () -> Fixtures.TIERS,
+                        new InMemoryLookup(List.of()),
+                        Reviews.SERIALIZATION,
+                        Set.of()),
+                new PodMutator(
+                        admission,
+                        () -> Fixtures.TIERS,
+                        new InMemoryLookup(List.of()),
+                        Reviews.SERIALIZATION,
+                        Set.of())));
         LOGGERS.forEach(name -> Logger.getLogger(name).addHandler(CAPTURE));
     }
 
@@ -83,46 +92,82 @@ class HostileValuesAdmissionTest {
 
     @Test
     void aDenialAndItsWarningsAreBoundedAndOnOneLine() {
-        Deployment hostile = new DeploymentBuilder().withNewMetadata().withName("decode").withNamespace("ml").endMetadata()
-                .withNewSpec().withReplicas(2).endSpec().build();
+        Deployment hostile = new DeploymentBuilder()
+                .withNewMetadata()
+                .withName("decode")
+                .withNamespace("ml")
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(2)
+                .endSpec()
+                .build();
         Map<String, String> annotations = new HashMap<>();
         annotations.put("topobridge.io/highest-tier", "2" + FORGE + "a".repeat(1 << 20));
         annotations.put("topobridge.io/mode", "hard\u202e");
         annotations.put("topobridge.io/colour", "\u001b[2Jred\u2028");
         hostile.getMetadata().setAnnotations(annotations);
-        ObjectNode review = Reviews.review("CREATE", "ml", "apps", "v1", "Deployment", "deployments",
-                Reviews.toJson(hostile), null);
+        ObjectNode review = Reviews.review(
+                "CREATE", "ml", "apps", "v1", "Deployment", "deployments", Reviews.toJson(hostile), null);
 
-        Response response = fixture.request().body(review.toString()).post(WorkloadValidator.PATH).then().statusCode(200)
-                .body("response.allowed", equalTo(false)).extract().response();
+        Response response = fixture.request()
+                .body(review.toString())
+                .post(WorkloadValidator.PATH)
+                .then()
+                .statusCode(200)
+                .body("response.allowed", equalTo(false))
+                .extract()
+                .response();
 
         String denial = response.path("response.status.message");
         assertOneLine(denial);
         assertThat(denial.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(4 * UserText.MAX_MESSAGE_BYTES);
-        assertThat(denial).contains("topobridge.io/highest-tier=\"2\\nREJECTED Deployment/ml/other InvalidAnnotation: forged")
-                .contains("(1048632 chars)").contains("topobridge.io/mode=\"hard\\u202e\"");
+        assertThat(denial)
+                .contains("topobridge.io/highest-tier=\"2\\nREJECTED Deployment/ml/other InvalidAnnotation: forged")
+                .contains("(1048632 chars)")
+                .contains("topobridge.io/mode=\"hard\\u202e\"");
         List<String> warnings = response.path("response.warnings");
         assertThat(warnings).singleElement().satisfies(w -> {
             assertOneLine(w);
             assertThat(w).contains("topobridge.io/colour=\"\\u001b[2Jred\\u2028\"");
         });
-        assertThat(LOGGED).as("the denial is logged").anyMatch(l -> l.contains("InvalidAnnotation"))
+        assertThat(LOGGED)
+                .as("the denial is logged")
+                .anyMatch(l -> l.contains("InvalidAnnotation"))
                 .allSatisfy(HostileValuesAdmissionTest::assertOneLine)
-                .allSatisfy(l -> assertThat(l.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(UserText.MAX_MESSAGE_BYTES));
+                .allSatisfy(l -> assertThat(l.getBytes(StandardCharsets.UTF_8).length)
+                        .isLessThanOrEqualTo(UserText.MAX_MESSAGE_BYTES));
     }
 
     @Test
     void podWarningsAndLogLinesAreOnOneLine() {
-        var pod = new PodBuilder().withNewMetadata().withGenerateName("decode-\n\u001b[31m-").addToLabels("topobridge.io/member",
-                "prefill\r\nWARNING forged").endMetadata().withNewSpec().withSchedulerName("kai\u2029x").addNewContainer()
-                .withName("c").withImage("i").endContainer().endSpec().build();
-        Response response = fixture.request().body(Reviews.podCreate("ml", pod).toString()).post(PodMutator.PATH).then()
-                .statusCode(200).body("response.allowed", equalTo(true)).extract().response();
+        var pod = new PodBuilder()
+                .withNewMetadata()
+                .withGenerateName("decode-\n\u001b[31m-")
+                .addToLabels("topobridge.io/member", "prefill\r\nWARNING forged")
+                .endMetadata()
+                .withNewSpec()
+                .withSchedulerName("kai\u2029x")
+                .addNewContainer()
+                .withName("c")
+                .withImage("i")
+                .endContainer()
+                .endSpec()
+                .build();
+        Response response = fixture.request()
+                .body(Reviews.podCreate("ml", pod).toString())
+                .post(PodMutator.PATH)
+                .then()
+                .statusCode(200)
+                .body("response.allowed", equalTo(true))
+                .extract()
+                .response();
         List<String> warnings = response.path("response.warnings");
         assertThat(warnings).hasSize(2).allSatisfy(HostileValuesAdmissionTest::assertOneLine);
         assertThat(warnings).anySatisfy(w -> assertThat(w).contains("pod names scheduler \"kai\\u2029x\""));
-        assertThat(warnings).anySatisfy(w -> assertThat(w).contains("topobridge.io/member=\"prefill\\r\\nWARNING forged\""));
-        assertThat(LOGGED).anyMatch(l -> l.contains("Pod/ml/decode-\\n\\u001b[31m-* ForeignScheduler"))
+        assertThat(warnings)
+                .anySatisfy(w -> assertThat(w).contains("topobridge.io/member=\"prefill\\r\\nWARNING forged\""));
+        assertThat(LOGGED)
+                .anyMatch(l -> l.contains("Pod/ml/decode-\\n\\u001b[31m-* ForeignScheduler"))
                 .allSatisfy(HostileValuesAdmissionTest::assertOneLine);
     }
 }

@@ -52,8 +52,12 @@ class PodGroupMutatorTest {
     @BeforeAll
     static void start() {
         var translator = new WorkloadTranslator(WorkloadSettings.defaults());
-        fixture = new WebhookFixture(List.of(new PodGroupMutator(translator, () -> Fixtures.TIERS,
-                new InMemoryLookup(CLUSTER), Reviews.SERIALIZATION, Set.of("kube-system"))));
+        fixture = new WebhookFixture(List.of(new PodGroupMutator(
+                translator,
+                () -> Fixtures.TIERS,
+                new InMemoryLookup(CLUSTER),
+                Reviews.SERIALIZATION,
+                Set.of("kube-system"))));
     }
 
     @AfterAll
@@ -66,10 +70,23 @@ class PodGroupMutatorTest {
     }
 
     private static JsonNode admitted(String operation, ObjectNode podGroup) {
-        ObjectNode review = Reviews.review(operation, NS, "scheduling.volcano.sh", "v1beta1", "PodGroup", "podgroups",
-                podGroup, "UPDATE".equals(operation) ? podGroup : null);
-        Response response = fixture.request().body(review.toString()).post(PodGroupMutator.PATH).then().statusCode(200)
-                .body("response.allowed", equalTo(true)).extract().response();
+        ObjectNode review = Reviews.review(
+                operation,
+                NS,
+                "scheduling.volcano.sh",
+                "v1beta1",
+                "PodGroup",
+                "podgroups",
+                podGroup,
+                "UPDATE".equals(operation) ? podGroup : null);
+        Response response = fixture.request()
+                .body(review.toString())
+                .post(PodGroupMutator.PATH)
+                .then()
+                .statusCode(200)
+                .body("response.allowed", equalTo(true))
+                .extract()
+                .response();
         JsonNode patch = Reviews.patch(response);
         return patch == null ? podGroup : Rfc6902.apply(patch, podGroup);
     }
@@ -85,10 +102,18 @@ class PodGroupMutatorTest {
                                               uid: u1, controller: true}]}
                 spec: {minMember: 3, queue: default}
                 """));
-        assertThat(after.path("spec").path("minMember").asInt()).as("AIBrix's fields untouched").isEqualTo(3);
-        assertThat(after.path("spec").path("networkTopology").path("highestTierAllowed").asInt()).isEqualTo(2);
-        assertThat(after.path("spec").path("networkTopology").path("mode").asText()).isEqualTo("hard");
-        assertThat(after.path("spec").path("subGroupPolicy")).extracting(p -> p.path("name").asText())
+        assertThat(after.path("spec").path("minMember").asInt())
+                .as("AIBrix's fields untouched")
+                .isEqualTo(3);
+        assertThat(after.path("spec")
+                        .path("networkTopology")
+                        .path("highestTierAllowed")
+                        .asInt())
+                .isEqualTo(2);
+        assertThat(after.path("spec").path("networkTopology").path("mode").asText())
+                .isEqualTo("hard");
+        assertThat(after.path("spec").path("subGroupPolicy"))
+                .extracting(p -> p.path("name").asText())
                 .containsExactly("prefill", "decode");
     }
 
@@ -101,7 +126,11 @@ class PodGroupMutatorTest {
                            ownerReferences: [{apiVersion: v1, kind: Pod, name: ds-1, uid: p1, controller: true}]}
                 spec: {minMember: 2}
                 """));
-        assertThat(after.path("spec").path("networkTopology").path("highestTierAllowed").asInt()).isEqualTo(1);
+        assertThat(after.path("spec")
+                        .path("networkTopology")
+                        .path("highestTierAllowed")
+                        .asInt())
+                .isEqualTo(1);
         assertThat(after.path("spec").path("minMember").asInt()).isEqualTo(2);
     }
 

@@ -14,9 +14,9 @@ import io.restassured.response.Response;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.admission.PodAdmission;
-import io.topobridge.core.workload.PodAssignment;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.PodAssignment;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,25 +36,34 @@ class PodMutatorTest {
     private static WebhookFixture fixture;
 
     /** label gang=G: PodGroup G, role from label role (task-spec), subgroup label topobridge.io/subgroup=G-role. */
-    private static Optional<PodAssignment> scripted(Pod pod, TierCatalog tiers, io.topobridge.core.workload.WorkloadLookup lookup) {
+    private static Optional<PodAssignment> scripted(
+            Pod pod, TierCatalog tiers, io.topobridge.core.workload.WorkloadLookup lookup) {
         SEEN.add(pod);
-        Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+        Map<String, String> labels = pod.getMetadata().getLabels() == null
+                ? Map.of()
+                : pod.getMetadata().getLabels();
         if (labels.containsKey("explode")) {
-            throw new IllegalStateException("lookup failed for " + pod.getMetadata().getGenerateName());
+            throw new IllegalStateException(
+                    "lookup failed for " + pod.getMetadata().getGenerateName());
         }
         String gang = labels.get("gang");
         if (gang == null) {
             return Optional.empty();
         }
         String role = labels.get("role");
-        return Optional.of(new PodAssignment(gang, role, role == null ? Map.of() : Map.of("topobridge.io/subgroup", gang + "-" + role)));
+        return Optional.of(new PodAssignment(
+                gang, role, role == null ? Map.of() : Map.of("topobridge.io/subgroup", gang + "-" + role)));
     }
 
     @BeforeAll
     static void start() {
         var admission = new PodAdmission(AdmissionSettings.defaults(), PodMutatorTest::scripted);
-        var mutator = new PodMutator(admission, () -> TierCatalog.EMPTY, new InMemoryLookup(List.of()),
-                Reviews.SERIALIZATION, java.util.Set.of("kube-system"));
+        var mutator = new PodMutator(
+                admission,
+                () -> TierCatalog.EMPTY,
+                new InMemoryLookup(List.of()),
+                Reviews.SERIALIZATION,
+                java.util.Set.of("kube-system"));
         fixture = new WebhookFixture(List.of(mutator));
     }
 
@@ -65,15 +74,29 @@ class PodMutatorTest {
 
     private static PodBuilder pod() {
         // as a ReplicaSet creates it: generateName, no name, no namespace in the object, defaulted scheduler
-        return new PodBuilder().withNewMetadata().withGenerateName("web-7d9f-").endMetadata()
-                .withNewSpec().withSchedulerName("default-scheduler").addNewContainer().withName("c").withImage("i")
-                .endContainer().endSpec();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withGenerateName("web-7d9f-")
+                .endMetadata()
+                .withNewSpec()
+                .withSchedulerName("default-scheduler")
+                .addNewContainer()
+                .withName("c")
+                .withImage("i")
+                .endContainer()
+                .endSpec();
     }
 
     private static Response post(ObjectNode review) {
-        return fixture.request().body(review.toString()).post(PodMutator.PATH).then().statusCode(200)
-                .body("response.uid", equalTo(Reviews.uid(review))).body("response.allowed", equalTo(true))
-                .extract().response();
+        return fixture.request()
+                .body(review.toString())
+                .post(PodMutator.PATH)
+                .then()
+                .statusCode(200)
+                .body("response.uid", equalTo(Reviews.uid(review)))
+                .body("response.allowed", equalTo(true))
+                .extract()
+                .response();
     }
 
     @Test
@@ -82,104 +105,178 @@ class PodMutatorTest {
         pod.getMetadata().setLabels(null);
         ObjectNode review = Reviews.podCreate("ml", pod);
         // the label map is absent: the scripted gang comes from an annotation-free pod via a fixed assignment
-        ((ObjectNode) review.path("request").path("object").path("metadata")).putObject("labels").put("gang", "g1").put("role", "leader");
+        ((ObjectNode) review.path("request").path("object").path("metadata"))
+                .putObject("labels")
+                .put("gang", "g1")
+                .put("role", "leader");
         Response response = post(review);
 
         JsonNode patch = Reviews.patch(response);
-        assertThat(patch).contains(Reviews.JSON.valueToTree(Map.of("op", "add", "path", "/metadata/annotations",
-                "value", Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "g1", VolcanoApi.TASK_SPEC_ANNOTATION, "leader"))));
-        assertThat(patch).contains(Reviews.JSON.valueToTree(Map.of("op", "add",
-                "path", "/metadata/labels/topobridge.io~1subgroup", "value", "g1-leader")));
-        assertThat(patch).contains(Reviews.JSON.valueToTree(Map.of("op", "replace", "path", "/spec/schedulerName", "value", "volcano")));
+        assertThat(patch)
+                .contains(Reviews.JSON.valueToTree(Map.of(
+                        "op",
+                        "add",
+                        "path",
+                        "/metadata/annotations",
+                        "value",
+                        Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "g1", VolcanoApi.TASK_SPEC_ANNOTATION, "leader"))));
+        assertThat(patch)
+                .contains(Reviews.JSON.valueToTree(
+                        Map.of("op", "add", "path", "/metadata/labels/topobridge.io~1subgroup", "value", "g1-leader")));
+        assertThat(patch)
+                .contains(Reviews.JSON.valueToTree(
+                        Map.of("op", "replace", "path", "/spec/schedulerName", "value", "volcano")));
         assertThat(patch).hasSize(3);
 
         Pod admitted = Reviews.admittedPod(review, response);
-        assertThat(admitted.getMetadata().getAnnotations()).containsExactlyInAnyOrderEntriesOf(
-                Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "g1", VolcanoApi.TASK_SPEC_ANNOTATION, "leader"));
-        assertThat(admitted.getMetadata().getLabels()).containsEntry("topobridge.io/subgroup", "g1-leader")
-                .containsEntry("gang", "g1").containsEntry("role", "leader");
+        assertThat(admitted.getMetadata().getAnnotations())
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "g1", VolcanoApi.TASK_SPEC_ANNOTATION, "leader"));
+        assertThat(admitted.getMetadata().getLabels())
+                .containsEntry("topobridge.io/subgroup", "g1-leader")
+                .containsEntry("gang", "g1")
+                .containsEntry("role", "leader");
         assertThat(admitted.getSpec().getSchedulerName()).isEqualTo("volcano");
-        assertThat(admitted.getMetadata().getNamespace()).as("the patch never adds the namespace").isNull();
+        assertThat(admitted.getMetadata().getNamespace())
+                .as("the patch never adds the namespace")
+                .isNull();
     }
 
     @Test
     void existingAnnotationsAreKeptAndKeysWithSlashesAreEscaped() {
-        Pod pod = pod().editMetadata().addToAnnotations("prometheus.io/scrape", "true").addToLabels("gang", "g2")
-                .endMetadata().build();
+        Pod pod = pod().editMetadata()
+                .addToAnnotations("prometheus.io/scrape", "true")
+                .addToLabels("gang", "g2")
+                .endMetadata()
+                .build();
         ObjectNode review = Reviews.podCreate("ml", pod);
         Response response = post(review);
-        assertThat(Reviews.patch(response)).contains(Reviews.JSON.valueToTree(Map.of("op", "add",
-                "path", "/metadata/annotations/scheduling.k8s.io~1group-name", "value", "g2")));
+        assertThat(Reviews.patch(response))
+                .contains(Reviews.JSON.valueToTree(Map.of(
+                        "op", "add", "path", "/metadata/annotations/scheduling.k8s.io~1group-name", "value", "g2")));
         Pod admitted = Reviews.admittedPod(review, response);
-        assertThat(admitted.getMetadata().getAnnotations()).containsEntry("prometheus.io/scrape", "true")
-                .containsEntry(VolcanoApi.GROUP_NAME_ANNOTATION, "g2").doesNotContainKey(VolcanoApi.TASK_SPEC_ANNOTATION);
+        assertThat(admitted.getMetadata().getAnnotations())
+                .containsEntry("prometheus.io/scrape", "true")
+                .containsEntry(VolcanoApi.GROUP_NAME_ANNOTATION, "g2")
+                .doesNotContainKey(VolcanoApi.TASK_SPEC_ANNOTATION);
     }
 
     @Test
     void fieldsTheModelDoesNotKnowSurviveAndArePatchedAround() {
-        ObjectNode pod = (ObjectNode) Reviews.toJson(pod().editMetadata().addToLabels("gang", "g7").endMetadata().build());
-        ((ObjectNode) pod.path("spec")).put("futurePodField", "kept").putObject("resources").put("cpu", "1");
+        ObjectNode pod = (ObjectNode) Reviews.toJson(
+                pod().editMetadata().addToLabels("gang", "g7").endMetadata().build());
+        ((ObjectNode) pod.path("spec"))
+                .put("futurePodField", "kept")
+                .putObject("resources")
+                .put("cpu", "1");
         ((ObjectNode) pod.path("spec").path("containers").get(0)).put("futureContainerField", 7);
         ((ObjectNode) pod.path("metadata")).put("futureMetaField", true);
         ObjectNode review = Reviews.podCreate("ml", pod);
         Response response = post(review);
-        JsonNode admitted = io.topobridge.core.admission.Rfc6902.apply(Reviews.patch(response), review.path("request").path("object"));
+        JsonNode admitted = io.topobridge.core.admission.Rfc6902.apply(
+                Reviews.patch(response), review.path("request").path("object"));
         assertThat(admitted.path("spec").path("futurePodField").asText()).isEqualTo("kept");
         assertThat(admitted.path("spec").path("resources").path("cpu").asText()).isEqualTo("1");
-        assertThat(admitted.path("spec").path("containers").get(0).path("futureContainerField").asInt()).isEqualTo(7);
-        assertThat(admitted.path("metadata").path("futureMetaField").asBoolean()).isTrue();
-        assertThat(Reviews.patch(response)).allSatisfy(op -> assertThat(PodMutator.owned(
-                new io.topobridge.core.admission.JsonPatch.Operation(op.path("op").asText(), op.path("path").asText(),
-                        op.get("value")))).isTrue());
+        assertThat(admitted.path("spec")
+                        .path("containers")
+                        .get(0)
+                        .path("futureContainerField")
+                        .asInt())
+                .isEqualTo(7);
+        assertThat(admitted.path("metadata").path("futureMetaField").asBoolean())
+                .isTrue();
+        assertThat(Reviews.patch(response))
+                .allSatisfy(op -> assertThat(PodMutator.owned(new io.topobridge.core.admission.JsonPatch.Operation(
+                                op.path("op").asText(), op.path("path").asText(), op.get("value"))))
+                        .isTrue());
     }
 
     @Test
     void onlyOwnedPathsMayBePatched() {
-        assertThat(PodMutator.owned(new io.topobridge.core.admission.JsonPatch.Operation("add", "/metadata/annotations/a~1b", null))).isTrue();
-        assertThat(PodMutator.owned(new io.topobridge.core.admission.JsonPatch.Operation("replace", "/spec/schedulerName", null))).isTrue();
-        assertThat(PodMutator.owned(new io.topobridge.core.admission.JsonPatch.Operation("remove", "/metadata/labels/x", null))).isFalse();
-        assertThat(PodMutator.owned(new io.topobridge.core.admission.JsonPatch.Operation("replace", "/spec/containers", null))).isFalse();
-        assertThat(PodMutator.owned(new io.topobridge.core.admission.JsonPatch.Operation("replace", "/metadata", null))).isFalse();
-        assertThat(PodMutator.owned(new io.topobridge.core.admission.JsonPatch.Operation("add", "/metadata/namespace", null))).isFalse();
+        assertThat(PodMutator.owned(new io.topobridge.core.admission.JsonPatch.Operation(
+                        "add", "/metadata/annotations/a~1b", null)))
+                .isTrue();
+        assertThat(PodMutator.owned(
+                        new io.topobridge.core.admission.JsonPatch.Operation("replace", "/spec/schedulerName", null)))
+                .isTrue();
+        assertThat(PodMutator.owned(
+                        new io.topobridge.core.admission.JsonPatch.Operation("remove", "/metadata/labels/x", null)))
+                .isFalse();
+        assertThat(PodMutator.owned(
+                        new io.topobridge.core.admission.JsonPatch.Operation("replace", "/spec/containers", null)))
+                .isFalse();
+        assertThat(PodMutator.owned(new io.topobridge.core.admission.JsonPatch.Operation("replace", "/metadata", null)))
+                .isFalse();
+        assertThat(PodMutator.owned(
+                        new io.topobridge.core.admission.JsonPatch.Operation("add", "/metadata/namespace", null)))
+                .isFalse();
     }
 
     @Test
     void theNamespaceOfTheRequestReachesTheAssignment() {
         SEEN.clear();
-        post(Reviews.podCreate("team-a", pod().editMetadata().addToLabels("gang", "g3").endMetadata().build()));
-        assertThat(SEEN).singleElement().satisfies(p -> assertThat(p.getMetadata().getNamespace()).isEqualTo("team-a"));
+        post(Reviews.podCreate(
+                "team-a",
+                pod().editMetadata().addToLabels("gang", "g3").endMetadata().build()));
+        assertThat(SEEN)
+                .singleElement()
+                .satisfies(p -> assertThat(p.getMetadata().getNamespace()).isEqualTo("team-a"));
     }
 
     @Test
     void podsOfNoGangPassUnchanged() {
-        post(Reviews.podCreate("ml", pod().editMetadata().addToLabels("app", "web").endMetadata().build()))
-                .then().body("response.patch", nullValue()).body("response.patchType", nullValue());
+        post(Reviews.podCreate(
+                        "ml",
+                        pod().editMetadata()
+                                .addToLabels("app", "web")
+                                .endMetadata()
+                                .build()))
+                .then()
+                .body("response.patch", nullValue())
+                .body("response.patchType", nullValue());
         assertThat(fixture.count("pods", "unchanged")).isGreaterThanOrEqualTo(1);
     }
 
     @Test
     void kubeSystemPodsPassUnchangedWithoutBeingLookedAt() {
         SEEN.clear();
-        post(Reviews.podCreate("kube-system", pod().editMetadata().addToLabels("gang", "g4").endMetadata().build()))
-                .then().body("response.patch", nullValue());
+        post(Reviews.podCreate(
+                        "kube-system",
+                        pod().editMetadata()
+                                .addToLabels("gang", "g4")
+                                .endMetadata()
+                                .build()))
+                .then()
+                .body("response.patch", nullValue());
         assertThat(SEEN).isEmpty();
     }
 
     @Test
     void aPodWithAnotherGroupNamePassesUnchanged() {
-        Pod pod = pod().editMetadata().addToLabels("gang", "ours")
-                .addToAnnotations(VolcanoApi.GROUP_NAME_ANNOTATION, "lws-sample-0-5b8c").endMetadata().build();
-        post(Reviews.podCreate("ml", pod)).then().body("response.patch", nullValue())
+        Pod pod = pod().editMetadata()
+                .addToLabels("gang", "ours")
+                .addToAnnotations(VolcanoApi.GROUP_NAME_ANNOTATION, "lws-sample-0-5b8c")
+                .endMetadata()
+                .build();
+        post(Reviews.podCreate("ml", pod))
+                .then()
+                .body("response.patch", nullValue())
                 .body("response.warnings[0]", containsString("lws-sample-0-5b8c"));
     }
 
     @Test
     void anotherExplicitSchedulerIsLeftAloneAndReported() {
-        Pod pod = pod().editMetadata().addToLabels("gang", "g5").endMetadata().editSpec().withSchedulerName("kai-scheduler")
-                .endSpec().build();
+        Pod pod = pod().editMetadata()
+                .addToLabels("gang", "g5")
+                .endMetadata()
+                .editSpec()
+                .withSchedulerName("kai-scheduler")
+                .endSpec()
+                .build();
         ObjectNode review = Reviews.podCreate("ml", pod);
         Response response = post(review);
-        assertThat(Reviews.admittedPod(review, response).getSpec().getSchedulerName()).isEqualTo("kai-scheduler");
+        assertThat(Reviews.admittedPod(review, response).getSpec().getSchedulerName())
+                .isEqualTo("kai-scheduler");
         assertThat(Reviews.patch(response).toString()).doesNotContain("schedulerName");
         response.then().body("response.warnings", hasItem(containsString("kai-scheduler")));
     }
@@ -187,15 +284,22 @@ class PodMutatorTest {
     @Test
     void otherOperationsPassUnchanged() {
         Pod pod = pod().editMetadata().addToLabels("gang", "g6").endMetadata().build();
-        ObjectNode review = Reviews.review("UPDATE", "ml", "", "v1", "Pod", "pods", Reviews.toJson(pod), Reviews.toJson(pod));
+        ObjectNode review =
+                Reviews.review("UPDATE", "ml", "", "v1", "Pod", "pods", Reviews.toJson(pod), Reviews.toJson(pod));
         post(review).then().body("response.patch", nullValue());
     }
 
     @Test
     void aFailureToFindTheGangLetsThePodInUnchanged() {
         double before = fixture.count("pods", "error");
-        post(Reviews.podCreate("ml", pod().editMetadata().addToLabels("explode", "yes").endMetadata().build()))
-                .then().body("response.patch", nullValue())
+        post(Reviews.podCreate(
+                        "ml",
+                        pod().editMetadata()
+                                .addToLabels("explode", "yes")
+                                .endMetadata()
+                                .build()))
+                .then()
+                .body("response.patch", nullValue())
                 .body("response.warnings[0]", containsString("lookup failed for web-7d9f-"));
         assertThat(fixture.count("pods", "error")).isEqualTo(before + 1);
     }
@@ -203,11 +307,24 @@ class PodMutatorTest {
     @Test
     void aPodCreateWithoutThePodOrWithABrokenPodIs400() {
         ObjectNode noObject = Reviews.review("CREATE", "ml", "", "v1", "Pod", "pods", null, null);
-        fixture.request().body(noObject.toString()).post(PodMutator.PATH).then().statusCode(400)
+        fixture.request()
+                .body(noObject.toString())
+                .post(PodMutator.PATH)
+                .then()
+                .statusCode(400)
                 .body("message", containsString("request.object is missing"));
-        ObjectNode broken = Reviews.podCreate("ml", Reviews.JSON.createObjectNode().put("apiVersion", "v1")
-                .put("kind", "Pod").put("spec", "not an object"));
-        fixture.request().body(broken.toString()).post(PodMutator.PATH).then().statusCode(400)
+        ObjectNode broken = Reviews.podCreate(
+                "ml",
+                Reviews.JSON
+                        .createObjectNode()
+                        .put("apiVersion", "v1")
+                        .put("kind", "Pod")
+                        .put("spec", "not an object"));
+        fixture.request()
+                .body(broken.toString())
+                .post(PodMutator.PATH)
+                .then()
+                .statusCode(400)
                 .body("message", containsString("request.object is not a Pod"));
     }
 }

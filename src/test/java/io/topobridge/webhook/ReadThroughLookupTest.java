@@ -14,9 +14,22 @@ import org.junit.jupiter.api.Test;
 class ReadThroughLookupTest {
 
     private static Deployment deployment(String name, String image) {
-        return new DeploymentBuilder().withNewMetadata().withName(name).withNamespace("ns").endMetadata()
-                .withNewSpec().withNewTemplate().withNewSpec().addNewContainer().withName("c").withImage(image)
-                .endContainer().endSpec().endTemplate().endSpec().build();
+        return new DeploymentBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("ns")
+                .endMetadata()
+                .withNewSpec()
+                .withNewTemplate()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage(image)
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
     }
 
     @Test
@@ -27,11 +40,25 @@ class ReadThroughLookupTest {
             client.resource(deployment("cached", "live")).create();
             var lookup = new ReadThroughLookup(new InMemoryLookup(List.of(deployment("cached", "from-cache"))), client);
 
-            assertThat(lookup.get(WorkloadKind.DEPLOYMENT, "ns", "fresh")).get()
-                    .extracting(d -> ((Deployment) d).getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+            assertThat(lookup.get(WorkloadKind.DEPLOYMENT, "ns", "fresh"))
+                    .get()
+                    .extracting(d -> ((Deployment) d)
+                            .getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getContainers()
+                            .get(0)
+                            .getImage())
                     .isEqualTo("live");
-            assertThat(lookup.get(WorkloadKind.DEPLOYMENT, "ns", "cached")).get()
-                    .extracting(d -> ((Deployment) d).getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+            assertThat(lookup.get(WorkloadKind.DEPLOYMENT, "ns", "cached"))
+                    .get()
+                    .extracting(d -> ((Deployment) d)
+                            .getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getContainers()
+                            .get(0)
+                            .getImage())
                     .isEqualTo("from-cache");
             assertThat(lookup.get(WorkloadKind.DEPLOYMENT, "ns", "absent")).isEmpty();
             // a custom kind whose CRD is not installed: the server answers 404, the lookup a miss
@@ -47,31 +74,46 @@ class ReadThroughLookupTest {
             long[] now = {0};
             var cache = new java.util.ArrayList<io.fabric8.kubernetes.api.model.HasMetadata>(
                     List.of(deployment("cached", "from-cache")));
-            var lookup = new ReadThroughLookup(new io.topobridge.core.workload.WorkloadLookup() {
-                @Override
-                public java.util.Optional<io.fabric8.kubernetes.api.model.HasMetadata> get(WorkloadKind kind,
-                        String namespace, String name) {
-                    return cache.stream().filter(d -> d.getMetadata().getName().equals(name)).findFirst();
-                }
+            var lookup = new ReadThroughLookup(
+                    new io.topobridge.core.workload.WorkloadLookup() {
+                        @Override
+                        public java.util.Optional<io.fabric8.kubernetes.api.model.HasMetadata> get(
+                                WorkloadKind kind, String namespace, String name) {
+                            return cache.stream()
+                                    .filter(d -> d.getMetadata().getName().equals(name))
+                                    .findFirst();
+                        }
 
-                @Override
-                public List<io.fabric8.kubernetes.api.model.HasMetadata> list(WorkloadKind kind, String namespace) {
-                    return List.copyOf(cache);
-                }
-            }, client, () -> now[0]);
+                        @Override
+                        public List<io.fabric8.kubernetes.api.model.HasMetadata> list(
+                                WorkloadKind kind, String namespace) {
+                            return List.copyOf(cache);
+                        }
+                    },
+                    client,
+                    () -> now[0]);
             assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "ns"))).containsExactly("cached");
             lookup.get(WorkloadKind.DEPLOYMENT, "ns", "fresh");
             assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "ns"))).containsExactly("cached", "fresh");
             assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "other"))).containsExactly("cached");
             assertThat(names(lookup.list(WorkloadKind.STATEFUL_SET, "ns"))).containsExactly("cached");
             now[0] = ReadThroughLookup.REMEMBER_NANOS + 1;
-            assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "ns"))).as("forgotten after a while")
+            assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "ns")))
+                    .as("forgotten after a while")
                     .containsExactly("cached");
             now[0] = 0;
             lookup.get(WorkloadKind.DEPLOYMENT, "ns", "fresh");
             cache.add(deployment("fresh", "from-cache"));
-            assertThat(lookup.list(WorkloadKind.DEPLOYMENT, "ns")).as("the cache's copy once it has one").hasSize(2)
-                    .allMatch(d -> ((Deployment) d).getSpec().getTemplate().getSpec().getContainers().get(0).getImage()
+            assertThat(lookup.list(WorkloadKind.DEPLOYMENT, "ns"))
+                    .as("the cache's copy once it has one")
+                    .hasSize(2)
+                    .allMatch(d -> ((Deployment) d)
+                            .getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getContainers()
+                            .get(0)
+                            .getImage()
                             .equals("from-cache"));
         }
     }

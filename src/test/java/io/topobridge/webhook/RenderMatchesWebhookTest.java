@@ -35,32 +35,44 @@ class RenderMatchesWebhookTest {
 
     @Test
     void renderedPodsEqualThePodsTheWebhookAdmits() {
-        List<HasMetadata> inputs = new ManifestReader(Reviews.SERIALIZATION).read(List.of(INPUT)).objects();
-        RenderOutput rendered = new Renderer(TopologySettings.parse("auto", List.of()), WorkloadSettings.defaults(),
-                AdmissionSettings.defaults()).render(inputs);
+        List<HasMetadata> inputs =
+                new ManifestReader(Reviews.SERIALIZATION).read(List.of(INPUT)).objects();
+        RenderOutput rendered = new Renderer(
+                        TopologySettings.parse("auto", List.of()),
+                        WorkloadSettings.defaults(),
+                        AdmissionSettings.defaults())
+                .render(inputs);
         Map<String, Pod> byName = rendered.pods().stream()
                 .collect(java.util.stream.Collectors.toMap(p -> p.getMetadata().getName(), p -> p));
-        assertThat(byName).containsOnlyKeys("qwen-prefill-7c9d5-abcde", "qwen-decode-5f6b8-fghij", "gateway-6d8f9-klmno");
+        assertThat(byName)
+                .containsOnlyKeys("qwen-prefill-7c9d5-abcde", "qwen-decode-5f6b8-fghij", "gateway-6d8f9-klmno");
 
-        var mutator = new PodMutator(new PodAdmission(AdmissionSettings.defaults(),
-                new WorkloadTranslator(WorkloadSettings.defaults())), () -> TierCatalog.EMPTY, new InMemoryLookup(inputs),
-                Reviews.SERIALIZATION, Set.of("kube-system"));
+        var mutator = new PodMutator(
+                new PodAdmission(AdmissionSettings.defaults(), new WorkloadTranslator(WorkloadSettings.defaults())),
+                () -> TierCatalog.EMPTY,
+                new InMemoryLookup(inputs),
+                Reviews.SERIALIZATION,
+                Set.of("kube-system"));
         for (HasMetadata input : inputs) {
             if (!(input instanceof Pod pod)) {
                 continue;
             }
             ObjectNode review = Reviews.podCreate(pod.getMetadata().getNamespace(), pod);
-            AdmissionRequest request = AdmissionRequest.parse(Reviews.JSON, review.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            AdmissionRequest request = AdmissionRequest.parse(
+                    Reviews.JSON, review.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
             AdmissionAnswer answer = mutator.review(request);
             JsonNode viaWebhook = Rfc6902.apply(JsonPatch.toJson(answer.patch()), request.object());
-            assertThat(viaWebhook).as(pod.getMetadata().getName())
+            assertThat(viaWebhook)
+                    .as(pod.getMetadata().getName())
                     .isEqualTo(Reviews.toJson(byName.get(pod.getMetadata().getName())));
         }
 
         Pod prefill = byName.get("qwen-prefill-7c9d5-abcde");
         Pod decode = byName.get("qwen-decode-5f6b8-fghij");
-        assertThat(prefill.getMetadata().getAnnotations()).containsEntry(VolcanoApi.GROUP_NAME_ANNOTATION, "tb-group-qwen-pd");
-        assertThat(decode.getMetadata().getAnnotations()).containsEntry(VolcanoApi.GROUP_NAME_ANNOTATION, "tb-group-qwen-pd")
+        assertThat(prefill.getMetadata().getAnnotations())
+                .containsEntry(VolcanoApi.GROUP_NAME_ANNOTATION, "tb-group-qwen-pd");
+        assertThat(decode.getMetadata().getAnnotations())
+                .containsEntry(VolcanoApi.GROUP_NAME_ANNOTATION, "tb-group-qwen-pd")
                 .containsEntry("prometheus.io/scrape", "true");
         assertThat(prefill.getMetadata().getAnnotations().get(VolcanoApi.TASK_SPEC_ANNOTATION))
                 .isNotEqualTo(decode.getMetadata().getAnnotations().get(VolcanoApi.TASK_SPEC_ANNOTATION));
@@ -68,7 +80,9 @@ class RenderMatchesWebhookTest {
         assertThat(prefill.getSpec().getSchedulerName()).isEqualTo("volcano");
         assertThat(decode.getSpec().getSchedulerName()).isEqualTo("volcano");
         assertThat(rendered.podGroups()).extracting(p -> p.name()).contains("tb-group-qwen-pd");
-        assertThat(byName.get("gateway-6d8f9-klmno").getMetadata().getAnnotations()).isNullOrEmpty();
-        assertThat(byName.get("gateway-6d8f9-klmno").getSpec().getSchedulerName()).isNull();
+        assertThat(byName.get("gateway-6d8f9-klmno").getMetadata().getAnnotations())
+                .isNullOrEmpty();
+        assertThat(byName.get("gateway-6d8f9-klmno").getSpec().getSchedulerName())
+                .isNull();
     }
 }

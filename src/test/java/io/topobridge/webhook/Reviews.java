@@ -23,23 +23,39 @@ public final class Reviews {
     public static final ObjectMapper JSON = new ObjectMapper();
     public static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
-    private Reviews() {
-    }
+    private Reviews() {}
 
     /** A Pod CREATE review; the pod is sent as the API server sends it (namespace taken from the request). */
     public static ObjectNode podCreate(String namespace, Object pod) {
         return review("CREATE", namespace, "", "v1", "Pod", "pods", toJson(pod), null);
     }
 
-    public static ObjectNode review(String operation, String namespace, String group, String version, String kind,
-            String resource, JsonNode object, JsonNode oldObject) {
-        ObjectNode review = JSON.createObjectNode().put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
+    public static ObjectNode review(
+            String operation,
+            String namespace,
+            String group,
+            String version,
+            String kind,
+            String resource,
+            JsonNode object,
+            JsonNode oldObject) {
+        ObjectNode review =
+                JSON.createObjectNode().put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
         ObjectNode request = review.putObject("request");
         request.put("uid", UUID.randomUUID().toString());
         request.putObject("kind").put("group", group).put("version", version).put("kind", kind);
-        request.putObject("resource").put("group", group).put("version", version).put("resource", resource);
-        request.putObject("requestKind").put("group", group).put("version", version).put("kind", kind);
-        request.putObject("requestResource").put("group", group).put("version", version).put("resource", resource);
+        request.putObject("resource")
+                .put("group", group)
+                .put("version", version)
+                .put("resource", resource);
+        request.putObject("requestKind")
+                .put("group", group)
+                .put("version", version)
+                .put("kind", kind);
+        request.putObject("requestResource")
+                .put("group", group)
+                .put("version", version)
+                .put("resource", resource);
         if (object != null && object.path("metadata").hasNonNull("name")) {
             request.put("name", object.path("metadata").path("name").asText());
         }
@@ -60,8 +76,9 @@ public final class Reviews {
             request.putNull("oldObject");
         }
         request.put("dryRun", false);
-        request.putObject("options").put("apiVersion", "meta.k8s.io/v1").put("kind",
-                "CREATE".equals(operation) ? "CreateOptions" : "UpdateOptions");
+        request.putObject("options")
+                .put("apiVersion", "meta.k8s.io/v1")
+                .put("kind", "CREATE".equals(operation) ? "CreateOptions" : "UpdateOptions");
         return review;
     }
 

@@ -9,24 +9,28 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /** The registered webhooks select what they must and never what they must not (kube-system, the bridge itself). */
 class WebhookConfigurationsTest {
 
-    private static final WebhookSettings DEFAULTS = WebhookSettings.from(WebhookSettingsTest.config(Map.of()), false, "ops");
-    private static final WebhookSettings OPT_IN = WebhookSettings.from(WebhookSettingsTest.config(Map.of()), true, "ops");
+    private static final WebhookSettings DEFAULTS =
+            WebhookSettings.from(WebhookSettingsTest.config(Map.of()), false, "ops");
+    private static final WebhookSettings OPT_IN =
+            WebhookSettings.from(WebhookSettingsTest.config(Map.of()), true, "ops");
 
     /** The API server's label selector semantics for matchExpressions (In, NotIn, Exists, DoesNotExist). */
     static boolean matches(LabelSelector selector, Map<String, String> labels) {
-        if (selector.getMatchLabels() != null && !selector.getMatchLabels().entrySet().stream()
-                .allMatch(e -> e.getValue().equals(labels.get(e.getKey())))) {
+        if (selector.getMatchLabels() != null
+                && !selector.getMatchLabels().entrySet().stream()
+                        .allMatch(e -> e.getValue().equals(labels.get(e.getKey())))) {
             return false;
         }
-        for (LabelSelectorRequirement r : selector.getMatchExpressions() == null ? List.<LabelSelectorRequirement>of()
+        for (LabelSelectorRequirement r : selector.getMatchExpressions() == null
+                ? List.<LabelSelectorRequirement>of()
                 : selector.getMatchExpressions()) {
             String value = labels.get(r.getKey());
             boolean ok = switch (r.getOperator()) {
@@ -44,7 +48,8 @@ class WebhookConfigurationsTest {
     }
 
     private static Map<String, String> namespace(String name, boolean optedIn) {
-        return optedIn ? Map.of("kubernetes.io/metadata.name", name, "topobridge.io/enabled", "true")
+        return optedIn
+                ? Map.of("kubernetes.io/metadata.name", name, "topobridge.io/enabled", "true")
                 : Map.of("kubernetes.io/metadata.name", name);
     }
 
@@ -52,7 +57,11 @@ class WebhookConfigurationsTest {
         return Stream.of(
                 Arguments.of("opted-in namespace", namespace("ml", true), true, true),
                 Arguments.of("namespace without the label", namespace("ml", false), false, true),
-                Arguments.of("label with another value", Map.of("kubernetes.io/metadata.name", "ml", "topobridge.io/enabled", "yes"), false, true),
+                Arguments.of(
+                        "label with another value",
+                        Map.of("kubernetes.io/metadata.name", "ml", "topobridge.io/enabled", "yes"),
+                        false,
+                        true),
                 Arguments.of("kube-system even when labelled", namespace("kube-system", true), false, false),
                 Arguments.of("kube-system", namespace("kube-system", false), false, false));
     }
@@ -60,18 +69,40 @@ class WebhookConfigurationsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("namespaces")
     void namespaceSelectors(String name, Map<String, String> labels, boolean pods, boolean workloads) {
-        assertThat(matches(WebhookConfigurations.mutating(DEFAULTS, "x").getWebhooks().get(0).getNamespaceSelector(), labels))
-                .as("pod webhook").isEqualTo(pods);
-        assertThat(matches(WebhookConfigurations.validating(DEFAULTS, "x").getWebhooks().get(0).getNamespaceSelector(), labels))
-                .as("workload webhook").isEqualTo(workloads);
-        assertThat(matches(WebhookConfigurations.validating(OPT_IN, "x").getWebhooks().get(0).getNamespaceSelector(), labels))
-                .as("workload webhook when workloads require the opt-in").isEqualTo(pods);
+        assertThat(matches(
+                        WebhookConfigurations.mutating(DEFAULTS, "x")
+                                .getWebhooks()
+                                .get(0)
+                                .getNamespaceSelector(),
+                        labels))
+                .as("pod webhook")
+                .isEqualTo(pods);
+        assertThat(matches(
+                        WebhookConfigurations.validating(DEFAULTS, "x")
+                                .getWebhooks()
+                                .get(0)
+                                .getNamespaceSelector(),
+                        labels))
+                .as("workload webhook")
+                .isEqualTo(workloads);
+        assertThat(matches(
+                        WebhookConfigurations.validating(OPT_IN, "x")
+                                .getWebhooks()
+                                .get(0)
+                                .getNamespaceSelector(),
+                        labels))
+                .as("workload webhook when workloads require the opt-in")
+                .isEqualTo(pods);
     }
 
     @Test
     void theBridgesOwnPodsAreNeverIntercepted() {
-        LabelSelector objects = WebhookConfigurations.mutating(DEFAULTS, "x").getWebhooks().get(0).getObjectSelector();
-        assertThat(matches(objects, Map.of("app.kubernetes.io/name", "topobridge"))).isFalse();
+        LabelSelector objects = WebhookConfigurations.mutating(DEFAULTS, "x")
+                .getWebhooks()
+                .get(0)
+                .getObjectSelector();
+        assertThat(matches(objects, Map.of("app.kubernetes.io/name", "topobridge")))
+                .isFalse();
         assertThat(matches(objects, Map.of("app.kubernetes.io/name", "vllm"))).isTrue();
         assertThat(matches(objects, Map.of())).isTrue();
     }
@@ -89,9 +120,11 @@ class WebhookConfigurationsTest {
         assertThat(pods.getClientConfig().getService().getPort()).isEqualTo(443);
         assertThat(new String(Base64.getDecoder().decode(pods.getClientConfig().getCaBundle()), StandardCharsets.UTF_8))
                 .isEqualTo("PEM");
-        var workloads = WebhookConfigurations.validating(DEFAULTS, "PEM").getWebhooks().get(0);
+        var workloads =
+                WebhookConfigurations.validating(DEFAULTS, "PEM").getWebhooks().get(0);
         assertThat(workloads.getObjectSelector()).isNotNull();
-        assertThat(workloads.getRules()).allSatisfy(r -> assertThat(r.getScope()).isEqualTo("Namespaced"));
+        assertThat(workloads.getRules())
+                .allSatisfy(r -> assertThat(r.getScope()).isEqualTo("Namespaced"));
         assertThat(WebhookConfigurations.mutating(DEFAULTS, "PEM").getMetadata().getLabels())
                 .containsEntry("app.kubernetes.io/managed-by", "topobridge");
     }

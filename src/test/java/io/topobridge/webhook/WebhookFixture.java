@@ -29,16 +29,23 @@ final class WebhookFixture implements AutoCloseable {
     static ServingCertificate certificate(String caName) {
         Instant now = Instant.now();
         var ca = Certificates.newCa(caName, now, Duration.ofDays(10));
-        var serving = Certificates.issueServing(ca, TlsSettings.serviceDnsNames("hook", "ops"), now, Duration.ofDays(5));
+        var serving =
+                Certificates.issueServing(ca, TlsSettings.serviceDnsNames("hook", "ops"), now, Duration.ofDays(5));
         return new ServingCertificate(serving.certificate(), serving.key(), List.of(ca.certificate()), ca.key());
     }
 
     RequestSpecification request() {
-        return given().relaxedHTTPSValidation().baseUri("https://127.0.0.1").port(port).contentType(ContentType.JSON);
+        return given().relaxedHTTPSValidation()
+                .baseUri("https://127.0.0.1")
+                .port(port)
+                .contentType(ContentType.JSON);
     }
 
     double count(String webhook, String result) {
-        var timer = meters.find("topobridge.admission.reviews").tag("webhook", webhook).tag("result", result).timer();
+        var timer = meters.find("topobridge.admission.reviews")
+                .tag("webhook", webhook)
+                .tag("result", result)
+                .timer();
         return timer == null ? 0 : timer.count();
     }
 

@@ -63,15 +63,26 @@ class WebhookServerTest {
     }
 
     private ObjectNode review(String operation) {
-        return Reviews.review(operation, "ml", "apps", "v1", "Deployment", "deployments",
-                Reviews.JSON.createObjectNode().put("kind", "Deployment"), null);
+        return Reviews.review(
+                operation,
+                "ml",
+                "apps",
+                "v1",
+                "Deployment",
+                "deployments",
+                Reviews.JSON.createObjectNode().put("kind", "Deployment"),
+                null);
     }
 
     @Test
     void answersEchoTheUidAndTheApiVersion() {
         ObjectNode review = review("CREATE");
         double before = fixture.count("probe", "allowed");
-        fixture.request().body(review.toString()).post("/probe").then().statusCode(200)
+        fixture.request()
+                .body(review.toString())
+                .post("/probe")
+                .then()
+                .statusCode(200)
                 .body("apiVersion", equalTo("admission.k8s.io/v1"))
                 .body("kind", equalTo("AdmissionReview"))
                 .body("response.uid", equalTo(Reviews.uid(review)))
@@ -84,7 +95,11 @@ class WebhookServerTest {
     void denialsCarryCodeMessageAndWarnings() {
         ObjectNode review = review("UPDATE");
         double before = fixture.count("probe", "denied");
-        fixture.request().body(review.toString()).post("/probe").then().statusCode(200)
+        fixture.request()
+                .body(review.toString())
+                .post("/probe")
+                .then()
+                .statusCode(200)
                 .body("response.uid", equalTo(Reviews.uid(review)))
                 .body("response.allowed", equalTo(false))
                 .body("response.status.code", equalTo(422))
@@ -97,7 +112,11 @@ class WebhookServerTest {
     void aFailureInsideTheBridgeAllowsTheRequestWithAWarning() {
         ObjectNode review = review("DELETE");
         double before = fixture.count("probe", "error");
-        fixture.request().body(review.toString()).post("/probe").then().statusCode(200)
+        fixture.request()
+                .body(review.toString())
+                .post("/probe")
+                .then()
+                .statusCode(200)
                 .body("response.uid", equalTo(Reviews.uid(review)))
                 .body("response.allowed", equalTo(true))
                 .body("response.warnings[0]", containsString("informer cache not synced"));
@@ -109,19 +128,32 @@ class WebhookServerTest {
                 Arguments.of("not JSON", "{\"apiVersion\": ", "the body is not JSON"),
                 Arguments.of("empty body", "", "the body is not a JSON object"),
                 Arguments.of("a JSON array", "[1,2]", "the body is not a JSON object"),
-                Arguments.of("another kind", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"Pod\"}",
+                Arguments.of(
+                        "another kind",
+                        "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"Pod\"}",
                         "kind is \"Pod\", expected AdmissionReview"),
-                Arguments.of("v1beta1 review", "{\"apiVersion\":\"admission.k8s.io/v1beta1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\"}}",
+                Arguments.of(
+                        "v1beta1 review",
+                        "{\"apiVersion\":\"admission.k8s.io/v1beta1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\"}}",
                         "only admission.k8s.io/v1 is served"),
-                Arguments.of("no request", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\"}",
+                Arguments.of(
+                        "no request",
+                        "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\"}",
                         "request is missing"),
-                Arguments.of("no uid", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"operation\":\"CREATE\"}}",
+                Arguments.of(
+                        "no uid",
+                        "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"operation\":\"CREATE\"}}",
                         "request.uid is missing"),
-                Arguments.of("no operation", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\"}}",
+                Arguments.of(
+                        "no operation",
+                        "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\"}}",
                         "request.operation is missing"),
-                Arguments.of("object not an object", "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\",\"operation\":\"CREATE\",\"object\":3}}",
+                Arguments.of(
+                        "object not an object",
+                        "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\",\"operation\":\"CREATE\",\"object\":3}}",
                         "request.object is not an object"),
-                Arguments.of("the webhook finds what it needs missing",
+                Arguments.of(
+                        "the webhook finds what it needs missing",
                         "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\",\"operation\":\"CONNECT\"}}",
                         "request.object is missing"),
                 Arguments.of("deeply nested JSON", "[".repeat(5000) + "]".repeat(5000), "the body is not JSON"));
@@ -131,23 +163,39 @@ class WebhookServerTest {
     @MethodSource("malformed")
     void malformedReviewsGet400WithTheReason(String name, String body, String reason) {
         double before = fixture.count("probe", "malformed");
-        fixture.request().body(body).post("/probe").then().statusCode(400)
+        fixture.request()
+                .body(body)
+                .post("/probe")
+                .then()
+                .statusCode(400)
                 .body("kind", equalTo("Status"))
                 .body("code", equalTo(400))
                 .body("message", containsString("malformed AdmissionReview"))
                 .body("message", containsString(reason));
         assertThat(fixture.count("probe", "malformed")).isEqualTo(before + 1);
         // and the server keeps answering
-        fixture.request().body(review("CREATE").toString()).post("/probe").then().statusCode(200);
+        fixture.request()
+                .body(review("CREATE").toString())
+                .post("/probe")
+                .then()
+                .statusCode(200);
     }
 
     @Test
     void oversizedBodiesAreRefusedAndOtherPathsAreNotServed() {
-        fixture.request().body("x".repeat((int) WebhookServer.MAX_BODY + 10)).post("/probe").then().statusCode(413)
+        fixture.request()
+                .body("x".repeat((int) WebhookServer.MAX_BODY + 10))
+                .post("/probe")
+                .then()
+                .statusCode(413)
                 .body("message", containsString("exceeds"));
         fixture.request().get("/probe").then().statusCode(405);
         fixture.request().body("{}").post("/elsewhere").then().statusCode(404);
-        fixture.request().body(review("CREATE").toString()).post("/probe").then().statusCode(200);
+        fixture.request()
+                .body(review("CREATE").toString())
+                .post("/probe")
+                .then()
+                .statusCode(200);
     }
 
     @Test
@@ -161,7 +209,11 @@ class WebhookServerTest {
             assertThat(own.server.port()).isEqualTo(own.port);
             assertThat(presented(trusting(renewed), own.port)).isEqualTo(renewed.certificate());
             assertThatThrownBy(() -> presented(trusting(first), own.port)).isInstanceOf(SSLHandshakeException.class);
-            own.request().body(review("CREATE").toString()).post("/probe").then().statusCode(200);
+            own.request()
+                    .body(review("CREATE").toString())
+                    .post("/probe")
+                    .then()
+                    .statusCode(200);
         }
     }
 

@@ -13,7 +13,6 @@ import io.topobridge.tls.TlsSettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,8 +25,9 @@ class WebhookSettingsTest {
     /** {@code topobridge.admission.*} through the real config mapping: its defaults, with overrides by key. */
     static AdmissionConfig config(Map<String, Object> overrides) {
         Map<String, String> properties = new HashMap<>();
-        overrides.forEach((key, value) -> properties.put("topobridge.admission." + key, value instanceof Duration d
-                ? d.toMillis() + "ms" : String.valueOf(value)));
+        overrides.forEach((key, value) -> properties.put(
+                "topobridge.admission." + key,
+                value instanceof Duration d ? d.toMillis() + "ms" : String.valueOf(value)));
         SmallRyeConfig config = new SmallRyeConfigBuilder()
                 .withMapping(TopobridgeConfig.class)
                 .withConverter(Duration.class, 100, new DurationConverter())
@@ -47,15 +47,20 @@ class WebhookSettingsTest {
         assertThat(s.selfLabelValue()).isEqualTo("topobridge");
         assertThat(s.tls().mode()).isEqualTo(TlsSettings.Mode.GENERATE);
         assertThat(s.tls().namespace()).isEqualTo("topobridge-system");
-        assertThat(s.tls().dnsNames()).containsExactly("topobridge-webhook.topobridge-system.svc",
-                "topobridge-webhook.topobridge-system.svc.cluster.local", "topobridge-webhook.topobridge-system",
-                "topobridge-webhook");
+        assertThat(s.tls().dnsNames())
+                .containsExactly(
+                        "topobridge-webhook.topobridge-system.svc",
+                        "topobridge-webhook.topobridge-system.svc.cluster.local",
+                        "topobridge-webhook.topobridge-system",
+                        "topobridge-webhook");
     }
 
     @Test
     void serviceNamespaceOverridesTheControllersAndPoliciesAreNormalised() {
-        WebhookSettings s = WebhookSettings.from(config(Map.of("service-namespace", "hooks", "pod-failure-policy", "fail",
-                "tls.mode", "SECRET")), true, "elsewhere");
+        WebhookSettings s = WebhookSettings.from(
+                config(Map.of("service-namespace", "hooks", "pod-failure-policy", "fail", "tls.mode", "SECRET")),
+                true,
+                "elsewhere");
         assertThat(s.namespace()).isEqualTo("hooks");
         assertThat(s.podFailurePolicy()).isEqualTo("Fail");
         assertThat(s.tls().mode()).isEqualTo(TlsSettings.Mode.SECRET);
@@ -64,27 +69,59 @@ class WebhookSettingsTest {
 
     static Stream<Arguments> invalid() {
         return Stream.of(
-                Arguments.of("failure policy", Map.of("pod-failure-policy", "Maybe"), "topobridge.admission.pod-failure-policy=Maybe"),
+                Arguments.of(
+                        "failure policy",
+                        Map.of("pod-failure-policy", "Maybe"),
+                        "topobridge.admission.pod-failure-policy=Maybe"),
                 // an empty value is no value to the config mapping (the default applies): a blank one is refused
-                Arguments.of("workload failure policy", Map.of("workload-failure-policy", " "), "topobridge.admission.workload-failure-policy="),
-                Arguments.of("timeout above 30s", Map.of("timeout", Duration.ofSeconds(31)), "topobridge.admission.timeout=PT31S"),
-                Arguments.of("timeout below 1s", Map.of("timeout", Duration.ofMillis(500)), "topobridge.admission.timeout=PT0.5S"),
+                Arguments.of(
+                        "workload failure policy",
+                        Map.of("workload-failure-policy", " "),
+                        "topobridge.admission.workload-failure-policy="),
+                Arguments.of(
+                        "timeout above 30s",
+                        Map.of("timeout", Duration.ofSeconds(31)),
+                        "topobridge.admission.timeout=PT31S"),
+                Arguments.of(
+                        "timeout below 1s",
+                        Map.of("timeout", Duration.ofMillis(500)),
+                        "topobridge.admission.timeout=PT0.5S"),
                 Arguments.of("fractional timeout", Map.of("timeout", Duration.ofMillis(2500)), "whole seconds"),
                 Arguments.of("port", Map.of("port", 70000), "topobridge.admission.port=70000"),
                 Arguments.of("service port", Map.of("service-port", 0), "topobridge.admission.service-port=0"),
-                Arguments.of("service name", Map.of("service-name", "Hook_Service"), "topobridge.admission.service-name=Hook_Service"),
-                Arguments.of("namespace label", Map.of("namespace-label", "bad key!"), "topobridge.admission.namespace-label=bad key!"),
-                Arguments.of("self label without value", Map.of("self-pod-label", "app"), "topobridge.admission.self-pod-label=app"),
-                Arguments.of("tls mode", Map.of("tls.mode", "cert-manager"), "topobridge.admission.tls.mode=cert-manager"),
-                Arguments.of("renew before validity", Map.of("tls.renew-before", Duration.ofDays(400)), "topobridge.admission.tls.renew-before=PT9600H"),
-                Arguments.of("negative validity", Map.of("tls.validity", Duration.ofDays(-1)), "topobridge.admission.tls.validity=PT-24H"),
-                Arguments.of("zero check interval", Map.of("tls.check-interval", Duration.ZERO), "topobridge.admission.tls.check-interval=PT0S"));
+                Arguments.of(
+                        "service name",
+                        Map.of("service-name", "Hook_Service"),
+                        "topobridge.admission.service-name=Hook_Service"),
+                Arguments.of(
+                        "namespace label",
+                        Map.of("namespace-label", "bad key!"),
+                        "topobridge.admission.namespace-label=bad key!"),
+                Arguments.of(
+                        "self label without value",
+                        Map.of("self-pod-label", "app"),
+                        "topobridge.admission.self-pod-label=app"),
+                Arguments.of(
+                        "tls mode", Map.of("tls.mode", "cert-manager"), "topobridge.admission.tls.mode=cert-manager"),
+                Arguments.of(
+                        "renew before validity",
+                        Map.of("tls.renew-before", Duration.ofDays(400)),
+                        "topobridge.admission.tls.renew-before=PT9600H"),
+                Arguments.of(
+                        "negative validity",
+                        Map.of("tls.validity", Duration.ofDays(-1)),
+                        "topobridge.admission.tls.validity=PT-24H"),
+                Arguments.of(
+                        "zero check interval",
+                        Map.of("tls.check-interval", Duration.ZERO),
+                        "topobridge.admission.tls.check-interval=PT0S"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("invalid")
     void invalidValuesAreRefusedNamingKeyAndValue(String name, Map<String, Object> override, String message) {
         assertThatThrownBy(() -> WebhookSettings.from(config(override), false, "ns"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message);
     }
 }

@@ -37,26 +37,35 @@ import org.junit.jupiter.api.Test;
  */
 class WorkloadValidatorTest {
 
-    enum Reasons implements Reason { INVALID_ANNOTATION, DEPRECATED_QUEUE }
+    enum Reasons implements Reason {
+        INVALID_ANNOTATION,
+        DEPRECATED_QUEUE
+    }
 
     private static final ConcurrentLinkedQueue<HasMetadata> SEEN = new ConcurrentLinkedQueue<>();
-    private static final TierCatalog TIERS = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")));
+    private static final TierCatalog TIERS =
+            TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")));
     private static volatile TierCatalog current = TIERS;
     private static WebhookFixture fixture;
 
     private static List<Finding> scripted(HasMetadata workload, TierCatalog tiers, WorkloadLookup lookup) {
         SEEN.add(workload);
-        Map<String, String> annotations = workload.getMetadata().getAnnotations() == null ? Map.of()
+        Map<String, String> annotations = workload.getMetadata().getAnnotations() == null
+                ? Map.of()
                 : workload.getMetadata().getAnnotations();
         List<Finding> out = new ArrayList<>();
         String mode = annotations.get("topobridge.io/mode");
         if (mode != null && !mode.equals("hard") && !mode.equals("soft")) {
-            out.add(Finding.rejected(Reasons.INVALID_ANNOTATION, ObjectRef.of(workload),
+            out.add(Finding.rejected(
+                    Reasons.INVALID_ANNOTATION,
+                    ObjectRef.of(workload),
                     "annotation topobridge.io/mode=" + mode + " is not hard or soft"));
         }
         String tier = annotations.get("topobridge.io/highest-tier");
         if (tier != null && tiers.isEmpty()) {
-            out.add(Finding.rejected(WorkloadReason.TIERS_UNKNOWN, ObjectRef.of(workload),
+            out.add(Finding.rejected(
+                    WorkloadReason.TIERS_UNKNOWN,
+                    ObjectRef.of(workload),
                     "annotation topobridge.io/highest-tier=" + tier + ": no tiers are known yet"));
         }
         if ("legacy".equals(annotations.get("topobridge.io/queue"))) {
@@ -67,8 +76,12 @@ class WorkloadValidatorTest {
 
     @BeforeAll
     static void start() {
-        fixture = new WebhookFixture(List.of(new WorkloadValidator(WorkloadValidatorTest::scripted, () -> current,
-                new InMemoryLookup(List.of()), Reviews.SERIALIZATION, java.util.Set.of("kube-system"))));
+        fixture = new WebhookFixture(List.of(new WorkloadValidator(
+                WorkloadValidatorTest::scripted,
+                () -> current,
+                new InMemoryLookup(List.of()),
+                Reviews.SERIALIZATION,
+                java.util.Set.of("kube-system"))));
     }
 
     @AfterAll
@@ -83,8 +96,14 @@ class WorkloadValidatorTest {
     }
 
     private static Deployment deployment(String mode) {
-        var builder = new DeploymentBuilder().withNewMetadata().withName("decode").withNamespace("ml").endMetadata()
-                .withNewSpec().withReplicas(2).endSpec();
+        var builder = new DeploymentBuilder()
+                .withNewMetadata()
+                .withName("decode")
+                .withNamespace("ml")
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(2)
+                .endSpec();
         if (mode != null) {
             builder.editMetadata().addToAnnotations("topobridge.io/mode", mode).endMetadata();
         }
@@ -92,12 +111,23 @@ class WorkloadValidatorTest {
     }
 
     private static ObjectNode deploymentReview(String operation, Object object, Object old) {
-        return Reviews.review(operation, "ml", "apps", "v1", "Deployment", "deployments", Reviews.toJson(object),
+        return Reviews.review(
+                operation,
+                "ml",
+                "apps",
+                "v1",
+                "Deployment",
+                "deployments",
+                Reviews.toJson(object),
                 old == null ? null : Reviews.toJson(old));
     }
 
     private static ValidatableResponse post(ObjectNode review) {
-        return fixture.request().body(review.toString()).post(WorkloadValidator.PATH).then().statusCode(200)
+        return fixture.request()
+                .body(review.toString())
+                .post(WorkloadValidator.PATH)
+                .then()
+                .statusCode(200)
                 .body("response.uid", equalTo(Reviews.uid(review)));
     }
 
@@ -114,36 +144,61 @@ class WorkloadValidatorTest {
     void aValidWorkloadIsAllowedWithItsWarnings() {
         Deployment valid = deployment("soft");
         valid.getMetadata().getAnnotations().put("topobridge.io/queue", "legacy");
-        post(deploymentReview("CREATE", valid, null)).body("response.allowed", equalTo(true))
+        post(deploymentReview("CREATE", valid, null))
+                .body("response.allowed", equalTo(true))
                 .body("response.warnings", hasItem("queue legacy is closed"));
     }
 
     /** The real translation, over a namespace whose admins allow queue team-a only. */
     @Test
     void aQueueTheNamespaceDoesNotAllowIsDeniedWithTheReconcilersMessage() {
-        var namespace = new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName("ml")
-                .addToAnnotations("topobridge.io/allowed-queues", "team-a").endMetadata().build();
+        var namespace = new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                .withNewMetadata()
+                .withName("ml")
+                .addToAnnotations("topobridge.io/allowed-queues", "team-a")
+                .endMetadata()
+                .build();
         var translator = new WorkloadTranslator(WorkloadSettings.defaults());
-        try (var real = new WebhookFixture(List.of(new WorkloadValidator(translator::validate, () -> TIERS,
-                new InMemoryLookup(List.of(namespace)), Reviews.SERIALIZATION, java.util.Set.of("kube-system"))))) {
+        try (var real = new WebhookFixture(List.of(new WorkloadValidator(
+                translator::validate,
+                () -> TIERS,
+                new InMemoryLookup(List.of(namespace)),
+                Reviews.SERIALIZATION,
+                java.util.Set.of("kube-system"))))) {
             Deployment other = deployment("soft");
             other.getMetadata().getAnnotations().put("topobridge.io/queue", "team-b");
-            real.request().body(deploymentReview("CREATE", other, null).toString()).post(WorkloadValidator.PATH).then()
-                    .statusCode(200).body("response.allowed", equalTo(false))
+            real.request()
+                    .body(deploymentReview("CREATE", other, null).toString())
+                    .post(WorkloadValidator.PATH)
+                    .then()
+                    .statusCode(200)
+                    .body("response.allowed", equalTo(false))
                     .body("response.status.code", equalTo(422))
-                    .body("response.status.message", equalTo("Deployment/ml/decode: topobridge.io/queue=\"team-b\""
-                            + " (metadata): queue \"team-b\" is not allowed here: namespace ml allows"
-                            + " topobridge.io/allowed-queues=\"team-a\""));
+                    .body(
+                            "response.status.message",
+                            equalTo("Deployment/ml/decode: topobridge.io/queue=\"team-b\""
+                                    + " (metadata): queue \"team-b\" is not allowed here: namespace ml allows"
+                                    + " topobridge.io/allowed-queues=\"team-a\""));
 
             Deployment allowed = deployment("soft");
             allowed.getMetadata().getAnnotations().put("topobridge.io/queue", "team-a");
-            real.request().body(deploymentReview("CREATE", allowed, null).toString()).post(WorkloadValidator.PATH).then()
-                    .statusCode(200).body("response.allowed", equalTo(true));
+            real.request()
+                    .body(deploymentReview("CREATE", allowed, null).toString())
+                    .post(WorkloadValidator.PATH)
+                    .then()
+                    .statusCode(200)
+                    .body("response.allowed", equalTo(true));
 
             // naming none takes the default queue, which this namespace does not allow either
-            real.request().body(deploymentReview("CREATE", deployment("soft"), null).toString())
-                    .post(WorkloadValidator.PATH).then().statusCode(200).body("response.allowed", equalTo(false))
-                    .body("response.status.message", containsString("names no queue, and the default queue \"default\""));
+            real.request()
+                    .body(deploymentReview("CREATE", deployment("soft"), null).toString())
+                    .post(WorkloadValidator.PATH)
+                    .then()
+                    .statusCode(200)
+                    .body("response.allowed", equalTo(false))
+                    .body(
+                            "response.status.message",
+                            containsString("names no queue, and the default queue \"default\""));
         }
     }
 
@@ -154,40 +209,69 @@ class WorkloadValidatorTest {
         scaled.getSpec().setReplicas(5);
         post(deploymentReview("UPDATE", scaled, deployment("sideways"))).body("response.allowed", equalTo(true));
         // a valid object made invalid: denied
-        post(deploymentReview("UPDATE", deployment("upwards"), deployment("hard"))).body("response.allowed", equalTo(false))
+        post(deploymentReview("UPDATE", deployment("upwards"), deployment("hard")))
+                .body("response.allowed", equalTo(false))
                 .body("response.status.message", containsString("topobridge.io/mode=upwards"));
         // one invalid value replaced by another: the new one is new
-        post(deploymentReview("UPDATE", deployment("upwards"), deployment("sideways"))).body("response.allowed", equalTo(false));
+        post(deploymentReview("UPDATE", deployment("upwards"), deployment("sideways")))
+                .body("response.allowed", equalTo(false));
     }
 
     @Test
     void customKindsAreReadAsGenericResources() {
-        ObjectNode lws = Reviews.JSON.createObjectNode().put("apiVersion", "leaderworkerset.x-k8s.io/v1").put("kind", "LeaderWorkerSet");
+        ObjectNode lws = Reviews.JSON
+                .createObjectNode()
+                .put("apiVersion", "leaderworkerset.x-k8s.io/v1")
+                .put("kind", "LeaderWorkerSet");
         lws.putObject("metadata").put("name", "lws").putObject("annotations").put("topobridge.io/mode", "x");
         lws.putObject("spec").put("replicas", 2);
-        ObjectNode review = Reviews.review("CREATE", "ml", "leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet",
-                "leaderworkersets", lws, null);
+        ObjectNode review = Reviews.review(
+                "CREATE", "ml", "leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet", "leaderworkersets", lws, null);
         post(review).body("response.allowed", equalTo(false));
-        assertThat(SEEN).singleElement().isInstanceOfSatisfying(GenericKubernetesResource.class,
-                r -> assertThat(r.getMetadata().getNamespace()).as("namespace from the request").isEqualTo("ml"));
+        assertThat(SEEN)
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        GenericKubernetesResource.class,
+                        r -> assertThat(r.getMetadata().getNamespace())
+                                .as("namespace from the request")
+                                .isEqualTo("ml"));
     }
 
     @Test
     void whatItCannotFixOrDoesNotManagePasses() {
         Deployment owned = deployment("sideways");
-        owned.getMetadata().setOwnerReferences(List.of(new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
-                .withApiVersion("kserve.io/v1").withKind("InferenceService").withName("svc").withUid("u1")
-                .withController(true).build()));
+        owned.getMetadata()
+                .setOwnerReferences(List.of(new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
+                        .withApiVersion("kserve.io/v1")
+                        .withKind("InferenceService")
+                        .withName("svc")
+                        .withUid("u1")
+                        .withController(true)
+                        .build()));
         post(deploymentReview("CREATE", owned, null)).body("response.allowed", equalTo(true));
         Deployment deleting = deployment("sideways");
         deleting.getMetadata().setDeletionTimestamp("2030-01-01T00:00:00Z");
         post(deploymentReview("UPDATE", deleting, deployment("hard"))).body("response.allowed", equalTo(true));
         post(deploymentReview("DELETE", deployment("sideways"), null)).body("response.allowed", equalTo(true));
-        ObjectNode inKubeSystem = Reviews.review("CREATE", "kube-system", "apps", "v1", "Deployment", "deployments",
-                Reviews.toJson(deployment("sideways")), null);
+        ObjectNode inKubeSystem = Reviews.review(
+                "CREATE",
+                "kube-system",
+                "apps",
+                "v1",
+                "Deployment",
+                "deployments",
+                Reviews.toJson(deployment("sideways")),
+                null);
         post(inKubeSystem).body("response.allowed", equalTo(true));
-        ObjectNode replicaSet = Reviews.review("CREATE", "ml", "apps", "v1", "ReplicaSet", "replicasets",
-                Reviews.JSON.createObjectNode().put("kind", "ReplicaSet"), null);
+        ObjectNode replicaSet = Reviews.review(
+                "CREATE",
+                "ml",
+                "apps",
+                "v1",
+                "ReplicaSet",
+                "replicasets",
+                Reviews.JSON.createObjectNode().put("kind", "ReplicaSet"),
+                null);
         post(replicaSet).body("response.allowed", equalTo(true)).body("response.status", nullValue());
         assertThat(SEEN).isEmpty();
     }
@@ -197,21 +281,29 @@ class WorkloadValidatorTest {
         current = TierCatalog.EMPTY;
         Deployment named = deployment("hard");
         named.getMetadata().getAnnotations().put("topobridge.io/highest-tier", "rack");
-        post(deploymentReview("CREATE", named, null)).body("response.allowed", equalTo(true))
-                .body("response.warnings", hasItem("not checked, no tiers are known yet: "
-                        + "annotation topobridge.io/highest-tier=rack: no tiers are known yet"));
+        post(deploymentReview("CREATE", named, null))
+                .body("response.allowed", equalTo(true))
+                .body(
+                        "response.warnings",
+                        hasItem("not checked, no tiers are known yet: "
+                                + "annotation topobridge.io/highest-tier=rack: no tiers are known yet"));
     }
 
     @Test
     void whileNoTiersAreKnownOtherMistakesAreStillDenied() {
         current = TierCatalog.EMPTY;
-        post(deploymentReview("CREATE", deployment("sideways"), null)).body("response.allowed", equalTo(false))
+        post(deploymentReview("CREATE", deployment("sideways"), null))
+                .body("response.allowed", equalTo(false))
                 .body("response.status.message", containsString("topobridge.io/mode=sideways is not hard or soft"));
     }
 
     @Test
     void aWorkloadReviewWithoutTheObjectIs400() {
-        fixture.request().body(deploymentReview("CREATE", null, null).toString()).post(WorkloadValidator.PATH)
-                .then().statusCode(400).body("message", containsString("request.object is missing"));
+        fixture.request()
+                .body(deploymentReview("CREATE", null, null).toString())
+                .post(WorkloadValidator.PATH)
+                .then()
+                .statusCode(400)
+                .body("message", containsString("request.object is missing"));
     }
 }

@@ -65,22 +65,25 @@ public class HyperNodeTiers implements ProcessPart {
     private synchronized void follow() {
         boolean installed = kinds.installed(VolcanoApi.HYPERNODE_CRD);
         if (installed && informer == null) {
-            informer = client.resources(HyperNode.class).inform(new ResourceEventHandler<>() {
-                        @Override
-                        public void onAdd(HyperNode obj) {
-                            publish();
-                        }
+            informer = client.resources(HyperNode.class)
+                    .inform(
+                            new ResourceEventHandler<>() {
+                                @Override
+                                public void onAdd(HyperNode obj) {
+                                    publish();
+                                }
 
-                        @Override
-                        public void onUpdate(HyperNode old, HyperNode obj) {
-                            publish();
-                        }
+                                @Override
+                                public void onUpdate(HyperNode old, HyperNode obj) {
+                                    publish();
+                                }
 
-                        @Override
-                        public void onDelete(HyperNode obj, boolean unknown) {
-                            publish();
-                        }
-                    }, 0);
+                                @Override
+                                public void onDelete(HyperNode obj, boolean unknown) {
+                                    publish();
+                                }
+                            },
+                            0);
             publish();
         } else if (!installed && informer != null) {
             informer.stop();
@@ -95,8 +98,11 @@ public class HyperNodeTiers implements ProcessPart {
             return;
         }
         List<HyperNode> all = current.getStore().list();
-        List<HyperNode> ours = all.stream().filter(hn -> hn.getMetadata().getLabels() != null && Topobridge.SOURCE
-                .equals(hn.getMetadata().getLabels().get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL))).toList();
+        List<HyperNode> ours = all.stream()
+                .filter(hn -> hn.getMetadata().getLabels() != null
+                        && Topobridge.SOURCE.equals(
+                                hn.getMetadata().getLabels().get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL)))
+                .toList();
         tiers.observe(catalog(ours), catalog(all), current.hasSynced());
     }
 
@@ -104,7 +110,9 @@ public class HyperNodeTiers implements ProcessPart {
     static TierCatalog catalog(List<HyperNode> hyperNodes) {
         Set<TierCatalog.Tier> seen = new LinkedHashSet<>();
         for (HyperNode hn : hyperNodes) {
-            if (hn.getSpec() == null || hn.getSpec().getTier() == null || hn.getSpec().getTier() < 1) {
+            if (hn.getSpec() == null
+                    || hn.getSpec().getTier() == null
+                    || hn.getSpec().getTier() < 1) {
                 continue;
             }
             seen.add(new TierCatalog.Tier(hn.getSpec().getTier(), hn.getSpec().getTierName()));

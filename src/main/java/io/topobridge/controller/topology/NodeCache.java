@@ -66,8 +66,10 @@ public class NodeCache implements ProcessPart {
         }
         var serialization = new KubernetesSerialization();
         serialization.registerKubernetesResource(NodeMetadata.class);
-        nodeClient = new KubernetesClientBuilder().withConfig(client.getConfiguration())
-                .withKubernetesSerialization(serialization).build();
+        nodeClient = new KubernetesClientBuilder()
+                .withConfig(client.getConfiguration())
+                .withKubernetesSerialization(serialization)
+                .build();
         informer = nodeClient.resources(NodeMetadata.class).runnableInformer(0);
         informer.itemStore(new NodeMetadataStore());
         informer.addEventHandler(new ResourceEventHandler<>() {

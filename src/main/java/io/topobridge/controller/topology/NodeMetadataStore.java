@@ -1,9 +1,9 @@
 package io.topobridge.controller.topology;
 
-import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.topobridge.controller.SharedEmpties;
+import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.topobridge.controller.SharedEmpties;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -29,7 +29,8 @@ public class NodeMetadataStore extends BasicItemStore<NodeMetadata> {
             meta.setFinalizers(null);
             if (meta.getLabels() != null) {
                 // label keys, and most values (zones, racks, switches), repeat across nodes: keep one copy of each
-                Map<String, String> labels = new LinkedHashMap<>(meta.getLabels().size() * 4 / 3 + 1);
+                Map<String, String> labels =
+                        new LinkedHashMap<>(meta.getLabels().size() * 4 / 3 + 1);
                 meta.getLabels().forEach((k, v) -> labels.put(k.intern(), v == null ? null : v.intern()));
                 meta.setLabels(labels);
             }
@@ -37,8 +38,13 @@ public class NodeMetadataStore extends BasicItemStore<NodeMetadata> {
         }
         if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
             Map<String, Quantity> allocatable = new LinkedHashMap<>();
-            node.getStatus().getAllocatable().forEach((k, v) -> allocatable.put(k.intern(),
-                    new Quantity(v.getAmount().intern(), v.getFormat() == null ? null : v.getFormat().intern())));
+            node.getStatus()
+                    .getAllocatable()
+                    .forEach((k, v) -> allocatable.put(
+                            k.intern(),
+                            new Quantity(
+                                    v.getAmount().intern(),
+                                    v.getFormat() == null ? null : v.getFormat().intern())));
             node.getStatus().setAllocatable(allocatable);
         }
         return super.put(key, SharedEmpties.apply(node));

@@ -38,7 +38,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -59,18 +58,23 @@ public class TopologyController implements ProcessPart {
 
     /** The findings source name. */
     public static final String SOURCE = "topology";
+
     private static final String NODES = "nodes";
     private static final String HYPERNODES = "hypernodes";
     private static final String CRD = "crd";
     private static final String SCHEDULER = "scheduler-config";
 
     /** What the controller needs from configuration. */
-    public record Options(boolean enabled, TopologySettings topology, Duration debounce, Duration maxDelay,
-            String schedulerConfigNamespace, String schedulerConfigName, String schedulerConfigKey) {
-    }
+    public record Options(
+            boolean enabled,
+            TopologySettings topology,
+            Duration debounce,
+            Duration maxDelay,
+            String schedulerConfigNamespace,
+            String schedulerConfigName,
+            String schedulerConfigKey) {}
 
-    private record CachedNode(String resourceVersion, NodeInfo info) {
-    }
+    private record CachedNode(String resourceVersion, NodeInfo info) {}
 
     private final KubernetesClient client;
     private final Applier applier;
@@ -81,6 +85,7 @@ public class TopologyController implements ProcessPart {
 
     /** NodeInfo per node name, reused while the cached node's resource version stays the same. */
     private final Map<String, CachedNode> nodes = new HashMap<>();
+
     private volatile boolean nodesSynced;
     private volatile boolean schedulerConfigSynced;
     private volatile String schedulerConfigError;
@@ -104,8 +109,14 @@ public class TopologyController implements ProcessPart {
     private final AtomicLong updated = new AtomicLong();
     private final AtomicLong deleted = new AtomicLong();
 
-    public TopologyController(KubernetesClient client, NodeCache nodeCache, Applier applier, FindingsRegistry findings,
-            KindRegistry kinds, Tiers tiers, Options options) {
+    public TopologyController(
+            KubernetesClient client,
+            NodeCache nodeCache,
+            Applier applier,
+            FindingsRegistry findings,
+            KindRegistry kinds,
+            Tiers tiers,
+            Options options) {
         this.client = client;
         this.nodeCache = nodeCache;
         this.applier = applier;
@@ -154,8 +165,10 @@ public class TopologyController implements ProcessPart {
             debouncer.submit(NODES);
         });
 
-        configMapInformer = client.configMaps().inNamespace(options.schedulerConfigNamespace())
-                .withName(options.schedulerConfigName()).runnableInformer(0);
+        configMapInformer = client.configMaps()
+                .inNamespace(options.schedulerConfigNamespace())
+                .withName(options.schedulerConfigName())
+                .runnableInformer(0);
         configMapInformer.addEventHandler(new Trigger<>(SCHEDULER));
         configMapInformer.start().whenComplete((ignored, error) -> {
             if (error != null) {
@@ -238,7 +251,8 @@ public class TopologyController implements ProcessPart {
         if (crdInstalled) {
             failure = write(result.hyperNodes(), ours, all);
         } else {
-            all.add(Finding.warning(TopologyReason.HYPER_NODE_CRD_MISSING,
+            all.add(Finding.warning(
+                    TopologyReason.HYPER_NODE_CRD_MISSING,
                     ObjectRef.cluster("CustomResourceDefinition", VolcanoApi.HYPERNODE_CRD),
                     "Volcano's HyperNode CRD (" + VolcanoApi.HYPERNODE_API_VERSION + ") is not installed: no HyperNodes"
                             + " are written until it is, and hard network topology enforces nothing"));
@@ -249,8 +263,9 @@ public class TopologyController implements ProcessPart {
         details = details(result, scheduler, (System.nanoTime() - started) / 1_000_000);
         passes.incrementAndGet();
         if (!ready) {
-            LOG.infof("topology: first pass done: %d nodes, %d HyperNodes, tiers %s", current.size(),
-                    result.hyperNodes().size(), result.tiers());
+            LOG.infof(
+                    "topology: first pass done: %d nodes, %d HyperNodes, tiers %s",
+                    current.size(), result.hyperNodes().size(), result.tiers());
         }
         ready = true;
         if (failure != null) {
@@ -261,7 +276,8 @@ public class TopologyController implements ProcessPart {
     private RuntimeException write(List<DesiredHyperNode> desired, Map<String, HyperNode> ours, List<Finding> out) {
         // the HyperNodes as they will be once the writes the cache has not shown yet land
         Map<String, HyperNodeSpec> view = new HashMap<>();
-        applier.withUnseenWrites(HyperNode.class, "HyperNode", ours).forEach((name, hn) -> view.put(name, hn.getSpec()));
+        applier.withUnseenWrites(HyperNode.class, "HyperNode", ours)
+                .forEach((name, hn) -> view.put(name, hn.getSpec()));
 
         RuntimeException failure = null;
         Set<String> deletedNow = new HashSet<>();
@@ -279,11 +295,17 @@ public class TopologyController implements ProcessPart {
                     }
                 }
             } catch (KubernetesClientException e) {
-                String name = step instanceof HyperNodeChanges.Apply a ? a.hyperNode().name() : ((HyperNodeChanges.Delete) step).name();
-                out.add(Finding.warning(TopologyReason.HYPER_NODE_WRITE_FAILED,
+                String name = step instanceof HyperNodeChanges.Apply a
+                        ? a.hyperNode().name()
+                        : ((HyperNodeChanges.Delete) step).name();
+                out.add(Finding.warning(
+                        TopologyReason.HYPER_NODE_WRITE_FAILED,
                         new ObjectRef(VolcanoApi.HYPERNODE_API_VERSION, "HyperNode", null, name, null),
-                        "the API server refused the write: " + UserText.excerpt(e.getStatus() != null
-                                && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage())));
+                        "the API server refused the write: "
+                                + UserText.excerpt(
+                                        e.getStatus() != null && e.getStatus().getMessage() != null
+                                                ? e.getStatus().getMessage()
+                                                : e.getMessage())));
                 failure = e;
             }
         }
@@ -310,7 +332,12 @@ public class TopologyController implements ProcessPart {
             String version = node.getMetadata().getResourceVersion();
             CachedNode known = nodes.get(name);
             if (known == null || version == null || !version.equals(known.resourceVersion())) {
-                known = new CachedNode(version, new NodeInfo(name, node.getMetadata().getLabels(), NodeCache.view(node).gpu()));
+                known = new CachedNode(
+                        version,
+                        new NodeInfo(
+                                name,
+                                node.getMetadata().getLabels(),
+                                NodeCache.view(node).gpu()));
                 nodes.put(name, known);
             }
             seen.add(name);
@@ -325,7 +352,8 @@ public class TopologyController implements ProcessPart {
         if (schedulerConfigError != null) {
             return SchedulerConfig.unreadable(ref, schedulerConfigError);
         }
-        ConfigMap cm = configMapInformer.getStore()
+        ConfigMap cm = configMapInformer
+                .getStore()
                 .getByKey(options.schedulerConfigNamespace() + "/" + options.schedulerConfigName());
         Map<String, String> data = cm == null ? null : cm.getData() == null ? Map.of() : cm.getData();
         return SchedulerConfig.check(ref, options.schedulerConfigKey(), data);
@@ -336,7 +364,9 @@ public class TopologyController implements ProcessPart {
         out.put("state", state);
         out.put("config", describe(options.topology()));
         out.put("nodes", nodes.size());
-        out.put("placedNodes", result.trees().stream().mapToInt(TreeSummary::nodes).sum());
+        out.put(
+                "placedNodes",
+                result.trees().stream().mapToInt(TreeSummary::nodes).sum());
         out.put("hyperNodes", result.hyperNodes().size());
         out.put("tiers", catalog(result.tiers()));
         List<String> trees = new ArrayList<>();
@@ -345,7 +375,9 @@ public class TopologyController implements ProcessPart {
                     + tree.hyperNodes() + " HyperNodes)");
         }
         out.put("trees", trees);
-        out.put("hardTopology", scheduler.state().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        out.put(
+                "hardTopology",
+                scheduler.state().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         out.put("passes", passes.get() + 1);
         out.put("lastPassMillis", millis);
         out.put("writes", Map.of("created", created.get(), "updated", updated.get(), "deleted", deleted.get()));
@@ -354,13 +386,21 @@ public class TopologyController implements ProcessPart {
 
     private static Map<String, String> catalog(TierCatalog catalog) {
         Map<String, String> out = new TreeMap<>();
-        catalog.names().forEach(n -> out.put(n, catalog.numbers(n).size() == 1
-                ? String.valueOf(catalog.numbers(n).iterator().next()) : "ambiguous " + catalog.numbers(n)));
+        catalog.names()
+                .forEach(n -> out.put(
+                        n,
+                        catalog.numbers(n).size() == 1
+                                ? String.valueOf(catalog.numbers(n).iterator().next())
+                                : "ambiguous " + catalog.numbers(n)));
         return out;
     }
 
     private static String describe(TopologySettings topology) {
-        return topology.custom() ? "tiers " + topology.tiers().stream().map(t -> t.labelKey() + "=" + t.name()).toList()
+        return topology.custom()
+                ? "tiers "
+                        + topology.tiers().stream()
+                                .map(t -> t.labelKey() + "=" + t.name())
+                                .toList()
                 : "preset " + topology.preset();
     }
 
@@ -390,7 +430,8 @@ public class TopologyController implements ProcessPart {
 
         private Map<String, String> topologyLabels(NodeMetadata node) {
             Map<String, String> out = new HashMap<>();
-            Map<String, String> labels = node.getMetadata() == null ? null : node.getMetadata().getLabels();
+            Map<String, String> labels =
+                    node.getMetadata() == null ? null : node.getMetadata().getLabels();
             if (labels != null) {
                 labels.forEach((k, v) -> {
                     if (builder.readsLabel(k)) {

@@ -19,8 +19,7 @@ import java.util.Objects;
  */
 final class CacheChanges {
 
-    private CacheChanges() {
-    }
+    private CacheChanges() {}
 
     static boolean matters(WorkloadCaches.Change change) {
         HasMetadata before = change.before();
@@ -47,7 +46,9 @@ final class CacheChanges {
             return !Objects.equals(b.getSpec(), a.getSpec());
         }
         if (before instanceof GenericKubernetesResource b && after instanceof GenericKubernetesResource a) {
-            return !Objects.equals(b.getAdditionalProperties().get("spec"), a.getAdditionalProperties().get("spec"));
+            return !Objects.equals(
+                    b.getAdditionalProperties().get("spec"),
+                    a.getAdditionalProperties().get("spec"));
         }
         return true;
     }
@@ -62,7 +63,8 @@ final class CacheChanges {
 
     /** Labels, annotations, owners and managed fields (the writer reads those) are all that matter. */
     private static boolean sameMetadata(ObjectMeta a, ObjectMeta b) {
-        return Objects.equals(a.getLabels(), b.getLabels()) && Objects.equals(a.getAnnotations(), b.getAnnotations())
+        return Objects.equals(a.getLabels(), b.getLabels())
+                && Objects.equals(a.getAnnotations(), b.getAnnotations())
                 && Objects.equals(a.getOwnerReferences(), b.getOwnerReferences())
                 && Objects.equals(a.getDeletionTimestamp(), b.getDeletionTimestamp())
                 && Objects.equals(ours(a), ours(b));
@@ -73,7 +75,9 @@ final class CacheChanges {
         if (meta.getManagedFields() == null) {
             return List.of();
         }
-        return meta.getManagedFields().stream().filter(m -> Topobridge.FIELD_MANAGER.equals(m.getManager()))
-                .map(m -> m.getOperation() + " " + m.getSubresource() + " " + m.getFieldsV1()).toList();
+        return meta.getManagedFields().stream()
+                .filter(m -> Topobridge.FIELD_MANAGER.equals(m.getManager()))
+                .map(m -> m.getOperation() + " " + m.getSubresource() + " " + m.getFieldsV1())
+                .toList();
     }
 }

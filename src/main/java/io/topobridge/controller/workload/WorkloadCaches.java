@@ -116,7 +116,9 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
                     LOG.infof("CustomResourceDefinition %s appeared: caching %s", change.crdName(), kind.kind());
                     startKind(kind);
                 } else if (!change.installed() && informers.containsKey(kind)) {
-                    LOG.infof("CustomResourceDefinition %s went away: no longer caching %s", change.crdName(), kind.kind());
+                    LOG.infof(
+                            "CustomResourceDefinition %s went away: no longer caching %s",
+                            change.crdName(), kind.kind());
                     SharedIndexInformer<? extends HasMetadata> gone = informers.get(kind);
                     informers = without(informers, kind);
                     gone.stop();
@@ -146,8 +148,14 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     private void startKind(WorkloadKind kind) {
         SharedIndexInformer<? extends HasMetadata> informer = kind.custom()
                 ? client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
-                        .withGroup(kind.group()).withVersion(kind.version()).withKind(kind.kind()).withPlural(kind.plural())
-                        .withNamespaced(true).build()).inAnyNamespace().runnableInformer(0)
+                                .withGroup(kind.group())
+                                .withVersion(kind.version())
+                                .withKind(kind.kind())
+                                .withPlural(kind.plural())
+                                .withNamespaced(true)
+                                .build())
+                        .inAnyNamespace()
+                        .runnableInformer(0)
                 : client.resources(kind.type()).inAnyNamespace().runnableInformer(0);
         if (kind == WorkloadKind.REPLICA_SET) {
             // only followed from a pod to its Deployment: the owner chain is all that is kept
@@ -168,16 +176,16 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     }
 
     private void startPodGroups() {
-        podGroupInformer = startInformer("PodGroup", client.resources(PodGroup.class).inAnyNamespace().runnableInformer(0),
-                null);
+        podGroupInformer = startInformer(
+                "PodGroup", client.resources(PodGroup.class).inAnyNamespace().runnableInformer(0), null);
     }
 
     private void startQueues() {
         queueInformer = startInformer("Queue", client.resources(Queue.class).runnableInformer(0), null);
     }
 
-    private <T extends HasMetadata> SharedIndexInformer<T> startInformer(String kind, SharedIndexInformer<T> informer,
-            WorkloadKind workloadKind) {
+    private <T extends HasMetadata> SharedIndexInformer<T> startInformer(
+            String kind, SharedIndexInformer<T> informer, WorkloadKind workloadKind) {
         informer.addEventHandler(new ResourceEventHandler<T>() {
             @Override
             public void onAdd(T obj) {
@@ -221,7 +229,8 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     public synchronized void stop() {
         informers.values().forEach(SharedIndexInformer::stop);
         informers = Map.of();
-        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {podGroupInformer, queueInformer, namespaceInformer}) {
+        for (SharedIndexInformer<?> informer :
+                new SharedIndexInformer<?>[] {podGroupInformer, queueInformer, namespaceInformer}) {
             if (informer != null) {
                 informer.stop();
             }
@@ -246,7 +255,8 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
                 return false;
             }
         }
-        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {podGroupInformer, queueInformer, namespaceInformer}) {
+        for (SharedIndexInformer<?> informer :
+                new SharedIndexInformer<?>[] {podGroupInformer, queueInformer, namespaceInformer}) {
             if (informer != null && !informer.hasSynced()) {
                 return false;
             }
@@ -256,18 +266,25 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
 
     /** Whether every cache a full reconciliation reads (optional kinds included) has its initial list. */
     public synchronized boolean synced() {
-        return ready() && informers.entrySet().stream()
-                .allMatch(e -> e.getValue().hasSynced() || failures.containsKey(e.getKey()));
+        return ready()
+                && informers.entrySet().stream()
+                        .allMatch(e -> e.getValue().hasSynced() || failures.containsKey(e.getKey()));
     }
 
     @Override
     public synchronized Map<String, Object> details() {
         Map<String, Object> out = new TreeMap<>();
-        informers.forEach((kind, informer) -> out.put("cache." + kind.kind(), failures.containsKey(kind)
-                ? "failed: " + failures.get(kind).getMessage()
-                : informer.hasSynced() ? informer.getStore().list().size() : "syncing"));
+        informers.forEach((kind, informer) -> out.put(
+                "cache." + kind.kind(),
+                failures.containsKey(kind)
+                        ? "failed: " + failures.get(kind).getMessage()
+                        : informer.hasSynced() ? informer.getStore().list().size() : "syncing"));
         if (podGroupInformer != null) {
-            out.put("cache.PodGroup", podGroupInformer.hasSynced() ? podGroupInformer.getStore().list().size() : "syncing");
+            out.put(
+                    "cache.PodGroup",
+                    podGroupInformer.hasSynced()
+                            ? podGroupInformer.getStore().list().size()
+                            : "syncing");
         }
         return out;
     }
@@ -296,8 +313,10 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         if (informer == null) {
             return List.of();
         }
-        return List.copyOf(namespace == null ? informer.getStore().list()
-                : informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+        return List.copyOf(
+                namespace == null
+                        ? informer.getStore().list()
+                        : informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
     }
 
     /** Every cached object of a kind, all namespaces. */
@@ -308,7 +327,9 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     @Override
     public List<HasMetadata> podGroups(String namespace) {
         SharedIndexInformer<PodGroup> informer = podGroupInformer;
-        return informer == null ? List.of() : List.copyOf(informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+        return informer == null
+                ? List.of()
+                : List.copyOf(informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
     }
 
     /** The cached PodGroup, or null. */
@@ -343,13 +364,17 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     /** The cached Queue, if any. */
     public Optional<Queue> queue(String name) {
         SharedIndexInformer<Queue> informer = queueInformer;
-        return informer == null ? Optional.empty() : Optional.ofNullable(informer.getStore().getByKey(name));
+        return informer == null
+                ? Optional.empty()
+                : Optional.ofNullable(informer.getStore().getByKey(name));
     }
 
     @Override
     public Map<String, String> namespaceAnnotations(String namespace) {
         SharedIndexInformer<Namespace> informer = namespaceInformer;
-        Namespace ns = informer == null || namespace == null ? null : informer.getStore().getByKey(namespace);
+        Namespace ns = informer == null || namespace == null
+                ? null
+                : informer.getStore().getByKey(namespace);
         if (ns == null || ns.getMetadata().getAnnotations() == null) {
             return Map.of();
         }
@@ -366,7 +391,9 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         if (ns == null) {
             return null;
         }
-        return ns.getMetadata().getLabels() == null ? Map.of() : new LinkedHashMap<>(ns.getMetadata().getLabels());
+        return ns.getMetadata().getLabels() == null
+                ? Map.of()
+                : new LinkedHashMap<>(ns.getMetadata().getLabels());
     }
 
     private static String key(String namespace, String name) {

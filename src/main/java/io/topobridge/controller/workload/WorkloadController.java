@@ -10,6 +10,7 @@ import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.diagnosis.Achieved;
+import io.topobridge.core.diagnosis.Amounts;
 import io.topobridge.core.diagnosis.Forest;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
@@ -21,14 +22,13 @@ import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.WorkloadSettings;
-import io.topobridge.core.diagnosis.Amounts;
 import io.topobridge.core.workload.changes.Bounds;
 import io.topobridge.core.workload.changes.ObservedPodGroup;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.changes.UntiedPods;
-import io.topobridge.core.workload.translate.ScopeResult;
 import io.topobridge.core.workload.resources.Quantities;
+import io.topobridge.core.workload.translate.ScopeResult;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.diagnosis.ClusterView;
 import io.topobridge.findings.FindingsRegistry;
@@ -69,13 +69,19 @@ public class WorkloadController implements ProcessPart {
     private static final Logger LOG = Logger.getLogger(WorkloadController.class);
     /** Findings source name. */
     public static final String SOURCE = "workloads";
+
     private static final Set<String> CACHE_ONLY_KINDS = Set.of("Queue", "Namespace");
     /** How long after start a gang naming a tier waits for the first topology pass before "tiers unknown" is news. */
     static final Duration TIERS_GRACE = Duration.ofSeconds(30);
 
     /** What the controller needs from configuration. */
-    public record Options(boolean enabled, Duration debounce, Duration maxDelay, Duration resync,
-            boolean requireNamespaceOptIn, String namespaceLabel) {
+    public record Options(
+            boolean enabled,
+            Duration debounce,
+            Duration maxDelay,
+            Duration resync,
+            boolean requireNamespaceOptIn,
+            String namespaceLabel) {
         public Options {
             Objects.requireNonNull(debounce, "debounce");
             Objects.requireNonNull(maxDelay, "maxDelay");
@@ -85,16 +91,13 @@ public class WorkloadController implements ProcessPart {
     }
 
     /** What a batch asks for: one gang scope, or every scope. */
-    sealed interface Due permits All, Scope {
-    }
+    sealed interface Due permits All, Scope {}
 
     /** Every scope there is. */
-    record All() implements Due {
-    }
+    record All() implements Due {}
 
     /** One gang scope. */
-    record Scope(GangScope scope) implements Due {
-    }
+    record Scope(GangScope scope) implements Due {}
 
     static final Due ALL = new All();
 
@@ -127,14 +130,22 @@ public class WorkloadController implements ProcessPart {
      * count against the namespace's limit even before their watch event arrives (worker thread only).
      */
     private final Map<String, Long> created = new HashMap<>();
+
     private static final long CREATED_MEMORY_NANOS = TimeUnit.MINUTES.toNanos(1);
     /** Whether some gang waits because it exceeds the whole cluster: a node change may make room for it. */
     private volatile boolean heldForCluster;
     /** Whether some gang waits for room under the namespace's limit: a PodGroup of the bridge going makes room. */
     private volatile boolean heldForLimit;
 
-    public WorkloadController(WorkloadCaches lookup, ClusterView view, Applier applier, FindingsRegistry findings,
-            TierSource tiers, KindRegistry kinds, Options options, WorkloadSettings settings) {
+    public WorkloadController(
+            WorkloadCaches lookup,
+            ClusterView view,
+            Applier applier,
+            FindingsRegistry findings,
+            TierSource tiers,
+            KindRegistry kinds,
+            Options options,
+            WorkloadSettings settings) {
         this.lookup = lookup;
         this.view = view;
         this.applier = applier;
@@ -189,11 +200,15 @@ public class WorkloadController implements ProcessPart {
         // tiers that never settle (nodes cannot be listed) are reported once the grace is over
         timer.schedule(() -> debouncer.submit(ALL), TIERS_GRACE.toMillis(), TimeUnit.MILLISECONDS);
         long resync = Math.max(1000, options.resync().toMillis());
-        timer.scheduleWithFixedDelay(() -> {
-            if (ready) {
-                debouncer.submit(ALL);
-            }
-        }, resync, resync, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    if (ready) {
+                        debouncer.submit(ALL);
+                    }
+                },
+                resync,
+                resync,
+                TimeUnit.MILLISECONDS);
     }
 
     private void firstPassWhenSynced() {
@@ -230,7 +245,11 @@ public class WorkloadController implements ProcessPart {
         out.put("passes", passes.get());
         out.put("fullPasses", fullPasses.get());
         out.put("lastFullPassMillis", lastFullPassMillis);
-        out.put("cachedKinds", String.join(",", lookup.cachedKinds().stream().map(WorkloadKind::kind).toList()));
+        out.put(
+                "cachedKinds",
+                String.join(
+                        ",",
+                        lookup.cachedKinds().stream().map(WorkloadKind::kind).toList()));
         return out;
     }
 
@@ -277,7 +296,8 @@ public class WorkloadController implements ProcessPart {
             translator.scopeOfPodGroup(object, lookup).ifPresent(this::submit);
             return;
         }
-        String key = change.kind() + "/" + object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
+        String key = change.kind() + "/" + object.getMetadata().getNamespace() + "/"
+                + object.getMetadata().getName();
         GangScope before = change.after() == null ? lastScope.remove(key) : lastScope.get(key);
         Optional<GangScope> now = change.after() == null ? Optional.empty() : translator.scopeOf(object, lookup);
         now.ifPresent(scope -> lastScope.put(key, scope));
@@ -319,9 +339,14 @@ public class WorkloadController implements ProcessPart {
         }
         long started = System.nanoTime();
         if (!lookup.podGroupsAvailable()) {
-            findings.publish(SOURCE, Set.of(crdRef().toString()), List.of(Finding.rejected(
-                    WorkloadReason.POD_GROUP_CRD_MISSING, crdRef(), "Volcano's PodGroup CRD " + VolcanoApi.PODGROUP_CRD
-                            + " is not installed: no workload gets a PodGroup until it is")));
+            findings.publish(
+                    SOURCE,
+                    Set.of(crdRef().toString()),
+                    List.of(Finding.rejected(
+                            WorkloadReason.POD_GROUP_CRD_MISSING,
+                            crdRef(),
+                            "Volcano's PodGroup CRD " + VolcanoApi.PODGROUP_CRD
+                                    + " is not installed: no workload gets a PodGroup until it is")));
             ready = true;
             return;
         }
@@ -356,8 +381,8 @@ public class WorkloadController implements ProcessPart {
         RuntimeException retry = null;
         for (ScopeResult result : results) {
             try {
-                List<Finding> found = reconcile(result, queues, forest, cluster,
-                        ties.getOrDefault(result.scope(), List.of()));
+                List<Finding> found =
+                        reconcile(result, queues, forest, cluster, ties.getOrDefault(result.scope(), List.of()));
                 held |= found.stream().anyMatch(f -> f.reason() == WorkloadReason.GANG_EXCEEDS_CLUSTER);
                 limited |= found.stream().anyMatch(f -> f.reason() == WorkloadReason.POD_GROUP_LIMIT_REACHED);
             } catch (KubernetesClientException e) {
@@ -435,10 +460,14 @@ public class WorkloadController implements ProcessPart {
         }
         List<Finding> findings = new ArrayList<>();
         for (ObjectRef subject : result.subjects()) {
-            findings.add(Finding.warning(WorkloadReason.NAMESPACE_NOT_OPTED_IN, subject, subject + ": namespace "
-                    + result.scope().namespace() + " does not carry " + options.namespaceLabel() + "=true, so the"
-                    + " bridge makes no PodGroup here (the pod webhook would never tie its pods to one); label the"
-                    + " namespace to opt in"));
+            findings.add(Finding.warning(
+                    WorkloadReason.NAMESPACE_NOT_OPTED_IN,
+                    subject,
+                    subject + ": namespace "
+                            + result.scope().namespace() + " does not carry " + options.namespaceLabel()
+                            + "=true, so the"
+                            + " bridge makes no PodGroup here (the pod webhook would never tie its pods to one); label the"
+                            + " namespace to opt in"));
         }
         return new ScopeResult(result.scope(), result.subjects(), List.of(), findings);
     }
@@ -460,9 +489,12 @@ public class WorkloadController implements ProcessPart {
         for (Queue queue : lookup.allQueues()) {
             String state = queue.getStatus() == null ? null : queue.getStatus().getState();
             states.put(queue.getMetadata().getName(), state == null ? "" : state);
-            Map<String, String> limits = queue.getSpec() == null ? null : queue.getSpec().getCapability();
+            Map<String, String> limits =
+                    queue.getSpec() == null ? null : queue.getSpec().getCapability();
             if (limits != null && !limits.isEmpty()) {
-                capability.put(queue.getMetadata().getName(), amounts(queue.getMetadata().getName(), limits));
+                capability.put(
+                        queue.getMetadata().getName(),
+                        amounts(queue.getMetadata().getName(), limits));
             }
         }
         return new QueueStates(true, states, capability);
@@ -475,8 +507,9 @@ public class WorkloadController implements ProcessPart {
             try {
                 out.put(resource, Quantities.amount(new Quantity(value)));
             } catch (RuntimeException e) {
-                LOG.debugf("queue %s: capability %s=%s is not a quantity: ignored", queue, resource,
-                        UserText.quote(value));
+                LOG.debugf(
+                        "queue %s: capability %s=%s is not a quantity: ignored",
+                        queue, resource, UserText.quote(value));
             }
         });
         return out;
@@ -488,9 +521,17 @@ public class WorkloadController implements ProcessPart {
         for (HasMetadata pg : podGroups) {
             boolean ours = ours(pg);
             boolean owns = !ours && ownsFields(pg);
-            GangScope scope = ours || owns ? translator.scopeOfPodGroup(pg, lookup).orElse(null) : null;
-            out.add(new ObservedPodGroup(pg.getMetadata().getNamespace(), pg.getMetadata().getName(), ours, scope, owns,
-                    pg instanceof PodGroup typed && typed.getSpec() != null ? typed.getSpec().getQueue() : null,
+            GangScope scope =
+                    ours || owns ? translator.scopeOfPodGroup(pg, lookup).orElse(null) : null;
+            out.add(new ObservedPodGroup(
+                    pg.getMetadata().getNamespace(),
+                    pg.getMetadata().getName(),
+                    ours,
+                    scope,
+                    owns,
+                    pg instanceof PodGroup typed && typed.getSpec() != null
+                            ? typed.getSpec().getQueue()
+                            : null,
                     placement(pg)));
         }
         return out;
@@ -532,7 +573,9 @@ public class WorkloadController implements ProcessPart {
         Map<String, Set<GangScope>> byNamespace = new TreeMap<>();
         for (ScopeResult result : results) {
             if (!result.podGroups().isEmpty()) {
-                byNamespace.computeIfAbsent(result.scope().namespace(), n -> new java.util.HashSet<>()).add(result.scope());
+                byNamespace
+                        .computeIfAbsent(result.scope().namespace(), n -> new java.util.HashSet<>())
+                        .add(result.scope());
             }
         }
         Map<GangScope, List<UntiedPods.PodTie>> out = new HashMap<>();
@@ -545,7 +588,9 @@ public class WorkloadController implements ProcessPart {
                     // tied to a gang of the bridge's
                     continue;
                 }
-                translator.gangOf(pod, catalog, lookup).filter(gang -> scopes.contains(gang.scope()))
+                translator
+                        .gangOf(pod, catalog, lookup)
+                        .filter(gang -> scopes.contains(gang.scope()))
                         .ifPresent(gang -> out.computeIfAbsent(gang.scope(), s -> new ArrayList<>())
                                 .add(new UntiedPods.PodTie(pod.getMetadata().getName(), group, gang.podGroup())));
             }
@@ -559,16 +604,23 @@ public class WorkloadController implements ProcessPart {
     }
 
     /** Returns the scope's findings. */
-    private List<Finding> reconcile(ScopeResult result, QueueStates queues, Forest forest, Amounts cluster,
-            List<UntiedPods.PodTie> ties) {
+    private List<Finding> reconcile(
+            ScopeResult result, QueueStates queues, Forest forest, Amounts cluster, List<UntiedPods.PodTie> ties) {
         GangScope scope = result.scope();
         LOG.debugf("reconciling %s", scope);
         String prefix = scope.namespace() + "/";
         Set<String> unseen = new java.util.HashSet<>();
-        created.keySet().stream().filter(k -> k.startsWith(prefix)).forEach(k -> unseen.add(k.substring(prefix.length())));
+        created.keySet().stream()
+                .filter(k -> k.startsWith(prefix))
+                .forEach(k -> unseen.add(k.substring(prefix.length())));
         Bounds bounds = new Bounds(cluster, maxPodGroups, unseen);
-        PodGroupChanges.Plan plan = PodGroupChanges.plan(result, observe(lookup.podGroups(scope.namespace())), queues,
-                placed(result, forest), tiers.settled() ? tiers.inCluster() : null, bounds);
+        PodGroupChanges.Plan plan = PodGroupChanges.plan(
+                result,
+                observe(lookup.podGroups(scope.namespace())),
+                queues,
+                placed(result, forest),
+                tiers.settled() ? tiers.inCluster() : null,
+                bounds);
         List<Finding> found = new ArrayList<>(plan.findings());
         found.addAll(UntiedPods.findings(result, ties));
         for (PodGroupChanges.Step step : plan.steps()) {
@@ -580,7 +632,8 @@ public class WorkloadController implements ProcessPart {
                 created.remove(delete.namespace() + "/" + delete.name());
                 PodGroup current = lookup.podGroup(delete.namespace(), delete.name());
                 if (current != null && applier.delete(current, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)) {
-                    LOG.infof("deleted PodGroup %s/%s: %s no longer wants it", delete.namespace(), delete.name(), scope);
+                    LOG.infof(
+                            "deleted PodGroup %s/%s: %s no longer wants it", delete.namespace(), delete.name(), scope);
                 }
             } else if (step instanceof PodGroupChanges.Release release) {
                 release(release.name(), release.namespace());
@@ -603,17 +656,24 @@ public class WorkloadController implements ProcessPart {
         try {
             Applier.Outcome outcome = applier.apply(VolcanoObjects.podGroup(desired), current);
             if (outcome != Applier.Outcome.UNCHANGED) {
-                LOG.infof("%s PodGroup %s/%s (%s)", outcome == Applier.Outcome.CREATED ? "created" : "updated",
-                        desired.namespace(), desired.name(),
+                LOG.infof(
+                        "%s PodGroup %s/%s (%s)",
+                        outcome == Applier.Outcome.CREATED ? "created" : "updated",
+                        desired.namespace(),
+                        desired.name(),
                         desired.ownership() == DesiredPodGroup.Ownership.OWNED ? "owned" : "topology fields only");
             }
             return outcome;
         } catch (KubernetesClientException e) {
             int code = e.getCode();
             if (code >= 400 && code < 500 && code != 409 && code != 429) {
-                String reason = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
+                String reason = e.getStatus() != null && e.getStatus().getMessage() != null
+                        ? e.getStatus().getMessage()
                         : e.getMessage();
-                found.addAll(PodGroupChanges.about(result, WorkloadReason.APPLY_REFUSED, desired.name(),
+                found.addAll(PodGroupChanges.about(
+                        result,
+                        WorkloadReason.APPLY_REFUSED,
+                        desired.name(),
                         "the API server refused PodGroup " + desired.name() + " (HTTP " + code + "): "
                                 + UserText.excerpt(reason)));
                 return null;
@@ -625,7 +685,9 @@ public class WorkloadController implements ProcessPart {
     private void publish(GangScope scope, ScopeResult result, List<Finding> found) {
         if (holdingTierFindings()) {
             // the first topology pass has not come yet: "no tier is known" is not news, the pass brings the tiers
-            found = found.stream().filter(f -> f.reason() != WorkloadReason.TIERS_UNKNOWN).toList();
+            found = found.stream()
+                    .filter(f -> f.reason() != WorkloadReason.TIERS_UNKNOWN)
+                    .toList();
         }
         Set<String> objects = new LinkedHashSet<>();
         result.subjects().forEach(s -> objects.add(s.toString()));
@@ -647,8 +709,10 @@ public class WorkloadController implements ProcessPart {
 
     private static boolean ownsFields(HasMetadata pg) {
         var managed = pg.getMetadata().getManagedFields();
-        return managed != null && managed.stream().anyMatch(m -> Topobridge.FIELD_MANAGER.equals(m.getManager())
-                && "Apply".equals(m.getOperation()));
+        return managed != null
+                && managed.stream()
+                        .anyMatch(m ->
+                                Topobridge.FIELD_MANAGER.equals(m.getManager()) && "Apply".equals(m.getOperation()));
     }
 
     static boolean ours(HasMetadata pg) {

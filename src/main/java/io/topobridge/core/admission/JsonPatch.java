@@ -28,8 +28,7 @@ public final class JsonPatch {
         }
     }
 
-    private JsonPatch() {
-    }
+    private JsonPatch() {}
 
     /** The operations that turn {@code from} into {@code to}; empty when they are equal. */
     public static List<Operation> diff(JsonNode from, JsonNode to) {

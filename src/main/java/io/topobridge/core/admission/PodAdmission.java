@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
-import io.topobridge.core.finding.UserText;
 import io.topobridge.core.finding.Reason;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.PodAssignment;
 import io.topobridge.core.workload.WorkloadLookup;
@@ -96,7 +96,8 @@ public final class PodAdmission {
             admitted.setMetadata(new ObjectMeta());
         }
         ObjectMeta meta = admitted.getMetadata();
-        String existing = meta.getAnnotations() == null ? null : meta.getAnnotations().get(VolcanoApi.GROUP_NAME_ANNOTATION);
+        String existing =
+                meta.getAnnotations() == null ? null : meta.getAnnotations().get(VolcanoApi.GROUP_NAME_ANNOTATION);
         Optional<PodAssignment> found = assigner.assign(pod, tiers, lookup);
         if (found.isEmpty()) {
             return new Result(admitted, existing == null ? Outcome.UNMANAGED : Outcome.KEPT, existing, List.of());
@@ -104,9 +105,16 @@ public final class PodAdmission {
         PodAssignment assignment = found.get();
         ObjectRef ref = ref(pod);
         if (existing != null && !existing.equals(assignment.podGroupName())) {
-            return new Result(admitted, Outcome.KEPT, existing, List.of(Finding.info(Reasons.FOREIGN_GROUP_NAME, ref,
-                    "pod already names PodGroup " + UserText.quote(existing) + " in " + VolcanoApi.GROUP_NAME_ANNOTATION
-                            + "; it keeps it and is not tied to PodGroup " + assignment.podGroupName())));
+            return new Result(
+                    admitted,
+                    Outcome.KEPT,
+                    existing,
+                    List.of(Finding.info(
+                            Reasons.FOREIGN_GROUP_NAME,
+                            ref,
+                            "pod already names PodGroup " + UserText.quote(existing) + " in "
+                                    + VolcanoApi.GROUP_NAME_ANNOTATION + "; it keeps it and is not tied to PodGroup "
+                                    + assignment.podGroupName())));
         }
 
         List<Finding> findings = new ArrayList<>();
@@ -122,10 +130,15 @@ public final class PodAdmission {
             assignment.labels().forEach((key, value) -> {
                 String own = labels.putIfAbsent(key, value);
                 if (own != null && !own.equals(value)) {
-                    findings.add(Finding.warning(Reasons.SUBGROUP_LABEL_CONFLICT, ref, "pod label " + key + "="
-                            + UserText.quote(own) + " is kept, but the subGroupPolicy of PodGroup "
-                            + assignment.podGroupName() + " expects " + key + "=" + UserText.quote(value)
-                            + "; the pod may join the wrong subgroup").withKey(key));
+                    findings.add(Finding.warning(
+                                    Reasons.SUBGROUP_LABEL_CONFLICT,
+                                    ref,
+                                    "pod label " + key + "="
+                                            + UserText.quote(own) + " is kept, but the subGroupPolicy of PodGroup "
+                                            + assignment.podGroupName() + " expects " + key + "="
+                                            + UserText.quote(value)
+                                            + "; the pod may join the wrong subgroup")
+                            .withKey(key));
                 }
             });
             meta.setLabels(labels);
@@ -138,11 +151,16 @@ public final class PodAdmission {
         if (scheduler == null || scheduler.isBlank() || AdmissionSettings.DEFAULT_SCHEDULER.equals(scheduler)) {
             admitted.getSpec().setSchedulerName(settings.schedulerName());
         } else if (!scheduler.equals(settings.schedulerName())) {
-            findings.add(Finding.warning(Reasons.FOREIGN_SCHEDULER, ref, "pod names scheduler " + UserText.quote(scheduler)
-                    + ", not " + settings.schedulerName() + ": it is left alone, Volcano will not place it, and PodGroup "
-                    + assignment.podGroupName() + " may wait for it"));
+            findings.add(Finding.warning(
+                    Reasons.FOREIGN_SCHEDULER,
+                    ref,
+                    "pod names scheduler " + UserText.quote(scheduler)
+                            + ", not " + settings.schedulerName()
+                            + ": it is left alone, Volcano will not place it, and PodGroup "
+                            + assignment.podGroupName() + " may wait for it"));
         }
-        return new Result(admitted, existing == null ? Outcome.ASSIGNED : Outcome.ADOPTED, assignment.podGroupName(), findings);
+        return new Result(
+                admitted, existing == null ? Outcome.ASSIGNED : Outcome.ADOPTED, assignment.podGroupName(), findings);
     }
 
     private static Map<String, String> mutable(Map<String, String> map) {
@@ -156,7 +174,11 @@ public final class PodAdmission {
         if ((name == null || name.isEmpty()) && meta != null && meta.getGenerateName() != null) {
             name = meta.getGenerateName() + "*";
         }
-        return new ObjectRef("v1", "Pod", meta == null ? null : meta.getNamespace(),
-                name == null || name.isEmpty() ? "<unnamed>" : name, meta == null ? null : meta.getUid());
+        return new ObjectRef(
+                "v1",
+                "Pod",
+                meta == null ? null : meta.getNamespace(),
+                name == null || name.isEmpty() ? "<unnamed>" : name,
+                meta == null ? null : meta.getUid());
     }
 }

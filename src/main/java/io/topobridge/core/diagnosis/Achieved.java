@@ -31,14 +31,15 @@ public record Achieved(Level gang, Map<String, Level> subGroups, List<RolePair> 
 
         /** {@code tier 2 (leaf, leaf-s1)} or {@code no single HyperNode}. */
         public String describe() {
-            return tier == null ? "no single HyperNode"
-                    : "tier " + tier + (tierName == null || tierName.isEmpty() ? "" : " (" + tierName + ")") + " in " + hyperNode;
+            return tier == null
+                    ? "no single HyperNode"
+                    : "tier " + tier + (tierName == null || tierName.isEmpty() ? "" : " (" + tierName + ")") + " in "
+                            + hyperNode;
         }
     }
 
     /** Two roles (task-specs) and the lowest HyperNode holding both. */
-    public record RolePair(String a, String b, Level meet) {
-    }
+    public record RolePair(String a, String b, Level meet) {}
 
     public Achieved {
         subGroups = Map.copyOf(subGroups);
@@ -50,7 +51,8 @@ public record Achieved(Level gang, Map<String, Level> subGroups, List<RolePair> 
         if (!gang.allBound()) {
             return Optional.empty();
         }
-        Level whole = Level.of(forest.lowestCommon(gang.pods().stream().map(PodView::node).toList()));
+        Level whole = Level.of(
+                forest.lowestCommon(gang.pods().stream().map(PodView::node).toList()));
         Map<String, Level> subGroups = new TreeMap<>();
         splitBySubGroup(gang).forEach((key, nodes) -> subGroups.put(key, Level.of(forest.lowestCommon(nodes))));
         Map<String, List<String>> byRole = new TreeMap<>();
@@ -88,7 +90,8 @@ public record Achieved(Level gang, Map<String, Level> subGroups, List<RolePair> 
                     break;
                 }
                 StringBuilder key = new StringBuilder(policy.name());
-                policy.matchLabelKeys().forEach(k -> key.append('/').append(pod.labels().get(k)));
+                policy.matchLabelKeys()
+                        .forEach(k -> key.append('/').append(pod.labels().get(k)));
                 out.computeIfAbsent(key.toString(), k -> new ArrayList<>()).add(pod.node());
                 break;
             }
@@ -99,7 +102,8 @@ public record Achieved(Level gang, Map<String, Level> subGroups, List<RolePair> 
     /** The subgroup instances by key with their tier value, e.g. {@code decode/0=1}. */
     public String subGroupSummary() {
         List<String> out = new ArrayList<>();
-        new TreeSet<>(subGroups.keySet()).forEach(k -> out.add(k + "=" + subGroups.get(k).value()));
+        new TreeSet<>(subGroups.keySet())
+                .forEach(k -> out.add(k + "=" + subGroups.get(k).value()));
         return String.join(",", out);
     }
 }

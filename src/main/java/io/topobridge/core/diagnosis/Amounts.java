@@ -31,7 +31,8 @@ public record Amounts(Map<String, BigDecimal> values) {
     public static Amounts parse(Map<String, String> quantities) {
         Map<String, BigDecimal> out = new TreeMap<>();
         if (quantities != null) {
-            quantities.forEach((k, v) -> out.put(k, Quantities.amount(new io.fabric8.kubernetes.api.model.Quantity(v))));
+            quantities.forEach(
+                    (k, v) -> out.put(k, Quantities.amount(new io.fabric8.kubernetes.api.model.Quantity(v))));
         }
         return new Amounts(out);
     }
@@ -53,7 +54,8 @@ public record Amounts(Map<String, BigDecimal> values) {
     /** What is left of this after {@code used}, never below zero. */
     public Amounts minusClamped(Amounts used) {
         Map<String, BigDecimal> out = new TreeMap<>(values);
-        used.values.forEach((k, v) -> out.computeIfPresent(k, (key, mine) -> mine.subtract(v).max(BigDecimal.ZERO)));
+        used.values.forEach((k, v) ->
+                out.computeIfPresent(k, (key, mine) -> mine.subtract(v).max(BigDecimal.ZERO)));
         return new Amounts(out);
     }
 
@@ -95,7 +97,8 @@ public record Amounts(Map<String, BigDecimal> values) {
     public static String show(String resource, BigDecimal amount) {
         if ("memory".equals(resource) || resource.startsWith("hugepages-") || "ephemeral-storage".equals(resource)) {
             BigDecimal gib = amount.divide(BigDecimal.valueOf(1L << 30), 1, RoundingMode.DOWN);
-            return gib.compareTo(BigDecimal.ONE) >= 0 ? gib.stripTrailingZeros().toPlainString() + "Gi"
+            return gib.compareTo(BigDecimal.ONE) >= 0
+                    ? gib.stripTrailingZeros().toPlainString() + "Gi"
                     : Quantities.canonical(amount, true);
         }
         return amount.stripTrailingZeros().toPlainString();

@@ -25,13 +25,13 @@ public final class Doctor {
 
     /** The Volcano release that introduced every field the bridge writes. */
     public static final String VOLCANO_NEEDED = "v1.14";
+
     static final String GANG_PLUGIN = "gang";
     static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
     private static final int MAX_NAMED = 10;
     private static final YAMLMapper YAML = new YAMLMapper();
 
-    private Doctor() {
-    }
+    private Doctor() {}
 
     /** Every check, in a fixed order. */
     public static List<DoctorCheck> run(DoctorInputs in) {
@@ -43,24 +43,36 @@ public final class Doctor {
     static DoctorCheck crds(DoctorInputs in) {
         List<Finding> findings = new ArrayList<>();
         List<String> problems = new ArrayList<>();
-        requireFields(in, VolcanoApi.PODGROUP_CRD, List.of("spec.networkTopology", "spec.subGroupPolicy"), findings, problems);
+        requireFields(
+                in,
+                VolcanoApi.PODGROUP_CRD,
+                List.of("spec.networkTopology", "spec.subGroupPolicy"),
+                findings,
+                problems);
         requireFields(in, VolcanoApi.HYPERNODE_CRD, List.of("spec.tierName"), findings, problems);
         if (problems.isEmpty()) {
-            return DoctorCheck.ok("volcano-crds", "PodGroup and HyperNode CRDs have networkTopology, subGroupPolicy and"
-                    + " tierName (Volcano " + VOLCANO_NEEDED + " or later)");
+            return DoctorCheck.ok(
+                    "volcano-crds",
+                    "PodGroup and HyperNode CRDs have networkTopology, subGroupPolicy and" + " tierName (Volcano "
+                            + VOLCANO_NEEDED + " or later)");
         }
-        return new DoctorCheck("volcano-crds", DoctorCheck.Status.FAILURE, String.join("; ", problems)
-                + ": Volcano " + VOLCANO_NEEDED + " or later is needed", findings);
+        return new DoctorCheck(
+                "volcano-crds",
+                DoctorCheck.Status.FAILURE,
+                String.join("; ", problems) + ": Volcano " + VOLCANO_NEEDED + " or later is needed",
+                findings);
     }
 
-    private static void requireFields(DoctorInputs in, String crd, List<String> paths, List<Finding> findings,
-            List<String> problems) {
+    private static void requireFields(
+            DoctorInputs in, String crd, List<String> paths, List<Finding> findings, List<String> problems) {
         ObjectRef ref = ObjectRef.cluster("CustomResourceDefinition", crd);
         JsonNode schema = in.crdSchemas().get(crd);
         if (schema == null) {
             problems.add(crd + " is not installed");
-            findings.add(Finding.warning(DoctorReason.VOLCANO_CRD_MISSING, ref, "Volcano's CRD " + crd
-                    + " is not installed; Volcano " + VOLCANO_NEEDED + " or later is needed"));
+            findings.add(Finding.warning(
+                    DoctorReason.VOLCANO_CRD_MISSING,
+                    ref,
+                    "Volcano's CRD " + crd + " is not installed; Volcano " + VOLCANO_NEEDED + " or later is needed"));
             return;
         }
         List<String> missing = new ArrayList<>();
@@ -75,9 +87,13 @@ public final class Doctor {
         }
         if (!missing.isEmpty()) {
             problems.add(crd + " lacks " + String.join(", ", missing));
-            findings.add(Finding.warning(DoctorReason.VOLCANO_CRD_TOO_OLD, ref, "Volcano's CRD " + crd + " lacks "
-                    + String.join(", ", missing) + ", which the bridge writes: the API server drops them, so topology is"
-                    + " silently lost; Volcano " + VOLCANO_NEEDED + " or later is needed"));
+            findings.add(Finding.warning(
+                    DoctorReason.VOLCANO_CRD_TOO_OLD,
+                    ref,
+                    "Volcano's CRD " + crd + " lacks "
+                            + String.join(", ", missing)
+                            + ", which the bridge writes: the API server drops them, so topology is"
+                            + " silently lost; Volcano " + VOLCANO_NEEDED + " or later is needed"));
         }
     }
 
@@ -87,10 +103,14 @@ public final class Doctor {
         ObjectRef ref = in.schedulerConfigMap();
         String where = "ConfigMap " + ref.namespace() + "/" + ref.name();
         if (in.schedulerError() != null || in.schedulerData() == null) {
-            String why = in.schedulerError() != null ? "cannot be read: " + UserText.excerpt(in.schedulerError())
+            String why = in.schedulerError() != null
+                    ? "cannot be read: " + UserText.excerpt(in.schedulerError())
                     : "does not exist";
-            return warning("scheduler-config", DoctorReason.SCHEDULER_CONFIG_UNKNOWN, ref, "the Volcano scheduler "
-                    + where + " " + why + "; whether hard topology is enforced is unknown");
+            return warning(
+                    "scheduler-config",
+                    DoctorReason.SCHEDULER_CONFIG_UNKNOWN,
+                    ref,
+                    "the Volcano scheduler " + where + " " + why + "; whether hard topology is enforced is unknown");
         }
         String conf = in.schedulerData().get(in.schedulerConfigKey());
         JsonNode root = null;
@@ -102,8 +122,11 @@ public final class Doctor {
             }
         }
         if (root == null || !root.path("tiers").isArray()) {
-            return warning("scheduler-config", DoctorReason.SCHEDULER_CONFIG_UNKNOWN, ref, where + " key '"
-                    + in.schedulerConfigKey() + "' holds no scheduler configuration with tiers");
+            return warning(
+                    "scheduler-config",
+                    DoctorReason.SCHEDULER_CONFIG_UNKNOWN,
+                    ref,
+                    where + " key '" + in.schedulerConfigKey() + "' holds no scheduler configuration with tiers");
         }
         Map<String, JsonNode> plugins = new TreeMap<>();
         for (JsonNode tier : root.path("tiers")) {
@@ -115,7 +138,10 @@ public final class Doctor {
         if (!plugins.containsKey(VolcanoApi.NETWORK_TOPOLOGY_PLUGIN)) {
             problems.add("the " + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN + " plugin is not enabled, so hard topology is not"
                     + " enforced");
-        } else if (plugins.get(VolcanoApi.NETWORK_TOPOLOGY_PLUGIN).path("enabledHyperNodeGradient").asText("").equals("false")) {
+        } else if (plugins.get(VolcanoApi.NETWORK_TOPOLOGY_PLUGIN)
+                .path("enabledHyperNodeGradient")
+                .asText("")
+                .equals("false")) {
             problems.add(VolcanoApi.NETWORK_TOPOLOGY_PLUGIN + " has enabledHyperNodeGradient: false, so gangs are not"
                     + " steered into HyperNodes");
         }
@@ -123,11 +149,15 @@ public final class Doctor {
             problems.add("the gang plugin is not enabled, so gangs and subgroups are not placed all-or-nothing");
         }
         if (problems.isEmpty()) {
-            return DoctorCheck.ok("scheduler-config", where + " enables " + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN + " and "
-                    + GANG_PLUGIN);
+            return DoctorCheck.ok(
+                    "scheduler-config",
+                    where + " enables " + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN + " and " + GANG_PLUGIN);
         }
         String message = where + ": " + String.join("; ", problems);
-        return new DoctorCheck("scheduler-config", DoctorCheck.Status.FAILURE, message,
+        return new DoctorCheck(
+                "scheduler-config",
+                DoctorCheck.Status.FAILURE,
+                message,
                 List.of(Finding.warning(DoctorReason.SCHEDULER_PLUGIN_MISSING, ref, message)));
     }
 
@@ -144,36 +174,46 @@ public final class Doctor {
         try {
             root = YAML.readTree(conf);
         } catch (JsonProcessingException e) {
-            return DoctorCheck.ok("label-discovery", "Volcano's controller configuration is not YAML; no label discovery"
-                    + " is read from it");
+            return DoctorCheck.ok(
+                    "label-discovery",
+                    "Volcano's controller configuration is not YAML; no label discovery" + " is read from it");
         }
         Set<String> ours = new TreeSet<>();
         Set<String> theirs = new TreeSet<>();
         for (JsonNode source : root.path("networkTopologyDiscovery")) {
-            if (!"label".equals(source.path("source").asText()) || !source.path("enabled").asBoolean(false)) {
+            if (!"label".equals(source.path("source").asText())
+                    || !source.path("enabled").asBoolean(false)) {
                 continue;
             }
-            source.path("config").path("networkTopologyTypes").forEach(type -> type.forEach(level -> {
-                String key = level.path("nodeLabel").asText("");
-                if (!key.isEmpty() && !HOSTNAME_LABEL.equals(key)) {
-                    theirs.add(key);
-                    if (in.readsLabel().test(key)) {
-                        ours.add(key);
-                    }
-                }
-            }));
+            source.path("config")
+                    .path("networkTopologyTypes")
+                    .forEach(type -> type.forEach(level -> {
+                        String key = level.path("nodeLabel").asText("");
+                        if (!key.isEmpty() && !HOSTNAME_LABEL.equals(key)) {
+                            theirs.add(key);
+                            if (in.readsLabel().test(key)) {
+                                ours.add(key);
+                            }
+                        }
+                    }));
         }
         if (theirs.isEmpty()) {
             return DoctorCheck.ok("label-discovery", "Volcano's HyperNode label discovery is off");
         }
         if (ours.isEmpty()) {
-            return DoctorCheck.ok("label-discovery", "Volcano's label discovery reads " + String.join(", ", theirs)
-                    + ", none of which the bridge's tiers read");
+            return DoctorCheck.ok(
+                    "label-discovery",
+                    "Volcano's label discovery reads " + String.join(", ", theirs)
+                            + ", none of which the bridge's tiers read");
         }
         String message = "Volcano's label discovery (ConfigMap " + ref.namespace() + "/" + ref.name() + ") makes"
-                + " HyperNodes from " + String.join(", ", ours) + ", which the bridge reads too: nodes get two parents and"
+                + " HyperNodes from " + String.join(", ", ours)
+                + ", which the bridge reads too: nodes get two parents and"
                 + " Volcano stops placing topology-aware gangs; turn one of them off";
-        return new DoctorCheck("label-discovery", DoctorCheck.Status.FAILURE, message,
+        return new DoctorCheck(
+                "label-discovery",
+                DoctorCheck.Status.FAILURE,
+                message,
                 List.of(Finding.warning(DoctorReason.LABEL_DISCOVERY_OVERLAP, ref, message)));
     }
 
@@ -191,17 +231,29 @@ public final class Doctor {
             ObjectRef ref = new ObjectRef(VolcanoApi.PODGROUP_API_VERSION, "Queue", null, queue, null);
             if (state == null) {
                 problems.add("queue " + UserText.quote(queue) + " does not exist" + by);
-                findings.add(Finding.warning(DoctorReason.QUEUE_NOT_FOUND, ref, "Volcano queue " + UserText.quote(queue)
-                        + " does not exist" + by + "; Volcano refuses PodGroups in it"));
+                findings.add(Finding.warning(
+                        DoctorReason.QUEUE_NOT_FOUND,
+                        ref,
+                        "Volcano queue " + UserText.quote(queue) + " does not exist" + by
+                                + "; Volcano refuses PodGroups in it"));
             } else if (!state.isEmpty() && !"Open".equals(state)) {
                 problems.add("queue " + UserText.quote(queue) + " is " + UserText.quote(state) + by);
-                findings.add(Finding.warning(DoctorReason.QUEUE_CLOSED, ref, "Volcano queue " + UserText.quote(queue)
-                        + " is " + UserText.quote(state) + ", not Open" + by + "; Volcano refuses new PodGroups in it"));
+                findings.add(Finding.warning(
+                        DoctorReason.QUEUE_CLOSED,
+                        ref,
+                        "Volcano queue " + UserText.quote(queue) + " is " + UserText.quote(state) + ", not Open" + by
+                                + "; Volcano refuses new PodGroups in it"));
             }
         });
         if (problems.isEmpty()) {
-            return DoctorCheck.ok("queues", in.queuesNamedBy().isEmpty() ? "no queue is named"
-                    : "every named queue exists and is Open: " + String.join(", ", new TreeSet<>(in.queuesNamedBy().keySet())));
+            return DoctorCheck.ok(
+                    "queues",
+                    in.queuesNamedBy().isEmpty()
+                            ? "no queue is named"
+                            : "every named queue exists and is Open: "
+                                    + String.join(
+                                            ", ",
+                                            new TreeSet<>(in.queuesNamedBy().keySet())));
         }
         return new DoctorCheck("queues", DoctorCheck.Status.FAILURE, String.join("; ", problems), findings);
     }
@@ -212,21 +264,36 @@ public final class Doctor {
         Forest forest = Forest.of(in.hyperNodes());
         List<Forest.Problem> problems = forest.problems();
         if (problems.isEmpty()) {
-            return DoctorCheck.ok("hypernode-forest", in.hyperNodes().size() + " HyperNodes form trees: one parent each,"
-                    + " no cycle, one depth");
+            return DoctorCheck.ok(
+                    "hypernode-forest",
+                    in.hyperNodes().size() + " HyperNodes form trees: one parent each," + " no cycle, one depth");
         }
         List<Finding> findings = new ArrayList<>();
         for (Forest.Problem p : problems) {
             int slash = p.subject().indexOf('/');
             String kind = p.subject().substring(0, slash);
-            ObjectRef ref = "Node".equals(kind) ? ObjectRef.node(p.subject().substring(slash + 1))
-                    : new ObjectRef(VolcanoApi.HYPERNODE_API_VERSION, kind, null, p.subject().substring(slash + 1), null);
-            findings.add(Finding.warning(DoctorReason.HYPER_NODE_FOREST_BROKEN, ref, p.message()
-                    + "; Volcano cannot place topology-aware gangs while this lasts").withKey(p.kind()));
+            ObjectRef ref = "Node".equals(kind)
+                    ? ObjectRef.node(p.subject().substring(slash + 1))
+                    : new ObjectRef(
+                            VolcanoApi.HYPERNODE_API_VERSION,
+                            kind,
+                            null,
+                            p.subject().substring(slash + 1),
+                            null);
+            findings.add(Finding.warning(
+                            DoctorReason.HYPER_NODE_FOREST_BROKEN,
+                            ref,
+                            p.message() + "; Volcano cannot place topology-aware gangs while this lasts")
+                    .withKey(p.kind()));
         }
-        List<String> lines = problems.stream().limit(MAX_NAMED).map(Forest.Problem::message).toList();
-        return new DoctorCheck("hypernode-forest", DoctorCheck.Status.FAILURE, problems.size() + " problem(s): "
-                + String.join("; ", lines) + (problems.size() > MAX_NAMED ? "; …" : ""), findings);
+        List<String> lines =
+                problems.stream().limit(MAX_NAMED).map(Forest.Problem::message).toList();
+        return new DoctorCheck(
+                "hypernode-forest",
+                DoctorCheck.Status.FAILURE,
+                problems.size() + " problem(s): " + String.join("; ", lines)
+                        + (problems.size() > MAX_NAMED ? "; …" : ""),
+                findings);
     }
 
     // ---- webhooks ----------------------------------------------------------------------------------
@@ -251,13 +318,19 @@ public final class Doctor {
             }
             if (problem != null) {
                 problems.add(problem);
-                findings.add(Finding.warning(DoctorReason.WEBHOOK_CONFIGURATION_STALE, ref, problem
-                        + "; the API server cannot call the bridge, and pods are admitted untied from their gangs"));
+                findings.add(
+                        Finding.warning(
+                                DoctorReason.WEBHOOK_CONFIGURATION_STALE,
+                                ref,
+                                problem
+                                        + "; the API server cannot call the bridge, and pods are admitted untied from their gangs"));
             }
         }
         if (problems.isEmpty()) {
-            return DoctorCheck.ok("webhooks", "webhook configurations " + w.name() + " exist"
-                    + (w.caBundle() == null ? " (the current CA is unknown)" : " and carry the current CA"));
+            return DoctorCheck.ok(
+                    "webhooks",
+                    "webhook configurations " + w.name() + " exist"
+                            + (w.caBundle() == null ? " (the current CA is unknown)" : " and carry the current CA"));
         }
         return new DoctorCheck("webhooks", DoctorCheck.Status.FAILURE, String.join("; ", problems), findings);
     }
@@ -285,8 +358,13 @@ public final class Doctor {
             return DoctorCheck.ok("gpu-nodes", gpus + " GPU node(s), every one in a topology tree");
         }
         // each node is already a GpuNodeOutsideTopology finding of the topology (one Event per node is enough)
-        return new DoctorCheck("gpu-nodes", DoctorCheck.Status.WARNING, outside.size() + " of " + gpus
-                + " GPU node(s) in no topology tree, so hard-topology gangs can never use them: " + named(outside), List.of());
+        return new DoctorCheck(
+                "gpu-nodes",
+                DoctorCheck.Status.WARNING,
+                outside.size() + " of " + gpus
+                        + " GPU node(s) in no topology tree, so hard-topology gangs can never use them: "
+                        + named(outside),
+                List.of());
     }
 
     private static String named(List<String> names) {
@@ -296,6 +374,7 @@ public final class Doctor {
     }
 
     private static DoctorCheck warning(String name, DoctorReason reason, ObjectRef ref, String message) {
-        return new DoctorCheck(name, DoctorCheck.Status.WARNING, message, List.of(Finding.warning(reason, ref, message)));
+        return new DoctorCheck(
+                name, DoctorCheck.Status.WARNING, message, List.of(Finding.warning(reason, ref, message)));
     }
 }

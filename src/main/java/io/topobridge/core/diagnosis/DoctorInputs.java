@@ -21,17 +21,26 @@ import java.util.function.Predicate;
  * @param queuesNamedBy each queue the workloads name, with the objects naming it
  * @param webhooks the webhook configurations as the bridge expects and finds them
  */
-public record DoctorInputs(Map<String, JsonNode> crdSchemas, ObjectRef schedulerConfigMap, String schedulerConfigKey,
-        Map<String, String> schedulerData, String schedulerError, ObjectRef controllerConfigMap,
-        String controllerConfigKey, Map<String, String> controllerData, Predicate<String> readsLabel,
-        Map<String, String> queueStates, Map<String, List<String>> queuesNamedBy, Collection<HyperNodeView> hyperNodes,
-        Collection<NodeView> nodes, Webhooks webhooks) {
+public record DoctorInputs(
+        Map<String, JsonNode> crdSchemas,
+        ObjectRef schedulerConfigMap,
+        String schedulerConfigKey,
+        Map<String, String> schedulerData,
+        String schedulerError,
+        ObjectRef controllerConfigMap,
+        String controllerConfigKey,
+        Map<String, String> controllerData,
+        Predicate<String> readsLabel,
+        Map<String, String> queueStates,
+        Map<String, List<String>> queuesNamedBy,
+        Collection<HyperNodeView> hyperNodes,
+        Collection<NodeView> nodes,
+        Webhooks webhooks) {
 
     /**
      * The bridge's webhook configurations: whether it should have them ({@code expected}), their name, the CA bundle
      * they must carry (PEM; null when unknown) and, per configuration kind that exists, the CA bundle of each of its
      * webhooks (a configuration kind that is absent has no entry).
      */
-    public record Webhooks(boolean expected, String name, String caBundle, Map<String, List<String>> found) {
-    }
+    public record Webhooks(boolean expected, String name, String caBundle, Map<String, List<String>> found) {}
 }

@@ -16,16 +16,18 @@ import java.util.Optional;
  */
 public final class Explain {
 
-    private Explain() {
-    }
+    private Explain() {}
 
     public static Explanation of(GangView gang, Capacity capacity) {
         Forest forest = capacity.forest();
         Map<Integer, String> tierNames = forest.tiers();
         int top = tierNames.keySet().stream().max(Integer::compare).orElse(0);
         Amounts need = need(gang);
-        List<Amounts> podNeeds = gang.pods().stream().filter(p -> !p.bound()).map(PodView::requests)
-                .filter(a -> !a.isEmpty()).toList();
+        List<Amounts> podNeeds = gang.pods().stream()
+                .filter(p -> !p.bound())
+                .map(PodView::requests)
+                .filter(a -> !a.isEmpty())
+                .toList();
         boolean packable = gang.pods().size() >= gang.minMember() && !podNeeds.isEmpty();
         Integer allowed = gang.hard() ? gang.highestTier() : null;
 
@@ -34,8 +36,14 @@ public final class Explain {
         Map<Integer, Explanation.TierPicture> byTier = new java.util.TreeMap<>();
         // the capacity picture answers why a gang waits; a placed gang needs none
         for (int tier = 1; achieved.isEmpty() && tier <= top; tier++) {
-            Explanation.TierPicture picture = picture(tier, tierNames.getOrDefault(tier, ""), allowed == null || tier <= allowed,
-                    forest, capacity, need, packable ? podNeeds : List.of());
+            Explanation.TierPicture picture = picture(
+                    tier,
+                    tierNames.getOrDefault(tier, ""),
+                    allowed == null || tier <= allowed,
+                    forest,
+                    capacity,
+                    need,
+                    packable ? podNeeds : List.of());
             pictures.add(picture);
             byTier.put(tier, picture);
         }
@@ -51,9 +59,25 @@ public final class Explain {
             sentence = v.sentence();
         }
         String tierName = gang.highestTier() == null ? null : tierNames.get(gang.highestTier());
-        return new Explanation(gang.namespace(), gang.podGroup(), gang.workload(), gang.phase(), gang.conditions(),
-                gang.mode(), gang.highestTier(), tierName, gang.minMember(), gang.pods().size(), (int) bound,
-                need.shown(), pending, reason, sentence, pictures, achieved.orElse(null), gang.chosenTier());
+        return new Explanation(
+                gang.namespace(),
+                gang.podGroup(),
+                gang.workload(),
+                gang.phase(),
+                gang.conditions(),
+                gang.mode(),
+                gang.highestTier(),
+                tierName,
+                gang.minMember(),
+                gang.pods().size(),
+                (int) bound,
+                need.shown(),
+                pending,
+                reason,
+                sentence,
+                pictures,
+                achieved.orElse(null),
+                gang.chosenTier());
     }
 
     /** What the gang needs: its {@code minResources}, or the sum of its pods' requests where that is empty. */
@@ -75,8 +99,14 @@ public final class Explain {
         return new Amounts(out);
     }
 
-    private static Explanation.TierPicture picture(int tier, String name, boolean allowed, Forest forest,
-            Capacity capacity, Amounts need, List<Amounts> podNeeds) {
+    private static Explanation.TierPicture picture(
+            int tier,
+            String name,
+            boolean allowed,
+            Forest forest,
+            Capacity capacity,
+            Amounts need,
+            List<Amounts> podNeeds) {
         List<HyperNodeView> domains = forest.atTier(tier);
         int fit = 0;
         HyperNodeView best = null;
@@ -88,9 +118,17 @@ public final class Explain {
                 best = d;
             }
         }
-        return new Explanation.TierPicture(tier, name, allowed, domains.size(), fit, best == null ? null : best.name(),
+        return new Explanation.TierPicture(
+                tier,
+                name,
+                allowed,
+                domains.size(),
+                fit,
+                best == null ? null : best.name(),
                 best == null ? Map.of() : capacity.domainFree(best.name()).shown(),
-                best == null ? Map.of() : capacity.domainAllocatable(best.name()).shown());
+                best == null
+                        ? Map.of()
+                        : capacity.domainAllocatable(best.name()).shown());
     }
 
     /** More of the need covered; then more of the spoken-of resource free; then the smaller name. */
@@ -110,8 +148,12 @@ public final class Explain {
         if (!capacity.domainFree(domain.name()).covers(need)) {
             return false;
         }
-        return podNeeds.isEmpty() || packs(podNeeds, capacity.forest().nodesUnder(domain.name()).stream()
-                .map(capacity::free).toList());
+        return podNeeds.isEmpty()
+                || packs(
+                        podNeeds,
+                        capacity.forest().nodesUnder(domain.name()).stream()
+                                .map(capacity::free)
+                                .toList());
     }
 
     /** Whether the pods fit on the nodes one by one (first fit, largest pods first). */
@@ -149,15 +191,21 @@ public final class Explain {
         return free.scarcest(need);
     }
 
-    private record Verdict(PendingReason reason, String sentence) {
-    }
+    private record Verdict(PendingReason reason, String sentence) {}
 
-    private static Verdict verdict(GangView gang, Amounts need, Capacity capacity,
-            Map<Integer, Explanation.TierPicture> byTier, Integer allowed, List<Amounts> podNeeds) {
+    private static Verdict verdict(
+            GangView gang,
+            Amounts need,
+            Capacity capacity,
+            Map<Integer, Explanation.TierPicture> byTier,
+            Integer allowed,
+            List<Amounts> podNeeds) {
         String prefix = gang.pods().size() < gang.minMember()
-                ? "waits for its pods: " + gang.pods().size() + " of " + gang.minMember() + " exist; " : "";
+                ? "waits for its pods: " + gang.pods().size() + " of " + gang.minMember() + " exist; "
+                : "";
         if (need.isEmpty()) {
-            return new Verdict(prefix.isEmpty() ? PendingReason.WAITING_FOR_SCHEDULER : PendingReason.PODS_MISSING,
+            return new Verdict(
+                    prefix.isEmpty() ? PendingReason.WAITING_FOR_SCHEDULER : PendingReason.PODS_MISSING,
                     prefix + "it requests no resources" + volcano(gang));
         }
         Amounts clusterFree = capacity.clusterFree();
@@ -167,34 +215,55 @@ public final class Explain {
         if (allowed == null || byTier.get(allowed) == null) {
             String where = allowed == null ? "" : " (tier " + allowed + " is above every HyperNode)";
             if (clusterFree.covers(need)) {
-                return new Verdict(missing != null ? missing : PendingReason.WAITING_FOR_SCHEDULER, prefix + needs
-                        + where + "; the cluster has " + Amounts.show(r, clusterFree.get(r)) + " free, enough" + volcano(gang));
+                return new Verdict(
+                        missing != null ? missing : PendingReason.WAITING_FOR_SCHEDULER,
+                        prefix + needs + where + "; the cluster has " + Amounts.show(r, clusterFree.get(r))
+                                + " free, enough" + volcano(gang));
             }
-            return new Verdict(missing != null ? missing : PendingReason.INSUFFICIENT_CAPACITY, prefix + needs + where
-                    + "; the whole cluster has " + Amounts.show(r, clusterFree.get(r)) + " free" + shortOf(need, clusterFree, r));
+            return new Verdict(
+                    missing != null ? missing : PendingReason.INSUFFICIENT_CAPACITY,
+                    prefix + needs + where + "; the whole cluster has " + Amounts.show(r, clusterFree.get(r)) + " free"
+                            + shortOf(need, clusterFree, r));
         }
         Explanation.TierPicture at = byTier.get(allowed);
-        String within = " within one tier-" + allowed + " domain" + (at.tierName().isEmpty() ? "" : " (" + at.tierName() + ")");
+        String within =
+                " within one tier-" + allowed + " domain" + (at.tierName().isEmpty() ? "" : " (" + at.tierName() + ")");
         if (at.domainsThatFit() > 0) {
-            return new Verdict(missing != null ? missing : PendingReason.WAITING_FOR_SCHEDULER, prefix + needs + within
-                    + "; " + at.domainsThatFit() + " of " + at.domains() + " have room, the best " + at.best() + " with "
-                    + free(at, r) + " free" + volcano(gang));
+            return new Verdict(
+                    missing != null ? missing : PendingReason.WAITING_FOR_SCHEDULER,
+                    prefix + needs + within
+                            + "; " + at.domainsThatFit() + " of " + at.domains() + " have room, the best " + at.best()
+                            + " with "
+                            + free(at, r) + " free" + volcano(gang));
         }
         StringBuilder s = new StringBuilder(prefix).append(needs).append(within).append("; ");
-        s.append(at.best() == null ? "there is none" : "the best has " + free(at, r) + " free (" + at.best() + ")"
-                + shortOf(need, capacity.domainFree(at.best()), r));
+        s.append(
+                at.best() == null
+                        ? "there is none"
+                        : "the best has " + free(at, r) + " free (" + at.best() + ")"
+                                + shortOf(need, capacity.domainFree(at.best()), r));
         Optional<Explanation.TierPicture> above = byTier.values().stream()
-                .filter(p -> p.tier() > allowed && p.domainsThatFit() > 0).findFirst();
+                .filter(p -> p.tier() > allowed && p.domainsThatFit() > 0)
+                .findFirst();
         if (above.isPresent()) {
             var p = above.get();
-            s.append("; tier ").append(p.tier()).append(p.tierName().isEmpty() ? "" : " (" + p.tierName() + ")")
-                    .append(" has ").append(free(p, r)).append(" free in ").append(p.best());
+            s.append("; tier ")
+                    .append(p.tier())
+                    .append(p.tierName().isEmpty() ? "" : " (" + p.tierName() + ")")
+                    .append(" has ")
+                    .append(free(p, r))
+                    .append(" free in ")
+                    .append(p.best());
             return new Verdict(missing != null ? missing : PendingReason.NO_DOMAIN_FITS, s.toString());
         }
         s.append("; no domain at any tier has room (the whole cluster has ")
-                .append(Amounts.show(r, clusterFree.get(r))).append(" free)");
-        return new Verdict(missing != null ? missing : clusterFree.covers(need) ? PendingReason.NO_DOMAIN_FITS
-                : PendingReason.INSUFFICIENT_CAPACITY, s.toString());
+                .append(Amounts.show(r, clusterFree.get(r)))
+                .append(" free)");
+        return new Verdict(
+                missing != null
+                        ? missing
+                        : clusterFree.covers(need) ? PendingReason.NO_DOMAIN_FITS : PendingReason.INSUFFICIENT_CAPACITY,
+                s.toString());
     }
 
     private static String free(Explanation.TierPicture p, String resource) {
@@ -207,15 +276,18 @@ public final class Explain {
             return "";
         }
         String scarce = free.scarcest(need);
-        return scarce == null || free.get(scarce).compareTo(need.get(scarce)) >= 0 ? ""
-                : ", but only " + Amounts.show(scarce, free.get(scarce)) + " of the " + Amounts.show(scarce, need.get(scarce))
-                        + " " + scarce + " it needs";
+        return scarce == null || free.get(scarce).compareTo(need.get(scarce)) >= 0
+                ? ""
+                : ", but only " + Amounts.show(scarce, free.get(scarce)) + " of the "
+                        + Amounts.show(scarce, need.get(scarce)) + " " + scarce + " it needs";
     }
 
     /** Volcano's own word, when capacity is not what holds the gang. */
     private static String volcano(GangView gang) {
         for (GangView.Condition c : gang.conditions()) {
-            if ("True".equals(c.status()) && c.message() != null && !c.message().isBlank()
+            if ("True".equals(c.status())
+                    && c.message() != null
+                    && !c.message().isBlank()
                     && !"Scheduled".equals(c.type())) {
                 return "; Volcano says: " + io.topobridge.core.finding.UserText.excerpt(c.message());
             }
@@ -224,17 +296,27 @@ public final class Explain {
     }
 
     private static String placed(GangView gang, Achieved achieved) {
-        StringBuilder s = new StringBuilder("placed: all ").append(gang.pods().size()).append(" pods within ")
+        StringBuilder s = new StringBuilder("placed: all ")
+                .append(gang.pods().size())
+                .append(" pods within ")
                 .append(achieved.gang().describe());
         if (gang.highestTier() != null) {
-            s.append(" (asked for tier ").append(gang.highestTier()).append(" or below, ").append(gang.hard() ? "hard" : "soft")
+            s.append(" (asked for tier ")
+                    .append(gang.highestTier())
+                    .append(" or below, ")
+                    .append(gang.hard() ? "hard" : "soft")
                     .append(')');
         }
         if (!achieved.subGroups().isEmpty()) {
             s.append("; subgroups: ").append(achieved.subGroupSummary());
         }
         for (Achieved.RolePair pair : achieved.roles()) {
-            s.append("; ").append(pair.a()).append(" and ").append(pair.b()).append(" meet at ").append(pair.meet().describe());
+            s.append("; ")
+                    .append(pair.a())
+                    .append(" and ")
+                    .append(pair.b())
+                    .append(" meet at ")
+                    .append(pair.meet().describe());
         }
         return s.toString();
     }

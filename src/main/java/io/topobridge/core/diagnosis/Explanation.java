@@ -10,17 +10,39 @@ import java.util.TreeMap;
  * the requested tiers, what it needs, the capacity picture per tier and one sentence saying it; for a placed gang the
  * tiers it achieved; {@code chosenTier}: why {@code highest-tier: auto} chose the tier, or null.
  */
-public record Explanation(String namespace, String podGroup, String workload, String phase,
-        List<GangView.Condition> conditions, String mode, Integer highestTier, String highestTierName, int minMember,
-        int pods, int boundPods, Map<String, String> needs, boolean pending, PendingReason reason, String sentence,
-        List<TierPicture> tiers, Achieved achieved, String chosenTier) {
+public record Explanation(
+        String namespace,
+        String podGroup,
+        String workload,
+        String phase,
+        List<GangView.Condition> conditions,
+        String mode,
+        Integer highestTier,
+        String highestTierName,
+        int minMember,
+        int pods,
+        int boundPods,
+        Map<String, String> needs,
+        boolean pending,
+        PendingReason reason,
+        String sentence,
+        List<TierPicture> tiers,
+        Achieved achieved,
+        String chosenTier) {
 
     /**
      * One tier: how many domains it has, how many could hold the gang now, and the one with the most free capacity
      * with what is free and allocatable there.
      */
-    public record TierPicture(int tier, String tierName, boolean allowed, int domains, int domainsThatFit,
-            String best, Map<String, String> bestFree, Map<String, String> bestAllocatable) {
+    public record TierPicture(
+            int tier,
+            String tierName,
+            boolean allowed,
+            int domains,
+            int domainsThatFit,
+            String best,
+            Map<String, String> bestFree,
+            Map<String, String> bestAllocatable) {
         public TierPicture {
             bestFree = Collections.unmodifiableMap(new TreeMap<>(bestFree));
             bestAllocatable = Collections.unmodifiableMap(new TreeMap<>(bestAllocatable));

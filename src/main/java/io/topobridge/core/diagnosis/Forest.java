@@ -20,8 +20,7 @@ import java.util.TreeSet;
 public final class Forest {
 
     /** Something about the forest that Volcano cannot schedule topology-aware jobs with. */
-    public record Problem(String kind, String subject, String message) {
-    }
+    public record Problem(String kind, String subject, String message) {}
 
     private final Map<String, HyperNodeView> byName = new TreeMap<>();
     private final Map<String, List<String>> nodeParents = new HashMap<>();
@@ -33,8 +32,14 @@ public final class Forest {
             byName.put(h.name(), h);
         }
         for (HyperNodeView h : byName.values()) {
-            h.nodes().forEach(n -> nodeParents.computeIfAbsent(n, k -> new ArrayList<>()).add(h.name()));
-            h.hyperNodes().forEach(c -> hyperNodeParents.computeIfAbsent(c, k -> new ArrayList<>()).add(h.name()));
+            h.nodes()
+                    .forEach(n -> nodeParents
+                            .computeIfAbsent(n, k -> new ArrayList<>())
+                            .add(h.name()));
+            h.hyperNodes()
+                    .forEach(c -> hyperNodeParents
+                            .computeIfAbsent(c, k -> new ArrayList<>())
+                            .add(h.name()));
         }
     }
 
@@ -134,14 +139,19 @@ public final class Forest {
         List<Problem> out = new ArrayList<>();
         new TreeMap<>(nodeParents).forEach((node, parents) -> {
             if (parents.size() > 1) {
-                out.add(new Problem("two-parents", "Node/" + node, "node " + node + " is a member of "
-                        + parents.size() + " HyperNodes: " + describe(parents)));
+                out.add(new Problem(
+                        "two-parents",
+                        "Node/" + node,
+                        "node " + node + " is a member of " + parents.size() + " HyperNodes: " + describe(parents)));
             }
         });
         new TreeMap<>(hyperNodeParents).forEach((child, parents) -> {
             if (parents.size() > 1) {
-                out.add(new Problem("two-parents", "HyperNode/" + child, "HyperNode " + child + " is a member of "
-                        + parents.size() + " HyperNodes: " + describe(parents)));
+                out.add(new Problem(
+                        "two-parents",
+                        "HyperNode/" + child,
+                        "HyperNode " + child + " is a member of " + parents.size() + " HyperNodes: "
+                                + describe(parents)));
             }
         });
         Set<String> reported = new HashSet<>();
@@ -156,22 +166,28 @@ public final class Forest {
                 List<String> cycle = new ArrayList<>(path.subList(path.indexOf(at), path.size()));
                 if (reported.addAll(cycle)) {
                     cycle.add(at);
-                    out.add(new Problem("cycle", "HyperNode/" + at, "HyperNodes form a cycle: "
-                            + String.join(" -> ", cycle)));
+                    out.add(new Problem(
+                            "cycle", "HyperNode/" + at, "HyperNodes form a cycle: " + String.join(" -> ", cycle)));
                 }
             }
         }
         for (HyperNodeView h : byName.values()) {
             if (!h.nodes().isEmpty() && h.tier() != 1) {
-                out.add(new Problem("mixed-depth", "HyperNode/" + h.name(), "HyperNode " + h.name() + " at "
-                        + h.tierLabel() + " has Node members; nodes belong at tier 1 so every tree has one depth"));
+                out.add(new Problem(
+                        "mixed-depth",
+                        "HyperNode/" + h.name(),
+                        "HyperNode " + h.name() + " at " + h.tierLabel()
+                                + " has Node members; nodes belong at tier 1 so every tree has one depth"));
             }
             for (String child : h.hyperNodes()) {
                 HyperNodeView c = byName.get(child);
                 if (c != null && c.tier() != h.tier() - 1) {
-                    out.add(new Problem("mixed-depth", "HyperNode/" + child, "HyperNode " + child + " at "
-                            + c.tierLabel() + " is a member of " + h.name() + " at " + h.tierLabel()
-                            + "; a member must be exactly one tier below"));
+                    out.add(new Problem(
+                            "mixed-depth",
+                            "HyperNode/" + child,
+                            "HyperNode " + child + " at "
+                                    + c.tierLabel() + " is a member of " + h.name() + " at " + h.tierLabel()
+                                    + "; a member must be exactly one tier below"));
                 }
             }
         }

@@ -11,13 +11,28 @@ import java.util.Objects;
  * its pods and the workload it belongs to ({@code workload}: {@code Kind/name}, or empty); {@code chosenTier}: why
  * {@code highest-tier: auto} chose its tier (the PodGroup's {@code topobridge.io/chosen-tier}), or null.
  */
-public record GangView(String namespace, String podGroup, String workload, String phase, int minMember,
-        Amounts minResources, String mode, Integer highestTier, List<SubGroup> subGroups, List<Condition> conditions,
-        Instant created, List<PodView> pods, String chosenTier) {
+public record GangView(
+        String namespace,
+        String podGroup,
+        String workload,
+        String phase,
+        int minMember,
+        Amounts minResources,
+        String mode,
+        Integer highestTier,
+        List<SubGroup> subGroups,
+        List<Condition> conditions,
+        Instant created,
+        List<PodView> pods,
+        String chosenTier) {
 
     /** One subgroup policy: pods matching the selector, split by the values of {@code matchLabelKeys}. */
-    public record SubGroup(String name, Map<String, String> matchLabels, List<Requirement> matchExpressions,
-            List<String> matchLabelKeys, Integer highestTier) {
+    public record SubGroup(
+            String name,
+            Map<String, String> matchLabels,
+            List<Requirement> matchExpressions,
+            List<String> matchLabelKeys,
+            Integer highestTier) {
         public SubGroup {
             matchLabels = matchLabels == null ? Map.of() : Map.copyOf(matchLabels);
             matchExpressions = matchExpressions == null ? List.of() : List.copyOf(matchExpressions);
@@ -54,15 +69,36 @@ public record GangView(String namespace, String podGroup, String workload, Strin
     }
 
     /** One of Volcano's PodGroup conditions. */
-    public record Condition(String type, String status, String reason, String message, String lastTransitionTime) {
-    }
+    public record Condition(String type, String status, String reason, String message, String lastTransitionTime) {}
 
     /** A gang whose tier was not chosen by {@code highest-tier: auto}. */
-    public GangView(String namespace, String podGroup, String workload, String phase, int minMember,
-            Amounts minResources, String mode, Integer highestTier, List<SubGroup> subGroups, List<Condition> conditions,
-            Instant created, List<PodView> pods) {
-        this(namespace, podGroup, workload, phase, minMember, minResources, mode, highestTier, subGroups, conditions,
-                created, pods, null);
+    public GangView(
+            String namespace,
+            String podGroup,
+            String workload,
+            String phase,
+            int minMember,
+            Amounts minResources,
+            String mode,
+            Integer highestTier,
+            List<SubGroup> subGroups,
+            List<Condition> conditions,
+            Instant created,
+            List<PodView> pods) {
+        this(
+                namespace,
+                podGroup,
+                workload,
+                phase,
+                minMember,
+                minResources,
+                mode,
+                highestTier,
+                subGroups,
+                conditions,
+                created,
+                pods,
+                null);
     }
 
     public GangView {

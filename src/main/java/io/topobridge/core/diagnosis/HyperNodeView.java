@@ -8,8 +8,14 @@ import java.util.Objects;
  * tier name, source label and its members by {@code exactMatch} (other selectors are kept as a count, since they
  * cannot be followed without the nodes' labels).
  */
-public record HyperNodeView(String name, int tier, String tierName, String source, List<String> nodes,
-        List<String> hyperNodes, int otherMembers) {
+public record HyperNodeView(
+        String name,
+        int tier,
+        String tierName,
+        String source,
+        List<String> nodes,
+        List<String> hyperNodes,
+        int otherMembers) {
 
     public HyperNodeView {
         Objects.requireNonNull(name, "name");

@@ -8,6 +8,7 @@ public record NodeView(String name, Map<String, String> labels, Amounts allocata
 
     /** Labels GPU feature discovery puts on GPU nodes. */
     private static final String GPU_PRESENT = "nvidia.com/gpu.present";
+
     private static final String GPU_COUNT = "nvidia.com/gpu.count";
     private static final String GPU_PRODUCT = "nvidia.com/gpu.product";
 
@@ -19,7 +20,9 @@ public record NodeView(String name, Map<String, String> labels, Amounts allocata
 
     /** Whether the node has GPUs: allocatable {@code nvidia.com/gpu}, or GPU feature discovery's labels. */
     public boolean gpu() {
-        return allocatable.get(Amounts.GPU).signum() > 0 || "true".equals(labels.get(GPU_PRESENT))
-                || labels.containsKey(GPU_COUNT) || labels.containsKey(GPU_PRODUCT);
+        return allocatable.get(Amounts.GPU).signum() > 0
+                || "true".equals(labels.get(GPU_PRESENT))
+                || labels.containsKey(GPU_COUNT)
+                || labels.containsKey(GPU_PRODUCT);
     }
 }

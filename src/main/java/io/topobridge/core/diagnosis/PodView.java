@@ -8,8 +8,14 @@ import java.util.Objects;
  * labels (subgroups select on them), its role ({@code volcano.sh/task-spec}) and its gang (the PodGroup named by
  * {@code scheduling.k8s.io/group-name}, null when none).
  */
-public record PodView(String namespace, String name, String node, Amounts requests, Map<String, String> labels,
-        String taskSpec, String podGroup) {
+public record PodView(
+        String namespace,
+        String name,
+        String node,
+        Amounts requests,
+        Map<String, String> labels,
+        String taskSpec,
+        String podGroup) {
 
     public PodView {
         Objects.requireNonNull(namespace, "namespace");

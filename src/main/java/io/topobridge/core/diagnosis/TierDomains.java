@@ -61,7 +61,8 @@ public final class TierDomains {
             }
             used.merge(pod.node(), pod.requests(), Amounts::plus);
             if (pod.podGroup() != null) {
-                usedByGang.computeIfAbsent(pod.node(), k -> new HashMap<>())
+                usedByGang
+                        .computeIfAbsent(pod.node(), k -> new HashMap<>())
                         .merge(pod.namespace() + "/" + pod.podGroup(), pod.requests(), Amounts::plus);
             }
         }

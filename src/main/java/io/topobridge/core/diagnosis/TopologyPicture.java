@@ -14,17 +14,39 @@ import java.util.Set;
  * every resource) and the gangs placed in it (a gang is shown at the lowest HyperNode that holds all its pods), the
  * nodes outside every tree, and the pending gangs with their explanation.
  */
-public record TopologyPicture(Map<Integer, String> tiers, List<Domain> roots, int nodesOutside, long gpusOutside,
-        List<Gang> placed, List<Gang> pending) {
+public record TopologyPicture(
+        Map<Integer, String> tiers,
+        List<Domain> roots,
+        int nodesOutside,
+        long gpusOutside,
+        List<Gang> placed,
+        List<Gang> pending) {
 
     /** One HyperNode. */
-    public record Domain(String name, int tier, String tierName, String source, int nodes, long gpus, long freeGpus,
-            Map<String, String> allocatable, Map<String, String> free, List<String> gangs, List<Domain> children) {
-    }
+    public record Domain(
+            String name,
+            int tier,
+            String tierName,
+            String source,
+            int nodes,
+            long gpus,
+            long freeGpus,
+            Map<String, String> allocatable,
+            Map<String, String> free,
+            List<String> gangs,
+            List<Domain> children) {}
 
     /** One gang: where it is ({@code hyperNode}, {@code tier}: null when pending or in no single HyperNode). */
-    public record Gang(String namespace, String podGroup, String workload, String mode, Integer highestTier,
-            String hyperNode, String tier, String reason, String sentence) {
+    public record Gang(
+            String namespace,
+            String podGroup,
+            String workload,
+            String mode,
+            Integer highestTier,
+            String hyperNode,
+            String tier,
+            String reason,
+            String sentence) {
 
         /** {@code namespace/podGroup}. */
         public String id() {
@@ -47,9 +69,16 @@ public record TopologyPicture(Map<Integer, String> tiers, List<Domain> roots, in
         Map<String, List<String>> at = new HashMap<>();
         for (Explanation e : gangs) {
             String hyperNode = e.achieved() == null ? null : e.achieved().gang().hyperNode();
-            Gang g = new Gang(e.namespace(), e.podGroup(), e.workload(), e.mode(), e.highestTier(), hyperNode,
+            Gang g = new Gang(
+                    e.namespace(),
+                    e.podGroup(),
+                    e.workload(),
+                    e.mode(),
+                    e.highestTier(),
+                    hyperNode,
                     e.achieved() == null ? null : e.achieved().gang().value(),
-                    e.reason() == null ? null : e.reason().reason(), e.sentence());
+                    e.reason() == null ? null : e.reason().reason(),
+                    e.sentence());
             if (e.pending()) {
                 pending.add(g);
             } else {
@@ -80,8 +109,8 @@ public record TopologyPicture(Map<Integer, String> tiers, List<Domain> roots, in
         return new TopologyPicture(forest.tiers(), roots, outside, gpusOutside.longValue(), placed, pending);
     }
 
-    private static Domain domain(HyperNodeView h, Forest forest, Capacity capacity, Map<String, List<String>> at,
-            Set<String> seen) {
+    private static Domain domain(
+            HyperNodeView h, Forest forest, Capacity capacity, Map<String, List<String>> at, Set<String> seen) {
         List<Domain> children = new ArrayList<>();
         if (seen.add(h.name())) {
             for (String child : h.hyperNodes()) {
@@ -93,8 +122,17 @@ public record TopologyPicture(Map<Integer, String> tiers, List<Domain> roots, in
         Amounts free = capacity.domainFree(h.name());
         List<String> gangs = new ArrayList<>(at.getOrDefault(h.name(), List.of()));
         gangs.sort(null);
-        return new Domain(h.name(), h.tier(), h.tierName(), h.source(), forest.nodesUnder(h.name()).size(),
-                allocatable.get(Amounts.GPU).longValue(), free.get(Amounts.GPU).longValue(), allocatable.shown(),
-                free.shown(), gangs, children);
+        return new Domain(
+                h.name(),
+                h.tier(),
+                h.tierName(),
+                h.source(),
+                forest.nodesUnder(h.name()).size(),
+                allocatable.get(Amounts.GPU).longValue(),
+                free.get(Amounts.GPU).longValue(),
+                allocatable.shown(),
+                free.shown(),
+                gangs,
+                children);
     }
 }

@@ -17,15 +17,14 @@ import java.util.Objects;
  */
 public record Finding(Severity severity, Reason reason, ObjectRef object, String key, String message) {
 
-    public static final Comparator<Finding> ORDER = Comparator
-            .comparing((Finding f) -> f.object().toString())
+    public static final Comparator<Finding> ORDER = Comparator.comparing(
+                    (Finding f) -> f.object().toString())
             .thenComparing(f -> f.reason().reason())
             .thenComparing(Finding::key)
             .thenComparing(Finding::message);
 
     /** What makes two findings the same one, as Events, metrics, the REST API and the logs count them. */
-    public record Id(ObjectRef object, Reason reason, String key) {
-    }
+    public record Id(ObjectRef object, Reason reason, String key) {}
 
     public Finding {
         Objects.requireNonNull(severity, "severity");
@@ -68,6 +67,7 @@ public record Finding(Severity severity, Reason reason, ObjectRef object, String
 
     /** One line: {@code SEVERITY Kind/ns/name Reason: message}, at most {@link UserText#MAX_MESSAGE_BYTES} bytes. */
     public String line() {
-        return UserText.line(severity + " " + object + " " + reason.reason() + ": " + message, UserText.MAX_MESSAGE_BYTES);
+        return UserText.line(
+                severity + " " + object + " " + reason.reason() + ": " + message, UserText.MAX_MESSAGE_BYTES);
     }
 }

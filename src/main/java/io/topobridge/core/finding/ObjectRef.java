@@ -13,7 +13,9 @@ public record ObjectRef(String apiVersion, String kind, String namespace, String
 
     public static ObjectRef of(HasMetadata object) {
         var meta = object.getMetadata();
-        return new ObjectRef(object.getApiVersion(), object.getKind(),
+        return new ObjectRef(
+                object.getApiVersion(),
+                object.getKind(),
                 meta == null ? null : meta.getNamespace(),
                 meta == null || meta.getName() == null ? "<unnamed>" : meta.getName(),
                 meta == null ? null : meta.getUid());

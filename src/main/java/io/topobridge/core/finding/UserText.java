@@ -26,8 +26,7 @@ public final class UserText {
 
     private static final String ELLIPSIS = "\u2026";
 
-    private UserText() {
-    }
+    private UserText() {}
 
     /**
      * A user's value as every message quotes it: in double quotes, control, format and line-separator characters
@@ -150,7 +149,10 @@ public final class UserText {
      */
     private static boolean unsafe(int cp) {
         return switch (Character.getType(cp)) {
-            case Character.CONTROL, Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
+            case Character.CONTROL,
+                    Character.FORMAT,
+                    Character.LINE_SEPARATOR,
+                    Character.PARAGRAPH_SEPARATOR,
                     Character.SURROGATE -> true;
             default -> false;
         };

@@ -1,9 +1,9 @@
 package io.topobridge.core.render;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
-import io.topobridge.core.diagnosis.TierDomains;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -38,27 +38,29 @@ public final class InMemoryLookup implements WorkloadLookup {
             }
             if ("Namespace".equals(object.getKind()) && "v1".equals(object.getApiVersion())) {
                 Map<String, String> annotations = object.getMetadata().getAnnotations();
-                namespaceAnnotations.put(object.getMetadata().getName(), annotations == null ? Map.of()
-                        : new HashMap<>(annotations));
+                namespaceAnnotations.put(
+                        object.getMetadata().getName(), annotations == null ? Map.of() : new HashMap<>(annotations));
                 continue;
             }
-            WorkloadKind.of(object.getApiVersion(), object.getKind()).ifPresent(kind -> byKind
-                    .computeIfAbsent(kind, k -> new HashMap<>())
-                    .computeIfAbsent(namespaceOf(object), k -> new HashMap<>())
-                    .put(object.getMetadata().getName(), object));
+            WorkloadKind.of(object.getApiVersion(), object.getKind())
+                    .ifPresent(kind -> byKind.computeIfAbsent(kind, k -> new HashMap<>())
+                            .computeIfAbsent(namespaceOf(object), k -> new HashMap<>())
+                            .put(object.getMetadata().getName(), object));
         }
     }
 
     @Override
     public Optional<HasMetadata> get(WorkloadKind kind, String namespace, String name) {
         return Optional.ofNullable(byKind.getOrDefault(kind, Map.of())
-                .getOrDefault(Objects.requireNonNullElse(namespace, ""), Map.of()).get(name));
+                .getOrDefault(Objects.requireNonNullElse(namespace, ""), Map.of())
+                .get(name));
     }
 
     @Override
     public List<HasMetadata> list(WorkloadKind kind, String namespace) {
         var out = new ArrayList<>(byKind.getOrDefault(kind, Map.of())
-                .getOrDefault(Objects.requireNonNullElse(namespace, ""), Map.of()).values());
+                .getOrDefault(Objects.requireNonNullElse(namespace, ""), Map.of())
+                .values());
         out.sort(Comparator.comparing(o -> o.getMetadata().getName()));
         return out;
     }

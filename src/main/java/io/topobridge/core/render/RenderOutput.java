@@ -8,10 +8,7 @@ import java.util.List;
 
 /** Everything {@code render} prints: objects in a deterministic order and the findings. */
 public record RenderOutput(
-        List<DesiredHyperNode> hyperNodes,
-        List<DesiredPodGroup> podGroups,
-        List<Pod> pods,
-        List<Finding> findings) {
+        List<DesiredHyperNode> hyperNodes, List<DesiredPodGroup> podGroups, List<Pod> pods, List<Finding> findings) {
 
     public RenderOutput {
         hyperNodes = List.copyOf(hyperNodes);

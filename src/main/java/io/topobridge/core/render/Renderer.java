@@ -1,14 +1,20 @@
 package io.topobridge.core.render;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.topobridge.core.admission.AdmissionSettings;
-import io.topobridge.core.admission.PodAdmission;
-import io.topobridge.core.finding.Finding;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.admission.AdmissionSettings;
+import io.topobridge.core.admission.PodAdmission;
+import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.diagnosis.Forest;
+import io.topobridge.core.diagnosis.HyperNodeView;
+import io.topobridge.core.diagnosis.NodeView;
+import io.topobridge.core.diagnosis.PodView;
+import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.finding.Finding;
 import io.topobridge.core.topology.DesiredHyperNode;
 import io.topobridge.core.topology.ForeignHyperNode;
 import io.topobridge.core.topology.NodeInfo;
@@ -16,25 +22,19 @@ import io.topobridge.core.topology.TopologyBuilder;
 import io.topobridge.core.topology.TopologyResult;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.DesiredPodGroup;
-import io.topobridge.core.workload.translate.TranslationResult;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadSettings;
-import io.topobridge.core.workload.translate.WorkloadTranslator;
-import io.topobridge.core.diagnosis.Amounts;
-import io.topobridge.core.diagnosis.Forest;
-import io.topobridge.core.diagnosis.HyperNodeView;
-import io.topobridge.core.diagnosis.NodeView;
-import io.topobridge.core.diagnosis.PodView;
-import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.workload.resources.PodRequests;
+import io.topobridge.core.workload.translate.TranslationResult;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.volcano.model.HyperNodeSpec;
 import io.topobridge.volcano.model.MemberSpec;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * The offline pipeline behind {@code render}: the same builder, translator and admission code the controller
@@ -63,10 +63,11 @@ public final class Renderer {
         List<HasMetadata> namespaces = new ArrayList<>();
         for (HasMetadata object : inputs) {
             if (object instanceof Node node) {
-                nodes.add(new NodeInfo(node.getMetadata().getName(), node.getMetadata().getLabels(), gpu(node)));
+                nodes.add(new NodeInfo(
+                        node.getMetadata().getName(), node.getMetadata().getLabels(), gpu(node)));
             } else if (isForeignHyperNode(object)) {
-                foreign.add(new ForeignHyperNode(object.getMetadata().getName(), object.getMetadata().getLabels(),
-                        hyperNodeSpec(object)));
+                foreign.add(new ForeignHyperNode(
+                        object.getMetadata().getName(), object.getMetadata().getLabels(), hyperNodeSpec(object)));
             } else if (object instanceof Pod pod) {
                 pods.add(pod);
             } else if (WorkloadKind.of(object.getApiVersion(), object.getKind()).isPresent()) {
@@ -98,7 +99,8 @@ public final class Renderer {
                 .thenComparing(DesiredHyperNode::name));
         var podGroups = new ArrayList<>(translated.podGroups());
         podGroups.sort(Comparator.comparing(DesiredPodGroup::namespace).thenComparing(DesiredPodGroup::name));
-        admitted.sort(Comparator.comparing((Pod p) -> Objects.requireNonNullElse(p.getMetadata().getNamespace(), ""))
+        admitted.sort(Comparator.comparing(
+                        (Pod p) -> Objects.requireNonNullElse(p.getMetadata().getNamespace(), ""))
                 .thenComparing(p -> Objects.requireNonNullElse(p.getMetadata().getName(), "")));
         findings.sort(Finding.ORDER);
         return new RenderOutput(hyperNodes, podGroups, admitted, findings);
@@ -108,8 +110,8 @@ public final class Renderer {
      * The domains of the HyperNodes {@code render} would apply and those in its input, sized from the input's Nodes
      * ({@code status.allocatable}) and used by its Pods that name a node: what the controller reads from the cluster.
      */
-    public static TierDomains domains(List<? extends HasMetadata> inputs, List<DesiredHyperNode> built,
-            List<ForeignHyperNode> foreign) {
+    public static TierDomains domains(
+            List<? extends HasMetadata> inputs, List<DesiredHyperNode> built, List<ForeignHyperNode> foreign) {
         List<NodeView> nodes = new ArrayList<>();
         List<PodView> pods = new ArrayList<>();
         for (HasMetadata object : inputs) {
@@ -118,14 +120,20 @@ public final class Renderer {
                 if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
                     node.getStatus().getAllocatable().forEach((k, v) -> allocatable.put(k, v.toString()));
                 }
-                nodes.add(new NodeView(node.getMetadata().getName(), node.getMetadata().getLabels(),
-                        Amounts.parse(allocatable)));
-            } else if (object instanceof Pod pod && pod.getSpec() != null && pod.getSpec().getNodeName() != null
+                nodes.add(new NodeView(
+                        node.getMetadata().getName(), node.getMetadata().getLabels(), Amounts.parse(allocatable)));
+            } else if (object instanceof Pod pod
+                    && pod.getSpec() != null
+                    && pod.getSpec().getNodeName() != null
                     && pod.getMetadata().getName() != null) {
                 var annotations = pod.getMetadata().getAnnotations();
-                pods.add(new PodView(Objects.requireNonNullElse(pod.getMetadata().getNamespace(), ""),
-                        pod.getMetadata().getName(), pod.getSpec().getNodeName(),
-                        Amounts.parse(PodRequests.of(pod.getSpec()).canonical()), pod.getMetadata().getLabels(), null,
+                pods.add(new PodView(
+                        Objects.requireNonNullElse(pod.getMetadata().getNamespace(), ""),
+                        pod.getMetadata().getName(),
+                        pod.getSpec().getNodeName(),
+                        Amounts.parse(PodRequests.of(pod.getSpec()).canonical()),
+                        pod.getMetadata().getLabels(),
+                        null,
                         annotations == null ? null : annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION)));
             }
         }
@@ -150,15 +158,20 @@ public final class Renderer {
                 }
             }
         }
-        return new HyperNodeView(name, spec == null || spec.getTier() == null ? 0 : spec.getTier(),
+        return new HyperNodeView(
+                name,
+                spec == null || spec.getTier() == null ? 0 : spec.getTier(),
                 spec == null ? null : spec.getTierName(),
-                labels == null ? null : labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL), nodeMembers,
-                hyperNodeMembers, other);
+                labels == null ? null : labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL),
+                nodeMembers,
+                hyperNodeMembers,
+                other);
     }
 
     /** HyperNodes in the input that the bridge did not make: their names are taken and overlaps are findings. */
     private static boolean isForeignHyperNode(HasMetadata object) {
-        if (!"HyperNode".equals(object.getKind()) || object.getApiVersion() == null
+        if (!"HyperNode".equals(object.getKind())
+                || object.getApiVersion() == null
                 || !object.getApiVersion().startsWith(VolcanoApi.TOPOLOGY_GROUP + "/")) {
             return false;
         }
@@ -179,7 +192,10 @@ public final class Renderer {
     public static boolean gpu(Node node) {
         var allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
         var gpus = allocatable == null ? null : allocatable.get("nvidia.com/gpu");
-        return (gpus != null && io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(gpus).signum() > 0)
+        return (gpus != null
+                        && io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(gpus)
+                                        .signum()
+                                > 0)
                 || NodeInfo.gpuLabels(node.getMetadata().getLabels());
     }
 }

@@ -23,18 +23,14 @@ import java.util.Set;
 public final class HyperNodeChanges {
 
     /** One write: apply a HyperNode, or delete one by name. */
-    public sealed interface Step permits Apply, Delete {
-    }
+    public sealed interface Step permits Apply, Delete {}
 
     /** Apply this HyperNode ({@code intermediate}: a transitional version, the final one follows). */
-    public record Apply(DesiredHyperNode hyperNode, boolean intermediate) implements Step {
-    }
+    public record Apply(DesiredHyperNode hyperNode, boolean intermediate) implements Step {}
 
-    public record Delete(String name) implements Step {
-    }
+    public record Delete(String name) implements Step {}
 
-    private HyperNodeChanges() {
-    }
+    private HyperNodeChanges() {}
 
     /**
      * @param desired every HyperNode the bridge wants
@@ -62,7 +58,8 @@ public final class HyperNodeChanges {
         moving.retainAll(gained);
 
         List<DesiredHyperNode> ordered = new ArrayList<>(desired);
-        ordered.sort(Comparator.comparing((DesiredHyperNode d) -> d.spec().getTier() == null ? 0 : d.spec().getTier())
+        ordered.sort(Comparator.comparing((DesiredHyperNode d) ->
+                        d.spec().getTier() == null ? 0 : d.spec().getTier())
                 .thenComparing(DesiredHyperNode::name));
         List<Step> first = new ArrayList<>();
         List<Step> last = new ArrayList<>();
@@ -80,12 +77,16 @@ public final class HyperNodeChanges {
             if (givesAway && !receives) {
                 first.add(new Apply(d, false));
             } else if (givesAway) {
-                List<MemberSpec> kept = d.spec().getMembers().stream().filter(m -> before.contains(key(m))).toList();
+                List<MemberSpec> kept = d.spec().getMembers().stream()
+                        .filter(m -> before.contains(key(m)))
+                        .toList();
                 if (kept.isEmpty()) {
                     // every member changes: there is no valid in-between version, so it goes and comes back
                     recreated.add(d.name());
                 } else {
-                    HyperNodeSpec interim = new HyperNodeSpec().tier(d.spec().getTier()).tierName(d.spec().getTierName())
+                    HyperNodeSpec interim = new HyperNodeSpec()
+                            .tier(d.spec().getTier())
+                            .tierName(d.spec().getTierName())
                             .members(new ArrayList<>(kept));
                     first.add(new Apply(new DesiredHyperNode(d.name(), d.labels(), interim), true));
                 }
@@ -94,8 +95,11 @@ public final class HyperNodeChanges {
                 last.add(new Apply(d, false));
             }
         }
-        List<String> deleted = current.keySet().stream().filter(n -> !desiredNames.contains(n) || recreated.contains(n))
-                .sorted(Comparator.comparing((String n) -> -tierOf(current.get(n))).thenComparing(n -> n)).toList();
+        List<String> deleted = current.keySet().stream()
+                .filter(n -> !desiredNames.contains(n) || recreated.contains(n))
+                .sorted(Comparator.comparing((String n) -> -tierOf(current.get(n)))
+                        .thenComparing(n -> n))
+                .toList();
 
         List<Step> steps = new ArrayList<>(first);
         deleted.forEach(n -> steps.add(new Delete(n)));
@@ -125,6 +129,7 @@ public final class HyperNodeChanges {
         if (m == null || m.getSelector() == null || m.getSelector().getExactMatch() == null) {
             return null;
         }
-        return Objects.toString(m.getType()) + "/" + m.getSelector().getExactMatch().getName();
+        return Objects.toString(m.getType()) + "/"
+                + m.getSelector().getExactMatch().getName();
     }
 }

@@ -23,12 +23,14 @@ public final class HyperNodeNames {
     static final int SHORT_HASH = 8;
     static final int LONG_HASH = 16;
 
-    private HyperNodeNames() {
-    }
+    private HyperNodeNames() {}
 
     /** Whether a Node or HyperNode name can be written as an {@code exactMatch} member. */
     public static boolean matchable(String name) {
-        return name != null && !name.isEmpty() && name.length() <= MAX_LENGTH && EXACT_MATCH.matcher(name).matches();
+        return name != null
+                && !name.isEmpty()
+                && name.length() <= MAX_LENGTH
+                && EXACT_MATCH.matcher(name).matches();
     }
 
     /** The readable part: {@code tier-value}, or the value alone when it already starts with the tier name. */

@@ -22,6 +22,7 @@ public final class LabelSchemes {
      * physical system), the whole value the NVLink partition: only GPUs with equal values can talk over NVLink.
      */
     public static final String GPU_CLIQUE = "nvidia.com/gpu.clique";
+
     public static final String TOPOGRAPH_ACCELERATOR = "accelerator.topograph.run/domain";
     /** topograph 1.0's NVLink partition, named within its {@link #TOPOGRAPH_ACCELERATOR} domain. */
     public static final String TOPOGRAPH_SUB_DOMAIN = "accelerator.topograph.run/sub-domain";
@@ -31,6 +32,7 @@ public final class LabelSchemes {
     public static final String NVLINK_DOMAIN_TIER = "nvlink-domain";
     /** Every key that can name an NVLink partition. */
     static final List<String> PARTITION_KEYS = List.of(TOPOGRAPH_SUB_DOMAIN, GPU_CLIQUE);
+
     public static final String TOPOGRAPH_FABRIC_PREFIX = "fabric.topograph.run/tier-";
     static final String TOPOGRAPH_V0 = "network.topology.nvidia.com/";
     static final String AWS_LAYER = "topology.k8s.aws/network-node-layer-";
@@ -40,13 +42,18 @@ public final class LabelSchemes {
     /** Fabric tiers numbered beyond this are ignored (a stray label must not make the tree absurdly deep). */
     static final int MAX_FABRIC_TIER = 15;
 
-    public static final LabelScheme TOPOGRAPH = new LabelScheme("topograph", "NVIDIA topograph (>= 1.0)",
+    public static final LabelScheme TOPOGRAPH = new LabelScheme(
+            "topograph",
+            "NVIDIA topograph (>= 1.0)",
             List.of(TierSpec.nvlinkTier(false, TOPOGRAPH_ACCELERATOR, GPU_CLIQUE)),
             List.of(),
             new DynamicTiers(TOPOGRAPH_FABRIC_PREFIX, MAX_FABRIC_TIER, LabelSchemes::fabricTierName));
 
-    public static final LabelScheme TOPOGRAPH_V03 = new LabelScheme("topograph-v0.3", "NVIDIA topograph 0.3-0.5",
-            List.of(TierSpec.nvlinkTier(false, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
+    public static final LabelScheme TOPOGRAPH_V03 = new LabelScheme(
+            "topograph-v0.3",
+            "NVIDIA topograph 0.3-0.5",
+            List.of(
+                    TierSpec.nvlinkTier(false, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
                     TierSpec.required("leaf", TOPOGRAPH_V0 + "leaf"),
                     TierSpec.optional("spine", TOPOGRAPH_V0 + "spine"),
                     TierSpec.optional("core", TOPOGRAPH_V0 + "core")),
@@ -58,8 +65,11 @@ public final class LabelSchemes {
      * {@code spine} and {@code accelerator} keys are shared with 0.3, so only the keys unique to each generation
      * decide which one a node carries.
      */
-    public static final LabelScheme TOPOGRAPH_V01 = new LabelScheme("topograph-v0.1", "NVIDIA topograph 0.1",
-            List.of(TierSpec.nvlinkTier(false, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
+    public static final LabelScheme TOPOGRAPH_V01 = new LabelScheme(
+            "topograph-v0.1",
+            "NVIDIA topograph 0.1",
+            List.of(
+                    TierSpec.nvlinkTier(false, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
                     TierSpec.required("leaf", TOPOGRAPH_V0 + "block"),
                     TierSpec.optional("spine", TOPOGRAPH_V0 + "spine"),
                     TierSpec.optional("core", TOPOGRAPH_V0 + "datacenter")),
@@ -67,8 +77,11 @@ public final class LabelSchemes {
             null);
 
     /** AWS numbers from the top (layer-1 is the broadest); layer-4 exists on some instance types only. */
-    public static final LabelScheme AWS = new LabelScheme("aws", "AWS EC2 instance topology",
-            List.of(TierSpec.nvlinkTier(false, GPU_CLIQUE),
+    public static final LabelScheme AWS = new LabelScheme(
+            "aws",
+            "AWS EC2 instance topology",
+            List.of(
+                    TierSpec.nvlinkTier(false, GPU_CLIQUE),
                     TierSpec.optional("layer-4", AWS_LAYER + "4"),
                     TierSpec.required("layer-3", AWS_LAYER + "3"),
                     TierSpec.required("layer-2", AWS_LAYER + "2"),
@@ -80,30 +93,41 @@ public final class LabelSchemes {
      * GKE's finest tier is the physical host, not a switch, and its sub-block already is the NVLink rack on
      * NVLink machine types, so GKE trees take no NVLink tier from the GPU clique label.
      */
-    public static final LabelScheme GKE_SCHEME = new LabelScheme("gke", "GKE compact placement topology",
-            List.of(TierSpec.optional("host", GKE + "host"),
+    public static final LabelScheme GKE_SCHEME = new LabelScheme(
+            "gke",
+            "GKE compact placement topology",
+            List.of(
+                    TierSpec.optional("host", GKE + "host"),
                     TierSpec.required("subblock", GKE + "subblock"),
                     TierSpec.required("block", GKE + "block")),
             List.of(GKE + "block", GKE + "subblock", GKE + "host"),
             null);
 
-    public static final LabelScheme OCI_SCHEME = new LabelScheme("oci", "OCI RDMA cluster network",
-            List.of(TierSpec.nvlinkTier(false, GPU_CLIQUE),
+    public static final LabelScheme OCI_SCHEME = new LabelScheme(
+            "oci",
+            "OCI RDMA cluster network",
+            List.of(
+                    TierSpec.nvlinkTier(false, GPU_CLIQUE),
                     TierSpec.required("local-block", OCI + "local_block_id"),
                     TierSpec.required("network-block", OCI + "network_block_id"),
                     TierSpec.required("hpc-island", OCI + "hpc_island_id")),
             List.of(OCI + "hpc_island_id", OCI + "network_block_id", OCI + "local_block_id"),
             null);
 
-    public static final LabelScheme VOLCANO = new LabelScheme("volcano", "Volcano example labels",
-            List.of(TierSpec.nvlinkTier(false, GPU_CLIQUE),
+    public static final LabelScheme VOLCANO = new LabelScheme(
+            "volcano",
+            "Volcano example labels",
+            List.of(
+                    TierSpec.nvlinkTier(false, GPU_CLIQUE),
                     TierSpec.required("leaf", "volcano.sh/hypernode", "volcano.sh/tor"),
                     TierSpec.optional("spine", "volcano.sh/hypercluster")),
             List.of("volcano.sh/hypernode", "volcano.sh/tor", "volcano.sh/hypercluster"),
             null);
 
     /** NVLink alone, for nodes that carry no fabric scheme (or topograph's accelerator labels only). */
-    public static final LabelScheme NVLINK = new LabelScheme("nvlink", "NVLink domains (GPU feature discovery)",
+    public static final LabelScheme NVLINK = new LabelScheme(
+            "nvlink",
+            "NVLink domains (GPU feature discovery)",
             List.of(TierSpec.nvlinkTier(true, TOPOGRAPH_ACCELERATOR, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE)),
             List.of(TOPOGRAPH_ACCELERATOR, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
             null);
@@ -111,8 +135,7 @@ public final class LabelSchemes {
     /** Preset name to its schemes, in precedence order: a node belongs to the first scheme it carries. */
     private static final Map<String, List<LabelScheme>> PRESETS = presets();
 
-    private LabelSchemes() {
-    }
+    private LabelSchemes() {}
 
     private static Map<String, List<LabelScheme>> presets() {
         var out = new LinkedHashMap<String, List<LabelScheme>>();

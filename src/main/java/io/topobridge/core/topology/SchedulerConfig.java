@@ -39,8 +39,7 @@ public final class SchedulerConfig {
 
     private static final YAMLMapper YAML = new YAMLMapper();
 
-    private SchedulerConfig() {
-    }
+    private SchedulerConfig() {}
 
     public static ObjectRef configMapRef(String namespace, String name) {
         return new ObjectRef("v1", "ConfigMap", namespace, name, null);
@@ -53,11 +52,16 @@ public final class SchedulerConfig {
      */
     public static Check check(ObjectRef configMap, String key, Map<String, String> data) {
         if (data == null) {
-            return new Check(HardTopology.CONFIG_MISSING, List.of(Finding.warning(TopologyReason.SCHEDULER_CONFIG_MISSING,
-                    configMap, "the Volcano scheduler configuration was not found, so whether hard network topology is"
-                            + " enforced is unknown; Volcano enforces it only when its configuration lists the "
-                            + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN + " plugin (set topobridge.volcano.scheduler-config-"
-                            + "namespace and -name to where it lives)")));
+            return new Check(
+                    HardTopology.CONFIG_MISSING,
+                    List.of(Finding.warning(
+                            TopologyReason.SCHEDULER_CONFIG_MISSING,
+                            configMap,
+                            "the Volcano scheduler configuration was not found, so whether hard network topology is"
+                                    + " enforced is unknown; Volcano enforces it only when its configuration lists the "
+                                    + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN
+                                    + " plugin (set topobridge.volcano.scheduler-config-"
+                                    + "namespace and -name to where it lives)")));
         }
         String conf = data.get(key);
         if (conf == null || conf.isBlank()) {
@@ -87,17 +91,24 @@ public final class SchedulerConfig {
         if (plugins.contains(VolcanoApi.NETWORK_TOPOLOGY_PLUGIN)) {
             return new Check(HardTopology.ENFORCED, List.of());
         }
-        return new Check(HardTopology.PLUGIN_MISSING, List.of(Finding.warning(
-                TopologyReason.NETWORK_TOPOLOGY_PLUGIN_DISABLED, configMap,
-                "the Volcano scheduler configuration does not list the " + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN
-                        + " plugin (it lists " + (plugins.isEmpty() ? "none" : UserText.excerpt(String.join(", ", plugins)))
-                        + "): hard network topology is not enforced; add it to a tier's plugins")));
+        return new Check(
+                HardTopology.PLUGIN_MISSING,
+                List.of(Finding.warning(
+                        TopologyReason.NETWORK_TOPOLOGY_PLUGIN_DISABLED,
+                        configMap,
+                        "the Volcano scheduler configuration does not list the " + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN
+                                + " plugin (it lists "
+                                + (plugins.isEmpty() ? "none" : UserText.excerpt(String.join(", ", plugins)))
+                                + "): hard network topology is not enforced; add it to a tier's plugins")));
     }
 
     /** The ConfigMap could not be read at all (e.g. no permission). */
     public static Check unreadable(ObjectRef configMap, String why) {
-        return new Check(HardTopology.CONFIG_UNREADABLE, List.of(Finding.warning(
-                TopologyReason.SCHEDULER_CONFIG_UNREADABLE, configMap,
-                "cannot tell whether hard network topology is enforced: " + why)));
+        return new Check(
+                HardTopology.CONFIG_UNREADABLE,
+                List.of(Finding.warning(
+                        TopologyReason.SCHEDULER_CONFIG_UNREADABLE,
+                        configMap,
+                        "cannot tell whether hard network topology is enforced: " + why)));
     }
 }

@@ -18,8 +18,7 @@ import java.util.TreeSet;
 public final class TierCatalog {
 
     /** One named tier. */
-    public record Tier(int number, String name) {
-    }
+    public record Tier(int number, String name) {}
 
     public static final TierCatalog EMPTY = new TierCatalog(List.of());
 

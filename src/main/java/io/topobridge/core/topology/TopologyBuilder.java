@@ -101,9 +101,13 @@ public final class TopologyBuilder {
             }
             carrying++;
             if (!HyperNodeNames.matchable(node.name())) {
-                findings.add(Finding.warning(TopologyReason.UNMATCHABLE_NODE_NAME, ObjectRef.node(node.name()),
-                        "node carries " + scheme.title() + " labels but its name cannot be a HyperNode exactMatch member"
-                                + " (at most " + HyperNodeNames.MAX_LENGTH + " lower-case letters, digits, '-' and '.');"
+                findings.add(Finding.warning(
+                        TopologyReason.UNMATCHABLE_NODE_NAME,
+                        ObjectRef.node(node.name()),
+                        "node carries " + scheme.title()
+                                + " labels but its name cannot be a HyperNode exactMatch member"
+                                + " (at most " + HyperNodeNames.MAX_LENGTH
+                                + " lower-case letters, digits, '-' and '.');"
                                 + " left out of the topology tree"));
                 continue;
             }
@@ -131,13 +135,17 @@ public final class TopologyBuilder {
         gpuNodesOutside(byName.values(), hyperNodes, foreign, findings);
 
         findings.sort(Finding.ORDER);
-        hyperNodes.sort(Comparator.comparing((DesiredHyperNode h) -> -h.spec().getTier()).thenComparing(DesiredHyperNode::name));
+        hyperNodes.sort(Comparator.comparing((DesiredHyperNode h) -> -h.spec().getTier())
+                .thenComparing(DesiredHyperNode::name));
         return new TopologyResult(hyperNodes, forest.catalog(), findings, forest.summaries());
     }
 
     /** GPU nodes that no HyperNode (the bridge's or another source's) lists: hard-topology gangs never get them. */
-    private static void gpuNodesOutside(Collection<NodeInfo> nodes, List<DesiredHyperNode> ours,
-            Collection<ForeignHyperNode> foreign, List<Finding> findings) {
+    private static void gpuNodesOutside(
+            Collection<NodeInfo> nodes,
+            List<DesiredHyperNode> ours,
+            Collection<ForeignHyperNode> foreign,
+            List<Finding> findings) {
         Set<String> placed = new HashSet<>();
         List<HyperNodeSpec> specs = new ArrayList<>();
         ours.forEach(h -> specs.add(h.spec()));
@@ -147,7 +155,8 @@ public final class TopologyBuilder {
                 continue;
             }
             for (var member : spec.getMembers()) {
-                if (member.getType() == MemberSpec.TypeEnum.NODE && member.getSelector() != null
+                if (member.getType() == MemberSpec.TypeEnum.NODE
+                        && member.getSelector() != null
                         && member.getSelector().getExactMatch() != null) {
                     placed.add(member.getSelector().getExactMatch().getName());
                 }
@@ -155,7 +164,9 @@ public final class TopologyBuilder {
         }
         for (NodeInfo node : nodes) {
             if (node.gpu() && !placed.contains(node.name())) {
-                findings.add(Finding.warning(TopologyReason.GPU_NODE_OUTSIDE_TOPOLOGY, ObjectRef.node(node.name()),
+                findings.add(Finding.warning(
+                        TopologyReason.GPU_NODE_OUTSIDE_TOPOLOGY,
+                        ObjectRef.node(node.name()),
                         "GPU node is in no topology tree (it carries no complete label scheme the tiers read): a gang"
                                 + " with a hard highest tier can never use it"));
             }
@@ -181,17 +192,24 @@ public final class TopologyBuilder {
         });
         String keyList = keys.stream().distinct().collect(Collectors.joining(", "));
         if (settings.custom()) {
-            return Finding.warning(TopologyReason.NO_MATCHING_NODES, schemeRef("tiers"),
+            return Finding.warning(
+                    TopologyReason.NO_MATCHING_NODES,
+                    schemeRef("tiers"),
                     "the configured tiers match none of the " + nodeCount + " nodes: none carries " + keyList);
         }
         if (TopologySettings.AUTO.equals(settings.preset())) {
-            return Finding.info(TopologyReason.NO_MATCHING_NODES, schemeRef(TopologySettings.AUTO),
+            return Finding.info(
+                    TopologyReason.NO_MATCHING_NODES,
+                    schemeRef(TopologySettings.AUTO),
                     "none of the " + nodeCount + " nodes carries topology labels of a known scheme ("
                             + schemes.stream().map(LabelScheme::id).collect(Collectors.joining(", "))
                             + "): no HyperNodes are built");
         }
-        return Finding.warning(TopologyReason.NO_MATCHING_NODES, schemeRef(settings.preset()),
-                "preset '" + settings.preset() + "' matches none of the " + nodeCount + " nodes: none carries " + keyList);
+        return Finding.warning(
+                TopologyReason.NO_MATCHING_NODES,
+                schemeRef(settings.preset()),
+                "preset '" + settings.preset() + "' matches none of the " + nodeCount + " nodes: none carries "
+                        + keyList);
     }
 
     static ObjectRef schemeRef(String id) {
@@ -205,8 +223,7 @@ public final class TopologyBuilder {
     // ---- one scheme: depth, values, domains ------------------------------------------------------
 
     /** A (label key, domain value) pair; a domain's identity is the chain of these from the top. */
-    record KeyValue(String key, String value) {
-    }
+    record KeyValue(String key, String value) {}
 
     private static void plant(LabelScheme scheme, List<NodeInfo> nodes, Forest forest, List<Finding> findings) {
         List<TierSpec> tiers = scheme.tiersUpTo(highestDynamicTier(scheme, nodes));
@@ -243,7 +260,9 @@ public final class TopologyBuilder {
                 }
             }
             if (missing != null) {
-                findings.add(Finding.warning(TopologyReason.MISSING_TIER_LABELS, ObjectRef.node(node.name()),
+                findings.add(Finding.warning(
+                        TopologyReason.MISSING_TIER_LABELS,
+                        ObjectRef.node(node.name()),
                         "node carries " + scheme.title() + " labels but lacks " + String.join(", ", missing)
                                 + "; left out of the topology tree"));
                 continue;
@@ -298,7 +317,8 @@ public final class TopologyBuilder {
             }
             parent.nodes.add(kept.get(n).name());
             if (nvlink) {
-                parent.partitions.add(partition(resolved[usedIndex[0]].key(), kept.get(n).labels()));
+                parent.partitions.add(
+                        partition(resolved[usedIndex[0]].key(), kept.get(n).labels()));
             }
         }
         if (nvlink) {
@@ -323,8 +343,8 @@ public final class TopologyBuilder {
      * of their scheme (topograph's domain, or the older accelerator label). The tree follows the scheme's label;
      * the disagreement is reported on every node involved, as nothing tells which side is right.
      */
-    private static void cliqueDomainMismatches(List<NodeInfo> kept, List<KeyValue[]> values, int nvlinkIndex,
-            List<Finding> findings) {
+    private static void cliqueDomainMismatches(
+            List<NodeInfo> kept, List<KeyValue[]> values, int nvlinkIndex, List<Finding> findings) {
         Map<String, Map<String, List<Integer>>> byClique = null;
         for (int n = 0; n < kept.size(); n++) {
             KeyValue domain = values.get(n)[nvlinkIndex];
@@ -339,7 +359,8 @@ public final class TopologyBuilder {
                 byClique = new TreeMap<>();
             }
             byClique.computeIfAbsent(LabelSchemes.domainValue(LabelSchemes.GPU_CLIQUE, clique), k -> new TreeMap<>())
-                    .computeIfAbsent(domain.value(), k -> new ArrayList<>()).add(n);
+                    .computeIfAbsent(domain.value(), k -> new ArrayList<>())
+                    .add(n);
         }
         if (byClique == null) {
             return;
@@ -350,17 +371,26 @@ public final class TopologyBuilder {
             }
             List<String> sides = new ArrayList<>();
             for (var side : clique.getValue().entrySet()) {
-                List<String> names = side.getValue().stream().map(i -> kept.get(i).name()).sorted().toList();
-                sides.add(UserText.quote(side.getKey()) + " (" + count(names.size(), "node") + ": " + examples(names) + ")");
+                List<String> names = side.getValue().stream()
+                        .map(i -> kept.get(i).name())
+                        .sorted()
+                        .toList();
+                sides.add(UserText.quote(side.getKey()) + " (" + count(names.size(), "node") + ": " + examples(names)
+                        + ")");
             }
             for (List<Integer> side : clique.getValue().values()) {
                 for (int i : side) {
                     NodeInfo node = kept.get(i);
                     String key = values.get(i)[nvlinkIndex].key();
-                    findings.add(Finding.warning(TopologyReason.CLIQUE_DOMAIN_MISMATCH, ObjectRef.node(node.name()),
-                            LabelSchemes.GPU_CLIQUE + "=" + UserText.quote(node.labels().get(LabelSchemes.GPU_CLIQUE))
-                                    + " puts the node in NVLink domain " + UserText.quote(clique.getKey()) + ", but its " + key
-                                    + " is " + UserText.quote(node.labels().get(key)) + " and the nodes of that NVLink domain carry "
+                    findings.add(Finding.warning(
+                            TopologyReason.CLIQUE_DOMAIN_MISMATCH,
+                            ObjectRef.node(node.name()),
+                            LabelSchemes.GPU_CLIQUE + "="
+                                    + UserText.quote(node.labels().get(LabelSchemes.GPU_CLIQUE))
+                                    + " puts the node in NVLink domain " + UserText.quote(clique.getKey())
+                                    + ", but its " + key
+                                    + " is " + UserText.quote(node.labels().get(key))
+                                    + " and the nodes of that NVLink domain carry "
                                     + clique.getValue().size() + " different domain labels: " + String.join(", ", sides)
                                     + "; the labels disagree, the tree follows " + key));
                 }
@@ -368,8 +398,8 @@ public final class TopologyBuilder {
         }
     }
 
-    private static Finding leftOut(LabelScheme scheme, TierSpec tier, int carriers, List<NodeInfo> kept,
-            List<KeyValue[]> values, int index) {
+    private static Finding leftOut(
+            LabelScheme scheme, TierSpec tier, int carriers, List<NodeInfo> kept, List<KeyValue[]> values, int index) {
         List<String> lacking = new ArrayList<>();
         for (int n = 0; n < kept.size(); n++) {
             if (values.get(n)[index] == null) {
@@ -380,10 +410,13 @@ public final class TopologyBuilder {
         String why = lacking.isEmpty()
                 ? "a tier below it is left out"
                 : lacking.size() + " of its " + kept.size() + " nodes lack it (" + examples(lacking) + ")";
-        return Finding.warning(TopologyReason.TIER_LEFT_OUT, schemeRef(scheme.id()),
-                "tier " + tier.name() + " (" + String.join(" or ", tier.keys()) + ") is carried by "
-                        + count(carriers, "node") + " but left out of the " + scheme.title() + " tree because " + why
-                        + "; Volcano needs every node of a tree at the same depth")
+        return Finding.warning(
+                        TopologyReason.TIER_LEFT_OUT,
+                        schemeRef(scheme.id()),
+                        "tier " + tier.name() + " (" + String.join(" or ", tier.keys()) + ") is carried by "
+                                + count(carriers, "node") + " but left out of the " + scheme.title() + " tree because "
+                                + why
+                                + "; Volcano needs every node of a tree at the same depth")
                 .withKey(tier.name());
     }
 
@@ -433,12 +466,14 @@ public final class TopologyBuilder {
         final String identity;
         /** Changes only when a tree gets its NVLink partition level (every domain moves up one tier). */
         int level;
+
         Map<KeyValue, Domain> children;
         List<String> nodes;
         /** Beside {@link #nodes} in a tree's NVLink domains while they are built: the partition each node names. */
         List<KeyValue> partitions;
         /** In an NVLink tree's tier 1: the partition these nodes form, or null when it is their whole domain. */
         KeyValue partition;
+
         String name;
         boolean alive;
         int nodeCount;
@@ -473,6 +508,7 @@ public final class TopologyBuilder {
         final LabelScheme scheme;
         /** Whether its finest tier is NVLink, and whether that tier was split into partitions and domains. */
         final boolean nvlink;
+
         boolean partitioned;
         List<String> tierNames;
         final Map<KeyValue, Domain> roots = new HashMap<>();
@@ -561,7 +597,9 @@ public final class TopologyBuilder {
                     keepPartitions.add(p);
                     continue;
                 }
-                findings.add(Finding.warning(TopologyReason.MISSING_TIER_LABELS, ObjectRef.node(d.nodes.get(i)),
+                findings.add(Finding.warning(
+                        TopologyReason.MISSING_TIER_LABELS,
+                        ObjectRef.node(d.nodes.get(i)),
                         "node is in NVLink domain " + UserText.quote(d.kv.value()) + " (" + d.kv.key()
                                 + ") whose other nodes name their NVLink partition, but it lacks " + keys
                                 + ", so its partition is unknown; left out of the topology tree"));
@@ -653,9 +691,12 @@ public final class TopologyBuilder {
                 }
             }
             if (members > 0 && bytes > MAX_HYPERNODE_BYTES) {
-                findings.add(Finding.warning(TopologyReason.OVERSIZED_DOMAIN, hyperNodeRef(d.name),
+                findings.add(Finding.warning(
+                        TopologyReason.OVERSIZED_DOMAIN,
+                        hyperNodeRef(d.name),
                         d.describe() + " has " + members + " members, too many for one HyperNode object (about "
-                                + bytes / 1024 + " KiB); it and its " + d.nodeCount + " nodes are left out of the tree"));
+                                + bytes / 1024 + " KiB); it and its " + d.nodeCount
+                                + " nodes are left out of the tree"));
                 d.nodeCount = 0;
                 members = 0;
             }
@@ -672,10 +713,16 @@ public final class TopologyBuilder {
                 if (d.level == 0) {
                     d.nodes.forEach(n -> members.add(member(MemberSpec.TypeEnum.NODE, n)));
                 } else {
-                    d.children.values().stream().filter(c -> c.alive).map(c -> c.name).sorted()
+                    d.children.values().stream()
+                            .filter(c -> c.alive)
+                            .map(c -> c.name)
+                            .sorted()
                             .forEach(n -> members.add(member(MemberSpec.TypeEnum.HYPER_NODE, n)));
                 }
-                HyperNodeSpec spec = new HyperNodeSpec().tier(d.level + 1).tierName(d.tierName()).members(members);
+                HyperNodeSpec spec = new HyperNodeSpec()
+                        .tier(d.level + 1)
+                        .tierName(d.tierName())
+                        .members(members);
                 out.add(new DesiredHyperNode(d.name, LABELS, spec));
             }
             return out;
@@ -708,8 +755,11 @@ public final class TopologyBuilder {
                             elsewhere.add(where(other) + " (HyperNode " + other.name + ")");
                         }
                     }
-                    findings.add(Finding.warning(TopologyReason.DOMAIN_PARENT_CONFLICT, hyperNodeRef(d.name),
-                            d.describe() + " (label " + UserText.identifier(d.kv.key()) + ") is " + where(d) + " here but also "
+                    findings.add(Finding.warning(
+                            TopologyReason.DOMAIN_PARENT_CONFLICT,
+                            hyperNodeRef(d.name),
+                            d.describe() + " (label " + UserText.identifier(d.kv.key()) + ") is " + where(d)
+                                    + " here but also "
                                     + examples(elsewhere) + "; its nodes disagree on their parent, so it is kept as "
                                     + same.size() + " separate HyperNodes"));
                 }
@@ -729,7 +779,9 @@ public final class TopologyBuilder {
                 Map<List<KeyValue>, List<Domain>> byPartition = new HashMap<>();
                 for (Domain d : tree.all) {
                     if (d.alive && d.level == 0) {
-                        byPartition.computeIfAbsent(partitionId(d), k -> new ArrayList<>()).add(d);
+                        byPartition
+                                .computeIfAbsent(partitionId(d), k -> new ArrayList<>())
+                                .add(d);
                     }
                 }
                 for (List<Domain> same : byPartition.values()) {
@@ -756,24 +808,33 @@ public final class TopologyBuilder {
             same.sort(Comparator.comparing(d -> d.name));
             Domain any = same.get(0);
             KeyValue partition = any.partition != null ? any.partition : any.nvlinkDomain().kv;
-            boolean domainsDiffer = same.stream().map(d -> d.nvlinkDomain().kv).distinct().count() > 1;
+            boolean domainsDiffer =
+                    same.stream().map(d -> d.nvlinkDomain().kv).distinct().count() > 1;
             String what = "NVLink partition " + UserText.quote(partition.value()) + " (label " + partition.key() + ")";
             for (Domain d : same) {
                 List<String> elsewhere = new ArrayList<>();
                 for (Domain other : same) {
                     if (other != d) {
-                        elsewhere.add((domainsDiffer ? UserText.quote(other.nvlinkDomain().kv.value())
-                                : where(other.nvlinkDomain())) + " (HyperNode " + other.name + ")");
+                        elsewhere.add((domainsDiffer
+                                        ? UserText.quote(other.nvlinkDomain().kv.value())
+                                        : where(other.nvlinkDomain()))
+                                + " (HyperNode " + other.name + ")");
                     }
                 }
                 if (domainsDiffer) {
                     KeyValue domain = d.nvlinkDomain().kv;
-                    findings.add(Finding.warning(TopologyReason.PARTITION_IN_TWO_DOMAINS, hyperNodeRef(d.name),
+                    findings.add(Finding.warning(
+                            TopologyReason.PARTITION_IN_TWO_DOMAINS,
+                            hyperNodeRef(d.name),
                             what + " is in NVLink domain " + UserText.quote(domain.value()) + " (label " + domain.key()
-                                    + ") here but in " + examples(elsewhere) + " on other nodes; a partition lies in one"
-                                    + " NVLink domain, so the labels disagree: kept as " + same.size() + " separate HyperNodes"));
+                                    + ") here but in " + examples(elsewhere)
+                                    + " on other nodes; a partition lies in one"
+                                    + " NVLink domain, so the labels disagree: kept as " + same.size()
+                                    + " separate HyperNodes"));
                 } else {
-                    findings.add(Finding.warning(TopologyReason.PARTITION_SPANS_LEAVES, hyperNodeRef(d.name),
+                    findings.add(Finding.warning(
+                            TopologyReason.PARTITION_SPANS_LEAVES,
+                            hyperNodeRef(d.name),
                             what + " has nodes " + where(d.nvlinkDomain()) + " here and " + examples(elsewhere)
                                     + "; its nodes are kept apart as " + same.size()
                                     + " separate HyperNodes, so a gang asking for nvlink gets one of them"));
@@ -782,7 +843,8 @@ public final class TopologyBuilder {
         }
 
         private static String where(Domain d) {
-            return d.parent == null ? "at the top of the " + d.tree.scheme.title() + " tree"
+            return d.parent == null
+                    ? "at the top of the " + d.tree.scheme.title() + " tree"
                     : "under " + d.parent.describe();
         }
 
@@ -797,7 +859,9 @@ public final class TopologyBuilder {
             byTier.forEach((tier, list) -> {
                 if (list.size() == 1) {
                     Domain d = list.get(0);
-                    findings.add(Finding.info(TopologyReason.SINGLE_DOMAIN_TIER, hyperNodeRef(d.name),
+                    findings.add(Finding.info(
+                            TopologyReason.SINGLE_DOMAIN_TIER,
+                            hyperNodeRef(d.name),
                             "tier " + tier + " (" + d.tierName() + ") has a single domain, " + d.describe() + " with "
                                     + d.nodeCount + " nodes: a gang whose highest tier is " + tier
                                     + " may be placed anywhere among them"));
@@ -835,8 +899,8 @@ public final class TopologyBuilder {
 
     // ---- other sources' HyperNodes -------------------------------------------------------------------
 
-    private static void overlaps(Collection<ForeignHyperNode> foreign, Forest forest, Map<String, NodeInfo> byName,
-            List<Finding> findings) {
+    private static void overlaps(
+            Collection<ForeignHyperNode> foreign, Forest forest, Map<String, NodeInfo> byName, List<Finding> findings) {
         if (foreign.isEmpty()) {
             return;
         }
@@ -866,18 +930,23 @@ public final class TopologyBuilder {
                 Set<String> candidates = nodeMember ? placed : ours;
                 Set<String> hits = nodeMember ? nodes : hyperNodes;
                 MemberSelector selector = member.getSelector();
-                if (selector.getExactMatch() != null && candidates.contains(selector.getExactMatch().getName())) {
+                if (selector.getExactMatch() != null
+                        && candidates.contains(selector.getExactMatch().getName())) {
                     hits.add(selector.getExactMatch().getName());
                 }
                 if (selector.getRegexMatch() != null && selector.getRegexMatch().getPattern() != null) {
                     Pattern pattern = compile(selector.getRegexMatch().getPattern());
                     if (pattern != null) {
-                        candidates.stream().filter(n -> pattern.matcher(n).find()).forEach(hits::add);
+                        candidates.stream()
+                                .filter(n -> pattern.matcher(n).find())
+                                .forEach(hits::add);
                     }
                 }
                 if (nodeMember && selector.getLabelMatch() != null) {
                     LabelSelector labelMatch = selector.getLabelMatch();
-                    placed.stream().filter(n -> selects(labelMatch, byName.get(n).labels())).forEach(hits::add);
+                    placed.stream()
+                            .filter(n -> selects(labelMatch, byName.get(n).labels()))
+                            .forEach(hits::add);
                 }
             }
             if (nodes.isEmpty() && hyperNodes.isEmpty()) {
@@ -885,21 +954,28 @@ public final class TopologyBuilder {
             }
             String source = hn.labels().get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL);
             StringBuilder message = new StringBuilder("HyperNode of ")
-                    .append(source == null ? "no declared source"
-                            : VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL + "=" + UserText.quote(source))
+                    .append(
+                            source == null
+                                    ? "no declared source"
+                                    : VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL + "=" + UserText.quote(source))
                     .append(" covers ");
             if (!nodes.isEmpty()) {
-                message.append(count(nodes.size(), "node")).append(" of topobridge's tree (")
-                        .append(examples(new ArrayList<>(nodes))).append(")");
+                message.append(count(nodes.size(), "node"))
+                        .append(" of topobridge's tree (")
+                        .append(examples(new ArrayList<>(nodes)))
+                        .append(")");
             }
             if (!hyperNodes.isEmpty()) {
-                message.append(nodes.isEmpty() ? "" : " and ").append(count(hyperNodes.size(), "HyperNode"))
-                        .append(" of topobridge's (").append(examples(new ArrayList<>(hyperNodes))).append(")");
+                message.append(nodes.isEmpty() ? "" : " and ")
+                        .append(count(hyperNodes.size(), "HyperNode"))
+                        .append(" of topobridge's (")
+                        .append(examples(new ArrayList<>(hyperNodes)))
+                        .append(")");
             }
             message.append(": they get a second parent, which makes Volcano skip topology-aware jobs;"
                     + " keep one source (e.g. disable Volcano's label discovery for these labels)");
-            findings.add(Finding.warning(TopologyReason.FOREIGN_HYPER_NODE_OVERLAP, hyperNodeRef(hn.name()),
-                    message.toString()));
+            findings.add(Finding.warning(
+                    TopologyReason.FOREIGN_HYPER_NODE_OVERLAP, hyperNodeRef(hn.name()), message.toString()));
         }
     }
 

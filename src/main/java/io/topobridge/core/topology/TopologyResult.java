@@ -7,8 +7,8 @@ import java.util.List;
  * Output of the topology builder: the HyperNodes to keep, the tiers workloads may name, findings, and one
  * summary per tree (scheme, depth, size) for status pages.
  */
-public record TopologyResult(List<DesiredHyperNode> hyperNodes, TierCatalog tiers, List<Finding> findings,
-        List<TreeSummary> trees) {
+public record TopologyResult(
+        List<DesiredHyperNode> hyperNodes, TierCatalog tiers, List<Finding> findings, List<TreeSummary> trees) {
 
     public TopologyResult {
         hyperNodes = List.copyOf(hyperNodes);

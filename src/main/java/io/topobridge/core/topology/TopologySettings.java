@@ -16,6 +16,7 @@ public record TopologySettings(String preset, List<TierLabel> tiers) {
 
     /** Preset name used when explicit tiers are configured. */
     public static final String CUSTOM = "custom";
+
     public static final String AUTO = "auto";
 
     private static final String PRESET_KEY = "topobridge.topology.preset";
@@ -139,7 +140,9 @@ public record TopologySettings(String preset, List<TierLabel> tiers) {
         String name = slash < 0 ? key : key.substring(slash + 1);
         if (slash >= 0) {
             String prefix = key.substring(0, slash);
-            if (prefix.isEmpty() || prefix.length() > 253 || !DNS_SUBDOMAIN.matcher(prefix).matches()) {
+            if (prefix.isEmpty()
+                    || prefix.length() > 253
+                    || !DNS_SUBDOMAIN.matcher(prefix).matches()) {
                 return "the prefix must be a lower-case DNS subdomain";
             }
         }

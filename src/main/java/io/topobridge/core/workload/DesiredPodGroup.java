@@ -38,9 +38,14 @@ public record DesiredPodGroup(
 
     /** The same PodGroup in another queue (every other field of the spec as it is). */
     public DesiredPodGroup withQueue(String queue) {
-        var copy = new PodGroupSpec().minMember(spec.getMinMember()).minTaskMember(spec.getMinTaskMember())
-                .minResources(spec.getMinResources()).queue(queue).priorityClassName(spec.getPriorityClassName())
-                .networkTopology(spec.getNetworkTopology()).subGroupPolicy(spec.getSubGroupPolicy());
+        var copy = new PodGroupSpec()
+                .minMember(spec.getMinMember())
+                .minTaskMember(spec.getMinTaskMember())
+                .minResources(spec.getMinResources())
+                .queue(queue)
+                .priorityClassName(spec.getPriorityClassName())
+                .networkTopology(spec.getNetworkTopology())
+                .subGroupPolicy(spec.getSubGroupPolicy());
         return new DesiredPodGroup(namespace, name, labels, annotations, owners, copy, ownership);
     }
 }

@@ -13,8 +13,8 @@ import java.util.Objects;
  * @param autoTierMinDomains for {@code highest-tier: auto}, how many domains of a tier must be able to hold a gang
  *     for that tier to be chosen
  */
-public record WorkloadSettings(String defaultQueue, UnlistedQueues unlistedQueues, int maxPodGroupsPerNamespace,
-        int autoTierMinDomains) {
+public record WorkloadSettings(
+        String defaultQueue, UnlistedQueues unlistedQueues, int maxPodGroupsPerNamespace, int autoTierMinDomains) {
 
     /** Configuration key of {@link #unlistedQueues}. */
     public static final String UNLISTED_QUEUES_KEY = "topobridge.workloads.queues-without-allow-list";
@@ -44,8 +44,8 @@ public record WorkloadSettings(String defaultQueue, UnlistedQueues unlistedQueue
                     return v;
                 }
             }
-            throw new IllegalArgumentException(UNLISTED_QUEUES_KEY + "=" + UserText.quote(value)
-                    + ": must be default-only or any");
+            throw new IllegalArgumentException(
+                    UNLISTED_QUEUES_KEY + "=" + UserText.quote(value) + ": must be default-only or any");
         }
     }
 
@@ -53,11 +53,12 @@ public record WorkloadSettings(String defaultQueue, UnlistedQueues unlistedQueue
         Objects.requireNonNull(defaultQueue, "defaultQueue");
         Objects.requireNonNull(unlistedQueues, "unlistedQueues");
         if (maxPodGroupsPerNamespace < 1) {
-            throw new IllegalArgumentException(MAX_POD_GROUPS_KEY + "=" + maxPodGroupsPerNamespace + ": must be at least 1");
+            throw new IllegalArgumentException(
+                    MAX_POD_GROUPS_KEY + "=" + maxPodGroupsPerNamespace + ": must be at least 1");
         }
         if (autoTierMinDomains < 1) {
-            throw new IllegalArgumentException(AUTO_TIER_MIN_DOMAINS_KEY + "=" + autoTierMinDomains
-                    + ": must be at least 1");
+            throw new IllegalArgumentException(
+                    AUTO_TIER_MIN_DOMAINS_KEY + "=" + autoTierMinDomains + ": must be at least 1");
         }
     }
 

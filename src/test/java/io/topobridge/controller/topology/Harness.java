@@ -37,19 +37,33 @@ public final class Harness implements AutoCloseable {
         this.findings = new FindingsRegistry(new EventRecorder(client, meters), meters);
         this.kinds = new KindRegistry(client);
         this.nodes = new NodeCache(client);
-        this.controller = new TopologyController(client, nodes, new Applier(client, meters), findings, kinds, tiers,
-                options);
+        this.controller =
+                new TopologyController(client, nodes, new Applier(client, meters), findings, kinds, tiers, options);
     }
 
     static TopologyController.Options options(TopologySettings topology) {
-        return new TopologyController.Options(true, topology, Duration.ofMillis(50), Duration.ofMillis(500),
-                "volcano-system", "volcano-scheduler-configmap", "volcano-scheduler.conf");
+        return new TopologyController.Options(
+                true,
+                topology,
+                Duration.ofMillis(50),
+                Duration.ofMillis(500),
+                "volcano-system",
+                "volcano-scheduler-configmap",
+                "volcano-scheduler.conf");
     }
 
     /** Wires a controller with the given settings and timing (for benchmarks outside this package). */
     public static Harness wire(MockCluster cluster, TopologySettings topology, Duration debounce, Duration maxDelay) {
-        return wire(cluster, new TopologyController.Options(true, topology, debounce, maxDelay,
-                "volcano-system", "volcano-scheduler-configmap", "volcano-scheduler.conf"));
+        return wire(
+                cluster,
+                new TopologyController.Options(
+                        true,
+                        topology,
+                        debounce,
+                        maxDelay,
+                        "volcano-system",
+                        "volcano-scheduler-configmap",
+                        "volcano-scheduler.conf"));
     }
 
     /** Wires a controller to {@code cluster} without starting it. */
@@ -78,27 +92,32 @@ public final class Harness implements AutoCloseable {
     public void settle() {
         long[] last = {-1};
         long[] since = {System.nanoTime()};
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            long now = passes();
-            if (now != last[0]) {
-                last[0] = now;
-                since[0] = System.nanoTime();
-                return false;
-            }
-            return System.nanoTime() - since[0] > Duration.ofMillis(400).toNanos();
-        });
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    long now = passes();
+                    if (now != last[0]) {
+                        last[0] = now;
+                        since[0] = System.nanoTime();
+                        return false;
+                    }
+                    return System.nanoTime() - since[0] > Duration.ofMillis(400).toNanos();
+                });
     }
 
     /** HyperNodes in the API server, by name. */
     Map<String, HyperNode> hyperNodes() {
         Map<String, HyperNode> out = new TreeMap<>();
-        List<HyperNode> list = cluster.client().resources(HyperNode.class).list().getItems();
+        List<HyperNode> list =
+                cluster.client().resources(HyperNode.class).list().getItems();
         list.forEach(h -> out.put(h.getMetadata().getName(), h));
         return out;
     }
 
     int hyperNodeWrites() {
-        return cluster.dispatcher().writes("/apis/" + VolcanoApi.TOPOLOGY_GROUP + "/").size();
+        return cluster.dispatcher()
+                .writes("/apis/" + VolcanoApi.TOPOLOGY_GROUP + "/")
+                .size();
     }
 
     @Override

@@ -74,19 +74,25 @@ class TopologyControllerTest {
     /** What the builder says the HyperNodes should be for the nodes now in the API server. */
     private TopologyResult expected() {
         List<NodeInfo> nodes = harness.cluster.client().nodes().list().getItems().stream()
-                .map(n -> new NodeInfo(n.getMetadata().getName(), n.getMetadata().getLabels())).toList();
+                .map(n ->
+                        new NodeInfo(n.getMetadata().getName(), n.getMetadata().getLabels()))
+                .toList();
         return new TopologyBuilder(TopologySettings.auto()).build(nodes);
     }
 
     private void assertServerMatches(TopologyResult expected) {
         Map<String, HyperNode> actual = harness.hyperNodes();
-        assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(
-                expected.hyperNodes().stream().map(DesiredHyperNode::name).toList());
+        assertThat(actual.keySet())
+                .containsExactlyInAnyOrderElementsOf(expected.hyperNodes().stream()
+                        .map(DesiredHyperNode::name)
+                        .toList());
         for (DesiredHyperNode want : expected.hyperNodes()) {
             HyperNode have = actual.get(want.name());
             assertThat(have.getSpec()).as(want.name()).isEqualTo(want.spec());
             assertThat(have.getMetadata().getLabels()).as(want.name()).containsAllEntriesOf(want.labels());
-            assertThat(have.getStatus()).as("never writes status of %s", want.name()).isNull();
+            assertThat(have.getStatus())
+                    .as("never writes status of %s", want.name())
+                    .isNull();
         }
     }
 
@@ -95,15 +101,26 @@ class TopologyControllerTest {
     }
 
     private Set<String> writtenNames() {
-        return writes().stream().map(r -> {
-            String path = r.path().contains("?") ? r.path().substring(0, r.path().indexOf('?')) : r.path();
-            return path.substring(path.lastIndexOf('/') + 1);
-        }).collect(Collectors.toSet());
+        return writes().stream()
+                .map(r -> {
+                    String path = r.path().contains("?")
+                            ? r.path().substring(0, r.path().indexOf('?'))
+                            : r.path();
+                    return path.substring(path.lastIndexOf('/') + 1);
+                })
+                .collect(Collectors.toSet());
     }
 
     private void relabel(String node, String key, String value) {
-        harness.cluster.client().nodes().withName(node).edit(n -> new NodeBuilder(n).editMetadata()
-                .addToLabels(key, value).endMetadata().build());
+        harness.cluster
+                .client()
+                .nodes()
+                .withName(node)
+                .edit(n -> new NodeBuilder(n)
+                        .editMetadata()
+                        .addToLabels(key, value)
+                        .endMetadata()
+                        .build());
     }
 
     @Test
@@ -114,12 +131,17 @@ class TopologyControllerTest {
         assertThat(expected.hyperNodes()).hasSize(2 + 5 + 5 + 7);
         assertServerMatches(expected);
         assertThat(writes()).hasSize(expected.hyperNodes().size()).allMatch(ApplyingCrudDispatcher.Request::isApply);
-        assertThat(harness.cluster.dispatcher().requests(r -> r.isWrite() && r.path().contains("/status"))).isEmpty();
+        assertThat(harness.cluster
+                        .dispatcher()
+                        .requests(r -> r.isWrite() && r.path().contains("/status")))
+                .isEmpty();
         assertThat(harness.tiers.current().number("nvlink")).contains(1);
         assertThat(harness.tiers.current().number("nvlink-domain")).contains(2);
         assertThat(harness.tiers.current().number("leaf")).contains(3);
         assertThat(harness.tiers.current().number("spine")).contains(4);
-        assertThat(harness.controller.details()).containsEntry("state", "running").containsEntry("hyperNodes", 19);
+        assertThat(harness.controller.details())
+                .containsEntry("state", "running")
+                .containsEntry("hyperNodes", 19);
 
         harness.cluster.dispatcher().clearLog();
         long before = harness.passes();
@@ -143,7 +165,9 @@ class TopologyControllerTest {
         TopologyResult after = expected();
         Set<DesiredHyperNode> unchanged = new HashSet<>(before.hyperNodes());
         unchanged.retainAll(after.hyperNodes());
-        Set<String> changed = after.hyperNodes().stream().filter(h -> !unchanged.contains(h)).map(DesiredHyperNode::name)
+        Set<String> changed = after.hyperNodes().stream()
+                .filter(h -> !unchanged.contains(h))
+                .map(DesiredHyperNode::name)
                 .collect(Collectors.toSet());
         // the old partition loses the tray, the new domain and its partition appear, the leaf lists the domain
         assertThat(changed).hasSize(4);
@@ -170,11 +194,21 @@ class TopologyControllerTest {
     @Test
     void removingNodesShrinksOrDeletesOnlyTheirHyperNodes() {
         // a quiet period long enough that the nine deletions form one pass, so the count is exact
-        exampleCluster(new TopologyController.Options(true, TopologySettings.auto(), Duration.ofSeconds(2),
-                Duration.ofSeconds(10), "volcano-system", "volcano-scheduler-configmap", "volcano-scheduler.conf"));
+        exampleCluster(new TopologyController.Options(
+                true,
+                TopologySettings.auto(),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(10),
+                "volcano-system",
+                "volcano-scheduler-configmap",
+                "volcano-scheduler.conf"));
         harness.cluster.dispatcher().clearLog();
         for (int t = 1; t <= 8; t++) {
-            harness.cluster.client().nodes().withName(String.format("gb200-r01-t%02d", t)).delete();
+            harness.cluster
+                    .client()
+                    .nodes()
+                    .withName(String.format("gb200-r01-t%02d", t))
+                    .delete();
         }
         harness.cluster.client().nodes().withName("gb200-r02-t01").delete();
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertServerMatches(expected()));
@@ -189,13 +223,17 @@ class TopologyControllerTest {
     void foreignHyperNodesAreLeftAloneAndReported() {
         MockCluster cluster = MockCluster.start().installVolcanoCrds();
         cluster.seed(EXAMPLE);
-        HyperNode volcanos = foreign("hypernode-from-labels", Map.of(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, "label"),
-                "gb200-r01-t01", "gb200-r01-t02");
+        HyperNode volcanos = foreign(
+                "hypernode-from-labels",
+                Map.of(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, "label"),
+                "gb200-r01-t01",
+                "gb200-r01-t02");
         HyperNode manual = foreign("manual-rack", Map.of(), "cpu-01");
         cluster.client().resource(volcanos).create();
         cluster.client().resource(manual).create();
         cluster.dispatcher().clearLog();
-        harness = Harness.wire(cluster, Harness.options(TopologySettings.auto())).start();
+        harness =
+                Harness.wire(cluster, Harness.options(TopologySettings.auto())).start();
         harness.settle();
 
         assertThat(writtenNames()).doesNotContain("hypernode-from-labels", "manual-rack");
@@ -203,7 +241,8 @@ class TopologyControllerTest {
         assertThat(harness.hyperNodes().get("hypernode-from-labels").getSpec()).isEqualTo(volcanos.getSpec());
         assertThat(harness.findings.of(TopologyController.SOURCE))
                 .filteredOn(f -> f.reason() == TopologyReason.FOREIGN_HYPER_NODE_OVERLAP)
-                .singleElement().satisfies(f -> {
+                .singleElement()
+                .satisfies(f -> {
                     assertThat(f.object().name()).isEqualTo("hypernode-from-labels");
                     assertThat(f.message()).contains("gb200-r01-t01, gb200-r01-t02");
                 });
@@ -213,25 +252,38 @@ class TopologyControllerTest {
         ours.removeAll(Set.of("hypernode-from-labels", "manual-rack"));
         harness.cluster.dispatcher().clearLog();
         for (Node node : cluster.client().nodes().list().getItems()) {
-            cluster.client().nodes().withName(node.getMetadata().getName()).edit(n -> new NodeBuilder(n).editMetadata()
-                    .removeFromLabels(CLIQUE).removeFromLabels("fabric.topograph.run/tier-0")
-                    .removeFromLabels("fabric.topograph.run/tier-1").endMetadata().build());
+            cluster.client()
+                    .nodes()
+                    .withName(node.getMetadata().getName())
+                    .edit(n -> new NodeBuilder(n)
+                            .editMetadata()
+                            .removeFromLabels(CLIQUE)
+                            .removeFromLabels("fabric.topograph.run/tier-0")
+                            .removeFromLabels("fabric.topograph.run/tier-1")
+                            .endMetadata()
+                            .build());
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> harness.hyperNodes().keySet()
-                .equals(Set.of("hypernode-from-labels", "manual-rack")));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> harness.hyperNodes().keySet().equals(Set.of("hypernode-from-labels", "manual-rack")));
         harness.settle();
         assertThat(writtenNames()).doesNotContain("hypernode-from-labels", "manual-rack");
         // each of our 19 deleted once; a pass that falls in the middle of the relabels may make (and then delete) a
         // HyperNode of the half-relabelled state, never more than once
-        List<String> deleted = writes().stream().filter(r -> r.method().equals("DELETE"))
-                .map(r -> r.path().substring(r.path().lastIndexOf('/') + 1)).toList();
+        List<String> deleted = writes().stream()
+                .filter(r -> r.method().equals("DELETE"))
+                .map(r -> r.path().substring(r.path().lastIndexOf('/') + 1))
+                .toList();
         assertThat(ours).hasSize(19);
         assertThat(deleted).doesNotHaveDuplicates().containsAll(ours);
-        Set<String> applied = writes().stream().filter(r -> !r.method().equals("DELETE"))
-                .map(r -> r.path().contains("?") ? r.path().substring(0, r.path().indexOf('?')) : r.path())
-                .map(path -> path.substring(path.lastIndexOf('/') + 1)).collect(Collectors.toSet());
+        Set<String> applied = writes().stream()
+                .filter(r -> !r.method().equals("DELETE"))
+                .map(r ->
+                        r.path().contains("?") ? r.path().substring(0, r.path().indexOf('?')) : r.path())
+                .map(path -> path.substring(path.lastIndexOf('/') + 1))
+                .collect(Collectors.toSet());
         assertThat(deleted.stream().filter(name -> !ours.contains(name)))
-                .as("deleted, not ours at the start: made during the relabels").allMatch(applied::contains);
+                .as("deleted, not ours at the start: made during the relabels")
+                .allMatch(applied::contains);
     }
 
     private static HyperNode foreign(String name, Map<String, String> labels, String... nodes) {
@@ -239,7 +291,8 @@ class TopologyControllerTest {
         hn.setMetadata(new ObjectMetaBuilder().withName(name).withLabels(labels).build());
         List<MemberSpec> members = new ArrayList<>();
         for (String node : nodes) {
-            members.add(new MemberSpec().type(MemberSpec.TypeEnum.NODE)
+            members.add(new MemberSpec()
+                    .type(MemberSpec.TypeEnum.NODE)
                     .selector(new MemberSelector().exactMatch(new ExactMatch().name(node))));
         }
         hn.setSpec(new HyperNodeSpec().tier(1).members(members));
@@ -260,7 +313,9 @@ class TopologyControllerTest {
         harness.cluster.client().resources(HyperNode.class).withName(name).edit(hn -> {
             HyperNode copy = new HyperNode();
             copy.setMetadata(hn.getMetadata());
-            copy.setSpec(new HyperNodeSpec().tier(hn.getSpec().getTier()).tierName("edited")
+            copy.setSpec(new HyperNodeSpec()
+                    .tier(hn.getSpec().getTier())
+                    .tierName("edited")
                     .members(hn.getSpec().getMembers().subList(0, 1)));
             return copy;
         });
@@ -274,22 +329,29 @@ class TopologyControllerTest {
         MockCluster cluster = MockCluster.start();
         cluster.installCrdResource("crds/scheduling.volcano.sh_podgroups.yaml");
         cluster.seed(EXAMPLE);
-        harness = Harness.wire(cluster, Harness.options(TopologySettings.auto())).start();
+        harness =
+                Harness.wire(cluster, Harness.options(TopologySettings.auto())).start();
         harness.settle();
         assertThat(harness.controller.details()).containsEntry("state", "waiting-for-crd");
-        assertThat(harness.findings.of(TopologyController.SOURCE)).extracting(Finding::reason)
+        assertThat(harness.findings.of(TopologyController.SOURCE))
+                .extracting(Finding::reason)
                 .contains(TopologyReason.HYPER_NODE_CRD_MISSING);
         assertThat(harness.tiers.current().top()).isEqualTo(4);
         assertThat(writes()).isEmpty();
 
         cluster.installCrdResource("crds/topology.volcano.sh_hypernodes.yaml");
-        CustomResourceDefinition crd = cluster.client().apiextensions().v1().customResourceDefinitions()
-                .withName(VolcanoApi.HYPERNODE_CRD).get();
+        CustomResourceDefinition crd = cluster.client()
+                .apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(VolcanoApi.HYPERNODE_CRD)
+                .get();
         harness.kinds.update(VolcanoApi.HYPERNODE_CRD, crd);
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertServerMatches(expected()));
         harness.settle();
         assertThat(harness.controller.details()).containsEntry("state", "running");
-        assertThat(harness.findings.of(TopologyController.SOURCE)).extracting(Finding::reason)
+        assertThat(harness.findings.of(TopologyController.SOURCE))
+                .extracting(Finding::reason)
                 .doesNotContain(TopologyReason.HYPER_NODE_CRD_MISSING);
     }
 
@@ -300,61 +362,115 @@ class TopologyControllerTest {
         assertThat(reasons()).contains(TopologyReason.SCHEDULER_CONFIG_MISSING);
 
         var client = harness.cluster.client();
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("volcano-system").endMetadata().build()).create();
-        client.configMaps().inNamespace("volcano-system").resource(new ConfigMapBuilder().withNewMetadata()
-                .withName("volcano-scheduler-configmap").endMetadata()
-                .addToData("volcano-scheduler.conf", "tiers:\n- plugins:\n  - name: gang\n  - name: network-topology-aware\n")
-                .build()).create();
-        await().atMost(Duration.ofSeconds(10)).until(() -> "enforced".equals(harness.controller.details().get("hardTopology")));
-        assertThat(reasons()).doesNotContain(TopologyReason.SCHEDULER_CONFIG_MISSING, TopologyReason.NETWORK_TOPOLOGY_PLUGIN_DISABLED);
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("volcano-system")
+                        .endMetadata()
+                        .build())
+                .create();
+        client.configMaps()
+                .inNamespace("volcano-system")
+                .resource(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName("volcano-scheduler-configmap")
+                        .endMetadata()
+                        .addToData(
+                                "volcano-scheduler.conf",
+                                "tiers:\n- plugins:\n  - name: gang\n  - name: network-topology-aware\n")
+                        .build())
+                .create();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> "enforced".equals(harness.controller.details().get("hardTopology")));
+        assertThat(reasons())
+                .doesNotContain(
+                        TopologyReason.SCHEDULER_CONFIG_MISSING, TopologyReason.NETWORK_TOPOLOGY_PLUGIN_DISABLED);
 
-        client.configMaps().inNamespace("volcano-system").withName("volcano-scheduler-configmap")
-                .edit(cm -> new ConfigMapBuilder(cm).addToData("volcano-scheduler.conf", "tiers:\n- plugins:\n  - name: gang\n").build());
-        await().atMost(Duration.ofSeconds(10)).until(() -> "plugin-missing".equals(harness.controller.details().get("hardTopology")));
+        client.configMaps()
+                .inNamespace("volcano-system")
+                .withName("volcano-scheduler-configmap")
+                .edit(cm -> new ConfigMapBuilder(cm)
+                        .addToData("volcano-scheduler.conf", "tiers:\n- plugins:\n  - name: gang\n")
+                        .build());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        "plugin-missing".equals(harness.controller.details().get("hardTopology")));
         assertThat(harness.findings.of(TopologyController.SOURCE))
                 .filteredOn(f -> f.reason() == TopologyReason.NETWORK_TOPOLOGY_PLUGIN_DISABLED)
-                .singleElement().satisfies(f -> assertThat(f.object().kind()).isEqualTo("ConfigMap"));
+                .singleElement()
+                .satisfies(f -> assertThat(f.object().kind()).isEqualTo("ConfigMap"));
     }
 
     private List<io.topobridge.core.finding.Reason> reasons() {
-        return harness.findings.of(TopologyController.SOURCE).stream().map(Finding::reason).toList();
+        return harness.findings.of(TopologyController.SOURCE).stream()
+                .map(Finding::reason)
+                .toList();
     }
 
     @Test
     void nodeFindingsBecomeEventsOnTheNode() {
         exampleCluster();
         relabel("cpu-01", "fabric.topograph.run/tier-1", "S-2c5eab0306555424");
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(harness.findings.of(TopologyController.SOURCE))
-                .anyMatch(f -> f.reason() == TopologyReason.MISSING_TIER_LABELS && f.object().name().equals("cpu-01")));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(harness.findings.of(TopologyController.SOURCE))
+                        .anyMatch(f -> f.reason() == TopologyReason.MISSING_TIER_LABELS
+                                && f.object().name().equals("cpu-01")));
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            List<Event> events = harness.cluster.client().v1().events().inNamespace("default").list().getItems();
-            assertThat(events).anyMatch(e -> "Node".equals(e.getInvolvedObject().getKind())
-                    && "cpu-01".equals(e.getInvolvedObject().getName()) && "MissingTierLabels".equals(e.getReason())
-                    && "Warning".equals(e.getType()));
+            List<Event> events = harness.cluster
+                    .client()
+                    .v1()
+                    .events()
+                    .inNamespace("default")
+                    .list()
+                    .getItems();
+            assertThat(events)
+                    .anyMatch(e -> "Node".equals(e.getInvolvedObject().getKind())
+                            && "cpu-01".equals(e.getInvolvedObject().getName())
+                            && "MissingTierLabels".equals(e.getReason())
+                            && "Warning".equals(e.getType()));
         });
     }
 
     @Test
     void aFindingWhoseCountGrowsAsNodesJoinIsOneEventThatCountsUp() {
         MockCluster cluster = MockCluster.start().installVolcanoCrds();
-        harness = Harness.wire(cluster, Harness.options(TopologySettings.parse("auto", List.of("example.com/rack=rack"))))
+        harness = Harness.wire(
+                        cluster, Harness.options(TopologySettings.parse("auto", List.of("example.com/rack=rack"))))
                 .start();
         for (int n = 1; n <= 3; n++) {
-            cluster.client().nodes().resource(new NodeBuilder().withNewMetadata().withName("n" + n)
-                    .addToLabels("example.com/rack", "r1").endMetadata().build()).create();
+            cluster.client()
+                    .nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName("n" + n)
+                            .addToLabels("example.com/rack", "r1")
+                            .endMetadata()
+                            .build())
+                    .create();
             String count = "with " + n + " nodes";
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(harness.findings.of(TopologyController.SOURCE))
-                    .filteredOn(f -> f.reason() == TopologyReason.SINGLE_DOMAIN_TIER)
-                    .singleElement().satisfies(f -> assertThat(f.message()).contains(count)));
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(harness.findings.of(TopologyController.SOURCE))
+                            .filteredOn(f -> f.reason() == TopologyReason.SINGLE_DOMAIN_TIER)
+                            .singleElement()
+                            .satisfies(f -> assertThat(f.message()).contains(count)));
         }
         harness.settle();
-        List<Event> events = harness.cluster.client().v1().events().inNamespace("default").list().getItems();
-        assertThat(events).filteredOn(e -> "SingleDomainTier".equals(e.getReason())).singleElement().satisfies(e -> {
-            assertThat(e.getInvolvedObject().getKind()).isEqualTo("HyperNode");
-            assertThat(e.getInvolvedObject().getName()).isEqualTo("rack-r1");
-            assertThat(e.getCount()).isEqualTo(3);
-            assertThat(e.getMessage()).contains("rack \"r1\" with 3 nodes");
-        });
+        List<Event> events = harness.cluster
+                .client()
+                .v1()
+                .events()
+                .inNamespace("default")
+                .list()
+                .getItems();
+        assertThat(events)
+                .filteredOn(e -> "SingleDomainTier".equals(e.getReason()))
+                .singleElement()
+                .satisfies(e -> {
+                    assertThat(e.getInvolvedObject().getKind()).isEqualTo("HyperNode");
+                    assertThat(e.getInvolvedObject().getName()).isEqualTo("rack-r1");
+                    assertThat(e.getCount()).isEqualTo(3);
+                    assertThat(e.getMessage()).contains("rack \"r1\" with 3 nodes");
+                });
     }
 
     @Test
@@ -375,19 +491,33 @@ class TopologyControllerTest {
         assertThat(heard).hasSize(1);
 
         // one tray without a clique: the nvlink tier is left out for all, tiers change
-        harness.cluster.client().nodes().withName("gb200-r03-t02").edit(n -> new NodeBuilder(n).editMetadata()
-                .removeFromLabels(CLIQUE).endMetadata().build());
+        harness.cluster
+                .client()
+                .nodes()
+                .withName("gb200-r03-t02")
+                .edit(n -> new NodeBuilder(n)
+                        .editMetadata()
+                        .removeFromLabels(CLIQUE)
+                        .endMetadata()
+                        .build());
         await().atMost(Duration.ofSeconds(10)).until(() -> heard.size() == 2);
         assertThat(heard.get(1).names()).containsExactly("leaf", "spine");
-        assertThat(Objects.requireNonNull(harness.tiers.current().number("leaf"))).contains(1);
+        assertThat(Objects.requireNonNull(harness.tiers.current().number("leaf")))
+                .contains(1);
     }
 
     @Test
     void disabledLeavesEverythingAlone() {
         MockCluster cluster = MockCluster.start().installVolcanoCrds();
         cluster.seed(EXAMPLE);
-        var options = new TopologyController.Options(false, TopologySettings.auto(), Duration.ofMillis(50),
-                Duration.ofMillis(500), "volcano-system", "volcano-scheduler-configmap", "volcano-scheduler.conf");
+        var options = new TopologyController.Options(
+                false,
+                TopologySettings.auto(),
+                Duration.ofMillis(50),
+                Duration.ofMillis(500),
+                "volcano-system",
+                "volcano-scheduler-configmap",
+                "volcano-scheduler.conf");
         harness = Harness.wire(cluster, options).start();
         assertThat(harness.controller.details()).containsEntry("state", "disabled");
         assertThat(harness.tiers.current()).isEqualTo(TierCatalog.EMPTY);

@@ -18,13 +18,18 @@ class TopologyStatusTest {
 
     @Test
     void statusAndFindingsShowTheTopologyController() {
-        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/api/status").then()
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> given().get("/api/status")
+                        .then()
+                        .statusCode(200)
+                        .body("parts.topology.ready", equalTo(true))
+                        .body("parts.topology.state", equalTo("running"))
+                        .body("parts.topology.config", equalTo("preset auto"))
+                        .body("parts.topology.hardTopology", equalTo("config-missing")));
+        given().get("/api/findings?source=topology")
+                .then()
                 .statusCode(200)
-                .body("parts.topology.ready", equalTo(true))
-                .body("parts.topology.state", equalTo("running"))
-                .body("parts.topology.config", equalTo("preset auto"))
-                .body("parts.topology.hardTopology", equalTo("config-missing")));
-        given().get("/api/findings?source=topology").then().statusCode(200)
                 .body("reason", hasItem("SchedulerConfigMissing"));
     }
 }

@@ -24,9 +24,19 @@ class CacheChangesTest {
     }
 
     private static Deployment deployment(int replicas, int ready, Map<String, String> annotations) {
-        return new DeploymentBuilder().withNewMetadata().withName("d").withNamespace("n").withAnnotations(annotations)
-                .endMetadata().withNewSpec().withReplicas(replicas).endSpec().withNewStatus().withReadyReplicas(ready)
-                .endStatus().build();
+        return new DeploymentBuilder()
+                .withNewMetadata()
+                .withName("d")
+                .withNamespace("n")
+                .withAnnotations(annotations)
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(replicas)
+                .endSpec()
+                .withNewStatus()
+                .withReadyReplicas(ready)
+                .endStatus()
+                .build();
     }
 
     @Test
@@ -35,15 +45,26 @@ class CacheChangesTest {
                 .isFalse();
         assertThat(CacheChanges.matters(change("Deployment", deployment(2, 0, Map.of()), deployment(3, 0, Map.of()))))
                 .isTrue();
-        assertThat(CacheChanges.matters(change("Deployment", deployment(2, 0, Map.of()),
-                deployment(2, 0, Map.of("topobridge.io/mode", "soft"))))).isTrue();
-        assertThat(CacheChanges.matters(change("Deployment", null, deployment(2, 0, Map.of())))).isTrue();
+        assertThat(CacheChanges.matters(change(
+                        "Deployment",
+                        deployment(2, 0, Map.of()),
+                        deployment(2, 0, Map.of("topobridge.io/mode", "soft")))))
+                .isTrue();
+        assertThat(CacheChanges.matters(change("Deployment", null, deployment(2, 0, Map.of()))))
+                .isTrue();
     }
 
     private static PodGroup podGroup(String phase, String manager, String time) {
         var pg = new PodGroup();
-        pg.setMetadata(new ObjectMetaBuilder().withName("p").withNamespace("n").withManagedFields(
-                new ManagedFieldsEntryBuilder().withManager(manager).withOperation("Update").withTime(time).build()).build());
+        pg.setMetadata(new ObjectMetaBuilder()
+                .withName("p")
+                .withNamespace("n")
+                .withManagedFields(new ManagedFieldsEntryBuilder()
+                        .withManager(manager)
+                        .withOperation("Update")
+                        .withTime(time)
+                        .build())
+                .build());
         pg.setSpec(new PodGroupSpec().minMember(2));
         pg.setStatus(new PodGroupStatus().phase(PodGroupStatus.PhaseEnum.fromValue(phase)));
         return pg;
@@ -51,10 +72,13 @@ class CacheChangesTest {
 
     @Test
     void volcanoStatusWritesOnPodGroupsDoNotMatter() {
-        assertThat(CacheChanges.matters(change("PodGroup", podGroup("Pending", "volcano", "t1"),
-                podGroup("Running", "volcano", "t2")))).isFalse();
-        assertThat(CacheChanges.matters(change("PodGroup", podGroup("Pending", "volcano", "t1"),
-                podGroup("Pending", "topobridge", "t2")))).as("what the bridge owns changed").isTrue();
+        assertThat(CacheChanges.matters(
+                        change("PodGroup", podGroup("Pending", "volcano", "t1"), podGroup("Running", "volcano", "t2"))))
+                .isFalse();
+        assertThat(CacheChanges.matters(change(
+                        "PodGroup", podGroup("Pending", "volcano", "t1"), podGroup("Pending", "topobridge", "t2"))))
+                .as("what the bridge owns changed")
+                .isTrue();
     }
 
     @Test
@@ -63,7 +87,10 @@ class CacheChangesTest {
         open.setMetadata(new ObjectMetaBuilder().withName("q").build());
         open.setStatus(new QueueStatus().state("Open"));
         var busier = new Queue();
-        busier.setMetadata(new ObjectMetaBuilder().withName("q").withLabels(Map.of("x", "y")).build());
+        busier.setMetadata(new ObjectMetaBuilder()
+                .withName("q")
+                .withLabels(Map.of("x", "y"))
+                .build());
         busier.setStatus(new QueueStatus().state("Open"));
         var closed = new Queue();
         closed.setMetadata(new ObjectMetaBuilder().withName("q").build());

@@ -16,13 +16,17 @@ final class TestClusters {
 
     static final Path CRDS = Path.of("examples/crds");
 
-    private TestClusters() {
-    }
+    private TestClusters() {}
 
     /** Installs one of {@code examples/crds} and tells the registry, as CRD discovery would. */
     static void installCrd(MockCluster cluster, KindRegistry registry, String crdName) {
         try (InputStream in = Files.newInputStream(CRDS.resolve(crdName + ".yaml"))) {
-            CustomResourceDefinition crd = cluster.client().apiextensions().v1().customResourceDefinitions().load(in).item();
+            CustomResourceDefinition crd = cluster.client()
+                    .apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .load(in)
+                    .item();
             CustomResourceDefinition stored = cluster.client().resource(crd).createOr(NonDeletingOperation::update);
             registry.update(crdName, stored);
         } catch (IOException e) {
@@ -33,9 +37,17 @@ final class TestClusters {
     /** A registry that knows Volcano's CRDs are installed (the mock has them). */
     static KindRegistry registryWithVolcano(MockCluster cluster) {
         var registry = new KindRegistry(cluster.client());
-        for (String name : new String[] {"podgroups.scheduling.volcano.sh", "queues.scheduling.volcano.sh",
-                "hypernodes.topology.volcano.sh"}) {
-            registry.update(name, cluster.client().apiextensions().v1().customResourceDefinitions().withName(name).get());
+        for (String name : new String[] {
+            "podgroups.scheduling.volcano.sh", "queues.scheduling.volcano.sh", "hypernodes.topology.volcano.sh"
+        }) {
+            registry.update(
+                    name,
+                    cluster.client()
+                            .apiextensions()
+                            .v1()
+                            .customResourceDefinitions()
+                            .withName(name)
+                            .get());
         }
         return registry;
     }

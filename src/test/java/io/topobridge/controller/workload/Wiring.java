@@ -18,8 +18,8 @@ import java.util.function.Consumer;
 final class Wiring {
 
     /** The configuration defaults ({@code topobridge.workloads.*}). */
-    static final WorkloadController.Options DEFAULTS = new WorkloadController.Options(true, Duration.ofMillis(50),
-            Duration.ofSeconds(2), Duration.ofMinutes(10), false, "topobridge.io/enabled");
+    static final WorkloadController.Options DEFAULTS = new WorkloadController.Options(
+            true, Duration.ofMillis(50), Duration.ofSeconds(2), Duration.ofMinutes(10), false, "topobridge.io/enabled");
 
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     final WorkloadCaches lookup;
@@ -34,19 +34,29 @@ final class Wiring {
     volatile boolean settled = true;
     /** The tiers the cluster's HyperNodes have; null: the same as {@link #tiers}. */
     volatile TierCatalog inCluster;
-    private Consumer<TierCatalog> tierListener = c -> { };
+
+    private Consumer<TierCatalog> tierListener = c -> {};
 
     Wiring(KubernetesClient client, KindRegistry kinds, TierCatalog tiers, WorkloadController.Options options) {
         this(client, kinds, tiers, options, null);
     }
 
-    Wiring(KubernetesClient client, KindRegistry kinds, TierCatalog tiers, WorkloadController.Options options,
+    Wiring(
+            KubernetesClient client,
+            KindRegistry kinds,
+            TierCatalog tiers,
+            WorkloadController.Options options,
             Applier applier) {
         this(client, kinds, tiers, options, applier, WorkloadSettings.defaults());
     }
 
-    Wiring(KubernetesClient client, KindRegistry kinds, TierCatalog tiers, WorkloadController.Options options,
-            Applier applier, WorkloadSettings settings) {
+    Wiring(
+            KubernetesClient client,
+            KindRegistry kinds,
+            TierCatalog tiers,
+            WorkloadController.Options options,
+            Applier applier,
+            WorkloadSettings settings) {
         this.tiers = tiers;
         this.lookup = new WorkloadCaches(client, kinds);
         this.applier = applier != null ? applier : new Applier(client, meters);
@@ -75,8 +85,8 @@ final class Wiring {
         };
         this.nodes = new io.topobridge.controller.topology.NodeCache(client);
         this.view = new io.topobridge.diagnosis.ClusterView(client, nodes, lookup, kinds);
-        this.controller = new WorkloadController(lookup, view, this.applier, findings, source, kinds, options,
-                settings);
+        this.controller =
+                new WorkloadController(lookup, view, this.applier, findings, source, kinds, options, settings);
     }
 
     /** Changes the tiers and tells the controller, as the topology controller would (its pass settles them). */

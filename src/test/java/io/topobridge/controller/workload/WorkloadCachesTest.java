@@ -34,7 +34,13 @@ class WorkloadCachesTest {
         cluster = MockCluster.start().installVolcanoCrds();
         registry = TestClusters.registryWithVolcano(cluster);
         lookup = new WorkloadCaches(cluster.client(), registry);
-        cluster.client().resource(new NamespaceBuilder().withNewMetadata().withName("llm").endMetadata().build()).create();
+        cluster.client()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("llm")
+                        .endMetadata()
+                        .build())
+                .create();
     }
 
     @AfterEach
@@ -47,21 +53,73 @@ class WorkloadCachesTest {
     void cachesBuiltInKindsAndReplicaSetsWithoutTheirSpec() {
         lookup.start();
         await().atMost(Duration.ofSeconds(10)).until(lookup::ready);
-        cluster.client().resource(new DeploymentBuilder().withNewMetadata().withName("d").withNamespace("llm").endMetadata()
-                .withNewSpec().withReplicas(2).withNewSelector().addToMatchLabels("a", "b").endSelector()
-                .withNewTemplate().withNewMetadata().addToLabels("a", "b").endMetadata().withNewSpec()
-                .addNewContainer().withName("c").withImage("x").endContainer().endSpec().endTemplate().endSpec().build()).create();
-        cluster.client().resource(new ReplicaSetBuilder().withNewMetadata().withName("d-abc").withNamespace("llm")
-                .addNewOwnerReference().withApiVersion("apps/v1").withKind("Deployment").withName("d").withUid("u")
-                .withController(true).endOwnerReference().endMetadata().withNewSpec().withReplicas(2)
-                .withNewSelector().addToMatchLabels("a", "b").endSelector().withNewTemplate().withNewMetadata()
-                .addToLabels("a", "b").endMetadata().withNewSpec().addNewContainer().withName("c").withImage("x")
-                .endContainer().endSpec().endTemplate().endSpec().build()).create();
-        await().atMost(Duration.ofSeconds(10)).until(() -> lookup.get(WorkloadKind.REPLICA_SET, "llm", "d-abc").isPresent()
-                && lookup.get(WorkloadKind.DEPLOYMENT, "llm", "d").isPresent());
-        ReplicaSet rs = (ReplicaSet) lookup.get(WorkloadKind.REPLICA_SET, "llm", "d-abc").orElseThrow();
+        cluster.client()
+                .resource(new DeploymentBuilder()
+                        .withNewMetadata()
+                        .withName("d")
+                        .withNamespace("llm")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withReplicas(2)
+                        .withNewSelector()
+                        .addToMatchLabels("a", "b")
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .addToLabels("a", "b")
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("x")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
+        cluster.client()
+                .resource(new ReplicaSetBuilder()
+                        .withNewMetadata()
+                        .withName("d-abc")
+                        .withNamespace("llm")
+                        .addNewOwnerReference()
+                        .withApiVersion("apps/v1")
+                        .withKind("Deployment")
+                        .withName("d")
+                        .withUid("u")
+                        .withController(true)
+                        .endOwnerReference()
+                        .endMetadata()
+                        .withNewSpec()
+                        .withReplicas(2)
+                        .withNewSelector()
+                        .addToMatchLabels("a", "b")
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .addToLabels("a", "b")
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("x")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> lookup.get(WorkloadKind.REPLICA_SET, "llm", "d-abc")
+                                .isPresent()
+                        && lookup.get(WorkloadKind.DEPLOYMENT, "llm", "d").isPresent());
+        ReplicaSet rs = (ReplicaSet)
+                lookup.get(WorkloadKind.REPLICA_SET, "llm", "d-abc").orElseThrow();
         assertThat(rs.getSpec()).isNull();
-        assertThat(rs.getMetadata().getOwnerReferences()).extracting(r -> r.getName()).containsExactly("d");
+        assertThat(rs.getMetadata().getOwnerReferences())
+                .extracting(r -> r.getName())
+                .containsExactly("d");
         assertThat(lookup.list(WorkloadKind.DEPLOYMENT, "llm")).hasSize(1);
         assertThat(lookup.list(WorkloadKind.DEPLOYMENT, "other")).isEmpty();
     }
@@ -80,10 +138,13 @@ class WorkloadCachesTest {
         var lws = new GenericKubernetesResource();
         lws.setApiVersion("leaderworkerset.x-k8s.io/v1");
         lws.setKind("LeaderWorkerSet");
-        lws.setMetadata(new ObjectMetaBuilder().withName("big").withNamespace("llm").build());
+        lws.setMetadata(
+                new ObjectMetaBuilder().withName("big").withNamespace("llm").build());
         lws.setAdditionalProperty("spec", Map.of("replicas", 2));
         cluster.client().resource(lws).create();
-        await().atMost(Duration.ofSeconds(10)).until(() -> lookup.get(WorkloadKind.LEADER_WORKER_SET, "llm", "big").isPresent());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        lookup.get(WorkloadKind.LEADER_WORKER_SET, "llm", "big").isPresent());
         assertThat(changes).anySatisfy(c -> assertThat(c.kind()).isEqualTo("LeaderWorkerSet"));
         assertThat(lookup.ready()).isTrue();
 
@@ -97,11 +158,14 @@ class WorkloadCachesTest {
         lookup.start();
         await().atMost(Duration.ofSeconds(10)).until(lookup::ready);
         var pg = new PodGroup();
-        pg.setMetadata(new ObjectMetaBuilder().withName("g").withNamespace("llm").build());
+        pg.setMetadata(
+                new ObjectMetaBuilder().withName("g").withNamespace("llm").build());
         pg.setSpec(new PodGroupSpec().minMember(2));
         cluster.client().resource(pg).create();
         await().atMost(Duration.ofSeconds(10)).until(() -> lookup.podGroup("llm", "g") != null);
-        assertThat(lookup.podGroups("llm")).extracting(p -> p.getMetadata().getName()).containsExactly("g");
+        assertThat(lookup.podGroups("llm"))
+                .extracting(p -> p.getMetadata().getName())
+                .containsExactly("g");
         assertThat(lookup.podGroups("default")).isEmpty();
         assertThat(lookup.queuesKnown()).isTrue();
         assertThat(lookup.queue("default")).isEmpty();

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.topobridge.core.workload.Fixtures;
@@ -38,8 +38,13 @@ class WorkloadControllerQuarkusTest {
     void annotatedDeploymentGetsItsPodGroup() {
         var client = MockApiServer.cluster().client();
         // opted in, as a namespace must be for the bridge to manage its workloads
-        client.resource(new NamespaceBuilder().withNewMetadata().withName(NS).addToLabels("topobridge.io/enabled", "true")
-                .endMetadata().build()).create();
+        client.resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NS)
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .endMetadata()
+                        .build())
+                .create();
         // Volcano installs an open default queue; the mock API server has none
         var queue = new Queue();
         queue.setMetadata(new ObjectMetaBuilder().withName("default").build());
@@ -61,9 +66,16 @@ class WorkloadControllerQuarkusTest {
                     spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 500m}}}]}
                 """);
         client.resource(d).create();
-        await().atMost(Duration.ofSeconds(30)).until(() ->
-                client.resources(PodGroup.class).inNamespace(NS).withName("tb-deploy-web").get() != null);
-        PodGroup pg = client.resources(PodGroup.class).inNamespace(NS).withName("tb-deploy-web").get();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> client.resources(PodGroup.class)
+                                .inNamespace(NS)
+                                .withName("tb-deploy-web")
+                                .get()
+                        != null);
+        PodGroup pg = client.resources(PodGroup.class)
+                .inNamespace(NS)
+                .withName("tb-deploy-web")
+                .get();
         assertThat(pg.getSpec().getMinMember()).isEqualTo(2);
         assertThat(pg.getSpec().getMinResources()).containsEntry("cpu", "1");
         assertThat(pg.getSpec().getNetworkTopology().getMode().value()).isEqualTo("soft");

@@ -47,7 +47,13 @@ class WorkloadControllerTest {
     void start() {
         cluster = MockCluster.start().installVolcanoCrds();
         registry = TestClusters.registryWithVolcano(cluster);
-        cluster.client().resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).create();
+        cluster.client()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NS)
+                        .endMetadata()
+                        .build())
+                .create();
         // every Volcano installation has an open default queue
         var queue = new Queue();
         queue.setMetadata(new ObjectMetaBuilder().withName("default").build());
@@ -79,7 +85,11 @@ class WorkloadControllerTest {
     }
 
     private PodGroup podGroup(String name) {
-        return cluster.client().resources(PodGroup.class).inNamespace(NS).withName(name).get();
+        return cluster.client()
+                .resources(PodGroup.class)
+                .inNamespace(NS)
+                .withName(name)
+                .get();
     }
 
     private <T extends HasMetadata> T apply(String yaml) {
@@ -139,13 +149,17 @@ class WorkloadControllerTest {
 
         await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") != null);
         settle();
-        assertThat(podGroupWrites()).hasSize(1).allSatisfy(w -> assertThat(w.isApply()).isTrue());
+        assertThat(podGroupWrites())
+                .hasSize(1)
+                .allSatisfy(w -> assertThat(w.isApply()).isTrue());
         PodGroup created = podGroup("tb-deploy-vllm");
         assertThat(created.getSpec().getMinMember()).isEqualTo(2);
-        assertThat(created.getSpec().getMinResources()).containsExactlyInAnyOrderEntriesOf(
-                Map.of("cpu", "8", "memory", "64Gi", "nvidia.com/gpu", "4"));
-        assertThat(created.getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(2);
-        assertThat(created.getMetadata().getOwnerReferences()).singleElement()
+        assertThat(created.getSpec().getMinResources())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "8", "memory", "64Gi", "nvidia.com/gpu", "4"));
+        assertThat(created.getSpec().getNetworkTopology().getHighestTierAllowed())
+                .isEqualTo(2);
+        assertThat(created.getMetadata().getOwnerReferences())
+                .singleElement()
                 .satisfies(o -> assertThat(o.getUid()).isEqualTo(d.getMetadata().getUid()));
         assertThat(VolcanoSchemas.podGroups().violations(created)).isEmpty();
 
@@ -156,7 +170,9 @@ class WorkloadControllerTest {
 
         apply(deployment(2, "topobridge.io/highest-tier: rack", "team: b"));
         settle();
-        assertThat(podGroupWrites()).as("a change that does not touch the PodGroup writes nothing").isEmpty();
+        assertThat(podGroupWrites())
+                .as("a change that does not touch the PodGroup writes nothing")
+                .isEmpty();
 
         apply(deployment(3, "topobridge.io/highest-tier: rack", "team: b"));
         await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm").getSpec().getMinMember() == 3);
@@ -166,36 +182,55 @@ class WorkloadControllerTest {
 
         // a PodGroup someone else made in the same namespace must survive
         var foreign = new PodGroup();
-        foreign.setMetadata(new ObjectMetaBuilder().withName("podgroup-1234").withNamespace(NS).build());
+        foreign.setMetadata(new ObjectMetaBuilder()
+                .withName("podgroup-1234")
+                .withNamespace(NS)
+                .build());
         foreign.setSpec(new PodGroupSpec().minMember(1));
         cluster.client().resource(foreign).create();
         cluster.dispatcher().clearLog();
 
         // removing the annotations (edit the object; a plain update drops them)
-        Deployment current = cluster.client().apps().deployments().inNamespace(NS).withName("vllm").get();
+        Deployment current = cluster.client()
+                .apps()
+                .deployments()
+                .inNamespace(NS)
+                .withName("vllm")
+                .get();
         current.getMetadata().setAnnotations(Map.of());
         current.getMetadata().setManagedFields(null);
         cluster.client().resource(current).update();
         await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") == null);
         settle();
-        assertThat(podGroupWrites()).extracting(ApplyingCrudDispatcher.Request::method).containsExactly("DELETE");
+        assertThat(podGroupWrites())
+                .extracting(ApplyingCrudDispatcher.Request::method)
+                .containsExactly("DELETE");
         assertThat(podGroup("podgroup-1234")).isNotNull();
     }
 
     private void node(String name) {
-        cluster.client().resource(new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName(name)
-                .endMetadata().withNewStatus().addToAllocatable("nvidia.com/gpu", new io.fabric8.kubernetes.api.model
-                        .Quantity("4")).addToAllocatable("cpu", new io.fabric8.kubernetes.api.model.Quantity("64"))
-                .addToAllocatable("memory", new io.fabric8.kubernetes.api.model.Quantity("512Gi"))
-                .endStatus().build()).create();
+        cluster.client()
+                .resource(new io.fabric8.kubernetes.api.model.NodeBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .withNewStatus()
+                        .addToAllocatable("nvidia.com/gpu", new io.fabric8.kubernetes.api.model.Quantity("4"))
+                        .addToAllocatable("cpu", new io.fabric8.kubernetes.api.model.Quantity("64"))
+                        .addToAllocatable("memory", new io.fabric8.kubernetes.api.model.Quantity("512Gi"))
+                        .endStatus()
+                        .build())
+                .create();
     }
 
     private void hyperNode(String name, int tier, String tierName, boolean nodes, String... members) {
         var spec = new io.topobridge.volcano.model.HyperNodeSpec().tier(tier).tierName(tierName);
         for (String member : members) {
             spec.addMembersItem(new io.topobridge.volcano.model.MemberSpec()
-                    .type(nodes ? io.topobridge.volcano.model.MemberSpec.TypeEnum.NODE
-                            : io.topobridge.volcano.model.MemberSpec.TypeEnum.HYPER_NODE)
+                    .type(
+                            nodes
+                                    ? io.topobridge.volcano.model.MemberSpec.TypeEnum.NODE
+                                    : io.topobridge.volcano.model.MemberSpec.TypeEnum.HYPER_NODE)
                     .selector(new io.topobridge.volcano.model.MemberSelector()
                             .exactMatch(new io.topobridge.volcano.model.ExactMatch().name(member))));
         }
@@ -207,7 +242,8 @@ class WorkloadControllerTest {
 
     private String chosenTier() {
         PodGroup pg = podGroup("tb-deploy-vllm");
-        return pg == null || pg.getMetadata().getAnnotations() == null ? null
+        return pg == null || pg.getMetadata().getAnnotations() == null
+                ? null
                 : pg.getMetadata().getAnnotations().get("topobridge.io/chosen-tier");
     }
 
@@ -225,9 +261,16 @@ class WorkloadControllerTest {
         apply(deployment(6, "topobridge.io/highest-tier: auto", "team: a"));
         await().atMost(WAIT).until(() -> chosenTier() != null);
         settle();
-        assertThat(chosenTier()).isEqualTo("2 (rack): 12 GPUs fit in 1 of 1 rack domains; 1 (nvlink) holds at most 8 GPUs");
-        assertThat(podGroup("tb-deploy-vllm").getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(2);
-        assertThat(podGroup("tb-deploy-vllm").getSpec().getNetworkTopology().getMode().value()).isEqualTo("hard");
+        assertThat(chosenTier())
+                .isEqualTo("2 (rack): 12 GPUs fit in 1 of 1 rack domains; 1 (nvlink) holds at most 8 GPUs");
+        assertThat(podGroup("tb-deploy-vllm").getSpec().getNetworkTopology().getHighestTierAllowed())
+                .isEqualTo(2);
+        assertThat(podGroup("tb-deploy-vllm")
+                        .getSpec()
+                        .getNetworkTopology()
+                        .getMode()
+                        .value())
+                .isEqualTo("hard");
         cluster.dispatcher().clearLog();
 
         // a rack added, part by part as the topology controller would write it
@@ -238,15 +281,20 @@ class WorkloadControllerTest {
         hyperNode("nv-d", 1, "nvlink", true, "n7", "n8");
         hyperNode("rack-b", 2, "rack", false, "nv-c", "nv-d");
         hyperNode("spine", 3, "spine", false, "rack-a", "rack-b");
-        await().atMost(WAIT).until(() -> ("2 (rack): 12 GPUs fit in 2 of 2 rack domains; 1 (nvlink) holds at most 8"
-                + " GPUs").equals(chosenTier()));
+        await().atMost(WAIT)
+                .until(() -> ("2 (rack): 12 GPUs fit in 2 of 2 rack domains; 1 (nvlink) holds at most 8" + " GPUs")
+                        .equals(chosenTier()));
         settle();
-        assertThat(podGroupWrites()).as("the rack added changes the sentence: one write").hasSize(1);
+        assertThat(podGroupWrites())
+                .as("the rack added changes the sentence: one write")
+                .hasSize(1);
 
         cluster.dispatcher().clearLog();
         resyncAndSettle();
         resyncAndSettle();
-        assertThat(podGroupWrites()).as("a resync with nothing changed writes nothing").isEmpty();
+        assertThat(podGroupWrites())
+                .as("a resync with nothing changed writes nothing")
+                .isEmpty();
     }
 
     @Test
@@ -255,8 +303,11 @@ class WorkloadControllerTest {
         startController(Wiring.DEFAULTS);
         // AIBrix's volcanoSchedulingStrategy: its controller makes PodGroup <roleset> with its own fields
         var aibrix = new PodGroup();
-        aibrix.setMetadata(new ObjectMetaBuilder().withName("pd-roleset-x7k2p").withNamespace(NS)
-                .withLabels(Map.of("roleset-name", "pd-roleset-x7k2p")).build());
+        aibrix.setMetadata(new ObjectMetaBuilder()
+                .withName("pd-roleset-x7k2p")
+                .withNamespace(NS)
+                .withLabels(Map.of("roleset-name", "pd-roleset-x7k2p"))
+                .build());
         aibrix.setSpec(new PodGroupSpec().minMember(3).queue("default").putMinResourcesItem("nvidia.com/gpu", "3"));
         cluster.client().resource(aibrix).create();
         cluster.dispatcher().clearLog();
@@ -276,14 +327,20 @@ class WorkloadControllerTest {
         apply(roleSet.formatted("topobridge.io/highest-tier: \"1\""));
         await().atMost(WAIT).until(() -> podGroup("pd-roleset-x7k2p").getSpec().getNetworkTopology() != null);
         settle();
-        assertThat(podGroupWrites()).hasSize(1).allSatisfy(w -> assertThat(w.isApply()).isTrue());
-        assertThat(cluster.dispatcher().managersOf("/apis/scheduling.volcano.sh/v1beta1/namespaces/llm/podgroups/pd-roleset-x7k2p"))
+        assertThat(podGroupWrites())
+                .hasSize(1)
+                .allSatisfy(w -> assertThat(w.isApply()).isTrue());
+        assertThat(cluster.dispatcher()
+                        .managersOf("/apis/scheduling.volcano.sh/v1beta1/namespaces/llm/podgroups/pd-roleset-x7k2p"))
                 .contains("topobridge");
         PodGroup merged = podGroup("pd-roleset-x7k2p");
         assertThat(merged.getSpec().getMinMember()).isEqualTo(3);
         assertThat(merged.getSpec().getMinResources()).containsEntry("nvidia.com/gpu", "3");
-        assertThat(merged.getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(1);
-        assertThat(merged.getSpec().getSubGroupPolicy()).extracting(p -> p.getName()).containsExactly("prefill", "decode");
+        assertThat(merged.getSpec().getNetworkTopology().getHighestTierAllowed())
+                .isEqualTo(1);
+        assertThat(merged.getSpec().getSubGroupPolicy())
+                .extracting(p -> p.getName())
+                .containsExactly("prefill", "decode");
         assertThat(merged.getMetadata().getLabels()).doesNotContainKey("app.kubernetes.io/managed-by");
         assertThat(VolcanoSchemas.podGroups().violations(merged)).isEmpty();
 
@@ -294,7 +351,9 @@ class WorkloadControllerTest {
         apply(roleSet.formatted(""));
         await().atMost(WAIT).until(() -> podGroup("pd-roleset-x7k2p").getSpec().getNetworkTopology() == null);
         settle();
-        assertThat(podGroupWrites()).as("released once, never deleted").hasSize(1)
+        assertThat(podGroupWrites())
+                .as("released once, never deleted")
+                .hasSize(1)
                 .allSatisfy(w -> assertThat(w.isApply()).isTrue());
         PodGroup released = podGroup("pd-roleset-x7k2p");
         assertThat(released.getSpec().getSubGroupPolicy()).isNull();
@@ -303,16 +362,24 @@ class WorkloadControllerTest {
 
     @Test
     void aWorkloadInANamespaceThatDidNotOptInGetsAWarningAndNoPodGroup() {
-        startController(new WorkloadController.Options(true, Duration.ofMillis(50), Duration.ofSeconds(2),
-                Duration.ofMinutes(10), true, "topobridge.io/enabled"));
+        startController(new WorkloadController.Options(
+                true,
+                Duration.ofMillis(50),
+                Duration.ofSeconds(2),
+                Duration.ofMinutes(10),
+                true,
+                "topobridge.io/enabled"));
         apply(deployment(2, "topobridge.io/highest-tier: nvlink", ""));
-        await().atMost(WAIT).until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
+        await().atMost(WAIT)
+                .until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
         settle();
         assertThat(podGroup("tb-deploy-vllm")).isNull();
-        assertThat(wiring.findings.of(WorkloadController.SOURCE)).singleElement().satisfies(f -> {
-            assertThat(f.reason()).isEqualTo(WorkloadReason.NAMESPACE_NOT_OPTED_IN);
-            assertThat(f.message()).contains("namespace llm does not carry topobridge.io/enabled=true");
-        });
+        assertThat(wiring.findings.of(WorkloadController.SOURCE))
+                .singleElement()
+                .satisfies(f -> {
+                    assertThat(f.reason()).isEqualTo(WorkloadReason.NAMESPACE_NOT_OPTED_IN);
+                    assertThat(f.message()).contains("namespace llm does not carry topobridge.io/enabled=true");
+                });
 
         // labelling the namespace opts it in: the PodGroup comes and the warning goes
         cluster.client().namespaces().withName(NS).edit(n -> {
@@ -335,14 +402,16 @@ class WorkloadControllerTest {
         settle();
         resyncAndSettle();
         assertThat(wiring.findings.of(WorkloadController.SOURCE)).isEmpty();
-        assertThat(cluster.client().v1().events().inNamespace(NS).list().getItems()).isEmpty();
+        assertThat(cluster.client().v1().events().inNamespace(NS).list().getItems())
+                .isEmpty();
         assertThat(podGroup("tb-deploy-vllm")).isNull();
 
         // the first pass brings the tiers: the PodGroup comes, and never an Event said the tiers were unknown
         wiring.tiers(Fixtures.TIERS);
         await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") != null);
         settle();
-        assertThat(cluster.client().v1().events().inNamespace(NS).list().getItems()).isEmpty();
+        assertThat(cluster.client().v1().events().inNamespace(NS).list().getItems())
+                .isEmpty();
     }
 
     @Test
@@ -351,8 +420,10 @@ class WorkloadControllerTest {
         wiring = new Wiring(cluster.client(), registry, io.topobridge.core.topology.TierCatalog.EMPTY, Wiring.DEFAULTS);
         apply(deployment(2, "topobridge.io/highest-tier: nvlink", ""));
         wiring.controller.start();
-        await().atMost(WAIT).until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
-        assertThat(wiring.findings.of(WorkloadController.SOURCE)).singleElement()
+        await().atMost(WAIT)
+                .until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
+        assertThat(wiring.findings.of(WorkloadController.SOURCE))
+                .singleElement()
                 .satisfies(f -> assertThat(f.reason()).isEqualTo(WorkloadReason.TIERS_UNKNOWN));
     }
 
@@ -360,7 +431,8 @@ class WorkloadControllerTest {
     void invalidAnnotationGivesOneWarningEventAndNoPodGroup() {
         startController(Wiring.DEFAULTS);
         apply(deployment(2, "topobridge.io/highest-tier: leaf", ""));
-        await().atMost(WAIT).until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
+        await().atMost(WAIT)
+                .until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
         settle();
         resyncAndSettle();
         resyncAndSettle();
@@ -370,7 +442,9 @@ class WorkloadControllerTest {
             assertThat(f.reason()).isEqualTo(WorkloadReason.INVALID_ANNOTATION);
             assertThat(f.message()).contains("Deployment/llm/vllm").contains("topobridge.io/highest-tier=\"leaf\"");
         });
-        assertThat(cluster.dispatcher().writes("/namespaces/llm/events")).as("one event, not one per pass").hasSize(1);
+        assertThat(cluster.dispatcher().writes("/namespaces/llm/events"))
+                .as("one event, not one per pass")
+                .hasSize(1);
         var events = cluster.client().v1().events().inNamespace(NS).list().getItems();
         assertThat(events).singleElement().satisfies(e -> {
             assertThat(e.getType()).isEqualTo("Warning");
@@ -387,39 +461,77 @@ class WorkloadControllerTest {
 
     @Test
     void aBurstOfWorkloadsGetsNoMorePodGroupsThanTheNamespacesLimit() {
-        wiring = new Wiring(cluster.client(), registry, Fixtures.TIERS, Wiring.DEFAULTS, null,
-                new io.topobridge.core.workload.WorkloadSettings("default",
-                        io.topobridge.core.workload.WorkloadSettings.UnlistedQueues.DEFAULT_ONLY, 3));
+        wiring = new Wiring(
+                cluster.client(),
+                registry,
+                Fixtures.TIERS,
+                Wiring.DEFAULTS,
+                null,
+                new io.topobridge.core.workload.WorkloadSettings(
+                        "default", io.topobridge.core.workload.WorkloadSettings.UnlistedQueues.DEFAULT_ONLY, 3));
         wiring.controller.start();
         await().atMost(WAIT).until(wiring.controller::ready);
         cluster.dispatcher().clearLog();
-        cluster.client().namespaces().withName(NS).edit(n -> new NamespaceBuilder(n).editMetadata()
-                .addToLabels("topobridge.io/enabled", "true").endMetadata().build());
+        cluster.client()
+                .namespaces()
+                .withName(NS)
+                .edit(n -> new NamespaceBuilder(n)
+                        .editMetadata()
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .endMetadata()
+                        .build());
 
         // six gangs within one debounce window: the PodGroups created a moment ago count before the cache shows them
         for (int i = 0; i < 6; i++) {
             apply(deployment(1, "topobridge.io/highest-tier: \"1\"", "").replace("vllm", "vllm-" + i));
         }
-        await().atMost(WAIT).until(() -> wiring.findings.of(WorkloadController.SOURCE).size() == 3);
+        await().atMost(WAIT)
+                .until(() -> wiring.findings.of(WorkloadController.SOURCE).size() == 3);
         settle();
-        assertThat(cluster.client().resources(PodGroup.class).inNamespace(NS).list().getItems()).hasSize(3);
+        assertThat(cluster.client()
+                        .resources(PodGroup.class)
+                        .inNamespace(NS)
+                        .list()
+                        .getItems())
+                .hasSize(3);
         assertThat(podGroupWrites()).hasSize(3);
         assertThat(wiring.findings.of(WorkloadController.SOURCE)).allSatisfy(f -> {
             assertThat(f.reason()).isEqualTo(WorkloadReason.POD_GROUP_LIMIT_REACHED);
             assertThat(f.message()).contains("namespace llm holds 3 PodGroups of the bridge");
         });
         resyncAndSettle();
-        assertThat(podGroupWrites()).as("a resync with nothing changed writes nothing").hasSize(3);
+        assertThat(podGroupWrites())
+                .as("a resync with nothing changed writes nothing")
+                .hasSize(3);
 
         // one gang goes: one waiting gang gets its PodGroup
-        String made = cluster.client().resources(PodGroup.class).inNamespace(NS).list().getItems().get(0)
-                .getMetadata().getName();
-        cluster.client().apps().deployments().inNamespace(NS).withName(made.substring("tb-deploy-".length())).edit(
-                d -> new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder(d).editMetadata()
-                        .withAnnotations(Map.of()).endMetadata().build());
-        await().atMost(WAIT).until(() -> wiring.findings.of(WorkloadController.SOURCE).size() == 2);
+        String made = cluster.client()
+                .resources(PodGroup.class)
+                .inNamespace(NS)
+                .list()
+                .getItems()
+                .get(0)
+                .getMetadata()
+                .getName();
+        cluster.client()
+                .apps()
+                .deployments()
+                .inNamespace(NS)
+                .withName(made.substring("tb-deploy-".length()))
+                .edit(d -> new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder(d)
+                        .editMetadata()
+                        .withAnnotations(Map.of())
+                        .endMetadata()
+                        .build());
+        await().atMost(WAIT)
+                .until(() -> wiring.findings.of(WorkloadController.SOURCE).size() == 2);
         settle();
-        assertThat(cluster.client().resources(PodGroup.class).inNamespace(NS).list().getItems()).hasSize(3)
+        assertThat(cluster.client()
+                        .resources(PodGroup.class)
+                        .inNamespace(NS)
+                        .list()
+                        .getItems())
+                .hasSize(3)
                 .noneMatch(pg -> pg.getMetadata().getName().equals(made));
     }
 
@@ -433,18 +545,27 @@ class WorkloadControllerTest {
         queue.setStatus(new QueueStatus().state("Closed"));
         cluster.client().resource(queue).updateStatus();
         // the namespace lets its workloads use any queue: what is judged here is the queue's state
-        cluster.client().namespaces().withName(NS).edit(n -> new NamespaceBuilder(n).editMetadata()
-                .addToAnnotations("topobridge.io/allowed-queues", "*").endMetadata().build());
+        cluster.client()
+                .namespaces()
+                .withName(NS)
+                .edit(n -> new NamespaceBuilder(n)
+                        .editMetadata()
+                        .addToAnnotations("topobridge.io/allowed-queues", "*")
+                        .endMetadata()
+                        .build());
         startController(Wiring.DEFAULTS);
 
         apply(deployment(1, "topobridge.io/highest-tier: \"1\", topobridge.io/queue: research", ""));
         apply(deployment(1, "topobridge.io/highest-tier: \"1\", topobridge.io/queue: nowhere", "")
                 .replace("name: vllm", "name: lost"));
-        await().atMost(WAIT).until(() -> wiring.findings.of(WorkloadController.SOURCE).size() == 2);
+        await().atMost(WAIT)
+                .until(() -> wiring.findings.of(WorkloadController.SOURCE).size() == 2);
         settle();
-        assertThat(wiring.findings.of(WorkloadController.SOURCE)).extracting(f -> f.reason().reason() + " " + f.object().name())
+        assertThat(wiring.findings.of(WorkloadController.SOURCE))
+                .extracting(f -> f.reason().reason() + " " + f.object().name())
                 .containsExactly("QueueMissing lost", "QueueNotOpen vllm");
-        assertThat(wiring.findings.of(WorkloadController.SOURCE).get(1).message()).contains("queue \"research\" of PodGroup tb-deploy-vllm is Closed");
+        assertThat(wiring.findings.of(WorkloadController.SOURCE).get(1).message())
+                .contains("queue \"research\" of PodGroup tb-deploy-vllm is Closed");
         resyncAndSettle();
         assertThat(podGroupWrites()).isEmpty();
 
@@ -454,7 +575,8 @@ class WorkloadControllerTest {
         await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") != null);
         settle();
         assertThat(podGroupWrites()).hasSize(1);
-        assertThat(wiring.findings.of(WorkloadController.SOURCE)).extracting(f -> f.reason().reason())
+        assertThat(wiring.findings.of(WorkloadController.SOURCE))
+                .extracting(f -> f.reason().reason())
                 .containsExactly("QueueMissing");
     }
 
@@ -477,36 +599,60 @@ class WorkloadControllerTest {
                 """;
         apply(member.formatted("prefill", "topobridge.io/group: pd, topobridge.io/highest-tier: \"2\"", 3));
         apply(member.formatted("decode", "topobridge.io/group: pd", 1));
-        await().atMost(WAIT).until(() -> podGroup("tb-group-pd") != null
-                && podGroup("tb-group-pd").getSpec().getMinMember() == 4);
+        await().atMost(WAIT)
+                .until(() -> podGroup("tb-group-pd") != null
+                        && podGroup("tb-group-pd").getSpec().getMinMember() == 4);
         settle();
         assertThat(podGroup("tb-group-pd").getMetadata().getOwnerReferences()).hasSize(2);
 
         cluster.dispatcher().clearLog();
         apply(member.formatted("decode", "topobridge.io/highest-tier: \"1\"", 1));
-        await().atMost(WAIT).until(() -> podGroup("tb-deploy-decode") != null
-                && podGroup("tb-group-pd").getSpec().getMinMember() == 3);
+        await().atMost(WAIT)
+                .until(() -> podGroup("tb-deploy-decode") != null
+                        && podGroup("tb-group-pd").getSpec().getMinMember() == 3);
         settle();
-        assertThat(podGroupWrites()).as("the group shrinks once, the leaver gets its own").hasSize(2);
-        assertThat(podGroup("tb-group-pd").getMetadata().getOwnerReferences()).singleElement()
+        assertThat(podGroupWrites())
+                .as("the group shrinks once, the leaver gets its own")
+                .hasSize(2);
+        assertThat(podGroup("tb-group-pd").getMetadata().getOwnerReferences())
+                .singleElement()
                 .satisfies(o -> assertThat(o.getName()).isEqualTo("prefill"));
     }
 
     @Test
     void kindInstalledLaterIsPickedUpAndNamespaceOptInIsHonoured() {
-        startController(new WorkloadController.Options(true, Wiring.DEFAULTS.debounce(), Wiring.DEFAULTS.maxDelay(),
-                Wiring.DEFAULTS.resync(), true, "topobridge.io/enabled"));
+        startController(new WorkloadController.Options(
+                true,
+                Wiring.DEFAULTS.debounce(),
+                Wiring.DEFAULTS.maxDelay(),
+                Wiring.DEFAULTS.resync(),
+                true,
+                "topobridge.io/enabled"));
         TestClusters.installCrd(cluster, registry, "leaderworkersets.leaderworkerset.x-k8s.io");
         var lws = new GenericKubernetesResource();
         lws.setApiVersion("leaderworkerset.x-k8s.io/v1");
         lws.setKind("LeaderWorkerSet");
-        lws.setMetadata(new ObjectMetaBuilder().withName("big").withNamespace(NS)
-                .withAnnotations(Map.of("topobridge.io/highest-tier", "2")).build());
-        lws.setAdditionalProperty("spec", Map.of("replicas", 2, "leaderWorkerTemplate", Map.of("size", 2,
-                "workerTemplate", Map.of("spec", Map.of("containers", List.of(Map.of("name", "c", "image", "x")))))));
+        lws.setMetadata(new ObjectMetaBuilder()
+                .withName("big")
+                .withNamespace(NS)
+                .withAnnotations(Map.of("topobridge.io/highest-tier", "2"))
+                .build());
+        lws.setAdditionalProperty(
+                "spec",
+                Map.of(
+                        "replicas",
+                        2,
+                        "leaderWorkerTemplate",
+                        Map.of(
+                                "size",
+                                2,
+                                "workerTemplate",
+                                Map.of("spec", Map.of("containers", List.of(Map.of("name", "c", "image", "x")))))));
         cluster.client().resource(lws).create();
-        await().atMost(WAIT).until(() -> wiring.lookup.get(io.topobridge.core.workload.WorkloadKind.LEADER_WORKER_SET,
-                NS, "big").isPresent());
+        await().atMost(WAIT)
+                .until(() -> wiring.lookup
+                        .get(io.topobridge.core.workload.WorkloadKind.LEADER_WORKER_SET, NS, "big")
+                        .isPresent());
         settle();
         assertThat(podGroupWrites()).as("namespace not opted in").isEmpty();
 
@@ -524,8 +670,10 @@ class WorkloadControllerTest {
         var refusing = new io.topobridge.apply.Applier(cluster.client(), new SimpleMeterRegistry()) {
             @Override
             public <T extends HasMetadata> Outcome apply(T desired, T current) {
-                var status = new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(403)
-                        .withMessage("admission webhook \"validatepodgroup.volcano.sh\" denied the request").build();
+                var status = new io.fabric8.kubernetes.api.model.StatusBuilder()
+                        .withCode(403)
+                        .withMessage("admission webhook \"validatepodgroup.volcano.sh\" denied the request")
+                        .build();
                 throw new io.fabric8.kubernetes.client.KubernetesClientException(status);
             }
         };
@@ -533,15 +681,21 @@ class WorkloadControllerTest {
         wiring.controller.start();
         await().atMost(WAIT).until(wiring.controller::ready);
         apply(deployment(1, "topobridge.io/highest-tier: \"2\"", ""));
-        await().atMost(WAIT).until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
+        await().atMost(WAIT)
+                .until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
         settle();
         long passes = wiring.controller.passes();
         settle();
         assertThat(wiring.controller.passes()).as("no retry loop").isEqualTo(passes);
-        assertThat(wiring.findings.of(WorkloadController.SOURCE)).singleElement().satisfies(f -> {
-            assertThat(f.reason()).isEqualTo(WorkloadReason.APPLY_REFUSED);
-            assertThat(f.message()).contains("tb-deploy-vllm").contains("HTTP 403").contains("denied the request");
-        });
+        assertThat(wiring.findings.of(WorkloadController.SOURCE))
+                .singleElement()
+                .satisfies(f -> {
+                    assertThat(f.reason()).isEqualTo(WorkloadReason.APPLY_REFUSED);
+                    assertThat(f.message())
+                            .contains("tb-deploy-vllm")
+                            .contains("HTTP 403")
+                            .contains("denied the request");
+                });
     }
 
     @Test
@@ -553,7 +707,8 @@ class WorkloadControllerTest {
         cluster.dispatcher().clearLog();
 
         apply(deployment(3, "topobridge.io/highest-tier: rackk", ""));
-        await().atMost(WAIT).until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
+        await().atMost(WAIT)
+                .until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
         settle();
         assertThat(podGroupWrites()).as("nothing applied, nothing deleted").isEmpty();
         assertThat(podGroup("tb-deploy-vllm").getSpec().getMinMember()).isEqualTo(2);
@@ -567,9 +722,10 @@ class WorkloadControllerTest {
                   labels: {pod-template-hash: abc12}
                   ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: vllm-abc12, uid: r, controller: true}]
                 """);
-        assertThat(new WorkloadTranslator(
-                io.topobridge.core.workload.WorkloadSettings.defaults()).assign(pod, Fixtures.TIERS, wiring.lookup)
-                .map(a -> a.podGroupName())).contains("tb-deploy-vllm");
+        assertThat(new WorkloadTranslator(io.topobridge.core.workload.WorkloadSettings.defaults())
+                        .assign(pod, Fixtures.TIERS, wiring.lookup)
+                        .map(a -> a.podGroupName()))
+                .contains("tb-deploy-vllm");
 
         apply(deployment(3, "topobridge.io/highest-tier: rack", ""));
         await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm").getSpec().getMinMember() == 3);

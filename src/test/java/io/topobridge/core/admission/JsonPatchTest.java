@@ -31,36 +31,55 @@ class JsonPatchTest {
 
     static Stream<Arguments> cases() {
         return Stream.of(
-                Arguments.of("equal documents give no operation",
-                        "{'a':1,'b':{'c':[1,2]}}", "{'a':1,'b':{'c':[1,2]}}", "[]"),
-                Arguments.of("absent annotations are added as one map",
+                Arguments.of(
+                        "equal documents give no operation",
+                        "{'a':1,'b':{'c':[1,2]}}",
+                        "{'a':1,'b':{'c':[1,2]}}",
+                        "[]"),
+                Arguments.of(
+                        "absent annotations are added as one map",
                         "{'metadata':{'name':'p'}}",
                         "{'metadata':{'name':'p','annotations':{'scheduling.k8s.io/group-name':'g','volcano.sh/task-spec':'w'}}}",
                         "[{'op':'add','path':'/metadata/annotations','value':{'scheduling.k8s.io/group-name':'g','volcano.sh/task-spec':'w'}}]"),
-                Arguments.of("a key with a slash is escaped as ~1",
+                Arguments.of(
+                        "a key with a slash is escaped as ~1",
                         "{'metadata':{'annotations':{'x':'1'}}}",
                         "{'metadata':{'annotations':{'x':'1','scheduling.k8s.io/group-name':'g'}}}",
                         "[{'op':'add','path':'/metadata/annotations/scheduling.k8s.io~1group-name','value':'g'}]"),
-                Arguments.of("a key with a tilde is escaped as ~0 before slashes",
-                        "{'m':{}}", "{'m':{'a~/b':true}}",
+                Arguments.of(
+                        "a key with a tilde is escaped as ~0 before slashes",
+                        "{'m':{}}",
+                        "{'m':{'a~/b':true}}",
                         "[{'op':'add','path':'/m/a~0~1b','value':true}]"),
-                Arguments.of("a changed scalar is replaced",
-                        "{'spec':{'schedulerName':'default-scheduler'}}", "{'spec':{'schedulerName':'volcano'}}",
+                Arguments.of(
+                        "a changed scalar is replaced",
+                        "{'spec':{'schedulerName':'default-scheduler'}}",
+                        "{'spec':{'schedulerName':'volcano'}}",
                         "[{'op':'replace','path':'/spec/schedulerName','value':'volcano'}]"),
-                Arguments.of("a missing scalar is added",
-                        "{'spec':{'containers':[]}}", "{'spec':{'containers':[],'schedulerName':'volcano'}}",
+                Arguments.of(
+                        "a missing scalar is added",
+                        "{'spec':{'containers':[]}}",
+                        "{'spec':{'containers':[],'schedulerName':'volcano'}}",
                         "[{'op':'add','path':'/spec/schedulerName','value':'volcano'}]"),
-                Arguments.of("a dropped member is removed",
-                        "{'a':{'b':1,'c':2}}", "{'a':{'c':2}}",
+                Arguments.of(
+                        "a dropped member is removed",
+                        "{'a':{'b':1,'c':2}}",
+                        "{'a':{'c':2}}",
                         "[{'op':'remove','path':'/a/b'}]"),
-                Arguments.of("a changed array is replaced whole",
-                        "{'a':[1,2,3]}", "{'a':[1,3]}",
+                Arguments.of(
+                        "a changed array is replaced whole",
+                        "{'a':[1,2,3]}",
+                        "{'a':[1,3]}",
                         "[{'op':'replace','path':'/a','value':[1,3]}]"),
-                Arguments.of("an object that became a scalar is replaced",
-                        "{'a':{'b':1}}", "{'a':'x'}",
+                Arguments.of(
+                        "an object that became a scalar is replaced",
+                        "{'a':{'b':1}}",
+                        "{'a':'x'}",
                         "[{'op':'replace','path':'/a','value':'x'}]"),
-                Arguments.of("an empty key is a valid token",
-                        "{'a':{}}", "{'a':{'':1}}",
+                Arguments.of(
+                        "an empty key is a valid token",
+                        "{'a':{}}",
+                        "{'a':{'':1}}",
                         "[{'op':'add','path':'/a/','value':1}]"));
     }
 
@@ -90,7 +109,8 @@ class JsonPatchTest {
             }
             ArrayNode patch = JsonPatch.toJson(JsonPatch.diff(from, to));
             assertThat(Rfc6902.apply(patch, from))
-                    .as("seed %d iteration %d: %s -> %s via %s", seed, i, from, to, patch).isEqualTo(to);
+                    .as("seed %d iteration %d: %s -> %s via %s", seed, i, from, to, patch)
+                    .isEqualTo(to);
             if (from.equals(to)) {
                 assertThat(patch).as("seed %d iteration %d", seed, i).isEmpty();
             }
@@ -113,7 +133,8 @@ class JsonPatchTest {
         return switch (pick) {
             case 0 -> JsonNodeFactory.instance.textNode("v" + random.nextInt(3));
             case 1 -> JsonNodeFactory.instance.numberNode(random.nextInt(3));
-            case 2 -> random.nextBoolean() ? JsonNodeFactory.instance.nullNode() : JsonNodeFactory.instance.booleanNode(true);
+            case 2 ->
+                random.nextBoolean() ? JsonNodeFactory.instance.nullNode() : JsonNodeFactory.instance.booleanNode(true);
             case 3 -> {
                 ArrayNode array = JsonNodeFactory.instance.arrayNode();
                 IntStream.range(0, random.nextInt(3)).forEach(k -> array.add(randomValue(random, depth - 1)));
@@ -130,8 +151,7 @@ class JsonPatchTest {
         int pick = random.nextInt(4);
         if (pick == 0 && !names.isEmpty()) {
             node.remove(names.get(random.nextInt(names.size())));
-        } else if (pick == 1 && !names.isEmpty() && depth > 0
-                && node.get(names.get(0)) instanceof ObjectNode child) {
+        } else if (pick == 1 && !names.isEmpty() && depth > 0 && node.get(names.get(0)) instanceof ObjectNode child) {
             edit(random, child, depth - 1);
         } else {
             node.set(key, randomValue(random, depth - 1));

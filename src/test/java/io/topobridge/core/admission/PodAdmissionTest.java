@@ -1,6 +1,5 @@
 package io.topobridge.core.admission;
 
-import io.topobridge.core.workload.PodAssignment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,6 +11,7 @@ import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.PodAssignment;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,13 +29,22 @@ class PodAdmissionTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final InMemoryLookup NO_WORKLOADS = new InMemoryLookup(List.of());
-    private static final PodAssignment WORKER = new PodAssignment("lws-a-0", "worker",
-            Map.of("topobridge.io/subgroup", "lws-a-0"));
+    private static final PodAssignment WORKER =
+            new PodAssignment("lws-a-0", "worker", Map.of("topobridge.io/subgroup", "lws-a-0"));
 
     /** A small pod builder for the cases. */
     static final class PodSpecBuilder {
-        private final PodBuilder pod = new PodBuilder().withNewMetadata().withGenerateName("web-").withNamespace("ml")
-                .endMetadata().withNewSpec().addNewContainer().withName("c").withImage("i").endContainer().endSpec();
+        private final PodBuilder pod = new PodBuilder()
+                .withNewMetadata()
+                .withGenerateName("web-")
+                .withNamespace("ml")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("i")
+                .endContainer()
+                .endSpec();
 
         PodSpecBuilder annotation(String key, String value) {
             pod.editMetadata().addToAnnotations(key, value).endMetadata();
@@ -68,48 +77,115 @@ class PodAdmissionTest {
     /** name, pod, assignment, expected annotations, expected labels, expected scheduler, expected outcome, finding reasons. */
     static Stream<Arguments> cases() {
         return Stream.of(
-                Arguments.of("a pod of no gang passes untouched", pod().scheduler("default-scheduler").build(), null,
-                        Map.of(), Map.of(), "default-scheduler", PodAdmission.Outcome.UNMANAGED, List.of()),
-                Arguments.of("a gang pod without scheduler gets group, task-spec, labels and volcano", pod().build(), WORKER,
+                Arguments.of(
+                        "a pod of no gang passes untouched",
+                        pod().scheduler("default-scheduler").build(),
+                        null,
+                        Map.of(),
+                        Map.of(),
+                        "default-scheduler",
+                        PodAdmission.Outcome.UNMANAGED,
+                        List.of()),
+                Arguments.of(
+                        "a gang pod without scheduler gets group, task-spec, labels and volcano",
+                        pod().build(),
+                        WORKER,
                         Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "lws-a-0", VolcanoApi.TASK_SPEC_ANNOTATION, "worker"),
-                        Map.of("topobridge.io/subgroup", "lws-a-0"), "volcano", PodAdmission.Outcome.ASSIGNED, List.of()),
-                Arguments.of("default-scheduler is replaced", pod().scheduler("default-scheduler").build(), WORKER,
+                        Map.of("topobridge.io/subgroup", "lws-a-0"),
+                        "volcano",
+                        PodAdmission.Outcome.ASSIGNED,
+                        List.of()),
+                Arguments.of(
+                        "default-scheduler is replaced",
+                        pod().scheduler("default-scheduler").build(),
+                        WORKER,
                         Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "lws-a-0", VolcanoApi.TASK_SPEC_ANNOTATION, "worker"),
-                        Map.of("topobridge.io/subgroup", "lws-a-0"), "volcano", PodAdmission.Outcome.ASSIGNED, List.of()),
-                Arguments.of("another explicit scheduler is kept and reported", pod().scheduler("kai").build(), WORKER,
+                        Map.of("topobridge.io/subgroup", "lws-a-0"),
+                        "volcano",
+                        PodAdmission.Outcome.ASSIGNED,
+                        List.of()),
+                Arguments.of(
+                        "another explicit scheduler is kept and reported",
+                        pod().scheduler("kai").build(),
+                        WORKER,
                         Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "lws-a-0", VolcanoApi.TASK_SPEC_ANNOTATION, "worker"),
-                        Map.of("topobridge.io/subgroup", "lws-a-0"), "kai", PodAdmission.Outcome.ASSIGNED,
+                        Map.of("topobridge.io/subgroup", "lws-a-0"),
+                        "kai",
+                        PodAdmission.Outcome.ASSIGNED,
                         List.of("ForeignScheduler")),
-                Arguments.of("a foreign group name is kept and nothing else changes",
-                        pod().annotation(VolcanoApi.GROUP_NAME_ANNOTATION, "theirs").scheduler("default-scheduler").build(), WORKER,
-                        Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "theirs"), Map.of(), "default-scheduler",
-                        PodAdmission.Outcome.KEPT, List.of("ForeignGroupName")),
-                Arguments.of("a group name without a managed gang is kept silently",
-                        pod().annotation(VolcanoApi.GROUP_NAME_ANNOTATION, "theirs").build(), null,
-                        Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "theirs"), Map.of(), null, PodAdmission.Outcome.KEPT, List.of()),
-                Arguments.of("the adopted group name is completed with task-spec and labels",
-                        pod().annotation(VolcanoApi.GROUP_NAME_ANNOTATION, "lws-a-0").scheduler("volcano").build(), WORKER,
+                Arguments.of(
+                        "a foreign group name is kept and nothing else changes",
+                        pod().annotation(VolcanoApi.GROUP_NAME_ANNOTATION, "theirs")
+                                .scheduler("default-scheduler")
+                                .build(),
+                        WORKER,
+                        Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "theirs"),
+                        Map.of(),
+                        "default-scheduler",
+                        PodAdmission.Outcome.KEPT,
+                        List.of("ForeignGroupName")),
+                Arguments.of(
+                        "a group name without a managed gang is kept silently",
+                        pod().annotation(VolcanoApi.GROUP_NAME_ANNOTATION, "theirs")
+                                .build(),
+                        null,
+                        Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "theirs"),
+                        Map.of(),
+                        null,
+                        PodAdmission.Outcome.KEPT,
+                        List.of()),
+                Arguments.of(
+                        "the adopted group name is completed with task-spec and labels",
+                        pod().annotation(VolcanoApi.GROUP_NAME_ANNOTATION, "lws-a-0")
+                                .scheduler("volcano")
+                                .build(),
+                        WORKER,
                         Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "lws-a-0", VolcanoApi.TASK_SPEC_ANNOTATION, "worker"),
-                        Map.of("topobridge.io/subgroup", "lws-a-0"), "volcano", PodAdmission.Outcome.ADOPTED, List.of()),
-                Arguments.of("the pod's own task-spec wins",
-                        pod().annotation(VolcanoApi.TASK_SPEC_ANNOTATION, "mine").build(), WORKER,
+                        Map.of("topobridge.io/subgroup", "lws-a-0"),
+                        "volcano",
+                        PodAdmission.Outcome.ADOPTED,
+                        List.of()),
+                Arguments.of(
+                        "the pod's own task-spec wins",
+                        pod().annotation(VolcanoApi.TASK_SPEC_ANNOTATION, "mine")
+                                .build(),
+                        WORKER,
                         Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "lws-a-0", VolcanoApi.TASK_SPEC_ANNOTATION, "mine"),
-                        Map.of("topobridge.io/subgroup", "lws-a-0"), "volcano", PodAdmission.Outcome.ASSIGNED, List.of()),
-                Arguments.of("a conflicting subgroup label is kept and reported",
-                        pod().label("topobridge.io/subgroup", "other").build(), WORKER,
+                        Map.of("topobridge.io/subgroup", "lws-a-0"),
+                        "volcano",
+                        PodAdmission.Outcome.ASSIGNED,
+                        List.of()),
+                Arguments.of(
+                        "a conflicting subgroup label is kept and reported",
+                        pod().label("topobridge.io/subgroup", "other").build(),
+                        WORKER,
                         Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "lws-a-0", VolcanoApi.TASK_SPEC_ANNOTATION, "worker"),
-                        Map.of("topobridge.io/subgroup", "other"), "volcano", PodAdmission.Outcome.ASSIGNED,
+                        Map.of("topobridge.io/subgroup", "other"),
+                        "volcano",
+                        PodAdmission.Outcome.ASSIGNED,
                         List.of("SubgroupLabelConflict")),
-                Arguments.of("an assignment without task-spec or labels sets only group and scheduler", pod().build(),
+                Arguments.of(
+                        "an assignment without task-spec or labels sets only group and scheduler",
+                        pod().build(),
                         new PodAssignment("deploy-web", null, Map.of()),
-                        Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "deploy-web"), Map.of(), "volcano",
-                        PodAdmission.Outcome.ASSIGNED, List.of()));
+                        Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "deploy-web"),
+                        Map.of(),
+                        "volcano",
+                        PodAdmission.Outcome.ASSIGNED,
+                        List.of()));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void admits(String name, Pod pod, PodAssignment assignment, Map<String, String> annotations,
-            Map<String, String> labels, String scheduler, PodAdmission.Outcome outcome, List<String> reasons) {
+    void admits(
+            String name,
+            Pod pod,
+            PodAssignment assignment,
+            Map<String, String> annotations,
+            Map<String, String> labels,
+            String scheduler,
+            PodAdmission.Outcome outcome,
+            List<String> reasons) {
         JsonNode before = JSON.valueToTree(pod);
         PodAdmission.Result result = admission(assignment).admit(pod, TierCatalog.EMPTY, NO_WORKLOADS);
 
@@ -119,24 +195,37 @@ class PodAdmissionTest {
         assertThat(admitted.getSpec().getSchedulerName()).isEqualTo(scheduler);
         assertThat(result.outcome()).isEqualTo(outcome);
         assertThat(result.findings()).extracting(f -> f.reason().reason()).containsExactlyElementsOf(reasons);
-        assertThat(result.findings()).allSatisfy(f -> assertThat(f.object().name()).isEqualTo("web-*"));
-        assertThat((JsonNode) JSON.valueToTree(pod)).as("the input pod is never mutated").isEqualTo(before);
+        assertThat(result.findings())
+                .allSatisfy(f -> assertThat(f.object().name()).isEqualTo("web-*"));
+        assertThat((JsonNode) JSON.valueToTree(pod))
+                .as("the input pod is never mutated")
+                .isEqualTo(before);
     }
 
     @Test
     void findingsNameTheKeysAndValues() {
-        Pod pod = pod().scheduler("kai").label("topobridge.io/subgroup", "other").build();
+        Pod pod =
+                pod().scheduler("kai").label("topobridge.io/subgroup", "other").build();
         List<String> messages = admission(WORKER).admit(pod, TierCatalog.EMPTY, NO_WORKLOADS).findings().stream()
-                .map(Finding::message).toList();
-        assertThat(messages).anySatisfy(m -> assertThat(m).contains("kai").contains("volcano").contains("lws-a-0"));
-        assertThat(messages).anySatisfy(m -> assertThat(m).contains("topobridge.io/subgroup=\"other\"")
-                .contains("topobridge.io/subgroup=\"lws-a-0\""));
+                .map(Finding::message)
+                .toList();
+        assertThat(messages)
+                .anySatisfy(
+                        m -> assertThat(m).contains("kai").contains("volcano").contains("lws-a-0"));
+        assertThat(messages)
+                .anySatisfy(m -> assertThat(m)
+                        .contains("topobridge.io/subgroup=\"other\"")
+                        .contains("topobridge.io/subgroup=\"lws-a-0\""));
     }
 
     @Test
     void configuredSchedulerNameIsUsed() {
         var admission = new PodAdmission(new AdmissionSettings("volcano-gpu"), (p, t, l) -> Optional.of(WORKER));
-        assertThat(admission.admit(pod().build(), TierCatalog.EMPTY, NO_WORKLOADS).pod().getSpec().getSchedulerName())
+        assertThat(admission
+                        .admit(pod().build(), TierCatalog.EMPTY, NO_WORKLOADS)
+                        .pod()
+                        .getSpec()
+                        .getSchedulerName())
                 .isEqualTo("volcano-gpu");
     }
 
@@ -152,7 +241,9 @@ class PodAdmissionTest {
     @MethodSource("seeds")
     void changesOnlyWhatItOwnsAndKeepsWhatThePodHad(int seed) {
         Random random = new Random(seed);
-        String[] keys = {VolcanoApi.GROUP_NAME_ANNOTATION, VolcanoApi.TASK_SPEC_ANNOTATION, "app", "topobridge.io/subgroup", "x/y"};
+        String[] keys = {
+            VolcanoApi.GROUP_NAME_ANNOTATION, VolcanoApi.TASK_SPEC_ANNOTATION, "app", "topobridge.io/subgroup", "x/y"
+        };
         String[] schedulers = {null, "", "default-scheduler", "volcano", "kai"};
         for (int i = 0; i < 100; i++) {
             PodSpecBuilder builder = pod().scheduler(schedulers[random.nextInt(schedulers.length)]);
@@ -161,16 +252,25 @@ class PodAdmissionTest {
                 builder.label(keys[2 + random.nextInt(3)], "l" + random.nextInt(2));
             }
             Pod pod = builder.build();
-            PodAssignment assignment = random.nextInt(4) == 0 ? null : new PodAssignment("a" + random.nextInt(2),
-                    random.nextBoolean() ? "t" + random.nextInt(2) : null,
-                    random.nextBoolean() ? Map.of("topobridge.io/subgroup", "l" + random.nextInt(2)) : Map.of());
-            Pod admitted = admission(assignment).admit(pod, TierCatalog.EMPTY, NO_WORKLOADS).pod();
+            PodAssignment assignment = random.nextInt(4) == 0
+                    ? null
+                    : new PodAssignment(
+                            "a" + random.nextInt(2),
+                            random.nextBoolean() ? "t" + random.nextInt(2) : null,
+                            random.nextBoolean()
+                                    ? Map.of("topobridge.io/subgroup", "l" + random.nextInt(2))
+                                    : Map.of());
+            Pod admitted = admission(assignment)
+                    .admit(pod, TierCatalog.EMPTY, NO_WORKLOADS)
+                    .pod();
 
             String context = "seed " + seed + " iteration " + i + ": " + pod + " with " + assignment;
             assertThat(withoutOwned(admitted)).as(context).isEqualTo(withoutOwned(pod));
-            assertThat(orEmpty(admitted.getMetadata().getAnnotations())).as(context)
+            assertThat(orEmpty(admitted.getMetadata().getAnnotations()))
+                    .as(context)
                     .containsAllEntriesOf(orEmpty(pod.getMetadata().getAnnotations()));
-            assertThat(orEmpty(admitted.getMetadata().getLabels())).as(context)
+            assertThat(orEmpty(admitted.getMetadata().getLabels()))
+                    .as(context)
                     .containsAllEntriesOf(orEmpty(pod.getMetadata().getLabels()));
             String scheduler = pod.getSpec().getSchedulerName();
             boolean replaceable = scheduler == null || scheduler.isEmpty() || "default-scheduler".equals(scheduler);

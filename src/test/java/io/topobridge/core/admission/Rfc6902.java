@@ -13,8 +13,7 @@ import java.util.List;
  */
 public final class Rfc6902 {
 
-    private Rfc6902() {
-    }
+    private Rfc6902() {}
 
     /** {@code patch} applied to a copy of {@code document}. */
     public static JsonNode apply(JsonNode patch, JsonNode document) {
@@ -64,7 +63,8 @@ public final class Rfc6902 {
                 case "add" -> object.set(last, op.get("value").deepCopy());
                 case "replace", "remove" -> {
                     if (!object.has(last)) {
-                        throw new IllegalArgumentException(kind + " " + op.path("path").asText() + ": no such member");
+                        throw new IllegalArgumentException(
+                                kind + " " + op.path("path").asText() + ": no such member");
                     }
                     if (kind.equals("remove")) {
                         object.remove(last);

@@ -54,8 +54,19 @@ final class Cluster {
     GangView gang(String name, String mode, Integer tier, List<GangView.SubGroup> subGroups) {
         List<PodView> members = podsOf(name);
         Amounts need = members.stream().map(PodView::requests).reduce(Amounts.NONE, Amounts::plus);
-        return new GangView("ns", name, "LeaderWorkerSet/" + name, members.stream().allMatch(PodView::bound)
-                ? "Running" : "Pending", members.size(), need, mode, tier, subGroups, List.of(), null, members);
+        return new GangView(
+                "ns",
+                name,
+                "LeaderWorkerSet/" + name,
+                members.stream().allMatch(PodView::bound) ? "Running" : "Pending",
+                members.size(),
+                need,
+                mode,
+                tier,
+                subGroups,
+                List.of(),
+                null,
+                members);
     }
 
     static Amounts amounts(int gpus, int cpu, int memoryGi) {

@@ -36,18 +36,34 @@ class DoctorTest {
 
     static DoctorInputs healthy() {
         return new DoctorInputs(
-                Map.of("podgroups.scheduling.volcano.sh", schema("minMember", "networkTopology", "subGroupPolicy"),
-                        "hypernodes.topology.volcano.sh", schema("tier", "tierName", "members")),
+                Map.of(
+                        "podgroups.scheduling.volcano.sh",
+                        schema("minMember", "networkTopology", "subGroupPolicy"),
+                        "hypernodes.topology.volcano.sh",
+                        schema("tier", "tierName", "members")),
                 new ObjectRef("v1", "ConfigMap", "volcano-system", "volcano-scheduler-configmap", null),
-                "volcano-scheduler.conf", Map.of("volcano-scheduler.conf", GOOD_CONF), null,
+                "volcano-scheduler.conf",
+                Map.of("volcano-scheduler.conf", GOOD_CONF),
+                null,
                 new ObjectRef("v1", "ConfigMap", "volcano-system", "volcano-controller-configmap", null),
-                "volcano-controller.conf", null, k -> k.startsWith("fabric.topograph.run/"),
-                Map.of("default", "Open"), Map.of("default", List.of("Deployment/ns/a")),
+                "volcano-controller.conf",
+                null,
+                k -> k.startsWith("fabric.topograph.run/"),
+                Map.of("default", "Open"),
+                Map.of("default", List.of("Deployment/ns/a")),
                 List.of(new HyperNodeView("leaf", 1, "leaf", "topobridge", List.of("gpu-1"), List.of(), 0)),
-                List.of(new NodeView("gpu-1", Map.of(), Cluster.amounts(4, 8, 8)),
+                List.of(
+                        new NodeView("gpu-1", Map.of(), Cluster.amounts(4, 8, 8)),
                         new NodeView("cpu-1", Map.of(), Cluster.amounts(0, 8, 8))),
-                new DoctorInputs.Webhooks(true, "topobridge", PEM, Map.of("MutatingWebhookConfiguration", List.of(PEM),
-                        "ValidatingWebhookConfiguration", List.of(PEM))));
+                new DoctorInputs.Webhooks(
+                        true,
+                        "topobridge",
+                        PEM,
+                        Map.of(
+                                "MutatingWebhookConfiguration",
+                                List.of(PEM),
+                                "ValidatingWebhookConfiguration",
+                                List.of(PEM))));
     }
 
     static DoctorInputs with(UnaryOperator<Builder> change) {
@@ -63,46 +79,115 @@ class DoctorTest {
         }
 
         Builder crds(Map<String, JsonNode> crds) {
-            in = new DoctorInputs(crds, in.schedulerConfigMap(), in.schedulerConfigKey(), in.schedulerData(),
-                    in.schedulerError(), in.controllerConfigMap(), in.controllerConfigKey(), in.controllerData(),
-                    in.readsLabel(), in.queueStates(), in.queuesNamedBy(), in.hyperNodes(), in.nodes(), in.webhooks());
+            in = new DoctorInputs(
+                    crds,
+                    in.schedulerConfigMap(),
+                    in.schedulerConfigKey(),
+                    in.schedulerData(),
+                    in.schedulerError(),
+                    in.controllerConfigMap(),
+                    in.controllerConfigKey(),
+                    in.controllerData(),
+                    in.readsLabel(),
+                    in.queueStates(),
+                    in.queuesNamedBy(),
+                    in.hyperNodes(),
+                    in.nodes(),
+                    in.webhooks());
             return this;
         }
 
         Builder scheduler(Map<String, String> data) {
-            in = new DoctorInputs(in.crdSchemas(), in.schedulerConfigMap(), in.schedulerConfigKey(), data,
-                    in.schedulerError(), in.controllerConfigMap(), in.controllerConfigKey(), in.controllerData(),
-                    in.readsLabel(), in.queueStates(), in.queuesNamedBy(), in.hyperNodes(), in.nodes(), in.webhooks());
+            in = new DoctorInputs(
+                    in.crdSchemas(),
+                    in.schedulerConfigMap(),
+                    in.schedulerConfigKey(),
+                    data,
+                    in.schedulerError(),
+                    in.controllerConfigMap(),
+                    in.controllerConfigKey(),
+                    in.controllerData(),
+                    in.readsLabel(),
+                    in.queueStates(),
+                    in.queuesNamedBy(),
+                    in.hyperNodes(),
+                    in.nodes(),
+                    in.webhooks());
             return this;
         }
 
         Builder controller(String conf) {
-            in = new DoctorInputs(in.crdSchemas(), in.schedulerConfigMap(), in.schedulerConfigKey(), in.schedulerData(),
-                    in.schedulerError(), in.controllerConfigMap(), in.controllerConfigKey(),
-                    Map.of("volcano-controller.conf", conf), in.readsLabel(), in.queueStates(), in.queuesNamedBy(),
-                    in.hyperNodes(), in.nodes(), in.webhooks());
+            in = new DoctorInputs(
+                    in.crdSchemas(),
+                    in.schedulerConfigMap(),
+                    in.schedulerConfigKey(),
+                    in.schedulerData(),
+                    in.schedulerError(),
+                    in.controllerConfigMap(),
+                    in.controllerConfigKey(),
+                    Map.of("volcano-controller.conf", conf),
+                    in.readsLabel(),
+                    in.queueStates(),
+                    in.queuesNamedBy(),
+                    in.hyperNodes(),
+                    in.nodes(),
+                    in.webhooks());
             return this;
         }
 
         Builder queues(Map<String, String> states) {
-            in = new DoctorInputs(in.crdSchemas(), in.schedulerConfigMap(), in.schedulerConfigKey(), in.schedulerData(),
-                    in.schedulerError(), in.controllerConfigMap(), in.controllerConfigKey(), in.controllerData(),
-                    in.readsLabel(), states, in.queuesNamedBy(),
-                    in.hyperNodes(), in.nodes(), in.webhooks());
+            in = new DoctorInputs(
+                    in.crdSchemas(),
+                    in.schedulerConfigMap(),
+                    in.schedulerConfigKey(),
+                    in.schedulerData(),
+                    in.schedulerError(),
+                    in.controllerConfigMap(),
+                    in.controllerConfigKey(),
+                    in.controllerData(),
+                    in.readsLabel(),
+                    states,
+                    in.queuesNamedBy(),
+                    in.hyperNodes(),
+                    in.nodes(),
+                    in.webhooks());
             return this;
         }
 
         Builder hyperNodes(List<HyperNodeView> hyperNodes) {
-            in = new DoctorInputs(in.crdSchemas(), in.schedulerConfigMap(), in.schedulerConfigKey(), in.schedulerData(),
-                    in.schedulerError(), in.controllerConfigMap(), in.controllerConfigKey(), in.controllerData(),
-                    in.readsLabel(), in.queueStates(), in.queuesNamedBy(), hyperNodes, in.nodes(), in.webhooks());
+            in = new DoctorInputs(
+                    in.crdSchemas(),
+                    in.schedulerConfigMap(),
+                    in.schedulerConfigKey(),
+                    in.schedulerData(),
+                    in.schedulerError(),
+                    in.controllerConfigMap(),
+                    in.controllerConfigKey(),
+                    in.controllerData(),
+                    in.readsLabel(),
+                    in.queueStates(),
+                    in.queuesNamedBy(),
+                    hyperNodes,
+                    in.nodes(),
+                    in.webhooks());
             return this;
         }
 
         Builder webhooks(Map<String, List<String>> found) {
-            in = new DoctorInputs(in.crdSchemas(), in.schedulerConfigMap(), in.schedulerConfigKey(), in.schedulerData(),
-                    in.schedulerError(), in.controllerConfigMap(), in.controllerConfigKey(), in.controllerData(),
-                    in.readsLabel(), in.queueStates(), in.queuesNamedBy(), in.hyperNodes(), in.nodes(),
+            in = new DoctorInputs(
+                    in.crdSchemas(),
+                    in.schedulerConfigMap(),
+                    in.schedulerConfigKey(),
+                    in.schedulerData(),
+                    in.schedulerError(),
+                    in.controllerConfigMap(),
+                    in.controllerConfigKey(),
+                    in.controllerData(),
+                    in.readsLabel(),
+                    in.queueStates(),
+                    in.queuesNamedBy(),
+                    in.hyperNodes(),
+                    in.nodes(),
                     new DoctorInputs.Webhooks(true, "topobridge", PEM, found));
             return this;
         }
@@ -111,32 +196,69 @@ class DoctorTest {
     @Test
     void aHealthyInstallationPassesEveryCheck() {
         List<DoctorCheck> checks = Doctor.run(healthy());
-        assertThat(checks).extracting(DoctorCheck::name).containsExactly("volcano-crds", "scheduler-config",
-                "label-discovery", "queues", "hypernode-forest", "webhooks", "gpu-nodes");
+        assertThat(checks)
+                .extracting(DoctorCheck::name)
+                .containsExactly(
+                        "volcano-crds",
+                        "scheduler-config",
+                        "label-discovery",
+                        "queues",
+                        "hypernode-forest",
+                        "webhooks",
+                        "gpu-nodes");
         assertThat(checks).allSatisfy(c -> assertThat(c.status()).as(c.line()).isEqualTo(DoctorCheck.Status.OK));
         assertThat(DoctorCheck.worst(checks).exitCode()).isZero();
     }
 
     static Stream<Arguments> problems() {
         return Stream.of(
-                Arguments.of("PodGroup CRD of Volcano 1.13", with(b -> b.crds(Map.of(
-                        "podgroups.scheduling.volcano.sh", schema("minMember"),
-                        "hypernodes.topology.volcano.sh", schema("tier", "tierName")))), "volcano-crds",
-                        DoctorCheck.Status.FAILURE, "lacks spec.networkTopology, spec.subGroupPolicy", "VolcanoCrdTooOld"),
-                Arguments.of("HyperNode CRD missing", with(b -> b.crds(Map.of(
-                        "podgroups.scheduling.volcano.sh", schema("networkTopology", "subGroupPolicy")))), "volcano-crds",
-                        DoctorCheck.Status.FAILURE, "v1.14 or later is needed", "VolcanoCrdMissing"),
-                Arguments.of("Volcano's default plugins", with(b -> b.scheduler(Map.of("volcano-scheduler.conf",
-                        "tiers:\n- plugins: [{name: gang}, {name: predicates}]\n"))), "scheduler-config",
-                        DoctorCheck.Status.FAILURE, "network-topology-aware plugin is not enabled", "SchedulerPluginMissing"),
-                Arguments.of("no gang plugin, gradient off", with(b -> b.scheduler(Map.of("volcano-scheduler.conf",
-                        "tiers:\n- plugins: [{name: network-topology-aware, enabledHyperNodeGradient: false}]\n"))),
-                        "scheduler-config", DoctorCheck.Status.FAILURE,
+                Arguments.of(
+                        "PodGroup CRD of Volcano 1.13",
+                        with(b -> b.crds(Map.of(
+                                "podgroups.scheduling.volcano.sh", schema("minMember"),
+                                "hypernodes.topology.volcano.sh", schema("tier", "tierName")))),
+                        "volcano-crds",
+                        DoctorCheck.Status.FAILURE,
+                        "lacks spec.networkTopology, spec.subGroupPolicy",
+                        "VolcanoCrdTooOld"),
+                Arguments.of(
+                        "HyperNode CRD missing",
+                        with(b -> b.crds(Map.of(
+                                "podgroups.scheduling.volcano.sh", schema("networkTopology", "subGroupPolicy")))),
+                        "volcano-crds",
+                        DoctorCheck.Status.FAILURE,
+                        "v1.14 or later is needed",
+                        "VolcanoCrdMissing"),
+                Arguments.of(
+                        "Volcano's default plugins",
+                        with(b -> b.scheduler(Map.of(
+                                "volcano-scheduler.conf", "tiers:\n- plugins: [{name: gang}, {name: predicates}]\n"))),
+                        "scheduler-config",
+                        DoctorCheck.Status.FAILURE,
+                        "network-topology-aware plugin is not enabled",
+                        "SchedulerPluginMissing"),
+                Arguments.of(
+                        "no gang plugin, gradient off",
+                        with(
+                                b -> b.scheduler(
+                                        Map.of(
+                                                "volcano-scheduler.conf",
+                                                "tiers:\n- plugins: [{name: network-topology-aware, enabledHyperNodeGradient: false}]\n"))),
+                        "scheduler-config",
+                        DoctorCheck.Status.FAILURE,
                         "enabledHyperNodeGradient: false, so gangs are not steered into HyperNodes; the gang plugin is not"
-                                + " enabled", "SchedulerPluginMissing"),
-                Arguments.of("scheduler ConfigMap missing", with(b -> b.scheduler(null)), "scheduler-config",
-                        DoctorCheck.Status.WARNING, "does not exist", "SchedulerConfigUnknown"),
-                Arguments.of("label discovery on the same labels", with(b -> b.controller("""
+                                + " enabled",
+                        "SchedulerPluginMissing"),
+                Arguments.of(
+                        "scheduler ConfigMap missing",
+                        with(b -> b.scheduler(null)),
+                        "scheduler-config",
+                        DoctorCheck.Status.WARNING,
+                        "does not exist",
+                        "SchedulerConfigUnknown"),
+                Arguments.of(
+                        "label discovery on the same labels",
+                        with(b -> b.controller("""
                         networkTopologyDiscovery:
                         - source: label
                           enabled: true
@@ -145,42 +267,81 @@ class DoctorTest {
                               fabric:
                               - nodeLabel: fabric.topograph.run/tier-1
                               - nodeLabel: kubernetes.io/hostname
-                        """)), "label-discovery", DoctorCheck.Status.FAILURE,
-                        "makes HyperNodes from fabric.topograph.run/tier-1", "LabelDiscoveryOverlap"),
-                Arguments.of("a named queue is closed", with(b -> b.queues(Map.of("default", "Closed"))),
-                        "queues", DoctorCheck.Status.FAILURE, "queue \"default\" is \"Closed\" (named by Deployment/ns/a)",
+                        """)),
+                        "label-discovery",
+                        DoctorCheck.Status.FAILURE,
+                        "makes HyperNodes from fabric.topograph.run/tier-1",
+                        "LabelDiscoveryOverlap"),
+                Arguments.of(
+                        "a named queue is closed",
+                        with(b -> b.queues(Map.of("default", "Closed"))),
+                        "queues",
+                        DoctorCheck.Status.FAILURE,
+                        "queue \"default\" is \"Closed\" (named by Deployment/ns/a)",
                         "QueueClosed"),
-                Arguments.of("a named queue is missing", with(b -> b.queues(Map.of("gold", "Open"))),
-                        "queues", DoctorCheck.Status.FAILURE, "queue \"default\" does not exist", "QueueNotFound"),
-                Arguments.of("a node with two parents", with(b -> b.hyperNodes(List.of(
-                        new HyperNodeView("leaf", 1, "leaf", "topobridge", List.of("gpu-1"), List.of(), 0),
-                        new HyperNodeView("tor-x", 1, "", "label", List.of("gpu-1"), List.of(), 0)))),
-                        "hypernode-forest", DoctorCheck.Status.FAILURE, "node gpu-1 is a member of 2 HyperNodes: leaf"
-                                + " (source topobridge), tor-x (source label)", "HyperNodeForestBroken"),
-                Arguments.of("a GPU node in no tree", with(b -> b.hyperNodes(List.of())), "gpu-nodes",
-                        DoctorCheck.Status.WARNING, "1 of 1 GPU node(s) in no topology tree", null),
-                Arguments.of("a stale caBundle", with(b -> b.webhooks(Map.of("MutatingWebhookConfiguration", List.of("old"),
-                        "ValidatingWebhookConfiguration", List.of(PEM)))), "webhooks", DoctorCheck.Status.FAILURE,
-                        "MutatingWebhookConfiguration topobridge does not carry the current CA", "WebhookConfigurationStale"),
-                Arguments.of("a missing webhook configuration", with(b -> b.webhooks(Map.of("MutatingWebhookConfiguration",
-                        List.of(PEM)))), "webhooks", DoctorCheck.Status.FAILURE,
-                        "ValidatingWebhookConfiguration topobridge does not exist", "WebhookConfigurationStale"));
+                Arguments.of(
+                        "a named queue is missing",
+                        with(b -> b.queues(Map.of("gold", "Open"))),
+                        "queues",
+                        DoctorCheck.Status.FAILURE,
+                        "queue \"default\" does not exist",
+                        "QueueNotFound"),
+                Arguments.of(
+                        "a node with two parents",
+                        with(b -> b.hyperNodes(List.of(
+                                new HyperNodeView("leaf", 1, "leaf", "topobridge", List.of("gpu-1"), List.of(), 0),
+                                new HyperNodeView("tor-x", 1, "", "label", List.of("gpu-1"), List.of(), 0)))),
+                        "hypernode-forest",
+                        DoctorCheck.Status.FAILURE,
+                        "node gpu-1 is a member of 2 HyperNodes: leaf" + " (source topobridge), tor-x (source label)",
+                        "HyperNodeForestBroken"),
+                Arguments.of(
+                        "a GPU node in no tree",
+                        with(b -> b.hyperNodes(List.of())),
+                        "gpu-nodes",
+                        DoctorCheck.Status.WARNING,
+                        "1 of 1 GPU node(s) in no topology tree",
+                        null),
+                Arguments.of(
+                        "a stale caBundle",
+                        with(b -> b.webhooks(Map.of(
+                                "MutatingWebhookConfiguration",
+                                List.of("old"),
+                                "ValidatingWebhookConfiguration",
+                                List.of(PEM)))),
+                        "webhooks",
+                        DoctorCheck.Status.FAILURE,
+                        "MutatingWebhookConfiguration topobridge does not carry the current CA",
+                        "WebhookConfigurationStale"),
+                Arguments.of(
+                        "a missing webhook configuration",
+                        with(b -> b.webhooks(Map.of("MutatingWebhookConfiguration", List.of(PEM)))),
+                        "webhooks",
+                        DoctorCheck.Status.FAILURE,
+                        "ValidatingWebhookConfiguration topobridge does not exist",
+                        "WebhookConfigurationStale"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("problems")
-    void eachProblemFailsItsCheckAndOnlyIt(String name, DoctorInputs in, String check, DoctorCheck.Status status,
-            String message, String reason) {
+    void eachProblemFailsItsCheckAndOnlyIt(
+            String name, DoctorInputs in, String check, DoctorCheck.Status status, String message, String reason) {
         List<DoctorCheck> checks = Doctor.run(in);
-        DoctorCheck found = checks.stream().filter(c -> c.name().equals(check)).findFirst().orElseThrow();
+        DoctorCheck found =
+                checks.stream().filter(c -> c.name().equals(check)).findFirst().orElseThrow();
         assertThat(found.status()).as(found.line()).isEqualTo(status);
         assertThat(found.message()).contains(message);
         if (reason == null) {
-            assertThat(found.findings()).as("reported by the topology as GpuNodeOutsideTopology, node by node").isEmpty();
+            assertThat(found.findings())
+                    .as("reported by the topology as GpuNodeOutsideTopology, node by node")
+                    .isEmpty();
         } else {
-            assertThat(found.findings()).isNotEmpty().allSatisfy(f -> assertThat(f.reason().reason()).isEqualTo(reason));
+            assertThat(found.findings())
+                    .isNotEmpty()
+                    .allSatisfy(f -> assertThat(f.reason().reason()).isEqualTo(reason));
         }
-        assertThat(checks).filteredOn(c -> !c.name().equals(check))
+        assertThat(checks)
+                .filteredOn(c -> !c.name().equals(check))
                 .allSatisfy(c -> assertThat(c.status()).as(c.line()).isEqualTo(DoctorCheck.Status.OK));
         assertThat(DoctorCheck.worst(checks).exitCode()).isEqualTo(status.exitCode());
     }

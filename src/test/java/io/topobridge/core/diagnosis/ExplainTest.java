@@ -46,9 +46,11 @@ class ExplainTest {
         Explanation e = Explain.of(c.gang("too-big", "hard", 1, List.of()), c.capacity());
         assertThat(e.pending()).isTrue();
         assertThat(e.reason()).isEqualTo(PendingReason.NO_DOMAIN_FITS);
-        assertThat(e.sentence()).isEqualTo("needs 40 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 36"
-                + " free (nvlink-r05-1); tier 2 (nvlink-domain) has 72 free in domain-r05");
-        assertThat(e.tiers()).extracting(t -> t.tier() + ":" + t.domainsThatFit() + "/" + t.domains() + ":" + t.allowed())
+        assertThat(e.sentence())
+                .isEqualTo("needs 40 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 36"
+                        + " free (nvlink-r05-1); tier 2 (nvlink-domain) has 72 free in domain-r05");
+        assertThat(e.tiers())
+                .extracting(t -> t.tier() + ":" + t.domainsThatFit() + "/" + t.domains() + ":" + t.allowed())
                 .containsExactly("1:0/3:true", "2:1/2:false", "3:1/2:false", "4:1/1:false");
     }
 
@@ -63,8 +65,9 @@ class ExplainTest {
         pendingGang(c, "nine", 9);
         Explanation e = Explain.of(c.gang("nine", "hard", 1, List.of()), c.capacity());
         assertThat(e.reason()).isEqualTo(PendingReason.WAITING_FOR_SCHEDULER);
-        assertThat(e.sentence()).startsWith("needs 36 nvidia.com/gpu within one tier-1 domain (nvlink); 1 of 3 have room,"
-                + " the best nvlink-r05-2 with 36 free");
+        assertThat(e.sentence())
+                .startsWith("needs 36 nvidia.com/gpu within one tier-1 domain (nvlink); 1 of 3 have room,"
+                        + " the best nvlink-r05-2 with 36 free");
     }
 
     @Test
@@ -72,8 +75,9 @@ class ExplainTest {
         Cluster c = pendingGang(cluster(), "huge", 30);
         Explanation e = Explain.of(c.gang("huge", "hard", 2, List.of()), c.capacity());
         assertThat(e.reason()).isEqualTo(PendingReason.INSUFFICIENT_CAPACITY);
-        assertThat(e.sentence()).isEqualTo("needs 120 nvidia.com/gpu within one tier-2 domain (nvlink-domain); the best has"
-                + " 72 free (domain-r05); no domain at any tier has room (the whole cluster has 104 free)");
+        assertThat(e.sentence())
+                .isEqualTo("needs 120 nvidia.com/gpu within one tier-2 domain (nvlink-domain); the best has"
+                        + " 72 free (domain-r05); no domain at any tier has room (the whole cluster has 104 free)");
     }
 
     @Test
@@ -83,7 +87,8 @@ class ExplainTest {
         c.pod("w-0", null, 2, "w", null, Map.of());
         Explanation e = Explain.of(c.gang("w", "hard", 1, List.of()), c.capacity());
         assertThat(e.tiers().get(0).domainsThatFit()).isZero();
-        assertThat(e.sentence()).startsWith("needs 2 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 2 free (p)");
+        assertThat(e.sentence())
+                .startsWith("needs 2 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 2 free (p)");
     }
 
     @Test
@@ -91,15 +96,27 @@ class ExplainTest {
         Cluster c = pendingGang(cluster(), "soft", 10);
         Explanation e = Explain.of(c.gang("soft", "soft", 1, List.of()), c.capacity());
         assertThat(e.reason()).isEqualTo(PendingReason.WAITING_FOR_SCHEDULER);
-        assertThat(e.sentence()).isEqualTo("needs 40 nvidia.com/gpu; the cluster has 104 free, enough; waiting for Volcano");
+        assertThat(e.sentence())
+                .isEqualTo("needs 40 nvidia.com/gpu; the cluster has 104 free, enough; waiting for Volcano");
     }
 
     @Test
     void missingPodsComeFirst() {
         Cluster c = pendingGang(cluster(), "few", 2);
         GangView g = c.gang("few", "hard", 1, List.of());
-        GangView wantsFour = new GangView(g.namespace(), g.podGroup(), g.workload(), g.phase(), 4, g.minResources(),
-                g.mode(), g.highestTier(), g.subGroups(), g.conditions(), g.created(), g.pods());
+        GangView wantsFour = new GangView(
+                g.namespace(),
+                g.podGroup(),
+                g.workload(),
+                g.phase(),
+                4,
+                g.minResources(),
+                g.mode(),
+                g.highestTier(),
+                g.subGroups(),
+                g.conditions(),
+                g.created(),
+                g.pods());
         Explanation e = Explain.of(wantsFour, c.capacity());
         assertThat(e.reason()).isEqualTo(PendingReason.PODS_MISSING);
         assertThat(e.sentence()).startsWith("waits for its pods: 2 of 4 exist; ");
@@ -111,8 +128,20 @@ class ExplainTest {
         GangView g = c.gang("few", "hard", 1, List.of());
         assertThat(Explain.of(g, c.capacity()).chosenTier()).isNull();
         String why = "1 (nvlink): 8 GPUs fit in 3 of 3 nvlink domains";
-        GangView chosen = new GangView(g.namespace(), g.podGroup(), g.workload(), g.phase(), g.minMember(),
-                g.minResources(), g.mode(), g.highestTier(), g.subGroups(), g.conditions(), g.created(), g.pods(), why);
+        GangView chosen = new GangView(
+                g.namespace(),
+                g.podGroup(),
+                g.workload(),
+                g.phase(),
+                g.minMember(),
+                g.minResources(),
+                g.mode(),
+                g.highestTier(),
+                g.subGroups(),
+                g.conditions(),
+                g.created(),
+                g.pods(),
+                why);
         assertThat(Explain.of(chosen, c.capacity()).chosenTier()).isEqualTo(why);
     }
 
@@ -125,7 +154,8 @@ class ExplainTest {
         Explanation e = Explain.of(c.gang("tp", "hard", 1, List.of()), c.capacity());
         assertThat(e.pending()).isFalse();
         assertThat(e.achieved().gang().value()).isEqualTo("1");
-        assertThat(e.sentence()).isEqualTo("placed: all 9 pods within tier 1 (nvlink) in nvlink-r05-2 (asked for tier 1 or"
-                + " below, hard)");
+        assertThat(e.sentence())
+                .isEqualTo("placed: all 9 pods within tier 1 (nvlink) in nvlink-r05-2 (asked for tier 1 or"
+                        + " below, hard)");
     }
 }

@@ -42,8 +42,13 @@ class UserTextTest {
                 Arguments.of("exactly the limit", "b".repeat(100), "\"" + "b".repeat(100) + "\""),
                 Arguments.of("one over the limit", "b".repeat(101), "\"" + "b".repeat(100) + "\u2026\" (101 chars)"),
                 Arguments.of("1 MiB", MIB, "\"" + "a".repeat(100) + "\u2026\" (1048576 chars)"),
-                Arguments.of("an escape is never split", "c".repeat(99) + "\n", "\"" + "c".repeat(99) + "\u2026\" (100 chars)"),
-                Arguments.of("a surrogate pair is never split", "d".repeat(99) + "\ud83d\ude80",
+                Arguments.of(
+                        "an escape is never split",
+                        "c".repeat(99) + "\n",
+                        "\"" + "c".repeat(99) + "\u2026\" (100 chars)"),
+                Arguments.of(
+                        "a surrogate pair is never split",
+                        "d".repeat(99) + "\ud83d\ude80",
                         "\"" + "d".repeat(99) + "\u2026\" (101 chars)"));
     }
 
@@ -62,8 +67,14 @@ class UserTextTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"vllm", "gb200-r01-t01", "Upper-Case-Node", "<unnamed>",
-            "example.com/a-prefix-of-the-longest-kind/and-a-name-of-sixty-three-characters-abcdefghijklmnopqrstuvw"})
+    @ValueSource(
+            strings = {
+                "vllm",
+                "gb200-r01-t01",
+                "Upper-Case-Node",
+                "<unnamed>",
+                "example.com/a-prefix-of-the-longest-kind/and-a-name-of-sixty-three-characters-abcdefghijklmnopqrstuvw"
+            })
     void identifiersAClusterCouldHoldAreUnchanged(String name) {
         assertThat(UserText.identifier(name)).isSameAs(name);
         String longest = "n".repeat(253) + "/" + "k".repeat(63);
@@ -88,9 +99,13 @@ class UserTextTest {
     void aLineIsCutWithinItsBytesAtACharacterBoundary(String unit) {
         String line = UserText.line(unit.repeat(5000), UserText.MAX_MESSAGE_BYTES);
         byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
-        assertThat(bytes.length).isLessThanOrEqualTo(UserText.MAX_MESSAGE_BYTES).isGreaterThan(UserText.MAX_MESSAGE_BYTES - 8);
+        assertThat(bytes.length)
+                .isLessThanOrEqualTo(UserText.MAX_MESSAGE_BYTES)
+                .isGreaterThan(UserText.MAX_MESSAGE_BYTES - 8);
         assertThat(line).endsWith("\u2026");
-        assertThat(new String(bytes, StandardCharsets.UTF_8)).as("valid UTF-8, no half character").isEqualTo(line);
+        assertThat(new String(bytes, StandardCharsets.UTF_8))
+                .as("valid UTF-8, no half character")
+                .isEqualTo(line);
         assertThat(unsafeCharacters(line)).isZero();
     }
 
@@ -99,8 +114,10 @@ class UserTextTest {
     @ValueSource(longs = {1, 7, 42, 1234, 99991})
     void quotesAreBoundedOneLineAndLossless(long seed) {
         Random random = new Random(seed);
-        int[] hostile = {'\n', '\r', '\t', 0, 0x1b, 0x7f, 0x85, 0x2028, 0x2029, 0x202e, 0x2066, 0x200b, 0xfeff, 0xd800,
-            0xdfff, '"', '\\', 0xe0041, 0x1f680, 'a', 'Z', '0', '-', '.', ' ', 0xe9};
+        int[] hostile = {
+            '\n', '\r', '\t', 0, 0x1b, 0x7f, 0x85, 0x2028, 0x2029, 0x202e, 0x2066, 0x200b, 0xfeff, 0xd800, 0xdfff, '"',
+            '\\', 0xe0041, 0x1f680, 'a', 'Z', '0', '-', '.', ' ', 0xe9
+        };
         for (int i = 0; i < 2000; i++) {
             StringBuilder value = new StringBuilder();
             int length = random.nextInt(i % 10 == 0 ? 400 : 60);
@@ -108,7 +125,9 @@ class UserTextTest {
                 value.appendCodePoint(hostile[random.nextInt(hostile.length)]);
             }
             String quoted = UserText.quote(value.toString());
-            assertThat(unsafeCharacters(quoted)).as("seed %d value %s", seed, quoted).isZero();
+            assertThat(unsafeCharacters(quoted))
+                    .as("seed %d value %s", seed, quoted)
+                    .isZero();
             assertThat(quoted).startsWith("\"");
             boolean cut = quoted.endsWith(" chars)");
             int body = quoted.lastIndexOf('"') - 1;
@@ -124,11 +143,16 @@ class UserTextTest {
     }
 
     private static long unsafeCharacters(String text) {
-        return text.codePoints().filter(cp -> switch (Character.getType(cp)) {
-            case Character.CONTROL, Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
-                    Character.SURROGATE -> true;
-            default -> false;
-        }).count();
+        return text.codePoints()
+                .filter(cp -> switch (Character.getType(cp)) {
+                    case Character.CONTROL,
+                            Character.FORMAT,
+                            Character.LINE_SEPARATOR,
+                            Character.PARAGRAPH_SEPARATOR,
+                            Character.SURROGATE -> true;
+                    default -> false;
+                })
+                .count();
     }
 
     /** Reads a quote back: the inverse of the escaping, as a reader of the message would. */

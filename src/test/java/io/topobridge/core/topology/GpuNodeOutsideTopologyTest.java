@@ -18,7 +18,9 @@ class GpuNodeOutsideTopologyTest {
     static Stream<Arguments> nodes() {
         return Stream.of(
                 Arguments.of("GPUs by allocatable, no topology labels", new NodeInfo("g1", Map.of(), true), true),
-                Arguments.of("GPUs by feature discovery's labels", new NodeInfo("g2", Map.of("nvidia.com/gpu.present", "true")),
+                Arguments.of(
+                        "GPUs by feature discovery's labels",
+                        new NodeInfo("g2", Map.of("nvidia.com/gpu.present", "true")),
                         true),
                 Arguments.of("GPUs, in a tree", new NodeInfo("g3", LEAF, true), false),
                 Arguments.of("a CPU node outside every tree", new NodeInfo("c1", Map.of()), false));
@@ -27,12 +29,14 @@ class GpuNodeOutsideTopologyTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("nodes")
     void reported(String name, NodeInfo node, boolean reported) {
-        var others = List.of(new NodeInfo("n1", LEAF, true), new NodeInfo("n2", Map.of("volcano.sh/hypernode", "tor-2")));
+        var others =
+                List.of(new NodeInfo("n1", LEAF, true), new NodeInfo("n2", Map.of("volcano.sh/hypernode", "tor-2")));
         var all = new java.util.ArrayList<>(others);
         all.add(node);
         TopologyResult result = new TopologyBuilder(TopologySettings.auto()).build(all);
         List<Finding> gpu = result.findings().stream()
-                .filter(f -> f.reason() == TopologyReason.GPU_NODE_OUTSIDE_TOPOLOGY).toList();
+                .filter(f -> f.reason() == TopologyReason.GPU_NODE_OUTSIDE_TOPOLOGY)
+                .toList();
         if (reported) {
             assertThat(gpu).singleElement().satisfies(f -> {
                 assertThat(f.object().name()).isEqualTo(node.name());

@@ -42,21 +42,27 @@ class HyperNodeChangesTest {
             if (step instanceof Apply apply) {
                 now.put(apply.hyperNode().name(), apply.hyperNode().spec());
             } else if (step instanceof Delete delete) {
-                assertThat(now.remove(delete.name())).as("%s: deleted %s existed", context, delete.name()).isNotNull();
+                assertThat(now.remove(delete.name()))
+                        .as("%s: deleted %s existed", context, delete.name())
+                        .isNotNull();
             }
             Map<String, String> owner = new HashMap<>();
-            now.forEach((name, spec) -> HyperNodeChanges.members(spec).forEach(m ->
-                    assertThat(owner.put(m, name)).as("%s: after %s, %s is listed by two HyperNodes", context, step, m).isNull()));
+            now.forEach((name, spec) -> HyperNodeChanges.members(spec)
+                    .forEach(m -> assertThat(owner.put(m, name))
+                            .as("%s: after %s, %s is listed by two HyperNodes", context, step, m)
+                            .isNull()));
         }
         return now;
     }
 
     @Test
     void oneNodeMovingBetweenRacksWritesTheLoserFirst() {
-        List<NodeInfo> before = List.of(node("a").label("rack", "r1").label("zone", "z").build(),
+        List<NodeInfo> before = List.of(
+                node("a").label("rack", "r1").label("zone", "z").build(),
                 node("b").label("rack", "r1").label("zone", "z").build(),
                 node("c").label("rack", "r2").label("zone", "z").build());
-        List<NodeInfo> after = List.of(node("a").label("rack", "r1").label("zone", "z").build(),
+        List<NodeInfo> after = List.of(
+                node("a").label("rack", "r1").label("zone", "z").build(),
                 node("b").label("rack", "r2").label("zone", "z").build(),
                 node("c").label("rack", "r2").label("zone", "z").build());
         TopologyResult from = build(before);
@@ -66,18 +72,22 @@ class HyperNodeChangesTest {
         assertThat(end).isEqualTo(state(to));
         String r1 = TreeAssertions.assertValidTree(to, "to").nodeParent().get("a");
         String r2 = TreeAssertions.assertValidTree(to, "to").nodeParent().get("b");
-        List<String> order = steps.stream().map(s -> s instanceof Apply a ? a.hyperNode().name() : ((Delete) s).name()).toList();
+        List<String> order = steps.stream()
+                .map(s -> s instanceof Apply a ? a.hyperNode().name() : ((Delete) s).name())
+                .toList();
         assertThat(order.indexOf(r1)).isLessThan(order.indexOf(r2));
         assertThat(steps).noneMatch(s -> s instanceof Apply a && a.intermediate());
     }
 
     @Test
     void swappingMembersGoesThroughAnIntermediateVersion() {
-        List<NodeInfo> before = List.of(node("a").label("rack", "r1").label("zone", "z").build(),
+        List<NodeInfo> before = List.of(
+                node("a").label("rack", "r1").label("zone", "z").build(),
                 node("b").label("rack", "r1").label("zone", "z").build(),
                 node("c").label("rack", "r2").label("zone", "z").build(),
                 node("d").label("rack", "r2").label("zone", "z").build());
-        List<NodeInfo> after = List.of(node("a").label("rack", "r1").label("zone", "z").build(),
+        List<NodeInfo> after = List.of(
+                node("a").label("rack", "r1").label("zone", "z").build(),
                 node("b").label("rack", "r2").label("zone", "z").build(),
                 node("c").label("rack", "r1").label("zone", "z").build(),
                 node("d").label("rack", "r2").label("zone", "z").build());
@@ -90,7 +100,8 @@ class HyperNodeChangesTest {
 
     @Test
     void nothingChangedStillListsEveryHyperNodeOnceAndDeletesNothing() {
-        TopologyResult now = build(List.of(node("a").label("rack", "r1").label("zone", "z").build()));
+        TopologyResult now =
+                build(List.of(node("a").label("rack", "r1").label("zone", "z").build()));
         List<Step> steps = HyperNodeChanges.plan(now.hyperNodes(), state(now));
         assertThat(steps).hasSize(now.hyperNodes().size()).allMatch(s -> s instanceof Apply a && !a.intermediate());
     }
@@ -99,22 +110,33 @@ class HyperNodeChangesTest {
     static List<NodeInfo> racks(String... cliques) {
         List<NodeInfo> out = new ArrayList<>();
         for (int i = 0; i < cliques.length; i++) {
-            out.add(node("t" + i).label("fabric.topograph.run/tier-0", i < cliques.length / 2 ? "l1" : "l2")
-                    .label("fabric.topograph.run/tier-1", "s").label("nvidia.com/gpu.clique", cliques[i]).build());
+            out.add(node("t" + i)
+                    .label("fabric.topograph.run/tier-0", i < cliques.length / 2 ? "l1" : "l2")
+                    .label("fabric.topograph.run/tier-1", "s")
+                    .label("nvidia.com/gpu.clique", cliques[i])
+                    .build());
         }
         return out;
     }
 
     static Stream<Arguments> nvlinkChanges() {
         return Stream.of(
-                Arguments.of("a rack is split into two partitions",
-                        racks("u.1", "u.1", "u.1", "v.1", "v.1", "v.1"), racks("u.1", "u.1", "u.2", "v.1", "v.1", "v.1")),
-                Arguments.of("the split is undone",
-                        racks("u.1", "u.1", "u.2", "v.1", "v.1", "v.1"), racks("u.1", "u.1", "u.1", "v.1", "v.1", "v.1")),
-                Arguments.of("a tray moves to the other partition",
-                        racks("u.1", "u.1", "u.2", "v.1", "v.1", "v.1"), racks("u.1", "u.2", "u.2", "v.1", "v.1", "v.1")),
-                Arguments.of("the other rack is split too",
-                        racks("u.1", "u.1", "u.2", "v.1", "v.1", "v.1"), racks("u.1", "u.1", "u.2", "v.1", "v.2", "v.2")));
+                Arguments.of(
+                        "a rack is split into two partitions",
+                        racks("u.1", "u.1", "u.1", "v.1", "v.1", "v.1"),
+                        racks("u.1", "u.1", "u.2", "v.1", "v.1", "v.1")),
+                Arguments.of(
+                        "the split is undone",
+                        racks("u.1", "u.1", "u.2", "v.1", "v.1", "v.1"),
+                        racks("u.1", "u.1", "u.1", "v.1", "v.1", "v.1")),
+                Arguments.of(
+                        "a tray moves to the other partition",
+                        racks("u.1", "u.1", "u.2", "v.1", "v.1", "v.1"),
+                        racks("u.1", "u.2", "u.2", "v.1", "v.1", "v.1")),
+                Arguments.of(
+                        "the other rack is split too",
+                        racks("u.1", "u.1", "u.2", "v.1", "v.1", "v.1"),
+                        racks("u.1", "u.1", "u.2", "v.1", "v.2", "v.2")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -153,12 +175,24 @@ class HyperNodeChangesTest {
         TopologyResult from = build(before);
         TopologyResult to = build(after);
         List<Step> steps = HyperNodeChanges.plan(to.hyperNodes(), state(from));
-        assertThat(run(state(from), steps, "seed " + seed)).as("seed %d ends at the desired state", seed).isEqualTo(state(to));
-        Set<String> deletes = Set.copyOf(steps.stream().filter(s -> s instanceof Delete).map(s -> ((Delete) s).name()).toList());
-        assertThat(deletes).as("seed %d", seed).allMatch(n -> !state(to).containsKey(n) || !HyperNodeChanges.members(state(from).get(n)).removeAll(HyperNodeChanges.members(state(to).get(n))));
+        assertThat(run(state(from), steps, "seed " + seed))
+                .as("seed %d ends at the desired state", seed)
+                .isEqualTo(state(to));
+        Set<String> deletes = Set.copyOf(steps.stream()
+                .filter(s -> s instanceof Delete)
+                .map(s -> ((Delete) s).name())
+                .toList());
+        assertThat(deletes)
+                .as("seed %d", seed)
+                .allMatch(n -> !state(to).containsKey(n)
+                        || !HyperNodeChanges.members(state(from).get(n))
+                                .removeAll(HyperNodeChanges.members(state(to).get(n))));
     }
 
     static NodeInfo randomNode(Random random, String name) {
-        return node(name).label("rack", "r" + random.nextInt(4)).label("zone", "z" + random.nextInt(3)).build();
+        return node(name)
+                .label("rack", "r" + random.nextInt(4))
+                .label("zone", "z" + random.nextInt(3))
+                .build();
     }
 }

@@ -42,7 +42,9 @@ class HyperNodeNamesTest {
 
     @Test
     void hashIsStableAndDependsOnIdentityOnly() {
-        assertThat(HyperNodeNames.hash("aws\nk=v", 8)).isEqualTo(HyperNodeNames.hash("aws\nk=v", 8)).hasSize(8);
+        assertThat(HyperNodeNames.hash("aws\nk=v", 8))
+                .isEqualTo(HyperNodeNames.hash("aws\nk=v", 8))
+                .hasSize(8);
         assertThat(HyperNodeNames.hash("aws\nk=v", 8)).isNotEqualTo(HyperNodeNames.hash("aws\nk=w", 8));
         assertThat(HyperNodeNames.hash("x", 16)).startsWith(HyperNodeNames.hash("x", 8));
     }
@@ -81,10 +83,12 @@ class HyperNodeNamesTest {
             }
             String tier = random.nextBoolean() ? "leaf" : "network-block";
             String readable = HyperNodeNames.readable(tier, value.toString());
-            String name = HyperNodeNames.lossless(tier, value.toString()) ? readable
+            String name = HyperNodeNames.lossless(tier, value.toString())
+                    ? readable
                     : HyperNodeNames.withHash(readable, value.toString(), 8);
             assertThat(HyperNodeNames.matchable(name))
-                    .as("seed %d value '%s' gave name '%s'", seed, value, name).isTrue();
+                    .as("seed %d value '%s' gave name '%s'", seed, value, name)
+                    .isTrue();
         }
     }
 }

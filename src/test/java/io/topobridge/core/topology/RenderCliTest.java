@@ -3,15 +3,15 @@ package io.topobridge.core.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.topobridge.cli.TopobridgeCommand;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.render.Renderer;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.manifest.ManifestReader;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.junit.QuarkusTest;
-import io.topobridge.cli.TopobridgeCommand;
 import io.topobridge.testing.MockApiServer;
 import jakarta.inject.Inject;
 import java.io.ByteArrayOutputStream;
@@ -36,8 +36,7 @@ public class RenderCliTest {
     @Inject
     CommandLine.IFactory factory;
 
-    record Run(int exit, String out, String err) {
-    }
+    record Run(int exit, String out, String err) {}
 
     private synchronized Run run(String... args) {
         PrintStream out = System.out;
@@ -61,19 +60,24 @@ public class RenderCliTest {
         assertThat(run.exit()).as(run.err()).isZero();
         String expected = Files.readString(TopologyGoldenTest.GOLDEN.resolve("examples-gpu-cluster/expected.yaml"));
         assertThat(TopologyGoldenTest.trees(run.out())).isEqualTo(TopologyGoldenTest.trees(expected));
-        assertThat(run.err()).isEqualTo(Files.readString(TopologyGoldenTest.GOLDEN.resolve("examples-gpu-cluster/findings.txt")));
+        assertThat(run.err())
+                .isEqualTo(Files.readString(TopologyGoldenTest.GOLDEN.resolve("examples-gpu-cluster/findings.txt")));
     }
 
     @Test
     void findingsGoToStderrOneLineEach() throws Exception {
-        Run run = run("render", "--tiers", "example.com/rack=rack,topology.kubernetes.io/zone=zone",
+        Run run = run(
+                "render",
+                "--tiers",
+                "example.com/rack=rack,topology.kubernetes.io/zone=zone",
                 TopologyGoldenTest.GOLDEN.resolve("bad-labels/input.yaml").toString());
         assertThat(run.exit()).isZero();
-        assertThat(run.err().lines()).contains(
-                "WARNING Node/no-zone MissingTierLabels: node carries configured tier labels but lacks"
+        assertThat(run.err().lines())
+                .contains("WARNING Node/no-zone MissingTierLabels: node carries configured tier labels but lacks"
                         + " topology.kubernetes.io/zone (tier zone); left out of the topology tree");
         assertThat(TopologyGoldenTest.trees(run.out()))
-                .isEqualTo(TopologyGoldenTest.trees(Files.readString(TopologyGoldenTest.GOLDEN.resolve("bad-labels/expected.yaml"))));
+                .isEqualTo(TopologyGoldenTest.trees(
+                        Files.readString(TopologyGoldenTest.GOLDEN.resolve("bad-labels/expected.yaml"))));
     }
 
     /** Valid neighbours next to workloads whose fields hold the wrong type, garbage and unparsable quantities. */
@@ -112,11 +116,16 @@ public class RenderCliTest {
         Run run = run("render", dir.toString());
         assertThat(run.exit()).as(run.err()).isEqualTo(1);
         assertThat(run.out()).contains("name: tb-deploy-good").doesNotContain("tb-deploy-quantity", "tb-lws-typed");
-        assertThat(run.err().lines()).as(run.err()).isNotEmpty()
+        assertThat(run.err().lines())
+                .as(run.err())
+                .isNotEmpty()
                 .allMatch(l -> l.matches("(INFO|WARNING|REJECTED) \\S+ \\S+: .*"))
                 .noneMatch(l -> l.contains("Exception") || l.startsWith("\tat "));
-        assertThat(run.err()).contains("REJECTED Deployment/ns/quantity UnreadableWorkload",
-                "REJECTED LeaderWorkerSet/ns/typed UnreadableWorkload", "REJECTED StormService/ns/storm UnreadableWorkload");
+        assertThat(run.err())
+                .contains(
+                        "REJECTED Deployment/ns/quantity UnreadableWorkload",
+                        "REJECTED LeaderWorkerSet/ns/typed UnreadableWorkload",
+                        "REJECTED StormService/ns/storm UnreadableWorkload");
     }
 
     /**
@@ -151,11 +160,17 @@ public class RenderCliTest {
         Run run = run(args);
 
         var read = new ManifestReader(new KubernetesSerialization()).read(List.of(input));
-        List<Finding> findings = new Renderer(TopologySettings.parse("auto", List.of("example.com/rack=rack")),
-                WorkloadSettings.defaults(), AdmissionSettings.defaults()).render(read.objects()).findings();
+        List<Finding> findings = new Renderer(
+                        TopologySettings.parse("auto", List.of("example.com/rack=rack")),
+                        WorkloadSettings.defaults(),
+                        AdmissionSettings.defaults())
+                .render(read.objects())
+                .findings();
         assertThat(read.findings()).isEmpty();
-        assertThat(findings).extracting(f -> f.reason().reason()).containsExactlyInAnyOrder("InvalidAnnotation",
-                "UnknownAnnotation", "UnmatchableNodeName", "SingleDomainTier");
+        assertThat(findings)
+                .extracting(f -> f.reason().reason())
+                .containsExactlyInAnyOrder(
+                        "InvalidAnnotation", "UnknownAnnotation", "UnmatchableNodeName", "SingleDomainTier");
         assertThat(run.exit()).isEqualTo(1);
         List<String> lines = run.err().lines().toList();
         assertThat(lines).as(run.err()).hasSameSizeAs(findings);
@@ -165,8 +180,13 @@ public class RenderCliTest {
             assertThat(line.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(UserText.MAX_MESSAGE_BYTES);
         });
         assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("WARNING Node/N2\\u001b[31m\\r\\nWARNING Node/n3 "));
-        assertThat(lines).anySatisfy(l -> assertThat(l).contains("rack \"r1\\nINFO HyperNode/rack-r2 SingleDomainTier: forged\""));
-        assertThat(lines).anySatisfy(l -> assertThat(l).contains("topobridge.io/highest-tier=\"2\\nREJECTED").contains(" chars)"));
+        assertThat(lines)
+                .anySatisfy(
+                        l -> assertThat(l).contains("rack \"r1\\nINFO HyperNode/rack-r2 SingleDomainTier: forged\""));
+        assertThat(lines)
+                .anySatisfy(l -> assertThat(l)
+                        .contains("topobridge.io/highest-tier=\"2\\nREJECTED")
+                        .contains(" chars)"));
         assertThat(lines).anySatisfy(l -> assertThat(l).contains("topobridge.io/x\\u2028y=\"\\u202e1\""));
     }
 

@@ -45,16 +45,32 @@ class SchedulerConfigTest {
     static Stream<Arguments> cases() {
         return Stream.of(
                 Arguments.of("plugin listed", Map.of(KEY, WITH_PLUGIN), HardTopology.ENFORCED, null),
-                Arguments.of("Volcano's default configuration", Map.of(KEY, DEFAULT_CONF), HardTopology.PLUGIN_MISSING,
+                Arguments.of(
+                        "Volcano's default configuration",
+                        Map.of(KEY, DEFAULT_CONF),
+                        HardTopology.PLUGIN_MISSING,
                         "does not list the network-topology-aware plugin (it lists priority, gang, conformance, overcommit"),
                 Arguments.of("ConfigMap absent", null, HardTopology.CONFIG_MISSING, "was not found"),
-                Arguments.of("key absent", Map.of("other.conf", WITH_PLUGIN), HardTopology.CONFIG_UNREADABLE,
+                Arguments.of(
+                        "key absent",
+                        Map.of("other.conf", WITH_PLUGIN),
+                        HardTopology.CONFIG_UNREADABLE,
                         "it has no 'volcano-scheduler.conf' key"),
                 Arguments.of("not YAML", Map.of(KEY, "tiers: [\n- {"), HardTopology.CONFIG_UNREADABLE, "is not YAML"),
-                Arguments.of("a scalar", Map.of(KEY, "just text"), HardTopology.CONFIG_UNREADABLE, "is not a YAML mapping"),
-                Arguments.of("no tiers", Map.of(KEY, "actions: allocate"), HardTopology.CONFIG_UNREADABLE, "has no tiers list"),
-                Arguments.of("plugin name only as an argument value", Map.of(KEY, "tiers:\n- plugins:\n  - name: gang\n    arguments:\n      x: network-topology-aware\n"),
-                        HardTopology.PLUGIN_MISSING, "it lists gang"));
+                Arguments.of(
+                        "a scalar", Map.of(KEY, "just text"), HardTopology.CONFIG_UNREADABLE, "is not a YAML mapping"),
+                Arguments.of(
+                        "no tiers",
+                        Map.of(KEY, "actions: allocate"),
+                        HardTopology.CONFIG_UNREADABLE,
+                        "has no tiers list"),
+                Arguments.of(
+                        "plugin name only as an argument value",
+                        Map.of(
+                                KEY,
+                                "tiers:\n- plugins:\n  - name: gang\n    arguments:\n      x: network-topology-aware\n"),
+                        HardTopology.PLUGIN_MISSING,
+                        "it lists gang"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -52,7 +52,9 @@ class TopologyBuilderTest {
     }
 
     static DesiredHyperNode hyperNode(TopologyResult result, String name) {
-        return result.hyperNodes().stream().filter(h -> h.name().equals(name)).findFirst()
+        return result.hyperNodes().stream()
+                .filter(h -> h.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no HyperNode " + name + " in " + names(result)));
     }
 
@@ -61,60 +63,163 @@ class TopologyBuilderTest {
     }
 
     static List<String> members(DesiredHyperNode hn) {
-        return hn.spec().getMembers().stream().map(m -> m.getSelector().getExactMatch().getName()).toList();
+        return hn.spec().getMembers().stream()
+                .map(m -> m.getSelector().getExactMatch().getName())
+                .toList();
     }
 
     // ---- presets: which tiers each scheme gives ---------------------------------------------------------
 
     static Stream<Arguments> presets() {
         return Stream.of(
-                Arguments.of("aws three layers", "aws", List.of(
-                        node("a").label(AWS + "1", "nn-1").label(AWS + "2", "nn-2").label(AWS + "3", "nn-3a").build(),
-                        node("b").label(AWS + "1", "nn-1").label(AWS + "2", "nn-2").label(AWS + "3", "nn-3b").build()),
+                Arguments.of(
+                        "aws three layers",
+                        "aws",
+                        List.of(
+                                node("a")
+                                        .label(AWS + "1", "nn-1")
+                                        .label(AWS + "2", "nn-2")
+                                        .label(AWS + "3", "nn-3a")
+                                        .build(),
+                                node("b")
+                                        .label(AWS + "1", "nn-1")
+                                        .label(AWS + "2", "nn-2")
+                                        .label(AWS + "3", "nn-3b")
+                                        .build()),
                         List.of("1=layer-3", "2=layer-2", "3=layer-1")),
-                Arguments.of("aws with layer-4 on every node", "aws", List.of(
-                        node("a").label(AWS + "1", "1").label(AWS + "2", "2").label(AWS + "3", "3").label(AWS + "4", "4a").build(),
-                        node("b").label(AWS + "1", "1").label(AWS + "2", "2").label(AWS + "3", "3").label(AWS + "4", "4b").build()),
+                Arguments.of(
+                        "aws with layer-4 on every node",
+                        "aws",
+                        List.of(
+                                node("a")
+                                        .label(AWS + "1", "1")
+                                        .label(AWS + "2", "2")
+                                        .label(AWS + "3", "3")
+                                        .label(AWS + "4", "4a")
+                                        .build(),
+                                node("b")
+                                        .label(AWS + "1", "1")
+                                        .label(AWS + "2", "2")
+                                        .label(AWS + "3", "3")
+                                        .label(AWS + "4", "4b")
+                                        .build()),
                         List.of("1=layer-4", "2=layer-3", "3=layer-2", "4=layer-1")),
-                Arguments.of("aws with an NVLink clique on every node", "aws", List.of(
-                        node("a").label(AWS + "1", "1").label(AWS + "2", "2").label(AWS + "3", "3").label(CLIQUE, "u1.1").build(),
-                        node("b").label(AWS + "1", "1").label(AWS + "2", "2").label(AWS + "3", "3").label(CLIQUE, "u2.1").build()),
+                Arguments.of(
+                        "aws with an NVLink clique on every node",
+                        "aws",
+                        List.of(
+                                node("a")
+                                        .label(AWS + "1", "1")
+                                        .label(AWS + "2", "2")
+                                        .label(AWS + "3", "3")
+                                        .label(CLIQUE, "u1.1")
+                                        .build(),
+                                node("b")
+                                        .label(AWS + "1", "1")
+                                        .label(AWS + "2", "2")
+                                        .label(AWS + "3", "3")
+                                        .label(CLIQUE, "u2.1")
+                                        .build()),
                         List.of("1=nvlink", "2=layer-3", "3=layer-2", "4=layer-1")),
-                Arguments.of("gke without host", "gke", List.of(
-                        node("a").label(GKE + "block", "b").label(GKE + "subblock", "s1").build(),
-                        node("b").label(GKE + "block", "b").label(GKE + "subblock", "s2").build()),
+                Arguments.of(
+                        "gke without host",
+                        "gke",
+                        List.of(
+                                node("a")
+                                        .label(GKE + "block", "b")
+                                        .label(GKE + "subblock", "s1")
+                                        .build(),
+                                node("b")
+                                        .label(GKE + "block", "b")
+                                        .label(GKE + "subblock", "s2")
+                                        .build()),
                         List.of("1=subblock", "2=block")),
-                Arguments.of("gke ignores the clique (its sub-block is the NVLink rack)", "gke", List.of(
-                        node("a").label(GKE + "block", "b").label(GKE + "subblock", "s1").label(GKE + "host", "h1").label(CLIQUE, "u.1").build(),
-                        node("b").label(GKE + "block", "b").label(GKE + "subblock", "s1").label(GKE + "host", "h2").label(CLIQUE, "u.1").build()),
+                Arguments.of(
+                        "gke ignores the clique (its sub-block is the NVLink rack)",
+                        "gke",
+                        List.of(
+                                node("a")
+                                        .label(GKE + "block", "b")
+                                        .label(GKE + "subblock", "s1")
+                                        .label(GKE + "host", "h1")
+                                        .label(CLIQUE, "u.1")
+                                        .build(),
+                                node("b")
+                                        .label(GKE + "block", "b")
+                                        .label(GKE + "subblock", "s1")
+                                        .label(GKE + "host", "h2")
+                                        .label(CLIQUE, "u.1")
+                                        .build()),
                         List.of("1=host", "2=subblock", "3=block")),
-                Arguments.of("oci", "oci", List.of(
-                        node("a").label("oci.oraclecloud.com/rdma.hpc_island_id", "i").label("oci.oraclecloud.com/rdma.network_block_id", "n")
-                                .label("oci.oraclecloud.com/rdma.local_block_id", "l").build()),
+                Arguments.of(
+                        "oci",
+                        "oci",
+                        List.of(node("a")
+                                .label("oci.oraclecloud.com/rdma.hpc_island_id", "i")
+                                .label("oci.oraclecloud.com/rdma.network_block_id", "n")
+                                .label("oci.oraclecloud.com/rdma.local_block_id", "l")
+                                .build()),
                         List.of("1=local-block", "2=network-block", "3=hpc-island")),
-                Arguments.of("topograph >= 1.0 with five fabric tiers", "topograph", List.of(
-                        node("a").label(T0, "l").label(T1, "s").label(T2, "c").label("fabric.topograph.run/tier-3", "x")
-                                .label("fabric.topograph.run/tier-4", "y").build()),
+                Arguments.of(
+                        "topograph >= 1.0 with five fabric tiers",
+                        "topograph",
+                        List.of(node("a")
+                                .label(T0, "l")
+                                .label(T1, "s")
+                                .label(T2, "c")
+                                .label("fabric.topograph.run/tier-3", "x")
+                                .label("fabric.topograph.run/tier-4", "y")
+                                .build()),
                         List.of("1=leaf", "2=spine", "3=core", "4=fabric-3", "5=fabric-4")),
-                Arguments.of("topograph fabric tiers and a clique: NVLink under leaf under spine", "auto", List.of(
-                        node("a").label(T0, "l").label(T1, "s").label(CLIQUE, "u.1").build()),
+                Arguments.of(
+                        "topograph fabric tiers and a clique: NVLink under leaf under spine",
+                        "auto",
+                        List.of(node("a")
+                                .label(T0, "l")
+                                .label(T1, "s")
+                                .label(CLIQUE, "u.1")
+                                .build()),
                         List.of("1=nvlink", "2=leaf", "3=spine")),
-                Arguments.of("topograph 0.3", "topograph", List.of(
-                        node("a").label("network.topology.nvidia.com/leaf", "l").label("network.topology.nvidia.com/spine", "s")
-                                .label("network.topology.nvidia.com/core", "c").label("network.topology.nvidia.com/accelerator", "a").build()),
+                Arguments.of(
+                        "topograph 0.3",
+                        "topograph",
+                        List.of(node("a")
+                                .label("network.topology.nvidia.com/leaf", "l")
+                                .label("network.topology.nvidia.com/spine", "s")
+                                .label("network.topology.nvidia.com/core", "c")
+                                .label("network.topology.nvidia.com/accelerator", "a")
+                                .build()),
                         List.of("1=nvlink", "2=leaf", "3=spine", "4=core")),
-                Arguments.of("topograph 0.1", "topograph", List.of(
-                        node("a").label("network.topology.nvidia.com/block", "l").label("network.topology.nvidia.com/spine", "s")
-                                .label("network.topology.nvidia.com/datacenter", "c").build()),
+                Arguments.of(
+                        "topograph 0.1",
+                        "topograph",
+                        List.of(node("a")
+                                .label("network.topology.nvidia.com/block", "l")
+                                .label("network.topology.nvidia.com/spine", "s")
+                                .label("network.topology.nvidia.com/datacenter", "c")
+                                .build()),
                         List.of("1=leaf", "2=spine", "3=core")),
-                Arguments.of("GPU feature discovery alone", "nvidia-gfd", List.of(
-                        node("a").label(CLIQUE, "u.1").build(), node("b").label(CLIQUE, "v.1").build()),
+                Arguments.of(
+                        "GPU feature discovery alone",
+                        "nvidia-gfd",
+                        List.of(
+                                node("a").label(CLIQUE, "u.1").build(),
+                                node("b").label(CLIQUE, "v.1").build()),
                         List.of("1=nvlink")),
-                Arguments.of("topograph accelerator label alone", "auto", List.of(
-                        node("a").label("accelerator.topograph.run/domain", "d").build()),
+                Arguments.of(
+                        "topograph accelerator label alone",
+                        "auto",
+                        List.of(node("a")
+                                .label("accelerator.topograph.run/domain", "d")
+                                .build()),
                         List.of("1=nvlink")),
-                Arguments.of("volcano keys, tor instead of hypernode", "volcano", List.of(
-                        node("a").label("volcano.sh/hypercluster", "c").label("volcano.sh/tor", "t").build()),
+                Arguments.of(
+                        "volcano keys, tor instead of hypernode",
+                        "volcano",
+                        List.of(node("a")
+                                .label("volcano.sh/hypercluster", "c")
+                                .label("volcano.sh/tor", "t")
+                                .build()),
                         List.of("1=leaf", "2=spine")));
     }
 
@@ -124,7 +229,9 @@ class TopologyBuilderTest {
         TopologyResult result = new TopologyBuilder(TopologySettings.parse(preset, List.of())).build(nodes);
         var tree = TreeAssertions.assertValidTree(result, name);
         assertThat(tree.tierNames()).isEqualTo(tiers);
-        assertThat(tree.nodeParent().keySet()).containsExactlyInAnyOrderElementsOf(nodes.stream().map(NodeInfo::name).toList());
+        assertThat(tree.nodeParent().keySet())
+                .containsExactlyInAnyOrderElementsOf(
+                        nodes.stream().map(NodeInfo::name).toList());
         assertThat(result.tiers().top()).isEqualTo(tiers.size());
         assertThat(result.findings()).noneMatch(f -> f.severity() == Severity.WARNING);
     }
@@ -133,7 +240,8 @@ class TopologyBuilderTest {
 
     @Test
     void equalValuesUnderDifferentParentsNeverMerge() {
-        TopologyResult result = build(tiers(RACK + "=rack", ZONE + "=zone"),
+        TopologyResult result = build(
+                tiers(RACK + "=rack", ZONE + "=zone"),
                 node("a1").label(ZONE, "a").label(RACK, "r1").build(),
                 node("b1").label(ZONE, "b").label(RACK, "r1").build());
         var tree = TreeAssertions.assertValidTree(result, "identity");
@@ -141,14 +249,22 @@ class TopologyBuilderTest {
         assertThat(tree.ancestor("a1", 2)).isEqualTo("zone-a");
         assertThat(tree.ancestor("b1", 2)).isEqualTo("zone-b");
         assertThat(result.hyperNodes()).hasSize(4);
-        assertThat(result.findings()).filteredOn(f -> f.reason() == TopologyReason.DOMAIN_PARENT_CONFLICT).hasSize(2)
-                .allMatch(f -> f.message().contains("rack \"r1\"") && f.message().contains("kept as 2 separate HyperNodes"));
+        assertThat(result.findings())
+                .filteredOn(f -> f.reason() == TopologyReason.DOMAIN_PARENT_CONFLICT)
+                .hasSize(2)
+                .allMatch(f ->
+                        f.message().contains("rack \"r1\"") && f.message().contains("kept as 2 separate HyperNodes"));
     }
 
     // ---- NVLink: partitions inside domains, folded where every domain is one partition ------------------------
 
-    record NvlinkCase(String name, TopologySettings settings, List<NodeInfo> nodes, List<String> tiers,
-            Set<Set<String>> partitions, Set<Set<String>> domains) {
+    record NvlinkCase(
+            String name,
+            TopologySettings settings,
+            List<NodeInfo> nodes,
+            List<String> tiers,
+            Set<Set<String>> partitions,
+            Set<Set<String>> domains) {
         @Override
         public String toString() {
             return name;
@@ -161,59 +277,173 @@ class TopologyBuilderTest {
 
     static Stream<NvlinkCase> nvlinkTiers() {
         return Stream.of(
-                new NvlinkCase("one clique per domain: a single nvlink tier, as before", TopologySettings.parse("nvidia-gfd", List.of()),
-                        List.of(node("a").label(CLIQUE, "u1.1").build(), node("b").label(CLIQUE, "u1.1").build(),
+                new NvlinkCase(
+                        "one clique per domain: a single nvlink tier, as before",
+                        TopologySettings.parse("nvidia-gfd", List.of()),
+                        List.of(
+                                node("a").label(CLIQUE, "u1.1").build(),
+                                node("b").label(CLIQUE, "u1.1").build(),
                                 node("c").label(CLIQUE, "u2.1").build()),
-                        List.of("1=nvlink"), Set.of(Set.of("a", "b"), Set.of("c")), null),
-                new NvlinkCase("a domain split into two cliques: nvlink partitions under nvlink-domain", TopologySettings.parse("nvidia-gfd", List.of()),
-                        List.of(node("a").label(CLIQUE, "u1.1").build(), node("b").label(CLIQUE, "u1.2").build(),
-                                node("c").label(CLIQUE, "u2.1").build(), node("d").label(CLIQUE, "u2.1").build()),
-                        List.of("1=nvlink", "2=nvlink-domain"), Set.of(Set.of("a"), Set.of("b"), Set.of("c", "d")),
+                        List.of("1=nvlink"),
+                        Set.of(Set.of("a", "b"), Set.of("c")),
+                        null),
+                new NvlinkCase(
+                        "a domain split into two cliques: nvlink partitions under nvlink-domain",
+                        TopologySettings.parse("nvidia-gfd", List.of()),
+                        List.of(
+                                node("a").label(CLIQUE, "u1.1").build(),
+                                        node("b").label(CLIQUE, "u1.2").build(),
+                                node("c").label(CLIQUE, "u2.1").build(),
+                                        node("d").label(CLIQUE, "u2.1").build()),
+                        List.of("1=nvlink", "2=nvlink-domain"),
+                        Set.of(Set.of("a"), Set.of("b"), Set.of("c", "d")),
                         Set.of(Set.of("a", "b"), Set.of("c", "d"))),
-                new NvlinkCase("fabric tiers and split cliques: partition, domain, leaf, spine", TopologySettings.auto(),
-                        List.of(tray("a", "l1", "s").label(CLIQUE, "u1.1").build(), tray("b", "l1", "s").label(CLIQUE, "u1.2").build(),
+                new NvlinkCase(
+                        "fabric tiers and split cliques: partition, domain, leaf, spine",
+                        TopologySettings.auto(),
+                        List.of(
+                                tray("a", "l1", "s").label(CLIQUE, "u1.1").build(),
+                                tray("b", "l1", "s").label(CLIQUE, "u1.2").build(),
                                 tray("c", "l2", "s").label(CLIQUE, "u2.1").build()),
-                        List.of("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine"), Set.of(Set.of("a"), Set.of("b"), Set.of("c")),
+                        List.of("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine"),
+                        Set.of(Set.of("a"), Set.of("b"), Set.of("c")),
                         Set.of(Set.of("a", "b"), Set.of("c"))),
-                new NvlinkCase("topograph sub-domains count within their domain", TopologySettings.auto(),
-                        List.of(tray("a", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "rack01").build(),
-                                tray("b", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "rack02").build(),
-                                tray("c", "l1", "s").label(DOMAIN, "nvl2").label(SUB_DOMAIN, "rack01").build()),
-                        List.of("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine"), Set.of(Set.of("a"), Set.of("b"), Set.of("c")),
+                new NvlinkCase(
+                        "topograph sub-domains count within their domain",
+                        TopologySettings.auto(),
+                        List.of(
+                                tray("a", "l1", "s")
+                                        .label(DOMAIN, "nvl1")
+                                        .label(SUB_DOMAIN, "rack01")
+                                        .build(),
+                                tray("b", "l1", "s")
+                                        .label(DOMAIN, "nvl1")
+                                        .label(SUB_DOMAIN, "rack02")
+                                        .build(),
+                                tray("c", "l1", "s")
+                                        .label(DOMAIN, "nvl2")
+                                        .label(SUB_DOMAIN, "rack01")
+                                        .build()),
+                        List.of("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine"),
+                        Set.of(Set.of("a"), Set.of("b"), Set.of("c")),
                         Set.of(Set.of("a", "b"), Set.of("c"))),
-                new NvlinkCase("one topograph sub-domain per domain folds", TopologySettings.auto(),
-                        List.of(tray("a", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "nvl1.r1").build(),
-                                tray("b", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "nvl1.r1").build(),
-                                tray("c", "l2", "s").label(DOMAIN, "nvl2").label(SUB_DOMAIN, "nvl2.r1").build()),
-                        List.of("1=nvlink", "2=leaf", "3=spine"), Set.of(Set.of("a", "b"), Set.of("c")), null),
-                new NvlinkCase("a clique under topograph's domain label is its partition (clique finer, as on AWS)", TopologySettings.auto(),
-                        List.of(tray("a", "l1", "s").label(DOMAIN, "us-1").label(CLIQUE, "u1.1").build(),
-                                tray("b", "l1", "s").label(DOMAIN, "us-1").label(CLIQUE, "u1.1").build(),
-                                tray("c", "l1", "s").label(DOMAIN, "us-1").label(CLIQUE, "u1.2").build()),
-                        List.of("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine"), Set.of(Set.of("a", "b"), Set.of("c")),
+                new NvlinkCase(
+                        "one topograph sub-domain per domain folds",
+                        TopologySettings.auto(),
+                        List.of(
+                                tray("a", "l1", "s")
+                                        .label(DOMAIN, "nvl1")
+                                        .label(SUB_DOMAIN, "nvl1.r1")
+                                        .build(),
+                                tray("b", "l1", "s")
+                                        .label(DOMAIN, "nvl1")
+                                        .label(SUB_DOMAIN, "nvl1.r1")
+                                        .build(),
+                                tray("c", "l2", "s")
+                                        .label(DOMAIN, "nvl2")
+                                        .label(SUB_DOMAIN, "nvl2.r1")
+                                        .build()),
+                        List.of("1=nvlink", "2=leaf", "3=spine"),
+                        Set.of(Set.of("a", "b"), Set.of("c")),
+                        null),
+                new NvlinkCase(
+                        "a clique under topograph's domain label is its partition (clique finer, as on AWS)",
+                        TopologySettings.auto(),
+                        List.of(
+                                tray("a", "l1", "s")
+                                        .label(DOMAIN, "us-1")
+                                        .label(CLIQUE, "u1.1")
+                                        .build(),
+                                tray("b", "l1", "s")
+                                        .label(DOMAIN, "us-1")
+                                        .label(CLIQUE, "u1.1")
+                                        .build(),
+                                tray("c", "l1", "s")
+                                        .label(DOMAIN, "us-1")
+                                        .label(CLIQUE, "u1.2")
+                                        .build()),
+                        List.of("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine"),
+                        Set.of(Set.of("a", "b"), Set.of("c")),
                         Set.of(Set.of("a", "b", "c"))),
-                new NvlinkCase("topograph's sub-domain wins over the clique", TopologySettings.auto(),
-                        List.of(tray("a", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "p1").label(CLIQUE, "u1.1").build(),
-                                tray("b", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "p1").label(CLIQUE, "u1.2").build()),
-                        List.of("1=nvlink", "2=leaf", "3=spine"), Set.of(Set.of("a", "b")), null),
-                new NvlinkCase("an unpartitioned domain gets one partition when another is split (uniform depth)", TopologySettings.auto(),
-                        List.of(tray("a", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "p1").build(),
-                                tray("b", "l1", "s").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "p2").build(),
-                                tray("c", "l2", "s").label(DOMAIN, "nvl2").build(), tray("d", "l2", "s").label(DOMAIN, "nvl2").build()),
-                        List.of("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine"), Set.of(Set.of("a"), Set.of("b"), Set.of("c", "d")),
+                new NvlinkCase(
+                        "topograph's sub-domain wins over the clique",
+                        TopologySettings.auto(),
+                        List.of(
+                                tray("a", "l1", "s")
+                                        .label(DOMAIN, "nvl1")
+                                        .label(SUB_DOMAIN, "p1")
+                                        .label(CLIQUE, "u1.1")
+                                        .build(),
+                                tray("b", "l1", "s")
+                                        .label(DOMAIN, "nvl1")
+                                        .label(SUB_DOMAIN, "p1")
+                                        .label(CLIQUE, "u1.2")
+                                        .build()),
+                        List.of("1=nvlink", "2=leaf", "3=spine"),
+                        Set.of(Set.of("a", "b")),
+                        null),
+                new NvlinkCase(
+                        "an unpartitioned domain gets one partition when another is split (uniform depth)",
+                        TopologySettings.auto(),
+                        List.of(
+                                tray("a", "l1", "s")
+                                        .label(DOMAIN, "nvl1")
+                                        .label(SUB_DOMAIN, "p1")
+                                        .build(),
+                                tray("b", "l1", "s")
+                                        .label(DOMAIN, "nvl1")
+                                        .label(SUB_DOMAIN, "p2")
+                                        .build(),
+                                tray("c", "l2", "s").label(DOMAIN, "nvl2").build(),
+                                tray("d", "l2", "s").label(DOMAIN, "nvl2").build()),
+                        List.of("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine"),
+                        Set.of(Set.of("a"), Set.of("b"), Set.of("c", "d")),
                         Set.of(Set.of("a", "b"), Set.of("c", "d"))),
-                new NvlinkCase("topograph 0.3 accelerator with split cliques", TopologySettings.parse("topograph", List.of()),
-                        List.of(node("a").label(V0 + "leaf", "l").label(V0 + "accelerator", "nvl-0").label(CLIQUE, "u.1").build(),
-                                node("b").label(V0 + "leaf", "l").label(V0 + "accelerator", "nvl-0").label(CLIQUE, "u.2").build()),
-                        List.of("1=nvlink", "2=nvlink-domain", "3=leaf"), Set.of(Set.of("a"), Set.of("b")), Set.of(Set.of("a", "b"))),
-                new NvlinkCase("aws layers with split cliques", TopologySettings.parse("aws", List.of()),
-                        List.of(node("a").label(AWS + "1", "1").label(AWS + "2", "2").label(AWS + "3", "3").label(CLIQUE, "u.1").build(),
-                                node("b").label(AWS + "1", "1").label(AWS + "2", "2").label(AWS + "3", "3").label(CLIQUE, "u.2").build()),
-                        List.of("1=nvlink", "2=nvlink-domain", "3=layer-3", "4=layer-2", "5=layer-1"), Set.of(Set.of("a"), Set.of("b")),
+                new NvlinkCase(
+                        "topograph 0.3 accelerator with split cliques",
+                        TopologySettings.parse("topograph", List.of()),
+                        List.of(
+                                node("a")
+                                        .label(V0 + "leaf", "l")
+                                        .label(V0 + "accelerator", "nvl-0")
+                                        .label(CLIQUE, "u.1")
+                                        .build(),
+                                node("b")
+                                        .label(V0 + "leaf", "l")
+                                        .label(V0 + "accelerator", "nvl-0")
+                                        .label(CLIQUE, "u.2")
+                                        .build()),
+                        List.of("1=nvlink", "2=nvlink-domain", "3=leaf"),
+                        Set.of(Set.of("a"), Set.of("b")),
                         Set.of(Set.of("a", "b"))),
-                new NvlinkCase("an explicit clique tier groups by the whole value", tiers(CLIQUE + "=nvlink"),
-                        List.of(node("a").label(CLIQUE, "u.1").build(), node("b").label(CLIQUE, "u.2").build()),
-                        List.of("1=nvlink"), Set.of(Set.of("a"), Set.of("b")), null));
+                new NvlinkCase(
+                        "aws layers with split cliques",
+                        TopologySettings.parse("aws", List.of()),
+                        List.of(
+                                node("a")
+                                        .label(AWS + "1", "1")
+                                        .label(AWS + "2", "2")
+                                        .label(AWS + "3", "3")
+                                        .label(CLIQUE, "u.1")
+                                        .build(),
+                                node("b")
+                                        .label(AWS + "1", "1")
+                                        .label(AWS + "2", "2")
+                                        .label(AWS + "3", "3")
+                                        .label(CLIQUE, "u.2")
+                                        .build()),
+                        List.of("1=nvlink", "2=nvlink-domain", "3=layer-3", "4=layer-2", "5=layer-1"),
+                        Set.of(Set.of("a"), Set.of("b")),
+                        Set.of(Set.of("a", "b"))),
+                new NvlinkCase(
+                        "an explicit clique tier groups by the whole value",
+                        tiers(CLIQUE + "=nvlink"),
+                        List.of(
+                                node("a").label(CLIQUE, "u.1").build(),
+                                node("b").label(CLIQUE, "u.2").build()),
+                        List.of("1=nvlink"),
+                        Set.of(Set.of("a"), Set.of("b")),
+                        null));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -234,8 +464,12 @@ class TopologyBuilderTest {
 
     /** The nodes under each tier-{@code k} HyperNode. */
     static Set<Set<String>> groups(TreeAssertions.Tree tree, List<NodeInfo> nodes, int k) {
-        return nodes.stream().collect(Collectors.groupingBy(n -> tree.ancestor(n.name(), k),
-                Collectors.mapping(NodeInfo::name, Collectors.toSet()))).values().stream().collect(Collectors.toSet());
+        return nodes.stream()
+                .collect(Collectors.groupingBy(
+                        n -> tree.ancestor(n.name(), k), Collectors.mapping(NodeInfo::name, Collectors.toSet())))
+                .values()
+                .stream()
+                .collect(Collectors.toSet());
     }
 
     @Test
@@ -243,18 +477,24 @@ class TopologyBuilderTest {
         List<NodeInfo> rack = new ArrayList<>();
         for (int t = 1; t <= 4; t++) {
             rack.add(tray("r01-t0" + t, "S-7d1a0c2e4b9f3a10", "S-2c5eab0306555424")
-                    .label(CLIQUE, "5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a.1").build());
+                    .label(CLIQUE, "5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a.1")
+                    .build());
         }
         // one partition: the name the tier had before partitions were known
         String folded = "nvlink-5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a-e9ca5ea2";
-        assertThat(names(new TopologyBuilder(TopologySettings.auto()).build(rack))).contains(folded);
+        assertThat(names(new TopologyBuilder(TopologySettings.auto()).build(rack)))
+                .contains(folded);
 
         // split in two: the domain keeps the identity (and hash) and gets its tier's name; partitions are new
         List<NodeInfo> split = new ArrayList<>(rack);
-        split.set(3, tray("r01-t04", "S-7d1a0c2e4b9f3a10", "S-2c5eab0306555424")
-                .label(CLIQUE, "5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a.2").build());
+        split.set(
+                3,
+                tray("r01-t04", "S-7d1a0c2e4b9f3a10", "S-2c5eab0306555424")
+                        .label(CLIQUE, "5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a.2")
+                        .build());
         TopologyResult result = new TopologyBuilder(TopologySettings.auto()).build(split);
-        assertThat(names(result)).doesNotContain(folded)
+        assertThat(names(result))
+                .doesNotContain(folded)
                 .contains("nvlink-domain-5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a-e9ca5ea2")
                 .anyMatch(n -> n.matches("nvlink-5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a-1-[0-9a-f]{8}"))
                 .anyMatch(n -> n.matches("nvlink-5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a-2-[0-9a-f]{8}"));
@@ -262,27 +502,56 @@ class TopologyBuilderTest {
 
     @Test
     void combinedTreePutsTheNvlinkDomainUnderItsLeafUnderItsSpine() {
-        TopologyResult result = build(TopologySettings.auto(),
-                node("a").label(T0, "leaf-1").label(T1, "spine-1").label(CLIQUE, "u1.1").build(),
-                node("b").label(T0, "leaf-1").label(T1, "spine-1").label(CLIQUE, "u1.1").build(),
-                node("c").label(T0, "leaf-2").label(T1, "spine-1").label(CLIQUE, "u2.1").build());
+        TopologyResult result = build(
+                TopologySettings.auto(),
+                node("a")
+                        .label(T0, "leaf-1")
+                        .label(T1, "spine-1")
+                        .label(CLIQUE, "u1.1")
+                        .build(),
+                node("b")
+                        .label(T0, "leaf-1")
+                        .label(T1, "spine-1")
+                        .label(CLIQUE, "u1.1")
+                        .build(),
+                node("c")
+                        .label(T0, "leaf-2")
+                        .label(T1, "spine-1")
+                        .label(CLIQUE, "u2.1")
+                        .build());
         var tree = TreeAssertions.assertValidTree(result, "combined");
         DesiredHyperNode nvlink = tree.byName().get(tree.ancestor("a", 1));
         DesiredHyperNode leaf = tree.byName().get(tree.ancestor("a", 2));
         DesiredHyperNode spine = tree.byName().get(tree.ancestor("a", 3));
-        assertThat(List.of(nvlink.spec().getTierName(), leaf.spec().getTierName(), spine.spec().getTierName()))
+        assertThat(List.of(
+                        nvlink.spec().getTierName(),
+                        leaf.spec().getTierName(),
+                        spine.spec().getTierName()))
                 .containsExactly("nvlink", "leaf", "spine");
         assertThat(members(nvlink)).containsExactly("a", "b");
         assertThat(tree.ancestor("c", 3)).isEqualTo(spine.name());
-        assertThat(result.trees()).containsExactly(new TreeSummary("topograph", List.of("nvlink", "leaf", "spine"), 3, 5));
+        assertThat(result.trees())
+                .containsExactly(new TreeSummary("topograph", List.of("nvlink", "leaf", "spine"), 3, 5));
     }
 
     @Test
     void autoPicksTheSchemeEachNodeCarriesAndReportsAmbiguousNames() {
-        TopologyResult result = build(TopologySettings.auto(),
-                node("gpu-a").label(T0, "l1").label(T1, "s1").label(CLIQUE, "u.1").build(),
-                node("gpu-b").label(T0, "l1").label(T1, "s1").label(CLIQUE, "u.1").build(),
-                node("old-a").label("volcano.sh/hypercluster", "c").label("volcano.sh/hypernode", "h").build(),
+        TopologyResult result = build(
+                TopologySettings.auto(),
+                node("gpu-a")
+                        .label(T0, "l1")
+                        .label(T1, "s1")
+                        .label(CLIQUE, "u.1")
+                        .build(),
+                node("gpu-b")
+                        .label(T0, "l1")
+                        .label(T1, "s1")
+                        .label(CLIQUE, "u.1")
+                        .build(),
+                node("old-a")
+                        .label("volcano.sh/hypercluster", "c")
+                        .label("volcano.sh/hypernode", "h")
+                        .build(),
                 node("cpu").label("kubernetes.io/os", "linux").build());
         var tree = TreeAssertions.assertValidTree(result, "auto");
         assertThat(tree.nodeParent()).containsOnlyKeys("gpu-a", "gpu-b", "old-a");
@@ -295,20 +564,29 @@ class TopologyBuilderTest {
 
     @Test
     void membersAndHyperNodesAreSortedAndLabelled() {
-        TopologyResult result = build(tiers(RACK + "=rack", ZONE + "=zone"),
+        TopologyResult result = build(
+                tiers(RACK + "=rack", ZONE + "=zone"),
                 node("n3").label(ZONE, "z").label(RACK, "r2").build(),
                 node("n2").label(ZONE, "z").label(RACK, "r1").build(),
                 node("n1").label(ZONE, "z").label(RACK, "r1").build());
-        assertThat(result.hyperNodes()).extracting(DesiredHyperNode::name)
-                .containsExactly("zone-z", result.hyperNodes().get(1).name(), result.hyperNodes().get(2).name());
+        assertThat(result.hyperNodes())
+                .extracting(DesiredHyperNode::name)
+                .containsExactly(
+                        "zone-z",
+                        result.hyperNodes().get(1).name(),
+                        result.hyperNodes().get(2).name());
         assertThat(result.hyperNodes().get(0).spec().getTier()).isEqualTo(2);
         DesiredHyperNode zone = hyperNode(result, "zone-z");
         assertThat(members(zone)).isSorted();
         assertThat(zone.spec().getMembers()).allMatch(m -> m.getType() == MemberSpec.TypeEnum.HYPER_NODE);
         DesiredHyperNode r1 = hyperNode(result, tree(result).nodeParent().get("n1"));
         assertThat(members(r1)).containsExactly("n1", "n2");
-        assertThat(r1.labels()).isEqualTo(Map.of("volcano.sh/network-topology-source", "topobridge",
-                "app.kubernetes.io/managed-by", "topobridge"));
+        assertThat(r1.labels())
+                .isEqualTo(Map.of(
+                        "volcano.sh/network-topology-source",
+                        "topobridge",
+                        "app.kubernetes.io/managed-by",
+                        "topobridge"));
     }
 
     private static TreeAssertions.Tree tree(TopologyResult result) {
@@ -317,8 +595,10 @@ class TopologyBuilderTest {
 
     @Test
     void duplicateNodesKeepTheLastAndNoNodeIsPlacedTwice() {
-        TopologyResult result = new TopologyBuilder(tiers(RACK + "=rack")).build(List.of(
-                node("n1").label(RACK, "r1").build(), node("n1").label(RACK, "r2").build()));
+        TopologyResult result = new TopologyBuilder(tiers(RACK + "=rack"))
+                .build(List.of(
+                        node("n1").label(RACK, "r1").build(),
+                        node("n1").label(RACK, "r2").build()));
         var tree = TreeAssertions.assertValidTree(result, "duplicates");
         assertThat(result.hyperNodes()).hasSize(1);
         assertThat(result.hyperNodes().get(0).name()).isEqualTo("rack-r2");
@@ -327,7 +607,11 @@ class TopologyBuilderTest {
 
     // ---- findings ---------------------------------------------------------------------------------------
 
-    record FindingCase(String name, TopologySettings settings, List<NodeInfo> nodes, Map<Reason, Severity> want,
+    record FindingCase(
+            String name,
+            TopologySettings settings,
+            List<NodeInfo> nodes,
+            Map<Reason, Severity> want,
             Set<String> placed) {
         @Override
         public String toString() {
@@ -337,98 +621,259 @@ class TopologyBuilderTest {
 
     static Stream<FindingCase> findings() {
         return Stream.of(
-                new FindingCase("node missing a required tier label is left out", tiers(RACK + "=rack", ZONE + "=zone"),
-                        List.of(node("ok").label(RACK, "r").label(ZONE, "z").build(), node("half").label(RACK, "r").build()),
-                        Map.of(TopologyReason.MISSING_TIER_LABELS, Severity.WARNING, TopologyReason.SINGLE_DOMAIN_TIER, Severity.INFO),
+                new FindingCase(
+                        "node missing a required tier label is left out",
+                        tiers(RACK + "=rack", ZONE + "=zone"),
+                        List.of(
+                                node("ok").label(RACK, "r").label(ZONE, "z").build(),
+                                node("half").label(RACK, "r").build()),
+                        Map.of(
+                                TopologyReason.MISSING_TIER_LABELS,
+                                Severity.WARNING,
+                                TopologyReason.SINGLE_DOMAIN_TIER,
+                                Severity.INFO),
                         Set.of("ok")),
-                new FindingCase("empty label value counts as missing", tiers(RACK + "=rack", ZONE + "=zone"),
-                        List.of(node("ok").label(RACK, "r").label(ZONE, "z").build(), node("empty").label(RACK, "").label(ZONE, "z").build()),
-                        Map.of(TopologyReason.MISSING_TIER_LABELS, Severity.WARNING, TopologyReason.SINGLE_DOMAIN_TIER, Severity.INFO),
+                new FindingCase(
+                        "empty label value counts as missing",
+                        tiers(RACK + "=rack", ZONE + "=zone"),
+                        List.of(
+                                node("ok").label(RACK, "r").label(ZONE, "z").build(),
+                                node("empty").label(RACK, "").label(ZONE, "z").build()),
+                        Map.of(
+                                TopologyReason.MISSING_TIER_LABELS,
+                                Severity.WARNING,
+                                TopologyReason.SINGLE_DOMAIN_TIER,
+                                Severity.INFO),
                         Set.of("ok")),
-                new FindingCase("layer-4 on some nodes is left out for all", TopologySettings.parse("aws", List.of()),
-                        List.of(node("a").label(AWS + "1", "1").label(AWS + "2", "2a").label(AWS + "3", "3a").label(AWS + "4", "4").build(),
-                                node("b").label(AWS + "1", "1").label(AWS + "2", "2b").label(AWS + "3", "3b").build()),
-                        Map.of(TopologyReason.TIER_LEFT_OUT, Severity.WARNING, TopologyReason.SINGLE_DOMAIN_TIER, Severity.INFO),
+                new FindingCase(
+                        "layer-4 on some nodes is left out for all",
+                        TopologySettings.parse("aws", List.of()),
+                        List.of(
+                                node("a")
+                                        .label(AWS + "1", "1")
+                                        .label(AWS + "2", "2a")
+                                        .label(AWS + "3", "3a")
+                                        .label(AWS + "4", "4")
+                                        .build(),
+                                node("b")
+                                        .label(AWS + "1", "1")
+                                        .label(AWS + "2", "2b")
+                                        .label(AWS + "3", "3b")
+                                        .build()),
+                        Map.of(
+                                TopologyReason.TIER_LEFT_OUT,
+                                Severity.WARNING,
+                                TopologyReason.SINGLE_DOMAIN_TIER,
+                                Severity.INFO),
                         Set.of("a", "b")),
-                new FindingCase("a higher fabric tier on some nodes stops the tree below it", TopologySettings.auto(),
-                        List.of(node("a").label(T0, "l1").label(T1, "s1").label(T2, "c").build(),
+                new FindingCase(
+                        "a higher fabric tier on some nodes stops the tree below it",
+                        TopologySettings.auto(),
+                        List.of(
+                                node("a")
+                                        .label(T0, "l1")
+                                        .label(T1, "s1")
+                                        .label(T2, "c")
+                                        .build(),
                                 node("b").label(T0, "l2").label(T1, "s2").build()),
                         Map.of(TopologyReason.TIER_LEFT_OUT, Severity.WARNING),
                         Set.of("a", "b")),
-                new FindingCase("a clique on some topograph nodes is left out", TopologySettings.auto(),
-                        List.of(node("a").label(T0, "l1").label(CLIQUE, "u.1").build(), node("b").label(T0, "l2").build()),
+                new FindingCase(
+                        "a clique on some topograph nodes is left out",
+                        TopologySettings.auto(),
+                        List.of(
+                                node("a").label(T0, "l1").label(CLIQUE, "u.1").build(),
+                                node("b").label(T0, "l2").build()),
                         Map.of(TopologyReason.TIER_LEFT_OUT, Severity.WARNING),
                         Set.of("a", "b")),
-                new FindingCase("a clique under two topograph domains", TopologySettings.parse("nvidia-gfd", List.of()),
-                        List.of(node("a").label(DOMAIN, "d1").label(CLIQUE, "u.1").build(),
-                                node("b").label(DOMAIN, "d2").label(CLIQUE, "u.1").build(),
-                                node("c").label(DOMAIN, "d2").label(CLIQUE, "u.2").build()),
-                        Map.of(TopologyReason.PARTITION_IN_TWO_DOMAINS, Severity.WARNING,
-                                TopologyReason.CLIQUE_DOMAIN_MISMATCH, Severity.WARNING),
+                new FindingCase(
+                        "a clique under two topograph domains",
+                        TopologySettings.parse("nvidia-gfd", List.of()),
+                        List.of(
+                                node("a")
+                                        .label(DOMAIN, "d1")
+                                        .label(CLIQUE, "u.1")
+                                        .build(),
+                                node("b")
+                                        .label(DOMAIN, "d2")
+                                        .label(CLIQUE, "u.1")
+                                        .build(),
+                                node("c")
+                                        .label(DOMAIN, "d2")
+                                        .label(CLIQUE, "u.2")
+                                        .build()),
+                        Map.of(
+                                TopologyReason.PARTITION_IN_TWO_DOMAINS,
+                                Severity.WARNING,
+                                TopologyReason.CLIQUE_DOMAIN_MISMATCH,
+                                Severity.WARNING),
                         Set.of("a", "b", "c")),
-                new FindingCase("one clique UUID under two topograph domains", TopologySettings.parse("nvidia-gfd", List.of()),
-                        List.of(node("a").label(DOMAIN, "d1").label(CLIQUE, "u.1").build(),
-                                node("b").label(DOMAIN, "d2").label(CLIQUE, "u.2").build()),
+                new FindingCase(
+                        "one clique UUID under two topograph domains",
+                        TopologySettings.parse("nvidia-gfd", List.of()),
+                        List.of(
+                                node("a")
+                                        .label(DOMAIN, "d1")
+                                        .label(CLIQUE, "u.1")
+                                        .build(),
+                                node("b")
+                                        .label(DOMAIN, "d2")
+                                        .label(CLIQUE, "u.2")
+                                        .build()),
                         Map.of(TopologyReason.CLIQUE_DOMAIN_MISMATCH, Severity.WARNING),
                         Set.of("a", "b")),
-                new FindingCase("a topograph domain holding several clique UUIDs is fine", TopologySettings.parse("nvidia-gfd", List.of()),
-                        List.of(node("a").label(DOMAIN, "d1").label(CLIQUE, "u1.1").build(),
-                                node("b").label(DOMAIN, "d1").label(CLIQUE, "u2.1").build(),
-                                node("c").label(DOMAIN, "d2").label(CLIQUE, "u3.1").build()),
-                        Map.of(), Set.of("a", "b", "c")),
-                new FindingCase("a clique under two leaves", TopologySettings.auto(),
-                        List.of(tray("a", "l1", "s1").label(CLIQUE, "u.1").build(), tray("b", "l2", "s2").label(CLIQUE, "u.1").build(),
+                new FindingCase(
+                        "a topograph domain holding several clique UUIDs is fine",
+                        TopologySettings.parse("nvidia-gfd", List.of()),
+                        List.of(
+                                node("a")
+                                        .label(DOMAIN, "d1")
+                                        .label(CLIQUE, "u1.1")
+                                        .build(),
+                                node("b")
+                                        .label(DOMAIN, "d1")
+                                        .label(CLIQUE, "u2.1")
+                                        .build(),
+                                node("c")
+                                        .label(DOMAIN, "d2")
+                                        .label(CLIQUE, "u3.1")
+                                        .build()),
+                        Map.of(),
+                        Set.of("a", "b", "c")),
+                new FindingCase(
+                        "a clique under two leaves",
+                        TopologySettings.auto(),
+                        List.of(
+                                tray("a", "l1", "s1").label(CLIQUE, "u.1").build(),
+                                tray("b", "l2", "s2").label(CLIQUE, "u.1").build(),
                                 tray("c", "l2", "s2").label(CLIQUE, "v.1").build()),
                         Map.of(TopologyReason.PARTITION_SPANS_LEAVES, Severity.WARNING),
                         Set.of("a", "b", "c")),
-                new FindingCase("a domain's partitions under different leaves: each partition whole, nothing lost",
+                new FindingCase(
+                        "a domain's partitions under different leaves: each partition whole, nothing lost",
                         TopologySettings.auto(),
-                        List.of(tray("a", "l1", "s1").label(CLIQUE, "u.1").build(), tray("b", "l2", "s2").label(CLIQUE, "u.2").build()),
-                        Map.of(), Set.of("a", "b")),
-                new FindingCase("the same with nvlink-domain as a tier: that domain is split by its leaves",
+                        List.of(
+                                tray("a", "l1", "s1").label(CLIQUE, "u.1").build(),
+                                tray("b", "l2", "s2").label(CLIQUE, "u.2").build()),
+                        Map.of(),
+                        Set.of("a", "b")),
+                new FindingCase(
+                        "the same with nvlink-domain as a tier: that domain is split by its leaves",
                         TopologySettings.auto(),
-                        List.of(tray("a", "l1", "s1").label(CLIQUE, "u.1").build(), tray("b", "l2", "s2").label(CLIQUE, "u.2").build(),
-                                tray("c", "l2", "s2").label(CLIQUE, "v.1").build(), tray("d", "l2", "s2").label(CLIQUE, "v.2").build()),
+                        List.of(
+                                tray("a", "l1", "s1").label(CLIQUE, "u.1").build(),
+                                        tray("b", "l2", "s2")
+                                                .label(CLIQUE, "u.2")
+                                                .build(),
+                                tray("c", "l2", "s2").label(CLIQUE, "v.1").build(),
+                                        tray("d", "l2", "s2")
+                                                .label(CLIQUE, "v.2")
+                                                .build()),
                         Map.of(TopologyReason.DOMAIN_PARENT_CONFLICT, Severity.WARNING),
                         Set.of("a", "b", "c", "d")),
-                new FindingCase("a topograph sub-domain under two leaves", TopologySettings.auto(),
-                        List.of(tray("a", "l1", "s1").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "p1").build(),
-                                tray("b", "l2", "s2").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "p1").build(),
-                                tray("c", "l2", "s2").label(DOMAIN, "nvl1").label(SUB_DOMAIN, "p2").build()),
-                        Map.of(TopologyReason.PARTITION_SPANS_LEAVES, Severity.WARNING, TopologyReason.DOMAIN_PARENT_CONFLICT, Severity.WARNING),
+                new FindingCase(
+                        "a topograph sub-domain under two leaves",
+                        TopologySettings.auto(),
+                        List.of(
+                                tray("a", "l1", "s1")
+                                        .label(DOMAIN, "nvl1")
+                                        .label(SUB_DOMAIN, "p1")
+                                        .build(),
+                                tray("b", "l2", "s2")
+                                        .label(DOMAIN, "nvl1")
+                                        .label(SUB_DOMAIN, "p1")
+                                        .build(),
+                                tray("c", "l2", "s2")
+                                        .label(DOMAIN, "nvl1")
+                                        .label(SUB_DOMAIN, "p2")
+                                        .build()),
+                        Map.of(
+                                TopologyReason.PARTITION_SPANS_LEAVES,
+                                Severity.WARNING,
+                                TopologyReason.DOMAIN_PARENT_CONFLICT,
+                                Severity.WARNING),
                         Set.of("a", "b", "c")),
-                new FindingCase("a node naming no partition in a split domain is left out", TopologySettings.parse("nvidia-gfd", List.of()),
-                        List.of(node("a").label(DOMAIN, "d1").label(SUB_DOMAIN, "p1").build(),
-                                node("b").label(DOMAIN, "d1").label(SUB_DOMAIN, "p2").build(),
+                new FindingCase(
+                        "a node naming no partition in a split domain is left out",
+                        TopologySettings.parse("nvidia-gfd", List.of()),
+                        List.of(
+                                node("a")
+                                        .label(DOMAIN, "d1")
+                                        .label(SUB_DOMAIN, "p1")
+                                        .build(),
+                                node("b")
+                                        .label(DOMAIN, "d1")
+                                        .label(SUB_DOMAIN, "p2")
+                                        .build(),
                                 node("new").label(DOMAIN, "d1").build(),
-                                node("c").label(DOMAIN, "d2").label(SUB_DOMAIN, "p1").build()),
-                        Map.of(TopologyReason.MISSING_TIER_LABELS, Severity.WARNING), Set.of("a", "b", "c")),
-                new FindingCase("a node naming no partition in a folded domain is left out too", TopologySettings.parse("nvidia-gfd", List.of()),
-                        List.of(node("a").label(DOMAIN, "d1").label(CLIQUE, "u1.1").build(),
+                                node("c")
+                                        .label(DOMAIN, "d2")
+                                        .label(SUB_DOMAIN, "p1")
+                                        .build()),
+                        Map.of(TopologyReason.MISSING_TIER_LABELS, Severity.WARNING),
+                        Set.of("a", "b", "c")),
+                new FindingCase(
+                        "a node naming no partition in a folded domain is left out too",
+                        TopologySettings.parse("nvidia-gfd", List.of()),
+                        List.of(
+                                node("a")
+                                        .label(DOMAIN, "d1")
+                                        .label(CLIQUE, "u1.1")
+                                        .build(),
                                 node("new").label(DOMAIN, "d1").build(),
                                 node("c").label(DOMAIN, "d2").build()),
-                        Map.of(TopologyReason.MISSING_TIER_LABELS, Severity.WARNING), Set.of("a", "c")),
-                new FindingCase("preset matching no node", TopologySettings.parse("aws", List.of()),
+                        Map.of(TopologyReason.MISSING_TIER_LABELS, Severity.WARNING),
+                        Set.of("a", "c")),
+                new FindingCase(
+                        "preset matching no node",
+                        TopologySettings.parse("aws", List.of()),
                         List.of(node("a").label(T0, "l").build()),
-                        Map.of(TopologyReason.NO_MATCHING_NODES, Severity.WARNING), Set.of()),
-                new FindingCase("tiers matching no node", tiers(RACK + "=rack"),
+                        Map.of(TopologyReason.NO_MATCHING_NODES, Severity.WARNING),
+                        Set.of()),
+                new FindingCase(
+                        "tiers matching no node",
+                        tiers(RACK + "=rack"),
                         List.of(node("a").label(ZONE, "z").build()),
-                        Map.of(TopologyReason.NO_MATCHING_NODES, Severity.WARNING), Set.of()),
-                new FindingCase("auto on a cluster without topology labels", TopologySettings.auto(),
+                        Map.of(TopologyReason.NO_MATCHING_NODES, Severity.WARNING),
+                        Set.of()),
+                new FindingCase(
+                        "auto on a cluster without topology labels",
+                        TopologySettings.auto(),
                         List.of(node("a").label(ZONE, "z").build()),
-                        Map.of(TopologyReason.NO_MATCHING_NODES, Severity.INFO), Set.of()),
-                new FindingCase("no nodes at all: nothing to say", TopologySettings.parse("aws", List.of()),
-                        List.of(), Map.of(), Set.of()),
-                new FindingCase("node names exactMatch cannot hold", tiers(RACK + "=rack"),
-                        List.of(node("Upper").label(RACK, "r").build(), node("n".repeat(64)).label(RACK, "r").build(),
-                                node("ok").label(RACK, "r").build(), node("r2-node").label(RACK, "r2").build()),
-                        Map.of(TopologyReason.UNMATCHABLE_NODE_NAME, Severity.WARNING), Set.of("ok", "r2-node")),
-                new FindingCase("one domain in a tier", tiers(RACK + "=rack", ZONE + "=zone"),
-                        List.of(node("a").label(RACK, "r1").label(ZONE, "z").build(), node("b").label(RACK, "r2").label(ZONE, "z").build()),
-                        Map.of(TopologyReason.SINGLE_DOMAIN_TIER, Severity.INFO), Set.of("a", "b")),
-                new FindingCase("a clean two-rack, two-zone cluster says nothing", tiers(RACK + "=rack", ZONE + "=zone"),
-                        List.of(node("a").label(RACK, "r1").label(ZONE, "z1").build(), node("b").label(RACK, "r2").label(ZONE, "z2").build()),
-                        Map.of(), Set.of("a", "b")));
+                        Map.of(TopologyReason.NO_MATCHING_NODES, Severity.INFO),
+                        Set.of()),
+                new FindingCase(
+                        "no nodes at all: nothing to say",
+                        TopologySettings.parse("aws", List.of()),
+                        List.of(),
+                        Map.of(),
+                        Set.of()),
+                new FindingCase(
+                        "node names exactMatch cannot hold",
+                        tiers(RACK + "=rack"),
+                        List.of(
+                                node("Upper").label(RACK, "r").build(),
+                                        node("n".repeat(64)).label(RACK, "r").build(),
+                                node("ok").label(RACK, "r").build(),
+                                        node("r2-node").label(RACK, "r2").build()),
+                        Map.of(TopologyReason.UNMATCHABLE_NODE_NAME, Severity.WARNING),
+                        Set.of("ok", "r2-node")),
+                new FindingCase(
+                        "one domain in a tier",
+                        tiers(RACK + "=rack", ZONE + "=zone"),
+                        List.of(
+                                node("a").label(RACK, "r1").label(ZONE, "z").build(),
+                                node("b").label(RACK, "r2").label(ZONE, "z").build()),
+                        Map.of(TopologyReason.SINGLE_DOMAIN_TIER, Severity.INFO),
+                        Set.of("a", "b")),
+                new FindingCase(
+                        "a clean two-rack, two-zone cluster says nothing",
+                        tiers(RACK + "=rack", ZONE + "=zone"),
+                        List.of(
+                                node("a").label(RACK, "r1").label(ZONE, "z1").build(),
+                                node("b").label(RACK, "r2").label(ZONE, "z2").build()),
+                        Map.of(),
+                        Set.of("a", "b")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -436,56 +881,87 @@ class TopologyBuilderTest {
     void reportsFindings(FindingCase c) {
         TopologyResult result = new TopologyBuilder(c.settings()).build(c.nodes());
         var tree = TreeAssertions.assertValidTree(result, c.name());
-        assertThat(result.findings().stream().collect(Collectors.toMap(Finding::reason, Finding::severity, (a, b) -> a)))
-                .as(c.name()).isEqualTo(c.want());
+        assertThat(result.findings().stream()
+                        .collect(Collectors.toMap(Finding::reason, Finding::severity, (a, b) -> a)))
+                .as(c.name())
+                .isEqualTo(c.want());
         assertThat(tree.nodeParent().keySet()).as(c.name()).isEqualTo(c.placed());
     }
 
     @Test
     void nvlinkFindingsNameTheObjectsTheKeysAndTheValues() {
-        TopologyResult result = build(TopologySettings.auto(),
+        TopologyResult result = build(
+                TopologySettings.auto(),
                 tray("a", "l1", "s1").label(DOMAIN, "d1").label(CLIQUE, "u.1").build(),
                 tray("b", "l1", "s1").label(DOMAIN, "d2").label(CLIQUE, "u.1").build(),
                 tray("c", "l1", "s1").label(DOMAIN, "d2").label(CLIQUE, "u.2").build(),
                 tray("x", "l1", "s1").label(DOMAIN, "e").label(SUB_DOMAIN, "p").build(),
                 tray("y", "l2", "s2").label(DOMAIN, "e").label(SUB_DOMAIN, "p").build());
         TreeAssertions.assertValidTree(result, "nvlink findings");
-        Map<TopologyReason, List<Finding>> by = result.findings().stream()
-                .collect(Collectors.groupingBy(f -> (TopologyReason) f.reason()));
+        Map<TopologyReason, List<Finding>> by =
+                result.findings().stream().collect(Collectors.groupingBy(f -> (TopologyReason) f.reason()));
 
-        assertThat(by.get(TopologyReason.PARTITION_IN_TWO_DOMAINS)).hasSize(2).allSatisfy(f -> {
-            assertThat(f.object().kind()).isEqualTo("HyperNode");
-            assertThat(f.message()).startsWith("NVLink partition \"u.1\" (label " + CLIQUE + ")")
-                    .contains("kept as 2 separate HyperNodes");
-        }).anySatisfy(f -> assertThat(f.message()).contains("is in NVLink domain \"d1\" (label " + DOMAIN + ") here but in \"d2\""))
-                .anySatisfy(f -> assertThat(f.message()).contains("is in NVLink domain \"d2\" (label " + DOMAIN + ") here but in \"d1\""));
-        assertThat(by.get(TopologyReason.CLIQUE_DOMAIN_MISMATCH)).extracting(f -> f.object().name())
+        assertThat(by.get(TopologyReason.PARTITION_IN_TWO_DOMAINS))
+                .hasSize(2)
+                .allSatisfy(f -> {
+                    assertThat(f.object().kind()).isEqualTo("HyperNode");
+                    assertThat(f.message())
+                            .startsWith("NVLink partition \"u.1\" (label " + CLIQUE + ")")
+                            .contains("kept as 2 separate HyperNodes");
+                })
+                .anySatisfy(f -> assertThat(f.message())
+                        .contains("is in NVLink domain \"d1\" (label " + DOMAIN + ") here but in \"d2\""))
+                .anySatisfy(f -> assertThat(f.message())
+                        .contains("is in NVLink domain \"d2\" (label " + DOMAIN + ") here but in \"d1\""));
+        assertThat(by.get(TopologyReason.CLIQUE_DOMAIN_MISMATCH))
+                .extracting(f -> f.object().name())
                 .containsExactlyInAnyOrder("a", "b", "c");
         assertThat(by.get(TopologyReason.CLIQUE_DOMAIN_MISMATCH)).allSatisfy(f -> {
             assertThat(f.object().kind()).isEqualTo("Node");
-            assertThat(f.message()).contains("NVLink domain \"u\"").contains("\"d1\" (1 node: a)").contains("\"d2\" (2 nodes: b, c)");
+            assertThat(f.message())
+                    .contains("NVLink domain \"u\"")
+                    .contains("\"d1\" (1 node: a)")
+                    .contains("\"d2\" (2 nodes: b, c)");
         });
-        assertThat(by.get(TopologyReason.CLIQUE_DOMAIN_MISMATCH)).filteredOn(f -> f.object().name().equals("a")).singleElement()
-                .satisfies(f -> assertThat(f.message()).startsWith(CLIQUE + "=\"u.1\"").contains("its " + DOMAIN + " is \"d1\""));
-        assertThat(by.get(TopologyReason.PARTITION_SPANS_LEAVES)).hasSize(2).allSatisfy(f -> assertThat(f.message())
-                .contains("NVLink partition \"p\" (label " + SUB_DOMAIN + ")").contains("under leaf \"l1\"").contains("under leaf \"l2\""));
+        assertThat(by.get(TopologyReason.CLIQUE_DOMAIN_MISMATCH))
+                .filteredOn(f -> f.object().name().equals("a"))
+                .singleElement()
+                .satisfies(f -> assertThat(f.message())
+                        .startsWith(CLIQUE + "=\"u.1\"")
+                        .contains("its " + DOMAIN + " is \"d1\""));
+        assertThat(by.get(TopologyReason.PARTITION_SPANS_LEAVES))
+                .hasSize(2)
+                .allSatisfy(f -> assertThat(f.message())
+                        .contains("NVLink partition \"p\" (label " + SUB_DOMAIN + ")")
+                        .contains("under leaf \"l1\"")
+                        .contains("under leaf \"l2\""));
     }
 
     @Test
     void aLongLabelValueIsCutInFindings() {
         String longDomain = "d".repeat(300);
-        TopologyResult result = build(TopologySettings.parse("nvidia-gfd", List.of()),
+        TopologyResult result = build(
+                TopologySettings.parse("nvidia-gfd", List.of()),
                 node("a").label(DOMAIN, longDomain).label(CLIQUE, "u.1").build(),
                 node("b").label(DOMAIN, "d2").label(CLIQUE, "u.2").build());
-        assertThat(result.findings()).filteredOn(f -> f.reason() == TopologyReason.CLIQUE_DOMAIN_MISMATCH).hasSize(2)
-                .allSatisfy(f -> assertThat(f.message()).doesNotContain(longDomain).contains("d".repeat(100) + "…\" (300 chars)"));
+        assertThat(result.findings())
+                .filteredOn(f -> f.reason() == TopologyReason.CLIQUE_DOMAIN_MISMATCH)
+                .hasSize(2)
+                .allSatisfy(f -> assertThat(f.message())
+                        .doesNotContain(longDomain)
+                        .contains("d".repeat(100) + "…\" (300 chars)"));
     }
 
     @Test
     void missingLabelFindingIsOnTheNodeAndNamesTheKey() {
-        TopologyResult result = build(tiers(RACK + "=rack", ZONE + "=zone"),
-                node("ok").label(RACK, "r").label(ZONE, "z").build(), node("half").label(RACK, "r").build());
-        Finding finding = result.findings().stream().filter(f -> f.reason() == TopologyReason.MISSING_TIER_LABELS).findFirst().orElseThrow();
+        TopologyResult result = build(
+                tiers(RACK + "=rack", ZONE + "=zone"),
+                node("ok").label(RACK, "r").label(ZONE, "z").build(),
+                node("half").label(RACK, "r").build());
+        Finding finding = result.findings().stream()
+                .filter(f -> f.reason() == TopologyReason.MISSING_TIER_LABELS)
+                .findFirst()
+                .orElseThrow();
         assertThat(finding.object().kind()).isEqualTo("Node");
         assertThat(finding.object().name()).isEqualTo("half");
         assertThat(finding.message()).contains(ZONE).contains("tier zone").contains("left out");
@@ -494,19 +970,26 @@ class TopologyBuilderTest {
     @Test
     void oversizedDomainIsLeftOutWithItsParentsWhenNothingElseRemains() {
         List<NodeInfo> nodes = new ArrayList<>();
-        IntStream.range(0, 16_000).forEach(i -> nodes.add(node("node-with-a-fairly-long-name-" + i).label(RACK, "big").label(ZONE, "z").build()));
+        IntStream.range(0, 16_000)
+                .forEach(i -> nodes.add(node("node-with-a-fairly-long-name-" + i)
+                        .label(RACK, "big")
+                        .label(ZONE, "z")
+                        .build()));
         nodes.add(node("small-1").label(RACK, "small").label(ZONE, "y").build());
         TopologyResult result = new TopologyBuilder(tiers(RACK + "=rack", ZONE + "=zone")).build(nodes);
         var tree = TreeAssertions.assertValidTree(result, "oversized");
         assertThat(tree.nodeParent()).containsOnlyKeys("small-1");
-        assertThat(names(result)).containsExactlyInAnyOrder("zone-y", tree.nodeParent().get("small-1"));
+        assertThat(names(result))
+                .containsExactlyInAnyOrder("zone-y", tree.nodeParent().get("small-1"));
         assertThat(reasons(result)).contains("OversizedDomain");
     }
 
     // ---- other sources -------------------------------------------------------------------------------------
 
     static ForeignHyperNode foreign(String name, String source, MemberSpec... members) {
-        return new ForeignHyperNode(name, source == null ? Map.of() : Map.of("volcano.sh/network-topology-source", source),
+        return new ForeignHyperNode(
+                name,
+                source == null ? Map.of() : Map.of("volcano.sh/network-topology-source", source),
                 new HyperNodeSpec().tier(1).members(List.of(members)));
     }
 
@@ -517,21 +1000,41 @@ class TopologyBuilderTest {
     @Test
     void foreignHyperNodesCoveringOurNodesOrHyperNodesAreReported() {
         var settings = tiers(RACK + "=rack", ZONE + "=zone");
-        List<NodeInfo> nodes = List.of(node("n1").label(RACK, "r1").label(ZONE, "z").build(),
+        List<NodeInfo> nodes = List.of(
+                node("n1").label(RACK, "r1").label(ZONE, "z").build(),
                 node("n2").label(RACK, "r1").label(ZONE, "z").build(),
                 node("n3").label(RACK, "r2").label(ZONE, "z").build(),
                 node("other").label("kind", "cpu").build());
         TopologyResult ours = new TopologyBuilder(settings).build(nodes);
         String rack1 = tree(ours).nodeParent().get("n1");
         List<ForeignHyperNode> foreign = List.of(
-                foreign("label-discovery", "label", exact(MemberSpec.TypeEnum.NODE, "n1"), exact(MemberSpec.TypeEnum.NODE, "other")),
-                foreign("by-regex", null, new MemberSpec().type(MemberSpec.TypeEnum.NODE)
-                        .selector(new MemberSelector().regexMatch(new RegexMatch().pattern("n[23]")))),
-                foreign("by-label", null, new MemberSpec().type(MemberSpec.TypeEnum.NODE)
-                        .selector(new MemberSelector().labelMatch(new LabelSelectorBuilder().addToMatchLabels(RACK, "r2").build()))),
+                foreign(
+                        "label-discovery",
+                        "label",
+                        exact(MemberSpec.TypeEnum.NODE, "n1"),
+                        exact(MemberSpec.TypeEnum.NODE, "other")),
+                foreign(
+                        "by-regex",
+                        null,
+                        new MemberSpec()
+                                .type(MemberSpec.TypeEnum.NODE)
+                                .selector(new MemberSelector().regexMatch(new RegexMatch().pattern("n[23]")))),
+                foreign(
+                        "by-label",
+                        null,
+                        new MemberSpec()
+                                .type(MemberSpec.TypeEnum.NODE)
+                                .selector(new MemberSelector()
+                                        .labelMatch(new LabelSelectorBuilder()
+                                                .addToMatchLabels(RACK, "r2")
+                                                .build()))),
                 foreign("above-ours", "manual", exact(MemberSpec.TypeEnum.HYPER_NODE, rack1)),
-                foreign("bad-regex", null, new MemberSpec().type(MemberSpec.TypeEnum.NODE)
-                        .selector(new MemberSelector().regexMatch(new RegexMatch().pattern("(")))),
+                foreign(
+                        "bad-regex",
+                        null,
+                        new MemberSpec()
+                                .type(MemberSpec.TypeEnum.NODE)
+                                .selector(new MemberSelector().regexMatch(new RegexMatch().pattern("(")))),
                 foreign("elsewhere", "label", exact(MemberSpec.TypeEnum.NODE, "other")),
                 new ForeignHyperNode("no-spec", Map.of(), null));
         TopologyResult result = new TopologyBuilder(settings).build(nodes, foreign);
@@ -539,7 +1042,10 @@ class TopologyBuilderTest {
                 .filter(f -> f.reason() == TopologyReason.FOREIGN_HYPER_NODE_OVERLAP)
                 .collect(Collectors.toMap(f -> f.object().name(), Finding::message));
         assertThat(overlaps).containsOnlyKeys("label-discovery", "by-regex", "by-label", "above-ours");
-        assertThat(overlaps.get("label-discovery")).contains("volcano.sh/network-topology-source=\"label\"").contains("1 node of").contains("(n1)");
+        assertThat(overlaps.get("label-discovery"))
+                .contains("volcano.sh/network-topology-source=\"label\"")
+                .contains("1 node of")
+                .contains("(n1)");
         assertThat(overlaps.get("by-regex")).contains("2 nodes").contains("n2, n3");
         assertThat(overlaps.get("by-label")).contains("(n3)");
         assertThat(overlaps.get("above-ours")).contains("1 HyperNode of topobridge's (" + rack1 + ")");
@@ -551,17 +1057,21 @@ class TopologyBuilderTest {
         var settings = tiers(RACK + "=rack", ZONE + "=zone");
         NodeInfo n1 = node("n1").label(RACK, "r1").label(ZONE, "z").build();
         assertThat(names(new TopologyBuilder(settings).build(List.of(n1)))).contains("zone-z");
-        TopologyResult result = new TopologyBuilder(settings).build(List.of(n1),
-                List.of(new ForeignHyperNode("zone-z", Map.of(), null)));
+        TopologyResult result = new TopologyBuilder(settings)
+                .build(List.of(n1), List.of(new ForeignHyperNode("zone-z", Map.of(), null)));
         TreeAssertions.assertValidTree(result, "taken");
-        assertThat(names(result)).doesNotContain("zone-z").anyMatch(n -> n.startsWith("zone-z-") && n.length() == "zone-z-".length() + 16);
+        assertThat(names(result))
+                .doesNotContain("zone-z")
+                .anyMatch(n -> n.startsWith("zone-z-") && n.length() == "zone-z-".length() + 16);
     }
 
     @Test
     void namesThatWouldClashGetTheLongHash() {
         // "rack-x" and "x" both read as "rack-x" and both are clean top-level values
-        TopologyResult result = build(tiers(RACK + "=rack"),
-                node("a").label(RACK, "rack-x").build(), node("b").label(RACK, "x").build());
+        TopologyResult result = build(
+                tiers(RACK + "=rack"),
+                node("a").label(RACK, "rack-x").build(),
+                node("b").label(RACK, "x").build());
         TreeAssertions.assertValidTree(result, "clash");
         assertThat(names(result)).hasSize(2).allMatch(n -> n.matches("rack-x-[0-9a-f]{16}"));
     }
@@ -570,16 +1080,28 @@ class TopologyBuilderTest {
 
     static Stream<Arguments> readsLabel() {
         return Stream.of(
-                Arguments.of("auto reads topograph tiers", TopologySettings.auto(), "fabric.topograph.run/tier-7", true),
-                Arguments.of("auto ignores fabric tiers beyond the cap", TopologySettings.auto(), "fabric.topograph.run/tier-99", false),
+                Arguments.of(
+                        "auto reads topograph tiers", TopologySettings.auto(), "fabric.topograph.run/tier-7", true),
+                Arguments.of(
+                        "auto ignores fabric tiers beyond the cap",
+                        TopologySettings.auto(),
+                        "fabric.topograph.run/tier-99",
+                        false),
                 Arguments.of("auto reads the clique", TopologySettings.auto(), CLIQUE, true),
                 Arguments.of("auto reads AWS layers", TopologySettings.auto(), AWS + "4", true),
                 Arguments.of("auto ignores the hostname", TopologySettings.auto(), "kubernetes.io/hostname", false),
-                Arguments.of("aws reads the clique (it may add an NVLink tier)", TopologySettings.parse("aws", List.of()), CLIQUE, true),
+                Arguments.of(
+                        "aws reads the clique (it may add an NVLink tier)",
+                        TopologySettings.parse("aws", List.of()),
+                        CLIQUE,
+                        true),
                 Arguments.of("gke ignores the clique", TopologySettings.parse("gke", List.of()), CLIQUE, false),
                 Arguments.of("auto reads topograph's sub-domain", TopologySettings.auto(), SUB_DOMAIN, true),
-                Arguments.of("aws ignores topograph's sub-domain (its domain is the clique's)", TopologySettings.parse("aws", List.of()),
-                        SUB_DOMAIN, false),
+                Arguments.of(
+                        "aws ignores topograph's sub-domain (its domain is the clique's)",
+                        TopologySettings.parse("aws", List.of()),
+                        SUB_DOMAIN,
+                        false),
                 Arguments.of("tiers read their keys", tiers(RACK + "=rack"), RACK, true),
                 Arguments.of("tiers read nothing else", tiers(RACK + "=rack"), T0, false));
     }

@@ -61,14 +61,15 @@ class TopologyGoldenTest {
             Files.writeString(expectedFindings, actual.findings());
             Files.writeString(expectedTiers, actual.tiers());
         }
-        assertThat(trees(actual.yaml())).as("HyperNodes of %s", scenario).isEqualTo(trees(Files.readString(expectedYaml)));
+        assertThat(trees(actual.yaml()))
+                .as("HyperNodes of %s", scenario)
+                .isEqualTo(trees(Files.readString(expectedYaml)));
         assertThat(actual.findings()).as("findings of %s", scenario).isEqualTo(Files.readString(expectedFindings));
         assertThat(actual.tiers()).as("tiers of %s", scenario).isEqualTo(Files.readString(expectedTiers));
     }
 
     /** What render prints for the folder's input, plus the catalog as {@code number name} lines. */
-    record Rendered(String yaml, String findings, String tiers, RenderOutput output) {
-    }
+    record Rendered(String yaml, String findings, String tiers, RenderOutput output) {}
 
     static Rendered render(Path dir) throws IOException {
         List<Path> inputs = new ArrayList<>();
@@ -76,26 +77,39 @@ class TopologyGoldenTest {
             inputs.add(dir.resolve("input.yaml"));
         }
         if (Files.exists(dir.resolve("examples.txt"))) {
-            Files.readAllLines(dir.resolve("examples.txt")).stream().map(String::trim).filter(l -> !l.isEmpty())
+            Files.readAllLines(dir.resolve("examples.txt")).stream()
+                    .map(String::trim)
+                    .filter(l -> !l.isEmpty())
                     .forEach(l -> inputs.add(Path.of("examples", l)));
         }
         var read = new ManifestReader(SERIALIZATION).read(inputs);
         assertThat(read.findings()).as("input of %s is readable", dir).isEmpty();
-        Renderer renderer = new Renderer(settings(dir), new WorkloadSettings("default"), new AdmissionSettings("volcano"));
+        Renderer renderer =
+                new Renderer(settings(dir), new WorkloadSettings("default"), new AdmissionSettings("volcano"));
         RenderOutput output = renderer.render(read.objects());
         StringBuilder yaml = new StringBuilder();
         output.hyperNodes().forEach(h -> yaml.append(YamlPrinter.print(SERIALIZATION, VolcanoObjects.hyperNode(h))));
         StringBuilder findings = new StringBuilder();
-        output.findings().stream().map(Finding::line).forEach(l -> findings.append(l).append('\n'));
+        output.findings().stream()
+                .map(Finding::line)
+                .forEach(l -> findings.append(l).append('\n'));
         TopologyResult topo = new TopologyBuilder(settings(dir)).build(nodes(read.objects()));
         StringBuilder tiers = new StringBuilder();
-        topo.tiers().names().forEach(n -> tiers.append(n).append(' ').append(topo.tiers().numbers(n)).append('\n'));
+        topo.tiers()
+                .names()
+                .forEach(n -> tiers.append(n)
+                        .append(' ')
+                        .append(topo.tiers().numbers(n))
+                        .append('\n'));
         return new Rendered(yaml.toString(), findings.toString(), tiers.toString(), output);
     }
 
     static List<NodeInfo> nodes(List<? extends io.fabric8.kubernetes.api.model.HasMetadata> objects) {
-        return objects.stream().filter(o -> o instanceof io.fabric8.kubernetes.api.model.Node)
-                .map(o -> new NodeInfo(o.getMetadata().getName(), o.getMetadata().getLabels())).toList();
+        return objects.stream()
+                .filter(o -> o instanceof io.fabric8.kubernetes.api.model.Node)
+                .map(o ->
+                        new NodeInfo(o.getMetadata().getName(), o.getMetadata().getLabels()))
+                .toList();
     }
 
     static TopologySettings settings(Path dir) throws IOException {
@@ -106,8 +120,8 @@ class TopologyGoldenTest {
         Properties props = new Properties();
         props.load(new StringReader(Files.readString(file)));
         String tiers = props.getProperty("tiers");
-        return TopologySettings.parse(props.getProperty("preset", "auto"),
-                tiers == null ? List.of() : Arrays.asList(tiers.split(",")));
+        return TopologySettings.parse(
+                props.getProperty("preset", "auto"), tiers == null ? List.of() : Arrays.asList(tiers.split(",")));
     }
 
     static List<JsonNode> trees(String multiDocYaml) throws IOException {

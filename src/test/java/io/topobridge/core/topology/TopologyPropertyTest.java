@@ -31,8 +31,7 @@ class TopologyPropertyTest {
     }
 
     /** A random cluster: the tier keys (finest first) and the nodes. */
-    record Cluster(List<String> keys, List<NodeInfo> nodes) {
-    }
+    record Cluster(List<String> keys, List<NodeInfo> nodes) {}
 
     static Cluster cluster(Random random) {
         int depth = 1 + random.nextInt(4);
@@ -56,7 +55,9 @@ class TopologyPropertyTest {
             Map<String, String> labels = new LinkedHashMap<>();
             for (int i = 0; i < depth; i++) {
                 if (random.nextInt(20) != 0) {
-                    labels.put(keys.get(i), pools.get(i).get(random.nextInt(pools.get(i).size())));
+                    labels.put(
+                            keys.get(i),
+                            pools.get(i).get(random.nextInt(pools.get(i).size())));
                 }
             }
             if (random.nextBoolean()) {
@@ -119,17 +120,21 @@ class TopologyPropertyTest {
                 if (!expected.contains(node.name())) {
                     continue;
                 }
-                byHyperNode.computeIfAbsent(tree.ancestor(node.name(), k), x -> new HashSet<>()).add(node.name());
+                byHyperNode
+                        .computeIfAbsent(tree.ancestor(node.name(), k), x -> new HashSet<>())
+                        .add(node.name());
                 List<String> path = new ArrayList<>();
                 for (int i = k - 1; i < depth; i++) {
                     path.add(node.labels().get(cluster.keys().get(i)));
                 }
                 byPath.computeIfAbsent(path, x -> new HashSet<>()).add(node.name());
             }
-            assertThat(new HashSet<>(byHyperNode.values())).as("%s tier %d groups", context, k)
+            assertThat(new HashSet<>(byHyperNode.values()))
+                    .as("%s tier %d groups", context, k)
                     .isEqualTo(new HashSet<>(byPath.values()));
             int tier = k;
-            assertThat(byHyperNode.keySet()).as(context)
+            assertThat(byHyperNode.keySet())
+                    .as(context)
                     .allMatch(name -> tree.byName().get(name).spec().getTier() == tier
                             && tree.byName().get(name).spec().getTierName().equals("level-" + (tier - 1)));
         }
@@ -167,7 +172,9 @@ class TopologyPropertyTest {
         for (int s = 0; s < spines; s++) {
             for (int l = 0, leaves = 1 + random.nextInt(3); l < leaves; l++) {
                 for (int d = 0, domains = 1 + random.nextInt(3); d < domains; d++) {
-                    String domain = random.nextInt(10) == 0 ? "0badc0de" : Integer.toHexString(0x10000000 + random.nextInt(0x0fffffff));
+                    String domain = random.nextInt(10) == 0
+                            ? "0badc0de"
+                            : Integer.toHexString(0x10000000 + random.nextInt(0x0fffffff));
                     for (int p = 1, parts = splits ? 1 + random.nextInt(3) : 1; p <= parts; p++) {
                         for (int t = 0, trays = 1 + random.nextInt(4); t < trays; t++) {
                             String name = "n" + nodes.size();
@@ -221,17 +228,28 @@ class TopologyPropertyTest {
         String context = "seed " + seed + " style " + style;
         TreeAssertions.Tree tree = TreeAssertions.assertValidTree(result, context);
         assertThat(tree.nodeParent().keySet()).as(context).isEqualTo(placed);
-        assertThat(tree.tierNames()).as(context).isEqualTo(split
-                ? List.of("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine") : List.of("1=nvlink", "2=leaf", "3=spine"));
+        assertThat(tree.tierNames())
+                .as(context)
+                .isEqualTo(
+                        split
+                                ? List.of("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine")
+                                : List.of("1=nvlink", "2=leaf", "3=spine"));
         assertThat(groups(tree, placed, 1)).as("%s tier 1", context).isEqualTo(expectedGroups(placed, partitionOf));
         if (split) {
             assertThat(groups(tree, placed, 2)).as("%s tier 2", context).isEqualTo(expectedGroups(placed, domainOf));
         }
-        assertThat(result.findings()).as(context).filteredOn(f -> f.reason() == TopologyReason.MISSING_TIER_LABELS)
-                .extracting(f -> f.object().name()).containsExactlyInAnyOrderElementsOf(
-                        nodes.stream().map(NodeInfo::name).filter(n -> !placed.contains(n)).toList());
-        assertThat(result.findings()).as(context).noneMatch(f -> f.reason() == TopologyReason.PARTITION_IN_TWO_DOMAINS
-                || f.reason() == TopologyReason.CLIQUE_DOMAIN_MISMATCH);
+        assertThat(result.findings())
+                .as(context)
+                .filteredOn(f -> f.reason() == TopologyReason.MISSING_TIER_LABELS)
+                .extracting(f -> f.object().name())
+                .containsExactlyInAnyOrderElementsOf(nodes.stream()
+                        .map(NodeInfo::name)
+                        .filter(n -> !placed.contains(n))
+                        .toList());
+        assertThat(result.findings())
+                .as(context)
+                .noneMatch(f -> f.reason() == TopologyReason.PARTITION_IN_TWO_DOMAINS
+                        || f.reason() == TopologyReason.CLIQUE_DOMAIN_MISMATCH);
 
         List<NodeInfo> shuffled = new ArrayList<>(nodes);
         Collections.shuffle(shuffled, new Random(seed * 17 + 3));
@@ -242,13 +260,15 @@ class TopologyPropertyTest {
 
     private static Set<Set<String>> groups(TreeAssertions.Tree tree, Set<String> nodes, int tier) {
         Map<String, Set<String>> out = new HashMap<>();
-        nodes.forEach(n -> out.computeIfAbsent(tree.ancestor(n, tier), k -> new HashSet<>()).add(n));
+        nodes.forEach(n -> out.computeIfAbsent(tree.ancestor(n, tier), k -> new HashSet<>())
+                .add(n));
         return new HashSet<>(out.values());
     }
 
     private static Set<Set<String>> expectedGroups(Set<String> nodes, Map<String, List<String>> keyOf) {
         Map<List<String>, Set<String>> out = new HashMap<>();
-        nodes.forEach(n -> out.computeIfAbsent(keyOf.get(n), k -> new HashSet<>()).add(n));
+        nodes.forEach(
+                n -> out.computeIfAbsent(keyOf.get(n), k -> new HashSet<>()).add(n));
         return new HashSet<>(out.values());
     }
 
@@ -258,13 +278,30 @@ class TopologyPropertyTest {
     void presetsAlwaysGiveValidTrees(long seed) {
         Random random = new Random(seed);
         String[][] keySets = {
-            {"fabric.topograph.run/tier-0", "fabric.topograph.run/tier-1", "fabric.topograph.run/tier-2", "nvidia.com/gpu.clique"},
-            {"topology.k8s.aws/network-node-layer-1", "topology.k8s.aws/network-node-layer-2",
-                "topology.k8s.aws/network-node-layer-3", "topology.k8s.aws/network-node-layer-4"},
-            {"cloud.google.com/gce-topology-block", "cloud.google.com/gce-topology-subblock", "cloud.google.com/gce-topology-host"},
+            {
+                "fabric.topograph.run/tier-0",
+                "fabric.topograph.run/tier-1",
+                "fabric.topograph.run/tier-2",
+                "nvidia.com/gpu.clique"
+            },
+            {
+                "topology.k8s.aws/network-node-layer-1",
+                "topology.k8s.aws/network-node-layer-2",
+                "topology.k8s.aws/network-node-layer-3",
+                "topology.k8s.aws/network-node-layer-4"
+            },
+            {
+                "cloud.google.com/gce-topology-block",
+                "cloud.google.com/gce-topology-subblock",
+                "cloud.google.com/gce-topology-host"
+            },
             {"volcano.sh/hypercluster", "volcano.sh/hypernode", "volcano.sh/tor"},
-            {"network.topology.nvidia.com/leaf", "network.topology.nvidia.com/spine", "network.topology.nvidia.com/block",
-                "network.topology.nvidia.com/accelerator"},
+            {
+                "network.topology.nvidia.com/leaf",
+                "network.topology.nvidia.com/spine",
+                "network.topology.nvidia.com/block",
+                "network.topology.nvidia.com/accelerator"
+            },
         };
         List<NodeInfo> nodes = new ArrayList<>();
         int count = 1 + random.nextInt(80);
@@ -274,7 +311,11 @@ class TopologyPropertyTest {
             for (String key : keys) {
                 if (random.nextInt(6) != 0) {
                     String v = value(random);
-                    labels.put(key, key.endsWith("clique") ? v + "." + random.nextInt(3) : v.substring(0, Math.min(v.length(), 3)));
+                    labels.put(
+                            key,
+                            key.endsWith("clique")
+                                    ? v + "." + random.nextInt(3)
+                                    : v.substring(0, Math.min(v.length(), 3)));
                 }
             }
             nodes.add(new NodeInfo("node-" + n, labels));
@@ -285,7 +326,9 @@ class TopologyPropertyTest {
             TreeAssertions.assertValidTree(result, "seed " + seed + " preset " + preset);
             List<NodeInfo> shuffled = new ArrayList<>(nodes);
             Collections.shuffle(shuffled, new Random(seed));
-            assertThat(builder.build(shuffled).hyperNodes()).as("seed %d preset %s", seed, preset).isEqualTo(result.hyperNodes());
+            assertThat(builder.build(shuffled).hyperNodes())
+                    .as("seed %d preset %s", seed, preset)
+                    .isEqualTo(result.hyperNodes());
         }
     }
 }

@@ -12,8 +12,7 @@ import java.util.Set;
 /** What every builder output must be, whatever the input: a valid, uniform-depth Volcano tree. */
 final class TreeAssertions {
 
-    private TreeAssertions() {
-    }
+    private TreeAssertions() {}
 
     /**
      * Checks names, members, labels, single parents, no cycles and uniform depth per tree; returns each node's
@@ -22,12 +21,20 @@ final class TreeAssertions {
     static Tree assertValidTree(TopologyResult result, String context) {
         Map<String, DesiredHyperNode> byName = new HashMap<>();
         for (DesiredHyperNode hn : result.hyperNodes()) {
-            assertThat(byName.put(hn.name(), hn)).as("%s: duplicate HyperNode name %s", context, hn.name()).isNull();
-            assertThat(HyperNodeNames.matchable(hn.name())).as("%s: name %s", context, hn.name()).isTrue();
-            assertThat(hn.labels()).as(context).containsEntry("volcano.sh/network-topology-source", "topobridge")
+            assertThat(byName.put(hn.name(), hn))
+                    .as("%s: duplicate HyperNode name %s", context, hn.name())
+                    .isNull();
+            assertThat(HyperNodeNames.matchable(hn.name()))
+                    .as("%s: name %s", context, hn.name())
+                    .isTrue();
+            assertThat(hn.labels())
+                    .as(context)
+                    .containsEntry("volcano.sh/network-topology-source", "topobridge")
                     .containsEntry("app.kubernetes.io/managed-by", "topobridge");
             assertThat(hn.spec().getTierName()).as(context).isNotBlank();
-            assertThat(hn.spec().getMembers()).as("%s: members of %s", context, hn.name()).isNotEmpty();
+            assertThat(hn.spec().getMembers())
+                    .as("%s: members of %s", context, hn.name())
+                    .isNotEmpty();
         }
         Map<String, String> nodeParent = new HashMap<>();
         Map<String, String> parent = new HashMap<>();
@@ -38,17 +45,26 @@ final class TreeAssertions {
                 assertThat(m.getSelector().getRegexMatch()).as(context).isNull();
                 assertThat(m.getSelector().getLabelMatch()).as(context).isNull();
                 String member = m.getSelector().getExactMatch().getName();
-                assertThat(HyperNodeNames.matchable(member)).as("%s: member %s", context, member).isTrue();
+                assertThat(HyperNodeNames.matchable(member))
+                        .as("%s: member %s", context, member)
+                        .isTrue();
                 if (tier == 1) {
                     assertThat(m.getType()).as(context).isEqualTo(MemberSpec.TypeEnum.NODE);
-                    assertThat(nodeParent.put(member, hn.name())).as("%s: node %s has a second parent", context, member).isNull();
+                    assertThat(nodeParent.put(member, hn.name()))
+                            .as("%s: node %s has a second parent", context, member)
+                            .isNull();
                 } else {
                     assertThat(m.getType()).as(context).isEqualTo(MemberSpec.TypeEnum.HYPER_NODE);
                     DesiredHyperNode child = byName.get(member);
-                    assertThat(child).as("%s: member %s of %s exists", context, member, hn.name()).isNotNull();
-                    assertThat(child.spec().getTier()).as("%s: child of %s is one tier below", context, hn.name())
+                    assertThat(child)
+                            .as("%s: member %s of %s exists", context, member, hn.name())
+                            .isNotNull();
+                    assertThat(child.spec().getTier())
+                            .as("%s: child of %s is one tier below", context, hn.name())
                             .isEqualTo(tier - 1);
-                    assertThat(parent.put(member, hn.name())).as("%s: %s has a second parent", context, member).isNull();
+                    assertThat(parent.put(member, hn.name()))
+                            .as("%s: %s has a second parent", context, member)
+                            .isNull();
                 }
             }
         }
@@ -63,10 +79,13 @@ final class TreeAssertions {
                 at = parent.get(at);
                 hops++;
             }
-            assertThat(byName.get(at).spec().getTier()).as("%s: node %s reaches its top in tier order", context, e.getKey())
+            assertThat(byName.get(at).spec().getTier())
+                    .as("%s: node %s reaches its top in tier order", context, e.getKey())
                     .isEqualTo(hops);
             Integer before = depthOfTop.put(at, hops);
-            assertThat(before == null || before == hops).as("%s: mixed depth under %s", context, at).isTrue();
+            assertThat(before == null || before == hops)
+                    .as("%s: mixed depth under %s", context, at)
+                    .isTrue();
         }
         return new Tree(nodeParent, parent, byName);
     }
@@ -84,7 +103,11 @@ final class TreeAssertions {
         }
 
         List<String> tierNames() {
-            return byName.values().stream().map(h -> h.spec().getTier() + "=" + h.spec().getTierName()).distinct().sorted().toList();
+            return byName.values().stream()
+                    .map(h -> h.spec().getTier() + "=" + h.spec().getTierName())
+                    .distinct()
+                    .sorted()
+                    .toList();
         }
     }
 }

@@ -49,24 +49,51 @@ class BoundedMessagesTest {
 
     static Stream<Arguments> hostile() {
         return Stream.of(
-                Arguments.of("1 MiB highest tier", deployment(annotation("topobridge.io/highest-tier", MIB)),
-                        WorkloadReason.INVALID_ANNOTATION, "topobridge.io/highest-tier=\"" + "a".repeat(100) + "\u2026\" (1048576 chars)"),
-                Arguments.of("newline forging a finding line", deployment(annotation("topobridge.io/highest-tier", FORGED)),
-                        WorkloadReason.INVALID_ANNOTATION, "=\"2\\nREJECTED Deployment/ns/other InvalidAnnotation: forged\""),
-                Arguments.of("ANSI escape in a pod template annotation", deployment(templateAnnotation("topobridge.io/mode",
-                        "\u001b[2Jhard")), WorkloadReason.INVALID_ANNOTATION, "topobridge.io/mode=\"\\u001b[2Jhard\" (pod template)"),
-                Arguments.of("bidi override in min-member", deployment(annotation("topobridge.io/min-member", "\u202e5")),
-                        WorkloadReason.INVALID_ANNOTATION, "topobridge.io/min-member=\"\\u202e5\""),
-                Arguments.of("line separator in a group", deployment(annotation("topobridge.io/group", "g\u2028x")),
-                        WorkloadReason.INVALID_ANNOTATION, "topobridge.io/group=\"g\\u2028x\""),
-                Arguments.of("1 MiB queue", deployment(annotation("topobridge.io/queue", MIB)),
-                        WorkloadReason.INVALID_ANNOTATION, "(1048576 chars)"),
-                Arguments.of("1 MiB value of an unknown key", deployment(annotation("topobridge.io/highest_tier", MIB)),
-                        WorkloadReason.UNKNOWN_ANNOTATION, "topobridge.io/highest_tier=\"aaaa"),
-                Arguments.of("unknown key that forges a line", deployment(annotation("topobridge.io/x\nINFO forged", "1")),
-                        WorkloadReason.UNKNOWN_ANNOTATION, "topobridge.io/x\\nINFO forged=\"1\""),
-                Arguments.of("1 MiB string for LeaderWorkerSet replicas", leaderWorkerSet(MIB + "\n"),
-                        WorkloadReason.UNREADABLE_WORKLOAD, "spec.replicas"));
+                Arguments.of(
+                        "1 MiB highest tier",
+                        deployment(annotation("topobridge.io/highest-tier", MIB)),
+                        WorkloadReason.INVALID_ANNOTATION,
+                        "topobridge.io/highest-tier=\"" + "a".repeat(100) + "\u2026\" (1048576 chars)"),
+                Arguments.of(
+                        "newline forging a finding line",
+                        deployment(annotation("topobridge.io/highest-tier", FORGED)),
+                        WorkloadReason.INVALID_ANNOTATION,
+                        "=\"2\\nREJECTED Deployment/ns/other InvalidAnnotation: forged\""),
+                Arguments.of(
+                        "ANSI escape in a pod template annotation",
+                        deployment(templateAnnotation("topobridge.io/mode", "\u001b[2Jhard")),
+                        WorkloadReason.INVALID_ANNOTATION,
+                        "topobridge.io/mode=\"\\u001b[2Jhard\" (pod template)"),
+                Arguments.of(
+                        "bidi override in min-member",
+                        deployment(annotation("topobridge.io/min-member", "\u202e5")),
+                        WorkloadReason.INVALID_ANNOTATION,
+                        "topobridge.io/min-member=\"\\u202e5\""),
+                Arguments.of(
+                        "line separator in a group",
+                        deployment(annotation("topobridge.io/group", "g\u2028x")),
+                        WorkloadReason.INVALID_ANNOTATION,
+                        "topobridge.io/group=\"g\\u2028x\""),
+                Arguments.of(
+                        "1 MiB queue",
+                        deployment(annotation("topobridge.io/queue", MIB)),
+                        WorkloadReason.INVALID_ANNOTATION,
+                        "(1048576 chars)"),
+                Arguments.of(
+                        "1 MiB value of an unknown key",
+                        deployment(annotation("topobridge.io/highest_tier", MIB)),
+                        WorkloadReason.UNKNOWN_ANNOTATION,
+                        "topobridge.io/highest_tier=\"aaaa"),
+                Arguments.of(
+                        "unknown key that forges a line",
+                        deployment(annotation("topobridge.io/x\nINFO forged", "1")),
+                        WorkloadReason.UNKNOWN_ANNOTATION,
+                        "topobridge.io/x\\nINFO forged=\"1\""),
+                Arguments.of(
+                        "1 MiB string for LeaderWorkerSet replicas",
+                        leaderWorkerSet(MIB + "\n"),
+                        WorkloadReason.UNREADABLE_WORKLOAD,
+                        "spec.replicas"));
     }
 
     private static HasMetadata leaderWorkerSet(Object replicas) {
@@ -87,30 +114,42 @@ class BoundedMessagesTest {
 
     @Test
     void anUnparsableQuantityIsQuotedBoundedInTheError() {
-        Deployment d = deployment(d1 -> d1.getSpec().getTemplate().getSpec().getContainers().get(0).getResources()
-                .getRequests().put("cpu", new Quantity(MIB + "\n")));
+        Deployment d = deployment(d1 -> d1.getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getResources()
+                .getRequests()
+                .put("cpu", new Quantity(MIB + "\n")));
         assertThatThrownBy(() -> PodRequests.of(d.getSpec().getTemplate().getSpec()))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("container c: resource cpu=\"" + "a".repeat(100) + "\u2026\" (1048577 chars) is not a valid quantity");
+                .hasMessage("container c: resource cpu=\"" + "a".repeat(100)
+                        + "\u2026\" (1048577 chars) is not a valid quantity");
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("hostile")
     void findingsAreBoundedAndOnOneLine(String name, HasMetadata workload, WorkloadReason reason, String fragment) {
-        List<Finding> reconciler = Fixtures.translator().translate(List.of(workload), Fixtures.TIERS,
-                Fixtures.lookup(List.of(workload))).findings();
+        List<Finding> reconciler = Fixtures.translator()
+                .translate(List.of(workload), Fixtures.TIERS, Fixtures.lookup(List.of(workload)))
+                .findings();
         List<Finding> admission = Fixtures.translator().validate(workload, Fixtures.TIERS, Fixtures.lookup(List.of()));
         List<Finding> all = new ArrayList<>(reconciler);
         all.addAll(admission);
         assertThat(reconciler).as("reconciler").anyMatch(f -> f.reason() == reason);
         assertThat(admission).as("admission").anyMatch(f -> f.reason() == reason);
         for (Finding f : all) {
-            assertThat(f.message().getBytes(StandardCharsets.UTF_8).length).as(f.message())
+            assertThat(f.message().getBytes(StandardCharsets.UTF_8).length)
+                    .as(f.message())
                     .isLessThanOrEqualTo(UserText.MAX_MESSAGE_BYTES);
-            assertThat(f.line().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(UserText.MAX_MESSAGE_BYTES);
+            assertThat(f.line().getBytes(StandardCharsets.UTF_8).length)
+                    .isLessThanOrEqualTo(UserText.MAX_MESSAGE_BYTES);
             assertThat(f.line()).as("one line").doesNotContain("\n", "\r", "\u001b", "\u2028", "\u202e", "\u0085");
         }
-        assertThat(all).filteredOn(f -> f.reason() == reason).extracting(Finding::message)
+        assertThat(all)
+                .filteredOn(f -> f.reason() == reason)
+                .extracting(Finding::message)
                 .anySatisfy(m -> assertThat(m).contains(fragment));
     }
 }

@@ -31,8 +31,7 @@ public final class ControllersSimulation {
     /** The LWS template revision the simulated LWS controller stamps. */
     public static final String REVISION = "5f8d9c7b6";
 
-    private ControllersSimulation() {
-    }
+    private ControllersSimulation() {}
 
     /** Objects and pods the controllers made. */
     public record Made(List<HasMetadata> objects, List<Pod> pods) {
@@ -70,15 +69,36 @@ public final class ControllersSimulation {
     }
 
     static OwnerReference controllerRef(HasMetadata owner) {
-        return new OwnerReferenceBuilder().withApiVersion(owner.getApiVersion()).withKind(owner.getKind())
-                .withName(owner.getMetadata().getName()).withUid(owner.getMetadata().getUid()).withController(true).build();
+        return new OwnerReferenceBuilder()
+                .withApiVersion(owner.getApiVersion())
+                .withKind(owner.getKind())
+                .withName(owner.getMetadata().getName())
+                .withUid(owner.getMetadata().getUid())
+                .withController(true)
+                .build();
     }
 
-    static Pod pod(String namespace, String name, Map<String, String> labels, Map<String, String> annotations,
+    static Pod pod(
+            String namespace,
+            String name,
+            Map<String, String> labels,
+            Map<String, String> annotations,
             OwnerReference owner) {
-        return new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace).withLabels(labels)
-                .withAnnotations(annotations.isEmpty() ? null : annotations).withOwnerReferences(owner).endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withImage("x").endContainer().endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(namespace)
+                .withLabels(labels)
+                .withAnnotations(annotations.isEmpty() ? null : annotations)
+                .withOwnerReferences(owner)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("x")
+                .endContainer()
+                .endSpec()
+                .build();
     }
 
     @SuppressWarnings("unchecked")
@@ -107,16 +127,28 @@ public final class ControllersSimulation {
         var made = new Made();
         String ns = d.getMetadata().getNamespace();
         String hash = "7d9f" + Math.abs(d.getMetadata().getName().hashCode() % 10);
-        ReplicaSet rs = new ReplicaSetBuilder().withNewMetadata().withName(d.getMetadata().getName() + "-" + hash)
-                .withNamespace(ns).withUid("uid-rs-" + d.getMetadata().getName()).withOwnerReferences(controllerRef(d))
-                .endMetadata().build();
+        ReplicaSet rs = new ReplicaSetBuilder()
+                .withNewMetadata()
+                .withName(d.getMetadata().getName() + "-" + hash)
+                .withNamespace(ns)
+                .withUid("uid-rs-" + d.getMetadata().getName())
+                .withOwnerReferences(controllerRef(d))
+                .endMetadata()
+                .build();
         rs.setApiVersion("apps/v1");
         rs.setKind("ReplicaSet");
         made.objects().add(rs);
         int replicas = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
         for (int i = 0; i < replicas; i++) {
-            made.pods().add(pod(ns, rs.getMetadata().getName() + "-p" + i, merged(d.getSpec().getTemplate().getMetadata()
-                    .getLabels(), Map.of("pod-template-hash", hash)), Map.of(), controllerRef(rs)));
+            made.pods()
+                    .add(pod(
+                            ns,
+                            rs.getMetadata().getName() + "-p" + i,
+                            merged(
+                                    d.getSpec().getTemplate().getMetadata().getLabels(),
+                                    Map.of("pod-template-hash", hash)),
+                            Map.of(),
+                            controllerRef(rs)));
         }
         return made;
     }
@@ -126,8 +158,13 @@ public final class ControllersSimulation {
         var made = new Made();
         int replicas = s.getSpec().getReplicas() == null ? 1 : s.getSpec().getReplicas();
         for (int i = 0; i < replicas; i++) {
-            made.pods().add(pod(s.getMetadata().getNamespace(), s.getMetadata().getName() + "-" + i,
-                    merged(s.getSpec().getTemplate().getMetadata().getLabels(), Map.of()), Map.of(), controllerRef(s)));
+            made.pods()
+                    .add(pod(
+                            s.getMetadata().getNamespace(),
+                            s.getMetadata().getName() + "-" + i,
+                            merged(s.getSpec().getTemplate().getMetadata().getLabels(), Map.of()),
+                            Map.of(),
+                            controllerRef(s)));
         }
         return made;
     }
@@ -150,9 +187,17 @@ public final class ControllersSimulation {
         int subGroupSize = integer(map(lwt.get("subGroupPolicy")).get("subGroupSize"), 0);
         boolean provider = lws.getMetadata().getAnnotations() != null
                 && lws.getMetadata().getAnnotations().containsKey("sim/volcano-provider");
-        var leaderSts = new StatefulSetBuilder().withNewMetadata().withName(name).withNamespace(ns)
-                .withUid("uid-sts-" + name).withLabels(Map.of("leaderworkerset.sigs.k8s.io/name", name))
-                .withOwnerReferences(controllerRef(lws)).endMetadata().withNewSpec().withReplicas(replicas).endSpec()
+        var leaderSts = new StatefulSetBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(ns)
+                .withUid("uid-sts-" + name)
+                .withLabels(Map.of("leaderworkerset.sigs.k8s.io/name", name))
+                .withOwnerReferences(controllerRef(lws))
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(replicas)
+                .endSpec()
                 .build();
         leaderSts.setApiVersion("apps/v1");
         leaderSts.setKind("StatefulSet");
@@ -166,13 +211,22 @@ public final class ControllersSimulation {
                 var podGroup = new GenericKubernetesResource();
                 podGroup.setApiVersion("scheduling.volcano.sh/v1beta1");
                 podGroup.setKind("PodGroup");
-                podGroup.setMetadata(new ObjectMetaBuilder().withName(pg).withNamespace(ns).withOwnerReferences(
-                        new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod").withName(leaderName)
-                                .withUid("uid-pod-" + leaderName).withController(true).build()).build());
+                podGroup.setMetadata(new ObjectMetaBuilder()
+                        .withName(pg)
+                        .withNamespace(ns)
+                        .withOwnerReferences(new OwnerReferenceBuilder()
+                                .withApiVersion("v1")
+                                .withKind("Pod")
+                                .withName(leaderName)
+                                .withUid("uid-pod-" + leaderName)
+                                .withController(true)
+                                .build())
+                        .build());
                 made.objects().add(podGroup);
             }
             for (int worker = 0; worker < size; worker++) {
-                Object template = worker == 0 && lwt.containsKey("leaderTemplate") ? lwt.get("leaderTemplate")
+                Object template = worker == 0 && lwt.containsKey("leaderTemplate")
+                        ? lwt.get("leaderTemplate")
                         : lwt.get("workerTemplate");
                 Map<String, String> labels = merged(templateLabels(template), extraLabels);
                 labels.put("leaderworkerset.sigs.k8s.io/name", name);
@@ -185,19 +239,36 @@ public final class ControllersSimulation {
                 if (worker == 0) {
                     made.pods().add(pod(ns, leaderName, labels, annotations, controllerRef(leaderSts)));
                 } else {
-                    var workerSts = new OwnerReferenceBuilder().withApiVersion("apps/v1").withKind("StatefulSet")
-                            .withName(leaderName).withUid("uid-sts-" + leaderName).withController(true).build();
+                    var workerSts = new OwnerReferenceBuilder()
+                            .withApiVersion("apps/v1")
+                            .withKind("StatefulSet")
+                            .withName(leaderName)
+                            .withUid("uid-sts-" + leaderName)
+                            .withController(true)
+                            .build();
                     made.pods().add(pod(ns, leaderName + "-" + worker, labels, annotations, workerSts));
                 }
             }
             if (size > 1) {
-                var workerSts = new StatefulSetBuilder().withNewMetadata().withName(leaderName).withNamespace(ns)
+                var workerSts = new StatefulSetBuilder()
+                        .withNewMetadata()
+                        .withName(leaderName)
+                        .withNamespace(ns)
                         .withUid("uid-sts-" + leaderName)
-                        .withLabels(Map.of("leaderworkerset.sigs.k8s.io/name", name,
-                                "leaderworkerset.sigs.k8s.io/group-index", String.valueOf(group)))
-                        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod")
-                                .withName(leaderName).withUid("uid-pod-" + leaderName).withController(true).build())
-                        .endMetadata().build();
+                        .withLabels(Map.of(
+                                "leaderworkerset.sigs.k8s.io/name",
+                                name,
+                                "leaderworkerset.sigs.k8s.io/group-index",
+                                String.valueOf(group)))
+                        .withOwnerReferences(new OwnerReferenceBuilder()
+                                .withApiVersion("v1")
+                                .withKind("Pod")
+                                .withName(leaderName)
+                                .withUid("uid-pod-" + leaderName)
+                                .withController(true)
+                                .build())
+                        .endMetadata()
+                        .build();
                 workerSts.setApiVersion("apps/v1");
                 workerSts.setKind("StatefulSet");
                 made.objects().add(workerSts);
@@ -222,14 +293,24 @@ public final class ControllersSimulation {
             for (Object r : (List<Object>) spec.getOrDefault("roles", List.of())) {
                 Map<String, Object> role = map(r);
                 String roleName = (String) role.get("name");
-                Map<String, String> labels = Map.of("disaggregatedset.x-k8s.io/name", name,
-                        "disaggregatedset.x-k8s.io/slice", String.valueOf(slice), "disaggregatedset.x-k8s.io/role", roleName);
+                Map<String, String> labels = Map.of(
+                        "disaggregatedset.x-k8s.io/name",
+                        name,
+                        "disaggregatedset.x-k8s.io/slice",
+                        String.valueOf(slice),
+                        "disaggregatedset.x-k8s.io/role",
+                        roleName);
                 var lws = new GenericKubernetesResource();
                 lws.setApiVersion("leaderworkerset.x-k8s.io/v1");
                 lws.setKind("LeaderWorkerSet");
                 String lwsName = name + "-" + slice + "-" + roleName;
-                lws.setMetadata(new ObjectMetaBuilder().withName(lwsName).withNamespace(ns).withUid("uid-lws-" + lwsName)
-                        .withLabels(labels).withOwnerReferences(controllerRef(ds)).build());
+                lws.setMetadata(new ObjectMetaBuilder()
+                        .withName(lwsName)
+                        .withNamespace(ns)
+                        .withUid("uid-lws-" + lwsName)
+                        .withLabels(labels)
+                        .withOwnerReferences(controllerRef(ds))
+                        .build());
                 Map<String, Object> lwsSpec = new LinkedHashMap<>(map(role.get("spec")));
                 Object external = map(role.get("scaling")).get("simReplicas");
                 if (external != null) {
@@ -246,7 +327,8 @@ public final class ControllersSimulation {
     @SuppressWarnings("unchecked")
     public static List<HasMetadata> roleSets(HasMetadata stormService) {
         var storm = (GenericKubernetesResource) stormService;
-        Map<String, Object> spec = (Map<String, Object>) storm.getAdditionalProperties().get("spec");
+        Map<String, Object> spec =
+                (Map<String, Object>) storm.getAdditionalProperties().get("spec");
         Map<String, Object> template = (Map<String, Object>) spec.getOrDefault("template", Map.of());
         Map<String, Object> templateMeta = (Map<String, Object>) template.getOrDefault("metadata", Map.of());
         int replicas = spec.get("replicas") == null ? 1 : ((Number) spec.get("replicas")).intValue();
@@ -255,7 +337,8 @@ public final class ControllersSimulation {
             String suffix = PodGroupNames.bounded("x", "-" + storm.getMetadata().getName() + i);
             String random = suffix.substring(suffix.length() - 5).replaceAll("[^a-z0-9]", "b");
             String name = storm.getMetadata().getName() + "-roleset-" + random;
-            var labels = new LinkedHashMap<String, String>((Map<String, String>) templateMeta.getOrDefault("labels", Map.of()));
+            var labels = new LinkedHashMap<String, String>(
+                    (Map<String, String>) templateMeta.getOrDefault("labels", Map.of()));
             labels.put("storm-service-name", storm.getMetadata().getName());
             var annotations = new LinkedHashMap<String, String>(
                     (Map<String, String>) templateMeta.getOrDefault("annotations", Map.of()));
@@ -263,11 +346,19 @@ public final class ControllersSimulation {
             var roleSet = new GenericKubernetesResource();
             roleSet.setApiVersion("orchestration.aibrix.ai/v1alpha1");
             roleSet.setKind("RoleSet");
-            roleSet.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(storm.getMetadata().getNamespace())
-                    .withUid("uid-roleset-" + name).withLabels(labels).withAnnotations(annotations)
-                    .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(storm.getApiVersion())
-                            .withKind("StormService").withName(storm.getMetadata().getName())
-                            .withUid(storm.getMetadata().getUid()).withController(true).build())
+            roleSet.setMetadata(new ObjectMetaBuilder()
+                    .withName(name)
+                    .withNamespace(storm.getMetadata().getNamespace())
+                    .withUid("uid-roleset-" + name)
+                    .withLabels(labels)
+                    .withAnnotations(annotations)
+                    .withOwnerReferences(new OwnerReferenceBuilder()
+                            .withApiVersion(storm.getApiVersion())
+                            .withKind("StormService")
+                            .withName(storm.getMetadata().getName())
+                            .withUid(storm.getMetadata().getUid())
+                            .withController(true)
+                            .build())
                     .build());
             roleSet.setAdditionalProperty("spec", template.get("spec"));
             out.add(roleSet);
@@ -290,7 +381,9 @@ public final class ControllersSimulation {
         if (volcano) {
             made.objects().add(aibrixPodGroup(ns, name, rs));
         }
-        String storm = rs.getMetadata().getLabels() == null ? null : rs.getMetadata().getLabels().get("storm-service-name");
+        String storm = rs.getMetadata().getLabels() == null
+                ? null
+                : rs.getMetadata().getLabels().get("storm-service-name");
         for (Object r : (List<Object>) spec.getOrDefault("roles", List.of())) {
             Map<String, Object> role = map(r);
             String roleName = (String) role.get("name");
@@ -309,11 +402,16 @@ public final class ControllersSimulation {
                     podSet.setApiVersion("orchestration.aibrix.ai/v1alpha1");
                     podSet.setKind("PodSet");
                     String podSetName = name + "-" + roleName + "-" + i;
-                    podSet.setMetadata(new ObjectMetaBuilder().withName(podSetName).withNamespace(ns)
-                            .withUid("uid-podset-" + podSetName).withLabels(labels).withOwnerReferences(controllerRef(rs))
+                    podSet.setMetadata(new ObjectMetaBuilder()
+                            .withName(podSetName)
+                            .withNamespace(ns)
+                            .withUid("uid-podset-" + podSetName)
+                            .withLabels(labels)
+                            .withOwnerReferences(controllerRef(rs))
                             .build());
-                    podSet.setAdditionalProperty("spec", Map.of("podGroupSize", podGroupSize, "template",
-                            role.getOrDefault("template", Map.of())));
+                    podSet.setAdditionalProperty(
+                            "spec",
+                            Map.of("podGroupSize", podGroupSize, "template", role.getOrDefault("template", Map.of())));
                     made.objects().add(podSet);
                     String groupName = volcano ? name : null;
                     if (!volcano && roleVolcano) {
@@ -324,8 +422,13 @@ public final class ControllersSimulation {
                     podLabels.put("stormservice.orchestration.aibrix.ai/podset-name", podSetName);
                     made.add(podSet(podSet, podLabels, groupName));
                 } else {
-                    made.pods().add(pod(ns, name + "-" + roleName + "-" + i, labels,
-                            volcano ? Map.of("scheduling.k8s.io/group-name", name) : Map.of(), controllerRef(rs)));
+                    made.pods()
+                            .add(pod(
+                                    ns,
+                                    name + "-" + roleName + "-" + i,
+                                    labels,
+                                    volcano ? Map.of("scheduling.k8s.io/group-name", name) : Map.of(),
+                                    controllerRef(rs)));
                 }
             }
         }
@@ -336,7 +439,10 @@ public final class ControllersSimulation {
         var podGroup = new GenericKubernetesResource();
         podGroup.setApiVersion("scheduling.volcano.sh/v1beta1");
         podGroup.setKind("PodGroup");
-        podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).withOwnerReferences(controllerRef(owner))
+        podGroup.setMetadata(new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(ns)
+                .withOwnerReferences(controllerRef(owner))
                 .build());
         return podGroup;
     }
@@ -347,10 +453,14 @@ public final class ControllersSimulation {
         boolean volcano = map(spec.get("schedulingStrategy")).containsKey("volcanoSchedulingStrategy");
         var made = new Made();
         if (volcano) {
-            made.objects().add(aibrixPodGroup(ps.getMetadata().getNamespace(), ps.getMetadata().getName(), ps));
+            made.objects()
+                    .add(aibrixPodGroup(
+                            ps.getMetadata().getNamespace(), ps.getMetadata().getName(), ps));
         }
         Map<String, String> podLabels = merged(templateLabels(spec.get("template")), labels);
-        podLabels.put("stormservice.orchestration.aibrix.ai/podset-name", ps.getMetadata().getName());
+        podLabels.put(
+                "stormservice.orchestration.aibrix.ai/podset-name",
+                ps.getMetadata().getName());
         made.add(podSet(ps, podLabels, volcano ? ps.getMetadata().getName() : null));
         return made;
     }
@@ -359,8 +469,13 @@ public final class ControllersSimulation {
         var made = new Made();
         int size = integer(map(ps.getAdditionalProperties().get("spec")).get("podGroupSize"), 1);
         for (int i = 0; i < size; i++) {
-            made.pods().add(pod(ps.getMetadata().getNamespace(), ps.getMetadata().getName() + "-" + i, labels,
-                    groupName == null ? Map.of() : Map.of("scheduling.k8s.io/group-name", groupName), controllerRef(ps)));
+            made.pods()
+                    .add(pod(
+                            ps.getMetadata().getNamespace(),
+                            ps.getMetadata().getName() + "-" + i,
+                            labels,
+                            groupName == null ? Map.of() : Map.of("scheduling.k8s.io/group-name", groupName),
+                            controllerRef(ps)));
         }
         return made;
     }

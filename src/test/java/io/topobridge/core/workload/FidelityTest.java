@@ -31,7 +31,8 @@ class FidelityTest {
         return result.findings().stream().map(f -> (WorkloadReason) f.reason()).toList();
     }
 
-    private static final String POD = "{spec: {containers: [{name: c, image: x, resources: {requests: {cpu: \"1\"}}}]}}";
+    private static final String POD =
+            "{spec: {containers: [{name: c, image: x, resources: {requests: {cpu: \"1\"}}}]}}";
 
     @Test
     void orderedReadyStatefulSetStartsWithOnePodAndSaysSo() {
@@ -100,18 +101,24 @@ class FidelityTest {
     @Test
     void leaderReadyKeepsTheLeaderOutOfTheLwsOwnSubgroups() {
         // size 4, subgroups of 2: LWS puts the leader and worker 1 in subgroup 0, workers 2 and 3 in subgroup 1
-        List<SubGroupPolicySpec> policies = only(translate(Fixtures.objects(
-                LWS.formatted(4, "subGroupPolicy: {subGroupSize: 2},", POD)))).spec().getSubGroupPolicy();
+        List<SubGroupPolicySpec> policies = only(translate(
+                        Fixtures.objects(LWS.formatted(4, "subGroupPolicy: {subGroupSize: 2},", POD))))
+                .spec()
+                .getSubGroupPolicy();
         assertThat(policies).extracting(SubGroupPolicySpec::getName).containsExactly("lws-subgroup-0", "lws-subgroup");
         assertThat(policies.get(0).getSubGroupSize()).isEqualTo(1);
         assertThat(policies.get(0).getLabelSelector().getMatchLabels())
                 .containsEntry("leaderworkerset.sigs.k8s.io/subgroup-index", "0");
-        assertThat(policies).allSatisfy(p -> assertThat(p.getLabelSelector().getMatchExpressions()).contains(notLeader()));
+        assertThat(policies)
+                .allSatisfy(p ->
+                        assertThat(p.getLabelSelector().getMatchExpressions()).contains(notLeader()));
         assertThat(policies.get(1).getSubGroupSize()).isEqualTo(2);
 
         // size 5, subgroups of 2: the leader is the extra pod of subgroup 0, every subgroup has 2 workers
-        List<SubGroupPolicySpec> extra = only(translate(Fixtures.objects(
-                LWS.formatted(5, "subGroupPolicy: {subGroupSize: 2},", POD)))).spec().getSubGroupPolicy();
+        List<SubGroupPolicySpec> extra = only(translate(
+                        Fixtures.objects(LWS.formatted(5, "subGroupPolicy: {subGroupSize: 2},", POD))))
+                .spec()
+                .getSubGroupPolicy();
         assertThat(extra).singleElement().satisfies(p -> {
             assertThat(p.getSubGroupSize()).isEqualTo(2);
             assertThat(p.getLabelSelector().getMatchExpressions()).contains(notLeader());
@@ -131,22 +138,29 @@ class FidelityTest {
                   - name: decode
                     spec: {replicas: 1, startupPolicy: LeaderReady, leaderWorkerTemplate: {size: 3, workerTemplate: %1$s}}
                 """.formatted(POD))));
-        assertThat(ds.spec().getMinMember()).as("2 prefill pods and the decode leader").isEqualTo(3);
-        assertThat(ds.spec().getSubGroupPolicy()).filteredOn(p -> p.getName().equals("decode")).singleElement()
+        assertThat(ds.spec().getMinMember())
+                .as("2 prefill pods and the decode leader")
+                .isEqualTo(3);
+        assertThat(ds.spec().getSubGroupPolicy())
+                .filteredOn(p -> p.getName().equals("decode"))
+                .singleElement()
                 .satisfies(p -> {
                     assertThat(p.getSubGroupSize()).isEqualTo(2);
                     assertThat(p.getLabelSelector().getMatchExpressions()).contains(notLeader());
                 });
 
-        var group = only(translate(Fixtures.objects(WorkloadTranslatorTest.deployment("ns", "router", 1,
-                Map.of("topobridge.io/group", "pair", "topobridge.io/highest-tier", "2")) + "---\n" + """
+        var group = only(translate(Fixtures.objects(WorkloadTranslatorTest.deployment(
+                        "ns", "router", 1, Map.of("topobridge.io/group", "pair", "topobridge.io/highest-tier", "2"))
+                + "---\n" + """
                 apiVersion: leaderworkerset.x-k8s.io/v1
                 kind: LeaderWorkerSet
                 metadata: {name: engine, namespace: ns, uid: u4, annotations: {topobridge.io/group: pair}}
                 spec: {replicas: 2, startupPolicy: LeaderReady, leaderWorkerTemplate: {size: 3, workerTemplate: %s}}
                 """.formatted(POD))));
         assertThat(group.spec().getMinMember()).as("the router and 2 leaders").isEqualTo(3);
-        assertThat(group.spec().getSubGroupPolicy()).filteredOn(p -> p.getName().equals("lws-engine")).singleElement()
+        assertThat(group.spec().getSubGroupPolicy())
+                .filteredOn(p -> p.getName().equals("lws-engine"))
+                .singleElement()
                 .satisfies(p -> assertThat(p.getSubGroupSize()).isEqualTo(2));
     }
 
@@ -173,7 +187,8 @@ class FidelityTest {
                 spec: {replicas: 3, serviceName: s, selector: {matchLabels: {a: b}}, template: %s}
                 """.formatted(POD, POD));
         TranslationResult result = translate(objects);
-        assertThat(result.podGroups()).extracting(DesiredPodGroup::name)
+        assertThat(result.podGroups())
+                .extracting(DesiredPodGroup::name)
                 .containsExactly("tb-lws-s-0", "tb-lws-s-1", "tb-lws-s-2");
         assertThat(reasons(result)).contains(WorkloadReason.ROLLOUT_NEEDS_ROOM);
     }
@@ -212,23 +227,34 @@ class FidelityTest {
     void bestEffortAndWholeRoleSubgroupsAreSaidAndBestEffortOnesGetNoTier() {
         var result = translate(Fixtures.objects(STORM.formatted("", POD, POD)));
         DesiredPodGroup pg = only(result);
-        assertThat(pg.spec().getSubGroupPolicy()).filteredOn(p -> p.getName().equals("routing")).singleElement()
+        assertThat(pg.spec().getSubGroupPolicy())
+                .filteredOn(p -> p.getName().equals("routing"))
+                .singleElement()
                 .satisfies(p -> assertThat(p.getNetworkTopology()).isNull());
-        assertThat(pg.spec().getSubGroupPolicy()).filteredOn(p -> !p.getName().equals("routing"))
+        assertThat(pg.spec().getSubGroupPolicy())
+                .filteredOn(p -> !p.getName().equals("routing"))
                 .allSatisfy(p -> assertThat(p.getNetworkTopology()).isNotNull());
-        assertThat(result.findings()).extracting(Finding::reason).containsExactlyInAnyOrder(
-                WorkloadReason.BEST_EFFORT_IGNORES_TOPOLOGY, WorkloadReason.SUBGROUP_IS_WHOLE_ROLE);
-        assertThat(result.findings()).filteredOn(f -> f.reason() == WorkloadReason.SUBGROUP_IS_WHOLE_ROLE).singleElement()
+        assertThat(result.findings())
+                .extracting(Finding::reason)
+                .containsExactlyInAnyOrder(
+                        WorkloadReason.BEST_EFFORT_IGNORES_TOPOLOGY, WorkloadReason.SUBGROUP_IS_WHOLE_ROLE);
+        assertThat(result.findings())
+                .filteredOn(f -> f.reason() == WorkloadReason.SUBGROUP_IS_WHOLE_ROLE)
+                .singleElement()
                 .satisfies(f -> assertThat(f.message()).contains("role prefill has 2 single-pod instances"));
     }
 
     @Test
     void minMemberBelowTheGangKeepsOnePodOfEveryRole() {
-        DesiredPodGroup pg = only(translate(Fixtures.objects(STORM.formatted(", topobridge.io/min-member: \"2\"", POD, POD))));
+        DesiredPodGroup pg =
+                only(translate(Fixtures.objects(STORM.formatted(", topobridge.io/min-member: \"2\"", POD, POD))));
         assertThat(pg.spec().getMinMember()).isEqualTo(2);
-        assertThat(pg.spec().getMinTaskMember()).containsOnlyKeys("routing", "prefill", "decode")
+        assertThat(pg.spec().getMinTaskMember())
+                .containsOnlyKeys("routing", "prefill", "decode")
                 .allSatisfy((task, floor) -> assertThat(floor).isEqualTo(1));
         DesiredPodGroup whole = only(translate(Fixtures.objects(STORM.formatted("", POD, POD))));
-        assertThat(whole.spec().getMinTaskMember()).as("the whole gang needs no floor").isNull();
+        assertThat(whole.spec().getMinTaskMember())
+                .as("the whole gang needs no floor")
+                .isNull();
     }
 }

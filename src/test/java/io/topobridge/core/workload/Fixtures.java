@@ -1,11 +1,11 @@
 package io.topobridge.core.workload;
 
-import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -19,11 +19,10 @@ public final class Fixtures {
     public static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     /** Tiers 1=nvlink, 2=rack, 3=spine. */
-    public static final TierCatalog TIERS = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"),
-            new TierCatalog.Tier(2, "rack"), new TierCatalog.Tier(3, "spine")));
+    public static final TierCatalog TIERS = TierCatalog.of(List.of(
+            new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack"), new TierCatalog.Tier(3, "spine")));
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     /** Every object of a multi-document YAML text (custom kinds as generic resources). */
     public static List<HasMetadata> objects(String yaml) {
@@ -53,8 +52,10 @@ public final class Fixtures {
     /** A lookup over the given objects; PodGroups among them are also served by {@code podGroups()}. */
     public static WorkloadLookup lookup(Collection<? extends HasMetadata> objects) {
         var base = new InMemoryLookup(objects);
-        List<HasMetadata> podGroups = objects.stream().filter(o -> "PodGroup".equals(o.getKind()))
-                .map(o -> (HasMetadata) o).toList();
+        List<HasMetadata> podGroups = objects.stream()
+                .filter(o -> "PodGroup".equals(o.getKind()))
+                .map(o -> (HasMetadata) o)
+                .toList();
         return new WorkloadLookup() {
             @Override
             public java.util.Optional<HasMetadata> get(WorkloadKind kind, String namespace, String name) {
@@ -68,7 +69,9 @@ public final class Fixtures {
 
             @Override
             public List<HasMetadata> podGroups(String namespace) {
-                return podGroups.stream().filter(p -> namespace.equals(p.getMetadata().getNamespace())).toList();
+                return podGroups.stream()
+                        .filter(p -> namespace.equals(p.getMetadata().getNamespace()))
+                        .toList();
             }
 
             @Override
@@ -85,24 +88,38 @@ public final class Fixtures {
     /** A Deployment of {@code replicas} pods asking for 1 CPU and 1 GPU each, with the given annotations. */
     /** A Namespace with annotations (e.g. the queues its workloads may use), as YAML. */
     public static String namespace(String name, Map<String, String> annotations) {
-        var out = new StringBuilder("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ").append(name).append('\n');
+        var out = new StringBuilder("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ")
+                .append(name)
+                .append('\n');
         if (!annotations.isEmpty()) {
             out.append("  annotations:\n");
-            annotations.forEach((k, v) -> out.append("    ").append(k).append(": \"").append(v).append("\"\n"));
+            annotations.forEach((k, v) ->
+                    out.append("    ").append(k).append(": \"").append(v).append("\"\n"));
         }
         return out.toString();
     }
 
     public static String deployment(String ns, String name, int replicas, Map<String, String> annotations) {
         var out = new StringBuilder();
-        out.append("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ").append(name)
-                .append("\n  namespace: ").append(ns).append("\n  uid: uid-").append(name).append('\n');
+        out.append("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ")
+                .append(name)
+                .append("\n  namespace: ")
+                .append(ns)
+                .append("\n  uid: uid-")
+                .append(name)
+                .append('\n');
         if (!annotations.isEmpty()) {
             out.append("  annotations:\n");
-            annotations.forEach((k, v) -> out.append("    ").append(k).append(": \"").append(v).append("\"\n"));
+            annotations.forEach((k, v) ->
+                    out.append("    ").append(k).append(": \"").append(v).append("\"\n"));
         }
-        out.append("spec:\n  replicas: ").append(replicas).append("\n  selector: {matchLabels: {app: ").append(name)
-                .append("}}\n  template:\n    metadata: {labels: {app: ").append(name).append("}}\n    spec:\n")
+        out.append("spec:\n  replicas: ")
+                .append(replicas)
+                .append("\n  selector: {matchLabels: {app: ")
+                .append(name)
+                .append("}}\n  template:\n    metadata: {labels: {app: ")
+                .append(name)
+                .append("}}\n    spec:\n")
                 .append("      containers:\n      - name: c\n        image: x\n")
                 .append("        resources: {requests: {cpu: \"1\", nvidia.com/gpu: \"1\"}}\n");
         return out.toString();

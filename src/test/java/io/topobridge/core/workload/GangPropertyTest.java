@@ -48,8 +48,15 @@ class GangPropertyTest {
     private final PodAdmission admission = new PodAdmission(AdmissionSettings.defaults(), translator);
 
     static Stream<String> kinds() {
-        return Stream.of("Deployment", "StatefulSet", "LeaderWorkerSet", "DisaggregatedSet", "StormService", "RoleSet",
-                "PodSet", "Group");
+        return Stream.of(
+                "Deployment",
+                "StatefulSet",
+                "LeaderWorkerSet",
+                "DisaggregatedSet",
+                "StormService",
+                "RoleSet",
+                "PodSet",
+                "Group");
     }
 
     @AfterAll
@@ -74,12 +81,15 @@ class GangPropertyTest {
         objects.addAll(made.objects());
         WorkloadLookup lookup = Fixtures.lookup(objects);
         TranslationResult translation = translator.translate(objects, Fixtures.TIERS, lookup);
-        Set<String> refused = translation.findings().stream().filter(Finding::isRejection)
-                .map(f -> f.object().toString()).collect(Collectors.toSet());
+        Set<String> refused = translation.findings().stream()
+                .filter(Finding::isRejection)
+                .map(f -> f.object().toString())
+                .collect(Collectors.toSet());
         Map<String, DesiredPodGroup> podGroups = new HashMap<>();
         translation.podGroups().forEach(p -> podGroups.put(p.name(), p));
-        String context = name + "\nworkloads: " + workloads.stream().map(Fixtures.SERIALIZATION::asYaml).toList()
-                + "\nfindings: " + translation.findings().stream().map(Finding::line).toList();
+        String context = name + "\nworkloads: "
+                + workloads.stream().map(Fixtures.SERIALIZATION::asYaml).toList() + "\nfindings: "
+                + translation.findings().stream().map(Finding::line).toList();
 
         Map<String, Integer> tied = new HashMap<>();
         Map<String, Integer> atStart = new HashMap<>();
@@ -89,7 +99,8 @@ class GangPropertyTest {
             String top = pod.getMetadata().getLabels().get(TOP);
             boolean expectTied = managed(top, workloads) && !refused.contains(top);
             PodAdmission.Result result = admission.admit(pod, Fixtures.TIERS, lookup);
-            String stamp = pod.getMetadata().getAnnotations() == null ? null
+            String stamp = pod.getMetadata().getAnnotations() == null
+                    ? null
                     : pod.getMetadata().getAnnotations().get(VolcanoApi.GROUP_NAME_ANNOTATION);
             if (stamp != null) {
                 stamped.merge(stamp, 1, Integer::sum);
@@ -101,10 +112,12 @@ class GangPropertyTest {
                 assertThat(result.podGroup()).as(context).isEqualTo(stamp);
                 continue;
             }
-            assertThat(isTied).as(context + "\npod " + pod.getMetadata().getName() + " of " + top + ": " + result.outcome())
+            assertThat(isTied)
+                    .as(context + "\npod " + pod.getMetadata().getName() + " of " + top + ": " + result.outcome())
                     .isEqualTo(expectTied);
             if (isTied) {
-                assertThat(podGroups).as(context + "\npod " + pod.getMetadata().getName() + " is tied to a PodGroup that is made")
+                assertThat(podGroups)
+                        .as(context + "\npod " + pod.getMetadata().getName() + " is tied to a PodGroup that is made")
                         .containsKey(result.podGroup());
                 tied.merge(result.podGroup(), 1, Integer::sum);
                 if (existsAtStart(pod, workloads)) {
@@ -116,12 +129,17 @@ class GangPropertyTest {
             int count = tied.getOrDefault(pg.name(), 0);
             if (pg.ownership() == DesiredPodGroup.Ownership.OWNED) {
                 int counted = Integer.parseInt(pg.spec().getMinResources().get("cpu"));
-                assertThat(count).as(context + "\npods tied to " + pg.name() + " = the pods its plan counts").isEqualTo(counted);
+                assertThat(count)
+                        .as(context + "\npods tied to " + pg.name() + " = the pods its plan counts")
+                        .isEqualTo(counted);
                 Integer override = override(pg, workloads);
                 int expected = override != null ? override : atStart.getOrDefault(pg.name(), 0);
-                assertThat(pg.spec().getMinMember()).as(context + "\nminMember of " + pg.name()).isEqualTo(expected);
+                assertThat(pg.spec().getMinMember())
+                        .as(context + "\nminMember of " + pg.name())
+                        .isEqualTo(expected);
             } else {
-                assertThat(count).as(context + "\npods tied to the adopted " + pg.name() + " = the pods its controller stamped")
+                assertThat(count)
+                        .as(context + "\npods tied to the adopted " + pg.name() + " = the pods its controller stamped")
                         .isEqualTo(stamped.getOrDefault(pg.name(), 0));
             }
         }
@@ -139,22 +157,30 @@ class GangPropertyTest {
     /** The webhook denies a workload exactly when the reconciler refuses it (another member's fault aside). */
     private void assertAgree(String context, HasMetadata w, TranslationResult translation, WorkloadLookup lookup) {
         String ref = w.getKind() + "/" + NS + "/" + w.getMetadata().getName();
-        boolean reconcilerRefuses = translation.findings().stream().anyMatch(f -> f.isRejection()
-                && f.object().toString().equals(ref) && f.reason() != WorkloadReason.GROUP_REJECTED);
-        boolean webhookDenies = translator.validate(w, Fixtures.TIERS, lookup).stream().anyMatch(Finding::isRejection);
-        assertThat(webhookDenies).as(context + "\nwebhook vs reconciler on " + ref).isEqualTo(reconcilerRefuses);
+        boolean reconcilerRefuses = translation.findings().stream()
+                .anyMatch(f -> f.isRejection()
+                        && f.object().toString().equals(ref)
+                        && f.reason() != WorkloadReason.GROUP_REJECTED);
+        boolean webhookDenies =
+                translator.validate(w, Fixtures.TIERS, lookup).stream().anyMatch(Finding::isRejection);
+        assertThat(webhookDenies)
+                .as(context + "\nwebhook vs reconciler on " + ref)
+                .isEqualTo(reconcilerRefuses);
     }
 
     private static boolean managed(String top, List<HasMetadata> workloads) {
-        return workloads.stream().filter(w -> (w.getKind() + "/" + NS + "/" + w.getMetadata().getName()).equals(top))
-                .anyMatch(w -> w.getMetadata().getAnnotations() != null && w.getMetadata().getAnnotations().keySet()
-                        .stream().anyMatch(k -> k.startsWith("topobridge.io/")));
+        return workloads.stream()
+                .filter(w -> (w.getKind() + "/" + NS + "/" + w.getMetadata().getName()).equals(top))
+                .anyMatch(w -> w.getMetadata().getAnnotations() != null
+                        && w.getMetadata().getAnnotations().keySet().stream()
+                                .anyMatch(k -> k.startsWith("topobridge.io/")));
     }
 
     /** The min-member a PodGroup's workloads ask for (any member of a group). */
     private static Integer override(DesiredPodGroup pg, List<HasMetadata> workloads) {
         for (HasMetadata w : gangOf(pg, workloads)) {
-            String value = w.getMetadata().getAnnotations() == null ? null
+            String value = w.getMetadata().getAnnotations() == null
+                    ? null
                     : w.getMetadata().getAnnotations().get("topobridge.io/min-member");
             if (value != null) {
                 return Integer.parseInt(value.trim());
@@ -169,17 +195,22 @@ class GangPropertyTest {
      */
     private static boolean existsAtStart(Pod pod, List<HasMetadata> workloads) {
         Map<String, String> labels = pod.getMetadata().getLabels();
-        HasMetadata top = workloads.stream().filter(w -> labels.get(TOP).equals(ref(w.getKind(), w.getMetadata().getName())))
-                .findFirst().orElseThrow();
+        HasMetadata top = workloads.stream()
+                .filter(w ->
+                        labels.get(TOP).equals(ref(w.getKind(), w.getMetadata().getName())))
+                .findFirst()
+                .orElseThrow();
         if (top instanceof StatefulSet sts) {
-            return "Parallel".equals(sts.getSpec().getPodManagementPolicy()) || sts.getSpec().getReplicas() <= 1
+            return "Parallel".equals(sts.getSpec().getPodManagementPolicy())
+                    || sts.getSpec().getReplicas() <= 1
                     || pod.getMetadata().getName().endsWith("-0");
         }
         String workerIndex = labels.get("leaderworkerset.sigs.k8s.io/worker-index");
         if (workerIndex == null || "0".equals(workerIndex) || !(top instanceof GenericKubernetesResource custom)) {
             return true;
         }
-        Map<String, Object> spec = ControllersSimulation.map(custom.getAdditionalProperties().get("spec"));
+        Map<String, Object> spec =
+                ControllersSimulation.map(custom.getAdditionalProperties().get("spec"));
         if ("DisaggregatedSet".equals(top.getKind())) {
             for (Object role : (List<?>) spec.get("roles")) {
                 Map<String, Object> r = ControllersSimulation.map(role);
@@ -195,10 +226,14 @@ class GangPropertyTest {
         String key = pg.annotations().get(PodGroupBuilder.GANG_ANNOTATION);
         if (key.startsWith("Group/")) {
             String group = key.substring("Group/".length());
-            return workloads.stream().filter(w -> w.getMetadata().getAnnotations() != null
-                    && group.equals(w.getMetadata().getAnnotations().get("topobridge.io/group"))).toList();
+            return workloads.stream()
+                    .filter(w -> w.getMetadata().getAnnotations() != null
+                            && group.equals(w.getMetadata().getAnnotations().get("topobridge.io/group")))
+                    .toList();
         }
-        return workloads.stream().filter(w -> key.equals(w.getKind() + "/" + w.getMetadata().getName())).toList();
+        return workloads.stream()
+                .filter(w -> key.equals(w.getKind() + "/" + w.getMetadata().getName()))
+                .toList();
     }
 
     // ---- generators ---------------------------------------------------------------------------------------
@@ -238,34 +273,56 @@ class GangPropertyTest {
     }
 
     private static Map<String, Object> template(String top) {
-        return Map.of("metadata", Map.of("labels", Map.of(TOP, top)), "spec", Map.of("containers",
-                List.of(Map.of("name", "c", "image", "x", "resources", Map.of("requests", Map.of("cpu", "1"))))));
+        return Map.of(
+                "metadata",
+                Map.of("labels", Map.of(TOP, top)),
+                "spec",
+                Map.of(
+                        "containers",
+                        List.of(Map.of(
+                                "name", "c", "image", "x", "resources", Map.of("requests", Map.of("cpu", "1"))))));
     }
 
     private static String ref(String kind, String name) {
         return kind + "/" + NS + "/" + name;
     }
 
-    private static GenericKubernetesResource custom(String apiVersion, String kind, String name,
-            Map<String, String> annotations, Map<String, Object> spec) {
+    private static GenericKubernetesResource custom(
+            String apiVersion, String kind, String name, Map<String, String> annotations, Map<String, Object> spec) {
         var out = new GenericKubernetesResource();
         out.setApiVersion(apiVersion);
         out.setKind(kind);
-        out.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).withUid("uid-" + name)
-                .withAnnotations(annotations.isEmpty() ? null : annotations).build());
+        out.setMetadata(new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(NS)
+                .withUid("uid-" + name)
+                .withAnnotations(annotations.isEmpty() ? null : annotations)
+                .build());
         out.setAdditionalProperty("spec", spec);
         return out;
     }
 
     private static HasMetadata replicated(String kind, String name, Random random, Map<String, String> annotations) {
         String top = ref(kind, name);
-        Map<String, Object> spec = new LinkedHashMap<>(Map.of("replicas", random.nextInt(5), "selector",
-                Map.of("matchLabels", Map.of(TOP, top)), "template", template(top)));
+        Map<String, Object> spec = new LinkedHashMap<>(Map.of(
+                "replicas",
+                random.nextInt(5),
+                "selector",
+                Map.of("matchLabels", Map.of(TOP, top)),
+                "template",
+                template(top)));
         if ("StatefulSet".equals(kind) && random.nextBoolean()) {
             spec.put("podManagementPolicy", "Parallel");
         }
-        Map<String, Object> object = Map.of("apiVersion", "apps/v1", "kind", kind, "metadata",
-                Map.of("name", name, "namespace", NS, "uid", "uid-" + name, "annotations", annotations), "spec", spec);
+        Map<String, Object> object = Map.of(
+                "apiVersion",
+                "apps/v1",
+                "kind",
+                kind,
+                "metadata",
+                Map.of("name", name, "namespace", NS, "uid", "uid-" + name, "annotations", annotations),
+                "spec",
+                spec);
         Class<? extends HasMetadata> type = "Deployment".equals(kind) ? Deployment.class : StatefulSet.class;
         return Fixtures.SERIALIZATION.convertValue(object, type);
     }
@@ -301,7 +358,10 @@ class GangPropertyTest {
         for (String role : random.nextBoolean() ? List.of("prefill", "decode") : List.of("decode")) {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("name", role);
-            Map<String, Object> roleSpec = new LinkedHashMap<>(Map.of("replicas", random.nextInt(4), "leaderWorkerTemplate",
+            Map<String, Object> roleSpec = new LinkedHashMap<>(Map.of(
+                    "replicas",
+                    random.nextInt(4),
+                    "leaderWorkerTemplate",
                     Map.of("size", 1 + random.nextInt(3), "workerTemplate", template(top))));
             if (random.nextInt(3) == 0) {
                 roleSpec.put("startupPolicy", "LeaderReady");
@@ -312,7 +372,11 @@ class GangPropertyTest {
             }
             roles.add(r);
         }
-        return custom("disaggregatedset.x-k8s.io/v1", "DisaggregatedSet", "ds", annotations(random, 12),
+        return custom(
+                "disaggregatedset.x-k8s.io/v1",
+                "DisaggregatedSet",
+                "ds",
+                annotations(random, 12),
                 Map.of("slices", 1 + random.nextInt(3), "roles", roles));
     }
 
@@ -342,13 +406,21 @@ class GangPropertyTest {
 
     private static HasMetadata storm(Random random) {
         String top = ref("StormService", "ss");
-        return custom("orchestration.aibrix.ai/v1alpha1", "StormService", "ss", annotations(random, 12),
+        return custom(
+                "orchestration.aibrix.ai/v1alpha1",
+                "StormService",
+                "ss",
+                annotations(random, 12),
                 Map.of("replicas", random.nextInt(4), "template", Map.of("spec", roleSetSpec(random, top, true))));
     }
 
     private static HasMetadata roleSet(Random random) {
         String top = ref("RoleSet", "rs");
-        return custom("orchestration.aibrix.ai/v1alpha1", "RoleSet", "rs", annotations(random, 12),
+        return custom(
+                "orchestration.aibrix.ai/v1alpha1",
+                "RoleSet",
+                "rs",
+                annotations(random, 12),
                 roleSetSpec(random, top, true));
     }
 
@@ -374,11 +446,12 @@ class GangPropertyTest {
                 annotations.put("topobridge.io/highest-tier", TIERS.get(random.nextInt(TIERS.size())));
             }
             String name = "m" + i;
-            out.add(switch (random.nextInt(3)) {
-                case 0 -> replicated("Deployment", name, random, annotations);
-                case 1 -> replicated("StatefulSet", name, random, annotations);
-                default -> lws(name, random, annotations, false);
-            });
+            out.add(
+                    switch (random.nextInt(3)) {
+                        case 0 -> replicated("Deployment", name, random, annotations);
+                        case 1 -> replicated("StatefulSet", name, random, annotations);
+                        default -> lws(name, random, annotations, false);
+                    });
         }
         return out;
     }

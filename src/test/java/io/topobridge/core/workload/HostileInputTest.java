@@ -41,8 +41,20 @@ class HostileInputTest {
     private static final String HUGE = "g".repeat(200_000);
 
     /** Values no field expects: of the wrong type, null, out of range, garbage. */
-    private static final List<Object> BAD = List.of(Map.of("not", "this"), List.of(1, 2), "garbage", true, "null",
-            -1, 4_294_967_296L, 1.5, -0.5, "-3", "1e999999999", "12Zi", HUGE);
+    private static final List<Object> BAD = List.of(
+            Map.of("not", "this"),
+            List.of(1, 2),
+            "garbage",
+            true,
+            "null",
+            -1,
+            4_294_967_296L,
+            1.5,
+            -0.5,
+            "-3",
+            "1e999999999",
+            "12Zi",
+            HUGE);
 
     private static final String TEMPLATE = """
             {"metadata": {"labels": {"app": "x"}, "annotations": {"volcano.sh/network-topology-mode": "soft"}},
@@ -128,8 +140,9 @@ class HostileInputTest {
             """);
 
     /** Nodes that give {@code render} the tiers nvlink, rack and spine. */
-    private static final TopologySettings RENDER_TIERS = TopologySettings.parse("auto",
-            List.of("example.com/nvlink=nvlink", "example.com/rack=rack", "example.com/spine=spine"));
+    private static final TopologySettings RENDER_TIERS = TopologySettings.parse(
+            "auto", List.of("example.com/nvlink=nvlink", "example.com/rack=rack", "example.com/spine=spine"));
+
     private static final List<HasMetadata> NODES = Fixtures.objects("""
             apiVersion: v1
             kind: Node
@@ -221,7 +234,8 @@ class HostileInputTest {
     void everyBadFieldCostsOnlyItsObject(String kind) {
         WorkloadLookup alone = Fixtures.lookup(NEIGHBOURS);
         TranslationResult baseline = Fixtures.translator().translate(NEIGHBOURS, Fixtures.TIERS, alone);
-        assertThat(baseline.podGroups()).extracting(DesiredPodGroup::name)
+        assertThat(baseline.podGroups())
+                .extracting(DesiredPodGroup::name)
                 .containsExactlyInAnyOrder("tb-deploy-good", "tb-lws-lws-good-0", "tb-group-pd");
         ObjectNode valid = valid(kind);
         List<Object> values = new ArrayList<>(BAD);
@@ -233,8 +247,16 @@ class HostileInputTest {
                     continue;
                 }
                 CASES.incrementAndGet();
-                check(kind + " " + path + "=" + String.valueOf(value).substring(0, Math.min(40, String.valueOf(value).length())),
-                        bad.get(), baseline);
+                check(
+                        kind + " " + path + "="
+                                + String.valueOf(value)
+                                        .substring(
+                                                0,
+                                                Math.min(
+                                                        40,
+                                                        String.valueOf(value).length())),
+                        bad.get(),
+                        baseline);
             }
         }
     }
@@ -247,17 +269,27 @@ class HostileInputTest {
         WorkloadLookup lookup = Fixtures.lookup(all);
         TranslationResult result = Fixtures.translator().translate(all, Fixtures.TIERS, lookup);
         assertThat(result.podGroups()).as(name + ": the neighbours' PodGroups").containsAll(baseline.podGroups());
-        assertThat(result.podGroups()).as(name + ": no other PodGroup of a neighbour").allSatisfy(pg ->
-                assertThat(baseline.podGroups().stream().anyMatch(b -> b.name().equals(pg.name())) || bad(pg)).isTrue());
+        assertThat(result.podGroups())
+                .as(name + ": no other PodGroup of a neighbour")
+                .allSatisfy(pg -> assertThat(baseline.podGroups().stream()
+                                        .anyMatch(b -> b.name().equals(pg.name()))
+                                || bad(pg))
+                        .isTrue());
         String badRef = bad.getKind() + "/ns/bad";
-        assertThat(result.findings().stream().filter(f -> !f.object().toString().startsWith(bad.getKind() + "/ns/bad"))
-                .toList()).as(name + ": the neighbours' findings").containsExactlyInAnyOrderElementsOf(baseline.findings());
+        assertThat(result.findings().stream()
+                        .filter(f -> !f.object().toString().startsWith(bad.getKind() + "/ns/bad"))
+                        .toList())
+                .as(name + ": the neighbours' findings")
+                .containsExactlyInAnyOrderElementsOf(baseline.findings());
         // (annotation values are quoted by the parser, whose bounds are another change's: here, what reading says)
-        assertThat(result.findings()).filteredOn(f -> f.reason() == WorkloadReason.UNREADABLE_WORKLOAD)
-                .as(name + ": bounded messages").allSatisfy(f ->
-                assertThat(f.message().length()).as(f.message().substring(0, Math.min(200, f.message().length())))
+        assertThat(result.findings())
+                .filteredOn(f -> f.reason() == WorkloadReason.UNREADABLE_WORKLOAD)
+                .as(name + ": bounded messages")
+                .allSatisfy(f -> assertThat(f.message().length())
+                        .as(f.message().substring(0, Math.min(200, f.message().length())))
                         .isLessThan(2_000));
-        assertThat(result.findings()).filteredOn(f -> f.reason() == WorkloadReason.UNREADABLE_WORKLOAD)
+        assertThat(result.findings())
+                .filteredOn(f -> f.reason() == WorkloadReason.UNREADABLE_WORKLOAD)
                 .allSatisfy(f -> assertThat(f.object().toString()).isEqualTo(badRef));
         Pod pod = Fixtures.pod("""
                 apiVersion: v1
@@ -271,14 +303,20 @@ class HostileInputTest {
                            disaggregatedset.x-k8s.io/role: prefill}
                   ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: bad, uid: s, controller: true}]
                 """);
-        assertThatCode(() -> Fixtures.translator().assign(pod, Fixtures.TIERS, lookup)).as(name).doesNotThrowAnyException();
-        assertThatCode(() -> Fixtures.translator().validate(bad, Fixtures.TIERS, lookup)).as(name).doesNotThrowAnyException();
+        assertThatCode(() -> Fixtures.translator().assign(pod, Fixtures.TIERS, lookup))
+                .as(name)
+                .doesNotThrowAnyException();
+        assertThatCode(() -> Fixtures.translator().validate(bad, Fixtures.TIERS, lookup))
+                .as(name)
+                .doesNotThrowAnyException();
         List<HasMetadata> withNodes = new ArrayList<>(NODES);
         withNodes.addAll(objects);
-        RenderOutput rendered = new Renderer(RENDER_TIERS, WorkloadSettings.defaults(), AdmissionSettings.defaults())
-                .render(withNodes);
-        assertThat(rendered.podGroups()).as(name + ": render keeps the neighbours' PodGroups")
-                .extracting(DesiredPodGroup::name).contains("tb-deploy-good", "tb-lws-lws-good-0", "tb-group-pd");
+        RenderOutput rendered =
+                new Renderer(RENDER_TIERS, WorkloadSettings.defaults(), AdmissionSettings.defaults()).render(withNodes);
+        assertThat(rendered.podGroups())
+                .as(name + ": render keeps the neighbours' PodGroups")
+                .extracting(DesiredPodGroup::name)
+                .contains("tb-deploy-good", "tb-lws-lws-good-0", "tb-group-pd");
         assertThat(rendered.findings()).as(name).noneMatch(f -> f.message().contains("Exception"));
     }
 
@@ -290,7 +328,8 @@ class HostileInputTest {
     /** AIBrix's RoleSets for a StormService, when its spec can still be read as one. */
     private static final class ControllersSimulationSafe {
         static List<HasMetadata> roleSets(HasMetadata object) {
-            if (!"StormService".equals(object.getKind()) || object.getMetadata() == null
+            if (!"StormService".equals(object.getKind())
+                    || object.getMetadata() == null
                     || object.getMetadata().getName() == null) {
                 return List.of();
             }

@@ -3,8 +3,6 @@ package io.topobridge.core.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.topobridge.core.workload.PodAssignment;
 import io.topobridge.core.topology.TierCatalog;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,11 +22,13 @@ class PodAssignmentTest {
 
     private static List<String> podGroupNames(List<HasMetadata> objects) {
         return Fixtures.translator().translate(objects, Fixtures.TIERS, Fixtures.lookup(objects)).podGroups().stream()
-                .map(DesiredPodGroup::name).toList();
+                .map(DesiredPodGroup::name)
+                .toList();
     }
 
-    private static final String PAIR = WorkloadTranslatorTest.deployment("llm", "prefill", 2,
-            Map.of("topobridge.io/group", "pd", "topobridge.io/highest-tier", "2")) + "---\n"
+    private static final String PAIR = WorkloadTranslatorTest.deployment(
+                    "llm", "prefill", 2, Map.of("topobridge.io/group", "pd", "topobridge.io/highest-tier", "2"))
+            + "---\n"
             + WorkloadTranslatorTest.deployment("llm", "decode", 1, Map.of("topobridge.io/group", "pd"))
             + "---\n" + WorkloadTranslatorTest.deployment("llm", "solo", 1, Map.of("topobridge.io/highest-tier", "1"))
             + "---\n" + WorkloadTranslatorTest.deployment("llm", "plain", 1, Map.of());
@@ -57,8 +57,8 @@ class PodAssignmentTest {
                   namespace: llm
                   ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: solo, uid: uid-solo, controller: true}]
                 """));
-        assertThat(assign(objects, deploymentPod("solo-7d9f", "7d9f"))).contains(
-                new PodAssignment("tb-deploy-solo", "solo", Map.of()));
+        assertThat(assign(objects, deploymentPod("solo-7d9f", "7d9f")))
+                .contains(new PodAssignment("tb-deploy-solo", "solo", Map.of()));
         assertThat(podGroupNames(objects)).contains("tb-deploy-solo");
     }
 
@@ -72,8 +72,9 @@ class PodAssignmentTest {
     @Test
     void groupMemberGetsTheGroupNameItsRoleAndTheMemberLabel() {
         var objects = Fixtures.objects(PAIR);
-        assertThat(assign(objects, deploymentPod("decode-abc12", "abc12"))).contains(new PodAssignment("tb-group-pd",
-                "deploy-decode", Map.of("topobridge.io/member", "deploy-decode")));
+        assertThat(assign(objects, deploymentPod("decode-abc12", "abc12")))
+                .contains(new PodAssignment(
+                        "tb-group-pd", "deploy-decode", Map.of("topobridge.io/member", "deploy-decode")));
         assertThat(assign(objects, deploymentPod("prefill-abc12", "abc12")).map(PodAssignment::taskSpec))
                 .contains("deploy-prefill");
         assertThat(podGroupNames(objects)).contains("tb-group-pd");
@@ -81,34 +82,44 @@ class PodAssignmentTest {
 
     @Test
     void unmanagedOrRefusedWorkloadsGetNothing() {
-        var objects = Fixtures.objects(PAIR + "---\n" + WorkloadTranslatorTest.deployment("llm", "broken", 1,
-                Map.of("topobridge.io/highest-tier", "9")));
+        var objects = Fixtures.objects(PAIR + "---\n"
+                + WorkloadTranslatorTest.deployment("llm", "broken", 1, Map.of("topobridge.io/highest-tier", "9")));
         assertThat(assign(objects, deploymentPod("plain-abc12", "abc12"))).isEmpty();
         assertThat(assign(objects, deploymentPod("broken-abc12", "abc12"))).isEmpty();
         assertThat(assign(objects, deploymentPod("missing-abc12", "abc12"))).isEmpty();
-        assertThat(assign(objects, "apiVersion: v1\nkind: Pod\nmetadata: {name: bare, namespace: llm}\n")).isEmpty();
+        assertThat(assign(objects, "apiVersion: v1\nkind: Pod\nmetadata: {name: bare, namespace: llm}\n"))
+                .isEmpty();
     }
 
     @Test
     void podsOfAGangWaitingForTheTopologyAreTiedAlready() {
         // the tie can only be made at creation: a pod created before the first topology pass must not escape
-        var objects = Fixtures.objects(PAIR + "---\n" + WorkloadTranslatorTest.deployment("llm", "typo", 1,
-                Map.of("topobridge.io/highest-tier", "rack", "topobridge.io/mode", "hrad")));
+        var objects = Fixtures.objects(PAIR + "---\n"
+                + WorkloadTranslatorTest.deployment(
+                        "llm", "typo", 1, Map.of("topobridge.io/highest-tier", "rack", "topobridge.io/mode", "hrad")));
         var lookup = Fixtures.lookup(objects);
-        assertThat(Fixtures.translator().assign(Fixtures.pod(deploymentPod("solo-abc12", "abc12")),
-                TierCatalog.EMPTY, lookup).map(PodAssignment::podGroupName)).contains("tb-deploy-solo");
+        assertThat(Fixtures.translator()
+                        .assign(Fixtures.pod(deploymentPod("solo-abc12", "abc12")), TierCatalog.EMPTY, lookup)
+                        .map(PodAssignment::podGroupName))
+                .contains("tb-deploy-solo");
         // while nothing is created for it until the tiers are known
-        assertThat(Fixtures.translator().translate(objects, TierCatalog.EMPTY, lookup).podGroups()).isEmpty();
+        assertThat(Fixtures.translator()
+                        .translate(objects, TierCatalog.EMPTY, lookup)
+                        .podGroups())
+                .isEmpty();
         // a mistake of the user's is not waiting for anything: its pods stay untied
-        assertThat(Fixtures.translator().assign(Fixtures.pod(deploymentPod("typo-abc12", "abc12")),
-                TierCatalog.EMPTY, lookup)).isEmpty();
+        assertThat(Fixtures.translator()
+                        .assign(Fixtures.pod(deploymentPod("typo-abc12", "abc12")), TierCatalog.EMPTY, lookup))
+                .isEmpty();
     }
 
     @Test
     void aPodThatAlreadyNamesItsGroupKeepsIt() {
         var objects = Fixtures.objects(PAIR);
-        String pod = deploymentPod("solo-abc12", "abc12").replace("  labels:",
-                "  annotations: {scheduling.k8s.io/group-name: chosen, volcano.sh/task-spec: mine}\n  labels:");
+        String pod = deploymentPod("solo-abc12", "abc12")
+                .replace(
+                        "  labels:",
+                        "  annotations: {scheduling.k8s.io/group-name: chosen, volcano.sh/task-spec: mine}\n  labels:");
         assertThat(assign(objects, pod)).contains(new PodAssignment("chosen", "mine", Map.of()));
     }
 
@@ -171,7 +182,8 @@ class PodAssignmentTest {
                 """;
         assertThat(assign(objects, worker)).contains(new PodAssignment("tb-lws-lws-1", "worker", Map.of()));
         assertThat(assign(objects, worker.replace("worker-index: \"3\"", "worker-index: \"0\""))
-                .map(PodAssignment::taskSpec)).contains("leader");
+                        .map(PodAssignment::taskSpec))
+                .contains("leader");
         assertThat(podGroupNames(objects)).containsExactly("tb-lws-lws-0", "tb-lws-lws-1", "tb-lws-lws-2");
     }
 
@@ -259,7 +271,8 @@ class PodAssignmentTest {
                   - name: prefill
                     spec: {replicas: 2, leaderWorkerTemplate: {size: 1, workerTemplate: {spec: {containers: [{name: c, image: x}]}}}}
                 """);
-        assertThat(assign(sliced, pod)).as("a set with slices labels its pods; one without the label is not guessed")
+        assertThat(assign(sliced, pod))
+                .as("a set with slices labels its pods; one without the label is not guessed")
                 .isEmpty();
     }
 
@@ -303,13 +316,15 @@ class PodAssignmentTest {
         assertThat(assign(objects, pod)).contains(new PodAssignment("tb-rs-ss-roleset-abcde", "prefill", Map.of()));
         assertThat(podGroupNames(objects)).containsExactly("tb-rs-ss-roleset-abcde");
         // the StormService's annotations govern: without them the pod is not the bridge's
-        var plain = Fixtures.objects(STORM.replace("annotations: {topobridge.io/highest-tier: rack}", "annotations: {}"));
+        var plain =
+                Fixtures.objects(STORM.replace("annotations: {topobridge.io/highest-tier: rack}", "annotations: {}"));
         assertThat(assign(plain, pod)).isEmpty();
     }
 
     @Test
     void adoptedAibrixGangKeepsAibrixsName() {
-        var objects = Fixtures.objects(STORM.replace("spec:\n  roles:",
+        var objects = Fixtures.objects(STORM.replace(
+                "spec:\n  roles:",
                 "spec:\n  schedulingStrategy: {volcanoSchedulingStrategy: {minMember: 2}}\n  roles:"));
         var pod = """
                 apiVersion: v1

@@ -27,7 +27,8 @@ class QueuePolicyTest {
     private static final String ALLOWED = "topobridge.io/allowed-queues";
     private static final String NS_DEFAULT = "scheduling.volcano.sh/queue-name";
     private static final WorkloadSettings DEFAULT_ONLY = WorkloadSettings.defaults();
-    private static final WorkloadSettings ANY = new WorkloadSettings("default", WorkloadSettings.UnlistedQueues.ANY, 500);
+    private static final WorkloadSettings ANY =
+            new WorkloadSettings("default", WorkloadSettings.UnlistedQueues.ANY, 500);
 
     /** The workload's annotations besides a tier. */
     private static Map<String, String> workload(String... keyValues) {
@@ -39,10 +40,10 @@ class QueuePolicyTest {
         return out;
     }
 
-    private static TranslationResult translate(WorkloadSettings settings, Map<String, String> namespace,
-            Map<String, String> annotations) {
-        List<HasMetadata> objects = Fixtures.objects(Fixtures.namespace("team", namespace) + "---\n"
-                + Fixtures.deployment("team", "web", 2, annotations));
+    private static TranslationResult translate(
+            WorkloadSettings settings, Map<String, String> namespace, Map<String, String> annotations) {
+        List<HasMetadata> objects = Fixtures.objects(
+                Fixtures.namespace("team", namespace) + "---\n" + Fixtures.deployment("team", "web", 2, annotations));
         return new WorkloadTranslator(settings).translate(objects, Fixtures.TIERS, Fixtures.lookup(objects));
     }
 
@@ -50,47 +51,127 @@ class QueuePolicyTest {
         return Stream.of(
                 // name, settings, namespace annotations, workload annotations, queue of the PodGroup or null, reason
                 Arguments.of("no allow-list: the default queue", DEFAULT_ONLY, Map.of(), workload(), "default", null),
-                Arguments.of("no allow-list: another queue is refused", DEFAULT_ONLY, Map.of(),
-                        workload("topobridge.io/queue", "team-b"), null, WorkloadReason.QUEUE_NOT_ALLOWED),
-                Arguments.of("no allow-list: naming the default is fine", DEFAULT_ONLY, Map.of(),
-                        workload("topobridge.io/queue", "default"), "default", null),
-                Arguments.of("no allow-list, any: another queue is taken", ANY, Map.of(),
-                        workload("topobridge.io/queue", "team-b"), "team-b", null),
-                Arguments.of("allow-list: a listed queue", DEFAULT_ONLY, Map.of(ALLOWED, "team-a, shared"),
-                        workload("topobridge.io/queue", "shared"), "shared", null),
-                Arguments.of("allow-list: an unlisted queue is refused", DEFAULT_ONLY, Map.of(ALLOWED, "team-a,shared"),
-                        workload("topobridge.io/queue", "team-b"), null, WorkloadReason.QUEUE_NOT_ALLOWED),
-                Arguments.of("allow-list wins over any", ANY, Map.of(ALLOWED, "team-a"),
-                        workload("topobridge.io/queue", "team-b"), null, WorkloadReason.QUEUE_NOT_ALLOWED),
-                Arguments.of("allow-list *: any queue", DEFAULT_ONLY, Map.of(ALLOWED, "*"),
-                        workload("topobridge.io/queue", "team-b"), "team-b", null),
-                Arguments.of("allow-list without the default: naming none is refused", DEFAULT_ONLY,
-                        Map.of(ALLOWED, "team-a"), workload(), null, WorkloadReason.QUEUE_NOT_ALLOWED),
-                Arguments.of("namespace default queue when the workload names none", DEFAULT_ONLY,
-                        Map.of(NS_DEFAULT, "team-a"), workload(), "team-a", null),
-                Arguments.of("namespace default beside the cluster default", DEFAULT_ONLY,
-                        Map.of(NS_DEFAULT, "team-a"), workload("topobridge.io/queue", "default"), "default", null),
-                Arguments.of("namespace default is allowed beside its allow-list", DEFAULT_ONLY,
-                        Map.of(NS_DEFAULT, "team-a", ALLOWED, "shared"), workload(), "team-a", null),
-                Arguments.of("namespace default: another queue is still refused", DEFAULT_ONLY,
-                        Map.of(NS_DEFAULT, "team-a"), workload("topobridge.io/queue", "team-b"), null,
+                Arguments.of(
+                        "no allow-list: another queue is refused",
+                        DEFAULT_ONLY,
+                        Map.of(),
+                        workload("topobridge.io/queue", "team-b"),
+                        null,
                         WorkloadReason.QUEUE_NOT_ALLOWED),
-                Arguments.of("Volcano's queue key on the workload is judged too", DEFAULT_ONLY, Map.of(ALLOWED, "team-a"),
-                        workload(NS_DEFAULT, "team-b"), null, WorkloadReason.QUEUE_NOT_ALLOWED),
-                Arguments.of("a namespace default that is no queue name", DEFAULT_ONLY, Map.of(NS_DEFAULT, "Team A"),
-                        workload(), null, WorkloadReason.INVALID_ANNOTATION),
-                Arguments.of("a namespace default that is no queue name, a queue named", DEFAULT_ONLY,
-                        Map.of(NS_DEFAULT, "Team A", ALLOWED, "team-a"), workload("topobridge.io/queue", "team-a"),
-                        "team-a", null));
+                Arguments.of(
+                        "no allow-list: naming the default is fine",
+                        DEFAULT_ONLY,
+                        Map.of(),
+                        workload("topobridge.io/queue", "default"),
+                        "default",
+                        null),
+                Arguments.of(
+                        "no allow-list, any: another queue is taken",
+                        ANY,
+                        Map.of(),
+                        workload("topobridge.io/queue", "team-b"),
+                        "team-b",
+                        null),
+                Arguments.of(
+                        "allow-list: a listed queue",
+                        DEFAULT_ONLY,
+                        Map.of(ALLOWED, "team-a, shared"),
+                        workload("topobridge.io/queue", "shared"),
+                        "shared",
+                        null),
+                Arguments.of(
+                        "allow-list: an unlisted queue is refused",
+                        DEFAULT_ONLY,
+                        Map.of(ALLOWED, "team-a,shared"),
+                        workload("topobridge.io/queue", "team-b"),
+                        null,
+                        WorkloadReason.QUEUE_NOT_ALLOWED),
+                Arguments.of(
+                        "allow-list wins over any",
+                        ANY,
+                        Map.of(ALLOWED, "team-a"),
+                        workload("topobridge.io/queue", "team-b"),
+                        null,
+                        WorkloadReason.QUEUE_NOT_ALLOWED),
+                Arguments.of(
+                        "allow-list *: any queue",
+                        DEFAULT_ONLY,
+                        Map.of(ALLOWED, "*"),
+                        workload("topobridge.io/queue", "team-b"),
+                        "team-b",
+                        null),
+                Arguments.of(
+                        "allow-list without the default: naming none is refused",
+                        DEFAULT_ONLY,
+                        Map.of(ALLOWED, "team-a"),
+                        workload(),
+                        null,
+                        WorkloadReason.QUEUE_NOT_ALLOWED),
+                Arguments.of(
+                        "namespace default queue when the workload names none",
+                        DEFAULT_ONLY,
+                        Map.of(NS_DEFAULT, "team-a"),
+                        workload(),
+                        "team-a",
+                        null),
+                Arguments.of(
+                        "namespace default beside the cluster default",
+                        DEFAULT_ONLY,
+                        Map.of(NS_DEFAULT, "team-a"),
+                        workload("topobridge.io/queue", "default"),
+                        "default",
+                        null),
+                Arguments.of(
+                        "namespace default is allowed beside its allow-list",
+                        DEFAULT_ONLY,
+                        Map.of(NS_DEFAULT, "team-a", ALLOWED, "shared"),
+                        workload(),
+                        "team-a",
+                        null),
+                Arguments.of(
+                        "namespace default: another queue is still refused",
+                        DEFAULT_ONLY,
+                        Map.of(NS_DEFAULT, "team-a"),
+                        workload("topobridge.io/queue", "team-b"),
+                        null,
+                        WorkloadReason.QUEUE_NOT_ALLOWED),
+                Arguments.of(
+                        "Volcano's queue key on the workload is judged too",
+                        DEFAULT_ONLY,
+                        Map.of(ALLOWED, "team-a"),
+                        workload(NS_DEFAULT, "team-b"),
+                        null,
+                        WorkloadReason.QUEUE_NOT_ALLOWED),
+                Arguments.of(
+                        "a namespace default that is no queue name",
+                        DEFAULT_ONLY,
+                        Map.of(NS_DEFAULT, "Team A"),
+                        workload(),
+                        null,
+                        WorkloadReason.INVALID_ANNOTATION),
+                Arguments.of(
+                        "a namespace default that is no queue name, a queue named",
+                        DEFAULT_ONLY,
+                        Map.of(NS_DEFAULT, "Team A", ALLOWED, "team-a"),
+                        workload("topobridge.io/queue", "team-a"),
+                        "team-a",
+                        null));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void queuesFollowTheNamespacesPolicy(String name, WorkloadSettings settings, Map<String, String> namespace,
-            Map<String, String> annotations, String queue, WorkloadReason reason) {
+    void queuesFollowTheNamespacesPolicy(
+            String name,
+            WorkloadSettings settings,
+            Map<String, String> namespace,
+            Map<String, String> annotations,
+            String queue,
+            WorkloadReason reason) {
         TranslationResult result = translate(settings, namespace, annotations);
         if (queue != null) {
-            assertThat(result.podGroups()).as(result.findings().toString()).singleElement()
+            assertThat(result.podGroups())
+                    .as(result.findings().toString())
+                    .singleElement()
                     .satisfies(pg -> assertThat(pg.spec().getQueue()).isEqualTo(queue));
             assertThat(result.findings()).isEmpty();
         } else {
@@ -105,22 +186,33 @@ class QueuePolicyTest {
 
     @Test
     void theRefusalNamesTheObjectTheKeyTheQueueAndWhatIsAllowed() {
-        Finding listed = translate(DEFAULT_ONLY, Map.of(ALLOWED, "team-a,shared"),
-                workload("topobridge.io/queue", "team-b")).findings().get(0);
+        Finding listed = translate(
+                        DEFAULT_ONLY, Map.of(ALLOWED, "team-a,shared"), workload("topobridge.io/queue", "team-b"))
+                .findings()
+                .get(0);
         assertThat(listed.key()).isEqualTo("topobridge.io/queue");
-        assertThat(listed.message()).isEqualTo("Deployment/team/web: topobridge.io/queue=\"team-b\" (metadata): queue"
-                + " \"team-b\" is not allowed here: namespace team allows topobridge.io/allowed-queues=\"team-a,shared\"");
+        assertThat(listed.message())
+                .isEqualTo(
+                        "Deployment/team/web: topobridge.io/queue=\"team-b\" (metadata): queue"
+                                + " \"team-b\" is not allowed here: namespace team allows topobridge.io/allowed-queues=\"team-a,shared\"");
 
-        Finding unlisted = translate(DEFAULT_ONLY, Map.of(NS_DEFAULT, "team-a"),
-                workload("topobridge.io/queue", "team-b")).findings().get(0);
-        assertThat(unlisted.message()).endsWith("queue \"team-b\" is not allowed here: namespace team has no"
-                + " topobridge.io/allowed-queues annotation, so only its default queue \"team-a\""
-                + " (scheduling.volcano.sh/queue-name) and the cluster's default queue \"default\" may be used"
-                + " (topobridge.workloads.queues-without-allow-list=default-only)");
+        Finding unlisted = translate(
+                        DEFAULT_ONLY, Map.of(NS_DEFAULT, "team-a"), workload("topobridge.io/queue", "team-b"))
+                .findings()
+                .get(0);
+        assertThat(unlisted.message())
+                .endsWith("queue \"team-b\" is not allowed here: namespace team has no"
+                        + " topobridge.io/allowed-queues annotation, so only its default queue \"team-a\""
+                        + " (scheduling.volcano.sh/queue-name) and the cluster's default queue \"default\" may be used"
+                        + " (topobridge.workloads.queues-without-allow-list=default-only)");
 
-        Finding none = translate(DEFAULT_ONLY, Map.of(ALLOWED, "team-a"), workload()).findings().get(0);
-        assertThat(none.message()).isEqualTo("Deployment/team/web: names no queue, and the default queue \"default\" is"
-                + " not allowed here: namespace team allows topobridge.io/allowed-queues=\"team-a\"; set topobridge.io/queue");
+        Finding none = translate(DEFAULT_ONLY, Map.of(ALLOWED, "team-a"), workload())
+                .findings()
+                .get(0);
+        assertThat(none.message())
+                .isEqualTo(
+                        "Deployment/team/web: names no queue, and the default queue \"default\" is"
+                                + " not allowed here: namespace team allows topobridge.io/allowed-queues=\"team-a\"; set topobridge.io/queue");
     }
 
     @Test
@@ -129,7 +221,8 @@ class QueuePolicyTest {
         assertThat(WorkloadSettings.UnlistedQueues.parse("default-only"))
                 .isEqualTo(WorkloadSettings.UnlistedQueues.DEFAULT_ONLY);
         assertThatThrownBy(() -> WorkloadSettings.UnlistedQueues.parse("all\nof them"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage(
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
                         "topobridge.workloads.queues-without-allow-list=\"all\\nof them\": must be default-only or any");
         assertThatThrownBy(() -> new WorkloadSettings("default", WorkloadSettings.UnlistedQueues.ANY, 0))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -139,9 +232,15 @@ class QueuePolicyTest {
     @Test
     void anAdminsValueWithControlCharactersCannotForgeALine() {
         // written into a double-quoted YAML scalar, so the annotation holds a real line break
-        Finding finding = translate(DEFAULT_ONLY, Map.of(ALLOWED, "team-a\\nWARNING forged\u202e"),
-                workload("topobridge.io/queue", "team-b")).findings().get(0);
-        assertThat(finding.message()).doesNotContain("\n").doesNotContain("\u202e")
+        Finding finding = translate(
+                        DEFAULT_ONLY,
+                        Map.of(ALLOWED, "team-a\\nWARNING forged\u202e"),
+                        workload("topobridge.io/queue", "team-b"))
+                .findings()
+                .get(0);
+        assertThat(finding.message())
+                .doesNotContain("\n")
+                .doesNotContain("\u202e")
                 .contains("\"team-a\\nWARNING forged\\u202e\"");
         assertThat(finding.line()).doesNotContain("\n");
     }
@@ -166,11 +265,13 @@ class QueuePolicyTest {
         var lookup = Fixtures.lookup(objects);
         TranslationResult result = translator.translate(objects, Fixtures.TIERS, lookup);
         assertThat(result.podGroups()).isEmpty();
-        assertThat(result.findings()).extracting(f -> f.reason() + " " + f.object().name())
+        assertThat(result.findings())
+                .extracting(f -> f.reason() + " " + f.object().name())
                 .containsExactlyInAnyOrder("QUEUE_NOT_ALLOWED decode", "QUEUE_NOT_ALLOWED prefill");
         // admission asks about one object at a time: each is denied for its own annotation
         for (HasMetadata object : objects.subList(1, 3)) {
-            assertThat(translator.validate(object, Fixtures.TIERS, lookup)).extracting(Finding::reason)
+            assertThat(translator.validate(object, Fixtures.TIERS, lookup))
+                    .extracting(Finding::reason)
                     .containsExactly(WorkloadReason.QUEUE_NOT_ALLOWED);
         }
     }
@@ -192,8 +293,9 @@ class QueuePolicyTest {
                 spec: {containers: [{name: c, image: x}]}
                 """).get(0);
         var translator = Fixtures.translator();
-        assertThat(translator.assign(pod, Fixtures.TIERS, Fixtures.lookup(allowed))).hasValueSatisfying(
-                a -> assertThat(a.podGroupName()).isEqualTo("tb-deploy-web"));
-        assertThat(translator.assign(pod, Fixtures.TIERS, Fixtures.lookup(refused))).isEmpty();
+        assertThat(translator.assign(pod, Fixtures.TIERS, Fixtures.lookup(allowed)))
+                .hasValueSatisfying(a -> assertThat(a.podGroupName()).isEqualTo("tb-deploy-web"));
+        assertThat(translator.assign(pod, Fixtures.TIERS, Fixtures.lookup(refused)))
+                .isEmpty();
     }
 }

@@ -14,13 +14,17 @@ class RenderWorkloadsTest {
 
     @Test
     void renderPrintsPodGroupsAndReportsRefusals() {
-        var inputs = Fixtures.objects(WorkloadTranslatorTest.deployment("ns", "soft", 2, Map.of("topobridge.io/mode", "soft"))
-                + "---\n" + WorkloadTranslatorTest.deployment("ns", "bad", 2, Map.of("topobridge.io/mode", "sometimes")));
-        RenderOutput out = new Renderer(TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
+        var inputs = Fixtures.objects(
+                WorkloadTranslatorTest.deployment("ns", "soft", 2, Map.of("topobridge.io/mode", "soft")) + "---\n"
+                        + WorkloadTranslatorTest.deployment("ns", "bad", 2, Map.of("topobridge.io/mode", "sometimes")));
+        RenderOutput out = new Renderer(
+                        TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
                 .render(inputs);
         assertThat(out.podGroups()).extracting(DesiredPodGroup::name).containsExactly("tb-deploy-soft");
         assertThat(out.rejected()).isTrue();
-        assertThat(out.findings()).anySatisfy(f -> assertThat(f.line())
-                .contains("Deployment/ns/bad").contains("topobridge.io/mode=\"sometimes\""));
+        assertThat(out.findings())
+                .anySatisfy(f -> assertThat(f.line())
+                        .contains("Deployment/ns/bad")
+                        .contains("topobridge.io/mode=\"sometimes\""));
     }
 }

@@ -8,12 +8,12 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.finding.Finding;
 import io.topobridge.core.render.Renderer;
 import io.topobridge.core.topology.NodeInfo;
 import io.topobridge.core.topology.TopologyBuilder;
 import io.topobridge.core.topology.TopologyResult;
 import io.topobridge.core.topology.TopologySettings;
-import io.topobridge.core.finding.Finding;
 import io.topobridge.testing.Upstream;
 import io.topobridge.testing.VolcanoSchemas;
 import io.topobridge.volcano.PodGroup;
@@ -57,8 +57,11 @@ class WorkloadGoldenTest {
         var result = Fixtures.translator().translate(inputs, Fixtures.TIERS, Fixtures.lookup(inputs));
         if (inputs.stream().anyMatch(o -> o instanceof Node)) {
             // a scenario with a cluster: its tiers and domains come from its nodes, as in render and the controller
-            List<NodeInfo> nodes = inputs.stream().filter(o -> o instanceof Node)
-                    .map(o -> new NodeInfo(o.getMetadata().getName(), o.getMetadata().getLabels(), Renderer.gpu((Node) o))).toList();
+            List<NodeInfo> nodes = inputs.stream()
+                    .filter(o -> o instanceof Node)
+                    .map(o -> new NodeInfo(
+                            o.getMetadata().getName(), o.getMetadata().getLabels(), Renderer.gpu((Node) o)))
+                    .toList();
             TopologyResult topology = new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, List.of()))
                     .build(nodes, List.of());
             WorkloadLookup base = Fixtures.lookup(inputs);
@@ -69,7 +72,9 @@ class WorkloadGoldenTest {
         List<JsonNode> actual = new ArrayList<>();
         for (DesiredPodGroup desired : result.podGroups()) {
             PodGroup podGroup = VolcanoObjects.podGroup(desired);
-            assertThat(VolcanoSchemas.podGroups().violations(podGroup)).as(scenario + " " + desired.name()).isEmpty();
+            assertThat(VolcanoSchemas.podGroups().violations(podGroup))
+                    .as(scenario + " " + desired.name())
+                    .isEmpty();
             actual.add(Fixtures.SERIALIZATION.convertValue(podGroup, JsonNode.class));
         }
         List<String> lines = result.findings().stream().map(Finding::line).toList();
@@ -91,14 +96,17 @@ class WorkloadGoldenTest {
             }
         }
         assertThat(actual).as(scenario + ": PodGroups").containsExactlyElementsOf(expected);
-        List<String> expectedLines = Files.readAllLines(findingsFile).stream().filter(l -> !l.isBlank()).toList();
+        List<String> expectedLines = Files.readAllLines(findingsFile).stream()
+                .filter(l -> !l.isBlank())
+                .toList();
         assertThat(lines).as(scenario + ": findings").containsExactlyElementsOf(expectedLines);
     }
 
     @SuppressWarnings("unchecked")
     static List<HasMetadata> inputs(Path dir) throws IOException {
         Map<String, Object> scenario = Files.exists(dir.resolve("scenario.yaml"))
-                ? new ObjectMapper().convertValue(YAML.readTree(dir.resolve("scenario.yaml").toFile()), Map.class)
+                ? new ObjectMapper()
+                        .convertValue(YAML.readTree(dir.resolve("scenario.yaml").toFile()), Map.class)
                 : Map.of();
         String namespace = (String) scenario.getOrDefault("namespace", "default");
         Map<String, String> annotations = (Map<String, String>) scenario.getOrDefault("annotations", Map.of());
@@ -121,7 +129,9 @@ class WorkloadGoldenTest {
         if (scenario.get("project") != null) {
             // a folder of the project itself (the demo's examples), read as the demo seeds it
             try (Stream<Path> files = Files.list(Path.of((String) scenario.get("project")))) {
-                for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".yaml"))
+                        .sorted()
+                        .toList()) {
                     objects.addAll(Fixtures.objects(Files.readString(file)));
                 }
             }
@@ -137,12 +147,15 @@ class WorkloadGoldenTest {
             }
             if (object.getMetadata().getUid() == null) {
                 // what the API server would assign
-                object.getMetadata().setUid("uid-" + object.getKind().toLowerCase() + "-" + object.getMetadata().getName());
+                object.getMetadata()
+                        .setUid("uid-" + object.getKind().toLowerCase() + "-"
+                                + object.getMetadata().getName());
             }
         }
         if (Boolean.TRUE.equals(scenario.get("simulateAibrix"))) {
             List<HasMetadata> roleSets = new ArrayList<>();
-            objects.stream().filter(o -> "StormService".equals(o.getKind()))
+            objects.stream()
+                    .filter(o -> "StormService".equals(o.getKind()))
                     .forEach(s -> roleSets.addAll(ControllersSimulation.roleSets(s)));
             objects.addAll(roleSets);
         }

@@ -1,11 +1,11 @@
 package io.topobridge.core.workload;
 
-import io.topobridge.core.workload.translate.TranslationResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.Severity;
+import io.topobridge.core.workload.translate.TranslationResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,8 +36,9 @@ class WorkloadTranslatorTest {
                 Arguments.of("tier above the top", Map.of("topobridge.io/highest-tier", "7")),
                 Arguments.of("bad mode", Map.of("topobridge.io/highest-tier", "1", "topobridge.io/mode", "firm")),
                 Arguments.of("non-number min-member", Map.of("topobridge.io/min-member", "many")),
-                Arguments.of("conflicting keys", Map.of("topobridge.io/highest-tier", "1",
-                        "volcano.sh/network-topology-highest-tier", "2")),
+                Arguments.of(
+                        "conflicting keys",
+                        Map.of("topobridge.io/highest-tier", "1", "volcano.sh/network-topology-highest-tier", "2")),
                 Arguments.of("min-member above the gang", Map.of("topobridge.io/min-member", "3")));
     }
 
@@ -67,8 +68,8 @@ class WorkloadTranslatorTest {
 
     @Test
     void minMemberOverrideWithinTheGang() {
-        TranslationResult result = translate(Fixtures.objects(deployment("ns", "d", 6,
-                Map.of("topobridge.io/min-member", "4"))));
+        TranslationResult result =
+                translate(Fixtures.objects(deployment("ns", "d", 6, Map.of("topobridge.io/min-member", "4"))));
         assertThat(result.podGroups()).singleElement().satisfies(pg -> {
             assertThat(pg.spec().getMinMember()).isEqualTo(4);
             assertThat(pg.spec().getMinResources()).containsEntry("cpu", "6").containsEntry("nvidia.com/gpu", "6");
@@ -79,13 +80,14 @@ class WorkloadTranslatorTest {
     @Test
     void scaledToZeroHasNoPodGroup() {
         assertThat(translate(Fixtures.objects(deployment("ns", "d", 0, Map.of("topobridge.io/highest-tier", "1"))))
-                .podGroups()).isEmpty();
+                        .podGroups())
+                .isEmpty();
     }
 
     @Test
     void subgroupSettingsOnAGangWithoutSubgroupsWarn() {
-        TranslationResult result = translate(Fixtures.objects(deployment("ns", "d", 2,
-                Map.of("topobridge.io/highest-tier", "2", "topobridge.io/subgroup-highest-tier", "1"))));
+        TranslationResult result = translate(Fixtures.objects(deployment(
+                "ns", "d", 2, Map.of("topobridge.io/highest-tier", "2", "topobridge.io/subgroup-highest-tier", "1"))));
         assertThat(result.podGroups()).hasSize(1);
         assertThat(result.findings()).singleElement().satisfies(f -> {
             assertThat(f.reason()).isEqualTo(WorkloadReason.SUBGROUP_SETTINGS_IGNORED);
@@ -95,24 +97,30 @@ class WorkloadTranslatorTest {
 
     @Test
     void groupMemberRefusalLeavesTheGroupWithoutPodGroupAndTellsEveryMember() {
-        var objects = Fixtures.objects(deployment("ns", "prefill", 2, Map.of("topobridge.io/group", "pd",
-                "topobridge.io/highest-tier", "wrong")) + "---\n"
+        var objects = Fixtures.objects(deployment(
+                        "ns", "prefill", 2, Map.of("topobridge.io/group", "pd", "topobridge.io/highest-tier", "wrong"))
+                + "---\n"
                 + deployment("ns", "decode", 1, Map.of("topobridge.io/group", "pd")));
         TranslationResult result = translate(objects);
         assertThat(result.podGroups()).isEmpty();
-        assertThat(result.findings()).extracting(f -> f.object().name() + ":" + f.reason().reason())
+        assertThat(result.findings())
+                .extracting(f -> f.object().name() + ":" + f.reason().reason())
                 .containsExactlyInAnyOrder("prefill:InvalidAnnotation", "decode:GroupRejected");
     }
 
     @Test
     void groupMembersDisagreeingIsAConflictOnBoth() {
-        var objects = Fixtures.objects(deployment("ns", "prefill", 2, Map.of("topobridge.io/group", "pd",
-                "topobridge.io/highest-tier", "1")) + "---\n"
-                + deployment("ns", "decode", 1, Map.of("topobridge.io/group", "pd", "topobridge.io/highest-tier", "2")));
+        var objects = Fixtures.objects(deployment(
+                        "ns", "prefill", 2, Map.of("topobridge.io/group", "pd", "topobridge.io/highest-tier", "1"))
+                + "---\n"
+                + deployment(
+                        "ns", "decode", 1, Map.of("topobridge.io/group", "pd", "topobridge.io/highest-tier", "2")));
         TranslationResult result = translate(objects);
         assertThat(result.podGroups()).isEmpty();
-        assertThat(result.findings()).filteredOn(f -> f.reason() == WorkloadReason.CONFLICTING_ANNOTATIONS)
-                .extracting(f -> f.object().name()).containsExactlyInAnyOrder("prefill", "decode");
+        assertThat(result.findings())
+                .filteredOn(f -> f.reason() == WorkloadReason.CONFLICTING_ANNOTATIONS)
+                .extracting(f -> f.object().name())
+                .containsExactlyInAnyOrder("prefill", "decode");
     }
 
     @Test
@@ -122,10 +130,16 @@ class WorkloadTranslatorTest {
                 + deployment("other", "c", 2, Map.of("topobridge.io/group", "g")));
         TranslationResult result = translate(objects);
         assertThat(names(result)).containsExactly("tb-group-g", "tb-group-g");
-        DesiredPodGroup ns = result.podGroups().stream().filter(p -> p.namespace().equals("ns")).findFirst().orElseThrow();
-        assertThat(ns.owners()).extracting(o -> o.getName() + ":" + o.getController()).containsExactly("a:true", "b:false");
+        DesiredPodGroup ns = result.podGroups().stream()
+                .filter(p -> p.namespace().equals("ns"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(ns.owners())
+                .extracting(o -> o.getName() + ":" + o.getController())
+                .containsExactly("a:true", "b:false");
         assertThat(ns.spec().getMinMember()).isEqualTo(3);
-        assertThat(ns.spec().getSubGroupPolicy()).extracting(p -> p.getName() + "/" + p.getSubGroupSize())
+        assertThat(ns.spec().getSubGroupPolicy())
+                .extracting(p -> p.getName() + "/" + p.getSubGroupSize())
                 .containsExactly("deploy-a/1", "deploy-b/2");
     }
 
@@ -141,8 +155,11 @@ class WorkloadTranslatorTest {
                 """);
         TranslationResult result = translate(objects);
         assertThat(result.podGroups()).isEmpty();
-        assertThat(result.findings()).singleElement().satisfies(f ->
-                assertThat(f.message()).contains("topobridge.io/group=\"g\"").contains("only Deployments"));
+        assertThat(result.findings())
+                .singleElement()
+                .satisfies(f -> assertThat(f.message())
+                        .contains("topobridge.io/group=\"g\"")
+                        .contains("only Deployments"));
     }
 
     static final String LWS = """
@@ -173,14 +190,19 @@ class WorkloadTranslatorTest {
         assertThat(names(result)).containsExactly("tb-lws-big-0", "tb-lws-big-1");
         DesiredPodGroup first = result.podGroups().get(0);
         assertThat(first.spec().getMinMember()).isEqualTo(1);
-        assertThat(first.spec().getMinResources()).containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "2", "nvidia.com/gpu", "32"));
+        assertThat(first.spec().getMinResources())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "2", "nvidia.com/gpu", "32"));
         assertThat(first.spec().getSubGroupPolicy()).singleElement().satisfies(p -> {
             assertThat(p.getMatchLabelKeys()).containsExactly("leaderworkerset.sigs.k8s.io/subgroup-index");
             assertThat(p.getSubGroupSize()).isEqualTo(2);
             assertThat(p.getNetworkTopology().getHighestTierAllowed()).isEqualTo(1);
         });
-        assertThat(translate(Fixtures.objects(LWS.formatted(1, "LeaderCreated"))).podGroups().get(0).spec()
-                .getMinMember()).isEqualTo(5);
+        assertThat(translate(Fixtures.objects(LWS.formatted(1, "LeaderCreated")))
+                        .podGroups()
+                        .get(0)
+                        .spec()
+                        .getMinMember())
+                .isEqualTo(5);
     }
 
     @Test
@@ -260,21 +282,25 @@ class WorkloadTranslatorTest {
                 spec: {podGroupSize: 4, template: {spec: {containers: [{name: c, image: x}]}}}
                 """));
         TranslationResult result = translate(objects);
-        assertThat(result.podGroups()).extracting(p -> p.name() + ":" + p.ownership())
+        assertThat(result.podGroups())
+                .extracting(p -> p.name() + ":" + p.ownership())
                 .containsExactly("tb-rs-rs:OWNED", "rs-worker-abc-0:ADOPTED");
         assertThat(result.podGroups().get(0).spec().getMinMember()).isEqualTo(2);
         assertThat(result.podGroups().get(1).spec().getNetworkTopology().getHighestTierAllowed())
-                .as("a PodSet's PodGroup is a subgroup of the RoleSet: the subgroup tier applies").isEqualTo(1);
+                .as("a PodSet's PodGroup is a subgroup of the RoleSet: the subgroup tier applies")
+                .isEqualTo(1);
     }
 
     @Test
     void differentPriorityClassesWarnAndSetNone() {
         var objects = Fixtures.objects(deployment("ns", "a", 1, Map.of("topobridge.io/group", "g"))
-                .replace("      containers:", "      priorityClassName: high\n      containers:") + "---\n"
+                        .replace("      containers:", "      priorityClassName: high\n      containers:")
+                + "---\n"
                 + deployment("ns", "b", 1, Map.of("topobridge.io/group", "g"))
-                .replace("      containers:", "      priorityClassName: low\n      containers:"));
+                        .replace("      containers:", "      priorityClassName: low\n      containers:"));
         TranslationResult result = translate(objects);
-        assertThat(result.podGroups()).singleElement()
+        assertThat(result.podGroups())
+                .singleElement()
                 .satisfies(p -> assertThat(p.spec().getPriorityClassName()).isNull());
         assertThat(result.findings()).extracting(Finding::reason).containsOnly(WorkloadReason.PRIORITY_CLASSES_DIFFER);
     }
@@ -307,8 +333,10 @@ class WorkloadTranslatorTest {
                   ownerReferences: [{apiVersion: v1, kind: Pod, name: ds-0-abc-prefill-0, uid: p, controller: true}]
                 """);
         var lookup = Fixtures.lookup(objects);
-        assertThat(translator.scopeOf(objects.get(0), lookup)).contains(GangScope.of(WorkloadKind.DISAGGREGATED_SET, "ns", "ds"));
+        assertThat(translator.scopeOf(objects.get(0), lookup))
+                .contains(GangScope.of(WorkloadKind.DISAGGREGATED_SET, "ns", "ds"));
         assertThat(translator.scopeOfPodGroup(objects.get(1), lookup)).contains(GangScope.group("ns", "g"));
-        assertThat(translator.scopeOfPodGroup(objects.get(2), lookup)).contains(GangScope.of(WorkloadKind.DISAGGREGATED_SET, "ns", "ds"));
+        assertThat(translator.scopeOfPodGroup(objects.get(2), lookup))
+                .contains(GangScope.of(WorkloadKind.DISAGGREGATED_SET, "ns", "ds"));
     }
 }

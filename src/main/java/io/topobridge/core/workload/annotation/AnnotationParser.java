@@ -28,21 +28,28 @@ import java.util.regex.Pattern;
 public final class AnnotationParser {
 
     /** Annotation keys of the contract, for the unknown-key check. */
-    public static final Set<String> KNOWN_KEYS = Set.of(Topobridge.HIGHEST_TIER, Topobridge.MODE,
-            Topobridge.SUBGROUP_HIGHEST_TIER, Topobridge.SUBGROUP_MODE, Topobridge.GROUP, Topobridge.QUEUE,
+    public static final Set<String> KNOWN_KEYS = Set.of(
+            Topobridge.HIGHEST_TIER,
+            Topobridge.MODE,
+            Topobridge.SUBGROUP_HIGHEST_TIER,
+            Topobridge.SUBGROUP_MODE,
+            Topobridge.GROUP,
+            Topobridge.QUEUE,
             Topobridge.MIN_MEMBER);
 
-    private static final Set<String> VOLCANO_KEYS = Set.of(VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION,
-            VolcanoApi.NETWORK_TOPOLOGY_MODE_ANNOTATION, VolcanoApi.QUEUE_NAME_ANNOTATION);
+    private static final Set<String> VOLCANO_KEYS = Set.of(
+            VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION,
+            VolcanoApi.NETWORK_TOPOLOGY_MODE_ANNOTATION,
+            VolcanoApi.QUEUE_NAME_ANNOTATION);
     private static final Pattern INTEGER = Pattern.compile("[+-]?[0-9]+");
-    private static final Pattern DECIMAL = Pattern.compile("[+-]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?[0-9]+[eE][+-]?[0-9]+");
+    private static final Pattern DECIMAL =
+            Pattern.compile("[+-]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?[0-9]+[eE][+-]?[0-9]+");
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile(
-            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     /** One logical setting and the keys that carry it, in precedence order for messages. */
-    private record Field<T>(String label, List<String> keys, Function<String, Result<T>> parser) {
-    }
+    private record Field<T>(String label, List<String> keys, Function<String, Result<T>> parser) {}
 
     /** A parsed value or the reason it is invalid. */
     private record Result<T>(T value, String error, WorkloadReason reason) {
@@ -71,7 +78,8 @@ public final class AnnotationParser {
     /** A value as written, where it was written. */
     private record Occurrence(AnnotationSource source, String key, String raw) {
         String describe(ObjectRef subject) {
-            String where = source.object().equals(subject) ? UserText.excerpt(source.where())
+            String where = source.object().equals(subject)
+                    ? UserText.excerpt(source.where())
                     : UserText.excerpt(source.where()) + " of " + source.object();
             return key + "=" + UserText.quote(raw) + " (" + where + ")";
         }
@@ -82,8 +90,7 @@ public final class AnnotationParser {
         }
     }
 
-    private AnnotationParser() {
-    }
+    private AnnotationParser() {}
 
     /** True when any source carries a {@code topobridge.io/} key: the workload is managed by the bridge. */
     public static boolean managed(List<AnnotationSource> sources) {
@@ -140,19 +147,23 @@ public final class AnnotationParser {
         List<Finding> findings = new ArrayList<>();
         unknownKeys(sources, findings);
 
-        Field<TierValue> tier = new Field<>("highest tier",
-                List.of(Topobridge.HIGHEST_TIER, VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION), v -> tierOrAuto(v, tiers));
-        Field<TopologyMode> mode = new Field<>("topology mode",
-                List.of(Topobridge.MODE, VolcanoApi.NETWORK_TOPOLOGY_MODE_ANNOTATION), AnnotationParser::mode);
-        Field<TierValue> subgroupTier = new Field<>("subgroup highest tier",
-                List.of(Topobridge.SUBGROUP_HIGHEST_TIER), v -> tierOrAuto(v, tiers));
-        Field<TopologyMode> subgroupMode = new Field<>("subgroup topology mode",
-                List.of(Topobridge.SUBGROUP_MODE), AnnotationParser::mode);
+        Field<TierValue> tier = new Field<>(
+                "highest tier",
+                List.of(Topobridge.HIGHEST_TIER, VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION),
+                v -> tierOrAuto(v, tiers));
+        Field<TopologyMode> mode = new Field<>(
+                "topology mode",
+                List.of(Topobridge.MODE, VolcanoApi.NETWORK_TOPOLOGY_MODE_ANNOTATION),
+                AnnotationParser::mode);
+        Field<TierValue> subgroupTier = new Field<>(
+                "subgroup highest tier", List.of(Topobridge.SUBGROUP_HIGHEST_TIER), v -> tierOrAuto(v, tiers));
+        Field<TopologyMode> subgroupMode =
+                new Field<>("subgroup topology mode", List.of(Topobridge.SUBGROUP_MODE), AnnotationParser::mode);
         Field<String> group = new Field<>("group", List.of(Topobridge.GROUP), AnnotationParser::group);
-        Field<String> queue = new Field<>("queue",
-                List.of(Topobridge.QUEUE, VolcanoApi.QUEUE_NAME_ANNOTATION), AnnotationParser::queue);
-        Field<Integer> minMember = new Field<>("minimum member count", List.of(Topobridge.MIN_MEMBER),
-                AnnotationParser::minMember);
+        Field<String> queue = new Field<>(
+                "queue", List.of(Topobridge.QUEUE, VolcanoApi.QUEUE_NAME_ANNOTATION), AnnotationParser::queue);
+        Field<Integer> minMember =
+                new Field<>("minimum member count", List.of(Topobridge.MIN_MEMBER), AnnotationParser::minMember);
 
         Resolved<TierValue> tierValue = resolve(tier, sources, findings);
         Resolved<TopologyMode> modeValue = resolve(mode, sources, findings);
@@ -164,40 +175,62 @@ public final class AnnotationParser {
 
         if (modeValue.value() == TopologyMode.HARD && tierValue.value() == null && tierValue.valid()) {
             Occurrence at = modeValue.first();
-            findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, at.source().object(),
-                    at.source().object() + ": " + at.describe(at.source().object())
-                            + ": hard mode needs a highest tier (set " + Topobridge.HIGHEST_TIER
-                            + "); without one Volcano enforces nothing").withKey(Topobridge.MODE));
+            findings.add(Finding.rejected(
+                            WorkloadReason.INVALID_ANNOTATION,
+                            at.source().object(),
+                            at.source().object() + ": "
+                                    + at.describe(at.source().object())
+                                    + ": hard mode needs a highest tier (set " + Topobridge.HIGHEST_TIER
+                                    + "); without one Volcano enforces nothing")
+                    .withKey(Topobridge.MODE));
         }
-        if (subgroupModeValue.value() == TopologyMode.HARD && subgroupTierValue.value() == null
+        if (subgroupModeValue.value() == TopologyMode.HARD
+                && subgroupTierValue.value() == null
                 && subgroupTierValue.valid()) {
             Occurrence at = subgroupModeValue.first();
-            findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, at.source().object(),
-                    at.source().object() + ": " + at.describe(at.source().object())
-                            + ": hard mode needs a subgroup highest tier (set " + Topobridge.SUBGROUP_HIGHEST_TIER
-                            + "); without one Volcano enforces nothing").withKey(Topobridge.SUBGROUP_MODE));
+            findings.add(Finding.rejected(
+                            WorkloadReason.INVALID_ANNOTATION,
+                            at.source().object(),
+                            at.source().object() + ": "
+                                    + at.describe(at.source().object())
+                                    + ": hard mode needs a subgroup highest tier (set "
+                                    + Topobridge.SUBGROUP_HIGHEST_TIER
+                                    + "); without one Volcano enforces nothing")
+                    .withKey(Topobridge.SUBGROUP_MODE));
         }
         Integer gangTier = tierValue.value() == null ? null : tierValue.value().number();
-        Integer subTier = subgroupTierValue.value() == null ? null : subgroupTierValue.value().number();
+        Integer subTier = subgroupTierValue.value() == null
+                ? null
+                : subgroupTierValue.value().number();
         if (gangTier != null && subTier != null && subTier > gangTier) {
             Occurrence at = subgroupTierValue.first();
-            findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, at.source().object(),
-                    at.source().object() + ": " + at.describe(at.source().object()) + ": subgroup tier "
-                            + subTier + " is above the gang's highest tier " + gangTier
-                            + " (" + tierValue.first().describe(at.source().object())
-                            + "); subgroups are placed inside the gang's HyperNode")
+            findings.add(Finding.rejected(
+                            WorkloadReason.INVALID_ANNOTATION,
+                            at.source().object(),
+                            at.source().object() + ": "
+                                    + at.describe(at.source().object()) + ": subgroup tier "
+                                    + subTier + " is above the gang's highest tier " + gangTier
+                                    + " ("
+                                    + tierValue.first().describe(at.source().object())
+                                    + "); subgroups are placed inside the gang's HyperNode")
                     .withKey(Topobridge.SUBGROUP_HIGHEST_TIER));
         }
-        var intent = new GangIntent(true, gangTier, modeValue.value(), subTier, subgroupModeValue.value(),
-                groupValue.value(), queueValue.value(), minMemberValue.value(),
+        var intent = new GangIntent(
+                true,
+                gangTier,
+                modeValue.value(),
+                subTier,
+                subgroupModeValue.value(),
+                groupValue.value(),
+                queueValue.value(),
+                minMemberValue.value(),
                 tierValue.value() != null && tierValue.value().auto(),
                 subgroupTierValue.value() != null && subgroupTierValue.value().auto());
         return new ParsedIntent(intent, findings);
     }
 
     /** The agreed value of one field ({@code valid} false when some occurrence was refused). */
-    private record Resolved<T>(T value, boolean valid, Occurrence first) {
-    }
+    private record Resolved<T>(T value, boolean valid, Occurrence first) {}
 
     private static <T> Resolved<T> resolve(Field<T> field, List<AnnotationSource> sources, List<Finding> findings) {
         Map<T, List<Occurrence>> byValue = new LinkedHashMap<>();
@@ -213,31 +246,39 @@ public final class AnnotationParser {
                 if (result.error() != null) {
                     valid = false;
                     ObjectRef object = source.object();
-                    findings.add(Finding.rejected(result.reason(), object,
-                            object + ": " + occurrence.describe(object) + ": " + result.error())
+                    findings.add(Finding.rejected(
+                                    result.reason(),
+                                    object,
+                                    object + ": " + occurrence.describe(object) + ": " + result.error())
                             .withKey(occurrence.findingKey()));
                 } else {
-                    byValue.computeIfAbsent(result.value(), k -> new ArrayList<>()).add(occurrence);
+                    byValue.computeIfAbsent(result.value(), k -> new ArrayList<>())
+                            .add(occurrence);
                 }
             }
         }
         if (byValue.size() > 1) {
             Set<ObjectRef> involved = new LinkedHashSet<>();
-            byValue.values().forEach(list -> list.forEach(o -> involved.add(o.source().object())));
+            byValue.values()
+                    .forEach(list -> list.forEach(o -> involved.add(o.source().object())));
             for (ObjectRef object : involved) {
                 var joined = new StringJoiner(" vs ");
                 byValue.values().forEach(list -> joined.add(list.get(0).describe(object)));
-                findings.add(Finding.rejected(WorkloadReason.CONFLICTING_ANNOTATIONS, object,
-                        object + ": conflicting values for the " + field.label() + ": " + joined)
+                findings.add(Finding.rejected(
+                                WorkloadReason.CONFLICTING_ANNOTATIONS,
+                                object,
+                                object + ": conflicting values for the " + field.label() + ": " + joined)
                         .withKey(field.keys().get(0)));
             }
-            return new Resolved<>(null, false, byValue.values().iterator().next().get(0));
+            return new Resolved<>(
+                    null, false, byValue.values().iterator().next().get(0));
         }
         if (byValue.isEmpty()) {
             return new Resolved<>(null, valid, null);
         }
         var entry = byValue.entrySet().iterator().next();
-        return valid ? new Resolved<>(entry.getKey(), true, entry.getValue().get(0))
+        return valid
+                ? new Resolved<>(entry.getKey(), true, entry.getValue().get(0))
                 : new Resolved<>(null, false, entry.getValue().get(0));
     }
 
@@ -245,12 +286,18 @@ public final class AnnotationParser {
         Set<String> seen = new TreeSet<>();
         for (AnnotationSource source : sources) {
             for (String key : source.annotations().keySet()) {
-                if (key.startsWith(Topobridge.PREFIX) && !KNOWN_KEYS.contains(key)
+                if (key.startsWith(Topobridge.PREFIX)
+                        && !KNOWN_KEYS.contains(key)
                         && seen.add(source.object() + "|" + key)) {
-                    findings.add(Finding.warning(WorkloadReason.UNKNOWN_ANNOTATION, source.object(),
-                            source.object() + ": unknown annotation " + UserText.identifier(key) + "="
-                                    + UserText.quote(source.annotations().get(key)) + " (" + UserText.excerpt(source.where())
-                                    + ") is ignored; known keys: " + String.join(", ", new TreeSet<>(KNOWN_KEYS)))
+                    findings.add(Finding.warning(
+                                    WorkloadReason.UNKNOWN_ANNOTATION,
+                                    source.object(),
+                                    source.object() + ": unknown annotation " + UserText.identifier(key) + "="
+                                            + UserText.quote(
+                                                    source.annotations().get(key)) + " ("
+                                            + UserText.excerpt(source.where())
+                                            + ") is ignored; known keys: "
+                                            + String.join(", ", new TreeSet<>(KNOWN_KEYS)))
                             .withKey(key));
                 }
             }
@@ -261,12 +308,14 @@ public final class AnnotationParser {
     private static Result<TierValue> tierOrAuto(String raw, TierCatalog tiers) {
         if (AUTO.equals(raw.trim().toLowerCase(Locale.ROOT))) {
             return tiers.isEmpty()
-                    ? Result.tiersUnknown("the tier is chosen from the topology, and no tiers are known yet (no node carries"
-                            + " the configured topology labels)")
+                    ? Result.tiersUnknown(
+                            "the tier is chosen from the topology, and no tiers are known yet (no node carries"
+                                    + " the configured topology labels)")
                     : Result.ok(TierValue.AUTO);
         }
         Result<Integer> number = tier(raw, tiers);
-        return number.error() != null ? new Result<>(null, number.error(), number.reason())
+        return number.error() != null
+                ? new Result<>(null, number.error(), number.reason())
                 : Result.ok(new TierValue(number.value(), false));
     }
 
@@ -290,7 +339,8 @@ public final class AnnotationParser {
                 return Result.tiersUnknown("no tiers are known yet: no node carries the configured topology labels");
             }
             if (number > tiers.top()) {
-                return Result.error("tier " + number + " is above the top tier " + tiers.top() + " (" + known(tiers) + ")");
+                return Result.error(
+                        "tier " + number + " is above the top tier " + tiers.top() + " (" + known(tiers) + ")");
             }
             return Result.ok((int) number);
         }
@@ -308,10 +358,12 @@ public final class AnnotationParser {
             var list = new StringJoiner(", ");
             numbers.forEach(n -> list.add(String.valueOf(n)));
             return Result.error("tier name " + UserText.quote(value)
-                    + " is ambiguous: the label schemes in this cluster give it the numbers " + list + "; write the number instead");
+                    + " is ambiguous: the label schemes in this cluster give it the numbers " + list
+                    + "; write the number instead");
         }
         if (tiers.isEmpty()) {
-            return Result.tiersUnknown("unknown tier name: no tiers are known yet (no node carries the configured topology labels)");
+            return Result.tiersUnknown(
+                    "unknown tier name: no tiers are known yet (no node carries the configured topology labels)");
         }
         return Result.error("unknown tier name; known " + known(tiers));
     }
@@ -346,7 +398,8 @@ public final class AnnotationParser {
 
     static Result<String> group(String raw) {
         String value = raw.trim();
-        return validGroup(value) ? Result.ok(value)
+        return validGroup(value)
+                ? Result.ok(value)
                 : Result.error("a group must be a DNS-1123 label: lowercase letters, digits and '-', "
                         + "starting and ending with a letter or digit, at most 63 characters");
     }
@@ -358,7 +411,8 @@ public final class AnnotationParser {
 
     static Result<String> queue(String raw) {
         String value = raw.trim();
-        return validQueue(value) ? Result.ok(value)
+        return validQueue(value)
+                ? Result.ok(value)
                 : Result.error("a queue name must be a DNS-1123 subdomain: lowercase letters, digits, '-' and '.'");
     }
 

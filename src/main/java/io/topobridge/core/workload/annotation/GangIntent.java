@@ -17,12 +17,19 @@ public record GangIntent(
         boolean autoTier,
         boolean autoSubgroupTier) {
 
-    public static final GangIntent UNMANAGED = new GangIntent(false, null, null, null, null, null, null, null, false,
-            false);
+    public static final GangIntent UNMANAGED =
+            new GangIntent(false, null, null, null, null, null, null, null, false, false);
 
     /** An intent without {@code auto} tiers. */
-    public GangIntent(boolean managed, Integer highestTier, TopologyMode mode, Integer subgroupTier,
-            TopologyMode subgroupMode, String group, String queue, Integer minMember) {
+    public GangIntent(
+            boolean managed,
+            Integer highestTier,
+            TopologyMode mode,
+            Integer subgroupTier,
+            TopologyMode subgroupMode,
+            String group,
+            String queue,
+            Integer minMember) {
         this(managed, highestTier, mode, subgroupTier, subgroupMode, group, queue, minMember, false, false);
     }
 

@@ -19,7 +19,9 @@ public record ParsedIntent(GangIntent intent, List<Finding> findings) {
      * intent is well formed and waits for the topology, so its pods may already be tied to their gang.
      */
     public boolean waitingForTiers() {
-        return rejected() && findings.stream().filter(Finding::isRejection)
-                .allMatch(f -> f.reason() == WorkloadReason.TIERS_UNKNOWN);
+        return rejected()
+                && findings.stream()
+                        .filter(Finding::isRejection)
+                        .allMatch(f -> f.reason() == WorkloadReason.TIERS_UNKNOWN);
     }
 }

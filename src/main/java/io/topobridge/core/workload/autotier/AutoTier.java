@@ -29,8 +29,7 @@ public final class AutoTier {
         }
     }
 
-    private AutoTier() {
-    }
+    private AutoTier() {}
 
     /** The resources the rule compares: GPUs when the need has any, else CPU and memory. */
     public static Amounts relevant(Amounts need) {
@@ -56,8 +55,8 @@ public final class AutoTier {
      * @param gang {@code namespace/podgroup}, whose own bound pods count as free room; may be null
      * @param written the mode the user wrote, or null
      */
-    public static Choice choose(Amounts need, TierDomains domains, int highest, int minDomains, String gang,
-            TopologyMode written) {
+    public static Choice choose(
+            Amounts need, TierDomains domains, int highest, int minDomains, String gang, TopologyMode written) {
         if (highest < 1) {
             throw new IllegalArgumentException("no tier to choose from");
         }
@@ -84,9 +83,16 @@ public final class AutoTier {
             return new Choice(highest, written != null ? written : TopologyMode.SOFT, false, sentence);
         }
         List<TierDomains.Domain> at = domains.at(chosen);
-        StringBuilder sentence = new StringBuilder(label(domains, chosen)).append(": ").append(describe(rel))
-                .append(" fit in ").append(holding(at, rel)).append(" of ").append(at.size()).append(' ')
-                .append(word(domains, chosen)).append(" domains");
+        StringBuilder sentence = new StringBuilder(label(domains, chosen))
+                .append(": ")
+                .append(describe(rel))
+                .append(" fit in ")
+                .append(holding(at, rel))
+                .append(" of ")
+                .append(at.size())
+                .append(' ')
+                .append(word(domains, chosen))
+                .append(" domains");
         if (holding(at, rel) < wanted) {
             sentence.append(", fewer than the ").append(wanted).append(" wanted, but no tier has more");
         }
@@ -95,7 +101,10 @@ public final class AutoTier {
             int belowHolding = holding(below, rel);
             sentence.append("; ").append(label(domains, chosen - 1));
             if (belowHolding > 0) {
-                sentence.append(" holds it in only ").append(belowHolding).append(" of ").append(below.size())
+                sentence.append(" holds it in only ")
+                        .append(belowHolding)
+                        .append(" of ")
+                        .append(below.size())
                         .append(" domains");
             } else {
                 sentence.append(" holds at most ").append(largest(below, rel));
@@ -112,7 +121,8 @@ public final class AutoTier {
     private static int holding(List<TierDomains.Domain> domains, Amounts rel) {
         int n = 0;
         for (TierDomains.Domain d : domains) {
-            if (d.allocatable().covers(rel) && (!rel.isEmpty() || !d.allocatable().isEmpty())) {
+            if (d.allocatable().covers(rel)
+                    && (!rel.isEmpty() || !d.allocatable().isEmpty())) {
                 n++;
             }
         }

@@ -28,30 +28,39 @@ import java.util.TreeMap;
 public final class AutoTiers {
 
     /** The intent to build with, the annotations explaining the choice, what was noticed; {@code refused}: no PodGroup. */
-    public record Resolution(GangIntent intent, Map<String, String> annotations, List<Finding> findings,
-            boolean refused) {
+    public record Resolution(
+            GangIntent intent, Map<String, String> annotations, List<Finding> findings, boolean refused) {
         public Resolution {
             annotations = Map.copyOf(annotations);
             findings = List.copyOf(findings);
         }
     }
 
-    private AutoTiers() {
-    }
+    private AutoTiers() {}
 
     /** The intent as it stands when it names no {@code auto} tier. */
-    public static Resolution resolve(GangPlan plan, GangIntent intent, TierCatalog tiers, TierDomains domains,
-            int minDomains, List<ObjectRef> subjects) {
+    public static Resolution resolve(
+            GangPlan plan,
+            GangIntent intent,
+            TierCatalog tiers,
+            TierDomains domains,
+            int minDomains,
+            List<ObjectRef> subjects) {
         if (!intent.autoTier() && !intent.autoSubgroupTier()) {
             return new Resolution(intent, Map.of(), List.of(), false);
         }
         List<Finding> findings = new ArrayList<>();
         if (domains.isEmpty() || tiers.isEmpty()) {
             for (ObjectRef subject : subjects) {
-                findings.add(Finding.rejected(WorkloadReason.TIERS_UNKNOWN, subject, subject + ": "
-                        + (intent.autoTier() ? Topobridge.HIGHEST_TIER : Topobridge.SUBGROUP_HIGHEST_TIER)
-                        + "=\"auto\" chooses the tier from the sizes of the HyperNodes' domains, and no HyperNode is"
-                        + " known yet; PodGroup " + plan.name() + " waits for them")
+                findings.add(Finding.rejected(
+                                WorkloadReason.TIERS_UNKNOWN,
+                                subject,
+                                subject + ": "
+                                        + (intent.autoTier()
+                                                ? Topobridge.HIGHEST_TIER
+                                                : Topobridge.SUBGROUP_HIGHEST_TIER)
+                                        + "=\"auto\" chooses the tier from the sizes of the HyperNodes' domains, and no HyperNode is"
+                                        + " known yet; PodGroup " + plan.name() + " waits for them")
                         .withKey(Topobridge.HIGHEST_TIER + " auto"));
             }
             return new Resolution(intent, Map.of(), findings, true);
@@ -61,8 +70,8 @@ public final class AutoTiers {
         Integer gangTier = intent.highestTier();
         TopologyMode gangMode = intent.mode();
         if (intent.autoTier()) {
-            AutoTier.Choice choice = AutoTier.choose(need(plan.roles()), domains, tiers.top(), minDomains, gang,
-                    intent.mode());
+            AutoTier.Choice choice =
+                    AutoTier.choose(need(plan.roles()), domains, tiers.top(), minDomains, gang, intent.mode());
             gangTier = choice.tier();
             gangMode = choice.mode();
             if (intent.subgroupTier() != null && intent.subgroupTier() > gangTier) {
@@ -80,8 +89,8 @@ public final class AutoTiers {
             Amounts subNeed = plan.level() == GangPlan.Level.SUBGROUP ? need(plan.roles()) : subgroupNeed(plan);
             if (subNeed != null) {
                 int highest = gangTier != null ? gangTier : tiers.top();
-                AutoTier.Choice choice = AutoTier.choose(subNeed, domains, highest, minDomains, gang,
-                        intent.subgroupMode());
+                AutoTier.Choice choice =
+                        AutoTier.choose(subNeed, domains, highest, minDomains, gang, intent.subgroupMode());
                 subTier = choice.tier();
                 subMode = choice.mode();
                 annotations.put(Topobridge.CHOSEN_SUBGROUP_TIER, choice.explanation());
@@ -93,13 +102,18 @@ public final class AutoTiers {
         return new Resolution(intent.resolved(gangTier, gangMode, subTier, subMode), annotations, findings, false);
     }
 
-    private static void noFit(List<Finding> findings, List<ObjectRef> subjects, String podGroup, String what,
-            AutoTier.Choice choice) {
+    private static void noFit(
+            List<Finding> findings, List<ObjectRef> subjects, String podGroup, String what, AutoTier.Choice choice) {
         for (ObjectRef subject : subjects) {
-            findings.add(Finding.warning(WorkloadReason.AUTO_TIER_NO_FIT, subject, subject + ": auto tier for "
-                    + what + " of PodGroup " + podGroup + ": no domain of any tier could hold it even when empty,"
-                    + " so it gets tier " + choice.tier() + ", " + choice.mode().name().toLowerCase(java.util.Locale.ROOT)
-                    + " (" + choice.explanation() + ")")
+            findings.add(Finding.warning(
+                            WorkloadReason.AUTO_TIER_NO_FIT,
+                            subject,
+                            subject + ": auto tier for "
+                                    + what + " of PodGroup " + podGroup
+                                    + ": no domain of any tier could hold it even when empty,"
+                                    + " so it gets tier " + choice.tier() + ", "
+                                    + choice.mode().name().toLowerCase(java.util.Locale.ROOT)
+                                    + " (" + choice.explanation() + ")")
                     .withKey(podGroup + " " + what));
         }
     }
@@ -129,10 +143,14 @@ public final class AutoTiers {
             if (sub.bestEffort() || sub.size() <= 0) {
                 continue;
             }
-            List<PodRole> roles = plan.roles().stream().filter(r -> r.count() > 0 && r.spec() != null)
-                    .filter(r -> selects(sub, r)).toList();
+            List<PodRole> roles = plan.roles().stream()
+                    .filter(r -> r.count() > 0 && r.spec() != null)
+                    .filter(r -> selects(sub, r))
+                    .toList();
             if (roles.isEmpty()) {
-                roles = plan.roles().stream().filter(r -> r.count() > 0 && r.spec() != null).toList();
+                roles = plan.roles().stream()
+                        .filter(r -> r.count() > 0 && r.spec() != null)
+                        .toList();
             }
             Amounts pod = Amounts.NONE;
             for (PodRole role : roles) {

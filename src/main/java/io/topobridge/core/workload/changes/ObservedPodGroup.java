@@ -11,8 +11,14 @@ import java.util.Optional;
  * still owns fields on it (a foreign PodGroup it adopted); {@code placement} holds the achieved-tier annotations it
  * carries now.
  */
-public record ObservedPodGroup(String namespace, String name, boolean ours, GangScope gang, boolean ownsFields,
-        String queue, Map<String, String> placement) {
+public record ObservedPodGroup(
+        String namespace,
+        String name,
+        boolean ours,
+        GangScope gang,
+        boolean ownsFields,
+        String queue,
+        Map<String, String> placement) {
 
     public ObservedPodGroup {
         Objects.requireNonNull(namespace, "namespace");
@@ -26,8 +32,8 @@ public record ObservedPodGroup(String namespace, String name, boolean ours, Gang
     }
 
     /** A PodGroup with no placement annotations. */
-    public ObservedPodGroup(String namespace, String name, boolean ours, GangScope gang, boolean ownsFields,
-            String queue) {
+    public ObservedPodGroup(
+            String namespace, String name, boolean ours, GangScope gang, boolean ownsFields, String queue) {
         this(namespace, name, ours, gang, ownsFields, queue, Map.of());
     }
 

@@ -3,14 +3,15 @@ package io.topobridge.core.workload.changes;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.diagnosis.Achieved;
 import io.topobridge.core.diagnosis.Amounts;
-import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.translate.ScopeResult;
+import io.topobridge.volcano.model.NetworkTopologySpec;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import io.topobridge.volcano.model.NetworkTopologySpec;
 
 /**
  * Plans the writes that bring one gang scope's PodGroups in line with its translation, the counterpart of the
@@ -45,12 +45,10 @@ public final class PodGroupChanges {
     }
 
     /** Delete the bridge's own PodGroup of this name. */
-    public record Delete(String namespace, String name) implements Step {
-    }
+    public record Delete(String namespace, String name) implements Step {}
 
     /** Give back the fields the bridge holds on another controller's PodGroup of this name. */
-    public record Release(String namespace, String name) implements Step {
-    }
+    public record Release(String namespace, String name) implements Step {}
 
     /** The writes, in order, and the findings of the scope (the translation's and the planner's). */
     public record Plan(List<Step> steps, List<Finding> findings) {
@@ -60,8 +58,7 @@ public final class PodGroupChanges {
         }
     }
 
-    private PodGroupChanges() {
-    }
+    private PodGroupChanges() {}
 
     /**
      * @param result the scope's translation
@@ -80,8 +77,12 @@ public final class PodGroupChanges {
      *     tier no HyperNode has yet is held back (Volcano would treat the whole cluster as one domain of that tier and
      *     place the gang anywhere); an existing one is written as usual
      */
-    public static Plan plan(ScopeResult result, List<ObservedPodGroup> observed, QueueStates queues,
-            Map<String, Achieved> placed, TierCatalog inCluster) {
+    public static Plan plan(
+            ScopeResult result,
+            List<ObservedPodGroup> observed,
+            QueueStates queues,
+            Map<String, Achieved> placed,
+            TierCatalog inCluster) {
         return plan(result, observed, queues, placed, inCluster, Bounds.NONE);
     }
 
@@ -91,8 +92,13 @@ public final class PodGroupChanges {
      *     is kept as it was), and no new PodGroup is made in a namespace that holds {@code maxPerNamespace} of the
      *     bridge's already (existing ones are kept and updated)
      */
-    public static Plan plan(ScopeResult result, List<ObservedPodGroup> observed, QueueStates queues,
-            Map<String, Achieved> placed, TierCatalog inCluster, Bounds bounds) {
+    public static Plan plan(
+            ScopeResult result,
+            List<ObservedPodGroup> observed,
+            QueueStates queues,
+            Map<String, Achieved> placed,
+            TierCatalog inCluster,
+            Bounds bounds) {
         GangScope scope = result.scope();
         Set<String> owned = new HashSet<>(bounds.createdUnseen());
         observed.stream().filter(ObservedPodGroup::ours).forEach(pg -> owned.add(pg.name()));
@@ -108,15 +114,23 @@ public final class PodGroupChanges {
             if (desired.ownership() == DesiredPodGroup.Ownership.OWNED) {
                 ownedWanted.add(desired.name());
                 if (current != null && !current.ours()) {
-                    findings.addAll(about(result, WorkloadReason.NAME_TAKEN, desired.name(), "PodGroup " + desired.name()
-                            + " exists and was not made by the bridge; it is left alone"));
+                    findings.addAll(about(
+                            result,
+                            WorkloadReason.NAME_TAKEN,
+                            desired.name(),
+                            "PodGroup " + desired.name() + " exists and was not made by the bridge; it is left alone"));
                     continue;
                 }
                 if (current == null && inCluster != null && !tierExists(desired, inCluster)) {
-                    findings.addAll(about(result, WorkloadReason.WAITING_FOR_HYPER_NODES, desired.name(), "PodGroup "
-                            + desired.name() + " waits for the HyperNodes of tier "
-                            + desired.spec().getNetworkTopology().getHighestTierAllowed() + " (Volcano would place the"
-                            + " gang anywhere without them); its pods are tied to it already"));
+                    findings.addAll(about(
+                            result,
+                            WorkloadReason.WAITING_FOR_HYPER_NODES,
+                            desired.name(),
+                            "PodGroup "
+                                    + desired.name() + " waits for the HyperNodes of tier "
+                                    + desired.spec().getNetworkTopology().getHighestTierAllowed()
+                                    + " (Volcano would place the"
+                                    + " gang anywhere without them); its pods are tied to it already"));
                     continue;
                 }
                 DesiredPodGroup write = queueUsable(desired, current, queues, result, findings);
@@ -125,11 +139,16 @@ public final class PodGroupChanges {
                 }
                 if (current == null && !owned.contains(write.name())) {
                     if (owned.size() >= bounds.maxPerNamespace()) {
-                        findings.addAll(about(result, WorkloadReason.POD_GROUP_LIMIT_REACHED, write.name(), "PodGroup "
-                                + write.name() + " is not made: namespace " + write.namespace() + " holds "
-                                + owned.size() + " PodGroups of the bridge, the most it makes in one namespace"
-                                + " (topobridge.workloads.max-podgroups-per-namespace=" + bounds.maxPerNamespace()
-                                + "); it is made once there is room"));
+                        findings.addAll(about(
+                                result,
+                                WorkloadReason.POD_GROUP_LIMIT_REACHED,
+                                write.name(),
+                                "PodGroup "
+                                        + write.name() + " is not made: namespace " + write.namespace() + " holds "
+                                        + owned.size() + " PodGroups of the bridge, the most it makes in one namespace"
+                                        + " (topobridge.workloads.max-podgroups-per-namespace="
+                                        + bounds.maxPerNamespace()
+                                        + "); it is made once there is room"));
                         continue;
                     }
                     owned.add(write.name());
@@ -168,7 +187,9 @@ public final class PodGroupChanges {
     public static List<Step> unclaimed(List<ObservedPodGroup> observed, Set<String> wanted) {
         List<Step> out = new ArrayList<>();
         for (ObservedPodGroup pg : observed) {
-            if (!pg.ours() && pg.ownsFields() && pg.gang() == null
+            if (!pg.ours()
+                    && pg.ownsFields()
+                    && pg.gang() == null
                     && !wanted.contains(pg.namespace() + "/" + pg.name())) {
                 out.add(new Release(pg.namespace(), pg.name()));
             }
@@ -176,8 +197,12 @@ public final class PodGroupChanges {
         return out;
     }
 
-    private static DesiredPodGroup withPlacement(DesiredPodGroup desired, ObservedPodGroup current, Achieved achieved,
-            ScopeResult result, List<Finding> findings) {
+    private static DesiredPodGroup withPlacement(
+            DesiredPodGroup desired,
+            ObservedPodGroup current,
+            Achieved achieved,
+            ScopeResult result,
+            List<Finding> findings) {
         Map<String, String> placement = new TreeMap<>();
         if (achieved != null) {
             placement.put(Topobridge.ACHIEVED_TIER, achieved.gang().value());
@@ -185,13 +210,20 @@ public final class PodGroupChanges {
                 placement.put(Topobridge.ACHIEVED_SUBGROUP_TIERS, achieved.subGroupSummary());
             }
             var topology = desired.spec().getNetworkTopology();
-            if (topology != null && topology.getMode() == NetworkTopologySpec.ModeEnum.SOFT
-                    && topology.getHighestTierAllowed() != null && (achieved.gang().tier() == null
-                            || achieved.gang().tier() > topology.getHighestTierAllowed())) {
+            if (topology != null
+                    && topology.getMode() == NetworkTopologySpec.ModeEnum.SOFT
+                    && topology.getHighestTierAllowed() != null
+                    && (achieved.gang().tier() == null || achieved.gang().tier() > topology.getHighestTierAllowed())) {
                 for (ObjectRef subject : result.subjects()) {
-                    findings.add(Finding.info(WorkloadReason.PLACED_ABOVE_TIER, subject, subject + ": soft gang "
-                            + desired.name() + " prefers tier " + topology.getHighestTierAllowed() + " or below; Volcano"
-                            + " placed it within " + achieved.gang().describe()).withKey(desired.name()));
+                    findings.add(Finding.info(
+                                    WorkloadReason.PLACED_ABOVE_TIER,
+                                    subject,
+                                    subject + ": soft gang "
+                                            + desired.name() + " prefers tier " + topology.getHighestTierAllowed()
+                                            + " or below; Volcano"
+                                            + " placed it within "
+                                            + achieved.gang().describe())
+                            .withKey(desired.name()));
                 }
             }
         } else if (current != null) {
@@ -202,18 +234,27 @@ public final class PodGroupChanges {
         }
         Map<String, String> annotations = new TreeMap<>(desired.annotations());
         annotations.putAll(placement);
-        return new DesiredPodGroup(desired.namespace(), desired.name(), desired.labels(), annotations, desired.owners(),
-                desired.spec(), desired.ownership());
+        return new DesiredPodGroup(
+                desired.namespace(),
+                desired.name(),
+                desired.labels(),
+                annotations,
+                desired.owners(),
+                desired.spec(),
+                desired.ownership());
     }
-
 
     /**
      * The PodGroup to write, or null. Volcano's admission refuses a new PodGroup whose queue is missing or not Open;
      * an existing one whose queue changed to such a queue keeps its current one (Volcano checks queues only on create
      * and would then skip the gang for good); an existing one whose own queue closed is written as it is.
      */
-    private static DesiredPodGroup queueUsable(DesiredPodGroup desired, ObservedPodGroup current, QueueStates queues,
-            ScopeResult result, List<Finding> findings) {
+    private static DesiredPodGroup queueUsable(
+            DesiredPodGroup desired,
+            ObservedPodGroup current,
+            QueueStates queues,
+            ScopeResult result,
+            List<Finding> findings) {
         String name = desired.spec().getQueue();
         if (name == null || !queues.known()) {
             return desired;
@@ -225,15 +266,24 @@ public final class PodGroupChanges {
             return desired;
         }
         if (current != null && current.queue() != null && !current.queue().equals(name)) {
-            findings.addAll(about(result, WorkloadReason.QUEUE_CHANGE_HELD, desired.name(), "Volcano queue "
-                    + UserText.quote(name) + " of PodGroup " + desired.name() + (missing ? " does not exist" : " is "
-                    + state + ", not Open") + "; the PodGroup stays in queue " + UserText.quote(current.queue())
-                    + " until it is usable"));
+            findings.addAll(about(
+                    result,
+                    WorkloadReason.QUEUE_CHANGE_HELD,
+                    desired.name(),
+                    "Volcano queue "
+                            + UserText.quote(name) + " of PodGroup " + desired.name()
+                            + (missing ? " does not exist" : " is " + state + ", not Open")
+                            + "; the PodGroup stays in queue " + UserText.quote(current.queue())
+                            + " until it is usable"));
             return desired.withQueue(current.queue());
         }
-        findings.addAll(about(result, missing ? WorkloadReason.QUEUE_MISSING : WorkloadReason.QUEUE_NOT_OPEN,
-                desired.name(), "Volcano queue " + UserText.quote(name) + " of PodGroup " + desired.name()
-                        + (missing ? " does not exist; Volcano refuses the PodGroup until it does"
+        findings.addAll(about(
+                result,
+                missing ? WorkloadReason.QUEUE_MISSING : WorkloadReason.QUEUE_NOT_OPEN,
+                desired.name(),
+                "Volcano queue " + UserText.quote(name) + " of PodGroup " + desired.name()
+                        + (missing
+                                ? " does not exist; Volcano refuses the PodGroup until it does"
                                 : " is " + state + ", not Open; Volcano refuses new PodGroups in it")));
         return current != null ? desired : null;
     }
@@ -243,15 +293,21 @@ public final class PodGroupChanges {
      * could never start, and once Inqueue it would hold its minResources in the queue, so it is not written (a new one
      * is not made, an existing one is kept as it was) and said so.
      */
-    private static boolean exceeds(DesiredPodGroup desired, ObservedPodGroup current, QueueStates queues, Bounds bounds,
-            ScopeResult result, List<Finding> findings) {
+    private static boolean exceeds(
+            DesiredPodGroup desired,
+            ObservedPodGroup current,
+            QueueStates queues,
+            Bounds bounds,
+            ScopeResult result,
+            List<Finding> findings) {
         Amounts need = Amounts.parse(desired.spec().getMinResources());
         if (need.isEmpty()) {
             return false;
         }
         String kept = current == null ? "it is not made" : "the PodGroup is kept as it was";
         String queue = desired.spec().getQueue();
-        Map<String, BigDecimal> capability = queue == null || !queues.known() ? null : queues.capability().get(queue);
+        Map<String, BigDecimal> capability =
+                queue == null || !queues.known() ? null : queues.capability().get(queue);
         if (capability != null) {
             List<String> over = new ArrayList<>();
             for (Map.Entry<String, BigDecimal> e : need.values().entrySet()) {
@@ -262,9 +318,14 @@ public final class PodGroupChanges {
                 }
             }
             if (!over.isEmpty()) {
-                findings.addAll(refusal(result, WorkloadReason.GANG_EXCEEDS_QUEUE, desired.name(), "PodGroup "
-                        + desired.name() + " needs more than queue " + UserText.quote(queue) + " may ever hold (its"
-                        + " capability): " + String.join(", ", over) + "; " + kept));
+                findings.addAll(refusal(
+                        result,
+                        WorkloadReason.GANG_EXCEEDS_QUEUE,
+                        desired.name(),
+                        "PodGroup "
+                                + desired.name() + " needs more than queue " + UserText.quote(queue)
+                                + " may ever hold (its"
+                                + " capability): " + String.join(", ", over) + "; " + kept));
                 return true;
             }
         }
@@ -278,9 +339,14 @@ public final class PodGroupChanges {
                 }
             }
             if (!over.isEmpty()) {
-                findings.addAll(refusal(result, WorkloadReason.GANG_EXCEEDS_CLUSTER, desired.name(), "PodGroup "
-                        + desired.name() + " needs more than all nodes together can allocate: " + String.join(", ", over)
-                        + "; " + kept));
+                findings.addAll(refusal(
+                        result,
+                        WorkloadReason.GANG_EXCEEDS_CLUSTER,
+                        desired.name(),
+                        "PodGroup "
+                                + desired.name() + " needs more than all nodes together can allocate: "
+                                + String.join(", ", over)
+                                + "; " + kept));
                 return true;
             }
         }
@@ -290,7 +356,8 @@ public final class PodGroupChanges {
     /** Whether a hard gang tier is one the cluster's HyperNodes have (soft or no topology needs none). */
     private static boolean tierExists(DesiredPodGroup desired, TierCatalog inCluster) {
         var topology = desired.spec().getNetworkTopology();
-        if (topology == null || topology.getMode() != NetworkTopologySpec.ModeEnum.HARD
+        if (topology == null
+                || topology.getMode() != NetworkTopologySpec.ModeEnum.HARD
                 || topology.getHighestTierAllowed() == null) {
             return true;
         }

@@ -44,8 +44,7 @@ public final class UntiedPods {
         }
     }
 
-    private UntiedPods() {
-    }
+    private UntiedPods() {}
 
     /**
      * One warning per workload of the scope and per PodGroup the scope keeps that has untied pods ({@code key}: the
@@ -83,7 +82,8 @@ public final class UntiedPods {
             if (names.length() > 0) {
                 names.append(", ");
             }
-            names.append(UserText.identifier(pod.name())).append(" (")
+            names.append(UserText.identifier(pod.name()))
+                    .append(" (")
                     .append(pod.groupName() == null ? "no group name" : "in " + UserText.quote(pod.groupName()))
                     .append(')');
         }

@@ -41,13 +41,17 @@ public record GangPlan(
         subGroups = subGroups == null ? List.of() : List.copyOf(subGroups);
     }
 
-    public static GangPlan owned(GangScope scope, String name, List<OwnerReference> owners, List<PodRole> roles,
+    public static GangPlan owned(
+            GangScope scope,
+            String name,
+            List<OwnerReference> owners,
+            List<PodRole> roles,
             List<SubGroupPlan> subGroups) {
         return new GangPlan(scope, name, DesiredPodGroup.Ownership.OWNED, owners, roles, subGroups, Level.GANG, false);
     }
 
-    public static GangPlan adopted(GangScope scope, String name, List<PodRole> roles, List<SubGroupPlan> subGroups,
-            Level level) {
+    public static GangPlan adopted(
+            GangScope scope, String name, List<PodRole> roles, List<SubGroupPlan> subGroups, Level level) {
         return new GangPlan(scope, name, DesiredPodGroup.Ownership.ADOPTED, List.of(), roles, subGroups, level, false);
     }
 

@@ -36,11 +36,9 @@ public final class PodGroupBuilder {
     public static final String GANG_ANNOTATION = Topobridge.PREFIX + "gang";
 
     /** The PodGroup, or null when the plan was refused, and what was noticed. */
-    public record Built(DesiredPodGroup podGroup, List<Finding> findings) {
-    }
+    public record Built(DesiredPodGroup podGroup, List<Finding> findings) {}
 
-    private PodGroupBuilder() {
-    }
+    private PodGroupBuilder() {}
 
     /**
      * @param subjects the workloads the gang's annotations came from (findings are reported on them)
@@ -54,7 +52,11 @@ public final class PodGroupBuilder {
      * @param explanations annotations that say how the bridge chose (e.g. {@code topobridge.io/chosen-tier}), written
      *     on PodGroups the bridge owns
      */
-    public static Built build(GangPlan plan, GangIntent intent, List<ObjectRef> subjects, String defaultQueue,
+    public static Built build(
+            GangPlan plan,
+            GangIntent intent,
+            List<ObjectRef> subjects,
+            String defaultQueue,
             Map<String, String> explanations) {
         List<Finding> findings = new ArrayList<>();
         var spec = new PodGroupSpec();
@@ -65,8 +67,10 @@ public final class PodGroupBuilder {
             if (intent.minMember() != null) {
                 if (intent.minMember() > starting) {
                     for (ObjectRef subject : subjects) {
-                        findings.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, subject,
-                                minMemberMessage(subject, intent.minMember(), pods, starting))
+                        findings.add(Finding.rejected(
+                                        WorkloadReason.INVALID_ANNOTATION,
+                                        subject,
+                                        minMemberMessage(subject, intent.minMember(), pods, starting))
                                 .withKey(Topobridge.MIN_MEMBER));
                     }
                     return new Built(null, findings);
@@ -88,21 +92,32 @@ public final class PodGroupBuilder {
                 ? topology(intent.subgroupTier(), intent.subgroupMode(), intent.effectiveSubgroupMode())
                 : topology(intent.highestTier(), intent.mode(), intent.effectiveMode());
         spec.setNetworkTopology(gangTopology);
-        if (gangTopology != null && !plan.roles().isEmpty() && plan.roles().stream()
-                .allMatch(r -> r.count() == 0 || PodRequests.isBestEffort(r.spec()))) {
+        if (gangTopology != null
+                && !plan.roles().isEmpty()
+                && plan.roles().stream().allMatch(r -> r.count() == 0 || PodRequests.isBestEffort(r.spec()))) {
             for (ObjectRef subject : subjects) {
-                findings.add(Finding.warning(WorkloadReason.BEST_EFFORT_IGNORES_TOPOLOGY, subject, subject + ": no pod of"
-                        + " gang " + plan.name() + " requests any resource, so Volcano places them by backfill on any"
-                        + " node and its tier is not enforced (request some CPU, e.g. 10m)").withKey(plan.name()));
+                findings.add(Finding.warning(
+                                WorkloadReason.BEST_EFFORT_IGNORES_TOPOLOGY,
+                                subject,
+                                subject + ": no pod of"
+                                        + " gang " + plan.name()
+                                        + " requests any resource, so Volcano places them by backfill on any"
+                                        + " node and its tier is not enforced (request some CPU, e.g. 10m)")
+                        .withKey(plan.name()));
             }
         }
-        if (plan.surgeOnlyRollout() && gangTopology != null
+        if (plan.surgeOnlyRollout()
+                && gangTopology != null
                 && gangTopology.getMode() == NetworkTopologySpec.ModeEnum.HARD) {
             for (ObjectRef subject : subjects) {
-                findings.add(Finding.warning(WorkloadReason.ROLLOUT_NEEDS_ROOM, subject, subject + ": its rollouts add"
-                        + " pods before taking any down (maxUnavailable 0) and the tier is hard: each new pod must fit in"
-                        + " the domain the gang already runs in, so a rollout waits while that domain is full; allow"
-                        + " maxUnavailable 1 or keep spare room in the domain").withKey(plan.name()));
+                findings.add(Finding.warning(
+                                WorkloadReason.ROLLOUT_NEEDS_ROOM,
+                                subject,
+                                subject + ": its rollouts add"
+                                        + " pods before taking any down (maxUnavailable 0) and the tier is hard: each new pod must fit in"
+                                        + " the domain the gang already runs in, so a rollout waits while that domain is full; allow"
+                                        + " maxUnavailable 1 or keep spare room in the domain")
+                        .withKey(plan.name()));
             }
         }
         if (!plan.subGroups().isEmpty()) {
@@ -113,18 +128,28 @@ public final class PodGroupBuilder {
             for (SubGroupPlan sub : plan.subGroups()) {
                 if (sub.bestEffort() && subTopology != null) {
                     for (ObjectRef subject : subjects) {
-                        findings.add(Finding.warning(WorkloadReason.BEST_EFFORT_IGNORES_TOPOLOGY, subject, subject
-                                + ": the pods of subgroup " + sub.name() + " request no resources, so Volcano places"
-                                + " them by backfill on any node: its subgroup tier would not be enforced and is left"
-                                + " out (request some CPU, e.g. 10m, to have it placed)").withKey(sub.name()));
+                        findings.add(Finding.warning(
+                                        WorkloadReason.BEST_EFFORT_IGNORES_TOPOLOGY,
+                                        subject,
+                                        subject
+                                                + ": the pods of subgroup " + sub.name()
+                                                + " request no resources, so Volcano places"
+                                                + " them by backfill on any node: its subgroup tier would not be enforced and is left"
+                                                + " out (request some CPU, e.g. 10m, to have it placed)")
+                                .withKey(sub.name()));
                     }
                 }
                 if (sub.wholeRole() && subTopology != null && !sub.bestEffort()) {
                     for (ObjectRef subject : subjects) {
-                        findings.add(Finding.warning(WorkloadReason.SUBGROUP_IS_WHOLE_ROLE, subject, subject
-                                + ": role " + sub.name() + " has " + sub.size() + " single-pod instances, so its"
-                                + " subgroup is the whole role: the subgroup tier places all " + sub.size()
-                                + " replicas within one domain, all or none (a single pod needs no subgroup of its own)")
+                        findings.add(Finding.warning(
+                                        WorkloadReason.SUBGROUP_IS_WHOLE_ROLE,
+                                        subject,
+                                        subject
+                                                + ": role " + sub.name() + " has " + sub.size()
+                                                + " single-pod instances, so its"
+                                                + " subgroup is the whole role: the subgroup tier places all "
+                                                + sub.size()
+                                                + " replicas within one domain, all or none (a single pod needs no subgroup of its own)")
                                 .withKey(sub.name()));
                     }
                 }
@@ -133,23 +158,25 @@ public final class PodGroupBuilder {
             spec.setSubGroupPolicy(policies);
         }
         Map<String, String> labels = plan.ownership() == DesiredPodGroup.Ownership.OWNED
-                ? Map.of(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY) : Map.of();
+                ? Map.of(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
+                : Map.of();
         Map<String, String> annotations = Map.of();
         if (plan.ownership() == DesiredPodGroup.Ownership.OWNED) {
             annotations = new TreeMap<>(explanations);
             annotations.put(GANG_ANNOTATION, plan.scope().key());
         }
-        var desired = new DesiredPodGroup(plan.scope().namespace(), plan.name(), labels, annotations, plan.owners(),
-                spec, plan.ownership());
+        var desired = new DesiredPodGroup(
+                plan.scope().namespace(), plan.name(), labels, annotations, plan.owners(), spec, plan.ownership());
         return new Built(desired, findings);
     }
 
     /** The refusal of a {@code min-member} above the pods the gang has when it starts. */
     private static String minMemberMessage(ObjectRef subject, int minMember, long pods, long starting) {
         return subject + ": " + Topobridge.MIN_MEMBER + "=\"" + minMember + "\" is more than the "
-                + (starting == pods ? pods + " pods of the gang"
-                        : starting + " of its " + pods + " pods that exist before it starts (the others are created only"
-                                + " once those run)")
+                + (starting == pods
+                        ? pods + " pods of the gang"
+                        : starting + " of its " + pods
+                                + " pods that exist before it starts (the others are created only" + " once those run)")
                 + ", so it could never start";
     }
 
@@ -189,8 +216,9 @@ public final class PodGroupBuilder {
         for (String key : sub.existsKeys()) {
             expressions.add(new LabelSelectorRequirement(key, "Exists", null));
         }
-        new TreeMap<>(sub.excluded()).forEach((key, values) -> expressions.add(
-                new LabelSelectorRequirement(key, "NotIn", new ArrayList<>(values))));
+        new TreeMap<>(sub.excluded())
+                .forEach((key, values) ->
+                        expressions.add(new LabelSelectorRequirement(key, "NotIn", new ArrayList<>(values))));
         if (!expressions.isEmpty()) {
             selector.setMatchExpressions(expressions);
         }
@@ -224,7 +252,9 @@ public final class PodGroupBuilder {
     private static String priorityClass(GangPlan plan, List<ObjectRef> subjects, List<Finding> findings) {
         Set<String> names = new LinkedHashSet<>();
         for (PodRole role : plan.roles()) {
-            if (role.count() > 0 && role.spec() != null && role.spec().getPriorityClassName() != null
+            if (role.count() > 0
+                    && role.spec() != null
+                    && role.spec().getPriorityClassName() != null
                     && !role.spec().getPriorityClassName().isBlank()) {
                 names.add(role.spec().getPriorityClassName());
             }
@@ -233,9 +263,13 @@ public final class PodGroupBuilder {
             return names.isEmpty() ? null : names.iterator().next();
         }
         for (ObjectRef subject : subjects) {
-            findings.add(Finding.warning(WorkloadReason.PRIORITY_CLASSES_DIFFER, subject, subject
-                    + ": the pod templates of gang " + plan.name() + " name different priority classes "
-                    + names.stream().map(UserText::quote).toList() + "; the PodGroup gets none").withKey(plan.name()));
+            findings.add(Finding.warning(
+                            WorkloadReason.PRIORITY_CLASSES_DIFFER,
+                            subject,
+                            subject
+                                    + ": the pod templates of gang " + plan.name() + " name different priority classes "
+                                    + names.stream().map(UserText::quote).toList() + "; the PodGroup gets none")
+                    .withKey(plan.name()));
         }
         return null;
     }

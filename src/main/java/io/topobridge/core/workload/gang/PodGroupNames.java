@@ -18,8 +18,7 @@ public final class PodGroupNames {
 
     public static final int MAX = 63;
 
-    private PodGroupNames() {
-    }
+    private PodGroupNames() {}
 
     public static String deployment(String name) {
         return bounded("tb-deploy-" + name);

@@ -14,8 +14,8 @@ import java.util.Objects;
  * where it waits for pods to be Ready (StatefulSet {@code OrderedReady}, LWS {@code LeaderReady}); the gang's
  * {@code minMember} counts only those, or it would wait for pods that cannot exist yet.
  */
-public record PodRole(String taskSpec, long count, PodSpec spec, PodIdentity selector, Map<String, String> podLabels,
-        long atStart) {
+public record PodRole(
+        String taskSpec, long count, PodSpec spec, PodIdentity selector, Map<String, String> podLabels, long atStart) {
     public PodRole {
         Objects.requireNonNull(taskSpec, "taskSpec");
         Objects.requireNonNull(selector, "selector");

@@ -12,8 +12,14 @@ import java.util.Objects;
  * {@code wholeRole}: the subgroup is all replicas of a role whose instances are single pods (Volcano has no smaller
  * unit to constrain), so a subgroup tier packs the whole role into one domain.
  */
-public record SubGroupPlan(String name, Map<String, String> matchLabels, List<String> existsKeys,
-        Map<String, List<String>> excluded, List<String> matchLabelKeys, int size, boolean bestEffort,
+public record SubGroupPlan(
+        String name,
+        Map<String, String> matchLabels,
+        List<String> existsKeys,
+        Map<String, List<String>> excluded,
+        List<String> matchLabelKeys,
+        int size,
+        boolean bestEffort,
         boolean wholeRole) {
     public SubGroupPlan {
         Objects.requireNonNull(name, "name");
@@ -27,15 +33,26 @@ public record SubGroupPlan(String name, Map<String, String> matchLabels, List<St
         }
     }
 
-    public SubGroupPlan(String name, Map<String, String> matchLabels, List<String> existsKeys,
-            List<String> matchLabelKeys, int size) {
+    public SubGroupPlan(
+            String name,
+            Map<String, String> matchLabels,
+            List<String> existsKeys,
+            List<String> matchLabelKeys,
+            int size) {
         this(name, matchLabels, existsKeys, Map.of(), matchLabelKeys, size, false, false);
     }
 
     /** The same subgroup without the pods whose {@code key} is one of {@code values}, now {@code size} pods. */
     public SubGroupPlan excluding(String key, List<String> values, int size) {
-        return new SubGroupPlan(name, matchLabels, existsKeys, Map.of(key, List.copyOf(values)), matchLabelKeys, size,
-                bestEffort, wholeRole);
+        return new SubGroupPlan(
+                name,
+                matchLabels,
+                existsKeys,
+                Map.of(key, List.copyOf(values)),
+                matchLabelKeys,
+                size,
+                bestEffort,
+                wholeRole);
     }
 
     /** The same subgroup, marked as pods that request nothing. */

@@ -1,13 +1,11 @@
 package io.topobridge.core.workload.kind;
 
-import io.topobridge.core.workload.resources.PodRequests;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.topobridge.core.finding.Finding;
-import io.topobridge.core.finding.UserText;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
@@ -17,6 +15,7 @@ import io.topobridge.core.workload.gang.PodGroupNames;
 import io.topobridge.core.workload.gang.PodIdentity;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.SubGroupPlan;
+import io.topobridge.core.workload.resources.PodRequests;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +30,7 @@ import java.util.Map;
  */
 final class Aibrix {
 
-    private Aibrix() {
-    }
+    private Aibrix() {}
 
     /** One role of a RoleSet spec. */
     record Role(String name, int replicas, int podGroupSize, PodTemplateSpec template, boolean volcano) {
@@ -45,8 +43,9 @@ final class Aibrix {
     /** Whether a spec (of a RoleSet, a role, a PodSet) asks AIBrix to make its own Volcano PodGroup. */
     static boolean volcano(JsonNode spec, String at) {
         JsonNode strategy = Workload.object(spec.get("schedulingStrategy"), at + ".schedulingStrategy");
-        return !Workload.object(strategy.get("volcanoSchedulingStrategy"),
-                at + ".schedulingStrategy.volcanoSchedulingStrategy").isMissingNode();
+        return !Workload.object(
+                        strategy.get("volcanoSchedulingStrategy"), at + ".schedulingStrategy.volcanoSchedulingStrategy")
+                .isMissingNode();
     }
 
     /** Roles of a RoleSet spec ({@code spec} of a RoleSet, or {@code spec.template.spec} of a StormService). */
@@ -63,7 +62,11 @@ final class Aibrix {
             // AIBrix treats an absent replicas as zero
             int replicas = Workload.integer(role.get("replicas"), where + ".replicas", 0);
             int podGroupSize = Workload.integer(role.get("podGroupSize"), where + ".podGroupSize", 1);
-            out.add(new Role(name, replicas, podGroupSize, Workload.template(role.get("template"), where + ".template"),
+            out.add(new Role(
+                    name,
+                    replicas,
+                    podGroupSize,
+                    Workload.template(role.get("template"), where + ".template"),
                     volcano(role, where)));
         }
         return out;
@@ -91,30 +94,49 @@ final class Aibrix {
 
     /** The subgroup of one role: per PodSet when it has multi-pod PodSets, else the whole role. */
     static SubGroupPlan subGroup(Role role, int replicas) {
-        boolean bestEffort = role.template() != null && PodRequests.isBestEffort(role.template().getSpec());
+        boolean bestEffort = role.template() != null
+                && PodRequests.isBestEffort(role.template().getSpec());
         if (role.podGroupSize() > 1) {
-            return new SubGroupPlan(role.name(), Map.of(WorkloadLabels.AIBRIX_ROLE, role.name()), List.of(),
-                    List.of(WorkloadLabels.AIBRIX_POD_SET), role.podGroupSize()).bestEffort(bestEffort);
+            return new SubGroupPlan(
+                            role.name(),
+                            Map.of(WorkloadLabels.AIBRIX_ROLE, role.name()),
+                            List.of(),
+                            List.of(WorkloadLabels.AIBRIX_POD_SET),
+                            role.podGroupSize())
+                    .bestEffort(bestEffort);
         }
         // an instance of a single-pod role is one pod: the subgroup is the whole role, all its replicas in one domain
-        return new SubGroupPlan(role.name(), Map.of(WorkloadLabels.AIBRIX_ROLE, role.name()), List.of(),
-                List.of(WorkloadLabels.AIBRIX_ROLE), replicas).bestEffort(bestEffort).wholeRole(replicas > 1);
+        return new SubGroupPlan(
+                        role.name(),
+                        Map.of(WorkloadLabels.AIBRIX_ROLE, role.name()),
+                        List.of(),
+                        List.of(WorkloadLabels.AIBRIX_ROLE),
+                        replicas)
+                .bestEffort(bestEffort)
+                .wholeRole(replicas > 1);
     }
 
     /** What a RoleSet is, for planning: a RoleSet object, or the one AIBrix will make from a StormService's template. */
     record RoleSetShape(String name, String namespace, List<Role> roles, boolean volcano, List<OwnerReference> owners) {
         static RoleSetShape of(Workload roleSet) {
-            return new RoleSetShape(roleSet.name(), roleSet.namespace(), roleSetRoles(roleSet), Aibrix.volcano(roleSet.spec(), "spec"),
+            return new RoleSetShape(
+                    roleSet.name(),
+                    roleSet.namespace(),
+                    roleSetRoles(roleSet),
+                    Aibrix.volcano(roleSet.spec(), "spec"),
                     roleSet.ownerReferences());
         }
     }
 
     /** The pods of one role of a RoleSet, with what every one of them carries. */
     private static PodRole podRole(RoleSetShape rs, Role role, int replicas) {
-        PodIdentity selector = PodIdentity.of(PodIdentity.WORKLOAD, WorkloadKind.ROLE_SET.kind() + "/" + rs.name(),
-                PodIdentity.ROLE, role.name());
-        return new PodRole(taskSpec(role.name()), role.pods(replicas),
-                role.template() == null ? null : role.template().getSpec(), selector);
+        PodIdentity selector = PodIdentity.of(
+                PodIdentity.WORKLOAD, WorkloadKind.ROLE_SET.kind() + "/" + rs.name(), PodIdentity.ROLE, role.name());
+        return new PodRole(
+                taskSpec(role.name()),
+                role.pods(replicas),
+                role.template() == null ? null : role.template().getSpec(),
+                selector);
     }
 
     /**
@@ -122,8 +144,13 @@ final class Aibrix {
      * {@code present} is a pod known to exist: its role counts at least one replica, and a role-level PodGroup
      * is planned for its PodSet even when the PodSet is not cached yet.
      */
-    static List<GangPlan> roleSetPlans(RoleSetShape rs, GangScope scope, ObjectRef subject, Snapshot snapshot,
-            PodIdentity present, List<Finding> findings) {
+    static List<GangPlan> roleSetPlans(
+            RoleSetShape rs,
+            GangScope scope,
+            ObjectRef subject,
+            Snapshot snapshot,
+            PodIdentity present,
+            List<Finding> findings) {
         List<PodRole> pods = new ArrayList<>();
         List<SubGroupPlan> subs = new ArrayList<>();
         List<GangPlan> plans = new ArrayList<>();
@@ -140,23 +167,34 @@ final class Aibrix {
                     podSets.add(presentPodSet);
                 }
                 for (String podSet : podSets) {
-                    PodRole one = new PodRole(base.taskSpec(), role.podGroupSize(), base.spec(),
+                    PodRole one = new PodRole(
+                            base.taskSpec(),
+                            role.podGroupSize(),
+                            base.spec(),
                             base.selector().with(PodIdentity.POD_SET, podSet));
                     plans.add(GangPlan.adopted(scope, podSet, List.of(one), List.of(), GangPlan.Level.SUBGROUP));
                 }
-                findings.add(Finding.info(WorkloadReason.ADOPTED_POD_GROUP, subject, subject + ": AIBrix's "
-                        + "volcanoSchedulingStrategy of role " + UserText.quote(role.name())
-                        + " makes one PodGroup per PodSet of " + rs.name()
-                        + "; the bridge adds only its topology fields to them").withKey(rs.name() + "/" + role.name()));
+                findings.add(Finding.info(
+                                WorkloadReason.ADOPTED_POD_GROUP,
+                                subject,
+                                subject + ": AIBrix's "
+                                        + "volcanoSchedulingStrategy of role " + UserText.quote(role.name())
+                                        + " makes one PodGroup per PodSet of " + rs.name()
+                                        + "; the bridge adds only its topology fields to them")
+                        .withKey(rs.name() + "/" + role.name()));
                 continue;
             }
             pods.add(podRole(rs, role, replicas));
             subs.add(subGroup(role, replicas));
         }
         if (rs.volcano()) {
-            findings.add(Finding.info(WorkloadReason.ADOPTED_POD_GROUP, subject, subject + ": AIBrix's "
-                    + "volcanoSchedulingStrategy makes PodGroup " + rs.name()
-                    + "; the bridge adds only its topology fields to it").withKey(rs.name()));
+            findings.add(Finding.info(
+                            WorkloadReason.ADOPTED_POD_GROUP,
+                            subject,
+                            subject + ": AIBrix's "
+                                    + "volcanoSchedulingStrategy makes PodGroup " + rs.name()
+                                    + "; the bridge adds only its topology fields to it")
+                    .withKey(rs.name()));
             return List.of(GangPlan.adopted(scope, rs.name(), pods, subs, GangPlan.Level.GANG));
         }
         if (!pods.isEmpty()) {

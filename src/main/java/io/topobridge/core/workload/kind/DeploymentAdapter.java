@@ -1,7 +1,6 @@
 package io.topobridge.core.workload.kind;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.workload.WorkloadKind;
@@ -38,8 +37,8 @@ final class DeploymentAdapter extends ReplicatedAdapter {
     public Optional<PodOrigin> originOf(Pod pod, Snapshot snapshot) {
         String ns = Pods.namespace(pod);
         return Pods.controller(pod, "ReplicaSet")
-                .flatMap(rs -> deploymentName(ns, rs.getName(), Pods.labels(pod).get(WorkloadLabels.POD_TEMPLATE_HASH),
-                        snapshot))
+                .flatMap(rs -> deploymentName(
+                        ns, rs.getName(), Pods.labels(pod).get(WorkloadLabels.POD_TEMPLATE_HASH), snapshot))
                 .flatMap(name -> snapshot.get(kind(), ns, name))
                 .map(d -> new PodOrigin(d, selector(d)));
     }

@@ -1,7 +1,5 @@
 package io.topobridge.core.workload.kind;
 
-import io.topobridge.core.workload.resources.PodRequests;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.finding.Finding;
@@ -14,6 +12,7 @@ import io.topobridge.core.workload.gang.PodGroupNames;
 import io.topobridge.core.workload.gang.PodIdentity;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.SubGroupPlan;
+import io.topobridge.core.workload.resources.PodRequests;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +30,7 @@ final class DisaggregatedSetAdapter implements KindAdapter {
     static final String EXTERNAL = "External";
 
     /** One role: its name, its LWS shape, its own metadata annotations (copied onto its LWSs) and scaling mode. */
-    record Role(String name, LeaderWorkerSetAdapter.Shape shape, Map<String, String> annotations, String scaling) {
-    }
+    record Role(String name, LeaderWorkerSetAdapter.Shape shape, Map<String, String> annotations, String scaling) {}
 
     @Override
     public WorkloadKind kind() {
@@ -65,8 +63,10 @@ final class DisaggregatedSetAdapter implements KindAdapter {
                 }
                 JsonNode metadata = Workload.object(role.get("metadata"), at + ".metadata");
                 JsonNode scaling = Workload.object(role.get("scaling"), at + ".scaling");
-                out.add(new Role(name, LeaderWorkerSetAdapter.shape(Workload.object(role.get("spec"), at + ".spec"),
-                        at + ".spec"), Workload.strings(metadata.get("annotations"), at + ".metadata.annotations"),
+                out.add(new Role(
+                        name,
+                        LeaderWorkerSetAdapter.shape(Workload.object(role.get("spec"), at + ".spec"), at + ".spec"),
+                        Workload.strings(metadata.get("annotations"), at + ".metadata.annotations"),
                         Workload.text(scaling.get("mode"), at + ".scaling.mode", "Static")));
             }
             return out;
@@ -96,21 +96,25 @@ final class DisaggregatedSetAdapter implements KindAdapter {
             return List.of();
         }
         Workload ds = found.get();
-        return List.of(new Gang(sources(ds), List.of(ds.ref()), PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(ds, scope, present, notes, snapshot)), false));
+        return List.of(new Gang(
+                sources(ds),
+                List.of(ds.ref()),
+                PodIdentity.NONE,
+                Gang.keyed((present, notes) -> plans(ds, scope, present, notes, snapshot)),
+                false));
     }
 
     private static PodIdentity selector(Workload ds) {
         return PodIdentity.of(PodIdentity.WORKLOAD, WorkloadKind.DISAGGREGATED_SET.kind() + "/" + ds.name());
     }
 
-    private List<GangPlan> plans(Workload ds, GangScope scope, PodIdentity present, List<Finding> notes,
-            Snapshot snapshot) {
+    private List<GangPlan> plans(
+            Workload ds, GangScope scope, PodIdentity present, List<Finding> notes, Snapshot snapshot) {
         List<Role> roles = roles(ds);
         boolean refused = false;
         for (Role role : roles) {
-            refused |= LeaderWorkerSetAdapter.refuseUnsupported(role.shape(), ds.ref(), "role " + role.name() + ": ",
-                    notes);
+            refused |= LeaderWorkerSetAdapter.refuseUnsupported(
+                    role.shape(), ds.ref(), "role " + role.name() + ": ", notes);
         }
         if (refused) {
             return List.of();
@@ -120,11 +124,13 @@ final class DisaggregatedSetAdapter implements KindAdapter {
         List<GangPlan> adopted = new ArrayList<>();
         List<String> provider = new ArrayList<>();
         for (Workload lws : children) {
-            Optional<Role> role = roles.stream().filter(r -> r.name().equals(lws.labels().get(WorkloadLabels.DS_ROLE)))
+            Optional<Role> role = roles.stream()
+                    .filter(r -> r.name().equals(lws.labels().get(WorkloadLabels.DS_ROLE)))
                     .findFirst();
             for (var group : LeaderWorkerSetAdapter.providerGroups(lws.name(), ds.namespace(), snapshot)) {
                 provider.add(group.podGroup());
-                adopted.add(adoptedPlan(ds, scope, role, lws.name(), group.podGroup(), group.group(), group.revision()));
+                adopted.add(
+                        adoptedPlan(ds, scope, role, lws.name(), group.podGroup(), group.group(), group.revision()));
             }
         }
         if (!provider.isEmpty()) {
@@ -135,13 +141,19 @@ final class DisaggregatedSetAdapter implements KindAdapter {
             String revision = present.get(PodIdentity.REVISION);
             if (lws != null && group >= 0 && revision != null) {
                 // the provider names the PodGroup of a group the cache does not show yet
-                Optional<Role> role = roles.stream().filter(r -> r.name().equals(present.get(PodIdentity.ROLE)))
+                Optional<Role> role = roles.stream()
+                        .filter(r -> r.name().equals(present.get(PodIdentity.ROLE)))
                         .findFirst();
                 adopted.add(adoptedPlan(ds, scope, role, lws, lws + "-" + group + "-" + revision, group, revision));
             }
-            notes.add(Finding.warning(WorkloadReason.GANG_SPLIT_BY_PROVIDER, ds.ref(), ds.ref()
-                    + ": LeaderWorkerSet's Volcano provider gangs each LWS group on its own (PodGroups " + provider
-                    + "), so a slice cannot be one gang; the bridge adds its topology fields to each group's PodGroup"));
+            notes.add(
+                    Finding.warning(
+                            WorkloadReason.GANG_SPLIT_BY_PROVIDER,
+                            ds.ref(),
+                            ds.ref()
+                                    + ": LeaderWorkerSet's Volcano provider gangs each LWS group on its own (PodGroups "
+                                    + provider
+                                    + "), so a slice cannot be one gang; the bridge adds its topology fields to each group's PodGroup"));
             return adopted;
         }
         TreeSet<Integer> slices = new TreeSet<>();
@@ -157,8 +169,8 @@ final class DisaggregatedSetAdapter implements KindAdapter {
             List<PodRole> pods = new ArrayList<>();
             List<SubGroupPlan> subs = new ArrayList<>();
             for (Role role : roles) {
-                PodIdentity base = selector(ds).with(PodIdentity.SLICE, String.valueOf(slice), PodIdentity.ROLE,
-                        role.name());
+                PodIdentity base =
+                        selector(ds).with(PodIdentity.SLICE, String.valueOf(slice), PodIdentity.ROLE, role.name());
                 long groups = replicas(role, slice, children);
                 if (base.covers(present)) {
                     groups = Math.max(groups, 1);
@@ -168,27 +180,45 @@ final class DisaggregatedSetAdapter implements KindAdapter {
                 }
                 pods.addAll(LeaderWorkerSetAdapter.roles(role.shape(), role.name() + "-", groups, base));
                 // a LeaderReady role's subgroup is its workers: the leaders start alone, in the gang
-                SubGroupPlan group = LeaderWorkerSetAdapter.leaderReadyWorkers(role.shape(), new SubGroupPlan(
-                        role.name(), Map.of(WorkloadLabels.DS_ROLE, role.name()), List.of(),
-                        List.of(WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX), role.shape().size())
-                        .bestEffort(PodRequests.isBestEffort(role.shape().workerSpec())));
+                SubGroupPlan group = LeaderWorkerSetAdapter.leaderReadyWorkers(
+                        role.shape(),
+                        new SubGroupPlan(
+                                        role.name(),
+                                        Map.of(WorkloadLabels.DS_ROLE, role.name()),
+                                        List.of(),
+                                        List.of(WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX),
+                                        role.shape().size())
+                                .bestEffort(
+                                        PodRequests.isBestEffort(role.shape().workerSpec())));
                 if (group != null) {
                     subs.add(group);
                 }
             }
             if (!pods.isEmpty()) {
-                plans.add(GangPlan.owned(scope, PodGroupNames.disaggregatedSet(ds.name(), slice), ds.ownerReferences(),
-                        pods, subs).withSurgeOnlyRollout(roles.stream().anyMatch(r -> r.shape().surgeOnlyRollout())));
+                plans.add(GangPlan.owned(
+                                scope,
+                                PodGroupNames.disaggregatedSet(ds.name(), slice),
+                                ds.ownerReferences(),
+                                pods,
+                                subs)
+                        .withSurgeOnlyRollout(
+                                roles.stream().anyMatch(r -> r.shape().surgeOnlyRollout())));
             }
         }
         return plans;
     }
 
     /** The PodGroup LWS's provider made for one group of one of the set's LWSs. */
-    private static GangPlan adoptedPlan(Workload ds, GangScope scope, Optional<Role> role, String lws, String name,
-            int group, String revision) {
-        PodIdentity base = selector(ds).with(PodIdentity.LWS, lws, PodIdentity.GROUP_INDEX, String.valueOf(group),
-                PodIdentity.REVISION, revision);
+    private static GangPlan adoptedPlan(
+            Workload ds, GangScope scope, Optional<Role> role, String lws, String name, int group, String revision) {
+        PodIdentity base = selector(ds)
+                .with(
+                        PodIdentity.LWS,
+                        lws,
+                        PodIdentity.GROUP_INDEX,
+                        String.valueOf(group),
+                        PodIdentity.REVISION,
+                        revision);
         List<PodRole> pods = role.map(r -> LeaderWorkerSetAdapter.roles(r.shape(), r.name() + "-", 1, base))
                 .orElse(List.of());
         return GangPlan.adopted(scope, name, pods, List.of(), GangPlan.Level.SUBGROUP);
@@ -209,7 +239,8 @@ final class DisaggregatedSetAdapter implements KindAdapter {
             if (role.name().equals(labels.get(WorkloadLabels.DS_ROLE))
                     && String.valueOf(slice).equals(labels.get(WorkloadLabels.DS_SLICE))) {
                 found = true;
-                total += Workload.integer(lws.spec().get("replicas"), "spec.replicas of LeaderWorkerSet " + lws.name(), 1);
+                total += Workload.integer(
+                        lws.spec().get("replicas"), "spec.replicas of LeaderWorkerSet " + lws.name(), 1);
             }
         }
         return found ? total : role.shape().replicas();
@@ -223,7 +254,9 @@ final class DisaggregatedSetAdapter implements KindAdapter {
                 continue;
             }
             var owner = lws.owner(WorkloadKind.DISAGGREGATED_SET);
-            if (owner.isPresent() && ds.uid() != null && owner.get().getUid() != null
+            if (owner.isPresent()
+                    && ds.uid() != null
+                    && owner.get().getUid() != null
                     && !ds.uid().equals(owner.get().getUid())) {
                 continue;
             }
@@ -238,13 +271,18 @@ final class DisaggregatedSetAdapter implements KindAdapter {
         if (!labels.containsKey(WorkloadLabels.DS_NAME)) {
             return Optional.empty();
         }
-        return origin(pod, snapshot, labels.get(WorkloadLabels.DS_NAME), labels.get(WorkloadLabels.DS_SLICE),
-                labels.get(WorkloadLabels.DS_ROLE), labels.get(WorkloadLabels.LWS_NAME));
+        return origin(
+                pod,
+                snapshot,
+                labels.get(WorkloadLabels.DS_NAME),
+                labels.get(WorkloadLabels.DS_SLICE),
+                labels.get(WorkloadLabels.DS_ROLE),
+                labels.get(WorkloadLabels.LWS_NAME));
     }
 
     /** A pod of one role and slice of a set, running in LWS {@code lwsName} when known. */
-    static Optional<PodOrigin> origin(Pod pod, Snapshot snapshot, String dsName, String slice, String role,
-            String lwsName) {
+    static Optional<PodOrigin> origin(
+            Pod pod, Snapshot snapshot, String dsName, String slice, String role, String lwsName) {
         Optional<Workload> ds = snapshot.get(WorkloadKind.DISAGGREGATED_SET, Pods.namespace(pod), dsName);
         if (ds.isEmpty() || role == null) {
             return Optional.empty();
@@ -256,13 +294,28 @@ final class DisaggregatedSetAdapter implements KindAdapter {
         if (Pods.index(slice) < 0) {
             return Optional.empty();
         }
-        String lws = lwsName != null ? lwsName : LeaderWorkerSetAdapter.ownerStatefulSetLws(pod, snapshot).orElse(null);
-        boolean leader = lws != null ? Pods.isLeader(pod, lws)
+        String lws = lwsName != null
+                ? lwsName
+                : LeaderWorkerSetAdapter.ownerStatefulSetLws(pod, snapshot).orElse(null);
+        boolean leader = lws != null
+                ? Pods.isLeader(pod, lws)
                 : "0".equals(Pods.labels(pod).get(WorkloadLabels.LWS_WORKER_INDEX));
         int group = lws != null ? Pods.groupIndex(pod, lws, leader) : -1;
-        return Optional.of(new PodOrigin(ds.get(), selector(ds.get()).with(PodIdentity.SLICE, String.valueOf(Pods.index(slice)),
-                PodIdentity.ROLE, role, PodIdentity.LEADER, String.valueOf(leader), PodIdentity.LWS, lws,
-                PodIdentity.GROUP_INDEX, group < 0 ? null : String.valueOf(group),
-                PodIdentity.REVISION, Pods.labels(pod).get(WorkloadLabels.LWS_REVISION))));
+        return Optional.of(new PodOrigin(
+                ds.get(),
+                selector(ds.get())
+                        .with(
+                                PodIdentity.SLICE,
+                                String.valueOf(Pods.index(slice)),
+                                PodIdentity.ROLE,
+                                role,
+                                PodIdentity.LEADER,
+                                String.valueOf(leader),
+                                PodIdentity.LWS,
+                                lws,
+                                PodIdentity.GROUP_INDEX,
+                                group < 0 ? null : String.valueOf(group),
+                                PodIdentity.REVISION,
+                                Pods.labels(pod).get(WorkloadLabels.LWS_REVISION))));
     }
 }

@@ -17,8 +17,8 @@ import java.util.function.BiFunction;
  * a {@code preview} gang is checked like the others but its PodGroups are not made (the RoleSet AIBrix will make
  * next from a StormService's template). Plans are computed only once the annotations are known to be valid.
  */
-public record Gang(List<AnnotationSource> sources, List<ObjectRef> subjects, PodIdentity covers, Plans plans,
-        boolean preview) {
+public record Gang(
+        List<AnnotationSource> sources, List<ObjectRef> subjects, PodIdentity covers, Plans plans, boolean preview) {
 
     public Gang {
         sources = List.copyOf(sources);
@@ -45,7 +45,9 @@ public record Gang(List<AnnotationSource> sources, List<ObjectRef> subjects, Pod
 
             @Override
             public Optional<GangPlan> of(PodIdentity pod, List<Finding> notes) {
-                return plans.apply(pod, notes).stream().filter(p -> p.roleOf(pod).isPresent()).findFirst();
+                return plans.apply(pod, notes).stream()
+                        .filter(p -> p.roleOf(pod).isPresent())
+                        .findFirst();
             }
         };
     }

@@ -1,9 +1,8 @@
 package io.topobridge.core.workload.kind;
 
-import io.topobridge.core.finding.Finding;
-
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.topobridge.core.Topobridge;
+import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.annotation.AnnotationParser;
@@ -44,7 +43,8 @@ final class GroupAdapter implements WorkloadAdapter {
 
     /** The scope of a workload that may join a group: its group, else itself. */
     static GangScope groupOrOwn(Workload w, List<AnnotationSource> sources) {
-        return groupNamed(sources).map(g -> GangScope.group(w.namespace(), g))
+        return groupNamed(sources)
+                .map(g -> GangScope.group(w.namespace(), g))
                 .orElse(GangScope.of(w.kind(), w.namespace(), w.name()));
     }
 
@@ -63,12 +63,16 @@ final class GroupAdapter implements WorkloadAdapter {
             subjects.add(member.ref());
             sources.addAll(adapters.of(member.kind()).orElseThrow().sources(member));
         }
-        return List.of(new Gang(sources, subjects, PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(group, members, present, notes)), false));
+        return List.of(new Gang(
+                sources,
+                subjects,
+                PodIdentity.NONE,
+                Gang.keyed((present, notes) -> plans(group, members, present, notes)),
+                false));
     }
 
-    private List<GangPlan> plans(GangScope.Group group, List<Workload> members, PodIdentity present,
-            List<Finding> notes) {
+    private List<GangPlan> plans(
+            GangScope.Group group, List<Workload> members, PodIdentity present, List<Finding> notes) {
         List<PodRole> roles = new ArrayList<>();
         List<SubGroupPlan> subs = new ArrayList<>();
         List<OwnerReference> owners = new ArrayList<>();

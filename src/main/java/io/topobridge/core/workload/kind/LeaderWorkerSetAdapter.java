@@ -1,7 +1,5 @@
 package io.topobridge.core.workload.kind;
 
-import io.topobridge.core.workload.resources.PodRequests;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -20,6 +18,7 @@ import io.topobridge.core.workload.gang.PodGroupNames;
 import io.topobridge.core.workload.gang.PodIdentity;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.SubGroupPlan;
+import io.topobridge.core.workload.resources.PodRequests;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +37,16 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     static final String LEADER_READY = "LeaderReady";
 
     /** The parts of an LWS spec the bridge reads (an LWS spec, or the {@code spec} of a DisaggregatedSet role). */
-    record Shape(int replicas, int size, PodTemplateSpec leader, PodTemplateSpec worker, Integer subGroupSize,
-            String subGroupType, String startupPolicy, String groupIdentity, boolean surgeOnlyRollout) {
+    record Shape(
+            int replicas,
+            int size,
+            PodTemplateSpec leader,
+            PodTemplateSpec worker,
+            Integer subGroupSize,
+            String subGroupType,
+            String startupPolicy,
+            String groupIdentity,
+            boolean surgeOnlyRollout) {
 
         /** LeaderReady: LWS creates a group's workers only once its leader is Running and Ready. */
         boolean leaderReady() {
@@ -62,8 +69,7 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     }
 
     /** A PodGroup LWS's Volcano provider made for one group: owned by leader pod {@code <lws>-<group>}. */
-    record ProviderGroup(String podGroup, String lws, int group, String revision) {
-    }
+    record ProviderGroup(String podGroup, String lws, int group, String revision) {}
 
     static Shape shape(JsonNode spec, String at) {
         JsonNode lwt = Workload.object(spec.get("leaderWorkerTemplate"), at + ".leaderWorkerTemplate");
@@ -76,15 +82,20 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         Integer subGroupSize = sgp.has("subGroupSize")
                 ? Workload.integer(sgp.get("subGroupSize"), at + ".leaderWorkerTemplate.subGroupPolicy.subGroupSize", 0)
                 : null;
-        return new Shape(replicas, size,
+        return new Shape(
+                replicas,
+                size,
                 Workload.template(lwt.get("leaderTemplate"), at + ".leaderWorkerTemplate.leaderTemplate"),
                 Workload.template(lwt.get("workerTemplate"), at + ".leaderWorkerTemplate.workerTemplate"),
                 subGroupSize == null || subGroupSize < 1 ? null : subGroupSize,
-                Workload.text(sgp.get("subGroupPolicyType"), at + ".leaderWorkerTemplate.subGroupPolicy.subGroupPolicyType",
+                Workload.text(
+                        sgp.get("subGroupPolicyType"),
+                        at + ".leaderWorkerTemplate.subGroupPolicy.subGroupPolicyType",
                         "LeaderWorker"),
                 Workload.text(spec.get("startupPolicy"), at + ".startupPolicy", "LeaderCreated"),
                 Workload.text(spec.get("groupIdentity"), at + ".groupIdentity", ""),
-                Workload.takesNothingDown(spec.path("rolloutStrategy").path("rollingUpdateConfiguration")
+                Workload.takesNothingDown(spec.path("rolloutStrategy")
+                        .path("rollingUpdateConfiguration")
                         .get("maxUnavailable")));
     }
 
@@ -96,9 +107,13 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         if (!s.hashIdentity()) {
             return false;
         }
-        notes.add(Finding.rejected(WorkloadReason.UNSUPPORTED_LEADER_WORKER_SET, subject, subject + ": " + where
-                + "groupIdentity: Hash is not supported yet (LWS then keys each group by a hash, not its index);"
-                + " use the default Index identity").withKey("groupIdentity"));
+        notes.add(Finding.rejected(
+                        WorkloadReason.UNSUPPORTED_LEADER_WORKER_SET,
+                        subject,
+                        subject + ": " + where
+                                + "groupIdentity: Hash is not supported yet (LWS then keys each group by a hash, not its index);"
+                                + " use the default Index identity")
+                .withKey("groupIdentity"));
         return true;
     }
 
@@ -115,7 +130,8 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     public Optional<GangScope> scopeOf(Workload lws, Snapshot snapshot) {
         Optional<OwnerReference> ds = lws.owner(WorkloadKind.DISAGGREGATED_SET);
         if (ds.isPresent()) {
-            return Optional.of(GangScope.of(WorkloadKind.DISAGGREGATED_SET, lws.namespace(), ds.get().getName()));
+            return Optional.of(GangScope.of(
+                    WorkloadKind.DISAGGREGATED_SET, lws.namespace(), ds.get().getName()));
         }
         return Optional.of(GroupAdapter.groupOrOwn(lws, sources(lws)));
     }
@@ -139,16 +155,20 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             return List.of();
         }
         Workload lws = found.get();
-        return List.of(new Gang(sources(lws), List.of(lws.ref()), PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(lws, scope, present, notes, snapshot)), false));
+        return List.of(new Gang(
+                sources(lws),
+                List.of(lws.ref()),
+                PodIdentity.NONE,
+                Gang.keyed((present, notes) -> plans(lws, scope, present, notes, snapshot)),
+                false));
     }
 
     private static PodIdentity selector(Workload lws) {
         return PodIdentity.of(PodIdentity.WORKLOAD, WorkloadKind.LEADER_WORKER_SET.kind() + "/" + lws.name());
     }
 
-    private List<GangPlan> plans(Workload lws, GangScope scope, PodIdentity present, List<Finding> notes,
-            Snapshot snapshot) {
+    private List<GangPlan> plans(
+            Workload lws, GangScope scope, PodIdentity present, List<Finding> notes, Snapshot snapshot) {
         Shape s = shape(lws);
         if (refuseUnsupported(s, lws.ref(), "", notes)) {
             return List.of();
@@ -166,10 +186,13 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                 // a new revision's PodGroup the cache does not show yet: named as the provider names it
                 adopted.add(adoptedPlan(lws, s, scope, lws.name() + "-" + group + "-" + revision, group, revision));
             }
-            notes.add(Finding.info(WorkloadReason.ADOPTED_POD_GROUP, lws.ref(), lws.ref()
-                    + ": LeaderWorkerSet's Volcano provider made the PodGroups "
-                    + provider.stream().map(ProviderGroup::podGroup).toList()
-                    + "; the bridge adds only its topology fields to them"));
+            notes.add(Finding.info(
+                    WorkloadReason.ADOPTED_POD_GROUP,
+                    lws.ref(),
+                    lws.ref()
+                            + ": LeaderWorkerSet's Volcano provider made the PodGroups "
+                            + provider.stream().map(ProviderGroup::podGroup).toList()
+                            + "; the bridge adds only its topology fields to them"));
             return adopted;
         }
         TreeSet<Integer> groups = new TreeSet<>();
@@ -183,16 +206,21 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         List<GangPlan> plans = new ArrayList<>();
         for (int group : groups) {
             PodIdentity base = selector(lws).with(PodIdentity.GROUP_INDEX, String.valueOf(group));
-            plans.add(GangPlan.owned(scope, PodGroupNames.leaderWorkerSet(lws.name(), group), lws.ownerReferences(),
-                    roles(s, "", 1, base), groupSubGroups(lws, s)).withSurgeOnlyRollout(s.surgeOnlyRollout()));
+            plans.add(GangPlan.owned(
+                            scope,
+                            PodGroupNames.leaderWorkerSet(lws.name(), group),
+                            lws.ownerReferences(),
+                            roles(s, "", 1, base),
+                            groupSubGroups(lws, s))
+                    .withSurgeOnlyRollout(s.surgeOnlyRollout()));
         }
         return plans;
     }
 
-    private static GangPlan adoptedPlan(Workload lws, Shape s, GangScope scope, String name, int group,
-            String revision) {
-        PodIdentity base = selector(lws).with(PodIdentity.GROUP_INDEX, String.valueOf(group), PodIdentity.REVISION,
-                revision);
+    private static GangPlan adoptedPlan(
+            Workload lws, Shape s, GangScope scope, String name, int group, String revision) {
+        PodIdentity base =
+                selector(lws).with(PodIdentity.GROUP_INDEX, String.valueOf(group), PodIdentity.REVISION, revision);
         return GangPlan.adopted(scope, name, roles(s, "", 1, base), groupSubGroups(lws, s), GangPlan.Level.GANG);
     }
 
@@ -204,7 +232,8 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     private static int runningGroups(Workload lws, Shape s, Snapshot snapshot) {
         int groups = s.replicas();
         Optional<Workload> leaders = snapshot.get(WorkloadKind.STATEFUL_SET, lws.namespace(), lws.name())
-                .filter(sts -> sts.owner(WorkloadKind.LEADER_WORKER_SET).map(o -> lws.name().equals(o.getName()))
+                .filter(sts -> sts.owner(WorkloadKind.LEADER_WORKER_SET)
+                        .map(o -> lws.name().equals(o.getName()))
                         .orElse(false));
         if (leaders.isPresent()) {
             groups = Math.max(groups, ReplicatedAdapter.shape(leaders.get()).replicas());
@@ -221,8 +250,12 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         if (!own.isEmpty() || !s.leaderReady() || s.size() < 2) {
             return own;
         }
-        return List.of(new SubGroupPlan("workers", Map.of(WorkloadLabels.LWS_NAME, lws.name()), List.of(),
-                List.of(WorkloadLabels.LWS_GROUP_INDEX), s.size() - 1)
+        return List.of(new SubGroupPlan(
+                        "workers",
+                        Map.of(WorkloadLabels.LWS_NAME, lws.name()),
+                        List.of(),
+                        List.of(WorkloadLabels.LWS_GROUP_INDEX),
+                        s.size() - 1)
                 .excluding(WorkloadLabels.LWS_WORKER_INDEX, List.of("0"), s.size() - 1)
                 .bestEffort(PodRequests.isBestEffort(s.workerSpec())));
     }
@@ -246,7 +279,10 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         List<PodRole> roles = new ArrayList<>();
         roles.add(new PodRole(taskSpec(prefix, true), groups, s.leaderSpec(), base.with(PodIdentity.LEADER, "true")));
         if (s.size() > 1) {
-            PodRole workers = new PodRole(taskSpec(prefix, false), groups * (s.size() - 1), s.workerSpec(),
+            PodRole workers = new PodRole(
+                    taskSpec(prefix, false),
+                    groups * (s.size() - 1),
+                    s.workerSpec(),
                     base.with(PodIdentity.LEADER, "false"));
             roles.add(s.leaderReady() ? workers.startingWith(0) : workers);
         }
@@ -255,7 +291,8 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
 
     /** The task-spec of a leader or worker pod: {@code leader}/{@code worker} after an optional prefix. */
     static String taskSpec(String prefix, boolean leader) {
-        return prefix.isEmpty() ? (leader ? "leader" : "worker")
+        return prefix.isEmpty()
+                ? (leader ? "leader" : "worker")
                 : PodGroupNames.labelValue(prefix + (leader ? "leader" : "worker"));
     }
 
@@ -271,8 +308,13 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             return List.of();
         }
         int k = s.subGroupSize();
-        var all = new SubGroupPlan("lws-subgroup", Map.of(), List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
-                List.of(WorkloadLabels.LWS_SUBGROUP_INDEX), k).bestEffort(PodRequests.isBestEffort(s.workerSpec()));
+        var all = new SubGroupPlan(
+                        "lws-subgroup",
+                        Map.of(),
+                        List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
+                        List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
+                        k)
+                .bestEffort(PodRequests.isBestEffort(s.workerSpec()));
         if (!s.leaderReady()) {
             return List.of(all);
         }
@@ -281,9 +323,14 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         if ((s.size() - 1) % k == 0 || k < 2) {
             return List.of(workers);
         }
-        var first = new SubGroupPlan("lws-subgroup-0", Map.of(WorkloadLabels.LWS_SUBGROUP_INDEX, "0"), List.of(),
-                List.of(WorkloadLabels.LWS_SUBGROUP_INDEX), k - 1)
-                .excluding(WorkloadLabels.LWS_WORKER_INDEX, leader, k - 1).bestEffort(all.bestEffort());
+        var first = new SubGroupPlan(
+                        "lws-subgroup-0",
+                        Map.of(WorkloadLabels.LWS_SUBGROUP_INDEX, "0"),
+                        List.of(),
+                        List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
+                        k - 1)
+                .excluding(WorkloadLabels.LWS_WORKER_INDEX, leader, k - 1)
+                .bestEffort(all.bestEffort());
         return List.of(first, workers);
     }
 
@@ -304,10 +351,19 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         if (refuseUnsupported(s, lws.ref(), "", notes)) {
             return new Member(List.of(), List.of(), notes, false);
         }
-        var sub = leaderReadyWorkers(s, new SubGroupPlan(value, Map.of(WorkloadLabels.LWS_NAME, lws.name()), List.of(),
-                List.of(WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX), s.size())
-                .bestEffort(PodRequests.isBestEffort(s.workerSpec())));
-        return new Member(roles(s, value + "-", replicas, selector(lws)), sub == null ? List.of() : List.of(sub), notes,
+        var sub = leaderReadyWorkers(
+                s,
+                new SubGroupPlan(
+                                value,
+                                Map.of(WorkloadLabels.LWS_NAME, lws.name()),
+                                List.of(),
+                                List.of(WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX),
+                                s.size())
+                        .bestEffort(PodRequests.isBestEffort(s.workerSpec())));
+        return new Member(
+                roles(s, value + "-", replicas, selector(lws)),
+                sub == null ? List.of() : List.of(sub),
+                notes,
                 s.surgeOnlyRollout());
     }
 
@@ -329,14 +385,26 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         Workload lws = found.get();
         Optional<OwnerReference> ds = lws.owner(WorkloadKind.DISAGGREGATED_SET);
         if (ds.isPresent()) {
-            return DisaggregatedSetAdapter.origin(pod, snapshot, ds.get().getName(),
-                    lws.labels().get(WorkloadLabels.DS_SLICE), lws.labels().get(WorkloadLabels.DS_ROLE), name);
+            return DisaggregatedSetAdapter.origin(
+                    pod,
+                    snapshot,
+                    ds.get().getName(),
+                    lws.labels().get(WorkloadLabels.DS_SLICE),
+                    lws.labels().get(WorkloadLabels.DS_ROLE),
+                    name);
         }
         boolean leader = Pods.isLeader(pod, name);
         int group = Pods.groupIndex(pod, name, leader);
-        return Optional.of(new PodOrigin(lws, selector(lws).with(PodIdentity.LEADER, String.valueOf(leader),
-                PodIdentity.GROUP_INDEX, group < 0 ? null : String.valueOf(group),
-                PodIdentity.REVISION, Pods.labels(pod).get(WorkloadLabels.LWS_REVISION))));
+        return Optional.of(new PodOrigin(
+                lws,
+                selector(lws)
+                        .with(
+                                PodIdentity.LEADER,
+                                String.valueOf(leader),
+                                PodIdentity.GROUP_INDEX,
+                                group < 0 ? null : String.valueOf(group),
+                                PodIdentity.REVISION,
+                                Pods.labels(pod).get(WorkloadLabels.LWS_REVISION))));
     }
 
     /** The LWS a pod's owner StatefulSet belongs to (LWS labels its StatefulSets with its name). */

@@ -35,13 +35,17 @@ final class PodSetAdapter implements KindAdapter {
         if (roleSet.isEmpty()) {
             return Optional.of(GangScope.of(kind(), podSet.namespace(), podSet.name()));
         }
-        Optional<Workload> parent = snapshot.get(WorkloadKind.ROLE_SET, podSet.namespace(), roleSet.get().getName());
-        return parent.isPresent() ? snapshot.scopeOf(parent.get())
-                : Optional.of(GangScope.of(WorkloadKind.ROLE_SET, podSet.namespace(), roleSet.get().getName()));
+        Optional<Workload> parent = snapshot.get(
+                WorkloadKind.ROLE_SET, podSet.namespace(), roleSet.get().getName());
+        return parent.isPresent()
+                ? snapshot.scopeOf(parent.get())
+                : Optional.of(GangScope.of(
+                        WorkloadKind.ROLE_SET, podSet.namespace(), roleSet.get().getName()));
     }
 
     private static PodTemplateSpec template(Workload podSet) {
-        return podSet.memo("podset-template", () -> Workload.template(podSet.spec().get("template"), "spec.template"));
+        return podSet.memo(
+                "podset-template", () -> Workload.template(podSet.spec().get("template"), "spec.template"));
     }
 
     @Override
@@ -56,8 +60,12 @@ final class PodSetAdapter implements KindAdapter {
             return List.of();
         }
         Workload ps = podSet.get();
-        return List.of(new Gang(sources(ps), List.of(ps.ref()), PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(ps, scope, present, notes)), false));
+        return List.of(new Gang(
+                sources(ps),
+                List.of(ps.ref()),
+                PodIdentity.NONE,
+                Gang.keyed((present, notes) -> plans(ps, scope, present, notes)),
+                false));
     }
 
     /** A PodSet made by hand: a gang of {@code podGroupSize} pods. */
@@ -66,19 +74,23 @@ final class PodSetAdapter implements KindAdapter {
         int declared = Workload.integer(ps.spec().get("podGroupSize"), "spec.podGroupSize", 1);
         int size = selector.covers(present) ? Math.max(declared, 1) : declared;
         PodTemplateSpec template = template(ps);
-        var role = new PodRole(PodGroupNames.labelValue(ps.name()), size, template == null ? null : template.getSpec(),
-                selector);
+        var role = new PodRole(
+                PodGroupNames.labelValue(ps.name()), size, template == null ? null : template.getSpec(), selector);
         if (Aibrix.volcano(ps.spec(), "spec")) {
-            notes.add(Finding.info(WorkloadReason.ADOPTED_POD_GROUP, ps.ref(), ps.ref() + ": AIBrix's "
-                    + "volcanoSchedulingStrategy makes PodGroup " + ps.name()
-                    + "; the bridge adds only its topology fields to it").withKey(ps.name()));
+            notes.add(Finding.info(
+                            WorkloadReason.ADOPTED_POD_GROUP,
+                            ps.ref(),
+                            ps.ref() + ": AIBrix's "
+                                    + "volcanoSchedulingStrategy makes PodGroup " + ps.name()
+                                    + "; the bridge adds only its topology fields to it")
+                    .withKey(ps.name()));
             return List.of(GangPlan.adopted(scope, ps.name(), List.of(role), List.of(), GangPlan.Level.GANG));
         }
         if (size == 0) {
             return List.of();
         }
-        return List.of(GangPlan.owned(scope, PodGroupNames.podSet(ps.name()), ps.ownerReferences(), List.of(role),
-                List.of()));
+        return List.of(
+                GangPlan.owned(scope, PodGroupNames.podSet(ps.name()), ps.ownerReferences(), List.of(role), List.of()));
     }
 
     @Override
@@ -95,8 +107,12 @@ final class PodSetAdapter implements KindAdapter {
         Workload ps = podSet.get();
         if (ps.owner(WorkloadKind.ROLE_SET).isPresent()) {
             // a PodSet of a RoleSet: its pod is one of the RoleSet's, whose role the PodSet's labels name
-            return RoleSetAdapter.origin(snapshot, ps.namespace(), ps.labels().get(WorkloadLabels.AIBRIX_ROLE_SET),
-                    ps.labels().get(WorkloadLabels.AIBRIX_ROLE), ps.name());
+            return RoleSetAdapter.origin(
+                    snapshot,
+                    ps.namespace(),
+                    ps.labels().get(WorkloadLabels.AIBRIX_ROLE_SET),
+                    ps.labels().get(WorkloadLabels.AIBRIX_ROLE),
+                    ps.name());
         }
         return Optional.of(new PodOrigin(ps, PodIdentity.of(PodIdentity.WORKLOAD, kind().kind() + "/" + ps.name())));
     }
@@ -104,7 +120,8 @@ final class PodSetAdapter implements KindAdapter {
     /** AIBrix's PodGroup is owned by the PodSet it is made for and named after it. */
     @Override
     public Optional<GangScope> scopeOfPodGroup(HasMetadata podGroup, Snapshot snapshot) {
-        String name = Workload.owner(podGroup.getMetadata(), kind()).map(OwnerReference::getName)
+        String name = Workload.owner(podGroup.getMetadata(), kind())
+                .map(OwnerReference::getName)
                 .orElse(podGroup.getMetadata().getName());
         return snapshot.get(kind(), podGroup.getMetadata().getNamespace(), name).flatMap(snapshot::scopeOf);
     }

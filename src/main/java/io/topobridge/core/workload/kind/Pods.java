@@ -12,11 +12,12 @@ final class Pods {
 
     private static final Pattern INDEX = Pattern.compile("[0-9]{1,9}");
 
-    private Pods() {
-    }
+    private Pods() {}
 
     static Map<String, String> labels(Pod pod) {
-        return pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+        return pod.getMetadata().getLabels() == null
+                ? Map.of()
+                : pod.getMetadata().getLabels();
     }
 
     static String namespace(Pod pod) {

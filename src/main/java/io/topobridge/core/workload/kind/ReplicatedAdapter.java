@@ -24,8 +24,7 @@ import java.util.Optional;
 abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
 
     /** The pod template and replica count, from a typed or generic object. */
-    record Shape(PodTemplateSpec template, int replicas) {
-    }
+    record Shape(PodTemplateSpec template, int replicas) {}
 
     static Shape shape(Workload w) {
         return w.memo("replicated-shape", () -> read(w));
@@ -33,14 +32,21 @@ abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
 
     private static Shape read(Workload w) {
         if (w.object() instanceof Deployment d) {
-            return new Shape(d.getSpec() == null ? null : d.getSpec().getTemplate(),
-                    d.getSpec() == null || d.getSpec().getReplicas() == null ? 1 : nonNegative(d.getSpec().getReplicas()));
+            return new Shape(
+                    d.getSpec() == null ? null : d.getSpec().getTemplate(),
+                    d.getSpec() == null || d.getSpec().getReplicas() == null
+                            ? 1
+                            : nonNegative(d.getSpec().getReplicas()));
         }
         if (w.object() instanceof StatefulSet s) {
-            return new Shape(s.getSpec() == null ? null : s.getSpec().getTemplate(),
-                    s.getSpec() == null || s.getSpec().getReplicas() == null ? 1 : nonNegative(s.getSpec().getReplicas()));
+            return new Shape(
+                    s.getSpec() == null ? null : s.getSpec().getTemplate(),
+                    s.getSpec() == null || s.getSpec().getReplicas() == null
+                            ? 1
+                            : nonNegative(s.getSpec().getReplicas()));
         }
-        return new Shape(Workload.template(w.spec().get("template"), "spec.template"),
+        return new Shape(
+                Workload.template(w.spec().get("template"), "spec.template"),
                 Workload.integer(w.spec().get("replicas"), "spec.replicas", 1));
     }
 
@@ -74,8 +80,12 @@ abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
             return List.of();
         }
         Workload w = found.get();
-        return List.of(new Gang(sources(w), List.of(w.ref()), PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(w, scope, present, notes)), false));
+        return List.of(new Gang(
+                sources(w),
+                List.of(w.ref()),
+                PodIdentity.NONE,
+                Gang.keyed((present, notes) -> plans(w, scope, present, notes)),
+                false));
     }
 
     PodIdentity selector(Workload w) {
@@ -93,10 +103,14 @@ abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
             return List.of();
         }
         PodTemplateSpec template = shape(w).template();
-        var role = new PodRole(PodGroupNames.labelValue(w.name()), replicas, template == null ? null : template.getSpec(),
+        var role = new PodRole(
+                PodGroupNames.labelValue(w.name()),
+                replicas,
+                template == null ? null : template.getSpec(),
                 selector(w));
-        return List.of(GangPlan.owned(scope, podGroupName(w), w.ownerReferences(), List.of(atStart(w, role, notes)),
-                List.of()).withSurgeOnlyRollout(surgeOnlyRollout(w)));
+        return List.of(
+                GangPlan.owned(scope, podGroupName(w), w.ownerReferences(), List.of(atStart(w, role, notes)), List.of())
+                        .withSurgeOnlyRollout(surgeOnlyRollout(w)));
     }
 
     /** Whether the workload's rollouts add pods before taking any down; none by default. */
@@ -122,13 +136,22 @@ abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
         // the member label value doubles as the task-spec: two Deployments stamp no label that tells them apart
         String value = PodGroupNames.labelValue(memberTag() + "-" + w.name());
         PodTemplateSpec template = shape(w).template();
-        var role = new PodRole(value, replicas, template == null ? null : template.getSpec(), selector(w),
+        var role = new PodRole(
+                value,
+                replicas,
+                template == null ? null : template.getSpec(),
+                selector(w),
                 Map.of(WorkloadLabels.MEMBER, value));
-        var sub = new SubGroupPlan(value, Map.of(WorkloadLabels.MEMBER, value), List.of(), List.of(WorkloadLabels.MEMBER),
-                replicas).bestEffort(PodRequests.isBestEffort(role.spec()));
+        var sub = new SubGroupPlan(
+                        value,
+                        Map.of(WorkloadLabels.MEMBER, value),
+                        List.of(),
+                        List.of(WorkloadLabels.MEMBER),
+                        replicas)
+                .bestEffort(PodRequests.isBestEffort(role.spec()));
         List<Finding> notes = new ArrayList<>();
         PodRole started = atStart(w, role, notes);
-        return new Member(List.of(started), started.atStart() < replicas ? List.of() : List.of(sub), notes,
-                surgeOnlyRollout(w));
+        return new Member(
+                List.of(started), started.atStart() < replicas ? List.of() : List.of(sub), notes, surgeOnlyRollout(w));
     }
 }

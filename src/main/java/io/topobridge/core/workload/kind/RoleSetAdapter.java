@@ -26,9 +26,13 @@ final class RoleSetAdapter implements KindAdapter {
     @Override
     public Optional<GangScope> scopeOf(Workload roleSet, Snapshot snapshot) {
         Optional<OwnerReference> storm = roleSet.owner(WorkloadKind.STORM_SERVICE);
-        return Optional.of(storm.isPresent()
-                ? GangScope.of(WorkloadKind.STORM_SERVICE, roleSet.namespace(), storm.get().getName())
-                : GangScope.of(WorkloadKind.ROLE_SET, roleSet.namespace(), roleSet.name()));
+        return Optional.of(
+                storm.isPresent()
+                        ? GangScope.of(
+                                WorkloadKind.STORM_SERVICE,
+                                roleSet.namespace(),
+                                storm.get().getName())
+                        : GangScope.of(WorkloadKind.ROLE_SET, roleSet.namespace(), roleSet.name()));
     }
 
     @Override
@@ -43,8 +47,13 @@ final class RoleSetAdapter implements KindAdapter {
             return List.of();
         }
         Workload rs = roleSet.get();
-        return List.of(new Gang(sources(rs), List.of(rs.ref()), PodIdentity.NONE, Gang.keyed((present, notes) ->
-                Aibrix.roleSetPlans(Aibrix.RoleSetShape.of(rs), scope, rs.ref(), snapshot, present, notes)), false));
+        return List.of(new Gang(
+                sources(rs),
+                List.of(rs.ref()),
+                PodIdentity.NONE,
+                Gang.keyed((present, notes) ->
+                        Aibrix.roleSetPlans(Aibrix.RoleSetShape.of(rs), scope, rs.ref(), snapshot, present, notes)),
+                false));
     }
 
     @Override
@@ -59,25 +68,37 @@ final class RoleSetAdapter implements KindAdapter {
     }
 
     /** A pod of one role of a RoleSet (the StormService that made it must be known too). */
-    static Optional<PodOrigin> origin(Snapshot snapshot, String namespace, String roleSetName, String role,
-            String podSet) {
+    static Optional<PodOrigin> origin(
+            Snapshot snapshot, String namespace, String roleSetName, String role, String podSet) {
         Optional<Workload> roleSet = snapshot.get(WorkloadKind.ROLE_SET, namespace, roleSetName);
         if (roleSet.isEmpty() || role == null) {
             return Optional.empty();
         }
         Optional<OwnerReference> storm = roleSet.get().owner(WorkloadKind.STORM_SERVICE);
-        if (storm.isPresent() && snapshot.get(WorkloadKind.STORM_SERVICE, namespace, storm.get().getName()).isEmpty()) {
+        if (storm.isPresent()
+                && snapshot.get(
+                                WorkloadKind.STORM_SERVICE,
+                                namespace,
+                                storm.get().getName())
+                        .isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new PodOrigin(roleSet.get(), PodIdentity.of(
-                PodIdentity.WORKLOAD, WorkloadKind.ROLE_SET.kind() + "/" + roleSetName,
-                PodIdentity.ROLE, role, PodIdentity.POD_SET, podSet)));
+        return Optional.of(new PodOrigin(
+                roleSet.get(),
+                PodIdentity.of(
+                        PodIdentity.WORKLOAD,
+                        WorkloadKind.ROLE_SET.kind() + "/" + roleSetName,
+                        PodIdentity.ROLE,
+                        role,
+                        PodIdentity.POD_SET,
+                        podSet)));
     }
 
     /** AIBrix's PodGroup is owned by the RoleSet it is made for and named after it. */
     @Override
     public Optional<GangScope> scopeOfPodGroup(HasMetadata podGroup, Snapshot snapshot) {
-        String name = Workload.owner(podGroup.getMetadata(), kind()).map(OwnerReference::getName)
+        String name = Workload.owner(podGroup.getMetadata(), kind())
+                .map(OwnerReference::getName)
                 .orElse(podGroup.getMetadata().getName());
         return snapshot.get(kind(), podGroup.getMetadata().getNamespace(), name).flatMap(snapshot::scopeOf);
     }

@@ -114,12 +114,16 @@ public final class Snapshot {
                     if (!member.joins(w)) {
                         continue;
                     }
-                    scopeOf(w).filter(GangScope.Group.class::isInstance)
-                            .ifPresent(s -> out.computeIfAbsent(s.name(), k -> new ArrayList<>()).add(w));
+                    scopeOf(w)
+                            .filter(GangScope.Group.class::isInstance)
+                            .ifPresent(s -> out.computeIfAbsent(s.name(), k -> new ArrayList<>())
+                                    .add(w));
                 }
             }
-            out.values().forEach(list -> list.sort(
-                    Comparator.comparing((Workload w) -> w.kind().ordinal()).thenComparing(Workload::name)));
+            out.values()
+                    .forEach(list -> list.sort(
+                            Comparator.comparing((Workload w) -> w.kind().ordinal())
+                                    .thenComparing(Workload::name)));
             return out;
         });
         return groups.getOrDefault(group.name(), List.of());

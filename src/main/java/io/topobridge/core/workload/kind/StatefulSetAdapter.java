@@ -1,19 +1,14 @@
 package io.topobridge.core.workload.kind;
 
-import java.util.List;
-
-import io.topobridge.core.workload.gang.PodRole;
-
-import io.topobridge.core.workload.WorkloadReason;
-
-import io.topobridge.core.finding.Finding;
-
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.gang.PodGroupNames;
+import io.topobridge.core.workload.gang.PodRole;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -48,10 +43,14 @@ final class StatefulSetAdapter extends ReplicatedAdapter {
         if (role.count() <= 1 || PARALLEL.equals(podManagementPolicy(sts))) {
             return role;
         }
-        notes.add(Finding.warning(WorkloadReason.ORDERED_READY_START, sts.ref(), sts.ref() + ": podManagementPolicy "
-                + "OrderedReady creates the " + role.count() + " pods one after another, so the gang starts with one"
-                + " pod and is not all-or-nothing (each pod is still placed within the tier); set"
-                + " podManagementPolicy: Parallel to place the whole set at once"));
+        notes.add(Finding.warning(
+                WorkloadReason.ORDERED_READY_START,
+                sts.ref(),
+                sts.ref() + ": podManagementPolicy "
+                        + "OrderedReady creates the " + role.count()
+                        + " pods one after another, so the gang starts with one"
+                        + " pod and is not all-or-nothing (each pod is still placed within the tier); set"
+                        + " podManagementPolicy: Parallel to place the whole set at once"));
         return role.startingWith(1);
     }
 
@@ -59,7 +58,8 @@ final class StatefulSetAdapter extends ReplicatedAdapter {
 
     private static String podManagementPolicy(Workload sts) {
         if (sts.object() instanceof StatefulSet typed) {
-            return typed.getSpec() == null || typed.getSpec().getPodManagementPolicy() == null ? "OrderedReady"
+            return typed.getSpec() == null || typed.getSpec().getPodManagementPolicy() == null
+                    ? "OrderedReady"
                     : typed.getSpec().getPodManagementPolicy();
         }
         return Workload.text(sts.spec().get("podManagementPolicy"), "spec.podManagementPolicy", "OrderedReady");
@@ -73,8 +73,10 @@ final class StatefulSetAdapter extends ReplicatedAdapter {
 
     private static boolean ofLeaderWorkerSet(Workload sts) {
         return sts.owner(WorkloadKind.LEADER_WORKER_SET).isPresent()
-                || sts.metadata().getOwnerReferences() != null && sts.metadata().getOwnerReferences().stream()
-                        .anyMatch(o -> o != null && "Pod".equals(o.getKind()) && "v1".equals(o.getApiVersion()));
+                || sts.metadata().getOwnerReferences() != null
+                        && sts.metadata().getOwnerReferences().stream()
+                                .anyMatch(
+                                        o -> o != null && "Pod".equals(o.getKind()) && "v1".equals(o.getApiVersion()));
     }
 
     /**

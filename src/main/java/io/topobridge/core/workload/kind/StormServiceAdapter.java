@@ -45,8 +45,10 @@ final class StormServiceAdapter implements KindAdapter {
     }
 
     private static List<Aibrix.Role> roles(Workload storm) {
-        return storm.memo("storm-roles", () -> Aibrix.roles(
-                Workload.object(template(storm).get("spec"), "spec.template.spec"), "spec.template.spec"));
+        return storm.memo(
+                "storm-roles",
+                () -> Aibrix.roles(
+                        Workload.object(template(storm).get("spec"), "spec.template.spec"), "spec.template.spec"));
     }
 
     /** Sources of a StormService: its metadata, its RoleSet template's metadata, every role's pod template. */
@@ -97,13 +99,15 @@ final class StormServiceAdapter implements KindAdapter {
         List<AnnotationSource> sources = new ArrayList<>();
         sources.add(storm.metadataSource());
         for (AnnotationSource source : Aibrix.roleSetSources(roleSet)) {
-            sources.add(new AnnotationSource(storm.ref(), source.where() + " of RoleSet " + roleSet.name(),
-                    source.annotations()));
+            sources.add(new AnnotationSource(
+                    storm.ref(), source.where() + " of RoleSet " + roleSet.name(), source.annotations()));
         }
-        return new Gang(sources, List.of(storm.ref()),
+        return new Gang(
+                sources,
+                List.of(storm.ref()),
                 PodIdentity.of(PodIdentity.WORKLOAD, WorkloadKind.ROLE_SET.kind() + "/" + roleSet.name()),
-                Gang.keyed((present, notes) -> Aibrix.roleSetPlans(Aibrix.RoleSetShape.of(roleSet), scope, storm.ref(),
-                        snapshot, present, notes)),
+                Gang.keyed((present, notes) -> Aibrix.roleSetPlans(
+                        Aibrix.RoleSetShape.of(roleSet), scope, storm.ref(), snapshot, present, notes)),
                 false);
     }
 
@@ -113,27 +117,42 @@ final class StormServiceAdapter implements KindAdapter {
      */
     private Gang templateGang(Workload storm, GangScope scope, Snapshot snapshot, boolean noRoleSets) {
         JsonNode templateSpec = Workload.object(template(storm).get("spec"), "spec.template.spec");
-        var next = new Aibrix.RoleSetShape(storm.name(), storm.namespace(), roles(storm),
-                Aibrix.volcano(templateSpec, "spec.template.spec"), List.of());
-        return new Gang(sources(storm), List.of(storm.ref()), PodIdentity.NONE, notes -> {
-            if (noRoleSets && Workload.integer(storm.spec().get("replicas"), "spec.replicas", 1) > 0) {
-                notes.add(Finding.info(WorkloadReason.WAITING_FOR_ROLE_SETS, storm.ref(), storm.ref()
-                        + ": AIBrix has not created its RoleSets yet; their PodGroups follow once it has"));
-            }
-            return Aibrix.roleSetPlans(next, scope, storm.ref(), snapshot, PodIdentity.NONE, new ArrayList<>());
-        }, true);
+        var next = new Aibrix.RoleSetShape(
+                storm.name(),
+                storm.namespace(),
+                roles(storm),
+                Aibrix.volcano(templateSpec, "spec.template.spec"),
+                List.of());
+        return new Gang(
+                sources(storm),
+                List.of(storm.ref()),
+                PodIdentity.NONE,
+                notes -> {
+                    if (noRoleSets && Workload.integer(storm.spec().get("replicas"), "spec.replicas", 1) > 0) {
+                        notes.add(
+                                Finding.info(
+                                        WorkloadReason.WAITING_FOR_ROLE_SETS,
+                                        storm.ref(),
+                                        storm.ref()
+                                                + ": AIBrix has not created its RoleSets yet; their PodGroups follow once it has"));
+                    }
+                    return Aibrix.roleSetPlans(next, scope, storm.ref(), snapshot, PodIdentity.NONE, new ArrayList<>());
+                },
+                true);
     }
 
     /** Whether AIBrix made a RoleSet from the current template: same spec, same bridge and Volcano annotations. */
     private static boolean madeFromTemplate(Workload roleSet, Workload storm) {
         return Objects.equals(roleSet.spec(), Workload.object(template(storm).get("spec"), "spec.template.spec"))
-                && AnnotationParser.relevant(roleSet.annotations()).equals(
-                        AnnotationParser.relevant(templateAnnotations(storm)));
+                && AnnotationParser.relevant(roleSet.annotations())
+                        .equals(AnnotationParser.relevant(templateAnnotations(storm)));
     }
 
     /** The RoleSets a StormService made, sorted by name. */
     private static List<Workload> roleSetsOf(Workload storm, Snapshot snapshot) {
-        return snapshot.list(WorkloadKind.ROLE_SET, storm.namespace()).stream().filter(rs -> ownedBy(rs, storm)).toList();
+        return snapshot.list(WorkloadKind.ROLE_SET, storm.namespace()).stream()
+                .filter(rs -> ownedBy(rs, storm))
+                .toList();
     }
 
     private static boolean ownedBy(Workload roleSet, Workload storm) {

@@ -10,8 +10,8 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.topobridge.core.finding.UserText;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.annotation.AnnotationSource;
 import java.util.List;
@@ -26,8 +26,8 @@ import java.util.Optional;
  */
 public final class Workload {
 
-    static final ObjectMapper MAPPER = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    static final ObjectMapper MAPPER =
+            new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private final HasMetadata object;
     private final WorkloadKind kind;
@@ -41,7 +41,9 @@ public final class Workload {
 
     /** A view of an object of a known workload kind, if it is one. */
     public static Optional<Workload> of(HasMetadata object) {
-        if (object == null || object.getMetadata() == null || object.getMetadata().getName() == null) {
+        if (object == null
+                || object.getMetadata() == null
+                || object.getMetadata().getName() == null) {
             return Optional.empty();
         }
         return WorkloadKind.of(object.getApiVersion(), object.getKind()).map(k -> new Workload(object, k));
@@ -93,11 +95,15 @@ public final class Workload {
     }
 
     public Map<String, String> labels() {
-        return object.getMetadata().getLabels() == null ? Map.of() : object.getMetadata().getLabels();
+        return object.getMetadata().getLabels() == null
+                ? Map.of()
+                : object.getMetadata().getLabels();
     }
 
     public Map<String, String> annotations() {
-        return object.getMetadata().getAnnotations() == null ? Map.of() : object.getMetadata().getAnnotations();
+        return object.getMetadata().getAnnotations() == null
+                ? Map.of()
+                : object.getMetadata().getAnnotations();
     }
 
     /** The annotations of the object itself as a parser source. */
@@ -137,8 +143,12 @@ public final class Workload {
             if (ref == null) {
                 continue;
             }
-            String refGroup = ref.getApiVersion() == null ? "" : ref.getApiVersion().contains("/")
-                    ? ref.getApiVersion().substring(0, ref.getApiVersion().indexOf('/')) : "";
+            String refGroup = ref.getApiVersion() == null
+                    ? ""
+                    : ref.getApiVersion().contains("/")
+                            ? ref.getApiVersion()
+                                    .substring(0, ref.getApiVersion().indexOf('/'))
+                            : "";
             if (kind.equals(ref.getKind()) && group.equals(refGroup)) {
                 return Optional.of(ref);
             }
@@ -168,8 +178,13 @@ public final class Workload {
         if (uid() == null || uid().isEmpty()) {
             return null;
         }
-        return new OwnerReferenceBuilder().withApiVersion(kind.apiVersion()).withKind(kind.kind()).withName(name())
-                .withUid(uid()).withController(controller).build();
+        return new OwnerReferenceBuilder()
+                .withApiVersion(kind.apiVersion())
+                .withKind(kind.kind())
+                .withName(name())
+                .withUid(uid())
+                .withController(controller)
+                .build();
     }
 
     /** Owner references to this workload, as a list (empty when the uid is unknown). */
@@ -184,13 +199,15 @@ public final class Workload {
             return null;
         }
         if (!node.isObject()) {
-            throw new IllegalArgumentException(field + " is not a pod template: " + UserText.quote(String.valueOf(shown(node))));
+            throw new IllegalArgumentException(
+                    field + " is not a pod template: " + UserText.quote(String.valueOf(shown(node))));
         }
         try {
             return MAPPER.treeToValue(node, PodTemplateSpec.class);
         } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
             // Jackson's message quotes the offending input, which may be huge
-            String detail = e instanceof com.fasterxml.jackson.databind.JsonMappingException m ? m.getOriginalMessage()
+            String detail = e instanceof com.fasterxml.jackson.databind.JsonMappingException m
+                    ? m.getOriginalMessage()
                     : e.getMessage();
             throw new IllegalArgumentException(field + " is not a valid pod template: " + UserText.excerpt(detail));
         }
@@ -202,8 +219,8 @@ public final class Workload {
             return absent;
         }
         if (!node.canConvertToInt() || !node.isIntegralNumber()) {
-            throw new IllegalArgumentException(field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not a whole number"
-                    + (node.isIntegralNumber() ? " in range" : ""));
+            throw new IllegalArgumentException(field + "=" + UserText.quote(String.valueOf(shown(node)))
+                    + " is not a whole number" + (node.isIntegralNumber() ? " in range" : ""));
         }
         int value = node.asInt();
         if (value < 0) {
@@ -223,7 +240,8 @@ public final class Workload {
             return absent;
         }
         if (!node.isTextual()) {
-            throw new IllegalArgumentException(field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not a string");
+            throw new IllegalArgumentException(
+                    field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not a string");
         }
         return node.asText();
     }
@@ -234,15 +252,16 @@ public final class Workload {
             return Map.of();
         }
         if (!node.isObject()) {
-            throw new IllegalArgumentException(field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not a map");
+            throw new IllegalArgumentException(
+                    field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not a map");
         }
         Map<String, String> out = new java.util.LinkedHashMap<>();
         var fields = node.fields();
         while (fields.hasNext()) {
             var entry = fields.next();
             if (!entry.getValue().isValueNode() || entry.getValue().isNull()) {
-                throw new IllegalArgumentException(field + "." + UserText.identifier(String.valueOf(entry.getKey())) + "="
-                        + UserText.quote(String.valueOf(shown(entry.getValue()))) + " is not a string");
+                throw new IllegalArgumentException(field + "." + UserText.identifier(String.valueOf(entry.getKey()))
+                        + "=" + UserText.quote(String.valueOf(shown(entry.getValue()))) + " is not a string");
             }
             out.put(entry.getKey(), entry.getValue().asText());
         }
@@ -255,7 +274,8 @@ public final class Workload {
             return MAPPER.createArrayNode();
         }
         if (!node.isArray()) {
-            throw new IllegalArgumentException(field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not a list");
+            throw new IllegalArgumentException(
+                    field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not a list");
         }
         return node;
     }
@@ -266,15 +286,19 @@ public final class Workload {
             return MissingNode.getInstance();
         }
         if (!node.isObject()) {
-            throw new IllegalArgumentException(field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not an object");
+            throw new IllegalArgumentException(
+                    field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not an object");
         }
         return node;
     }
 
     /** The annotations of a pod template as a parser source. */
     public AnnotationSource templateSource(PodTemplateSpec template, String where) {
-        Map<String, String> annotations = template == null || template.getMetadata() == null
-                || template.getMetadata().getAnnotations() == null ? Map.of() : template.getMetadata().getAnnotations();
+        Map<String, String> annotations = template == null
+                        || template.getMetadata() == null
+                        || template.getMetadata().getAnnotations() == null
+                ? Map.of()
+                : template.getMetadata().getAnnotations();
         return new AnnotationSource(ref(), where, annotations);
     }
 

@@ -16,6 +16,8 @@ public interface WorkloadAdapter {
 
     /** The gang of a scope a pod with these facts belongs to. */
     default Optional<Gang> gangOf(GangScope scope, PodIdentity pod, Snapshot snapshot) {
-        return gangs(scope, snapshot).stream().filter(g -> !g.preview() && g.covers().covers(pod)).findFirst();
+        return gangs(scope, snapshot).stream()
+                .filter(g -> !g.preview() && g.covers().covers(pod))
+                .findFirst();
     }
 }

@@ -19,9 +19,15 @@ public final class WorkloadAdapters {
     private static final WorkloadAdapters STANDARD = new WorkloadAdapters();
 
     /** The order pods are matched in: labels a workload's own controller stamps before owner chains. */
-    private final List<KindAdapter> byPodPrecedence = List.of(new DisaggregatedSetAdapter(),
-            new LeaderWorkerSetAdapter(), new RoleSetAdapter(), new PodSetAdapter(), new DeploymentAdapter(),
-            new StatefulSetAdapter(), new StormServiceAdapter());
+    private final List<KindAdapter> byPodPrecedence = List.of(
+            new DisaggregatedSetAdapter(),
+            new LeaderWorkerSetAdapter(),
+            new RoleSetAdapter(),
+            new PodSetAdapter(),
+            new DeploymentAdapter(),
+            new StatefulSetAdapter(),
+            new StormServiceAdapter());
+
     private final Map<WorkloadKind, KindAdapter> byKind = new EnumMap<>(WorkloadKind.class);
     private final GroupAdapter group = new GroupAdapter(this);
     private final WorkloadAdapter none = (scope, snapshot) -> List.of();
@@ -55,7 +61,10 @@ public final class WorkloadAdapters {
 
     /** The kinds whose workloads can join a group, in the order members are listed. */
     public List<WorkloadKind> groupMemberKinds() {
-        return byKind.keySet().stream().filter(k -> groupMember(k).isPresent()).sorted().toList();
+        return byKind.keySet().stream()
+                .filter(k -> groupMember(k).isPresent())
+                .sorted()
+                .toList();
     }
 
     /** A fresh view of the cluster through {@code lookup}, for one translation. */

@@ -7,6 +7,7 @@ public final class WorkloadLabels {
 
     /** LeaderWorkerSet: on every pod and on the StatefulSets. */
     public static final String LWS_NAME = "leaderworkerset.sigs.k8s.io/name";
+
     public static final String LWS_GROUP_INDEX = "leaderworkerset.sigs.k8s.io/group-index";
     /** 0 on the leader pod. */
     public static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
@@ -17,11 +18,13 @@ public final class WorkloadLabels {
 
     /** DisaggregatedSet: on its LWSs and on both of their pod templates. */
     public static final String DS_NAME = "disaggregatedset.x-k8s.io/name";
+
     public static final String DS_SLICE = "disaggregatedset.x-k8s.io/slice";
     public static final String DS_ROLE = "disaggregatedset.x-k8s.io/role";
 
     /** AIBrix: on RoleSets (StormService name) and on every pod (all of them). */
     public static final String AIBRIX_STORM_SERVICE = "storm-service-name";
+
     public static final String AIBRIX_ROLE_SET = "roleset-name";
     public static final String AIBRIX_ROLE = "role-name";
     /** AIBrix: on pods of a role with {@code podGroupSize > 1}, one value per PodSet. */
@@ -36,6 +39,5 @@ public final class WorkloadLabels {
      */
     public static final String MEMBER = Topobridge.PREFIX + "member";
 
-    private WorkloadLabels() {
-    }
+    private WorkloadLabels() {}
 }

@@ -19,8 +19,7 @@ public final class PodRequests {
 
     private static final String ALWAYS = "Always";
 
-    private PodRequests() {
-    }
+    private PodRequests() {}
 
     /**
      * @throws IllegalArgumentException naming the container and resource when a quantity cannot be parsed

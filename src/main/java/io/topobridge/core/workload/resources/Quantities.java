@@ -16,8 +16,7 @@ public final class Quantities {
     private static final String[] BINARY_SUFFIXES = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
     private static final BigDecimal KIBI = BigDecimal.valueOf(1024);
 
-    private Quantities() {
-    }
+    private Quantities() {}
 
     /** The exact amount of a quantity in base units. */
     public static BigDecimal amount(Quantity quantity) {
@@ -36,7 +35,8 @@ public final class Quantities {
             return "0";
         }
         // Kubernetes keeps at most nano precision and rounds away from zero
-        BigDecimal value = amount.scale() <= 9 ? amount
+        BigDecimal value = amount.scale() <= 9
+                ? amount
                 : amount.setScale(9, amount.signum() > 0 ? RoundingMode.CEILING : RoundingMode.FLOOR);
         if (binary && value.abs().compareTo(KIBI) >= 0 && isWhole(value)) {
             BigInteger whole = value.toBigIntegerExact();

@@ -1,8 +1,7 @@
 package io.topobridge.core.workload.translate;
 
-import io.topobridge.core.VolcanoApi;
-
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
 import java.util.ArrayList;
@@ -34,18 +33,23 @@ final class OverlayLookup implements WorkloadLookup {
                 continue;
             }
             if (VolcanoApi.PODGROUP_KIND.equals(object.getKind())) {
-                podGroups.computeIfAbsent(ns(meta.getNamespace()), k -> new TreeMap<>()).put(meta.getName(), object);
+                podGroups
+                        .computeIfAbsent(ns(meta.getNamespace()), k -> new TreeMap<>())
+                        .put(meta.getName(), object);
                 continue;
             }
-            WorkloadKind.of(object.getApiVersion(), object.getKind()).ifPresent(kind -> given
-                    .computeIfAbsent(kind, k -> new TreeMap<>())
-                    .computeIfAbsent(ns(meta.getNamespace()), k -> new TreeMap<>()).put(meta.getName(), object));
+            WorkloadKind.of(object.getApiVersion(), object.getKind())
+                    .ifPresent(kind -> given.computeIfAbsent(kind, k -> new TreeMap<>())
+                            .computeIfAbsent(ns(meta.getNamespace()), k -> new TreeMap<>())
+                            .put(meta.getName(), object));
         }
     }
 
     @Override
     public Optional<HasMetadata> get(WorkloadKind kind, String namespace, String name) {
-        HasMetadata mine = given.getOrDefault(kind, Map.of()).getOrDefault(ns(namespace), Map.of()).get(name);
+        HasMetadata mine = given.getOrDefault(kind, Map.of())
+                .getOrDefault(ns(namespace), Map.of())
+                .get(name);
         return mine != null ? Optional.of(mine) : base.get(kind, namespace, name);
     }
 

@@ -24,8 +24,8 @@ import java.util.Set;
  * @param rule why exactly these queues are allowed, for messages
  * @param invalidDefault the namespace's default-queue annotation when it is not a queue name (else null)
  */
-public record QueueAccess(String namespace, String defaultQueue, boolean any, Set<String> allowed, String rule,
-        String invalidDefault) {
+public record QueueAccess(
+        String namespace, String defaultQueue, boolean any, Set<String> allowed, String rule, String invalidDefault) {
 
     public QueueAccess {
         Objects.requireNonNull(defaultQueue, "defaultQueue");

@@ -10,8 +10,8 @@ import java.util.List;
  * The translation of one {@link GangScope}: the workloads it was read from ({@code subjects}, which findings
  * and events concern), the PodGroups to keep, and the findings.
  */
-public record ScopeResult(GangScope scope, List<ObjectRef> subjects, List<DesiredPodGroup> podGroups,
-        List<Finding> findings) {
+public record ScopeResult(
+        GangScope scope, List<ObjectRef> subjects, List<DesiredPodGroup> podGroups, List<Finding> findings) {
 
     public ScopeResult {
         subjects = List.copyOf(subjects);

@@ -2,11 +2,12 @@ package io.topobridge.core.workload.translate;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.topobridge.core.finding.UserText;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
@@ -20,7 +21,6 @@ import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.core.workload.annotation.GangIntent;
 import io.topobridge.core.workload.annotation.ParsedIntent;
 import io.topobridge.core.workload.autotier.AutoTiers;
-import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupBuilder;
 import io.topobridge.core.workload.gang.PodRole;
@@ -65,8 +65,8 @@ public final class WorkloadTranslator {
     }
 
     /** Translates every scope the given workloads belong to (the given objects win over {@code lookup}'s). */
-    public TranslationResult translate(Collection<? extends HasMetadata> workloads, TierCatalog tiers,
-            WorkloadLookup lookup) {
+    public TranslationResult translate(
+            Collection<? extends HasMetadata> workloads, TierCatalog tiers, WorkloadLookup lookup) {
         Snapshot snapshot = adapters.snapshot(new OverlayLookup(workloads, lookup));
         Set<GangScope> scopes = new LinkedHashSet<>();
         for (HasMetadata object : workloads) {
@@ -118,7 +118,8 @@ public final class WorkloadTranslator {
         gangs.forEach(g -> subjects.addAll(g.subjects()));
         List<DesiredPodGroup> podGroups = new ArrayList<>();
         Set<Finding> findings = new LinkedHashSet<>();
-        QueueAccess queues = QueueAccess.of(scope.namespace(), snapshot.namespaceAnnotations(scope.namespace()), settings);
+        QueueAccess queues =
+                QueueAccess.of(scope.namespace(), snapshot.namespaceAnnotations(scope.namespace()), settings);
         for (Gang gang : gangs) {
             Judged judged;
             try {
@@ -139,8 +140,7 @@ public final class WorkloadTranslator {
     }
 
     /** The PodGroups of one gang and what was found on the way. */
-    private record Judged(List<DesiredPodGroup> podGroups, List<Finding> findings) {
-    }
+    private record Judged(List<DesiredPodGroup> podGroups, List<Finding> findings) {}
 
     /** Parses a gang's annotations, plans and builds its PodGroups: nothing at all when anything is refused. */
     private Judged judge(GangScope scope, Gang gang, TierCatalog tiers, QueueAccess queues, Snapshot snapshot) {
@@ -164,30 +164,43 @@ public final class WorkloadTranslator {
             rejectOthers(scope, gang.subjects(), findings);
             return new Judged(List.of(), findings);
         }
-        if (parsed.intent().hasSubgroupTopology() && !plans.isEmpty()
+        if (parsed.intent().hasSubgroupTopology()
+                && !plans.isEmpty()
                 && plans.stream().allMatch(p -> p.subGroups().isEmpty() && p.level() == GangPlan.Level.GANG)) {
             for (ObjectRef subject : gang.subjects()) {
-                findings.add(Finding.warning(WorkloadReason.SUBGROUP_SETTINGS_IGNORED, subject, subject
-                        + ": " + Topobridge.SUBGROUP_HIGHEST_TIER + "/" + Topobridge.SUBGROUP_MODE
-                        + " are ignored: this gang has no subgroups"));
+                findings.add(Finding.warning(
+                        WorkloadReason.SUBGROUP_SETTINGS_IGNORED,
+                        subject,
+                        subject
+                                + ": " + Topobridge.SUBGROUP_HIGHEST_TIER + "/" + Topobridge.SUBGROUP_MODE
+                                + " are ignored: this gang has no subgroups"));
             }
         }
         List<DesiredPodGroup> built = new ArrayList<>();
         boolean refused = false;
         for (GangPlan plan : plans) {
-            AutoTiers.Resolution auto = AutoTiers.resolve(plan, parsed.intent(), tiers,
-                    parsed.intent().autoTier() || parsed.intent().autoSubgroupTier() ? snapshot.domains()
+            AutoTiers.Resolution auto = AutoTiers.resolve(
+                    plan,
+                    parsed.intent(),
+                    tiers,
+                    parsed.intent().autoTier() || parsed.intent().autoSubgroupTier()
+                            ? snapshot.domains()
                             : TierDomains.NONE,
-                    settings.autoTierMinDomains(), gang.subjects());
-            auto.findings().stream().filter(f -> !gang.preview() || f.isRejection()).forEach(findings::add);
+                    settings.autoTierMinDomains(),
+                    gang.subjects());
+            auto.findings().stream()
+                    .filter(f -> !gang.preview() || f.isRejection())
+                    .forEach(findings::add);
             if (auto.refused()) {
                 refused = true;
                 continue;
             }
-            PodGroupBuilder.Built result = PodGroupBuilder.build(plan, auto.intent(), gang.subjects(),
-                    queues.defaultQueue(), auto.annotations());
+            PodGroupBuilder.Built result = PodGroupBuilder.build(
+                    plan, auto.intent(), gang.subjects(), queues.defaultQueue(), auto.annotations());
             // a preview only checks: what it would warn about is said again once its PodGroups are made
-            result.findings().stream().filter(f -> !gang.preview() || f.isRejection()).forEach(findings::add);
+            result.findings().stream()
+                    .filter(f -> !gang.preview() || f.isRejection())
+                    .forEach(findings::add);
             if (result.podGroup() == null) {
                 refused = true;
             } else {
@@ -200,7 +213,9 @@ public final class WorkloadTranslator {
     private static List<Finding> unreadable(List<ObjectRef> subjects, RuntimeException e) {
         List<Finding> out = new ArrayList<>();
         for (ObjectRef subject : subjects) {
-            out.add(Finding.rejected(WorkloadReason.UNREADABLE_WORKLOAD, subject,
+            out.add(Finding.rejected(
+                    WorkloadReason.UNREADABLE_WORKLOAD,
+                    subject,
                     subject + ": cannot be read: " + UserText.excerpt(e.getMessage())));
         }
         return out;
@@ -208,7 +223,8 @@ public final class WorkloadTranslator {
 
     private static ObjectRef scopeRef(GangScope scope) {
         if (scope instanceof GangScope.Single single) {
-            return new ObjectRef(single.kind().apiVersion(), single.kind().kind(), scope.namespace(), scope.name(), null);
+            return new ObjectRef(
+                    single.kind().apiVersion(), single.kind().kind(), scope.namespace(), scope.name(), null);
         }
         return new ObjectRef(null, GangScope.GROUP, scope.namespace(), scope.name(), null);
     }
@@ -222,9 +238,16 @@ public final class WorkloadTranslator {
         findings.stream().filter(Finding::isRejection).forEach(f -> rejected.add(f.object()));
         for (ObjectRef subject : subjects) {
             if (!rejected.contains(subject)) {
-                findings.add(Finding.rejected(WorkloadReason.GROUP_REJECTED, subject, subject + ": group "
-                        + scope.name() + " has no PodGroup because " + String.join(", ",
-                                rejected.stream().map(ObjectRef::toString).toList()) + " was refused"));
+                findings.add(Finding.rejected(
+                        WorkloadReason.GROUP_REJECTED,
+                        subject,
+                        subject + ": group "
+                                + scope.name() + " has no PodGroup because "
+                                + String.join(
+                                        ", ",
+                                        rejected.stream()
+                                                .map(ObjectRef::toString)
+                                                .toList()) + " was refused"));
             }
         }
     }
@@ -238,9 +261,14 @@ public final class WorkloadTranslator {
         for (ObjectRef subject : gang.subjects()) {
             Optional<WorkloadKind> kind = WorkloadKind.of(subject.apiVersion(), subject.kind());
             if (kind.isPresent() && adapters.groupMember(kind.get()).isEmpty()) {
-                out.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, subject, subject + ": " + Topobridge.GROUP
-                        + "=" + UserText.quote(intent.group()) + ": only Deployments, StatefulSets and LeaderWorkerSets"
-                        + " can join a group").withKey(Topobridge.GROUP));
+                out.add(Finding.rejected(
+                                WorkloadReason.INVALID_ANNOTATION,
+                                subject,
+                                subject + ": " + Topobridge.GROUP
+                                        + "=" + UserText.quote(intent.group())
+                                        + ": only Deployments, StatefulSets and LeaderWorkerSets"
+                                        + " can join a group")
+                        .withKey(Topobridge.GROUP));
             }
         }
         return out;
@@ -265,23 +293,38 @@ public final class WorkloadTranslator {
                     if (raw == null || !told.add(source.object())) {
                         continue;
                     }
-                    out.add(Finding.rejected(WorkloadReason.QUEUE_NOT_ALLOWED, source.object(), source.object() + ": "
-                            + key + "=" + UserText.quote(raw) + " (" + UserText.excerpt(source.where()) + "): queue "
-                            + UserText.quote(queue) + " is not allowed here: " + queues.rule()).withKey(key));
+                    out.add(Finding.rejected(
+                                    WorkloadReason.QUEUE_NOT_ALLOWED,
+                                    source.object(),
+                                    source.object() + ": "
+                                            + key + "=" + UserText.quote(raw) + " (" + UserText.excerpt(source.where())
+                                            + "): queue "
+                                            + UserText.quote(queue) + " is not allowed here: " + queues.rule())
+                            .withKey(key));
                 }
             }
             return out;
         }
         for (ObjectRef subject : gang.subjects()) {
             if (queues.invalidDefault() != null) {
-                out.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, subject, subject + ": names no queue, and"
-                        + " namespace " + queues.namespace() + "'s default queue " + VolcanoApi.QUEUE_NAME_ANNOTATION
-                        + "=" + UserText.quote(queues.invalidDefault()) + " is not a queue name (a DNS-1123 subdomain)")
+                out.add(Finding.rejected(
+                                WorkloadReason.INVALID_ANNOTATION,
+                                subject,
+                                subject + ": names no queue, and"
+                                        + " namespace " + queues.namespace() + "'s default queue "
+                                        + VolcanoApi.QUEUE_NAME_ANNOTATION
+                                        + "=" + UserText.quote(queues.invalidDefault())
+                                        + " is not a queue name (a DNS-1123 subdomain)")
                         .withKey(VolcanoApi.QUEUE_NAME_ANNOTATION + " (namespace)"));
             } else if (!queues.allows(queues.defaultQueue())) {
-                out.add(Finding.rejected(WorkloadReason.QUEUE_NOT_ALLOWED, subject, subject + ": names no queue, and"
-                        + " the default queue " + UserText.quote(queues.defaultQueue()) + " is not allowed here: "
-                        + queues.rule() + "; set " + Topobridge.QUEUE).withKey(Topobridge.QUEUE));
+                out.add(Finding.rejected(
+                                WorkloadReason.QUEUE_NOT_ALLOWED,
+                                subject,
+                                subject + ": names no queue, and"
+                                        + " the default queue " + UserText.quote(queues.defaultQueue())
+                                        + " is not allowed here: "
+                                        + queues.rule() + "; set " + Topobridge.QUEUE)
+                        .withKey(Topobridge.QUEUE));
             }
         }
         return out;
@@ -309,7 +352,8 @@ public final class WorkloadTranslator {
     }
 
     private static boolean sameObject(ObjectRef a, ObjectRef b) {
-        return a.kind().equals(b.kind()) && a.name().equals(b.name())
+        return a.kind().equals(b.kind())
+                && a.name().equals(b.name())
                 && Objects.requireNonNullElse(a.namespace(), "").equals(Objects.requireNonNullElse(b.namespace(), ""));
     }
 
@@ -327,12 +371,17 @@ public final class WorkloadTranslator {
         if (placed.isEmpty()) {
             return Optional.empty();
         }
-        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of()
+        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null
+                ? Map.of()
                 : pod.getMetadata().getAnnotations();
         String existing = annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION);
-        String name = existing != null && !existing.isBlank() ? existing : placed.get().gang().podGroup();
+        String name = existing != null && !existing.isBlank()
+                ? existing
+                : placed.get().gang().podGroup();
         String existingTask = annotations.get(VolcanoApi.TASK_SPEC_ANNOTATION);
-        String task = existingTask != null && !existingTask.isBlank() ? existingTask : placed.get().role().taskSpec();
+        String task = existingTask != null && !existingTask.isBlank()
+                ? existingTask
+                : placed.get().role().taskSpec();
         return Optional.of(new PodAssignment(name, task, placed.get().role().podLabels()));
     }
 
@@ -348,11 +397,9 @@ public final class WorkloadTranslator {
     }
 
     /** A pod's gang: the scope it belongs to and the PodGroup its plan counts it in. */
-    public record PodGang(GangScope scope, String podGroup) {
-    }
+    public record PodGang(GangScope scope, String podGroup) {}
 
-    private record Placed(PodGang gang, PodRole role) {
-    }
+    private record Placed(PodGang gang, PodRole role) {}
 
     private Optional<Placed> placed(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
         try {
@@ -372,7 +419,8 @@ public final class WorkloadTranslator {
         if (scope.isEmpty()) {
             return Optional.empty();
         }
-        Optional<Gang> gang = adapters.of(scope.get()).gangOf(scope.get(), origin.get().identity(), snapshot);
+        Optional<Gang> gang =
+                adapters.of(scope.get()).gangOf(scope.get(), origin.get().identity(), snapshot);
         if (gang.isEmpty()) {
             return Optional.empty();
         }
@@ -385,9 +433,12 @@ public final class WorkloadTranslator {
             return Optional.empty();
         }
         PodRole role = plan.get().roleOf(origin.get().identity()).orElseThrow();
-        QueueAccess queues = QueueAccess.of(scope.get().namespace(),
-                snapshot.namespaceAnnotations(scope.get().namespace()), settings);
-        boolean refused = parsed.rejected() || kindChecks(gang.get(), parsed.intent()).stream().anyMatch(Finding::isRejection)
+        QueueAccess queues = QueueAccess.of(
+                scope.get().namespace(),
+                snapshot.namespaceAnnotations(scope.get().namespace()),
+                settings);
+        boolean refused = parsed.rejected()
+                || kindChecks(gang.get(), parsed.intent()).stream().anyMatch(Finding::isRejection)
                 || queueChecks(gang.get(), parsed.intent(), queues).stream().anyMatch(Finding::isRejection)
                 || !buildable(plan.get(), parsed.intent(), gang.get(), queues.defaultQueue());
         // a gang waiting for the topology gets its PodGroup as soon as the tiers are known: tie its pods now,
@@ -403,7 +454,9 @@ public final class WorkloadTranslator {
     /** Whether the plan's PodGroup can be made (its size and resources are valid). */
     private static boolean buildable(GangPlan plan, GangIntent intent, Gang gang, String defaultQueue) {
         try {
-            return PodGroupBuilder.build(plan, intent, gang.subjects(), defaultQueue).podGroup() != null;
+            return PodGroupBuilder.build(plan, intent, gang.subjects(), defaultQueue)
+                            .podGroup()
+                    != null;
         } catch (RuntimeException e) {
             return false;
         }
@@ -414,7 +467,8 @@ public final class WorkloadTranslator {
      * fixed or removed), so its new pods can still join it.
      */
     private static boolean kept(Snapshot snapshot, String namespace, String name) {
-        return snapshot.podGroups(namespace).stream().anyMatch(pg -> name.equals(pg.getMetadata().getName()));
+        return snapshot.podGroups(namespace).stream()
+                .anyMatch(pg -> name.equals(pg.getMetadata().getName()));
     }
 
     /**
@@ -428,7 +482,8 @@ public final class WorkloadTranslator {
         }
         Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
         if (Topobridge.MANAGED_BY.equals(labels.get(Topobridge.MANAGED_BY_LABEL))) {
-            String key = meta.getAnnotations() == null ? null : meta.getAnnotations().get(PodGroupBuilder.GANG_ANNOTATION);
+            String key =
+                    meta.getAnnotations() == null ? null : meta.getAnnotations().get(PodGroupBuilder.GANG_ANNOTATION);
             return GangScope.parse(meta.getNamespace(), key);
         }
         return adapters.scopeOfForeignPodGroup(podGroup, adapters.snapshot(lookup));
@@ -452,7 +507,8 @@ public final class WorkloadTranslator {
         }
         try {
             return translateScope(scope.get(), tiers, adapters.snapshot(withIt)).podGroups().stream()
-                    .filter(pg -> pg.ownership() == DesiredPodGroup.Ownership.ADOPTED && pg.name().equals(meta.getName())
+                    .filter(pg -> pg.ownership() == DesiredPodGroup.Ownership.ADOPTED
+                            && pg.name().equals(meta.getName())
                             && pg.namespace().equals(meta.getNamespace()))
                     .findFirst();
         } catch (RuntimeException e) {

@@ -42,16 +42,20 @@ class AutoTierRenderTest {
             """;
 
     static List<HasMetadata> cluster() throws IOException {
-        List<HasMetadata> out = new ArrayList<>(Fixtures.objects(Files.readString(Path.of("examples", "gpu-cluster",
-                "nodes.yaml"))));
+        List<HasMetadata> out =
+                new ArrayList<>(Fixtures.objects(Files.readString(Path.of("examples", "gpu-cluster", "nodes.yaml"))));
         out.removeIf(Objects::isNull);
         return out;
     }
 
     static DesiredPodGroup render(List<HasMetadata> inputs) {
-        RenderOutput out = new Renderer(TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
+        RenderOutput out = new Renderer(
+                        TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
                 .render(inputs);
-        return out.podGroups().stream().filter(p -> p.name().equals("tb-deploy-wide")).findFirst().orElseThrow();
+        return out.podGroups().stream()
+                .filter(p -> p.name().equals("tb-deploy-wide"))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -59,8 +63,10 @@ class AutoTierRenderTest {
         List<HasMetadata> inputs = cluster();
         inputs.addAll(Fixtures.objects(GANG));
         DesiredPodGroup pg = render(inputs);
-        assertThat(pg.annotations()).containsEntry("topobridge.io/chosen-tier",
-                "2 (nvlink-domain): 40 GPUs fit in 1 of 5 nvlink-domain domains; 1 (nvlink) holds at most 36 GPUs");
+        assertThat(pg.annotations())
+                .containsEntry(
+                        "topobridge.io/chosen-tier",
+                        "2 (nvlink-domain): 40 GPUs fit in 1 of 5 nvlink-domain domains; 1 (nvlink) holds at most 36 GPUs");
         assertThat(pg.spec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(2);
         assertThat(pg.spec().getNetworkTopology().getMode().value()).isEqualTo("hard");
     }
@@ -76,13 +82,17 @@ class AutoTierRenderTest {
                 HasMetadata copy = Fixtures.object(Fixtures.SERIALIZATION.asYaml(node));
                 copy.getMetadata().setName(node.getMetadata().getName().replace("r05", "r06"));
                 copy.getMetadata().getLabels().put("nvidia.com/gpu.clique", clique.replace("2d7e9c41-", "3e8f0d52-"));
-                copy.getMetadata().getLabels().put("kubernetes.io/hostname", copy.getMetadata().getName());
+                copy.getMetadata()
+                        .getLabels()
+                        .put("kubernetes.io/hostname", copy.getMetadata().getName());
                 inputs.add(copy);
             }
         }
         inputs.addAll(Fixtures.objects(GANG));
-        assertThat(render(inputs).annotations()).containsEntry("topobridge.io/chosen-tier",
-                "2 (nvlink-domain): 40 GPUs fit in 2 of 6 nvlink-domain domains; 1 (nvlink) holds at most 36 GPUs");
+        assertThat(render(inputs).annotations())
+                .containsEntry(
+                        "topobridge.io/chosen-tier",
+                        "2 (nvlink-domain): 40 GPUs fit in 2 of 6 nvlink-domain domains; 1 (nvlink) holds at most 36 GPUs");
     }
 
     @Test
@@ -91,9 +101,12 @@ class AutoTierRenderTest {
         StringBuilder pods = new StringBuilder();
         for (HasMetadata node : cluster()) {
             if (node.getMetadata().getName().startsWith("gb200-r05-")) {
-                pods.append("---\napiVersion: v1\nkind: Pod\nmetadata: {name: busy-").append(node.getMetadata().getName())
-                        .append(", namespace: other}\nspec:\n  nodeName: ").append(node.getMetadata().getName())
-                        .append("\n  containers:\n  - name: c\n    image: x\n    resources: {limits: {nvidia.com/gpu: \"4\"}}\n");
+                pods.append("---\napiVersion: v1\nkind: Pod\nmetadata: {name: busy-")
+                        .append(node.getMetadata().getName())
+                        .append(", namespace: other}\nspec:\n  nodeName: ")
+                        .append(node.getMetadata().getName())
+                        .append(
+                                "\n  containers:\n  - name: c\n    image: x\n    resources: {limits: {nvidia.com/gpu: \"4\"}}\n");
             }
         }
         inputs.addAll(Fixtures.objects(pods.toString()));
@@ -101,8 +114,11 @@ class AutoTierRenderTest {
         inputs.removeIf(Objects::isNull);
         DesiredPodGroup pg = render(inputs);
         assertThat(pg.spec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(2);
-        assertThat(pg.spec().getNetworkTopology().getMode().value()).as("r05 is full today").isEqualTo("soft");
-        assertThat(pg.annotations().get("topobridge.io/chosen-tier")).as("the sentence speaks of sizes")
+        assertThat(pg.spec().getNetworkTopology().getMode().value())
+                .as("r05 is full today")
+                .isEqualTo("soft");
+        assertThat(pg.annotations().get("topobridge.io/chosen-tier"))
+                .as("the sentence speaks of sizes")
                 .startsWith("2 (nvlink-domain): 40 GPUs fit in 1 of 5");
     }
 }

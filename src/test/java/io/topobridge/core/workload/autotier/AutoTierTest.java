@@ -26,8 +26,8 @@ class AutoTierTest {
         for (int i = 0; i < 4; i++) {
             nvlink.add(domain("nv" + i, 8, 64, free));
         }
-        List<TierDomains.Domain> racks = List.of(domain("rack-a", 16, 128, free), domain("rack-b", 16, 128, free),
-                domain("rack-c", 36, 288, free));
+        List<TierDomains.Domain> racks = List.of(
+                domain("rack-a", 16, 128, free), domain("rack-b", 16, 128, free), domain("rack-c", 36, 288, free));
         List<TierDomains.Domain> spine = List.of(domain("spine", 68, 544, free));
         return new TierDomains(Map.of(1, nvlink, 2, racks, 3, spine), Map.of(1, "nvlink", 2, "rack", 3, "spine"));
     }
@@ -39,16 +39,24 @@ class AutoTierTest {
     }
 
     static Amounts gpus(int gpus, int cpus) {
-        return Amounts.parse(Map.of(Amounts.GPU, String.valueOf(gpus), "cpu", String.valueOf(cpus), "memory",
-                cpus * 4 + "Gi"));
+        return Amounts.parse(
+                Map.of(Amounts.GPU, String.valueOf(gpus), "cpu", String.valueOf(cpus), "memory", cpus * 4 + "Gi"));
     }
 
     static Amounts cpuOnly(String cpu, String memory) {
         return Amounts.parse(Map.of("cpu", cpu, "memory", memory));
     }
 
-    record Case(String name, Amounts need, TierDomains domains, int minDomains, TopologyMode written, int tier,
-            TopologyMode mode, boolean fits, String sentence) {
+    record Case(
+            String name,
+            Amounts need,
+            TierDomains domains,
+            int minDomains,
+            TopologyMode written,
+            int tier,
+            TopologyMode mode,
+            boolean fits,
+            String sentence) {
         @Override
         public String toString() {
             return name;
@@ -57,52 +65,195 @@ class AutoTierTest {
 
     static Stream<Arguments> cases() {
         return Stream.of(
-                new Case("4-GPU tensor-parallel gang: one NVLink partition", gpus(4, 8), cluster(1), 1, null, 1,
-                        TopologyMode.HARD, true, "1 (nvlink): 4 GPUs fit in 4 of 4 nvlink domains"),
-                new Case("16 GPUs: too large for a partition, two racks hold it", gpus(16, 32), cluster(1), 1, null, 2,
-                        TopologyMode.HARD, true,
-                        "2 (rack): 16 GPUs fit in 3 of 3 rack domains; 1 (nvlink) holds at most 8 GPUs"),
-                new Case("32 GPUs: only the large rack", gpus(32, 64), cluster(1), 1, null, 2, TopologyMode.HARD, true,
-                        "2 (rack): 32 GPUs fit in 1 of 3 rack domains; 1 (nvlink) holds at most 8 GPUs"),
-                new Case("32 GPUs with 2 domains wanted, no tier has 2: the lowest with one", gpus(32, 64), cluster(1), 2,
-                        null, 2, TopologyMode.HARD, true, "2 (rack): 32 GPUs fit in 1 of 3 rack domains, fewer than the"
-                                + " 2 wanted, but no tier has more; 1 (nvlink) holds at most 8 GPUs"),
-                new Case("16 GPUs with 2 domains wanted: the racks", gpus(16, 64), cluster(1), 2, null, 2,
-                        TopologyMode.HARD, true, "2 (rack): 16 GPUs fit in 3 of 3 rack domains; 1 (nvlink) holds at"
-                                + " most 8 GPUs"),
-                new Case("8 GPUs with 2 domains wanted where one partition is smaller", gpus(8, 8),
-                        new TierDomains(Map.of(1, List.of(domain("nv0", 8, 64, 1), domain("nv1", 4, 64, 1)), 2,
-                                List.of(domain("rack-a", 12, 128, 1), domain("rack-b", 12, 128, 1))),
-                                Map.of(1, "nvlink", 2, "rack")), 2, null, 2, TopologyMode.HARD, true,
-                        "2 (rack): 8 GPUs fit in 2 of 2 rack domains; 1 (nvlink) holds it in only 1 of 2 domains"),
-                new Case("8 GPUs with 5 domains wanted, no tier has 5", gpus(8, 8), cluster(1), 5, null,
-                        1, TopologyMode.HARD, true,
-                        "1 (nvlink): 8 GPUs fit in 4 of 4 nvlink domains, fewer than the 5 wanted, but no tier has more"),
-                new Case("8 GPUs with 4 domains wanted: the partitions", gpus(8, 8), cluster(1), 4, null, 1,
-                        TopologyMode.HARD, true, "1 (nvlink): 8 GPUs fit in 4 of 4 nvlink domains"),
-                new Case("CPU-only gang by CPU and memory", cpuOnly("100", "100Gi"), cluster(1), 1, null, 2,
-                        TopologyMode.HARD, true, "2 (rack): 100 CPUs and 100Gi memory fit in 3 of 3 rack domains;"
-                                + " 1 (nvlink) holds at most 64 CPUs and 256Gi memory"),
-                new Case("CPU-only gang limited by memory", cpuOnly("10", "300Gi"), cluster(1), 1, null, 2,
-                        TopologyMode.HARD, true, "2 (rack): 10 CPUs and 300Gi memory fit in 3 of 3 rack domains;"
-                                + " 1 (nvlink) holds at most 64 CPUs and 256Gi memory"),
-                new Case("GPU gang ignores CPU", gpus(8, 1000), cluster(1), 1, null, 1, TopologyMode.HARD, true,
-                        "1 (nvlink): 8 GPUs fit in 4 of 4 nvlink domains"),
-                new Case("no tier fits: top tier, soft", gpus(100, 8), cluster(1), 1, null, 3, TopologyMode.SOFT, false,
-                        "3 (spine): 100 GPUs fit in no domain of any tier; 3 (spine) holds at most 68 GPUs"),
-                new Case("no tier fits, the user's hard stays", gpus(100, 8), cluster(1), 1, TopologyMode.HARD, 3,
-                        TopologyMode.HARD, false,
-                        "3 (spine): 100 GPUs fit in no domain of any tier; 3 (spine) holds at most 68 GPUs"),
-                new Case("no room today: soft", gpus(4, 8), cluster(0.25), 1, null, 1, TopologyMode.SOFT, true,
-                        "1 (nvlink): 4 GPUs fit in 4 of 4 nvlink domains"),
-                new Case("room today in half of each: hard", gpus(4, 8), cluster(0.5), 1, null, 1, TopologyMode.HARD,
-                        true, "1 (nvlink): 4 GPUs fit in 4 of 4 nvlink domains"),
-                new Case("no room today, the user's hard stays", gpus(4, 8), cluster(0), 1, TopologyMode.HARD, 1,
-                        TopologyMode.HARD, true, "1 (nvlink): 4 GPUs fit in 4 of 4 nvlink domains"),
-                new Case("room today, the user's soft stays", gpus(4, 8), cluster(1), 1, TopologyMode.SOFT, 1,
-                        TopologyMode.SOFT, true, "1 (nvlink): 4 GPUs fit in 4 of 4 nvlink domains"),
-                new Case("a gang requesting nothing: tier 1", Amounts.NONE, cluster(1), 1, null, 1, TopologyMode.HARD,
-                        true, "1 (nvlink): no resources fit in 4 of 4 nvlink domains"))
+                        new Case(
+                                "4-GPU tensor-parallel gang: one NVLink partition",
+                                gpus(4, 8),
+                                cluster(1),
+                                1,
+                                null,
+                                1,
+                                TopologyMode.HARD,
+                                true,
+                                "1 (nvlink): 4 GPUs fit in 4 of 4 nvlink domains"),
+                        new Case(
+                                "16 GPUs: too large for a partition, two racks hold it",
+                                gpus(16, 32),
+                                cluster(1),
+                                1,
+                                null,
+                                2,
+                                TopologyMode.HARD,
+                                true,
+                                "2 (rack): 16 GPUs fit in 3 of 3 rack domains; 1 (nvlink) holds at most 8 GPUs"),
+                        new Case(
+                                "32 GPUs: only the large rack",
+                                gpus(32, 64),
+                                cluster(1),
+                                1,
+                                null,
+                                2,
+                                TopologyMode.HARD,
+                                true,
+                                "2 (rack): 32 GPUs fit in 1 of 3 rack domains; 1 (nvlink) holds at most 8 GPUs"),
+                        new Case(
+                                "32 GPUs with 2 domains wanted, no tier has 2: the lowest with one",
+                                gpus(32, 64),
+                                cluster(1),
+                                2,
+                                null,
+                                2,
+                                TopologyMode.HARD,
+                                true,
+                                "2 (rack): 32 GPUs fit in 1 of 3 rack domains, fewer than the"
+                                        + " 2 wanted, but no tier has more; 1 (nvlink) holds at most 8 GPUs"),
+                        new Case(
+                                "16 GPUs with 2 domains wanted: the racks",
+                                gpus(16, 64),
+                                cluster(1),
+                                2,
+                                null,
+                                2,
+                                TopologyMode.HARD,
+                                true,
+                                "2 (rack): 16 GPUs fit in 3 of 3 rack domains; 1 (nvlink) holds at" + " most 8 GPUs"),
+                        new Case(
+                                "8 GPUs with 2 domains wanted where one partition is smaller",
+                                gpus(8, 8),
+                                new TierDomains(
+                                        Map.of(
+                                                1,
+                                                List.of(domain("nv0", 8, 64, 1), domain("nv1", 4, 64, 1)),
+                                                2,
+                                                List.of(domain("rack-a", 12, 128, 1), domain("rack-b", 12, 128, 1))),
+                                        Map.of(1, "nvlink", 2, "rack")),
+                                2,
+                                null,
+                                2,
+                                TopologyMode.HARD,
+                                true,
+                                "2 (rack): 8 GPUs fit in 2 of 2 rack domains; 1 (nvlink) holds it in only 1 of 2 domains"),
+                        new Case(
+                                "8 GPUs with 5 domains wanted, no tier has 5",
+                                gpus(8, 8),
+                                cluster(1),
+                                5,
+                                null,
+                                1,
+                                TopologyMode.HARD,
+                                true,
+                                "1 (nvlink): 8 GPUs fit in 4 of 4 nvlink domains, fewer than the 5 wanted, but no tier has more"),
+                        new Case(
+                                "8 GPUs with 4 domains wanted: the partitions",
+                                gpus(8, 8),
+                                cluster(1),
+                                4,
+                                null,
+                                1,
+                                TopologyMode.HARD,
+                                true,
+                                "1 (nvlink): 8 GPUs fit in 4 of 4 nvlink domains"),
+                        new Case(
+                                "CPU-only gang by CPU and memory",
+                                cpuOnly("100", "100Gi"),
+                                cluster(1),
+                                1,
+                                null,
+                                2,
+                                TopologyMode.HARD,
+                                true,
+                                "2 (rack): 100 CPUs and 100Gi memory fit in 3 of 3 rack domains;"
+                                        + " 1 (nvlink) holds at most 64 CPUs and 256Gi memory"),
+                        new Case(
+                                "CPU-only gang limited by memory",
+                                cpuOnly("10", "300Gi"),
+                                cluster(1),
+                                1,
+                                null,
+                                2,
+                                TopologyMode.HARD,
+                                true,
+                                "2 (rack): 10 CPUs and 300Gi memory fit in 3 of 3 rack domains;"
+                                        + " 1 (nvlink) holds at most 64 CPUs and 256Gi memory"),
+                        new Case(
+                                "GPU gang ignores CPU",
+                                gpus(8, 1000),
+                                cluster(1),
+                                1,
+                                null,
+                                1,
+                                TopologyMode.HARD,
+                                true,
+                                "1 (nvlink): 8 GPUs fit in 4 of 4 nvlink domains"),
+                        new Case(
+                                "no tier fits: top tier, soft",
+                                gpus(100, 8),
+                                cluster(1),
+                                1,
+                                null,
+                                3,
+                                TopologyMode.SOFT,
+                                false,
+                                "3 (spine): 100 GPUs fit in no domain of any tier; 3 (spine) holds at most 68 GPUs"),
+                        new Case(
+                                "no tier fits, the user's hard stays",
+                                gpus(100, 8),
+                                cluster(1),
+                                1,
+                                TopologyMode.HARD,
+                                3,
+                                TopologyMode.HARD,
+                                false,
+                                "3 (spine): 100 GPUs fit in no domain of any tier; 3 (spine) holds at most 68 GPUs"),
+                        new Case(
+                                "no room today: soft",
+                                gpus(4, 8),
+                                cluster(0.25),
+                                1,
+                                null,
+                                1,
+                                TopologyMode.SOFT,
+                                true,
+                                "1 (nvlink): 4 GPUs fit in 4 of 4 nvlink domains"),
+                        new Case(
+                                "room today in half of each: hard",
+                                gpus(4, 8),
+                                cluster(0.5),
+                                1,
+                                null,
+                                1,
+                                TopologyMode.HARD,
+                                true,
+                                "1 (nvlink): 4 GPUs fit in 4 of 4 nvlink domains"),
+                        new Case(
+                                "no room today, the user's hard stays",
+                                gpus(4, 8),
+                                cluster(0),
+                                1,
+                                TopologyMode.HARD,
+                                1,
+                                TopologyMode.HARD,
+                                true,
+                                "1 (nvlink): 4 GPUs fit in 4 of 4 nvlink domains"),
+                        new Case(
+                                "room today, the user's soft stays",
+                                gpus(4, 8),
+                                cluster(1),
+                                1,
+                                TopologyMode.SOFT,
+                                1,
+                                TopologyMode.SOFT,
+                                true,
+                                "1 (nvlink): 4 GPUs fit in 4 of 4 nvlink domains"),
+                        new Case(
+                                "a gang requesting nothing: tier 1",
+                                Amounts.NONE,
+                                cluster(1),
+                                1,
+                                null,
+                                1,
+                                TopologyMode.HARD,
+                                true,
+                                "1 (nvlink): no resources fit in 4 of 4 nvlink domains"))
                 .map(Arguments::of);
     }
 
@@ -121,10 +272,13 @@ class AutoTierTest {
         var size = gpus(8, 64);
         var full = Amounts.NONE;
         var own = gpus(4, 8);
-        var domains = new TierDomains(Map.of(1, List.of(new TierDomains.Domain("nv0", size, full, Map.of("ns/pg", own)))),
+        var domains = new TierDomains(
+                Map.of(1, List.of(new TierDomains.Domain("nv0", size, full, Map.of("ns/pg", own)))),
                 Map.of(1, "nvlink"));
-        assertThat(AutoTier.choose(gpus(4, 8), domains, 1, 1, "ns/pg", null).mode()).isEqualTo(TopologyMode.HARD);
-        assertThat(AutoTier.choose(gpus(4, 8), domains, 1, 1, "ns/other", null).mode()).isEqualTo(TopologyMode.SOFT);
+        assertThat(AutoTier.choose(gpus(4, 8), domains, 1, 1, "ns/pg", null).mode())
+                .isEqualTo(TopologyMode.HARD);
+        assertThat(AutoTier.choose(gpus(4, 8), domains, 1, 1, "ns/other", null).mode())
+                .isEqualTo(TopologyMode.SOFT);
     }
 
     @Test
@@ -138,7 +292,8 @@ class AutoTierTest {
     @Test
     void theSentenceDependsOnSizesOnlyNotOnLoad() {
         assertThat(AutoTier.choose(gpus(16, 8), cluster(1), 3, 1, null, null).explanation())
-                .isEqualTo(AutoTier.choose(gpus(16, 8), cluster(0.1), 3, 1, null, null).explanation());
+                .isEqualTo(AutoTier.choose(gpus(16, 8), cluster(0.1), 3, 1, null, null)
+                        .explanation());
     }
 
     @Test
@@ -146,8 +301,8 @@ class AutoTierTest {
         TierDomains before = cluster(1);
         List<TierDomains.Domain> racks = new ArrayList<>(before.at(2));
         racks.add(domain("rack-d", 36, 288, 1));
-        TierDomains after = new TierDomains(Map.of(1, before.at(1), 2, racks, 3, before.at(3)),
-                Map.of(1, "nvlink", 2, "rack", 3, "spine"));
+        TierDomains after = new TierDomains(
+                Map.of(1, before.at(1), 2, racks, 3, before.at(3)), Map.of(1, "nvlink", 2, "rack", 3, "spine"));
         assertThat(AutoTier.choose(gpus(32, 8), after, 3, 1, null, null).explanation())
                 .isEqualTo("2 (rack): 32 GPUs fit in 2 of 4 rack domains; 1 (nvlink) holds at most 8 GPUs");
         assertThat(after).isNotEqualTo(before);

@@ -27,14 +27,23 @@ class AutoTierTranslationTest {
         for (int i = 0; i < 4; i++) {
             nvlink.add(domain("nv" + i, 4, freePerPartition));
         }
-        return new TierDomains(Map.of(1, nvlink, 2, List.of(domain("r0", 8, 2 * freePerPartition),
-                domain("r1", 8, 2 * freePerPartition)), 3, List.of(domain("s", 16, 4 * freePerPartition))),
+        return new TierDomains(
+                Map.of(
+                        1,
+                        nvlink,
+                        2,
+                        List.of(domain("r0", 8, 2 * freePerPartition), domain("r1", 8, 2 * freePerPartition)),
+                        3,
+                        List.of(domain("s", 16, 4 * freePerPartition))),
                 Map.of(1, "nvlink", 2, "rack", 3, "spine"));
     }
 
     static TierDomains.Domain domain(String name, int gpus, int free) {
-        return new TierDomains.Domain(name, Amounts.parse(Map.of(Amounts.GPU, String.valueOf(gpus), "cpu", "64")),
-                Amounts.parse(Map.of(Amounts.GPU, String.valueOf(free), "cpu", "64")), Map.of());
+        return new TierDomains.Domain(
+                name,
+                Amounts.parse(Map.of(Amounts.GPU, String.valueOf(gpus), "cpu", "64")),
+                Amounts.parse(Map.of(Amounts.GPU, String.valueOf(free), "cpu", "64")),
+                Map.of());
     }
 
     static TranslationResult translate(TierDomains domains, int minDomains, String... yaml) {
@@ -57,46 +66,53 @@ class AutoTierTranslationTest {
 
     @Test
     void aGangOfSixGpusGetsTheRackAndSaysWhy() {
-        var result = translate(domains(4), 1, Fixtures.deployment("ns", "six", 6, Map.of("topobridge.io/highest-tier",
-                "auto")));
+        var result = translate(
+                domains(4), 1, Fixtures.deployment("ns", "six", 6, Map.of("topobridge.io/highest-tier", "auto")));
         assertThat(topology(result).getHighestTierAllowed()).isEqualTo(2);
         assertThat(topology(result).getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.HARD);
-        assertThat(chosen(result)).isEqualTo("2 (rack): 6 GPUs fit in 2 of 2 rack domains; 1 (nvlink) holds at most 4 GPUs");
+        assertThat(chosen(result))
+                .isEqualTo("2 (rack): 6 GPUs fit in 2 of 2 rack domains; 1 (nvlink) holds at most 4 GPUs");
         assertThat(result.findings()).isEmpty();
     }
 
     @Test
     void minDomainsIsTheConfiguredNumber() {
-        var result = translate(domains(4), 2, Fixtures.deployment("ns", "eight", 8,
-                Map.of("topobridge.io/highest-tier", "auto")));
-        assertThat(topology(result).getHighestTierAllowed()).as("only one rack would not be 2 domains").isEqualTo(2);
-        var three = translate(domains(4), 3, Fixtures.deployment("ns", "four", 4,
-                Map.of("topobridge.io/highest-tier", "auto")));
+        var result = translate(
+                domains(4), 2, Fixtures.deployment("ns", "eight", 8, Map.of("topobridge.io/highest-tier", "auto")));
+        assertThat(topology(result).getHighestTierAllowed())
+                .as("only one rack would not be 2 domains")
+                .isEqualTo(2);
+        var three = translate(
+                domains(4), 3, Fixtures.deployment("ns", "four", 4, Map.of("topobridge.io/highest-tier", "auto")));
         assertThat(topology(three).getHighestTierAllowed()).isEqualTo(1);
-        var five = translate(domains(4), 5, Fixtures.deployment("ns", "four", 4,
-                Map.of("topobridge.io/highest-tier", "auto")));
+        var five = translate(
+                domains(4), 5, Fixtures.deployment("ns", "four", 4, Map.of("topobridge.io/highest-tier", "auto")));
         assertThat(chosen(five)).contains("fewer than the 5 wanted");
     }
 
     @Test
     void aFullClusterMakesTheDefaultSoftAndTheUsersModeWins() {
-        var soft = translate(domains(0), 1, Fixtures.deployment("ns", "two", 2, Map.of("topobridge.io/highest-tier",
-                "auto")));
+        var soft = translate(
+                domains(0), 1, Fixtures.deployment("ns", "two", 2, Map.of("topobridge.io/highest-tier", "auto")));
         assertThat(topology(soft).getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.SOFT);
-        var hard = translate(domains(0), 1, Fixtures.deployment("ns", "two", 2, Map.of("topobridge.io/highest-tier",
-                "auto", "topobridge.io/mode", "hard")));
+        var hard = translate(
+                domains(0),
+                1,
+                Fixtures.deployment(
+                        "ns", "two", 2, Map.of("topobridge.io/highest-tier", "auto", "topobridge.io/mode", "hard")));
         assertThat(topology(hard).getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.HARD);
         assertThat(chosen(soft)).as("the sentence speaks of sizes, not load").isEqualTo(chosen(hard));
     }
 
     @Test
     void noTierFitsIsTheTopTierSoftWithAWarning() {
-        var result = translate(domains(4), 1, Fixtures.deployment("ns", "huge", 20, Map.of("topobridge.io/highest-tier",
-                "auto")));
+        var result = translate(
+                domains(4), 1, Fixtures.deployment("ns", "huge", 20, Map.of("topobridge.io/highest-tier", "auto")));
         assertThat(topology(result).getHighestTierAllowed()).isEqualTo(3);
         assertThat(topology(result).getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.SOFT);
         assertThat(result.findings()).extracting(Finding::reason).containsExactly(WorkloadReason.AUTO_TIER_NO_FIT);
-        assertThat(result.findings().get(0).message()).contains("Deployment/ns/huge")
+        assertThat(result.findings().get(0).message())
+                .contains("Deployment/ns/huge")
                 .contains("20 GPUs fit in no domain of any tier; 3 (spine) holds at most 16 GPUs");
     }
 
@@ -111,34 +127,76 @@ class AutoTierTranslationTest {
 
     @Test
     void anExplicitSubgroupTierLiftsAnAutoGangTier() {
-        var result = translate(domains(4), 1, Fixtures.deployment("ns", "pre", 2, Map.of("topobridge.io/group", "g",
-                "topobridge.io/highest-tier", "auto", "topobridge.io/subgroup-highest-tier", "rack")),
+        var result = translate(
+                domains(4),
+                1,
+                Fixtures.deployment(
+                        "ns",
+                        "pre",
+                        2,
+                        Map.of(
+                                "topobridge.io/group",
+                                "g",
+                                "topobridge.io/highest-tier",
+                                "auto",
+                                "topobridge.io/subgroup-highest-tier",
+                                "rack")),
                 Fixtures.deployment("ns", "dec", 1, Map.of("topobridge.io/group", "g")));
         DesiredPodGroup pg = result.podGroups().get(0);
-        assertThat(pg.spec().getNetworkTopology().getHighestTierAllowed()).as("3 GPUs alone would take tier 1")
+        assertThat(pg.spec().getNetworkTopology().getHighestTierAllowed())
+                .as("3 GPUs alone would take tier 1")
                 .isEqualTo(2);
-        assertThat(pg.spec().getSubGroupPolicy()).allSatisfy(p -> assertThat(p.getNetworkTopology()
-                .getHighestTierAllowed()).isEqualTo(2));
+        assertThat(pg.spec().getSubGroupPolicy())
+                .allSatisfy(p -> assertThat(p.getNetworkTopology().getHighestTierAllowed())
+                        .isEqualTo(2));
     }
 
     @Test
     void anAutoSubgroupTierHoldsTheLargestSubgroupAndNeverExceedsTheGangs() {
-        var result = translate(domains(4), 1, Fixtures.deployment("ns", "pre", 6, Map.of("topobridge.io/group", "g",
-                "topobridge.io/highest-tier", "auto", "topobridge.io/subgroup-highest-tier", "auto")),
+        var result = translate(
+                domains(4),
+                1,
+                Fixtures.deployment(
+                        "ns",
+                        "pre",
+                        6,
+                        Map.of(
+                                "topobridge.io/group",
+                                "g",
+                                "topobridge.io/highest-tier",
+                                "auto",
+                                "topobridge.io/subgroup-highest-tier",
+                                "auto")),
                 Fixtures.deployment("ns", "dec", 2, Map.of("topobridge.io/group", "g")));
         DesiredPodGroup pg = result.podGroups().get(0);
-        assertThat(pg.spec().getNetworkTopology().getHighestTierAllowed()).as("8 GPUs: the rack").isEqualTo(2);
+        assertThat(pg.spec().getNetworkTopology().getHighestTierAllowed())
+                .as("8 GPUs: the rack")
+                .isEqualTo(2);
         assertThat(pg.annotations().get("topobridge.io/chosen-subgroup-tier"))
                 .isEqualTo("2 (rack): 6 GPUs fit in 2 of 2 rack domains; 1 (nvlink) holds at most 4 GPUs");
-        assertThat(pg.spec().getSubGroupPolicy()).allSatisfy(p -> assertThat(p.getNetworkTopology()
-                .getHighestTierAllowed()).isEqualTo(2));
+        assertThat(pg.spec().getSubGroupPolicy())
+                .allSatisfy(p -> assertThat(p.getNetworkTopology().getHighestTierAllowed())
+                        .isEqualTo(2));
 
-        var capped = translate(domains(4), 1, Fixtures.deployment("ns", "pre", 6, Map.of("topobridge.io/group", "g",
-                "topobridge.io/highest-tier", "nvlink", "topobridge.io/subgroup-highest-tier", "auto")),
+        var capped = translate(
+                domains(4),
+                1,
+                Fixtures.deployment(
+                        "ns",
+                        "pre",
+                        6,
+                        Map.of(
+                                "topobridge.io/group",
+                                "g",
+                                "topobridge.io/highest-tier",
+                                "nvlink",
+                                "topobridge.io/subgroup-highest-tier",
+                                "auto")),
                 Fixtures.deployment("ns", "dec", 2, Map.of("topobridge.io/group", "g")));
         DesiredPodGroup c = capped.podGroups().get(0);
-        assertThat(c.spec().getSubGroupPolicy()).allSatisfy(p -> assertThat(p.getNetworkTopology()
-                .getHighestTierAllowed()).isEqualTo(1));
+        assertThat(c.spec().getSubGroupPolicy())
+                .allSatisfy(p -> assertThat(p.getNetworkTopology().getHighestTierAllowed())
+                        .isEqualTo(1));
         assertThat(c.annotations()).doesNotContainKey("topobridge.io/chosen-tier");
         assertThat(capped.findings()).extracting(Finding::reason).contains(WorkloadReason.AUTO_TIER_NO_FIT);
     }

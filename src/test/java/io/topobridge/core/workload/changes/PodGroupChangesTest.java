@@ -3,6 +3,8 @@ package io.topobridge.core.workload.changes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.finding.Finding;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.Fixtures;
@@ -10,8 +12,6 @@ import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.translate.ScopeResult;
-import io.topobridge.core.diagnosis.Amounts;
-import io.topobridge.core.finding.Finding;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +32,9 @@ class PodGroupChangesTest {
 
     private static ScopeResult translation(Map<String, String> annotations) {
         // the namespace lets its workloads use any queue: what is judged here is the queue's state
-        List<HasMetadata> objects = Fixtures.objects(Fixtures.namespace("ns", Map.of("topobridge.io/allowed-queues", "*"))
-                + "---\n" + Fixtures.deployment("ns", "web", 2, annotations));
+        List<HasMetadata> objects =
+                Fixtures.objects(Fixtures.namespace("ns", Map.of("topobridge.io/allowed-queues", "*")) + "---\n"
+                        + Fixtures.deployment("ns", "web", 2, annotations));
         return Fixtures.translator().translateScope(SCOPE, Fixtures.TIERS, Fixtures.lookup(objects));
     }
 
@@ -57,8 +58,8 @@ class PodGroupChangesTest {
         assertThat(written.spec().getMinMember()).isEqualTo(2);
         assertThat(held.findings()).extracting(f -> f.reason()).containsExactly(WorkloadReason.QUEUE_CHANGE_HELD);
 
-        PodGroupChanges.Plan closed = PodGroupChanges.plan(translation(Map.of("topobridge.io/queue", "closed")),
-                List.of(existing("default")), queues);
+        PodGroupChanges.Plan closed = PodGroupChanges.plan(
+                translation(Map.of("topobridge.io/queue", "closed")), List.of(existing("default")), queues);
         assertThat(applied(closed).spec().getQueue()).isEqualTo("default");
 
         // a new PodGroup in a missing queue waits (Volcano refuses it); an open queue is taken as it is
@@ -66,7 +67,9 @@ class PodGroupChangesTest {
         assertThat(fresh.steps()).isEmpty();
         assertThat(fresh.findings()).extracting(f -> f.reason()).containsExactly(WorkloadReason.QUEUE_MISSING);
         var open = new QueueStates(true, Map.of("default", "Open", "research", "Open"));
-        assertThat(applied(PodGroupChanges.plan(result, List.of(existing("default")), open)).spec().getQueue())
+        assertThat(applied(PodGroupChanges.plan(result, List.of(existing("default")), open))
+                        .spec()
+                        .getQueue())
                 .isEqualTo("research");
     }
 
@@ -78,13 +81,23 @@ class PodGroupChangesTest {
 
         PodGroupChanges.Plan waiting = PodGroupChanges.plan(hard, List.of(), queues, Map.of(), TierCatalog.EMPTY);
         assertThat(waiting.steps()).isEmpty();
-        assertThat(waiting.findings()).extracting(f -> f.reason()).containsExactly(WorkloadReason.WAITING_FOR_HYPER_NODES);
-        assertThat(PodGroupChanges.plan(hard, List.of(), queues, Map.of(), one).steps()).as("tier 2 has no HyperNode yet").isEmpty();
-        assertThat(PodGroupChanges.plan(hard, List.of(), queues, Map.of(), Fixtures.TIERS).steps()).hasSize(1);
-        assertThat(PodGroupChanges.plan(hard, List.of(existing("default")), queues, Map.of(), TierCatalog.EMPTY).steps())
-                .as("an existing PodGroup is kept up to date").hasSize(1);
+        assertThat(waiting.findings())
+                .extracting(f -> f.reason())
+                .containsExactly(WorkloadReason.WAITING_FOR_HYPER_NODES);
+        assertThat(PodGroupChanges.plan(hard, List.of(), queues, Map.of(), one).steps())
+                .as("tier 2 has no HyperNode yet")
+                .isEmpty();
+        assertThat(PodGroupChanges.plan(hard, List.of(), queues, Map.of(), Fixtures.TIERS)
+                        .steps())
+                .hasSize(1);
+        assertThat(PodGroupChanges.plan(hard, List.of(existing("default")), queues, Map.of(), TierCatalog.EMPTY)
+                        .steps())
+                .as("an existing PodGroup is kept up to date")
+                .hasSize(1);
         ScopeResult soft = translation(Map.of("topobridge.io/highest-tier", "2", "topobridge.io/mode", "soft"));
-        assertThat(PodGroupChanges.plan(soft, List.of(), queues, Map.of(), TierCatalog.EMPTY).steps()).as("soft never waits")
+        assertThat(PodGroupChanges.plan(soft, List.of(), queues, Map.of(), TierCatalog.EMPTY)
+                        .steps())
+                .as("soft never waits")
                 .hasSize(1);
     }
 
@@ -100,38 +113,75 @@ class PodGroupChangesTest {
     }
 
     private static QueueStates teamA(Map<String, BigDecimal> capability) {
-        return new QueueStates(true, Map.of("default", "Open", "team-a", "Open"),
+        return new QueueStates(
+                true,
+                Map.of("default", "Open", "team-a", "Open"),
                 capability == null ? Map.of() : Map.of("team-a", capability));
     }
 
     static Stream<Arguments> bounds() {
         Amounts roomy = new Amounts(amounts("cpu", "64", "nvidia.com/gpu", "8", "memory", "1000000000"));
         return Stream.of(
-                // name, queue capability (null: none), cluster allocatable (null: unknown), written, reason, message part
+                // name, queue capability (null: none), cluster allocatable (null: unknown), written, reason, message
+                // part
                 Arguments.of("no capability, cluster unknown", null, null, true, null, null),
                 Arguments.of("within the queue's capability", amounts("nvidia.com/gpu", "2"), roomy, true, null, null),
-                Arguments.of("a resource the capability does not list is not limited", amounts("memory", "1"), roomy,
-                        true, null, null),
-                Arguments.of("more GPUs than the queue's capability", amounts("nvidia.com/gpu", "1", "cpu", "100"), roomy,
-                        false, WorkloadReason.GANG_EXCEEDS_QUEUE,
+                Arguments.of(
+                        "a resource the capability does not list is not limited",
+                        amounts("memory", "1"),
+                        roomy,
+                        true,
+                        null,
+                        null),
+                Arguments.of(
+                        "more GPUs than the queue's capability",
+                        amounts("nvidia.com/gpu", "1", "cpu", "100"),
+                        roomy,
+                        false,
+                        WorkloadReason.GANG_EXCEEDS_QUEUE,
                         "needs more than queue \"team-a\" may ever hold (its capability): nvidia.com/gpu 2 > 1; it is not made"),
-                Arguments.of("a capability of zero", amounts("nvidia.com/gpu", "0"), roomy, false,
-                        WorkloadReason.GANG_EXCEEDS_QUEUE, "nvidia.com/gpu 2 > 0"),
-                Arguments.of("more CPU than all nodes together", null, new Amounts(amounts("cpu", "1.5", "nvidia.com/gpu", "8")),
-                        false, WorkloadReason.GANG_EXCEEDS_CLUSTER,
+                Arguments.of(
+                        "a capability of zero",
+                        amounts("nvidia.com/gpu", "0"),
+                        roomy,
+                        false,
+                        WorkloadReason.GANG_EXCEEDS_QUEUE,
+                        "nvidia.com/gpu 2 > 0"),
+                Arguments.of(
+                        "more CPU than all nodes together",
+                        null,
+                        new Amounts(amounts("cpu", "1.5", "nvidia.com/gpu", "8")),
+                        false,
+                        WorkloadReason.GANG_EXCEEDS_CLUSTER,
                         "needs more than all nodes together can allocate: cpu 2 > 1.5; it is not made"),
-                Arguments.of("a resource no node offers", null, new Amounts(amounts("cpu", "64")), false,
-                        WorkloadReason.GANG_EXCEEDS_CLUSTER, "nvidia.com/gpu 2 > 0"),
-                Arguments.of("exactly the cluster", null, new Amounts(amounts("cpu", "2", "nvidia.com/gpu", "2")), true,
-                        null, null));
+                Arguments.of(
+                        "a resource no node offers",
+                        null,
+                        new Amounts(amounts("cpu", "64")),
+                        false,
+                        WorkloadReason.GANG_EXCEEDS_CLUSTER,
+                        "nvidia.com/gpu 2 > 0"),
+                Arguments.of(
+                        "exactly the cluster",
+                        null,
+                        new Amounts(amounts("cpu", "2", "nvidia.com/gpu", "2")),
+                        true,
+                        null,
+                        null));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("bounds")
-    void aGangLargerThanItsQueueOrTheClusterGetsNoPodGroup(String name, Map<String, BigDecimal> capability,
-            Amounts cluster, boolean written, WorkloadReason reason, String message) {
+    void aGangLargerThanItsQueueOrTheClusterGetsNoPodGroup(
+            String name,
+            Map<String, BigDecimal> capability,
+            Amounts cluster,
+            boolean written,
+            WorkloadReason reason,
+            String message) {
         Bounds bounds = new Bounds(cluster, 500, Set.of());
-        PodGroupChanges.Plan plan = PodGroupChanges.plan(TWO_GPUS, List.of(), teamA(capability), Map.of(), null, bounds);
+        PodGroupChanges.Plan plan =
+                PodGroupChanges.plan(TWO_GPUS, List.of(), teamA(capability), Map.of(), null, bounds);
         if (written) {
             assertThat(applied(plan).spec().getMinResources()).containsEntry("nvidia.com/gpu", "2");
             assertThat(plan.findings()).isEmpty();
@@ -149,16 +199,24 @@ class PodGroupChangesTest {
 
     @Test
     void anExistingPodGroupThatWouldGrowBeyondItsQueueIsKeptAsItWas() {
-        PodGroupChanges.Plan plan = PodGroupChanges.plan(TWO_GPUS, List.of(existing("team-a")),
-                teamA(amounts("nvidia.com/gpu", "1")), Map.of(), null, new Bounds(null, 500, Set.of()));
+        PodGroupChanges.Plan plan = PodGroupChanges.plan(
+                TWO_GPUS,
+                List.of(existing("team-a")),
+                teamA(amounts("nvidia.com/gpu", "1")),
+                Map.of(),
+                null,
+                new Bounds(null, 500, Set.of()));
         assertThat(plan.steps()).as("neither rewritten nor deleted").isEmpty();
-        assertThat(plan.findings()).extracting(Finding::message)
-                .singleElement().asString().endsWith("nvidia.com/gpu 2 > 1; the PodGroup is kept as it was");
+        assertThat(plan.findings())
+                .extracting(Finding::message)
+                .singleElement()
+                .asString()
+                .endsWith("nvidia.com/gpu 2 > 1; the PodGroup is kept as it was");
     }
 
     private static ObservedPodGroup other(String name) {
-        return new ObservedPodGroup("ns", name, true, GangScope.of(WorkloadKind.DEPLOYMENT, "ns", name.substring(10)),
-                true, "default");
+        return new ObservedPodGroup(
+                "ns", name, true, GangScope.of(WorkloadKind.DEPLOYMENT, "ns", name.substring(10)), true, "default");
     }
 
     @Test
@@ -166,27 +224,39 @@ class PodGroupChangesTest {
         QueueStates queues = teamA(null);
         List<ObservedPodGroup> two = List.of(other("tb-deploy-a"), other("tb-deploy-b"));
 
-        PodGroupChanges.Plan full = PodGroupChanges.plan(TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 2, Set.of()));
+        PodGroupChanges.Plan full =
+                PodGroupChanges.plan(TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 2, Set.of()));
         assertThat(full.steps()).isEmpty();
         assertThat(full.findings()).singleElement().satisfies(f -> {
             assertThat(f.reason()).isEqualTo(WorkloadReason.POD_GROUP_LIMIT_REACHED);
             assertThat(f.isRejection()).isFalse();
-            assertThat(f.message()).isEqualTo("Deployment/ns/web: PodGroup tb-deploy-web is not made: namespace ns holds 2"
-                    + " PodGroups of the bridge, the most it makes in one namespace"
-                    + " (topobridge.workloads.max-podgroups-per-namespace=2); it is made once there is room");
+            assertThat(f.message())
+                    .isEqualTo("Deployment/ns/web: PodGroup tb-deploy-web is not made: namespace ns holds 2"
+                            + " PodGroups of the bridge, the most it makes in one namespace"
+                            + " (topobridge.workloads.max-podgroups-per-namespace=2); it is made once there is room");
         });
 
-        assertThat(PodGroupChanges.plan(TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 3, Set.of())).steps())
-                .as("room for one more").hasSize(1);
-        assertThat(PodGroupChanges.plan(TWO_GPUS, two, queues, Map.of(), null,
-                new Bounds(null, 3, Set.of("tb-deploy-c"))).steps())
-                .as("one created a moment ago, not in the cache yet, takes the room").isEmpty();
-        assertThat(PodGroupChanges.plan(TWO_GPUS, two, queues, Map.of(), null,
-                new Bounds(null, 3, Set.of("tb-deploy-a"))).steps())
-                .as("one created a moment ago that the cache shows already counts once").hasSize(1);
+        assertThat(PodGroupChanges.plan(TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 3, Set.of()))
+                        .steps())
+                .as("room for one more")
+                .hasSize(1);
+        assertThat(PodGroupChanges.plan(
+                                TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 3, Set.of("tb-deploy-c")))
+                        .steps())
+                .as("one created a moment ago, not in the cache yet, takes the room")
+                .isEmpty();
+        assertThat(PodGroupChanges.plan(
+                                TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 3, Set.of("tb-deploy-a")))
+                        .steps())
+                .as("one created a moment ago that the cache shows already counts once")
+                .hasSize(1);
 
         List<ObservedPodGroup> withMine = List.of(other("tb-deploy-a"), other("tb-deploy-b"), existing("team-a"));
-        assertThat(applied(PodGroupChanges.plan(TWO_GPUS, withMine, queues, Map.of(), null, new Bounds(null, 2, Set.of())))
-                .spec().getMinMember()).as("an existing PodGroup is still kept up to date over the limit").isEqualTo(2);
+        assertThat(applied(PodGroupChanges.plan(
+                                TWO_GPUS, withMine, queues, Map.of(), null, new Bounds(null, 2, Set.of())))
+                        .spec()
+                        .getMinMember())
+                .as("an existing PodGroup is still kept up to date over the limit")
+                .isEqualTo(2);
     }
 }

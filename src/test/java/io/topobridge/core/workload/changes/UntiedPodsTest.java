@@ -51,29 +51,37 @@ class UntiedPodsTest {
         var lookup = Fixtures.lookup(objects);
         var translator = Fixtures.translator();
         PodGang expected = new PodGang(SCOPE, "tb-deploy-web");
-        assertThat(translator.gangOf(Fixtures.pod(pod("web-abc12-a", null)), Fixtures.TIERS, lookup)).contains(expected);
+        assertThat(translator.gangOf(Fixtures.pod(pod("web-abc12-a", null)), Fixtures.TIERS, lookup))
+                .contains(expected);
         assertThat(translator.gangOf(Fixtures.pod(pod("web-abc12-b", "podgroup-1234")), Fixtures.TIERS, lookup))
-                .as("Volcano's own PodGroup name does not hide the gang").contains(expected);
+                .as("Volcano's own PodGroup name does not hide the gang")
+                .contains(expected);
         assertThat(translator.gangOf(Fixtures.pod(pod("web-abc12-c", "tb-deploy-web")), Fixtures.TIERS, lookup))
                 .contains(expected);
         var unmanaged = objects(Map.of());
-        assertThat(translator.gangOf(Fixtures.pod(pod("web-abc12-d", null)), Fixtures.TIERS, Fixtures.lookup(unmanaged)))
+        assertThat(translator.gangOf(
+                        Fixtures.pod(pod("web-abc12-d", null)), Fixtures.TIERS, Fixtures.lookup(unmanaged)))
                 .isEmpty();
     }
 
     @Test
     void untiedPodsAreOneWarningPerWorkloadNamingTheGangAndThePods() {
         ScopeResult result = translation(objects(Map.of("topobridge.io/highest-tier", "2")));
-        List<Finding> findings = UntiedPods.findings(result, List.of(new PodTie("web-abc12-b", "podgroup-1234",
-                "tb-deploy-web"), new PodTie("web-abc12-a", null, "tb-deploy-web"), new PodTie("web-abc12-c",
-                        "tb-deploy-web", "tb-deploy-web")));
+        List<Finding> findings = UntiedPods.findings(
+                result,
+                List.of(
+                        new PodTie("web-abc12-b", "podgroup-1234", "tb-deploy-web"),
+                        new PodTie("web-abc12-a", null, "tb-deploy-web"),
+                        new PodTie("web-abc12-c", "tb-deploy-web", "tb-deploy-web")));
         assertThat(findings).singleElement().satisfies(f -> {
             assertThat(f.reason()).isEqualTo(WorkloadReason.UNTIED_PODS);
             assertThat(f.severity()).isEqualTo(Severity.WARNING);
             assertThat(f.key()).isEqualTo("tb-deploy-web");
-            assertThat(f.message()).contains("2 pods run outside gang tb-deploy-web")
+            assertThat(f.message())
+                    .contains("2 pods run outside gang tb-deploy-web")
                     .contains("web-abc12-a (no group name), web-abc12-b (in \"podgroup-1234\")")
-                    .doesNotContain("web-abc12-c").contains("delete them");
+                    .doesNotContain("web-abc12-c")
+                    .contains("delete them");
         });
     }
 
@@ -81,13 +89,18 @@ class UntiedPodsTest {
     void theListIsBoundedAndTheCountCoversTheRest() {
         ScopeResult result = translation(objects(Map.of("topobridge.io/highest-tier", "2")));
         List<PodTie> pods = new ArrayList<>();
-        IntStream.range(0, 1000).forEach(i -> pods.add(new PodTie("web-abc12-%04d".formatted(i), null, "tb-deploy-web")));
+        IntStream.range(0, 1000)
+                .forEach(i -> pods.add(new PodTie("web-abc12-%04d".formatted(i), null, "tb-deploy-web")));
         Finding finding = UntiedPods.findings(result, pods).get(0);
-        assertThat(finding.message()).contains("1000 pods run").contains("web-abc12-0004").doesNotContain("web-abc12-0005")
+        assertThat(finding.message())
+                .contains("1000 pods run")
+                .contains("web-abc12-0004")
+                .doesNotContain("web-abc12-0005")
                 .contains("and 995 more");
         assertThat(finding.message().length()).isLessThan(1024);
         String hostile = "x".repeat(10_000) + "\n";
-        Finding quoted = UntiedPods.findings(result, List.of(new PodTie("web-abc12-a", hostile, "tb-deploy-web"))).get(0);
+        Finding quoted = UntiedPods.findings(result, List.of(new PodTie("web-abc12-a", hostile, "tb-deploy-web")))
+                .get(0);
         assertThat(quoted.message()).doesNotContain("\n").contains("(10001 chars)");
     }
 
@@ -98,9 +111,11 @@ class UntiedPodsTest {
                 .isEmpty();
         assertThat(UntiedPods.findings(result, List.of())).isEmpty();
         assertThat(UntiedPods.findings(result, List.of(new PodTie("other-1", null, "tb-deploy-other"))))
-                .as("a pod of another gang").isEmpty();
+                .as("a pod of another gang")
+                .isEmpty();
         ScopeResult refused = translation(objects(Map.of("topobridge.io/highest-tier", "9")));
         assertThat(refused.podGroups()).isEmpty();
-        assertThat(UntiedPods.findings(refused, List.of(new PodTie("web-abc12-a", null, "tb-deploy-web")))).isEmpty();
+        assertThat(UntiedPods.findings(refused, List.of(new PodTie("web-abc12-a", null, "tb-deploy-web"))))
+                .isEmpty();
     }
 }

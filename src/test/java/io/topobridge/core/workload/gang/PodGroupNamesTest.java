@@ -27,7 +27,10 @@ class PodGroupNamesTest {
     @Test
     void dottedAndLongNamesAreShortenedWithAHashAndKeepTheirIndex() {
         String dotted = PodGroupNames.deployment("model.v2");
-        assertThat(dotted).matches(DNS_LABEL).startsWith("tb-deploy-model-v2-").isNotEqualTo(PodGroupNames.deployment("model-v2"));
+        assertThat(dotted)
+                .matches(DNS_LABEL)
+                .startsWith("tb-deploy-model-v2-")
+                .isNotEqualTo(PodGroupNames.deployment("model-v2"));
         String longName = PodGroupNames.leaderWorkerSet("a".repeat(80), 12);
         assertThat(longName).hasSize(63).matches(DNS_LABEL).endsWith("-12");
         assertThat(PodGroupNames.leaderWorkerSet("a".repeat(80), 12)).isEqualTo(longName);
@@ -49,12 +52,17 @@ class PodGroupNamesTest {
             String input = raw.toString();
             int group = random.nextInt(200);
             String name = PodGroupNames.leaderWorkerSet(input, group);
-            assertThat(name).as("seed %d input %s", seed, input).matches(DNS_LABEL).hasSizeLessThanOrEqualTo(63)
-                    .startsWith("tb-lws-").doesNotStartWith("podgroup-");
+            assertThat(name)
+                    .as("seed %d input %s", seed, input)
+                    .matches(DNS_LABEL)
+                    .hasSizeLessThanOrEqualTo(63)
+                    .startsWith("tb-lws-")
+                    .doesNotStartWith("podgroup-");
             String key = input + "#" + group;
             String previous = seen.put(name, key);
-            assertThat(previous == null || previous.equals(key)).as("seed %d: %s and %s both give %s", seed,
-                    previous, key, name).isTrue();
+            assertThat(previous == null || previous.equals(key))
+                    .as("seed %d: %s and %s both give %s", seed, previous, key, name)
+                    .isTrue();
         }
     }
 }

@@ -27,7 +27,8 @@ class PodRequestsTest {
                   - name: b
                     resources:
                       limits: {cpu: 250m, memory: 512Mi}
-                """)).containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "750m", "memory", "1536Mi", "nvidia.com/gpu", "4"));
+                """))
+                .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "750m", "memory", "1536Mi", "nvidia.com/gpu", "4"));
     }
 
     @Test
@@ -80,7 +81,8 @@ class PodRequestsTest {
                   containers:
                   - name: app
                     resources: {requests: {cpu: "2", memory: 4Gi, nvidia.com/gpu: "1"}}
-                """)).containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "6250m", "memory", "32888Mi", "nvidia.com/gpu", "1"));
+                """))
+                .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "6250m", "memory", "32888Mi", "nvidia.com/gpu", "1"));
     }
 
     @Test
@@ -99,7 +101,8 @@ class PodRequestsTest {
                   - name: app
                     resources: {requests: {cpu: "two"}}
                 """);
-        assertThatThrownBy(() -> PodRequests.of(pod.getSpec())).hasMessageContaining("container app")
+        assertThatThrownBy(() -> PodRequests.of(pod.getSpec()))
+                .hasMessageContaining("container app")
                 .hasMessageContaining("cpu=\"two\"");
     }
 }
