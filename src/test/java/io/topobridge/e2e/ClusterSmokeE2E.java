@@ -57,7 +57,13 @@ class ClusterSmokeE2E {
     @Test
     void volcanoBindsAPodAndTheFakeKubeletRunsIt() {
         var client = cluster.client();
-        Nodes.create(client, Nodes.node("smoke-node-1").cpu("8").memory("32Gi").build());
+        Nodes.create(
+                client,
+                Nodes.node("smoke-node-1")
+                        .cpu("8")
+                        .memory("32Gi")
+                        .label("topobridge.io/e2e-smoke", "true")
+                        .build());
         client.namespaces()
                 .resource(new NamespaceBuilder()
                         .withNewMetadata()
@@ -81,6 +87,8 @@ class ClusterSmokeE2E {
                         .endMetadata()
                         .withNewSpec()
                         .withSchedulerName("volcano")
+                        // other test classes' nodes may be there too: this node is the one to bind to
+                        .addToNodeSelector("topobridge.io/e2e-smoke", "true")
                         .addNewContainer()
                         .withName("c")
                         .withImage("busybox")
