@@ -26,6 +26,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -135,6 +136,10 @@ public final class DoctorGatherer {
     private DoctorInputs.Webhooks webhooks() {
         WebhookSettings w = settings.webhook();
         String name = w.configurationName();
+        if (!w.enabled()) {
+            // nothing is expected, and with admission off the chart grants no access to the certificate Secret
+            return new DoctorInputs.Webhooks(false, name, null, Map.of());
+        }
         Map<String, List<String>> found = new LinkedHashMap<>();
         var mutating = client.admissionRegistration()
                 .v1()
@@ -267,7 +272,14 @@ public final class DoctorGatherer {
                         .list()
                         .getItems()
                 : List.of();
-        return QueueNames.named(workloads, podGroups, settings.defaultQueue());
+        Map<String, String> namespaceQueues = new HashMap<>();
+        for (var ns : client.namespaces().list().getItems()) {
+            Map<String, String> a = ns.getMetadata().getAnnotations();
+            if (a != null && a.get(VolcanoApi.QUEUE_NAME_ANNOTATION) != null) {
+                namespaceQueues.put(ns.getMetadata().getName(), a.get(VolcanoApi.QUEUE_NAME_ANNOTATION));
+            }
+        }
+        return QueueNames.named(workloads, podGroups, settings.defaultQueue(), namespaceQueues::get);
     }
 
     private boolean crdInstalled(String name) {

@@ -92,6 +92,7 @@ public class DoctorService {
                                 && Topobridge.MANAGED_BY.equals(
                                         pg.getMetadata().getLabels().get(Topobridge.MANAGED_BY_LABEL)))
                         .toList(),
-                settings.defaultQueue());
+                settings.defaultQueue(),
+                ns -> lookup.namespaceAnnotations(ns).get(VolcanoApi.QUEUE_NAME_ANNOTATION));
     }
 }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /** Which Volcano queues the bridge's gangs use, and who names them; the queues' states. */
 final class QueueNames {
@@ -27,9 +28,15 @@ final class QueueNames {
 
     /**
      * Queues named by managed workloads ({@code topobridge.io/queue} or {@code scheduling.volcano.sh/queue-name} on the
-     * workload), by the bridge's PodGroups, and the configured default queue when some managed workload names none.
+     * workload), by the bridge's PodGroups, and for a managed workload that names none the queue it gets: its
+     * namespace's default ({@code scheduling.volcano.sh/queue-name} on the Namespace, from {@code namespaceDefault},
+     * which answers null for none), else the configured default queue.
      */
-    static Map<String, List<String>> named(List<HasMetadata> workloads, List<PodGroup> podGroups, String defaultQueue) {
+    static Map<String, List<String>> named(
+            List<HasMetadata> workloads,
+            List<PodGroup> podGroups,
+            String defaultQueue,
+            Function<String, String> namespaceDefault) {
         Map<String, List<String>> out = new TreeMap<>();
         for (HasMetadata w : workloads) {
             Map<String, String> a = w.getMetadata().getAnnotations();
@@ -39,8 +46,11 @@ final class QueueNames {
             String who = w.getKind() + "/" + w.getMetadata().getNamespace() + "/"
                     + w.getMetadata().getName();
             String queue = a.getOrDefault(Topobridge.QUEUE, a.get(VolcanoApi.QUEUE_NAME_ANNOTATION));
-            out.computeIfAbsent(queue == null ? defaultQueue : queue, k -> new ArrayList<>())
-                    .add(who);
+            if (queue == null) {
+                String ofNamespace = namespaceDefault.apply(w.getMetadata().getNamespace());
+                queue = ofNamespace == null || ofNamespace.isBlank() ? defaultQueue : ofNamespace;
+            }
+            out.computeIfAbsent(queue, k -> new ArrayList<>()).add(who);
         }
         for (PodGroup pg : podGroups) {
             if (pg.getSpec() != null && pg.getSpec().getQueue() != null) {
