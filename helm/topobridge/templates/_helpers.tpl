@@ -112,6 +112,10 @@ list, so it finds exactly the objects this controller makes.
   value: {{ .Values.workloads.maxPodGroupsPerNamespace | quote }}
 - name: TOPOBRIDGE_WORKLOADS_AUTO_TIER_MIN_DOMAINS
   value: {{ .Values.workloads.autoTierMinDomains | quote }}
+- name: TOPOBRIDGE_WORKLOADS_AUTO_WAIT_FOR_ROOM
+  value: {{ .Values.workloads.autoWaitForRoom | quote }}
+- name: TOPOBRIDGE_WORKLOADS_GROUP_ASSEMBLY
+  value: {{ .Values.workloads.groupAssembly | quote }}
 - name: TOPOBRIDGE_WORKLOADS_DEBOUNCE
   value: {{ .Values.workloads.debounce | quote }}
 - name: TOPOBRIDGE_WORKLOADS_MAX_DELAY

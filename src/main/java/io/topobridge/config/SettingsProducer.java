@@ -56,7 +56,8 @@ public class SettingsProducer {
                 workloads.defaultQueue(),
                 WorkloadSettings.UnlistedQueues.parse(workloads.queuesWithoutAllowList()),
                 workloads.maxPodgroupsPerNamespace(),
-                workloads.autoTierMinDomains());
+                workloads.autoTierMinDomains(),
+                workloads.autoWaitForRoom());
     }
 
     @Produces
@@ -101,7 +102,8 @@ public class SettingsProducer {
                 workloads.maxDelay(),
                 workloads.resync(),
                 workloads.requireNamespaceOptIn(),
-                config.admission().namespaceLabel());
+                config.admission().namespaceLabel(),
+                workloads.groupAssembly());
     }
 
     @Produces

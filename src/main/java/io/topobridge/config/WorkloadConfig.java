@@ -48,6 +48,21 @@ public interface WorkloadConfig {
     @WithDefault("1")
     int autoTierMinDomains();
 
+    /**
+     * For {@code topobridge.io/highest-tier: auto} without a written mode: how long a new gang whose chosen tier has
+     * no room today stays {@code hard}, waiting for room there, before it turns {@code soft} (counted from its
+     * PodGroup's creation); 0 to make it soft at once.
+     */
+    @WithDefault("0s")
+    Duration autoWaitForRoom();
+
+    /**
+     * How long the first PodGroup of a {@code topobridge.io/group} waits, after the bridge first sees the group, for
+     * the group's other members (workloads applied together are seen one by one); 0 to write it at once.
+     */
+    @WithDefault("2s")
+    Duration groupAssembly();
+
     /** Period of the full pass over every gang (it writes nothing when nothing changed). */
     @WithDefault("10m")
     Duration resync();

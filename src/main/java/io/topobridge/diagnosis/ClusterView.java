@@ -207,6 +207,17 @@ public class ClusterView implements ProcessPart {
         return p != null && p.hasSynced() && (h == null || h.hasSynced()) && nodes.ready();
     }
 
+    /**
+     * Whether where gangs were placed can be read: the pods and the HyperNodes have both been listed. Until then (the
+     * HyperNode CRD not seen yet, or its list still coming, as after a restart in a large cluster) every bound gang
+     * would seem to sit in no HyperNode at all.
+     */
+    public boolean placementKnown() {
+        SharedIndexInformer<Pod> p = pods;
+        SharedIndexInformer<HyperNode> h = hyperNodes;
+        return p != null && p.hasSynced() && h != null && h.hasSynced();
+    }
+
     @Override
     public Map<String, Object> details() {
         SharedIndexInformer<Pod> p = pods;

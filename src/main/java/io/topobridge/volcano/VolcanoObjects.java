@@ -7,6 +7,7 @@ import io.topobridge.core.topology.DesiredHyperNode;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.volcano.model.PodGroupSpec;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.TreeMap;
 
 /**
@@ -29,6 +30,13 @@ public final class VolcanoObjects {
         return hyperNode;
     }
 
+    /** The annotations the bridge writes on a PodGroup another controller made: how it chose, where it landed. */
+    public static final List<String> ADOPTED_ANNOTATIONS = List.of(
+            Topobridge.CHOSEN_TIER,
+            Topobridge.CHOSEN_SUBGROUP_TIER,
+            Topobridge.ACHIEVED_TIER,
+            Topobridge.ACHIEVED_SUBGROUP_TIERS);
+
     public static PodGroup podGroup(DesiredPodGroup desired) {
         var podGroup = new PodGroup();
         podGroup.setApiVersion(VolcanoApi.PODGROUP_API_VERSION);
@@ -41,7 +49,7 @@ public final class VolcanoObjects {
             podGroup.setSpec(desired.spec());
         } else {
             var placement = new TreeMap<String, String>();
-            for (String key : new String[] {Topobridge.ACHIEVED_TIER, Topobridge.ACHIEVED_SUBGROUP_TIERS}) {
+            for (String key : ADOPTED_ANNOTATIONS) {
                 if (desired.annotations().containsKey(key)) {
                     placement.put(key, desired.annotations().get(key));
                 }

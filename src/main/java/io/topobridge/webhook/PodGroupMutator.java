@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.admission.JsonPatch;
 import io.topobridge.core.finding.UserText;
@@ -96,6 +97,13 @@ public final class PodGroupMutator implements AdmissionWebhook {
         for (String field : List.of("networkTopology", "subGroupPolicy")) {
             if (desired.hasNonNull(field)) {
                 spec.set(field, desired.get(field));
+            }
+        }
+        // how the bridge chose the tiers it adds (highest-tier: auto), as on the PodGroups it owns
+        for (String key : List.of(Topobridge.CHOSEN_TIER, Topobridge.CHOSEN_SUBGROUP_TIER)) {
+            String explanation = wanted.get().annotations().get(key);
+            if (explanation != null) {
+                after.with("metadata").with("annotations").put(key, explanation);
             }
         }
         List<JsonPatch.Operation> patch = JsonPatch.diff(before, after);

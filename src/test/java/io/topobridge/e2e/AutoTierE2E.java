@@ -282,6 +282,92 @@ class AutoTierE2E {
     }
 
     @Test
+    void aibrixsOwnPodGroupGetsTheChosenTierAndItsExplanation() {
+        client.resource(client.getKubernetesSerialization()
+                        .unmarshal("""
+                apiVersion: orchestration.aibrix.ai/v1alpha1
+                kind: StormService
+                metadata:
+                  name: auto-pd
+                  namespace: %s
+                  annotations: {topobridge.io/highest-tier: auto, topobridge.io/subgroup-highest-tier: auto}
+                spec:
+                  replicas: 1
+                  stateful: true
+                  selector: {matchLabels: {app: auto-pd}}
+                  template:
+                    metadata: {labels: {app: auto-pd}}
+                    spec:
+                      schedulingStrategy: {volcanoSchedulingStrategy: {minMember: 4}}
+                      roles:
+                      - name: prefill
+                        replicas: 2
+                        stateful: true
+                        template:
+                          spec:
+                            schedulerName: volcano
+                            containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "4"}}}]
+                      - name: decode
+                        replicas: 2
+                        stateful: true
+                        template:
+                          spec:
+                            schedulerName: volcano
+                            containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "4"}}}]
+                """.formatted(NS), GenericKubernetesResource.class))
+                .create();
+        cluster.waitFor(
+                "AIBrix's RoleSet and its PodGroup",
+                PLACED,
+                () -> client
+                        .genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                        .inNamespace(NS)
+                        .list()
+                        .getItems()
+                        .stream()
+                        .anyMatch(pg -> pg.getMetadata().getName().startsWith("auto-pd")));
+        String name = client
+                .genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(NS)
+                .list()
+                .getItems()
+                .stream()
+                .map(pg -> pg.getMetadata().getName())
+                .filter(n -> n.startsWith("auto-pd"))
+                .findFirst()
+                .orElseThrow();
+        String chosen = "1 (nvlink): 16 GPUs fit in 7 of 7 nvlink domains";
+        cluster.waitFor(
+                "the chosen tier on AIBrix's PodGroup " + name,
+                PLACED,
+                () -> chosen.equals(
+                        podGroup(name).getMetadata().getAnnotations().get("topobridge.io/chosen-tier")));
+        GenericKubernetesResource pg = podGroup(name);
+        assertThat(pg.getMetadata().getLabels()).as("still AIBrix's").doesNotContainKey("app.kubernetes.io/managed-by");
+        assertThat(tier(pg)).isEqualTo(1);
+        assertThat(pg.getMetadata().getAnnotations().get("topobridge.io/chosen-subgroup-tier"))
+                .startsWith("1 (nvlink): ");
+        List<Pod> pods = placed(name, 4);
+        Placement.Domain d = domainOf(pods);
+        print("AIBrix StormService 2+2 x 4 GPUs", pg, d);
+        assertThat(d.tier()).isLessThanOrEqualTo(1);
+        // AIBrix rewrites its PodGroup as the pods start; the PodGroup webhook keeps the explanation on its writes,
+        // so the bridge has nothing to put back
+        cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), PLACED);
+        long mark = cluster.audit().mark();
+        RealCluster.sleep(Duration.ofSeconds(15));
+        List<AuditLog.Write> writes =
+                cluster.audit().writesSince(mark, w -> w.resource().equals("podgroups") && name.equals(w.name()));
+        System.out.printf("AUTO-TIER   writes to AIBrix's PodGroup in 15 s after its gang started: %s%n", writes);
+        assertThat(writes).noneMatch(w -> w.user().equals(RealCluster.BRIDGE));
+        // explain reads the explanation from the PodGroup, as for the bridge's own
+        String explained = cluster.bridge().get("/api/gangs/" + NS + "/" + name).body();
+        assertThat(explained).contains(chosen);
+        assertThat(pg.getMetadata().getAnnotations().get("topobridge.io/chosen-tier"))
+                .isEqualTo(podGroup(name).getMetadata().getAnnotations().get("topobridge.io/chosen-tier"));
+    }
+
+    @Test
     void underLoadTheDefaultModeLetsASecondWideGangStartWhereAHandChosenHardTierWaits() {
         client.resource(deployment("first", 10, 4, annotations("topobridge.io/highest-tier", "auto")))
                 .create();
@@ -337,5 +423,70 @@ class AutoTierE2E {
                 "AUTO-TIER under load: auto placed 2 of 2 wide gangs, hand-chosen tier 2 hard %d of 2%n",
                 waits ? 1 : 2);
         assertThat(waits).isTrue();
+    }
+
+    @Test
+    void withAWaitForRoomASecondWideGangWaitsHardAndGetsTheDomainWhenTheFirstLeaves() {
+        cluster.stopBridge();
+        Duration wait = Duration.ofSeconds(15);
+        try (Bridge bridge = Bridge.on(cluster, "topobridge-room-wait")
+                .set("topobridge.workloads.auto-wait-for-room", wait.toSeconds() + "s")
+                .start()
+                .awaitReady(Duration.ofSeconds(120))) {
+            client.resource(deployment("first", 10, 4, annotations("topobridge.io/highest-tier", "auto")))
+                    .create();
+            Placement.Domain first = domainOf(placed("tb-deploy-first", 10));
+            print("first 10 x 4 GPUs, wait 15 s", podGroup("tb-deploy-first"), first);
+
+            // no room for 40 GPUs in any NVLink domain today: hard all the same, while it waits for room
+            client.resource(deployment("second", 10, 4, annotations("topobridge.io/highest-tier", "auto")))
+                    .create();
+            GenericKubernetesResource second = podGroup("tb-deploy-second");
+            assertThat(tier(second)).isEqualTo(2);
+            assertThat(topology(second).get("mode")).isEqualTo("hard");
+            cluster.waitFor(
+                    "10 pods of the second gang tied",
+                    PLACED,
+                    () -> Placement.gangPods(client, NS, "tb-deploy-second").size() == 10);
+            RealCluster.sleep(Duration.ofSeconds(4));
+            assertThat(Placement.noneBound(Placement.gangPods(client, NS, "tb-deploy-second")))
+                    .as("hard: it waits rather than spread")
+                    .isTrue();
+            // the first gang leaves within the wait: the second gets the NVLink domain it wanted, still hard
+            client.apps().deployments().inNamespace(NS).withName("first").delete();
+            long left = System.nanoTime();
+            Placement.Domain got = domainOf(placed("tb-deploy-second", 10));
+            long placedAfter = Duration.ofNanos(System.nanoTime() - left).toMillis();
+            print("second 10 x 4 GPUs, waited for room", podGroup("tb-deploy-second"), got);
+            System.out.printf("AUTO-TIER second gang placed %d ms after the first was deleted%n", placedAfter);
+            assertThat(got.tier()).as("within the chosen tier 2: " + got).isLessThanOrEqualTo(2);
+            assertThat(topology(podGroup("tb-deploy-second")).get("mode")).isEqualTo("hard");
+
+            // a third wide gang while the second holds the domain: hard for the wait, then soft, then placed
+            client.resource(deployment("third", 10, 4, annotations("topobridge.io/highest-tier", "auto")))
+                    .create();
+            GenericKubernetesResource third = podGroup("tb-deploy-third");
+            assertThat(topology(third).get("mode")).isEqualTo("hard");
+            java.time.Instant created =
+                    java.time.Instant.parse(third.getMetadata().getCreationTimestamp());
+            cluster.waitFor(
+                    "the third gang soft once it has waited " + wait.toSeconds() + " s",
+                    Duration.ofSeconds(60),
+                    () -> "soft".equals(topology(podGroup("tb-deploy-third")).get("mode")));
+            long softAfter = Duration.between(created, java.time.Instant.now()).toMillis();
+            System.out.printf("AUTO-TIER third gang turned soft %d ms after its PodGroup was created%n", softAfter);
+            assertThat(softAfter)
+                    .as("not before the wait is over (creation times are whole seconds)")
+                    .isGreaterThanOrEqualTo(wait.toMillis() - 1000);
+            List<Pod> pods = placed("tb-deploy-third", 10);
+            Placement.Domain d = Placement.of(client)
+                    .lowestCommon(
+                            pods.stream().map(p -> p.getSpec().getNodeName()).toList())
+                    .orElse(null);
+            print("third 10 x 4 GPUs, after its wait", podGroup("tb-deploy-third"), d);
+            assertThat(d == null || d.tier() > 2)
+                    .as("placed across domains: " + d)
+                    .isTrue();
+        }
     }
 }

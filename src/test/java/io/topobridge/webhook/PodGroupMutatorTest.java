@@ -11,6 +11,7 @@ import io.topobridge.core.admission.Rfc6902;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.autotier.AutoTierTranslationTest;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.util.List;
 import java.util.Set;
@@ -40,6 +41,19 @@ class PodGroupMutatorTest {
               - {name: prefill, replicas: 2, template: {spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]}}}
               - {name: decode, replicas: 1, template: {spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]}}}
             ---
+            apiVersion: orchestration.aibrix.ai/v1alpha1
+            kind: RoleSet
+            metadata:
+              name: pd-auto
+              namespace: llm
+              uid: u3
+              annotations: {topobridge.io/highest-tier: auto}
+            spec:
+              schedulingStrategy: {volcanoSchedulingStrategy: {minMember: 2}}
+              roles:
+              - {name: prefill, replicas: 1, template: {spec: {containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "3"}}}]}}}
+              - {name: decode, replicas: 1, template: {spec: {containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "3"}}}]}}}
+            ---
             apiVersion: leaderworkerset.x-k8s.io/v1
             kind: LeaderWorkerSet
             metadata: {name: ds, namespace: llm, uid: u2, annotations: {topobridge.io/highest-tier: "1"}}
@@ -55,7 +69,7 @@ class PodGroupMutatorTest {
         fixture = new WebhookFixture(List.of(new PodGroupMutator(
                 translator,
                 () -> Fixtures.TIERS,
-                new InMemoryLookup(CLUSTER),
+                new InMemoryLookup(CLUSTER).withDomains(() -> AutoTierTranslationTest.domains(4)),
                 Reviews.SERIALIZATION,
                 Set.of("kube-system"))));
     }
@@ -115,6 +129,35 @@ class PodGroupMutatorTest {
         assertThat(after.path("spec").path("subGroupPolicy"))
                 .extracting(p -> p.path("name").asText())
                 .containsExactly("prefill", "decode");
+    }
+
+    @Test
+    void anAutoTierIsAddedWithItsExplanation() {
+        JsonNode after = admitted("UPDATE", podGroup("""
+                apiVersion: scheduling.volcano.sh/v1beta1
+                kind: PodGroup
+                metadata: {name: pd-auto, namespace: llm, labels: {roleset-name: pd-auto},
+                           annotations: {aibrix.ai/owner: rs},
+                           ownerReferences: [{apiVersion: orchestration.aibrix.ai/v1alpha1, kind: RoleSet, name: pd-auto,
+                                              uid: u3, controller: true}]}
+                spec: {minMember: 2, queue: default}
+                """));
+        assertThat(after.path("spec")
+                        .path("networkTopology")
+                        .path("highestTierAllowed")
+                        .asInt())
+                .isEqualTo(2);
+        assertThat(after.path("metadata")
+                        .path("annotations")
+                        .path("topobridge.io/chosen-tier")
+                        .asText())
+                .isEqualTo("2 (rack): 6 GPUs fit in 2 of 2 rack domains; 1 (nvlink) holds at most 4 GPUs");
+        assertThat(after.path("metadata")
+                        .path("annotations")
+                        .path("aibrix.ai/owner")
+                        .asText())
+                .as("AIBrix's own annotations kept")
+                .isEqualTo("rs");
     }
 
     @Test

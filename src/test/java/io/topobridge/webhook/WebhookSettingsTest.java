@@ -20,10 +20,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Admission configuration is mapped once and every invalid value is refused with its key and value. */
-class WebhookSettingsTest {
+public class WebhookSettingsTest {
 
     /** {@code topobridge.admission.*} through the real config mapping: its defaults, with overrides by key. */
-    static AdmissionConfig config(Map<String, Object> overrides) {
+    public static AdmissionConfig config(Map<String, Object> overrides) {
         Map<String, String> properties = new HashMap<>();
         overrides.forEach((key, value) -> properties.put(
                 "topobridge.admission." + key,

@@ -27,6 +27,7 @@ import io.topobridge.core.workload.changes.ObservedPodGroup;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.changes.UntiedPods;
+import io.topobridge.core.workload.gang.PodGroupBuilder;
 import io.topobridge.core.workload.resources.Quantities;
 import io.topobridge.core.workload.translate.ScopeResult;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
@@ -75,18 +76,39 @@ public class WorkloadController implements ProcessPart {
     static final Duration TIERS_GRACE = Duration.ofSeconds(30);
 
     /** What the controller needs from configuration. */
+    /**
+     * @param groupAssembly how long after the bridge first sees a {@code topobridge.io/group} its first PodGroup waits
+     *     for the group's other members (zero: no wait)
+     */
     public record Options(
             boolean enabled,
             Duration debounce,
             Duration maxDelay,
             Duration resync,
             boolean requireNamespaceOptIn,
-            String namespaceLabel) {
+            String namespaceLabel,
+            Duration groupAssembly) {
         public Options {
             Objects.requireNonNull(debounce, "debounce");
             Objects.requireNonNull(maxDelay, "maxDelay");
             Objects.requireNonNull(resync, "resync");
             Objects.requireNonNull(namespaceLabel, "namespaceLabel");
+            Objects.requireNonNull(groupAssembly, "groupAssembly");
+            if (groupAssembly.isNegative()) {
+                throw new IllegalArgumentException(
+                        "topobridge.workloads.group-assembly=" + groupAssembly + ": must not be negative");
+            }
+        }
+
+        /** Without a wait for a group's members. */
+        public Options(
+                boolean enabled,
+                Duration debounce,
+                Duration maxDelay,
+                Duration resync,
+                boolean requireNamespaceOptIn,
+                String namespaceLabel) {
+            this(enabled, debounce, maxDelay, resync, requireNamespaceOptIn, namespaceLabel, Duration.ZERO);
         }
     }
 
@@ -130,6 +152,16 @@ public class WorkloadController implements ProcessPart {
      * count against the namespace's limit even before their watch event arrives (worker thread only).
      */
     private final Map<String, Long> created = new HashMap<>();
+    /**
+     * Groups without a PodGroup yet, by when the bridge first saw them (nanoTime): their first PodGroup waits
+     * {@link Options#groupAssembly()} for the members created with them. Touched on the batch thread only.
+     */
+    private final Map<GangScope, Long> assembling = new HashMap<>();
+    /**
+     * {@code namespace/name} of {@code auto} PodGroups whose wait for room ends in the future, by that end: their scope
+     * is translated again then, when the wait no longer holds them {@code hard}. Touched on the batch thread only.
+     */
+    private final Map<String, java.time.Instant> roomWaits = new HashMap<>();
 
     private static final long CREATED_MEMORY_NANOS = TimeUnit.MINUTES.toNanos(1);
     /** Whether some gang waits because it exceeds the whole cluster: a node change may make room for it. */
@@ -371,7 +403,8 @@ public class WorkloadController implements ProcessPart {
             results.add(notOptedIn(result));
         }
         QueueStates queues = queues();
-        Forest forest = view.forest();
+        // read before the forest: a forest built while the HyperNodes were still being listed is not used for placement
+        Forest forest = view.placementKnown() ? view.forest() : null;
         Amounts cluster = view.clusterAllocatable();
         long now = System.nanoTime();
         created.values().removeIf(at -> now - at > CREATED_MEMORY_NANOS);
@@ -552,9 +585,16 @@ public class WorkloadController implements ProcessPart {
         return out;
     }
 
-    /** Where Volcano put each of the scope's gangs whose pods are all bound. */
+    /**
+     * Where Volcano put each of the scope's gangs whose pods are all bound; none without a forest, while the pods or
+     * HyperNodes are still being read (each gang then keeps the achieved tier its PodGroup carries, rather than a restart writing
+     * "none" on every placed gang and then its tier back).
+     */
     private Map<String, Achieved> placed(ScopeResult result, Forest forest) {
         Map<String, Achieved> out = new HashMap<>();
+        if (forest == null) {
+            return out;
+        }
         for (DesiredPodGroup desired : result.podGroups()) {
             PodGroup current = lookup.podGroup(desired.namespace(), desired.name());
             if (current != null) {
@@ -600,7 +640,7 @@ public class WorkloadController implements ProcessPart {
 
     /** Brings one scope's PodGroups in line with its translation and publishes its findings. */
     void reconcile(ScopeResult result, QueueStates queues) {
-        reconcile(result, queues, view.forest(), view.clusterAllocatable(), List.of());
+        reconcile(result, queues, view.placementKnown() ? view.forest() : null, view.clusterAllocatable(), List.of());
     }
 
     /** Returns the scope's findings. */
@@ -609,6 +649,13 @@ public class WorkloadController implements ProcessPart {
         GangScope scope = result.scope();
         LOG.debugf("reconciling %s", scope);
         String prefix = scope.namespace() + "/";
+        long assemblyLeft = assemblyLeft(result, prefix);
+        if (assemblyLeft > 0) {
+            LOG.debugf(
+                    "%s: its first PodGroup waits %d ms for the group's other members",
+                    scope, assemblyLeft / 1_000_000);
+            return List.of();
+        }
         Set<String> unseen = new java.util.HashSet<>();
         created.keySet().stream()
                 .filter(k -> k.startsWith(prefix))
@@ -639,8 +686,87 @@ public class WorkloadController implements ProcessPart {
                 release(release.name(), release.namespace());
             }
         }
+        recheckAfterRoomWait(result);
         publish(scope, result, found);
         return found;
+    }
+
+    /**
+     * Under {@code topobridge.workloads.auto-wait-for-room}, a new {@code auto} gang is {@code hard} until its PodGroup
+     * is as old as the wait, and may turn {@code soft} then: its scope is translated again at that moment (once per
+     * PodGroup; a translation that changes nothing writes nothing).
+     */
+    private void recheckAfterRoomWait(ScopeResult result) {
+        java.time.Duration wait = translator.settings().autoWaitForRoom();
+        if (wait.isZero() || timer == null || timer.isShutdown()) {
+            return;
+        }
+        java.time.Instant now = java.time.Instant.now();
+        roomWaits.values().removeIf(end -> end.isBefore(now.minusSeconds(60)));
+        for (DesiredPodGroup desired : result.podGroups()) {
+            if (!desired.annotations().containsKey(Topobridge.CHOSEN_TIER)
+                    && !desired.annotations().containsKey(Topobridge.CHOSEN_SUBGROUP_TIER)) {
+                continue;
+            }
+            PodGroup current = lookup.podGroup(desired.namespace(), desired.name());
+            java.util.Optional<java.time.Instant> ends = current == null
+                    ? java.util.Optional.of(now.plus(wait))
+                    : translator.settings().roomWaitEnd(current.getMetadata().getCreationTimestamp());
+            if (ends.isEmpty()) {
+                continue;
+            }
+            java.time.Instant end = ends.get();
+            String key = desired.namespace() + "/" + desired.name();
+            if (!end.isAfter(now)
+                    || end.equals(roomWaits.get(key))
+                    || (current == null && roomWaits.containsKey(key))) {
+                continue;
+            }
+            roomWaits.put(key, end);
+            GangScope scope = result.scope();
+            long delay = java.time.Duration.between(now, end).toMillis() + 200;
+            timer.schedule(() -> submit(scope), delay, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * How long (nanoseconds) a group's first PodGroup still waits for the group's other members; 0 when it may be
+     * written. The members of a {@code topobridge.io/group} are separate objects, usually applied together but seen
+     * one by one: a PodGroup made from the first member alone lets Volcano start that member as a gang of its own, and
+     * place the next member's pods before the PodGroup has their subgroup (outside its tier). Pods naming a PodGroup
+     * that does not exist yet are not scheduled, so waiting is safe. Later changes to the group are written at once.
+     */
+    private long assemblyLeft(ScopeResult result, String prefix) {
+        GangScope scope = result.scope();
+        if (!(scope instanceof GangScope.Group) || options.groupAssembly().isZero()) {
+            return 0;
+        }
+        boolean exists = result.podGroups().isEmpty()
+                || lookup.podGroups(scope.namespace()).stream().anyMatch(pg -> {
+                    Map<String, String> a = pg.getMetadata().getAnnotations();
+                    return a != null && scope.key().equals(a.get(PodGroupBuilder.GANG_ANNOTATION));
+                })
+                || result.podGroups().stream().anyMatch(pg -> created.containsKey(prefix + pg.name()));
+        long now = System.nanoTime();
+        if (exists) {
+            assembling.remove(scope);
+            return 0;
+        }
+        Long first = assembling.get(scope);
+        if (first == null) {
+            assembling.put(scope, now);
+            long wait = options.groupAssembly().toNanos();
+            if (timer != null && !timer.isShutdown()) {
+                timer.schedule(() -> submit(scope), wait, TimeUnit.NANOSECONDS);
+            }
+            return wait;
+        }
+        long left = first + options.groupAssembly().toNanos() - now;
+        if (left <= 0) {
+            assembling.remove(scope);
+            return 0;
+        }
+        return left;
     }
 
     private void release(String name, String namespace) {

@@ -37,8 +37,18 @@ public final class TierDomains {
 
     private final Map<Integer, List<Domain>> byTier;
     private final Map<Integer, String> names;
+    private final Forest forest;
+    private final Map<String, List<PodView>> boundByGang;
 
     public TierDomains(Map<Integer, List<Domain>> byTier, Map<Integer, String> names) {
+        this(byTier, names, Forest.EMPTY, Map.of());
+    }
+
+    private TierDomains(
+            Map<Integer, List<Domain>> byTier,
+            Map<Integer, String> names,
+            Forest forest,
+            Map<String, List<PodView>> boundByGang) {
         Map<Integer, List<Domain>> copy = new TreeMap<>();
         byTier.forEach((tier, domains) -> {
             List<Domain> sorted = new ArrayList<>(domains);
@@ -47,6 +57,8 @@ public final class TierDomains {
         });
         this.byTier = java.util.Collections.unmodifiableMap(copy);
         this.names = Map.copyOf(names);
+        this.forest = forest;
+        this.boundByGang = boundByGang;
     }
 
     /** The domains of the HyperNodes in {@code forest}, sized from the nodes under each and the pods bound there. */
@@ -55,15 +67,16 @@ public final class TierDomains {
         nodes.forEach(n -> allocatable.put(n.name(), n.allocatable()));
         Map<String, Amounts> used = new HashMap<>();
         Map<String, Map<String, Amounts>> usedByGang = new HashMap<>();
+        Map<String, List<PodView>> boundByGang = new HashMap<>();
         for (PodView pod : pods) {
             if (!pod.bound()) {
                 continue;
             }
             used.merge(pod.node(), pod.requests(), Amounts::plus);
             if (pod.podGroup() != null) {
-                usedByGang
-                        .computeIfAbsent(pod.node(), k -> new HashMap<>())
-                        .merge(pod.namespace() + "/" + pod.podGroup(), pod.requests(), Amounts::plus);
+                String gang = pod.namespace() + "/" + pod.podGroup();
+                usedByGang.computeIfAbsent(pod.node(), k -> new HashMap<>()).merge(gang, pod.requests(), Amounts::plus);
+                boundByGang.computeIfAbsent(gang, k -> new ArrayList<>()).add(pod);
             }
         }
         Map<Integer, List<Domain>> byTier = new TreeMap<>();
@@ -85,7 +98,20 @@ public final class TierDomains {
             }
             byTier.computeIfAbsent(h.tier(), k -> new ArrayList<>()).add(new Domain(h.name(), size, free, gangs));
         }
-        return new TierDomains(byTier, forest.tiers());
+        return new TierDomains(byTier, forest.tiers(), forest, boundByGang);
+    }
+
+    /** The bound pods of one gang ({@code ns/podgroup}); none when the domains were not built from pods. */
+    public List<PodView> boundPodsOf(String gang) {
+        return boundByGang.getOrDefault(gang, List.of());
+    }
+
+    /** The domain of {@code tier} holding a node, if the HyperNodes put it under one. */
+    public java.util.Optional<String> domainOf(String node, int tier) {
+        return forest.ancestors(node).stream()
+                .filter(h -> h.tier() == tier)
+                .map(HyperNodeView::name)
+                .findFirst();
     }
 
     /** Whether any domain is known. */
@@ -103,6 +129,7 @@ public final class TierDomains {
         return Objects.requireNonNullElse(names.get(tier), "");
     }
 
+    /** Equal when the domains (sizes, room, each gang's use) and tier names are; the pods behind them may differ. */
     @Override
     public boolean equals(Object o) {
         return o instanceof TierDomains other && byTier.equals(other.byTier) && names.equals(other.names);

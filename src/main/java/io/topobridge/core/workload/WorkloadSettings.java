@@ -1,6 +1,7 @@
 package io.topobridge.core.workload;
 
 import io.topobridge.core.finding.UserText;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -12,9 +13,15 @@ import java.util.Objects;
  * @param maxPodGroupsPerNamespace how many PodGroups the bridge makes at most in one namespace
  * @param autoTierMinDomains for {@code highest-tier: auto}, how many domains of a tier must be able to hold a gang
  *     for that tier to be chosen
+ * @param autoWaitForRoom for {@code highest-tier: auto} without a written mode, how long a new gang whose chosen tier
+ *     has no room today stays {@code hard} (waiting for room there) before it turns {@code soft}; zero: soft at once
  */
 public record WorkloadSettings(
-        String defaultQueue, UnlistedQueues unlistedQueues, int maxPodGroupsPerNamespace, int autoTierMinDomains) {
+        String defaultQueue,
+        UnlistedQueues unlistedQueues,
+        int maxPodGroupsPerNamespace,
+        int autoTierMinDomains,
+        Duration autoWaitForRoom) {
 
     /** Configuration key of {@link #unlistedQueues}. */
     public static final String UNLISTED_QUEUES_KEY = "topobridge.workloads.queues-without-allow-list";
@@ -22,6 +29,10 @@ public record WorkloadSettings(
     public static final String MAX_POD_GROUPS_KEY = "topobridge.workloads.max-podgroups-per-namespace";
     /** Configuration key of {@link #autoTierMinDomains}. */
     public static final String AUTO_TIER_MIN_DOMAINS_KEY = "topobridge.workloads.auto-tier-min-domains";
+    /** Configuration key of {@link #autoWaitForRoom}. */
+    public static final String AUTO_WAIT_FOR_ROOM_KEY = "topobridge.workloads.auto-wait-for-room";
+    /** The longest {@link #autoWaitForRoom} accepted. */
+    public static final Duration MAX_AUTO_WAIT_FOR_ROOM = Duration.ofHours(24);
     /** Default of {@link #maxPodGroupsPerNamespace}. */
     public static final int DEFAULT_MAX_POD_GROUPS = 500;
 
@@ -60,11 +71,43 @@ public record WorkloadSettings(
             throw new IllegalArgumentException(
                     AUTO_TIER_MIN_DOMAINS_KEY + "=" + autoTierMinDomains + ": must be at least 1");
         }
+        Objects.requireNonNull(autoWaitForRoom, "autoWaitForRoom");
+        if (autoWaitForRoom.isNegative() || autoWaitForRoom.compareTo(MAX_AUTO_WAIT_FOR_ROOM) > 0) {
+            throw new IllegalArgumentException(AUTO_WAIT_FOR_ROOM_KEY + "=" + autoWaitForRoom
+                    + ": must be between 0s and " + MAX_AUTO_WAIT_FOR_ROOM.toHours() + "h");
+        }
+    }
+
+    /** Queue rules, limits and the number of domains for {@code auto}; a gang without room turns soft at once. */
+    public WorkloadSettings(
+            String defaultQueue, UnlistedQueues unlistedQueues, int maxPodGroupsPerNamespace, int autoTierMinDomains) {
+        this(defaultQueue, unlistedQueues, maxPodGroupsPerNamespace, autoTierMinDomains, Duration.ZERO);
     }
 
     /** Queue rules and limits with the default of one domain for {@code auto}. */
     public WorkloadSettings(String defaultQueue, UnlistedQueues unlistedQueues, int maxPodGroupsPerNamespace) {
         this(defaultQueue, unlistedQueues, maxPodGroupsPerNamespace, 1);
+    }
+
+    /**
+     * When a gang whose PodGroup was created at {@code creationTimestamp} (RFC 3339, as the API server writes it) has
+     * waited {@link #autoWaitForRoom} for room; empty when the time cannot be read (such a gang has waited enough).
+     */
+    public java.util.Optional<java.time.Instant> roomWaitEnd(String creationTimestamp) {
+        if (creationTimestamp == null) {
+            return java.util.Optional.empty();
+        }
+        try {
+            return java.util.Optional.of(
+                    java.time.Instant.parse(creationTimestamp).plus(autoWaitForRoom));
+        } catch (java.time.format.DateTimeParseException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /** These settings with another wait for room under {@code auto}. */
+    public WorkloadSettings withAutoWaitForRoom(Duration wait) {
+        return new WorkloadSettings(defaultQueue, unlistedQueues, maxPodGroupsPerNamespace, autoTierMinDomains, wait);
     }
 
     /** The defaults with another number of domains for {@code auto}. */

@@ -36,20 +36,32 @@ final class TestClusters {
 
     /** A registry that knows Volcano's CRDs are installed (the mock has them). */
     static KindRegistry registryWithVolcano(MockCluster cluster) {
+        return registryWith(
+                cluster,
+                "podgroups.scheduling.volcano.sh",
+                "queues.scheduling.volcano.sh",
+                "hypernodes.topology.volcano.sh");
+    }
+
+    /** A registry that has seen the named CRDs as the mock holds them, and no other. */
+    static KindRegistry registryWith(MockCluster cluster, String... crdNames) {
         var registry = new KindRegistry(cluster.client());
-        for (String name : new String[] {
-            "podgroups.scheduling.volcano.sh", "queues.scheduling.volcano.sh", "hypernodes.topology.volcano.sh"
-        }) {
-            registry.update(
-                    name,
-                    cluster.client()
-                            .apiextensions()
-                            .v1()
-                            .customResourceDefinitions()
-                            .withName(name)
-                            .get());
+        for (String name : crdNames) {
+            seen(cluster, registry, name);
         }
         return registry;
+    }
+
+    /** Tells the registry the CRD {@code crdName} as the mock holds it, as CRD discovery would. */
+    static void seen(MockCluster cluster, KindRegistry registry, String crdName) {
+        registry.update(
+                crdName,
+                cluster.client()
+                        .apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .withName(crdName)
+                        .get());
     }
 
     static <T extends HasMetadata> T create(MockCluster cluster, T object) {

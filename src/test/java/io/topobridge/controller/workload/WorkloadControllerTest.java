@@ -118,6 +118,22 @@ class WorkloadControllerTest {
         await().atMost(WAIT).until(() -> wiring.controller.fullPasses() > full);
     }
 
+    /** A Deployment in {@code llm} of one-GPU pods: its name, annotations and replicas to fill in. */
+    private static final String GROUP_MEMBER = """
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata:
+              name: %s
+              namespace: llm
+              annotations: {%s}
+            spec:
+              replicas: %d
+              selector: {matchLabels: {app: %1$s}}
+              template:
+                metadata: {labels: {app: %1$s}}
+                spec: {containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]}
+            """;
+
     private static String deployment(int replicas, String annotations, String labels) {
         return """
                 apiVersion: apps/v1
@@ -295,6 +311,135 @@ class WorkloadControllerTest {
         assertThat(podGroupWrites())
                 .as("a resync with nothing changed writes nothing")
                 .isEmpty();
+    }
+
+    @Test
+    void anAutoGangWithoutRoomWaitsHardThenTurnsSoftWhenTheWaitIsOverWithNoEventToWakeIt() {
+        for (String n : List.of("n1", "n2", "n3", "n4")) {
+            node(n);
+            // 3 of the node's 4 GPUs taken: no NVLink partition (two nodes) has room for 4 GPUs
+            cluster.client().resource(Fixtures.pod("""
+                            apiVersion: v1
+                            kind: Pod
+                            metadata: {name: busy-%s, namespace: other}
+                            spec:
+                              nodeName: %s
+                              containers:
+                              - name: c
+                                image: busy
+                                resources: {requests: {nvidia.com/gpu: "3"}, limits: {nvidia.com/gpu: "3"}}
+                            status: {phase: Running}
+                            """.formatted(n, n))).create();
+        }
+        hyperNode("nv-a", 1, "nvlink", true, "n1", "n2");
+        hyperNode("nv-b", 1, "nvlink", true, "n3", "n4");
+        hyperNode("rack-a", 2, "rack", false, "nv-a", "nv-b");
+        hyperNode("spine", 3, "spine", false, "rack-a");
+        wiring = new Wiring(
+                cluster.client(),
+                registry,
+                Fixtures.TIERS,
+                Wiring.DEFAULTS,
+                null,
+                io.topobridge.core.workload.WorkloadSettings.defaults().withAutoWaitForRoom(Duration.ofSeconds(3)));
+        wiring.controller.start();
+        await().atMost(WAIT).until(wiring.controller::ready);
+        cluster.dispatcher().clearLog();
+
+        // 2 pods of 2 GPUs: one NVLink partition holds them when empty, none has room today
+        apply(deployment(2, "topobridge.io/highest-tier: auto", "team: a"));
+        await().atMost(WAIT).until(() -> chosenTier() != null);
+        long created = System.nanoTime();
+        assertThat(podGroup("tb-deploy-vllm").getSpec().getNetworkTopology().getHighestTierAllowed())
+                .isEqualTo(1);
+        assertThat(podGroup("tb-deploy-vllm").getSpec().getNetworkTopology().getMode())
+                .as("hard while it waits for room")
+                .isEqualTo(io.topobridge.volcano.model.NetworkTopologySpec.ModeEnum.HARD);
+
+        await().atMost(WAIT)
+                .until(() -> podGroup("tb-deploy-vllm")
+                                .getSpec()
+                                .getNetworkTopology()
+                                .getMode()
+                        == io.topobridge.volcano.model.NetworkTopologySpec.ModeEnum.SOFT);
+        long softAfter = Duration.ofNanos(System.nanoTime() - created).toMillis();
+        assertThat(softAfter)
+                .as("soft once the PodGroup is 3 s old (its creation time has whole seconds)")
+                .isGreaterThanOrEqualTo(1_500);
+        settle();
+        assertThat(podGroupWrites())
+                .as("the create, then the mode when the wait is over")
+                .hasSize(2);
+
+        cluster.dispatcher().clearLog();
+        resyncAndSettle();
+        assertThat(podGroupWrites())
+                .as("a resync after the wait writes nothing")
+                .isEmpty();
+    }
+
+    @Test
+    void aRestartBeforeTheHyperNodesAreReadKeepsThePlacedGangsAchievedTierAndWritesNothing() {
+        for (String n : List.of("n1", "n2")) {
+            node(n);
+        }
+        hyperNode("nv-a", 1, "nvlink", true, "n1", "n2");
+        hyperNode("rack-a", 2, "rack", false, "nv-a");
+        hyperNode("spine", 3, "spine", false, "rack-a");
+        startController(Wiring.DEFAULTS);
+        apply(deployment(2, "topobridge.io/highest-tier: rack", "team: a"));
+        await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") != null);
+        for (String n : List.of("n1", "n2")) {
+            cluster.client().resource(Fixtures.pod("""
+                            apiVersion: v1
+                            kind: Pod
+                            metadata:
+                              name: vllm-%s
+                              namespace: llm
+                              annotations: {scheduling.k8s.io/group-name: tb-deploy-vllm}
+                            spec:
+                              nodeName: %s
+                              schedulerName: volcano
+                              containers:
+                              - name: c
+                                image: vllm
+                                resources: {limits: {nvidia.com/gpu: "2"}}
+                            status: {phase: Running}
+                            """.formatted(n, n))).create();
+        }
+        await().atMost(WAIT)
+                .until(() -> "1"
+                        .equals(podGroup("tb-deploy-vllm")
+                                .getMetadata()
+                                .getAnnotations()
+                                .get("topobridge.io/achieved-tier")));
+        settle();
+        wiring.controller.stop();
+        wiring.lookup.stop();
+        wiring.view.stop();
+        wiring.nodes.stop();
+
+        // restarted, and the HyperNode CRD not seen yet (as while its list is still coming in a large cluster)
+        KindRegistry unseen =
+                TestClusters.registryWith(cluster, "podgroups.scheduling.volcano.sh", "queues.scheduling.volcano.sh");
+        wiring = new Wiring(cluster.client(), unseen, Fixtures.TIERS, Wiring.DEFAULTS);
+        cluster.dispatcher().clearLog();
+        wiring.controller.start();
+        await().atMost(WAIT).until(wiring.controller::ready);
+        settle();
+        assertThat(podGroupWrites())
+                .as("no \"none\" for a gang whose HyperNodes are not read yet")
+                .isEmpty();
+
+        TestClusters.seen(cluster, unseen, "hypernodes.topology.volcano.sh");
+        await().atMost(WAIT).until(wiring.view::placementKnown);
+        settle();
+        resyncAndSettle();
+        assertThat(podGroupWrites())
+                .as("the same tier once they are read: nothing to write")
+                .isEmpty();
+        assertThat(podGroup("tb-deploy-vllm").getMetadata().getAnnotations())
+                .containsEntry("topobridge.io/achieved-tier", "1");
     }
 
     @Test
@@ -581,24 +726,49 @@ class WorkloadControllerTest {
     }
 
     @Test
+    void aGroupsFirstPodGroupWaitsForTheMembersAppliedWithIt() {
+        startController(new WorkloadController.Options(
+                true,
+                Duration.ofMillis(50),
+                Duration.ofSeconds(2),
+                Duration.ofMinutes(10),
+                false,
+                "topobridge.io/enabled",
+                Duration.ofSeconds(3)));
+        long start = System.nanoTime();
+        apply(GROUP_MEMBER.formatted("prefill", "topobridge.io/group: pd, topobridge.io/highest-tier: \"2\"", 3));
+        await().pollDelay(Duration.ofMillis(500)).atMost(WAIT).until(() -> true);
+        assertThat(podGroupWrites())
+                .as("nothing written while the group assembles")
+                .isEmpty();
+        apply(GROUP_MEMBER.formatted("decode", "topobridge.io/group: pd", 1));
+        await().atMost(WAIT).until(() -> podGroup("tb-group-pd") != null);
+        long waited = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        settle();
+        assertThat(waited).as("the first write waits for the assembly").isGreaterThanOrEqualTo(3000);
+        assertThat(podGroupWrites()).as("one write, with both members").hasSize(1);
+        assertThat(podGroup("tb-group-pd").getSpec().getMinMember()).isEqualTo(4);
+        assertThat(podGroup("tb-group-pd").getSpec().getSubGroupPolicy())
+                .extracting(p -> p.getName())
+                .containsExactlyInAnyOrder("deploy-prefill", "deploy-decode");
+
+        // once the group has its PodGroup, a change is written at once
+        cluster.dispatcher().clearLog();
+        long scaled = System.nanoTime();
+        apply(GROUP_MEMBER.formatted("decode", "topobridge.io/group: pd", 2));
+        await().atMost(WAIT).until(() -> podGroup("tb-group-pd").getSpec().getMinMember() == 5);
+        assertThat(Duration.ofNanos(System.nanoTime() - scaled).toMillis())
+                .as("no assembly wait for an existing group")
+                .isLessThan(3000);
+        settle();
+        assertThat(podGroupWrites()).hasSize(1);
+    }
+
+    @Test
     void groupMembershipChangesMoveTheWorkloadBetweenGangs() {
         startController(Wiring.DEFAULTS);
-        String member = """
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata:
-                  name: %s
-                  namespace: llm
-                  annotations: {%s}
-                spec:
-                  replicas: %d
-                  selector: {matchLabels: {app: %1$s}}
-                  template:
-                    metadata: {labels: {app: %1$s}}
-                    spec: {containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]}
-                """;
-        apply(member.formatted("prefill", "topobridge.io/group: pd, topobridge.io/highest-tier: \"2\"", 3));
-        apply(member.formatted("decode", "topobridge.io/group: pd", 1));
+        apply(GROUP_MEMBER.formatted("prefill", "topobridge.io/group: pd, topobridge.io/highest-tier: \"2\"", 3));
+        apply(GROUP_MEMBER.formatted("decode", "topobridge.io/group: pd", 1));
         await().atMost(WAIT)
                 .until(() -> podGroup("tb-group-pd") != null
                         && podGroup("tb-group-pd").getSpec().getMinMember() == 4);
@@ -606,7 +776,7 @@ class WorkloadControllerTest {
         assertThat(podGroup("tb-group-pd").getMetadata().getOwnerReferences()).hasSize(2);
 
         cluster.dispatcher().clearLog();
-        apply(member.formatted("decode", "topobridge.io/highest-tier: \"1\"", 1));
+        apply(GROUP_MEMBER.formatted("decode", "topobridge.io/highest-tier: \"1\"", 1));
         await().atMost(WAIT)
                 .until(() -> podGroup("tb-deploy-decode") != null
                         && podGroup("tb-group-pd").getSpec().getMinMember() == 3);

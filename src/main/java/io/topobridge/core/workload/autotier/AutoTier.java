@@ -16,7 +16,8 @@ import java.util.TreeMap;
  * the need when empty (their nodes' allocatable summed); failing that, the lowest at which one domain could; failing
  * that, none fits and the top tier is chosen, soft. The mode, unless the user wrote one, is {@code hard} when some
  * domain of the chosen tier has room for the need today (free capacity, counting what the gang itself already uses
- * there as free) and {@code soft} otherwise. The explanation is a deterministic sentence of allocatable figures only,
+ * there as free) and {@code soft} otherwise — or {@code hard} still while the gang may wait for room (a new gang,
+ * under {@code topobridge.workloads.auto-wait-for-room}). The explanation is a deterministic sentence of allocatable figures only,
  * so it changes when the topology does, not when pods come and go.
  */
 public final class AutoTier {
@@ -57,6 +58,26 @@ public final class AutoTier {
      */
     public static Choice choose(
             Amounts need, TierDomains domains, int highest, int minDomains, String gang, TopologyMode written) {
+        return choose(need, domains, highest, minDomains, gang, written, false, false);
+    }
+
+    /**
+     * As {@link #choose(Amounts, TierDomains, int, int, String, TopologyMode)}; with {@code wholeGang} (the need is
+     * the whole PodGroup's, not one subgroup's), a gang whose bound pods already sit in more than one domain of the
+     * chosen tier is {@code soft} unless the user wrote a mode: it was placed across domains (soft, when there was
+     * no room), and {@code hard} would promise what its placement does not keep — and hold every replacement pod to
+     * a domain the running pods are not in. With {@code waitForRoom} a gang without room today in any domain of the
+     * chosen tier is {@code hard} all the same (it waits for room there instead of being placed across domains).
+     */
+    public static Choice choose(
+            Amounts need,
+            TierDomains domains,
+            int highest,
+            int minDomains,
+            String gang,
+            TopologyMode written,
+            boolean wholeGang,
+            boolean waitForRoom) {
         if (highest < 1) {
             throw new IllegalArgumentException("no tier to choose from");
         }
@@ -112,8 +133,16 @@ public final class AutoTier {
         }
         TopologyMode mode = written;
         if (mode == null) {
+            long holdingOwnPods = gang == null
+                    ? 0
+                    : at.stream()
+                            .filter(d -> {
+                                Amounts own = d.gangUse().get(gang);
+                                return own != null && !own.isEmpty();
+                            })
+                            .count();
             boolean room = at.stream().anyMatch(d -> d.freeFor(gang).covers(rel));
-            mode = room ? TopologyMode.HARD : TopologyMode.SOFT;
+            mode = (room || waitForRoom) && !(wholeGang && holdingOwnPods > 1) ? TopologyMode.HARD : TopologyMode.SOFT;
         }
         return new Choice(chosen, mode, true, sentence.toString());
     }

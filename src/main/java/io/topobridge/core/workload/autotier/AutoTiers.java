@@ -2,6 +2,7 @@ package io.topobridge.core.workload.autotier;
 
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.diagnosis.PodView;
 import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
@@ -38,14 +39,18 @@ public final class AutoTiers {
 
     private AutoTiers() {}
 
-    /** The intent as it stands when it names no {@code auto} tier. */
+    /**
+     * The intent as it stands when it names no {@code auto} tier. {@code waitForRoom}: the gang may still wait for
+     * room in its chosen tiers, which are then {@code hard} even without room today.
+     */
     public static Resolution resolve(
             GangPlan plan,
             GangIntent intent,
             TierCatalog tiers,
             TierDomains domains,
             int minDomains,
-            List<ObjectRef> subjects) {
+            List<ObjectRef> subjects,
+            boolean waitForRoom) {
         if (!intent.autoTier() && !intent.autoSubgroupTier()) {
             return new Resolution(intent, Map.of(), List.of(), false);
         }
@@ -70,8 +75,8 @@ public final class AutoTiers {
         Integer gangTier = intent.highestTier();
         TopologyMode gangMode = intent.mode();
         if (intent.autoTier()) {
-            AutoTier.Choice choice =
-                    AutoTier.choose(need(plan.roles()), domains, tiers.top(), minDomains, gang, intent.mode());
+            AutoTier.Choice choice = AutoTier.choose(
+                    need(plan.roles()), domains, tiers.top(), minDomains, gang, intent.mode(), true, waitForRoom);
             gangTier = choice.tier();
             gangMode = choice.mode();
             if (intent.subgroupTier() != null && intent.subgroupTier() > gangTier) {
@@ -89,10 +94,20 @@ public final class AutoTiers {
             Amounts subNeed = plan.level() == GangPlan.Level.SUBGROUP ? need(plan.roles()) : subgroupNeed(plan);
             if (subNeed != null) {
                 int highest = gangTier != null ? gangTier : tiers.top();
-                AutoTier.Choice choice =
-                        AutoTier.choose(subNeed, domains, highest, minDomains, gang, intent.subgroupMode());
+                // a PodGroup that is itself one subgroup: its own pods across domains keep it soft, as a gang's do
+                boolean wholePodGroup = plan.level() == GangPlan.Level.SUBGROUP;
+                AutoTier.Choice choice = AutoTier.choose(
+                        subNeed, domains, highest, minDomains, gang, intent.subgroupMode(), wholePodGroup, waitForRoom);
                 subTier = choice.tier();
                 subMode = choice.mode();
+                if (intent.subgroupMode() == null
+                        && subMode == TopologyMode.HARD
+                        && !wholePodGroup
+                        && subgroupSpread(plan, domains, gang, subTier)) {
+                    // as for the whole gang: a subgroup placed soft across domains stays soft, or the PodGroup would
+                    // promise a domain its running pods are not in
+                    subMode = TopologyMode.SOFT;
+                }
                 annotations.put(Topobridge.CHOSEN_SUBGROUP_TIER, choice.explanation());
                 if (!choice.fits()) {
                     noFit(findings, subjects, plan.name(), "one subgroup", choice);
@@ -100,6 +115,56 @@ public final class AutoTiers {
             }
         }
         return new Resolution(intent.resolved(gangTier, gangMode, subTier, subMode), annotations, findings, false);
+    }
+
+    /**
+     * Whether the bound pods of one subgroup instance of the gang sit in more than one domain of {@code tier}: the
+     * pods split as Volcano splits them (the first subgroup whose selector takes a pod, keyed by the values of its
+     * {@code matchLabelKeys}); a node under no domain of the tier counts as a domain of its own.
+     */
+    static boolean subgroupSpread(GangPlan plan, TierDomains domains, String gang, int tier) {
+        Map<String, java.util.Set<String>> domainsByInstance = new java.util.HashMap<>();
+        for (PodView pod : domains.boundPodsOf(gang)) {
+            for (SubGroupPlan sub : plan.subGroups()) {
+                if (!takes(sub, pod.labels())) {
+                    continue;
+                }
+                if (!sub.matchLabelKeys().stream().allMatch(pod.labels()::containsKey)) {
+                    break;
+                }
+                StringBuilder key = new StringBuilder(sub.name());
+                sub.matchLabelKeys()
+                        .forEach(k -> key.append('/').append(pod.labels().get(k)));
+                String domain = domains.domainOf(pod.node(), tier).orElse("node " + pod.node());
+                java.util.Set<String> seen =
+                        domainsByInstance.computeIfAbsent(key.toString(), k -> new java.util.HashSet<>());
+                seen.add(domain);
+                if (seen.size() > 1) {
+                    return true;
+                }
+                break;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a subgroup's selector takes a pod: its labels, its required keys, none of its excluded values. */
+    private static boolean takes(SubGroupPlan sub, Map<String, String> labels) {
+        for (var e : sub.matchLabels().entrySet()) {
+            if (!e.getValue().equals(labels.get(e.getKey()))) {
+                return false;
+            }
+        }
+        if (!labels.keySet().containsAll(sub.existsKeys())) {
+            return false;
+        }
+        for (var e : sub.excluded().entrySet()) {
+            String value = labels.get(e.getKey());
+            if (value != null && e.getValue().contains(value)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void noFit(

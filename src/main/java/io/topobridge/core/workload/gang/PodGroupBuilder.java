@@ -50,7 +50,7 @@ public final class PodGroupBuilder {
 
     /**
      * @param explanations annotations that say how the bridge chose (e.g. {@code topobridge.io/chosen-tier}), written
-     *     on PodGroups the bridge owns
+     *     on the PodGroups the bridge owns and on those it adopts
      */
     public static Built build(
             GangPlan plan,
@@ -160,9 +160,9 @@ public final class PodGroupBuilder {
         Map<String, String> labels = plan.ownership() == DesiredPodGroup.Ownership.OWNED
                 ? Map.of(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
                 : Map.of();
-        Map<String, String> annotations = Map.of();
+        // how the bridge chose goes on adopted PodGroups too: the tiers it explains are the bridge's fields there
+        Map<String, String> annotations = new TreeMap<>(explanations);
         if (plan.ownership() == DesiredPodGroup.Ownership.OWNED) {
-            annotations = new TreeMap<>(explanations);
             annotations.put(GANG_ANNOTATION, plan.scope().key());
         }
         var desired = new DesiredPodGroup(

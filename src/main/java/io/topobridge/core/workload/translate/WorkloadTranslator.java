@@ -29,6 +29,7 @@ import io.topobridge.core.workload.kind.PodOrigin;
 import io.topobridge.core.workload.kind.Snapshot;
 import io.topobridge.core.workload.kind.Workload;
 import io.topobridge.core.workload.kind.WorkloadAdapters;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -50,14 +51,21 @@ public final class WorkloadTranslator {
 
     private final WorkloadSettings settings;
     private final WorkloadAdapters adapters;
+    private final Clock clock;
 
     public WorkloadTranslator(WorkloadSettings settings) {
         this(settings, WorkloadAdapters.standard());
     }
 
     public WorkloadTranslator(WorkloadSettings settings, WorkloadAdapters adapters) {
+        this(settings, adapters, Clock.systemUTC());
+    }
+
+    /** {@code clock}: what "now" is when a gang's wait for room under {@code auto} is measured. */
+    public WorkloadTranslator(WorkloadSettings settings, WorkloadAdapters adapters, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.adapters = Objects.requireNonNull(adapters, "adapters");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     public WorkloadSettings settings() {
@@ -187,7 +195,10 @@ public final class WorkloadTranslator {
                             ? snapshot.domains()
                             : TierDomains.NONE,
                     settings.autoTierMinDomains(),
-                    gang.subjects());
+                    gang.subjects(),
+                    parsed.intent().autoTier() || parsed.intent().autoSubgroupTier()
+                            ? waitsForRoom(plan, snapshot)
+                            : false);
             auto.findings().stream()
                     .filter(f -> !gang.preview() || f.isRejection())
                     .forEach(findings::add);
@@ -208,6 +219,26 @@ public final class WorkloadTranslator {
             }
         }
         return new Judged(refused ? List.of() : built, findings);
+    }
+
+    /**
+     * Whether a gang under {@code auto} may still wait for room in its chosen tier
+     * ({@code topobridge.workloads.auto-wait-for-room}): while its PodGroup does not exist yet or was created less
+     * than the wait ago. The PodGroup's own creation time is the clock's start, so every replica and every restart
+     * agrees on it; a PodGroup whose creation time cannot be read has waited long enough.
+     */
+    private boolean waitsForRoom(GangPlan plan, Snapshot snapshot) {
+        if (settings.autoWaitForRoom().isZero()) {
+            return false;
+        }
+        for (HasMetadata pg : snapshot.podGroups(plan.scope().namespace())) {
+            if (plan.name().equals(pg.getMetadata().getName())) {
+                return settings.roomWaitEnd(pg.getMetadata().getCreationTimestamp())
+                        .map(end -> end.isAfter(clock.instant()))
+                        .orElse(false);
+            }
+        }
+        return true;
     }
 
     private static List<Finding> unreadable(List<ObjectRef> subjects, RuntimeException e) {

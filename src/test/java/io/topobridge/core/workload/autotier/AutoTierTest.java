@@ -282,6 +282,63 @@ class AutoTierTest {
     }
 
     @Test
+    void aGangPlacedAcrossDomainsStaysSoftWhenRoomAppears() {
+        // 4 + 4 GPUs of the gang in two partitions (placed soft); a third partition has emptied since
+        var size = gpus(8, 64);
+        var half = gpus(4, 32);
+        var domains = new TierDomains(
+                Map.of(
+                        1,
+                        List.of(
+                                new TierDomains.Domain("nv0", size, half, Map.of("ns/pg", half)),
+                                new TierDomains.Domain("nv1", size, half, Map.of("ns/pg", half)),
+                                new TierDomains.Domain("nv2", size, size, Map.of()))),
+                Map.of(1, "nvlink"));
+        assertThat(AutoTier.choose(gpus(8, 8), domains, 1, 1, "ns/pg", null, true, false)
+                        .mode())
+                .as("hard would claim one partition for pods in two")
+                .isEqualTo(TopologyMode.SOFT);
+        assertThat(AutoTier.choose(gpus(8, 8), domains, 1, 1, "ns/pg", TopologyMode.HARD, true, false)
+                        .mode())
+                .as("the user's mode wins")
+                .isEqualTo(TopologyMode.HARD);
+        assertThat(AutoTier.choose(gpus(8, 8), domains, 1, 1, "ns/pg", null, false, false)
+                        .mode())
+                .as("one subgroup: the gang's pods may well sit in several domains of its tier")
+                .isEqualTo(TopologyMode.HARD);
+        assertThat(AutoTier.choose(gpus(8, 8), domains, 1, 1, "ns/new", null, true, false)
+                        .mode())
+                .as("a gang not placed yet: hard while there is room")
+                .isEqualTo(TopologyMode.HARD);
+        assertThat(AutoTier.choose(gpus(8, 8), domains, 1, 1, "ns/pg", null, true, true)
+                        .mode())
+                .as("waiting for room does not make a gang placed across partitions hard")
+                .isEqualTo(TopologyMode.SOFT);
+    }
+
+    @Test
+    void aGangWaitingForRoomIsHardWithoutRoomToday() {
+        var size = gpus(8, 64);
+        var full = new TierDomains(
+                Map.of(
+                        1,
+                        List.of(
+                                new TierDomains.Domain("nv0", size, gpus(2, 64), Map.of()),
+                                new TierDomains.Domain("nv1", size, gpus(3, 64), Map.of()))),
+                Map.of(1, "nvlink"));
+        assertThat(AutoTier.choose(gpus(4, 8), full, 1, 1, "ns/pg", null, true, false)
+                        .mode())
+                .isEqualTo(TopologyMode.SOFT);
+        AutoTier.Choice waiting = AutoTier.choose(gpus(4, 8), full, 1, 1, "ns/pg", null, true, true);
+        assertThat(waiting.mode()).isEqualTo(TopologyMode.HARD);
+        assertThat(waiting.tier()).isEqualTo(1);
+        assertThat(AutoTier.choose(gpus(4, 8), full, 1, 1, "ns/pg", TopologyMode.SOFT, true, true)
+                        .mode())
+                .as("the user's mode wins")
+                .isEqualTo(TopologyMode.SOFT);
+    }
+
+    @Test
     void aSubgroupTierNeverExceedsTheHighestAllowed() {
         AutoTier.Choice choice = AutoTier.choose(gpus(32, 8), cluster(1), 1, 1, null, null);
         assertThat(choice.tier()).isEqualTo(1);

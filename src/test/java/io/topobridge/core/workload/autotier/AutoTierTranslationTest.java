@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.diagnosis.Forest;
+import io.topobridge.core.diagnosis.HyperNodeView;
+import io.topobridge.core.diagnosis.NodeView;
+import io.topobridge.core.diagnosis.PodView;
 import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.DesiredPodGroup;
@@ -19,10 +23,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** {@code auto} through the whole translator: what reaches the PodGroup, what is refused, what is said. */
-class AutoTierTranslationTest {
+public class AutoTierTranslationTest {
 
     /** Tier 1 (nvlink): 4 domains of 4 GPUs; tier 2 (rack): 2 of 8; tier 3 (spine): 1 of 16. Empty unless said. */
-    static TierDomains domains(int freePerPartition) {
+    public static TierDomains domains(int freePerPartition) {
         List<TierDomains.Domain> nvlink = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             nvlink.add(domain("nv" + i, 4, freePerPartition));
@@ -76,6 +80,38 @@ class AutoTierTranslationTest {
     }
 
     @Test
+    void anAdoptedPodGroupCarriesTheExplanationWithTheTopologyFields() {
+        var result = translate(domains(4), 1, """
+                apiVersion: orchestration.aibrix.ai/v1alpha1
+                kind: RoleSet
+                metadata:
+                  name: pd
+                  namespace: ns
+                  uid: u1
+                  annotations: {topobridge.io/highest-tier: auto}
+                spec:
+                  schedulingStrategy: {volcanoSchedulingStrategy: {minMember: 2}}
+                  roles:
+                  - {name: prefill, replicas: 1, template: {spec: {containers: [{name: c, image: x,
+                      resources: {limits: {nvidia.com/gpu: "3"}}}]}}}
+                  - {name: decode, replicas: 1, template: {spec: {containers: [{name: c, image: x,
+                      resources: {limits: {nvidia.com/gpu: "3"}}}]}}}
+                """);
+        DesiredPodGroup adopted = result.podGroups().get(0);
+        assertThat(adopted.ownership()).isEqualTo(DesiredPodGroup.Ownership.ADOPTED);
+        assertThat(topology(result).getHighestTierAllowed()).isEqualTo(2);
+        assertThat(chosen(result))
+                .isEqualTo("2 (rack): 6 GPUs fit in 2 of 2 rack domains; 1 (nvlink) holds at most 4 GPUs");
+        // what is applied to AIBrix's PodGroup: the topology fields and how they were chosen, nothing of AIBrix's
+        var written = io.topobridge.volcano.VolcanoObjects.podGroup(adopted);
+        assertThat(written.getMetadata().getAnnotations())
+                .containsOnlyKeys("topobridge.io/chosen-tier")
+                .containsValue(chosen(result));
+        assertThat(written.getMetadata().getLabels()).isNullOrEmpty();
+        assertThat(written.getSpec().getMinMember()).isNull();
+    }
+
+    @Test
     void minDomainsIsTheConfiguredNumber() {
         var result = translate(
                 domains(4), 2, Fixtures.deployment("ns", "eight", 8, Map.of("topobridge.io/highest-tier", "auto")));
@@ -102,6 +138,79 @@ class AutoTierTranslationTest {
                         "ns", "two", 2, Map.of("topobridge.io/highest-tier", "auto", "topobridge.io/mode", "hard")));
         assertThat(topology(hard).getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.HARD);
         assertThat(chosen(soft)).as("the sentence speaks of sizes, not load").isEqualTo(chosen(hard));
+    }
+
+    @Test
+    void withAWaitForRoomANewGangStaysHardUntilItsPodGroupIsAsOldAsTheWait() {
+        HasMetadata two =
+                Fixtures.object(Fixtures.deployment("ns", "two", 2, Map.of("topobridge.io/highest-tier", "auto")));
+        java.time.Instant now = java.time.Instant.parse("2026-12-01T10:00:00Z");
+        WorkloadTranslator translator = new WorkloadTranslator(
+                new WorkloadSettings("default", 1).withAutoWaitForRoom(java.time.Duration.ofSeconds(30)),
+                io.topobridge.core.workload.kind.WorkloadAdapters.standard(),
+                java.time.Clock.fixed(now, java.time.ZoneOffset.UTC));
+
+        // no PodGroup yet: the gang starts its wait, hard, although no partition has room today
+        var fresh = translator.translate(
+                List.of(two), Fixtures.TIERS, Fixtures.lookup(List.of(two)).withDomains(() -> domains(0)));
+        assertThat(topology(fresh).getHighestTierAllowed()).isEqualTo(1);
+        assertThat(topology(fresh).getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.HARD);
+        String name = fresh.podGroups().get(0).name();
+
+        for (int age : new int[] {0, 29, 30, 31, 3600}) {
+            HasMetadata pg = Fixtures.object("""
+                    apiVersion: scheduling.volcano.sh/v1beta1
+                    kind: PodGroup
+                    metadata:
+                      name: %s
+                      namespace: ns
+                      creationTimestamp: "%s"
+                    spec:
+                      minMember: 2
+                    """.formatted(name, now.minusSeconds(age)));
+            var result = translator.translate(
+                    List.of(two),
+                    Fixtures.TIERS,
+                    Fixtures.lookup(List.of(two, pg)).withDomains(() -> domains(0)));
+            assertThat(topology(result).getMode())
+                    .as("a PodGroup %d s old, waiting 30 s", age)
+                    .isEqualTo(age < 30 ? NetworkTopologySpec.ModeEnum.HARD : NetworkTopologySpec.ModeEnum.SOFT);
+            assertThat(chosen(result)).as("the sentence does not change").isEqualTo(chosen(fresh));
+        }
+
+        // with room today the wait does not matter; without a wait configured the gang is soft at once
+        var room = translator.translate(
+                List.of(two), Fixtures.TIERS, Fixtures.lookup(List.of(two)).withDomains(() -> domains(4)));
+        assertThat(topology(room).getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.HARD);
+        var noWait = new WorkloadTranslator(
+                        new WorkloadSettings("default", 1),
+                        io.topobridge.core.workload.kind.WorkloadAdapters.standard(),
+                        java.time.Clock.fixed(now, java.time.ZoneOffset.UTC))
+                .translate(
+                        List.of(two),
+                        Fixtures.TIERS,
+                        Fixtures.lookup(List.of(two)).withDomains(() -> domains(0)));
+        assertThat(topology(noWait).getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.SOFT);
+    }
+
+    @Test
+    void aWaitForRoomOutsideItsBoundsIsRefusedNamingTheKey() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> new WorkloadSettings("default", 1).withAutoWaitForRoom(java.time.Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("topobridge.workloads.auto-wait-for-room=PT-1S")
+                .hasMessageContaining("between 0s and 24h");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> new WorkloadSettings("default", 1).withAutoWaitForRoom(java.time.Duration.ofHours(25)))
+                .hasMessageContaining("topobridge.workloads.auto-wait-for-room=PT25H");
+        WorkloadSettings thirty =
+                new WorkloadSettings("default", 1).withAutoWaitForRoom(java.time.Duration.ofSeconds(30));
+        assertThat(thirty.roomWaitEnd("2026-12-01T10:00:00Z"))
+                .contains(java.time.Instant.parse("2026-12-01T10:00:30Z"));
+        assertThat(thirty.roomWaitEnd(null))
+                .as("no creation time: waited enough")
+                .isEmpty();
+        assertThat(thirty.roomWaitEnd("yesterday")).isEmpty();
     }
 
     @Test
@@ -199,6 +308,97 @@ class AutoTierTranslationTest {
                         .isEqualTo(1));
         assertThat(c.annotations()).doesNotContainKey("topobridge.io/chosen-tier");
         assertThat(capped.findings()).extracting(Finding::reason).contains(WorkloadReason.AUTO_TIER_NO_FIT);
+    }
+
+    /**
+     * Four nodes of 4 GPUs, one per NVLink partition (nv0..nv3), two partitions per rack (r0, r1), one spine; the
+     * pods of the group bound as given ({@code role -> nodes}), labelled as the PodGroup's subgroup policy selects.
+     */
+    static TierDomains boundGroup(DesiredPodGroup pg, Map<String, List<String>> nodesByRole) {
+        List<NodeView> nodes = new ArrayList<>();
+        List<HyperNodeView> hyperNodes = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            nodes.add(new NodeView("n" + i, Map.of(), Amounts.parse(Map.of(Amounts.GPU, "4", "cpu", "64"))));
+            hyperNodes.add(new HyperNodeView("nv" + i, 1, "nvlink", "", List.of("n" + i), List.of(), 0));
+        }
+        hyperNodes.add(new HyperNodeView("r0", 2, "rack", "", List.of(), List.of("nv0", "nv1"), 0));
+        hyperNodes.add(new HyperNodeView("r1", 2, "rack", "", List.of(), List.of("nv2", "nv3"), 0));
+        hyperNodes.add(new HyperNodeView("s", 3, "spine", "", List.of(), List.of("r0", "r1"), 0));
+        List<PodView> pods = new ArrayList<>();
+        nodesByRole.forEach((role, on) -> {
+            var policy = pg.spec().getSubGroupPolicy().stream()
+                    .filter(p -> p.getName().endsWith("-" + role))
+                    .findFirst()
+                    .orElseThrow();
+            for (int i = 0; i < on.size(); i++) {
+                pods.add(new PodView(
+                        "ns",
+                        role + "-" + i,
+                        on.get(i),
+                        Amounts.parse(Map.of(Amounts.GPU, "1", "cpu", "1")),
+                        policy.getLabelSelector().getMatchLabels(),
+                        null,
+                        pg.name()));
+            }
+        });
+        return TierDomains.of(nodes, pods, Forest.of(hyperNodes));
+    }
+
+    /** Prefill "pre" (2 pods) and decode "dec" (2 pods) of group g, both tiers auto, and the annotations given. */
+    static String[] autoGroup(Map<String, String> more) {
+        Map<String, String> annotations = new java.util.TreeMap<>(more);
+        annotations.put("topobridge.io/group", "g");
+        annotations.put("topobridge.io/highest-tier", "auto");
+        annotations.put("topobridge.io/subgroup-highest-tier", "auto");
+        return new String[] {
+            Fixtures.deployment("ns", "pre", 2, annotations),
+            Fixtures.deployment("ns", "dec", 2, Map.of("topobridge.io/group", "g"))
+        };
+    }
+
+    @Test
+    void aSubgroupPlacedAcrossPartitionsStaysSoftWhenRoomAppears() {
+        String[] group = autoGroup(Map.of());
+        DesiredPodGroup fresh = translate(domains(4), 1, group).podGroups().get(0);
+        assertThat(fresh.spec().getSubGroupPolicy())
+                .as("a new group with room: every subgroup hard in one partition")
+                .hasSize(2)
+                .allSatisfy(
+                        p -> assertThat(p.getNetworkTopology().getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.HARD));
+
+        // placed soft earlier: decode across nv0 and nv1; nv3 is empty now, so there is room in a partition
+        DesiredPodGroup spread = placed(group, fresh, List.of("n0", "n1"));
+        assertThat(subgroupModes(spread))
+                .as("hard would promise decode one partition while its pods sit in two")
+                .containsOnly(NetworkTopologySpec.ModeEnum.SOFT);
+        assertThat(spread.spec().getSubGroupPolicy())
+                .allSatisfy(p -> assertThat(p.getNetworkTopology().getHighestTierAllowed())
+                        .isEqualTo(1));
+        assertThat(spread.spec().getNetworkTopology().getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.SOFT);
+
+        // each subgroup inside one partition, the gang across two: the subgroups may be hard, the gang not
+        DesiredPodGroup kept = placed(group, fresh, List.of("n0", "n0"));
+        assertThat(subgroupModes(kept)).containsOnly(NetworkTopologySpec.ModeEnum.HARD);
+        assertThat(kept.spec().getNetworkTopology().getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.SOFT);
+
+        // the user's own subgroup mode wins over both
+        String[] written = autoGroup(Map.of("topobridge.io/subgroup-mode", "hard"));
+        assertThat(subgroupModes(placed(written, fresh, List.of("n0", "n1"))))
+                .containsOnly(NetworkTopologySpec.ModeEnum.HARD);
+    }
+
+    /** The group translated again with its decode pods bound on {@code decodeNodes} and both prefill pods on n2. */
+    static DesiredPodGroup placed(String[] group, DesiredPodGroup fresh, List<String> decodeNodes) {
+        return translate(boundGroup(fresh, Map.of("dec", decodeNodes, "pre", List.of("n2", "n2"))), 1, group)
+                .podGroups()
+                .get(0);
+    }
+
+    static List<NetworkTopologySpec.ModeEnum> subgroupModes(DesiredPodGroup pg) {
+        assertThat(pg.spec().getSubGroupPolicy()).hasSize(2);
+        return pg.spec().getSubGroupPolicy().stream()
+                .map(p -> p.getNetworkTopology().getMode())
+                .toList();
     }
 
     @Test
