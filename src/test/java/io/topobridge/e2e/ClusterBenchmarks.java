@@ -3,13 +3,12 @@ package io.topobridge.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -61,7 +60,8 @@ final class ClusterBenchmarks {
             int volcanoRelabels,
             int restarts,
             int workloads,
-            int admissions) {
+            int admissions,
+            int heapWorkloads) {
 
         /** From {@code bench.*} system properties; the defaults are the smoke run's minimal sizes. */
         static Sizes fromSystemProperties() {
@@ -73,7 +73,8 @@ final class ClusterBenchmarks {
                     Integer.getInteger("bench.volcanoRelabels", 1),
                     Integer.getInteger("bench.restarts", 1),
                     Integer.getInteger("bench.workloads", 2),
-                    Integer.getInteger("bench.admissions", 10));
+                    Integer.getInteger("bench.admissions", 10),
+                    Integer.getInteger("bench.heapWorkloads", 10));
         }
     }
 
@@ -109,8 +110,10 @@ final class ClusterBenchmarks {
         try (HyperNodeWatch watch = new HyperNodeWatch(client())) {
             createNodes();
             Relabels ours = ours(watch);
+            Heap nodesOnly = nodesOnlyHeap();
             resyncs();
             admissionOverhead();
+            heapWithWorkloads(nodesOnly);
             volcano(watch, ours);
         } finally {
             cleanUp();
@@ -395,35 +398,15 @@ final class ClusterBenchmarks {
                         + " annotated Deployments with nothing changed (audit log)"));
     }
 
+    /** A GPU gang within a leaf switch: {@code replicas} pods of 1 CPU and 4 GPUs. */
     private static io.fabric8.kubernetes.api.model.apps.Deployment deployment(String name, int replicas) {
-        return new DeploymentBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .addToAnnotations("topobridge.io/highest-tier", "leaf")
-                .endMetadata()
-                .withNewSpec()
-                .withReplicas(replicas)
-                .withNewSelector()
-                .addToMatchLabels("app", name)
-                .endSelector()
-                .withNewTemplate()
-                .withNewMetadata()
-                .addToLabels("app", name)
-                .endMetadata()
-                .withNewSpec()
-                .withSchedulerName("volcano")
-                .addNewContainer()
-                .withName("c")
-                .withImage("x")
-                .withNewResources()
-                .addToRequests("cpu", new Quantity("1"))
-                .addToLimits("nvidia.com/gpu", new Quantity("4"))
-                .endResources()
-                .endContainer()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
-                .build();
+        return TestDeployments.of(
+                null,
+                name,
+                replicas,
+                Map.of("topobridge.io/highest-tier", "leaf"),
+                Map.of("cpu", "1"),
+                Map.of("nvidia.com/gpu", "4"));
     }
 
     // ------------------------------------------------------------------ admission
@@ -536,6 +519,418 @@ final class ClusterBenchmarks {
                         .build())
                 .endMetadata()
                 .withSpec(owner.getSpec().getTemplate().getSpec())
+                .build();
+    }
+
+    // ------------------------------------------------------------------ heap
+
+    private static final String HEAP_NAMESPACE = "bench-heap-";
+    private static final String HEAP_QUEUE = "bench-heap";
+    /** Below the bridge's default {@code max-podgroups-per-namespace} (500). */
+    private static final int HEAP_WORKLOADS_PER_NAMESPACE = 400;
+
+    private static final int HEAP_PODS_PER_WORKLOAD = 2;
+    private static final int HEAP_SAMPLES = 3;
+
+    /**
+     * Heap used after a full GC in the bridge's JVM, one sample per GC; what the bridge's caches held (its
+     * {@code /api/status}); its heap settings.
+     */
+    record Heap(double[] mb, String caches, String settings) {
+        double median() {
+            return BenchResults.median(mb);
+        }
+
+        String samples() {
+            List<String> out = new ArrayList<>();
+            for (double m : mb) {
+                out.add(String.format("%.1f", m));
+            }
+            return String.join(", ", out);
+        }
+    }
+
+    private static final AtomicInteger GC_LOGS = new AtomicInteger();
+
+    /**
+     * {@value #HEAP_SAMPLES} full GCs forced in the bridge's JVM ({@code jcmd <pid> GC.run}), each one's heap after
+     * it as the GC itself reports it: GC logging ({@code gc+heap=debug}) is switched on in the running JVM for those
+     * GCs only, into a file of the run's logs. A later snapshot ({@code GC.heap_info}) would also count what the
+     * bridge allocated in between: on a loaded machine the seconds between two commands.
+     */
+    private Heap heap(Bridge bridge) {
+        long pid = bridge.process().pid();
+        java.nio.file.Path gcLog = cluster.runDir()
+                .resolve("logs")
+                .resolve("topobridge-heap-" + GC_LOGS.incrementAndGet() + ".gc.log")
+                .toAbsolutePath();
+        double[] mb = heapAfterForcedGcsMb(pid, gcLog, HEAP_SAMPLES);
+        List<String> options = new ArrayList<>();
+        for (String arg : bridge.process().command()) {
+            if (arg.startsWith("-X")) {
+                options.add(arg);
+            }
+        }
+        java.util.regex.Matcher gc =
+                java.util.regex.Pattern.compile("-XX:\\+Use(\\w+)GC\\b").matcher(jcmd(pid, "VM.flags"));
+        String settings = (options.isEmpty() ? "no -X options" : String.join(" ", options))
+                + (gc.find() ? ", " + gc.group(1) + " GC" : "")
+                + ", " + Runtime.getRuntime().availableProcessors() + " cores";
+        String caches;
+        try {
+            JsonNode parts = JSON.readTree(bridge.get("/api/status").body()).path("parts");
+            caches = String.format(
+                    "%d nodes, %d HyperNodes, %d pods",
+                    parts.path("topology").path("nodes").asInt(),
+                    parts.path("cluster-view").path("hyperNodes").asInt(),
+                    parts.path("cluster-view").path("pods").asInt());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("reading the bridge's /api/status", e);
+        }
+        return new Heap(mb, caches, settings);
+    }
+
+    /**
+     * Forces {@code samples} full GCs in the running JVM {@code pid} with GC logging switched on for them alone, into
+     * {@code gcLog}, and returns each one's heap used after it in MB.
+     */
+    static double[] heapAfterForcedGcsMb(long pid, java.nio.file.Path gcLog, int samples) {
+        String output = "output=file=" + gcLog;
+        jcmd(pid, "VM.log", output, "what=gc=info,gc+heap=debug", "decorators=uptime");
+        try {
+            for (int i = 0; i < samples; i++) {
+                jcmd(pid, "GC.run");
+            }
+        } finally {
+            jcmd(pid, "VM.log", output, "what=all=off");
+        }
+        double[] mb;
+        try {
+            mb = heapAfterFullGcsMb(java.nio.file.Files.readString(gcLog));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        if (mb.length != samples) {
+            throw new IllegalStateException("expected " + samples + " full GCs in " + gcLog + ", found " + mb.length);
+        }
+        return mb;
+    }
+
+    /**
+     * From a JVM's {@code gc+heap=debug} log: for each full GC forced by {@code jcmd GC.run} ("Pause Full
+     * (Diagnostic Command)"), the heap used after it (the sum of the {@code used} figures of its "Heap after GC"
+     * block: one space for G1, two for the generational collectors), in MB, in the order of the GCs.
+     */
+    static double[] heapAfterFullGcsMb(String log) {
+        java.util.regex.Pattern id = java.util.regex.Pattern.compile("GC\\((\\d+)\\)");
+        java.util.regex.Pattern used = java.util.regex.Pattern.compile("total \\d+K, used (\\d+)K");
+        Map<String, Long> afterKb = new java.util.HashMap<>();
+        java.util.Set<String> inAfterBlock = new java.util.HashSet<>();
+        List<Double> out = new ArrayList<>();
+        for (String line : log.split("\\R")) {
+            java.util.regex.Matcher gc = id.matcher(line);
+            if (!gc.find()) {
+                continue;
+            }
+            String n = gc.group(1);
+            if (line.contains("Heap after GC")) {
+                inAfterBlock.add(n);
+                afterKb.put(n, 0L);
+            } else if (line.contains("Heap before GC")) {
+                inAfterBlock.remove(n);
+            } else if (line.contains("Pause Full (Diagnostic Command)")) {
+                inAfterBlock.remove(n);
+                Long kb = afterKb.get(n);
+                if (kb == null) {
+                    throw new IllegalStateException("no heap after GC(" + n + ") in the GC log:\n" + log);
+                }
+                out.add(kb / 1024.0);
+            } else if (inAfterBlock.contains(n)) {
+                java.util.regex.Matcher u = used.matcher(line);
+                if (u.find()) {
+                    afterKb.merge(n, Long.parseLong(u.group(1)), Long::sum);
+                }
+            }
+        }
+        double[] mb = new double[out.size()];
+        for (int i = 0; i < mb.length; i++) {
+            mb[i] = out.get(i);
+        }
+        return mb;
+    }
+
+    static String jcmd(long pid, String... command) {
+        List<String> line = new ArrayList<>();
+        line.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "jcmd")
+                .toString());
+        line.add(Long.toString(pid));
+        line.addAll(List.of(command));
+        try {
+            Process p = new ProcessBuilder(line).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (!p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES) || p.exitValue() != 0) {
+                p.destroyForcibly();
+                throw new IllegalStateException(String.join(" ", line) + " failed:\n" + out);
+            }
+            return out;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The bridge's heap with the nodes only: after its first sync and the relabels, before any workload exists. */
+    private Heap nodesOnlyHeap() {
+        Bridge bridge = cluster.bridge();
+        cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), LONG);
+        Heap heap = heap(bridge);
+        say(
+                "bridge heap after GC with the nodes only: %s MB (caches: %s; %s)",
+                heap.samples(), heap.caches(), heap.settings());
+        results.put(Figure.of(
+                "heap_mb_10k_nodes",
+                heap.median(),
+                null,
+                "MB",
+                heap.mb().length,
+                "heap used after a full GC forced with jcmd GC.run, as the GC logged it (gc+heap=debug; median of "
+                        + heap.mb().length
+                        + ": " + heap.samples() + " MB) in the bridge's process with " + sizes.nodes()
+                        + " benchmark nodes and before the benchmark created any workload; its caches: "
+                        + heap.caches() + "; bridge JVM: " + heap.settings()));
+        return heap;
+    }
+
+    /**
+     * {@code bench.heapWorkloads} annotated workloads, Deployments and StatefulSets alternately, of
+     * {@value #HEAP_PODS_PER_WORKLOAD} pods each made by kube-controller-manager, in namespaces of at most
+     * {@value #HEAP_WORKLOADS_PER_NAMESPACE}; their gangs wait in a queue with room for one (8 GPUs), as a backlog
+     * does, so the scheduler does not have to place thousands of gangs first. Once the bridge has a PodGroup for every
+     * one, caches every pod and has been quiet for 5 s: its heap after a full GC.
+     */
+    private void heapWithWorkloads(Heap nodesOnly) {
+        Bridge bridge = cluster.bridge();
+        int workloads = sizes.heapWorkloads();
+        int pods = workloads * HEAP_PODS_PER_WORKLOAD;
+        List<String> namespaces = new ArrayList<>();
+        for (int i = 0; i < workloads; i += HEAP_WORKLOADS_PER_NAMESPACE) {
+            namespaces.add(HEAP_NAMESPACE + namespaces.size());
+        }
+        // kube-controller-manager writes at its default 20 requests/s: a few per workload and pod
+        Duration wait = LONG.plus(Duration.ofSeconds(workloads));
+        try {
+            heapQueue();
+            for (String ns : namespaces) {
+                client().namespaces()
+                        .resource(new NamespaceBuilder()
+                                .withNewMetadata()
+                                .withName(ns)
+                                .addToLabels("topobridge.io/enabled", "true")
+                                .addToAnnotations("scheduling.volcano.sh/queue-name", HEAP_QUEUE)
+                                .endMetadata()
+                                .build())
+                        .create();
+            }
+            long start = System.nanoTime();
+            ExecutorService pool = Executors.newFixedThreadPool(8);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (int i = 0; i < workloads; i++) {
+                    String ns = namespaces.get(i / HEAP_WORKLOADS_PER_NAMESPACE);
+                    String name = "heap-" + i;
+                    boolean statefulSet = i % 2 == 1;
+                    done.add(pool.submit(() -> {
+                        if (statefulSet) {
+                            client().apps()
+                                    .statefulSets()
+                                    .inNamespace(ns)
+                                    .resource(statefulSet(name, HEAP_PODS_PER_WORKLOAD))
+                                    .create();
+                        } else {
+                            client().apps()
+                                    .deployments()
+                                    .inNamespace(ns)
+                                    .resource(deployment(name, HEAP_PODS_PER_WORKLOAD))
+                                    .create();
+                        }
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get();
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException("creating the heap benchmark's workloads", e);
+            } finally {
+                pool.shutdown();
+            }
+            long created = System.nanoTime();
+            cluster.waitFor("the heap benchmark's " + pods + " pods", wait, () -> {
+                RealCluster.sleep(Duration.ofSeconds(2));
+                return count(
+                                namespaces,
+                                ns -> client().pods()
+                                        .inNamespace(ns)
+                                        .list(new ListOptionsBuilder()
+                                                .withLimit(1L)
+                                                .build()))
+                        >= pods;
+            });
+            long podsDone = System.nanoTime();
+            var podGroups = client().genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup");
+            cluster.waitFor("the bridge's PodGroups for the heap benchmark's " + workloads + " workloads", wait, () -> {
+                RealCluster.sleep(Duration.ofSeconds(2));
+                int n = 0;
+                for (String ns : namespaces) {
+                    n += podGroups
+                            .inNamespace(ns)
+                            .withLabel("app.kubernetes.io/managed-by", "topobridge")
+                            .list()
+                            .getItems()
+                            .size();
+                }
+                return n >= workloads;
+            });
+            long groupsDone = System.nanoTime();
+            cluster.waitFor("the bridge caching the heap benchmark's pods", wait, () -> {
+                RealCluster.sleep(Duration.ofSeconds(1));
+                try {
+                    return JSON.readTree(bridge.get("/api/status").body())
+                                    .path("parts")
+                                    .path("cluster-view")
+                                    .path("pods")
+                                    .asInt()
+                            >= pods;
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            });
+            cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), wait);
+            long quiet = System.nanoTime();
+            int groups = count(
+                    namespaces,
+                    ns -> podGroups
+                            .inNamespace(ns)
+                            .withLabel("app.kubernetes.io/managed-by", "topobridge")
+                            .list());
+            int allGroups = client().genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                    .inAnyNamespace()
+                    .list()
+                    .getItems()
+                    .size();
+            say(
+                    "heap benchmark: %d workloads created in %d ms (8 in parallel); their %d pods made by"
+                            + " kube-controller-manager %d ms later; the bridge's %d PodGroups %d ms later; the bridge"
+                            + " quiet %d ms later",
+                    workloads,
+                    (created - start) / 1_000_000,
+                    pods,
+                    (podsDone - created) / 1_000_000,
+                    groups,
+                    (groupsDone - podsDone) / 1_000_000,
+                    (quiet - groupsDone) / 1_000_000);
+            Heap heap = heap(bridge);
+            say(
+                    "bridge heap after GC with %d workloads: %s MB (caches: %s; %s)",
+                    workloads, heap.samples(), heap.caches(), heap.settings());
+            results.put(Figure.of(
+                            "heap_mb_10k_nodes_2k_workloads",
+                            heap.median(),
+                            null,
+                            "MB",
+                            heap.mb().length,
+                            "heap used after a full GC forced with jcmd GC.run, as the GC logged it (gc+heap=debug; median of "
+                                    + heap.mb().length + ": " + heap.samples() + " MB) in the bridge's process with "
+                                    + sizes.nodes() + " benchmark nodes and " + workloads + " annotated workloads ("
+                                    + (workloads + 1) / 2 + " Deployments, " + workloads / 2 + " StatefulSets, "
+                                    + HEAP_PODS_PER_WORKLOAD + " pods each, " + pods + " pods, in "
+                                    + namespaces.size() + " namespace(s); " + groups
+                                    + " PodGroups of the bridge for them, " + allGroups
+                                    + " PodGroups in the cluster), their gangs pending in a queue with room for one;"
+                                    + " its caches: " + heap.caches() + "; once it had a PodGroup for every workload,"
+                                    + " cached every pod and made no write for 5 s; bridge JVM: " + heap.settings()
+                                    + String.format(
+                                            "; kube-controller-manager made the pods in %.0f s",
+                                            (podsDone - created) / 1e9))
+                    .withRatio(
+                            heap.median() / nodesOnly.median(),
+                            "with the workloads / with the nodes only (heap_mb_10k_nodes)"));
+        } finally {
+            long start = System.nanoTime();
+            for (String ns : namespaces) {
+                client().namespaces().withName(ns).delete();
+            }
+            cluster.waitFor(
+                    "the heap benchmark's namespaces gone",
+                    wait,
+                    () -> namespaces.stream()
+                            .allMatch(ns -> client().namespaces().withName(ns).get() == null));
+            client().genericKubernetesResources("scheduling.volcano.sh/v1beta1", "Queue")
+                    .withName(HEAP_QUEUE)
+                    .delete();
+            say("heap benchmark: its namespaces deleted in %d ms", (System.nanoTime() - start) / 1_000_000);
+        }
+    }
+
+    /** A queue with room for one gang of the heap benchmark: the others wait, pending, as a backlog does. */
+    private void heapQueue() {
+        var queues = client().genericKubernetesResources("scheduling.volcano.sh/v1beta1", "Queue");
+        queues.resource(new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                        .withApiVersion("scheduling.volcano.sh/v1beta1")
+                        .withKind("Queue")
+                        .withNewMetadata()
+                        .withName(HEAP_QUEUE)
+                        .endMetadata()
+                        .addToAdditionalProperties(
+                                "spec",
+                                Map.of(
+                                        "weight",
+                                        1,
+                                        "reclaimable",
+                                        false,
+                                        "capability",
+                                        Map.of("nvidia.com/gpu", String.valueOf(4 * HEAP_PODS_PER_WORKLOAD))))
+                        .build())
+                .createOr(q -> q.update());
+        cluster.waitFor("queue " + HEAP_QUEUE + " open", LONG, () -> {
+            var q = queues.withName(HEAP_QUEUE).get();
+            return q != null
+                    && "Open"
+                            .equals(((Map<?, ?>) q.getAdditionalProperties().getOrDefault("status", Map.of()))
+                                    .get("state"));
+        });
+    }
+
+    /** Objects in {@code namespaces}, each list asked for one item (the server counts the rest). */
+    private static int count(
+            List<String> namespaces,
+            java.util.function.Function<String, io.fabric8.kubernetes.api.model.KubernetesResourceList<?>> list) {
+        int n = 0;
+        for (String ns : namespaces) {
+            var page = list.apply(ns);
+            Long remaining = page.getMetadata().getRemainingItemCount();
+            n += page.getItems().size() + (remaining == null ? 0 : remaining.intValue());
+        }
+        return n;
+    }
+
+    private static io.fabric8.kubernetes.api.model.apps.StatefulSet statefulSet(String name, int replicas) {
+        return new io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToAnnotations("topobridge.io/highest-tier", "leaf")
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(replicas)
+                .withServiceName(name)
+                // all pods at once: with the default OrderedReady a pending pod holds back the next
+                .withPodManagementPolicy("Parallel")
+                .withNewSelector()
+                .addToMatchLabels("app", name)
+                .endSelector()
+                .withTemplate(deployment(name, replicas).getSpec().getTemplate())
+                .endSpec()
                 .build();
     }
 

@@ -67,6 +67,14 @@ class ClusterBenchmarksE2E {
                         .path("median")
                         .asDouble())
                 .isGreaterThanOrEqualTo(1);
+        // the bridge's heap after a full GC, with the nodes only and with the workloads and their pods
+        for (String name : List.of("heap_mb_10k_nodes", "heap_mb_10k_nodes_2k_workloads")) {
+            assertThat(figures.path(name).path("unit").asText()).as(name).isEqualTo("MB");
+            assertThat(figures.path(name).path("samples").asInt()).as(name).isPositive();
+            assertThat(figures.path(name).path("median").asDouble()).as(name).isPositive();
+        }
+        assertThat(figures.path("heap_mb_10k_nodes_2k_workloads").path("ratio").isNumber())
+                .isTrue();
         assertThat(results.machine().path("cores").asInt()).isPositive();
     }
 }
