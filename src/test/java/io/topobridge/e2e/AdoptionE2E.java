@@ -3,7 +3,6 @@ package io.topobridge.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
@@ -42,14 +41,7 @@ class AdoptionE2E {
     }
 
     private Versions startAStormService(String ns) {
-        client.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(ns)
-                        .addToLabels("topobridge.io/enabled", "true")
-                        .endMetadata()
-                        .build())
-                .create();
+        cluster.createOptedInNamespace(ns);
         cluster.waitFor(
                 "the default ServiceAccount in " + ns,
                 Duration.ofSeconds(60),

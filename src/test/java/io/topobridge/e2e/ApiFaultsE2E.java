@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.topobridge.e2e.AuditLog.Write;
 import io.topobridge.e2e.FaultProxy.Fault;
 import java.io.IOException;
@@ -76,14 +73,7 @@ class ApiFaultsE2E {
                 other.getMetadata().getLabels().get("nvidia.com/gpu.clique"),
                 "fabric.topograph.run/tier-0",
                 other.getMetadata().getLabels().get("fabric.topograph.run/tier-0"));
-        client.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NS)
-                        .addToLabels("topobridge.io/enabled", "true")
-                        .endMetadata()
-                        .build())
-                .create();
+        cluster.createOptedInNamespace(NS);
         client.apps()
                 .deployments()
                 .inNamespace(NS)
@@ -293,33 +283,8 @@ class ApiFaultsE2E {
     }
 
     private static Deployment deployment(int replicas) {
-        return new DeploymentBuilder()
-                .withNewMetadata()
-                .withName("web")
-                .addToAnnotations("topobridge.io/highest-tier", "leaf")
-                .endMetadata()
-                .withNewSpec()
-                .withReplicas(replicas)
-                .withNewSelector()
-                .addToMatchLabels("app", "web")
-                .endSelector()
-                .withNewTemplate()
-                .withNewMetadata()
-                .addToLabels("app", "web")
-                .endMetadata()
-                .withNewSpec()
-                .withSchedulerName("volcano")
-                .addNewContainer()
-                .withName("c")
-                .withImage("x")
-                .withNewResources()
-                .addToRequests("cpu", new Quantity("1"))
-                .endResources()
-                .endContainer()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
-                .build();
+        return TestDeployments.of(
+                null, "web", replicas, Map.of("topobridge.io/highest-tier", "leaf"), Map.of("cpu", "1"), Map.of());
     }
 
     /** The cluster's nodes as a YAML file, for {@code render}. */

@@ -111,14 +111,7 @@ public final class Bridge implements AutoCloseable {
                     "topobridge.admission.service-port",
                     String.valueOf(servicePort != null ? servicePort : webhookPort));
             if (exposeWebhook) {
-                var services = cluster.client().services().inNamespace(RealCluster.BRIDGE_NAMESPACE);
-                services.withName("topobridge-webhook").delete();
-                cluster.waitFor(
-                        "the old webhook Service to go",
-                        Duration.ofSeconds(30),
-                        () -> services.withName("topobridge-webhook").get() == null);
-                services.resource(RealCluster.externalName("topobridge-webhook", webhookPort))
-                        .create();
+                cluster.pointWebhookServiceAt(webhookPort);
             }
             Bridge bridge = new Bridge(cluster, name, webhookPort, Map.copyOf(properties), Map.copyOf(environment));
             bridge.launch();

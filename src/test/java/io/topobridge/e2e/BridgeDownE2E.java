@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -116,45 +113,13 @@ class BridgeDownE2E {
         Examples.ensureNodes(client);
         Bridge bridge = cluster.bridge();
         int webhookPort = bridge.webhookPort();
-        client.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NS)
-                        .addToLabels("topobridge.io/enabled", "true")
-                        .endMetadata()
-                        .build())
-                .create();
+        cluster.createOptedInNamespace(NS);
         try {
             client.apps()
                     .deployments()
                     .inNamespace(NS)
-                    .resource(new DeploymentBuilder()
-                            .withNewMetadata()
-                            .withName("web")
-                            .addToAnnotations("topobridge.io/highest-tier", "leaf")
-                            .endMetadata()
-                            .withNewSpec()
-                            .withReplicas(2)
-                            .withNewSelector()
-                            .addToMatchLabels("app", "web")
-                            .endSelector()
-                            .withNewTemplate()
-                            .withNewMetadata()
-                            .addToLabels("app", "web")
-                            .endMetadata()
-                            .withNewSpec()
-                            .withSchedulerName("volcano")
-                            .addNewContainer()
-                            .withName("c")
-                            .withImage("x")
-                            .withNewResources()
-                            .addToRequests("cpu", new Quantity("1"))
-                            .endResources()
-                            .endContainer()
-                            .endSpec()
-                            .endTemplate()
-                            .endSpec()
-                            .build())
+                    .resource(TestDeployments.of(
+                            null, "web", 2, Map.of("topobridge.io/highest-tier", "leaf"), Map.of("cpu", "1"), Map.of()))
                     .create();
             cluster.waitFor(
                     "two pods of the gang running",

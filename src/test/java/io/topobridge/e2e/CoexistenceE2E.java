@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.topobridge.apply.FieldPaths;
@@ -53,14 +52,7 @@ class CoexistenceE2E {
         client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        client.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NS)
-                        .addToLabels("topobridge.io/enabled", "true")
-                        .endMetadata()
-                        .build())
-                .create();
+        cluster.createOptedInNamespace(NS);
         cluster.waitFor(
                 "the default ServiceAccount in " + NS,
                 Duration.ofSeconds(60),

@@ -140,6 +140,67 @@ class PlacementE2E {
                         "member " + member));
     }
 
+    /** A member of group {@code g}: {@code replicas} pods of {@code gpus} GPUs each. */
+    private HasMetadata member(String name, int replicas, int gpus, String annotations) {
+        return client.getKubernetesSerialization()
+                .unmarshal("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: %1$s
+                  namespace: %2$s
+                  annotations: {topobridge.io/group: staggered%5$s}
+                spec:
+                  replicas: %3$d
+                  selector: {matchLabels: {app: %1$s}}
+                  template:
+                    metadata: {labels: {app: %1$s}}
+                    spec:
+                      containers: [{name: engine, image: registry.k8s.io/pause:3.10,
+                                    resources: {limits: {nvidia.com/gpu: "%4$d", cpu: "4", memory: 16Gi}}}]
+                """.formatted(name, NS, replicas, gpus, annotations), HasMetadata.class);
+    }
+
+    @Test
+    void aGroupAppliedOneMemberAtATimeGetsItsFirstPodGroupWithEveryMember() {
+        long mark = cluster.audit().mark();
+        client.resource(member(
+                        "staggered-prefill",
+                        2,
+                        1,
+                        ", topobridge.io/highest-tier: leaf, topobridge.io/subgroup-highest-tier: nvlink"))
+                .create();
+        // kubectl apply of a file, or a Helm release: the members reach the API server one after the other
+        RealCluster.sleep(Duration.ofMillis(400));
+        client.resource(member("staggered-decode", 2, 4, "")).create();
+        List<Pod> pods = awaitPlaced("tb-group-staggered", 4);
+
+        List<AuditLog.Write> writes = cluster.audit()
+                .writesSince(
+                        mark,
+                        w -> w.user().equals(RealCluster.BRIDGE)
+                                && w.resource().equals("podgroups")
+                                && w.name().equals("tb-group-staggered"));
+        assertThat(writes).as("the bridge's writes of the group's PodGroup").isNotEmpty();
+        var first = writes.get(0).requestObject().path("spec");
+        System.out.printf(
+                "GROUP-ASSEMBLY first write of tb-group-staggered: minMember %s, subgroups %s; writes %s%n",
+                first.path("minMember"), first.path("subGroupPolicy").findValuesAsText("name"), writes);
+        // made from the prefill alone, the PodGroup would let Volcano start prefill as a gang of 2 and place the
+        // decode pods before their subgroup existed
+        assertThat(first.path("minMember").asInt()).isEqualTo(4);
+        assertThat(first.path("subGroupPolicy").findValuesAsText("name"))
+                .containsExactlyInAnyOrder("deploy-staggered-prefill", "deploy-staggered-decode");
+        assertWithin(pods, gangTier("tb-group-staggered"), "the staggered pair");
+        assertWithin(
+                pods.stream()
+                        .filter(p -> "deploy-staggered-decode"
+                                .equals(p.getMetadata().getLabels().get("topobridge.io/member")))
+                        .toList(),
+                1,
+                "the decode member");
+    }
+
     @Test
     void leaderWorkerSetGroupsEachWithinOneNvlinkPartition() {
         create(Path.of("examples", "workloads", "leaderworkerset.yaml"));

@@ -396,6 +396,17 @@ public final class RealCluster implements AutoCloseable {
                 .create();
     }
 
+    /** Replaces the bridge's webhook Service by one that sends the API server's webhook calls to {@code port}. */
+    public void pointWebhookServiceAt(int port) {
+        var services = client().services().inNamespace(BRIDGE_NAMESPACE);
+        services.withName("topobridge-webhook").delete();
+        waitFor(
+                "the old webhook Service to go",
+                Duration.ofSeconds(30),
+                () -> services.withName("topobridge-webhook").get() == null);
+        services.resource(externalName("topobridge-webhook", port)).create();
+    }
+
     /** A Service that sends the API server's webhook calls for {@code name} to this machine's {@code port}. */
     public static io.fabric8.kubernetes.api.model.Service externalName(String name, int port) {
         return new ServiceBuilder()
@@ -809,6 +820,18 @@ public final class RealCluster implements AutoCloseable {
     /** The test's admin client. */
     public KubernetesClient client() {
         return admin;
+    }
+
+    /** Creates the namespace {@code name} opted in to the bridge ({@code topobridge.io/enabled: "true"}). */
+    public void createOptedInNamespace(String name) {
+        admin.namespaces()
+                .resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .addToLabels("topobridge.io/enabled", "true")
+                        .endMetadata()
+                        .build())
+                .create();
     }
 
     /** A new client authenticating with {@code token}. */

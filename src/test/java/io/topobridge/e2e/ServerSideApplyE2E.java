@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.topobridge.apply.FieldPaths;
 import io.topobridge.core.Topobridge;
 import io.topobridge.e2e.AuditLog.Write;
@@ -65,44 +63,12 @@ class ServerSideApplyE2E {
                 .validatingWebhookConfigurations()
                 .withName("topobridge")
                 .delete();
-        client.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NS)
-                        .addToLabels("topobridge.io/enabled", "true")
-                        .endMetadata()
-                        .build())
-                .create();
+        cluster.createOptedInNamespace(NS);
         client.apps()
                 .deployments()
                 .inNamespace(NS)
-                .resource(new DeploymentBuilder()
-                        .withNewMetadata()
-                        .withName("web")
-                        .addToAnnotations("topobridge.io/highest-tier", "leaf")
-                        .endMetadata()
-                        .withNewSpec()
-                        .withReplicas(1)
-                        .withNewSelector()
-                        .addToMatchLabels("app", "web")
-                        .endSelector()
-                        .withNewTemplate()
-                        .withNewMetadata()
-                        .addToLabels("app", "web")
-                        .endMetadata()
-                        .withNewSpec()
-                        .withSchedulerName("volcano")
-                        .addNewContainer()
-                        .withName("c")
-                        .withImage("x")
-                        .withNewResources()
-                        .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("1"))
-                        .endResources()
-                        .endContainer()
-                        .endSpec()
-                        .endTemplate()
-                        .endSpec()
-                        .build())
+                .resource(TestDeployments.of(
+                        null, "web", 1, Map.of("topobridge.io/highest-tier", "leaf"), Map.of("cpu", "1"), Map.of()))
                 .create();
         cluster.bridge();
         cluster.waitFor(

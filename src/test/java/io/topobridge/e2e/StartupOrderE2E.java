@@ -2,14 +2,11 @@ package io.topobridge.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,14 +35,7 @@ class StartupOrderE2E {
         client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        client.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NS)
-                        .addToLabels("topobridge.io/enabled", "true")
-                        .endMetadata()
-                        .build())
-                .create();
+        cluster.createOptedInNamespace(NS);
         cluster.waitFor(
                 "the default ServiceAccount in " + NS,
                 Duration.ofSeconds(60),
@@ -222,21 +212,15 @@ class StartupOrderE2E {
                       metadata: {labels: {app: surge, version: one}}
                 """ + GPU_POD.indent(6));
         awaitRunning("LWS surge", "leaderworkerset.sigs.k8s.io/name", "surge", 4);
-        GenericKubernetesResource lws = client.genericKubernetesResources(
-                        "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet")
+        // a merge patch of the one label: the LWS controller writes the object too, so a read-modify-PUT can meet a 409
+        client.genericKubernetesResources("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet")
                 .inNamespace(NS)
                 .withName("surge")
-                .get();
-        @SuppressWarnings("unchecked")
-        Map<String, Object> labels = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>)
-                                ((Map<String, Object>) ((Map<String, Object>) lws.getAdditionalProperties()
-                                                        .get("spec"))
-                                                .get("leaderWorkerTemplate"))
-                                        .get("workerTemplate"))
-                        .get("metadata"))
-                .get("labels");
-        labels.put("version", "two");
-        client.resource(lws).update();
+                .patch(
+                        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                        "{\"spec\":{\"leaderWorkerTemplate\":{\"workerTemplate\":{\"metadata\":{\"labels\":"
+                                + "{\"version\":\"two\"}}}}}}");
         // every group rolls to the new template, through a surge group that must be placed first
         cluster.waitFor("the rollout to version two", RUNNING, () -> {
             List<Pod> pods = pods("leaderworkerset.sigs.k8s.io/name", "surge");

@@ -6,10 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
@@ -189,41 +187,17 @@ class TenancyE2E {
 
     /** A Deployment of {@code replicas} pods of one GPU each; {@code queue} null names none. */
     private static Deployment deployment(String name, int replicas, String queue, String gpus) {
-        var builder = new DeploymentBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(NS)
-                .addToAnnotations("topobridge.io/mode", "soft")
-                .endMetadata()
-                .withNewSpec()
-                .withReplicas(replicas)
-                .withNewSelector()
-                .addToMatchLabels("app", name)
-                .endSelector()
-                .withNewTemplate()
-                .withNewMetadata()
-                .addToLabels("app", name)
-                .endMetadata()
-                .withNewSpec()
-                .withSchedulerName("volcano")
-                .addNewContainer()
-                .withName("c")
-                .withImage("x")
-                .withNewResources()
-                .addToRequests("cpu", new Quantity("100m"))
-                .addToRequests("nvidia.com/gpu", new Quantity(gpus))
-                .addToLimits("nvidia.com/gpu", new Quantity(gpus))
-                .endResources()
-                .endContainer()
-                .endSpec()
-                .endTemplate()
-                .endSpec();
+        Map<String, String> annotations = new java.util.TreeMap<>(Map.of("topobridge.io/mode", "soft"));
         if (queue != null) {
-            builder.editMetadata()
-                    .addToAnnotations("topobridge.io/queue", queue)
-                    .endMetadata();
+            annotations.put("topobridge.io/queue", queue);
         }
-        return builder.build();
+        return TestDeployments.of(
+                NS,
+                name,
+                replicas,
+                annotations,
+                Map.of("cpu", "100m", "nvidia.com/gpu", gpus),
+                Map.of("nvidia.com/gpu", gpus));
     }
 
     /** The reasons of the Events the bridge recorded on a Deployment. */
@@ -322,6 +296,14 @@ class TenancyE2E {
         assertThat(queueOf(podGroup("tb-deploy-defaulted")))
                 .as("scheduling.volcano.sh/queue-name of the namespace")
                 .isEqualTo(NS_DEFAULT);
+
+        // once Volcano placed the gang the bridge records its achieved tier (one write of its own): let it land first
+        cluster.waitFor("the achieved tier of tb-deploy-allowed", WAIT, () -> {
+            GenericKubernetesResource pg = podGroup("tb-deploy-allowed");
+            return pg.getMetadata().getAnnotations() != null
+                    && pg.getMetadata().getAnnotations().containsKey("topobridge.io/achieved-tier");
+        });
+        cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
 
         // the admin narrows the allow-list: the reconciler refuses the Deployment too, and keeps its PodGroup as it was
         long mark = cluster.audit().mark();

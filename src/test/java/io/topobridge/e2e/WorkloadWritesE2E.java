@@ -3,7 +3,6 @@ package io.topobridge.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.topobridge.e2e.AuditLog.Write;
@@ -51,14 +50,7 @@ class WorkloadWritesE2E {
         var client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        client.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NS)
-                        .addToLabels("topobridge.io/enabled", "true")
-                        .endMetadata()
-                        .build())
-                .create();
+        cluster.createOptedInNamespace(NS);
         long mark = cluster.audit().mark();
         client.apps()
                 .deployments()
