@@ -67,6 +67,9 @@ public class AdmissionServer implements ProcessPart {
     private volatile WebhookServer server;
     private volatile ScheduledExecutorService scheduler;
     private volatile boolean ready;
+    private volatile Set<String> servedPaths = Set.of();
+    private volatile long warmUpMillis = -1;
+    private volatile Map<String, Long> warmUpAnswers = Map.of();
     private volatile String lastError;
     // only the admission scheduler's single thread reads and writes it (bootstrap retries)
     private Duration retry = FIRST_RETRY;
@@ -127,7 +130,14 @@ public class AdmissionServer implements ProcessPart {
         if (webhook.adoptPodGroups()) {
             webhooks.add(new PodGroupMutator(translator, tiers, lookup, serialization, ignored));
         }
-        server = new WebhookServer(vertx, new ObjectMapper(), meters, webhooks);
+        // half the API server's wait: a warning while answers still arrive in time
+        servedPaths = webhooks.stream().map(AdmissionWebhook::path).collect(java.util.stream.Collectors.toSet());
+        server = new WebhookServer(
+                vertx,
+                new ObjectMapper(),
+                meters,
+                webhooks,
+                java.time.Duration.ofMillis(webhook.timeoutSeconds() * 500L));
         Gauge.builder("topobridge.admission.certificate.expiry", this, AdmissionServer::secondsLeft)
                 .baseUnit("seconds")
                 .description("Seconds until the served webhook certificate expires (alert well before zero)")
@@ -173,6 +183,7 @@ public class AdmissionServer implements ProcessPart {
         ServingCertificate certificate = store.ensure();
         if (!server.running()) {
             server.start(webhook.host(), webhook.port(), certificate);
+            warmUp();
         } else if (!certificate.sameAs(server.serving())) {
             server.updateCertificate(certificate);
         }
@@ -181,6 +192,29 @@ public class AdmissionServer implements ProcessPart {
         }
         lastError = null;
         ready = true;
+    }
+
+    /**
+     * Before the webhooks are registered (on every start: a configuration left by an earlier run sends requests as
+     * soon as the port is open, and this runs right after it opens), one review per path through the server itself;
+     * a failure is logged and never holds the webhooks back.
+     */
+    private void warmUp() {
+        long start = System.nanoTime();
+        Map<String, Long> answers = server.warmUp(
+                webhook.host(),
+                WarmUpReviews.forPaths(new ObjectMapper(), servedPaths),
+                Duration.ofSeconds(webhook.timeoutSeconds()));
+        warmUpMillis = (System.nanoTime() - start) / 1_000_000;
+        warmUpAnswers = Map.copyOf(answers);
+        if (answers.values().stream().anyMatch(ms -> ms < 0)) {
+            LOG.warnf(
+                    "the webhooks' warm-up did not get every answer (%s ms by path, -1: none); serving anyway",
+                    answers);
+        } else {
+            LOG.infof(
+                    "webhooks warmed up in %d ms before registration (first answers in ms: %s)", warmUpMillis, answers);
+        }
     }
 
     private void applyConfigurations(String caBundlePem) {
@@ -242,6 +276,10 @@ public class AdmissionServer implements ProcessPart {
         if (running != null && running.running()) {
             out.put("port", running.port());
             out.put("certificateNotAfter", running.serving().notAfter().toString());
+        }
+        if (warmUpMillis >= 0) {
+            out.put("warmUpMillis", warmUpMillis);
+            out.put("warmUpAnswerMillis", new java.util.TreeMap<>(warmUpAnswers));
         }
         if (lastError != null) {
             out.put("error", lastError);

@@ -42,6 +42,8 @@ public final class WebhookServer {
     static final long MAX_BODY = 4L * 1024 * 1024;
 
     private static final String JSON = "application/json";
+    /** Routing-context key: when the request's body had arrived (nanoTime), before a worker thread took it. */
+    private static final String ARRIVED = "topobridge.arrived";
 
     private final Vertx vertx;
     private final ObjectMapper mapper;
@@ -50,12 +52,29 @@ public final class WebhookServer {
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private volatile HttpServer server;
     private volatile ServingCertificate serving;
+    private final long warnAfterNanos;
 
+    /** Warns of answers slower than one second (the API server's default wait is 10 s, the bridge's 3 s). */
     public WebhookServer(Vertx vertx, ObjectMapper mapper, MeterRegistry meters, List<AdmissionWebhook> webhooks) {
+        this(vertx, mapper, meters, webhooks, java.time.Duration.ofSeconds(1));
+    }
+
+    /**
+     * @param warnAfter an answer that took longer (from the arrival of the request's body) is logged as a warning, with how long it
+     *     waited for a worker thread and how long the review itself took: past the webhook's timeoutSeconds the API
+     *     server has stopped waiting and applied the failure policy
+     */
+    public WebhookServer(
+            Vertx vertx,
+            ObjectMapper mapper,
+            MeterRegistry meters,
+            List<AdmissionWebhook> webhooks,
+            java.time.Duration warnAfter) {
         this.vertx = vertx;
         this.mapper = mapper;
         this.meters = meters;
         this.webhooks = List.copyOf(webhooks);
+        this.warnAfterNanos = warnAfter.toNanos();
     }
 
     /** Starts serving HTTPS on {@code host:port} (0: any free port) with {@code certificate}; returns the port. */
@@ -68,7 +87,13 @@ public final class WebhookServer {
         for (AdmissionWebhook webhook : webhooks) {
             // a review may read the API server (a cache miss, ReadThroughLookup) through a client that shares this
             // Vert.x: run it on a worker thread, never on the event loop that client needs for its answer
-            router.post(webhook.path()).handler(body).blockingHandler(ctx -> handle(webhook, ctx), false);
+            router.post(webhook.path())
+                    .handler(body)
+                    .handler(ctx -> {
+                        ctx.put(ARRIVED, System.nanoTime());
+                        ctx.next();
+                    })
+                    .blockingHandler(ctx -> handle(webhook, ctx), false);
         }
         router.route().failureHandler(this::failed);
         var options = new HttpServerOptions()
@@ -97,6 +122,53 @@ public final class WebhookServer {
                 "serving admission webhooks %s over HTTPS on port %d (certificate valid until %s)",
                 webhooks.stream().map(AdmissionWebhook::path).toList(), created.actualPort(), certificate.notAfter());
         return created.actualPort();
+    }
+
+    /**
+     * Sends each review to this server over HTTPS, one after the other, as the API server would, and returns how long
+     * each answer took (milliseconds, by path; -1 for one that failed or did not come within {@code timeout}). The
+     * first answers of a fresh process pay for the TLS handshake, class loading and the first reads of the API
+     * server; paying them here, before the webhooks are registered, keeps the first real pods within the webhook's
+     * timeout. The connection trusts any certificate: it goes to this process's own port.
+     */
+    public Map<String, Long> warmUp(String host, Map<String, byte[]> reviewsByPath, java.time.Duration timeout) {
+        int port = port();
+        if (port < 0) {
+            throw new IllegalStateException("the webhook server is not running");
+        }
+        String target =
+                host == null || host.isBlank() || "0.0.0.0".equals(host) || "::".equals(host) ? "127.0.0.1" : host;
+        var client = vertx.createHttpClient(new io.vertx.core.http.HttpClientOptions()
+                .setSsl(true)
+                .setTrustAll(true)
+                .setVerifyHost(false)
+                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis())));
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        try {
+            for (var review : reviewsByPath.entrySet()) {
+                long start = System.nanoTime();
+                try {
+                    int status = client.request(io.vertx.core.http.HttpMethod.POST, port, target, review.getKey())
+                            .compose(request -> request.putHeader("Content-Type", JSON)
+                                    .send(Buffer.buffer(review.getValue()))
+                                    .compose(response -> response.body().map(body -> response.statusCode())))
+                            .toCompletionStage()
+                            .toCompletableFuture()
+                            .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                    out.put(review.getKey(), status == 200 ? (System.nanoTime() - start) / 1_000_000 : -1);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    out.put(review.getKey(), -1L);
+                    break;
+                } catch (Exception e) {
+                    LOG.debugf("warm-up review of %s failed: %s", review.getKey(), e.getMessage());
+                    out.put(review.getKey(), -1L);
+                }
+            }
+        } finally {
+            client.close();
+        }
+        return out;
     }
 
     /** Serves {@code certificate} on every connection opened from now on. */
@@ -160,12 +232,14 @@ public final class WebhookServer {
         String result;
         int status;
         byte[] out;
+        String described = "an unparsed request";
         try {
             AdmissionRequest request = AdmissionRequest.parse(
                     mapper,
                     ctx.body().buffer() == null
                             ? new byte[0]
                             : ctx.body().buffer().getBytes());
+            described = request.describe();
             AdmissionAnswer answer;
             try {
                 answer = webhook.review(request);
@@ -193,7 +267,20 @@ public final class WebhookServer {
             result = "error";
         }
         ctx.response().setStatusCode(status).putHeader("Content-Type", JSON).end(Buffer.buffer(out));
-        timer(webhook.name(), result).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        long end = System.nanoTime();
+        timer(webhook.name(), result).record(end - start, TimeUnit.NANOSECONDS);
+        Long arrived = ctx.get(ARRIVED);
+        if (arrived != null && end - arrived > warnAfterNanos) {
+            LOG.warnf(
+                    "%s webhook answered %s in %d ms (%d ms before a worker thread took the request, %d ms reviewing): "
+                            + "the API server waits at most the webhook's timeoutSeconds, then applies its failure "
+                            + "policy",
+                    webhook.name(),
+                    described,
+                    (end - arrived) / 1_000_000,
+                    (start - arrived) / 1_000_000,
+                    (end - start) / 1_000_000);
+        }
     }
 
     /** Requests the router refused before any webhook saw them (a body over the limit, above all). */

@@ -305,6 +305,19 @@ class AdmissionServerTest {
     }
 
     @Test
+    void everyServedWebhookAnsweredItsWarmUpReviewBeforeRegistration() {
+        @SuppressWarnings("unchecked")
+        Map<String, Long> answers = (Map<String, Long>) controller.details().get("warmUpAnswerMillis");
+        assertThat(answers)
+                .as("one warm-up answer per served path, none failed (-1)")
+                .containsOnlyKeys(PodMutator.PATH, WorkloadValidator.PATH, PodGroupMutator.PATH)
+                .allSatisfy((path, ms) -> assertThat(ms).as(path).isNotNegative());
+        assertThat((Long) controller.details().get("warmUpMillis"))
+                .isGreaterThanOrEqualTo(
+                        answers.values().stream().mapToLong(Long::longValue).sum());
+    }
+
+    @Test
     void theRunningWebhooksAnswerOverHttps() {
         var pod = new PodBuilder()
                 .withNewMetadata()

@@ -92,6 +92,21 @@ class WebhookServerTest {
     }
 
     @Test
+    void aWarmUpSendsEachReviewThroughTheServerItself() throws Exception {
+        double before = fixture.count("probe", "allowed");
+        byte[] body = Reviews.JSON.writeValueAsBytes(review("CREATE"));
+        var answers =
+                fixture.server.warmUp("0.0.0.0", java.util.Map.of("/probe", body), java.time.Duration.ofSeconds(10));
+        assertThat(answers).containsOnlyKeys("/probe");
+        assertThat(answers.get("/probe")).isNotNegative();
+        assertThat(fixture.count("probe", "allowed")).isEqualTo(before + 1);
+        // a path nothing serves answers 404: reported as a failed answer, not thrown
+        assertThat(fixture.server.warmUp(
+                        "127.0.0.1", java.util.Map.of("/nowhere", body), java.time.Duration.ofSeconds(10)))
+                .containsEntry("/nowhere", -1L);
+    }
+
+    @Test
     void denialsCarryCodeMessageAndWarnings() {
         ObjectNode review = review("UPDATE");
         double before = fixture.count("probe", "denied");

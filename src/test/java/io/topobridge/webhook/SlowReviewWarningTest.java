@@ -1,0 +1,103 @@
+package io.topobridge.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.restassured.http.ContentType;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import org.jboss.logmanager.ExtLogRecord;
+import org.junit.jupiter.api.Test;
+
+/** An answer slower than the server's warning threshold is logged with where its time went; a fast one is not. */
+class SlowReviewWarningTest {
+
+    /** Answers CREATE after sleeping the milliseconds the request's namespace names. */
+    private static final AdmissionWebhook SLEEPER = new AdmissionWebhook() {
+        @Override
+        public String name() {
+            return "sleeper";
+        }
+
+        @Override
+        public String path() {
+            return "/sleeper";
+        }
+
+        @Override
+        public AdmissionAnswer review(AdmissionRequest request) {
+            try {
+                Thread.sleep(Long.parseLong(request.namespace().substring("ns-".length())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return AdmissionAnswer.allow("allowed", List.of());
+        }
+    };
+
+    @Test
+    void onlyAnswersSlowerThanTheThresholdAreWarnedOf() {
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    warnings.add(record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        var logger = java.util.logging.Logger.getLogger(WebhookServer.class.getName());
+        logger.addHandler(capture);
+        Vertx vertx = Vertx.vertx();
+        var server = new WebhookServer(
+                vertx, Reviews.JSON, new SimpleMeterRegistry(), List.of(SLEEPER), Duration.ofMillis(200));
+        try {
+            int port = server.start("127.0.0.1", 0, WebhookFixture.certificate("slow-ca"));
+            post(port, "ns-0");
+            assertThat(warnings).as("a fast answer").isEmpty();
+            post(port, "ns-400");
+            assertThat(warnings).hasSize(1);
+            assertThat(warnings.get(0))
+                    .contains("sleeper webhook answered")
+                    .contains("ns-400")
+                    .containsPattern(
+                            "in \\d{3,} ms \\(\\d+ ms before a worker thread took the request, \\d{3,} ms reviewing\\)");
+        } finally {
+            logger.removeHandler(capture);
+            server.stop();
+            vertx.close().toCompletionStage().toCompletableFuture().join();
+        }
+    }
+
+    private static void post(int port, String namespace) {
+        io.restassured.RestAssured.given()
+                .relaxedHTTPSValidation()
+                .baseUri("https://127.0.0.1")
+                .port(port)
+                .contentType(ContentType.JSON)
+                .body(Reviews.review(
+                                "CREATE",
+                                namespace,
+                                "",
+                                "v1",
+                                "Pod",
+                                "pods",
+                                Reviews.JSON.createObjectNode().put("kind", "Pod"),
+                                null)
+                        .toString())
+                .post("/sleeper")
+                .then()
+                .statusCode(200);
+    }
+}
