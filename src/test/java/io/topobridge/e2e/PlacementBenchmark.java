@@ -106,6 +106,24 @@ final class PlacementBenchmark {
         boolean auto() {
             return this == AUTO || this == AUTO_MODE || this == AUTO_WAIT;
         }
+
+        /** Runs named by their labels, comma-separated ({@code hand,auto-mode}); an unknown name is refused. */
+        static java.util.Set<Variant> parse(String names) {
+            java.util.Set<Variant> out = java.util.EnumSet.noneOf(Variant.class);
+            for (String name : names.split(",")) {
+                String n = name.trim();
+                if (n.isEmpty()) {
+                    continue;
+                }
+                out.add(Arrays.stream(values())
+                        .filter(v -> v.label().equals(n))
+                        .findFirst()
+                        .orElseThrow(() -> new IllegalArgumentException("bench.placementRuns: unknown run '"
+                                + (n.length() > 40 ? n.substring(0, 40) + "…" : n) + "', known: "
+                                + Arrays.stream(values()).map(Variant::label).collect(Collectors.joining(",")))));
+            }
+            return out;
+        }
     }
 
     /** Gang {@code index} arrives at step {@code index} and leaves at step {@code index + lifetime}. */
@@ -195,18 +213,31 @@ final class PlacementBenchmark {
     private final List<String> gpuNodes;
 
     private final Duration autoWait;
+    private final long seed;
+    private final java.util.Set<Variant> variants;
 
+    /**
+     * {@code seed}: the arrival sequence's (13 in the README's runs); {@code variants}: the runs to make, in their
+     * declared order (a run left out has no figures, and the ratios to it are left out).
+     */
     PlacementBenchmark(
             RealCluster cluster,
             BenchResults results,
             int arrivals,
             int minLifetime,
             int maxLifetime,
-            Duration autoWait) {
+            Duration autoWait,
+            long seed,
+            java.util.Set<Variant> variants) {
+        if (variants.isEmpty()) {
+            throw new IllegalArgumentException("no placement run chosen");
+        }
         this.cluster = cluster;
         this.autoWait = autoWait;
         this.results = results;
-        this.arrivals = arrivals(arrivals, minLifetime, maxLifetime, new Random(13));
+        this.seed = seed;
+        this.variants = java.util.EnumSet.copyOf(variants);
+        this.arrivals = arrivals(arrivals, minLifetime, maxLifetime, new Random(seed));
         this.gpuNodes = Examples.ensureNodes(cluster.client()).stream()
                 .filter(n -> n.getStatus().getAllocatable().containsKey("nvidia.com/gpu"))
                 .map(n -> n.getMetadata().getName())
@@ -252,7 +283,7 @@ final class PlacementBenchmark {
             // the bridge's HyperNodes are the tree every run is judged by; the unaware run keeps them (stopped)
             cluster.bridge();
             awaitTree();
-            for (Variant v : Variant.values()) {
+            for (Variant v : variants) {
                 runs.put(v, run(v));
             }
         } finally {
@@ -686,8 +717,9 @@ final class PlacementBenchmark {
         Run unaware = runs.get(Variant.UNAWARE);
         String load = String.format(
                 Locale.ROOT,
-                "%d gang arrivals (%s; lifetimes %d to %d steps) on the example cluster's %d GPU nodes",
-                hand.arrivals(),
+                "%d gang arrivals of seed %d (%s; lifetimes %d to %d steps) on the example cluster's %d GPU nodes",
+                arrivals.size(),
+                seed,
                 Arrays.stream(SHAPES.toArray(Shape[]::new))
                         .map(s -> s.name() + " x"
                                 + arrivals.stream().filter(a -> a.shape() == s).count())
@@ -697,7 +729,8 @@ final class PlacementBenchmark {
                 gpuNodes.size());
         for (Run run : runs.values()) {
             String prefix = run.variant().prefix();
-            Run baseline = run.variant().auto() ? hand : unaware;
+            // the run compared with: absent when it was not chosen, and then no ratio
+            Run baseline = run.variant().auto() ? hand : run.variant() == Variant.HAND ? unaware : null;
             String than = run.variant().auto() ? "the hand-chosen run" : "the topology-unaware run";
             String what = switch (run.variant()) {
                 case HAND -> "tiers chosen by hand as in the examples";
@@ -711,7 +744,7 @@ final class PlacementBenchmark {
                     run.placedFraction(),
                     "fraction",
                     run.arrivals(),
-                    run == unaware ? null : ratio(run.placedFraction(), baseline.placedFraction()),
+                    baseline == null ? null : ratio(run.placedFraction(), baseline.placedFraction()),
                     than,
                     what + ": gangs wholly bound before they left, of " + load + "; placed per shape: "
                             + SHAPES.stream()
@@ -722,7 +755,7 @@ final class PlacementBenchmark {
                     run.meanTier(),
                     "tier",
                     run.placed().size(),
-                    run == unaware ? null : ratio(run.meanTier(), baseline.meanTier()),
+                    baseline == null ? null : ratio(run.meanTier(), baseline.meanTier()),
                     than,
                     what + ": tier of the lowest HyperNode holding each placed gang (0 = one node, 5 = across"
                             + " spines)");
@@ -733,7 +766,7 @@ final class PlacementBenchmark {
                     (int) run.placed().stream()
                             .filter(p -> p.arrival().shape().prefillDecode())
                             .count(),
-                    run == unaware ? null : ratio(run.pdTier(), baseline.pdTier()),
+                    baseline == null ? null : ratio(run.pdTier(), baseline.pdTier()),
                     than,
                     what + ": per prefill pod, the tier of the lowest HyperNode it shares with the nearest decode"
                             + " pod of its gang (0 = same node), mean over placed prefill/decode gangs");
@@ -744,10 +777,10 @@ final class PlacementBenchmark {
                     (int) run.placed().stream()
                             .filter(p -> !p.arrival().shape().prefillDecode())
                             .count(),
-                    run == unaware ? null : ratio(run.tensorParallelTier(), baseline.tensorParallelTier()),
+                    baseline == null ? null : ratio(run.tensorParallelTier(), baseline.tensorParallelTier()),
                     than,
                     what + ": tier of the lowest HyperNode holding each placed tensor-parallel gang (4 and 9 trays)");
-            if (run.variant().auto()) {
+            if (run.variant().auto() && hand != null) {
                 // the same gangs: a gang the hand-chosen run never started has no tier there to compare with
                 for (boolean pd : new boolean[] {false, true}) {
                     put(
@@ -780,7 +813,7 @@ final class PlacementBenchmark {
                     run.medianWaitMillis(),
                     "ms",
                     run.placed().size(),
-                    run == unaware ? null : ratio(run.medianWaitMillis(), baseline.medianWaitMillis()),
+                    baseline == null ? null : ratio(run.medianWaitMillis(), baseline.medianWaitMillis()),
                     than,
                     what + ": from the gang's creation to its last pod bound (median over placed gangs)");
         }
