@@ -86,6 +86,28 @@ public final class RealCluster implements AutoCloseable {
                   weight: 10
             """;
 
+    /**
+     * The same with GPUs bin-packed, at the node ({@code binpack}) and across HyperNodes
+     * ({@code hypernode.binpack.resources}: without it Volcano ranks the domains a gang could take by CPU and memory
+     * only). Chosen with {@code -Dtopobridge.e2e.schedulerGpuBinpack=true}.
+     */
+    public static final String SCHEDULER_CONF_GPU_BINPACK =
+            SCHEDULER_CONF.replace("  - name: binpack\n", """
+                      - name: binpack
+                        arguments:
+                          binpack.resources: nvidia.com/gpu
+                          binpack.resources.nvidia.com/gpu: 10
+                    """).replace("      weight: 10\n", """
+                          weight: 10
+                          hypernode.binpack.resources: nvidia.com/gpu
+                          hypernode.binpack.resources.nvidia.com/gpu: 10
+                    """);
+
+    /** The scheduler configuration this cluster starts with. */
+    public static String schedulerConf() {
+        return Boolean.getBoolean("topobridge.e2e.schedulerGpuBinpack") ? SCHEDULER_CONF_GPU_BINPACK : SCHEDULER_CONF;
+    }
+
     private static RealCluster instance;
 
     private final Path root = Path.of("target", "e2e").toAbsolutePath();
@@ -376,7 +398,7 @@ public final class RealCluster implements AutoCloseable {
                         .withNewMetadata()
                         .withName(SCHEDULER_CONFIGMAP)
                         .endMetadata()
-                        .addToData(SCHEDULER_CONF_KEY, SCHEDULER_CONF)
+                        .addToData(SCHEDULER_CONF_KEY, schedulerConf())
                         .build())
                 .create();
         // webhook Services of in-cluster components resolve to this machine: the API server dials
@@ -444,7 +466,7 @@ public final class RealCluster implements AutoCloseable {
     private void startVolcano() {
         Path conf = run.resolve("volcano-scheduler.conf");
         try {
-            Files.writeString(conf, SCHEDULER_CONF);
+            Files.writeString(conf, schedulerConf());
             Files.createDirectories(run.resolve("volcano-sockets"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
