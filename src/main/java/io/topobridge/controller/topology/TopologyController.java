@@ -245,7 +245,7 @@ public class TopologyController implements ProcessPart {
         tiers.publish(result.tiers());
 
         List<Finding> all = new ArrayList<>(result.findings());
-        SchedulerConfig.Check scheduler = schedulerCheck();
+        SchedulerConfig.Check scheduler = schedulerCheck(current.stream().anyMatch(NodeInfo::gpu));
         all.addAll(scheduler.findings());
         RuntimeException failure = null;
         if (crdInstalled) {
@@ -347,7 +347,7 @@ public class TopologyController implements ProcessPart {
         return out;
     }
 
-    private SchedulerConfig.Check schedulerCheck() {
+    private SchedulerConfig.Check schedulerCheck(boolean gpuNodes) {
         ObjectRef ref = SchedulerConfig.configMapRef(options.schedulerConfigNamespace(), options.schedulerConfigName());
         if (schedulerConfigError != null) {
             return SchedulerConfig.unreadable(ref, schedulerConfigError);
@@ -356,7 +356,7 @@ public class TopologyController implements ProcessPart {
                 .getStore()
                 .getByKey(options.schedulerConfigNamespace() + "/" + options.schedulerConfigName());
         Map<String, String> data = cm == null ? null : cm.getData() == null ? Map.of() : cm.getData();
-        return SchedulerConfig.check(ref, options.schedulerConfigKey(), data);
+        return SchedulerConfig.check(ref, options.schedulerConfigKey(), data, gpuNodes);
     }
 
     private Map<String, Object> details(TopologyResult result, SchedulerConfig.Check scheduler, long millis) {
@@ -378,6 +378,7 @@ public class TopologyController implements ProcessPart {
         out.put(
                 "hardTopology",
                 scheduler.state().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        out.put("gpuBinPacking", scheduler.gpuBinPacked());
         out.put("passes", passes.get() + 1);
         out.put("lastPassMillis", millis);
         out.put("writes", Map.of("created", created.get(), "updated", updated.get(), "deleted", deleted.get()));

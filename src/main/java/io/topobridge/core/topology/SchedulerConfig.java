@@ -14,7 +14,10 @@ import java.util.Map;
 /**
  * Whether the Volcano scheduler enforces hard network topology: only when its configuration
  * ({@code volcano-scheduler.conf}: {@code tiers[].plugins[].name}) lists {@code network-topology-aware};
- * Volcano's default configuration does not, and then hard mode silently enforces nothing.
+ * Volcano's default configuration does not, and then hard mode silently enforces nothing. With the plugin listed, it
+ * also tells whether the plugin bin-packs GPUs across HyperNodes ({@code hypernode.binpack.resources} naming
+ * {@code nvidia.com/gpu} with a weight above 0): without that, Volcano ranks the domains a gang could take by CPU and
+ * memory only.
  */
 public final class SchedulerConfig {
 
@@ -30,12 +33,20 @@ public final class SchedulerConfig {
         CONFIG_UNREADABLE
     }
 
-    /** The state and, unless enforced, one finding on the ConfigMap. */
-    public record Check(HardTopology state, List<Finding> findings) {
+    /**
+     * The state, whether GPUs are bin-packed across HyperNodes (false unless enforced), and the findings on the
+     * ConfigMap: one unless enforced; with GPU nodes and no GPU bin-packing, one (info) saying so.
+     */
+    public record Check(HardTopology state, boolean gpuBinPacked, List<Finding> findings) {
         public Check {
             findings = List.copyOf(findings);
         }
     }
+
+    /** The plugin argument listing the extra resources bin-packed across HyperNodes. */
+    static final String HYPERNODE_BINPACK_RESOURCES = "hypernode.binpack.resources";
+
+    private static final String GPU = "nvidia.com/gpu";
 
     private static final YAMLMapper YAML = new YAMLMapper();
 
@@ -51,9 +62,18 @@ public final class SchedulerConfig {
      * @param key the data key holding the scheduler configuration (normally {@code volcano-scheduler.conf})
      */
     public static Check check(ObjectRef configMap, String key, Map<String, String> data) {
+        return check(configMap, key, data, false);
+    }
+
+    /**
+     * As {@link #check(ObjectRef, String, Map)}; {@code gpuNodes}: the cluster has GPU nodes, so a configuration that
+     * does not bin-pack GPUs across HyperNodes is reported.
+     */
+    public static Check check(ObjectRef configMap, String key, Map<String, String> data, boolean gpuNodes) {
         if (data == null) {
             return new Check(
                     HardTopology.CONFIG_MISSING,
+                    false,
                     List.of(Finding.warning(
                             TopologyReason.SCHEDULER_CONFIG_MISSING,
                             configMap,
@@ -80,19 +100,39 @@ public final class SchedulerConfig {
             return unreadable(configMap, "'" + key + "' has no tiers list");
         }
         List<String> plugins = new ArrayList<>();
+        JsonNode topologyPlugin = null;
         for (JsonNode tier : root.path("tiers")) {
             for (JsonNode plugin : tier.path("plugins")) {
                 String name = plugin.path("name").asText("");
                 if (!name.isEmpty()) {
                     plugins.add(name);
                 }
+                if (name.equals(VolcanoApi.NETWORK_TOPOLOGY_PLUGIN) && topologyPlugin == null) {
+                    topologyPlugin = plugin;
+                }
             }
         }
-        if (plugins.contains(VolcanoApi.NETWORK_TOPOLOGY_PLUGIN)) {
-            return new Check(HardTopology.ENFORCED, List.of());
+        if (topologyPlugin != null) {
+            boolean packed = gpuBinPacked(topologyPlugin.path("arguments"));
+            if (packed || !gpuNodes) {
+                return new Check(HardTopology.ENFORCED, packed, List.of());
+            }
+            return new Check(
+                    HardTopology.ENFORCED,
+                    false,
+                    List.of(Finding.info(
+                            TopologyReason.GPU_NOT_BIN_PACKED,
+                            configMap,
+                            "the " + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN + " plugin does not bin-pack GPUs across"
+                                    + " HyperNodes (its " + HYPERNODE_BINPACK_RESOURCES + " argument does not name "
+                                    + GPU + " with a weight above 0): Volcano ranks the domains a gang could take by"
+                                    + " CPU and memory only, so small GPU gangs land in any NVLink partition and the"
+                                    + " widest wait longer for a whole one; add '" + HYPERNODE_BINPACK_RESOURCES + ": "
+                                    + GPU + "' to its arguments")));
         }
         return new Check(
                 HardTopology.PLUGIN_MISSING,
+                false,
                 List.of(Finding.warning(
                         TopologyReason.NETWORK_TOPOLOGY_PLUGIN_DISABLED,
                         configMap,
@@ -102,10 +142,33 @@ public final class SchedulerConfig {
                                 + "): hard network topology is not enforced; add it to a tier's plugins")));
     }
 
+    /**
+     * Whether the plugin's arguments bin-pack {@code nvidia.com/gpu} across HyperNodes, as Volcano reads them: the
+     * resource named in the comma-separated string {@code hypernode.binpack.resources}, and its weight
+     * ({@code hypernode.binpack.resources.<name>}) not 0 — an integer; anything else leaves Volcano's default, 1, and a
+     * negative weight is read as 1 too.
+     */
+    static boolean gpuBinPacked(JsonNode arguments) {
+        JsonNode listed = arguments.path(HYPERNODE_BINPACK_RESOURCES);
+        if (!listed.isTextual()) {
+            return false;
+        }
+        boolean named = false;
+        for (String resource : listed.asText().split(",")) {
+            if (resource.trim().equals(GPU)) {
+                named = true;
+                break;
+            }
+        }
+        JsonNode weight = arguments.path(HYPERNODE_BINPACK_RESOURCES + "." + GPU);
+        return named && !(weight.isIntegralNumber() && weight.asLong() == 0);
+    }
+
     /** The ConfigMap could not be read at all (e.g. no permission). */
     public static Check unreadable(ObjectRef configMap, String why) {
         return new Check(
                 HardTopology.CONFIG_UNREADABLE,
+                false,
                 List.of(Finding.warning(
                         TopologyReason.SCHEDULER_CONFIG_UNREADABLE,
                         configMap,

@@ -37,5 +37,10 @@ public enum TopologyReason implements Reason {
     /** Volcano's HyperNode CRD is not installed: the bridge writes no HyperNodes until it is. */
     HYPER_NODE_CRD_MISSING,
     /** A GPU node is in no topology tree, so a hard-topology gang can never use it. */
-    GPU_NODE_OUTSIDE_TOPOLOGY
+    GPU_NODE_OUTSIDE_TOPOLOGY,
+    /**
+     * The network-topology-aware plugin does not bin-pack GPUs across HyperNodes, in a cluster with GPU nodes: Volcano
+     * ranks the domains a gang could take by CPU and memory only.
+     */
+    GPU_NOT_BIN_PACKED
 }

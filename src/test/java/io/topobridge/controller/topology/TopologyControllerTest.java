@@ -385,6 +385,27 @@ class TopologyControllerTest {
         assertThat(reasons())
                 .doesNotContain(
                         TopologyReason.SCHEDULER_CONFIG_MISSING, TopologyReason.NETWORK_TOPOLOGY_PLUGIN_DISABLED);
+        // the example cluster's trays have GPUs, and the plugin does not bin-pack them across HyperNodes
+        assertThat(harness.controller.details()).containsEntry("gpuBinPacking", false);
+        assertThat(harness.findings.of(TopologyController.SOURCE))
+                .filteredOn(f -> f.reason() == TopologyReason.GPU_NOT_BIN_PACKED)
+                .singleElement()
+                .satisfies(f -> {
+                    assertThat(f.object().kind()).isEqualTo("ConfigMap");
+                    assertThat(f.severity()).isEqualTo(io.topobridge.core.finding.Severity.INFO);
+                });
+        client.configMaps()
+                .inNamespace("volcano-system")
+                .withName("volcano-scheduler-configmap")
+                .edit(cm -> new ConfigMapBuilder(cm)
+                        .addToData(
+                                "volcano-scheduler.conf",
+                                "tiers:\n- plugins:\n  - name: gang\n  - name: network-topology-aware\n"
+                                        + "    arguments:\n      hypernode.binpack.resources: nvidia.com/gpu\n")
+                        .build());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> Boolean.TRUE.equals(harness.controller.details().get("gpuBinPacking")));
+        assertThat(reasons()).doesNotContain(TopologyReason.GPU_NOT_BIN_PACKED);
 
         client.configMaps()
                 .inNamespace("volcano-system")

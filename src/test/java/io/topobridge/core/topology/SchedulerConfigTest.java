@@ -3,6 +3,7 @@ package io.topobridge.core.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.Severity;
 import io.topobridge.core.topology.SchedulerConfig.HardTopology;
 import java.util.HashMap;
 import java.util.Map;
@@ -86,5 +87,89 @@ class SchedulerConfigTest {
                 assertThat(f.message()).contains(message);
             });
         }
+    }
+
+    static String withArguments(String arguments) {
+        return DEFAULT_CONF + "- plugins:\n  - name: network-topology-aware\n    arguments:\n" + arguments.indent(6);
+    }
+
+    static Stream<Arguments> gpuCases() {
+        return Stream.of(
+                Arguments.of("no arguments", DEFAULT_CONF + "- plugins:\n  - name: network-topology-aware\n", false),
+                Arguments.of("weight only", withArguments("weight: 10"), false),
+                Arguments.of("GPUs named", withArguments("hypernode.binpack.resources: nvidia.com/gpu"), true),
+                Arguments.of(
+                        "GPUs named among others, with spaces",
+                        withArguments("hypernode.binpack.resources: example.com/foo ,  nvidia.com/gpu"),
+                        true),
+                Arguments.of(
+                        "GPUs named with a weight",
+                        withArguments("hypernode.binpack.resources: nvidia.com/gpu\n"
+                                + "hypernode.binpack.resources.nvidia.com/gpu: 10"),
+                        true),
+                Arguments.of(
+                        "GPU weight 0",
+                        withArguments("hypernode.binpack.resources: nvidia.com/gpu\n"
+                                + "hypernode.binpack.resources.nvidia.com/gpu: 0"),
+                        false),
+                Arguments.of(
+                        "a negative weight (Volcano reads 1)",
+                        withArguments("hypernode.binpack.resources: nvidia.com/gpu\n"
+                                + "hypernode.binpack.resources.nvidia.com/gpu: -3"),
+                        true),
+                Arguments.of(
+                        "a weight that is no integer (Volcano keeps 1)",
+                        withArguments("hypernode.binpack.resources: nvidia.com/gpu\n"
+                                + "hypernode.binpack.resources.nvidia.com/gpu: \"0\""),
+                        true),
+                Arguments.of(
+                        "only another resource", withArguments("hypernode.binpack.resources: example.com/foo"), false),
+                Arguments.of(
+                        "a prefix of the name only",
+                        withArguments("hypernode.binpack.resources: nvidia.com/gpu-shared"),
+                        false),
+                Arguments.of(
+                        "the resources as a list (Volcano reads a string only)",
+                        withArguments("hypernode.binpack.resources: [nvidia.com/gpu]"),
+                        false),
+                Arguments.of(
+                        "the node-level binpack plugin only",
+                        DEFAULT_CONF.replace(
+                                        "  - name: binpack\n",
+                                        "  - name: binpack\n    arguments:\n      binpack.resources: nvidia.com/gpu\n")
+                                + "- plugins:\n  - name: network-topology-aware\n",
+                        false));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("gpuCases")
+    void gpuBinPacking(String name, String conf, boolean packed) {
+        SchedulerConfig.Check gpuCluster = SchedulerConfig.check(CM, KEY, Map.of(KEY, conf), true);
+        assertThat(gpuCluster.state()).isEqualTo(HardTopology.ENFORCED);
+        assertThat(gpuCluster.gpuBinPacked()).isEqualTo(packed);
+        if (packed) {
+            assertThat(gpuCluster.findings()).isEmpty();
+        } else {
+            assertThat(gpuCluster.findings()).singleElement().satisfies(f -> {
+                assertThat(f.object()).isEqualTo(CM);
+                assertThat(f.severity()).isEqualTo(Severity.INFO);
+                assertThat(f.reason()).isEqualTo(TopologyReason.GPU_NOT_BIN_PACKED);
+                assertThat(f.message())
+                        .contains("does not bin-pack GPUs across HyperNodes")
+                        .contains("add 'hypernode.binpack.resources: nvidia.com/gpu'");
+            });
+        }
+        // without GPU nodes nothing is said, whatever the arguments
+        SchedulerConfig.Check cpuCluster = SchedulerConfig.check(CM, KEY, Map.of(KEY, conf), false);
+        assertThat(cpuCluster.findings()).isEmpty();
+        assertThat(cpuCluster.gpuBinPacked()).isEqualTo(packed);
+    }
+
+    @org.junit.jupiter.api.Test
+    void gpuBinPackingIsNotReportedWhileHardTopologyIsNot() {
+        assertThat(SchedulerConfig.check(CM, KEY, Map.of(KEY, DEFAULT_CONF), true)
+                        .findings())
+                .singleElement()
+                .satisfies(f -> assertThat(f.reason()).isEqualTo(TopologyReason.NETWORK_TOPOLOGY_PLUGIN_DISABLED));
     }
 }
