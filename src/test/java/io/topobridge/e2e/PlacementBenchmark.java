@@ -717,7 +717,8 @@ final class PlacementBenchmark {
         Run unaware = runs.get(Variant.UNAWARE);
         String load = String.format(
                 Locale.ROOT,
-                "%d gang arrivals of seed %d (%s; lifetimes %d to %d steps) on the example cluster's %d GPU nodes",
+                "%d gang arrivals of seed %d (%s; lifetimes %d to %d steps) on the example cluster's %d GPU nodes,"
+                        + " Volcano %s",
                 arrivals.size(),
                 seed,
                 Arrays.stream(SHAPES.toArray(Shape[]::new))
@@ -726,7 +727,10 @@ final class PlacementBenchmark {
                         .collect(Collectors.joining(", ")),
                 arrivals.stream().mapToInt(Arrival::lifetime).min().orElse(0),
                 arrivals.stream().mapToInt(Arrival::lifetime).max().orElse(0),
-                gpuNodes.size());
+                gpuNodes.size(),
+                RealCluster.schedulerConf().contains("hypernode.binpack.resources: nvidia.com/gpu")
+                        ? "bin-packing GPUs across HyperNodes and nodes"
+                        : "bin-packing CPU and memory only (its defaults)");
         for (Run run : runs.values()) {
             String prefix = run.variant().prefix();
             // the run compared with: absent when it was not chosen, and then no ratio
