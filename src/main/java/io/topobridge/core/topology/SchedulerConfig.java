@@ -16,7 +16,7 @@ import java.util.Map;
  * ({@code volcano-scheduler.conf}: {@code tiers[].plugins[].name}) lists {@code network-topology-aware};
  * Volcano's default configuration does not, and then hard mode silently enforces nothing. With the plugin listed, it
  * also tells whether the plugin bin-packs GPUs across HyperNodes ({@code hypernode.binpack.resources} naming
- * {@code nvidia.com/gpu} with a weight above 0): without that, Volcano ranks the domains a gang could take by CPU and
+ * {@code nvidia.com/gpu} with a weight other than 0): without that, Volcano ranks the domains a gang could take by CPU and
  * memory only.
  */
 public final class SchedulerConfig {
@@ -125,10 +125,11 @@ public final class SchedulerConfig {
                             configMap,
                             "the " + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN + " plugin does not bin-pack GPUs across"
                                     + " HyperNodes (its " + HYPERNODE_BINPACK_RESOURCES + " argument does not name "
-                                    + GPU + " with a weight above 0): Volcano ranks the domains a gang could take by"
-                                    + " CPU and memory only, so small GPU gangs land in any NVLink partition and the"
-                                    + " widest wait longer for a whole one; add '" + HYPERNODE_BINPACK_RESOURCES + ": "
-                                    + GPU + "' to its arguments")));
+                                    + GPU + " with a weight other than 0): Volcano ranks the domains a gang could take"
+                                    + " by CPU and memory only, so a small GPU gang goes to the domain its CPU requests"
+                                    + " fill best, not the one its GPUs do, and the widest gangs wait longer for a whole"
+                                    + " NVLink partition; add '" + HYPERNODE_BINPACK_RESOURCES + ": " + GPU
+                                    + "' to its arguments")));
         }
         return new Check(
                 HardTopology.PLUGIN_MISSING,
