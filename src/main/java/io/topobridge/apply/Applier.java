@@ -85,6 +85,21 @@ public class Applier {
             remember(key, new Recent(want, version, false, System.nanoTime()));
             return Outcome.UNCHANGED;
         }
+        if (last != null && !last.deleted() && last.applied().equals(want) && effective != null) {
+            // The same intent was just written, yet the cache shows another version without it: another writer's
+            // change (say the scheduler's status) made before that write can reach the cache after it. The live
+            // object says whether the write is still there; a read, not a second write.
+            HasMetadata live = client.resource(desired).get();
+            if (live != null && FieldPaths.upToDate(want, json(live), Topobridge.FIELD_MANAGER)) {
+                remember(key, new Recent(want, version, false, System.nanoTime()));
+                meters.counter("topobridge.api.rechecks", "kind", desired.getKind())
+                        .increment();
+                LOG.debugf(
+                        "%s %s: the cache lags behind a write the object holds", desired.getKind(), describe(desired));
+                return Outcome.UNCHANGED;
+            }
+            effective = live;
+        }
         client.resource(desired)
                 .fieldManager(Topobridge.FIELD_MANAGER)
                 .forceConflicts()

@@ -141,6 +141,40 @@ class ApplierTest {
         assertThat(applier.release(released, PodGroup::new)).isFalse();
     }
 
+    /**
+     * Another writer's change made just before the bridge's write can reach the cache after it: the cache then shows
+     * a version without the write. The writer reads the live object instead of writing the same intent again.
+     */
+    @Test
+    void aCacheBehindItsOwnWriteCostsARecheckNotASecondWrite() {
+        var meters = new SimpleMeterRegistry();
+        var checked = new Applier(cluster.client(), meters);
+        var labels = Map.of(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE);
+        checked.apply(hyperNode("rack-a", 1, labels, "n1"), null);
+        HyperNode before = current("rack-a");
+        var scaled = hyperNode("rack-a", 1, labels, "n1", "n2");
+        assertThat(checked.apply(scaled, before)).isEqualTo(Applier.Outcome.UPDATED);
+        int afterUpdate = writes();
+
+        // what the cache shows: the object as before the write, at a version another writer made meanwhile
+        HyperNode stale = current("rack-a");
+        stale.getSpec().setMembers(before.getSpec().getMembers());
+        stale.getMetadata().setResourceVersion(before.getMetadata().getResourceVersion() + "0");
+        assertThat(checked.apply(scaled, stale)).isEqualTo(Applier.Outcome.UNCHANGED);
+        assertThat(checked.apply(scaled, stale)).isEqualTo(Applier.Outcome.UNCHANGED);
+        assertThat(writes()).isEqualTo(afterUpdate);
+        assertThat(meters.counter("topobridge.api.rechecks", "kind", "HyperNode")
+                        .count())
+                .isEqualTo(1.0);
+
+        // the live object lost the write (deleted here) while the cache shows yet another version without it
+        cluster.client().resource(current("rack-a")).withGracePeriod(0).delete();
+        stale.getMetadata().setResourceVersion(before.getMetadata().getResourceVersion() + "00");
+        assertThat(checked.apply(scaled, stale)).isEqualTo(Applier.Outcome.CREATED);
+        assertThat(writes()).isEqualTo(afterUpdate + 2);
+        assertThat(current("rack-a").getSpec().getMembers()).hasSize(2);
+    }
+
     @Test
     void refusesToDeleteObjectsWithoutItsLabel() {
         var foreign = hyperNode("foreign", 1, Map.of(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, "label"), "n1");

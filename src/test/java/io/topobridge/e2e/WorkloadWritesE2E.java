@@ -45,6 +45,14 @@ class WorkloadWritesE2E {
                 .get();
     }
 
+    /** The request bodies of the writes, for a failure's message: which fields each write carried. */
+    private static List<String> bodies(List<Write> writes) {
+        return writes.stream()
+                .map(w -> w + " "
+                        + (w.requestObject() == null ? "" : w.requestObject().path("spec")))
+                .toList();
+    }
+
     @Test
     void createScaleRestartEditAndReleaseWriteOnlyWhatChanged() {
         var client = cluster.client();
@@ -88,7 +96,8 @@ class WorkloadWritesE2E {
                 .create();
         cluster.waitFor("the PodGroup", WAIT, () -> podGroup() != null);
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
-        assertThat(podGroupWrites(mark)).as("create").hasSize(1);
+        List<Write> created = podGroupWrites(mark);
+        assertThat(created).as("create: %s", bodies(created)).hasSize(1);
 
         mark = cluster.audit().mark();
         client.apps().deployments().inNamespace(NS).withName("web").scale(3);
@@ -99,7 +108,8 @@ class WorkloadWritesE2E {
                         .get("minMember")
                         .equals(3));
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
-        assertThat(podGroupWrites(mark)).as("scale").hasSize(1);
+        List<Write> scaled = podGroupWrites(mark);
+        assertThat(scaled).as("scale: %s", bodies(scaled)).hasSize(1);
 
         mark = cluster.audit().mark();
         client.apps()
