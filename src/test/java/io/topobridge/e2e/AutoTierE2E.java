@@ -258,7 +258,8 @@ class AutoTierE2E {
                 .create();
         podGroup("tb-group-pd");
         // the group's PodGroup may first be made from the prefill alone (8 GPUs); the decode joins it
-        String pair = "1 (nvlink): 12 GPUs fit in 7 of 7 nvlink domains";
+        String pair = "2 (nvlink-domain): 12 GPUs fit in 5 of 5 nvlink-domain domains; its subgroups keep to 1"
+                + " (nvlink), the gang to a tier above theirs";
         cluster.waitFor(
                 "the pair's chosen tier",
                 Duration.ofSeconds(60),
@@ -270,7 +271,7 @@ class AutoTierE2E {
         List<Pod> pods = placed("tb-group-pd", 3);
         Placement.Domain d = domainOf(pods);
         print("prefill 2 x 4 GPUs + decode 1 x 4 GPUs", pg, d);
-        assertThat(d.tier()).as("the pair in " + d).isLessThanOrEqualTo(1);
+        assertThat(d.tier()).as("the pair in " + d).isLessThanOrEqualTo(2);
         Map<String, List<String>> byMember =
                 Placement.nodesBy(pods, p -> p.getMetadata().getLabels().get("topobridge.io/member"));
         assertThat(byMember).containsOnlyKeys("deploy-pd-prefill", "deploy-pd-decode");
@@ -336,7 +337,8 @@ class AutoTierE2E {
                 .filter(n -> n.startsWith("auto-pd"))
                 .findFirst()
                 .orElseThrow();
-        String chosen = "1 (nvlink): 16 GPUs fit in 7 of 7 nvlink domains";
+        String chosen = "2 (nvlink-domain): 16 GPUs fit in 5 of 5 nvlink-domain domains; its subgroups keep to 1"
+                + " (nvlink), the gang to a tier above theirs";
         cluster.waitFor(
                 "the chosen tier on AIBrix's PodGroup " + name,
                 PLACED,
@@ -344,13 +346,13 @@ class AutoTierE2E {
                         podGroup(name).getMetadata().getAnnotations().get("topobridge.io/chosen-tier")));
         GenericKubernetesResource pg = podGroup(name);
         assertThat(pg.getMetadata().getLabels()).as("still AIBrix's").doesNotContainKey("app.kubernetes.io/managed-by");
-        assertThat(tier(pg)).isEqualTo(1);
+        assertThat(tier(pg)).isEqualTo(2);
         assertThat(pg.getMetadata().getAnnotations().get("topobridge.io/chosen-subgroup-tier"))
                 .startsWith("1 (nvlink): ");
         List<Pod> pods = placed(name, 4);
         Placement.Domain d = domainOf(pods);
         print("AIBrix StormService 2+2 x 4 GPUs", pg, d);
-        assertThat(d.tier()).isLessThanOrEqualTo(1);
+        assertThat(d.tier()).isLessThanOrEqualTo(2);
         // AIBrix rewrites its PodGroup as the pods start; the PodGroup webhook keeps the explanation on its writes,
         // so the bridge has nothing to put back
         cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), PLACED);

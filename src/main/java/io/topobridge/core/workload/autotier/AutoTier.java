@@ -12,8 +12,8 @@ import java.util.TreeMap;
 
 /**
  * The rule behind {@code highest-tier: auto}. A gang's need is its GPUs ({@code nvidia.com/gpu}) when it requests
- * any, else its CPU and memory. The chosen tier is the lowest at which at least {@code minDomains} domains could hold
- * the need when empty (their nodes' allocatable summed); failing that, the lowest at which one domain could; failing
+ * any, else its CPU and memory. The chosen tier is the lowest (above the subgroups' tier, for a gang of several
+ * subgroups each held to one) at which at least {@code minDomains} domains could hold the need when empty (their nodes' allocatable summed); failing that, the lowest at which one domain could; failing
  * that, none fits and the top tier is chosen, soft. The mode, unless the user wrote one, is {@code hard} when some
  * domain of the chosen tier has room for the need today (free capacity, counting what the gang itself already uses
  * there as free) and {@code soft} otherwise — or {@code hard} still while the gang may wait for room (a new gang,
@@ -78,14 +78,33 @@ public final class AutoTier {
             TopologyMode written,
             boolean wholeGang,
             boolean waitForRoom) {
+        return choose(need, domains, 1, highest, minDomains, gang, written, wholeGang, waitForRoom);
+    }
+
+    /**
+     * As {@link #choose(Amounts, TierDomains, int, int, String, TopologyMode, boolean, boolean)}, choosing among the
+     * tiers from {@code lowest} (at least 1, at most {@code highest}) up: a gang whose subgroups are each held to a
+     * tier takes a tier above theirs.
+     */
+    public static Choice choose(
+            Amounts need,
+            TierDomains domains,
+            int lowest,
+            int highest,
+            int minDomains,
+            String gang,
+            TopologyMode written,
+            boolean wholeGang,
+            boolean waitForRoom) {
         if (highest < 1) {
             throw new IllegalArgumentException("no tier to choose from");
         }
+        int from = Math.max(1, Math.min(lowest, highest));
         int wanted = Math.max(1, minDomains);
         Amounts rel = relevant(need);
         int chosen = 0;
         int fallback = 0;
-        for (int t = 1; t <= highest; t++) {
+        for (int t = from; t <= highest; t++) {
             int holding = holding(domains.at(t), rel);
             if (holding >= wanted) {
                 chosen = t;
@@ -117,7 +136,11 @@ public final class AutoTier {
         if (holding(at, rel) < wanted) {
             sentence.append(", fewer than the ").append(wanted).append(" wanted, but no tier has more");
         }
-        if (chosen > 1) {
+        if (chosen == lowest && lowest > 1) {
+            sentence.append("; its subgroups keep to ")
+                    .append(label(domains, from - 1))
+                    .append(", the gang to a tier above theirs");
+        } else if (chosen > 1) {
             List<TierDomains.Domain> below = domains.at(chosen - 1);
             int belowHolding = holding(below, rel);
             sentence.append("; ").append(label(domains, chosen - 1));

@@ -75,8 +75,17 @@ public final class AutoTiers {
         Integer gangTier = intent.highestTier();
         TopologyMode gangMode = intent.mode();
         if (intent.autoTier()) {
+            Amounts gangNeed = need(plan.roles());
             AutoTier.Choice choice = AutoTier.choose(
-                    need(plan.roles()), domains, tiers.top(), minDomains, gang, intent.mode(), true, waitForRoom);
+                    gangNeed,
+                    domains,
+                    above(plan, intent, gangNeed, tiers, domains, minDomains, gang, waitForRoom),
+                    tiers.top(),
+                    minDomains,
+                    gang,
+                    intent.mode(),
+                    true,
+                    waitForRoom);
             gangTier = choice.tier();
             gangMode = choice.mode();
             if (intent.subgroupTier() != null && intent.subgroupTier() > gangTier) {
@@ -115,6 +124,37 @@ public final class AutoTiers {
             }
         }
         return new Resolution(intent.resolved(gangTier, gangMode, subTier, subMode), annotations, findings, false);
+    }
+
+    /**
+     * The lowest tier the gang's own choice starts from: 1, or the tier above its subgroups' when the gang holds more
+     * than one subgroup and each is held to a tier (written, or chosen by {@code auto}). Each role or replica then
+     * keeps its own domain, and the gang (a prefill with its decode, replicas of one model) shares the next tier up
+     * rather than being packed into one domain of the subgroups' tier: held there, a pair can only start where one
+     * domain has room for both, and the placement benchmark's pairs so held took the whole NVLink partitions that the
+     * widest tensor-parallel gangs wait for.
+     */
+    private static int above(
+            GangPlan plan,
+            GangIntent intent,
+            Amounts gangNeed,
+            TierCatalog tiers,
+            TierDomains domains,
+            int minDomains,
+            String gang,
+            boolean waitForRoom) {
+        if (plan.level() != GangPlan.Level.GANG || (!intent.autoSubgroupTier() && intent.subgroupTier() == null)) {
+            return 1;
+        }
+        Amounts subNeed = subgroupNeed(plan);
+        if (subNeed == null || AutoTier.relevant(subNeed).covers(AutoTier.relevant(gangNeed))) {
+            return 1; // one subgroup is the whole gang
+        }
+        int held = intent.autoSubgroupTier()
+                ? AutoTier.choose(subNeed, domains, tiers.top(), minDomains, gang, null, false, waitForRoom)
+                        .tier()
+                : intent.subgroupTier();
+        return held + 1;
     }
 
     /**

@@ -253,11 +253,59 @@ public class AutoTierTranslationTest {
                 Fixtures.deployment("ns", "dec", 1, Map.of("topobridge.io/group", "g")));
         DesiredPodGroup pg = result.podGroups().get(0);
         assertThat(pg.spec().getNetworkTopology().getHighestTierAllowed())
-                .as("3 GPUs alone would take tier 1")
-                .isEqualTo(2);
+                .as("3 GPUs alone would take tier 1; the subgroups keep to racks, the gang to the tier above")
+                .isEqualTo(3);
+        assertThat(pg.annotations().get("topobridge.io/chosen-tier"))
+                .isEqualTo("3 (spine): 3 GPUs fit in 1 of 1 spine domains; its subgroups keep to 2 (rack), the gang"
+                        + " to a tier above theirs");
         assertThat(pg.spec().getSubGroupPolicy())
                 .allSatisfy(p -> assertThat(p.getNetworkTopology().getHighestTierAllowed())
                         .isEqualTo(2));
+    }
+
+    /**
+     * A prefill/decode pair whose roles each fit one NVLink partition: each role keeps to its partition and the pair
+     * to the rack, rather than the pair being packed into one partition (which starts only where one partition has
+     * room for both roles).
+     */
+    @Test
+    void aPairOfSubgroupsHeldToPartitionsSharesTheTierAbove() {
+        var result = translate(
+                domains(4),
+                1,
+                Fixtures.deployment(
+                        "ns",
+                        "pre",
+                        2,
+                        Map.of(
+                                "topobridge.io/group",
+                                "g",
+                                "topobridge.io/highest-tier",
+                                "auto",
+                                "topobridge.io/subgroup-highest-tier",
+                                "auto")),
+                Fixtures.deployment("ns", "dec", 1, Map.of("topobridge.io/group", "g")));
+        DesiredPodGroup pg = result.podGroups().get(0);
+        assertThat(pg.spec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(2);
+        assertThat(pg.spec().getNetworkTopology().getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.HARD);
+        assertThat(pg.annotations().get("topobridge.io/chosen-tier"))
+                .isEqualTo("2 (rack): 3 GPUs fit in 2 of 2 rack domains; its subgroups keep to 1 (nvlink), the gang"
+                        + " to a tier above theirs");
+        assertThat(pg.spec().getSubGroupPolicy())
+                .allSatisfy(p -> assertThat(p.getNetworkTopology().getHighestTierAllowed())
+                        .isEqualTo(1));
+
+        // one Deployment whose one subgroup is the whole gang: nothing to lift, the gang keeps the lowest tier
+        var single = translate(
+                domains(4),
+                1,
+                Fixtures.deployment(
+                        "ns",
+                        "solo",
+                        2,
+                        Map.of("topobridge.io/highest-tier", "auto", "topobridge.io/subgroup-highest-tier", "auto")));
+        assertThat(single.podGroups().get(0).spec().getNetworkTopology().getHighestTierAllowed())
+                .isEqualTo(1);
     }
 
     @Test
@@ -279,8 +327,8 @@ public class AutoTierTranslationTest {
                 Fixtures.deployment("ns", "dec", 2, Map.of("topobridge.io/group", "g")));
         DesiredPodGroup pg = result.podGroups().get(0);
         assertThat(pg.spec().getNetworkTopology().getHighestTierAllowed())
-                .as("8 GPUs: the rack")
-                .isEqualTo(2);
+                .as("8 GPUs fit a rack; the subgroups keep to racks, the gang to the tier above")
+                .isEqualTo(3);
         assertThat(pg.annotations().get("topobridge.io/chosen-subgroup-tier"))
                 .isEqualTo("2 (rack): 6 GPUs fit in 2 of 2 rack domains; 1 (nvlink) holds at most 4 GPUs");
         assertThat(pg.spec().getSubGroupPolicy())
