@@ -234,23 +234,31 @@ public class AutoTierTranslationTest {
         assertThat(result.findings().get(0).message()).contains("no HyperNode is known yet");
     }
 
-    @Test
-    void anExplicitSubgroupTierLiftsAnAutoGangTier() {
-        var result = translate(
+    /**
+     * A prefill/decode group of 1-GPU pods on {@link #domains(int)} with 4 free GPUs per partition: {@code pre} and
+     * {@code dec} replicas, the group's tier and subgroup tier as written on the prefill.
+     */
+    private static TranslationResult pair(int pre, int dec, String tier, String subgroupTier) {
+        return translate(
                 domains(4),
                 1,
                 Fixtures.deployment(
                         "ns",
                         "pre",
-                        2,
+                        pre,
                         Map.of(
                                 "topobridge.io/group",
                                 "g",
                                 "topobridge.io/highest-tier",
-                                "auto",
+                                tier,
                                 "topobridge.io/subgroup-highest-tier",
-                                "rack")),
-                Fixtures.deployment("ns", "dec", 1, Map.of("topobridge.io/group", "g")));
+                                subgroupTier)),
+                Fixtures.deployment("ns", "dec", dec, Map.of("topobridge.io/group", "g")));
+    }
+
+    @Test
+    void anExplicitSubgroupTierLiftsAnAutoGangTier() {
+        var result = pair(2, 1, "auto", "rack");
         DesiredPodGroup pg = result.podGroups().get(0);
         assertThat(pg.spec().getNetworkTopology().getHighestTierAllowed())
                 .as("3 GPUs alone would take tier 1; the subgroups keep to racks, the gang to the tier above")
@@ -270,21 +278,7 @@ public class AutoTierTranslationTest {
      */
     @Test
     void aPairOfSubgroupsHeldToPartitionsSharesTheTierAbove() {
-        var result = translate(
-                domains(4),
-                1,
-                Fixtures.deployment(
-                        "ns",
-                        "pre",
-                        2,
-                        Map.of(
-                                "topobridge.io/group",
-                                "g",
-                                "topobridge.io/highest-tier",
-                                "auto",
-                                "topobridge.io/subgroup-highest-tier",
-                                "auto")),
-                Fixtures.deployment("ns", "dec", 1, Map.of("topobridge.io/group", "g")));
+        var result = pair(2, 1, "auto", "auto");
         DesiredPodGroup pg = result.podGroups().get(0);
         assertThat(pg.spec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(2);
         assertThat(pg.spec().getNetworkTopology().getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.HARD);
@@ -310,21 +304,7 @@ public class AutoTierTranslationTest {
 
     @Test
     void anAutoSubgroupTierHoldsTheLargestSubgroupAndNeverExceedsTheGangs() {
-        var result = translate(
-                domains(4),
-                1,
-                Fixtures.deployment(
-                        "ns",
-                        "pre",
-                        6,
-                        Map.of(
-                                "topobridge.io/group",
-                                "g",
-                                "topobridge.io/highest-tier",
-                                "auto",
-                                "topobridge.io/subgroup-highest-tier",
-                                "auto")),
-                Fixtures.deployment("ns", "dec", 2, Map.of("topobridge.io/group", "g")));
+        var result = pair(6, 2, "auto", "auto");
         DesiredPodGroup pg = result.podGroups().get(0);
         assertThat(pg.spec().getNetworkTopology().getHighestTierAllowed())
                 .as("8 GPUs fit a rack; the subgroups keep to racks, the gang to the tier above")
@@ -335,21 +315,7 @@ public class AutoTierTranslationTest {
                 .allSatisfy(p -> assertThat(p.getNetworkTopology().getHighestTierAllowed())
                         .isEqualTo(2));
 
-        var capped = translate(
-                domains(4),
-                1,
-                Fixtures.deployment(
-                        "ns",
-                        "pre",
-                        6,
-                        Map.of(
-                                "topobridge.io/group",
-                                "g",
-                                "topobridge.io/highest-tier",
-                                "nvlink",
-                                "topobridge.io/subgroup-highest-tier",
-                                "auto")),
-                Fixtures.deployment("ns", "dec", 2, Map.of("topobridge.io/group", "g")));
+        var capped = pair(6, 2, "nvlink", "auto");
         DesiredPodGroup c = capped.podGroups().get(0);
         assertThat(c.spec().getSubGroupPolicy())
                 .allSatisfy(p -> assertThat(p.getNetworkTopology().getHighestTierAllowed())
