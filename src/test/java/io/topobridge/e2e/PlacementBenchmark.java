@@ -205,6 +205,15 @@ final class PlacementBenchmark {
                     .filter(p -> p.arrival().shape().name().equals(shape))
                     .count();
         }
+
+        /** The P/D tier over the placed gangs of one prefill/decode shape. */
+        double pdTierOf(String shape) {
+            return placed.stream()
+                    .filter(p -> p.arrival().shape().name().equals(shape))
+                    .mapToDouble(Placed::pdTier)
+                    .average()
+                    .orElse(Double.NaN);
+        }
     }
 
     private final RealCluster cluster;
@@ -411,6 +420,13 @@ final class PlacementBenchmark {
                 run.hardChecks(),
                 run.medianWaitMillis(),
                 run.millis() / 1000);
+        say(
+                "%s: P/D tier by shape: %s",
+                variant.label(),
+                SHAPES.stream()
+                        .filter(Shape::prefillDecode)
+                        .map(s -> String.format("%s %.2f", s.name(), run.pdTierOf(s.name())))
+                        .collect(Collectors.joining(", ")));
         say(
                 "%s: tensor-parallel gangs placed above one NVLink partition: %s",
                 variant.label(),
