@@ -51,9 +51,10 @@ public interface WorkloadConfig {
     /**
      * For {@code topobridge.io/highest-tier: auto} without a written mode: how long a new gang whose chosen tier has
      * no room today stays {@code hard}, waiting for room there, before it turns {@code soft} (counted from its
-     * PodGroup's creation); 0 to make it soft at once.
+     * PodGroup's creation); 0 to make it soft at once. The default keeps a gang that arrives while its domains are
+     * busy from being placed spread (and staying spread) when room would come within minutes.
      */
-    @WithDefault("0s")
+    @WithDefault("5m")
     Duration autoWaitForRoom();
 
     /**

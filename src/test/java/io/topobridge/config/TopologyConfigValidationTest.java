@@ -45,6 +45,12 @@ class TopologyConfigValidationTest {
         assertThat(settings.topologyController().debounce()).isEqualTo(Duration.ofMillis(100));
         assertThat(settings.topologyController().schedulerConfigKey()).isEqualTo("volcano-scheduler.conf");
         assertThat(settings.workloadController().resync()).isEqualTo(Duration.ofMinutes(10));
+        // highest-tier: auto waits 5 minutes for room in its tier before it turns soft
+        assertThat(settings.workloads().autoWaitForRoom()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(settings(Map.of("topobridge.workloads.auto-wait-for-room", "0s"))
+                        .workloads()
+                        .autoWaitForRoom())
+                .isZero();
     }
 
     @Test

@@ -370,61 +370,72 @@ class AutoTierE2E {
     }
 
     @Test
-    void underLoadTheDefaultModeLetsASecondWideGangStartWhereAHandChosenHardTierWaits() {
-        client.resource(deployment("first", 10, 4, annotations("topobridge.io/highest-tier", "auto")))
-                .create();
-        Placement.Domain first = domainOf(placed("tb-deploy-first", 10));
-        print("first 10 x 4 GPUs", podGroup("tb-deploy-first"), first);
+    void withoutAWaitForRoomASecondWideGangStartsSoftWhereAHandChosenHardTierWaits() {
+        // the rule without a wait (auto-wait-for-room: 0s): no room today, soft at once
+        cluster.stopBridge();
+        try (Bridge bridge = Bridge.on(cluster, "topobridge-no-wait")
+                .set("topobridge.workloads.auto-wait-for-room", "0s")
+                .start()
+                .awaitReady(Duration.ofSeconds(120))) {
+            client.resource(deployment("first", 10, 4, annotations("topobridge.io/highest-tier", "auto")))
+                    .create();
+            Placement.Domain first = domainOf(placed("tb-deploy-first", 10));
+            print("first 10 x 4 GPUs", podGroup("tb-deploy-first"), first);
 
-        // the only domain of tier 2 that holds 40 GPUs (r05) has 32 free now: the same tier, soft
-        client.resource(deployment("second", 10, 4, annotations("topobridge.io/highest-tier", "auto")))
-                .create();
-        cluster.waitFor(
-                "the second gang's PodGroup",
-                Duration.ofSeconds(60),
-                () -> client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                                .inNamespace(NS)
-                                .withName("tb-deploy-second")
-                                .get()
-                        != null);
-        GenericKubernetesResource second = podGroup("tb-deploy-second");
-        assertThat(tier(second)).isEqualTo(2);
-        assertThat(topology(second).get("mode"))
-                .as("no room for 40 GPUs in any NVLink domain today")
-                .isEqualTo("soft");
-        List<Pod> pods = placed("tb-deploy-second", 10);
-        // soft: spread over racks, perhaps over both spines (then no HyperNode holds it all)
-        Placement.Domain d = Placement.of(client)
-                .lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName()).toList())
-                .orElse(null);
-        print("second 10 x 4 GPUs, r05 busy", second, d);
-        assertThat(d == null || d.tier() > 2)
-                .as("placed anyway, above its preferred tier: " + d)
-                .isTrue();
-        // the running gang counts its own pods as room: still hard
-        assertThat(topology(podGroup("tb-deploy-first")).get("mode")).isEqualTo("hard");
+            // the only domain of tier 2 that holds 40 GPUs (r05) has 32 free now: the same tier, soft
+            client.resource(deployment("second", 10, 4, annotations("topobridge.io/highest-tier", "auto")))
+                    .create();
+            cluster.waitFor(
+                    "the second gang's PodGroup",
+                    Duration.ofSeconds(60),
+                    () -> client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                                    .inNamespace(NS)
+                                    .withName("tb-deploy-second")
+                                    .get()
+                            != null);
+            GenericKubernetesResource second = podGroup("tb-deploy-second");
+            assertThat(tier(second)).isEqualTo(2);
+            assertThat(topology(second).get("mode"))
+                    .as("no room for 40 GPUs in any NVLink domain today")
+                    .isEqualTo("soft");
+            List<Pod> pods = placed("tb-deploy-second", 10);
+            // soft: spread over racks, perhaps over both spines (then no HyperNode holds it all)
+            Placement.Domain d = Placement.of(client)
+                    .lowestCommon(
+                            pods.stream().map(p -> p.getSpec().getNodeName()).toList())
+                    .orElse(null);
+            print("second 10 x 4 GPUs, r05 busy", second, d);
+            assertThat(d == null || d.tier() > 2)
+                    .as("placed anyway, above its preferred tier: " + d)
+                    .isTrue();
+            // the running gang counts its own pods as room: still hard
+            assertThat(topology(podGroup("tb-deploy-first")).get("mode")).isEqualTo("hard");
 
-        // the same second gang with the hand-chosen tier, hard: it waits
-        client.apps().deployments().inNamespace(NS).withName("second").delete();
-        cluster.waitFor(
-                "the second gang's pods gone",
-                PLACED,
-                () -> Placement.gangPods(client, NS, "tb-deploy-second").isEmpty());
-        client.resource(deployment("second-hand", 10, 4, annotations("topobridge.io/highest-tier", "nvlink-domain")))
-                .create();
-        cluster.waitFor(
-                "10 pods tied",
-                PLACED,
-                () -> Placement.gangPods(client, NS, "tb-deploy-second-hand").size() == 10);
-        RealCluster.sleep(Duration.ofSeconds(20));
-        boolean waits = Placement.noneBound(Placement.gangPods(client, NS, "tb-deploy-second-hand"));
-        System.out.printf(
-                "AUTO-TIER %-34s hand-chosen 2 (nvlink-domain), hard -> %s after 20 s%n",
-                "second 10 x 4 GPUs, r05 busy", waits ? "not placed" : "placed");
-        System.out.printf(
-                "AUTO-TIER under load: auto placed 2 of 2 wide gangs, hand-chosen tier 2 hard %d of 2%n",
-                waits ? 1 : 2);
-        assertThat(waits).isTrue();
+            // the same second gang with the hand-chosen tier, hard: it waits
+            client.apps().deployments().inNamespace(NS).withName("second").delete();
+            cluster.waitFor(
+                    "the second gang's pods gone",
+                    PLACED,
+                    () -> Placement.gangPods(client, NS, "tb-deploy-second").isEmpty());
+            client.resource(deployment(
+                            "second-hand", 10, 4, annotations("topobridge.io/highest-tier", "nvlink-domain")))
+                    .create();
+            cluster.waitFor(
+                    "10 pods tied",
+                    PLACED,
+                    () -> Placement.gangPods(client, NS, "tb-deploy-second-hand")
+                                    .size()
+                            == 10);
+            RealCluster.sleep(Duration.ofSeconds(20));
+            boolean waits = Placement.noneBound(Placement.gangPods(client, NS, "tb-deploy-second-hand"));
+            System.out.printf(
+                    "AUTO-TIER %-34s hand-chosen 2 (nvlink-domain), hard -> %s after 20 s%n",
+                    "second 10 x 4 GPUs, r05 busy", waits ? "not placed" : "placed");
+            System.out.printf(
+                    "AUTO-TIER under load: auto placed 2 of 2 wide gangs, hand-chosen tier 2 hard %d of 2%n",
+                    waits ? 1 : 2);
+            assertThat(waits).isTrue();
+        }
     }
 
     @Test

@@ -23,9 +23,9 @@ import java.util.stream.Collectors;
 
 /**
  * Gangs placed by the real Volcano scheduler under load, the same arrivals five times: with the tiers the examples
- * choose by hand, with {@code highest-tier: auto}, with {@code auto} and the modes the hand-chosen run writes, with
- * {@code auto} and a wait for room
- * ({@code topobridge.workloads.auto-wait-for-room}), and as topology-unaware gangs (the bridge stopped; each gang a
+ * choose by hand, with {@code highest-tier: auto} (the bridge's defaults), with {@code auto} and the modes the
+ * hand-chosen run writes, with {@code auto} and another wait for room
+ * ({@code topobridge.workloads.auto-wait-for-room}, e.g. 0 s: soft at once), and as topology-unaware gangs (the bridge stopped; each gang a
  * PodGroup with its size and resources only, as Volcano users write them without the bridge).
  *
  * <p>The arrivals are a seeded sequence of the examples' gang shapes as Deployments on the example GPU cluster (50
@@ -91,7 +91,7 @@ final class PlacementBenchmark {
          * being the user's to override.
          */
         AUTO_MODE,
-        /** {@code auto} run by a bridge with {@code topobridge.workloads.auto-wait-for-room}. */
+        /** {@code auto} run by a bridge with another {@code topobridge.workloads.auto-wait-for-room}. */
         AUTO_WAIT,
         UNAWARE;
 
@@ -754,7 +754,7 @@ final class PlacementBenchmark {
             String than = run.variant().auto() ? "the hand-chosen run" : "the topology-unaware run";
             String what = switch (run.variant()) {
                 case HAND -> "tiers chosen by hand as in the examples";
-                case AUTO -> "topobridge.io/highest-tier: auto";
+                case AUTO -> "topobridge.io/highest-tier: auto (the bridge's defaults)";
                 case AUTO_MODE -> "topobridge.io/highest-tier: auto with the hand-chosen run's topobridge.io/mode";
                 case AUTO_WAIT -> "topobridge.io/highest-tier: auto, auto-wait-for-room " + autoWait.toSeconds() + " s";
                 case UNAWARE -> "topology-unaware gangs (bridge stopped)";

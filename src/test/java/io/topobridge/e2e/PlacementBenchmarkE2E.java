@@ -12,8 +12,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The placement benchmark ({@link PlacementBenchmark}) at the size of {@code bench.placementArrivals}: a few
  * arrivals by default, so that {@code verify} proves it still runs; {@code -Pbench} runs 200 into
- * {@code target/bench/results.json}; the {@code auto} run with a wait for room waits
- * {@code bench.placementAutoWaitSeconds} (30); {@code bench.placementSeed} (13) seeds the arrivals and
+ * {@code target/bench/results.json}; the {@code auto} run has the bridge's defaults (a 5-minute wait for room), the
+ * {@code auto-wait} run the wait {@code bench.placementAutoWaitSeconds} (0: soft at once); {@code bench.placementSeed} (13) seeds the arrivals and
  * {@code bench.placementRuns} names the runs to make ({@code hand,auto,auto-mode,auto-wait,unaware}). Asserted: every run placed something, and every hard tier the bridge wrote
  * was kept by the real scheduler — never a timing or a comparison between the runs.
  */
@@ -35,7 +35,7 @@ class PlacementBenchmarkE2E {
         BenchResults results = BenchResults.open(file, System.getProperty("bench.mode", "smoke"));
 
         java.time.Duration autoWait =
-                java.time.Duration.ofSeconds(Integer.getInteger("bench.placementAutoWaitSeconds", 30));
+                java.time.Duration.ofSeconds(Integer.getInteger("bench.placementAutoWaitSeconds", 0));
         long seed = Long.getLong("bench.placementSeed", 13);
         java.util.Set<PlacementBenchmark.Variant> chosen = PlacementBenchmark.Variant.parse(
                 System.getProperty("bench.placementRuns", "hand,auto,auto-mode,auto-wait,unaware"));
