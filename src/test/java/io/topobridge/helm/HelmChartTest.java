@@ -129,6 +129,15 @@ class HelmChartTest {
     }
 
     @Test
+    void theChartsDefaultWorkloadSettingsAreTheControllersOwn() {
+        var chart = EnvironmentConfig.validated(render().controllerEnv()).workloads();
+        var own = EnvironmentConfig.validated(Map.of()).workloads();
+        assertThat(chart).isEqualTo(own);
+        // highest-tier: auto waits for room 5 minutes before it turns soft, installed by the chart or not
+        assertThat(chart.autoWaitForRoom()).isEqualTo(java.time.Duration.ofMinutes(5));
+    }
+
+    @Test
     void valuesChangeTheirConfigurationKeys() {
         Map<String, String> env = render(Map.of(
                         "topology.preset",
