@@ -124,8 +124,8 @@ class BoundedMessagesTest {
                 .put("cpu", new Quantity(MIB + "\n")));
         assertThatThrownBy(() -> PodRequests.of(d.getSpec().getTemplate().getSpec()))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("container c: resource cpu=\"" + "a".repeat(100)
-                        + "\u2026\" (1048577 chars) is not a valid quantity");
+                .hasMessage("container c: resource cpu: quantity \"" + "a".repeat(100)
+                        + "\u2026\" (1048577 chars) is longer than 64 characters");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -108,9 +108,10 @@ public final class PodRequests {
         BigDecimal amount;
         try {
             amount = Quantities.amount(quantity);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(where + ": resource " + UserText.identifier(name) + "="
-                    + UserText.quote(String.valueOf(quantity)) + " is not a valid quantity");
+        } catch (IllegalArgumentException e) {
+            // the reason names a bounded excerpt of the value: too long, not a quantity, or beyond 2^63-1
+            throw new IllegalArgumentException(
+                    where + ": resource " + UserText.identifier(name) + ": " + e.getMessage());
         }
         if (amount.signum() < 0) {
             throw new IllegalArgumentException(where + ": resource " + UserText.identifier(name) + "="

@@ -1,9 +1,12 @@
 package io.topobridge.core.workload.resources;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.topobridge.core.finding.UserText;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Kubernetes quantities as exact decimals, and back to the canonical string form Kubernetes itself prints:
@@ -16,11 +19,97 @@ public final class Quantities {
     private static final String[] BINARY_SUFFIXES = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
     private static final BigDecimal KIBI = BigDecimal.valueOf(1024);
 
+    /** The largest magnitude Kubernetes represents in a quantity: 2^63-1 base units. */
+    public static final BigDecimal MAX_AMOUNT = BigDecimal.valueOf(Long.MAX_VALUE);
+    /** The longest quantity string read; Kubernetes itself prints none longer than about 30 characters. */
+    public static final int MAX_LENGTH = 64;
+
+    private static final BigDecimal NANO = BigDecimal.ONE.movePointLeft(9);
+    /** Kubernetes' quantity syntax with a whole-number exponent (its parser refuses any other). */
+    private static final Pattern SYNTAX =
+            Pattern.compile("([+-]?)([0-9]*)(?:\\.([0-9]*))?(?:([KMGTPE]i|[numkMGTPE])|[eE]([+-]?[0-9]+))?");
+
     private Quantities() {}
 
-    /** The exact amount of a quantity in base units. */
+    /**
+     * The exact amount of a quantity in base units, rounded up to whole nano units as Kubernetes rounds it. Read in
+     * time bounded by {@link #MAX_LENGTH}, whatever the exponent says.
+     *
+     * @throws IllegalArgumentException when it is no quantity, longer than {@link #MAX_LENGTH} characters, or beyond
+     *     {@link #MAX_AMOUNT} in magnitude (Kubernetes cannot represent it); the message quotes a bounded excerpt
+     */
     public static BigDecimal amount(Quantity quantity) {
-        return Quantity.getAmountInBytes(quantity);
+        String text = quantity == null
+                ? ""
+                : (quantity.getAmount() == null ? "" : quantity.getAmount())
+                        + (quantity.getFormat() == null ? "" : quantity.getFormat());
+        return amount(text);
+    }
+
+    /** {@link #amount(Quantity)} of a quantity string. */
+    public static BigDecimal amount(String text) {
+        String raw = text == null ? "" : text;
+        if (raw.length() > MAX_LENGTH) {
+            throw new IllegalArgumentException(
+                    "quantity " + UserText.quote(raw) + " is longer than " + MAX_LENGTH + " characters");
+        }
+        Matcher m = SYNTAX.matcher(raw);
+        String whole = m.matches() ? m.group(2) : "";
+        String fraction = m.matches() && m.group(3) != null ? m.group(3) : "";
+        if (!m.matches() || (whole.isEmpty() && fraction.isEmpty())) {
+            throw new IllegalArgumentException("quantity " + UserText.quote(raw) + " is not a Kubernetes quantity");
+        }
+        BigDecimal mantissa = new BigDecimal(whole.isEmpty() ? "0" : whole)
+                .add(fraction.isEmpty() ? BigDecimal.ZERO : new BigDecimal("0." + fraction));
+        if (mantissa.signum() == 0) {
+            return BigDecimal.ZERO;
+        }
+        int digits = mantissa.precision() - mantissa.scale(); // digits before the point (may be zero or below)
+        String suffix = m.group(4);
+        BigDecimal value;
+        if (suffix != null && suffix.endsWith("i")) {
+            int power = "KMGTPE".indexOf(suffix.charAt(0)) + 1;
+            if (digits > 19) {
+                throw tooLarge(raw);
+            }
+            value = mantissa.multiply(BigDecimal.valueOf(1024).pow(power));
+        } else {
+            long exponent = suffix != null ? decimalExponent(suffix) : exponent(m.group(5), raw);
+            if (digits + exponent > 19) {
+                throw tooLarge(raw);
+            }
+            // below a nano unit the amount is rounded up to one: no need to compute its digits
+            value = digits + exponent < -9 ? NANO : mantissa.scaleByPowerOfTen((int) exponent);
+        }
+        value = value.scale() > 9 ? value.setScale(9, RoundingMode.CEILING) : value;
+        if (value.compareTo(MAX_AMOUNT) > 0) {
+            throw tooLarge(raw);
+        }
+        return "-".equals(m.group(1)) ? value.negate() : value;
+    }
+
+    private static long decimalExponent(String suffix) {
+        return 3L * ("num kMGTPE".indexOf(suffix.charAt(0)) - 3);
+    }
+
+    /** A written exponent, or 0; one of more than nine digits is out of any range Kubernetes reads. */
+    private static long exponent(String written, String raw) {
+        if (written == null) {
+            return 0;
+        }
+        String digits = written.replaceFirst("^[+-]", "").replaceFirst("^0+(?=.)", "");
+        if (digits.length() > 9) {
+            if (written.startsWith("-")) {
+                return -1_000_000_000L;
+            }
+            throw tooLarge(raw);
+        }
+        return Long.parseLong(written.startsWith("+") ? written.substring(1) : written);
+    }
+
+    private static IllegalArgumentException tooLarge(String raw) {
+        return new IllegalArgumentException("quantity " + UserText.quote(raw)
+                + " is beyond what Kubernetes represents (at most 2^63-1 base units)");
     }
 
     /** Whether the quantity was written with a binary suffix ({@code Ki}, {@code Mi}…). */

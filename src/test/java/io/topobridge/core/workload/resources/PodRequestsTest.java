@@ -103,6 +103,6 @@ class PodRequestsTest {
                 """);
         assertThatThrownBy(() -> PodRequests.of(pod.getSpec()))
                 .hasMessageContaining("container app")
-                .hasMessageContaining("cpu=\"two\"");
+                .hasMessageContaining("cpu: quantity \"two\" is not a Kubernetes quantity");
     }
 }
