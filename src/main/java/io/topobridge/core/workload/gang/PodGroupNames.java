@@ -12,11 +12,20 @@ import java.util.Locale;
  * ({@code <lws>-<group>-<revision>}) or Volcano's pg-controller ({@code podgroup-<uid>}) makes; it is a
  * valid DNS-1123 label (at most 63 characters, so it also fits in label values), computed from the
  * workload's name alone (a pod is often created before its PodGroup) and stable while the workload lives.
- * A name that had to be changed or shortened carries a hash of the original to stay unique.
+ * A name that had to be changed or shortened carries a hash of the original to stay unique, and so does a name
+ * that merely looks like one (ends with a dash and eight hex digits): a name kept as written never equals a
+ * changed one, and two changed ones are equal only if their originals' SHA-256 digests share 32 bits.
  */
 public final class PodGroupNames {
 
     public static final int MAX = 63;
+
+    /**
+     * How a changed or shortened name ends before its suffix: a dash and eight hex digits. A name that already ends so
+     * is hashed too, so no name kept as written equals one that was changed ({@code web.prod} and
+     * {@code web-prod-be32c89f} once both became {@code tb-deploy-web-prod-be32c89f}).
+     */
+    private static final java.util.regex.Pattern HASHED = java.util.regex.Pattern.compile(".*-[0-9a-f]{8}");
 
     private PodGroupNames() {}
 
@@ -56,7 +65,9 @@ public final class PodGroupNames {
     public static String bounded(String base, String suffix) {
         String original = base + suffix;
         String clean = sanitize(base);
-        if (clean.equals(base) && original.length() <= MAX) {
+        if (clean.equals(base)
+                && original.length() <= MAX
+                && !HASHED.matcher(base).matches()) {
             return original;
         }
         String hash = "-" + hash(original);

@@ -65,4 +65,57 @@ class PodGroupNamesTest {
                     .isTrue();
         }
     }
+
+    @Test
+    void aNameThatLooksHashedNoLongerEqualsTheChangedNameItCopies() {
+        String dotted = PodGroupNames.deployment("web.prod");
+        String copy = dotted.substring("tb-deploy-".length());
+        assertThat(PodGroupNames.deployment(copy)).isNotEqualTo(dotted).matches(DNS_LABEL);
+    }
+
+    /**
+     * Names as a tenant might choose them to take another gang's PodGroup: random names of every kind, each also fed
+     * back as the name of a workload of the same kind with the bridge's prefix stripped (the copy of a changed name),
+     * with and without the index suffixes; no two different inputs give one PodGroup name.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {21, 34, 55, 89})
+    void namesAreInjectiveEvenForNamesCopiedFromOtherPodGroups(long seed) {
+        var random = new Random(seed);
+        String alphabet = "abef0189-.";
+        Map<String, String> seen = new HashMap<>();
+        for (int i = 0; i < 2000; i++) {
+            int length = 1 + random.nextInt(random.nextInt(4) == 0 ? 70 : 14);
+            var raw = new StringBuilder("a");
+            for (int j = 1; j < length; j++) {
+                raw.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            if (random.nextBoolean()) {
+                raw.append('-').append(PodGroupNames.hash(raw.toString()));
+            }
+            String input = raw.toString();
+            int index = random.nextInt(12);
+            Map<String, String> names = new java.util.LinkedHashMap<>();
+            names.put("deploy " + input, PodGroupNames.deployment(input));
+            names.put("sts " + input, PodGroupNames.statefulSet(input));
+            names.put("group " + input, PodGroupNames.group(input));
+            names.put("rs " + input, PodGroupNames.roleSet(input));
+            names.put("ps " + input, PodGroupNames.podSet(input));
+            names.put("lws " + input + "#" + index, PodGroupNames.leaderWorkerSet(input, index));
+            names.put("ds " + input + "#" + index, PodGroupNames.disaggregatedSet(input, index));
+            // the copy: a workload named after the tail of another's changed PodGroup name
+            String deploy = PodGroupNames.deployment(input);
+            names.put("deploy " + deploy.substring(10), PodGroupNames.deployment(deploy.substring(10)));
+            String lws = PodGroupNames.leaderWorkerSet(input, index);
+            String tail = lws.substring(7, lws.lastIndexOf('-'));
+            names.put("lws " + tail + "#" + index, PodGroupNames.leaderWorkerSet(tail, index));
+            names.forEach((key, name) -> {
+                assertThat(name).as("seed %d %s", seed, key).matches(DNS_LABEL).hasSizeLessThanOrEqualTo(63);
+                String previous = seen.putIfAbsent(name, key);
+                assertThat(previous == null || previous.equals(key))
+                        .as("seed %d: %s and %s both give %s", seed, previous, key, name)
+                        .isTrue();
+            });
+        }
+    }
 }
