@@ -24,8 +24,9 @@ import org.jboss.logging.Logger;
  * runs the reconciler's translation over the cached cluster with the incoming object laid over it.
  *
  * <p>It never stands in the way of what it cannot fix: an UPDATE is denied only for rejections the old object
- * did not already have (so scaling or relabelling an object that was invalid before the bridge arrived still
- * works), objects being deleted and objects made by another controller (their owner was checked) pass. While
+ * did not already have, compared by their identity (object, reason, key), not their text, so scaling or relabelling
+ * an object that was invalid before the bridge arrived still works (it is warned that it is still refused), objects
+ * being deleted and objects made by another controller (their owner was checked) pass. While
  * no tiers are known (the topology is not built yet, or the labelled nodes have not joined, as with a node
  * autoscaler) a tier cannot be checked, so rejections are returned as warnings and the reconciler reports them
  * once the tiers exist.
@@ -50,6 +51,7 @@ public final class WorkloadValidator implements AdmissionWebhook {
     }
 
     static final String NO_TIERS = "not checked, no tiers are known yet: ";
+    static final String STILL_REFUSED = "still refused (as before this change), the bridge keeps what it had: ";
 
     private final Validation validation;
     private final Supplier<TierCatalog> tiers;
@@ -113,11 +115,13 @@ public final class WorkloadValidator implements AdmissionWebhook {
         }
         TierCatalog catalog = tiers.get();
         List<Finding> found = validation.validate(workload, catalog, lookup);
-        Set<String> before = new HashSet<>();
+        // a rejection the old object had already is the same finding (object, reason, key) whatever its message
+        // says now: a min-member refusal names the pod count, which a scale changes
+        Set<Finding.Id> before = new HashSet<>();
         if (update && request.oldObject() != null) {
             validation.validate(read(kind, request.oldObject(), request), catalog, lookup).stream()
                     .filter(Finding::isRejection)
-                    .map(Finding::message)
+                    .map(Finding::id)
                     .forEach(before::add);
         }
         // a tier that cannot be checked because no tier is known yet is not the user's mistake: warn, admit
@@ -130,16 +134,23 @@ public final class WorkloadValidator implements AdmissionWebhook {
                 .map(f -> NO_TIERS + f.message())
                 .distinct()
                 .forEach(warnings::add);
-        List<String> rejections = found.stream()
+        // refusals the old object had already stay refusals for the reconciler: said, but not in the way
+        found.stream()
                 .filter(f -> f.isRejection() && f.reason() != WorkloadReason.TIERS_UNKNOWN)
-                .map(Finding::message)
-                .filter(m -> !before.contains(m))
+                .filter(f -> before.contains(f.id()))
+                .map(f -> STILL_REFUSED + f.message())
                 .distinct()
+                .forEach(warnings::add);
+        List<Finding> refused = found.stream()
+                .filter(f -> f.isRejection() && f.reason() != WorkloadReason.TIERS_UNKNOWN)
+                .filter(f -> !before.contains(f.id()))
                 .toList();
-        if (rejections.isEmpty()) {
+        if (refused.isEmpty()) {
             return AdmissionAnswer.allow("allowed", warnings);
         }
-        found.stream().filter(f -> rejections.contains(f.message())).forEach(findings::log);
+        refused.forEach(findings::log);
+        List<String> rejections =
+                refused.stream().map(Finding::message).distinct().toList();
         return AdmissionAnswer.deny(422, String.join("; ", rejections), warnings);
     }
 

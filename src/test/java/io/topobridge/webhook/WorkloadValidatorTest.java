@@ -212,9 +212,48 @@ class WorkloadValidatorTest {
         post(deploymentReview("UPDATE", deployment("upwards"), deployment("hard")))
                 .body("response.allowed", equalTo(false))
                 .body("response.status.message", containsString("topobridge.io/mode=upwards"));
-        // one invalid value replaced by another: the new one is new
+        // one invalid value replaced by another: the same refusal as before (same key), said as a warning
         post(deploymentReview("UPDATE", deployment("upwards"), deployment("sideways")))
-                .body("response.allowed", equalTo(false));
+                .body("response.allowed", equalTo(true))
+                .body("response.warnings[0]", containsString(WorkloadValidator.STILL_REFUSED))
+                .body("response.warnings[0]", containsString("topobridge.io/mode=upwards"));
+    }
+
+    /**
+     * The refusal of a too-high min-member names the pod count: a scale changes its text, not the refusal, so the
+     * reconciler's own validation (not a script) lets the scale through and says the refusal stands.
+     */
+    @Test
+    void scalingAWorkloadThatWasRefusedBeforeIsAllowed() {
+        var real = new WorkloadValidator(
+                new io.topobridge.core.workload.translate.WorkloadTranslator(
+                        io.topobridge.core.workload.WorkloadSettings.defaults())::validate,
+                () -> TIERS,
+                new InMemoryLookup(List.of()),
+                Reviews.SERIALIZATION,
+                java.util.Set.of("kube-system"));
+        Deployment before = deployment("soft");
+        before.getMetadata().getAnnotations().put("topobridge.io/min-member", "10");
+        Deployment scaled = deployment("soft");
+        scaled.getMetadata().getAnnotations().put("topobridge.io/min-member", "10");
+        scaled.getSpec().setReplicas(3);
+        AdmissionAnswer created = real.review(request(deploymentReview("CREATE", before, null)));
+        assertThat(created.allowed()).isFalse();
+        assertThat(created.message()).contains("more than the 2 pods");
+        AdmissionAnswer updated = real.review(request(deploymentReview("UPDATE", scaled, before)));
+        assertThat(updated.allowed()).as(updated.message()).isTrue();
+        assertThat(updated.warnings())
+                .anySatisfy(w -> assertThat(w)
+                        .startsWith(WorkloadValidator.STILL_REFUSED)
+                        .contains("more than the 3 pods"));
+        // made worse is still new: a valid object given a min-member above its pods is denied
+        AdmissionAnswer worse = real.review(request(deploymentReview("UPDATE", before, deployment("soft"))));
+        assertThat(worse.allowed()).isFalse();
+    }
+
+    private static AdmissionRequest request(ObjectNode review) {
+        return AdmissionRequest.parse(
+                Reviews.JSON, review.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     @Test
