@@ -270,7 +270,7 @@ class WorkloadTranslatorTest {
                     replicas: 2
                     podGroupSize: 4
                     schedulingStrategy: {volcanoSchedulingStrategy: {minMember: 4}}
-                    template: {spec: {containers: [{name: c, image: x}]}}
+                    template: {spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]}}
                 ---
                 apiVersion: orchestration.aibrix.ai/v1alpha1
                 kind: PodSet
@@ -279,7 +279,7 @@ class WorkloadTranslatorTest {
                   namespace: ns
                   labels: {roleset-name: rs, role-name: worker}
                   ownerReferences: [{apiVersion: orchestration.aibrix.ai/v1alpha1, kind: RoleSet, name: rs, uid: urs, controller: true}]
-                spec: {podGroupSize: 4, template: {spec: {containers: [{name: c, image: x}]}}}
+                spec: {podGroupSize: 4, template: {spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]}}}
                 """));
         TranslationResult result = translate(objects);
         assertThat(result.podGroups())

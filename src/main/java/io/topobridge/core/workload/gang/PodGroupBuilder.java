@@ -91,10 +91,11 @@ public final class PodGroupBuilder {
         NetworkTopologySpec gangTopology = plan.level() == GangPlan.Level.SUBGROUP && intent.hasSubgroupTopology()
                 ? topology(intent.subgroupTier(), intent.subgroupMode(), intent.effectiveSubgroupMode())
                 : topology(intent.highestTier(), intent.mode(), intent.effectiveMode());
-        spec.setNetworkTopology(gangTopology);
         if (gangTopology != null
                 && !plan.roles().isEmpty()
                 && plan.roles().stream().allMatch(r -> r.count() == 0 || PodRequests.isBestEffort(r.spec()))) {
+            // Volcano's allocate action skips pods that request nothing and its backfill places them on any node:
+            // a tier written here would read as a promise the scheduler does not keep, so the PodGroup gets none
             for (ObjectRef subject : subjects) {
                 findings.add(Finding.warning(
                                 WorkloadReason.BEST_EFFORT_IGNORES_TOPOLOGY,
@@ -102,10 +103,13 @@ public final class PodGroupBuilder {
                                 subject + ": no pod of"
                                         + " gang " + plan.name()
                                         + " requests any resource, so Volcano places them by backfill on any"
-                                        + " node and its tier is not enforced (request some CPU, e.g. 10m)")
+                                        + " node: its tier would not be enforced and is left out (request some CPU,"
+                                        + " e.g. 10m, to have it placed)")
                         .withKey(plan.name()));
             }
+            gangTopology = null;
         }
+        spec.setNetworkTopology(gangTopology);
         if (plan.surgeOnlyRollout()
                 && gangTopology != null
                 && gangTopology.getMode() == NetworkTopologySpec.ModeEnum.HARD) {
