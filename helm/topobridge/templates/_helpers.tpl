@@ -110,6 +110,12 @@ list, so it finds exactly the objects this controller makes.
   value: {{ .Values.workloads.queuesWithoutAllowList | quote }}
 - name: TOPOBRIDGE_WORKLOADS_MAX_PODGROUPS_PER_NAMESPACE
   value: {{ .Values.workloads.maxPodGroupsPerNamespace | quote }}
+- name: TOPOBRIDGE_WORKLOADS_MAX_GANGS_PER_WORKLOAD
+  value: {{ .Values.workloads.maxGangsPerWorkload | quote }}
+- name: TOPOBRIDGE_WORKLOADS_MAX_NAMESPACE_SHARE
+  value: {{ .Values.workloads.maxNamespaceShare | quote }}
+- name: TOPOBRIDGE_WORKLOADS_MAX_NAMESPACE_RESERVATION
+  value: {{ join "," .Values.workloads.maxNamespaceReservation | quote }}
 - name: TOPOBRIDGE_WORKLOADS_AUTO_TIER_MIN_DOMAINS
   value: {{ .Values.workloads.autoTierMinDomains | quote }}
 - name: TOPOBRIDGE_WORKLOADS_AUTO_WAIT_FOR_ROOM

@@ -8,11 +8,10 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.topobridge.core.Topobridge;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Duration;
+import jakarta.inject.Inject;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
@@ -22,17 +21,15 @@ import org.jboss.logging.Logger;
  * nothing it no longer wants (so a resync with nothing changed writes nothing). Deletes are refused for
  * objects without the bridge's label. Cached objects are only read, never changed.
  *
- * <p>It remembers its recent writes, for every controller at once: an informer cache shows a write only a moment
- * later, so an apply of what was just written over the version the cache still shows is skipped, so is an apply
- * already checked against that version, and a delete is not sent twice; {@link #withUnseenWrites} shows a
- * controller its objects as they will be once its writes land.
+ * <p>What it wrote or deleted is kept in {@link RecentObjects} until the informer caches show it: an apply over a
+ * cached version that does not show the bridge's last write yet compares against that write (no second write, no
+ * read), and a delete is not sent twice. The caches the controllers read overlay the same objects, so a controller
+ * sees its own writes at once.
  */
 @ApplicationScoped
 public class Applier {
 
     private static final Logger LOG = Logger.getLogger(Applier.class);
-    /** How long a write is remembered without being touched (a cache shows writes within seconds). */
-    private static final Duration REMEMBER = Duration.ofMinutes(10);
 
     /** What an apply did. */
     public enum Outcome {
@@ -41,25 +38,30 @@ public class Applier {
         UPDATED
     }
 
-    /**
-     * What the writer last did to one object: applied {@code applied} (or deleted it) when the cache showed
-     * {@code overVersion} (null: absent). At that same version an equal apply needs neither a write nor a check.
-     */
-    private record Recent(JsonNode applied, String overVersion, boolean deleted, long at) {}
-
     private final KubernetesClient client;
     private final MeterRegistry meters;
-    private final Map<String, Recent> recent = new ConcurrentHashMap<>();
-    private volatile long lastSweep = System.nanoTime();
+    private final RecentObjects recent;
 
-    public Applier(KubernetesClient client, MeterRegistry meters) {
+    @Inject
+    public Applier(KubernetesClient client, MeterRegistry meters, RecentObjects recent) {
         this.client = client;
         this.meters = meters;
+        this.recent = recent;
+    }
+
+    /** A writer with a memory of its own (tests, the CLI). */
+    public Applier(KubernetesClient client, MeterRegistry meters) {
+        this(client, meters, new RecentObjects());
+    }
+
+    /** The objects this writer wrote or deleted that the caches may not show yet. */
+    public RecentObjects recent() {
+        return recent;
     }
 
     /**
      * Applies {@code desired} unless {@code current} (the cached object, or null when absent) already
-     * matches it in the fields the bridge owns, or it was just written over that version.
+     * matches it in the fields the bridge owns, or the bridge's own later write over it does.
      *
      * @throws KubernetesClientException when the API server refuses the write
      */
@@ -69,42 +71,21 @@ public class Applier {
 
     /** An apply counted under {@code verb}, or as a create or update when null. */
     private Outcome write(HasMetadata desired, HasMetadata current, String verb) {
-        String key = key(desired);
         JsonNode want = json(desired);
-        String version = version(current);
-        Recent last = recent.get(key);
-        HasMetadata effective = current;
-        if (last != null && Objects.equals(last.overVersion(), version)) {
-            if (last.deleted()) {
-                effective = null; // the cache still shows what was deleted
-            } else if (last.applied().equals(want)) {
-                return Outcome.UNCHANGED;
-            }
-        }
+        HasMetadata effective = recent.current(
+                desired.getKind(),
+                desired.getMetadata().getNamespace(),
+                desired.getMetadata().getName(),
+                current,
+                HasMetadata.class);
         if (effective != null && FieldPaths.upToDate(want, json(effective), Topobridge.FIELD_MANAGER)) {
-            remember(key, new Recent(want, version, false, System.nanoTime()));
             return Outcome.UNCHANGED;
         }
-        if (last != null && !last.deleted() && last.applied().equals(want) && effective != null) {
-            // The same intent was just written, yet the cache shows another version without it: another writer's
-            // change (say the scheduler's status) made before that write can reach the cache after it. The live
-            // object says whether the write is still there; a read, not a second write.
-            HasMetadata live = client.resource(desired).get();
-            if (live != null && FieldPaths.upToDate(want, json(live), Topobridge.FIELD_MANAGER)) {
-                remember(key, new Recent(want, version, false, System.nanoTime()));
-                meters.counter("topobridge.api.rechecks", "kind", desired.getKind())
-                        .increment();
-                LOG.debugf(
-                        "%s %s: the cache lags behind a write the object holds", desired.getKind(), describe(desired));
-                return Outcome.UNCHANGED;
-            }
-            effective = live;
-        }
-        client.resource(desired)
+        HasMetadata result = client.resource(desired)
                 .fieldManager(Topobridge.FIELD_MANAGER)
                 .forceConflicts()
                 .serverSideApply();
-        remember(key, new Recent(want, version, false, System.nanoTime()));
+        recent.written(result);
         Outcome outcome = effective == null ? Outcome.CREATED : Outcome.UPDATED;
         count(desired.getKind(), verb != null ? verb : outcome == Outcome.CREATED ? "create" : "update");
         LOG.debugf("applied %s %s (%s)", desired.getKind(), describe(desired), outcome);
@@ -129,13 +110,15 @@ public class Applier {
                     current.getKind(), describe(current), labelKey, labelValue);
             return false;
         }
-        String key = key(current);
-        Recent last = recent.get(key);
-        if (last != null && last.deleted() && Objects.equals(last.overVersion(), version(current))) {
+        if (recent.deletedButCached(
+                current.getKind(),
+                current.getMetadata().getNamespace(),
+                current.getMetadata().getName(),
+                current)) {
             return false;
         }
         client.resource(current).withGracePeriod(0).delete();
-        remember(key, new Recent(null, version(current), true, System.nanoTime()));
+        recent.deleted(current);
         count(current.getKind(), "delete");
         LOG.debugf("deleted %s %s", current.getKind(), describe(current));
         return true;
@@ -158,54 +141,20 @@ public class Applier {
 
     /**
      * The cached objects of one kind as they will be once the writes the cache has not shown yet land: deleted ones
-     * left out, applied ones as applied (the fields the bridge owns). Writes the cache has caught up with are
-     * forgotten.
+     * left out, applied ones as the API server returned them.
      *
      * @param cached the cached objects of the kind, by name (cluster-scoped kinds)
      */
     public <T extends HasMetadata> Map<String, T> withUnseenWrites(Class<T> type, String kind, Map<String, T> cached) {
-        Map<String, T> out = new HashMap<>(cached);
-        String prefix = kind + "/";
-        for (var entry : recent.entrySet()) {
-            if (!entry.getKey().startsWith(prefix)) {
-                continue;
-            }
-            String name = entry.getKey().substring(entry.getKey().lastIndexOf('/') + 1);
-            Recent last = entry.getValue();
-            if (!Objects.equals(last.overVersion(), version(cached.get(name)))) {
-                recent.remove(entry.getKey(), last); // the cache shows a newer version: nothing is unseen
-            } else if (last.deleted()) {
-                out.remove(name);
-            } else {
-                out.put(name, client.getKubernetesSerialization().convertValue(last.applied(), type));
-            }
+        Map<String, T> out = new HashMap<>();
+        for (T object : recent.current(kind, null, new java.util.ArrayList<>(cached.values()), type)) {
+            out.put(object.getMetadata().getName(), object);
         }
         return out;
     }
 
-    private void remember(String key, Recent write) {
-        recent.put(key, write);
-        long now = System.nanoTime();
-        if (now - lastSweep > REMEMBER.toNanos() / 10) {
-            lastSweep = now;
-            recent.values().removeIf(r -> now - r.at() > REMEMBER.toNanos());
-        }
-    }
-
     private JsonNode json(HasMetadata object) {
         return client.getKubernetesSerialization().convertValue(object, JsonNode.class);
-    }
-
-    private static String version(HasMetadata object) {
-        return object == null || object.getMetadata() == null
-                ? null
-                : object.getMetadata().getResourceVersion();
-    }
-
-    private static String key(HasMetadata object) {
-        String ns = object.getMetadata().getNamespace();
-        return object.getKind() + "/" + (ns == null ? "" : ns) + "/"
-                + object.getMetadata().getName();
     }
 
     private void count(String kind, String verb) {

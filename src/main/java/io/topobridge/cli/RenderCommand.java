@@ -32,7 +32,10 @@ import picocli.CommandLine.Spec;
         description = "Reads Kubernetes YAML (files or folders, multi-document; any mix of Nodes, workloads and Pods) "
                 + "and prints on stdout, as multi-document YAML in a deterministic order, the HyperNodes and "
                 + "PodGroups the controller would apply and each input Pod as admission would let it in. "
-                + "Findings go to stderr, one line each, naming the object. Tiers come from the Nodes in the input.",
+                + "Findings go to stderr, one line each, naming the object. Tiers and the cluster's capacity come from "
+                + "the Nodes in the input; Namespaces, Queues, ResourceQuotas and existing PodGroups are judged as "
+                + "the controller judges them, and a check whose objects the input lacks is named on stderr (NOTE) "
+                + "and left out.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:every input object was accepted",
@@ -78,8 +81,14 @@ public class RenderCommand implements Callable<Integer> {
         } catch (ManifestReader.UnreadablePathException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        RenderOutput output =
-                new Renderer(topology, settings.workloads(), settings.admission()).render(input.objects());
+        RenderOutput output = new Renderer(
+                        topology,
+                        settings.workloads(),
+                        settings.admission(),
+                        settings.reconcile(),
+                        settings.reservations(),
+                        java.time.Clock.systemUTC())
+                .render(input.objects());
 
         List<HasMetadata> printed = new ArrayList<>();
         output.hyperNodes().forEach(h -> printed.add(VolcanoObjects.hyperNode(h)));
@@ -91,6 +100,7 @@ public class RenderCommand implements Callable<Integer> {
         }
         out.flush();
 
+        output.notes().forEach(n -> System.err.println("NOTE " + n));
         List<Finding> findings = new ArrayList<>(input.findings());
         findings.addAll(output.findings());
         findings.forEach(f -> System.err.println(f.line()));

@@ -57,7 +57,26 @@ public class SettingsProducer {
                 WorkloadSettings.UnlistedQueues.parse(workloads.queuesWithoutAllowList()),
                 workloads.maxPodgroupsPerNamespace(),
                 workloads.autoTierMinDomains(),
-                workloads.autoWaitForRoom());
+                workloads.autoWaitForRoom(),
+                workloads.maxGangsPerWorkload());
+    }
+
+    /** What one namespace's PodGroups may reserve together, besides its ResourceQuotas. */
+    @Produces
+    @Singleton
+    public io.topobridge.core.workload.changes.Reservations.Settings reservations() {
+        var workloads = config.workloads();
+        return new io.topobridge.core.workload.changes.Reservations.Settings(
+                io.topobridge.core.workload.changes.Reservations.Settings.parseShare(workloads.maxNamespaceShare()),
+                io.topobridge.core.workload.changes.Reservations.Settings.parseFixed(
+                        workloads.maxNamespaceReservation().orElse(List.of())));
+    }
+
+    /** How the reconciler treats namespaces and groups (render honours the same rules). */
+    public io.topobridge.core.workload.reconcile.ReconcileSettings reconcile() {
+        var workloads = config.workloads();
+        return new io.topobridge.core.workload.reconcile.ReconcileSettings(
+                workloads.requireNamespaceOptIn(), config.admission().namespaceLabel(), workloads.groupAssembly());
     }
 
     @Produces
@@ -148,6 +167,8 @@ public class SettingsProducer {
     void mapAll() {
         topology();
         workloads();
+        reservations();
+        reconcile();
         admission();
         webhook("default");
         topologyController();

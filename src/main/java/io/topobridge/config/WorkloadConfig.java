@@ -33,6 +33,27 @@ public interface WorkloadConfig {
     @WithDefault("500")
     int maxPodgroupsPerNamespace();
 
+    /**
+     * How many gangs (LeaderWorkerSet groups, DisaggregatedSet slices) the bridge plans at most for one workload (at
+     * least 1): a workload asking for more gets none, refused before any is planned.
+     */
+    @WithDefault("500")
+    int maxGangsPerWorkload();
+
+    /**
+     * The share of the cluster's allocatable resources (above 0, at most 1; 0 for no such limit) that one namespace's
+     * PodGroups may reserve together ({@code minResources}), besides its ResourceQuotas; a decimal or a
+     * percentage ({@code 0.25}, {@code 25%}).
+     */
+    @WithDefault("1")
+    String maxNamespaceShare();
+
+    /**
+     * Fixed amounts one namespace's PodGroups may reserve together, as {@code resource=quantity} entries (e.g.
+     * {@code nvidia.com/gpu=64,cpu=512}); none by default.
+     */
+    java.util.Optional<java.util.List<String>> maxNamespaceReservation();
+
     /** Quiet period after a workload event before its gang is recomputed. */
     @WithDefault("50ms")
     Duration debounce();

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
 import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.workload.PodGroupWithSpec;
 import io.topobridge.volcano.model.PodGroupSpec;
 import io.topobridge.volcano.model.PodGroupStatus;
 
@@ -15,4 +16,4 @@ import io.topobridge.volcano.model.PodGroupStatus;
 @Version(VolcanoApi.SCHEDULING_VERSION)
 @Kind("PodGroup")
 @Plural("podgroups")
-public class PodGroup extends CustomResource<PodGroupSpec, PodGroupStatus> implements Namespaced {}
+public class PodGroup extends CustomResource<PodGroupSpec, PodGroupStatus> implements Namespaced, PodGroupWithSpec {}

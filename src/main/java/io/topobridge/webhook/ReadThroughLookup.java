@@ -3,6 +3,8 @@ package io.topobridge.webhook;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.topobridge.apply.RecentObjects;
+import io.topobridge.controller.workload.WorkloadCaches;
 import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
@@ -17,35 +19,26 @@ import org.jboss.logging.Logger;
  * before the owner's watch event has reached the cache: without the read, that first write would pass untouched.
  * A miss costs one request to the API server, made on the webhook server's worker thread and bounded by the
  * client's request timeout (the API server stops waiting at the webhook's {@code timeoutSeconds} and, with failure
- * policy Ignore, lets the object pass); a failed read is a miss, as before.
+ * policy Ignore, lets the object pass); a failed read is a miss, as before. An object read live is kept in the same
+ * {@link RecentObjects} the writer uses, so it is listed too (the members of a {@code topobridge.io/group} are
+ * listed, and a Deployment created with its partner a moment ago must count) until the cache has it.
  */
 final class ReadThroughLookup implements WorkloadLookup {
 
     private static final Logger LOG = Logger.getLogger(ReadThroughLookup.class);
 
-    /** How long an object read live also shows in lists, while the cache catches up. */
-    static final long REMEMBER_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-
-    private static final int MAX_REMEMBERED = 1024;
-
     private final WorkloadLookup cached;
     private final KubernetesClient client;
-    /** Objects read live, by kind, namespace and name, with when they were read (nanoTime). */
-    private final java.util.concurrent.ConcurrentMap<String, Fetched> fetched =
-            new java.util.concurrent.ConcurrentHashMap<>();
-
-    private final java.util.function.LongSupplier clock;
-
-    private record Fetched(WorkloadKind kind, String namespace, HasMetadata object, long at) {}
+    private final RecentObjects recent;
 
     ReadThroughLookup(WorkloadLookup cached, KubernetesClient client) {
-        this(cached, client, System::nanoTime);
+        this(cached, client, cached instanceof WorkloadCaches caches ? caches.recent() : new RecentObjects());
     }
 
-    ReadThroughLookup(WorkloadLookup cached, KubernetesClient client, java.util.function.LongSupplier clock) {
+    ReadThroughLookup(WorkloadLookup cached, KubernetesClient client, RecentObjects recent) {
         this.cached = cached;
         this.client = client;
-        this.clock = clock;
+        this.recent = recent;
     }
 
     @Override
@@ -53,6 +46,10 @@ final class ReadThroughLookup implements WorkloadLookup {
         Optional<HasMetadata> hit = cached.get(kind, namespace, name);
         if (hit.isPresent() || namespace == null || name == null) {
             return hit;
+        }
+        HasMetadata known = recent.current(kind.kind(), namespace, name, null, HasMetadata.class);
+        if (known != null) {
+            return Optional.of(known);
         }
         try {
             HasMetadata live = kind.custom()
@@ -66,10 +63,7 @@ final class ReadThroughLookup implements WorkloadLookup {
                             .get();
             if (live != null) {
                 LOG.debugf("%s %s/%s read from the API server: not in the cache yet", kind.kind(), namespace, name);
-                if (fetched.size() >= MAX_REMEMBERED) {
-                    fetched.clear();
-                }
-                fetched.put(kind + "/" + namespace + "/" + name, new Fetched(kind, namespace, live, clock.getAsLong()));
+                recent.read(live);
             }
             return Optional.ofNullable(live);
         } catch (KubernetesClientException e) {
@@ -79,40 +73,10 @@ final class ReadThroughLookup implements WorkloadLookup {
         }
     }
 
-    /**
-     * The cache's objects, plus those read live a moment ago that it does not hold yet: the members of a
-     * {@code topobridge.io/group} are listed, and a Deployment created with its partner a moment ago must count.
-     */
+    /** The cache's objects, plus those read live a moment ago that it does not hold yet. */
     @Override
     public List<HasMetadata> list(WorkloadKind kind, String namespace) {
-        List<HasMetadata> base = cached.list(kind, namespace);
-        if (fetched.isEmpty()) {
-            return base;
-        }
-        long now = clock.getAsLong();
-        List<HasMetadata> out = null;
-        for (var entry : fetched.entrySet()) {
-            Fetched f = entry.getValue();
-            if (now - f.at() > REMEMBER_NANOS) {
-                fetched.remove(entry.getKey(), f);
-                continue;
-            }
-            if (f.kind() != kind || namespace != null && !namespace.equals(f.namespace())) {
-                continue;
-            }
-            String name = f.object().getMetadata().getName();
-            if (base.stream()
-                    .anyMatch(o -> name.equals(o.getMetadata().getName())
-                            && java.util.Objects.equals(o.getMetadata().getNamespace(), f.namespace()))) {
-                fetched.remove(entry.getKey(), f); // the cache has it now
-                continue;
-            }
-            if (out == null) {
-                out = new java.util.ArrayList<>(base);
-            }
-            out.add(f.object());
-        }
-        return out == null ? base : out;
+        return recent.current(kind.kind(), namespace, cached.list(kind, namespace), HasMetadata.class);
     }
 
     @Override
@@ -123,6 +87,16 @@ final class ReadThroughLookup implements WorkloadLookup {
     @Override
     public Map<String, String> namespaceAnnotations(String namespace) {
         return cached.namespaceAnnotations(namespace);
+    }
+
+    @Override
+    public Map<String, String> namespaceLabels(String namespace) {
+        return cached.namespaceLabels(namespace);
+    }
+
+    @Override
+    public List<HasMetadata> resourceQuotas(String namespace) {
+        return cached.resourceQuotas(namespace);
     }
 
     @Override

@@ -91,19 +91,30 @@ class ReadThroughLookupTest {
                         }
                     },
                     client,
-                    () -> now[0]);
+                    new io.topobridge.apply.RecentObjects(() -> now[0]));
             assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "ns"))).containsExactly("cached");
             lookup.get(WorkloadKind.DEPLOYMENT, "ns", "fresh");
             assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "ns"))).containsExactly("cached", "fresh");
             assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "other"))).containsExactly("cached");
             assertThat(names(lookup.list(WorkloadKind.STATEFUL_SET, "ns"))).containsExactly("cached");
-            now[0] = ReadThroughLookup.REMEMBER_NANOS + 1;
+            now[0] = io.topobridge.apply.RecentObjects.TTL_NANOS + 1;
             assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "ns")))
                     .as("forgotten after a while")
                     .containsExactly("cached");
             now[0] = 0;
             lookup.get(WorkloadKind.DEPLOYMENT, "ns", "fresh");
-            cache.add(deployment("fresh", "from-cache"));
+            var cachedCopy = deployment("fresh", "from-cache");
+            // the cache catches up: it shows the object at the version read live, or a later one
+            cachedCopy
+                    .getMetadata()
+                    .setResourceVersion(client.apps()
+                            .deployments()
+                            .inNamespace("ns")
+                            .withName("fresh")
+                            .get()
+                            .getMetadata()
+                            .getResourceVersion());
+            cache.add(cachedCopy);
             assertThat(lookup.list(WorkloadKind.DEPLOYMENT, "ns"))
                     .as("the cache's copy once it has one")
                     .hasSize(2)

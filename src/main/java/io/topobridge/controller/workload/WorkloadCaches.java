@@ -2,11 +2,13 @@ package io.topobridge.controller.workload;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.topobridge.apply.RecentObjects;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.VolcanoApi;
@@ -30,9 +32,11 @@ import org.jboss.logging.Logger;
 /**
  * The controller's {@link WorkloadLookup}: informer caches of every installed workload kind (a custom kind's
  * informer starts when its CRD appears and stops when it goes), a metadata-only ReplicaSet cache (to follow a
- * pod to its Deployment), Volcano's PodGroups and Queues, and Namespaces (their opt-in label and queue policy).
- * Objects handed out are cached objects: callers read them and never change them. Shared by the workload
- * controller and the pod admission webhook.
+ * pod to its Deployment), Volcano's PodGroups and Queues, Namespaces (their opt-in label and queue policy) and
+ * ResourceQuotas (what a namespace's PodGroups may reserve together). PodGroups are shown with the bridge's own
+ * writes the cache has not caught up with ({@link RecentObjects}): a PodGroup just created counts at once. Objects
+ * handed out are cached objects: callers read them and never change them. Shared by the workload controller and
+ * the pod admission webhook.
  */
 @ApplicationScoped
 public class WorkloadCaches implements WorkloadLookup, ProcessPart {
@@ -49,6 +53,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
 
     private final KubernetesClient client;
     private final KindRegistry kinds;
+    private final RecentObjects recent;
 
     // Thread safety: the caches are read from the webhook's event loop, the reconciler's worker and REST threads,
     // while start, stop and CRD changes replace informers under this object's lock. Readers never take the lock:
@@ -61,12 +66,25 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     private volatile SharedIndexInformer<PodGroup> podGroupInformer;
     private volatile SharedIndexInformer<Queue> queueInformer;
     private volatile SharedIndexInformer<Namespace> namespaceInformer;
+    private volatile SharedIndexInformer<ResourceQuota> quotaInformer;
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
     private boolean started;
 
-    public WorkloadCaches(KubernetesClient client, KindRegistry kinds) {
+    @jakarta.inject.Inject
+    public WorkloadCaches(KubernetesClient client, KindRegistry kinds, RecentObjects recent) {
         this.client = client;
         this.kinds = kinds;
+        this.recent = recent;
+    }
+
+    /** Caches that share no memory of recent writes (tests). */
+    public WorkloadCaches(KubernetesClient client, KindRegistry kinds) {
+        this(client, kinds, new RecentObjects());
+    }
+
+    /** The bridge's writes the caches may not show yet, overlaid on what they hand out. */
+    public RecentObjects recent() {
+        return recent;
     }
 
     /** Hears every cache change (informer threads; keep it quick). */
@@ -103,6 +121,8 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
             startQueues();
         }
         namespaceInformer = startInformer("Namespace", client.namespaces().runnableInformer(0), null);
+        quotaInformer = startInformer(
+                "ResourceQuota", client.resourceQuotas().inAnyNamespace().runnableInformer(0), null);
         kinds.addListener(this::onCrdChange);
     }
 
@@ -230,7 +250,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         informers.values().forEach(SharedIndexInformer::stop);
         informers = Map.of();
         for (SharedIndexInformer<?> informer :
-                new SharedIndexInformer<?>[] {podGroupInformer, queueInformer, namespaceInformer}) {
+                new SharedIndexInformer<?>[] {podGroupInformer, queueInformer, namespaceInformer, quotaInformer}) {
             if (informer != null) {
                 informer.stop();
             }
@@ -238,6 +258,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         podGroupInformer = null;
         queueInformer = null;
         namespaceInformer = null;
+        quotaInformer = null;
         started = false;
     }
 
@@ -256,7 +277,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
             }
         }
         for (SharedIndexInformer<?> informer :
-                new SharedIndexInformer<?>[] {podGroupInformer, queueInformer, namespaceInformer}) {
+                new SharedIndexInformer<?>[] {podGroupInformer, queueInformer, namespaceInformer, quotaInformer}) {
             if (informer != null && !informer.hasSynced()) {
                 return false;
             }
@@ -327,21 +348,39 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     @Override
     public List<HasMetadata> podGroups(String namespace) {
         SharedIndexInformer<PodGroup> informer = podGroupInformer;
-        return informer == null
-                ? List.of()
-                : List.copyOf(informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+        if (informer == null) {
+            return List.of();
+        }
+        return List.copyOf(recent.current(
+                VolcanoApi.PODGROUP_KIND,
+                namespace,
+                new ArrayList<HasMetadata>(informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace)),
+                HasMetadata.class));
     }
 
-    /** The cached PodGroup, or null. */
+    /** The PodGroup as it is now (the cached one, or the bridge's later write), or null. */
     public PodGroup podGroup(String namespace, String name) {
         SharedIndexInformer<PodGroup> informer = podGroupInformer;
-        return informer == null ? null : informer.getStore().getByKey(key(namespace, name));
+        return informer == null
+                ? null
+                : recent.current(
+                        VolcanoApi.PODGROUP_KIND,
+                        namespace,
+                        name,
+                        informer.getStore().getByKey(key(namespace, name)),
+                        PodGroup.class);
     }
 
-    /** Every cached PodGroup. */
+    /** Every PodGroup, as it is now. */
     public List<PodGroup> allPodGroups() {
         SharedIndexInformer<PodGroup> informer = podGroupInformer;
-        return informer == null ? List.of() : List.copyOf(informer.getStore().list());
+        return informer == null
+                ? List.of()
+                : List.copyOf(recent.current(
+                        VolcanoApi.PODGROUP_KIND,
+                        null,
+                        new ArrayList<>(informer.getStore().list()),
+                        PodGroup.class));
     }
 
     /** Whether PodGroups can be read and written at all (their CRD is installed and cached). */
@@ -381,19 +420,29 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         return new LinkedHashMap<>(ns.getMetadata().getAnnotations());
     }
 
-    /** A namespace's labels; null when namespaces are not cached or the namespace is unknown. */
+    /**
+     * A namespace's labels: null while namespaces are not cached, empty when the namespace has none or is not (yet)
+     * in the cache.
+     */
+    @Override
     public Map<String, String> namespaceLabels(String namespace) {
         SharedIndexInformer<Namespace> informer = namespaceInformer;
         if (informer == null) {
             return null;
         }
-        Namespace ns = informer.getStore().getByKey(namespace);
-        if (ns == null) {
-            return null;
+        Namespace ns = namespace == null ? null : informer.getStore().getByKey(namespace);
+        if (ns == null || ns.getMetadata().getLabels() == null) {
+            return Map.of();
         }
-        return ns.getMetadata().getLabels() == null
-                ? Map.of()
-                : new LinkedHashMap<>(ns.getMetadata().getLabels());
+        return new LinkedHashMap<>(ns.getMetadata().getLabels());
+    }
+
+    @Override
+    public List<HasMetadata> resourceQuotas(String namespace) {
+        SharedIndexInformer<ResourceQuota> informer = quotaInformer;
+        return informer == null || namespace == null
+                ? List.of()
+                : List.copyOf(informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
     }
 
     private static String key(String namespace, String name) {

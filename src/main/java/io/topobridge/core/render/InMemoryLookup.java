@@ -1,6 +1,7 @@
 package io.topobridge.core.render;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
@@ -15,8 +16,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A {@link WorkloadLookup} over a fixed set of objects, e.g. the files given to {@code render}; Namespaces among them
- * give their annotations (the queues their workloads may use).
+ * A {@link WorkloadLookup} over a fixed set of objects, e.g. the files given to {@code render}: workloads, Namespaces
+ * (their labels and annotations: opt-in and the queues their workloads may use), PodGroups that exist already and
+ * ResourceQuotas. A namespace that is not among them is unknown (its labels are {@code null}).
  */
 public final class InMemoryLookup implements WorkloadLookup {
 
@@ -24,6 +26,9 @@ public final class InMemoryLookup implements WorkloadLookup {
     private final TierDomains domains;
 
     private final Map<String, Map<String, String>> namespaceAnnotations = new HashMap<>();
+    private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
+    private final Map<String, List<HasMetadata>> podGroups = new HashMap<>();
+    private final Map<String, List<HasMetadata>> quotas = new HashMap<>();
 
     public InMemoryLookup(Collection<? extends HasMetadata> objects) {
         this(objects, TierDomains.NONE);
@@ -38,8 +43,23 @@ public final class InMemoryLookup implements WorkloadLookup {
             }
             if ("Namespace".equals(object.getKind()) && "v1".equals(object.getApiVersion())) {
                 Map<String, String> annotations = object.getMetadata().getAnnotations();
+                Map<String, String> labels = object.getMetadata().getLabels();
                 namespaceAnnotations.put(
                         object.getMetadata().getName(), annotations == null ? Map.of() : new HashMap<>(annotations));
+                namespaceLabels.put(object.getMetadata().getName(), labels == null ? Map.of() : new HashMap<>(labels));
+                continue;
+            }
+            if (VolcanoApi.PODGROUP_KIND.equals(object.getKind())
+                    && object.getApiVersion() != null
+                    && object.getApiVersion().startsWith(VolcanoApi.SCHEDULING_GROUP + "/")) {
+                podGroups
+                        .computeIfAbsent(namespaceOf(object), k -> new ArrayList<>())
+                        .add(object);
+                continue;
+            }
+            if ("ResourceQuota".equals(object.getKind()) && "v1".equals(object.getApiVersion())) {
+                quotas.computeIfAbsent(namespaceOf(object), k -> new ArrayList<>())
+                        .add(object);
                 continue;
             }
             WorkloadKind.of(object.getApiVersion(), object.getKind())
@@ -58,16 +78,48 @@ public final class InMemoryLookup implements WorkloadLookup {
 
     @Override
     public List<HasMetadata> list(WorkloadKind kind, String namespace) {
-        var out = new ArrayList<>(byKind.getOrDefault(kind, Map.of())
-                .getOrDefault(Objects.requireNonNullElse(namespace, ""), Map.of())
-                .values());
+        List<HasMetadata> out = new ArrayList<>();
+        if (namespace == null) {
+            byKind.getOrDefault(kind, Map.of()).values().forEach(m -> out.addAll(m.values()));
+        } else {
+            out.addAll(byKind.getOrDefault(kind, Map.of())
+                    .getOrDefault(namespace, Map.of())
+                    .values());
+        }
         out.sort(Comparator.comparing(o -> o.getMetadata().getName()));
+        return out;
+    }
+
+    @Override
+    public List<HasMetadata> podGroups(String namespace) {
+        return List.copyOf(podGroups.getOrDefault(Objects.requireNonNullElse(namespace, ""), List.of()));
+    }
+
+    /** Every PodGroup given. */
+    public List<HasMetadata> allPodGroups() {
+        List<HasMetadata> out = new ArrayList<>();
+        podGroups.values().forEach(out::addAll);
         return out;
     }
 
     @Override
     public Map<String, String> namespaceAnnotations(String namespace) {
         return namespaceAnnotations.getOrDefault(Objects.requireNonNullElse(namespace, ""), Map.of());
+    }
+
+    @Override
+    public Map<String, String> namespaceLabels(String namespace) {
+        return namespaceLabels.get(Objects.requireNonNullElse(namespace, ""));
+    }
+
+    @Override
+    public List<HasMetadata> resourceQuotas(String namespace) {
+        return List.copyOf(quotas.getOrDefault(Objects.requireNonNullElse(namespace, ""), List.of()));
+    }
+
+    /** Whether any Namespace object was given. */
+    public boolean hasNamespaces() {
+        return !namespaceLabels.isEmpty();
     }
 
     @Override

@@ -6,15 +6,32 @@ import io.topobridge.core.topology.DesiredHyperNode;
 import io.topobridge.core.workload.DesiredPodGroup;
 import java.util.List;
 
-/** Everything {@code render} prints: objects in a deterministic order and the findings. */
+/**
+ * Everything {@code render} prints: objects in a deterministic order, the findings, and notes on what the input did
+ * not give (so a check that needs it was left out).
+ */
 public record RenderOutput(
-        List<DesiredHyperNode> hyperNodes, List<DesiredPodGroup> podGroups, List<Pod> pods, List<Finding> findings) {
+        List<DesiredHyperNode> hyperNodes,
+        List<DesiredPodGroup> podGroups,
+        List<Pod> pods,
+        List<Finding> findings,
+        List<String> notes) {
 
     public RenderOutput {
         hyperNodes = List.copyOf(hyperNodes);
         podGroups = List.copyOf(podGroups);
         pods = List.copyOf(pods);
         findings = List.copyOf(findings);
+        notes = List.copyOf(notes);
+    }
+
+    /** Output without notes. */
+    public RenderOutput(
+            List<DesiredHyperNode> hyperNodes,
+            List<DesiredPodGroup> podGroups,
+            List<Pod> pods,
+            List<Finding> findings) {
+        this(hyperNodes, podGroups, pods, findings, List.of());
     }
 
     /** True when some input object was refused ({@code render} then exits 1). */

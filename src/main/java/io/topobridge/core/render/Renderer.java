@@ -23,12 +23,23 @@ import io.topobridge.core.topology.TopologyResult;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.changes.PodGroupChanges;
+import io.topobridge.core.workload.changes.QueueStates;
+import io.topobridge.core.workload.changes.Reservations;
+import io.topobridge.core.workload.kind.WorkloadAdapters;
+import io.topobridge.core.workload.reconcile.Outcome;
+import io.topobridge.core.workload.reconcile.PassFacts;
+import io.topobridge.core.workload.reconcile.Placements;
+import io.topobridge.core.workload.reconcile.ReconcileSettings;
+import io.topobridge.core.workload.reconcile.ScopeReconciler;
 import io.topobridge.core.workload.resources.PodRequests;
-import io.topobridge.core.workload.translate.TranslationResult;
+import io.topobridge.core.workload.resources.Quantities;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.volcano.model.HyperNodeSpec;
 import io.topobridge.volcano.model.MemberSpec;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -37,22 +48,44 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * The offline pipeline behind {@code render}: the same builder, translator and admission code the controller
- * runs, applied to a fixed set of objects. Nodes give the tiers, workloads give PodGroups, and every Pod is
- * shown as admission would let it in.
+ * The offline pipeline behind {@code render}: the controller's own steps applied to a fixed set of objects. Nodes
+ * give the tiers and the cluster's capacity; workloads, Namespaces, Queues, ResourceQuotas and existing PodGroups go
+ * through the very {@link ScopeReconciler} the controller runs (opt-in, queues, bounds, reservations included); every
+ * Pod is shown as admission would let it in. What the input does not give is not assumed: it is said once, as a
+ * note, and that check is left out.
  */
 public final class Renderer {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final TopologyBuilder topology;
-    private final WorkloadTranslator translator;
+    private final ScopeReconciler reconciler;
     private final PodAdmission admission;
+    private final Clock clock;
 
+    /** With the configured defaults for namespaces, groups and reservations. */
     public Renderer(TopologySettings topology, WorkloadSettings workloads, AdmissionSettings admission) {
+        this(
+                topology,
+                workloads,
+                admission,
+                ReconcileSettings.defaults(),
+                Reservations.Settings.defaults(),
+                Clock.systemUTC());
+    }
+
+    public Renderer(
+            TopologySettings topology,
+            WorkloadSettings workloads,
+            AdmissionSettings admission,
+            ReconcileSettings reconcile,
+            Reservations.Settings reservations,
+            Clock clock) {
         this.topology = new TopologyBuilder(topology);
-        this.translator = new WorkloadTranslator(workloads);
-        this.admission = new PodAdmission(admission, this.translator);
+        WorkloadTranslator translator = new WorkloadTranslator(workloads, WorkloadAdapters.standard(), clock);
+        this.reconciler = new ScopeReconciler(translator, reconcile, reservations);
+        this.admission = new PodAdmission(admission, translator);
+        this.clock = clock;
     }
 
     public RenderOutput render(List<? extends HasMetadata> inputs) {
@@ -60,7 +93,8 @@ public final class Renderer {
         List<HasMetadata> workloads = new ArrayList<>();
         List<Pod> pods = new ArrayList<>();
         List<ForeignHyperNode> foreign = new ArrayList<>();
-        List<HasMetadata> namespaces = new ArrayList<>();
+        List<HasMetadata> known = new ArrayList<>();
+        List<HasMetadata> queues = new ArrayList<>();
         for (HasMetadata object : inputs) {
             if (object instanceof Node node) {
                 nodes.add(new NodeInfo(
@@ -72,23 +106,68 @@ public final class Renderer {
                 pods.add(pod);
             } else if (WorkloadKind.of(object.getApiVersion(), object.getKind()).isPresent()) {
                 workloads.add(object);
-            } else if ("Namespace".equals(object.getKind())) {
-                // the queues a namespace's workloads may use, and its default queue
-                namespaces.add(object);
+                known.add(object);
+            } else if (isQueue(object)) {
+                queues.add(object);
+            } else {
+                // Namespaces, ResourceQuotas and PodGroups that exist already
+                known.add(object);
             }
         }
         List<Finding> findings = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
         TopologyResult topo = topology.build(nodes, foreign);
         findings.addAll(topo.findings());
 
-        List<HasMetadata> known = new ArrayList<>(workloads);
-        known.addAll(namespaces);
         var lookup = new InMemoryLookup(known, domains(inputs, topo.hyperNodes(), foreign));
-        TranslationResult translated = translator.translate(workloads, topo.tiers(), lookup);
-        findings.addAll(translated.findings());
+        Amounts cluster = clusterAllocatable(inputs);
+        boolean judged = !workloads.isEmpty();
+        if (cluster == null && judged) {
+            notes.add("no Node with status.allocatable given: gangs are not checked against the cluster's capacity"
+                    + " (" + WorkloadReason.GANG_EXCEEDS_CLUSTER.reason() + ", a namespace's share of it)");
+        }
+        QueueStates queueStates = queueStates(queues);
+        if (!queueStates.known() && judged) {
+            notes.add("no Queue objects given: queues (missing, closed) and their capability are not checked");
+        }
+        if (reconciler.settings().requireNamespaceOptIn() && !lookup.hasNamespaces() && !workloads.isEmpty()) {
+            notes.add("no Namespace objects given: namespace opt-in ("
+                    + reconciler.settings().namespaceLabel() + "=true) is not checked");
+        }
+        PassFacts facts = new PassFacts(
+                topo.tiers(),
+                nodes.isEmpty() ? null : topo.tiers(),
+                cluster,
+                queueStates,
+                Placements.NONE,
+                clock.instant());
+        List<Outcome> outcomes =
+                reconciler.reconcile(reconciler.scopesOf(workloads, lookup.allPodGroups(), lookup), lookup, facts);
+        List<DesiredPodGroup> podGroups = new ArrayList<>();
+        for (Outcome outcome : outcomes) {
+            findings.addAll(outcome.findings());
+            for (PodGroupChanges.Step step : outcome.steps()) {
+                if (step instanceof PodGroupChanges.Apply apply) {
+                    podGroups.add(apply.podGroup());
+                }
+            }
+            // the topology fields of a PodGroup AIBrix or LWS will make: shown as the bridge will add them
+            outcome.translation().podGroups().stream()
+                    .filter(p -> p.ownership() == DesiredPodGroup.Ownership.ADOPTED)
+                    .filter(p -> podGroups.stream()
+                            .noneMatch(q -> q.namespace().equals(p.namespace())
+                                    && q.name().equals(p.name())))
+                    .forEach(podGroups::add);
+        }
 
         List<Pod> admitted = new ArrayList<>();
         for (Pod pod : pods) {
+            String namespace = Objects.requireNonNullElse(pod.getMetadata().getNamespace(), "");
+            if (!reconciler.optedIn(namespace, lookup)) {
+                // the pod webhook sees only the pods of namespaces that opted in
+                admitted.add(pod);
+                continue;
+            }
             PodAdmission.Result result = admission.admit(pod, topo.tiers(), lookup);
             admitted.add(result.pod());
             findings.addAll(result.findings());
@@ -97,13 +176,67 @@ public final class Renderer {
         var hyperNodes = new ArrayList<>(topo.hyperNodes());
         hyperNodes.sort(Comparator.comparing((DesiredHyperNode h) -> -h.spec().getTier())
                 .thenComparing(DesiredHyperNode::name));
-        var podGroups = new ArrayList<>(translated.podGroups());
         podGroups.sort(Comparator.comparing(DesiredPodGroup::namespace).thenComparing(DesiredPodGroup::name));
         admitted.sort(Comparator.comparing(
                         (Pod p) -> Objects.requireNonNullElse(p.getMetadata().getNamespace(), ""))
                 .thenComparing(p -> Objects.requireNonNullElse(p.getMetadata().getName(), "")));
-        findings.sort(Finding.ORDER);
-        return new RenderOutput(hyperNodes, podGroups, admitted, findings);
+        List<Finding> unique = new ArrayList<>(new java.util.LinkedHashSet<>(findings));
+        unique.sort(Finding.ORDER);
+        return new RenderOutput(hyperNodes, podGroups, admitted, unique, notes);
+    }
+
+    /** The allocatable resources of the input's Nodes together; null when none gives any. */
+    static Amounts clusterAllocatable(List<? extends HasMetadata> inputs) {
+        Amounts sum = Amounts.NONE;
+        for (HasMetadata object : inputs) {
+            if (object instanceof Node node
+                    && node.getStatus() != null
+                    && node.getStatus().getAllocatable() != null) {
+                Map<String, String> allocatable = new TreeMap<>();
+                node.getStatus().getAllocatable().forEach((k, v) -> allocatable.put(k, v.toString()));
+                try {
+                    sum = sum.plus(Amounts.parse(allocatable));
+                } catch (IllegalArgumentException e) {
+                    // a node whose allocatable cannot be read adds nothing
+                }
+            }
+        }
+        return sum.isEmpty() ? null : sum;
+    }
+
+    /** Volcano queues of the input: their state ({@code status.state}, empty when not written) and capability. */
+    static QueueStates queueStates(List<HasMetadata> queues) {
+        if (queues.isEmpty()) {
+            return QueueStates.UNKNOWN;
+        }
+        Map<String, String> states = new TreeMap<>();
+        Map<String, Map<String, java.math.BigDecimal>> capability = new TreeMap<>();
+        for (HasMetadata queue : queues) {
+            var tree = JSON.valueToTree(queue);
+            String name = queue.getMetadata().getName();
+            states.put(name, tree.path("status").path("state").asText(""));
+            var limits = tree.path("spec").path("capability");
+            if (limits.isObject()) {
+                Map<String, java.math.BigDecimal> amounts = new TreeMap<>();
+                limits.fields().forEachRemaining(e -> {
+                    try {
+                        amounts.put(e.getKey(), Quantities.amount(e.getValue().asText()));
+                    } catch (IllegalArgumentException ignored) {
+                        // Volcano's webhook refuses such a capability: it limits nothing
+                    }
+                });
+                if (!amounts.isEmpty()) {
+                    capability.put(name, amounts);
+                }
+            }
+        }
+        return new QueueStates(true, states, capability);
+    }
+
+    private static boolean isQueue(HasMetadata object) {
+        return "Queue".equals(object.getKind())
+                && object.getApiVersion() != null
+                && object.getApiVersion().startsWith(VolcanoApi.SCHEDULING_GROUP + "/");
     }
 
     /**

@@ -36,6 +36,19 @@ public interface WorkloadLookup {
     }
 
     /**
+     * A namespace's labels (its opt-in label): null when unknown ({@code render} without that Namespace in its input),
+     * empty when the namespace has none or does not exist.
+     */
+    default Map<String, String> namespaceLabels(String namespace) {
+        return null;
+    }
+
+    /** The ResourceQuotas of a namespace (what its PodGroups may reserve together); empty where unknown. */
+    default List<HasMetadata> resourceQuotas(String namespace) {
+        return List.of();
+    }
+
+    /**
      * The domains of every tier and what they hold, for {@code highest-tier: auto}: from the HyperNodes, nodes and
      * bound pods of the cluster (or of {@code render}'s input). {@link TierDomains#NONE} where unknown; read only
      * when a gang asks for {@code auto}, so an implementation may compute it lazily.
@@ -66,6 +79,16 @@ public interface WorkloadLookup {
             @Override
             public Map<String, String> namespaceAnnotations(String namespace) {
                 return base.namespaceAnnotations(namespace);
+            }
+
+            @Override
+            public Map<String, String> namespaceLabels(String namespace) {
+                return base.namespaceLabels(namespace);
+            }
+
+            @Override
+            public List<HasMetadata> resourceQuotas(String namespace) {
+                return base.resourceQuotas(namespace);
             }
 
             @Override

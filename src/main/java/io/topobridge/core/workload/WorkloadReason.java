@@ -79,5 +79,20 @@ public enum WorkloadReason implements Reason {
      * Pods of the gang that do not name its PodGroup (created while the pod webhook was unreachable, or before the
      * workload was annotated): Volcano schedules them outside the gang.
      */
-    UNTIED_PODS
+    UNTIED_PODS,
+    /**
+     * The namespace's PodGroups would reserve more together than its ResourceQuotas, its share of the cluster or the
+     * configured amounts allow: the PodGroup is not made (or not grown) until there is room.
+     */
+    NAMESPACE_RESERVATION_EXCEEDED,
+    /**
+     * A ResourceQuota of the namespace scoped to the gang's priority class does not leave room for it (a class the
+     * namespace may not use at all has a limit of zero): no PodGroup with that class.
+     */
+    PRIORITY_CLASS_NOT_ALLOWED,
+    /**
+     * The workload asks for more gangs than the bridge plans for one workload
+     * ({@code topobridge.workloads.max-gangs-per-workload}): refused before any of them is planned.
+     */
+    TOO_MANY_GANGS
 }

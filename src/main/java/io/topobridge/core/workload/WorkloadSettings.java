@@ -15,13 +15,16 @@ import java.util.Objects;
  *     for that tier to be chosen
  * @param autoWaitForRoom for {@code highest-tier: auto} without a written mode, how long a new gang whose chosen tier
  *     has no room today stays {@code hard} (waiting for room there) before it turns {@code soft}; zero: soft at once
+ * @param maxGangsPerWorkload how many gangs (LWS groups, DisaggregatedSet slices) the bridge plans at most for one
+ *     workload; one asking for more is refused before any is planned
  */
 public record WorkloadSettings(
         String defaultQueue,
         UnlistedQueues unlistedQueues,
         int maxPodGroupsPerNamespace,
         int autoTierMinDomains,
-        Duration autoWaitForRoom) {
+        Duration autoWaitForRoom,
+        int maxGangsPerWorkload) {
 
     /** Configuration key of {@link #unlistedQueues}. */
     public static final String UNLISTED_QUEUES_KEY = "topobridge.workloads.queues-without-allow-list";
@@ -35,6 +38,10 @@ public record WorkloadSettings(
     public static final Duration MAX_AUTO_WAIT_FOR_ROOM = Duration.ofHours(24);
     /** Default of {@link #maxPodGroupsPerNamespace}. */
     public static final int DEFAULT_MAX_POD_GROUPS = 500;
+    /** Configuration key of {@link #maxGangsPerWorkload}. */
+    public static final String MAX_GANGS_KEY = "topobridge.workloads.max-gangs-per-workload";
+    /** Default of {@link #maxGangsPerWorkload}: as many as one namespace may hold. */
+    public static final int DEFAULT_MAX_GANGS = 500;
 
     /** Which queues a namespace without {@code topobridge.io/allowed-queues} may use. */
     public enum UnlistedQueues {
@@ -76,6 +83,25 @@ public record WorkloadSettings(
             throw new IllegalArgumentException(AUTO_WAIT_FOR_ROOM_KEY + "=" + autoWaitForRoom
                     + ": must be between 0s and " + MAX_AUTO_WAIT_FOR_ROOM.toHours() + "h");
         }
+        if (maxGangsPerWorkload < 1) {
+            throw new IllegalArgumentException(MAX_GANGS_KEY + "=" + maxGangsPerWorkload + ": must be at least 1");
+        }
+    }
+
+    /** Queue rules, limits, {@code auto}'s settings and the default bound on gangs per workload. */
+    public WorkloadSettings(
+            String defaultQueue,
+            UnlistedQueues unlistedQueues,
+            int maxPodGroupsPerNamespace,
+            int autoTierMinDomains,
+            Duration autoWaitForRoom) {
+        this(
+                defaultQueue,
+                unlistedQueues,
+                maxPodGroupsPerNamespace,
+                autoTierMinDomains,
+                autoWaitForRoom,
+                DEFAULT_MAX_GANGS);
     }
 
     /** Queue rules, limits and the number of domains for {@code auto}; a gang without room turns soft at once. */
@@ -107,7 +133,14 @@ public record WorkloadSettings(
 
     /** These settings with another wait for room under {@code auto}. */
     public WorkloadSettings withAutoWaitForRoom(Duration wait) {
-        return new WorkloadSettings(defaultQueue, unlistedQueues, maxPodGroupsPerNamespace, autoTierMinDomains, wait);
+        return new WorkloadSettings(
+                defaultQueue, unlistedQueues, maxPodGroupsPerNamespace, autoTierMinDomains, wait, maxGangsPerWorkload);
+    }
+
+    /** These settings with another bound on gangs per workload. */
+    public WorkloadSettings withMaxGangsPerWorkload(int max) {
+        return new WorkloadSettings(
+                defaultQueue, unlistedQueues, maxPodGroupsPerNamespace, autoTierMinDomains, autoWaitForRoom, max);
     }
 
     /** The defaults with another number of domains for {@code auto}. */

@@ -466,8 +466,8 @@ class WorkloadControllerTest {
                 spec:
                   schedulingStrategy: {volcanoSchedulingStrategy: {minMember: 3}}
                   roles:
-                  - {name: prefill, replicas: 2, template: {spec: {containers: [{name: c, image: x}]}}}
-                  - {name: decode, replicas: 1, template: {spec: {containers: [{name: c, image: x}]}}}
+                  - {name: prefill, replicas: 2, template: {spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]}}}
+                  - {name: decode, replicas: 1, template: {spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]}}}
                 """;
         apply(roleSet.formatted("topobridge.io/highest-tier: \"1\""));
         await().atMost(WAIT).until(() -> podGroup("pd-roleset-x7k2p").getSpec().getNetworkTopology() != null);

@@ -12,14 +12,22 @@ import java.util.Set;
  * @param maxPerNamespace how many PodGroups the bridge may own in one namespace
  * @param createdUnseen names of PodGroups the bridge created in the scope's namespace that the cache may not show
  *     yet (they count against {@code maxPerNamespace})
+ * @param reservations what the namespace's PodGroups may reserve together
  */
-public record Bounds(Amounts clusterAllocatable, int maxPerNamespace, Set<String> createdUnseen) {
+public record Bounds(
+        Amounts clusterAllocatable, int maxPerNamespace, Set<String> createdUnseen, Reservations reservations) {
 
     /** Nothing bounded. */
     public static final Bounds NONE = new Bounds(null, Integer.MAX_VALUE, Set.of());
 
+    /** Bounds without limits on a namespace's reservations. */
+    public Bounds(Amounts clusterAllocatable, int maxPerNamespace, Set<String> createdUnseen) {
+        this(clusterAllocatable, maxPerNamespace, createdUnseen, Reservations.NONE);
+    }
+
     public Bounds {
         createdUnseen = createdUnseen == null ? Set.of() : Set.copyOf(createdUnseen);
+        reservations = reservations == null ? Reservations.NONE : reservations;
         if (maxPerNamespace < 1) {
             throw new IllegalArgumentException("maxPerNamespace must be at least 1, not " + maxPerNamespace);
         }

@@ -1,15 +1,27 @@
 package io.topobridge.core.workload.changes;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.PodGroupWithSpec;
+import io.topobridge.volcano.model.PodGroupSpec;
+import java.math.BigDecimal;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * A PodGroup as the cache shows it, reduced to what the planner decides on: whether the bridge made it
  * ({@code ours}), the gang scope it belongs to ({@code gang}, null when no scope claims it), and whether the bridge
  * still owns fields on it (a foreign PodGroup it adopted); {@code placement} holds the achieved-tier annotations it
- * carries now.
+ * carries now; {@code reserved} what it reserves ({@code minResources}, and its {@code minMember} as {@code pods});
+ * {@code priorityClass} its priority class name, or null.
  */
 public record ObservedPodGroup(
         String namespace,
@@ -18,12 +30,17 @@ public record ObservedPodGroup(
         GangScope gang,
         boolean ownsFields,
         String queue,
-        Map<String, String> placement) {
+        Map<String, String> placement,
+        Amounts reserved,
+        String priorityClass) {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     public ObservedPodGroup {
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(name, "name");
         placement = placement == null ? Map.of() : Map.copyOf(placement);
+        reserved = reserved == null ? Amounts.NONE : reserved;
     }
 
     /** A PodGroup with no queue known and no placement annotations. */
@@ -37,8 +54,132 @@ public record ObservedPodGroup(
         this(namespace, name, ours, gang, ownsFields, queue, Map.of());
     }
 
+    /** A PodGroup that reserves nothing known. */
+    public ObservedPodGroup(
+            String namespace,
+            String name,
+            boolean ours,
+            GangScope gang,
+            boolean ownsFields,
+            String queue,
+            Map<String, String> placement) {
+        this(namespace, name, ours, gang, ownsFields, queue, placement, Amounts.NONE, null);
+    }
+
     /** The scope the PodGroup belongs to, if any. */
     public Optional<GangScope> scope() {
         return Optional.ofNullable(gang);
+    }
+
+    /**
+     * A PodGroup object as the planner sees it.
+     *
+     * @param ours whether the bridge made it ({@link #ours(HasMetadata)})
+     * @param owns whether the bridge holds fields on it though another controller made it
+     * @param gang the scope it belongs to, or null
+     */
+    public static ObservedPodGroup of(HasMetadata pg, boolean ours, boolean owns, GangScope gang) {
+        PodGroupSpec spec = spec(pg);
+        return new ObservedPodGroup(
+                pg.getMetadata().getNamespace(),
+                pg.getMetadata().getName(),
+                ours,
+                gang,
+                owns,
+                spec == null ? null : spec.getQueue(),
+                placement(pg),
+                reserved(spec),
+                spec == null ? null : spec.getPriorityClassName());
+    }
+
+    /**
+     * A PodGroup an earlier scope of the same pass plans to write, as the planner will find it once written: what
+     * later scopes of the pass count (a namespace's limit and reservations) before the writer has carried it out.
+     */
+    public static ObservedPodGroup planned(DesiredPodGroup desired, GangScope gang) {
+        boolean owned = desired.ownership() == DesiredPodGroup.Ownership.OWNED;
+        Map<String, String> placement = new TreeMap<>();
+        for (String key : List.of(Topobridge.ACHIEVED_TIER, Topobridge.ACHIEVED_SUBGROUP_TIERS)) {
+            if (desired.annotations().containsKey(key)) {
+                placement.put(key, desired.annotations().get(key));
+            }
+        }
+        return new ObservedPodGroup(
+                desired.namespace(),
+                desired.name(),
+                owned,
+                gang,
+                !owned,
+                desired.spec().getQueue(),
+                placement,
+                owned ? reserved(desired.spec()) : Amounts.NONE,
+                desired.spec().getPriorityClassName());
+    }
+
+    /** Whether the bridge made the PodGroup (it carries the bridge's managed-by label). */
+    public static boolean ours(HasMetadata pg) {
+        Map<String, String> labels = pg.getMetadata().getLabels();
+        return labels != null && Topobridge.MANAGED_BY.equals(labels.get(Topobridge.MANAGED_BY_LABEL));
+    }
+
+    /** Whether the bridge holds fields on the PodGroup (a server-side apply of its field manager). */
+    public static boolean ownsFields(HasMetadata pg) {
+        var managed = pg.getMetadata().getManagedFields();
+        return managed != null
+                && managed.stream()
+                        .anyMatch(m ->
+                                Topobridge.FIELD_MANAGER.equals(m.getManager()) && "Apply".equals(m.getOperation()));
+    }
+
+    /** The spec of a typed or generic PodGroup; null when it has none or it cannot be read. */
+    static PodGroupSpec spec(HasMetadata pg) {
+        if (pg instanceof PodGroupWithSpec typed) {
+            return typed.getSpec();
+        }
+        if (pg instanceof GenericKubernetesResource generic) {
+            Object spec = generic.getAdditionalProperties().get("spec");
+            try {
+                return spec == null ? null : JSON.convertValue(spec, PodGroupSpec.class);
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** What a PodGroup reserves: its minResources, and its minMember as {@code pods}; unreadable amounts count as none. */
+    static Amounts reserved(PodGroupSpec spec) {
+        if (spec == null) {
+            return Amounts.NONE;
+        }
+        Map<String, BigDecimal> out = new TreeMap<>();
+        if (spec.getMinResources() != null) {
+            spec.getMinResources().forEach((resource, value) -> {
+                try {
+                    out.put(resource, io.topobridge.core.workload.resources.Quantities.amount(value));
+                } catch (IllegalArgumentException e) {
+                    // a quantity no one can read reserves nothing the planner could count
+                }
+            });
+        }
+        if (spec.getMinMember() != null) {
+            out.put(Reservations.PODS, BigDecimal.valueOf(spec.getMinMember()));
+        }
+        return new Amounts(out);
+    }
+
+    /** The achieved-tier annotations a PodGroup carries. */
+    private static Map<String, String> placement(HasMetadata pg) {
+        Map<String, String> annotations = pg.getMetadata().getAnnotations();
+        if (annotations == null) {
+            return Map.of();
+        }
+        Map<String, String> out = new TreeMap<>();
+        for (String key : List.of(Topobridge.ACHIEVED_TIER, Topobridge.ACHIEVED_SUBGROUP_TIERS)) {
+            if (annotations.containsKey(key)) {
+                out.put(key, annotations.get(key));
+            }
+        }
+        return out;
     }
 }

@@ -108,11 +108,29 @@ public final class PodGroupChanges {
         List<Step> steps = new ArrayList<>();
         Set<String> ownedWanted = new HashSet<>();
         Set<String> adoptedWanted = new HashSet<>();
+        ReservedSoFar reserved = new ReservedSoFar(scope, observed, result.podGroups());
         for (DesiredPodGroup wanted : result.podGroups()) {
             ObservedPodGroup current = byName.get(wanted.name());
             DesiredPodGroup desired = withPlacement(wanted, current, placed.get(wanted.name()), result, findings);
             if (desired.ownership() == DesiredPodGroup.Ownership.OWNED) {
                 ownedWanted.add(desired.name());
+                if (current != null
+                        && current.ours()
+                        && current.gang() != null
+                        && !current.gang().equals(scope)) {
+                    // two scopes whose names give one PodGroup name (names are injective, but a tenant may copy the
+                    // annotation): the one that has it keeps it, and this scope is not written over it
+                    findings.addAll(refusal(
+                            result,
+                            WorkloadReason.NAME_TAKEN,
+                            desired.name(),
+                            "PodGroup " + desired.name() + " belongs to " + current.gang()
+                                    + " (its " + io.topobridge.core.workload.gang.PodGroupBuilder.GANG_ANNOTATION
+                                    + " annotation); " + scope + " gets no PodGroup while it does: rename one of the"
+                                    + " two"));
+                    ownedWanted.remove(desired.name());
+                    continue;
+                }
                 if (current != null && !current.ours()) {
                     findings.addAll(about(
                             result,
@@ -134,7 +152,9 @@ public final class PodGroupChanges {
                     continue;
                 }
                 DesiredPodGroup write = queueUsable(desired, current, queues, result, findings);
-                if (write == null || exceeds(write, current, queues, bounds, result, findings)) {
+                if (write == null
+                        || exceeds(write, current, queues, bounds, result, findings)
+                        || overReserved(write, current, bounds, reserved, result, findings)) {
                     continue;
                 }
                 if (current == null && !owned.contains(write.name())) {
@@ -351,6 +371,89 @@ public final class PodGroupChanges {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether a new or growing PodGroup would take its namespace's PodGroups over what they may reserve together (its
+     * ResourceQuotas, a share of the cluster, fixed limits): then it is not written (a new one is not made, an existing
+     * one is kept as it was) and said so. What it reserves counts for the scope's later PodGroups either way.
+     */
+    private static boolean overReserved(
+            DesiredPodGroup desired,
+            ObservedPodGroup current,
+            Bounds bounds,
+            ReservedSoFar reserved,
+            ScopeResult result,
+            List<Finding> findings) {
+        Amounts need = ObservedPodGroup.reserved(desired.spec());
+        String priorityClass = desired.spec().getPriorityClassName();
+        boolean grows = current == null
+                || !current.reserved().covers(need)
+                || !java.util.Objects.equals(current.priorityClass(), priorityClass);
+        if (!grows || !bounds.reservations().bounded()) {
+            reserved.decided(desired.name(), new Reservations.Reserved(need, priorityClass));
+            return false;
+        }
+        var breach = bounds.reservations().breach(need, priorityClass, reserved.besides(desired.name()));
+        if (breach.isEmpty()) {
+            reserved.decided(desired.name(), new Reservations.Reserved(need, priorityClass));
+            return false;
+        }
+        var b = breach.get();
+        String kept = current == null ? "it is not made" : "the PodGroup is kept as it was";
+        findings.addAll(refusal(
+                result,
+                b.priorityClasses()
+                        ? WorkloadReason.PRIORITY_CLASS_NOT_ALLOWED
+                        : WorkloadReason.NAMESPACE_RESERVATION_EXCEEDED,
+                desired.name(),
+                "PodGroup " + desired.name()
+                        + (b.priorityClasses() ? " of priority class " + UserText.quote(priorityClass) : "")
+                        + " would take what namespace " + desired.namespace() + "'s PodGroups reserve together to "
+                        + b.describe() + "; " + kept + (current == null ? " until there is room" : "")));
+        if (current != null) {
+            reserved.decided(desired.name(), new Reservations.Reserved(current.reserved(), current.priorityClass()));
+        }
+        return true;
+    }
+
+    /**
+     * What the namespace's PodGroups of the bridge reserve while one scope is planned: the other scopes' as the cache
+     * shows them, the scope's own as decided so far (as they are now until decided).
+     */
+    private static final class ReservedSoFar {
+        private final List<Reservations.Reserved> others = new ArrayList<>();
+        private final Map<String, Reservations.Reserved> own = new java.util.LinkedHashMap<>();
+
+        ReservedSoFar(GangScope scope, List<ObservedPodGroup> observed, List<DesiredPodGroup> wanted) {
+            Set<String> names = new HashSet<>();
+            wanted.forEach(d -> names.add(d.name()));
+            for (ObservedPodGroup pg : observed) {
+                if (!pg.ours()) {
+                    continue;
+                }
+                var r = new Reservations.Reserved(pg.reserved(), pg.priorityClass());
+                if (pg.gang() == null || !pg.gang().equals(scope)) {
+                    others.add(r);
+                } else if (names.contains(pg.name())) {
+                    own.put(pg.name(), r);
+                }
+            }
+        }
+
+        void decided(String name, Reservations.Reserved r) {
+            own.put(name, r);
+        }
+
+        List<Reservations.Reserved> besides(String name) {
+            List<Reservations.Reserved> out = new ArrayList<>(others);
+            own.forEach((n, r) -> {
+                if (!n.equals(name)) {
+                    out.add(r);
+                }
+            });
+            return out;
+        }
     }
 
     /** Whether a hard gang tier is one the cluster's HyperNodes have (soft or no topology needs none). */

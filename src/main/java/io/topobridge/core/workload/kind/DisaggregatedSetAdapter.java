@@ -100,7 +100,7 @@ final class DisaggregatedSetAdapter implements KindAdapter {
                 sources(ds),
                 List.of(ds.ref()),
                 PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(ds, scope, present, notes, snapshot)),
+                Gang.keyedByPod((present, only, notes) -> plans(ds, scope, present, only, notes, snapshot)),
                 false));
     }
 
@@ -109,7 +109,16 @@ final class DisaggregatedSetAdapter implements KindAdapter {
     }
 
     private List<GangPlan> plans(
-            Workload ds, GangScope scope, PodIdentity present, List<Finding> notes, Snapshot snapshot) {
+            Workload ds,
+            GangScope scope,
+            PodIdentity present,
+            boolean onlyPresent,
+            List<Finding> notes,
+            Snapshot snapshot) {
+        int sliceCount = slices(ds);
+        if (LeaderWorkerSetAdapter.refuseTooMany(sliceCount, snapshot, ds.ref(), "spec.slices", "slices", notes)) {
+            return List.of();
+        }
         List<Role> roles = roles(ds);
         boolean refused = false;
         for (Role role : roles) {
@@ -157,10 +166,12 @@ final class DisaggregatedSetAdapter implements KindAdapter {
             return adopted;
         }
         TreeSet<Integer> slices = new TreeSet<>();
-        for (int slice = 0; slice < slices(ds); slice++) {
-            slices.add(slice);
-        }
         int presentSlice = ours ? Pods.index(present.get(PodIdentity.SLICE)) : -1;
+        if (!onlyPresent || presentSlice < 0) {
+            for (int slice = 0; slice < sliceCount; slice++) {
+                slices.add(slice);
+            }
+        }
         if (presentSlice >= 0) {
             slices.add(presentSlice);
         }

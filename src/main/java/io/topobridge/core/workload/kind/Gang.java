@@ -52,6 +52,37 @@ public record Gang(
         };
     }
 
+    /**
+     * Plans of a gang keyed by a pod's place (LWS groups, slices), from one function that builds either every plan
+     * ({@code onlyPresent} false) or only the plan of the pod given ({@code onlyPresent} true): admission then costs
+     * one plan, however many the workload has.
+     */
+    public static Plans keyedByPod(KeyedPlans plans) {
+        return new Plans() {
+            @Override
+            public List<GangPlan> all(List<Finding> notes) {
+                return plans.plans(PodIdentity.NONE, false, notes);
+            }
+
+            @Override
+            public Optional<GangPlan> of(PodIdentity pod, List<Finding> notes) {
+                return plans.plans(pod, true, notes).stream()
+                        .filter(p -> p.roleOf(pod).isPresent())
+                        .findFirst();
+            }
+        };
+    }
+
+    /** Plans of a gang for {@link #keyedByPod}. */
+    @FunctionalInterface
+    public interface KeyedPlans {
+        /**
+         * @param present a pod known to exist, or {@link PodIdentity#NONE}
+         * @param onlyPresent whether only the plan counting {@code present} is wanted (where its place is known)
+         */
+        List<GangPlan> plans(PodIdentity present, boolean onlyPresent, List<Finding> notes);
+    }
+
     /** The PodGroups of a gang; {@code notes} collects what was noticed while planning. */
     @FunctionalInterface
     public interface Plans {

@@ -117,6 +117,25 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         return true;
     }
 
+    /**
+     * Refuses a workload that asks for more gangs than the bridge plans for one workload, before any is planned: one
+     * object with {@code replicas: 2000000} must not make a pass build two million PodGroups.
+     */
+    static boolean refuseTooMany(
+            long gangs, Snapshot snapshot, ObjectRef subject, String field, String what, List<Finding> notes) {
+        if (gangs <= snapshot.maxGangsPerWorkload()) {
+            return false;
+        }
+        notes.add(Finding.rejected(
+                        WorkloadReason.TOO_MANY_GANGS,
+                        subject,
+                        subject + ": " + field + " asks for " + gangs + " " + what + ", one PodGroup each; the bridge"
+                                + " plans at most " + snapshot.maxGangsPerWorkload() + " for one workload"
+                                + " (topobridge.workloads.max-gangs-per-workload), so it makes none for this one")
+                .withKey(field));
+        return true;
+    }
+
     static Shape shape(Workload lws) {
         return lws.memo("lws-shape", () -> shape(lws.spec(), "spec"));
     }
@@ -159,7 +178,7 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                 sources(lws),
                 List.of(lws.ref()),
                 PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(lws, scope, present, notes, snapshot)),
+                Gang.keyedByPod((present, only, notes) -> plans(lws, scope, present, only, notes, snapshot)),
                 false));
     }
 
@@ -168,9 +187,18 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     }
 
     private List<GangPlan> plans(
-            Workload lws, GangScope scope, PodIdentity present, List<Finding> notes, Snapshot snapshot) {
+            Workload lws,
+            GangScope scope,
+            PodIdentity present,
+            boolean onlyPresent,
+            List<Finding> notes,
+            Snapshot snapshot) {
         Shape s = shape(lws);
         if (refuseUnsupported(s, lws.ref(), "", notes)) {
+            return List.of();
+        }
+        int running = runningGroups(lws, s, snapshot);
+        if (refuseTooMany(running, snapshot, lws.ref(), "spec.replicas", "groups", notes)) {
             return List.of();
         }
         boolean ours = selector(lws).covers(present);
@@ -196,10 +224,12 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             return adopted;
         }
         TreeSet<Integer> groups = new TreeSet<>();
-        for (int group = 0; group < runningGroups(lws, s, snapshot); group++) {
-            groups.add(group);
-        }
         int presentGroup = ours ? Pods.index(present.get(PodIdentity.GROUP_INDEX)) : -1;
+        if (!onlyPresent || presentGroup < 0) {
+            for (int group = 0; group < running; group++) {
+                groups.add(group);
+            }
+        }
         if (presentGroup >= 0) {
             groups.add(presentGroup);
         }

@@ -26,9 +26,20 @@ public final class Snapshot {
     private final Map<HasMetadata, Optional<GangScope>> scopes = new IdentityHashMap<>();
     private final Map<String, Map<String, List<Workload>>> groupsByNamespace = new HashMap<>();
 
-    Snapshot(WorkloadLookup lookup, WorkloadAdapters adapters) {
+    private final int maxGangsPerWorkload;
+
+    Snapshot(WorkloadLookup lookup, WorkloadAdapters adapters, int maxGangsPerWorkload) {
         this.lookup = lookup;
         this.adapters = adapters;
+        this.maxGangsPerWorkload = maxGangsPerWorkload;
+    }
+
+    /**
+     * The most gangs (LWS groups, DisaggregatedSet slices) one workload may ask for: a workload asking for more is
+     * refused before any of its gangs is planned, so one object cannot make a pass plan millions of PodGroups.
+     */
+    public int maxGangsPerWorkload() {
+        return maxGangsPerWorkload;
     }
 
     public WorkloadAdapters adapters() {

@@ -87,6 +87,16 @@ final class OverlayLookup implements WorkloadLookup {
     }
 
     @Override
+    public Map<String, String> namespaceLabels(String namespace) {
+        return base.namespaceLabels(namespace);
+    }
+
+    @Override
+    public List<HasMetadata> resourceQuotas(String namespace) {
+        return base.resourceQuotas(namespace);
+    }
+
+    @Override
     public io.topobridge.core.diagnosis.TierDomains domains() {
         return base.domains();
     }

@@ -23,6 +23,7 @@ import io.topobridge.core.workload.annotation.ParsedIntent;
 import io.topobridge.core.workload.autotier.AutoTiers;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupBuilder;
+import io.topobridge.core.workload.gang.PodIdentity;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.kind.Gang;
 import io.topobridge.core.workload.kind.PodOrigin;
@@ -72,10 +73,35 @@ public final class WorkloadTranslator {
         return settings;
     }
 
+    /** A view of the cluster for one translation, bounded as the settings say. */
+    private Snapshot snapshot(WorkloadLookup lookup) {
+        return adapters.snapshot(lookup, settings.maxGangsPerWorkload());
+    }
+
+    /**
+     * The workloads of a scope that carry the bridge's annotations, read without planning anything: what a scope that
+     * gets no PodGroup in any case (its namespace did not opt in) reports on, at the cost of reading its annotations.
+     */
+    public List<ObjectRef> managedSubjects(GangScope scope, WorkloadLookup lookup) {
+        List<Gang> gangs;
+        try {
+            gangs = adapters.of(scope).gangs(scope, snapshot(lookup));
+        } catch (RuntimeException e) {
+            return List.of(scopeRef(scope));
+        }
+        Set<ObjectRef> out = new LinkedHashSet<>();
+        for (Gang gang : gangs) {
+            if (AnnotationParser.managed(gang.sources())) {
+                out.addAll(gang.subjects());
+            }
+        }
+        return new ArrayList<>(out);
+    }
+
     /** Translates every scope the given workloads belong to (the given objects win over {@code lookup}'s). */
     public TranslationResult translate(
             Collection<? extends HasMetadata> workloads, TierCatalog tiers, WorkloadLookup lookup) {
-        Snapshot snapshot = adapters.snapshot(new OverlayLookup(workloads, lookup));
+        Snapshot snapshot = snapshot(new OverlayLookup(workloads, lookup));
         Set<GangScope> scopes = new LinkedHashSet<>();
         for (HasMetadata object : workloads) {
             snapshot.scopeOf(object).ifPresent(scopes::add);
@@ -96,17 +122,17 @@ public final class WorkloadTranslator {
      * their own (ReplicaSets, LWS StatefulSets).
      */
     public Optional<GangScope> scopeOf(HasMetadata object, WorkloadLookup lookup) {
-        return adapters.snapshot(lookup).scopeOf(object);
+        return snapshot(lookup).scopeOf(object);
     }
 
     /** Translates one scope: every PodGroup it should have, and its findings. */
     public ScopeResult translateScope(GangScope scope, TierCatalog tiers, WorkloadLookup lookup) {
-        return translateScope(scope, tiers, adapters.snapshot(lookup));
+        return translateScope(scope, tiers, snapshot(lookup));
     }
 
     /** Translates many scopes at once, reading each object's templates only once. */
     public List<ScopeResult> translateScopes(Collection<GangScope> scopes, TierCatalog tiers, WorkloadLookup lookup) {
-        Snapshot snapshot = adapters.snapshot(lookup);
+        Snapshot snapshot = snapshot(lookup);
         List<ScopeResult> out = new ArrayList<>();
         for (GangScope scope : scopes) {
             out.add(translateScope(scope, tiers, snapshot));
@@ -131,7 +157,7 @@ public final class WorkloadTranslator {
         for (Gang gang : gangs) {
             Judged judged;
             try {
-                judged = judge(scope, gang, tiers, queues, snapshot);
+                judged = judge(scope, gang, tiers, queues, snapshot, null);
             } catch (RuntimeException e) {
                 // one unreadable gang (a wrong-typed field, an unparsable quantity) costs only itself
                 findings.addAll(unreadable(gang.subjects(), e));
@@ -147,30 +173,51 @@ public final class WorkloadTranslator {
         return new ScopeResult(scope, new ArrayList<>(subjects), podGroups, sorted);
     }
 
-    /** The PodGroups of one gang and what was found on the way. */
-    private record Judged(List<DesiredPodGroup> podGroups, List<Finding> findings) {}
+    /**
+     * The judgement of one gang (or of the plan of one pod in it): the PodGroups to make, what was found on the way,
+     * the plans looked at, and whether the gang waits only for the tiers to be known.
+     */
+    private record Judged(
+            List<DesiredPodGroup> podGroups, List<Finding> findings, List<GangPlan> plans, boolean waitingForTiers) {
 
-    /** Parses a gang's annotations, plans and builds its PodGroups: nothing at all when anything is refused. */
-    private Judged judge(GangScope scope, Gang gang, TierCatalog tiers, QueueAccess queues, Snapshot snapshot) {
+        static final Judged UNMANAGED = new Judged(List.of(), List.of(), List.of(), false);
+
+        boolean refused() {
+            return findings.stream().anyMatch(Finding::isRejection);
+        }
+    }
+
+    /**
+     * Parses a gang's annotations, plans and builds its PodGroups: nothing at all when anything is refused. The one
+     * judgement of a gang: the reconciler asks it of every plan ({@code pod} null), admission of the plan of one pod
+     * (which it then computes even for a gang that is refused, to keep the tie of a gang that waits for the tiers or
+     * keeps the PodGroup it had).
+     */
+    private Judged judge(
+            GangScope scope, Gang gang, TierCatalog tiers, QueueAccess queues, Snapshot snapshot, PodIdentity pod) {
         ParsedIntent parsed = AnnotationParser.parse(gang.sources(), tiers);
         if (!parsed.intent().managed()) {
-            return new Judged(List.of(), List.of());
+            return Judged.UNMANAGED;
         }
+        boolean waiting = parsed.waitingForTiers();
         List<Finding> findings = new ArrayList<>(parsed.findings());
         findings.addAll(kindChecks(gang, parsed.intent()));
-        if (!parsed.rejected() || parsed.waitingForTiers()) {
+        if (!parsed.rejected() || waiting) {
             findings.addAll(queueChecks(gang, parsed.intent(), queues));
         }
-        if (findings.stream().anyMatch(Finding::isRejection)) {
+        boolean rejected = findings.stream().anyMatch(Finding::isRejection);
+        if (rejected && pod == null) {
             rejectOthers(scope, gang.subjects(), findings);
-            return new Judged(List.of(), findings);
+            return new Judged(List.of(), findings, List.of(), waiting);
         }
         List<Finding> notes = new ArrayList<>();
-        List<GangPlan> plans = gang.plans().all(notes);
+        List<GangPlan> plans = pod == null
+                ? gang.plans().all(notes)
+                : gang.plans().of(pod, notes).map(List::of).orElse(List.of());
         findings.addAll(notes);
-        if (notes.stream().anyMatch(Finding::isRejection)) {
+        if (rejected || notes.stream().anyMatch(Finding::isRejection)) {
             rejectOthers(scope, gang.subjects(), findings);
-            return new Judged(List.of(), findings);
+            return new Judged(List.of(), findings, plans, waiting);
         }
         if (parsed.intent().hasSubgroupTopology()
                 && !plans.isEmpty()
@@ -186,28 +233,25 @@ public final class WorkloadTranslator {
         }
         List<DesiredPodGroup> built = new ArrayList<>();
         boolean refused = false;
+        boolean auto = parsed.intent().autoTier() || parsed.intent().autoSubgroupTier();
         for (GangPlan plan : plans) {
-            AutoTiers.Resolution auto = AutoTiers.resolve(
+            AutoTiers.Resolution resolution = AutoTiers.resolve(
                     plan,
                     parsed.intent(),
                     tiers,
-                    parsed.intent().autoTier() || parsed.intent().autoSubgroupTier()
-                            ? snapshot.domains()
-                            : TierDomains.NONE,
+                    auto ? snapshot.domains() : TierDomains.NONE,
                     settings.autoTierMinDomains(),
                     gang.subjects(),
-                    parsed.intent().autoTier() || parsed.intent().autoSubgroupTier()
-                            ? waitsForRoom(plan, snapshot)
-                            : false);
-            auto.findings().stream()
+                    auto && waitsForRoom(plan, snapshot));
+            resolution.findings().stream()
                     .filter(f -> !gang.preview() || f.isRejection())
                     .forEach(findings::add);
-            if (auto.refused()) {
+            if (resolution.refused()) {
                 refused = true;
                 continue;
             }
             PodGroupBuilder.Built result = PodGroupBuilder.build(
-                    plan, auto.intent(), gang.subjects(), queues.defaultQueue(), auto.annotations());
+                    plan, resolution.intent(), gang.subjects(), queues.defaultQueue(), resolution.annotations());
             // a preview only checks: what it would warn about is said again once its PodGroups are made
             result.findings().stream()
                     .filter(f -> !gang.preview() || f.isRejection())
@@ -218,7 +262,7 @@ public final class WorkloadTranslator {
                 built.add(result.podGroup());
             }
         }
-        return new Judged(refused ? List.of() : built, findings);
+        return new Judged(refused ? List.of() : built, findings, plans, waiting);
     }
 
     /**
@@ -371,7 +415,7 @@ public final class WorkloadTranslator {
         if (view.isEmpty()) {
             return List.of();
         }
-        Snapshot snapshot = adapters.snapshot(new OverlayLookup(List.of(workload), lookup));
+        Snapshot snapshot = snapshot(new OverlayLookup(List.of(workload), lookup));
         Optional<GangScope> scope = snapshot.scopeOf(workload);
         if (scope.isEmpty()) {
             return List.of();
@@ -434,7 +478,7 @@ public final class WorkloadTranslator {
 
     private Optional<Placed> placed(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
         try {
-            return place(pod, tiers, adapters.snapshot(lookup));
+            return place(pod, tiers, snapshot(lookup));
         } catch (RuntimeException e) {
             // an unreadable workload is reported by the reconciler; admission must not fail on it
             return Optional.empty();
@@ -455,42 +499,24 @@ public final class WorkloadTranslator {
         if (gang.isEmpty()) {
             return Optional.empty();
         }
-        ParsedIntent parsed = AnnotationParser.parse(gang.get().sources(), tiers);
-        if (!parsed.intent().managed()) {
-            return Optional.empty();
-        }
-        Optional<GangPlan> plan = gang.get().plans().of(origin.get().identity(), new ArrayList<>());
-        if (plan.isEmpty()) {
-            return Optional.empty();
-        }
-        PodRole role = plan.get().roleOf(origin.get().identity()).orElseThrow();
         QueueAccess queues = QueueAccess.of(
                 scope.get().namespace(),
                 snapshot.namespaceAnnotations(scope.get().namespace()),
                 settings);
-        boolean refused = parsed.rejected()
-                || kindChecks(gang.get(), parsed.intent()).stream().anyMatch(Finding::isRejection)
-                || queueChecks(gang.get(), parsed.intent(), queues).stream().anyMatch(Finding::isRejection)
-                || !buildable(plan.get(), parsed.intent(), gang.get(), queues.defaultQueue());
-        // a gang waiting for the topology gets its PodGroup as soon as the tiers are known: tie its pods now,
-        // since the link can only be made at creation (an untied pod would run outside the gang for good)
-        boolean waiting = parsed.waitingForTiers();
-        String namespace = Objects.requireNonNullElse(pod.getMetadata().getNamespace(), "");
-        if (refused && !waiting && !kept(snapshot, namespace, plan.get().name())) {
+        Judged judged = judge(
+                scope.get(), gang.get(), tiers, queues, snapshot, origin.get().identity());
+        if (judged.plans().isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new Placed(new PodGang(scope.get(), plan.get().name()), role));
-    }
-
-    /** Whether the plan's PodGroup can be made (its size and resources are valid). */
-    private static boolean buildable(GangPlan plan, GangIntent intent, Gang gang, String defaultQueue) {
-        try {
-            return PodGroupBuilder.build(plan, intent, gang.subjects(), defaultQueue)
-                            .podGroup()
-                    != null;
-        } catch (RuntimeException e) {
-            return false;
+        GangPlan plan = judged.plans().get(0);
+        PodRole role = plan.roleOf(origin.get().identity()).orElseThrow();
+        // a gang waiting for the topology gets its PodGroup as soon as the tiers are known: tie its pods now,
+        // since the link can only be made at creation (an untied pod would run outside the gang for good)
+        String namespace = Objects.requireNonNullElse(pod.getMetadata().getNamespace(), "");
+        if (judged.refused() && !judged.waitingForTiers() && !kept(snapshot, namespace, plan.name())) {
+            return Optional.empty();
         }
+        return Optional.of(new Placed(new PodGang(scope.get(), plan.name()), role));
     }
 
     /**
@@ -517,7 +543,7 @@ public final class WorkloadTranslator {
                     meta.getAnnotations() == null ? null : meta.getAnnotations().get(PodGroupBuilder.GANG_ANNOTATION);
             return GangScope.parse(meta.getNamespace(), key);
         }
-        return adapters.scopeOfForeignPodGroup(podGroup, adapters.snapshot(lookup));
+        return adapters.scopeOfForeignPodGroup(podGroup, snapshot(lookup));
     }
 
     /**
@@ -537,7 +563,7 @@ public final class WorkloadTranslator {
             return Optional.empty();
         }
         try {
-            return translateScope(scope.get(), tiers, adapters.snapshot(withIt)).podGroups().stream()
+            return translateScope(scope.get(), tiers, snapshot(withIt)).podGroups().stream()
                     .filter(pg -> pg.ownership() == DesiredPodGroup.Ownership.ADOPTED
                             && pg.name().equals(meta.getName())
                             && pg.namespace().equals(meta.getNamespace()))

@@ -1,0 +1,105 @@
+package io.topobridge.controller.workload;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.topobridge.core.diagnosis.Achieved;
+import io.topobridge.core.diagnosis.Forest;
+import io.topobridge.core.finding.UserText;
+import io.topobridge.core.workload.changes.QueueStates;
+import io.topobridge.core.workload.reconcile.PassFacts;
+import io.topobridge.core.workload.reconcile.Placements;
+import io.topobridge.core.workload.resources.Quantities;
+import io.topobridge.diagnosis.ClusterView;
+import io.topobridge.volcano.PodGroup;
+import io.topobridge.volcano.Queue;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+
+/** What one pass of the reconciler knows besides the workloads, read from the controller's caches. */
+final class CachedFacts {
+
+    private static final Logger LOG = Logger.getLogger(CachedFacts.class);
+
+    private CachedFacts() {}
+
+    /** The facts now: tiers, capacity, queues, where gangs run and the namespaces' pods. */
+    static PassFacts read(WorkloadCaches lookup, ClusterView view, TierSource tiers, Instant now) {
+        // read before the forest: a forest built while the HyperNodes were still being listed is not used
+        boolean placementKnown = view.placementKnown();
+        Supplier<Forest> forest = once(view::forest);
+        Placements placements = new Placements() {
+            @Override
+            public Optional<Achieved> achieved(String namespace, String podGroup) {
+                PodGroup current = placementKnown ? lookup.podGroup(namespace, podGroup) : null;
+                return current == null
+                        ? Optional.empty()
+                        : Achieved.of(ClusterView.gang(current, view.podsOf(namespace, podGroup)), forest.get());
+            }
+
+            @Override
+            public List<Pod> livePods(String namespace) {
+                return view.livePods(namespace);
+            }
+        };
+        return new PassFacts(
+                tiers.current(),
+                tiers.settled() ? tiers.inCluster() : null,
+                view.clusterAllocatable(),
+                queues(lookup),
+                placements,
+                now);
+    }
+
+    /** Volcano's queues as the cache shows them; unknown while they cannot be read. */
+    static QueueStates queues(WorkloadCaches lookup) {
+        if (!lookup.queuesKnown()) {
+            return QueueStates.UNKNOWN;
+        }
+        Map<String, String> states = new HashMap<>();
+        Map<String, Map<String, BigDecimal>> capability = new HashMap<>();
+        for (Queue queue : lookup.allQueues()) {
+            String name = queue.getMetadata().getName();
+            String state = queue.getStatus() == null ? null : queue.getStatus().getState();
+            states.put(name, state == null ? "" : state);
+            Map<String, String> limits =
+                    queue.getSpec() == null ? null : queue.getSpec().getCapability();
+            if (limits != null && !limits.isEmpty()) {
+                Map<String, BigDecimal> amounts = new TreeMap<>();
+                limits.forEach((resource, value) -> {
+                    try {
+                        amounts.put(resource, Quantities.amount(new Quantity(value)));
+                    } catch (RuntimeException e) {
+                        // Volcano's webhook refuses such a capability: it limits nothing here
+                        LOG.debugf(
+                                "queue %s: capability %s=%s is not a quantity: ignored",
+                                name, resource, UserText.quote(value));
+                    }
+                });
+                capability.put(name, amounts);
+            }
+        }
+        return new QueueStates(true, states, capability);
+    }
+
+    /** A supplier that asks {@code source} the first time only. */
+    static <T> Supplier<T> once(Supplier<T> source) {
+        return new Supplier<>() {
+            private T value;
+
+            @Override
+            public synchronized T get() {
+                if (value == null) {
+                    value = source.get();
+                }
+                return value;
+            }
+        };
+    }
+}

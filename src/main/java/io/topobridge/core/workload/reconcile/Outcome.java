@@ -1,0 +1,65 @@
+package io.topobridge.core.workload.reconcile;
+
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.changes.PodGroupChanges;
+import io.topobridge.core.workload.translate.ScopeResult;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What reconciling one gang scope decided: the writes to make, in order, the scope's findings, and when to look at
+ * it again with nothing changed (a wait for room or for a group's members that ends then).
+ *
+ * @param translation the scope's translation: the workloads it was read from and the PodGroups it wants
+ * @param steps the writes, in order
+ * @param findings every finding of the scope (the translation's, the planner's and the untied pods')
+ * @param requeueAfter when the scope is due again though nothing changes; null when never
+ * @param deferred true when the scope is not judged yet (a group's first PodGroup waits for the group's other
+ *     members): nothing is written, and the scope's findings stay as they were
+ */
+public record Outcome(
+        ScopeResult translation,
+        List<PodGroupChanges.Step> steps,
+        List<Finding> findings,
+        Duration requeueAfter,
+        boolean deferred) {
+
+    public Outcome {
+        Objects.requireNonNull(translation, "translation");
+        steps = List.copyOf(steps);
+        findings = List.copyOf(findings);
+    }
+
+    /** A scope that waits {@code wait} before it is judged. */
+    static Outcome deferred(ScopeResult translation, Duration wait) {
+        return new Outcome(translation, List.of(), List.of(), wait, true);
+    }
+
+    public GangScope scope() {
+        return translation.scope();
+    }
+
+    /** When to look again, if ever. */
+    public Optional<Duration> requeue() {
+        return Optional.ofNullable(requeueAfter);
+    }
+
+    /** Whether some gang waits because the whole cluster is too small for it: a node change may make room. */
+    public boolean waitsForCluster() {
+        return findings.stream().anyMatch(f -> f.reason() == WorkloadReason.GANG_EXCEEDS_CLUSTER);
+    }
+
+    /**
+     * Whether some gang waits for room in its namespace (its PodGroup limit or its reservations): another PodGroup of
+     * the bridge going may make room.
+     */
+    public boolean waitsForNamespaceRoom() {
+        return findings.stream()
+                .anyMatch(f -> f.reason() == WorkloadReason.POD_GROUP_LIMIT_REACHED
+                        || f.reason() == WorkloadReason.NAMESPACE_RESERVATION_EXCEEDED);
+    }
+}

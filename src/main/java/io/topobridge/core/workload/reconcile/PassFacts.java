@@ -1,0 +1,41 @@
+package io.topobridge.core.workload.reconcile;
+
+import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.changes.QueueStates;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * What one reconcile pass knows of the cluster besides its workloads (those come through the lookup), read once per
+ * pass: by the controller from its caches, by {@code render} from its input files.
+ *
+ * @param tiers the tiers annotations are resolved against
+ * @param inCluster the tiers the cluster's HyperNodes have now; null when unknown (then no new PodGroup waits for its
+ *     tier's HyperNodes)
+ * @param clusterAllocatable the allocatable resources of every node together; null when unknown (then no gang is
+ *     judged against the cluster, nor a namespace's share of it)
+ * @param queues Volcano's queues; {@link QueueStates#UNKNOWN} when not read
+ * @param placements where gangs were placed and the namespaces' live pods
+ * @param now the pass's time (waits for room and for a group's members are measured against it)
+ */
+public record PassFacts(
+        TierCatalog tiers,
+        TierCatalog inCluster,
+        Amounts clusterAllocatable,
+        QueueStates queues,
+        Placements placements,
+        Instant now) {
+
+    public PassFacts {
+        Objects.requireNonNull(tiers, "tiers");
+        Objects.requireNonNull(queues, "queues");
+        Objects.requireNonNull(placements, "placements");
+        Objects.requireNonNull(now, "now");
+    }
+
+    /** These facts at another time. */
+    public PassFacts at(Instant time) {
+        return new PassFacts(tiers, inCluster, clusterAllocatable, queues, placements, time);
+    }
+}

@@ -1,0 +1,35 @@
+package io.topobridge.core.workload.reconcile;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the reconciler treats namespaces and groups.
+ *
+ * @param requireNamespaceOptIn whether only namespaces labelled {@code namespaceLabel=true} get PodGroups (the pod
+ *     webhook sees only their pods)
+ * @param namespaceLabel the opt-in label key
+ * @param groupAssembly how long the first PodGroup of a {@code topobridge.io/group} waits for the group's other
+ *     members, counted from the creation of its oldest member (zero: no wait)
+ */
+public record ReconcileSettings(boolean requireNamespaceOptIn, String namespaceLabel, Duration groupAssembly) {
+
+    /** The configuration key of {@link #groupAssembly}. */
+    public static final String GROUP_ASSEMBLY_KEY = "topobridge.workloads.group-assembly";
+
+    public ReconcileSettings {
+        Objects.requireNonNull(namespaceLabel, "namespaceLabel");
+        Objects.requireNonNull(groupAssembly, "groupAssembly");
+        if (groupAssembly.isNegative()) {
+            throw new IllegalArgumentException(GROUP_ASSEMBLY_KEY + "=" + groupAssembly + ": must not be negative");
+        }
+    }
+
+    /** The configured defaults: namespaces opt in with {@code topobridge.io/enabled=true}; groups wait 2 s. */
+    public static ReconcileSettings defaults() {
+        return new ReconcileSettings(true, "topobridge.io/enabled", Duration.ofSeconds(2));
+    }
+
+    /** No opt-in required and no wait for a group's members. */
+    public static final ReconcileSettings OPEN = new ReconcileSettings(false, "topobridge.io/enabled", Duration.ZERO);
+}

@@ -1,0 +1,381 @@
+package io.topobridge.core.workload.reconcile;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.diagnosis.Achieved;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.workload.DesiredPodGroup;
+import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadLookup;
+import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.changes.Bounds;
+import io.topobridge.core.workload.changes.ObservedPodGroup;
+import io.topobridge.core.workload.changes.PodGroupChanges;
+import io.topobridge.core.workload.changes.Reservations;
+import io.topobridge.core.workload.changes.UntiedPods;
+import io.topobridge.core.workload.gang.PodGroupBuilder;
+import io.topobridge.core.workload.translate.ScopeResult;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The one reconcile step, pure: from a gang scope's workloads (through a {@link WorkloadLookup}: the controller's
+ * caches or {@code render}'s files), the cluster's facts and a time, the writes that bring its PodGroups in line,
+ * its findings and when to look again. Namespace opt-in, translation, queues, bounds and reservations, a group's
+ * wait for its members and {@code auto}'s wait for room are all decided here, once, so the controller and
+ * {@code render} cannot disagree: the controller only carries the writes out and publishes the findings.
+ */
+public final class ScopeReconciler {
+
+    /** Margin after a wait ends before the scope is looked at again, so the wait has surely ended then. */
+    static final Duration AFTER_WAIT = Duration.ofMillis(200);
+
+    private final WorkloadTranslator translator;
+    private final ReconcileSettings settings;
+    private final Reservations.Settings reservations;
+
+    public ScopeReconciler(
+            WorkloadTranslator translator, ReconcileSettings settings, Reservations.Settings reservations) {
+        this.translator = Objects.requireNonNull(translator, "translator");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.reservations = Objects.requireNonNull(reservations, "reservations");
+    }
+
+    public WorkloadTranslator translator() {
+        return translator;
+    }
+
+    public ReconcileSettings settings() {
+        return settings;
+    }
+
+    /** Reconciles one scope. */
+    public Outcome reconcile(GangScope scope, WorkloadLookup lookup, PassFacts facts) {
+        return reconcile(List.of(scope), lookup, facts).get(0);
+    }
+
+    /**
+     * Reconciles scopes over one view of the cluster, in the given order; each namespace's pods are walked once for
+     * all of them.
+     */
+    public List<Outcome> reconcile(Collection<GangScope> scopes, WorkloadLookup lookup, PassFacts facts) {
+        List<GangScope> allowed = new ArrayList<>();
+        for (GangScope scope : scopes) {
+            if (optedIn(scope.namespace(), lookup)) {
+                allowed.add(scope);
+            }
+        }
+        Map<GangScope, ScopeResult> translated = new HashMap<>();
+        for (ScopeResult result : translator.translateScopes(allowed, facts.tiers(), lookup)) {
+            translated.put(result.scope(), result);
+        }
+        List<ScopeResult> results = new ArrayList<>();
+        for (GangScope scope : scopes) {
+            ScopeResult result = translated.get(scope);
+            results.add(result != null ? result : notOptedIn(scope, lookup, facts));
+        }
+        Map<GangScope, List<UntiedPods.PodTie>> ties = podTies(results, lookup, facts);
+        Planned planned = new Planned();
+        List<Outcome> out = new ArrayList<>();
+        for (ScopeResult result : results) {
+            Outcome outcome = plan(result, lookup, facts, ties.getOrDefault(result.scope(), List.of()), planned);
+            planned.add(outcome);
+            out.add(outcome);
+        }
+        return out;
+    }
+
+    /**
+     * The writes planned by the earlier scopes of one pass, by namespace: the later scopes count them (a namespace's
+     * PodGroup limit and reservations) as the writer will have carried them out.
+     */
+    private static final class Planned {
+        private final Map<String, Map<String, ObservedPodGroup>> written = new HashMap<>();
+        private final Map<String, Set<String>> deleted = new HashMap<>();
+
+        void add(Outcome outcome) {
+            for (PodGroupChanges.Step step : outcome.steps()) {
+                if (step instanceof PodGroupChanges.Apply apply) {
+                    DesiredPodGroup pg = apply.podGroup();
+                    written.computeIfAbsent(pg.namespace(), n -> new HashMap<>())
+                            .put(pg.name(), ObservedPodGroup.planned(pg, outcome.scope()));
+                    deleted.computeIfPresent(pg.namespace(), (n, names) -> {
+                        names.remove(pg.name());
+                        return names;
+                    });
+                } else if (step instanceof PodGroupChanges.Delete delete) {
+                    deleted.computeIfAbsent(delete.namespace(), n -> new HashSet<>())
+                            .add(delete.name());
+                    written.computeIfPresent(delete.namespace(), (n, pgs) -> {
+                        pgs.remove(delete.name());
+                        return pgs;
+                    });
+                }
+            }
+        }
+
+        List<ObservedPodGroup> over(String namespace, List<ObservedPodGroup> observed) {
+            Map<String, ObservedPodGroup> mine = written.getOrDefault(namespace, Map.of());
+            Set<String> gone = deleted.getOrDefault(namespace, Set.of());
+            if (mine.isEmpty() && gone.isEmpty()) {
+                return observed;
+            }
+            Map<String, ObservedPodGroup> out = new java.util.LinkedHashMap<>();
+            observed.forEach(pg -> out.put(pg.name(), pg));
+            gone.forEach(out::remove);
+            mine.forEach((name, pg) -> out.merge(name, pg, (was, now) -> was.ours() == now.ours() ? now : was));
+            return new ArrayList<>(out.values());
+        }
+    }
+
+    /**
+     * Every scope the given workload objects and PodGroups belong to, sorted: what a full pass (or {@code render})
+     * reconciles.
+     */
+    public List<GangScope> scopesOf(
+            Collection<? extends HasMetadata> workloads,
+            Collection<? extends HasMetadata> podGroups,
+            WorkloadLookup lookup) {
+        Set<GangScope> out = new LinkedHashSet<>();
+        for (HasMetadata object : workloads) {
+            translator.scopeOf(object, lookup).ifPresent(out::add);
+        }
+        for (ObservedPodGroup pg : observe(podGroups, lookup)) {
+            pg.scope().ifPresent(out::add);
+        }
+        List<GangScope> sorted = new ArrayList<>(out);
+        sorted.sort(java.util.Comparator.comparing(GangScope::toString));
+        return sorted;
+    }
+
+    /**
+     * After a full pass, the fields the bridge still holds on other controllers' PodGroups that no scope wants any more
+     * (e.g. their workload was deleted while the bridge was down) are given back.
+     */
+    public List<PodGroupChanges.Step> unclaimed(
+            Collection<? extends HasMetadata> allPodGroups, WorkloadLookup lookup, List<Outcome> outcomes) {
+        Set<String> wanted = new HashSet<>();
+        for (Outcome outcome : outcomes) {
+            outcome.translation().podGroups().forEach(p -> wanted.add(p.namespace() + "/" + p.name()));
+        }
+        return PodGroupChanges.unclaimed(observe(allPodGroups, lookup), wanted);
+    }
+
+    /** Whether the bridge makes PodGroups in a namespace: every namespace, or the opted-in ones (unknown ones count). */
+    public boolean optedIn(String namespace, WorkloadLookup lookup) {
+        if (!settings.requireNamespaceOptIn()) {
+            return true;
+        }
+        Map<String, String> labels = lookup.namespaceLabels(namespace);
+        return labels == null || "true".equals(labels.get(settings.namespaceLabel()));
+    }
+
+    /**
+     * A managed gang in a namespace that did not opt in gets no PodGroup (the pod webhook never sees its pods, so they
+     * would never join it, while the PodGroup held its minResources in the queue) and says why. Only its annotations
+     * are read: nothing is planned for it, whatever its size.
+     */
+    private ScopeResult notOptedIn(GangScope scope, WorkloadLookup lookup, PassFacts facts) {
+        List<ObjectRef> subjects = translator.managedSubjects(scope, lookup);
+        if (subjects.isEmpty()) {
+            return ScopeResult.empty(scope);
+        }
+        List<Finding> findings = new ArrayList<>();
+        for (ObjectRef subject : subjects) {
+            findings.add(Finding.warning(
+                    WorkloadReason.NAMESPACE_NOT_OPTED_IN,
+                    subject,
+                    subject + ": namespace "
+                            + scope.namespace() + " does not carry " + settings.namespaceLabel()
+                            + "=true, so the"
+                            + " bridge makes no PodGroup here (the pod webhook would never tie its pods to one); label the"
+                            + " namespace to opt in"));
+        }
+        return new ScopeResult(scope, subjects, List.of(), findings);
+    }
+
+    private Outcome plan(
+            ScopeResult result, WorkloadLookup lookup, PassFacts facts, List<UntiedPods.PodTie> ties, Planned planned) {
+        GangScope scope = result.scope();
+        List<HasMetadata> podGroups = lookup.podGroups(scope.namespace());
+        Optional<Duration> assembling = assemblyLeft(result, podGroups, lookup, facts.now());
+        if (assembling.isPresent()) {
+            return Outcome.deferred(result, assembling.get().plus(AFTER_WAIT));
+        }
+        List<ObservedPodGroup> observed = planned.over(scope.namespace(), observe(podGroups, lookup));
+        Bounds bounds = new Bounds(
+                facts.clusterAllocatable(),
+                translator.settings().maxPodGroupsPerNamespace(),
+                Set.of(),
+                Reservations.of(reservations, lookup.resourceQuotas(scope.namespace()), facts.clusterAllocatable()));
+        PodGroupChanges.Plan plan = PodGroupChanges.plan(
+                result, observed, facts.queues(), placed(result, facts), facts.inCluster(), bounds);
+        List<Finding> findings = new ArrayList<>(plan.findings());
+        findings.addAll(UntiedPods.findings(result, ties));
+        findings.sort(Finding.ORDER);
+        return new Outcome(result, plan.steps(), findings, roomWaitEnds(result, podGroups, facts.now()), false);
+    }
+
+    /**
+     * How long a group's first PodGroup still waits for the group's other members: workloads applied together are
+     * seen one by one, and a PodGroup made from the first alone would let Volcano start that member as a gang of its
+     * own and place the next member's pods before the PodGroup had their subgroup. The wait is counted from the
+     * oldest member's creation (plus a second when that time is written to the second, as the API server writes it,
+     * so the wait is never shorter than configured), so every replica and every restart agrees on it; members whose
+     * creation is not known
+     * (a file given to {@code render}) are not waited for. Pods naming a PodGroup that does not exist yet are not
+     * scheduled, so waiting is safe; once the group has its PodGroup, changes are written at once.
+     */
+    private Optional<Duration> assemblyLeft(
+            ScopeResult result, List<HasMetadata> podGroups, WorkloadLookup lookup, Instant now) {
+        GangScope scope = result.scope();
+        if (!(scope instanceof GangScope.Group)
+                || settings.groupAssembly().isZero()
+                || result.podGroups().isEmpty()) {
+            return Optional.empty();
+        }
+        for (HasMetadata pg : podGroups) {
+            Map<String, String> annotations = pg.getMetadata().getAnnotations();
+            if (annotations != null && scope.key().equals(annotations.get(PodGroupBuilder.GANG_ANNOTATION))) {
+                return Optional.empty();
+            }
+        }
+        Instant oldest = null;
+        for (ObjectRef subject : result.subjects()) {
+            Optional<WorkloadKind> kind = WorkloadKind.of(subject.apiVersion(), subject.kind());
+            Optional<Instant> created = kind.flatMap(k -> lookup.get(k, subject.namespace(), subject.name()))
+                    .flatMap(o -> creation(o.getMetadata().getCreationTimestamp()));
+            if (created.isPresent() && (oldest == null || created.get().isBefore(oldest))) {
+                oldest = created.get();
+            }
+        }
+        if (oldest == null) {
+            return Optional.empty();
+        }
+        // creation times are written to the second: the member may have been made up to a second later
+        Instant end = oldest.plus(settings.groupAssembly()).plusSeconds(oldest.getNano() == 0 ? 1 : 0);
+        Duration left = Duration.between(now, end);
+        return left.isNegative() || left.isZero() ? Optional.empty() : Optional.of(left);
+    }
+
+    /**
+     * When an {@code auto} gang's wait for room in its chosen tier ends (it may turn {@code soft} then): the scope is
+     * due again at that moment, though nothing changes; null when no wait of the scope ends in the future.
+     */
+    private Duration roomWaitEnds(ScopeResult result, List<HasMetadata> podGroups, Instant now) {
+        Duration wait = translator.settings().autoWaitForRoom();
+        if (wait.isZero()) {
+            return null;
+        }
+        Map<String, HasMetadata> byName = new HashMap<>();
+        podGroups.forEach(pg -> byName.put(pg.getMetadata().getName(), pg));
+        Duration soonest = null;
+        for (DesiredPodGroup desired : result.podGroups()) {
+            if (!desired.annotations().containsKey(Topobridge.CHOSEN_TIER)
+                    && !desired.annotations().containsKey(Topobridge.CHOSEN_SUBGROUP_TIER)) {
+                continue;
+            }
+            HasMetadata current = byName.get(desired.name());
+            Optional<Instant> end = current == null
+                    ? Optional.of(now.plus(wait))
+                    : translator.settings().roomWaitEnd(current.getMetadata().getCreationTimestamp());
+            if (end.isEmpty() || !end.get().isAfter(now)) {
+                continue;
+            }
+            Duration left = Duration.between(now, end.get()).plus(AFTER_WAIT);
+            if (soonest == null || left.compareTo(soonest) < 0) {
+                soonest = left;
+            }
+        }
+        return soonest;
+    }
+
+    /** Where Volcano put each of the scope's gangs whose pods are all bound. */
+    private static Map<String, Achieved> placed(ScopeResult result, PassFacts facts) {
+        Map<String, Achieved> out = new HashMap<>();
+        for (DesiredPodGroup desired : result.podGroups()) {
+            facts.placements().achieved(desired.namespace(), desired.name()).ifPresent(a -> out.put(desired.name(), a));
+        }
+        return out;
+    }
+
+    /**
+     * The live pods of the scopes' gangs that do not name a PodGroup of the bridge's, each with the PodGroup its gang's
+     * plan counts it in; one walk over each namespace's pods serves every scope.
+     */
+    private Map<GangScope, List<UntiedPods.PodTie>> podTies(
+            List<ScopeResult> results, WorkloadLookup lookup, PassFacts facts) {
+        Map<String, Set<GangScope>> byNamespace = new TreeMap<>();
+        for (ScopeResult result : results) {
+            if (!result.podGroups().isEmpty()) {
+                byNamespace
+                        .computeIfAbsent(result.scope().namespace(), n -> new HashSet<>())
+                        .add(result.scope());
+            }
+        }
+        Map<GangScope, List<UntiedPods.PodTie>> out = new HashMap<>();
+        byNamespace.forEach((namespace, scopes) -> {
+            List<Pod> pods = facts.placements().livePods(namespace);
+            if (pods.isEmpty()) {
+                return;
+            }
+            Map<String, HasMetadata> podGroups = new HashMap<>();
+            lookup.podGroups(namespace)
+                    .forEach(pg -> podGroups.put(pg.getMetadata().getName(), pg));
+            for (Pod pod : pods) {
+                Map<String, String> annotations = pod.getMetadata().getAnnotations();
+                String group = annotations == null ? null : annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION);
+                HasMetadata pg = group == null ? null : podGroups.get(group);
+                if (pg != null && (ObservedPodGroup.ours(pg) || ObservedPodGroup.ownsFields(pg))) {
+                    continue; // tied to a gang of the bridge's
+                }
+                translator
+                        .gangOf(pod, facts.tiers(), lookup)
+                        .filter(gang -> scopes.contains(gang.scope()))
+                        .ifPresent(gang -> out.computeIfAbsent(gang.scope(), s -> new ArrayList<>())
+                                .add(new UntiedPods.PodTie(pod.getMetadata().getName(), group, gang.podGroup())));
+            }
+        });
+        return out;
+    }
+
+    /** PodGroups as the planner sees them; the scope of a foreign one is looked up only where it matters. */
+    public List<ObservedPodGroup> observe(Collection<? extends HasMetadata> podGroups, WorkloadLookup lookup) {
+        List<ObservedPodGroup> out = new ArrayList<>();
+        for (HasMetadata pg : podGroups) {
+            boolean ours = ObservedPodGroup.ours(pg);
+            boolean owns = !ours && ObservedPodGroup.ownsFields(pg);
+            GangScope scope =
+                    ours || owns ? translator.scopeOfPodGroup(pg, lookup).orElse(null) : null;
+            out.add(ObservedPodGroup.of(pg, ours, owns, scope));
+        }
+        return out;
+    }
+
+    private static Optional<Instant> creation(String timestamp) {
+        if (timestamp == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Instant.parse(timestamp));
+        } catch (java.time.format.DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+}
