@@ -27,6 +27,10 @@ public final class ManifestReader {
 
     /** Why a document was refused. */
     public enum InputReason implements Reason {
+        /**
+         * A document of a file {@code render} reads is no Kubernetes object: not valid YAML, no {@code apiVersion} or
+         * {@code kind}, no {@code metadata.name}, or not matching its kind's schema; the other documents are read.
+         */
         UNREADABLE_DOCUMENT
     }
 

@@ -4,43 +4,85 @@ import io.topobridge.core.finding.Reason;
 
 /** Why the topology side reported something: the Event reason and metric label of each topology finding. */
 public enum TopologyReason implements Reason {
-    /** A node carries some of its scheme's required tier labels but not all: it is left out of the tree. */
+    /**
+     * On a Node: it carries a label scheme's labels but lacks a required tier (or has it empty), or names no NVLink
+     * partition in a domain whose other nodes name theirs; it is left out of the tree.
+     */
     MISSING_TIER_LABELS,
-    /** An optional tier was dropped from a scheme's tree because not every node of the scheme carries it. */
+    /**
+     * On {@code TopologyScheme/<scheme>}: an optional tier is carried by some nodes of the scheme but not all, so it is
+     * left out for every node of the scheme (Volcano needs trees of uniform depth).
+     */
     TIER_LEFT_OUT,
-    /** One label value (domain) appears under several parents: kept as separate HyperNodes, reported. */
+    /**
+     * On a HyperNode: one label value sits under different parents (e.g. one {@code nvlink-domain} under two leaves);
+     * kept as separate HyperNodes.
+     */
     DOMAIN_PARENT_CONFLICT,
-    /** One NVLink partition (GPU clique) appears under two NVLink domains: the labels disagree; kept apart. */
+    /**
+     * On a HyperNode: one NVLink partition (GPU clique) sits in two NVLink domains (e.g. topograph domains {@code a}
+     * and {@code b}): the labels disagree; kept as separate HyperNodes, each named.
+     */
     PARTITION_IN_TWO_DOMAINS,
-    /** A node's GPU clique names an NVLink domain whose nodes carry different domain labels of their scheme. */
+    /**
+     * On each Node concerned: the nodes of one clique UUID (one physical NVLink domain) carry different topograph
+     * domain labels; the message gives the values and nodes on each side; the tree follows topograph's label.
+     */
     CLIQUE_DOMAIN_MISMATCH,
-    /** The nodes of one NVLink partition sit under different switches of the tier above: kept apart. */
+    /**
+     * On a HyperNode: the nodes of one NVLink partition sit under different switches of the tier above ({@code leaf},
+     * {@code layer-3}…); kept as one HyperNode per switch, so an {@code nvlink} gang uses one of them.
+     */
     PARTITION_SPANS_LEAVES,
-    /** A tier has exactly one domain across the cluster, so naming it as highest tier allows any placement. */
+    /**
+     * On a HyperNode: its tier has one domain in the whole cluster, so naming it as highest tier allows any placement.
+     */
     SINGLE_DOMAIN_TIER,
-    /** The configured preset or tiers match no node. */
+    /**
+     * On {@code TopologyScheme/<preset>}: the configured preset or tiers match none of the nodes (info for
+     * {@code auto}).
+     */
     NO_MATCHING_NODES,
-    /** A node's name cannot be written in a HyperNode's {@code exactMatch}: it is left out of the tree. */
+    /**
+     * On a Node: its name cannot be an {@code exactMatch} member of a HyperNode (upper case, longer than 63
+     * characters); it is left out of the tree.
+     */
     UNMATCHABLE_NODE_NAME,
-    /** A HyperNode would be too large for the API server: it and its nodes are left out. */
+    /** On a HyperNode: it would be too large for the API server (about 1 MB); it is left out with its nodes. */
     OVERSIZED_DOMAIN,
-    /** A HyperNode of another source covers nodes or HyperNodes of the bridge's tree. */
+    /**
+     * On the other HyperNode: a HyperNode of another source (e.g. {@code volcano.sh/network-topology-source=label}, or
+     * none) lists nodes or HyperNodes of the bridge's tree, which would then have two parents.
+     */
     FOREIGN_HYPER_NODE_OVERLAP,
-    /** The Volcano scheduler configuration does not list the network-topology-aware plugin. */
+    /**
+     * On the scheduler ConfigMap: its configuration does not list the {@code network-topology-aware} plugin, so hard
+     * topology is not enforced.
+     */
     NETWORK_TOPOLOGY_PLUGIN_DISABLED,
-    /** The Volcano scheduler ConfigMap does not exist. */
+    /** On the scheduler ConfigMap: it does not exist. */
     SCHEDULER_CONFIG_MISSING,
-    /** The Volcano scheduler ConfigMap cannot be read or parsed. */
+    /**
+     * On the scheduler ConfigMap: it cannot be read (permissions) or parsed (no such key, not YAML, no {@code tiers}).
+     */
     SCHEDULER_CONFIG_UNREADABLE,
-    /** The API server refused a HyperNode write (e.g. Volcano's admission policy); retried with backoff. */
+    /** On a HyperNode: the API server refused its write (e.g. Volcano's admission policy); retried with backoff. */
     HYPER_NODE_WRITE_FAILED,
-    /** Volcano's HyperNode CRD is not installed: the bridge writes no HyperNodes until it is. */
+    /**
+     * On the CustomResourceDefinition: Volcano's HyperNode CRD is not installed; the bridge stays ready and writes
+     * HyperNodes as soon as it is.
+     */
     HYPER_NODE_CRD_MISSING,
-    /** A GPU node is in no topology tree, so a hard-topology gang can never use it. */
+    /**
+     * On a Node with GPUs (allocatable {@code nvidia.com/gpu}, or GPU feature discovery's
+     * {@code nvidia.com/gpu.present}, {@code .count} or {@code .product} labels) that is in no HyperNode tree of any
+     * source: a gang with a hard highest tier can never use it ({@code render} prints it too).
+     */
     GPU_NODE_OUTSIDE_TOPOLOGY,
     /**
-     * The network-topology-aware plugin does not bin-pack GPUs across HyperNodes, in a cluster with GPU nodes: Volcano
-     * ranks the domains a gang could take by CPU and memory only.
+     * On the scheduler ConfigMap, in a cluster with GPU nodes: {@code network-topology-aware} does not bin-pack
+     * {@code nvidia.com/gpu} across HyperNodes ({@code hypernode.binpack.resources}), so Volcano ranks the domains a
+     * gang could take by CPU and memory only.
      */
     GPU_NOT_BIN_PACKED
 }

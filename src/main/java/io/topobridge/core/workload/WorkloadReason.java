@@ -4,11 +4,16 @@ import io.topobridge.core.finding.Reason;
 
 /** Why the workload half of the bridge reported something about a workload or its PodGroup. */
 public enum WorkloadReason implements Reason {
-    /** A {@code topobridge.io/} or Volcano annotation has a value the bridge cannot use. */
+    /**
+     * A {@code topobridge.io/} or Volcano annotation has a value the bridge cannot use: an unknown tier name, a tier
+     * above the top or below 1, not a number, a bad mode, a hard mode without a tier, a bad group or queue name,
+     * {@code min-member} out of range, or {@code group} on a kind that cannot join one.
+     */
     INVALID_ANNOTATION,
     /**
-     * A tier is named while no tiers are known yet (the topology is not built, or no labelled node has joined):
-     * the PodGroup waits for the tiers, and its pods are still tied to it at admission.
+     * A tier is named while no tiers are known yet (the topology is not built, or no labelled node has joined), or
+     * {@code auto} is asked before any HyperNode is known: the PodGroup waits for the tiers, and its pods are still
+     * tied to it at admission.
      */
     TIERS_UNKNOWN,
     /** Two sources (keys, objects or pod templates) give different values for one setting. */
@@ -25,9 +30,12 @@ public enum WorkloadReason implements Reason {
     PRIORITY_CLASSES_DIFFER,
     /** A StormService whose RoleSets AIBrix has not created yet. */
     WAITING_FOR_ROLE_SETS,
-    /** The bridge adds its topology fields to a PodGroup another controller made. */
+    /** The bridge adds its topology fields to a PodGroup another controller (AIBrix, LWS) made. */
     ADOPTED_POD_GROUP,
-    /** LeaderWorkerSet's Volcano provider gangs each LWS group on its own, so a wider gang is impossible. */
+    /**
+     * LeaderWorkerSet's Volcano provider gangs each LWS group on its own (e.g. each group of a DisaggregatedSet), so a
+     * wider gang is impossible.
+     */
     GANG_SPLIT_BY_PROVIDER,
     /** The gang's Volcano queue does not exist. */
     QUEUE_MISSING,
@@ -58,26 +66,40 @@ public enum WorkloadReason implements Reason {
     GANG_EXCEEDS_QUEUE,
     /** The gang's minResources exceed the allocatable resources of every node together: no PodGroup. */
     GANG_EXCEEDS_CLUSTER,
-    /** The namespace holds as many PodGroups as the bridge may make there: no new one until some go. */
+    /**
+     * The namespace holds {@code topobridge.workloads.max-podgroups-per-namespace} PodGroups of the bridge: no new one
+     * until some go (existing ones are kept and updated).
+     */
     POD_GROUP_LIMIT_REACHED,
     /** The PodGroup's new queue is missing or closed: the PodGroup keeps its current queue. */
     QUEUE_CHANGE_HELD,
     /** The gang's tier has no HyperNode yet: Volcano would treat the whole cluster as that tier, so it waits. */
     WAITING_FOR_HYPER_NODES,
-    /** A LeaderWorkerSet feature the bridge cannot follow yet (e.g. {@code groupIdentity: Hash}). */
+    /**
+     * A LeaderWorkerSet feature the bridge cannot follow yet (e.g. {@code groupIdentity: Hash}, whose pods could not
+     * be tied to a gang).
+     */
     UNSUPPORTED_LEADER_WORKER_SET,
-    /** A soft gang Volcano placed above the tier it prefers (a Normal event). */
+    /**
+     * A soft gang Volcano placed above the tier it prefers: its achieved tier is higher, or no single HyperNode holds
+     * it (a Normal event).
+     */
     PLACED_ABOVE_TIER,
-    /** A gang that has waited longer than the configured time; the message says why (the explain sentence). */
+    /**
+     * A gang pending longer than {@code topobridge.diagnosis.pending-event-after}; the message is its explain sentence,
+     * and the Event changes only when the sentence does.
+     */
     GANG_PENDING,
     /**
      * {@code highest-tier: auto} (or the subgroup's) found no domain of any tier that could hold the gang (or one
-     * subgroup) even when empty: the top tier is used, soft, and the gang may never fit whole.
+     * subgroup) even when empty: the top tier is used (the gang's, for a subgroup), soft unless the user wrote a mode,
+     * and the gang may never fit whole.
      */
     AUTO_TIER_NO_FIT,
     /**
-     * Pods of the gang that do not name its PodGroup (created while the pod webhook was unreachable, or before the
-     * workload was annotated): Volcano schedules them outside the gang.
+     * Live pods of the gang that do not name its PodGroup (created while the pod webhook was unreachable, or before the
+     * workload was annotated): Volcano schedules them outside the gang. The message gives their count and the first
+     * five by name, each with the group it names instead; the finding goes once they are recreated.
      */
     UNTIED_PODS,
     /**
