@@ -79,8 +79,8 @@ public interface WorkloadConfig {
     Duration autoWaitForRoom();
 
     /**
-     * How long the first PodGroup of a {@code topobridge.io/group} waits, after the bridge first sees the group, for
-     * the group's other members (workloads applied together are seen one by one); 0 to write it at once.
+     * How long the first PodGroup of a {@code topobridge.io/group} waits for the group's other members, counted from
+     * the oldest member's creation (workloads applied together are seen one by one); 0 to write it at once.
      */
     @WithDefault("2s")
     Duration groupAssembly();

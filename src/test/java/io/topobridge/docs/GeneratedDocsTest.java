@@ -80,8 +80,8 @@ class GeneratedDocsTest {
         }
         assertThat(byReason)
                 .containsEntry("WorkloadReason.INVALID_ANNOTATION", Set.of(Severity.REJECTED))
-                // through PodGroupChanges.about, called qualified from the controller and unqualified in its class
-                .containsEntry("WorkloadReason.NAME_TAKEN", Set.of(Severity.WARNING))
+                // through PodGroupChanges.about (a foreign PodGroup) and refusal (another scope's): both severities
+                .containsEntry("WorkloadReason.NAME_TAKEN", Set.of(Severity.WARNING, Severity.REJECTED))
                 .containsEntry("WorkloadReason.APPLY_REFUSED", Set.of(Severity.WARNING))
                 // the two arms of one conditional argument
                 .containsEntry("WorkloadReason.QUEUE_MISSING", Set.of(Severity.WARNING))
