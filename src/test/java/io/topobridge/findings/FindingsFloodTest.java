@@ -59,6 +59,133 @@ class FindingsFloodTest {
     }
 
     @Test
+    void theUnknownKeyFindingNamesTheFirstKeysWhateverTheOrderAndOnlyCountsTheRest() {
+        List<Finding> findings =
+                AnnotationParser.parse(unknownKeys(100_000), TIERS).findings();
+        assertThat(findings).singleElement().satisfies(f -> {
+            assertThat(f.key()).isEmpty();
+            assertThat(f.message())
+                    .startsWith("Deployment/flood/vllm: 100000 unknown topobridge.io/ annotations are ignored: "
+                            + "topobridge.io/k00000=\"x\" (metadata), topobridge.io/k00001=\"x\" (metadata),"
+                            + " topobridge.io/k00002=\"x\" (metadata) and 99997 more; known keys: ");
+        });
+        // the same keys in another order (a HashMap's, reversed) are the same finding, message included
+        Map<String, String> reversed = new java.util.LinkedHashMap<>();
+        List<String> keys =
+                new ArrayList<>(unknownKeys(100_000).get(0).annotations().keySet());
+        java.util.Collections.reverse(keys);
+        keys.forEach(k -> reversed.put(k, k.equals("topobridge.io/highest-tier") ? "1" : "x"));
+        assertThat(AnnotationParser.parse(List.of(new AnnotationSource(DEPLOY, "metadata", reversed)), TIERS)
+                        .findings())
+                .isEqualTo(findings);
+    }
+
+    @Test
+    void aSourceKeepsAtMostTheLimitOnOneObjectAndCountsTheRestTruthfully() {
+        try (MockCluster cluster = MockCluster.start()) {
+            var meters = new SimpleMeterRegistry();
+            var registry = new FindingsRegistry(new EventRecorder(cluster.client(), meters), meters);
+            List<Finding> many = new ArrayList<>();
+            for (int i = 0; i < 5000; i++) {
+                many.add(Finding.warning(WorkloadReason.UNKNOWN_ANNOTATION, DEPLOY, "unknown " + i)
+                        .withKey(String.format("k%04d", i)));
+            }
+            many.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, DEPLOY, "bad tier")
+                    .withKey("tier"));
+            registry.publish("workloads", Set.of(DEPLOY.toString()), many);
+            int max = FindingsSettings.DEFAULTS.maxPerObject();
+            List<Finding> kept = registry.of("workloads");
+            assertThat(kept).hasSize(max);
+            assertThat(kept)
+                    .filteredOn(f -> f.reason() == WorkloadReason.INVALID_ANNOTATION)
+                    .hasSize(1);
+            assertThat(kept)
+                    .filteredOn(f -> f.reason() == io.topobridge.core.finding.FindingReason.TOO_MANY_FINDINGS)
+                    .singleElement()
+                    .satisfies(f -> assertThat(f.message())
+                            .endsWith(": " + (5001 - (max - 1))
+                                    + " more findings on this object are not listed (at most " + max
+                                    + " are kept per object): " + (5001 - (max - 1)) + " UnknownAnnotation"));
+            assertThat(gauge(meters, "UnknownAnnotation")).isEqualTo(max - 2);
+            assertThat(gauge(meters, "TooManyFindings")).isEqualTo(1);
+            assertThat(meters.find("topobridge.findings.not.listed").gauge().value())
+                    .isEqualTo(5001 - (max - 1));
+            // their Events: as many as one object's burst allows now, the others later at its rate
+            assertThat(cluster.dispatcher().writes("/events"))
+                    .hasSize(Math.min(max, FindingsSettings.DEFAULTS.perObjectBurst()));
+
+            // the same findings in another order: nothing changes, nothing is written
+            cluster.dispatcher().clearLog();
+            List<Finding> reversed = new ArrayList<>(many);
+            java.util.Collections.reverse(reversed);
+            registry.publish("workloads", Set.of(DEPLOY.toString()), reversed);
+            assertThat(cluster.dispatcher().writes("/events")).isEmpty();
+            assertThat(registry.of("workloads")).isEqualTo(kept);
+
+            // all gone: the gauges say so
+            registry.publish("workloads", Set.of(DEPLOY.toString()), List.of());
+            assertThat(gauge(meters, "UnknownAnnotation")).isZero();
+            assertThat(gauge(meters, "TooManyFindings")).isZero();
+            assertThat(meters.find("topobridge.findings.not.listed").gauge().value())
+                    .isZero();
+        }
+    }
+
+    private static double gauge(SimpleMeterRegistry meters, String reason) {
+        var gauge = meters.find("topobridge.findings")
+                .tags("source", "workloads", "reason", reason)
+                .gauge();
+        return gauge == null ? 0 : gauge.value();
+    }
+
+    @Test
+    void findingsOfThousandsOfObjectsLogABoundedNumberOfLines() {
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        var capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                if (record.getLevel().intValue() >= java.util.logging.Level.INFO.intValue()) {
+                    lines.add(
+                            record instanceof org.jboss.logmanager.ExtLogRecord ext
+                                    ? ext.getFormattedMessage()
+                                    : record.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        var logger = java.util.logging.Logger.getLogger(FindingsRegistry.class.getName());
+        logger.addHandler(capture);
+        try (MockCluster cluster = MockCluster.start()) {
+            var meters = new SimpleMeterRegistry();
+            // Events are not the point here: a queue that is never drained
+            var queue = new EventQueue(
+                    new EventRecorder(cluster.client(), meters), FindingsSettings.DEFAULTS, meters, () -> 0L);
+            var registry = new FindingsRegistry(queue, FindingsSettings.DEFAULTS, meters);
+            List<Finding> many = new ArrayList<>();
+            for (int i = 0; i < 5000; i++) {
+                many.add(Finding.warning(
+                        WorkloadReason.UNKNOWN_ANNOTATION,
+                        new ObjectRef("apps/v1", "Deployment", "flood", "w" + i, "u" + i),
+                        "unknown"));
+            }
+            registry.publish("workloads", many);
+            registry.publish("workloads", List.of());
+            // a burst, then one a second; the first line after a gap counts what was left out
+            assertThat(lines.size()).isBetween(FindingsRegistry.LOG_BURST, FindingsRegistry.LOG_BURST + 60);
+            assertThat(registry.of("workloads")).isEmpty();
+            registry.publish("workloads", many.subList(0, 1));
+            assertThat(queue.queued()).as("one Event per finding, latest first").isEqualTo(1);
+        } finally {
+            logger.removeHandler(capture);
+        }
+    }
+
+    @Test
     void publishReturnsWhileTheApiServerHangs() throws Exception {
         CountDownLatch arrived = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
@@ -83,7 +210,9 @@ class FindingsFloodTest {
         try (KubernetesClient client =
                 new KubernetesClientBuilder().withConfig(config).build()) {
             var meters = new SimpleMeterRegistry();
-            var registry = new FindingsRegistry(new EventRecorder(client, meters), meters);
+            var queue = new EventQueue(new EventRecorder(client, meters), FindingsSettings.DEFAULTS, meters);
+            queue.start();
+            var registry = new FindingsRegistry(queue, FindingsSettings.DEFAULTS, meters);
             List<Finding> many = new ArrayList<>();
             for (int i = 0; i < 100; i++) {
                 many.add(Finding.warning(WorkloadReason.UNKNOWN_ANNOTATION, DEPLOY, "unknown " + i)
@@ -104,6 +233,8 @@ class FindingsFloodTest {
                             List.of(Finding.info(
                                     WorkloadReason.UNKNOWN_ANNOTATION, ObjectRef.node("n1"), "single domain"))));
             assertThat(registry.of("topology")).hasSize(1);
+            release.countDown();
+            queue.close();
         } finally {
             release.countDown();
             server.stop(0);
