@@ -83,7 +83,7 @@ public class EventQueue implements AutoCloseable {
 
     private boolean dirty;
     private volatile boolean stopping;
-    private Thread writer;
+    private volatile Thread writer;
 
     private final TokenBucket failureLog;
     private long failuresNotLogged;
@@ -417,6 +417,12 @@ public class EventQueue implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    /** Whether the background writer runs. */
+    boolean writing() {
+        Thread thread = writer;
+        return thread != null && thread.isAlive();
     }
 
     /** Events waiting to be written. */
