@@ -37,7 +37,7 @@ import org.jboss.logging.Logger;
  *       is empty waits its turn while the others are written, and its update is written (the latest one) once a
  *       token is back: nothing is lost to the rate limit.
  *   <li>Room: at most {@code queue-size} Events wait. When the queue is full, the namespace with the most waiting
- *       entries gives up its newest one, so a flood in one namespace cannot keep another's Events out. Namespaces
+ *       entries gives up its oldest one, so a flood in one namespace cannot keep another's Events out. Namespaces
  *       are served in turn.
  * </ul>
  *
@@ -71,6 +71,9 @@ public class EventQueue implements AutoCloseable {
     private final Condition changed = lock.newCondition();
     /** Waiting entries by namespace ("" for cluster-scoped objects), each in the order they came. */
     private final LinkedHashMap<String, LinkedHashMap<Finding.Id, Pending>> byNamespace = new LinkedHashMap<>();
+
+    /** Entries with a finding to write, by namespace. */
+    private final Map<String, Integer> waiting = new HashMap<>();
 
     private final Map<String, TokenBucket> perObject = new HashMap<>();
     private TokenBucket global;
@@ -148,6 +151,7 @@ public class EventQueue implements AutoCloseable {
             }
             pending.record = finding;
             queued++;
+            waiting.merge(namespace, 1, Integer::sum);
             signal();
         } finally {
             lock.unlock();
@@ -165,6 +169,7 @@ public class EventQueue implements AutoCloseable {
             if (pending.record != null) {
                 pending.record = null;
                 queued--;
+                waiting.merge(namespace, -1, Integer::sum);
                 dropped("resolved");
             }
             pending.forget = true;
@@ -175,46 +180,36 @@ public class EventQueue implements AutoCloseable {
     }
 
     /**
-     * When the queue is full: the namespace with the most waiting Events gives up its newest one, unless that is
+     * When the queue is full: the namespace with the most waiting Events gives up its oldest one, unless that is
      * {@code namespace} itself (then the new one is what is dropped). Returns whether there is room now.
      */
     private boolean makeRoomFor(String namespace) {
         String largest = null;
         int most = -1;
-        for (var e : byNamespace.entrySet()) {
-            int n = writes(e.getValue());
-            if (n > most) {
-                most = n;
+        for (var e : waiting.entrySet()) {
+            if (e.getValue() > most) {
+                most = e.getValue();
                 largest = e.getKey();
             }
         }
-        LinkedHashMap<Finding.Id, Pending> own = byNamespace.get(namespace);
-        if (largest == null || largest.equals(namespace) || most <= (own == null ? 0 : writes(own))) {
+        if (largest == null || most <= waiting.getOrDefault(namespace, 0)) {
             return false;
         }
-        Pending newest = null;
-        for (Pending p : byNamespace.get(largest).values()) {
-            if (p.record != null) {
-                newest = p;
+        LinkedHashMap<Finding.Id, Pending> entries = byNamespace.get(largest);
+        for (Iterator<Pending> it = entries.values().iterator(); it.hasNext(); ) {
+            Pending oldest = it.next();
+            if (oldest.record != null) {
+                oldest.record = null;
+                if (!oldest.forget) {
+                    it.remove();
+                }
+                break;
             }
-        }
-        newest.record = null;
-        if (!newest.forget) {
-            byNamespace.get(largest).remove(newest.id);
         }
         queued--;
+        waiting.merge(largest, -1, Integer::sum);
         dropped("queue-full");
         return true;
-    }
-
-    private static int writes(Map<Finding.Id, Pending> entries) {
-        int n = 0;
-        for (Pending p : entries.values()) {
-            if (p.record != null) {
-                n++;
-            }
-        }
-        return n;
     }
 
     /**
@@ -258,12 +253,14 @@ public class EventQueue implements AutoCloseable {
                     next = p.record;
                     it.remove();
                     queued--;
+                    waiting.merge(namespace, -1, Integer::sum);
                     inFlight++;
                     lastNamespace = namespace;
                     break scan;
                 }
             }
             byNamespace.values().removeIf(Map::isEmpty);
+            waiting.values().removeIf(n -> n == 0);
             prune(now);
         } finally {
             lock.unlock();
@@ -466,6 +463,7 @@ public class EventQueue implements AutoCloseable {
                 counter("shutdown").increment(queued);
             }
             byNamespace.clear();
+            waiting.clear();
             queued = 0;
         } finally {
             lock.unlock();
