@@ -130,6 +130,18 @@ list, so it finds exactly the objects this controller makes.
   value: {{ .Values.workloads.resync | quote }}
 - name: TOPOBRIDGE_DIAGNOSIS_PENDING_EVENT_AFTER
   value: {{ .Values.diagnosis.pendingEventAfter | quote }}
+- name: TOPOBRIDGE_FINDINGS_MAX_PER_OBJECT
+  value: {{ .Values.findings.maxPerObject | quote }}
+- name: TOPOBRIDGE_EVENTS_QPS
+  value: {{ .Values.events.qps | quote }}
+- name: TOPOBRIDGE_EVENTS_BURST
+  value: {{ .Values.events.burst | quote }}
+- name: TOPOBRIDGE_EVENTS_PER_OBJECT_QPS
+  value: {{ .Values.events.perObjectQps | quote }}
+- name: TOPOBRIDGE_EVENTS_PER_OBJECT_BURST
+  value: {{ .Values.events.perObjectBurst | quote }}
+- name: TOPOBRIDGE_EVENTS_QUEUE_SIZE
+  value: {{ .Values.events.queueSize | quote }}
 - name: TOPOBRIDGE_ADMISSION_ENABLED
   value: {{ .Values.admission.enabled | quote }}
 - name: TOPOBRIDGE_ADMISSION_NAMESPACE_LABEL

@@ -150,6 +150,20 @@ public class SettingsProducer {
         return new io.topobridge.diagnosis.GangEvents.Options(after);
     }
 
+    /** Findings kept per object and the rate of their Events. */
+    @Produces
+    @Singleton
+    public io.topobridge.findings.FindingsSettings findings() {
+        var events = config.events();
+        return new io.topobridge.findings.FindingsSettings(
+                config.findings().maxPerObject(),
+                events.qps(),
+                events.burst(),
+                events.perObjectQps(),
+                events.perObjectBurst(),
+                events.queueSize());
+    }
+
     @Produces
     @Singleton
     ControllerLifecycle.Election election() {
@@ -174,6 +188,7 @@ public class SettingsProducer {
         topologyController();
         workloadController();
         gangEvents();
+        findings();
         election();
     }
 }

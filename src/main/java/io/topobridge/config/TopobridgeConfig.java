@@ -24,6 +24,12 @@ public interface TopobridgeConfig {
     /** Explaining pending gangs. */
     DiagnosisConfig diagnosis();
 
+    /** How many findings are kept per object. */
+    FindingsConfig findings();
+
+    /** How fast the Events of findings are written. */
+    EventsConfig events();
+
     /** Leader election among replicas. */
     LeaderElectionConfig leaderElection();
 

@@ -138,6 +138,22 @@ class HelmChartTest {
     }
 
     @Test
+    void theChartsDefaultFindingAndEventLimitsAreTheControllersOwnAndValuesChangeThem() {
+        assertThat(EnvironmentConfig.validated(render().controllerEnv()).findings())
+                .isEqualTo(EnvironmentConfig.validated(Map.of()).findings());
+        var set = EnvironmentConfig.validated(render(Map.of(
+                                "findings.maxPerObject", 20,
+                                "events.qps", 2.5,
+                                "events.burst", 5,
+                                "events.perObjectQps", 0.1,
+                                "events.perObjectBurst", 3,
+                                "events.queueSize", 100))
+                        .controllerEnv())
+                .findings();
+        assertThat(set).isEqualTo(new io.topobridge.findings.FindingsSettings(20, 2.5, 5, 0.1, 3, 100));
+    }
+
+    @Test
     void valuesChangeTheirConfigurationKeys() {
         Map<String, String> env = render(Map.of(
                         "topology.preset",
@@ -456,7 +472,11 @@ class HelmChartTest {
                 Arguments.of("a misspelled key", Map.of("replicas", 3)),
                 Arguments.of("a misspelled nested key", Map.of("admission.failurePolicy", "Fail")),
                 Arguments.of("tiers is a list", Map.of("topology.tiers", "example.com/rack")),
-                Arguments.of("spread is preferred, required or none", Map.of("spreadAcrossNodes", "always")));
+                Arguments.of("spread is preferred, required or none", Map.of("spreadAcrossNodes", "always")),
+                Arguments.of("an Event rate above 0", Map.of("events.qps", 0)),
+                Arguments.of("an Event rate is a number", Map.of("events.perObjectQps", "often")),
+                Arguments.of("an Event queue of at least 1", Map.of("events.queueSize", 0)),
+                Arguments.of("at least 2 findings per object", Map.of("findings.maxPerObject", 1)));
     }
 
     @ParameterizedTest(name = "{0}")
