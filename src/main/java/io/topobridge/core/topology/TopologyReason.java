@@ -4,9 +4,17 @@ import io.topobridge.core.finding.Reason;
 
 /** Why the topology side reported something: the Event reason and metric label of each topology finding. */
 public enum TopologyReason implements Reason {
-    /** A node carries some of its scheme's required tier labels but not all: it is left out of the tree. */
+    /**
+     * A node lacks a tier label its tree needs: a required tier of its scheme, an optional tier that at least half the
+     * nodes of its tree carry, or its NVLink partition where most of its domain name theirs. It is left out of the tree.
+     */
     MISSING_TIER_LABELS,
-    /** An optional tier was dropped from a scheme's tree because not every node of the scheme carries it. */
+    /**
+     * A node names an NVLink partition in a domain where most nodes name none: the domain is one partition, as most
+     * of its nodes say, and the node is left out until the labels agree.
+     */
+    MINORITY_PARTITION_LABEL,
+    /** An optional tier was dropped from a scheme's tree because fewer than half of its nodes carry it. */
     TIER_LEFT_OUT,
     /** One label value (domain) appears under several parents: kept as separate HyperNodes, reported. */
     DOMAIN_PARENT_CONFLICT,
