@@ -5,6 +5,7 @@ import io.topobridge.controller.ControllerLifecycle;
 import io.topobridge.controller.topology.TopologyController;
 import io.topobridge.controller.workload.WorkloadController;
 import io.topobridge.core.admission.AdmissionSettings;
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.webhook.WebhookSettings;
@@ -60,6 +61,13 @@ public class SettingsProducer {
                 workloads.autoWaitForRoom());
     }
 
+    /** The accelerator resources ({@code topobridge.workloads.accelerator-resources}). */
+    @Produces
+    @Singleton
+    public Accelerators accelerators() {
+        return Accelerators.parse(config.workloads().acceleratorResources());
+    }
+
     @Produces
     @Singleton
     public AdmissionSettings admission() {
@@ -89,7 +97,8 @@ public class SettingsProducer {
                 topology.maxDelay(),
                 volcano.schedulerConfigNamespace(),
                 volcano.schedulerConfigName(),
-                volcano.schedulerConfigKey());
+                volcano.schedulerConfigKey(),
+                accelerators());
     }
 
     @Produces
@@ -116,7 +125,8 @@ public class SettingsProducer {
                 volcano.schedulerConfigName(),
                 volcano.schedulerConfigKey(),
                 config.workloads().defaultQueue(),
-                webhook);
+                webhook,
+                accelerators());
     }
 
     /** How long a gang waits before its workload gets an Event saying why. */
@@ -148,6 +158,7 @@ public class SettingsProducer {
     void mapAll() {
         topology();
         workloads();
+        accelerators();
         admission();
         webhook("default");
         topologyController();

@@ -15,6 +15,8 @@ import io.topobridge.core.diagnosis.NodeView;
 import io.topobridge.core.diagnosis.PodView;
 import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.node.Accelerators;
+import io.topobridge.core.node.Toleration;
 import io.topobridge.core.topology.DesiredHyperNode;
 import io.topobridge.core.topology.ForeignHyperNode;
 import io.topobridge.core.topology.NodeInfo;
@@ -34,7 +36,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /**
  * The offline pipeline behind {@code render}: the same builder, translator and admission code the controller
@@ -108,20 +109,26 @@ public final class Renderer {
 
     /**
      * The domains of the HyperNodes {@code render} would apply and those in its input, sized from the input's Nodes
-     * ({@code status.allocatable}) and used by its Pods that name a node: what the controller reads from the cluster.
+     * ({@code status.allocatable}; cordoned, not-Ready and tainted ones as {@link NodeView#of} reads them) and used by
+     * its Pods that name a node: what the controller reads from the cluster. Gangs are sized by the default
+     * accelerators.
      */
     public static TierDomains domains(
             List<? extends HasMetadata> inputs, List<DesiredHyperNode> built, List<ForeignHyperNode> foreign) {
+        return domains(inputs, built, foreign, Accelerators.DEFAULT);
+    }
+
+    /** As {@link #domains(List, List, List)}, gangs being sized by {@code accelerators}. */
+    public static TierDomains domains(
+            List<? extends HasMetadata> inputs,
+            List<DesiredHyperNode> built,
+            List<ForeignHyperNode> foreign,
+            Accelerators accelerators) {
         List<NodeView> nodes = new ArrayList<>();
         List<PodView> pods = new ArrayList<>();
         for (HasMetadata object : inputs) {
             if (object instanceof Node node && node.getMetadata().getName() != null) {
-                Map<String, String> allocatable = new TreeMap<>();
-                if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
-                    node.getStatus().getAllocatable().forEach((k, v) -> allocatable.put(k, v.toString()));
-                }
-                nodes.add(new NodeView(
-                        node.getMetadata().getName(), node.getMetadata().getLabels(), Amounts.parse(allocatable)));
+                nodes.add(NodeView.of(node));
             } else if (object instanceof Pod pod
                     && pod.getSpec() != null
                     && pod.getSpec().getNodeName() != null
@@ -134,13 +141,14 @@ public final class Renderer {
                         Amounts.parse(PodRequests.of(pod.getSpec()).canonical()),
                         pod.getMetadata().getLabels(),
                         null,
-                        annotations == null ? null : annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION)));
+                        annotations == null ? null : annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION),
+                        Toleration.of(pod.getSpec().getTolerations())));
             }
         }
         List<HyperNodeView> views = new ArrayList<>();
         built.forEach(h -> views.add(view(h.name(), h.labels(), h.spec())));
         foreign.forEach(h -> views.add(view(h.name(), h.labels(), h.spec())));
-        return TierDomains.of(nodes, pods, Forest.of(views));
+        return TierDomains.of(nodes, pods, Forest.of(views), accelerators);
     }
 
     private static HyperNodeView view(String name, Map<String, String> labels, HyperNodeSpec spec) {
@@ -188,14 +196,15 @@ public final class Renderer {
         }
     }
 
-    /** Whether a node has GPUs: allocatable {@code nvidia.com/gpu} above zero, or GPU feature discovery's labels. */
+    /**
+     * Whether a node has accelerators of the default list (allocatable above zero) or GPU feature discovery's labels.
+     */
     public static boolean gpu(Node node) {
-        var allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
-        var gpus = allocatable == null ? null : allocatable.get("nvidia.com/gpu");
-        return (gpus != null
-                        && io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(gpus)
-                                        .signum()
-                                > 0)
-                || NodeInfo.gpuLabels(node.getMetadata().getLabels());
+        return gpu(node, Accelerators.DEFAULT);
+    }
+
+    /** Whether a node has accelerators of the list (allocatable above zero) or GPU feature discovery's labels. */
+    public static boolean gpu(Node node, Accelerators accelerators) {
+        return NodeView.of(node).accelerator(accelerators);
     }
 }
