@@ -63,7 +63,7 @@ public class SlimPodStore extends BasicItemStore<Pod> {
                 .withRequests(requests.isEmpty() ? null : requests)
                 .endResources()
                 .build();
-        return new Pod(
+        Pod slim = new Pod(
                 "v1",
                 "Pod",
                 new ObjectMetaBuilder()
@@ -78,7 +78,6 @@ public class SlimPodStore extends BasicItemStore<Pod> {
                 new PodSpecBuilder()
                         .withNodeName(spec == null ? null : intern(spec.getNodeName()))
                         .withSchedulerName(spec == null ? null : intern(spec.getSchedulerName()))
-                        .withTolerations(spec == null ? null : tolerations(spec.getTolerations()))
                         .addToContainers(container)
                         .build(),
                 new PodStatusBuilder()
@@ -87,6 +86,9 @@ public class SlimPodStore extends BasicItemStore<Pod> {
                                         ? null
                                         : intern(pod.getStatus().getPhase()))
                         .build());
+        // set, not built: a builder would copy the shared list into new objects for every pod
+        slim.getSpec().setTolerations(spec == null ? null : tolerations(spec.getTolerations()));
+        return slim;
     }
 
     /** One list per distinct set of tolerations (most pods carry the same two or three). */
