@@ -120,6 +120,8 @@ list, so it finds exactly the objects this controller makes.
   value: {{ .Values.workloads.autoTierMinDomains | quote }}
 - name: TOPOBRIDGE_WORKLOADS_AUTO_WAIT_FOR_ROOM
   value: {{ .Values.workloads.autoWaitForRoom | quote }}
+- name: TOPOBRIDGE_WORKLOADS_ACCELERATOR_RESOURCES
+  value: {{ join "," .Values.workloads.acceleratorResources | quote }}
 - name: TOPOBRIDGE_WORKLOADS_GROUP_ASSEMBLY
   value: {{ .Values.workloads.groupAssembly | quote }}
 - name: TOPOBRIDGE_WORKLOADS_DEBOUNCE

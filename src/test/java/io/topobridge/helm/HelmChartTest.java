@@ -476,7 +476,115 @@ class HelmChartTest {
                 Arguments.of("an Event rate above 0", Map.of("events.qps", 0)),
                 Arguments.of("an Event rate is a number", Map.of("events.perObjectQps", "often")),
                 Arguments.of("an Event queue of at least 1", Map.of("events.queueSize", 0)),
-                Arguments.of("at least 2 findings per object", Map.of("findings.maxPerObject", 1)));
+                Arguments.of("at least 2 findings per object", Map.of("findings.maxPerObject", 1)),
+                Arguments.of("an accelerator is <domain>/<name>", Map.of("workloads.acceleratorResources[0]", "gpu")),
+                Arguments.of(
+                        "the policy's actions are Deny, Warn or Audit",
+                        Map.of("nodeLabelPolicy.validationActions[0]", "Block")),
+                Arguments.of("the policy's switch is a boolean", Map.of("nodeLabelPolicy.enabled", "on")));
+    }
+
+    // ---- accelerators and the node label policy ----------------------------------------------------------
+
+    @Test
+    void theChartsDefaultAcceleratorsAreTheControllersOwnAndAValueChangesThem() {
+        assertThat(EnvironmentConfig.validated(render().controllerEnv()).accelerators())
+                .isEqualTo(io.topobridge.core.node.Accelerators.DEFAULT)
+                .isEqualTo(EnvironmentConfig.validated(Map.of()).accelerators());
+        var chosen = EnvironmentConfig.validated(render(Map.of(
+                                "workloads.acceleratorResources[0]", "amd.com/gpu",
+                                "workloads.acceleratorResources[1]", "example.com/npu"))
+                        .controllerEnv())
+                .accelerators();
+        assertThat(chosen.resources()).containsExactly("amd.com/gpu", "example.com/npu");
+    }
+
+    @Test
+    void theNodeLabelPolicyIsOffByDefault() {
+        Rendered chart = render();
+        assertThat(chart.has("ValidatingAdmissionPolicy")).isFalse();
+        assertThat(chart.has("ValidatingAdmissionPolicyBinding")).isFalse();
+    }
+
+    private static List<String> strings(String json) throws IOException {
+        List<String> out = new ArrayList<>();
+        JSON.readTree(json).forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    private static Map<String, String> variables(JsonNode policy) {
+        Map<String, String> out = new LinkedHashMap<>();
+        policy.path("spec")
+                .path("variables")
+                .forEach(v ->
+                        out.put(v.path("name").asText(), v.path("expression").asText()));
+        return out;
+    }
+
+    /** On, it refuses nodes any change of every key the built-in presets read, and its binding denies. */
+    @Test
+    void theNodeLabelPolicyProtectsEveryKeyTheTiersRead() throws IOException {
+        Rendered chart = render(Map.of("nodeLabelPolicy.enabled", true));
+        JsonNode policy = chart.one("ValidatingAdmissionPolicy");
+        JsonNode binding = chart.one("ValidatingAdmissionPolicyBinding");
+        assertThat(policy.path("apiVersion").asText()).isEqualTo("admissionregistration.k8s.io/v1");
+        assertThat(binding.path("spec").path("policyName").asText())
+                .isEqualTo(policy.path("metadata").path("name").asText())
+                .isEqualTo("tb-topobridge-node-topology-labels");
+        assertThat(binding.path("spec").path("validationActions").toString()).isEqualTo("[\"Deny\"]");
+        assertThat(policy.path("spec").path("failurePolicy").asText()).isEqualTo("Fail");
+        JsonNode rule = policy.path("spec")
+                .path("matchConstraints")
+                .path("resourceRules")
+                .get(0);
+        assertThat(rule.path("resources").toString()).isEqualTo("[\"nodes\"]");
+        assertThat(rule.path("operations").toString()).isEqualTo("[\"UPDATE\"]");
+        assertThat(policy.path("spec")
+                        .path("matchConditions")
+                        .get(0)
+                        .path("expression")
+                        .asText())
+                .isEqualTo("request.userInfo.username.startsWith(\"system:node:\")");
+        Map<String, String> variables = variables(policy);
+        assertThat(strings(variables.get("keys")))
+                .as("the keys every built-in preset reads")
+                .containsExactlyElementsOf(io.topobridge.core.topology.LabelSchemes.keysRead());
+        assertThat(strings(variables.get("prefixes")))
+                .containsExactlyElementsOf(io.topobridge.core.topology.LabelSchemes.prefixesRead());
+        assertThat(policy.path("spec")
+                        .path("validations")
+                        .get(0)
+                        .path("expression")
+                        .asText())
+                .isEqualTo("size(variables.changed) == 0");
+    }
+
+    @Test
+    void theNodeLabelPolicyTakesTheConfiguredTiersKeysAndActions() throws IOException {
+        Rendered chart = render(Map.of(
+                "nodeLabelPolicy.enabled", true,
+                "nodeLabelPolicy.labelKeys[0]", "example.com/pod",
+                "nodeLabelPolicy.refuseOnCreate", true,
+                "nodeLabelPolicy.validationActions[0]", "Warn",
+                "nodeLabelPolicy.validationActions[1]", "Audit",
+                "topology.tiers[0]", "example.com/rack=rack",
+                "topology.tiers[1]", "example.com/pod"));
+        JsonNode policy = chart.one("ValidatingAdmissionPolicy");
+        Map<String, String> variables = variables(policy);
+        assertThat(strings(variables.get("keys"))).containsExactly("example.com/pod", "example.com/rack");
+        assertThat(strings(variables.get("prefixes"))).isEmpty();
+        assertThat(policy.path("spec")
+                        .path("matchConstraints")
+                        .path("resourceRules")
+                        .get(0)
+                        .path("operations")
+                        .toString())
+                .isEqualTo("[\"CREATE\",\"UPDATE\"]");
+        assertThat(chart.one("ValidatingAdmissionPolicyBinding")
+                        .path("spec")
+                        .path("validationActions")
+                        .toString())
+                .isEqualTo("[\"Warn\",\"Audit\"]");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -857,7 +965,9 @@ class HelmChartTest {
                 "topologySpreadConstraints[0].whenUnsatisfiable",
                 "ScheduleAnyway",
                 "podLabels.team",
-                "llm"));
+                "llm",
+                "nodeLabelPolicy.enabled",
+                true));
         Set<String> kinds = new TreeSet<>();
         chart.documents().forEach(d -> kinds.add(d.path("kind").asText()));
         assertThat(kinds)
@@ -868,11 +978,13 @@ class HelmChartTest {
                         "PodDisruptionBudget",
                         "MutatingWebhookConfiguration",
                         "ValidatingWebhookConfiguration",
+                        "ValidatingAdmissionPolicy",
+                        "ValidatingAdmissionPolicyBinding",
                         "Job");
         try (var templates = Files.list(CHART.resolve("templates"))) {
             assertThat(templates.filter(t -> t.toString().endsWith(".yaml")).count())
                     .as("a template without a rendered object here: add its option above")
-                    .isEqualTo(9);
+                    .isEqualTo(10);
         }
         assertThat(chart.one("Deployment")
                         .path("spec")
