@@ -137,7 +137,9 @@ public class AdmissionServer implements ProcessPart {
                 new ObjectMapper(),
                 meters,
                 webhooks,
-                java.time.Duration.ofMillis(webhook.timeoutSeconds() * 500L));
+                java.time.Duration.ofMillis(webhook.timeoutSeconds() * 500L),
+                webhook.limits(),
+                webhook.requestDeadline());
         Gauge.builder("topobridge.admission.certificate.expiry", this, AdmissionServer::secondsLeft)
                 .baseUnit("seconds")
                 .description("Seconds until the served webhook certificate expires (alert well before zero)")
