@@ -131,6 +131,13 @@ public class SettingsProducer {
         return new io.topobridge.diagnosis.GangEvents.Options(after);
     }
 
+    /** Who may read the HTTP port. */
+    @Produces
+    @Singleton
+    public io.topobridge.api.auth.HttpAuthSettings httpAuth() {
+        return io.topobridge.api.auth.HttpAuthSettings.from(config.http().auth());
+    }
+
     @Produces
     @Singleton
     ControllerLifecycle.Election election() {
@@ -154,5 +161,6 @@ public class SettingsProducer {
         workloadController();
         gangEvents();
         election();
+        httpAuth();
     }
 }

@@ -24,6 +24,9 @@ public interface TopobridgeConfig {
     /** Explaining pending gangs. */
     DiagnosisConfig diagnosis();
 
+    /** The HTTP port: who may read the REST API, the topology page and the metrics. */
+    HttpConfig http();
+
     /** Leader election among replicas. */
     LeaderElectionConfig leaderElection();
 
