@@ -120,7 +120,7 @@ public class AdmissionServer implements ProcessPart {
         var serialization = client.getKubernetesSerialization();
         var translator = new WorkloadTranslator(workloads);
         Supplier<TierCatalog> tiers = this.tiers::current;
-        Set<String> ignored = Set.copyOf(WebhookConfigurations.SYSTEM_NAMESPACES);
+        Set<String> ignored = Set.copyOf(WebhookConfigurations.excludedNamespaces(webhook));
         WorkloadLookup lookup = lookup();
         List<AdmissionWebhook> webhooks = new ArrayList<>();
         webhooks.add(new PodMutator(new PodAdmission(admission, translator), tiers, lookup, serialization, ignored));
