@@ -61,6 +61,16 @@ app.kubernetes.io/component: controller
 {{- or .Values.leaderElection.enabled (gt (int .Values.replicaCount) 1) -}}
 {{- end -}}
 
+{{/* Namespaces the webhooks never intercept: kube-system and the release's own (the controller's pods live there). */}}
+{{- define "topobridge.excludedNamespaces" -}}
+{{- list "kube-system" .Release.Namespace | uniq | toJson -}}
+{{- end -}}
+
+{{/* Whether the chart makes the webhook certificate's Secret, empty, for the controller to fill (generate mode). */}}
+{{- define "topobridge.makesTlsSecret" -}}
+{{- and .Values.admission.enabled (not .Values.certManager.enabled) (eq .Values.admission.tls.mode "generate") -}}
+{{- end -}}
+
 {{- define "topobridge.cleanupName" -}}
 {{- printf "%s-cleanup" (include "topobridge.fullname" .) | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
@@ -188,6 +198,24 @@ list, so it finds exactly the objects this controller makes.
   value: {{ .Values.admission.tls.renewBefore | quote }}
 - name: TOPOBRIDGE_ADMISSION_TLS_CHECK_INTERVAL
   value: {{ .Values.admission.tls.checkInterval | quote }}
+- name: TOPOBRIDGE_ADMISSION_LIMITS_MAX_BODY_SIZE
+  value: {{ .Values.admission.limits.maxBodySize | quote }}
+- name: TOPOBRIDGE_ADMISSION_LIMITS_MAX_JSON_DEPTH
+  value: {{ .Values.admission.limits.maxJsonDepth | int64 | quote }}
+- name: TOPOBRIDGE_ADMISSION_LIMITS_MAX_JSON_TOKENS
+  value: {{ .Values.admission.limits.maxJsonTokens | int64 | quote }}
+- name: TOPOBRIDGE_ADMISSION_LIMITS_MAX_CONCURRENT_REVIEWS
+  value: {{ .Values.admission.limits.maxConcurrentReviews | int64 | quote }}
+- name: TOPOBRIDGE_ADMISSION_LIMITS_MAX_IN_FLIGHT_BYTES
+  value: {{ .Values.admission.limits.maxInFlightBytes | quote }}
+- name: TOPOBRIDGE_HTTP_AUTH_MODE
+  value: {{ .Values.httpAuth.mode | quote }}
+- name: TOPOBRIDGE_HTTP_AUTH_ALLOW_LOOPBACK
+  value: {{ .Values.httpAuth.allowLoopback | quote }}
+- name: TOPOBRIDGE_HTTP_AUTH_CACHE_TTL
+  value: {{ .Values.httpAuth.cacheTtl | quote }}
+- name: TOPOBRIDGE_HTTP_AUTH_CACHE_SIZE
+  value: {{ .Values.httpAuth.cacheSize | int64 | quote }}
 - name: TOPOBRIDGE_VOLCANO_SCHEDULER_CONFIG_NAMESPACE
   value: {{ .Values.volcano.schedulerConfigNamespace | quote }}
 - name: TOPOBRIDGE_VOLCANO_SCHEDULER_CONFIG_NAME

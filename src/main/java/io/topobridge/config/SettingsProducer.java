@@ -174,6 +174,13 @@ public class SettingsProducer {
                 events.queueSize());
     }
 
+    /** Who may read the HTTP port. */
+    @Produces
+    @Singleton
+    public io.topobridge.api.auth.HttpAuthSettings httpAuth() {
+        return io.topobridge.api.auth.HttpAuthSettings.from(config.http().auth());
+    }
+
     @Produces
     @Singleton
     ControllerLifecycle.Election election() {
@@ -201,5 +208,6 @@ public class SettingsProducer {
         gangEvents();
         findings();
         election();
+        httpAuth();
     }
 }

@@ -30,6 +30,9 @@ public interface TopobridgeConfig {
     /** How fast the Events of findings are written. */
     EventsConfig events();
 
+    /** The HTTP port: who may read the REST API, the topology page and the metrics. */
+    HttpConfig http();
+
     /** Leader election among replicas. */
     LeaderElectionConfig leaderElection();
 

@@ -265,6 +265,14 @@ public class ClusterView implements ProcessPart {
         return out;
     }
 
+    /** The cached HyperNode objects, all sources (never to be changed), or empty until their cache has listed them. */
+    public java.util.Optional<List<HyperNode>> cachedHyperNodes() {
+        SharedIndexInformer<HyperNode> h = hyperNodes;
+        return h == null || !h.hasSynced()
+                ? java.util.Optional.empty()
+                : java.util.Optional.of(List.copyOf(h.getStore().list()));
+    }
+
     /** A HyperNode as the core reads it. */
     public static HyperNodeView view(HyperNode hn) {
         List<String> nodeMembers = new ArrayList<>();
