@@ -68,17 +68,32 @@ public final class PodAdmission {
         }
     }
 
-    /** Finds the gang of a pod being created; {@link WorkloadTranslator#assign} in production. */
+    /** Finds the gang of a pod being created; {@link WorkloadTranslator#tie} in production. */
     @FunctionalInterface
     public interface Assigner {
         Optional<PodAssignment> assign(Pod pod, TierCatalog tiers, WorkloadLookup lookup);
+
+        /** The assignment, and why a pod of a managed gang is left untied; none said by default. */
+        default WorkloadTranslator.Tie tie(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
+            return new WorkloadTranslator.Tie(assign(pod, tiers, lookup).orElse(null), List.of());
+        }
     }
 
     private final AdmissionSettings settings;
     private final Assigner assigner;
 
     public PodAdmission(AdmissionSettings settings, WorkloadTranslator translator) {
-        this(settings, translator::assign);
+        this(settings, new Assigner() {
+            @Override
+            public Optional<PodAssignment> assign(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
+                return translator.assign(pod, tiers, lookup);
+            }
+
+            @Override
+            public WorkloadTranslator.Tie tie(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
+                return translator.tie(pod, tiers, lookup);
+            }
+        });
     }
 
     public PodAdmission(AdmissionSettings settings, Assigner assigner) {
@@ -98,9 +113,10 @@ public final class PodAdmission {
         ObjectMeta meta = admitted.getMetadata();
         String existing =
                 meta.getAnnotations() == null ? null : meta.getAnnotations().get(VolcanoApi.GROUP_NAME_ANNOTATION);
-        Optional<PodAssignment> found = assigner.assign(pod, tiers, lookup);
+        WorkloadTranslator.Tie tie = assigner.tie(pod, tiers, lookup);
+        Optional<PodAssignment> found = tie.assigned();
         if (found.isEmpty()) {
-            return new Result(admitted, existing == null ? Outcome.UNMANAGED : Outcome.KEPT, existing, List.of());
+            return new Result(admitted, existing == null ? Outcome.UNMANAGED : Outcome.KEPT, existing, tie.findings());
         }
         PodAssignment assignment = found.get();
         ObjectRef ref = ref(pod);

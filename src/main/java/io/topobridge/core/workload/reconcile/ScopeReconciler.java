@@ -74,7 +74,9 @@ public final class ScopeReconciler {
      * Reconciles scopes over one view of the cluster, in the given order; each namespace's pods are walked once for
      * all of them.
      */
-    public List<Outcome> reconcile(Collection<GangScope> scopes, WorkloadLookup lookup, PassFacts facts) {
+    public List<Outcome> reconcile(Collection<GangScope> scopes, WorkloadLookup cluster, PassFacts facts) {
+        // the pods are the only record of some gangs (the groups of an LWS with groupIdentity: Hash)
+        WorkloadLookup lookup = cluster.withPods(facts.placements()::livePods);
         List<GangScope> allowed = new ArrayList<>();
         for (GangScope scope : scopes) {
             if (optedIn(scope.namespace(), lookup)) {
