@@ -108,6 +108,11 @@ public enum WorkloadReason implements Reason {
      */
     UNTIED_PODS,
     /**
+     * Live pods of the gang that are in a Kubernetes gang of their own ({@code spec.schedulingGroup}, the workload API's
+     * gang scheduling): admission left them out of the gang's Volcano PodGroup, and its tier and size do not apply.
+     */
+    PODS_IN_NATIVE_GANG,
+    /**
      * The namespace's PodGroups would reserve more together than its ResourceQuotas, its share of the cluster or the
      * configured amounts allow: the PodGroup is not made (or not grown) until there is room.
      */

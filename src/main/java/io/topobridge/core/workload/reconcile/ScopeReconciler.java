@@ -9,6 +9,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.NativeGang;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
@@ -347,11 +348,14 @@ public final class ScopeReconciler {
                 if (pg != null && (ObservedPodGroup.ours(pg) || ObservedPodGroup.ownsFields(pg))) {
                     continue; // tied to a gang of the bridge's
                 }
+                // a pod in a Kubernetes gang of its own was left alone at admission on purpose: said, not untied
+                String nativeGang = NativeGang.of(pod).map(NativeGang::describe).orElse(null);
                 translator
                         .gangOf(pod, facts.tiers(), lookup)
                         .filter(gang -> scopes.contains(gang.scope()))
                         .ifPresent(gang -> out.computeIfAbsent(gang.scope(), s -> new ArrayList<>())
-                                .add(new UntiedPods.PodTie(pod.getMetadata().getName(), group, gang.podGroup())));
+                                .add(new UntiedPods.PodTie(
+                                        pod.getMetadata().getName(), group, gang.podGroup(), nativeGang)));
             }
         });
         return out;
