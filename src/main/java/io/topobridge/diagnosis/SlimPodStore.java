@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.topobridge.controller.SharedEmpties;
 import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.workload.NativeGang;
 import io.topobridge.core.workload.resources.PodRequests;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,9 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Informer store for pods that keeps what capacity and gangs need and nothing else: name, namespace, uid, labels
  * (subgroups select on them), the two Volcano annotations (gang and role), the controlling owner (the gang of a pod
- * that names none), the node it is bound to, its phase, its tolerations (which nodes' taints it may pass; one list
- * kept for all pods that carry the same) and its effective requests folded into one container (so containers,
- * volumes, env and status are never kept).
+ * that names none), a Kubernetes gang it is in ({@code spec.schedulingGroup}), the node it is bound to, its phase,
+ * its tolerations (which nodes' taints it may pass; one list kept for all pods that carry the same) and its effective
+ * requests folded into one container (so containers, volumes, env and status are never kept).
  */
 public class SlimPodStore extends BasicItemStore<Pod> {
 
@@ -57,6 +58,16 @@ public class SlimPodStore extends BasicItemStore<Pod> {
             // an unparsable quantity: the API server would not have admitted it; count nothing
         }
         var spec = pod.getSpec();
+        // a Kubernetes gang of the pod's own (fields the fabric8 model predates): its gang's reconcile must know it
+        Map<String, Object> nativeGang = new LinkedHashMap<>();
+        if (spec != null && spec.getAdditionalProperties() != null) {
+            for (String k : new String[] {NativeGang.SCHEDULING_GROUP, NativeGang.WORKLOAD_REF}) {
+                Object v = spec.getAdditionalProperties().get(k);
+                if (v != null) {
+                    nativeGang.put(k, v);
+                }
+            }
+        }
         var container = new ContainerBuilder()
                 .withName("requests")
                 .withNewResources()
@@ -79,6 +90,7 @@ public class SlimPodStore extends BasicItemStore<Pod> {
                         .withNodeName(spec == null ? null : intern(spec.getNodeName()))
                         .withSchedulerName(spec == null ? null : intern(spec.getSchedulerName()))
                         .addToContainers(container)
+                        .withAdditionalProperties(nativeGang.isEmpty() ? null : nativeGang)
                         .build(),
                 new PodStatusBuilder()
                         .withPhase(

@@ -6,10 +6,15 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
+import io.topobridge.core.workload.NativeGang;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The pod cache keeps each pod's tolerations, one list for every pod that carries the same ones. */
+/**
+ * What the pod cache keeps of a pod: its tolerations, one list for every pod that carries the same ones, and a
+ * Kubernetes gang it is in (its gang's reconcile reads it).
+ */
 class SlimPodStoreTest {
 
     static Pod pod(String name, long seconds) {
@@ -73,5 +78,34 @@ class SlimPodStoreTest {
         SlimPodStore store = new SlimPodStore();
         store.put("ns/c", bare);
         assertThat(ClusterView.podView(store.get("ns/c")).tolerations()).isEmpty();
+    }
+
+    @Test
+    void aKubernetesGangThePodIsInIsKept() {
+        Pod pod = new PodBuilder()
+                .withNewMetadata()
+                .withName("decode-a")
+                .withNamespace("llm")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("x")
+                .withEnv(new io.fabric8.kubernetes.api.model.EnvVar("A", "b", null))
+                .endContainer()
+                .addToAdditionalProperties("schedulingGroup", Map.of("podGroupName", "decode-0"))
+                .addToAdditionalProperties("someFutureField", Map.of("x", "y"))
+                .endSpec()
+                .build();
+        Pod slim = SlimPodStore.slim(pod);
+        assertThat(NativeGang.of(slim)).contains(new NativeGang("schedulingGroup", "PodGroup \"decode-0\""));
+        assertThat(slim.getSpec().getAdditionalProperties()).containsOnlyKeys("schedulingGroup");
+        assertThat(slim.getSpec().getContainers().get(0).getEnv()).isEmpty();
+        assertThat(NativeGang.of(SlimPodStore.slim(new PodBuilder(pod)
+                        .editSpec()
+                        .withAdditionalProperties(null)
+                        .endSpec()
+                        .build())))
+                .isEmpty();
     }
 }

@@ -264,6 +264,42 @@ class PodMutatorTest {
                 .body("response.warnings[0]", containsString("lws-sample-0-5b8c"));
     }
 
+    /**
+     * Kubernetes 1.36's gang scheduling (KEP-4671/5832, alpha): a pod names its PodGroup in
+     * {@code spec.schedulingGroup.podGroupName}, a field the fabric8 model does not know. Such a pod of a managed gang
+     * is left as it is, with a warning: tied to a Volcano PodGroup too, neither scheduler would gang it.
+     */
+    @Test
+    void aPodInAKubernetesGangOfItsOwnPassesUnchangedWithAWarning() {
+        Pod pod = pod().editMetadata().addToLabels("gang", "g9").endMetadata().build();
+        ObjectNode review = Reviews.podCreate("ml", pod);
+        ((ObjectNode) review.path("request").path("object").path("spec"))
+                .putObject("schedulingGroup")
+                .put("podGroupName", "decode-0");
+        post(review)
+                .then()
+                .body("response.patch", nullValue())
+                .body("response.warnings", hasItem(containsString("spec.schedulingGroup (PodGroup \"decode-0\")")));
+        // its 1.35 form, spec.workloadRef, likewise
+        ObjectNode older = Reviews.podCreate("ml", pod);
+        ((ObjectNode) older.path("request").path("object").path("spec"))
+                .putObject("workloadRef")
+                .put("name", "decode")
+                .put("podGroup", "workers");
+        post(older)
+                .then()
+                .body("response.patch", nullValue())
+                .body("response.warnings", hasItem(containsString("spec.workloadRef")));
+        // an empty reference is no gang: the pod is tied as usual
+        ObjectNode empty = Reviews.podCreate("ml", pod);
+        ((ObjectNode) empty.path("request").path("object").path("spec"))
+                .putObject("schedulingGroup")
+                .put("podGroupName", "");
+        Pod admitted = Reviews.admittedPod(empty, post(empty));
+        assertThat(admitted.getMetadata().getAnnotations()).containsEntry(VolcanoApi.GROUP_NAME_ANNOTATION, "g9");
+        assertThat(admitted.getSpec().getAdditionalProperties()).containsKey("schedulingGroup");
+    }
+
     @Test
     void anotherExplicitSchedulerIsLeftAloneAndReported() {
         Pod pod = pod().editMetadata()

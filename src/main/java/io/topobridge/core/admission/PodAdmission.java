@@ -10,6 +10,7 @@ import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Reason;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.NativeGang;
 import io.topobridge.core.workload.PodAssignment;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
@@ -24,7 +25,8 @@ import java.util.Optional;
  * Pure pod admission: the pod as admission lets it in, tied to its gang. Shared by the mutating webhook and
  * {@code render}, so the two can never disagree.
  *
- * <p>For a pod of a managed gang (as {@link WorkloadTranslator#assign} finds it) the admitted pod carries the
+ * <p>A pod of a managed gang already in a Kubernetes gang of its own ({@link NativeGang}) is left untouched. For any
+ * other pod of a managed gang (as {@link WorkloadTranslator#assign} finds it) the admitted pod carries the
  * gang's PodGroup in the annotation {@code scheduling.k8s.io/group-name}, the configured scheduler when it
  * named none or {@code default-scheduler}, the role's {@code volcano.sh/task-spec} and the labels the gang's
  * subGroupPolicy selects on. A group name the pod already carries is never changed (AIBrix and LWS stamp their
@@ -41,7 +43,12 @@ public final class PodAdmission {
         /** The pod already names a PodGroup other than its gang's; it keeps its own. */
         FOREIGN_GROUP_NAME,
         /** The pod already carries a label the gang's subGroupPolicy needs with another value. */
-        SUBGROUP_LABEL_CONFLICT
+        SUBGROUP_LABEL_CONFLICT,
+        /**
+         * A pod of a managed gang that is already in a Kubernetes gang of its own ({@code spec.schedulingGroup}, the
+         * workload API's gang scheduling): it is left untouched, not tied to the gang's Volcano PodGroup.
+         */
+        NATIVE_GANG
     }
 
     /** How admission treated a pod. */
@@ -53,7 +60,12 @@ public final class PodAdmission {
         /** It already named its gang's PodGroup (made by AIBrix or LWS); completed where needed. */
         ADOPTED,
         /** It names another PodGroup and keeps it untouched. */
-        KEPT
+        KEPT,
+        /**
+         * It is in a Kubernetes gang of its own ({@code spec.schedulingGroup}): untouched, so kube-scheduler gangs it (tied
+         * to a Volcano PodGroup too, neither scheduler would).
+         */
+        NATIVE_GANG
     }
 
     /**
@@ -68,17 +80,32 @@ public final class PodAdmission {
         }
     }
 
-    /** Finds the gang of a pod being created; {@link WorkloadTranslator#assign} in production. */
+    /** Finds the gang of a pod being created; {@link WorkloadTranslator#tie} in production. */
     @FunctionalInterface
     public interface Assigner {
         Optional<PodAssignment> assign(Pod pod, TierCatalog tiers, WorkloadLookup lookup);
+
+        /** The assignment, and why a pod of a managed gang is left untied; none said by default. */
+        default WorkloadTranslator.Tie tie(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
+            return new WorkloadTranslator.Tie(assign(pod, tiers, lookup).orElse(null), List.of());
+        }
     }
 
     private final AdmissionSettings settings;
     private final Assigner assigner;
 
     public PodAdmission(AdmissionSettings settings, WorkloadTranslator translator) {
-        this(settings, translator::assign);
+        this(settings, new Assigner() {
+            @Override
+            public Optional<PodAssignment> assign(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
+                return translator.assign(pod, tiers, lookup);
+            }
+
+            @Override
+            public WorkloadTranslator.Tie tie(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
+                return translator.tie(pod, tiers, lookup);
+            }
+        });
     }
 
     public PodAdmission(AdmissionSettings settings, Assigner assigner) {
@@ -98,12 +125,29 @@ public final class PodAdmission {
         ObjectMeta meta = admitted.getMetadata();
         String existing =
                 meta.getAnnotations() == null ? null : meta.getAnnotations().get(VolcanoApi.GROUP_NAME_ANNOTATION);
-        Optional<PodAssignment> found = assigner.assign(pod, tiers, lookup);
+        WorkloadTranslator.Tie tie = assigner.tie(pod, tiers, lookup);
+        Optional<PodAssignment> found = tie.assigned();
         if (found.isEmpty()) {
-            return new Result(admitted, existing == null ? Outcome.UNMANAGED : Outcome.KEPT, existing, List.of());
+            return new Result(admitted, existing == null ? Outcome.UNMANAGED : Outcome.KEPT, existing, tie.findings());
         }
         PodAssignment assignment = found.get();
         ObjectRef ref = ref(pod);
+        Optional<NativeGang> nativeGang = NativeGang.of(pod);
+        if (nativeGang.isPresent()) {
+            return new Result(
+                    admitted,
+                    Outcome.NATIVE_GANG,
+                    null,
+                    List.of(Finding.warning(
+                            Reasons.NATIVE_GANG,
+                            ref,
+                            "pod is in a Kubernetes gang of its own, "
+                                    + nativeGang.get().describe()
+                                    + ": it is left untouched and not tied to PodGroup "
+                                    + assignment.podGroupName()
+                                    + " (in both gangs, neither kube-scheduler nor Volcano would gang it); its"
+                                    + " workload's topobridge.io/ settings do not apply to it")));
+        }
         if (existing != null && !existing.equals(assignment.podGroupName())) {
             return new Result(
                     admitted,

@@ -1,10 +1,12 @@
 package io.topobridge.core.workload;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.diagnosis.TierDomains;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -57,44 +59,22 @@ public interface WorkloadLookup {
         return TierDomains.NONE;
     }
 
+    /**
+     * The live pods of a namespace (neither finished nor being deleted), read where a pod's own labels are the only
+     * record of a gang: the groups of a LeaderWorkerSet with {@code groupIdentity: Hash} exist as its leader pods'
+     * group keys. Empty where unknown (admission, which reads the pod it admits instead).
+     */
+    default List<Pod> pods(String namespace) {
+        return List.of();
+    }
+
     /** This lookup with the domains {@code domains} gives, asked for each time they are read. */
     default WorkloadLookup withDomains(Supplier<TierDomains> domains) {
-        WorkloadLookup base = this;
-        return new WorkloadLookup() {
-            @Override
-            public Optional<HasMetadata> get(WorkloadKind kind, String namespace, String name) {
-                return base.get(kind, namespace, name);
-            }
+        return new OverlaidLookup(this, domains, null);
+    }
 
-            @Override
-            public List<HasMetadata> list(WorkloadKind kind, String namespace) {
-                return base.list(kind, namespace);
-            }
-
-            @Override
-            public List<HasMetadata> podGroups(String namespace) {
-                return base.podGroups(namespace);
-            }
-
-            @Override
-            public Map<String, String> namespaceAnnotations(String namespace) {
-                return base.namespaceAnnotations(namespace);
-            }
-
-            @Override
-            public Map<String, String> namespaceLabels(String namespace) {
-                return base.namespaceLabels(namespace);
-            }
-
-            @Override
-            public List<HasMetadata> resourceQuotas(String namespace) {
-                return base.resourceQuotas(namespace);
-            }
-
-            @Override
-            public TierDomains domains() {
-                return domains.get();
-            }
-        };
+    /** This lookup with the live pods {@code pods} gives for a namespace. */
+    default WorkloadLookup withPods(Function<String, List<Pod>> pods) {
+        return new OverlaidLookup(this, null, pods);
     }
 }

@@ -76,10 +76,15 @@ public enum WorkloadReason implements Reason {
     /** The gang's tier has no HyperNode yet: Volcano would treat the whole cluster as that tier, so it waits. */
     WAITING_FOR_HYPER_NODES,
     /**
-     * A LeaderWorkerSet feature the bridge cannot follow yet (e.g. {@code groupIdentity: Hash}, whose pods could not
-     * be tied to a gang).
+     * A LeaderWorkerSet setting the bridge cannot follow: a {@code groupIdentity} other than {@code Ordinal} (the
+     * default) and {@code Hash}, whose groups it could not tell apart.
      */
     UNSUPPORTED_LEADER_WORKER_SET,
+    /**
+     * A new pod of a LeaderWorkerSet with {@code groupIdentity: Hash} carries no group key (LWS's pod webhook stamps it
+     * at creation and did not run before the bridge's): the pod is not tied to a gang.
+     */
+    GROUP_KEY_UNKNOWN,
     /**
      * A soft gang Volcano placed above the tier it prefers: its achieved tier is higher, or no single HyperNode holds
      * it (a Normal event).
@@ -102,6 +107,11 @@ public enum WorkloadReason implements Reason {
      * five by name, each with the group it names instead; the finding goes once they are recreated.
      */
     UNTIED_PODS,
+    /**
+     * Live pods of the gang that are in a Kubernetes gang of their own ({@code spec.schedulingGroup}, the workload API's
+     * gang scheduling): admission left them out of the gang's Volcano PodGroup, and its tier and size do not apply.
+     */
+    PODS_IN_NATIVE_GANG,
     /**
      * The namespace's PodGroups would reserve more together than its ResourceQuotas, its share of the cluster or the
      * configured amounts allow: the PodGroup is not made (or not grown) until there is room.

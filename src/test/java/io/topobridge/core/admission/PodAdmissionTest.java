@@ -56,6 +56,12 @@ class PodAdmissionTest {
             return this;
         }
 
+        /** A field of the pod spec the fabric8 model does not know (Kubernetes 1.35/1.36 gang scheduling). */
+        PodSpecBuilder specField(String field, Map<String, Object> value) {
+            pod.editSpec().addToAdditionalProperties(field, value).endSpec();
+            return this;
+        }
+
         PodSpecBuilder scheduler(String name) {
             pod.editSpec().withSchedulerName(name).endSpec();
             return this;
@@ -165,6 +171,47 @@ class PodAdmissionTest {
                         PodAdmission.Outcome.ASSIGNED,
                         List.of("SubgroupLabelConflict")),
                 Arguments.of(
+                        "a pod of a gang in a Kubernetes gang of its own (1.36 spec.schedulingGroup) is left untouched",
+                        pod().specField("schedulingGroup", Map.of("podGroupName", "decode-0"))
+                                .scheduler("default-scheduler")
+                                .build(),
+                        WORKER,
+                        Map.of(),
+                        Map.of(),
+                        "default-scheduler",
+                        PodAdmission.Outcome.NATIVE_GANG,
+                        List.of("NativeGang")),
+                Arguments.of(
+                        "so is one in a 1.35 spec.workloadRef gang",
+                        pod().specField("workloadRef", Map.of("name", "decode", "podGroup", "workers"))
+                                .build(),
+                        WORKER,
+                        Map.of(),
+                        Map.of(),
+                        null,
+                        PodAdmission.Outcome.NATIVE_GANG,
+                        List.of("NativeGang")),
+                Arguments.of(
+                        "a pod in a Kubernetes gang that belongs to no managed gang passes without a word",
+                        pod().specField("schedulingGroup", Map.of("podGroupName", "decode-0"))
+                                .build(),
+                        null,
+                        Map.of(),
+                        Map.of(),
+                        null,
+                        PodAdmission.Outcome.UNMANAGED,
+                        List.of()),
+                Arguments.of(
+                        "a schedulingGroup naming no PodGroup is no gang: the pod is tied",
+                        pod().specField("schedulingGroup", Map.of("podGroupName", " "))
+                                .build(),
+                        WORKER,
+                        Map.of(VolcanoApi.GROUP_NAME_ANNOTATION, "lws-a-0", VolcanoApi.TASK_SPEC_ANNOTATION, "worker"),
+                        Map.of("topobridge.io/subgroup", "lws-a-0"),
+                        "volcano",
+                        PodAdmission.Outcome.ASSIGNED,
+                        List.of()),
+                Arguments.of(
                         "an assignment without task-spec or labels sets only group and scheduler",
                         pod().build(),
                         new PodAssignment("deploy-web", null, Map.of()),
@@ -216,6 +263,20 @@ class PodAdmissionTest {
                 .anySatisfy(m -> assertThat(m)
                         .contains("topobridge.io/subgroup=\"other\"")
                         .contains("topobridge.io/subgroup=\"lws-a-0\""));
+    }
+
+    @Test
+    void theNativeGangFindingNamesTheFieldItsGangAndTheVolcanoPodGroupItIsNotTiedTo() {
+        Pod pod = pod().specField("schedulingGroup", Map.of("podGroupName", "decode-0"))
+                .build();
+        assertThat(admission(WORKER).admit(pod, TierCatalog.EMPTY, NO_WORKLOADS).findings())
+                .singleElement()
+                .satisfies(f -> {
+                    assertThat(f.severity()).isEqualTo(io.topobridge.core.finding.Severity.WARNING);
+                    assertThat(f.message())
+                            .contains("spec.schedulingGroup (PodGroup \"decode-0\")")
+                            .contains("not tied to PodGroup lws-a-0");
+                });
     }
 
     @Test

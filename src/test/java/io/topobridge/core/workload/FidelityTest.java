@@ -194,12 +194,12 @@ class FidelityTest {
     }
 
     @Test
-    void hashGroupIdentityIsRefused() {
+    void aGroupIdentityLwsDoesNotHaveIsRefused() {
         var result = translate(Fixtures.objects("""
                 apiVersion: leaderworkerset.x-k8s.io/v1
                 kind: LeaderWorkerSet
                 metadata: {name: h, namespace: ns, uid: u7, annotations: {topobridge.io/highest-tier: "1"}}
-                spec: {replicas: 1, groupIdentity: Hash, leaderWorkerTemplate: {size: 2, workerTemplate: %s}}
+                spec: {replicas: 1, groupIdentity: Sequential, leaderWorkerTemplate: {size: 2, workerTemplate: %s}}
                 """.formatted(POD)));
         assertThat(result.podGroups()).isEmpty();
         assertThat(result.findings()).singleElement().satisfies(f -> {

@@ -49,12 +49,16 @@ public final class Fixtures {
         return (Pod) object(yaml);
     }
 
-    /** A lookup over the given objects; PodGroups among them are also served by {@code podGroups()}. */
+    /** A lookup over the given objects; PodGroups and Pods among them are also served by {@code podGroups()}/{@code pods()}. */
     public static WorkloadLookup lookup(Collection<? extends HasMetadata> objects) {
         var base = new InMemoryLookup(objects);
         List<HasMetadata> podGroups = objects.stream()
                 .filter(o -> "PodGroup".equals(o.getKind()))
                 .map(o -> (HasMetadata) o)
+                .toList();
+        List<Pod> pods = objects.stream()
+                .filter(Pod.class::isInstance)
+                .map(Pod.class::cast)
                 .toList();
         return new WorkloadLookup() {
             @Override
@@ -77,6 +81,13 @@ public final class Fixtures {
             @Override
             public Map<String, String> namespaceAnnotations(String namespace) {
                 return base.namespaceAnnotations(namespace);
+            }
+
+            @Override
+            public List<Pod> pods(String namespace) {
+                return pods.stream()
+                        .filter(p -> namespace.equals(p.getMetadata().getNamespace()))
+                        .toList();
             }
         };
     }

@@ -271,9 +271,10 @@ class PodAssignmentTest {
                   - name: prefill
                     spec: {replicas: 2, leaderWorkerTemplate: {size: 1, workerTemplate: {spec: {containers: [{name: c, image: x}]}}}}
                 """);
-        assertThat(assign(sliced, pod))
-                .as("a set with slices labels its pods; one without the label is not guessed")
-                .isEmpty();
+        assertThat(assign(sliced, pod).map(PodAssignment::podGroupName))
+                .as("after an upgrade the set reads back with slices: 1; a pod without a slice label is slice 0, as LWS"
+                        + " reads it")
+                .contains("tb-ds-pd-0");
     }
 
     private static final String STORM = """

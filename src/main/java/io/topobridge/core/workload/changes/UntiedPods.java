@@ -5,6 +5,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.DesiredPodGroup;
+import io.topobridge.core.workload.NativeGang;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.translate.ScopeResult;
 import java.util.ArrayList;
@@ -31,16 +32,27 @@ public final class UntiedPods {
      * @param name the pod's name
      * @param groupName the PodGroup it names ({@code scheduling.k8s.io/group-name}), null when none
      * @param gang the PodGroup its gang's plan counts it in
+     * @param nativeGang the Kubernetes gang it is in ({@link NativeGang#describe()}), null when none: such a pod is
+     *     left out of Volcano's gang on purpose, not untied
      */
-    public record PodTie(String name, String groupName, String gang) {
+    public record PodTie(String name, String groupName, String gang, String nativeGang) {
         public PodTie {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(gang, "gang");
         }
 
+        public PodTie(String name, String groupName, String gang) {
+            this(name, groupName, gang, null);
+        }
+
         /** Whether the pod names the PodGroup of its gang. */
         public boolean tied() {
             return gang.equals(groupName);
+        }
+
+        /** Whether the pod runs outside its gang by mistake: neither tied nor in a Kubernetes gang of its own. */
+        public boolean untied() {
+            return !tied() && nativeGang == null;
         }
     }
 
@@ -52,16 +64,31 @@ public final class UntiedPods {
      */
     public static List<Finding> findings(ScopeResult result, List<PodTie> pods) {
         Map<String, List<PodTie>> untied = new TreeMap<>();
+        Map<String, List<PodTie>> inNativeGangs = new TreeMap<>();
         for (DesiredPodGroup pg : result.podGroups()) {
             untied.put(pg.name(), new ArrayList<>());
+            inNativeGangs.put(pg.name(), new ArrayList<>());
         }
         for (PodTie pod : pods) {
             List<PodTie> of = untied.get(pod.gang());
-            if (of != null && !pod.tied()) {
+            if (of != null && pod.untied()) {
                 of.add(pod);
+            } else if (of != null && !pod.tied()) {
+                inNativeGangs.get(pod.gang()).add(pod);
             }
         }
         List<Finding> out = new ArrayList<>();
+        inNativeGangs.forEach((podGroup, list) -> {
+            if (list.isEmpty()) {
+                return;
+            }
+            list.sort(Comparator.comparing(PodTie::name));
+            String message = nativeMessage(podGroup, list);
+            for (ObjectRef subject : result.subjects()) {
+                out.add(Finding.warning(WorkloadReason.PODS_IN_NATIVE_GANG, subject, subject + ": " + message)
+                        .withKey(podGroup));
+            }
+        });
         untied.forEach((podGroup, list) -> {
             if (list.isEmpty()) {
                 return;
@@ -74,6 +101,27 @@ public final class UntiedPods {
             }
         });
         return out;
+    }
+
+    private static String nativeMessage(String podGroup, List<PodTie> pods) {
+        StringBuilder names = new StringBuilder();
+        for (PodTie pod : pods.subList(0, Math.min(LISTED, pods.size()))) {
+            if (names.length() > 0) {
+                names.append(", ");
+            }
+            names.append(UserText.identifier(pod.name()))
+                    .append(" (")
+                    .append(pod.nativeGang())
+                    .append(')');
+        }
+        int more = pods.size() - LISTED;
+        boolean one = pods.size() == 1;
+        return pods.size() + (one ? " pod is" : " pods are") + " in a Kubernetes gang of "
+                + (one ? "its" : "their") + " own (spec.schedulingGroup, gang scheduling of the workload API), so the"
+                + " bridge leaves " + (one ? "it" : "them") + " out of gang " + podGroup + ": kube-scheduler gangs "
+                + (one ? "it" : "them") + ", and the gang's tier and size do not apply; drop the workload's"
+                + " topobridge.io/ annotations or the pod template's schedulingGroup: " + names
+                + (more > 0 ? " and " + more + " more" : "");
     }
 
     private static String message(String podGroup, List<PodTie> untied) {

@@ -13,7 +13,8 @@ import java.util.Optional;
  * or (for a per-group PodGroup another controller made inside a wider gang) the subgroup's.
  * {@code surgeOnlyRollout}: the workload's rollouts add pods before taking any down. Its {@code minMember} is the
  * pods that exist when it starts (see {@link PodRole#atStart()}). Every plan, adopted
- * ones too, counts its pods by role, and admission ties a pod to the plan whose role selects it.
+ * ones too, counts its pods by role, and admission ties a pod to the plan whose role selects it. {@code labels} go on
+ * an owned PodGroup besides the bridge's own (what identifies the gang, e.g. an LWS group's key).
  */
 public record GangPlan(
         GangScope scope,
@@ -23,7 +24,8 @@ public record GangPlan(
         List<PodRole> roles,
         List<SubGroupPlan> subGroups,
         Level level,
-        boolean surgeOnlyRollout) {
+        boolean surgeOnlyRollout,
+        java.util.Map<String, String> labels) {
 
     /** Which of the intent's tiers constrains this PodGroup as a whole. */
     public enum Level {
@@ -39,6 +41,7 @@ public record GangPlan(
         owners = owners == null ? List.of() : List.copyOf(owners);
         roles = roles == null ? List.of() : List.copyOf(roles);
         subGroups = subGroups == null ? List.of() : List.copyOf(subGroups);
+        labels = labels == null ? java.util.Map.of() : java.util.Map.copyOf(labels);
     }
 
     public static GangPlan owned(
@@ -47,12 +50,14 @@ public record GangPlan(
             List<OwnerReference> owners,
             List<PodRole> roles,
             List<SubGroupPlan> subGroups) {
-        return new GangPlan(scope, name, DesiredPodGroup.Ownership.OWNED, owners, roles, subGroups, Level.GANG, false);
+        return new GangPlan(
+                scope, name, DesiredPodGroup.Ownership.OWNED, owners, roles, subGroups, Level.GANG, false, null);
     }
 
     public static GangPlan adopted(
             GangScope scope, String name, List<PodRole> roles, List<SubGroupPlan> subGroups, Level level) {
-        return new GangPlan(scope, name, DesiredPodGroup.Ownership.ADOPTED, List.of(), roles, subGroups, level, false);
+        return new GangPlan(
+                scope, name, DesiredPodGroup.Ownership.ADOPTED, List.of(), roles, subGroups, level, false, null);
     }
 
     /**
@@ -60,7 +65,12 @@ public record GangPlan(
      * hard tier each new pod must find room in the domain the gang already runs in.
      */
     public GangPlan withSurgeOnlyRollout(boolean value) {
-        return new GangPlan(scope, name, ownership, owners, roles, subGroups, level, value);
+        return new GangPlan(scope, name, ownership, owners, roles, subGroups, level, value, labels);
+    }
+
+    /** The same plan whose owned PodGroup also carries {@code value} as labels. */
+    public GangPlan withLabels(java.util.Map<String, String> value) {
+        return new GangPlan(scope, name, ownership, owners, roles, subGroups, level, surgeOnlyRollout, value);
     }
 
     /** The role of this plan a pod belongs to, if it is one of the plan's pods. */

@@ -161,9 +161,11 @@ public final class PodGroupBuilder {
             }
             spec.setSubGroupPolicy(policies);
         }
-        Map<String, String> labels = plan.ownership() == DesiredPodGroup.Ownership.OWNED
-                ? Map.of(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
-                : Map.of();
+        Map<String, String> labels = new TreeMap<>();
+        if (plan.ownership() == DesiredPodGroup.Ownership.OWNED) {
+            labels.putAll(plan.labels());
+            labels.put(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
+        }
         // how the bridge chose goes on adopted PodGroups too: the tiers it explains are the bridge's fields there
         Map<String, String> annotations = new TreeMap<>(explanations);
         if (plan.ownership() == DesiredPodGroup.Ownership.OWNED) {

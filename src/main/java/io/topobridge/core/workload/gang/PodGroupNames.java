@@ -45,6 +45,21 @@ public final class PodGroupNames {
         return bounded("tb-lws-" + name, "-" + groupIndex);
     }
 
+    /**
+     * The PodGroup of one group of a LeaderWorkerSet with {@code groupIdentity: Hash}, named after the LWS and the group
+     * key its pods carry ({@code leaderworkerset.sigs.k8s.io/group-key}, 40 lowercase hex digits as LWS makes it): a key
+     * of up to 40 lowercase letters and digits is kept whole as the suffix; any other (a key set by hand in a pod
+     * template, which LWS keeps) becomes {@code --} and 8 hex digits of its SHA-256, a suffix no kept key can end in.
+     * The tag {@code tb-lwsh-} keeps these apart from the group-index names ({@code tb-lws-}), whatever the LWS names.
+     */
+    public static String leaderWorkerSetGroup(String name, String groupKey) {
+        String suffix = KEPT_KEY.matcher(groupKey).matches() ? "-" + groupKey : "--" + hash(groupKey);
+        return bounded("tb-lwsh-" + name, suffix);
+    }
+
+    /** A group key kept whole in a PodGroup name: LWS's own keys (40 hex digits) and any shorter plain one. */
+    private static final java.util.regex.Pattern KEPT_KEY = java.util.regex.Pattern.compile("[a-z0-9]{1,40}");
+
     public static String disaggregatedSet(String name, int slice) {
         return bounded("tb-ds-" + name, "-" + slice);
     }

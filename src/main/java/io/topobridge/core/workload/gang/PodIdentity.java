@@ -14,6 +14,8 @@ public record PodIdentity(Map<String, String> facts) {
     public static final String WORKLOAD = "workload";
     /** The LWS group index. */
     public static final String GROUP_INDEX = "group-index";
+    /** The group key of an LWS group under {@code groupIdentity: Hash} (its pods' group-key label). */
+    public static final String GROUP_KEY = "group-key";
     /** {@code true} for the leader of an LWS group, {@code false} for its workers. */
     public static final String LEADER = "leader";
     /** The LeaderWorkerSet a DisaggregatedSet pod runs in. */

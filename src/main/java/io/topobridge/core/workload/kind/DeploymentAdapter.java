@@ -3,11 +3,16 @@ package io.topobridge.core.workload.kind;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.gang.PodGroupNames;
 import java.util.Optional;
 
-/** Deployment: its pods are owned by a ReplicaSet {@code <deployment>-<pod-template-hash>} it controls. */
+/**
+ * Deployment: its pods are owned by a ReplicaSet {@code <deployment>-<pod-template-hash>} it controls. The leader
+ * Deployment of a LeaderWorkerSet with {@code groupIdentity: Hash} (owned by the LWS, named after it, carrying the LWS's
+ * annotations) belongs to the LWS and is no gang of its own.
+ */
 final class DeploymentAdapter extends ReplicatedAdapter {
 
     @Override
@@ -33,6 +38,28 @@ final class DeploymentAdapter extends ReplicatedAdapter {
                 && Workload.takesNothingDown(strategy.path("rollingUpdate").get("maxUnavailable"));
     }
 
+    /** LWS's leader Deployment belongs to its LWS, which is the group's member. */
+    @Override
+    public boolean joins(Workload d) {
+        return !ofLeaderWorkerSet(d);
+    }
+
+    private static boolean ofLeaderWorkerSet(Workload d) {
+        return d.owner(WorkloadKind.LEADER_WORKER_SET).isPresent();
+    }
+
+    /** A Deployment of its own is a gang (or a group's member); LWS's leader Deployment belongs to its LWS's gang. */
+    @Override
+    public Optional<GangScope> scopeOf(Workload d, Snapshot snapshot) {
+        Optional<OwnerReference> lws = d.owner(WorkloadKind.LEADER_WORKER_SET);
+        if (lws.isEmpty()) {
+            return super.scopeOf(d, snapshot);
+        }
+        return snapshot.get(
+                        WorkloadKind.LEADER_WORKER_SET, d.namespace(), lws.get().getName())
+                .flatMap(snapshot::scopeOf);
+    }
+
     @Override
     public Optional<PodOrigin> originOf(Pod pod, Snapshot snapshot) {
         String ns = Pods.namespace(pod);
@@ -40,6 +67,7 @@ final class DeploymentAdapter extends ReplicatedAdapter {
                 .flatMap(rs -> deploymentName(
                         ns, rs.getName(), Pods.labels(pod).get(WorkloadLabels.POD_TEMPLATE_HASH), snapshot))
                 .flatMap(name -> snapshot.get(kind(), ns, name))
+                .filter(d -> !ofLeaderWorkerSet(d))
                 .map(d -> new PodOrigin(d, selector(d)));
     }
 

@@ -247,14 +247,27 @@ final class DisaggregatedSetAdapter implements KindAdapter {
         boolean found = false;
         for (Workload lws : children) {
             Map<String, String> labels = lws.labels();
-            if (role.name().equals(labels.get(WorkloadLabels.DS_ROLE))
-                    && String.valueOf(slice).equals(labels.get(WorkloadLabels.DS_SLICE))) {
+            if (role.name().equals(labels.get(WorkloadLabels.DS_ROLE)) && sliceOf(labels) == slice) {
                 found = true;
                 total += Workload.integer(
                         lws.spec().get("replicas"), "spec.replicas of LeaderWorkerSet " + lws.name(), 1);
             }
         }
         return found ? total : role.shape().replicas();
+    }
+
+    /**
+     * The slice an object of the set belongs to, from its slice label: an object without one (or with an empty one) is
+     * slice 0, as LWS reads it. Sets made by LWS releases before slices (v0.9 and older) are one slice, and their
+     * LeaderWorkerSets and pods carry no slice label; after an upgrade the set reads back with {@code slices: 1} while
+     * those objects live on. -1 for a value that is no slice index.
+     */
+    static int sliceOf(Map<String, String> labels) {
+        return slice(labels.get(WorkloadLabels.DS_SLICE));
+    }
+
+    private static int slice(String label) {
+        return label == null || label.isEmpty() ? 0 : Pods.index(label);
     }
 
     /** The LWSs the set made: labelled with its name (and, when both uids are known, controlled by it). */
@@ -298,11 +311,8 @@ final class DisaggregatedSetAdapter implements KindAdapter {
         if (ds.isEmpty() || role == null) {
             return Optional.empty();
         }
-        if (slice == null && !ds.get().spec().has("slices")) {
-            // sets of LWS releases before slices (v0.9 and older) are one slice, and their pods carry no slice label
-            slice = "0";
-        }
-        if (Pods.index(slice) < 0) {
+        int sliceIndex = slice(slice);
+        if (sliceIndex < 0) {
             return Optional.empty();
         }
         String lws = lwsName != null
@@ -317,7 +327,7 @@ final class DisaggregatedSetAdapter implements KindAdapter {
                 selector(ds.get())
                         .with(
                                 PodIdentity.SLICE,
-                                String.valueOf(Pods.index(slice)),
+                                String.valueOf(sliceIndex),
                                 PodIdentity.ROLE,
                                 role,
                                 PodIdentity.LEADER,

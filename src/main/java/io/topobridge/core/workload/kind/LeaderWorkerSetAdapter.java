@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
@@ -29,12 +30,16 @@ import java.util.TreeSet;
  * LeaderWorkerSet ({@code leaderworkerset.x-k8s.io/v1}): one PodGroup per group (a leader and {@code size - 1}
  * workers; pods carry the LWS name and group index), with the LWS's own subgroups when it sets
  * {@code subGroupPolicy}. When LWS's Volcano provider already made the groups' PodGroups (named
- * {@code <lws>-<group>-<revision>}, owned by the leader pod), the bridge adopts those instead. An LWS a
- * DisaggregatedSet made belongs to that set's gang; an LWS with {@code topobridge.io/group} to its group.
+ * {@code <lws>-<group>-<revision>}, owned by the leader pod), the bridge adopts those instead. With
+ * {@code groupIdentity: Hash} the groups have no index: each is keyed by the group key its pods carry, read from the
+ * cluster ({@link HashGroups}), and its PodGroup is named after the LWS and the key. An LWS a DisaggregatedSet made
+ * belongs to that set's gang; an LWS with {@code topobridge.io/group} to its group.
  */
 final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
 
     static final String LEADER_READY = "LeaderReady";
+    static final String ORDINAL = "Ordinal";
+    static final String HASH = "Hash";
 
     /** The parts of an LWS spec the bridge reads (an LWS spec, or the {@code spec} of a DisaggregatedSet role). */
     record Shape(
@@ -53,9 +58,12 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             return LEADER_READY.equals(startupPolicy);
         }
 
-        /** Hash identity (LWS newer than 0.10): groups are keyed by a random hash, not the group index. */
+        /**
+         * Hash identity (LWS after v0.10): the leaders are a Deployment's pods and each group is keyed by a random key
+         * its pods carry, not by an index.
+         */
         boolean hashIdentity() {
-            return "Hash".equals(groupIdentity);
+            return HASH.equals(groupIdentity);
         }
 
         PodSpec leaderSpec() {
@@ -100,19 +108,21 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     }
 
     /**
-     * Refuses what the bridge cannot follow: with {@code groupIdentity: Hash} LWS names groups by a hash and runs the
-     * leaders as a Deployment, so PodGroups keyed by group index would never meet their pods.
+     * Refuses what the bridge cannot follow: a {@code groupIdentity} other than the two LWS has ({@code Ordinal}, the
+     * default, whose groups are numbered, and {@code Hash}, whose groups are keyed), whose groups it could not tell
+     * apart.
      */
     static boolean refuseUnsupported(Shape s, ObjectRef subject, String where, List<Finding> notes) {
-        if (!s.hashIdentity()) {
+        String identity = s.groupIdentity();
+        if (identity.isEmpty() || ORDINAL.equals(identity) || HASH.equals(identity)) {
             return false;
         }
         notes.add(Finding.rejected(
                         WorkloadReason.UNSUPPORTED_LEADER_WORKER_SET,
                         subject,
-                        subject + ": " + where
-                                + "groupIdentity: Hash is not supported yet (LWS then keys each group by a hash, not its index);"
-                                + " use the default Index identity")
+                        subject + ": " + where + "groupIdentity: " + UserText.quote(identity)
+                                + " is not one the bridge can follow: it knows Ordinal (the default, groups numbered"
+                                + " 0..replicas-1) and Hash (each group keyed by the group key its pods carry)")
                 .withKey("groupIdentity"));
         return true;
     }
@@ -197,6 +207,9 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         if (refuseUnsupported(s, lws.ref(), "", notes)) {
             return List.of();
         }
+        if (s.hashIdentity()) {
+            return hashPlans(lws, s, scope, present, onlyPresent, notes, snapshot);
+        }
         int running = runningGroups(lws, s, snapshot);
         if (refuseTooMany(running, snapshot, lws.ref(), "spec.replicas", "groups", notes)) {
             return List.of();
@@ -245,6 +258,80 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                     .withSurgeOnlyRollout(s.surgeOnlyRollout()));
         }
         return plans;
+    }
+
+    /**
+     * The plans of an LWS with {@code groupIdentity: Hash}: one per group key, named after the LWS and the key, owned by
+     * the group's leader pod. Admission plans the group of the pod it admits from that pod's own key (its leader may
+     * not be cached yet); a pod that carries no key belongs to no known group and is left untied, said as a note.
+     */
+    private List<GangPlan> hashPlans(
+            Workload lws,
+            Shape s,
+            GangScope scope,
+            PodIdentity present,
+            boolean onlyPresent,
+            List<Finding> notes,
+            Snapshot snapshot) {
+        if (refuseTooMany(
+                Math.max(s.replicas(), leaderReplicas(lws, snapshot)),
+                snapshot,
+                lws.ref(),
+                "spec.replicas",
+                "groups",
+                notes)) {
+            return List.of();
+        }
+        boolean ours = selector(lws).covers(present);
+        String presentKey = ours ? present.get(PodIdentity.GROUP_KEY) : null;
+        if (ours && presentKey == null) {
+            notes.add(Finding.warning(
+                            WorkloadReason.GROUP_KEY_UNKNOWN,
+                            lws.ref(),
+                            lws.ref() + ": a new "
+                                    + ("true".equals(present.get(PodIdentity.LEADER)) ? "leader" : "worker")
+                                    + " pod carries no " + WorkloadLabels.LWS_GROUP_KEY + " label, which LWS's pod"
+                                    + " webhook gives each group's leader at creation (groupIdentity: Hash): its group is"
+                                    + " unknown, so the pod is not tied to a gang (LWS's webhook must run before the"
+                                    + " bridge's)")
+                    .withKey(WorkloadLabels.LWS_GROUP_KEY));
+            if (onlyPresent) {
+                return List.of();
+            }
+        }
+        Map<String, OwnerReference> groups = new java.util.TreeMap<>();
+        if (!onlyPresent || presentKey == null) {
+            groups.putAll(HashGroups.observe(lws, scope, snapshot));
+            if (refuseTooMany(groups.size(), snapshot, lws.ref(), "its pods' group keys", "groups", notes)) {
+                return List.of();
+            }
+        }
+        if (presentKey != null) {
+            groups.putIfAbsent(presentKey, null);
+        }
+        List<GangPlan> plans = new ArrayList<>();
+        groups.forEach((key, leader) -> {
+            PodIdentity base = selector(lws).with(PodIdentity.GROUP_KEY, key);
+            plans.add(GangPlan.owned(
+                            scope,
+                            PodGroupNames.leaderWorkerSetGroup(lws.name(), key),
+                            leader != null ? List.of(leader) : lws.ownerReferences(),
+                            roles(s, "", 1, base),
+                            groupSubGroups(lws, s))
+                    .withSurgeOnlyRollout(s.surgeOnlyRollout())
+                    .withLabels(HashGroups.labels(lws.name(), key)));
+        });
+        return plans;
+    }
+
+    /** The replicas of the leader Deployment LWS runs for a Hash LWS (named after it, owned by it); 0 when not seen. */
+    private static int leaderReplicas(Workload lws, Snapshot snapshot) {
+        return snapshot.get(WorkloadKind.DEPLOYMENT, lws.namespace(), lws.name())
+                .filter(d -> d.owner(WorkloadKind.LEADER_WORKER_SET)
+                        .map(o -> lws.name().equals(o.getName()))
+                        .orElse(false))
+                .map(d -> ReplicatedAdapter.shape(d).replicas())
+                .orElse(0);
     }
 
     private static GangPlan adoptedPlan(
@@ -424,6 +511,18 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                     name);
         }
         boolean leader = Pods.isLeader(pod, name);
+        if (shape(lws).hashIdentity()) {
+            return Optional.of(new PodOrigin(
+                    lws,
+                    selector(lws)
+                            .with(
+                                    PodIdentity.LEADER,
+                                    String.valueOf(leader),
+                                    PodIdentity.GROUP_KEY,
+                                    Pods.groupKey(pod),
+                                    PodIdentity.REVISION,
+                                    Pods.labels(pod).get(WorkloadLabels.LWS_REVISION))));
+        }
         int group = Pods.groupIndex(pod, name, leader);
         return Optional.of(new PodOrigin(
                 lws,

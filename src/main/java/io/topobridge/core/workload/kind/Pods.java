@@ -29,6 +29,12 @@ final class Pods {
         return Workload.controller(pod.getMetadata()).filter(o -> kind.equals(o.getKind()) && o.getName() != null);
     }
 
+    /** The LWS group key the pod carries (its group-key label), or null when it carries none. */
+    static String groupKey(Pod pod) {
+        String key = labels(pod).get(WorkloadLabels.LWS_GROUP_KEY);
+        return key == null || key.isEmpty() ? null : key;
+    }
+
     /** A group index or slice as LWS and DisaggregatedSet write it: a small non-negative number, else -1. */
     static int index(String value) {
         return value != null && INDEX.matcher(value).matches() ? Integer.parseInt(value) : -1;

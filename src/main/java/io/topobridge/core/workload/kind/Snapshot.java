@@ -78,6 +78,11 @@ public final class Snapshot {
         return lookup.podGroups(namespace);
     }
 
+    /** The live pods of a namespace, where they are known (see {@link WorkloadLookup#pods}). */
+    public List<io.fabric8.kubernetes.api.model.Pod> pods(String namespace) {
+        return lookup.pods(namespace);
+    }
+
     /** The domains of every tier (for {@code highest-tier: auto}), read once per snapshot, when first needed. */
     public io.topobridge.core.diagnosis.TierDomains domains() {
         if (domains == null) {

@@ -13,6 +13,14 @@ public final class WorkloadLabels {
     public static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
     /** The LWS template revision; LWS's Volcano provider names a group's PodGroup {@code <lws>-<group>-<revision>}. */
     public static final String LWS_REVISION = "leaderworkerset.sigs.k8s.io/template-revision-hash";
+    /**
+     * The key LWS's pod webhook gives a group's leader (and the worker StatefulSet copies to the workers). With
+     * {@code groupIdentity: Hash} it is the group's identity: a random 40-hex-digit key, also written as the group-index
+     * label, since the leaders are a Deployment's pods with no ordinal.
+     */
+    public static final String LWS_GROUP_KEY = "leaderworkerset.sigs.k8s.io/group-key";
+    /** Pod annotation LWS puts on both templates of an LWS with {@code groupIdentity: Hash}. */
+    public static final String LWS_GROUP_IDENTITY = "leaderworkerset.sigs.k8s.io/group-identity";
     /** Only when the LWS sets {@code subGroupPolicy.subGroupSize}. */
     public static final String LWS_SUBGROUP_INDEX = "leaderworkerset.sigs.k8s.io/subgroup-index";
 

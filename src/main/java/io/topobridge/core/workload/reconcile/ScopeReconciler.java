@@ -9,6 +9,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.NativeGang;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
@@ -74,7 +75,9 @@ public final class ScopeReconciler {
      * Reconciles scopes over one view of the cluster, in the given order; each namespace's pods are walked once for
      * all of them.
      */
-    public List<Outcome> reconcile(Collection<GangScope> scopes, WorkloadLookup lookup, PassFacts facts) {
+    public List<Outcome> reconcile(Collection<GangScope> scopes, WorkloadLookup cluster, PassFacts facts) {
+        // the pods are the only record of some gangs (the groups of an LWS with groupIdentity: Hash)
+        WorkloadLookup lookup = cluster.withPods(facts.placements()::livePods);
         List<GangScope> allowed = new ArrayList<>();
         for (GangScope scope : scopes) {
             if (optedIn(scope.namespace(), lookup)) {
@@ -345,11 +348,14 @@ public final class ScopeReconciler {
                 if (pg != null && (ObservedPodGroup.ours(pg) || ObservedPodGroup.ownsFields(pg))) {
                     continue; // tied to a gang of the bridge's
                 }
+                // a pod in a Kubernetes gang of its own was left alone at admission on purpose: said, not untied
+                String nativeGang = NativeGang.of(pod).map(NativeGang::describe).orElse(null);
                 translator
                         .gangOf(pod, facts.tiers(), lookup)
                         .filter(gang -> scopes.contains(gang.scope()))
                         .ifPresent(gang -> out.computeIfAbsent(gang.scope(), s -> new ArrayList<>())
-                                .add(new UntiedPods.PodTie(pod.getMetadata().getName(), group, gang.podGroup())));
+                                .add(new UntiedPods.PodTie(
+                                        pod.getMetadata().getName(), group, gang.podGroup(), nativeGang)));
             }
         });
         return out;

@@ -101,6 +101,11 @@ final class OverlayLookup implements WorkloadLookup {
         return base.domains();
     }
 
+    @Override
+    public List<io.fabric8.kubernetes.api.model.Pod> pods(String namespace) {
+        return base.pods(namespace);
+    }
+
     private static String ns(String namespace) {
         return Objects.requireNonNullElse(namespace, "");
     }

@@ -439,12 +439,36 @@ public final class WorkloadTranslator {
      * the tie can only be made at creation). A pod that already names a PodGroup keeps it.
      */
     public Optional<PodAssignment> assign(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
-        if (pod == null || pod.getMetadata() == null) {
-            return Optional.empty();
+        return tie(pod, tiers, lookup).assigned();
+    }
+
+    /**
+     * A pod's tie as admission makes it: its assignment (as {@link #assign} gives it; null when the pod is left untied)
+     * and, for a pod of a managed gang that is left untied because its place in the gang cannot be known (a pod of a
+     * LeaderWorkerSet with {@code groupIdentity: Hash} that carries no group key), why.
+     */
+    public record Tie(PodAssignment assignment, List<Finding> findings) {
+        public Tie {
+            findings = List.copyOf(findings);
         }
-        Optional<Placed> placed = placed(pod, tiers, lookup);
+
+        public Optional<PodAssignment> assigned() {
+            return Optional.ofNullable(assignment);
+        }
+    }
+
+    /** What a judged gang says about one pod it cannot place: kept in the admission's answer. */
+    private static final Set<WorkloadReason> POD_NOTES = Set.of(WorkloadReason.GROUP_KEY_UNKNOWN);
+
+    /** The tie {@link #assign} makes, with what was found about a pod of a managed gang it leaves untied. */
+    public Tie tie(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
+        if (pod == null || pod.getMetadata() == null) {
+            return new Tie(null, List.of());
+        }
+        Placing placing = placing(pod, tiers, lookup);
+        Optional<Placed> placed = Optional.ofNullable(placing.placed());
         if (placed.isEmpty()) {
-            return Optional.empty();
+            return new Tie(null, placing.notes());
         }
         Map<String, String> annotations = pod.getMetadata().getAnnotations() == null
                 ? Map.of()
@@ -457,7 +481,7 @@ public final class WorkloadTranslator {
         String task = existingTask != null && !existingTask.isBlank()
                 ? existingTask
                 : placed.get().role().taskSpec();
-        return Optional.of(new PodAssignment(name, task, placed.get().role().podLabels()));
+        return new Tie(new PodAssignment(name, task, placed.get().role().podLabels()), List.of());
     }
 
     /**
@@ -468,7 +492,7 @@ public final class WorkloadTranslator {
         if (pod == null || pod.getMetadata() == null) {
             return Optional.empty();
         }
-        return placed(pod, tiers, lookup).map(Placed::gang);
+        return Optional.ofNullable(placing(pod, tiers, lookup).placed()).map(Placed::gang);
     }
 
     /** A pod's gang: the scope it belongs to and the PodGroup its plan counts it in. */
@@ -476,28 +500,33 @@ public final class WorkloadTranslator {
 
     private record Placed(PodGang gang, PodRole role) {}
 
-    private Optional<Placed> placed(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
+    /** Where a pod goes (null: nowhere) and, when nowhere, what its gang said about it. */
+    private record Placing(Placed placed, List<Finding> notes) {
+        static final Placing NOWHERE = new Placing(null, List.of());
+    }
+
+    private Placing placing(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
         try {
             return place(pod, tiers, snapshot(lookup));
         } catch (RuntimeException e) {
             // an unreadable workload is reported by the reconciler; admission must not fail on it
-            return Optional.empty();
+            return Placing.NOWHERE;
         }
     }
 
-    private Optional<Placed> place(Pod pod, TierCatalog tiers, Snapshot snapshot) {
+    private Placing place(Pod pod, TierCatalog tiers, Snapshot snapshot) {
         Optional<PodOrigin> origin = adapters.originOf(pod, snapshot);
         if (origin.isEmpty()) {
-            return Optional.empty();
+            return Placing.NOWHERE;
         }
         Optional<GangScope> scope = snapshot.scopeOf(origin.get().workload());
         if (scope.isEmpty()) {
-            return Optional.empty();
+            return Placing.NOWHERE;
         }
         Optional<Gang> gang =
                 adapters.of(scope.get()).gangOf(scope.get(), origin.get().identity(), snapshot);
         if (gang.isEmpty()) {
-            return Optional.empty();
+            return Placing.NOWHERE;
         }
         QueueAccess queues = QueueAccess.of(
                 scope.get().namespace(),
@@ -506,7 +535,11 @@ public final class WorkloadTranslator {
         Judged judged = judge(
                 scope.get(), gang.get(), tiers, queues, snapshot, origin.get().identity());
         if (judged.plans().isEmpty()) {
-            return Optional.empty();
+            return new Placing(
+                    null,
+                    judged.findings().stream()
+                            .filter(f -> POD_NOTES.contains(f.reason()))
+                            .toList());
         }
         GangPlan plan = judged.plans().get(0);
         PodRole role = plan.roleOf(origin.get().identity()).orElseThrow();
@@ -514,9 +547,9 @@ public final class WorkloadTranslator {
         // since the link can only be made at creation (an untied pod would run outside the gang for good)
         String namespace = Objects.requireNonNullElse(pod.getMetadata().getNamespace(), "");
         if (judged.refused() && !judged.waitingForTiers() && !kept(snapshot, namespace, plan.name())) {
-            return Optional.empty();
+            return Placing.NOWHERE;
         }
-        return Optional.of(new Placed(new PodGang(scope.get(), plan.name()), role));
+        return new Placing(new Placed(new PodGang(scope.get(), plan.name()), role), List.of());
     }
 
     /**

@@ -118,4 +118,32 @@ class UntiedPodsTest {
         assertThat(UntiedPods.findings(refused, List.of(new PodTie("web-abc12-a", null, "tb-deploy-web"))))
                 .isEmpty();
     }
+
+    @Test
+    void podsInAKubernetesGangOfTheirOwnAreNotUntiedButSaidOnTheWorkload() {
+        ScopeResult result = translation(objects(Map.of("topobridge.io/highest-tier", "2")));
+        List<PodTie> pods = List.of(
+                new PodTie("web-abc12-a", null, "tb-deploy-web", "spec.schedulingGroup (PodGroup \"web-0\")"),
+                new PodTie("web-abc12-b", null, "tb-deploy-web", "spec.schedulingGroup (PodGroup \"web-0\")"),
+                new PodTie("web-abc12-c", "tb-deploy-web", "tb-deploy-web"));
+        assertThat(UntiedPods.findings(result, pods)).singleElement().satisfies(f -> {
+            assertThat(f.reason()).isEqualTo(WorkloadReason.PODS_IN_NATIVE_GANG);
+            assertThat(f.severity()).isEqualTo(Severity.WARNING);
+            assertThat(f.key()).isEqualTo("tb-deploy-web");
+            assertThat(f.message())
+                    .contains("2 pods are in a Kubernetes gang of their own")
+                    .contains("web-abc12-a (spec.schedulingGroup (PodGroup \"web-0\"))")
+                    .contains("out of gang tb-deploy-web");
+        });
+        // one untied next to them is still untied
+        List<PodTie> mixed = new ArrayList<>(pods);
+        mixed.add(new PodTie("web-abc12-d", null, "tb-deploy-web"));
+        assertThat(UntiedPods.findings(result, mixed))
+                .extracting(Finding::reason)
+                .containsExactlyInAnyOrder(WorkloadReason.PODS_IN_NATIVE_GANG, WorkloadReason.UNTIED_PODS);
+        assertThat(UntiedPods.findings(result, mixed))
+                .filteredOn(f -> f.reason() == WorkloadReason.UNTIED_PODS)
+                .singleElement()
+                .satisfies(f -> assertThat(f.message()).startsWith("Deployment/ns/web: 1 pod runs outside"));
+    }
 }

@@ -3,6 +3,7 @@ package io.topobridge.core.workload.gang;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -67,6 +68,30 @@ class PodGroupNamesTest {
     }
 
     @Test
+    void hashIdentityGroupsAreNamedAfterTheLwsAndTheirGroupKey() {
+        String key = "3f786850e387550fdab836ed7e6dc881de23001b";
+        assertThat(PodGroupNames.leaderWorkerSetGroup("vllm", key)).isEqualTo("tb-lwsh-vllm-" + key);
+        // a long LWS name is cut and hashed, the key kept whole
+        String longName = PodGroupNames.leaderWorkerSetGroup("deepseek-r1-decode-" + "x".repeat(60), key);
+        assertThat(longName)
+                .hasSize(63)
+                .matches(DNS_LABEL)
+                .startsWith("tb-lwsh-")
+                .endsWith("-" + key);
+        // a key set by hand (LWS keeps one a pod template gives) that is no plain key: hashed, after a double dash
+        for (String odd : List.of("Group.A", "g_1", "k".repeat(41), "A".repeat(63))) {
+            String name = PodGroupNames.leaderWorkerSetGroup("vllm", odd);
+            assertThat(name)
+                    .as(odd)
+                    .matches(DNS_LABEL)
+                    .hasSizeLessThanOrEqualTo(63)
+                    .matches("tb-lwsh-vllm--[0-9a-f]{8}");
+        }
+        assertThat(PodGroupNames.leaderWorkerSetGroup("vllm", "Group.A"))
+                .isNotEqualTo(PodGroupNames.leaderWorkerSetGroup("vllm", "group-a"));
+    }
+
+    @Test
     void aNameThatLooksHashedNoLongerEqualsTheChangedNameItCopies() {
         String dotted = PodGroupNames.deployment("web.prod");
         String copy = dotted.substring("tb-deploy-".length());
@@ -102,11 +127,30 @@ class PodGroupNamesTest {
             names.put("rs " + input, PodGroupNames.roleSet(input));
             names.put("ps " + input, PodGroupNames.podSet(input));
             names.put("lws " + input + "#" + index, PodGroupNames.leaderWorkerSet(input, index));
+            String lws = PodGroupNames.leaderWorkerSet(input, index);
             names.put("ds " + input + "#" + index, PodGroupNames.disaggregatedSet(input, index));
+            // Hash-identity groups: LWS's own 40-hex keys, short plain keys (an index-like key too), keys set by hand
+            // that are no plain key, and keys copied from the tail of another group's name
+            String hexKey = PodGroupNames.hash(input)
+                    + PodGroupNames.hash(input + "1")
+                    + PodGroupNames.hash(input + "2")
+                    + PodGroupNames.hash(input + "3")
+                    + PodGroupNames.hash(input + "4");
+            String oddKey = random.nextBoolean() ? input.toUpperCase() : input + "_" + index;
+            names.put("lwsh " + input + "#" + hexKey, PodGroupNames.leaderWorkerSetGroup(input, hexKey));
+            names.put("lwsh " + input + "#" + index, PodGroupNames.leaderWorkerSetGroup(input, String.valueOf(index)));
+            names.put("lwsh " + input + "#" + oddKey, PodGroupNames.leaderWorkerSetGroup(input, oddKey));
+            String hashed = PodGroupNames.leaderWorkerSetGroup(input, oddKey);
+            String copiedKey = hashed.substring(hashed.lastIndexOf('-') + 1);
+            names.put("lwsh " + input + "#" + copiedKey, PodGroupNames.leaderWorkerSetGroup(input, copiedKey));
+            String lwsTail = lws.substring(7);
+            names.put(
+                    "lwsh " + lwsTail.substring(0, Math.max(1, lwsTail.lastIndexOf('-'))) + "#" + index,
+                    PodGroupNames.leaderWorkerSetGroup(
+                            lwsTail.substring(0, Math.max(1, lwsTail.lastIndexOf('-'))), String.valueOf(index)));
             // the copy: a workload named after the tail of another's changed PodGroup name
             String deploy = PodGroupNames.deployment(input);
             names.put("deploy " + deploy.substring(10), PodGroupNames.deployment(deploy.substring(10)));
-            String lws = PodGroupNames.leaderWorkerSet(input, index);
             String tail = lws.substring(7, lws.lastIndexOf('-'));
             names.put("lws " + tail + "#" + index, PodGroupNames.leaderWorkerSet(tail, index));
             names.forEach((key, name) -> {
