@@ -3,8 +3,8 @@ package io.topobridge;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
-import io.topobridge.cli.CliMode;
 import io.topobridge.cli.TopobridgeCommand;
+import io.topobridge.config.CliMode;
 import jakarta.inject.Inject;
 import picocli.CommandLine;
 

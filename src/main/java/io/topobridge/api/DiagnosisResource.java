@@ -1,11 +1,11 @@
 package io.topobridge.api;
 
+import io.topobridge.cache.ClusterView;
 import io.topobridge.core.diagnosis.Capacity;
 import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.core.diagnosis.Explanation;
 import io.topobridge.core.diagnosis.TopologyPicture;
 import io.topobridge.core.finding.UserText;
-import io.topobridge.diagnosis.ClusterView;
 import io.topobridge.diagnosis.DoctorService;
 import io.topobridge.diagnosis.Gangs;
 import jakarta.ws.rs.GET;

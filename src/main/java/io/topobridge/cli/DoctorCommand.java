@@ -2,10 +2,10 @@ package io.topobridge.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.topobridge.config.SettingsProducer;
 import io.topobridge.core.diagnosis.Doctor;
 import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.diagnosis.DoctorGatherer;
+import io.topobridge.wiring.SettingsProducer;
 import jakarta.inject.Inject;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

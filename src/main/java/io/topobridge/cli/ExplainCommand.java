@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.topobridge.cache.ClusterView;
 import io.topobridge.core.diagnosis.Capacity;
 import io.topobridge.core.diagnosis.Explain;
 import io.topobridge.core.diagnosis.Explanation;
@@ -13,7 +14,6 @@ import io.topobridge.core.diagnosis.NodeView;
 import io.topobridge.core.diagnosis.PodView;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.gang.PodGroupBuilder;
-import io.topobridge.diagnosis.ClusterView;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
 import jakarta.inject.Inject;
@@ -56,7 +56,7 @@ public class ExplainCommand implements Callable<Integer> {
     KubernetesClient client;
 
     @Inject
-    io.topobridge.config.SettingsProducer settings;
+    io.topobridge.wiring.SettingsProducer settings;
 
     @Parameters(index = "0", paramLabel = "NAMESPACE/NAME", description = "the PodGroup or workload")
     String target;

@@ -2,7 +2,6 @@ package io.topobridge.cli;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.topobridge.config.SettingsProducer;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.render.Renderer;
@@ -10,6 +9,7 @@ import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.manifest.YamlPrinter;
 import io.topobridge.volcano.VolcanoObjects;
+import io.topobridge.wiring.SettingsProducer;
 import jakarta.inject.Inject;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

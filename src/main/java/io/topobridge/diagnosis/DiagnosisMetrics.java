@@ -3,6 +3,7 @@ package io.topobridge.diagnosis;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
+import io.topobridge.cache.ClusterView;
 import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.diagnosis.Capacity;
 import io.topobridge.core.diagnosis.DoctorCheck;

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.topobridge.cache.ClusterView;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.diagnosis.DoctorInputs;

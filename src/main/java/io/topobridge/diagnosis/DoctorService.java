@@ -2,9 +2,10 @@ package io.topobridge.diagnosis;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.topobridge.cache.ClusterView;
+import io.topobridge.cache.NodeCache;
+import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.controller.KindRegistry;
-import io.topobridge.controller.topology.NodeCache;
-import io.topobridge.controller.workload.WorkloadCaches;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.diagnosis.Doctor;

@@ -1,5 +1,6 @@
 package io.topobridge.diagnosis;
 
+import io.topobridge.cache.ClusterView;
 import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.diagnosis.Capacity;
 import io.topobridge.core.diagnosis.DoctorCheck;

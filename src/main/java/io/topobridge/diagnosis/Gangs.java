@@ -1,7 +1,8 @@
 package io.topobridge.diagnosis;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.topobridge.controller.workload.WorkloadCaches;
+import io.topobridge.cache.ClusterView;
+import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.diagnosis.Capacity;
 import io.topobridge.core.diagnosis.Explain;

@@ -57,6 +57,30 @@ class CoreLayersTest {
                 .check(classes);
     }
 
+    /** Every package of the whole tree is one slice. */
+    private static final SliceAssignment ALL_PACKAGES = new SliceAssignment() {
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+            String pkg = javaClass.getPackageName();
+            return pkg.startsWith("io.topobridge") ? SliceIdentifier.of(pkg) : SliceIdentifier.ignore();
+        }
+
+        @Override
+        public String getDescription() {
+            return "packages of io.topobridge";
+        }
+    };
+
+    @Test
+    void everyPackageIsFreeOfCycles() {
+        slices().assignedFrom(ALL_PACKAGES)
+                .should()
+                .beFreeOfCycles()
+                .because("the edges (controllers, webhooks, CLI, configuration, caches) depend on each other in one"
+                        + " direction only, as the core's packages do")
+                .check(classes);
+    }
+
     @Test
     void coreUsesNoClientBoundVolcanoType() {
         noClasses()

@@ -4,6 +4,8 @@ import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.EnvConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import io.topobridge.wiring.ConfigValidator;
+import io.topobridge.wiring.SettingsProducer;
 import java.time.Duration;
 import java.util.Map;
 

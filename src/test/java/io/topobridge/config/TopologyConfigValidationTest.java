@@ -9,6 +9,8 @@ import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import io.topobridge.wiring.ConfigValidator;
+import io.topobridge.wiring.SettingsProducer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Stream;

@@ -23,7 +23,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
-import io.topobridge.controller.workload.WorkloadCaches;
+import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.ControllersSimulation;

@@ -1,6 +1,6 @@
 package io.topobridge.webhook;
 
-import io.topobridge.controller.workload.TierSource;
+import io.topobridge.cache.TierSource;
 import io.topobridge.core.topology.TierCatalog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;

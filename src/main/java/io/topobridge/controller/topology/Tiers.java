@@ -1,6 +1,6 @@
 package io.topobridge.controller.topology;
 
-import io.topobridge.controller.workload.TierSource;
+import io.topobridge.cache.TierSource;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.topology.TopologySettings;
 import jakarta.enterprise.context.ApplicationScoped;

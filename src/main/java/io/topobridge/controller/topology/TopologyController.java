@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.topobridge.apply.Applier;
+import io.topobridge.cache.NodeCache;
+import io.topobridge.cache.NodeMetadata;
 import io.topobridge.controller.Debouncer;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.controller.ProcessPart;

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.Topobridge;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;

@@ -2,6 +2,9 @@ package io.topobridge.controller.workload;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.topobridge.cache.ClusterView;
+import io.topobridge.cache.TierSource;
+import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.diagnosis.Achieved;
 import io.topobridge.core.diagnosis.Forest;
 import io.topobridge.core.finding.UserText;
@@ -9,7 +12,6 @@ import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.reconcile.PassFacts;
 import io.topobridge.core.workload.reconcile.Placements;
 import io.topobridge.core.workload.resources.Quantities;
-import io.topobridge.diagnosis.ClusterView;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
 import java.math.BigDecimal;

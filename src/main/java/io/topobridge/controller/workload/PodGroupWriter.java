@@ -2,6 +2,7 @@ package io.topobridge.controller.workload;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.apply.Applier;
+import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.UserText;

@@ -2,6 +2,7 @@ package io.topobridge.controller.workload;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.GangScope;

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.topobridge.apply.Applier;
+import io.topobridge.cache.NodeCache;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.topology.TopologySettings;

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
 import io.topobridge.volcano.model.PodGroupSpec;

@@ -12,14 +12,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Mock-cluster helpers for the workload controller tests: the project's own workload CRDs, a KindRegistry. */
-final class TestClusters {
+public final class TestClusters {
 
-    static final Path CRDS = Path.of("examples/crds");
+    public static final Path CRDS = Path.of("examples/crds");
 
     private TestClusters() {}
 
     /** Installs one of {@code examples/crds} and tells the registry, as CRD discovery would. */
-    static void installCrd(MockCluster cluster, KindRegistry registry, String crdName) {
+    public static void installCrd(MockCluster cluster, KindRegistry registry, String crdName) {
         try (InputStream in = Files.newInputStream(CRDS.resolve(crdName + ".yaml"))) {
             CustomResourceDefinition crd = cluster.client()
                     .apiextensions()
@@ -35,7 +35,7 @@ final class TestClusters {
     }
 
     /** A registry that knows Volcano's CRDs are installed (the mock has them). */
-    static KindRegistry registryWithVolcano(MockCluster cluster) {
+    public static KindRegistry registryWithVolcano(MockCluster cluster) {
         return registryWith(
                 cluster,
                 "podgroups.scheduling.volcano.sh",
@@ -44,7 +44,7 @@ final class TestClusters {
     }
 
     /** A registry that has seen the named CRDs as the mock holds them, and no other. */
-    static KindRegistry registryWith(MockCluster cluster, String... crdNames) {
+    public static KindRegistry registryWith(MockCluster cluster, String... crdNames) {
         var registry = new KindRegistry(cluster.client());
         for (String name : crdNames) {
             seen(cluster, registry, name);
@@ -53,7 +53,7 @@ final class TestClusters {
     }
 
     /** Tells the registry the CRD {@code crdName} as the mock holds it, as CRD discovery would. */
-    static void seen(MockCluster cluster, KindRegistry registry, String crdName) {
+    public static void seen(MockCluster cluster, KindRegistry registry, String crdName) {
         registry.update(
                 crdName,
                 cluster.client()
@@ -64,7 +64,7 @@ final class TestClusters {
                         .get());
     }
 
-    static <T extends HasMetadata> T create(MockCluster cluster, T object) {
+    public static <T extends HasMetadata> T create(MockCluster cluster, T object) {
         return cluster.client().resource(object).create();
     }
 }

@@ -3,6 +3,8 @@ package io.topobridge.controller.workload;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.topobridge.apply.Applier;
+import io.topobridge.cache.TierSource;
+import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadSettings;
@@ -23,8 +25,8 @@ final class Wiring {
 
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     final WorkloadCaches lookup;
-    final io.topobridge.controller.topology.NodeCache nodes;
-    final io.topobridge.diagnosis.ClusterView view;
+    final io.topobridge.cache.NodeCache nodes;
+    final io.topobridge.cache.ClusterView view;
     final Applier applier;
     final EventRecorder events;
     final FindingsRegistry findings;
@@ -109,8 +111,8 @@ final class Wiring {
                 tierListener = listener;
             }
         };
-        this.nodes = new io.topobridge.controller.topology.NodeCache(client);
-        this.view = new io.topobridge.diagnosis.ClusterView(client, nodes, lookup, kinds);
+        this.nodes = new io.topobridge.cache.NodeCache(client);
+        this.view = new io.topobridge.cache.ClusterView(client, nodes, lookup, kinds);
         this.controller = new WorkloadController(
                 lookup,
                 view,

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.testing.MockApiServer;
 import io.topobridge.volcano.PodGroup;

@@ -1,4 +1,4 @@
-package io.topobridge.controller.topology;
+package io.topobridge.cache;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;

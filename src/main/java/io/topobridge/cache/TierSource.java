@@ -1,4 +1,4 @@
-package io.topobridge.controller.workload;
+package io.topobridge.cache;
 
 import io.topobridge.core.topology.TierCatalog;
 import java.util.function.Consumer;

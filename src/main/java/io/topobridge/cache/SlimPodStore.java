@@ -1,4 +1,4 @@
-package io.topobridge.diagnosis;
+package io.topobridge.cache;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;

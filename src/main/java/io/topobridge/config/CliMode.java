@@ -1,4 +1,4 @@
-package io.topobridge.cli;
+package io.topobridge.config;
 
 import java.util.Set;
 

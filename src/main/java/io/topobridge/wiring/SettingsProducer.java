@@ -1,6 +1,7 @@
-package io.topobridge.config;
+package io.topobridge.wiring;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.topobridge.config.TopobridgeConfig;
 import io.topobridge.controller.ControllerLifecycle;
 import io.topobridge.controller.topology.TopologyController;
 import io.topobridge.controller.workload.WorkloadController;
@@ -31,7 +32,7 @@ public class SettingsProducer {
 
     @Produces
     @Singleton
-    TopologySettings topology() {
+    public TopologySettings topology() {
         return topology(null, null);
     }
 
@@ -100,13 +101,13 @@ public class SettingsProducer {
 
     @Produces
     @Singleton
-    WebhookSettings webhook(KubernetesClient client) {
+    public WebhookSettings webhook(KubernetesClient client) {
         return webhook(Objects.requireNonNullElse(client.getNamespace(), "default"));
     }
 
     @Produces
     @Singleton
-    TopologyController.Options topologyController() {
+    public TopologyController.Options topologyController() {
         var topology = config.topology();
         var volcano = config.volcano();
         return new TopologyController.Options(
@@ -122,7 +123,7 @@ public class SettingsProducer {
 
     @Produces
     @Singleton
-    WorkloadController.Options workloadController() {
+    public WorkloadController.Options workloadController() {
         var workloads = config.workloads();
         return new WorkloadController.Options(
                 workloads.enabled(),
@@ -183,7 +184,7 @@ public class SettingsProducer {
 
     @Produces
     @Singleton
-    ControllerLifecycle.Election election() {
+    public ControllerLifecycle.Election election() {
         var le = config.leaderElection();
         return new ControllerLifecycle.Election(
                 le.enabled(),
@@ -195,7 +196,7 @@ public class SettingsProducer {
     }
 
     /** Maps every setting, so that a bad value is refused at start-up rather than when first used. */
-    void mapAll() {
+    public void mapAll() {
         topology();
         workloads();
         reservations();

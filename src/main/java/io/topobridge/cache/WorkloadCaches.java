@@ -1,4 +1,4 @@
-package io.topobridge.controller.workload;
+package io.topobridge.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;

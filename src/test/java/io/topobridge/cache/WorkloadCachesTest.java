@@ -1,4 +1,4 @@
-package io.topobridge.controller.workload;
+package io.topobridge.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.topobridge.controller.KindRegistry;
+import io.topobridge.controller.workload.TestClusters;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.devcluster.MockCluster;
 import io.topobridge.volcano.PodGroup;

@@ -1,8 +1,8 @@
-package io.topobridge.config;
+package io.topobridge.wiring;
 
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
-import io.topobridge.cli.CliMode;
+import io.topobridge.config.CliMode;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;

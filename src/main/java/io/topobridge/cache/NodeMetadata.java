@@ -1,4 +1,4 @@
-package io.topobridge.controller.topology;
+package io.topobridge.cache;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;

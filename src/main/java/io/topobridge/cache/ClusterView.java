@@ -1,4 +1,4 @@
-package io.topobridge.diagnosis;
+package io.topobridge.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -9,9 +9,6 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.controller.ProcessPart;
-import io.topobridge.controller.topology.NodeCache;
-import io.topobridge.controller.topology.NodeMetadata;
-import io.topobridge.controller.workload.WorkloadCaches;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.diagnosis.Amounts;
 import io.topobridge.core.diagnosis.Capacity;
@@ -122,21 +119,19 @@ public class ClusterView implements ProcessPart {
         started = true;
         nodes.addHandler(new ResourceEventHandler<>() {
             @Override
-            public void onAdd(io.topobridge.controller.topology.NodeMetadata obj) {
+            public void onAdd(io.topobridge.cache.NodeMetadata obj) {
                 topologyChanged();
             }
 
             @Override
-            public void onUpdate(
-                    io.topobridge.controller.topology.NodeMetadata before,
-                    io.topobridge.controller.topology.NodeMetadata after) {
+            public void onUpdate(io.topobridge.cache.NodeMetadata before, io.topobridge.cache.NodeMetadata after) {
                 if (NodeCache.roomChanged(before, after)) {
                     topologyChanged();
                 }
             }
 
             @Override
-            public void onDelete(io.topobridge.controller.topology.NodeMetadata obj, boolean unknown) {
+            public void onDelete(io.topobridge.cache.NodeMetadata obj, boolean unknown) {
                 topologyChanged();
             }
         });

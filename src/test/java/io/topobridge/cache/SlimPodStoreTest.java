@@ -1,4 +1,4 @@
-package io.topobridge.diagnosis;
+package io.topobridge.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.topobridge.controller.topology;
+package io.topobridge.cache;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;

@@ -1,4 +1,4 @@
-package io.topobridge.controller.topology;
+package io.topobridge.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
