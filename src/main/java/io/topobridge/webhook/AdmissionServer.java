@@ -68,6 +68,9 @@ public class AdmissionServer implements ProcessPart {
     private volatile ScheduledExecutorService scheduler;
     private volatile boolean ready;
     private volatile Set<String> servedPaths = Set.of();
+    /** The least time each warm-up review is given, whatever the API server's own timeout. */
+    static final int WARM_UP_TIMEOUT_SECONDS = 10;
+
     private volatile long warmUpMillis = -1;
     private volatile Map<String, Long> warmUpAnswers = Map.of();
     private volatile String lastError;
@@ -206,7 +209,9 @@ public class AdmissionServer implements ProcessPart {
         Map<String, Long> answers = server.warmUp(
                 webhook.host(),
                 WarmUpReviews.forPaths(new ObjectMapper(), servedPaths),
-                Duration.ofSeconds(webhook.timeoutSeconds()));
+                // nothing waits on the warm-up but the registration: a slow first answer (a loaded node, a cold JIT)
+                // is still worth paying here rather than in the API server's first reviews
+                Duration.ofSeconds(Math.max(WARM_UP_TIMEOUT_SECONDS, webhook.timeoutSeconds())));
         warmUpMillis = (System.nanoTime() - start) / 1_000_000;
         warmUpAnswers = Map.copyOf(answers);
         if (answers.values().stream().anyMatch(ms -> ms < 0)) {
