@@ -1,5 +1,7 @@
 package io.topobridge.controller.workload;
 
+import static io.topobridge.volcano.model.NetworkTopologySpec.ModeEnum.HARD;
+import static io.topobridge.volcano.model.NetworkTopologySpec.ModeEnum.SOFT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -313,8 +315,8 @@ class WorkloadControllerTest {
                 .isEmpty();
     }
 
-    @Test
-    void anAutoGangWithoutRoomWaitsHardThenTurnsSoftWhenTheWaitIsOverWithNoEventToWakeIt() {
+    /** Four nodes with 1 of 4 GPUs free each, HyperNodes over them, and the controller waiting {@code wait}. */
+    private void startWithoutRoom(Duration wait) {
         for (String n : List.of("n1", "n2", "n3", "n4")) {
             node(n);
             // 3 of the node's 4 GPUs taken: no NVLink partition (two nodes) has room for 4 GPUs
@@ -341,41 +343,55 @@ class WorkloadControllerTest {
                 Fixtures.TIERS,
                 Wiring.DEFAULTS,
                 null,
-                io.topobridge.core.workload.WorkloadSettings.defaults().withAutoWaitForRoom(Duration.ofSeconds(3)));
+                io.topobridge.core.workload.WorkloadSettings.defaults().withAutoWaitForRoom(wait));
         wiring.controller.start();
         await().atMost(WAIT).until(wiring.controller::ready);
         cluster.dispatcher().clearLog();
+    }
 
+    private io.topobridge.volcano.model.NetworkTopologySpec.ModeEnum mode() {
+        return podGroup("tb-deploy-vllm").getSpec().getNetworkTopology().getMode();
+    }
+
+    @Test
+    void anAutoGangWithoutRoomIsHardUntilItsWaitIsOverOnTheControllersClock() {
+        startWithoutRoom(Duration.ofMinutes(10));
         // 2 pods of 2 GPUs: one NVLink partition holds them when empty, none has room today
         apply(deployment(2, "topobridge.io/highest-tier: auto", "team: a"));
         await().atMost(WAIT).until(() -> chosenTier() != null);
-        long created = System.nanoTime();
+        settle();
         assertThat(podGroup("tb-deploy-vllm").getSpec().getNetworkTopology().getHighestTierAllowed())
                 .isEqualTo(1);
-        assertThat(podGroup("tb-deploy-vllm").getSpec().getNetworkTopology().getMode())
-                .as("hard while it waits for room")
-                .isEqualTo(io.topobridge.volcano.model.NetworkTopologySpec.ModeEnum.HARD);
+        wiring.clock.advance(Duration.ofMinutes(9));
+        resyncAndSettle();
+        assertThat(mode()).as("hard while it waits for room: 9 of 10 minutes").isEqualTo(HARD);
+        assertThat(podGroupWrites()).as("the create only").hasSize(1);
 
-        await().atMost(WAIT)
-                .until(() -> podGroup("tb-deploy-vllm")
-                                .getSpec()
-                                .getNetworkTopology()
-                                .getMode()
-                        == io.topobridge.volcano.model.NetworkTopologySpec.ModeEnum.SOFT);
-        long softAfter = Duration.ofNanos(System.nanoTime() - created).toMillis();
-        assertThat(softAfter)
-                .as("soft once the PodGroup is 3 s old (its creation time has whole seconds)")
-                .isGreaterThanOrEqualTo(1_500);
-        settle();
-        assertThat(podGroupWrites())
-                .as("the create, then the mode when the wait is over")
-                .hasSize(2);
+        wiring.clock.advance(Duration.ofMinutes(1).plusSeconds(2));
+        resyncAndSettle();
+        assertThat(mode()).as("soft once the wait is over").isEqualTo(SOFT);
+        assertThat(podGroupWrites()).as("the create, then the mode").hasSize(2);
 
         cluster.dispatcher().clearLog();
         resyncAndSettle();
         assertThat(podGroupWrites())
                 .as("a resync after the wait writes nothing")
                 .isEmpty();
+    }
+
+    @Test
+    void anAutoGangWithoutRoomTurnsSoftWhenTheWaitIsOverWithNoEventToWakeIt() {
+        startWithoutRoom(Duration.ofSeconds(3));
+        apply(deployment(2, "topobridge.io/highest-tier: auto", "team: a"));
+        await().atMost(WAIT).until(() -> chosenTier() != null);
+        long fullPasses = wiring.controller.fullPasses();
+        // nothing changes in the cluster and no resync is asked for: the controller's own requeue turns it soft
+        await().atMost(WAIT).until(() -> mode() == SOFT);
+        assertThat(wiring.controller.fullPasses()).as("no full pass woke it").isEqualTo(fullPasses);
+        settle();
+        assertThat(podGroupWrites())
+                .as("the create, then the mode when the wait is over")
+                .hasSize(2);
     }
 
     @Test
