@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.topobridge.config.TopobridgeConfig;
 import io.topobridge.controller.ControllerLifecycle;
 import io.topobridge.controller.topology.TopologyController;
-import io.topobridge.controller.workload.WorkloadController;
+import io.topobridge.controller.workload.WorkloadControllerOptions;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.topology.TopologySettings;
@@ -123,9 +123,9 @@ public class SettingsProducer {
 
     @Produces
     @Singleton
-    public WorkloadController.Options workloadController() {
+    public WorkloadControllerOptions workloadController() {
         var workloads = config.workloads();
-        return new WorkloadController.Options(
+        return new WorkloadControllerOptions(
                 workloads.enabled(),
                 workloads.debounce(),
                 workloads.maxDelay(),

@@ -34,7 +34,6 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Executors;
@@ -60,58 +59,11 @@ public class WorkloadController implements ProcessPart {
     /** How long after start a gang naming a tier waits for the first topology pass before "tiers unknown" is news. */
     static final Duration TIERS_GRACE = Duration.ofSeconds(30);
 
-    /**
-     * What the controller needs from configuration: timing, and the namespace and group rules it hands the
-     * reconciler ({@link ReconcileSettings}).
-     */
-    public record Options(
-            boolean enabled,
-            Duration debounce,
-            Duration maxDelay,
-            Duration resync,
-            boolean requireNamespaceOptIn,
-            String namespaceLabel,
-            Duration groupAssembly) {
-        public Options {
-            Objects.requireNonNull(debounce, "debounce");
-            Objects.requireNonNull(maxDelay, "maxDelay");
-            Objects.requireNonNull(resync, "resync");
-            Objects.requireNonNull(namespaceLabel, "namespaceLabel");
-            Objects.requireNonNull(groupAssembly, "groupAssembly");
-            if (groupAssembly.isNegative()) {
-                throw new IllegalArgumentException(
-                        "topobridge.workloads.group-assembly=" + groupAssembly + ": must not be negative");
-            }
-        }
-
-        /** Without a wait for a group's members. */
-        public Options(
-                boolean enabled,
-                Duration debounce,
-                Duration maxDelay,
-                Duration resync,
-                boolean requireNamespaceOptIn,
-                String namespaceLabel) {
-            this(enabled, debounce, maxDelay, resync, requireNamespaceOptIn, namespaceLabel, Duration.ZERO);
-        }
-    }
-
-    /** What a batch asks for: one gang scope, or every scope. */
-    sealed interface Due permits All, Scope {}
-
-    /** Every scope there is. */
-    record All() implements Due {}
-
-    /** One gang scope. */
-    record Scope(GangScope scope) implements Due {}
-
-    static final Due ALL = new All();
-
     private final WorkloadCaches lookup;
     private final FindingsRegistry findings;
     private final TierSource tiers;
     private final KindRegistry kinds;
-    private final Options options;
+    private final WorkloadControllerOptions options;
     private final ScopeReconciler reconciler;
     private final ClusterView view;
     private final Clock clock;
@@ -144,7 +96,7 @@ public class WorkloadController implements ProcessPart {
             FindingsRegistry findings,
             TierSource tiers,
             KindRegistry kinds,
-            Options options,
+            WorkloadControllerOptions options,
             WorkloadSettings settings,
             Reservations.Settings reservations) {
         this(lookup, view, applier, findings, tiers, kinds, options, settings, reservations, Clock.systemUTC());
@@ -158,7 +110,7 @@ public class WorkloadController implements ProcessPart {
             FindingsRegistry findings,
             TierSource tiers,
             KindRegistry kinds,
-            Options options,
+            WorkloadControllerOptions options,
             WorkloadSettings settings,
             Reservations.Settings reservations,
             Clock clock) {
@@ -198,7 +150,7 @@ public class WorkloadController implements ProcessPart {
         startedAt = System.nanoTime();
         debouncer = new Debouncer<>("workloads", options.debounce(), options.maxDelay(), this::work);
         ScopeRouter router = new ScopeRouter(
-                lookup, reconciler.translator(), tiers::current, this::submit, () -> debouncer.submit(ALL));
+                lookup, reconciler.translator(), tiers::current, this::submit, () -> debouncer.submit(Due.ALL));
         lookup.addListener(change -> {
             if (CacheChanges.matters(change)) {
                 router.changed(change, heldForRoom);
@@ -209,14 +161,14 @@ public class WorkloadController implements ProcessPart {
         view.addPodListener(router::pod);
         view.addNodeListener(() -> {
             if (heldForCluster) {
-                debouncer.submit(ALL);
+                debouncer.submit(Due.ALL);
             }
         });
         view.start();
-        tiers.addListener(catalog -> debouncer.submit(ALL));
+        tiers.addListener(catalog -> debouncer.submit(Due.ALL));
         // highest-tier: auto chooses from the domains' sizes: a rack added or removed may change the choice
-        view.addTopologyListener(() -> debouncer.submit(ALL));
-        kinds.addListener(change -> debouncer.submit(ALL));
+        view.addTopologyListener(() -> debouncer.submit(Due.ALL));
+        kinds.addListener(change -> debouncer.submit(Due.ALL));
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "topobridge-workloads-resync");
             t.setDaemon(true);
@@ -225,12 +177,12 @@ public class WorkloadController implements ProcessPart {
         // the first full pass waits for the caches' initial lists, so nothing is deleted for want of a read
         timer.scheduleWithFixedDelay(this::firstPassWhenSynced, 0, 100, TimeUnit.MILLISECONDS);
         // tiers that never settle (nodes cannot be listed) are reported once the grace is over
-        timer.schedule(() -> debouncer.submit(ALL), TIERS_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        timer.schedule(() -> debouncer.submit(Due.ALL), TIERS_GRACE.toMillis(), TimeUnit.MILLISECONDS);
         long resync = Math.max(1000, options.resync().toMillis());
         timer.scheduleWithFixedDelay(
                 () -> {
                     if (ready) {
-                        debouncer.submit(ALL);
+                        debouncer.submit(Due.ALL);
                     }
                 },
                 resync,
@@ -241,7 +193,7 @@ public class WorkloadController implements ProcessPart {
     private void firstPassWhenSynced() {
         if (!firstSubmitted && lookup.synced()) {
             firstSubmitted = true;
-            debouncer.submit(ALL);
+            debouncer.submit(Due.ALL);
         }
     }
 
@@ -279,7 +231,7 @@ public class WorkloadController implements ProcessPart {
     /** Asks for a full pass now (the periodic resync does the same). */
     public void resync() {
         if (debouncer != null) {
-            debouncer.submit(ALL);
+            debouncer.submit(Due.ALL);
         }
     }
 
@@ -299,7 +251,7 @@ public class WorkloadController implements ProcessPart {
     }
 
     private void submit(GangScope scope) {
-        debouncer.submit(new Scope(scope));
+        debouncer.submit(new Due.Scope(scope));
     }
 
     /** One batch of scopes (or all of them), on the debouncer's worker thread. */
@@ -329,12 +281,12 @@ public class WorkloadController implements ProcessPart {
             return;
         }
         findings.publish(SOURCE, Set.of(crd.toString()), List.of());
-        boolean full = batch.contains(ALL);
+        boolean full = batch.contains(Due.ALL);
         List<GangScope> scopes = new ArrayList<>();
         if (full) {
             scopes.addAll(allScopes());
         } else {
-            batch.forEach(d -> scopes.add(((Scope) d).scope()));
+            batch.forEach(d -> scopes.add(((Due.Scope) d).scope()));
         }
         // the domains are computed at most once a pass, and only when a gang asks for an auto tier
         WorkloadLookup withDomains = lookup.withDomains(CachedFacts.once(view::tierDomains));

@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 final class Wiring {
 
     /** The configuration defaults ({@code topobridge.workloads.*}). */
-    static final WorkloadController.Options DEFAULTS = new WorkloadController.Options(
+    static final WorkloadControllerOptions DEFAULTS = new WorkloadControllerOptions(
             true, Duration.ofMillis(50), Duration.ofSeconds(2), Duration.ofMinutes(10), false, "topobridge.io/enabled");
 
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -65,7 +65,7 @@ final class Wiring {
 
     private Consumer<TierCatalog> tierListener = c -> {};
 
-    Wiring(KubernetesClient client, KindRegistry kinds, TierCatalog tiers, WorkloadController.Options options) {
+    Wiring(KubernetesClient client, KindRegistry kinds, TierCatalog tiers, WorkloadControllerOptions options) {
         this(client, kinds, tiers, options, null);
     }
 
@@ -73,7 +73,7 @@ final class Wiring {
             KubernetesClient client,
             KindRegistry kinds,
             TierCatalog tiers,
-            WorkloadController.Options options,
+            WorkloadControllerOptions options,
             Applier applier) {
         this(client, kinds, tiers, options, applier, WorkloadSettings.defaults());
     }
@@ -82,7 +82,7 @@ final class Wiring {
             KubernetesClient client,
             KindRegistry kinds,
             TierCatalog tiers,
-            WorkloadController.Options options,
+            WorkloadControllerOptions options,
             Applier applier,
             WorkloadSettings settings) {
         this.tiers = tiers;

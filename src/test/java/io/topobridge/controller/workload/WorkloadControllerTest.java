@@ -64,7 +64,7 @@ class WorkloadControllerTest {
         cluster.client().resource(queue).create();
     }
 
-    private void startController(WorkloadController.Options options) {
+    private void startController(WorkloadControllerOptions options) {
         wiring = new Wiring(cluster.client(), registry, Fixtures.TIERS, options);
         wiring.controller.start();
         await().atMost(WAIT).until(wiring.controller::ready);
@@ -523,7 +523,7 @@ class WorkloadControllerTest {
 
     @Test
     void aWorkloadInANamespaceThatDidNotOptInGetsAWarningAndNoPodGroup() {
-        startController(new WorkloadController.Options(
+        startController(new WorkloadControllerOptions(
                 true,
                 Duration.ofMillis(50),
                 Duration.ofSeconds(2),
@@ -743,7 +743,7 @@ class WorkloadControllerTest {
 
     @Test
     void aGroupsFirstPodGroupWaitsForTheMembersAppliedWithIt() {
-        startController(new WorkloadController.Options(
+        startController(new WorkloadControllerOptions(
                 true,
                 Duration.ofMillis(50),
                 Duration.ofSeconds(2),
@@ -807,7 +807,7 @@ class WorkloadControllerTest {
 
     @Test
     void kindInstalledLaterIsPickedUpAndNamespaceOptInIsHonoured() {
-        startController(new WorkloadController.Options(
+        startController(new WorkloadControllerOptions(
                 true,
                 Wiring.DEFAULTS.debounce(),
                 Wiring.DEFAULTS.maxDelay(),

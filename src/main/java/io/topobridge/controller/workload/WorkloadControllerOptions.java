@@ -1,0 +1,41 @@
+package io.topobridge.controller.workload;
+
+import io.topobridge.core.workload.reconcile.ReconcileSettings;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What the controller needs from configuration: timing, and the namespace and group rules it hands the
+ * reconciler ({@link ReconcileSettings}).
+ */
+public record WorkloadControllerOptions(
+        boolean enabled,
+        Duration debounce,
+        Duration maxDelay,
+        Duration resync,
+        boolean requireNamespaceOptIn,
+        String namespaceLabel,
+        Duration groupAssembly) {
+    public WorkloadControllerOptions {
+        Objects.requireNonNull(debounce, "debounce");
+        Objects.requireNonNull(maxDelay, "maxDelay");
+        Objects.requireNonNull(resync, "resync");
+        Objects.requireNonNull(namespaceLabel, "namespaceLabel");
+        Objects.requireNonNull(groupAssembly, "groupAssembly");
+        if (groupAssembly.isNegative()) {
+            throw new IllegalArgumentException(
+                    "topobridge.workloads.group-assembly=" + groupAssembly + ": must not be negative");
+        }
+    }
+
+    /** Without a wait for a group's members. */
+    public WorkloadControllerOptions(
+            boolean enabled,
+            Duration debounce,
+            Duration maxDelay,
+            Duration resync,
+            boolean requireNamespaceOptIn,
+            String namespaceLabel) {
+        this(enabled, debounce, maxDelay, resync, requireNamespaceOptIn, namespaceLabel, Duration.ZERO);
+    }
+}
