@@ -84,7 +84,10 @@ class HelmInstallE2E {
             "disaggregatedsets get",
             "stormservices get",
             "rolesets get",
-            "podsets get");
+            "podsets get",
+            // read only where AIBrix's autoscaling CRD is installed; this cluster has its orchestration CRDs only
+            "podautoscalers list",
+            "podautoscalers watch");
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

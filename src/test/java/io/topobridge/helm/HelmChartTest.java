@@ -249,7 +249,10 @@ class HelmChartTest {
             {"scheduling.volcano.sh", "queues", "watch"},
             {"apiextensions.k8s.io", "customresourcedefinitions", "watch"},
             {"", "events", "create"},
-            {"", "configmaps", "watch"}
+            {"", "configmaps", "watch"},
+            {"", "resourcequotas", "watch"},
+            {"autoscaling", "horizontalpodautoscalers", "watch"},
+            {"autoscaling.aibrix.ai", "podautoscalers", "watch"}
         }) {
             if (!allows(role, api[0], api[1], api[2])) {
                 missing.add(api[0] + "/" + api[1] + ":" + api[2]);
