@@ -61,6 +61,16 @@ app.kubernetes.io/component: controller
 {{- or .Values.leaderElection.enabled (gt (int .Values.replicaCount) 1) -}}
 {{- end -}}
 
+{{/* Namespaces the webhooks never intercept: kube-system and the release's own (the controller's pods live there). */}}
+{{- define "topobridge.excludedNamespaces" -}}
+{{- list "kube-system" .Release.Namespace | uniq | toJson -}}
+{{- end -}}
+
+{{/* Whether the chart makes the webhook certificate's Secret, empty, for the controller to fill (generate mode). */}}
+{{- define "topobridge.makesTlsSecret" -}}
+{{- and .Values.admission.enabled (not .Values.certManager.enabled) (eq .Values.admission.tls.mode "generate") -}}
+{{- end -}}
+
 {{- define "topobridge.cleanupName" -}}
 {{- printf "%s-cleanup" (include "topobridge.fullname" .) | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
@@ -120,6 +130,8 @@ list, so it finds exactly the objects this controller makes.
   value: {{ .Values.workloads.autoTierMinDomains | quote }}
 - name: TOPOBRIDGE_WORKLOADS_AUTO_WAIT_FOR_ROOM
   value: {{ .Values.workloads.autoWaitForRoom | quote }}
+- name: TOPOBRIDGE_WORKLOADS_ACCELERATOR_RESOURCES
+  value: {{ join "," .Values.workloads.acceleratorResources | quote }}
 - name: TOPOBRIDGE_WORKLOADS_GROUP_ASSEMBLY
   value: {{ .Values.workloads.groupAssembly | quote }}
 - name: TOPOBRIDGE_WORKLOADS_DEBOUNCE
@@ -130,6 +142,18 @@ list, so it finds exactly the objects this controller makes.
   value: {{ .Values.workloads.resync | quote }}
 - name: TOPOBRIDGE_DIAGNOSIS_PENDING_EVENT_AFTER
   value: {{ .Values.diagnosis.pendingEventAfter | quote }}
+- name: TOPOBRIDGE_FINDINGS_MAX_PER_OBJECT
+  value: {{ .Values.findings.maxPerObject | quote }}
+- name: TOPOBRIDGE_EVENTS_QPS
+  value: {{ .Values.events.qps | quote }}
+- name: TOPOBRIDGE_EVENTS_BURST
+  value: {{ .Values.events.burst | quote }}
+- name: TOPOBRIDGE_EVENTS_PER_OBJECT_QPS
+  value: {{ .Values.events.perObjectQps | quote }}
+- name: TOPOBRIDGE_EVENTS_PER_OBJECT_BURST
+  value: {{ .Values.events.perObjectBurst | quote }}
+- name: TOPOBRIDGE_EVENTS_QUEUE_SIZE
+  value: {{ .Values.events.queueSize | quote }}
 - name: TOPOBRIDGE_ADMISSION_ENABLED
   value: {{ .Values.admission.enabled | quote }}
 - name: TOPOBRIDGE_ADMISSION_NAMESPACE_LABEL
@@ -174,6 +198,24 @@ list, so it finds exactly the objects this controller makes.
   value: {{ .Values.admission.tls.renewBefore | quote }}
 - name: TOPOBRIDGE_ADMISSION_TLS_CHECK_INTERVAL
   value: {{ .Values.admission.tls.checkInterval | quote }}
+- name: TOPOBRIDGE_ADMISSION_LIMITS_MAX_BODY_SIZE
+  value: {{ .Values.admission.limits.maxBodySize | quote }}
+- name: TOPOBRIDGE_ADMISSION_LIMITS_MAX_JSON_DEPTH
+  value: {{ .Values.admission.limits.maxJsonDepth | int64 | quote }}
+- name: TOPOBRIDGE_ADMISSION_LIMITS_MAX_JSON_TOKENS
+  value: {{ .Values.admission.limits.maxJsonTokens | int64 | quote }}
+- name: TOPOBRIDGE_ADMISSION_LIMITS_MAX_CONCURRENT_REVIEWS
+  value: {{ .Values.admission.limits.maxConcurrentReviews | int64 | quote }}
+- name: TOPOBRIDGE_ADMISSION_LIMITS_MAX_IN_FLIGHT_BYTES
+  value: {{ .Values.admission.limits.maxInFlightBytes | quote }}
+- name: TOPOBRIDGE_HTTP_AUTH_MODE
+  value: {{ .Values.httpAuth.mode | quote }}
+- name: TOPOBRIDGE_HTTP_AUTH_ALLOW_LOOPBACK
+  value: {{ .Values.httpAuth.allowLoopback | quote }}
+- name: TOPOBRIDGE_HTTP_AUTH_CACHE_TTL
+  value: {{ .Values.httpAuth.cacheTtl | quote }}
+- name: TOPOBRIDGE_HTTP_AUTH_CACHE_SIZE
+  value: {{ .Values.httpAuth.cacheSize | int64 | quote }}
 - name: TOPOBRIDGE_VOLCANO_SCHEDULER_CONFIG_NAMESPACE
   value: {{ .Values.volcano.schedulerConfigNamespace | quote }}
 - name: TOPOBRIDGE_VOLCANO_SCHEDULER_CONFIG_NAME

@@ -1,24 +1,30 @@
 package io.topobridge.api;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.controller.ControllerLifecycle;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.controller.ProcessPart;
+import io.topobridge.controller.workload.WorkloadCaches;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
+import io.topobridge.diagnosis.ClusterView;
 import io.topobridge.findings.FindingsRegistry;
-import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Read-only REST API: what the controller manages, what it made and what it noticed. */
+/**
+ * Read-only REST API: what the controller manages, what it made and what it noticed. Everything comes from this
+ * replica's caches: a request never lists the cluster (answered 503 while a cache still has its first list to make).
+ */
 @Path("/api")
 @Produces(MediaType.APPLICATION_JSON)
 public class StatusResource {
@@ -26,14 +32,20 @@ public class StatusResource {
     private final FindingsRegistry findings;
     private final KindRegistry kinds;
     private final ControllerLifecycle lifecycle;
-    private final KubernetesClient client;
+    private final WorkloadCaches caches;
+    private final ClusterView view;
 
     public StatusResource(
-            FindingsRegistry findings, KindRegistry kinds, ControllerLifecycle lifecycle, KubernetesClient client) {
+            FindingsRegistry findings,
+            KindRegistry kinds,
+            ControllerLifecycle lifecycle,
+            WorkloadCaches caches,
+            ClusterView view) {
         this.findings = findings;
         this.kinds = kinds;
         this.lifecycle = lifecycle;
-        this.client = client;
+        this.caches = caches;
+        this.view = view;
     }
 
     /** Current findings, optionally of one source ({@code topology}, {@code workloads}, …). */
@@ -44,31 +56,54 @@ public class StatusResource {
                 .stream().map(FindingView::of).toList();
     }
 
-    /** The HyperNodes the bridge keeps (labelled with its source), as stored by the API server. */
+    /** The HyperNodes the bridge keeps (labelled with its source), as its cache holds them, by name. */
     @GET
     @Path("/hypernodes")
-    public List<HyperNode> hyperNodes() {
+    public Response hyperNodes() {
         if (!kinds.installed(VolcanoApi.HYPERNODE_CRD)) {
-            return List.of();
+            return Response.ok(List.of()).build();
         }
-        return client.resources(HyperNode.class)
-                .withLabel(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE)
-                .list()
-                .getItems();
+        return view.cachedHyperNodes()
+                .map(all -> Response.ok(all.stream()
+                                .filter(hn ->
+                                        Topobridge.SOURCE.equals(label(hn, VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL)))
+                                .sorted(BY_KEY)
+                                .toList())
+                        .build())
+                .orElseGet(() -> syncing("HyperNodes"));
     }
 
-    /** The PodGroups the bridge made (labelled as managed by it), in every namespace. */
+    /** The PodGroups the bridge made (labelled as managed by it), in every namespace, as its cache holds them. */
     @GET
     @Path("/podgroups")
-    public List<PodGroup> podGroups() {
+    public Response podGroups() {
         if (!kinds.installed(VolcanoApi.PODGROUP_CRD)) {
-            return List.of();
+            return Response.ok(List.of()).build();
         }
-        return client.resources(PodGroup.class)
-                .inAnyNamespace()
-                .withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
-                .list()
-                .getItems();
+        if (!caches.podGroupsSynced()) {
+            return syncing("PodGroups");
+        }
+        List<PodGroup> ours = caches.allPodGroups().stream()
+                .filter(pg -> Topobridge.MANAGED_BY.equals(label(pg, Topobridge.MANAGED_BY_LABEL)))
+                .sorted(BY_KEY)
+                .toList();
+        return Response.ok(ours).build();
+    }
+
+    private static final Comparator<HasMetadata> BY_KEY = Comparator.comparing(
+                    (HasMetadata o) -> String.valueOf(o.getMetadata().getNamespace()))
+            .thenComparing(o -> o.getMetadata().getName());
+
+    private static String label(HasMetadata object, String key) {
+        var labels = object.getMetadata().getLabels();
+        return labels == null ? null : labels.get(key);
+    }
+
+    private static Response syncing(String what) {
+        return Response.status(Response.Status.SERVICE_UNAVAILABLE)
+                .header("Retry-After", "2")
+                .entity(Map.of("message", "this replica is still listing " + what + " into its cache; retry shortly"))
+                .build();
     }
 
     /** Installed CRDs, managed kinds, this replica's role and the state of each part of the process. */

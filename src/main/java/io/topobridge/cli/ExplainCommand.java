@@ -18,12 +18,10 @@ import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
 import jakarta.inject.Inject;
 import java.io.PrintStream;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,6 +54,9 @@ public class ExplainCommand implements Callable<Integer> {
 
     @Inject
     KubernetesClient client;
+
+    @Inject
+    io.topobridge.config.SettingsProducer settings;
 
     @Parameters(index = "0", paramLabel = "NAMESPACE/NAME", description = "the PodGroup or workload")
     String target;
@@ -97,7 +98,7 @@ public class ExplainCommand implements Callable<Integer> {
             Forest forest = Forest.of(client.resources(HyperNode.class).list().getItems().stream()
                     .map(ClusterView::view)
                     .toList());
-            Capacity capacity = Capacity.of(nodes(), pods, forest);
+            Capacity capacity = Capacity.of(nodes(), pods, forest, settings.accelerators());
             List<Explanation> explained = new ArrayList<>();
             for (PodGroup pg : podGroups) {
                 List<PodView> own = pods.stream()
@@ -155,17 +156,7 @@ public class ExplainCommand implements Callable<Integer> {
     private List<NodeView> nodes() {
         List<NodeView> out = new ArrayList<>();
         for (var node : client.nodes().list().getItems()) {
-            Map<String, BigDecimal> allocatable = new TreeMap<>();
-            if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
-                node.getStatus()
-                        .getAllocatable()
-                        .forEach((k, v) ->
-                                allocatable.put(k, io.topobridge.core.workload.resources.Quantities.amount(v)));
-            }
-            out.add(new NodeView(
-                    node.getMetadata().getName(),
-                    node.getMetadata().getLabels(),
-                    new io.topobridge.core.diagnosis.Amounts(allocatable)));
+            out.add(NodeView.of(node));
         }
         return out;
     }

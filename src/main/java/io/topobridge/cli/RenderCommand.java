@@ -87,6 +87,7 @@ public class RenderCommand implements Callable<Integer> {
                         settings.admission(),
                         settings.reconcile(),
                         settings.reservations(),
+                        settings.accelerators(),
                         java.time.Clock.systemUTC())
                 .render(input.objects());
 

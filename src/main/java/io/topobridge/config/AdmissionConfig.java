@@ -76,6 +76,36 @@ public interface AdmissionConfig {
     /** The webhook's TLS certificate. */
     Tls tls();
 
+    /** What the webhook port accepts, and how much it holds at once. */
+    Limits limits();
+
+    /**
+     * {@code topobridge.admission.limits.*}: requests over a size or parse limit are answered 413, those beyond what may
+     * be in flight 429, before their body is built into a tree.
+     */
+    interface Limits {
+
+        /** Largest request body (bytes, or with Ki/Mi): one object at the API server's own request limit (3Mi). */
+        @WithDefault("3Mi")
+        String maxBodySize();
+
+        /** Deepest JSON nesting of a request, the AdmissionReview's own three levels included (16 to 10000). */
+        @WithDefault("100")
+        int maxJsonDepth();
+
+        /** Most JSON tokens in a request (each brace, bracket, name and value counts one; 10000 to 100000000). */
+        @WithDefault("200000")
+        long maxJsonTokens();
+
+        /** Most requests in flight, from their headers to their answer; beyond it they are answered 429 at once. */
+        @WithDefault("64")
+        int maxConcurrentReviews();
+
+        /** Most bytes in flight: bodies plus 144 bytes per JSON token of their trees (at least one review at both limits). */
+        @WithDefault("64Mi")
+        String maxInFlightBytes();
+    }
+
     /** {@code topobridge.admission.tls.*}: where the serving certificate comes from and how it is renewed. */
     interface Tls {
 

@@ -5,6 +5,7 @@ import io.topobridge.controller.ControllerLifecycle;
 import io.topobridge.controller.topology.TopologyController;
 import io.topobridge.controller.workload.WorkloadController;
 import io.topobridge.core.admission.AdmissionSettings;
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.webhook.WebhookSettings;
@@ -79,6 +80,13 @@ public class SettingsProducer {
                 workloads.requireNamespaceOptIn(), config.admission().namespaceLabel(), workloads.groupAssembly());
     }
 
+    /** The accelerator resources ({@code topobridge.workloads.accelerator-resources}). */
+    @Produces
+    @Singleton
+    public Accelerators accelerators() {
+        return Accelerators.parse(config.workloads().acceleratorResources());
+    }
+
     @Produces
     @Singleton
     public AdmissionSettings admission() {
@@ -108,7 +116,8 @@ public class SettingsProducer {
                 topology.maxDelay(),
                 volcano.schedulerConfigNamespace(),
                 volcano.schedulerConfigName(),
-                volcano.schedulerConfigKey());
+                volcano.schedulerConfigKey(),
+                accelerators());
     }
 
     @Produces
@@ -135,7 +144,8 @@ public class SettingsProducer {
                 volcano.schedulerConfigName(),
                 volcano.schedulerConfigKey(),
                 config.workloads().defaultQueue(),
-                webhook);
+                webhook,
+                accelerators());
     }
 
     /** How long a gang waits before its workload gets an Event saying why. */
@@ -148,6 +158,27 @@ public class SettingsProducer {
                     "topobridge.diagnosis.pending-event-after=" + after + " must be at least 1s");
         }
         return new io.topobridge.diagnosis.GangEvents.Options(after);
+    }
+
+    /** Findings kept per object and the rate of their Events. */
+    @Produces
+    @Singleton
+    public io.topobridge.findings.FindingsSettings findings() {
+        var events = config.events();
+        return new io.topobridge.findings.FindingsSettings(
+                config.findings().maxPerObject(),
+                events.qps(),
+                events.burst(),
+                events.perObjectQps(),
+                events.perObjectBurst(),
+                events.queueSize());
+    }
+
+    /** Who may read the HTTP port. */
+    @Produces
+    @Singleton
+    public io.topobridge.api.auth.HttpAuthSettings httpAuth() {
+        return io.topobridge.api.auth.HttpAuthSettings.from(config.http().auth());
     }
 
     @Produces
@@ -169,11 +200,14 @@ public class SettingsProducer {
         workloads();
         reservations();
         reconcile();
+        accelerators();
         admission();
         webhook("default");
         topologyController();
         workloadController();
         gangEvents();
+        findings();
         election();
+        httpAuth();
     }
 }

@@ -24,6 +24,15 @@ public interface TopobridgeConfig {
     /** Explaining pending gangs. */
     DiagnosisConfig diagnosis();
 
+    /** How many findings are kept per object. */
+    FindingsConfig findings();
+
+    /** How fast the Events of findings are written. */
+    EventsConfig events();
+
+    /** The HTTP port: who may read the REST API, the topology page and the metrics. */
+    HttpConfig http();
+
     /** Leader election among replicas. */
     LeaderElectionConfig leaderElection();
 

@@ -2,6 +2,7 @@ package io.topobridge.config;
 
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
 
 /** {@code topobridge.workloads.*}: which workloads are managed and their PodGroup defaults. */
 public interface WorkloadConfig {
@@ -68,6 +69,16 @@ public interface WorkloadConfig {
      */
     @WithDefault("1")
     int autoTierMinDomains();
+
+    /**
+     * The extended resources that are accelerators (device plugins' names, {@code <domain>/<name>}): {@code auto} sizes a
+     * gang that requests any of them by them (else by CPU and memory), and a node that offers any is an accelerator
+     * node for explain, doctor and the topology findings.
+     */
+    @WithDefault(
+            "nvidia.com/gpu,amd.com/gpu,habana.ai/gaudi,gpu.intel.com/i915,gpu.intel.com/xe,huawei.com/Ascend910,"
+                    + "huawei.com/Ascend310,huawei.com/Ascend310P,aws.amazon.com/neuron,aws.amazon.com/neuroncore,google.com/tpu")
+    List<String> acceleratorResources();
 
     /**
      * For {@code topobridge.io/highest-tier: auto} without a written mode: how long a new gang whose chosen tier has

@@ -20,6 +20,7 @@ import io.topobridge.core.diagnosis.GangView;
 import io.topobridge.core.diagnosis.HyperNodeView;
 import io.topobridge.core.diagnosis.PodView;
 import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.workload.resources.Quantities;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
@@ -58,11 +59,30 @@ public class ClusterView implements ProcessPart {
     private SharedIndexInformer<HyperNode> hyperNodes;
     private boolean started;
 
+    private final Accelerators accelerators;
+
+    /** A view whose gangs are sized by the default accelerators. */
     public ClusterView(KubernetesClient client, NodeCache nodes, WorkloadCaches lookup, KindRegistry kinds) {
+        this(client, nodes, lookup, kinds, Accelerators.DEFAULT);
+    }
+
+    @jakarta.inject.Inject
+    public ClusterView(
+            KubernetesClient client,
+            NodeCache nodes,
+            WorkloadCaches lookup,
+            KindRegistry kinds,
+            Accelerators accelerators) {
         this.client = client;
         this.nodes = nodes;
         this.lookup = lookup;
         this.kinds = kinds;
+        this.accelerators = accelerators;
+    }
+
+    /** The resources gangs are sized by first, and that make a node an accelerator node. */
+    public Accelerators accelerators() {
+        return accelerators;
     }
 
     @Override
@@ -82,7 +102,8 @@ public class ClusterView implements ProcessPart {
 
     /**
      * Hears a change of the domains' sizes: a HyperNode added, removed or given other members or tier, a node's
-     * allocatable changed, a node added or removed (informer thread; keep it quick).
+     * allocatable changed, a node cordoned, uncordoned, tainted or turning (not) Ready, a node added or removed
+     * (informer thread; keep it quick).
      */
     public void addTopologyListener(Runnable listener) {
         topologyListeners.add(listener);
@@ -109,7 +130,7 @@ public class ClusterView implements ProcessPart {
             public void onUpdate(
                     io.topobridge.controller.topology.NodeMetadata before,
                     io.topobridge.controller.topology.NodeMetadata after) {
-                if (!java.util.Objects.equals(before.allocatable(), after.allocatable())) {
+                if (NodeCache.roomChanged(before, after)) {
                     topologyChanged();
                 }
             }
@@ -244,6 +265,14 @@ public class ClusterView implements ProcessPart {
         return out;
     }
 
+    /** The cached HyperNode objects, all sources (never to be changed), or empty until their cache has listed them. */
+    public java.util.Optional<List<HyperNode>> cachedHyperNodes() {
+        SharedIndexInformer<HyperNode> h = hyperNodes;
+        return h == null || !h.hasSynced()
+                ? java.util.Optional.empty()
+                : java.util.Optional.of(List.copyOf(h.getStore().list()));
+    }
+
     /** A HyperNode as the core reads it. */
     public static HyperNodeView view(HyperNode hn) {
         List<String> nodeMembers = new ArrayList<>();
@@ -301,7 +330,7 @@ public class ClusterView implements ProcessPart {
 
             @Override
             public void onUpdate(NodeMetadata before, NodeMetadata after) {
-                if (!before.allocatable().equals(after.allocatable())) {
+                if (NodeCache.roomChanged(before, after)) {
                     listener.run();
                 }
             }
@@ -343,7 +372,7 @@ public class ClusterView implements ProcessPart {
         if (!ready()) {
             return TierDomains.NONE;
         }
-        return TierDomains.of(nodes.views(), pods(), forest());
+        return TierDomains.of(nodes.views(), pods(), forest(), accelerators);
     }
 
     /** {@link #tierDomains()}, reused for a second (admission's reads; a topology change drops it at once). */
@@ -360,7 +389,7 @@ public class ClusterView implements ProcessPart {
 
     /** The capacity picture now. */
     public Capacity capacity() {
-        return Capacity.of(nodes.views(), pods(), forest());
+        return Capacity.of(nodes.views(), pods(), forest(), accelerators);
     }
 
     /** The live pods of a namespace tied to {@code podGroup}. */
@@ -420,7 +449,8 @@ public class ClusterView implements ProcessPart {
                 new Amounts(requests),
                 pod.getMetadata().getLabels(),
                 annotation(pod, VolcanoApi.TASK_SPEC_ANNOTATION),
-                annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION));
+                annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION),
+                SlimPodStore.coreTolerations(pod));
     }
 
     private static String annotation(HasMetadata object, String key) {

@@ -14,15 +14,14 @@ import io.topobridge.core.diagnosis.DoctorInputs;
 import io.topobridge.core.diagnosis.HyperNodeView;
 import io.topobridge.core.diagnosis.NodeView;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.topology.TopologyBuilder;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.WorkloadKind;
-import io.topobridge.core.workload.resources.Quantities;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
 import io.topobridge.webhook.WebhookSettings;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -59,7 +58,31 @@ public final class DoctorGatherer {
             String schedulerConfigName,
             String schedulerConfigKey,
             String defaultQueue,
-            WebhookSettings webhook) {}
+            WebhookSettings webhook,
+            Accelerators accelerators) {
+
+        public Settings {
+            accelerators = accelerators == null ? Accelerators.DEFAULT : accelerators;
+        }
+
+        /** Settings with the default accelerators. */
+        public Settings(
+                TopologySettings topology,
+                String schedulerConfigNamespace,
+                String schedulerConfigName,
+                String schedulerConfigKey,
+                String defaultQueue,
+                WebhookSettings webhook) {
+            this(
+                    topology,
+                    schedulerConfigNamespace,
+                    schedulerConfigName,
+                    schedulerConfigKey,
+                    defaultQueue,
+                    webhook,
+                    Accelerators.DEFAULT);
+        }
+    }
 
     private final KubernetesClient client;
     private final Settings settings;
@@ -111,7 +134,8 @@ public final class DoctorGatherer {
                 sources.queuesNamedBy().get(),
                 sources.hyperNodes().get(),
                 sources.nodes().get(),
-                webhooks());
+                webhooks(),
+                settings.accelerators());
     }
 
     private void schema(String crdName, String version, Map<String, JsonNode> out) {
@@ -215,14 +239,7 @@ public final class DoctorGatherer {
     private List<NodeView> listNodes() {
         List<NodeView> out = new ArrayList<>();
         for (var node : client.nodes().list().getItems()) {
-            Map<String, BigDecimal> allocatable = new TreeMap<>();
-            if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
-                node.getStatus().getAllocatable().forEach((k, v) -> allocatable.put(k, Quantities.amount(v)));
-            }
-            out.add(new NodeView(
-                    node.getMetadata().getName(),
-                    node.getMetadata().getLabels(),
-                    new io.topobridge.core.diagnosis.Amounts(allocatable)));
+            out.add(NodeView.of(node));
         }
         return out;
     }

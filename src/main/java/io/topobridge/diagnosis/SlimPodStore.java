@@ -7,21 +7,25 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.topobridge.controller.SharedEmpties;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.workload.NativeGang;
 import io.topobridge.core.workload.resources.PodRequests;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Informer store for pods that keeps what capacity and gangs need and nothing else: name, namespace, uid, labels
  * (subgroups select on them), the two Volcano annotations (gang and role), the controlling owner (the gang of a pod
- * that names none), a Kubernetes gang it is in ({@code spec.schedulingGroup}), the node it is bound to, its phase, and its effective requests folded into one container (so
- * containers, volumes, env and status are never kept).
+ * that names none), a Kubernetes gang it is in ({@code spec.schedulingGroup}), the node it is bound to, its phase,
+ * its tolerations (which nodes' taints it may pass; one list kept for all pods that carry the same) and its effective
+ * requests folded into one container (so containers, volumes, env and status are never kept).
  */
 public class SlimPodStore extends BasicItemStore<Pod> {
 
@@ -70,7 +74,7 @@ public class SlimPodStore extends BasicItemStore<Pod> {
                 .withRequests(requests.isEmpty() ? null : requests)
                 .endResources()
                 .build();
-        return new Pod(
+        Pod slim = new Pod(
                 "v1",
                 "Pod",
                 new ObjectMetaBuilder()
@@ -94,6 +98,51 @@ public class SlimPodStore extends BasicItemStore<Pod> {
                                         ? null
                                         : intern(pod.getStatus().getPhase()))
                         .build());
+        // set, not built: a builder would copy the shared list into new objects for every pod
+        slim.getSpec().setTolerations(spec == null ? null : tolerations(spec.getTolerations()));
+        return slim;
+    }
+
+    /** One list per distinct set of tolerations (most pods carry the same two or three). */
+    private static final Map<List<Toleration>, List<Toleration>> TOLERATIONS = new ConcurrentHashMap<>();
+
+    /** The same tolerations as the core reads them, per kept list. */
+    private static final Map<List<Toleration>, List<io.topobridge.core.node.Toleration>> CORE_TOLERATIONS =
+            new ConcurrentHashMap<>();
+
+    /**
+     * A pod's tolerations as kept: key, operator, value and effect ({@code tolerationSeconds} only bounds how long a
+     * running pod stays on a NoExecute node, which placement does not ask), one shared list per distinct set.
+     */
+    static List<Toleration> tolerations(List<Toleration> tolerations) {
+        if (tolerations == null || tolerations.isEmpty()) {
+            return null;
+        }
+        List<Toleration> out = new ArrayList<>(tolerations.size());
+        for (Toleration t : tolerations) {
+            if (t != null) {
+                out.add(new Toleration(
+                        intern(t.getEffect()),
+                        intern(t.getKey()),
+                        intern(t.getOperator()),
+                        null,
+                        intern(t.getValue())));
+            }
+        }
+        if (out.isEmpty()) {
+            return null;
+        }
+        List<Toleration> kept = List.copyOf(out);
+        return TOLERATIONS.computeIfAbsent(kept, k -> k);
+    }
+
+    /** A kept pod's tolerations as the core reads them. */
+    static List<io.topobridge.core.node.Toleration> coreTolerations(Pod pod) {
+        List<Toleration> kept = pod.getSpec() == null ? null : pod.getSpec().getTolerations();
+        if (kept == null || kept.isEmpty()) {
+            return List.of();
+        }
+        return CORE_TOLERATIONS.computeIfAbsent(kept, io.topobridge.core.node.Toleration::of);
     }
 
     /** The controlling owner alone (kind, name, uid), which tells the gang of a pod that carries no group name. */

@@ -44,17 +44,35 @@ public class EventRecorder {
     /** The message last recorded for each identity. */
     private final Map<String, String> recorded = new ConcurrentHashMap<>();
 
+    /** What one {@link #write} did; {@code failure} says why the API server refused it (bounded). */
+    record Written(Outcome outcome, String failure) {}
+
+    enum Outcome {
+        WRITTEN,
+        UNCHANGED,
+        FAILED
+    }
+
     /**
      * Records the finding's Event (Normal for an info, Warning otherwise) unless this very finding, message
      * included, was recorded last. Returns true when written.
      */
     public boolean record(Finding finding) {
+        Written written = write(finding);
+        if (written.outcome() == Outcome.FAILED) {
+            LOG.warn(written.failure());
+        }
+        return written.outcome() == Outcome.WRITTEN;
+    }
+
+    /** As {@link #record}, without logging a failure: the caller does, within its own bound. */
+    Written write(Finding finding) {
         String key = key(finding.id());
         // Kubernetes refuses an Event note over 1024 bytes (a finding's message never is)
         String message = UserText.line(finding.message(), UserText.MAX_MESSAGE_BYTES);
         String before = recorded.put(key, message);
         if (message.equals(before)) {
-            return false;
+            return new Written(Outcome.UNCHANGED, null);
         }
         ObjectRef object = finding.object();
         String type = finding.severity() == Severity.INFO ? "Normal" : "Warning";
@@ -106,15 +124,17 @@ public class EventRecorder {
                         });
             }
             meters.counter("topobridge.events", "type", type, "reason", reason).increment();
-            return true;
+            return new Written(Outcome.WRITTEN, null);
         } catch (KubernetesClientException e) {
             if (before == null) {
                 recorded.remove(key, message);
             } else {
                 recorded.replace(key, message, before);
             }
-            LOG.warnf("cannot record event %s on %s: %s", reason, object, UserText.excerpt(e.getMessage()));
-            return false;
+            return new Written(
+                    Outcome.FAILED,
+                    String.format(
+                            "cannot record event %s on %s: %s", reason, object, UserText.excerpt(e.getMessage())));
         }
     }
 

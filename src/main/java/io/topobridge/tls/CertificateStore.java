@@ -18,11 +18,13 @@ import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
- * Keeps the webhook's TLS material in one Secret that every replica shares. In {@code generate} mode the first
- * replica to find it absent creates it (a create that fails with a conflict means another replica won: its
- * Secret is read and used), and a certificate due for renewal is replaced with an update guarded by the
- * Secret's resourceVersion (a conflict again means another replica renewed first). In {@code secret} mode the
- * Secret is only read. Nothing is written while the stored certificates are good.
+ * Keeps the webhook's TLS material in one Secret that every replica shares. In {@code generate} mode the Helm chart
+ * makes the Secret empty (labelled as the bridge's), so the controller needs only {@code get} and {@code update} on
+ * that one name: the first replica to find it empty fills it, and a certificate due for renewal is replaced, each with
+ * an update guarded by the Secret's resourceVersion (a conflict means another replica wrote first: its Secret is read
+ * and used). Without the chart (dev mode, a plain jar) a missing Secret is created, which needs {@code create} on
+ * Secrets; refused that, the error says what to do. In {@code secret} mode the Secret is only read. Nothing is written
+ * while the stored certificates are good.
  */
 public class CertificateStore {
 
@@ -112,7 +114,20 @@ public class CertificateStore {
                     .withType("kubernetes.io/tls")
                     .withData(data)
                     .build();
-            client.secrets().inNamespace(settings.namespace()).resource(secret).create();
+            try {
+                client.secrets()
+                        .inNamespace(settings.namespace())
+                        .resource(secret)
+                        .create();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == HttpURLConnection.HTTP_FORBIDDEN) {
+                    throw new UnavailableException("Secret " + describe() + " does not exist and topobridge may not "
+                            + "create it (the Helm chart makes it, empty, and grants only get and update on it): "
+                            + "apply the chart's Secret again (helm upgrade, or helm template | kubectl apply), or "
+                            + "grant create on secrets in " + settings.namespace());
+                }
+                throw e;
+            }
         } else {
             // the resourceVersion read above guards the update: a replica that renewed meanwhile makes it fail
             Secret updated = new SecretBuilder(current)
@@ -161,6 +176,10 @@ public class CertificateStore {
     }
 
     private ServingCertificate readOrNull(Secret secret) {
+        if (secret.getData() == null || secret.getData().isEmpty()) {
+            LOG.infof("Secret %s is empty (as the Helm chart makes it): issuing the first certificate", describe());
+            return null;
+        }
         try {
             return parse(secret);
         } catch (IllegalArgumentException e) {

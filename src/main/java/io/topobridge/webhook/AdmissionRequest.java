@@ -1,5 +1,10 @@
 package io.topobridge.webhook;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -32,16 +37,149 @@ public record AdmissionRequest(
         }
     }
 
+    /** The body exceeds one of the {@link AdmissionLimits} (HTTP 413); the message names the limit and its value. */
+    public static final class LimitException extends RuntimeException {
+        private final String limit;
+
+        public LimitException(String limit, String message) {
+            super(message);
+            this.limit = limit;
+        }
+
+        /** The limit, as the refusal metric tags it: e.g. {@code max-json-depth}. */
+        public String limit() {
+            return limit;
+        }
+    }
+
     public AdmissionRequest {
         Objects.requireNonNull(uid, "uid");
         Objects.requireNonNull(operation, "operation");
     }
 
-    /** Parses a request body; throws {@link MalformedException} naming the missing or wrong field. */
+    /** Parses a request body within the default limits (see {@link #parse(ObjectMapper, byte[], AdmissionLimits)}). */
     public static AdmissionRequest parse(ObjectMapper mapper, byte[] body) {
+        return parse(mapper, body, AdmissionLimits.DEFAULT);
+    }
+
+    /**
+     * Parses a request body; throws {@link LimitException} when it is deeper, wider or longer than {@code limits}
+     * allow (found by {@link #scan}, before any tree is built) and {@link MalformedException} naming the missing or
+     * wrong field.
+     */
+    public static AdmissionRequest parse(ObjectMapper mapper, byte[] body, AdmissionLimits limits) {
+        scan(body, limits);
+        return parseScanned(mapper, body);
+    }
+
+    /**
+     * A streaming pass over {@code body} that builds nothing: checks that it is one JSON object within the size,
+     * depth, token and string-length limits, and returns its number of tokens. It reads a multi-megabyte body with a
+     * few kilobytes of buffers, so garbage is refused for the cost of reading it.
+     */
+    public static long scan(byte[] body, AdmissionLimits limits) {
+        return scan(body, 0, body.length, limits);
+    }
+
+    /** {@link #scan(byte[], AdmissionLimits)} of {@code length} bytes of {@code body} from {@code offset}. */
+    public static long scan(byte[] body, int offset, int length, AdmissionLimits limits) {
+        if (length > limits.maxBodyBytes()) {
+            throw new LimitException(
+                    "max-body-size",
+                    "the request body has " + length + " bytes, over " + AdmissionLimits.MAX_BODY_SIZE + "="
+                            + AdmissionLimits.formatSize(limits.maxBodyBytes()));
+        }
+        long tokens = 0;
+        int depth = 0;
+        try (JsonParser parser = factory(limits).createParser(body, offset, length)) {
+            JsonToken token = parser.nextToken();
+            if (token != JsonToken.START_OBJECT) {
+                throw new MalformedException("the body is not a JSON object (expected an " + KIND + ")");
+            }
+            for (; token != null; token = parser.nextToken()) {
+                if (++tokens > limits.maxJsonTokens()) {
+                    throw new LimitException(
+                            "max-json-tokens",
+                            "the request body has more than " + limits.maxJsonTokens() + " JSON tokens ("
+                                    + AdmissionLimits.MAX_JSON_TOKENS + "); no AdmissionReview the API server sends "
+                                    + "has that many");
+                }
+                switch (token) {
+                    case START_OBJECT, START_ARRAY -> {
+                        if (++depth > limits.maxJsonDepth()) {
+                            throw new LimitException(
+                                    "max-json-depth",
+                                    "the request body nests JSON deeper than " + limits.maxJsonDepth() + " levels ("
+                                            + AdmissionLimits.MAX_JSON_DEPTH + ")");
+                        }
+                    }
+                    case END_OBJECT, END_ARRAY -> {
+                        if (--depth == 0 && parser.nextToken() != null) {
+                            throw new MalformedException("the body holds more after the " + KIND + " object");
+                        } else if (depth == 0) {
+                            return tokens;
+                        }
+                    }
+                    case FIELD_NAME, VALUE_STRING -> {
+                        // decodes the string into the parser's reusable buffer, without making a String of it
+                        if (parser.getTextLength() > AdmissionLimits.MAX_STRING_LENGTH) {
+                            throw new LimitException(
+                                    "max-string-length",
+                                    "the request body has a JSON string longer than "
+                                            + AdmissionLimits.formatSize(AdmissionLimits.MAX_STRING_LENGTH)
+                                            + " characters; all annotations of an object together are at most "
+                                            + "256Ki");
+                        }
+                    }
+                    default -> {
+                        // scalars: Jackson bounds the length of numbers itself
+                    }
+                }
+            }
+            throw new MalformedException("the body is not JSON: it ends before its object does");
+        } catch (StreamConstraintsException e) {
+            throw new LimitException(
+                    "parser",
+                    "the request body exceeds a JSON parser limit: " + UserText.excerpt(firstLine(e.getMessage())));
+        } catch (IOException e) {
+            throw new MalformedException("the body is not JSON: " + UserText.excerpt(firstLine(e.getMessage())));
+        }
+    }
+
+    /**
+     * The parser of the pass: Jackson's own constraints sit just above the limits checked by hand (so the answer
+     * names the configuration key), and field names are not interned (a body of random names would fill the table).
+     */
+    private static JsonFactory factory(AdmissionLimits limits) {
+        return FACTORIES.computeIfAbsent(limits, AdmissionRequest::newFactory);
+    }
+
+    /** One parser factory per set of limits (a process has one or two). */
+    private static final java.util.Map<AdmissionLimits, JsonFactory> FACTORIES =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static JsonFactory newFactory(AdmissionLimits limits) {
+        return JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(limits.maxJsonDepth() + 1)
+                        .maxTokenCount(limits.maxJsonTokens() + 2)
+                        .maxStringLength(AdmissionLimits.MAX_STRING_LENGTH + 1)
+                        .maxNameLength(AdmissionLimits.MAX_STRING_LENGTH + 1)
+                        .maxDocumentLength(limits.maxBodyBytes() + 1)
+                        .build())
+                .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
+                .build();
+    }
+
+    /** Parses a body {@link #scan} accepted into a tree and reads the request from it. */
+    static AdmissionRequest parseScanned(ObjectMapper mapper, byte[] body) {
+        return parseScanned(mapper, body, 0, body.length);
+    }
+
+    static AdmissionRequest parseScanned(ObjectMapper mapper, byte[] body, int offset, int length) {
         JsonNode root;
-        try {
-            root = mapper.readTree(body);
+        try (JsonParser parser = mapper.getFactory().createParser(body, offset, length)) {
+            root = mapper.readTree(parser);
         } catch (IOException e) {
             throw new MalformedException("the body is not JSON: " + UserText.excerpt(firstLine(e.getMessage())));
         }

@@ -120,7 +120,7 @@ public class AdmissionServer implements ProcessPart {
         var serialization = client.getKubernetesSerialization();
         var translator = new WorkloadTranslator(workloads);
         Supplier<TierCatalog> tiers = this.tiers::current;
-        Set<String> ignored = Set.copyOf(WebhookConfigurations.SYSTEM_NAMESPACES);
+        Set<String> ignored = Set.copyOf(WebhookConfigurations.excludedNamespaces(webhook));
         WorkloadLookup lookup = lookup();
         List<AdmissionWebhook> webhooks = new ArrayList<>();
         webhooks.add(new PodMutator(new PodAdmission(admission, translator), tiers, lookup, serialization, ignored));
@@ -137,7 +137,9 @@ public class AdmissionServer implements ProcessPart {
                 new ObjectMapper(),
                 meters,
                 webhooks,
-                java.time.Duration.ofMillis(webhook.timeoutSeconds() * 500L));
+                java.time.Duration.ofMillis(webhook.timeoutSeconds() * 500L),
+                webhook.limits(),
+                webhook.requestDeadline());
         Gauge.builder("topobridge.admission.certificate.expiry", this, AdmissionServer::secondsLeft)
                 .baseUnit("seconds")
                 .description("Seconds until the served webhook certificate expires (alert well before zero)")

@@ -30,8 +30,20 @@ import java.util.Map;
  */
 public final class WebhookConfigurations {
 
-    /** Namespaces whose pods and workloads are never intercepted, whatever their labels. */
+    /** Namespaces whose pods and workloads are never intercepted, whatever their labels (with the bridge's own). */
     public static final List<String> SYSTEM_NAMESPACES = List.of("kube-system");
+
+    /**
+     * kube-system and the bridge's own namespace: nothing there is intercepted, whatever its labels. A tenant who may
+     * label a namespace cannot make the bridge's own pods (or anything beside them) wait on the bridge's webhooks.
+     */
+    public static List<String> excludedNamespaces(WebhookSettings settings) {
+        List<String> out = new ArrayList<>(SYSTEM_NAMESPACES);
+        if (!out.contains(settings.namespace())) {
+            out.add(settings.namespace());
+        }
+        return List.copyOf(out);
+    }
 
     static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
     public static final String POD_WEBHOOK = "pods.topobridge.io";
@@ -149,7 +161,7 @@ public final class WebhookConfigurations {
         if (optIn) {
             requirements.add(new LabelSelectorRequirement(settings.namespaceLabel(), "In", List.of("true")));
         }
-        requirements.add(new LabelSelectorRequirement(NAMESPACE_NAME_LABEL, "NotIn", SYSTEM_NAMESPACES));
+        requirements.add(new LabelSelectorRequirement(NAMESPACE_NAME_LABEL, "NotIn", excludedNamespaces(settings)));
         return new LabelSelectorBuilder().withMatchExpressions(requirements).build();
     }
 

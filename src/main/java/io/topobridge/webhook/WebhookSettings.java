@@ -27,7 +27,8 @@ public record WebhookSettings(
         String selfLabelKey,
         String selfLabelValue,
         TlsSettings tls,
-        Duration checkInterval) {
+        Duration checkInterval,
+        AdmissionLimits limits) {
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
@@ -37,6 +38,15 @@ public record WebhookSettings(
 
     public WebhookSettings {
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(limits, "limits");
+    }
+
+    /**
+     * A request not answered this long after its headers arrived is answered 408: the webhook's timeout (after which
+     * the API server no longer waits) and a second.
+     */
+    public Duration requestDeadline() {
+        return Duration.ofSeconds(timeoutSeconds + 1L);
     }
 
     /**
@@ -121,7 +131,15 @@ public record WebhookSettings(
                 self.substring(0, eq),
                 self.substring(eq + 1),
                 tls,
-                check);
+                check,
+                limits(config.limits()));
+    }
+
+    private static AdmissionLimits limits(AdmissionConfig.Limits config) {
+        long body = AdmissionLimits.parseSize(AdmissionLimits.MAX_BODY_SIZE, config.maxBodySize());
+        long inFlight = AdmissionLimits.parseSize(AdmissionLimits.MAX_IN_FLIGHT_BYTES, config.maxInFlightBytes());
+        return new AdmissionLimits(
+                body, config.maxJsonDepth(), config.maxJsonTokens(), config.maxConcurrentReviews(), inFlight);
     }
 
     private static String failurePolicy(String key, String value) {

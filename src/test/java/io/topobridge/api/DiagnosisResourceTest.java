@@ -32,8 +32,9 @@ class DiagnosisResourceTest {
                                 "queues",
                                 "hypernode-forest",
                                 "webhooks",
-                                "gpu-nodes"))
-                .body("checks", hasSize(7))
+                                "gpu-nodes",
+                                "node-room"))
+                .body("checks", hasSize(8))
                 .body("checks.find { it.name == 'scheduler-config' }.status", equalTo("warning"));
         // the mock API server has no Volcano scheduler ConfigMap: a warning, which never makes the replica unready
         Awaitility.await()

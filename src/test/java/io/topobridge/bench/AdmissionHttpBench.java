@@ -41,7 +41,8 @@ import javax.net.ssl.TrustManagerFactory;
  * PodAdmission and WorkloadTranslator, a Deployment-through-ReplicaSet pod of a managed gang (the longest
  * owner walk short of LWS). Warm-up, then {@code N} sequential requests on one keep-alive connection, then
  * the same from 4 concurrent clients; prints p50/p90/p99/max. Not a unit test: run it yourself with
- * {@code java -cp target/test-classes:target/classes:<deps> io.topobridge.bench.AdmissionHttpBench [N]}.
+ * {@code java -cp target/test-classes:target/classes:<deps> io.topobridge.bench.AdmissionHttpBench [N]};
+ * {@code ... AdmissionHttpBench lws GROUPS N} compares pods of an LWS of GROUPS groups with those of a 2-group one.
  * With {@code serve PORT BODY_FILE} it only serves (and writes one review to BODY_FILE), so that an external
  * load generator measures from another process, e.g.
  * {@code wrk -t1 -c1 -d30s --latency -s post.lua https://127.0.0.1:PORT/mutate/pods}.
@@ -94,15 +95,20 @@ public final class AdmissionHttpBench {
             implements AutoCloseable {
 
         static Rig start(int port) throws Exception {
+            return start(port, WORKLOADS, WorkloadSettings.defaults());
+        }
+
+        /** The rig over the workloads of a YAML text, translated with {@code settings}. */
+        static Rig start(int port, String workloads, WorkloadSettings settings) throws Exception {
             System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
             var serialization = new KubernetesSerialization();
             List<HasMetadata> objects = new ArrayList<>();
-            for (String doc : WORKLOADS.split("(?m)^---\\s*$")) {
+            for (String doc : workloads.split("(?m)^---\\s*$")) {
                 objects.add(serialization.unmarshal(doc));
             }
             var tiers = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")));
             var mutator = new PodMutator(
-                    new PodAdmission(AdmissionSettings.defaults(), new WorkloadTranslator(WorkloadSettings.defaults())),
+                    new PodAdmission(AdmissionSettings.defaults(), new WorkloadTranslator(settings)),
                     () -> tiers,
                     new InMemoryLookup(objects),
                     serialization,
@@ -169,7 +175,89 @@ public final class AdmissionHttpBench {
         }
     }
 
+    /** A LeaderWorkerSet of {@code groups} groups of two GPU pods, tier nvlink. */
+    private static String lws(int groups) {
+        return """
+                apiVersion: leaderworkerset.x-k8s.io/v1
+                kind: LeaderWorkerSet
+                metadata:
+                  name: engine
+                  namespace: llm
+                  uid: l1
+                  annotations: {topobridge.io/highest-tier: nvlink}
+                spec:
+                  replicas: %d
+                  leaderWorkerTemplate:
+                    size: 2
+                    workerTemplate:
+                      spec: {containers: [{name: vllm, image: vllm, resources: {limits: {nvidia.com/gpu: "4"}}}]}
+                """.formatted(groups);
+    }
+
+    /** A review of the worker pod of one group of LWS {@code engine}, as LWS's controller creates it. */
+    private static String lwsPodReview(int group) {
+        String pod = """
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"engine-%d-1","namespace":"llm",
+                 "labels":{"leaderworkerset.sigs.k8s.io/name":"engine","leaderworkerset.sigs.k8s.io/group-index":"%d",
+                   "leaderworkerset.sigs.k8s.io/worker-index":"1"},
+                 "ownerReferences":[{"apiVersion":"apps/v1","kind":"StatefulSet","name":"engine-%d","uid":"s1",
+                   "controller":true}]},
+                 "spec":{"containers":[{"name":"vllm","image":"vllm","resources":{"limits":{"nvidia.com/gpu":"4"}}}]}}
+                """.formatted(group, group, group);
+        return """
+                {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"%s",
+                 "kind":{"group":"","version":"v1","kind":"Pod"},"resource":{"group":"","version":"v1","resource":"pods"},
+                 "namespace":"llm","operation":"CREATE","userInfo":{"username":"system:serviceaccount:lws-system:lws"},
+                 "object":%s}}
+                """.formatted(UUID.randomUUID(), pod);
+    }
+
+    /**
+     * Latencies in milliseconds of {@code n} sequential admissions over HTTPS of worker pods of an LWS with
+     * {@code groups} groups (each pod of a group in the middle of it), the bound on gangs per workload raised to let it
+     * in: what admitting one pod costs against the size of its workload (the results file's
+     * {@code admission_lws_100k_p99_ms}).
+     */
+    public static double[] lwsMillis(int groups, int warmup, int n) throws Exception {
+        var settings = WorkloadSettings.defaults().withMaxGangsPerWorkload(Math.max(groups, 1));
+        try (Rig rig = Rig.start(0, lws(groups), settings)) {
+            byte[] body = lwsPodReview(groups / 2).getBytes(StandardCharsets.UTF_8);
+            String first = post(rig.client(), rig.uri(), body);
+            if (!first.contains("\"patch\"")) {
+                throw new IllegalStateException("expected a patch tying the pod to its group, got " + first);
+            }
+            for (int i = 0; i < warmup; i++) {
+                post(rig.client(), rig.uri(), body);
+            }
+            double[] out = new double[n];
+            for (int i = 0; i < n; i++) {
+                long t = System.nanoTime();
+                post(rig.client(), rig.uri(), body);
+                out[i] = (System.nanoTime() - t) / 1e6;
+            }
+            return out;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("lws")) {
+            // AdmissionHttpBench lws GROUPS N: pods of an LWS of GROUPS groups against one of 2, in one run
+            int groups = Integer.parseInt(args[1]);
+            int n = Integer.parseInt(args[2]);
+            double[] small = lwsMillis(2, n / 2, n);
+            double[] huge = lwsMillis(groups, n / 2, n);
+            System.out.printf(
+                    "LWS pod admission over HTTPS, n=%d: 2 groups p50=%.3f p99=%.3f ms; %d groups p50=%.3f p99=%.3f ms;"
+                            + " p99 ratio %.2f%n",
+                    n,
+                    BenchResults.median(small),
+                    BenchResults.percentile(small, 0.99),
+                    groups,
+                    BenchResults.median(huge),
+                    BenchResults.percentile(huge, 0.99),
+                    BenchResults.percentile(huge, 0.99) / BenchResults.percentile(small, 0.99));
+            System.exit(0);
+        }
         boolean serveOnly = args.length > 0 && args[0].equals("serve");
         int n = !serveOnly && args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         Rig rig = Rig.start(serveOnly ? Integer.parseInt(args[1]) : 0);
@@ -287,10 +375,14 @@ public final class AdmissionHttpBench {
     }
 
     private static String post(HttpClient client, URI uri) throws Exception {
+        return post(client, uri, review().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String post(HttpClient client, URI uri, byte[] body) throws Exception {
         HttpResponse<String> response = client.send(
                 HttpRequest.newBuilder(uri)
                         .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(review()))
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {

@@ -28,6 +28,7 @@ public final class BenchSuite {
             int admissionWarmup,
             int admissions,
             int cachedObjects,
+            int lwsGroups,
             int forks,
             int warmupIterations,
             TimeValue warmupTime,
@@ -37,7 +38,18 @@ public final class BenchSuite {
         /** The sizes of the figures' names: 50,000 nodes, 5,000 workloads, 10,000 admissions, 20,000 objects. */
         public static Sizes full() {
             return new Sizes(
-                    "full", 50_000, 5_000, 5_000, 10_000, 20_000, 1, 3, TimeValue.seconds(5), 5, TimeValue.seconds(5));
+                    "full",
+                    50_000,
+                    5_000,
+                    5_000,
+                    10_000,
+                    20_000,
+                    100_000,
+                    1,
+                    3,
+                    TimeValue.seconds(5),
+                    5,
+                    TimeValue.seconds(5));
         }
 
         /**
@@ -46,7 +58,18 @@ public final class BenchSuite {
          */
         public static Sizes smoke() {
             return new Sizes(
-                    "smoke", 500, 50, 20, 50, 3_000, 0, 1, TimeValue.milliseconds(100), 1, TimeValue.milliseconds(200));
+                    "smoke",
+                    500,
+                    50,
+                    20,
+                    50,
+                    3_000,
+                    1_000,
+                    0,
+                    1,
+                    TimeValue.milliseconds(100),
+                    1,
+                    TimeValue.milliseconds(200));
         }
     }
 
@@ -97,6 +120,21 @@ public final class BenchSuite {
                 admissions.length,
                 "one pod admission over HTTPS, one keep-alive client, after " + sizes.admissionWarmup()
                         + " warm-up requests; the figure is the p99"));
+
+        // admitting a pod of an LWS of 100,000 groups against one of 2 groups, in the same run
+        double[] small = AdmissionHttpBench.lwsMillis(2, sizes.admissionWarmup(), sizes.admissions());
+        double[] huge = AdmissionHttpBench.lwsMillis(sizes.lwsGroups(), sizes.admissionWarmup(), sizes.admissions());
+        results.put(Figure.of(
+                        "admission_lws_100k_p99_ms",
+                        BenchResults.median(huge),
+                        BenchResults.percentile(huge, 0.99),
+                        "ms",
+                        huge.length,
+                        "one worker pod of an LWS of " + sizes.lwsGroups() + " groups admitted over HTTPS (bound on"
+                                + " gangs per workload raised to let it in); the figure is the p99")
+                .withRatio(
+                        BenchResults.percentile(huge, 0.99) / BenchResults.percentile(small, 0.99),
+                        "p99 / p99 of a 2-group LWS in the same run (target at most 2)"));
 
         CacheFootprint.Footprint footprint = CacheFootprint.measure(sizes.cachedObjects());
         results.put(Figure.of(

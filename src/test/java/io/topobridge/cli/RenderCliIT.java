@@ -67,7 +67,7 @@ class RenderCliIT {
         assertThat(run.stderr().lines())
                 .as(run.stderr())
                 .isNotEmpty()
-                .allMatch(l -> l.matches("(INFO|WARNING|REJECTED) \\S+ \\S+: .*"))
+                .allMatch(l -> l.matches("(INFO|WARNING|REJECTED) \\S+ \\S+: .*|NOTE .*"))
                 .noneMatch(l -> l.contains("Exception") || l.startsWith("\tat "));
         assertThat(run.stderr()).contains("REJECTED Deployment/ns/quantity UnreadableWorkload");
     }

@@ -17,6 +17,9 @@ class ConfigValidationIT {
                 "topobridge.topology.tiers=rack,rack | label key 'rack' is listed twice",
                 "topobridge.topology.tiers=rack=,spine | has an empty tier name",
                 "topobridge.workloads.debounce=soon | topobridge.workloads.debounce",
+                "topobridge.events.qps=0 | topobridge.events.qps=0.0 must be a number above 0",
+                "topobridge.workloads.accelerator-resources=nvidia.com/gpu,gpu | topobridge.workloads.accelerator-resources:"
+                        + " 'gpu' is not an extended resource name",
             })
     void startUpFailsWithOneClearMessage(String setting, String expected) throws Exception {
         int eq = setting.indexOf('=');

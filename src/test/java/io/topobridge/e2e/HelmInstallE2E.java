@@ -63,12 +63,32 @@ class HelmInstallE2E {
     static final String USER = "system:serviceaccount:" + NS + ":" + FULLNAME;
     static final String APPS = "helm-e2e";
     static final String OUTSIDE = "helm-e2e-out";
+    /** A ServiceAccount the values bind to the chart's api-reader ClusterRole (an operator). */
+    static final String READER = "helm-e2e-reader";
+    /** A ServiceAccount the values bind to the chart's metrics-reader ClusterRole (a Prometheus). */
+    static final String SCRAPER = "helm-e2e-prometheus";
+    /** A ServiceAccount bound to nothing of the chart's (a tenant). */
+    static final String OUTSIDER = "helm-e2e-outsider";
+
     /**
-     * The values of this install: namespace opt-in (so the opt-in path and what it needs from RBAC are exercised)
-     * and a short certificate check interval (so a damaged Secret is repaired while the test watches).
+     * The values of this install: namespace opt-in (so the opt-in path and what it needs from RBAC are exercised),
+     * a short certificate check interval (so a damaged Secret is repaired while the test watches), readers of the
+     * HTTP port bound by the chart, and no token-free loopback: the test's own requests reach the port from 127.0.0.1,
+     * as every other client's would from its own address, and are checked with the API server.
      */
-    static final Map<String, Object> VALUES =
-            Map.of("workloads.requireNamespaceOptIn", true, "admission.tls.checkInterval", "2s");
+    static final Map<String, Object> VALUES = Map.ofEntries(
+            Map.entry("workloads.requireNamespaceOptIn", true),
+            Map.entry("admission.tls.checkInterval", "2s"),
+            Map.entry("httpAuth.allowLoopback", false),
+            Map.entry("apiReaders[0].kind", "ServiceAccount"),
+            Map.entry("apiReaders[0].name", READER),
+            Map.entry("apiReaders[0].namespace", NS),
+            Map.entry("metricsReaders[0].kind", "ServiceAccount"),
+            Map.entry("metricsReaders[0].name", SCRAPER),
+            Map.entry("metricsReaders[0].namespace", NS));
+
+    /** Tokens of {@link #READER}, {@link #SCRAPER} and {@link #OUTSIDER}, by name. */
+    private static final Map<String, String> TOKENS = new java.util.concurrent.ConcurrentHashMap<>();
 
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
     /**
@@ -125,7 +145,20 @@ class HelmInstallE2E {
                         "RoleBinding",
                         "Service",
                         "Deployment",
-                        "PodDisruptionBudget");
+                        "PodDisruptionBudget",
+                        "Secret",
+                        "NetworkPolicy");
+        for (String account : List.of(READER, SCRAPER, OUTSIDER)) {
+            admin.serviceAccounts()
+                    .inNamespace(NS)
+                    .resource(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
+                            .withNewMetadata()
+                            .withName(account)
+                            .endMetadata()
+                            .build())
+                    .createOr(o -> o.update());
+            TOKENS.put(account, token(account, 7200));
+        }
         for (HasMetadata object : applied) {
             assertThat(admin.resource(object).get())
                     .as(object.getKind() + " " + object.getMetadata().getName())
@@ -191,6 +224,9 @@ class HelmInstallE2E {
         bridge = startBridge(chart);
         // leader election: the chart runs two replicas, so the reconcilers start only once the Lease is won
         awaitLeadingAndReady(chart);
+
+        // the HTTP port: only the health probes are open; the chart's reader roles let their subjects in
+        theHttpPortAdmitsOnlyTheChartsReaders();
 
         // topology: the example nodes' HyperNodes, and the scheduler configuration read
         cluster.waitFor(
@@ -390,6 +426,124 @@ class HelmInstallE2E {
         assertThat(unusedGrants(chart, requests))
                 .as("granted by the chart, never used by the controller")
                 .isEmpty();
+        // least privilege: the certificate Secret is the chart's; the controller fills and renews it, creates none
+        assertThat(requests)
+                .filteredOn(r -> r.resource().equals("secrets"))
+                .extracting(Request::verb)
+                .isNotEmpty()
+                .doesNotContain("create");
+        for (String kind : List.of("ClusterRole", "Role")) {
+            for (JsonNode rule : chart.named(kind, FULLNAME).path("rules")) {
+                if (contains(rule.path("resources"), "secrets")) {
+                    assertThat(rule.path("resourceNames").isEmpty())
+                            .as(kind + " grants on Secrets are limited by name: " + rule)
+                            .isFalse();
+                    assertThat(rule.path("verbs").toString()).doesNotContain("create");
+                }
+            }
+        }
+    }
+
+    /**
+     * On the real API server, as the chart installs it: no token is 401; a ServiceAccount the chart's roles do not
+     * name is 403 (though the API server's own system:discovery role lets it get /api/*: the bridge asks about
+     * /topobridge/api/*); the api-reader reads the API, the page and the metrics; the metrics-reader scrapes the
+     * metrics and nothing else.
+     */
+    private void theHttpPortAdmitsOnlyTheChartsReaders() {
+        String outsider = "system:serviceaccount:" + NS + ":" + OUTSIDER;
+        assertThat(nonResourceAllowed(outsider, "/api/podgroups"))
+                .as("every authenticated user may get /api/* on the API server")
+                .isTrue();
+        assertThat(nonResourceAllowed(outsider, "/topobridge/api/podgroups")).isFalse();
+        assertThat(get("/q/health/ready", null).statusCode()).isEqualTo(200);
+        for (String path : List.of("/api/podgroups", "/api/status", "/topology", "/q/metrics")) {
+            var anonymous = get(path, null);
+            assertThat(anonymous.statusCode()).as("no token: " + path).isEqualTo(401);
+            assertThat(anonymous.headers().firstValue("WWW-Authenticate")).contains("Bearer realm=\"topobridge\"");
+            assertThat(get(path, "not-a-token").statusCode())
+                    .as("a forged token: " + path)
+                    .isEqualTo(401);
+            var tenant = get(path, TOKENS.get(OUTSIDER));
+            assertThat(tenant.statusCode()).as("a tenant's token: " + path).isEqualTo(403);
+            assertThat(tenant.body()).contains(outsider, "/topobridge" + path);
+            assertThat(get(path, TOKENS.get(READER)).statusCode())
+                    .as("the api-reader: " + path)
+                    .isEqualTo(200);
+        }
+        var scrape = get("/q/metrics", TOKENS.get(SCRAPER));
+        assertThat(scrape.statusCode()).isEqualTo(200);
+        assertThat(scrape.body()).contains("topobridge_http_auth_reviews_total");
+        assertThat(get("/api/podgroups", TOKENS.get(SCRAPER)).statusCode()).isEqualTo(403);
+        // four scrapes more cost no review: the token and the decision are cached
+        String before = reviewCounts();
+        for (int i = 0; i < 4; i++) {
+            assertThat(get("/q/metrics", TOKENS.get(SCRAPER)).statusCode()).isEqualTo(200);
+        }
+        String after = reviewCounts();
+        System.out.println("reviews sent by the bridge before and after 4 more scrapes: " + before + " / " + after);
+        assertThat(after).isEqualTo(before);
+    }
+
+    private String reviewCounts() {
+        return get("/q/metrics", TOKENS.get(READER))
+                .body()
+                .lines()
+                .filter(l -> l.startsWith("topobridge_http_auth_reviews_total"))
+                .sorted()
+                .toList()
+                .toString();
+    }
+
+    private boolean nonResourceAllowed(String user, String path) {
+        var review = new SubjectAccessReviewBuilder()
+                .withNewSpec()
+                .withUser(user)
+                .withGroups("system:serviceaccounts", "system:serviceaccounts:" + NS, "system:authenticated")
+                .withNewNonResourceAttributes()
+                .withPath(path)
+                .withVerb("get")
+                .endNonResourceAttributes()
+                .endSpec()
+                .build();
+        return admin.authorization()
+                .v1()
+                .subjectAccessReview()
+                .create(review)
+                .getStatus()
+                .getAllowed();
+    }
+
+    /** A GET on the controller's HTTP port with {@code token} as bearer token (none when null). */
+    private static java.net.http.HttpResponse<String> get(String path, String token) {
+        var request = java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + bridge.httpPort() + path))
+                .timeout(Duration.ofSeconds(10));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        try {
+            return java.net.http.HttpClient.newHttpClient()
+                    .send(request.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException("GET " + path + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private String token(String account, long seconds) {
+        return admin.serviceAccounts()
+                .inNamespace(NS)
+                .withName(account)
+                .tokenRequest(new TokenRequestBuilder()
+                        .withNewSpec()
+                        .withExpirationSeconds(seconds)
+                        .endSpec()
+                        .build())
+                .getStatus()
+                .getToken();
     }
 
     /** Every (rule, resource, verb) the chart's ClusterRole and Role grant that no request used. */
@@ -442,6 +596,20 @@ class HelmInstallE2E {
         schedulerConf(conf.substring(0, conf.indexOf("  - name: network-topology-aware")));
         Map<String, String> table = new LinkedHashMap<>();
         List<String> unnecessary = new ArrayList<>();
+        // a Prometheus scrapes every second, as it would every 15 s: each fresh start reviews its token
+        var scraping = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread scraper = new Thread(() -> {
+            while (scraping.get()) {
+                try {
+                    get("/q/metrics", TOKENS.get(SCRAPER));
+                } catch (RuntimeException e) {
+                    // the controller is restarting
+                }
+                RealCluster.sleep(Duration.ofSeconds(1));
+            }
+        });
+        scraper.setDaemon(true);
+        scraper.start();
         try {
             for (var entry : original.entrySet()) {
                 String kind = entry.getKey();
@@ -485,6 +653,7 @@ class HelmInstallE2E {
                     .as("403s with every rule in place")
                     .isEmpty();
         } finally {
+            scraping.set(false);
             bridge.stop();
             original.forEach(this::setRules);
             schedulerConf(conf);
@@ -508,10 +677,7 @@ class HelmInstallE2E {
         bridge.stop();
         original.forEach((k, r) -> setRules(k, k.equals(kind) ? rules : r));
         Map<String, String> env = chart.controllerEnv();
-        admin.secrets()
-                .inNamespace(NS)
-                .withName(env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME"))
-                .delete();
+        emptyCertificateSecret(chart);
         admin.leases()
                 .inNamespace(NS)
                 .withName(env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME"))
@@ -546,7 +712,7 @@ class HelmInstallE2E {
 
     private String health() {
         try {
-            var ready = bridge.get("/q/health/ready");
+            var ready = get("/q/health/ready", null);
             JsonNode data = JSON.readTree(ready.body()).path("checks").path(0).path("data");
             List<String> notReady = new ArrayList<>();
             data.fields().forEachRemaining(f -> {
@@ -794,10 +960,7 @@ class HelmInstallE2E {
                 .validatingWebhookConfigurations()
                 .withName(name)
                 .delete();
-        admin.secrets()
-                .inNamespace(NS)
-                .withName(env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME"))
-                .delete();
+        emptyCertificateSecret(chart);
         admin.leases()
                 .inNamespace(NS)
                 .withName(env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME"))
@@ -812,6 +975,21 @@ class HelmInstallE2E {
                         .list()
                         .getItems()
                         .isEmpty());
+    }
+
+    /** The certificate Secret as a fresh install leaves it: the chart's, empty. */
+    private void emptyCertificateSecret(Rendered chart) {
+        String name = chart.controllerEnv().get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME");
+        admin.secrets().inNamespace(NS).withName(name).delete();
+        cluster.waitFor(
+                "the old certificate Secret gone",
+                TIMEOUT,
+                () -> admin.secrets().inNamespace(NS).withName(name).get() == null);
+        for (HasMetadata object : chart.resources(admin.getKubernetesSerialization())) {
+            if (object.getKind().equals("Secret")) {
+                admin.resource(object).fieldManager("helm").forceConflicts().serverSideApply();
+            }
+        }
     }
 
     /** Waits until the controller holds the Lease (when the chart elects a leader) and is ready. */
@@ -848,7 +1026,7 @@ class HelmInstallE2E {
 
     private JsonNode status() {
         try {
-            return JSON.readTree(bridge.get("/api/status").body());
+            return JSON.readTree(get("/api/status", TOKENS.get(READER)).body());
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

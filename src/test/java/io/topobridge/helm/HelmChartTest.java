@@ -138,6 +138,22 @@ class HelmChartTest {
     }
 
     @Test
+    void theChartsDefaultFindingAndEventLimitsAreTheControllersOwnAndValuesChangeThem() {
+        assertThat(EnvironmentConfig.validated(render().controllerEnv()).findings())
+                .isEqualTo(EnvironmentConfig.validated(Map.of()).findings());
+        var set = EnvironmentConfig.validated(render(Map.of(
+                                "findings.maxPerObject", 20,
+                                "events.qps", 2.5,
+                                "events.burst", 5,
+                                "events.perObjectQps", 0.1,
+                                "events.perObjectBurst", 3,
+                                "events.queueSize", 100))
+                        .controllerEnv())
+                .findings();
+        assertThat(set).isEqualTo(new io.topobridge.findings.FindingsSettings(20, 2.5, 5, 0.1, 3, 100));
+    }
+
+    @Test
     void valuesChangeTheirConfigurationKeys() {
         Map<String, String> env = render(Map.of(
                         "topology.preset",
@@ -270,12 +286,19 @@ class HelmChartTest {
         String lease = "Role coordination.k8s.io/leases[%s] get,patch";
         String leaseCreate = "Role coordination.k8s.io/leases create";
         String namespaces = "ClusterRole core/namespaces list,watch";
+        String tokenReviews = "ClusterRole authentication.k8s.io/tokenreviews create";
+        String accessReviews = "ClusterRole authorization.k8s.io/subjectaccessreviews create";
         return Stream.of(
                 Arguments.of(
-                        "defaults (namespaces opt in)",
+                        "defaults (namespaces opt in): the Secret is the chart's, filled and renewed, never created",
                         Map.of(),
-                        List.of(webhooks, secret, secretCreate, lease, leaseCreate, namespaces),
-                        List.of(secretRead)),
+                        List.of(webhooks, secret, lease, leaseCreate, namespaces, tokenReviews, accessReviews),
+                        List.of(secretRead, secretCreate)),
+                Arguments.of(
+                        "an open HTTP port reviews no tokens",
+                        Map.of("httpAuth.mode", "none"),
+                        List.of(secret),
+                        List.of(tokenReviews, accessReviews, secretCreate)),
                 Arguments.of(
                         "namespaces are read for their queues without opt-in too",
                         Map.of("workloads.requireNamespaceOptIn", false),
@@ -295,7 +318,7 @@ class HelmChartTest {
                         "one replica elects no leader",
                         Map.of("replicaCount", 1),
                         List.of(webhooks, secret),
-                        List.of(lease, leaseCreate)),
+                        List.of(lease, leaseCreate, secretCreate)),
                 Arguments.of(
                         "one replica without admission needs no Role, but removes the configurations",
                         Map.of("replicaCount", 1, "admission.enabled", false),
@@ -311,7 +334,7 @@ class HelmChartTest {
                                 "volcano.schedulerConfigName",
                                 "scheduler"),
                         List.of(webhooks, secret, lease),
-                        List.of()));
+                        List.of(secretCreate)));
     }
 
     /**
@@ -327,11 +350,13 @@ class HelmChartTest {
         Map<String, String> env = chart.controllerEnv();
         Set<String> grants = grants(chart);
         for (String grant : present) {
-            String limitedTo = grant.contains("webhookconfigurations")
-                    ? env.get("TOPOBRIDGE_ADMISSION_CONFIGURATION_NAME")
-                    : grant.contains("secrets")
-                            ? env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME")
-                            : env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME");
+            String limitedTo = !grant.contains("%s")
+                    ? ""
+                    : grant.contains("webhookconfigurations")
+                            ? env.get("TOPOBRIDGE_ADMISSION_CONFIGURATION_NAME")
+                            : grant.contains("secrets")
+                                    ? env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME")
+                                    : env.get("TOPOBRIDGE_LEADER_ELECTION_LEASE_NAME");
             assertThat(grants).contains(grant.formatted(limitedTo));
         }
         for (String grant : absent) {
@@ -459,7 +484,123 @@ class HelmChartTest {
                 Arguments.of("a misspelled key", Map.of("replicas", 3)),
                 Arguments.of("a misspelled nested key", Map.of("admission.failurePolicy", "Fail")),
                 Arguments.of("tiers is a list", Map.of("topology.tiers", "example.com/rack")),
-                Arguments.of("spread is preferred, required or none", Map.of("spreadAcrossNodes", "always")));
+                Arguments.of("spread is preferred, required or none", Map.of("spreadAcrossNodes", "always")),
+                Arguments.of("an Event rate above 0", Map.of("events.qps", 0)),
+                Arguments.of("an Event rate is a number", Map.of("events.perObjectQps", "often")),
+                Arguments.of("an Event queue of at least 1", Map.of("events.queueSize", 0)),
+                Arguments.of("at least 2 findings per object", Map.of("findings.maxPerObject", 1)),
+                Arguments.of("an accelerator is <domain>/<name>", Map.of("workloads.acceleratorResources[0]", "gpu")),
+                Arguments.of(
+                        "the policy's actions are Deny, Warn or Audit",
+                        Map.of("nodeLabelPolicy.validationActions[0]", "Block")),
+                Arguments.of("the policy's switch is a boolean", Map.of("nodeLabelPolicy.enabled", "on")),
+                Arguments.of("a body size as Kubernetes writes it", Map.of("admission.limits.maxBodySize", "3MB")),
+                Arguments.of("reviews in flight are at least one", Map.of("admission.limits.maxConcurrentReviews", 0)),
+                Arguments.of("kubernetes or none", Map.of("httpAuth.mode", "basic")),
+                Arguments.of("a reader is a subject", Map.of("metricsReaders[0].name", "prometheus")));
+    }
+
+    // ---- accelerators and the node label policy ----------------------------------------------------------
+
+    @Test
+    void theChartsDefaultAcceleratorsAreTheControllersOwnAndAValueChangesThem() {
+        assertThat(EnvironmentConfig.validated(render().controllerEnv()).accelerators())
+                .isEqualTo(io.topobridge.core.node.Accelerators.DEFAULT)
+                .isEqualTo(EnvironmentConfig.validated(Map.of()).accelerators());
+        var chosen = EnvironmentConfig.validated(render(Map.of(
+                                "workloads.acceleratorResources[0]", "amd.com/gpu",
+                                "workloads.acceleratorResources[1]", "example.com/npu"))
+                        .controllerEnv())
+                .accelerators();
+        assertThat(chosen.resources()).containsExactly("amd.com/gpu", "example.com/npu");
+    }
+
+    @Test
+    void theNodeLabelPolicyIsOffByDefault() {
+        Rendered chart = render();
+        assertThat(chart.has("ValidatingAdmissionPolicy")).isFalse();
+        assertThat(chart.has("ValidatingAdmissionPolicyBinding")).isFalse();
+    }
+
+    private static List<String> strings(String json) throws IOException {
+        List<String> out = new ArrayList<>();
+        JSON.readTree(json).forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    private static Map<String, String> variables(JsonNode policy) {
+        Map<String, String> out = new LinkedHashMap<>();
+        policy.path("spec")
+                .path("variables")
+                .forEach(v ->
+                        out.put(v.path("name").asText(), v.path("expression").asText()));
+        return out;
+    }
+
+    /** On, it refuses nodes any change of every key the built-in presets read, and its binding denies. */
+    @Test
+    void theNodeLabelPolicyProtectsEveryKeyTheTiersRead() throws IOException {
+        Rendered chart = render(Map.of("nodeLabelPolicy.enabled", true));
+        JsonNode policy = chart.one("ValidatingAdmissionPolicy");
+        JsonNode binding = chart.one("ValidatingAdmissionPolicyBinding");
+        assertThat(policy.path("apiVersion").asText()).isEqualTo("admissionregistration.k8s.io/v1");
+        assertThat(binding.path("spec").path("policyName").asText())
+                .isEqualTo(policy.path("metadata").path("name").asText())
+                .isEqualTo("tb-topobridge-node-topology-labels");
+        assertThat(binding.path("spec").path("validationActions").toString()).isEqualTo("[\"Deny\"]");
+        assertThat(policy.path("spec").path("failurePolicy").asText()).isEqualTo("Fail");
+        JsonNode rule = policy.path("spec")
+                .path("matchConstraints")
+                .path("resourceRules")
+                .get(0);
+        assertThat(rule.path("resources").toString()).isEqualTo("[\"nodes\"]");
+        assertThat(rule.path("operations").toString()).isEqualTo("[\"UPDATE\"]");
+        assertThat(policy.path("spec")
+                        .path("matchConditions")
+                        .get(0)
+                        .path("expression")
+                        .asText())
+                .isEqualTo("request.userInfo.username.startsWith(\"system:node:\")");
+        Map<String, String> variables = variables(policy);
+        assertThat(strings(variables.get("keys")))
+                .as("the keys every built-in preset reads")
+                .containsExactlyElementsOf(io.topobridge.core.topology.LabelSchemes.keysRead());
+        assertThat(strings(variables.get("prefixes")))
+                .containsExactlyElementsOf(io.topobridge.core.topology.LabelSchemes.prefixesRead());
+        assertThat(policy.path("spec")
+                        .path("validations")
+                        .get(0)
+                        .path("expression")
+                        .asText())
+                .isEqualTo("size(variables.changed) == 0");
+    }
+
+    @Test
+    void theNodeLabelPolicyTakesTheConfiguredTiersKeysAndActions() throws IOException {
+        Rendered chart = render(Map.of(
+                "nodeLabelPolicy.enabled", true,
+                "nodeLabelPolicy.labelKeys[0]", "example.com/pod",
+                "nodeLabelPolicy.refuseOnCreate", true,
+                "nodeLabelPolicy.validationActions[0]", "Warn",
+                "nodeLabelPolicy.validationActions[1]", "Audit",
+                "topology.tiers[0]", "example.com/rack=rack",
+                "topology.tiers[1]", "example.com/pod"));
+        JsonNode policy = chart.one("ValidatingAdmissionPolicy");
+        Map<String, String> variables = variables(policy);
+        assertThat(strings(variables.get("keys"))).containsExactly("example.com/pod", "example.com/rack");
+        assertThat(strings(variables.get("prefixes"))).isEmpty();
+        assertThat(policy.path("spec")
+                        .path("matchConstraints")
+                        .path("resourceRules")
+                        .get(0)
+                        .path("operations")
+                        .toString())
+                .isEqualTo("[\"CREATE\",\"UPDATE\"]");
+        assertThat(chart.one("ValidatingAdmissionPolicyBinding")
+                        .path("spec")
+                        .path("validationActions")
+                        .toString())
+                .isEqualTo("[\"Warn\",\"Audit\"]");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -600,6 +741,16 @@ class HelmChartTest {
         JsonNode port = scraped.get(0).path("spec").path("ports").get(0);
         assertThat(port.path("name").asText()).isEqualTo(endpoint.path("port").asText());
         assertThat(port.path("targetPort").asText()).isEqualTo("http");
+        assertThat(endpoint.path("bearerTokenFile").asText())
+                .as("Prometheus' own ServiceAccount token, which the metrics-reader ClusterRole lets in")
+                .isEqualTo("/var/run/secrets/kubernetes.io/serviceaccount/token");
+        assertThat(render(Map.of("serviceMonitor.enabled", true, "httpAuth.mode", "none"))
+                        .one("ServiceMonitor")
+                        .path("spec")
+                        .path("endpoints")
+                        .get(0)
+                        .has("bearerTokenFile"))
+                .isFalse();
     }
 
     // ---- TLS: the controller's own CA, or cert-manager ----------------------------------------------------
@@ -828,7 +979,7 @@ class HelmChartTest {
 
     @Test
     void everyTemplateRendersWithEveryOptionOn() throws IOException {
-        Rendered chart = render(Map.of(
+        Rendered chart = render(pairs(
                 "certManager.enabled",
                 true,
                 "serviceMonitor.enabled",
@@ -840,7 +991,17 @@ class HelmChartTest {
                 "topologySpreadConstraints[0].whenUnsatisfiable",
                 "ScheduleAnyway",
                 "podLabels.team",
-                "llm"));
+                "llm",
+                "nodeLabelPolicy.enabled",
+                true,
+                "networkPolicy.httpFrom[0].namespaceSelector.matchLabels.team",
+                "monitoring",
+                "apiReaders[0].kind",
+                "Group",
+                "apiReaders[0].name",
+                "sre",
+                "apiReaders[0].apiGroup",
+                "rbac.authorization.k8s.io"));
         Set<String> kinds = new TreeSet<>();
         chart.documents().forEach(d -> kinds.add(d.path("kind").asText()));
         assertThat(kinds)
@@ -851,11 +1012,16 @@ class HelmChartTest {
                         "PodDisruptionBudget",
                         "MutatingWebhookConfiguration",
                         "ValidatingWebhookConfiguration",
-                        "Job");
+                        "ValidatingAdmissionPolicy",
+                        "ValidatingAdmissionPolicyBinding",
+                        "Job",
+                        "NetworkPolicy",
+                        "ClusterRoleBinding");
         try (var templates = Files.list(CHART.resolve("templates"))) {
             assertThat(templates.filter(t -> t.toString().endsWith(".yaml")).count())
-                    .as("a template without a rendered object here: add its option above")
-                    .isEqualTo(9);
+                    .as("a template without a rendered object here or in theChartMakesTheEmptyCertificateSecret...: "
+                            + "add its option above")
+                    .isEqualTo(13);
         }
         assertThat(chart.one("Deployment")
                         .path("spec")
@@ -871,5 +1037,141 @@ class HelmChartTest {
                     .as(doc.path("kind") + " " + doc.path("metadata").path("name"))
                     .contains("app.kubernetes.io/name", "app.kubernetes.io/instance", "app.kubernetes.io/component");
         }
+    }
+
+    // ---- least privilege, the HTTP port's readers and the network policy ---------------------------------
+
+    @Test
+    void theChartMakesTheEmptyCertificateSecretTheControllerFillsOnlyInGenerateMode() {
+        Rendered chart = render();
+        JsonNode secret = chart.one("Secret");
+        Map<String, String> env = chart.controllerEnv();
+        assertThat(secret.path("metadata").path("name").asText())
+                .isEqualTo(env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME"));
+        assertThat(secret.path("metadata").path("namespace").asText()).isEqualTo(NS);
+        assertThat(secret.path("metadata")
+                        .path("labels")
+                        .path("app.kubernetes.io/managed-by")
+                        .asText())
+                .as("the controller writes only a Secret labelled as its own")
+                .isEqualTo("topobridge");
+        assertThat(secret.has("data") || secret.has("stringData") || secret.has("type"))
+                .as("nothing an upgrade or kubectl apply could reset, nor a type an adopted Secret could differ in")
+                .isFalse();
+        assertThat(render(Map.of("certManager.enabled", true)).has("Secret")).isFalse();
+        assertThat(render(Map.of("admission.tls.mode", "secret")).has("Secret")).isFalse();
+        assertThat(render(Map.of("admission.enabled", false)).has("Secret")).isFalse();
+    }
+
+    @Test
+    void theWebhooksNeverInterceptTheReleaseNamespace() {
+        Rendered chart = render(Map.of("certManager.enabled", true));
+        for (JsonNode webhook : chart.one("MutatingWebhookConfiguration").path("webhooks")) {
+            assertThat(webhook.path("namespaceSelector").toString())
+                    .as(webhook.path("name").asText())
+                    .contains("\"values\":[\"kube-system\",\"" + NS + "\"]");
+        }
+        JsonNode inKubeSystem = HelmChart.render("tb", "kube-system", Map.of("certManager.enabled", true))
+                .one("MutatingWebhookConfiguration");
+        assertThat(inKubeSystem
+                        .path("webhooks")
+                        .get(0)
+                        .path("namespaceSelector")
+                        .toString())
+                .contains("\"values\":[\"kube-system\"]");
+    }
+
+    @Test
+    void readersGetNonResourceUrlsUnderThePrefixAndBindingsOnlyWhenAsked() {
+        Rendered chart = render();
+        JsonNode api = chart.named("ClusterRole", "tb-topobridge-api-reader");
+        JsonNode metrics = chart.named("ClusterRole", "tb-topobridge-metrics-reader");
+        assertThat(texts(api.path("rules").get(0).path("nonResourceURLs")))
+                .containsExactly("/topobridge/api/*", "/topobridge/topology", "/topobridge/q/metrics");
+        assertThat(texts(metrics.path("rules").get(0).path("nonResourceURLs")))
+                .containsExactly("/topobridge/q/metrics");
+        for (JsonNode role : List.of(api, metrics)) {
+            assertThat(texts(role.path("rules").get(0).path("verbs"))).containsExactly("get");
+            assertThat(role.path("rules").get(0).has("resources")).isFalse();
+        }
+        assertThat(chart.all("ClusterRoleBinding"))
+                .noneMatch(b -> b.path("roleRef").path("name").asText().endsWith("-reader"));
+
+        Rendered bound = render(Map.of(
+                "metricsReaders[0].kind", "ServiceAccount",
+                "metricsReaders[0].name", "prometheus-k8s",
+                "metricsReaders[0].namespace", "monitoring"));
+        JsonNode binding = bound.named("ClusterRoleBinding", "tb-topobridge-metrics-reader");
+        assertThat(binding.path("roleRef").path("name").asText()).isEqualTo("tb-topobridge-metrics-reader");
+        assertThat(binding.path("subjects").get(0).path("name").asText()).isEqualTo("prometheus-k8s");
+        assertThat(binding.path("subjects").get(0).path("namespace").asText()).isEqualTo("monitoring");
+        assertThat(render(Map.of("httpAuth.mode", "none")).all("ClusterRole"))
+                .noneMatch(r -> r.path("metadata").path("name").asText().endsWith("-reader"));
+    }
+
+    @Test
+    void theNetworkPolicyAdmitsOnlyTheWebhookAndHttpPortsFromTheirPeers() {
+        Rendered chart = render();
+        JsonNode policy = chart.one("NetworkPolicy").path("spec");
+        JsonNode podLabels = chart.one("Deployment")
+                .path("spec")
+                .path("template")
+                .path("metadata")
+                .path("labels");
+        assertThat(selects(policy.path("podSelector").path("matchLabels"), podLabels))
+                .isTrue();
+        JsonNode jobPodLabels =
+                chart.one("Job").path("spec").path("template").path("metadata").path("labels");
+        assertThat(selects(policy.path("podSelector").path("matchLabels"), jobPodLabels))
+                .isFalse();
+        assertThat(texts(policy.path("policyTypes"))).containsExactly("Ingress");
+        // by default: the webhook port from any source (the API server's address is the platform's), nothing else
+        assertThat(policy.path("ingress")).hasSize(1);
+        JsonNode webhook = policy.path("ingress").get(0);
+        assertThat(webhook.path("ports").get(0).path("port").asText()).isEqualTo("webhook");
+        assertThat(webhook.has("from")).isFalse();
+        JsonNode container = chart.container(chart.one("Deployment"));
+        assertThat(container.path("ports").findValuesAsText("name")).contains("webhook", "http");
+
+        Rendered narrowed = render(Map.of(
+                "networkPolicy.webhookFrom[0].ipBlock.cidr",
+                "10.0.0.0/24",
+                "networkPolicy.httpFrom[0].namespaceSelector.matchLabels.kubernetes\\.io/metadata\\.name",
+                "monitoring"));
+        JsonNode ingress = narrowed.one("NetworkPolicy").path("spec").path("ingress");
+        assertThat(ingress).hasSize(2);
+        assertThat(ingress.get(0)
+                        .path("from")
+                        .get(0)
+                        .path("ipBlock")
+                        .path("cidr")
+                        .asText())
+                .isEqualTo("10.0.0.0/24");
+        assertThat(ingress.get(1).path("ports").get(0).path("port").asText()).isEqualTo("http");
+        assertThat(ingress.get(1)
+                        .path("from")
+                        .get(0)
+                        .path("namespaceSelector")
+                        .path("matchLabels")
+                        .path("kubernetes.io/metadata.name")
+                        .asText())
+                .isEqualTo("monitoring");
+
+        JsonNode closed =
+                render(Map.of("admission.enabled", false)).one("NetworkPolicy").path("spec");
+        assertThat(closed.path("ingress").isArray() && closed.path("ingress").isEmpty())
+                .as("no webhook, no HTTP peers: no ingress but the node's")
+                .isTrue();
+        assertThat(render(Map.of("networkPolicy.enabled", false)).has("NetworkPolicy"))
+                .isFalse();
+    }
+
+    /** Chart values from alternating keys and values (more than {@code Map.of} takes). */
+    private static Map<String, Object> pairs(Object... keysAndValues) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            values.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return values;
     }
 }

@@ -251,6 +251,95 @@ class CertificateStoreTest {
         };
     }
 
+    /** The Secret as the Helm chart makes it: empty, Opaque, labelled as the bridge's. */
+    private void chartsEmptySecret() {
+        cluster.client()
+                .secrets()
+                .inNamespace(NS)
+                .resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName(SECRET)
+                        .withNamespace(NS)
+                        .addToLabels("app.kubernetes.io/managed-by", "topobridge")
+                        .endMetadata()
+                        .withType("Opaque")
+                        .build())
+                .create();
+        cluster.dispatcher().clearLog();
+    }
+
+    @Test
+    void theChartsEmptySecretIsFilledByUpdatesOnlyAndReplicasStartingTogetherAgree() throws Exception {
+        chartsEmptySecret();
+        var barrier = new CyclicBarrier(4);
+        var pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<ServingCertificate>> results = new ArrayList<>();
+            for (int r = 0; r < 4; r++) {
+                results.add(pool.submit(() -> {
+                    barrier.await();
+                    return store(NOW).ensure();
+                }));
+            }
+            List<ServingCertificate> served = new ArrayList<>();
+            for (Future<ServingCertificate> result : results) {
+                served.add(result.get());
+            }
+            ServingCertificate stored = CertificateStore.parse(secret());
+            assertThat(served).allSatisfy(c -> assertThat(c.sameAs(stored)).isTrue());
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(cluster.dispatcher().writes("/secrets"))
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r.method())
+                        .as("no create: the chart made it")
+                        .isEqualTo("PUT"));
+        assertThat(secret().getType()).isEqualTo("Opaque");
+        assertThat(secret().getData()).containsOnlyKeys("tls.crt", "tls.key", "ca.crt", "ca.key");
+        cluster.dispatcher().clearLog();
+        store(NOW).ensure();
+        assertThat(secretWrites()).isZero();
+    }
+
+    @Test
+    void withoutTheRightToCreateAMissingSecretTheErrorSaysWhatToDo() {
+        var server = new io.fabric8.kubernetes.client.server.mock.KubernetesMockServer(false);
+        server.init();
+        try {
+            server.expect()
+                    .get()
+                    .withPath("/api/v1/namespaces/" + NS + "/secrets/" + SECRET)
+                    .andReturn(
+                            404,
+                            new io.fabric8.kubernetes.api.model.StatusBuilder()
+                                    .withCode(404)
+                                    .withReason("NotFound")
+                                    .build())
+                    .always();
+            server.expect()
+                    .post()
+                    .withPath("/api/v1/namespaces/" + NS + "/secrets")
+                    .andReturn(
+                            403,
+                            new io.fabric8.kubernetes.api.model.StatusBuilder()
+                                    .withCode(403)
+                                    .withReason("Forbidden")
+                                    .withMessage(
+                                            "secrets is forbidden: User \"system:serviceaccount:ops:tb\" cannot create")
+                                    .build())
+                    .always();
+            var store = new CertificateStore(
+                    server.createClient(), settings(TlsSettings.Mode.GENERATE), Clock.fixed(NOW, ZoneOffset.UTC));
+            assertThatThrownBy(store::ensure)
+                    .isInstanceOf(CertificateStore.UnavailableException.class)
+                    .hasMessageContaining("Secret ops/hook-tls does not exist and topobridge may not create it")
+                    .hasMessageContaining("helm template | kubectl apply");
+        } finally {
+            server.destroy();
+        }
+    }
+
     @Test
     void aReplicaThatLosesTheCreateUsesTheWinnersCertificate() {
         ServingCertificate winner = store(NOW).ensure();

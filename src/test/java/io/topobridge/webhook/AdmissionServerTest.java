@@ -151,7 +151,8 @@ class AdmissionServerTest {
         assertThat(pods.getNamespaceSelector().getMatchExpressions())
                 .containsExactly(
                         new LabelSelectorRequirement("topobridge.io/enabled", "In", List.of("true")),
-                        new LabelSelectorRequirement("kubernetes.io/metadata.name", "NotIn", List.of("kube-system")));
+                        new LabelSelectorRequirement(
+                                "kubernetes.io/metadata.name", "NotIn", List.of("kube-system", "default")));
         assertThat(pods.getObjectSelector().getMatchExpressions())
                 .containsExactly(
                         new LabelSelectorRequirement("app.kubernetes.io/name", "NotIn", List.of("topobridge")));
@@ -175,7 +176,8 @@ class AdmissionServerTest {
         assertThat(workloads.getNamespaceSelector().getMatchExpressions())
                 .containsExactly(
                         new LabelSelectorRequirement("topobridge.io/enabled", "In", List.of("true")),
-                        new LabelSelectorRequirement("kubernetes.io/metadata.name", "NotIn", List.of("kube-system")));
+                        new LabelSelectorRequirement(
+                                "kubernetes.io/metadata.name", "NotIn", List.of("kube-system", "default")));
 
         // the server presents the Secret's certificate, and it verifies against the registered caBundle
         X509Certificate served = presented();

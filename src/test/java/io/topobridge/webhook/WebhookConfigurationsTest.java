@@ -63,7 +63,9 @@ class WebhookConfigurationsTest {
                         false,
                         true),
                 Arguments.of("kube-system even when labelled", namespace("kube-system", true), false, false),
-                Arguments.of("kube-system", namespace("kube-system", false), false, false));
+                Arguments.of("kube-system", namespace("kube-system", false), false, false),
+                Arguments.of("the bridge's own namespace even when labelled", namespace("ops", true), false, false),
+                Arguments.of("the bridge's own namespace", namespace("ops", false), false, false));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -93,6 +95,27 @@ class WebhookConfigurationsTest {
                         labels))
                 .as("workload webhook when workloads require the opt-in")
                 .isEqualTo(pods);
+        assertThat(matches(
+                        WebhookConfigurations.mutating(DEFAULTS, "x")
+                                .getWebhooks()
+                                .get(1)
+                                .getNamespaceSelector(),
+                        labels))
+                .as("PodGroup webhook")
+                .isEqualTo(pods);
+    }
+
+    @Test
+    void aBridgeInKubeSystemNamesItOnce() {
+        var inKubeSystem = WebhookSettings.from(WebhookSettingsTest.config(Map.of()), false, "kube-system");
+        assertThat(WebhookConfigurations.mutating(inKubeSystem, "x")
+                        .getWebhooks()
+                        .get(0)
+                        .getNamespaceSelector()
+                        .getMatchExpressions()
+                        .get(1)
+                        .getValues())
+                .containsExactly("kube-system");
     }
 
     @Test

@@ -26,6 +26,19 @@ final class WebhookFixture implements AutoCloseable {
         port = server.start("127.0.0.1", 0, certificate("fixture-ca"));
     }
 
+    /** A server with its own limits and request deadline. */
+    WebhookFixture(List<AdmissionWebhook> webhooks, AdmissionLimits limits, Duration deadline) {
+        server = new WebhookServer(vertx, Reviews.JSON, meters, webhooks, Duration.ofSeconds(1), limits, deadline);
+        port = server.start("127.0.0.1", 0, certificate("fixture-ca"));
+    }
+
+    /** How many requests the server refused because of {@code limit}. */
+    double refusals(String limit) {
+        return meters.find("topobridge.admission.refusals").tag("limit", limit).counters().stream()
+                .mapToDouble(c -> c.count())
+                .sum();
+    }
+
     static ServingCertificate certificate(String caName) {
         Instant now = Instant.now();
         var ca = Certificates.newCa(caName, now, Duration.ofDays(10));

@@ -171,7 +171,9 @@ class WebhookServerTest {
                         "the webhook finds what it needs missing",
                         "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\",\"operation\":\"CONNECT\"}}",
                         "request.object is missing"),
-                Arguments.of("deeply nested JSON", "[".repeat(5000) + "]".repeat(5000), "the body is not JSON"));
+                Arguments.of("a JSON array, however deep", "[".repeat(5000) + "]".repeat(5000), "not a JSON object"),
+                Arguments.of("two objects", "{}{}", "the body holds more after the AdmissionReview object"),
+                Arguments.of("an object cut short", "{\"apiVersion\": {", "the body is not JSON"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -199,11 +201,11 @@ class WebhookServerTest {
     @Test
     void oversizedBodiesAreRefusedAndOtherPathsAreNotServed() {
         fixture.request()
-                .body("x".repeat((int) WebhookServer.MAX_BODY + 10))
+                .body("x".repeat((int) AdmissionLimits.DEFAULT.maxBodyBytes() + 10))
                 .post("/probe")
                 .then()
                 .statusCode(413)
-                .body("message", containsString("exceeds"));
+                .body("message", containsString("over topobridge.admission.limits.max-body-size=3Mi"));
         fixture.request().get("/probe").then().statusCode(405);
         fixture.request().body("{}").post("/elsewhere").then().statusCode(404);
         fixture.request()

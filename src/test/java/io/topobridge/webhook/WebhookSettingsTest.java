@@ -47,6 +47,8 @@ public class WebhookSettingsTest {
         assertThat(s.selfLabelValue()).isEqualTo("topobridge");
         assertThat(s.tls().mode()).isEqualTo(TlsSettings.Mode.GENERATE);
         assertThat(s.tls().namespace()).isEqualTo("topobridge-system");
+        assertThat(s.limits()).isEqualTo(AdmissionLimits.DEFAULT);
+        assertThat(s.requestDeadline()).isEqualTo(Duration.ofSeconds(4));
         assertThat(s.tls().dnsNames())
                 .containsExactly(
                         "topobridge-webhook.topobridge-system.svc",
@@ -114,7 +116,27 @@ public class WebhookSettingsTest {
                 Arguments.of(
                         "zero check interval",
                         Map.of("tls.check-interval", Duration.ZERO),
-                        "topobridge.admission.tls.check-interval=PT0S"));
+                        "topobridge.admission.tls.check-interval=PT0S"),
+                Arguments.of(
+                        "body size without a unit Kubernetes knows",
+                        Map.of("limits.max-body-size", "3MB"),
+                        "topobridge.admission.limits.max-body-size=3MB is not a size"),
+                Arguments.of(
+                        "body size over 64Mi",
+                        Map.of("limits.max-body-size", "1Gi"),
+                        "topobridge.admission.limits.max-body-size=1073741824 is not 64Ki to 64Mi"),
+                Arguments.of(
+                        "depth below 16",
+                        Map.of("limits.max-json-depth", 3),
+                        "topobridge.admission.limits.max-json-depth=3"),
+                Arguments.of(
+                        "no reviews in flight",
+                        Map.of("limits.max-concurrent-reviews", 0),
+                        "topobridge.admission.limits.max-concurrent-reviews=0"),
+                Arguments.of(
+                        "bytes in flight below one review at both limits",
+                        Map.of("limits.max-in-flight-bytes", "16Mi"),
+                        "topobridge.admission.limits.max-in-flight-bytes=16777216 is not at least"));
     }
 
     @ParameterizedTest(name = "{0}")

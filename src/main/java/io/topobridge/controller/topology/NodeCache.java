@@ -20,8 +20,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.jboss.logging.Logger;
 
 /**
- * The one cache of Nodes (every replica; it only reads): labels and allocatable resources, nothing else, on an API
- * client of its own where kind Node maps to {@link NodeMetadata}. The topology controller builds the tree from it,
+ * The one cache of Nodes (every replica; it only reads): labels, allocatable resources and whether the node takes new
+ * pods, nothing else, on an API client of its own where kind Node maps to {@link NodeMetadata}. The topology controller builds the tree from it,
  * diagnosis computes free capacity from it.
  */
 @ApplicationScoped
@@ -141,6 +141,16 @@ public class NodeCache implements ProcessPart {
     public static NodeView view(NodeMetadata node) {
         Map<String, BigDecimal> allocatable = new TreeMap<>();
         node.allocatable().forEach((k, v) -> allocatable.put(k, Quantities.amount(v)));
-        return new NodeView(node.getMetadata().getName(), node.getMetadata().getLabels(), new Amounts(allocatable));
+        return new NodeView(
+                node.getMetadata().getName(), node.getMetadata().getLabels(), new Amounts(allocatable), node.state());
+    }
+
+    /**
+     * Whether a node's room changed between two versions: its allocatable resources, or whether it takes new pods
+     * (cordon, Ready, taints). Heartbeats and other status updates change neither.
+     */
+    public static boolean roomChanged(NodeMetadata before, NodeMetadata after) {
+        return !java.util.Objects.equals(before.allocatable(), after.allocatable())
+                || !before.state().equals(after.state());
     }
 }

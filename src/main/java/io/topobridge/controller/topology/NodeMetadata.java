@@ -1,5 +1,6 @@
 package io.topobridge.controller.topology;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -12,11 +13,17 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
+import io.topobridge.core.node.NodeState;
+import io.topobridge.core.node.Taint;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * A Node as the node cache keeps it: metadata and the allocatable resources only (spec and the rest of status are
- * dropped while reading), so a cached node costs a fraction of a full one. It is registered for kind Node on the
+ * A Node as the node cache keeps it: metadata, the allocatable resources and whether it takes new pods (cordoned, the
+ * status of its Ready condition, its NoSchedule/NoExecute taints) only; the rest of spec and status is dropped while
+ * reading, so a cached node costs a fraction of a full one. It is registered for kind Node on the
  * cache's own API client only, so nothing else that reads Nodes is handed this class.
  */
 @Group("")
@@ -39,15 +46,22 @@ public class NodeMetadata implements HasMetadata {
     @JsonProperty("metadata")
     private ObjectMeta metadata;
 
+    @JsonProperty("spec")
+    private Spec spec;
+
     @JsonProperty("status")
     private Allocatable status;
 
-    /** The one part of a node's status kept: {@code status.allocatable}. */
+    /** The parts of a node's status kept: {@code status.allocatable} and the status of its Ready condition. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Allocatable {
         @JsonProperty("allocatable")
         private Map<String, Quantity> allocatable;
+
+        /** {@code True}, {@code False} or {@code Unknown}; null when the node reports no Ready condition. */
+        @JsonIgnore
+        private String ready;
 
         public Map<String, Quantity> getAllocatable() {
             return allocatable;
@@ -56,6 +70,130 @@ public class NodeMetadata implements HasMetadata {
         public void setAllocatable(Map<String, Quantity> allocatable) {
             this.allocatable = allocatable;
         }
+
+        public String getReady() {
+            return ready;
+        }
+
+        public void setReady(String ready) {
+            this.ready = ready;
+        }
+
+        /** Read: of all conditions only the Ready one's status is kept. */
+        @JsonProperty("conditions")
+        public void setConditions(List<Condition> conditions) {
+            ready = null;
+            if (conditions != null) {
+                for (Condition c : conditions) {
+                    if (c != null && "Ready".equals(c.type)) {
+                        ready = c.status == null ? null : c.status.intern();
+                    }
+                }
+            }
+        }
+
+        /** Written: the Ready condition alone. */
+        @JsonProperty("conditions")
+        public List<Condition> getConditions() {
+            if (ready == null) {
+                return null;
+            }
+            Condition c = new Condition();
+            c.type = "Ready";
+            c.status = ready;
+            return List.of(c);
+        }
+    }
+
+    /** One condition of a node's status, as far as it is read. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class Condition {
+        @JsonProperty("type")
+        public String type;
+
+        @JsonProperty("status")
+        public String status;
+    }
+
+    /** The part of a node's spec kept: whether it is cordoned and its taints. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class Spec {
+        @JsonProperty("unschedulable")
+        private Boolean unschedulable;
+
+        @JsonProperty("taints")
+        private List<NodeTaint> taints;
+
+        public Boolean getUnschedulable() {
+            return unschedulable;
+        }
+
+        public void setUnschedulable(Boolean unschedulable) {
+            this.unschedulable = unschedulable;
+        }
+
+        public List<NodeTaint> getTaints() {
+            return taints;
+        }
+
+        public void setTaints(List<NodeTaint> taints) {
+            this.taints = taints;
+        }
+    }
+
+    /** A taint as read ({@code timeAdded} dropped). */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class NodeTaint {
+        @JsonProperty("key")
+        public String key;
+
+        @JsonProperty("value")
+        public String value;
+
+        @JsonProperty("effect")
+        public String effect;
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof NodeTaint t
+                    && Objects.equals(key, t.key)
+                    && Objects.equals(value, t.value)
+                    && Objects.equals(effect, t.effect);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(key, value, effect);
+        }
+    }
+
+    @JsonProperty("spec")
+    public Spec getSpec() {
+        return spec;
+    }
+
+    @JsonProperty("spec")
+    public void setSpec(Spec spec) {
+        this.spec = spec;
+    }
+
+    /** Whether the node takes new pods: cordoned, Ready and the taints that keep pods off. */
+    public NodeState state() {
+        boolean cordoned = spec != null && Boolean.TRUE.equals(spec.unschedulable);
+        List<Taint> taints = List.of();
+        if (spec != null && spec.taints != null && !spec.taints.isEmpty()) {
+            List<Taint> out = new ArrayList<>(spec.taints.size());
+            for (NodeTaint t : spec.taints) {
+                if (t != null && t.key != null && Taint.repels(t.effect)) {
+                    out.add(new Taint(t.key, t.value, t.effect));
+                }
+            }
+            taints = out;
+        }
+        return new NodeState(cordoned, status == null ? null : status.ready, taints);
     }
 
     @JsonProperty("status")

@@ -4,13 +4,17 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.topobridge.controller.SharedEmpties;
+import io.topobridge.core.node.Taint;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Informer store for nodes that keeps name, uid, resource version, labels and allocatable resources only:
- * annotations and managed fields are most of a node's metadata and nothing here reads them; label keys and values
- * and quantities are kept once for all nodes.
+ * Informer store for nodes that keeps name, uid, resource version, labels, allocatable resources, the Ready status and
+ * (only when there is one) cordon and NoSchedule/NoExecute taints: annotations and managed fields are most of a node's
+ * metadata and nothing here reads them; label keys and values, quantities and taints are kept once for all nodes.
  */
 public class NodeMetadataStore extends BasicItemStore<NodeMetadata> {
 
@@ -47,6 +51,35 @@ public class NodeMetadataStore extends BasicItemStore<NodeMetadata> {
                                     v.getFormat() == null ? null : v.getFormat().intern())));
             node.getStatus().setAllocatable(allocatable);
         }
+        if (node.getSpec() != null) {
+            node.setSpec(slimSpec(node.getSpec()));
+        }
         return super.put(key, SharedEmpties.apply(node));
+    }
+
+    /** The same taint object for every node that carries it (a node pool's taints repeat on each of its nodes). */
+    private final Map<NodeMetadata.NodeTaint, NodeMetadata.NodeTaint> taints = new ConcurrentHashMap<>();
+
+    /** The spec as kept: null for a schedulable node without taints that keep pods off. */
+    private NodeMetadata.Spec slimSpec(NodeMetadata.Spec spec) {
+        boolean cordoned = Boolean.TRUE.equals(spec.getUnschedulable());
+        List<NodeMetadata.NodeTaint> kept = new ArrayList<>();
+        if (spec.getTaints() != null) {
+            for (NodeMetadata.NodeTaint t : spec.getTaints()) {
+                if (t != null && t.key != null && Taint.repels(t.effect)) {
+                    t.key = t.key.intern();
+                    t.value = t.value == null ? null : t.value.intern();
+                    t.effect = t.effect.intern();
+                    kept.add(taints.computeIfAbsent(t, x -> x));
+                }
+            }
+        }
+        if (!cordoned && kept.isEmpty()) {
+            return null;
+        }
+        NodeMetadata.Spec out = new NodeMetadata.Spec();
+        out.setUnschedulable(cordoned ? Boolean.TRUE : null);
+        out.setTaints(kept.isEmpty() ? null : List.copyOf(kept));
+        return out;
     }
 }

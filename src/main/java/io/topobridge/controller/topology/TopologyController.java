@@ -14,6 +14,7 @@ import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.topology.DesiredHyperNode;
 import io.topobridge.core.topology.ForeignHyperNode;
 import io.topobridge.core.topology.HyperNodeChanges;
@@ -72,9 +73,36 @@ public class TopologyController implements ProcessPart {
             Duration maxDelay,
             String schedulerConfigNamespace,
             String schedulerConfigName,
-            String schedulerConfigKey) {}
+            String schedulerConfigKey,
+            Accelerators accelerators) {
 
-    private record CachedNode(String resourceVersion, NodeInfo info) {}
+        public Options {
+            accelerators = accelerators == null ? Accelerators.DEFAULT : accelerators;
+        }
+
+        /** Options with the default accelerators. */
+        public Options(
+                boolean enabled,
+                TopologySettings topology,
+                Duration debounce,
+                Duration maxDelay,
+                String schedulerConfigNamespace,
+                String schedulerConfigName,
+                String schedulerConfigKey) {
+            this(
+                    enabled,
+                    topology,
+                    debounce,
+                    maxDelay,
+                    schedulerConfigNamespace,
+                    schedulerConfigName,
+                    schedulerConfigKey,
+                    Accelerators.DEFAULT);
+        }
+    }
+
+    /** A node as the builder reads it, and the accelerator resources it offers. */
+    private record CachedNode(String resourceVersion, NodeInfo info, List<String> accelerators) {}
 
     private final KubernetesClient client;
     private final Applier applier;
@@ -245,7 +273,13 @@ public class TopologyController implements ProcessPart {
         tiers.publish(result.tiers());
 
         List<Finding> all = new ArrayList<>(result.findings());
-        SchedulerConfig.Check scheduler = schedulerCheck(current.stream().anyMatch(NodeInfo::gpu));
+        Set<String> offered = new java.util.TreeSet<>();
+        nodes.values().forEach(n -> offered.addAll(n.accelerators()));
+        if (offered.isEmpty() && current.stream().anyMatch(NodeInfo::gpu)) {
+            // GPU feature discovery's labels without an allocatable GPU yet: NVIDIA's device plugin is on its way
+            offered.add(io.topobridge.core.diagnosis.Amounts.GPU);
+        }
+        SchedulerConfig.Check scheduler = schedulerCheck(offered);
         all.addAll(scheduler.findings());
         RuntimeException failure = null;
         if (crdInstalled) {
@@ -332,12 +366,11 @@ public class TopologyController implements ProcessPart {
             String version = node.getMetadata().getResourceVersion();
             CachedNode known = nodes.get(name);
             if (known == null || version == null || !version.equals(known.resourceVersion())) {
+                var view = NodeCache.view(node);
                 known = new CachedNode(
                         version,
-                        new NodeInfo(
-                                name,
-                                node.getMetadata().getLabels(),
-                                NodeCache.view(node).gpu()));
+                        new NodeInfo(name, node.getMetadata().getLabels(), view.accelerator(options.accelerators())),
+                        options.accelerators().in(view.allocatable().values()));
                 nodes.put(name, known);
             }
             seen.add(name);
@@ -347,7 +380,7 @@ public class TopologyController implements ProcessPart {
         return out;
     }
 
-    private SchedulerConfig.Check schedulerCheck(boolean gpuNodes) {
+    private SchedulerConfig.Check schedulerCheck(Set<String> accelerators) {
         ObjectRef ref = SchedulerConfig.configMapRef(options.schedulerConfigNamespace(), options.schedulerConfigName());
         if (schedulerConfigError != null) {
             return SchedulerConfig.unreadable(ref, schedulerConfigError);
@@ -356,7 +389,7 @@ public class TopologyController implements ProcessPart {
                 .getStore()
                 .getByKey(options.schedulerConfigNamespace() + "/" + options.schedulerConfigName());
         Map<String, String> data = cm == null ? null : cm.getData() == null ? Map.of() : cm.getData();
-        return SchedulerConfig.check(ref, options.schedulerConfigKey(), data, gpuNodes);
+        return SchedulerConfig.check(ref, options.schedulerConfigKey(), data, accelerators);
     }
 
     private Map<String, Object> details(TopologyResult result, SchedulerConfig.Check scheduler, long millis) {
@@ -419,7 +452,7 @@ public class TopologyController implements ProcessPart {
         @Override
         public void onUpdate(NodeMetadata before, NodeMetadata after) {
             if (!topologyLabels(before).equals(topologyLabels(after))
-                    || NodeCache.view(before).gpu() != NodeCache.view(after).gpu()) {
+                    || acceleratorsChanged(NodeCache.view(before), NodeCache.view(after))) {
                 debouncer.submit(NODES);
             }
         }
@@ -427,6 +460,14 @@ public class TopologyController implements ProcessPart {
         @Override
         public void onDelete(NodeMetadata node, boolean finalStateUnknown) {
             debouncer.submit(NODES);
+        }
+
+        private boolean acceleratorsChanged(
+                io.topobridge.core.diagnosis.NodeView before, io.topobridge.core.diagnosis.NodeView after) {
+            Accelerators a = options.accelerators();
+            return before.accelerator(a) != after.accelerator(a)
+                    || !a.in(before.allocatable().values())
+                            .equals(a.in(after.allocatable().values()));
         }
 
         private Map<String, String> topologyLabels(NodeMetadata node) {

@@ -55,7 +55,8 @@ final class ScopeRouter {
     /**
      * A cache change ({@link CacheChanges#matters} already said it does).
      *
-     * @param roomWanted whether some gang waits for room in its namespace (a PodGroup of the bridge going gives some)
+     * @param roomWanted whether some gang waits for room in its namespace (a PodGroup of the bridge going gives some,
+     *     one coming changes what the namespace reserves)
      */
     void changed(WorkloadCaches.Change change, boolean roomWanted) {
         if (EVERY_SCOPE_KINDS.contains(change.kind())) {
@@ -64,7 +65,9 @@ final class ScopeRouter {
         }
         HasMetadata object = change.object();
         if ("PodGroup".equals(change.kind())) {
-            if (change.after() == null && roomWanted && ObservedPodGroup.ours(object)) {
+            if (roomWanted && ObservedPodGroup.ours(object)) {
+                // one of the bridge's PodGroups came, went or changed its reservation: the gangs waiting for room in
+                // a namespace are judged again (their refusal names what the namespace reserves now)
                 all.run();
             }
             translator.scopeOfPodGroup(object, lookup).ifPresent(scope);

@@ -426,6 +426,12 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
                         PodGroup.class));
     }
 
+    /** Whether the PodGroup cache has its initial list. */
+    public boolean podGroupsSynced() {
+        SharedIndexInformer<PodGroup> informer = podGroupInformer;
+        return informer != null && informer.hasSynced();
+    }
+
     /** Whether PodGroups can be read and written at all (their CRD is installed and cached). */
     public boolean podGroupsAvailable() {
         return podGroupInformer != null;

@@ -1,5 +1,6 @@
 package io.topobridge.core.diagnosis;
 
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.workload.resources.Quantities;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -7,12 +8,13 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Immutable resource amounts by name (GPUs, {@code cpu} in cores, {@code memory} in bytes), as allocatable, requests
- * or free capacity; a resource that is absent is zero.
+ * Immutable resource amounts by name (accelerators, {@code cpu} in cores, {@code memory} in bytes), as allocatable,
+ * requests or free capacity; a resource that is absent is zero.
  */
 public record Amounts(Map<String, BigDecimal> values) {
 
     public static final Amounts NONE = new Amounts(Map.of());
+    /** NVIDIA's GPUs; other accelerators are named by {@link Accelerators}. */
     public static final String GPU = "nvidia.com/gpu";
 
     public Amounts {
@@ -65,16 +67,21 @@ public record Amounts(Map<String, BigDecimal> values) {
     }
 
     /**
-     * The resource of {@code need} this is shortest of, relative to the need (GPUs first on a tie); null when
-     * {@code need} is empty.
+     * The resource of {@code need} this is shortest of, relative to the need (accelerators of the default list first on
+     * a tie); null when {@code need} is empty.
      */
     public String scarcest(Amounts need) {
+        return scarcest(need, Accelerators.DEFAULT);
+    }
+
+    /** As {@link #scarcest(Amounts)}, accelerators being those of {@code accelerators}. */
+    public String scarcest(Amounts need, Accelerators accelerators) {
         String best = null;
         BigDecimal lowest = null;
         for (var e : need.values.entrySet()) {
             BigDecimal ratio = get(e.getKey()).divide(e.getValue(), 6, RoundingMode.HALF_UP);
-            boolean gpuTie = lowest != null && ratio.compareTo(lowest) == 0 && isGpu(e.getKey());
-            if (lowest == null || ratio.compareTo(lowest) < 0 || gpuTie) {
+            boolean acceleratorTie = lowest != null && ratio.compareTo(lowest) == 0 && accelerators.is(e.getKey());
+            if (lowest == null || ratio.compareTo(lowest) < 0 || acceleratorTie) {
                 lowest = ratio;
                 best = e.getKey();
             }
@@ -88,9 +95,18 @@ public record Amounts(Map<String, BigDecimal> values) {
         return scarce == null ? BigDecimal.ONE : get(scarce).divide(need.get(scarce), 6, RoundingMode.HALF_UP);
     }
 
-    /** The resource the sentence speaks of: GPUs when the need has any, else the scarcest one. */
+    /** Whether a resource is an accelerator of the default list (see {@link Accelerators#DEFAULT}). */
     public static boolean isGpu(String resource) {
-        return resource.endsWith("/gpu") || resource.contains("gpu");
+        return Accelerators.DEFAULT.is(resource);
+    }
+
+    /** The amounts of the accelerators of the list together (what the topology page counts as accelerators). */
+    public long accelerators(Accelerators accelerators) {
+        BigDecimal sum = BigDecimal.ZERO;
+        for (String r : accelerators.resources()) {
+            sum = sum.add(get(r));
+        }
+        return sum.longValue();
     }
 
     /** One amount as a person reads it: {@code 36}, {@code 16.5}, {@code 940Gi}. */

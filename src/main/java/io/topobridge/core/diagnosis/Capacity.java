@@ -1,65 +1,140 @@
 package io.topobridge.core.diagnosis;
 
+import io.topobridge.core.node.Accelerators;
+import io.topobridge.core.node.Toleration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Allocatable and free resources per node and per HyperNode: a node's free capacity is its allocatable minus the
- * requests of the pods bound to it (what Volcano calls idle), a HyperNode's the sum over every node under it.
+ * requests of the pods bound to it (what Volcano calls idle), a HyperNode's the sum over every node under it. A node
+ * that takes no new pods (cordoned or not ready, and, for the pods of one gang ({@link #forPods}), tainted with
+ * something one of them does not tolerate) has nothing free: its resources are {@link #withheld} and counted apart.
  */
 public final class Capacity {
 
     private final Forest forest;
-    private final Map<String, NodeView> nodes = new HashMap<>();
-    private final Map<String, Amounts> used = new HashMap<>();
-    private final Map<String, Amounts> domainFree = new HashMap<>();
-    private final Map<String, Amounts> domainAllocatable = new HashMap<>();
+    private final Accelerators accelerators;
+    private final Map<String, NodeView> nodes;
+    private final Map<String, Amounts> used;
+    /** Each pod's tolerations, when judging room for certain pods; null: taints are not judged. */
+    private final List<List<Toleration>> tolerations;
 
-    private Capacity(Collection<NodeView> nodes, Collection<PodView> pods, Forest forest) {
+    private final Map<String, Amounts> domainFree = new HashMap<>();
+    private final Map<String, Amounts> domainFreeIfUsable = new HashMap<>();
+    private final Map<String, Amounts> domainAllocatable = new HashMap<>();
+    private final Map<String, Withheld> domainWithheld = new HashMap<>();
+
+    private Capacity(
+            Forest forest,
+            Accelerators accelerators,
+            Map<String, NodeView> nodes,
+            Map<String, Amounts> used,
+            List<List<Toleration>> tolerations) {
         this.forest = forest;
-        nodes.forEach(n -> this.nodes.put(n.name(), n));
+        this.accelerators = accelerators;
+        this.nodes = nodes;
+        this.used = used;
+        this.tolerations = tolerations;
+    }
+
+    public static Capacity of(Collection<NodeView> nodes, Collection<PodView> pods, Forest forest) {
+        return of(nodes, pods, forest, Accelerators.DEFAULT);
+    }
+
+    public static Capacity of(
+            Collection<NodeView> nodes, Collection<PodView> pods, Forest forest, Accelerators accelerators) {
+        Map<String, NodeView> byName = new HashMap<>();
+        nodes.forEach(n -> byName.put(n.name(), n));
+        Map<String, Amounts> used = new HashMap<>();
         for (PodView pod : pods) {
             if (pod.bound()) {
                 used.merge(pod.node(), pod.requests(), Amounts::plus);
             }
         }
+        return new Capacity(forest, accelerators, byName, used, null);
     }
 
-    public static Capacity of(Collection<NodeView> nodes, Collection<PodView> pods, Forest forest) {
-        return new Capacity(nodes, pods, forest);
+    /**
+     * The same capacity as room for certain pods: a node with a taint that one of them does not tolerate has nothing
+     * free for them. {@code tolerations}: each pod's effective tolerations ({@link PodView#effectiveTolerations}); none:
+     * a pod that tolerates nothing.
+     */
+    public Capacity forPods(Collection<List<Toleration>> tolerations) {
+        List<List<Toleration>> pods =
+                tolerations.isEmpty() ? List.of(List.of()) : List.copyOf(new LinkedHashSet<>(tolerations));
+        return new Capacity(forest, accelerators, nodes, used, pods);
     }
 
     public Forest forest() {
         return forest;
     }
 
+    public Accelerators accelerators() {
+        return accelerators;
+    }
+
     public Collection<NodeView> nodes() {
         return nodes.values();
     }
 
-    /** What is free on a node (nothing for an unknown node). */
+    /** Why a node's resources are not room (nothing for an open node or an unknown one). */
+    public Withheld withheld(String node) {
+        NodeView n = nodes.get(node);
+        return n == null ? Withheld.NONE : Withheld.of(n.state(), tolerations);
+    }
+
+    /** What is free on a node: nothing when it takes no new pods (see {@link #withheld(String)}) or is unknown. */
     public Amounts free(String node) {
+        return withheld(node).isEmpty() ? freeIfUsable(node) : Amounts.NONE;
+    }
+
+    /** What would be free on a node if it took new pods. */
+    public Amounts freeIfUsable(String node) {
         NodeView n = nodes.get(node);
         return n == null ? Amounts.NONE : n.allocatable().minusClamped(used.getOrDefault(node, Amounts.NONE));
     }
 
     /** What is free under a HyperNode. */
     public Amounts domainFree(String hyperNode) {
-        return domainFree.computeIfAbsent(hyperNode, h -> sum(h, true));
+        return domainFree.computeIfAbsent(hyperNode, h -> sum(h, 0));
     }
 
-    /** What is allocatable under a HyperNode. */
+    /** What would be free under a HyperNode if all its nodes took new pods. */
+    public Amounts domainFreeIfUsable(String hyperNode) {
+        return domainFreeIfUsable.computeIfAbsent(hyperNode, h -> sum(h, 1));
+    }
+
+    /** What is allocatable under a HyperNode, every node counted. */
     public Amounts domainAllocatable(String hyperNode) {
-        return domainAllocatable.computeIfAbsent(hyperNode, h -> sum(h, false));
+        return domainAllocatable.computeIfAbsent(hyperNode, h -> sum(h, 2));
     }
 
-    private Amounts sum(String hyperNode, boolean free) {
+    /** The nodes under a HyperNode whose resources are not room. */
+    public Withheld domainWithheld(String hyperNode) {
+        return domainWithheld.computeIfAbsent(hyperNode, h -> {
+            Withheld out = Withheld.NONE;
+            for (String node : forest.nodesUnder(h)) {
+                out = out.plus(withheld(node));
+            }
+            return out;
+        });
+    }
+
+    private Amounts sum(String hyperNode, int what) {
         Amounts out = Amounts.NONE;
         for (String node : forest.nodesUnder(hyperNode)) {
             NodeView n = nodes.get(node);
             if (n != null) {
-                out = out.plus(free ? free(node) : n.allocatable());
+                out = out.plus(
+                        switch (what) {
+                            case 0 -> free(node);
+                            case 1 -> freeIfUsable(node);
+                            default -> n.allocatable();
+                        });
             }
         }
         return out;
@@ -70,6 +145,15 @@ public final class Capacity {
         Amounts out = Amounts.NONE;
         for (String node : nodes.keySet()) {
             out = out.plus(free(node));
+        }
+        return out;
+    }
+
+    /** The nodes of the cluster whose resources are not room. */
+    public Withheld clusterWithheld() {
+        Withheld out = Withheld.NONE;
+        for (String node : nodes.keySet()) {
+            out = out.plus(withheld(node));
         }
         return out;
     }

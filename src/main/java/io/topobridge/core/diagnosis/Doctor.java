@@ -18,7 +18,8 @@ import java.util.TreeSet;
  * Checks an installation before it bites: Volcano's CRDs new enough for what the bridge writes, the scheduler
  * plugins that enforce topology and sub-gangs, Volcano's own label discovery not fighting the bridge over nodes,
  * the queues workloads name, a HyperNode forest Volcano can use, the bridge's webhook configurations with the
- * current CA, and GPU nodes that lie in no topology tree. Pure: the same checks serve {@code /api/doctor}, the
+ * current CA, accelerator nodes that lie in no topology tree, and nodes that take no new pods (their resources are no
+ * room for gangs). Pure: the same checks serve {@code /api/doctor}, the
  * {@code doctor} command, findings, metrics and readiness.
  */
 public final class Doctor {
@@ -35,7 +36,15 @@ public final class Doctor {
 
     /** Every check, in a fixed order. */
     public static List<DoctorCheck> run(DoctorInputs in) {
-        return List.of(crds(in), scheduler(in), labelDiscovery(in), queues(in), forest(in), webhooks(in), gpuNodes(in));
+        return List.of(
+                crds(in),
+                scheduler(in),
+                labelDiscovery(in),
+                queues(in),
+                forest(in),
+                webhooks(in),
+                gpuNodes(in),
+                nodeRoom(in));
     }
 
     // ---- Volcano's CRDs ----------------------------------------------------------------------------
@@ -339,14 +348,14 @@ public final class Doctor {
         return a != null && b != null && a.replaceAll("\\s", "").equals(b.replaceAll("\\s", ""));
     }
 
-    // ---- GPU nodes ---------------------------------------------------------------------------------
+    // ---- accelerator nodes ---------------------------------------------------------------------------
 
     static DoctorCheck gpuNodes(DoctorInputs in) {
         Forest forest = Forest.of(in.hyperNodes());
         List<String> outside = new ArrayList<>();
         int gpus = 0;
         for (NodeView node : in.nodes()) {
-            if (node.gpu()) {
+            if (node.accelerator(in.accelerators())) {
                 gpus++;
                 if (!forest.placed(node.name())) {
                     outside.add(node.name());
@@ -355,15 +364,69 @@ public final class Doctor {
         }
         outside.sort(null);
         if (outside.isEmpty()) {
-            return DoctorCheck.ok("gpu-nodes", gpus + " GPU node(s), every one in a topology tree");
+            return DoctorCheck.ok("gpu-nodes", gpus + " accelerator node(s), every one in a topology tree");
         }
         // each node is already a GpuNodeOutsideTopology finding of the topology (one Event per node is enough)
         return new DoctorCheck(
                 "gpu-nodes",
                 DoctorCheck.Status.WARNING,
                 outside.size() + " of " + gpus
-                        + " GPU node(s) in no topology tree, so hard-topology gangs can never use them: "
+                        + " accelerator node(s) in no topology tree, so hard-topology gangs can never use them: "
                         + named(outside),
+                List.of());
+    }
+
+    // ---- nodes that take no new pods -----------------------------------------------------------------
+
+    /**
+     * Nodes whose resources are no room for new pods: cordoned (on purpose, so said but not a problem), not ready (a
+     * warning: a broken kubelet or node), and accelerator nodes with NoSchedule/NoExecute taints, whose room only
+     * pods that tolerate them get. {@code auto} and explain leave all of them out of a gang's room.
+     */
+    static DoctorCheck nodeRoom(DoctorInputs in) {
+        List<String> cordoned = new ArrayList<>();
+        List<String> notReady = new ArrayList<>();
+        Map<String, List<String>> taintedBy = new TreeMap<>();
+        int accelerators = 0;
+        for (NodeView node : in.nodes()) {
+            boolean accelerator = node.accelerator(in.accelerators());
+            accelerators += accelerator ? 1 : 0;
+            if (node.state().cordoned()) {
+                cordoned.add(node.name());
+            } else if (!node.state().isReady()) {
+                notReady.add(node.name() + " (Ready=" + node.state().ready() + ")");
+            } else if (accelerator && !node.state().taints().isEmpty()) {
+                taintedBy
+                        .computeIfAbsent(node.state().taints().get(0).toString(), k -> new ArrayList<>())
+                        .add(node.name());
+            }
+        }
+        int total = in.nodes().size();
+        List<String> parts = new ArrayList<>();
+        if (!cordoned.isEmpty()) {
+            parts.add(cordoned.size() + " cordoned (" + named(cordoned) + ")");
+        }
+        if (!notReady.isEmpty()) {
+            parts.add(notReady.size() + " not ready (" + named(notReady) + ")");
+        }
+        String message;
+        if (parts.isEmpty()) {
+            message = total + " node(s), every one takes new pods";
+        } else {
+            message = (cordoned.size() + notReady.size()) + " of " + total + " node(s) take no new pods, so their"
+                    + " resources are no room for any gang: " + String.join("; ", parts);
+        }
+        if (!taintedBy.isEmpty()) {
+            List<String> taints = new ArrayList<>();
+            taintedBy.forEach((taint, nodes) -> taints.add(taint + " on " + nodes.size() + " (" + named(nodes) + ")"));
+            int tainted = taintedBy.values().stream().mapToInt(List::size).sum();
+            message += "; " + tainted + " of " + accelerators + " accelerator node(s) are tainted, room only for pods"
+                    + " that tolerate it: " + String.join("; ", taints);
+        }
+        return new DoctorCheck(
+                "node-room",
+                notReady.isEmpty() ? DoctorCheck.Status.OK : DoctorCheck.Status.WARNING,
+                message,
                 List.of());
     }
 

@@ -2,6 +2,7 @@ package io.topobridge.core.diagnosis;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.node.Accelerators;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ import java.util.function.Predicate;
  * @param queueStates Volcano's queues by name to their state; null when queues cannot be read
  * @param queuesNamedBy each queue the workloads name, with the objects naming it
  * @param webhooks the webhook configurations as the bridge expects and finds them
+ * @param accelerators the resources that make a node an accelerator node
  */
 public record DoctorInputs(
         Map<String, JsonNode> crdSchemas,
@@ -35,7 +37,46 @@ public record DoctorInputs(
         Map<String, List<String>> queuesNamedBy,
         Collection<HyperNodeView> hyperNodes,
         Collection<NodeView> nodes,
-        Webhooks webhooks) {
+        Webhooks webhooks,
+        Accelerators accelerators) {
+
+    public DoctorInputs {
+        accelerators = accelerators == null ? Accelerators.DEFAULT : accelerators;
+    }
+
+    /** Inputs with the default accelerators. */
+    public DoctorInputs(
+            Map<String, JsonNode> crdSchemas,
+            ObjectRef schedulerConfigMap,
+            String schedulerConfigKey,
+            Map<String, String> schedulerData,
+            String schedulerError,
+            ObjectRef controllerConfigMap,
+            String controllerConfigKey,
+            Map<String, String> controllerData,
+            Predicate<String> readsLabel,
+            Map<String, String> queueStates,
+            Map<String, List<String>> queuesNamedBy,
+            Collection<HyperNodeView> hyperNodes,
+            Collection<NodeView> nodes,
+            Webhooks webhooks) {
+        this(
+                crdSchemas,
+                schedulerConfigMap,
+                schedulerConfigKey,
+                schedulerData,
+                schedulerError,
+                controllerConfigMap,
+                controllerConfigKey,
+                controllerData,
+                readsLabel,
+                queueStates,
+                queuesNamedBy,
+                hyperNodes,
+                nodes,
+                webhooks,
+                Accelerators.DEFAULT);
+    }
 
     /**
      * The bridge's webhook configurations: whether it should have them ({@code expected}), their name, the CA bundle

@@ -18,7 +18,10 @@ public final class Explain {
 
     private Explain() {}
 
-    public static Explanation of(GangView gang, Capacity capacity) {
+    public static Explanation of(GangView gang, Capacity cluster) {
+        // room for this gang: nodes that take its pods (not cordoned, ready, every taint tolerated by its pods)
+        Capacity capacity = cluster.forPods(
+                gang.pods().stream().map(PodView::effectiveTolerations).toList());
         Forest forest = capacity.forest();
         Map<Integer, String> tierNames = forest.tiers();
         int top = tierNames.keySet().stream().max(Integer::compare).orElse(0);
@@ -54,7 +57,7 @@ public final class Explain {
         if (!pending) {
             sentence = placed(gang, achieved.get());
         } else {
-            Verdict v = verdict(gang, need, capacity, byTier, allowed, packable ? podNeeds : List.of());
+            Verdict v = verdict(gang, need, capacity, byTier, allowed, packable ? podNeeds : List.of(), forest);
             reason = v.reason();
             sentence = v.sentence();
         }
@@ -139,7 +142,7 @@ public final class Explain {
         if (c != 0) {
             return c > 0;
         }
-        String r = spoken(need, fa);
+        String r = spoken(need, fa, capacity.accelerators());
         int d = r == null ? 0 : fa.get(r).compareTo(fb.get(r));
         return d != 0 ? d > 0 : a.name().compareTo(b.name()) < 0;
     }
@@ -153,15 +156,20 @@ public final class Explain {
                         podNeeds,
                         capacity.forest().nodesUnder(domain.name()).stream()
                                 .map(capacity::free)
-                                .toList());
+                                .toList(),
+                        capacity.accelerators());
     }
 
     /** Whether the pods fit on the nodes one by one (first fit, largest pods first). */
     static boolean packs(List<Amounts> pods, List<Amounts> nodes) {
+        return packs(pods, nodes, io.topobridge.core.node.Accelerators.DEFAULT);
+    }
+
+    static boolean packs(List<Amounts> pods, List<Amounts> nodes, io.topobridge.core.node.Accelerators accelerators) {
         List<Amounts> free = new ArrayList<>(nodes);
         List<Amounts> sorted = new ArrayList<>(pods);
         Amounts total = sorted.stream().reduce(Amounts.NONE, Amounts::plus);
-        String key = spoken(total, Amounts.NONE);
+        String key = spoken(total, Amounts.NONE, accelerators);
         if (key != null) {
             sorted.sort(Comparator.comparing((Amounts a) -> a.get(key)).reversed());
         }
@@ -181,14 +189,37 @@ public final class Explain {
         return true;
     }
 
-    /** The resource a sentence speaks of: GPUs when needed, else the one {@code free} is shortest of. */
+    /** The resource a sentence speaks of: an accelerator when needed, else the one {@code free} is shortest of. */
     static String spoken(Amounts need, Amounts free) {
+        return spoken(need, free, io.topobridge.core.node.Accelerators.DEFAULT);
+    }
+
+    static String spoken(Amounts need, Amounts free, io.topobridge.core.node.Accelerators accelerators) {
         for (String r : need.values().keySet()) {
-            if (Amounts.isGpu(r)) {
+            if (accelerators.is(r)) {
                 return r;
             }
         }
-        return free.scarcest(need);
+        return free.scarcest(need, accelerators);
+    }
+
+    /**
+     * {@code "; 1 more would but for 9 cordoned nodes"}: the domains of a tier that would have room for the gang if
+     * every node under them took its pods, and the nodes that keep them from it; empty when none.
+     */
+    private static String withheld(List<HyperNodeView> domains, Capacity capacity, Amounts need, String prefix) {
+        int n = 0;
+        Withheld withheld = Withheld.NONE;
+        for (HyperNodeView d : domains) {
+            Withheld w = capacity.domainWithheld(d.name());
+            if (!w.isEmpty()
+                    && !capacity.domainFree(d.name()).covers(need)
+                    && capacity.domainFreeIfUsable(d.name()).covers(need)) {
+                n++;
+                withheld = withheld.plus(w);
+            }
+        }
+        return n == 0 ? "" : prefix + n + " more would but for " + withheld.describe();
     }
 
     private record Verdict(PendingReason reason, String sentence) {}
@@ -199,7 +230,8 @@ public final class Explain {
             Capacity capacity,
             Map<Integer, Explanation.TierPicture> byTier,
             Integer allowed,
-            List<Amounts> podNeeds) {
+            List<Amounts> podNeeds,
+            Forest forest) {
         String prefix = gang.pods().size() < gang.minMember()
                 ? "waits for its pods: " + gang.pods().size() + " of " + gang.minMember() + " exist; "
                 : "";
@@ -209,7 +241,9 @@ public final class Explain {
                     prefix + "it requests no resources" + volcano(gang));
         }
         Amounts clusterFree = capacity.clusterFree();
-        String r = spoken(need, clusterFree);
+        String r = spoken(need, clusterFree, capacity.accelerators());
+        Withheld clusterWithheld = capacity.clusterWithheld();
+        String notCounted = clusterWithheld.isEmpty() ? "" : " (not counting " + clusterWithheld.describe() + ")";
         String needs = "needs " + Amounts.show(r, need.get(r)) + " " + r;
         PendingReason missing = prefix.isEmpty() ? null : PendingReason.PODS_MISSING;
         if (allowed == null || byTier.get(allowed) == null) {
@@ -223,7 +257,7 @@ public final class Explain {
             return new Verdict(
                     missing != null ? missing : PendingReason.INSUFFICIENT_CAPACITY,
                     prefix + needs + where + "; the whole cluster has " + Amounts.show(r, clusterFree.get(r)) + " free"
-                            + shortOf(need, clusterFree, r));
+                            + notCounted + shortOf(need, clusterFree, r));
         }
         Explanation.TierPicture at = byTier.get(allowed);
         String within =
@@ -241,7 +275,8 @@ public final class Explain {
                 at.best() == null
                         ? "there is none"
                         : "the best has " + free(at, r) + " free (" + at.best() + ")"
-                                + shortOf(need, capacity.domainFree(at.best()), r));
+                                + shortOf(need, capacity.domainFree(at.best()), r)
+                                + withheld(forest.atTier(allowed), capacity, need, "; "));
         Optional<Explanation.TierPicture> above = byTier.values().stream()
                 .filter(p -> p.tier() > allowed && p.domainsThatFit() > 0)
                 .findFirst();
@@ -258,7 +293,9 @@ public final class Explain {
         }
         s.append("; no domain at any tier has room (the whole cluster has ")
                 .append(Amounts.show(r, clusterFree.get(r)))
-                .append(" free)");
+                .append(" free")
+                .append(notCounted)
+                .append(")");
         return new Verdict(
                 missing != null
                         ? missing

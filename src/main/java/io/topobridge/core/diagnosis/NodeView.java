@@ -1,10 +1,23 @@
 package io.topobridge.core.diagnosis;
 
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.topobridge.core.node.Accelerators;
+import io.topobridge.core.node.NodeState;
+import io.topobridge.core.node.Taint;
+import io.topobridge.core.workload.resources.Quantities;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
-/** A node as diagnosis needs it: name, labels and allocatable resources. */
-public record NodeView(String name, Map<String, String> labels, Amounts allocatable) {
+/**
+ * A node as diagnosis needs it: name, labels, allocatable resources and whether it takes new pods (cordoned, Ready,
+ * its NoSchedule/NoExecute taints).
+ */
+public record NodeView(String name, Map<String, String> labels, Amounts allocatable, NodeState state) {
 
     /** Labels GPU feature discovery puts on GPU nodes. */
     private static final String GPU_PRESENT = "nvidia.com/gpu.present";
@@ -16,13 +29,74 @@ public record NodeView(String name, Map<String, String> labels, Amounts allocata
         Objects.requireNonNull(name, "name");
         labels = labels == null ? Map.of() : Map.copyOf(labels);
         allocatable = allocatable == null ? Amounts.NONE : allocatable;
+        state = state == null ? NodeState.SCHEDULABLE : state;
     }
 
-    /** Whether the node has GPUs: allocatable {@code nvidia.com/gpu}, or GPU feature discovery's labels. */
+    /** A node that takes any pod. */
+    public NodeView(String name, Map<String, String> labels, Amounts allocatable) {
+        this(name, labels, allocatable, NodeState.SCHEDULABLE);
+    }
+
+    /** Whether the node has accelerators of the default list, or GPU feature discovery's labels. */
     public boolean gpu() {
-        return allocatable.get(Amounts.GPU).signum() > 0
-                || "true".equals(labels.get(GPU_PRESENT))
+        return accelerator(Accelerators.DEFAULT);
+    }
+
+    /** Whether the node has accelerators: some allocatable resource of the list, or GPU feature discovery's labels. */
+    public boolean accelerator(Accelerators accelerators) {
+        for (String r : accelerators.resources()) {
+            if (allocatable.get(r).signum() > 0) {
+                return true;
+            }
+        }
+        return "true".equals(labels.get(GPU_PRESENT))
                 || labels.containsKey(GPU_COUNT)
                 || labels.containsKey(GPU_PRODUCT);
+    }
+
+    /** A Node as read from the API server (or an input file). */
+    public static NodeView of(Node node) {
+        Map<String, BigDecimal> allocatable = new TreeMap<>();
+        if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
+            node.getStatus().getAllocatable().forEach((k, v) -> {
+                try {
+                    allocatable.put(k, Quantities.amount(v));
+                } catch (IllegalArgumentException e) {
+                    // a quantity no one can read counts as nothing
+                }
+            });
+        }
+        return new NodeView(
+                node.getMetadata().getName(), node.getMetadata().getLabels(), new Amounts(allocatable), state(node));
+    }
+
+    /** Cordon, Ready and taints of a Node. */
+    public static NodeState state(Node node) {
+        boolean cordoned =
+                node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+        List<Taint> taints = new ArrayList<>();
+        if (node.getSpec() != null && node.getSpec().getTaints() != null) {
+            for (var t : node.getSpec().getTaints()) {
+                if (t != null && t.getKey() != null && Taint.repels(t.getEffect())) {
+                    taints.add(new Taint(t.getKey(), t.getValue(), t.getEffect()));
+                }
+            }
+        }
+        return new NodeState(
+                cordoned,
+                ready(node.getStatus() == null ? null : node.getStatus().getConditions()),
+                taints);
+    }
+
+    /** The status of the {@code Ready} condition, or null when there is none. */
+    public static String ready(List<NodeCondition> conditions) {
+        if (conditions != null) {
+            for (NodeCondition c : conditions) {
+                if (c != null && "Ready".equals(c.getType())) {
+                    return c.getStatus();
+                }
+            }
+        }
+        return null;
     }
 }

@@ -1,12 +1,15 @@
 package io.topobridge.core.diagnosis;
 
+import io.topobridge.core.node.Toleration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * A pod as diagnosis needs it: where it is bound ({@code node}, null while pending), its effective requests, its
  * labels (subgroups select on them), its role ({@code volcano.sh/task-spec}) and its gang (the PodGroup named by
- * {@code scheduling.k8s.io/group-name}, null when none).
+ * {@code scheduling.k8s.io/group-name}, null when none), and its tolerations (those in its spec; what the
+ * {@code ExtendedResourceToleration} plugin would add is derived from its requests, see {@link #effectiveTolerations}).
  */
 public record PodView(
         String namespace,
@@ -15,13 +18,32 @@ public record PodView(
         Amounts requests,
         Map<String, String> labels,
         String taskSpec,
-        String podGroup) {
+        String podGroup,
+        List<Toleration> tolerations) {
 
     public PodView {
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(name, "name");
         requests = requests == null ? Amounts.NONE : requests;
         labels = labels == null ? Map.of() : Map.copyOf(labels);
+        tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
+    }
+
+    /** A pod without tolerations. */
+    public PodView(
+            String namespace,
+            String name,
+            String node,
+            Amounts requests,
+            Map<String, String> labels,
+            String taskSpec,
+            String podGroup) {
+        this(namespace, name, node, requests, labels, taskSpec, podGroup, List.of());
+    }
+
+    /** Its tolerations and those that a request of an extended resource brings ({@link Toleration#forPod}). */
+    public List<Toleration> effectiveTolerations() {
+        return Toleration.forPod(tolerations, requests.values().keySet());
     }
 
     public boolean bound() {

@@ -1,8 +1,12 @@
 package io.topobridge.core.diagnosis;
 
+import io.topobridge.core.node.Accelerators;
+import io.topobridge.core.node.Taint;
+import io.topobridge.core.node.Toleration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -10,25 +14,56 @@ import java.util.TreeMap;
 
 /**
  * The domains of every tier and what each could hold: per HyperNode the allocatable resources of the nodes under it
- * (its size when empty) and what is free there now (allocatable minus the requests of the pods bound there), with
- * the share of that use each gang has, so a gang that already runs is not counted as crowding itself out. The
- * input of {@code highest-tier: auto}; the same value in the controller, at admission and in {@code render}.
+ * that take new pods (its size when empty) and what is free there now (allocatable minus the requests of the pods bound
+ * there), with the share of that use each gang has, so a gang that already runs is not counted as crowding itself out.
+ * Nodes that take no new pods (cordoned, not ready) are no room: they count only in a domain's {@code nominal} size and
+ * its {@link Withheld} nodes. Nodes with NoSchedule/NoExecute taints are room only for the gangs whose pods tolerate
+ * them: kept apart per taint set until {@link #usableBy} says whose pods are asking. The input of
+ * {@code highest-tier: auto}; the same value in the controller, at admission and in {@code render}.
  */
 public final class TierDomains {
 
-    /** One HyperNode: its name, its size when empty, what is free now and the use of each gang ({@code ns/podgroup}). */
-    public record Domain(String name, Amounts allocatable, Amounts free, Map<String, Amounts> gangUse) {
+    /**
+     * One HyperNode: its name, its size when empty, what is free now and the use of each gang ({@code ns/podgroup}),
+     * counting the nodes that take new pods; its size counting every node ({@code nominal}); the nodes withheld; and,
+     * until {@link TierDomains#usableBy} has judged them, the tainted nodes apart.
+     */
+    public record Domain(
+            String name,
+            Amounts allocatable,
+            Amounts free,
+            Map<String, Amounts> gangUse,
+            Amounts nominal,
+            Withheld withheld,
+            List<Tainted> tainted) {
         public Domain {
             Objects.requireNonNull(name, "name");
             allocatable = allocatable == null ? Amounts.NONE : allocatable;
             free = free == null ? Amounts.NONE : free;
             gangUse = gangUse == null ? Map.of() : Map.copyOf(gangUse);
+            nominal = nominal == null ? allocatable : nominal;
+            withheld = withheld == null ? Withheld.NONE : withheld;
+            tainted = tainted == null ? List.of() : List.copyOf(tainted);
+        }
+
+        /** A domain whose every node takes new pods. */
+        public Domain(String name, Amounts allocatable, Amounts free, Map<String, Amounts> gangUse) {
+            this(name, allocatable, free, gangUse, allocatable, Withheld.NONE, List.of());
         }
 
         /** What is free here for one gang: the free capacity plus what that gang itself already uses here. */
         public Amounts freeFor(String gang) {
             Amounts own = gang == null ? null : gangUse.get(gang);
             return own == null ? free : free.plus(own);
+        }
+    }
+
+    /** The nodes of a domain with one set of taints (ready, not cordoned): room for the pods that tolerate them. */
+    public record Tainted(
+            List<Taint> taints, int nodes, Amounts allocatable, Amounts free, Map<String, Amounts> gangUse) {
+        public Tainted {
+            taints = List.copyOf(taints);
+            gangUse = gangUse == null ? Map.of() : Map.copyOf(gangUse);
         }
     }
 
@@ -39,16 +74,23 @@ public final class TierDomains {
     private final Map<Integer, String> names;
     private final Forest forest;
     private final Map<String, List<PodView>> boundByGang;
+    private final Accelerators accelerators;
 
     public TierDomains(Map<Integer, List<Domain>> byTier, Map<Integer, String> names) {
-        this(byTier, names, Forest.EMPTY, Map.of());
+        this(byTier, names, Forest.EMPTY, Map.of(), Accelerators.DEFAULT);
+    }
+
+    /** Domains that speak of the given accelerators. */
+    public TierDomains(Map<Integer, List<Domain>> byTier, Map<Integer, String> names, Accelerators accelerators) {
+        this(byTier, names, Forest.EMPTY, Map.of(), accelerators);
     }
 
     private TierDomains(
             Map<Integer, List<Domain>> byTier,
             Map<Integer, String> names,
             Forest forest,
-            Map<String, List<PodView>> boundByGang) {
+            Map<String, List<PodView>> boundByGang,
+            Accelerators accelerators) {
         Map<Integer, List<Domain>> copy = new TreeMap<>();
         byTier.forEach((tier, domains) -> {
             List<Domain> sorted = new ArrayList<>(domains);
@@ -59,12 +101,19 @@ public final class TierDomains {
         this.names = Map.copyOf(names);
         this.forest = forest;
         this.boundByGang = boundByGang;
+        this.accelerators = accelerators;
     }
 
     /** The domains of the HyperNodes in {@code forest}, sized from the nodes under each and the pods bound there. */
     public static TierDomains of(Collection<NodeView> nodes, Collection<PodView> pods, Forest forest) {
-        Map<String, Amounts> allocatable = new HashMap<>();
-        nodes.forEach(n -> allocatable.put(n.name(), n.allocatable()));
+        return of(nodes, pods, forest, Accelerators.DEFAULT);
+    }
+
+    /** As {@link #of(Collection, Collection, Forest)}, {@code accelerators} being what gangs are sized by first. */
+    public static TierDomains of(
+            Collection<NodeView> nodes, Collection<PodView> pods, Forest forest, Accelerators accelerators) {
+        Map<String, NodeView> byName = new HashMap<>();
+        nodes.forEach(n -> byName.put(n.name(), n));
         Map<String, Amounts> used = new HashMap<>();
         Map<String, Map<String, Amounts>> usedByGang = new HashMap<>();
         Map<String, List<PodView>> boundByGang = new HashMap<>();
@@ -86,19 +135,110 @@ public final class TierDomains {
             }
             Amounts size = Amounts.NONE;
             Amounts free = Amounts.NONE;
+            Amounts nominal = Amounts.NONE;
+            Withheld withheld = Withheld.NONE;
             Map<String, Amounts> gangs = new TreeMap<>();
+            Map<List<Taint>, Tainted> tainted = new LinkedHashMap<>();
             for (String node : forest.nodesUnder(h.name())) {
-                Amounts a = allocatable.get(node);
-                if (a == null) {
+                NodeView n = byName.get(node);
+                if (n == null) {
                     continue;
                 }
-                size = size.plus(a);
-                free = free.plus(a.minusClamped(used.getOrDefault(node, Amounts.NONE)));
-                usedByGang.getOrDefault(node, Map.of()).forEach((g, u) -> gangs.merge(g, u, Amounts::plus));
+                Amounts a = n.allocatable();
+                nominal = nominal.plus(a);
+                Withheld closed = Withheld.of(n.state(), null);
+                if (!closed.isEmpty()) {
+                    withheld = withheld.plus(closed);
+                    continue;
+                }
+                Amounts nodeFree = a.minusClamped(used.getOrDefault(node, Amounts.NONE));
+                Map<String, Amounts> nodeGangs = usedByGang.getOrDefault(node, Map.of());
+                if (n.state().taints().isEmpty()) {
+                    size = size.plus(a);
+                    free = free.plus(nodeFree);
+                    nodeGangs.forEach((g, u) -> gangs.merge(g, u, Amounts::plus));
+                } else {
+                    tainted.merge(
+                            n.state().taints(),
+                            new Tainted(n.state().taints(), 1, a, nodeFree, nodeGangs),
+                            TierDomains::merge);
+                }
             }
-            byTier.computeIfAbsent(h.tier(), k -> new ArrayList<>()).add(new Domain(h.name(), size, free, gangs));
+            byTier.computeIfAbsent(h.tier(), k -> new ArrayList<>())
+                    .add(new Domain(h.name(), size, free, gangs, nominal, withheld, new ArrayList<>(tainted.values())));
         }
-        return new TierDomains(byTier, forest.tiers(), forest, boundByGang);
+        return new TierDomains(byTier, forest.tiers(), forest, boundByGang, accelerators);
+    }
+
+    private static Tainted merge(Tainted a, Tainted b) {
+        Map<String, Amounts> gangs = new TreeMap<>(a.gangUse());
+        b.gangUse().forEach((g, u) -> gangs.merge(g, u, Amounts::plus));
+        return new Tainted(
+                a.taints(),
+                a.nodes() + b.nodes(),
+                a.allocatable().plus(b.allocatable()),
+                a.free().plus(b.free()),
+                gangs);
+    }
+
+    /**
+     * These domains as room for the pods of one gang: the tainted nodes every pod tolerates join the room, the others
+     * are withheld. {@code tolerations}: each of its pods' (or roles') effective tolerations; none: a pod without any.
+     */
+    public TierDomains usableBy(Collection<List<Toleration>> tolerations) {
+        List<List<Toleration>> pods = tolerations.isEmpty() ? List.of(List.of()) : List.copyOf(tolerations);
+        boolean anyTainted = byTier.values().stream()
+                .flatMap(List::stream)
+                .anyMatch(d -> !d.tainted().isEmpty());
+        if (!anyTainted) {
+            return this;
+        }
+        Map<Integer, List<Domain>> out = new TreeMap<>();
+        byTier.forEach((tier, domains) -> {
+            List<Domain> judged = new ArrayList<>(domains.size());
+            for (Domain d : domains) {
+                judged.add(judge(d, pods));
+            }
+            out.put(tier, judged);
+        });
+        return new TierDomains(out, names, forest, boundByGang, accelerators);
+    }
+
+    private static Domain judge(Domain d, List<List<Toleration>> pods) {
+        if (d.tainted().isEmpty()) {
+            return d;
+        }
+        Amounts size = d.allocatable();
+        Amounts free = d.free();
+        Map<String, Amounts> gangs = new TreeMap<>(d.gangUse());
+        Withheld withheld = d.withheld();
+        for (Tainted t : d.tainted()) {
+            Taint repelling = null;
+            for (List<Toleration> pod : pods) {
+                for (Taint taint : t.taints()) {
+                    if (!Toleration.tolerated(pod, taint)) {
+                        repelling = taint;
+                        break;
+                    }
+                }
+                if (repelling != null) {
+                    break;
+                }
+            }
+            if (repelling == null) {
+                size = size.plus(t.allocatable());
+                free = free.plus(t.free());
+                t.gangUse().forEach((g, u) -> gangs.merge(g, u, Amounts::plus));
+            } else {
+                withheld = withheld.plus(new Withheld(0, 0, t.nodes(), repelling));
+            }
+        }
+        return new Domain(d.name(), size, free, gangs, d.nominal(), withheld, List.of());
+    }
+
+    /** The resources gangs are sized by first when they request any. */
+    public Accelerators accelerators() {
+        return accelerators;
     }
 
     /** The bound pods of one gang ({@code ns/podgroup}); none when the domains were not built from pods. */
@@ -132,7 +272,10 @@ public final class TierDomains {
     /** Equal when the domains (sizes, room, each gang's use) and tier names are; the pods behind them may differ. */
     @Override
     public boolean equals(Object o) {
-        return o instanceof TierDomains other && byTier.equals(other.byTier) && names.equals(other.names);
+        return o instanceof TierDomains other
+                && byTier.equals(other.byTier)
+                && names.equals(other.names)
+                && accelerators.equals(other.accelerators);
     }
 
     @Override

@@ -10,8 +10,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What the topology page draws: the HyperNode forest of all sources, each domain with its total and free GPUs (and
- * every resource) and the gangs placed in it (a gang is shown at the lowest HyperNode that holds all its pods), the
+ * What the topology page draws: the HyperNode forest of all sources, each domain with its total and free accelerators
+ * ({@code gpus}: every configured accelerator resource together) and every resource (free: on nodes that take new
+ * pods) and the gangs placed in it (a gang is shown at the lowest HyperNode that holds all its pods), the
  * nodes outside every tree, and the pending gangs with their explanation.
  */
 public record TopologyPicture(
@@ -103,7 +104,8 @@ public record TopologyPicture(
         for (NodeView n : capacity.nodes()) {
             if (!forest.placed(n.name())) {
                 outside++;
-                gpusOutside = gpusOutside.add(n.allocatable().get(Amounts.GPU));
+                gpusOutside =
+                        gpusOutside.add(BigDecimal.valueOf(n.allocatable().accelerators(capacity.accelerators())));
             }
         }
         return new TopologyPicture(forest.tiers(), roots, outside, gpusOutside.longValue(), placed, pending);
@@ -128,8 +130,8 @@ public record TopologyPicture(
                 h.tierName(),
                 h.source(),
                 forest.nodesUnder(h.name()).size(),
-                allocatable.get(Amounts.GPU).longValue(),
-                free.get(Amounts.GPU).longValue(),
+                allocatable.accelerators(capacity.accelerators()),
+                free.accelerators(capacity.accelerators()),
                 allocatable.shown(),
                 free.shown(),
                 gangs,

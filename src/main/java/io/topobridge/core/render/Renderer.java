@@ -15,6 +15,8 @@ import io.topobridge.core.diagnosis.NodeView;
 import io.topobridge.core.diagnosis.PodView;
 import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.node.Accelerators;
+import io.topobridge.core.node.Toleration;
 import io.topobridge.core.topology.DesiredHyperNode;
 import io.topobridge.core.topology.ForeignHyperNode;
 import io.topobridge.core.topology.NodeInfo;
@@ -62,6 +64,7 @@ public final class Renderer {
     private final ScopeReconciler reconciler;
     private final PodAdmission admission;
     private final Clock clock;
+    private final Accelerators accelerators;
 
     /** With the configured defaults for namespaces, groups and reservations. */
     public Renderer(TopologySettings topology, WorkloadSettings workloads, AdmissionSettings admission) {
@@ -81,6 +84,19 @@ public final class Renderer {
             ReconcileSettings reconcile,
             Reservations.Settings reservations,
             Clock clock) {
+        this(topology, workloads, admission, reconcile, reservations, Accelerators.DEFAULT, clock);
+    }
+
+    /** As the controller runs: gangs sized by {@code accelerators} when a tier is chosen for them. */
+    public Renderer(
+            TopologySettings topology,
+            WorkloadSettings workloads,
+            AdmissionSettings admission,
+            ReconcileSettings reconcile,
+            Reservations.Settings reservations,
+            Accelerators accelerators,
+            Clock clock) {
+        this.accelerators = accelerators;
         this.topology = new TopologyBuilder(topology);
         WorkloadTranslator translator = new WorkloadTranslator(workloads, WorkloadAdapters.standard(), clock);
         this.reconciler = new ScopeReconciler(translator, reconcile, reservations);
@@ -98,7 +114,7 @@ public final class Renderer {
         for (HasMetadata object : inputs) {
             if (object instanceof Node node) {
                 nodes.add(new NodeInfo(
-                        node.getMetadata().getName(), node.getMetadata().getLabels(), gpu(node)));
+                        node.getMetadata().getName(), node.getMetadata().getLabels(), gpu(node, accelerators)));
             } else if (isForeignHyperNode(object)) {
                 foreign.add(new ForeignHyperNode(
                         object.getMetadata().getName(), object.getMetadata().getLabels(), hyperNodeSpec(object)));
@@ -119,7 +135,7 @@ public final class Renderer {
         TopologyResult topo = topology.build(nodes, foreign);
         findings.addAll(topo.findings());
 
-        var lookup = new InMemoryLookup(known, domains(inputs, topo.hyperNodes(), foreign));
+        var lookup = new InMemoryLookup(known, domains(inputs, topo.hyperNodes(), foreign, accelerators));
         Amounts cluster = clusterAllocatable(inputs);
         boolean judged = !workloads.isEmpty();
         if (cluster == null && judged) {
@@ -241,20 +257,26 @@ public final class Renderer {
 
     /**
      * The domains of the HyperNodes {@code render} would apply and those in its input, sized from the input's Nodes
-     * ({@code status.allocatable}) and used by its Pods that name a node: what the controller reads from the cluster.
+     * ({@code status.allocatable}; cordoned, not-Ready and tainted ones as {@link NodeView#of} reads them) and used by
+     * its Pods that name a node: what the controller reads from the cluster. Gangs are sized by the default
+     * accelerators.
      */
     public static TierDomains domains(
             List<? extends HasMetadata> inputs, List<DesiredHyperNode> built, List<ForeignHyperNode> foreign) {
+        return domains(inputs, built, foreign, Accelerators.DEFAULT);
+    }
+
+    /** As {@link #domains(List, List, List)}, gangs being sized by {@code accelerators}. */
+    public static TierDomains domains(
+            List<? extends HasMetadata> inputs,
+            List<DesiredHyperNode> built,
+            List<ForeignHyperNode> foreign,
+            Accelerators accelerators) {
         List<NodeView> nodes = new ArrayList<>();
         List<PodView> pods = new ArrayList<>();
         for (HasMetadata object : inputs) {
             if (object instanceof Node node && node.getMetadata().getName() != null) {
-                Map<String, String> allocatable = new TreeMap<>();
-                if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
-                    node.getStatus().getAllocatable().forEach((k, v) -> allocatable.put(k, v.toString()));
-                }
-                nodes.add(new NodeView(
-                        node.getMetadata().getName(), node.getMetadata().getLabels(), Amounts.parse(allocatable)));
+                nodes.add(NodeView.of(node));
             } else if (object instanceof Pod pod
                     && pod.getSpec() != null
                     && pod.getSpec().getNodeName() != null
@@ -267,13 +289,14 @@ public final class Renderer {
                         Amounts.parse(PodRequests.of(pod.getSpec()).canonical()),
                         pod.getMetadata().getLabels(),
                         null,
-                        annotations == null ? null : annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION)));
+                        annotations == null ? null : annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION),
+                        Toleration.of(pod.getSpec().getTolerations())));
             }
         }
         List<HyperNodeView> views = new ArrayList<>();
         built.forEach(h -> views.add(view(h.name(), h.labels(), h.spec())));
         foreign.forEach(h -> views.add(view(h.name(), h.labels(), h.spec())));
-        return TierDomains.of(nodes, pods, Forest.of(views));
+        return TierDomains.of(nodes, pods, Forest.of(views), accelerators);
     }
 
     private static HyperNodeView view(String name, Map<String, String> labels, HyperNodeSpec spec) {
@@ -321,14 +344,15 @@ public final class Renderer {
         }
     }
 
-    /** Whether a node has GPUs: allocatable {@code nvidia.com/gpu} above zero, or GPU feature discovery's labels. */
+    /**
+     * Whether a node has accelerators of the default list (allocatable above zero) or GPU feature discovery's labels.
+     */
     public static boolean gpu(Node node) {
-        var allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
-        var gpus = allocatable == null ? null : allocatable.get("nvidia.com/gpu");
-        return (gpus != null
-                        && io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(gpus)
-                                        .signum()
-                                > 0)
-                || NodeInfo.gpuLabels(node.getMetadata().getLabels());
+        return gpu(node, Accelerators.DEFAULT);
+    }
+
+    /** Whether a node has accelerators of the list (allocatable above zero) or GPU feature discovery's labels. */
+    public static boolean gpu(Node node, Accelerators accelerators) {
+        return NodeView.of(node).accelerator(accelerators);
     }
 }

@@ -9,8 +9,9 @@ import java.util.function.IntFunction;
 /**
  * One way nodes describe their place in the network: tiers finest first, each read from one or more label
  * keys, and the keys that mark a node as carrying the scheme. Required tiers must be on every node of the
- * scheme (a node lacking one is left out); optional tiers at either end are used only when every node of the
- * scheme carries them, so all nodes sit at the same depth.
+ * scheme (a node lacking one is left out); an optional tier at either end is used while at least half the nodes of
+ * the scheme carry it, and then the nodes lacking it are left out, so all nodes sit at the same depth and no single
+ * node's labels add or remove a tier for the others.
  *
  * @param id         stable identifier; part of every HyperNode's identity, so renaming it renames HyperNodes
  * @param title      human name for findings and docs

@@ -15,9 +15,9 @@ import java.util.Map;
  * Whether the Volcano scheduler enforces hard network topology: only when its configuration
  * ({@code volcano-scheduler.conf}: {@code tiers[].plugins[].name}) lists {@code network-topology-aware};
  * Volcano's default configuration does not, and then hard mode silently enforces nothing. With the plugin listed, it
- * also tells whether the plugin bin-packs GPUs across HyperNodes ({@code hypernode.binpack.resources} naming
- * {@code nvidia.com/gpu} with a weight other than 0): without that, Volcano ranks the domains a gang could take by CPU and
- * memory only.
+ * also tells whether the plugin bin-packs the cluster's accelerators across HyperNodes ({@code hypernode.binpack.resources}
+ * naming each accelerator resource the nodes offer, e.g. {@code nvidia.com/gpu}, with a weight other than 0): without
+ * that, Volcano ranks the domains a gang could take by CPU and memory only.
  */
 public final class SchedulerConfig {
 
@@ -70,6 +70,15 @@ public final class SchedulerConfig {
      * does not bin-pack GPUs across HyperNodes is reported.
      */
     public static Check check(ObjectRef configMap, String key, Map<String, String> data, boolean gpuNodes) {
+        return check(configMap, key, data, gpuNodes ? List.of(GPU) : List.of());
+    }
+
+    /**
+     * As {@link #check(ObjectRef, String, Map)}; {@code accelerators}: the accelerator resources the cluster's nodes
+     * offer, so a configuration that does not bin-pack each of them across HyperNodes is reported.
+     */
+    public static Check check(
+            ObjectRef configMap, String key, Map<String, String> data, java.util.Collection<String> accelerators) {
         if (data == null) {
             return new Check(
                     HardTopology.CONFIG_MISSING,
@@ -113,22 +122,31 @@ public final class SchedulerConfig {
             }
         }
         if (topologyPlugin != null) {
-            boolean packed = gpuBinPacked(topologyPlugin.path("arguments"));
-            if (packed || !gpuNodes) {
+            List<String> unpacked = new ArrayList<>();
+            for (String resource : new java.util.TreeSet<>(accelerators)) {
+                if (!binPacked(topologyPlugin.path("arguments"), resource)) {
+                    unpacked.add(resource);
+                }
+            }
+            boolean packed = !accelerators.isEmpty() && unpacked.isEmpty()
+                    || accelerators.isEmpty() && gpuBinPacked(topologyPlugin.path("arguments"));
+            if (unpacked.isEmpty()) {
                 return new Check(HardTopology.ENFORCED, packed, List.of());
             }
+            String names = String.join(", ", unpacked);
             return new Check(
                     HardTopology.ENFORCED,
                     false,
                     List.of(Finding.info(
                             TopologyReason.GPU_NOT_BIN_PACKED,
                             configMap,
-                            "the " + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN + " plugin does not bin-pack GPUs across"
-                                    + " HyperNodes (its " + HYPERNODE_BINPACK_RESOURCES + " argument does not name "
-                                    + GPU + " with a weight other than 0): Volcano ranks the domains a gang could take"
-                                    + " by CPU and memory only, so a small GPU gang goes to the domain its CPU requests"
-                                    + " fill best, not the one its GPUs do, and the widest gangs wait longer for a whole"
-                                    + " NVLink partition; add '" + HYPERNODE_BINPACK_RESOURCES + ": " + GPU
+                            "the " + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN + " plugin does not bin-pack the nodes'"
+                                    + " accelerators across HyperNodes (its " + HYPERNODE_BINPACK_RESOURCES
+                                    + " argument does not name " + names + " with a weight other than 0): Volcano ranks"
+                                    + " the domains a gang could take by CPU and memory only, so a small accelerator"
+                                    + " gang goes to the domain its CPU requests fill best, not the one its"
+                                    + " accelerators do, and the widest gangs wait longer for a whole NVLink partition;"
+                                    + " add '" + HYPERNODE_BINPACK_RESOURCES + ": " + String.join(",", unpacked)
                                     + "' to its arguments")));
         }
         return new Check(
@@ -150,18 +168,23 @@ public final class SchedulerConfig {
      * negative weight is read as 1 too.
      */
     static boolean gpuBinPacked(JsonNode arguments) {
+        return binPacked(arguments, GPU);
+    }
+
+    /** As {@link #gpuBinPacked} for any resource. */
+    static boolean binPacked(JsonNode arguments, String resource) {
         JsonNode listed = arguments.path(HYPERNODE_BINPACK_RESOURCES);
         if (!listed.isTextual()) {
             return false;
         }
         boolean named = false;
-        for (String resource : listed.asText().split(",")) {
-            if (resource.trim().equals(GPU)) {
+        for (String r : listed.asText().split(",")) {
+            if (r.trim().equals(resource)) {
                 named = true;
                 break;
             }
         }
-        JsonNode weight = arguments.path(HYPERNODE_BINPACK_RESOURCES + "." + GPU);
+        JsonNode weight = arguments.path(HYPERNODE_BINPACK_RESOURCES + "." + resource);
         return named && !(weight.isIntegralNumber() && weight.asLong() == 0);
     }
 

@@ -39,8 +39,13 @@ import java.util.stream.Collectors;
  * partition, the two are the same sets of nodes and form one tier, {@code nvlink}, whose HyperNodes are the
  * domains. Otherwise every domain of the tree gets a partition level: {@code nvlink} (partitions) under
  * {@code nvlink-domain} (domains), an unpartitioned domain having one partition with all its nodes, because
- * Volcano needs every node of a tree at the same depth. A node without a partition label in a domain whose
- * other nodes name one is left out: its partition is unknown.
+ * Volcano needs every node of a tree at the same depth. A node without a partition label in a domain where at least
+ * half the nodes name one is left out: its partition is unknown; where most name none, a node naming one is left out.
+ *
+ * <p>Node labels are input the nodes themselves can write, so no single node decides the shape of a tree for the
+ * others: an optional tier is kept while at least half the nodes of its tree carry it (the nodes lacking it are left
+ * out, each named), so one node can neither take a tier away from the others nor force one on them, and one node
+ * relabelled changes only the HyperNodes that list it.
  */
 public final class TopologyBuilder {
 
@@ -245,7 +250,6 @@ public final class TopologyBuilder {
 
         List<NodeInfo> kept = new ArrayList<>(nodes.size());
         List<KeyValue[]> values = new ArrayList<>(nodes.size());
-        int[] carried = new int[count];
         for (NodeInfo node : nodes) {
             KeyValue[] resolved = new KeyValue[count];
             List<String> missing = null;
@@ -269,33 +273,12 @@ public final class TopologyBuilder {
             }
             kept.add(node);
             values.add(resolved);
-            for (int i = 0; i < count; i++) {
-                if (resolved[i] != null) {
-                    carried[i]++;
-                }
-            }
         }
         if (kept.isEmpty()) {
             return;
         }
 
-        boolean[] used = new boolean[count];
-        for (int i = firstRequired; i <= lastRequired; i++) {
-            used[i] = tiers.get(i).required() || carried[i] == kept.size();
-        }
-        for (int i = 0; i < firstRequired; i++) {
-            used[i] = carried[i] == kept.size();
-        }
-        boolean below = true;
-        for (int i = lastRequired + 1; i < count; i++) {
-            used[i] = below && carried[i] == kept.size();
-            below = used[i];
-        }
-        for (int i = 0; i < count; i++) {
-            if (!used[i] && carried[i] > 0) {
-                findings.add(leftOut(scheme, tiers.get(i), carried[i], kept, values, i));
-            }
-        }
+        boolean[] used = optionalTiers(scheme, tiers, firstRequired, lastRequired, kept, values, findings);
 
         List<String> usedNames = new ArrayList<>();
         int[] usedIndex = new int[count];
@@ -325,6 +308,94 @@ public final class TopologyBuilder {
             tree.foldOrSplitNvlink(findings);
             cliqueDomainMismatches(kept, values, usedIndex[0], findings);
         }
+    }
+
+    /**
+     * Decides which tiers the scheme's tree has and leaves out the nodes that cannot sit in it. Required tiers are
+     * always in (their nodes were checked before). An optional tier is in while at least half of the nodes still in
+     * the tree carry it; the nodes that lack it are then left out, each named with what it lacks, and the others keep
+     * the tier: so one node's labels can neither take a tier away from the nodes that carry it nor force one on
+     * nodes that lack it. Tiers are decided from the required ones outwards (the finer ones below them nearest
+     * first, then those above nearest first); a tier above one that is out is out too, as the tree has no gaps.
+     * Removes the left-out nodes from {@code kept} and {@code values}.
+     */
+    private static boolean[] optionalTiers(
+            LabelScheme scheme,
+            List<TierSpec> tiers,
+            int firstRequired,
+            int lastRequired,
+            List<NodeInfo> kept,
+            List<KeyValue[]> values,
+            List<Finding> findings) {
+        int count = tiers.size();
+        boolean[] used = new boolean[count];
+        List<Integer> order = new ArrayList<>(count);
+        for (int i = firstRequired - 1; i >= 0; i--) {
+            order.add(i);
+        }
+        for (int i = firstRequired; i <= lastRequired; i++) {
+            if (tiers.get(i).required()) {
+                used[i] = true;
+            } else {
+                order.add(i);
+            }
+        }
+        for (int i = lastRequired + 1; i < count; i++) {
+            order.add(i);
+        }
+        int total = kept.size();
+        boolean[] out = new boolean[total];
+        int in = total;
+        for (int i : order) {
+            int carriers = 0;
+            for (int n = 0; n < total; n++) {
+                if (!out[n] && values.get(n)[i] != null) {
+                    carriers++;
+                }
+            }
+            boolean gap = i > lastRequired && i > 0 && !used[i - 1];
+            used[i] = !gap && carriers > 0 && 2L * carriers >= in;
+            if (used[i]) {
+                for (int n = 0; n < total; n++) {
+                    if (!out[n] && values.get(n)[i] == null) {
+                        out[n] = true;
+                        in--;
+                    }
+                }
+            } else if (carriers > 0) {
+                findings.add(leftOut(scheme, tiers.get(i), carriers, in, kept, values, out, i, gap));
+            }
+        }
+        List<NodeInfo> keep = new ArrayList<>(in);
+        List<KeyValue[]> keepValues = new ArrayList<>(in);
+        for (int n = 0; n < total; n++) {
+            if (!out[n]) {
+                keep.add(kept.get(n));
+                keepValues.add(values.get(n));
+                continue;
+            }
+            List<String> missing = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                if (used[i] && values.get(n)[i] == null) {
+                    missing.add(String.join(" or ", tiers.get(i).keys()) + " (tier "
+                            + tiers.get(i).name() + ")");
+                }
+            }
+            boolean one = missing.size() == 1;
+            findings.add(Finding.warning(
+                    TopologyReason.MISSING_TIER_LABELS,
+                    ObjectRef.node(kept.get(n).name()),
+                    "node carries " + scheme.title() + " labels but lacks " + String.join(" and ", missing)
+                            + ", which at least half the nodes of its tree carry: the tree keeps "
+                            + (one ? "that tier" : "those tiers") + " for them; left out of the topology tree until it"
+                            + " carries " + (one ? "the label" : "the labels")
+                            + " (Volcano needs every node of a tree at the same depth)"));
+        }
+        kept.clear();
+        kept.addAll(keep);
+        values.clear();
+        values.addAll(keepValues);
+        return used;
     }
 
     /** The NVLink partition a node names inside its domain (read from {@code domainKey}), or null: none named. */
@@ -399,17 +470,29 @@ public final class TopologyBuilder {
     }
 
     private static Finding leftOut(
-            LabelScheme scheme, TierSpec tier, int carriers, List<NodeInfo> kept, List<KeyValue[]> values, int index) {
-        List<String> lacking = new ArrayList<>();
-        for (int n = 0; n < kept.size(); n++) {
-            if (values.get(n)[index] == null) {
-                lacking.add(kept.get(n).name());
+            LabelScheme scheme,
+            TierSpec tier,
+            int carriers,
+            int in,
+            List<NodeInfo> kept,
+            List<KeyValue[]> values,
+            boolean[] out,
+            int index,
+            boolean gap) {
+        String why;
+        if (gap) {
+            why = "a tier below it is left out";
+        } else {
+            List<String> carrying = new ArrayList<>();
+            for (int n = 0; n < kept.size(); n++) {
+                if (!out[n] && values.get(n)[index] != null) {
+                    carrying.add(kept.get(n).name());
+                }
             }
+            carrying.sort(null);
+            why = "fewer than half of its " + in + " nodes carry it (" + examples(carrying)
+                    + "); a tier is kept while at least half do, and then the nodes lacking it are left out";
         }
-        lacking.sort(null);
-        String why = lacking.isEmpty()
-                ? "a tier below it is left out"
-                : lacking.size() + " of its " + kept.size() + " nodes lack it (" + examples(lacking) + ")";
         return Finding.warning(
                         TopologyReason.TIER_LEFT_OUT,
                         schemeRef(scheme.id()),
@@ -532,7 +615,8 @@ public final class TopologyBuilder {
         }
 
         /**
-         * Once every node is in its NVLink domain: leaves out nodes whose partition is unknown, then keeps the
+         * Once every node is in its NVLink domain: leaves out the nodes whose partition labels disagree with most of
+         * their domain ({@link #leaveOutPartitionDisagreement}), then keeps the
          * domains as the {@code nvlink} tier when none holds two partitions, or else puts a partition level under
          * every domain (see the class comment).
          */
@@ -544,21 +628,27 @@ public final class TopologyBuilder {
                 }
             }
             for (Domain d : domains) {
+                int named = 0;
+                for (KeyValue p : d.partitions) {
+                    if (p != null) {
+                        named++;
+                    }
+                }
+                if (named > 0 && named < d.partitions.size()) {
+                    leaveOutPartitionDisagreement(d, 2L * named >= d.partitions.size(), findings);
+                }
                 KeyValue first = null;
-                boolean unknown = false;
                 for (KeyValue p : d.partitions) {
                     if (p == null) {
-                        unknown = true;
-                    } else if (first == null) {
+                        continue;
+                    }
+                    if (first == null) {
                         first = p;
-                    } else if (!partitioned && !p.equals(first)) {
+                    } else if (!p.equals(first)) {
                         partitioned = true;
                     }
                 }
                 d.partition = first;
-                if (unknown && first != null) {
-                    leaveOutUnknownPartitions(d, findings);
-                }
             }
             if (!partitioned) {
                 domains.forEach(d -> d.partitions = null);
@@ -586,23 +676,38 @@ public final class TopologyBuilder {
             }
         }
 
-        private void leaveOutUnknownPartitions(Domain d, List<Finding> findings) {
+        /**
+         * Some nodes of an NVLink domain name their partition and some do not. While at least half name one, the
+         * domain is partitioned and the others' partition is unknown, so they are left out; otherwise the domain is
+         * one partition, as most of its nodes say, and the few naming another are left out. Either way the labels of
+         * one node never take the domain's other nodes out of the tree.
+         */
+        private void leaveOutPartitionDisagreement(Domain d, boolean partitionedByMost, List<Finding> findings) {
             List<String> keep = new ArrayList<>(d.nodes.size());
             List<KeyValue> keepPartitions = new ArrayList<>(d.nodes.size());
             String keys = String.join(" or ", LabelSchemes.partitionKeys(d.kv.key()));
             for (int i = 0; i < d.nodes.size(); i++) {
                 KeyValue p = d.partitions.get(i);
-                if (p != null) {
+                if ((p != null) == partitionedByMost) {
                     keep.add(d.nodes.get(i));
                     keepPartitions.add(p);
                     continue;
                 }
-                findings.add(Finding.warning(
-                        TopologyReason.MISSING_TIER_LABELS,
-                        ObjectRef.node(d.nodes.get(i)),
-                        "node is in NVLink domain " + UserText.quote(d.kv.value()) + " (" + d.kv.key()
-                                + ") whose other nodes name their NVLink partition, but it lacks " + keys
-                                + ", so its partition is unknown; left out of the topology tree"));
+                String where = "node is in NVLink domain " + UserText.quote(d.kv.value()) + " (" + d.kv.key() + ")";
+                findings.add(
+                        partitionedByMost
+                                ? Finding.warning(
+                                        TopologyReason.MISSING_TIER_LABELS,
+                                        ObjectRef.node(d.nodes.get(i)),
+                                        where + " whose other nodes name their NVLink partition, but it lacks " + keys
+                                                + ", so its partition is unknown; left out of the topology tree")
+                                : Finding.warning(
+                                        TopologyReason.MINORITY_PARTITION_LABEL,
+                                        ObjectRef.node(d.nodes.get(i)),
+                                        where + " and names NVLink partition " + UserText.quote(p.value()) + " ("
+                                                + p.key() + "), but most nodes of that domain name none (the whole"
+                                                + " domain is one partition by their labels); left out of the topology"
+                                                + " tree until the labels agree"));
             }
             d.nodes = keep;
             d.partitions = keepPartitions;

@@ -5,14 +5,16 @@ import io.topobridge.core.finding.Reason;
 /** Why the topology side reported something: the Event reason and metric label of each topology finding. */
 public enum TopologyReason implements Reason {
     /**
-     * On a Node: it carries a label scheme's labels but lacks a required tier (or has it empty), or names no NVLink
-     * partition in a domain whose other nodes name theirs; it is left out of the tree.
+     * A node lacks a tier label its tree needs: a required tier of its scheme, an optional tier that at least half the
+     * nodes of its tree carry, or its NVLink partition where most of its domain name theirs. It is left out of the tree.
      */
     MISSING_TIER_LABELS,
     /**
-     * On {@code TopologyScheme/<scheme>}: an optional tier is carried by some nodes of the scheme but not all, so it is
-     * left out for every node of the scheme (Volcano needs trees of uniform depth).
+     * A node names an NVLink partition in a domain where most nodes name none: the domain is one partition, as most
+     * of its nodes say, and the node is left out until the labels agree.
      */
+    MINORITY_PARTITION_LABEL,
+    /** An optional tier was dropped from a scheme's tree because fewer than half of its nodes carry it. */
     TIER_LEFT_OUT,
     /**
      * On a HyperNode: one label value sits under different parents (e.g. one {@code nvlink-domain} under two leaves);

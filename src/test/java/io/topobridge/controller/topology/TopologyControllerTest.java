@@ -494,6 +494,18 @@ class TopologyControllerTest {
                 });
     }
 
+    private void removeClique(String node) {
+        harness.cluster
+                .client()
+                .nodes()
+                .withName(node)
+                .edit(n -> new NodeBuilder(n)
+                        .editMetadata()
+                        .removeFromLabels(CLIQUE)
+                        .endMetadata()
+                        .build());
+    }
+
     @Test
     void tierListenersHearOfChangesOnly() {
         MockCluster cluster = MockCluster.start().installVolcanoCrds();
@@ -511,16 +523,17 @@ class TopologyControllerTest {
         harness.settle();
         assertThat(heard).hasSize(1);
 
-        // one tray without a clique: the nvlink tier is left out for all, tiers change
-        harness.cluster
-                .client()
-                .nodes()
-                .withName("gb200-r03-t02")
-                .edit(n -> new NodeBuilder(n)
-                        .editMetadata()
-                        .removeFromLabels(CLIQUE)
-                        .endMetadata()
-                        .build());
+        // one tray without a clique: it is left out, the others keep the nvlink tier: no new notice
+        removeClique("gb200-r03-t02");
+        harness.settle();
+        assertThat(heard).hasSize(1);
+
+        // no tray with a clique any more: the nvlink tiers are left out for all, tiers change
+        for (var node : harness.cluster.client().nodes().list().getItems()) {
+            if (node.getMetadata().getLabels().containsKey(CLIQUE)) {
+                removeClique(node.getMetadata().getName());
+            }
+        }
         await().atMost(Duration.ofSeconds(10)).until(() -> heard.size() == 2);
         assertThat(heard.get(1).names()).containsExactly("leaf", "spine");
         assertThat(Objects.requireNonNull(harness.tiers.current().number("leaf")))

@@ -33,6 +33,14 @@ final class Cluster {
         return this;
     }
 
+    /** The named nodes in another state (cordoned, not ready, tainted). */
+    Cluster state(io.topobridge.core.node.NodeState state, String... names) {
+        List<String> changed = List.of(names);
+        nodes.replaceAll(
+                n -> changed.contains(n.name()) ? new NodeView(n.name(), n.labels(), n.allocatable(), state) : n);
+        return this;
+    }
+
     /** A pod bound to {@code node} (null: pending), in gang {@code gang}. */
     Cluster pod(String name, String node, int gpus, String gang, String role, Map<String, String> labels) {
         pods.add(new PodView("ns", name, node, amounts(gpus, 1, 8), labels, role, gang));

@@ -70,6 +70,75 @@ class ExplainTest {
                         + " the best nvlink-r05-2 with 36 free");
     }
 
+    private static String[] partition(String p) {
+        String[] out = new String[9];
+        for (int i = 0; i < 9; i++) {
+            out[i] = "r05-" + p + i;
+        }
+        return out;
+    }
+
+    /** Both partitions of r05 cordoned: the nine trays fit nowhere, and the sentence says what is missing. */
+    @Test
+    void cordonedNodesAreNoRoomAndTheSentenceSaysSo() {
+        Cluster c = pendingGang(cluster(), "nine", 9);
+        c.state(new io.topobridge.core.node.NodeState(true, "True", List.of()), partition("a"));
+        c.state(new io.topobridge.core.node.NodeState(true, "True", List.of()), partition("b"));
+        Explanation e = Explain.of(c.gang("nine", "hard", 1, List.of()), c.capacity());
+        assertThat(e.reason()).isEqualTo(PendingReason.INSUFFICIENT_CAPACITY);
+        assertThat(e.sentence())
+                .isEqualTo("needs 36 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 32 free"
+                        + " (nvlink-r01); 2 more would but for 18 cordoned nodes; no domain at any tier has room (the"
+                        + " whole cluster has 32 free (not counting 18 cordoned nodes))");
+        assertThat(e.tiers().get(0).domainsThatFit()).isZero();
+    }
+
+    /** One partition not ready: the other still has room, and the nodes of the first are not counted. */
+    @Test
+    void notReadyNodesAreNoRoom() {
+        Cluster c = pendingGang(cluster(), "nine", 9);
+        c.state(new io.topobridge.core.node.NodeState(false, "Unknown", List.of()), partition("a"));
+        Explanation e = Explain.of(c.gang("nine", "hard", 1, List.of()), c.capacity());
+        assertThat(e.reason()).isEqualTo(PendingReason.WAITING_FOR_SCHEDULER);
+        assertThat(e.sentence())
+                .startsWith("needs 36 nvidia.com/gpu within one tier-1 domain (nvlink); 1 of 3 have room, the best"
+                        + " nvlink-r05-2 with 36 free");
+        assertThat(e.tiers().get(0).domainsThatFit()).isEqualTo(1);
+    }
+
+    /** A taint the gang's pods tolerate leaves the room; one they do not takes it, and is named. */
+    @Test
+    void taintsCountForThePodsThatDoNotTolerateThem() {
+        var taint = new io.topobridge.core.node.Taint("maintenance", "true", "NoSchedule");
+        var tainted = new io.topobridge.core.node.NodeState(false, "True", List.of(taint));
+        Cluster c = cluster();
+        c.state(tainted, partition("a"));
+        c.state(tainted, partition("b"));
+        pendingGang(c, "nine", 9);
+        Explanation refused = Explain.of(c.gang("nine", "hard", 1, List.of()), c.capacity());
+        assertThat(refused.sentence())
+                .contains("2 more would but for 18 nodes with a taint the gang does not tolerate"
+                        + " (maintenance=true:NoSchedule)");
+
+        Cluster tolerating = cluster();
+        tolerating.state(tainted, partition("a"));
+        tolerating.state(tainted, partition("b"));
+        for (int i = 0; i < 9; i++) {
+            tolerating.pods.add(new PodView(
+                    "ns",
+                    "nine-" + i,
+                    null,
+                    Cluster.amounts(4, 1, 8),
+                    Map.of(),
+                    null,
+                    "nine",
+                    List.of(new io.topobridge.core.node.Toleration("maintenance", "Exists", null, null))));
+        }
+        Explanation placed = Explain.of(tolerating.gang("nine", "hard", 1, List.of()), tolerating.capacity());
+        assertThat(placed.reason()).isEqualTo(PendingReason.WAITING_FOR_SCHEDULER);
+        assertThat(placed.tiers().get(0).domainsThatFit()).isEqualTo(2);
+    }
+
     @Test
     void aGangLargerThanTheClusterSaysSo() {
         Cluster c = pendingGang(cluster(), "huge", 30);

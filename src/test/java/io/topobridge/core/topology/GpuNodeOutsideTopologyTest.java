@@ -23,7 +23,34 @@ class GpuNodeOutsideTopologyTest {
                         new NodeInfo("g2", Map.of("nvidia.com/gpu.present", "true")),
                         true),
                 Arguments.of("GPUs, in a tree", new NodeInfo("g3", LEAF, true), false),
-                Arguments.of("a CPU node outside every tree", new NodeInfo("c1", Map.of()), false));
+                Arguments.of("a CPU node outside every tree", new NodeInfo("c1", Map.of()), false),
+                Arguments.of("a Gaudi node as render reads it", new NodeInfo("gaudi-1", Map.of(), gaudi()), true),
+                Arguments.of(
+                        "a Gaudi node when the configured list leaves Gaudi out",
+                        new NodeInfo(
+                                "gaudi-2",
+                                Map.of(),
+                                io.topobridge.core.render.Renderer.gpu(
+                                        gaudiNode(),
+                                        io.topobridge.core.node.Accelerators.parse(List.of("amd.com/gpu")))),
+                        false));
+    }
+
+    private static io.fabric8.kubernetes.api.model.Node gaudiNode() {
+        return new io.fabric8.kubernetes.api.model.NodeBuilder()
+                .withNewMetadata()
+                .withName("gaudi")
+                .endMetadata()
+                .withNewStatus()
+                .addToAllocatable("habana.ai/gaudi", new io.fabric8.kubernetes.api.model.Quantity("8"))
+                .addToAllocatable("cpu", new io.fabric8.kubernetes.api.model.Quantity("96"))
+                .endStatus()
+                .build();
+    }
+
+    /** Whether render (and the controller, through the same view) takes a Gaudi node for an accelerator node. */
+    private static boolean gaudi() {
+        return io.topobridge.core.render.Renderer.gpu(gaudiNode());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -155,7 +155,7 @@ class SchedulerConfigTest {
                 assertThat(f.severity()).isEqualTo(Severity.INFO);
                 assertThat(f.reason()).isEqualTo(TopologyReason.GPU_NOT_BIN_PACKED);
                 assertThat(f.message())
-                        .contains("does not bin-pack GPUs across HyperNodes")
+                        .contains("does not bin-pack the nodes' accelerators across HyperNodes")
                         .contains("add 'hypernode.binpack.resources: nvidia.com/gpu'");
             });
         }
@@ -163,6 +163,27 @@ class SchedulerConfigTest {
         SchedulerConfig.Check cpuCluster = SchedulerConfig.check(CM, KEY, Map.of(KEY, conf), false);
         assertThat(cpuCluster.findings()).isEmpty();
         assertThat(cpuCluster.gpuBinPacked()).isEqualTo(packed);
+    }
+
+    /** Nodes with AMD's GPUs and Gaudi cards: each resource the nodes offer must be bin-packed, and is named when not. */
+    @org.junit.jupiter.api.Test
+    void everyAcceleratorTheNodesOfferIsChecked() {
+        String nvidiaOnly = withArguments("hypernode.binpack.resources: nvidia.com/gpu");
+        SchedulerConfig.Check amd = SchedulerConfig.check(
+                CM, KEY, Map.of(KEY, nvidiaOnly), java.util.List.of("amd.com/gpu", "habana.ai/gaudi"));
+        assertThat(amd.gpuBinPacked()).isFalse();
+        assertThat(amd.findings())
+                .singleElement()
+                .satisfies(f -> assertThat(f.message())
+                        .contains("does not name amd.com/gpu, habana.ai/gaudi with a weight other than 0")
+                        .contains("add 'hypernode.binpack.resources: amd.com/gpu,habana.ai/gaudi'"));
+        SchedulerConfig.Check both = SchedulerConfig.check(
+                CM,
+                KEY,
+                Map.of(KEY, withArguments("hypernode.binpack.resources: nvidia.com/gpu, amd.com/gpu")),
+                java.util.List.of("amd.com/gpu", "nvidia.com/gpu"));
+        assertThat(both.gpuBinPacked()).isTrue();
+        assertThat(both.findings()).isEmpty();
     }
 
     @org.junit.jupiter.api.Test

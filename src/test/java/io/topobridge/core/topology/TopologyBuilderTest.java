@@ -646,7 +646,33 @@ class TopologyBuilderTest {
                                 Severity.INFO),
                         Set.of("ok")),
                 new FindingCase(
-                        "layer-4 on some nodes is left out for all",
+                        "layer-4 on fewer than half the nodes is left out for all",
+                        TopologySettings.parse("aws", List.of()),
+                        List.of(
+                                node("a")
+                                        .label(AWS + "1", "1")
+                                        .label(AWS + "2", "2a")
+                                        .label(AWS + "3", "3a")
+                                        .label(AWS + "4", "4")
+                                        .build(),
+                                node("b")
+                                        .label(AWS + "1", "1")
+                                        .label(AWS + "2", "2b")
+                                        .label(AWS + "3", "3b")
+                                        .build(),
+                                node("c")
+                                        .label(AWS + "1", "1")
+                                        .label(AWS + "2", "2b")
+                                        .label(AWS + "3", "3c")
+                                        .build()),
+                        Map.of(
+                                TopologyReason.TIER_LEFT_OUT,
+                                Severity.WARNING,
+                                TopologyReason.SINGLE_DOMAIN_TIER,
+                                Severity.INFO),
+                        Set.of("a", "b", "c")),
+                new FindingCase(
+                        "layer-4 on half the nodes is kept; the node lacking it is left out",
                         TopologySettings.parse("aws", List.of()),
                         List.of(
                                 node("a")
@@ -661,13 +687,13 @@ class TopologyBuilderTest {
                                         .label(AWS + "3", "3b")
                                         .build()),
                         Map.of(
-                                TopologyReason.TIER_LEFT_OUT,
+                                TopologyReason.MISSING_TIER_LABELS,
                                 Severity.WARNING,
                                 TopologyReason.SINGLE_DOMAIN_TIER,
                                 Severity.INFO),
-                        Set.of("a", "b")),
+                        Set.of("a")),
                 new FindingCase(
-                        "a higher fabric tier on some nodes stops the tree below it",
+                        "a higher fabric tier on fewer than half the nodes stops the tree below it",
                         TopologySettings.auto(),
                         List.of(
                                 node("a")
@@ -675,17 +701,19 @@ class TopologyBuilderTest {
                                         .label(T1, "s1")
                                         .label(T2, "c")
                                         .build(),
-                                node("b").label(T0, "l2").label(T1, "s2").build()),
+                                node("b").label(T0, "l2").label(T1, "s2").build(),
+                                node("c").label(T0, "l3").label(T1, "s2").build()),
                         Map.of(TopologyReason.TIER_LEFT_OUT, Severity.WARNING),
-                        Set.of("a", "b")),
+                        Set.of("a", "b", "c")),
                 new FindingCase(
-                        "a clique on some topograph nodes is left out",
+                        "a clique on fewer than half the topograph nodes is left out",
                         TopologySettings.auto(),
                         List.of(
                                 node("a").label(T0, "l1").label(CLIQUE, "u.1").build(),
-                                node("b").label(T0, "l2").build()),
+                                node("b").label(T0, "l2").build(),
+                                node("c").label(T0, "l3").build()),
                         Map.of(TopologyReason.TIER_LEFT_OUT, Severity.WARNING),
-                        Set.of("a", "b")),
+                        Set.of("a", "b", "c")),
                 new FindingCase(
                         "a clique under two topograph domains",
                         TopologySettings.parse("nvidia-gfd", List.of()),

@@ -208,17 +208,25 @@ class TopologyPropertyTest {
                 }
             }
         }
-        // what the builder should make of it
-        Map<List<String>, Set<String>> known = new HashMap<>();
+        // what the builder should make of it: per NVLink domain, what most of its nodes say about partitions wins
+        Map<List<String>, Integer> namedIn = new HashMap<>();
+        Map<List<String>, Integer> nodesIn = new HashMap<>();
         partitionOf.forEach((node, partition) -> {
+            nodesIn.merge(domainOf.get(node), 1, Integer::sum);
             if (partition.get(3) != null) {
-                known.computeIfAbsent(domainOf.get(node), k -> new HashSet<>()).add(partition.get(3));
+                namedIn.merge(domainOf.get(node), 1, Integer::sum);
             }
         });
         Set<String> placed = new HashSet<>();
+        Map<List<String>, Set<String>> known = new HashMap<>();
         partitionOf.forEach((node, partition) -> {
-            if (partition.get(3) != null || !known.containsKey(domainOf.get(node))) {
+            List<String> domain = domainOf.get(node);
+            boolean partitionedByMost = 2 * namedIn.getOrDefault(domain, 0) >= nodesIn.get(domain);
+            if ((partition.get(3) != null) == partitionedByMost) {
                 placed.add(node);
+                if (partition.get(3) != null) {
+                    known.computeIfAbsent(domain, k -> new HashSet<>()).add(partition.get(3));
+                }
             }
         });
         boolean split = known.values().stream().anyMatch(p -> p.size() > 1);
@@ -240,7 +248,8 @@ class TopologyPropertyTest {
         }
         assertThat(result.findings())
                 .as(context)
-                .filteredOn(f -> f.reason() == TopologyReason.MISSING_TIER_LABELS)
+                .filteredOn(f -> f.reason() == TopologyReason.MISSING_TIER_LABELS
+                        || f.reason() == TopologyReason.MINORITY_PARTITION_LABEL)
                 .extracting(f -> f.object().name())
                 .containsExactlyInAnyOrderElementsOf(nodes.stream()
                         .map(NodeInfo::name)
@@ -329,6 +338,188 @@ class TopologyPropertyTest {
             assertThat(builder.build(shuffled).hyperNodes())
                     .as("seed %d preset %s", seed, preset)
                     .isEqualTo(result.hyperNodes());
+        }
+    }
+    // ---- one node's labels against the others' tree --------------------------------------------------
+
+    /**
+     * A scheme as the property tests label nodes with it: its keys coarsest first, which of them are optional (from
+     * the preset), and whether its finest key is the GPU clique (a value {@code <domain>.<partition>}).
+     */
+    record Scheme(String preset, List<String> keys, Set<String> optional) {}
+
+    static final List<Scheme> SCHEMES = List.of(
+            new Scheme(
+                    "aws",
+                    List.of(
+                            "topology.k8s.aws/network-node-layer-1",
+                            "topology.k8s.aws/network-node-layer-2",
+                            "topology.k8s.aws/network-node-layer-3",
+                            "topology.k8s.aws/network-node-layer-4",
+                            "nvidia.com/gpu.clique"),
+                    Set.of("topology.k8s.aws/network-node-layer-4", "nvidia.com/gpu.clique")),
+            new Scheme(
+                    "auto",
+                    List.of(
+                            "fabric.topograph.run/tier-2",
+                            "fabric.topograph.run/tier-1",
+                            "fabric.topograph.run/tier-0",
+                            "nvidia.com/gpu.clique"),
+                    Set.of("fabric.topograph.run/tier-2", "fabric.topograph.run/tier-1", "nvidia.com/gpu.clique")),
+            new Scheme(
+                    "auto",
+                    List.of(
+                            "network.topology.nvidia.com/core",
+                            "network.topology.nvidia.com/spine",
+                            "network.topology.nvidia.com/leaf",
+                            "network.topology.nvidia.com/accelerator",
+                            "nvidia.com/gpu.clique"),
+                    Set.of(
+                            "network.topology.nvidia.com/core",
+                            "network.topology.nvidia.com/spine",
+                            "network.topology.nvidia.com/accelerator",
+                            "nvidia.com/gpu.clique")),
+            new Scheme(
+                    "gke",
+                    List.of(
+                            "cloud.google.com/gce-topology-block",
+                            "cloud.google.com/gce-topology-subblock",
+                            "cloud.google.com/gce-topology-host"),
+                    Set.of("cloud.google.com/gce-topology-host")),
+            new Scheme(
+                    "volcano",
+                    List.of("volcano.sh/hypercluster", "volcano.sh/hypernode", "nvidia.com/gpu.clique"),
+                    Set.of("volcano.sh/hypercluster", "nvidia.com/gpu.clique")),
+            new Scheme(
+                    "oci",
+                    List.of(
+                            "oci.oraclecloud.com/rdma.hpc_island_id",
+                            "oci.oraclecloud.com/rdma.network_block_id",
+                            "oci.oraclecloud.com/rdma.local_block_id",
+                            "nvidia.com/gpu.clique"),
+                    Set.of("nvidia.com/gpu.clique")));
+
+    /**
+     * Consistent labels for one node: at each level a small random branch, the value naming the whole path above it
+     * (so a value has one parent), the clique {@code <domain>.<partition>} with the domain named by the path.
+     */
+    static Map<String, String> consistent(Scheme scheme, Random random, Set<String> only) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        StringBuilder path = new StringBuilder();
+        for (String key : scheme.keys()) {
+            path.append(random.nextInt(2));
+            if (!only.contains(key)) {
+                continue;
+            }
+            labels.put(
+                    key,
+                    key.equals("nvidia.com/gpu.clique")
+                            ? "d" + path.substring(0, path.length() - 1) + "." + path.charAt(path.length() - 1)
+                            : "v" + path);
+        }
+        return labels;
+    }
+
+    /** Any labels at all on one node: each key of the scheme kept, dropped or given a value of another place. */
+    static Map<String, String> arbitrary(Scheme scheme, Random random) {
+        Map<String, String> labels = new LinkedHashMap<>(consistent(scheme, random, Set.copyOf(scheme.keys())));
+        for (String key : scheme.keys()) {
+            switch (random.nextInt(4)) {
+                case 0 -> labels.remove(key);
+                case 1 ->
+                    labels.put(
+                            key,
+                            key.equals("nvidia.com/gpu.clique")
+                                    ? "d" + random.nextInt(8) + "." + random.nextInt(3)
+                                    : random.nextBoolean() ? "v" + random.nextInt(8) : value(random));
+                default -> {
+                    // kept as a consistent node would have it
+                }
+            }
+        }
+        if (random.nextInt(5) == 0) {
+            // a key of another scheme, which may move the node to another tree
+            Scheme other = SCHEMES.get(random.nextInt(SCHEMES.size()));
+            labels.put(other.keys().get(random.nextInt(other.keys().size())), "stray");
+        }
+        return labels;
+    }
+
+    /** Each placed node's tier names above it, tier 1 first. */
+    static Map<String, List<String>> tiersAbove(TreeAssertions.Tree tree) {
+        Map<String, List<String>> out = new HashMap<>();
+        tree.nodeParent().forEach((node, at) -> {
+            List<String> names = new ArrayList<>();
+            for (String h = at; h != null; h = tree.parent().get(h)) {
+                names.add(tree.byName().get(h).spec().getTierName());
+            }
+            out.put(node, names);
+        });
+        return out;
+    }
+
+    /**
+     * Nodes that all carry every tier of their scheme, and one more node with any labels at all (missing keys, other
+     * values, keys of another scheme): every other node stays in the tree and keeps every tier it had without that
+     * node. One node can at most add a tier above the others' partitions (by naming a second NVLink partition in
+     * their domain), never take one away.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void oneNodesLabelsNeverTakeATierFromTheOthers(long seed) {
+        Random random = new Random(seed);
+        Scheme scheme = SCHEMES.get(random.nextInt(SCHEMES.size()));
+        List<NodeInfo> others = new ArrayList<>();
+        for (int n = 0, count = 1 + random.nextInt(30); n < count; n++) {
+            others.add(new NodeInfo("node-" + n, consistent(scheme, random, Set.copyOf(scheme.keys()))));
+        }
+        NodeInfo odd = new NodeInfo("odd", arbitrary(scheme, random));
+        TopologyBuilder builder = new TopologyBuilder(TopologySettings.parse(scheme.preset(), List.of()));
+        String context = "seed " + seed + " " + scheme.keys().get(0) + " odd " + odd.labels();
+
+        TopologyResult without = builder.build(others);
+        List<NodeInfo> with = new ArrayList<>(others);
+        with.add(random.nextInt(with.size() + 1), odd);
+        TopologyResult result = builder.build(with);
+
+        Map<String, List<String>> before = tiersAbove(TreeAssertions.assertValidTree(without, context));
+        Map<String, List<String>> after = tiersAbove(TreeAssertions.assertValidTree(result, context));
+        assertThat(before.keySet()).as(context).hasSize(others.size());
+        for (NodeInfo node : others) {
+            assertThat(after.get(node.name()))
+                    .as("%s: tiers above %s", context, node.name())
+                    .isNotNull()
+                    .containsAll(before.get(node.name()));
+        }
+    }
+
+    /**
+     * Nodes that carry only their scheme's required tiers, and one node that also carries every optional one: at
+     * least two others keep their tree exactly as it was (no tier is forced on them, nobody is left out).
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void oneNodesStrayTiersAreNotForcedOnTheOthers(long seed) {
+        Random random = new Random(seed);
+        Scheme scheme = SCHEMES.get(random.nextInt(SCHEMES.size()));
+        Set<String> required = new HashSet<>(scheme.keys());
+        required.removeAll(scheme.optional());
+        List<NodeInfo> others = new ArrayList<>();
+        for (int n = 0, count = 2 + random.nextInt(30); n < count; n++) {
+            others.add(new NodeInfo("node-" + n, consistent(scheme, random, required)));
+        }
+        NodeInfo odd = new NodeInfo("odd", consistent(scheme, random, Set.copyOf(scheme.keys())));
+        TopologyBuilder builder = new TopologyBuilder(TopologySettings.parse(scheme.preset(), List.of()));
+        String context = "seed " + seed + " " + scheme.keys().get(0);
+
+        Map<String, List<String>> before = tiersAbove(TreeAssertions.assertValidTree(builder.build(others), context));
+        List<NodeInfo> with = new ArrayList<>(others);
+        with.add(odd);
+        Map<String, List<String>> after = tiersAbove(TreeAssertions.assertValidTree(builder.build(with), context));
+        for (NodeInfo node : others) {
+            assertThat(after.get(node.name()))
+                    .as("%s: tiers above %s", context, node.name())
+                    .isEqualTo(before.get(node.name()));
         }
     }
 }

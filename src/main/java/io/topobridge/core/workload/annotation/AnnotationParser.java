@@ -8,6 +8,7 @@ import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadReason;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -282,26 +284,53 @@ public final class AnnotationParser {
                 : new Resolved<>(null, false, entry.getValue().get(0));
     }
 
+    /** Unknown keys an object's one {@code UnknownAnnotation} finding names; the others are counted. */
+    static final int UNKNOWN_KEYS_SHOWN = 3;
+
+    /**
+     * One {@code UnknownAnnotation} finding per object however many unknown {@code topobridge.io/} keys it carries
+     * (its identity has an empty key, so it stays the same one as keys come and go): it names the first
+     * {@value #UNKNOWN_KEYS_SHOWN} in key order and counts the others. Only those few become text; the others are
+     * counted, so a workload with 100,000 annotations costs no more than reading them.
+     */
     private static void unknownKeys(List<AnnotationSource> sources, List<Finding> findings) {
-        Set<String> seen = new TreeSet<>();
+        Map<ObjectRef, Set<String>> distinct = new LinkedHashMap<>();
+        Map<ObjectRef, TreeMap<String, Occurrence>> shown = new LinkedHashMap<>();
         for (AnnotationSource source : sources) {
-            for (String key : source.annotations().keySet()) {
-                if (key.startsWith(Topobridge.PREFIX)
-                        && !KNOWN_KEYS.contains(key)
-                        && seen.add(source.object() + "|" + key)) {
-                    findings.add(Finding.warning(
-                                    WorkloadReason.UNKNOWN_ANNOTATION,
-                                    source.object(),
-                                    source.object() + ": unknown annotation " + UserText.identifier(key) + "="
-                                            + UserText.quote(
-                                                    source.annotations().get(key)) + " ("
-                                            + UserText.excerpt(source.where())
-                                            + ") is ignored; known keys: "
-                                            + String.join(", ", new TreeSet<>(KNOWN_KEYS)))
-                            .withKey(key));
+            for (Map.Entry<String, String> annotation : source.annotations().entrySet()) {
+                String key = annotation.getKey();
+                if (!key.startsWith(Topobridge.PREFIX) || KNOWN_KEYS.contains(key)) {
+                    continue;
+                }
+                if (!distinct.computeIfAbsent(source.object(), o -> new HashSet<>())
+                        .add(key)) {
+                    continue; // the same key in another source of the same object: named where first seen
+                }
+                TreeMap<String, Occurrence> first = shown.computeIfAbsent(source.object(), o -> new TreeMap<>());
+                if (first.size() < UNKNOWN_KEYS_SHOWN || key.compareTo(first.lastKey()) < 0) {
+                    first.put(key, new Occurrence(source, key, annotation.getValue()));
+                    if (first.size() > UNKNOWN_KEYS_SHOWN) {
+                        first.pollLastEntry();
+                    }
                 }
             }
         }
+        distinct.forEach((object, keys) -> {
+            var named = new StringJoiner(", ");
+            shown.get(object)
+                    .values()
+                    .forEach(o -> named.add(UserText.identifier(o.key()) + "=" + UserText.quote(o.raw()) + " ("
+                            + UserText.excerpt(o.source().where()) + ")"));
+            int more = keys.size() - shown.get(object).size();
+            String message = keys.size() == 1
+                    ? object + ": unknown annotation " + named + " is ignored"
+                    : object + ": " + keys.size() + " unknown " + Topobridge.PREFIX + " annotations are ignored: "
+                            + named + (more > 0 ? " and " + more + " more" : "");
+            findings.add(Finding.warning(
+                    WorkloadReason.UNKNOWN_ANNOTATION,
+                    object,
+                    message + "; known keys: " + String.join(", ", new TreeSet<>(KNOWN_KEYS))));
+        });
     }
 
     /** {@code auto}, or a tier number or name resolved as {@link #tier}. */

@@ -2,6 +2,8 @@ package io.topobridge.core.workload.autotier;
 
 import io.topobridge.core.diagnosis.Amounts;
 import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.diagnosis.Withheld;
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.workload.annotation.TopologyMode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -11,8 +13,10 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * The rule behind {@code highest-tier: auto}. A gang's need is its GPUs ({@code nvidia.com/gpu}) when it requests
- * any, else its CPU and memory. The chosen tier is the lowest (above the subgroups' tier, for a gang of several
+ * The rule behind {@code highest-tier: auto}. A gang's need is its accelerators (the configured
+ * {@link Accelerators}: {@code nvidia.com/gpu}, {@code amd.com/gpu}, {@code habana.ai/gaudi}…) when it requests any,
+ * else its CPU and memory. Only nodes that take the gang's pods count as room (see {@link TierDomains}); where nodes
+ * that do not would change the answer, the sentence says how many domains they keep from holding the gang and why. The chosen tier is the lowest (above the subgroups' tier, for a gang of several
  * subgroups each held to one) at which at least {@code minDomains} domains could hold the need when empty (their nodes' allocatable summed); failing that, the lowest at which one domain could; failing
  * that, none fits and the top tier is chosen, soft. The mode, unless the user wrote one, is {@code hard} when some
  * domain of the chosen tier has room for the need today (free capacity, counting what the gang itself already uses
@@ -32,10 +36,18 @@ public final class AutoTier {
 
     private AutoTier() {}
 
-    /** The resources the rule compares: GPUs when the need has any, else CPU and memory. */
+    /** The resources the rule compares: accelerators of the default list when the need has any, else CPU and memory. */
     public static Amounts relevant(Amounts need) {
-        if (need.get(Amounts.GPU).signum() > 0) {
-            return new Amounts(Map.of(Amounts.GPU, need.get(Amounts.GPU)));
+        return relevant(need, Accelerators.DEFAULT);
+    }
+
+    /** The resources the rule compares: the accelerators the need has, else CPU and memory. */
+    public static Amounts relevant(Amounts need, Accelerators accelerators) {
+        List<String> wanted = accelerators.in(need.values());
+        if (!wanted.isEmpty()) {
+            Map<String, BigDecimal> out = new TreeMap<>();
+            wanted.forEach(r -> out.put(r, need.get(r)));
+            return new Amounts(out);
         }
         Map<String, BigDecimal> out = new TreeMap<>();
         for (String r : List.of("cpu", "memory")) {
@@ -101,7 +113,7 @@ public final class AutoTier {
         }
         int from = Math.max(1, Math.min(lowest, highest));
         int wanted = Math.max(1, minDomains);
-        Amounts rel = relevant(need);
+        Amounts rel = relevant(need, domains.accelerators());
         int chosen = 0;
         int fallback = 0;
         for (int t = from; t <= highest; t++) {
@@ -119,7 +131,8 @@ public final class AutoTier {
         }
         if (chosen == 0) {
             String sentence = label(domains, highest) + ": " + describe(rel) + " fit in no domain of any tier; "
-                    + label(domains, highest) + " holds at most " + largest(domains.at(highest), rel);
+                    + label(domains, highest) + " holds at most " + largest(domains.at(highest), rel)
+                    + would(domains.at(highest), rel, ", and ");
             return new Choice(highest, written != null ? written : TopologyMode.SOFT, false, sentence);
         }
         List<TierDomains.Domain> at = domains.at(chosen);
@@ -136,6 +149,7 @@ public final class AutoTier {
         if (holding(at, rel) < wanted) {
             sentence.append(", fewer than the ").append(wanted).append(" wanted, but no tier has more");
         }
+        sentence.append(would(at, rel, "; ", " more"));
         if (chosen == lowest && lowest > 1) {
             sentence.append("; its subgroups keep to ")
                     .append(label(domains, from - 1))
@@ -153,6 +167,7 @@ public final class AutoTier {
             } else {
                 sentence.append(" holds at most ").append(largest(below, rel));
             }
+            sentence.append(would(below, rel, ", and "));
         }
         TopologyMode mode = written;
         if (mode == null) {
@@ -173,12 +188,37 @@ public final class AutoTier {
     private static int holding(List<TierDomains.Domain> domains, Amounts rel) {
         int n = 0;
         for (TierDomains.Domain d : domains) {
-            if (d.allocatable().covers(rel)
-                    && (!rel.isEmpty() || !d.allocatable().isEmpty())) {
+            if (holds(d.allocatable(), rel)) {
                 n++;
             }
         }
         return n;
+    }
+
+    private static boolean holds(Amounts size, Amounts rel) {
+        return size.covers(rel) && (!rel.isEmpty() || !size.isEmpty());
+    }
+
+    private static String would(List<TierDomains.Domain> domains, Amounts rel, String prefix) {
+        return would(domains, rel, prefix, "");
+    }
+
+    /**
+     * {@code "; 1 more would but for 9 cordoned nodes"}: how many of the domains would hold the need if every node under
+     * them took the gang's pods, but do not, and the nodes that keep them from it; empty when none.
+     */
+    private static String would(List<TierDomains.Domain> domains, Amounts rel, String prefix, String more) {
+        int n = 0;
+        Withheld withheld = Withheld.NONE;
+        for (TierDomains.Domain d : domains) {
+            if (!holds(d.allocatable(), rel)
+                    && holds(d.nominal(), rel)
+                    && !d.withheld().isEmpty()) {
+                n++;
+                withheld = withheld.plus(d.withheld());
+            }
+        }
+        return n == 0 ? "" : prefix + n + more + " would but for " + withheld.describe();
     }
 
     /** {@code 2 (nvlink-domain)}, or {@code 2} for a tier without a name. */
@@ -204,10 +244,11 @@ public final class AutoTier {
 
     private static String amount(String resource, BigDecimal value) {
         String shown = Amounts.show(resource, value);
+        boolean one = value.compareTo(BigDecimal.ONE) == 0;
         return switch (resource) {
-            case Amounts.GPU -> shown + (value.compareTo(BigDecimal.ONE) == 0 ? " GPU" : " GPUs");
-            case "cpu" -> shown + (value.compareTo(BigDecimal.ONE) == 0 ? " CPU" : " CPUs");
-            default -> shown + " " + resource;
+            case "cpu" -> shown + (one ? " CPU" : " CPUs");
+            case "memory" -> shown + " memory";
+            default -> shown + " " + Accelerators.noun(resource, one);
         };
     }
 

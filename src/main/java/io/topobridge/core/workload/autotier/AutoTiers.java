@@ -6,6 +6,7 @@ import io.topobridge.core.diagnosis.PodView;
 import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.node.Toleration;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.annotation.GangIntent;
@@ -70,6 +71,9 @@ public final class AutoTiers {
             }
             return new Resolution(intent, Map.of(), findings, true);
         }
+        // only the nodes that take the gang's pods are room: a taint one of its roles does not tolerate withholds a
+        // node
+        domains = domains.usableBy(tolerations(plan.roles()));
         String gang = plan.scope().namespace() + "/" + plan.name();
         Map<String, String> annotations = new TreeMap<>();
         Integer gangTier = intent.highestTier();
@@ -147,7 +151,9 @@ public final class AutoTiers {
             return 1;
         }
         Amounts subNeed = subgroupNeed(plan);
-        if (subNeed == null || AutoTier.relevant(subNeed).covers(AutoTier.relevant(gangNeed))) {
+        if (subNeed == null
+                || AutoTier.relevant(subNeed, domains.accelerators())
+                        .covers(AutoTier.relevant(gangNeed, domains.accelerators()))) {
             return 1; // one subgroup is the whole gang
         }
         int held = intent.autoSubgroupTier()
@@ -221,6 +227,23 @@ public final class AutoTiers {
                                     + " (" + choice.explanation() + ")")
                     .withKey(podGroup + " " + what));
         }
+    }
+
+    /**
+     * Each role's effective tolerations (those of its pod template and those a request of an extended resource brings,
+     * see {@link Toleration#forPod}): a tainted node is room for the gang when every role tolerates its taints.
+     */
+    static List<List<Toleration>> tolerations(List<PodRole> roles) {
+        List<List<Toleration>> out = new ArrayList<>();
+        for (PodRole role : roles) {
+            if (role.count() <= 0 || role.spec() == null) {
+                continue;
+            }
+            out.add(Toleration.forPod(
+                    Toleration.of(role.spec().getTolerations()),
+                    PodRequests.of(role.spec()).canonical().keySet()));
+        }
+        return out;
     }
 
     /** What all pods of the roles request together. */

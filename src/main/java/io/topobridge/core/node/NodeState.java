@@ -1,0 +1,60 @@
+package io.topobridge.core.node;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Whether a node takes new pods: cordoned ({@code spec.unschedulable}), not Ready, and its taints that keep pods off
+ * ({@code NoSchedule}, {@code NoExecute}). A node whose {@code Ready} condition is {@code False} or {@code Unknown}
+ * (the node controller lost its kubelet) is not ready: the node controller taints it so that the scheduler places
+ * nothing new there. A node that reports no {@code Ready} condition at all (one just registered, or a node object
+ * made by hand) is taken as ready: nothing says it is not, and its taints still count.
+ *
+ * @param ready the status of the {@code Ready} condition ({@code True}, {@code False}, {@code Unknown}), or null when
+ *     the node reports none
+ * @param taints the {@code NoSchedule} and {@code NoExecute} taints (others are dropped)
+ */
+public record NodeState(boolean cordoned, String ready, List<Taint> taints) {
+
+    /** A node that takes any pod. */
+    public static final NodeState SCHEDULABLE = new NodeState(false, null, List.of());
+
+    public NodeState {
+        taints = taints == null || taints.isEmpty()
+                ? List.of()
+                : taints.stream().filter(t -> Taint.repels(t.effect())).toList();
+    }
+
+    /** Whether the node is Ready (or says nothing about it). */
+    public boolean isReady() {
+        return ready == null || "True".equals(ready);
+    }
+
+    /** Whether the node takes no new pod whatever it tolerates: cordoned or not ready. */
+    public boolean closed() {
+        return cordoned || !isReady();
+    }
+
+    /** Whether a pod with these tolerations can be placed on the node. */
+    public boolean takes(List<Toleration> tolerations) {
+        return !closed() && Toleration.toleratesAll(tolerations, taints);
+    }
+
+    /** The first taint the tolerations do not tolerate, or null. */
+    public Taint repelling(List<Toleration> tolerations) {
+        for (Taint t : taints) {
+            if (!Toleration.tolerated(tolerations, t)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** Why a node takes nothing: {@code cordoned}, {@code not ready}, or null when it is open. */
+    public String closedBecause() {
+        if (cordoned) {
+            return "cordoned";
+        }
+        return isReady() ? null : "not ready (Ready=" + Objects.requireNonNullElse(ready, "") + ")";
+    }
+}

@@ -1,0 +1,118 @@
+package io.topobridge.core.node;
+
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * A pod's toleration, matched against a node's taints as Kubernetes matches them: an empty effect matches every
+ * effect, otherwise the effects must be equal; an empty key (with operator {@code Exists}) matches every key,
+ * otherwise the keys must be equal; operator {@code Exists} matches any value, {@code Equal} (or none) an equal value.
+ * Any other operator tolerates nothing. {@code tolerationSeconds} only bounds how long a running pod stays on a
+ * {@code NoExecute} node; for placing a pod the toleration counts in full.
+ *
+ * @param key empty for every key
+ * @param operator {@code Exists}, {@code Equal} or empty (Equal)
+ * @param effect empty for every effect
+ */
+public record Toleration(String key, String operator, String value, String effect) {
+
+    public static final String EXISTS = "Exists";
+    public static final String EQUAL = "Equal";
+
+    public Toleration {
+        key = key == null ? "" : key;
+        operator = operator == null ? "" : operator;
+        value = value == null ? "" : value;
+        effect = effect == null ? "" : effect;
+    }
+
+    /** Whether this toleration tolerates the taint. */
+    public boolean tolerates(Taint taint) {
+        if (!effect.isEmpty() && !effect.equals(taint.effect())) {
+            return false;
+        }
+        if (!key.isEmpty() && !key.equals(taint.key())) {
+            return false;
+        }
+        return switch (operator) {
+            case EXISTS -> true;
+            case EQUAL, "" -> value.equals(taint.value());
+            default -> false;
+        };
+    }
+
+    /** Whether some toleration of the list tolerates the taint. */
+    public static boolean tolerated(Collection<Toleration> tolerations, Taint taint) {
+        for (Toleration t : tolerations) {
+            if (t.tolerates(taint)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether every taint of the node is tolerated by some toleration of the list. */
+    public static boolean toleratesAll(Collection<Toleration> tolerations, List<Taint> taints) {
+        for (Taint taint : taints) {
+            if (!tolerated(tolerations, taint)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The toleration Kubernetes' {@code ExtendedResourceToleration} admission plugin gives a pod that requests an
+     * extended resource ({@code key} the resource, {@code Exists}, {@code NoSchedule}): nodes tainted with the name of
+     * their device resource take the pods that request it. GKE and EKS run the plugin; on clusters that do not, pods
+     * need the toleration in their template anyway to land there.
+     */
+    public static Toleration forExtendedResource(String resource) {
+        return new Toleration(resource, EXISTS, "", Taint.NO_SCHEDULE);
+    }
+
+    /**
+     * A pod's tolerations as the scheduler sees them: those it declares and, for each extended resource it requests,
+     * the one {@link #forExtendedResource} describes.
+     */
+    public static List<Toleration> forPod(Collection<Toleration> declared, Collection<String> requested) {
+        List<Toleration> out = new java.util.ArrayList<>(declared);
+        for (String r : requested) {
+            if (extendedResource(r)) {
+                out.add(forExtendedResource(r));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** A toleration of the Kubernetes model. */
+    public static Toleration of(io.fabric8.kubernetes.api.model.Toleration t) {
+        return new Toleration(t.getKey(), t.getOperator(), t.getValue(), t.getEffect());
+    }
+
+    /** Tolerations of the Kubernetes model (none for null). */
+    public static List<Toleration> of(List<io.fabric8.kubernetes.api.model.Toleration> tolerations) {
+        if (tolerations == null || tolerations.isEmpty()) {
+            return List.of();
+        }
+        List<Toleration> out = new java.util.ArrayList<>(tolerations.size());
+        for (var t : tolerations) {
+            if (t != null) {
+                out.add(of(t));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** Whether a resource name is an extended resource (a domain-prefixed name outside {@code kubernetes.io}). */
+    public static boolean extendedResource(String resource) {
+        int slash = resource.indexOf('/');
+        if (slash <= 0) {
+            return false;
+        }
+        String domain = resource.substring(0, slash);
+        return !domain.equals("kubernetes.io")
+                && !domain.endsWith(".kubernetes.io")
+                && !resource.startsWith("requests.");
+    }
+}

@@ -1,0 +1,85 @@
+package io.topobridge.api;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.not;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.topobridge.devcluster.ApplyingCrudDispatcher;
+import io.topobridge.testing.MockApiServer;
+import java.time.Duration;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code /api/podgroups} and {@code /api/hypernodes} answer from the replica's informer caches: however often they are
+ * asked, the API server sees no LIST of PodGroups or HyperNodes beyond the informers' own.
+ */
+@QuarkusTest
+@QuarkusTestResource(MockApiServer.class)
+class StatusResourceTest {
+
+    private static final String NS = "status-api";
+
+    @Test
+    void podGroupsAndHyperNodesComeFromTheCachesWithoutALivePerRequest() {
+        var client = MockApiServer.cluster().client();
+        client.namespaces()
+                .resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NS)
+                        .endMetadata()
+                        .build())
+                .createOr(r -> r.update());
+        client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(NS)
+                .resource(podGroup("ours", Map.of("app.kubernetes.io/managed-by", "topobridge")))
+                .create();
+        client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(NS)
+                .resource(podGroup("volcanos", Map.of()))
+                .create();
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> given().get("/api/podgroups")
+                        .then()
+                        .statusCode(200)
+                        .body("metadata.name", hasItem("ours"))
+                        .body("metadata.name", not(hasItem("volcanos"))));
+
+        ApplyingCrudDispatcher api = MockApiServer.cluster().dispatcher();
+        long before = lists(api);
+        for (int i = 0; i < 5; i++) {
+            given().get("/api/podgroups").then().statusCode(200).body("metadata.name", hasItem("ours"));
+            given().get("/api/hypernodes").then().statusCode(200);
+        }
+        assertThat(lists(api) - before)
+                .as("LISTs of PodGroups or HyperNodes sent to the API server for 10 requests")
+                .isZero();
+    }
+
+    private static long lists(ApplyingCrudDispatcher api) {
+        return api.requests(r -> r.method().equals("GET")
+                        && (r.path().contains("/podgroups") || r.path().contains("/hypernodes"))
+                        && !r.path().contains("watch=true"))
+                .size();
+    }
+
+    private static io.fabric8.kubernetes.api.model.GenericKubernetesResource podGroup(
+            String name, Map<String, String> labels) {
+        return new GenericKubernetesResourceBuilder()
+                .withApiVersion("scheduling.volcano.sh/v1beta1")
+                .withKind("PodGroup")
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(NS)
+                .withLabels(labels)
+                .endMetadata()
+                .withAdditionalProperties(Map.of("spec", Map.of("minMember", 1)))
+                .build();
+    }
+}
