@@ -13,19 +13,29 @@ import java.util.Optional;
  * What an autoscaler may do to a workload: scale {@code target} (and, for AIBrix, one role of it) up to
  * {@code maxReplicas}. Read from a HorizontalPodAutoscaler ({@code autoscaling/v2}, or v1: {@code spec.scaleTargetRef},
  * {@code spec.maxReplicas}) or an AIBrix PodAutoscaler ({@code autoscaling.aibrix.ai/v1alpha1}: the same two fields,
- * and {@code spec.subTargetSelector.roleName} naming a role of a StormService, which it then scales inside each
- * RoleSet, unless its annotation {@code autoscaling.aibrix.ai/storm-service-mode: replica} says it scales the
- * StormService's RoleSets instead).
+ * and {@code spec.subTargetSelector.roleName} naming a role of a StormService, which it then scales in the
+ * StormService's template, unless the StormService is in {@code Replica} mode: its {@code spec.mode}, or where that
+ * is unset the PodAutoscaler's deprecated annotation {@code autoscaling.aibrix.ai/storm-service-mode: replica}, and it
+ * scales the StormService's RoleSets instead).
  *
  * @param ref the autoscaler itself
  * @param targetKind the kind its {@code scaleTargetRef} names
  * @param targetGroup the API group of that kind ({@code ""} for the core group)
  * @param targetName the name its {@code scaleTargetRef} names (in the autoscaler's namespace)
- * @param role the role of the target it scales, or null when it scales the target as a whole
+ * @param role the role of the target it names ({@code subTargetSelector.roleName}), or null when it scales the target
+ *     as a whole
  * @param maxReplicas the most replicas it may set
+ * @param replicaModeAnnotated whether it carries {@code autoscaling.aibrix.ai/storm-service-mode: replica} (AIBrix
+ *     follows it only when the StormService has no {@code spec.mode})
  */
 public record Autoscaler(
-        ObjectRef ref, String targetKind, String targetGroup, String targetName, String role, int maxReplicas) {
+        ObjectRef ref,
+        String targetKind,
+        String targetGroup,
+        String targetName,
+        String role,
+        int maxReplicas,
+        boolean replicaModeAnnotated) {
 
     public static final String HPA_KIND = "HorizontalPodAutoscaler";
     public static final String AIBRIX_KIND = "PodAutoscaler";
@@ -86,13 +96,15 @@ public record Autoscaler(
         String targetGroup =
                 targetApiVersion.contains("/") ? targetApiVersion.substring(0, targetApiVersion.indexOf('/')) : "";
         String role = null;
+        boolean replicaMode = false;
         if (aibrix) {
             String roleName = spec.path("subTargetSelector").path("roleName").asText("");
             var annotations = object.getMetadata().getAnnotations();
-            boolean replicaMode = annotations != null && "replica".equals(annotations.get(AIBRIX_MODE_ANNOTATION));
-            role = roleName.isEmpty() || replicaMode ? null : roleName;
+            replicaMode = annotations != null && "replica".equals(annotations.get(AIBRIX_MODE_ANNOTATION));
+            role = roleName.isEmpty() ? null : roleName;
         }
-        return Optional.of(new Autoscaler(ObjectRef.of(object), kind, targetGroup, name, role, max.asInt()));
+        return Optional.of(
+                new Autoscaler(ObjectRef.of(object), kind, targetGroup, name, role, max.asInt(), replicaMode));
     }
 
     private static JsonNode spec(HasMetadata object) {

@@ -91,6 +91,7 @@ public final class ScaledRoles {
                 && storm.equals(kindOf(scope))
                 && scope.name().equals(a.targetName())) {
             return snapshot.get(storm, ns, a.targetName())
+                    .filter(w -> !replicaMode(a, w))
                     .flatMap(w -> StormServiceAdapter.roles(w).stream()
                             .filter(r -> r.name().equals(a.role()))
                             .findFirst()
@@ -102,6 +103,15 @@ public final class ScaledRoles {
                                     r.replicas())));
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether AIBrix scales the StormService's RoleSets (each a gang of its own) rather than the role: its
+     * {@code spec.mode} is {@code Replica}, or it has none and the PodAutoscaler is annotated so.
+     */
+    private static boolean replicaMode(Autoscaler a, Workload storm) {
+        String mode = storm.spec().path("mode").asText("");
+        return mode.isEmpty() ? a.replicaModeAnnotated() : "Replica".equals(mode);
     }
 
     /** The role of a set whose {@code DisaggregatedSetRoleScaler} ({@code <set>-<role>}) the autoscaler targets. */

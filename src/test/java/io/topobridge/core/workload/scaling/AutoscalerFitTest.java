@@ -222,10 +222,17 @@ class AutoscalerFitTest {
                     .contains("room for 3 replicas");
         });
         // in replica mode it scales the StormService's RoleSets, each a gang of its own: no gang grows
+        String replicaAnnotated =
+                storm.formatted(GPU_POD, ", annotations: {autoscaling.aibrix.ai/storm-service-mode: replica}");
+        assertThat(judge(replicaAnnotated, scope)).isEmpty();
+        // the StormService's spec.mode decides when it has one (AIBrix follows the annotation only without it)
         assertThat(judge(
-                        storm.formatted(GPU_POD, ", annotations: {autoscaling.aibrix.ai/storm-service-mode: replica}"),
+                        storm.formatted(GPU_POD, "").replace("  replicas: 1\n", "  replicas: 1\n  mode: Replica\n"),
                         scope))
                 .isEmpty();
+        assertThat(judge(replicaAnnotated.replace("  replicas: 1\n", "  replicas: 1\n  mode: Pooled\n"), scope))
+                .singleElement()
+                .satisfies(f -> assertThat(f.message()).contains("may scale role decode to 5 replicas"));
     }
 
     @Test
