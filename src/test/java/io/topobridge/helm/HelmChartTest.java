@@ -334,6 +334,11 @@ class HelmChartTest {
                                 "volcano.schedulerConfigName",
                                 "scheduler"),
                         List.of(webhooks, secret, lease),
+                        List.of(secretCreate)),
+                Arguments.of(
+                        "Volcano installed as release vc: its controller ConfigMap is read too",
+                        Map.of("volcano.schedulerConfigName", "vc-scheduler-configmap"),
+                        List.of(webhooks, secret, lease),
                         List.of(secretCreate)));
     }
 
@@ -362,9 +367,13 @@ class HelmChartTest {
         for (String grant : absent) {
             assertThat(grants.stream().map(HelmChartTest::unnamed)).doesNotContain(unnamed(grant));
         }
+        // the scheduler's ConfigMap and the controller ConfigMaps the doctor reads (<release>-controller-configmap)
+        String schedulerConfig = env.get("TOPOBRIDGE_VOLCANO_SCHEDULER_CONFIG_NAME");
         assertThat(grants)
-                .contains("ClusterRole core/configmaps[" + env.get("TOPOBRIDGE_VOLCANO_SCHEDULER_CONFIG_NAME")
-                        + ",volcano-controller-configmap] get,list,watch");
+                .contains("ClusterRole core/configmaps[" + schedulerConfig + ","
+                        + String.join(
+                                ",", io.topobridge.diagnosis.DoctorGatherer.controllerConfigNames(schedulerConfig))
+                        + "] get,list,watch");
         boolean role = grants.stream().anyMatch(g -> g.startsWith("Role "));
         String account = chart.one("Deployment")
                 .path("spec")
