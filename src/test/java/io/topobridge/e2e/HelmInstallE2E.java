@@ -104,10 +104,7 @@ class HelmInstallE2E {
             "disaggregatedsets get",
             "stormservices get",
             "rolesets get",
-            "podsets get",
-            // read only where AIBrix's autoscaling CRD is installed; this cluster has its orchestration CRDs only
-            "podautoscalers list",
-            "podautoscalers watch");
+            "podsets get");
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
