@@ -1,8 +1,10 @@
 package io.topobridge.cache;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -12,6 +14,7 @@ import io.topobridge.apply.RecentObjects;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.volcano.PodGroup;
@@ -32,8 +35,9 @@ import org.jboss.logging.Logger;
 /**
  * The controller's {@link WorkloadLookup}: informer caches of every installed workload kind (a custom kind's
  * informer starts when its CRD appears and stops when it goes), a metadata-only ReplicaSet cache (to follow a
- * pod to its Deployment), Volcano's PodGroups and Queues, Namespaces (their opt-in label and queue policy) and
- * ResourceQuotas (what a namespace's PodGroups may reserve together). PodGroups are shown with the bridge's own
+ * pod to its Deployment), Volcano's PodGroups and Queues, Namespaces (their opt-in label and queue policy),
+ * ResourceQuotas (what a namespace's PodGroups may reserve together) and autoscalers (HorizontalPodAutoscalers, and
+ * AIBrix's PodAutoscalers where their CRD is installed: how far a gang may grow). PodGroups are shown with the bridge's own
  * writes the cache has not caught up with ({@link RecentObjects}): a PodGroup just created counts at once. Objects
  * handed out are cached objects: callers read them and never change them. Shared by the workload controller and
  * the pod admission webhook.
@@ -67,6 +71,8 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     private volatile SharedIndexInformer<Queue> queueInformer;
     private volatile SharedIndexInformer<Namespace> namespaceInformer;
     private volatile SharedIndexInformer<ResourceQuota> quotaInformer;
+    private volatile SharedIndexInformer<HorizontalPodAutoscaler> hpaInformer;
+    private volatile SharedIndexInformer<GenericKubernetesResource> podAutoscalerInformer;
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
     private boolean started;
 
@@ -123,6 +129,17 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         namespaceInformer = startInformer("Namespace", client.namespaces().runnableInformer(0), null);
         quotaInformer = startInformer(
                 "ResourceQuota", client.resourceQuotas().inAnyNamespace().runnableInformer(0), null);
+        hpaInformer = startInformer(
+                Autoscaler.HPA_KIND,
+                client.autoscaling()
+                        .v2()
+                        .horizontalPodAutoscalers()
+                        .inAnyNamespace()
+                        .runnableInformer(0),
+                null);
+        if (kinds.installed(Autoscaler.AIBRIX_CRD)) {
+            startPodAutoscalers();
+        }
         kinds.addListener(this::onCrdChange);
     }
 
@@ -152,6 +169,14 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
             } else if (!change.installed() && podGroupInformer != null) {
                 podGroupInformer.stop();
                 podGroupInformer = null;
+            }
+        }
+        if (Autoscaler.AIBRIX_CRD.equals(change.crdName())) {
+            if (change.installed() && podAutoscalerInformer == null) {
+                startPodAutoscalers();
+            } else if (!change.installed() && podAutoscalerInformer != null) {
+                podAutoscalerInformer.stop();
+                podAutoscalerInformer = null;
             }
         }
         if (VolcanoApi.QUEUE_CRD.equals(change.crdName())) {
@@ -198,6 +223,21 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     private void startPodGroups() {
         podGroupInformer = startInformer(
                 "PodGroup", client.resources(PodGroup.class).inAnyNamespace().runnableInformer(0), null);
+    }
+
+    private void startPodAutoscalers() {
+        podAutoscalerInformer = startInformer(
+                Autoscaler.AIBRIX_KIND,
+                client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
+                                .withGroup(Autoscaler.AIBRIX_GROUP)
+                                .withVersion(Autoscaler.AIBRIX_VERSION)
+                                .withKind(Autoscaler.AIBRIX_KIND)
+                                .withPlural(Autoscaler.AIBRIX_PLURAL)
+                                .withNamespaced(true)
+                                .build())
+                        .inAnyNamespace()
+                        .runnableInformer(0),
+                null);
     }
 
     private void startQueues() {
@@ -249,8 +289,9 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     public synchronized void stop() {
         informers.values().forEach(SharedIndexInformer::stop);
         informers = Map.of();
-        for (SharedIndexInformer<?> informer :
-                new SharedIndexInformer<?>[] {podGroupInformer, queueInformer, namespaceInformer, quotaInformer}) {
+        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {
+            podGroupInformer, queueInformer, namespaceInformer, quotaInformer, hpaInformer, podAutoscalerInformer
+        }) {
             if (informer != null) {
                 informer.stop();
             }
@@ -259,6 +300,8 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         queueInformer = null;
         namespaceInformer = null;
         quotaInformer = null;
+        hpaInformer = null;
+        podAutoscalerInformer = null;
         started = false;
     }
 
@@ -441,6 +484,27 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
             return Map.of();
         }
         return new LinkedHashMap<>(ns.getMetadata().getLabels());
+    }
+
+    /**
+     * The namespace's HorizontalPodAutoscalers and AIBrix PodAutoscalers as cached; an autoscaler not listed yet is
+     * judged when it comes (its arrival recomputes the gangs).
+     */
+    @Override
+    public List<HasMetadata> autoscalers(String namespace) {
+        List<HasMetadata> out = new ArrayList<>();
+        SharedIndexInformer<HorizontalPodAutoscaler> hpas = hpaInformer;
+        SharedIndexInformer<GenericKubernetesResource> aibrix = podAutoscalerInformer;
+        if (namespace == null) {
+            return out;
+        }
+        if (hpas != null) {
+            out.addAll(hpas.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+        }
+        if (aibrix != null) {
+            out.addAll(aibrix.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+        }
+        return out;
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.WorkloadKind;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Arrays;
@@ -48,6 +49,7 @@ public class KindRegistry {
         out.put(VolcanoApi.PODGROUP_CRD, VolcanoApi.SCHEDULING_VERSION);
         out.put(VolcanoApi.QUEUE_CRD, VolcanoApi.SCHEDULING_VERSION);
         out.put(VolcanoApi.HYPERNODE_CRD, VolcanoApi.TOPOLOGY_VERSION);
+        out.put(Autoscaler.AIBRIX_CRD, Autoscaler.AIBRIX_VERSION);
         Arrays.stream(WorkloadKind.values())
                 .filter(WorkloadKind::custom)
                 .forEach(k -> out.put(k.crdName(), k.version()));

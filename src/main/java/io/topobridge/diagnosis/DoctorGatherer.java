@@ -40,17 +40,37 @@ import java.util.function.Supplier;
  */
 public final class DoctorGatherer {
 
-    /** Volcano's controller ConfigMap (its HyperNode discovery configuration), in the scheduler's namespace. */
+    /**
+     * Volcano's controller ConfigMap (its HyperNode discovery configuration) of a release named {@code volcano}, in
+     * the scheduler's namespace. Volcano's HyperNode controller reads {@code <release>-controller-configmap}.
+     */
     public static final String CONTROLLER_CONFIG_NAME = "volcano-controller-configmap";
+
+    static final String CONTROLLER_CONFIG_SUFFIX = "-controller-configmap";
+    static final String SCHEDULER_CONFIG_SUFFIX = "-scheduler-configmap";
 
     public static final String CONTROLLER_CONFIG_KEY = "volcano-controller.conf";
 
-    /** Where the bulky inputs come from. */
+    /**
+     * Where the bulky inputs come from; {@code listConfigMaps}: whether to list the ConfigMaps of Volcano's namespace
+     * for controller ConfigMaps of any release name (the {@code doctor} command, run with the user's rights; the
+     * running controller may read only the ConfigMaps the chart names).
+     */
     public record Sources(
             Supplier<List<NodeView>> nodes,
             Supplier<List<HyperNodeView>> hyperNodes,
             Supplier<Map<String, String>> queueStates,
-            Supplier<Map<String, List<String>>> queuesNamedBy) {}
+            Supplier<Map<String, List<String>>> queuesNamedBy,
+            boolean listConfigMaps) {
+
+        public Sources(
+                Supplier<List<NodeView>> nodes,
+                Supplier<List<HyperNodeView>> hyperNodes,
+                Supplier<Map<String, String>> queueStates,
+                Supplier<Map<String, List<String>>> queuesNamedBy) {
+            this(nodes, hyperNodes, queueStates, queuesNamedBy, false);
+        }
+    }
 
     /** What the gatherer needs from configuration. */
     public record Settings(
@@ -111,25 +131,14 @@ public final class DoctorGatherer {
         } catch (KubernetesClientException e) {
             schedulerError = e.getMessage();
         }
-        Map<String, String> controllerData = null;
-        try {
-            ConfigMap cm = client.configMaps()
-                    .inNamespace(ns)
-                    .withName(CONTROLLER_CONFIG_NAME)
-                    .get();
-            controllerData = cm == null ? null : cm.getData();
-        } catch (KubernetesClientException e) {
-            controllerData = null;
-        }
         return new DoctorInputs(
                 schemas,
                 new ObjectRef("v1", "ConfigMap", ns, settings.schedulerConfigName(), null),
                 settings.schedulerConfigKey(),
                 schedulerData,
                 schedulerError,
-                new ObjectRef("v1", "ConfigMap", ns, CONTROLLER_CONFIG_NAME, null),
                 CONTROLLER_CONFIG_KEY,
-                controllerData,
+                controllerConfigs(ns, sources.listConfigMaps()),
                 builder::readsLabel,
                 sources.queueStates().get(),
                 sources.queuesNamedBy().get(),
@@ -137,6 +146,72 @@ public final class DoctorGatherer {
                 sources.nodes().get(),
                 webhooks(),
                 settings.accelerators());
+    }
+
+    /**
+     * The names Volcano's HyperNode controller may read: {@code <release>-controller-configmap} of the release whose
+     * scheduler ConfigMap is configured ({@code <release>-scheduler-configmap}), and that of a release named
+     * {@code volcano}.
+     */
+    public static List<String> controllerConfigNames(String schedulerConfigName) {
+        List<String> out = new ArrayList<>();
+        if (schedulerConfigName != null
+                && schedulerConfigName.endsWith(SCHEDULER_CONFIG_SUFFIX)
+                && schedulerConfigName.length() > SCHEDULER_CONFIG_SUFFIX.length()) {
+            out.add(schedulerConfigName.substring(0, schedulerConfigName.length() - SCHEDULER_CONFIG_SUFFIX.length())
+                    + CONTROLLER_CONFIG_SUFFIX);
+        }
+        if (!out.contains(CONTROLLER_CONFIG_NAME)) {
+            out.add(CONTROLLER_CONFIG_NAME);
+        }
+        return out;
+    }
+
+    /**
+     * Volcano's controller ConfigMaps in its namespace: those of the known names, read one by one (what the chart
+     * grants), and, when listing is asked for and allowed, any other {@code *-controller-configmap} holding the
+     * controller configuration. One that is absent or may not be read is left out.
+     */
+    private List<DoctorInputs.ConfigMapData> controllerConfigs(String ns, boolean list) {
+        Map<String, DoctorInputs.ConfigMapData> found = new TreeMap<>();
+        for (String name : controllerConfigNames(settings.schedulerConfigName())) {
+            try {
+                ConfigMap cm =
+                        client.configMaps().inNamespace(ns).withName(name).get();
+                if (cm != null) {
+                    found.put(name, data(ns, cm));
+                }
+            } catch (KubernetesClientException e) {
+                // not granted or not reachable: judged from the others
+            }
+        }
+        if (list) {
+            try {
+                for (ConfigMap cm : client.configMaps().inNamespace(ns).list().getItems()) {
+                    String name = cm.getMetadata().getName();
+                    if (name != null
+                            && name.endsWith(CONTROLLER_CONFIG_SUFFIX)
+                            && cm.getData() != null
+                            && cm.getData().containsKey(CONTROLLER_CONFIG_KEY)) {
+                        found.putIfAbsent(name, data(ns, cm));
+                    }
+                }
+            } catch (KubernetesClientException e) {
+                // listing not allowed: the known names were read
+            }
+        }
+        return List.copyOf(found.values());
+    }
+
+    private static DoctorInputs.ConfigMapData data(String ns, ConfigMap cm) {
+        return new DoctorInputs.ConfigMapData(
+                new ObjectRef(
+                        "v1",
+                        "ConfigMap",
+                        ns,
+                        cm.getMetadata().getName(),
+                        cm.getMetadata().getUid()),
+                cm.getData());
     }
 
     private void schema(String crdName, String version, Map<String, JsonNode> out) {
@@ -234,7 +309,7 @@ public final class DoctorGatherer {
 
     /** Sources that list from the API server (the {@code doctor} command). */
     public Sources listing() {
-        return new Sources(this::listNodes, this::listHyperNodes, this::listQueues, this::listNamedQueues);
+        return new Sources(this::listNodes, this::listHyperNodes, this::listQueues, this::listNamedQueues, true);
     }
 
     private List<NodeView> listNodes() {

@@ -28,13 +28,14 @@ class DiagnosisResourceTest {
                         hasItems(
                                 "volcano-crds",
                                 "scheduler-config",
+                                "scheduler-actions",
                                 "label-discovery",
                                 "queues",
                                 "hypernode-forest",
                                 "webhooks",
                                 "gpu-nodes",
                                 "node-room"))
-                .body("checks", hasSize(8))
+                .body("checks", hasSize(9))
                 .body("checks.find { it.name == 'scheduler-config' }.status", equalTo("warning"));
         // the mock API server has no Volcano scheduler ConfigMap: a warning, which never makes the replica unready
         Awaitility.await()

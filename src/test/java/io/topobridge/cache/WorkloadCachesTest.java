@@ -171,4 +171,97 @@ class WorkloadCachesTest {
         assertThat(lookup.queuesKnown()).isTrue();
         assertThat(lookup.queue("default")).isEmpty();
     }
+
+    @Test
+    void cachesHorizontalPodAutoscalersAndAibrixPodAutoscalersOnceTheirCrdAppears() {
+        List<WorkloadCaches.Change> changes = new CopyOnWriteArrayList<>();
+        lookup.addListener(changes::add);
+        lookup.start();
+        await().atMost(Duration.ofSeconds(10)).until(lookup::ready);
+        cluster.client()
+                .resource(new io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder()
+                        .withNewMetadata()
+                        .withName("decode")
+                        .withNamespace("llm")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNewScaleTargetRef()
+                        .withApiVersion("disaggregatedset.x-k8s.io/v1")
+                        .withKind("DisaggregatedSetRoleScaler")
+                        .withName("pd-decode")
+                        .endScaleTargetRef()
+                        .withMaxReplicas(6)
+                        .endSpec()
+                        .build())
+                .create();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> !lookup.autoscalers("llm").isEmpty());
+        assertThat(lookup.autoscalers("llm"))
+                .singleElement()
+                .satisfies(a -> assertThat(io.topobridge.core.workload.Autoscaler.of(a))
+                        .hasValueSatisfying(x -> {
+                            assertThat(x.targets(
+                                            "disaggregatedset.x-k8s.io", "DisaggregatedSetRoleScaler", "pd-decode"))
+                                    .isTrue();
+                            assertThat(x.maxReplicas()).isEqualTo(6);
+                        }));
+        assertThat(lookup.autoscalers("other")).isEmpty();
+        assertThat(changes).anySatisfy(c -> assertThat(c.kind()).isEqualTo("HorizontalPodAutoscaler"));
+
+        // AIBrix's PodAutoscaler: cached once its CRD is installed
+        // (a stand-in with an open schema, as the other optional CRDs of these tests)
+        var crd = new io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder()
+                .withNewMetadata()
+                .withName("podautoscalers.autoscaling.aibrix.ai")
+                .endMetadata()
+                .withNewSpec()
+                .withGroup("autoscaling.aibrix.ai")
+                .withScope("Namespaced")
+                .withNewNames()
+                .withKind("PodAutoscaler")
+                .withListKind("PodAutoscalerList")
+                .withPlural("podautoscalers")
+                .withSingular("podautoscaler")
+                .endNames()
+                .addNewVersion()
+                .withName("v1alpha1")
+                .withServed(true)
+                .withStorage(true)
+                .withNewSchema()
+                .withNewOpenAPIV3Schema()
+                .withType("object")
+                .withXKubernetesPreserveUnknownFields(true)
+                .endOpenAPIV3Schema()
+                .endSchema()
+                .endVersion()
+                .endSpec()
+                .build();
+        registry.update(
+                "podautoscalers.autoscaling.aibrix.ai",
+                cluster.client().resource(crd).create());
+        var pa = new GenericKubernetesResource();
+        pa.setApiVersion("autoscaling.aibrix.ai/v1alpha1");
+        pa.setKind("PodAutoscaler");
+        pa.setMetadata(
+                new ObjectMetaBuilder().withName("pa").withNamespace("llm").build());
+        pa.setAdditionalProperty(
+                "spec",
+                Map.of(
+                        "scaleTargetRef",
+                        Map.of("apiVersion", "orchestration.aibrix.ai/v1alpha1", "kind", "StormService", "name", "ss"),
+                        "subTargetSelector",
+                        Map.of("roleName", "decode"),
+                        "maxReplicas",
+                        5));
+        cluster.client().resource(pa).create();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> lookup.autoscalers("llm").size() == 2);
+        assertThat(lookup.autoscalers("llm"))
+                .extracting(a -> io.topobridge.core.workload.Autoscaler.of(a)
+                        .orElseThrow()
+                        .role())
+                .containsExactlyInAnyOrder(null, "decode");
+        registry.update("podautoscalers.autoscaling.aibrix.ai", null);
+        assertThat(lookup.autoscalers("llm")).hasSize(1);
+    }
 }

@@ -19,6 +19,10 @@ class DoctorGathererTest {
     }
 
     private static DoctorGatherer gatherer(MockCluster cluster, boolean admission) {
+        return gatherer(cluster, admission, "volcano-scheduler-configmap");
+    }
+
+    private static DoctorGatherer gatherer(MockCluster cluster, boolean admission, String schedulerConfigName) {
         WebhookSettings webhook = WebhookSettings.from(
                 WebhookSettingsTest.config(Map.of("enabled", admission)), true, "topobridge-system");
         return new DoctorGatherer(
@@ -26,7 +30,7 @@ class DoctorGathererTest {
                 new DoctorGatherer.Settings(
                         TopologySettings.parse(TopologySettings.AUTO, List.of()),
                         "volcano-system",
-                        "volcano-scheduler-configmap",
+                        schedulerConfigName,
                         "volcano-scheduler.conf",
                         "default",
                         webhook));
@@ -63,6 +67,91 @@ class DoctorGathererTest {
             assertThat(inputs.webhooks().expected()).isTrue();
             assertThat(paths(cluster, "/namespaces/topobridge-system/secrets/")).hasSize(1);
             assertThat(paths(cluster, "mutatingwebhookconfigurations")).hasSize(1);
+        }
+    }
+
+    /** Label discovery over topograph's fabric labels, as a Volcano controller ConfigMap holds it. */
+    private static final String DISCOVERY = """
+            networkTopologyDiscovery:
+            - source: label
+              enabled: true
+              interval: 10m
+              config:
+                networkTopologyTypes:
+                  fabric:
+                  - nodeLabel: fabric.topograph.run/tier-2
+                  - nodeLabel: fabric.topograph.run/tier-1
+                  - nodeLabel: kubernetes.io/hostname
+            """;
+
+    private static void configMap(MockCluster cluster, String name, Map<String, String> data) {
+        cluster.client()
+                .resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace("volcano-system")
+                        .endMetadata()
+                        .withData(data)
+                        .build())
+                .create();
+    }
+
+    private static io.topobridge.core.diagnosis.DoctorCheck labelDiscovery(
+            io.topobridge.core.diagnosis.DoctorInputs inputs) {
+        return io.topobridge.core.diagnosis.Doctor.run(inputs).stream()
+                .filter(c -> c.name().equals("label-discovery"))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /**
+     * Volcano's HyperNode controller reads {@code <release>-controller-configmap} (the chart's release name): for a
+     * release named vc that is {@code vc-controller-configmap}, next to {@code vc-scheduler-configmap}.
+     */
+    @Test
+    void theControllerConfigMapOfTheSchedulersReleaseIsRead() {
+        try (MockCluster cluster = MockCluster.start().installVolcanoCrds()) {
+            configMap(cluster, "vc-scheduler-configmap", Map.of("volcano-scheduler.conf", "actions: enqueue"));
+            configMap(cluster, "vc-controller-configmap", Map.of("volcano-controller.conf", DISCOVERY));
+            cluster.dispatcher().clearLog();
+
+            var check = labelDiscovery(
+                    gatherer(cluster, false, "vc-scheduler-configmap").gather(empty()));
+
+            assertThat(check.status())
+                    .as(check.line())
+                    .isEqualTo(io.topobridge.core.diagnosis.DoctorCheck.Status.FAILURE);
+            assertThat(check.message())
+                    .contains("(ConfigMap volcano-system/vc-controller-configmap) makes HyperNodes from"
+                            + " fabric.topograph.run/tier-1, fabric.topograph.run/tier-2");
+            assertThat(paths(cluster, "/configmaps"))
+                    .as("the running controller reads only the names the chart grants, one by one")
+                    .allSatisfy(p -> assertThat(p)
+                            .containsAnyOf(
+                                    "/configmaps/vc-scheduler-configmap",
+                                    "/configmaps/vc-controller-configmap",
+                                    "/configmaps/volcano-controller-configmap"));
+        }
+    }
+
+    @Test
+    void theDoctorCommandListsControllerConfigMapsOfAnyReleaseName() {
+        try (MockCluster cluster = MockCluster.start().installVolcanoCrds()) {
+            configMap(cluster, "other-controller-configmap", Map.of("volcano-controller.conf", DISCOVERY));
+            configMap(cluster, "unrelated", Map.of("volcano-controller.conf", DISCOVERY));
+            var gatherer = gatherer(cluster, false);
+
+            var controller = labelDiscovery(gatherer.gather(empty()));
+            assertThat(controller.status())
+                    .as("the running controller may not list the namespace: " + controller.line())
+                    .isEqualTo(io.topobridge.core.diagnosis.DoctorCheck.Status.OK);
+
+            var command = gatherer.gather(new DoctorGatherer.Sources(List::of, List::of, Map::of, Map::of, true));
+            assertThat(command.controllerConfigs())
+                    .extracting(c -> c.ref().name())
+                    .containsExactly("other-controller-configmap");
+            assertThat(labelDiscovery(command).message())
+                    .contains("ConfigMap volcano-system/other-controller-configmap");
         }
     }
 }

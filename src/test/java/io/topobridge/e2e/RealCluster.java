@@ -344,6 +344,9 @@ public final class RealCluster implements AutoCloseable {
             files.add(Upstream.module("aibrix")
                     .resolve("config/crd/orchestration/orchestration.aibrix.ai_" + kind + ".yaml"));
         }
+        // AIBrix's PodAutoscaler: the bridge reads how far it may grow a gang
+        files.add(
+                Upstream.module("aibrix").resolve("config/crd/autoscaling/autoscaling.aibrix.ai_podautoscalers.yaml"));
         List<String> names = new ArrayList<>();
         for (Path file : files) {
             try (InputStream in = Files.newInputStream(file)) {

@@ -265,7 +265,10 @@ class HelmChartTest {
             {"scheduling.volcano.sh", "queues", "watch"},
             {"apiextensions.k8s.io", "customresourcedefinitions", "watch"},
             {"", "events", "create"},
-            {"", "configmaps", "watch"}
+            {"", "configmaps", "watch"},
+            {"", "resourcequotas", "watch"},
+            {"autoscaling", "horizontalpodautoscalers", "watch"},
+            {"autoscaling.aibrix.ai", "podautoscalers", "watch"}
         }) {
             if (!allows(role, api[0], api[1], api[2])) {
                 missing.add(api[0] + "/" + api[1] + ":" + api[2]);
@@ -331,6 +334,11 @@ class HelmChartTest {
                                 "volcano.schedulerConfigName",
                                 "scheduler"),
                         List.of(webhooks, secret, lease),
+                        List.of(secretCreate)),
+                Arguments.of(
+                        "Volcano installed as release vc: its controller ConfigMap is read too",
+                        Map.of("volcano.schedulerConfigName", "vc-scheduler-configmap"),
+                        List.of(webhooks, secret, lease),
                         List.of(secretCreate)));
     }
 
@@ -359,9 +367,13 @@ class HelmChartTest {
         for (String grant : absent) {
             assertThat(grants.stream().map(HelmChartTest::unnamed)).doesNotContain(unnamed(grant));
         }
+        // the scheduler's ConfigMap and the controller ConfigMaps the doctor reads (<release>-controller-configmap)
+        String schedulerConfig = env.get("TOPOBRIDGE_VOLCANO_SCHEDULER_CONFIG_NAME");
         assertThat(grants)
-                .contains("ClusterRole core/configmaps[" + env.get("TOPOBRIDGE_VOLCANO_SCHEDULER_CONFIG_NAME")
-                        + ",volcano-controller-configmap] get,list,watch");
+                .contains("ClusterRole core/configmaps[" + schedulerConfig + ","
+                        + String.join(
+                                ",", io.topobridge.diagnosis.DoctorGatherer.controllerConfigNames(schedulerConfig))
+                        + "] get,list,watch");
         boolean role = grants.stream().anyMatch(g -> g.startsWith("Role "));
         String account = chart.one("Deployment")
                 .path("spec")

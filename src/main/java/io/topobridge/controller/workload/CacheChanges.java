@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.Topobridge;
 import io.topobridge.volcano.PodGroup;
@@ -44,6 +45,10 @@ final class CacheChanges {
             return !Objects.equals(b.getSpec(), a.getSpec());
         }
         if (before instanceof StatefulSet b && after instanceof StatefulSet a) {
+            return !Objects.equals(b.getSpec(), a.getSpec());
+        }
+        if (before instanceof HorizontalPodAutoscaler b && after instanceof HorizontalPodAutoscaler a) {
+            // its status changes on every sync; only its target and bounds change what the bridge says
             return !Objects.equals(b.getSpec(), a.getSpec());
         }
         if (before instanceof GenericKubernetesResource b && after instanceof GenericKubernetesResource a) {

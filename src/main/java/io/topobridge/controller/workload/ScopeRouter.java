@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.changes.ObservedPodGroup;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
@@ -18,12 +19,14 @@ import java.util.function.Supplier;
 
 /**
  * Maps cache events to the gang scopes they touch: a workload to its scope (both scopes when it moved, e.g. into a
- * group), a PodGroup to the scope that owns or adopted it, a pod to its gang's scope; a Queue, Namespace or
- * ResourceQuota change to every scope. Informer threads call it; it only asks for work.
+ * group), a PodGroup to the scope that owns or adopted it, a pod to its gang's scope; a Queue, Namespace,
+ * ResourceQuota or autoscaler change to every scope. Informer threads call it; it only asks for work.
  */
 final class ScopeRouter {
 
-    private static final Set<String> EVERY_SCOPE_KINDS = Set.of("Queue", "Namespace", "ResourceQuota");
+    /** Kinds whose change may concern any gang: an autoscaler's target is found by the gangs, not the other way. */
+    private static final Set<String> EVERY_SCOPE_KINDS =
+            Set.of("Queue", "Namespace", "ResourceQuota", Autoscaler.HPA_KIND, Autoscaler.AIBRIX_KIND);
 
     private final WorkloadCaches lookup;
     private final WorkloadTranslator translator;

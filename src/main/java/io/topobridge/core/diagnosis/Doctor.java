@@ -39,6 +39,7 @@ public final class Doctor {
         return List.of(
                 crds(in),
                 scheduler(in),
+                schedulerActions(in),
                 labelDiscovery(in),
                 queues(in),
                 forest(in),
@@ -170,60 +171,180 @@ public final class Doctor {
                 List.of(Finding.warning(DoctorReason.SCHEDULER_PLUGIN_MISSING, ref, message)));
     }
 
+    // ---- scheduler actions -------------------------------------------------------------------------
+
+    /** The actions Volcano v1.15 knows; any other name makes it refuse the whole configuration. */
+    static final Set<String> KNOWN_ACTIONS =
+            Set.of("enqueue", "allocate", "backfill", "preempt", "reclaim", "gangpreempt", "gangreclaim", "shuffle");
+
+    /** The actions the installation guide recommends for gangs, in the order Volcano should run them. */
+    static final List<String> RECOMMENDED_ACTIONS = List.of("enqueue", "allocate", "backfill");
+
+    /**
+     * The scheduler's {@code actions}: Volcano runs them in the order written, splitting on commas; an unknown name
+     * (or none at all) makes it refuse the whole file and keep the configuration it had (its built-in one at start,
+     * which has no {@code network-topology-aware}). Without {@code allocate} no pod is placed; without
+     * {@code enqueue} allocate admits every PodGroup at once, whether or not its queue has room for its
+     * minResources; without {@code backfill} pods that request nothing are never placed. {@code preempt} and
+     * {@code reclaim} are not part of the recommendation and are only named.
+     */
+    static DoctorCheck schedulerActions(DoctorInputs in) {
+        ObjectRef ref = in.schedulerConfigMap();
+        String where = "ConfigMap " + ref.namespace() + "/" + ref.name();
+        JsonNode root = schedulerRoot(in);
+        if (root == null) {
+            return DoctorCheck.ok(
+                    "scheduler-actions", "no scheduler configuration to read actions from (see scheduler-config)");
+        }
+        JsonNode actions = root.path("actions");
+        List<String> names = new ArrayList<>();
+        if (actions.isTextual()) {
+            for (String part : actions.asText().split(",", -1)) {
+                names.add(part.trim());
+            }
+        }
+        List<String> unknown = names.stream()
+                .filter(n -> !KNOWN_ACTIONS.contains(n))
+                .map(n -> n.isEmpty() ? "an empty name" : UserText.quote(n))
+                .distinct()
+                .toList();
+        if (!actions.isTextual() || names.stream().allMatch(String::isEmpty)) {
+            return actionProblem(
+                    ref,
+                    DoctorCheck.Status.FAILURE,
+                    where + " sets no actions (recommended: \"" + String.join(", ", RECOMMENDED_ACTIONS)
+                            + "\"): Volcano refuses the whole configuration and keeps the one it had (at start its"
+                            + " built-in one, without network-topology-aware)");
+        }
+        if (!unknown.isEmpty()) {
+            return actionProblem(
+                    ref,
+                    DoctorCheck.Status.FAILURE,
+                    where + " names unknown action(s) " + named(unknown)
+                            + ": Volcano refuses the whole configuration and keeps the one it had (at start its"
+                            + " built-in one, without network-topology-aware)");
+        }
+        List<String> missing =
+                RECOMMENDED_ACTIONS.stream().filter(a -> !names.contains(a)).toList();
+        List<String> problems = new ArrayList<>();
+        if (missing.contains("allocate")) {
+            problems.add("no allocate: no pod is placed at all");
+        }
+        if (missing.contains("enqueue")) {
+            problems.add("no enqueue: allocate admits every PodGroup at once, whether or not its queue has room for its"
+                    + " minResources");
+        } else if (!missing.contains("allocate") && names.indexOf("enqueue") > names.indexOf("allocate")) {
+            problems.add("enqueue runs after allocate: a gang admitted waits a whole scheduling cycle more");
+        }
+        if (missing.contains("backfill")) {
+            problems.add("no backfill: pods that request no resources are never placed");
+        }
+        List<String> extra = names.stream()
+                .filter(n -> !RECOMMENDED_ACTIONS.contains(n))
+                .distinct()
+                .toList();
+        String also = extra.isEmpty() ? "" : "; it also runs " + String.join(", ", extra);
+        if (problems.isEmpty()) {
+            return DoctorCheck.ok(
+                    "scheduler-actions",
+                    where + " runs " + String.join(", ", RECOMMENDED_ACTIONS) + " as recommended for gangs" + also);
+        }
+        return actionProblem(
+                ref,
+                missing.contains("allocate") ? DoctorCheck.Status.FAILURE : DoctorCheck.Status.WARNING,
+                where + " actions \""
+                        + String.join(", ", names.stream().distinct().toList())
+                        + "\" miss what gangs need (recommended: \"" + String.join(", ", RECOMMENDED_ACTIONS) + "\"): "
+                        + String.join("; ", problems) + also);
+    }
+
+    private static DoctorCheck actionProblem(ObjectRef ref, DoctorCheck.Status status, String message) {
+        return new DoctorCheck(
+                "scheduler-actions",
+                status,
+                message,
+                List.of(Finding.warning(DoctorReason.SCHEDULER_ACTION_MISSING, ref, message)));
+    }
+
+    /** The scheduler configuration as YAML, or null when it is missing, unreadable or not YAML. */
+    private static JsonNode schedulerRoot(DoctorInputs in) {
+        if (in.schedulerError() != null || in.schedulerData() == null) {
+            return null;
+        }
+        String conf = in.schedulerData().get(in.schedulerConfigKey());
+        if (conf == null) {
+            return null;
+        }
+        try {
+            JsonNode root = YAML.readTree(conf);
+            return root != null && root.isObject() ? root : null;
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+
     // ---- Volcano's label discovery -----------------------------------------------------------------
 
     static DoctorCheck labelDiscovery(DoctorInputs in) {
-        ObjectRef ref = in.controllerConfigMap();
-        Map<String, String> data = in.controllerData();
-        String conf = data == null ? null : data.get(in.controllerConfigKey());
-        if (conf == null || conf.isBlank()) {
-            return DoctorCheck.ok("label-discovery", "Volcano's HyperNode label discovery is not configured");
-        }
-        JsonNode root;
-        try {
-            root = YAML.readTree(conf);
-        } catch (JsonProcessingException e) {
-            return DoctorCheck.ok(
-                    "label-discovery",
-                    "Volcano's controller configuration is not YAML; no label discovery" + " is read from it");
-        }
-        Set<String> ours = new TreeSet<>();
+        List<String> read = new ArrayList<>();
         Set<String> theirs = new TreeSet<>();
-        for (JsonNode source : root.path("networkTopologyDiscovery")) {
-            if (!"label".equals(source.path("source").asText())
-                    || !source.path("enabled").asBoolean(false)) {
+        List<String> overlaps = new ArrayList<>();
+        List<Finding> findings = new ArrayList<>();
+        for (DoctorInputs.ConfigMapData cm : in.controllerConfigs()) {
+            ObjectRef ref = cm.ref();
+            String where = "ConfigMap " + ref.namespace() + "/" + ref.name();
+            String conf = cm.data().get(in.controllerConfigKey());
+            if (conf == null || conf.isBlank()) {
                 continue;
             }
-            source.path("config")
-                    .path("networkTopologyTypes")
-                    .forEach(type -> type.forEach(level -> {
-                        String key = level.path("nodeLabel").asText("");
-                        if (!key.isEmpty() && !HOSTNAME_LABEL.equals(key)) {
-                            theirs.add(key);
-                            if (in.readsLabel().test(key)) {
-                                ours.add(key);
+            read.add(where);
+            JsonNode root;
+            try {
+                root = YAML.readTree(conf);
+            } catch (JsonProcessingException e) {
+                continue; // not YAML: Volcano reads no discovery from it either
+            }
+            Set<String> ours = new TreeSet<>();
+            for (JsonNode source : root.path("networkTopologyDiscovery")) {
+                if (!"label".equals(source.path("source").asText())
+                        || !source.path("enabled").asBoolean(false)) {
+                    continue;
+                }
+                source.path("config")
+                        .path("networkTopologyTypes")
+                        .forEach(type -> type.forEach(level -> {
+                            String key = level.path("nodeLabel").asText("");
+                            if (!key.isEmpty() && !HOSTNAME_LABEL.equals(key)) {
+                                theirs.add(UserText.excerpt(key));
+                                if (in.readsLabel().test(key)) {
+                                    ours.add(key);
+                                }
                             }
-                        }
-                    }));
+                        }));
+            }
+            if (!ours.isEmpty()) {
+                String message = "Volcano's label discovery (" + where + ") makes HyperNodes from "
+                        + named(List.copyOf(ours)) + ", which the bridge reads too: nodes get two parents and"
+                        + " Volcano stops placing topology-aware gangs; turn one of them off";
+                overlaps.add(message);
+                findings.add(Finding.warning(DoctorReason.LABEL_DISCOVERY_OVERLAP, ref, message));
+            }
+        }
+        if (!overlaps.isEmpty()) {
+            return new DoctorCheck(
+                    "label-discovery", DoctorCheck.Status.FAILURE, String.join("; ", overlaps), findings);
+        }
+        if (read.isEmpty()) {
+            return DoctorCheck.ok("label-discovery", "Volcano's HyperNode label discovery is not configured");
         }
         if (theirs.isEmpty()) {
-            return DoctorCheck.ok("label-discovery", "Volcano's HyperNode label discovery is off");
-        }
-        if (ours.isEmpty()) {
             return DoctorCheck.ok(
-                    "label-discovery",
-                    "Volcano's label discovery reads " + String.join(", ", theirs)
-                            + ", none of which the bridge's tiers read");
+                    "label-discovery", "Volcano's HyperNode label discovery is off (" + String.join(", ", read) + ")");
         }
-        String message = "Volcano's label discovery (ConfigMap " + ref.namespace() + "/" + ref.name() + ") makes"
-                + " HyperNodes from " + String.join(", ", ours)
-                + ", which the bridge reads too: nodes get two parents and"
-                + " Volcano stops placing topology-aware gangs; turn one of them off";
-        return new DoctorCheck(
+        return DoctorCheck.ok(
                 "label-discovery",
-                DoctorCheck.Status.FAILURE,
-                message,
-                List.of(Finding.warning(DoctorReason.LABEL_DISCOVERY_OVERLAP, ref, message)));
+                "Volcano's label discovery reads " + named(List.copyOf(theirs))
+                        + ", none of which the bridge's tiers read");
     }
 
     // ---- queues ------------------------------------------------------------------------------------

@@ -16,7 +16,9 @@ import java.util.function.Predicate;
  *     bridge uses; a CRD that is absent has no entry
  * @param schedulerConfigMap the scheduler ConfigMap; {@code schedulerData} null when it does not exist
  * @param schedulerError why it could not be read (null when it could)
- * @param controllerConfigMap Volcano's controller ConfigMap (network topology discovery); data null when absent
+ * @param controllerConfigKey the key of Volcano's controller configuration in its ConfigMap
+ * @param controllerConfigs the Volcano controller ConfigMaps found (network topology discovery: Volcano's HyperNode
+ *     controller reads {@code <release>-controller-configmap} in its namespace), each with its data; none when absent
  * @param readsLabel whether a node label is one the bridge's tiers read
  * @param queueStates Volcano's queues by name to their state; null when queues cannot be read
  * @param queuesNamedBy each queue the workloads name, with the objects naming it
@@ -29,9 +31,8 @@ public record DoctorInputs(
         String schedulerConfigKey,
         Map<String, String> schedulerData,
         String schedulerError,
-        ObjectRef controllerConfigMap,
         String controllerConfigKey,
-        Map<String, String> controllerData,
+        List<ConfigMapData> controllerConfigs,
         Predicate<String> readsLabel,
         Map<String, String> queueStates,
         Map<String, List<String>> queuesNamedBy,
@@ -42,6 +43,14 @@ public record DoctorInputs(
 
     public DoctorInputs {
         accelerators = accelerators == null ? Accelerators.DEFAULT : accelerators;
+        controllerConfigs = controllerConfigs == null ? List.of() : List.copyOf(controllerConfigs);
+    }
+
+    /** A ConfigMap that was read: where it is, and its data (never null). */
+    public record ConfigMapData(ObjectRef ref, Map<String, String> data) {
+        public ConfigMapData {
+            data = data == null ? Map.of() : data;
+        }
     }
 
     /** Inputs with the default accelerators. */
@@ -51,9 +60,8 @@ public record DoctorInputs(
             String schedulerConfigKey,
             Map<String, String> schedulerData,
             String schedulerError,
-            ObjectRef controllerConfigMap,
             String controllerConfigKey,
-            Map<String, String> controllerData,
+            List<ConfigMapData> controllerConfigs,
             Predicate<String> readsLabel,
             Map<String, String> queueStates,
             Map<String, List<String>> queuesNamedBy,
@@ -66,9 +74,8 @@ public record DoctorInputs(
                 schedulerConfigKey,
                 schedulerData,
                 schedulerError,
-                controllerConfigMap,
                 controllerConfigKey,
-                controllerData,
+                controllerConfigs,
                 readsLabel,
                 queueStates,
                 queuesNamedBy,

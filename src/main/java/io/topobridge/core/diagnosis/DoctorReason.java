@@ -10,6 +10,11 @@ public enum DoctorReason implements Reason {
     VOLCANO_CRD_TOO_OLD,
     /** The scheduler configuration lacks a plugin or flag topology-aware gangs need. */
     SCHEDULER_PLUGIN_MISSING,
+    /**
+     * The scheduler's actions lack one the installation guide recommends for gangs (enqueue, allocate, backfill), run
+     * enqueue after allocate, or are unknown or absent, so Volcano refuses the whole configuration.
+     */
+    SCHEDULER_ACTION_MISSING,
     /** The scheduler configuration cannot be found or read. */
     SCHEDULER_CONFIG_UNKNOWN,
     /** Volcano's own label discovery makes HyperNodes from labels the bridge reads too. */

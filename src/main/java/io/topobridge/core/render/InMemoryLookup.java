@@ -18,7 +18,7 @@ import java.util.Optional;
 /**
  * A {@link WorkloadLookup} over a fixed set of objects, e.g. the files given to {@code render}: workloads, Namespaces
  * (their labels and annotations: opt-in and the queues their workloads may use), PodGroups that exist already and
- * ResourceQuotas. A namespace that is not among them is unknown (its labels are {@code null}).
+ * ResourceQuotas and autoscalers. A namespace that is not among them is unknown (its labels are {@code null}).
  */
 public final class InMemoryLookup implements WorkloadLookup {
 
@@ -29,6 +29,7 @@ public final class InMemoryLookup implements WorkloadLookup {
     private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
     private final Map<String, List<HasMetadata>> podGroups = new HashMap<>();
     private final Map<String, List<HasMetadata>> quotas = new HashMap<>();
+    private final Map<String, List<HasMetadata>> autoscalers = new HashMap<>();
 
     public InMemoryLookup(Collection<? extends HasMetadata> objects) {
         this(objects, TierDomains.NONE);
@@ -53,6 +54,12 @@ public final class InMemoryLookup implements WorkloadLookup {
                     && object.getApiVersion() != null
                     && object.getApiVersion().startsWith(VolcanoApi.SCHEDULING_GROUP + "/")) {
                 podGroups
+                        .computeIfAbsent(namespaceOf(object), k -> new ArrayList<>())
+                        .add(object);
+                continue;
+            }
+            if (io.topobridge.core.workload.Autoscaler.of(object).isPresent()) {
+                autoscalers
                         .computeIfAbsent(namespaceOf(object), k -> new ArrayList<>())
                         .add(object);
                 continue;
@@ -110,6 +117,11 @@ public final class InMemoryLookup implements WorkloadLookup {
     @Override
     public Map<String, String> namespaceLabels(String namespace) {
         return namespaceLabels.get(Objects.requireNonNullElse(namespace, ""));
+    }
+
+    @Override
+    public List<HasMetadata> autoscalers(String namespace) {
+        return List.copyOf(autoscalers.getOrDefault(namespace, List.of()));
     }
 
     @Override

@@ -58,6 +58,11 @@ final class OverlaidLookup implements WorkloadLookup {
     }
 
     @Override
+    public List<HasMetadata> autoscalers(String namespace) {
+        return base.autoscalers(namespace);
+    }
+
+    @Override
     public TierDomains domains() {
         return domains != null ? domains.get() : base.domains();
     }

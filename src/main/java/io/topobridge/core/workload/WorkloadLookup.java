@@ -60,6 +60,14 @@ public interface WorkloadLookup {
     }
 
     /**
+     * The autoscalers of a namespace: HorizontalPodAutoscalers and, where AIBrix's autoscaling CRD is installed, its
+     * PodAutoscalers (what may grow a gang after its PodGroup is made). Empty where unknown.
+     */
+    default List<HasMetadata> autoscalers(String namespace) {
+        return List.of();
+    }
+
+    /**
      * The live pods of a namespace (neither finished nor being deleted), read where a pod's own labels are the only
      * record of a gang: the groups of a LeaderWorkerSet with {@code groupIdentity: Hash} exist as its leader pods'
      * group keys. Empty where unknown (admission, which reads the pod it admits instead).

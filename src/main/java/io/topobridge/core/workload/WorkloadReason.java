@@ -113,6 +113,11 @@ public enum WorkloadReason implements Reason {
      */
     PODS_IN_NATIVE_GANG,
     /**
+     * An autoscaler (HorizontalPodAutoscaler, AIBrix PodAutoscaler) may grow a part of a gang held to a hard tier past
+     * what the largest domain of that tier holds even empty: the replicas past that would stay pending.
+     */
+    AUTOSCALER_EXCEEDS_DOMAIN,
+    /**
      * The namespace's PodGroups would reserve more together than its ResourceQuotas, its share of the cluster or the
      * configured amounts allow: the PodGroup is not made (or not grown) until there is room.
      */

@@ -100,4 +100,36 @@ class CacheChangesTest {
         assertThat(CacheChanges.matters(change("Queue", open, closed))).isTrue();
         assertThat(List.of(CacheChanges.matters(change("Queue", open, null)))).containsExactly(true);
     }
+
+    private static io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler hpa(int max, int current) {
+        return new io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder()
+                .withNewMetadata()
+                .withName("h")
+                .withNamespace("n")
+                .endMetadata()
+                .withNewSpec()
+                .withNewScaleTargetRef()
+                .withApiVersion("apps/v1")
+                .withKind("Deployment")
+                .withName("d")
+                .endScaleTargetRef()
+                .withMaxReplicas(max)
+                .endSpec()
+                .withNewStatus()
+                .withCurrentReplicas(current)
+                .withDesiredReplicas(current)
+                .endStatus()
+                .build();
+    }
+
+    @Test
+    void anAutoscalersStatusDoesNotMatterItsBoundsDo() {
+        assertThat(CacheChanges.matters(change("HorizontalPodAutoscaler", hpa(6, 1), hpa(6, 2))))
+                .as("its every sync writes the status")
+                .isFalse();
+        assertThat(CacheChanges.matters(change("HorizontalPodAutoscaler", hpa(6, 1), hpa(8, 1))))
+                .isTrue();
+        assertThat(CacheChanges.matters(change("HorizontalPodAutoscaler", null, hpa(6, 1))))
+                .isTrue();
+    }
 }

@@ -315,6 +315,62 @@ class WorkloadControllerTest {
                 .isEmpty();
     }
 
+    private static String hpa(int maxReplicas) {
+        return """
+                apiVersion: autoscaling/v2
+                kind: HorizontalPodAutoscaler
+                metadata: {name: vllm-hpa, namespace: llm}
+                spec:
+                  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: vllm}
+                  minReplicas: 1
+                  maxReplicas: %d
+                  metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 80}}}]
+                """.formatted(maxReplicas);
+    }
+
+    @Test
+    void anHpaThatMayGrowAHardGangPastItsLargestDomainIsAWarningThatGoesWhenItsMaximumFits() {
+        for (String n : List.of("n1", "n2", "n3", "n4")) {
+            node(n);
+        }
+        hyperNode("nv-a", 1, "nvlink", true, "n1", "n2");
+        hyperNode("nv-b", 1, "nvlink", true, "n3", "n4");
+        hyperNode("rack-a", 2, "rack", false, "nv-a", "nv-b");
+        startController(Wiring.DEFAULTS);
+        // 2 pods of 2 GPUs held hard to an NVLink partition (8 GPUs): fits now
+        apply(deployment(2, "topobridge.io/highest-tier: nvlink", "team: a"));
+        await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") != null);
+        settle();
+        assertThat(wiring.findings.of(WorkloadController.SOURCE)).isEmpty();
+        cluster.dispatcher().clearLog();
+
+        // an HPA that may take it to 6 pods: 12 GPUs, more than any partition holds
+        apply(hpa(6));
+        await().atMost(WAIT)
+                .until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
+        settle();
+        assertThat(wiring.findings.of(WorkloadController.SOURCE))
+                .singleElement()
+                .satisfies(f -> {
+                    assertThat(f.reason()).isEqualTo(WorkloadReason.AUTOSCALER_EXCEEDS_DOMAIN);
+                    assertThat(f.object().kind()).isEqualTo("Deployment");
+                    assertThat(f.message())
+                            .contains("HorizontalPodAutoscaler vllm-hpa may scale Deployment vllm to 6 replicas"
+                                    + " (maxReplicas; 2 now)")
+                            .contains("would then need 12 GPUs")
+                            .contains("hard tier 1 (nvlink)")
+                            .contains("has 8 GPUs, room for 4 replicas");
+                });
+        assertThat(podGroupWrites()).as("a warning, the PodGroup as it was").isEmpty();
+
+        // a maximum that fits: the warning goes, still without a write
+        apply(hpa(4));
+        await().atMost(WAIT)
+                .until(() -> wiring.findings.of(WorkloadController.SOURCE).isEmpty());
+        settle();
+        assertThat(podGroupWrites()).isEmpty();
+    }
+
     /** Four nodes with 1 of 4 GPUs free each, HyperNodes over them, and the controller waiting {@code wait}. */
     private void startWithoutRoom(Duration wait) {
         for (String n : List.of("n1", "n2", "n3", "n4")) {

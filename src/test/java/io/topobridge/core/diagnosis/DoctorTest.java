@@ -19,6 +19,7 @@ class DoctorTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PEM = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n";
     private static final String GOOD_CONF = """
+            actions: "enqueue, allocate, backfill"
             tiers:
             - plugins: [{name: priority}, {name: gang}]
             - plugins: [{name: predicates}, {name: network-topology-aware}]
@@ -45,9 +46,8 @@ class DoctorTest {
                 "volcano-scheduler.conf",
                 Map.of("volcano-scheduler.conf", GOOD_CONF),
                 null,
-                new ObjectRef("v1", "ConfigMap", "volcano-system", "volcano-controller-configmap", null),
                 "volcano-controller.conf",
-                null,
+                List.of(),
                 k -> k.startsWith("fabric.topograph.run/"),
                 Map.of("default", "Open"),
                 Map.of("default", List.of("Deployment/ns/a")),
@@ -85,9 +85,8 @@ class DoctorTest {
                     in.schedulerConfigKey(),
                     in.schedulerData(),
                     in.schedulerError(),
-                    in.controllerConfigMap(),
                     in.controllerConfigKey(),
-                    in.controllerData(),
+                    in.controllerConfigs(),
                     in.readsLabel(),
                     in.queueStates(),
                     in.queuesNamedBy(),
@@ -104,9 +103,8 @@ class DoctorTest {
                     in.schedulerConfigKey(),
                     data,
                     in.schedulerError(),
-                    in.controllerConfigMap(),
                     in.controllerConfigKey(),
-                    in.controllerData(),
+                    in.controllerConfigs(),
                     in.readsLabel(),
                     in.queueStates(),
                     in.queuesNamedBy(),
@@ -117,15 +115,20 @@ class DoctorTest {
         }
 
         Builder controller(String conf) {
+            return controller("volcano-controller-configmap", conf);
+        }
+
+        Builder controller(String name, String conf) {
             in = new DoctorInputs(
                     in.crdSchemas(),
                     in.schedulerConfigMap(),
                     in.schedulerConfigKey(),
                     in.schedulerData(),
                     in.schedulerError(),
-                    in.controllerConfigMap(),
                     in.controllerConfigKey(),
-                    Map.of("volcano-controller.conf", conf),
+                    List.of(new DoctorInputs.ConfigMapData(
+                            new ObjectRef("v1", "ConfigMap", "volcano-system", name, null),
+                            Map.of("volcano-controller.conf", conf))),
                     in.readsLabel(),
                     in.queueStates(),
                     in.queuesNamedBy(),
@@ -142,9 +145,8 @@ class DoctorTest {
                     in.schedulerConfigKey(),
                     in.schedulerData(),
                     in.schedulerError(),
-                    in.controllerConfigMap(),
                     in.controllerConfigKey(),
-                    in.controllerData(),
+                    in.controllerConfigs(),
                     in.readsLabel(),
                     states,
                     in.queuesNamedBy(),
@@ -161,9 +163,8 @@ class DoctorTest {
                     in.schedulerConfigKey(),
                     in.schedulerData(),
                     in.schedulerError(),
-                    in.controllerConfigMap(),
                     in.controllerConfigKey(),
-                    in.controllerData(),
+                    in.controllerConfigs(),
                     in.readsLabel(),
                     in.queueStates(),
                     in.queuesNamedBy(),
@@ -180,9 +181,8 @@ class DoctorTest {
                     in.schedulerConfigKey(),
                     in.schedulerData(),
                     in.schedulerError(),
-                    in.controllerConfigMap(),
                     in.controllerConfigKey(),
-                    in.controllerData(),
+                    in.controllerConfigs(),
                     in.readsLabel(),
                     in.queueStates(),
                     in.queuesNamedBy(),
@@ -199,9 +199,8 @@ class DoctorTest {
                     in.schedulerConfigKey(),
                     in.schedulerData(),
                     in.schedulerError(),
-                    in.controllerConfigMap(),
                     in.controllerConfigKey(),
-                    in.controllerData(),
+                    in.controllerConfigs(),
                     in.readsLabel(),
                     in.queueStates(),
                     in.queuesNamedBy(),
@@ -220,6 +219,7 @@ class DoctorTest {
                 .containsExactly(
                         "volcano-crds",
                         "scheduler-config",
+                        "scheduler-actions",
                         "label-discovery",
                         "queues",
                         "hypernode-forest",
@@ -251,8 +251,11 @@ class DoctorTest {
                         "VolcanoCrdMissing"),
                 Arguments.of(
                         "Volcano's default plugins",
-                        with(b -> b.scheduler(Map.of(
-                                "volcano-scheduler.conf", "tiers:\n- plugins: [{name: gang}, {name: predicates}]\n"))),
+                        with(
+                                b -> b.scheduler(
+                                        Map.of(
+                                                "volcano-scheduler.conf",
+                                                "actions: enqueue, allocate, backfill\ntiers:\n- plugins: [{name: gang}, {name: predicates}]\n"))),
                         "scheduler-config",
                         DoctorCheck.Status.FAILURE,
                         "network-topology-aware plugin is not enabled",
@@ -263,7 +266,7 @@ class DoctorTest {
                                 b -> b.scheduler(
                                         Map.of(
                                                 "volcano-scheduler.conf",
-                                                "tiers:\n- plugins: [{name: network-topology-aware, enabledHyperNodeGradient: false}]\n"))),
+                                                "actions: enqueue, allocate, backfill\ntiers:\n- plugins: [{name: network-topology-aware, enabledHyperNodeGradient: false}]\n"))),
                         "scheduler-config",
                         DoctorCheck.Status.FAILURE,
                         "enabledHyperNodeGradient: false, so gangs are not steered into HyperNodes; the gang plugin is not"
@@ -291,6 +294,25 @@ class DoctorTest {
                         "label-discovery",
                         DoctorCheck.Status.FAILURE,
                         "makes HyperNodes from fabric.topograph.run/tier-1",
+                        "LabelDiscoveryOverlap"),
+                Arguments.of(
+                        "label discovery of a Volcano release named vc (its HyperNode controller reads"
+                                + " vc-controller-configmap)",
+                        with(b -> b.controller("vc-controller-configmap", """
+                        networkTopologyDiscovery:
+                        - source: label
+                          enabled: true
+                          interval: 10m
+                          config:
+                            networkTopologyTypes:
+                              topology-A:
+                              - nodeLabel: fabric.topograph.run/tier-2
+                              - nodeLabel: fabric.topograph.run/tier-1
+                        """)),
+                        "label-discovery",
+                        DoctorCheck.Status.FAILURE,
+                        "Volcano's label discovery (ConfigMap volcano-system/vc-controller-configmap) makes HyperNodes"
+                                + " from fabric.topograph.run/tier-1, fabric.topograph.run/tier-2",
                         "LabelDiscoveryOverlap"),
                 Arguments.of(
                         "a named queue is closed",
@@ -397,6 +419,121 @@ class DoctorTest {
                         DoctorCheck.Status.FAILURE,
                         "ValidatingWebhookConfiguration topobridge does not exist",
                         "WebhookConfigurationStale"));
+    }
+
+    /** Volcano v1.15.1's chart scheduler configuration (its tiers), with network-topology-aware as install.md adds. */
+    private static String chartConf(String actions) {
+        return (actions == null ? "" : "actions: \"" + actions + "\"\n") + """
+                tiers:
+                - plugins:
+                  - name: priority
+                  - name: gang
+                    enablePreemptable: false
+                  - name: conformance
+                - plugins:
+                  - name: overcommit
+                  - name: drf
+                    enablePreemptable: false
+                  - name: predicates
+                  - name: proportion
+                  - name: nodeorder
+                  - name: binpack
+                  - name: network-topology-aware
+                """;
+    }
+
+    static Stream<Arguments> actions() {
+        return Stream.of(
+                Arguments.of(
+                        "the chart's default actions",
+                        chartConf("enqueue, allocate, backfill"),
+                        DoctorCheck.Status.OK,
+                        "ConfigMap volcano-system/volcano-scheduler-configmap runs enqueue, allocate, backfill as"
+                                + " recommended for gangs"),
+                Arguments.of(
+                        "the chart's CI actions, with reclaim and preempt",
+                        chartConf("enqueue, allocate, backfill, reclaim, preempt"),
+                        DoctorCheck.Status.OK,
+                        "as recommended for gangs; it also runs reclaim, preempt"),
+                Arguments.of(
+                        "written without spaces",
+                        chartConf("enqueue,allocate,backfill"),
+                        DoctorCheck.Status.OK,
+                        "as recommended for gangs"),
+                Arguments.of(
+                        "no actions key",
+                        chartConf(null),
+                        DoctorCheck.Status.FAILURE,
+                        "sets no actions (recommended: \"enqueue, allocate, backfill\"): Volcano refuses the whole"
+                                + " configuration"),
+                Arguments.of(
+                        "a misspelt action",
+                        chartConf("enqueue, allocate, backfil"),
+                        DoctorCheck.Status.FAILURE,
+                        "names unknown action(s) \"backfil\": Volcano refuses the whole configuration"),
+                Arguments.of(
+                        "a trailing comma",
+                        chartConf("enqueue, allocate, backfill,"),
+                        DoctorCheck.Status.FAILURE,
+                        "names unknown action(s) an empty name"),
+                Arguments.of(
+                        "no enqueue",
+                        chartConf("allocate, backfill, preempt"),
+                        DoctorCheck.Status.WARNING,
+                        "actions \"allocate, backfill, preempt\" miss what gangs need (recommended: \"enqueue,"
+                                + " allocate, backfill\"): no enqueue: allocate admits every PodGroup at once, whether"
+                                + " or not its queue has room for its minResources; it also runs preempt"),
+                Arguments.of(
+                        "enqueue after allocate",
+                        chartConf("allocate, enqueue, backfill"),
+                        DoctorCheck.Status.WARNING,
+                        "enqueue runs after allocate"),
+                Arguments.of(
+                        "no allocate",
+                        chartConf("enqueue, backfill"),
+                        DoctorCheck.Status.FAILURE,
+                        "no allocate: no pod is placed at all"),
+                Arguments.of(
+                        "no backfill",
+                        chartConf("enqueue, allocate, reclaim"),
+                        DoctorCheck.Status.WARNING,
+                        "no backfill: pods that request no resources are never placed; it also runs reclaim"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("actions")
+    void theSchedulersActionsAreWhatGangsNeed(String name, String conf, DoctorCheck.Status status, String message) {
+        List<DoctorCheck> checks = Doctor.run(with(b -> b.scheduler(Map.of("volcano-scheduler.conf", conf))));
+        DoctorCheck found = checks.stream()
+                .filter(c -> c.name().equals("scheduler-actions"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(found.status()).as(found.line()).isEqualTo(status);
+        assertThat(found.message()).contains(message);
+        if (status == DoctorCheck.Status.OK) {
+            assertThat(found.findings()).isEmpty();
+        } else {
+            assertThat(found.findings()).singleElement().satisfies(f -> {
+                assertThat(f.reason().reason()).isEqualTo("SchedulerActionMissing");
+                assertThat(f.object().name()).isEqualTo("volcano-scheduler-configmap");
+            });
+        }
+        assertThat(checks)
+                .filteredOn(c -> !c.name().equals("scheduler-actions"))
+                .allSatisfy(c -> assertThat(c.status()).as(c.line()).isEqualTo(DoctorCheck.Status.OK));
+    }
+
+    @Test
+    void aFloodOfUnknownActionsIsNamedBounded() {
+        StringBuilder many = new StringBuilder("enqueue, allocate, backfill");
+        for (int i = 0; i < 5_000; i++) {
+            many.append(", x").append(i);
+        }
+        many.append(", ").append("y".repeat(100_000));
+        DoctorCheck found = Doctor.schedulerActions(
+                with(b -> b.scheduler(Map.of("volcano-scheduler.conf", chartConf(many.toString())))));
+        assertThat(found.status()).isEqualTo(DoctorCheck.Status.FAILURE);
+        assertThat(found.message()).contains("and 4991 more").hasSizeLessThan(2_000);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -60,6 +60,10 @@ public final class Fixtures {
                 .filter(Pod.class::isInstance)
                 .map(Pod.class::cast)
                 .toList();
+        List<HasMetadata> autoscalers = objects.stream()
+                .filter(o -> io.topobridge.core.workload.Autoscaler.of(o).isPresent())
+                .map(o -> (HasMetadata) o)
+                .toList();
         return new WorkloadLookup() {
             @Override
             public java.util.Optional<HasMetadata> get(WorkloadKind kind, String namespace, String name) {
@@ -81,6 +85,13 @@ public final class Fixtures {
             @Override
             public Map<String, String> namespaceAnnotations(String namespace) {
                 return base.namespaceAnnotations(namespace);
+            }
+
+            @Override
+            public List<HasMetadata> autoscalers(String namespace) {
+                return autoscalers.stream()
+                        .filter(a -> namespace.equals(a.getMetadata().getNamespace()))
+                        .toList();
             }
 
             @Override

@@ -50,7 +50,7 @@ final class DisaggregatedSetAdapter implements KindAdapter {
         return slices;
     }
 
-    private static List<Role> roles(Workload ds) {
+    static List<Role> roles(Workload ds) {
         return ds.memo("ds-roles", () -> {
             List<Role> out = new ArrayList<>();
             JsonNode roles = Workload.array(ds.spec().get("roles"), "spec.roles");
@@ -239,7 +239,7 @@ final class DisaggregatedSetAdapter implements KindAdapter {
      * LWS groups of a role in a slice: the spec's replicas, or for an externally scaled role the replicas of its
      * LWSs in that slice (the scaler writes them there).
      */
-    private static long replicas(Role role, int slice, List<Workload> children) {
+    static long replicas(Role role, int slice, List<Workload> children) {
         if (!EXTERNAL.equals(role.scaling())) {
             return role.shape().replicas();
         }
@@ -271,7 +271,7 @@ final class DisaggregatedSetAdapter implements KindAdapter {
     }
 
     /** The LWSs the set made: labelled with its name (and, when both uids are known, controlled by it). */
-    private static List<Workload> children(Workload ds, Snapshot snapshot) {
+    static List<Workload> children(Workload ds, Snapshot snapshot) {
         List<Workload> out = new ArrayList<>();
         for (Workload lws : snapshot.list(WorkloadKind.LEADER_WORKER_SET, ds.namespace())) {
             if (!ds.name().equals(lws.labels().get(WorkloadLabels.DS_NAME))) {

@@ -44,7 +44,7 @@ final class StormServiceAdapter implements KindAdapter {
         return Workload.strings(metadata.get("annotations"), "spec.template.metadata.annotations");
     }
 
-    private static List<Aibrix.Role> roles(Workload storm) {
+    static List<Aibrix.Role> roles(Workload storm) {
         return storm.memo(
                 "storm-roles",
                 () -> Aibrix.roles(

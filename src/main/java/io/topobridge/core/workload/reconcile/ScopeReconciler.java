@@ -19,6 +19,7 @@ import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.Reservations;
 import io.topobridge.core.workload.changes.UntiedPods;
 import io.topobridge.core.workload.gang.PodGroupBuilder;
+import io.topobridge.core.workload.scaling.AutoscalerFit;
 import io.topobridge.core.workload.translate.ScopeResult;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.time.Duration;
@@ -231,6 +232,7 @@ public final class ScopeReconciler {
                 result, observed, facts.queues(), placed(result, facts), facts.inCluster(), bounds);
         List<Finding> findings = new ArrayList<>(plan.findings());
         findings.addAll(UntiedPods.findings(result, ties));
+        findings.addAll(AutoscalerFit.findings(result, lookup));
         findings.sort(Finding.ORDER);
         return new Outcome(result, plan.steps(), findings, roomWaitEnds(result, podGroups, facts.now()), false);
     }

@@ -102,6 +102,11 @@ final class OverlayLookup implements WorkloadLookup {
     }
 
     @Override
+    public List<HasMetadata> autoscalers(String namespace) {
+        return base.autoscalers(namespace);
+    }
+
+    @Override
     public List<io.fabric8.kubernetes.api.model.Pod> pods(String namespace) {
         return base.pods(namespace);
     }

@@ -1,0 +1,185 @@
+package io.topobridge.core.workload.scaling;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.workload.Autoscaler;
+import io.topobridge.core.workload.DesiredPodGroup;
+import io.topobridge.core.workload.WorkloadLookup;
+import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.autotier.AutoTier;
+import io.topobridge.core.workload.kind.ScaledRoles;
+import io.topobridge.core.workload.kind.WorkloadAdapters;
+import io.topobridge.core.workload.translate.ScopeResult;
+import io.topobridge.volcano.model.NetworkTopologySpec;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Whether an autoscaled part of a gang held to a hard tier can grow as far as its autoscaler may take it: a
+ * DisaggregatedSet role with {@code scaling.mode: External}, a Deployment, an AIBrix StormService role. A hard tier
+ * places the whole gang within one domain of that tier, and a replica added later must find room in the domain the
+ * gang runs in: when the gang at the autoscaler's {@code maxReplicas} needs more than the largest domain of the tier
+ * holds even empty, the replicas past what fits stay pending however the cluster is used. Said as a warning on the
+ * scaled workload, naming the autoscaler, its maximum, what the gang then needs, the largest domain and how many
+ * replicas fit there; the PodGroup is made as it is.
+ */
+public final class AutoscalerFit {
+
+    private AutoscalerFit() {}
+
+    /** The warnings for one translated scope; none when its namespace has no autoscaler or its gangs no hard tier. */
+    public static List<Finding> findings(ScopeResult result, WorkloadLookup lookup) {
+        List<Autoscaler> autoscalers = new ArrayList<>();
+        for (HasMetadata object : lookup.autoscalers(result.scope().namespace())) {
+            Autoscaler.of(object).ifPresent(autoscalers::add);
+        }
+        List<DesiredPodGroup> hard = result.podGroups().stream()
+                .filter(pg -> pg.ownership() == DesiredPodGroup.Ownership.OWNED
+                        && hardTier(pg).isPresent())
+                .toList();
+        if (autoscalers.isEmpty() || hard.isEmpty()) {
+            return List.of();
+        }
+        List<ScaledRoles.Unit> units = ScaledRoles.of(
+                result.scope(), autoscalers, WorkloadAdapters.standard().snapshot(lookup));
+        if (units.stream().noneMatch(u -> u.autoscaler().maxReplicas() > u.current())) {
+            return List.of();
+        }
+        TierDomains domains = lookup.domains();
+        List<Finding> out = new ArrayList<>();
+        for (ScaledRoles.Unit unit : units) {
+            long max = unit.autoscaler().maxReplicas();
+            if (max <= unit.current()) {
+                continue;
+            }
+            for (DesiredPodGroup pg : hard) {
+                int tier = hardTier(pg).orElseThrow();
+                List<TierDomains.Domain> at = domains.at(tier);
+                if (at.isEmpty()) {
+                    continue; // no domain of the tier is known: nothing to judge against
+                }
+                Amounts base =
+                        minus(Amounts.parse(pg.spec().getMinResources()), times(unit.perReplica(), unit.current()));
+                Amounts need = AutoTier.relevant(base.plus(times(unit.perReplica(), max)));
+                if (need.isEmpty() || at.stream().anyMatch(d -> d.allocatable().covers(need))) {
+                    continue;
+                }
+                TierDomains.Domain largest = largest(at, need);
+                long fit = fitting(at, base, unit.perReplica(), need.values().keySet());
+                out.add(Finding.warning(
+                                WorkloadReason.AUTOSCALER_EXCEEDS_DOMAIN,
+                                unit.subject(),
+                                unit.subject() + ": " + unit.autoscaler().describe() + " may scale " + unit.what()
+                                        + " to " + max + " replicas (maxReplicas; " + unit.current() + " now), and"
+                                        + " PodGroup " + pg.name() + " would then need " + describe(need)
+                                        + ", more than any domain of its hard tier " + label(domains, tier)
+                                        + " holds: the largest, " + largest.name() + ", has "
+                                        + describe(AutoTier.relevant(only(largest.allocatable(), need)))
+                                        + (fit >= unit.current()
+                                                ? ", room for " + fit + " replicas"
+                                                : ", too little even for the replicas it has")
+                                        + "; the replicas past that stay pending (hard places the whole gang in one"
+                                        + " domain): lower maxReplicas, raise the tier or make it soft")
+                        .withKey(unit.autoscaler().describe()));
+                break; // one PodGroup named is enough (a StormService's RoleSets are alike)
+            }
+        }
+        return out;
+    }
+
+    /** The tier a PodGroup is held to in hard mode. */
+    static Optional<Integer> hardTier(DesiredPodGroup pg) {
+        NetworkTopologySpec topology = pg.spec().getNetworkTopology();
+        if (topology == null
+                || topology.getMode() != NetworkTopologySpec.ModeEnum.HARD
+                || topology.getHighestTierAllowed() == null) {
+            return Optional.empty();
+        }
+        return Optional.of(topology.getHighestTierAllowed());
+    }
+
+    /**
+     * The most replicas the part may have for the gang to fit in one domain even empty: in the best domain, for each
+     * compared resource the part requests, what is left after the rest of the gang divided by one replica's share.
+     */
+    private static long fitting(
+            List<TierDomains.Domain> at, Amounts base, Amounts perReplica, Iterable<String> compared) {
+        long best = 0;
+        for (TierDomains.Domain d : at) {
+            long fit = Long.MAX_VALUE;
+            for (String r : compared) {
+                BigDecimal left = d.allocatable().get(r).subtract(base.get(r));
+                BigDecimal one = perReplica.get(r);
+                if (left.signum() < 0) {
+                    fit = -1;
+                    break;
+                }
+                if (one.signum() > 0) {
+                    fit = Math.min(fit, left.divide(one, 0, RoundingMode.FLOOR).longValue());
+                }
+            }
+            best = Math.max(best, fit == Long.MAX_VALUE ? 0 : fit);
+        }
+        return best;
+    }
+
+    /** The domain with the most of the first compared resource (GPUs when the need has any). */
+    private static TierDomains.Domain largest(List<TierDomains.Domain> at, Amounts need) {
+        String first = need.values().keySet().iterator().next();
+        TierDomains.Domain best = at.get(0);
+        for (TierDomains.Domain d : at) {
+            if (d.allocatable().get(first).compareTo(best.allocatable().get(first)) > 0) {
+                best = d;
+            }
+        }
+        return best;
+    }
+
+    private static Amounts times(Amounts amounts, long n) {
+        Map<String, BigDecimal> out = new TreeMap<>();
+        amounts.values().forEach((k, v) -> out.put(k, v.multiply(BigDecimal.valueOf(n))));
+        return new Amounts(out);
+    }
+
+    private static Amounts minus(Amounts a, Amounts b) {
+        Map<String, BigDecimal> out = new TreeMap<>(a.values());
+        b.values().forEach((k, v) -> out.merge(k, v.negate(), BigDecimal::add));
+        out.replaceAll((k, v) -> v.max(BigDecimal.ZERO));
+        return new Amounts(out);
+    }
+
+    /** The amounts of {@code a} of the resources {@code need} names. */
+    private static Amounts only(Amounts a, Amounts need) {
+        Map<String, BigDecimal> out = new TreeMap<>();
+        need.values().keySet().forEach(r -> out.put(r, a.get(r)));
+        return new Amounts(out);
+    }
+
+    /** {@code 2 (rack)}, or {@code 2} for a tier without a name. */
+    private static String label(TierDomains domains, int tier) {
+        String name = domains.name(tier);
+        return name.isEmpty() ? String.valueOf(tier) : tier + " (" + name + ")";
+    }
+
+    /** {@code 96 GPUs}, {@code 12 CPUs and 48Gi memory}. */
+    private static String describe(Amounts amounts) {
+        List<String> parts = new ArrayList<>();
+        amounts.values().forEach((r, v) -> {
+            String shown = Amounts.show(r, v);
+            parts.add(
+                    switch (r) {
+                        case Amounts.GPU -> shown + (v.compareTo(BigDecimal.ONE) == 0 ? " GPU" : " GPUs");
+                        case "cpu" -> shown + (v.compareTo(BigDecimal.ONE) == 0 ? " CPU" : " CPUs");
+                        default -> shown + " " + r;
+                    });
+        });
+        return String.join(" and ", parts);
+    }
+}
