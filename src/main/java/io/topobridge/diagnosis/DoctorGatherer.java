@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.diagnosis.DoctorInputs;
+import io.topobridge.core.diagnosis.GangDomain;
 import io.topobridge.core.diagnosis.HyperNodeView;
 import io.topobridge.core.diagnosis.NodeView;
 import io.topobridge.core.finding.ObjectRef;
@@ -49,7 +50,18 @@ public final class DoctorGatherer {
             Supplier<List<NodeView>> nodes,
             Supplier<List<HyperNodeView>> hyperNodes,
             Supplier<Map<String, String>> queueStates,
-            Supplier<Map<String, List<String>>> queuesNamedBy) {}
+            Supplier<Map<String, List<String>>> queuesNamedBy,
+            Supplier<Map<String, GangDomain>> gangDomains) {
+
+        /** Sources that read no gangs (the {@code doctor} command). */
+        public Sources(
+                Supplier<List<NodeView>> nodes,
+                Supplier<List<HyperNodeView>> hyperNodes,
+                Supplier<Map<String, String>> queueStates,
+                Supplier<Map<String, List<String>>> queuesNamedBy) {
+            this(nodes, hyperNodes, queueStates, queuesNamedBy, Map::of);
+        }
+    }
 
     /** What the gatherer needs from configuration. */
     public record Settings(
@@ -135,7 +147,8 @@ public final class DoctorGatherer {
                 sources.hyperNodes().get(),
                 sources.nodes().get(),
                 webhooks(),
-                settings.accelerators());
+                settings.accelerators(),
+                sources.gangDomains().get());
     }
 
     private void schema(String crdName, String version, Map<String, JsonNode> out) {

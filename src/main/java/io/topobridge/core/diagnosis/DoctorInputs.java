@@ -22,6 +22,8 @@ import java.util.function.Predicate;
  * @param queuesNamedBy each queue the workloads name, with the objects naming it
  * @param webhooks the webhook configurations as the bridge expects and finds them
  * @param accelerators the resources that make a node an accelerator node
+ * @param gangDomains running hard-tier gangs ({@code namespace/podGroup}) whose domain has nodes that take no new pods
+ *     or cannot give them back a pod, with the judgement of the domain; empty where gangs are not read
  */
 public record DoctorInputs(
         Map<String, JsonNode> crdSchemas,
@@ -38,10 +40,50 @@ public record DoctorInputs(
         Collection<HyperNodeView> hyperNodes,
         Collection<NodeView> nodes,
         Webhooks webhooks,
-        Accelerators accelerators) {
+        Accelerators accelerators,
+        Map<String, GangDomain> gangDomains) {
 
     public DoctorInputs {
         accelerators = accelerators == null ? Accelerators.DEFAULT : accelerators;
+        gangDomains = gangDomains == null
+                ? Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(gangDomains));
+    }
+
+    /** Inputs without gangs. */
+    public DoctorInputs(
+            Map<String, JsonNode> crdSchemas,
+            ObjectRef schedulerConfigMap,
+            String schedulerConfigKey,
+            Map<String, String> schedulerData,
+            String schedulerError,
+            ObjectRef controllerConfigMap,
+            String controllerConfigKey,
+            Map<String, String> controllerData,
+            Predicate<String> readsLabel,
+            Map<String, String> queueStates,
+            Map<String, List<String>> queuesNamedBy,
+            Collection<HyperNodeView> hyperNodes,
+            Collection<NodeView> nodes,
+            Webhooks webhooks,
+            Accelerators accelerators) {
+        this(
+                crdSchemas,
+                schedulerConfigMap,
+                schedulerConfigKey,
+                schedulerData,
+                schedulerError,
+                controllerConfigMap,
+                controllerConfigKey,
+                controllerData,
+                readsLabel,
+                queueStates,
+                queuesNamedBy,
+                hyperNodes,
+                nodes,
+                webhooks,
+                accelerators,
+                Map.of());
     }
 
     /** Inputs with the default accelerators. */
