@@ -310,6 +310,46 @@ class RecoveryE2E {
         }
     }
 
+    private JsonNode json(String path) {
+        var response = cluster.bridge().get(path);
+        assertThat(response.statusCode())
+                .as("GET " + path + ": " + response.body())
+                .isEqualTo(200);
+        try {
+            return JSON.readTree(response.body());
+        } catch (java.io.IOException e) {
+            throw new AssertionError("GET " + path + ": " + response.body(), e);
+        }
+    }
+
+    /** The status and message of the doctor's node-room check. */
+    private String nodeRoom() {
+        for (JsonNode check : json("/api/doctor").path("checks")) {
+            if ("node-room".equals(check.path("name").asText())) {
+                return check.path("status").asText() + ": "
+                        + check.path("message").asText();
+            }
+        }
+        throw new AssertionError("no node-room check in /api/doctor");
+    }
+
+    private String achievedTier(String podGroup) {
+        var pg = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(NS)
+                .withName(podGroup)
+                .get();
+        return pg == null || pg.getMetadata().getAnnotations() == null
+                ? null
+                : pg.getMetadata().getAnnotations().get("topobridge.io/achieved-tier");
+    }
+
+    /** Writes of the bridge to PodGroups since the mark (the achieved tier rewritten, say). */
+    private long podGroupWrites(long mark) {
+        return cluster.audit().writesSince(mark, RealCluster.BRIDGE).stream()
+                .filter(w -> "podgroups".equals(w.resource()))
+                .count();
+    }
+
     private void scenario(Failure failure) {
         String name = "deploy-" + failure.name().toLowerCase().replace('_', '-');
         restoreNodes();
@@ -321,6 +361,7 @@ class RecoveryE2E {
         String podGroup = pods.get(0).getMetadata().getAnnotations().get("scheduling.k8s.io/group-name");
         Pod victim = pods.get(pods.size() - 1);
         String victimNode = victim.getSpec().getNodeName();
+        cluster.waitFor("the achieved tier of " + podGroup, PLACED, () -> "1".equals(achievedTier(podGroup)));
         long mark = cluster.audit().mark();
         long started = System.nanoTime();
         Set<String> gone = fail(failure, victim);
@@ -366,7 +407,7 @@ class RecoveryE2E {
                         .isFalse();
             } else {
                 // three 4-GPU nodes cannot hold four 4-GPU pods: the partition is lost to the gang, and the bridge
-                // says so on the Deployment, on the PodGroup and in explain
+                // says so on the Deployment, on the PodGroup, in explain and in the doctor
                 assertThat(toFinding)
                         .as("a DomainLost Event on Deployment " + name + " within " + WINDOW.toSeconds() + " s; "
                                 + line)
@@ -391,7 +432,38 @@ class RecoveryE2E {
                             .as("the node that takes no pods, in explain")
                             .contains(victimNode);
                 }
+                String doctor = nodeRoom();
+                System.out.println("doctor node-room while " + failure + ": " + doctor);
+                assertThat(doctor)
+                        .startsWith("warning")
+                        .contains(NS + "/" + podGroup + " in " + before + " (DomainLost");
+                // the repair: the node back (Ready, uncordoned, or created again): the replacement runs in the same
+                // partition, and the bridge no longer speaks of the gang's domain
+                long repaired = System.nanoTime();
+                restoreNodes();
+                cluster.waitFor(name + " running again after the repair", PLACED, () -> running(name, gone));
+                Duration afterRepair = Duration.ofNanos(System.nanoTime() - repaired);
+                String domainAfter = domain(name).map(Placement.Domain::name).orElse("-");
+                String repair = "RECOVERY failure=" + failure + " repaired: running again " + afterRepair.toMillis()
+                        + " ms after the repair began, domain=" + domainAfter;
+                System.out.println(repair);
+                lines.add(repair);
+                assertThat(domainAfter).as(repair).isEqualTo(before);
+                cluster.waitFor(
+                        "explain of " + name + " placed again",
+                        Duration.ofSeconds(30),
+                        () -> !explain(name).path("pending").asBoolean());
+                cluster.waitFor(
+                        "the doctor no longer listing " + podGroup,
+                        Duration.ofSeconds(45),
+                        () -> !nodeRoom().contains(podGroup));
             }
+            // the achieved tier stayed true through the failure (and the repair): the gang never left its partition,
+            // and the PodGroup was not rewritten
+            assertThat(achievedTier(podGroup)).isEqualTo("1");
+            assertThat(podGroupWrites(mark))
+                    .as("PodGroup writes of the bridge since the failure")
+                    .isZero();
         } finally {
             deleteWorkload(name);
         }
