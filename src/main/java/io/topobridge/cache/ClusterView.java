@@ -18,6 +18,7 @@ import io.topobridge.core.diagnosis.HyperNodeView;
 import io.topobridge.core.diagnosis.PodView;
 import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.node.Accelerators;
+import io.topobridge.core.node.NodeState;
 import io.topobridge.core.workload.resources.Quantities;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
@@ -150,7 +151,9 @@ public class ClusterView implements ProcessPart {
                 if (!java.util.Objects.equals(
                                 before.getSpec().getNodeName(), after.getSpec().getNodeName())
                         || !java.util.Objects.equals(
-                                before.getStatus().getPhase(), after.getStatus().getPhase())) {
+                                before.getStatus().getPhase(), after.getStatus().getPhase())
+                        || (before.getMetadata().getDeletionTimestamp() == null)
+                                != (after.getMetadata().getDeletionTimestamp() == null)) {
                     fire(after);
                 }
             }
@@ -338,6 +341,35 @@ public class ClusterView implements ProcessPart {
     }
 
     /**
+     * Hears a node removed, or one whose cordon, Ready condition or taints changed (informer thread; keep it quick): a
+     * running gang on it may have lost a pod or the room for its replacement.
+     */
+    public void addNodeStateListener(Runnable listener) {
+        nodes.addHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(NodeMetadata node) {}
+
+            @Override
+            public void onUpdate(NodeMetadata before, NodeMetadata after) {
+                if (!before.state().equals(after.state())) {
+                    listener.run();
+                }
+            }
+
+            @Override
+            public void onDelete(NodeMetadata node, boolean unknown) {
+                listener.run();
+            }
+        });
+    }
+
+    /** Whether a node takes new pods, as cached; empty when the node does not exist (or is not listed yet). */
+    public Optional<NodeState> nodeState(String name) {
+        NodeMetadata node = nodes.get(name);
+        return node == null ? Optional.empty() : Optional.of(node.state());
+    }
+
+    /**
      * The allocatable resources of every node together; null while the nodes are not listed yet, or when no node
      * reports any (a cluster whose kubelets have not reported is not judged).
      */
@@ -445,7 +477,17 @@ public class ClusterView implements ProcessPart {
                 pod.getMetadata().getLabels(),
                 annotation(pod, VolcanoApi.TASK_SPEC_ANNOTATION),
                 annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION),
-                SlimPodStore.coreTolerations(pod));
+                SlimPodStore.coreTolerations(pod),
+                instant(pod.getMetadata().getCreationTimestamp()),
+                pod.getMetadata().getDeletionTimestamp() != null);
+    }
+
+    private static Instant instant(String timestamp) {
+        try {
+            return timestamp == null ? null : Instant.parse(timestamp);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
     }
 
     private static String annotation(HasMetadata object, String key) {

@@ -128,6 +128,12 @@ public class NodeCache implements ProcessPart {
         return i == null ? List.of() : i.getStore().list();
     }
 
+    /** The cached node of that name, or null. */
+    public NodeMetadata get(String name) {
+        SharedIndexInformer<NodeMetadata> i = informer;
+        return i == null ? null : i.getStore().getByKey(name);
+    }
+
     /** The cached nodes as diagnosis reads them. */
     public List<NodeView> views() {
         List<NodeView> out = new ArrayList<>();

@@ -23,9 +23,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Informer store for pods that keeps what capacity and gangs need and nothing else: name, namespace, uid, labels
  * (subgroups select on them), the two Volcano annotations (gang and role), the controlling owner (the gang of a pod
- * that names none), a Kubernetes gang it is in ({@code spec.schedulingGroup}), the node it is bound to, its phase,
- * its tolerations (which nodes' taints it may pass; one list kept for all pods that carry the same) and its effective
- * requests folded into one container (so containers, volumes, env and status are never kept).
+ * that names none), a Kubernetes gang it is in ({@code spec.schedulingGroup}), its creation and deletion times, the
+ * node it is bound to, its phase, its tolerations (which nodes' taints it may pass; one list kept for all pods that
+ * carry the same) and its effective requests folded into one container (so containers, volumes, env and status are
+ * never kept).
  */
 public class SlimPodStore extends BasicItemStore<Pod> {
 
@@ -82,6 +83,9 @@ public class SlimPodStore extends BasicItemStore<Pod> {
                         .withNamespace(intern(meta.getNamespace()))
                         .withUid(meta.getUid())
                         .withResourceVersion(meta.getResourceVersion())
+                        // how long a replacement pod has waited, and whether a pod is on its way out
+                        .withCreationTimestamp(intern(meta.getCreationTimestamp()))
+                        .withDeletionTimestamp(meta.getDeletionTimestamp())
                         .withLabels(interned(meta.getLabels()))
                         .withAnnotations(annotations.isEmpty() ? null : annotations)
                         .withOwnerReferences(controller(meta.getOwnerReferences()))

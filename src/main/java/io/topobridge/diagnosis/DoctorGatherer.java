@@ -12,6 +12,7 @@ import io.topobridge.cache.ClusterView;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.diagnosis.DoctorInputs;
+import io.topobridge.core.diagnosis.GangDomain;
 import io.topobridge.core.diagnosis.HyperNodeView;
 import io.topobridge.core.diagnosis.NodeView;
 import io.topobridge.core.finding.ObjectRef;
@@ -61,14 +62,36 @@ public final class DoctorGatherer {
             Supplier<List<HyperNodeView>> hyperNodes,
             Supplier<Map<String, String>> queueStates,
             Supplier<Map<String, List<String>>> queuesNamedBy,
-            boolean listConfigMaps) {
+            boolean listConfigMaps,
+            Supplier<Map<String, GangDomain>> gangDomains) {
 
+        /** Sources that read no gangs and list no ConfigMaps. */
         public Sources(
                 Supplier<List<NodeView>> nodes,
                 Supplier<List<HyperNodeView>> hyperNodes,
                 Supplier<Map<String, String>> queueStates,
                 Supplier<Map<String, List<String>>> queuesNamedBy) {
-            this(nodes, hyperNodes, queueStates, queuesNamedBy, false);
+            this(nodes, hyperNodes, queueStates, queuesNamedBy, false, Map::of);
+        }
+
+        /** Sources that read no gangs (the {@code doctor} command). */
+        public Sources(
+                Supplier<List<NodeView>> nodes,
+                Supplier<List<HyperNodeView>> hyperNodes,
+                Supplier<Map<String, String>> queueStates,
+                Supplier<Map<String, List<String>>> queuesNamedBy,
+                boolean listConfigMaps) {
+            this(nodes, hyperNodes, queueStates, queuesNamedBy, listConfigMaps, Map::of);
+        }
+
+        /** Sources of the running controller: its caches' gangs, and only the ConfigMaps the chart names. */
+        public Sources(
+                Supplier<List<NodeView>> nodes,
+                Supplier<List<HyperNodeView>> hyperNodes,
+                Supplier<Map<String, String>> queueStates,
+                Supplier<Map<String, List<String>>> queuesNamedBy,
+                Supplier<Map<String, GangDomain>> gangDomains) {
+            this(nodes, hyperNodes, queueStates, queuesNamedBy, false, gangDomains);
         }
     }
 
@@ -145,7 +168,8 @@ public final class DoctorGatherer {
                 sources.hyperNodes().get(),
                 sources.nodes().get(),
                 webhooks(),
-                settings.accelerators());
+                settings.accelerators(),
+                sources.gangDomains().get());
     }
 
     /**

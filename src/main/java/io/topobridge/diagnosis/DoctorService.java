@@ -8,13 +8,19 @@ import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.diagnosis.Capacity;
 import io.topobridge.core.diagnosis.Doctor;
 import io.topobridge.core.diagnosis.DoctorCheck;
+import io.topobridge.core.diagnosis.GangDomain;
+import io.topobridge.core.diagnosis.GangView;
+import io.topobridge.core.diagnosis.PodView;
 import io.topobridge.core.workload.WorkloadKind;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The doctor in the running controller: the same checks as the {@code doctor} command, with nodes, HyperNodes,
@@ -38,6 +44,7 @@ public class DoctorService {
     private final NodeCache nodes;
     private final WorkloadCaches lookup;
     private final KindRegistry kinds;
+    private final Gangs gangs;
     private final DoctorGatherer.Settings settings;
     private volatile Run last;
 
@@ -47,13 +54,15 @@ public class DoctorService {
             ClusterView view,
             NodeCache nodes,
             WorkloadCaches lookup,
-            KindRegistry kinds) {
+            KindRegistry kinds,
+            Gangs gangs) {
         this.gatherer = new DoctorGatherer(client, settings);
         this.settings = settings;
         this.view = view;
         this.nodes = nodes;
         this.lookup = lookup;
         this.kinds = kinds;
+        this.gangs = gangs;
     }
 
     /** The checks now (or from the last few seconds). */
@@ -68,10 +77,41 @@ public class DoctorService {
                 () -> lookup.queuesKnown()
                         ? QueueNames.states(lookup.allQueues())
                         : kinds.installed(VolcanoApi.QUEUE_CRD) ? java.util.Map.of() : null,
-                this::namedQueues);
+                this::namedQueues,
+                this::gangDomains);
         Run now = new Run(Doctor.run(gatherer.gather(sources)), System.nanoTime());
         last = now;
         return now;
+    }
+
+    /**
+     * The running hard-tier gangs whose domain has a node that takes no new pods, or cannot give them back a pod, by
+     * {@code namespace/podGroup}; none until the caches are listed.
+     */
+    private Map<String, GangDomain> gangDomains() {
+        if (!view.ready()) {
+            return Map.of();
+        }
+        Map<String, GangDomain> out = new TreeMap<>();
+        Capacity capacity = null;
+        for (Gangs.Managed m : gangs.all()) {
+            GangView gang = m.gang();
+            if (!gang.hard() || gang.livePods().stream().noneMatch(PodView::bound)) {
+                continue;
+            }
+            if (capacity == null) {
+                capacity = view.capacity();
+            }
+            GangDomain.of(
+                            gang,
+                            capacity.forPods(gang.pods().stream()
+                                    .map(PodView::effectiveTolerations)
+                                    .toList()))
+                    .filter(d ->
+                            d.stuck() || !d.unusable().isEmpty() || !d.lost().isEmpty())
+                    .ifPresent(d -> out.put(gang.namespace() + "/" + gang.podGroup(), d));
+        }
+        return out;
     }
 
     /** The last run, if any (for readiness details). */

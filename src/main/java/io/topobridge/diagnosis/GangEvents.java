@@ -120,7 +120,8 @@ public class GangEvents implements ProcessPart {
                 continue;
             }
             Explanation e = gangs.explain(m, capacity);
-            if (!e.pending()) {
+            // a running gang short of pods is no pending gang: the reconciler says DomainLost/NoRoomInDomain itself
+            if (!e.pending() || e.domain() != null) {
                 continue;
             }
             List<ObjectRef> subjects = gangs.workloads(m);

@@ -9,7 +9,9 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,6 +23,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * deleted is removed at once (without a kubelet the API server would keep it Terminating for ever).
  * Pods labelled {@value #HOLD_LABEL}{@code =true} stay Pending after binding, for tests of what happens
  * before a pod runs.
+ *
+ * <p>A node can also be taken down ({@link #nodeDown}): its kubelet stops answering, so what the control plane's node
+ * lifecycle controller does is done here at once (the cluster does not run it, since no kubelet renews a lease):
+ * its Ready condition becomes Unknown and it is tainted {@code node.kubernetes.io/unreachable} NoSchedule and
+ * NoExecute. Pods on a down node are no longer reported running, and a pod deleted there stays Terminating, as with
+ * a real kubelet that cannot confirm it. {@link #evictPods} is what the taint-eviction controller does once a pod's
+ * toleration of the NoExecute taint ends (300 s by default); {@link #deleteNode} removes the Node and then its pods,
+ * as the pod garbage collector does for pods bound to a node that no longer exists.
  */
 public final class FakeKubelet implements AutoCloseable {
 
@@ -34,6 +44,7 @@ public final class FakeKubelet implements AutoCloseable {
         return t;
     });
     private final Map<String, Boolean> started = new ConcurrentHashMap<>();
+    private final Set<String> down = ConcurrentHashMap.newKeySet();
     private final AtomicInteger ips = new AtomicInteger(1);
     private SharedIndexInformer<Pod> informer;
 
@@ -71,7 +82,7 @@ public final class FakeKubelet implements AutoCloseable {
 
     private void handle(Pod pod) {
         String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
-        if (node == null || node.isEmpty()) {
+        if (node == null || node.isEmpty() || down.contains(node)) {
             return;
         }
         if (pod.getMetadata().getDeletionTimestamp() != null) {
@@ -136,6 +147,92 @@ public final class FakeKubelet implements AutoCloseable {
         } catch (KubernetesClientException e) {
             // already gone
         }
+    }
+
+    /** The taint the node lifecycle controller puts on a node whose kubelet stopped answering. */
+    public static final String UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
+
+    /**
+     * Takes a node down: its kubelet no longer answers. Its Ready condition turns Unknown and it is tainted unreachable
+     * (NoSchedule, NoExecute), as the node lifecycle controller does after its grace period; its pods keep the phase
+     * they had, and a pod deleted there stays Terminating.
+     */
+    public void nodeDown(String node) {
+        down.add(node);
+        String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        client.nodes()
+                .withName(node)
+                .subresource("status")
+                .patch(
+                        PatchContext.of(PatchType.STRATEGIC_MERGE),
+                        "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"Unknown\","
+                                + "\"reason\":\"NodeStatusUnknown\",\"message\":\"Kubelet stopped posting node status.\","
+                                + "\"lastHeartbeatTime\":\"" + now + "\",\"lastTransitionTime\":\"" + now + "\"}]}}");
+        client.nodes()
+                .withName(node)
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"spec\":{\"taints\":[{\"key\":\"" + UNREACHABLE_TAINT + "\",\"effect\":\"NoSchedule\","
+                                + "\"timeAdded\":\"" + now + "\"},{\"key\":\"" + UNREACHABLE_TAINT
+                                + "\",\"effect\":\"NoExecute\",\"timeAdded\":\"" + now + "\"}]}}");
+    }
+
+    /** Brings a node taken down back: Ready again, its taints removed, its pods reported as before. */
+    public void nodeUp(String node) {
+        down.remove(node);
+        String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        client.nodes()
+                .withName(node)
+                .subresource("status")
+                .patch(
+                        PatchContext.of(PatchType.STRATEGIC_MERGE),
+                        "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\","
+                                + "\"reason\":\"KubeletReady\",\"message\":\"fake kubelet\",\"lastHeartbeatTime\":\""
+                                + now + "\",\"lastTransitionTime\":\"" + now + "\"}]}}");
+        client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"taints\":null}}");
+    }
+
+    /** Whether a node was taken down and not brought back. */
+    public boolean isDown(String node) {
+        return down.contains(node);
+    }
+
+    /**
+     * Deletes the pods bound to a node, as the taint-eviction controller does when their toleration of the node's
+     * NoExecute taint ends; returns the pods deleted. On a down node they stay Terminating.
+     */
+    public List<Pod> evictPods(String node) {
+        List<Pod> pods = podsOn(node);
+        for (Pod pod : pods) {
+            try {
+                client.resource(pod).delete();
+            } catch (KubernetesClientException e) {
+                // gone meanwhile
+            }
+        }
+        return pods;
+    }
+
+    /**
+     * Deletes a Node and then the pods bound to it at once, as the pod garbage collector does with pods whose node no
+     * longer exists (after a 40 s quarantine); returns the pods removed.
+     */
+    public List<Pod> deleteNode(String node) {
+        client.nodes().withName(node).withGracePeriod(0).delete();
+        down.remove(node);
+        List<Pod> pods = podsOn(node);
+        for (Pod pod : pods) {
+            forceDelete(pod);
+        }
+        return pods;
+    }
+
+    private List<Pod> podsOn(String node) {
+        return client.pods()
+                .inAnyNamespace()
+                .withField("spec.nodeName", node)
+                .list()
+                .getItems();
     }
 
     @Override

@@ -112,6 +112,16 @@ public final class Nodes {
         }
     }
 
+    /** Marks a node unschedulable ({@code kubectl cordon}) or schedulable again. */
+    public static void cordon(KubernetesClient client, String name, boolean unschedulable) {
+        client.nodes()
+                .withName(name)
+                .patch(
+                        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                        "{\"spec\":{\"unschedulable\":" + (unschedulable ? "true" : "null") + "}}");
+    }
+
     /** Whether an object is a Node. */
     public static boolean isNode(HasMetadata object) {
         return object instanceof Node;

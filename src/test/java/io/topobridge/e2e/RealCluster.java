@@ -880,6 +880,11 @@ public final class RealCluster implements AutoCloseable {
         return audit;
     }
 
+    /** The fake kubelet of every node (it can also take a node down). */
+    public FakeKubelet kubelet() {
+        return kubelet;
+    }
+
     /** The folder holding this run's logs and files. */
     public Path runDir() {
         return run;

@@ -6,11 +6,15 @@ import io.topobridge.cache.ClusterView;
 import io.topobridge.cache.TierSource;
 import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.diagnosis.Achieved;
+import io.topobridge.core.diagnosis.Capacity;
 import io.topobridge.core.diagnosis.Forest;
+import io.topobridge.core.diagnosis.GangView;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.node.NodeState;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.reconcile.PassFacts;
 import io.topobridge.core.workload.reconcile.Placements;
+import io.topobridge.core.workload.reconcile.RecoveryFacts;
 import io.topobridge.core.workload.resources.Quantities;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
@@ -50,13 +54,33 @@ final class CachedFacts {
                 return view.livePods(namespace);
             }
         };
+        Supplier<Capacity> capacity = once(view::capacity);
+        RecoveryFacts recovery = new RecoveryFacts() {
+            @Override
+            public Optional<GangView> gang(String namespace, String podGroup) {
+                // judged on a whole picture only: a node not listed yet is not a node gone
+                PodGroup current = placementKnown && view.ready() ? lookup.podGroup(namespace, podGroup) : null;
+                return current == null ? Optional.empty() : Optional.of(view.gang(current));
+            }
+
+            @Override
+            public Optional<NodeState> node(String name) {
+                return view.nodeState(name);
+            }
+
+            @Override
+            public Capacity capacity() {
+                return capacity.get();
+            }
+        };
         return new PassFacts(
                 tiers.current(),
                 tiers.settled() ? tiers.inCluster() : null,
                 view.clusterAllocatable(),
                 queues(lookup),
                 placements,
-                now);
+                now,
+                recovery);
     }
 
     /** Volcano's queues as the cache shows them; unknown while they cannot be read. */

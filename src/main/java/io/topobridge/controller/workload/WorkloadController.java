@@ -164,6 +164,8 @@ public class WorkloadController implements ProcessPart {
                 debouncer.submit(Due.ALL);
             }
         });
+        // a node gone, cordoned or down: a running gang on it may be short of a pod its domain cannot give back
+        view.addNodeStateListener(() -> debouncer.submit(Due.ALL));
         view.start();
         tiers.addListener(catalog -> debouncer.submit(Due.ALL));
         // highest-tier: auto chooses from the domains' sizes: a rack added or removed may change the choice

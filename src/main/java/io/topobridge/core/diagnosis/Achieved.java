@@ -51,12 +51,13 @@ public record Achieved(Level gang, Map<String, Level> subGroups, List<RolePair> 
         if (!gang.allBound()) {
             return Optional.empty();
         }
-        Level whole = Level.of(
-                forest.lowestCommon(gang.pods().stream().map(PodView::node).toList()));
+        List<PodView> live = gang.livePods();
+        Level whole =
+                Level.of(forest.lowestCommon(live.stream().map(PodView::node).toList()));
         Map<String, Level> subGroups = new TreeMap<>();
         splitBySubGroup(gang).forEach((key, nodes) -> subGroups.put(key, Level.of(forest.lowestCommon(nodes))));
         Map<String, List<String>> byRole = new TreeMap<>();
-        for (PodView pod : gang.pods()) {
+        for (PodView pod : live) {
             if (pod.taskSpec() != null && !pod.taskSpec().isEmpty()) {
                 byRole.computeIfAbsent(pod.taskSpec(), k -> new ArrayList<>()).add(pod.node());
             }
@@ -80,7 +81,7 @@ public record Achieved(Level gang, Map<String, Level> subGroups, List<RolePair> 
      */
     static Map<String, List<String>> splitBySubGroup(GangView gang) {
         Map<String, List<String>> out = new LinkedHashMap<>();
-        for (PodView pod : gang.pods()) {
+        for (PodView pod : gang.livePods()) {
             for (GangView.SubGroup policy : gang.subGroups()) {
                 if (!policy.selects(pod.labels())) {
                     continue;

@@ -19,7 +19,7 @@ import java.util.TreeSet;
  * plugins that enforce topology and sub-gangs, Volcano's own label discovery not fighting the bridge over nodes,
  * the queues workloads name, a HyperNode forest Volcano can use, the bridge's webhook configurations with the
  * current CA, accelerator nodes that lie in no topology tree, and nodes that take no new pods (their resources are no
- * room for gangs). Pure: the same checks serve {@code /api/doctor}, the
+ * room for gangs), with the running gangs whose domain lost capacity that way. Pure: the same checks serve {@code /api/doctor}, the
  * {@code doctor} command, findings, metrics and readiness.
  */
 public final class Doctor {
@@ -544,9 +544,42 @@ public final class Doctor {
             message += "; " + tainted + " of " + accelerators + " accelerator node(s) are tainted, room only for pods"
                     + " that tolerate it: " + String.join("; ", taints);
         }
+        // running hard-tier gangs whose domain lost capacity: worst first, each with its domain and what it lost
+        List<Map.Entry<String, GangDomain>> gangs =
+                new ArrayList<>(in.gangDomains().entrySet());
+        gangs.sort(Map.Entry.comparingByValue(GangDomain.WORST_FIRST));
+        boolean stuck = false;
+        if (!gangs.isEmpty()) {
+            List<String> shown = new ArrayList<>();
+            for (Map.Entry<String, GangDomain> e : gangs) {
+                GangDomain d = e.getValue();
+                stuck |= d.stuck();
+                List<String> what = new ArrayList<>();
+                if (d.stuck()) {
+                    what.add(
+                            d.verdict() == GangDomain.Verdict.DOMAIN_LOST
+                                    ? PendingReason.DOMAIN_LOST.reason()
+                                    : PendingReason.NO_ROOM_IN_DOMAIN.reason());
+                }
+                if (!d.pending().isEmpty()) {
+                    what.add(d.pending().size() + " pod(s) pending" + (d.since() == null ? "" : " since " + d.since()));
+                }
+                if (!d.unusable().isEmpty()) {
+                    what.add("no new pods on " + String.join(", ", d.unusable()));
+                }
+                if (!d.lost().isEmpty()) {
+                    what.add("lost " + String.join(", ", d.lost()));
+                }
+                shown.add(e.getKey() + " in " + (d.domain() == null ? "a domain no longer there" : d.domain()) + " ("
+                        + String.join("; ", what) + ")");
+            }
+            message += "; " + gangs.size() + " running gang(s) whose domain lost capacity: "
+                    + String.join(", ", shown.subList(0, Math.min(MAX_NAMED, shown.size())))
+                    + (shown.size() > MAX_NAMED ? " and " + (shown.size() - MAX_NAMED) + " more" : "");
+        }
         return new DoctorCheck(
                 "node-room",
-                notReady.isEmpty() ? DoctorCheck.Status.OK : DoctorCheck.Status.WARNING,
+                notReady.isEmpty() && !stuck ? DoctorCheck.Status.OK : DoctorCheck.Status.WARNING,
                 message,
                 List.of());
     }

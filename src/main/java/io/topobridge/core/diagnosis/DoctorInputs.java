@@ -24,6 +24,8 @@ import java.util.function.Predicate;
  * @param queuesNamedBy each queue the workloads name, with the objects naming it
  * @param webhooks the webhook configurations as the bridge expects and finds them
  * @param accelerators the resources that make a node an accelerator node
+ * @param gangDomains running hard-tier gangs ({@code namespace/podGroup}) whose domain has nodes that take no new pods
+ *     or cannot give them back a pod, with the judgement of the domain; empty where gangs are not read
  */
 public record DoctorInputs(
         Map<String, JsonNode> crdSchemas,
@@ -39,11 +41,49 @@ public record DoctorInputs(
         Collection<HyperNodeView> hyperNodes,
         Collection<NodeView> nodes,
         Webhooks webhooks,
-        Accelerators accelerators) {
+        Accelerators accelerators,
+        Map<String, GangDomain> gangDomains) {
 
     public DoctorInputs {
         accelerators = accelerators == null ? Accelerators.DEFAULT : accelerators;
         controllerConfigs = controllerConfigs == null ? List.of() : List.copyOf(controllerConfigs);
+        gangDomains = gangDomains == null
+                ? Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(gangDomains));
+    }
+
+    /** Inputs without gangs. */
+    public DoctorInputs(
+            Map<String, JsonNode> crdSchemas,
+            ObjectRef schedulerConfigMap,
+            String schedulerConfigKey,
+            Map<String, String> schedulerData,
+            String schedulerError,
+            String controllerConfigKey,
+            List<ConfigMapData> controllerConfigs,
+            Predicate<String> readsLabel,
+            Map<String, String> queueStates,
+            Map<String, List<String>> queuesNamedBy,
+            Collection<HyperNodeView> hyperNodes,
+            Collection<NodeView> nodes,
+            Webhooks webhooks,
+            Accelerators accelerators) {
+        this(
+                crdSchemas,
+                schedulerConfigMap,
+                schedulerConfigKey,
+                schedulerData,
+                schedulerError,
+                controllerConfigKey,
+                controllerConfigs,
+                readsLabel,
+                queueStates,
+                queuesNamedBy,
+                hyperNodes,
+                nodes,
+                webhooks,
+                accelerators,
+                Map.of());
     }
 
     /** A ConfigMap that was read: where it is, and its data (never null). */
@@ -82,7 +122,8 @@ public record DoctorInputs(
                 hyperNodes,
                 nodes,
                 webhooks,
-                Accelerators.DEFAULT);
+                Accelerators.DEFAULT,
+                Map.of());
     }
 
     /**

@@ -18,10 +18,59 @@ public final class Explain {
 
     private Explain() {}
 
+    /**
+     * The explanation of a gang; for a running hard-tier gang also the judgement of its domain: a gang short of pods
+     * (a replacement pending, a pod on a node that is gone or not ready) is explained by whether its domain has room
+     * for them ({@link PendingReason#NO_ROOM_IN_DOMAIN}, {@link PendingReason#DOMAIN_LOST}), not by whether the whole
+     * gang would fit somewhere from scratch; a placed gang shows the nodes of its domain that take no new pods.
+     */
     public static Explanation of(GangView gang, Capacity cluster) {
         // room for this gang: nodes that take its pods (not cordoned, ready, every taint tolerated by its pods)
         Capacity capacity = cluster.forPods(
                 gang.pods().stream().map(PodView::effectiveTolerations).toList());
+        Explanation plain = plain(gang, capacity);
+        Optional<GangDomain> domain = GangDomain.of(gang, capacity);
+        if (domain.isEmpty()) {
+            return plain;
+        }
+        GangDomain d = domain.get();
+        if (d.verdict() == GangDomain.Verdict.HOLDS) {
+            // a placed gang: its sentence also names the nodes of its domain that take no new pods (cordoned, down)
+            return plain.withDomain(
+                    d,
+                    d.unusable().isEmpty()
+                            ? plain.sentence()
+                            : plain.sentence() + "; no new pods on " + String.join(", ", d.unusable()) + " in "
+                                    + d.domain());
+        }
+        PendingReason reason = switch (d.verdict()) {
+            case DOMAIN_LOST -> PendingReason.DOMAIN_LOST;
+            case NO_ROOM_IN_DOMAIN -> PendingReason.NO_ROOM_IN_DOMAIN;
+            default -> PendingReason.WAITING_FOR_SCHEDULER;
+        };
+        return new Explanation(
+                plain.namespace(),
+                plain.podGroup(),
+                plain.workload(),
+                plain.phase(),
+                plain.conditions(),
+                plain.mode(),
+                plain.highestTier(),
+                plain.highestTierName(),
+                plain.minMember(),
+                plain.pods(),
+                plain.boundPods(),
+                plain.needs(),
+                true,
+                reason,
+                "runs short of pods: " + d.sentence(),
+                List.of(),
+                null,
+                plain.chosenTier(),
+                d);
+    }
+
+    private static Explanation plain(GangView gang, Capacity capacity) {
         Forest forest = capacity.forest();
         Map<Integer, String> tierNames = forest.tiers();
         int top = tierNames.keySet().stream().max(Integer::compare).orElse(0);
@@ -80,7 +129,8 @@ public final class Explain {
                 sentence,
                 pictures,
                 achieved.orElse(null),
-                gang.chosenTier());
+                gang.chosenTier(),
+                null);
     }
 
     /** What the gang needs: its {@code minResources}, or the sum of its pods' requests where that is empty. */

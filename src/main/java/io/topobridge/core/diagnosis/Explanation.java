@@ -8,7 +8,9 @@ import java.util.TreeMap;
 /**
  * The answer to "why is my gang pending" (and "where did it go"): the PodGroup, its phase and Volcano's conditions,
  * the requested tiers, what it needs, the capacity picture per tier and one sentence saying it; for a placed gang the
- * tiers it achieved; {@code chosenTier}: why {@code highest-tier: auto} chose the tier, or null.
+ * tiers it achieved; {@code chosenTier}: why {@code highest-tier: auto} chose the tier, or null; {@code domain}: for a
+ * running hard-tier gang, the domain it occupies, its nodes that take no new pods (cordoned, down) and whether its
+ * replacement pods can be placed there (null when not judged).
  */
 public record Explanation(
         String namespace,
@@ -28,7 +30,8 @@ public record Explanation(
         String sentence,
         List<TierPicture> tiers,
         Achieved achieved,
-        String chosenTier) {
+        String chosenTier,
+        GangDomain domain) {
 
     /**
      * One tier: how many domains it has, how many could hold the gang now, and the one with the most free capacity
@@ -53,5 +56,29 @@ public record Explanation(
         conditions = List.copyOf(conditions);
         needs = Collections.unmodifiableMap(new TreeMap<>(needs));
         tiers = List.copyOf(tiers);
+    }
+
+    /** The same explanation with the judgement of the gang's domain, and {@code said} as its sentence. */
+    Explanation withDomain(GangDomain judged, String said) {
+        return new Explanation(
+                namespace,
+                podGroup,
+                workload,
+                phase,
+                conditions,
+                mode,
+                highestTier,
+                highestTierName,
+                minMember,
+                pods,
+                boundPods,
+                needs,
+                pending,
+                reason,
+                said,
+                tiers,
+                achieved,
+                chosenTier,
+                judged);
     }
 }

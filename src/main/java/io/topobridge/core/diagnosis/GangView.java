@@ -118,9 +118,18 @@ public record GangView(
         return highestTier != null && !"soft".equals(mode);
     }
 
-    /** Whether every pod of the gang is bound, and there are at least {@code minMember} of them. */
+    /**
+     * Whether every pod of the gang is bound, and there are at least {@code minMember} of them; pods being deleted are
+     * no longer members (a pod Terminating on a node that went down would otherwise keep the gang where it was).
+     */
     public boolean allBound() {
-        return !pods.isEmpty() && pods.size() >= minMember && pods.stream().allMatch(PodView::bound);
+        List<PodView> live = livePods();
+        return !live.isEmpty() && live.size() >= minMember && live.stream().allMatch(PodView::bound);
+    }
+
+    /** The gang's pods that are not being deleted. */
+    public List<PodView> livePods() {
+        return pods.stream().filter(p -> !p.deleting()).toList();
     }
 
     /** Whether the gang waits: not all its pods are bound. */

@@ -12,7 +12,17 @@ public enum PendingReason implements Reason {
     /** Not even the whole cluster has the free resources the gang needs. */
     INSUFFICIENT_CAPACITY,
     /** Capacity suffices: the wait is Volcano's (queue, predicates, its cycle); its conditions say more. */
-    WAITING_FOR_SCHEDULER;
+    WAITING_FOR_SCHEDULER,
+    /**
+     * A running hard-tier gang is short of pods (a replacement pending, a pod on a node gone or down) and the domain it
+     * occupies could hold it on its usable nodes, but not now: Volcano keeps the replacement inside that domain.
+     */
+    NO_ROOM_IN_DOMAIN,
+    /**
+     * A running hard-tier gang is short of pods and the usable nodes of the domain it occupies cannot hold it even when
+     * empty (nodes gone, down, cordoned): only a repair, or the whole gang moving, brings it back.
+     */
+    DOMAIN_LOST;
 
     /** Shown as the metric label and in JSON: {@code NoDomainFits}. */
     @Override

@@ -1,6 +1,7 @@
 package io.topobridge.core.diagnosis;
 
 import io.topobridge.core.node.Toleration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -8,8 +9,10 @@ import java.util.Objects;
 /**
  * A pod as diagnosis needs it: where it is bound ({@code node}, null while pending), its effective requests, its
  * labels (subgroups select on them), its role ({@code volcano.sh/task-spec}) and its gang (the PodGroup named by
- * {@code scheduling.k8s.io/group-name}, null when none), and its tolerations (those in its spec; what the
- * {@code ExtendedResourceToleration} plugin would add is derived from its requests, see {@link #effectiveTolerations}).
+ * {@code scheduling.k8s.io/group-name}, null when none), its tolerations (those in its spec; what the
+ * {@code ExtendedResourceToleration} plugin would add is derived from its requests, see {@link #effectiveTolerations}),
+ * {@code created} (null when unknown) and {@code deleting} (it has a deletion timestamp: it is on its way out, and its
+ * workload may already have made its replacement).
  */
 public record PodView(
         String namespace,
@@ -19,7 +22,9 @@ public record PodView(
         Map<String, String> labels,
         String taskSpec,
         String podGroup,
-        List<Toleration> tolerations) {
+        List<Toleration> tolerations,
+        Instant created,
+        boolean deleting) {
 
     public PodView {
         Objects.requireNonNull(namespace, "namespace");
@@ -29,7 +34,7 @@ public record PodView(
         tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
     }
 
-    /** A pod without tolerations. */
+    /** A live pod without tolerations whose creation time is not known. */
     public PodView(
             String namespace,
             String name,
@@ -39,6 +44,19 @@ public record PodView(
             String taskSpec,
             String podGroup) {
         this(namespace, name, node, requests, labels, taskSpec, podGroup, List.of());
+    }
+
+    /** A live pod whose creation time is not known. */
+    public PodView(
+            String namespace,
+            String name,
+            String node,
+            Amounts requests,
+            Map<String, String> labels,
+            String taskSpec,
+            String podGroup,
+            List<Toleration> tolerations) {
+        this(namespace, name, node, requests, labels, taskSpec, podGroup, tolerations, null, false);
     }
 
     /** Its tolerations and those that a request of an extended resource brings ({@link Toleration#forPod}). */

@@ -192,6 +192,26 @@ class DoctorTest {
             return this;
         }
 
+        Builder gangs(Map<String, GangDomain> gangDomains) {
+            in = new DoctorInputs(
+                    in.crdSchemas(),
+                    in.schedulerConfigMap(),
+                    in.schedulerConfigKey(),
+                    in.schedulerData(),
+                    in.schedulerError(),
+                    in.controllerConfigKey(),
+                    in.controllerConfigs(),
+                    in.readsLabel(),
+                    in.queueStates(),
+                    in.queuesNamedBy(),
+                    in.hyperNodes(),
+                    in.nodes(),
+                    in.webhooks(),
+                    in.accelerators(),
+                    gangDomains);
+            return this;
+        }
+
         Builder webhooks(Map<String, List<String>> found) {
             in = new DoctorInputs(
                     in.crdSchemas(),
@@ -400,6 +420,44 @@ class DoctorTest {
                         DoctorCheck.Status.OK,
                         "1 node(s), every one takes new pods; 1 of 1 accelerator node(s) are tainted, room only for"
                                 + " pods that tolerate it: nvidia.com/gpu=present:NoSchedule on 1 (gpu-1)",
+                        null),
+                Arguments.of(
+                        "a running gang whose domain has a cordoned node is said, not a problem",
+                        with(b -> b.gangs(Map.of(
+                                "ns/web",
+                                new GangDomain(
+                                        GangDomain.Verdict.HOLDS,
+                                        "leaf",
+                                        1,
+                                        "leaf",
+                                        List.of(),
+                                        List.of(),
+                                        List.of("gpu-2 (cordoned)"),
+                                        null,
+                                        "runs within leaf")))),
+                        "node-room",
+                        DoctorCheck.Status.OK,
+                        "2 node(s), every one takes new pods; 1 running gang(s) whose domain lost capacity: ns/web in"
+                                + " leaf (no new pods on gpu-2 (cordoned))",
+                        null),
+                Arguments.of(
+                        "a running gang whose domain is lost",
+                        with(b -> b.gangs(Map.of(
+                                "ns/web",
+                                new GangDomain(
+                                        GangDomain.Verdict.DOMAIN_LOST,
+                                        "leaf",
+                                        1,
+                                        "leaf",
+                                        List.of("web-4"),
+                                        List.of(),
+                                        List.of("gpu-2 (Ready=Unknown)"),
+                                        java.time.Instant.parse("2026-12-03T08:00:30Z"),
+                                        "leaf can no longer hold the gang")))),
+                        "node-room",
+                        DoctorCheck.Status.WARNING,
+                        "1 running gang(s) whose domain lost capacity: ns/web in leaf (DomainLost; 1 pod(s) pending"
+                                + " since 2026-12-03T08:00:30Z; no new pods on gpu-2 (Ready=Unknown))",
                         null),
                 Arguments.of(
                         "a stale caBundle",

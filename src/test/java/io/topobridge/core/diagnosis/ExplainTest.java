@@ -227,4 +227,39 @@ class ExplainTest {
                 .isEqualTo("placed: all 9 pods within tier 1 (nvlink) in nvlink-r05-2 (asked for tier 1 or"
                         + " below, hard)");
     }
+
+    @Test
+    void aPlacedGangNamesTheNodesOfItsDomainThatTakeNoNewPods() {
+        Cluster c = cluster();
+        for (int i = 0; i < 8; i++) {
+            c.pod("tp-" + i, "r05-b" + i, 4, "tp", null, Map.of());
+        }
+        c.state(new io.topobridge.core.node.NodeState(true, "True", List.of()), "r05-b8");
+        Explanation e = Explain.of(c.gang("tp", "hard", 1, List.of()), c.capacity());
+        assertThat(e.pending()).isFalse();
+        assertThat(e.domain().verdict()).isEqualTo(GangDomain.Verdict.HOLDS);
+        assertThat(e.sentence())
+                .isEqualTo("placed: all 8 pods within tier 1 (nvlink) in nvlink-r05-2 (asked for tier 1 or below,"
+                        + " hard); no new pods on r05-b8 (cordoned) in nvlink-r05-2");
+    }
+
+    @Test
+    void aRunningGangWhosePartitionLostANodeIsExplainedByItsDomainNotByTheCluster() {
+        Cluster c = cluster();
+        // nine trays filled partition 2; its last node went down, and the replacement of its pod waits
+        for (int i = 0; i < 8; i++) {
+            c.pod("tp-" + i, "r05-b" + i, 4, "tp", null, Map.of());
+        }
+        c.pod("tp-9", null, 4, "tp", null, Map.of());
+        c.state(new io.topobridge.core.node.NodeState(false, "Unknown", List.of()), "r05-b8");
+        Explanation e = Explain.of(c.gang("tp", "hard", 1, List.of()), c.capacity());
+        assertThat(e.pending()).isTrue();
+        assertThat(e.reason()).isEqualTo(PendingReason.DOMAIN_LOST);
+        assertThat(e.domain().domain()).isEqualTo("nvlink-r05-2");
+        assertThat(e.domain().unusable()).containsExactly("r05-b8 (Ready=Unknown)");
+        // before, the gang was judged as if placed afresh: partition 1 has room for nine trays
+        assertThat(e.sentence())
+                .startsWith("runs short of pods: nvlink-r05-2 (tier 1, nvlink) can no longer hold the gang: its 9 pods"
+                        + " do not fit its usable nodes even when they are empty");
+    }
 }

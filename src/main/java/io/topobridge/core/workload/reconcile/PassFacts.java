@@ -18,6 +18,7 @@ import java.util.Objects;
  * @param queues Volcano's queues; {@link QueueStates#UNKNOWN} when not read
  * @param placements where gangs were placed and the namespaces' live pods
  * @param now the pass's time (waits for room and for a group's members are measured against it)
+ * @param recovery what is known of running gangs that lost pods or room ({@link RecoveryFacts#NONE} in {@code render})
  */
 public record PassFacts(
         TierCatalog tiers,
@@ -25,17 +26,30 @@ public record PassFacts(
         Amounts clusterAllocatable,
         QueueStates queues,
         Placements placements,
-        Instant now) {
+        Instant now,
+        RecoveryFacts recovery) {
 
     public PassFacts {
         Objects.requireNonNull(tiers, "tiers");
         Objects.requireNonNull(queues, "queues");
         Objects.requireNonNull(placements, "placements");
         Objects.requireNonNull(now, "now");
+        Objects.requireNonNull(recovery, "recovery");
+    }
+
+    /** Facts without running gangs to recover. */
+    public PassFacts(
+            TierCatalog tiers,
+            TierCatalog inCluster,
+            Amounts clusterAllocatable,
+            QueueStates queues,
+            Placements placements,
+            Instant now) {
+        this(tiers, inCluster, clusterAllocatable, queues, placements, now, RecoveryFacts.NONE);
     }
 
     /** These facts at another time. */
     public PassFacts at(Instant time) {
-        return new PassFacts(tiers, inCluster, clusterAllocatable, queues, placements, time);
+        return new PassFacts(tiers, inCluster, clusterAllocatable, queues, placements, time, recovery);
     }
 }

@@ -5,8 +5,13 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.diagnosis.Achieved;
+import io.topobridge.core.diagnosis.Capacity;
+import io.topobridge.core.diagnosis.GangDomain;
+import io.topobridge.core.diagnosis.GangView;
+import io.topobridge.core.diagnosis.PodView;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.recovery.GangRecovery;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.NativeGang;
@@ -233,8 +238,28 @@ public final class ScopeReconciler {
         List<Finding> findings = new ArrayList<>(plan.findings());
         findings.addAll(UntiedPods.findings(result, ties));
         findings.addAll(AutoscalerFit.findings(result, lookup));
+        for (DesiredPodGroup desired : result.podGroups()) {
+            findings.addAll(recovery(result, desired, facts.recovery()));
+        }
         findings.sort(Finding.ORDER);
         return new Outcome(result, plan.steps(), findings, roomWaitEnds(result, podGroups, facts.now()), false);
+    }
+
+    /**
+     * A running hard-tier gang short of pods: whether its domain can give them back, said on its workloads and
+     * PodGroup. A gang whose pods all run on nodes that are ready costs one look at its pods (no capacity).
+     */
+    private static List<Finding> recovery(ScopeResult result, DesiredPodGroup desired, RecoveryFacts recovery) {
+        Optional<GangView> gang = recovery.gang(desired.namespace(), desired.name());
+        if (gang.isEmpty() || !GangDomain.shortOfPods(gang.get(), recovery::node)) {
+            return List.of();
+        }
+        Capacity capacity = recovery.capacity()
+                .forPods(gang.get().pods().stream()
+                        .map(PodView::effectiveTolerations)
+                        .toList());
+        return GangRecovery.findings(
+                desired.namespace(), desired.name(), result.subjects(), GangDomain.of(gang.get(), capacity));
     }
 
     /**

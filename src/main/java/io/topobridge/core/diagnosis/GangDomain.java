@@ -1,0 +1,304 @@
+package io.topobridge.core.diagnosis;
+
+import io.topobridge.core.node.NodeState;
+import io.topobridge.core.node.Taint;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The domain a running hard-tier gang occupies and whether it can still hold the gang: where its replacement pods
+ * may go and why they cannot. Volcano (v1.15.1) places a pod of a job that already has pods running only inside the
+ * HyperNode of the job's highest allowed tier above where those pods run ({@code job-allocated-hypernode}); that
+ * HyperNode is the gang's domain here. Only its usable nodes count (a node cordoned, not Ready or with a
+ * {@code NoSchedule}/{@code NoExecute} taint the gang's pods do not tolerate takes none of them; the capacity given
+ * says which, see {@link Capacity#forPods}), and only a gang with some pods bound is judged: a gang with none is
+ * placed afresh wherever it fits.
+ *
+ * @param verdict what the domain can do for the gang
+ * @param domain the HyperNode, or null when the gang's nodes are in no HyperNode any more
+ * @param tier the domain's tier (the gang's highest tier when the domain is unknown)
+ * @param tierName the domain's tier name ({@code ""} when unknown)
+ * @param pending the gang's pods waiting for a node (replacements), by name
+ * @param lost the gang's pods bound to a node that is gone or not Ready, each {@code pod on node (why)}
+ * @param unusable the nodes of the domain that take no pod, each {@code node (why)}
+ * @param since when the oldest wait began: the creation of the oldest pending pod (null when unknown or none waits)
+ * @param sentence one line saying it
+ */
+public record GangDomain(
+        Verdict verdict,
+        String domain,
+        int tier,
+        String tierName,
+        List<String> pending,
+        List<String> lost,
+        List<String> unusable,
+        Instant since,
+        String sentence) {
+
+    /** What the domain can do for the gang. */
+    public enum Verdict {
+        /** Every pod runs on a usable node of the domain: nothing to replace. */
+        HOLDS,
+        /** Pods are to be replaced and the domain's usable nodes have room for them now: Volcano's turn. */
+        ROOM,
+        /**
+         * Pods are to be replaced, and the domain could hold the whole gang on its usable nodes, but not now: other
+         * pods take the room.
+         */
+        NO_ROOM_IN_DOMAIN,
+        /** The domain's usable nodes cannot hold the gang even when empty (nodes gone, down or cordoned). */
+        DOMAIN_LOST
+    }
+
+    public GangDomain {
+        pending = List.copyOf(pending);
+        lost = List.copyOf(lost);
+        unusable = List.copyOf(unusable);
+    }
+
+    /** Whether the gang cannot get back to full strength in its domain as it is. */
+    public boolean stuck() {
+        return verdict == Verdict.NO_ROOM_IN_DOMAIN || verdict == Verdict.DOMAIN_LOST;
+    }
+
+    /**
+     * Whether a hard-tier gang with some pods bound is short of pods: one waits for a node, or is bound to a node that
+     * is gone or not ready. Cheap (no capacity needed): the gangs that run whole are passed over with it.
+     *
+     * @param nodes the state of a node by name, empty when the node does not exist
+     */
+    public static boolean shortOfPods(GangView gang, Function<String, Optional<NodeState>> nodes) {
+        if (!gang.hard()) {
+            return false;
+        }
+        boolean anyBound = false;
+        boolean shortOf = false;
+        for (PodView pod : gang.livePods()) {
+            if (!pod.bound()) {
+                shortOf = true;
+            } else {
+                anyBound = true;
+                Optional<NodeState> state = nodes.apply(pod.node());
+                if (state.isEmpty() || !state.get().isReady()) {
+                    shortOf = true;
+                }
+            }
+        }
+        return anyBound && shortOf;
+    }
+
+    /**
+     * The judgement of a gang with some pods bound and a hard tier; empty for a gang that does not run yet, one that
+     * is soft or names no tier (Volcano places its pods anywhere), or whose pods' nodes are all unknown.
+     */
+    public static Optional<GangDomain> of(GangView gang, Capacity capacity) {
+        if (!gang.hard()) {
+            return Optional.empty();
+        }
+        int allowed = gang.highestTier();
+        List<PodView> live = gang.livePods();
+        List<PodView> bound = live.stream().filter(PodView::bound).toList();
+        if (bound.isEmpty()) {
+            return Optional.empty();
+        }
+        Forest forest = capacity.forest();
+        Map<String, NodeView> existing = new HashMap<>();
+        capacity.nodes().forEach(n -> existing.put(n.name(), n));
+        List<PodView> pending = live.stream().filter(p -> !p.bound()).toList();
+        List<PodView> lostPods = new ArrayList<>();
+        List<String> lost = new ArrayList<>();
+        Instant since = null;
+        for (PodView pod : bound) {
+            NodeView node = existing.get(pod.node());
+            if (node == null) {
+                lostPods.add(pod);
+                lost.add(pod.name() + " on " + pod.node() + " (node gone)");
+            } else if (!node.state().isReady()) {
+                lostPods.add(pod);
+                lost.add(pod.name() + " on " + pod.node() + " (" + closed(node.state()) + ")");
+            }
+        }
+        for (PodView pod : pending) {
+            since = earliest(since, pod.created());
+        }
+        // where Volcano keeps the job: the highest allowed HyperNode above the nodes its pods are bound to
+        List<String> placedNodes = bound.stream()
+                .map(PodView::node)
+                .filter(forest::placed)
+                .distinct()
+                .toList();
+        Optional<HyperNodeView> lowest = forest.lowestCommon(placedNodes);
+        List<String> pendingNames = pending.stream().map(PodView::name).sorted().toList();
+        if (lowest.isEmpty()) {
+            if (pending.isEmpty() && lostPods.isEmpty()) {
+                return Optional.empty();
+            }
+            String why = placedNodes.isEmpty()
+                    ? "the nodes its pods run on are in no HyperNode any more"
+                    : "no single HyperNode holds the nodes its pods run on";
+            return Optional.of(new GangDomain(
+                    Verdict.DOMAIN_LOST,
+                    null,
+                    allowed,
+                    forest.tiers().getOrDefault(allowed, ""),
+                    pendingNames,
+                    lost,
+                    List.of(),
+                    since,
+                    "its tier-" + allowed + " domain is lost: " + why + waits(pendingNames, lost, since)));
+        }
+        HyperNodeView domain = lowest.get();
+        for (HyperNodeView up : forest.ancestors(placedNodes.get(0))) {
+            if (up.tier() > allowed) {
+                break;
+            }
+            if (up.tier() > domain.tier()) {
+                domain = up;
+            }
+        }
+        List<String> unusable = new ArrayList<>();
+        List<Amounts> usableFree = new ArrayList<>();
+        List<Amounts> usableAllocatable = new ArrayList<>();
+        for (String node : forest.nodesUnder(domain.name())) {
+            NodeView view = existing.get(node);
+            if (view == null) {
+                continue;
+            }
+            String why = unusable(capacity, view);
+            if (why != null) {
+                unusable.add(node + " (" + why + ")");
+            } else {
+                usableFree.add(capacity.free(node));
+                usableAllocatable.add(view.allocatable());
+            }
+        }
+        String where = domain.name() + " (tier " + domain.tier()
+                + (domain.tierName().isEmpty() ? "" : ", " + domain.tierName()) + ")";
+        if (pending.isEmpty() && lostPods.isEmpty()) {
+            return Optional.of(new GangDomain(
+                    Verdict.HOLDS,
+                    domain.name(),
+                    domain.tier(),
+                    domain.tierName(),
+                    List.of(),
+                    List.of(),
+                    unusable,
+                    null,
+                    "runs within " + where
+                            + (unusable.isEmpty() ? "" : "; takes no new pods there: " + String.join(", ", unusable))));
+        }
+        // what has to find room: the pending pods, and a replacement for each pod on a node that is gone or down
+        List<Amounts> toPlace = new ArrayList<>();
+        pending.forEach(p -> toPlace.add(p.requests()));
+        lostPods.forEach(p -> toPlace.add(p.requests()));
+        // what the domain would have to hold when empty: every member, on the usable nodes alone
+        List<Amounts> whole = new ArrayList<>(toPlace);
+        bound.stream().filter(p -> !lostPods.contains(p)).forEach(p -> whole.add(p.requests()));
+        Amounts need = sum(toPlace);
+        String resource = Explain.spoken(need, sum(usableFree), capacity.accelerators());
+        String needs = resource == null
+                ? ""
+                : "; " + (pending.size() + lostPods.size() == 1 ? "it needs " : "they need ")
+                        + Amounts.show(resource, need.get(resource)) + " " + resource + ", the usable nodes have "
+                        + Amounts.show(resource, sum(usableFree).get(resource)) + " free of "
+                        + Amounts.show(resource, sum(usableAllocatable).get(resource));
+        String unusableText = unusable.isEmpty() ? "" : "; no new pods on " + String.join(", ", unusable);
+        Verdict verdict;
+        String sentence;
+        if (!Explain.packs(whole, usableAllocatable, capacity.accelerators())) {
+            verdict = Verdict.DOMAIN_LOST;
+            sentence = where + " can no longer hold the gang: its " + whole.size()
+                    + " pods do not fit its usable nodes even when they are empty" + needs + unusableText
+                    + waits(pendingNames, lost, since);
+        } else if (!Explain.packs(toPlace, usableFree, capacity.accelerators())) {
+            verdict = Verdict.NO_ROOM_IN_DOMAIN;
+            sentence = "no room in " + where + " for " + (toPlace.size() == 1 ? "the pod" : toPlace.size() + " pods")
+                    + " the gang is short of" + needs + unusableText + waits(pendingNames, lost, since);
+        } else {
+            verdict = Verdict.ROOM;
+            sentence = where + " has room for " + (toPlace.size() == 1 ? "the pod" : toPlace.size() + " pods")
+                    + " the gang is short of" + needs + unusableText + waits(pendingNames, lost, since)
+                    + "; waiting for Volcano";
+        }
+        return Optional.of(new GangDomain(
+                verdict,
+                domain.name(),
+                domain.tier(),
+                domain.tierName(),
+                pendingNames,
+                lost,
+                unusable,
+                since,
+                sentence));
+    }
+
+    /** Why the gang's pods cannot go to a node ({@code cordoned}, {@code not ready…}, {@code tainted k=v:E}), or null. */
+    private static String unusable(Capacity capacity, NodeView node) {
+        Withheld withheld = capacity.withheld(node.name());
+        if (withheld.isEmpty()) {
+            return null;
+        }
+        NodeState state = node.state();
+        if (state.closed()) {
+            return closed(state);
+        }
+        Taint taint = withheld.example();
+        return "tainted" + (taint == null ? "" : " " + taint);
+    }
+
+    /** {@code cordoned}, {@code Ready=Unknown}, {@code cordoned, Ready=False}. */
+    private static String closed(NodeState state) {
+        String ready = state.isReady() ? "" : "Ready=" + state.ready();
+        return state.cordoned() ? (ready.isEmpty() ? "cordoned" : "cordoned, " + ready) : ready;
+    }
+
+    private static Amounts sum(List<Amounts> amounts) {
+        Amounts out = Amounts.NONE;
+        for (Amounts a : amounts) {
+            out = out.plus(a);
+        }
+        return out;
+    }
+
+    private static Instant earliest(Instant a, Instant b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null || a.isBefore(b) ? a : b;
+    }
+
+    /** {@code ; pending: a, b; lost: c on n (why); waiting since T}. */
+    private static String waits(List<String> pending, List<String> lost, Instant since) {
+        StringBuilder out = new StringBuilder();
+        if (!pending.isEmpty()) {
+            out.append("; pending: ").append(String.join(", ", named(pending)));
+        }
+        if (!lost.isEmpty()) {
+            out.append("; lost: ").append(String.join(", ", named(lost)));
+        }
+        if (since != null) {
+            out.append("; waiting since ").append(since);
+        }
+        return out.toString();
+    }
+
+    /** At most five names, then a count. */
+    private static List<String> named(List<String> names) {
+        if (names.size() <= 5) {
+            return names;
+        }
+        List<String> out = new ArrayList<>(names.subList(0, 5));
+        out.add((names.size() - 5) + " more");
+        return out;
+    }
+
+    /** Orders judgements worst first (lost, no room, room, holds). */
+    public static final Comparator<GangDomain> WORST_FIRST =
+            Comparator.comparing((GangDomain d) -> -d.verdict().ordinal());
+}

@@ -1,0 +1,508 @@
+package io.topobridge.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Failures of a running hard-tier gang on the real cluster (a Deployment of four 4-GPU pods, {@code highest-tier:
+ * nvlink}, filling one NVLink partition of a pool of its own: two partitions of four 4-GPU nodes): a pod killed, its
+ * node NotReady (the pod evicted), its node cordoned (the pod deleted, as a drain does), its node deleted. Per scenario
+ * it prints the time until the gang runs again, whether it kept its tier and the bridge's writes in the audit log, and
+ * asserts what the bridge says: nothing for a pod its domain takes back, {@code DomainLost} on the Deployment and its
+ * PodGroup (and in explain, with the node that takes no pods) when the domain can no longer hold the gang.
+ */
+@ExtendWith(RealClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RecoveryE2E {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static final String NS = "recovery-e2e";
+    static final String POOL_LABEL = "e2e.topobridge.io/pool";
+    static final String POOL = "recovery";
+    /** How long a gang may take to run again before it counts as stuck. */
+    static final Duration WINDOW = Duration.ofSeconds(Long.getLong("topobridge.e2e.recovery.window", 60));
+
+    private static final Duration PLACED = Duration.ofSeconds(120);
+    private static final String CLIQUE = "9e1f0c2a-5b7d-4c3e-8f21-recovery0001";
+    private static final List<String> PARTITION_A = List.of("rec-a1", "rec-a2", "rec-a3", "rec-a4");
+    private static final List<String> PARTITION_B = List.of("rec-b1", "rec-b2", "rec-b3", "rec-b4");
+
+    /** The failures. */
+    enum Failure {
+        POD_KILLED,
+        NODE_NOT_READY,
+        NODE_CORDONED,
+        NODE_DELETED
+    }
+
+    /** What one scenario measured. */
+    record Figures(
+            Failure failure,
+            Duration toRunning,
+            Boolean tierKept,
+            String domainBefore,
+            String domainAfter,
+            Map<String, Integer> bridgeWrites) {
+
+        String line() {
+            return "RECOVERY kind=Deployment failure=" + failure + " running-again="
+                    + (toRunning == null ? "no (stuck > " + WINDOW.toSeconds() + " s)" : toRunning.toMillis() + " ms")
+                    + " tier-kept=" + (tierKept == null ? "-" : tierKept ? "yes" : "no") + " domain=" + domainBefore
+                    + "->" + domainAfter + " bridge-writes=" + bridgeWrites;
+        }
+    }
+
+    private final RealCluster cluster;
+    private KubernetesClient client;
+    private final List<String> lines = new ArrayList<>();
+
+    RecoveryE2E(RealCluster cluster) {
+        this.cluster = cluster;
+    }
+
+    @BeforeAll
+    void pool() {
+        client = cluster.client();
+        Examples.ensureNodes(client);
+        cluster.bridge();
+        restoreNodes();
+        cluster.createOptedInNamespace(NS);
+        cluster.waitFor(
+                "the default ServiceAccount in " + NS,
+                Duration.ofSeconds(60),
+                () -> client.serviceAccounts()
+                                .inNamespace(NS)
+                                .withName("default")
+                                .get()
+                        != null);
+    }
+
+    @AfterAll
+    void cleanUp() {
+        lines.forEach(System.out::println);
+        client.namespaces().withName(NS).delete();
+        for (String node : allNodes()) {
+            if (cluster.kubelet().isDown(node)) {
+                cluster.kubelet().nodeUp(node);
+            }
+            forceDeleteTerminating(node);
+        }
+        cluster.waitFor(
+                "namespace " + NS + " gone",
+                Duration.ofSeconds(180),
+                () -> client.namespaces().withName(NS).get() == null);
+        for (String node : allNodes()) {
+            cluster.kubelet().deleteNode(node);
+        }
+    }
+
+    // ---------------------------------------------------------------- the pool
+
+    private static List<String> allNodes() {
+        List<String> out = new ArrayList<>(PARTITION_A);
+        out.addAll(PARTITION_B);
+        return out;
+    }
+
+    private static Node node(String name) {
+        String partition = name.startsWith("rec-a") ? ".1" : ".2";
+        return Nodes.node(name)
+                .label(POOL_LABEL, POOL)
+                .label("nvidia.com/gpu.present", "true")
+                .label("nvidia.com/gpu.clique", CLIQUE + partition)
+                .label("fabric.topograph.run/tier-0", "S-recovery-leaf")
+                .label("fabric.topograph.run/tier-1", "S-recovery-spine")
+                .cpu("64")
+                .memory("512Gi")
+                .gpus(4)
+                .build();
+    }
+
+    /** Every node of the pool exists, is Ready, schedulable and untainted, and sits in its NVLink partition. */
+    private void restoreNodes() {
+        for (String name : allNodes()) {
+            Node current = client.nodes().withName(name).get();
+            if (current == null) {
+                Nodes.create(client, node(name));
+                continue;
+            }
+            if (cluster.kubelet().isDown(name)) {
+                cluster.kubelet().nodeUp(name);
+            }
+            forceDeleteTerminating(name);
+            if (Boolean.TRUE.equals(current.getSpec().getUnschedulable())) {
+                Nodes.cordon(client, name, false);
+            }
+        }
+        cluster.waitFor("the pool's nodes in their NVLink partitions", PLACED, () -> {
+            Placement placement = Placement.of(client);
+            return allNodes().stream()
+                    .allMatch(n -> !placement.ancestors(n).isEmpty()
+                            && placement.ancestors(n).get(0).tier() == 1
+                            && placement
+                                    .lowestCommon(PARTITION_A)
+                                    .map(d -> d.tier() == 1)
+                                    .orElse(false)
+                            && placement
+                                    .lowestCommon(PARTITION_B)
+                                    .map(d -> d.tier() == 1)
+                                    .orElse(false));
+        });
+    }
+
+    /** Pods a deleted workload left Terminating on a node that was down (no kubelet confirmed their end). */
+    private void forceDeleteTerminating(String node) {
+        for (Pod pod : client.pods()
+                .inAnyNamespace()
+                .withField("spec.nodeName", node)
+                .list()
+                .getItems()) {
+            if (pod.getMetadata().getDeletionTimestamp() != null) {
+                try {
+                    client.resource(pod).withGracePeriod(0).delete();
+                } catch (KubernetesClientException e) {
+                    // gone meanwhile
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- workloads
+
+    private static String pod(String app) {
+        return """
+                metadata: {labels: {app: %1$s}}
+                spec:
+                  schedulerName: volcano
+                  nodeSelector: {%2$s: %3$s}
+                  containers:
+                  - name: engine
+                    image: registry.k8s.io/pause:3.10
+                    resources:
+                      requests: {nvidia.com/gpu: "4", cpu: "1"}
+                      limits: {nvidia.com/gpu: "4"}
+                """.formatted(app, POOL_LABEL, POOL);
+    }
+
+    private static String metadata(String name, String kind, String apiVersion, String annotations) {
+        return """
+                apiVersion: %s
+                kind: %s
+                metadata:
+                  name: %s
+                  namespace: %s
+                  annotations: {topobridge.io/highest-tier: nvlink%s}
+                """.formatted(apiVersion, kind, name, NS, annotations);
+    }
+
+    private static String manifest(String name) {
+        return metadata(name, "Deployment", "apps/v1", "")
+                + """
+                spec:
+                  replicas: 4
+                  selector: {matchLabels: {app: %s}}
+                  template:
+                """.formatted(name)
+                + pod(name).indent(4);
+    }
+
+    private HasMetadata create(String name) {
+        HasMetadata object = client.getKubernetesSerialization().unmarshal(manifest(name), HasMetadata.class);
+        return client.resource(object).create();
+    }
+
+    /** The gang's pods that are not being deleted. */
+    private List<Pod> live(String app) {
+        return client.pods().inNamespace(NS).withLabel("app", app).list().getItems().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .toList();
+    }
+
+    private boolean running(String app, Set<String> gone) {
+        List<Pod> pods = live(app);
+        return pods.size() == 4
+                && pods.stream()
+                        .allMatch(p -> "Running".equals(p.getStatus().getPhase())
+                                && p.getSpec().getNodeName() != null
+                                && !gone.contains(p.getMetadata().getUid()));
+    }
+
+    private Optional<Placement.Domain> domain(String app) {
+        return Placement.of(client)
+                .lowestCommon(
+                        live(app).stream().map(p -> p.getSpec().getNodeName()).toList());
+    }
+
+    // ---------------------------------------------------------------- failures
+
+    /** Makes the failure happen to the gang's last pod; returns the uids of the pods it took away. */
+    private Set<String> fail(Failure failure, Pod victim) {
+        String node = victim.getSpec().getNodeName();
+        Set<String> gone = new HashSet<>();
+        switch (failure) {
+            case POD_KILLED -> {
+                client.resource(victim).delete();
+                gone.add(victim.getMetadata().getUid());
+            }
+            case NODE_NOT_READY -> {
+                cluster.kubelet().nodeDown(node);
+                cluster.kubelet()
+                        .evictPods(node)
+                        .forEach(p -> gone.add(p.getMetadata().getUid()));
+            }
+            case NODE_CORDONED -> {
+                // kubectl drain of one node: cordoned, its pod evicted
+                Nodes.cordon(client, node, true);
+                client.pods()
+                        .inNamespace(NS)
+                        .withName(victim.getMetadata().getName())
+                        .evict();
+                gone.add(victim.getMetadata().getUid());
+            }
+            case NODE_DELETED ->
+                cluster.kubelet()
+                        .deleteNode(node)
+                        .forEach(p -> gone.add(p.getMetadata().getUid()));
+        }
+        return gone;
+    }
+
+    /** The Events of a reason on an object of the namespace. */
+    private List<Event> events(String reason, String kind, String name) {
+        return client.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> reason.equals(e.getReason())
+                        && kind.equals(e.getInvolvedObject().getKind())
+                        && name.equals(e.getInvolvedObject().getName()))
+                .toList();
+    }
+
+    private JsonNode explain(String name) {
+        var response = cluster.bridge().get("/api/gangs/" + NS + "/" + name);
+        assertThat(response.statusCode())
+                .as("explain " + name + ": " + response.body())
+                .isEqualTo(200);
+        try {
+            return JSON.readTree(response.body()).path("gangs").get(0);
+        } catch (java.io.IOException e) {
+            throw new AssertionError("explain " + name + ": " + response.body(), e);
+        }
+    }
+
+    private JsonNode json(String path) {
+        var response = cluster.bridge().get(path);
+        assertThat(response.statusCode())
+                .as("GET " + path + ": " + response.body())
+                .isEqualTo(200);
+        try {
+            return JSON.readTree(response.body());
+        } catch (java.io.IOException e) {
+            throw new AssertionError("GET " + path + ": " + response.body(), e);
+        }
+    }
+
+    /** The status and message of the doctor's node-room check. */
+    private String nodeRoom() {
+        for (JsonNode check : json("/api/doctor").path("checks")) {
+            if ("node-room".equals(check.path("name").asText())) {
+                return check.path("status").asText() + ": "
+                        + check.path("message").asText();
+            }
+        }
+        throw new AssertionError("no node-room check in /api/doctor");
+    }
+
+    private String achievedTier(String podGroup) {
+        var pg = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(NS)
+                .withName(podGroup)
+                .get();
+        return pg == null || pg.getMetadata().getAnnotations() == null
+                ? null
+                : pg.getMetadata().getAnnotations().get("topobridge.io/achieved-tier");
+    }
+
+    /** Writes of the bridge to PodGroups since the mark (the achieved tier rewritten, say). */
+    private long podGroupWrites(long mark) {
+        return cluster.audit().writesSince(mark, RealCluster.BRIDGE).stream()
+                .filter(w -> "podgroups".equals(w.resource()))
+                .count();
+    }
+
+    private void scenario(Failure failure) {
+        String name = "deploy-" + failure.name().toLowerCase().replace('_', '-');
+        restoreNodes();
+        create(name);
+        cluster.waitFor(name + " running", PLACED, () -> running(name, Set.of()));
+        String before = domain(name).map(Placement.Domain::name).orElse("none");
+        List<Pod> pods = new ArrayList<>(live(name));
+        pods.sort(java.util.Comparator.comparing(p -> p.getMetadata().getName()));
+        String podGroup = pods.get(0).getMetadata().getAnnotations().get("scheduling.k8s.io/group-name");
+        Pod victim = pods.get(pods.size() - 1);
+        String victimNode = victim.getSpec().getNodeName();
+        cluster.waitFor("the achieved tier of " + podGroup, PLACED, () -> "1".equals(achievedTier(podGroup)));
+        long mark = cluster.audit().mark();
+        long started = System.nanoTime();
+        Set<String> gone = fail(failure, victim);
+        Duration toRunning = null;
+        Duration toFinding = null;
+        long deadline = started + WINDOW.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (toFinding == null && !events("DomainLost", "Deployment", name).isEmpty()) {
+                toFinding = Duration.ofNanos(System.nanoTime() - started);
+            }
+            if (running(name, gone)) {
+                toRunning = Duration.ofNanos(System.nanoTime() - started);
+                break;
+            }
+            RealCluster.sleep(Duration.ofMillis(200));
+        }
+        cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(3), Duration.ofSeconds(60));
+        Optional<Placement.Domain> after = toRunning == null ? Optional.empty() : domain(name);
+        Map<String, Integer> writes = new TreeMap<>();
+        for (AuditLog.Write w : cluster.audit().writesSince(mark, RealCluster.BRIDGE)) {
+            writes.merge(w.verb() + " " + w.resource(), 1, Integer::sum);
+        }
+        Figures f = new Figures(
+                failure,
+                toRunning,
+                toRunning == null ? null : after.map(d -> d.tier() <= 1).orElse(false),
+                before,
+                after.map(Placement.Domain::name).orElse("-"),
+                writes);
+        String line = f.line() + " domain-lost-event=" + (toFinding == null ? "none" : toFinding.toMillis() + " ms");
+        System.out.println(line);
+        lines.add(line);
+        JsonNode explained = explain(name);
+        System.out.println("explain " + name + ": " + explained.path("sentence").asText());
+        try {
+            if (failure == Failure.POD_KILLED) {
+                // the node takes the pod back: the gang runs whole in its partition again, and nothing is said
+                assertThat(f.toRunning()).as(line).isNotNull();
+                assertThat(f.tierKept()).as(line).isTrue();
+                assertThat(events("DomainLost", "Deployment", name)).as(line).isEmpty();
+                assertThat(explained.path("pending").asBoolean())
+                        .as(explained.toString())
+                        .isFalse();
+            } else {
+                // three 4-GPU nodes cannot hold four 4-GPU pods: the partition is lost to the gang, and the bridge
+                // says so on the Deployment, on the PodGroup, in explain and in the doctor
+                assertThat(toFinding)
+                        .as("a DomainLost Event on Deployment " + name + " within " + WINDOW.toSeconds() + " s; "
+                                + line)
+                        .isNotNull();
+                String message = events("DomainLost", "Deployment", name).get(0).getMessage();
+                assertThat(message)
+                        .contains("gang " + podGroup)
+                        .contains(before)
+                        .contains("waiting since");
+                assertThat(events("DomainLost", "PodGroup", podGroup))
+                        .as("DomainLost on the PodGroup")
+                        .isNotEmpty();
+                assertThat(explained.path("reason").asText())
+                        .as(explained.toString())
+                        .isEqualTo("DomainLost");
+                assertThat(explained.path("domain").path("domain").asText()).isEqualTo(before);
+                assertThat(explained.path("domain").path("since").isNull())
+                        .as(explained.toString())
+                        .isFalse();
+                if (failure != Failure.NODE_DELETED) {
+                    assertThat(explained.path("domain").path("unusable").toString())
+                            .as("the node that takes no pods, in explain")
+                            .contains(victimNode);
+                }
+                String doctor = nodeRoom();
+                System.out.println("doctor node-room while " + failure + ": " + doctor);
+                assertThat(doctor)
+                        .startsWith("warning")
+                        .contains(NS + "/" + podGroup + " in " + before + " (DomainLost");
+                // the repair: the node back (Ready, uncordoned, or created again): the replacement runs in the same
+                // partition, and the bridge no longer speaks of the gang's domain
+                long repaired = System.nanoTime();
+                restoreNodes();
+                cluster.waitFor(name + " running again after the repair", PLACED, () -> running(name, gone));
+                Duration afterRepair = Duration.ofNanos(System.nanoTime() - repaired);
+                String domainAfter = domain(name).map(Placement.Domain::name).orElse("-");
+                String repair = "RECOVERY failure=" + failure + " repaired: running again " + afterRepair.toMillis()
+                        + " ms after the repair began, domain=" + domainAfter;
+                System.out.println(repair);
+                lines.add(repair);
+                assertThat(domainAfter).as(repair).isEqualTo(before);
+                cluster.waitFor(
+                        "explain of " + name + " placed again",
+                        Duration.ofSeconds(30),
+                        () -> !explain(name).path("pending").asBoolean());
+                cluster.waitFor(
+                        "the doctor no longer listing " + podGroup,
+                        Duration.ofSeconds(45),
+                        () -> !nodeRoom().contains(podGroup));
+            }
+            // the achieved tier stayed true through the failure (and the repair): the gang never left its partition,
+            // and the PodGroup was not rewritten
+            assertThat(achievedTier(podGroup)).isEqualTo("1");
+            assertThat(podGroupWrites(mark))
+                    .as("PodGroup writes of the bridge since the failure")
+                    .isZero();
+        } finally {
+            deleteWorkload(name);
+        }
+    }
+
+    private void deleteWorkload(String name) {
+        HasMetadata object = client.getKubernetesSerialization().unmarshal(manifest(name), HasMetadata.class);
+        client.resource(object).delete();
+        for (String node : allNodes()) {
+            forceDeleteTerminating(node);
+        }
+        cluster.waitFor(
+                name + "'s pods gone",
+                Duration.ofSeconds(120),
+                () -> client.pods()
+                        .inNamespace(NS)
+                        .withLabel("app", name)
+                        .list()
+                        .getItems()
+                        .isEmpty());
+    }
+
+    @Test
+    void podKilled() {
+        scenario(Failure.POD_KILLED);
+    }
+
+    @Test
+    void nodeNotReady() {
+        scenario(Failure.NODE_NOT_READY);
+    }
+
+    @Test
+    void nodeCordoned() {
+        scenario(Failure.NODE_CORDONED);
+    }
+
+    @Test
+    void nodeDeleted() {
+        scenario(Failure.NODE_DELETED);
+    }
+}
