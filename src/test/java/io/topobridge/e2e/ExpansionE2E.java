@@ -298,6 +298,17 @@ class ExpansionE2E {
                             != null);
         }
         for (Case c : batch) {
+            // what the manifests take for granted in a namespace: the ServiceAccounts their pods run as
+            for (String account : serviceAccounts(c)) {
+                client.serviceAccounts()
+                        .inNamespace(c.namespace())
+                        .resource(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
+                                .withNewMetadata()
+                                .withName(account)
+                                .endMetadata()
+                                .build())
+                        .create();
+            }
             List<String> why = new ArrayList<>();
             for (HasMetadata object : c.inputs()) {
                 try {
@@ -347,6 +358,19 @@ class ExpansionE2E {
                                 .isEmpty());
             } catch (IllegalStateException e) {
                 System.out.println("expansion: " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /** The ServiceAccounts the pod templates of a case run as, but {@code default} (the cluster makes it). */
+    private static Set<String> serviceAccounts(Case c) {
+        Set<String> out = new java.util.TreeSet<>();
+        for (HasMetadata input : c.inputs()) {
+            for (JsonNode found : Examples.json(input).findValues("serviceAccountName")) {
+                if (found.isTextual() && !found.asText().isEmpty() && !"default".equals(found.asText())) {
+                    out.add(found.asText());
+                }
             }
         }
         return out;
