@@ -100,7 +100,14 @@ class ExpansionE2E {
     }
 
     /** What happened to one case on the cluster. */
-    private record Outcome(Case c, List<String> refused, List<String> differences, int actual, long seconds) {}
+    private record Outcome(
+            Case c,
+            List<String> refused,
+            List<String> differences,
+            int actual,
+            int tokens,
+            int ignored,
+            long seconds) {}
 
     @Test
     void theExpansionOfEveryManifestEqualsWhatTheRealControllersMake() throws Exception {
@@ -325,9 +332,9 @@ class ExpansionE2E {
         List<Outcome> out = new ArrayList<>();
         for (Case c : batch) {
             List<HasMetadata> actual = actual(c);
+            ExpansionMatcher matcher = new ExpansionMatcher(c.expansion().generated(), NOT_FROM_WORKLOAD_CONTROLLERS);
             List<String> differences =
-                    new ArrayList<>(new ExpansionMatcher(c.expansion().generated(), NOT_FROM_WORKLOAD_CONTROLLERS)
-                            .differences(c.expansion().created(), actual));
+                    new ArrayList<>(matcher.differences(c.expansion().created(), actual));
             for (String why : refused.get(c)) {
                 String refusedName = why.substring(0, why.indexOf(':'));
                 boolean noted = c.expansion().notes().stream()
@@ -338,7 +345,13 @@ class ExpansionE2E {
                 }
             }
             out.add(new Outcome(
-                    c, refused.get(c), differences, actual.size(), (System.nanoTime() - started) / 1_000_000_000));
+                    c,
+                    refused.get(c),
+                    differences,
+                    actual.size(),
+                    matcher.bindings().size(),
+                    matcher.ignored(),
+                    (System.nanoTime() - started) / 1_000_000_000));
         }
         for (Case c : batch) {
             binding.remove(c.namespace());
@@ -547,7 +560,13 @@ class ExpansionE2E {
                     .append(o.c().expansion().created().size())
                     .append(" objects expanded, ")
                     .append(o.actual())
-                    .append(" made by the controllers");
+                    .append(" made by the controllers (")
+                    .append(o.tokens())
+                    .append(" generated tokens matched by shape");
+            if (o.ignored() > 0) {
+                out.append(", ").append(o.ignored()).append(" Volcano PodGroup annotations left out");
+            }
+            out.append(')');
             if (!o.refused().isEmpty()) {
                 out.append("; refused by the API server: ").append(o.refused().size());
             }

@@ -28,6 +28,7 @@ public final class ExpansionMatcher {
     private final Map<String, List<Generated.Part>> generated = new HashMap<>();
     private final Set<String> ignoredAnnotations;
     private final Map<String, String> bindings = new HashMap<>();
+    private int ignored;
 
     public ExpansionMatcher(List<Generated> generated, Set<String> ignoredAnnotations) {
         for (Generated g : generated) {
@@ -62,6 +63,10 @@ public final class ExpansionMatcher {
             if (match != null) {
                 bindings.putAll(tentative);
                 left.remove(match);
+                ignored += (int) annotations(match).keySet().stream()
+                        .filter(k -> ignoredAnnotations.contains(k)
+                                && !annotations(want).containsKey(k))
+                        .count();
                 continue;
             }
             out.add(missing(want, left));
@@ -71,6 +76,11 @@ public final class ExpansionMatcher {
                     + " the expansion did not (labels " + new java.util.TreeMap<>(labels(extra)) + ")");
         }
         return out;
+    }
+
+    /** How many annotations of matched objects were left out as not the workload controllers'. */
+    public int ignored() {
+        return ignored;
     }
 
     /** The bindings of generated tokens to what the controllers wrote, after {@link #differences}. */

@@ -9,12 +9,14 @@ import io.topobridge.core.finding.UserText;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * One run of the expansion: what the controllers see ({@link Index}), what they made, the cap, the notes, and the
@@ -43,6 +45,7 @@ final class Context {
     private final Map<Finding.Id, Finding> notes = new LinkedHashMap<>();
     private final Map<String, List<Generated.Part>> generated = new HashMap<>();
     private final List<Root> roots = new ArrayList<>();
+    private final Map<HasMetadata, Map<String, Object>> memo = new IdentityHashMap<>();
     private long total;
     private Root current;
 
@@ -198,6 +201,21 @@ final class Context {
             }
         }
         return any;
+    }
+
+    /**
+     * A value read from an object, computed once per object (objects do not change once made): the spec trees and
+     * shapes every controller and weight reads again.
+     */
+    @SuppressWarnings("unchecked")
+    <T> T memo(HasMetadata object, String key, Supplier<T> compute) {
+        Map<String, Object> values = memo.computeIfAbsent(object, o -> new HashMap<>());
+        Object value = values.get(key);
+        if (value == null) {
+            value = compute.get();
+            values.put(key, value);
+        }
+        return (T) value;
     }
 
     // ---------------------------------------------------------------- generated values

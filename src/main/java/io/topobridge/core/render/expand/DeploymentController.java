@@ -39,7 +39,7 @@ final class DeploymentController implements Controller {
 
     @Override
     public void reconcile(HasMetadata deployment, Context ctx, Sink sink) {
-        JsonNode spec = Build.spec(deployment);
+        JsonNode spec = ctx.memo(deployment, "spec", () -> Build.spec(deployment));
         if (spec.path("paused").asBoolean(false)) {
             ctx.note(
                     Severity.INFO,
@@ -64,7 +64,7 @@ final class DeploymentController implements Controller {
 
     @Override
     public long weight(HasMetadata deployment, Context ctx) {
-        JsonNode spec = Build.spec(deployment);
+        JsonNode spec = ctx.memo(deployment, "spec", () -> Build.spec(deployment));
         return spec.path("paused").asBoolean(false)
                 ? 0
                 : Build.add(1, Workload.integer(spec.get("replicas"), "spec.replicas", 1));

@@ -25,7 +25,8 @@ final class DisaggregatedSetController implements Controller {
             Index.kindOf(WorkloadKind.LEADER_WORKER_SET.apiVersion(), WorkloadKind.LEADER_WORKER_SET.kind());
 
     /** One role: its name, metadata and LWS spec. */
-    private record Role(String name, Map<String, String> labels, Map<String, String> annotations, JsonNode spec) {}
+    private record Role(
+            String name, Map<String, String> labels, Map<String, String> annotations, JsonNode spec, LwsShape shape) {}
 
     @Override
     public boolean actsOn(HasMetadata object) {
@@ -34,7 +35,7 @@ final class DisaggregatedSetController implements Controller {
 
     @Override
     public void reconcile(HasMetadata ds, Context ctx, Sink sink) {
-        List<Role> roles = roles(ds);
+        List<Role> roles = ctx.memo(ds, "roles", () -> roles(ds));
         String revision = revision(ds, roles, ctx);
         for (Role role : roles) {
             if (existing(ds, role, ctx).isPresent()) {
@@ -49,11 +50,9 @@ final class DisaggregatedSetController implements Controller {
 
     @Override
     public long weight(HasMetadata ds, Context ctx) {
-        List<Role> roles = roles(ds);
-        String revision = revision(ds, roles, ctx);
         long sum = 0;
-        for (Role role : roles) {
-            sum = Build.add(sum, Build.add(1, ctx.weight(leaderWorkerSet(ds, role, revision, ctx))));
+        for (Role role : ctx.memo(ds, "roles", () -> roles(ds))) {
+            sum = Build.add(sum, Build.add(1, role.shape().weight()));
         }
         return sum;
     }
@@ -76,12 +75,14 @@ final class DisaggregatedSetController implements Controller {
             JsonNode metadata = Workload.object(role.get("metadata"), at + ".metadata");
             JsonNode spec = Workload.object(role.get("spec"), at + ".spec");
             // checked as the LWS webhook will check the LeaderWorkerSet made from it
-            LwsShape.read(spec, at + ".spec", Map.of());
+            Map<String, String> annotations =
+                    Workload.strings(metadata.get("annotations"), at + ".metadata.annotations");
             out.add(new Role(
                     name,
                     Workload.strings(metadata.get("labels"), at + ".metadata.labels"),
-                    Workload.strings(metadata.get("annotations"), at + ".metadata.annotations"),
-                    spec));
+                    annotations,
+                    spec,
+                    LwsShape.read(spec, at + ".spec", annotations)));
         }
         return out;
     }

@@ -29,13 +29,13 @@ final class LeaderPodController implements Controller {
 
     @Override
     public void reconcile(HasMetadata leader, Context ctx, Sink sink) {
-        Optional<StatefulSet> workers = workers(leader, ctx);
-        workers.ifPresent(sink::create);
+        shape(leader, ctx).ifPresent(shape -> sink.create(workers(leader, shape, ctx)));
     }
 
     @Override
     public long weight(HasMetadata leader, Context ctx) {
-        return workers(leader, ctx).map(sts -> Build.add(1, ctx.weight(sts))).orElse(0L);
+        // the worker StatefulSet and its size - 1 workers
+        return shape(leader, ctx).map(LwsShape::size).orElse(0L);
     }
 
     @Override
@@ -43,8 +43,8 @@ final class LeaderPodController implements Controller {
         return false;
     }
 
-    /** The worker StatefulSet of a leader pod, unless there is none to make (size 1) or it exists. */
-    private static Optional<StatefulSet> workers(HasMetadata leader, Context ctx) {
+    /** The shape of the leader's LWS when it needs a worker StatefulSet (size above 1, none yet). */
+    private static Optional<LwsShape> shape(HasMetadata leader, Context ctx) {
         Map<String, String> leaderLabels = Build.labels(leader);
         String ns = Build.ns(leader);
         String lwsName = leaderLabels.get(Keys.LWS_NAME);
@@ -56,12 +56,25 @@ final class LeaderPodController implements Controller {
         if (found.isEmpty() || (mistake != null && !mistake.isEmpty())) {
             return Optional.empty();
         }
-        HasMetadata lws = found.get();
-        LwsShape shape = LwsShape.read(Build.spec(lws), "spec", Build.annotations(lws));
-        String name = Build.name(leader);
-        if (shape.size() == 1 || ctx.index.has("apps/StatefulSet", ns, name)) {
+        LwsShape shape = LwsShape.of(found.get(), ctx);
+        if (shape.size() == 1 || ctx.index.has("apps/StatefulSet", ns, Build.name(leader))) {
             return Optional.empty();
         }
+        return Optional.of(shape);
+    }
+
+    /** The worker StatefulSet of a leader pod. */
+    private static StatefulSet workers(HasMetadata leader, LwsShape shape, Context ctx) {
+        Map<String, String> leaderLabels = Build.labels(leader);
+        String lwsName = leaderLabels.get(Keys.LWS_NAME);
+        HasMetadata lws = ctx.index
+                .get(
+                        Index.kindOf(
+                                WorkloadKind.LEADER_WORKER_SET.apiVersion(), WorkloadKind.LEADER_WORKER_SET.kind()),
+                        Build.ns(leader),
+                        lwsName)
+                .orElseThrow();
+        String name = Build.name(leader);
 
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(Keys.LWS_GROUP_INDEX, Keys.orEmpty(leaderLabels.get(Keys.LWS_GROUP_INDEX)));
@@ -97,7 +110,7 @@ final class LeaderPodController implements Controller {
         spec.putObject("ordinals").put("start", 1);
         spec.set("template", Build.template(shape.worker(), podLabels, podAnnotations));
         spec.putObject("selector").set("matchLabels", Build.MAPPER.valueToTree(Build.sorted(selector)));
-        return Optional.of(Build.statefulSet(
+        return Build.statefulSet(
                 Build.meta(
                         name,
                         null,
@@ -105,6 +118,6 @@ final class LeaderPodController implements Controller {
                         labels,
                         null,
                         List.of(Build.owner(Build.POD_API_VERSION, leader, true))),
-                spec));
+                spec);
     }
 }

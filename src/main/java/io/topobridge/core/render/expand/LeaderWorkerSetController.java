@@ -24,7 +24,7 @@ final class LeaderWorkerSetController implements Controller {
 
     @Override
     public void reconcile(HasMetadata lws, Context ctx, Sink sink) {
-        LwsShape shape = LwsShape.read(Build.spec(lws), "spec", Build.annotations(lws));
+        LwsShape shape = LwsShape.of(lws, ctx);
         if (ctx.index.has("apps/StatefulSet", Build.ns(lws), Build.name(lws))) {
             return;
         }
@@ -33,8 +33,7 @@ final class LeaderWorkerSetController implements Controller {
 
     @Override
     public long weight(HasMetadata lws, Context ctx) {
-        LwsShape shape = LwsShape.read(Build.spec(lws), "spec", Build.annotations(lws));
-        return Build.add(1, ctx.weight(leaderStatefulSet(lws, shape, ctx)));
+        return LwsShape.of(lws, ctx).weight();
     }
 
     @Override

@@ -32,6 +32,19 @@ record LwsShape(
         return leader != null ? leader : worker;
     }
 
+    /** The shape of a LeaderWorkerSet object (read once per object). */
+    static LwsShape of(io.fabric8.kubernetes.api.model.HasMetadata lws, Context ctx) {
+        return ctx.memo(lws, "lws", () -> read(Build.spec(lws), "spec", Build.annotations(lws)));
+    }
+
+    /**
+     * What LWS makes for one LeaderWorkerSet: its leader StatefulSet, and per group the leader pod and, for groups of
+     * more than one pod, the worker StatefulSet and its {@code size - 1} workers.
+     */
+    long weight() {
+        return Build.add(1, Build.times(replicas, Build.add(1, size > 1 ? size : 0)));
+    }
+
     static LwsShape read(JsonNode spec, String at, Map<String, String> annotations) {
         long replicas = Workload.integer(spec.get("replicas"), at + ".replicas", 1);
         JsonNode lwt = Workload.object(spec.get("leaderWorkerTemplate"), at + ".leaderWorkerTemplate");

@@ -39,7 +39,7 @@ final class PodSetController implements Controller {
 
     @Override
     public void reconcile(HasMetadata podSet, Context ctx, Sink sink) {
-        JsonNode spec = Build.spec(podSet);
+        JsonNode spec = ctx.memo(podSet, "spec", () -> Build.spec(podSet));
         long size = size(spec);
         Build.Template template = Build.Template.read(spec.get("template"), "spec.template");
         String ns = Build.ns(podSet);
@@ -68,7 +68,7 @@ final class PodSetController implements Controller {
 
     @Override
     public long weight(HasMetadata podSet, Context ctx) {
-        return size(Build.spec(podSet));
+        return size(ctx.memo(podSet, "spec", () -> Build.spec(podSet)));
     }
 
     @Override

@@ -23,7 +23,7 @@ final class ReplicaSetController implements Controller {
 
     @Override
     public void reconcile(HasMetadata rs, Context ctx, Sink sink) {
-        JsonNode spec = Build.spec(rs);
+        JsonNode spec = ctx.memo(rs, "spec", () -> Build.spec(rs));
         long replicas = Workload.integer(spec.get("replicas"), "spec.replicas", 1);
         Selectors.Selector selector = Selectors.read(spec.get("selector"), "spec.selector", false);
         Build.Template template = Build.Template.read(spec.get("template"), "spec.template");
@@ -69,7 +69,8 @@ final class ReplicaSetController implements Controller {
 
     @Override
     public long weight(HasMetadata rs, Context ctx) {
-        return Workload.integer(Build.spec(rs).get("replicas"), "spec.replicas", 1);
+        JsonNode spec = ctx.memo(rs, "spec", () -> Build.spec(rs));
+        return Workload.integer(spec.get("replicas"), "spec.replicas", 1);
     }
 
     @Override

@@ -72,9 +72,9 @@ final class RoleSetController implements Controller {
 
     @Override
     public void reconcile(HasMetadata roleSet, Context ctx, Sink sink) {
-        JsonNode spec = Build.spec(roleSet);
+        JsonNode spec = ctx.memo(roleSet, "spec", () -> Build.spec(roleSet));
         JsonNode strategy = Workload.object(spec.get("schedulingStrategy"), "spec.schedulingStrategy");
-        for (Role role : roles(spec)) {
+        for (Role role : ctx.memo(roleSet, "roles", () -> roles(spec))) {
             if (role.replicas() == 0) {
                 continue;
             }
@@ -91,8 +91,14 @@ final class RoleSetController implements Controller {
 
     @Override
     public long weight(HasMetadata roleSet, Context ctx) {
+        JsonNode spec = ctx.memo(roleSet, "spec", () -> Build.spec(roleSet));
+        return weightOf(ctx.memo(roleSet, "roles", () -> roles(spec)));
+    }
+
+    /** What AIBrix makes for roles: per replica a PodSet and its pods, or a pod. */
+    static long weightOf(List<Role> roles) {
         long sum = 0;
-        for (Role role : roles(Build.spec(roleSet))) {
+        for (Role role : roles) {
             sum = Build.add(
                     sum,
                     role.podSets() ? Build.times(role.replicas(), Build.add(1, role.podGroupSize())) : role.replicas());

@@ -40,7 +40,7 @@ final class StatefulSetController implements Controller {
 
     @Override
     public void reconcile(HasMetadata sts, Context ctx, Sink sink) {
-        Shape shape = Shape.of(sts);
+        Shape shape = ctx.memo(sts, "sts", () -> Shape.of(sts));
         String revision = revision(sts, shape, ctx);
         for (long i = 0; i < shape.replicas(); i++) {
             long ordinal = shape.start() + i;
@@ -56,12 +56,21 @@ final class StatefulSetController implements Controller {
 
     @Override
     public long weight(HasMetadata sts, Context ctx) {
-        Shape shape = Shape.of(sts);
+        Shape shape = ctx.memo(sts, "sts", () -> Shape.of(sts));
         if (shape.replicas() == 0) {
             return 0;
         }
-        String name = ctx.compose(Build.name(sts), "-" + shape.start());
-        Pod sample = pod(sts, shape, name, shape.start(), revision(sts, shape, ctx));
+        // what the controllers of its pods make: a pod with the template's metadata tells (its spec does not matter)
+        Map<String, String> labels = new LinkedHashMap<>(shape.template().labels());
+        Pod sample = Build.pod(
+                Build.meta(
+                        ctx.compose(Build.name(sts), "-" + shape.start()),
+                        null,
+                        Build.namespace(sts),
+                        labels,
+                        shape.template().annotations(),
+                        List.of()),
+                null);
         return Build.times(shape.replicas(), Build.add(1, ctx.weight(sample)));
     }
 

@@ -81,7 +81,7 @@ final class StormServiceController implements Controller {
 
     @Override
     public void reconcile(HasMetadata storm, Context ctx, Sink sink) {
-        Shape shape = Shape.of(storm);
+        Shape shape = ctx.memo(storm, "storm", () -> Shape.of(storm));
         if (!shape.replicasSet()) {
             ctx.note(
                     Severity.INFO,
