@@ -301,7 +301,7 @@ final class Context {
 
     void note(Severity severity, ExpansionReason reason, HasMetadata object, String message) {
         ObjectRef ref = ObjectRef.of(object);
-        Finding finding = new Finding(severity, reason, ref, ref + ": " + message);
+        Finding finding = new Finding(severity, reason, ref, message);
         notes.putIfAbsent(finding.id(), finding);
     }
 
@@ -309,7 +309,8 @@ final class Context {
 
     Expansion.Result result() {
         for (Root root : roots) {
-            if (!root.generated.isEmpty()) {
+            // a token computed only to compare with what is given (nothing made) names nothing the output holds
+            if (root.created > 0 && !root.generated.isEmpty()) {
                 note(
                         Severity.INFO,
                         ExpansionReason.GENERATED_NAMES,

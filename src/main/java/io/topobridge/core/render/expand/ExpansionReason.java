@@ -2,7 +2,10 @@ package io.topobridge.core.render.expand;
 
 import io.topobridge.core.finding.Reason;
 
-/** Why the expansion of a workload into the objects its controllers make reported something. */
+/**
+ * Why the expansion of a workload into the objects its controllers make reported something: {@code render} prints
+ * these on stderr as {@code NOTE} lines (they never change its exit code); the controller never raises them.
+ */
 public enum ExpansionReason implements Reason {
     /**
      * Names or values the controllers pick at random or hash from a Go struct (a {@code generateName} suffix, a
