@@ -50,7 +50,7 @@ import picocli.CommandLine.Spec;
         })
 public class RenderCommand implements Callable<Integer> {
 
-    /** The highest cap either option takes: about 1 GiB of heap for the objects made and their admission. */
+    /** The highest cap either option takes: 100,000 objects made and admitted fit a 512 MiB heap. */
     static final long MAX_CAP = 100_000;
 
     @Spec

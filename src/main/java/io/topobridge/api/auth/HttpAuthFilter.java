@@ -34,7 +34,9 @@ public class HttpAuthFilter {
 
     void register(@Observes Filters filters) {
         HttpAuthSettings settings = authorizer.settings();
-        if (settings.mode() == HttpAuthSettings.Mode.NONE) {
+        if (io.topobridge.cli.CliMode.active()) {
+            // a CLI command (render, explain, ...) serves nothing: its stderr holds findings only
+        } else if (settings.mode() == HttpAuthSettings.Mode.NONE) {
             LOG.warn("the HTTP port is open to anyone who reaches it (topobridge.http.auth.mode=none): its REST API "
                     + "and metrics describe every namespace's gangs");
         } else {
