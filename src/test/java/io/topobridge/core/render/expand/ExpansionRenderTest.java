@@ -20,7 +20,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the expansion gives {@code render} (a demonstration for wiring it in): the example StormService alone renders
+ * What the expansion gives the unchanged {@link Renderer#render(List)} (as {@code render} composes them in
+ * {@link Renderer#render(List, Expansion.Limits)}): the example StormService alone renders
  * to a finding that AIBrix has not made its RoleSets; with the objects its controllers would make added to the input,
  * the unchanged {@link Renderer} prints the RoleSet's PodGroup and every pod admitted and tied to it.
  */
