@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.render.Renderer;
+import io.topobridge.core.render.expand.Expansion;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.manifest.YamlPrinter;
@@ -32,17 +33,25 @@ import picocli.CommandLine.Spec;
         description = "Reads Kubernetes YAML (files or folders, multi-document; any mix of Nodes, workloads and Pods) "
                 + "and prints on stdout, as multi-document YAML in a deterministic order, the HyperNodes and "
                 + "PodGroups the controller would apply and each input Pod as admission would let it in. "
-                + "Findings go to stderr, one line each, naming the object. Tiers and the cluster's capacity come from "
+                + "Workloads are first expanded into the objects their controllers would make (StormService into "
+                + "RoleSets, PodSets and pods; LeaderWorkerSet into StatefulSets and pods; Deployment into a "
+                + "ReplicaSet and pods; ...), never making again what the input gives: those are printed too, pods "
+                + "as admission would let them in, and a NOTE on stderr names generated names and what a cap left "
+                + "out. Findings go to stderr, one line each, naming the object. Tiers and the cluster's capacity come "
+                + "from "
                 + "the Nodes in the input; Namespaces, Queues, ResourceQuotas and existing PodGroups are judged as "
                 + "the controller judges them, and a check whose objects the input lacks is named on stderr (NOTE) "
                 + "and left out.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:every input object was accepted",
+            "0:every input object was accepted (also when a cap cut the expansion short: a NOTE says so)",
             "1:some input object was rejected (everything valid is still printed)",
             "2:usage error (bad option, unreadable path, invalid tier configuration)"
         })
 public class RenderCommand implements Callable<Integer> {
+
+    /** The highest cap either option takes: 100,000 objects made and admitted fit a 512 MiB heap. */
+    static final long MAX_CAP = 100_000;
 
     @Spec
     CommandSpec spec;
@@ -63,6 +72,28 @@ public class RenderCommand implements Callable<Integer> {
             description = "Explicit tiers, finest (tier 1) first: node label keys, each with an optional tier name.")
     List<String> tiers;
 
+    @Option(
+            names = "--no-expand",
+            description = "Render the input as it is: do not add the objects the workload controllers would make.")
+    boolean noExpand;
+
+    @Option(
+            names = "--expand-cap",
+            paramLabel = "N",
+            defaultValue = "1000",
+            description = "Most objects the expansion makes for one input workload, all below it counted; a gang is "
+                    + "made whole or not at all, and a NOTE names a workload cut short (0 to "
+                    + MAX_CAP + ", default: ${DEFAULT-VALUE}).")
+    long expandCap;
+
+    @Option(
+            names = "--expand-total-cap",
+            paramLabel = "N",
+            defaultValue = "10000",
+            description = "Most objects the expansion makes for the whole input (0 to " + MAX_CAP
+                    + ", default: ${DEFAULT-VALUE}).")
+    long expandTotalCap;
+
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "YAML files or folders (searched recursively).")
     List<Path> paths;
 
@@ -74,6 +105,10 @@ public class RenderCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        Expansion.Limits limits = null;
+        if (!noExpand) {
+            limits = new Expansion.Limits(cap("--expand-cap", expandCap), cap("--expand-total-cap", expandTotalCap));
+        }
         var serialization = new KubernetesSerialization();
         ManifestReader.Result input;
         try {
@@ -81,19 +116,21 @@ public class RenderCommand implements Callable<Integer> {
         } catch (ManifestReader.UnreadablePathException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        RenderOutput output = new Renderer(
-                        topology,
-                        settings.workloads(),
-                        settings.admission(),
-                        settings.reconcile(),
-                        settings.reservations(),
-                        settings.accelerators(),
-                        java.time.Clock.systemUTC())
-                .render(input.objects());
+        Renderer renderer = new Renderer(
+                topology,
+                settings.workloads(),
+                settings.admission(),
+                settings.reconcile(),
+                settings.reservations(),
+                settings.accelerators(),
+                java.time.Clock.systemUTC());
+        RenderOutput output =
+                limits == null ? renderer.render(input.objects()) : renderer.render(input.objects(), limits);
 
         List<HasMetadata> printed = new ArrayList<>();
         output.hyperNodes().forEach(h -> printed.add(VolcanoObjects.hyperNode(h)));
         output.podGroups().forEach(p -> printed.add(VolcanoObjects.podGroup(p)));
+        printed.addAll(output.expanded());
         printed.addAll(output.pods());
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         for (HasMetadata object : printed) {
@@ -106,5 +143,13 @@ public class RenderCommand implements Callable<Integer> {
         findings.addAll(output.findings());
         findings.forEach(f -> System.err.println(f.line()));
         return findings.stream().anyMatch(Finding::isRejection) ? 1 : 0;
+    }
+
+    private long cap(String option, long value) {
+        if (value < 0 || value > MAX_CAP) {
+            throw new ParameterException(
+                    spec.commandLine(), option + " must be between 0 and " + MAX_CAP + ", got " + value);
+        }
+        return value;
     }
 }

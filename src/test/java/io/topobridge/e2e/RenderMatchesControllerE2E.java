@@ -38,7 +38,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * its queue's capability, one past its namespace's ResourceQuota, bad annotations, a group, an LWS, a StormService
  * (whose RoleSets AIBrix makes) and a workload in a namespace that did not opt in. Once the bridge is quiet, every
  * object of those namespaces (and the Nodes and Queues) is exported as YAML and given to the packaged {@code render}:
- * it must print exactly the PodGroups the controller made and say exactly what the controller said about them.
+ * it must print exactly the PodGroups the controller made and say exactly what the controller said about them. The
+ * export holds every object the workload controllers made (ReplicaSets, StatefulSets, RoleSets, Pods), so render's
+ * expansion (on by default) must make none of them again.
  */
 @ExtendWith(RealClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -281,6 +283,7 @@ class RenderMatchesControllerE2E {
                     && names.stream().anyMatch(n -> n.startsWith("tb-rs-"));
         });
         cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), WAIT);
+        cluster.waitFor("every pod the workload controllers make", WAIT, this::allPodsMade);
 
         Path dir = cluster.runDir().resolve("render-matches-controller");
         Files.createDirectories(dir);
@@ -289,8 +292,17 @@ class RenderMatchesControllerE2E {
         assertThat(run.exitCode()).as(run.stderr()).isEqualTo(1);
 
         Map<String, JsonNode> rendered = new TreeMap<>();
+        Set<String> printedKinds = new TreeSet<>();
+        Set<String> printedPods = new TreeSet<>();
         try (var parser = YAML.getFactory().createParser(run.stdout())) {
             YAML.readValues(parser, JsonNode.class).forEachRemaining(doc -> {
+                if (doc != null) {
+                    printedKinds.add(doc.path("kind").asText());
+                }
+                if (doc != null && "Pod".equals(doc.path("kind").asText())) {
+                    printedPods.add(doc.path("metadata").path("namespace").asText() + "/"
+                            + doc.path("metadata").path("name").asText());
+                }
                 if (doc != null
                         && "PodGroup".equals(doc.path("kind").asText())
                         && doc.path("metadata").path("labels").has("app.kubernetes.io/managed-by")) {
@@ -315,6 +327,22 @@ class RenderMatchesControllerE2E {
         assertThat(rendered)
                 .as("the PodGroups render prints and those the controller made")
                 .isEqualTo(made);
+        Set<String> clusterPods = new TreeSet<>();
+        for (String ns : List.of(NS, OUTSIDE)) {
+            client.pods()
+                    .inNamespace(ns)
+                    .list()
+                    .getItems()
+                    .forEach(p -> clusterPods.add(ns + "/" + p.getMetadata().getName()));
+        }
+        assertThat(clusterPods).as("the controllers made pods").isNotEmpty();
+        assertThat(printedPods)
+                .as("render's pods are the cluster's: the expansion made none again")
+                .isEqualTo(clusterPods);
+        assertThat(printedKinds)
+                .as("nothing expanded: every ReplicaSet, StatefulSet and RoleSet was given")
+                .isSubsetOf("HyperNode", "PodGroup", "Pod");
+        assertThat(run.stderr()).doesNotContain("GeneratedNames").doesNotContain("ExpansionCapped");
 
         Set<String> said = new TreeSet<>();
         for (JsonNode f : JSON.readTree(
@@ -331,6 +359,8 @@ class RenderMatchesControllerE2E {
                 .lines()
                 .filter(l -> l.contains("/" + NS + "/") || l.contains("/" + OUTSIDE + "/"))
                 .filter(l -> !l.startsWith("NOTE "))
+                // what admission says of the given pods is not among the workload findings compared here
+                .filter(l -> !l.matches("\\S+ Pod/.*"))
                 .forEach(renderSaid::add);
         assertThat(renderSaid)
                 .as("what render says and what the controller said")
@@ -346,6 +376,27 @@ class RenderMatchesControllerE2E {
         System.out.printf(
                 "RenderMatchesControllerE2E (seed %d): %d PodGroups and %d findings equal%n",
                 SEED, made.size(), said.size());
+    }
+
+    /**
+     * Whether the workload controllers are done: each ReplicaSet and StatefulSet has its {@code spec.replicas} pods and
+     * the RoleSet its 2 (a prefill and a decode pod), so the export holds everything they make.
+     */
+    private boolean allPodsMade() {
+        int expected = 2;
+        for (String ns : List.of(NS, OUTSIDE)) {
+            for (var rs : client.apps().replicaSets().inNamespace(ns).list().getItems()) {
+                expected +=
+                        rs.getSpec().getReplicas() == null ? 1 : rs.getSpec().getReplicas();
+            }
+            for (var sts : client.apps().statefulSets().inNamespace(ns).list().getItems()) {
+                expected +=
+                        sts.getSpec().getReplicas() == null ? 1 : sts.getSpec().getReplicas();
+            }
+        }
+        int pods = client.pods().inNamespace(NS).list().getItems().size()
+                + client.pods().inNamespace(OUTSIDE).list().getItems().size();
+        return pods == expected;
     }
 
     /** Every object of the test namespaces, the Nodes and the Queues, as one multi-document YAML. */
@@ -371,6 +422,7 @@ class RenderMatchesControllerE2E {
                 }
             }
             objects.addAll(generic("scheduling.volcano.sh/v1beta1", "PodGroup", ns));
+            objects.addAll(client.pods().inNamespace(ns).list().getItems());
         }
         StringBuilder out = new StringBuilder();
         for (HasMetadata object : objects) {

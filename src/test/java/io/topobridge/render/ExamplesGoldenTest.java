@@ -11,6 +11,7 @@ import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.render.Renderer;
+import io.topobridge.core.render.expand.Expansion;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.manifest.ManifestReader;
@@ -26,8 +27,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The whole {@code examples/} folder through the render pipeline with the default configuration, as a golden
- * case: the HyperNodes of the GPU cluster, the PodGroups of the workloads (their tier names resolved through
- * that topology) and every finding. {@code -Dgolden.update=true} rewrites the expectation.
+ * case, as {@code render} shows it: the HyperNodes of the GPU cluster, the PodGroups of the workloads (their tier
+ * names resolved through that topology), the objects their controllers would make (expanded) with the pods as
+ * admission lets them in, every finding and every note. {@code -Dgolden.update=true} rewrites the expectation.
  */
 class ExamplesGoldenTest {
 
@@ -39,13 +41,14 @@ class ExamplesGoldenTest {
         var input = new ManifestReader(SERIALIZATION).read(List.of(Path.of("examples")));
         assertThat(input.findings()).isEmpty();
         return new Renderer(TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
-                .render(input.objects());
+                .render(input.objects(), Expansion.Limits.DEFAULT);
     }
 
     private static List<HasMetadata> printed(RenderOutput output) {
         List<HasMetadata> out = new ArrayList<>();
         output.hyperNodes().forEach(h -> out.add(VolcanoObjects.hyperNode(h)));
         output.podGroups().forEach(p -> out.add(VolcanoObjects.podGroup(p)));
+        out.addAll(output.expanded());
         out.addAll(output.pods());
         return out;
     }
@@ -61,11 +64,18 @@ class ExamplesGoldenTest {
             Files.writeString(GOLDEN.resolve("expected.yaml"), yaml.toString());
             Files.writeString(
                     GOLDEN.resolve("findings.txt"), findings.isEmpty() ? "" : String.join("\n", findings) + "\n");
+            Files.writeString(
+                    GOLDEN.resolve("notes.txt"),
+                    output.notes().isEmpty() ? "" : String.join("\n", output.notes()) + "\n");
         }
         assertThat(trees(yaml.toString()))
                 .containsExactlyElementsOf(trees(Files.readString(GOLDEN.resolve("expected.yaml"))));
         assertThat(findings)
                 .containsExactlyElementsOf(Files.readAllLines(GOLDEN.resolve("findings.txt")).stream()
+                        .filter(l -> !l.isBlank())
+                        .toList());
+        assertThat(output.notes())
+                .containsExactlyElementsOf(Files.readAllLines(GOLDEN.resolve("notes.txt")).stream()
                         .filter(l -> !l.isBlank())
                         .toList());
         assertThat(output.rejected()).as("the examples are all accepted").isFalse();

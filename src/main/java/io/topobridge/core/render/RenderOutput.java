@@ -1,5 +1,6 @@
 package io.topobridge.core.render;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.topology.DesiredHyperNode;
@@ -8,11 +9,14 @@ import java.util.List;
 
 /**
  * Everything {@code render} prints: objects in a deterministic order, the findings, and notes on what the input did
- * not give (so a check that needs it was left out).
+ * not give (so a check that needs it was left out) and on what the expansion made or left out. {@code expanded}
+ * holds the objects other than pods that the expansion made (RoleSets, PodSets, StatefulSets, ReplicaSets,
+ * LeaderWorkerSets), parents before their children; the pods it made are among {@code pods}, as admitted.
  */
 public record RenderOutput(
         List<DesiredHyperNode> hyperNodes,
         List<DesiredPodGroup> podGroups,
+        List<HasMetadata> expanded,
         List<Pod> pods,
         List<Finding> findings,
         List<String> notes) {
@@ -20,9 +24,20 @@ public record RenderOutput(
     public RenderOutput {
         hyperNodes = List.copyOf(hyperNodes);
         podGroups = List.copyOf(podGroups);
+        expanded = List.copyOf(expanded);
         pods = List.copyOf(pods);
         findings = List.copyOf(findings);
         notes = List.copyOf(notes);
+    }
+
+    /** Output of the input alone (nothing expanded). */
+    public RenderOutput(
+            List<DesiredHyperNode> hyperNodes,
+            List<DesiredPodGroup> podGroups,
+            List<Pod> pods,
+            List<Finding> findings,
+            List<String> notes) {
+        this(hyperNodes, podGroups, List.of(), pods, findings, notes);
     }
 
     /** Output without notes. */
@@ -31,7 +46,7 @@ public record RenderOutput(
             List<DesiredPodGroup> podGroups,
             List<Pod> pods,
             List<Finding> findings) {
-        this(hyperNodes, podGroups, pods, findings, List.of());
+        this(hyperNodes, podGroups, List.of(), pods, findings, List.of());
     }
 
     /** True when some input object was refused ({@code render} then exits 1). */

@@ -17,6 +17,7 @@ import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.node.Toleration;
+import io.topobridge.core.render.expand.Expansion;
 import io.topobridge.core.topology.DesiredHyperNode;
 import io.topobridge.core.topology.ForeignHyperNode;
 import io.topobridge.core.topology.NodeInfo;
@@ -54,7 +55,8 @@ import java.util.TreeMap;
  * give the tiers and the cluster's capacity; workloads, Namespaces, Queues, ResourceQuotas and existing PodGroups go
  * through the very {@link ScopeReconciler} the controller runs (opt-in, queues, bounds, reservations included); every
  * Pod is shown as admission would let it in. What the input does not give is not assumed: it is said once, as a
- * note, and that check is left out.
+ * note, and that check is left out. {@link #render(List, Expansion.Limits)} first adds what the workload controllers
+ * would make for the input ({@link Expansion}), so a workload renders with its RoleSets' PodGroups and its pods tied.
  */
 public final class Renderer {
 
@@ -104,6 +106,29 @@ public final class Renderer {
         this.clock = clock;
     }
 
+    /**
+     * The input's workloads first expanded into the objects their controllers would make (bounded by {@code limits};
+     * objects given are never made again), then everything rendered as {@link #render(List)} does. The objects made
+     * other than pods are in {@link RenderOutput#expanded()}, the pods made among {@link RenderOutput#pods()} as
+     * admitted, and the expansion's notes (generated names, caps, what was not expanded) among the notes, one line
+     * each ({@code SEVERITY Kind/ns/name Reason: message}).
+     */
+    public RenderOutput render(List<? extends HasMetadata> inputs, Expansion.Limits limits) {
+        Expansion.Result expansion = Expansion.expand(inputs, limits);
+        List<HasMetadata> all =
+                new ArrayList<>(inputs.size() + expansion.created().size());
+        all.addAll(inputs);
+        all.addAll(expansion.created());
+        RenderOutput rendered = render(all);
+        List<HasMetadata> made =
+                expansion.created().stream().filter(o -> !(o instanceof Pod)).toList();
+        List<String> notes = new ArrayList<>(rendered.notes());
+        expansion.notes().stream().sorted(Finding.ORDER).map(Finding::line).forEach(notes::add);
+        return new RenderOutput(
+                rendered.hyperNodes(), rendered.podGroups(), made, rendered.pods(), rendered.findings(), notes);
+    }
+
+    /** The input as it is: nothing is expanded (a workload's pods and RoleSets are those given). */
     public RenderOutput render(List<? extends HasMetadata> inputs) {
         List<NodeInfo> nodes = new ArrayList<>();
         List<HasMetadata> workloads = new ArrayList<>();

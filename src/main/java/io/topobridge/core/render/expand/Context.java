@@ -1,0 +1,360 @@
+package io.topobridge.core.render.expand;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.Severity;
+import io.topobridge.core.finding.UserText;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
+
+/**
+ * One run of the expansion: what the controllers see ({@link Index}), what they made, the cap, the notes, and the
+ * generated values with their parts. Controllers run depth first, so a gang is made whole before the next one and
+ * the cap cuts between gangs.
+ */
+final class Context {
+
+    /** State of one input object whose expansion the per-workload cap counts. */
+    private static final class Root {
+        final HasMetadata object;
+        long created;
+        boolean capped;
+        final Set<String> generated = new TreeSet<>();
+
+        Root(HasMetadata object) {
+            this.object = object;
+        }
+    }
+
+    private final Expansion.Limits limits;
+    private final List<Controller> controllers;
+    private final List<BiFunction<HasMetadata, Context, HasMetadata>> podDefaulters;
+    final Index index = new Index();
+    private final List<HasMetadata> created = new ArrayList<>();
+    private final Map<Finding.Id, Finding> notes = new LinkedHashMap<>();
+    private final Map<String, List<Generated.Part>> generated = new HashMap<>();
+    private final List<Root> roots = new ArrayList<>();
+    private final Map<HasMetadata, Map<String, Object>> memo = new IdentityHashMap<>();
+    private long total;
+    private Root current;
+
+    Context(
+            Expansion.Limits limits,
+            List<Controller> controllers,
+            List<BiFunction<HasMetadata, Context, HasMetadata>> podDefaulters) {
+        this.limits = limits;
+        this.controllers = controllers;
+        this.podDefaulters = podDefaulters;
+    }
+
+    // ---------------------------------------------------------------- driving
+
+    /** Expands one input object with every controller that acts on it, and what they make, depth first. */
+    void expandRoot(HasMetadata object) {
+        current = new Root(object);
+        roots.add(current);
+        boolean gang = controllers.stream().anyMatch(c -> c.actsOn(object)) && !divisible(object);
+        if (gang && !room(current, weight(object))) {
+            // an input that is itself one gang (a RoleSet, a PodSet) is shown whole or not at all
+            current.capped = true;
+        } else {
+            reconcileAll(object, current, gang);
+        }
+        current = null;
+    }
+
+    private void reconcileAll(HasMetadata object, Root root, boolean prepaid) {
+        for (Controller controller : controllers) {
+            if (!controller.actsOn(object)) {
+                continue;
+            }
+            try {
+                controller.reconcile(object, this, child -> accept(child, root, prepaid));
+            } catch (IllegalArgumentException e) {
+                note(Severity.WARNING, ExpansionReason.NOT_EXPANDED, object, e.getMessage());
+            } catch (RuntimeException e) {
+                // hostile input must never end the run: whatever the controller could not read is a note
+                note(
+                        Severity.WARNING,
+                        ExpansionReason.NOT_EXPANDED,
+                        object,
+                        "cannot be read (" + e.getClass().getSimpleName() + ": "
+                                + UserText.excerpt(String.valueOf(e.getMessage())) + ")");
+            }
+        }
+    }
+
+    /**
+     * A child a controller creates. Outside a gang already paid for, the child and all it will make must fit the caps
+     * (a gang is made whole or not at all); a divisible child that does not fit whole is made alone and its own
+     * children are counted one by one.
+     */
+    private boolean accept(HasMetadata child, Root root, boolean prepaid) {
+        HasMetadata admitted = admit(child);
+        if (admitted == null) {
+            return true;
+        }
+        if (prepaid) {
+            if (!room(root, 1)) {
+                root.capped = true;
+                return false;
+            }
+            if (add(admitted, root)) {
+                reconcileAll(admitted, root, true);
+            }
+            return true;
+        }
+        long cost = Build.add(1, weight(admitted));
+        if (room(root, cost)) {
+            if (add(admitted, root)) {
+                reconcileAll(admitted, root, true);
+            }
+            return true;
+        }
+        if (divisible(admitted) && room(root, 1)) {
+            if (add(admitted, root)) {
+                reconcileAll(admitted, root, false);
+            }
+            return true;
+        }
+        root.capped = true;
+        return false;
+    }
+
+    /**
+     * An object as the API server lets it in: a pod defaulted by the admission webhooks; null when a webhook or the
+     * API server's own validation would refuse it (noted: its controller's create fails).
+     */
+    private HasMetadata admit(HasMetadata child) {
+        HasMetadata admitted = child;
+        if ("/Pod".equals(Index.kindOf(child))) {
+            for (BiFunction<HasMetadata, Context, HasMetadata> defaulter : podDefaulters) {
+                try {
+                    admitted = defaulter.apply(admitted, this);
+                } catch (IllegalArgumentException e) {
+                    note(Severity.WARNING, ExpansionReason.NOT_EXPANDED, child, e.getMessage());
+                    return null;
+                }
+            }
+        }
+        var refusal = ApiValidation.refusal(admitted);
+        if (refusal.isPresent()) {
+            note(
+                    Severity.WARNING,
+                    ExpansionReason.NOT_EXPANDED,
+                    admitted,
+                    "the API server refuses the " + admitted.getKind() + " a controller makes: " + refusal.get());
+            return null;
+        }
+        return admitted;
+    }
+
+    private boolean room(Root root, long n) {
+        return n <= limits.objectsPerWorkload() - root.created && n <= limits.objectsTotal() - total;
+    }
+
+    /** Adds a created object; false when one of its kind and name exists (a controller never makes it twice). */
+    private boolean add(HasMetadata object, Root root) {
+        if (!index.add(object)) {
+            return false;
+        }
+        created.add(object);
+        root.created++;
+        total++;
+        return true;
+    }
+
+    /** How many objects the controllers of {@code object} would create for it (saturating). */
+    long weight(HasMetadata object) {
+        long sum = 0;
+        for (Controller controller : controllers) {
+            if (controller.actsOn(object)) {
+                try {
+                    sum = Build.add(sum, controller.weight(object, this));
+                } catch (RuntimeException e) {
+                    // reconcile reports what cannot be read
+                }
+            }
+        }
+        return sum;
+    }
+
+    private boolean divisible(HasMetadata object) {
+        boolean any = false;
+        for (Controller controller : controllers) {
+            if (controller.actsOn(object)) {
+                any = true;
+                if (!controller.divisible()) {
+                    return false;
+                }
+            }
+        }
+        return any;
+    }
+
+    /**
+     * A value read from an object, computed once per object (objects do not change once made): the spec trees and
+     * shapes every controller and weight reads again.
+     */
+    @SuppressWarnings("unchecked")
+    <T> T memo(HasMetadata object, String key, Supplier<T> compute) {
+        Map<String, Object> values = memo.computeIfAbsent(object, o -> new HashMap<>());
+        Object value = values.get(key);
+        if (value == null) {
+            value = compute.get();
+            values.put(key, value);
+        }
+        return (T) value;
+    }
+
+    // ---------------------------------------------------------------- generated values
+
+    /**
+     * A token render makes up in place of what the controller picks at random or hashes: its value, the regular
+     * expression of the real one, and what it is (named in the workload's note).
+     */
+    Generated.Part token(String value, String pattern, String meaning) {
+        if (current != null) {
+            current.generated.add(meaning);
+        }
+        return new Generated.Part(value, pattern, true);
+    }
+
+    /**
+     * Text joined from pieces: a string (a generated value keeps its parts) or a {@link Generated.Part}. The result is
+     * remembered as generated when any piece is.
+     */
+    String compose(Object... pieces) {
+        List<Generated.Part> parts = new ArrayList<>();
+        for (Object piece : pieces) {
+            if (piece instanceof Generated.Part part) {
+                parts.add(part);
+            } else {
+                parts.addAll(parts(String.valueOf(piece)));
+            }
+        }
+        return remember(parts);
+    }
+
+    /** The characters {@code from} to {@code to} of a value, its generated parts cut the same way. */
+    String cut(String value, int from, int to) {
+        List<Generated.Part> out = new ArrayList<>();
+        int at = 0;
+        for (Generated.Part part : parts(value)) {
+            int start = Math.max(from, at);
+            int end = Math.min(to, at + part.text().length());
+            if (start < end) {
+                out.add(part.slice(start - at, end - at));
+            }
+            at += part.text().length();
+        }
+        return remember(out);
+    }
+
+    private String remember(List<Generated.Part> parts) {
+        List<Generated.Part> merged = new ArrayList<>();
+        StringBuilder value = new StringBuilder();
+        boolean any = false;
+        for (Generated.Part part : parts) {
+            value.append(part.text());
+            if (part.text().isEmpty() && part.literal()) {
+                continue;
+            }
+            any |= !part.literal();
+            int last = merged.size() - 1;
+            if (part.literal() && last >= 0 && merged.get(last).literal()) {
+                merged.set(last, Generated.Part.literal(merged.get(last).text() + part.text()));
+            } else {
+                merged.add(part);
+            }
+        }
+        String text = value.toString();
+        if (any) {
+            generated.putIfAbsent(text, List.copyOf(merged));
+        }
+        return text;
+    }
+
+    /** Whether a value holds generated parts. */
+    boolean generated(String value) {
+        return value != null && generated.containsKey(value);
+    }
+
+    /** The parts of a value: its generated parts, or the value as one literal. */
+    List<Generated.Part> parts(String value) {
+        List<Generated.Part> known = generated.get(value);
+        return known != null ? known : List.of(Generated.Part.literal(value));
+    }
+
+    // ---------------------------------------------------------------- notes
+
+    void note(Severity severity, ExpansionReason reason, HasMetadata object, String message) {
+        ObjectRef ref = ObjectRef.of(object);
+        Finding finding = new Finding(severity, reason, ref, message);
+        notes.putIfAbsent(finding.id(), finding);
+    }
+
+    // ---------------------------------------------------------------- the result
+
+    Expansion.Result result() {
+        for (Root root : roots) {
+            // a token computed only to compare with what is given (nothing made) names nothing the output holds
+            if (root.created > 0 && !root.generated.isEmpty()) {
+                note(
+                        Severity.INFO,
+                        ExpansionReason.GENERATED_NAMES,
+                        root.object,
+                        "generated here, deterministic and of the same shape (the controllers pick them at random or"
+                                + " hash them from Go structures): " + String.join(", ", root.generated));
+            }
+            if (root.capped) {
+                long expected = weight(root.object);
+                note(
+                        Severity.WARNING,
+                        ExpansionReason.EXPANSION_CAPPED,
+                        root.object,
+                        "render shows " + root.created + " of the "
+                                + (expected == Long.MAX_VALUE
+                                        ? "more than " + Long.MAX_VALUE
+                                        : String.valueOf(expected))
+                                + " objects its controllers would make: the cap is " + limits.objectsPerWorkload()
+                                + " per workload and " + limits.objectsTotal() + " in total");
+            }
+        }
+        return new Expansion.Result(created, List.copyOf(notes.values()), generatedIn(created));
+    }
+
+    /** The generated values the created objects hold (names, label and annotation values, owners' names). */
+    private List<Generated> generatedIn(List<HasMetadata> objects) {
+        Set<String> seen = new HashSet<>();
+        List<Generated> out = new ArrayList<>();
+        for (HasMetadata object : objects) {
+            List<String> values = new ArrayList<>();
+            values.add(object.getMetadata().getName());
+            values.add(object.getMetadata().getGenerateName());
+            values.addAll(Build.labels(object).values());
+            values.addAll(Build.annotations(object).values());
+            for (OwnerReference owner : object.getMetadata().getOwnerReferences()) {
+                values.add(owner.getName());
+            }
+            for (String value : values) {
+                List<Generated.Part> parts = value == null ? null : generated.get(value);
+                if (parts != null && seen.add(value)) {
+                    out.add(new Generated(value, parts));
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,166 @@
+package io.topobridge.core.render.expand;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.topobridge.core.finding.Severity;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.kind.Workload;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Kubernetes' Deployment controller (v1.35, {@code getNewReplicaSet}) for a new Deployment: ReplicaSet
+ * {@code <deployment>-<pod-template-hash>} (the hash of the template dumped from Go, generated here; the name of the
+ * ReplicaSet the input's pods name when they name one), labelled and selecting with {@code pod-template-hash}, with
+ * the Deployment's annotations (but the kubectl and revision ones), {@code deployment.kubernetes.io/revision: "1"},
+ * {@code desired-replicas} and {@code max-replicas} ({@code replicas + maxSurge}), owned by the Deployment. A paused
+ * Deployment gets none.
+ */
+final class DeploymentController implements Controller {
+
+    private static final Set<String> NOT_COPIED = Set.of(
+            Keys.LAST_APPLIED,
+            Keys.DEPLOYMENT_REVISION,
+            Keys.DEPLOYMENT_REVISION_HISTORY,
+            Keys.DEPLOYMENT_DESIRED,
+            Keys.DEPLOYMENT_MAX,
+            Keys.DEPRECATED_ROLLBACK_TO);
+
+    @Override
+    public boolean actsOn(HasMetadata object) {
+        return WorkloadKind.of(object.getApiVersion(), object.getKind()).orElse(null) == WorkloadKind.DEPLOYMENT;
+    }
+
+    @Override
+    public void reconcile(HasMetadata deployment, Context ctx, Sink sink) {
+        JsonNode spec = ctx.memo(deployment, "spec", () -> Build.spec(deployment));
+        if (spec.path("paused").asBoolean(false)) {
+            ctx.note(
+                    Severity.INFO,
+                    ExpansionReason.NOTHING_TO_MAKE,
+                    deployment,
+                    "spec.paused: the Deployment controller makes no ReplicaSet for a paused Deployment");
+            return;
+        }
+        String ns = Build.ns(deployment);
+        for (HasMetadata rs : ctx.index.list("apps/ReplicaSet", ns)) {
+            Optional<OwnerReference> owner = Keys.controllerOf(rs);
+            if (owner.isPresent()
+                    && "Deployment".equals(owner.get().getKind())
+                    && Build.name(deployment).equals(owner.get().getName())
+                    && Keys.live(rs)) {
+                // the Deployment has its ReplicaSet; the ReplicaSet controller makes its pods
+                return;
+            }
+        }
+        sink.create(replicaSet(deployment, spec, ctx));
+    }
+
+    @Override
+    public long weight(HasMetadata deployment, Context ctx) {
+        JsonNode spec = ctx.memo(deployment, "spec", () -> Build.spec(deployment));
+        return spec.path("paused").asBoolean(false)
+                ? 0
+                : Build.add(1, Workload.integer(spec.get("replicas"), "spec.replicas", 1));
+    }
+
+    @Override
+    public boolean divisible() {
+        return true;
+    }
+
+    private static ReplicaSet replicaSet(HasMetadata deployment, JsonNode spec, Context ctx) {
+        long replicas = Workload.integer(spec.get("replicas"), "spec.replicas", 1);
+        Selectors.Selector selector = Selectors.read(spec.get("selector"), "spec.selector", false);
+        Build.Template template = Build.Template.read(spec.get("template"), "spec.template");
+        String hash = referencedHash(deployment, selector, ctx)
+                .orElseGet(() -> ctx.compose(ctx.token(
+                        Names.hash(Build.ns(deployment) + "/" + Build.name(deployment) + "/"
+                                + Names.canonical(template.tree())),
+                        Names.HASH_PATTERN,
+                        "ReplicaSet pod-template-hash")));
+        String deploymentName = Build.name(deployment);
+        int max = 253 - 1 - hash.length();
+        String name = ctx.compose(
+                deploymentName.length() > max && max > 0 ? deploymentName.substring(0, max) : deploymentName,
+                "-",
+                hash);
+
+        Map<String, String> labels = new LinkedHashMap<>(template.labels());
+        labels.put(Keys.POD_TEMPLATE_HASH, hash);
+        Map<String, String> annotations = new LinkedHashMap<>();
+        Build.annotations(deployment).forEach((k, v) -> {
+            if (!NOT_COPIED.contains(k)) {
+                annotations.put(k, v);
+            }
+        });
+        annotations.put(Keys.DEPLOYMENT_REVISION, "1");
+        annotations.put(Keys.DEPLOYMENT_DESIRED, String.valueOf(replicas));
+        annotations.put(Keys.DEPLOYMENT_MAX, String.valueOf(Build.add(replicas, maxSurge(spec, replicas))));
+
+        ObjectNode rsSpec = Build.MAPPER.createObjectNode();
+        rsSpec.put("replicas", (int) replicas);
+        if (spec.has("minReadySeconds")) {
+            rsSpec.set("minReadySeconds", spec.get("minReadySeconds"));
+        }
+        ObjectNode rsSelector = Build.copy(spec.get("selector"));
+        ObjectNode matchLabels =
+                rsSelector.has("matchLabels") && rsSelector.get("matchLabels").isObject()
+                        ? (ObjectNode) rsSelector.get("matchLabels")
+                        : rsSelector.putObject("matchLabels");
+        matchLabels.put(Keys.POD_TEMPLATE_HASH, hash);
+        rsSpec.set("selector", rsSelector);
+        rsSpec.set("template", Build.template(template, labels, null));
+        return Build.replicaSet(
+                Build.meta(
+                        name,
+                        null,
+                        Build.namespace(deployment),
+                        labels,
+                        annotations,
+                        List.of(Build.owner(WorkloadKind.DEPLOYMENT, deployment, true))),
+                rsSpec);
+    }
+
+    /** {@code maxSurge} of a RollingUpdate Deployment (25% by default), 0 for Recreate. */
+    private static long maxSurge(JsonNode spec, long replicas) {
+        JsonNode strategy = Workload.object(spec.get("strategy"), "spec.strategy");
+        String type = Workload.text(strategy.get("type"), "spec.strategy.type", "RollingUpdate");
+        if (!"RollingUpdate".equals(type)) {
+            return 0;
+        }
+        JsonNode rolling = Workload.object(strategy.get("rollingUpdate"), "spec.strategy.rollingUpdate");
+        long surge = Keys.surge(rolling.get("maxSurge"), "spec.strategy.rollingUpdate.maxSurge", replicas, "25%");
+        // validated alongside: a percentage or a count
+        Keys.scaled(
+                rolling.get("maxUnavailable"), "spec.strategy.rollingUpdate.maxUnavailable", replicas, false, "25%");
+        return surge;
+    }
+
+    /**
+     * The {@code pod-template-hash} of the ReplicaSet the input's pods already name (hand-written pods of this
+     * Deployment): render then makes that ReplicaSet, not a second one.
+     */
+    private static Optional<String> referencedHash(HasMetadata deployment, Selectors.Selector selector, Context ctx) {
+        String prefix = Build.name(deployment) + "-";
+        for (HasMetadata pod : ctx.index.list("/Pod", Build.ns(deployment))) {
+            Optional<OwnerReference> owner = Keys.controllerOf(pod);
+            if (owner.isEmpty()
+                    || !"ReplicaSet".equals(owner.get().getKind())
+                    || owner.get().getName() == null
+                    || !owner.get().getName().startsWith(prefix)
+                    || owner.get().getName().length() == prefix.length()
+                    || !selector.matches(Build.labels(pod))) {
+                continue;
+            }
+            return Optional.of(owner.get().getName().substring(prefix.length()));
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,152 @@
+package io.topobridge.core.render.expand;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.kind.Workload;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * LeaderWorkerSet's DisaggregatedSet controller (v0.9.0, {@code reconcileRoleSimple}) for a new set: one
+ * LeaderWorkerSet per role, {@code <set>-<revision>-<role>} (the revision is 8 hex digits of SHA-256 over the roles'
+ * templates serialized by Go, generated here), labelled with the role's labels and {@code app: <set>-<role>} and the
+ * set's name, role and revision (on its pod templates too), with the role's annotations, owned by the set. LWS v0.9
+ * has no slices: {@code spec.slices} is ignored, as its CRD drops it.
+ */
+final class DisaggregatedSetController implements Controller {
+
+    private static final String LWS_KIND =
+            Index.kindOf(WorkloadKind.LEADER_WORKER_SET.apiVersion(), WorkloadKind.LEADER_WORKER_SET.kind());
+
+    /** One role: its name, metadata and LWS spec. */
+    private record Role(
+            String name, Map<String, String> labels, Map<String, String> annotations, JsonNode spec, LwsShape shape) {}
+
+    @Override
+    public boolean actsOn(HasMetadata object) {
+        return WorkloadKind.of(object.getApiVersion(), object.getKind()).orElse(null) == WorkloadKind.DISAGGREGATED_SET;
+    }
+
+    @Override
+    public void reconcile(HasMetadata ds, Context ctx, Sink sink) {
+        List<Role> roles = ctx.memo(ds, "roles", () -> roles(ds));
+        String revision = revision(ds, roles, ctx);
+        for (Role role : roles) {
+            if (existing(ds, role, ctx).isPresent()) {
+                // the input has this role's LeaderWorkerSet (of this revision or another): it is expanded as given
+                continue;
+            }
+            if (!sink.create(leaderWorkerSet(ds, role, revision, ctx))) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public long weight(HasMetadata ds, Context ctx) {
+        long sum = 0;
+        for (Role role : ctx.memo(ds, "roles", () -> roles(ds))) {
+            sum = Build.add(sum, Build.add(1, role.shape().weight()));
+        }
+        return sum;
+    }
+
+    @Override
+    public boolean divisible() {
+        return true;
+    }
+
+    private static List<Role> roles(HasMetadata ds) {
+        JsonNode array = Workload.array(Build.spec(ds).get("roles"), "spec.roles");
+        List<Role> out = new ArrayList<>();
+        for (int i = 0; i < array.size(); i++) {
+            String at = "spec.roles[" + i + "]";
+            JsonNode role = Workload.object(array.get(i), at);
+            String name = Workload.text(role.get("name"), at + ".name", "");
+            if (name.isEmpty()) {
+                throw new IllegalArgumentException(at + ".name is missing");
+            }
+            JsonNode metadata = Workload.object(role.get("metadata"), at + ".metadata");
+            JsonNode spec = Workload.object(role.get("spec"), at + ".spec");
+            // checked as the LWS webhook will check the LeaderWorkerSet made from it
+            Map<String, String> annotations =
+                    Workload.strings(metadata.get("annotations"), at + ".metadata.annotations");
+            out.add(new Role(
+                    name,
+                    Workload.strings(metadata.get("labels"), at + ".metadata.labels"),
+                    annotations,
+                    spec,
+                    LwsShape.read(spec, at + ".spec", annotations)));
+        }
+        return out;
+    }
+
+    /** The roles' templates hashed (generated: DisaggregatedSet hashes Go's serialization of its structs). */
+    private static String revision(HasMetadata ds, List<Role> roles, Context ctx) {
+        ArrayNode seed = Build.MAPPER.createArrayNode();
+        for (Role role : roles) {
+            ObjectNode entry = seed.addObject();
+            entry.put("name", role.name());
+            entry.set("template", role.spec().path("leaderWorkerTemplate"));
+        }
+        return ctx.compose(ctx.token(
+                Names.hex8(Build.ns(ds) + "/" + Build.name(ds) + "/" + Names.canonical(seed)),
+                Names.HEX8_PATTERN,
+                "DisaggregatedSet revision"));
+    }
+
+    /** The set's LWS of a role the input already has (named with the set and role labels), if any. */
+    private static Optional<HasMetadata> existing(HasMetadata ds, Role role, Context ctx) {
+        for (HasMetadata lws : ctx.index.list(LWS_KIND, Build.ns(ds))) {
+            Map<String, String> labels = Build.labels(lws);
+            if (Build.name(ds).equals(labels.get(Keys.DS_NAME)) && role.name().equals(labels.get(Keys.DS_ROLE))) {
+                return Optional.of(lws);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static HasMetadata leaderWorkerSet(HasMetadata ds, Role role, String revision, Context ctx) {
+        String dsName = Build.name(ds);
+        Map<String, String> auto = new LinkedHashMap<>();
+        auto.put("app", dsName + "-" + role.name());
+        auto.put(Keys.DS_ROLE, role.name());
+        auto.put(Keys.DS_NAME, dsName);
+        auto.put(Keys.DS_REVISION, revision);
+
+        ObjectNode spec = Build.copy(role.spec());
+        spec.put("replicas", Workload.integer(role.spec().get("replicas"), "replicas", 1));
+        ObjectNode lwt = spec.has("leaderWorkerTemplate")
+                        && spec.get("leaderWorkerTemplate").isObject()
+                ? (ObjectNode) spec.get("leaderWorkerTemplate")
+                : spec.putObject("leaderWorkerTemplate");
+        for (String template : List.of("workerTemplate", "leaderTemplate")) {
+            JsonNode node = lwt.get(template);
+            if (node == null || !node.isObject()) {
+                continue;
+            }
+            ObjectNode metadata = node.has("metadata") && node.get("metadata").isObject()
+                    ? (ObjectNode) node.get("metadata")
+                    : ((ObjectNode) node).putObject("metadata");
+            Map<String, String> labels = Build.merged(
+                    Workload.strings(metadata.get("labels"), "spec.roles." + template + ".metadata.labels"), auto);
+            metadata.set("labels", Build.MAPPER.valueToTree(Build.sorted(labels)));
+        }
+        return Build.custom(
+                WorkloadKind.LEADER_WORKER_SET,
+                Build.meta(
+                        ctx.compose(dsName, "-", revision, "-", role.name()),
+                        null,
+                        Build.namespace(ds),
+                        Build.merged(role.labels(), auto),
+                        role.annotations(),
+                        List.of(Build.owner(WorkloadKind.DISAGGREGATED_SET, ds, null))),
+                spec);
+    }
+}

@@ -1,0 +1,106 @@
+package io.topobridge.core.render.expand;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.topobridge.core.workload.WorkloadKind;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * LeaderWorkerSet's LWS controller (v0.9.0, {@code constructLeaderStatefulSetApplyConfiguration}): the leader
+ * StatefulSet {@code <lws>} (labels {@code name} and {@code template-revision-hash}, generated here; annotation
+ * {@code replicas}; Parallel, one leader per group) whose pod template is the leader template (else the worker
+ * template) with {@code worker-index: "0"}, the LWS name and revision, and the size, exclusive-topology, subgroup and
+ * subdomain annotations, owned by the LWS. The StatefulSet controller makes the leader pods from it.
+ */
+final class LeaderWorkerSetController implements Controller {
+
+    @Override
+    public boolean actsOn(HasMetadata object) {
+        return WorkloadKind.of(object.getApiVersion(), object.getKind()).orElse(null) == WorkloadKind.LEADER_WORKER_SET;
+    }
+
+    @Override
+    public void reconcile(HasMetadata lws, Context ctx, Sink sink) {
+        LwsShape shape = LwsShape.of(lws, ctx);
+        if (ctx.index.has("apps/StatefulSet", Build.ns(lws), Build.name(lws))) {
+            return;
+        }
+        sink.create(leaderStatefulSet(lws, shape, ctx));
+    }
+
+    @Override
+    public long weight(HasMetadata lws, Context ctx) {
+        return LwsShape.of(lws, ctx).weight();
+    }
+
+    @Override
+    public boolean divisible() {
+        return true;
+    }
+
+    /** The template revision the LWS controller records, a hash of the spec it dumps from Go (generated here). */
+    static String revision(HasMetadata lws, LwsShape shape, Context ctx) {
+        String seed = Build.ns(lws) + "/" + Build.name(lws) + "/" + Names.canonical(shape.networkConfig()) + "/"
+                + Names.canonical(shape.leaderWorkerTemplate());
+        return ctx.compose(ctx.token(Names.hash(seed), Names.HASH_PATTERN, "LeaderWorkerSet template-revision-hash"));
+    }
+
+    private static StatefulSet leaderStatefulSet(HasMetadata lws, LwsShape shape, Context ctx) {
+        String name = Build.name(lws);
+        String revision = revision(lws, shape, ctx);
+        Build.Template template = shape.leaderOrWorker();
+
+        Map<String, String> podLabels = new LinkedHashMap<>(template.labels());
+        podLabels.put(Keys.LWS_WORKER_INDEX, "0");
+        podLabels.put(Keys.LWS_NAME, name);
+        podLabels.put(Keys.LWS_REVISION, revision);
+        Map<String, String> podAnnotations = new LinkedHashMap<>(template.annotations());
+        podAnnotations.put(Keys.LWS_SIZE, String.valueOf(shape.size()));
+        String exclusive = Build.annotations(lws).get(Keys.LWS_EXCLUSIVE);
+        if (exclusive != null && !exclusive.isEmpty()) {
+            podAnnotations.put(Keys.LWS_EXCLUSIVE, exclusive);
+        }
+        if (shape.subGroupSize() != null) {
+            podAnnotations.put(Keys.LWS_SUBGROUP_POLICY_TYPE, shape.subGroupType());
+            podAnnotations.put(Keys.LWS_SUBGROUP_SIZE, String.valueOf(shape.subGroupSize()));
+            String subExclusive = Build.annotations(lws).get(Keys.LWS_SUBGROUP_EXCLUSIVE);
+            if (subExclusive != null && !subExclusive.isEmpty()) {
+                podAnnotations.put(Keys.LWS_SUBGROUP_EXCLUSIVE, subExclusive);
+            }
+        }
+        if (LwsShape.UNIQUE_PER_REPLICA.equals(shape.subdomainPolicy())) {
+            podAnnotations.put(Keys.LWS_SUBDOMAIN_POLICY, LwsShape.UNIQUE_PER_REPLICA);
+        }
+
+        ObjectNode spec = Build.MAPPER.createObjectNode();
+        spec.put("serviceName", name);
+        spec.put("replicas", (int) shape.replicas());
+        spec.put("podManagementPolicy", "Parallel");
+        spec.set("template", Build.template(template, podLabels, podAnnotations));
+        ObjectNode strategy = spec.putObject("updateStrategy");
+        strategy.put("type", shape.rolloutType());
+        ObjectNode rolling = strategy.putObject("rollingUpdate");
+        rolling.put("maxUnavailable", (int) Math.min(
+                Integer.MAX_VALUE, Math.max(1, shape.maxUnavailable() + Math.min(shape.maxSurge(), shape.replicas()))));
+        rolling.put("partition", (int) shape.partition());
+        ObjectNode selector = spec.putObject("selector").putObject("matchLabels");
+        selector.put(Keys.LWS_NAME, name);
+        selector.put(Keys.LWS_WORKER_INDEX, "0");
+
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(Keys.LWS_NAME, name);
+        labels.put(Keys.LWS_REVISION, revision);
+        return Build.statefulSet(
+                Build.meta(
+                        name,
+                        null,
+                        Build.namespace(lws),
+                        labels,
+                        Map.of(Keys.LWS_REPLICAS, String.valueOf(shape.replicas())),
+                        List.of(Build.owner(WorkloadKind.LEADER_WORKER_SET, lws, true))),
+                spec);
+    }
+}

@@ -1,0 +1,97 @@
+package io.topobridge.core.render.expand;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.finding.UserText;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * LeaderWorkerSet's pod webhook (v0.9.0, {@code PodWebhook.Default}) on a pod that carries an LWS name: a leader gets
+ * its group index (its name's ordinal), the group key ({@code SHA-1} of {@code <namespace>/<leader>}) and, with
+ * subgroups that include the leader, subgroup 0 and its key; a worker gets its worker index (its name's ordinal) and,
+ * with subgroups, its subgroup index and key. A key hashed from a generated name is itself generated. Without LWS's
+ * Volcano provider the webhook adds nothing else to the metadata.
+ */
+final class LwsPodWebhook {
+
+    private static final String HEX40 = "[0-9a-f]{40}";
+
+    private LwsPodWebhook() {}
+
+    /** The pod as LWS's webhook lets it in; a pod it would refuse is an {@link IllegalArgumentException}. */
+    static HasMetadata admit(HasMetadata pod, Context ctx) {
+        Map<String, String> labels = new LinkedHashMap<>(Build.labels(pod));
+        if (!labels.containsKey(Keys.LWS_NAME)) {
+            return pod;
+        }
+        String name = Build.name(pod);
+        Map<String, String> annotations = Build.annotations(pod);
+        String size = annotations.get(Keys.LWS_SIZE);
+        if (size == null) {
+            throw new IllegalArgumentException(
+                    "LeaderWorkerSet's pod webhook refuses it: the size annotation is missing");
+        }
+        int podCount;
+        try {
+            podCount = Integer.parseInt(size);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    "LeaderWorkerSet's pod webhook refuses it: size " + UserText.quote(size) + " is not a number");
+        }
+        boolean hasSubGroupSize = annotations.containsKey(Keys.LWS_SUBGROUP_SIZE);
+        if ("0".equals(labels.get(Keys.LWS_WORKER_INDEX))) {
+            if (!labels.containsKey(Keys.LWS_GROUP_INDEX)) {
+                int group = Keys.ordinal(name);
+                if (group < 0) {
+                    throw new IllegalArgumentException(
+                            "LeaderWorkerSet's pod webhook refuses it: no group ordinal in the name");
+                }
+                labels.put(Keys.LWS_GROUP_INDEX, String.valueOf(group));
+            }
+            if (!labels.containsKey(Keys.LWS_GROUP_KEY)) {
+                labels.put(Keys.LWS_GROUP_KEY, key(Build.ns(pod) + "/" + name, name, ctx, "LeaderWorkerSet group-key"));
+            }
+            String type = annotations.get(Keys.LWS_SUBGROUP_POLICY_TYPE);
+            if (hasSubGroupSize
+                    && Keys.orEmpty(labels.get(Keys.LWS_SUBGROUP_INDEX)).isEmpty()
+                    && !LwsShape.LEADER_EXCLUDED.equals(type)) {
+                labels.put(Keys.LWS_SUBGROUP_INDEX, "0");
+                labels.put(Keys.LWS_SUBGROUP_KEY, key(name + "/0", name, ctx, "LeaderWorkerSet subgroup-key"));
+            }
+        } else {
+            int worker = Keys.ordinal(name);
+            if (worker < 0) {
+                throw new IllegalArgumentException(
+                        "LeaderWorkerSet's pod webhook refuses it: no worker ordinal in the name");
+            }
+            labels.put(Keys.LWS_WORKER_INDEX, String.valueOf(worker));
+            if (hasSubGroupSize
+                    && Keys.orEmpty(labels.get(Keys.LWS_SUBGROUP_INDEX)).isEmpty()) {
+                int k;
+                try {
+                    k = Integer.parseInt(annotations.get(Keys.LWS_SUBGROUP_SIZE));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("LeaderWorkerSet's pod webhook refuses it: subgroup size "
+                            + UserText.quote(annotations.get(Keys.LWS_SUBGROUP_SIZE)) + " is not a number");
+                }
+                if (k < 1) {
+                    throw new IllegalArgumentException(
+                            "LeaderWorkerSet's pod webhook refuses it: subgroup size " + k + " is less than 1");
+                }
+                String index = String.valueOf((podCount - 1) % k == 0 ? (worker - 1) / k : worker / k);
+                String leader = Keys.orEmpty(annotations.get(Keys.LWS_LEADER_NAME));
+                labels.put(Keys.LWS_SUBGROUP_INDEX, index);
+                labels.put(
+                        Keys.LWS_SUBGROUP_KEY, key(leader + "/" + index, leader, ctx, "LeaderWorkerSet subgroup-key"));
+            }
+        }
+        pod.getMetadata().setLabels(Build.sorted(labels));
+        return pod;
+    }
+
+    /** {@code SHA-1} of {@code text}; generated when {@code from} (the name hashed) is. */
+    private static String key(String text, String from, Context ctx, String meaning) {
+        String hash = Names.sha1(text);
+        return ctx.generated(from) ? ctx.compose(ctx.token(hash, HEX40, meaning)) : hash;
+    }
+}

@@ -1,0 +1,142 @@
+package io.topobridge.core.render.expand;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.topobridge.core.finding.UserText;
+import io.topobridge.core.workload.kind.Workload;
+import java.util.Map;
+
+/**
+ * The parts of a LeaderWorkerSet spec (LWS v0.9.0) its controllers read, with the CRD's and the LWS webhook's
+ * defaults, checked as the LWS webhook checks them: what it would refuse is an {@link IllegalArgumentException}.
+ */
+record LwsShape(
+        long replicas,
+        long size,
+        Build.Template leader,
+        Build.Template worker,
+        Long subGroupSize,
+        String subGroupType,
+        String subdomainPolicy,
+        String rolloutType,
+        long maxUnavailable,
+        long maxSurge,
+        long partition,
+        JsonNode networkConfig,
+        JsonNode leaderWorkerTemplate) {
+
+    static final String UNIQUE_PER_REPLICA = "UniquePerReplica";
+    static final String LEADER_EXCLUDED = "LeaderExcluded";
+
+    /** The template leader pods are made from: the leader template, else the worker template. */
+    Build.Template leaderOrWorker() {
+        return leader != null ? leader : worker;
+    }
+
+    /** The shape of a LeaderWorkerSet object (read once per object). */
+    static LwsShape of(io.fabric8.kubernetes.api.model.HasMetadata lws, Context ctx) {
+        return ctx.memo(lws, "lws", () -> read(Build.spec(lws), "spec", Build.annotations(lws)));
+    }
+
+    /**
+     * What LWS makes for one LeaderWorkerSet: its leader StatefulSet, and per group the leader pod and, for groups of
+     * more than one pod, the worker StatefulSet and its {@code size - 1} workers.
+     */
+    long weight() {
+        return Build.add(1, Build.times(replicas, Build.add(1, size > 1 ? size : 0)));
+    }
+
+    static LwsShape read(JsonNode spec, String at, Map<String, String> annotations) {
+        long replicas = Workload.integer(spec.get("replicas"), at + ".replicas", 1);
+        JsonNode lwt = Workload.object(spec.get("leaderWorkerTemplate"), at + ".leaderWorkerTemplate");
+        if (lwt.isMissingNode()) {
+            throw new IllegalArgumentException(at + ".leaderWorkerTemplate is missing");
+        }
+        long size = Workload.integer(lwt.get("size"), at + ".leaderWorkerTemplate.size", 1);
+        if (size < 1) {
+            throw refused(at + ".leaderWorkerTemplate.size=" + size + " is less than 1");
+        }
+        if (replicas * size > Integer.MAX_VALUE) {
+            throw refused("the product of " + at + ".replicas (" + replicas + ") and " + at
+                    + ".leaderWorkerTemplate.size (" + size + ") exceeds " + Integer.MAX_VALUE);
+        }
+        JsonNode leaderNode = lwt.get("leaderTemplate");
+        Build.Template leader = leaderNode == null || leaderNode.isNull()
+                ? null
+                : Build.Template.read(leaderNode, at + ".leaderWorkerTemplate.leaderTemplate");
+        Build.Template worker =
+                Build.Template.read(lwt.get("workerTemplate"), at + ".leaderWorkerTemplate.workerTemplate");
+
+        JsonNode policy = Workload.object(lwt.get("subGroupPolicy"), at + ".leaderWorkerTemplate.subGroupPolicy");
+        Long subGroupSize = null;
+        String subGroupType = null;
+        if (!policy.isMissingNode()) {
+            String field = at + ".leaderWorkerTemplate.subGroupPolicy";
+            if (policy.get("subGroupSize") == null || policy.get("subGroupSize").isNull()) {
+                throw refused(field + ".subGroupSize is missing");
+            }
+            long k = Workload.integer(policy.get("subGroupSize"), field + ".subGroupSize", 0);
+            subGroupType =
+                    Workload.text(policy.get("subGroupPolicyType"), field + ".subGroupPolicyType", "LeaderWorker");
+            if (k < 1) {
+                throw refused(field + ".subGroupSize must be 1 or more");
+            }
+            if (size % k != 0 && (size - 1) % k != 0) {
+                throw refused("size or size - 1 must be divisible by " + field + ".subGroupSize=" + k);
+            }
+            if (size < k) {
+                throw refused(field + ".subGroupSize=" + k + " is larger than size " + size);
+            }
+            if (LEADER_EXCLUDED.equals(subGroupType) && (size - 1) % k != 0) {
+                throw refused("size - 1 must be divisible by " + field + ".subGroupSize=" + k + " with LeaderExcluded");
+            }
+            subGroupSize = k;
+        } else if (annotations.containsKey(Keys.LWS_SUBGROUP_EXCLUSIVE)) {
+            throw refused("metadata.annotations." + Keys.LWS_SUBGROUP_EXCLUSIVE + " needs a subGroupSize");
+        }
+
+        JsonNode network = Workload.object(spec.get("networkConfig"), at + ".networkConfig");
+        String subdomainPolicy =
+                Workload.text(network.get("subdomainPolicy"), at + ".networkConfig.subdomainPolicy", "Shared");
+
+        JsonNode rollout = Workload.object(spec.get("rolloutStrategy"), at + ".rolloutStrategy");
+        String rolloutType = Workload.text(rollout.get("type"), at + ".rolloutStrategy.type", "RollingUpdate");
+        JsonNode rolling = Workload.object(
+                rollout.get("rollingUpdateConfiguration"), at + ".rolloutStrategy.rollingUpdateConfiguration");
+        String rField = at + ".rolloutStrategy.rollingUpdateConfiguration";
+        long maxUnavailable =
+                percentAtMost100(rolling.get("maxUnavailable"), rField + ".maxUnavailable", replicas, false, "1");
+        long maxSurge = percentAtMost100(rolling.get("maxSurge"), rField + ".maxSurge", replicas, true, "0");
+        if (maxUnavailable == 0 && maxSurge == 0 && replicas != 0) {
+            throw refused(rField + ".maxUnavailable must not be 0 when maxSurge is 0");
+        }
+        long partition = Workload.integer(rolling.get("partition"), rField + ".partition", 0);
+        return new LwsShape(
+                replicas,
+                size,
+                leader,
+                worker,
+                subGroupSize,
+                subGroupType,
+                subdomainPolicy,
+                rolloutType,
+                maxUnavailable,
+                maxSurge,
+                partition,
+                network,
+                lwt);
+    }
+
+    private static long percentAtMost100(JsonNode node, String field, long total, boolean roundUp, String absent) {
+        if (node != null && node.isTextual() && node.asText().endsWith("%")) {
+            String digits = node.asText().substring(0, node.asText().length() - 1);
+            if (!digits.matches("[0-9]{1,4}") || Integer.parseInt(digits) > 100) {
+                throw refused(field + "=" + UserText.quote(node.asText()) + " is not a percentage up to 100%");
+            }
+        }
+        return Keys.scaled(node, field, total, roundUp, absent);
+    }
+
+    private static IllegalArgumentException refused(String why) {
+        return new IllegalArgumentException("LeaderWorkerSet's webhook refuses it: " + why);
+    }
+}

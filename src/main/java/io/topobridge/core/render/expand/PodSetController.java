@@ -1,0 +1,102 @@
+package io.topobridge.core.render.expand;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.kind.Workload;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * AIBrix's PodSet controller (v0.7.0, {@code createPodFromTemplate}): {@code podGroupSize} pods {@code <podset>-<i>}
+ * (shortened to 63 characters) with the template's labels and annotations, the PodSet name and pod index, and every
+ * label and annotation of the PodSet the template does not set, owned by the PodSet. The PodSet CRD takes sizes from 2
+ * to 100.
+ */
+final class PodSetController implements Controller {
+
+    @Override
+    public boolean actsOn(HasMetadata object) {
+        return WorkloadKind.of(object.getApiVersion(), object.getKind()).orElse(null) == WorkloadKind.POD_SET;
+    }
+
+    private static long size(JsonNode spec) {
+        JsonNode node = spec.get("podGroupSize");
+        if (node == null || node.isNull()) {
+            throw new IllegalArgumentException("spec.podGroupSize is missing: the API server refuses the PodSet");
+        }
+        long size = Workload.integer(node, "spec.podGroupSize", 0);
+        if (size < 2 || size > RoleSetController.MAX_POD_GROUP_SIZE) {
+            throw new IllegalArgumentException("spec.podGroupSize=" + size + ": the API server refuses PodSets of fewer"
+                    + " than 2 or more than " + RoleSetController.MAX_POD_GROUP_SIZE + " pods");
+        }
+        return size;
+    }
+
+    @Override
+    public void reconcile(HasMetadata podSet, Context ctx, Sink sink) {
+        JsonNode spec = ctx.memo(podSet, "spec", () -> Build.spec(podSet));
+        long size = size(spec);
+        Build.Template template = Build.Template.read(spec.get("template"), "spec.template");
+        String ns = Build.ns(podSet);
+        Set<String> present = new HashSet<>();
+        for (HasMetadata pod : ctx.index.podsWith(ns, Keys.AIBRIX_POD_SET, Build.name(podSet))) {
+            if (Keys.activePod(pod)) {
+                present.add(Keys.orEmpty(Build.labels(pod).get(Keys.AIBRIX_POD_GROUP_INDEX)));
+            }
+        }
+        for (long i = 0; i < size; i++) {
+            if (present.contains(String.valueOf(i))) {
+                continue;
+            }
+            String name = ctx.compose(Build.name(podSet), "-" + i);
+            if (name.length() >= 63) {
+                name = ctx.compose(ctx.cut(name, 0, 1), ctx.cut(name, name.length() - 62, name.length()));
+            }
+            if (ctx.index.has("/Pod", ns, name)) {
+                continue;
+            }
+            if (!sink.create(pod(podSet, template, name, i))) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public long weight(HasMetadata podSet, Context ctx) {
+        return size(ctx.memo(podSet, "spec", () -> Build.spec(podSet)));
+    }
+
+    @Override
+    public boolean divisible() {
+        return false;
+    }
+
+    private static Pod pod(HasMetadata podSet, Build.Template template, String name, long index) {
+        Map<String, String> labels = new LinkedHashMap<>(template.labels());
+        labels.put(Keys.AIBRIX_POD_SET, Build.name(podSet));
+        labels.put(Keys.AIBRIX_POD_GROUP_INDEX, String.valueOf(index));
+        Build.labels(podSet).forEach(labels::putIfAbsent);
+        Map<String, String> annotations = new LinkedHashMap<>(template.annotations());
+        Build.annotations(podSet).forEach(annotations::putIfAbsent);
+        Pod pod = Build.pod(
+                Build.meta(
+                        name,
+                        null,
+                        Build.namespace(podSet),
+                        labels,
+                        annotations,
+                        List.of(Build.owner(WorkloadKind.POD_SET, podSet, true))),
+                template.spec());
+        pod.getSpec().setHostname(name);
+        String subdomain = Keys.orEmpty(Build.labels(podSet).get(Keys.AIBRIX_STORM_SERVICE));
+        if (!subdomain.isEmpty()) {
+            pod.getSpec().setSubdomain(subdomain);
+        }
+        return pod;
+    }
+}

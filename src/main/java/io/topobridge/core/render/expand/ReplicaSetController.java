@@ -1,0 +1,80 @@
+package io.topobridge.core.render.expand;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.kind.Workload;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Kubernetes' ReplicaSet controller (v1.35, {@code GetPodFromTemplate}): pods named by {@code generateName}
+ * {@code <replicaset>-} (the API server keeps 58 characters of it and adds five random ones, generated here), with the
+ * template's labels and annotations, owned by the ReplicaSet. Pods it already has count, and so do pods its selector
+ * matches that no controller owns (it adopts them).
+ */
+final class ReplicaSetController implements Controller {
+
+    @Override
+    public boolean actsOn(HasMetadata object) {
+        return WorkloadKind.of(object.getApiVersion(), object.getKind()).orElse(null) == WorkloadKind.REPLICA_SET;
+    }
+
+    @Override
+    public void reconcile(HasMetadata rs, Context ctx, Sink sink) {
+        JsonNode spec = ctx.memo(rs, "spec", () -> Build.spec(rs));
+        long replicas = Workload.integer(spec.get("replicas"), "spec.replicas", 1);
+        Selectors.Selector selector = Selectors.read(spec.get("selector"), "spec.selector", false);
+        Build.Template template = Build.Template.read(spec.get("template"), "spec.template");
+        String ns = Build.ns(rs);
+        long have = 0;
+        for (HasMetadata pod : ctx.index.list("/Pod", ns)) {
+            if (!Keys.activePod(pod)) {
+                continue;
+            }
+            Optional<OwnerReference> owner = Keys.controllerOf(pod);
+            boolean ours = owner.map(o ->
+                            "ReplicaSet".equals(o.getKind()) && Build.name(rs).equals(o.getName()))
+                    .orElse(false);
+            if (ours || (owner.isEmpty() && selector.matches(Build.labels(pod)))) {
+                have++;
+            }
+        }
+        String prefix = ctx.compose(Build.name(rs), "-");
+        String base = prefix.length() > Names.MAX_GENERATE_NAME_BASE
+                ? ctx.cut(prefix, 0, Names.MAX_GENERATE_NAME_BASE)
+                : prefix;
+        int attempt = 0;
+        for (long i = have; i < replicas; i++) {
+            String name;
+            do {
+                String seed = ns + "/" + Build.name(rs) + "/" + i + "/" + attempt++;
+                name = ctx.compose(base, ctx.token(Names.suffix(seed), Names.SUFFIX_PATTERN, "pod name suffixes"));
+            } while (ctx.index.has("/Pod", ns, name));
+            var pod = Build.pod(
+                    Build.meta(
+                            name,
+                            prefix,
+                            Build.namespace(rs),
+                            template.labels(),
+                            template.annotations(),
+                            List.of(Build.owner(WorkloadKind.REPLICA_SET, rs, true))),
+                    template.spec());
+            if (!sink.create(pod)) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public long weight(HasMetadata rs, Context ctx) {
+        JsonNode spec = ctx.memo(rs, "spec", () -> Build.spec(rs));
+        return Workload.integer(spec.get("replicas"), "spec.replicas", 1);
+    }
+
+    @Override
+    public boolean divisible() {
+        return true;
+    }
+}

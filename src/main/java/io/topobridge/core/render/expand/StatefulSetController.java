@@ -1,0 +1,112 @@
+package io.topobridge.core.render.expand;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.kind.Workload;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Kubernetes' StatefulSet controller (v1.35, {@code newStatefulSetPod}): pods {@code <sts>-<ordinal>} for the ordinals
+ * from {@code spec.ordinals.start}, with the template's labels and annotations, {@code statefulset.kubernetes.io/pod-name},
+ * {@code apps.kubernetes.io/pod-index} and {@code controller-revision-hash} ({@code <sts>-<hash>}, generated here),
+ * hostname and subdomain, owned by the StatefulSet. An OrderedReady set makes them one after another; render shows
+ * them all.
+ */
+final class StatefulSetController implements Controller {
+
+    /** What the controller reads of a StatefulSet. */
+    record Shape(long replicas, long start, Build.Template template, String serviceName) {
+        static Shape of(HasMetadata sts) {
+            JsonNode spec = Build.spec(sts);
+            long replicas = Workload.integer(spec.get("replicas"), "spec.replicas", 1);
+            JsonNode ordinals = Workload.object(spec.get("ordinals"), "spec.ordinals");
+            long start = Workload.integer(ordinals.get("start"), "spec.ordinals.start", 0);
+            return new Shape(
+                    replicas,
+                    start,
+                    Build.Template.read(spec.get("template"), "spec.template"),
+                    Workload.text(spec.get("serviceName"), "spec.serviceName", ""));
+        }
+    }
+
+    @Override
+    public boolean actsOn(HasMetadata object) {
+        return WorkloadKind.of(object.getApiVersion(), object.getKind()).orElse(null) == WorkloadKind.STATEFUL_SET;
+    }
+
+    @Override
+    public void reconcile(HasMetadata sts, Context ctx, Sink sink) {
+        Shape shape = ctx.memo(sts, "sts", () -> Shape.of(sts));
+        String revision = revision(sts, shape, ctx);
+        for (long i = 0; i < shape.replicas(); i++) {
+            long ordinal = shape.start() + i;
+            String name = ctx.compose(Build.name(sts), "-" + ordinal);
+            if (ctx.index.has("/Pod", Build.ns(sts), name)) {
+                continue;
+            }
+            if (!sink.create(pod(sts, shape, name, ordinal, revision))) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public long weight(HasMetadata sts, Context ctx) {
+        Shape shape = ctx.memo(sts, "sts", () -> Shape.of(sts));
+        if (shape.replicas() == 0) {
+            return 0;
+        }
+        // what the controllers of its pods make: a pod with the template's metadata tells (its spec does not matter)
+        Map<String, String> labels = new LinkedHashMap<>(shape.template().labels());
+        Pod sample = Build.pod(
+                Build.meta(
+                        ctx.compose(Build.name(sts), "-" + shape.start()),
+                        null,
+                        Build.namespace(sts),
+                        labels,
+                        shape.template().annotations(),
+                        List.of()),
+                null);
+        return Build.times(shape.replicas(), Build.add(1, ctx.weight(sample)));
+    }
+
+    @Override
+    public boolean divisible() {
+        return true;
+    }
+
+    /** {@code <sts>-<hash>}: the ControllerRevision's name, a hash of the template the controller dumps from Go. */
+    private static String revision(HasMetadata sts, Shape shape, Context ctx) {
+        String name = Build.name(sts);
+        String prefix = name.length() > 223 ? ctx.cut(name, 0, 223) : name;
+        String seed = Build.ns(sts) + "/" + name + "/"
+                + Names.canonical(shape.template().tree());
+        return ctx.compose(
+                prefix, "-", ctx.token(Names.hash(seed), Names.HASH_PATTERN, "StatefulSet controller-revision-hash"));
+    }
+
+    private static Pod pod(HasMetadata sts, Shape shape, String name, long ordinal, String revision) {
+        Map<String, String> labels = new LinkedHashMap<>(shape.template().labels());
+        labels.put(Keys.STS_POD_NAME, name);
+        labels.put(Keys.POD_INDEX, String.valueOf(ordinal));
+        labels.put(Keys.STS_REVISION, revision);
+        Pod pod = Build.pod(
+                Build.meta(
+                        name,
+                        null,
+                        Build.namespace(sts),
+                        labels,
+                        shape.template().annotations(),
+                        List.of(Build.owner(WorkloadKind.STATEFUL_SET, sts, true))),
+                shape.template().spec());
+        pod.getSpec().setHostname(name);
+        if (!shape.serviceName().isEmpty()) {
+            pod.getSpec().setSubdomain(shape.serviceName());
+        }
+        return pod;
+    }
+}

@@ -1,0 +1,111 @@
+package io.topobridge.core.render.expand;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * An expansion as tests read it: each created object as one line {@code Kind name <- OwnerKind/owner}, names and
+ * values with every generated token shown as {@code *} (the stand-ins are deterministic, but a test asserts the
+ * controllers' shape, not render's made-up characters).
+ */
+record Expanded(Expansion.Result result) {
+
+    static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+    static Expanded of(String yaml) {
+        return new Expanded(Expansion.expand(objects(yaml), Expansion.Limits.DEFAULT));
+    }
+
+    static Expanded of(List<HasMetadata> inputs, Expansion.Limits limits) {
+        return new Expanded(Expansion.expand(inputs, limits));
+    }
+
+    /** Every object of a multi-document YAML text (custom kinds as generic resources). */
+    static List<HasMetadata> objects(String yaml) {
+        List<HasMetadata> out = new ArrayList<>();
+        for (String doc : yaml.split("(?m)^---\\s*$")) {
+            if (!doc.isBlank()) {
+                out.add((HasMetadata)
+                        SERIALIZATION.unmarshal(new ByteArrayInputStream(doc.getBytes(StandardCharsets.UTF_8))));
+            }
+        }
+        return out;
+    }
+
+    /** A value with each generated token as {@code *}. */
+    String shape(String value) {
+        if (value == null) {
+            return null;
+        }
+        for (Generated g : result.generated()) {
+            if (g.value().equals(value)) {
+                StringBuilder out = new StringBuilder();
+                g.parts().forEach(p -> out.append(p.literal() ? p.text() : "*"));
+                return out.toString();
+            }
+        }
+        return value;
+    }
+
+    /** One line per created object: {@code Kind name <- OwnerKind/owner}, shaped. */
+    List<String> outline() {
+        List<String> out = new ArrayList<>();
+        for (HasMetadata o : result.created()) {
+            StringBuilder line =
+                    new StringBuilder(o.getKind() + " " + shape(o.getMetadata().getName()));
+            for (OwnerReference owner : o.getMetadata().getOwnerReferences()) {
+                line.append(" <- ").append(owner.getKind()).append('/').append(shape(owner.getName()));
+            }
+            out.add(line.toString());
+        }
+        return out;
+    }
+
+    /** The first created object of a kind whose shaped name is {@code name}. */
+    HasMetadata object(String kind, String name) {
+        for (HasMetadata o : result.created()) {
+            if (o.getKind().equals(kind) && name.equals(shape(o.getMetadata().getName()))) {
+                return o;
+            }
+        }
+        throw new AssertionError("no " + kind + " " + name + " in " + outline());
+    }
+
+    /** The labels of an object, values shaped. */
+    Map<String, String> labels(String kind, String name) {
+        return shaped(object(kind, name).getMetadata().getLabels());
+    }
+
+    /** The annotations of an object, values shaped. */
+    Map<String, String> annotations(String kind, String name) {
+        return shaped(object(kind, name).getMetadata().getAnnotations());
+    }
+
+    private Map<String, String> shaped(Map<String, String> values) {
+        Map<String, String> out = new TreeMap<>();
+        if (values != null) {
+            values.forEach((k, v) -> out.put(k, shape(v)));
+        }
+        return out;
+    }
+
+    /** The notes as lines. */
+    List<String> notes() {
+        return result.notes().stream().map(f -> f.line()).toList();
+    }
+
+    /** How many created objects of each kind. */
+    Map<String, Integer> counts() {
+        Map<String, Integer> out = new HashMap<>();
+        result.created().forEach(o -> out.merge(o.getKind(), 1, Integer::sum));
+        return out;
+    }
+}
