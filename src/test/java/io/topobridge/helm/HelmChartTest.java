@@ -265,7 +265,9 @@ class HelmChartTest {
             {"scheduling.volcano.sh", "queues", "watch"},
             {"apiextensions.k8s.io", "customresourcedefinitions", "watch"},
             {"", "events", "create"},
-            {"", "configmaps", "watch"}
+            {"", "configmaps", "watch"},
+            {"resource.k8s.io", "resourceclaimtemplates", "watch"},
+            {"resource.k8s.io", "resourceclaims", "watch"}
         }) {
             if (!allows(role, api[0], api[1], api[2])) {
                 missing.add(api[0] + "/" + api[1] + ":" + api[2]);
