@@ -222,7 +222,7 @@ public final class DraDevices {
                         claim,
                         source,
                         deviceClass,
-                        "the device class is not mapped to a resource in " + DeviceClasses.KEY
+                        "the device class is not mapped to a resource"
                                 + (cel ? " (its CEL selectors pick devices; they are not evaluated)" : "")));
                 continue;
             }
