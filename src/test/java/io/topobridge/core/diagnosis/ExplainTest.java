@@ -227,4 +227,27 @@ class ExplainTest {
                 .isEqualTo("placed: all 9 pods within tier 1 (nvlink) in nvlink-r05-2 (asked for tier 1 or"
                         + " below, hard)");
     }
+
+    @Test
+    void devicesClaimedThroughDraAddToTheNeed() {
+        Cluster c = pendingGang(cluster(), "soft", 10);
+        GangView g = c.gang("soft", "soft", 1, List.of());
+        GangView claiming = new GangView(
+                g.namespace(),
+                g.podGroup(),
+                g.workload(),
+                g.phase(),
+                g.minMember(),
+                g.minResources(),
+                g.mode(),
+                g.highestTier(),
+                g.subGroups(),
+                g.conditions(),
+                g.created(),
+                g.pods(),
+                null,
+                Amounts.parse(Map.of("nvidia.com/gpu", "8")));
+        assertThat(Explain.of(claiming, c.capacity()).sentence())
+                .isEqualTo("needs 48 nvidia.com/gpu; the cluster has 104 free, enough; waiting for Volcano");
+    }
 }
