@@ -132,6 +132,8 @@ list, so it finds exactly the objects this controller makes.
   value: {{ .Values.workloads.autoWaitForRoom | quote }}
 - name: TOPOBRIDGE_WORKLOADS_ACCELERATOR_RESOURCES
   value: {{ join "," .Values.workloads.acceleratorResources | quote }}
+- name: TOPOBRIDGE_WORKLOADS_DRA_DEVICE_CLASSES
+  value: {{ join "," .Values.workloads.draDeviceClasses | quote }}
 - name: TOPOBRIDGE_WORKLOADS_GROUP_ASSEMBLY
   value: {{ .Values.workloads.groupAssembly | quote }}
 - name: TOPOBRIDGE_WORKLOADS_DEBOUNCE

@@ -563,7 +563,11 @@ public class ClusterView implements ProcessPart {
                 conditions,
                 created(pg),
                 pods,
-                annotations == null ? null : annotations.get(io.topobridge.core.Topobridge.CHOSEN_TIER));
+                annotations == null ? null : annotations.get(io.topobridge.core.Topobridge.CHOSEN_TIER),
+                annotations == null
+                        ? Amounts.NONE
+                        : io.topobridge.core.workload.dra.DraDevices.parseAnnotation(
+                                annotations.get(io.topobridge.core.Topobridge.DRA_DEVICES)));
     }
 
     private static GangView.SubGroup subGroup(SubGroupPolicySpec p) {

@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -36,8 +38,9 @@ import org.jboss.logging.Logger;
  * The controller's {@link WorkloadLookup}: informer caches of every installed workload kind (a custom kind's
  * informer starts when its CRD appears and stops when it goes), a metadata-only ReplicaSet cache (to follow a
  * pod to its Deployment), Volcano's PodGroups and Queues, Namespaces (their opt-in label and queue policy),
- * ResourceQuotas (what a namespace's PodGroups may reserve together) and autoscalers (HorizontalPodAutoscalers, and
- * AIBrix's PodAutoscalers where their CRD is installed: how far a gang may grow). PodGroups are shown with the bridge's own
+ * ResourceQuotas (what a namespace's PodGroups may reserve together), autoscalers (HorizontalPodAutoscalers, and
+ * AIBrix's PodAutoscalers where their CRD is installed: how far a gang may grow), and the ResourceClaimTemplates and
+ * ResourceClaims pods claim DRA devices from (optional: Kubernetes 1.34 and later). PodGroups are shown with the bridge's own
  * writes the cache has not caught up with ({@link RecentObjects}): a PodGroup just created counts at once. Objects
  * handed out are cached objects: callers read them and never change them. Shared by the workload controller and
  * the pod admission webhook.
@@ -73,6 +76,11 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     private volatile SharedIndexInformer<ResourceQuota> quotaInformer;
     private volatile SharedIndexInformer<HorizontalPodAutoscaler> hpaInformer;
     private volatile SharedIndexInformer<GenericKubernetesResource> podAutoscalerInformer;
+    private volatile SharedIndexInformer<ResourceClaimTemplate> claimTemplateInformer;
+    private volatile SharedIndexInformer<ResourceClaim> claimInformer;
+    /** Why DRA objects cannot be cached (their API is not served, or access is denied), or null. */
+    private volatile String claimsFailure;
+
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
     private boolean started;
 
@@ -140,7 +148,28 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         if (kinds.installed(Autoscaler.AIBRIX_CRD)) {
             startPodAutoscalers();
         }
+        claimsFailure = null;
+        claimTemplateInformer = startClaimInformer(
+                "ResourceClaimTemplate",
+                client.resources(ResourceClaimTemplate.class).inAnyNamespace().runnableInformer(0));
+        claimInformer = startClaimInformer(
+                "ResourceClaim",
+                client.resources(ResourceClaim.class).inAnyNamespace().runnableInformer(0));
         kinds.addListener(this::onCrdChange);
+    }
+
+    /**
+     * A cache of DRA objects ({@code resource.k8s.io/v1}, Kubernetes 1.34 and later): optional, its failure (an older
+     * cluster, RBAC without them) holds nothing back and is said in the findings of gangs that claim devices.
+     */
+    private <T extends HasMetadata> SharedIndexInformer<T> startClaimInformer(
+            String kind, SharedIndexInformer<T> informer) {
+        return startInformer(
+                kind,
+                informer,
+                null,
+                error -> claimsFailure = "resource.k8s.io/v1 " + kind + "s cannot be listed ("
+                        + io.topobridge.core.finding.UserText.excerpt(error.getMessage()) + ")");
     }
 
     private synchronized void onCrdChange(KindRegistry.Change change) {
@@ -246,6 +275,11 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
 
     private <T extends HasMetadata> SharedIndexInformer<T> startInformer(
             String kind, SharedIndexInformer<T> informer, WorkloadKind workloadKind) {
+        return startInformer(kind, informer, workloadKind, error -> {});
+    }
+
+    private <T extends HasMetadata> SharedIndexInformer<T> startInformer(
+            String kind, SharedIndexInformer<T> informer, WorkloadKind workloadKind, Consumer<Throwable> failed) {
         informer.addEventHandler(new ResourceEventHandler<T>() {
             @Override
             public void onAdd(T obj) {
@@ -265,6 +299,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         informer.start().whenComplete((ok, error) -> {
             if (error != null) {
                 LOG.warnf("cannot cache %s: %s", kind, error.getMessage());
+                failed.accept(error);
                 if (workloadKind != null) {
                     synchronized (this) {
                         failures.put(workloadKind, error);
@@ -290,12 +325,21 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         informers.values().forEach(SharedIndexInformer::stop);
         informers = Map.of();
         for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {
-            podGroupInformer, queueInformer, namespaceInformer, quotaInformer, hpaInformer, podAutoscalerInformer
+            podGroupInformer,
+            queueInformer,
+            namespaceInformer,
+            quotaInformer,
+            hpaInformer,
+            podAutoscalerInformer,
+            claimTemplateInformer,
+            claimInformer
         }) {
             if (informer != null) {
                 informer.stop();
             }
         }
+        claimTemplateInformer = null;
+        claimInformer = null;
         podGroupInformer = null;
         queueInformer = null;
         namespaceInformer = null;
@@ -513,6 +557,40 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         return informer == null || namespace == null
                 ? List.of()
                 : List.copyOf(informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+    }
+
+    @Override
+    public Optional<ResourceClaimTemplate> resourceClaimTemplate(String namespace, String name) {
+        SharedIndexInformer<ResourceClaimTemplate> informer = claimTemplateInformer;
+        return informer == null || name == null
+                ? Optional.empty()
+                : Optional.ofNullable(informer.getStore().getByKey(key(namespace, name)));
+    }
+
+    @Override
+    public Optional<ResourceClaim> resourceClaim(String namespace, String name) {
+        SharedIndexInformer<ResourceClaim> informer = claimInformer;
+        return informer == null || name == null
+                ? Optional.empty()
+                : Optional.ofNullable(informer.getStore().getByKey(key(namespace, name)));
+    }
+
+    /** Null once both DRA caches hold their initial lists; else why they cannot be trusted. */
+    @Override
+    public String resourceClaimsUnknown() {
+        String failure = claimsFailure;
+        if (failure != null) {
+            return failure;
+        }
+        SharedIndexInformer<ResourceClaimTemplate> templates = claimTemplateInformer;
+        SharedIndexInformer<ResourceClaim> claims = claimInformer;
+        if (templates == null || claims == null) {
+            return "ResourceClaimTemplates and ResourceClaims are not cached";
+        }
+        if (!templates.hasSynced() || !claims.hasSynced()) {
+            return "ResourceClaimTemplates and ResourceClaims are still being listed";
+        }
+        return null;
     }
 
     private static String key(String namespace, String name) {

@@ -81,6 +81,15 @@ public interface WorkloadConfig {
     List<String> acceleratorResources();
 
     /**
+     * DRA DeviceClasses whose devices are whole accelerators, as {@code deviceClassName=resource} entries (e.g.
+     * {@code gpu.nvidia.com=nvidia.com/gpu}): devices pods claim through ResourceClaimTemplates or ResourceClaims of a
+     * listed class count as that resource when {@code auto} and explain size a gang (never in its PodGroup's
+     * {@code minResources}); a claim of any other class gets a finding.
+     */
+    @WithDefault("gpu.nvidia.com=nvidia.com/gpu,gpu.amd.com=amd.com/gpu,gaudi.intel.com=habana.ai/gaudi")
+    List<String> draDeviceClasses();
+
+    /**
      * For {@code topobridge.io/highest-tier: auto} without a written mode: how long a new gang whose chosen tier has
      * no room today stays {@code hard}, waiting for room there, before it turns {@code soft} (counted from its
      * PodGroup's creation); 0 to make it soft at once. The default keeps a gang that arrives while its domains are

@@ -25,6 +25,12 @@ public final class Topobridge {
     public static final String CHOSEN_TIER = PREFIX + "chosen-tier";
     /** The same for {@code subgroup-highest-tier: auto}: the subgroups' tier and why. */
     public static final String CHOSEN_SUBGROUP_TIER = PREFIX + "chosen-subgroup-tier";
+    /**
+     * On a PodGroup whose pods claim devices through DRA: the devices counted, as the resources their DeviceClasses map
+     * to ({@code nvidia.com/gpu=8}); they size the gang for {@code auto} and explain and are not in its
+     * {@code minResources}.
+     */
+    public static final String DRA_DEVICES = PREFIX + "dra-devices";
 
     /** Server-side-apply field manager of every write. */
     public static final String FIELD_MANAGER = "topobridge";

@@ -100,6 +100,23 @@ final class ReadThroughLookup implements WorkloadLookup {
     }
 
     @Override
+    public Optional<io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate> resourceClaimTemplate(
+            String namespace, String name) {
+        return cached.resourceClaimTemplate(namespace, name);
+    }
+
+    @Override
+    public Optional<io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim> resourceClaim(
+            String namespace, String name) {
+        return cached.resourceClaim(namespace, name);
+    }
+
+    @Override
+    public String resourceClaimsUnknown() {
+        return cached.resourceClaimsUnknown();
+    }
+
+    @Override
     public TierDomains domains() {
         return cached.domains();
     }

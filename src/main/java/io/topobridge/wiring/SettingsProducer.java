@@ -60,7 +60,8 @@ public class SettingsProducer {
                 workloads.maxPodgroupsPerNamespace(),
                 workloads.autoTierMinDomains(),
                 workloads.autoWaitForRoom(),
-                workloads.maxGangsPerWorkload());
+                workloads.maxGangsPerWorkload(),
+                io.topobridge.core.node.DeviceClasses.parse(workloads.draDeviceClasses()));
     }
 
     /** What one namespace's PodGroups may reserve together, besides its ResourceQuotas. */

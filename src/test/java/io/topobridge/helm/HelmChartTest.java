@@ -268,7 +268,9 @@ class HelmChartTest {
             {"", "configmaps", "watch"},
             {"", "resourcequotas", "watch"},
             {"autoscaling", "horizontalpodautoscalers", "watch"},
-            {"autoscaling.aibrix.ai", "podautoscalers", "watch"}
+            {"autoscaling.aibrix.ai", "podautoscalers", "watch"},
+            {"resource.k8s.io", "resourceclaimtemplates", "watch"},
+            {"resource.k8s.io", "resourceclaims", "watch"}
         }) {
             if (!allows(role, api[0], api[1], api[2])) {
                 missing.add(api[0] + "/" + api[1] + ":" + api[2]);

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.Topobridge;
 import io.topobridge.volcano.PodGroup;
@@ -39,6 +40,10 @@ final class CacheChanges {
             return false;
         }
         if (before instanceof PodGroup b && after instanceof PodGroup a) {
+            return !Objects.equals(b.getSpec(), a.getSpec());
+        }
+        if (before instanceof ResourceClaim b && after instanceof ResourceClaim a) {
+            // Kubernetes rewrites a claim's status on every allocation and reservation; what it asks for is its spec
             return !Objects.equals(b.getSpec(), a.getSpec());
         }
         if (before instanceof Deployment b && after instanceof Deployment a) {

@@ -20,13 +20,21 @@ import java.util.function.Supplier;
 /**
  * Maps cache events to the gang scopes they touch: a workload to its scope (both scopes when it moved, e.g. into a
  * group), a PodGroup to the scope that owns or adopted it, a pod to its gang's scope; a Queue, Namespace,
- * ResourceQuota or autoscaler change to every scope. Informer threads call it; it only asks for work.
+ * ResourceQuota, autoscaler, ResourceClaimTemplate or shared ResourceClaim change to every scope. Informer threads
+ * call it; it only asks for work.
  */
 final class ScopeRouter {
 
     /** Kinds whose change may concern any gang: an autoscaler's target is found by the gangs, not the other way. */
-    private static final Set<String> EVERY_SCOPE_KINDS =
-            Set.of("Queue", "Namespace", "ResourceQuota", Autoscaler.HPA_KIND, Autoscaler.AIBRIX_KIND);
+    private static final Set<String> EVERY_SCOPE_KINDS = Set.of(
+            "Queue",
+            "Namespace",
+            "ResourceQuota",
+            "ResourceClaimTemplate",
+            Autoscaler.HPA_KIND,
+            Autoscaler.AIBRIX_KIND);
+    /** On a ResourceClaim Kubernetes made from a template for one pod: no gang counts it by name. */
+    static final String POD_CLAIM_ANNOTATION = "resource.kubernetes.io/pod-claim-name";
 
     private final WorkloadCaches lookup;
     private final WorkloadTranslator translator;
@@ -65,6 +73,14 @@ final class ScopeRouter {
             return;
         }
         HasMetadata object = change.object();
+        if ("ResourceClaim".equals(change.kind())) {
+            // a claim shared by name may size any gang; one made for a single pod sizes none (its template does)
+            Map<String, String> annotations = object.getMetadata().getAnnotations();
+            if (annotations == null || !annotations.containsKey(POD_CLAIM_ANNOTATION)) {
+                all.run();
+            }
+            return;
+        }
         if ("PodGroup".equals(change.kind())) {
             if (roomWanted && ObservedPodGroup.ours(object)) {
                 // one of the bridge's PodGroups came, went or changed its reservation: the gangs waiting for room in

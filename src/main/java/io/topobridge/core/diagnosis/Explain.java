@@ -133,12 +133,15 @@ public final class Explain {
                 null);
     }
 
-    /** What the gang needs: its {@code minResources}, or the sum of its pods' requests where that is empty. */
+    /**
+     * What the gang needs: its {@code minResources}, or the sum of its pods' requests where that is empty; and the
+     * devices its pods claim through DRA, which neither holds.
+     */
     static Amounts need(GangView gang) {
         if (!gang.minResources().isEmpty()) {
-            return relevant(gang.minResources());
+            return relevant(gang.minResources().plus(gang.draDevices()));
         }
-        Amounts out = Amounts.NONE;
+        Amounts out = gang.draDevices();
         for (PodView pod : gang.pods()) {
             out = out.plus(pod.requests());
         }

@@ -9,7 +9,9 @@ import java.util.Objects;
  * A gang as its PodGroup and pods show it: the PodGroup's phase and Volcano's own conditions, the topology it asks
  * for ({@code mode} hard or soft, {@code highestTier} null for none), its size and resources, its subgroup policies,
  * its pods and the workload it belongs to ({@code workload}: {@code Kind/name}, or empty); {@code chosenTier}: why
- * {@code highest-tier: auto} chose its tier (the PodGroup's {@code topobridge.io/chosen-tier}), or null.
+ * {@code highest-tier: auto} chose its tier (the PodGroup's {@code topobridge.io/chosen-tier}), or null;
+ * {@code draDevices}: the devices its pods claim through DRA as the bridge counted them (the PodGroup's
+ * {@code topobridge.io/dra-devices}), which its {@code minResources} leave out.
  */
 public record GangView(
         String namespace,
@@ -24,7 +26,8 @@ public record GangView(
         List<Condition> conditions,
         Instant created,
         List<PodView> pods,
-        String chosenTier) {
+        String chosenTier,
+        Amounts draDevices) {
 
     /** One subgroup policy: pods matching the selector, split by the values of {@code matchLabelKeys}. */
     public record SubGroup(
@@ -71,6 +74,38 @@ public record GangView(
     /** One of Volcano's PodGroup conditions. */
     public record Condition(String type, String status, String reason, String message, String lastTransitionTime) {}
 
+    /** A gang whose pods claim no device through DRA that the bridge counted. */
+    public GangView(
+            String namespace,
+            String podGroup,
+            String workload,
+            String phase,
+            int minMember,
+            Amounts minResources,
+            String mode,
+            Integer highestTier,
+            List<SubGroup> subGroups,
+            List<Condition> conditions,
+            Instant created,
+            List<PodView> pods,
+            String chosenTier) {
+        this(
+                namespace,
+                podGroup,
+                workload,
+                phase,
+                minMember,
+                minResources,
+                mode,
+                highestTier,
+                subGroups,
+                conditions,
+                created,
+                pods,
+                chosenTier,
+                Amounts.NONE);
+    }
+
     /** A gang whose tier was not chosen by {@code highest-tier: auto}. */
     public GangView(
             String namespace,
@@ -107,6 +142,7 @@ public record GangView(
         workload = workload == null ? "" : workload;
         phase = phase == null ? "" : phase;
         minResources = minResources == null ? Amounts.NONE : minResources;
+        draDevices = draDevices == null ? Amounts.NONE : draDevices;
         mode = mode == null ? "" : mode;
         subGroups = subGroups == null ? List.of() : List.copyOf(subGroups);
         conditions = conditions == null ? List.of() : List.copyOf(conditions);

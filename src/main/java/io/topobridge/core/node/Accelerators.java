@@ -80,7 +80,7 @@ public record Accelerators(List<String> resources) {
     }
 
     /** Why a name is not an extended resource name a device plugin could register, or null. */
-    static String problem(String name) {
+    public static String problem(String name) {
         int slash = name.indexOf('/');
         if (slash <= 0 || slash != name.lastIndexOf('/')) {
             return "it must be <domain>/<name>, e.g. amd.com/gpu";

@@ -1,6 +1,8 @@
 package io.topobridge.core.render;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.workload.WorkloadKind;
@@ -17,8 +19,9 @@ import java.util.Optional;
 
 /**
  * A {@link WorkloadLookup} over a fixed set of objects, e.g. the files given to {@code render}: workloads, Namespaces
- * (their labels and annotations: opt-in and the queues their workloads may use), PodGroups that exist already and
- * ResourceQuotas and autoscalers. A namespace that is not among them is unknown (its labels are {@code null}).
+ * (their labels and annotations: opt-in and the queues their workloads may use), PodGroups that exist already,
+ * ResourceQuotas, autoscalers, and the ResourceClaimTemplates and ResourceClaims ({@code resource.k8s.io/v1}) pods
+ * claim devices from. A namespace that is not among them is unknown (its labels are {@code null}).
  */
 public final class InMemoryLookup implements WorkloadLookup {
 
@@ -30,6 +33,8 @@ public final class InMemoryLookup implements WorkloadLookup {
     private final Map<String, List<HasMetadata>> podGroups = new HashMap<>();
     private final Map<String, List<HasMetadata>> quotas = new HashMap<>();
     private final Map<String, List<HasMetadata>> autoscalers = new HashMap<>();
+    private final Map<String, ResourceClaimTemplate> claimTemplates = new HashMap<>();
+    private final Map<String, ResourceClaim> claims = new HashMap<>();
 
     public InMemoryLookup(Collection<? extends HasMetadata> objects) {
         this(objects, TierDomains.NONE);
@@ -67,6 +72,15 @@ public final class InMemoryLookup implements WorkloadLookup {
             if ("ResourceQuota".equals(object.getKind()) && "v1".equals(object.getApiVersion())) {
                 quotas.computeIfAbsent(namespaceOf(object), k -> new ArrayList<>())
                         .add(object);
+                continue;
+            }
+            if (object instanceof ResourceClaimTemplate template) {
+                claimTemplates.put(
+                        namespaceOf(object) + "/" + object.getMetadata().getName(), template);
+                continue;
+            }
+            if (object instanceof ResourceClaim claim) {
+                claims.put(namespaceOf(object) + "/" + object.getMetadata().getName(), claim);
                 continue;
             }
             WorkloadKind.of(object.getApiVersion(), object.getKind())
@@ -127,6 +141,22 @@ public final class InMemoryLookup implements WorkloadLookup {
     @Override
     public List<HasMetadata> resourceQuotas(String namespace) {
         return List.copyOf(quotas.getOrDefault(Objects.requireNonNullElse(namespace, ""), List.of()));
+    }
+
+    @Override
+    public Optional<ResourceClaimTemplate> resourceClaimTemplate(String namespace, String name) {
+        return Optional.ofNullable(claimTemplates.get(Objects.requireNonNullElse(namespace, "") + "/" + name));
+    }
+
+    @Override
+    public Optional<ResourceClaim> resourceClaim(String namespace, String name) {
+        return Optional.ofNullable(claims.get(Objects.requireNonNullElse(namespace, "") + "/" + name));
+    }
+
+    /** The objects given are all there is: a ResourceClaimTemplate not among them does not exist. */
+    @Override
+    public String resourceClaimsUnknown() {
+        return null;
     }
 
     /** Whether any Namespace object was given. */

@@ -71,4 +71,21 @@ final class OverlaidLookup implements WorkloadLookup {
     public List<Pod> pods(String namespace) {
         return pods != null ? pods.apply(namespace) : base.pods(namespace);
     }
+
+    @Override
+    public Optional<io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate> resourceClaimTemplate(
+            String namespace, String name) {
+        return base.resourceClaimTemplate(namespace, name);
+    }
+
+    @Override
+    public Optional<io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim> resourceClaim(
+            String namespace, String name) {
+        return base.resourceClaim(namespace, name);
+    }
+
+    @Override
+    public String resourceClaimsUnknown() {
+        return base.resourceClaimsUnknown();
+    }
 }

@@ -76,6 +76,29 @@ public interface WorkloadLookup {
         return List.of();
     }
 
+    /**
+     * A ResourceClaimTemplate ({@code resource.k8s.io/v1}) of a namespace, which pods of a gang may claim devices from.
+     * Empty where it does not exist, or where {@link #resourceClaimsUnknown} says none is known.
+     */
+    default Optional<io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate> resourceClaimTemplate(
+            String namespace, String name) {
+        return Optional.empty();
+    }
+
+    /** A ResourceClaim ({@code resource.k8s.io/v1}) of a namespace, shared by the pods that name it; as above. */
+    default Optional<io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim> resourceClaim(
+            String namespace, String name) {
+        return Optional.empty();
+    }
+
+    /**
+     * Why this lookup cannot tell which ResourceClaimTemplates and ResourceClaims exist (e.g. the API is not served,
+     * or its cache is still loading), or null when it can: then an absent one does not exist.
+     */
+    default String resourceClaimsUnknown() {
+        return "ResourceClaimTemplates and ResourceClaims are not read here";
+    }
+
     /** This lookup with the domains {@code domains} gives, asked for each time they are read. */
     default WorkloadLookup withDomains(Supplier<TierDomains> domains) {
         return new OverlaidLookup(this, domains, null);

@@ -131,5 +131,12 @@ public enum WorkloadReason implements Reason {
      * The workload asks for more gangs than the bridge plans for one workload
      * ({@code topobridge.workloads.max-gangs-per-workload}): refused before any of them is planned.
      */
-    TOO_MANY_GANGS
+    TOO_MANY_GANGS,
+    /**
+     * Devices the gang's pods claim through DRA that the bridge cannot count when it sizes the gang ({@code auto},
+     * explain): a DeviceClass not in {@code topobridge.workloads.dra-device-classes}, {@code allocationMode: All}, a
+     * prioritized list, a missing ResourceClaimTemplate or ResourceClaim, or a claim beyond Kubernetes' limits. The
+     * message names each claim, its device class and why; the PodGroup is made all the same.
+     */
+    DRA_DEVICES_NOT_COUNTED
 }

@@ -17,6 +17,7 @@ import java.util.Objects;
  *     has no room today stays {@code hard} (waiting for room there) before it turns {@code soft}; zero: soft at once
  * @param maxGangsPerWorkload how many gangs (LWS groups, DisaggregatedSet slices) the bridge plans at most for one
  *     workload; one asking for more is refused before any is planned
+ * @param deviceClasses which DRA DeviceClasses count as which accelerator when a gang is sized
  */
 public record WorkloadSettings(
         String defaultQueue,
@@ -24,7 +25,8 @@ public record WorkloadSettings(
         int maxPodGroupsPerNamespace,
         int autoTierMinDomains,
         Duration autoWaitForRoom,
-        int maxGangsPerWorkload) {
+        int maxGangsPerWorkload,
+        io.topobridge.core.node.DeviceClasses deviceClasses) {
 
     /** Configuration key of {@link #unlistedQueues}. */
     public static final String UNLISTED_QUEUES_KEY = "topobridge.workloads.queues-without-allow-list";
@@ -86,6 +88,25 @@ public record WorkloadSettings(
         if (maxGangsPerWorkload < 1) {
             throw new IllegalArgumentException(MAX_GANGS_KEY + "=" + maxGangsPerWorkload + ": must be at least 1");
         }
+        Objects.requireNonNull(deviceClasses, "deviceClasses");
+    }
+
+    /** Queue rules, limits, {@code auto}'s settings, the bound on gangs per workload and the default DeviceClasses. */
+    public WorkloadSettings(
+            String defaultQueue,
+            UnlistedQueues unlistedQueues,
+            int maxPodGroupsPerNamespace,
+            int autoTierMinDomains,
+            Duration autoWaitForRoom,
+            int maxGangsPerWorkload) {
+        this(
+                defaultQueue,
+                unlistedQueues,
+                maxPodGroupsPerNamespace,
+                autoTierMinDomains,
+                autoWaitForRoom,
+                maxGangsPerWorkload,
+                io.topobridge.core.node.DeviceClasses.DEFAULT);
     }
 
     /** Queue rules, limits, {@code auto}'s settings and the default bound on gangs per workload. */
@@ -134,13 +155,37 @@ public record WorkloadSettings(
     /** These settings with another wait for room under {@code auto}. */
     public WorkloadSettings withAutoWaitForRoom(Duration wait) {
         return new WorkloadSettings(
-                defaultQueue, unlistedQueues, maxPodGroupsPerNamespace, autoTierMinDomains, wait, maxGangsPerWorkload);
+                defaultQueue,
+                unlistedQueues,
+                maxPodGroupsPerNamespace,
+                autoTierMinDomains,
+                wait,
+                maxGangsPerWorkload,
+                deviceClasses);
     }
 
     /** These settings with another bound on gangs per workload. */
     public WorkloadSettings withMaxGangsPerWorkload(int max) {
         return new WorkloadSettings(
-                defaultQueue, unlistedQueues, maxPodGroupsPerNamespace, autoTierMinDomains, autoWaitForRoom, max);
+                defaultQueue,
+                unlistedQueues,
+                maxPodGroupsPerNamespace,
+                autoTierMinDomains,
+                autoWaitForRoom,
+                max,
+                deviceClasses);
+    }
+
+    /** These settings with other DeviceClasses counted as accelerators. */
+    public WorkloadSettings withDeviceClasses(io.topobridge.core.node.DeviceClasses classes) {
+        return new WorkloadSettings(
+                defaultQueue,
+                unlistedQueues,
+                maxPodGroupsPerNamespace,
+                autoTierMinDomains,
+                autoWaitForRoom,
+                maxGangsPerWorkload,
+                classes);
     }
 
     /** The defaults with another number of domains for {@code auto}. */

@@ -328,6 +328,143 @@ class WorkloadControllerTest {
                 """.formatted(maxReplicas);
     }
 
+    /** A decode Deployment of llm-d's shape: every GPU claimed through the ResourceClaimTemplate it names. */
+    private static final String DRA_DECODE = """
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata:
+              name: vllm
+              namespace: llm
+              annotations: {topobridge.io/highest-tier: auto}
+            spec:
+              replicas: 3
+              selector: {matchLabels: {app: vllm}}
+              template:
+                metadata: {labels: {app: vllm}}
+                spec:
+                  resourceClaims:
+                  - {name: gpus, resourceClaimTemplateName: decode-gpus}
+                  containers:
+                  - name: vllm
+                    image: vllm/vllm-openai:v0.9.0
+                    resources:
+                      requests: {cpu: "4", memory: 32Gi}
+                      claims: [{name: gpus}]
+            """;
+
+    /**
+     * The CRUD mock serves a group other than its built-in ones only once a CRD names it; a real API server (1.34 and
+     * later) serves {@code resource.k8s.io/v1} itself.
+     */
+    private void serveDra() {
+        for (String[] kind :
+                new String[][] {{"ResourceClaimTemplate", "resourceclaimtemplates"}, {"ResourceClaim", "resourceclaims"}
+                }) {
+            cluster.client()
+                    .resource(new io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder()
+                            .withNewMetadata()
+                            .withName(kind[1] + ".resource.k8s.io")
+                            .endMetadata()
+                            .withNewSpec()
+                            .withGroup("resource.k8s.io")
+                            .withScope("Namespaced")
+                            .withNewNames()
+                            .withKind(kind[0])
+                            .withPlural(kind[1])
+                            .endNames()
+                            .addNewVersion()
+                            .withName("v1")
+                            .withServed(true)
+                            .withStorage(true)
+                            .endVersion()
+                            .endSpec()
+                            .build())
+                    .create();
+        }
+    }
+
+    private static String claimTemplate(String deviceClass, int count) {
+        return """
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaimTemplate
+                metadata: {name: decode-gpus, namespace: llm}
+                spec:
+                  spec:
+                    devices:
+                      requests:
+                      - name: gpus
+                        exactly: {deviceClassName: %s, count: %d}
+                """.formatted(deviceClass, count);
+    }
+
+    @Test
+    void gpusClaimedThroughDraSizeTheAutoTierOnceTheirTemplateIsCachedAndAnUnmappedClassIsAFinding() {
+        for (String n : List.of("n1", "n2", "n3", "n4")) {
+            node(n);
+        }
+        hyperNode("nv-a", 1, "nvlink", true, "n1", "n2");
+        hyperNode("nv-b", 1, "nvlink", true, "n3", "n4");
+        hyperNode("rack-a", 2, "rack", false, "nv-a", "nv-b");
+        serveDra();
+        startController(Wiring.DEFAULTS);
+        await().atMost(WAIT).until(() -> wiring.lookup.resourceClaimsUnknown() == null);
+        // the template comes after its Deployment: the gang is sized again when it is cached
+        apply(DRA_DECODE);
+        await().atMost(WAIT).until(() -> chosenTier() != null);
+        settle();
+        assertThat(wiring.findings.of(WorkloadController.SOURCE))
+                .singleElement()
+                .satisfies(f -> {
+                    assertThat(f.reason()).isEqualTo(WorkloadReason.DRA_DEVICES_NOT_COUNTED);
+                    assertThat(f.message())
+                            .contains("claim \"gpus\" (ResourceClaimTemplate \"decode-gpus\"): no such"
+                                    + " ResourceClaimTemplate in namespace llm");
+                });
+        assertThat(chosenTier()).startsWith("1 (nvlink): 12 CPUs and 96Gi memory fit");
+
+        apply(claimTemplate("gpu.nvidia.com", 4));
+        // 3 pods of 4 claimed GPUs: 12, more than an NVLink domain's 8
+        await().atMost(WAIT)
+                .until(() -> "2 (rack): 12 GPUs fit in 1 of 1 rack domains; 1 (nvlink) holds at most 8 GPUs"
+                        .equals(chosenTier()));
+        settle();
+        PodGroup pg = podGroup("tb-deploy-vllm");
+        assertThat(pg.getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(2);
+        assertThat(pg.getMetadata().getAnnotations()).containsEntry("topobridge.io/dra-devices", "nvidia.com/gpu=12");
+        assertThat(pg.getSpec().getMinResources())
+                .as("the claimed GPUs are not reserved in minResources")
+                .containsOnlyKeys("cpu", "memory");
+        assertThat(wiring.findings.of(WorkloadController.SOURCE)).isEmpty();
+        cluster.dispatcher().clearLog();
+        resyncAndSettle();
+        resyncAndSettle();
+        assertThat(podGroupWrites())
+                .as("a resync with nothing changed writes nothing")
+                .isEmpty();
+
+        // MIG slices are no whole GPUs: not counted, said once for the gang, the PodGroup kept
+        cluster.client()
+                .resources(io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate.class)
+                .inNamespace(NS)
+                .withName("decode-gpus")
+                .delete();
+        apply(claimTemplate("mig.nvidia.com", 4));
+        await().atMost(WAIT)
+                .until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
+        settle();
+        assertThat(wiring.findings.of(WorkloadController.SOURCE))
+                .singleElement()
+                .satisfies(f -> {
+                    assertThat(f.reason()).isEqualTo(WorkloadReason.DRA_DEVICES_NOT_COUNTED);
+                    assertThat(f.message())
+                            .contains("device class \"mig.nvidia.com\"): the device class is not mapped to a resource")
+                            .contains("topobridge.workloads.dra-device-classes");
+                });
+        assertThat(podGroup("tb-deploy-vllm")).isNotNull();
+        assertThat(podGroup("tb-deploy-vllm").getMetadata().getAnnotations())
+                .doesNotContainKey("topobridge.io/dra-devices");
+    }
+
     @Test
     void anHpaThatMayGrowAHardGangPastItsLargestDomainIsAWarningThatGoesWhenItsMaximumFits() {
         for (String n : List.of("n1", "n2", "n3", "n4")) {

@@ -262,4 +262,27 @@ class ExplainTest {
                 .startsWith("runs short of pods: nvlink-r05-2 (tier 1, nvlink) can no longer hold the gang: its 9 pods"
                         + " do not fit its usable nodes even when they are empty");
     }
+
+    @Test
+    void devicesClaimedThroughDraAddToTheNeed() {
+        Cluster c = pendingGang(cluster(), "soft", 10);
+        GangView g = c.gang("soft", "soft", 1, List.of());
+        GangView claiming = new GangView(
+                g.namespace(),
+                g.podGroup(),
+                g.workload(),
+                g.phase(),
+                g.minMember(),
+                g.minResources(),
+                g.mode(),
+                g.highestTier(),
+                g.subGroups(),
+                g.conditions(),
+                g.created(),
+                g.pods(),
+                null,
+                Amounts.parse(Map.of("nvidia.com/gpu", "8")));
+        assertThat(Explain.of(claiming, c.capacity()).sentence())
+                .isEqualTo("needs 48 nvidia.com/gpu; the cluster has 104 free, enough; waiting for Volcano");
+    }
 }

@@ -95,6 +95,23 @@ public final class Fixtures {
             }
 
             @Override
+            public java.util.Optional<io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate>
+                    resourceClaimTemplate(String namespace, String name) {
+                return base.resourceClaimTemplate(namespace, name);
+            }
+
+            @Override
+            public java.util.Optional<io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim> resourceClaim(
+                    String namespace, String name) {
+                return base.resourceClaim(namespace, name);
+            }
+
+            @Override
+            public String resourceClaimsUnknown() {
+                return base.resourceClaimsUnknown();
+            }
+
+            @Override
             public List<Pod> pods(String namespace) {
                 return pods.stream()
                         .filter(p -> namespace.equals(p.getMetadata().getNamespace()))

@@ -11,6 +11,7 @@ import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.annotation.GangIntent;
 import io.topobridge.core.workload.annotation.TopologyMode;
+import io.topobridge.core.workload.dra.DraDevices;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.SubGroupPlan;
@@ -52,6 +53,22 @@ public final class AutoTiers {
             int minDomains,
             List<ObjectRef> subjects,
             boolean waitForRoom) {
+        return resolve(plan, intent, tiers, domains, minDomains, subjects, waitForRoom, DraDevices.GangDevices.NONE);
+    }
+
+    /**
+     * As above, the gang's pods needing also the devices they claim through DRA ({@code devices}: each pod its own
+     * claims' devices, the gang its shared claims' once).
+     */
+    public static Resolution resolve(
+            GangPlan plan,
+            GangIntent intent,
+            TierCatalog tiers,
+            TierDomains domains,
+            int minDomains,
+            List<ObjectRef> subjects,
+            boolean waitForRoom,
+            DraDevices.GangDevices devices) {
         if (!intent.autoTier() && !intent.autoSubgroupTier()) {
             return new Resolution(intent, Map.of(), List.of(), false);
         }
@@ -79,11 +96,11 @@ public final class AutoTiers {
         Integer gangTier = intent.highestTier();
         TopologyMode gangMode = intent.mode();
         if (intent.autoTier()) {
-            Amounts gangNeed = need(plan.roles());
+            Amounts gangNeed = need(plan.roles(), devices);
             AutoTier.Choice choice = AutoTier.choose(
                     gangNeed,
                     domains,
-                    above(plan, intent, gangNeed, tiers, domains, minDomains, gang, waitForRoom),
+                    above(plan, intent, gangNeed, tiers, domains, minDomains, gang, waitForRoom, devices),
                     tiers.top(),
                     minDomains,
                     gang,
@@ -104,7 +121,8 @@ public final class AutoTiers {
         Integer subTier = intent.subgroupTier();
         TopologyMode subMode = intent.subgroupMode();
         if (intent.autoSubgroupTier()) {
-            Amounts subNeed = plan.level() == GangPlan.Level.SUBGROUP ? need(plan.roles()) : subgroupNeed(plan);
+            Amounts subNeed =
+                    plan.level() == GangPlan.Level.SUBGROUP ? need(plan.roles(), devices) : subgroupNeed(plan, devices);
             if (subNeed != null) {
                 int highest = gangTier != null ? gangTier : tiers.top();
                 // a PodGroup that is itself one subgroup: its own pods across domains keep it soft, as a gang's do
@@ -146,11 +164,12 @@ public final class AutoTiers {
             TierDomains domains,
             int minDomains,
             String gang,
-            boolean waitForRoom) {
+            boolean waitForRoom,
+            DraDevices.GangDevices devices) {
         if (plan.level() != GangPlan.Level.GANG || (!intent.autoSubgroupTier() && intent.subgroupTier() == null)) {
             return 1;
         }
-        Amounts subNeed = subgroupNeed(plan);
+        Amounts subNeed = subgroupNeed(plan, devices);
         if (subNeed == null
                 || AutoTier.relevant(subNeed, domains.accelerators())
                         .covers(AutoTier.relevant(gangNeed, domains.accelerators()))) {
@@ -248,13 +267,18 @@ public final class AutoTiers {
 
     /** What all pods of the roles request together. */
     public static Amounts need(List<PodRole> roles) {
-        Amounts total = Amounts.NONE;
+        return need(roles, DraDevices.GangDevices.NONE);
+    }
+
+    /** What all pods of the roles request together, with the devices they claim through DRA. */
+    public static Amounts need(List<PodRole> roles, DraDevices.GangDevices devices) {
+        Amounts total = devices.shared();
         Map<Object, Amounts> perSpec = new IdentityHashMap<>();
         for (PodRole role : roles) {
             if (role.count() <= 0 || role.spec() == null) {
                 continue;
             }
-            Amounts one = perSpec.computeIfAbsent(role.spec(), s -> perPod(role));
+            Amounts one = perSpec.computeIfAbsent(role.spec(), s -> perPod(role, devices));
             total = total.plus(times(one, role.count()));
         }
         return total;
@@ -266,6 +290,11 @@ public final class AutoTiers {
      * resource. Null when the plan has no subgroup that requests anything.
      */
     static Amounts subgroupNeed(GangPlan plan) {
+        return subgroupNeed(plan, DraDevices.GangDevices.NONE);
+    }
+
+    /** As {@link #subgroupNeed(GangPlan)}, each pod needing also the devices of its own DRA claims. */
+    static Amounts subgroupNeed(GangPlan plan, DraDevices.GangDevices devices) {
         Amounts largest = null;
         for (SubGroupPlan sub : plan.subGroups()) {
             if (sub.bestEffort() || sub.size() <= 0) {
@@ -282,7 +311,7 @@ public final class AutoTiers {
             }
             Amounts pod = Amounts.NONE;
             for (PodRole role : roles) {
-                pod = max(pod, perPod(role));
+                pod = max(pod, perPod(role, devices));
             }
             Amounts need = times(pod, sub.size());
             largest = largest == null ? need : max(largest, need);
@@ -307,8 +336,8 @@ public final class AutoTiers {
         return overlap;
     }
 
-    private static Amounts perPod(PodRole role) {
-        return Amounts.parse(PodRequests.of(role.spec()).canonical());
+    private static Amounts perPod(PodRole role, DraDevices.GangDevices devices) {
+        return Amounts.parse(PodRequests.of(role.spec()).canonical()).plus(devices.perPod(role.spec()));
     }
 
     private static Amounts times(Amounts one, long count) {

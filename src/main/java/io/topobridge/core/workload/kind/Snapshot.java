@@ -68,6 +68,11 @@ public final class Snapshot {
         return out;
     }
 
+    /** The lookup this snapshot reads (for what it does not hold itself: DRA claims and their templates). */
+    public WorkloadLookup lookup() {
+        return lookup;
+    }
+
     /** A namespace's annotations (its queue policy); empty where unknown. */
     public Map<String, String> namespaceAnnotations(String namespace) {
         return lookup.namespaceAnnotations(namespace);

@@ -111,6 +111,23 @@ final class OverlayLookup implements WorkloadLookup {
         return base.pods(namespace);
     }
 
+    @Override
+    public Optional<io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate> resourceClaimTemplate(
+            String namespace, String name) {
+        return base.resourceClaimTemplate(namespace, name);
+    }
+
+    @Override
+    public Optional<io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim> resourceClaim(
+            String namespace, String name) {
+        return base.resourceClaim(namespace, name);
+    }
+
+    @Override
+    public String resourceClaimsUnknown() {
+        return base.resourceClaimsUnknown();
+    }
+
     private static String ns(String namespace) {
         return Objects.requireNonNullElse(namespace, "");
     }

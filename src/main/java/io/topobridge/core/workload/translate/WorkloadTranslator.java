@@ -21,6 +21,7 @@ import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.core.workload.annotation.GangIntent;
 import io.topobridge.core.workload.annotation.ParsedIntent;
 import io.topobridge.core.workload.autotier.AutoTiers;
+import io.topobridge.core.workload.dra.DraDevices;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupBuilder;
 import io.topobridge.core.workload.gang.PodIdentity;
@@ -235,6 +236,11 @@ public final class WorkloadTranslator {
         boolean refused = false;
         boolean auto = parsed.intent().autoTier() || parsed.intent().autoSubgroupTier();
         for (GangPlan plan : plans) {
+            DraDevices.GangDevices devices =
+                    DraDevices.of(plan.roles(), plan.scope().namespace(), snapshot.lookup(), settings.deviceClasses());
+            if (!gang.preview()) {
+                findings.addAll(DraDevices.findings(devices, plan.name(), gang.subjects()));
+            }
             AutoTiers.Resolution resolution = AutoTiers.resolve(
                     plan,
                     parsed.intent(),
@@ -242,7 +248,8 @@ public final class WorkloadTranslator {
                     auto ? snapshot.domains() : TierDomains.NONE,
                     settings.autoTierMinDomains(),
                     gang.subjects(),
-                    auto && waitsForRoom(plan, snapshot));
+                    auto && waitsForRoom(plan, snapshot),
+                    devices);
             resolution.findings().stream()
                     .filter(f -> !gang.preview() || f.isRejection())
                     .forEach(findings::add);
@@ -250,8 +257,16 @@ public final class WorkloadTranslator {
                 refused = true;
                 continue;
             }
+            Map<String, String> explanations = resolution.annotations();
+            String counted = DraDevices.annotation(devices.total(plan.roles()));
+            if (counted != null) {
+                // Volcano's overcommit plugin refuses to enqueue a gang whose minResources name a resource no node
+                // advertises, and DRA-only nodes advertise none: the devices are said here, not reserved there
+                explanations = new java.util.TreeMap<>(explanations);
+                explanations.put(Topobridge.DRA_DEVICES, counted);
+            }
             PodGroupBuilder.Built result = PodGroupBuilder.build(
-                    plan, resolution.intent(), gang.subjects(), queues.defaultQueue(), resolution.annotations());
+                    plan, resolution.intent(), gang.subjects(), queues.defaultQueue(), explanations);
             // a preview only checks: what it would warn about is said again once its PodGroups are made
             result.findings().stream()
                     .filter(f -> !gang.preview() || f.isRejection())

@@ -121,4 +121,44 @@ class AutoTierRenderTest {
                 .as("the sentence speaks of sizes")
                 .startsWith("2 (nvlink-domain): 40 GPUs fit in 1 of 5");
     }
+
+    @Test
+    void gpusClaimedThroughATemplateInTheInputGiveTheSameChoice() throws IOException {
+        List<HasMetadata> inputs = cluster();
+        inputs.addAll(Fixtures.objects("""
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaimTemplate
+                metadata: {name: four-gpus, namespace: inference}
+                spec:
+                  spec:
+                    devices:
+                      requests:
+                      - {name: gpus, exactly: {deviceClassName: gpu.nvidia.com, count: 4}}
+                """));
+        inputs.addAll(Fixtures.objects("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: wide, namespace: inference, annotations: {topobridge.io/highest-tier: auto}}
+                spec:
+                  replicas: 10
+                  selector: {matchLabels: {app: wide}}
+                  template:
+                    metadata: {labels: {app: wide}}
+                    spec:
+                      resourceClaims:
+                      - {name: gpus, resourceClaimTemplateName: four-gpus}
+                      containers:
+                      - name: c
+                        image: x
+                        resources: {requests: {cpu: "1"}, claims: [{name: gpus}]}
+                """));
+        DesiredPodGroup pg = render(inputs);
+        assertThat(pg.annotations())
+                .containsEntry(
+                        "topobridge.io/chosen-tier",
+                        "2 (nvlink-domain): 40 GPUs fit in 1 of 5 nvlink-domain domains; 1 (nvlink) holds at most 36 GPUs")
+                .containsEntry("topobridge.io/dra-devices", "nvidia.com/gpu=40");
+        assertThat(pg.spec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(2);
+        assertThat(pg.spec().getMinResources()).containsOnlyKeys("cpu");
+    }
 }

@@ -1,0 +1,406 @@
+package io.topobridge.core.workload.dra;
+
+import io.fabric8.kubernetes.api.model.PodResourceClaim;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpec;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
+import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
+import io.topobridge.core.node.DeviceClasses;
+import io.topobridge.core.workload.WorkloadLookup;
+import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.gang.PodRole;
+import io.topobridge.core.workload.resources.Quantities;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The devices a gang's pods claim through Dynamic Resource Allocation ({@code resource.k8s.io/v1}), counted as the
+ * extended resources their DeviceClasses map to ({@link DeviceClasses}). A pod template's {@code resourceClaims} name
+ * a ResourceClaimTemplate (each pod gets a claim of its own) or a ResourceClaim (one claim shared by every pod that
+ * names it, counted once per gang); each request of {@code exactly} one DeviceClass with {@code allocationMode:
+ * ExactCount} (the default, {@code count} default 1) counts. What cannot be counted (a class not mapped, {@code
+ * allocationMode: All}, a prioritized list of alternatives, a missing object, a claim beyond Kubernetes' limits) is
+ * listed, never dropped silently; requests for admin access consume no device and are skipped.
+ */
+public final class DraDevices {
+
+    /** The most claims of one pod template read (the bridge's own bound). */
+    public static final int MAX_CLAIMS_PER_POD = 32;
+    /** The most requests Kubernetes accepts in one claim ({@code DeviceRequestsMaxSize}). */
+    public static final int MAX_REQUESTS = 32;
+    /** The most devices Kubernetes allocates to one claim ({@code AllocationResultsMaxSize}). */
+    public static final int MAX_DEVICES_PER_CLAIM = 32;
+
+    private static final String EXACT_COUNT = "ExactCount";
+    private static final String ALL = "All";
+
+    private DraDevices() {}
+
+    /**
+     * One claim, or one request of a claim, whose devices are not counted.
+     *
+     * @param claim the pod's name for the claim ({@code spec.resourceClaims[].name})
+     * @param source the object it comes from, e.g. {@code ResourceClaimTemplate "decode-gpus"}
+     * @param deviceClass the DeviceClass asked for, or null where none is known
+     * @param why why it is not counted
+     */
+    public record Uncounted(String claim, String source, String deviceClass, String why) {
+        /** {@code claim "gpus" (ResourceClaimTemplate "t", device class "c"): why}. */
+        public String describe() {
+            return "claim " + UserText.quote(claim) + " (" + source
+                    + (deviceClass == null ? "" : ", device class " + UserText.quote(deviceClass)) + "): " + why;
+        }
+    }
+
+    /**
+     * What one pod template claims: the devices every pod gets from its own claims, the devices of shared claims by
+     * claim name, and what is not counted.
+     */
+    public record PodDevices(Amounts perPod, Map<String, Amounts> shared, List<Uncounted> uncounted) {
+        public static final PodDevices NONE = new PodDevices(Amounts.NONE, Map.of(), List.of());
+
+        public PodDevices {
+            shared = Map.copyOf(shared);
+            uncounted = List.copyOf(uncounted);
+        }
+    }
+
+    /** Whether a pod template claims anything through DRA. */
+    public static boolean claims(PodSpec spec) {
+        return spec != null
+                && spec.getResourceClaims() != null
+                && !spec.getResourceClaims().isEmpty();
+    }
+
+    /** What one pod template of {@code namespace} claims. */
+    public static PodDevices of(PodSpec spec, String namespace, WorkloadLookup lookup, DeviceClasses classes) {
+        if (!claims(spec)) {
+            return PodDevices.NONE;
+        }
+        List<PodResourceClaim> podClaims = spec.getResourceClaims();
+        Amounts perPod = Amounts.NONE;
+        Map<String, Amounts> shared = new TreeMap<>();
+        List<Uncounted> uncounted = new ArrayList<>();
+        String unknown = lookup.resourceClaimsUnknown();
+        int read = 0;
+        for (PodResourceClaim podClaim : podClaims) {
+            if (podClaim == null) {
+                continue;
+            }
+            String name = podClaim.getName();
+            if (++read > MAX_CLAIMS_PER_POD) {
+                uncounted.add(new Uncounted(
+                        name,
+                        "pod template",
+                        null,
+                        "the template has " + podClaims.size() + " claims; the bridge reads the first "
+                                + MAX_CLAIMS_PER_POD));
+                break;
+            }
+            String templateName = podClaim.getResourceClaimTemplateName();
+            String claimName = podClaim.getResourceClaimName();
+            if (templateName != null && !templateName.isEmpty()) {
+                String source = "ResourceClaimTemplate " + UserText.quote(templateName);
+                if (unknown != null) {
+                    uncounted.add(new Uncounted(name, source, null, unknown));
+                    continue;
+                }
+                Optional<ResourceClaimTemplate> template = lookup.resourceClaimTemplate(namespace, templateName);
+                if (template.isEmpty()) {
+                    uncounted.add(new Uncounted(
+                            name, source, null, "no such ResourceClaimTemplate in namespace " + namespace));
+                    continue;
+                }
+                ResourceClaimSpec claimSpec = template.get().getSpec() == null
+                        ? null
+                        : template.get().getSpec().getSpec();
+                perPod = perPod.plus(count(name, source, claimSpec, classes, uncounted));
+            } else if (claimName != null && !claimName.isEmpty()) {
+                String source = "ResourceClaim " + UserText.quote(claimName);
+                if (unknown != null) {
+                    uncounted.add(new Uncounted(name, source, null, unknown));
+                    continue;
+                }
+                Optional<ResourceClaim> claim = lookup.resourceClaim(namespace, claimName);
+                if (claim.isEmpty()) {
+                    uncounted.add(new Uncounted(name, source, null, "no such ResourceClaim in namespace " + namespace));
+                    continue;
+                }
+                Amounts devices = count(name, source, claim.get().getSpec(), classes, uncounted);
+                if (!devices.isEmpty()) {
+                    shared.put(claimName, devices);
+                }
+            } else {
+                uncounted.add(new Uncounted(
+                        name, "pod template", null, "names neither a ResourceClaimTemplate nor a ResourceClaim"));
+            }
+        }
+        return new PodDevices(perPod, shared, uncounted);
+    }
+
+    /** The devices one claim's requests count as; what they cannot be counted as goes to {@code uncounted}. */
+    static Amounts count(
+            String claim, String source, ResourceClaimSpec spec, DeviceClasses classes, List<Uncounted> uncounted) {
+        DeviceClaim devices = spec == null ? null : spec.getDevices();
+        List<DeviceRequest> requests =
+                devices == null || devices.getRequests() == null ? List.of() : devices.getRequests();
+        if (requests.size() > MAX_REQUESTS) {
+            uncounted.add(new Uncounted(
+                    claim,
+                    source,
+                    null,
+                    requests.size() + " requests, more than the " + MAX_REQUESTS
+                            + " Kubernetes accepts in one claim: none is counted"));
+            return Amounts.NONE;
+        }
+        Map<String, BigDecimal> counted = new TreeMap<>();
+        long total = 0;
+        List<Uncounted> mine = new ArrayList<>();
+        for (DeviceRequest request : requests) {
+            if (request == null) {
+                continue;
+            }
+            String name = UserText.quote(request.getName());
+            if (request.getFirstAvailable() != null
+                    && !request.getFirstAvailable().isEmpty()) {
+                mine.add(new Uncounted(
+                        claim,
+                        source,
+                        null,
+                        "request " + name + " is a prioritized list (firstAvailable) of "
+                                + request.getFirstAvailable().size()
+                                + " alternatives: which class and how many devices is decided at allocation"));
+                continue;
+            }
+            ExactDeviceRequest exactly = request.getExactly();
+            if (exactly == null) {
+                mine.add(new Uncounted(claim, source, null, "request " + name + " names no device class"));
+                continue;
+            }
+            if (Boolean.TRUE.equals(exactly.getAdminAccess())) {
+                continue; // admin access to devices in use by others: it consumes none
+            }
+            String deviceClass = exactly.getDeviceClassName();
+            String mode = exactly.getAllocationMode() == null ? EXACT_COUNT : exactly.getAllocationMode();
+            if (ALL.equals(mode)) {
+                mine.add(new Uncounted(
+                        claim,
+                        source,
+                        deviceClass,
+                        "request " + name + " has allocationMode All: every matching device of a node, a number"
+                                + " only the node knows"));
+                continue;
+            }
+            if (!EXACT_COUNT.equals(mode)) {
+                mine.add(new Uncounted(
+                        claim,
+                        source,
+                        deviceClass,
+                        "request " + name + " has allocationMode " + UserText.quote(mode)
+                                + ", neither ExactCount nor All"));
+                continue;
+            }
+            Optional<String> resource = classes.resourceOf(deviceClass);
+            if (resource.isEmpty()) {
+                boolean cel = exactly.getSelectors() != null
+                        && !exactly.getSelectors().isEmpty();
+                mine.add(new Uncounted(
+                        claim,
+                        source,
+                        deviceClass,
+                        "the device class is not mapped to a resource"
+                                + (cel ? " (its CEL selectors pick devices; they are not evaluated)" : "")));
+                continue;
+            }
+            long count = exactly.getCount() == null ? 1 : exactly.getCount();
+            if (count < 1 || count > MAX_DEVICES_PER_CLAIM) {
+                mine.add(new Uncounted(
+                        claim,
+                        source,
+                        deviceClass,
+                        "request " + name + " asks for count " + count + ", outside the 1.." + MAX_DEVICES_PER_CLAIM
+                                + " devices Kubernetes allocates to one claim"));
+                continue;
+            }
+            total += count;
+            counted.merge(resource.get(), BigDecimal.valueOf(count), BigDecimal::add);
+        }
+        if (total > MAX_DEVICES_PER_CLAIM) {
+            uncounted.add(new Uncounted(
+                    claim,
+                    source,
+                    null,
+                    "its requests ask for " + total + " devices, more than the " + MAX_DEVICES_PER_CLAIM
+                            + " Kubernetes allocates to one claim: none is counted"));
+            uncounted.addAll(mine);
+            return Amounts.NONE;
+        }
+        uncounted.addAll(mine);
+        return new Amounts(counted);
+    }
+
+    /**
+     * The DRA devices of one gang: each pod template's (read once however many roles share it), the shared claims
+     * (each counted once), and everything not counted, without repeats.
+     */
+    public static final class GangDevices {
+
+        public static final GangDevices NONE = new GangDevices(new IdentityHashMap<>(), Amounts.NONE, List.of());
+
+        private final Map<PodSpec, Amounts> perPod;
+        private final Amounts shared;
+        private final List<Uncounted> uncounted;
+
+        private GangDevices(Map<PodSpec, Amounts> perPod, Amounts shared, List<Uncounted> uncounted) {
+            this.perPod = perPod;
+            this.shared = shared;
+            this.uncounted = List.copyOf(uncounted);
+        }
+
+        /** What each pod made from {@code spec} gets from claims of its own. */
+        public Amounts perPod(PodSpec spec) {
+            return spec == null ? Amounts.NONE : perPod.getOrDefault(spec, Amounts.NONE);
+        }
+
+        /** The devices of the claims the gang's pods share, each claim once. */
+        public Amounts shared() {
+            return shared;
+        }
+
+        /** What is not counted, each once. */
+        public List<Uncounted> uncounted() {
+            return uncounted;
+        }
+
+        /** The devices of every pod of the roles together, and the shared claims once. */
+        public Amounts total(List<PodRole> roles) {
+            Amounts out = shared;
+            for (PodRole role : roles) {
+                if (role.count() <= 0) {
+                    continue;
+                }
+                Amounts one = perPod(role.spec());
+                for (var e : one.values().entrySet()) {
+                    out = out.plus(
+                            new Amounts(Map.of(e.getKey(), e.getValue().multiply(BigDecimal.valueOf(role.count())))));
+                }
+            }
+            return out;
+        }
+
+        /** Whether the gang claims nothing through DRA. */
+        public boolean isEmpty() {
+            return perPod.values().stream().allMatch(Amounts::isEmpty) && shared.isEmpty() && uncounted.isEmpty();
+        }
+    }
+
+    /** How many not-counted claims one finding names; the others are counted. */
+    static final int NAMED = 3;
+
+    /**
+     * One warning per subject of a gang with devices that are not counted, naming the first few claims, their device
+     * classes and why, and the key that maps a class.
+     */
+    public static List<Finding> findings(GangDevices devices, String podGroup, List<ObjectRef> subjects) {
+        if (devices.uncounted().isEmpty()) {
+            return List.of();
+        }
+        List<Uncounted> all = devices.uncounted();
+        StringBuilder claims = new StringBuilder();
+        for (int i = 0; i < Math.min(NAMED, all.size()); i++) {
+            claims.append(i == 0 ? "" : "; ").append(all.get(i).describe());
+        }
+        if (all.size() > NAMED) {
+            claims.append("; and ").append(all.size() - NAMED).append(" more");
+        }
+        List<Finding> out = new ArrayList<>();
+        for (ObjectRef subject : subjects) {
+            out.add(Finding.warning(
+                            WorkloadReason.DRA_DEVICES_NOT_COUNTED,
+                            subject,
+                            subject + ": devices the pods of gang " + podGroup
+                                    + " claim through DRA are not counted when the gang is sized (highest-tier auto,"
+                                    + " explain): " + claims
+                                    + "; a DeviceClass of whole accelerators is counted once listed in "
+                                    + DeviceClasses.KEY + " as deviceClassName=resource")
+                    .withKey(podGroup));
+        }
+        return out;
+    }
+
+    /**
+     * The counted devices as a PodGroup annotation value ({@link io.topobridge.core.Topobridge#DRA_DEVICES}):
+     * {@code resource=count} pairs by resource name, or null when none.
+     */
+    public static String annotation(Amounts counted) {
+        if (counted.isEmpty()) {
+            return null;
+        }
+        List<String> parts = new ArrayList<>();
+        new TreeMap<>(counted.values()).forEach((r, v) -> parts.add(r + "=" + Quantities.canonical(v, false)));
+        return String.join(",", parts);
+    }
+
+    /** Reads {@link #annotation}'s value back; what cannot be read counts as nothing. */
+    public static Amounts parseAnnotation(String value) {
+        if (value == null || value.isBlank() || value.length() > 1024) {
+            return Amounts.NONE;
+        }
+        Map<String, BigDecimal> out = new TreeMap<>();
+        for (String part : value.split(",")) {
+            int eq = part.indexOf('=');
+            if (eq <= 0) {
+                continue;
+            }
+            try {
+                BigDecimal amount = Quantities.amount(part.substring(eq + 1).trim());
+                if (amount.signum() > 0) {
+                    out.merge(part.substring(0, eq).trim(), amount, BigDecimal::add);
+                }
+            } catch (IllegalArgumentException e) {
+                // a value someone else wrote that is no quantity counts as nothing
+            }
+        }
+        return new Amounts(out);
+    }
+
+    /** The DRA devices of the roles of one gang in {@code namespace}. */
+    public static GangDevices of(List<PodRole> roles, String namespace, WorkloadLookup lookup, DeviceClasses classes) {
+        Map<PodSpec, Amounts> perPod = new IdentityHashMap<>();
+        Map<String, Amounts> shared = new LinkedHashMap<>();
+        LinkedHashSet<Uncounted> uncounted = new LinkedHashSet<>();
+        boolean any = false;
+        for (PodRole role : roles) {
+            if (role.count() <= 0 || !claims(role.spec()) || perPod.containsKey(role.spec())) {
+                continue;
+            }
+            any = true;
+            PodDevices devices = of(role.spec(), namespace, lookup, classes);
+            perPod.put(role.spec(), devices.perPod());
+            devices.shared().forEach(shared::putIfAbsent);
+            uncounted.addAll(devices.uncounted());
+        }
+        if (!any) {
+            return GangDevices.NONE;
+        }
+        Amounts sharedTotal = Amounts.NONE;
+        for (Amounts a : shared.values()) {
+            sharedTotal = sharedTotal.plus(a);
+        }
+        return new GangDevices(perPod, sharedTotal, new ArrayList<>(uncounted));
+    }
+}
