@@ -41,7 +41,7 @@ class HostileWebhookClientsE2E {
 
     static final int CLIENTS = 8;
     static final int FLOOD_SECONDS = 30;
-    private static final String NS = "hostile-e2e";
+    private static final String NS = "hostile-webhook-e2e";
     private static final Duration WAIT = Duration.ofSeconds(120);
     private static final Pattern HEAP = Pattern.compile("jvm_memory_used_bytes\\{area=\"heap\"[^}]*} ([0-9.eE+]+)");
 
