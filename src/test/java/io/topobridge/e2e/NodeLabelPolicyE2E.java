@@ -197,6 +197,21 @@ class NodeLabelPolicyE2E {
                     .addToLabels("kubernetes.io/hostname", NEW_NODE)
                     .endMetadata()
                     .build();
+            // the probe of inForce() is an update: a policy of the same name removed a moment ago (UPDATE only) may
+            // still answer it, so the CREATE rule is waited for on its own; a node the old policy let in is removed
+            cluster.waitFor("the policy in force on CREATE", Duration.ofSeconds(60), () -> {
+                try {
+                    newNode.nodes().resource(labelled).create();
+                } catch (KubernetesClientException e) {
+                    return e.getCode() == 403;
+                }
+                admin.nodes().withName(NEW_NODE).withGracePeriod(0).delete();
+                cluster.waitFor(
+                        "the probe node gone",
+                        Duration.ofSeconds(30),
+                        () -> admin.nodes().withName(NEW_NODE).get() == null);
+                return false;
+            });
             assertThatThrownBy(() -> newNode.nodes().resource(labelled).create())
                     .isInstanceOf(KubernetesClientException.class)
                     .hasMessageContaining("node " + NEW_NODE
