@@ -52,40 +52,6 @@ public record DoctorInputs(
                 : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(gangDomains));
     }
 
-    /** Inputs without gangs. */
-    public DoctorInputs(
-            Map<String, JsonNode> crdSchemas,
-            ObjectRef schedulerConfigMap,
-            String schedulerConfigKey,
-            Map<String, String> schedulerData,
-            String schedulerError,
-            String controllerConfigKey,
-            List<ConfigMapData> controllerConfigs,
-            Predicate<String> readsLabel,
-            Map<String, String> queueStates,
-            Map<String, List<String>> queuesNamedBy,
-            Collection<HyperNodeView> hyperNodes,
-            Collection<NodeView> nodes,
-            Webhooks webhooks,
-            Accelerators accelerators) {
-        this(
-                crdSchemas,
-                schedulerConfigMap,
-                schedulerConfigKey,
-                schedulerData,
-                schedulerError,
-                controllerConfigKey,
-                controllerConfigs,
-                readsLabel,
-                queueStates,
-                queuesNamedBy,
-                hyperNodes,
-                nodes,
-                webhooks,
-                accelerators,
-                Map.of());
-    }
-
     /** A ConfigMap that was read: where it is, and its data (never null). */
     public record ConfigMapData(ObjectRef ref, Map<String, String> data) {
         public ConfigMapData {
