@@ -7,8 +7,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -26,10 +29,13 @@ public final class BenchResults {
 
     private final Path file;
     private final ObjectNode root;
+    /** Whether a write keeps the figures another process wrote to the file meanwhile (not for a fresh file's first). */
+    private boolean merge;
 
-    private BenchResults(Path file, ObjectNode root) {
+    private BenchResults(Path file, ObjectNode root, boolean merge) {
         this.file = file;
         this.root = root;
+        this.merge = merge;
     }
 
     /** A new results file (whatever was there is replaced) describing this machine. */
@@ -38,7 +44,7 @@ public final class BenchResults {
         root.set("machine", describeMachine());
         root.putObject("run").put("mode", mode).put("started", Instant.now().toString());
         root.putObject("figures");
-        return new BenchResults(file, root);
+        return new BenchResults(file, root, false);
     }
 
     /** The results file as it is, or a fresh one when there is none yet. */
@@ -47,7 +53,7 @@ public final class BenchResults {
             return fresh(file, mode);
         }
         try {
-            return new BenchResults(file, (ObjectNode) JSON.readTree(file.toFile()));
+            return new BenchResults(file, (ObjectNode) JSON.readTree(file.toFile()), true);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }
@@ -112,17 +118,36 @@ public final class BenchResults {
         return root.get("machine");
     }
 
+    /**
+     * Writes the file under a lock on its sibling {@code .lock}: the end-to-end tier runs its classes in several JVMs
+     * at once, and two of them add figures to the same file; each keeps the other's figures.
+     */
     private void write() {
         try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
-            ((ObjectNode) root.get("run")).put("updated", Instant.now().toString());
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            JSON.writeValue(tmp.toFile(), root);
-            Files.move(
-                    tmp,
-                    file,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Path dir = file.toAbsolutePath().getParent();
+            Files.createDirectories(dir);
+            Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
+            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                    FileLock ignored = channel.lock()) {
+                if (merge && Files.isRegularFile(file)) {
+                    JsonNode theirs = JSON.readTree(file.toFile()).path("figures");
+                    ObjectNode ours = (ObjectNode) root.get("figures");
+                    theirs.fieldNames().forEachRemaining(name -> {
+                        if (!ours.has(name)) {
+                            ours.set(name, theirs.get(name));
+                        }
+                    });
+                }
+                merge = true;
+                ((ObjectNode) root.get("run")).put("updated", Instant.now().toString());
+                Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+                JSON.writeValue(tmp.toFile(), root);
+                Files.move(
+                        tmp,
+                        file,
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }
