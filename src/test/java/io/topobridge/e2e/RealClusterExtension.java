@@ -5,8 +5,10 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Gives end-to-end tests the run's {@link RealCluster} (started by the first test that asks for it, stopped when
- * the test run ends) as a constructor or method parameter.
+ * Gives end-to-end tests the JVM's {@link RealCluster} as a constructor or method parameter. It is started by the
+ * first test that asks for it and stopped when the JVM exits (a shutdown hook), not when JUnit closes its root
+ * context: a fork of the test run executes its classes one launcher request after the other, each with its own
+ * root context, and they all share the fork's one cluster.
  */
 public final class RealClusterExtension implements ParameterResolver {
 
@@ -17,17 +19,11 @@ public final class RealClusterExtension implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return context.getRoot()
-                .getStore(ExtensionContext.Namespace.create(RealClusterExtension.class))
-                .getOrComputeIfAbsent("cluster", k -> new Stopper(RealCluster.get()), Stopper.class)
-                .cluster();
+        return cluster(context);
     }
 
-    /** Stops the cluster when JUnit closes the root store at the end of the run. */
-    private record Stopper(RealCluster cluster) implements ExtensionContext.Store.CloseableResource {
-        @Override
-        public void close() {
-            cluster.close();
-        }
+    /** The fork's cluster, started on first use (also for other extensions). */
+    static RealCluster cluster(ExtensionContext context) {
+        return RealCluster.get();
     }
 }
