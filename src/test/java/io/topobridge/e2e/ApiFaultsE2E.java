@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.topobridge.e2e.AuditLog.Write;
 import io.topobridge.e2e.FaultProxy.Fault;
+import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -22,6 +23,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The bridge behind a fault-injecting proxy ({@link FaultProxy}) to the real API server: 409 conflicts, 429 with
@@ -36,6 +38,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ApiFaultsE2E {
 
     private static final String NS = "faults-e2e";
+
+    @RegisterExtension
+    final TestNamespace namespace = TestNamespace.forEachTest(NS);
+
     private static final String GANG = "tb-deploy-web";
     private static final String TRAY = "gb200-r01-t01";
     private static final Duration WAIT = Duration.ofSeconds(90);
@@ -73,7 +79,6 @@ class ApiFaultsE2E {
                 other.getMetadata().getLabels().get("nvidia.com/gpu.clique"),
                 "fabric.topograph.run/tier-0",
                 other.getMetadata().getLabels().get("fabric.topograph.run/tier-0"));
-        cluster.createOptedInNamespace(NS);
         client.apps()
                 .deployments()
                 .inNamespace(NS)
@@ -147,7 +152,6 @@ class ApiFaultsE2E {
             bridge.stop();
             proxy.close();
             relabel(home);
-            client.namespaces().withName(NS).delete();
         }
     }
 
@@ -283,8 +287,11 @@ class ApiFaultsE2E {
     }
 
     private static Deployment deployment(int replicas) {
-        return TestDeployments.of(
-                null, "web", replicas, Map.of("topobridge.io/highest-tier", "leaf"), Map.of("cpu", "1"), Map.of());
+        return DeploymentWrapper.make("web", null)
+                .replicas(replicas)
+                .highestTier("leaf")
+                .cpu("1")
+                .obj();
     }
 
     /** The cluster's nodes as a YAML file, for {@code render}. */

@@ -3,21 +3,19 @@ package io.topobridge.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code topobridge.io/highest-tier: auto} on the real Volcano scheduler and the example GB200 cluster (NVLink
@@ -32,6 +30,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class AutoTierE2E {
 
     private static final String NS = PlacementE2E.NS;
+
+    @RegisterExtension
+    final TestNamespace namespace = TestNamespace.forEachTest(NS);
+
     private static final Duration PLACED = Duration.ofSeconds(120);
 
     private final RealCluster cluster;
@@ -46,28 +48,6 @@ class AutoTierE2E {
         client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        for (HasMetadata object : PlacementE2E.load(Path.of("examples", "workloads", "00-namespace-and-queue.yaml"))) {
-            if (!"Queue".equals(object.getKind())) {
-                client.resource(object).createOr(o -> o.update());
-            }
-        }
-        cluster.waitFor(
-                "the default ServiceAccount in " + NS,
-                Duration.ofSeconds(60),
-                () -> client.serviceAccounts()
-                                .inNamespace(NS)
-                                .withName("default")
-                                .get()
-                        != null);
-    }
-
-    @AfterEach
-    void cleanUp() {
-        client.namespaces().withName(NS).delete();
-        cluster.waitFor(
-                "namespace " + NS + " gone",
-                Duration.ofSeconds(120),
-                () -> client.namespaces().withName(NS).get() == null);
     }
 
     /** A Deployment of {@code replicas} pods, each asking for {@code gpus} GPUs, with the given annotations. */

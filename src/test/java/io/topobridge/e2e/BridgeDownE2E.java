@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -23,6 +24,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The bridge down on the real cluster: with its webhook server stopped (connection refused) or hung (a listener that
@@ -35,6 +37,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class BridgeDownE2E {
 
     private static final String NS = "down-e2e";
+
+    @RegisterExtension
+    final TestNamespace namespace = TestNamespace.forEachTest(NS);
+
     private static final String GANG = "tb-deploy-web";
     private static final Duration WAIT = Duration.ofSeconds(90);
     /** The pod webhook's {@code timeoutSeconds} (the bridge's default). */
@@ -113,13 +119,15 @@ class BridgeDownE2E {
         Examples.ensureNodes(client);
         Bridge bridge = cluster.bridge();
         int webhookPort = bridge.webhookPort();
-        cluster.createOptedInNamespace(NS);
         try {
             client.apps()
                     .deployments()
                     .inNamespace(NS)
-                    .resource(TestDeployments.of(
-                            null, "web", 2, Map.of("topobridge.io/highest-tier", "leaf"), Map.of("cpu", "1"), Map.of()))
+                    .resource(DeploymentWrapper.make("web", null)
+                            .replicas(2)
+                            .highestTier("leaf")
+                            .cpu("1")
+                            .obj())
                     .create();
             cluster.waitFor(
                     "two pods of the gang running",
@@ -257,7 +265,6 @@ class BridgeDownE2E {
             cluster.assertHealthy();
         } finally {
             cluster.bridge();
-            client.namespaces().withName(NS).delete();
         }
     }
 }

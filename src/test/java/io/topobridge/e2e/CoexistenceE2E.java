@@ -27,6 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * LWS's own Volcano gang provider and AIBrix's {@code volcanoSchedulingStrategy} make their PodGroups themselves;
@@ -38,6 +39,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class CoexistenceE2E {
 
     private static final String NS = "coexist";
+
+    @RegisterExtension
+    static final TestNamespace NAMESPACE = TestNamespace.forClass(NS);
+
     private static final Duration WAIT = Duration.ofSeconds(120);
 
     private final RealCluster cluster;
@@ -52,15 +57,6 @@ class CoexistenceE2E {
         client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        cluster.createOptedInNamespace(NS);
-        cluster.waitFor(
-                "the default ServiceAccount in " + NS,
-                Duration.ofSeconds(60),
-                () -> client.serviceAccounts()
-                                .inNamespace(NS)
-                                .withName("default")
-                                .get()
-                        != null);
     }
 
     @AfterAll
@@ -68,11 +64,6 @@ class CoexistenceE2E {
         if (cluster.lwsVolcanoProvider()) {
             cluster.startLws(false);
         }
-        client.namespaces().withName(NS).delete();
-        cluster.waitFor(
-                "namespace " + NS + " gone",
-                WAIT,
-                () -> client.namespaces().withName(NS).get() == null);
     }
 
     private List<GenericKubernetesResource> podGroups(Predicate<GenericKubernetesResource> filter) {

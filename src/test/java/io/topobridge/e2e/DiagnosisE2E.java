@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Doctor, explain, achieved tier and the topology page against the real cluster, with gangs Volcano placed: the
@@ -46,6 +47,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class DiagnosisE2E {
 
     static final String NS = PlacementE2E.NS;
+
+    @RegisterExtension
+    static final TestNamespace NAMESPACE = TestNamespace.forClass(NS);
+
     private static final Path GANGS = Path.of("examples", "workloads", "nvlink-partitions.yaml");
     private static final Duration PLACED = Duration.ofSeconds(120);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -72,28 +77,10 @@ class DiagnosisE2E {
                 .set("topobridge.diagnosis.pending-event-after", "3s")
                 .start()
                 .awaitReady(Duration.ofSeconds(120));
-        for (HasMetadata object : PlacementE2E.load(Path.of("examples", "workloads", "00-namespace-and-queue.yaml"))) {
-            if (!"Queue".equals(object.getKind())) {
-                client.resource(object).createOr(o -> o.update());
-            }
-        }
-        cluster.waitFor(
-                "the default ServiceAccount in " + NS,
-                Duration.ofSeconds(60),
-                () -> client.serviceAccounts()
-                                .inNamespace(NS)
-                                .withName("default")
-                                .get()
-                        != null);
     }
 
     @AfterAll
     void cleanUp() {
-        client.namespaces().withName(NS).delete();
-        cluster.waitFor(
-                "namespace " + NS + " gone",
-                Duration.ofSeconds(120),
-                () -> client.namespaces().withName(NS).get() == null);
         client.configMaps()
                 .inNamespace(RealCluster.VOLCANO_NAMESPACE)
                 .withName("volcano-controller-configmap")

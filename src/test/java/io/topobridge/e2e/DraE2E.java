@@ -3,15 +3,13 @@ package io.topobridge.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * GPUs claimed through DRA on the real API server: it accepts the {@code resource.k8s.io/v1} ResourceClaimTemplate
@@ -22,6 +20,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class DraE2E {
 
     private static final String NS = PlacementE2E.NS;
+
+    @RegisterExtension
+    final TestNamespace namespace = TestNamespace.forEachTest(NS);
 
     private final RealCluster cluster;
     private KubernetesClient client;
@@ -35,20 +36,6 @@ class DraE2E {
         client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        for (HasMetadata object : PlacementE2E.load(Path.of("examples", "workloads", "00-namespace-and-queue.yaml"))) {
-            if (!"Queue".equals(object.getKind())) {
-                client.resource(object).createOr(o -> o.update());
-            }
-        }
-    }
-
-    @AfterEach
-    void cleanUp() {
-        client.namespaces().withName(NS).delete();
-        cluster.waitFor(
-                "namespace " + NS + " gone",
-                Duration.ofSeconds(120),
-                () -> client.namespaces().withName(NS).get() == null);
     }
 
     @Test

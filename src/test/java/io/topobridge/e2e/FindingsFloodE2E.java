@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A hostile tenant floods the bridge with findings: Deployments carrying thousands of unknown {@code topobridge.io/}
@@ -27,6 +29,12 @@ class FindingsFloodE2E {
 
     private static final String FLOOD = "flood-e2e";
     private static final String QUIET = "flood-quiet-e2e";
+
+    @RegisterExtension
+    final TestNamespace flood = TestNamespace.forEachTest(FLOOD);
+
+    @RegisterExtension
+    final TestNamespace quiet = TestNamespace.forEachTest(QUIET);
     /** Flooding Deployments, and unknown keys on each (about 20 bytes each: 2,000 keys are ~40 KB of the 256 KiB). */
     private static final int FLOODERS = 10;
 
@@ -56,7 +64,10 @@ class FindingsFloodE2E {
         for (int i = 0; i < unknown; i++) {
             annotations.put(String.format("topobridge.io/unknown-%05d", i), "x");
         }
-        Deployment deployment = TestDeployments.of(namespace, name, 1, annotations, Map.of("cpu", "100m"), Map.of());
+        Deployment deployment = DeploymentWrapper.make(name, namespace)
+                .annotations(annotations)
+                .cpu("100m")
+                .obj();
         deployment.getSpec().getTemplate().getSpec().setNodeSelector(Map.of("topobridge.io/e2e-nowhere", "true"));
         return deployment;
     }
@@ -92,83 +103,74 @@ class FindingsFloodE2E {
         KubernetesClient client = cluster.client();
         Examples.ensureNodes(client);
         Bridge bridge = cluster.bridge();
-        cluster.createOptedInNamespace(FLOOD);
-        cluster.createOptedInNamespace(QUIET);
-        try {
-            List<Duration> baseline = new ArrayList<>();
-            for (int i = 0; i < BASELINE_RUNS; i++) {
-                baseline.add(timeToPodGroup("before-" + i));
-            }
-            cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(3), Duration.ofSeconds(60));
-
-            long mark = cluster.audit().mark();
-            long floodStarted = System.nanoTime();
-            for (int i = 0; i < FLOODERS; i++) {
-                client.apps()
-                        .deployments()
-                        .inNamespace(FLOOD)
-                        .resource(deployment(FLOOD, "flood-" + i, KEYS))
-                        .create();
-            }
-            Duration floodCreated = Duration.ofNanos(System.nanoTime() - floodStarted);
-            Duration during = timeToPodGroup("during");
-            for (int i = 0; i < FLOODERS; i++) {
-                String name = "flood-" + i;
-                cluster.waitFor("the PodGroup of " + FLOOD + "/" + name, WAIT, () -> podGroup(FLOOD, name) != null);
-            }
-            cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), WAIT);
-            List<AuditLog.Write> eventWrites = cluster.audit()
-                    .writesSince(
-                            mark,
-                            w -> w.user().equals(RealCluster.BRIDGE)
-                                    && w.resource().equals("events"));
-            List<Event> floodEvents = client.v1().events().inNamespace(FLOOD).list().getItems().stream()
-                    .filter(e -> "topobridge".equals(e.getReportingComponent()))
-                    .toList();
-            System.out.printf(
-                    "FindingsFloodE2E: %d Deployments x %d unknown keys created in %d ms; PodGroup of the other"
-                            + " namespace after %d ms during the flood, %s ms without (median %d ms); %d Event"
-                            + " writes of the bridge since the flood, %d Events in the flood namespace%n",
-                    FLOODERS,
-                    KEYS,
-                    floodCreated.toMillis(),
-                    during.toMillis(),
-                    baseline.stream().map(d -> String.valueOf(d.toMillis())).toList(),
-                    median(baseline).toMillis(),
-                    eventWrites.size(),
-                    floodEvents.size());
-
-            // the other namespace's PodGroup: within 5 s of the same measurement without the flood, 3x for noise
-            Duration bound = median(baseline).multipliedBy(3).plusSeconds(5);
-            assertThat(during)
-                    .as("time to the other namespace's PodGroup during the flood (without: %s)", baseline)
-                    .isLessThanOrEqualTo(bound);
-            // one UnknownAnnotation Event per flooding Deployment, naming how many keys it ignores
-            assertThat(eventWrites.size())
-                    .as("the bridge's Event writes since the flood")
-                    .isLessThanOrEqualTo(2 * FLOODERS + 10);
-            assertThat(floodEvents)
-                    .filteredOn(e -> "UnknownAnnotation".equals(e.getReason()))
-                    .hasSize(FLOODERS)
-                    .allSatisfy(e -> assertThat(e.getMessage()).contains(KEYS + " unknown"));
-            // the REST view and the gauge count one finding per flooding Deployment
-            JsonNode findings =
-                    JSON.readTree(bridge.get("/api/findings?source=workloads").body());
-            int unknown = 0;
-            for (JsonNode f : findings) {
-                if (FLOOD.equals(f.path("namespace").asText())
-                        && "UnknownAnnotation".equals(f.path("reason").asText())) {
-                    unknown++;
-                }
-            }
-            assertThat(unknown).isEqualTo(FLOODERS);
-            assertThat(bridge.get("/q/metrics").body())
-                    .contains(
-                            "topobridge_findings{reason=\"UnknownAnnotation\",severity=\"warning\",source=\"workloads\"} "
-                                    + FLOODERS + ".0");
-        } finally {
-            client.namespaces().withName(FLOOD).delete();
-            client.namespaces().withName(QUIET).delete();
+        List<Duration> baseline = new ArrayList<>();
+        for (int i = 0; i < BASELINE_RUNS; i++) {
+            baseline.add(timeToPodGroup("before-" + i));
         }
+        cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(3), Duration.ofSeconds(60));
+
+        long mark = cluster.audit().mark();
+        long floodStarted = System.nanoTime();
+        for (int i = 0; i < FLOODERS; i++) {
+            client.apps()
+                    .deployments()
+                    .inNamespace(FLOOD)
+                    .resource(deployment(FLOOD, "flood-" + i, KEYS))
+                    .create();
+        }
+        Duration floodCreated = Duration.ofNanos(System.nanoTime() - floodStarted);
+        Duration during = timeToPodGroup("during");
+        for (int i = 0; i < FLOODERS; i++) {
+            String name = "flood-" + i;
+            cluster.waitFor("the PodGroup of " + FLOOD + "/" + name, WAIT, () -> podGroup(FLOOD, name) != null);
+        }
+        cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), WAIT);
+        List<AuditLog.Write> eventWrites = cluster.audit()
+                .writesSince(
+                        mark,
+                        w -> w.user().equals(RealCluster.BRIDGE) && w.resource().equals("events"));
+        List<Event> floodEvents = client.v1().events().inNamespace(FLOOD).list().getItems().stream()
+                .filter(e -> "topobridge".equals(e.getReportingComponent()))
+                .toList();
+        System.out.printf(
+                "FindingsFloodE2E: %d Deployments x %d unknown keys created in %d ms; PodGroup of the other"
+                        + " namespace after %d ms during the flood, %s ms without (median %d ms); %d Event"
+                        + " writes of the bridge since the flood, %d Events in the flood namespace%n",
+                FLOODERS,
+                KEYS,
+                floodCreated.toMillis(),
+                during.toMillis(),
+                baseline.stream().map(d -> String.valueOf(d.toMillis())).toList(),
+                median(baseline).toMillis(),
+                eventWrites.size(),
+                floodEvents.size());
+
+        // the other namespace's PodGroup: within 5 s of the same measurement without the flood, 3x for noise
+        Duration bound = median(baseline).multipliedBy(3).plusSeconds(5);
+        assertThat(during)
+                .as("time to the other namespace's PodGroup during the flood (without: %s)", baseline)
+                .isLessThanOrEqualTo(bound);
+        // one UnknownAnnotation Event per flooding Deployment, naming how many keys it ignores
+        assertThat(eventWrites.size())
+                .as("the bridge's Event writes since the flood")
+                .isLessThanOrEqualTo(2 * FLOODERS + 10);
+        assertThat(floodEvents)
+                .filteredOn(e -> "UnknownAnnotation".equals(e.getReason()))
+                .hasSize(FLOODERS)
+                .allSatisfy(e -> assertThat(e.getMessage()).contains(KEYS + " unknown"));
+        // the REST view and the gauge count one finding per flooding Deployment
+        JsonNode findings =
+                JSON.readTree(bridge.get("/api/findings?source=workloads").body());
+        int unknown = 0;
+        for (JsonNode f : findings) {
+            if (FLOOD.equals(f.path("namespace").asText())
+                    && "UnknownAnnotation".equals(f.path("reason").asText())) {
+                unknown++;
+            }
+        }
+        assertThat(unknown).isEqualTo(FLOODERS);
+        assertThat(bridge.get("/q/metrics").body())
+                .contains("topobridge_findings{reason=\"UnknownAnnotation\",severity=\"warning\",source=\"workloads\"} "
+                        + FLOODERS + ".0");
     }
 }

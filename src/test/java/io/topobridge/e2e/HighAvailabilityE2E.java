@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.restassured.response.Response;
 import io.topobridge.e2e.AuditLog.Write;
 import io.topobridge.testing.FreePort;
+import io.topobridge.testing.wrappers.DeploymentWrapper;
 import io.topobridge.webhook.PodMutator;
 import io.topobridge.webhook.Reviews;
 import io.topobridge.webhook.WorkloadValidator;
@@ -78,8 +79,10 @@ class HighAvailabilityE2E {
         Deployment web = client.apps()
                 .deployments()
                 .inNamespace(NS)
-                .resource(TestDeployments.of(
-                        null, "web", 1, Map.of("topobridge.io/highest-tier", "leaf"), Map.of("cpu", "1"), Map.of()))
+                .resource(DeploymentWrapper.make("web", null)
+                        .highestTier("leaf")
+                        .cpu("1")
+                        .obj())
                 .create();
 
         Bridge a = replica("replica-a", null);
@@ -244,7 +247,11 @@ class HighAvailabilityE2E {
             client.apps()
                     .deployments()
                     .inNamespace(ns)
-                    .resource(TestDeployments.gang(null, "web", 2, "leaf"))
+                    .resource(DeploymentWrapper.make("web", null)
+                            .replicas(2)
+                            .highestTier("leaf")
+                            .cpu("100m")
+                            .obj())
                     .create();
             // set-up, before the failover: a pod whose webhook call outran its 3 s timeout on the loaded machine
             // came in untied; deleting it has its ReplicaSet create it again through the webhook
@@ -410,7 +417,11 @@ class HighAvailabilityE2E {
                 client.apps()
                         .deployments()
                         .inNamespace(ns)
-                        .resource(TestDeployments.gang(null, "before-" + i, 2, "leaf"))
+                        .resource(DeploymentWrapper.make("before-" + i, null)
+                                .replicas(2)
+                                .highestTier("leaf")
+                                .cpu("100m")
+                                .obj())
                         .create();
             }
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -427,7 +438,11 @@ class HighAvailabilityE2E {
                 client.apps()
                         .deployments()
                         .inNamespace(ns)
-                        .resource(TestDeployments.gang(null, "during-" + i, 2, "leaf"))
+                        .resource(DeploymentWrapper.make("during-" + i, null)
+                                .replicas(2)
+                                .highestTier("leaf")
+                                .cpu("100m")
+                                .obj())
                         .create();
             }
             for (var relabel : relabels) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,7 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Hostile clients on the webhook port of the packaged bridge (512 MiB of heap, as Bridge runs it), on the real
@@ -42,6 +44,10 @@ class HostileWebhookClientsE2E {
     static final int CLIENTS = 8;
     static final int FLOOD_SECONDS = 30;
     private static final String NS = "hostile-webhook-e2e";
+
+    @RegisterExtension
+    final TestNamespace namespace = TestNamespace.forEachTest(NS);
+
     private static final Duration WAIT = Duration.ofSeconds(120);
     private static final Pattern HEAP = Pattern.compile("jvm_memory_used_bytes\\{area=\"heap\"[^}]*} ([0-9.eE+]+)");
 
@@ -56,15 +62,6 @@ class HostileWebhookClientsE2E {
         KubernetesClient admin = cluster.client();
         Examples.ensureNodes(admin);
         cluster.stopBridge();
-        cluster.createOptedInNamespace(NS);
-        cluster.waitFor(
-                "the default ServiceAccount in " + NS,
-                WAIT,
-                () -> admin.serviceAccounts()
-                                .inNamespace(NS)
-                                .withName("default")
-                                .get()
-                        != null);
         try (Bridge bridge = Bridge.on(cluster, "topobridge-hostile").start().awaitReady(WAIT)) {
             long quietHeap = 0;
             for (int i = 0; i < 12; i++) { // three seconds of the bridge at rest
@@ -117,7 +114,11 @@ class HostileWebhookClientsE2E {
                 admin.apps()
                         .deployments()
                         .inNamespace(NS)
-                        .resource(TestDeployments.gang(NS, "web", 6, "leaf"))
+                        .resource(DeploymentWrapper.make("web", NS)
+                                .replicas(6)
+                                .highestTier("leaf")
+                                .cpu("100m")
+                                .obj())
                         .create();
                 long created = System.nanoTime();
                 cluster.waitFor("six pods of " + NS + "/web created", WAIT, () -> {
@@ -167,7 +168,6 @@ class HostileWebhookClientsE2E {
                     .contains("413", "408");
             assertThat(metrics).contains("limit=\"max-json-tokens\"", "limit=\"max-body-size\"");
         } finally {
-            admin.namespaces().withName(NS).delete();
         }
     }
 

@@ -9,10 +9,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Tensor-parallel gangs on a rack split into two NVLink partitions ({@code examples/workloads/nvlink-partitions.yaml},
@@ -23,6 +23,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class PartitionsE2E {
 
     private static final String NS = PlacementE2E.NS;
+
+    @RegisterExtension
+    final TestNamespace namespace = TestNamespace.forEachTest(NS);
+
     private static final Path GANGS = Path.of("examples", "workloads", "nvlink-partitions.yaml");
     private static final Duration PLACED = Duration.ofSeconds(120);
 
@@ -38,28 +42,6 @@ class PartitionsE2E {
         client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        for (HasMetadata object : PlacementE2E.load(Path.of("examples", "workloads", "00-namespace-and-queue.yaml"))) {
-            if (!"Queue".equals(object.getKind())) {
-                client.resource(object).createOr(o -> o.update());
-            }
-        }
-        cluster.waitFor(
-                "the default ServiceAccount in " + NS,
-                Duration.ofSeconds(60),
-                () -> client.serviceAccounts()
-                                .inNamespace(NS)
-                                .withName("default")
-                                .get()
-                        != null);
-    }
-
-    @AfterEach
-    void cleanUp() {
-        client.namespaces().withName(NS).delete();
-        cluster.waitFor(
-                "namespace " + NS + " gone",
-                Duration.ofSeconds(120),
-                () -> client.namespaces().withName(NS).get() == null);
     }
 
     private String create(String name) {

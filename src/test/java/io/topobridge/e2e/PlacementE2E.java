@@ -15,11 +15,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The example workloads created as a user would, each made into pods by its own controller (the
@@ -32,6 +32,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class PlacementE2E {
 
     static final String NS = "inference";
+
+    @RegisterExtension
+    static final TestNamespace NAMESPACE = TestNamespace.forClass(NS);
+
     private static final Duration PLACED = Duration.ofSeconds(120);
 
     private final RealCluster cluster;
@@ -46,28 +50,6 @@ class PlacementE2E {
         client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        for (HasMetadata object : load(Path.of("examples", "workloads", "00-namespace-and-queue.yaml"))) {
-            if (!"Queue".equals(object.getKind())) {
-                client.resource(object).createOr(o -> o.update());
-            }
-        }
-        cluster.waitFor(
-                "the default ServiceAccount in " + NS,
-                Duration.ofSeconds(60),
-                () -> client.serviceAccounts()
-                                .inNamespace(NS)
-                                .withName("default")
-                                .get()
-                        != null);
-    }
-
-    @AfterAll
-    void cleanUp() {
-        client.namespaces().withName(NS).delete();
-        cluster.waitFor(
-                "namespace " + NS + " gone",
-                Duration.ofSeconds(120),
-                () -> client.namespaces().withName(NS).get() == null);
     }
 
     /** The objects of an example file a user would apply (never the demo-only RoleSet stand-in). */

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -31,6 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code render} is the controller, offline. A seeded mix of workloads goes to the real cluster — gangs of every
@@ -48,6 +48,14 @@ class RenderMatchesControllerE2E {
 
     private static final String NS = "render-e2e";
     private static final String OUTSIDE = "render-outside-e2e";
+
+    @RegisterExtension
+    static final TestNamespace NAMESPACE =
+            TestNamespace.forClass(NS).withAnnotation("topobridge.io/allowed-queues", "*");
+
+    @RegisterExtension
+    static final TestNamespace NOT_OPTED_IN = TestNamespace.forClass(OUTSIDE).notOptedIn();
+
     private static final String SMALL_QUEUE = "render-small";
     private static final long SEED = Long.getLong("topobridge.e2e.renderSeed", 20261203L);
     private static final Duration WAIT = Duration.ofSeconds(120);
@@ -68,22 +76,6 @@ class RenderMatchesControllerE2E {
         client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        client.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NS)
-                        .addToLabels("topobridge.io/enabled", "true")
-                        .addToAnnotations("topobridge.io/allowed-queues", "*")
-                        .endMetadata()
-                        .build())
-                .create();
-        client.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(OUTSIDE)
-                        .endMetadata()
-                        .build())
-                .create();
         client.resourceQuotas()
                 .inNamespace(NS)
                 .resource(new ResourceQuotaBuilder()
@@ -101,20 +93,10 @@ class RenderMatchesControllerE2E {
                 metadata: {name: %s}
                 spec: {weight: 1, reclaimable: true, capability: {nvidia.com/gpu: "2"}}
                 """.formatted(SMALL_QUEUE));
-        cluster.waitFor(
-                "the default ServiceAccount in " + NS,
-                WAIT,
-                () -> client.serviceAccounts()
-                                .inNamespace(NS)
-                                .withName("default")
-                                .get()
-                        != null);
     }
 
     @AfterAll
     void cleanUp() {
-        client.namespaces().withName(NS).delete();
-        client.namespaces().withName(OUTSIDE).delete();
         client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "Queue")
                 .withName(SMALL_QUEUE)
                 .delete();

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.topobridge.apply.FieldPaths;
 import io.topobridge.core.Topobridge;
 import io.topobridge.e2e.AuditLog.Write;
+import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What the real API server records for the bridge's server-side applies, of every kind it applies: the
@@ -32,6 +34,9 @@ class ServerSideApplyE2E {
     static final Path FIXTURES = Path.of("src", "test", "resources", "managed-fields");
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final String NS = "ssa-e2e";
+
+    @RegisterExtension
+    final TestNamespace namespace = TestNamespace.forEachTest(NS);
 
     private final RealCluster cluster;
 
@@ -63,12 +68,13 @@ class ServerSideApplyE2E {
                 .validatingWebhookConfigurations()
                 .withName("topobridge")
                 .delete();
-        cluster.createOptedInNamespace(NS);
         client.apps()
                 .deployments()
                 .inNamespace(NS)
-                .resource(TestDeployments.of(
-                        null, "web", 1, Map.of("topobridge.io/highest-tier", "leaf"), Map.of("cpu", "1"), Map.of()))
+                .resource(DeploymentWrapper.make("web", null)
+                        .highestTier("leaf")
+                        .cpu("1")
+                        .obj())
                 .create();
         cluster.bridge();
         cluster.waitFor(
@@ -128,7 +134,6 @@ class ServerSideApplyE2E {
                     .as(e.getKey() + ": the server records our fields as the committed fixture says (" + recorded + ")")
                     .isEqualTo(ourFields(current));
         }
-        client.namespaces().withName(NS).delete();
     }
 
     /** The {@code fieldsV1} of the bridge's apply entry, with names that differ between runs left as they are. */

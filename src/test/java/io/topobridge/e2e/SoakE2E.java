@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -373,7 +374,11 @@ class SoakE2E {
                 .apps()
                 .deployments()
                 .inNamespace(NS)
-                .resource(TestDeployments.gang(NS, name, random.nextInt(4), TIERS.get(random.nextInt(TIERS.size()))))
+                .resource(DeploymentWrapper.make(name, NS)
+                        .replicas(random.nextInt(4))
+                        .highestTier(TIERS.get(random.nextInt(TIERS.size())))
+                        .cpu("100m")
+                        .obj())
                 .create();
         workloads.add(name);
         count("workload created");

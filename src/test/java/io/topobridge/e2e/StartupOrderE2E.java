@@ -7,10 +7,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Gangs whose workload controller creates pods in steps (StatefulSet OrderedReady, LWS LeaderReady, LWS rollouts
@@ -21,6 +21,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class StartupOrderE2E {
 
     private static final String NS = "startup-e2e";
+
+    @RegisterExtension
+    final TestNamespace namespace = TestNamespace.forEachTest(NS);
+
     private static final Duration RUNNING = Duration.ofSeconds(150);
 
     private final RealCluster cluster;
@@ -35,24 +39,6 @@ class StartupOrderE2E {
         client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        cluster.createOptedInNamespace(NS);
-        cluster.waitFor(
-                "the default ServiceAccount in " + NS,
-                Duration.ofSeconds(60),
-                () -> client.serviceAccounts()
-                                .inNamespace(NS)
-                                .withName("default")
-                                .get()
-                        != null);
-    }
-
-    @AfterEach
-    void cleanUp() {
-        client.namespaces().withName(NS).delete();
-        cluster.waitFor(
-                "namespace " + NS + " gone",
-                Duration.ofSeconds(120),
-                () -> client.namespaces().withName(NS).get() == null);
     }
 
     private void create(String yaml) {

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -191,13 +192,12 @@ class TenancyE2E {
         if (queue != null) {
             annotations.put("topobridge.io/queue", queue);
         }
-        return TestDeployments.of(
-                NS,
-                name,
-                replicas,
-                annotations,
-                Map.of("cpu", "100m", "nvidia.com/gpu", gpus),
-                Map.of("nvidia.com/gpu", gpus));
+        return DeploymentWrapper.make(name, NS)
+                .replicas(replicas)
+                .annotations(annotations)
+                .cpu("100m")
+                .request("nvidia.com/gpu", gpus)
+                .obj();
     }
 
     /** The reasons of the Events the bridge recorded on a Deployment. */

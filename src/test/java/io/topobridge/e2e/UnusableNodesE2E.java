@@ -3,7 +3,6 @@ package io.topobridge.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
@@ -13,7 +12,6 @@ import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Nodes that take no new pods are not room, on the real Volcano scheduler and the example GB200 cluster: rack r05 is
@@ -36,6 +35,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class UnusableNodesE2E {
 
     private static final String NS = PlacementE2E.NS;
+
+    @RegisterExtension
+    final TestNamespace namespace = TestNamespace.forEachTest(NS);
+
     private static final Duration PLACED = Duration.ofSeconds(120);
     private static final String TAINT_KEY = "e2e.topobridge.io/maintenance";
 
@@ -60,19 +63,6 @@ class UnusableNodesE2E {
         client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        for (HasMetadata object : PlacementE2E.load(Path.of("examples", "workloads", "00-namespace-and-queue.yaml"))) {
-            if (!"Queue".equals(object.getKind())) {
-                client.resource(object).createOr(o -> o.update());
-            }
-        }
-        cluster.waitFor(
-                "the default ServiceAccount in " + NS,
-                Duration.ofSeconds(60),
-                () -> client.serviceAccounts()
-                                .inNamespace(NS)
-                                .withName("default")
-                                .get()
-                        != null);
     }
 
     @AfterEach
@@ -86,11 +76,6 @@ class UnusableNodesE2E {
                 return node;
             });
         }
-        client.namespaces().withName(NS).delete();
-        cluster.waitFor(
-                "namespace " + NS + " gone",
-                Duration.ofSeconds(120),
-                () -> client.namespaces().withName(NS).get() == null);
     }
 
     private void cordon(List<String> nodes) {

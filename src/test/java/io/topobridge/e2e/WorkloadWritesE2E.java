@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The PodGroup writes of a workload's life, counted in the real API server's audit log: created (1 apply),
@@ -21,6 +22,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class WorkloadWritesE2E {
 
     private static final String NS = "writes-e2e";
+
+    @RegisterExtension
+    final TestNamespace namespace = TestNamespace.forEachTest(NS);
+
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final Duration QUIET = Duration.ofSeconds(3);
 
@@ -58,7 +63,6 @@ class WorkloadWritesE2E {
         var client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        cluster.createOptedInNamespace(NS);
         long mark = cluster.audit().mark();
         client.apps()
                 .deployments()
@@ -142,6 +146,5 @@ class WorkloadWritesE2E {
                 .as("annotations removed")
                 .singleElement()
                 .satisfies(w -> assertThat(w.verb()).isEqualTo("delete"));
-        client.namespaces().withName(NS).delete();
     }
 }

@@ -1,0 +1,157 @@
+package io.topobridge.e2e;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The namespace of an end-to-end test, made before it and gone after it: created (opted in to the bridge unless
+ * told otherwise), its default ServiceAccount waited for, and at the end deleted and waited for until the API server
+ * no longer has it, so that its pods no longer take room from the next test.
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static final TestNamespace NS = TestNamespace.forClass("inference");     // one for the whole class
+ *
+ * @RegisterExtension
+ * final TestNamespace ns = TestNamespace.forEachTest("inference");         // a fresh one for every test
+ * }</pre>
+ *
+ * A class-wide namespace must be registered on a static field (JUnit calls class callbacks only for those); it is
+ * made before the class's own {@code @BeforeAll} methods and deleted after its {@code @AfterAll} methods.
+ */
+public final class TestNamespace implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+
+    /** How long a namespace may take to go (its pods are deleted first, by the namespace controller). */
+    private static final Duration GONE = Duration.ofSeconds(180);
+
+    private final String name;
+    private final boolean perClass;
+    private final Map<String, String> labels = new LinkedHashMap<>();
+    private final Map<String, String> annotations = new LinkedHashMap<>();
+    private boolean made;
+
+    private TestNamespace(String name, boolean perClass) {
+        this.name = Objects.requireNonNull(name);
+        this.perClass = perClass;
+        labels.put("topobridge.io/enabled", "true");
+    }
+
+    /** A namespace for all the tests of a class; register it on a static field. */
+    public static TestNamespace forClass(String name) {
+        return new TestNamespace(name, true);
+    }
+
+    /** A namespace of that name made anew for every test and gone after it. */
+    public static TestNamespace forEachTest(String name) {
+        return new TestNamespace(name, false);
+    }
+
+    /** The same namespace without the label that opts it in to the bridge. */
+    public TestNamespace notOptedIn() {
+        labels.remove("topobridge.io/enabled");
+        return this;
+    }
+
+    /** The same namespace with one more label. */
+    public TestNamespace withLabel(String key, String value) {
+        labels.put(key, value);
+        return this;
+    }
+
+    /** The same namespace with one annotation (e.g. {@code topobridge.io/allowed-queues}). */
+    public TestNamespace withAnnotation(String key, String value) {
+        annotations.put(key, value);
+        return this;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        if (perClass) {
+            make(RealClusterExtension.cluster(context));
+        }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        if (perClass) {
+            delete(RealClusterExtension.cluster(context));
+        }
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        if (!perClass) {
+            make(RealClusterExtension.cluster(context));
+        } else if (!made) {
+            throw new IllegalStateException("TestNamespace.forClass(\"" + name + "\") in "
+                    + context.getRequiredTestClass().getSimpleName()
+                    + " is registered on an instance field: JUnit calls class callbacks only for static fields");
+        }
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        if (!perClass) {
+            delete(RealClusterExtension.cluster(context));
+        }
+    }
+
+    private void make(RealCluster cluster) {
+        KubernetesClient client = cluster.client();
+        // a namespace a failed test left behind is still being deleted: wait for it, then start afresh
+        waitGone(cluster);
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withLabels(Map.copyOf(labels))
+                        .withAnnotations(Map.copyOf(annotations))
+                        .endMetadata()
+                        .build())
+                .create();
+        made = true;
+        cluster.waitFor(
+                "the default ServiceAccount in " + name,
+                Duration.ofSeconds(60),
+                () -> client.serviceAccounts()
+                                .inNamespace(name)
+                                .withName("default")
+                                .get()
+                        != null);
+    }
+
+    private void delete(RealCluster cluster) {
+        if (!made) {
+            return;
+        }
+        cluster.client().namespaces().withName(name).delete();
+        waitGone(cluster);
+        made = false;
+    }
+
+    private void waitGone(RealCluster cluster) {
+        KubernetesClient client = cluster.client();
+        cluster.waitFor(
+                "namespace " + name + " gone",
+                GONE,
+                () -> client.namespaces().withName(name).get() == null);
+    }
+}
