@@ -16,6 +16,7 @@ import io.topobridge.bench.BenchResults;
 import io.topobridge.bench.BenchResults.Figure;
 import io.topobridge.bench.TopologyClusters;
 import io.topobridge.e2e.AuditLog.Write;
+import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -400,13 +401,12 @@ final class ClusterBenchmarks {
 
     /** A GPU gang within a leaf switch: {@code replicas} pods of 1 CPU and 4 GPUs. */
     private static io.fabric8.kubernetes.api.model.apps.Deployment deployment(String name, int replicas) {
-        return TestDeployments.of(
-                null,
-                name,
-                replicas,
-                Map.of("topobridge.io/highest-tier", "leaf"),
-                Map.of("cpu", "1"),
-                Map.of("nvidia.com/gpu", "4"));
+        return DeploymentWrapper.make(name, null)
+                .replicas(replicas)
+                .highestTier("leaf")
+                .cpu("1")
+                .limit("nvidia.com/gpu", "4")
+                .obj();
     }
 
     // ------------------------------------------------------------------ admission

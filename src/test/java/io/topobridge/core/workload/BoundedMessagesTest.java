@@ -3,13 +3,13 @@ package io.topobridge.core.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.resources.PodRequests;
+import io.topobridge.testing.wrappers.LeaderWorkerSetWrapper;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -97,19 +97,12 @@ class BoundedMessagesTest {
     }
 
     private static HasMetadata leaderWorkerSet(Object replicas) {
-        var lws = (GenericKubernetesResource) Fixtures.object("""
-                apiVersion: leaderworkerset.x-k8s.io/v1
-                kind: LeaderWorkerSet
-                metadata: {name: lws, namespace: ns, uid: u1, annotations: {topobridge.io/highest-tier: "2"}}
-                spec:
-                  leaderWorkerTemplate:
-                    size: 2
-                    workerTemplate: {spec: {containers: [{name: w, image: x}]}}
-                """);
-        @SuppressWarnings("unchecked")
-        var spec = (Map<String, Object>) lws.getAdditionalProperties().get("spec");
-        spec.put("replicas", replicas);
-        return lws;
+        return LeaderWorkerSetWrapper.make("lws", "ns")
+                .uid("u1")
+                .highestTier("2")
+                .size(2)
+                .replicas(replicas)
+                .obj();
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
+import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -124,7 +125,6 @@ public final class Fixtures {
         return new WorkloadTranslator(WorkloadSettings.defaults());
     }
 
-    /** A Deployment of {@code replicas} pods asking for 1 CPU and 1 GPU each, with the given annotations. */
     /** A Namespace with annotations (e.g. the queues its workloads may use), as YAML. */
     public static String namespace(String name, Map<String, String> annotations) {
         var out = new StringBuilder("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ")
@@ -138,29 +138,15 @@ public final class Fixtures {
         return out.toString();
     }
 
+    /** A Deployment of {@code replicas} pods asking for 1 CPU and 1 GPU each, with the given annotations, as YAML. */
     public static String deployment(String ns, String name, int replicas, Map<String, String> annotations) {
-        var out = new StringBuilder();
-        out.append("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ")
-                .append(name)
-                .append("\n  namespace: ")
-                .append(ns)
-                .append("\n  uid: uid-")
-                .append(name)
-                .append('\n');
-        if (!annotations.isEmpty()) {
-            out.append("  annotations:\n");
-            annotations.forEach((k, v) ->
-                    out.append("    ").append(k).append(": \"").append(v).append("\"\n"));
-        }
-        out.append("spec:\n  replicas: ")
-                .append(replicas)
-                .append("\n  selector: {matchLabels: {app: ")
-                .append(name)
-                .append("}}\n  template:\n    metadata: {labels: {app: ")
-                .append(name)
-                .append("}}\n    spec:\n")
-                .append("      containers:\n      - name: c\n        image: x\n")
-                .append("        resources: {requests: {cpu: \"1\", nvidia.com/gpu: \"1\"}}\n");
-        return out.toString();
+        return DeploymentWrapper.make(name, ns)
+                .uid("uid-" + name)
+                .replicas(replicas)
+                .annotations(annotations)
+                .schedulerName(null)
+                .cpu("1")
+                .gpus(1)
+                .yaml();
     }
 }
