@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -45,8 +46,9 @@ import javax.net.ssl.TrustManagerFactory;
  * AIBrix controller manager. CRDs are the ones in the fetched modules. There are no kubelets: Nodes are API
  * objects with capacity and labels, and {@link FakeKubelet} reports bound pods running.
  *
- * <p>One cluster serves the whole test run ({@link #get()}); processes stop when the JVM ends and their logs
- * stay under {@code target/e2e/run/logs}.
+ * <p>One cluster serves every class a JVM (a fork of the test run) runs ({@link #get()}); processes stop when the
+ * JVM ends and their logs stay under {@code <topobridge.e2e.run>/logs} ({@code target/e2e/run-<fork>/logs} in a
+ * Maven run, {@code target/e2e/run/logs} otherwise).
  */
 public final class RealCluster implements AutoCloseable {
 
@@ -120,14 +122,13 @@ public final class RealCluster implements AutoCloseable {
     private final Map<String, Component> components = new LinkedHashMap<>();
     private final Map<String, String> tokens = new LinkedHashMap<>();
     private final int apiPort = FreePort.find();
-    private final int lwsWebhookPort = FreePort.find();
     private final int bridgeWebhookPort = FreePort.find();
     private Certificates.Issued ca;
     private String caPem;
     private KubernetesClient admin;
     private AuditLog audit;
     private FakeKubelet kubelet;
-    private boolean lwsVolcanoProvider;
+    private final LwsComponent lws = new LwsComponent(this);
     private Duration startup;
 
     private RealCluster() {}
@@ -173,8 +174,8 @@ public final class RealCluster implements AutoCloseable {
         createSystemObjects();
         startControllerManager();
         startVolcano();
-        startLws(false);
-        startAibrix();
+        lws.start(false);
+        AibrixComponent.start(this);
         kubelet = new FakeKubelet(admin);
         kubelet.start();
         waitFor(
@@ -408,7 +409,7 @@ public final class RealCluster implements AutoCloseable {
         // https://localhost:<port> and still checks the certificate against <service>.<namespace>.svc
         admin.services()
                 .inNamespace(LWS_NAMESPACE)
-                .resource(externalName("lws-webhook-service", lwsWebhookPort))
+                .resource(externalName("lws-webhook-service", lws.webhookPort()))
                 .create();
         // LWS's certificate rotator fills a Secret its manifests create empty
         admin.secrets()
@@ -536,188 +537,15 @@ public final class RealCluster implements AutoCloseable {
     }
 
     /**
-     * (Re)starts the LeaderWorkerSet controller, with or without its Volcano gang provider (which then
-     * makes a PodGroup per LWS group and stamps pods with it). Its webhook server serves a certificate it
-     * issues itself and injects into its webhook configurations.
+     * (Re)starts the LeaderWorkerSet controller, with or without its Volcano gang provider (which then makes a
+     * PodGroup per LWS group and stamps pods with it); see {@link LwsComponent}.
      */
     public synchronized void startLws(boolean volcanoProvider) {
-        Component old = components.get("lws-controller");
-        if (old != null) {
-            old.stop(Duration.ofSeconds(10));
-        }
-        int probe = FreePort.find();
-        Path config = run.resolve("lws-config.yaml");
-        try {
-            Files.writeString(config, """
-                    apiVersion: config.lws.x-k8s.io/v1alpha1
-                    kind: Configuration
-                    leaderElection:
-                      leaderElect: false
-                      resourceNamespace: %s
-                    internalCertManagement:
-                      enable: true
-                    webhook:
-                      port: %d
-                      host: 127.0.0.1
-                      certDir: %s
-                    metrics:
-                      bindAddress: "0"
-                    health:
-                      healthProbeBindAddress: 127.0.0.1:%d
-                    %s
-                    """.formatted(
-                            LWS_NAMESPACE,
-                            lwsWebhookPort,
-                            run.resolve("lws-certs"),
-                            probe,
-                            volcanoProvider ? "gangSchedulingManagement:\n  schedulerProvider: volcano\n" : ""));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        if (old == null) {
-            installLwsWebhookConfigurations();
-        }
-        mountLwsCertificates();
-        launch(
-                "lws-controller",
-                List.of(
-                        binary("lws-controller"),
-                        "--kubeconfig=" + kubeconfig("lws"),
-                        "--config=" + config,
-                        "--zap-log-level=info"),
-                Map.of());
-        lwsVolcanoProvider = volcanoProvider;
-        waitFor(
-                "the LeaderWorkerSet controller and its webhooks",
-                Duration.ofSeconds(90),
-                () -> httpOk("http://127.0.0.1:" + probe + "/readyz", null) && lwsCaInjected());
-    }
-
-    private io.fabric8.kubernetes.client.informers.SharedIndexInformer<io.fabric8.kubernetes.api.model.Secret> lwsCerts;
-
-    /**
-     * Does for LWS what a kubelet does for its pod: keeps the Secret its certificate rotator fills projected as
-     * files into the folder its webhook server reads (the rotator waits until they are there).
-     */
-    private void mountLwsCertificates() {
-        if (lwsCerts != null) {
-            return;
-        }
-        Path dir = run.resolve("lws-certs");
-        lwsCerts = admin.secrets()
-                .inNamespace(LWS_NAMESPACE)
-                .withName("lws-webhook-server-cert")
-                .inform(
-                        new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
-                            @Override
-                            public void onAdd(io.fabric8.kubernetes.api.model.Secret secret) {
-                                project(secret);
-                            }
-
-                            @Override
-                            public void onUpdate(
-                                    io.fabric8.kubernetes.api.model.Secret old,
-                                    io.fabric8.kubernetes.api.model.Secret secret) {
-                                project(secret);
-                            }
-
-                            @Override
-                            public void onDelete(io.fabric8.kubernetes.api.model.Secret secret, boolean unknown) {}
-
-                            private void project(io.fabric8.kubernetes.api.model.Secret secret) {
-                                if (secret.getData() == null) {
-                                    return;
-                                }
-                                try {
-                                    Files.createDirectories(dir);
-                                    for (var e : secret.getData().entrySet()) {
-                                        Path tmp = dir.resolve("." + e.getKey() + ".tmp");
-                                        Files.write(
-                                                tmp,
-                                                java.util.Base64.getDecoder().decode(e.getValue()));
-                                        Files.move(
-                                                tmp,
-                                                dir.resolve(e.getKey()),
-                                                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                                                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-                                    }
-                                } catch (IOException e) {
-                                    throw new UncheckedIOException(e);
-                                }
-                            }
-                        },
-                        0);
+        lws.start(volcanoProvider);
     }
 
     public boolean lwsVolcanoProvider() {
-        return lwsVolcanoProvider;
-    }
-
-    private boolean lwsCaInjected() {
-        var mutating = admin.admissionRegistration()
-                .v1()
-                .mutatingWebhookConfigurations()
-                .withName("lws-mutating-webhook-configuration")
-                .get();
-        var validating = admin.admissionRegistration()
-                .v1()
-                .validatingWebhookConfigurations()
-                .withName("lws-validating-webhook-configuration")
-                .get();
-        return mutating != null
-                && validating != null
-                && mutating.getWebhooks().stream()
-                        .allMatch(w -> w.getClientConfig().getCaBundle() != null)
-                && validating.getWebhooks().stream()
-                        .allMatch(w -> w.getClientConfig().getCaBundle() != null);
-    }
-
-    /** LWS's own webhook manifests, named and pointed at its Service as its kustomization does. */
-    private void installLwsWebhookConfigurations() {
-        try (InputStream in = Files.newInputStream(Upstream.module("lws").resolve("config/webhook/manifests.yaml"))) {
-            for (HasMetadata object : admin.load(in).items()) {
-                object.getMetadata().setName("lws-" + object.getMetadata().getName());
-                if (object
-                        instanceof
-                        io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration m) {
-                    m.getWebhooks().forEach(w -> {
-                        w.getClientConfig().getService().setName("lws-webhook-service");
-                        w.getClientConfig().getService().setNamespace(LWS_NAMESPACE);
-                        w.getClientConfig().getService().setPort(lwsWebhookPort);
-                    });
-                } else if (object
-                        instanceof
-                        io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration v) {
-                    v.getWebhooks().forEach(w -> {
-                        w.getClientConfig().getService().setName("lws-webhook-service");
-                        w.getClientConfig().getService().setNamespace(LWS_NAMESPACE);
-                        w.getClientConfig().getService().setPort(lwsWebhookPort);
-                    });
-                }
-                admin.resource(object).create();
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private void startAibrix() {
-        int probe = FreePort.find();
-        launch(
-                "aibrix-controller-manager",
-                List.of(
-                        binary("aibrix-controller-manager"),
-                        "--kubeconfig=" + kubeconfig("aibrix"),
-                        "--controllers=stormservice-controller",
-                        "--leader-elect=false",
-                        "--disable-webhook",
-                        "--metrics-bind-address=0",
-                        "--health-probe-bind-address=127.0.0.1:" + probe),
-                Map.of());
-        waitFor(
-                "the AIBrix controller manager",
-                Duration.ofSeconds(90),
-                () -> httpOk("http://127.0.0.1:" + probe + "/readyz", null));
+        return lws.volcanoProvider();
     }
 
     // ---------------------------------------------------------------- the bridge
@@ -890,6 +718,11 @@ public final class RealCluster implements AutoCloseable {
         return run;
     }
 
+    /** The running component {@code name}, if any. */
+    Optional<Component> running(String name) {
+        return Optional.ofNullable(components.get(name));
+    }
+
     public Component component(String name) {
         Component c = components.get(name);
         if (c == null) {
@@ -937,11 +770,11 @@ public final class RealCluster implements AutoCloseable {
 
     // ---------------------------------------------------------------- helpers
 
-    private String binary(String name) {
+    String binary(String name) {
         return bin.resolve(name).toString();
     }
 
-    private Component launch(String name, List<String> command, Map<String, String> env) {
+    Component launch(String name, List<String> command, Map<String, String> env) {
         Component component =
                 new Component(name, command, env, run.resolve("logs").resolve(name + ".log")).start();
         components.put(name, component);
@@ -978,7 +811,7 @@ public final class RealCluster implements AutoCloseable {
                 + (last == null ? "" : " (last error: " + last + ")"));
     }
 
-    private boolean httpOk(String url, String token) {
+    boolean httpOk(String url, String token) {
         try {
             HttpClient http = url.startsWith("https")
                     ? HttpClient.newBuilder().sslContext(sslContext()).build()
@@ -1039,9 +872,7 @@ public final class RealCluster implements AutoCloseable {
         if (kubelet != null) {
             kubelet.close();
         }
-        if (lwsCerts != null) {
-            lwsCerts.close();
-        }
+        lws.close();
         if (admin != null) {
             admin.close();
         }

@@ -1,0 +1,212 @@
+package io.topobridge.e2e;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.topobridge.testing.FreePort;
+import io.topobridge.testing.Upstream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The LeaderWorkerSet controller of a {@link RealCluster} (it also serves DisaggregatedSet): its configuration, its
+ * webhook configurations pointed at this machine, and the certificate its rotator makes, projected into the folder
+ * its webhook server reads, as a kubelet would.
+ */
+final class LwsComponent implements AutoCloseable {
+
+    private final RealCluster cluster;
+    private final int webhookPort = FreePort.find();
+    private boolean volcanoProvider;
+
+    LwsComponent(RealCluster cluster) {
+        this.cluster = cluster;
+    }
+
+    /** The port its webhook server listens on (its Service in the cluster leads there). */
+    int webhookPort() {
+        return webhookPort;
+    }
+
+    /**
+     * (Re)starts the LeaderWorkerSet controller, with or without its Volcano gang provider (which then
+     * makes a PodGroup per LWS group and stamps pods with it). Its webhook server serves a certificate it
+     * issues itself and injects into its webhook configurations.
+     */
+    synchronized void start(boolean volcanoProvider) {
+        Component old = cluster.running("lws-controller").orElse(null);
+        if (old != null) {
+            old.stop(Duration.ofSeconds(10));
+        }
+        int probe = FreePort.find();
+        Path config = cluster.runDir().resolve("lws-config.yaml");
+        try {
+            Files.writeString(config, """
+                    apiVersion: config.lws.x-k8s.io/v1alpha1
+                    kind: Configuration
+                    leaderElection:
+                      leaderElect: false
+                      resourceNamespace: %s
+                    internalCertManagement:
+                      enable: true
+                    webhook:
+                      port: %d
+                      host: 127.0.0.1
+                      certDir: %s
+                    metrics:
+                      bindAddress: "0"
+                    health:
+                      healthProbeBindAddress: 127.0.0.1:%d
+                    %s
+                    """.formatted(
+                            RealCluster.LWS_NAMESPACE,
+                            webhookPort,
+                            cluster.runDir().resolve("lws-certs"),
+                            probe,
+                            volcanoProvider ? "gangSchedulingManagement:\n  schedulerProvider: volcano\n" : ""));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (old == null) {
+            installLwsWebhookConfigurations();
+        }
+        mountLwsCertificates();
+        cluster.launch(
+                "lws-controller",
+                List.of(
+                        cluster.binary("lws-controller"),
+                        "--kubeconfig=" + cluster.kubeconfig("lws"),
+                        "--config=" + config,
+                        "--zap-log-level=info"),
+                Map.of());
+        this.volcanoProvider = volcanoProvider;
+        cluster.waitFor(
+                "the LeaderWorkerSet controller and its webhooks",
+                Duration.ofSeconds(90),
+                () -> cluster.httpOk("http://127.0.0.1:" + probe + "/readyz", null) && lwsCaInjected());
+    }
+
+    private SharedIndexInformer<Secret> certs;
+
+    /**
+     * Does for LWS what a kubelet does for its pod: keeps the Secret its certificate rotator fills projected as
+     * files into the folder its webhook server reads (the rotator waits until they are there).
+     */
+    private void mountLwsCertificates() {
+        if (certs != null) {
+            return;
+        }
+        Path dir = cluster.runDir().resolve("lws-certs");
+        certs = cluster.client()
+                .secrets()
+                .inNamespace(RealCluster.LWS_NAMESPACE)
+                .withName("lws-webhook-server-cert")
+                .inform(
+                        new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
+                            @Override
+                            public void onAdd(io.fabric8.kubernetes.api.model.Secret secret) {
+                                project(secret);
+                            }
+
+                            @Override
+                            public void onUpdate(
+                                    io.fabric8.kubernetes.api.model.Secret old,
+                                    io.fabric8.kubernetes.api.model.Secret secret) {
+                                project(secret);
+                            }
+
+                            @Override
+                            public void onDelete(io.fabric8.kubernetes.api.model.Secret secret, boolean unknown) {}
+
+                            private void project(io.fabric8.kubernetes.api.model.Secret secret) {
+                                if (secret.getData() == null) {
+                                    return;
+                                }
+                                try {
+                                    Files.createDirectories(dir);
+                                    for (var e : secret.getData().entrySet()) {
+                                        Path tmp = dir.resolve("." + e.getKey() + ".tmp");
+                                        Files.write(
+                                                tmp,
+                                                java.util.Base64.getDecoder().decode(e.getValue()));
+                                        Files.move(
+                                                tmp,
+                                                dir.resolve(e.getKey()),
+                                                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                                                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                                    }
+                                } catch (IOException e) {
+                                    throw new UncheckedIOException(e);
+                                }
+                            }
+                        },
+                        0);
+    }
+
+    boolean volcanoProvider() {
+        return volcanoProvider;
+    }
+
+    private boolean lwsCaInjected() {
+        var mutating = cluster.client()
+                .admissionRegistration()
+                .v1()
+                .mutatingWebhookConfigurations()
+                .withName("lws-mutating-webhook-configuration")
+                .get();
+        var validating = cluster.client()
+                .admissionRegistration()
+                .v1()
+                .validatingWebhookConfigurations()
+                .withName("lws-validating-webhook-configuration")
+                .get();
+        return mutating != null
+                && validating != null
+                && mutating.getWebhooks().stream()
+                        .allMatch(w -> w.getClientConfig().getCaBundle() != null)
+                && validating.getWebhooks().stream()
+                        .allMatch(w -> w.getClientConfig().getCaBundle() != null);
+    }
+
+    /** LWS's own webhook manifests, named and pointed at its Service as its kustomization does. */
+    private void installLwsWebhookConfigurations() {
+        try (InputStream in = Files.newInputStream(Upstream.module("lws").resolve("config/webhook/manifests.yaml"))) {
+            for (HasMetadata object : cluster.client().load(in).items()) {
+                object.getMetadata().setName("lws-" + object.getMetadata().getName());
+                if (object
+                        instanceof
+                        io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration m) {
+                    m.getWebhooks().forEach(w -> {
+                        w.getClientConfig().getService().setName("lws-webhook-service");
+                        w.getClientConfig().getService().setNamespace(RealCluster.LWS_NAMESPACE);
+                        w.getClientConfig().getService().setPort(webhookPort);
+                    });
+                } else if (object
+                        instanceof
+                        io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration v) {
+                    v.getWebhooks().forEach(w -> {
+                        w.getClientConfig().getService().setName("lws-webhook-service");
+                        w.getClientConfig().getService().setNamespace(RealCluster.LWS_NAMESPACE);
+                        w.getClientConfig().getService().setPort(webhookPort);
+                    });
+                }
+                cluster.client().resource(object).create();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (certs != null) {
+            certs.close();
+        }
+    }
+}
