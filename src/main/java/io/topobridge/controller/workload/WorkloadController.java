@@ -326,6 +326,12 @@ public class WorkloadController implements ProcessPart {
             for (PodGroupChanges.Step step : reconciler.unclaimed(lookup.allPodGroups(), lookup, outcomes)) {
                 writer.release(((PodGroupChanges.Release) step).namespace(), step.name());
             }
+            // the memory of restarts keeps only the gangs there still are
+            List<String> gangs = new ArrayList<>();
+            outcomes.forEach(o -> o.translation()
+                    .podGroups()
+                    .forEach(pg -> gangs.add(pg.namespace() + "/" + pg.name())));
+            restarts.retainOnly(gangs);
             fullPasses.incrementAndGet();
             lastFullPassMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             if (!ready) {

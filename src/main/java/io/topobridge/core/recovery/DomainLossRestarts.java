@@ -127,6 +127,16 @@ public final class DomainLossRestarts {
             return n;
         }
 
+        /**
+         * Keeps only the gangs named (a full pass's PodGroups): what was remembered of gangs since deleted goes, so a
+         * gang deleted mid-restart counts no longer against the cluster's limit.
+         */
+        public void retainOnly(java.util.Collection<String> keys) {
+            java.util.Set<String> keep = new java.util.HashSet<>(keys);
+            lostSince.keySet().retainAll(keep);
+            made.keySet().retainAll(keep);
+        }
+
         /** Drops what is no longer needed: settled restarts whose window is over. */
         private void expire(String key, Instant now) {
             Made m = made.get(key);

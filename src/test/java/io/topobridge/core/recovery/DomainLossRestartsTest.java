@@ -413,6 +413,19 @@ class DomainLossRestartsTest {
     }
 
     @Test
+    void aGangDeletedMidRestartCountsNoLongerAgainstTheLimit() {
+        var ledger = new DomainLossRestarts.Ledger();
+        World world = new World().lostN4();
+        pass(world, DomainLossPolicy.RESTART, ledger, T0);
+        assertThat(pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10)).restart())
+                .isPresent();
+        assertThat(ledger.underWay(T0.plusSeconds(11))).isEqualTo(1);
+        ledger.retainOnly(List.of("ns/other"));
+        assertThat(ledger.underWay(T0.plusSeconds(11))).isZero();
+        assertThat(ledger.restarted("ns/g")).isFalse();
+    }
+
+    @Test
     void aLeaderWorkerSetGroupIsRestartedThroughItsLeader() {
         var ledger = new DomainLossRestarts.Ledger();
         World world = new World().lostN4();
