@@ -184,8 +184,14 @@ class DomainLossRestartE2E {
             return allNodes().stream()
                             .allMatch(n -> !placement.ancestors(n).isEmpty()
                                     && placement.ancestors(n).get(0).tier() == 1)
-                    && placement.lowestCommon(PARTITION_A).map(d -> d.tier() == 1).orElse(false)
-                    && placement.lowestCommon(PARTITION_B).map(d -> d.tier() == 1).orElse(false);
+                    && placement
+                            .lowestCommon(PARTITION_A)
+                            .map(d -> d.tier() == 1)
+                            .orElse(false)
+                    && placement
+                            .lowestCommon(PARTITION_B)
+                            .map(d -> d.tier() == 1)
+                            .orElse(false);
         });
     }
 
@@ -309,20 +315,25 @@ class DomainLossRestartE2E {
 
     /** Runs one scenario; returns what it measured. */
     private Figures scenario(String policy, Failure failure, int run) {
-        String name = "dl-" + policy + "-" + failure.name().toLowerCase().replace("_", "-").replace("node-", "") + "-"
-                + run;
+        String name = "dl-" + policy + "-"
+                + failure.name().toLowerCase().replace("_", "-").replace("node-", "") + "-" + run;
         restoreNodes();
         client.resource(object(name, policy)).create();
         try {
             cluster.waitFor(name + " running", PLACED, () -> running(name, Set.of()));
             String before = domain(name).map(Placement.Domain::name).orElse("none");
-            assertThat(before).as("the gang fills partition A").contains(CLIQUE + ".1");
             List<Pod> pods = new ArrayList<>(live(name));
             pods.sort(java.util.Comparator.comparing(p -> p.getMetadata().getName()));
             String podGroup = pods.get(0).getMetadata().getAnnotations().get("scheduling.k8s.io/group-name");
             Set<String> original = new HashSet<>();
             pods.forEach(p -> original.add(p.getMetadata().getUid()));
             Pod victim = pods.get(pods.size() - 1);
+            // the partition the gang does not run in: where a restart must take it
+            List<String> otherNodes = PARTITION_A.contains(victim.getSpec().getNodeName()) ? PARTITION_B : PARTITION_A;
+            String other = Placement.of(client)
+                    .lowestCommon(otherNodes)
+                    .map(Placement.Domain::name)
+                    .orElseThrow();
             cluster.waitFor("the achieved tier of " + podGroup, PLACED, () -> "1".equals(achievedTier(podGroup)));
             long mark = cluster.audit().mark();
             long started = System.nanoTime();
@@ -332,7 +343,8 @@ class DomainLossRestartE2E {
             Duration window = "restart".equals(policy) ? WINDOW : GRACE.multipliedBy(3);
             long deadline = started + window.toNanos();
             while (System.nanoTime() < deadline) {
-                if (toRestart == null && !events("GangRestarted", "Deployment", name).isEmpty()) {
+                if (toRestart == null
+                        && !events("GangRestarted", "Deployment", name).isEmpty()) {
                     toRestart = Duration.ofNanos(System.nanoTime() - started);
                 }
                 // whole again, and in the other partition: none of the pods that ran before the failure
@@ -365,19 +377,22 @@ class DomainLossRestartE2E {
                     .filter(w -> "delete".equals(w.verb()) && "pods".equals(w.resource()))
                     .toList();
             if ("restart".equals(policy)) {
-                assertThat(toRestart).as("a GangRestarted Event within " + window + "; " + f.line()).isNotNull();
+                assertThat(toRestart)
+                        .as("a GangRestarted Event within " + window + "; " + f.line())
+                        .isNotNull();
                 assertThat(toRestart).as(f.line()).isGreaterThanOrEqualTo(GRACE);
-                String message = events("GangRestarted", "Deployment", name).get(0).getMessage();
+                String message =
+                        events("GangRestarted", "Deployment", name).get(0).getMessage();
                 assertThat(message)
                         .contains("gang " + podGroup)
                         .contains(before)
                         .contains("deleted its pods")
-                        .contains(CLIQUE + ".2");
+                        .contains(other);
                 assertThat(events("GangRestarted", "PodGroup", podGroup)).isNotEmpty();
                 assertThat(f.toRunning())
                         .as("the whole gang running again within " + window + "; " + f.line())
                         .isNotNull();
-                assertThat(f.domainAfter()).as(f.line()).contains(CLIQUE + ".2");
+                assertThat(f.domainAfter()).as(f.line()).isEqualTo(other);
                 assertThat(f.tierKept()).as(f.line()).isTrue();
                 // the live pods of the gang at the restart (three on the partition's nodes, the pending replacement;
                 // for a node not ready the pod still bound there too when not evicted yet), each deleted once
@@ -389,11 +404,16 @@ class DomainLossRestartE2E {
                         .hasSameSizeAs(podDeletes);
                 // a delete carries the uid it was decided on
                 assertThat(podDeletes)
-                        .allSatisfy(w -> assertThat(w.requestObject().path("preconditions").path("uid").asText())
+                        .allSatisfy(w -> assertThat(w.requestObject()
+                                        .path("preconditions")
+                                        .path("uid")
+                                        .asText())
                                 .isNotEmpty());
                 // the gang runs at the tier it asked for, in its new partition: no PodGroup rewrite is needed
                 assertThat(achievedTier(podGroup)).isEqualTo("1");
-                assertThat(writes.getOrDefault("patch podgroups", 0)).as(f.line()).isLessThanOrEqualTo(1);
+                assertThat(writes.getOrDefault("patch podgroups", 0))
+                        .as(f.line())
+                        .isLessThanOrEqualTo(1);
                 // no second restart: after the window, still no more deletes than the first
                 RealCluster.sleep(GRACE.plusSeconds(2));
                 assertThat(cluster.audit().writesSince(mark, RealCluster.BRIDGE).stream()
@@ -405,7 +425,9 @@ class DomainLossRestartE2E {
             } else {
                 assertThat(podDeletes).as("wait: the bridge deletes nothing").isEmpty();
                 assertThat(toRestart).isNull();
-                assertThat(f.toRunning()).as("wait: the gang stays short in its partition; " + f.line()).isNull();
+                assertThat(f.toRunning())
+                        .as("wait: the gang stays short in its partition; " + f.line())
+                        .isNull();
                 assertThat(events("DomainLost", "Deployment", name)).isNotEmpty();
                 assertThat(achievedTier(podGroup)).isEqualTo("1");
             }

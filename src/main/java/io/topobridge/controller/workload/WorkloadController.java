@@ -328,9 +328,8 @@ public class WorkloadController implements ProcessPart {
             }
             // the memory of restarts keeps only the gangs there still are
             List<String> gangs = new ArrayList<>();
-            outcomes.forEach(o -> o.translation()
-                    .podGroups()
-                    .forEach(pg -> gangs.add(pg.namespace() + "/" + pg.name())));
+            outcomes.forEach(
+                    o -> o.translation().podGroups().forEach(pg -> gangs.add(pg.namespace() + "/" + pg.name())));
             restarts.retainOnly(gangs);
             fullPasses.incrementAndGet();
             lastFullPassMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);

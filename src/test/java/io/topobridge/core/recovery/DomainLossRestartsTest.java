@@ -417,7 +417,8 @@ class DomainLossRestartsTest {
         var ledger = new DomainLossRestarts.Ledger();
         World world = new World().lostN4();
         pass(world, DomainLossPolicy.RESTART, ledger, T0);
-        assertThat(pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10)).restart())
+        assertThat(pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10))
+                        .restart())
                 .isPresent();
         assertThat(ledger.underWay(T0.plusSeconds(11))).isEqualTo(1);
         ledger.retainOnly(List.of("ns/other"));
