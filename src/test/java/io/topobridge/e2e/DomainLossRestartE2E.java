@@ -66,12 +66,13 @@ class DomainLossRestartE2E {
             String domainBefore,
             String domainAfter,
             Map<String, Integer> bridgeWrites,
-            String achievedTier) {
+            String achievedTier,
+            Duration window) {
 
         String line() {
             return "DOMAINLOSS kind=Deployment policy=" + policy + " failure=" + failure + " restarted="
                     + (toRestart == null ? "no" : toRestart.toMillis() + " ms") + " running-again="
-                    + (toRunning == null ? "no (stuck > " + WINDOW.toSeconds() + " s)" : toRunning.toMillis() + " ms")
+                    + (toRunning == null ? "no (stuck > " + window.toSeconds() + " s)" : toRunning.toMillis() + " ms")
                     + " tier-kept=" + (tierKept == null ? "-" : tierKept ? "yes" : "no") + " domain=" + domainBefore
                     + "->" + domainAfter + " achieved-tier=" + achievedTier + " bridge-writes=" + bridgeWrites;
         }
@@ -370,7 +371,8 @@ class DomainLossRestartE2E {
                     before,
                     after.map(Placement.Domain::name).orElse("-"),
                     writes,
-                    achievedTier(podGroup));
+                    achievedTier(podGroup),
+                    window);
             System.out.println(f.line());
             lines.add(f.line());
             List<AuditLog.Write> podDeletes = bridgeWrites.stream()
