@@ -136,6 +136,10 @@ list, so it finds exactly the objects this controller makes.
   value: {{ join "," .Values.workloads.draDeviceClasses | quote }}
 - name: TOPOBRIDGE_WORKLOADS_GROUP_ASSEMBLY
   value: {{ .Values.workloads.groupAssembly | quote }}
+- name: TOPOBRIDGE_WORKLOADS_DOMAIN_LOSS_GRACE
+  value: {{ .Values.workloads.domainLossGrace | quote }}
+- name: TOPOBRIDGE_WORKLOADS_MAX_CONCURRENT_RESTARTS
+  value: {{ .Values.workloads.maxConcurrentRestarts | quote }}
 - name: TOPOBRIDGE_WORKLOADS_DEBOUNCE
   value: {{ .Values.workloads.debounce | quote }}
 - name: TOPOBRIDGE_WORKLOADS_MAX_DELAY

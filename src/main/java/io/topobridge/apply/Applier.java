@@ -19,7 +19,7 @@ import org.jboss.logging.Logger;
  * The one writer. Every write is a server-side apply with field manager {@code topobridge} that carries only
  * the fields the bridge owns, and is skipped when the current object already holds them and the bridge owns
  * nothing it no longer wants (so a resync with nothing changed writes nothing). Deletes are refused for
- * objects without the bridge's label. Cached objects are only read, never changed.
+ * objects without the bridge's label, but for the pods of a gang restarted whole ({@link #deletePod}), deleted by uid. Cached objects are only read, never changed.
  *
  * <p>What it wrote or deleted is kept in {@link RecentObjects} until the informer caches show it: an apply over a
  * cached version that does not show the bridge's last write yet compares against that write (no second write, no
@@ -121,6 +121,37 @@ public class Applier {
         recent.deleted(current);
         count(current.getKind(), "delete");
         LOG.debugf("deleted %s %s", current.getKind(), describe(current));
+        return true;
+    }
+
+    /**
+     * Deletes one pod of another controller's to restart its gang (the controller makes it again): exactly the pod
+     * that was seen, by its uid as a precondition, so a pod made since under the same name is left alone; with the
+     * pod's own grace period. The only delete of an object the bridge did not make.
+     *
+     * @return false when the pod is gone already or the name is another pod's now (nothing written)
+     * @throws KubernetesClientException on any other refusal or failure
+     */
+    public boolean deletePod(String namespace, String name, String uid) {
+        Objects.requireNonNull(uid, "uid");
+        var options = new io.fabric8.kubernetes.api.model.DeleteOptionsBuilder()
+                .withApiVersion("v1")
+                .withKind("DeleteOptions")
+                .withNewPreconditions()
+                .withUid(uid)
+                .endPreconditions()
+                .build();
+        try {
+            client.raw("/api/v1/namespaces/" + namespace + "/pods/" + name, "DELETE", options);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 404 || e.getCode() == 409) {
+                LOG.debugf("pod %s/%s (uid %s) not deleted: HTTP %d", namespace, name, uid, e.getCode());
+                return false;
+            }
+            throw e;
+        }
+        count("Pod", "delete");
+        LOG.debugf("deleted Pod %s/%s (uid %s)", namespace, name, uid);
         return true;
     }
 

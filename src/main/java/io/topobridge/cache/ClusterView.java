@@ -479,7 +479,8 @@ public class ClusterView implements ProcessPart {
                 annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION),
                 SlimPodStore.coreTolerations(pod),
                 instant(pod.getMetadata().getCreationTimestamp()),
-                pod.getMetadata().getDeletionTimestamp() != null);
+                pod.getMetadata().getDeletionTimestamp() != null,
+                pod.getMetadata().getUid());
     }
 
     private static Instant instant(String timestamp) {

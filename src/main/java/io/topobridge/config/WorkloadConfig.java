@@ -105,6 +105,21 @@ public interface WorkloadConfig {
     @WithDefault("2s")
     Duration groupAssembly();
 
+    /**
+     * How long the domain of a running gang with {@code topobridge.io/on-domain-loss: restart} must have been lost
+     * (its usable nodes can no longer hold it) before the bridge restarts the gang, unless the workload sets
+     * {@code topobridge.io/domain-loss-grace}; between 1s and 24h.
+     */
+    @WithDefault("5m")
+    Duration domainLossGrace();
+
+    /**
+     * How many gangs restarted for a lost domain may be under way at once in the cluster (restarted, not yet running
+     * whole, within their grace); between 1 and 1000.
+     */
+    @WithDefault("1")
+    int maxConcurrentRestarts();
+
     /** Period of the full pass over every gang (it writes nothing when nothing changed). */
     @WithDefault("10m")
     Duration resync();

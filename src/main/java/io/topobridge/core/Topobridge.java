@@ -11,6 +11,10 @@ public final class Topobridge {
     public static final String GROUP = PREFIX + "group";
     public static final String QUEUE = PREFIX + "queue";
     public static final String MIN_MEMBER = PREFIX + "min-member";
+    /** What the bridge does with a gang whose domain can no longer hold it: {@code wait} (default) or {@code restart}. */
+    public static final String ON_DOMAIN_LOSS = PREFIX + "on-domain-loss";
+    /** How long a gang's domain must have been lost before {@code on-domain-loss: restart} acts ({@code 10s}, {@code 5m}). */
+    public static final String DOMAIN_LOSS_GRACE = PREFIX + "domain-loss-grace";
     /**
      * Namespace annotation only admins can set: the Volcano queues workloads of the namespace may use, comma
      * separated, {@code *} for any.

@@ -120,13 +120,13 @@ public final class WorkloadValidator implements AdmissionWebhook {
         Set<Finding.Id> before = new HashSet<>();
         if (update && request.oldObject() != null) {
             validation.validate(read(kind, request.oldObject(), request), catalog, lookup).stream()
-                    .filter(Finding::isRejection)
+                    .filter(f -> f.isRejection() || badValue(f))
                     .map(Finding::id)
                     .forEach(before::add);
         }
         // a tier that cannot be checked because no tier is known yet is not the user's mistake: warn, admit
         List<String> warnings = new java.util.ArrayList<>(found.stream()
-                .filter(f -> f.severity() == Severity.WARNING)
+                .filter(f -> f.severity() == Severity.WARNING && !(badValue(f) && !before.contains(f.id())))
                 .map(Finding::message)
                 .toList());
         found.stream()
@@ -142,7 +142,7 @@ public final class WorkloadValidator implements AdmissionWebhook {
                 .distinct()
                 .forEach(warnings::add);
         List<Finding> refused = found.stream()
-                .filter(f -> f.isRejection() && f.reason() != WorkloadReason.TIERS_UNKNOWN)
+                .filter(f -> (f.isRejection() && f.reason() != WorkloadReason.TIERS_UNKNOWN) || badValue(f))
                 .filter(f -> !before.contains(f.id()))
                 .toList();
         if (refused.isEmpty()) {
@@ -152,6 +152,16 @@ public final class WorkloadValidator implements AdmissionWebhook {
         List<String> rejections =
                 refused.stream().map(Finding::message).distinct().toList();
         return AdmissionAnswer.deny(422, String.join("; ", rejections), warnings);
+    }
+
+    /**
+     * A bad value the reconciler only warns about, its default holding (a bad {@code topobridge.io/on-domain-loss} or
+     * {@code domain-loss-grace}): refused here, where the user can still correct it, like any other bad value.
+     */
+    private static boolean badValue(Finding f) {
+        return f.severity() == Severity.WARNING
+                && (f.reason() == WorkloadReason.INVALID_ANNOTATION
+                        || f.reason() == WorkloadReason.CONFLICTING_ANNOTATIONS);
     }
 
     private HasMetadata read(WorkloadKind kind, ObjectNode raw, AdmissionRequest request) {

@@ -133,7 +133,9 @@ public class SettingsProducer {
                 workloads.resync(),
                 workloads.requireNamespaceOptIn(),
                 config.admission().namespaceLabel(),
-                workloads.groupAssembly());
+                workloads.groupAssembly(),
+                new io.topobridge.core.recovery.DomainLossRestarts.Settings(
+                        workloads.domainLossGrace(), workloads.maxConcurrentRestarts()));
     }
 
     @Produces

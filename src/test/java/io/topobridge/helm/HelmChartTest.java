@@ -258,6 +258,7 @@ class HelmChartTest {
         }
         for (String[] api : new String[][] {
             {"", "nodes", "watch"},
+            {"", "pods", "delete"},
             {"topology.volcano.sh", "hypernodes", "patch"},
             {"topology.volcano.sh", "hypernodes", "delete"},
             {"scheduling.volcano.sh", "podgroups", "patch"},

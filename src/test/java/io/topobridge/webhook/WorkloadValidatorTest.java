@@ -149,6 +149,68 @@ class WorkloadValidatorTest {
                 .body("response.warnings", hasItem("queue legacy is closed"));
     }
 
+    /**
+     * A bad {@code on-domain-loss} or {@code domain-loss-grace} (which the reconciler only warns about, the default
+     * holding) is refused here, with the reconciler's message; a good one passes; an UPDATE of an object that already
+     * had the bad value is not refused for it.
+     */
+    @Test
+    void aBadDomainLossSettingIsDeniedWithTheReconcilersMessage() {
+        var translator = new WorkloadTranslator(WorkloadSettings.defaults());
+        try (var real = new WebhookFixture(List.of(new WorkloadValidator(
+                translator::validate,
+                () -> TIERS,
+                new InMemoryLookup(List.of()),
+                Reviews.SERIALIZATION,
+                java.util.Set.of("kube-system"))))) {
+            Deployment bad = deployment("soft");
+            bad.getMetadata().getAnnotations().put("topobridge.io/queue", "default");
+            bad.getMetadata().getAnnotations().put("topobridge.io/on-domain-loss", "reboot");
+            real.request()
+                    .body(deploymentReview("CREATE", bad, null).toString())
+                    .post(WorkloadValidator.PATH)
+                    .then()
+                    .statusCode(200)
+                    .body("response.allowed", equalTo(false))
+                    .body("response.status.code", equalTo(422))
+                    .body(
+                            "response.status.message",
+                            equalTo("Deployment/ml/decode: topobridge.io/on-domain-loss=\"reboot\" (metadata): must be"
+                                    + " wait or restart; the gang waits (the default)"));
+            Deployment badGrace = deployment("soft");
+            badGrace.getMetadata().getAnnotations().put("topobridge.io/queue", "default");
+            badGrace.getMetadata().getAnnotations().put("topobridge.io/domain-loss-grace", "48h");
+            real.request()
+                    .body(deploymentReview("CREATE", badGrace, null).toString())
+                    .post(WorkloadValidator.PATH)
+                    .then()
+                    .statusCode(200)
+                    .body("response.allowed", equalTo(false))
+                    .body("response.status.message", containsString("topobridge.io/domain-loss-grace=\"48h\""));
+            // scaling an object that already carried the bad value is not refused for it
+            Deployment scaled = deployment("soft");
+            scaled.getMetadata()
+                    .setAnnotations(new java.util.HashMap<>(bad.getMetadata().getAnnotations()));
+            scaled.getSpec().setReplicas(3);
+            real.request()
+                    .body(deploymentReview("UPDATE", scaled, bad).toString())
+                    .post(WorkloadValidator.PATH)
+                    .then()
+                    .statusCode(200)
+                    .body("response.allowed", equalTo(true));
+            Deployment good = deployment("soft");
+            good.getMetadata().getAnnotations().put("topobridge.io/queue", "default");
+            good.getMetadata().getAnnotations().put("topobridge.io/on-domain-loss", "restart");
+            good.getMetadata().getAnnotations().put("topobridge.io/domain-loss-grace", "30s");
+            real.request()
+                    .body(deploymentReview("CREATE", good, null).toString())
+                    .post(WorkloadValidator.PATH)
+                    .then()
+                    .statusCode(200)
+                    .body("response.allowed", equalTo(true));
+        }
+    }
+
     /** The real translation, over a namespace whose admins allow queue team-a only. */
     @Test
     void aQueueTheNamespaceDoesNotAllowIsDeniedWithTheReconcilersMessage() {

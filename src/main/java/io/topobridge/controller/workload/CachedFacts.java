@@ -11,6 +11,7 @@ import io.topobridge.core.diagnosis.Forest;
 import io.topobridge.core.diagnosis.GangView;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.node.NodeState;
+import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.reconcile.PassFacts;
 import io.topobridge.core.workload.reconcile.Placements;
@@ -37,6 +38,12 @@ final class CachedFacts {
 
     /** The facts now: tiers, capacity, queues, where gangs run and the namespaces' pods. */
     static PassFacts read(WorkloadCaches lookup, ClusterView view, TierSource tiers, Instant now) {
+        return read(lookup, view, tiers, now, null);
+    }
+
+    /** The same, with the acting replica's memory of domain losses and restarts (null: nothing is restarted). */
+    static PassFacts read(
+            WorkloadCaches lookup, ClusterView view, TierSource tiers, Instant now, DomainLossRestarts.Ledger ledger) {
         // read before the forest: a forest built while the HyperNodes were still being listed is not used
         boolean placementKnown = view.placementKnown();
         Supplier<Forest> forest = once(view::forest);
@@ -71,6 +78,11 @@ final class CachedFacts {
             @Override
             public Capacity capacity() {
                 return capacity.get();
+            }
+
+            @Override
+            public DomainLossRestarts.Ledger ledger() {
+                return ledger;
             }
         };
         return new PassFacts(

@@ -12,6 +12,7 @@ import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
@@ -79,6 +80,9 @@ public class WorkloadController implements ProcessPart {
     private volatile long startedAt;
 
     private final PodGroupWriter writer;
+    private final Applier applier;
+    /** The memory of domain losses and restarts (the debouncer's worker thread only; this replica leads). */
+    private final DomainLossRestarts.Ledger restarts = new DomainLossRestarts.Ledger();
     /** The scopes' findings as last published (the debouncer's worker thread only). */
     private final ScopeFindings published;
     /** When each scope is due again by a timer (worker thread only), so a scope has one timer at a time. */
@@ -123,10 +127,14 @@ public class WorkloadController implements ProcessPart {
         this.clock = clock;
         this.published = new ScopeFindings(findings, SOURCE);
         this.writer = new PodGroupWriter(lookup, applier);
+        this.applier = applier;
         this.reconciler = new ScopeReconciler(
                 new WorkloadTranslator(settings, io.topobridge.core.workload.kind.WorkloadAdapters.standard(), clock),
                 new ReconcileSettings(
-                        options.requireNamespaceOptIn(), options.namespaceLabel(), options.groupAssembly()),
+                        options.requireNamespaceOptIn(),
+                        options.namespaceLabel(),
+                        options.groupAssembly(),
+                        options.restarts()),
                 reservations);
     }
 
@@ -292,8 +300,8 @@ public class WorkloadController implements ProcessPart {
         }
         // the domains are computed at most once a pass, and only when a gang asks for an auto tier
         WorkloadLookup withDomains = lookup.withDomains(CachedFacts.once(view::tierDomains));
-        List<Outcome> outcomes =
-                reconciler.reconcile(scopes, withDomains, CachedFacts.read(lookup, view, tiers, clock.instant()));
+        List<Outcome> outcomes = reconciler.reconcile(
+                scopes, withDomains, CachedFacts.read(lookup, view, tiers, clock.instant(), restarts));
         boolean held = false;
         boolean waiting = false;
         RuntimeException retry = null;
@@ -318,6 +326,11 @@ public class WorkloadController implements ProcessPart {
             for (PodGroupChanges.Step step : reconciler.unclaimed(lookup.allPodGroups(), lookup, outcomes)) {
                 writer.release(((PodGroupChanges.Release) step).namespace(), step.name());
             }
+            // the memory of restarts keeps only the gangs there still are
+            List<String> gangs = new ArrayList<>();
+            outcomes.forEach(
+                    o -> o.translation().podGroups().forEach(pg -> gangs.add(pg.namespace() + "/" + pg.name())));
+            restarts.retainOnly(gangs);
             fullPasses.incrementAndGet();
             lastFullPassMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             if (!ready) {
@@ -343,8 +356,28 @@ public class WorkloadController implements ProcessPart {
         }
         List<Finding> found = new ArrayList<>(outcome.findings());
         found.addAll(writer.carryOut(outcome));
+        outcome.restarts().forEach(this::restart);
         boolean holdTiers = !tiers.settled() && System.nanoTime() - startedAt < TIERS_GRACE.toNanos();
         published.publish(scope, outcome.translation().subjects(), found, holdTiers);
+    }
+
+    /**
+     * Restarts a gang whose domain is lost: deletes its pods (a group's leader) by uid through the one writer; its
+     * controller makes them again. A failure forgets the restart, so the retried batch decides it again.
+     */
+    private void restart(DomainLossRestarts.Restart restart) {
+        List<String> deleted = new ArrayList<>();
+        try {
+            for (DomainLossRestarts.Victim pod : restart.pods()) {
+                if (applier.deletePod(restart.namespace(), pod.name(), pod.uid())) {
+                    deleted.add(pod.name());
+                }
+            }
+        } catch (KubernetesClientException e) {
+            restarts.forget(restart.key());
+            throw e;
+        }
+        LOG.infof("%s (pods deleted now: %s)", restart.message(), String.join(", ", deleted));
     }
 
     /** The scope is looked at again after {@code after}, unless a timer is set for it already by then. */

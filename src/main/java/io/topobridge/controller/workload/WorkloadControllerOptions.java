@@ -1,5 +1,6 @@
 package io.topobridge.controller.workload;
 
+import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.workload.reconcile.ReconcileSettings;
 import java.time.Duration;
 import java.util.Objects;
@@ -15,8 +16,10 @@ public record WorkloadControllerOptions(
         Duration resync,
         boolean requireNamespaceOptIn,
         String namespaceLabel,
-        Duration groupAssembly) {
+        Duration groupAssembly,
+        DomainLossRestarts.Settings restarts) {
     public WorkloadControllerOptions {
+        Objects.requireNonNull(restarts, "restarts");
         Objects.requireNonNull(debounce, "debounce");
         Objects.requireNonNull(maxDelay, "maxDelay");
         Objects.requireNonNull(resync, "resync");
@@ -26,6 +29,26 @@ public record WorkloadControllerOptions(
             throw new IllegalArgumentException(
                     "topobridge.workloads.group-assembly=" + groupAssembly + ": must not be negative");
         }
+    }
+
+    /** With the default restart settings. */
+    public WorkloadControllerOptions(
+            boolean enabled,
+            Duration debounce,
+            Duration maxDelay,
+            Duration resync,
+            boolean requireNamespaceOptIn,
+            String namespaceLabel,
+            Duration groupAssembly) {
+        this(
+                enabled,
+                debounce,
+                maxDelay,
+                resync,
+                requireNamespaceOptIn,
+                namespaceLabel,
+                groupAssembly,
+                DomainLossRestarts.Settings.DEFAULTS);
     }
 
     /** Without a wait for a group's members. */

@@ -238,6 +238,37 @@ public record GangDomain(
                 sentence));
     }
 
+    /**
+     * The HyperNodes of the gang's highest tier, other than {@code except}, whose usable nodes have room now for every
+     * live pod of the gang at once: where Volcano could place the whole gang afresh. Sorted by name.
+     */
+    public static List<String> otherDomainsWithRoom(GangView gang, Capacity capacity, String except) {
+        if (gang.highestTier() == null) {
+            return List.of();
+        }
+        List<Amounts> pods = gang.livePods().stream().map(PodView::requests).toList();
+        Forest forest = capacity.forest();
+        Map<String, NodeView> existing = new HashMap<>();
+        capacity.nodes().forEach(n -> existing.put(n.name(), n));
+        List<String> out = new ArrayList<>();
+        for (HyperNodeView candidate : forest.atTier(gang.highestTier())) {
+            if (candidate.name().equals(except)) {
+                continue;
+            }
+            List<Amounts> free = new ArrayList<>();
+            for (String node : forest.nodesUnder(candidate.name())) {
+                if (existing.containsKey(node) && capacity.withheld(node).isEmpty()) {
+                    free.add(capacity.free(node));
+                }
+            }
+            if (!free.isEmpty() && Explain.packs(pods, free, capacity.accelerators())) {
+                out.add(candidate.name());
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
     /** Why the gang's pods cannot go to a node ({@code cordoned}, {@code not ready…}, {@code tainted k=v:E}), or null. */
     private static String unusable(Capacity capacity, NodeView node) {
         Withheld withheld = capacity.withheld(node.name());

@@ -12,7 +12,8 @@ import java.util.Objects;
  * {@code scheduling.k8s.io/group-name}, null when none), its tolerations (those in its spec; what the
  * {@code ExtendedResourceToleration} plugin would add is derived from its requests, see {@link #effectiveTolerations}),
  * {@code created} (null when unknown) and {@code deleting} (it has a deletion timestamp: it is on its way out, and its
- * workload may already have made its replacement).
+ * workload may already have made its replacement) and {@code uid} (null when unknown: a restart deletes a pod only
+ * by its uid).
  */
 public record PodView(
         String namespace,
@@ -24,7 +25,8 @@ public record PodView(
         String podGroup,
         List<Toleration> tolerations,
         Instant created,
-        boolean deleting) {
+        boolean deleting,
+        String uid) {
 
     public PodView {
         Objects.requireNonNull(namespace, "namespace");
@@ -32,6 +34,21 @@ public record PodView(
         requests = requests == null ? Amounts.NONE : requests;
         labels = labels == null ? Map.of() : Map.copyOf(labels);
         tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
+    }
+
+    /** A pod whose uid is not known. */
+    public PodView(
+            String namespace,
+            String name,
+            String node,
+            Amounts requests,
+            Map<String, String> labels,
+            String taskSpec,
+            String podGroup,
+            List<Toleration> tolerations,
+            Instant created,
+            boolean deleting) {
+        this(namespace, name, node, requests, labels, taskSpec, podGroup, tolerations, created, deleting, null);
     }
 
     /** A live pod without tolerations whose creation time is not known. */

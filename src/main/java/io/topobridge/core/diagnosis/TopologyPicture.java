@@ -12,8 +12,10 @@ import java.util.Set;
 /**
  * What the topology page draws: the HyperNode forest of all sources, each domain with its total and free accelerators
  * ({@code gpus}: every configured accelerator resource together) and every resource (free: on nodes that take new
- * pods) and the gangs placed in it (a gang is shown at the lowest HyperNode that holds all its pods), the
- * nodes outside every tree, and the pending gangs with their explanation.
+ * pods) and the gangs placed in it (a gang is shown at the lowest HyperNode that holds all its pods), its nodes that
+ * take no new pods ({@code unusable}: {@code node (cordoned)}, {@code node (Ready=Unknown)}; a gang's domain losing
+ * one is how a gang comes to be {@code DomainLost}), the nodes outside every tree, and the pending gangs with their
+ * explanation.
  */
 public record TopologyPicture(
         Map<Integer, String> tiers,
@@ -35,6 +37,7 @@ public record TopologyPicture(
             Map<String, String> allocatable,
             Map<String, String> free,
             List<String> gangs,
+            List<String> unusable,
             List<Domain> children) {}
 
     /** One gang: where it is ({@code hyperNode}, {@code tier}: null when pending or in no single HyperNode). */
@@ -124,6 +127,19 @@ public record TopologyPicture(
         Amounts free = capacity.domainFree(h.name());
         List<String> gangs = new ArrayList<>(at.getOrDefault(h.name(), List.of()));
         gangs.sort(null);
+        Map<String, NodeView> byName = new HashMap<>();
+        capacity.nodes().forEach(n -> byName.put(n.name(), n));
+        List<String> unusable = new ArrayList<>();
+        for (String node : forest.nodesUnder(h.name())) {
+            NodeView view = byName.get(node);
+            if (view != null && view.state().closed()) {
+                String ready =
+                        view.state().isReady() ? "" : "Ready=" + view.state().ready();
+                String why = view.state().cordoned() ? (ready.isEmpty() ? "cordoned" : "cordoned, " + ready) : ready;
+                unusable.add(node + " (" + why + ")");
+            }
+        }
+        unusable.sort(null);
         return new Domain(
                 h.name(),
                 h.tier(),
@@ -135,6 +151,7 @@ public record TopologyPicture(
                 allocatable.shown(),
                 free.shown(),
                 gangs,
+                unusable,
                 children);
     }
 }

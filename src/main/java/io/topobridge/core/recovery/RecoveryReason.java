@@ -15,5 +15,23 @@ public enum RecoveryReason implements Reason {
      * room for the replacements now: Volcano keeps them inside the domain, so they wait for room there. The message
      * names the domain, the pods waiting and since when.
      */
-    NO_ROOM_IN_DOMAIN
+    NO_ROOM_IN_DOMAIN,
+    /**
+     * A gang with {@code topobridge.io/on-domain-loss: restart} whose domain had been lost for its grace was restarted
+     * through its own controller: the bridge deleted its pods (the leader of a LeaderWorkerSet group), so that the
+     * controller makes them again and Volcano places the whole gang afresh in a domain with room. The message names
+     * what was deleted, the domain, the nodes lost and since when; it stays for one grace window after the restart.
+     */
+    GANG_RESTARTED,
+    /**
+     * A gang the bridge restarted did not run whole again within its grace: it is not restarted again until it has run
+     * whole once (no restart loop), and waits for room or for its nodes.
+     */
+    RESTART_DID_NOT_HELP,
+    /**
+     * A gang with {@code on-domain-loss: restart} whose domain has been lost for its grace is not restarted: no other
+     * domain of its tier has room for the whole gang now (a restart would leave it nowhere to go), or the cluster's
+     * limit of restarts under way at once ({@code topobridge.workloads.max-concurrent-restarts}) is reached.
+     */
+    RESTART_HELD
 }

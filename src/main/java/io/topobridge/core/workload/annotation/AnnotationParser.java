@@ -37,7 +37,17 @@ public final class AnnotationParser {
             Topobridge.SUBGROUP_MODE,
             Topobridge.GROUP,
             Topobridge.QUEUE,
-            Topobridge.MIN_MEMBER);
+            Topobridge.MIN_MEMBER,
+            Topobridge.ON_DOMAIN_LOSS,
+            Topobridge.DOMAIN_LOSS_GRACE);
+
+    /** The shortest {@code topobridge.io/domain-loss-grace}: a node that blinks is not a domain lost. */
+    public static final java.time.Duration MIN_DOMAIN_LOSS_GRACE = java.time.Duration.ofSeconds(1);
+    /** The longest {@code topobridge.io/domain-loss-grace}. */
+    public static final java.time.Duration MAX_DOMAIN_LOSS_GRACE = java.time.Duration.ofHours(24);
+
+    private static final Pattern DURATION = Pattern.compile("([0-9]{1,9}(h|m|s))+");
+    private static final Pattern DURATION_PART = Pattern.compile("([0-9]{1,9})(h|m|s)");
 
     private static final Set<String> VOLCANO_KEYS = Set.of(
             VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION,
@@ -50,8 +60,15 @@ public final class AnnotationParser {
     private static final Pattern DNS_SUBDOMAIN =
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
-    /** One logical setting and the keys that carry it, in precedence order for messages. */
-    private record Field<T>(String label, List<String> keys, Function<String, Result<T>> parser) {}
+    /**
+     * One logical setting and the keys that carry it, in precedence order for messages; {@code rejects}: whether a bad
+     * value refuses the gang (else it is a warning and the setting's default holds).
+     */
+    private record Field<T>(String label, List<String> keys, Function<String, Result<T>> parser, boolean rejects) {
+        Field(String label, List<String> keys, Function<String, Result<T>> parser) {
+            this(label, keys, parser, true);
+        }
+    }
 
     /** A parsed value or the reason it is invalid. */
     private record Result<T>(T value, String error, WorkloadReason reason) {
@@ -166,6 +183,11 @@ public final class AnnotationParser {
                 "queue", List.of(Topobridge.QUEUE, VolcanoApi.QUEUE_NAME_ANNOTATION), AnnotationParser::queue);
         Field<Integer> minMember =
                 new Field<>("minimum member count", List.of(Topobridge.MIN_MEMBER), AnnotationParser::minMember);
+        // what happens when the domain is lost: a bad value leaves the default (wait), the gang is still made
+        Field<DomainLossPolicy> onDomainLoss = new Field<>(
+                "domain-loss policy", List.of(Topobridge.ON_DOMAIN_LOSS), AnnotationParser::onDomainLoss, false);
+        Field<java.time.Duration> grace = new Field<>(
+                "domain-loss grace", List.of(Topobridge.DOMAIN_LOSS_GRACE), AnnotationParser::domainLossGrace, false);
 
         Resolved<TierValue> tierValue = resolve(tier, sources, findings);
         Resolved<TopologyMode> modeValue = resolve(mode, sources, findings);
@@ -174,6 +196,8 @@ public final class AnnotationParser {
         Resolved<String> groupValue = resolve(group, sources, findings);
         Resolved<String> queueValue = resolve(queue, sources, findings);
         Resolved<Integer> minMemberValue = resolve(minMember, sources, findings);
+        Resolved<DomainLossPolicy> onDomainLossValue = resolve(onDomainLoss, sources, findings);
+        Resolved<java.time.Duration> graceValue = resolve(grace, sources, findings);
 
         if (modeValue.value() == TopologyMode.HARD && tierValue.value() == null && tierValue.valid()) {
             Occurrence at = modeValue.first();
@@ -227,7 +251,9 @@ public final class AnnotationParser {
                 queueValue.value(),
                 minMemberValue.value(),
                 tierValue.value() != null && tierValue.value().auto(),
-                subgroupTierValue.value() != null && subgroupTierValue.value().auto());
+                subgroupTierValue.value() != null && subgroupTierValue.value().auto(),
+                onDomainLossValue.value(),
+                graceValue.value());
         return new ParsedIntent(intent, findings);
     }
 
@@ -248,10 +274,10 @@ public final class AnnotationParser {
                 if (result.error() != null) {
                     valid = false;
                     ObjectRef object = source.object();
-                    findings.add(Finding.rejected(
-                                    result.reason(),
-                                    object,
-                                    object + ": " + occurrence.describe(object) + ": " + result.error())
+                    String message = object + ": " + occurrence.describe(object) + ": " + result.error();
+                    findings.add((field.rejects()
+                                    ? Finding.rejected(result.reason(), object, message)
+                                    : Finding.warning(result.reason(), object, message))
                             .withKey(occurrence.findingKey()));
                 } else {
                     byValue.computeIfAbsent(result.value(), k -> new ArrayList<>())
@@ -266,10 +292,13 @@ public final class AnnotationParser {
             for (ObjectRef object : involved) {
                 var joined = new StringJoiner(" vs ");
                 byValue.values().forEach(list -> joined.add(list.get(0).describe(object)));
-                findings.add(Finding.rejected(
-                                WorkloadReason.CONFLICTING_ANNOTATIONS,
-                                object,
-                                object + ": conflicting values for the " + field.label() + ": " + joined)
+                String message = object + ": conflicting values for the " + field.label() + ": " + joined;
+                findings.add((field.rejects()
+                                ? Finding.rejected(WorkloadReason.CONFLICTING_ANNOTATIONS, object, message)
+                                : Finding.warning(
+                                        WorkloadReason.CONFLICTING_ANNOTATIONS,
+                                        object,
+                                        message + "; the default holds"))
                         .withKey(field.keys().get(0)));
             }
             return new Resolved<>(
@@ -463,5 +492,43 @@ public final class AnnotationParser {
             return Result.error("too large");
         }
         return Result.ok((int) number);
+    }
+
+    static Result<DomainLossPolicy> onDomainLoss(String raw) {
+        String value = raw.trim().toLowerCase(Locale.ROOT);
+        return switch (value) {
+            case "wait" -> Result.ok(DomainLossPolicy.WAIT);
+            case "restart" -> Result.ok(DomainLossPolicy.RESTART);
+            default -> Result.error("must be wait or restart; the gang waits (the default)");
+        };
+    }
+
+    /**
+     * A duration written as whole hours, minutes and seconds ({@code 30s}, {@code 5m}, {@code 1h30m}), within
+     * {@link #MIN_DOMAIN_LOSS_GRACE} and {@link #MAX_DOMAIN_LOSS_GRACE}.
+     */
+    static Result<java.time.Duration> domainLossGrace(String raw) {
+        String value = raw.trim().toLowerCase(Locale.ROOT);
+        String bounds = "between " + MIN_DOMAIN_LOSS_GRACE.toSeconds() + "s and " + MAX_DOMAIN_LOSS_GRACE.toHours()
+                + "h; the configured grace holds";
+        if (value.length() > 32 || !DURATION.matcher(value).matches()) {
+            return Result.error(
+                    "not a duration: write whole hours, minutes and seconds such as 30s, 5m or 1h30m, " + bounds);
+        }
+        java.time.Duration total = java.time.Duration.ZERO;
+        var parts = DURATION_PART.matcher(value);
+        while (parts.find()) {
+            long amount = Long.parseLong(parts.group(1));
+            total = total.plus(
+                    switch (parts.group(2)) {
+                        case "h" -> java.time.Duration.ofHours(amount);
+                        case "m" -> java.time.Duration.ofMinutes(amount);
+                        default -> java.time.Duration.ofSeconds(amount);
+                    });
+        }
+        if (total.compareTo(MIN_DOMAIN_LOSS_GRACE) < 0 || total.compareTo(MAX_DOMAIN_LOSS_GRACE) > 0) {
+            return Result.error("out of range: must be " + bounds);
+        }
+        return Result.ok(total);
     }
 }

@@ -4,6 +4,8 @@ package io.topobridge.core.workload.annotation;
  * What a workload's annotations ask for, every value validated; {@code null} where nothing was given.
  * Tiers are numbers (names already resolved through the tier catalog); {@code autoTier} and {@code autoSubgroupTier}
  * say the user wrote {@code auto}, and the tier is chosen once the gang's plan and the domains are known.
+ * {@code onDomainLoss} and {@code domainLossGrace}: what to do with the running gang when its domain can no longer
+ * hold it, and after how long ({@code null}: the defaults, wait and the configured grace).
  */
 public record GangIntent(
         boolean managed,
@@ -15,10 +17,39 @@ public record GangIntent(
         String queue,
         Integer minMember,
         boolean autoTier,
-        boolean autoSubgroupTier) {
+        boolean autoSubgroupTier,
+        DomainLossPolicy onDomainLoss,
+        java.time.Duration domainLossGrace) {
 
     public static final GangIntent UNMANAGED =
-            new GangIntent(false, null, null, null, null, null, null, null, false, false);
+            new GangIntent(false, null, null, null, null, null, null, null, false, false, null, null);
+
+    /** An intent without a domain-loss policy. */
+    public GangIntent(
+            boolean managed,
+            Integer highestTier,
+            TopologyMode mode,
+            Integer subgroupTier,
+            TopologyMode subgroupMode,
+            String group,
+            String queue,
+            Integer minMember,
+            boolean autoTier,
+            boolean autoSubgroupTier) {
+        this(
+                managed,
+                highestTier,
+                mode,
+                subgroupTier,
+                subgroupMode,
+                group,
+                queue,
+                minMember,
+                autoTier,
+                autoSubgroupTier,
+                null,
+                null);
+    }
 
     /** An intent without {@code auto} tiers. */
     public GangIntent(
@@ -35,7 +66,19 @@ public record GangIntent(
 
     /** The same intent with the tiers {@code auto} chose (and the modes that go with them) in place of {@code auto}. */
     public GangIntent resolved(Integer tier, TopologyMode gangMode, Integer subTier, TopologyMode subMode) {
-        return new GangIntent(managed, tier, gangMode, subTier, subMode, group, queue, minMember, false, false);
+        return new GangIntent(
+                managed,
+                tier,
+                gangMode,
+                subTier,
+                subMode,
+                group,
+                queue,
+                minMember,
+                false,
+                false,
+                onDomainLoss,
+                domainLossGrace);
     }
 
     /** The gang's mode: as written, else hard. */

@@ -1,6 +1,7 @@
 package io.topobridge.core.workload.reconcile;
 
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.changes.PodGroupChanges;
@@ -20,18 +21,31 @@ import java.util.Optional;
  * @param requeueAfter when the scope is due again though nothing changes; null when never
  * @param deferred true when the scope is not judged yet (a group's first PodGroup waits for the group's other
  *     members): nothing is written, and the scope's findings stay as they were
+ * @param restarts the gangs to restart whole, after the steps ({@code topobridge.io/on-domain-loss: restart})
  */
 public record Outcome(
         ScopeResult translation,
         List<PodGroupChanges.Step> steps,
         List<Finding> findings,
         Duration requeueAfter,
-        boolean deferred) {
+        boolean deferred,
+        List<DomainLossRestarts.Restart> restarts) {
 
     public Outcome {
         Objects.requireNonNull(translation, "translation");
         steps = List.copyOf(steps);
         findings = List.copyOf(findings);
+        restarts = restarts == null ? List.of() : List.copyOf(restarts);
+    }
+
+    /** An outcome without restarts. */
+    public Outcome(
+            ScopeResult translation,
+            List<PodGroupChanges.Step> steps,
+            List<Finding> findings,
+            Duration requeueAfter,
+            boolean deferred) {
+        this(translation, steps, findings, requeueAfter, deferred, List.of());
     }
 
     /** A scope that waits {@code wait} before it is judged. */

@@ -1,5 +1,6 @@
 package io.topobridge.core.workload.reconcile;
 
+import io.topobridge.core.recovery.DomainLossRestarts;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -11,8 +12,18 @@ import java.util.Objects;
  * @param namespaceLabel the opt-in label key
  * @param groupAssembly how long the first PodGroup of a {@code topobridge.io/group} waits for the group's other
  *     members, counted from the creation of its oldest member (zero: no wait)
+ * @param restarts the default grace and the cluster's limit of restarts of gangs whose domain is lost
  */
-public record ReconcileSettings(boolean requireNamespaceOptIn, String namespaceLabel, Duration groupAssembly) {
+public record ReconcileSettings(
+        boolean requireNamespaceOptIn,
+        String namespaceLabel,
+        Duration groupAssembly,
+        DomainLossRestarts.Settings restarts) {
+
+    /** With the default restart settings. */
+    public ReconcileSettings(boolean requireNamespaceOptIn, String namespaceLabel, Duration groupAssembly) {
+        this(requireNamespaceOptIn, namespaceLabel, groupAssembly, DomainLossRestarts.Settings.DEFAULTS);
+    }
 
     /** The configuration key of {@link #groupAssembly}. */
     public static final String GROUP_ASSEMBLY_KEY = "topobridge.workloads.group-assembly";
@@ -20,6 +31,7 @@ public record ReconcileSettings(boolean requireNamespaceOptIn, String namespaceL
     public ReconcileSettings {
         Objects.requireNonNull(namespaceLabel, "namespaceLabel");
         Objects.requireNonNull(groupAssembly, "groupAssembly");
+        Objects.requireNonNull(restarts, "restarts");
         if (groupAssembly.isNegative()) {
             throw new IllegalArgumentException(GROUP_ASSEMBLY_KEY + "=" + groupAssembly + ": must not be negative");
         }

@@ -3,6 +3,7 @@ package io.topobridge.core.workload.reconcile;
 import io.topobridge.core.diagnosis.Capacity;
 import io.topobridge.core.diagnosis.GangView;
 import io.topobridge.core.node.NodeState;
+import io.topobridge.core.recovery.DomainLossRestarts;
 import java.util.Optional;
 
 /**
@@ -38,4 +39,12 @@ public interface RecoveryFacts {
 
     /** Capacity of every node and domain; computed once a pass, only when a gang needs it. */
     Capacity capacity();
+
+    /**
+     * The acting replica's memory of domain losses and restarts; null where nothing may be restarted ({@code render},
+     * a replica that does not write): then no gang is restarted.
+     */
+    default DomainLossRestarts.Ledger ledger() {
+        return null;
+    }
 }

@@ -11,6 +11,7 @@ import io.topobridge.core.diagnosis.GangView;
 import io.topobridge.core.diagnosis.PodView;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.recovery.GangRecovery;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
@@ -18,6 +19,7 @@ import io.topobridge.core.workload.NativeGang;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.annotation.DomainLossPolicy;
 import io.topobridge.core.workload.changes.Bounds;
 import io.topobridge.core.workload.changes.ObservedPodGroup;
 import io.topobridge.core.workload.changes.PodGroupChanges;
@@ -40,6 +42,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * The one reconcile step, pure: from a gang scope's workloads (through a {@link WorkloadLookup}: the controller's
@@ -238,28 +241,88 @@ public final class ScopeReconciler {
         List<Finding> findings = new ArrayList<>(plan.findings());
         findings.addAll(UntiedPods.findings(result, ties));
         findings.addAll(AutoscalerFit.findings(result, lookup));
+        List<DomainLossRestarts.Restart> restarts = new ArrayList<>();
+        Duration requeue = roomWaitEnds(result, podGroups, facts.now());
         for (DesiredPodGroup desired : result.podGroups()) {
-            findings.addAll(recovery(result, desired, facts.recovery()));
+            Recovered recovered = recovery(result, desired, facts);
+            findings.addAll(recovered.findings());
+            recovered.decision().restart().ifPresent(restarts::add);
+            Duration recheck = recovered.decision().recheckAfter();
+            if (recheck != null) {
+                recheck = recheck.plus(AFTER_WAIT);
+                requeue = requeue == null || recheck.compareTo(requeue) < 0 ? recheck : requeue;
+            }
         }
         findings.sort(Finding.ORDER);
-        return new Outcome(result, plan.steps(), findings, roomWaitEnds(result, podGroups, facts.now()), false);
+        return new Outcome(result, plan.steps(), findings, requeue, false, restarts);
+    }
+
+    /** What the recovery of one gang said and decided. */
+    private record Recovered(List<Finding> findings, DomainLossRestarts.Decision decision) {
+        static final Recovered NOTHING =
+                new Recovered(List.of(), new DomainLossRestarts.Decision(Optional.empty(), List.of(), null));
     }
 
     /**
      * A running hard-tier gang short of pods: whether its domain can give them back, said on its workloads and
-     * PodGroup. A gang whose pods all run on nodes that are ready costs one look at its pods (no capacity).
+     * PodGroup; and, for a gang with {@code topobridge.io/on-domain-loss: restart} whose domain has been lost for its
+     * grace, the restart ({@link DomainLossRestarts}). A gang whose pods all run on nodes that are ready costs one look
+     * at its pods (no capacity).
      */
-    private static List<Finding> recovery(ScopeResult result, DesiredPodGroup desired, RecoveryFacts recovery) {
+    private Recovered recovery(ScopeResult result, DesiredPodGroup desired, PassFacts facts) {
+        RecoveryFacts recovery = facts.recovery();
         Optional<GangView> gang = recovery.gang(desired.namespace(), desired.name());
-        if (gang.isEmpty() || !GangDomain.shortOfPods(gang.get(), recovery::node)) {
-            return List.of();
+        if (gang.isEmpty()) {
+            return Recovered.NOTHING;
         }
-        Capacity capacity = recovery.capacity()
+        Supplier<Capacity> capacity = () -> recovery.capacity()
                 .forPods(gang.get().pods().stream()
                         .map(PodView::effectiveTolerations)
                         .toList());
-        return GangRecovery.findings(
-                desired.namespace(), desired.name(), result.subjects(), GangDomain.of(gang.get(), capacity));
+        Optional<GangDomain> domain = Optional.empty();
+        List<Finding> findings = new ArrayList<>();
+        if (GangDomain.shortOfPods(gang.get(), recovery::node)) {
+            domain = GangDomain.of(gang.get(), capacity.get());
+            findings.addAll(GangRecovery.findings(desired.namespace(), desired.name(), result.subjects(), domain));
+        }
+        DomainLossRestarts.Ledger ledger = recovery.ledger();
+        if (ledger == null) {
+            return new Recovered(findings, new DomainLossRestarts.Decision(Optional.empty(), List.of(), null));
+        }
+        DomainLossRestarts.Decision decision = DomainLossRestarts.decide(
+                desired.namespace(),
+                desired.name(),
+                result.subjects(),
+                gang.get(),
+                domain,
+                policy(desired),
+                grace(desired),
+                capacity,
+                settings.restarts().maxConcurrent(),
+                ledger,
+                facts.now());
+        findings.addAll(decision.findings());
+        return new Recovered(findings, decision);
+    }
+
+    /** The gang's {@code on-domain-loss}, as its translation carried it onto the PodGroup it wants. */
+    private static DomainLossPolicy policy(DesiredPodGroup desired) {
+        return DomainLossPolicy.RESTART.value().equals(desired.annotations().get(Topobridge.ON_DOMAIN_LOSS))
+                ? DomainLossPolicy.RESTART
+                : DomainLossPolicy.WAIT;
+    }
+
+    /** The gang's grace: its {@code domain-loss-grace} (written in seconds by the translation), else the default. */
+    private Duration grace(DesiredPodGroup desired) {
+        String written = desired.annotations().get(Topobridge.DOMAIN_LOSS_GRACE);
+        if (written != null && written.endsWith("s")) {
+            try {
+                return Duration.ofSeconds(Long.parseLong(written.substring(0, written.length() - 1)));
+            } catch (NumberFormatException e) {
+                // not written by the translation: the default holds
+            }
+        }
+        return settings.restarts().grace();
     }
 
     /**

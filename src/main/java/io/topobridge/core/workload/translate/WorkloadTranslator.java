@@ -265,6 +265,18 @@ public final class WorkloadTranslator {
                 explanations = new java.util.TreeMap<>(explanations);
                 explanations.put(Topobridge.DRA_DEVICES, counted);
             }
+            if (parsed.intent().onDomainLoss() == io.topobridge.core.workload.annotation.DomainLossPolicy.RESTART) {
+                // the gang's policy for when its domain is lost travels with its PodGroup (the reconciler reads it)
+                explanations = new java.util.TreeMap<>(explanations);
+                explanations.put(
+                        Topobridge.ON_DOMAIN_LOSS,
+                        parsed.intent().onDomainLoss().value());
+                if (parsed.intent().domainLossGrace() != null) {
+                    explanations.put(
+                            Topobridge.DOMAIN_LOSS_GRACE,
+                            parsed.intent().domainLossGrace().toSeconds() + "s");
+                }
+            }
             PodGroupBuilder.Built result = PodGroupBuilder.build(
                     plan, resolution.intent(), gang.subjects(), queues.defaultQueue(), explanations);
             // a preview only checks: what it would warn about is said again once its PodGroups are made

@@ -239,6 +239,102 @@ class AnnotationParserTest {
         assertThat(parsed.intent().mode()).isEqualTo(mode);
     }
 
+    static Stream<Arguments> badDomainLossValues() {
+        return Stream.of(
+                Arguments.of(
+                        "policy neither wait nor restart",
+                        Map.of("topobridge.io/on-domain-loss", "reboot"),
+                        List.of("topobridge.io/on-domain-loss=\"reboot\"", "must be wait or restart")),
+                Arguments.of(
+                        "empty policy",
+                        Map.of("topobridge.io/on-domain-loss", ""),
+                        List.of("topobridge.io/on-domain-loss=\"\"", "must be wait or restart")),
+                Arguments.of(
+                        "grace without a unit",
+                        Map.of("topobridge.io/domain-loss-grace", "300"),
+                        List.of("topobridge.io/domain-loss-grace=\"300\"", "not a duration", "between 1s and 24h")),
+                Arguments.of(
+                        "grace below the bound",
+                        Map.of("topobridge.io/domain-loss-grace", "0s"),
+                        List.of("=\"0s\"", "out of range", "between 1s and 24h")),
+                Arguments.of(
+                        "grace above the bound",
+                        Map.of("topobridge.io/domain-loss-grace", "25h"),
+                        List.of("=\"25h\"", "out of range")),
+                Arguments.of(
+                        "negative grace",
+                        Map.of("topobridge.io/domain-loss-grace", "-5m"),
+                        List.of("=\"-5m\"", "not a duration")),
+                Arguments.of(
+                        "a very long grace value is quoted bounded",
+                        Map.of("topobridge.io/domain-loss-grace", "9".repeat(5000) + "s"),
+                        List.of("not a duration")),
+                Arguments.of(
+                        "conflicting policies",
+                        Map.of("topobridge.io/on-domain-loss", "restart"),
+                        List.of("conflicting values for the domain-loss policy")));
+    }
+
+    /**
+     * A bad {@code on-domain-loss} or {@code domain-loss-grace} is a warning naming object, key and value; the
+     * default holds and nothing valid next to it is lost (the gang is still made).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badDomainLossValues")
+    void aBadDomainLossSettingWarnsAndTheDefaultHolds(
+            String name, Map<String, String> metadata, List<String> fragments) {
+        Map<String, String> annotations = new java.util.HashMap<>(metadata);
+        annotations.put("topobridge.io/highest-tier", "nvlink");
+        Map<String, String> template =
+                name.startsWith("conflicting") ? Map.of("topobridge.io/on-domain-loss", "wait") : Map.of();
+        ParsedIntent parsed = AnnotationParser.parse(List.of(meta(annotations), template(template)), Fixtures.TIERS);
+        assertThat(parsed.rejected()).as(name).isFalse();
+        assertThat(parsed.intent().highestTier()).isEqualTo(1);
+        assertThat(parsed.intent().onDomainLoss()).isNull();
+        assertThat(parsed.intent().domainLossGrace()).isNull();
+        assertThat(parsed.findings()).hasSize(1);
+        Finding finding = parsed.findings().get(0);
+        assertThat(finding.severity()).isEqualTo(Severity.WARNING);
+        assertThat(finding.object()).isEqualTo(DEPLOY);
+        assertThat(finding.message()).startsWith("Deployment/llm/vllm: ").hasSizeLessThan(1200);
+        for (String fragment : fragments) {
+            assertThat(finding.message()).as(name).contains(fragment);
+        }
+    }
+
+    static Stream<Arguments> goodDomainLossValues() {
+        return Stream.of(
+                Arguments.of("restart", "restart", null, DomainLossPolicy.RESTART, null),
+                Arguments.of("wait, upper case", " Wait ", null, DomainLossPolicy.WAIT, null),
+                Arguments.of("seconds", "restart", "10s", DomainLossPolicy.RESTART, java.time.Duration.ofSeconds(10)),
+                Arguments.of("minutes", "restart", "5m", DomainLossPolicy.RESTART, java.time.Duration.ofMinutes(5)),
+                Arguments.of(
+                        "hours and minutes",
+                        "restart",
+                        "1h30m",
+                        DomainLossPolicy.RESTART,
+                        java.time.Duration.ofMinutes(90)),
+                Arguments.of("the top bound", null, "24h", null, java.time.Duration.ofHours(24)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("goodDomainLossValues")
+    void readsTheDomainLossPolicyAndGrace(
+            String name, String policy, String grace, DomainLossPolicy expected, java.time.Duration expectedGrace) {
+        Map<String, String> annotations = new java.util.HashMap<>();
+        annotations.put("topobridge.io/highest-tier", "nvlink");
+        if (policy != null) {
+            annotations.put("topobridge.io/on-domain-loss", policy);
+        }
+        if (grace != null) {
+            annotations.put("topobridge.io/domain-loss-grace", grace);
+        }
+        ParsedIntent parsed = AnnotationParser.parse(List.of(meta(annotations)), Fixtures.TIERS);
+        assertThat(parsed.findings()).as(name).isEmpty();
+        assertThat(parsed.intent().onDomainLoss()).isEqualTo(expected);
+        assertThat(parsed.intent().domainLossGrace()).isEqualTo(expectedGrace);
+    }
+
     @Test
     void softModeMayOmitTheTier() {
         ParsedIntent parsed =

@@ -1,0 +1,312 @@
+package io.topobridge.core.recovery;
+
+import io.topobridge.core.diagnosis.Capacity;
+import io.topobridge.core.diagnosis.GangDomain;
+import io.topobridge.core.diagnosis.GangView;
+import io.topobridge.core.diagnosis.PodView;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.workload.annotation.DomainLossPolicy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Whether a running gang whose domain can no longer hold it is restarted whole ({@code topobridge.io/on-domain-loss:
+ * restart}), decided from the pass's time: a gang whose domain has been {@link GangDomain.Verdict#DOMAIN_LOST lost}
+ * (not merely full: there room comes back by itself) for at least its grace is restarted through its own controller
+ * (its pods deleted, for a LeaderWorkerSet group its leader), once per grace window, only while fewer than the
+ * configured number of restarts are under way in the cluster, and only when another domain of its tier has room for
+ * the whole gang now. A restarted gang that does not run whole again within the grace is not restarted again until it
+ * has ({@link RecoveryReason#RESTART_DID_NOT_HELP}). Pure but for the {@link Ledger} it is given: the memory of the
+ * replica that acts.
+ */
+public final class DomainLossRestarts {
+
+    /** The label LeaderWorkerSet puts on each pod of a group: its index, {@code 0} for the leader. */
+    public static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
+
+    /** The configuration key of {@link Settings#grace()}. */
+    public static final String GRACE_KEY = "topobridge.workloads.domain-loss-grace";
+    /** The configuration key of {@link Settings#maxConcurrent()}. */
+    public static final String MAX_CONCURRENT_KEY = "topobridge.workloads.max-concurrent-restarts";
+
+    private DomainLossRestarts() {}
+
+    /**
+     * @param grace how long a domain must have been lost before a gang without {@code topobridge.io/domain-loss-grace}
+     *     is restarted
+     * @param maxConcurrent how many restarted gangs may be under way at once in the cluster (not yet running whole,
+     *     within their grace)
+     */
+    public record Settings(Duration grace, int maxConcurrent) {
+        public Settings {
+            Objects.requireNonNull(grace, "grace");
+            if (grace.compareTo(Duration.ofSeconds(1)) < 0 || grace.compareTo(Duration.ofHours(24)) > 0) {
+                throw new IllegalArgumentException(GRACE_KEY + "=" + grace + ": must be between 1s and 24h");
+            }
+            if (maxConcurrent < 1 || maxConcurrent > 1000) {
+                throw new IllegalArgumentException(
+                        MAX_CONCURRENT_KEY + "=" + maxConcurrent + ": must be between 1 and 1000");
+            }
+        }
+
+        /** The defaults: 5 minutes, one restart at a time. */
+        public static final Settings DEFAULTS = new Settings(Duration.ofMinutes(5), 1);
+    }
+
+    /** A pod to delete, by its uid (the delete is refused if the name now belongs to another pod). */
+    public record Victim(String name, String uid) {}
+
+    /**
+     * A restart to carry out: the pods to delete and what the Event says.
+     *
+     * @param namespace the gang's namespace
+     * @param podGroup the gang's PodGroup
+     * @param pods the pods to delete
+     * @param message why, naming the pods, the domain, the nodes lost and since when
+     */
+    public record Restart(String namespace, String podGroup, List<Victim> pods, String message) {
+        public Restart {
+            pods = List.copyOf(pods);
+        }
+
+        public String key() {
+            return namespace + "/" + podGroup;
+        }
+    }
+
+    /**
+     * What was decided for one gang: a restart to carry out (or none), the findings, and when to look again though
+     * nothing changes (the grace ends then; null when never).
+     */
+    public record Decision(Optional<Restart> restart, List<Finding> findings, Duration recheckAfter) {
+        public Decision {
+            findings = List.copyOf(findings);
+        }
+
+        static final Decision NOTHING = new Decision(Optional.empty(), List.of(), null);
+    }
+
+    /**
+     * The acting replica's memory of the gangs' domain losses and restarts, keyed {@code namespace/podGroup}: since
+     * when each gang's domain has been lost without a break (as this replica saw it: a new leader counts the grace
+     * afresh, so it restarts later, never sooner), and the restarts made. Not thread-safe: one worker uses it.
+     */
+    public static final class Ledger {
+        private final Map<String, Instant> lostSince = new HashMap<>();
+        private final Map<String, Made> made = new HashMap<>();
+
+        /** A restart made: when, its message, its grace, and whether the gang has run whole since. */
+        private record Made(Instant at, String message, Duration grace, boolean settled) {}
+
+        /** Forgets a restart that could not be carried out (its gang may be restarted on the next pass). */
+        public void forget(String key) {
+            made.remove(key);
+        }
+
+        /** Whether a restart of the gang is remembered (for tests and the controller's log). */
+        public boolean restarted(String key) {
+            return made.containsKey(key);
+        }
+
+        /** Restarts under way: made within their grace, their gang not yet running whole. */
+        int underWay(Instant now) {
+            int n = 0;
+            for (Made m : made.values()) {
+                if (!m.settled() && now.isBefore(m.at().plus(m.grace()))) {
+                    n++;
+                }
+            }
+            return n;
+        }
+
+        /**
+         * Keeps only the gangs named (a full pass's PodGroups): what was remembered of gangs since deleted goes, so a
+         * gang deleted mid-restart counts no longer against the cluster's limit.
+         */
+        public void retainOnly(java.util.Collection<String> keys) {
+            java.util.Set<String> keep = new java.util.HashSet<>(keys);
+            lostSince.keySet().retainAll(keep);
+            made.keySet().retainAll(keep);
+        }
+
+        /** Drops what is no longer needed: settled restarts whose window is over. */
+        private void expire(String key, Instant now) {
+            Made m = made.get(key);
+            if (m != null && m.settled() && !now.isBefore(m.at().plus(m.grace()))) {
+                made.remove(key);
+            }
+        }
+    }
+
+    /**
+     * Decides for one gang in one pass.
+     *
+     * @param namespace the gang's namespace
+     * @param podGroup its PodGroup
+     * @param subjects the workloads its findings go to
+     * @param gang the gang as its PodGroup and pods show it
+     * @param domain the judgement of its domain (empty when it is not short of pods or not judged)
+     * @param policy its {@code on-domain-loss} (null: wait)
+     * @param grace its grace
+     * @param capacity the capacity for its pods, asked only when a restart is due
+     * @param maxConcurrent the cluster's limit of restarts under way
+     * @param ledger the acting replica's memory
+     * @param now the pass's time
+     */
+    public static Decision decide(
+            String namespace,
+            String podGroup,
+            List<ObjectRef> subjects,
+            GangView gang,
+            Optional<GangDomain> domain,
+            DomainLossPolicy policy,
+            Duration grace,
+            Supplier<Capacity> capacity,
+            int maxConcurrent,
+            Ledger ledger,
+            Instant now) {
+        String key = namespace + "/" + podGroup;
+        boolean lost = domain.isPresent() && domain.get().verdict() == GangDomain.Verdict.DOMAIN_LOST;
+        if (!lost) {
+            ledger.lostSince.remove(key);
+        }
+        Ledger.Made made = ledger.made.get(key);
+        if (made != null && !made.settled() && gang.allBound() && domain.isEmpty()) {
+            // the restarted gang runs whole again (in its new domain): the restart is done
+            made = new Ledger.Made(made.at(), made.message(), made.grace(), true);
+            ledger.made.put(key, made);
+        }
+        ledger.expire(key, now);
+        made = ledger.made.get(key);
+        if (policy != DomainLossPolicy.RESTART) {
+            return Decision.NOTHING;
+        }
+        List<Finding> findings = new ArrayList<>();
+        Duration recheck = null;
+        if (made != null) {
+            Instant windowEnd = made.at().plus(made.grace());
+            if (now.isBefore(windowEnd)) {
+                findings.addAll(about(RecoveryReason.GANG_RESTARTED, namespace, podGroup, subjects, made.message()));
+                recheck = Duration.between(now, windowEnd);
+            } else if (!made.settled()) {
+                findings.addAll(about(
+                        RecoveryReason.RESTART_DID_NOT_HELP,
+                        namespace,
+                        podGroup,
+                        subjects,
+                        "gang " + podGroup + " was restarted at " + made.at() + " and has not run whole since, "
+                                + made.grace().toSeconds() + "s later; it is not restarted again until it has run whole"
+                                + " once (the restart: " + made.message() + ")"));
+            }
+            if (!lost) {
+                return new Decision(Optional.empty(), findings, recheck);
+            }
+        }
+        if (!lost) {
+            return Decision.NOTHING;
+        }
+        Instant since = ledger.lostSince.computeIfAbsent(key, k -> now);
+        Instant due = since.plus(grace);
+        if (now.isBefore(due)) {
+            Duration left = Duration.between(now, due);
+            return new Decision(
+                    Optional.empty(), findings, recheck == null || left.compareTo(recheck) < 0 ? left : recheck);
+        }
+        if (made != null) {
+            // at most one restart per gang per grace window, and none again until a restarted gang has run whole
+            return new Decision(Optional.empty(), findings, recheck);
+        }
+        GangDomain d = domain.get();
+        String where = d.domain() == null ? "its tier-" + d.tier() + " domain" : d.domain();
+        String lostFor = where + " has been lost since " + since + " (" + grace.toSeconds() + "s grace)";
+        List<String> room = GangDomain.otherDomainsWithRoom(gang, capacity.get(), d.domain());
+        if (room.isEmpty()) {
+            findings.addAll(about(
+                    RecoveryReason.RESTART_HELD,
+                    namespace,
+                    podGroup,
+                    subjects,
+                    "gang " + podGroup + " is not restarted though " + lostFor + ": no other tier-" + d.tier()
+                            + " domain has room for its " + gang.livePods().size()
+                            + " pods now, so a restart would leave it nowhere to go; it waits"));
+            return new Decision(Optional.empty(), findings, recheck);
+        }
+        int underWay = ledger.underWay(now);
+        if (underWay >= maxConcurrent) {
+            findings.addAll(about(
+                    RecoveryReason.RESTART_HELD,
+                    namespace,
+                    podGroup,
+                    subjects,
+                    "gang " + podGroup + " is not restarted yet though " + lostFor + ": " + underWay
+                            + " restart(s) are under way in the cluster, the limit is " + maxConcurrent));
+            return new Decision(Optional.empty(), findings, recheck);
+        }
+        List<Victim> victims = victims(gang, subjects);
+        if (victims.isEmpty()) {
+            return new Decision(Optional.empty(), findings, recheck);
+        }
+        boolean leaderOnly = leaderWorkerSet(subjects) && victims.size() == 1;
+        // the domain's own sentence names it, what it lacks, the nodes that take no pods and the pods lost or waiting
+        String message =
+                "gang " + podGroup + " restarted at " + now + ", its domain lost since " + since + " (past its "
+                        + grace.toSeconds() + "s grace): " + d.sentence() + "; deleted "
+                        + (leaderOnly ? "its group's leader pod " : "its pods ")
+                        + String.join(", ", victims.stream().map(Victim::name).toList())
+                        + " so its controller makes them again and Volcano places the whole gang in a domain with room ("
+                        + String.join(", ", room) + ")";
+        ledger.made.put(key, new Ledger.Made(now, message, grace, false));
+        findings.addAll(about(RecoveryReason.GANG_RESTARTED, namespace, podGroup, subjects, message));
+        return new Decision(Optional.of(new Restart(namespace, podGroup, victims, message)), findings, grace);
+    }
+
+    /**
+     * What is deleted: a LeaderWorkerSet group's leader (LeaderWorkerSet makes the whole group again), else every live
+     * pod of the gang (its controller makes them again; the PodGroup, short of its members, is placed afresh). Pods
+     * whose uid is unknown are left alone.
+     */
+    static List<Victim> victims(GangView gang, List<ObjectRef> subjects) {
+        List<PodView> live =
+                gang.livePods().stream().filter(p -> p.uid() != null).toList();
+        if (leaderWorkerSet(subjects)) {
+            List<Victim> leaders = live.stream()
+                    .filter(p -> "0".equals(p.labels().get(LWS_WORKER_INDEX)))
+                    .map(p -> new Victim(p.name(), p.uid()))
+                    .toList();
+            if (!leaders.isEmpty()) {
+                return leaders;
+            }
+        }
+        return live.stream()
+                .sorted(java.util.Comparator.comparing(PodView::name))
+                .map(p -> new Victim(p.name(), p.uid()))
+                .toList();
+    }
+
+    private static boolean leaderWorkerSet(List<ObjectRef> subjects) {
+        return subjects.stream().anyMatch(s -> "LeaderWorkerSet".equals(s.kind()));
+    }
+
+    private static List<Finding> about(
+            RecoveryReason reason, String namespace, String podGroup, List<ObjectRef> subjects, String text) {
+        List<Finding> out = new ArrayList<>();
+        boolean warning = reason != RecoveryReason.GANG_RESTARTED;
+        for (ObjectRef subject : subjects) {
+            String message = subject + ": " + text;
+            out.add((warning ? Finding.warning(reason, subject, message) : Finding.info(reason, subject, message))
+                    .withKey(podGroup));
+        }
+        ObjectRef pg = new ObjectRef("scheduling.volcano.sh/v1beta1", "PodGroup", namespace, podGroup, null);
+        String message = pg + ": " + text;
+        out.add(warning ? Finding.warning(reason, pg, message) : Finding.info(reason, pg, message));
+        return out;
+    }
+}

@@ -1,0 +1,182 @@
+package io.topobridge.core.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.diagnosis.Capacity;
+import io.topobridge.core.diagnosis.GangView;
+import io.topobridge.core.node.NodeState;
+import io.topobridge.core.render.InMemoryLookup;
+import io.topobridge.core.workload.Fixtures;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.changes.QueueStates;
+import io.topobridge.core.workload.changes.Reservations;
+import io.topobridge.core.workload.kind.WorkloadAdapters;
+import io.topobridge.core.workload.reconcile.Outcome;
+import io.topobridge.core.workload.reconcile.PassFacts;
+import io.topobridge.core.workload.reconcile.Placements;
+import io.topobridge.core.workload.reconcile.ReconcileSettings;
+import io.topobridge.core.workload.reconcile.RecoveryFacts;
+import io.topobridge.core.workload.reconcile.ScopeReconciler;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The restart through the one reconcile step: a Deployment's {@code on-domain-loss} and {@code domain-loss-grace}
+ * travel with its PodGroup to the decision, which the pass's clock drives; render (no ledger) never restarts.
+ */
+class DomainLossReconcileTest {
+
+    static final Instant T0 = DomainLossRestartsTest.T0;
+
+    static String deployment(String extra) {
+        return """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: web
+                  namespace: ns
+                  uid: uid-web
+                  annotations: {topobridge.io/highest-tier: nvlink, topobridge.io/queue: default%s}
+                spec:
+                  replicas: 4
+                  selector: {matchLabels: {app: web}}
+                  template:
+                    metadata: {labels: {app: web}}
+                    spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "1", nvidia.com/gpu: "4"}, limits: {nvidia.com/gpu: "4"}}}]}
+                """.formatted(extra);
+    }
+
+    /** The cluster's facts as the controller gives them: the world's gang for every PodGroup, and a ledger. */
+    static RecoveryFacts facts(DomainLossRestartsTest.World world, DomainLossRestarts.Ledger ledger) {
+        return new RecoveryFacts() {
+            @Override
+            public Optional<GangView> gang(String namespace, String podGroup) {
+                return Optional.of(world.gang());
+            }
+
+            @Override
+            public Optional<NodeState> node(String name) {
+                return world.nodes.stream()
+                        .filter(n -> n.name().equals(name))
+                        .map(n -> n.state())
+                        .findFirst();
+            }
+
+            @Override
+            public Capacity capacity() {
+                return world.capacity();
+            }
+
+            @Override
+            public DomainLossRestarts.Ledger ledger() {
+                return ledger;
+            }
+        };
+    }
+
+    static Outcome pass(String yaml, RecoveryFacts recovery, Duration defaultGrace, Instant now) {
+        var reconciler = new ScopeReconciler(
+                new WorkloadTranslator(
+                        WorkloadSettings.defaults(), WorkloadAdapters.standard(), Clock.fixed(now, ZoneOffset.UTC)),
+                new ReconcileSettings(
+                        false,
+                        "topobridge.io/enabled",
+                        Duration.ZERO,
+                        new DomainLossRestarts.Settings(defaultGrace, 1)),
+                Reservations.Settings.NONE);
+        List<HasMetadata> objects = Fixtures.objects(yaml);
+        var lookup = new InMemoryLookup(objects);
+        List<HasMetadata> workloads = objects.stream()
+                .filter(o -> WorkloadKind.of(o.getApiVersion(), o.getKind()).isPresent())
+                .toList();
+        var facts = new PassFacts(
+                Fixtures.TIERS, Fixtures.TIERS, null, QueueStates.UNKNOWN, Placements.NONE, now, recovery);
+        List<Outcome> outcomes = reconciler.reconcile(reconciler.scopesOf(workloads, List.of(), lookup), lookup, facts);
+        assertThat(outcomes).hasSize(1);
+        return outcomes.get(0);
+    }
+
+    @Test
+    void theWorkloadsGraceIsHonouredAndTheRestartIsPlannedOnceWithItsTimer() {
+        var ledger = new DomainLossRestarts.Ledger();
+        var world = new DomainLossRestartsTest.World().lostN4();
+        String yaml = deployment(", topobridge.io/on-domain-loss: restart, topobridge.io/domain-loss-grace: 10s");
+        Outcome first = pass(yaml, facts(world, ledger), Duration.ofMinutes(5), T0);
+        assertThat(first.restarts()).isEmpty();
+        assertThat(first.translation().podGroups().get(0).annotations())
+                .containsEntry("topobridge.io/on-domain-loss", "restart")
+                .containsEntry("topobridge.io/domain-loss-grace", "10s");
+        // due again when the grace ends (plus the reconciler's margin)
+        assertThat(first.requeueAfter()).isEqualTo(Duration.ofMillis(10_200));
+        assertThat(first.findings()).anySatisfy(f -> assertThat(f.reason()).isEqualTo(RecoveryReason.DOMAIN_LOST));
+        assertThat(pass(yaml, facts(world, ledger), Duration.ofMinutes(5), T0.plusSeconds(9))
+                        .restarts())
+                .isEmpty();
+        Outcome due = pass(yaml, facts(world, ledger), Duration.ofMinutes(5), T0.plusSeconds(10));
+        assertThat(due.restarts())
+                .singleElement()
+                .satisfies(r -> assertThat(r.pods())
+                        .extracting(DomainLossRestarts.Victim::name)
+                        .containsExactly("g-0", "g-1", "g-2", "g-4"));
+        assertThat(due.findings())
+                .filteredOn(f -> f.reason() == RecoveryReason.GANG_RESTARTED)
+                .extracting(f -> f.object().kind())
+                .containsExactly("Deployment", "PodGroup");
+        assertThat(pass(yaml, facts(world, ledger), Duration.ofMinutes(5), T0.plusSeconds(11))
+                        .restarts())
+                .isEmpty();
+    }
+
+    @Test
+    void withoutAGraceOfItsOwnTheConfiguredOneHolds() {
+        var ledger = new DomainLossRestarts.Ledger();
+        var world = new DomainLossRestartsTest.World().lostN4();
+        String yaml = deployment(", topobridge.io/on-domain-loss: restart");
+        assertThat(pass(yaml, facts(world, ledger), Duration.ofSeconds(30), T0).restarts())
+                .isEmpty();
+        assertThat(pass(yaml, facts(world, ledger), Duration.ofSeconds(30), T0.plusSeconds(29))
+                        .restarts())
+                .isEmpty();
+        assertThat(pass(yaml, facts(world, ledger), Duration.ofSeconds(30), T0.plusSeconds(30))
+                        .restarts())
+                .hasSize(1);
+    }
+
+    @Test
+    void aBadValueWarnsAndTheGangIsStillMadeAndWaits() {
+        var ledger = new DomainLossRestarts.Ledger();
+        var world = new DomainLossRestartsTest.World().lostN4();
+        String yaml = deployment(", topobridge.io/on-domain-loss: sometimes, topobridge.io/domain-loss-grace: 1d");
+        Outcome outcome = pass(yaml, facts(world, ledger), Duration.ofSeconds(1), T0);
+        assertThat(outcome.translation().podGroups()).hasSize(1);
+        assertThat(outcome.translation().podGroups().get(0).annotations())
+                .doesNotContainKeys("topobridge.io/on-domain-loss", "topobridge.io/domain-loss-grace");
+        assertThat(outcome.findings())
+                .filteredOn(f -> f.reason() == io.topobridge.core.workload.WorkloadReason.INVALID_ANNOTATION)
+                .extracting(f -> f.message())
+                .anySatisfy(m -> assertThat(m).contains("topobridge.io/on-domain-loss=\"sometimes\""))
+                .anySatisfy(m -> assertThat(m).contains("topobridge.io/domain-loss-grace=\"1d\""));
+        assertThat(pass(yaml, facts(world, ledger), Duration.ofSeconds(1), T0.plusSeconds(3600))
+                        .restarts())
+                .isEmpty();
+    }
+
+    @Test
+    void renderWhichHasNoLedgerNeverRestarts() {
+        var world = new DomainLossRestartsTest.World().lostN4();
+        String yaml = deployment(", topobridge.io/on-domain-loss: restart, topobridge.io/domain-loss-grace: 1s");
+        RecoveryFacts noLedger = facts(world, null);
+        assertThat(pass(yaml, noLedger, Duration.ofSeconds(1), T0).restarts()).isEmpty();
+        assertThat(pass(yaml, noLedger, Duration.ofSeconds(1), T0.plusSeconds(3600))
+                        .restarts())
+                .isEmpty();
+    }
+}
