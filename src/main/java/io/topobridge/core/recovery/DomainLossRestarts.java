@@ -250,16 +250,18 @@ public final class DomainLossRestarts {
                             + " restart(s) are under way in the cluster, the limit is " + maxConcurrent));
             return new Decision(Optional.empty(), findings, recheck);
         }
-        List<Victim> victims = victims(gang, subjects);
+        List<Victim> victims = victims(gang);
         if (victims.isEmpty()) {
             return new Decision(Optional.empty(), findings, recheck);
         }
-        boolean leaderOnly = leaderWorkerSet(subjects) && victims.size() == 1;
+        boolean leaders = gang.livePods().stream().anyMatch(p -> p.labels().containsKey(LWS_WORKER_INDEX));
         // the domain's own sentence names it, what it lacks, the nodes that take no pods and the pods lost or waiting
         String message =
                 "gang " + podGroup + " restarted at " + now + ", its domain lost since " + since + " (past its "
                         + grace.toSeconds() + "s grace): " + d.sentence() + "; deleted "
-                        + (leaderOnly ? "its group's leader pod " : "its pods ")
+                        + (!leaders
+                                ? "its pods "
+                                : victims.size() == 1 ? "its group's leader pod " : "its groups' leader pods ")
                         + String.join(", ", victims.stream().map(Victim::name).toList())
                         + " so its controller makes them again and Volcano places the whole gang in a domain with room ("
                         + String.join(", ", room) + ")";
@@ -269,14 +271,16 @@ public final class DomainLossRestarts {
     }
 
     /**
-     * What is deleted: a LeaderWorkerSet group's leader (LeaderWorkerSet makes the whole group again), else every live
-     * pod of the gang (its controller makes them again; the PodGroup, short of its members, is placed afresh). Pods
-     * whose uid is unknown are left alone.
+     * What is deleted: the leader of every LeaderWorkerSet group among the gang's pods (LeaderWorkerSet makes the whole
+     * group again; a DisaggregatedSet's groups are LeaderWorkerSet groups too), else every live pod of the gang (its
+     * controller makes them again; the PodGroup, short of its members, is placed afresh). Which it is, is read from
+     * the pods (LeaderWorkerSet's worker-index label), not from the workload's kind. Pods whose uid is unknown are
+     * left alone.
      */
-    static List<Victim> victims(GangView gang, List<ObjectRef> subjects) {
+    static List<Victim> victims(GangView gang) {
         List<PodView> live =
                 gang.livePods().stream().filter(p -> p.uid() != null).toList();
-        if (leaderWorkerSet(subjects)) {
+        if (live.stream().anyMatch(p -> p.labels().containsKey(LWS_WORKER_INDEX))) {
             List<Victim> leaders = live.stream()
                     .filter(p -> "0".equals(p.labels().get(LWS_WORKER_INDEX)))
                     .map(p -> new Victim(p.name(), p.uid()))
@@ -289,10 +293,6 @@ public final class DomainLossRestarts {
                 .sorted(java.util.Comparator.comparing(PodView::name))
                 .map(p -> new Victim(p.name(), p.uid()))
                 .toList();
-    }
-
-    private static boolean leaderWorkerSet(List<ObjectRef> subjects) {
-        return subjects.stream().anyMatch(s -> "LeaderWorkerSet".equals(s.kind()));
     }
 
     private static List<Finding> about(

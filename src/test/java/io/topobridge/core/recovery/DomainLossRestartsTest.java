@@ -39,6 +39,9 @@ class DomainLossRestartsTest {
     static final Duration GRACE = Duration.ofSeconds(10);
     static final ObjectRef DEPLOYMENT = new ObjectRef("apps/v1", "Deployment", "ns", "web", "u1");
     static final ObjectRef LWS = new ObjectRef("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet", "ns", "lws", "u2");
+    static final String WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
+    static final ObjectRef DISAGGREGATED =
+            new ObjectRef("disaggregatedset.x-k8s.io/v1alpha1", "DisaggregatedSet", "ns", "pd", "u3");
     static final NodeState NOT_READY = new NodeState(false, "Unknown", List.of());
     static final NodeState CORDONED = new NodeState(true, "True", List.of());
 
@@ -62,8 +65,19 @@ class DomainLossRestartsTest {
                 nodes.add(new NodeView(n, Map.of(), amounts(4, 64)));
             }
             for (int i = 0; i < 4; i++) {
-                pods.add(pod("g-" + i, "n" + (i + 1), Map.of("leaderworkerset.sigs.k8s.io/worker-index", "" + i)));
+                pods.add(pod("g-" + i, "n" + (i + 1), Map.of()));
             }
+        }
+
+        /** The gang's pods as LeaderWorkerSet groups of {@code size} make them (their worker-index labels). */
+        World lwsGroups(int size) {
+            pods.replaceAll(p -> pod(
+                    p.name(),
+                    p.node(),
+                    Map.of(
+                            WORKER_INDEX,
+                            "" + (Integer.parseInt(p.name().substring(p.name().indexOf('-') + 1)) % size))));
+            return this;
         }
 
         static PodView pod(String name, String node, Map<String, String> labels) {
@@ -85,7 +99,8 @@ class DomainLossRestartsTest {
         World lostN4() {
             nodeGone("n4");
             pods.remove(3);
-            pods.add(pod("g-4", null, Map.of("leaderworkerset.sigs.k8s.io/worker-index", "3")));
+            boolean lws = pods.stream().anyMatch(p -> p.labels().containsKey(WORKER_INDEX));
+            pods.add(pod("g-4", null, lws ? Map.of(WORKER_INDEX, "3") : Map.of()));
             return this;
         }
 
@@ -429,7 +444,7 @@ class DomainLossRestartsTest {
     @Test
     void aLeaderWorkerSetGroupIsRestartedThroughItsLeader() {
         var ledger = new DomainLossRestarts.Ledger();
-        World world = new World().lostN4();
+        World world = new World().lwsGroups(4).lostN4();
         pass(world, DomainLossPolicy.RESTART, ledger, T0, List.of(LWS), 1);
         DomainLossRestarts.Restart restart = pass(
                         world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10), List.of(LWS), 1)
@@ -437,6 +452,36 @@ class DomainLossRestartsTest {
                 .orElseThrow();
         assertThat(restart.pods()).containsExactly(new DomainLossRestarts.Victim("g-0", "uid-g-0"));
         assertThat(restart.message()).contains("deleted its group's leader pod g-0");
+    }
+
+    @Test
+    void aDisaggregatedSetGangIsRestartedThroughTheLeaderOfEachOfItsGroups() {
+        // a prefill group and a decode group of two pods each (g-0, g-2 the leaders), one gang across both
+        var ledger = new DomainLossRestarts.Ledger();
+        World world = new World().lwsGroups(2).lostN4();
+        pass(world, DomainLossPolicy.RESTART, ledger, T0, List.of(DISAGGREGATED), 1);
+        DomainLossRestarts.Restart restart = pass(
+                        world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10), List.of(DISAGGREGATED), 1)
+                .restart()
+                .orElseThrow();
+        assertThat(restart.pods())
+                .containsExactly(
+                        new DomainLossRestarts.Victim("g-0", "uid-g-0"),
+                        new DomainLossRestarts.Victim("g-2", "uid-g-2"));
+    }
+
+    @Test
+    void aDeploymentGangIsRestartedThroughAllItsPods() {
+        var ledger = new DomainLossRestarts.Ledger();
+        World world = new World().lostN4();
+        pass(world, DomainLossPolicy.RESTART, ledger, T0, List.of(DEPLOYMENT), 1);
+        DomainLossRestarts.Restart restart = pass(
+                        world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10), List.of(DEPLOYMENT), 1)
+                .restart()
+                .orElseThrow();
+        assertThat(restart.pods())
+                .extracting(DomainLossRestarts.Victim::name)
+                .containsExactly("g-0", "g-1", "g-2", "g-4");
     }
 
     @Test
