@@ -283,6 +283,17 @@ class DoctorTest {
                         DoctorCheck.Status.FAILURE,
                         "v1.14 or later is needed",
                         "VolcanoCrdMissing"),
+                // v1.14.1 registers enqueue, allocate, backfill, preempt, reclaim and shuffle only
+                Arguments.of(
+                        "an action Volcano v1.14 does not know",
+                        with(b -> b.scheduler(Map.of(
+                                "volcano-scheduler.conf",
+                                GOOD_CONF.replace("allocate, backfill", "allocate, gangpreempt, backfill")))),
+                        "scheduler-actions",
+                        DoctorCheck.Status.WARNING,
+                        "it also runs gangpreempt (gangpreempt: Volcano v1.15 or later; a v1.14 scheduler refuses the"
+                                + " whole configuration",
+                        "SchedulerActionMissing"),
                 Arguments.of(
                         "Volcano's default plugins",
                         with(
