@@ -10,7 +10,7 @@
 #                                build.sh.
 #
 # Served versions: the module proxy serves volcano.sh/volcano v1.14.1 and v1.15.x but refuses every v1.12.x and
-# v1.13.x tried (v1.12.0-4, v1.13.0-3) and v1.14.0, so 1.14 is the older minor measured. volcano.sh/apis is a
+# v1.13.x tried (v1.12.0-4, v1.13.0-3) and v1.14.0, v1.14.2-4, so v1.14.1 is the older minor measured. volcano.sh/apis is a
 # nested module of Volcano's repository, left out of the volcano.sh/volcano module zip; Volcano v1.14.1 resolves
 # it from its own tree, which a requiring module cannot; the proxy serves v1.14.0 (not v1.14.1), and Volcano
 # v1.14.1 builds against it unchanged, so volcano-1.14/go.mod replaces it with v1.14.0 (no source is patched).
