@@ -119,6 +119,11 @@ public final class RealCluster implements AutoCloseable {
             .toAbsolutePath();
 
     private final Path bin = root.resolve("bin");
+    /** Volcano's binaries and module: the pinned ones, or an older minor's ({@link #volcanoMinor()}). */
+    private final Path volcanoBin = volcanoMinor().equals(PINNED_VOLCANO)
+            ? bin
+            : root.resolve("volcano-" + volcanoMinor()).resolve("bin");
+
     private final Map<String, Component> components = new LinkedHashMap<>();
     private final Map<String, String> tokens = new LinkedHashMap<>();
     private final int apiPort = FreePort.find();
@@ -132,6 +137,33 @@ public final class RealCluster implements AutoCloseable {
     private Duration startup;
 
     private RealCluster() {}
+
+    /** {@link #volcanoMinor()} when the tier runs the Volcano that {@code src/test/go/build.sh} pins. */
+    public static final String PINNED_VOLCANO = "pinned";
+
+    /**
+     * The Volcano minor this tier runs ({@code -Dtopobridge.e2e.volcano=1.14}: an older minor built by
+     * {@code src/test/go/older-volcano.sh} from {@code src/test/go/volcano-1.14}; docs/compatibility.md), or
+     * {@value #PINNED_VOLCANO}.
+     */
+    public static String volcanoMinor() {
+        String minor =
+                System.getProperty("topobridge.e2e.volcano", PINNED_VOLCANO).trim();
+        return minor.isEmpty() ? PINNED_VOLCANO : minor;
+    }
+
+    /** Volcano's module of this run: its CRDs and admission policies come from the Volcano that runs. */
+    private Path volcanoModule() {
+        if (volcanoMinor().equals(PINNED_VOLCANO)) {
+            return Upstream.module("volcano");
+        }
+        Path module = root.resolve("volcano-" + volcanoMinor()).resolve("module");
+        if (!Files.isDirectory(module) || !Files.isRegularFile(volcanoBin.resolve("vc-scheduler"))) {
+            throw new IllegalStateException("Volcano " + volcanoMinor() + " is not built under " + module.getParent()
+                    + ": ./mvnw builds it in pre-integration-test (src/test/go/older-volcano.sh)");
+        }
+        return module;
+    }
 
     /** The cluster of this test run, started on first use. */
     public static synchronized RealCluster get() {
@@ -339,7 +371,7 @@ public final class RealCluster implements AutoCloseable {
 
     private void installCrds() {
         List<Path> files = new ArrayList<>();
-        files.addAll(yamlFiles(Upstream.module("volcano").resolve("config/crd/volcano/bases")));
+        files.addAll(yamlFiles(volcanoModule().resolve("config/crd/volcano/bases")));
         files.addAll(yamlFiles(Upstream.module("lws").resolve("config/crd/bases")));
         for (String kind : List.of("stormservices", "rolesets", "podsets")) {
             files.add(Upstream.module("aibrix")
@@ -377,7 +409,7 @@ public final class RealCluster implements AutoCloseable {
         }
         // Volcano's HyperNode admission policy, as its chart installs it
         try (InputStream in = Files.newInputStream(
-                Upstream.module("volcano").resolve("installer/helm/chart/volcano/policy/hypernodes-validating.yaml"))) {
+                volcanoModule().resolve("installer/helm/chart/volcano/policy/hypernodes-validating.yaml"))) {
             for (HasMetadata object : admin.load(in).items()) {
                 admin.resource(object).create();
             }
@@ -480,7 +512,7 @@ public final class RealCluster implements AutoCloseable {
         launch(
                 "vc-controller-manager",
                 List.of(
-                        binary("vc-controller-manager"),
+                        volcanoBin.resolve("vc-controller-manager").toString(),
                         "--kubeconfig=" + kubeconfig("volcano"),
                         "--leader-elect=false",
                         "--controllers=queue-controller,pg-controller",
@@ -491,7 +523,7 @@ public final class RealCluster implements AutoCloseable {
         launch(
                 "vc-scheduler",
                 List.of(
-                        binary("vc-scheduler"),
+                        volcanoBin.resolve("vc-scheduler").toString(),
                         "--kubeconfig=" + kubeconfig("volcano"),
                         "--leader-elect=false",
                         "--scheduler-conf=" + conf,
@@ -519,7 +551,7 @@ public final class RealCluster implements AutoCloseable {
         launch(
                 HYPERNODE_CONTROLLER,
                 List.of(
-                        binary("vc-controller-manager"),
+                        volcanoBin.resolve("vc-controller-manager").toString(),
                         "--kubeconfig=" + kubeconfig("volcano"),
                         "--leader-elect=false",
                         "--controllers=hyperNode-controller",
@@ -740,14 +772,16 @@ public final class RealCluster implements AutoCloseable {
         components.values().forEach(Component::assertAlive);
     }
 
-    /** Versions of what was built, as recorded by the build. */
+    /** Versions of what was built, as recorded by the build (an older Volcano's own, when one runs). */
     public Map<String, String> versions() {
         Map<String, String> out = new LinkedHashMap<>();
         try {
-            for (String line : Files.readAllLines(bin.resolve("versions.properties"))) {
-                int eq = line.indexOf('=');
-                if (eq > 0) {
-                    out.put(line.substring(0, eq), line.substring(eq + 1));
+            for (Path dir : bin.equals(volcanoBin) ? List.of(bin) : List.of(bin, volcanoBin)) {
+                for (String line : Files.readAllLines(dir.resolve("versions.properties"))) {
+                    int eq = line.indexOf('=');
+                    if (eq > 0) {
+                        out.put(line.substring(0, eq), line.substring(eq + 1));
+                    }
                 }
             }
         } catch (IOException e) {

@@ -177,6 +177,12 @@ public final class Doctor {
     static final Set<String> KNOWN_ACTIONS =
             Set.of("enqueue", "allocate", "backfill", "preempt", "reclaim", "gangpreempt", "gangreclaim", "shuffle");
 
+    /**
+     * Actions Volcano v1.15 added (gang-aware eviction): a v1.14 scheduler knows no action of that name, so it refuses
+     * the whole configuration (docs/compatibility.md).
+     */
+    static final Set<String> ACTIONS_SINCE_V1_15 = Set.of("gangpreempt", "gangreclaim");
+
     /** The actions the installation guide recommends for gangs, in the order Volcano should run them. */
     static final List<String> RECOMMENDED_ACTIONS = List.of("enqueue", "allocate", "backfill");
 
@@ -244,9 +250,21 @@ public final class Doctor {
                 .distinct()
                 .toList();
         String also = extra.isEmpty() ? "" : "; it also runs " + String.join(", ", extra);
-        if (problems.isEmpty()) {
+        List<String> newer =
+                extra.stream().filter(ACTIONS_SINCE_V1_15::contains).toList();
+        if (!newer.isEmpty()) {
+            also += " (" + String.join(", ", newer) + ": Volcano v1.15 or later; a v1.14 scheduler refuses the whole"
+                    + " configuration and keeps the one it had)";
+        }
+        if (problems.isEmpty() && newer.isEmpty()) {
             return DoctorCheck.ok(
                     "scheduler-actions",
+                    where + " runs " + String.join(", ", RECOMMENDED_ACTIONS) + " as recommended for gangs" + also);
+        }
+        if (problems.isEmpty()) {
+            return actionProblem(
+                    ref,
+                    DoctorCheck.Status.WARNING,
                     where + " runs " + String.join(", ", RECOMMENDED_ACTIONS) + " as recommended for gangs" + also);
         }
         return actionProblem(

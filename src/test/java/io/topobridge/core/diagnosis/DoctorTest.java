@@ -253,13 +253,27 @@ class DoctorTest {
     static Stream<Arguments> problems() {
         return Stream.of(
                 Arguments.of(
-                        "PodGroup CRD of Volcano 1.13",
+                        "PodGroup CRD of Volcano 1.11 (no network topology yet)",
                         with(b -> b.crds(Map.of(
                                 "podgroups.scheduling.volcano.sh", schema("minMember"),
                                 "hypernodes.topology.volcano.sh", schema("tier", "tierName")))),
                         "volcano-crds",
                         DoctorCheck.Status.FAILURE,
                         "lacks spec.networkTopology, spec.subGroupPolicy",
+                        "VolcanoCrdTooOld"),
+                // Volcano v1.12.x and v1.13.x as their CRDs are (docs/compatibility.md): a PodGroup networkTopology
+                // (mode, highestTierAllowed) but no subGroupPolicy, a HyperNode without tierName
+                Arguments.of(
+                        "PodGroup and HyperNode CRDs of Volcano 1.12 and 1.13",
+                        with(b -> b.crds(Map.of(
+                                "podgroups.scheduling.volcano.sh",
+                                schema("minMember", "minTaskMember", "networkTopology"),
+                                "hypernodes.topology.volcano.sh",
+                                schema("tier", "members")))),
+                        "volcano-crds",
+                        DoctorCheck.Status.FAILURE,
+                        "podgroups.scheduling.volcano.sh lacks spec.subGroupPolicy;"
+                                + " hypernodes.topology.volcano.sh lacks spec.tierName: Volcano v1.14 or later is needed",
                         "VolcanoCrdTooOld"),
                 Arguments.of(
                         "HyperNode CRD missing",
@@ -269,6 +283,17 @@ class DoctorTest {
                         DoctorCheck.Status.FAILURE,
                         "v1.14 or later is needed",
                         "VolcanoCrdMissing"),
+                // v1.14.1 registers enqueue, allocate, backfill, preempt, reclaim and shuffle only
+                Arguments.of(
+                        "an action Volcano v1.14 does not know",
+                        with(b -> b.scheduler(Map.of(
+                                "volcano-scheduler.conf",
+                                GOOD_CONF.replace("allocate, backfill", "allocate, gangpreempt, backfill")))),
+                        "scheduler-actions",
+                        DoctorCheck.Status.WARNING,
+                        "it also runs gangpreempt (gangpreempt: Volcano v1.15 or later; a v1.14 scheduler refuses the"
+                                + " whole configuration",
+                        "SchedulerActionMissing"),
                 Arguments.of(
                         "Volcano's default plugins",
                         with(
