@@ -119,11 +119,6 @@ public final class RealCluster implements AutoCloseable {
             .toAbsolutePath();
 
     private final Path bin = root.resolve("bin");
-    /** Volcano's binaries and module: the pinned ones, or an older minor's ({@link #volcanoMinor()}). */
-    private final Path volcanoBin = volcanoMinor().equals(PINNED_VOLCANO)
-            ? bin
-            : root.resolve("volcano-" + volcanoMinor()).resolve("bin");
-
     private final Map<String, Component> components = new LinkedHashMap<>();
     private final Map<String, String> tokens = new LinkedHashMap<>();
     private final int apiPort = FreePort.find();
@@ -134,35 +129,17 @@ public final class RealCluster implements AutoCloseable {
     private AuditLog audit;
     private FakeKubelet kubelet;
     private final LwsComponent lws = new LwsComponent(this);
+    private final VolcanoComponent volcano = new VolcanoComponent(this, root, bin);
     private Duration startup;
 
     private RealCluster() {}
 
     /** {@link #volcanoMinor()} when the tier runs the Volcano that {@code src/test/go/build.sh} pins. */
-    public static final String PINNED_VOLCANO = "pinned";
+    public static final String PINNED_VOLCANO = VolcanoComponent.PINNED;
 
-    /**
-     * The Volcano minor this tier runs ({@code -Dtopobridge.e2e.volcano=1.14}: an older minor built by
-     * {@code src/test/go/older-volcano.sh} from {@code src/test/go/volcano-1.14}; docs/compatibility.md), or
-     * {@value #PINNED_VOLCANO}.
-     */
+    /** The Volcano minor this tier runs ({@code -Dtopobridge.e2e.volcano}), or {@value #PINNED_VOLCANO}. */
     public static String volcanoMinor() {
-        String minor =
-                System.getProperty("topobridge.e2e.volcano", PINNED_VOLCANO).trim();
-        return minor.isEmpty() ? PINNED_VOLCANO : minor;
-    }
-
-    /** Volcano's module of this run: its CRDs and admission policies come from the Volcano that runs. */
-    private Path volcanoModule() {
-        if (volcanoMinor().equals(PINNED_VOLCANO)) {
-            return Upstream.module("volcano");
-        }
-        Path module = root.resolve("volcano-" + volcanoMinor()).resolve("module");
-        if (!Files.isDirectory(module) || !Files.isRegularFile(volcanoBin.resolve("vc-scheduler"))) {
-            throw new IllegalStateException("Volcano " + volcanoMinor() + " is not built under " + module.getParent()
-                    + ": ./mvnw builds it in pre-integration-test (src/test/go/older-volcano.sh)");
-        }
-        return module;
+        return VolcanoComponent.minor();
     }
 
     /** The cluster of this test run, started on first use. */
@@ -205,7 +182,7 @@ public final class RealCluster implements AutoCloseable {
         installCrds();
         createSystemObjects();
         startControllerManager();
-        startVolcano();
+        volcano.start();
         lws.start(false);
         AibrixComponent.start(this);
         kubelet = new FakeKubelet(admin);
@@ -371,7 +348,7 @@ public final class RealCluster implements AutoCloseable {
 
     private void installCrds() {
         List<Path> files = new ArrayList<>();
-        files.addAll(yamlFiles(volcanoModule().resolve("config/crd/volcano/bases")));
+        files.addAll(yamlFiles(volcano.module().resolve("config/crd/volcano/bases")));
         files.addAll(yamlFiles(Upstream.module("lws").resolve("config/crd/bases")));
         for (String kind : List.of("stormservices", "rolesets", "podsets")) {
             files.add(Upstream.module("aibrix")
@@ -409,7 +386,7 @@ public final class RealCluster implements AutoCloseable {
         }
         // Volcano's HyperNode admission policy, as its chart installs it
         try (InputStream in = Files.newInputStream(
-                volcanoModule().resolve("installer/helm/chart/volcano/policy/hypernodes-validating.yaml"))) {
+                volcano.module().resolve("installer/helm/chart/volcano/policy/hypernodes-validating.yaml"))) {
             for (HasMetadata object : admin.load(in).items()) {
                 admin.resource(object).create();
             }
@@ -499,73 +476,17 @@ public final class RealCluster implements AutoCloseable {
                 Map.of());
     }
 
-    private void startVolcano() {
-        Path conf = run.resolve("volcano-scheduler.conf");
-        try {
-            Files.writeString(conf, schedulerConf());
-            Files.createDirectories(run.resolve("volcano-sockets"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        Map<String, String> env =
-                Map.of("DEBUG_SOCKET_DIR", run.resolve("volcano-sockets").toString());
-        launch(
-                "vc-controller-manager",
-                List.of(
-                        volcanoBin.resolve("vc-controller-manager").toString(),
-                        "--kubeconfig=" + kubeconfig("volcano"),
-                        "--leader-elect=false",
-                        "--controllers=queue-controller,pg-controller",
-                        "--scheduler-name=volcano",
-                        "-v=2"),
-                env);
-        int healthz = FreePort.find();
-        launch(
-                "vc-scheduler",
-                List.of(
-                        volcanoBin.resolve("vc-scheduler").toString(),
-                        "--kubeconfig=" + kubeconfig("volcano"),
-                        "--leader-elect=false",
-                        "--scheduler-conf=" + conf,
-                        "--scheduler-name=volcano",
-                        "--default-queue=default",
-                        "--schedule-period=500ms",
-                        "--cache-dumper=false",
-                        "--enable-healthz=true",
-                        "--healthz-address=127.0.0.1:" + healthz,
-                        "--listen-address=127.0.0.1:" + FreePort.find(),
-                        "-v=3"),
-                env);
-        waitFor("vc-scheduler", Duration.ofSeconds(90), () -> httpOk("http://127.0.0.1:" + healthz + "/healthz", null));
-    }
-
-    private static final String HYPERNODE_CONTROLLER = "vc-hypernode-controller";
-
     /**
      * Starts Volcano's own HyperNode controller (label discovery, configured by {@code volcano-controller-configmap}
-     * in {@value #VOLCANO_NAMESPACE}) as a second vc-controller-manager with Volcano's defaults, as identity
-     * {@code volcano}; log {@code logs/vc-hypernode-controller.log}. A running one is restarted.
+     * in {@value #VOLCANO_NAMESPACE}); a running one is restarted. See {@link VolcanoComponent}.
      */
     public synchronized void startVolcanoHyperNodeController() {
-        stopVolcanoHyperNodeController();
-        launch(
-                HYPERNODE_CONTROLLER,
-                List.of(
-                        volcanoBin.resolve("vc-controller-manager").toString(),
-                        "--kubeconfig=" + kubeconfig("volcano"),
-                        "--leader-elect=false",
-                        "--controllers=hyperNode-controller",
-                        "--scheduler-name=volcano",
-                        "-v=2"),
-                Map.of("KUBE_POD_NAMESPACE", VOLCANO_NAMESPACE));
+        volcano.startHyperNodeController();
     }
 
     /** Stops Volcano's HyperNode controller, if running. */
     public synchronized void stopVolcanoHyperNodeController() {
-        Component old = components.remove(HYPERNODE_CONTROLLER);
-        if (old != null) {
-            old.stop(Duration.ofSeconds(10));
-        }
+        volcano.stopHyperNodeController();
     }
 
     /**
@@ -755,6 +676,14 @@ public final class RealCluster implements AutoCloseable {
         return Optional.ofNullable(components.get(name));
     }
 
+    /** Stops and forgets the component {@code name}, if running. */
+    void stop(String name, Duration timeout) {
+        Component old = components.remove(name);
+        if (old != null) {
+            old.stop(timeout);
+        }
+    }
+
     public Component component(String name) {
         Component c = components.get(name);
         if (c == null) {
@@ -776,7 +705,7 @@ public final class RealCluster implements AutoCloseable {
     public Map<String, String> versions() {
         Map<String, String> out = new LinkedHashMap<>();
         try {
-            for (Path dir : bin.equals(volcanoBin) ? List.of(bin) : List.of(bin, volcanoBin)) {
+            for (Path dir : bin.equals(volcano.bin()) ? List.of(bin) : List.of(bin, volcano.bin())) {
                 for (String line : Files.readAllLines(dir.resolve("versions.properties"))) {
                     int eq = line.indexOf('=');
                     if (eq > 0) {

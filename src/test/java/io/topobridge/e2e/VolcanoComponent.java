@@ -1,0 +1,131 @@
+package io.topobridge.e2e;
+
+import io.topobridge.testing.FreePort;
+import io.topobridge.testing.Upstream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Volcano in a {@link RealCluster}: its scheduler and its queue and PodGroup controllers, and on demand its own
+ * HyperNode controller, either the pinned Volcano or an older minor's build ({@code -Dtopobridge.e2e.volcano}).
+ */
+final class VolcanoComponent {
+
+    private final RealCluster cluster;
+    private final Path root;
+    /** Volcano's binaries: the pinned ones, or an older minor's ({@link #minor()}). */
+    private final Path bin;
+
+    /** Where its binaries are (the pinned build's folder when it runs the pinned Volcano). */
+    Path bin() {
+        return bin;
+    }
+
+    VolcanoComponent(RealCluster cluster, Path root, Path pinnedBin) {
+        this.cluster = cluster;
+        this.root = root;
+        this.bin = minor().equals(PINNED)
+                ? pinnedBin
+                : root.resolve("volcano-" + minor()).resolve("bin");
+    }
+
+    /** {@link #minor()} when the tier runs the Volcano that {@code src/test/go/build.sh} pins. */
+    static final String PINNED = "pinned";
+
+    /**
+     * The Volcano minor this tier runs ({@code -Dtopobridge.e2e.volcano=1.14}: an older minor built by
+     * {@code src/test/go/older-volcano.sh} from {@code src/test/go/volcano-1.14}; docs/compatibility.md), or
+     * {@value #PINNED}.
+     */
+    static String minor() {
+        String minor = System.getProperty("topobridge.e2e.volcano", PINNED).trim();
+        return minor.isEmpty() ? PINNED : minor;
+    }
+
+    /** Volcano's module of this run: its CRDs and admission policies come from the Volcano that runs. */
+    Path module() {
+        if (minor().equals(PINNED)) {
+            return Upstream.module("volcano");
+        }
+        Path module = root.resolve("volcano-" + minor()).resolve("module");
+        if (!Files.isDirectory(module) || !Files.isRegularFile(bin.resolve("vc-scheduler"))) {
+            throw new IllegalStateException("Volcano " + minor() + " is not built under " + module.getParent()
+                    + ": ./mvnw builds it in pre-integration-test (src/test/go/older-volcano.sh)");
+        }
+        return module;
+    }
+
+    void start() {
+        Path conf = cluster.runDir().resolve("volcano-scheduler.conf");
+        try {
+            Files.writeString(conf, RealCluster.schedulerConf());
+            Files.createDirectories(cluster.runDir().resolve("volcano-sockets"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Map<String, String> env = Map.of(
+                "DEBUG_SOCKET_DIR", cluster.runDir().resolve("volcano-sockets").toString());
+        cluster.launch(
+                "vc-controller-manager",
+                List.of(
+                        bin.resolve("vc-controller-manager").toString(),
+                        "--kubeconfig=" + cluster.kubeconfig("volcano"),
+                        "--leader-elect=false",
+                        "--controllers=queue-controller,pg-controller",
+                        "--scheduler-name=volcano",
+                        "-v=2"),
+                env);
+        int healthz = FreePort.find();
+        cluster.launch(
+                "vc-scheduler",
+                List.of(
+                        bin.resolve("vc-scheduler").toString(),
+                        "--kubeconfig=" + cluster.kubeconfig("volcano"),
+                        "--leader-elect=false",
+                        "--scheduler-conf=" + conf,
+                        "--scheduler-name=volcano",
+                        "--default-queue=default",
+                        "--schedule-period=500ms",
+                        "--cache-dumper=false",
+                        "--enable-healthz=true",
+                        "--healthz-address=127.0.0.1:" + healthz,
+                        "--listen-address=127.0.0.1:" + FreePort.find(),
+                        "-v=3"),
+                env);
+        cluster.waitFor(
+                "vc-scheduler",
+                Duration.ofSeconds(90),
+                () -> cluster.httpOk("http://127.0.0.1:" + healthz + "/healthz", null));
+    }
+
+    private static final String HYPERNODE_CONTROLLER = "vc-hypernode-controller";
+
+    /**
+     * Starts Volcano's own HyperNode controller (label discovery, configured by {@code volcano-controller-configmap}
+     * in {@value RealCluster#VOLCANO_NAMESPACE}) as a second vc-controller-manager with Volcano's defaults, as identity
+     * {@code volcano}; log {@code logs/vc-hypernode-controller.log}. A running one is restarted.
+     */
+    synchronized void startHyperNodeController() {
+        stopHyperNodeController();
+        cluster.launch(
+                HYPERNODE_CONTROLLER,
+                List.of(
+                        bin.resolve("vc-controller-manager").toString(),
+                        "--kubeconfig=" + cluster.kubeconfig("volcano"),
+                        "--leader-elect=false",
+                        "--controllers=hyperNode-controller",
+                        "--scheduler-name=volcano",
+                        "-v=2"),
+                Map.of("KUBE_POD_NAMESPACE", RealCluster.VOLCANO_NAMESPACE));
+    }
+
+    /** Stops Volcano's HyperNode controller, if running. */
+    synchronized void stopHyperNodeController() {
+        cluster.stop(HYPERNODE_CONTROLLER, Duration.ofSeconds(10));
+    }
+}
