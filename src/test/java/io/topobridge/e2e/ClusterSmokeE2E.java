@@ -3,7 +3,6 @@ package io.topobridge.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -11,6 +10,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The real cluster itself works before anything of the bridge is tested: every component runs at the pinned
@@ -58,6 +58,9 @@ class ClusterSmokeE2E {
         }
     }
 
+    @RegisterExtension
+    final TestNamespace smoke = TestNamespace.forEachTest("smoke").notOptedIn();
+
     @Test
     void volcanoBindsAPodAndTheFakeKubeletRunsIt() {
         var client = cluster.client();
@@ -68,21 +71,6 @@ class ClusterSmokeE2E {
                         .memory("32Gi")
                         .label("topobridge.io/e2e-smoke", "true")
                         .build());
-        client.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName("smoke")
-                        .endMetadata()
-                        .build())
-                .create();
-        cluster.waitFor(
-                "the default ServiceAccount in smoke",
-                Duration.ofSeconds(60),
-                () -> client.serviceAccounts()
-                                .inNamespace("smoke")
-                                .withName("default")
-                                .get()
-                        != null);
         Pod pod = client.pods()
                 .inNamespace("smoke")
                 .resource(new PodBuilder()
@@ -123,7 +111,6 @@ class ClusterSmokeE2E {
                 .get(0);
         assertThat(pg.getMetadata().getName()).startsWith("podgroup-");
         assertThat(pod.getMetadata().getUid()).isNotBlank();
-        client.namespaces().withName("smoke").delete();
         client.nodes().withName("smoke-node-1").delete();
     }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -18,11 +17,11 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * One tenant object must not take the bridge down for everyone. On the real cluster, a LeaderWorkerSet scaled to two
@@ -38,6 +37,17 @@ class HostileTenantE2E {
     private static final String HOSTILE = "hostile-e2e";
     private static final String OUTSIDE = "hostile-outside-e2e";
     private static final String NEIGHBOUR = "neighbour-e2e";
+
+    @RegisterExtension
+    static final TestNamespace HOSTILE_NAMESPACE = TestNamespace.forClass(HOSTILE);
+
+    @RegisterExtension
+    static final TestNamespace NEIGHBOUR_NAMESPACE = TestNamespace.forClass(NEIGHBOUR);
+
+    @RegisterExtension
+    static final TestNamespace OUTSIDE_NAMESPACE =
+            TestNamespace.forClass(OUTSIDE).notOptedIn();
+
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -53,15 +63,6 @@ class HostileTenantE2E {
         client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        cluster.createOptedInNamespace(HOSTILE);
-        cluster.createOptedInNamespace(NEIGHBOUR);
-        client.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(OUTSIDE)
-                        .endMetadata()
-                        .build())
-                .create();
         for (String ns : List.of(HOSTILE, OUTSIDE)) {
             // the LWS controller may make no StatefulSet here: only the bridge sees the object's size
             client.resourceQuotas()
@@ -75,13 +76,6 @@ class HostileTenantE2E {
                             .endSpec()
                             .build())
                     .create();
-        }
-    }
-
-    @AfterAll
-    void cleanUp() {
-        for (String ns : List.of(HOSTILE, OUTSIDE, NEIGHBOUR)) {
-            client.namespaces().withName(ns).delete();
         }
     }
 
