@@ -41,15 +41,7 @@ class AdoptionE2E {
     }
 
     private Versions startAStormService(String ns) {
-        cluster.createOptedInNamespace(ns);
-        cluster.waitFor(
-                "the default ServiceAccount in " + ns,
-                Duration.ofSeconds(60),
-                () -> client.serviceAccounts()
-                                .inNamespace(ns)
-                                .withName("default")
-                                .get()
-                        != null);
+        TestNamespace namespace = TestNamespace.forCase(ns).open(cluster);
         List<Boolean> seen = new CopyOnWriteArrayList<>();
         Watch watch = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
                 .inNamespace(ns)
@@ -112,7 +104,7 @@ class AdoptionE2E {
             return new Versions(List.copyOf(seen));
         } finally {
             watch.close();
-            client.namespaces().withName(ns).delete();
+            namespace.close();
         }
     }
 

@@ -75,7 +75,7 @@ class HighAvailabilityE2E {
         var client = cluster.client();
         Examples.ensureNodes(client);
         cluster.stopBridge();
-        cluster.createOptedInNamespace(NS);
+        TestNamespace namespace = TestNamespace.forCase(NS).open(cluster);
         Deployment web = client.apps()
                 .deployments()
                 .inNamespace(NS)
@@ -209,7 +209,7 @@ class HighAvailabilityE2E {
         } finally {
             a.stop();
             b.stop();
-            client.namespaces().withName(NS).delete();
+            namespace.close();
         }
     }
 
@@ -225,7 +225,7 @@ class HighAvailabilityE2E {
         Examples.ensureNodes(client);
         cluster.stopBridge();
         String ns = "failover-e2e";
-        cluster.createOptedInNamespace(ns);
+        TestNamespace namespace = TestNamespace.forCase(ns).open(cluster);
         List<String> trays =
                 IntStream.rangeClosed(1, 8).mapToObj(i -> "gb200-r01-t0" + i).toList();
         Map<String, Map<String, String>> home = new LinkedHashMap<>();
@@ -348,7 +348,7 @@ class HighAvailabilityE2E {
                 n.getMetadata().getLabels().putAll(original);
                 return n;
             }));
-            client.namespaces().withName(ns).delete();
+            namespace.close();
         }
     }
 
@@ -366,7 +366,7 @@ class HighAvailabilityE2E {
         Examples.ensureNodes(client);
         cluster.stopBridge();
         String ns = "midpass-e2e";
-        cluster.createOptedInNamespace(ns);
+        TestNamespace namespace = TestNamespace.forCase(ns).open(cluster);
         int count = 48;
         List<String> names = IntStream.range(0, count)
                 .mapToObj(i -> String.format("midpass-n%02d", i))
@@ -562,7 +562,7 @@ class HighAvailabilityE2E {
             for (String name : names) {
                 client.nodes().withName(name).delete();
             }
-            client.namespaces().withName(ns).delete();
+            namespace.close();
         }
     }
 

@@ -83,7 +83,7 @@ class SoakE2E {
         KubernetesClient client = cluster.client();
         Examples.ensureNodes(client);
         cluster.stopBridge();
-        cluster.createOptedInNamespace(NS);
+        TestNamespace namespace = TestNamespace.forCase(NS).open(cluster);
         int othersAtStart = client.nodes().list().getItems().size()
                 + client.apps().deployments().inAnyNamespace().list().getItems().size()
                 + client.apps()
@@ -252,7 +252,7 @@ class SoakE2E {
                     .as("heap growth after GC within a lifetime, MB: " + heapFigures)
                     .isLessThan(8.0);
         } finally {
-            client.namespaces().withName(NS).delete();
+            namespace.close();
             for (String node : nodes) {
                 client.nodes().withName(node).delete();
             }

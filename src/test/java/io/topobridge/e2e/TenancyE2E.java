@@ -48,6 +48,7 @@ class TenancyE2E {
     private final RealCluster cluster;
     private KubernetesClient admin;
     private KubernetesClient tenant;
+    private TestNamespace namespace;
 
     TenancyE2E(RealCluster cluster) {
         this.cluster = cluster;
@@ -65,24 +66,10 @@ class TenancyE2E {
         for (String queue : List.of(ALLOWED, NS_DEFAULT, SMALL, OTHER)) {
             cluster.waitFor("queue " + queue + " open", WAIT, () -> "Open".equals(state(queue)));
         }
-        admin.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NS)
-                        .addToLabels("topobridge.io/enabled", "true")
-                        .addToAnnotations("topobridge.io/allowed-queues", ALLOWED + "," + SMALL)
-                        .addToAnnotations("scheduling.volcano.sh/queue-name", NS_DEFAULT)
-                        .endMetadata()
-                        .build())
-                .create();
-        cluster.waitFor(
-                "the default ServiceAccount in " + NS,
-                WAIT,
-                () -> admin.serviceAccounts()
-                                .inNamespace(NS)
-                                .withName("default")
-                                .get()
-                        != null);
+        namespace = TestNamespace.forCase(NS)
+                .withAnnotation("topobridge.io/allowed-queues", ALLOWED + "," + SMALL)
+                .withAnnotation("scheduling.volcano.sh/queue-name", NS_DEFAULT)
+                .open(cluster);
         admin.serviceAccounts()
                 .inNamespace(NS)
                 .resource(new ServiceAccountBuilder()
@@ -138,7 +125,9 @@ class TenancyE2E {
         if (tenant != null) {
             tenant.close();
         }
-        admin.namespaces().withName(NS).delete();
+        if (namespace != null) {
+            namespace.close();
+        }
         for (String queue : List.of(ALLOWED, NS_DEFAULT, SMALL, OTHER)) {
             admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "Queue")
                     .withName(queue)

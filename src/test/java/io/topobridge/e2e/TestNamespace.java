@@ -27,8 +27,15 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *
  * A class-wide namespace must be registered on a static field (JUnit calls class callbacks only for those); it is
  * made before the class's own {@code @BeforeAll} methods and deleted after its {@code @AfterAll} methods.
+ *
+ * <p>A test that makes its namespaces as it goes (one per case, or only after a step of its own) opens them itself:
+ *
+ * <pre>{@code
+ * try (TestNamespace ns = TestNamespace.forCase("case-3").open(cluster)) { ... }
+ * }</pre>
  */
-public final class TestNamespace implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+public final class TestNamespace
+        implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback, AutoCloseable {
 
     /** How long a namespace may take to go (its pods are deleted first, by the namespace controller). */
     private static final Duration GONE = Duration.ofSeconds(180);
@@ -38,6 +45,8 @@ public final class TestNamespace implements BeforeAllCallback, AfterAllCallback,
     private final Map<String, String> labels = new LinkedHashMap<>();
     private final Map<String, String> annotations = new LinkedHashMap<>();
     private boolean made;
+    /** The cluster of a namespace opened by {@link #open}. */
+    private RealCluster opened;
 
     private TestNamespace(String name, boolean perClass) {
         this.name = Objects.requireNonNull(name);
@@ -53,6 +62,27 @@ public final class TestNamespace implements BeforeAllCallback, AfterAllCallback,
     /** A namespace of that name made anew for every test and gone after it. */
     public static TestNamespace forEachTest(String name) {
         return new TestNamespace(name, false);
+    }
+
+    /** A namespace a test makes itself with {@link #open} and deletes by closing it (try-with-resources). */
+    public static TestNamespace forCase(String name) {
+        return new TestNamespace(name, false);
+    }
+
+    /** Makes the namespace now, on {@code cluster}; {@link #close} deletes it and waits until it is gone. */
+    public TestNamespace open(RealCluster cluster) {
+        make(cluster);
+        opened = cluster;
+        return this;
+    }
+
+    /** Deletes a namespace made by {@link #open} and waits until it is gone. */
+    @Override
+    public void close() {
+        if (opened != null) {
+            delete(opened);
+            opened = null;
+        }
     }
 
     /** The same namespace without the label that opts it in to the bridge. */
