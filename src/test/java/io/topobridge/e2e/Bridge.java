@@ -26,7 +26,15 @@ public final class Bridge implements AutoCloseable {
     private final int webhookPort;
     private final Map<String, String> properties;
     private final Map<String, String> environment;
+    private final ClassArchive archive;
     private Component process;
+
+    /**
+     * Whether bridges start with the class archive and C1 only ({@code -Dtopobridge.e2e.bridge-fast-start=false}: as
+     * the container starts it, for the benchmark profile's figures).
+     */
+    private static final boolean FAST_START =
+            Boolean.parseBoolean(System.getProperty("topobridge.e2e.bridge-fast-start", "true"));
 
     private Bridge(
             RealCluster cluster,
@@ -39,6 +47,7 @@ public final class Bridge implements AutoCloseable {
         this.webhookPort = webhookPort;
         this.properties = properties;
         this.environment = environment;
+        this.archive = ClassArchive.of(cluster.runDir());
     }
 
     /** A builder for a bridge named {@code name} (its log is {@code logs/<name>.log}). */
@@ -120,20 +129,28 @@ public final class Bridge implements AutoCloseable {
     }
 
     private void launch() {
+        process = component();
+        process.start();
+        archive.started(process);
+    }
+
+    /** The process, its JVM options chosen now: a restart may map the class archive its first start had to write. */
+    private Component component() {
         List<String> command = new ArrayList<>();
         command.add(PackagedApp.java());
         command.add("-Xmx512m");
+        if (FAST_START) {
+            command.addAll(archive.options());
+            // the bridges of this tier live for seconds to minutes: C1's code is enough, C2's compiles are not paid
+            command.add("-XX:TieredStopAtLevel=1");
+        }
         command.add("-Dquarkus.http.port=" + httpPort);
         command.add("-Dquarkus.http.host=127.0.0.1");
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.add("-jar");
         command.add(PackagedApp.jar().toString());
-        process = new Component(
-                        name,
-                        command,
-                        environment,
-                        cluster.runDir().resolve("logs").resolve(name + ".log"))
-                .start();
+        return new Component(
+                name, command, environment, cluster.runDir().resolve("logs").resolve(name + ".log"));
     }
 
     /** Starts the same process again (same ports and settings), after {@link #kill()} or {@link #stop()}. */
@@ -141,7 +158,7 @@ public final class Bridge implements AutoCloseable {
         if (process.alive()) {
             process.stop(Duration.ofSeconds(20));
         }
-        process.start();
+        launch();
         return this;
     }
 
