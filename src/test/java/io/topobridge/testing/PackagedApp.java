@@ -28,10 +28,17 @@ public final class PackagedApp {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    /** Runs the jar with {@code args} (JVM options first, if any, as {@code -D...}) and waits for it. */
+    /**
+     * Runs the jar with {@code args} (JVM options first, if any, as {@code -D...}) and waits for it; the JVM compiles
+     * with C1 alone unless {@code jvmOptions} say otherwise.
+     */
     public static Run run(List<String> jvmOptions, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(java());
+        if (jvmOptions.stream().noneMatch(o -> o.startsWith("-XX:TieredStopAtLevel"))) {
+            // a run of seconds: C1's code is enough, C2's compiles would cost more CPU than they save
+            command.add("-XX:TieredStopAtLevel=1");
+        }
         command.addAll(jvmOptions);
         command.add("-jar");
         command.add(jar().toString());
