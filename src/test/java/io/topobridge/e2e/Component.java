@@ -25,6 +25,7 @@ public final class Component {
     private final Path log;
     private volatile Process process;
     private Instant startedAt;
+    private volatile Integer lastExit;
 
     Component(String name, List<String> command, Map<String, String> environment, Path log) {
         this.name = name;
@@ -62,6 +63,7 @@ public final class Component {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().putAll(environment);
+            lastExit = null;
             process = builder.start();
             startedAt = Instant.now();
         } catch (IOException e) {
@@ -84,6 +86,19 @@ public final class Component {
         return startedAt;
     }
 
+    /** The exit code of the process's last run, or null while it runs (or if it never ended). */
+    public Integer exitValue() {
+        Process p = process;
+        if (p != null && !p.isAlive()) {
+            return p.exitValue();
+        }
+        return p == null ? lastExit : null;
+    }
+
+    private void ended(Process p) {
+        lastExit = p.isAlive() ? null : p.exitValue();
+    }
+
     /** Asks the process to stop (SIGTERM), and kills it if it has not exited within {@code grace}. */
     public synchronized void stop(Duration grace) {
         Process p = process;
@@ -99,6 +114,7 @@ public final class Component {
             p.destroyForcibly();
             Thread.currentThread().interrupt();
         }
+        ended(p);
         process = null;
     }
 
@@ -112,6 +128,7 @@ public final class Component {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            ended(p);
         }
         process = null;
     }
