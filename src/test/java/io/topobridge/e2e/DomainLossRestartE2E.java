@@ -31,19 +31,20 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code topobridge.io/on-domain-loss} on the real cluster, per workload kind: a gang of four 4-GPU pods, {@code
- * highest-tier: nvlink} (a Deployment of 4, a StatefulSet of 4, a LeaderWorkerSet group of size 4, an AIBrix
- * StormService with one role of 4 pods), fills NVLink partition A of a pool of its own (two partitions of four 4-GPU
- * nodes, {@link TwoPartitionPool}); partition B sits empty beside it. One of its pods (the last by name) is killed,
- * or its node goes NotReady (the pod evicted, left Terminating), is drained, or is deleted. With {@code restart} and a
- * 10 s grace the bridge restarts the gang through its own controller once the domain has been lost for the grace,
- * and the gang runs whole again in partition B; with {@code wait} it deletes nothing (what Volcano and the kind's
- * controller do alone). Per run it prints one {@code DOMAINLOSS} line: the time from the failure to the restart and
- * to the whole gang running again, where, whether the tier was kept, and the writes (the bridge's, and who made and
- * deleted the pods) from the audit log.
+ * highest-tier: nvlink} (a Deployment of 4, a StatefulSet of 4, a LeaderWorkerSet group of size 4 with LWS's default
+ * restart policy and with {@code restartPolicy: None}, an AIBrix StormService with one role of 4 pods), fills one NVLink
+ * partition of a pool of its own (two partitions of four 4-GPU nodes, {@link TwoPartitionPool}); the other sits empty
+ * beside it. One of its pods (the last by name) is killed, or its node goes NotReady (the pod evicted, left
+ * Terminating), is drained, or is deleted. With {@code restart} and a 10 s grace the bridge restarts the gang through
+ * its own controller once the domain has been lost for the grace, and the gang runs whole again in the other
+ * partition, where its controller can make its pods again ({@link #expected} says which case comes to what, and
+ * {@link #why} why a gang stays short); with {@code wait} it deletes nothing (what Volcano and the kind's controller do
+ * alone). Per run it prints one {@code DOMAINLOSS} line: the time from the failure to the restart and to the whole
+ * gang running again, where, whether the tier was kept, the bridge's writes and who created the pods (audit log).
  *
- * <p>By default it runs the restart after a node NotReady for each kind, the restart through a LeaderWorkerSet group's
- * leader after a node deleted, and {@code wait} for the Deployment. {@code -Dtopobridge.e2e.domainloss.matrix=full}
- * runs every kind × failure × policy; {@code -Dtopobridge.e2e.domainloss.runs=N} repeats each case (medians printed).
+ * <p>By default it runs the restart after a node NotReady for each kind and the restart through a LeaderWorkerSet
+ * group's leader after a drain. {@code -Dtopobridge.e2e.domainloss.matrix=full} runs every kind × failure × policy;
+ * {@code -Dtopobridge.e2e.domainloss.runs=N} repeats each case (medians printed).
  */
 @ExtendWith(RealClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
