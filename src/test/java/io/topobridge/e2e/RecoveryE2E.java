@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.topobridge.e2e.TwoPartitionPool.Failure;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,23 +36,13 @@ class RecoveryE2E {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static final String NS = "recovery-e2e";
-    static final String POOL_LABEL = "e2e.topobridge.io/pool";
+    static final String POOL_LABEL = TwoPartitionPool.POOL_LABEL;
     static final String POOL = "recovery";
     /** How long a gang may take to run again before it counts as stuck. */
     static final Duration WINDOW = Duration.ofSeconds(Long.getLong("topobridge.e2e.recovery.window", 60));
 
-    private static final Duration PLACED = Duration.ofSeconds(120);
+    private static final Duration PLACED = TwoPartitionPool.PLACED;
     private static final String CLIQUE = "9e1f0c2a-5b7d-4c3e-8f21-recovery0001";
-    private static final List<String> PARTITION_A = List.of("rec-a1", "rec-a2", "rec-a3", "rec-a4");
-    private static final List<String> PARTITION_B = List.of("rec-b1", "rec-b2", "rec-b3", "rec-b4");
-
-    /** The failures. */
-    enum Failure {
-        POD_KILLED,
-        NODE_NOT_READY,
-        NODE_CORDONED,
-        NODE_DELETED
-    }
 
     /** What one scenario measured. */
     record Figures(
@@ -75,118 +62,25 @@ class RecoveryE2E {
     }
 
     private final RealCluster cluster;
+    private final TwoPartitionPool pool;
     private KubernetesClient client;
     private final List<String> lines = new ArrayList<>();
 
     RecoveryE2E(RealCluster cluster) {
         this.cluster = cluster;
+        this.pool = new TwoPartitionPool(cluster, NS, "rec", POOL, CLIQUE);
     }
 
     @BeforeAll
     void pool() {
         client = cluster.client();
-        Examples.ensureNodes(client);
-        cluster.bridge();
-        restoreNodes();
-        cluster.createOptedInNamespace(NS);
-        cluster.waitFor(
-                "the default ServiceAccount in " + NS,
-                Duration.ofSeconds(60),
-                () -> client.serviceAccounts()
-                                .inNamespace(NS)
-                                .withName("default")
-                                .get()
-                        != null);
+        pool.setUp();
     }
 
     @AfterAll
     void cleanUp() {
         lines.forEach(System.out::println);
-        client.namespaces().withName(NS).delete();
-        for (String node : allNodes()) {
-            if (cluster.kubelet().isDown(node)) {
-                cluster.kubelet().nodeUp(node);
-            }
-            forceDeleteTerminating(node);
-        }
-        cluster.waitFor(
-                "namespace " + NS + " gone",
-                Duration.ofSeconds(180),
-                () -> client.namespaces().withName(NS).get() == null);
-        for (String node : allNodes()) {
-            cluster.kubelet().deleteNode(node);
-        }
-    }
-
-    // ---------------------------------------------------------------- the pool
-
-    private static List<String> allNodes() {
-        List<String> out = new ArrayList<>(PARTITION_A);
-        out.addAll(PARTITION_B);
-        return out;
-    }
-
-    private static Node node(String name) {
-        String partition = name.startsWith("rec-a") ? ".1" : ".2";
-        return Nodes.node(name)
-                .label(POOL_LABEL, POOL)
-                .label("nvidia.com/gpu.present", "true")
-                .label("nvidia.com/gpu.clique", CLIQUE + partition)
-                .label("fabric.topograph.run/tier-0", "S-recovery-leaf")
-                .label("fabric.topograph.run/tier-1", "S-recovery-spine")
-                .cpu("64")
-                .memory("512Gi")
-                .gpus(4)
-                .build();
-    }
-
-    /** Every node of the pool exists, is Ready, schedulable and untainted, and sits in its NVLink partition. */
-    private void restoreNodes() {
-        for (String name : allNodes()) {
-            Node current = client.nodes().withName(name).get();
-            if (current == null) {
-                Nodes.create(client, node(name));
-                continue;
-            }
-            if (cluster.kubelet().isDown(name)) {
-                cluster.kubelet().nodeUp(name);
-            }
-            forceDeleteTerminating(name);
-            if (Boolean.TRUE.equals(current.getSpec().getUnschedulable())) {
-                Nodes.cordon(client, name, false);
-            }
-        }
-        cluster.waitFor("the pool's nodes in their NVLink partitions", PLACED, () -> {
-            Placement placement = Placement.of(client);
-            return allNodes().stream()
-                    .allMatch(n -> !placement.ancestors(n).isEmpty()
-                            && placement.ancestors(n).get(0).tier() == 1
-                            && placement
-                                    .lowestCommon(PARTITION_A)
-                                    .map(d -> d.tier() == 1)
-                                    .orElse(false)
-                            && placement
-                                    .lowestCommon(PARTITION_B)
-                                    .map(d -> d.tier() == 1)
-                                    .orElse(false));
-        });
-    }
-
-    /** Pods a deleted workload left Terminating on a node that was down (no kubelet confirmed their end). */
-    private void forceDeleteTerminating(String node) {
-        for (Pod pod : client.pods()
-                .inAnyNamespace()
-                .withField("spec.nodeName", node)
-                .list()
-                .getItems()) {
-            if (pod.getMetadata().getDeletionTimestamp() != null) {
-                try {
-                    client.resource(pod).withGracePeriod(0).delete();
-                } catch (KubernetesClientException e) {
-                    // gone meanwhile
-                }
-            }
-        }
+        pool.tearDown();
     }
 
     // ---------------------------------------------------------------- workloads
@@ -255,49 +149,6 @@ class RecoveryE2E {
                         live(app).stream().map(p -> p.getSpec().getNodeName()).toList());
     }
 
-    // ---------------------------------------------------------------- failures
-
-    /** Makes the failure happen to the gang's last pod; returns the uids of the pods it took away. */
-    private Set<String> fail(Failure failure, Pod victim) {
-        String node = victim.getSpec().getNodeName();
-        Set<String> gone = new HashSet<>();
-        switch (failure) {
-            case POD_KILLED -> {
-                client.resource(victim).delete();
-                gone.add(victim.getMetadata().getUid());
-            }
-            case NODE_NOT_READY -> {
-                cluster.kubelet().nodeDown(node);
-                cluster.kubelet()
-                        .evictPods(node)
-                        .forEach(p -> gone.add(p.getMetadata().getUid()));
-            }
-            case NODE_CORDONED -> {
-                // kubectl drain of one node: cordoned, its pod evicted
-                Nodes.cordon(client, node, true);
-                client.pods()
-                        .inNamespace(NS)
-                        .withName(victim.getMetadata().getName())
-                        .evict();
-                gone.add(victim.getMetadata().getUid());
-            }
-            case NODE_DELETED ->
-                cluster.kubelet()
-                        .deleteNode(node)
-                        .forEach(p -> gone.add(p.getMetadata().getUid()));
-        }
-        return gone;
-    }
-
-    /** The Events of a reason on an object of the namespace. */
-    private List<Event> events(String reason, String kind, String name) {
-        return client.v1().events().inNamespace(NS).list().getItems().stream()
-                .filter(e -> reason.equals(e.getReason())
-                        && kind.equals(e.getInvolvedObject().getKind())
-                        && name.equals(e.getInvolvedObject().getName()))
-                .toList();
-    }
-
     private JsonNode explain(String name) {
         var response = cluster.bridge().get("/api/gangs/" + NS + "/" + name);
         assertThat(response.statusCode())
@@ -333,36 +184,16 @@ class RecoveryE2E {
         throw new AssertionError("no node-room check in /api/doctor");
     }
 
-    private String achievedTier(String podGroup) {
-        var pg = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(NS)
-                .withName(podGroup)
-                .get();
-        return pg == null || pg.getMetadata().getAnnotations() == null
-                ? null
-                : pg.getMetadata().getAnnotations().get("topobridge.io/achieved-tier");
-    }
-
     /** Writes of the bridge to this test's PodGroups since the mark (the achieved tier rewritten, say). */
     private long podGroupWrites(long mark) {
-        return ownWrites(mark).stream()
+        return pool.ownWrites(mark).stream()
                 .filter(w -> "podgroups".equals(w.resource()))
                 .count();
     }
 
-    /**
-     * The bridge's writes since the mark to this test's namespace or to cluster-wide objects (HyperNodes): a class
-     * that ran before on the same cluster may leave the bridge tidying its namespaces up meanwhile.
-     */
-    private List<AuditLog.Write> ownWrites(long mark) {
-        return cluster.audit().writesSince(mark, RealCluster.BRIDGE).stream()
-                .filter(w -> w.namespace().isEmpty() || NS.equals(w.namespace()))
-                .toList();
-    }
-
     private void scenario(Failure failure) {
         String name = "deploy-" + failure.name().toLowerCase().replace('_', '-');
-        restoreNodes();
+        pool.restoreNodes();
         create(name);
         cluster.waitFor(name + " running", PLACED, () -> running(name, Set.of()));
         String before = domain(name).map(Placement.Domain::name).orElse("none");
@@ -371,15 +202,16 @@ class RecoveryE2E {
         String podGroup = pods.get(0).getMetadata().getAnnotations().get("scheduling.k8s.io/group-name");
         Pod victim = pods.get(pods.size() - 1);
         String victimNode = victim.getSpec().getNodeName();
-        cluster.waitFor("the achieved tier of " + podGroup, PLACED, () -> "1".equals(achievedTier(podGroup)));
+        cluster.waitFor("the achieved tier of " + podGroup, PLACED, () -> "1".equals(pool.achievedTier(podGroup)));
         long mark = cluster.audit().mark();
         long started = System.nanoTime();
-        Set<String> gone = fail(failure, victim);
+        Set<String> gone = pool.fail(failure, victim);
         Duration toRunning = null;
         Duration toFinding = null;
         long deadline = started + WINDOW.toNanos();
         while (System.nanoTime() < deadline) {
-            if (toFinding == null && !events("DomainLost", "Deployment", name).isEmpty()) {
+            if (toFinding == null
+                    && !pool.events("DomainLost", "Deployment", name).isEmpty()) {
                 toFinding = Duration.ofNanos(System.nanoTime() - started);
             }
             if (running(name, gone)) {
@@ -391,7 +223,7 @@ class RecoveryE2E {
         cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(3), Duration.ofSeconds(60));
         Optional<Placement.Domain> after = toRunning == null ? Optional.empty() : domain(name);
         Map<String, Integer> writes = new TreeMap<>();
-        for (AuditLog.Write w : ownWrites(mark)) {
+        for (AuditLog.Write w : pool.ownWrites(mark)) {
             writes.merge(w.verb() + " " + w.resource(), 1, Integer::sum);
         }
         Figures f = new Figures(
@@ -411,7 +243,9 @@ class RecoveryE2E {
                 // the node takes the pod back: the gang runs whole in its partition again, and nothing is said
                 assertThat(f.toRunning()).as(line).isNotNull();
                 assertThat(f.tierKept()).as(line).isTrue();
-                assertThat(events("DomainLost", "Deployment", name)).as(line).isEmpty();
+                assertThat(pool.events("DomainLost", "Deployment", name))
+                        .as(line)
+                        .isEmpty();
                 assertThat(explained.path("pending").asBoolean())
                         .as(explained.toString())
                         .isFalse();
@@ -422,12 +256,13 @@ class RecoveryE2E {
                         .as("a DomainLost Event on Deployment " + name + " within " + WINDOW.toSeconds() + " s; "
                                 + line)
                         .isNotNull();
-                String message = events("DomainLost", "Deployment", name).get(0).getMessage();
+                String message =
+                        pool.events("DomainLost", "Deployment", name).get(0).getMessage();
                 assertThat(message)
                         .contains("gang " + podGroup)
                         .contains(before)
                         .contains("waiting since");
-                assertThat(events("DomainLost", "PodGroup", podGroup))
+                assertThat(pool.events("DomainLost", "PodGroup", podGroup))
                         .as("DomainLost on the PodGroup")
                         .isNotEmpty();
                 assertThat(explained.path("reason").asText())
@@ -450,7 +285,7 @@ class RecoveryE2E {
                 // the repair: the node back (Ready, uncordoned, or created again): the replacement runs in the same
                 // partition, and the bridge no longer speaks of the gang's domain
                 long repaired = System.nanoTime();
-                restoreNodes();
+                pool.restoreNodes();
                 cluster.waitFor(name + " running again after the repair", PLACED, () -> running(name, gone));
                 Duration afterRepair = Duration.ofNanos(System.nanoTime() - repaired);
                 String domainAfter = domain(name).map(Placement.Domain::name).orElse("-");
@@ -470,7 +305,7 @@ class RecoveryE2E {
             }
             // the achieved tier stayed true through the failure (and the repair): the gang never left its partition,
             // and the PodGroup was not rewritten
-            assertThat(achievedTier(podGroup)).isEqualTo("1");
+            assertThat(pool.achievedTier(podGroup)).isEqualTo("1");
             assertThat(podGroupWrites(mark))
                     .as("PodGroup writes of the bridge since the failure")
                     .isZero();
@@ -482,9 +317,7 @@ class RecoveryE2E {
     private void deleteWorkload(String name) {
         HasMetadata object = client.getKubernetesSerialization().unmarshal(manifest(name), HasMetadata.class);
         client.resource(object).delete();
-        for (String node : allNodes()) {
-            forceDeleteTerminating(node);
-        }
+        pool.forceDeleteTerminating();
         cluster.waitFor(
                 name + "'s pods gone",
                 Duration.ofSeconds(120),

@@ -14,6 +14,7 @@ public final class LeaderWorkerSetWrapper extends WorkloadWrapper<LeaderWorkerSe
     private Integer subGroupSize;
     private String groupIdentity;
     private String startupPolicy;
+    private String restartPolicy;
 
     private LeaderWorkerSetWrapper(String name, String namespace) {
         super(name, namespace);
@@ -52,6 +53,12 @@ public final class LeaderWorkerSetWrapper extends WorkloadWrapper<LeaderWorkerSe
         return this;
     }
 
+    /** {@code RecreateGroupOnPodRestart} (LWS's default: a pod failed or deleted recreates its group) or {@code None}. */
+    public LeaderWorkerSetWrapper restartPolicy(String value) {
+        restartPolicy = value;
+        return this;
+    }
+
     @Override
     public GenericKubernetesResource obj() {
         Map<String, Object> template = new LinkedHashMap<>();
@@ -59,6 +66,9 @@ public final class LeaderWorkerSetWrapper extends WorkloadWrapper<LeaderWorkerSe
         template.put("workerTemplate", pod.templateMap());
         if (subGroupSize != null) {
             template.put("subGroupPolicy", Map.of("subGroupSize", subGroupSize));
+        }
+        if (restartPolicy != null) {
+            template.put("restartPolicy", restartPolicy);
         }
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("replicas", replicas);

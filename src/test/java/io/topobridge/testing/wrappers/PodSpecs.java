@@ -18,11 +18,13 @@ final class PodSpecs {
     final Map<String, String> requests = new LinkedHashMap<>();
     final Map<String, String> limits = new LinkedHashMap<>();
     final Map<String, String> labels = new LinkedHashMap<>();
+    final Map<String, String> nodeSelector = new LinkedHashMap<>();
     String schedulerName = "volcano";
 
     PodSpec spec() {
         return new PodSpecBuilder()
                 .withSchedulerName(schedulerName)
+                .withNodeSelector(nodeSelector.isEmpty() ? null : new LinkedHashMap<>(nodeSelector))
                 .addToContainers(new ContainerBuilder()
                         .withName("c")
                         .withImage("x")

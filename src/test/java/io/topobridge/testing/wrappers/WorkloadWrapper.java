@@ -104,6 +104,12 @@ public abstract class WorkloadWrapper<W extends WorkloadWrapper<W, T>, T extends
         return self();
     }
 
+    /** The pods run only on nodes with this label ({@code nodeSelector}). */
+    public W nodeSelector(String key, String value) {
+        pod.nodeSelector.put(key, value);
+        return self();
+    }
+
     protected ObjectMeta metadata() {
         return new ObjectMetaBuilder()
                 .withName(name)
