@@ -446,6 +446,18 @@ class DomainLossRestartE2E {
                             .as(why + "; " + f.line())
                             .contains(victim.getMetadata().getName() + "@"
                                     + victim.getSpec().getNodeName());
+                    List<io.fabric8.kubernetes.api.model.Event> blocked =
+                            pool.events("ReplacementBlocked", c.kind().kind, name);
+                    System.out.println("DOMAINLOSS " + c.label() + " ReplacementBlocked: "
+                            + blocked.stream().map(e -> e.getMessage()).toList());
+                    if (c.kind() != Kind.LEADER_WORKER_SET) {
+                        // the bridge says why the gang runs short, naming the pod that blocks its replacement
+                        assertThat(blocked)
+                                .as("ReplacementBlocked on the " + c.kind().kind + "; " + f.line())
+                                .anySatisfy(e -> assertThat(e.getMessage())
+                                        .contains(victim.getMetadata().getName() + " Terminating on "
+                                                + victim.getSpec().getNodeName()));
+                    }
                 }
                 return f;
             }

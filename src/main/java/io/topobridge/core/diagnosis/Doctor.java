@@ -575,9 +575,11 @@ public final class Doctor {
                 List<String> what = new ArrayList<>();
                 if (d.stuck()) {
                     what.add(
-                            d.verdict() == GangDomain.Verdict.DOMAIN_LOST
-                                    ? PendingReason.DOMAIN_LOST.reason()
-                                    : PendingReason.NO_ROOM_IN_DOMAIN.reason());
+                            switch (d.verdict()) {
+                                case DOMAIN_LOST -> PendingReason.DOMAIN_LOST.reason();
+                                case REPLACEMENT_BLOCKED -> PendingReason.REPLACEMENT_BLOCKED.reason();
+                                default -> PendingReason.NO_ROOM_IN_DOMAIN.reason();
+                            });
                 }
                 if (!d.pending().isEmpty()) {
                     what.add(d.pending().size() + " pod(s) pending" + (d.since() == null ? "" : " since " + d.since()));

@@ -46,6 +46,7 @@ public final class Explain {
         PendingReason reason = switch (d.verdict()) {
             case DOMAIN_LOST -> PendingReason.DOMAIN_LOST;
             case NO_ROOM_IN_DOMAIN -> PendingReason.NO_ROOM_IN_DOMAIN;
+            case REPLACEMENT_BLOCKED -> PendingReason.REPLACEMENT_BLOCKED;
             default -> PendingReason.WAITING_FOR_SCHEDULER;
         };
         return new Explanation(

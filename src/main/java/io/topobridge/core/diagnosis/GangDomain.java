@@ -52,6 +52,13 @@ public record GangDomain(
          * pods take the room.
          */
         NO_ROOM_IN_DOMAIN,
+        /**
+         * The gang runs short of pods with none waiting to be placed: a member is Terminating on a node that is gone
+         * or not Ready, and a controller that names its pods (a StatefulSet's ordinal, a LeaderWorkerSet group's, a
+         * RoleSet's) makes no replacement while it is there. Only the pod's end (the node back or deleted, or the pod
+         * force-deleted) brings the gang back; a restart would not.
+         */
+        REPLACEMENT_BLOCKED,
         /** The domain's usable nodes cannot hold the gang even when empty (nodes gone, down or cordoned). */
         DOMAIN_LOST
     }
@@ -64,7 +71,9 @@ public record GangDomain(
 
     /** Whether the gang cannot get back to full strength in its domain as it is. */
     public boolean stuck() {
-        return verdict == Verdict.NO_ROOM_IN_DOMAIN || verdict == Verdict.DOMAIN_LOST;
+        return verdict == Verdict.NO_ROOM_IN_DOMAIN
+                || verdict == Verdict.REPLACEMENT_BLOCKED
+                || verdict == Verdict.DOMAIN_LOST;
     }
 
     /**
@@ -79,7 +88,15 @@ public record GangDomain(
         }
         boolean anyBound = false;
         boolean shortOf = false;
-        for (PodView pod : gang.livePods()) {
+        boolean blocking = false;
+        for (PodView pod : gang.pods()) {
+            if (pod.deleting()) {
+                if (pod.bound()) {
+                    Optional<NodeState> state = nodes.apply(pod.node());
+                    blocking |= state.isEmpty() || !state.get().isReady();
+                }
+                continue;
+            }
             if (!pod.bound()) {
                 shortOf = true;
             } else {
@@ -90,7 +107,7 @@ public record GangDomain(
                 }
             }
         }
-        return anyBound && shortOf;
+        return anyBound && (shortOf || (blocking && gang.livePods().size() < gang.minMember()));
     }
 
     /**
@@ -180,6 +197,24 @@ public record GangDomain(
         }
         String where = domain.name() + " (tier " + domain.tier()
                 + (domain.tierName().isEmpty() ? "" : ", " + domain.tierName()) + ")";
+        List<String> blocking = pending.isEmpty() && lostPods.isEmpty() ? blocking(gang, existing) : List.of();
+        if (!blocking.isEmpty()) {
+            return Optional.of(new GangDomain(
+                    Verdict.REPLACEMENT_BLOCKED,
+                    domain.name(),
+                    domain.tier(),
+                    domain.tierName(),
+                    List.of(),
+                    blocking,
+                    unusable,
+                    null,
+                    "runs " + live.size() + " of its " + gang.minMember() + " pods within " + where
+                            + " and no replacement is pending: " + String.join(", ", named(blocking))
+                            + "; its controller makes no pod under a name still taken (a StatefulSet's ordinal, a"
+                            + " LeaderWorkerSet group's, a RoleSet's), so the gang runs short until that pod is gone:"
+                            + " the node back or deleted, or the pod force-deleted (kubectl delete pod --force) or the"
+                            + " node tainted node.kubernetes.io/out-of-service once it is known to be down"));
+        }
         if (pending.isEmpty() && lostPods.isEmpty()) {
             return Optional.of(new GangDomain(
                     Verdict.HOLDS,
@@ -263,6 +298,30 @@ public record GangDomain(
             }
             if (!free.isEmpty() && Explain.packs(pods, free, capacity.accelerators())) {
                 out.add(candidate.name());
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    /**
+     * The gang's pods that are Terminating on a node gone or not Ready while the gang runs short of its minimum, each
+     * {@code pod Terminating on node (why)}: empty when the gang has its minimum of live pods.
+     */
+    private static List<String> blocking(GangView gang, Map<String, NodeView> existing) {
+        if (gang.livePods().size() >= gang.minMember()) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (PodView pod : gang.pods()) {
+            if (!pod.deleting() || !pod.bound()) {
+                continue;
+            }
+            NodeView node = existing.get(pod.node());
+            if (node == null) {
+                out.add(pod.name() + " Terminating on " + pod.node() + " (node gone)");
+            } else if (!node.state().isReady()) {
+                out.add(pod.name() + " Terminating on " + pod.node() + " (" + closed(node.state()) + ")");
             }
         }
         out.sort(null);

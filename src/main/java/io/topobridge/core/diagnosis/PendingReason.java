@@ -19,6 +19,11 @@ public enum PendingReason implements Reason {
      */
     NO_ROOM_IN_DOMAIN,
     /**
+     * A running hard-tier gang is short of pods and none is pending: a member is Terminating on a node gone or not
+     * Ready, and its controller makes no replacement under a name still taken until that pod is gone.
+     */
+    REPLACEMENT_BLOCKED,
+    /**
      * A running hard-tier gang is short of pods and the usable nodes of the domain it occupies cannot hold it even when
      * empty (nodes gone, down, cordoned): only a repair, or the whole gang moving, brings it back.
      */

@@ -10,8 +10,9 @@ import java.util.Optional;
 /**
  * Says, for one running gang, what its domain's state means: a finding on each of its workloads and on its PodGroup
  * when the domain cannot give it back its missing pods ({@link RecoveryReason#DOMAIN_LOST},
- * {@link RecoveryReason#NO_ROOM_IN_DOMAIN}), naming the domain, the pods and since when they have waited. Nothing is
- * said of a gang whose domain holds it or has room for its replacements (Volcano's turn). Pure.
+ * {@link RecoveryReason#NO_ROOM_IN_DOMAIN}), or when no replacement can be made while a member is Terminating on a
+ * node that is down ({@link RecoveryReason#REPLACEMENT_BLOCKED}), naming the domain, the pods and since when they have
+ * waited. Nothing is said of a gang whose domain holds it or has room for its replacements (Volcano's turn). Pure.
  */
 public final class GangRecovery {
 
@@ -29,20 +30,22 @@ public final class GangRecovery {
             return List.of();
         }
         GangDomain d = domain.get();
-        boolean lost = d.verdict() == GangDomain.Verdict.DOMAIN_LOST;
         // the wait is said by when it began, so the message stays the same from one pass to the next
         String text = "gang " + podGroup + ": " + d.sentence();
         List<Finding> out = new ArrayList<>();
         for (ObjectRef subject : subjects) {
-            out.add(Finding.warning(
-                            lost ? RecoveryReason.DOMAIN_LOST : RecoveryReason.NO_ROOM_IN_DOMAIN,
-                            subject,
-                            subject + ": " + text)
-                    .withKey(podGroup));
+            out.add(warning(d.verdict(), subject, subject + ": " + text).withKey(podGroup));
         }
         ObjectRef pg = new ObjectRef("scheduling.volcano.sh/v1beta1", "PodGroup", namespace, podGroup, null);
-        out.add(Finding.warning(
-                lost ? RecoveryReason.DOMAIN_LOST : RecoveryReason.NO_ROOM_IN_DOMAIN, pg, pg + ": " + d.sentence()));
+        out.add(warning(d.verdict(), pg, pg + ": " + d.sentence()));
         return out;
+    }
+
+    private static Finding warning(GangDomain.Verdict verdict, ObjectRef subject, String message) {
+        return switch (verdict) {
+            case DOMAIN_LOST -> Finding.warning(RecoveryReason.DOMAIN_LOST, subject, message);
+            case REPLACEMENT_BLOCKED -> Finding.warning(RecoveryReason.REPLACEMENT_BLOCKED, subject, message);
+            default -> Finding.warning(RecoveryReason.NO_ROOM_IN_DOMAIN, subject, message);
+        };
     }
 }

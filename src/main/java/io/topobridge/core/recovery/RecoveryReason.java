@@ -17,6 +17,14 @@ public enum RecoveryReason implements Reason {
      */
     NO_ROOM_IN_DOMAIN,
     /**
+     * A running hard-tier gang is short of pods and none is pending: a member is Terminating on a node gone or not
+     * Ready (evicted from a node that stopped answering), and its controller (a StatefulSet, a LeaderWorkerSet group's
+     * StatefulSet, a RoleSet) makes no replacement under that name until the pod is gone. Nothing is restarted (it
+     * would not help); the message names the pod, its node and the remedies: the node back or deleted, the pod
+     * force-deleted or the node tainted {@code node.kubernetes.io/out-of-service} once it is known to be down.
+     */
+    REPLACEMENT_BLOCKED,
+    /**
      * A gang with {@code topobridge.io/on-domain-loss: restart} whose domain had been lost for its grace was restarted
      * through its own controller: the bridge deleted its pods (the leader of a LeaderWorkerSet group), so that the
      * controller makes them again and Volcano places the whole gang afresh in a domain with room. The message names

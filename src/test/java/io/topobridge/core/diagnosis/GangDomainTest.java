@@ -81,6 +81,13 @@ class GangDomainTest {
             return replaced(false);
         }
 
+        /** The gang's last pod (on n4) deleted and left Terminating there, with no replacement made (a named pod). */
+        World terminatingUnreplaced() {
+            PodView old = pods.remove(3);
+            pods.add(pod(old.name(), old.node(), T0, true, List.of()));
+            return this;
+        }
+
         Capacity capacity(List<PodView> others) {
             Forest forest = Forest.of(List.of(
                     new HyperNodeView("p1", 1, "nvlink", "t", List.of("n1", "n2", "n3", "n4"), List.of(), 0),
@@ -170,6 +177,38 @@ class GangDomainTest {
                                         + " have 0 free of 12; no new pods on n4 (Ready=Unknown); lost: g-3"
                                         + " on n4 (Ready=Unknown)"),
                         new Case(
+                                "node not ready, its pod evicted (Terminating there) and no replacement made",
+                                w -> w.node("n4", NOT_READY).terminatingUnreplaced(),
+                                List.of(),
+                                GangDomain.Verdict.REPLACEMENT_BLOCKED,
+                                "p1",
+                                List.of("n4 (Ready=Unknown)"),
+                                null,
+                                "runs 3 of its 4 pods within p1 (tier 1, nvlink) and no replacement is pending: g-3"
+                                        + " Terminating on n4 (Ready=Unknown); its controller makes no pod under a name"
+                                        + " still taken (a StatefulSet's ordinal, a LeaderWorkerSet group's, a"
+                                        + " RoleSet's), so the gang runs short until that pod is gone: the node back or"
+                                        + " deleted, or the pod force-deleted (kubectl delete pod --force) or the node"
+                                        + " tainted node.kubernetes.io/out-of-service once it is known to be down"),
+                        new Case(
+                                "node deleted, its pod still Terminating and no replacement made",
+                                w -> w.nodeGone("n4").terminatingUnreplaced(),
+                                List.of(),
+                                GangDomain.Verdict.REPLACEMENT_BLOCKED,
+                                "p1",
+                                List.of(),
+                                null,
+                                null),
+                        new Case(
+                                "a pod Terminating on a ready node (a rolling restart): nothing blocks it",
+                                World::terminatingUnreplaced,
+                                List.of(),
+                                GangDomain.Verdict.HOLDS,
+                                "p1",
+                                List.of(),
+                                null,
+                                "runs within p1 (tier 1, nvlink)"),
+                        new Case(
                                 "node cordoned and drained",
                                 w -> w.node("n4", CORDONED).replaced(),
                                 List.of(),
@@ -246,7 +285,12 @@ class GangDomainTest {
         assertThat(d.since()).isEqualTo(c.since());
         assertThat(d.stuck())
                 .isEqualTo(c.verdict() == GangDomain.Verdict.DOMAIN_LOST
-                        || c.verdict() == GangDomain.Verdict.NO_ROOM_IN_DOMAIN);
+                        || c.verdict() == GangDomain.Verdict.NO_ROOM_IN_DOMAIN
+                        || c.verdict() == GangDomain.Verdict.REPLACEMENT_BLOCKED);
+        if (c.verdict() == GangDomain.Verdict.REPLACEMENT_BLOCKED) {
+            assertThat(d.lost()).singleElement().asString().startsWith("g-3 Terminating on n4 (");
+            assertThat(d.pending()).isEmpty();
+        }
         if (c.sentence() != null) {
             assertThat(d.sentence()).isEqualTo(c.sentence());
         }
@@ -279,7 +323,19 @@ class GangDomainTest {
                 Arguments.of("a node cordoned under a pod", (UnaryOperator<World>) w -> w.node("n4", CORDONED), false),
                 Arguments.of("a replacement pending", (UnaryOperator<World>) World::replaced, true),
                 Arguments.of("a pod on a node not ready", (UnaryOperator<World>) w -> w.node("n4", NOT_READY), true),
-                Arguments.of("a pod on a node gone", (UnaryOperator<World>) w -> w.nodeGone("n4"), true));
+                Arguments.of("a pod on a node gone", (UnaryOperator<World>) w -> w.nodeGone("n4"), true),
+                Arguments.of(
+                        "a pod Terminating on a node not ready, none replacing it",
+                        (UnaryOperator<World>) w -> w.node("n4", NOT_READY).terminatingUnreplaced(),
+                        true),
+                Arguments.of(
+                        "a pod Terminating on a node gone, none replacing it",
+                        (UnaryOperator<World>) w -> w.nodeGone("n4").terminatingUnreplaced(),
+                        true),
+                Arguments.of(
+                        "a pod Terminating on a ready node",
+                        (UnaryOperator<World>) World::terminatingUnreplaced,
+                        false));
     }
 
     @ParameterizedTest(name = "{0}")

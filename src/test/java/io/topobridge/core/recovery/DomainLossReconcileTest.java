@@ -136,6 +136,30 @@ class DomainLossReconcileTest {
     }
 
     @Test
+    void aPodTerminatingOnANodeDownWithNoReplacementIsSaidAndNeverRestarted() {
+        var ledger = new DomainLossRestarts.Ledger();
+        var world = new DomainLossRestartsTest.World().evictedFromDownN4();
+        String yaml = deployment(", topobridge.io/on-domain-loss: restart, topobridge.io/domain-loss-grace: 10s");
+        for (int s : new int[] {0, 10, 60}) {
+            Outcome outcome = pass(yaml, facts(world, ledger), Duration.ofMinutes(5), T0.plusSeconds(s));
+            assertThat(outcome.restarts()).as("at %d s", s).isEmpty();
+            assertThat(outcome.findings())
+                    .filteredOn(f -> f.reason() == RecoveryReason.REPLACEMENT_BLOCKED)
+                    .extracting(f -> f.object().kind())
+                    .containsExactly("Deployment", "PodGroup");
+            assertThat(outcome.findings())
+                    .filteredOn(f -> f.reason() == RecoveryReason.REPLACEMENT_BLOCKED)
+                    .allSatisfy(f -> assertThat(f.message())
+                            .contains("runs 3 of its 4 pods within p1")
+                            .contains("g-3 Terminating on n4 (Ready=Unknown)")
+                            .contains("kubectl delete pod --force"));
+            assertThat(outcome.findings())
+                    .noneMatch(f ->
+                            f.reason() == RecoveryReason.DOMAIN_LOST || f.reason() == RecoveryReason.GANG_RESTARTED);
+        }
+    }
+
+    @Test
     void withoutAGraceOfItsOwnTheConfiguredOneHolds() {
         var ledger = new DomainLossRestarts.Ledger();
         var world = new DomainLossRestartsTest.World().lostN4();

@@ -104,6 +104,28 @@ class DomainLossRestartsTest {
             return this;
         }
 
+        /**
+         * n4 stops answering: its pod is evicted and left Terminating there, and no replacement is made (a StatefulSet,
+         * a LeaderWorkerSet group or a RoleSet makes none under a name still taken).
+         */
+        World evictedFromDownN4() {
+            node("n4", new NodeState(false, "Unknown", List.of()));
+            PodView old = pods.remove(3);
+            pods.add(new PodView(
+                    "ns",
+                    old.name(),
+                    old.node(),
+                    old.requests(),
+                    old.labels(),
+                    null,
+                    "g",
+                    List.of(),
+                    T0,
+                    true,
+                    old.uid()));
+            return this;
+        }
+
         /** Other pods fill p2. */
         World p2Full() {
             for (int i = 1; i <= 4; i++) {

@@ -34,9 +34,11 @@ class GangRecoveryTest {
                         Optional.of(domain(GangDomain.Verdict.NO_ROOM_IN_DOMAIN)),
                         RecoveryReason.NO_ROOM_IN_DOMAIN),
                 Arguments.of(
-                        "domain lost",
-                        Optional.of(domain(GangDomain.Verdict.DOMAIN_LOST)),
-                        RecoveryReason.DOMAIN_LOST));
+                        "domain lost", Optional.of(domain(GangDomain.Verdict.DOMAIN_LOST)), RecoveryReason.DOMAIN_LOST),
+                Arguments.of(
+                        "replacement blocked by a pod Terminating on a node down",
+                        Optional.of(domain(GangDomain.Verdict.REPLACEMENT_BLOCKED)),
+                        RecoveryReason.REPLACEMENT_BLOCKED));
     }
 
     @ParameterizedTest(name = "{0}")
