@@ -77,6 +77,20 @@ class HostileTenantE2E {
                             .build())
                     .create();
         }
+        // the API server enforces a quota by its status, which kube-controller-manager's quota controller computes
+        cluster.waitFor(
+                "the quotas' status",
+                WAIT,
+                () -> List.of(HOSTILE, OUTSIDE).stream()
+                        .map(ns -> client.resourceQuotas()
+                                .inNamespace(ns)
+                                .withName("no-statefulsets")
+                                .get())
+                        .allMatch(q -> q.getStatus() != null
+                                && q.getStatus().getHard() != null
+                                && q.getStatus().getHard().containsKey("count/statefulsets.apps")
+                                && q.getStatus().getUsed() != null
+                                && q.getStatus().getUsed().containsKey("count/statefulsets.apps")));
     }
 
     private static String gpuPod() {
@@ -200,6 +214,11 @@ class HostileTenantE2E {
                 .allMatch(name -> name.startsWith("tb-lws-small-") || name.equals("tb-lws-millions-0"));
         assertThat(client.resources(PodGroup.class).inNamespace(OUTSIDE).list().getItems())
                 .isEmpty();
+        for (String ns : List.of(HOSTILE, OUTSIDE)) {
+            assertThat(client.apps().statefulSets().inNamespace(ns).list().getItems())
+                    .as("StatefulSets the LWS controller made in " + ns + " (its quota allows none)")
+                    .isEmpty();
+        }
         System.out.printf("HostileTenantE2E: neighbours' PodGroups %d ms after they were created%n", converged);
 
         // a restart's first full pass reads every object, the huge ones included: ready, and fast
