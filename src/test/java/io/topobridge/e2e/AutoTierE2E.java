@@ -35,6 +35,8 @@ class AutoTierE2E {
     final TestNamespace namespace = TestNamespace.forEachTest(NS);
 
     private static final Duration PLACED = Duration.ofSeconds(120);
+    /** Whole scheduling sessions a hard gang that cannot be placed is watched for before it is asserted unplaced. */
+    private static final int SESSIONS = 10;
 
     private final RealCluster cluster;
     private KubernetesClient client;
@@ -193,11 +195,11 @@ class AutoTierE2E {
                 "10 pods tied",
                 PLACED,
                 () -> Placement.gangPods(client, NS, "tb-deploy-wide-nvlink").size() == 10);
-        RealCluster.sleep(Duration.ofSeconds(20));
+        Duration waited = cluster.awaitSchedulingSessions(SESSIONS, PLACED);
         boolean noneBound = Placement.noneBound(Placement.gangPods(client, NS, "tb-deploy-wide-nvlink"));
         System.out.printf(
-                "AUTO-TIER %-34s hand-chosen 1 (nvlink), hard -> %s after 20 s%n",
-                "10 pods x 4 GPUs", noneBound ? "not placed" : "placed");
+                "AUTO-TIER %-34s hand-chosen 1 (nvlink), hard -> %s after %d scheduling sessions (%d ms)%n",
+                "10 pods x 4 GPUs", noneBound ? "not placed" : "placed", SESSIONS, waited.toMillis());
         assertThat(noneBound)
                 .as("hand-chosen nvlink: no partial gang, and no whole one")
                 .isTrue();
@@ -406,11 +408,11 @@ class AutoTierE2E {
                     () -> Placement.gangPods(client, NS, "tb-deploy-second-hand")
                                     .size()
                             == 10);
-            RealCluster.sleep(Duration.ofSeconds(20));
+            Duration waited = cluster.awaitSchedulingSessions(SESSIONS, PLACED);
             boolean waits = Placement.noneBound(Placement.gangPods(client, NS, "tb-deploy-second-hand"));
             System.out.printf(
-                    "AUTO-TIER %-34s hand-chosen 2 (nvlink-domain), hard -> %s after 20 s%n",
-                    "second 10 x 4 GPUs, r05 busy", waits ? "not placed" : "placed");
+                    "AUTO-TIER %-34s hand-chosen 2 (nvlink-domain), hard -> %s after %d scheduling sessions (%d ms)%n",
+                    "second 10 x 4 GPUs, r05 busy", waits ? "not placed" : "placed", SESSIONS, waited.toMillis());
             System.out.printf(
                     "AUTO-TIER under load: auto placed 2 of 2 wide gangs, hand-chosen tier 2 hard %d of 2%n",
                     waits ? 1 : 2);
@@ -441,7 +443,7 @@ class AutoTierE2E {
                     "10 pods of the second gang tied",
                     PLACED,
                     () -> Placement.gangPods(client, NS, "tb-deploy-second").size() == 10);
-            RealCluster.sleep(Duration.ofSeconds(4));
+            cluster.awaitSchedulingSessions(5, PLACED);
             assertThat(Placement.noneBound(Placement.gangPods(client, NS, "tb-deploy-second")))
                     .as("hard: it waits rather than spread")
                     .isTrue();

@@ -184,8 +184,21 @@ class BridgeDownE2E {
                     .map(p -> p.getMetadata().getName())
                     .collect(Collectors.toCollection(TreeSet::new));
             assertThat(untied).as("pods created while the bridge was down").hasSize(2);
-            // what Volcano makes of them: give its pg-controller and scheduler time, then look
-            RealCluster.sleep(Duration.ofSeconds(10));
+            // what Volcano makes of them: its pg-controller ties each to a PodGroup of its own, then the scheduler
+            // has a few sessions with them
+            cluster.waitFor(
+                    "Volcano's own PodGroups for the untied pods",
+                    WAIT,
+                    () -> pods().stream()
+                            .filter(p -> untied.contains(p.getMetadata().getName()))
+                            .allMatch(p -> groupName(p) != null
+                                    && groupName(p).startsWith("podgroup-")
+                                    && client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                                                    .inNamespace(NS)
+                                                    .withName(groupName(p))
+                                                    .get()
+                                            != null));
+            cluster.awaitSchedulingSessions(3, WAIT);
             Map<String, String> fate = new TreeMap<>();
             for (Pod p : pods()) {
                 if (untied.contains(p.getMetadata().getName())) {

@@ -320,7 +320,7 @@ class DiagnosisE2E {
     @Order(3)
     void aGangThatFitsNoPartitionIsExplainedAndItsWorkloadToldWhy() throws Exception {
         createTied("tp-too-big", TOO_BIG, 10);
-        RealCluster.sleep(Duration.ofSeconds(5));
+        cluster.awaitSchedulingSessions(5, Duration.ofSeconds(60));
         assertThat(Placement.noneBound(Placement.gangPods(client, NS, TOO_BIG))).isTrue();
 
         JsonNode explained =

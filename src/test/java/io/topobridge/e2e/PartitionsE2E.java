@@ -77,9 +77,11 @@ class PartitionsE2E {
     void aHardGangBiggerThanAnyPartitionStaysWhollyPending() {
         String pg = create("tp-too-big");
         cluster.waitFor("10 pods tied", PLACED, () -> pods(pg).size() == 10);
-        // many scheduling cycles (500 ms each): not one pod of the gang is bound
-        RealCluster.sleep(Duration.ofSeconds(20));
-        assertThat(Placement.noneBound(pods(pg))).as("no partial gang").isTrue();
+        // ten whole scheduling sessions, each of which saw all 10 pods: not one pod of the gang is bound
+        Duration waited = cluster.awaitSchedulingSessions(10, Duration.ofSeconds(120));
+        assertThat(Placement.noneBound(pods(pg)))
+                .as("no partial gang after 10 sessions (" + waited.toMillis() + " ms)")
+                .isTrue();
     }
 
     @Test

@@ -578,6 +578,22 @@ public final class RealCluster implements AutoCloseable {
         throw new IllegalStateException(who + " kept writing for " + timeout.toSeconds() + " s");
     }
 
+    /**
+     * Waits until Volcano's scheduler has closed {@code sessions} whole scheduling sessions that began after this
+     * call (one more than that counted from now, as a session may be under way), at most {@code timeout}; returns
+     * how long that took. What a negative placement assertion waits for: every pod created before the call was seen
+     * by that many sessions, whatever the machine's load.
+     */
+    public Duration awaitSchedulingSessions(int sessions, Duration timeout) {
+        long start = System.nanoTime();
+        long from = volcano.sessions();
+        waitFor(
+                sessions + " scheduling sessions of vc-scheduler",
+                timeout,
+                () -> volcano.sessions() >= from + sessions + 1);
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
     static void sleep(Duration duration) {
         try {
             Thread.sleep(duration.toMillis());

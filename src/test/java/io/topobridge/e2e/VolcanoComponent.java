@@ -4,6 +4,10 @@ import io.topobridge.testing.FreePort;
 import io.topobridge.testing.Upstream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -81,6 +85,7 @@ final class VolcanoComponent {
                         "-v=2"),
                 env);
         int healthz = FreePort.find();
+        metricsPort = FreePort.find();
         cluster.launch(
                 "vc-scheduler",
                 List.of(
@@ -94,13 +99,46 @@ final class VolcanoComponent {
                         "--cache-dumper=false",
                         "--enable-healthz=true",
                         "--healthz-address=127.0.0.1:" + healthz,
-                        "--listen-address=127.0.0.1:" + FreePort.find(),
+                        "--enable-metrics=true",
+                        "--listen-address=127.0.0.1:" + metricsPort,
                         "-v=3"),
                 env);
         cluster.waitFor(
                 "vc-scheduler",
                 Duration.ofSeconds(90),
                 () -> cluster.httpOk("http://127.0.0.1:" + healthz + "/healthz", null));
+    }
+
+    /** The scheduler's metrics port ({@code --listen-address}). */
+    private int metricsPort;
+
+    /** The metric whose count is the number of scheduling sessions the scheduler has closed. */
+    private static final String SESSIONS = "volcano_e2e_scheduling_latency_milliseconds_count";
+
+    /**
+     * How many scheduling sessions the scheduler has run to their end since it started, read from its metrics (a
+     * histogram observed once as each session closes).
+     */
+    long sessions() {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+                .timeout(Duration.ofSeconds(5))
+                .build();
+        try {
+            String body =
+                    http.send(request, HttpResponse.BodyHandlers.ofString()).body();
+            return body.lines()
+                    .filter(l -> l.startsWith(SESSIONS + " "))
+                    .mapToLong(l -> (long) Double.parseDouble(
+                            l.substring(SESSIONS.length() + 1).trim()))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException("vc-scheduler's metrics have no " + SESSIONS));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private static final String HYPERNODE_CONTROLLER = "vc-hypernode-controller";
