@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -17,6 +17,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * One tenant object must not take the bridge down for everyone. On the real cluster, a LeaderWorkerSet scaled to two
- * million groups through its scale subresource (which the workload webhook does not see; its namespace's quota keeps
+ * million groups through its scale subresource (which the workload webhook does not see; an admission policy keeps
  * the LWS controller from making StatefulSets for it, so only the bridge meets its size) and another in a namespace
  * that did not opt in: the bridge stays up, reports each object, and the neighbours' gangs get their PodGroups — also
  * after a restart, whose first full pass reads all of it.
@@ -63,35 +64,94 @@ class HostileTenantE2E {
         client = cluster.client();
         Examples.ensureNodes(client);
         cluster.bridge();
-        for (String ns : List.of(HOSTILE, OUTSIDE)) {
-            // the LWS controller may make no StatefulSet here: only the bridge sees the object's size
-            client.resourceQuotas()
-                    .inNamespace(ns)
-                    .resource(new ResourceQuotaBuilder()
-                            .withNewMetadata()
-                            .withName("no-statefulsets")
-                            .endMetadata()
-                            .withNewSpec()
-                            .addToHard("count/statefulsets.apps", new Quantity("0"))
-                            .endSpec()
-                            .build())
-                    .create();
+        // the LWS controller may make no StatefulSet in the two namespaces: only the bridge meets the objects' size
+        // (a StatefulSet of two million replicas once took kube-controller-manager to 17.5 GB)
+        for (HasMetadata object : client.load(
+                        new ByteArrayInputStream(NO_STATEFULSETS.getBytes(StandardCharsets.UTF_8)))
+                .items()) {
+            client.resource(object).create();
         }
-        // the API server enforces a quota by its status, which kube-controller-manager's quota controller computes
+        StatefulSet probe = new StatefulSetBuilder()
+                .withNewMetadata()
+                .withName("probe")
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(0)
+                .withNewSelector()
+                .addToMatchLabels("app", "probe")
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .addToLabels("app", "probe")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("x")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
         cluster.waitFor(
-                "the quotas' status",
+                "the policy refusing StatefulSets",
                 WAIT,
-                () -> List.of(HOSTILE, OUTSIDE).stream()
-                        .map(ns -> client.resourceQuotas()
+                () -> List.of(HOSTILE, OUTSIDE).stream().allMatch(ns -> {
+                    try {
+                        client.apps()
+                                .statefulSets()
                                 .inNamespace(ns)
-                                .withName("no-statefulsets")
-                                .get())
-                        .allMatch(q -> q.getStatus() != null
-                                && q.getStatus().getHard() != null
-                                && q.getStatus().getHard().containsKey("count/statefulsets.apps")
-                                && q.getStatus().getUsed() != null
-                                && q.getStatus().getUsed().containsKey("count/statefulsets.apps")));
+                                .resource(probe)
+                                .dryRun()
+                                .create();
+                        return false;
+                    } catch (KubernetesClientException e) {
+                        return e.getMessage().contains(POLICY);
+                    }
+                }));
     }
+
+    @AfterAll
+    void policyGone() {
+        client.admissionRegistration()
+                .v1()
+                .validatingAdmissionPolicyBindings()
+                .withName(POLICY)
+                .delete();
+        client.admissionRegistration()
+                .v1()
+                .validatingAdmissionPolicies()
+                .withName(POLICY)
+                .delete();
+    }
+
+    private static final String POLICY = "hostile-e2e-no-statefulsets";
+
+    /** A policy (no controller needed) refusing every StatefulSet in the hostile and the not-opted-in namespace. */
+    private static final String NO_STATEFULSETS = """
+            apiVersion: admissionregistration.k8s.io/v1
+            kind: ValidatingAdmissionPolicy
+            metadata: {name: %1$s}
+            spec:
+              failurePolicy: Fail
+              matchConstraints:
+                resourceRules:
+                - {apiGroups: [apps], apiVersions: ["*"], operations: [CREATE, UPDATE], resources: [statefulsets]}
+              validations:
+              - expression: "false"
+                message: "%1$s: no StatefulSet in this namespace"
+            ---
+            apiVersion: admissionregistration.k8s.io/v1
+            kind: ValidatingAdmissionPolicyBinding
+            metadata: {name: %1$s}
+            spec:
+              policyName: %1$s
+              validationActions: [Deny]
+              matchResources:
+                namespaceSelector:
+                  matchExpressions:
+                  - {key: kubernetes.io/metadata.name, operator: In, values: [%2$s, %3$s]}
+            """.formatted(POLICY, HOSTILE, OUTSIDE);
 
     private static String gpuPod() {
         return """
@@ -216,7 +276,7 @@ class HostileTenantE2E {
                 .isEmpty();
         for (String ns : List.of(HOSTILE, OUTSIDE)) {
             assertThat(client.apps().statefulSets().inNamespace(ns).list().getItems())
-                    .as("StatefulSets the LWS controller made in " + ns + " (its quota allows none)")
+                    .as("StatefulSets the LWS controller made in " + ns + " (the policy allows none)")
                     .isEmpty();
         }
         System.out.printf("HostileTenantE2E: neighbours' PodGroups %d ms after they were created%n", converged);

@@ -467,11 +467,8 @@ public final class RealCluster implements AutoCloseable {
                         binary("kube-controller-manager"),
                         "--kubeconfig=" + kubeconfig("kube-controller-manager"),
                         "--leader-elect=false",
-                        // resourcequota-controller: a ResourceQuota is enforced only once it has computed the
-                        // quota's status
                         "--controllers=deployment-controller,replicaset-controller,statefulset-controller,"
-                                + "garbage-collector-controller,namespace-controller,serviceaccount-controller,"
-                                + "resourcequota-controller",
+                                + "garbage-collector-controller,namespace-controller,serviceaccount-controller",
                         "--bind-address=127.0.0.1",
                         "--secure-port=" + FreePort.find(),
                         "--concurrent-gc-syncs=5",
