@@ -113,6 +113,22 @@ class HostileTenantE2E {
 
     @AfterAll
     void policyGone() {
+        // the LeaderWorkerSets go first: without the policy, the LWS controller would make their StatefulSets
+        for (String ns : List.of(HOSTILE, OUTSIDE)) {
+            client.genericKubernetesResources("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet")
+                    .inNamespace(ns)
+                    .delete();
+        }
+        cluster.waitFor(
+                "the LeaderWorkerSets gone",
+                WAIT,
+                () -> List.of(HOSTILE, OUTSIDE).stream()
+                        .allMatch(ns -> client.genericKubernetesResources(
+                                        "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet")
+                                .inNamespace(ns)
+                                .list()
+                                .getItems()
+                                .isEmpty()));
         client.admissionRegistration()
                 .v1()
                 .validatingAdmissionPolicyBindings()
