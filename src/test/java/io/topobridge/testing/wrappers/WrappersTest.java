@@ -2,6 +2,7 @@ package io.topobridge.testing.wrappers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.finding.Severity;
@@ -11,6 +12,7 @@ import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.translate.TranslationResult;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -84,6 +86,62 @@ class WrappersTest {
             assertThat(pg.spec().getMinResources()).containsEntry("nvidia.com/gpu", "32");
         });
         assertThat(pods(lws.obj())).hasSize(8);
+    }
+
+    @Test
+    void aNodeSelectorReachesEveryPodTheControllersMake() {
+        var d = DeploymentWrapper.make("web", "ns").replicas(2).gpus(1).nodeSelector("pool", "a");
+        var lws = LeaderWorkerSetWrapper.make("vllm", "ns")
+                .replicas(1)
+                .size(3)
+                .gpus(1)
+                .nodeSelector("pool", "b");
+
+        assertThat(pods(d.obj()))
+                .hasSize(2)
+                .allSatisfy(
+                        p -> assertThat(p.getSpec().getNodeSelector()).containsExactlyEntriesOf(Map.of("pool", "a")));
+        assertThat(pods(lws.obj()))
+                .hasSize(3)
+                .allSatisfy(
+                        p -> assertThat(p.getSpec().getNodeSelector()).containsExactlyEntriesOf(Map.of("pool", "b")));
+        assertThat(pods(DeploymentWrapper.make("plain", "ns").replicas(1).obj()))
+                .singleElement()
+                .satisfies(p -> assertThat(p.getSpec().getNodeSelector()).isNullOrEmpty());
+    }
+
+    @Test
+    void aLeaderWorkerSetsRestartPolicyIsSetOnlyWhenAsked() {
+        GenericKubernetesResource none = LeaderWorkerSetWrapper.make("vllm", "ns")
+                .replicas(2)
+                .size(2)
+                .gpus(1)
+                .highestTier("nvlink")
+                .restartPolicy("None")
+                .obj();
+        GenericKubernetesResource byDefault = LeaderWorkerSetWrapper.make("vllm", "ns")
+                .replicas(2)
+                .size(2)
+                .gpus(1)
+                .highestTier("nvlink")
+                .obj();
+
+        assertThat(template(none)).containsEntry("restartPolicy", "None");
+        assertThat(template(byDefault)).doesNotContainKey("restartPolicy");
+        // the policy changes who restarts a group, not the gangs
+        assertThat(translate(none).podGroups()).hasSize(2);
+        assertThat(translate(none).podGroups())
+                .extracting(pg -> pg.spec().getMinMember())
+                .containsExactlyElementsOf(translate(byDefault).podGroups().stream()
+                        .map(pg -> pg.spec().getMinMember())
+                        .toList());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> template(GenericKubernetesResource lws) {
+        Map<String, Object> spec =
+                (Map<String, Object>) lws.getAdditionalProperties().get("spec");
+        return (Map<String, Object>) spec.get("leaderWorkerTemplate");
     }
 
     @Test
