@@ -7,11 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.topobridge.testing.wrappers.StatefulSetWrapper;
 import io.topobridge.volcano.PodGroup;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -71,39 +71,14 @@ class HostileTenantE2E {
                 .items()) {
             client.resource(object).create();
         }
-        StatefulSet probe = new StatefulSetBuilder()
-                .withNewMetadata()
-                .withName("probe")
-                .endMetadata()
-                .withNewSpec()
-                .withReplicas(0)
-                .withNewSelector()
-                .addToMatchLabels("app", "probe")
-                .endSelector()
-                .withNewTemplate()
-                .withNewMetadata()
-                .addToLabels("app", "probe")
-                .endMetadata()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("c")
-                .withImage("x")
-                .endContainer()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
-                .build();
         cluster.waitFor(
                 "the policy refusing StatefulSets",
                 WAIT,
                 () -> List.of(HOSTILE, OUTSIDE).stream().allMatch(ns -> {
                     try {
-                        client.apps()
-                                .statefulSets()
-                                .inNamespace(ns)
-                                .resource(probe)
-                                .dryRun()
-                                .create();
+                        StatefulSet probe =
+                                StatefulSetWrapper.make("probe", ns).replicas(0).obj();
+                        client.apps().statefulSets().resource(probe).dryRun().create();
                         return false;
                     } catch (KubernetesClientException e) {
                         return e.getMessage().contains(POLICY);
