@@ -1,5 +1,6 @@
 package io.topobridge.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -14,11 +15,11 @@ import org.junit.jupiter.api.Test;
  */
 class CorePurityTest {
 
-    private static JavaClasses classes;
+    private static JavaClasses imported;
 
     @BeforeAll
     static void importClasses() {
-        classes = new ClassFileImporter()
+        imported = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("io.topobridge");
     }
@@ -41,7 +42,7 @@ class CorePurityTest {
                         "jakarta.ws.rs..",
                         "org.jboss.logging..")
                 .because("the core is a pure function of its inputs (see DESIGN.md, 'Shape of the system')")
-                .check(classes);
+                .check(imported);
     }
 
     @Test
@@ -67,6 +68,24 @@ class CorePurityTest {
                 .orShould()
                 .dependOnClassesThat()
                 .haveFullyQualifiedName("io.topobridge.volcano.HyperNode")
-                .check(classes);
+                .check(imported);
+    }
+
+    @Test
+    void coreDependsOnlyOnTheCoreAndTheModelLibraries() {
+        classes()
+                .that()
+                .resideInAPackage("io.topobridge.core..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.topobridge.core..",
+                        "io.topobridge.volcano.model..",
+                        "io.fabric8.kubernetes.api.model..",
+                        "com.fasterxml.jackson..",
+                        "java..")
+                .because("the core reads and writes Kubernetes objects as values (the fabric8 and generated Volcano"
+                        + " models, JSON trees) and needs nothing else from the world")
+                .check(imported);
     }
 }
