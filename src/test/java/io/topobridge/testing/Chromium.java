@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Debian's headless Chromium, driven from the tests: a page's DOM after its scripts ran, and a screenshot. Each call
  * is a fresh browser with an empty profile, no network beyond what the page asks for, and a bounded run time.
- * {@code .ci/run} installs the package; without it a test fails saying so, never skips.
+ * The build installs the package when it runs as root (src/test/browser/install-chromium.sh); without it a test
+ * fails saying so, never skips.
  */
 public final class Chromium {
 
@@ -25,7 +26,7 @@ public final class Chromium {
     public static void require() {
         if (!Files.isExecutable(BINARY)) {
             throw new IllegalStateException(BINARY + " is missing: the browser tests need Debian's chromium package "
-                    + "(apt-get install -y chromium; .ci/run installs it when run as root)");
+                    + "(apt-get install -y chromium; the build installs it when run as root)");
         }
     }
 
