@@ -46,7 +46,8 @@ public class Gangs {
     public Gangs(ClusterView view, WorkloadCaches lookup, WorkloadSettings settings) {
         this.view = view;
         this.lookup = lookup;
-        this.translator = new WorkloadTranslator(settings);
+        this.translator = new WorkloadTranslator(
+                settings, io.topobridge.core.workload.kind.WorkloadAdapters.standard(), java.time.Clock.systemUTC());
     }
 
     /** Every managed gang, by namespace and PodGroup name. */

@@ -30,6 +30,13 @@ public class SettingsProducer {
         this.config = config;
     }
 
+    /** The wall clock: the edges read the time from it and hand it to the core, which never reads a clock itself. */
+    @Produces
+    @Singleton
+    public java.time.Clock clock() {
+        return java.time.Clock.systemUTC();
+    }
+
     @Produces
     @Singleton
     public TopologySettings topology() {

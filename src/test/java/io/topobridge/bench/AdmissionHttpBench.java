@@ -8,8 +8,8 @@ import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadSettings;
-import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.tls.Certificates;
 import io.topobridge.tls.ServingCertificate;
 import io.topobridge.tls.TlsSettings;
@@ -108,7 +108,7 @@ public final class AdmissionHttpBench {
             }
             var tiers = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")));
             var mutator = new PodMutator(
-                    new PodAdmission(AdmissionSettings.defaults(), new WorkloadTranslator(settings)),
+                    new PodAdmission(AdmissionSettings.defaults(), Fixtures.translator(settings)),
                     () -> tiers,
                     new InMemoryLookup(objects),
                     serialization,

@@ -3,6 +3,7 @@ package io.topobridge.bench;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.TranslationResult;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
@@ -45,7 +46,7 @@ public class WorkloadTranslateBenchmark {
     public void setUp() {
         objects = WorkloadCorpus.build(workloads, 42);
         lookup = new InMemoryLookup(objects);
-        translator = new WorkloadTranslator(WorkloadSettings.defaults());
+        translator = Fixtures.translator(WorkloadSettings.defaults());
         TranslationResult check = translate();
         if (check.findings().stream().anyMatch(f -> f.isRejection())
                 || check.podGroups().size() < workloads / 2) {

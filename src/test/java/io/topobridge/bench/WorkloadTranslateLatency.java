@@ -3,8 +3,8 @@ package io.topobridge.bench;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadSettings;
-import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,7 +25,7 @@ public final class WorkloadTranslateLatency {
                 new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack"), new TierCatalog.Tier(3, "spine")));
         List<HasMetadata> objects = WorkloadCorpus.build(workloads, 42);
         var lookup = new InMemoryLookup(objects);
-        var translator = new WorkloadTranslator(WorkloadSettings.defaults());
+        var translator = Fixtures.translator(WorkloadSettings.defaults());
         var threads = ManagementFactory.getThreadMXBean();
         for (int i = 0; i < 20; i++) {
             translator.translate(objects, tiers, lookup);

@@ -28,9 +28,9 @@ import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.ControllersSimulation;
 import io.topobridge.core.workload.DesiredPodGroup;
+import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadSettings;
-import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.testing.MockApiServer;
 import io.topobridge.testing.Upstream;
 import io.topobridge.volcano.PodGroup;
@@ -329,7 +329,7 @@ class AdmissionEndToEndTest {
 
     /** The names of the PodGroups the reconciler makes for the workloads in the cluster. */
     private List<String> reconcilerPodGroups() {
-        var translator = new WorkloadTranslator(WorkloadSettings.defaults());
+        var translator = Fixtures.translator(WorkloadSettings.defaults());
         return translator.translate(workloads, FixedTiers.TIERS, lookup).podGroups().stream()
                 .map(DesiredPodGroup::name)
                 .toList();
@@ -529,7 +529,7 @@ class AdmissionEndToEndTest {
                 .build();
         ObjectNode review =
                 Reviews.review("CREATE", NS, "apps", "v1", "Deployment", "deployments", Reviews.toJson(bad), null);
-        String message = new WorkloadTranslator(WorkloadSettings.defaults())
+        String message = Fixtures.translator(WorkloadSettings.defaults())
                 .validate(bad, FixedTiers.TIERS, new InMemoryLookup(List.of()))
                 .get(0)
                 .message();

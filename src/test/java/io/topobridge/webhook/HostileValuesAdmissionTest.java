@@ -15,7 +15,6 @@ import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.PodAssignment;
 import io.topobridge.core.workload.WorkloadSettings;
-import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -58,7 +57,7 @@ class HostileValuesAdmissionTest {
 
     @BeforeAll
     static void start() {
-        var translator = new WorkloadTranslator(WorkloadSettings.defaults());
+        var translator = Fixtures.translator(WorkloadSettings.defaults());
         // every pod belongs to PodGroup pg and should carry topobridge.io/member=decode
         var admission = new PodAdmission(
                 AdmissionSettings.defaults(),

@@ -12,7 +12,6 @@ import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.autotier.AutoTierTranslationTest;
-import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -65,7 +64,7 @@ class PodGroupMutatorTest {
 
     @BeforeAll
     static void start() {
-        var translator = new WorkloadTranslator(WorkloadSettings.defaults());
+        var translator = Fixtures.translator(WorkloadSettings.defaults());
         fixture = new WebhookFixture(List.of(new PodGroupMutator(
                 translator,
                 () -> Fixtures.TIERS,

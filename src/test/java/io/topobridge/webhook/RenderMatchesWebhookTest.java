@@ -16,8 +16,8 @@ import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.render.Renderer;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.topology.TopologySettings;
+import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadSettings;
-import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.manifest.ManifestReader;
 import java.nio.file.Path;
 import java.util.List;
@@ -48,7 +48,7 @@ class RenderMatchesWebhookTest {
                 .containsOnlyKeys("qwen-prefill-7c9d5-abcde", "qwen-decode-5f6b8-fghij", "gateway-6d8f9-klmno");
 
         var mutator = new PodMutator(
-                new PodAdmission(AdmissionSettings.defaults(), new WorkloadTranslator(WorkloadSettings.defaults())),
+                new PodAdmission(AdmissionSettings.defaults(), Fixtures.translator(WorkloadSettings.defaults())),
                 () -> TierCatalog.EMPTY,
                 new InMemoryLookup(inputs),
                 Reviews.SERIALIZATION,

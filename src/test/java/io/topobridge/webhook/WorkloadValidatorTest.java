@@ -17,10 +17,10 @@ import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Reason;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.WorkloadSettings;
-import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -156,7 +156,7 @@ class WorkloadValidatorTest {
      */
     @Test
     void aBadDomainLossSettingIsDeniedWithTheReconcilersMessage() {
-        var translator = new WorkloadTranslator(WorkloadSettings.defaults());
+        var translator = Fixtures.translator(WorkloadSettings.defaults());
         try (var real = new WebhookFixture(List.of(new WorkloadValidator(
                 translator::validate,
                 () -> TIERS,
@@ -220,7 +220,7 @@ class WorkloadValidatorTest {
                 .addToAnnotations("topobridge.io/allowed-queues", "team-a")
                 .endMetadata()
                 .build();
-        var translator = new WorkloadTranslator(WorkloadSettings.defaults());
+        var translator = Fixtures.translator(WorkloadSettings.defaults());
         try (var real = new WebhookFixture(List.of(new WorkloadValidator(
                 translator::validate,
                 () -> TIERS,
@@ -288,8 +288,7 @@ class WorkloadValidatorTest {
     @Test
     void scalingAWorkloadThatWasRefusedBeforeIsAllowed() {
         var real = new WorkloadValidator(
-                new io.topobridge.core.workload.translate.WorkloadTranslator(
-                        io.topobridge.core.workload.WorkloadSettings.defaults())::validate,
+                Fixtures.translator(io.topobridge.core.workload.WorkloadSettings.defaults())::validate,
                 () -> TIERS,
                 new InMemoryLookup(List.of()),
                 Reviews.SERIALIZATION,

@@ -92,21 +92,8 @@ public class WorkloadController implements ProcessPart {
     /** Whether some gang waits for room in its namespace: a PodGroup of the bridge going may make room. */
     private volatile boolean heldForRoom;
 
-    @Inject
-    public WorkloadController(
-            WorkloadCaches lookup,
-            ClusterView view,
-            Applier applier,
-            FindingsRegistry findings,
-            TierSource tiers,
-            KindRegistry kinds,
-            WorkloadControllerOptions options,
-            WorkloadSettings settings,
-            Reservations.Settings reservations) {
-        this(lookup, view, applier, findings, tiers, kinds, options, settings, reservations, Clock.systemUTC());
-    }
-
     /** {@code clock}: what "now" is for the waits the reconciler measures. */
+    @Inject
     public WorkloadController(
             WorkloadCaches lookup,
             ClusterView view,

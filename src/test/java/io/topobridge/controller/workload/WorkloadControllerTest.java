@@ -15,7 +15,6 @@ import io.topobridge.controller.KindRegistry;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadReason;
-import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.devcluster.ApplyingCrudDispatcher;
 import io.topobridge.devcluster.MockCluster;
 import io.topobridge.testing.VolcanoSchemas;
@@ -1101,7 +1100,7 @@ class WorkloadControllerTest {
                   labels: {pod-template-hash: abc12}
                   ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: vllm-abc12, uid: r, controller: true}]
                 """);
-        assertThat(new WorkloadTranslator(io.topobridge.core.workload.WorkloadSettings.defaults())
+        assertThat(Fixtures.translator(io.topobridge.core.workload.WorkloadSettings.defaults())
                         .assign(pod, Fixtures.TIERS, wiring.lookup)
                         .map(a -> a.podGroupName()))
                 .contains("tb-deploy-vllm");

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.kind.WorkloadAdapters;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.io.ByteArrayInputStream;
@@ -122,7 +123,12 @@ public final class Fixtures {
     }
 
     public static WorkloadTranslator translator() {
-        return new WorkloadTranslator(WorkloadSettings.defaults());
+        return translator(WorkloadSettings.defaults());
+    }
+
+    /** A translator of the standard kinds on the wall clock, as the edges make it. */
+    public static WorkloadTranslator translator(WorkloadSettings settings) {
+        return new WorkloadTranslator(settings, WorkloadAdapters.standard(), java.time.Clock.systemUTC());
     }
 
     /** A Namespace with annotations (e.g. the queues its workloads may use), as YAML. */

@@ -8,7 +8,6 @@ import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.translate.TranslationResult;
-import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -307,7 +306,7 @@ class HashGroupIdentityTest {
     @Test
     void theGangCountCapStillApplies() {
         var objects = cluster();
-        var translator = new WorkloadTranslator(WorkloadSettings.defaults().withMaxGangsPerWorkload(1));
+        var translator = Fixtures.translator(WorkloadSettings.defaults().withMaxGangsPerWorkload(1));
         var result = translator.translate(objects, Fixtures.TIERS, Fixtures.lookup(objects));
         assertThat(result.podGroups()).isEmpty();
         assertThat(result.findings())

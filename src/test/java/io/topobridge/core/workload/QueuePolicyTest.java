@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.translate.TranslationResult;
-import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +43,7 @@ class QueuePolicyTest {
             WorkloadSettings settings, Map<String, String> namespace, Map<String, String> annotations) {
         List<HasMetadata> objects = Fixtures.objects(
                 Fixtures.namespace("team", namespace) + "---\n" + Fixtures.deployment("team", "web", 2, annotations));
-        return new WorkloadTranslator(settings).translate(objects, Fixtures.TIERS, Fixtures.lookup(objects));
+        return Fixtures.translator(settings).translate(objects, Fixtures.TIERS, Fixtures.lookup(objects));
     }
 
     static Stream<Arguments> cases() {

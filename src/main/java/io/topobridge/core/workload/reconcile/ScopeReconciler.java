@@ -94,7 +94,7 @@ public final class ScopeReconciler {
             }
         }
         Map<GangScope, ScopeResult> translated = new HashMap<>();
-        for (ScopeResult result : translator.translateScopes(allowed, facts.tiers(), lookup)) {
+        for (ScopeResult result : translator.at(facts.now()).translateScopes(allowed, facts.tiers(), lookup)) {
             translated.put(result.scope(), result);
         }
         List<ScopeResult> results = new ArrayList<>();
@@ -423,6 +423,7 @@ public final class ScopeReconciler {
             }
         }
         Map<GangScope, List<UntiedPods.PodTie>> out = new HashMap<>();
+        WorkloadTranslator atPass = translator.at(facts.now());
         byNamespace.forEach((namespace, scopes) -> {
             List<Pod> pods = facts.placements().livePods(namespace);
             if (pods.isEmpty()) {
@@ -440,8 +441,7 @@ public final class ScopeReconciler {
                 }
                 // a pod in a Kubernetes gang of its own was left alone at admission on purpose: said, not untied
                 String nativeGang = NativeGang.of(pod).map(NativeGang::describe).orElse(null);
-                translator
-                        .gangOf(pod, facts.tiers(), lookup)
+                atPass.gangOf(pod, facts.tiers(), lookup)
                         .filter(gang -> scopes.contains(gang.scope()))
                         .ifPresent(gang -> out.computeIfAbsent(gang.scope(), s -> new ArrayList<>())
                                 .add(new UntiedPods.PodTie(

@@ -31,7 +31,8 @@ import io.topobridge.core.workload.kind.PodOrigin;
 import io.topobridge.core.workload.kind.Snapshot;
 import io.topobridge.core.workload.kind.Workload;
 import io.topobridge.core.workload.kind.WorkloadAdapters;
-import java.time.Clock;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -53,21 +54,21 @@ public final class WorkloadTranslator {
 
     private final WorkloadSettings settings;
     private final WorkloadAdapters adapters;
-    private final Clock clock;
+    private final InstantSource clock;
 
-    public WorkloadTranslator(WorkloadSettings settings) {
-        this(settings, WorkloadAdapters.standard());
-    }
-
-    public WorkloadTranslator(WorkloadSettings settings, WorkloadAdapters adapters) {
-        this(settings, adapters, Clock.systemUTC());
-    }
-
-    /** {@code clock}: what "now" is when a gang's wait for room under {@code auto} is measured. */
-    public WorkloadTranslator(WorkloadSettings settings, WorkloadAdapters adapters, Clock clock) {
+    /**
+     * {@code clock}: what "now" is when a gang's wait for room under {@code auto} is measured; the edges give the
+     * wall clock, a reconcile pass judges at its own time ({@link #at}).
+     */
+    public WorkloadTranslator(WorkloadSettings settings, WorkloadAdapters adapters, InstantSource clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.adapters = Objects.requireNonNull(adapters, "adapters");
         this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** The same translation at a fixed time: every gang of one reconcile pass is judged at the pass's time. */
+    public WorkloadTranslator at(Instant now) {
+        return new WorkloadTranslator(settings, adapters, InstantSource.fixed(now));
     }
 
     public WorkloadSettings settings() {

@@ -55,7 +55,7 @@ public class AutoTierTranslationTest {
         for (String doc : yaml) {
             objects.add(Fixtures.object(doc));
         }
-        return new WorkloadTranslator(new WorkloadSettings("default", minDomains))
+        return Fixtures.translator(new WorkloadSettings("default", minDomains))
                 .translate(objects, Fixtures.TIERS, Fixtures.lookup(objects).withDomains(() -> domains));
     }
 

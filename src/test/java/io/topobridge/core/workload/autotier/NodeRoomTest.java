@@ -15,7 +15,6 @@ import io.topobridge.core.node.Taint;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.TranslationResult;
-import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.volcano.model.NetworkTopologySpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,7 +86,7 @@ class NodeRoomTest {
 
     static TranslationResult translate(TierDomains domains, String yaml) {
         List<HasMetadata> objects = List.of(Fixtures.object(yaml));
-        return new WorkloadTranslator(new WorkloadSettings("default", 1))
+        return Fixtures.translator(new WorkloadSettings("default", 1))
                 .translate(objects, Fixtures.TIERS, Fixtures.lookup(objects).withDomains(() -> domains));
     }
 

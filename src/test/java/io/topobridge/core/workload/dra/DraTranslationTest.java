@@ -7,7 +7,6 @@ import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.autotier.AutoTierTranslationTest;
 import io.topobridge.core.workload.translate.TranslationResult;
-import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -27,7 +26,7 @@ class DraTranslationTest {
     }
 
     static TranslationResult translate(WorkloadSettings settings, List<HasMetadata> objects) {
-        return new WorkloadTranslator(settings)
+        return Fixtures.translator(settings)
                 .translate(
                         objects,
                         Fixtures.TIERS,
