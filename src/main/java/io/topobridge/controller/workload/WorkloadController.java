@@ -82,7 +82,7 @@ public class WorkloadController implements ProcessPart {
     private final PodGroupWriter writer;
     private final Applier applier;
     /** The memory of domain losses and restarts (the debouncer's worker thread only; this replica leads). */
-    private final DomainLossRestarts.Ledger restarts = new DomainLossRestarts.Ledger();
+    private DomainLossRestarts.Ledger restarts = DomainLossRestarts.Ledger.EMPTY;
     /** The scopes' findings as last published (the debouncer's worker thread only). */
     private final ScopeFindings published;
     /** When each scope is due again by a timer (worker thread only), so a scope has one timer at a time. */
@@ -289,6 +289,9 @@ public class WorkloadController implements ProcessPart {
         WorkloadLookup withDomains = lookup.withDomains(CachedFacts.once(view::tierDomains));
         List<Outcome> outcomes = reconciler.reconcile(
                 scopes, withDomains, CachedFacts.read(lookup, view, tiers, clock.instant(), restarts));
+        for (Outcome outcome : outcomes) {
+            restarts = restarts.with(outcome.remembered());
+        }
         boolean held = false;
         boolean waiting = false;
         RuntimeException retry = null;
@@ -317,7 +320,7 @@ public class WorkloadController implements ProcessPart {
             List<String> gangs = new ArrayList<>();
             outcomes.forEach(
                     o -> o.translation().podGroups().forEach(pg -> gangs.add(pg.namespace() + "/" + pg.name())));
-            restarts.retainOnly(gangs);
+            restarts = restarts.retainOnly(gangs);
             fullPasses.incrementAndGet();
             lastFullPassMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             if (!ready) {
@@ -361,7 +364,7 @@ public class WorkloadController implements ProcessPart {
                 }
             }
         } catch (KubernetesClientException e) {
-            restarts.forget(restart.key());
+            restarts = restarts.forget(restart.key());
             throw e;
         }
         LOG.infof("%s (pods deleted now: %s)", restart.message(), String.join(", ", deleted));

@@ -10,11 +10,14 @@ import io.topobridge.core.workload.annotation.DomainLossPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -24,8 +27,8 @@ import java.util.function.Supplier;
  * (its pods deleted, for a LeaderWorkerSet group its leader), once per grace window, only while fewer than the
  * configured number of restarts are under way in the cluster, and only when another domain of its tier has room for
  * the whole gang now. A restarted gang that does not run whole again within the grace is not restarted again until it
- * has ({@link RecoveryReason#RESTART_DID_NOT_HELP}). Pure but for the {@link Ledger} it is given: the memory of the
- * replica that acts.
+ * has ({@link RecoveryReason#RESTART_DID_NOT_HELP}). Pure: the {@link Ledger}, the memory of the replica that acts,
+ * comes in as a value and what it remembers next comes out in the {@link Decision}.
  */
 public final class DomainLossRestarts {
 
@@ -83,44 +86,91 @@ public final class DomainLossRestarts {
     }
 
     /**
-     * What was decided for one gang: a restart to carry out (or none), the findings, and when to look again though
-     * nothing changes (the grace ends then; null when never).
+     * What was decided for one gang: a restart to carry out (or none), the findings, when to look again though
+     * nothing changes (the grace ends then; null when never), and what the ledger now remembers of the gang.
      */
-    public record Decision(Optional<Restart> restart, List<Finding> findings, Duration recheckAfter) {
+    public record Decision(Optional<Restart> restart, List<Finding> findings, Duration recheckAfter, Entry remembered) {
         public Decision {
             findings = List.copyOf(findings);
+            Objects.requireNonNull(remembered, "remembered");
         }
 
-        static final Decision NOTHING = new Decision(Optional.empty(), List.of(), null);
+        /** Nothing to do or say; the gang remembered as {@code remembered}. */
+        static Decision nothing(Entry remembered) {
+            return new Decision(Optional.empty(), List.of(), null, remembered);
+        }
+    }
+
+    /** A restart made: when, its message, its grace, and whether the gang has run whole since. */
+    public record Made(Instant at, String message, Duration grace, boolean settled) {
+        /** Whether its window ({@code grace} after it was made) is over at {@code now}. */
+        boolean over(Instant now) {
+            return !now.isBefore(at.plus(grace));
+        }
+    }
+
+    /**
+     * What the ledger remembers of one gang: since when its domain has been lost without a break (null: not lost) and
+     * the restart made (null: none). {@link #NONE}: nothing, the gang is forgotten.
+     */
+    public record Entry(Instant lostSince, Made made) {
+        public static final Entry NONE = new Entry(null, null);
     }
 
     /**
      * The acting replica's memory of the gangs' domain losses and restarts, keyed {@code namespace/podGroup}: since
      * when each gang's domain has been lost without a break (as this replica saw it: a new leader counts the grace
-     * afresh, so it restarts later, never sooner), and the restarts made. Not thread-safe: one worker uses it.
+     * afresh, so it restarts later, never sooner), and the restarts made. A value: a pass takes one in and says in its
+     * outcomes what the next one remembers.
      */
-    public static final class Ledger {
-        private final Map<String, Instant> lostSince = new HashMap<>();
-        private final Map<String, Made> made = new HashMap<>();
+    public record Ledger(Map<String, Entry> gangs) {
 
-        /** A restart made: when, its message, its grace, and whether the gang has run whole since. */
-        private record Made(Instant at, String message, Duration grace, boolean settled) {}
+        /** Nothing remembered. */
+        public static final Ledger EMPTY = new Ledger(Map.of());
 
-        /** Forgets a restart that could not be carried out (its gang may be restarted on the next pass). */
-        public void forget(String key) {
-            made.remove(key);
+        public Ledger {
+            gangs = Map.copyOf(gangs);
+        }
+
+        /** What is remembered of a gang ({@link Entry#NONE} when nothing). */
+        public Entry of(String key) {
+            return gangs.getOrDefault(key, Entry.NONE);
+        }
+
+        /** This ledger with the given gangs remembered as said ({@link Entry#NONE}: forgotten). */
+        public Ledger with(Map<String, Entry> changes) {
+            if (changes.isEmpty()) {
+                return this;
+            }
+            Map<String, Entry> out = new HashMap<>(gangs);
+            changes.forEach((key, entry) -> {
+                if (entry.equals(Entry.NONE)) {
+                    out.remove(key);
+                } else {
+                    out.put(key, entry);
+                }
+            });
+            return new Ledger(out);
+        }
+
+        /** Without the restart of a gang that could not be carried out (it may be restarted on the next pass). */
+        public Ledger forget(String key) {
+            Entry entry = of(key);
+            return entry.made() == null ? this : with(Map.of(key, new Entry(entry.lostSince(), null)));
         }
 
         /** Whether a restart of the gang is remembered (for tests and the controller's log). */
         public boolean restarted(String key) {
-            return made.containsKey(key);
+            return of(key).made() != null;
         }
 
         /** Restarts under way: made within their grace, their gang not yet running whole. */
         int underWay(Instant now) {
             int n = 0;
-            for (Made m : made.values()) {
-                if (!m.settled() && now.isBefore(m.at().plus(m.grace()))) {
+            for (Entry entry : gangs.values()) {
+                if (entry.made() != null
+                        && !entry.made().settled()
+                        && !entry.made().over(now)) {
                     n++;
                 }
             }
@@ -128,21 +178,14 @@ public final class DomainLossRestarts {
         }
 
         /**
-         * Keeps only the gangs named (a full pass's PodGroups): what was remembered of gangs since deleted goes, so a
-         * gang deleted mid-restart counts no longer against the cluster's limit.
+         * Only the gangs named (a full pass's PodGroups): what was remembered of gangs since deleted goes, so a gang
+         * deleted mid-restart counts no longer against the cluster's limit.
          */
-        public void retainOnly(java.util.Collection<String> keys) {
-            java.util.Set<String> keep = new java.util.HashSet<>(keys);
-            lostSince.keySet().retainAll(keep);
-            made.keySet().retainAll(keep);
-        }
-
-        /** Drops what is no longer needed: settled restarts whose window is over. */
-        private void expire(String key, Instant now) {
-            Made m = made.get(key);
-            if (m != null && m.settled() && !now.isBefore(m.at().plus(m.grace()))) {
-                made.remove(key);
-            }
+        public Ledger retainOnly(Collection<String> keys) {
+            Set<String> keep = new HashSet<>(keys);
+            Map<String, Entry> out = new HashMap<>(gangs);
+            out.keySet().retainAll(keep);
+            return out.size() == gangs.size() ? this : new Ledger(out);
         }
     }
 
@@ -158,7 +201,7 @@ public final class DomainLossRestarts {
      * @param grace its grace
      * @param capacity the capacity for its pods, asked only when a restart is due
      * @param maxConcurrent the cluster's limit of restarts under way
-     * @param ledger the acting replica's memory
+     * @param ledger the acting replica's memory (read only: what it remembers of the gang next comes in the decision)
      * @param now the pass's time
      */
     public static Decision decide(
@@ -175,19 +218,19 @@ public final class DomainLossRestarts {
             Instant now) {
         String key = namespace + "/" + podGroup;
         boolean lost = domain.isPresent() && domain.get().verdict() == GangDomain.Verdict.DOMAIN_LOST;
-        if (!lost) {
-            ledger.lostSince.remove(key);
-        }
-        Ledger.Made made = ledger.made.get(key);
+        Entry was = ledger.of(key);
+        Instant lostSince = lost ? was.lostSince() : null;
+        Made made = was.made();
         if (made != null && !made.settled() && gang.allBound() && domain.isEmpty()) {
             // the restarted gang runs whole again (in its new domain): the restart is done
-            made = new Ledger.Made(made.at(), made.message(), made.grace(), true);
-            ledger.made.put(key, made);
+            made = new Made(made.at(), made.message(), made.grace(), true);
         }
-        ledger.expire(key, now);
-        made = ledger.made.get(key);
+        if (made != null && made.settled() && made.over(now)) {
+            // no longer needed: a settled restart whose window is over
+            made = null;
+        }
         if (policy != DomainLossPolicy.RESTART) {
-            return Decision.NOTHING;
+            return Decision.nothing(new Entry(lostSince, made));
         }
         List<Finding> findings = new ArrayList<>();
         Duration recheck = null;
@@ -207,22 +250,26 @@ public final class DomainLossRestarts {
                                 + " once (the restart: " + made.message() + ")"));
             }
             if (!lost) {
-                return new Decision(Optional.empty(), findings, recheck);
+                return new Decision(Optional.empty(), findings, recheck, new Entry(null, made));
             }
         }
         if (!lost) {
-            return Decision.NOTHING;
+            return Decision.nothing(new Entry(null, made));
         }
-        Instant since = ledger.lostSince.computeIfAbsent(key, k -> now);
+        Instant since = lostSince != null ? lostSince : now;
+        Entry remembered = new Entry(since, made);
         Instant due = since.plus(grace);
         if (now.isBefore(due)) {
             Duration left = Duration.between(now, due);
             return new Decision(
-                    Optional.empty(), findings, recheck == null || left.compareTo(recheck) < 0 ? left : recheck);
+                    Optional.empty(),
+                    findings,
+                    recheck == null || left.compareTo(recheck) < 0 ? left : recheck,
+                    remembered);
         }
         if (made != null) {
             // at most one restart per gang per grace window, and none again until a restarted gang has run whole
-            return new Decision(Optional.empty(), findings, recheck);
+            return new Decision(Optional.empty(), findings, recheck, remembered);
         }
         GangDomain d = domain.get();
         String where = d.domain() == null ? "its tier-" + d.tier() + " domain" : d.domain();
@@ -237,7 +284,7 @@ public final class DomainLossRestarts {
                     "gang " + podGroup + " is not restarted though " + lostFor + ": no other tier-" + d.tier()
                             + " domain has room for its " + gang.livePods().size()
                             + " pods now, so a restart would leave it nowhere to go; it waits"));
-            return new Decision(Optional.empty(), findings, recheck);
+            return new Decision(Optional.empty(), findings, recheck, remembered);
         }
         int underWay = ledger.underWay(now);
         if (underWay >= maxConcurrent) {
@@ -248,11 +295,11 @@ public final class DomainLossRestarts {
                     subjects,
                     "gang " + podGroup + " is not restarted yet though " + lostFor + ": " + underWay
                             + " restart(s) are under way in the cluster, the limit is " + maxConcurrent));
-            return new Decision(Optional.empty(), findings, recheck);
+            return new Decision(Optional.empty(), findings, recheck, remembered);
         }
         List<Victim> victims = victims(gang);
         if (victims.isEmpty()) {
-            return new Decision(Optional.empty(), findings, recheck);
+            return new Decision(Optional.empty(), findings, recheck, remembered);
         }
         boolean leaders = gang.livePods().stream().anyMatch(p -> p.labels().containsKey(LWS_WORKER_INDEX));
         // the domain's own sentence names it, what it lacks, the nodes that take no pods and the pods lost or waiting
@@ -265,9 +312,12 @@ public final class DomainLossRestarts {
                         + String.join(", ", victims.stream().map(Victim::name).toList())
                         + " so its controller makes them again and Volcano places the whole gang in a domain with room ("
                         + String.join(", ", room) + ")";
-        ledger.made.put(key, new Ledger.Made(now, message, grace, false));
         findings.addAll(about(RecoveryReason.GANG_RESTARTED, namespace, podGroup, subjects, message));
-        return new Decision(Optional.of(new Restart(namespace, podGroup, victims, message)), findings, grace);
+        return new Decision(
+                Optional.of(new Restart(namespace, podGroup, victims, message)),
+                findings,
+                grace,
+                new Entry(since, new Made(now, message, grace, false)));
     }
 
     /**

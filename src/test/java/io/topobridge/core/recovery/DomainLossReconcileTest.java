@@ -55,7 +55,7 @@ class DomainLossReconcileTest {
     }
 
     /** The cluster's facts as the controller gives them: the world's gang for every PodGroup, and a ledger. */
-    static RecoveryFacts facts(DomainLossRestartsTest.World world, DomainLossRestarts.Ledger ledger) {
+    static RecoveryFacts facts(DomainLossRestartsTest.World world, DomainLossRestartsTest.Memory ledger) {
         return new RecoveryFacts() {
             @Override
             public Optional<GangView> gang(String namespace, String podGroup) {
@@ -77,12 +77,19 @@ class DomainLossReconcileTest {
 
             @Override
             public DomainLossRestarts.Ledger ledger() {
-                return ledger;
+                return ledger == null ? null : ledger.value;
             }
         };
     }
 
-    static Outcome pass(String yaml, RecoveryFacts recovery, Duration defaultGrace, Instant now) {
+    /** One pass; what it remembers next is kept in {@code memory} (null: nothing kept, as in render). */
+    static Outcome pass(
+            String yaml,
+            DomainLossRestartsTest.World world,
+            DomainLossRestartsTest.Memory memory,
+            Duration defaultGrace,
+            Instant now) {
+        RecoveryFacts recovery = facts(world, memory);
         var reconciler = new ScopeReconciler(
                 new WorkloadTranslator(
                         WorkloadSettings.defaults(), WorkloadAdapters.standard(), Clock.fixed(now, ZoneOffset.UTC)),
@@ -101,15 +108,18 @@ class DomainLossReconcileTest {
                 Fixtures.TIERS, Fixtures.TIERS, null, QueueStates.UNKNOWN, Placements.NONE, now, recovery);
         List<Outcome> outcomes = reconciler.reconcile(reconciler.scopesOf(workloads, List.of(), lookup), lookup, facts);
         assertThat(outcomes).hasSize(1);
+        if (memory != null) {
+            memory.value = memory.value.with(outcomes.get(0).remembered());
+        }
         return outcomes.get(0);
     }
 
     @Test
     void theWorkloadsGraceIsHonouredAndTheRestartIsPlannedOnceWithItsTimer() {
-        var ledger = new DomainLossRestarts.Ledger();
+        var ledger = new DomainLossRestartsTest.Memory();
         var world = new DomainLossRestartsTest.World().lostN4();
         String yaml = deployment(", topobridge.io/on-domain-loss: restart, topobridge.io/domain-loss-grace: 10s");
-        Outcome first = pass(yaml, facts(world, ledger), Duration.ofMinutes(5), T0);
+        Outcome first = pass(yaml, world, ledger, Duration.ofMinutes(5), T0);
         assertThat(first.restarts()).isEmpty();
         assertThat(first.translation().podGroups().get(0).annotations())
                 .containsEntry("topobridge.io/on-domain-loss", "restart")
@@ -117,10 +127,10 @@ class DomainLossReconcileTest {
         // due again when the grace ends (plus the reconciler's margin)
         assertThat(first.requeueAfter()).isEqualTo(Duration.ofMillis(10_200));
         assertThat(first.findings()).anySatisfy(f -> assertThat(f.reason()).isEqualTo(RecoveryReason.DOMAIN_LOST));
-        assertThat(pass(yaml, facts(world, ledger), Duration.ofMinutes(5), T0.plusSeconds(9))
+        assertThat(pass(yaml, world, ledger, Duration.ofMinutes(5), T0.plusSeconds(9))
                         .restarts())
                 .isEmpty();
-        Outcome due = pass(yaml, facts(world, ledger), Duration.ofMinutes(5), T0.plusSeconds(10));
+        Outcome due = pass(yaml, world, ledger, Duration.ofMinutes(5), T0.plusSeconds(10));
         assertThat(due.restarts())
                 .singleElement()
                 .satisfies(r -> assertThat(r.pods())
@@ -130,18 +140,18 @@ class DomainLossReconcileTest {
                 .filteredOn(f -> f.reason() == RecoveryReason.GANG_RESTARTED)
                 .extracting(f -> f.object().kind())
                 .containsExactly("Deployment", "PodGroup");
-        assertThat(pass(yaml, facts(world, ledger), Duration.ofMinutes(5), T0.plusSeconds(11))
+        assertThat(pass(yaml, world, ledger, Duration.ofMinutes(5), T0.plusSeconds(11))
                         .restarts())
                 .isEmpty();
     }
 
     @Test
     void aPodTerminatingOnANodeDownWithNoReplacementIsSaidAndNeverRestarted() {
-        var ledger = new DomainLossRestarts.Ledger();
+        var ledger = new DomainLossRestartsTest.Memory();
         var world = new DomainLossRestartsTest.World().evictedFromDownN4();
         String yaml = deployment(", topobridge.io/on-domain-loss: restart, topobridge.io/domain-loss-grace: 10s");
         for (int s : new int[] {0, 10, 60}) {
-            Outcome outcome = pass(yaml, facts(world, ledger), Duration.ofMinutes(5), T0.plusSeconds(s));
+            Outcome outcome = pass(yaml, world, ledger, Duration.ofMinutes(5), T0.plusSeconds(s));
             assertThat(outcome.restarts()).as("at %d s", s).isEmpty();
             assertThat(outcome.findings())
                     .filteredOn(f -> f.reason() == RecoveryReason.REPLACEMENT_BLOCKED)
@@ -161,25 +171,25 @@ class DomainLossReconcileTest {
 
     @Test
     void withoutAGraceOfItsOwnTheConfiguredOneHolds() {
-        var ledger = new DomainLossRestarts.Ledger();
+        var ledger = new DomainLossRestartsTest.Memory();
         var world = new DomainLossRestartsTest.World().lostN4();
         String yaml = deployment(", topobridge.io/on-domain-loss: restart");
-        assertThat(pass(yaml, facts(world, ledger), Duration.ofSeconds(30), T0).restarts())
+        assertThat(pass(yaml, world, ledger, Duration.ofSeconds(30), T0).restarts())
                 .isEmpty();
-        assertThat(pass(yaml, facts(world, ledger), Duration.ofSeconds(30), T0.plusSeconds(29))
+        assertThat(pass(yaml, world, ledger, Duration.ofSeconds(30), T0.plusSeconds(29))
                         .restarts())
                 .isEmpty();
-        assertThat(pass(yaml, facts(world, ledger), Duration.ofSeconds(30), T0.plusSeconds(30))
+        assertThat(pass(yaml, world, ledger, Duration.ofSeconds(30), T0.plusSeconds(30))
                         .restarts())
                 .hasSize(1);
     }
 
     @Test
     void aBadValueWarnsAndTheGangIsStillMadeAndWaits() {
-        var ledger = new DomainLossRestarts.Ledger();
+        var ledger = new DomainLossRestartsTest.Memory();
         var world = new DomainLossRestartsTest.World().lostN4();
         String yaml = deployment(", topobridge.io/on-domain-loss: sometimes, topobridge.io/domain-loss-grace: 1d");
-        Outcome outcome = pass(yaml, facts(world, ledger), Duration.ofSeconds(1), T0);
+        Outcome outcome = pass(yaml, world, ledger, Duration.ofSeconds(1), T0);
         assertThat(outcome.translation().podGroups()).hasSize(1);
         assertThat(outcome.translation().podGroups().get(0).annotations())
                 .doesNotContainKeys("topobridge.io/on-domain-loss", "topobridge.io/domain-loss-grace");
@@ -188,7 +198,7 @@ class DomainLossReconcileTest {
                 .extracting(f -> f.message())
                 .anySatisfy(m -> assertThat(m).contains("topobridge.io/on-domain-loss=\"sometimes\""))
                 .anySatisfy(m -> assertThat(m).contains("topobridge.io/domain-loss-grace=\"1d\""));
-        assertThat(pass(yaml, facts(world, ledger), Duration.ofSeconds(1), T0.plusSeconds(3600))
+        assertThat(pass(yaml, world, ledger, Duration.ofSeconds(1), T0.plusSeconds(3600))
                         .restarts())
                 .isEmpty();
     }
@@ -197,9 +207,9 @@ class DomainLossReconcileTest {
     void renderWhichHasNoLedgerNeverRestarts() {
         var world = new DomainLossRestartsTest.World().lostN4();
         String yaml = deployment(", topobridge.io/on-domain-loss: restart, topobridge.io/domain-loss-grace: 1s");
-        RecoveryFacts noLedger = facts(world, null);
-        assertThat(pass(yaml, noLedger, Duration.ofSeconds(1), T0).restarts()).isEmpty();
-        assertThat(pass(yaml, noLedger, Duration.ofSeconds(1), T0.plusSeconds(3600))
+        assertThat(pass(yaml, world, null, Duration.ofSeconds(1), T0).restarts())
+                .isEmpty();
+        assertThat(pass(yaml, world, null, Duration.ofSeconds(1), T0.plusSeconds(3600))
                         .restarts())
                 .isEmpty();
     }

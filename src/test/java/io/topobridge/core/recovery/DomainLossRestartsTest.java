@@ -168,30 +168,64 @@ class DomainLossRestartsTest {
         }
     }
 
-    static DomainLossRestarts.Decision pass(
-            World world, DomainLossPolicy policy, DomainLossRestarts.Ledger ledger, Instant now) {
+    static DomainLossRestarts.Decision pass(World world, DomainLossPolicy policy, Memory ledger, Instant now) {
         return pass(world, policy, ledger, now, List.of(DEPLOYMENT), 1);
     }
 
     static DomainLossRestarts.Decision pass(
             World world,
             DomainLossPolicy policy,
-            DomainLossRestarts.Ledger ledger,
+            Memory ledger,
             Instant now,
             List<ObjectRef> subjects,
             int maxConcurrent) {
-        return DomainLossRestarts.decide(
-                "ns",
-                "g",
-                subjects,
-                world.gang(),
-                world.domain(),
-                policy,
-                GRACE,
-                world::capacity,
-                maxConcurrent,
-                ledger,
-                now);
+        return ledger.remember(
+                "ns/g",
+                DomainLossRestarts.decide(
+                        "ns",
+                        "g",
+                        subjects,
+                        world.gang(),
+                        world.domain(),
+                        policy,
+                        GRACE,
+                        world::capacity,
+                        maxConcurrent,
+                        ledger.value,
+                        now));
+    }
+
+    /** The acting replica's memory from pass to pass, as the controller keeps it: each decision's entry taken in. */
+    static final class Memory {
+        DomainLossRestarts.Ledger value = DomainLossRestarts.Ledger.EMPTY;
+
+        DomainLossRestarts.Decision remember(String key, DomainLossRestarts.Decision decision) {
+            value = value.with(java.util.Map.of(key, decision.remembered()));
+            return decision;
+        }
+
+        boolean restarted(String key) {
+            return value.restarted(key);
+        }
+
+        int underWay(Instant now) {
+            return value.underWay(now);
+        }
+
+        void retainOnly(List<String> keys) {
+            value = value.retainOnly(keys);
+        }
+
+        void forget(String key) {
+            value = value.forget(key);
+        }
+    }
+
+    /** A decision that restarts nothing, says nothing and sets no timer. */
+    static void saysNothing(DomainLossRestarts.Decision decision) {
+        assertThat(decision.restart()).isEmpty();
+        assertThat(decision.findings()).isEmpty();
+        assertThat(decision.recheckAfter()).isNull();
     }
 
     static List<RecoveryReason> reasons(DomainLossRestarts.Decision decision) {
@@ -294,7 +328,7 @@ class DomainLossRestartsTest {
     @MethodSource("cases")
     void restartsOnceAfterTheGrace(Case c) {
         World world = c.change().apply(new World());
-        var ledger = new DomainLossRestarts.Ledger();
+        var ledger = new Memory();
         DomainLossRestarts.Decision last = null;
         for (int i = 0; i < c.at().size(); i++) {
             Instant now = T0.plusSeconds(c.at().get(i));
@@ -316,7 +350,7 @@ class DomainLossRestartsTest {
 
     @Test
     void theGraceCountsFromTheFirstPassThatSawTheDomainLostAndStartsAgainWhenItCameBack() {
-        var ledger = new DomainLossRestarts.Ledger();
+        var ledger = new Memory();
         World lost = new World().lostN4();
         assertThat(pass(lost, DomainLossPolicy.RESTART, ledger, T0).recheckAfter())
                 .isEqualTo(GRACE);
@@ -326,7 +360,7 @@ class DomainLossRestartsTest {
         // the node comes back: the count ends
         World back = new World();
         assertThat(pass(back, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(6)))
-                .isEqualTo(DomainLossRestarts.Decision.NOTHING);
+                .satisfies(DomainLossRestartsTest::saysNothing);
         // lost again: the grace counts afresh
         assertThat(pass(lost, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(8))
                         .restart())
@@ -341,7 +375,7 @@ class DomainLossRestartsTest {
 
     @Test
     void theEventNamesWhatWasDeletedTheDomainTheNodesAndSinceWhen() {
-        var ledger = new DomainLossRestarts.Ledger();
+        var ledger = new Memory();
         World world = new World().lostN4();
         pass(world, DomainLossPolicy.RESTART, ledger, T0);
         DomainLossRestarts.Decision decision = pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10));
@@ -366,7 +400,7 @@ class DomainLossRestartsTest {
 
     @Test
     void aRestartThatDidNotHelpIsSaidAndNotRepeated() {
-        var ledger = new DomainLossRestarts.Ledger();
+        var ledger = new Memory();
         World world = new World().lostN4();
         pass(world, DomainLossPolicy.RESTART, ledger, T0);
         assertThat(pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10))
@@ -383,7 +417,7 @@ class DomainLossRestartsTest {
 
     @Test
     void aGangThatRanWholeAfterItsRestartMayBeRestartedAfterTheWindow() {
-        var ledger = new DomainLossRestarts.Ledger();
+        var ledger = new Memory();
         World lost = new World().lostN4();
         pass(lost, DomainLossPolicy.RESTART, ledger, T0);
         assertThat(pass(lost, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10))
@@ -393,7 +427,7 @@ class DomainLossRestartsTest {
         assertThat(reasons(pass(moved, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(14))))
                 .containsExactly(RecoveryReason.GANG_RESTARTED);
         assertThat(pass(moved, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(20)))
-                .isEqualTo(DomainLossRestarts.Decision.NOTHING);
+                .satisfies(DomainLossRestartsTest::saysNothing);
         assertThat(ledger.restarted("ns/g")).isFalse();
         // its new domain lost in turn (m4 gone): restarted once more after a grace, into p1
         World lostAgain = new World().movedToP2().nodeGone("m4");
@@ -409,33 +443,37 @@ class DomainLossRestartsTest {
 
     @Test
     void atMostTheConfiguredNumberOfRestartsAreUnderWayInTheCluster() {
-        var ledger = new DomainLossRestarts.Ledger();
+        var ledger = new Memory();
         World world = new World().lostN4();
         // another gang's restart is under way (same ledger, another key)
-        DomainLossRestarts.decide(
-                "other",
-                "g",
-                List.of(DEPLOYMENT),
-                world.gang(),
-                world.domain(),
-                DomainLossPolicy.RESTART,
-                GRACE,
-                world::capacity,
-                1,
-                ledger,
-                T0.minusSeconds(20));
-        DomainLossRestarts.decide(
-                "other",
-                "g",
-                List.of(DEPLOYMENT),
-                world.gang(),
-                world.domain(),
-                DomainLossPolicy.RESTART,
-                GRACE,
-                world::capacity,
-                1,
-                ledger,
-                T0.plusSeconds(5));
+        ledger.remember(
+                "other/g",
+                DomainLossRestarts.decide(
+                        "other",
+                        "g",
+                        List.of(DEPLOYMENT),
+                        world.gang(),
+                        world.domain(),
+                        DomainLossPolicy.RESTART,
+                        GRACE,
+                        world::capacity,
+                        1,
+                        ledger.value,
+                        T0.minusSeconds(20)));
+        ledger.remember(
+                "other/g",
+                DomainLossRestarts.decide(
+                        "other",
+                        "g",
+                        List.of(DEPLOYMENT),
+                        world.gang(),
+                        world.domain(),
+                        DomainLossPolicy.RESTART,
+                        GRACE,
+                        world::capacity,
+                        1,
+                        ledger.value,
+                        T0.plusSeconds(5)));
         assertThat(ledger.restarted("other/g")).isTrue();
         pass(world, DomainLossPolicy.RESTART, ledger, T0);
         DomainLossRestarts.Decision held = pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10));
@@ -451,7 +489,7 @@ class DomainLossRestartsTest {
 
     @Test
     void aGangDeletedMidRestartCountsNoLongerAgainstTheLimit() {
-        var ledger = new DomainLossRestarts.Ledger();
+        var ledger = new Memory();
         World world = new World().lostN4();
         pass(world, DomainLossPolicy.RESTART, ledger, T0);
         assertThat(pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10))
@@ -465,7 +503,7 @@ class DomainLossRestartsTest {
 
     @Test
     void aLeaderWorkerSetGroupIsRestartedThroughItsLeader() {
-        var ledger = new DomainLossRestarts.Ledger();
+        var ledger = new Memory();
         World world = new World().lwsGroups(4).lostN4();
         pass(world, DomainLossPolicy.RESTART, ledger, T0, List.of(LWS), 1);
         DomainLossRestarts.Restart restart = pass(
@@ -479,7 +517,7 @@ class DomainLossRestartsTest {
     @Test
     void aDisaggregatedSetGangIsRestartedThroughTheLeaderOfEachOfItsGroups() {
         // a prefill group and a decode group of two pods each (g-0, g-2 the leaders), one gang across both
-        var ledger = new DomainLossRestarts.Ledger();
+        var ledger = new Memory();
         World world = new World().lwsGroups(2).lostN4();
         pass(world, DomainLossPolicy.RESTART, ledger, T0, List.of(DISAGGREGATED), 1);
         DomainLossRestarts.Restart restart = pass(
@@ -494,7 +532,7 @@ class DomainLossRestartsTest {
 
     @Test
     void aDeploymentGangIsRestartedThroughAllItsPods() {
-        var ledger = new DomainLossRestarts.Ledger();
+        var ledger = new Memory();
         World world = new World().lostN4();
         pass(world, DomainLossPolicy.RESTART, ledger, T0, List.of(DEPLOYMENT), 1);
         DomainLossRestarts.Restart restart = pass(
@@ -508,7 +546,7 @@ class DomainLossRestartsTest {
 
     @Test
     void aRestartThatCouldNotBeCarriedOutIsForgottenAndDecidedAgain() {
-        var ledger = new DomainLossRestarts.Ledger();
+        var ledger = new Memory();
         World world = new World().lostN4();
         pass(world, DomainLossPolicy.RESTART, ledger, T0);
         DomainLossRestarts.Restart restart = pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10))

@@ -8,6 +8,7 @@ import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.translate.ScopeResult;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -22,6 +23,8 @@ import java.util.Optional;
  * @param deferred true when the scope is not judged yet (a group's first PodGroup waits for the group's other
  *     members): nothing is written, and the scope's findings stay as they were
  * @param restarts the gangs to restart whole, after the steps ({@code topobridge.io/on-domain-loss: restart})
+ * @param remembered what the restart ledger remembers next of the scope's gangs ({@link DomainLossRestarts.Entry#NONE}:
+ *     forgotten); empty where nothing was decided
  */
 public record Outcome(
         ScopeResult translation,
@@ -29,28 +32,20 @@ public record Outcome(
         List<Finding> findings,
         Duration requeueAfter,
         boolean deferred,
-        List<DomainLossRestarts.Restart> restarts) {
+        List<DomainLossRestarts.Restart> restarts,
+        Map<String, DomainLossRestarts.Entry> remembered) {
 
     public Outcome {
         Objects.requireNonNull(translation, "translation");
         steps = List.copyOf(steps);
         findings = List.copyOf(findings);
-        restarts = restarts == null ? List.of() : List.copyOf(restarts);
-    }
-
-    /** An outcome without restarts. */
-    public Outcome(
-            ScopeResult translation,
-            List<PodGroupChanges.Step> steps,
-            List<Finding> findings,
-            Duration requeueAfter,
-            boolean deferred) {
-        this(translation, steps, findings, requeueAfter, deferred, List.of());
+        restarts = List.copyOf(restarts);
+        remembered = Map.copyOf(remembered);
     }
 
     /** A scope that waits {@code wait} before it is judged. */
     static Outcome deferred(ScopeResult translation, Duration wait) {
-        return new Outcome(translation, List.of(), List.of(), wait, true);
+        return new Outcome(translation, List.of(), List.of(), wait, true, List.of(), Map.of());
     }
 
     public GangScope scope() {

@@ -41,8 +41,9 @@ public interface RecoveryFacts {
     Capacity capacity();
 
     /**
-     * The acting replica's memory of domain losses and restarts; null where nothing may be restarted ({@code render},
-     * a replica that does not write): then no gang is restarted.
+     * The acting replica's memory of domain losses and restarts as the pass begins (what it remembers next comes out
+     * in the outcomes); null where nothing may be restarted ({@code render}, a replica that does not write): then no
+     * gang is restarted.
      */
     default DomainLossRestarts.Ledger ledger() {
         return null;

@@ -104,10 +104,16 @@ public final class ScopeReconciler {
         }
         Map<GangScope, List<UntiedPods.PodTie>> ties = podTies(results, lookup, facts);
         Planned planned = new Planned();
+        // the ledger as the earlier scopes of the pass left it: restarts under way count across the cluster
+        DomainLossRestarts.Ledger ledger = facts.recovery().ledger();
         List<Outcome> out = new ArrayList<>();
         for (ScopeResult result : results) {
-            Outcome outcome = plan(result, lookup, facts, ties.getOrDefault(result.scope(), List.of()), planned);
+            Outcome outcome =
+                    plan(result, lookup, facts, ties.getOrDefault(result.scope(), List.of()), planned, ledger);
             planned.add(outcome);
+            if (ledger != null) {
+                ledger = ledger.with(outcome.remembered());
+            }
             out.add(outcome);
         }
         return out;
@@ -223,7 +229,12 @@ public final class ScopeReconciler {
     }
 
     private Outcome plan(
-            ScopeResult result, WorkloadLookup lookup, PassFacts facts, List<UntiedPods.PodTie> ties, Planned planned) {
+            ScopeResult result,
+            WorkloadLookup lookup,
+            PassFacts facts,
+            List<UntiedPods.PodTie> ties,
+            Planned planned,
+            DomainLossRestarts.Ledger ledger) {
         GangScope scope = result.scope();
         List<HasMetadata> podGroups = lookup.podGroups(scope.namespace());
         Optional<Duration> assembling = assemblyLeft(result, podGroups, lookup, facts.now());
@@ -242,25 +253,45 @@ public final class ScopeReconciler {
         findings.addAll(UntiedPods.findings(result, ties));
         findings.addAll(AutoscalerFit.findings(result, lookup));
         List<DomainLossRestarts.Restart> restarts = new ArrayList<>();
+        Map<String, DomainLossRestarts.Entry> remembered = new HashMap<>();
         Duration requeue = roomWaitEnds(result, podGroups, facts.now());
         for (DesiredPodGroup desired : result.podGroups()) {
-            Recovered recovered = recovery(result, desired, facts);
+            Recovered recovered = recovery(result, desired, facts, ledger);
             findings.addAll(recovered.findings());
-            recovered.decision().restart().ifPresent(restarts::add);
-            Duration recheck = recovered.decision().recheckAfter();
+            recovered.restart().ifPresent(restarts::add);
+            if (recovered.remembered() != null) {
+                String key = desired.namespace() + "/" + desired.name();
+                remembered.put(key, recovered.remembered());
+                ledger = ledger.with(Map.of(key, recovered.remembered()));
+            }
+            Duration recheck = recovered.recheckAfter();
             if (recheck != null) {
                 recheck = recheck.plus(AFTER_WAIT);
                 requeue = requeue == null || recheck.compareTo(requeue) < 0 ? recheck : requeue;
             }
         }
         findings.sort(Finding.ORDER);
-        return new Outcome(result, plan.steps(), findings, requeue, false, restarts);
+        return new Outcome(result, plan.steps(), findings, requeue, false, restarts, remembered);
     }
 
-    /** What the recovery of one gang said and decided. */
+    /**
+     * What the recovery of one gang said and decided, and what the ledger remembers of it next (null: no ledger, or
+     * the gang not judged).
+     */
     private record Recovered(List<Finding> findings, DomainLossRestarts.Decision decision) {
-        static final Recovered NOTHING =
-                new Recovered(List.of(), new DomainLossRestarts.Decision(Optional.empty(), List.of(), null));
+        static final Recovered NOTHING = new Recovered(List.of(), null);
+
+        Optional<DomainLossRestarts.Restart> restart() {
+            return decision == null ? Optional.empty() : decision.restart();
+        }
+
+        Duration recheckAfter() {
+            return decision == null ? null : decision.recheckAfter();
+        }
+
+        DomainLossRestarts.Entry remembered() {
+            return decision == null ? null : decision.remembered();
+        }
     }
 
     /**
@@ -269,7 +300,8 @@ public final class ScopeReconciler {
      * grace, the restart ({@link DomainLossRestarts}). A gang whose pods all run on nodes that are ready costs one look
      * at its pods (no capacity).
      */
-    private Recovered recovery(ScopeResult result, DesiredPodGroup desired, PassFacts facts) {
+    private Recovered recovery(
+            ScopeResult result, DesiredPodGroup desired, PassFacts facts, DomainLossRestarts.Ledger ledger) {
         RecoveryFacts recovery = facts.recovery();
         Optional<GangView> gang = recovery.gang(desired.namespace(), desired.name());
         if (gang.isEmpty()) {
@@ -285,9 +317,8 @@ public final class ScopeReconciler {
             domain = GangDomain.of(gang.get(), capacity.get());
             findings.addAll(GangRecovery.findings(desired.namespace(), desired.name(), result.subjects(), domain));
         }
-        DomainLossRestarts.Ledger ledger = recovery.ledger();
         if (ledger == null) {
-            return new Recovered(findings, new DomainLossRestarts.Decision(Optional.empty(), List.of(), null));
+            return new Recovered(findings, null);
         }
         DomainLossRestarts.Decision decision = DomainLossRestarts.decide(
                 desired.namespace(),
