@@ -6,6 +6,7 @@ import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.changes.PodGroupChanges;
@@ -14,13 +15,15 @@ import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.VolcanoObjects;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
  * Carries out the writes the reconciler planned for one scope, through the one writer: applies, deletes of the
- * bridge's own PodGroups, releases of the fields it held on another controller's. A refusal by the API server (a
- * 4xx other than a conflict or throttling) becomes a finding on the scope's workloads rather than a retry loop; any
- * other failure is thrown, and the batch is retried with backoff.
+ * bridge's own PodGroups, releases of the fields it held on another controller's, and the pod deletes that restart a
+ * gang whose domain is lost. A refusal by the API server (a 4xx other than a conflict or throttling) becomes a finding
+ * on the scope's workloads rather than a retry loop; any other failure is thrown, and the batch is retried with
+ * backoff.
  */
 final class PodGroupWriter {
 
@@ -28,10 +31,13 @@ final class PodGroupWriter {
 
     private final WorkloadCaches lookup;
     private final Applier applier;
+    private final Consumer<String> restartFailed;
 
-    PodGroupWriter(WorkloadCaches lookup, Applier applier) {
+    /** {@code restartFailed}: told the gang ({@code namespace/podGroup}) of a restart that could not be carried out. */
+    PodGroupWriter(WorkloadCaches lookup, Applier applier, Consumer<String> restartFailed) {
         this.lookup = lookup;
         this.applier = applier;
+        this.restartFailed = restartFailed;
     }
 
     /** Carries out the outcome's steps in order; returns the findings the API server's refusals gave. */
@@ -49,9 +55,30 @@ final class PodGroupWriter {
                 }
             } else if (step instanceof PodGroupChanges.Release release) {
                 release(release.namespace(), release.name());
+            } else if (step instanceof PodGroupChanges.RestartGang restart) {
+                restart(restart.restart());
             }
         }
         return refused;
+    }
+
+    /**
+     * Restarts a gang whose domain is lost: deletes its pods (a group's leader) by uid; its controller makes them
+     * again. A failure is told, so the restart is forgotten and the retried batch decides it again.
+     */
+    private void restart(DomainLossRestarts.Restart restart) {
+        List<String> deleted = new ArrayList<>();
+        try {
+            for (DomainLossRestarts.Victim pod : restart.pods()) {
+                if (applier.deletePod(restart.namespace(), pod.name(), pod.uid())) {
+                    deleted.add(pod.name());
+                }
+            }
+        } catch (KubernetesClientException e) {
+            restartFailed.accept(restart.key());
+            throw e;
+        }
+        LOG.infof("%s (pods deleted now: %s)", restart.message(), String.join(", ", deleted));
     }
 
     /** Gives back the fields the bridge holds on another controller's PodGroup. */

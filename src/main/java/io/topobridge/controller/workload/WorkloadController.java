@@ -80,7 +80,6 @@ public class WorkloadController implements ProcessPart {
     private volatile long startedAt;
 
     private final PodGroupWriter writer;
-    private final Applier applier;
     /** The memory of domain losses and restarts (the debouncer's worker thread only; this replica leads). */
     private DomainLossRestarts.Ledger restarts = DomainLossRestarts.Ledger.EMPTY;
     /** The scopes' findings as last published (the debouncer's worker thread only). */
@@ -113,8 +112,7 @@ public class WorkloadController implements ProcessPart {
         this.options = options;
         this.clock = clock;
         this.published = new ScopeFindings(findings, SOURCE);
-        this.writer = new PodGroupWriter(lookup, applier);
-        this.applier = applier;
+        this.writer = new PodGroupWriter(lookup, applier, gang -> restarts = restarts.forget(gang));
         this.reconciler = new ScopeReconciler(
                 new WorkloadTranslator(settings, io.topobridge.core.workload.kind.WorkloadAdapters.standard(), clock),
                 new ReconcileSettings(
@@ -346,28 +344,8 @@ public class WorkloadController implements ProcessPart {
         }
         List<Finding> found = new ArrayList<>(outcome.findings());
         found.addAll(writer.carryOut(outcome));
-        outcome.restarts().forEach(this::restart);
         boolean holdTiers = !tiers.settled() && System.nanoTime() - startedAt < TIERS_GRACE.toNanos();
         published.publish(scope, outcome.translation().subjects(), found, holdTiers);
-    }
-
-    /**
-     * Restarts a gang whose domain is lost: deletes its pods (a group's leader) by uid through the one writer; its
-     * controller makes them again. A failure forgets the restart, so the retried batch decides it again.
-     */
-    private void restart(DomainLossRestarts.Restart restart) {
-        List<String> deleted = new ArrayList<>();
-        try {
-            for (DomainLossRestarts.Victim pod : restart.pods()) {
-                if (applier.deletePod(restart.namespace(), pod.name(), pod.uid())) {
-                    deleted.add(pod.name());
-                }
-            }
-        } catch (KubernetesClientException e) {
-            restarts = restarts.forget(restart.key());
-            throw e;
-        }
-        LOG.infof("%s (pods deleted now: %s)", restart.message(), String.join(", ", deleted));
     }
 
     /** The scope is looked at again after {@code after}, unless a timer is set for it already by then. */

@@ -6,6 +6,7 @@ import io.topobridge.core.diagnosis.Amounts;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
@@ -32,7 +33,7 @@ import java.util.TreeMap;
 public final class PodGroupChanges {
 
     /** One write. */
-    public sealed interface Step permits Apply, Delete, Release {
+    public sealed interface Step permits Apply, Delete, Release, RestartGang {
         String name();
     }
 
@@ -49,6 +50,17 @@ public final class PodGroupChanges {
 
     /** Give back the fields the bridge holds on another controller's PodGroup of this name. */
     public record Release(String namespace, String name) implements Step {}
+
+    /**
+     * Restart the gang of this PodGroup whole: delete its pods (a group's leader) by uid, so its own controller makes
+     * them again ({@code topobridge.io/on-domain-loss: restart}).
+     */
+    public record RestartGang(DomainLossRestarts.Restart restart) implements Step {
+        @Override
+        public String name() {
+            return restart.podGroup();
+        }
+    }
 
     /** The writes, in order, and the findings of the scope (the translation's and the planner's). */
     public record Plan(List<Step> steps, List<Finding> findings) {

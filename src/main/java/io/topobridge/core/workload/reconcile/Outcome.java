@@ -17,12 +17,12 @@ import java.util.Optional;
  * it again with nothing changed (a wait for room or for a group's members that ends then).
  *
  * @param translation the scope's translation: the workloads it was read from and the PodGroups it wants
- * @param steps the writes, in order
+ * @param steps the writes, in order: the PodGroups', then the gangs to restart whole
+ *     ({@code topobridge.io/on-domain-loss: restart})
  * @param findings every finding of the scope (the translation's, the planner's and the untied pods')
  * @param requeueAfter when the scope is due again though nothing changes; null when never
  * @param deferred true when the scope is not judged yet (a group's first PodGroup waits for the group's other
  *     members): nothing is written, and the scope's findings stay as they were
- * @param restarts the gangs to restart whole, after the steps ({@code topobridge.io/on-domain-loss: restart})
  * @param remembered what the restart ledger remembers next of the scope's gangs ({@link DomainLossRestarts.Entry#NONE}:
  *     forgotten); empty where nothing was decided
  */
@@ -32,20 +32,26 @@ public record Outcome(
         List<Finding> findings,
         Duration requeueAfter,
         boolean deferred,
-        List<DomainLossRestarts.Restart> restarts,
         Map<String, DomainLossRestarts.Entry> remembered) {
 
     public Outcome {
         Objects.requireNonNull(translation, "translation");
         steps = List.copyOf(steps);
         findings = List.copyOf(findings);
-        restarts = List.copyOf(restarts);
         remembered = Map.copyOf(remembered);
     }
 
     /** A scope that waits {@code wait} before it is judged. */
     static Outcome deferred(ScopeResult translation, Duration wait) {
-        return new Outcome(translation, List.of(), List.of(), wait, true, List.of(), Map.of());
+        return new Outcome(translation, List.of(), List.of(), wait, true, Map.of());
+    }
+
+    /** The gangs its steps restart whole. */
+    public List<DomainLossRestarts.Restart> restarts() {
+        return steps.stream()
+                .filter(PodGroupChanges.RestartGang.class::isInstance)
+                .map(step -> ((PodGroupChanges.RestartGang) step).restart())
+                .toList();
     }
 
     public GangScope scope() {

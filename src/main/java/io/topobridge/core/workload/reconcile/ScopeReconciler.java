@@ -271,7 +271,10 @@ public final class ScopeReconciler {
             }
         }
         findings.sort(Finding.ORDER);
-        return new Outcome(result, plan.steps(), findings, requeue, false, restarts, remembered);
+        // a restart is a write like the others, carried out after the PodGroups'
+        List<PodGroupChanges.Step> steps = new ArrayList<>(plan.steps());
+        restarts.forEach(restart -> steps.add(new PodGroupChanges.RestartGang(restart)));
+        return new Outcome(result, steps, findings, requeue, false, remembered);
     }
 
     /**
