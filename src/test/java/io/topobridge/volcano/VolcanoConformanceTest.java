@@ -77,7 +77,8 @@ class VolcanoConformanceTest {
                         .withBlockOwnerDeletion(true)
                         .build()),
                 fullSpec(),
-                ownership);
+                ownership,
+                null);
     }
 
     static MemberSpec member(MemberSpec.TypeEnum type, String name) {

@@ -6,7 +6,6 @@ import io.topobridge.core.diagnosis.GangView;
 import io.topobridge.core.diagnosis.PodView;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
-import io.topobridge.core.workload.annotation.DomainLossPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
 package io.topobridge.core.workload;
 
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.topobridge.core.recovery.OnDomainLoss;
 import io.topobridge.volcano.model.PodGroupSpec;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +10,9 @@ import java.util.Objects;
 /**
  * A PodGroup as the bridge wants it. {@link Ownership#OWNED}: the bridge creates it and owns its spec.
  * {@link Ownership#ADOPTED}: another controller (AIBrix, LWS) made it; the bridge applies only
- * {@code spec.networkTopology} and {@code spec.subGroupPolicy} to it.
+ * {@code spec.networkTopology} and {@code spec.subGroupPolicy} to it. {@code onDomainLoss}: what the gang asks for
+ * when its domain is lost (null: {@link OnDomainLoss#WAIT}), carried to the reconciler as a value; its annotations
+ * only tell the user.
  */
 public record DesiredPodGroup(
         String namespace,
@@ -18,7 +21,8 @@ public record DesiredPodGroup(
         Map<String, String> annotations,
         List<OwnerReference> owners,
         PodGroupSpec spec,
-        Ownership ownership) {
+        Ownership ownership,
+        OnDomainLoss onDomainLoss) {
 
     /** Who created the PodGroup and therefore which fields the bridge owns. */
     public enum Ownership {
@@ -34,6 +38,12 @@ public record DesiredPodGroup(
         labels = labels == null ? Map.of() : Map.copyOf(labels);
         annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
         owners = owners == null ? List.of() : List.copyOf(owners);
+        onDomainLoss = onDomainLoss == null ? OnDomainLoss.WAIT : onDomainLoss;
+    }
+
+    /** The same PodGroup for a gang that asks for {@code onLoss} when its domain is lost. */
+    public DesiredPodGroup withOnDomainLoss(OnDomainLoss onLoss) {
+        return new DesiredPodGroup(namespace, name, labels, annotations, owners, spec, ownership, onLoss);
     }
 
     /** The same PodGroup in another queue (every other field of the spec as it is). */
@@ -46,6 +56,6 @@ public record DesiredPodGroup(
                 .priorityClassName(spec.getPriorityClassName())
                 .networkTopology(spec.getNetworkTopology())
                 .subGroupPolicy(spec.getSubGroupPolicy());
-        return new DesiredPodGroup(namespace, name, labels, annotations, owners, copy, ownership);
+        return new DesiredPodGroup(namespace, name, labels, annotations, owners, copy, ownership, onDomainLoss);
     }
 }

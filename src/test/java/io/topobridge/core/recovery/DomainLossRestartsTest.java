@@ -13,7 +13,6 @@ import io.topobridge.core.diagnosis.PodView;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.node.NodeState;
-import io.topobridge.core.workload.annotation.DomainLossPolicy;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;

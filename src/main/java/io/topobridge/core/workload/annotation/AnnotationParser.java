@@ -5,6 +5,7 @@ import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.recovery.DomainLossPolicy;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadReason;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package io.topobridge.core.workload.annotation;
 
+import io.topobridge.core.recovery.DomainLossPolicy;
+
 /**
  * What a workload's annotations ask for, every value validated; {@code null} where nothing was given.
  * Tiers are numbers (names already resolved through the tier catalog); {@code autoTier} and {@code autoSubgroupTier}

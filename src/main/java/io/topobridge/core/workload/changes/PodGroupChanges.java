@@ -273,7 +273,8 @@ public final class PodGroupChanges {
                 annotations,
                 desired.owners(),
                 desired.spec(),
-                desired.ownership());
+                desired.ownership(),
+                desired.onDomainLoss());
     }
 
     /**

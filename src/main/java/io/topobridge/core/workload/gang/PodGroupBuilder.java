@@ -7,6 +7,7 @@ import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.recovery.OnDomainLoss;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.annotation.GangIntent;
@@ -172,7 +173,14 @@ public final class PodGroupBuilder {
             annotations.put(GANG_ANNOTATION, plan.scope().key());
         }
         var desired = new DesiredPodGroup(
-                plan.scope().namespace(), plan.name(), labels, annotations, plan.owners(), spec, plan.ownership());
+                plan.scope().namespace(),
+                plan.name(),
+                labels,
+                annotations,
+                plan.owners(),
+                spec,
+                plan.ownership(),
+                OnDomainLoss.WAIT);
         return new Built(desired, findings);
     }
 

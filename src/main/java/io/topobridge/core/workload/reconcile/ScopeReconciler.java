@@ -19,7 +19,6 @@ import io.topobridge.core.workload.NativeGang;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
-import io.topobridge.core.workload.annotation.DomainLossPolicy;
 import io.topobridge.core.workload.changes.Bounds;
 import io.topobridge.core.workload.changes.ObservedPodGroup;
 import io.topobridge.core.workload.changes.PodGroupChanges;
@@ -329,34 +328,14 @@ public final class ScopeReconciler {
                 result.subjects(),
                 gang.get(),
                 domain,
-                policy(desired),
-                grace(desired),
+                desired.onDomainLoss().policy(),
+                desired.onDomainLoss().graceOr(settings.restarts().grace()),
                 capacity,
                 settings.restarts().maxConcurrent(),
                 ledger,
                 facts.now());
         findings.addAll(decision.findings());
         return new Recovered(findings, decision);
-    }
-
-    /** The gang's {@code on-domain-loss}, as its translation carried it onto the PodGroup it wants. */
-    private static DomainLossPolicy policy(DesiredPodGroup desired) {
-        return DomainLossPolicy.RESTART.value().equals(desired.annotations().get(Topobridge.ON_DOMAIN_LOSS))
-                ? DomainLossPolicy.RESTART
-                : DomainLossPolicy.WAIT;
-    }
-
-    /** The gang's grace: its {@code domain-loss-grace} (written in seconds by the translation), else the default. */
-    private Duration grace(DesiredPodGroup desired) {
-        String written = desired.annotations().get(Topobridge.DOMAIN_LOSS_GRACE);
-        if (written != null && written.endsWith("s")) {
-            try {
-                return Duration.ofSeconds(Long.parseLong(written.substring(0, written.length() - 1)));
-            } catch (NumberFormatException e) {
-                // not written by the translation: the default holds
-            }
-        }
-        return settings.restarts().grace();
     }
 
     /**

@@ -8,6 +8,7 @@ import io.topobridge.core.diagnosis.TierDomains;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.recovery.OnDomainLoss;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
@@ -236,6 +237,8 @@ public final class WorkloadTranslator {
         List<DesiredPodGroup> built = new ArrayList<>();
         boolean refused = false;
         boolean auto = parsed.intent().autoTier() || parsed.intent().autoSubgroupTier();
+        OnDomainLoss onLoss =
+                OnDomainLoss.of(parsed.intent().onDomainLoss(), parsed.intent().domainLossGrace());
         for (GangPlan plan : plans) {
             DraDevices.GangDevices devices =
                     DraDevices.of(plan.roles(), plan.scope().namespace(), snapshot.lookup(), settings.deviceClasses());
@@ -266,16 +269,14 @@ public final class WorkloadTranslator {
                 explanations = new java.util.TreeMap<>(explanations);
                 explanations.put(Topobridge.DRA_DEVICES, counted);
             }
-            if (parsed.intent().onDomainLoss() == io.topobridge.core.workload.annotation.DomainLossPolicy.RESTART) {
-                // the gang's policy for when its domain is lost travels with its PodGroup (the reconciler reads it)
+            if (onLoss.restarts()) {
+                // the gang's policy for when its domain is lost is said on its PodGroup (the reconciler reads the
+                // value)
                 explanations = new java.util.TreeMap<>(explanations);
-                explanations.put(
-                        Topobridge.ON_DOMAIN_LOSS,
-                        parsed.intent().onDomainLoss().value());
-                if (parsed.intent().domainLossGrace() != null) {
+                explanations.put(Topobridge.ON_DOMAIN_LOSS, onLoss.policy().value());
+                if (onLoss.grace() != null) {
                     explanations.put(
-                            Topobridge.DOMAIN_LOSS_GRACE,
-                            parsed.intent().domainLossGrace().toSeconds() + "s");
+                            Topobridge.DOMAIN_LOSS_GRACE, onLoss.grace().toSeconds() + "s");
                 }
             }
             PodGroupBuilder.Built result = PodGroupBuilder.build(
@@ -287,7 +288,7 @@ public final class WorkloadTranslator {
             if (result.podGroup() == null) {
                 refused = true;
             } else {
-                built.add(result.podGroup());
+                built.add(result.podGroup().withOnDomainLoss(onLoss));
             }
         }
         return new Judged(refused ? List.of() : built, findings, plans, waiting);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Severity;
+import io.topobridge.core.recovery.DomainLossPolicy;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadReason;

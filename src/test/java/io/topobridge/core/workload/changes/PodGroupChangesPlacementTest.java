@@ -40,7 +40,8 @@ class PodGroupChangesPlacementTest {
                 Map.of("topobridge.io/gang", "LeaderWorkerSet/tp"),
                 List.of(),
                 spec,
-                DesiredPodGroup.Ownership.OWNED);
+                DesiredPodGroup.Ownership.OWNED,
+                null);
         return new ScopeResult(SCOPE, List.of(WORKLOAD), List.of(pg), List.of());
     }
 

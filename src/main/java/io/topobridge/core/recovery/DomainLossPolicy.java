@@ -1,4 +1,4 @@
-package io.topobridge.core.workload.annotation;
+package io.topobridge.core.recovery;
 
 /** What the bridge does with a running gang whose domain can no longer hold it ({@code topobridge.io/on-domain-loss}). */
 public enum DomainLossPolicy {
