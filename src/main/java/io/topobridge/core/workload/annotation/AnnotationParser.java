@@ -65,11 +65,7 @@ public final class AnnotationParser {
      * One logical setting and the keys that carry it, in precedence order for messages; {@code rejects}: whether a bad
      * value refuses the gang (else it is a warning and the setting's default holds).
      */
-    private record Field<T>(String label, List<String> keys, Function<String, Result<T>> parser, boolean rejects) {
-        Field(String label, List<String> keys, Function<String, Result<T>> parser) {
-            this(label, keys, parser, true);
-        }
-    }
+    private record Field<T>(String label, List<String> keys, Function<String, Result<T>> parser, boolean rejects) {}
 
     /** A parsed value or the reason it is invalid. */
     private record Result<T>(T value, String error, WorkloadReason reason) {
@@ -170,20 +166,22 @@ public final class AnnotationParser {
         Field<TierValue> tier = new Field<>(
                 "highest tier",
                 List.of(Topobridge.HIGHEST_TIER, VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION),
-                v -> tierOrAuto(v, tiers));
+                v -> tierOrAuto(v, tiers),
+                true);
         Field<TopologyMode> mode = new Field<>(
                 "topology mode",
                 List.of(Topobridge.MODE, VolcanoApi.NETWORK_TOPOLOGY_MODE_ANNOTATION),
-                AnnotationParser::mode);
+                AnnotationParser::mode,
+                true);
         Field<TierValue> subgroupTier = new Field<>(
-                "subgroup highest tier", List.of(Topobridge.SUBGROUP_HIGHEST_TIER), v -> tierOrAuto(v, tiers));
+                "subgroup highest tier", List.of(Topobridge.SUBGROUP_HIGHEST_TIER), v -> tierOrAuto(v, tiers), true);
         Field<TopologyMode> subgroupMode =
-                new Field<>("subgroup topology mode", List.of(Topobridge.SUBGROUP_MODE), AnnotationParser::mode);
-        Field<String> group = new Field<>("group", List.of(Topobridge.GROUP), AnnotationParser::group);
+                new Field<>("subgroup topology mode", List.of(Topobridge.SUBGROUP_MODE), AnnotationParser::mode, true);
+        Field<String> group = new Field<>("group", List.of(Topobridge.GROUP), AnnotationParser::group, true);
         Field<String> queue = new Field<>(
-                "queue", List.of(Topobridge.QUEUE, VolcanoApi.QUEUE_NAME_ANNOTATION), AnnotationParser::queue);
+                "queue", List.of(Topobridge.QUEUE, VolcanoApi.QUEUE_NAME_ANNOTATION), AnnotationParser::queue, true);
         Field<Integer> minMember =
-                new Field<>("minimum member count", List.of(Topobridge.MIN_MEMBER), AnnotationParser::minMember);
+                new Field<>("minimum member count", List.of(Topobridge.MIN_MEMBER), AnnotationParser::minMember, true);
         // what happens when the domain is lost: a bad value leaves the default (wait), the gang is still made
         Field<DomainLossPolicy> onDomainLoss = new Field<>(
                 "domain-loss policy", List.of(Topobridge.ON_DOMAIN_LOSS), AnnotationParser::onDomainLoss, false);
@@ -200,31 +198,60 @@ public final class AnnotationParser {
         Resolved<DomainLossPolicy> onDomainLossValue = resolve(onDomainLoss, sources, findings);
         Resolved<java.time.Duration> graceValue = resolve(grace, sources, findings);
 
-        if (modeValue.value() == TopologyMode.HARD && tierValue.value() == null && tierValue.valid()) {
-            Occurrence at = modeValue.first();
-            findings.add(Finding.rejected(
-                            WorkloadReason.INVALID_ANNOTATION,
-                            at.source().object(),
-                            at.source().object() + ": "
-                                    + at.describe(at.source().object())
-                                    + ": hard mode needs a highest tier (set " + Topobridge.HIGHEST_TIER
-                                    + "); without one Volcano enforces nothing")
-                    .withKey(Topobridge.MODE));
+        hardNeedsATier(modeValue, tierValue, "a highest tier", Topobridge.HIGHEST_TIER, Topobridge.MODE, findings);
+        hardNeedsATier(
+                subgroupModeValue,
+                subgroupTierValue,
+                "a subgroup highest tier",
+                Topobridge.SUBGROUP_HIGHEST_TIER,
+                Topobridge.SUBGROUP_MODE,
+                findings);
+        Integer gangTier = tierValue.value() == null ? null : tierValue.value().number();
+        Integer subTier = subgroupTierValue.value() == null
+                ? null
+                : subgroupTierValue.value().number();
+        subgroupTierWithinTheGangs(tierValue, subgroupTierValue, findings);
+        var intent = new GangIntent(
+                true,
+                gangTier,
+                modeValue.value(),
+                subTier,
+                subgroupModeValue.value(),
+                groupValue.value(),
+                queueValue.value(),
+                minMemberValue.value(),
+                tierValue.value() != null && tierValue.value().auto(),
+                subgroupTierValue.value() != null && subgroupTierValue.value().auto(),
+                onDomainLossValue.value(),
+                graceValue.value());
+        return new ParsedIntent(intent, findings);
+    }
+
+    /** Hard mode without a tier (none given, none refused): Volcano would enforce nothing. */
+    private static void hardNeedsATier(
+            Resolved<TopologyMode> mode,
+            Resolved<TierValue> tier,
+            String needs,
+            String tierKey,
+            String modeKey,
+            List<Finding> findings) {
+        if (mode.value() != TopologyMode.HARD || tier.value() != null || !tier.valid()) {
+            return;
         }
-        if (subgroupModeValue.value() == TopologyMode.HARD
-                && subgroupTierValue.value() == null
-                && subgroupTierValue.valid()) {
-            Occurrence at = subgroupModeValue.first();
-            findings.add(Finding.rejected(
-                            WorkloadReason.INVALID_ANNOTATION,
-                            at.source().object(),
-                            at.source().object() + ": "
-                                    + at.describe(at.source().object())
-                                    + ": hard mode needs a subgroup highest tier (set "
-                                    + Topobridge.SUBGROUP_HIGHEST_TIER
-                                    + "); without one Volcano enforces nothing")
-                    .withKey(Topobridge.SUBGROUP_MODE));
-        }
+        Occurrence at = mode.first();
+        findings.add(Finding.rejected(
+                        WorkloadReason.INVALID_ANNOTATION,
+                        at.source().object(),
+                        at.source().object() + ": "
+                                + at.describe(at.source().object())
+                                + ": hard mode needs " + needs + " (set " + tierKey
+                                + "); without one Volcano enforces nothing")
+                .withKey(modeKey));
+    }
+
+    /** A subgroup tier above the gang's own: subgroups are placed inside the gang's HyperNode. */
+    private static void subgroupTierWithinTheGangs(
+            Resolved<TierValue> tierValue, Resolved<TierValue> subgroupTierValue, List<Finding> findings) {
         Integer gangTier = tierValue.value() == null ? null : tierValue.value().number();
         Integer subTier = subgroupTierValue.value() == null
                 ? null
@@ -242,20 +269,6 @@ public final class AnnotationParser {
                                     + "); subgroups are placed inside the gang's HyperNode")
                     .withKey(Topobridge.SUBGROUP_HIGHEST_TIER));
         }
-        var intent = new GangIntent(
-                true,
-                gangTier,
-                modeValue.value(),
-                subTier,
-                subgroupModeValue.value(),
-                groupValue.value(),
-                queueValue.value(),
-                minMemberValue.value(),
-                tierValue.value() != null && tierValue.value().auto(),
-                subgroupTierValue.value() != null && subgroupTierValue.value().auto(),
-                onDomainLossValue.value(),
-                graceValue.value());
-        return new ParsedIntent(intent, findings);
     }
 
     /** The agreed value of one field ({@code valid} false when some occurrence was refused). */

@@ -1,0 +1,306 @@
+package io.topobridge.core.workload.translate;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
+import io.topobridge.core.recovery.OnDomainLoss;
+import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.DesiredPodGroup;
+import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.annotation.AnnotationParser;
+import io.topobridge.core.workload.annotation.AnnotationSource;
+import io.topobridge.core.workload.annotation.GangIntent;
+import io.topobridge.core.workload.annotation.ParsedIntent;
+import io.topobridge.core.workload.autotier.AutoTiers;
+import io.topobridge.core.workload.dra.DraDevices;
+import io.topobridge.core.workload.gang.GangPlan;
+import io.topobridge.core.workload.gang.PodGroupBuilder;
+import io.topobridge.core.workload.gang.PodIdentity;
+import io.topobridge.core.workload.kind.Gang;
+import io.topobridge.core.workload.kind.Snapshot;
+import io.topobridge.core.workload.kind.WorkloadAdapters;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The one judgement of a gang, the same for every kind and for the reconciler and admission alike: its annotations
+ * parsed, the checks of its kind and queue, its plans, and its PodGroups built, with what was found on the way.
+ */
+final class GangJudge {
+
+    private final WorkloadSettings settings;
+    private final WorkloadAdapters adapters;
+    private final InstantSource clock;
+
+    GangJudge(WorkloadSettings settings, WorkloadAdapters adapters, InstantSource clock) {
+        this.settings = settings;
+        this.adapters = adapters;
+        this.clock = clock;
+    }
+
+    /**
+     * The judgement of one gang (or of the plan of one pod in it): the PodGroups to make, what was found on the way,
+     * the plans looked at, and whether the gang waits only for the tiers to be known.
+     */
+    record Judged(
+            List<DesiredPodGroup> podGroups, List<Finding> findings, List<GangPlan> plans, boolean waitingForTiers) {
+
+        static final Judged UNMANAGED = new Judged(List.of(), List.of(), List.of(), false);
+
+        boolean refused() {
+            return findings.stream().anyMatch(Finding::isRejection);
+        }
+    }
+
+    /**
+     * Parses a gang's annotations, plans and builds its PodGroups: nothing at all when anything is refused. The one
+     * judgement of a gang: the reconciler asks it of every plan ({@code pod} null), admission of the plan of one pod
+     * (which it then computes even for a gang that is refused, to keep the tie of a gang that waits for the tiers or
+     * keeps the PodGroup it had).
+     */
+    Judged judge(
+            GangScope scope, Gang gang, TierCatalog tiers, QueueAccess queues, Snapshot snapshot, PodIdentity pod) {
+        ParsedIntent parsed = AnnotationParser.parse(gang.sources(), tiers);
+        if (!parsed.intent().managed()) {
+            return Judged.UNMANAGED;
+        }
+        boolean waiting = parsed.waitingForTiers();
+        List<Finding> findings = new ArrayList<>(parsed.findings());
+        findings.addAll(kindChecks(gang, parsed.intent()));
+        if (!parsed.rejected() || waiting) {
+            findings.addAll(queueChecks(gang, parsed.intent(), queues));
+        }
+        boolean rejected = findings.stream().anyMatch(Finding::isRejection);
+        if (rejected && pod == null) {
+            rejectOthers(scope, gang.subjects(), findings);
+            return new Judged(List.of(), findings, List.of(), waiting);
+        }
+        List<Finding> notes = new ArrayList<>();
+        List<GangPlan> plans = pod == null
+                ? gang.plans().all(notes)
+                : gang.plans().of(pod, notes).map(List::of).orElse(List.of());
+        findings.addAll(notes);
+        if (rejected || notes.stream().anyMatch(Finding::isRejection)) {
+            rejectOthers(scope, gang.subjects(), findings);
+            return new Judged(List.of(), findings, plans, waiting);
+        }
+        if (parsed.intent().hasSubgroupTopology()
+                && !plans.isEmpty()
+                && plans.stream().allMatch(p -> p.subGroups().isEmpty() && p.level() == GangPlan.Level.GANG)) {
+            for (ObjectRef subject : gang.subjects()) {
+                findings.add(Finding.warning(
+                        WorkloadReason.SUBGROUP_SETTINGS_IGNORED,
+                        subject,
+                        subject
+                                + ": " + Topobridge.SUBGROUP_HIGHEST_TIER + "/" + Topobridge.SUBGROUP_MODE
+                                + " are ignored: this gang has no subgroups"));
+            }
+        }
+        List<DesiredPodGroup> built = build(gang, parsed.intent(), plans, tiers, queues, snapshot, findings);
+        return new Judged(built, findings, plans, waiting);
+    }
+
+    /**
+     * Builds the PodGroups of a gang's plans, choosing {@code auto} tiers and counting DRA devices on the way; adds
+     * what was found to {@code findings}. Empty when any plan is refused: a gang gets all its PodGroups or none.
+     */
+    private List<DesiredPodGroup> build(
+            Gang gang,
+            GangIntent intent,
+            List<GangPlan> plans,
+            TierCatalog tiers,
+            QueueAccess queues,
+            Snapshot snapshot,
+            List<Finding> findings) {
+        List<DesiredPodGroup> built = new ArrayList<>();
+        boolean refused = false;
+        boolean auto = intent.autoTier() || intent.autoSubgroupTier();
+        OnDomainLoss onLoss = OnDomainLoss.of(intent.onDomainLoss(), intent.domainLossGrace());
+        for (GangPlan plan : plans) {
+            DraDevices.GangDevices devices =
+                    DraDevices.of(plan.roles(), plan.scope().namespace(), snapshot.lookup(), settings.deviceClasses());
+            if (!gang.preview()) {
+                findings.addAll(DraDevices.findings(devices, plan.name(), gang.subjects()));
+            }
+            AutoTiers.Resolution resolution = AutoTiers.resolve(
+                    plan,
+                    intent,
+                    tiers,
+                    auto ? snapshot.domains() : TierDomains.NONE,
+                    settings.autoTierMinDomains(),
+                    gang.subjects(),
+                    auto && waitsForRoom(plan, snapshot),
+                    devices);
+            resolution.findings().stream()
+                    .filter(f -> !gang.preview() || f.isRejection())
+                    .forEach(findings::add);
+            if (resolution.refused()) {
+                refused = true;
+                continue;
+            }
+            Map<String, String> explanations = resolution.annotations();
+            String counted = DraDevices.annotation(devices.total(plan.roles()));
+            if (counted != null) {
+                // Volcano's overcommit plugin refuses to enqueue a gang whose minResources name a resource no node
+                // advertises, and DRA-only nodes advertise none: the devices are said here, not reserved there
+                explanations = new java.util.TreeMap<>(explanations);
+                explanations.put(Topobridge.DRA_DEVICES, counted);
+            }
+            if (onLoss.restarts()) {
+                // the gang's policy for when its domain is lost is said on its PodGroup (the reconciler reads the
+                // value)
+                explanations = new java.util.TreeMap<>(explanations);
+                explanations.put(Topobridge.ON_DOMAIN_LOSS, onLoss.policy().value());
+                if (onLoss.grace() != null) {
+                    explanations.put(
+                            Topobridge.DOMAIN_LOSS_GRACE, onLoss.grace().toSeconds() + "s");
+                }
+            }
+            PodGroupBuilder.Built result = PodGroupBuilder.build(
+                    plan, resolution.intent(), gang.subjects(), queues.defaultQueue(), explanations);
+            // a preview only checks: what it would warn about is said again once its PodGroups are made
+            result.findings().stream()
+                    .filter(f -> !gang.preview() || f.isRejection())
+                    .forEach(findings::add);
+            if (result.podGroup() == null) {
+                refused = true;
+            } else {
+                built.add(result.podGroup().withOnDomainLoss(onLoss));
+            }
+        }
+        return refused ? List.of() : built;
+    }
+
+    /**
+     * Whether a gang under {@code auto} may still wait for room in its chosen tier
+     * ({@code topobridge.workloads.auto-wait-for-room}): while its PodGroup does not exist yet or was created less
+     * than the wait ago. The PodGroup's own creation time is the clock's start, so every replica and every restart
+     * agrees on it; a PodGroup whose creation time cannot be read has waited long enough.
+     */
+    private boolean waitsForRoom(GangPlan plan, Snapshot snapshot) {
+        if (settings.autoWaitForRoom().isZero()) {
+            return false;
+        }
+        for (HasMetadata pg : snapshot.podGroups(plan.scope().namespace())) {
+            if (plan.name().equals(pg.getMetadata().getName())) {
+                return settings.roomWaitEnd(pg.getMetadata().getCreationTimestamp())
+                        .map(end -> end.isAfter(clock.instant()))
+                        .orElse(false);
+            }
+        }
+        return true;
+    }
+
+    /** Members of a group whose own annotations are fine are told why the group still has no PodGroup. */
+    private static void rejectOthers(GangScope scope, List<ObjectRef> subjects, List<Finding> findings) {
+        if (!(scope instanceof GangScope.Group)) {
+            return;
+        }
+        Set<ObjectRef> rejected = new LinkedHashSet<>();
+        findings.stream().filter(Finding::isRejection).forEach(f -> rejected.add(f.object()));
+        for (ObjectRef subject : subjects) {
+            if (!rejected.contains(subject)) {
+                findings.add(Finding.rejected(
+                        WorkloadReason.GROUP_REJECTED,
+                        subject,
+                        subject + ": group "
+                                + scope.name() + " has no PodGroup because "
+                                + String.join(
+                                        ", ",
+                                        rejected.stream()
+                                                .map(ObjectRef::toString)
+                                                .toList()) + " was refused"));
+            }
+        }
+    }
+
+    /** A group named on a kind that cannot join one. */
+    private List<Finding> kindChecks(Gang gang, GangIntent intent) {
+        List<Finding> out = new ArrayList<>();
+        if (intent.group() == null) {
+            return out;
+        }
+        for (ObjectRef subject : gang.subjects()) {
+            Optional<WorkloadKind> kind = WorkloadKind.of(subject.apiVersion(), subject.kind());
+            if (kind.isPresent() && adapters.groupMember(kind.get()).isEmpty()) {
+                out.add(Finding.rejected(
+                                WorkloadReason.INVALID_ANNOTATION,
+                                subject,
+                                subject + ": " + Topobridge.GROUP
+                                        + "=" + UserText.quote(intent.group())
+                                        + ": only Deployments, StatefulSets and LeaderWorkerSets"
+                                        + " can join a group")
+                        .withKey(Topobridge.GROUP));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A queue the namespace's admins do not let its workloads use: refused on every object that names it (each
+     * member of a group is denied at admission for itself), or, when the gang takes the default queue, on every
+     * workload of the gang. A namespace default-queue annotation that is no queue name is refused the same way.
+     */
+    private static List<Finding> queueChecks(Gang gang, GangIntent intent, QueueAccess queues) {
+        List<Finding> out = new ArrayList<>();
+        String queue = intent.queue();
+        if (queue != null) {
+            if (queues.allows(queue)) {
+                return out;
+            }
+            Set<ObjectRef> told = new LinkedHashSet<>();
+            for (AnnotationSource source : gang.sources()) {
+                for (String key : List.of(Topobridge.QUEUE, VolcanoApi.QUEUE_NAME_ANNOTATION)) {
+                    String raw = source.annotations().get(key);
+                    if (raw == null || !told.add(source.object())) {
+                        continue;
+                    }
+                    out.add(Finding.rejected(
+                                    WorkloadReason.QUEUE_NOT_ALLOWED,
+                                    source.object(),
+                                    source.object() + ": "
+                                            + key + "=" + UserText.quote(raw) + " (" + UserText.excerpt(source.where())
+                                            + "): queue "
+                                            + UserText.quote(queue) + " is not allowed here: " + queues.rule())
+                            .withKey(key));
+                }
+            }
+            return out;
+        }
+        for (ObjectRef subject : gang.subjects()) {
+            if (queues.invalidDefault() != null) {
+                out.add(Finding.rejected(
+                                WorkloadReason.INVALID_ANNOTATION,
+                                subject,
+                                subject + ": names no queue, and"
+                                        + " namespace " + queues.namespace() + "'s default queue "
+                                        + VolcanoApi.QUEUE_NAME_ANNOTATION
+                                        + "=" + UserText.quote(queues.invalidDefault())
+                                        + " is not a queue name (a DNS-1123 subdomain)")
+                        .withKey(VolcanoApi.QUEUE_NAME_ANNOTATION + " (namespace)"));
+            } else if (!queues.allows(queues.defaultQueue())) {
+                out.add(Finding.rejected(
+                                WorkloadReason.QUEUE_NOT_ALLOWED,
+                                subject,
+                                subject + ": names no queue, and"
+                                        + " the default queue " + UserText.quote(queues.defaultQueue())
+                                        + " is not allowed here: "
+                                        + queues.rule() + "; set " + Topobridge.QUEUE)
+                        .withKey(Topobridge.QUEUE));
+            }
+        }
+        return out;
+    }
+}
