@@ -86,7 +86,10 @@ public class SettingsProducer {
     public io.topobridge.core.workload.reconcile.ReconcileSettings reconcile() {
         var workloads = config.workloads();
         return new io.topobridge.core.workload.reconcile.ReconcileSettings(
-                workloads.requireNamespaceOptIn(), config.admission().namespaceLabel(), workloads.groupAssembly());
+                workloads.requireNamespaceOptIn(),
+                config.admission().namespaceLabel(),
+                workloads.groupAssembly(),
+                io.topobridge.core.recovery.DomainLossRestarts.Settings.DEFAULTS);
     }
 
     /** The accelerator resources ({@code topobridge.workloads.accelerator-resources}). */

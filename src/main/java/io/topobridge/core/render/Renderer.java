@@ -36,6 +36,7 @@ import io.topobridge.core.workload.reconcile.Outcome;
 import io.topobridge.core.workload.reconcile.PassFacts;
 import io.topobridge.core.workload.reconcile.Placements;
 import io.topobridge.core.workload.reconcile.ReconcileSettings;
+import io.topobridge.core.workload.reconcile.RecoveryFacts;
 import io.topobridge.core.workload.reconcile.ScopeReconciler;
 import io.topobridge.core.workload.resources.PodRequests;
 import io.topobridge.core.workload.resources.Quantities;
@@ -181,7 +182,8 @@ public final class Renderer {
                 cluster,
                 queueStates,
                 Placements.NONE,
-                clock.instant());
+                clock.instant(),
+                RecoveryFacts.NONE);
         List<Outcome> outcomes =
                 reconciler.reconcile(reconciler.scopesOf(workloads, lookup.allPodGroups(), lookup), lookup, facts);
         List<DesiredPodGroup> podGroups = new ArrayList<>();

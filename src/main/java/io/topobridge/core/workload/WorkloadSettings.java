@@ -91,51 +91,6 @@ public record WorkloadSettings(
         Objects.requireNonNull(deviceClasses, "deviceClasses");
     }
 
-    /** Queue rules, limits, {@code auto}'s settings, the bound on gangs per workload and the default DeviceClasses. */
-    public WorkloadSettings(
-            String defaultQueue,
-            UnlistedQueues unlistedQueues,
-            int maxPodGroupsPerNamespace,
-            int autoTierMinDomains,
-            Duration autoWaitForRoom,
-            int maxGangsPerWorkload) {
-        this(
-                defaultQueue,
-                unlistedQueues,
-                maxPodGroupsPerNamespace,
-                autoTierMinDomains,
-                autoWaitForRoom,
-                maxGangsPerWorkload,
-                io.topobridge.core.node.DeviceClasses.DEFAULT);
-    }
-
-    /** Queue rules, limits, {@code auto}'s settings and the default bound on gangs per workload. */
-    public WorkloadSettings(
-            String defaultQueue,
-            UnlistedQueues unlistedQueues,
-            int maxPodGroupsPerNamespace,
-            int autoTierMinDomains,
-            Duration autoWaitForRoom) {
-        this(
-                defaultQueue,
-                unlistedQueues,
-                maxPodGroupsPerNamespace,
-                autoTierMinDomains,
-                autoWaitForRoom,
-                DEFAULT_MAX_GANGS);
-    }
-
-    /** Queue rules, limits and the number of domains for {@code auto}; a gang without room turns soft at once. */
-    public WorkloadSettings(
-            String defaultQueue, UnlistedQueues unlistedQueues, int maxPodGroupsPerNamespace, int autoTierMinDomains) {
-        this(defaultQueue, unlistedQueues, maxPodGroupsPerNamespace, autoTierMinDomains, Duration.ZERO);
-    }
-
-    /** Queue rules and limits with the default of one domain for {@code auto}. */
-    public WorkloadSettings(String defaultQueue, UnlistedQueues unlistedQueues, int maxPodGroupsPerNamespace) {
-        this(defaultQueue, unlistedQueues, maxPodGroupsPerNamespace, 1);
-    }
-
     /**
      * When a gang whose PodGroup was created at {@code creationTimestamp} (RFC 3339, as the API server writes it) has
      * waited {@link #autoWaitForRoom} for room; empty when the time cannot be read (such a gang has waited enough).
@@ -188,17 +143,18 @@ public record WorkloadSettings(
                 classes);
     }
 
-    /** The defaults with another number of domains for {@code auto}. */
-    public WorkloadSettings(String defaultQueue, int autoTierMinDomains) {
-        this(defaultQueue, UnlistedQueues.DEFAULT_ONLY, DEFAULT_MAX_POD_GROUPS, autoTierMinDomains);
-    }
-
-    /** The configured defaults with another default queue. */
-    public WorkloadSettings(String defaultQueue) {
-        this(defaultQueue, UnlistedQueues.DEFAULT_ONLY, DEFAULT_MAX_POD_GROUPS);
-    }
-
+    /**
+     * The configured defaults: queue {@code default}, only it without an allow-list, 500 PodGroups a namespace, one
+     * domain for {@code auto} and no wait for room, 500 gangs a workload, the default DeviceClasses.
+     */
     public static WorkloadSettings defaults() {
-        return new WorkloadSettings("default");
+        return new WorkloadSettings(
+                "default",
+                UnlistedQueues.DEFAULT_ONLY,
+                DEFAULT_MAX_POD_GROUPS,
+                1,
+                Duration.ZERO,
+                DEFAULT_MAX_GANGS,
+                io.topobridge.core.node.DeviceClasses.DEFAULT);
     }
 }

@@ -820,8 +820,8 @@ class WorkloadControllerTest {
                 Fixtures.TIERS,
                 Wiring.DEFAULTS,
                 null,
-                new io.topobridge.core.workload.WorkloadSettings(
-                        "default", io.topobridge.core.workload.WorkloadSettings.UnlistedQueues.DEFAULT_ONLY, 3));
+                Fixtures.settings(
+                        "default", io.topobridge.core.workload.WorkloadSettings.UnlistedQueues.DEFAULT_ONLY, 3, 1));
         wiring.controller.start();
         await().atMost(WAIT).until(wiring.controller::ready);
         cluster.dispatcher().clearLog();

@@ -84,8 +84,7 @@ class TopologyGoldenTest {
         }
         var read = new ManifestReader(SERIALIZATION).read(inputs);
         assertThat(read.findings()).as("input of %s is readable", dir).isEmpty();
-        Renderer renderer =
-                new Renderer(settings(dir), new WorkloadSettings("default"), new AdmissionSettings("volcano"));
+        Renderer renderer = new Renderer(settings(dir), WorkloadSettings.defaults(), new AdmissionSettings("volcano"));
         RenderOutput output = renderer.render(read.objects());
         StringBuilder yaml = new StringBuilder();
         output.hyperNodes().forEach(h -> yaml.append(YamlPrinter.print(SERIALIZATION, VolcanoObjects.hyperNode(h))));

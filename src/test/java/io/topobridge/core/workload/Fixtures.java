@@ -126,6 +126,23 @@ public final class Fixtures {
         return translator(WorkloadSettings.defaults());
     }
 
+    /** Workload settings with these queue rules, limit and domains for {@code auto}; the defaults otherwise. */
+    public static WorkloadSettings settings(
+            String defaultQueue,
+            WorkloadSettings.UnlistedQueues unlisted,
+            int maxPodGroupsPerNamespace,
+            int autoTierMinDomains) {
+        WorkloadSettings d = WorkloadSettings.defaults();
+        return new WorkloadSettings(
+                defaultQueue,
+                unlisted,
+                maxPodGroupsPerNamespace,
+                autoTierMinDomains,
+                d.autoWaitForRoom(),
+                d.maxGangsPerWorkload(),
+                d.deviceClasses());
+    }
+
     /** A translator of the standard kinds on the wall clock, as the edges make it. */
     public static WorkloadTranslator translator(WorkloadSettings settings) {
         return new WorkloadTranslator(settings, WorkloadAdapters.standard(), java.time.Clock.systemUTC());

@@ -178,7 +178,10 @@ class HashGroupIdentityTest {
         var reconciler = new io.topobridge.core.workload.reconcile.ScopeReconciler(
                 Fixtures.translator(),
                 new io.topobridge.core.workload.reconcile.ReconcileSettings(
-                        false, "topobridge.io/enabled", java.time.Duration.ZERO),
+                        false,
+                        "topobridge.io/enabled",
+                        java.time.Duration.ZERO,
+                        io.topobridge.core.recovery.DomainLossRestarts.Settings.DEFAULTS),
                 io.topobridge.core.workload.changes.Reservations.Settings.NONE);
         List<HasMetadata> cached = Fixtures.objects(LWS);
         // the leader as admission let it in
@@ -206,7 +209,8 @@ class HashGroupIdentityTest {
                 null,
                 io.topobridge.core.workload.changes.QueueStates.UNKNOWN,
                 placements,
-                java.time.Instant.parse("2026-12-01T10:00:00Z"));
+                java.time.Instant.parse("2026-12-01T10:00:00Z"),
+                io.topobridge.core.workload.reconcile.RecoveryFacts.NONE);
         GangScope scope = GangScope.of(WorkloadKind.LEADER_WORKER_SET, "llm", "vllm");
         var lookup = new io.topobridge.core.render.InMemoryLookup(cached);
         var outcome = reconciler.reconcile(scope, lookup, facts);
@@ -233,7 +237,8 @@ class HashGroupIdentityTest {
                         null,
                         io.topobridge.core.workload.changes.QueueStates.UNKNOWN,
                         io.topobridge.core.workload.reconcile.Placements.NONE,
-                        java.time.Instant.parse("2026-12-01T10:00:00Z")));
+                        java.time.Instant.parse("2026-12-01T10:00:00Z"),
+                        io.topobridge.core.workload.reconcile.RecoveryFacts.NONE));
         assertThat(restarted.steps())
                 .noneMatch(io.topobridge.core.workload.changes.PodGroupChanges.Delete.class::isInstance)
                 .extracting(io.topobridge.core.workload.changes.PodGroupChanges.Step::name)

@@ -8,6 +8,7 @@ import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.diagnosis.Achieved;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.render.Renderer;
@@ -18,6 +19,7 @@ import io.topobridge.core.workload.reconcile.Outcome;
 import io.topobridge.core.workload.reconcile.PassFacts;
 import io.topobridge.core.workload.reconcile.Placements;
 import io.topobridge.core.workload.reconcile.ReconcileSettings;
+import io.topobridge.core.workload.reconcile.RecoveryFacts;
 import io.topobridge.core.workload.reconcile.ScopeReconciler;
 import java.time.Duration;
 import java.time.Instant;
@@ -101,7 +103,8 @@ class NativeGangTest {
         };
         var reconciler = new ScopeReconciler(
                 Fixtures.translator(),
-                new ReconcileSettings(false, "topobridge.io/enabled", Duration.ZERO),
+                new ReconcileSettings(
+                        false, "topobridge.io/enabled", Duration.ZERO, DomainLossRestarts.Settings.DEFAULTS),
                 Reservations.Settings.NONE);
         Outcome outcome = reconciler.reconcile(
                 GangScope.of(WorkloadKind.DEPLOYMENT, "llm", "decode"),
@@ -112,7 +115,8 @@ class NativeGangTest {
                         null,
                         QueueStates.UNKNOWN,
                         placements,
-                        Instant.parse("2026-12-01T10:00:00Z")));
+                        Instant.parse("2026-12-01T10:00:00Z"),
+                        RecoveryFacts.NONE));
         assertThat(outcome.findings())
                 .filteredOn(f -> f.reason() == WorkloadReason.PODS_IN_NATIVE_GANG)
                 .singleElement()

@@ -27,7 +27,7 @@ class QueuePolicyTest {
     private static final String NS_DEFAULT = "scheduling.volcano.sh/queue-name";
     private static final WorkloadSettings DEFAULT_ONLY = WorkloadSettings.defaults();
     private static final WorkloadSettings ANY =
-            new WorkloadSettings("default", WorkloadSettings.UnlistedQueues.ANY, 500);
+            Fixtures.settings("default", WorkloadSettings.UnlistedQueues.ANY, 500, 1);
 
     /** The workload's annotations besides a tier. */
     private static Map<String, String> workload(String... keyValues) {
@@ -223,7 +223,7 @@ class QueuePolicyTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "topobridge.workloads.queues-without-allow-list=\"all\\nof them\": must be default-only or any");
-        assertThatThrownBy(() -> new WorkloadSettings("default", WorkloadSettings.UnlistedQueues.ANY, 0))
+        assertThatThrownBy(() -> Fixtures.settings("default", WorkloadSettings.UnlistedQueues.ANY, 0, 1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("topobridge.workloads.max-podgroups-per-namespace=0: must be at least 1");
     }

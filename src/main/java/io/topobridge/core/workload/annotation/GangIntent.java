@@ -26,46 +26,6 @@ public record GangIntent(
     public static final GangIntent UNMANAGED =
             new GangIntent(false, null, null, null, null, null, null, null, false, false, null, null);
 
-    /** An intent without a domain-loss policy. */
-    public GangIntent(
-            boolean managed,
-            Integer highestTier,
-            TopologyMode mode,
-            Integer subgroupTier,
-            TopologyMode subgroupMode,
-            String group,
-            String queue,
-            Integer minMember,
-            boolean autoTier,
-            boolean autoSubgroupTier) {
-        this(
-                managed,
-                highestTier,
-                mode,
-                subgroupTier,
-                subgroupMode,
-                group,
-                queue,
-                minMember,
-                autoTier,
-                autoSubgroupTier,
-                null,
-                null);
-    }
-
-    /** An intent without {@code auto} tiers. */
-    public GangIntent(
-            boolean managed,
-            Integer highestTier,
-            TopologyMode mode,
-            Integer subgroupTier,
-            TopologyMode subgroupMode,
-            String group,
-            String queue,
-            Integer minMember) {
-        this(managed, highestTier, mode, subgroupTier, subgroupMode, group, queue, minMember, false, false);
-    }
-
     /** The same intent with the tiers {@code auto} chose (and the modes that go with them) in place of {@code auto}. */
     public GangIntent resolved(Integer tier, TopologyMode gangMode, Integer subTier, TopologyMode subMode) {
         return new GangIntent(

@@ -18,12 +18,7 @@ public record Bounds(
         Amounts clusterAllocatable, int maxPerNamespace, Set<String> createdUnseen, Reservations reservations) {
 
     /** Nothing bounded. */
-    public static final Bounds NONE = new Bounds(null, Integer.MAX_VALUE, Set.of());
-
-    /** Bounds without limits on a namespace's reservations. */
-    public Bounds(Amounts clusterAllocatable, int maxPerNamespace, Set<String> createdUnseen) {
-        this(clusterAllocatable, maxPerNamespace, createdUnseen, Reservations.NONE);
-    }
+    public static final Bounds NONE = new Bounds(null, Integer.MAX_VALUE, Set.of(), Reservations.NONE);
 
     public Bounds {
         createdUnseen = createdUnseen == null ? Set.of() : Set.copyOf(createdUnseen);

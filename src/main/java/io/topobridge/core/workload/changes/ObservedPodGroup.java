@@ -43,29 +43,6 @@ public record ObservedPodGroup(
         reserved = reserved == null ? Amounts.NONE : reserved;
     }
 
-    /** A PodGroup with no queue known and no placement annotations. */
-    public ObservedPodGroup(String namespace, String name, boolean ours, GangScope gang, boolean ownsFields) {
-        this(namespace, name, ours, gang, ownsFields, null, Map.of());
-    }
-
-    /** A PodGroup with no placement annotations. */
-    public ObservedPodGroup(
-            String namespace, String name, boolean ours, GangScope gang, boolean ownsFields, String queue) {
-        this(namespace, name, ours, gang, ownsFields, queue, Map.of());
-    }
-
-    /** A PodGroup that reserves nothing known. */
-    public ObservedPodGroup(
-            String namespace,
-            String name,
-            boolean ours,
-            GangScope gang,
-            boolean ownsFields,
-            String queue,
-            Map<String, String> placement) {
-        this(namespace, name, ours, gang, ownsFields, queue, placement, Amounts.NONE, null);
-    }
-
     /** The scope the PodGroup belongs to, if any. */
     public Optional<GangScope> scope() {
         return Optional.ofNullable(gang);

@@ -12,7 +12,7 @@ import java.util.Map;
  */
 public record QueueStates(boolean known, Map<String, String> states, Map<String, Map<String, BigDecimal>> capability) {
 
-    public static final QueueStates UNKNOWN = new QueueStates(false, Map.of());
+    public static final QueueStates UNKNOWN = new QueueStates(false, Map.of(), Map.of());
 
     public QueueStates {
         states = states == null ? Map.of() : Map.copyOf(states);
@@ -21,10 +21,5 @@ public record QueueStates(boolean known, Map<String, String> states, Map<String,
             capability.forEach((queue, amounts) -> copy.put(queue, Map.copyOf(amounts)));
         }
         capability = Map.copyOf(copy);
-    }
-
-    /** Queues without capabilities. */
-    public QueueStates(boolean known, Map<String, String> states) {
-        this(known, states, Map.of());
     }
 }

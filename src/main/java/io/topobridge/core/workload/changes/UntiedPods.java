@@ -41,10 +41,6 @@ public final class UntiedPods {
             Objects.requireNonNull(gang, "gang");
         }
 
-        public PodTie(String name, String groupName, String gang) {
-            this(name, groupName, gang, null);
-        }
-
         /** Whether the pod names the PodGroup of its gang. */
         public boolean tied() {
             return gang.equals(groupName);

@@ -37,17 +37,6 @@ public record PassFacts(
         Objects.requireNonNull(recovery, "recovery");
     }
 
-    /** Facts without running gangs to recover. */
-    public PassFacts(
-            TierCatalog tiers,
-            TierCatalog inCluster,
-            Amounts clusterAllocatable,
-            QueueStates queues,
-            Placements placements,
-            Instant now) {
-        this(tiers, inCluster, clusterAllocatable, queues, placements, now, RecoveryFacts.NONE);
-    }
-
     /** These facts at another time. */
     public PassFacts at(Instant time) {
         return new PassFacts(tiers, inCluster, clusterAllocatable, queues, placements, time, recovery);

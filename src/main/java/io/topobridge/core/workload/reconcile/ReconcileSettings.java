@@ -20,11 +20,6 @@ public record ReconcileSettings(
         Duration groupAssembly,
         DomainLossRestarts.Settings restarts) {
 
-    /** With the default restart settings. */
-    public ReconcileSettings(boolean requireNamespaceOptIn, String namespaceLabel, Duration groupAssembly) {
-        this(requireNamespaceOptIn, namespaceLabel, groupAssembly, DomainLossRestarts.Settings.DEFAULTS);
-    }
-
     /** The configuration key of {@link #groupAssembly}. */
     public static final String GROUP_ASSEMBLY_KEY = "topobridge.workloads.group-assembly";
 
@@ -39,9 +34,11 @@ public record ReconcileSettings(
 
     /** The configured defaults: namespaces opt in with {@code topobridge.io/enabled=true}; groups wait 2 s. */
     public static ReconcileSettings defaults() {
-        return new ReconcileSettings(true, "topobridge.io/enabled", Duration.ofSeconds(2));
+        return new ReconcileSettings(
+                true, "topobridge.io/enabled", Duration.ofSeconds(2), DomainLossRestarts.Settings.DEFAULTS);
     }
 
     /** No opt-in required and no wait for a group's members. */
-    public static final ReconcileSettings OPEN = new ReconcileSettings(false, "topobridge.io/enabled", Duration.ZERO);
+    public static final ReconcileSettings OPEN =
+            new ReconcileSettings(false, "topobridge.io/enabled", Duration.ZERO, DomainLossRestarts.Settings.DEFAULTS);
 }

@@ -55,7 +55,8 @@ public class AutoTierTranslationTest {
         for (String doc : yaml) {
             objects.add(Fixtures.object(doc));
         }
-        return Fixtures.translator(new WorkloadSettings("default", minDomains))
+        return Fixtures.translator(
+                        Fixtures.settings("default", WorkloadSettings.UnlistedQueues.DEFAULT_ONLY, 500, minDomains))
                 .translate(objects, Fixtures.TIERS, Fixtures.lookup(objects).withDomains(() -> domains));
     }
 
@@ -146,7 +147,7 @@ public class AutoTierTranslationTest {
                 Fixtures.object(Fixtures.deployment("ns", "two", 2, Map.of("topobridge.io/highest-tier", "auto")));
         java.time.Instant now = java.time.Instant.parse("2026-12-01T10:00:00Z");
         WorkloadTranslator translator = new WorkloadTranslator(
-                new WorkloadSettings("default", 1).withAutoWaitForRoom(java.time.Duration.ofSeconds(30)),
+                WorkloadSettings.defaults().withAutoWaitForRoom(java.time.Duration.ofSeconds(30)),
                 io.topobridge.core.workload.kind.WorkloadAdapters.standard(),
                 java.time.Clock.fixed(now, java.time.ZoneOffset.UTC));
 
@@ -183,7 +184,7 @@ public class AutoTierTranslationTest {
                 List.of(two), Fixtures.TIERS, Fixtures.lookup(List.of(two)).withDomains(() -> domains(4)));
         assertThat(topology(room).getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.HARD);
         var noWait = new WorkloadTranslator(
-                        new WorkloadSettings("default", 1),
+                        WorkloadSettings.defaults(),
                         io.topobridge.core.workload.kind.WorkloadAdapters.standard(),
                         java.time.Clock.fixed(now, java.time.ZoneOffset.UTC))
                 .translate(
@@ -196,15 +197,14 @@ public class AutoTierTranslationTest {
     @Test
     void aWaitForRoomOutsideItsBoundsIsRefusedNamingTheKey() {
         org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> new WorkloadSettings("default", 1).withAutoWaitForRoom(java.time.Duration.ofSeconds(-1)))
+                        () -> WorkloadSettings.defaults().withAutoWaitForRoom(java.time.Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("topobridge.workloads.auto-wait-for-room=PT-1S")
                 .hasMessageContaining("between 0s and 24h");
         org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> new WorkloadSettings("default", 1).withAutoWaitForRoom(java.time.Duration.ofHours(25)))
+                        () -> WorkloadSettings.defaults().withAutoWaitForRoom(java.time.Duration.ofHours(25)))
                 .hasMessageContaining("topobridge.workloads.auto-wait-for-room=PT25H");
-        WorkloadSettings thirty =
-                new WorkloadSettings("default", 1).withAutoWaitForRoom(java.time.Duration.ofSeconds(30));
+        WorkloadSettings thirty = WorkloadSettings.defaults().withAutoWaitForRoom(java.time.Duration.ofSeconds(30));
         assertThat(thirty.roomWaitEnd("2026-12-01T10:00:00Z"))
                 .contains(java.time.Instant.parse("2026-12-01T10:00:30Z"));
         assertThat(thirty.roomWaitEnd(null))

@@ -86,7 +86,7 @@ class NodeRoomTest {
 
     static TranslationResult translate(TierDomains domains, String yaml) {
         List<HasMetadata> objects = List.of(Fixtures.object(yaml));
-        return Fixtures.translator(new WorkloadSettings("default", 1))
+        return Fixtures.translator(WorkloadSettings.defaults())
                 .translate(objects, Fixtures.TIERS, Fixtures.lookup(objects).withDomains(() -> domains));
     }
 

@@ -112,7 +112,8 @@ class PodGroupChangesPlacementTest {
             Map<String, String> carried,
             Map<String, String> expected,
             int placedAbove) {
-        var observed = List.of(new ObservedPodGroup("ns", "tb-lws-tp-0", true, SCOPE, false, null, carried));
+        var observed =
+                List.of(new ObservedPodGroup("ns", "tb-lws-tp-0", true, SCOPE, false, null, carried, null, null));
         var placed = achieved == null ? Map.<String, Achieved>of() : Map.of("tb-lws-tp-0", achieved);
         PodGroupChanges.Plan plan =
                 PodGroupChanges.plan(result(mode, tier), observed, QueueStates.UNKNOWN, placed, null);

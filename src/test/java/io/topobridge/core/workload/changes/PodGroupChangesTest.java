@@ -39,7 +39,7 @@ class PodGroupChangesTest {
     }
 
     private static ObservedPodGroup existing(String queue) {
-        return new ObservedPodGroup("ns", "tb-deploy-web", true, SCOPE, true, queue);
+        return new ObservedPodGroup("ns", "tb-deploy-web", true, SCOPE, true, queue, Map.of(), null, null);
     }
 
     private static DesiredPodGroup applied(PodGroupChanges.Plan plan) {
@@ -50,7 +50,7 @@ class PodGroupChangesTest {
     @Test
     void aQueueChangeToAMissingOrClosedQueueKeepsTheCurrentQueue() {
         ScopeResult result = translation(Map.of("topobridge.io/queue", "research"));
-        var queues = new QueueStates(true, Map.of("default", "Open", "closed", "Closed"));
+        var queues = new QueueStates(true, Map.of("default", "Open", "closed", "Closed"), Map.of());
 
         PodGroupChanges.Plan held = PodGroupChanges.plan(result, List.of(existing("default")), queues);
         DesiredPodGroup written = applied(held);
@@ -66,7 +66,7 @@ class PodGroupChangesTest {
         PodGroupChanges.Plan fresh = PodGroupChanges.plan(result, List.of(), queues);
         assertThat(fresh.steps()).isEmpty();
         assertThat(fresh.findings()).extracting(f -> f.reason()).containsExactly(WorkloadReason.QUEUE_MISSING);
-        var open = new QueueStates(true, Map.of("default", "Open", "research", "Open"));
+        var open = new QueueStates(true, Map.of("default", "Open", "research", "Open"), Map.of());
         assertThat(applied(PodGroupChanges.plan(result, List.of(existing("default")), open))
                         .spec()
                         .getQueue())
@@ -76,7 +76,7 @@ class PodGroupChangesTest {
     @Test
     void aHardGangWaitsForTheHyperNodesOfItsTier() {
         ScopeResult hard = translation(Map.of("topobridge.io/highest-tier", "2"));
-        var queues = new QueueStates(true, Map.of("default", "Open"));
+        var queues = new QueueStates(true, Map.of("default", "Open"), Map.of());
         TierCatalog one = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink")));
 
         PodGroupChanges.Plan waiting = PodGroupChanges.plan(hard, List.of(), queues, Map.of(), TierCatalog.EMPTY);
@@ -179,7 +179,7 @@ class PodGroupChangesTest {
             boolean written,
             WorkloadReason reason,
             String message) {
-        Bounds bounds = new Bounds(cluster, 500, Set.of());
+        Bounds bounds = new Bounds(cluster, 500, Set.of(), Reservations.NONE);
         PodGroupChanges.Plan plan =
                 PodGroupChanges.plan(TWO_GPUS, List.of(), teamA(capability), Map.of(), null, bounds);
         if (written) {
@@ -205,7 +205,7 @@ class PodGroupChangesTest {
                 teamA(amounts("nvidia.com/gpu", "1")),
                 Map.of(),
                 null,
-                new Bounds(null, 500, Set.of()));
+                new Bounds(null, 500, Set.of(), Reservations.NONE));
         assertThat(plan.steps()).as("neither rewritten nor deleted").isEmpty();
         assertThat(plan.findings())
                 .extracting(Finding::message)
@@ -216,7 +216,15 @@ class PodGroupChangesTest {
 
     private static ObservedPodGroup other(String name) {
         return new ObservedPodGroup(
-                "ns", name, true, GangScope.of(WorkloadKind.DEPLOYMENT, "ns", name.substring(10)), true, "default");
+                "ns",
+                name,
+                true,
+                GangScope.of(WorkloadKind.DEPLOYMENT, "ns", name.substring(10)),
+                true,
+                "default",
+                Map.of(),
+                null,
+                null);
     }
 
     @Test
@@ -224,8 +232,8 @@ class PodGroupChangesTest {
         QueueStates queues = teamA(null);
         List<ObservedPodGroup> two = List.of(other("tb-deploy-a"), other("tb-deploy-b"));
 
-        PodGroupChanges.Plan full =
-                PodGroupChanges.plan(TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 2, Set.of()));
+        PodGroupChanges.Plan full = PodGroupChanges.plan(
+                TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 2, Set.of(), Reservations.NONE));
         assertThat(full.steps()).isEmpty();
         assertThat(full.findings()).singleElement().satisfies(f -> {
             assertThat(f.reason()).isEqualTo(WorkloadReason.POD_GROUP_LIMIT_REACHED);
@@ -236,24 +244,40 @@ class PodGroupChangesTest {
                             + " (topobridge.workloads.max-podgroups-per-namespace=2); it is made once there is room");
         });
 
-        assertThat(PodGroupChanges.plan(TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 3, Set.of()))
+        assertThat(PodGroupChanges.plan(
+                                TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 3, Set.of(), Reservations.NONE))
                         .steps())
                 .as("room for one more")
                 .hasSize(1);
         assertThat(PodGroupChanges.plan(
-                                TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 3, Set.of("tb-deploy-c")))
+                                TWO_GPUS,
+                                two,
+                                queues,
+                                Map.of(),
+                                null,
+                                new Bounds(null, 3, Set.of("tb-deploy-c"), Reservations.NONE))
                         .steps())
                 .as("one created a moment ago, not in the cache yet, takes the room")
                 .isEmpty();
         assertThat(PodGroupChanges.plan(
-                                TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 3, Set.of("tb-deploy-a")))
+                                TWO_GPUS,
+                                two,
+                                queues,
+                                Map.of(),
+                                null,
+                                new Bounds(null, 3, Set.of("tb-deploy-a"), Reservations.NONE))
                         .steps())
                 .as("one created a moment ago that the cache shows already counts once")
                 .hasSize(1);
 
         List<ObservedPodGroup> withMine = List.of(other("tb-deploy-a"), other("tb-deploy-b"), existing("team-a"));
         assertThat(applied(PodGroupChanges.plan(
-                                TWO_GPUS, withMine, queues, Map.of(), null, new Bounds(null, 2, Set.of())))
+                                TWO_GPUS,
+                                withMine,
+                                queues,
+                                Map.of(),
+                                null,
+                                new Bounds(null, 2, Set.of(), Reservations.NONE)))
                         .spec()
                         .getMinMember())
                 .as("an existing PodGroup is still kept up to date over the limit")

@@ -70,9 +70,9 @@ class UntiedPodsTest {
         List<Finding> findings = UntiedPods.findings(
                 result,
                 List.of(
-                        new PodTie("web-abc12-b", "podgroup-1234", "tb-deploy-web"),
-                        new PodTie("web-abc12-a", null, "tb-deploy-web"),
-                        new PodTie("web-abc12-c", "tb-deploy-web", "tb-deploy-web")));
+                        new PodTie("web-abc12-b", "podgroup-1234", "tb-deploy-web", null),
+                        new PodTie("web-abc12-a", null, "tb-deploy-web", null),
+                        new PodTie("web-abc12-c", "tb-deploy-web", "tb-deploy-web", null)));
         assertThat(findings).singleElement().satisfies(f -> {
             assertThat(f.reason()).isEqualTo(WorkloadReason.UNTIED_PODS);
             assertThat(f.severity()).isEqualTo(Severity.WARNING);
@@ -90,7 +90,7 @@ class UntiedPodsTest {
         ScopeResult result = translation(objects(Map.of("topobridge.io/highest-tier", "2")));
         List<PodTie> pods = new ArrayList<>();
         IntStream.range(0, 1000)
-                .forEach(i -> pods.add(new PodTie("web-abc12-%04d".formatted(i), null, "tb-deploy-web")));
+                .forEach(i -> pods.add(new PodTie("web-abc12-%04d".formatted(i), null, "tb-deploy-web", null)));
         Finding finding = UntiedPods.findings(result, pods).get(0);
         assertThat(finding.message())
                 .contains("1000 pods run")
@@ -99,7 +99,7 @@ class UntiedPodsTest {
                 .contains("and 995 more");
         assertThat(finding.message().length()).isLessThan(1024);
         String hostile = "x".repeat(10_000) + "\n";
-        Finding quoted = UntiedPods.findings(result, List.of(new PodTie("web-abc12-a", hostile, "tb-deploy-web")))
+        Finding quoted = UntiedPods.findings(result, List.of(new PodTie("web-abc12-a", hostile, "tb-deploy-web", null)))
                 .get(0);
         assertThat(quoted.message()).doesNotContain("\n").contains("(10001 chars)");
     }
@@ -107,15 +107,16 @@ class UntiedPodsTest {
     @Test
     void nothingWhenEveryPodIsTiedOrTheGangHasNoPodGroup() {
         ScopeResult result = translation(objects(Map.of("topobridge.io/highest-tier", "2")));
-        assertThat(UntiedPods.findings(result, List.of(new PodTie("web-abc12-a", "tb-deploy-web", "tb-deploy-web"))))
+        assertThat(UntiedPods.findings(
+                        result, List.of(new PodTie("web-abc12-a", "tb-deploy-web", "tb-deploy-web", null))))
                 .isEmpty();
         assertThat(UntiedPods.findings(result, List.of())).isEmpty();
-        assertThat(UntiedPods.findings(result, List.of(new PodTie("other-1", null, "tb-deploy-other"))))
+        assertThat(UntiedPods.findings(result, List.of(new PodTie("other-1", null, "tb-deploy-other", null))))
                 .as("a pod of another gang")
                 .isEmpty();
         ScopeResult refused = translation(objects(Map.of("topobridge.io/highest-tier", "9")));
         assertThat(refused.podGroups()).isEmpty();
-        assertThat(UntiedPods.findings(refused, List.of(new PodTie("web-abc12-a", null, "tb-deploy-web"))))
+        assertThat(UntiedPods.findings(refused, List.of(new PodTie("web-abc12-a", null, "tb-deploy-web", null))))
                 .isEmpty();
     }
 
@@ -125,7 +126,7 @@ class UntiedPodsTest {
         List<PodTie> pods = List.of(
                 new PodTie("web-abc12-a", null, "tb-deploy-web", "spec.schedulingGroup (PodGroup \"web-0\")"),
                 new PodTie("web-abc12-b", null, "tb-deploy-web", "spec.schedulingGroup (PodGroup \"web-0\")"),
-                new PodTie("web-abc12-c", "tb-deploy-web", "tb-deploy-web"));
+                new PodTie("web-abc12-c", "tb-deploy-web", "tb-deploy-web", null));
         assertThat(UntiedPods.findings(result, pods)).singleElement().satisfies(f -> {
             assertThat(f.reason()).isEqualTo(WorkloadReason.PODS_IN_NATIVE_GANG);
             assertThat(f.severity()).isEqualTo(Severity.WARNING);
@@ -137,7 +138,7 @@ class UntiedPodsTest {
         });
         // one untied next to them is still untied
         List<PodTie> mixed = new ArrayList<>(pods);
-        mixed.add(new PodTie("web-abc12-d", null, "tb-deploy-web"));
+        mixed.add(new PodTie("web-abc12-d", null, "tb-deploy-web", null));
         assertThat(UntiedPods.findings(result, mixed))
                 .extracting(Finding::reason)
                 .containsExactlyInAnyOrder(WorkloadReason.PODS_IN_NATIVE_GANG, WorkloadReason.UNTIED_PODS);

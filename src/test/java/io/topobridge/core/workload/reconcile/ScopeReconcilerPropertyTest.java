@@ -122,7 +122,7 @@ class ScopeReconcilerPropertyTest {
     }
 
     private static ScopeReconciler reconciler(Case c) {
-        var settings = new WorkloadSettings(
+        var settings = Fixtures.settings(
                         "default", WorkloadSettings.UnlistedQueues.DEFAULT_ONLY, c.maxPerNamespace(), 1)
                 .withMaxGangsPerWorkload(c.maxGangs());
         return new ScopeReconciler(
@@ -139,7 +139,8 @@ class ScopeReconcilerPropertyTest {
         List<HasMetadata> workloads = c.objects().stream()
                 .filter(o -> WorkloadKind.of(o.getApiVersion(), o.getKind()).isPresent())
                 .toList();
-        var facts = new PassFacts(Fixtures.TIERS, Fixtures.TIERS, CLUSTER, QueueStates.UNKNOWN, Placements.NONE, NOW);
+        var facts = new PassFacts(
+                Fixtures.TIERS, Fixtures.TIERS, CLUSTER, QueueStates.UNKNOWN, Placements.NONE, NOW, RecoveryFacts.NONE);
         return r.reconcile(r.scopesOf(workloads, lookup.allPodGroups(), lookup), lookup, facts);
     }
 

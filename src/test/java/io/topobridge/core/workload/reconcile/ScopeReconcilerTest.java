@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.diagnosis.Amounts;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.GangScope;
@@ -49,7 +50,8 @@ class ScopeReconcilerTest {
     }
 
     private static PassFacts facts(Instant now, Amounts cluster) {
-        return new PassFacts(Fixtures.TIERS, Fixtures.TIERS, cluster, QueueStates.UNKNOWN, Placements.NONE, now);
+        return new PassFacts(
+                Fixtures.TIERS, Fixtures.TIERS, cluster, QueueStates.UNKNOWN, Placements.NONE, now, RecoveryFacts.NONE);
     }
 
     private static List<Outcome> reconcileAll(ScopeReconciler r, List<HasMetadata> objects, PassFacts facts) {
@@ -123,7 +125,8 @@ class ScopeReconcilerTest {
         Instant now = T0.plusMillis((long) (after * 1000));
         var r = reconciler(
                 WorkloadSettings.defaults(),
-                new ReconcileSettings(false, "topobridge.io/enabled", Duration.ofSeconds(2)),
+                new ReconcileSettings(
+                        false, "topobridge.io/enabled", Duration.ofSeconds(2), DomainLossRestarts.Settings.DEFAULTS),
                 Reservations.Settings.NONE,
                 now);
         var objects = Fixtures.objects(groupMember("prefill", T0.toString()) + "---\n"
@@ -144,7 +147,8 @@ class ScopeReconcilerTest {
     void aGroupWhosePodGroupExistsIsNotHeldAndMembersWithoutACreationTimeAreNotWaitedFor() {
         var r = reconciler(
                 WorkloadSettings.defaults(),
-                new ReconcileSettings(false, "topobridge.io/enabled", Duration.ofSeconds(2)),
+                new ReconcileSettings(
+                        false, "topobridge.io/enabled", Duration.ofSeconds(2), DomainLossRestarts.Settings.DEFAULTS),
                 Reservations.Settings.NONE,
                 T0);
         String undated = groupMember("prefill", T0.toString()).replace("  creationTimestamp: \"" + T0 + "\"\n", "");
