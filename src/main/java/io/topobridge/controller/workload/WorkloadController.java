@@ -311,25 +311,32 @@ public class WorkloadController implements ProcessPart {
             heldForRoom = waiting;
         }
         if (full && retry == null) {
-            for (PodGroupChanges.Step step : reconciler.unclaimed(lookup.allPodGroups(), lookup, outcomes)) {
-                writer.release(((PodGroupChanges.Release) step).namespace(), step.name());
-            }
-            // the memory of restarts keeps only the gangs there still are
-            List<String> gangs = new ArrayList<>();
-            outcomes.forEach(
-                    o -> o.translation().podGroups().forEach(pg -> gangs.add(pg.namespace() + "/" + pg.name())));
-            restarts = restarts.retainOnly(gangs);
-            fullPasses.incrementAndGet();
-            lastFullPassMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-            if (!ready) {
-                LOG.infof("first full pass over %d gang scopes done in %d ms", scopes.size(), lastFullPassMillis);
-            }
-            ready = true;
+            fullPassDone(scopes.size(), outcomes, started);
         }
         passes.incrementAndGet();
         if (retry != null) {
             throw retry;
         }
+    }
+
+    /**
+     * After a full pass: the fields no scope wants any more are given back, the memory of restarts keeps only the
+     * gangs there still are, and the pass is counted.
+     */
+    private void fullPassDone(int scopeCount, List<Outcome> outcomes, long started) {
+        for (PodGroupChanges.Step step : reconciler.unclaimed(lookup.allPodGroups(), lookup, outcomes)) {
+            writer.release(((PodGroupChanges.Release) step).namespace(), step.name());
+        }
+        // the memory of restarts keeps only the gangs there still are
+        List<String> gangs = new ArrayList<>();
+        outcomes.forEach(o -> o.translation().podGroups().forEach(pg -> gangs.add(pg.namespace() + "/" + pg.name())));
+        restarts = restarts.retainOnly(gangs);
+        fullPasses.incrementAndGet();
+        lastFullPassMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        if (!ready) {
+            LOG.infof("first full pass over %d gang scopes done in %d ms", scopeCount, lastFullPassMillis);
+        }
+        ready = true;
     }
 
     /** Carries out one scope's writes, publishes its findings and sets its timer. */

@@ -36,32 +36,6 @@ final class Wiring {
     volatile boolean settled = true;
     /** The tiers the cluster's HyperNodes have; null: the same as {@link #tiers}. */
     volatile TierCatalog inCluster;
-    /** The controller's clock: the real time plus what a test has moved it on by ({@link #advance}). */
-    final AdjustableClock clock = new AdjustableClock();
-
-    /** The system clock moved on by an offset a test sets. */
-    static final class AdjustableClock extends java.time.Clock {
-        private volatile Duration offset = Duration.ZERO;
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return java.time.ZoneOffset.UTC;
-        }
-
-        @Override
-        public java.time.Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public java.time.Instant instant() {
-            return java.time.Instant.now().plus(offset);
-        }
-
-        void advance(Duration by) {
-            offset = offset.plus(by);
-        }
-    }
 
     private Consumer<TierCatalog> tierListener = c -> {};
 
@@ -123,7 +97,7 @@ final class Wiring {
                 options,
                 settings,
                 io.topobridge.core.workload.changes.Reservations.Settings.defaults(),
-                clock);
+                java.time.Clock.systemUTC());
     }
 
     /** Changes the tiers and tells the controller, as the topology controller would (its pass settles them). */

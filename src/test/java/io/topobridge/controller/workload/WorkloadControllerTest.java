@@ -1,6 +1,5 @@
 package io.topobridge.controller.workload;
 
-import static io.topobridge.volcano.model.NetworkTopologySpec.ModeEnum.HARD;
 import static io.topobridge.volcano.model.NetworkTopologySpec.ModeEnum.SOFT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -33,7 +32,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The workload controller against the mock API server, counting every write: a create, an update on scale,
  * nothing on resync or on changes that do not touch the PodGroup, a delete of only its own PodGroup when the
- * annotations go, topology fields only on an adopted PodGroup, and findings instead of endless retries.
+ * annotations go, topology fields only on an adopted PodGroup, and findings instead of endless retries. What the
+ * reconciler decides from the time (a group's wait for its members, {@code auto}'s wait for room) is tested on a fixed
+ * time in {@code ScopeReconcilerTest}; here, only that the controller's own timer wakes a scope when a wait ends.
  */
 class WorkloadControllerTest {
 
@@ -546,32 +547,6 @@ class WorkloadControllerTest {
     }
 
     @Test
-    void anAutoGangWithoutRoomIsHardUntilItsWaitIsOverOnTheControllersClock() {
-        startWithoutRoom(Duration.ofMinutes(10));
-        // 2 pods of 2 GPUs: one NVLink partition holds them when empty, none has room today
-        apply(deployment(2, "topobridge.io/highest-tier: auto", "team: a"));
-        await().atMost(WAIT).until(() -> chosenTier() != null);
-        settle();
-        assertThat(podGroup("tb-deploy-vllm").getSpec().getNetworkTopology().getHighestTierAllowed())
-                .isEqualTo(1);
-        wiring.clock.advance(Duration.ofMinutes(9));
-        resyncAndSettle();
-        assertThat(mode()).as("hard while it waits for room: 9 of 10 minutes").isEqualTo(HARD);
-        assertThat(podGroupWrites()).as("the create only").hasSize(1);
-
-        wiring.clock.advance(Duration.ofMinutes(1).plusSeconds(2));
-        resyncAndSettle();
-        assertThat(mode()).as("soft once the wait is over").isEqualTo(SOFT);
-        assertThat(podGroupWrites()).as("the create, then the mode").hasSize(2);
-
-        cluster.dispatcher().clearLog();
-        resyncAndSettle();
-        assertThat(podGroupWrites())
-                .as("a resync after the wait writes nothing")
-                .isEmpty();
-    }
-
-    @Test
     void anAutoGangWithoutRoomTurnsSoftWhenTheWaitIsOverWithNoEventToWakeIt() {
         startWithoutRoom(Duration.ofSeconds(3));
         apply(deployment(2, "topobridge.io/highest-tier: auto", "team: a"));
@@ -931,45 +906,6 @@ class WorkloadControllerTest {
         assertThat(wiring.findings.of(WorkloadController.SOURCE))
                 .extracting(f -> f.reason().reason())
                 .containsExactly("QueueMissing");
-    }
-
-    @Test
-    void aGroupsFirstPodGroupWaitsForTheMembersAppliedWithIt() {
-        startController(new WorkloadControllerOptions(
-                true,
-                Duration.ofMillis(50),
-                Duration.ofSeconds(2),
-                Duration.ofMinutes(10),
-                false,
-                "topobridge.io/enabled",
-                Duration.ofSeconds(3)));
-        long start = System.nanoTime();
-        apply(GROUP_MEMBER.formatted("prefill", "topobridge.io/group: pd, topobridge.io/highest-tier: \"2\"", 3));
-        await().pollDelay(Duration.ofMillis(500)).atMost(WAIT).until(() -> true);
-        assertThat(podGroupWrites())
-                .as("nothing written while the group assembles")
-                .isEmpty();
-        apply(GROUP_MEMBER.formatted("decode", "topobridge.io/group: pd", 1));
-        await().atMost(WAIT).until(() -> podGroup("tb-group-pd") != null);
-        long waited = Duration.ofNanos(System.nanoTime() - start).toMillis();
-        settle();
-        assertThat(waited).as("the first write waits for the assembly").isGreaterThanOrEqualTo(3000);
-        assertThat(podGroupWrites()).as("one write, with both members").hasSize(1);
-        assertThat(podGroup("tb-group-pd").getSpec().getMinMember()).isEqualTo(4);
-        assertThat(podGroup("tb-group-pd").getSpec().getSubGroupPolicy())
-                .extracting(p -> p.getName())
-                .containsExactlyInAnyOrder("deploy-prefill", "deploy-decode");
-
-        // once the group has its PodGroup, a change is written at once
-        cluster.dispatcher().clearLog();
-        long scaled = System.nanoTime();
-        apply(GROUP_MEMBER.formatted("decode", "topobridge.io/group: pd", 2));
-        await().atMost(WAIT).until(() -> podGroup("tb-group-pd").getSpec().getMinMember() == 5);
-        assertThat(Duration.ofNanos(System.nanoTime() - scaled).toMillis())
-                .as("no assembly wait for an existing group")
-                .isLessThan(3000);
-        settle();
-        assertThat(podGroupWrites()).hasSize(1);
     }
 
     @Test

@@ -220,6 +220,24 @@ class DomainLossRestartsTest {
         }
     }
 
+    /** A pass over the same world for gang {@code other/g}, in the same ledger. */
+    static void restartOther(Memory ledger, World world, Instant now) {
+        ledger.remember(
+                "other/g",
+                DomainLossRestarts.decide(
+                        "other",
+                        "g",
+                        List.of(DEPLOYMENT),
+                        world.gang(),
+                        world.domain(),
+                        DomainLossPolicy.RESTART,
+                        GRACE,
+                        world::capacity,
+                        1,
+                        ledger.value,
+                        now));
+    }
+
     /** A decision that restarts nothing, says nothing and sets no timer. */
     static void saysNothing(DomainLossRestarts.Decision decision) {
         assertThat(decision.restart()).isEmpty();
@@ -445,34 +463,8 @@ class DomainLossRestartsTest {
         var ledger = new Memory();
         World world = new World().lostN4();
         // another gang's restart is under way (same ledger, another key)
-        ledger.remember(
-                "other/g",
-                DomainLossRestarts.decide(
-                        "other",
-                        "g",
-                        List.of(DEPLOYMENT),
-                        world.gang(),
-                        world.domain(),
-                        DomainLossPolicy.RESTART,
-                        GRACE,
-                        world::capacity,
-                        1,
-                        ledger.value,
-                        T0.minusSeconds(20)));
-        ledger.remember(
-                "other/g",
-                DomainLossRestarts.decide(
-                        "other",
-                        "g",
-                        List.of(DEPLOYMENT),
-                        world.gang(),
-                        world.domain(),
-                        DomainLossPolicy.RESTART,
-                        GRACE,
-                        world::capacity,
-                        1,
-                        ledger.value,
-                        T0.plusSeconds(5)));
+        restartOther(ledger, world, T0.minusSeconds(20));
+        restartOther(ledger, world, T0.plusSeconds(5));
         assertThat(ledger.restarted("other/g")).isTrue();
         pass(world, DomainLossPolicy.RESTART, ledger, T0);
         DomainLossRestarts.Decision held = pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10));

@@ -8,6 +8,7 @@ import io.topobridge.core.diagnosis.Amounts;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.render.InMemoryLookup;
+import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
@@ -18,6 +19,7 @@ import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.changes.Reservations;
 import io.topobridge.core.workload.kind.WorkloadAdapters;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
+import io.topobridge.volcano.model.NetworkTopologySpec;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
@@ -143,6 +145,18 @@ class ScopeReconcilerTest {
         assertThat(applied(outcomes)).isEqualTo(deferred ? List.of() : List.of("tb-group-pd"));
     }
 
+    /** The PodGroup of group {@code pd}, made by the bridge. */
+    private static final String GROUP_POD_GROUP = """
+            apiVersion: scheduling.volcano.sh/v1beta1
+            kind: PodGroup
+            metadata:
+              name: tb-group-pd
+              namespace: ns
+              labels: {app.kubernetes.io/managed-by: topobridge}
+              annotations: {topobridge.io/gang: Group/pd}
+            spec: {minMember: 2}
+            """;
+
     @Test
     void aGroupWhosePodGroupExistsIsNotHeldAndMembersWithoutACreationTimeAreNotWaitedFor() {
         var r = reconciler(
@@ -154,23 +168,20 @@ class ScopeReconcilerTest {
         String undated = groupMember("prefill", T0.toString()).replace("  creationTimestamp: \"" + T0 + "\"\n", "");
         assertThat(applied(reconcileAll(r, Fixtures.objects(undated), facts(T0, null))))
                 .containsExactly("tb-group-pd");
-        String existing = """
-                apiVersion: scheduling.volcano.sh/v1beta1
-                kind: PodGroup
-                metadata:
-                  name: tb-group-pd
-                  namespace: ns
-                  labels: {app.kubernetes.io/managed-by: topobridge}
-                  annotations: {topobridge.io/gang: Group/pd}
-                spec: {minMember: 2}
-                """;
         List<Outcome> outcomes = reconcileAll(
-                r, Fixtures.objects(groupMember("prefill", T0.toString()) + "---\n" + existing), facts(T0, null));
+                r,
+                Fixtures.objects(groupMember("prefill", T0.toString()) + "---\n" + GROUP_POD_GROUP),
+                facts(T0, null));
         assertThat(outcomes.get(0).deferred()).isFalse();
         assertThat(applied(outcomes)).containsExactly("tb-group-pd");
     }
 
     private static String autoDeployment() {
+        return autoDeployment("4");
+    }
+
+    /** Deployment {@code tp} of two pods of {@code gpus} GPUs each, its tier chosen by the bridge. */
+    private static String autoDeployment(String gpus) {
         return """
                 apiVersion: apps/v1
                 kind: Deployment
@@ -184,8 +195,8 @@ class ScopeReconcilerTest {
                   selector: {matchLabels: {app: tp}}
                   template:
                     metadata: {labels: {app: tp}}
-                    spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "1", nvidia.com/gpu: "4"}}}]}
-                """;
+                    spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "1", nvidia.com/gpu: "%s"}}}]}
+                """.formatted(gpus);
     }
 
     private static String autoPodGroup(Instant created) {
@@ -234,6 +245,140 @@ class ScopeReconcilerTest {
                                 ? null
                                 : outcome.requeueAfter().toMillis())
                 .isEqualTo(requeueMillis);
+    }
+
+    /** The PodGroup the one scope of {@code outcomes} applies. */
+    private static DesiredPodGroup wanted(List<Outcome> outcomes) {
+        assertThat(outcomes).hasSize(1);
+        return outcomes.get(0).steps().stream()
+                .filter(PodGroupChanges.Apply.class::isInstance)
+                .map(s -> ((PodGroupChanges.Apply) s).podGroup())
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /**
+     * An {@code auto} gang whose chosen tier has no room today is hard while it waits for room there, measured from its
+     * PodGroup's creation on the pass's time, and soft once the wait is over: its PodGroup changes once, then not again.
+     */
+    @Test
+    void anAutoGangWithoutRoomIsHardUntilItsWaitIsOverThenSoft() {
+        WorkloadSettings tenMinutes = WorkloadSettings.defaults().withAutoWaitForRoom(Duration.ofMinutes(10));
+        // 2 pods of 2 GPUs: one NVLink partition (4 GPUs) holds them when empty, none has room today
+        var full = io.topobridge.core.workload.autotier.AutoTierTranslationTest.domains(0);
+        var made = Fixtures.objects(autoDeployment("2"));
+        DesiredPodGroup created = wanted(reconcileAll(
+                reconciler(tenMinutes, ReconcileSettings.OPEN, Reservations.Settings.NONE, T0),
+                made,
+                facts(T0, null),
+                full));
+        assertThat(created.spec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(1);
+        assertThat(created.spec().getNetworkTopology().getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.HARD);
+
+        var existing = Fixtures.objects(autoDeployment("2") + "---\n" + autoPodGroup(T0));
+        Instant nine = T0.plus(Duration.ofMinutes(9));
+        DesiredPodGroup waiting = wanted(reconcileAll(
+                reconciler(tenMinutes, ReconcileSettings.OPEN, Reservations.Settings.NONE, nine),
+                existing,
+                facts(nine, null),
+                full));
+        assertThat(waiting)
+                .as("hard while it waits for room: 9 of 10 minutes; nothing to write")
+                .isEqualTo(created);
+
+        Instant over = T0.plus(Duration.ofMinutes(10)).plusSeconds(2);
+        DesiredPodGroup soft = wanted(reconcileAll(
+                reconciler(tenMinutes, ReconcileSettings.OPEN, Reservations.Settings.NONE, over),
+                existing,
+                facts(over, null),
+                full));
+        assertThat(soft.spec().getNetworkTopology().getMode())
+                .as("soft once the wait is over")
+                .isEqualTo(NetworkTopologySpec.ModeEnum.SOFT);
+        Instant later = over.plusSeconds(60);
+        assertThat(wanted(reconcileAll(
+                        reconciler(tenMinutes, ReconcileSettings.OPEN, Reservations.Settings.NONE, later),
+                        existing,
+                        facts(later, null),
+                        full)))
+                .as("a pass after the wait wants the same: nothing to write")
+                .isEqualTo(soft);
+    }
+
+    /** A member of group {@code pd}: a Deployment of one-GPU pods created at {@code created}. */
+    private static String member(String name, int replicas, Instant created, String annotations) {
+        return """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: %s
+                  namespace: ns
+                  uid: uid-%1$s
+                  creationTimestamp: "%s"
+                  annotations: {%s}
+                spec:
+                  replicas: %d
+                  selector: {matchLabels: {app: %1$s}}
+                  template:
+                    metadata: {labels: {app: %1$s}}
+                    spec: {containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]}
+                """.formatted(name, created, annotations, replicas);
+    }
+
+    /**
+     * A group's first PodGroup waits for the members applied with it (3 s counted from the oldest's creation, written
+     * to the second) and is then written once, with all of them; once it exists, a change is written at once.
+     */
+    @Test
+    void aGroupsFirstPodGroupWaitsForTheMembersAppliedWithIt() {
+        var threeSeconds = new ReconcileSettings(
+                false, "topobridge.io/enabled", Duration.ofSeconds(3), DomainLossRestarts.Settings.DEFAULTS);
+        String prefill = member("prefill", 3, T0, "topobridge.io/group: pd, topobridge.io/highest-tier: \"2\"");
+        String decode = member("decode", 1, T0.plusMillis(1500), "topobridge.io/group: pd");
+        Instant soon = T0.plusMillis(500);
+        Outcome alone = reconcileAll(
+                        reconciler(WorkloadSettings.defaults(), threeSeconds, Reservations.Settings.NONE, soon),
+                        Fixtures.objects(prefill),
+                        facts(soon, null))
+                .get(0);
+        assertThat(alone.deferred())
+                .as("nothing written while the group assembles")
+                .isTrue();
+        assertThat(alone.steps()).isEmpty();
+        var both = Fixtures.objects(prefill + "---\n" + decode);
+        Instant almost = T0.plusMillis(3900);
+        assertThat(reconcileAll(
+                                reconciler(
+                                        WorkloadSettings.defaults(), threeSeconds, Reservations.Settings.NONE, almost),
+                                both,
+                                facts(almost, null))
+                        .get(0)
+                        .deferred())
+                .as("the first write waits for the assembly")
+                .isTrue();
+        Instant assembled = T0.plusSeconds(4);
+        List<Outcome> outcomes = reconcileAll(
+                reconciler(WorkloadSettings.defaults(), threeSeconds, Reservations.Settings.NONE, assembled),
+                both,
+                facts(assembled, null));
+        assertThat(applied(outcomes)).as("one write, with both members").containsExactly("tb-group-pd");
+        DesiredPodGroup group = wanted(outcomes);
+        assertThat(group.spec().getMinMember()).isEqualTo(4);
+        assertThat(group.spec().getSubGroupPolicy())
+                .extracting(p -> p.getName())
+                .containsExactlyInAnyOrder("deploy-prefill", "deploy-decode");
+
+        // once the group has its PodGroup, a change is written at once
+        Instant scaled = T0.plusSeconds(2);
+        List<Outcome> grown = reconcileAll(
+                reconciler(WorkloadSettings.defaults(), threeSeconds, Reservations.Settings.NONE, scaled),
+                Fixtures.objects(prefill + "---\n" + member("decode", 2, T0.plusMillis(1500), "topobridge.io/group: pd")
+                        + "---\n" + GROUP_POD_GROUP),
+                facts(scaled, null));
+        assertThat(grown.get(0).deferred())
+                .as("no assembly wait for an existing group")
+                .isFalse();
+        assertThat(wanted(grown).spec().getMinMember()).isEqualTo(5);
     }
 
     private static String lws(String name, String namespace, long replicas) {
