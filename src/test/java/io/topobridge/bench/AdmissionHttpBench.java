@@ -219,7 +219,8 @@ public final class AdmissionHttpBench {
      * {@code admission_lws_100k_p99_ms}).
      */
     public static double[] lwsMillis(int groups, int warmup, int n) throws Exception {
-        var settings = WorkloadSettings.defaults().withMaxGangsPerWorkload(Math.max(groups, 1));
+        var settings =
+                Fixtures.settings().maxGangsPerWorkload(Math.max(groups, 1)).build();
         try (Rig rig = Rig.start(0, lws(groups), settings)) {
             byte[] body = lwsPodReview(groups / 2).getBytes(StandardCharsets.UTF_8);
             String first = post(rig.client(), rig.uri(), body);

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -86,13 +85,16 @@ public final class DomainLossRestarts {
 
     /**
      * What was decided for one gang: a restart to carry out (or none), the findings, when to look again though
-     * nothing changes (the grace ends then; null when never), and what the ledger now remembers of the gang.
+     * nothing changes (the grace ends then; null when never), and what the ledger now remembers of the gang (null:
+     * nothing, there is no ledger).
      */
     public record Decision(Optional<Restart> restart, List<Finding> findings, Duration recheckAfter, Entry remembered) {
         public Decision {
             findings = List.copyOf(findings);
-            Objects.requireNonNull(remembered, "remembered");
         }
+
+        /** Nothing decided, said or remembered. */
+        public static final Decision NOTHING = nothing(null);
 
         /** Nothing to do or say; the gang remembered as {@code remembered}. */
         static Decision nothing(Entry remembered) {
@@ -138,9 +140,6 @@ public final class DomainLossRestarts {
 
         /** This ledger with the given gangs remembered as said ({@link Entry#NONE}: forgotten). */
         public Ledger with(Map<String, Entry> changes) {
-            if (changes.isEmpty()) {
-                return this;
-            }
             Map<String, Entry> out = new HashMap<>(gangs);
             changes.forEach((key, entry) -> {
                 if (entry.equals(Entry.NONE)) {
@@ -181,10 +180,9 @@ public final class DomainLossRestarts {
          * deleted mid-restart counts no longer against the cluster's limit.
          */
         public Ledger retainOnly(Collection<String> keys) {
-            Set<String> keep = new HashSet<>(keys);
             Map<String, Entry> out = new HashMap<>(gangs);
-            out.keySet().retainAll(keep);
-            return out.size() == gangs.size() ? this : new Ledger(out);
+            out.keySet().retainAll(new HashSet<>(keys));
+            return new Ledger(out);
         }
     }
 

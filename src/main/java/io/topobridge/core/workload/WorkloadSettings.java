@@ -107,42 +107,6 @@ public record WorkloadSettings(
         }
     }
 
-    /** These settings with another wait for room under {@code auto}. */
-    public WorkloadSettings withAutoWaitForRoom(Duration wait) {
-        return new WorkloadSettings(
-                defaultQueue,
-                unlistedQueues,
-                maxPodGroupsPerNamespace,
-                autoTierMinDomains,
-                wait,
-                maxGangsPerWorkload,
-                deviceClasses);
-    }
-
-    /** These settings with another bound on gangs per workload. */
-    public WorkloadSettings withMaxGangsPerWorkload(int max) {
-        return new WorkloadSettings(
-                defaultQueue,
-                unlistedQueues,
-                maxPodGroupsPerNamespace,
-                autoTierMinDomains,
-                autoWaitForRoom,
-                max,
-                deviceClasses);
-    }
-
-    /** These settings with other DeviceClasses counted as accelerators. */
-    public WorkloadSettings withDeviceClasses(io.topobridge.core.node.DeviceClasses classes) {
-        return new WorkloadSettings(
-                defaultQueue,
-                unlistedQueues,
-                maxPodGroupsPerNamespace,
-                autoTierMinDomains,
-                autoWaitForRoom,
-                maxGangsPerWorkload,
-                classes);
-    }
-
     /**
      * The configured defaults: queue {@code default}, only it without an allow-list, 500 PodGroups a namespace, one
      * domain for {@code auto} and no wait for room, 500 gangs a workload, the default DeviceClasses.

@@ -536,7 +536,7 @@ class WorkloadControllerTest {
                 Fixtures.TIERS,
                 Wiring.DEFAULTS,
                 null,
-                io.topobridge.core.workload.WorkloadSettings.defaults().withAutoWaitForRoom(wait));
+                Fixtures.settings().autoWaitForRoom(wait).build());
         wiring.controller.start();
         await().atMost(WAIT).until(wiring.controller::ready);
         cluster.dispatcher().clearLog();

@@ -3,6 +3,7 @@ package io.topobridge.core.workload;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.topobridge.core.node.DeviceClasses;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.kind.WorkloadAdapters;
@@ -10,6 +11,7 @@ import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -141,6 +143,51 @@ public final class Fixtures {
                 d.autoWaitForRoom(),
                 d.maxGangsPerWorkload(),
                 d.deviceClasses());
+    }
+
+    /** Workload settings from the defaults, with the values a test sets. */
+    public static SettingsBuilder settings() {
+        return new SettingsBuilder();
+    }
+
+    /** Builds {@link WorkloadSettings} from the defaults: a test names only what it changes. */
+    public static final class SettingsBuilder {
+        private final WorkloadSettings d = WorkloadSettings.defaults();
+        private int maxPodGroupsPerNamespace = d.maxPodGroupsPerNamespace();
+        private Duration autoWaitForRoom = d.autoWaitForRoom();
+        private int maxGangsPerWorkload = d.maxGangsPerWorkload();
+        private DeviceClasses deviceClasses = d.deviceClasses();
+
+        public SettingsBuilder maxPodGroupsPerNamespace(int max) {
+            maxPodGroupsPerNamespace = max;
+            return this;
+        }
+
+        public SettingsBuilder autoWaitForRoom(Duration wait) {
+            autoWaitForRoom = wait;
+            return this;
+        }
+
+        public SettingsBuilder maxGangsPerWorkload(int max) {
+            maxGangsPerWorkload = max;
+            return this;
+        }
+
+        public SettingsBuilder deviceClasses(DeviceClasses classes) {
+            deviceClasses = classes;
+            return this;
+        }
+
+        public WorkloadSettings build() {
+            return new WorkloadSettings(
+                    d.defaultQueue(),
+                    d.unlistedQueues(),
+                    maxPodGroupsPerNamespace,
+                    d.autoTierMinDomains(),
+                    autoWaitForRoom,
+                    maxGangsPerWorkload,
+                    deviceClasses);
+        }
     }
 
     /** A translator of the standard kinds on the wall clock, as the edges make it. */

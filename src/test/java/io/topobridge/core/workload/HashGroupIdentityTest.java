@@ -311,7 +311,8 @@ class HashGroupIdentityTest {
     @Test
     void theGangCountCapStillApplies() {
         var objects = cluster();
-        var translator = Fixtures.translator(WorkloadSettings.defaults().withMaxGangsPerWorkload(1));
+        var translator =
+                Fixtures.translator(Fixtures.settings().maxGangsPerWorkload(1).build());
         var result = translator.translate(objects, Fixtures.TIERS, Fixtures.lookup(objects));
         assertThat(result.podGroups()).isEmpty();
         assertThat(result.findings())

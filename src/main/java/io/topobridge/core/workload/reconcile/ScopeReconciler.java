@@ -255,7 +255,7 @@ public final class ScopeReconciler {
         Map<String, DomainLossRestarts.Entry> remembered = new HashMap<>();
         Duration requeue = roomWaitEnds(result, podGroups, facts.now());
         for (DesiredPodGroup desired : result.podGroups()) {
-            Recovered recovered = recovery(result, desired, facts, ledger);
+            DomainLossRestarts.Decision recovered = recovery(result, desired, facts, ledger);
             findings.addAll(recovered.findings());
             recovered.restart().ifPresent(restarts::add);
             if (recovered.remembered() != null) {
@@ -277,37 +277,18 @@ public final class ScopeReconciler {
     }
 
     /**
-     * What the recovery of one gang said and decided, and what the ledger remembers of it next (null: no ledger, or
-     * the gang not judged).
-     */
-    private record Recovered(List<Finding> findings, DomainLossRestarts.Decision decision) {
-        static final Recovered NOTHING = new Recovered(List.of(), null);
-
-        Optional<DomainLossRestarts.Restart> restart() {
-            return decision == null ? Optional.empty() : decision.restart();
-        }
-
-        Duration recheckAfter() {
-            return decision == null ? null : decision.recheckAfter();
-        }
-
-        DomainLossRestarts.Entry remembered() {
-            return decision == null ? null : decision.remembered();
-        }
-    }
-
-    /**
      * A running hard-tier gang short of pods: whether its domain can give them back, said on its workloads and
      * PodGroup; and, for a gang with {@code topobridge.io/on-domain-loss: restart} whose domain has been lost for its
      * grace, the restart ({@link DomainLossRestarts}). A gang whose pods all run on nodes that are ready costs one look
-     * at its pods (no capacity).
+     * at its pods (no capacity). What the ledger remembers of the gang next comes with the decision (none without a
+     * ledger).
      */
-    private Recovered recovery(
+    private DomainLossRestarts.Decision recovery(
             ScopeResult result, DesiredPodGroup desired, PassFacts facts, DomainLossRestarts.Ledger ledger) {
         RecoveryFacts recovery = facts.recovery();
         Optional<GangView> gang = recovery.gang(desired.namespace(), desired.name());
         if (gang.isEmpty()) {
-            return Recovered.NOTHING;
+            return DomainLossRestarts.Decision.NOTHING;
         }
         Supplier<Capacity> capacity = () -> recovery.capacity()
                 .forPods(gang.get().pods().stream()
@@ -320,7 +301,7 @@ public final class ScopeReconciler {
             findings.addAll(GangRecovery.findings(desired.namespace(), desired.name(), result.subjects(), domain));
         }
         if (ledger == null) {
-            return new Recovered(findings, null);
+            return new DomainLossRestarts.Decision(Optional.empty(), findings, null, null);
         }
         DomainLossRestarts.Decision decision = DomainLossRestarts.decide(
                 desired.namespace(),
@@ -335,7 +316,8 @@ public final class ScopeReconciler {
                 ledger,
                 facts.now());
         findings.addAll(decision.findings());
-        return new Recovered(findings, decision);
+        return new DomainLossRestarts.Decision(
+                decision.restart(), findings, decision.recheckAfter(), decision.remembered());
     }
 
     /**

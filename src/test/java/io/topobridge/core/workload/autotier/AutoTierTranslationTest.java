@@ -147,7 +147,9 @@ public class AutoTierTranslationTest {
                 Fixtures.object(Fixtures.deployment("ns", "two", 2, Map.of("topobridge.io/highest-tier", "auto")));
         java.time.Instant now = java.time.Instant.parse("2026-12-01T10:00:00Z");
         WorkloadTranslator translator = new WorkloadTranslator(
-                WorkloadSettings.defaults().withAutoWaitForRoom(java.time.Duration.ofSeconds(30)),
+                Fixtures.settings()
+                        .autoWaitForRoom(java.time.Duration.ofSeconds(30))
+                        .build(),
                 io.topobridge.core.workload.kind.WorkloadAdapters.standard(),
                 java.time.Clock.fixed(now, java.time.ZoneOffset.UTC));
 
@@ -196,15 +198,19 @@ public class AutoTierTranslationTest {
 
     @Test
     void aWaitForRoomOutsideItsBoundsIsRefusedNamingTheKey() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> WorkloadSettings.defaults().withAutoWaitForRoom(java.time.Duration.ofSeconds(-1)))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Fixtures.settings()
+                        .autoWaitForRoom(java.time.Duration.ofSeconds(-1))
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("topobridge.workloads.auto-wait-for-room=PT-1S")
                 .hasMessageContaining("between 0s and 24h");
-        org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> WorkloadSettings.defaults().withAutoWaitForRoom(java.time.Duration.ofHours(25)))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Fixtures.settings()
+                        .autoWaitForRoom(java.time.Duration.ofHours(25))
+                        .build())
                 .hasMessageContaining("topobridge.workloads.auto-wait-for-room=PT25H");
-        WorkloadSettings thirty = WorkloadSettings.defaults().withAutoWaitForRoom(java.time.Duration.ofSeconds(30));
+        WorkloadSettings thirty = Fixtures.settings()
+                .autoWaitForRoom(java.time.Duration.ofSeconds(30))
+                .build();
         assertThat(thirty.roomWaitEnd("2026-12-01T10:00:00Z"))
                 .contains(java.time.Instant.parse("2026-12-01T10:00:30Z"));
         assertThat(thirty.roomWaitEnd(null))

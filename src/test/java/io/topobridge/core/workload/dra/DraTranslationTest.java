@@ -78,8 +78,9 @@ class DraTranslationTest {
 
     @Test
     void theMappingIsConfigured() {
-        var settings = WorkloadSettings.defaults()
-                .withDeviceClasses(io.topobridge.core.node.DeviceClasses.parse(List.of("gpu.nvidia.com=amd.com/gpu")));
+        var settings = Fixtures.settings()
+                .deviceClasses(io.topobridge.core.node.DeviceClasses.parse(List.of("gpu.nvidia.com=amd.com/gpu")))
+                .build();
         var pg = translate(settings, Fixtures.objects(resource("llm-d-pd.yaml")))
                 .podGroups()
                 .get(0);

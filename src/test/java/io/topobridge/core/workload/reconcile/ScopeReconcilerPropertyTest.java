@@ -9,7 +9,6 @@ import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
-import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.changes.Reservations;
@@ -122,9 +121,10 @@ class ScopeReconcilerPropertyTest {
     }
 
     private static ScopeReconciler reconciler(Case c) {
-        var settings = Fixtures.settings(
-                        "default", WorkloadSettings.UnlistedQueues.DEFAULT_ONLY, c.maxPerNamespace(), 1)
-                .withMaxGangsPerWorkload(c.maxGangs());
+        var settings = Fixtures.settings()
+                .maxPodGroupsPerNamespace(c.maxPerNamespace())
+                .maxGangsPerWorkload(c.maxGangs())
+                .build();
         return new ScopeReconciler(
                 new WorkloadTranslator(settings, WorkloadAdapters.standard(), Clock.fixed(NOW, ZoneOffset.UTC)),
                 ReconcileSettings.defaults(),

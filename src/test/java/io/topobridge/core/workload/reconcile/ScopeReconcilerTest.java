@@ -226,7 +226,7 @@ class ScopeReconcilerTest {
     @MethodSource("roomWaits")
     void anAutoGangIsDueAgainWhenItsWaitForRoomEnds(String name, Integer createdSecondsAgo, Long requeueMillis) {
         var r = reconciler(
-                WorkloadSettings.defaults().withAutoWaitForRoom(Duration.ofMinutes(5)),
+                Fixtures.settings().autoWaitForRoom(Duration.ofMinutes(5)).build(),
                 ReconcileSettings.OPEN,
                 Reservations.Settings.NONE,
                 T0);
@@ -263,7 +263,8 @@ class ScopeReconcilerTest {
      */
     @Test
     void anAutoGangWithoutRoomIsHardUntilItsWaitIsOverThenSoft() {
-        WorkloadSettings tenMinutes = WorkloadSettings.defaults().withAutoWaitForRoom(Duration.ofMinutes(10));
+        WorkloadSettings tenMinutes =
+                Fixtures.settings().autoWaitForRoom(Duration.ofMinutes(10)).build();
         // 2 pods of 2 GPUs: one NVLink partition (4 GPUs) holds them when empty, none has room today
         var full = io.topobridge.core.workload.autotier.AutoTierTranslationTest.domains(0);
         var made = Fixtures.objects(autoDeployment("2"));
@@ -422,7 +423,7 @@ class ScopeReconcilerTest {
     @Test
     void aHugeWorkloadInANamespaceThatDidNotOptInIsNotPlannedAtAll() {
         var r = reconciler(
-                WorkloadSettings.defaults().withMaxGangsPerWorkload(Integer.MAX_VALUE),
+                Fixtures.settings().maxGangsPerWorkload(Integer.MAX_VALUE).build(),
                 ReconcileSettings.defaults(),
                 Reservations.Settings.NONE,
                 T0);
