@@ -145,17 +145,22 @@ class ScopeReconcilerTest {
         assertThat(applied(outcomes)).isEqualTo(deferred ? List.of() : List.of("tb-group-pd"));
     }
 
+    /** A PodGroup the bridge made, for gang {@code gang} ({@code topobridge.io/gang}). */
+    private static String bridgePodGroup(String name, String namespace, String gang) {
+        return """
+                apiVersion: scheduling.volcano.sh/v1beta1
+                kind: PodGroup
+                metadata:
+                  name: %s
+                  namespace: %s
+                  labels: {app.kubernetes.io/managed-by: topobridge}
+                  annotations: {topobridge.io/gang: %s}
+                spec: {minMember: 1}
+                """.formatted(name, namespace, gang);
+    }
+
     /** The PodGroup of group {@code pd}, made by the bridge. */
-    private static final String GROUP_POD_GROUP = """
-            apiVersion: scheduling.volcano.sh/v1beta1
-            kind: PodGroup
-            metadata:
-              name: tb-group-pd
-              namespace: ns
-              labels: {app.kubernetes.io/managed-by: topobridge}
-              annotations: {topobridge.io/gang: Group/pd}
-            spec: {minMember: 2}
-            """;
+    private static final String GROUP_POD_GROUP = bridgePodGroup("tb-group-pd", "ns", "Group/pd");
 
     @Test
     void aGroupWhosePodGroupExistsIsNotHeldAndMembersWithoutACreationTimeAreNotWaitedFor() {
@@ -538,16 +543,7 @@ class ScopeReconcilerTest {
     void aPodGroupThatBelongsToAnotherScopeIsNeitherTakenOverNorDeleted() {
         var r = reconciler(WorkloadSettings.defaults(), ReconcileSettings.OPEN, Reservations.Settings.NONE, T0);
         // a PodGroup of the bridge's that names another gang, under the name this Deployment's gang would get
-        String theirs = """
-                apiVersion: scheduling.volcano.sh/v1beta1
-                kind: PodGroup
-                metadata:
-                  name: tb-deploy-a
-                  namespace: team
-                  labels: {app.kubernetes.io/managed-by: topobridge}
-                  annotations: {topobridge.io/gang: Deployment/other}
-                spec: {minMember: 1}
-                """;
+        String theirs = bridgePodGroup("tb-deploy-a", "team", "Deployment/other");
         var objects = Fixtures.objects(gpuDeployment("a", "team", 1, null) + "---\n" + theirs);
         List<Outcome> outcomes = List.of(r.reconcile(
                 GangScope.of(WorkloadKind.DEPLOYMENT, "team", "a"), new InMemoryLookup(objects), facts(T0, null)));
