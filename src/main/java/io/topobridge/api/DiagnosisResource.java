@@ -1,7 +1,7 @@
 package io.topobridge.api;
 
 import io.topobridge.cache.ClusterView;
-import io.topobridge.core.diagnosis.Capacity;
+import io.topobridge.core.capacity.Capacity;
 import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.core.diagnosis.Explanation;
 import io.topobridge.core.diagnosis.TopologyPicture;

@@ -2,7 +2,7 @@ package io.topobridge.diagnosis;
 
 import io.topobridge.cache.ClusterView;
 import io.topobridge.controller.ProcessPart;
-import io.topobridge.core.diagnosis.Capacity;
+import io.topobridge.core.capacity.Capacity;
 import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.core.diagnosis.Explanation;
 import io.topobridge.core.finding.Finding;

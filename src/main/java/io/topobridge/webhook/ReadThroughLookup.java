@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.apply.RecentObjects;
 import io.topobridge.cache.WorkloadCaches;
-import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
 import java.util.List;

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The core's packages form layers (vocabulary, then annotations, gangs, kind adapters, translation, planning,
- * admission, render): no package of the core depends, even indirectly, on one that depends on it. The core
- * never touches the client-bound Volcano types, and no class decides by a {@code switch} on the workload kind:
- * that knowledge lives in one adapter per kind.
+ * admission, render): no package of the core depends, even indirectly, on one that depends on it, and the workload
+ * core never reads diagnosis. The core never touches the client-bound Volcano types, and no class decides by a
+ * {@code switch} on the workload kind: that knowledge lives in one adapter per kind.
  */
 class CoreLayersTest {
 
@@ -78,6 +78,19 @@ class CoreLayersTest {
                 .beFreeOfCycles()
                 .because("the edges (controllers, webhooks, CLI, configuration, caches) depend on each other in one"
                         + " direction only, as the core's packages do")
+                .check(classes);
+    }
+
+    @Test
+    void workloadCoreNeverReadsDiagnosis() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.topobridge.core.workload..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.topobridge.core.diagnosis..")
+                .because("diagnosis reads the workload core, never the reverse: the room, nodes and gangs both need"
+                        + " live below them in core.capacity")
                 .check(classes);
     }
 

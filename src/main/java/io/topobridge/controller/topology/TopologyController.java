@@ -279,7 +279,7 @@ public class TopologyController implements ProcessPart {
         nodes.values().forEach(n -> offered.addAll(n.accelerators()));
         if (offered.isEmpty() && current.stream().anyMatch(NodeInfo::gpu)) {
             // GPU feature discovery's labels without an allocatable GPU yet: NVIDIA's device plugin is on its way
-            offered.add(io.topobridge.core.diagnosis.Amounts.GPU);
+            offered.add(io.topobridge.core.capacity.Amounts.GPU);
         }
         SchedulerConfig.Check scheduler = schedulerCheck(offered);
         all.addAll(scheduler.findings());
@@ -465,7 +465,7 @@ public class TopologyController implements ProcessPart {
         }
 
         private boolean acceleratorsChanged(
-                io.topobridge.core.diagnosis.NodeView before, io.topobridge.core.diagnosis.NodeView after) {
+                io.topobridge.core.capacity.NodeView before, io.topobridge.core.capacity.NodeView after) {
             Accelerators a = options.accelerators();
             return before.accelerator(a) != after.accelerator(a)
                     || !a.in(before.allocatable().values())

@@ -1,6 +1,9 @@
 package io.topobridge.core.diagnosis;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.topobridge.core.capacity.GangDomain;
+import io.topobridge.core.capacity.HyperNodeView;
+import io.topobridge.core.capacity.NodeView;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.node.Accelerators;
 import java.util.Collection;

@@ -1,8 +1,17 @@
 package io.topobridge.core.diagnosis;
 
+import io.topobridge.core.capacity.Achieved;
+import io.topobridge.core.capacity.Amounts;
+import io.topobridge.core.capacity.Capacity;
+import io.topobridge.core.capacity.Forest;
+import io.topobridge.core.capacity.GangDomain;
+import io.topobridge.core.capacity.GangView;
+import io.topobridge.core.capacity.HyperNodeView;
+import io.topobridge.core.capacity.Packing;
+import io.topobridge.core.capacity.PodView;
+import io.topobridge.core.capacity.Withheld;
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -196,7 +205,7 @@ public final class Explain {
         if (c != 0) {
             return c > 0;
         }
-        String r = spoken(need, fa, capacity.accelerators());
+        String r = Packing.spoken(need, fa, capacity.accelerators());
         int d = r == null ? 0 : fa.get(r).compareTo(fb.get(r));
         return d != 0 ? d > 0 : a.name().compareTo(b.name()) < 0;
     }
@@ -206,55 +215,12 @@ public final class Explain {
             return false;
         }
         return podNeeds.isEmpty()
-                || packs(
+                || Packing.packs(
                         podNeeds,
                         capacity.forest().nodesUnder(domain.name()).stream()
                                 .map(capacity::free)
                                 .toList(),
                         capacity.accelerators());
-    }
-
-    /** Whether the pods fit on the nodes one by one (first fit, largest pods first). */
-    static boolean packs(List<Amounts> pods, List<Amounts> nodes) {
-        return packs(pods, nodes, io.topobridge.core.node.Accelerators.DEFAULT);
-    }
-
-    static boolean packs(List<Amounts> pods, List<Amounts> nodes, io.topobridge.core.node.Accelerators accelerators) {
-        List<Amounts> free = new ArrayList<>(nodes);
-        List<Amounts> sorted = new ArrayList<>(pods);
-        Amounts total = sorted.stream().reduce(Amounts.NONE, Amounts::plus);
-        String key = spoken(total, Amounts.NONE, accelerators);
-        if (key != null) {
-            sorted.sort(Comparator.comparing((Amounts a) -> a.get(key)).reversed());
-        }
-        for (Amounts pod : sorted) {
-            boolean placed = false;
-            for (int i = 0; i < free.size(); i++) {
-                if (free.get(i).covers(pod)) {
-                    free.set(i, free.get(i).minusClamped(pod));
-                    placed = true;
-                    break;
-                }
-            }
-            if (!placed) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The resource a sentence speaks of: an accelerator when needed, else the one {@code free} is shortest of. */
-    static String spoken(Amounts need, Amounts free) {
-        return spoken(need, free, io.topobridge.core.node.Accelerators.DEFAULT);
-    }
-
-    static String spoken(Amounts need, Amounts free, io.topobridge.core.node.Accelerators accelerators) {
-        for (String r : need.values().keySet()) {
-            if (accelerators.is(r)) {
-                return r;
-            }
-        }
-        return free.scarcest(need, accelerators);
     }
 
     /**
@@ -295,7 +261,7 @@ public final class Explain {
                     prefix + "it requests no resources" + volcano(gang));
         }
         Amounts clusterFree = capacity.clusterFree();
-        String r = spoken(need, clusterFree, capacity.accelerators());
+        String r = Packing.spoken(need, clusterFree, capacity.accelerators());
         Withheld clusterWithheld = capacity.clusterWithheld();
         String notCounted = clusterWithheld.isEmpty() ? "" : " (not counting " + clusterWithheld.describe() + ")";
         String needs = "needs " + Amounts.show(r, need.get(r)) + " " + r;

@@ -1,5 +1,8 @@
 package io.topobridge.core.diagnosis;
 
+import io.topobridge.core.capacity.Achieved;
+import io.topobridge.core.capacity.GangDomain;
+import io.topobridge.core.capacity.GangView;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;

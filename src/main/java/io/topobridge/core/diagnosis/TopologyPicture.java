@@ -1,5 +1,10 @@
 package io.topobridge.core.diagnosis;
 
+import io.topobridge.core.capacity.Amounts;
+import io.topobridge.core.capacity.Capacity;
+import io.topobridge.core.capacity.Forest;
+import io.topobridge.core.capacity.HyperNodeView;
+import io.topobridge.core.capacity.NodeView;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,9 +1,9 @@
 package io.topobridge.core.recovery;
 
-import io.topobridge.core.diagnosis.Capacity;
-import io.topobridge.core.diagnosis.GangDomain;
-import io.topobridge.core.diagnosis.GangView;
-import io.topobridge.core.diagnosis.PodView;
+import io.topobridge.core.capacity.Capacity;
+import io.topobridge.core.capacity.GangDomain;
+import io.topobridge.core.capacity.GangView;
+import io.topobridge.core.capacity.PodView;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.topobridge.core.recovery;
 
-import io.topobridge.core.diagnosis.GangDomain;
+import io.topobridge.core.capacity.GangDomain;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.topobridge.core.VolcanoApi;
-import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
 import java.util.ArrayList;

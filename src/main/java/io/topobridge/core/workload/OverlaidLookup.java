@@ -2,7 +2,7 @@ package io.topobridge.core.workload;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.capacity.TierDomains;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

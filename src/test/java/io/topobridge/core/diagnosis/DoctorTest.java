@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.topobridge.core.capacity.Cluster;
+import io.topobridge.core.capacity.GangDomain;
+import io.topobridge.core.capacity.HyperNodeView;
+import io.topobridge.core.capacity.NodeView;
 import io.topobridge.core.finding.ObjectRef;
 import java.util.List;
 import java.util.Map;
@@ -396,7 +400,7 @@ class DoctorTest {
                                 new NodeView(
                                         "gaudi-1",
                                         Map.of(),
-                                        io.topobridge.core.diagnosis.Amounts.parse(
+                                        io.topobridge.core.capacity.Amounts.parse(
                                                 Map.of("habana.ai/gaudi", "8", "cpu", "96")))))),
                         "gpu-nodes",
                         DoctorCheck.Status.WARNING,

@@ -2,6 +2,11 @@ package io.topobridge.core.diagnosis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.topobridge.core.capacity.Amounts;
+import io.topobridge.core.capacity.Cluster;
+import io.topobridge.core.capacity.GangDomain;
+import io.topobridge.core.capacity.GangView;
+import io.topobridge.core.capacity.PodView;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

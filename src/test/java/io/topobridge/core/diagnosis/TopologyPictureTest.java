@@ -2,6 +2,11 @@ package io.topobridge.core.diagnosis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.topobridge.core.capacity.Capacity;
+import io.topobridge.core.capacity.Cluster;
+import io.topobridge.core.capacity.Forest;
+import io.topobridge.core.capacity.HyperNodeView;
+import io.topobridge.core.capacity.NodeView;
 import io.topobridge.core.node.NodeState;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,8 +3,8 @@ package io.topobridge.core.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.topobridge.core.diagnosis.Capacity;
-import io.topobridge.core.diagnosis.GangView;
+import io.topobridge.core.capacity.Capacity;
+import io.topobridge.core.capacity.GangView;
 import io.topobridge.core.node.NodeState;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.Fixtures;

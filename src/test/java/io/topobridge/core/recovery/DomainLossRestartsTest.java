@@ -2,14 +2,14 @@ package io.topobridge.core.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.topobridge.core.diagnosis.Amounts;
-import io.topobridge.core.diagnosis.Capacity;
-import io.topobridge.core.diagnosis.Forest;
-import io.topobridge.core.diagnosis.GangDomain;
-import io.topobridge.core.diagnosis.GangView;
-import io.topobridge.core.diagnosis.HyperNodeView;
-import io.topobridge.core.diagnosis.NodeView;
-import io.topobridge.core.diagnosis.PodView;
+import io.topobridge.core.capacity.Amounts;
+import io.topobridge.core.capacity.Capacity;
+import io.topobridge.core.capacity.Forest;
+import io.topobridge.core.capacity.GangDomain;
+import io.topobridge.core.capacity.GangView;
+import io.topobridge.core.capacity.HyperNodeView;
+import io.topobridge.core.capacity.NodeView;
+import io.topobridge.core.capacity.PodView;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.node.NodeState;

@@ -2,7 +2,7 @@ package io.topobridge.core.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.topobridge.core.diagnosis.GangDomain;
+import io.topobridge.core.capacity.GangDomain;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Severity;

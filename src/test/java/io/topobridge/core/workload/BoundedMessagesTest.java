@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.UserText;
-import io.topobridge.core.workload.resources.PodRequests;
+import io.topobridge.core.resources.PodRequests;
 import io.topobridge.testing.wrappers.LeaderWorkerSetWrapper;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -193,7 +193,7 @@ class HashGroupIdentityTest {
                 .pod();
         var placements = new io.topobridge.core.workload.reconcile.Placements() {
             @Override
-            public java.util.Optional<io.topobridge.core.diagnosis.Achieved> achieved(
+            public java.util.Optional<io.topobridge.core.capacity.Achieved> achieved(
                     String namespace, String podGroup) {
                 return java.util.Optional.empty();
             }

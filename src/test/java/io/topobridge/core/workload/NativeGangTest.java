@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.admission.AdmissionSettings;
-import io.topobridge.core.diagnosis.Achieved;
+import io.topobridge.core.capacity.Achieved;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.render.InMemoryLookup;

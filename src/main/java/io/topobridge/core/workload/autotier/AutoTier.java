@@ -1,8 +1,8 @@
 package io.topobridge.core.workload.autotier;
 
-import io.topobridge.core.diagnosis.Amounts;
-import io.topobridge.core.diagnosis.TierDomains;
-import io.topobridge.core.diagnosis.Withheld;
+import io.topobridge.core.capacity.Amounts;
+import io.topobridge.core.capacity.TierDomains;
+import io.topobridge.core.capacity.Withheld;
 import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.workload.annotation.TopologyMode;
 import java.math.BigDecimal;

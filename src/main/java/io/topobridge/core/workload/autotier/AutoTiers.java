@@ -1,12 +1,13 @@
 package io.topobridge.core.workload.autotier;
 
 import io.topobridge.core.Topobridge;
-import io.topobridge.core.diagnosis.Amounts;
-import io.topobridge.core.diagnosis.PodView;
-import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.capacity.Amounts;
+import io.topobridge.core.capacity.PodView;
+import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.node.Toleration;
+import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.annotation.GangIntent;
@@ -15,7 +16,6 @@ import io.topobridge.core.workload.dra.DraDevices;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.SubGroupPlan;
-import io.topobridge.core.workload.resources.PodRequests;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;

@@ -1,6 +1,6 @@
 package io.topobridge.core.workload.changes;
 
-import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.capacity.Amounts;
 import java.util.Set;
 
 /**

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.Topobridge;
-import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.PodGroupWithSpec;
@@ -133,7 +133,7 @@ public record ObservedPodGroup(
         if (spec.getMinResources() != null) {
             spec.getMinResources().forEach((resource, value) -> {
                 try {
-                    out.put(resource, io.topobridge.core.workload.resources.Quantities.amount(value));
+                    out.put(resource, io.topobridge.core.resources.Quantities.amount(value));
                 } catch (IllegalArgumentException e) {
                     // a quantity no one can read reserves nothing the planner could count
                 }

@@ -1,8 +1,8 @@
 package io.topobridge.core.workload.changes;
 
 import io.topobridge.core.Topobridge;
-import io.topobridge.core.diagnosis.Achieved;
-import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.capacity.Achieved;
+import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;

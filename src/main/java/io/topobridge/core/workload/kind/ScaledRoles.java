@@ -2,13 +2,13 @@ package io.topobridge.core.workload.kind;
 
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.resources.PodRequests;
+import io.topobridge.core.resources.ResourceSum;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
-import io.topobridge.core.workload.resources.PodRequests;
-import io.topobridge.core.workload.resources.ResourceSum;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -20,7 +20,7 @@ import java.util.Optional;
 public final class Snapshot {
 
     private final WorkloadLookup lookup;
-    private io.topobridge.core.diagnosis.TierDomains domains;
+    private io.topobridge.core.capacity.TierDomains domains;
     private final WorkloadAdapters adapters;
     private final Map<HasMetadata, Optional<Workload>> views = new IdentityHashMap<>();
     private final Map<HasMetadata, Optional<GangScope>> scopes = new IdentityHashMap<>();
@@ -89,7 +89,7 @@ public final class Snapshot {
     }
 
     /** The domains of every tier (for {@code highest-tier: auto}), read once per snapshot, when first needed. */
-    public io.topobridge.core.diagnosis.TierDomains domains() {
+    public io.topobridge.core.capacity.TierDomains domains() {
         if (domains == null) {
             domains = lookup.domains();
         }

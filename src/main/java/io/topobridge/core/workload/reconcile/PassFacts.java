@@ -1,6 +1,6 @@
 package io.topobridge.core.workload.reconcile;
 
-import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.changes.QueueStates;
 import java.time.Instant;

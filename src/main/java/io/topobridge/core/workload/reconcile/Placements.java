@@ -1,7 +1,7 @@
 package io.topobridge.core.workload.reconcile;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.topobridge.core.diagnosis.Achieved;
+import io.topobridge.core.capacity.Achieved;
 import java.util.List;
 import java.util.Optional;
 

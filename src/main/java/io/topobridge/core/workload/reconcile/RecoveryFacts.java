@@ -1,7 +1,7 @@
 package io.topobridge.core.workload.reconcile;
 
-import io.topobridge.core.diagnosis.Capacity;
-import io.topobridge.core.diagnosis.GangView;
+import io.topobridge.core.capacity.Capacity;
+import io.topobridge.core.capacity.GangView;
 import io.topobridge.core.node.NodeState;
 import io.topobridge.core.recovery.DomainLossRestarts;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package io.topobridge.core.workload.scaling;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.topobridge.core.diagnosis.Amounts;
-import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.capacity.Amounts;
+import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.DesiredPodGroup;

@@ -3,7 +3,7 @@ package io.topobridge.core.workload.translate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
-import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;

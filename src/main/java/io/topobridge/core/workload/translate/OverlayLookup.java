@@ -97,7 +97,7 @@ final class OverlayLookup implements WorkloadLookup {
     }
 
     @Override
-    public io.topobridge.core.diagnosis.TierDomains domains() {
+    public io.topobridge.core.capacity.TierDomains domains() {
         return base.domains();
     }
 

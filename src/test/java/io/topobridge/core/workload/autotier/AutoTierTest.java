@@ -2,8 +2,8 @@ package io.topobridge.core.workload.autotier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.topobridge.core.diagnosis.Amounts;
-import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.capacity.Amounts;
+import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.workload.annotation.TopologyMode;
 import java.util.ArrayList;
 import java.util.List;

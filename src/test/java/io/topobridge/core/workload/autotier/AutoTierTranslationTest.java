@@ -3,12 +3,12 @@ package io.topobridge.core.workload.autotier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.topobridge.core.diagnosis.Amounts;
-import io.topobridge.core.diagnosis.Forest;
-import io.topobridge.core.diagnosis.HyperNodeView;
-import io.topobridge.core.diagnosis.NodeView;
-import io.topobridge.core.diagnosis.PodView;
-import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.capacity.Amounts;
+import io.topobridge.core.capacity.Forest;
+import io.topobridge.core.capacity.HyperNodeView;
+import io.topobridge.core.capacity.NodeView;
+import io.topobridge.core.capacity.PodView;
+import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.Fixtures;

@@ -3,7 +3,7 @@ package io.topobridge.core.workload.changes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.topobridge.core.Topobridge;
-import io.topobridge.core.diagnosis.Achieved;
+import io.topobridge.core.capacity.Achieved;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.DesiredPodGroup;

@@ -3,7 +3,7 @@ package io.topobridge.core.workload.changes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;

@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
-import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.node.DeviceClasses;
 import io.topobridge.core.render.InMemoryLookup;

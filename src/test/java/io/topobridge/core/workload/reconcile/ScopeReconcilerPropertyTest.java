@@ -3,8 +3,9 @@ package io.topobridge.core.workload.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.render.InMemoryLookup;
+import io.topobridge.core.resources.Quantities;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.GangScope;
@@ -13,7 +14,6 @@ import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.changes.Reservations;
 import io.topobridge.core.workload.kind.WorkloadAdapters;
-import io.topobridge.core.workload.resources.Quantities;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.VolcanoObjects;

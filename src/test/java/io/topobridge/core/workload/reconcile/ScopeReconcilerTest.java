@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.topobridge.core.diagnosis.Amounts;
+import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.render.InMemoryLookup;
@@ -57,14 +57,14 @@ class ScopeReconcilerTest {
     }
 
     private static List<Outcome> reconcileAll(ScopeReconciler r, List<HasMetadata> objects, PassFacts facts) {
-        return reconcileAll(r, objects, facts, io.topobridge.core.diagnosis.TierDomains.NONE);
+        return reconcileAll(r, objects, facts, io.topobridge.core.capacity.TierDomains.NONE);
     }
 
     private static List<Outcome> reconcileAll(
             ScopeReconciler r,
             List<HasMetadata> objects,
             PassFacts facts,
-            io.topobridge.core.diagnosis.TierDomains domains) {
+            io.topobridge.core.capacity.TierDomains domains) {
         var lookup = new InMemoryLookup(objects, domains);
         List<HasMetadata> workloads = objects.stream()
                 .filter(o -> WorkloadKind.of(o.getApiVersion(), o.getKind()).isPresent())

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.admission.AdmissionSettings;
-import io.topobridge.core.diagnosis.Amounts;
-import io.topobridge.core.diagnosis.TierDomains;
+import io.topobridge.core.capacity.Amounts;
+import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.render.RenderOutput;

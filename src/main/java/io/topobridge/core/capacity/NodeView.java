@@ -1,11 +1,11 @@
-package io.topobridge.core.diagnosis;
+package io.topobridge.core.capacity;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.node.NodeState;
 import io.topobridge.core.node.Taint;
-import io.topobridge.core.workload.resources.Quantities;
+import io.topobridge.core.resources.Quantities;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

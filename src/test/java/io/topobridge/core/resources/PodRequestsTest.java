@@ -1,4 +1,4 @@
-package io.topobridge.core.workload.resources;
+package io.topobridge.core.resources;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.topobridge.core.diagnosis;
+package io.topobridge.core.capacity;
 
 import io.topobridge.core.node.NodeState;
 import io.topobridge.core.node.Taint;

@@ -1,4 +1,4 @@
-package io.topobridge.core.diagnosis;
+package io.topobridge.core.capacity;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -7,26 +7,26 @@ import java.util.List;
 import java.util.Map;
 
 /** Small builders for diagnosis tests: HyperNodes, nodes with GPUs, pods and gangs. */
-final class Cluster {
+public final class Cluster {
 
-    final List<HyperNodeView> hyperNodes = new ArrayList<>();
-    final List<NodeView> nodes = new ArrayList<>();
-    final List<PodView> pods = new ArrayList<>();
+    public final List<HyperNodeView> hyperNodes = new ArrayList<>();
+    public final List<NodeView> nodes = new ArrayList<>();
+    public final List<PodView> pods = new ArrayList<>();
 
     /** A HyperNode of tier 1 holding nodes. */
-    Cluster leaf(String name, String tierName, String... nodes) {
+    public Cluster leaf(String name, String tierName, String... nodes) {
         hyperNodes.add(new HyperNodeView(name, 1, tierName, "topobridge", List.of(nodes), List.of(), 0));
         return this;
     }
 
     /** A HyperNode above others. */
-    Cluster above(String name, int tier, String tierName, String... children) {
+    public Cluster above(String name, int tier, String tierName, String... children) {
         hyperNodes.add(new HyperNodeView(name, tier, tierName, "topobridge", List.of(), List.of(children), 0));
         return this;
     }
 
     /** Nodes with {@code gpus} GPUs, 64 cores and 512 GiB each. */
-    Cluster nodes(int gpus, String... names) {
+    public Cluster nodes(int gpus, String... names) {
         for (String n : names) {
             nodes.add(new NodeView(n, Map.of(), amounts(gpus, 64, 512)));
         }
@@ -34,7 +34,7 @@ final class Cluster {
     }
 
     /** The named nodes in another state (cordoned, not ready, tainted). */
-    Cluster state(io.topobridge.core.node.NodeState state, String... names) {
+    public Cluster state(io.topobridge.core.node.NodeState state, String... names) {
         List<String> changed = List.of(names);
         nodes.replaceAll(
                 n -> changed.contains(n.name()) ? new NodeView(n.name(), n.labels(), n.allocatable(), state) : n);
@@ -42,24 +42,24 @@ final class Cluster {
     }
 
     /** A pod bound to {@code node} (null: pending), in gang {@code gang}. */
-    Cluster pod(String name, String node, int gpus, String gang, String role, Map<String, String> labels) {
+    public Cluster pod(String name, String node, int gpus, String gang, String role, Map<String, String> labels) {
         pods.add(new PodView("ns", name, node, amounts(gpus, 1, 8), labels, role, gang));
         return this;
     }
 
-    Forest forest() {
+    public Forest forest() {
         return Forest.of(hyperNodes);
     }
 
-    Capacity capacity() {
+    public Capacity capacity() {
         return Capacity.of(nodes, pods, forest());
     }
 
-    List<PodView> podsOf(String gang) {
+    public List<PodView> podsOf(String gang) {
         return pods.stream().filter(p -> gang.equals(p.podGroup())).toList();
     }
 
-    GangView gang(String name, String mode, Integer tier, List<GangView.SubGroup> subGroups) {
+    public GangView gang(String name, String mode, Integer tier, List<GangView.SubGroup> subGroups) {
         List<PodView> members = podsOf(name);
         Amounts need = members.stream().map(PodView::requests).reduce(Amounts.NONE, Amounts::plus);
         return new GangView(
@@ -77,7 +77,7 @@ final class Cluster {
                 members);
     }
 
-    static Amounts amounts(int gpus, int cpu, int memoryGi) {
+    public static Amounts amounts(int gpus, int cpu, int memoryGi) {
         Map<String, BigDecimal> out = new LinkedHashMap<>();
         if (gpus > 0) {
             out.put(Amounts.GPU, BigDecimal.valueOf(gpus));

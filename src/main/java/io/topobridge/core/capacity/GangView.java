@@ -1,4 +1,4 @@
-package io.topobridge.core.diagnosis;
+package io.topobridge.core.capacity;
 
 import java.time.Instant;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.topobridge.core.diagnosis;
+package io.topobridge.core.capacity;
 
 import io.topobridge.core.node.NodeState;
 import io.topobridge.core.node.Taint;
@@ -236,7 +236,7 @@ public record GangDomain(
         List<Amounts> whole = new ArrayList<>(toPlace);
         bound.stream().filter(p -> !lostPods.contains(p)).forEach(p -> whole.add(p.requests()));
         Amounts need = sum(toPlace);
-        String resource = Explain.spoken(need, sum(usableFree), capacity.accelerators());
+        String resource = Packing.spoken(need, sum(usableFree), capacity.accelerators());
         String needs = resource == null
                 ? ""
                 : "; " + (pending.size() + lostPods.size() == 1 ? "it needs " : "they need ")
@@ -246,12 +246,12 @@ public record GangDomain(
         String unusableText = unusable.isEmpty() ? "" : "; no new pods on " + String.join(", ", unusable);
         Verdict verdict;
         String sentence;
-        if (!Explain.packs(whole, usableAllocatable, capacity.accelerators())) {
+        if (!Packing.packs(whole, usableAllocatable, capacity.accelerators())) {
             verdict = Verdict.DOMAIN_LOST;
             sentence = where + " can no longer hold the gang: its " + whole.size()
                     + " pods do not fit its usable nodes even when they are empty" + needs + unusableText
                     + waits(pendingNames, lost, since);
-        } else if (!Explain.packs(toPlace, usableFree, capacity.accelerators())) {
+        } else if (!Packing.packs(toPlace, usableFree, capacity.accelerators())) {
             verdict = Verdict.NO_ROOM_IN_DOMAIN;
             sentence = "no room in " + where + " for " + (toPlace.size() == 1 ? "the pod" : toPlace.size() + " pods")
                     + " the gang is short of" + needs + unusableText + waits(pendingNames, lost, since);
@@ -296,7 +296,7 @@ public record GangDomain(
                     free.add(capacity.free(node));
                 }
             }
-            if (!free.isEmpty() && Explain.packs(pods, free, capacity.accelerators())) {
+            if (!free.isEmpty() && Packing.packs(pods, free, capacity.accelerators())) {
                 out.add(candidate.name());
             }
         }

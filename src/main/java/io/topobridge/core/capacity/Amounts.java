@@ -1,7 +1,7 @@
-package io.topobridge.core.diagnosis;
+package io.topobridge.core.capacity;
 
 import io.topobridge.core.node.Accelerators;
-import io.topobridge.core.workload.resources.Quantities;
+import io.topobridge.core.resources.Quantities;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Map;

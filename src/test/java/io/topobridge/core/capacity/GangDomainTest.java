@@ -1,4 +1,4 @@
-package io.topobridge.core.diagnosis;
+package io.topobridge.core.capacity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

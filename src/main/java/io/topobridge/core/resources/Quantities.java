@@ -1,4 +1,4 @@
-package io.topobridge.core.workload.resources;
+package io.topobridge.core.resources;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.topobridge.core.finding.UserText;
