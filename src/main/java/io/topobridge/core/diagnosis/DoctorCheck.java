@@ -1,7 +1,10 @@
 package io.topobridge.core.diagnosis;
 
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 /** The outcome of one doctor check: its name, status, one line for people and the findings behind a problem. */
 public record DoctorCheck(String name, Status status, String message, List<Finding> findings) {
@@ -27,8 +30,23 @@ public record DoctorCheck(String name, Status status, String message, List<Findi
         findings = List.copyOf(findings);
     }
 
+    /** At most this many names in one message, then a count. */
+    static final int MAX_NAMED = 10;
+
     static DoctorCheck ok(String name, String message) {
         return new DoctorCheck(name, Status.OK, message, List.of());
+    }
+
+    /** A warning with one finding that says the same. */
+    static DoctorCheck warning(String name, DoctorReason reason, ObjectRef ref, String message) {
+        return new DoctorCheck(name, Status.WARNING, message, List.of(Finding.warning(reason, ref, message)));
+    }
+
+    /** The names sorted and without repeats, at most {@value #MAX_NAMED} of them, then how many more. */
+    static String named(List<String> names) {
+        List<String> sorted = new ArrayList<>(new TreeSet<>(names));
+        String shown = String.join(", ", sorted.subList(0, Math.min(MAX_NAMED, sorted.size())));
+        return sorted.size() > MAX_NAMED ? shown + " and " + (sorted.size() - MAX_NAMED) + " more" : shown;
     }
 
     /** {@code ok      name  message}: one line, as the doctor command prints it. */

@@ -1,0 +1,53 @@
+package io.topobridge.core.diagnosis;
+
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The doctor's {@code webhooks} check: the bridge's webhook configurations exist and carry the current CA. */
+final class WebhooksCheck {
+
+    private WebhooksCheck() {}
+
+    static DoctorCheck check(DoctorInputs in) {
+        DoctorInputs.Webhooks w = in.webhooks();
+        if (!w.expected()) {
+            return DoctorCheck.ok("webhooks", "admission is disabled; no webhook configuration is expected");
+        }
+        List<String> problems = new ArrayList<>();
+        List<Finding> findings = new ArrayList<>();
+        for (String kind : List.of("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration")) {
+            ObjectRef ref = new ObjectRef("admissionregistration.k8s.io/v1", kind, null, w.name(), null);
+            List<String> bundles = w.found().get(kind);
+            String problem = null;
+            if (bundles == null) {
+                problem = kind + " " + w.name() + " does not exist";
+            } else if (w.caBundle() == null) {
+                problem = null;
+            } else if (bundles.isEmpty() || bundles.stream().anyMatch(b -> !samePem(b, w.caBundle()))) {
+                problem = kind + " " + w.name() + " does not carry the current CA in its caBundle";
+            }
+            if (problem != null) {
+                problems.add(problem);
+                findings.add(
+                        Finding.warning(
+                                DoctorReason.WEBHOOK_CONFIGURATION_STALE,
+                                ref,
+                                problem
+                                        + "; the API server cannot call the bridge, and pods are admitted untied from their gangs"));
+            }
+        }
+        if (problems.isEmpty()) {
+            return DoctorCheck.ok(
+                    "webhooks",
+                    "webhook configurations " + w.name() + " exist"
+                            + (w.caBundle() == null ? " (the current CA is unknown)" : " and carry the current CA"));
+        }
+        return new DoctorCheck("webhooks", DoctorCheck.Status.FAILURE, String.join("; ", problems), findings);
+    }
+
+    static boolean samePem(String a, String b) {
+        return a != null && b != null && a.replaceAll("\\s", "").equals(b.replaceAll("\\s", ""));
+    }
+}
