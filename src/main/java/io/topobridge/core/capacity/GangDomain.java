@@ -1,5 +1,6 @@
 package io.topobridge.core.capacity;
 
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.node.NodeState;
 import io.topobridge.core.node.Taint;
 import java.time.Instant;
@@ -118,32 +119,13 @@ public record GangDomain(
         if (!gang.hard()) {
             return Optional.empty();
         }
-        int allowed = gang.highestTier();
         List<PodView> live = gang.livePods();
         List<PodView> bound = live.stream().filter(PodView::bound).toList();
         if (bound.isEmpty()) {
             return Optional.empty();
         }
+        Members members = Members.of(live, bound, capacity);
         Forest forest = capacity.forest();
-        Map<String, NodeView> existing = new HashMap<>();
-        capacity.nodes().forEach(n -> existing.put(n.name(), n));
-        List<PodView> pending = live.stream().filter(p -> !p.bound()).toList();
-        List<PodView> lostPods = new ArrayList<>();
-        List<String> lost = new ArrayList<>();
-        Instant since = null;
-        for (PodView pod : bound) {
-            NodeView node = existing.get(pod.node());
-            if (node == null) {
-                lostPods.add(pod);
-                lost.add(pod.name() + " on " + pod.node() + " (node gone)");
-            } else if (!node.state().isReady()) {
-                lostPods.add(pod);
-                lost.add(pod.name() + " on " + pod.node() + " (" + closed(node.state()) + ")");
-            }
-        }
-        for (PodView pod : pending) {
-            since = earliest(since, pod.created());
-        }
         // where Volcano keeps the job: the highest allowed HyperNode above the nodes its pods are bound to
         List<String> placedNodes = bound.stream()
                 .map(PodView::node)
@@ -151,53 +133,22 @@ public record GangDomain(
                 .distinct()
                 .toList();
         Optional<HyperNodeView> lowest = forest.lowestCommon(placedNodes);
-        List<String> pendingNames = pending.stream().map(PodView::name).sorted().toList();
         if (lowest.isEmpty()) {
-            if (pending.isEmpty() && lostPods.isEmpty()) {
-                return Optional.empty();
-            }
-            String why = placedNodes.isEmpty()
-                    ? "the nodes its pods run on are in no HyperNode any more"
-                    : "no single HyperNode holds the nodes its pods run on";
-            return Optional.of(new GangDomain(
-                    Verdict.DOMAIN_LOST,
-                    null,
-                    allowed,
-                    forest.tiers().getOrDefault(allowed, ""),
-                    pendingNames,
-                    lost,
-                    List.of(),
-                    since,
-                    "its tier-" + allowed + " domain is lost: " + why + waits(pendingNames, lost, since)));
+            return members.whole() ? Optional.empty() : Optional.of(noDomain(gang, members, forest, placedNodes));
         }
         HyperNodeView domain = lowest.get();
         for (HyperNodeView up : forest.ancestors(placedNodes.get(0))) {
-            if (up.tier() > allowed) {
+            if (up.tier() > gang.highestTier()) {
                 break;
             }
             if (up.tier() > domain.tier()) {
                 domain = up;
             }
         }
-        List<String> unusable = new ArrayList<>();
-        List<Amounts> usableFree = new ArrayList<>();
-        List<Amounts> usableAllocatable = new ArrayList<>();
-        for (String node : forest.nodesUnder(domain.name())) {
-            NodeView view = existing.get(node);
-            if (view == null) {
-                continue;
-            }
-            String why = unusable(capacity, view);
-            if (why != null) {
-                unusable.add(node + " (" + why + ")");
-            } else {
-                usableFree.add(capacity.free(node));
-                usableAllocatable.add(view.allocatable());
-            }
-        }
+        Room room = Room.of(domain, capacity, members.existing());
         String where = domain.name() + " (tier " + domain.tier()
                 + (domain.tierName().isEmpty() ? "" : ", " + domain.tierName()) + ")";
-        List<String> blocking = pending.isEmpty() && lostPods.isEmpty() ? blocking(gang, existing) : List.of();
+        List<String> blocking = members.whole() ? blocking(gang, members.existing()) : List.of();
         if (!blocking.isEmpty()) {
             return Optional.of(new GangDomain(
                     Verdict.REPLACEMENT_BLOCKED,
@@ -206,7 +157,7 @@ public record GangDomain(
                     domain.tierName(),
                     List.of(),
                     blocking,
-                    unusable,
+                    room.unusable(),
                     null,
                     "runs " + live.size() + " of its " + gang.minMember() + " pods within " + where
                             + " and no replacement is pending: " + String.join(", ", named(blocking))
@@ -215,7 +166,8 @@ public record GangDomain(
                             + " the node back or deleted, or the pod force-deleted (kubectl delete pod --force) or the"
                             + " node tainted node.kubernetes.io/out-of-service once it is known to be down"));
         }
-        if (pending.isEmpty() && lostPods.isEmpty()) {
+        if (members.whole()) {
+            List<String> unusable = room.unusable();
             return Optional.of(new GangDomain(
                     Verdict.HOLDS,
                     domain.name(),
@@ -228,49 +180,151 @@ public record GangDomain(
                     "runs within " + where
                             + (unusable.isEmpty() ? "" : "; takes no new pods there: " + String.join(", ", unusable))));
         }
+        return Optional.of(shortOfPods(members, domain, room, where, capacity.accelerators()));
+    }
+
+    /** A gang whose bound pods lie in no single HyperNode any more, with pods to place. */
+    private static GangDomain noDomain(GangView gang, Members members, Forest forest, List<String> placedNodes) {
+        int allowed = gang.highestTier();
+        String why = placedNodes.isEmpty()
+                ? "the nodes its pods run on are in no HyperNode any more"
+                : "no single HyperNode holds the nodes its pods run on";
+        return new GangDomain(
+                Verdict.DOMAIN_LOST,
+                null,
+                allowed,
+                forest.tiers().getOrDefault(allowed, ""),
+                members.pendingNames(),
+                members.lost(),
+                List.of(),
+                members.since(),
+                "its tier-" + allowed + " domain is lost: " + why + members.waits());
+    }
+
+    /** A gang with pods to place in its domain: whether the domain has room for them, or could ever hold the gang. */
+    private static GangDomain shortOfPods(
+            Members members, HyperNodeView domain, Room room, String where, Accelerators accelerators) {
         // what has to find room: the pending pods, and a replacement for each pod on a node that is gone or down
         List<Amounts> toPlace = new ArrayList<>();
-        pending.forEach(p -> toPlace.add(p.requests()));
-        lostPods.forEach(p -> toPlace.add(p.requests()));
+        members.pending().forEach(p -> toPlace.add(p.requests()));
+        members.lostPods().forEach(p -> toPlace.add(p.requests()));
         // what the domain would have to hold when empty: every member, on the usable nodes alone
         List<Amounts> whole = new ArrayList<>(toPlace);
-        bound.stream().filter(p -> !lostPods.contains(p)).forEach(p -> whole.add(p.requests()));
+        members.bound().stream().filter(p -> !members.lostPods().contains(p)).forEach(p -> whole.add(p.requests()));
         Amounts need = sum(toPlace);
-        String resource = Packing.spoken(need, sum(usableFree), capacity.accelerators());
+        Amounts free = sum(room.free());
+        String resource = Packing.spoken(need, free, accelerators);
         String needs = resource == null
                 ? ""
-                : "; " + (pending.size() + lostPods.size() == 1 ? "it needs " : "they need ")
+                : "; " + (toPlace.size() == 1 ? "it needs " : "they need ")
                         + Amounts.show(resource, need.get(resource)) + " " + resource + ", the usable nodes have "
-                        + Amounts.show(resource, sum(usableFree).get(resource)) + " free of "
-                        + Amounts.show(resource, sum(usableAllocatable).get(resource));
-        String unusableText = unusable.isEmpty() ? "" : "; no new pods on " + String.join(", ", unusable);
+                        + Amounts.show(resource, free.get(resource)) + " free of "
+                        + Amounts.show(resource, sum(room.allocatable()).get(resource));
+        String unusableText = room.unusable().isEmpty() ? "" : "; no new pods on " + String.join(", ", room.unusable());
+        String pods = toPlace.size() == 1 ? "the pod" : toPlace.size() + " pods";
         Verdict verdict;
         String sentence;
-        if (!Packing.packs(whole, usableAllocatable, capacity.accelerators())) {
+        if (!Packing.packs(whole, room.allocatable(), accelerators)) {
             verdict = Verdict.DOMAIN_LOST;
             sentence = where + " can no longer hold the gang: its " + whole.size()
                     + " pods do not fit its usable nodes even when they are empty" + needs + unusableText
-                    + waits(pendingNames, lost, since);
-        } else if (!Packing.packs(toPlace, usableFree, capacity.accelerators())) {
+                    + members.waits();
+        } else if (!Packing.packs(toPlace, room.free(), accelerators)) {
             verdict = Verdict.NO_ROOM_IN_DOMAIN;
-            sentence = "no room in " + where + " for " + (toPlace.size() == 1 ? "the pod" : toPlace.size() + " pods")
-                    + " the gang is short of" + needs + unusableText + waits(pendingNames, lost, since);
+            sentence = "no room in " + where + " for " + pods + " the gang is short of" + needs + unusableText
+                    + members.waits();
         } else {
             verdict = Verdict.ROOM;
-            sentence = where + " has room for " + (toPlace.size() == 1 ? "the pod" : toPlace.size() + " pods")
-                    + " the gang is short of" + needs + unusableText + waits(pendingNames, lost, since)
-                    + "; waiting for Volcano";
+            sentence = where + " has room for " + pods + " the gang is short of" + needs + unusableText
+                    + members.waits() + "; waiting for Volcano";
         }
-        return Optional.of(new GangDomain(
+        return new GangDomain(
                 verdict,
                 domain.name(),
                 domain.tier(),
                 domain.tierName(),
-                pendingNames,
-                lost,
-                unusable,
-                since,
-                sentence));
+                members.pendingNames(),
+                members.lost(),
+                room.unusable(),
+                members.since(),
+                sentence);
+    }
+
+    /**
+     * A running gang's live pods as its domain sees them: those bound, those pending (replacements, by sorted name in
+     * {@code pendingNames}), those bound to a node gone or not Ready ({@code lostPods}, each said in {@code lost}),
+     * when the oldest wait began, and the nodes of the cluster by name.
+     */
+    private record Members(
+            List<PodView> bound,
+            List<PodView> pending,
+            List<PodView> lostPods,
+            List<String> lost,
+            List<String> pendingNames,
+            Instant since,
+            Map<String, NodeView> existing) {
+
+        static Members of(List<PodView> live, List<PodView> bound, Capacity capacity) {
+            Map<String, NodeView> existing = new HashMap<>();
+            capacity.nodes().forEach(n -> existing.put(n.name(), n));
+            List<PodView> pending = live.stream().filter(p -> !p.bound()).toList();
+            List<PodView> lostPods = new ArrayList<>();
+            List<String> lost = new ArrayList<>();
+            for (PodView pod : bound) {
+                NodeView node = existing.get(pod.node());
+                if (node == null) {
+                    lostPods.add(pod);
+                    lost.add(pod.name() + " on " + pod.node() + " (node gone)");
+                } else if (!node.state().isReady()) {
+                    lostPods.add(pod);
+                    lost.add(pod.name() + " on " + pod.node() + " (" + closed(node.state()) + ")");
+                }
+            }
+            Instant since = null;
+            for (PodView pod : pending) {
+                since = earliest(since, pod.created());
+            }
+            List<String> pendingNames =
+                    pending.stream().map(PodView::name).sorted().toList();
+            return new Members(bound, pending, lostPods, lost, pendingNames, since, existing);
+        }
+
+        /** Whether no pod is to be placed: none pending, none on a node gone or down. */
+        boolean whole() {
+            return pending.isEmpty() && lostPods.isEmpty();
+        }
+
+        /** {@code ; pending: a, b; lost: c on n (why); waiting since T}. */
+        String waits() {
+            return GangDomain.waits(pendingNames, lost, since);
+        }
+    }
+
+    /**
+     * The nodes under a domain: those that take none of the gang's pods ({@code unusable}, each {@code node (why)}),
+     * and what is free and allocatable on each of the others.
+     */
+    private record Room(List<String> unusable, List<Amounts> free, List<Amounts> allocatable) {
+
+        static Room of(HyperNodeView domain, Capacity capacity, Map<String, NodeView> existing) {
+            List<String> unusable = new ArrayList<>();
+            List<Amounts> free = new ArrayList<>();
+            List<Amounts> allocatable = new ArrayList<>();
+            for (String node : capacity.forest().nodesUnder(domain.name())) {
+                NodeView view = existing.get(node);
+                if (view == null) {
+                    continue;
+                }
+                String why = GangDomain.unusable(capacity, view);
+                if (why != null) {
+                    unusable.add(node + " (" + why + ")");
+                } else {
+                    free.add(capacity.free(node));
+                    allocatable.add(view.allocatable());
+                }
+            }
+            return new Room(unusable, free, allocatable);
+        }
     }
 
     /**
