@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -33,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * Gathers what the doctor checks: a few GETs (CRDs, the two Volcano ConfigMaps, the webhook configurations and
@@ -55,7 +57,8 @@ public final class DoctorGatherer {
     /**
      * Where the bulky inputs come from; {@code listConfigMaps}: whether to list the ConfigMaps of Volcano's namespace
      * for controller ConfigMaps of any release name (the {@code doctor} command, run with the user's rights; the
-     * running controller may read only the ConfigMaps the chart names).
+     * running controller may read only the ConfigMaps the chart names); {@code gangDomains}: the running gangs whose
+     * domain lost capacity (from the running controller's caches; none for the {@code doctor} command).
      */
     public record Sources(
             Supplier<List<NodeView>> nodes,
@@ -63,37 +66,7 @@ public final class DoctorGatherer {
             Supplier<Map<String, String>> queueStates,
             Supplier<Map<String, List<String>>> queuesNamedBy,
             boolean listConfigMaps,
-            Supplier<Map<String, GangDomain>> gangDomains) {
-
-        /** Sources that read no gangs and list no ConfigMaps. */
-        public Sources(
-                Supplier<List<NodeView>> nodes,
-                Supplier<List<HyperNodeView>> hyperNodes,
-                Supplier<Map<String, String>> queueStates,
-                Supplier<Map<String, List<String>>> queuesNamedBy) {
-            this(nodes, hyperNodes, queueStates, queuesNamedBy, false, Map::of);
-        }
-
-        /** Sources that read no gangs (the {@code doctor} command). */
-        public Sources(
-                Supplier<List<NodeView>> nodes,
-                Supplier<List<HyperNodeView>> hyperNodes,
-                Supplier<Map<String, String>> queueStates,
-                Supplier<Map<String, List<String>>> queuesNamedBy,
-                boolean listConfigMaps) {
-            this(nodes, hyperNodes, queueStates, queuesNamedBy, listConfigMaps, Map::of);
-        }
-
-        /** Sources of the running controller: its caches' gangs, and only the ConfigMaps the chart names. */
-        public Sources(
-                Supplier<List<NodeView>> nodes,
-                Supplier<List<HyperNodeView>> hyperNodes,
-                Supplier<Map<String, String>> queueStates,
-                Supplier<Map<String, List<String>>> queuesNamedBy,
-                Supplier<Map<String, GangDomain>> gangDomains) {
-            this(nodes, hyperNodes, queueStates, queuesNamedBy, false, gangDomains);
-        }
-    }
+            Supplier<Map<String, GangDomain>> gangDomains) {}
 
     /** What the gatherer needs from configuration. */
     public record Settings(
@@ -107,24 +80,6 @@ public final class DoctorGatherer {
 
         public Settings {
             accelerators = accelerators == null ? Accelerators.DEFAULT : accelerators;
-        }
-
-        /** Settings with the default accelerators. */
-        public Settings(
-                TopologySettings topology,
-                String schedulerConfigNamespace,
-                String schedulerConfigName,
-                String schedulerConfigKey,
-                String defaultQueue,
-                WebhookSettings webhook) {
-            this(
-                    topology,
-                    schedulerConfigNamespace,
-                    schedulerConfigName,
-                    schedulerConfigKey,
-                    defaultQueue,
-                    webhook,
-                    Accelerators.DEFAULT);
         }
     }
 
@@ -273,12 +228,7 @@ public final class DoctorGatherer {
         if (mutating != null) {
             found.put(
                     "MutatingWebhookConfiguration",
-                    mutating.getWebhooks().stream()
-                            .map(h -> decode(
-                                    h.getClientConfig() == null
-                                            ? null
-                                            : h.getClientConfig().getCaBundle()))
-                            .toList());
+                    caBundles(mutating.getWebhooks().stream().map(h -> h.getClientConfig())));
         }
         if (w.validateWorkloads()) {
             var validating = client.admissionRegistration()
@@ -289,12 +239,7 @@ public final class DoctorGatherer {
             if (validating != null) {
                 found.put(
                         "ValidatingWebhookConfiguration",
-                        validating.getWebhooks().stream()
-                                .map(h -> decode(
-                                        h.getClientConfig() == null
-                                                ? null
-                                                : h.getClientConfig().getCaBundle()))
-                                .toList());
+                        caBundles(validating.getWebhooks().stream().map(h -> h.getClientConfig())));
             }
         } else {
             // not served, so not expected: count it as present
@@ -318,6 +263,11 @@ public final class DoctorGatherer {
         return new DoctorInputs.Webhooks(w.enabled(), name, ca, checked);
     }
 
+    /** The CA bundle of each webhook of a configuration, decoded (empty where a webhook has none). */
+    private static List<String> caBundles(Stream<WebhookClientConfig> configs) {
+        return configs.map(c -> decode(c == null ? null : c.getCaBundle())).toList();
+    }
+
     private static String decode(String base64) {
         if (base64 == null || base64.isEmpty()) {
             return "";
@@ -333,7 +283,8 @@ public final class DoctorGatherer {
 
     /** Sources that list from the API server (the {@code doctor} command). */
     public Sources listing() {
-        return new Sources(this::listNodes, this::listHyperNodes, this::listQueues, this::listNamedQueues, true);
+        return new Sources(
+                this::listNodes, this::listHyperNodes, this::listQueues, this::listNamedQueues, true, Map::of);
     }
 
     private List<NodeView> listNodes() {

@@ -78,6 +78,7 @@ public class DoctorService {
                         ? QueueNames.states(lookup.allQueues())
                         : kinds.installed(VolcanoApi.QUEUE_CRD) ? java.util.Map.of() : null,
                 this::namedQueues,
+                false,
                 this::gangDomains);
         Run now = new Run(Doctor.run(gatherer.gather(sources)), System.nanoTime());
         last = now;

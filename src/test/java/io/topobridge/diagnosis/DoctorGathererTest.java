@@ -2,6 +2,7 @@ package io.topobridge.diagnosis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.devcluster.ApplyingCrudDispatcher;
 import io.topobridge.devcluster.MockCluster;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class DoctorGathererTest {
 
     private static DoctorGatherer.Sources empty() {
-        return new DoctorGatherer.Sources(List::of, List::of, Map::of, Map::of);
+        return new DoctorGatherer.Sources(List::of, List::of, Map::of, Map::of, false, Map::of);
     }
 
     private static DoctorGatherer gatherer(MockCluster cluster, boolean admission) {
@@ -33,7 +34,8 @@ class DoctorGathererTest {
                         schedulerConfigName,
                         "volcano-scheduler.conf",
                         "default",
-                        webhook));
+                        webhook,
+                        Accelerators.DEFAULT));
     }
 
     private static List<String> paths(MockCluster cluster, String fragment) {
@@ -146,7 +148,8 @@ class DoctorGathererTest {
                     .as("the running controller may not list the namespace: " + controller.line())
                     .isEqualTo(io.topobridge.core.diagnosis.DoctorCheck.Status.OK);
 
-            var command = gatherer.gather(new DoctorGatherer.Sources(List::of, List::of, Map::of, Map::of, true));
+            var command =
+                    gatherer.gather(new DoctorGatherer.Sources(List::of, List::of, Map::of, Map::of, true, Map::of));
             assertThat(command.controllerConfigs())
                     .extracting(c -> c.ref().name())
                     .containsExactly("other-controller-configmap");

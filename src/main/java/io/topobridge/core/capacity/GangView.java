@@ -74,68 +74,6 @@ public record GangView(
     /** One of Volcano's PodGroup conditions. */
     public record Condition(String type, String status, String reason, String message, String lastTransitionTime) {}
 
-    /** A gang whose pods claim no device through DRA that the bridge counted. */
-    public GangView(
-            String namespace,
-            String podGroup,
-            String workload,
-            String phase,
-            int minMember,
-            Amounts minResources,
-            String mode,
-            Integer highestTier,
-            List<SubGroup> subGroups,
-            List<Condition> conditions,
-            Instant created,
-            List<PodView> pods,
-            String chosenTier) {
-        this(
-                namespace,
-                podGroup,
-                workload,
-                phase,
-                minMember,
-                minResources,
-                mode,
-                highestTier,
-                subGroups,
-                conditions,
-                created,
-                pods,
-                chosenTier,
-                Amounts.NONE);
-    }
-
-    /** A gang whose tier was not chosen by {@code highest-tier: auto}. */
-    public GangView(
-            String namespace,
-            String podGroup,
-            String workload,
-            String phase,
-            int minMember,
-            Amounts minResources,
-            String mode,
-            Integer highestTier,
-            List<SubGroup> subGroups,
-            List<Condition> conditions,
-            Instant created,
-            List<PodView> pods) {
-        this(
-                namespace,
-                podGroup,
-                workload,
-                phase,
-                minMember,
-                minResources,
-                mode,
-                highestTier,
-                subGroups,
-                conditions,
-                created,
-                pods,
-                null);
-    }
-
     public GangView {
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(podGroup, "podGroup");

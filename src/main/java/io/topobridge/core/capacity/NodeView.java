@@ -32,11 +32,6 @@ public record NodeView(String name, Map<String, String> labels, Amounts allocata
         state = state == null ? NodeState.SCHEDULABLE : state;
     }
 
-    /** A node that takes any pod. */
-    public NodeView(String name, Map<String, String> labels, Amounts allocatable) {
-        this(name, labels, allocatable, NodeState.SCHEDULABLE);
-    }
-
     /** Whether the node has accelerators of the default list, or GPU feature discovery's labels. */
     public boolean gpu() {
         return accelerator(Accelerators.DEFAULT);

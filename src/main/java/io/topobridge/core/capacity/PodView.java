@@ -36,46 +36,6 @@ public record PodView(
         tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
     }
 
-    /** A pod whose uid is not known. */
-    public PodView(
-            String namespace,
-            String name,
-            String node,
-            Amounts requests,
-            Map<String, String> labels,
-            String taskSpec,
-            String podGroup,
-            List<Toleration> tolerations,
-            Instant created,
-            boolean deleting) {
-        this(namespace, name, node, requests, labels, taskSpec, podGroup, tolerations, created, deleting, null);
-    }
-
-    /** A live pod without tolerations whose creation time is not known. */
-    public PodView(
-            String namespace,
-            String name,
-            String node,
-            Amounts requests,
-            Map<String, String> labels,
-            String taskSpec,
-            String podGroup) {
-        this(namespace, name, node, requests, labels, taskSpec, podGroup, List.of());
-    }
-
-    /** A live pod whose creation time is not known. */
-    public PodView(
-            String namespace,
-            String name,
-            String node,
-            Amounts requests,
-            Map<String, String> labels,
-            String taskSpec,
-            String podGroup,
-            List<Toleration> tolerations) {
-        this(namespace, name, node, requests, labels, taskSpec, podGroup, tolerations, null, false);
-    }
-
     /** Its tolerations and those that a request of an extended resource brings ({@link Toleration#forPod}). */
     public List<Toleration> effectiveTolerations() {
         return Toleration.forPod(tolerations, requests.values().keySet());

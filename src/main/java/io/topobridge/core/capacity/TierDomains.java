@@ -46,11 +46,6 @@ public final class TierDomains {
             tainted = tainted == null ? List.of() : List.copyOf(tainted);
         }
 
-        /** A domain whose every node takes new pods. */
-        public Domain(String name, Amounts allocatable, Amounts free, Map<String, Amounts> gangUse) {
-            this(name, allocatable, free, gangUse, allocatable, Withheld.NONE, List.of());
-        }
-
         /** What is free here for one gang: the free capacity plus what that gang itself already uses here. */
         public Amounts freeFor(String gang) {
             Amounts own = gang == null ? null : gangUse.get(gang);
@@ -68,7 +63,8 @@ public final class TierDomains {
     }
 
     /** No domain known (no HyperNodes, or no input for them). */
-    public static final TierDomains NONE = new TierDomains(Map.of(), Map.of());
+    public static final TierDomains NONE =
+            new TierDomains(Map.of(), Map.of(), Forest.EMPTY, Map.of(), Accelerators.DEFAULT);
 
     private final Map<Integer, List<Domain>> byTier;
     private final Map<Integer, String> names;
@@ -76,16 +72,12 @@ public final class TierDomains {
     private final Map<String, List<PodView>> boundByGang;
     private final Accelerators accelerators;
 
-    public TierDomains(Map<Integer, List<Domain>> byTier, Map<Integer, String> names) {
-        this(byTier, names, Forest.EMPTY, Map.of(), Accelerators.DEFAULT);
-    }
-
-    /** Domains that speak of the given accelerators. */
-    public TierDomains(Map<Integer, List<Domain>> byTier, Map<Integer, String> names, Accelerators accelerators) {
-        this(byTier, names, Forest.EMPTY, Map.of(), accelerators);
-    }
-
-    private TierDomains(
+    /**
+     * Domains by tier with the tiers' names; {@code forest} and {@code boundByGang} (the bound pods of each gang) are
+     * what {@link #boundPodsOf} and {@link #domainOf} answer from, {@link Forest#EMPTY} and none for domains given
+     * without a forest.
+     */
+    TierDomains(
             Map<Integer, List<Domain>> byTier,
             Map<Integer, String> names,
             Forest forest,

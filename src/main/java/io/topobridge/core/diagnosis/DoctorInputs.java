@@ -62,39 +62,6 @@ public record DoctorInputs(
         }
     }
 
-    /** Inputs with the default accelerators. */
-    public DoctorInputs(
-            Map<String, JsonNode> crdSchemas,
-            ObjectRef schedulerConfigMap,
-            String schedulerConfigKey,
-            Map<String, String> schedulerData,
-            String schedulerError,
-            String controllerConfigKey,
-            List<ConfigMapData> controllerConfigs,
-            Predicate<String> readsLabel,
-            Map<String, String> queueStates,
-            Map<String, List<String>> queuesNamedBy,
-            Collection<HyperNodeView> hyperNodes,
-            Collection<NodeView> nodes,
-            Webhooks webhooks) {
-        this(
-                crdSchemas,
-                schedulerConfigMap,
-                schedulerConfigKey,
-                schedulerData,
-                schedulerError,
-                controllerConfigKey,
-                controllerConfigs,
-                readsLabel,
-                queueStates,
-                queuesNamedBy,
-                hyperNodes,
-                nodes,
-                webhooks,
-                Accelerators.DEFAULT,
-                Map.of());
-    }
-
     /**
      * The bridge's webhook configurations: whether it should have them ({@code expected}), their name, the CA bundle
      * they must carry (PEM; null when unknown) and, per configuration kind that exists, the CA bundle of each of its

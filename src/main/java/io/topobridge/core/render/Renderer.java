@@ -317,7 +317,10 @@ public final class Renderer {
                         pod.getMetadata().getLabels(),
                         null,
                         annotations == null ? null : annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION),
-                        Toleration.of(pod.getSpec().getTolerations())));
+                        Toleration.of(pod.getSpec().getTolerations()),
+                        null,
+                        false,
+                        null));
             }
         }
         List<HyperNodeView> views = new ArrayList<>();

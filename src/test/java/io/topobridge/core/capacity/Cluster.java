@@ -1,12 +1,19 @@
 package io.topobridge.core.capacity;
 
+import io.topobridge.core.node.Accelerators;
+import io.topobridge.core.node.NodeState;
+import io.topobridge.core.node.Toleration;
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Small builders for diagnosis tests: HyperNodes, nodes with GPUs, pods and gangs. */
+/**
+ * Small builders for capacity and diagnosis tests: a cluster of HyperNodes, nodes with GPUs, pods and gangs, and the
+ * views' common shapes (a node that takes any pod, a live pod, a gang as the bridge wrote it, domains given by tier).
+ */
 public final class Cluster {
 
     public final List<HyperNodeView> hyperNodes = new ArrayList<>();
@@ -28,13 +35,13 @@ public final class Cluster {
     /** Nodes with {@code gpus} GPUs, 64 cores and 512 GiB each. */
     public Cluster nodes(int gpus, String... names) {
         for (String n : names) {
-            nodes.add(new NodeView(n, Map.of(), amounts(gpus, 64, 512)));
+            nodes.add(nodeView(n, Map.of(), amounts(gpus, 64, 512)));
         }
         return this;
     }
 
     /** The named nodes in another state (cordoned, not ready, tainted). */
-    public Cluster state(io.topobridge.core.node.NodeState state, String... names) {
+    public Cluster state(NodeState state, String... names) {
         List<String> changed = List.of(names);
         nodes.replaceAll(
                 n -> changed.contains(n.name()) ? new NodeView(n.name(), n.labels(), n.allocatable(), state) : n);
@@ -43,7 +50,7 @@ public final class Cluster {
 
     /** A pod bound to {@code node} (null: pending), in gang {@code gang}. */
     public Cluster pod(String name, String node, int gpus, String gang, String role, Map<String, String> labels) {
-        pods.add(new PodView("ns", name, node, amounts(gpus, 1, 8), labels, role, gang));
+        pods.add(podView("ns", name, node, amounts(gpus, 1, 8), labels, role, gang));
         return this;
     }
 
@@ -62,7 +69,7 @@ public final class Cluster {
     public GangView gang(String name, String mode, Integer tier, List<GangView.SubGroup> subGroups) {
         List<PodView> members = podsOf(name);
         Amounts need = members.stream().map(PodView::requests).reduce(Amounts.NONE, Amounts::plus);
-        return new GangView(
+        return gangView(
                 "ns",
                 name,
                 "LeaderWorkerSet/" + name,
@@ -75,6 +82,78 @@ public final class Cluster {
                 List.of(),
                 null,
                 members);
+    }
+
+    /** A node that takes any pod. */
+    public static NodeView nodeView(String name, Map<String, String> labels, Amounts allocatable) {
+        return new NodeView(name, labels, allocatable, NodeState.SCHEDULABLE);
+    }
+
+    /** A live pod without tolerations whose creation time and uid are not known. */
+    public static PodView podView(
+            String namespace,
+            String name,
+            String node,
+            Amounts requests,
+            Map<String, String> labels,
+            String taskSpec,
+            String podGroup) {
+        return podView(namespace, name, node, requests, labels, taskSpec, podGroup, List.of());
+    }
+
+    /** A live pod whose creation time and uid are not known. */
+    public static PodView podView(
+            String namespace,
+            String name,
+            String node,
+            Amounts requests,
+            Map<String, String> labels,
+            String taskSpec,
+            String podGroup,
+            List<Toleration> tolerations) {
+        return new PodView(namespace, name, node, requests, labels, taskSpec, podGroup, tolerations, null, false, null);
+    }
+
+    /** A gang whose tier was not chosen by {@code highest-tier: auto} and whose pods claim no DRA device. */
+    public static GangView gangView(
+            String namespace,
+            String podGroup,
+            String workload,
+            String phase,
+            int minMember,
+            Amounts minResources,
+            String mode,
+            Integer highestTier,
+            List<GangView.SubGroup> subGroups,
+            List<GangView.Condition> conditions,
+            Instant created,
+            List<PodView> pods) {
+        return new GangView(
+                namespace,
+                podGroup,
+                workload,
+                phase,
+                minMember,
+                minResources,
+                mode,
+                highestTier,
+                subGroups,
+                conditions,
+                created,
+                pods,
+                null,
+                Amounts.NONE);
+    }
+
+    /** Domains by tier, with the tiers' names, given without a forest and speaking of the default accelerators. */
+    public static TierDomains domains(Map<Integer, List<TierDomains.Domain>> byTier, Map<Integer, String> names) {
+        return new TierDomains(byTier, names, Forest.EMPTY, Map.of(), Accelerators.DEFAULT);
+    }
+
+    /** A domain whose every node takes new pods. */
+    public static TierDomains.Domain domain(
+            String name, Amounts allocatable, Amounts free, Map<String, Amounts> gangUse) {
+        return new TierDomains.Domain(name, allocatable, free, gangUse, allocatable, Withheld.NONE, List.of());
     }
 
     public static Amounts amounts(int gpus, int cpu, int memoryGi) {

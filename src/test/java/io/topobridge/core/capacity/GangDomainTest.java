@@ -38,7 +38,7 @@ class GangDomainTest {
 
         World() {
             for (String n : List.of("n1", "n2", "n3", "n4", "m1", "m2", "m3", "m4")) {
-                nodes.add(new NodeView(n, Map.of(), Cluster.amounts(4, 64, 512)));
+                nodes.add(Cluster.nodeView(n, Map.of(), Cluster.amounts(4, 64, 512)));
             }
             for (int i = 0; i < 4; i++) {
                 pods.add(pod("g-" + i, "n" + (i + 1), T0, false, List.of()));
@@ -47,7 +47,17 @@ class GangDomainTest {
 
         static PodView pod(String name, String node, Instant created, boolean deleting, List<Toleration> tolerations) {
             return new PodView(
-                    "ns", name, node, Cluster.amounts(4, 1, 8), Map.of(), null, "g", tolerations, created, deleting);
+                    "ns",
+                    name,
+                    node,
+                    Cluster.amounts(4, 1, 8),
+                    Map.of(),
+                    null,
+                    "g",
+                    tolerations,
+                    created,
+                    deleting,
+                    null);
         }
 
         World node(String name, NodeState state) {
@@ -100,7 +110,7 @@ class GangDomainTest {
 
         GangView gang() {
             Amounts need = pods.stream().map(PodView::requests).reduce(Amounts.NONE, Amounts::plus);
-            return new GangView(
+            return Cluster.gangView(
                     "ns", "g", "Deployment/g", "Running", 4, need, mode, tier, List.of(), List.of(), null, pods);
         }
     }

@@ -9,6 +9,8 @@ import io.topobridge.core.capacity.GangDomain;
 import io.topobridge.core.capacity.HyperNodeView;
 import io.topobridge.core.capacity.NodeView;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.node.Accelerators;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -57,8 +59,8 @@ class DoctorTest {
                 Map.of("default", List.of("Deployment/ns/a")),
                 List.of(new HyperNodeView("leaf", 1, "leaf", "topobridge", List.of("gpu-1"), List.of(), 0)),
                 List.of(
-                        new NodeView("gpu-1", Map.of(), Cluster.amounts(4, 8, 8)),
-                        new NodeView("cpu-1", Map.of(), Cluster.amounts(0, 8, 8))),
+                        Cluster.nodeView("gpu-1", Map.of(), Cluster.amounts(4, 8, 8)),
+                        Cluster.nodeView("cpu-1", Map.of(), Cluster.amounts(0, 8, 8))),
                 new DoctorInputs.Webhooks(
                         true,
                         "topobridge",
@@ -67,7 +69,9 @@ class DoctorTest {
                                 "MutatingWebhookConfiguration",
                                 List.of(PEM),
                                 "ValidatingWebhookConfiguration",
-                                List.of(PEM))));
+                                List.of(PEM))),
+                Accelerators.DEFAULT,
+                Map.of());
     }
 
     static DoctorInputs with(UnaryOperator<Builder> change) {
@@ -83,39 +87,27 @@ class DoctorTest {
         }
 
         Builder crds(Map<String, JsonNode> crds) {
-            in = new DoctorInputs(
+            return copy(
                     crds,
-                    in.schedulerConfigMap(),
-                    in.schedulerConfigKey(),
                     in.schedulerData(),
-                    in.schedulerError(),
-                    in.controllerConfigKey(),
                     in.controllerConfigs(),
-                    in.readsLabel(),
                     in.queueStates(),
-                    in.queuesNamedBy(),
                     in.hyperNodes(),
                     in.nodes(),
-                    in.webhooks());
-            return this;
+                    in.webhooks(),
+                    in.gangDomains());
         }
 
         Builder scheduler(Map<String, String> data) {
-            in = new DoctorInputs(
+            return copy(
                     in.crdSchemas(),
-                    in.schedulerConfigMap(),
-                    in.schedulerConfigKey(),
                     data,
-                    in.schedulerError(),
-                    in.controllerConfigKey(),
                     in.controllerConfigs(),
-                    in.readsLabel(),
                     in.queueStates(),
-                    in.queuesNamedBy(),
                     in.hyperNodes(),
                     in.nodes(),
-                    in.webhooks());
-            return this;
+                    in.webhooks(),
+                    in.gangDomains());
         }
 
         Builder controller(String conf) {
@@ -123,114 +115,105 @@ class DoctorTest {
         }
 
         Builder controller(String name, String conf) {
-            in = new DoctorInputs(
+            List<DoctorInputs.ConfigMapData> configs = List.of(new DoctorInputs.ConfigMapData(
+                    new ObjectRef("v1", "ConfigMap", "volcano-system", name, null),
+                    Map.of("volcano-controller.conf", conf)));
+            return copy(
                     in.crdSchemas(),
-                    in.schedulerConfigMap(),
-                    in.schedulerConfigKey(),
                     in.schedulerData(),
-                    in.schedulerError(),
-                    in.controllerConfigKey(),
-                    List.of(new DoctorInputs.ConfigMapData(
-                            new ObjectRef("v1", "ConfigMap", "volcano-system", name, null),
-                            Map.of("volcano-controller.conf", conf))),
-                    in.readsLabel(),
+                    configs,
                     in.queueStates(),
-                    in.queuesNamedBy(),
-                    in.hyperNodes(),
-                    in.nodes(),
-                    in.webhooks());
-            return this;
-        }
-
-        Builder queues(Map<String, String> states) {
-            in = new DoctorInputs(
-                    in.crdSchemas(),
-                    in.schedulerConfigMap(),
-                    in.schedulerConfigKey(),
-                    in.schedulerData(),
-                    in.schedulerError(),
-                    in.controllerConfigKey(),
-                    in.controllerConfigs(),
-                    in.readsLabel(),
-                    states,
-                    in.queuesNamedBy(),
-                    in.hyperNodes(),
-                    in.nodes(),
-                    in.webhooks());
-            return this;
-        }
-
-        Builder hyperNodes(List<HyperNodeView> hyperNodes) {
-            in = new DoctorInputs(
-                    in.crdSchemas(),
-                    in.schedulerConfigMap(),
-                    in.schedulerConfigKey(),
-                    in.schedulerData(),
-                    in.schedulerError(),
-                    in.controllerConfigKey(),
-                    in.controllerConfigs(),
-                    in.readsLabel(),
-                    in.queueStates(),
-                    in.queuesNamedBy(),
-                    hyperNodes,
-                    in.nodes(),
-                    in.webhooks());
-            return this;
-        }
-
-        Builder nodes(List<NodeView> nodes) {
-            in = new DoctorInputs(
-                    in.crdSchemas(),
-                    in.schedulerConfigMap(),
-                    in.schedulerConfigKey(),
-                    in.schedulerData(),
-                    in.schedulerError(),
-                    in.controllerConfigKey(),
-                    in.controllerConfigs(),
-                    in.readsLabel(),
-                    in.queueStates(),
-                    in.queuesNamedBy(),
-                    in.hyperNodes(),
-                    nodes,
-                    in.webhooks());
-            return this;
-        }
-
-        Builder gangs(Map<String, GangDomain> gangDomains) {
-            in = new DoctorInputs(
-                    in.crdSchemas(),
-                    in.schedulerConfigMap(),
-                    in.schedulerConfigKey(),
-                    in.schedulerData(),
-                    in.schedulerError(),
-                    in.controllerConfigKey(),
-                    in.controllerConfigs(),
-                    in.readsLabel(),
-                    in.queueStates(),
-                    in.queuesNamedBy(),
                     in.hyperNodes(),
                     in.nodes(),
                     in.webhooks(),
-                    in.accelerators(),
+                    in.gangDomains());
+        }
+
+        Builder queues(Map<String, String> states) {
+            return copy(
+                    in.crdSchemas(),
+                    in.schedulerData(),
+                    in.controllerConfigs(),
+                    states,
+                    in.hyperNodes(),
+                    in.nodes(),
+                    in.webhooks(),
+                    in.gangDomains());
+        }
+
+        Builder hyperNodes(List<HyperNodeView> hyperNodes) {
+            return copy(
+                    in.crdSchemas(),
+                    in.schedulerData(),
+                    in.controllerConfigs(),
+                    in.queueStates(),
+                    hyperNodes,
+                    in.nodes(),
+                    in.webhooks(),
+                    in.gangDomains());
+        }
+
+        Builder nodes(List<NodeView> nodes) {
+            return copy(
+                    in.crdSchemas(),
+                    in.schedulerData(),
+                    in.controllerConfigs(),
+                    in.queueStates(),
+                    in.hyperNodes(),
+                    nodes,
+                    in.webhooks(),
+                    in.gangDomains());
+        }
+
+        Builder gangs(Map<String, GangDomain> gangDomains) {
+            return copy(
+                    in.crdSchemas(),
+                    in.schedulerData(),
+                    in.controllerConfigs(),
+                    in.queueStates(),
+                    in.hyperNodes(),
+                    in.nodes(),
+                    in.webhooks(),
                     gangDomains);
-            return this;
         }
 
         Builder webhooks(Map<String, List<String>> found) {
-            in = new DoctorInputs(
+            return copy(
                     in.crdSchemas(),
-                    in.schedulerConfigMap(),
-                    in.schedulerConfigKey(),
                     in.schedulerData(),
-                    in.schedulerError(),
-                    in.controllerConfigKey(),
                     in.controllerConfigs(),
-                    in.readsLabel(),
                     in.queueStates(),
-                    in.queuesNamedBy(),
                     in.hyperNodes(),
                     in.nodes(),
-                    new DoctorInputs.Webhooks(true, "topobridge", PEM, found));
+                    new DoctorInputs.Webhooks(true, "topobridge", PEM, found),
+                    in.gangDomains());
+        }
+
+        private Builder copy(
+                Map<String, JsonNode> crds,
+                Map<String, String> schedulerData,
+                List<DoctorInputs.ConfigMapData> controllerConfigs,
+                Map<String, String> queueStates,
+                Collection<HyperNodeView> hyperNodes,
+                Collection<NodeView> nodes,
+                DoctorInputs.Webhooks webhooks,
+                Map<String, GangDomain> gangDomains) {
+            in = new DoctorInputs(
+                    crds,
+                    in.schedulerConfigMap(),
+                    in.schedulerConfigKey(),
+                    schedulerData,
+                    in.schedulerError(),
+                    in.controllerConfigKey(),
+                    controllerConfigs,
+                    in.readsLabel(),
+                    queueStates,
+                    in.queuesNamedBy(),
+                    hyperNodes,
+                    nodes,
+                    webhooks,
+                    in.accelerators(),
+                    gangDomains);
             return this;
         }
     }
@@ -396,8 +379,8 @@ class DoctorTest {
                 Arguments.of(
                         "a Gaudi node in no tree",
                         with(b -> b.nodes(List.of(
-                                new NodeView("gpu-1", Map.of(), Cluster.amounts(4, 8, 8)),
-                                new NodeView(
+                                Cluster.nodeView("gpu-1", Map.of(), Cluster.amounts(4, 8, 8)),
+                                Cluster.nodeView(
                                         "gaudi-1",
                                         Map.of(),
                                         io.topobridge.core.capacity.Amounts.parse(
@@ -415,7 +398,7 @@ class DoctorTest {
                                         Map.of(),
                                         Cluster.amounts(4, 8, 8),
                                         new io.topobridge.core.node.NodeState(true, "True", List.of())),
-                                new NodeView("cpu-1", Map.of(), Cluster.amounts(0, 8, 8))))),
+                                Cluster.nodeView("cpu-1", Map.of(), Cluster.amounts(0, 8, 8))))),
                         "node-room",
                         DoctorCheck.Status.OK,
                         "1 of 2 node(s) take no new pods, so their resources are no room for any gang: 1 cordoned"
@@ -424,7 +407,7 @@ class DoctorTest {
                 Arguments.of(
                         "a node not ready",
                         with(b -> b.nodes(List.of(
-                                new NodeView("gpu-1", Map.of(), Cluster.amounts(4, 8, 8)),
+                                Cluster.nodeView("gpu-1", Map.of(), Cluster.amounts(4, 8, 8)),
                                 new NodeView(
                                         "cpu-1",
                                         Map.of(),

@@ -6,7 +6,6 @@ import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.capacity.Cluster;
 import io.topobridge.core.capacity.GangDomain;
 import io.topobridge.core.capacity.GangView;
-import io.topobridge.core.capacity.PodView;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -129,7 +128,7 @@ class ExplainTest {
         tolerating.state(tainted, partition("a"));
         tolerating.state(tainted, partition("b"));
         for (int i = 0; i < 9; i++) {
-            tolerating.pods.add(new PodView(
+            tolerating.pods.add(Cluster.podView(
                     "ns",
                     "nine-" + i,
                     null,
@@ -178,7 +177,7 @@ class ExplainTest {
     void missingPodsComeFirst() {
         Cluster c = pendingGang(cluster(), "few", 2);
         GangView g = c.gang("few", "hard", 1, List.of());
-        GangView wantsFour = new GangView(
+        GangView wantsFour = Cluster.gangView(
                 g.namespace(),
                 g.podGroup(),
                 g.workload(),
@@ -215,7 +214,8 @@ class ExplainTest {
                 g.conditions(),
                 g.created(),
                 g.pods(),
-                why);
+                why,
+                g.draDevices());
         assertThat(Explain.of(chosen, c.capacity()).chosenTier()).isEqualTo(why);
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.capacity.Capacity;
+import io.topobridge.core.capacity.Cluster;
 import io.topobridge.core.capacity.Forest;
 import io.topobridge.core.capacity.GangDomain;
 import io.topobridge.core.capacity.GangView;
@@ -61,7 +62,7 @@ class DomainLossRestartsTest {
 
         World() {
             for (String n : List.of("n1", "n2", "n3", "n4", "m1", "m2", "m3", "m4")) {
-                nodes.add(new NodeView(n, Map.of(), amounts(4, 64)));
+                nodes.add(Cluster.nodeView(n, Map.of(), amounts(4, 64)));
             }
             for (int i = 0; i < 4; i++) {
                 pods.add(pod("g-" + i, "n" + (i + 1), Map.of()));
@@ -128,7 +129,7 @@ class DomainLossRestartsTest {
         /** Other pods fill p2. */
         World p2Full() {
             for (int i = 1; i <= 4; i++) {
-                others.add(new PodView("ns", "other-" + i, "m" + i, amounts(4, 1), Map.of(), null, null));
+                others.add(Cluster.podView("ns", "other-" + i, "m" + i, amounts(4, 1), Map.of(), null, null));
             }
             return this;
         }
@@ -154,7 +155,7 @@ class DomainLossRestartsTest {
 
         GangView gang() {
             Amounts need = pods.stream().map(PodView::requests).reduce(Amounts.NONE, Amounts::plus);
-            return new GangView(
+            return Cluster.gangView(
                     "ns", "g", "Deployment/web", "Running", 4, need, "hard", 1, List.of(), List.of(), null, pods);
         }
 
@@ -324,7 +325,7 @@ class DomainLossRestartsTest {
                                 w -> {
                                     w.pods.remove(3);
                                     w.pods.add(World.pod("g-4", null, Map.of()));
-                                    w.others.add(new PodView("ns", "x", "n4", amounts(4, 1), Map.of(), null, null));
+                                    w.others.add(Cluster.podView("ns", "x", "n4", amounts(4, 1), Map.of(), null, null));
                                     return w;
                                 },
                                 DomainLossPolicy.RESTART,

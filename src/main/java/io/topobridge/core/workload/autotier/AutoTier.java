@@ -59,44 +59,21 @@ public final class AutoTier {
     }
 
     /**
-     * Chooses a tier for one need.
+     * Chooses a tier for one need, among the tiers from {@code lowest} (at least 1, at most {@code highest}) up: a gang
+     * whose subgroups are each held to a tier takes a tier above theirs. With {@code wholeGang} (the need is the whole
+     * PodGroup's, not one subgroup's), a gang whose bound pods already sit in more than one domain of the chosen tier
+     * is {@code soft} unless the user wrote a mode: it was placed across domains (soft, when there was no room), and
+     * {@code hard} would promise what its placement does not keep — and hold every replacement pod to a domain the
+     * running pods are not in. With {@code waitForRoom} a gang without room today in any domain of the chosen tier is
+     * {@code hard} all the same (it waits for room there instead of being placed across domains).
      *
      * @param need what the gang (or one subgroup) requests in total
      * @param domains the domains of every tier
+     * @param lowest the lowest tier that may be chosen (1 where nothing holds the gang above it)
      * @param highest the highest tier that may be chosen (the top tier, or the gang's tier for a subgroup)
      * @param minDomains how many domains of a tier must be able to hold the need (at least 1)
      * @param gang {@code namespace/podgroup}, whose own bound pods count as free room; may be null
      * @param written the mode the user wrote, or null
-     */
-    public static Choice choose(
-            Amounts need, TierDomains domains, int highest, int minDomains, String gang, TopologyMode written) {
-        return choose(need, domains, highest, minDomains, gang, written, false, false);
-    }
-
-    /**
-     * As {@link #choose(Amounts, TierDomains, int, int, String, TopologyMode)}; with {@code wholeGang} (the need is
-     * the whole PodGroup's, not one subgroup's), a gang whose bound pods already sit in more than one domain of the
-     * chosen tier is {@code soft} unless the user wrote a mode: it was placed across domains (soft, when there was
-     * no room), and {@code hard} would promise what its placement does not keep — and hold every replacement pod to
-     * a domain the running pods are not in. With {@code waitForRoom} a gang without room today in any domain of the
-     * chosen tier is {@code hard} all the same (it waits for room there instead of being placed across domains).
-     */
-    public static Choice choose(
-            Amounts need,
-            TierDomains domains,
-            int highest,
-            int minDomains,
-            String gang,
-            TopologyMode written,
-            boolean wholeGang,
-            boolean waitForRoom) {
-        return choose(need, domains, 1, highest, minDomains, gang, written, wholeGang, waitForRoom);
-    }
-
-    /**
-     * As {@link #choose(Amounts, TierDomains, int, int, String, TopologyMode, boolean, boolean)}, choosing among the
-     * tiers from {@code lowest} (at least 1, at most {@code highest}) up: a gang whose subgroups are each held to a
-     * tier takes a tier above theirs.
      */
     public static Choice choose(
             Amounts need,

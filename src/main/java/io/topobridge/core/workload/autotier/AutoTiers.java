@@ -43,22 +43,9 @@ public final class AutoTiers {
 
     /**
      * The intent as it stands when it names no {@code auto} tier. {@code waitForRoom}: the gang may still wait for
-     * room in its chosen tiers, which are then {@code hard} even without room today.
-     */
-    public static Resolution resolve(
-            GangPlan plan,
-            GangIntent intent,
-            TierCatalog tiers,
-            TierDomains domains,
-            int minDomains,
-            List<ObjectRef> subjects,
-            boolean waitForRoom) {
-        return resolve(plan, intent, tiers, domains, minDomains, subjects, waitForRoom, DraDevices.GangDevices.NONE);
-    }
-
-    /**
-     * As above, the gang's pods needing also the devices they claim through DRA ({@code devices}: each pod its own
-     * claims' devices, the gang its shared claims' once).
+     * room in its chosen tiers, which are then {@code hard} even without room today; {@code devices}: the devices the
+     * gang's pods claim through DRA (each pod its own claims' devices, the gang its shared claims' once), which they
+     * need besides their requests.
      */
     public static Resolution resolve(
             GangPlan plan,
@@ -128,7 +115,15 @@ public final class AutoTiers {
                 // a PodGroup that is itself one subgroup: its own pods across domains keep it soft, as a gang's do
                 boolean wholePodGroup = plan.level() == GangPlan.Level.SUBGROUP;
                 AutoTier.Choice choice = AutoTier.choose(
-                        subNeed, domains, highest, minDomains, gang, intent.subgroupMode(), wholePodGroup, waitForRoom);
+                        subNeed,
+                        domains,
+                        1,
+                        highest,
+                        minDomains,
+                        gang,
+                        intent.subgroupMode(),
+                        wholePodGroup,
+                        waitForRoom);
                 subTier = choice.tier();
                 subMode = choice.mode();
                 if (intent.subgroupMode() == null
@@ -176,7 +171,7 @@ public final class AutoTiers {
             return 1; // one subgroup is the whole gang
         }
         int held = intent.autoSubgroupTier()
-                ? AutoTier.choose(subNeed, domains, tiers.top(), minDomains, gang, null, false, waitForRoom)
+                ? AutoTier.choose(subNeed, domains, 1, tiers.top(), minDomains, gang, null, false, waitForRoom)
                         .tier()
                 : intent.subgroupTier();
         return held + 1;

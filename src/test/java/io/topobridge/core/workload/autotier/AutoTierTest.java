@@ -3,6 +3,7 @@ package io.topobridge.core.workload.autotier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.topobridge.core.capacity.Amounts;
+import io.topobridge.core.capacity.Cluster;
 import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.workload.annotation.TopologyMode;
 import java.util.ArrayList;
@@ -29,13 +30,13 @@ class AutoTierTest {
         List<TierDomains.Domain> racks = List.of(
                 domain("rack-a", 16, 128, free), domain("rack-b", 16, 128, free), domain("rack-c", 36, 288, free));
         List<TierDomains.Domain> spine = List.of(domain("spine", 68, 544, free));
-        return new TierDomains(Map.of(1, nvlink, 2, racks, 3, spine), Map.of(1, "nvlink", 2, "rack", 3, "spine"));
+        return Cluster.domains(Map.of(1, nvlink, 2, racks, 3, spine), Map.of(1, "nvlink", 2, "rack", 3, "spine"));
     }
 
     static TierDomains.Domain domain(String name, int gpus, int cpus, double free) {
         Amounts size = gpus(gpus, cpus);
         Amounts now = gpus((int) Math.floor(gpus * free), (int) Math.floor(cpus * free));
-        return new TierDomains.Domain(name, size, now, Map.of());
+        return Cluster.domain(name, size, now, Map.of());
     }
 
     static Amounts gpus(int gpus, int cpus) {
@@ -119,7 +120,7 @@ class AutoTierTest {
                         new Case(
                                 "8 GPUs with 2 domains wanted where one partition is smaller",
                                 gpus(8, 8),
-                                new TierDomains(
+                                Cluster.domains(
                                         Map.of(
                                                 1,
                                                 List.of(domain("nv0", 8, 64, 1), domain("nv1", 4, 64, 1)),
@@ -260,7 +261,8 @@ class AutoTierTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void choosesTheLowestTierThatHoldsTheGang(Case c) {
-        AutoTier.Choice choice = AutoTier.choose(c.need(), c.domains(), 3, c.minDomains(), "ns/pg", c.written());
+        AutoTier.Choice choice =
+                AutoTier.choose(c.need(), c.domains(), 1, 3, c.minDomains(), "ns/pg", c.written(), false, false);
         assertThat(choice.tier()).as("tier").isEqualTo(c.tier());
         assertThat(choice.mode()).as("mode").isEqualTo(c.mode());
         assertThat(choice.fits()).as("fits").isEqualTo(c.fits());
@@ -272,12 +274,13 @@ class AutoTierTest {
         var size = gpus(8, 64);
         var full = Amounts.NONE;
         var own = gpus(4, 8);
-        var domains = new TierDomains(
-                Map.of(1, List.of(new TierDomains.Domain("nv0", size, full, Map.of("ns/pg", own)))),
-                Map.of(1, "nvlink"));
-        assertThat(AutoTier.choose(gpus(4, 8), domains, 1, 1, "ns/pg", null).mode())
+        var domains = Cluster.domains(
+                Map.of(1, List.of(Cluster.domain("nv0", size, full, Map.of("ns/pg", own)))), Map.of(1, "nvlink"));
+        assertThat(AutoTier.choose(gpus(4, 8), domains, 1, 1, 1, "ns/pg", null, false, false)
+                        .mode())
                 .isEqualTo(TopologyMode.HARD);
-        assertThat(AutoTier.choose(gpus(4, 8), domains, 1, 1, "ns/other", null).mode())
+        assertThat(AutoTier.choose(gpus(4, 8), domains, 1, 1, 1, "ns/other", null, false, false)
+                        .mode())
                 .isEqualTo(TopologyMode.SOFT);
     }
 
@@ -286,31 +289,31 @@ class AutoTierTest {
         // 4 + 4 GPUs of the gang in two partitions (placed soft); a third partition has emptied since
         var size = gpus(8, 64);
         var half = gpus(4, 32);
-        var domains = new TierDomains(
+        var domains = Cluster.domains(
                 Map.of(
                         1,
                         List.of(
-                                new TierDomains.Domain("nv0", size, half, Map.of("ns/pg", half)),
-                                new TierDomains.Domain("nv1", size, half, Map.of("ns/pg", half)),
-                                new TierDomains.Domain("nv2", size, size, Map.of()))),
+                                Cluster.domain("nv0", size, half, Map.of("ns/pg", half)),
+                                Cluster.domain("nv1", size, half, Map.of("ns/pg", half)),
+                                Cluster.domain("nv2", size, size, Map.of()))),
                 Map.of(1, "nvlink"));
-        assertThat(AutoTier.choose(gpus(8, 8), domains, 1, 1, "ns/pg", null, true, false)
+        assertThat(AutoTier.choose(gpus(8, 8), domains, 1, 1, 1, "ns/pg", null, true, false)
                         .mode())
                 .as("hard would claim one partition for pods in two")
                 .isEqualTo(TopologyMode.SOFT);
-        assertThat(AutoTier.choose(gpus(8, 8), domains, 1, 1, "ns/pg", TopologyMode.HARD, true, false)
+        assertThat(AutoTier.choose(gpus(8, 8), domains, 1, 1, 1, "ns/pg", TopologyMode.HARD, true, false)
                         .mode())
                 .as("the user's mode wins")
                 .isEqualTo(TopologyMode.HARD);
-        assertThat(AutoTier.choose(gpus(8, 8), domains, 1, 1, "ns/pg", null, false, false)
+        assertThat(AutoTier.choose(gpus(8, 8), domains, 1, 1, 1, "ns/pg", null, false, false)
                         .mode())
                 .as("one subgroup: the gang's pods may well sit in several domains of its tier")
                 .isEqualTo(TopologyMode.HARD);
-        assertThat(AutoTier.choose(gpus(8, 8), domains, 1, 1, "ns/new", null, true, false)
+        assertThat(AutoTier.choose(gpus(8, 8), domains, 1, 1, 1, "ns/new", null, true, false)
                         .mode())
                 .as("a gang not placed yet: hard while there is room")
                 .isEqualTo(TopologyMode.HARD);
-        assertThat(AutoTier.choose(gpus(8, 8), domains, 1, 1, "ns/pg", null, true, true)
+        assertThat(AutoTier.choose(gpus(8, 8), domains, 1, 1, 1, "ns/pg", null, true, true)
                         .mode())
                 .as("waiting for room does not make a gang placed across partitions hard")
                 .isEqualTo(TopologyMode.SOFT);
@@ -319,20 +322,20 @@ class AutoTierTest {
     @Test
     void aGangWaitingForRoomIsHardWithoutRoomToday() {
         var size = gpus(8, 64);
-        var full = new TierDomains(
+        var full = Cluster.domains(
                 Map.of(
                         1,
                         List.of(
-                                new TierDomains.Domain("nv0", size, gpus(2, 64), Map.of()),
-                                new TierDomains.Domain("nv1", size, gpus(3, 64), Map.of()))),
+                                Cluster.domain("nv0", size, gpus(2, 64), Map.of()),
+                                Cluster.domain("nv1", size, gpus(3, 64), Map.of()))),
                 Map.of(1, "nvlink"));
-        assertThat(AutoTier.choose(gpus(4, 8), full, 1, 1, "ns/pg", null, true, false)
+        assertThat(AutoTier.choose(gpus(4, 8), full, 1, 1, 1, "ns/pg", null, true, false)
                         .mode())
                 .isEqualTo(TopologyMode.SOFT);
-        AutoTier.Choice waiting = AutoTier.choose(gpus(4, 8), full, 1, 1, "ns/pg", null, true, true);
+        AutoTier.Choice waiting = AutoTier.choose(gpus(4, 8), full, 1, 1, 1, "ns/pg", null, true, true);
         assertThat(waiting.mode()).isEqualTo(TopologyMode.HARD);
         assertThat(waiting.tier()).isEqualTo(1);
-        assertThat(AutoTier.choose(gpus(4, 8), full, 1, 1, "ns/pg", TopologyMode.SOFT, true, true)
+        assertThat(AutoTier.choose(gpus(4, 8), full, 1, 1, 1, "ns/pg", TopologyMode.SOFT, true, true)
                         .mode())
                 .as("the user's mode wins")
                 .isEqualTo(TopologyMode.SOFT);
@@ -340,7 +343,7 @@ class AutoTierTest {
 
     @Test
     void aSubgroupTierNeverExceedsTheHighestAllowed() {
-        AutoTier.Choice choice = AutoTier.choose(gpus(32, 8), cluster(1), 1, 1, null, null);
+        AutoTier.Choice choice = AutoTier.choose(gpus(32, 8), cluster(1), 1, 1, 1, null, null, false, false);
         assertThat(choice.tier()).isEqualTo(1);
         assertThat(choice.fits()).isFalse();
         assertThat(choice.mode()).isEqualTo(TopologyMode.SOFT);
@@ -348,8 +351,9 @@ class AutoTierTest {
 
     @Test
     void theSentenceDependsOnSizesOnlyNotOnLoad() {
-        assertThat(AutoTier.choose(gpus(16, 8), cluster(1), 3, 1, null, null).explanation())
-                .isEqualTo(AutoTier.choose(gpus(16, 8), cluster(0.1), 3, 1, null, null)
+        assertThat(AutoTier.choose(gpus(16, 8), cluster(1), 1, 3, 1, null, null, false, false)
+                        .explanation())
+                .isEqualTo(AutoTier.choose(gpus(16, 8), cluster(0.1), 1, 3, 1, null, null, false, false)
                         .explanation());
     }
 
@@ -358,9 +362,10 @@ class AutoTierTest {
         TierDomains before = cluster(1);
         List<TierDomains.Domain> racks = new ArrayList<>(before.at(2));
         racks.add(domain("rack-d", 36, 288, 1));
-        TierDomains after = new TierDomains(
+        TierDomains after = Cluster.domains(
                 Map.of(1, before.at(1), 2, racks, 3, before.at(3)), Map.of(1, "nvlink", 2, "rack", 3, "spine"));
-        assertThat(AutoTier.choose(gpus(32, 8), after, 3, 1, null, null).explanation())
+        assertThat(AutoTier.choose(gpus(32, 8), after, 1, 3, 1, null, null, false, false)
+                        .explanation())
                 .isEqualTo("2 (rack): 32 GPUs fit in 2 of 4 rack domains; 1 (nvlink) holds at most 8 GPUs");
         assertThat(after).isNotEqualTo(before);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.capacity.Amounts;
+import io.topobridge.core.capacity.Cluster;
 import io.topobridge.core.capacity.Forest;
 import io.topobridge.core.capacity.HyperNodeView;
 import io.topobridge.core.capacity.NodeView;
@@ -31,7 +32,7 @@ public class AutoTierTranslationTest {
         for (int i = 0; i < 4; i++) {
             nvlink.add(domain("nv" + i, 4, freePerPartition));
         }
-        return new TierDomains(
+        return Cluster.domains(
                 Map.of(
                         1,
                         nvlink,
@@ -43,7 +44,7 @@ public class AutoTierTranslationTest {
     }
 
     static TierDomains.Domain domain(String name, int gpus, int free) {
-        return new TierDomains.Domain(
+        return Cluster.domain(
                 name,
                 Amounts.parse(Map.of(Amounts.GPU, String.valueOf(gpus), "cpu", "64")),
                 Amounts.parse(Map.of(Amounts.GPU, String.valueOf(free), "cpu", "64")),
@@ -338,7 +339,7 @@ public class AutoTierTranslationTest {
         List<NodeView> nodes = new ArrayList<>();
         List<HyperNodeView> hyperNodes = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            nodes.add(new NodeView("n" + i, Map.of(), Amounts.parse(Map.of(Amounts.GPU, "4", "cpu", "64"))));
+            nodes.add(Cluster.nodeView("n" + i, Map.of(), Amounts.parse(Map.of(Amounts.GPU, "4", "cpu", "64"))));
             hyperNodes.add(new HyperNodeView("nv" + i, 1, "nvlink", "", List.of("n" + i), List.of(), 0));
         }
         hyperNodes.add(new HyperNodeView("r0", 2, "rack", "", List.of(), List.of("nv0", "nv1"), 0));
@@ -351,7 +352,7 @@ public class AutoTierTranslationTest {
                     .findFirst()
                     .orElseThrow();
             for (int i = 0; i < on.size(); i++) {
-                pods.add(new PodView(
+                pods.add(Cluster.podView(
                         "ns",
                         role + "-" + i,
                         on.get(i),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.capacity.Amounts;
+import io.topobridge.core.capacity.Cluster;
 import io.topobridge.core.capacity.Forest;
 import io.topobridge.core.capacity.HyperNodeView;
 import io.topobridge.core.capacity.NodeView;
@@ -234,7 +235,7 @@ class NodeRoomTest {
         List<NodeView> nodes = nodes("nvidia.com/gpu", n -> A.contains(n) ? cordoned() : NodeState.SCHEDULABLE);
         List<PodView> busy = new ArrayList<>();
         for (String n : B) {
-            busy.add(new PodView(
+            busy.add(Cluster.podView(
                     "ns", "other-" + n, n, Amounts.parse(Map.of("nvidia.com/gpu", "4")), Map.of(), null, "other"));
         }
         TranslationResult result =
@@ -291,8 +292,8 @@ class NodeRoomTest {
 
     @Test
     void aGaudiNodeIsAnAcceleratorNode() {
-        NodeView gaudi = new NodeView("g0", Map.of(), Amounts.parse(Map.of("habana.ai/gaudi", "8", "cpu", "96")));
-        NodeView cpu = new NodeView("c0", Map.of(), Amounts.parse(Map.of("cpu", "96")));
+        NodeView gaudi = Cluster.nodeView("g0", Map.of(), Amounts.parse(Map.of("habana.ai/gaudi", "8", "cpu", "96")));
+        NodeView cpu = Cluster.nodeView("c0", Map.of(), Amounts.parse(Map.of("cpu", "96")));
         assertThat(gaudi.accelerator(Accelerators.DEFAULT)).isTrue();
         assertThat(gaudi.gpu()).isTrue();
         assertThat(cpu.accelerator(Accelerators.DEFAULT)).isFalse();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.capacity.Amounts;
+import io.topobridge.core.capacity.Cluster;
 import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.Severity;
@@ -44,14 +45,14 @@ class AutoscalerFitTest {
             "{spec: {containers: [{name: c, image: x, resources: {requests: {cpu: \"4\", nvidia.com/gpu: \"4\"}}}]}}";
 
     /** Tier 1 (nvlink): two domains of 32 GPUs; tier 2 (rack): one of 64. */
-    private static final TierDomains DOMAINS = new TierDomains(
+    private static final TierDomains DOMAINS = Cluster.domains(
             Map.of(1, List.of(domain("nvl-a", 32), domain("nvl-b", 32)), 2, List.of(domain("rack-1", 64))),
             Map.of(1, "nvlink", 2, "rack"));
 
     private static TierDomains.Domain domain(String name, int gpus) {
         Amounts size =
                 new Amounts(Map.of(Amounts.GPU, BigDecimal.valueOf(gpus), "cpu", BigDecimal.valueOf(gpus * 10L)));
-        return new TierDomains.Domain(name, size, size, Map.of());
+        return Cluster.domain(name, size, size, Map.of());
     }
 
     /** A P/D set: prefill 2 groups of 1 pod, decode (scaled from outside) 1 group of 2 pods; 4 GPUs a pod. */
