@@ -50,7 +50,7 @@ public final class Cluster {
 
     /** A pod bound to {@code node} (null: pending), in gang {@code gang}. */
     public Cluster pod(String name, String node, int gpus, String gang, String role, Map<String, String> labels) {
-        pods.add(podView("ns", name, node, amounts(gpus, 1, 8), labels, role, gang));
+        pods.add(podView("ns", name, node, amounts(gpus, 1, 8), labels, role, gang, List.of()));
         return this;
     }
 
@@ -87,18 +87,6 @@ public final class Cluster {
     /** A node that takes any pod. */
     public static NodeView nodeView(String name, Map<String, String> labels, Amounts allocatable) {
         return new NodeView(name, labels, allocatable, NodeState.SCHEDULABLE);
-    }
-
-    /** A live pod without tolerations whose creation time and uid are not known. */
-    public static PodView podView(
-            String namespace,
-            String name,
-            String node,
-            Amounts requests,
-            Map<String, String> labels,
-            String taskSpec,
-            String podGroup) {
-        return podView(namespace, name, node, requests, labels, taskSpec, podGroup, List.of());
     }
 
     /** A live pod whose creation time and uid are not known. */

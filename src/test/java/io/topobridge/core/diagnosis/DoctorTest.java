@@ -75,39 +75,41 @@ class DoctorTest {
     }
 
     static DoctorInputs with(UnaryOperator<Builder> change) {
-        return change.apply(new Builder(healthy())).in;
+        return change.apply(new Builder(healthy())).build();
     }
 
     /** Copies of the healthy inputs with one thing changed. */
     static final class Builder {
-        DoctorInputs in;
+        private final DoctorInputs base;
+        private Map<String, JsonNode> crds;
+        private Map<String, String> schedulerData;
+        private List<DoctorInputs.ConfigMapData> controllerConfigs;
+        private Map<String, String> queueStates;
+        private Collection<HyperNodeView> hyperNodes;
+        private Collection<NodeView> nodes;
+        private DoctorInputs.Webhooks webhooks;
+        private Map<String, GangDomain> gangDomains;
 
-        Builder(DoctorInputs in) {
-            this.in = in;
+        Builder(DoctorInputs base) {
+            this.base = base;
+            crds = base.crdSchemas();
+            schedulerData = base.schedulerData();
+            controllerConfigs = base.controllerConfigs();
+            queueStates = base.queueStates();
+            hyperNodes = base.hyperNodes();
+            nodes = base.nodes();
+            webhooks = base.webhooks();
+            gangDomains = base.gangDomains();
         }
 
         Builder crds(Map<String, JsonNode> crds) {
-            return copy(
-                    crds,
-                    in.schedulerData(),
-                    in.controllerConfigs(),
-                    in.queueStates(),
-                    in.hyperNodes(),
-                    in.nodes(),
-                    in.webhooks(),
-                    in.gangDomains());
+            this.crds = crds;
+            return this;
         }
 
         Builder scheduler(Map<String, String> data) {
-            return copy(
-                    in.crdSchemas(),
-                    data,
-                    in.controllerConfigs(),
-                    in.queueStates(),
-                    in.hyperNodes(),
-                    in.nodes(),
-                    in.webhooks(),
-                    in.gangDomains());
+            schedulerData = data;
+            return this;
         }
 
         Builder controller(String conf) {
@@ -115,106 +117,54 @@ class DoctorTest {
         }
 
         Builder controller(String name, String conf) {
-            List<DoctorInputs.ConfigMapData> configs = List.of(new DoctorInputs.ConfigMapData(
+            controllerConfigs = List.of(new DoctorInputs.ConfigMapData(
                     new ObjectRef("v1", "ConfigMap", "volcano-system", name, null),
                     Map.of("volcano-controller.conf", conf)));
-            return copy(
-                    in.crdSchemas(),
-                    in.schedulerData(),
-                    configs,
-                    in.queueStates(),
-                    in.hyperNodes(),
-                    in.nodes(),
-                    in.webhooks(),
-                    in.gangDomains());
+            return this;
         }
 
         Builder queues(Map<String, String> states) {
-            return copy(
-                    in.crdSchemas(),
-                    in.schedulerData(),
-                    in.controllerConfigs(),
-                    states,
-                    in.hyperNodes(),
-                    in.nodes(),
-                    in.webhooks(),
-                    in.gangDomains());
+            queueStates = states;
+            return this;
         }
 
         Builder hyperNodes(List<HyperNodeView> hyperNodes) {
-            return copy(
-                    in.crdSchemas(),
-                    in.schedulerData(),
-                    in.controllerConfigs(),
-                    in.queueStates(),
-                    hyperNodes,
-                    in.nodes(),
-                    in.webhooks(),
-                    in.gangDomains());
+            this.hyperNodes = hyperNodes;
+            return this;
         }
 
         Builder nodes(List<NodeView> nodes) {
-            return copy(
-                    in.crdSchemas(),
-                    in.schedulerData(),
-                    in.controllerConfigs(),
-                    in.queueStates(),
-                    in.hyperNodes(),
-                    nodes,
-                    in.webhooks(),
-                    in.gangDomains());
+            this.nodes = nodes;
+            return this;
         }
 
         Builder gangs(Map<String, GangDomain> gangDomains) {
-            return copy(
-                    in.crdSchemas(),
-                    in.schedulerData(),
-                    in.controllerConfigs(),
-                    in.queueStates(),
-                    in.hyperNodes(),
-                    in.nodes(),
-                    in.webhooks(),
-                    gangDomains);
+            this.gangDomains = gangDomains;
+            return this;
         }
 
         Builder webhooks(Map<String, List<String>> found) {
-            return copy(
-                    in.crdSchemas(),
-                    in.schedulerData(),
-                    in.controllerConfigs(),
-                    in.queueStates(),
-                    in.hyperNodes(),
-                    in.nodes(),
-                    new DoctorInputs.Webhooks(true, "topobridge", PEM, found),
-                    in.gangDomains());
+            webhooks = new DoctorInputs.Webhooks(true, "topobridge", PEM, found);
+            return this;
         }
 
-        private Builder copy(
-                Map<String, JsonNode> crds,
-                Map<String, String> schedulerData,
-                List<DoctorInputs.ConfigMapData> controllerConfigs,
-                Map<String, String> queueStates,
-                Collection<HyperNodeView> hyperNodes,
-                Collection<NodeView> nodes,
-                DoctorInputs.Webhooks webhooks,
-                Map<String, GangDomain> gangDomains) {
-            in = new DoctorInputs(
+        DoctorInputs build() {
+            return new DoctorInputs(
                     crds,
-                    in.schedulerConfigMap(),
-                    in.schedulerConfigKey(),
+                    base.schedulerConfigMap(),
+                    base.schedulerConfigKey(),
                     schedulerData,
-                    in.schedulerError(),
-                    in.controllerConfigKey(),
+                    base.schedulerError(),
+                    base.controllerConfigKey(),
                     controllerConfigs,
-                    in.readsLabel(),
+                    base.readsLabel(),
                     queueStates,
-                    in.queuesNamedBy(),
+                    base.queuesNamedBy(),
                     hyperNodes,
                     nodes,
                     webhooks,
-                    in.accelerators(),
+                    base.accelerators(),
                     gangDomains);
-            return this;
         }
     }
 

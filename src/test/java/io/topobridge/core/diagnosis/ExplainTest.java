@@ -177,19 +177,7 @@ class ExplainTest {
     void missingPodsComeFirst() {
         Cluster c = pendingGang(cluster(), "few", 2);
         GangView g = c.gang("few", "hard", 1, List.of());
-        GangView wantsFour = Cluster.gangView(
-                g.namespace(),
-                g.podGroup(),
-                g.workload(),
-                g.phase(),
-                4,
-                g.minResources(),
-                g.mode(),
-                g.highestTier(),
-                g.subGroups(),
-                g.conditions(),
-                g.created(),
-                g.pods());
+        GangView wantsFour = copy(g, 4, g.chosenTier(), g.draDevices());
         Explanation e = Explain.of(wantsFour, c.capacity());
         assertThat(e.reason()).isEqualTo(PendingReason.PODS_MISSING);
         assertThat(e.sentence()).startsWith("waits for its pods: 2 of 4 exist; ");
@@ -201,21 +189,7 @@ class ExplainTest {
         GangView g = c.gang("few", "hard", 1, List.of());
         assertThat(Explain.of(g, c.capacity()).chosenTier()).isNull();
         String why = "1 (nvlink): 8 GPUs fit in 3 of 3 nvlink domains";
-        GangView chosen = new GangView(
-                g.namespace(),
-                g.podGroup(),
-                g.workload(),
-                g.phase(),
-                g.minMember(),
-                g.minResources(),
-                g.mode(),
-                g.highestTier(),
-                g.subGroups(),
-                g.conditions(),
-                g.created(),
-                g.pods(),
-                why,
-                g.draDevices());
+        GangView chosen = copy(g, g.minMember(), why, g.draDevices());
         assertThat(Explain.of(chosen, c.capacity()).chosenTier()).isEqualTo(why);
     }
 
@@ -272,12 +246,19 @@ class ExplainTest {
     void devicesClaimedThroughDraAddToTheNeed() {
         Cluster c = pendingGang(cluster(), "soft", 10);
         GangView g = c.gang("soft", "soft", 1, List.of());
-        GangView claiming = new GangView(
+        GangView claiming = copy(g, g.minMember(), g.chosenTier(), Amounts.parse(Map.of("nvidia.com/gpu", "8")));
+        assertThat(Explain.of(claiming, c.capacity()).sentence())
+                .isEqualTo("needs 48 nvidia.com/gpu; the cluster has 104 free, enough; waiting for Volcano");
+    }
+
+    /** The gang with another size, auto-tier sentence and DRA devices. */
+    private static GangView copy(GangView g, int minMember, String chosenTier, Amounts draDevices) {
+        return new GangView(
                 g.namespace(),
                 g.podGroup(),
                 g.workload(),
                 g.phase(),
-                g.minMember(),
+                minMember,
                 g.minResources(),
                 g.mode(),
                 g.highestTier(),
@@ -285,9 +266,7 @@ class ExplainTest {
                 g.conditions(),
                 g.created(),
                 g.pods(),
-                null,
-                Amounts.parse(Map.of("nvidia.com/gpu", "8")));
-        assertThat(Explain.of(claiming, c.capacity()).sentence())
-                .isEqualTo("needs 48 nvidia.com/gpu; the cluster has 104 free, enough; waiting for Volcano");
+                chosenTier,
+                draDevices);
     }
 }

@@ -129,7 +129,8 @@ class DomainLossRestartsTest {
         /** Other pods fill p2. */
         World p2Full() {
             for (int i = 1; i <= 4; i++) {
-                others.add(Cluster.podView("ns", "other-" + i, "m" + i, amounts(4, 1), Map.of(), null, null));
+                others.add(
+                        Cluster.podView("ns", "other-" + i, "m" + i, amounts(4, 1), Map.of(), null, null, List.of()));
             }
             return this;
         }
@@ -325,7 +326,8 @@ class DomainLossRestartsTest {
                                 w -> {
                                     w.pods.remove(3);
                                     w.pods.add(World.pod("g-4", null, Map.of()));
-                                    w.others.add(Cluster.podView("ns", "x", "n4", amounts(4, 1), Map.of(), null, null));
+                                    w.others.add(Cluster.podView(
+                                            "ns", "x", "n4", amounts(4, 1), Map.of(), null, null, List.of()));
                                     return w;
                                 },
                                 DomainLossPolicy.RESTART,

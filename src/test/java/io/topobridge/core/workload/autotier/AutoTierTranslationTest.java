@@ -359,7 +359,8 @@ public class AutoTierTranslationTest {
                         Amounts.parse(Map.of(Amounts.GPU, "1", "cpu", "1")),
                         policy.getLabelSelector().getMatchLabels(),
                         null,
-                        pg.name()));
+                        pg.name(),
+                        List.of()));
             }
         });
         return TierDomains.of(nodes, pods, Forest.of(hyperNodes));

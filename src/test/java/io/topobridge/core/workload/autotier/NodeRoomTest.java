@@ -236,7 +236,14 @@ class NodeRoomTest {
         List<PodView> busy = new ArrayList<>();
         for (String n : B) {
             busy.add(Cluster.podView(
-                    "ns", "other-" + n, n, Amounts.parse(Map.of("nvidia.com/gpu", "4")), Map.of(), null, "other"));
+                    "ns",
+                    "other-" + n,
+                    n,
+                    Amounts.parse(Map.of("nvidia.com/gpu", "4")),
+                    Map.of(),
+                    null,
+                    "other",
+                    List.of()));
         }
         TranslationResult result =
                 translate(TierDomains.of(nodes, busy, forest()), gang("tp", 4, "nvidia.com/gpu", ""));
