@@ -14,6 +14,7 @@ import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.topology.DesiredHyperNode;
 import io.topobridge.core.topology.NodeInfo;
+import io.topobridge.core.topology.Nodes;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.topology.TopologyBuilder;
 import io.topobridge.core.topology.TopologyReason;
@@ -74,8 +75,7 @@ class TopologyControllerTest {
     /** What the builder says the HyperNodes should be for the nodes now in the API server. */
     private TopologyResult expected() {
         List<NodeInfo> nodes = harness.cluster.client().nodes().list().getItems().stream()
-                .map(n ->
-                        new NodeInfo(n.getMetadata().getName(), n.getMetadata().getLabels()))
+                .map(n -> Nodes.of(n.getMetadata().getName(), n.getMetadata().getLabels()))
                 .toList();
         return new TopologyBuilder(TopologySettings.auto()).build(nodes);
     }
