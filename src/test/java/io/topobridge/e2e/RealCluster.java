@@ -591,7 +591,7 @@ public final class RealCluster implements AutoCloseable {
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
-    static void sleep(Duration duration) {
+    public static void sleep(Duration duration) {
         try {
             Thread.sleep(duration.toMillis());
         } catch (InterruptedException e) {

@@ -1,4 +1,4 @@
-package io.topobridge.e2e;
+package io.topobridge.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,10 +12,12 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.topobridge.bench.BenchResults;
 import io.topobridge.bench.BenchResults.Figure;
-import io.topobridge.bench.TopologyClusters;
 import io.topobridge.e2e.AuditLog.Write;
+import io.topobridge.e2e.Bridge;
+import io.topobridge.e2e.Nodes;
+import io.topobridge.e2e.Placement;
+import io.topobridge.e2e.RealCluster;
 import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.time.Duration;
 import java.util.ArrayList;
