@@ -165,10 +165,7 @@ class TenancyE2E {
     }
 
     private GenericKubernetesResource podGroup(String name) {
-        return admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(NS)
-                .withName(name)
-                .get();
+        return PodGroups.get(admin, NS, name);
     }
 
     private static String queueOf(GenericKubernetesResource podGroup) {

@@ -3,9 +3,9 @@ package io.topobridge.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.topobridge.e2e.AuditLog.Write;
+import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -43,11 +43,7 @@ class WorkloadWritesE2E {
     }
 
     private GenericKubernetesResource podGroup() {
-        return cluster.client()
-                .genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(NS)
-                .withName("tb-deploy-web")
-                .get();
+        return PodGroups.get(cluster.client(), NS, "tb-deploy-web");
     }
 
     /** The request bodies of the writes, for a failure's message: which fields each write carried. */
@@ -67,36 +63,14 @@ class WorkloadWritesE2E {
         client.apps()
                 .deployments()
                 .inNamespace(NS)
-                .resource(new DeploymentBuilder()
-                        .withNewMetadata()
-                        .withName("web")
-                        .addToAnnotations("topobridge.io/highest-tier", "leaf")
-                        .endMetadata()
-                        .withNewSpec()
-                        .withReplicas(2)
-                        .withNewSelector()
-                        .addToMatchLabels("app", "web")
-                        .endSelector()
-                        .withNewTemplate()
-                        .withNewMetadata()
-                        .addToLabels("app", "web")
-                        .endMetadata()
-                        .withNewSpec()
-                        .withSchedulerName("volcano")
+                .resource(DeploymentWrapper.make("web", null)
+                        .highestTier("leaf")
+                        .replicas(2)
+                        .cpu("1")
                         // kept pending: a placed gang also gets its achieved tier written (DiagnosisE2E counts that);
                         // here only the writes of the PodGroup's own changes are counted
-                        .addToNodeSelector("topobridge.io/e2e-nowhere", "true")
-                        .addNewContainer()
-                        .withName("c")
-                        .withImage("x")
-                        .withNewResources()
-                        .addToRequests("cpu", new Quantity("1"))
-                        .endResources()
-                        .endContainer()
-                        .endSpec()
-                        .endTemplate()
-                        .endSpec()
-                        .build())
+                        .nodeSelector("topobridge.io/e2e-nowhere", "true")
+                        .obj())
                 .create();
         cluster.waitFor("the PodGroup", WAIT, () -> podGroup() != null);
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
