@@ -72,6 +72,17 @@ class TopologyControllerTest {
         return harness;
     }
 
+    /** The Events the controller recorded (in namespace default, where cluster-scoped objects' Events go). */
+    private List<Event> events() {
+        return harness.cluster
+                .client()
+                .v1()
+                .events()
+                .inNamespace("default")
+                .list()
+                .getItems();
+    }
+
     /** What the builder says the HyperNodes should be for the nodes now in the API server. */
     private TopologyResult expected() {
         List<NodeInfo> nodes = harness.cluster.client().nodes().list().getItems().stream()
@@ -437,14 +448,7 @@ class TopologyControllerTest {
                         .anyMatch(f -> f.reason() == TopologyReason.MISSING_TIER_LABELS
                                 && f.object().name().equals("cpu-01")));
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            List<Event> events = harness.cluster
-                    .client()
-                    .v1()
-                    .events()
-                    .inNamespace("default")
-                    .list()
-                    .getItems();
-            assertThat(events)
+            assertThat(events())
                     .anyMatch(e -> "Node".equals(e.getInvolvedObject().getKind())
                             && "cpu-01".equals(e.getInvolvedObject().getName())
                             && "MissingTierLabels".equals(e.getReason())
@@ -476,14 +480,7 @@ class TopologyControllerTest {
                             .satisfies(f -> assertThat(f.message()).contains(count)));
         }
         harness.settle();
-        List<Event> events = harness.cluster
-                .client()
-                .v1()
-                .events()
-                .inNamespace("default")
-                .list()
-                .getItems();
-        assertThat(events)
+        assertThat(events())
                 .filteredOn(e -> "SingleDomainTier".equals(e.getReason()))
                 .singleElement()
                 .satisfies(e -> {
