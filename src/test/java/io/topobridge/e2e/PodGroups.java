@@ -3,6 +3,7 @@ package io.topobridge.e2e;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /** Volcano PodGroups as the real-cluster tests read them: one by name, one waited for, and its network topology. */
@@ -16,6 +17,15 @@ public final class PodGroups {
                 .inNamespace(namespace)
                 .withName(name)
                 .get();
+    }
+
+    /** The PodGroups in the namespace that the bridge made (they carry its managed-by label). */
+    public static List<GenericKubernetesResource> ours(KubernetesClient client, String namespace) {
+        return client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(namespace)
+                .withLabel("app.kubernetes.io/managed-by", "topobridge")
+                .list()
+                .getItems();
     }
 
     /** The PodGroup as the cluster holds it, once it exists (within a minute). */

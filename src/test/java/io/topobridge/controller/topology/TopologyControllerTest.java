@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -123,15 +124,15 @@ class TopologyControllerTest {
     }
 
     private void relabel(String node, String key, String value) {
+        editNode(node, n -> n.editMetadata().addToLabels(key, value).endMetadata());
+    }
+
+    private void editNode(String node, UnaryOperator<NodeBuilder> change) {
         harness.cluster
                 .client()
                 .nodes()
                 .withName(node)
-                .edit(n -> new NodeBuilder(n)
-                        .editMetadata()
-                        .addToLabels(key, value)
-                        .endMetadata()
-                        .build());
+                .edit(n -> change.apply(new NodeBuilder(n)).build());
     }
 
     @Test
@@ -492,15 +493,7 @@ class TopologyControllerTest {
     }
 
     private void removeClique(String node) {
-        harness.cluster
-                .client()
-                .nodes()
-                .withName(node)
-                .edit(n -> new NodeBuilder(n)
-                        .editMetadata()
-                        .removeFromLabels(CLIQUE)
-                        .endMetadata()
-                        .build());
+        editNode(node, n -> n.editMetadata().removeFromLabels(CLIQUE).endMetadata());
     }
 
     @Test
