@@ -47,9 +47,7 @@ class AutoTierE2E {
 
     @BeforeEach
     void namespace() {
-        client = cluster.client();
-        Examples.ensureNodes(client);
-        cluster.bridge();
+        client = cluster.onExamples();
     }
 
     /** A Deployment of {@code replicas} pods, each asking for {@code gpus} GPUs, with the given annotations. */

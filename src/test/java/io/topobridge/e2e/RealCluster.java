@@ -591,6 +591,14 @@ public final class RealCluster implements AutoCloseable {
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
+    /** The client, once the example cluster's nodes exist and the bridge runs: where most tests start. */
+    public KubernetesClient onExamples() {
+        KubernetesClient client = client();
+        Examples.ensureNodes(client);
+        bridge();
+        return client;
+    }
+
     public static void sleep(Duration duration) {
         try {
             Thread.sleep(duration.toMillis());

@@ -73,9 +73,7 @@ class RenderMatchesControllerE2E {
 
     @BeforeAll
     void namespacesAndQueues() {
-        client = cluster.client();
-        Examples.ensureNodes(client);
-        cluster.bridge();
+        client = cluster.onExamples();
         client.resourceQuotas()
                 .inNamespace(NS)
                 .resource(new ResourceQuotaBuilder()

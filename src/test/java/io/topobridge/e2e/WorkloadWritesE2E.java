@@ -56,9 +56,7 @@ class WorkloadWritesE2E {
 
     @Test
     void createScaleRestartEditAndReleaseWriteOnlyWhatChanged() {
-        var client = cluster.client();
-        Examples.ensureNodes(client);
-        cluster.bridge();
+        var client = cluster.onExamples();
         long mark = cluster.audit().mark();
         client.apps()
                 .deployments()
