@@ -912,16 +912,7 @@ class HelmInstallE2E {
         if (bridge != null) {
             bridge.stop();
         }
-        String token = admin.serviceAccounts()
-                .inNamespace(NS)
-                .withName(FULLNAME)
-                .tokenRequest(new TokenRequestBuilder()
-                        .withNewSpec()
-                        .withExpirationSeconds(3600L)
-                        .endSpec()
-                        .build())
-                .getStatus()
-                .getToken();
+        String token = RealCluster.token(admin, NS, FULLNAME);
         Path kubeconfig = cluster.writeKubeconfig("serviceaccount-" + FULLNAME, token);
         Bridge.Builder builder =
                 Bridge.on(cluster, "topobridge-chart").kubeconfig(kubeconfig).webhookPort(WEBHOOK_PORT);

@@ -783,18 +783,6 @@ class HighAvailabilityE2E {
 
     /** The cluster's nodes as a YAML file, for {@code render}. */
     private String nodesFile() {
-        try {
-            var file = cluster.runDir().resolve("failover-nodes.yaml");
-            StringBuilder out = new StringBuilder();
-            for (var n : cluster.client().nodes().list().getItems()) {
-                n.getMetadata().setManagedFields(null);
-                out.append("---\n")
-                        .append(cluster.client().getKubernetesSerialization().asYaml(n));
-            }
-            java.nio.file.Files.writeString(file, out);
-            return file.toString();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return cluster.writeNodes("failover-nodes.yaml");
     }
 }

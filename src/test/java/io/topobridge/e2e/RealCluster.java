@@ -3,8 +3,10 @@ package io.topobridge.e2e;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -589,6 +591,36 @@ public final class RealCluster implements AutoCloseable {
                 timeout,
                 () -> volcano.sessions() >= from + sessions + 1);
         return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    /** A token of the ServiceAccount, valid for an hour. */
+    public static String token(KubernetesClient admin, String namespace, String serviceAccount) {
+        return admin.serviceAccounts()
+                .inNamespace(namespace)
+                .withName(serviceAccount)
+                .tokenRequest(new TokenRequestBuilder()
+                        .withNewSpec()
+                        .withExpirationSeconds(3600L)
+                        .endSpec()
+                        .build())
+                .getStatus()
+                .getToken();
+    }
+
+    /** The cluster's nodes (without their managed fields) as one YAML file in the run folder, for {@code render}. */
+    public String writeNodes(String fileName) {
+        try {
+            var file = runDir().resolve(fileName);
+            StringBuilder out = new StringBuilder();
+            for (Node n : client().nodes().list().getItems()) {
+                n.getMetadata().setManagedFields(null);
+                out.append("---\n").append(client().getKubernetesSerialization().asYaml(n));
+            }
+            java.nio.file.Files.writeString(file, out);
+            return file.toString();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** The client, once the example cluster's nodes exist and the bridge runs: where most tests start. */
