@@ -852,10 +852,15 @@ public final class RealCluster implements AutoCloseable {
     }
 
     private SSLContext sslContext() {
+        return trusting(ca.certificate());
+    }
+
+    /** A TLS context that trusts the one certificate authority. */
+    static SSLContext trusting(java.security.cert.Certificate authority) {
         try {
             var store = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
             store.load(null, null);
-            store.setCertificateEntry("ca", ca.certificate());
+            store.setCertificateEntry("ca", authority);
             var trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trust.init(store);
             SSLContext context = SSLContext.getInstance("TLS");
