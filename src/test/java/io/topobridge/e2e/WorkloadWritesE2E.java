@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.topobridge.e2e.AuditLog.Write;
 import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,6 +42,14 @@ class WorkloadWritesE2E {
                 .writesSince(
                         mark,
                         w -> w.user().equals(RealCluster.BRIDGE) && w.resource().equals("podgroups"));
+    }
+
+    private static void editWeb(KubernetesClient client, UnaryOperator<DeploymentBuilder> change) {
+        client.apps()
+                .deployments()
+                .inNamespace(NS)
+                .withName("web")
+                .edit(d -> change.apply(new DeploymentBuilder(d)).build());
     }
 
     private GenericKubernetesResource podGroup() {
@@ -88,30 +98,14 @@ class WorkloadWritesE2E {
         assertThat(scaled).as("scale: %s", bodies(scaled)).hasSize(1);
 
         mark = cluster.audit().mark();
-        client.apps()
-                .deployments()
-                .inNamespace(NS)
-                .withName("web")
-                .edit(d -> new DeploymentBuilder(d)
-                        .editMetadata()
-                        .addToLabels("team", "inference")
-                        .endMetadata()
-                        .build());
+        editWeb(client, d -> d.editMetadata().addToLabels("team", "inference").endMetadata());
         cluster.stopBridge();
         cluster.bridge();
         cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), WAIT);
         assertThat(podGroupWrites(mark)).as("an unrelated edit and a restart").isEmpty();
 
         mark = cluster.audit().mark();
-        client.apps()
-                .deployments()
-                .inNamespace(NS)
-                .withName("web")
-                .edit(d -> new DeploymentBuilder(d)
-                        .editMetadata()
-                        .withAnnotations(Map.of())
-                        .endMetadata()
-                        .build());
+        editWeb(client, d -> d.editMetadata().withAnnotations(Map.of()).endMetadata());
         cluster.waitFor("the PodGroup gone", WAIT, () -> podGroup() == null);
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
         assertThat(podGroupWrites(mark))
