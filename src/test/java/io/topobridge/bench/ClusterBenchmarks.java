@@ -2,7 +2,6 @@ package io.topobridge.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -948,24 +947,13 @@ final class ClusterBenchmarks {
                 () -> watch.forest(OURS).byName().isEmpty());
         client().configMaps()
                 .inNamespace(RealCluster.VOLCANO_NAMESPACE)
-                .resource(new ConfigMapBuilder()
-                        .withNewMetadata()
-                        .withName("volcano-controller-configmap")
-                        .endMetadata()
-                        .addToData("volcano-controller.conf", """
-                        networkTopologyDiscovery:
-                        - source: label
-                          enabled: true
-                          config:
-                            networkTopologyTypes:
-                              gb200:
-                              - nodeLabel: fabric.topograph.run/tier-2
-                              - nodeLabel: fabric.topograph.run/tier-1
-                              - nodeLabel: fabric.topograph.run/tier-0
-                              - nodeLabel: nvidia.com/gpu.clique
-                              - nodeLabel: kubernetes.io/hostname
-                        """)
-                        .build())
+                .resource(RealCluster.labelDiscovery(
+                        "gb200",
+                        "fabric.topograph.run/tier-2",
+                        "fabric.topograph.run/tier-1",
+                        "fabric.topograph.run/tier-0",
+                        "nvidia.com/gpu.clique",
+                        "kubernetes.io/hostname"))
                 .serverSideApply();
         Predicate<Write> volcanoWrites = hyperNodeWritesBy(VOLCANO_USER);
         long mark = cluster.audit().mark();

@@ -1,5 +1,7 @@
 package io.topobridge.e2e;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -591,6 +593,30 @@ public final class RealCluster implements AutoCloseable {
                 timeout,
                 () -> volcano.sessions() >= from + sessions + 1);
         return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    /**
+     * Volcano's controller ConfigMap turning on its own label discovery: HyperNodes of {@code type} from the node
+     * labels, the top tier's first.
+     */
+    public static ConfigMap labelDiscovery(String type, String... nodeLabels) {
+        StringBuilder conf = new StringBuilder("""
+                networkTopologyDiscovery:
+                - source: label
+                  enabled: true
+                  config:
+                    networkTopologyTypes:
+                """);
+        conf.append("      ").append(type).append(":\n");
+        for (String label : nodeLabels) {
+            conf.append("      - nodeLabel: ").append(label).append('\n');
+        }
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("volcano-controller-configmap")
+                .endMetadata()
+                .addToData("volcano-controller.conf", conf.toString())
+                .build();
     }
 
     /** A token of the ServiceAccount, valid for an hour. */
