@@ -1,6 +1,7 @@
 package io.topobridge.bench;
 
 import io.topobridge.core.topology.NodeInfo;
+import io.topobridge.core.topology.Nodes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,7 +50,7 @@ public final class TopologyClusters {
     static List<NodeInfo> nodes(int count, boolean split) {
         List<NodeInfo> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            out.add(new NodeInfo(name(i), labels(i, split)));
+            out.add(Nodes.of(name(i), labels(i, split)));
         }
         return out;
     }

@@ -275,12 +275,7 @@ class ApiFaultsE2E {
 
     private List<String> ourPodGroups() {
         List<String> out = new ArrayList<>();
-        for (GenericKubernetesResource pg : cluster.client()
-                .genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(NS)
-                .withLabel("app.kubernetes.io/managed-by", "topobridge")
-                .list()
-                .getItems()) {
+        for (GenericKubernetesResource pg : PodGroups.ours(cluster.client(), NS)) {
             out.add(pg.getMetadata().getName());
         }
         return out;

@@ -47,9 +47,7 @@ class AutoTierE2E {
 
     @BeforeEach
     void namespace() {
-        client = cluster.client();
-        Examples.ensureNodes(client);
-        cluster.bridge();
+        client = cluster.onExamples();
     }
 
     /** A Deployment of {@code replicas} pods, each asking for {@code gpus} GPUs, with the given annotations. */
@@ -100,25 +98,11 @@ class AutoTierE2E {
 
     /** The PodGroup as the cluster holds it, once it exists. */
     private GenericKubernetesResource podGroup(String name) {
-        cluster.waitFor(
-                "PodGroup " + name,
-                Duration.ofSeconds(60),
-                () -> client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                                .inNamespace(NS)
-                                .withName(name)
-                                .get()
-                        != null);
-        return client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(NS)
-                .withName(name)
-                .get();
+        return PodGroups.await(cluster, client, NS, name);
     }
 
-    @SuppressWarnings("unchecked")
     private static Map<String, Object> topology(GenericKubernetesResource pg) {
-        Map<String, Object> spec =
-                (Map<String, Object>) pg.getAdditionalProperties().get("spec");
-        return (Map<String, Object>) spec.get("networkTopology");
+        return PodGroups.networkTopology(pg);
     }
 
     private static int tier(GenericKubernetesResource pg) {
@@ -126,18 +110,11 @@ class AutoTierE2E {
     }
 
     private List<Pod> placed(String podGroup, int pods) {
-        cluster.waitFor(pods + " pods of " + podGroup + " bound", PLACED, () -> {
-            List<Pod> now = Placement.gangPods(client, NS, podGroup);
-            return now.size() == pods && Placement.allBound(now);
-        });
-        return Placement.gangPods(client, NS, podGroup);
+        return Placement.bound(cluster, client, NS, podGroup, pods, PLACED);
     }
 
     private Placement.Domain domainOf(List<Pod> pods) {
-        return Placement.of(client)
-                .lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName()).toList())
-                .orElseThrow(() -> new AssertionError("pods in no common HyperNode: "
-                        + pods.stream().map(p -> p.getSpec().getNodeName()).toList()));
+        return Placement.of(client).holding(pods);
     }
 
     private static void print(String shape, GenericKubernetesResource pg, Placement.Domain placed) {

@@ -54,9 +54,7 @@ class CoexistenceE2E {
 
     @BeforeAll
     void namespace() {
-        client = cluster.client();
-        Examples.ensureNodes(client);
-        cluster.bridge();
+        client = cluster.onExamples();
     }
 
     @AfterAll

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -190,22 +189,11 @@ class DiagnosisE2E {
         // Volcano's own label discovery set to the labels the bridge reads: two sources fighting over nodes
         client.configMaps()
                 .inNamespace(RealCluster.VOLCANO_NAMESPACE)
-                .resource(new ConfigMapBuilder()
-                        .withNewMetadata()
-                        .withName("volcano-controller-configmap")
-                        .endMetadata()
-                        .addToData("volcano-controller.conf", """
-                        networkTopologyDiscovery:
-                        - source: label
-                          enabled: true
-                          config:
-                            networkTopologyTypes:
-                              topograph:
-                              - nodeLabel: fabric.topograph.run/tier-1
-                              - nodeLabel: fabric.topograph.run/tier-0
-                              - nodeLabel: kubernetes.io/hostname
-                        """)
-                        .build())
+                .resource(RealCluster.labelDiscovery(
+                        "topograph",
+                        "fabric.topograph.run/tier-1",
+                        "fabric.topograph.run/tier-0",
+                        "kubernetes.io/hostname"))
                 .create();
         PackagedApp.Run broken = cli("doctor");
         System.out.println("doctor (label discovery on):\n" + broken.stdout());

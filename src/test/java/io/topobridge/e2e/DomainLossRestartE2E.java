@@ -140,6 +140,7 @@ class DomainLossRestartE2E {
     private final RealCluster cluster;
     private final TwoPartitionPool pool;
     private KubernetesClient client;
+    private GangPods gang;
     private final List<String> lines = new ArrayList<>();
     private final Map<String, List<Figures>> measured = new TreeMap<>();
 
@@ -151,6 +152,7 @@ class DomainLossRestartE2E {
     @BeforeAll
     void pool() {
         client = cluster.client();
+        gang = new GangPods(client, NS);
         pool.setUp();
     }
 
@@ -214,38 +216,6 @@ class DomainLossRestartE2E {
         w.cpu("1");
         w.nodeSelector(TwoPartitionPool.POOL_LABEL, POOL);
         return w.obj();
-    }
-
-    /** The gang's pods that are not being deleted. */
-    private List<Pod> live(String app) {
-        return client.pods().inNamespace(NS).withLabel("app", app).list().getItems().stream()
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-                .toList();
-    }
-
-    /** The gang's pods being deleted, as {@code name@node}. */
-    private List<String> terminating(String app) {
-        return client.pods().inNamespace(NS).withLabel("app", app).list().getItems().stream()
-                .filter(p -> p.getMetadata().getDeletionTimestamp() != null)
-                .map(p -> p.getMetadata().getName() + "@" + p.getSpec().getNodeName())
-                .sorted()
-                .toList();
-    }
-
-    /** Four live pods, all running, none of them one of {@code gone}. */
-    private boolean running(String app, Set<String> gone) {
-        List<Pod> pods = live(app);
-        return pods.size() == 4
-                && pods.stream()
-                        .allMatch(p -> "Running".equals(p.getStatus().getPhase())
-                                && p.getSpec().getNodeName() != null
-                                && !gone.contains(p.getMetadata().getUid()));
-    }
-
-    private Optional<Placement.Domain> domain(String app) {
-        return Placement.of(client)
-                .lowestCommon(
-                        live(app).stream().map(p -> p.getSpec().getNodeName()).toList());
     }
 
     /**
@@ -328,9 +298,9 @@ class DomainLossRestartE2E {
             if (c.kind() == Kind.STORM_SERVICE) {
                 nudgeIfIgnored(name);
             }
-            cluster.waitFor(name + " running", PLACED, () -> running(name, Set.of()));
-            String before = domain(name).map(Placement.Domain::name).orElse("none");
-            List<Pod> pods = new ArrayList<>(live(name));
+            cluster.waitFor(name + " running", PLACED, () -> gang.running(name, Set.of()));
+            String before = gang.domain(name).map(Placement.Domain::name).orElse("none");
+            List<Pod> pods = new ArrayList<>(gang.live(name));
             pods.sort(Comparator.comparing(p -> p.getMetadata().getName()));
             String podGroup = pods.get(0).getMetadata().getAnnotations().get("scheduling.k8s.io/group-name");
             Set<String> original = new HashSet<>();
@@ -362,7 +332,7 @@ class DomainLossRestartE2E {
                     toDidNotHelp = Duration.ofNanos(System.nanoTime() - started);
                 }
                 // restarted: whole again, none of the pods that ran before the failure; else whole again
-                if (running(name, moved && toRestart != null ? original : gone)) {
+                if (gang.running(name, moved && toRestart != null ? original : gone)) {
                     toRunning = Duration.ofNanos(System.nanoTime() - started);
                     break;
                 }
@@ -373,7 +343,7 @@ class DomainLossRestartE2E {
                 RealCluster.sleep(Duration.ofMillis(200));
             }
             cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(3), Duration.ofSeconds(60));
-            Optional<Placement.Domain> after = toRunning == null ? Optional.empty() : domain(name);
+            Optional<Placement.Domain> after = toRunning == null ? Optional.empty() : gang.domain(name);
             List<AuditLog.Write> bridgeWrites = pool.ownWrites(mark);
             Map<String, Integer> writes = new TreeMap<>();
             for (AuditLog.Write w : bridgeWrites) {
@@ -408,7 +378,7 @@ class DomainLossRestartE2E {
                     writes,
                     podDeletes.stream().map(AuditLog.Write::name).toList(),
                     podCreatesBy,
-                    terminating(name),
+                    gang.terminating(name),
                     pool.achievedTier(podGroup),
                     window);
             System.out.println(f.line());
@@ -505,7 +475,7 @@ class DomainLossRestartE2E {
                             .count())
                     .as("pod deletes a grace later")
                     .isEqualTo(podDeletes.size());
-            assertThat(running(name, original)).as("still running whole").isTrue();
+            assertThat(gang.running(name, original)).as("still running whole").isTrue();
             return f;
         } finally {
             client.resource(object).delete();

@@ -33,9 +33,7 @@ class DraE2E {
 
     @BeforeEach
     void namespace() {
-        client = cluster.client();
-        Examples.ensureNodes(client);
-        cluster.bridge();
+        client = cluster.onExamples();
     }
 
     @Test
@@ -93,10 +91,7 @@ class DraE2E {
     }
 
     private GenericKubernetesResource podGroup() {
-        return client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(NS)
-                .withName("tb-deploy-wide")
-                .get();
+        return PodGroups.get(client, NS, "tb-deploy-wide");
     }
 
     private String annotation(String key) {

@@ -14,7 +14,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +25,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A plain-HTTP proxy on loopback in front of the real API server that injects faults into what one client (the
@@ -280,18 +278,9 @@ public final class FaultProxy implements AutoCloseable {
 
     private static SSLContext trusting(String caPem) {
         try {
-            var store = KeyStore.getInstance(KeyStore.getDefaultType());
-            store.load(null, null);
-            store.setCertificateEntry(
-                    "ca",
-                    CertificateFactory.getInstance("X.509")
-                            .generateCertificate(new ByteArrayInputStream(caPem.getBytes(StandardCharsets.US_ASCII))));
-            var trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            trust.init(store);
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, trust.getTrustManagers(), null);
-            return context;
-        } catch (java.security.GeneralSecurityException | IOException e) {
+            return RealCluster.trusting(CertificateFactory.getInstance("X.509")
+                    .generateCertificate(new ByteArrayInputStream(caPem.getBytes(StandardCharsets.US_ASCII))));
+        } catch (java.security.GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
     }

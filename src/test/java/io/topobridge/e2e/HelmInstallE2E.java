@@ -10,8 +10,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -21,6 +19,7 @@ import io.topobridge.testing.FreePort;
 import io.topobridge.testing.HelmChart;
 import io.topobridge.testing.HelmChart.Rendered;
 import io.topobridge.testing.PackagedApp;
+import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -913,16 +912,7 @@ class HelmInstallE2E {
         if (bridge != null) {
             bridge.stop();
         }
-        String token = admin.serviceAccounts()
-                .inNamespace(NS)
-                .withName(FULLNAME)
-                .tokenRequest(new TokenRequestBuilder()
-                        .withNewSpec()
-                        .withExpirationSeconds(3600L)
-                        .endSpec()
-                        .build())
-                .getStatus()
-                .getToken();
+        String token = RealCluster.token(admin, NS, FULLNAME);
         Path kubeconfig = cluster.writeKubeconfig("serviceaccount-" + FULLNAME, token);
         Bridge.Builder builder =
                 Bridge.on(cluster, "topobridge-chart").kubeconfig(kubeconfig).webhookPort(WEBHOOK_PORT);
@@ -1052,40 +1042,18 @@ class HelmInstallE2E {
         admin.apps()
                 .deployments()
                 .inNamespace(namespace)
-                .resource(new DeploymentBuilder()
-                        .withNewMetadata()
-                        .withName(name)
-                        .addToAnnotations("topobridge.io/highest-tier", tier)
-                        .endMetadata()
-                        .withNewSpec()
-                        .withReplicas(replicas)
-                        .withNewSelector()
-                        .addToMatchLabels("app", name)
-                        .endSelector()
-                        .withNewTemplate()
-                        .withNewMetadata()
-                        .addToLabels("app", name)
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewContainer()
-                        .withName("c")
-                        .withImage("x")
-                        .withNewResources()
-                        .addToRequests("cpu", new Quantity("1"))
-                        .endResources()
-                        .endContainer()
-                        .endSpec()
-                        .endTemplate()
-                        .endSpec()
-                        .build())
+                .resource(DeploymentWrapper.make(name, null)
+                        .highestTier(tier)
+                        .replicas(replicas)
+                        .cpu("1")
+                        // no scheduler named: the pods keep Kubernetes' default one
+                        .schedulerName(null)
+                        .obj())
                 .create();
     }
 
     private GenericKubernetesResource podGroup(String namespace, String name) {
-        return admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(namespace)
-                .withName(name)
-                .get();
+        return PodGroups.get(admin, namespace, name);
     }
 
     private void schedulerConf(String conf) {

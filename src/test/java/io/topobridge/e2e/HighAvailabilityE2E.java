@@ -97,14 +97,7 @@ class HighAvailabilityE2E {
             });
             Bridge leader = role(a).equals("leader") ? a : b;
             Bridge follower = leader == a ? b : a;
-            cluster.waitFor(
-                    "the Deployment's PodGroup",
-                    Duration.ofSeconds(60),
-                    () -> client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                                    .inNamespace(NS)
-                                    .withName("tb-deploy-web")
-                                    .get()
-                            != null);
+            PodGroups.await(cluster, client, NS, "tb-deploy-web");
             ReplicaSet rs = client.apps()
                     .replicaSets()
                     .inNamespace(NS)
@@ -678,12 +671,7 @@ class HighAvailabilityE2E {
     /** Where the bridge's PodGroups in {@code ns} differ from the rendered specs (every field render prints). */
     private List<String> podGroupsDiffer(String ns, Map<String, JsonNode> rendered) {
         Map<String, JsonNode> live = new java.util.TreeMap<>();
-        for (var pg : cluster.client()
-                .genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(ns)
-                .withLabel("app.kubernetes.io/managed-by", "topobridge")
-                .list()
-                .getItems()) {
+        for (var pg : PodGroups.ours(cluster.client(), ns)) {
             live.put(
                     pg.getMetadata().getName(),
                     Examples.json(pg.getAdditionalProperties().get("spec")));
@@ -795,18 +783,6 @@ class HighAvailabilityE2E {
 
     /** The cluster's nodes as a YAML file, for {@code render}. */
     private String nodesFile() {
-        try {
-            var file = cluster.runDir().resolve("failover-nodes.yaml");
-            StringBuilder out = new StringBuilder();
-            for (var n : cluster.client().nodes().list().getItems()) {
-                n.getMetadata().setManagedFields(null);
-                out.append("---\n")
-                        .append(cluster.client().getKubernetesSerialization().asYaml(n));
-            }
-            java.nio.file.Files.writeString(file, out);
-            return file.toString();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return cluster.writeNodes("failover-nodes.yaml");
     }
 }

@@ -61,9 +61,7 @@ class HostileTenantE2E {
 
     @BeforeAll
     void namespaces() {
-        client = cluster.client();
-        Examples.ensureNodes(client);
-        cluster.bridge();
+        client = cluster.onExamples();
         // the LWS controller may make no StatefulSet in the two namespaces: only the bridge meets the objects' size
         // (a StatefulSet of two million replicas once took kube-controller-manager to 17.5 GB)
         for (HasMetadata object : client.load(

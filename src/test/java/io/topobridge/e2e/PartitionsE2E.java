@@ -39,9 +39,7 @@ class PartitionsE2E {
 
     @BeforeEach
     void namespace() {
-        client = cluster.client();
-        Examples.ensureNodes(client);
-        cluster.bridge();
+        client = cluster.onExamples();
     }
 
     private String create(String name) {

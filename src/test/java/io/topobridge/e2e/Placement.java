@@ -3,6 +3,7 @@ package io.topobridge.e2e;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -97,6 +98,27 @@ public final class Placement {
             }
         }
         return Optional.empty();
+    }
+
+    /** The lowest HyperNode that holds the nodes of all {@code pods}; fails the test when none does. */
+    public Domain holding(List<Pod> pods) {
+        List<String> nodes = pods.stream().map(p -> p.getSpec().getNodeName()).toList();
+        return lowestCommon(nodes).orElseThrow(() -> new AssertionError("pods in no common HyperNode: " + nodes));
+    }
+
+    /** The gang's pods once {@code count} of them exist and all are bound, waiting up to {@code timeout}. */
+    public static List<Pod> bound(
+            RealCluster cluster,
+            KubernetesClient client,
+            String namespace,
+            String podGroup,
+            int count,
+            Duration timeout) {
+        cluster.waitFor(count + " pods of " + podGroup + " bound", timeout, () -> {
+            List<Pod> now = gangPods(client, namespace, podGroup);
+            return now.size() == count && allBound(now);
+        });
+        return gangPods(client, namespace, podGroup);
     }
 
     /** Pods of the gang whose PodGroup is {@code podGroup} (by the annotation Volcano reads). */

@@ -47,9 +47,7 @@ class PlacementE2E {
 
     @BeforeAll
     void exampleCluster() {
-        client = cluster.client();
-        Examples.ensureNodes(client);
-        cluster.bridge();
+        client = cluster.onExamples();
     }
 
     /** The objects of an example file a user would apply (never the demo-only RoleSet stand-in). */

@@ -1,10 +1,14 @@
 package io.topobridge.e2e;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -591,7 +595,69 @@ public final class RealCluster implements AutoCloseable {
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
-    static void sleep(Duration duration) {
+    /**
+     * Volcano's controller ConfigMap turning on its own label discovery: HyperNodes of {@code type} from the node
+     * labels, the top tier's first.
+     */
+    public static ConfigMap labelDiscovery(String type, String... nodeLabels) {
+        StringBuilder conf = new StringBuilder("""
+                networkTopologyDiscovery:
+                - source: label
+                  enabled: true
+                  config:
+                    networkTopologyTypes:
+                """);
+        conf.append("      ").append(type).append(":\n");
+        for (String label : nodeLabels) {
+            conf.append("      - nodeLabel: ").append(label).append('\n');
+        }
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("volcano-controller-configmap")
+                .endMetadata()
+                .addToData("volcano-controller.conf", conf.toString())
+                .build();
+    }
+
+    /** A token of the ServiceAccount, valid for an hour. */
+    public static String token(KubernetesClient admin, String namespace, String serviceAccount) {
+        return admin.serviceAccounts()
+                .inNamespace(namespace)
+                .withName(serviceAccount)
+                .tokenRequest(new TokenRequestBuilder()
+                        .withNewSpec()
+                        .withExpirationSeconds(3600L)
+                        .endSpec()
+                        .build())
+                .getStatus()
+                .getToken();
+    }
+
+    /** The cluster's nodes (without their managed fields) as one YAML file in the run folder, for {@code render}. */
+    public String writeNodes(String fileName) {
+        try {
+            var file = runDir().resolve(fileName);
+            StringBuilder out = new StringBuilder();
+            for (Node n : client().nodes().list().getItems()) {
+                n.getMetadata().setManagedFields(null);
+                out.append("---\n").append(client().getKubernetesSerialization().asYaml(n));
+            }
+            java.nio.file.Files.writeString(file, out);
+            return file.toString();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The client, once the example cluster's nodes exist and the bridge runs: where most tests start. */
+    public KubernetesClient onExamples() {
+        KubernetesClient client = client();
+        Examples.ensureNodes(client);
+        bridge();
+        return client;
+    }
+
+    public static void sleep(Duration duration) {
         try {
             Thread.sleep(duration.toMillis());
         } catch (InterruptedException e) {
@@ -812,10 +878,15 @@ public final class RealCluster implements AutoCloseable {
     }
 
     private SSLContext sslContext() {
+        return trusting(ca.certificate());
+    }
+
+    /** A TLS context that trusts the one certificate authority. */
+    static SSLContext trusting(java.security.cert.Certificate authority) {
         try {
             var store = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
             store.load(null, null);
-            store.setCertificateEntry("ca", ca.certificate());
+            store.setCertificateEntry("ca", authority);
             var trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trust.init(store);
             SSLContext context = SSLContext.getInstance("TLS");

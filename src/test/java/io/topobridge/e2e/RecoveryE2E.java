@@ -68,6 +68,7 @@ class RecoveryE2E {
     private final RealCluster cluster;
     private final TwoPartitionPool pool;
     private KubernetesClient client;
+    private GangPods gang;
     private final List<String> lines = new ArrayList<>();
 
     RecoveryE2E(RealCluster cluster) {
@@ -78,6 +79,7 @@ class RecoveryE2E {
     @BeforeAll
     void pool() {
         client = cluster.client();
+        gang = new GangPods(client, NS);
         pool.setUp();
     }
 
@@ -131,28 +133,6 @@ class RecoveryE2E {
         return client.resource(object).create();
     }
 
-    /** The gang's pods that are not being deleted. */
-    private List<Pod> live(String app) {
-        return client.pods().inNamespace(NS).withLabel("app", app).list().getItems().stream()
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-                .toList();
-    }
-
-    private boolean running(String app, Set<String> gone) {
-        List<Pod> pods = live(app);
-        return pods.size() == 4
-                && pods.stream()
-                        .allMatch(p -> "Running".equals(p.getStatus().getPhase())
-                                && p.getSpec().getNodeName() != null
-                                && !gone.contains(p.getMetadata().getUid()));
-    }
-
-    private Optional<Placement.Domain> domain(String app) {
-        return Placement.of(client)
-                .lowestCommon(
-                        live(app).stream().map(p -> p.getSpec().getNodeName()).toList());
-    }
-
     private JsonNode explain(String name) {
         var response = cluster.bridge().get("/api/gangs/" + NS + "/" + name);
         assertThat(response.statusCode())
@@ -199,9 +179,9 @@ class RecoveryE2E {
         String name = "deploy-" + failure.name().toLowerCase().replace('_', '-');
         pool.restoreNodes();
         create(name);
-        cluster.waitFor(name + " running", PLACED, () -> running(name, Set.of()));
-        String before = domain(name).map(Placement.Domain::name).orElse("none");
-        List<Pod> pods = new ArrayList<>(live(name));
+        cluster.waitFor(name + " running", PLACED, () -> gang.running(name, Set.of()));
+        String before = gang.domain(name).map(Placement.Domain::name).orElse("none");
+        List<Pod> pods = new ArrayList<>(gang.live(name));
         pods.sort(java.util.Comparator.comparing(p -> p.getMetadata().getName()));
         String podGroup = pods.get(0).getMetadata().getAnnotations().get("scheduling.k8s.io/group-name");
         Pod victim = pods.get(pods.size() - 1);
@@ -218,14 +198,14 @@ class RecoveryE2E {
                     && !pool.events("DomainLost", "Deployment", name).isEmpty()) {
                 toFinding = Duration.ofNanos(System.nanoTime() - started);
             }
-            if (running(name, gone)) {
+            if (gang.running(name, gone)) {
                 toRunning = Duration.ofNanos(System.nanoTime() - started);
                 break;
             }
             RealCluster.sleep(Duration.ofMillis(200));
         }
         cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(3), Duration.ofSeconds(60));
-        Optional<Placement.Domain> after = toRunning == null ? Optional.empty() : domain(name);
+        Optional<Placement.Domain> after = toRunning == null ? Optional.empty() : gang.domain(name);
         Map<String, Integer> writes = new TreeMap<>();
         for (AuditLog.Write w : pool.ownWrites(mark)) {
             writes.merge(w.verb() + " " + w.resource(), 1, Integer::sum);
@@ -290,9 +270,10 @@ class RecoveryE2E {
                 // partition, and the bridge no longer speaks of the gang's domain
                 long repaired = System.nanoTime();
                 pool.restoreNodes();
-                cluster.waitFor(name + " running again after the repair", PLACED, () -> running(name, gone));
+                cluster.waitFor(name + " running again after the repair", PLACED, () -> gang.running(name, gone));
                 Duration afterRepair = Duration.ofNanos(System.nanoTime() - repaired);
-                String domainAfter = domain(name).map(Placement.Domain::name).orElse("-");
+                String domainAfter =
+                        gang.domain(name).map(Placement.Domain::name).orElse("-");
                 String repair = "RECOVERY failure=" + failure + " repaired: running again " + afterRepair.toMillis()
                         + " ms after the repair began, domain=" + domainAfter;
                 System.out.println(repair);

@@ -73,9 +73,7 @@ class RenderMatchesControllerE2E {
 
     @BeforeAll
     void namespacesAndQueues() {
-        client = cluster.client();
-        Examples.ensureNodes(client);
-        cluster.bridge();
+        client = cluster.onExamples();
         client.resourceQuotas()
                 .inNamespace(NS)
                 .resource(new ResourceQuotaBuilder()
@@ -297,12 +295,7 @@ class RenderMatchesControllerE2E {
         }
         Map<String, JsonNode> made = new TreeMap<>();
         for (String ns : List.of(NS, OUTSIDE)) {
-            for (GenericKubernetesResource pg : client.genericKubernetesResources(
-                            "scheduling.volcano.sh/v1beta1", "PodGroup")
-                    .inNamespace(ns)
-                    .withLabel("app.kubernetes.io/managed-by", "topobridge")
-                    .list()
-                    .getItems()) {
+            for (GenericKubernetesResource pg : PodGroups.ours(client, ns)) {
                 made.put(ns + "/" + pg.getMetadata().getName(), comparable(JSON.valueToTree(pg)));
             }
         }

@@ -77,14 +77,7 @@ class ServerSideApplyE2E {
                         .obj())
                 .create();
         cluster.bridge();
-        cluster.waitFor(
-                "the Deployment's PodGroup",
-                Duration.ofSeconds(60),
-                () -> client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                                .inNamespace(NS)
-                                .withName("tb-deploy-web")
-                                .get()
-                        != null);
+        PodGroups.await(cluster, client, NS, "tb-deploy-web");
         cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(3), Duration.ofSeconds(120));
 
         Map<String, Write> cases = new LinkedHashMap<>();

@@ -433,12 +433,7 @@ class SoakE2E {
     /** The bridge's PodGroups in the namespace, by name, with their specs. */
     private Map<String, JsonNode> livePodGroups() {
         Map<String, JsonNode> out = new TreeMap<>();
-        for (GenericKubernetesResource pg : cluster.client()
-                .genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(NS)
-                .withLabel("app.kubernetes.io/managed-by", "topobridge")
-                .list()
-                .getItems()) {
+        for (GenericKubernetesResource pg : PodGroups.ours(cluster.client(), NS)) {
             if (pg.getMetadata().getDeletionTimestamp() == null) {
                 out.put(
                         pg.getMetadata().getName(),

@@ -36,9 +36,7 @@ class StartupOrderE2E {
 
     @BeforeEach
     void namespace() {
-        client = cluster.client();
-        Examples.ensureNodes(client);
-        cluster.bridge();
+        client = cluster.onExamples();
     }
 
     private void create(String yaml) {

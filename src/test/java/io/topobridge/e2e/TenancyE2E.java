@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
@@ -107,16 +106,7 @@ class TenancyE2E {
                         .endSubject()
                         .build())
                 .create();
-        String token = admin.serviceAccounts()
-                .inNamespace(NS)
-                .withName("tenant")
-                .tokenRequest(new TokenRequestBuilder()
-                        .withNewSpec()
-                        .withExpirationSeconds(3600L)
-                        .endSpec()
-                        .build())
-                .getStatus()
-                .getToken();
+        String token = RealCluster.token(admin, NS, "tenant");
         tenant = cluster.clientWithToken(token);
     }
 
@@ -165,10 +155,7 @@ class TenancyE2E {
     }
 
     private GenericKubernetesResource podGroup(String name) {
-        return admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(NS)
-                .withName(name)
-                .get();
+        return PodGroups.get(admin, NS, name);
     }
 
     private static String queueOf(GenericKubernetesResource podGroup) {

@@ -163,19 +163,6 @@ class TopologyE2E {
 
     /** The cluster's nodes as a YAML file, for {@code render}. */
     private String currentNodesFile() {
-        try {
-            var file = cluster.runDir().resolve("nodes-now.yaml");
-            var list = cluster.client().nodes().list();
-            StringBuilder out = new StringBuilder();
-            for (Node n : list.getItems()) {
-                n.getMetadata().setManagedFields(null);
-                out.append("---\n")
-                        .append(cluster.client().getKubernetesSerialization().asYaml(n));
-            }
-            java.nio.file.Files.writeString(file, out);
-            return file.toString();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return cluster.writeNodes("nodes-now.yaml");
     }
 }

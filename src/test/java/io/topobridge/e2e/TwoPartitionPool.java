@@ -71,9 +71,7 @@ final class TwoPartitionPool {
 
     /** The pool's nodes, the test's namespace opted in, the bridge running. */
     void setUp() {
-        client = cluster.client();
-        Examples.ensureNodes(client);
-        cluster.bridge();
+        client = cluster.onExamples();
         restoreNodes();
         cluster.createOptedInNamespace(namespace);
         cluster.waitFor(

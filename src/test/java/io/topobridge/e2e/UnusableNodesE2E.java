@@ -60,9 +60,7 @@ class UnusableNodesE2E {
 
     @BeforeEach
     void namespace() {
-        client = cluster.client();
-        Examples.ensureNodes(client);
-        cluster.bridge();
+        client = cluster.onExamples();
     }
 
     @AfterEach
@@ -135,25 +133,11 @@ class UnusableNodesE2E {
     }
 
     private GenericKubernetesResource podGroup(String name) {
-        cluster.waitFor(
-                "PodGroup " + name,
-                Duration.ofSeconds(60),
-                () -> client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                                .inNamespace(NS)
-                                .withName(name)
-                                .get()
-                        != null);
-        return client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(NS)
-                .withName(name)
-                .get();
+        return PodGroups.await(cluster, client, NS, name);
     }
 
-    @SuppressWarnings("unchecked")
     private static Map<String, Object> topology(GenericKubernetesResource pg) {
-        Map<String, Object> spec =
-                (Map<String, Object>) pg.getAdditionalProperties().get("spec");
-        return (Map<String, Object>) spec.get("networkTopology");
+        return PodGroups.networkTopology(pg);
     }
 
     /** Waits for the chosen-tier explanation (the bridge may first see the gang before the nodes' change). */
@@ -177,18 +161,11 @@ class UnusableNodesE2E {
     }
 
     private List<Pod> placed(String podGroup) {
-        cluster.waitFor("9 pods of " + podGroup + " bound", PLACED, () -> {
-            List<Pod> now = Placement.gangPods(client, NS, podGroup);
-            return now.size() == 9 && Placement.allBound(now);
-        });
-        return Placement.gangPods(client, NS, podGroup);
+        return Placement.bound(cluster, client, NS, podGroup, 9, PLACED);
     }
 
     private Placement.Domain domainOf(List<Pod> pods) {
-        return Placement.of(client)
-                .lowestCommon(pods.stream().map(p -> p.getSpec().getNodeName()).toList())
-                .orElseThrow(() -> new AssertionError("pods in no common HyperNode: "
-                        + pods.stream().map(p -> p.getSpec().getNodeName()).toList()));
+        return Placement.of(client).holding(pods);
     }
 
     private static void print(String what, GenericKubernetesResource pg, Placement.Domain d) {

@@ -3,12 +3,14 @@ package io.topobridge.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.topobridge.e2e.AuditLog.Write;
+import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -42,12 +44,16 @@ class WorkloadWritesE2E {
                         w -> w.user().equals(RealCluster.BRIDGE) && w.resource().equals("podgroups"));
     }
 
-    private GenericKubernetesResource podGroup() {
-        return cluster.client()
-                .genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+    private static void editWeb(KubernetesClient client, UnaryOperator<DeploymentBuilder> change) {
+        client.apps()
+                .deployments()
                 .inNamespace(NS)
-                .withName("tb-deploy-web")
-                .get();
+                .withName("web")
+                .edit(d -> change.apply(new DeploymentBuilder(d)).build());
+    }
+
+    private GenericKubernetesResource podGroup() {
+        return PodGroups.get(cluster.client(), NS, "tb-deploy-web");
     }
 
     /** The request bodies of the writes, for a failure's message: which fields each write carried. */
@@ -60,43 +66,19 @@ class WorkloadWritesE2E {
 
     @Test
     void createScaleRestartEditAndReleaseWriteOnlyWhatChanged() {
-        var client = cluster.client();
-        Examples.ensureNodes(client);
-        cluster.bridge();
+        var client = cluster.onExamples();
         long mark = cluster.audit().mark();
         client.apps()
                 .deployments()
                 .inNamespace(NS)
-                .resource(new DeploymentBuilder()
-                        .withNewMetadata()
-                        .withName("web")
-                        .addToAnnotations("topobridge.io/highest-tier", "leaf")
-                        .endMetadata()
-                        .withNewSpec()
-                        .withReplicas(2)
-                        .withNewSelector()
-                        .addToMatchLabels("app", "web")
-                        .endSelector()
-                        .withNewTemplate()
-                        .withNewMetadata()
-                        .addToLabels("app", "web")
-                        .endMetadata()
-                        .withNewSpec()
-                        .withSchedulerName("volcano")
+                .resource(DeploymentWrapper.make("web", null)
+                        .highestTier("leaf")
+                        .replicas(2)
+                        .cpu("1")
                         // kept pending: a placed gang also gets its achieved tier written (DiagnosisE2E counts that);
                         // here only the writes of the PodGroup's own changes are counted
-                        .addToNodeSelector("topobridge.io/e2e-nowhere", "true")
-                        .addNewContainer()
-                        .withName("c")
-                        .withImage("x")
-                        .withNewResources()
-                        .addToRequests("cpu", new Quantity("1"))
-                        .endResources()
-                        .endContainer()
-                        .endSpec()
-                        .endTemplate()
-                        .endSpec()
-                        .build())
+                        .nodeSelector("topobridge.io/e2e-nowhere", "true")
+                        .obj())
                 .create();
         cluster.waitFor("the PodGroup", WAIT, () -> podGroup() != null);
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
@@ -116,30 +98,14 @@ class WorkloadWritesE2E {
         assertThat(scaled).as("scale: %s", bodies(scaled)).hasSize(1);
 
         mark = cluster.audit().mark();
-        client.apps()
-                .deployments()
-                .inNamespace(NS)
-                .withName("web")
-                .edit(d -> new DeploymentBuilder(d)
-                        .editMetadata()
-                        .addToLabels("team", "inference")
-                        .endMetadata()
-                        .build());
+        editWeb(client, d -> d.editMetadata().addToLabels("team", "inference").endMetadata());
         cluster.stopBridge();
         cluster.bridge();
         cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), WAIT);
         assertThat(podGroupWrites(mark)).as("an unrelated edit and a restart").isEmpty();
 
         mark = cluster.audit().mark();
-        client.apps()
-                .deployments()
-                .inNamespace(NS)
-                .withName("web")
-                .edit(d -> new DeploymentBuilder(d)
-                        .editMetadata()
-                        .withAnnotations(Map.of())
-                        .endMetadata()
-                        .build());
+        editWeb(client, d -> d.editMetadata().withAnnotations(Map.of()).endMetadata());
         cluster.waitFor("the PodGroup gone", WAIT, () -> podGroup() == null);
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
         assertThat(podGroupWrites(mark))

@@ -3,7 +3,13 @@ package io.topobridge.core.topology;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -31,6 +37,43 @@ public final class HyperNodeNames {
                 && !name.isEmpty()
                 && name.length() <= MAX_LENGTH
                 && EXACT_MATCH.matcher(name).matches();
+    }
+
+    /** Gives every domain its deterministic name; a clash (or a name another source holds) gets the longer hash. */
+    static void assign(List<Domain> domains, Set<String> taken) {
+        Map<String, List<Domain>> byName = new HashMap<>();
+        for (Domain d : domains) {
+            String readable = readable(d.tierName(), d.kv.value());
+            boolean plain = d.parent == null && lossless(d.tierName(), d.kv.value());
+            d.name = plain ? readable : withHash(readable, d.identity, SHORT_HASH);
+            byName.computeIfAbsent(d.name, k -> new ArrayList<>()).add(d);
+        }
+        List<Domain> clashing = new ArrayList<>();
+        for (var entry : byName.entrySet()) {
+            if (entry.getValue().size() > 1 || taken.contains(entry.getKey())) {
+                clashing.addAll(entry.getValue());
+            }
+        }
+        int attempt = 0;
+        while (!clashing.isEmpty()) {
+            clashing.sort(Comparator.comparing(d -> d.identity));
+            for (Domain d : clashing) {
+                byName.get(d.name).remove(d);
+                String readable = readable(d.tierName(), d.kv.value());
+                String identity = attempt == 0 ? d.identity : d.identity + "\u0000" + attempt;
+                d.name = withHash(readable, identity, LONG_HASH);
+                byName.computeIfAbsent(d.name, k -> new ArrayList<>()).add(d);
+            }
+            List<Domain> again = new ArrayList<>();
+            for (Domain d : clashing) {
+                List<Domain> same = byName.get(d.name);
+                if (same.size() > 1 || taken.contains(d.name)) {
+                    again.add(d);
+                }
+            }
+            clashing = again;
+            attempt++;
+        }
     }
 
     /** The readable part: {@code tier-value}, or the value alone when it already starts with the tier name. */

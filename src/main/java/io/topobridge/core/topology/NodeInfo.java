@@ -13,11 +13,6 @@ public record NodeInfo(String name, Map<String, String> labels, boolean gpu) {
         labels = labels == null ? Map.of() : Map.copyOf(labels);
     }
 
-    /** A node whose GPUs are known only from its labels. */
-    public NodeInfo(String name, Map<String, String> labels) {
-        this(name, labels, gpuLabels(labels));
-    }
-
     /** Whether GPU feature discovery labelled the node as having GPUs. */
     public static boolean gpuLabels(Map<String, String> labels) {
         return labels != null

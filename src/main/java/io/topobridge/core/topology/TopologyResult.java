@@ -15,8 +15,4 @@ public record TopologyResult(
         findings = List.copyOf(findings);
         trees = trees == null ? List.of() : List.copyOf(trees);
     }
-
-    public TopologyResult(List<DesiredHyperNode> hyperNodes, TierCatalog tiers, List<Finding> findings) {
-        this(hyperNodes, tiers, findings, List.of());
-    }
 }

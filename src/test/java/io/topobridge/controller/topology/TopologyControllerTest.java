@@ -14,6 +14,7 @@ import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.topology.DesiredHyperNode;
 import io.topobridge.core.topology.NodeInfo;
+import io.topobridge.core.topology.Nodes;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.topology.TopologyBuilder;
 import io.topobridge.core.topology.TopologyReason;
@@ -35,6 +36,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -71,11 +73,21 @@ class TopologyControllerTest {
         return harness;
     }
 
+    /** The Events the controller recorded (in namespace default, where cluster-scoped objects' Events go). */
+    private List<Event> events() {
+        return harness.cluster
+                .client()
+                .v1()
+                .events()
+                .inNamespace("default")
+                .list()
+                .getItems();
+    }
+
     /** What the builder says the HyperNodes should be for the nodes now in the API server. */
     private TopologyResult expected() {
         List<NodeInfo> nodes = harness.cluster.client().nodes().list().getItems().stream()
-                .map(n ->
-                        new NodeInfo(n.getMetadata().getName(), n.getMetadata().getLabels()))
+                .map(n -> Nodes.of(n.getMetadata().getName(), n.getMetadata().getLabels()))
                 .toList();
         return new TopologyBuilder(TopologySettings.auto()).build(nodes);
     }
@@ -112,15 +124,15 @@ class TopologyControllerTest {
     }
 
     private void relabel(String node, String key, String value) {
+        editNode(node, n -> n.editMetadata().addToLabels(key, value).endMetadata());
+    }
+
+    private void editNode(String node, UnaryOperator<NodeBuilder> change) {
         harness.cluster
                 .client()
                 .nodes()
                 .withName(node)
-                .edit(n -> new NodeBuilder(n)
-                        .editMetadata()
-                        .addToLabels(key, value)
-                        .endMetadata()
-                        .build());
+                .edit(n -> change.apply(new NodeBuilder(n)).build());
     }
 
     @Test
@@ -437,14 +449,7 @@ class TopologyControllerTest {
                         .anyMatch(f -> f.reason() == TopologyReason.MISSING_TIER_LABELS
                                 && f.object().name().equals("cpu-01")));
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            List<Event> events = harness.cluster
-                    .client()
-                    .v1()
-                    .events()
-                    .inNamespace("default")
-                    .list()
-                    .getItems();
-            assertThat(events)
+            assertThat(events())
                     .anyMatch(e -> "Node".equals(e.getInvolvedObject().getKind())
                             && "cpu-01".equals(e.getInvolvedObject().getName())
                             && "MissingTierLabels".equals(e.getReason())
@@ -476,14 +481,7 @@ class TopologyControllerTest {
                             .satisfies(f -> assertThat(f.message()).contains(count)));
         }
         harness.settle();
-        List<Event> events = harness.cluster
-                .client()
-                .v1()
-                .events()
-                .inNamespace("default")
-                .list()
-                .getItems();
-        assertThat(events)
+        assertThat(events())
                 .filteredOn(e -> "SingleDomainTier".equals(e.getReason()))
                 .singleElement()
                 .satisfies(e -> {
@@ -495,15 +493,7 @@ class TopologyControllerTest {
     }
 
     private void removeClique(String node) {
-        harness.cluster
-                .client()
-                .nodes()
-                .withName(node)
-                .edit(n -> new NodeBuilder(n)
-                        .editMetadata()
-                        .removeFromLabels(CLIQUE)
-                        .endMetadata()
-                        .build());
+        editNode(node, n -> n.editMetadata().removeFromLabels(CLIQUE).endMetadata());
     }
 
     @Test

@@ -20,10 +20,10 @@ class GpuNodeOutsideTopologyTest {
                 Arguments.of("GPUs by allocatable, no topology labels", new NodeInfo("g1", Map.of(), true), true),
                 Arguments.of(
                         "GPUs by feature discovery's labels",
-                        new NodeInfo("g2", Map.of("nvidia.com/gpu.present", "true")),
+                        Nodes.of("g2", Map.of("nvidia.com/gpu.present", "true")),
                         true),
                 Arguments.of("GPUs, in a tree", new NodeInfo("g3", LEAF, true), false),
-                Arguments.of("a CPU node outside every tree", new NodeInfo("c1", Map.of()), false),
+                Arguments.of("a CPU node outside every tree", Nodes.of("c1", Map.of()), false),
                 Arguments.of("a Gaudi node as render reads it", new NodeInfo("gaudi-1", Map.of(), gaudi()), true),
                 Arguments.of(
                         "a Gaudi node when the configured list leaves Gaudi out",
@@ -56,8 +56,7 @@ class GpuNodeOutsideTopologyTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("nodes")
     void reported(String name, NodeInfo node, boolean reported) {
-        var others =
-                List.of(new NodeInfo("n1", LEAF, true), new NodeInfo("n2", Map.of("volcano.sh/hypernode", "tor-2")));
+        var others = List.of(new NodeInfo("n1", LEAF, true), Nodes.of("n2", Map.of("volcano.sh/hypernode", "tor-2")));
         var all = new java.util.ArrayList<>(others);
         all.add(node);
         TopologyResult result = new TopologyBuilder(TopologySettings.auto()).build(all);

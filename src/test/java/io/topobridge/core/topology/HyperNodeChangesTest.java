@@ -29,6 +29,18 @@ class HyperNodeChangesTest {
         return new TopologyBuilder(SETTINGS).build(nodes);
     }
 
+    /** Nodes a, b, c… in zone z, each in the rack given in turn. */
+    static List<NodeInfo> inRacks(String... racks) {
+        List<NodeInfo> out = new ArrayList<>();
+        for (int i = 0; i < racks.length; i++) {
+            out.add(node(String.valueOf((char) ('a' + i)))
+                    .label("rack", racks[i])
+                    .label("zone", "z")
+                    .build());
+        }
+        return out;
+    }
+
     static Map<String, HyperNodeSpec> state(TopologyResult result) {
         Map<String, HyperNodeSpec> out = new HashMap<>();
         result.hyperNodes().forEach(h -> out.put(h.name(), h.spec()));
@@ -57,14 +69,8 @@ class HyperNodeChangesTest {
 
     @Test
     void oneNodeMovingBetweenRacksWritesTheLoserFirst() {
-        List<NodeInfo> before = List.of(
-                node("a").label("rack", "r1").label("zone", "z").build(),
-                node("b").label("rack", "r1").label("zone", "z").build(),
-                node("c").label("rack", "r2").label("zone", "z").build());
-        List<NodeInfo> after = List.of(
-                node("a").label("rack", "r1").label("zone", "z").build(),
-                node("b").label("rack", "r2").label("zone", "z").build(),
-                node("c").label("rack", "r2").label("zone", "z").build());
+        List<NodeInfo> before = inRacks("r1", "r1", "r2");
+        List<NodeInfo> after = inRacks("r1", "r2", "r2");
         TopologyResult from = build(before);
         TopologyResult to = build(after);
         List<Step> steps = HyperNodeChanges.plan(to.hyperNodes(), state(from));
@@ -81,16 +87,8 @@ class HyperNodeChangesTest {
 
     @Test
     void swappingMembersGoesThroughAnIntermediateVersion() {
-        List<NodeInfo> before = List.of(
-                node("a").label("rack", "r1").label("zone", "z").build(),
-                node("b").label("rack", "r1").label("zone", "z").build(),
-                node("c").label("rack", "r2").label("zone", "z").build(),
-                node("d").label("rack", "r2").label("zone", "z").build());
-        List<NodeInfo> after = List.of(
-                node("a").label("rack", "r1").label("zone", "z").build(),
-                node("b").label("rack", "r2").label("zone", "z").build(),
-                node("c").label("rack", "r1").label("zone", "z").build(),
-                node("d").label("rack", "r2").label("zone", "z").build());
+        List<NodeInfo> before = inRacks("r1", "r1", "r2", "r2");
+        List<NodeInfo> after = inRacks("r1", "r2", "r1", "r2");
         TopologyResult from = build(before);
         TopologyResult to = build(after);
         List<Step> steps = HyperNodeChanges.plan(to.hyperNodes(), state(from));
@@ -100,8 +98,7 @@ class HyperNodeChangesTest {
 
     @Test
     void nothingChangedStillListsEveryHyperNodeOnceAndDeletesNothing() {
-        TopologyResult now =
-                build(List.of(node("a").label("rack", "r1").label("zone", "z").build()));
+        TopologyResult now = build(inRacks("r1"));
         List<Step> steps = HyperNodeChanges.plan(now.hyperNodes(), state(now));
         assertThat(steps).hasSize(now.hyperNodes().size()).allMatch(s -> s instanceof Apply a && !a.intermediate());
     }

@@ -3,8 +3,8 @@ package io.topobridge.core.topology;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Small builder for test nodes: {@code node("n1").label(RACK, "r1").build()}. */
-final class Nodes {
+/** Small builder for test nodes: {@code node("n1").label(RACK, "r1").build()}, or {@code of(name, labels)}. */
+public final class Nodes {
 
     private final String name;
     private final Map<String, String> labels = new LinkedHashMap<>();
@@ -23,6 +23,11 @@ final class Nodes {
     }
 
     NodeInfo build() {
-        return new NodeInfo(name, labels);
+        return of(name, labels);
+    }
+
+    /** A node whose GPUs are known only from its labels, as the controller reads a node without allocatable GPUs. */
+    public static NodeInfo of(String name, Map<String, String> labels) {
+        return new NodeInfo(name, labels, NodeInfo.gpuLabels(labels));
     }
 }

@@ -1,6 +1,17 @@
 package io.topobridge.core.topology;
 
+import static io.topobridge.core.finding.Severity.INFO;
+import static io.topobridge.core.finding.Severity.WARNING;
 import static io.topobridge.core.topology.Nodes.node;
+import static io.topobridge.core.topology.TopologyReason.CLIQUE_DOMAIN_MISMATCH;
+import static io.topobridge.core.topology.TopologyReason.DOMAIN_PARENT_CONFLICT;
+import static io.topobridge.core.topology.TopologyReason.MISSING_TIER_LABELS;
+import static io.topobridge.core.topology.TopologyReason.NO_MATCHING_NODES;
+import static io.topobridge.core.topology.TopologyReason.PARTITION_IN_TWO_DOMAINS;
+import static io.topobridge.core.topology.TopologyReason.PARTITION_SPANS_LEAVES;
+import static io.topobridge.core.topology.TopologyReason.SINGLE_DOMAIN_TIER;
+import static io.topobridge.core.topology.TopologyReason.TIER_LEFT_OUT;
+import static io.topobridge.core.topology.TopologyReason.UNMATCHABLE_NODE_NAME;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
@@ -68,6 +79,34 @@ class TopologyBuilderTest {
                 .toList();
     }
 
+    /** A topograph node: fabric tier 0 (leaf) and tier 1 (spine). */
+    static Nodes tray(String name, String leaf, String spine) {
+        return node(name).label(T0, leaf).label(T1, spine);
+    }
+
+    /** An AWS node: network-node layers 1, 2, 3 (and 4), top first. */
+    static Nodes aws(String name, String... layers) {
+        Nodes node = node(name);
+        for (int i = 0; i < layers.length; i++) {
+            node.label(AWS + (i + 1), layers[i]);
+        }
+        return node;
+    }
+
+    static Nodes gke(String name, String block, String subblock) {
+        return node(name).label(GKE + "block", block).label(GKE + "subblock", subblock);
+    }
+
+    /** A node in topograph's NVLink domain {@code domain}. */
+    static Nodes nvl(String name, String domain) {
+        return node(name).label(DOMAIN, domain);
+    }
+
+    /** A node of the rack=rack, zone=zone tiers. */
+    static NodeInfo racked(String name, String rack, String zone) {
+        return node(name).label(RACK, rack).label(ZONE, zone).build();
+    }
+
     // ---- presets: which tiers each scheme gives ---------------------------------------------------------
 
     static Stream<Arguments> presets() {
@@ -76,77 +115,37 @@ class TopologyBuilderTest {
                         "aws three layers",
                         "aws",
                         List.of(
-                                node("a")
-                                        .label(AWS + "1", "nn-1")
-                                        .label(AWS + "2", "nn-2")
-                                        .label(AWS + "3", "nn-3a")
-                                        .build(),
-                                node("b")
-                                        .label(AWS + "1", "nn-1")
-                                        .label(AWS + "2", "nn-2")
-                                        .label(AWS + "3", "nn-3b")
-                                        .build()),
+                                aws("a", "nn-1", "nn-2", "nn-3a").build(),
+                                aws("b", "nn-1", "nn-2", "nn-3b").build()),
                         List.of("1=layer-3", "2=layer-2", "3=layer-1")),
                 Arguments.of(
                         "aws with layer-4 on every node",
                         "aws",
                         List.of(
-                                node("a")
-                                        .label(AWS + "1", "1")
-                                        .label(AWS + "2", "2")
-                                        .label(AWS + "3", "3")
-                                        .label(AWS + "4", "4a")
-                                        .build(),
-                                node("b")
-                                        .label(AWS + "1", "1")
-                                        .label(AWS + "2", "2")
-                                        .label(AWS + "3", "3")
-                                        .label(AWS + "4", "4b")
-                                        .build()),
+                                aws("a", "1", "2", "3", "4a").build(),
+                                aws("b", "1", "2", "3", "4b").build()),
                         List.of("1=layer-4", "2=layer-3", "3=layer-2", "4=layer-1")),
                 Arguments.of(
                         "aws with an NVLink clique on every node",
                         "aws",
                         List.of(
-                                node("a")
-                                        .label(AWS + "1", "1")
-                                        .label(AWS + "2", "2")
-                                        .label(AWS + "3", "3")
-                                        .label(CLIQUE, "u1.1")
-                                        .build(),
-                                node("b")
-                                        .label(AWS + "1", "1")
-                                        .label(AWS + "2", "2")
-                                        .label(AWS + "3", "3")
-                                        .label(CLIQUE, "u2.1")
-                                        .build()),
+                                aws("a", "1", "2", "3").label(CLIQUE, "u1.1").build(),
+                                aws("b", "1", "2", "3").label(CLIQUE, "u2.1").build()),
                         List.of("1=nvlink", "2=layer-3", "3=layer-2", "4=layer-1")),
                 Arguments.of(
                         "gke without host",
                         "gke",
-                        List.of(
-                                node("a")
-                                        .label(GKE + "block", "b")
-                                        .label(GKE + "subblock", "s1")
-                                        .build(),
-                                node("b")
-                                        .label(GKE + "block", "b")
-                                        .label(GKE + "subblock", "s2")
-                                        .build()),
+                        List.of(gke("a", "b", "s1").build(), gke("b", "b", "s2").build()),
                         List.of("1=subblock", "2=block")),
                 Arguments.of(
                         "gke ignores the clique (its sub-block is the NVLink rack)",
                         "gke",
                         List.of(
-                                node("a")
-                                        .label(GKE + "block", "b")
-                                        .label(GKE + "subblock", "s1")
+                                gke("a", "b", "s1")
                                         .label(GKE + "host", "h1")
                                         .label(CLIQUE, "u.1")
                                         .build(),
-                                node("b")
-                                        .label(GKE + "block", "b")
-                                        .label(GKE + "subblock", "s1")
+                                gke("b", "b", "s1")
                                         .label(GKE + "host", "h2")
                                         .label(CLIQUE, "u.1")
                                         .build()),
@@ -163,9 +162,7 @@ class TopologyBuilderTest {
                 Arguments.of(
                         "topograph >= 1.0 with five fabric tiers",
                         "topograph",
-                        List.of(node("a")
-                                .label(T0, "l")
-                                .label(T1, "s")
+                        List.of(tray("a", "l", "s")
                                 .label(T2, "c")
                                 .label("fabric.topograph.run/tier-3", "x")
                                 .label("fabric.topograph.run/tier-4", "y")
@@ -174,11 +171,7 @@ class TopologyBuilderTest {
                 Arguments.of(
                         "topograph fabric tiers and a clique: NVLink under leaf under spine",
                         "auto",
-                        List.of(node("a")
-                                .label(T0, "l")
-                                .label(T1, "s")
-                                .label(CLIQUE, "u.1")
-                                .build()),
+                        List.of(tray("a", "l", "s").label(CLIQUE, "u.1").build()),
                         List.of("1=nvlink", "2=leaf", "3=spine")),
                 Arguments.of(
                         "topograph 0.3",
@@ -240,10 +233,8 @@ class TopologyBuilderTest {
 
     @Test
     void equalValuesUnderDifferentParentsNeverMerge() {
-        TopologyResult result = build(
-                tiers(RACK + "=rack", ZONE + "=zone"),
-                node("a1").label(ZONE, "a").label(RACK, "r1").build(),
-                node("b1").label(ZONE, "b").label(RACK, "r1").build());
+        TopologyResult result =
+                build(tiers(RACK + "=rack", ZONE + "=zone"), racked("a1", "r1", "a"), racked("b1", "r1", "b"));
         var tree = TreeAssertions.assertValidTree(result, "identity");
         assertThat(tree.nodeParent().get("a1")).isNotEqualTo(tree.nodeParent().get("b1"));
         assertThat(tree.ancestor("a1", 2)).isEqualTo("zone-a");
@@ -269,10 +260,6 @@ class TopologyBuilderTest {
         public String toString() {
             return name;
         }
-    }
-
-    static Nodes tray(String name, String leaf, String spine) {
-        return node(name).label(T0, leaf).label(T1, spine);
     }
 
     static Stream<NvlinkCase> nvlinkTiers() {
@@ -420,18 +407,8 @@ class TopologyBuilderTest {
                         "aws layers with split cliques",
                         TopologySettings.parse("aws", List.of()),
                         List.of(
-                                node("a")
-                                        .label(AWS + "1", "1")
-                                        .label(AWS + "2", "2")
-                                        .label(AWS + "3", "3")
-                                        .label(CLIQUE, "u.1")
-                                        .build(),
-                                node("b")
-                                        .label(AWS + "1", "1")
-                                        .label(AWS + "2", "2")
-                                        .label(AWS + "3", "3")
-                                        .label(CLIQUE, "u.2")
-                                        .build()),
+                                aws("a", "1", "2", "3").label(CLIQUE, "u.1").build(),
+                                aws("b", "1", "2", "3").label(CLIQUE, "u.2").build()),
                         List.of("1=nvlink", "2=nvlink-domain", "3=layer-3", "4=layer-2", "5=layer-1"),
                         Set.of(Set.of("a"), Set.of("b")),
                         Set.of(Set.of("a", "b"))),
@@ -504,21 +481,9 @@ class TopologyBuilderTest {
     void combinedTreePutsTheNvlinkDomainUnderItsLeafUnderItsSpine() {
         TopologyResult result = build(
                 TopologySettings.auto(),
-                node("a")
-                        .label(T0, "leaf-1")
-                        .label(T1, "spine-1")
-                        .label(CLIQUE, "u1.1")
-                        .build(),
-                node("b")
-                        .label(T0, "leaf-1")
-                        .label(T1, "spine-1")
-                        .label(CLIQUE, "u1.1")
-                        .build(),
-                node("c")
-                        .label(T0, "leaf-2")
-                        .label(T1, "spine-1")
-                        .label(CLIQUE, "u2.1")
-                        .build());
+                tray("a", "leaf-1", "spine-1").label(CLIQUE, "u1.1").build(),
+                tray("b", "leaf-1", "spine-1").label(CLIQUE, "u1.1").build(),
+                tray("c", "leaf-2", "spine-1").label(CLIQUE, "u2.1").build());
         var tree = TreeAssertions.assertValidTree(result, "combined");
         DesiredHyperNode nvlink = tree.byName().get(tree.ancestor("a", 1));
         DesiredHyperNode leaf = tree.byName().get(tree.ancestor("a", 2));
@@ -538,16 +503,8 @@ class TopologyBuilderTest {
     void autoPicksTheSchemeEachNodeCarriesAndReportsAmbiguousNames() {
         TopologyResult result = build(
                 TopologySettings.auto(),
-                node("gpu-a")
-                        .label(T0, "l1")
-                        .label(T1, "s1")
-                        .label(CLIQUE, "u.1")
-                        .build(),
-                node("gpu-b")
-                        .label(T0, "l1")
-                        .label(T1, "s1")
-                        .label(CLIQUE, "u.1")
-                        .build(),
+                tray("gpu-a", "l1", "s1").label(CLIQUE, "u.1").build(),
+                tray("gpu-b", "l1", "s1").label(CLIQUE, "u.1").build(),
                 node("old-a")
                         .label("volcano.sh/hypercluster", "c")
                         .label("volcano.sh/hypernode", "h")
@@ -566,9 +523,9 @@ class TopologyBuilderTest {
     void membersAndHyperNodesAreSortedAndLabelled() {
         TopologyResult result = build(
                 tiers(RACK + "=rack", ZONE + "=zone"),
-                node("n3").label(ZONE, "z").label(RACK, "r2").build(),
-                node("n2").label(ZONE, "z").label(RACK, "r1").build(),
-                node("n1").label(ZONE, "z").label(RACK, "r1").build());
+                racked("n3", "r2", "z"),
+                racked("n2", "r1", "z"),
+                racked("n1", "r1", "z"));
         assertThat(result.hyperNodes())
                 .extracting(DesiredHyperNode::name)
                 .containsExactly(
@@ -625,85 +582,41 @@ class TopologyBuilderTest {
                         "node missing a required tier label is left out",
                         tiers(RACK + "=rack", ZONE + "=zone"),
                         List.of(
-                                node("ok").label(RACK, "r").label(ZONE, "z").build(),
+                                racked("ok", "r", "z"),
                                 node("half").label(RACK, "r").build()),
-                        Map.of(
-                                TopologyReason.MISSING_TIER_LABELS,
-                                Severity.WARNING,
-                                TopologyReason.SINGLE_DOMAIN_TIER,
-                                Severity.INFO),
+                        Map.of(MISSING_TIER_LABELS, WARNING, SINGLE_DOMAIN_TIER, INFO),
                         Set.of("ok")),
                 new FindingCase(
                         "empty label value counts as missing",
                         tiers(RACK + "=rack", ZONE + "=zone"),
-                        List.of(
-                                node("ok").label(RACK, "r").label(ZONE, "z").build(),
-                                node("empty").label(RACK, "").label(ZONE, "z").build()),
-                        Map.of(
-                                TopologyReason.MISSING_TIER_LABELS,
-                                Severity.WARNING,
-                                TopologyReason.SINGLE_DOMAIN_TIER,
-                                Severity.INFO),
+                        List.of(racked("ok", "r", "z"), racked("empty", "", "z")),
+                        Map.of(MISSING_TIER_LABELS, WARNING, SINGLE_DOMAIN_TIER, INFO),
                         Set.of("ok")),
                 new FindingCase(
                         "layer-4 on fewer than half the nodes is left out for all",
                         TopologySettings.parse("aws", List.of()),
                         List.of(
-                                node("a")
-                                        .label(AWS + "1", "1")
-                                        .label(AWS + "2", "2a")
-                                        .label(AWS + "3", "3a")
-                                        .label(AWS + "4", "4")
-                                        .build(),
-                                node("b")
-                                        .label(AWS + "1", "1")
-                                        .label(AWS + "2", "2b")
-                                        .label(AWS + "3", "3b")
-                                        .build(),
-                                node("c")
-                                        .label(AWS + "1", "1")
-                                        .label(AWS + "2", "2b")
-                                        .label(AWS + "3", "3c")
-                                        .build()),
-                        Map.of(
-                                TopologyReason.TIER_LEFT_OUT,
-                                Severity.WARNING,
-                                TopologyReason.SINGLE_DOMAIN_TIER,
-                                Severity.INFO),
+                                aws("a", "1", "2a", "3a", "4").build(),
+                                aws("b", "1", "2b", "3b").build(),
+                                aws("c", "1", "2b", "3c").build()),
+                        Map.of(TIER_LEFT_OUT, WARNING, SINGLE_DOMAIN_TIER, INFO),
                         Set.of("a", "b", "c")),
                 new FindingCase(
                         "layer-4 on half the nodes is kept; the node lacking it is left out",
                         TopologySettings.parse("aws", List.of()),
                         List.of(
-                                node("a")
-                                        .label(AWS + "1", "1")
-                                        .label(AWS + "2", "2a")
-                                        .label(AWS + "3", "3a")
-                                        .label(AWS + "4", "4")
-                                        .build(),
-                                node("b")
-                                        .label(AWS + "1", "1")
-                                        .label(AWS + "2", "2b")
-                                        .label(AWS + "3", "3b")
-                                        .build()),
-                        Map.of(
-                                TopologyReason.MISSING_TIER_LABELS,
-                                Severity.WARNING,
-                                TopologyReason.SINGLE_DOMAIN_TIER,
-                                Severity.INFO),
+                                aws("a", "1", "2a", "3a", "4").build(),
+                                aws("b", "1", "2b", "3b").build()),
+                        Map.of(MISSING_TIER_LABELS, WARNING, SINGLE_DOMAIN_TIER, INFO),
                         Set.of("a")),
                 new FindingCase(
                         "a higher fabric tier on fewer than half the nodes stops the tree below it",
                         TopologySettings.auto(),
                         List.of(
-                                node("a")
-                                        .label(T0, "l1")
-                                        .label(T1, "s1")
-                                        .label(T2, "c")
-                                        .build(),
-                                node("b").label(T0, "l2").label(T1, "s2").build(),
-                                node("c").label(T0, "l3").label(T1, "s2").build()),
-                        Map.of(TopologyReason.TIER_LEFT_OUT, Severity.WARNING),
+                                tray("a", "l1", "s1").label(T2, "c").build(),
+                                tray("b", "l2", "s2").build(),
+                                tray("c", "l3", "s2").build()),
+                        Map.of(TIER_LEFT_OUT, WARNING),
                         Set.of("a", "b", "c")),
                 new FindingCase(
                         "a clique on fewer than half the topograph nodes is left out",
@@ -712,60 +625,32 @@ class TopologyBuilderTest {
                                 node("a").label(T0, "l1").label(CLIQUE, "u.1").build(),
                                 node("b").label(T0, "l2").build(),
                                 node("c").label(T0, "l3").build()),
-                        Map.of(TopologyReason.TIER_LEFT_OUT, Severity.WARNING),
+                        Map.of(TIER_LEFT_OUT, WARNING),
                         Set.of("a", "b", "c")),
                 new FindingCase(
                         "a clique under two topograph domains",
                         TopologySettings.parse("nvidia-gfd", List.of()),
                         List.of(
-                                node("a")
-                                        .label(DOMAIN, "d1")
-                                        .label(CLIQUE, "u.1")
-                                        .build(),
-                                node("b")
-                                        .label(DOMAIN, "d2")
-                                        .label(CLIQUE, "u.1")
-                                        .build(),
-                                node("c")
-                                        .label(DOMAIN, "d2")
-                                        .label(CLIQUE, "u.2")
-                                        .build()),
-                        Map.of(
-                                TopologyReason.PARTITION_IN_TWO_DOMAINS,
-                                Severity.WARNING,
-                                TopologyReason.CLIQUE_DOMAIN_MISMATCH,
-                                Severity.WARNING),
+                                nvl("a", "d1").label(CLIQUE, "u.1").build(),
+                                nvl("b", "d2").label(CLIQUE, "u.1").build(),
+                                nvl("c", "d2").label(CLIQUE, "u.2").build()),
+                        Map.of(PARTITION_IN_TWO_DOMAINS, WARNING, CLIQUE_DOMAIN_MISMATCH, WARNING),
                         Set.of("a", "b", "c")),
                 new FindingCase(
                         "one clique UUID under two topograph domains",
                         TopologySettings.parse("nvidia-gfd", List.of()),
                         List.of(
-                                node("a")
-                                        .label(DOMAIN, "d1")
-                                        .label(CLIQUE, "u.1")
-                                        .build(),
-                                node("b")
-                                        .label(DOMAIN, "d2")
-                                        .label(CLIQUE, "u.2")
-                                        .build()),
-                        Map.of(TopologyReason.CLIQUE_DOMAIN_MISMATCH, Severity.WARNING),
+                                nvl("a", "d1").label(CLIQUE, "u.1").build(),
+                                nvl("b", "d2").label(CLIQUE, "u.2").build()),
+                        Map.of(CLIQUE_DOMAIN_MISMATCH, WARNING),
                         Set.of("a", "b")),
                 new FindingCase(
                         "a topograph domain holding several clique UUIDs is fine",
                         TopologySettings.parse("nvidia-gfd", List.of()),
                         List.of(
-                                node("a")
-                                        .label(DOMAIN, "d1")
-                                        .label(CLIQUE, "u1.1")
-                                        .build(),
-                                node("b")
-                                        .label(DOMAIN, "d1")
-                                        .label(CLIQUE, "u2.1")
-                                        .build(),
-                                node("c")
-                                        .label(DOMAIN, "d2")
-                                        .label(CLIQUE, "u3.1")
-                                        .build()),
+                                nvl("a", "d1").label(CLIQUE, "u1.1").build(),
+                                nvl("b", "d1").label(CLIQUE, "u2.1").build(),
+                                nvl("c", "d2").label(CLIQUE, "u3.1").build()),
                         Map.of(),
                         Set.of("a", "b", "c")),
                 new FindingCase(
@@ -775,7 +660,7 @@ class TopologyBuilderTest {
                                 tray("a", "l1", "s1").label(CLIQUE, "u.1").build(),
                                 tray("b", "l2", "s2").label(CLIQUE, "u.1").build(),
                                 tray("c", "l2", "s2").label(CLIQUE, "v.1").build()),
-                        Map.of(TopologyReason.PARTITION_SPANS_LEAVES, Severity.WARNING),
+                        Map.of(PARTITION_SPANS_LEAVES, WARNING),
                         Set.of("a", "b", "c")),
                 new FindingCase(
                         "a domain's partitions under different leaves: each partition whole, nothing lost",
@@ -797,7 +682,7 @@ class TopologyBuilderTest {
                                         tray("d", "l2", "s2")
                                                 .label(CLIQUE, "v.2")
                                                 .build()),
-                        Map.of(TopologyReason.DOMAIN_PARENT_CONFLICT, Severity.WARNING),
+                        Map.of(DOMAIN_PARENT_CONFLICT, WARNING),
                         Set.of("a", "b", "c", "d")),
                 new FindingCase(
                         "a topograph sub-domain under two leaves",
@@ -815,60 +700,44 @@ class TopologyBuilderTest {
                                         .label(DOMAIN, "nvl1")
                                         .label(SUB_DOMAIN, "p2")
                                         .build()),
-                        Map.of(
-                                TopologyReason.PARTITION_SPANS_LEAVES,
-                                Severity.WARNING,
-                                TopologyReason.DOMAIN_PARENT_CONFLICT,
-                                Severity.WARNING),
+                        Map.of(PARTITION_SPANS_LEAVES, WARNING, DOMAIN_PARENT_CONFLICT, WARNING),
                         Set.of("a", "b", "c")),
                 new FindingCase(
                         "a node naming no partition in a split domain is left out",
                         TopologySettings.parse("nvidia-gfd", List.of()),
                         List.of(
-                                node("a")
-                                        .label(DOMAIN, "d1")
-                                        .label(SUB_DOMAIN, "p1")
-                                        .build(),
-                                node("b")
-                                        .label(DOMAIN, "d1")
-                                        .label(SUB_DOMAIN, "p2")
-                                        .build(),
-                                node("new").label(DOMAIN, "d1").build(),
-                                node("c")
-                                        .label(DOMAIN, "d2")
-                                        .label(SUB_DOMAIN, "p1")
-                                        .build()),
-                        Map.of(TopologyReason.MISSING_TIER_LABELS, Severity.WARNING),
+                                nvl("a", "d1").label(SUB_DOMAIN, "p1").build(),
+                                nvl("b", "d1").label(SUB_DOMAIN, "p2").build(),
+                                nvl("new", "d1").build(),
+                                nvl("c", "d2").label(SUB_DOMAIN, "p1").build()),
+                        Map.of(MISSING_TIER_LABELS, WARNING),
                         Set.of("a", "b", "c")),
                 new FindingCase(
                         "a node naming no partition in a folded domain is left out too",
                         TopologySettings.parse("nvidia-gfd", List.of()),
                         List.of(
-                                node("a")
-                                        .label(DOMAIN, "d1")
-                                        .label(CLIQUE, "u1.1")
-                                        .build(),
-                                node("new").label(DOMAIN, "d1").build(),
-                                node("c").label(DOMAIN, "d2").build()),
-                        Map.of(TopologyReason.MISSING_TIER_LABELS, Severity.WARNING),
+                                nvl("a", "d1").label(CLIQUE, "u1.1").build(),
+                                nvl("new", "d1").build(),
+                                nvl("c", "d2").build()),
+                        Map.of(MISSING_TIER_LABELS, WARNING),
                         Set.of("a", "c")),
                 new FindingCase(
                         "preset matching no node",
                         TopologySettings.parse("aws", List.of()),
                         List.of(node("a").label(T0, "l").build()),
-                        Map.of(TopologyReason.NO_MATCHING_NODES, Severity.WARNING),
+                        Map.of(NO_MATCHING_NODES, WARNING),
                         Set.of()),
                 new FindingCase(
                         "tiers matching no node",
                         tiers(RACK + "=rack"),
                         List.of(node("a").label(ZONE, "z").build()),
-                        Map.of(TopologyReason.NO_MATCHING_NODES, Severity.WARNING),
+                        Map.of(NO_MATCHING_NODES, WARNING),
                         Set.of()),
                 new FindingCase(
                         "auto on a cluster without topology labels",
                         TopologySettings.auto(),
                         List.of(node("a").label(ZONE, "z").build()),
-                        Map.of(TopologyReason.NO_MATCHING_NODES, Severity.INFO),
+                        Map.of(NO_MATCHING_NODES, INFO),
                         Set.of()),
                 new FindingCase(
                         "no nodes at all: nothing to say",
@@ -884,22 +753,18 @@ class TopologyBuilderTest {
                                         node("n".repeat(64)).label(RACK, "r").build(),
                                 node("ok").label(RACK, "r").build(),
                                         node("r2-node").label(RACK, "r2").build()),
-                        Map.of(TopologyReason.UNMATCHABLE_NODE_NAME, Severity.WARNING),
+                        Map.of(UNMATCHABLE_NODE_NAME, WARNING),
                         Set.of("ok", "r2-node")),
                 new FindingCase(
                         "one domain in a tier",
                         tiers(RACK + "=rack", ZONE + "=zone"),
-                        List.of(
-                                node("a").label(RACK, "r1").label(ZONE, "z").build(),
-                                node("b").label(RACK, "r2").label(ZONE, "z").build()),
-                        Map.of(TopologyReason.SINGLE_DOMAIN_TIER, Severity.INFO),
+                        List.of(racked("a", "r1", "z"), racked("b", "r2", "z")),
+                        Map.of(SINGLE_DOMAIN_TIER, INFO),
                         Set.of("a", "b")),
                 new FindingCase(
                         "a clean two-rack, two-zone cluster says nothing",
                         tiers(RACK + "=rack", ZONE + "=zone"),
-                        List.of(
-                                node("a").label(RACK, "r1").label(ZONE, "z1").build(),
-                                node("b").label(RACK, "r2").label(ZONE, "z2").build()),
+                        List.of(racked("a", "r1", "z1"), racked("b", "r2", "z2")),
                         Map.of(),
                         Set.of("a", "b")));
     }
@@ -971,7 +836,7 @@ class TopologyBuilderTest {
         TopologyResult result = build(
                 TopologySettings.parse("nvidia-gfd", List.of()),
                 node("a").label(DOMAIN, longDomain).label(CLIQUE, "u.1").build(),
-                node("b").label(DOMAIN, "d2").label(CLIQUE, "u.2").build());
+                nvl("b", "d2").label(CLIQUE, "u.2").build());
         assertThat(result.findings())
                 .filteredOn(f -> f.reason() == TopologyReason.CLIQUE_DOMAIN_MISMATCH)
                 .hasSize(2)
@@ -984,7 +849,7 @@ class TopologyBuilderTest {
     void missingLabelFindingIsOnTheNodeAndNamesTheKey() {
         TopologyResult result = build(
                 tiers(RACK + "=rack", ZONE + "=zone"),
-                node("ok").label(RACK, "r").label(ZONE, "z").build(),
+                racked("ok", "r", "z"),
                 node("half").label(RACK, "r").build());
         Finding finding = result.findings().stream()
                 .filter(f -> f.reason() == TopologyReason.MISSING_TIER_LABELS)
@@ -1003,7 +868,7 @@ class TopologyBuilderTest {
                         .label(RACK, "big")
                         .label(ZONE, "z")
                         .build()));
-        nodes.add(node("small-1").label(RACK, "small").label(ZONE, "y").build());
+        nodes.add(racked("small-1", "small", "y"));
         TopologyResult result = new TopologyBuilder(tiers(RACK + "=rack", ZONE + "=zone")).build(nodes);
         var tree = TreeAssertions.assertValidTree(result, "oversized");
         assertThat(tree.nodeParent()).containsOnlyKeys("small-1");
@@ -1029,9 +894,9 @@ class TopologyBuilderTest {
     void foreignHyperNodesCoveringOurNodesOrHyperNodesAreReported() {
         var settings = tiers(RACK + "=rack", ZONE + "=zone");
         List<NodeInfo> nodes = List.of(
-                node("n1").label(RACK, "r1").label(ZONE, "z").build(),
-                node("n2").label(RACK, "r1").label(ZONE, "z").build(),
-                node("n3").label(RACK, "r2").label(ZONE, "z").build(),
+                racked("n1", "r1", "z"),
+                racked("n2", "r1", "z"),
+                racked("n3", "r2", "z"),
                 node("other").label("kind", "cpu").build());
         TopologyResult ours = new TopologyBuilder(settings).build(nodes);
         String rack1 = tree(ours).nodeParent().get("n1");
@@ -1083,7 +948,7 @@ class TopologyBuilderTest {
     @Test
     void aNameHeldByAnotherSourceIsNeverReused() {
         var settings = tiers(RACK + "=rack", ZONE + "=zone");
-        NodeInfo n1 = node("n1").label(RACK, "r1").label(ZONE, "z").build();
+        NodeInfo n1 = racked("n1", "r1", "z");
         assertThat(names(new TopologyBuilder(settings).build(List.of(n1)))).contains("zone-z");
         TopologyResult result = new TopologyBuilder(settings)
                 .build(List.of(n1), List.of(new ForeignHyperNode("zone-z", Map.of(), null)));

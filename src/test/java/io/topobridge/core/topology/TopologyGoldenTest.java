@@ -106,8 +106,7 @@ class TopologyGoldenTest {
     static List<NodeInfo> nodes(List<? extends io.fabric8.kubernetes.api.model.HasMetadata> objects) {
         return objects.stream()
                 .filter(o -> o instanceof io.fabric8.kubernetes.api.model.Node)
-                .map(o ->
-                        new NodeInfo(o.getMetadata().getName(), o.getMetadata().getLabels()))
+                .map(o -> Nodes.of(o.getMetadata().getName(), o.getMetadata().getLabels()))
                 .toList();
     }
 

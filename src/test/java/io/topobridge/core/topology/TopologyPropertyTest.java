@@ -68,7 +68,7 @@ class TopologyPropertyTest {
                 case 1 -> "n".repeat(64) + n;
                 default -> "node-" + n + (random.nextBoolean() ? ".example.internal" : "");
             };
-            nodes.add(new NodeInfo(name, labels));
+            nodes.add(Nodes.of(name, labels));
         }
         return new Cluster(keys, nodes);
     }
@@ -197,7 +197,7 @@ class TopologyPropertyTest {
                                     }
                                 }
                             }
-                            nodes.add(new NodeInfo(name, labels));
+                            nodes.add(Nodes.of(name, labels));
                             List<String> path = List.of("spine-" + s, "leaf-" + s + "-" + l, domain);
                             domainOf.put(name, path);
                             List<String> partition = new ArrayList<>(path);
@@ -327,7 +327,7 @@ class TopologyPropertyTest {
                                     : v.substring(0, Math.min(v.length(), 3)));
                 }
             }
-            nodes.add(new NodeInfo("node-" + n, labels));
+            nodes.add(Nodes.of("node-" + n, labels));
         }
         for (String preset : List.of("auto", "topograph", "aws", "gke", "volcano", "nvidia-gfd", "oci")) {
             TopologyBuilder builder = new TopologyBuilder(TopologySettings.parse(preset, List.of()));
@@ -471,9 +471,9 @@ class TopologyPropertyTest {
         Scheme scheme = SCHEMES.get(random.nextInt(SCHEMES.size()));
         List<NodeInfo> others = new ArrayList<>();
         for (int n = 0, count = 1 + random.nextInt(30); n < count; n++) {
-            others.add(new NodeInfo("node-" + n, consistent(scheme, random, Set.copyOf(scheme.keys()))));
+            others.add(Nodes.of("node-" + n, consistent(scheme, random, Set.copyOf(scheme.keys()))));
         }
-        NodeInfo odd = new NodeInfo("odd", arbitrary(scheme, random));
+        NodeInfo odd = Nodes.of("odd", arbitrary(scheme, random));
         TopologyBuilder builder = new TopologyBuilder(TopologySettings.parse(scheme.preset(), List.of()));
         String context = "seed " + seed + " " + scheme.keys().get(0) + " odd " + odd.labels();
 
@@ -506,9 +506,9 @@ class TopologyPropertyTest {
         required.removeAll(scheme.optional());
         List<NodeInfo> others = new ArrayList<>();
         for (int n = 0, count = 2 + random.nextInt(30); n < count; n++) {
-            others.add(new NodeInfo("node-" + n, consistent(scheme, random, required)));
+            others.add(Nodes.of("node-" + n, consistent(scheme, random, required)));
         }
-        NodeInfo odd = new NodeInfo("odd", consistent(scheme, random, Set.copyOf(scheme.keys())));
+        NodeInfo odd = Nodes.of("odd", consistent(scheme, random, Set.copyOf(scheme.keys())));
         TopologyBuilder builder = new TopologyBuilder(TopologySettings.parse(scheme.preset(), List.of()));
         String context = "seed " + seed + " " + scheme.keys().get(0);
 

@@ -1,8 +1,7 @@
-package io.topobridge.e2e;
+package io.topobridge.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -12,10 +11,12 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.topobridge.bench.BenchResults;
 import io.topobridge.bench.BenchResults.Figure;
-import io.topobridge.bench.TopologyClusters;
 import io.topobridge.e2e.AuditLog.Write;
+import io.topobridge.e2e.Bridge;
+import io.topobridge.e2e.Nodes;
+import io.topobridge.e2e.Placement;
+import io.topobridge.e2e.RealCluster;
 import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -946,24 +947,13 @@ final class ClusterBenchmarks {
                 () -> watch.forest(OURS).byName().isEmpty());
         client().configMaps()
                 .inNamespace(RealCluster.VOLCANO_NAMESPACE)
-                .resource(new ConfigMapBuilder()
-                        .withNewMetadata()
-                        .withName("volcano-controller-configmap")
-                        .endMetadata()
-                        .addToData("volcano-controller.conf", """
-                        networkTopologyDiscovery:
-                        - source: label
-                          enabled: true
-                          config:
-                            networkTopologyTypes:
-                              gb200:
-                              - nodeLabel: fabric.topograph.run/tier-2
-                              - nodeLabel: fabric.topograph.run/tier-1
-                              - nodeLabel: fabric.topograph.run/tier-0
-                              - nodeLabel: nvidia.com/gpu.clique
-                              - nodeLabel: kubernetes.io/hostname
-                        """)
-                        .build())
+                .resource(RealCluster.labelDiscovery(
+                        "gb200",
+                        "fabric.topograph.run/tier-2",
+                        "fabric.topograph.run/tier-1",
+                        "fabric.topograph.run/tier-0",
+                        "nvidia.com/gpu.clique",
+                        "kubernetes.io/hostname"))
                 .serverSideApply();
         Predicate<Write> volcanoWrites = hyperNodeWritesBy(VOLCANO_USER);
         long mark = cluster.audit().mark();

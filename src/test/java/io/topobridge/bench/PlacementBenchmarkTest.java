@@ -1,10 +1,10 @@
-package io.topobridge.e2e;
+package io.topobridge.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.topobridge.e2e.PlacementBenchmark.Arrival;
-import io.topobridge.e2e.PlacementBenchmark.Variant;
+import io.topobridge.bench.PlacementBenchmark.Arrival;
+import io.topobridge.bench.PlacementBenchmark.Variant;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

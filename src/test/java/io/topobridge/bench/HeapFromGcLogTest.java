@@ -1,4 +1,4 @@
-package io.topobridge.e2e;
+package io.topobridge.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.topobridge.e2e;
+package io.topobridge.bench;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,9 +1,10 @@
-package io.topobridge.e2e;
+package io.topobridge.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.topobridge.bench.BenchResults;
+import io.topobridge.e2e.RealCluster;
+import io.topobridge.e2e.RealClusterExtension;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

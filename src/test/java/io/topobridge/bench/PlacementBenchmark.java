@@ -1,4 +1,4 @@
-package io.topobridge.e2e;
+package io.topobridge.bench;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
@@ -8,8 +8,11 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.topobridge.bench.BenchResults;
 import io.topobridge.bench.BenchResults.Figure;
+import io.topobridge.e2e.Bridge;
+import io.topobridge.e2e.Examples;
+import io.topobridge.e2e.Placement;
+import io.topobridge.e2e.RealCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,0 +1,216 @@
+package io.topobridge.core.topology;
+
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
+import io.topobridge.volcano.model.HyperNodeSpec;
+import io.topobridge.volcano.model.MemberSpec;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The findings about a built forest as a whole (a value under several parents, a split NVLink partition, a tier
+ * with one domain, a GPU node in no tree), and the wording every topology finding shares.
+ */
+final class TreeFindings {
+
+    /** How many names a finding lists before it says "and N more". */
+    static final int EXAMPLES = 5;
+
+    private TreeFindings() {}
+
+    static ObjectRef schemeRef(String id) {
+        return ObjectRef.cluster("TopologyScheme", id);
+    }
+
+    static ObjectRef hyperNodeRef(String name) {
+        return new ObjectRef(VolcanoApi.HYPERNODE_API_VERSION, "HyperNode", null, name, null);
+    }
+
+    static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
+    static String examples(List<String> names) {
+        String shown = String.join(", ", names.subList(0, Math.min(EXAMPLES, names.size())));
+        return names.size() > EXAMPLES ? shown + " and " + (names.size() - EXAMPLES) + " more" : shown;
+    }
+
+    /** GPU nodes that no HyperNode (the bridge's or another source's) lists: hard-topology gangs never get them. */
+    static void gpuNodesOutside(
+            Collection<NodeInfo> nodes,
+            List<DesiredHyperNode> ours,
+            Collection<ForeignHyperNode> foreign,
+            List<Finding> findings) {
+        Set<String> placed = new HashSet<>();
+        List<HyperNodeSpec> specs = new ArrayList<>();
+        ours.forEach(h -> specs.add(h.spec()));
+        foreign.forEach(f -> specs.add(f.spec()));
+        for (var spec : specs) {
+            if (spec == null || spec.getMembers() == null) {
+                continue;
+            }
+            for (var member : spec.getMembers()) {
+                if (member.getType() == MemberSpec.TypeEnum.NODE
+                        && member.getSelector() != null
+                        && member.getSelector().getExactMatch() != null) {
+                    placed.add(member.getSelector().getExactMatch().getName());
+                }
+            }
+        }
+        for (NodeInfo node : nodes) {
+            if (node.gpu() && !placed.contains(node.name())) {
+                findings.add(Finding.warning(
+                        TopologyReason.GPU_NODE_OUTSIDE_TOPOLOGY,
+                        ObjectRef.node(node.name()),
+                        "GPU node is in no topology tree (it carries no complete label scheme the tiers read): a gang"
+                                + " with a hard highest tier can never use it"));
+            }
+        }
+    }
+
+    /**
+     * A value under several parents: never merged (identity is the path), but its nodes disagree. NVLink
+     * partitions are left to {@link #partitionConflicts}, which can say more.
+     */
+    static void parentConflicts(Forest forest, List<Finding> findings) {
+        Map<KeyValue, List<Domain>> byValue = new HashMap<>();
+        for (Domain d : forest.domains()) {
+            if (d.alive && !(d.tree.nvlink && d.level == 0)) {
+                byValue.computeIfAbsent(d.kv, k -> new ArrayList<>()).add(d);
+            }
+        }
+        for (List<Domain> same : byValue.values()) {
+            if (same.size() < 2) {
+                continue;
+            }
+            same.sort(Comparator.comparing(d -> d.name));
+            for (Domain d : same) {
+                List<String> elsewhere = new ArrayList<>();
+                for (Domain other : same) {
+                    if (other != d) {
+                        elsewhere.add(where(other) + " (HyperNode " + other.name + ")");
+                    }
+                }
+                findings.add(Finding.warning(
+                        TopologyReason.DOMAIN_PARENT_CONFLICT,
+                        hyperNodeRef(d.name),
+                        d.describe() + " (label " + UserText.identifier(d.kv.key()) + ") is " + where(d)
+                                + " here but also "
+                                + examples(elsewhere) + "; its nodes disagree on their parent, so it is kept as "
+                                + same.size() + " separate HyperNodes"));
+            }
+        }
+    }
+
+    /**
+     * One NVLink partition in several HyperNodes of a tree: under two NVLink domains (the labels disagree on
+     * its domain) or, within one domain, under several switches above it. Either way its nodes stay split, so
+     * a gang asking for {@code nvlink} never spans the pieces.
+     */
+    static void partitionConflicts(Forest forest, List<Finding> findings) {
+        for (Tree tree : forest.trees) {
+            if (!tree.nvlink) {
+                continue;
+            }
+            Map<List<KeyValue>, List<Domain>> byPartition = new HashMap<>();
+            for (Domain d : tree.all) {
+                if (d.alive && d.level == 0) {
+                    byPartition
+                            .computeIfAbsent(partitionId(d), k -> new ArrayList<>())
+                            .add(d);
+                }
+            }
+            for (List<Domain> same : byPartition.values()) {
+                if (same.size() > 1) {
+                    partitionConflict(same, findings);
+                }
+            }
+        }
+    }
+
+    /**
+     * A GPU clique names its partition cluster-wide; topograph's sub-domain (or an unpartitioned domain) only
+     * within its domain, so the domain's value is part of the identity.
+     */
+    private static List<KeyValue> partitionId(Domain d) {
+        if (d.partition != null && LabelSchemes.GPU_CLIQUE.equals(d.partition.key())) {
+            return List.of(d.partition);
+        }
+        KeyValue domain = d.nvlinkDomain().kv;
+        return d.partition == null ? List.of(domain) : List.of(domain, d.partition);
+    }
+
+    private static void partitionConflict(List<Domain> same, List<Finding> findings) {
+        same.sort(Comparator.comparing(d -> d.name));
+        Domain any = same.get(0);
+        KeyValue partition = any.partition != null ? any.partition : any.nvlinkDomain().kv;
+        boolean domainsDiffer =
+                same.stream().map(d -> d.nvlinkDomain().kv).distinct().count() > 1;
+        String what = "NVLink partition " + UserText.quote(partition.value()) + " (label " + partition.key() + ")";
+        for (Domain d : same) {
+            List<String> elsewhere = new ArrayList<>();
+            for (Domain other : same) {
+                if (other != d) {
+                    elsewhere.add((domainsDiffer
+                                    ? UserText.quote(other.nvlinkDomain().kv.value())
+                                    : where(other.nvlinkDomain()))
+                            + " (HyperNode " + other.name + ")");
+                }
+            }
+            if (domainsDiffer) {
+                KeyValue domain = d.nvlinkDomain().kv;
+                findings.add(Finding.warning(
+                        TopologyReason.PARTITION_IN_TWO_DOMAINS,
+                        hyperNodeRef(d.name),
+                        what + " is in NVLink domain " + UserText.quote(domain.value()) + " (label " + domain.key()
+                                + ") here but in " + examples(elsewhere)
+                                + " on other nodes; a partition lies in one"
+                                + " NVLink domain, so the labels disagree: kept as " + same.size()
+                                + " separate HyperNodes"));
+            } else {
+                findings.add(Finding.warning(
+                        TopologyReason.PARTITION_SPANS_LEAVES,
+                        hyperNodeRef(d.name),
+                        what + " has nodes " + where(d.nvlinkDomain()) + " here and " + examples(elsewhere)
+                                + "; its nodes are kept apart as " + same.size()
+                                + " separate HyperNodes, so a gang asking for nvlink gets one of them"));
+            }
+        }
+    }
+
+    private static String where(Domain d) {
+        return d.parent == null
+                ? "at the top of the " + d.tree.scheme.title() + " tree"
+                : "under " + d.parent.describe();
+    }
+
+    /** Tiers are global numbers: a tier with one domain in the whole cluster lets a gang go anywhere. */
+    static void singleDomainTiers(Forest forest, List<Finding> findings) {
+        Map<Integer, List<Domain>> byTier = new TreeMap<>();
+        for (Domain d : forest.domains()) {
+            if (d.alive) {
+                byTier.computeIfAbsent(d.level + 1, k -> new ArrayList<>()).add(d);
+            }
+        }
+        byTier.forEach((tier, list) -> {
+            if (list.size() == 1) {
+                Domain d = list.get(0);
+                findings.add(Finding.info(
+                        TopologyReason.SINGLE_DOMAIN_TIER,
+                        hyperNodeRef(d.name),
+                        "tier " + tier + " (" + d.tierName() + ") has a single domain, " + d.describe() + " with "
+                                + d.nodeCount + " nodes: a gang whose highest tier is " + tier
+                                + " may be placed anywhere among them"));
+            }
+        });
+    }
+}
