@@ -47,7 +47,7 @@ public class Gangs {
         this.view = view;
         this.lookup = lookup;
         this.translator = new WorkloadTranslator(
-                settings, io.topobridge.core.workload.kind.WorkloadAdapters.standard(), java.time.Clock.systemUTC());
+                settings, io.topobridge.core.kinds.Kinds.adapters(), java.time.Clock.systemUTC());
     }
 
     /** Every managed gang, by namespace and PodGroup name. */

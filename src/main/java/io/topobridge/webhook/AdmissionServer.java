@@ -121,8 +121,8 @@ public class AdmissionServer implements ProcessPart {
             return;
         }
         var serialization = client.getKubernetesSerialization();
-        var translator = new WorkloadTranslator(
-                workloads, io.topobridge.core.workload.kind.WorkloadAdapters.standard(), Clock.systemUTC());
+        var translator =
+                new WorkloadTranslator(workloads, io.topobridge.core.kinds.Kinds.adapters(), Clock.systemUTC());
         Supplier<TierCatalog> tiers = this.tiers::current;
         Set<String> ignored = Set.copyOf(WebhookConfigurations.excludedNamespaces(webhook));
         WorkloadLookup lookup = lookup();

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.kinds.Kinds;
 import io.topobridge.core.render.expand.Expansion;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.testing.ExpansionMatcher;
@@ -186,7 +187,7 @@ class ExpansionE2E {
                 object.getMetadata().setNamespace(ns);
                 inputs.add(object);
             }
-            Expansion.Result expansion = Expansion.expand(inputs, new Expansion.Limits(100_000, 1_000_000));
+            Expansion.Result expansion = Kinds.expansion().expand(inputs, new Expansion.Limits(100_000, 1_000_000));
             cases.add(new Case(label, file, ns, inputs, skipped, expansion));
         }
         return cases;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.topobridge.core.kinds.Kinds;
 import io.topobridge.core.render.expand.Expansion;
 import java.util.List;
 import java.util.Set;
@@ -66,7 +67,7 @@ class ExpansionMatcherTest {
     }
 
     private static List<String> compare(List<HasMetadata> actual) {
-        Expansion.Result expansion = Expansion.expand(List.of(object(DEPLOYMENT)), Expansion.Limits.DEFAULT);
+        Expansion.Result expansion = Kinds.expansion().expand(List.of(object(DEPLOYMENT)), Expansion.Limits.DEFAULT);
         return new ExpansionMatcher(expansion.generated(), Set.of("scheduling.k8s.io/group-name"))
                 .differences(expansion.created(), actual);
     }

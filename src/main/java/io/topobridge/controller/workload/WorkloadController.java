@@ -114,7 +114,7 @@ public class WorkloadController implements ProcessPart {
         this.published = new ScopeFindings(findings, SOURCE);
         this.writer = new PodGroupWriter(lookup, applier, gang -> restarts = restarts.forget(gang));
         this.reconciler = new ScopeReconciler(
-                new WorkloadTranslator(settings, io.topobridge.core.workload.kind.WorkloadAdapters.standard(), clock),
+                new WorkloadTranslator(settings, io.topobridge.core.kinds.Kinds.adapters(), clock),
                 new ReconcileSettings(
                         options.requireNamespaceOptIn(),
                         options.namespaceLabel(),

@@ -15,6 +15,7 @@ import io.topobridge.core.capacity.NodeView;
 import io.topobridge.core.capacity.PodView;
 import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.kinds.Kinds;
 import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.node.Toleration;
 import io.topobridge.core.render.expand.Expansion;
@@ -33,7 +34,6 @@ import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.changes.Reservations;
-import io.topobridge.core.workload.kind.WorkloadAdapters;
 import io.topobridge.core.workload.reconcile.Outcome;
 import io.topobridge.core.workload.reconcile.PassFacts;
 import io.topobridge.core.workload.reconcile.Placements;
@@ -101,7 +101,7 @@ public final class Renderer {
             Clock clock) {
         this.accelerators = accelerators;
         this.topology = new TopologyBuilder(topology);
-        WorkloadTranslator translator = new WorkloadTranslator(workloads, WorkloadAdapters.standard(), clock);
+        WorkloadTranslator translator = new WorkloadTranslator(workloads, Kinds.adapters(), clock);
         this.reconciler = new ScopeReconciler(translator, reconcile, reservations);
         this.admission = new PodAdmission(admission, translator);
         this.clock = clock;
@@ -115,7 +115,7 @@ public final class Renderer {
      * each ({@code SEVERITY Kind/ns/name Reason: message}).
      */
     public RenderOutput render(List<? extends HasMetadata> inputs, Expansion.Limits limits) {
-        Expansion.Result expansion = Expansion.expand(inputs, limits);
+        Expansion.Result expansion = Kinds.expansion().expand(inputs, limits);
         List<HasMetadata> all =
                 new ArrayList<>(inputs.size() + expansion.created().size());
         all.addAll(inputs);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.capacity.Capacity;
 import io.topobridge.core.capacity.GangView;
+import io.topobridge.core.kinds.Kinds;
 import io.topobridge.core.node.NodeState;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.Fixtures;
@@ -12,7 +13,6 @@ import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.changes.Reservations;
-import io.topobridge.core.workload.kind.WorkloadAdapters;
 import io.topobridge.core.workload.reconcile.Outcome;
 import io.topobridge.core.workload.reconcile.PassFacts;
 import io.topobridge.core.workload.reconcile.Placements;
@@ -91,8 +91,7 @@ class DomainLossReconcileTest {
             Instant now) {
         RecoveryFacts recovery = facts(world, memory);
         var reconciler = new ScopeReconciler(
-                new WorkloadTranslator(
-                        WorkloadSettings.defaults(), WorkloadAdapters.standard(), Clock.fixed(now, ZoneOffset.UTC)),
+                new WorkloadTranslator(WorkloadSettings.defaults(), Kinds.adapters(), Clock.fixed(now, ZoneOffset.UTC)),
                 new ReconcileSettings(
                         false,
                         "topobridge.io/enabled",

@@ -3,10 +3,10 @@ package io.topobridge.core.workload;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.topobridge.core.kinds.Kinds;
 import io.topobridge.core.node.DeviceClasses;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
-import io.topobridge.core.workload.kind.WorkloadAdapters;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.io.ByteArrayInputStream;
@@ -192,7 +192,7 @@ public final class Fixtures {
 
     /** A translator of the standard kinds on the wall clock, as the edges make it. */
     public static WorkloadTranslator translator(WorkloadSettings settings) {
-        return new WorkloadTranslator(settings, WorkloadAdapters.standard(), java.time.Clock.systemUTC());
+        return new WorkloadTranslator(settings, Kinds.adapters(), java.time.Clock.systemUTC());
     }
 
     /** A Namespace with annotations (e.g. the queues its workloads may use), as YAML. */

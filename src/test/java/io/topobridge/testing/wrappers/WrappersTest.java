@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.finding.Severity;
+import io.topobridge.core.kinds.Kinds;
 import io.topobridge.core.render.expand.Expansion;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.Fixtures;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class WrappersTest {
 
     private static TranslationResult translate(HasMetadata workload) {
-        Expansion.Result expanded = Expansion.expand(List.of(workload), Expansion.Limits.DEFAULT);
+        Expansion.Result expanded = Kinds.expansion().expand(List.of(workload), Expansion.Limits.DEFAULT);
         assertThat(expanded.notes())
                 .as("expansion notes other than the generated names' INFO")
                 .allMatch(n -> n.severity() == Severity.INFO);
@@ -33,7 +34,7 @@ class WrappersTest {
     }
 
     private static List<Pod> pods(HasMetadata workload) {
-        return Expansion.expand(List.of(workload), Expansion.Limits.DEFAULT).created().stream()
+        return Kinds.expansion().expand(List.of(workload), Expansion.Limits.DEFAULT).created().stream()
                 .filter(Pod.class::isInstance)
                 .map(Pod.class::cast)
                 .toList();

@@ -24,44 +24,44 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /** Reading objects as JSON trees and building the objects the controllers create (typed for built-in kinds). */
-final class Build {
+public final class Build {
 
-    static final ObjectMapper MAPPER =
+    public static final ObjectMapper MAPPER =
             new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
-    static final String POD_API_VERSION = "v1";
+    public static final String POD_API_VERSION = "v1";
     static final String APPS_API_VERSION = "apps/v1";
 
     private Build() {}
 
     /** The labels of an object (never null). */
-    static Map<String, String> labels(HasMetadata object) {
+    public static Map<String, String> labels(HasMetadata object) {
         ObjectMeta meta = object.getMetadata();
         return meta == null || meta.getLabels() == null ? Map.of() : meta.getLabels();
     }
 
     /** The annotations of an object (never null). */
-    static Map<String, String> annotations(HasMetadata object) {
+    public static Map<String, String> annotations(HasMetadata object) {
         ObjectMeta meta = object.getMetadata();
         return meta == null || meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
     }
 
-    static String name(HasMetadata object) {
+    public static String name(HasMetadata object) {
         return object.getMetadata().getName();
     }
 
     /** The namespace as written (null when the input names none: its children then name none either). */
-    static String namespace(HasMetadata object) {
+    public static String namespace(HasMetadata object) {
         return object.getMetadata() == null ? null : object.getMetadata().getNamespace();
     }
 
     /** The namespace as the API server sees it ({@code ""} when none is given). */
-    static String ns(HasMetadata object) {
+    public static String ns(HasMetadata object) {
         return Objects.requireNonNullElse(namespace(object), "");
     }
 
     /** The {@code spec} of any object as a JSON tree (a missing node when absent; anything but an object refused). */
-    static JsonNode spec(HasMetadata object) {
+    public static JsonNode spec(HasMetadata object) {
         Object raw = object instanceof GenericKubernetesResource generic
                 ? generic.getAdditionalProperties().get("spec")
                 : MAPPER.valueToTree(object).get("spec");
@@ -72,9 +72,9 @@ final class Build {
      * A pod template at {@code node}, checked: the labels and annotations of its metadata, and its spec as a tree
      * (checked to read as a PodSpec, so the pods made from it are valid objects).
      */
-    record Template(Map<String, String> labels, Map<String, String> annotations, JsonNode spec, JsonNode tree) {
+    public record Template(Map<String, String> labels, Map<String, String> annotations, JsonNode spec, JsonNode tree) {
 
-        static Template read(JsonNode node, String field) {
+        public static Template read(JsonNode node, String field) {
             if (node == null || node.isNull() || node.isMissingNode()) {
                 throw new IllegalArgumentException(field + " is missing");
             }
@@ -96,7 +96,7 @@ final class Build {
     }
 
     /** Whether a container or init container of a pod spec requests (or limits) a non-zero {@code resource}. */
-    static boolean requests(JsonNode podSpec, String resource) {
+    public static boolean requests(JsonNode podSpec, String resource) {
         for (String list : List.of("containers", "initContainers")) {
             JsonNode containers = podSpec.path(list);
             for (int i = 0; i < containers.size(); i++) {
@@ -121,18 +121,18 @@ final class Build {
     }
 
     /** Labels or annotations as a sorted copy, so printed objects are the same run after run. */
-    static Map<String, String> sorted(Map<String, String> values) {
+    public static Map<String, String> sorted(Map<String, String> values) {
         return new TreeMap<>(values);
     }
 
     /** A copy of {@code base} with {@code more} put over it. */
-    static Map<String, String> merged(Map<String, String> base, Map<String, String> more) {
+    public static Map<String, String> merged(Map<String, String> base, Map<String, String> more) {
         Map<String, String> out = new LinkedHashMap<>(base);
         out.putAll(more);
         return out;
     }
 
-    static ObjectMeta meta(
+    public static ObjectMeta meta(
             String name,
             String generateName,
             String namespace,
@@ -154,7 +154,7 @@ final class Build {
      * kind, name, uid (when the parent has one: a manifest not yet applied has none), controller, and
      * {@code blockOwnerDeletion} when given.
      */
-    static OwnerReference owner(String apiVersion, HasMetadata parent, Boolean blockOwnerDeletion) {
+    public static OwnerReference owner(String apiVersion, HasMetadata parent, Boolean blockOwnerDeletion) {
         OwnerReference ref = new OwnerReference();
         ref.setApiVersion(apiVersion);
         ref.setKind(parent.getKind());
@@ -166,12 +166,12 @@ final class Build {
     }
 
     /** An owner reference to a workload of a known kind, with that kind's API version. */
-    static OwnerReference owner(WorkloadKind kind, HasMetadata parent, Boolean blockOwnerDeletion) {
+    public static OwnerReference owner(WorkloadKind kind, HasMetadata parent, Boolean blockOwnerDeletion) {
         return owner(kind.apiVersion(), parent, blockOwnerDeletion);
     }
 
     /** A Pod with {@code spec} read from a template's spec tree (a fresh copy per pod). */
-    static Pod pod(ObjectMeta meta, JsonNode spec) {
+    public static Pod pod(ObjectMeta meta, JsonNode spec) {
         Pod pod = new Pod();
         pod.setApiVersion(POD_API_VERSION);
         pod.setKind("Pod");
@@ -180,11 +180,11 @@ final class Build {
         return pod;
     }
 
-    static StatefulSet statefulSet(ObjectMeta meta, ObjectNode spec) {
+    public static StatefulSet statefulSet(ObjectMeta meta, ObjectNode spec) {
         return typed(StatefulSet.class, "StatefulSet", meta, spec);
     }
 
-    static ReplicaSet replicaSet(ObjectMeta meta, ObjectNode spec) {
+    public static ReplicaSet replicaSet(ObjectMeta meta, ObjectNode spec) {
         return typed(ReplicaSet.class, "ReplicaSet", meta, spec);
     }
 
@@ -199,7 +199,7 @@ final class Build {
     }
 
     /** A custom resource of a workload kind, its spec a JSON tree. */
-    static GenericKubernetesResource custom(WorkloadKind kind, ObjectMeta meta, JsonNode spec) {
+    public static GenericKubernetesResource custom(WorkloadKind kind, ObjectMeta meta, JsonNode spec) {
         GenericKubernetesResource object = new GenericKubernetesResource();
         object.setApiVersion(kind.apiVersion());
         object.setKind(kind.kind());
@@ -209,7 +209,7 @@ final class Build {
     }
 
     /** A JSON tree read as a model class; what does not fit is refused with the field named. */
-    static <T> T read(JsonNode node, Class<T> type, String what) {
+    public static <T> T read(JsonNode node, Class<T> type, String what) {
         try {
             return MAPPER.treeToValue(node, type);
         } catch (JsonProcessingException | IllegalArgumentException e) {
@@ -221,12 +221,12 @@ final class Build {
     }
 
     /** A deep copy of a JSON object (a fresh empty object for a missing node). */
-    static ObjectNode copy(JsonNode node) {
+    public static ObjectNode copy(JsonNode node) {
         return node != null && node.isObject() ? ((ObjectNode) node).deepCopy() : MAPPER.createObjectNode();
     }
 
     /** A pod template tree with {@code labels} and {@code annotations} put into its metadata. */
-    static ObjectNode template(Template template, Map<String, String> labels, Map<String, String> annotations) {
+    public static ObjectNode template(Template template, Map<String, String> labels, Map<String, String> annotations) {
         ObjectNode out = copy(template.tree());
         ObjectNode metadata = out.has("metadata") && out.get("metadata").isObject()
                 ? (ObjectNode) out.get("metadata")
@@ -241,13 +241,13 @@ final class Build {
     }
 
     /** Saturating addition of non-negative counts. */
-    static long add(long a, long b) {
+    public static long add(long a, long b) {
         long sum = a + b;
         return sum < 0 ? Long.MAX_VALUE : sum;
     }
 
     /** Saturating multiplication of non-negative counts. */
-    static long times(long a, long b) {
+    public static long times(long a, long b) {
         if (a == 0 || b == 0) {
             return 0;
         }

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -23,7 +22,7 @@ import java.util.function.Supplier;
  * generated values with their parts. Controllers run depth first, so a gang is made whole before the next one and
  * the cap cuts between gangs.
  */
-final class Context {
+public final class Context {
 
     /** State of one input object whose expansion the per-workload cap counts. */
     private static final class Root {
@@ -39,8 +38,8 @@ final class Context {
 
     private final Expansion.Limits limits;
     private final List<Controller> controllers;
-    private final List<BiFunction<HasMetadata, Context, HasMetadata>> podDefaulters;
-    final Index index = new Index();
+    private final List<PodDefaulter> podDefaulters;
+    public final Index index = new Index();
     private final List<HasMetadata> created = new ArrayList<>();
     private final Map<Finding.Id, Finding> notes = new LinkedHashMap<>();
     private final Map<String, List<Generated.Part>> generated = new HashMap<>();
@@ -49,10 +48,7 @@ final class Context {
     private long total;
     private Root current;
 
-    Context(
-            Expansion.Limits limits,
-            List<Controller> controllers,
-            List<BiFunction<HasMetadata, Context, HasMetadata>> podDefaulters) {
+    Context(Expansion.Limits limits, List<Controller> controllers, List<PodDefaulter> podDefaulters) {
         this.limits = limits;
         this.controllers = controllers;
         this.podDefaulters = podDefaulters;
@@ -139,9 +135,9 @@ final class Context {
     private HasMetadata admit(HasMetadata child) {
         HasMetadata admitted = child;
         if ("/Pod".equals(Index.kindOf(child))) {
-            for (BiFunction<HasMetadata, Context, HasMetadata> defaulter : podDefaulters) {
+            for (PodDefaulter defaulter : podDefaulters) {
                 try {
-                    admitted = defaulter.apply(admitted, this);
+                    admitted = defaulter.admit(admitted, this);
                 } catch (IllegalArgumentException e) {
                     note(Severity.WARNING, ExpansionReason.NOT_EXPANDED, child, e.getMessage());
                     return null;
@@ -176,7 +172,7 @@ final class Context {
     }
 
     /** How many objects the controllers of {@code object} would create for it (saturating). */
-    long weight(HasMetadata object) {
+    public long weight(HasMetadata object) {
         long sum = 0;
         for (Controller controller : controllers) {
             if (controller.actsOn(object)) {
@@ -208,7 +204,7 @@ final class Context {
      * shapes every controller and weight reads again.
      */
     @SuppressWarnings("unchecked")
-    <T> T memo(HasMetadata object, String key, Supplier<T> compute) {
+    public <T> T memo(HasMetadata object, String key, Supplier<T> compute) {
         Map<String, Object> values = memo.computeIfAbsent(object, o -> new HashMap<>());
         Object value = values.get(key);
         if (value == null) {
@@ -224,7 +220,7 @@ final class Context {
      * A token render makes up in place of what the controller picks at random or hashes: its value, the regular
      * expression of the real one, and what it is (named in the workload's note).
      */
-    Generated.Part token(String value, String pattern, String meaning) {
+    public Generated.Part token(String value, String pattern, String meaning) {
         if (current != null) {
             current.generated.add(meaning);
         }
@@ -235,7 +231,7 @@ final class Context {
      * Text joined from pieces: a string (a generated value keeps its parts) or a {@link Generated.Part}. The result is
      * remembered as generated when any piece is.
      */
-    String compose(Object... pieces) {
+    public String compose(Object... pieces) {
         List<Generated.Part> parts = new ArrayList<>();
         for (Object piece : pieces) {
             if (piece instanceof Generated.Part part) {
@@ -248,7 +244,7 @@ final class Context {
     }
 
     /** The characters {@code from} to {@code to} of a value, its generated parts cut the same way. */
-    String cut(String value, int from, int to) {
+    public String cut(String value, int from, int to) {
         List<Generated.Part> out = new ArrayList<>();
         int at = 0;
         for (Generated.Part part : parts(value)) {
@@ -287,19 +283,19 @@ final class Context {
     }
 
     /** Whether a value holds generated parts. */
-    boolean generated(String value) {
+    public boolean generated(String value) {
         return value != null && generated.containsKey(value);
     }
 
     /** The parts of a value: its generated parts, or the value as one literal. */
-    List<Generated.Part> parts(String value) {
+    public List<Generated.Part> parts(String value) {
         List<Generated.Part> known = generated.get(value);
         return known != null ? known : List.of(Generated.Part.literal(value));
     }
 
     // ---------------------------------------------------------------- notes
 
-    void note(Severity severity, ExpansionReason reason, HasMetadata object, String message) {
+    public void note(Severity severity, ExpansionReason reason, HasMetadata object, String message) {
         ObjectRef ref = ObjectRef.of(object);
         Finding finding = new Finding(severity, reason, ref, message);
         notes.putIfAbsent(finding.id(), finding);

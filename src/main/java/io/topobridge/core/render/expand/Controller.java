@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  * What one workload controller does to one object, offline: the children it creates for it (only those missing from
  * what it sees), as the controller's own reconcile would at the pinned version.
  */
-interface Controller {
+public interface Controller {
 
     /** Whether this controller reconciles {@code object}. */
     boolean actsOn(HasMetadata object);
@@ -30,7 +30,7 @@ interface Controller {
     boolean divisible();
 
     /** Where a controller hands the objects it creates. */
-    interface Sink {
+    public interface Sink {
         /** Creates {@code child}; false when no more may be created (the cap is reached): the controller stops. */
         boolean create(HasMetadata child);
     }

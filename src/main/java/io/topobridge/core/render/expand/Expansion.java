@@ -3,7 +3,6 @@ package io.topobridge.core.render.expand;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.finding.Finding;
 import java.util.List;
-import java.util.function.BiFunction;
 
 /**
  * Workloads expanded, offline, into the objects their controllers make: an AIBrix StormService into its RoleSets,
@@ -50,25 +49,21 @@ public final class Expansion {
         }
     }
 
-    private static final List<Controller> CONTROLLERS = List.of(
-            new StormServiceController(),
-            new RoleSetController(),
-            new PodSetController(),
-            new DisaggregatedSetController(),
-            new LeaderWorkerSetController(),
-            new LeaderPodController(),
-            new DeploymentController(),
-            new ReplicaSetController(),
-            new StatefulSetController());
+    private final List<Controller> controllers;
+    private final List<PodDefaulter> podDefaulters;
 
-    private static final List<BiFunction<HasMetadata, Context, HasMetadata>> POD_DEFAULTERS =
-            List.of(LwsPodWebhook::admit);
-
-    private Expansion() {}
+    /**
+     * @param controllers the controllers that reconcile workloads and what they make (at most one acts on an object)
+     * @param podDefaulters the admission webhooks every created pod passes, in order
+     */
+    public Expansion(List<Controller> controllers, List<PodDefaulter> podDefaulters) {
+        this.controllers = List.copyOf(controllers);
+        this.podDefaulters = List.copyOf(podDefaulters);
+    }
 
     /** Expands every input workload; never throws for any input (what cannot be expanded is a note). */
-    public static Result expand(List<? extends HasMetadata> inputs, Limits limits) {
-        Context ctx = new Context(limits, CONTROLLERS, POD_DEFAULTERS);
+    public Result expand(List<? extends HasMetadata> inputs, Limits limits) {
+        Context ctx = new Context(limits, controllers, podDefaulters);
         List<HasMetadata> usable = inputs == null
                 ? List.of()
                 : inputs.stream()

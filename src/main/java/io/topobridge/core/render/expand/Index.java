@@ -11,7 +11,7 @@ import java.util.Optional;
  * The objects a controller would see: the inputs and what the expansion made so far, by kind (API group and kind,
  * any version), namespace and name, and pods by label, as a controller's informer cache serves them.
  */
-final class Index {
+public final class Index {
 
     private final Map<String, HasMetadata> byName = new HashMap<>();
     private final Map<String, List<HasMetadata>> byNamespace = new HashMap<>();
@@ -19,18 +19,18 @@ final class Index {
     private final Map<String, List<HasMetadata>> podsByLabel = new HashMap<>();
 
     /** {@code group/Kind} of an object ({@code /Pod} for the core group). */
-    static String kindOf(HasMetadata object) {
+    public static String kindOf(HasMetadata object) {
         return kindOf(object.getApiVersion(), object.getKind());
     }
 
-    static String kindOf(String apiVersion, String kind) {
+    public static String kindOf(String apiVersion, String kind) {
         String group =
                 apiVersion == null || !apiVersion.contains("/") ? "" : apiVersion.substring(0, apiVersion.indexOf('/'));
         return group + "/" + kind;
     }
 
     /** Adds an object; false when one of its kind and name is already there (the first one stays). */
-    boolean add(HasMetadata object) {
+    public boolean add(HasMetadata object) {
         String kind = kindOf(object);
         String ns = Build.ns(object);
         if (byName.putIfAbsent(kind + "|" + ns + "|" + Build.name(object), object) != null) {
@@ -48,31 +48,31 @@ final class Index {
         return true;
     }
 
-    Optional<HasMetadata> get(String kind, String namespace, String name) {
+    public Optional<HasMetadata> get(String kind, String namespace, String name) {
         return Optional.ofNullable(byName.get(kind + "|" + namespace + "|" + name));
     }
 
-    boolean has(String kind, String namespace, String name) {
+    public boolean has(String kind, String namespace, String name) {
         return byName.containsKey(kind + "|" + namespace + "|" + name);
     }
 
     /** Objects of a kind in a namespace, in the order they were added. */
-    List<HasMetadata> list(String kind, String namespace) {
+    public List<HasMetadata> list(String kind, String namespace) {
         return byNamespace.getOrDefault(kind + "|" + namespace, List.of());
     }
 
     /** Objects of a kind in every namespace (AIBrix lists a StormService's RoleSets cluster-wide). */
-    List<HasMetadata> listAll(String kind) {
+    public List<HasMetadata> listAll(String kind) {
         return byKind.getOrDefault(kind, List.of());
     }
 
     /** Pods of a namespace carrying a label with a value. */
-    List<HasMetadata> podsWith(String namespace, String key, String value) {
+    public List<HasMetadata> podsWith(String namespace, String key, String value) {
         return podsByLabel.getOrDefault(namespace + "|" + key + "=" + value, List.of());
     }
 
     /** Pods of a namespace carrying every one of {@code labels}. */
-    List<HasMetadata> podsWith(String namespace, Map<String, String> labels) {
+    public List<HasMetadata> podsWith(String namespace, Map<String, String> labels) {
         if (labels.isEmpty()) {
             return list("/Pod", namespace);
         }

@@ -15,7 +15,7 @@ import java.util.HexFormat;
  * shortening, and the hashes render derives its stand-ins for values a controller picks at random or hashes from a
  * Go struct dump it cannot reproduce.
  */
-final class Names {
+public final class Names {
 
     /** The characters of Kubernetes' {@code rand.String} and {@code rand.SafeEncodeString} (no vowels, no 0, 1, 3). */
     static final String ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789";
@@ -24,19 +24,19 @@ final class Names {
     static final String ALPHANUM_CLASS = "[" + ALPHANUMS + "]";
 
     /** A safe-encoded 32-bit hash: the decimal digits of the hash, each mapped into {@link #ALPHANUMS}. */
-    static final String HASH_PATTERN = ALPHANUM_CLASS + "{1,10}";
+    public static final String HASH_PATTERN = ALPHANUM_CLASS + "{1,10}";
 
     /** The five random characters the API server appends to a {@code generateName}. */
-    static final String SUFFIX_PATTERN = ALPHANUM_CLASS + "{5}";
+    public static final String SUFFIX_PATTERN = ALPHANUM_CLASS + "{5}";
 
     /** AIBrix's {@code role-template-hash}: a safe-encoded hash cut (or padded with zeros) to six characters. */
-    static final String SHORT_HASH_PATTERN = "[0" + ALPHANUMS + "]{6}";
+    public static final String SHORT_HASH_PATTERN = "[0" + ALPHANUMS + "]{6}";
 
     /** The eight hex digits of a DisaggregatedSet revision (a SHA-256 prefix). */
-    static final String HEX8_PATTERN = "[0-9a-f]{8}";
+    public static final String HEX8_PATTERN = "[0-9a-f]{8}";
 
     /** The longest base the API server keeps of a {@code generateName} (63 minus the five random characters). */
-    static final int MAX_GENERATE_NAME_BASE = 58;
+    public static final int MAX_GENERATE_NAME_BASE = 58;
 
     private static final ObjectMapper CANONICAL =
             new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
@@ -63,18 +63,18 @@ final class Names {
     }
 
     /** A stand-in for a safe-encoded 32-bit hash of {@code seed} (the shape of {@link #HASH_PATTERN}). */
-    static String hash(String seed) {
+    public static String hash(String seed) {
         return safeEncode(Long.toString(fnv32a(seed)));
     }
 
     /** A stand-in for AIBrix's six-character {@code role-template-hash} of {@code seed}. */
-    static String shortHash(String seed) {
+    public static String shortHash(String seed) {
         String hash = hash(seed);
         return hash.length() >= 6 ? hash.substring(0, 6) : "000000".substring(hash.length()) + hash;
     }
 
     /** Five characters of {@link #ALPHANUMS} derived from {@code seed}: a stand-in for the API server's random ones. */
-    static String suffix(String seed) {
+    public static String suffix(String seed) {
         byte[] digest = sha256(seed);
         StringBuilder out = new StringBuilder(5);
         for (int i = 0; i < 5; i++) {
@@ -84,12 +84,12 @@ final class Names {
     }
 
     /** The first eight hex digits of SHA-256 of {@code seed}. */
-    static String hex8(String seed) {
+    public static String hex8(String seed) {
         return HexFormat.of().formatHex(sha256(seed)).substring(0, 8);
     }
 
     /** SHA-1 as 40 hex digits (LeaderWorkerSet's group and subgroup keys). */
-    static String sha1(String text) {
+    public static String sha1(String text) {
         try {
             return HexFormat.of()
                     .formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
@@ -107,7 +107,7 @@ final class Names {
     }
 
     /** A JSON value as text with object keys sorted: the same input always seeds the same stand-in. */
-    static String canonical(JsonNode node) {
+    public static String canonical(JsonNode node) {
         if (node == null || node.isMissingNode()) {
             return "null";
         }

@@ -8,14 +8,14 @@ import java.util.Map;
 import java.util.Set;
 
 /** Kubernetes label selectors ({@code matchLabels} and {@code matchExpressions}) read from a spec and matched. */
-final class Selectors {
+public final class Selectors {
 
     private Selectors() {}
 
     /** A selector read from {@code node}; an absent or empty selector matches everything, as in Kubernetes. */
-    record Selector(Map<String, String> matchLabels, JsonNode expressions, String field) {
+    public record Selector(Map<String, String> matchLabels, JsonNode expressions, String field) {
 
-        boolean matches(Map<String, String> labels) {
+        public boolean matches(Map<String, String> labels) {
             for (var e : matchLabels.entrySet()) {
                 if (!e.getValue().equals(labels.get(e.getKey()))) {
                     return false;
@@ -50,7 +50,7 @@ final class Selectors {
     }
 
     /** The selector at {@code node}; {@code required} refuses an absent one (the controller would fail on it). */
-    static Selector read(JsonNode node, String field, boolean required) {
+    public static Selector read(JsonNode node, String field, boolean required) {
         if (required && (node == null || node.isNull() || node.isMissingNode())) {
             throw new IllegalArgumentException(field + " is missing");
         }

@@ -23,7 +23,7 @@ import java.util.Set;
  * Every member owns the PodGroup (Kubernetes deletes a dependent only when all its owners are gone), the first
  * by kind and name as controller.
  */
-final class GroupAdapter implements WorkloadAdapter {
+public final class GroupAdapter implements WorkloadAdapter {
 
     private final WorkloadAdapters adapters;
 
@@ -42,7 +42,7 @@ final class GroupAdapter implements WorkloadAdapter {
     }
 
     /** The scope of a workload that may join a group: its group, else itself. */
-    static GangScope groupOrOwn(Workload w, List<AnnotationSource> sources) {
+    public static GangScope groupOrOwn(Workload w, List<AnnotationSource> sources) {
         return groupNamed(sources)
                 .map(g -> GangScope.group(w.namespace(), g))
                 .orElse(GangScope.of(w.kind(), w.namespace(), w.name()));

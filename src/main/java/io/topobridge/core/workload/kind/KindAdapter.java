@@ -2,6 +2,7 @@ package io.topobridge.core.workload.kind;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.annotation.AnnotationSource;
@@ -32,8 +33,24 @@ public interface KindAdapter extends WorkloadAdapter {
      */
     Optional<PodOrigin> originOf(Pod pod, Snapshot snapshot);
 
+    /**
+     * Where a pod comes from that runs in {@code child}, a workload an object of this kind made and controls (a
+     * DisaggregatedSet's LeaderWorkerSet); empty for kinds that make no workloads of other kinds.
+     */
+    default Optional<PodOrigin> originThrough(Workload child, Pod pod, Snapshot snapshot) {
+        return Optional.empty();
+    }
+
     /** The scope of a PodGroup this kind's own controller made, so that its appearance triggers adoption. */
     default Optional<GangScope> scopeOfPodGroup(HasMetadata podGroup, Snapshot snapshot) {
+        return Optional.empty();
+    }
+
+    /**
+     * The part of {@code scope}'s gangs {@code autoscaler} grows when it targets an object of this kind; empty when
+     * it targets another kind, or adds gangs rather than growing one.
+     */
+    default Optional<ScaledRoles.Unit> scaledPart(Autoscaler autoscaler, GangScope scope, Snapshot snapshot) {
         return Optional.empty();
     }
 }

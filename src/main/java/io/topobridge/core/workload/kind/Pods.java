@@ -8,35 +8,35 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /** What a pod being created tells of its place: its labels, its controlling owner, its LWS group and part. */
-final class Pods {
+public final class Pods {
 
     private static final Pattern INDEX = Pattern.compile("[0-9]{1,9}");
 
     private Pods() {}
 
-    static Map<String, String> labels(Pod pod) {
+    public static Map<String, String> labels(Pod pod) {
         return pod.getMetadata().getLabels() == null
                 ? Map.of()
                 : pod.getMetadata().getLabels();
     }
 
-    static String namespace(Pod pod) {
+    public static String namespace(Pod pod) {
         return Objects.requireNonNullElse(pod.getMetadata().getNamespace(), "");
     }
 
     /** The owner controlling the pod, when it is of the given built-in kind ({@code ReplicaSet}, {@code StatefulSet}). */
-    static Optional<OwnerReference> controller(Pod pod, String kind) {
+    public static Optional<OwnerReference> controller(Pod pod, String kind) {
         return Workload.controller(pod.getMetadata()).filter(o -> kind.equals(o.getKind()) && o.getName() != null);
     }
 
     /** The LWS group key the pod carries (its group-key label), or null when it carries none. */
-    static String groupKey(Pod pod) {
+    public static String groupKey(Pod pod) {
         String key = labels(pod).get(WorkloadLabels.LWS_GROUP_KEY);
         return key == null || key.isEmpty() ? null : key;
     }
 
     /** A group index or slice as LWS and DisaggregatedSet write it: a small non-negative number, else -1. */
-    static int index(String value) {
+    public static int index(String value) {
         return value != null && INDEX.matcher(value).matches() ? Integer.parseInt(value) : -1;
     }
 
@@ -44,7 +44,7 @@ final class Pods {
      * The leader is worker 0; before LWS's own webhook labelled it, the owner tells: the leader StatefulSet is
      * named after the LWS, a worker StatefulSet after its leader pod ({@code <lws>-<group>}).
      */
-    static boolean isLeader(Pod pod, String lws) {
+    public static boolean isLeader(Pod pod, String lws) {
         String index = labels(pod).get(WorkloadLabels.LWS_WORKER_INDEX);
         if (index != null) {
             return "0".equals(index);
@@ -58,7 +58,7 @@ final class Pods {
     }
 
     /** The LWS group index: the label, else the leader's ordinal, else the worker StatefulSet's suffix; -1 if unknown. */
-    static int groupIndex(Pod pod, String lws, boolean leader) {
+    public static int groupIndex(Pod pod, String lws, boolean leader) {
         String candidate = labels(pod).get(WorkloadLabels.LWS_GROUP_INDEX);
         if (candidate == null) {
             String name = pod.getMetadata().getName();

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.resources.PodRequests;
+import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.core.workload.gang.GangPlan;
@@ -21,12 +22,12 @@ import java.util.Optional;
  * What Deployments and StatefulSets share: {@code replicas} pods of one template, one PodGroup per workload, or,
  * in a {@code topobridge.io/group}, one role of the group's PodGroup, told apart by the bridge's member label.
  */
-abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
+public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
 
     /** The pod template and replica count, from a typed or generic object. */
-    record Shape(PodTemplateSpec template, int replicas) {}
+    public record Shape(PodTemplateSpec template, int replicas) {}
 
-    static Shape shape(Workload w) {
+    public static Shape shape(Workload w) {
         return w.memo("replicated-shape", () -> read(w));
     }
 
@@ -58,10 +59,10 @@ abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
     }
 
     /** {@code tb-deploy-<name>} or {@code tb-sts-<name>}. */
-    abstract String podGroupName(Workload w);
+    public abstract String podGroupName(Workload w);
 
     /** The kind tag of the member label value, {@code deploy} or {@code sts}. */
-    abstract String memberTag();
+    public abstract String memberTag();
 
     @Override
     public Optional<GangScope> scopeOf(Workload w, Snapshot snapshot) {
@@ -71,6 +72,24 @@ abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
     @Override
     public List<AnnotationSource> sources(Workload w) {
         return List.of(w.metadataSource(), w.templateSource(shape(w).template(), "pod template"));
+    }
+
+    @Override
+    public Optional<ScaledRoles.Unit> scaledPart(Autoscaler a, GangScope scope, Snapshot snapshot) {
+        if (a.role() != null || !a.targets(kind().group(), kind().kind(), a.targetName())) {
+            return Optional.empty();
+        }
+        return snapshot.get(kind(), scope.namespace(), a.targetName())
+                .filter(w -> scope.equals(snapshot.scopeOf(w).orElse(null)))
+                .map(w -> {
+                    Shape shape = shape(w);
+                    return new ScaledRoles.Unit(
+                            a,
+                            w.ref(),
+                            w.kind().kind() + " " + w.name(),
+                            ScaledRoles.amounts(ScaledRoles.requests(shape.template()), 1),
+                            shape.replicas());
+                });
     }
 
     @Override
@@ -88,7 +107,7 @@ abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
                 false));
     }
 
-    PodIdentity selector(Workload w) {
+    public PodIdentity selector(Workload w) {
         return PodIdentity.of(PodIdentity.WORKLOAD, kind().kind() + "/" + w.name());
     }
 
@@ -114,12 +133,12 @@ abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
     }
 
     /** Whether the workload's rollouts add pods before taking any down; none by default. */
-    boolean surgeOnlyRollout(Workload w) {
+    public boolean surgeOnlyRollout(Workload w) {
         return false;
     }
 
     /** The role as its controller starts it: every pod at once, unless the kind says otherwise. */
-    PodRole atStart(Workload w, PodRole role, List<Finding> notes) {
+    public PodRole atStart(Workload w, PodRole role, List<Finding> notes) {
         return role;
     }
 

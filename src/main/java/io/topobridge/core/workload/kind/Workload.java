@@ -26,7 +26,7 @@ import java.util.Optional;
  */
 public final class Workload {
 
-    static final ObjectMapper MAPPER =
+    public static final ObjectMapper MAPPER =
             new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private final HasMetadata object;
@@ -135,7 +135,7 @@ public final class Workload {
         return owner(meta, ownerKind.group(), ownerKind.kind());
     }
 
-    static Optional<OwnerReference> owner(ObjectMeta meta, String group, String kind) {
+    public static Optional<OwnerReference> owner(ObjectMeta meta, String group, String kind) {
         if (meta == null || meta.getOwnerReferences() == null) {
             return Optional.empty();
         }
@@ -311,7 +311,7 @@ public final class Workload {
      * Whether a rollout's {@code maxUnavailable} (an int or a percentage, as in Deployments and LWS) takes no pod down:
      * 0 or "0%". Absent is the workload's default, never 0.
      */
-    static boolean takesNothingDown(JsonNode maxUnavailable) {
+    public static boolean takesNothingDown(JsonNode maxUnavailable) {
         if (maxUnavailable == null || maxUnavailable.isNull() || maxUnavailable.isMissingNode()) {
             return false;
         }

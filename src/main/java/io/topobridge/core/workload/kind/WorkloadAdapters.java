@@ -11,34 +11,27 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The registry of adapters: the only place that goes from a kind (or a scope) to the code that knows it. Adding a
- * workload kind means writing its adapter and listing it here.
+ * The adapters of the kinds the bridge manages, asked by kind, by scope and in turn: what goes from a kind (or a
+ * scope) to the code that knows it. The kinds themselves are listed once, in {@code io.topobridge.core.kinds.Kinds}.
  */
 public final class WorkloadAdapters {
 
-    private static final WorkloadAdapters STANDARD = new WorkloadAdapters();
-
     /** The order pods are matched in: labels a workload's own controller stamps before owner chains. */
-    private final List<KindAdapter> byPodPrecedence = List.of(
-            new DisaggregatedSetAdapter(),
-            new LeaderWorkerSetAdapter(),
-            new RoleSetAdapter(),
-            new PodSetAdapter(),
-            new DeploymentAdapter(),
-            new StatefulSetAdapter(),
-            new StormServiceAdapter());
+    private final List<KindAdapter> byPodPrecedence;
 
     private final Map<WorkloadKind, KindAdapter> byKind = new EnumMap<>(WorkloadKind.class);
     private final GroupAdapter group = new GroupAdapter(this);
     private final WorkloadAdapter none = (scope, snapshot) -> List.of();
 
-    private WorkloadAdapters() {
-        byPodPrecedence.forEach(a -> byKind.put(a.kind(), a));
+    /** @param byPodPrecedence one adapter per kind, in the order a pod's origin is asked of them */
+    public WorkloadAdapters(List<KindAdapter> byPodPrecedence) {
+        this.byPodPrecedence = List.copyOf(byPodPrecedence);
+        this.byPodPrecedence.forEach(a -> byKind.put(a.kind(), a));
     }
 
-    /** The adapters of every kind the bridge manages. */
-    public static WorkloadAdapters standard() {
-        return STANDARD;
+    /** Every adapter, in the order a pod's origin is asked of them. */
+    public List<KindAdapter> all() {
+        return byPodPrecedence;
     }
 
     /** The adapter of a kind; empty for kinds read only to follow owner chains (ReplicaSets). */

@@ -3,6 +3,7 @@ package io.topobridge.core.render.expand;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.topobridge.core.kinds.Kinds;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -21,11 +22,11 @@ record Expanded(Expansion.Result result) {
     static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     static Expanded of(String yaml) {
-        return new Expanded(Expansion.expand(objects(yaml), Expansion.Limits.DEFAULT));
+        return new Expanded(Kinds.expansion().expand(objects(yaml), Expansion.Limits.DEFAULT));
     }
 
     static Expanded of(List<HasMetadata> inputs, Expansion.Limits limits) {
-        return new Expanded(Expansion.expand(inputs, limits));
+        return new Expanded(Kinds.expansion().expand(inputs, limits));
     }
 
     /** Every object of a multi-document YAML text (custom kinds as generic resources). */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.topobridge.core.kinds.Kinds;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.testing.Upstream;
 import java.io.IOException;
@@ -51,8 +52,8 @@ class ExpansionDeterminismTest {
     @Test
     void twoRunsOverTheSameInputGiveTheSameObjectsNotesAndGeneratedValues() throws IOException {
         List<HasMetadata> all = manifests().stream().flatMap(List::stream).toList();
-        Expansion.Result first = Expansion.expand(all, Expansion.Limits.DEFAULT);
-        Expansion.Result second = Expansion.expand(all, Expansion.Limits.DEFAULT);
+        Expansion.Result first = Kinds.expansion().expand(all, Expansion.Limits.DEFAULT);
+        Expansion.Result second = Kinds.expansion().expand(all, Expansion.Limits.DEFAULT);
         assertThat(first.created()).hasSizeGreaterThan(500);
         assertThat(JSON.writeValueAsString(second.created())).isEqualTo(JSON.writeValueAsString(first.created()));
         assertThat(second.notes()).isEqualTo(first.notes());
@@ -69,11 +70,13 @@ class ExpansionDeterminismTest {
                 .filter(m -> m.stream().noneMatch(o -> "StormService".equals(o.getKind())))
                 .toList();
         List<HasMetadata> all = manifests.stream().flatMap(List::stream).toList();
-        String together = JSON.writeValueAsString(
-                Expansion.expand(all, new Expansion.Limits(100_000, 1_000_000)).created());
+        String together = JSON.writeValueAsString(Kinds.expansion()
+                .expand(all, new Expansion.Limits(100_000, 1_000_000))
+                .created());
         StringBuilder alone = new StringBuilder("[");
         for (List<HasMetadata> manifest : manifests) {
-            for (HasMetadata o : Expansion.expand(manifest, new Expansion.Limits(100_000, 1_000_000))
+            for (HasMetadata o : Kinds.expansion()
+                    .expand(manifest, new Expansion.Limits(100_000, 1_000_000))
                     .created()) {
                 alone.append(alone.length() > 1 ? "," : "").append(JSON.writeValueAsString(o));
             }

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.kinds.Kinds;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -202,11 +203,13 @@ class ExpansionHostileInputTest {
     void everyFieldGivenEveryBadValueYieldsANoteNeverAnExceptionAndNeverHurtsTheNeighbours(String kind)
             throws Exception {
         if (neighboursAlone == null) {
-            neighboursAlone = JSON.writeValueAsString(
-                    Expansion.expand(NEIGHBOURS, Expansion.Limits.DEFAULT).created());
+            neighboursAlone = JSON.writeValueAsString(Kinds.expansion()
+                    .expand(NEIGHBOURS, Expansion.Limits.DEFAULT)
+                    .created());
         }
         ObjectNode base = valid(kind);
-        assertThat(Expansion.expand(List.of(object(base)), Expansion.Limits.DEFAULT)
+        assertThat(Kinds.expansion()
+                        .expand(List.of(object(base)), Expansion.Limits.DEFAULT)
                         .created())
                 .as("the valid " + kind + " expands")
                 .isNotEmpty();
@@ -223,7 +226,7 @@ class ExpansionHostileInputTest {
                 List<HasMetadata> inputs = new ArrayList<>(NEIGHBOURS);
                 inputs.add(1, hostile);
                 Expansion.Result[] result = new Expansion.Result[1];
-                assertThatCode(() -> result[0] = Expansion.expand(inputs, Expansion.Limits.DEFAULT))
+                assertThatCode(() -> result[0] = Kinds.expansion().expand(inputs, Expansion.Limits.DEFAULT))
                         .as(kind + " " + path + " = " + shown(bad))
                         .doesNotThrowAnyException();
                 List<HasMetadata> neighbours = result[0].created().stream()
@@ -271,8 +274,10 @@ class ExpansionHostileInputTest {
         nameless.setKind("LeaderWorkerSet");
         nameless.setMetadata(new ObjectMeta());
         inputs.add(nameless);
-        assertThat(Expansion.expand(inputs, Expansion.Limits.DEFAULT).created()).isEmpty();
-        assertThat(Expansion.expand(null, Expansion.Limits.DEFAULT).created()).isEmpty();
+        assertThat(Kinds.expansion().expand(inputs, Expansion.Limits.DEFAULT).created())
+                .isEmpty();
+        assertThat(Kinds.expansion().expand(null, Expansion.Limits.DEFAULT).created())
+                .isEmpty();
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.admission.AdmissionSettings;
+import io.topobridge.core.kinds.Kinds;
 import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.render.Renderer;
 import io.topobridge.core.topology.TopologySettings;
@@ -56,7 +57,7 @@ class ExpansionRenderTest {
     @Test
     void withItsExpansionTheStormServiceRendersItsPodGroupAndTiedPods() {
         List<HasMetadata> inputs = inputs();
-        Expansion.Result expansion = Expansion.expand(inputs, Expansion.Limits.DEFAULT);
+        Expansion.Result expansion = Kinds.expansion().expand(inputs, Expansion.Limits.DEFAULT);
         List<HasMetadata> all = new ArrayList<>(inputs);
         all.addAll(expansion.created());
 

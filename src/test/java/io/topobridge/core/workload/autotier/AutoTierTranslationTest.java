@@ -151,7 +151,7 @@ public class AutoTierTranslationTest {
                 Fixtures.settings()
                         .autoWaitForRoom(java.time.Duration.ofSeconds(30))
                         .build(),
-                io.topobridge.core.workload.kind.WorkloadAdapters.standard(),
+                io.topobridge.core.kinds.Kinds.adapters(),
                 java.time.Clock.fixed(now, java.time.ZoneOffset.UTC));
 
         // no PodGroup yet: the gang starts its wait, hard, although no partition has room today
@@ -188,7 +188,7 @@ public class AutoTierTranslationTest {
         assertThat(topology(room).getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.HARD);
         var noWait = new WorkloadTranslator(
                         WorkloadSettings.defaults(),
-                        io.topobridge.core.workload.kind.WorkloadAdapters.standard(),
+                        io.topobridge.core.kinds.Kinds.adapters(),
                         java.time.Clock.fixed(now, java.time.ZoneOffset.UTC))
                 .translate(
                         List.of(two),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.capacity.Amounts;
+import io.topobridge.core.kinds.Kinds;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.resources.Quantities;
 import io.topobridge.core.workload.DesiredPodGroup;
@@ -13,7 +14,6 @@ import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.changes.Reservations;
-import io.topobridge.core.workload.kind.WorkloadAdapters;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.VolcanoObjects;
@@ -126,7 +126,7 @@ class ScopeReconcilerPropertyTest {
                 .maxGangsPerWorkload(c.maxGangs())
                 .build();
         return new ScopeReconciler(
-                new WorkloadTranslator(settings, WorkloadAdapters.standard(), Clock.fixed(NOW, ZoneOffset.UTC)),
+                new WorkloadTranslator(settings, Kinds.adapters(), Clock.fixed(NOW, ZoneOffset.UTC)),
                 ReconcileSettings.defaults(),
                 new Reservations.Settings(c.share(), Map.of()));
     }

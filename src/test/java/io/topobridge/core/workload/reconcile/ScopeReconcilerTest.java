@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.kinds.Kinds;
 import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.DesiredPodGroup;
@@ -17,7 +18,6 @@ import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.changes.Reservations;
-import io.topobridge.core.workload.kind.WorkloadAdapters;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.volcano.model.NetworkTopologySpec;
 import java.math.BigDecimal;
@@ -46,7 +46,7 @@ class ScopeReconcilerTest {
     private static ScopeReconciler reconciler(
             WorkloadSettings workloads, ReconcileSettings settings, Reservations.Settings reservations, Instant now) {
         return new ScopeReconciler(
-                new WorkloadTranslator(workloads, WorkloadAdapters.standard(), Clock.fixed(now, ZoneOffset.UTC)),
+                new WorkloadTranslator(workloads, Kinds.adapters(), Clock.fixed(now, ZoneOffset.UTC)),
                 settings,
                 reservations);
     }

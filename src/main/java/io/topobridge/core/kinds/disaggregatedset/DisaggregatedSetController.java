@@ -1,9 +1,16 @@
-package io.topobridge.core.render.expand;
+package io.topobridge.core.kinds.disaggregatedset;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.kinds.lws.LwsShape;
+import io.topobridge.core.render.expand.Build;
+import io.topobridge.core.render.expand.Context;
+import io.topobridge.core.render.expand.Controller;
+import io.topobridge.core.render.expand.Index;
+import io.topobridge.core.render.expand.Keys;
+import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import java.util.ArrayList;
@@ -19,7 +26,7 @@ import java.util.Optional;
  * set's name, role and revision (on its pod templates too), with the role's annotations, owned by the set. LWS v0.9
  * has no slices: {@code spec.slices} is ignored, as its CRD drops it.
  */
-final class DisaggregatedSetController implements Controller {
+public final class DisaggregatedSetController implements Controller {
 
     private static final String LWS_KIND =
             Index.kindOf(WorkloadKind.LEADER_WORKER_SET.apiVersion(), WorkloadKind.LEADER_WORKER_SET.kind());

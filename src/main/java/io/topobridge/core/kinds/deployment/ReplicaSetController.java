@@ -1,8 +1,14 @@
-package io.topobridge.core.render.expand;
+package io.topobridge.core.kinds.deployment;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.topobridge.core.render.expand.Build;
+import io.topobridge.core.render.expand.Context;
+import io.topobridge.core.render.expand.Controller;
+import io.topobridge.core.render.expand.Keys;
+import io.topobridge.core.render.expand.Names;
+import io.topobridge.core.render.expand.Selectors;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import java.util.List;
@@ -14,7 +20,7 @@ import java.util.Optional;
  * template's labels and annotations, owned by the ReplicaSet. Pods it already has count, and so do pods its selector
  * matches that no controller owns (it adopts them).
  */
-final class ReplicaSetController implements Controller {
+public final class ReplicaSetController implements Controller {
 
     @Override
     public boolean actsOn(HasMetadata object) {

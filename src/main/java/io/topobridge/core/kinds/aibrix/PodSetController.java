@@ -1,8 +1,12 @@
-package io.topobridge.core.render.expand;
+package io.topobridge.core.kinds.aibrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.core.render.expand.Build;
+import io.topobridge.core.render.expand.Context;
+import io.topobridge.core.render.expand.Controller;
+import io.topobridge.core.render.expand.Keys;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import java.util.HashSet;
@@ -17,7 +21,7 @@ import java.util.Set;
  * label and annotation of the PodSet the template does not set, owned by the PodSet. The PodSet CRD takes sizes from 2
  * to 100.
  */
-final class PodSetController implements Controller {
+public final class PodSetController implements Controller {
 
     @Override
     public boolean actsOn(HasMetadata object) {

@@ -1,4 +1,4 @@
-package io.topobridge.core.workload.kind;
+package io.topobridge.core.kinds.statefulset;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -8,6 +8,12 @@ import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.gang.PodGroupNames;
 import io.topobridge.core.workload.gang.PodRole;
+import io.topobridge.core.workload.kind.PodOrigin;
+import io.topobridge.core.workload.kind.Pods;
+import io.topobridge.core.workload.kind.ReplicatedAdapter;
+import io.topobridge.core.workload.kind.Snapshot;
+import io.topobridge.core.workload.kind.Workload;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,7 +21,7 @@ import java.util.Optional;
  * StatefulSet: its pods are owned by it directly. The StatefulSets LWS makes (owned by the LWS or by a leader
  * pod, labelled with the LWS's name) belong to the LWS and are no gang of their own.
  */
-final class StatefulSetAdapter extends ReplicatedAdapter {
+public final class StatefulSetAdapter extends ReplicatedAdapter {
 
     @Override
     public WorkloadKind kind() {
@@ -23,12 +29,12 @@ final class StatefulSetAdapter extends ReplicatedAdapter {
     }
 
     @Override
-    String podGroupName(Workload w) {
+    public String podGroupName(Workload w) {
         return PodGroupNames.statefulSet(w.name());
     }
 
     @Override
-    String memberTag() {
+    public String memberTag() {
         return "sts";
     }
 
@@ -39,7 +45,7 @@ final class StatefulSetAdapter extends ReplicatedAdapter {
      * domain it chose); {@code Parallel} makes the set all-or-nothing.
      */
     @Override
-    PodRole atStart(Workload sts, PodRole role, List<Finding> notes) {
+    public PodRole atStart(Workload sts, PodRole role, List<Finding> notes) {
         if (role.count() <= 1 || PARALLEL.equals(podManagementPolicy(sts))) {
             return role;
         }

@@ -1,15 +1,22 @@
-package io.topobridge.core.workload.kind;
+package io.topobridge.core.kinds.aibrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.annotation.AnnotationParser;
 import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.core.workload.gang.PodIdentity;
+import io.topobridge.core.workload.kind.Gang;
+import io.topobridge.core.workload.kind.KindAdapter;
+import io.topobridge.core.workload.kind.PodOrigin;
+import io.topobridge.core.workload.kind.ScaledRoles;
+import io.topobridge.core.workload.kind.Snapshot;
+import io.topobridge.core.workload.kind.Workload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,11 +30,43 @@ import java.util.Optional;
  * StormService's template is the RoleSet AIBrix makes next: until a RoleSet of it exists it is checked as a gang
  * of its own, whose PodGroups are not made.
  */
-final class StormServiceAdapter implements KindAdapter {
+public final class StormServiceAdapter implements KindAdapter {
 
     @Override
     public WorkloadKind kind() {
         return WorkloadKind.STORM_SERVICE;
+    }
+
+    /** A PodAutoscaler of one role grows that role inside each RoleSet, unless it scales the RoleSets themselves. */
+    @Override
+    public Optional<ScaledRoles.Unit> scaledPart(Autoscaler a, GangScope scope, Snapshot snapshot) {
+        WorkloadKind kind = kind();
+        if (a.role() == null
+                || !a.targets(kind.group(), kind.kind(), a.targetName())
+                || !(scope instanceof GangScope.Single single && single.kind() == kind)
+                || !scope.name().equals(a.targetName())) {
+            return Optional.empty();
+        }
+        return snapshot.get(kind, scope.namespace(), a.targetName())
+                .filter(w -> !replicaMode(a, w))
+                .flatMap(w -> roles(w).stream()
+                        .filter(r -> r.name().equals(a.role()))
+                        .findFirst()
+                        .map(r -> new ScaledRoles.Unit(
+                                a,
+                                w.ref(),
+                                "role " + r.name(),
+                                ScaledRoles.amounts(ScaledRoles.requests(r.template()), Math.max(r.podGroupSize(), 1)),
+                                r.replicas())));
+    }
+
+    /**
+     * Whether AIBrix scales the StormService's RoleSets (each a gang of its own) rather than the role: its
+     * {@code spec.mode} is {@code Replica}, or it has none and the PodAutoscaler is annotated so.
+     */
+    private static boolean replicaMode(Autoscaler a, Workload storm) {
+        String mode = storm.spec().path("mode").asText("");
+        return mode.isEmpty() ? a.replicaModeAnnotated() : "Replica".equals(mode);
     }
 
     @Override
@@ -44,7 +83,7 @@ final class StormServiceAdapter implements KindAdapter {
         return Workload.strings(metadata.get("annotations"), "spec.template.metadata.annotations");
     }
 
-    static List<Aibrix.Role> roles(Workload storm) {
+    public static List<Aibrix.Role> roles(Workload storm) {
         return storm.memo(
                 "storm-roles",
                 () -> Aibrix.roles(

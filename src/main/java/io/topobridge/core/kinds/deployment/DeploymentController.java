@@ -1,4 +1,4 @@
-package io.topobridge.core.render.expand;
+package io.topobridge.core.kinds.deployment;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -6,6 +6,13 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.topobridge.core.finding.Severity;
+import io.topobridge.core.render.expand.Build;
+import io.topobridge.core.render.expand.Context;
+import io.topobridge.core.render.expand.Controller;
+import io.topobridge.core.render.expand.ExpansionReason;
+import io.topobridge.core.render.expand.Keys;
+import io.topobridge.core.render.expand.Names;
+import io.topobridge.core.render.expand.Selectors;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import java.util.LinkedHashMap;
@@ -22,7 +29,7 @@ import java.util.Set;
  * {@code desired-replicas} and {@code max-replicas} ({@code replicas + maxSurge}), owned by the Deployment. A paused
  * Deployment gets none.
  */
-final class DeploymentController implements Controller {
+public final class DeploymentController implements Controller {
 
     private static final Set<String> NOT_COPIED = Set.of(
             Keys.LAST_APPLIED,

@@ -1,9 +1,11 @@
-package io.topobridge.core.workload.kind;
+package io.topobridge.core.kinds.disaggregatedset;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.kinds.lws.LeaderWorkerSetAdapter;
 import io.topobridge.core.resources.PodRequests;
+import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
@@ -13,6 +15,14 @@ import io.topobridge.core.workload.gang.PodGroupNames;
 import io.topobridge.core.workload.gang.PodIdentity;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.SubGroupPlan;
+import io.topobridge.core.workload.kind.Gang;
+import io.topobridge.core.workload.kind.KindAdapter;
+import io.topobridge.core.workload.kind.PodOrigin;
+import io.topobridge.core.workload.kind.Pods;
+import io.topobridge.core.workload.kind.ScaledRoles;
+import io.topobridge.core.workload.kind.Snapshot;
+import io.topobridge.core.workload.kind.Workload;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,16 +35,47 @@ import java.util.TreeSet;
  * an externally scaled role counting the replicas its scaler wrote on its LWSs; one subgroup per role, split by
  * LWS group. Where LWS's Volcano provider gangs each LWS group on its own, those PodGroups are adopted.
  */
-final class DisaggregatedSetAdapter implements KindAdapter {
+public final class DisaggregatedSetAdapter implements KindAdapter {
 
-    static final String EXTERNAL = "External";
+    public static final String EXTERNAL = "External";
 
     /** One role: its name, its LWS shape, its own metadata annotations (copied onto its LWSs) and scaling mode. */
-    record Role(String name, LeaderWorkerSetAdapter.Shape shape, Map<String, String> annotations, String scaling) {}
+    public record Role(
+            String name, LeaderWorkerSetAdapter.Shape shape, Map<String, String> annotations, String scaling) {}
 
     @Override
     public WorkloadKind kind() {
         return WorkloadKind.DISAGGREGATED_SET;
+    }
+
+    /** The kind of a DisaggregatedSet role's scale target (LWS v0.10, KEP-849). */
+    public static final String ROLE_SCALER_KIND = "DisaggregatedSetRoleScaler";
+
+    /**
+     * An autoscaler of a role's {@code DisaggregatedSetRoleScaler} ({@code <set>-<role>}) grows the set's gang by
+     * whole LWS groups of that role, when the role's {@code scaling.mode} is {@code External}.
+     */
+    @Override
+    public Optional<ScaledRoles.Unit> scaledPart(Autoscaler a, GangScope scope, Snapshot snapshot) {
+        if (a.role() != null
+                || !a.targets(kind().group(), ROLE_SCALER_KIND, a.targetName())
+                || !(scope instanceof GangScope.Single single && single.kind() == kind())) {
+            return Optional.empty();
+        }
+        return snapshot.get(kind(), scope.namespace(), scope.name()).flatMap(ds -> scaledRole(a, ds, snapshot));
+    }
+
+    private static Optional<ScaledRoles.Unit> scaledRole(Autoscaler a, Workload ds, Snapshot snapshot) {
+        for (Role role : roles(ds)) {
+            if (!(ds.name() + "-" + role.name()).equals(a.targetName()) || !EXTERNAL.equals(role.scaling())) {
+                continue;
+            }
+            // External roles run in a set of one slice (LWS refuses more): slice 0
+            long current = replicas(role, 0, children(ds, snapshot));
+            return Optional.of(new ScaledRoles.Unit(
+                    a, ds.ref(), "role " + role.name(), LeaderWorkerSetAdapter.groupRequests(role.shape()), current));
+        }
+        return Optional.empty();
     }
 
     @Override
@@ -50,7 +91,7 @@ final class DisaggregatedSetAdapter implements KindAdapter {
         return slices;
     }
 
-    static List<Role> roles(Workload ds) {
+    public static List<Role> roles(Workload ds) {
         return ds.memo("ds-roles", () -> {
             List<Role> out = new ArrayList<>();
             JsonNode roles = Workload.array(ds.spec().get("roles"), "spec.roles");
@@ -239,7 +280,7 @@ final class DisaggregatedSetAdapter implements KindAdapter {
      * LWS groups of a role in a slice: the spec's replicas, or for an externally scaled role the replicas of its
      * LWSs in that slice (the scaler writes them there).
      */
-    static long replicas(Role role, int slice, List<Workload> children) {
+    public static long replicas(Role role, int slice, List<Workload> children) {
         if (!EXTERNAL.equals(role.scaling())) {
             return role.shape().replicas();
         }
@@ -271,7 +312,7 @@ final class DisaggregatedSetAdapter implements KindAdapter {
     }
 
     /** The LWSs the set made: labelled with its name (and, when both uids are known, controlled by it). */
-    static List<Workload> children(Workload ds, Snapshot snapshot) {
+    public static List<Workload> children(Workload ds, Snapshot snapshot) {
         List<Workload> out = new ArrayList<>();
         for (Workload lws : snapshot.list(WorkloadKind.LEADER_WORKER_SET, ds.namespace())) {
             if (!ds.name().equals(lws.labels().get(WorkloadLabels.DS_NAME))) {
@@ -304,8 +345,20 @@ final class DisaggregatedSetAdapter implements KindAdapter {
                 labels.get(WorkloadLabels.LWS_NAME));
     }
 
+    /** A pod of an LWS the set made: its slice and role are the LWS's labels. */
+    @Override
+    public Optional<PodOrigin> originThrough(Workload lws, Pod pod, Snapshot snapshot) {
+        return origin(
+                pod,
+                snapshot,
+                lws.owner(kind()).orElseThrow().getName(),
+                lws.labels().get(WorkloadLabels.DS_SLICE),
+                lws.labels().get(WorkloadLabels.DS_ROLE),
+                lws.name());
+    }
+
     /** A pod of one role and slice of a set, running in LWS {@code lwsName} when known. */
-    static Optional<PodOrigin> origin(
+    private static Optional<PodOrigin> origin(
             Pod pod, Snapshot snapshot, String dsName, String slice, String role, String lwsName) {
         Optional<Workload> ds = snapshot.get(WorkloadKind.DISAGGREGATED_SET, Pods.namespace(pod), dsName);
         if (ds.isEmpty() || role == null) {

@@ -1,9 +1,14 @@
-package io.topobridge.core.render.expand;
+package io.topobridge.core.kinds.aibrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.core.render.expand.Build;
+import io.topobridge.core.render.expand.Context;
+import io.topobridge.core.render.expand.Controller;
+import io.topobridge.core.render.expand.Keys;
+import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import java.util.ArrayList;
@@ -21,13 +26,13 @@ import java.util.Map;
  * revision) and annotations (RoleSet index, replica index, PodGroup name), owned by the RoleSet. A role whose pods the
  * API server would refuse stops the pass there, as in AIBrix.
  */
-final class RoleSetController implements Controller {
+public final class RoleSetController implements Controller {
 
     /** The PodSet CRD's limit on {@code podGroupSize}. */
     static final long MAX_POD_GROUP_SIZE = 100;
 
     /** What AIBrix reads of one role. */
-    record Role(
+    public record Role(
             String name,
             long replicas,
             long podGroupSize,
@@ -46,7 +51,7 @@ final class RoleSetController implements Controller {
         }
     }
 
-    static List<Role> roles(JsonNode spec) {
+    public static List<Role> roles(JsonNode spec) {
         List<Role> out = new ArrayList<>();
         JsonNode array = Workload.array(spec.get("roles"), "spec.roles");
         for (int i = 0; i < array.size(); i++) {

@@ -1,4 +1,4 @@
-package io.topobridge.core.workload.kind;
+package io.topobridge.core.kinds.lws;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -7,10 +7,13 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.topobridge.core.Topobridge;
+import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.resources.PodRequests;
+import io.topobridge.core.resources.ResourceSum;
+import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
@@ -20,6 +23,18 @@ import io.topobridge.core.workload.gang.PodGroupNames;
 import io.topobridge.core.workload.gang.PodIdentity;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.SubGroupPlan;
+import io.topobridge.core.workload.kind.Gang;
+import io.topobridge.core.workload.kind.GroupAdapter;
+import io.topobridge.core.workload.kind.GroupMember;
+import io.topobridge.core.workload.kind.KindAdapter;
+import io.topobridge.core.workload.kind.Member;
+import io.topobridge.core.workload.kind.PodOrigin;
+import io.topobridge.core.workload.kind.Pods;
+import io.topobridge.core.workload.kind.ReplicatedAdapter;
+import io.topobridge.core.workload.kind.ScaledRoles;
+import io.topobridge.core.workload.kind.Snapshot;
+import io.topobridge.core.workload.kind.Workload;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,14 +50,14 @@ import java.util.TreeSet;
  * cluster ({@link HashGroups}), and its PodGroup is named after the LWS and the key. An LWS a DisaggregatedSet made
  * belongs to that set's gang; an LWS with {@code topobridge.io/group} to its group.
  */
-final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
+public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
 
     static final String LEADER_READY = "LeaderReady";
-    static final String ORDINAL = "Ordinal";
+    public static final String ORDINAL = "Ordinal";
     static final String HASH = "Hash";
 
     /** The parts of an LWS spec the bridge reads (an LWS spec, or the {@code spec} of a DisaggregatedSet role). */
-    record Shape(
+    public record Shape(
             int replicas,
             int size,
             PodTemplateSpec leader,
@@ -66,20 +81,20 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             return HASH.equals(groupIdentity);
         }
 
-        PodSpec leaderSpec() {
+        public PodSpec leaderSpec() {
             PodTemplateSpec t = leader != null ? leader : worker;
             return t == null ? null : t.getSpec();
         }
 
-        PodSpec workerSpec() {
+        public PodSpec workerSpec() {
             return worker == null ? null : worker.getSpec();
         }
     }
 
     /** A PodGroup LWS's Volcano provider made for one group: owned by leader pod {@code <lws>-<group>}. */
-    record ProviderGroup(String podGroup, String lws, int group, String revision) {}
+    public record ProviderGroup(String podGroup, String lws, int group, String revision) {}
 
-    static Shape shape(JsonNode spec, String at) {
+    public static Shape shape(JsonNode spec, String at) {
         JsonNode lwt = Workload.object(spec.get("leaderWorkerTemplate"), at + ".leaderWorkerTemplate");
         int replicas = Workload.integer(spec.get("replicas"), at + ".replicas", 1);
         int size = Workload.integer(lwt.get("size"), at + ".leaderWorkerTemplate.size", 1);
@@ -112,7 +127,7 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
      * default, whose groups are numbered, and {@code Hash}, whose groups are keyed), whose groups it could not tell
      * apart.
      */
-    static boolean refuseUnsupported(Shape s, ObjectRef subject, String where, List<Finding> notes) {
+    public static boolean refuseUnsupported(Shape s, ObjectRef subject, String where, List<Finding> notes) {
         String identity = s.groupIdentity();
         if (identity.isEmpty() || ORDINAL.equals(identity) || HASH.equals(identity)) {
             return false;
@@ -131,7 +146,7 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
      * Refuses a workload that asks for more gangs than the bridge plans for one workload, before any is planned: one
      * object with {@code replicas: 2000000} must not make a pass build two million PodGroups.
      */
-    static boolean refuseTooMany(
+    public static boolean refuseTooMany(
             long gangs, Snapshot snapshot, ObjectRef subject, String field, String what, List<Finding> notes) {
         if (gangs <= snapshot.maxGangsPerWorkload()) {
             return false;
@@ -146,13 +161,40 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         return true;
     }
 
-    static Shape shape(Workload lws) {
+    public static Shape shape(Workload lws) {
         return lws.memo("lws-shape", () -> shape(lws.spec(), "spec"));
     }
 
     @Override
     public WorkloadKind kind() {
         return WorkloadKind.LEADER_WORKER_SET;
+    }
+
+    /** An autoscaler of a LeaderWorkerSet in a group grows the group's gang by whole LWS groups. */
+    @Override
+    public Optional<ScaledRoles.Unit> scaledPart(Autoscaler a, GangScope scope, Snapshot snapshot) {
+        WorkloadKind kind = kind();
+        if (a.role() != null
+                || !a.targets(kind.group(), kind.kind(), a.targetName())
+                || !(scope instanceof GangScope.Group)) {
+            return Optional.empty();
+        }
+        return snapshot.get(kind, scope.namespace(), a.targetName())
+                .filter(w -> scope.equals(snapshot.scopeOf(w).orElse(null)))
+                .map(w -> {
+                    Shape s = shape(w);
+                    return new ScaledRoles.Unit(
+                            a, w.ref(), "LeaderWorkerSet " + w.name(), groupRequests(s), s.replicas());
+                });
+    }
+
+    /** What one LWS group requests: its leader and {@code size - 1} workers. */
+    public static Amounts groupRequests(Shape s) {
+        ResourceSum sum = new ResourceSum().add(PodRequests.of(s.leaderSpec()), 1);
+        if (s.size() > 1) {
+            sum.add(PodRequests.of(s.workerSpec()), s.size() - 1L);
+        }
+        return Amounts.parse(sum.canonical());
     }
 
     @Override
@@ -381,7 +423,7 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
      * Under LeaderReady the workers of a group (all but its leader) as one subgroup, split by {@code matchLabelKeys};
      * otherwise {@code sub} as it is. Null when the group has no workers.
      */
-    static SubGroupPlan leaderReadyWorkers(Shape s, SubGroupPlan sub) {
+    public static SubGroupPlan leaderReadyWorkers(Shape s, SubGroupPlan sub) {
         if (!s.leaderReady()) {
             return sub;
         }
@@ -392,7 +434,7 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
      * The leader and worker roles of {@code groups} LWS groups, task-specs prefixed by {@code prefix}. Under
      * LeaderReady no worker exists when the gang starts: LWS creates them once their leader runs.
      */
-    static List<PodRole> roles(Shape s, String prefix, long groups, PodIdentity base) {
+    public static List<PodRole> roles(Shape s, String prefix, long groups, PodIdentity base) {
         List<PodRole> roles = new ArrayList<>();
         roles.add(new PodRole(taskSpec(prefix, true), groups, s.leaderSpec(), base.with(PodIdentity.LEADER, "true")));
         if (s.size() > 1) {
@@ -407,7 +449,7 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     }
 
     /** The task-spec of a leader or worker pod: {@code leader}/{@code worker} after an optional prefix. */
-    static String taskSpec(String prefix, boolean leader) {
+    public static String taskSpec(String prefix, boolean leader) {
         return prefix.isEmpty()
                 ? (leader ? "leader" : "worker")
                 : PodGroupNames.labelValue(prefix + (leader ? "leader" : "worker"));
@@ -500,15 +542,9 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             return Optional.empty();
         }
         Workload lws = found.get();
-        Optional<OwnerReference> ds = lws.owner(WorkloadKind.DISAGGREGATED_SET);
-        if (ds.isPresent()) {
-            return DisaggregatedSetAdapter.origin(
-                    pod,
-                    snapshot,
-                    ds.get().getName(),
-                    lws.labels().get(WorkloadLabels.DS_SLICE),
-                    lws.labels().get(WorkloadLabels.DS_ROLE),
-                    name);
+        WorkloadKind maker = WorkloadKind.DISAGGREGATED_SET;
+        if (lws.owner(maker).isPresent()) {
+            return snapshot.adapters().of(maker).flatMap(a -> a.originThrough(lws, pod, snapshot));
         }
         boolean leader = Pods.isLeader(pod, name);
         if (shape(lws).hashIdentity()) {
@@ -537,7 +573,7 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     }
 
     /** The LWS a pod's owner StatefulSet belongs to (LWS labels its StatefulSets with its name). */
-    static Optional<String> ownerStatefulSetLws(Pod pod, Snapshot snapshot) {
+    public static Optional<String> ownerStatefulSetLws(Pod pod, Snapshot snapshot) {
         return Pods.controller(pod, "StatefulSet")
                 .flatMap(owner -> snapshot.get(WorkloadKind.STATEFUL_SET, Pods.namespace(pod), owner.getName()))
                 .map(sts -> sts.labels().get(WorkloadLabels.LWS_NAME));
@@ -579,7 +615,7 @@ final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     }
 
     /** The PodGroups LWS's Volcano provider made for an LWS's groups, sorted by name. */
-    static List<ProviderGroup> providerGroups(String lws, String namespace, Snapshot snapshot) {
+    public static List<ProviderGroup> providerGroups(String lws, String namespace, Snapshot snapshot) {
         List<ProviderGroup> out = new ArrayList<>();
         for (HasMetadata pg : snapshot.podGroups(namespace)) {
             providerGroup(pg).filter(p -> p.lws().equals(lws)).ifPresent(out::add);

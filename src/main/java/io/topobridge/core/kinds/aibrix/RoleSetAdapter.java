@@ -1,4 +1,4 @@
-package io.topobridge.core.workload.kind;
+package io.topobridge.core.kinds.aibrix;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -7,6 +7,13 @@ import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.core.workload.gang.PodIdentity;
+import io.topobridge.core.workload.kind.Gang;
+import io.topobridge.core.workload.kind.KindAdapter;
+import io.topobridge.core.workload.kind.PodOrigin;
+import io.topobridge.core.workload.kind.Pods;
+import io.topobridge.core.workload.kind.Snapshot;
+import io.topobridge.core.workload.kind.Workload;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,7 +23,7 @@ import java.util.Optional;
  * when made by hand. Its pods carry {@code roleset-name} and {@code role-name} (and the PodSet's name where
  * {@code podGroupSize > 1}).
  */
-final class RoleSetAdapter implements KindAdapter {
+public final class RoleSetAdapter implements KindAdapter {
 
     @Override
     public WorkloadKind kind() {
@@ -68,7 +75,7 @@ final class RoleSetAdapter implements KindAdapter {
     }
 
     /** A pod of one role of a RoleSet (the StormService that made it must be known too). */
-    static Optional<PodOrigin> origin(
+    public static Optional<PodOrigin> origin(
             Snapshot snapshot, String namespace, String roleSetName, String role, String podSet) {
         Optional<Workload> roleSet = snapshot.get(WorkloadKind.ROLE_SET, namespace, roleSetName);
         if (roleSet.isEmpty() || role == null) {

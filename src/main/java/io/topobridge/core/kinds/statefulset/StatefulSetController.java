@@ -1,8 +1,13 @@
-package io.topobridge.core.render.expand;
+package io.topobridge.core.kinds.statefulset;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.core.render.expand.Build;
+import io.topobridge.core.render.expand.Context;
+import io.topobridge.core.render.expand.Controller;
+import io.topobridge.core.render.expand.Keys;
+import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import java.util.LinkedHashMap;
@@ -16,10 +21,10 @@ import java.util.Map;
  * hostname and subdomain, owned by the StatefulSet. An OrderedReady set makes them one after another; render shows
  * them all.
  */
-final class StatefulSetController implements Controller {
+public final class StatefulSetController implements Controller {
 
     /** What the controller reads of a StatefulSet. */
-    record Shape(long replicas, long start, Build.Template template, String serviceName) {
+    public record Shape(long replicas, long start, Build.Template template, String serviceName) {
         static Shape of(HasMetadata sts) {
             JsonNode spec = Build.spec(sts);
             long replicas = Workload.integer(spec.get("replicas"), "spec.replicas", 1);

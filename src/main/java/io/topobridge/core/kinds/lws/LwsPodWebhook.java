@@ -1,7 +1,11 @@
-package io.topobridge.core.render.expand;
+package io.topobridge.core.kinds.lws;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.render.expand.Build;
+import io.topobridge.core.render.expand.Context;
+import io.topobridge.core.render.expand.Keys;
+import io.topobridge.core.render.expand.Names;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -12,14 +16,14 @@ import java.util.Map;
  * with subgroups, its subgroup index and key. A key hashed from a generated name is itself generated. Without LWS's
  * Volcano provider the webhook adds nothing else to the metadata.
  */
-final class LwsPodWebhook {
+public final class LwsPodWebhook {
 
     private static final String HEX40 = "[0-9a-f]{40}";
 
     private LwsPodWebhook() {}
 
     /** The pod as LWS's webhook lets it in; a pod it would refuse is an {@link IllegalArgumentException}. */
-    static HasMetadata admit(HasMetadata pod, Context ctx) {
+    public static HasMetadata admit(HasMetadata pod, Context ctx) {
         Map<String, String> labels = new LinkedHashMap<>(Build.labels(pod));
         if (!labels.containsKey(Keys.LWS_NAME)) {
             return pod;

@@ -1,4 +1,4 @@
-package io.topobridge.core.workload.kind;
+package io.topobridge.core.kinds.lws;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -8,6 +8,10 @@ import io.topobridge.core.Topobridge;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.gang.PodGroupBuilder;
+import io.topobridge.core.workload.kind.Pods;
+import io.topobridge.core.workload.kind.Snapshot;
+import io.topobridge.core.workload.kind.Workload;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -77,7 +81,7 @@ final class HashGroups {
      * The reference a group's PodGroup holds to its leader pod, written the same way whichever object showed it (so a
      * resync writes nothing); null when the pod's uid is unknown (an owner reference needs it).
      */
-    static OwnerReference leader(String pod, String uid) {
+    public static OwnerReference leader(String pod, String uid) {
         if (uid == null || uid.isEmpty()) {
             return null;
         }
@@ -91,7 +95,7 @@ final class HashGroups {
     }
 
     /** The labels a group's PodGroup carries: the LWS's name and the group key, as the group's pods carry them. */
-    static Map<String, String> labels(String lws, String key) {
+    public static Map<String, String> labels(String lws, String key) {
         Map<String, String> out = new TreeMap<>();
         if (LABEL_VALUE.matcher(lws).matches()) {
             out.put(WorkloadLabels.LWS_NAME, lws);

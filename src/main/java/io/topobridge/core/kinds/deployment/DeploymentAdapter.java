@@ -1,4 +1,4 @@
-package io.topobridge.core.workload.kind;
+package io.topobridge.core.kinds.deployment;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -6,6 +6,12 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.gang.PodGroupNames;
+import io.topobridge.core.workload.kind.PodOrigin;
+import io.topobridge.core.workload.kind.Pods;
+import io.topobridge.core.workload.kind.ReplicatedAdapter;
+import io.topobridge.core.workload.kind.Snapshot;
+import io.topobridge.core.workload.kind.Workload;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.Optional;
 
 /**
@@ -13,7 +19,7 @@ import java.util.Optional;
  * Deployment of a LeaderWorkerSet with {@code groupIdentity: Hash} (owned by the LWS, named after it, carrying the LWS's
  * annotations) belongs to the LWS and is no gang of its own.
  */
-final class DeploymentAdapter extends ReplicatedAdapter {
+public final class DeploymentAdapter extends ReplicatedAdapter {
 
     @Override
     public WorkloadKind kind() {
@@ -21,18 +27,18 @@ final class DeploymentAdapter extends ReplicatedAdapter {
     }
 
     @Override
-    String podGroupName(Workload w) {
+    public String podGroupName(Workload w) {
         return PodGroupNames.deployment(w.name());
     }
 
     @Override
-    String memberTag() {
+    public String memberTag() {
         return "deploy";
     }
 
     /** A RollingUpdate whose {@code maxUnavailable} is 0 (the default is 25%). */
     @Override
-    boolean surgeOnlyRollout(Workload d) {
+    public boolean surgeOnlyRollout(Workload d) {
         JsonNode strategy = d.spec().path("strategy");
         return !"Recreate".equals(strategy.path("type").asText())
                 && Workload.takesNothingDown(strategy.path("rollingUpdate").get("maxUnavailable"));

@@ -1,8 +1,13 @@
-package io.topobridge.core.render.expand;
+package io.topobridge.core.kinds.lws;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.topobridge.core.render.expand.Build;
+import io.topobridge.core.render.expand.Context;
+import io.topobridge.core.render.expand.Controller;
+import io.topobridge.core.render.expand.Keys;
+import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,7 +20,7 @@ import java.util.Map;
  * template) with {@code worker-index: "0"}, the LWS name and revision, and the size, exclusive-topology, subgroup and
  * subdomain annotations, owned by the LWS. The StatefulSet controller makes the leader pods from it.
  */
-final class LeaderWorkerSetController implements Controller {
+public final class LeaderWorkerSetController implements Controller {
 
     @Override
     public boolean actsOn(HasMetadata object) {
@@ -42,7 +47,7 @@ final class LeaderWorkerSetController implements Controller {
     }
 
     /** The template revision the LWS controller records, a hash of the spec it dumps from Go (generated here). */
-    static String revision(HasMetadata lws, LwsShape shape, Context ctx) {
+    public static String revision(HasMetadata lws, LwsShape shape, Context ctx) {
         String seed = Build.ns(lws) + "/" + Build.name(lws) + "/" + Names.canonical(shape.networkConfig()) + "/"
                 + Names.canonical(shape.leaderWorkerTemplate());
         return ctx.compose(ctx.token(Names.hash(seed), Names.HASH_PATTERN, "LeaderWorkerSet template-revision-hash"));

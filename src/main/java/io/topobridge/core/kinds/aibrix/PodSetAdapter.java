@@ -1,4 +1,4 @@
-package io.topobridge.core.workload.kind;
+package io.topobridge.core.kinds.aibrix;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -13,6 +13,13 @@ import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupNames;
 import io.topobridge.core.workload.gang.PodIdentity;
 import io.topobridge.core.workload.gang.PodRole;
+import io.topobridge.core.workload.kind.Gang;
+import io.topobridge.core.workload.kind.KindAdapter;
+import io.topobridge.core.workload.kind.PodOrigin;
+import io.topobridge.core.workload.kind.Pods;
+import io.topobridge.core.workload.kind.Snapshot;
+import io.topobridge.core.workload.kind.Workload;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,7 +29,7 @@ import java.util.Optional;
  * a gang of its own when made by hand. With its own {@code volcanoSchedulingStrategy} AIBrix makes PodGroup
  * {@code <podset>}, which the bridge adopts.
  */
-final class PodSetAdapter implements KindAdapter {
+public final class PodSetAdapter implements KindAdapter {
 
     @Override
     public WorkloadKind kind() {

@@ -1,7 +1,10 @@
-package io.topobridge.core.render.expand;
+package io.topobridge.core.kinds.lws;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.render.expand.Build;
+import io.topobridge.core.render.expand.Context;
+import io.topobridge.core.render.expand.Keys;
 import io.topobridge.core.workload.kind.Workload;
 import java.util.Map;
 
@@ -9,7 +12,7 @@ import java.util.Map;
  * The parts of a LeaderWorkerSet spec (LWS v0.9.0) its controllers read, with the CRD's and the LWS webhook's
  * defaults, checked as the LWS webhook checks them: what it would refuse is an {@link IllegalArgumentException}.
  */
-record LwsShape(
+public record LwsShape(
         long replicas,
         long size,
         Build.Template leader,
@@ -33,7 +36,7 @@ record LwsShape(
     }
 
     /** The shape of a LeaderWorkerSet object (read once per object). */
-    static LwsShape of(io.fabric8.kubernetes.api.model.HasMetadata lws, Context ctx) {
+    public static LwsShape of(io.fabric8.kubernetes.api.model.HasMetadata lws, Context ctx) {
         return ctx.memo(lws, "lws", () -> read(Build.spec(lws), "spec", Build.annotations(lws)));
     }
 
@@ -41,11 +44,11 @@ record LwsShape(
      * What LWS makes for one LeaderWorkerSet: its leader StatefulSet, and per group the leader pod and, for groups of
      * more than one pod, the worker StatefulSet and its {@code size - 1} workers.
      */
-    long weight() {
+    public long weight() {
         return Build.add(1, Build.times(replicas, Build.add(1, size > 1 ? size : 0)));
     }
 
-    static LwsShape read(JsonNode spec, String at, Map<String, String> annotations) {
+    public static LwsShape read(JsonNode spec, String at, Map<String, String> annotations) {
         long replicas = Workload.integer(spec.get("replicas"), at + ".replicas", 1);
         JsonNode lwt = Workload.object(spec.get("leaderWorkerTemplate"), at + ".leaderWorkerTemplate");
         if (lwt.isMissingNode()) {

@@ -1,8 +1,13 @@
-package io.topobridge.core.render.expand;
+package io.topobridge.core.kinds.lws;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.topobridge.core.render.expand.Build;
+import io.topobridge.core.render.expand.Context;
+import io.topobridge.core.render.expand.Controller;
+import io.topobridge.core.render.expand.Index;
+import io.topobridge.core.render.expand.Keys;
 import io.topobridge.core.workload.WorkloadKind;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +22,7 @@ import java.util.Optional;
  * leader runs; under exclusive placement once the leader is scheduled (then with a node selector render cannot know):
  * render shows the running state.
  */
-final class LeaderPodController implements Controller {
+public final class LeaderPodController implements Controller {
 
     @Override
     public boolean actsOn(HasMetadata object) {

@@ -1,4 +1,4 @@
-package io.topobridge.core.workload.kind;
+package io.topobridge.core.kinds.aibrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -16,6 +16,9 @@ import io.topobridge.core.workload.gang.PodGroupNames;
 import io.topobridge.core.workload.gang.PodIdentity;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.SubGroupPlan;
+import io.topobridge.core.workload.kind.Snapshot;
+import io.topobridge.core.workload.kind.Workload;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +36,7 @@ final class Aibrix {
     private Aibrix() {}
 
     /** One role of a RoleSet spec. */
-    record Role(String name, int replicas, int podGroupSize, PodTemplateSpec template, boolean volcano) {
+    public record Role(String name, int replicas, int podGroupSize, PodTemplateSpec template, boolean volcano) {
         /** Pods of the role: PodSets of {@code podGroupSize} pods, or single pods. */
         long pods(int replicas) {
             return (long) replicas * Math.max(podGroupSize, 1);
@@ -49,7 +52,7 @@ final class Aibrix {
     }
 
     /** Roles of a RoleSet spec ({@code spec} of a RoleSet, or {@code spec.template.spec} of a StormService). */
-    static List<Role> roles(JsonNode roleSetSpec, String at) {
+    public static List<Role> roles(JsonNode roleSetSpec, String at) {
         List<Role> out = new ArrayList<>();
         JsonNode roles = Workload.array(roleSetSpec.get("roles"), at + ".roles");
         for (int i = 0; i < roles.size(); i++) {
@@ -88,7 +91,7 @@ final class Aibrix {
     }
 
     /** Task-spec of a pod of an AIBrix role. */
-    static String taskSpec(String role) {
+    public static String taskSpec(String role) {
         return PodGroupNames.labelValue(role);
     }
 
