@@ -10,12 +10,12 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.render.RenderOutput;
-import io.topobridge.core.render.Renderer;
 import io.topobridge.core.render.expand.Expansion;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.manifest.YamlPrinter;
+import io.topobridge.testing.Renderers;
 import io.topobridge.testing.VolcanoSchemas;
 import io.topobridge.volcano.VolcanoObjects;
 import java.io.IOException;
@@ -40,7 +40,7 @@ class ExamplesGoldenTest {
     private static RenderOutput render() {
         var input = new ManifestReader(SERIALIZATION).read(List.of(Path.of("examples")));
         assertThat(input.findings()).isEmpty();
-        return new Renderer(TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
+        return Renderers.of(TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
                 .render(input.objects(), Expansion.Limits.DEFAULT);
     }
 
@@ -118,7 +118,7 @@ class ExamplesGoldenTest {
                 .endTemplate()
                 .endSpec()
                 .build());
-        RenderOutput output = new Renderer(
+        RenderOutput output = Renderers.of(
                         TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
                 .render(objects);
         assertThat(output.rejected()).isTrue();

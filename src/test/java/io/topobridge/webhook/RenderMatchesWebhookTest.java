@@ -13,12 +13,12 @@ import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.admission.Rfc6902;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.render.RenderOutput;
-import io.topobridge.core.render.Renderer;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.manifest.ManifestReader;
+import io.topobridge.testing.Renderers;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +37,7 @@ class RenderMatchesWebhookTest {
     void renderedPodsEqualThePodsTheWebhookAdmits() {
         List<HasMetadata> inputs =
                 new ManifestReader(Reviews.SERIALIZATION).read(List.of(INPUT)).objects();
-        RenderOutput rendered = new Renderer(
+        RenderOutput rendered = Renderers.of(
                         TopologySettings.parse("auto", List.of()),
                         WorkloadSettings.defaults(),
                         AdmissionSettings.defaults())

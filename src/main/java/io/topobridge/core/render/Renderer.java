@@ -69,27 +69,6 @@ public final class Renderer {
     private final Clock clock;
     private final Accelerators accelerators;
 
-    /** With the configured defaults for namespaces, groups and reservations. */
-    public Renderer(TopologySettings topology, WorkloadSettings workloads, AdmissionSettings admission) {
-        this(
-                topology,
-                workloads,
-                admission,
-                ReconcileSettings.defaults(),
-                Reservations.Settings.defaults(),
-                Clock.systemUTC());
-    }
-
-    public Renderer(
-            TopologySettings topology,
-            WorkloadSettings workloads,
-            AdmissionSettings admission,
-            ReconcileSettings reconcile,
-            Reservations.Settings reservations,
-            Clock clock) {
-        this(topology, workloads, admission, reconcile, reservations, Accelerators.DEFAULT, clock);
-    }
-
     /** As the controller runs: gangs sized by {@code accelerators} when a tier is chosen for them. */
     public Renderer(
             TopologySettings topology,
@@ -131,61 +110,101 @@ public final class Renderer {
 
     /** The input as it is: nothing is expanded (a workload's pods and RoleSets are those given). */
     public RenderOutput render(List<? extends HasMetadata> inputs) {
-        List<NodeInfo> nodes = new ArrayList<>();
-        List<HasMetadata> workloads = new ArrayList<>();
-        List<Pod> pods = new ArrayList<>();
-        List<ForeignHyperNode> foreign = new ArrayList<>();
-        List<HasMetadata> known = new ArrayList<>();
-        List<HasMetadata> queues = new ArrayList<>();
-        for (HasMetadata object : inputs) {
-            if (object instanceof Node node) {
-                nodes.add(new NodeInfo(
-                        node.getMetadata().getName(), node.getMetadata().getLabels(), gpu(node, accelerators)));
-            } else if (isForeignHyperNode(object)) {
-                foreign.add(new ForeignHyperNode(
-                        object.getMetadata().getName(), object.getMetadata().getLabels(), hyperNodeSpec(object)));
-            } else if (object instanceof Pod pod) {
-                pods.add(pod);
-            } else if (WorkloadKind.of(object.getApiVersion(), object.getKind()).isPresent()) {
-                workloads.add(object);
-                known.add(object);
-            } else if (isQueue(object)) {
-                queues.add(object);
-            } else {
-                // Namespaces, ResourceQuotas and PodGroups that exist already
-                known.add(object);
-            }
-        }
+        Inputs in = Inputs.sort(inputs, accelerators);
         List<Finding> findings = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
-        TopologyResult topo = topology.build(nodes, foreign);
+        TopologyResult topo = topology.build(in.nodes(), in.foreign());
         findings.addAll(topo.findings());
 
-        var lookup = new InMemoryLookup(known, domains(inputs, topo.hyperNodes(), foreign, accelerators));
+        var lookup = new InMemoryLookup(in.known(), domains(inputs, topo.hyperNodes(), in.foreign(), accelerators));
         Amounts cluster = clusterAllocatable(inputs);
-        boolean judged = !workloads.isEmpty();
-        if (cluster == null && judged) {
-            notes.add("no Node with status.allocatable given: gangs are not checked against the cluster's capacity"
-                    + " (" + WorkloadReason.GANG_EXCEEDS_CLUSTER.reason() + ", a namespace's share of it)");
-        }
-        QueueStates queueStates = queueStates(queues);
-        if (!queueStates.known() && judged) {
-            notes.add("no Queue objects given: queues (missing, closed) and their capability are not checked");
-        }
-        if (reconciler.settings().requireNamespaceOptIn() && !lookup.hasNamespaces() && !workloads.isEmpty()) {
-            notes.add("no Namespace objects given: namespace opt-in ("
-                    + reconciler.settings().namespaceLabel() + "=true) is not checked");
-        }
+        QueueStates queueStates = queueStates(in.queues());
+        List<String> notes = unchecked(in, cluster, queueStates, lookup);
         PassFacts facts = new PassFacts(
                 topo.tiers(),
-                nodes.isEmpty() ? null : topo.tiers(),
+                in.nodes().isEmpty() ? null : topo.tiers(),
                 cluster,
                 queueStates,
                 Placements.NONE,
                 clock.instant(),
                 RecoveryFacts.NONE);
         List<Outcome> outcomes =
-                reconciler.reconcile(reconciler.scopesOf(workloads, lookup.allPodGroups(), lookup), lookup, facts);
+                reconciler.reconcile(reconciler.scopesOf(in.workloads(), lookup.allPodGroups(), lookup), lookup, facts);
+        List<DesiredPodGroup> podGroups = podGroups(outcomes, findings);
+        List<Pod> admitted = admitted(in.pods(), topo, lookup, findings);
+
+        var hyperNodes = new ArrayList<>(topo.hyperNodes());
+        hyperNodes.sort(Comparator.comparing((DesiredHyperNode h) -> -h.spec().getTier())
+                .thenComparing(DesiredHyperNode::name));
+        podGroups.sort(Comparator.comparing(DesiredPodGroup::namespace).thenComparing(DesiredPodGroup::name));
+        admitted.sort(Comparator.comparing(
+                        (Pod p) -> Objects.requireNonNullElse(p.getMetadata().getNamespace(), ""))
+                .thenComparing(p -> Objects.requireNonNullElse(p.getMetadata().getName(), "")));
+        List<Finding> unique = new ArrayList<>(new java.util.LinkedHashSet<>(findings));
+        unique.sort(Finding.ORDER);
+        return new RenderOutput(hyperNodes, podGroups, admitted, unique, notes);
+    }
+
+    /** The input sorted by what render does with each object. */
+    private record Inputs(
+            List<NodeInfo> nodes,
+            List<HasMetadata> workloads,
+            List<Pod> pods,
+            List<ForeignHyperNode> foreign,
+            List<HasMetadata> known,
+            List<HasMetadata> queues) {
+
+        static Inputs sort(List<? extends HasMetadata> inputs, Accelerators accelerators) {
+            Inputs in = new Inputs(
+                    new ArrayList<>(),
+                    new ArrayList<>(),
+                    new ArrayList<>(),
+                    new ArrayList<>(),
+                    new ArrayList<>(),
+                    new ArrayList<>());
+            for (HasMetadata object : inputs) {
+                if (object instanceof Node node) {
+                    in.nodes.add(new NodeInfo(
+                            node.getMetadata().getName(), node.getMetadata().getLabels(), gpu(node, accelerators)));
+                } else if (isForeignHyperNode(object)) {
+                    in.foreign.add(new ForeignHyperNode(
+                            object.getMetadata().getName(), object.getMetadata().getLabels(), hyperNodeSpec(object)));
+                } else if (object instanceof Pod pod) {
+                    in.pods.add(pod);
+                } else if (WorkloadKind.of(object.getApiVersion(), object.getKind())
+                        .isPresent()) {
+                    in.workloads.add(object);
+                    in.known.add(object);
+                } else if (isQueue(object)) {
+                    in.queues.add(object);
+                } else {
+                    // Namespaces, ResourceQuotas and PodGroups that exist already
+                    in.known.add(object);
+                }
+            }
+            return in;
+        }
+    }
+
+    /** What the input does not give, so the checks that need it are left out: said once each. */
+    private List<String> unchecked(Inputs in, Amounts cluster, QueueStates queueStates, InMemoryLookup lookup) {
+        List<String> notes = new ArrayList<>();
+        boolean judged = !in.workloads().isEmpty();
+        if (cluster == null && judged) {
+            notes.add("no Node with status.allocatable given: gangs are not checked against the cluster's capacity"
+                    + " (" + WorkloadReason.GANG_EXCEEDS_CLUSTER.reason() + ", a namespace's share of it)");
+        }
+        if (!queueStates.known() && judged) {
+            notes.add("no Queue objects given: queues (missing, closed) and their capability are not checked");
+        }
+        if (reconciler.settings().requireNamespaceOptIn() && !lookup.hasNamespaces() && judged) {
+            notes.add("no Namespace objects given: namespace opt-in ("
+                    + reconciler.settings().namespaceLabel() + "=true) is not checked");
+        }
+        return notes;
+    }
+
+    /** The PodGroups the outcomes apply, and those AIBrix or LWS will make with the fields the bridge adds. */
+    private static List<DesiredPodGroup> podGroups(List<Outcome> outcomes, List<Finding> findings) {
         List<DesiredPodGroup> podGroups = new ArrayList<>();
         for (Outcome outcome : outcomes) {
             findings.addAll(outcome.findings());
@@ -202,12 +221,15 @@ public final class Renderer {
                                     && q.name().equals(p.name())))
                     .forEach(podGroups::add);
         }
+        return podGroups;
+    }
 
+    /** Every pod as admission lets it in (the webhook sees only the pods of namespaces that opted in). */
+    private List<Pod> admitted(List<Pod> pods, TopologyResult topo, InMemoryLookup lookup, List<Finding> findings) {
         List<Pod> admitted = new ArrayList<>();
         for (Pod pod : pods) {
             String namespace = Objects.requireNonNullElse(pod.getMetadata().getNamespace(), "");
             if (!reconciler.optedIn(namespace, lookup)) {
-                // the pod webhook sees only the pods of namespaces that opted in
                 admitted.add(pod);
                 continue;
             }
@@ -215,17 +237,7 @@ public final class Renderer {
             admitted.add(result.pod());
             findings.addAll(result.findings());
         }
-
-        var hyperNodes = new ArrayList<>(topo.hyperNodes());
-        hyperNodes.sort(Comparator.comparing((DesiredHyperNode h) -> -h.spec().getTier())
-                .thenComparing(DesiredHyperNode::name));
-        podGroups.sort(Comparator.comparing(DesiredPodGroup::namespace).thenComparing(DesiredPodGroup::name));
-        admitted.sort(Comparator.comparing(
-                        (Pod p) -> Objects.requireNonNullElse(p.getMetadata().getNamespace(), ""))
-                .thenComparing(p -> Objects.requireNonNullElse(p.getMetadata().getName(), "")));
-        List<Finding> unique = new ArrayList<>(new java.util.LinkedHashSet<>(findings));
-        unique.sort(Finding.ORDER);
-        return new RenderOutput(hyperNodes, podGroups, admitted, unique, notes);
+        return admitted;
     }
 
     /** The allocatable resources of the input's Nodes together; null when none gives any. */

@@ -11,6 +11,7 @@ import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.manifest.ManifestReader;
+import io.topobridge.testing.Renderers;
 import io.topobridge.testing.Upstream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,7 +44,7 @@ class RenderExpansionTest {
     Path dir;
 
     private static Renderer renderer() {
-        return new Renderer(TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults());
+        return Renderers.of(TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults());
     }
 
     /**

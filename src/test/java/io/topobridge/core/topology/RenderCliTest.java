@@ -9,10 +9,10 @@ import io.topobridge.cli.TopobridgeCommand;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.UserText;
-import io.topobridge.core.render.Renderer;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.testing.MockApiServer;
+import io.topobridge.testing.Renderers;
 import jakarta.inject.Inject;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -165,7 +165,7 @@ public class RenderCliTest {
         Run run = run(args);
 
         var read = new ManifestReader(new KubernetesSerialization()).read(List.of(input));
-        List<Finding> findings = new Renderer(
+        List<Finding> findings = Renderers.of(
                         TopologySettings.parse("auto", List.of("example.com/rack=rack")),
                         WorkloadSettings.defaults(),
                         AdmissionSettings.defaults())

@@ -13,6 +13,7 @@ import io.topobridge.core.render.Renderer;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.manifest.YamlPrinter;
+import io.topobridge.testing.Renderers;
 import io.topobridge.volcano.VolcanoObjects;
 import java.io.IOException;
 import java.io.StringReader;
@@ -84,7 +85,7 @@ class TopologyGoldenTest {
         }
         var read = new ManifestReader(SERIALIZATION).read(inputs);
         assertThat(read.findings()).as("input of %s is readable", dir).isEmpty();
-        Renderer renderer = new Renderer(settings(dir), WorkloadSettings.defaults(), new AdmissionSettings("volcano"));
+        Renderer renderer = Renderers.of(settings(dir), WorkloadSettings.defaults(), new AdmissionSettings("volcano"));
         RenderOutput output = renderer.render(read.objects());
         StringBuilder yaml = new StringBuilder();
         output.hyperNodes().forEach(h -> yaml.append(YamlPrinter.print(SERIALIZATION, VolcanoObjects.hyperNode(h))));

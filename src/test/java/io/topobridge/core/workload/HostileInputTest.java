@@ -15,9 +15,9 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.render.RenderOutput;
-import io.topobridge.core.render.Renderer;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.translate.TranslationResult;
+import io.topobridge.testing.Renderers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -311,8 +311,8 @@ class HostileInputTest {
                 .doesNotThrowAnyException();
         List<HasMetadata> withNodes = new ArrayList<>(NODES);
         withNodes.addAll(objects);
-        RenderOutput rendered =
-                new Renderer(RENDER_TIERS, WorkloadSettings.defaults(), AdmissionSettings.defaults()).render(withNodes);
+        RenderOutput rendered = Renderers.of(RENDER_TIERS, WorkloadSettings.defaults(), AdmissionSettings.defaults())
+                .render(withNodes);
         assertThat(rendered.podGroups())
                 .as(name + ": render keeps the neighbours' PodGroups")
                 .extracting(DesiredPodGroup::name)

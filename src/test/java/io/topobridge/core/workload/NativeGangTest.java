@@ -11,7 +11,6 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.render.RenderOutput;
-import io.topobridge.core.render.Renderer;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.changes.Reservations;
@@ -21,6 +20,7 @@ import io.topobridge.core.workload.reconcile.Placements;
 import io.topobridge.core.workload.reconcile.ReconcileSettings;
 import io.topobridge.core.workload.reconcile.RecoveryFacts;
 import io.topobridge.core.workload.reconcile.ScopeReconciler;
+import io.topobridge.testing.Renderers;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -58,7 +58,7 @@ class NativeGangTest {
     void renderAdmitsThePodUntouchedAndSaysWhy() {
         List<HasMetadata> inputs = Fixtures.objects(
                 DEPLOYMENT + "---\n" + pod("decode-7c9d5-a", "decode-0") + "---\n" + pod("decode-7c9d5-b", null));
-        RenderOutput out = new Renderer(
+        RenderOutput out = Renderers.of(
                         TopologySettings.parse("auto", List.of()),
                         WorkloadSettings.defaults(),
                         AdmissionSettings.defaults())

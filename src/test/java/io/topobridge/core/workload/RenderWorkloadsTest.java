@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.render.RenderOutput;
-import io.topobridge.core.render.Renderer;
 import io.topobridge.core.topology.TopologySettings;
+import io.topobridge.testing.Renderers;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +17,7 @@ class RenderWorkloadsTest {
         var inputs = Fixtures.objects(
                 WorkloadTranslatorTest.deployment("ns", "soft", 2, Map.of("topobridge.io/mode", "soft")) + "---\n"
                         + WorkloadTranslatorTest.deployment("ns", "bad", 2, Map.of("topobridge.io/mode", "sometimes")));
-        RenderOutput out = new Renderer(
+        RenderOutput out = Renderers.of(
                         TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
                 .render(inputs);
         assertThat(out.podGroups()).extracting(DesiredPodGroup::name).containsExactly("tb-deploy-soft");

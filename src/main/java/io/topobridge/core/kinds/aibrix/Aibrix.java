@@ -104,8 +104,11 @@ final class Aibrix {
                             role.name(),
                             Map.of(WorkloadLabels.AIBRIX_ROLE, role.name()),
                             List.of(),
+                            Map.of(),
                             List.of(WorkloadLabels.AIBRIX_POD_SET),
-                            role.podGroupSize())
+                            role.podGroupSize(),
+                            false,
+                            false)
                     .bestEffort(bestEffort);
         }
         // an instance of a single-pod role is one pod: the subgroup is the whole role, all its replicas in one domain
@@ -113,8 +116,11 @@ final class Aibrix {
                         role.name(),
                         Map.of(WorkloadLabels.AIBRIX_ROLE, role.name()),
                         List.of(),
+                        Map.of(),
                         List.of(WorkloadLabels.AIBRIX_ROLE),
-                        replicas)
+                        replicas,
+                        false,
+                        false)
                 .bestEffort(bestEffort)
                 .wholeRole(replicas > 1);
     }
@@ -135,7 +141,7 @@ final class Aibrix {
     private static PodRole podRole(RoleSetShape rs, Role role, int replicas) {
         PodIdentity selector = PodIdentity.of(
                 PodIdentity.WORKLOAD, WorkloadKind.ROLE_SET.kind() + "/" + rs.name(), PodIdentity.ROLE, role.name());
-        return new PodRole(
+        return PodRole.of(
                 taskSpec(role.name()),
                 role.pods(replicas),
                 role.template() == null ? null : role.template().getSpec(),
@@ -170,7 +176,7 @@ final class Aibrix {
                     podSets.add(presentPodSet);
                 }
                 for (String podSet : podSets) {
-                    PodRole one = new PodRole(
+                    PodRole one = PodRole.of(
                             base.taskSpec(),
                             role.podGroupSize(),
                             base.spec(),

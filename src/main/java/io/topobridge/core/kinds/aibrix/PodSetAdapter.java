@@ -81,7 +81,7 @@ public final class PodSetAdapter implements KindAdapter {
         int declared = Workload.integer(ps.spec().get("podGroupSize"), "spec.podGroupSize", 1);
         int size = selector.covers(present) ? Math.max(declared, 1) : declared;
         PodTemplateSpec template = template(ps);
-        var role = new PodRole(
+        var role = PodRole.of(
                 PodGroupNames.labelValue(ps.name()), size, template == null ? null : template.getSpec(), selector);
         if (Aibrix.volcano(ps.spec(), "spec")) {
             notes.add(Finding.info(

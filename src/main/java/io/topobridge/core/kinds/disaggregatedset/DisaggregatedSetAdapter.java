@@ -238,8 +238,11 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
                                         role.name(),
                                         Map.of(WorkloadLabels.DS_ROLE, role.name()),
                                         List.of(),
+                                        Map.of(),
                                         List.of(WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX),
-                                        role.shape().size())
+                                        role.shape().size(),
+                                        false,
+                                        false)
                                 .bestEffort(
                                         PodRequests.isBestEffort(role.shape().workerSpec())));
                 if (group != null) {

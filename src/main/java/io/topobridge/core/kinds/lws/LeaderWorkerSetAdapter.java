@@ -413,8 +413,11 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                         "workers",
                         Map.of(WorkloadLabels.LWS_NAME, lws.name()),
                         List.of(),
+                        Map.of(),
                         List.of(WorkloadLabels.LWS_GROUP_INDEX),
-                        s.size() - 1)
+                        s.size() - 1,
+                        false,
+                        false)
                 .excluding(WorkloadLabels.LWS_WORKER_INDEX, List.of("0"), s.size() - 1)
                 .bestEffort(PodRequests.isBestEffort(s.workerSpec())));
     }
@@ -436,9 +439,9 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
      */
     public static List<PodRole> roles(Shape s, String prefix, long groups, PodIdentity base) {
         List<PodRole> roles = new ArrayList<>();
-        roles.add(new PodRole(taskSpec(prefix, true), groups, s.leaderSpec(), base.with(PodIdentity.LEADER, "true")));
+        roles.add(PodRole.of(taskSpec(prefix, true), groups, s.leaderSpec(), base.with(PodIdentity.LEADER, "true")));
         if (s.size() > 1) {
-            PodRole workers = new PodRole(
+            PodRole workers = PodRole.of(
                     taskSpec(prefix, false),
                     groups * (s.size() - 1),
                     s.workerSpec(),
@@ -471,8 +474,11 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                         "lws-subgroup",
                         Map.of(),
                         List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
+                        Map.of(),
                         List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
-                        k)
+                        k,
+                        false,
+                        false)
                 .bestEffort(PodRequests.isBestEffort(s.workerSpec()));
         if (!s.leaderReady()) {
             return List.of(all);
@@ -486,8 +492,11 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                         "lws-subgroup-0",
                         Map.of(WorkloadLabels.LWS_SUBGROUP_INDEX, "0"),
                         List.of(),
+                        Map.of(),
                         List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
-                        k - 1)
+                        k - 1,
+                        false,
+                        false)
                 .excluding(WorkloadLabels.LWS_WORKER_INDEX, leader, k - 1)
                 .bestEffort(all.bestEffort());
         return List.of(first, workers);
@@ -503,7 +512,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         Shape s = shape(lws);
         int replicas = selector(lws).covers(present) ? Math.max(s.replicas(), 1) : s.replicas();
         if (replicas == 0) {
-            return new Member(List.of(), List.of());
+            return Member.NONE;
         }
         String value = memberValue(lws);
         List<Finding> notes = new ArrayList<>();
@@ -516,8 +525,11 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                                 value,
                                 Map.of(WorkloadLabels.LWS_NAME, lws.name()),
                                 List.of(),
+                                Map.of(),
                                 List.of(WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX),
-                                s.size())
+                                s.size(),
+                                false,
+                                false)
                         .bestEffort(PodRequests.isBestEffort(s.workerSpec())));
         return new Member(
                 roles(s, value + "-", replicas, selector(lws)),

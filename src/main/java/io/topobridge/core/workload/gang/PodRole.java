@@ -25,12 +25,9 @@ public record PodRole(
         }
     }
 
-    public PodRole(String taskSpec, long count, PodSpec spec, PodIdentity selector, Map<String, String> podLabels) {
-        this(taskSpec, count, spec, selector, podLabels, count);
-    }
-
-    public PodRole(String taskSpec, long count, PodSpec spec, PodIdentity selector) {
-        this(taskSpec, count, spec, selector, Map.of(), count);
+    /** A role with no pod labels of its own, all of whose pods exist when the gang starts. */
+    public static PodRole of(String taskSpec, long count, PodSpec spec, PodIdentity selector) {
+        return new PodRole(taskSpec, count, spec, selector, Map.of(), count);
     }
 
     /** The same role of which only {@code atStart} pods exist when the gang starts. */

@@ -33,15 +33,6 @@ public record SubGroupPlan(
         }
     }
 
-    public SubGroupPlan(
-            String name,
-            Map<String, String> matchLabels,
-            List<String> existsKeys,
-            List<String> matchLabelKeys,
-            int size) {
-        this(name, matchLabels, existsKeys, Map.of(), matchLabelKeys, size, false, false);
-    }
-
     /** The same subgroup without the pods whose {@code key} is one of {@code values}, now {@code size} pods. */
     public SubGroupPlan excluding(String key, List<String> values, int size) {
         return new SubGroupPlan(

@@ -27,10 +27,6 @@ public record Gang(
         Objects.requireNonNull(plans, "plans");
     }
 
-    public Gang(List<AnnotationSource> sources, List<ObjectRef> subjects, Plans plans) {
-        this(sources, subjects, PodIdentity.NONE, plans, false);
-    }
-
     /**
      * Plans from one function of a pod known to exist: listing passes none; admission passes the pod's facts, so
      * the plan that counts the pod is computed the same way even where the cache lags behind the pod (a group

@@ -16,7 +16,6 @@ public record Member(List<PodRole> roles, List<SubGroupPlan> subGroups, List<Fin
         notes = List.copyOf(notes);
     }
 
-    public Member(List<PodRole> roles, List<SubGroupPlan> subGroups) {
-        this(roles, subGroups, List.of(), false);
-    }
+    /** What a workload scaled to nothing contributes. */
+    public static final Member NONE = new Member(List.of(), List.of(), List.of(), false);
 }

@@ -122,7 +122,7 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
             return List.of();
         }
         PodTemplateSpec template = shape(w).template();
-        var role = new PodRole(
+        var role = PodRole.of(
                 PodGroupNames.labelValue(w.name()),
                 replicas,
                 template == null ? null : template.getSpec(),
@@ -150,7 +150,7 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
     public Member member(Workload w, PodIdentity present) {
         int replicas = replicas(w, present);
         if (replicas == 0) {
-            return new Member(List.of(), List.of());
+            return Member.NONE;
         }
         // the member label value doubles as the task-spec: two Deployments stamp no label that tells them apart
         String value = PodGroupNames.labelValue(memberTag() + "-" + w.name());
@@ -160,13 +160,17 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
                 replicas,
                 template == null ? null : template.getSpec(),
                 selector(w),
-                Map.of(WorkloadLabels.MEMBER, value));
+                Map.of(WorkloadLabels.MEMBER, value),
+                replicas);
         var sub = new SubGroupPlan(
                         value,
                         Map.of(WorkloadLabels.MEMBER, value),
                         List.of(),
+                        Map.of(),
                         List.of(WorkloadLabels.MEMBER),
-                        replicas)
+                        replicas,
+                        false,
+                        false)
                 .bestEffort(PodRequests.isBestEffort(role.spec()));
         List<Finding> notes = new ArrayList<>();
         PodRole started = atStart(w, role, notes);

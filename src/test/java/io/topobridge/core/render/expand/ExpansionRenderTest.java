@@ -13,6 +13,7 @@ import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.manifest.ManifestReader;
+import io.topobridge.testing.Renderers;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ class ExpansionRenderTest {
     }
 
     private static RenderOutput render(List<HasMetadata> objects) {
-        return new Renderer(TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
+        return Renderers.of(TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
                 .render(objects);
     }
 

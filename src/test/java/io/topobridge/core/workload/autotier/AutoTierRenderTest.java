@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.render.RenderOutput;
-import io.topobridge.core.render.Renderer;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.testing.Renderers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,7 +49,7 @@ class AutoTierRenderTest {
     }
 
     static DesiredPodGroup render(List<HasMetadata> inputs) {
-        RenderOutput out = new Renderer(
+        RenderOutput out = Renderers.of(
                         TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
                 .render(inputs);
         return out.podGroups().stream()

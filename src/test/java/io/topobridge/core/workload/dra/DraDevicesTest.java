@@ -227,9 +227,9 @@ class DraDevicesTest {
         PodSpec prefill = pod("gpu=one-gpu", "kv:shared-gpus");
         PodSpec decode = pod("gpus=two-requests", "kv:shared-gpus");
         var roles = List.of(
-                new PodRole("prefill", 3, prefill, PodIdentity.NONE),
-                new PodRole("decode", 2, decode, PodIdentity.NONE),
-                new PodRole("scaled-to-zero", 0, pod("gone=no-such-template"), PodIdentity.NONE));
+                PodRole.of("prefill", 3, prefill, PodIdentity.NONE),
+                PodRole.of("decode", 2, decode, PodIdentity.NONE),
+                PodRole.of("scaled-to-zero", 0, pod("gone=no-such-template"), PodIdentity.NONE));
         var gang = DraDevices.of(roles, "llm", LOOKUP, DeviceClasses.DEFAULT);
         // 3 x 1 + 2 x 4 per pod, and the shared claim's 8 once
         assertThat(gang.total(roles)).isEqualTo(Amounts.parse(Map.of("nvidia.com/gpu", "19")));

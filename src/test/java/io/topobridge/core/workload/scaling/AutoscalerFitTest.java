@@ -10,7 +10,6 @@ import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.render.RenderOutput;
-import io.topobridge.core.render.Renderer;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.Fixtures;
@@ -19,6 +18,7 @@ import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.ScopeResult;
+import io.topobridge.testing.Renderers;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -275,7 +275,7 @@ class AutoscalerFitTest {
         inputs.addAll(Fixtures.objects(SET.formatted("nvlink", "", GPU_POD).replace("namespace: llm", "namespace: llm")
                 + "---\n"
                 + hpa("decode-hpa", "disaggregatedset.x-k8s.io/v1", "DisaggregatedSetRoleScaler", "pd-decode", 8)));
-        RenderOutput out = new Renderer(
+        RenderOutput out = Renderers.of(
                         TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
                 .render(inputs);
         assertThat(out.podGroups()).extracting(p -> p.name()).contains("tb-ds-pd-0");
