@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.kinds.lws.LeaderWorkerSetAdapter;
+import io.topobridge.core.kinds.lws.LwsGroups;
+import io.topobridge.core.kinds.lws.ProviderGroups;
 import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
@@ -40,8 +42,7 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
     public static final String EXTERNAL = "External";
 
     /** One role: its name, its LWS shape, its own metadata annotations (copied onto its LWSs) and scaling mode. */
-    public record Role(
-            String name, LeaderWorkerSetAdapter.Shape shape, Map<String, String> annotations, String scaling) {}
+    public record Role(String name, LwsGroups.Shape shape, Map<String, String> annotations, String scaling) {}
 
     @Override
     public WorkloadKind kind() {
@@ -73,7 +74,7 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
             // External roles run in a set of one slice (LWS refuses more): slice 0
             long current = replicas(role, 0, children(ds, snapshot));
             return Optional.of(new ScaledRoles.Unit(
-                    a, ds.ref(), "role " + role.name(), LeaderWorkerSetAdapter.groupRequests(role.shape()), current));
+                    a, ds.ref(), "role " + role.name(), LwsGroups.groupRequests(role.shape()), current));
         }
         return Optional.empty();
     }
@@ -106,7 +107,7 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
                 JsonNode scaling = Workload.object(role.get("scaling"), at + ".scaling");
                 out.add(new Role(
                         name,
-                        LeaderWorkerSetAdapter.shape(Workload.object(role.get("spec"), at + ".spec"), at + ".spec"),
+                        LwsGroups.shape(Workload.object(role.get("spec"), at + ".spec"), at + ".spec"),
                         Workload.strings(metadata.get("annotations"), at + ".metadata.annotations"),
                         Workload.text(scaling.get("mode"), at + ".scaling.mode", "Static")));
             }
@@ -157,14 +158,13 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
             List<Finding> notes,
             Snapshot snapshot) {
         int sliceCount = slices(ds);
-        if (LeaderWorkerSetAdapter.refuseTooMany(sliceCount, snapshot, ds.ref(), "spec.slices", "slices", notes)) {
+        if (LwsGroups.refuseTooMany(sliceCount, snapshot, ds.ref(), "spec.slices", "slices", notes)) {
             return List.of();
         }
         List<Role> roles = roles(ds);
         boolean refused = false;
         for (Role role : roles) {
-            refused |= LeaderWorkerSetAdapter.refuseUnsupported(
-                    role.shape(), ds.ref(), "role " + role.name() + ": ", notes);
+            refused |= LwsGroups.refuseUnsupported(role.shape(), ds.ref(), "role " + role.name() + ": ", notes);
         }
         if (refused) {
             return List.of();
@@ -177,7 +177,7 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
             Optional<Role> role = roles.stream()
                     .filter(r -> r.name().equals(lws.labels().get(WorkloadLabels.DS_ROLE)))
                     .findFirst();
-            for (var group : LeaderWorkerSetAdapter.providerGroups(lws.name(), ds.namespace(), snapshot)) {
+            for (var group : ProviderGroups.providerGroups(lws.name(), ds.namespace(), snapshot)) {
                 provider.add(group.podGroup());
                 adopted.add(
                         adoptedPlan(ds, scope, role, lws.name(), group.podGroup(), group.group(), group.revision()));
@@ -230,9 +230,9 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
                 if (groups == 0) {
                     continue;
                 }
-                pods.addAll(LeaderWorkerSetAdapter.roles(role.shape(), role.name() + "-", groups, base));
+                pods.addAll(LwsGroups.roles(role.shape(), role.name() + "-", groups, base));
                 // a LeaderReady role's subgroup is its workers: the leaders start alone, in the gang
-                SubGroupPlan group = LeaderWorkerSetAdapter.leaderReadyWorkers(
+                SubGroupPlan group = LwsGroups.leaderReadyWorkers(
                         role.shape(),
                         new SubGroupPlan(
                                         role.name(),
@@ -274,7 +274,7 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
                         String.valueOf(group),
                         PodIdentity.REVISION,
                         revision);
-        List<PodRole> pods = role.map(r -> LeaderWorkerSetAdapter.roles(r.shape(), r.name() + "-", 1, base))
+        List<PodRole> pods = role.map(r -> LwsGroups.roles(r.shape(), r.name() + "-", 1, base))
                 .orElse(List.of());
         return GangPlan.adopted(scope, name, pods, List.of(), GangPlan.Level.SUBGROUP);
     }

@@ -1,18 +1,10 @@
 package io.topobridge.core.kinds.lws;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.topobridge.core.Topobridge;
-import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.finding.Finding;
-import io.topobridge.core.finding.ObjectRef;
-import io.topobridge.core.finding.UserText;
 import io.topobridge.core.resources.PodRequests;
-import io.topobridge.core.resources.ResourceSum;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
@@ -21,7 +13,6 @@ import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupNames;
 import io.topobridge.core.workload.gang.PodIdentity;
-import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.SubGroupPlan;
 import io.topobridge.core.workload.kind.Gang;
 import io.topobridge.core.workload.kind.GroupAdapter;
@@ -52,119 +43,6 @@ import java.util.TreeSet;
  */
 public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
 
-    static final String LEADER_READY = "LeaderReady";
-    public static final String ORDINAL = "Ordinal";
-    static final String HASH = "Hash";
-
-    /** The parts of an LWS spec the bridge reads (an LWS spec, or the {@code spec} of a DisaggregatedSet role). */
-    public record Shape(
-            int replicas,
-            int size,
-            PodTemplateSpec leader,
-            PodTemplateSpec worker,
-            Integer subGroupSize,
-            String subGroupType,
-            String startupPolicy,
-            String groupIdentity,
-            boolean surgeOnlyRollout) {
-
-        /** LeaderReady: LWS creates a group's workers only once its leader is Running and Ready. */
-        boolean leaderReady() {
-            return LEADER_READY.equals(startupPolicy);
-        }
-
-        /**
-         * Hash identity (LWS after v0.10): the leaders are a Deployment's pods and each group is keyed by a random key
-         * its pods carry, not by an index.
-         */
-        boolean hashIdentity() {
-            return HASH.equals(groupIdentity);
-        }
-
-        public PodSpec leaderSpec() {
-            PodTemplateSpec t = leader != null ? leader : worker;
-            return t == null ? null : t.getSpec();
-        }
-
-        public PodSpec workerSpec() {
-            return worker == null ? null : worker.getSpec();
-        }
-    }
-
-    /** A PodGroup LWS's Volcano provider made for one group: owned by leader pod {@code <lws>-<group>}. */
-    public record ProviderGroup(String podGroup, String lws, int group, String revision) {}
-
-    public static Shape shape(JsonNode spec, String at) {
-        JsonNode lwt = Workload.object(spec.get("leaderWorkerTemplate"), at + ".leaderWorkerTemplate");
-        int replicas = Workload.integer(spec.get("replicas"), at + ".replicas", 1);
-        int size = Workload.integer(lwt.get("size"), at + ".leaderWorkerTemplate.size", 1);
-        if (size < 1) {
-            throw new IllegalArgumentException(at + ".leaderWorkerTemplate.size=" + size + " is less than 1");
-        }
-        JsonNode sgp = Workload.object(lwt.get("subGroupPolicy"), at + ".leaderWorkerTemplate.subGroupPolicy");
-        Integer subGroupSize = sgp.has("subGroupSize")
-                ? Workload.integer(sgp.get("subGroupSize"), at + ".leaderWorkerTemplate.subGroupPolicy.subGroupSize", 0)
-                : null;
-        return new Shape(
-                replicas,
-                size,
-                Workload.template(lwt.get("leaderTemplate"), at + ".leaderWorkerTemplate.leaderTemplate"),
-                Workload.template(lwt.get("workerTemplate"), at + ".leaderWorkerTemplate.workerTemplate"),
-                subGroupSize == null || subGroupSize < 1 ? null : subGroupSize,
-                Workload.text(
-                        sgp.get("subGroupPolicyType"),
-                        at + ".leaderWorkerTemplate.subGroupPolicy.subGroupPolicyType",
-                        "LeaderWorker"),
-                Workload.text(spec.get("startupPolicy"), at + ".startupPolicy", "LeaderCreated"),
-                Workload.text(spec.get("groupIdentity"), at + ".groupIdentity", ""),
-                Workload.takesNothingDown(spec.path("rolloutStrategy")
-                        .path("rollingUpdateConfiguration")
-                        .get("maxUnavailable")));
-    }
-
-    /**
-     * Refuses what the bridge cannot follow: a {@code groupIdentity} other than the two LWS has ({@code Ordinal}, the
-     * default, whose groups are numbered, and {@code Hash}, whose groups are keyed), whose groups it could not tell
-     * apart.
-     */
-    public static boolean refuseUnsupported(Shape s, ObjectRef subject, String where, List<Finding> notes) {
-        String identity = s.groupIdentity();
-        if (identity.isEmpty() || ORDINAL.equals(identity) || HASH.equals(identity)) {
-            return false;
-        }
-        notes.add(Finding.rejected(
-                        WorkloadReason.UNSUPPORTED_LEADER_WORKER_SET,
-                        subject,
-                        subject + ": " + where + "groupIdentity: " + UserText.quote(identity)
-                                + " is not one the bridge can follow: it knows Ordinal (the default, groups numbered"
-                                + " 0..replicas-1) and Hash (each group keyed by the group key its pods carry)")
-                .withKey("groupIdentity"));
-        return true;
-    }
-
-    /**
-     * Refuses a workload that asks for more gangs than the bridge plans for one workload, before any is planned: one
-     * object with {@code replicas: 2000000} must not make a pass build two million PodGroups.
-     */
-    public static boolean refuseTooMany(
-            long gangs, Snapshot snapshot, ObjectRef subject, String field, String what, List<Finding> notes) {
-        if (gangs <= snapshot.maxGangsPerWorkload()) {
-            return false;
-        }
-        notes.add(Finding.rejected(
-                        WorkloadReason.TOO_MANY_GANGS,
-                        subject,
-                        subject + ": " + field + " asks for " + gangs + " " + what + ", one PodGroup each; the bridge"
-                                + " plans at most " + snapshot.maxGangsPerWorkload() + " for one workload"
-                                + " (topobridge.workloads.max-gangs-per-workload), so it makes none for this one")
-                .withKey(field));
-        return true;
-    }
-
-    public static Shape shape(Workload lws) {
-        return lws.memo("lws-shape", () -> shape(lws.spec(), "spec"));
-    }
-
     @Override
     public WorkloadKind kind() {
         return WorkloadKind.LEADER_WORKER_SET;
@@ -182,19 +60,10 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         return snapshot.get(kind, scope.namespace(), a.targetName())
                 .filter(w -> scope.equals(snapshot.scopeOf(w).orElse(null)))
                 .map(w -> {
-                    Shape s = shape(w);
+                    LwsGroups.Shape s = LwsGroups.shape(w);
                     return new ScaledRoles.Unit(
-                            a, w.ref(), "LeaderWorkerSet " + w.name(), groupRequests(s), s.replicas());
+                            a, w.ref(), "LeaderWorkerSet " + w.name(), LwsGroups.groupRequests(s), s.replicas());
                 });
-    }
-
-    /** What one LWS group requests: its leader and {@code size - 1} workers. */
-    public static Amounts groupRequests(Shape s) {
-        ResourceSum sum = new ResourceSum().add(PodRequests.of(s.leaderSpec()), 1);
-        if (s.size() > 1) {
-            sum.add(PodRequests.of(s.workerSpec()), s.size() - 1L);
-        }
-        return Amounts.parse(sum.canonical());
     }
 
     @Override
@@ -209,7 +78,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
 
     @Override
     public List<AnnotationSource> sources(Workload lws) {
-        Shape s = shape(lws);
+        LwsGroups.Shape s = LwsGroups.shape(lws);
         List<AnnotationSource> out = new ArrayList<>();
         out.add(lws.metadataSource());
         if (s.leader() != null) {
@@ -245,22 +114,23 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             boolean onlyPresent,
             List<Finding> notes,
             Snapshot snapshot) {
-        Shape s = shape(lws);
-        if (refuseUnsupported(s, lws.ref(), "", notes)) {
+        LwsGroups.Shape s = LwsGroups.shape(lws);
+        if (LwsGroups.refuseUnsupported(s, lws.ref(), "", notes)) {
             return List.of();
         }
         if (s.hashIdentity()) {
             return hashPlans(lws, s, scope, present, onlyPresent, notes, snapshot);
         }
         int running = runningGroups(lws, s, snapshot);
-        if (refuseTooMany(running, snapshot, lws.ref(), "spec.replicas", "groups", notes)) {
+        if (LwsGroups.refuseTooMany(running, snapshot, lws.ref(), "spec.replicas", "groups", notes)) {
             return List.of();
         }
         boolean ours = selector(lws).covers(present);
-        List<ProviderGroup> provider = providerGroups(lws.name(), lws.namespace(), snapshot);
+        List<ProviderGroups.ProviderGroup> provider =
+                ProviderGroups.providerGroups(lws.name(), lws.namespace(), snapshot);
         if (!provider.isEmpty()) {
             List<GangPlan> adopted = new ArrayList<>();
-            for (ProviderGroup group : provider) {
+            for (ProviderGroups.ProviderGroup group : provider) {
                 adopted.add(adoptedPlan(lws, s, scope, group.podGroup(), group.group(), group.revision()));
             }
             int group = ours ? Pods.index(present.get(PodIdentity.GROUP_INDEX)) : -1;
@@ -274,7 +144,9 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                     lws.ref(),
                     lws.ref()
                             + ": LeaderWorkerSet's Volcano provider made the PodGroups "
-                            + provider.stream().map(ProviderGroup::podGroup).toList()
+                            + provider.stream()
+                                    .map(ProviderGroups.ProviderGroup::podGroup)
+                                    .toList()
                             + "; the bridge adds only its topology fields to them"));
             return adopted;
         }
@@ -295,7 +167,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                             scope,
                             PodGroupNames.leaderWorkerSet(lws.name(), group),
                             lws.ownerReferences(),
-                            roles(s, "", 1, base),
+                            LwsGroups.roles(s, "", 1, base),
                             groupSubGroups(lws, s))
                     .withSurgeOnlyRollout(s.surgeOnlyRollout()));
         }
@@ -309,13 +181,13 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
      */
     private List<GangPlan> hashPlans(
             Workload lws,
-            Shape s,
+            LwsGroups.Shape s,
             GangScope scope,
             PodIdentity present,
             boolean onlyPresent,
             List<Finding> notes,
             Snapshot snapshot) {
-        if (refuseTooMany(
+        if (LwsGroups.refuseTooMany(
                 Math.max(s.replicas(), leaderReplicas(lws, snapshot)),
                 snapshot,
                 lws.ref(),
@@ -344,7 +216,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         Map<String, OwnerReference> groups = new java.util.TreeMap<>();
         if (!onlyPresent || presentKey == null) {
             groups.putAll(HashGroups.observe(lws, scope, snapshot));
-            if (refuseTooMany(groups.size(), snapshot, lws.ref(), "its pods' group keys", "groups", notes)) {
+            if (LwsGroups.refuseTooMany(groups.size(), snapshot, lws.ref(), "its pods' group keys", "groups", notes)) {
                 return List.of();
             }
         }
@@ -358,7 +230,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                             scope,
                             PodGroupNames.leaderWorkerSetGroup(lws.name(), key),
                             leader != null ? List.of(leader) : lws.ownerReferences(),
-                            roles(s, "", 1, base),
+                            LwsGroups.roles(s, "", 1, base),
                             groupSubGroups(lws, s))
                     .withSurgeOnlyRollout(s.surgeOnlyRollout())
                     .withLabels(HashGroups.labels(lws.name(), key)));
@@ -377,10 +249,11 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     }
 
     private static GangPlan adoptedPlan(
-            Workload lws, Shape s, GangScope scope, String name, int group, String revision) {
+            Workload lws, LwsGroups.Shape s, GangScope scope, String name, int group, String revision) {
         PodIdentity base =
                 selector(lws).with(PodIdentity.GROUP_INDEX, String.valueOf(group), PodIdentity.REVISION, revision);
-        return GangPlan.adopted(scope, name, roles(s, "", 1, base), groupSubGroups(lws, s), GangPlan.Level.GANG);
+        return GangPlan.adopted(
+                scope, name, LwsGroups.roles(s, "", 1, base), groupSubGroups(lws, s), GangPlan.Level.GANG);
     }
 
     /**
@@ -388,7 +261,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
      * leader StatefulSet (named after the LWS, with {@code replicas + maxSurge} leaders) adds; their pods need
      * PodGroups too, or they wait for ever and a {@code maxUnavailable: 0} rollout stalls.
      */
-    private static int runningGroups(Workload lws, Shape s, Snapshot snapshot) {
+    private static int runningGroups(Workload lws, LwsGroups.Shape s, Snapshot snapshot) {
         int groups = s.replicas();
         Optional<Workload> leaders = snapshot.get(WorkloadKind.STATEFUL_SET, lws.namespace(), lws.name())
                 .filter(sts -> sts.owner(WorkloadKind.LEADER_WORKER_SET)
@@ -404,8 +277,8 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
      * Subgroups of one LWS group's PodGroup: the LWS's own, or under LeaderReady, when it has none, its workers as
      * one all-or-nothing subgroup (the leader starts alone, then all its workers are placed together or not at all).
      */
-    private static List<SubGroupPlan> groupSubGroups(Workload lws, Shape s) {
-        List<SubGroupPlan> own = ownSubGroups(s);
+    private static List<SubGroupPlan> groupSubGroups(Workload lws, LwsGroups.Shape s) {
+        List<SubGroupPlan> own = LwsGroups.ownSubGroups(s);
         if (!own.isEmpty() || !s.leaderReady() || s.size() < 2) {
             return own;
         }
@@ -422,86 +295,6 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                 .bestEffort(PodRequests.isBestEffort(s.workerSpec())));
     }
 
-    /**
-     * Under LeaderReady the workers of a group (all but its leader) as one subgroup, split by {@code matchLabelKeys};
-     * otherwise {@code sub} as it is. Null when the group has no workers.
-     */
-    public static SubGroupPlan leaderReadyWorkers(Shape s, SubGroupPlan sub) {
-        if (!s.leaderReady()) {
-            return sub;
-        }
-        return s.size() < 2 ? null : sub.excluding(WorkloadLabels.LWS_WORKER_INDEX, List.of("0"), s.size() - 1);
-    }
-
-    /**
-     * The leader and worker roles of {@code groups} LWS groups, task-specs prefixed by {@code prefix}. Under
-     * LeaderReady no worker exists when the gang starts: LWS creates them once their leader runs.
-     */
-    public static List<PodRole> roles(Shape s, String prefix, long groups, PodIdentity base) {
-        List<PodRole> roles = new ArrayList<>();
-        roles.add(PodRole.of(taskSpec(prefix, true), groups, s.leaderSpec(), base.with(PodIdentity.LEADER, "true")));
-        if (s.size() > 1) {
-            PodRole workers = PodRole.of(
-                    taskSpec(prefix, false),
-                    groups * (s.size() - 1),
-                    s.workerSpec(),
-                    base.with(PodIdentity.LEADER, "false"));
-            roles.add(s.leaderReady() ? workers.startingWith(0) : workers);
-        }
-        return roles;
-    }
-
-    /** The task-spec of a leader or worker pod: {@code leader}/{@code worker} after an optional prefix. */
-    public static String taskSpec(String prefix, boolean leader) {
-        return prefix.isEmpty()
-                ? (leader ? "leader" : "worker")
-                : PodGroupNames.labelValue(prefix + (leader ? "leader" : "worker"));
-    }
-
-    /**
-     * The LWS's own subgroups, when it defines them (pods then carry the subgroup index). LWS puts the leader in
-     * subgroup 0; under LeaderReady the leader must stay out of every subgroup, or subgroup 0 would wait for workers
-     * that are made only once the leader runs. Subgroup 0 then holds {@code k - 1} workers, except when the leader is
-     * the extra pod ({@code (size - 1) % k == 0}), so it gets a policy of its own, listed first (the first policy a
-     * pod matches is the one that holds it).
-     */
-    private static List<SubGroupPlan> ownSubGroups(Shape s) {
-        if (s.subGroupSize() == null) {
-            return List.of();
-        }
-        int k = s.subGroupSize();
-        var all = new SubGroupPlan(
-                        "lws-subgroup",
-                        Map.of(),
-                        List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
-                        Map.of(),
-                        List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
-                        k,
-                        false,
-                        false)
-                .bestEffort(PodRequests.isBestEffort(s.workerSpec()));
-        if (!s.leaderReady()) {
-            return List.of(all);
-        }
-        List<String> leader = List.of("0");
-        var workers = all.excluding(WorkloadLabels.LWS_WORKER_INDEX, leader, k);
-        if ((s.size() - 1) % k == 0 || k < 2) {
-            return List.of(workers);
-        }
-        var first = new SubGroupPlan(
-                        "lws-subgroup-0",
-                        Map.of(WorkloadLabels.LWS_SUBGROUP_INDEX, "0"),
-                        List.of(),
-                        Map.of(),
-                        List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
-                        k - 1,
-                        false,
-                        false)
-                .excluding(WorkloadLabels.LWS_WORKER_INDEX, leader, k - 1)
-                .bestEffort(all.bestEffort());
-        return List.of(first, workers);
-    }
-
     /** The task-spec prefix of an LWS in a group. */
     private static String memberValue(Workload lws) {
         return PodGroupNames.labelValue("lws-" + lws.name());
@@ -509,17 +302,17 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
 
     @Override
     public Member member(Workload lws, PodIdentity present) {
-        Shape s = shape(lws);
+        LwsGroups.Shape s = LwsGroups.shape(lws);
         int replicas = selector(lws).covers(present) ? Math.max(s.replicas(), 1) : s.replicas();
         if (replicas == 0) {
             return Member.NONE;
         }
         String value = memberValue(lws);
         List<Finding> notes = new ArrayList<>();
-        if (refuseUnsupported(s, lws.ref(), "", notes)) {
+        if (LwsGroups.refuseUnsupported(s, lws.ref(), "", notes)) {
             return new Member(List.of(), List.of(), notes, false);
         }
-        var sub = leaderReadyWorkers(
+        var sub = LwsGroups.leaderReadyWorkers(
                 s,
                 new SubGroupPlan(
                                 value,
@@ -532,7 +325,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                                 false)
                         .bestEffort(PodRequests.isBestEffort(s.workerSpec())));
         return new Member(
-                roles(s, value + "-", replicas, selector(lws)),
+                LwsGroups.roles(s, value + "-", replicas, selector(lws)),
                 sub == null ? List.of() : List.of(sub),
                 notes,
                 s.surgeOnlyRollout());
@@ -559,7 +352,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             return snapshot.adapters().of(maker).flatMap(a -> a.originThrough(lws, pod, snapshot));
         }
         boolean leader = Pods.isLeader(pod, name);
-        if (shape(lws).hashIdentity()) {
+        if (LwsGroups.shape(lws).hashIdentity()) {
             return Optional.of(new PodOrigin(
                     lws,
                     selector(lws)
@@ -593,46 +386,8 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
 
     @Override
     public Optional<GangScope> scopeOfPodGroup(HasMetadata podGroup, Snapshot snapshot) {
-        return providerGroup(podGroup)
+        return ProviderGroups.providerGroup(podGroup)
                 .flatMap(p -> snapshot.get(kind(), podGroup.getMetadata().getNamespace(), p.lws()))
                 .flatMap(snapshot::scopeOf);
-    }
-
-    /**
-     * The one test for a PodGroup LWS's Volcano provider made: not the bridge's, controlled by a leader pod
-     * {@code <lws>-<group>}, and named after it {@code <lws>-<group>-<revision>}.
-     */
-    static Optional<ProviderGroup> providerGroup(HasMetadata podGroup) {
-        var meta = podGroup.getMetadata();
-        if (meta == null || meta.getName() == null || meta.getOwnerReferences() == null) {
-            return Optional.empty();
-        }
-        Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
-        if (Topobridge.MANAGED_BY.equals(labels.get(Topobridge.MANAGED_BY_LABEL))) {
-            return Optional.empty();
-        }
-        for (OwnerReference ref : meta.getOwnerReferences()) {
-            String owner = ref == null ? null : ref.getName();
-            if (owner == null || !"Pod".equals(ref.getKind()) || !meta.getName().startsWith(owner + "-")) {
-                continue;
-            }
-            int dash = owner.lastIndexOf('-');
-            int group = dash > 0 ? Pods.index(owner.substring(dash + 1)) : -1;
-            String revision = meta.getName().substring(owner.length() + 1);
-            if (group >= 0 && !revision.isEmpty()) {
-                return Optional.of(new ProviderGroup(meta.getName(), owner.substring(0, dash), group, revision));
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** The PodGroups LWS's Volcano provider made for an LWS's groups, sorted by name. */
-    public static List<ProviderGroup> providerGroups(String lws, String namespace, Snapshot snapshot) {
-        List<ProviderGroup> out = new ArrayList<>();
-        for (HasMetadata pg : snapshot.podGroups(namespace)) {
-            providerGroup(pg).filter(p -> p.lws().equals(lws)).ifPresent(out::add);
-        }
-        out.sort(java.util.Comparator.comparing(ProviderGroup::podGroup));
-        return out;
     }
 }

@@ -80,18 +80,7 @@ public record LwsShape(
             long k = Workload.integer(policy.get("subGroupSize"), field + ".subGroupSize", 0);
             subGroupType =
                     Workload.text(policy.get("subGroupPolicyType"), field + ".subGroupPolicyType", "LeaderWorker");
-            if (k < 1) {
-                throw refused(field + ".subGroupSize must be 1 or more");
-            }
-            if (size % k != 0 && (size - 1) % k != 0) {
-                throw refused("size or size - 1 must be divisible by " + field + ".subGroupSize=" + k);
-            }
-            if (size < k) {
-                throw refused(field + ".subGroupSize=" + k + " is larger than size " + size);
-            }
-            if (LEADER_EXCLUDED.equals(subGroupType) && (size - 1) % k != 0) {
-                throw refused("size - 1 must be divisible by " + field + ".subGroupSize=" + k + " with LeaderExcluded");
-            }
+            checkSubGroupSize(k, size, subGroupType, field);
             subGroupSize = k;
         } else if (annotations.containsKey(Keys.LWS_SUBGROUP_EXCLUSIVE)) {
             throw refused("metadata.annotations." + Keys.LWS_SUBGROUP_EXCLUSIVE + " needs a subGroupSize");
@@ -127,6 +116,22 @@ public record LwsShape(
                 partition,
                 network,
                 lwt);
+    }
+
+    /** The subgroup size checks of LWS's webhook. */
+    private static void checkSubGroupSize(long k, long size, String subGroupType, String field) {
+        if (k < 1) {
+            throw refused(field + ".subGroupSize must be 1 or more");
+        }
+        if (size % k != 0 && (size - 1) % k != 0) {
+            throw refused("size or size - 1 must be divisible by " + field + ".subGroupSize=" + k);
+        }
+        if (size < k) {
+            throw refused(field + ".subGroupSize=" + k + " is larger than size " + size);
+        }
+        if (LEADER_EXCLUDED.equals(subGroupType) && (size - 1) % k != 0) {
+            throw refused("size - 1 must be divisible by " + field + ".subGroupSize=" + k + " with LeaderExcluded");
+        }
     }
 
     private static long percentAtMost100(JsonNode node, String field, long total, boolean roundUp, String absent) {
