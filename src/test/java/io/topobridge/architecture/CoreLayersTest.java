@@ -1,6 +1,7 @@
 package io.topobridge.architecture;
 
 import static com.tngtech.archunit.lang.conditions.ArchConditions.accessFieldWhere;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -8,18 +9,23 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaFieldAccess;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import io.topobridge.core.render.expand.Controller;
+import io.topobridge.core.render.expand.PodDefaulter;
+import io.topobridge.core.workload.kind.KindAdapter;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The core's packages form layers (vocabulary, then annotations, gangs, kind adapters, translation, planning,
- * admission, render): no package of the core depends, even indirectly, on one that depends on it, and the workload
- * core never reads diagnosis. The core never touches the client-bound Volcano types, and no class decides by a
- * {@code switch} on the workload kind: that knowledge lives in one adapter per kind.
+ * The core's packages form layers (vocabulary, then annotations, gangs, the kind and expansion frameworks, one
+ * folder per workload kind, the registry of kinds, translation, planning, admission, render): no package of the core
+ * depends, even indirectly, on one that depends on it, and the workload core never reads diagnosis. The core never
+ * touches the client-bound Volcano types, and no class decides by a {@code switch} on the workload kind: that
+ * knowledge lives in the kind's own folder.
  */
 class CoreLayersTest {
 
@@ -115,7 +121,37 @@ class CoreLayersTest {
                 access -> access.getTarget().getName().equals("$SwitchMap$io$topobridge$core$workload$WorkloadKind"));
         noClasses()
                 .should(accessFieldWhere(switchOnKind))
-                .because("what differs between workload kinds is said by their adapters (core.workload.kind)")
+                .because("what differs between workload kinds is said by the kind's own folder (core.kinds.<kind>)")
+                .check(classes);
+    }
+
+    @Test
+    void everyKindsClassesLiveInItsKindsFolder() {
+        classes()
+                .that()
+                .implement(KindAdapter.class)
+                .or()
+                .implement(Controller.class)
+                .or()
+                .implement(PodDefaulter.class)
+                .and()
+                .doNotHaveModifier(JavaModifier.ABSTRACT)
+                .should()
+                .resideInAPackage("io.topobridge.core.kinds.*")
+                .because("a kind's adapter, the controllers render emulates for it and its pod webhooks live in one"
+                        + " folder per kind, listed once in core.kinds.Kinds")
+                .check(classes);
+    }
+
+    @Test
+    void theFrameworksKnowNoKind() {
+        noClasses()
+                .that()
+                .resideInAnyPackage("io.topobridge.core.workload.kind", "io.topobridge.core.render.expand")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.topobridge.core.kinds..")
+                .because("the kind and expansion frameworks lie below the kinds' folders and their registry")
                 .check(classes);
     }
 }

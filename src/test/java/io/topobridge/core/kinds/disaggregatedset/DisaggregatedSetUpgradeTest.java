@@ -1,8 +1,13 @@
-package io.topobridge.core.workload;
+package io.topobridge.core.kinds.disaggregatedset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.workload.DesiredPodGroup;
+import io.topobridge.core.workload.Fixtures;
+import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.PodAssignment;
+import io.topobridge.core.workload.WorkloadKind;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

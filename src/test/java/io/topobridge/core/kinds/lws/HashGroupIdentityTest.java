@@ -1,4 +1,4 @@
-package io.topobridge.core.workload;
+package io.topobridge.core.kinds.lws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,12 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.workload.DesiredPodGroup;
+import io.topobridge.core.workload.Fixtures;
+import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.PodAssignment;
+import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.translate.TranslationResult;
 import java.util.ArrayList;
 import java.util.List;
