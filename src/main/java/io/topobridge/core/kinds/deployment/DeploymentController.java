@@ -15,6 +15,7 @@ import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.render.expand.Selectors;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,17 +32,25 @@ import java.util.Set;
  */
 public final class DeploymentController implements Controller {
 
+    private static final String POD_TEMPLATE_HASH = WorkloadLabels.POD_TEMPLATE_HASH;
+    private static final String DEPLOYMENT_REVISION = "deployment.kubernetes.io/revision";
+    private static final String DEPLOYMENT_REVISION_HISTORY = "deployment.kubernetes.io/revision-history";
+    private static final String DEPLOYMENT_DESIRED = "deployment.kubernetes.io/desired-replicas";
+    private static final String DEPLOYMENT_MAX = "deployment.kubernetes.io/max-replicas";
+    private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+    private static final String DEPRECATED_ROLLBACK_TO = "deprecated.deployment.rollback.to";
+
     private static final Set<String> NOT_COPIED = Set.of(
-            Keys.LAST_APPLIED,
-            Keys.DEPLOYMENT_REVISION,
-            Keys.DEPLOYMENT_REVISION_HISTORY,
-            Keys.DEPLOYMENT_DESIRED,
-            Keys.DEPLOYMENT_MAX,
-            Keys.DEPRECATED_ROLLBACK_TO);
+            LAST_APPLIED,
+            DEPLOYMENT_REVISION,
+            DEPLOYMENT_REVISION_HISTORY,
+            DEPLOYMENT_DESIRED,
+            DEPLOYMENT_MAX,
+            DEPRECATED_ROLLBACK_TO);
 
     @Override
     public boolean actsOn(HasMetadata object) {
-        return WorkloadKind.of(object.getApiVersion(), object.getKind()).orElse(null) == WorkloadKind.DEPLOYMENT;
+        return Controller.isKind(object, WorkloadKind.DEPLOYMENT);
     }
 
     @Override
@@ -100,16 +109,16 @@ public final class DeploymentController implements Controller {
                 hash);
 
         Map<String, String> labels = new LinkedHashMap<>(template.labels());
-        labels.put(Keys.POD_TEMPLATE_HASH, hash);
+        labels.put(POD_TEMPLATE_HASH, hash);
         Map<String, String> annotations = new LinkedHashMap<>();
         Build.annotations(deployment).forEach((k, v) -> {
             if (!NOT_COPIED.contains(k)) {
                 annotations.put(k, v);
             }
         });
-        annotations.put(Keys.DEPLOYMENT_REVISION, "1");
-        annotations.put(Keys.DEPLOYMENT_DESIRED, String.valueOf(replicas));
-        annotations.put(Keys.DEPLOYMENT_MAX, String.valueOf(Build.add(replicas, maxSurge(spec, replicas))));
+        annotations.put(DEPLOYMENT_REVISION, "1");
+        annotations.put(DEPLOYMENT_DESIRED, String.valueOf(replicas));
+        annotations.put(DEPLOYMENT_MAX, String.valueOf(Build.add(replicas, maxSurge(spec, replicas))));
 
         ObjectNode rsSpec = Build.MAPPER.createObjectNode();
         rsSpec.put("replicas", (int) replicas);
@@ -121,7 +130,7 @@ public final class DeploymentController implements Controller {
                 rsSelector.has("matchLabels") && rsSelector.get("matchLabels").isObject()
                         ? (ObjectNode) rsSelector.get("matchLabels")
                         : rsSelector.putObject("matchLabels");
-        matchLabels.put(Keys.POD_TEMPLATE_HASH, hash);
+        matchLabels.put(POD_TEMPLATE_HASH, hash);
         rsSpec.set("selector", rsSelector);
         rsSpec.set("template", Build.template(template, labels, null));
         return Build.replicaSet(

@@ -24,7 +24,7 @@ public final class ReplicaSetController implements Controller {
 
     @Override
     public boolean actsOn(HasMetadata object) {
-        return WorkloadKind.of(object.getApiVersion(), object.getKind()).orElse(null) == WorkloadKind.REPLICA_SET;
+        return Controller.isKind(object, WorkloadKind.REPLICA_SET);
     }
 
     @Override

@@ -9,10 +9,10 @@ import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
 import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.Index;
-import io.topobridge.core.render.expand.Keys;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +28,10 @@ import java.util.Optional;
  */
 public final class DisaggregatedSetController implements Controller {
 
+    private static final String DS_NAME = WorkloadLabels.DS_NAME;
+    private static final String DS_ROLE = WorkloadLabels.DS_ROLE;
+    private static final String DS_REVISION = "disaggregatedset.x-k8s.io/revision";
+
     private static final String LWS_KIND =
             Index.kindOf(WorkloadKind.LEADER_WORKER_SET.apiVersion(), WorkloadKind.LEADER_WORKER_SET.kind());
 
@@ -37,7 +41,7 @@ public final class DisaggregatedSetController implements Controller {
 
     @Override
     public boolean actsOn(HasMetadata object) {
-        return WorkloadKind.of(object.getApiVersion(), object.getKind()).orElse(null) == WorkloadKind.DISAGGREGATED_SET;
+        return Controller.isKind(object, WorkloadKind.DISAGGREGATED_SET);
     }
 
     @Override
@@ -112,7 +116,7 @@ public final class DisaggregatedSetController implements Controller {
     private static Optional<HasMetadata> existing(HasMetadata ds, Role role, Context ctx) {
         for (HasMetadata lws : ctx.index.list(LWS_KIND, Build.ns(ds))) {
             Map<String, String> labels = Build.labels(lws);
-            if (Build.name(ds).equals(labels.get(Keys.DS_NAME)) && role.name().equals(labels.get(Keys.DS_ROLE))) {
+            if (Build.name(ds).equals(labels.get(DS_NAME)) && role.name().equals(labels.get(DS_ROLE))) {
                 return Optional.of(lws);
             }
         }
@@ -123,9 +127,9 @@ public final class DisaggregatedSetController implements Controller {
         String dsName = Build.name(ds);
         Map<String, String> auto = new LinkedHashMap<>();
         auto.put("app", dsName + "-" + role.name());
-        auto.put(Keys.DS_ROLE, role.name());
-        auto.put(Keys.DS_NAME, dsName);
-        auto.put(Keys.DS_REVISION, revision);
+        auto.put(DS_ROLE, role.name());
+        auto.put(DS_NAME, dsName);
+        auto.put(DS_REVISION, revision);
 
         ObjectNode spec = Build.copy(role.spec());
         spec.put("replicas", Workload.integer(role.spec().get("replicas"), "replicas", 1));

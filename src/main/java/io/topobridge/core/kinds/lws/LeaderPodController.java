@@ -28,8 +28,8 @@ public final class LeaderPodController implements Controller {
     public boolean actsOn(HasMetadata object) {
         Map<String, String> labels = Build.labels(object);
         return "/Pod".equals(Index.kindOf(object))
-                && labels.containsKey(Keys.LWS_NAME)
-                && "0".equals(labels.get(Keys.LWS_WORKER_INDEX));
+                && labels.containsKey(LwsKeys.LWS_NAME)
+                && "0".equals(labels.get(LwsKeys.LWS_WORKER_INDEX));
     }
 
     @Override
@@ -52,12 +52,12 @@ public final class LeaderPodController implements Controller {
     private static Optional<LwsShape> shape(HasMetadata leader, Context ctx) {
         Map<String, String> leaderLabels = Build.labels(leader);
         String ns = Build.ns(leader);
-        String lwsName = leaderLabels.get(Keys.LWS_NAME);
+        String lwsName = leaderLabels.get(LwsKeys.LWS_NAME);
         Optional<HasMetadata> found = ctx.index.get(
                 Index.kindOf(WorkloadKind.LEADER_WORKER_SET.apiVersion(), WorkloadKind.LEADER_WORKER_SET.kind()),
                 ns,
                 lwsName);
-        String mistake = Build.annotations(leader).get(Keys.LWS_LEADER_NAME);
+        String mistake = Build.annotations(leader).get(LwsKeys.LWS_LEADER_NAME);
         if (found.isEmpty() || (mistake != null && !mistake.isEmpty())) {
             return Optional.empty();
         }
@@ -71,7 +71,7 @@ public final class LeaderPodController implements Controller {
     /** The worker StatefulSet of a leader pod. */
     private static StatefulSet workers(HasMetadata leader, LwsShape shape, Context ctx) {
         Map<String, String> leaderLabels = Build.labels(leader);
-        String lwsName = leaderLabels.get(Keys.LWS_NAME);
+        String lwsName = leaderLabels.get(LwsKeys.LWS_NAME);
         HasMetadata lws = ctx.index
                 .get(
                         Index.kindOf(
@@ -82,30 +82,30 @@ public final class LeaderPodController implements Controller {
         String name = Build.name(leader);
 
         Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(Keys.LWS_GROUP_INDEX, Keys.orEmpty(leaderLabels.get(Keys.LWS_GROUP_INDEX)));
-        labels.put(Keys.LWS_NAME, lwsName);
-        labels.put(Keys.LWS_GROUP_KEY, Keys.orEmpty(leaderLabels.get(Keys.LWS_GROUP_KEY)));
-        labels.put(Keys.LWS_REVISION, Keys.orEmpty(leaderLabels.get(Keys.LWS_REVISION)));
+        labels.put(LwsKeys.LWS_GROUP_INDEX, Keys.orEmpty(leaderLabels.get(LwsKeys.LWS_GROUP_INDEX)));
+        labels.put(LwsKeys.LWS_NAME, lwsName);
+        labels.put(LwsKeys.LWS_GROUP_KEY, Keys.orEmpty(leaderLabels.get(LwsKeys.LWS_GROUP_KEY)));
+        labels.put(LwsKeys.LWS_REVISION, Keys.orEmpty(leaderLabels.get(LwsKeys.LWS_REVISION)));
         Map<String, String> selector = new LinkedHashMap<>(labels);
-        selector.remove(Keys.LWS_REVISION);
+        selector.remove(LwsKeys.LWS_REVISION);
 
         Map<String, String> podLabels = Build.merged(shape.worker().labels(), labels);
         Map<String, String> podAnnotations = new LinkedHashMap<>(shape.worker().annotations());
-        podAnnotations.put(Keys.LWS_SIZE, String.valueOf(shape.size()));
-        podAnnotations.put(Keys.LWS_LEADER_NAME, name);
-        String exclusive = Build.annotations(lws).get(Keys.LWS_EXCLUSIVE);
+        podAnnotations.put(LwsKeys.LWS_SIZE, String.valueOf(shape.size()));
+        podAnnotations.put(LwsKeys.LWS_LEADER_NAME, name);
+        String exclusive = Build.annotations(lws).get(LwsKeys.LWS_EXCLUSIVE);
         if (exclusive != null && !exclusive.isEmpty()) {
-            podAnnotations.put(Keys.LWS_EXCLUSIVE, exclusive);
+            podAnnotations.put(LwsKeys.LWS_EXCLUSIVE, exclusive);
         }
         if (shape.subGroupSize() != null) {
-            podAnnotations.put(Keys.LWS_SUBGROUP_SIZE, String.valueOf(shape.subGroupSize()));
-            String subExclusive = Build.annotations(lws).get(Keys.LWS_SUBGROUP_EXCLUSIVE);
+            podAnnotations.put(LwsKeys.LWS_SUBGROUP_SIZE, String.valueOf(shape.subGroupSize()));
+            String subExclusive = Build.annotations(lws).get(LwsKeys.LWS_SUBGROUP_EXCLUSIVE);
             if (subExclusive != null && !subExclusive.isEmpty()) {
-                podAnnotations.put(Keys.LWS_SUBGROUP_EXCLUSIVE, subExclusive);
+                podAnnotations.put(LwsKeys.LWS_SUBGROUP_EXCLUSIVE, subExclusive);
             }
         }
-        if (Build.requests(Build.spec(leader), Keys.TPU_RESOURCE)) {
-            podAnnotations.put(Keys.LWS_LEADER_REQUESTS_TPUS, "true");
+        if (Build.requests(Build.spec(leader), LwsKeys.TPU_RESOURCE)) {
+            podAnnotations.put(LwsKeys.LWS_LEADER_REQUESTS_TPUS, "true");
         }
 
         ObjectNode spec = Build.MAPPER.createObjectNode();

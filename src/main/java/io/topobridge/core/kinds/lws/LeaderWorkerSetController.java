@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
 import io.topobridge.core.render.expand.Controller;
-import io.topobridge.core.render.expand.Keys;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import java.util.LinkedHashMap;
@@ -24,7 +23,7 @@ public final class LeaderWorkerSetController implements Controller {
 
     @Override
     public boolean actsOn(HasMetadata object) {
-        return WorkloadKind.of(object.getApiVersion(), object.getKind()).orElse(null) == WorkloadKind.LEADER_WORKER_SET;
+        return Controller.isKind(object, WorkloadKind.LEADER_WORKER_SET);
     }
 
     @Override
@@ -59,25 +58,25 @@ public final class LeaderWorkerSetController implements Controller {
         Build.Template template = shape.leaderOrWorker();
 
         Map<String, String> podLabels = new LinkedHashMap<>(template.labels());
-        podLabels.put(Keys.LWS_WORKER_INDEX, "0");
-        podLabels.put(Keys.LWS_NAME, name);
-        podLabels.put(Keys.LWS_REVISION, revision);
+        podLabels.put(LwsKeys.LWS_WORKER_INDEX, "0");
+        podLabels.put(LwsKeys.LWS_NAME, name);
+        podLabels.put(LwsKeys.LWS_REVISION, revision);
         Map<String, String> podAnnotations = new LinkedHashMap<>(template.annotations());
-        podAnnotations.put(Keys.LWS_SIZE, String.valueOf(shape.size()));
-        String exclusive = Build.annotations(lws).get(Keys.LWS_EXCLUSIVE);
+        podAnnotations.put(LwsKeys.LWS_SIZE, String.valueOf(shape.size()));
+        String exclusive = Build.annotations(lws).get(LwsKeys.LWS_EXCLUSIVE);
         if (exclusive != null && !exclusive.isEmpty()) {
-            podAnnotations.put(Keys.LWS_EXCLUSIVE, exclusive);
+            podAnnotations.put(LwsKeys.LWS_EXCLUSIVE, exclusive);
         }
         if (shape.subGroupSize() != null) {
-            podAnnotations.put(Keys.LWS_SUBGROUP_POLICY_TYPE, shape.subGroupType());
-            podAnnotations.put(Keys.LWS_SUBGROUP_SIZE, String.valueOf(shape.subGroupSize()));
-            String subExclusive = Build.annotations(lws).get(Keys.LWS_SUBGROUP_EXCLUSIVE);
+            podAnnotations.put(LwsKeys.LWS_SUBGROUP_POLICY_TYPE, shape.subGroupType());
+            podAnnotations.put(LwsKeys.LWS_SUBGROUP_SIZE, String.valueOf(shape.subGroupSize()));
+            String subExclusive = Build.annotations(lws).get(LwsKeys.LWS_SUBGROUP_EXCLUSIVE);
             if (subExclusive != null && !subExclusive.isEmpty()) {
-                podAnnotations.put(Keys.LWS_SUBGROUP_EXCLUSIVE, subExclusive);
+                podAnnotations.put(LwsKeys.LWS_SUBGROUP_EXCLUSIVE, subExclusive);
             }
         }
         if (LwsShape.UNIQUE_PER_REPLICA.equals(shape.subdomainPolicy())) {
-            podAnnotations.put(Keys.LWS_SUBDOMAIN_POLICY, LwsShape.UNIQUE_PER_REPLICA);
+            podAnnotations.put(LwsKeys.LWS_SUBDOMAIN_POLICY, LwsShape.UNIQUE_PER_REPLICA);
         }
 
         ObjectNode spec = Build.MAPPER.createObjectNode();
@@ -92,19 +91,19 @@ public final class LeaderWorkerSetController implements Controller {
                 Integer.MAX_VALUE, Math.max(1, shape.maxUnavailable() + Math.min(shape.maxSurge(), shape.replicas()))));
         rolling.put("partition", (int) shape.partition());
         ObjectNode selector = spec.putObject("selector").putObject("matchLabels");
-        selector.put(Keys.LWS_NAME, name);
-        selector.put(Keys.LWS_WORKER_INDEX, "0");
+        selector.put(LwsKeys.LWS_NAME, name);
+        selector.put(LwsKeys.LWS_WORKER_INDEX, "0");
 
         Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(Keys.LWS_NAME, name);
-        labels.put(Keys.LWS_REVISION, revision);
+        labels.put(LwsKeys.LWS_NAME, name);
+        labels.put(LwsKeys.LWS_REVISION, revision);
         return Build.statefulSet(
                 Build.meta(
                         name,
                         null,
                         Build.namespace(lws),
                         labels,
-                        Map.of(Keys.LWS_REPLICAS, String.valueOf(shape.replicas())),
+                        Map.of(LwsKeys.LWS_REPLICAS, String.valueOf(shape.replicas())),
                         List.of(Build.owner(WorkloadKind.LEADER_WORKER_SET, lws, true))),
                 spec);
     }

@@ -25,12 +25,12 @@ public final class LwsPodWebhook {
     /** The pod as LWS's webhook lets it in; a pod it would refuse is an {@link IllegalArgumentException}. */
     public static HasMetadata admit(HasMetadata pod, Context ctx) {
         Map<String, String> labels = new LinkedHashMap<>(Build.labels(pod));
-        if (!labels.containsKey(Keys.LWS_NAME)) {
+        if (!labels.containsKey(LwsKeys.LWS_NAME)) {
             return pod;
         }
         String name = Build.name(pod);
         Map<String, String> annotations = Build.annotations(pod);
-        String size = annotations.get(Keys.LWS_SIZE);
+        String size = annotations.get(LwsKeys.LWS_SIZE);
         if (size == null) {
             throw new IllegalArgumentException(
                     "LeaderWorkerSet's pod webhook refuses it: the size annotation is missing");
@@ -42,25 +42,26 @@ public final class LwsPodWebhook {
             throw new IllegalArgumentException(
                     "LeaderWorkerSet's pod webhook refuses it: size " + UserText.quote(size) + " is not a number");
         }
-        boolean hasSubGroupSize = annotations.containsKey(Keys.LWS_SUBGROUP_SIZE);
-        if ("0".equals(labels.get(Keys.LWS_WORKER_INDEX))) {
-            if (!labels.containsKey(Keys.LWS_GROUP_INDEX)) {
+        boolean hasSubGroupSize = annotations.containsKey(LwsKeys.LWS_SUBGROUP_SIZE);
+        if ("0".equals(labels.get(LwsKeys.LWS_WORKER_INDEX))) {
+            if (!labels.containsKey(LwsKeys.LWS_GROUP_INDEX)) {
                 int group = Keys.ordinal(name);
                 if (group < 0) {
                     throw new IllegalArgumentException(
                             "LeaderWorkerSet's pod webhook refuses it: no group ordinal in the name");
                 }
-                labels.put(Keys.LWS_GROUP_INDEX, String.valueOf(group));
+                labels.put(LwsKeys.LWS_GROUP_INDEX, String.valueOf(group));
             }
-            if (!labels.containsKey(Keys.LWS_GROUP_KEY)) {
-                labels.put(Keys.LWS_GROUP_KEY, key(Build.ns(pod) + "/" + name, name, ctx, "LeaderWorkerSet group-key"));
+            if (!labels.containsKey(LwsKeys.LWS_GROUP_KEY)) {
+                labels.put(
+                        LwsKeys.LWS_GROUP_KEY, key(Build.ns(pod) + "/" + name, name, ctx, "LeaderWorkerSet group-key"));
             }
-            String type = annotations.get(Keys.LWS_SUBGROUP_POLICY_TYPE);
+            String type = annotations.get(LwsKeys.LWS_SUBGROUP_POLICY_TYPE);
             if (hasSubGroupSize
-                    && Keys.orEmpty(labels.get(Keys.LWS_SUBGROUP_INDEX)).isEmpty()
+                    && Keys.orEmpty(labels.get(LwsKeys.LWS_SUBGROUP_INDEX)).isEmpty()
                     && !LwsShape.LEADER_EXCLUDED.equals(type)) {
-                labels.put(Keys.LWS_SUBGROUP_INDEX, "0");
-                labels.put(Keys.LWS_SUBGROUP_KEY, key(name + "/0", name, ctx, "LeaderWorkerSet subgroup-key"));
+                labels.put(LwsKeys.LWS_SUBGROUP_INDEX, "0");
+                labels.put(LwsKeys.LWS_SUBGROUP_KEY, key(name + "/0", name, ctx, "LeaderWorkerSet subgroup-key"));
             }
         } else {
             int worker = Keys.ordinal(name);
@@ -68,25 +69,26 @@ public final class LwsPodWebhook {
                 throw new IllegalArgumentException(
                         "LeaderWorkerSet's pod webhook refuses it: no worker ordinal in the name");
             }
-            labels.put(Keys.LWS_WORKER_INDEX, String.valueOf(worker));
+            labels.put(LwsKeys.LWS_WORKER_INDEX, String.valueOf(worker));
             if (hasSubGroupSize
-                    && Keys.orEmpty(labels.get(Keys.LWS_SUBGROUP_INDEX)).isEmpty()) {
+                    && Keys.orEmpty(labels.get(LwsKeys.LWS_SUBGROUP_INDEX)).isEmpty()) {
                 int k;
                 try {
-                    k = Integer.parseInt(annotations.get(Keys.LWS_SUBGROUP_SIZE));
+                    k = Integer.parseInt(annotations.get(LwsKeys.LWS_SUBGROUP_SIZE));
                 } catch (NumberFormatException e) {
                     throw new IllegalArgumentException("LeaderWorkerSet's pod webhook refuses it: subgroup size "
-                            + UserText.quote(annotations.get(Keys.LWS_SUBGROUP_SIZE)) + " is not a number");
+                            + UserText.quote(annotations.get(LwsKeys.LWS_SUBGROUP_SIZE)) + " is not a number");
                 }
                 if (k < 1) {
                     throw new IllegalArgumentException(
                             "LeaderWorkerSet's pod webhook refuses it: subgroup size " + k + " is less than 1");
                 }
                 String index = String.valueOf((podCount - 1) % k == 0 ? (worker - 1) / k : worker / k);
-                String leader = Keys.orEmpty(annotations.get(Keys.LWS_LEADER_NAME));
-                labels.put(Keys.LWS_SUBGROUP_INDEX, index);
+                String leader = Keys.orEmpty(annotations.get(LwsKeys.LWS_LEADER_NAME));
+                labels.put(LwsKeys.LWS_SUBGROUP_INDEX, index);
                 labels.put(
-                        Keys.LWS_SUBGROUP_KEY, key(leader + "/" + index, leader, ctx, "LeaderWorkerSet subgroup-key"));
+                        LwsKeys.LWS_SUBGROUP_KEY,
+                        key(leader + "/" + index, leader, ctx, "LeaderWorkerSet subgroup-key"));
             }
         }
         pod.getMetadata().setLabels(Build.sorted(labels));

@@ -82,8 +82,8 @@ public record LwsShape(
                     Workload.text(policy.get("subGroupPolicyType"), field + ".subGroupPolicyType", "LeaderWorker");
             checkSubGroupSize(k, size, subGroupType, field);
             subGroupSize = k;
-        } else if (annotations.containsKey(Keys.LWS_SUBGROUP_EXCLUSIVE)) {
-            throw refused("metadata.annotations." + Keys.LWS_SUBGROUP_EXCLUSIVE + " needs a subGroupSize");
+        } else if (annotations.containsKey(LwsKeys.LWS_SUBGROUP_EXCLUSIVE)) {
+            throw refused("metadata.annotations." + LwsKeys.LWS_SUBGROUP_EXCLUSIVE + " needs a subGroupSize");
         }
 
         JsonNode network = Workload.object(spec.get("networkConfig"), at + ".networkConfig");

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
 import io.topobridge.core.render.expand.Controller;
-import io.topobridge.core.render.expand.Keys;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
@@ -22,6 +21,10 @@ import java.util.Map;
  * them all.
  */
 public final class StatefulSetController implements Controller {
+
+    private static final String STS_POD_NAME = "statefulset.kubernetes.io/pod-name";
+    private static final String POD_INDEX = "apps.kubernetes.io/pod-index";
+    private static final String STS_REVISION = "controller-revision-hash";
 
     /** What the controller reads of a StatefulSet. */
     public record Shape(long replicas, long start, Build.Template template, String serviceName) {
@@ -40,7 +43,7 @@ public final class StatefulSetController implements Controller {
 
     @Override
     public boolean actsOn(HasMetadata object) {
-        return WorkloadKind.of(object.getApiVersion(), object.getKind()).orElse(null) == WorkloadKind.STATEFUL_SET;
+        return Controller.isKind(object, WorkloadKind.STATEFUL_SET);
     }
 
     @Override
@@ -96,9 +99,9 @@ public final class StatefulSetController implements Controller {
 
     private static Pod pod(HasMetadata sts, Shape shape, String name, long ordinal, String revision) {
         Map<String, String> labels = new LinkedHashMap<>(shape.template().labels());
-        labels.put(Keys.STS_POD_NAME, name);
-        labels.put(Keys.POD_INDEX, String.valueOf(ordinal));
-        labels.put(Keys.STS_REVISION, revision);
+        labels.put(STS_POD_NAME, name);
+        labels.put(POD_INDEX, String.valueOf(ordinal));
+        labels.put(STS_REVISION, revision);
         Pod pod = Build.pod(
                 Build.meta(
                         name,
