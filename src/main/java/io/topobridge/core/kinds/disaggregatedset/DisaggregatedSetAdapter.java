@@ -93,26 +93,16 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
     }
 
     public static List<Role> roles(Workload ds) {
-        return ds.memo("ds-roles", () -> {
-            List<Role> out = new ArrayList<>();
-            JsonNode roles = Workload.array(ds.spec().get("roles"), "spec.roles");
-            for (int i = 0; i < roles.size(); i++) {
-                String at = "spec.roles[" + i + "]";
-                JsonNode role = Workload.object(roles.get(i), at);
-                String name = Workload.text(role.get("name"), at + ".name", "");
-                if (name.isEmpty()) {
-                    throw new IllegalArgumentException(at + ".name is missing");
-                }
-                JsonNode metadata = Workload.object(role.get("metadata"), at + ".metadata");
-                JsonNode scaling = Workload.object(role.get("scaling"), at + ".scaling");
-                out.add(new Role(
-                        name,
-                        LwsGroups.shape(Workload.object(role.get("spec"), at + ".spec"), at + ".spec"),
-                        Workload.strings(metadata.get("annotations"), at + ".metadata.annotations"),
-                        Workload.text(scaling.get("mode"), at + ".scaling.mode", "Static")));
-            }
-            return out;
-        });
+        return ds.memo(
+                "ds-roles",
+                () -> RoleEntry.read(ds.spec(), entry -> {
+                    JsonNode scaling = Workload.object(entry.node().get("scaling"), entry.at() + ".scaling");
+                    return new Role(
+                            entry.name(),
+                            LwsGroups.shape(entry.spec(), entry.at() + ".spec"),
+                            entry.annotations(),
+                            Workload.text(scaling.get("mode"), entry.at() + ".scaling.mode", "Static"));
+                }));
     }
 
     @Override

@@ -13,7 +13,6 @@ import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import io.topobridge.core.workload.kind.WorkloadLabels;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,28 +73,17 @@ public final class DisaggregatedSetController implements Controller {
     }
 
     private static List<Role> roles(HasMetadata ds) {
-        JsonNode array = Workload.array(Build.spec(ds).get("roles"), "spec.roles");
-        List<Role> out = new ArrayList<>();
-        for (int i = 0; i < array.size(); i++) {
-            String at = "spec.roles[" + i + "]";
-            JsonNode role = Workload.object(array.get(i), at);
-            String name = Workload.text(role.get("name"), at + ".name", "");
-            if (name.isEmpty()) {
-                throw new IllegalArgumentException(at + ".name is missing");
-            }
-            JsonNode metadata = Workload.object(role.get("metadata"), at + ".metadata");
-            JsonNode spec = Workload.object(role.get("spec"), at + ".spec");
+        return RoleEntry.read(Build.spec(ds), entry -> {
+            JsonNode spec = entry.spec();
             // checked as the LWS webhook will check the LeaderWorkerSet made from it
-            Map<String, String> annotations =
-                    Workload.strings(metadata.get("annotations"), at + ".metadata.annotations");
-            out.add(new Role(
-                    name,
-                    Workload.strings(metadata.get("labels"), at + ".metadata.labels"),
+            Map<String, String> annotations = entry.annotations();
+            return new Role(
+                    entry.name(),
+                    entry.labels(),
                     annotations,
                     spec,
-                    LwsShape.read(spec, at + ".spec", annotations)));
-        }
-        return out;
+                    LwsShape.read(spec, entry.at() + ".spec", annotations));
+        });
     }
 
     /** The roles' templates hashed (generated: DisaggregatedSet hashes Go's serialization of its structs). */
