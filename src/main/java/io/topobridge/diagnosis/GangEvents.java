@@ -1,7 +1,6 @@
 package io.topobridge.diagnosis;
 
 import io.topobridge.cache.ClusterView;
-import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.capacity.Capacity;
 import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.core.diagnosis.Explanation;
@@ -9,6 +8,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.findings.FindingsRegistry;
+import io.topobridge.process.ProcessPart;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;

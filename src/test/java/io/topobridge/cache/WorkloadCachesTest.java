@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
-import io.topobridge.controller.KindRegistry;
 import io.topobridge.controller.workload.TestClusters;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.devcluster.MockCluster;

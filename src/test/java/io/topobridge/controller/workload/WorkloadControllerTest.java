@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.topobridge.controller.KindRegistry;
+import io.topobridge.cache.KindRegistry;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadReason;
