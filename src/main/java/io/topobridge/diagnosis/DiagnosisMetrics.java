@@ -8,6 +8,7 @@ import io.topobridge.core.capacity.Capacity;
 import io.topobridge.core.capacity.HyperNodeView;
 import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.core.diagnosis.Explanation;
+import io.topobridge.process.PeriodicTask;
 import io.topobridge.process.ProcessPart;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -15,9 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
@@ -39,7 +37,8 @@ public class DiagnosisMetrics implements ProcessPart {
     private final MultiGauge pending;
     private final MultiGauge achieved;
     private final MultiGauge checks;
-    private ScheduledExecutorService timer;
+    private final PeriodicTask timer = new PeriodicTask(
+            "topobridge-diagnosis-metrics", 2, PERIOD_SECONDS, this::refresh, LOG, "diagnosis metrics: refresh failed");
     private volatile boolean refreshed;
 
     public DiagnosisMetrics(ClusterView view, Gangs gangs, DoctorService doctor, MeterRegistry meters) {
@@ -74,25 +73,13 @@ public class DiagnosisMetrics implements ProcessPart {
     }
 
     @Override
-    public synchronized void start() {
-        if (timer != null) {
-            return;
-        }
-        view.start();
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "topobridge-diagnosis-metrics");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleWithFixedDelay(this::refreshQuietly, 2, PERIOD_SECONDS, TimeUnit.SECONDS);
+    public void start() {
+        timer.start(view::start);
     }
 
     @Override
-    public synchronized void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-            timer = null;
-        }
+    public void stop() {
+        timer.stop();
     }
 
     @Override
@@ -103,14 +90,6 @@ public class DiagnosisMetrics implements ProcessPart {
     @Override
     public Map<String, Object> details() {
         return Map.of("refreshed", refreshed);
-    }
-
-    private void refreshQuietly() {
-        try {
-            refresh();
-        } catch (RuntimeException e) {
-            LOG.warnf(e, "diagnosis metrics: refresh failed");
-        }
     }
 
     /** Recomputes every gauge from the caches now. */

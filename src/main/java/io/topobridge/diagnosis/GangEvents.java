@@ -8,6 +8,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.findings.FindingsRegistry;
+import io.topobridge.process.PeriodicTask;
 import io.topobridge.process.ProcessPart;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -17,9 +18,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
@@ -44,7 +42,8 @@ public class GangEvents implements ProcessPart {
     private final DoctorService doctor;
     private final FindingsRegistry findings;
     private final Options options;
-    private ScheduledExecutorService timer;
+    private final PeriodicTask timer = new PeriodicTask(
+            "topobridge-gang-events", 5, PERIOD_SECONDS, () -> run(Instant.now()), LOG, "gang events: pass failed");
     private volatile long runs;
     private Set<Finding.Id> lastProblems = Set.of();
 
@@ -67,25 +66,13 @@ public class GangEvents implements ProcessPart {
     }
 
     @Override
-    public synchronized void start() {
-        if (timer != null) {
-            return;
-        }
-        view.start();
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "topobridge-gang-events");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleWithFixedDelay(this::runQuietly, 5, PERIOD_SECONDS, TimeUnit.SECONDS);
+    public void start() {
+        timer.start(view::start);
     }
 
     @Override
-    public synchronized void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-            timer = null;
-        }
+    public void stop() {
+        timer.stop();
     }
 
     @Override
@@ -97,14 +84,6 @@ public class GangEvents implements ProcessPart {
     public Map<String, Object> details() {
         return Map.of(
                 "runs", runs, "pendingEventAfter", options.pendingEventAfter().toString());
-    }
-
-    private void runQuietly() {
-        try {
-            run(Instant.now());
-        } catch (RuntimeException e) {
-            LOG.warnf(e, "gang events: pass failed");
-        }
     }
 
     /** One pass at {@code now}. */
