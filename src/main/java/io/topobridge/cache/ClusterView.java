@@ -21,7 +21,6 @@ import io.topobridge.core.resources.Quantities;
 import io.topobridge.process.ProcessPart;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
-import io.topobridge.volcano.model.MemberSpec;
 import io.topobridge.volcano.model.PodGroupCondition;
 import io.topobridge.volcano.model.SubGroupPolicySpec;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -48,32 +47,26 @@ public class ClusterView implements ProcessPart {
     private final KubernetesClient client;
     private final NodeCache nodes;
     private final WorkloadCaches lookup;
-    private final KindRegistry kinds;
+    private final HyperNodeCache hyperNodeCache;
+    private final HyperNodeCache.Reader hyperNodeEvents = new HyperNodeEvents();
     private final List<Consumer<Pod>> podListeners = new CopyOnWriteArrayList<>();
     private final List<Runnable> topologyListeners = new CopyOnWriteArrayList<>();
     private volatile TimedDomains domains;
     private SharedIndexInformer<Pod> pods;
-    private SharedIndexInformer<HyperNode> hyperNodes;
-    private boolean started;
+    private volatile boolean started;
 
     private final Accelerators accelerators;
 
-    /** A view whose gangs are sized by the default accelerators. */
-    public ClusterView(KubernetesClient client, NodeCache nodes, WorkloadCaches lookup, KindRegistry kinds) {
-        this(client, nodes, lookup, kinds, Accelerators.DEFAULT);
-    }
-
-    @jakarta.inject.Inject
     public ClusterView(
             KubernetesClient client,
             NodeCache nodes,
             WorkloadCaches lookup,
-            KindRegistry kinds,
+            HyperNodeCache hyperNodeCache,
             Accelerators accelerators) {
         this.client = client;
         this.nodes = nodes;
         this.lookup = lookup;
-        this.kinds = kinds;
+        this.hyperNodeCache = hyperNodeCache;
         this.accelerators = accelerators;
     }
 
@@ -163,41 +156,27 @@ public class ClusterView implements ProcessPart {
             }
         });
         pods.start();
-        kinds.addListener(change -> {
-            if (VolcanoApi.HYPERNODE_CRD.equals(change.crdName())) {
-                syncHyperNodes();
-            }
-        });
-        syncHyperNodes();
+        hyperNodeCache.open(hyperNodeEvents);
     }
 
-    private synchronized void syncHyperNodes() {
-        boolean installed = kinds.installed(VolcanoApi.HYPERNODE_CRD);
-        if (installed && hyperNodes == null && started) {
-            hyperNodes = client.resources(HyperNode.class).runnableInformer(0);
-            hyperNodes.addEventHandler(new ResourceEventHandler<>() {
-                @Override
-                public void onAdd(HyperNode obj) {
-                    topologyChanged();
-                }
+    /** A domain's size changes with a HyperNode's spec. */
+    private final class HyperNodeEvents implements HyperNodeCache.Reader {
+        @Override
+        public void onAdd(HyperNode obj) {
+            topologyChanged();
+        }
 
-                @Override
-                public void onUpdate(HyperNode before, HyperNode after) {
-                    // Volcano writes status.nodeCount; only the spec changes what a domain holds
-                    if (!java.util.Objects.equals(before.getSpec(), after.getSpec())) {
-                        topologyChanged();
-                    }
-                }
+        @Override
+        public void onUpdate(HyperNode before, HyperNode after) {
+            // Volcano writes status.nodeCount; only the spec changes what a domain holds
+            if (!java.util.Objects.equals(before.getSpec(), after.getSpec())) {
+                topologyChanged();
+            }
+        }
 
-                @Override
-                public void onDelete(HyperNode obj, boolean unknown) {
-                    topologyChanged();
-                }
-            });
-            hyperNodes.start();
-        } else if (!installed && hyperNodes != null) {
-            hyperNodes.stop();
-            hyperNodes = null;
+        @Override
+        public void onDelete(HyperNode obj, boolean unknown) {
+            topologyChanged();
         }
     }
 
@@ -210,19 +189,15 @@ public class ClusterView implements ProcessPart {
         if (pods != null) {
             pods.stop();
         }
-        if (hyperNodes != null) {
-            hyperNodes.stop();
-        }
+        hyperNodeCache.close(hyperNodeEvents);
         pods = null;
-        hyperNodes = null;
         started = false;
     }
 
     @Override
     public boolean ready() {
         SharedIndexInformer<Pod> p = pods;
-        SharedIndexInformer<HyperNode> h = hyperNodes;
-        return p != null && p.hasSynced() && (h == null || h.hasSynced()) && nodes.ready();
+        return p != null && p.hasSynced() && (!hyperNodeCache.running() || hyperNodeCache.synced()) && nodes.ready();
     }
 
     /**
@@ -232,70 +207,38 @@ public class ClusterView implements ProcessPart {
      */
     public boolean placementKnown() {
         SharedIndexInformer<Pod> p = pods;
-        SharedIndexInformer<HyperNode> h = hyperNodes;
-        return p != null && p.hasSynced() && h != null && h.hasSynced();
+        return p != null && p.hasSynced() && hyperNodeCache.synced();
     }
 
     @Override
     public Map<String, Object> details() {
         SharedIndexInformer<Pod> p = pods;
-        SharedIndexInformer<HyperNode> h = hyperNodes;
         return Map.of(
                 "pods",
                 p == null ? 0 : p.getStore().list().size(),
                 "hyperNodes",
-                h == null ? 0 : h.getStore().list().size());
+                cachedHyperNodeList().size());
     }
 
     // ---- what the core reads --------------------------------------------------------------------------
 
     /** Every HyperNode, all sources. */
     public List<HyperNodeView> hyperNodes() {
-        SharedIndexInformer<HyperNode> h = hyperNodes;
-        if (h == null) {
-            return List.of();
-        }
         List<HyperNodeView> out = new ArrayList<>();
-        for (HyperNode hn : h.getStore().list()) {
-            out.add(view(hn));
+        for (HyperNode hn : cachedHyperNodeList()) {
+            out.add(HyperNodeCache.view(hn));
         }
         return out;
     }
 
     /** The cached HyperNode objects, all sources (never to be changed), or empty until their cache has listed them. */
-    public java.util.Optional<List<HyperNode>> cachedHyperNodes() {
-        SharedIndexInformer<HyperNode> h = hyperNodes;
-        return h == null || !h.hasSynced()
-                ? java.util.Optional.empty()
-                : java.util.Optional.of(List.copyOf(h.getStore().list()));
+    public Optional<List<HyperNode>> cachedHyperNodes() {
+        return started && hyperNodeCache.synced() ? Optional.of(List.copyOf(hyperNodeCache.list())) : Optional.empty();
     }
 
-    /** A HyperNode as the core reads it. */
-    public static HyperNodeView view(HyperNode hn) {
-        List<String> nodeMembers = new ArrayList<>();
-        List<String> hyperNodeMembers = new ArrayList<>();
-        int other = 0;
-        var spec = hn.getSpec();
-        if (spec != null && spec.getMembers() != null) {
-            for (MemberSpec m : spec.getMembers()) {
-                if (m.getSelector() == null || m.getSelector().getExactMatch() == null) {
-                    other++;
-                } else if (m.getType() == MemberSpec.TypeEnum.NODE) {
-                    nodeMembers.add(m.getSelector().getExactMatch().getName());
-                } else {
-                    hyperNodeMembers.add(m.getSelector().getExactMatch().getName());
-                }
-            }
-        }
-        Map<String, String> labels = hn.getMetadata().getLabels();
-        return new HyperNodeView(
-                hn.getMetadata().getName(),
-                spec == null || spec.getTier() == null ? 0 : spec.getTier(),
-                spec == null ? null : spec.getTierName(),
-                labels == null ? null : labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL),
-                nodeMembers,
-                hyperNodeMembers,
-                other);
+    /** The HyperNodes this view reads: none while it is stopped. */
+    private List<HyperNode> cachedHyperNodeList() {
+        return started ? hyperNodeCache.list() : List.of();
     }
 
     public Forest forest() {

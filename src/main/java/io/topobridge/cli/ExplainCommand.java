@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.cache.ClusterView;
+import io.topobridge.cache.HyperNodeCache;
 import io.topobridge.core.capacity.Capacity;
 import io.topobridge.core.capacity.Forest;
 import io.topobridge.core.capacity.NodeView;
@@ -96,7 +97,7 @@ public class ExplainCommand implements Callable<Integer> {
                 }
             }
             Forest forest = Forest.of(client.resources(HyperNode.class).list().getItems().stream()
-                    .map(ClusterView::view)
+                    .map(HyperNodeCache::view)
                     .toList());
             Capacity capacity = Capacity.of(nodes(), pods, forest, settings.accelerators());
             List<Explanation> explained = new ArrayList<>();

@@ -3,9 +3,11 @@ package io.topobridge.controller.workload;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.topobridge.apply.Applier;
+import io.topobridge.cache.HyperNodeCache;
 import io.topobridge.cache.KindRegistry;
 import io.topobridge.cache.TierSource;
 import io.topobridge.cache.WorkloadCaches;
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.findings.EventRecorder;
@@ -86,7 +88,8 @@ final class Wiring {
             }
         };
         this.nodes = new io.topobridge.cache.NodeCache(client);
-        this.view = new io.topobridge.cache.ClusterView(client, nodes, lookup, kinds);
+        this.view = new io.topobridge.cache.ClusterView(
+                client, nodes, lookup, new HyperNodeCache(client, kinds), Accelerators.DEFAULT);
         this.controller = new WorkloadController(
                 lookup,
                 view,
