@@ -83,16 +83,10 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
     private boolean started;
 
-    @jakarta.inject.Inject
     public WorkloadCaches(KubernetesClient client, KindRegistry kinds, RecentObjects recent) {
         this.client = client;
         this.kinds = kinds;
         this.recent = recent;
-    }
-
-    /** Caches that share no memory of recent writes (tests). */
-    public WorkloadCaches(KubernetesClient client, KindRegistry kinds) {
-        this(client, kinds, new RecentObjects());
     }
 
     /** The bridge's writes the caches may not show yet, overlaid on what they hand out. */

@@ -690,13 +690,7 @@ class WorkloadControllerTest {
 
     @Test
     void aWorkloadInANamespaceThatDidNotOptInGetsAWarningAndNoPodGroup() {
-        startController(new WorkloadControllerOptions(
-                true,
-                Duration.ofMillis(50),
-                Duration.ofSeconds(2),
-                Duration.ofMinutes(10),
-                true,
-                "topobridge.io/enabled"));
+        startController(Wiring.options(true, Duration.ZERO));
         apply(deployment(2, "topobridge.io/highest-tier: nvlink", ""));
         await().atMost(WAIT)
                 .until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
@@ -935,13 +929,7 @@ class WorkloadControllerTest {
 
     @Test
     void kindInstalledLaterIsPickedUpAndNamespaceOptInIsHonoured() {
-        startController(new WorkloadControllerOptions(
-                true,
-                Wiring.DEFAULTS.debounce(),
-                Wiring.DEFAULTS.maxDelay(),
-                Wiring.DEFAULTS.resync(),
-                true,
-                "topobridge.io/enabled"));
+        startController(Wiring.options(true, Duration.ZERO));
         TestClusters.installCrd(cluster, registry, "leaderworkersets.leaderworkerset.x-k8s.io");
         var lws = new GenericKubernetesResource();
         lws.setApiVersion("leaderworkerset.x-k8s.io/v1");
