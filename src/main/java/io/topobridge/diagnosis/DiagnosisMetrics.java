@@ -8,8 +8,8 @@ import io.topobridge.core.capacity.Capacity;
 import io.topobridge.core.capacity.HyperNodeView;
 import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.core.diagnosis.Explanation;
+import io.topobridge.process.PeriodicPart;
 import io.topobridge.process.PeriodicTask;
-import io.topobridge.process.ProcessPart;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,7 +24,7 @@ import org.jboss.logging.Logger;
  * doctor's checks.
  */
 @ApplicationScoped
-public class DiagnosisMetrics implements ProcessPart {
+public class DiagnosisMetrics implements PeriodicPart {
 
     private static final Logger LOG = Logger.getLogger(DiagnosisMetrics.class);
     static final long PERIOD_SECONDS = 15;
@@ -37,12 +37,19 @@ public class DiagnosisMetrics implements ProcessPart {
     private final MultiGauge pending;
     private final MultiGauge achieved;
     private final MultiGauge checks;
-    private final PeriodicTask timer = new PeriodicTask(
-            "topobridge-diagnosis-metrics", 2, PERIOD_SECONDS, this::refresh, LOG, "diagnosis metrics: refresh failed");
+    private final PeriodicTask passes;
     private volatile boolean refreshed;
 
     public DiagnosisMetrics(ClusterView view, Gangs gangs, DoctorService doctor, MeterRegistry meters) {
         this.view = view;
+        this.passes = new PeriodicTask(
+                "topobridge-diagnosis-metrics",
+                2,
+                PERIOD_SECONDS,
+                view::start,
+                this::refresh,
+                LOG,
+                "diagnosis metrics: refresh failed");
         this.gangs = gangs;
         this.doctor = doctor;
         hyperNodes = MultiGauge.builder("topobridge.hypernodes")
@@ -73,18 +80,8 @@ public class DiagnosisMetrics implements ProcessPart {
     }
 
     @Override
-    public void start() {
-        timer.start(view::start);
-    }
-
-    @Override
-    public void stop() {
-        timer.stop();
-    }
-
-    @Override
-    public boolean ready() {
-        return true;
+    public PeriodicTask passes() {
+        return passes;
     }
 
     @Override

@@ -8,8 +8,8 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.findings.FindingsRegistry;
+import io.topobridge.process.PeriodicPart;
 import io.topobridge.process.PeriodicTask;
-import io.topobridge.process.ProcessPart;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,7 +27,7 @@ import org.jboss.logging.Logger;
  * findings (source {@code doctor}) once a problem has been seen on two passes in a row.
  */
 @ApplicationScoped
-public class GangEvents implements ProcessPart {
+public class GangEvents implements PeriodicPart {
 
     /** What it needs from configuration. */
     public record Options(Duration pendingEventAfter) {}
@@ -42,13 +42,20 @@ public class GangEvents implements ProcessPart {
     private final DoctorService doctor;
     private final FindingsRegistry findings;
     private final Options options;
-    private final PeriodicTask timer = new PeriodicTask(
-            "topobridge-gang-events", 5, PERIOD_SECONDS, () -> run(Instant.now()), LOG, "gang events: pass failed");
+    private final PeriodicTask passes;
     private volatile long runs;
     private Set<Finding.Id> lastProblems = Set.of();
 
     public GangEvents(ClusterView view, Gangs gangs, DoctorService doctor, FindingsRegistry findings, Options options) {
         this.view = view;
+        this.passes = new PeriodicTask(
+                "topobridge-gang-events",
+                5,
+                PERIOD_SECONDS,
+                view::start,
+                () -> run(Instant.now()),
+                LOG,
+                "gang events: pass failed");
         this.gangs = gangs;
         this.doctor = doctor;
         this.findings = findings;
@@ -66,18 +73,8 @@ public class GangEvents implements ProcessPart {
     }
 
     @Override
-    public void start() {
-        timer.start(view::start);
-    }
-
-    @Override
-    public void stop() {
-        timer.stop();
-    }
-
-    @Override
-    public boolean ready() {
-        return true;
+    public PeriodicTask passes() {
+        return passes;
     }
 
     @Override

@@ -14,30 +14,39 @@ public final class PeriodicTask {
     private final String threadName;
     private final long firstDelaySeconds;
     private final long periodSeconds;
+    private final Runnable before;
     private final Runnable pass;
     private final Logger log;
     private final String failure;
     private ScheduledExecutorService timer;
 
     /**
+     * @param before what runs once before the passes start, e.g. starting the caches they read
      * @param failure what the owner's log says when a pass fails
      */
     public PeriodicTask(
-            String threadName, long firstDelaySeconds, long periodSeconds, Runnable pass, Logger log, String failure) {
+            String threadName,
+            long firstDelaySeconds,
+            long periodSeconds,
+            Runnable before,
+            Runnable pass,
+            Logger log,
+            String failure) {
         this.threadName = threadName;
         this.firstDelaySeconds = firstDelaySeconds;
         this.periodSeconds = periodSeconds;
+        this.before = before;
         this.pass = pass;
         this.log = log;
         this.failure = failure;
     }
 
-    /** Starts the passes unless they run already; {@code first} runs just before, only when they start. */
-    public synchronized void start(Runnable first) {
+    /** Starts the passes unless they run already. */
+    public synchronized void start() {
         if (timer != null) {
             return;
         }
-        first.run();
+        before.run();
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, threadName);
             t.setDaemon(true);

@@ -19,13 +19,14 @@ class PeriodicTaskTest {
                 "test-periodic",
                 0,
                 1,
+                () -> {},
                 () -> {
                     passes.countDown();
                     throw new IllegalStateException("one bad pass");
                 },
                 LOG,
                 "test: pass failed");
-        task.start(() -> {});
+        task.start();
         try {
             assertThat(passes.await(10, TimeUnit.SECONDS)).isTrue();
         } finally {
@@ -34,16 +35,17 @@ class PeriodicTaskTest {
     }
 
     @Test
-    void startsOnceAndRunsWhatComesFirstOnlyWhenItStarts() {
-        var first = new AtomicInteger();
-        var task = new PeriodicTask("test-periodic", 3600, 3600, () -> {}, LOG, "test: pass failed");
-        task.start(first::incrementAndGet);
-        task.start(first::incrementAndGet);
-        assertThat(first).hasValue(1);
+    void startsOnceAndRunsWhatComesBeforeOnlyWhenItStarts() {
+        var before = new AtomicInteger();
+        var task = new PeriodicTask(
+                "test-periodic", 3600, 3600, before::incrementAndGet, () -> {}, LOG, "test: pass failed");
+        task.start();
+        task.start();
+        assertThat(before).hasValue(1);
         task.stop();
         task.stop();
-        task.start(first::incrementAndGet);
-        assertThat(first).hasValue(2);
+        task.start();
+        assertThat(before).hasValue(2);
         task.stop();
     }
 }
