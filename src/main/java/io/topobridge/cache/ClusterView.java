@@ -101,24 +101,7 @@ public class ClusterView implements ProcessPart {
             return;
         }
         started = true;
-        nodes.addHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(io.topobridge.cache.NodeMetadata obj) {
-                topologyChanged();
-            }
-
-            @Override
-            public void onUpdate(io.topobridge.cache.NodeMetadata before, io.topobridge.cache.NodeMetadata after) {
-                if (NodeCache.roomChanged(before, after)) {
-                    topologyChanged();
-                }
-            }
-
-            @Override
-            public void onDelete(io.topobridge.cache.NodeMetadata obj, boolean unknown) {
-                topologyChanged();
-            }
-        });
+        addNodeListener(this::topologyChanged);
         nodes.start();
         lookup.start();
         pods = client.pods().inAnyNamespace().runnableInformer(0);
