@@ -43,13 +43,10 @@ public class DiagnosisMetrics implements PeriodicPart {
     public DiagnosisMetrics(ClusterView view, Gangs gangs, DoctorService doctor, MeterRegistry meters) {
         this.view = view;
         this.passes = new PeriodicTask(
-                "topobridge-diagnosis-metrics",
-                2,
-                PERIOD_SECONDS,
+                new PeriodicTask.Schedule("topobridge-diagnosis-metrics", 2, PERIOD_SECONDS),
                 view::start,
                 this::refresh,
-                LOG,
-                "diagnosis metrics: refresh failed");
+                e -> LOG.warn("diagnosis metrics: refresh failed", e));
         this.gangs = gangs;
         this.doctor = doctor;
         hyperNodes = MultiGauge.builder("topobridge.hypernodes")

@@ -49,13 +49,10 @@ public class GangEvents implements PeriodicPart {
     public GangEvents(ClusterView view, Gangs gangs, DoctorService doctor, FindingsRegistry findings, Options options) {
         this.view = view;
         this.passes = new PeriodicTask(
-                "topobridge-gang-events",
-                5,
-                PERIOD_SECONDS,
+                new PeriodicTask.Schedule("topobridge-gang-events", 5, PERIOD_SECONDS),
                 view::start,
                 () -> run(Instant.now()),
-                LOG,
-                "gang events: pass failed");
+                e -> LOG.warn("gang events: pass failed", e));
         this.gangs = gangs;
         this.doctor = doctor;
         this.findings = findings;

@@ -3,42 +3,30 @@ package io.topobridge.process;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.jboss.logging.Logger;
+import java.util.function.Consumer;
 
 /**
  * A pass run on a daemon thread of its own at a fixed delay, started and stopped with the part that owns it. A pass
- * that fails is logged and the next one still comes: a periodic part must not die of one bad pass.
+ * that fails is handed to the owner (to log) and the next one still comes: a periodic part must not die of one bad
+ * pass.
  */
 public final class PeriodicTask {
 
-    private final String threadName;
-    private final long firstDelaySeconds;
-    private final long periodSeconds;
+    /** When the passes run: on a daemon thread of that name, the first after a delay, then each a period later. */
+    public record Schedule(String threadName, long firstDelaySeconds, long periodSeconds) {}
+
+    private final Schedule schedule;
     private final Runnable before;
     private final Runnable pass;
-    private final Logger log;
-    private final String failure;
+    private final Consumer<RuntimeException> failed;
     private ScheduledExecutorService timer;
 
-    /**
-     * @param before what runs once before the passes start, e.g. starting the caches they read
-     * @param failure what the owner's log says when a pass fails
-     */
-    public PeriodicTask(
-            String threadName,
-            long firstDelaySeconds,
-            long periodSeconds,
-            Runnable before,
-            Runnable pass,
-            Logger log,
-            String failure) {
-        this.threadName = threadName;
-        this.firstDelaySeconds = firstDelaySeconds;
-        this.periodSeconds = periodSeconds;
+    /** {@code before} runs once as the passes start (e.g. starting the caches they read). */
+    public PeriodicTask(Schedule schedule, Runnable before, Runnable pass, Consumer<RuntimeException> failed) {
+        this.schedule = schedule;
         this.before = before;
         this.pass = pass;
-        this.log = log;
-        this.failure = failure;
+        this.failed = failed;
     }
 
     /** Starts the passes unless they run already. */
@@ -48,11 +36,12 @@ public final class PeriodicTask {
         }
         before.run();
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, threadName);
+            Thread t = new Thread(r, schedule.threadName());
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleWithFixedDelay(this::passQuietly, firstDelaySeconds, periodSeconds, TimeUnit.SECONDS);
+        timer.scheduleWithFixedDelay(
+                this::passQuietly, schedule.firstDelaySeconds(), schedule.periodSeconds(), TimeUnit.SECONDS);
     }
 
     public synchronized void stop() {
@@ -66,7 +55,7 @@ public final class PeriodicTask {
         try {
             pass.run();
         } catch (RuntimeException e) {
-            log.warn(failure, e);
+            failed.accept(e);
         }
     }
 }
