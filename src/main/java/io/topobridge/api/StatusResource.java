@@ -2,13 +2,13 @@ package io.topobridge.api;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.cache.ClusterView;
+import io.topobridge.cache.KindRegistry;
 import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.controller.ControllerLifecycle;
-import io.topobridge.controller.KindRegistry;
-import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.findings.FindingsRegistry;
+import io.topobridge.process.ProcessPart;
 import io.topobridge.volcano.PodGroup;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

@@ -1,14 +1,10 @@
 package io.topobridge.cache;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.topobridge.controller.KindRegistry;
-import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.capacity.Capacity;
@@ -19,21 +15,14 @@ import io.topobridge.core.capacity.PodView;
 import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.node.NodeState;
-import io.topobridge.core.resources.Quantities;
+import io.topobridge.process.ProcessPart;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
-import io.topobridge.volcano.model.MemberSpec;
-import io.topobridge.volcano.model.PodGroupCondition;
-import io.topobridge.volcano.model.SubGroupPolicySpec;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.math.BigDecimal;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
@@ -49,32 +38,26 @@ public class ClusterView implements ProcessPart {
     private final KubernetesClient client;
     private final NodeCache nodes;
     private final WorkloadCaches lookup;
-    private final KindRegistry kinds;
+    private final HyperNodeCache hyperNodeCache;
+    private final HyperNodeCache.Reader hyperNodeEvents = new HyperNodeEvents();
     private final List<Consumer<Pod>> podListeners = new CopyOnWriteArrayList<>();
     private final List<Runnable> topologyListeners = new CopyOnWriteArrayList<>();
     private volatile TimedDomains domains;
     private SharedIndexInformer<Pod> pods;
-    private SharedIndexInformer<HyperNode> hyperNodes;
-    private boolean started;
+    private volatile boolean started;
 
     private final Accelerators accelerators;
 
-    /** A view whose gangs are sized by the default accelerators. */
-    public ClusterView(KubernetesClient client, NodeCache nodes, WorkloadCaches lookup, KindRegistry kinds) {
-        this(client, nodes, lookup, kinds, Accelerators.DEFAULT);
-    }
-
-    @jakarta.inject.Inject
     public ClusterView(
             KubernetesClient client,
             NodeCache nodes,
             WorkloadCaches lookup,
-            KindRegistry kinds,
+            HyperNodeCache hyperNodeCache,
             Accelerators accelerators) {
         this.client = client;
         this.nodes = nodes;
         this.lookup = lookup;
-        this.kinds = kinds;
+        this.hyperNodeCache = hyperNodeCache;
         this.accelerators = accelerators;
     }
 
@@ -118,24 +101,7 @@ public class ClusterView implements ProcessPart {
             return;
         }
         started = true;
-        nodes.addHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(io.topobridge.cache.NodeMetadata obj) {
-                topologyChanged();
-            }
-
-            @Override
-            public void onUpdate(io.topobridge.cache.NodeMetadata before, io.topobridge.cache.NodeMetadata after) {
-                if (NodeCache.roomChanged(before, after)) {
-                    topologyChanged();
-                }
-            }
-
-            @Override
-            public void onDelete(io.topobridge.cache.NodeMetadata obj, boolean unknown) {
-                topologyChanged();
-            }
-        });
+        addNodeListener(this::topologyChanged);
         nodes.start();
         lookup.start();
         pods = client.pods().inAnyNamespace().runnableInformer(0);
@@ -164,41 +130,27 @@ public class ClusterView implements ProcessPart {
             }
         });
         pods.start();
-        kinds.addListener(change -> {
-            if (VolcanoApi.HYPERNODE_CRD.equals(change.crdName())) {
-                syncHyperNodes();
-            }
-        });
-        syncHyperNodes();
+        hyperNodeCache.open(hyperNodeEvents);
     }
 
-    private synchronized void syncHyperNodes() {
-        boolean installed = kinds.installed(VolcanoApi.HYPERNODE_CRD);
-        if (installed && hyperNodes == null && started) {
-            hyperNodes = client.resources(HyperNode.class).runnableInformer(0);
-            hyperNodes.addEventHandler(new ResourceEventHandler<>() {
-                @Override
-                public void onAdd(HyperNode obj) {
-                    topologyChanged();
-                }
+    /** A domain's size changes with a HyperNode's spec. */
+    private final class HyperNodeEvents implements HyperNodeCache.Reader {
+        @Override
+        public void onAdd(HyperNode obj) {
+            topologyChanged();
+        }
 
-                @Override
-                public void onUpdate(HyperNode before, HyperNode after) {
-                    // Volcano writes status.nodeCount; only the spec changes what a domain holds
-                    if (!java.util.Objects.equals(before.getSpec(), after.getSpec())) {
-                        topologyChanged();
-                    }
-                }
+        @Override
+        public void onUpdate(HyperNode before, HyperNode after) {
+            // Volcano writes status.nodeCount; only the spec changes what a domain holds
+            if (!java.util.Objects.equals(before.getSpec(), after.getSpec())) {
+                topologyChanged();
+            }
+        }
 
-                @Override
-                public void onDelete(HyperNode obj, boolean unknown) {
-                    topologyChanged();
-                }
-            });
-            hyperNodes.start();
-        } else if (!installed && hyperNodes != null) {
-            hyperNodes.stop();
-            hyperNodes = null;
+        @Override
+        public void onDelete(HyperNode obj, boolean unknown) {
+            topologyChanged();
         }
     }
 
@@ -211,19 +163,15 @@ public class ClusterView implements ProcessPart {
         if (pods != null) {
             pods.stop();
         }
-        if (hyperNodes != null) {
-            hyperNodes.stop();
-        }
+        hyperNodeCache.close(hyperNodeEvents);
         pods = null;
-        hyperNodes = null;
         started = false;
     }
 
     @Override
     public boolean ready() {
         SharedIndexInformer<Pod> p = pods;
-        SharedIndexInformer<HyperNode> h = hyperNodes;
-        return p != null && p.hasSynced() && (h == null || h.hasSynced()) && nodes.ready();
+        return p != null && p.hasSynced() && (!hyperNodeCache.running() || hyperNodeCache.synced()) && nodes.ready();
     }
 
     /**
@@ -233,70 +181,38 @@ public class ClusterView implements ProcessPart {
      */
     public boolean placementKnown() {
         SharedIndexInformer<Pod> p = pods;
-        SharedIndexInformer<HyperNode> h = hyperNodes;
-        return p != null && p.hasSynced() && h != null && h.hasSynced();
+        return p != null && p.hasSynced() && hyperNodeCache.synced();
     }
 
     @Override
     public Map<String, Object> details() {
         SharedIndexInformer<Pod> p = pods;
-        SharedIndexInformer<HyperNode> h = hyperNodes;
         return Map.of(
                 "pods",
                 p == null ? 0 : p.getStore().list().size(),
                 "hyperNodes",
-                h == null ? 0 : h.getStore().list().size());
+                cachedHyperNodeList().size());
     }
 
     // ---- what the core reads --------------------------------------------------------------------------
 
     /** Every HyperNode, all sources. */
     public List<HyperNodeView> hyperNodes() {
-        SharedIndexInformer<HyperNode> h = hyperNodes;
-        if (h == null) {
-            return List.of();
-        }
         List<HyperNodeView> out = new ArrayList<>();
-        for (HyperNode hn : h.getStore().list()) {
-            out.add(view(hn));
+        for (HyperNode hn : cachedHyperNodeList()) {
+            out.add(HyperNodeCache.view(hn));
         }
         return out;
     }
 
     /** The cached HyperNode objects, all sources (never to be changed), or empty until their cache has listed them. */
-    public java.util.Optional<List<HyperNode>> cachedHyperNodes() {
-        SharedIndexInformer<HyperNode> h = hyperNodes;
-        return h == null || !h.hasSynced()
-                ? java.util.Optional.empty()
-                : java.util.Optional.of(List.copyOf(h.getStore().list()));
+    public Optional<List<HyperNode>> cachedHyperNodes() {
+        return started && hyperNodeCache.synced() ? Optional.of(List.copyOf(hyperNodeCache.list())) : Optional.empty();
     }
 
-    /** A HyperNode as the core reads it. */
-    public static HyperNodeView view(HyperNode hn) {
-        List<String> nodeMembers = new ArrayList<>();
-        List<String> hyperNodeMembers = new ArrayList<>();
-        int other = 0;
-        var spec = hn.getSpec();
-        if (spec != null && spec.getMembers() != null) {
-            for (MemberSpec m : spec.getMembers()) {
-                if (m.getSelector() == null || m.getSelector().getExactMatch() == null) {
-                    other++;
-                } else if (m.getType() == MemberSpec.TypeEnum.NODE) {
-                    nodeMembers.add(m.getSelector().getExactMatch().getName());
-                } else {
-                    hyperNodeMembers.add(m.getSelector().getExactMatch().getName());
-                }
-            }
-        }
-        Map<String, String> labels = hn.getMetadata().getLabels();
-        return new HyperNodeView(
-                hn.getMetadata().getName(),
-                spec == null || spec.getTier() == null ? 0 : spec.getTier(),
-                spec == null ? null : spec.getTierName(),
-                labels == null ? null : labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL),
-                nodeMembers,
-                hyperNodeMembers,
-                other);
+    /** The HyperNodes this view reads: none while it is stopped. */
+    private List<HyperNode> cachedHyperNodeList() {
+        return started ? hyperNodeCache.list() : List.of();
     }
 
     public Forest forest() {
@@ -312,7 +228,7 @@ public class ClusterView implements ProcessPart {
         List<PodView> out = new ArrayList<>();
         for (Pod pod : p.getStore().list()) {
             if (live(pod)) {
-                out.add(podView(pod));
+                out.add(CoreViews.podView(pod));
             }
         }
         return out;
@@ -427,8 +343,8 @@ public class ClusterView implements ProcessPart {
         }
         List<PodView> out = new ArrayList<>();
         for (Pod pod : p.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace)) {
-            if (live(pod) && podGroup.equals(annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION))) {
-                out.add(podView(pod));
+            if (live(pod) && podGroup.equals(CoreViews.annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION))) {
+                out.add(CoreViews.podView(pod));
             }
         }
         return out;
@@ -454,48 +370,6 @@ public class ClusterView implements ProcessPart {
         return !"Succeeded".equals(phase) && !"Failed".equals(phase);
     }
 
-    /** Any pod, as read from the API server, as the core reads it (its effective requests summed first). */
-    public static PodView fromPod(Pod pod) {
-        return podView(SlimPodStore.slim(pod));
-    }
-
-    /** A pod of the cache (requests already folded into its one container) as the core reads it. */
-    static PodView podView(Pod pod) {
-        Map<String, BigDecimal> requests = new TreeMap<>();
-        var containers = pod.getSpec().getContainers();
-        if (containers != null
-                && !containers.isEmpty()
-                && containers.get(0).getResources() != null
-                && containers.get(0).getResources().getRequests() != null) {
-            containers.get(0).getResources().getRequests().forEach((k, v) -> requests.put(k, Quantities.amount(v)));
-        }
-        return new PodView(
-                pod.getMetadata().getNamespace(),
-                pod.getMetadata().getName(),
-                pod.getSpec().getNodeName(),
-                new Amounts(requests),
-                pod.getMetadata().getLabels(),
-                annotation(pod, VolcanoApi.TASK_SPEC_ANNOTATION),
-                annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION),
-                SlimPodStore.coreTolerations(pod),
-                instant(pod.getMetadata().getCreationTimestamp()),
-                pod.getMetadata().getDeletionTimestamp() != null,
-                pod.getMetadata().getUid());
-    }
-
-    private static Instant instant(String timestamp) {
-        try {
-            return timestamp == null ? null : Instant.parse(timestamp);
-        } catch (DateTimeParseException e) {
-            return null;
-        }
-    }
-
-    private static String annotation(HasMetadata object, String key) {
-        Map<String, String> a = object.getMetadata().getAnnotations();
-        return a == null ? null : a.get(key);
-    }
-
     /** The cached PodGroup, if any. */
     public Optional<PodGroup> podGroup(String namespace, String name) {
         return Optional.ofNullable(lookup.podGroup(namespace, name));
@@ -508,93 +382,7 @@ public class ClusterView implements ProcessPart {
 
     /** A PodGroup with its pods, as the core reads a gang. */
     public GangView gang(PodGroup pg) {
-        return gang(pg, podsOf(pg.getMetadata().getNamespace(), pg.getMetadata().getName()));
-    }
-
-    /** A PodGroup with the given pods, as the core reads a gang. */
-    public static GangView gang(PodGroup pg, List<PodView> pods) {
-        var spec = pg.getSpec();
-        var status = pg.getStatus();
-        Map<String, BigDecimal> minResources = new TreeMap<>();
-        if (spec != null && spec.getMinResources() != null) {
-            spec.getMinResources().forEach((k, v) -> {
-                try {
-                    minResources.put(k, Quantities.amount(new io.fabric8.kubernetes.api.model.Quantity(v)));
-                } catch (IllegalArgumentException e) {
-                    // a quantity the API server kept but no one can read counts as nothing
-                }
-            });
-        }
-        String mode = null;
-        Integer tier = null;
-        if (spec != null && spec.getNetworkTopology() != null) {
-            var nt = spec.getNetworkTopology();
-            mode = nt.getMode() == null ? "hard" : nt.getMode().value();
-            tier = nt.getHighestTierAllowed();
-        }
-        List<GangView.SubGroup> subGroups = new ArrayList<>();
-        if (spec != null && spec.getSubGroupPolicy() != null) {
-            for (SubGroupPolicySpec p : spec.getSubGroupPolicy()) {
-                subGroups.add(subGroup(p));
-            }
-        }
-        List<GangView.Condition> conditions = new ArrayList<>();
-        if (status != null && status.getConditions() != null) {
-            for (PodGroupCondition c : status.getConditions()) {
-                conditions.add(new GangView.Condition(
-                        c.getType(), c.getStatus(), c.getReason(), c.getMessage(), c.getLastTransitionTime()));
-            }
-        }
-        Map<String, String> annotations = pg.getMetadata().getAnnotations();
-        String workload = annotations == null
-                ? null
-                : annotations.get(io.topobridge.core.workload.gang.PodGroupBuilder.GANG_ANNOTATION);
-        return new GangView(
-                pg.getMetadata().getNamespace(),
-                pg.getMetadata().getName(),
-                workload,
-                status == null || status.getPhase() == null
-                        ? ""
-                        : status.getPhase().value(),
-                spec == null || spec.getMinMember() == null ? 1 : spec.getMinMember(),
-                new Amounts(minResources),
-                mode,
-                tier,
-                subGroups,
-                conditions,
-                created(pg),
-                pods,
-                annotations == null ? null : annotations.get(io.topobridge.core.Topobridge.CHOSEN_TIER),
-                annotations == null
-                        ? Amounts.NONE
-                        : io.topobridge.core.workload.dra.DraDevices.parseAnnotation(
-                                annotations.get(io.topobridge.core.Topobridge.DRA_DEVICES)));
-    }
-
-    private static GangView.SubGroup subGroup(SubGroupPolicySpec p) {
-        LabelSelector selector = p.getLabelSelector();
-        List<GangView.Requirement> expressions = new ArrayList<>();
-        if (selector != null && selector.getMatchExpressions() != null) {
-            selector.getMatchExpressions()
-                    .forEach(
-                            r -> expressions.add(new GangView.Requirement(r.getKey(), r.getOperator(), r.getValues())));
-        }
-        Integer tier =
-                p.getNetworkTopology() == null ? null : p.getNetworkTopology().getHighestTierAllowed();
-        return new GangView.SubGroup(
-                p.getName(),
-                selector == null ? null : selector.getMatchLabels(),
-                expressions,
-                p.getMatchLabelKeys(),
-                tier);
-    }
-
-    private static Instant created(HasMetadata object) {
-        String ts = object.getMetadata().getCreationTimestamp();
-        try {
-            return ts == null ? null : Instant.parse(ts);
-        } catch (DateTimeParseException e) {
-            return null;
-        }
+        return CoreViews.gang(
+                pg, podsOf(pg.getMetadata().getNamespace(), pg.getMetadata().getName()));
     }
 }

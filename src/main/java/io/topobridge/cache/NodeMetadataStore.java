@@ -3,7 +3,6 @@ package io.topobridge.cache;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.topobridge.controller.SharedEmpties;
 import io.topobridge.core.node.Taint;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

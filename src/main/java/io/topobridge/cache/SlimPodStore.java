@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.topobridge.controller.SharedEmpties;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.workload.NativeGang;

@@ -1,36 +1,28 @@
 package io.topobridge.cache;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.ResourceQuota;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.topobridge.apply.RecentObjects;
-import io.topobridge.controller.KindRegistry;
-import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
+import io.topobridge.process.ProcessPart;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
@@ -72,28 +64,15 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     private final Map<WorkloadKind, Throwable> failures = new EnumMap<>(WorkloadKind.class);
     private volatile SharedIndexInformer<PodGroup> podGroupInformer;
     private volatile SharedIndexInformer<Queue> queueInformer;
-    private volatile SharedIndexInformer<Namespace> namespaceInformer;
-    private volatile SharedIndexInformer<ResourceQuota> quotaInformer;
-    private volatile SharedIndexInformer<HorizontalPodAutoscaler> hpaInformer;
-    private volatile SharedIndexInformer<GenericKubernetesResource> podAutoscalerInformer;
-    private volatile SharedIndexInformer<ResourceClaimTemplate> claimTemplateInformer;
-    private volatile SharedIndexInformer<ResourceClaim> claimInformer;
-    /** Why DRA objects cannot be cached (their API is not served, or access is denied), or null. */
-    private volatile String claimsFailure;
-
-    private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
+    private final CacheEvents events = new CacheEvents();
+    private final NamespaceCaches namespaces;
     private boolean started;
 
-    @jakarta.inject.Inject
     public WorkloadCaches(KubernetesClient client, KindRegistry kinds, RecentObjects recent) {
         this.client = client;
         this.kinds = kinds;
         this.recent = recent;
-    }
-
-    /** Caches that share no memory of recent writes (tests). */
-    public WorkloadCaches(KubernetesClient client, KindRegistry kinds) {
-        this(client, kinds, new RecentObjects());
+        this.namespaces = new NamespaceCaches(client, events);
     }
 
     /** The bridge's writes the caches may not show yet, overlaid on what they hand out. */
@@ -103,7 +82,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
 
     /** Hears every cache change (informer threads; keep it quick). */
     public void addListener(Consumer<Change> listener) {
-        listeners.add(listener);
+        events.addListener(listener);
     }
 
     @Override
@@ -134,42 +113,8 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         if (kinds.installed(VolcanoApi.QUEUE_CRD)) {
             startQueues();
         }
-        namespaceInformer = startInformer("Namespace", client.namespaces().runnableInformer(0), null);
-        quotaInformer = startInformer(
-                "ResourceQuota", client.resourceQuotas().inAnyNamespace().runnableInformer(0), null);
-        hpaInformer = startInformer(
-                Autoscaler.HPA_KIND,
-                client.autoscaling()
-                        .v2()
-                        .horizontalPodAutoscalers()
-                        .inAnyNamespace()
-                        .runnableInformer(0),
-                null);
-        if (kinds.installed(Autoscaler.AIBRIX_CRD)) {
-            startPodAutoscalers();
-        }
-        claimsFailure = null;
-        claimTemplateInformer = startClaimInformer(
-                "ResourceClaimTemplate",
-                client.resources(ResourceClaimTemplate.class).inAnyNamespace().runnableInformer(0));
-        claimInformer = startClaimInformer(
-                "ResourceClaim",
-                client.resources(ResourceClaim.class).inAnyNamespace().runnableInformer(0));
+        namespaces.start(kinds.installed(Autoscaler.AIBRIX_CRD));
         kinds.addListener(this::onCrdChange);
-    }
-
-    /**
-     * A cache of DRA objects ({@code resource.k8s.io/v1}, Kubernetes 1.34 and later): optional, its failure (an older
-     * cluster, RBAC without them) holds nothing back and is said in the findings of gangs that claim devices.
-     */
-    private <T extends HasMetadata> SharedIndexInformer<T> startClaimInformer(
-            String kind, SharedIndexInformer<T> informer) {
-        return startInformer(
-                kind,
-                informer,
-                null,
-                error -> claimsFailure = "resource.k8s.io/v1 " + kind + "s cannot be listed ("
-                        + io.topobridge.core.finding.UserText.excerpt(error.getMessage()) + ")");
     }
 
     private synchronized void onCrdChange(KindRegistry.Change change) {
@@ -201,12 +146,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
             }
         }
         if (Autoscaler.AIBRIX_CRD.equals(change.crdName())) {
-            if (change.installed() && podAutoscalerInformer == null) {
-                startPodAutoscalers();
-            } else if (!change.installed() && podAutoscalerInformer != null) {
-                podAutoscalerInformer.stop();
-                podAutoscalerInformer = null;
-            }
+            namespaces.podAutoscalersInstalled(change.installed());
         }
         if (VolcanoApi.QUEUE_CRD.equals(change.crdName())) {
             if (change.installed() && queueInformer == null) {
@@ -237,7 +177,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         }
         var next = new EnumMap<WorkloadKind, SharedIndexInformer<? extends HasMetadata>>(WorkloadKind.class);
         next.putAll(informers);
-        next.put(kind, startInformer(kind.kind(), informer, kind));
+        next.put(kind, events.start(kind.kind(), informer, error -> failed(kind, error)));
         informers = Collections.unmodifiableMap(next);
     }
 
@@ -249,103 +189,31 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         return Collections.unmodifiableMap(next);
     }
 
-    private void startPodGroups() {
-        podGroupInformer = startInformer(
-                "PodGroup", client.resources(PodGroup.class).inAnyNamespace().runnableInformer(0), null);
+    private synchronized void failed(WorkloadKind kind, Throwable error) {
+        failures.put(kind, error);
     }
 
-    private void startPodAutoscalers() {
-        podAutoscalerInformer = startInformer(
-                Autoscaler.AIBRIX_KIND,
-                client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
-                                .withGroup(Autoscaler.AIBRIX_GROUP)
-                                .withVersion(Autoscaler.AIBRIX_VERSION)
-                                .withKind(Autoscaler.AIBRIX_KIND)
-                                .withPlural(Autoscaler.AIBRIX_PLURAL)
-                                .withNamespaced(true)
-                                .build())
-                        .inAnyNamespace()
-                        .runnableInformer(0),
-                null);
+    private void startPodGroups() {
+        podGroupInformer = events.start(
+                "PodGroup", client.resources(PodGroup.class).inAnyNamespace().runnableInformer(0), error -> {});
     }
 
     private void startQueues() {
-        queueInformer = startInformer("Queue", client.resources(Queue.class).runnableInformer(0), null);
-    }
-
-    private <T extends HasMetadata> SharedIndexInformer<T> startInformer(
-            String kind, SharedIndexInformer<T> informer, WorkloadKind workloadKind) {
-        return startInformer(kind, informer, workloadKind, error -> {});
-    }
-
-    private <T extends HasMetadata> SharedIndexInformer<T> startInformer(
-            String kind, SharedIndexInformer<T> informer, WorkloadKind workloadKind, Consumer<Throwable> failed) {
-        informer.addEventHandler(new ResourceEventHandler<T>() {
-            @Override
-            public void onAdd(T obj) {
-                fire(new Change(kind, null, obj));
-            }
-
-            @Override
-            public void onUpdate(T oldObj, T newObj) {
-                fire(new Change(kind, oldObj, newObj));
-            }
-
-            @Override
-            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-                fire(new Change(kind, obj, null));
-            }
-        });
-        informer.start().whenComplete((ok, error) -> {
-            if (error != null) {
-                LOG.warnf("cannot cache %s: %s", kind, error.getMessage());
-                failed.accept(error);
-                if (workloadKind != null) {
-                    synchronized (this) {
-                        failures.put(workloadKind, error);
-                    }
-                }
-            }
-        });
-        return informer;
-    }
-
-    private void fire(Change change) {
-        for (Consumer<Change> listener : listeners) {
-            try {
-                listener.accept(change);
-            } catch (RuntimeException e) {
-                LOG.warnf(e, "cache listener failed on %s", change.kind());
-            }
-        }
+        queueInformer = events.start("Queue", client.resources(Queue.class).runnableInformer(0), error -> {});
     }
 
     @Override
     public synchronized void stop() {
         informers.values().forEach(SharedIndexInformer::stop);
         informers = Map.of();
-        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {
-            podGroupInformer,
-            queueInformer,
-            namespaceInformer,
-            quotaInformer,
-            hpaInformer,
-            podAutoscalerInformer,
-            claimTemplateInformer,
-            claimInformer
-        }) {
+        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {podGroupInformer, queueInformer}) {
             if (informer != null) {
                 informer.stop();
             }
         }
-        claimTemplateInformer = null;
-        claimInformer = null;
         podGroupInformer = null;
         queueInformer = null;
-        namespaceInformer = null;
-        quotaInformer = null;
-        hpaInformer = null;
-        podAutoscalerInformer = null;
+        namespaces.stop();
         started = false;
     }
 
@@ -363,13 +231,12 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
                 return false;
             }
         }
-        for (SharedIndexInformer<?> informer :
-                new SharedIndexInformer<?>[] {podGroupInformer, queueInformer, namespaceInformer, quotaInformer}) {
+        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {podGroupInformer, queueInformer}) {
             if (informer != null && !informer.hasSynced()) {
                 return false;
             }
         }
-        return true;
+        return namespaces.ready();
     }
 
     /** Whether every cache a full reconciliation reads (optional kinds included) has its initial list. */
@@ -503,97 +370,40 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
 
     @Override
     public Map<String, String> namespaceAnnotations(String namespace) {
-        SharedIndexInformer<Namespace> informer = namespaceInformer;
-        Namespace ns = informer == null || namespace == null
-                ? null
-                : informer.getStore().getByKey(namespace);
-        if (ns == null || ns.getMetadata().getAnnotations() == null) {
-            return Map.of();
-        }
-        return new LinkedHashMap<>(ns.getMetadata().getAnnotations());
+        return namespaces.namespaceAnnotations(namespace);
     }
 
-    /**
-     * A namespace's labels: null while namespaces are not cached, empty when the namespace has none or is not (yet)
-     * in the cache.
-     */
     @Override
     public Map<String, String> namespaceLabels(String namespace) {
-        SharedIndexInformer<Namespace> informer = namespaceInformer;
-        if (informer == null) {
-            return null;
-        }
-        Namespace ns = namespace == null ? null : informer.getStore().getByKey(namespace);
-        if (ns == null || ns.getMetadata().getLabels() == null) {
-            return Map.of();
-        }
-        return new LinkedHashMap<>(ns.getMetadata().getLabels());
+        return namespaces.namespaceLabels(namespace);
     }
 
-    /**
-     * The namespace's HorizontalPodAutoscalers and AIBrix PodAutoscalers as cached; an autoscaler not listed yet is
-     * judged when it comes (its arrival recomputes the gangs).
-     */
     @Override
     public List<HasMetadata> autoscalers(String namespace) {
-        List<HasMetadata> out = new ArrayList<>();
-        SharedIndexInformer<HorizontalPodAutoscaler> hpas = hpaInformer;
-        SharedIndexInformer<GenericKubernetesResource> aibrix = podAutoscalerInformer;
-        if (namespace == null) {
-            return out;
-        }
-        if (hpas != null) {
-            out.addAll(hpas.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
-        }
-        if (aibrix != null) {
-            out.addAll(aibrix.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
-        }
-        return out;
+        return namespaces.autoscalers(namespace);
     }
 
     @Override
     public List<HasMetadata> resourceQuotas(String namespace) {
-        SharedIndexInformer<ResourceQuota> informer = quotaInformer;
-        return informer == null || namespace == null
-                ? List.of()
-                : List.copyOf(informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+        return namespaces.resourceQuotas(namespace);
     }
 
     @Override
     public Optional<ResourceClaimTemplate> resourceClaimTemplate(String namespace, String name) {
-        SharedIndexInformer<ResourceClaimTemplate> informer = claimTemplateInformer;
-        return informer == null || name == null
-                ? Optional.empty()
-                : Optional.ofNullable(informer.getStore().getByKey(key(namespace, name)));
+        return namespaces.resourceClaimTemplate(namespace, name);
     }
 
     @Override
     public Optional<ResourceClaim> resourceClaim(String namespace, String name) {
-        SharedIndexInformer<ResourceClaim> informer = claimInformer;
-        return informer == null || name == null
-                ? Optional.empty()
-                : Optional.ofNullable(informer.getStore().getByKey(key(namespace, name)));
+        return namespaces.resourceClaim(namespace, name);
     }
 
-    /** Null once both DRA caches hold their initial lists; else why they cannot be trusted. */
     @Override
     public String resourceClaimsUnknown() {
-        String failure = claimsFailure;
-        if (failure != null) {
-            return failure;
-        }
-        SharedIndexInformer<ResourceClaimTemplate> templates = claimTemplateInformer;
-        SharedIndexInformer<ResourceClaim> claims = claimInformer;
-        if (templates == null || claims == null) {
-            return "ResourceClaimTemplates and ResourceClaims are not cached";
-        }
-        if (!templates.hasSynced() || !claims.hasSynced()) {
-            return "ResourceClaimTemplates and ResourceClaims are still being listed";
-        }
-        return null;
+        return namespaces.resourceClaimsUnknown();
     }
 
-    private static String key(String namespace, String name) {
+    static String key(String namespace, String name) {
         return namespace == null || namespace.isEmpty() ? name : namespace + "/" + name;
     }
 }

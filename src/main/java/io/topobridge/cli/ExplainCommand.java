@@ -5,7 +5,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.topobridge.cache.ClusterView;
+import io.topobridge.cache.CoreViews;
+import io.topobridge.cache.HyperNodeCache;
 import io.topobridge.core.capacity.Capacity;
 import io.topobridge.core.capacity.Forest;
 import io.topobridge.core.capacity.NodeView;
@@ -92,11 +93,11 @@ public class ExplainCommand implements Callable<Integer> {
             for (Pod pod : client.pods().inAnyNamespace().list().getItems()) {
                 String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
                 if (!"Succeeded".equals(phase) && !"Failed".equals(phase)) {
-                    pods.add(ClusterView.fromPod(pod));
+                    pods.add(CoreViews.fromPod(pod));
                 }
             }
             Forest forest = Forest.of(client.resources(HyperNode.class).list().getItems().stream()
-                    .map(ClusterView::view)
+                    .map(HyperNodeCache::view)
                     .toList());
             Capacity capacity = Capacity.of(nodes(), pods, forest, settings.accelerators());
             List<Explanation> explained = new ArrayList<>();
@@ -105,7 +106,7 @@ public class ExplainCommand implements Callable<Integer> {
                         .filter(p -> namespace.equals(p.namespace())
                                 && pg.getMetadata().getName().equals(p.podGroup()))
                         .toList();
-                explained.add(Explain.of(ClusterView.gang(pg, own), capacity));
+                explained.add(Explain.of(CoreViews.gang(pg, own), capacity));
             }
             if ("json".equals(output)) {
                 Map<String, Object> doc = new java.util.LinkedHashMap<>();

@@ -7,6 +7,8 @@ import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.filter.GenericFilter;
+import io.topobridge.cache.KindRegistry;
+import io.topobridge.cache.SlimCrdStore;
 
 /**
  * Keeps {@link KindRegistry} current as CRDs are installed, upgraded or removed, so optional workload kinds

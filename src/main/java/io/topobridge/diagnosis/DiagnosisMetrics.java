@@ -4,20 +4,18 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.topobridge.cache.ClusterView;
-import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.capacity.Capacity;
 import io.topobridge.core.capacity.HyperNodeView;
 import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.core.diagnosis.Explanation;
+import io.topobridge.process.PeriodicPart;
+import io.topobridge.process.PeriodicTask;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
@@ -26,7 +24,7 @@ import org.jboss.logging.Logger;
  * doctor's checks.
  */
 @ApplicationScoped
-public class DiagnosisMetrics implements ProcessPart {
+public class DiagnosisMetrics implements PeriodicPart {
 
     private static final Logger LOG = Logger.getLogger(DiagnosisMetrics.class);
     static final long PERIOD_SECONDS = 15;
@@ -39,11 +37,16 @@ public class DiagnosisMetrics implements ProcessPart {
     private final MultiGauge pending;
     private final MultiGauge achieved;
     private final MultiGauge checks;
-    private ScheduledExecutorService timer;
+    private final PeriodicTask passes;
     private volatile boolean refreshed;
 
     public DiagnosisMetrics(ClusterView view, Gangs gangs, DoctorService doctor, MeterRegistry meters) {
         this.view = view;
+        this.passes = new PeriodicTask(
+                new PeriodicTask.Schedule("topobridge-diagnosis-metrics", 2, PERIOD_SECONDS),
+                view::start,
+                this::refresh,
+                e -> LOG.warn("diagnosis metrics: refresh failed", e));
         this.gangs = gangs;
         this.doctor = doctor;
         hyperNodes = MultiGauge.builder("topobridge.hypernodes")
@@ -74,43 +77,13 @@ public class DiagnosisMetrics implements ProcessPart {
     }
 
     @Override
-    public synchronized void start() {
-        if (timer != null) {
-            return;
-        }
-        view.start();
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "topobridge-diagnosis-metrics");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleWithFixedDelay(this::refreshQuietly, 2, PERIOD_SECONDS, TimeUnit.SECONDS);
-    }
-
-    @Override
-    public synchronized void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-            timer = null;
-        }
-    }
-
-    @Override
-    public boolean ready() {
-        return true;
+    public PeriodicTask passes() {
+        return passes;
     }
 
     @Override
     public Map<String, Object> details() {
         return Map.of("refreshed", refreshed);
-    }
-
-    private void refreshQuietly() {
-        try {
-            refresh();
-        } catch (RuntimeException e) {
-            LOG.warnf(e, "diagnosis metrics: refresh failed");
-        }
     }
 
     /** Recomputes every gauge from the caches now. */

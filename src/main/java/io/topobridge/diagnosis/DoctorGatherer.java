@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.topobridge.cache.ClusterView;
+import io.topobridge.cache.HyperNodeCache;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.capacity.GangDomain;
@@ -300,7 +300,7 @@ public final class DoctorGatherer {
             return List.of();
         }
         return client.resources(HyperNode.class).list().getItems().stream()
-                .map(ClusterView::view)
+                .map(HyperNodeCache::view)
                 .toList();
     }
 

@@ -1,7 +1,6 @@
 package io.topobridge.diagnosis;
 
 import io.topobridge.cache.ClusterView;
-import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.capacity.Capacity;
 import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.core.diagnosis.Explanation;
@@ -9,6 +8,8 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.findings.FindingsRegistry;
+import io.topobridge.process.PeriodicPart;
+import io.topobridge.process.PeriodicTask;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,9 +18,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
@@ -29,7 +27,7 @@ import org.jboss.logging.Logger;
  * findings (source {@code doctor}) once a problem has been seen on two passes in a row.
  */
 @ApplicationScoped
-public class GangEvents implements ProcessPart {
+public class GangEvents implements PeriodicPart {
 
     /** What it needs from configuration. */
     public record Options(Duration pendingEventAfter) {}
@@ -44,12 +42,17 @@ public class GangEvents implements ProcessPart {
     private final DoctorService doctor;
     private final FindingsRegistry findings;
     private final Options options;
-    private ScheduledExecutorService timer;
+    private final PeriodicTask passes;
     private volatile long runs;
     private Set<Finding.Id> lastProblems = Set.of();
 
     public GangEvents(ClusterView view, Gangs gangs, DoctorService doctor, FindingsRegistry findings, Options options) {
         this.view = view;
+        this.passes = new PeriodicTask(
+                new PeriodicTask.Schedule("topobridge-gang-events", 5, PERIOD_SECONDS),
+                view::start,
+                () -> run(Instant.now()),
+                e -> LOG.warn("gang events: pass failed", e));
         this.gangs = gangs;
         this.doctor = doctor;
         this.findings = findings;
@@ -67,44 +70,14 @@ public class GangEvents implements ProcessPart {
     }
 
     @Override
-    public synchronized void start() {
-        if (timer != null) {
-            return;
-        }
-        view.start();
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "topobridge-gang-events");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleWithFixedDelay(this::runQuietly, 5, PERIOD_SECONDS, TimeUnit.SECONDS);
-    }
-
-    @Override
-    public synchronized void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-            timer = null;
-        }
-    }
-
-    @Override
-    public boolean ready() {
-        return true;
+    public PeriodicTask passes() {
+        return passes;
     }
 
     @Override
     public Map<String, Object> details() {
         return Map.of(
                 "runs", runs, "pendingEventAfter", options.pendingEventAfter().toString());
-    }
-
-    private void runQuietly() {
-        try {
-            run(Instant.now());
-        } catch (RuntimeException e) {
-            LOG.warnf(e, "gang events: pass failed");
-        }
     }
 
     /** One pass at {@code now}. */

@@ -1,8 +1,8 @@
 package io.topobridge.health;
 
+import io.topobridge.cache.KindRegistry;
 import io.topobridge.controller.ControllerLifecycle;
-import io.topobridge.controller.KindRegistry;
-import io.topobridge.controller.ProcessPart;
+import io.topobridge.process.ProcessPart;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;

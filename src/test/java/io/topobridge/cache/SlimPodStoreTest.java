@@ -59,16 +59,16 @@ class SlimPodStoreTest {
         assertThat(a.getSpec().getTolerations())
                 .as("tolerationSeconds is not kept, so both pods share one list")
                 .isSameAs(b.getSpec().getTolerations());
-        var core = ClusterView.podView(a).tolerations();
+        var core = CoreViews.podView(a).tolerations();
         assertThat(core)
                 .containsExactly(
                         new io.topobridge.core.node.Toleration(
                                 "node.kubernetes.io/not-ready", "Exists", null, "NoExecute"),
                         new io.topobridge.core.node.Toleration("maintenance", "Equal", "true", "NoSchedule"));
-        assertThat(ClusterView.podView(a).effectiveTolerations())
+        assertThat(CoreViews.podView(a).effectiveTolerations())
                 .as("requesting a GPU adds what ExtendedResourceToleration adds")
                 .contains(io.topobridge.core.node.Toleration.forExtendedResource("nvidia.com/gpu"));
-        assertThat(ClusterView.podView(b).tolerations()).isSameAs(core);
+        assertThat(CoreViews.podView(b).tolerations()).isSameAs(core);
     }
 
     @Test
@@ -77,7 +77,7 @@ class SlimPodStoreTest {
         bare.getSpec().setTolerations(List.of());
         SlimPodStore store = new SlimPodStore();
         store.put("ns/c", bare);
-        assertThat(ClusterView.podView(store.get("ns/c")).tolerations()).isEmpty();
+        assertThat(CoreViews.podView(store.get("ns/c")).tolerations()).isEmpty();
     }
 
     @Test

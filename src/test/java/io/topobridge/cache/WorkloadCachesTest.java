@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
-import io.topobridge.controller.KindRegistry;
+import io.topobridge.apply.RecentObjects;
 import io.topobridge.controller.workload.TestClusters;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.devcluster.MockCluster;
@@ -34,7 +34,7 @@ class WorkloadCachesTest {
     void start() {
         cluster = MockCluster.start().installVolcanoCrds();
         registry = TestClusters.registryWithVolcano(cluster);
-        lookup = new WorkloadCaches(cluster.client(), registry);
+        lookup = new WorkloadCaches(cluster.client(), registry, new RecentObjects());
         cluster.client()
                 .resource(new NamespaceBuilder()
                         .withNewMetadata()

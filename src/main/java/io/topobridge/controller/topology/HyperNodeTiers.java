@@ -1,13 +1,10 @@
 package io.topobridge.controller.topology;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.topobridge.controller.KindRegistry;
-import io.topobridge.controller.ProcessPart;
+import io.topobridge.cache.HyperNodeCache;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.process.ProcessPart;
 import io.topobridge.volcano.HyperNode;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -26,15 +23,12 @@ import java.util.Set;
 @ApplicationScoped
 public class HyperNodeTiers implements ProcessPart {
 
-    private final KubernetesClient client;
-    private final KindRegistry kinds;
+    private final HyperNodeCache hyperNodes;
     private final Tiers tiers;
-    private volatile SharedIndexInformer<HyperNode> informer;
-    private volatile boolean started;
+    private final HyperNodeCache.Reader events = new Events();
 
-    public HyperNodeTiers(KubernetesClient client, KindRegistry kinds, Tiers tiers) {
-        this.client = client;
-        this.kinds = kinds;
+    public HyperNodeTiers(HyperNodeCache hyperNodes, Tiers tiers) {
+        this.hyperNodes = hyperNodes;
         this.tiers = tiers;
     }
 
@@ -49,61 +43,50 @@ public class HyperNodeTiers implements ProcessPart {
     }
 
     @Override
-    public synchronized void start() {
-        if (started) {
-            return;
-        }
-        started = true;
-        kinds.addListener(change -> {
-            if (VolcanoApi.HYPERNODE_CRD.equals(change.crdName())) {
-                follow();
-            }
-        });
-        follow();
+    public void start() {
+        hyperNodes.open(events);
     }
 
-    private synchronized void follow() {
-        boolean installed = kinds.installed(VolcanoApi.HYPERNODE_CRD);
-        if (installed && informer == null) {
-            informer = client.resources(HyperNode.class)
-                    .inform(
-                            new ResourceEventHandler<>() {
-                                @Override
-                                public void onAdd(HyperNode obj) {
-                                    publish();
-                                }
-
-                                @Override
-                                public void onUpdate(HyperNode old, HyperNode obj) {
-                                    publish();
-                                }
-
-                                @Override
-                                public void onDelete(HyperNode obj, boolean unknown) {
-                                    publish();
-                                }
-                            },
-                            0);
+    /** Every change, the first list and the CRD going away tell the tiers again. */
+    private final class Events implements HyperNodeCache.Reader {
+        @Override
+        public void onAdd(HyperNode obj) {
             publish();
-        } else if (!installed && informer != null) {
-            informer.stop();
-            informer = null;
+        }
+
+        @Override
+        public void onUpdate(HyperNode old, HyperNode obj) {
+            publish();
+        }
+
+        @Override
+        public void onDelete(HyperNode obj, boolean unknown) {
+            publish();
+        }
+
+        @Override
+        public void listed() {
+            publish();
+        }
+
+        @Override
+        public void gone() {
             tiers.observe(TierCatalog.EMPTY, TierCatalog.EMPTY, true);
         }
     }
 
+    /** What the HyperNodes show, once they have all been listed (before that an empty cache says nothing). */
     private void publish() {
-        SharedIndexInformer<HyperNode> current = informer;
-        if (current == null) {
+        if (!hyperNodes.synced()) {
             return;
         }
-        List<HyperNode> all = current.getStore().list();
+        List<HyperNode> all = hyperNodes.list();
         List<HyperNode> ours = all.stream()
                 .filter(hn -> hn.getMetadata().getLabels() != null
                         && Topobridge.SOURCE.equals(
                                 hn.getMetadata().getLabels().get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL)))
                 .toList();
-        tiers.observe(catalog(ours), catalog(all), current.hasSynced());
+        tiers.observe(catalog(ours), catalog(all), true);
     }
 
     /** The catalog the tiers of these HyperNodes form. */
@@ -121,17 +104,13 @@ public class HyperNodeTiers implements ProcessPart {
     }
 
     @Override
-    public synchronized void stop() {
-        if (informer != null) {
-            informer.stop();
-            informer = null;
-        }
+    public void stop() {
+        hyperNodes.close(events);
     }
 
     @Override
     public boolean ready() {
-        SharedIndexInformer<HyperNode> current = informer;
-        return current == null || current.hasSynced();
+        return !hyperNodes.running() || hyperNodes.synced();
     }
 
     @Override

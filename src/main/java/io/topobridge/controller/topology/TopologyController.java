@@ -6,11 +6,11 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.topobridge.apply.Applier;
+import io.topobridge.cache.HyperNodeCache;
+import io.topobridge.cache.KindRegistry;
 import io.topobridge.cache.NodeCache;
 import io.topobridge.cache.NodeMetadata;
 import io.topobridge.controller.Debouncer;
-import io.topobridge.controller.KindRegistry;
-import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
@@ -29,6 +29,7 @@ import io.topobridge.core.topology.TopologyResult;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.topology.TreeSummary;
 import io.topobridge.findings.FindingsRegistry;
+import io.topobridge.process.ProcessPart;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.VolcanoObjects;
 import io.topobridge.volcano.model.HyperNodeSpec;
@@ -81,26 +82,6 @@ public class TopologyController implements ProcessPart {
         public Options {
             accelerators = accelerators == null ? Accelerators.DEFAULT : accelerators;
         }
-
-        /** Options with the default accelerators. */
-        public Options(
-                boolean enabled,
-                TopologySettings topology,
-                Duration debounce,
-                Duration maxDelay,
-                String schedulerConfigNamespace,
-                String schedulerConfigName,
-                String schedulerConfigKey) {
-            this(
-                    enabled,
-                    topology,
-                    debounce,
-                    maxDelay,
-                    schedulerConfigNamespace,
-                    schedulerConfigName,
-                    schedulerConfigKey,
-                    Accelerators.DEFAULT);
-        }
     }
 
     /** A node as the builder reads it, and the accelerator resources it offers. */
@@ -110,6 +91,8 @@ public class TopologyController implements ProcessPart {
     private final Applier applier;
     private final FindingsRegistry findings;
     private final KindRegistry kinds;
+    private final HyperNodeCache hyperNodes;
+    private final HyperNodeCache.Reader hyperNodeEvents = new HyperNodeEvents();
     private final Tiers tiers;
     private final Options options;
 
@@ -130,10 +113,6 @@ public class TopologyController implements ProcessPart {
     private volatile Debouncer<String> debouncer;
     private SharedIndexInformer<ConfigMap> configMapInformer;
 
-    // touched only by the debouncer's single worker thread (and stop())
-    // created, read and dropped on the debouncer's one worker thread (reconcile), read by stop() after it ends
-    private SharedIndexInformer<HyperNode> hyperNodeInformer;
-
     private final AtomicLong passes = new AtomicLong();
     private final AtomicLong created = new AtomicLong();
     private final AtomicLong updated = new AtomicLong();
@@ -145,6 +124,7 @@ public class TopologyController implements ProcessPart {
             Applier applier,
             FindingsRegistry findings,
             KindRegistry kinds,
+            HyperNodeCache hyperNodes,
             Tiers tiers,
             Options options) {
         this.client = client;
@@ -152,6 +132,7 @@ public class TopologyController implements ProcessPart {
         this.applier = applier;
         this.findings = findings;
         this.kinds = kinds;
+        this.hyperNodes = hyperNodes;
         this.tiers = tiers;
         this.options = options;
     }
@@ -208,6 +189,7 @@ public class TopologyController implements ProcessPart {
             schedulerConfigSynced = true;
             debouncer.submit(SCHEDULER);
         });
+        hyperNodes.open(hyperNodeEvents);
         state = "starting";
         debouncer.submit(CRD);
         LOG.infof("topology: watching nodes with %s", describe(options.topology()));
@@ -218,11 +200,10 @@ public class TopologyController implements ProcessPart {
         if (debouncer != null) {
             debouncer.close();
         }
-        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {configMapInformer, hyperNodeInformer}) {
-            if (informer != null) {
-                informer.stop();
-            }
+        if (configMapInformer != null) {
+            configMapInformer.stop();
         }
+        hyperNodes.close(hyperNodeEvents);
         state = "stopped";
     }
 
@@ -247,11 +228,9 @@ public class TopologyController implements ProcessPart {
 
     private void reconcile(Set<String> reasons) {
         boolean crdInstalled = kinds.installed(VolcanoApi.HYPERNODE_CRD);
-        if (crdInstalled && hyperNodeInformer == null) {
-            hyperNodeInformer = client.resources(HyperNode.class).inform(new Trigger<>(HYPERNODES), 0);
-        } else if (!crdInstalled && hyperNodeInformer != null) {
-            hyperNodeInformer.stop();
-            hyperNodeInformer = null;
+        if (crdInstalled) {
+            // a pass on half a list would write HyperNodes that exist already; a failed list throws, and is retried
+            hyperNodes.awaitListed();
         }
         if (!nodesSynced || !schedulerConfigSynced) {
             return; // the informers' start callbacks queue the first pass
@@ -259,8 +238,8 @@ public class TopologyController implements ProcessPart {
         long started = System.nanoTime();
         Map<String, HyperNode> ours = new HashMap<>();
         List<ForeignHyperNode> foreign = new ArrayList<>();
-        if (hyperNodeInformer != null) {
-            for (HyperNode hn : hyperNodeInformer.getStore().list()) {
+        if (crdInstalled) {
+            for (HyperNode hn : hyperNodes.list()) {
                 Map<String, String> labels = hn.getMetadata().getLabels();
                 if (labels != null && Topobridge.SOURCE.equals(labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL))) {
                     ours.put(hn.getMetadata().getName(), hn);
@@ -487,8 +466,15 @@ public class TopologyController implements ProcessPart {
         }
     }
 
+    /** Any HyperNode event queues a pass. */
+    private final class HyperNodeEvents extends Trigger<HyperNode> implements HyperNodeCache.Reader {
+        HyperNodeEvents() {
+            super(HYPERNODES);
+        }
+    }
+
     /** Any event queues a pass under one key. */
-    private final class Trigger<T> implements ResourceEventHandler<T> {
+    private class Trigger<T> implements ResourceEventHandler<T> {
         private final String key;
 
         Trigger(String key) {

@@ -3,6 +3,7 @@ package io.topobridge.controller.workload;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.topobridge.cache.ClusterView;
+import io.topobridge.cache.CoreViews;
 import io.topobridge.cache.TierSource;
 import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.capacity.Achieved;
@@ -53,7 +54,7 @@ final class CachedFacts {
                 PodGroup current = placementKnown ? lookup.podGroup(namespace, podGroup) : null;
                 return current == null
                         ? Optional.empty()
-                        : Achieved.of(ClusterView.gang(current, view.podsOf(namespace, podGroup)), forest.get());
+                        : Achieved.of(CoreViews.gang(current, view.podsOf(namespace, podGroup)), forest.get());
             }
 
             @Override

@@ -30,35 +30,4 @@ public record WorkloadControllerOptions(
                     "topobridge.workloads.group-assembly=" + groupAssembly + ": must not be negative");
         }
     }
-
-    /** With the default restart settings. */
-    public WorkloadControllerOptions(
-            boolean enabled,
-            Duration debounce,
-            Duration maxDelay,
-            Duration resync,
-            boolean requireNamespaceOptIn,
-            String namespaceLabel,
-            Duration groupAssembly) {
-        this(
-                enabled,
-                debounce,
-                maxDelay,
-                resync,
-                requireNamespaceOptIn,
-                namespaceLabel,
-                groupAssembly,
-                DomainLossRestarts.Settings.DEFAULTS);
-    }
-
-    /** Without a wait for a group's members. */
-    public WorkloadControllerOptions(
-            boolean enabled,
-            Duration debounce,
-            Duration maxDelay,
-            Duration resync,
-            boolean requireNamespaceOptIn,
-            String namespaceLabel) {
-        this(enabled, debounce, maxDelay, resync, requireNamespaceOptIn, namespaceLabel, Duration.ZERO);
-    }
 }

@@ -5,9 +5,11 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.topobridge.apply.Applier;
+import io.topobridge.cache.HyperNodeCache;
+import io.topobridge.cache.KindRegistry;
 import io.topobridge.cache.NodeCache;
-import io.topobridge.controller.KindRegistry;
 import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.devcluster.MockCluster;
 import io.topobridge.findings.EventRecorder;
@@ -38,8 +40,15 @@ public final class Harness implements AutoCloseable {
         this.findings = new FindingsRegistry(new EventRecorder(client, meters), meters);
         this.kinds = new KindRegistry(client);
         this.nodes = new NodeCache(client);
-        this.controller =
-                new TopologyController(client, nodes, new Applier(client, meters), findings, kinds, tiers, options);
+        this.controller = new TopologyController(
+                client,
+                nodes,
+                new Applier(client, meters),
+                findings,
+                kinds,
+                new HyperNodeCache(client, kinds),
+                tiers,
+                options);
     }
 
     static TopologyController.Options options(TopologySettings topology) {
@@ -50,7 +59,8 @@ public final class Harness implements AutoCloseable {
                 Duration.ofMillis(500),
                 "volcano-system",
                 "volcano-scheduler-configmap",
-                "volcano-scheduler.conf");
+                "volcano-scheduler.conf",
+                Accelerators.DEFAULT);
     }
 
     /** Wires a controller with the given settings and timing (for benchmarks outside this package). */
@@ -64,7 +74,8 @@ public final class Harness implements AutoCloseable {
                         maxDelay,
                         "volcano-system",
                         "volcano-scheduler-configmap",
-                        "volcano-scheduler.conf"));
+                        "volcano-scheduler.conf",
+                        Accelerators.DEFAULT));
     }
 
     /** Wires a controller to {@code cluster} without starting it. */

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.topology.DesiredHyperNode;
 import io.topobridge.core.topology.NodeInfo;
 import io.topobridge.core.topology.Nodes;
@@ -213,7 +214,8 @@ class TopologyControllerTest {
                 Duration.ofSeconds(10),
                 "volcano-system",
                 "volcano-scheduler-configmap",
-                "volcano-scheduler.conf"));
+                "volcano-scheduler.conf",
+                Accelerators.DEFAULT));
         harness.cluster.dispatcher().clearLog();
         for (int t = 1; t <= 8; t++) {
             harness.cluster
@@ -541,7 +543,8 @@ class TopologyControllerTest {
                 Duration.ofMillis(500),
                 "volcano-system",
                 "volcano-scheduler-configmap",
-                "volcano-scheduler.conf");
+                "volcano-scheduler.conf",
+                Accelerators.DEFAULT);
         harness = Harness.wire(cluster, options).start();
         assertThat(harness.controller.details()).containsEntry("state", "disabled");
         assertThat(harness.tiers.current()).isEqualTo(TierCatalog.EMPTY);

@@ -3,7 +3,7 @@ package io.topobridge.controller.workload;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
-import io.topobridge.controller.KindRegistry;
+import io.topobridge.cache.KindRegistry;
 import io.topobridge.devcluster.MockCluster;
 import java.io.IOException;
 import java.io.InputStream;

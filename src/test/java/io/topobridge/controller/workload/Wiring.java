@@ -3,9 +3,13 @@ package io.topobridge.controller.workload;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.topobridge.apply.Applier;
+import io.topobridge.apply.RecentObjects;
+import io.topobridge.cache.HyperNodeCache;
+import io.topobridge.cache.KindRegistry;
 import io.topobridge.cache.TierSource;
 import io.topobridge.cache.WorkloadCaches;
-import io.topobridge.controller.KindRegistry;
+import io.topobridge.core.node.Accelerators;
+import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.findings.EventRecorder;
@@ -20,8 +24,20 @@ import java.util.function.Consumer;
 final class Wiring {
 
     /** The configuration defaults ({@code topobridge.workloads.*}). */
-    static final WorkloadControllerOptions DEFAULTS = new WorkloadControllerOptions(
-            true, Duration.ofMillis(50), Duration.ofSeconds(2), Duration.ofMinutes(10), false, "topobridge.io/enabled");
+    static final WorkloadControllerOptions DEFAULTS = options(false, Duration.ZERO);
+
+    /** The defaults with namespaces opting in or not, and a wait for a group's members. */
+    static WorkloadControllerOptions options(boolean requireNamespaceOptIn, Duration groupAssembly) {
+        return new WorkloadControllerOptions(
+                true,
+                Duration.ofMillis(50),
+                Duration.ofSeconds(2),
+                Duration.ofMinutes(10),
+                requireNamespaceOptIn,
+                "topobridge.io/enabled",
+                groupAssembly,
+                DomainLossRestarts.Settings.DEFAULTS);
+    }
 
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     final WorkloadCaches lookup;
@@ -60,7 +76,7 @@ final class Wiring {
             Applier applier,
             WorkloadSettings settings) {
         this.tiers = tiers;
-        this.lookup = new WorkloadCaches(client, kinds);
+        this.lookup = new WorkloadCaches(client, kinds, new RecentObjects());
         this.applier = applier != null ? applier : new Applier(client, meters);
         this.events = new EventRecorder(client, meters);
         this.findings = new FindingsRegistry(events, meters);
@@ -86,7 +102,8 @@ final class Wiring {
             }
         };
         this.nodes = new io.topobridge.cache.NodeCache(client);
-        this.view = new io.topobridge.cache.ClusterView(client, nodes, lookup, kinds);
+        this.view = new io.topobridge.cache.ClusterView(
+                client, nodes, lookup, new HyperNodeCache(client, kinds), Accelerators.DEFAULT);
         this.controller = new WorkloadController(
                 lookup,
                 view,

@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.topobridge.controller.KindRegistry;
+import io.topobridge.cache.KindRegistry;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadReason;
@@ -690,13 +690,7 @@ class WorkloadControllerTest {
 
     @Test
     void aWorkloadInANamespaceThatDidNotOptInGetsAWarningAndNoPodGroup() {
-        startController(new WorkloadControllerOptions(
-                true,
-                Duration.ofMillis(50),
-                Duration.ofSeconds(2),
-                Duration.ofMinutes(10),
-                true,
-                "topobridge.io/enabled"));
+        startController(Wiring.options(true, Duration.ZERO));
         apply(deployment(2, "topobridge.io/highest-tier: nvlink", ""));
         await().atMost(WAIT)
                 .until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
@@ -935,13 +929,7 @@ class WorkloadControllerTest {
 
     @Test
     void kindInstalledLaterIsPickedUpAndNamespaceOptInIsHonoured() {
-        startController(new WorkloadControllerOptions(
-                true,
-                Wiring.DEFAULTS.debounce(),
-                Wiring.DEFAULTS.maxDelay(),
-                Wiring.DEFAULTS.resync(),
-                true,
-                "topobridge.io/enabled"));
+        startController(Wiring.options(true, Duration.ZERO));
         TestClusters.installCrd(cluster, registry, "leaderworkersets.leaderworkerset.x-k8s.io");
         var lws = new GenericKubernetesResource();
         lws.setApiVersion("leaderworkerset.x-k8s.io/v1");

@@ -1,4 +1,4 @@
-package io.topobridge.controller;
+package io.topobridge.cache;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;

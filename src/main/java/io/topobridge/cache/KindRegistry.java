@@ -1,4 +1,4 @@
-package io.topobridge.controller;
+package io.topobridge.cache;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -21,7 +21,7 @@ import org.jboss.logging.Logger;
 
 /**
  * Which of the CRDs the bridge cares about are installed and serve the version it reads. Seeded by one GET
- * per CRD at start-up, then kept current by {@link CrdDiscoveryReconciler}; listeners hear of every change
+ * per CRD at start-up, then kept current by the controller's CRD watch; listeners hear of every change
  * so a kind installed later is picked up without a restart.
  */
 @ApplicationScoped

@@ -1,4 +1,4 @@
-package io.topobridge.controller;
+package io.topobridge.process;
 
 import java.util.Map;
 

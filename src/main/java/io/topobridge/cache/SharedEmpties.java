@@ -1,4 +1,4 @@
-package io.topobridge.controller;
+package io.topobridge.cache;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;

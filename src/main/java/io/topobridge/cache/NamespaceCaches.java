@@ -1,0 +1,217 @@
+package io.topobridge.cache;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.topobridge.core.finding.UserText;
+import io.topobridge.core.workload.Autoscaler;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The part of {@link WorkloadCaches} that says what a namespace allows its gangs: Namespaces (their opt-in label and
+ * queue policy), ResourceQuotas, autoscalers (HorizontalPodAutoscalers, and AIBrix's PodAutoscalers where their CRD is
+ * installed) and the ResourceClaimTemplates and ResourceClaims pods claim DRA devices from. Started, stopped and
+ * guarded by its owner's lock; read without it (the informer references are volatile).
+ */
+final class NamespaceCaches {
+
+    private final KubernetesClient client;
+    private final CacheEvents events;
+    private volatile SharedIndexInformer<Namespace> namespaceInformer;
+    private volatile SharedIndexInformer<ResourceQuota> quotaInformer;
+    private volatile SharedIndexInformer<HorizontalPodAutoscaler> hpaInformer;
+    private volatile SharedIndexInformer<GenericKubernetesResource> podAutoscalerInformer;
+    private volatile SharedIndexInformer<ResourceClaimTemplate> claimTemplateInformer;
+    private volatile SharedIndexInformer<ResourceClaim> claimInformer;
+    /** Why DRA objects cannot be cached (their API is not served, or access is denied), or null. */
+    private volatile String claimsFailure;
+
+    NamespaceCaches(KubernetesClient client, CacheEvents events) {
+        this.client = client;
+        this.events = events;
+    }
+
+    void start(boolean podAutoscalersInstalled) {
+        namespaceInformer = events.start("Namespace", client.namespaces().runnableInformer(0), error -> {});
+        quotaInformer = events.start(
+                "ResourceQuota", client.resourceQuotas().inAnyNamespace().runnableInformer(0), error -> {});
+        hpaInformer = events.start(
+                Autoscaler.HPA_KIND,
+                client.autoscaling()
+                        .v2()
+                        .horizontalPodAutoscalers()
+                        .inAnyNamespace()
+                        .runnableInformer(0),
+                error -> {});
+        if (podAutoscalersInstalled) {
+            startPodAutoscalers();
+        }
+        claimsFailure = null;
+        claimTemplateInformer = startClaims(
+                "ResourceClaimTemplate",
+                client.resources(ResourceClaimTemplate.class).inAnyNamespace().runnableInformer(0));
+        claimInformer = startClaims(
+                "ResourceClaim",
+                client.resources(ResourceClaim.class).inAnyNamespace().runnableInformer(0));
+    }
+
+    /**
+     * A cache of DRA objects ({@code resource.k8s.io/v1}, Kubernetes 1.34 and later): optional, its failure (an older
+     * cluster, RBAC without them) holds nothing back and is said in the findings of gangs that claim devices.
+     */
+    private <T extends HasMetadata> SharedIndexInformer<T> startClaims(String kind, SharedIndexInformer<T> informer) {
+        return events.start(
+                kind,
+                informer,
+                error -> claimsFailure = "resource.k8s.io/v1 " + kind + "s cannot be listed ("
+                        + UserText.excerpt(error.getMessage()) + ")");
+    }
+
+    /** AIBrix's PodAutoscaler CRD appeared or went away. */
+    void podAutoscalersInstalled(boolean installed) {
+        if (installed && podAutoscalerInformer == null) {
+            startPodAutoscalers();
+        } else if (!installed && podAutoscalerInformer != null) {
+            podAutoscalerInformer.stop();
+            podAutoscalerInformer = null;
+        }
+    }
+
+    private void startPodAutoscalers() {
+        podAutoscalerInformer = events.start(
+                Autoscaler.AIBRIX_KIND,
+                client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
+                                .withGroup(Autoscaler.AIBRIX_GROUP)
+                                .withVersion(Autoscaler.AIBRIX_VERSION)
+                                .withKind(Autoscaler.AIBRIX_KIND)
+                                .withPlural(Autoscaler.AIBRIX_PLURAL)
+                                .withNamespaced(true)
+                                .build())
+                        .inAnyNamespace()
+                        .runnableInformer(0),
+                error -> {});
+    }
+
+    void stop() {
+        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {
+            namespaceInformer, quotaInformer, hpaInformer, podAutoscalerInformer, claimTemplateInformer, claimInformer
+        }) {
+            if (informer != null) {
+                informer.stop();
+            }
+        }
+        claimTemplateInformer = null;
+        claimInformer = null;
+        namespaceInformer = null;
+        quotaInformer = null;
+        hpaInformer = null;
+        podAutoscalerInformer = null;
+    }
+
+    /** Whether the required caches (Namespaces, ResourceQuotas) have their initial lists. */
+    boolean ready() {
+        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {namespaceInformer, quotaInformer}) {
+            if (informer != null && !informer.hasSynced()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    Map<String, String> namespaceAnnotations(String namespace) {
+        SharedIndexInformer<Namespace> informer = namespaceInformer;
+        Namespace ns = informer == null || namespace == null
+                ? null
+                : informer.getStore().getByKey(namespace);
+        if (ns == null || ns.getMetadata().getAnnotations() == null) {
+            return Map.of();
+        }
+        return new LinkedHashMap<>(ns.getMetadata().getAnnotations());
+    }
+
+    /**
+     * A namespace's labels: null while namespaces are not cached, empty when the namespace has none or is not (yet)
+     * in the cache.
+     */
+    Map<String, String> namespaceLabels(String namespace) {
+        SharedIndexInformer<Namespace> informer = namespaceInformer;
+        if (informer == null) {
+            return null;
+        }
+        Namespace ns = namespace == null ? null : informer.getStore().getByKey(namespace);
+        if (ns == null || ns.getMetadata().getLabels() == null) {
+            return Map.of();
+        }
+        return new LinkedHashMap<>(ns.getMetadata().getLabels());
+    }
+
+    /**
+     * The namespace's HorizontalPodAutoscalers and AIBrix PodAutoscalers as cached; an autoscaler not listed yet is
+     * judged when it comes (its arrival recomputes the gangs).
+     */
+    List<HasMetadata> autoscalers(String namespace) {
+        List<HasMetadata> out = new ArrayList<>();
+        SharedIndexInformer<HorizontalPodAutoscaler> hpas = hpaInformer;
+        SharedIndexInformer<GenericKubernetesResource> aibrix = podAutoscalerInformer;
+        if (namespace == null) {
+            return out;
+        }
+        if (hpas != null) {
+            out.addAll(hpas.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+        }
+        if (aibrix != null) {
+            out.addAll(aibrix.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+        }
+        return out;
+    }
+
+    List<HasMetadata> resourceQuotas(String namespace) {
+        SharedIndexInformer<ResourceQuota> informer = quotaInformer;
+        return informer == null || namespace == null
+                ? List.of()
+                : List.copyOf(informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+    }
+
+    Optional<ResourceClaimTemplate> resourceClaimTemplate(String namespace, String name) {
+        return get(claimTemplateInformer, namespace, name);
+    }
+
+    Optional<ResourceClaim> resourceClaim(String namespace, String name) {
+        return get(claimInformer, namespace, name);
+    }
+
+    private static <T> Optional<T> get(SharedIndexInformer<T> informer, String namespace, String name) {
+        return informer == null || name == null
+                ? Optional.empty()
+                : Optional.ofNullable(informer.getStore().getByKey(WorkloadCaches.key(namespace, name)));
+    }
+
+    /** Null once both DRA caches hold their initial lists; else why they cannot be trusted. */
+    String resourceClaimsUnknown() {
+        String failure = claimsFailure;
+        if (failure != null) {
+            return failure;
+        }
+        SharedIndexInformer<ResourceClaimTemplate> templates = claimTemplateInformer;
+        SharedIndexInformer<ResourceClaim> claims = claimInformer;
+        if (templates == null || claims == null) {
+            return "ResourceClaimTemplates and ResourceClaims are not cached";
+        }
+        if (!templates.hasSynced() || !claims.hasSynced()) {
+            return "ResourceClaimTemplates and ResourceClaims are still being listed";
+        }
+        return null;
+    }
+}

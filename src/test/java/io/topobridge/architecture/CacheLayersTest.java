@@ -1,0 +1,55 @@
+package io.topobridge.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The caches sit below the controllers: the reconcilers, diagnosis and admission read them, and they know none of
+ * their readers. The process parts' lifecycle sits below both.
+ */
+class CacheLayersTest {
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.topobridge");
+    }
+
+    @Test
+    void cacheNeverDependsOnController() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.topobridge.cache..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.topobridge.controller..")
+                .because("the controllers read the caches; a cache never reaches back up into a controller")
+                .check(classes);
+    }
+
+    @Test
+    void processPartsKnowNoPartOfTheBridge() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.topobridge.process..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.topobridge.cache..",
+                        "io.topobridge.controller..",
+                        "io.topobridge.diagnosis..",
+                        "io.topobridge.webhook..",
+                        "io.topobridge.api..")
+                .because("every long-running part (caches, reconcilers, webhook) starts and stops the same way,"
+                        + " below all of them")
+                .check(classes);
+    }
+}
