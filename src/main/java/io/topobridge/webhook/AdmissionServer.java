@@ -7,8 +7,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.topobridge.apply.Applier;
+import io.topobridge.apply.RecentObjects;
 import io.topobridge.cache.ClusterView;
 import io.topobridge.cache.TierSource;
+import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.controller.ProcessPart;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.admission.AdmissionSettings;
@@ -320,7 +322,9 @@ public class AdmissionServer implements ProcessPart {
 
     private WorkloadLookup lookup() {
         if (lookups.isResolvable()) {
-            WorkloadLookup read = new ReadThroughLookup(lookups.get(), client);
+            WorkloadLookup cached = lookups.get();
+            RecentObjects recent = cached instanceof WorkloadCaches caches ? caches.recent() : new RecentObjects();
+            WorkloadLookup read = cached.withRecent(new ReadThrough(client, recent));
             if (views.isResolvable()) {
                 // highest-tier: auto decides from the domains, as the controller does
                 ClusterView view = views.get();

@@ -35,7 +35,7 @@ import org.jboss.logging.Logger;
  * with a warning, so a broken bridge never blocks a cluster. Every answer echoes the request's {@code uid}.
  * Metric: {@code topobridge_admission_reviews_seconds{webhook,result}} (count and latency).
  *
- * <p>Reviews run on worker threads: a review may read the API server (a cache miss, {@link ReadThroughLookup}) through
+ * <p>Reviews run on worker threads: a review may read the API server (a cache miss, {@link ReadThrough}) through
  * a client that shares this Vert.x, and must never block the event loop that client needs for its answer.
  *
  * <p>Only the API server has a reason to call this port, and it never sends more than one object (or an object and
@@ -138,7 +138,7 @@ public final class WebhookServer {
         Router router = Router.router(vertx);
         BodyHandler body = BodyHandler.create(false).setBodyLimit(limits.maxBodyBytes());
         for (AdmissionWebhook webhook : webhooks) {
-            // a review may read the API server (a cache miss, ReadThroughLookup) through a client that shares this
+            // a review may read the API server (a cache miss, ReadThrough) through a client that shares this
             // Vert.x: run it on a worker thread, never on the event loop that client needs for its answer
             router.post(webhook.path())
                     .handler((io.vertx.ext.web.handler.PlatformHandler) ctx -> admit(webhook, ctx))
