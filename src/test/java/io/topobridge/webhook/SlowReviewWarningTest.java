@@ -2,7 +2,6 @@ package io.topobridge.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.restassured.http.ContentType;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -60,8 +59,10 @@ class SlowReviewWarningTest {
         var logger = java.util.logging.Logger.getLogger(WebhookServer.class.getName());
         logger.addHandler(capture);
         Vertx vertx = Vertx.vertx();
-        var server = new WebhookServer(
-                vertx, Reviews.JSON, new SimpleMeterRegistry(), List.of(SLEEPER), Duration.ofMillis(200));
+        var server = WebhookServerBuilder.webhookServer(vertx, List.of(SLEEPER))
+                .mapper(Reviews.JSON)
+                .warnAfter(Duration.ofMillis(200))
+                .build();
         try {
             int port = server.start("127.0.0.1", 0, WebhookFixture.certificate("slow-ca"));
             post(port, "ns-0");
