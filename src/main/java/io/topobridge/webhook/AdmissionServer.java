@@ -129,7 +129,12 @@ public class AdmissionServer implements ProcessPart {
         Set<String> ignored = Set.copyOf(WebhookConfigurations.excludedNamespaces(webhook));
         WorkloadLookup lookup = lookup();
         List<AdmissionWebhook> webhooks = new ArrayList<>();
-        webhooks.add(new PodMutator(new PodAdmission(admission, translator), tiers, lookup, serialization, ignored));
+        webhooks.add(new PodMutator(
+                new PodAdmission(admission, PodAdmission.Assigner.of(translator)),
+                tiers,
+                lookup,
+                serialization,
+                ignored));
         if (webhook.validateWorkloads()) {
             webhooks.add(new WorkloadValidator(translator::validate, tiers, lookup, serialization, ignored));
         }

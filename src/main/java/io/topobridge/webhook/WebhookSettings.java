@@ -56,6 +56,48 @@ public record WebhookSettings(
     public static WebhookSettings from(AdmissionConfig config, boolean workloadsRequireOptIn, String namespace) {
         String ns = config.serviceNamespace().filter(s -> !s.isBlank()).orElse(namespace);
         require(DNS_LABEL.matcher(ns).matches(), "service-namespace", ns, "a namespace name");
+        requireService(config);
+        long timeout = config.timeout().toMillis();
+        require(
+                timeout >= 1000 && timeout <= 30_000 && timeout % 1000 == 0,
+                "timeout",
+                config.timeout(),
+                "whole seconds from 1s to 30s (the API server's limit)");
+        String self = config.selfPodLabel();
+        int eq = self.indexOf('=');
+        require(
+                eq > 0
+                        && LABEL_KEY.matcher(self.substring(0, eq)).matches()
+                        && LABEL_VALUE.matcher(self.substring(eq + 1)).matches(),
+                "self-pod-label",
+                self,
+                "key=value");
+        TlsSettings tls = tls(config.tls(), config.serviceName(), ns);
+        return new WebhookSettings(
+                config.enabled(),
+                config.host(),
+                config.port(),
+                config.serviceName(),
+                ns,
+                config.servicePort(),
+                config.manageConfigurations(),
+                config.configurationName(),
+                config.namespaceLabel(),
+                workloadsRequireOptIn,
+                config.validateWorkloads(),
+                config.adoptPodgroups(),
+                failurePolicy("pod-failure-policy", config.podFailurePolicy()),
+                failurePolicy("workload-failure-policy", config.workloadFailurePolicy()),
+                (int) (timeout / 1000),
+                self.substring(0, eq),
+                self.substring(eq + 1),
+                tls,
+                config.tls().checkInterval(),
+                limits(config.limits()));
+    }
+
+    /** Checks where the API server reaches the webhooks and how they are registered. */
+    private static void requireService(AdmissionConfig config) {
         require(
                 DNS_LABEL.matcher(config.serviceName()).matches(),
                 "service-name",
@@ -77,62 +119,30 @@ public record WebhookSettings(
                 "namespace-label",
                 config.namespaceLabel(),
                 "a label key");
-        long timeout = config.timeout().toMillis();
-        require(
-                timeout >= 1000 && timeout <= 30_000 && timeout % 1000 == 0,
-                "timeout",
-                config.timeout(),
-                "whole seconds from 1s to 30s (the API server's limit)");
-        String self = config.selfPodLabel();
-        int eq = self.indexOf('=');
-        require(
-                eq > 0
-                        && LABEL_KEY.matcher(self.substring(0, eq)).matches()
-                        && LABEL_VALUE.matcher(self.substring(eq + 1)).matches(),
-                "self-pod-label",
-                self,
-                "key=value");
-        TlsSettings.Mode mode = switch (config.tls().mode().toLowerCase(Locale.ROOT)) {
+    }
+
+    /** Checks and maps {@code tls.*}; the certificate names the service {@code serviceName} in {@code namespace}. */
+    private static TlsSettings tls(AdmissionConfig.Tls config, String serviceName, String namespace) {
+        TlsSettings.Mode mode = switch (config.mode().toLowerCase(Locale.ROOT)) {
             case "generate" -> TlsSettings.Mode.GENERATE;
             case "secret" -> TlsSettings.Mode.SECRET;
-            default -> throw invalid("tls.mode", config.tls().mode(), "generate or secret");
+            default -> throw invalid("tls.mode", config.mode(), "generate or secret");
         };
         require(
-                DNS_SUBDOMAIN.matcher(config.tls().secretName()).matches(),
+                DNS_SUBDOMAIN.matcher(config.secretName()).matches(),
                 "tls.secret-name",
-                config.tls().secretName(),
+                config.secretName(),
                 "a Secret name");
-        Duration check = config.tls().checkInterval();
+        Duration check = config.checkInterval();
         require(!check.isNegative() && !check.isZero(), "tls.check-interval", check, "a positive duration");
-        TlsSettings tls = new TlsSettings(
+        return new TlsSettings(
                 mode,
-                ns,
-                config.tls().secretName(),
-                TlsSettings.serviceDnsNames(config.serviceName(), ns),
-                config.tls().validity(),
-                config.tls().caValidity(),
-                config.tls().renewBefore());
-        return new WebhookSettings(
-                config.enabled(),
-                config.host(),
-                config.port(),
-                config.serviceName(),
-                ns,
-                config.servicePort(),
-                config.manageConfigurations(),
-                config.configurationName(),
-                config.namespaceLabel(),
-                workloadsRequireOptIn,
-                config.validateWorkloads(),
-                config.adoptPodgroups(),
-                failurePolicy("pod-failure-policy", config.podFailurePolicy()),
-                failurePolicy("workload-failure-policy", config.workloadFailurePolicy()),
-                (int) (timeout / 1000),
-                self.substring(0, eq),
-                self.substring(eq + 1),
-                tls,
-                check,
-                limits(config.limits()));
+                namespace,
+                config.secretName(),
+                TlsSettings.serviceDnsNames(serviceName, namespace),
+                config.validity(),
+                config.caValidity(),
+                config.renewBefore());
     }
 
     private static AdmissionLimits limits(AdmissionConfig.Limits config) {
