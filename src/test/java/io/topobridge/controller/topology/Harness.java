@@ -5,12 +5,14 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.topobridge.apply.Applier;
+import io.topobridge.apply.RecentObjects;
 import io.topobridge.cache.NodeCache;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.devcluster.MockCluster;
 import io.topobridge.findings.EventRecorder;
+import io.topobridge.findings.FindingsRegistries;
 import io.topobridge.findings.FindingsRegistry;
 import io.topobridge.volcano.HyperNode;
 import java.time.Duration;
@@ -35,11 +37,11 @@ public final class Harness implements AutoCloseable {
         this.cluster = cluster;
         KubernetesClient client = cluster.client();
         var meters = new SimpleMeterRegistry();
-        this.findings = new FindingsRegistry(new EventRecorder(client, meters), meters);
+        this.findings = FindingsRegistries.writingOnPublish(new EventRecorder(client, meters), meters);
         this.kinds = new KindRegistry(client);
         this.nodes = new NodeCache(client);
-        this.controller =
-                new TopologyController(client, nodes, new Applier(client, meters), findings, kinds, tiers, options);
+        this.controller = new TopologyController(
+                client, nodes, new Applier(client, meters, new RecentObjects()), findings, kinds, tiers, options);
     }
 
     static TopologyController.Options options(TopologySettings topology) {

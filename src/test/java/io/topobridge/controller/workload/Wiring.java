@@ -3,12 +3,14 @@ package io.topobridge.controller.workload;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.topobridge.apply.Applier;
+import io.topobridge.apply.RecentObjects;
 import io.topobridge.cache.TierSource;
 import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.controller.KindRegistry;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.findings.EventRecorder;
+import io.topobridge.findings.FindingsRegistries;
 import io.topobridge.findings.FindingsRegistry;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -61,9 +63,9 @@ final class Wiring {
             WorkloadSettings settings) {
         this.tiers = tiers;
         this.lookup = new WorkloadCaches(client, kinds);
-        this.applier = applier != null ? applier : new Applier(client, meters);
+        this.applier = applier != null ? applier : new Applier(client, meters, new RecentObjects());
         this.events = new EventRecorder(client, meters);
-        this.findings = new FindingsRegistry(events, meters);
+        this.findings = FindingsRegistries.writingOnPublish(events, meters);
         TierSource source = new TierSource() {
             @Override
             public TierCatalog current() {
