@@ -44,23 +44,11 @@ class ReadThroughTest {
 
             assertThat(lookup.get(WorkloadKind.DEPLOYMENT, "ns", "fresh"))
                     .get()
-                    .extracting(d -> ((Deployment) d)
-                            .getSpec()
-                            .getTemplate()
-                            .getSpec()
-                            .getContainers()
-                            .get(0)
-                            .getImage())
+                    .extracting(ReadThroughTest::image)
                     .isEqualTo("live");
             assertThat(lookup.get(WorkloadKind.DEPLOYMENT, "ns", "cached"))
                     .get()
-                    .extracting(d -> ((Deployment) d)
-                            .getSpec()
-                            .getTemplate()
-                            .getSpec()
-                            .getContainers()
-                            .get(0)
-                            .getImage())
+                    .extracting(ReadThroughTest::image)
                     .isEqualTo("from-cache");
             assertThat(lookup.get(WorkloadKind.DEPLOYMENT, "ns", "absent")).isEmpty();
             // a custom kind whose CRD is not installed: the server answers 404, the lookup a miss
@@ -117,15 +105,18 @@ class ReadThroughTest {
             assertThat(lookup.list(WorkloadKind.DEPLOYMENT, "ns"))
                     .as("the cache's copy once it has one")
                     .hasSize(2)
-                    .allMatch(d -> ((Deployment) d)
-                            .getSpec()
-                            .getTemplate()
-                            .getSpec()
-                            .getContainers()
-                            .get(0)
-                            .getImage()
-                            .equals("from-cache"));
+                    .allMatch(d -> image(d).equals("from-cache"));
         }
+    }
+
+    private static String image(io.fabric8.kubernetes.api.model.HasMetadata deployment) {
+        return ((Deployment) deployment)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getImage();
     }
 
     private static List<String> names(List<io.fabric8.kubernetes.api.model.HasMetadata> objects) {
