@@ -55,7 +55,7 @@ public record WebhookSettings(
      */
     public static WebhookSettings from(AdmissionConfig config, boolean workloadsRequireOptIn, String namespace) {
         String ns = config.serviceNamespace().filter(s -> !s.isBlank()).orElse(namespace);
-        require(DNS_LABEL.matcher(ns).matches(), "service-namespace", ns, "a namespace name");
+        requireMatch(DNS_LABEL, "service-namespace", ns, "a namespace name");
         requireService(config);
         long timeout = config.timeout().toMillis();
         require(
@@ -98,27 +98,15 @@ public record WebhookSettings(
 
     /** Checks where the API server reaches the webhooks and how they are registered. */
     private static void requireService(AdmissionConfig config) {
-        require(
-                DNS_LABEL.matcher(config.serviceName()).matches(),
-                "service-name",
-                config.serviceName(),
-                "a DNS-1123 label");
+        requireMatch(DNS_LABEL, "service-name", config.serviceName(), "a DNS-1123 label");
         require(config.port() >= 0 && config.port() <= 65535, "port", config.port(), "a port (0 to 65535)");
         require(
                 config.servicePort() >= 1 && config.servicePort() <= 65535,
                 "service-port",
                 config.servicePort(),
                 "a port (1 to 65535)");
-        require(
-                DNS_SUBDOMAIN.matcher(config.configurationName()).matches(),
-                "configuration-name",
-                config.configurationName(),
-                "a DNS-1123 subdomain");
-        require(
-                LABEL_KEY.matcher(config.namespaceLabel()).matches(),
-                "namespace-label",
-                config.namespaceLabel(),
-                "a label key");
+        requireMatch(DNS_SUBDOMAIN, "configuration-name", config.configurationName(), "a DNS-1123 subdomain");
+        requireMatch(LABEL_KEY, "namespace-label", config.namespaceLabel(), "a label key");
     }
 
     /** Checks and maps {@code tls.*}; the certificate names the service {@code serviceName} in {@code namespace}. */
@@ -128,11 +116,7 @@ public record WebhookSettings(
             case "secret" -> TlsSettings.Mode.SECRET;
             default -> throw invalid("tls.mode", config.mode(), "generate or secret");
         };
-        require(
-                DNS_SUBDOMAIN.matcher(config.secretName()).matches(),
-                "tls.secret-name",
-                config.secretName(),
-                "a Secret name");
+        requireMatch(DNS_SUBDOMAIN, "tls.secret-name", config.secretName(), "a Secret name");
         Duration check = config.checkInterval();
         require(!check.isNegative() && !check.isZero(), "tls.check-interval", check, "a positive duration");
         return new TlsSettings(
@@ -158,6 +142,10 @@ public record WebhookSettings(
             case "fail" -> "Fail";
             default -> throw invalid(key, value, "Ignore or Fail");
         };
+    }
+
+    private static void requireMatch(Pattern pattern, String key, String value, String expected) {
+        require(pattern.matcher(value).matches(), key, value, expected);
     }
 
     private static void require(boolean ok, String key, Object value, String expected) {
