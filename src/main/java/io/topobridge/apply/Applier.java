@@ -49,11 +49,6 @@ public class Applier {
         this.recent = recent;
     }
 
-    /** A writer with a memory of its own (tests, the CLI). */
-    public Applier(KubernetesClient client, MeterRegistry meters) {
-        this(client, meters, new RecentObjects());
-    }
-
     /** The objects this writer wrote or deleted that the caches may not show yet. */
     public RecentObjects recent() {
         return recent;

@@ -49,7 +49,6 @@ public class FindingsRegistry {
     private record Line(Logger.Level level, String text) {}
 
     private final EventQueue events;
-    private final boolean inline;
     private final int maxPerObject;
     private final MeterRegistry meters;
 
@@ -62,27 +61,13 @@ public class FindingsRegistry {
     private final TokenBucket logBudget = new TokenBucket(LOG_PER_SECOND, LOG_BURST, System.nanoTime());
     private long linesNotLogged;
 
-    /** The controller's registry: Events are written by {@code events}' background thread. */
+    /**
+     * Events are written by {@code events}' background thread, or by the publisher where {@code events} was asked to
+     * write on publish ({@link EventQueue#writeOnPublish}).
+     */
     @Inject
     public FindingsRegistry(EventQueue events, FindingsSettings settings, MeterRegistry meters) {
-        this(events, false, settings, meters);
-    }
-
-    /**
-     * A registry with the default limits whose publish writes the Events it queued itself, after releasing its lock
-     * (tests and tools that read Events right after a publish; the controller uses the background writer).
-     */
-    public FindingsRegistry(EventRecorder events, MeterRegistry meters) {
-        this(
-                new EventQueue(events, FindingsSettings.DEFAULTS, meters, System::nanoTime),
-                true,
-                FindingsSettings.DEFAULTS,
-                meters);
-    }
-
-    private FindingsRegistry(EventQueue events, boolean inline, FindingsSettings settings, MeterRegistry meters) {
         this.events = events;
-        this.inline = inline;
         this.maxPerObject = settings.maxPerObject();
         this.meters = meters;
     }
@@ -131,9 +116,7 @@ public class FindingsRegistry {
             }
         }
         log(lines);
-        if (inline) {
-            events.drain();
-        }
+        events.published();
     }
 
     /** At most {@code maxPerObject} findings of one object, in a map by identity. */

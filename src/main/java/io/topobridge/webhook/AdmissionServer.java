@@ -7,8 +7,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.topobridge.apply.Applier;
+import io.topobridge.apply.RecentObjects;
 import io.topobridge.cache.ClusterView;
 import io.topobridge.cache.TierSource;
+import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.admission.PodAdmission;
@@ -127,7 +129,12 @@ public class AdmissionServer implements ProcessPart {
         Set<String> ignored = Set.copyOf(WebhookConfigurations.excludedNamespaces(webhook));
         WorkloadLookup lookup = lookup();
         List<AdmissionWebhook> webhooks = new ArrayList<>();
-        webhooks.add(new PodMutator(new PodAdmission(admission, translator), tiers, lookup, serialization, ignored));
+        webhooks.add(new PodMutator(
+                new PodAdmission(admission, PodAdmission.Assigner.of(translator)),
+                tiers,
+                lookup,
+                serialization,
+                ignored));
         if (webhook.validateWorkloads()) {
             webhooks.add(new WorkloadValidator(translator::validate, tiers, lookup, serialization, ignored));
         }
@@ -320,7 +327,9 @@ public class AdmissionServer implements ProcessPart {
 
     private WorkloadLookup lookup() {
         if (lookups.isResolvable()) {
-            WorkloadLookup read = new ReadThroughLookup(lookups.get(), client);
+            WorkloadLookup cached = lookups.get();
+            RecentObjects recent = cached instanceof WorkloadCaches caches ? caches.recent() : new RecentObjects();
+            WorkloadLookup read = cached.withRecent(new ReadThrough(client, recent));
             if (views.isResolvable()) {
                 // highest-tier: auto decides from the domains, as the controller does
                 ClusterView view = views.get();

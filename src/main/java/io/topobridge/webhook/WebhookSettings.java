@@ -55,28 +55,8 @@ public record WebhookSettings(
      */
     public static WebhookSettings from(AdmissionConfig config, boolean workloadsRequireOptIn, String namespace) {
         String ns = config.serviceNamespace().filter(s -> !s.isBlank()).orElse(namespace);
-        require(DNS_LABEL.matcher(ns).matches(), "service-namespace", ns, "a namespace name");
-        require(
-                DNS_LABEL.matcher(config.serviceName()).matches(),
-                "service-name",
-                config.serviceName(),
-                "a DNS-1123 label");
-        require(config.port() >= 0 && config.port() <= 65535, "port", config.port(), "a port (0 to 65535)");
-        require(
-                config.servicePort() >= 1 && config.servicePort() <= 65535,
-                "service-port",
-                config.servicePort(),
-                "a port (1 to 65535)");
-        require(
-                DNS_SUBDOMAIN.matcher(config.configurationName()).matches(),
-                "configuration-name",
-                config.configurationName(),
-                "a DNS-1123 subdomain");
-        require(
-                LABEL_KEY.matcher(config.namespaceLabel()).matches(),
-                "namespace-label",
-                config.namespaceLabel(),
-                "a label key");
+        requireMatch(DNS_LABEL, "service-namespace", ns, "a namespace name");
+        requireService(config);
         long timeout = config.timeout().toMillis();
         require(
                 timeout >= 1000 && timeout <= 30_000 && timeout % 1000 == 0,
@@ -92,26 +72,7 @@ public record WebhookSettings(
                 "self-pod-label",
                 self,
                 "key=value");
-        TlsSettings.Mode mode = switch (config.tls().mode().toLowerCase(Locale.ROOT)) {
-            case "generate" -> TlsSettings.Mode.GENERATE;
-            case "secret" -> TlsSettings.Mode.SECRET;
-            default -> throw invalid("tls.mode", config.tls().mode(), "generate or secret");
-        };
-        require(
-                DNS_SUBDOMAIN.matcher(config.tls().secretName()).matches(),
-                "tls.secret-name",
-                config.tls().secretName(),
-                "a Secret name");
-        Duration check = config.tls().checkInterval();
-        require(!check.isNegative() && !check.isZero(), "tls.check-interval", check, "a positive duration");
-        TlsSettings tls = new TlsSettings(
-                mode,
-                ns,
-                config.tls().secretName(),
-                TlsSettings.serviceDnsNames(config.serviceName(), ns),
-                config.tls().validity(),
-                config.tls().caValidity(),
-                config.tls().renewBefore());
+        TlsSettings tls = tls(config.tls(), config.serviceName(), ns);
         return new WebhookSettings(
                 config.enabled(),
                 config.host(),
@@ -131,8 +92,41 @@ public record WebhookSettings(
                 self.substring(0, eq),
                 self.substring(eq + 1),
                 tls,
-                check,
+                config.tls().checkInterval(),
                 limits(config.limits()));
+    }
+
+    /** Checks where the API server reaches the webhooks and how they are registered. */
+    private static void requireService(AdmissionConfig config) {
+        requireMatch(DNS_LABEL, "service-name", config.serviceName(), "a DNS-1123 label");
+        require(config.port() >= 0 && config.port() <= 65535, "port", config.port(), "a port (0 to 65535)");
+        require(
+                config.servicePort() >= 1 && config.servicePort() <= 65535,
+                "service-port",
+                config.servicePort(),
+                "a port (1 to 65535)");
+        requireMatch(DNS_SUBDOMAIN, "configuration-name", config.configurationName(), "a DNS-1123 subdomain");
+        requireMatch(LABEL_KEY, "namespace-label", config.namespaceLabel(), "a label key");
+    }
+
+    /** Checks and maps {@code tls.*}; the certificate names the service {@code serviceName} in {@code namespace}. */
+    private static TlsSettings tls(AdmissionConfig.Tls config, String serviceName, String namespace) {
+        TlsSettings.Mode mode = switch (config.mode().toLowerCase(Locale.ROOT)) {
+            case "generate" -> TlsSettings.Mode.GENERATE;
+            case "secret" -> TlsSettings.Mode.SECRET;
+            default -> throw invalid("tls.mode", config.mode(), "generate or secret");
+        };
+        requireMatch(DNS_SUBDOMAIN, "tls.secret-name", config.secretName(), "a Secret name");
+        Duration check = config.checkInterval();
+        require(!check.isNegative() && !check.isZero(), "tls.check-interval", check, "a positive duration");
+        return new TlsSettings(
+                mode,
+                namespace,
+                config.secretName(),
+                TlsSettings.serviceDnsNames(serviceName, namespace),
+                config.validity(),
+                config.caValidity(),
+                config.renewBefore());
     }
 
     private static AdmissionLimits limits(AdmissionConfig.Limits config) {
@@ -148,6 +142,10 @@ public record WebhookSettings(
             case "fail" -> "Fail";
             default -> throw invalid(key, value, "Ignore or Fail");
         };
+    }
+
+    private static void requireMatch(Pattern pattern, String key, String value, String expected) {
+        require(pattern.matcher(value).matches(), key, value, expected);
     }
 
     private static void require(boolean ok, String key, Object value, String expected) {

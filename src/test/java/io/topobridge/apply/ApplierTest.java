@@ -30,7 +30,7 @@ class ApplierTest {
     @BeforeEach
     void start() {
         cluster = MockCluster.start().installVolcanoCrds();
-        applier = new Applier(cluster.client(), new SimpleMeterRegistry());
+        applier = new Applier(cluster.client(), new SimpleMeterRegistry(), new RecentObjects());
         cluster.dispatcher().clearLog();
     }
 
@@ -153,7 +153,7 @@ class ApplierTest {
     @Test
     void aCacheBehindItsOwnWriteCostsNoSecondWriteAndNoRead() {
         var meters = new SimpleMeterRegistry();
-        var checked = new Applier(cluster.client(), meters);
+        var checked = new Applier(cluster.client(), meters, new RecentObjects());
         var labels = Map.of(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE);
         checked.apply(hyperNode("rack-a", 1, labels, "n1"), null);
         HyperNode before = current("rack-a");

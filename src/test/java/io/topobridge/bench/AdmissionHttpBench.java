@@ -3,7 +3,6 @@ package io.topobridge.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.render.InMemoryLookup;
@@ -16,6 +15,7 @@ import io.topobridge.tls.TlsSettings;
 import io.topobridge.webhook.AdmissionRequest;
 import io.topobridge.webhook.PodMutator;
 import io.topobridge.webhook.WebhookServer;
+import io.topobridge.webhook.WebhookServerBuilder;
 import io.vertx.core.Vertx;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -108,7 +108,8 @@ public final class AdmissionHttpBench {
             }
             var tiers = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")));
             var mutator = new PodMutator(
-                    new PodAdmission(AdmissionSettings.defaults(), Fixtures.translator(settings)),
+                    new PodAdmission(
+                            AdmissionSettings.defaults(), PodAdmission.Assigner.of(Fixtures.translator(settings))),
                     () -> tiers,
                     new InMemoryLookup(objects),
                     serialization,
@@ -121,7 +122,8 @@ public final class AdmissionHttpBench {
             var certificate =
                     new ServingCertificate(serving.certificate(), serving.key(), List.of(ca.certificate()), ca.key());
             Vertx vertx = Vertx.vertx();
-            var server = new WebhookServer(vertx, new ObjectMapper(), new SimpleMeterRegistry(), List.of(mutator));
+            var server =
+                    WebhookServerBuilder.webhookServer(vertx, List.of(mutator)).build();
             int bound = server.start("127.0.0.1", port, certificate);
 
             KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());

@@ -542,8 +542,10 @@ class DomainLossRestartE2E {
      */
     @Test
     void deletesOnlyThePodItDecidedOn() {
-        var applier =
-                new io.topobridge.apply.Applier(client, new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+        var applier = new io.topobridge.apply.Applier(
+                client,
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+                new io.topobridge.apply.RecentObjects());
         Pod pod = client.pods()
                 .inNamespace(NS)
                 .resource(new io.fabric8.kubernetes.api.model.PodBuilder()

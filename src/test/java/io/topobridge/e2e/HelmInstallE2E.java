@@ -92,7 +92,7 @@ class HelmInstallE2E {
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
     /**
      * Grants used only when admission meets an object its cache does not hold yet (a live read of a workload, see
-     * {@code ReadThroughLookup}; {@code AdoptionE2E} exercises it): this scenario may or may not hit that moment, so
+     * {@code ReadThrough}; {@code AdoptionE2E} exercises it): this scenario may or may not hit that moment, so
      * they are not required to appear in its audit log; a 403 on them would still fail the test. Likewise the delete of
      * a pod, made only to restart a gang whose domain was lost.
      */

@@ -52,7 +52,7 @@ class FindingsFloodTest {
                 .satisfies(f -> assertThat(f.message()).contains("5000 unknown", "and 4997 more"));
         try (MockCluster cluster = MockCluster.start()) {
             var meters = new SimpleMeterRegistry();
-            var registry = new FindingsRegistry(new EventRecorder(cluster.client(), meters), meters);
+            var registry = FindingsRegistries.writingOnPublish(new EventRecorder(cluster.client(), meters), meters);
             registry.publish("workloads", Set.of(DEPLOY.toString()), findings);
             assertThat(cluster.dispatcher().writes("/events")).hasSize(1);
         }
@@ -84,7 +84,7 @@ class FindingsFloodTest {
     void aSourceKeepsAtMostTheLimitOnOneObjectAndCountsTheRestTruthfully() {
         try (MockCluster cluster = MockCluster.start()) {
             var meters = new SimpleMeterRegistry();
-            var registry = new FindingsRegistry(new EventRecorder(cluster.client(), meters), meters);
+            var registry = FindingsRegistries.writingOnPublish(new EventRecorder(cluster.client(), meters), meters);
             List<Finding> many = new ArrayList<>();
             for (int i = 0; i < 5000; i++) {
                 many.add(Finding.warning(WorkloadReason.UNKNOWN_ANNOTATION, DEPLOY, "unknown " + i)

@@ -63,7 +63,7 @@ class FindingsRegistryTest {
     void start() {
         cluster = MockCluster.start();
         meters = new SimpleMeterRegistry();
-        registry = new FindingsRegistry(new EventRecorder(cluster.client(), meters), meters);
+        registry = FindingsRegistries.writingOnPublish(new EventRecorder(cluster.client(), meters), meters);
         Logger.getLogger(FindingsRegistry.class.getName()).addHandler(capture);
     }
 

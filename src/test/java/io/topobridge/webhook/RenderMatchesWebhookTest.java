@@ -48,7 +48,9 @@ class RenderMatchesWebhookTest {
                 .containsOnlyKeys("qwen-prefill-7c9d5-abcde", "qwen-decode-5f6b8-fghij", "gateway-6d8f9-klmno");
 
         var mutator = new PodMutator(
-                new PodAdmission(AdmissionSettings.defaults(), Fixtures.translator(WorkloadSettings.defaults())),
+                new PodAdmission(
+                        AdmissionSettings.defaults(),
+                        PodAdmission.Assigner.of(Fixtures.translator(WorkloadSettings.defaults()))),
                 () -> TierCatalog.EMPTY,
                 new InMemoryLookup(inputs),
                 Reviews.SERIALIZATION,

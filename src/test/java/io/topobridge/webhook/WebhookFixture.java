@@ -22,13 +22,17 @@ final class WebhookFixture implements AutoCloseable {
     final int port;
 
     WebhookFixture(List<AdmissionWebhook> webhooks) {
-        server = new WebhookServer(vertx, Reviews.JSON, meters, webhooks);
-        port = server.start("127.0.0.1", 0, certificate("fixture-ca"));
+        this(webhooks, AdmissionLimits.DEFAULT, Duration.ofSeconds(11));
     }
 
     /** A server with its own limits and request deadline. */
     WebhookFixture(List<AdmissionWebhook> webhooks, AdmissionLimits limits, Duration deadline) {
-        server = new WebhookServer(vertx, Reviews.JSON, meters, webhooks, Duration.ofSeconds(1), limits, deadline);
+        server = WebhookServerBuilder.webhookServer(vertx, webhooks)
+                .mapper(Reviews.JSON)
+                .meters(meters)
+                .limits(limits)
+                .deadline(deadline)
+                .build();
         port = server.start("127.0.0.1", 0, certificate("fixture-ca"));
     }
 

@@ -89,24 +89,25 @@ public final class PodAdmission {
         default WorkloadTranslator.Tie tie(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
             return new WorkloadTranslator.Tie(assign(pod, tiers, lookup).orElse(null), List.of());
         }
+
+        /** The translator's assignment, and its reasons to leave a pod untied. */
+        static Assigner of(WorkloadTranslator translator) {
+            return new Assigner() {
+                @Override
+                public Optional<PodAssignment> assign(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
+                    return translator.assign(pod, tiers, lookup);
+                }
+
+                @Override
+                public WorkloadTranslator.Tie tie(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
+                    return translator.tie(pod, tiers, lookup);
+                }
+            };
+        }
     }
 
     private final AdmissionSettings settings;
     private final Assigner assigner;
-
-    public PodAdmission(AdmissionSettings settings, WorkloadTranslator translator) {
-        this(settings, new Assigner() {
-            @Override
-            public Optional<PodAssignment> assign(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
-                return translator.assign(pod, tiers, lookup);
-            }
-
-            @Override
-            public WorkloadTranslator.Tie tie(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
-                return translator.tie(pod, tiers, lookup);
-            }
-        });
-    }
 
     public PodAdmission(AdmissionSettings settings, Assigner assigner) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -134,11 +135,11 @@ public final class PodAdmission {
         ObjectRef ref = ref(pod);
         Optional<NativeGang> nativeGang = NativeGang.of(pod);
         if (nativeGang.isPresent()) {
-            return new Result(
+            return untouched(
                     admitted,
                     Outcome.NATIVE_GANG,
                     null,
-                    List.of(Finding.warning(
+                    Finding.warning(
                             Reasons.NATIVE_GANG,
                             ref,
                             "pod is in a Kubernetes gang of its own, "
@@ -146,19 +147,19 @@ public final class PodAdmission {
                                     + ": it is left untouched and not tied to PodGroup "
                                     + assignment.podGroupName()
                                     + " (in both gangs, neither kube-scheduler nor Volcano would gang it); its"
-                                    + " workload's topobridge.io/ settings do not apply to it")));
+                                    + " workload's topobridge.io/ settings do not apply to it"));
         }
         if (existing != null && !existing.equals(assignment.podGroupName())) {
-            return new Result(
+            return untouched(
                     admitted,
                     Outcome.KEPT,
                     existing,
-                    List.of(Finding.info(
+                    Finding.info(
                             Reasons.FOREIGN_GROUP_NAME,
                             ref,
                             "pod already names PodGroup " + UserText.quote(existing) + " in "
                                     + VolcanoApi.GROUP_NAME_ANNOTATION + "; it keeps it and is not tied to PodGroup "
-                                    + assignment.podGroupName())));
+                                    + assignment.podGroupName()));
         }
 
         List<Finding> findings = new ArrayList<>();
@@ -168,26 +169,42 @@ public final class PodAdmission {
             annotations.putIfAbsent(VolcanoApi.TASK_SPEC_ANNOTATION, assignment.taskSpec());
         }
         meta.setAnnotations(annotations);
+        addLabels(meta, assignment, ref, findings);
+        setScheduler(admitted, assignment, ref, findings);
+        return new Result(
+                admitted, existing == null ? Outcome.ASSIGNED : Outcome.ADOPTED, assignment.podGroupName(), findings);
+    }
 
-        if (!assignment.labels().isEmpty()) {
-            Map<String, String> labels = mutable(meta.getLabels());
-            assignment.labels().forEach((key, value) -> {
-                String own = labels.putIfAbsent(key, value);
-                if (own != null && !own.equals(value)) {
-                    findings.add(Finding.warning(
-                                    Reasons.SUBGROUP_LABEL_CONFLICT,
-                                    ref,
-                                    "pod label " + key + "="
-                                            + UserText.quote(own) + " is kept, but the subGroupPolicy of PodGroup "
-                                            + assignment.podGroupName() + " expects " + key + "="
-                                            + UserText.quote(value)
-                                            + "; the pod may join the wrong subgroup")
-                            .withKey(key));
-                }
-            });
-            meta.setLabels(labels);
+    /** A pod of a managed gang admitted as it came, with why. */
+    private static Result untouched(Pod admitted, Outcome outcome, String podGroup, Finding why) {
+        return new Result(admitted, outcome, podGroup, List.of(why));
+    }
+
+    /** The labels the gang's subGroupPolicy selects on; a value the pod has already is kept, and said. */
+    private static void addLabels(ObjectMeta meta, PodAssignment assignment, ObjectRef ref, List<Finding> findings) {
+        if (assignment.labels().isEmpty()) {
+            return;
         }
+        Map<String, String> labels = mutable(meta.getLabels());
+        assignment.labels().forEach((key, value) -> {
+            String own = labels.putIfAbsent(key, value);
+            if (own != null && !own.equals(value)) {
+                findings.add(Finding.warning(
+                                Reasons.SUBGROUP_LABEL_CONFLICT,
+                                ref,
+                                "pod label " + key + "="
+                                        + UserText.quote(own) + " is kept, but the subGroupPolicy of PodGroup "
+                                        + assignment.podGroupName() + " expects " + key + "="
+                                        + UserText.quote(value)
+                                        + "; the pod may join the wrong subgroup")
+                        .withKey(key));
+            }
+        });
+        meta.setLabels(labels);
+    }
 
+    /** The configured scheduler where the pod named none or the default one; another one is left, and said. */
+    private void setScheduler(Pod admitted, PodAssignment assignment, ObjectRef ref, List<Finding> findings) {
         if (admitted.getSpec() == null) {
             admitted.setSpec(new PodSpec());
         }
@@ -203,8 +220,6 @@ public final class PodAdmission {
                             + ": it is left alone, Volcano will not place it, and PodGroup "
                             + assignment.podGroupName() + " may wait for it"));
         }
-        return new Result(
-                admitted, existing == null ? Outcome.ASSIGNED : Outcome.ADOPTED, assignment.podGroupName(), findings);
     }
 
     private static Map<String, String> mutable(Map<String, String> map) {

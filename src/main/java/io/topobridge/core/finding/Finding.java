@@ -35,21 +35,17 @@ public record Finding(Severity severity, Reason reason, ObjectRef object, String
         message = UserText.line(message, UserText.MAX_MESSAGE_BYTES);
     }
 
-    /** A finding that is the only one of its reason on its object (empty key). */
-    public Finding(Severity severity, Reason reason, ObjectRef object, String message) {
-        this(severity, reason, object, "", message);
-    }
-
+    /** A finding that is the only one of its reason on its object (empty key); {@link #withKey} tells it apart. */
     public static Finding rejected(Reason reason, ObjectRef object, String message) {
-        return new Finding(Severity.REJECTED, reason, object, message);
+        return new Finding(Severity.REJECTED, reason, object, "", message);
     }
 
     public static Finding warning(Reason reason, ObjectRef object, String message) {
-        return new Finding(Severity.WARNING, reason, object, message);
+        return new Finding(Severity.WARNING, reason, object, "", message);
     }
 
     public static Finding info(Reason reason, ObjectRef object, String message) {
-        return new Finding(Severity.INFO, reason, object, message);
+        return new Finding(Severity.INFO, reason, object, "", message);
     }
 
     /** The same finding told apart from others of its reason on its object by {@code key}. */

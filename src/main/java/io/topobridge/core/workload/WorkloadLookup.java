@@ -3,6 +3,7 @@ package io.topobridge.core.workload;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.capacity.TierDomains;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -99,13 +100,40 @@ public interface WorkloadLookup {
         return "ResourceClaimTemplates and ResourceClaims are not read here";
     }
 
+    /**
+     * This lookup with {@code objects} laid over it: they win over its own of the same kind, namespace and name. So
+     * {@code render} sees workloads that are in no cache, and the webhooks see the cluster as it would be with the
+     * incoming object (a workload, or a PodGroup) admitted.
+     */
+    default WorkloadLookup withObjects(Collection<? extends HasMetadata> objects) {
+        return new OverlaidLookup(this, objects, null, null, null);
+    }
+
+    /** This lookup with what it does not show yet, from {@code recent}. */
+    default WorkloadLookup withRecent(Recent recent) {
+        return new OverlaidLookup(this, null, recent, null, null);
+    }
+
     /** This lookup with the domains {@code domains} gives, asked for each time they are read. */
     default WorkloadLookup withDomains(Supplier<TierDomains> domains) {
-        return new OverlaidLookup(this, domains, null);
+        return new OverlaidLookup(this, null, null, domains, null);
     }
 
     /** This lookup with the live pods {@code pods} gives for a namespace. */
     default WorkloadLookup withPods(Function<String, List<Pod>> pods) {
-        return new OverlaidLookup(this, null, pods);
+        return new OverlaidLookup(this, null, null, null, pods);
+    }
+
+    /**
+     * The objects a lookup has not caught up with: what the bridge has just written or read live, seen before the
+     * cache has it.
+     */
+    interface Recent {
+
+        /** An object the lookup does not hold, asked on its miss; empty when it is not known here either. */
+        Optional<HasMetadata> get(WorkloadKind kind, String namespace, String name);
+
+        /** The lookup's list {@code listed} with the objects known here in place of, or besides, its own. */
+        List<HasMetadata> list(WorkloadKind kind, String namespace, List<HasMetadata> listed);
     }
 }

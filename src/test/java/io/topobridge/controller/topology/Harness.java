@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.topobridge.apply.Applier;
+import io.topobridge.apply.RecentObjects;
 import io.topobridge.cache.HyperNodeCache;
 import io.topobridge.cache.KindRegistry;
 import io.topobridge.cache.NodeCache;
@@ -13,6 +14,7 @@ import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.devcluster.MockCluster;
 import io.topobridge.findings.EventRecorder;
+import io.topobridge.findings.FindingsRegistries;
 import io.topobridge.findings.FindingsRegistry;
 import io.topobridge.volcano.HyperNode;
 import java.time.Duration;
@@ -37,13 +39,13 @@ public final class Harness implements AutoCloseable {
         this.cluster = cluster;
         KubernetesClient client = cluster.client();
         var meters = new SimpleMeterRegistry();
-        this.findings = new FindingsRegistry(new EventRecorder(client, meters), meters);
+        this.findings = FindingsRegistries.writingOnPublish(new EventRecorder(client, meters), meters);
         this.kinds = new KindRegistry(client);
         this.nodes = new NodeCache(client);
         this.controller = new TopologyController(
                 client,
                 nodes,
-                new Applier(client, meters),
+                new Applier(client, meters, new RecentObjects()),
                 findings,
                 kinds,
                 new HyperNodeCache(client, kinds),

@@ -13,6 +13,7 @@ import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.findings.EventRecorder;
+import io.topobridge.findings.FindingsRegistries;
 import io.topobridge.findings.FindingsRegistry;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -77,9 +78,9 @@ final class Wiring {
             WorkloadSettings settings) {
         this.tiers = tiers;
         this.lookup = new WorkloadCaches(client, kinds, new RecentObjects());
-        this.applier = applier != null ? applier : new Applier(client, meters);
+        this.applier = applier != null ? applier : new Applier(client, meters, new RecentObjects());
         this.events = new EventRecorder(client, meters);
-        this.findings = new FindingsRegistry(events, meters);
+        this.findings = FindingsRegistries.writingOnPublish(events, meters);
         TierSource source = new TierSource() {
             @Override
             public TierCatalog current() {

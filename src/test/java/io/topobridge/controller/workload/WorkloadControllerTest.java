@@ -969,16 +969,18 @@ class WorkloadControllerTest {
 
     @Test
     void refusalByTheApiServerBecomesAFindingNotARetryLoop() {
-        var refusing = new io.topobridge.apply.Applier(cluster.client(), new SimpleMeterRegistry()) {
-            @Override
-            public <T extends HasMetadata> Outcome apply(T desired, T current) {
-                var status = new io.fabric8.kubernetes.api.model.StatusBuilder()
-                        .withCode(403)
-                        .withMessage("admission webhook \"validatepodgroup.volcano.sh\" denied the request")
-                        .build();
-                throw new io.fabric8.kubernetes.client.KubernetesClientException(status);
-            }
-        };
+        var refusing =
+                new io.topobridge.apply.Applier(
+                        cluster.client(), new SimpleMeterRegistry(), new io.topobridge.apply.RecentObjects()) {
+                    @Override
+                    public <T extends HasMetadata> Outcome apply(T desired, T current) {
+                        var status = new io.fabric8.kubernetes.api.model.StatusBuilder()
+                                .withCode(403)
+                                .withMessage("admission webhook \"validatepodgroup.volcano.sh\" denied the request")
+                                .build();
+                        throw new io.fabric8.kubernetes.client.KubernetesClientException(status);
+                    }
+                };
         wiring = new Wiring(cluster.client(), registry, Fixtures.TIERS, Wiring.DEFAULTS, refusing);
         wiring.controller.start();
         await().atMost(WAIT).until(wiring.controller::ready);

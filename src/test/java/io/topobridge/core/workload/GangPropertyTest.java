@@ -45,7 +45,8 @@ class GangPropertyTest {
     private static final AtomicInteger PODS = new AtomicInteger();
 
     private final WorkloadTranslator translator = Fixtures.translator();
-    private final PodAdmission admission = new PodAdmission(AdmissionSettings.defaults(), translator);
+    private final PodAdmission admission =
+            new PodAdmission(AdmissionSettings.defaults(), PodAdmission.Assigner.of(translator));
 
     static Stream<String> kinds() {
         return Stream.of(

@@ -297,7 +297,7 @@ public final class Context {
 
     public void note(Severity severity, ExpansionReason reason, HasMetadata object, String message) {
         ObjectRef ref = ObjectRef.of(object);
-        Finding finding = new Finding(severity, reason, ref, message);
+        Finding finding = new Finding(severity, reason, ref, "", message);
         notes.putIfAbsent(finding.id(), finding);
     }
 

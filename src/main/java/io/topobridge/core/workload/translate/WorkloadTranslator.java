@@ -95,7 +95,7 @@ public final class WorkloadTranslator {
     /** Translates every scope the given workloads belong to (the given objects win over {@code lookup}'s). */
     public TranslationResult translate(
             Collection<? extends HasMetadata> workloads, TierCatalog tiers, WorkloadLookup lookup) {
-        Snapshot snapshot = snapshot(new OverlayLookup(workloads, lookup));
+        Snapshot snapshot = snapshot(lookup.withObjects(workloads));
         Set<GangScope> scopes = new LinkedHashSet<>();
         for (HasMetadata object : workloads) {
             snapshot.scopeOf(object).ifPresent(scopes::add);
@@ -196,7 +196,7 @@ public final class WorkloadTranslator {
         if (view.isEmpty()) {
             return List.of();
         }
-        Snapshot snapshot = snapshot(new OverlayLookup(List.of(workload), lookup));
+        Snapshot snapshot = snapshot(lookup.withObjects(List.of(workload)));
         Optional<GangScope> scope = snapshot.scopeOf(workload);
         if (scope.isEmpty()) {
             return List.of();
@@ -371,7 +371,7 @@ public final class WorkloadTranslator {
         if (meta == null || meta.getNamespace() == null || meta.getName() == null) {
             return Optional.empty();
         }
-        WorkloadLookup withIt = new OverlayLookup(List.of(podGroup), lookup);
+        WorkloadLookup withIt = lookup.withObjects(List.of(podGroup));
         Optional<GangScope> scope = scopeOfPodGroup(podGroup, withIt);
         if (scope.isEmpty()) {
             return Optional.empty();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.topobridge.apply.RecentObjects;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.devcluster.MockCluster;
@@ -11,7 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Admission's lookup: a cache miss is read once from the API server; a hit and an absent object are not. */
-class ReadThroughLookupTest {
+class ReadThroughTest {
 
     private static Deployment deployment(String name, String image) {
         return new DeploymentBuilder()
@@ -38,27 +39,16 @@ class ReadThroughLookupTest {
             var client = cluster.client();
             client.resource(deployment("fresh", "live")).create();
             client.resource(deployment("cached", "live")).create();
-            var lookup = new ReadThroughLookup(new InMemoryLookup(List.of(deployment("cached", "from-cache"))), client);
+            var lookup = new InMemoryLookup(List.of(deployment("cached", "from-cache")))
+                    .withRecent(new ReadThrough(client, new RecentObjects()));
 
             assertThat(lookup.get(WorkloadKind.DEPLOYMENT, "ns", "fresh"))
                     .get()
-                    .extracting(d -> ((Deployment) d)
-                            .getSpec()
-                            .getTemplate()
-                            .getSpec()
-                            .getContainers()
-                            .get(0)
-                            .getImage())
+                    .extracting(ReadThroughTest::image)
                     .isEqualTo("live");
             assertThat(lookup.get(WorkloadKind.DEPLOYMENT, "ns", "cached"))
                     .get()
-                    .extracting(d -> ((Deployment) d)
-                            .getSpec()
-                            .getTemplate()
-                            .getSpec()
-                            .getContainers()
-                            .get(0)
-                            .getImage())
+                    .extracting(ReadThroughTest::image)
                     .isEqualTo("from-cache");
             assertThat(lookup.get(WorkloadKind.DEPLOYMENT, "ns", "absent")).isEmpty();
             // a custom kind whose CRD is not installed: the server answers 404, the lookup a miss
@@ -74,30 +64,27 @@ class ReadThroughLookupTest {
             long[] now = {0};
             var cache = new java.util.ArrayList<io.fabric8.kubernetes.api.model.HasMetadata>(
                     List.of(deployment("cached", "from-cache")));
-            var lookup = new ReadThroughLookup(
-                    new io.topobridge.core.workload.WorkloadLookup() {
-                        @Override
-                        public java.util.Optional<io.fabric8.kubernetes.api.model.HasMetadata> get(
-                                WorkloadKind kind, String namespace, String name) {
-                            return cache.stream()
-                                    .filter(d -> d.getMetadata().getName().equals(name))
-                                    .findFirst();
-                        }
+            io.topobridge.core.workload.WorkloadLookup cached = new io.topobridge.core.workload.WorkloadLookup() {
+                @Override
+                public java.util.Optional<io.fabric8.kubernetes.api.model.HasMetadata> get(
+                        WorkloadKind kind, String namespace, String name) {
+                    return cache.stream()
+                            .filter(d -> d.getMetadata().getName().equals(name))
+                            .findFirst();
+                }
 
-                        @Override
-                        public List<io.fabric8.kubernetes.api.model.HasMetadata> list(
-                                WorkloadKind kind, String namespace) {
-                            return List.copyOf(cache);
-                        }
-                    },
-                    client,
-                    new io.topobridge.apply.RecentObjects(() -> now[0]));
+                @Override
+                public List<io.fabric8.kubernetes.api.model.HasMetadata> list(WorkloadKind kind, String namespace) {
+                    return List.copyOf(cache);
+                }
+            };
+            var lookup = cached.withRecent(new ReadThrough(client, new RecentObjects(() -> now[0])));
             assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "ns"))).containsExactly("cached");
             lookup.get(WorkloadKind.DEPLOYMENT, "ns", "fresh");
             assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "ns"))).containsExactly("cached", "fresh");
             assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "other"))).containsExactly("cached");
             assertThat(names(lookup.list(WorkloadKind.STATEFUL_SET, "ns"))).containsExactly("cached");
-            now[0] = io.topobridge.apply.RecentObjects.TTL_NANOS + 1;
+            now[0] = RecentObjects.TTL_NANOS + 1;
             assertThat(names(lookup.list(WorkloadKind.DEPLOYMENT, "ns")))
                     .as("forgotten after a while")
                     .containsExactly("cached");
@@ -118,15 +105,18 @@ class ReadThroughLookupTest {
             assertThat(lookup.list(WorkloadKind.DEPLOYMENT, "ns"))
                     .as("the cache's copy once it has one")
                     .hasSize(2)
-                    .allMatch(d -> ((Deployment) d)
-                            .getSpec()
-                            .getTemplate()
-                            .getSpec()
-                            .getContainers()
-                            .get(0)
-                            .getImage()
-                            .equals("from-cache"));
+                    .allMatch(d -> image(d).equals("from-cache"));
         }
+    }
+
+    private static String image(io.fabric8.kubernetes.api.model.HasMetadata deployment) {
+        return ((Deployment) deployment)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getImage();
     }
 
     private static List<String> names(List<io.fabric8.kubernetes.api.model.HasMetadata> objects) {

@@ -1,0 +1,195 @@
+package io.topobridge.webhook;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.topobridge.core.finding.UserText;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.RoutingContext;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * One admission request on a worker thread, from its received body to its answer: the body is scanned as a stream
+ * before any tree is built (one too deep or with too many tokens is refused, 413; a tree that would not fit in the
+ * bytes in flight, 429), parsed and handed to its webhook. A review it cannot parse gets HTTP 400 with the reason; a
+ * failure inside a webhook gets {@code allowed: true} with a warning, so a broken bridge never blocks a cluster.
+ * Metric: {@code topobridge_admission_reviews_seconds{webhook,result}} (count and latency).
+ */
+final class AdmissionReviewer {
+
+    // the webhook server's parts log as the server, as they did when they were one class
+    private static final Logger LOG = Logger.getLogger(WebhookServer.class);
+
+    /** Routing-context key: when the request's body had arrived (nanoTime), before a worker thread took it. */
+    static final String ARRIVED = "topobridge.arrived";
+
+    /** What is sent back: the HTTP status, its body, and the result the metric counts it under. */
+    private record Reply(int status, byte[] body, String result) {}
+
+    /** A received body as it is, without a copy: {@code length} bytes of {@code bytes} from {@code offset}. */
+    private record Body(byte[] bytes, int offset, int length) {}
+
+    private final ObjectMapper mapper;
+    private final MeterRegistry meters;
+    private final AdmissionGate gate;
+    private final long warnAfterNanos;
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+
+    /**
+     * @param warnAfter an answer that took longer (from the arrival of the request's body) is logged as a warning, with
+     *     how long it waited for a worker thread and how long the review itself took: past the webhook's timeoutSeconds
+     *     the API server has stopped waiting and applied the failure policy
+     */
+    AdmissionReviewer(ObjectMapper mapper, MeterRegistry meters, AdmissionGate gate, java.time.Duration warnAfter) {
+        this.mapper = mapper;
+        this.meters = meters;
+        this.gate = gate;
+        this.warnAfterNanos = warnAfter.toNanos();
+    }
+
+    /** Reviews a request on a worker thread, unless its deadline answered it while it waited for one. */
+    void handle(AdmissionWebhook webhook, RoutingContext ctx) {
+        AdmissionGate.Ticket ticket = ctx.get(AdmissionGate.TICKET);
+        if (ticket != null && !ticket.enter()) {
+            return; // answered already: its deadline passed while it waited for a worker thread
+        }
+        try {
+            review(webhook, ctx, ticket);
+        } finally {
+            if (ticket != null) {
+                ticket.leave();
+            }
+        }
+    }
+
+    private void review(AdmissionWebhook webhook, RoutingContext ctx, AdmissionGate.Ticket ticket) {
+        long start = System.nanoTime();
+        String described = "an unparsed request";
+        Reply reply;
+        try {
+            Body body = body(ctx);
+            reply = overBudget(webhook, body, ticket);
+            if (reply == null) {
+                AdmissionRequest request =
+                        AdmissionRequest.parseScanned(mapper, body.bytes(), body.offset(), body.length());
+                described = request.describe();
+                reply = answer(webhook, request);
+            }
+        } catch (AdmissionRequest.LimitException e) {
+            LOG.warnf(
+                    "%s webhook: refused a request from %s: %s",
+                    webhook.name(), AdmissionGate.peer(ctx), e.getMessage());
+            gate.refusal(webhook.name(), e.limit());
+            reply = new Reply(413, gate.status(413, "RequestEntityTooLarge", e.getMessage()), "too-large");
+        } catch (AdmissionRequest.MalformedException e) {
+            LOG.warnf(
+                    "%s webhook: malformed AdmissionReview from %s: %s",
+                    webhook.name(), AdmissionGate.peer(ctx), e.getMessage());
+            reply = new Reply(
+                    400, gate.status(400, "BadRequest", "malformed AdmissionReview: " + e.getMessage()), "malformed");
+        } catch (JsonProcessingException | RuntimeException e) {
+            LOG.errorf(e, "%s webhook: cannot answer", webhook.name());
+            reply = new Reply(
+                    500,
+                    gate.status(500, "InternalError", "topobridge cannot answer: " + UserText.excerpt(e.toString())),
+                    "error");
+        }
+        send(webhook, ctx, reply, start, described);
+    }
+
+    /** The received body as it is, without a copy (the bytes were reserved when the request was let in). */
+    private static Body body(RoutingContext ctx) {
+        Buffer buffer = ctx.body().buffer();
+        io.netty.buffer.ByteBuf bytes = buffer == null ? null : buffer.getByteBuf();
+        if (bytes == null) {
+            return new Body(new byte[0], 0, 0);
+        }
+        if (bytes.hasArray()) {
+            return new Body(bytes.array(), bytes.arrayOffset() + bytes.readerIndex(), bytes.readableBytes());
+        }
+        byte[] copy = buffer.getBytes();
+        return new Body(copy, 0, copy.length);
+    }
+
+    /**
+     * Scans {@code body} as a stream and reserves the bytes of its tree: the 429 reply when they do not fit in the bytes
+     * in flight, null when the request may be parsed.
+     */
+    private Reply overBudget(AdmissionWebhook webhook, Body body, AdmissionGate.Ticket ticket) {
+        AdmissionLimits limits = gate.limits();
+        long tokens = AdmissionRequest.scan(body.bytes(), body.offset(), body.length(), limits);
+        long tree = limits.treeBytes(tokens);
+        if (ticket != null && !ticket.reserve(tree)) {
+            gate.refusal(webhook.name(), "max-in-flight-bytes");
+            byte[] out = gate.status(
+                    429,
+                    "TooManyRequests",
+                    "the admission requests in flight hold " + AdmissionLimits.formatSize(gate.bytesInFlight())
+                            + " and this review's tree (about " + AdmissionLimits.formatSize(tree) + ", "
+                            + tokens + " JSON tokens) does not fit in " + AdmissionLimits.MAX_IN_FLIGHT_BYTES
+                            + "=" + AdmissionLimits.formatSize(limits.maxInFlightBytes()));
+            return new Reply(429, out, "busy");
+        }
+        return null;
+    }
+
+    /** The webhook's answer to {@code request}; one that fails lets the object pass unchanged, with a warning. */
+    private Reply answer(AdmissionWebhook webhook, AdmissionRequest request) throws JsonProcessingException {
+        AdmissionAnswer answer;
+        try {
+            answer = webhook.review(request);
+        } catch (AdmissionRequest.MalformedException e) {
+            throw e;
+        } catch (RuntimeException | StackOverflowError e) {
+            LOG.errorf(e, "%s webhook failed on %s; allowing it unchanged", webhook.name(), request.describe());
+            answer = AdmissionAnswer.allow(
+                    "error",
+                    List.of("topobridge could not review " + request.describe() + " and let it pass unchanged: "
+                            + UserText.excerpt(e.toString())));
+        }
+        return new Reply(200, mapper.writeValueAsBytes(answer.toReview(mapper, request.uid())), answer.result());
+    }
+
+    /** Sends {@code reply} unless the request was answered already, counts it, and warns of a slow answer. */
+    private void send(AdmissionWebhook webhook, RoutingContext ctx, Reply reply, long start, String described) {
+        long end = System.nanoTime();
+        if (ctx.response().ended() || ctx.response().closed()) {
+            LOG.warnf(
+                    "%s webhook: %s was answered (deadline) or its connection closed before its review ended",
+                    webhook.name(), described);
+            return;
+        }
+        ctx.response()
+                .setStatusCode(reply.status())
+                .putHeader("Content-Type", AdmissionGate.JSON)
+                .end(Buffer.buffer(reply.body()));
+        timer(webhook.name(), reply.result()).record(end - start, TimeUnit.NANOSECONDS);
+        Long arrived = ctx.get(ARRIVED);
+        if (arrived != null && end - arrived > warnAfterNanos) {
+            LOG.warnf(
+                    "%s webhook answered %s in %d ms (%d ms before a worker thread took the request, %d ms reviewing): "
+                            + "the API server waits at most the webhook's timeoutSeconds, then applies its failure "
+                            + "policy",
+                    webhook.name(),
+                    described,
+                    (end - arrived) / 1_000_000,
+                    (start - arrived) / 1_000_000,
+                    (end - start) / 1_000_000);
+        }
+    }
+
+    private Timer timer(String webhook, String result) {
+        return timers.computeIfAbsent(
+                webhook + "|" + result,
+                k -> Timer.builder("topobridge.admission.reviews")
+                        .description("Admission reviews answered, by webhook and result, and their latency")
+                        .tag("webhook", webhook)
+                        .tag("result", result)
+                        .register(meters));
+    }
+}

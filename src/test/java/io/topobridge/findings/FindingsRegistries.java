@@ -1,0 +1,19 @@
+package io.topobridge.findings;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+/** Findings registries for tests. */
+public final class FindingsRegistries {
+
+    private FindingsRegistries() {}
+
+    /**
+     * A registry with the default limits whose publish writes the Events it queued itself, after releasing its lock
+     * (tests that read Events right after a publish; the controller uses the background writer).
+     */
+    public static FindingsRegistry writingOnPublish(EventRecorder events, MeterRegistry meters) {
+        EventQueue queue = new EventQueue(events, FindingsSettings.DEFAULTS, meters);
+        queue.writeOnPublish();
+        return new FindingsRegistry(queue, FindingsSettings.DEFAULTS, meters);
+    }
+}
