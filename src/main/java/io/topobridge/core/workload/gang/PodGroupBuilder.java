@@ -61,6 +61,8 @@ public final class PodGroupBuilder {
             Map<String, String> explanations) {
         List<Finding> findings = new ArrayList<>();
         var spec = new PodGroupSpec();
+        // a template's requests are computed once for both minResources and the best-effort check
+        Map<PodSpec, ResourceSum> perSpec = new IdentityHashMap<>();
         if (plan.ownership() == DesiredPodGroup.Ownership.OWNED) {
             long pods = plan.podCount();
             long starting = plan.startingPods();
@@ -82,7 +84,7 @@ public final class PodGroupBuilder {
                 }
             }
             spec.setMinMember(minMember);
-            spec.setMinResources(minResources(plan.roles()));
+            spec.setMinResources(minResources(plan.roles(), perSpec));
             spec.setQueue(intent.queue() != null ? intent.queue() : defaultQueue);
             String priority = priorityClass(plan, subjects, findings);
             if (priority != null) {
@@ -94,7 +96,7 @@ public final class PodGroupBuilder {
                 : topology(intent.highestTier(), intent.mode(), intent.effectiveMode());
         if (gangTopology != null
                 && !plan.roles().isEmpty()
-                && plan.roles().stream().allMatch(r -> r.count() == 0 || PodRequests.isBestEffort(r.spec()))) {
+                && plan.roles().stream().allMatch(r -> r.count() == 0 || isBestEffort(r.spec(), perSpec))) {
             // Volcano's allocate action skips pods that request nothing and its backfill places them on any node:
             // a tier written here would read as a promise the scheduler does not keep, so the PodGroup gets none
             for (ObjectRef subject : subjects) {
@@ -249,9 +251,8 @@ public final class PodGroupBuilder {
     }
 
     /** The exact sum of every pod's effective requests; a template's requests are computed once. */
-    static Map<String, String> minResources(List<PodRole> roles) {
+    private static Map<String, String> minResources(List<PodRole> roles, Map<PodSpec, ResourceSum> perSpec) {
         var total = new ResourceSum();
-        Map<PodSpec, ResourceSum> perSpec = new IdentityHashMap<>();
         for (PodRole role : roles) {
             if (role.count() <= 0) {
                 continue;
@@ -261,6 +262,11 @@ public final class PodGroupBuilder {
         }
         Map<String, String> out = total.canonical();
         return out.isEmpty() ? null : new TreeMap<>(out);
+    }
+
+    /** {@link PodRequests#isBestEffort}, reusing a template's requests when they were already computed. */
+    private static boolean isBestEffort(PodSpec spec, Map<PodSpec, ResourceSum> perSpec) {
+        return spec != null && perSpec.computeIfAbsent(spec, PodRequests::of).allZero();
     }
 
     private static String priorityClass(GangPlan plan, List<ObjectRef> subjects, List<Finding> findings) {
