@@ -1,8 +1,11 @@
 package io.topobridge.core.kinds.deployment;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStrategy;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.gang.PodGroupNames;
@@ -39,6 +42,24 @@ public final class DeploymentAdapter extends ReplicatedAdapter {
     /** A RollingUpdate whose {@code maxUnavailable} is 0 (the default is 25%). */
     @Override
     public boolean surgeOnlyRollout(Workload d) {
+        if (d.object() instanceof Deployment typed) {
+            // read the typed strategy: turning the whole Deployment into a JSON tree costs more than the rest of its
+            // translation
+            DeploymentStrategy strategy =
+                    typed.getSpec() == null ? null : typed.getSpec().getStrategy();
+            if (strategy == null) {
+                return false;
+            }
+            IntOrString maxUnavailable = strategy.getRollingUpdate() == null
+                    ? null
+                    : strategy.getRollingUpdate().getMaxUnavailable();
+            return !"Recreate".equals(strategy.getType())
+                    && maxUnavailable != null
+                    && Workload.takesNothingDown(
+                            maxUnavailable.getIntVal() != null
+                                    ? String.valueOf(maxUnavailable.getIntVal())
+                                    : maxUnavailable.getStrVal());
+        }
         JsonNode strategy = d.spec().path("strategy");
         return !"Recreate".equals(strategy.path("type").asText())
                 && Workload.takesNothingDown(strategy.path("rollingUpdate").get("maxUnavailable"));

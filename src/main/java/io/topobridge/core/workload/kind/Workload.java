@@ -315,7 +315,15 @@ public final class Workload {
         if (maxUnavailable == null || maxUnavailable.isNull() || maxUnavailable.isMissingNode()) {
             return false;
         }
-        String value = maxUnavailable.asText().trim();
+        return takesNothingDown(maxUnavailable.asText());
+    }
+
+    /** The same rule on a typed value ({@code null} when unset). */
+    public static boolean takesNothingDown(String maxUnavailable) {
+        if (maxUnavailable == null) {
+            return false;
+        }
+        String value = maxUnavailable.trim();
         return value.equals("0") || value.equals("0%");
     }
 }
