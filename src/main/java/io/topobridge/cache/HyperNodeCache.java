@@ -6,12 +6,9 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.capacity.HyperNodeView;
 import io.topobridge.volcano.HyperNode;
-import io.topobridge.volcano.model.MemberSpec;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.jboss.logging.Logger;
@@ -150,29 +147,6 @@ public class HyperNodeCache {
 
     /** A HyperNode as the core reads it. */
     public static HyperNodeView view(HyperNode hn) {
-        List<String> nodeMembers = new ArrayList<>();
-        List<String> hyperNodeMembers = new ArrayList<>();
-        int other = 0;
-        var spec = hn.getSpec();
-        if (spec != null && spec.getMembers() != null) {
-            for (MemberSpec m : spec.getMembers()) {
-                if (m.getSelector() == null || m.getSelector().getExactMatch() == null) {
-                    other++;
-                } else if (m.getType() == MemberSpec.TypeEnum.NODE) {
-                    nodeMembers.add(m.getSelector().getExactMatch().getName());
-                } else {
-                    hyperNodeMembers.add(m.getSelector().getExactMatch().getName());
-                }
-            }
-        }
-        Map<String, String> labels = hn.getMetadata().getLabels();
-        return new HyperNodeView(
-                hn.getMetadata().getName(),
-                spec == null || spec.getTier() == null ? 0 : spec.getTier(),
-                spec == null ? null : spec.getTierName(),
-                labels == null ? null : labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL),
-                nodeMembers,
-                hyperNodeMembers,
-                other);
+        return HyperNodeView.of(hn.getMetadata().getName(), hn.getMetadata().getLabels(), hn.getSpec());
     }
 }

@@ -158,16 +158,21 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         }
     }
 
+    /** How the client names a custom workload kind (group, version, kind, plural; namespaced). */
+    public static ResourceDefinitionContext definition(WorkloadKind kind) {
+        return new ResourceDefinitionContext.Builder()
+                .withGroup(kind.group())
+                .withVersion(kind.version())
+                .withKind(kind.kind())
+                .withPlural(kind.plural())
+                .withNamespaced(true)
+                .build();
+    }
+
     @SuppressWarnings("unchecked")
     private void startKind(WorkloadKind kind) {
         SharedIndexInformer<? extends HasMetadata> informer = kind.custom()
-                ? client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
-                                .withGroup(kind.group())
-                                .withVersion(kind.version())
-                                .withKind(kind.kind())
-                                .withPlural(kind.plural())
-                                .withNamespaced(true)
-                                .build())
+                ? client.genericKubernetesResources(definition(kind))
                         .inAnyNamespace()
                         .runnableInformer(0)
                 : client.resources(kind.type()).inAnyNamespace().runnableInformer(0);

@@ -8,8 +8,8 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientCon
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.topobridge.cache.HyperNodeCache;
+import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.capacity.GangDomain;
@@ -318,13 +318,7 @@ public final class DoctorGatherer {
                 continue;
             }
             if (kind.custom()) {
-                workloads.addAll(client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
-                                .withGroup(kind.group())
-                                .withVersion(kind.version())
-                                .withKind(kind.kind())
-                                .withPlural(kind.plural())
-                                .withNamespaced(true)
-                                .build())
+                workloads.addAll(client.genericKubernetesResources(WorkloadCaches.definition(kind))
                         .inAnyNamespace()
                         .list()
                         .getItems());

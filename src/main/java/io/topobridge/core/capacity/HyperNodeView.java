@@ -1,6 +1,11 @@
 package io.topobridge.core.capacity;
 
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.volcano.model.HyperNodeSpec;
+import io.topobridge.volcano.model.MemberSpec;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -23,6 +28,32 @@ public record HyperNodeView(
         source = source == null ? "" : source;
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
         hyperNodes = hyperNodes == null ? List.of() : List.copyOf(hyperNodes);
+    }
+
+    /** A HyperNode of this name, labels and spec, as the core reads it. */
+    public static HyperNodeView of(String name, Map<String, String> labels, HyperNodeSpec spec) {
+        List<String> nodeMembers = new ArrayList<>();
+        List<String> hyperNodeMembers = new ArrayList<>();
+        int other = 0;
+        if (spec != null && spec.getMembers() != null) {
+            for (MemberSpec m : spec.getMembers()) {
+                if (m.getSelector() == null || m.getSelector().getExactMatch() == null) {
+                    other++;
+                } else if (m.getType() == MemberSpec.TypeEnum.NODE) {
+                    nodeMembers.add(m.getSelector().getExactMatch().getName());
+                } else {
+                    hyperNodeMembers.add(m.getSelector().getExactMatch().getName());
+                }
+            }
+        }
+        return new HyperNodeView(
+                name,
+                spec == null || spec.getTier() == null ? 0 : spec.getTier(),
+                spec == null ? null : spec.getTierName(),
+                labels == null ? null : labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL),
+                nodeMembers,
+                hyperNodeMembers,
+                other);
     }
 
     /** {@code tier N (name)} or {@code tier N}. */

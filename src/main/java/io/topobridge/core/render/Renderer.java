@@ -42,7 +42,6 @@ import io.topobridge.core.workload.reconcile.RecoveryFacts;
 import io.topobridge.core.workload.reconcile.ScopeReconciler;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.volcano.model.HyperNodeSpec;
-import io.topobridge.volcano.model.MemberSpec;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -336,34 +335,9 @@ public final class Renderer {
             }
         }
         List<HyperNodeView> views = new ArrayList<>();
-        built.forEach(h -> views.add(view(h.name(), h.labels(), h.spec())));
-        foreign.forEach(h -> views.add(view(h.name(), h.labels(), h.spec())));
+        built.forEach(h -> views.add(HyperNodeView.of(h.name(), h.labels(), h.spec())));
+        foreign.forEach(h -> views.add(HyperNodeView.of(h.name(), h.labels(), h.spec())));
         return TierDomains.of(nodes, pods, Forest.of(views), accelerators);
-    }
-
-    private static HyperNodeView view(String name, Map<String, String> labels, HyperNodeSpec spec) {
-        List<String> nodeMembers = new ArrayList<>();
-        List<String> hyperNodeMembers = new ArrayList<>();
-        int other = 0;
-        if (spec != null && spec.getMembers() != null) {
-            for (MemberSpec m : spec.getMembers()) {
-                if (m.getSelector() == null || m.getSelector().getExactMatch() == null) {
-                    other++;
-                } else if (m.getType() == MemberSpec.TypeEnum.NODE) {
-                    nodeMembers.add(m.getSelector().getExactMatch().getName());
-                } else {
-                    hyperNodeMembers.add(m.getSelector().getExactMatch().getName());
-                }
-            }
-        }
-        return new HyperNodeView(
-                name,
-                spec == null || spec.getTier() == null ? 0 : spec.getTier(),
-                spec == null ? null : spec.getTierName(),
-                labels == null ? null : labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL),
-                nodeMembers,
-                hyperNodeMembers,
-                other);
     }
 
     /** HyperNodes in the input that the bridge did not make: their names are taken and overlaps are findings. */
