@@ -43,8 +43,6 @@ public final class Topobridge {
 
     public static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
     public static final String MANAGED_BY = "topobridge";
-    /** Namespace opt-in label for the pod admission webhook (the key is configurable). */
-    public static final String NAMESPACE_ENABLED_LABEL = PREFIX + "enabled";
 
     private Topobridge() {}
 }

@@ -28,8 +28,6 @@ public final class VolcanoApi {
     /** Label marking which discoverer owns a HyperNode; Volcano deletes {@code label}-sourced ones. */
     public static final String NETWORK_TOPOLOGY_SOURCE_LABEL = "volcano.sh/network-topology-source";
 
-    public static final String DEFAULT_SCHEDULER_NAME = "volcano";
-    public static final String DEFAULT_QUEUE = "default";
     public static final String NETWORK_TOPOLOGY_PLUGIN = "network-topology-aware";
 
     private VolcanoApi() {}

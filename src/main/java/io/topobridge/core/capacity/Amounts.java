@@ -95,11 +95,6 @@ public record Amounts(Map<String, BigDecimal> values) {
         return scarce == null ? BigDecimal.ONE : get(scarce).divide(need.get(scarce), 6, RoundingMode.HALF_UP);
     }
 
-    /** Whether a resource is an accelerator of the default list (see {@link Accelerators#DEFAULT}). */
-    public static boolean isGpu(String resource) {
-        return Accelerators.DEFAULT.is(resource);
-    }
-
     /** The amounts of the accelerators of the list together (what the topology page counts as accelerators). */
     public long accelerators(Accelerators accelerators) {
         BigDecimal sum = BigDecimal.ZERO;

@@ -1,7 +1,6 @@
 package io.topobridge.core.node;
 
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Whether a node takes new pods: cordoned ({@code spec.unschedulable}), not Ready, and its taints that keep pods off
@@ -48,13 +47,5 @@ public record NodeState(boolean cordoned, String ready, List<Taint> taints) {
             }
         }
         return null;
-    }
-
-    /** Why a node takes nothing: {@code cordoned}, {@code not ready}, or null when it is open. */
-    public String closedBecause() {
-        if (cordoned) {
-            return "cordoned";
-        }
-        return isReady() ? null : "not ready (Ready=" + Objects.requireNonNullElse(ready, "") + ")";
     }
 }

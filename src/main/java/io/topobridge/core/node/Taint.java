@@ -12,7 +12,6 @@ public record Taint(String key, String value, String effect) {
 
     public static final String NO_SCHEDULE = "NoSchedule";
     public static final String NO_EXECUTE = "NoExecute";
-    public static final String PREFER_NO_SCHEDULE = "PreferNoSchedule";
 
     public Taint {
         Objects.requireNonNull(key, "key");

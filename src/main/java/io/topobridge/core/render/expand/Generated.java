@@ -48,13 +48,4 @@ public record Generated(String value, List<Part> parts) {
             return new Part(cut, loose, false);
         }
     }
-
-    /** A regular expression matching what the real controller writes in place of {@link #value()}. */
-    public String regex() {
-        StringBuilder out = new StringBuilder();
-        for (Part part : parts) {
-            out.append(part.literal() ? Pattern.quote(part.text()) : "(?:" + part.pattern() + ")");
-        }
-        return out.toString();
-    }
 }

@@ -117,9 +117,4 @@ public final class Names {
             return node.toString();
         }
     }
-
-    /** The base the API server keeps of a {@code generateName}. */
-    static String generateNameBase(String base) {
-        return base.length() > MAX_GENERATE_NAME_BASE ? base.substring(0, MAX_GENERATE_NAME_BASE) : base;
-    }
 }

@@ -19,8 +19,6 @@ public final class WorkloadLabels {
      * label, since the leaders are a Deployment's pods with no ordinal.
      */
     public static final String LWS_GROUP_KEY = "leaderworkerset.sigs.k8s.io/group-key";
-    /** Pod annotation LWS puts on both templates of an LWS with {@code groupIdentity: Hash}. */
-    public static final String LWS_GROUP_IDENTITY = "leaderworkerset.sigs.k8s.io/group-identity";
     /** Only when the LWS sets {@code subGroupPolicy.subGroupSize}. */
     public static final String LWS_SUBGROUP_INDEX = "leaderworkerset.sigs.k8s.io/subgroup-index";
 
