@@ -12,12 +12,4 @@ public record NodeInfo(String name, Map<String, String> labels, boolean gpu) {
         Objects.requireNonNull(name, "name");
         labels = labels == null ? Map.of() : Map.copyOf(labels);
     }
-
-    /** Whether GPU feature discovery labelled the node as having GPUs. */
-    public static boolean gpuLabels(Map<String, String> labels) {
-        return labels != null
-                && ("true".equals(labels.get("nvidia.com/gpu.present"))
-                        || labels.containsKey("nvidia.com/gpu.count")
-                        || labels.containsKey("nvidia.com/gpu.product"));
-    }
 }

@@ -28,6 +28,13 @@ public final class Nodes {
 
     /** A node whose GPUs are known only from its labels, as the controller reads a node without allocatable GPUs. */
     public static NodeInfo of(String name, Map<String, String> labels) {
-        return new NodeInfo(name, labels, NodeInfo.gpuLabels(labels));
+        return new NodeInfo(name, labels, gpuLabels(labels));
+    }
+
+    /** Whether GPU feature discovery labelled the node as having GPUs. */
+    private static boolean gpuLabels(Map<String, String> labels) {
+        return "true".equals(labels.get("nvidia.com/gpu.present"))
+                || labels.containsKey("nvidia.com/gpu.count")
+                || labels.containsKey("nvidia.com/gpu.product");
     }
 }

@@ -48,9 +48,9 @@ public final class PodSetController implements Controller {
         Build.Template template = Build.Template.read(spec.get("template"), "spec.template");
         String ns = Build.ns(podSet);
         Set<String> present = new HashSet<>();
-        for (HasMetadata pod : ctx.index.podsWith(ns, AibrixKeys.AIBRIX_POD_SET, Build.name(podSet))) {
+        for (HasMetadata pod : ctx.index.podsWith(ns, Aibrix.AIBRIX_POD_SET, Build.name(podSet))) {
             if (Keys.activePod(pod)) {
-                present.add(Keys.orEmpty(Build.labels(pod).get(AibrixKeys.AIBRIX_POD_GROUP_INDEX)));
+                present.add(Keys.orEmpty(Build.labels(pod).get(Aibrix.AIBRIX_POD_GROUP_INDEX)));
             }
         }
         for (long i = 0; i < size; i++) {
@@ -82,8 +82,8 @@ public final class PodSetController implements Controller {
 
     private static Pod pod(HasMetadata podSet, Build.Template template, String name, long index) {
         Map<String, String> labels = new LinkedHashMap<>(template.labels());
-        labels.put(AibrixKeys.AIBRIX_POD_SET, Build.name(podSet));
-        labels.put(AibrixKeys.AIBRIX_POD_GROUP_INDEX, String.valueOf(index));
+        labels.put(Aibrix.AIBRIX_POD_SET, Build.name(podSet));
+        labels.put(Aibrix.AIBRIX_POD_GROUP_INDEX, String.valueOf(index));
         Build.labels(podSet).forEach(labels::putIfAbsent);
         Map<String, String> annotations = new LinkedHashMap<>(template.annotations());
         Build.annotations(podSet).forEach(annotations::putIfAbsent);
@@ -97,7 +97,7 @@ public final class PodSetController implements Controller {
                         List.of(Build.owner(WorkloadKind.POD_SET, podSet, true))),
                 template.spec());
         pod.getSpec().setHostname(name);
-        String subdomain = Keys.orEmpty(Build.labels(podSet).get(AibrixKeys.AIBRIX_STORM_SERVICE));
+        String subdomain = Keys.orEmpty(Build.labels(podSet).get(Aibrix.AIBRIX_STORM_SERVICE));
         if (!subdomain.isEmpty()) {
             pod.getSpec().setSubdomain(subdomain);
         }

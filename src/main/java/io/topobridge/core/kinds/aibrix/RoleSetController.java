@@ -142,18 +142,18 @@ public final class RoleSetController implements Controller {
         for (HasMetadata podSet : ctx.index.list(StormServiceController.POD_SET_KIND, ns)) {
             Map<String, String> labels = Build.labels(podSet);
             if (Keys.live(podSet)
-                    && Build.name(roleSet).equals(labels.get(AibrixKeys.AIBRIX_ROLE_SET))
-                    && role.name().equals(labels.get(AibrixKeys.AIBRIX_ROLE))) {
-                slots.putIfAbsent(index(labels.get(AibrixKeys.AIBRIX_ROLE_REPLICA_INDEX)), Build.name(podSet));
+                    && Build.name(roleSet).equals(labels.get(Aibrix.AIBRIX_ROLE_SET))
+                    && role.name().equals(labels.get(Aibrix.AIBRIX_ROLE))) {
+                slots.putIfAbsent(index(labels.get(Aibrix.AIBRIX_ROLE_REPLICA_INDEX)), Build.name(podSet));
             }
         }
         // PodSets the input's pods name (hand-written pods of this role): made under that name
         Map<Long, String> referenced = new HashMap<>();
-        for (HasMetadata pod : ctx.index.podsWith(ns, AibrixKeys.AIBRIX_ROLE_SET, Build.name(roleSet))) {
+        for (HasMetadata pod : ctx.index.podsWith(ns, Aibrix.AIBRIX_ROLE_SET, Build.name(roleSet))) {
             Map<String, String> labels = Build.labels(pod);
-            String podSet = labels.get(AibrixKeys.AIBRIX_POD_SET);
-            if (role.name().equals(labels.get(AibrixKeys.AIBRIX_ROLE)) && podSet != null && !podSet.isEmpty()) {
-                referenced.putIfAbsent(index(labels.get(AibrixKeys.AIBRIX_ROLE_REPLICA_INDEX)), podSet);
+            String podSet = labels.get(Aibrix.AIBRIX_POD_SET);
+            if (role.name().equals(labels.get(Aibrix.AIBRIX_ROLE)) && podSet != null && !podSet.isEmpty()) {
+                referenced.putIfAbsent(index(labels.get(Aibrix.AIBRIX_ROLE_REPLICA_INDEX)), podSet);
             }
         }
         String hash = templateHash(roleSet, role, ctx);
@@ -198,18 +198,17 @@ public final class RoleSetController implements Controller {
             long i) {
         String rs = Build.name(roleSet);
         Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(AibrixKeys.AIBRIX_ROLE_SET, rs);
-        labels.put(AibrixKeys.AIBRIX_ROLE, role.name());
-        labels.put(AibrixKeys.AIBRIX_TEMPLATE_HASH, hash);
+        labels.put(Aibrix.AIBRIX_ROLE_SET, rs);
+        labels.put(Aibrix.AIBRIX_ROLE, role.name());
+        labels.put(Aibrix.AIBRIX_TEMPLATE_HASH, hash);
         labels.put(
-                AibrixKeys.AIBRIX_STORM_SERVICE,
-                Keys.orEmpty(Build.labels(roleSet).get(AibrixKeys.AIBRIX_STORM_SERVICE)));
-        labels.put(AibrixKeys.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(i));
+                Aibrix.AIBRIX_STORM_SERVICE, Keys.orEmpty(Build.labels(roleSet).get(Aibrix.AIBRIX_STORM_SERVICE)));
+        labels.put(Aibrix.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(i));
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(
-                AibrixKeys.AIBRIX_ROLE_SET_INDEX,
-                Keys.orEmpty(Build.annotations(roleSet).get(AibrixKeys.AIBRIX_ROLE_SET_INDEX)));
-        annotations.put(AibrixKeys.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(i));
+                Aibrix.AIBRIX_ROLE_SET_INDEX,
+                Keys.orEmpty(Build.annotations(roleSet).get(Aibrix.AIBRIX_ROLE_SET_INDEX)));
+        annotations.put(Aibrix.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(i));
         strategyKeys(rsStrategy, rs, labels, annotations);
         strategyKeys(role.strategy(), name, labels, annotations);
 
@@ -238,15 +237,15 @@ public final class RoleSetController implements Controller {
     private static void strategyKeys(
             JsonNode strategy, String podGroup, Map<String, String> labels, Map<String, String> annotations) {
         if (has(strategy, "coschedulingSchedulingStrategy")) {
-            labels.put(AibrixKeys.COSCHEDULING_POD_GROUP, podGroup);
+            labels.put(Aibrix.COSCHEDULING_POD_GROUP, podGroup);
         }
         if (has(strategy, "godelSchedulingStrategy")) {
-            annotations.put(AibrixKeys.GODEL_POD_GROUP, podGroup);
-            labels.put(AibrixKeys.GODEL_POD_GROUP, podGroup);
+            annotations.put(Aibrix.GODEL_POD_GROUP, podGroup);
+            labels.put(Aibrix.GODEL_POD_GROUP, podGroup);
         }
         if (has(strategy, "volcanoSchedulingStrategy")) {
-            annotations.put(AibrixKeys.VOLCANO_POD_GROUP, podGroup);
-            labels.put(AibrixKeys.VOLCANO_POD_GROUP, podGroup);
+            annotations.put(Aibrix.VOLCANO_POD_GROUP, podGroup);
+            labels.put(Aibrix.VOLCANO_POD_GROUP, podGroup);
         }
     }
 
@@ -259,7 +258,7 @@ public final class RoleSetController implements Controller {
         Map<Long, Boolean> slots = new HashMap<>();
         for (HasMetadata pod : rolePods(roleSet, role, ctx)) {
             if (Keys.activePod(pod)) {
-                slots.put(index(Build.annotations(pod).get(AibrixKeys.AIBRIX_ROLE_REPLICA_INDEX)), true);
+                slots.put(index(Build.annotations(pod).get(Aibrix.AIBRIX_ROLE_REPLICA_INDEX)), true);
             }
         }
         String hash = templateHash(roleSet, role, ctx);
@@ -319,8 +318,8 @@ public final class RoleSetController implements Controller {
 
     private static List<HasMetadata> rolePods(HasMetadata roleSet, Role role, Context ctx) {
         Map<String, String> selector = new LinkedHashMap<>();
-        selector.put(AibrixKeys.AIBRIX_ROLE_SET, Build.name(roleSet));
-        selector.put(AibrixKeys.AIBRIX_ROLE, role.name());
+        selector.put(Aibrix.AIBRIX_ROLE_SET, Build.name(roleSet));
+        selector.put(Aibrix.AIBRIX_ROLE, role.name());
         return ctx.index.podsWith(Build.ns(roleSet), selector);
     }
 
@@ -338,44 +337,43 @@ public final class RoleSetController implements Controller {
         Map<String, String> rsLabels = Build.labels(roleSet);
         Map<String, String> rsAnnotations = Build.annotations(roleSet);
         Map<String, String> labels = new LinkedHashMap<>(template.labels());
-        labels.put(AibrixKeys.AIBRIX_ROLE_SET, rs);
-        labels.put(AibrixKeys.AIBRIX_ROLE, role.name());
-        labels.put(AibrixKeys.AIBRIX_TEMPLATE_HASH, hash);
-        labels.put(AibrixKeys.AIBRIX_STORM_SERVICE, Keys.orEmpty(rsLabels.get(AibrixKeys.AIBRIX_STORM_SERVICE)));
+        labels.put(Aibrix.AIBRIX_ROLE_SET, rs);
+        labels.put(Aibrix.AIBRIX_ROLE, role.name());
+        labels.put(Aibrix.AIBRIX_TEMPLATE_HASH, hash);
+        labels.put(Aibrix.AIBRIX_STORM_SERVICE, Keys.orEmpty(rsLabels.get(Aibrix.AIBRIX_STORM_SERVICE)));
         for (String inherited : List.of("name", "previous-owner")) {
             if (rsLabels.containsKey(inherited)) {
                 labels.put(inherited, rsLabels.get(inherited));
             }
         }
         if (has(rsStrategy, "coschedulingSchedulingStrategy")) {
-            labels.put(AibrixKeys.COSCHEDULING_POD_GROUP, rs);
+            labels.put(Aibrix.COSCHEDULING_POD_GROUP, rs);
         }
         if (has(rsStrategy, "godelSchedulingStrategy")) {
-            labels.put(AibrixKeys.GODEL_POD_GROUP, rs);
+            labels.put(Aibrix.GODEL_POD_GROUP, rs);
         }
         if (has(rsStrategy, "volcanoSchedulingStrategy")) {
-            labels.put(AibrixKeys.VOLCANO_POD_GROUP, rs);
+            labels.put(Aibrix.VOLCANO_POD_GROUP, rs);
         }
         Map<String, String> annotations = new LinkedHashMap<>(template.annotations());
-        annotations.put(
-                AibrixKeys.AIBRIX_ROLE_SET_INDEX, Keys.orEmpty(rsAnnotations.get(AibrixKeys.AIBRIX_ROLE_SET_INDEX)));
+        annotations.put(Aibrix.AIBRIX_ROLE_SET_INDEX, Keys.orEmpty(rsAnnotations.get(Aibrix.AIBRIX_ROLE_SET_INDEX)));
         if (index >= 0) {
-            annotations.put(AibrixKeys.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(index));
-            labels.put(AibrixKeys.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(index));
+            annotations.put(Aibrix.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(index));
+            labels.put(Aibrix.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(index));
         }
         if (has(rsStrategy, "volcanoSchedulingStrategy")) {
-            annotations.put(AibrixKeys.VOLCANO_POD_GROUP, rs);
+            annotations.put(Aibrix.VOLCANO_POD_GROUP, rs);
         }
         if (has(rsStrategy, "godelSchedulingStrategy")) {
-            annotations.put(AibrixKeys.GODEL_POD_GROUP, rs);
+            annotations.put(Aibrix.GODEL_POD_GROUP, rs);
         }
-        String revision = rsAnnotations.get(AibrixKeys.AIBRIX_ROLE_REVISION + "." + role.name());
+        String revision = rsAnnotations.get(Aibrix.AIBRIX_ROLE_REVISION + "." + role.name());
         if (revision != null) {
-            labels.put(AibrixKeys.AIBRIX_ROLE_REVISION, revision);
+            labels.put(Aibrix.AIBRIX_ROLE_REVISION, revision);
         }
-        String revisionName = rsAnnotations.get(AibrixKeys.AIBRIX_ROLE_REVISION_NAME + "." + role.name());
+        String revisionName = rsAnnotations.get(Aibrix.AIBRIX_ROLE_REVISION_NAME + "." + role.name());
         if (revisionName != null) {
-            labels.put(AibrixKeys.AIBRIX_ROLE_REVISION_NAME, revisionName);
+            labels.put(Aibrix.AIBRIX_ROLE_REVISION_NAME, revisionName);
         }
         Pod pod = Build.pod(
                 Build.meta(
@@ -389,7 +387,7 @@ public final class RoleSetController implements Controller {
         if (index >= 0) {
             pod.getSpec().setHostname(name);
         }
-        String subdomain = Keys.orEmpty(rsLabels.get(AibrixKeys.AIBRIX_STORM_SERVICE));
+        String subdomain = Keys.orEmpty(rsLabels.get(Aibrix.AIBRIX_STORM_SERVICE));
         if (!subdomain.isEmpty()) {
             pod.getSpec().setSubdomain(subdomain);
         }

@@ -190,18 +190,18 @@ public final class StormServiceController implements Controller {
         Map<String, String> out = new TreeMap<>();
         String ns = Build.ns(storm);
         List<HasMetadata> candidates =
-                new ArrayList<>(ctx.index.podsWith(ns, AibrixKeys.AIBRIX_STORM_SERVICE, Build.name(storm)));
+                new ArrayList<>(ctx.index.podsWith(ns, Aibrix.AIBRIX_STORM_SERVICE, Build.name(storm)));
         for (HasMetadata podSet : ctx.index.list(POD_SET_KIND, ns)) {
-            if (Build.name(storm).equals(Build.labels(podSet).get(AibrixKeys.AIBRIX_STORM_SERVICE))) {
+            if (Build.name(storm).equals(Build.labels(podSet).get(Aibrix.AIBRIX_STORM_SERVICE))) {
                 candidates.add(podSet);
             }
         }
         for (HasMetadata object : candidates) {
-            String roleSet = Build.labels(object).get(AibrixKeys.AIBRIX_ROLE_SET);
+            String roleSet = Build.labels(object).get(Aibrix.AIBRIX_ROLE_SET);
             if (roleSet == null || roleSet.isEmpty() || ctx.index.has(ROLE_SET_KIND, ns, roleSet)) {
                 continue;
             }
-            String index = Build.annotations(object).get(AibrixKeys.AIBRIX_ROLE_SET_INDEX);
+            String index = Build.annotations(object).get(Aibrix.AIBRIX_ROLE_SET_INDEX);
             out.putIfAbsent(roleSet, index == null ? "0" : index);
         }
         return out;
@@ -209,15 +209,15 @@ public final class StormServiceController implements Controller {
 
     private static HasMetadata roleSet(HasMetadata storm, Shape shape, String name, String index, String revision) {
         Map<String, String> labels = new LinkedHashMap<>(shape.labels());
-        labels.put(AibrixKeys.AIBRIX_STORM_SERVICE, Build.name(storm));
-        labels.put(AibrixKeys.AIBRIX_REVISION_LABEL, revision);
+        labels.put(Aibrix.AIBRIX_STORM_SERVICE, Build.name(storm));
+        labels.put(Aibrix.AIBRIX_REVISION_LABEL, revision);
         Map<String, String> annotations = new LinkedHashMap<>(shape.annotations());
-        annotations.put(AibrixKeys.AIBRIX_REVISION_ANNOTATION, revision);
+        annotations.put(Aibrix.AIBRIX_REVISION_ANNOTATION, revision);
         for (String role : shape.roles()) {
-            annotations.put(AibrixKeys.AIBRIX_ROLE_REVISION + "." + role, "1");
-            annotations.put(AibrixKeys.AIBRIX_ROLE_REVISION_NAME + "." + role, revision);
+            annotations.put(Aibrix.AIBRIX_ROLE_REVISION + "." + role, "1");
+            annotations.put(Aibrix.AIBRIX_ROLE_REVISION_NAME + "." + role, revision);
         }
-        annotations.put(AibrixKeys.AIBRIX_ROLE_SET_INDEX, index);
+        annotations.put(Aibrix.AIBRIX_ROLE_SET_INDEX, index);
         return Build.custom(
                 WorkloadKind.ROLE_SET,
                 Build.meta(
