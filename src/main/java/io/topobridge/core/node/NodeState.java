@@ -34,11 +34,6 @@ public record NodeState(boolean cordoned, String ready, List<Taint> taints) {
         return cordoned || !isReady();
     }
 
-    /** Whether a pod with these tolerations can be placed on the node. */
-    public boolean takes(List<Toleration> tolerations) {
-        return !closed() && Toleration.toleratesAll(tolerations, taints);
-    }
-
     /** The first taint the tolerations do not tolerate, or null. */
     public Taint repelling(List<Toleration> tolerations) {
         for (Taint t : taints) {

@@ -51,16 +51,6 @@ public record Toleration(String key, String operator, String value, String effec
         return false;
     }
 
-    /** Whether every taint of the node is tolerated by some toleration of the list. */
-    public static boolean toleratesAll(Collection<Toleration> tolerations, List<Taint> taints) {
-        for (Taint taint : taints) {
-            if (!tolerated(tolerations, taint)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * The toleration Kubernetes' {@code ExtendedResourceToleration} admission plugin gives a pod that requests an
      * extended resource ({@code key} the resource, {@code Exists}, {@code NoSchedule}): nodes tainted with the name of

@@ -30,25 +30,6 @@ public record RenderOutput(
         notes = List.copyOf(notes);
     }
 
-    /** Output of the input alone (nothing expanded). */
-    public RenderOutput(
-            List<DesiredHyperNode> hyperNodes,
-            List<DesiredPodGroup> podGroups,
-            List<Pod> pods,
-            List<Finding> findings,
-            List<String> notes) {
-        this(hyperNodes, podGroups, List.of(), pods, findings, notes);
-    }
-
-    /** Output without notes. */
-    public RenderOutput(
-            List<DesiredHyperNode> hyperNodes,
-            List<DesiredPodGroup> podGroups,
-            List<Pod> pods,
-            List<Finding> findings) {
-        this(hyperNodes, podGroups, List.of(), pods, findings, List.of());
-    }
-
     /** True when some input object was refused ({@code render} then exits 1). */
     public boolean rejected() {
         return findings.stream().anyMatch(Finding::isRejection);

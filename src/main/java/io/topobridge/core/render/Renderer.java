@@ -140,7 +140,7 @@ public final class Renderer {
                 .thenComparing(p -> Objects.requireNonNullElse(p.getMetadata().getName(), "")));
         List<Finding> unique = new ArrayList<>(new java.util.LinkedHashSet<>(findings));
         unique.sort(Finding.ORDER);
-        return new RenderOutput(hyperNodes, podGroups, admitted, unique, notes);
+        return new RenderOutput(hyperNodes, podGroups, List.of(), admitted, unique, notes);
     }
 
     /** The input sorted by what render does with each object. */
