@@ -62,17 +62,7 @@ public final class PodSetAdapter implements KindAdapter {
 
     @Override
     public List<Gang> gangs(GangScope scope, Snapshot snapshot) {
-        Optional<Workload> podSet = snapshot.get(kind(), scope.namespace(), scope.name());
-        if (podSet.isEmpty() || !scope.equals(snapshot.scopeOf(podSet.get()).orElse(null))) {
-            return List.of();
-        }
-        Workload ps = podSet.get();
-        return List.of(new Gang(
-                sources(ps),
-                List.of(ps.ref()),
-                PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(ps, scope, present, notes)),
-                false));
+        return ownGang(scope, snapshot, ps -> Gang.keyed((present, notes) -> plans(ps, scope, present, notes)));
     }
 
     /** A PodSet made by hand: a gang of {@code podGroupSize} pods. */

@@ -49,18 +49,11 @@ public final class RoleSetAdapter implements KindAdapter {
 
     @Override
     public List<Gang> gangs(GangScope scope, Snapshot snapshot) {
-        Optional<Workload> roleSet = snapshot.get(kind(), scope.namespace(), scope.name());
-        if (roleSet.isEmpty() || !scope.equals(snapshot.scopeOf(roleSet.get()).orElse(null))) {
-            return List.of();
-        }
-        Workload rs = roleSet.get();
-        return List.of(new Gang(
-                sources(rs),
-                List.of(rs.ref()),
-                PodIdentity.NONE,
-                Gang.keyed((present, notes) ->
-                        Aibrix.roleSetPlans(Aibrix.RoleSetShape.of(rs), scope, rs.ref(), snapshot, present, notes)),
-                false));
+        return ownGang(
+                scope,
+                snapshot,
+                rs -> Gang.keyed((present, notes) ->
+                        Aibrix.roleSetPlans(Aibrix.RoleSetShape.of(rs), scope, rs.ref(), snapshot, present, notes)));
     }
 
     @Override

@@ -90,17 +90,10 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
 
     @Override
     public List<Gang> gangs(GangScope scope, Snapshot snapshot) {
-        Optional<Workload> found = snapshot.get(kind(), scope.namespace(), scope.name());
-        if (found.isEmpty() || !scope.equals(snapshot.scopeOf(found.get()).orElse(null))) {
-            return List.of();
-        }
-        Workload lws = found.get();
-        return List.of(new Gang(
-                sources(lws),
-                List.of(lws.ref()),
-                PodIdentity.NONE,
-                Gang.keyedByPod((present, only, notes) -> plans(lws, scope, present, only, notes, snapshot)),
-                false));
+        return ownGang(
+                scope,
+                snapshot,
+                lws -> Gang.keyedByPod((present, only, notes) -> plans(lws, scope, present, only, notes, snapshot)));
     }
 
     private static PodIdentity selector(Workload lws) {
@@ -352,27 +345,17 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             return snapshot.adapters().of(maker).flatMap(a -> a.originThrough(lws, pod, snapshot));
         }
         boolean leader = Pods.isLeader(pod, name);
-        if (LwsGroups.shape(lws).hashIdentity()) {
-            return Optional.of(new PodOrigin(
-                    lws,
-                    selector(lws)
-                            .with(
-                                    PodIdentity.LEADER,
-                                    String.valueOf(leader),
-                                    PodIdentity.GROUP_KEY,
-                                    Pods.groupKey(pod),
-                                    PodIdentity.REVISION,
-                                    Pods.labels(pod).get(WorkloadLabels.LWS_REVISION))));
-        }
-        int group = Pods.groupIndex(pod, name, leader);
+        // with groupIdentity: Hash a group is known by its key, otherwise by its index
+        boolean hash = LwsGroups.shape(lws).hashIdentity();
+        int group = hash ? -1 : Pods.groupIndex(pod, name, leader);
         return Optional.of(new PodOrigin(
                 lws,
                 selector(lws)
                         .with(
                                 PodIdentity.LEADER,
                                 String.valueOf(leader),
-                                PodIdentity.GROUP_INDEX,
-                                group < 0 ? null : String.valueOf(group),
+                                hash ? PodIdentity.GROUP_KEY : PodIdentity.GROUP_INDEX,
+                                hash ? Pods.groupKey(pod) : group < 0 ? null : String.valueOf(group),
                                 PodIdentity.REVISION,
                                 Pods.labels(pod).get(WorkloadLabels.LWS_REVISION))));
     }

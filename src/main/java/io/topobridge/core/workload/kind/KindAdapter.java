@@ -6,8 +6,10 @@ import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.annotation.AnnotationSource;
+import io.topobridge.core.workload.gang.PodIdentity;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The one place a workload kind is known: which objects it reads, the gang scope of an object, where its
@@ -52,5 +54,16 @@ public interface KindAdapter extends WorkloadAdapter {
      */
     default Optional<ScaledRoles.Unit> scaledPart(Autoscaler autoscaler, GangScope scope, Snapshot snapshot) {
         return Optional.empty();
+    }
+
+    /**
+     * The one gang of the workload of this kind a scope names, read from the workload's own sources: none when the
+     * workload is gone or no longer heads that scope.
+     */
+    default List<Gang> ownGang(GangScope scope, Snapshot snapshot, Function<Workload, Gang.Plans> plans) {
+        return snapshot.get(kind(), scope.namespace(), scope.name())
+                .filter(w -> scope.equals(snapshot.scopeOf(w).orElse(null)))
+                .map(w -> List.of(new Gang(sources(w), List.of(w.ref()), PodIdentity.NONE, plans.apply(w), false)))
+                .orElse(List.of());
     }
 }

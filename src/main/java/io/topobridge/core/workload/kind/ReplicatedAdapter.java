@@ -94,17 +94,7 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
 
     @Override
     public List<Gang> gangs(GangScope scope, Snapshot snapshot) {
-        Optional<Workload> found = snapshot.get(kind(), scope.namespace(), scope.name());
-        if (found.isEmpty() || !scope.equals(snapshot.scopeOf(found.get()).orElse(null))) {
-            return List.of();
-        }
-        Workload w = found.get();
-        return List.of(new Gang(
-                sources(w),
-                List.of(w.ref()),
-                PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(w, scope, present, notes)),
-                false));
+        return ownGang(scope, snapshot, w -> Gang.keyed((present, notes) -> plans(w, scope, present, notes)));
     }
 
     public PodIdentity selector(Workload w) {
