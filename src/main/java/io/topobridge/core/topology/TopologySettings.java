@@ -135,7 +135,7 @@ public record TopologySettings(String preset, List<TierLabel> tiers) {
     }
 
     /** Why a label key is invalid, or null (Kubernetes qualified-name rules). */
-    static String labelKeyProblem(String key) {
+    public static String labelKeyProblem(String key) {
         int slash = key.indexOf('/');
         String name = slash < 0 ? key : key.substring(slash + 1);
         if (slash >= 0) {

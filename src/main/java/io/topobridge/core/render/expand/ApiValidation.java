@@ -3,6 +3,7 @@ package io.topobridge.core.render.expand;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.topology.TopologySettings;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
@@ -18,7 +19,6 @@ final class ApiValidation {
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final Pattern DNS_SUBDOMAIN =
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-    private static final Pattern QUALIFIED_NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
     private static final int MAX_ANNOTATIONS_BYTES = 256 * 1024;
 
@@ -71,22 +71,8 @@ final class ApiValidation {
         return Optional.empty();
     }
 
+    /** Whether a label or annotation key is a Kubernetes qualified name, as the API server checks it. */
     private static boolean qualifiedName(String key) {
-        if (key == null) {
-            return false;
-        }
-        int slash = key.indexOf('/');
-        String name = slash < 0 ? key : key.substring(slash + 1);
-        if (slash >= 0) {
-            String prefix = key.substring(0, slash);
-            if (prefix.isEmpty()
-                    || prefix.length() > 253
-                    || !DNS_SUBDOMAIN.matcher(prefix).matches()) {
-                return false;
-            }
-        }
-        return !name.isEmpty()
-                && name.length() <= 63
-                && QUALIFIED_NAME.matcher(name).matches();
+        return key != null && TopologySettings.labelKeyProblem(key) == null;
     }
 }
