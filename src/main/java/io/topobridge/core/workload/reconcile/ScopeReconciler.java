@@ -250,7 +250,7 @@ public final class ScopeReconciler {
                 result, observed, facts.queues(), placed(result, facts), facts.inCluster(), bounds);
         List<Finding> findings = new ArrayList<>(plan.findings());
         findings.addAll(UntiedPods.findings(result, ties));
-        findings.addAll(AutoscalerFit.findings(result, lookup));
+        findings.addAll(AutoscalerFit.findings(result, lookup, translator.adapters()));
         List<DomainLossRestarts.Restart> restarts = new ArrayList<>();
         Map<String, DomainLossRestarts.Entry> remembered = new HashMap<>();
         Duration requeue = roomWaitEnds(result, podGroups, facts.now());

@@ -4,13 +4,13 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.finding.Finding;
-import io.topobridge.core.kinds.Kinds;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.autotier.AutoTier;
 import io.topobridge.core.workload.kind.ScaledRoles;
+import io.topobridge.core.workload.kind.WorkloadAdapters;
 import io.topobridge.core.workload.translate.ScopeResult;
 import io.topobridge.volcano.model.NetworkTopologySpec;
 import java.math.BigDecimal;
@@ -35,7 +35,7 @@ public final class AutoscalerFit {
     private AutoscalerFit() {}
 
     /** The warnings for one translated scope; none when its namespace has no autoscaler or its gangs no hard tier. */
-    public static List<Finding> findings(ScopeResult result, WorkloadLookup lookup) {
+    public static List<Finding> findings(ScopeResult result, WorkloadLookup lookup, WorkloadAdapters adapters) {
         List<Autoscaler> autoscalers = new ArrayList<>();
         for (HasMetadata object : lookup.autoscalers(result.scope().namespace())) {
             Autoscaler.of(object).ifPresent(autoscalers::add);
@@ -47,8 +47,7 @@ public final class AutoscalerFit {
         if (autoscalers.isEmpty() || hard.isEmpty()) {
             return List.of();
         }
-        List<ScaledRoles.Unit> units =
-                ScaledRoles.of(result.scope(), autoscalers, Kinds.adapters().snapshot(lookup));
+        List<ScaledRoles.Unit> units = ScaledRoles.of(result.scope(), autoscalers, adapters.snapshot(lookup));
         if (units.stream().noneMatch(u -> u.autoscaler().maxReplicas() > u.current())) {
             return List.of();
         }

@@ -52,6 +52,11 @@ public final class WorkloadTranslator {
      * {@code clock}: what "now" is when a gang's wait for room under {@code auto} is measured; the edges give the
      * wall clock, a reconcile pass judges at its own time ({@link #at}).
      */
+    /** The adapters this translator asks what the gangs are. */
+    public WorkloadAdapters adapters() {
+        return adapters;
+    }
+
     public WorkloadTranslator(WorkloadSettings settings, WorkloadAdapters adapters, InstantSource clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.adapters = Objects.requireNonNull(adapters, "adapters");

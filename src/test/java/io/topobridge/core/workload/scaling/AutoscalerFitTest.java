@@ -9,6 +9,7 @@ import io.topobridge.core.capacity.Cluster;
 import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.Severity;
+import io.topobridge.core.kinds.Kinds;
 import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.Autoscaler;
@@ -86,7 +87,7 @@ class AutoscalerFitTest {
         List<HasMetadata> objects = Fixtures.objects(yaml);
         var lookup = Fixtures.lookup(objects).withDomains(() -> DOMAINS);
         ScopeResult result = Fixtures.translator().translateScope(scope, Fixtures.TIERS, lookup);
-        return AutoscalerFit.findings(result, lookup);
+        return AutoscalerFit.findings(result, lookup, Kinds.adapters());
     }
 
     private static final GangScope SET_SCOPE = GangScope.of(WorkloadKind.DISAGGREGATED_SET, "llm", "pd");
@@ -169,7 +170,9 @@ class AutoscalerFitTest {
                 Fixtures.objects(deployment + "---\n" + hpa("web", "apps/v1", "Deployment", "decode", 40));
         var unknown = Fixtures.lookup(objects);
         assertThat(AutoscalerFit.findings(
-                        Fixtures.translator().translateScope(DEPLOY_SCOPE, Fixtures.TIERS, unknown), unknown))
+                        Fixtures.translator().translateScope(DEPLOY_SCOPE, Fixtures.TIERS, unknown),
+                        unknown,
+                        Kinds.adapters()))
                 .as("no HyperNode known: no domain to judge against")
                 .isEmpty();
     }
