@@ -104,11 +104,13 @@ public final class StormServiceAdapter implements KindAdapter {
 
     @Override
     public List<Gang> gangs(GangScope scope, Snapshot snapshot) {
-        Optional<Workload> found = snapshot.get(kind(), scope.namespace(), scope.name());
-        if (found.isEmpty()) {
-            return List.of();
-        }
-        Workload storm = found.get();
+        return snapshot.get(kind(), scope.namespace(), scope.name())
+                .map(storm -> gangs(storm, scope, snapshot))
+                .orElse(List.of());
+    }
+
+    /** A RoleSet's gang for each RoleSet the StormService has, and one of its template while none was made from it. */
+    private List<Gang> gangs(Workload storm, GangScope scope, Snapshot snapshot) {
         List<Workload> roleSets = roleSetsOf(storm, snapshot);
         List<Gang> out = new ArrayList<>();
         for (Workload roleSet : roleSets) {

@@ -123,17 +123,14 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
 
     @Override
     public List<Gang> gangs(GangScope scope, Snapshot snapshot) {
-        Optional<Workload> found = snapshot.get(kind(), scope.namespace(), scope.name());
-        if (found.isEmpty()) {
-            return List.of();
-        }
-        Workload ds = found.get();
-        return List.of(new Gang(
-                sources(ds),
-                List.of(ds.ref()),
-                PodIdentity.NONE,
-                Gang.keyedByPod((present, only, notes) -> plans(ds, scope, present, only, notes, snapshot)),
-                false));
+        return snapshot.get(kind(), scope.namespace(), scope.name())
+                .map(ds -> List.of(new Gang(
+                        sources(ds),
+                        List.of(ds.ref()),
+                        PodIdentity.NONE,
+                        Gang.keyedByPod((present, only, notes) -> plans(ds, scope, present, only, notes, snapshot)),
+                        false)))
+                .orElse(List.of());
     }
 
     private static PodIdentity selector(Workload ds) {
