@@ -13,6 +13,7 @@ import io.topobridge.apply.RecentObjects;
 import io.topobridge.controller.workload.TestClusters;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.PodTemplates;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.model.PodGroupSpec;
 import java.time.Duration;
@@ -65,17 +66,7 @@ class WorkloadCachesTest {
                         .withNewSelector()
                         .addToMatchLabels("a", "b")
                         .endSelector()
-                        .withNewTemplate()
-                        .withNewMetadata()
-                        .addToLabels("a", "b")
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewContainer()
-                        .withName("c")
-                        .withImage("x")
-                        .endContainer()
-                        .endSpec()
-                        .endTemplate()
+                        .withTemplate(PodTemplates.labelled("a", "b"))
                         .endSpec()
                         .build())
                 .create();
@@ -97,17 +88,7 @@ class WorkloadCachesTest {
                         .withNewSelector()
                         .addToMatchLabels("a", "b")
                         .endSelector()
-                        .withNewTemplate()
-                        .withNewMetadata()
-                        .addToLabels("a", "b")
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewContainer()
-                        .withName("c")
-                        .withImage("x")
-                        .endContainer()
-                        .endSpec()
-                        .endTemplate()
+                        .withTemplate(PodTemplates.labelled("a", "b"))
                         .endSpec()
                         .build())
                 .create();

@@ -23,6 +23,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
+import io.restassured.response.ValidatableResponse;
 import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.render.InMemoryLookup;
@@ -32,6 +33,7 @@ import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.testing.MockApiServer;
+import io.topobridge.testing.PodTemplates;
 import io.topobridge.testing.Upstream;
 import io.topobridge.volcano.PodGroup;
 import jakarta.inject.Inject;
@@ -148,17 +150,7 @@ class AdmissionEndToEndTest {
                         .withNewSelector()
                         .addToMatchLabels("app", "web")
                         .endSelector()
-                        .withNewTemplate()
-                        .withNewMetadata()
-                        .addToLabels("app", "web")
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewContainer()
-                        .withName("c")
-                        .withImage("x")
-                        .endContainer()
-                        .endSpec()
-                        .endTemplate()
+                        .withTemplate(PodTemplates.labelled("app", "web"))
                         .endSpec()
                         .build())
                 .create();
@@ -180,17 +172,7 @@ class AdmissionEndToEndTest {
                         .withNewSelector()
                         .addToMatchLabels("app", "web")
                         .endSelector()
-                        .withNewTemplate()
-                        .withNewMetadata()
-                        .addToLabels("app", "web")
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewContainer()
-                        .withName("c")
-                        .withImage("x")
-                        .endContainer()
-                        .endSpec()
-                        .endTemplate()
+                        .withTemplate(PodTemplates.labelled("app", "web"))
                         .endSpec()
                         .build())
                 .create();
@@ -207,17 +189,7 @@ class AdmissionEndToEndTest {
                         .withNewSelector()
                         .addToMatchLabels("app", "db")
                         .endSelector()
-                        .withNewTemplate()
-                        .withNewMetadata()
-                        .addToLabels("app", "db")
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewContainer()
-                        .withName("c")
-                        .withImage("x")
-                        .endContainer()
-                        .endSpec()
-                        .endTemplate()
+                        .withTemplate(PodTemplates.labelled("app", "db"))
                         .endSpec()
                         .build())
                 .create());
@@ -231,17 +203,7 @@ class AdmissionEndToEndTest {
                         .withNewSelector()
                         .addToMatchLabels("app", "plain")
                         .endSelector()
-                        .withNewTemplate()
-                        .withNewMetadata()
-                        .addToLabels("app", "plain")
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewContainer()
-                        .withName("c")
-                        .withImage("x")
-                        .endContainer()
-                        .endSpec()
-                        .endTemplate()
+                        .withTemplate(PodTemplates.labelled("app", "plain"))
                         .endSpec()
                         .build())
                 .create());
@@ -335,15 +297,20 @@ class AdmissionEndToEndTest {
                 .toList();
     }
 
-    private Response admit(ObjectNode review) {
+    /** Posts {@code review} to the webhook's {@code path} over HTTPS; the answer is a 200. */
+    private ValidatableResponse post(String path, ObjectNode review) {
         return given().relaxedHTTPSValidation()
                 .baseUri("https://localhost")
                 .port(controller.port())
                 .contentType("application/json")
                 .body(review.toString())
-                .post(PodMutator.PATH)
+                .post(path)
                 .then()
-                .statusCode(200)
+                .statusCode(200);
+    }
+
+    private Response admit(ObjectNode review) {
+        return post(PodMutator.PATH, review)
                 .body("response.uid", equalTo(Reviews.uid(review)))
                 .body("response.allowed", equalTo(true))
                 .extract()
@@ -533,14 +500,7 @@ class AdmissionEndToEndTest {
                 .validate(bad, FixedTiers.TIERS, new InMemoryLookup(List.of()))
                 .get(0)
                 .message();
-        given().relaxedHTTPSValidation()
-                .baseUri("https://localhost")
-                .port(controller.port())
-                .contentType("application/json")
-                .body(review.toString())
-                .post(WorkloadValidator.PATH)
-                .then()
-                .statusCode(200)
+        post(WorkloadValidator.PATH, review)
                 .body("response.uid", equalTo(Reviews.uid(review)))
                 .body("response.allowed", equalTo(false))
                 .body("response.status.code", equalTo(422))
@@ -562,14 +522,7 @@ class AdmissionEndToEndTest {
                 "leaderworkersets",
                 sideways,
                 Reviews.toJson(lws));
-        given().relaxedHTTPSValidation()
-                .baseUri("https://localhost")
-                .port(controller.port())
-                .contentType("application/json")
-                .body(update.toString())
-                .post(WorkloadValidator.PATH)
-                .then()
-                .statusCode(200)
+        post(WorkloadValidator.PATH, update)
                 .body("response.allowed", equalTo(false))
                 .body("response.status.message", containsString("topobridge.io/mode=\"sideways\""));
 
@@ -582,14 +535,6 @@ class AdmissionEndToEndTest {
                 "leaderworkersets",
                 Reviews.toJson(lws),
                 Reviews.toJson(lws));
-        given().relaxedHTTPSValidation()
-                .baseUri("https://localhost")
-                .port(controller.port())
-                .contentType("application/json")
-                .body(valid.toString())
-                .post(WorkloadValidator.PATH)
-                .then()
-                .statusCode(200)
-                .body("response.allowed", equalTo(true));
+        post(WorkloadValidator.PATH, valid).body("response.allowed", equalTo(true));
     }
 }
