@@ -55,9 +55,35 @@ class CertificateStoreTest {
                 Duration.ofDays(30));
     }
 
+    /** The labels that mark a Secret as the bridge's own. */
+    private static final Map<String, String> OURS = Map.of("app.kubernetes.io/managed-by", "topobridge");
+
     private CertificateStore store(Instant now) {
         return new CertificateStore(
                 cluster.client(), settings(TlsSettings.Mode.GENERATE), Clock.fixed(now, ZoneOffset.UTC));
+    }
+
+    /** A Secret already at the store's name; null labels, type or data are left out. */
+    private void existingSecret(Map<String, String> labels, String type, Map<String, String> data) {
+        cluster.client()
+                .secrets()
+                .inNamespace(NS)
+                .resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName(SECRET)
+                        .withNamespace(NS)
+                        .withLabels(labels)
+                        .endMetadata()
+                        .withType(type)
+                        .withData(data)
+                        .build())
+                .create();
+    }
+
+    /** A store that only reads a Secret someone else makes (tls.mode=secret). */
+    private CertificateStore external(Instant now) {
+        return new CertificateStore(
+                cluster.client(), settings(TlsSettings.Mode.SECRET), Clock.fixed(now, ZoneOffset.UTC));
     }
 
     private Secret secret() {
@@ -128,18 +154,7 @@ class CertificateStoreTest {
 
     @Test
     void aSecretItDidNotMakeIsNeverOverwritten() {
-        cluster.client()
-                .secrets()
-                .inNamespace(NS)
-                .resource(new SecretBuilder()
-                        .withNewMetadata()
-                        .withName(SECRET)
-                        .withNamespace(NS)
-                        .endMetadata()
-                        .withType("kubernetes.io/tls")
-                        .withData(Map.of("tls.crt", "eA==", "tls.key", "eA=="))
-                        .build())
-                .create();
+        existingSecret(null, "kubernetes.io/tls", Map.of("tls.crt", "eA==", "tls.key", "eA=="));
         cluster.dispatcher().clearLog();
         assertThatThrownBy(() -> store(NOW).ensure())
                 .isInstanceOf(CertificateStore.UnavailableException.class)
@@ -150,26 +165,14 @@ class CertificateStoreTest {
 
     @Test
     void anUnreadableSecretOfItsOwnIsReplaced() {
-        cluster.client()
-                .secrets()
-                .inNamespace(NS)
-                .resource(new SecretBuilder()
-                        .withNewMetadata()
-                        .withName(SECRET)
-                        .withNamespace(NS)
-                        .addToLabels("app.kubernetes.io/managed-by", "topobridge")
-                        .endMetadata()
-                        .withData(Map.of("tls.crt", "bm90IGEgY2VydA=="))
-                        .build())
-                .create();
+        existingSecret(OURS, null, Map.of("tls.crt", "bm90IGEgY2VydA=="));
         ServingCertificate made = store(NOW).ensure();
         assertThat(CertificateStore.parse(secret()).sameAs(made)).isTrue();
     }
 
     @Test
     void externalSecretIsReadNeverWritten() {
-        var external = new CertificateStore(
-                cluster.client(), settings(TlsSettings.Mode.SECRET), Clock.fixed(NOW, ZoneOffset.UTC));
+        var external = external(NOW);
         assertThatThrownBy(external::ensure)
                 .isInstanceOf(CertificateStore.UnavailableException.class)
                 .hasMessageContaining("ops/hook-tls")
@@ -178,24 +181,16 @@ class CertificateStoreTest {
         // what cert-manager writes: tls.crt, tls.key, ca.crt, no ca.key
         var ca = Certificates.newCa("cert-manager-ca", NOW, Duration.ofDays(100));
         var serving = Certificates.issueServing(ca, List.of("hook.ops.svc"), NOW, Duration.ofDays(90));
-        cluster.client()
-                .secrets()
-                .inNamespace(NS)
-                .resource(new SecretBuilder()
-                        .withNewMetadata()
-                        .withName(SECRET)
-                        .withNamespace(NS)
-                        .endMetadata()
-                        .withType("kubernetes.io/tls")
-                        .withData(Map.of(
-                                "tls.crt",
-                                b64(serving.certificatePem()),
-                                "tls.key",
-                                b64(serving.keyPem()),
-                                "ca.crt",
-                                b64(ca.certificatePem())))
-                        .build())
-                .create();
+        existingSecret(
+                null,
+                "kubernetes.io/tls",
+                Map.of(
+                        "tls.crt",
+                        b64(serving.certificatePem()),
+                        "tls.key",
+                        b64(serving.keyPem()),
+                        "ca.crt",
+                        b64(ca.certificatePem())));
         cluster.dispatcher().clearLog();
         ServingCertificate read = external.ensure();
         assertThat(read.certificate()).isEqualTo(serving.certificate());
@@ -204,10 +199,7 @@ class CertificateStoreTest {
         assertThat(secretWrites()).isZero();
 
         // an expired external certificate is still only read: renewing it is its owner's job
-        var late = new CertificateStore(
-                cluster.client(),
-                settings(TlsSettings.Mode.SECRET),
-                Clock.fixed(NOW.plus(Duration.ofDays(200)), ZoneOffset.UTC));
+        var late = external(NOW.plus(Duration.ofDays(200)));
         assertThat(late.ensure().certificate()).isEqualTo(serving.certificate());
         assertThat(secretWrites()).isZero();
     }
@@ -217,25 +209,17 @@ class CertificateStoreTest {
         var ca = Certificates.newCa("ca", NOW, Duration.ofDays(100));
         var a = Certificates.issueServing(ca, List.of("hook.ops.svc"), NOW, Duration.ofDays(90));
         var b = Certificates.issueServing(ca, List.of("hook.ops.svc"), NOW, Duration.ofDays(90));
-        cluster.client()
-                .secrets()
-                .inNamespace(NS)
-                .resource(new SecretBuilder()
-                        .withNewMetadata()
-                        .withName(SECRET)
-                        .withNamespace(NS)
-                        .endMetadata()
-                        .withData(Map.of(
-                                "tls.crt",
-                                b64(a.certificatePem()),
-                                "tls.key",
-                                b64(b.keyPem()),
-                                "ca.crt",
-                                b64(ca.certificatePem())))
-                        .build())
-                .create();
-        var external = new CertificateStore(
-                cluster.client(), settings(TlsSettings.Mode.SECRET), Clock.fixed(NOW, ZoneOffset.UTC));
+        existingSecret(
+                null,
+                null,
+                Map.of(
+                        "tls.crt",
+                        b64(a.certificatePem()),
+                        "tls.key",
+                        b64(b.keyPem()),
+                        "ca.crt",
+                        b64(ca.certificatePem())));
+        var external = external(NOW);
         assertThatThrownBy(external::ensure).hasMessageContaining("tls.key does not belong to tls.crt");
     }
 
@@ -253,18 +237,7 @@ class CertificateStoreTest {
 
     /** The Secret as the Helm chart makes it: empty, Opaque, labelled as the bridge's. */
     private void chartsEmptySecret() {
-        cluster.client()
-                .secrets()
-                .inNamespace(NS)
-                .resource(new SecretBuilder()
-                        .withNewMetadata()
-                        .withName(SECRET)
-                        .withNamespace(NS)
-                        .addToLabels("app.kubernetes.io/managed-by", "topobridge")
-                        .endMetadata()
-                        .withType("Opaque")
-                        .build())
-                .create();
+        existingSecret(OURS, "Opaque", null);
         cluster.dispatcher().clearLog();
     }
 
