@@ -147,8 +147,7 @@ class HighAvailabilityE2E {
                     .withAnnotations(Map.of("topobridge.io/highest-tier", "rak"))
                     .endMetadata()
                     .build();
-            ObjectNode badReview =
-                    Reviews.review("CREATE", NS, "apps", "v1", "Deployment", "deployments", Reviews.toJson(bad), null);
+            ObjectNode badReview = Reviews.deployment("CREATE", NS, Reviews.toJson(bad), null);
             Response denial = review(follower, WorkloadValidator.PATH, badReview);
             assertThat(denial.jsonPath().getBoolean("response.allowed"))
                     .as(denial.asString())

@@ -494,8 +494,7 @@ class AdmissionEndToEndTest {
                 .withReplicas(2)
                 .endSpec()
                 .build();
-        ObjectNode review =
-                Reviews.review("CREATE", NS, "apps", "v1", "Deployment", "deployments", Reviews.toJson(bad), null);
+        ObjectNode review = Reviews.deployment("CREATE", NS, Reviews.toJson(bad), null);
         String message = Fixtures.translator(WorkloadSettings.defaults())
                 .validate(bad, FixedTiers.TIERS, new InMemoryLookup(List.of()))
                 .get(0)

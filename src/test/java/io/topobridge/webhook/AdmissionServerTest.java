@@ -351,8 +351,7 @@ class AdmissionServerTest {
         var deployment =
                 Reviews.JSON.createObjectNode().put("apiVersion", "apps/v1").put("kind", "Deployment");
         deployment.putObject("metadata").put("name", "plain").put("namespace", "admission-plain");
-        var validation = Reviews.review(
-                "CREATE", "admission-plain", "apps", "v1", "Deployment", "deployments", deployment, null);
+        var validation = Reviews.deployment("CREATE", "admission-plain", deployment, null);
         https().contentType("application/json")
                 .body(validation.toString())
                 .post("/validate/workloads")

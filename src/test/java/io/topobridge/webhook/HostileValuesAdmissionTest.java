@@ -106,8 +106,7 @@ class HostileValuesAdmissionTest {
         annotations.put("topobridge.io/mode", "hard\u202e");
         annotations.put("topobridge.io/colour", "\u001b[2Jred\u2028");
         hostile.getMetadata().setAnnotations(annotations);
-        ObjectNode review = Reviews.review(
-                "CREATE", "ml", "apps", "v1", "Deployment", "deployments", Reviews.toJson(hostile), null);
+        ObjectNode review = Reviews.deployment("CREATE", "ml", Reviews.toJson(hostile), null);
 
         Response response = fixture.request()
                 .body(review.toString())

@@ -30,6 +30,11 @@ public final class Reviews {
         return review("CREATE", namespace, "", "v1", "Pod", "pods", toJson(pod), null);
     }
 
+    /** An apps/v1 Deployment review ({@code oldObject} null on CREATE). */
+    public static ObjectNode deployment(String operation, String namespace, JsonNode object, JsonNode oldObject) {
+        return review(operation, namespace, "apps", "v1", "Deployment", "deployments", object, oldObject);
+    }
+
     public static ObjectNode review(
             String operation,
             String namespace,

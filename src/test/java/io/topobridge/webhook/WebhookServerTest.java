@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.nullValue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.restassured.response.ValidatableResponse;
 import io.topobridge.tls.ServingCertificate;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
@@ -63,26 +64,20 @@ class WebhookServerTest {
     }
 
     private ObjectNode review(String operation) {
-        return Reviews.review(
-                operation,
-                "ml",
-                "apps",
-                "v1",
-                "Deployment",
-                "deployments",
-                Reviews.JSON.createObjectNode().put("kind", "Deployment"),
-                null);
+        return Reviews.deployment(
+                operation, "ml", Reviews.JSON.createObjectNode().put("kind", "Deployment"), null);
+    }
+
+    /** Posts {@code review} to the probe webhook; the answer is a 200. */
+    private static ValidatableResponse probe(ObjectNode review) {
+        return fixture.request().body(review.toString()).post("/probe").then().statusCode(200);
     }
 
     @Test
     void answersEchoTheUidAndTheApiVersion() {
         ObjectNode review = review("CREATE");
         double before = fixture.count("probe", "allowed");
-        fixture.request()
-                .body(review.toString())
-                .post("/probe")
-                .then()
-                .statusCode(200)
+        probe(review)
                 .body("apiVersion", equalTo("admission.k8s.io/v1"))
                 .body("kind", equalTo("AdmissionReview"))
                 .body("response.uid", equalTo(Reviews.uid(review)))
@@ -110,11 +105,7 @@ class WebhookServerTest {
     void denialsCarryCodeMessageAndWarnings() {
         ObjectNode review = review("UPDATE");
         double before = fixture.count("probe", "denied");
-        fixture.request()
-                .body(review.toString())
-                .post("/probe")
-                .then()
-                .statusCode(200)
+        probe(review)
                 .body("response.uid", equalTo(Reviews.uid(review)))
                 .body("response.allowed", equalTo(false))
                 .body("response.status.code", equalTo(422))
@@ -127,11 +118,7 @@ class WebhookServerTest {
     void aFailureInsideTheBridgeAllowsTheRequestWithAWarning() {
         ObjectNode review = review("DELETE");
         double before = fixture.count("probe", "error");
-        fixture.request()
-                .body(review.toString())
-                .post("/probe")
-                .then()
-                .statusCode(200)
+        probe(review)
                 .body("response.uid", equalTo(Reviews.uid(review)))
                 .body("response.allowed", equalTo(true))
                 .body("response.warnings[0]", containsString("informer cache not synced"));

@@ -111,24 +111,30 @@ class WorkloadValidatorTest {
     }
 
     private static ObjectNode deploymentReview(String operation, Object object, Object old) {
-        return Reviews.review(
-                operation,
-                "ml",
-                "apps",
-                "v1",
-                "Deployment",
-                "deployments",
-                Reviews.toJson(object),
-                old == null ? null : Reviews.toJson(old));
+        return Reviews.deployment(operation, "ml", Reviews.toJson(object), old == null ? null : Reviews.toJson(old));
     }
 
     private static ValidatableResponse post(ObjectNode review) {
-        return fixture.request()
+        return validate(fixture, review).body("response.uid", equalTo(Reviews.uid(review)));
+    }
+
+    /** Posts {@code review} to the workload validator {@code on} serves; the answer is a 200. */
+    private static ValidatableResponse validate(WebhookFixture on, ObjectNode review) {
+        return on.request()
                 .body(review.toString())
                 .post(WorkloadValidator.PATH)
                 .then()
-                .statusCode(200)
-                .body("response.uid", equalTo(Reviews.uid(review)));
+                .statusCode(200);
+    }
+
+    /** The validator over the real translation, with {@code objects} in the cluster. */
+    private static WorkloadValidator realValidator(List<HasMetadata> objects) {
+        return new WorkloadValidator(
+                Fixtures.translator(WorkloadSettings.defaults())::validate,
+                () -> TIERS,
+                new InMemoryLookup(objects),
+                Reviews.SERIALIZATION,
+                java.util.Set.of("kube-system"));
     }
 
     @Test
@@ -156,21 +162,11 @@ class WorkloadValidatorTest {
      */
     @Test
     void aBadDomainLossSettingIsDeniedWithTheReconcilersMessage() {
-        var translator = Fixtures.translator(WorkloadSettings.defaults());
-        try (var real = new WebhookFixture(List.of(new WorkloadValidator(
-                translator::validate,
-                () -> TIERS,
-                new InMemoryLookup(List.of()),
-                Reviews.SERIALIZATION,
-                java.util.Set.of("kube-system"))))) {
+        try (var real = new WebhookFixture(List.of(realValidator(List.of())))) {
             Deployment bad = deployment("soft");
             bad.getMetadata().getAnnotations().put("topobridge.io/queue", "default");
             bad.getMetadata().getAnnotations().put("topobridge.io/on-domain-loss", "reboot");
-            real.request()
-                    .body(deploymentReview("CREATE", bad, null).toString())
-                    .post(WorkloadValidator.PATH)
-                    .then()
-                    .statusCode(200)
+            validate(real, deploymentReview("CREATE", bad, null))
                     .body("response.allowed", equalTo(false))
                     .body("response.status.code", equalTo(422))
                     .body(
@@ -180,11 +176,7 @@ class WorkloadValidatorTest {
             Deployment badGrace = deployment("soft");
             badGrace.getMetadata().getAnnotations().put("topobridge.io/queue", "default");
             badGrace.getMetadata().getAnnotations().put("topobridge.io/domain-loss-grace", "48h");
-            real.request()
-                    .body(deploymentReview("CREATE", badGrace, null).toString())
-                    .post(WorkloadValidator.PATH)
-                    .then()
-                    .statusCode(200)
+            validate(real, deploymentReview("CREATE", badGrace, null))
                     .body("response.allowed", equalTo(false))
                     .body("response.status.message", containsString("topobridge.io/domain-loss-grace=\"48h\""));
             // scaling an object that already carried the bad value is not refused for it
@@ -192,22 +184,12 @@ class WorkloadValidatorTest {
             scaled.getMetadata()
                     .setAnnotations(new java.util.HashMap<>(bad.getMetadata().getAnnotations()));
             scaled.getSpec().setReplicas(3);
-            real.request()
-                    .body(deploymentReview("UPDATE", scaled, bad).toString())
-                    .post(WorkloadValidator.PATH)
-                    .then()
-                    .statusCode(200)
-                    .body("response.allowed", equalTo(true));
+            validate(real, deploymentReview("UPDATE", scaled, bad)).body("response.allowed", equalTo(true));
             Deployment good = deployment("soft");
             good.getMetadata().getAnnotations().put("topobridge.io/queue", "default");
             good.getMetadata().getAnnotations().put("topobridge.io/on-domain-loss", "restart");
             good.getMetadata().getAnnotations().put("topobridge.io/domain-loss-grace", "30s");
-            real.request()
-                    .body(deploymentReview("CREATE", good, null).toString())
-                    .post(WorkloadValidator.PATH)
-                    .then()
-                    .statusCode(200)
-                    .body("response.allowed", equalTo(true));
+            validate(real, deploymentReview("CREATE", good, null)).body("response.allowed", equalTo(true));
         }
     }
 
@@ -220,20 +202,10 @@ class WorkloadValidatorTest {
                 .addToAnnotations("topobridge.io/allowed-queues", "team-a")
                 .endMetadata()
                 .build();
-        var translator = Fixtures.translator(WorkloadSettings.defaults());
-        try (var real = new WebhookFixture(List.of(new WorkloadValidator(
-                translator::validate,
-                () -> TIERS,
-                new InMemoryLookup(List.of(namespace)),
-                Reviews.SERIALIZATION,
-                java.util.Set.of("kube-system"))))) {
+        try (var real = new WebhookFixture(List.of(realValidator(List.of(namespace))))) {
             Deployment other = deployment("soft");
             other.getMetadata().getAnnotations().put("topobridge.io/queue", "team-b");
-            real.request()
-                    .body(deploymentReview("CREATE", other, null).toString())
-                    .post(WorkloadValidator.PATH)
-                    .then()
-                    .statusCode(200)
+            validate(real, deploymentReview("CREATE", other, null))
                     .body("response.allowed", equalTo(false))
                     .body("response.status.code", equalTo(422))
                     .body(
@@ -244,19 +216,10 @@ class WorkloadValidatorTest {
 
             Deployment allowed = deployment("soft");
             allowed.getMetadata().getAnnotations().put("topobridge.io/queue", "team-a");
-            real.request()
-                    .body(deploymentReview("CREATE", allowed, null).toString())
-                    .post(WorkloadValidator.PATH)
-                    .then()
-                    .statusCode(200)
-                    .body("response.allowed", equalTo(true));
+            validate(real, deploymentReview("CREATE", allowed, null)).body("response.allowed", equalTo(true));
 
             // naming none takes the default queue, which this namespace does not allow either
-            real.request()
-                    .body(deploymentReview("CREATE", deployment("soft"), null).toString())
-                    .post(WorkloadValidator.PATH)
-                    .then()
-                    .statusCode(200)
+            validate(real, deploymentReview("CREATE", deployment("soft"), null))
                     .body("response.allowed", equalTo(false))
                     .body(
                             "response.status.message",
@@ -287,12 +250,7 @@ class WorkloadValidatorTest {
      */
     @Test
     void scalingAWorkloadThatWasRefusedBeforeIsAllowed() {
-        var real = new WorkloadValidator(
-                Fixtures.translator(io.topobridge.core.workload.WorkloadSettings.defaults())::validate,
-                () -> TIERS,
-                new InMemoryLookup(List.of()),
-                Reviews.SERIALIZATION,
-                java.util.Set.of("kube-system"));
+        var real = realValidator(List.of());
         Deployment before = deployment("soft");
         before.getMetadata().getAnnotations().put("topobridge.io/min-member", "10");
         Deployment scaled = deployment("soft");
@@ -353,15 +311,8 @@ class WorkloadValidatorTest {
         deleting.getMetadata().setDeletionTimestamp("2030-01-01T00:00:00Z");
         post(deploymentReview("UPDATE", deleting, deployment("hard"))).body("response.allowed", equalTo(true));
         post(deploymentReview("DELETE", deployment("sideways"), null)).body("response.allowed", equalTo(true));
-        ObjectNode inKubeSystem = Reviews.review(
-                "CREATE",
-                "kube-system",
-                "apps",
-                "v1",
-                "Deployment",
-                "deployments",
-                Reviews.toJson(deployment("sideways")),
-                null);
+        ObjectNode inKubeSystem =
+                Reviews.deployment("CREATE", "kube-system", Reviews.toJson(deployment("sideways")), null);
         post(inKubeSystem).body("response.allowed", equalTo(true));
         ObjectNode replicaSet = Reviews.review(
                 "CREATE",
