@@ -144,14 +144,22 @@ class DomainLossRestartsTest {
             return this;
         }
 
+        /** A tier-1 domain of the four nodes {@code <prefix>1} to {@code <prefix>4}. */
+        private static HyperNodeView nvlink(String name, String prefix) {
+            return new HyperNodeView(
+                    name, 1, "nvlink", "t", List.of(prefix + 1, prefix + 2, prefix + 3, prefix + 4), List.of(), 0);
+        }
+
         Capacity capacity() {
             Forest forest = Forest.of(List.of(
-                    new HyperNodeView("p1", 1, "nvlink", "t", List.of("n1", "n2", "n3", "n4"), List.of(), 0),
-                    new HyperNodeView("p2", 1, "nvlink", "t", List.of("m1", "m2", "m3", "m4"), List.of(), 0),
+                    nvlink("p1", "n"),
+                    nvlink("p2", "m"),
                     new HyperNodeView("spine", 2, "spine", "t", List.of(), List.of("p1", "p2"), 0)));
-            List<PodView> all = new ArrayList<>(pods);
-            all.addAll(others);
-            return Capacity.of(nodes, all, forest);
+            return Capacity.of(
+                    nodes,
+                    java.util.stream.Stream.concat(pods.stream(), others.stream())
+                            .toList(),
+                    forest);
         }
 
         GangView gang() {
@@ -167,6 +175,11 @@ class DomainLossRestartsTest {
             boolean shortOf = GangDomain.shortOfPods(gang(), name -> Optional.ofNullable(states.get(name)));
             return shortOf ? GangDomain.of(gang(), capacity()) : Optional.empty();
         }
+    }
+
+    /** A pass under the restart policy, {@code seconds} after {@link #T0}. */
+    static DomainLossRestarts.Decision restartPass(World world, Memory ledger, long seconds) {
+        return pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(seconds));
     }
 
     static DomainLossRestarts.Decision pass(World world, DomainLossPolicy policy, Memory ledger, Instant now) {
@@ -372,33 +385,23 @@ class DomainLossRestartsTest {
     void theGraceCountsFromTheFirstPassThatSawTheDomainLostAndStartsAgainWhenItCameBack() {
         var ledger = new Memory();
         World lost = new World().lostN4();
-        assertThat(pass(lost, DomainLossPolicy.RESTART, ledger, T0).recheckAfter())
-                .isEqualTo(GRACE);
-        assertThat(pass(lost, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(4))
-                        .recheckAfter())
-                .isEqualTo(Duration.ofSeconds(6));
+        assertThat(restartPass(lost, ledger, 0).recheckAfter()).isEqualTo(GRACE);
+        assertThat(restartPass(lost, ledger, 4).recheckAfter()).isEqualTo(Duration.ofSeconds(6));
         // the node comes back: the count ends
         World back = new World();
-        assertThat(pass(back, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(6)))
-                .satisfies(DomainLossRestartsTest::saysNothing);
+        assertThat(restartPass(back, ledger, 6)).satisfies(DomainLossRestartsTest::saysNothing);
         // lost again: the grace counts afresh
-        assertThat(pass(lost, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(8))
-                        .restart())
-                .isEmpty();
-        assertThat(pass(lost, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(17))
-                        .restart())
-                .isEmpty();
-        assertThat(pass(lost, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(18))
-                        .restart())
-                .isPresent();
+        assertThat(restartPass(lost, ledger, 8).restart()).isEmpty();
+        assertThat(restartPass(lost, ledger, 17).restart()).isEmpty();
+        assertThat(restartPass(lost, ledger, 18).restart()).isPresent();
     }
 
     @Test
     void theEventNamesWhatWasDeletedTheDomainTheNodesAndSinceWhen() {
         var ledger = new Memory();
         World world = new World().lostN4();
-        pass(world, DomainLossPolicy.RESTART, ledger, T0);
-        DomainLossRestarts.Decision decision = pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10));
+        restartPass(world, ledger, 0);
+        DomainLossRestarts.Decision decision = restartPass(world, ledger, 10);
         DomainLossRestarts.Restart restart = decision.restart().orElseThrow();
         assertThat(restart.message())
                 .isEqualTo("gang g restarted at 2026-12-03T08:00:10Z, its domain lost since 2026-12-03T08:00:00Z (past"
@@ -413,7 +416,7 @@ class DomainLossRestartsTest {
         assertThat(decision.findings().get(0).object()).isEqualTo(DEPLOYMENT);
         assertThat(decision.findings().get(1).object().kind()).isEqualTo("PodGroup");
         // the next pass says the same (one Event), and ends the window's timer at its end
-        DomainLossRestarts.Decision next = pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(12));
+        DomainLossRestarts.Decision next = restartPass(world, ledger, 12);
         assertThat(next.findings()).isEqualTo(decision.findings());
         assertThat(next.recheckAfter()).isEqualTo(Duration.ofSeconds(8));
     }
@@ -422,13 +425,11 @@ class DomainLossRestartsTest {
     void aRestartThatDidNotHelpIsSaidAndNotRepeated() {
         var ledger = new Memory();
         World world = new World().lostN4();
-        pass(world, DomainLossPolicy.RESTART, ledger, T0);
-        assertThat(pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10))
-                        .restart())
-                .isPresent();
+        restartPass(world, ledger, 0);
+        assertThat(restartPass(world, ledger, 10).restart()).isPresent();
         // the gang never ran whole: after its window it is said, and never restarted again
         for (int s : List.of(20, 30, 100, 3600)) {
-            DomainLossRestarts.Decision d = pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(s));
+            DomainLossRestarts.Decision d = restartPass(world, ledger, s);
             assertThat(d.restart()).as("+%ss", s).isEmpty();
             assertThat(reasons(d)).containsExactly(RecoveryReason.RESTART_DID_NOT_HELP);
             assertThat(d.findings()).allSatisfy(f -> assertThat(f.severity()).isEqualTo(Severity.WARNING));
@@ -439,26 +440,18 @@ class DomainLossRestartsTest {
     void aGangThatRanWholeAfterItsRestartMayBeRestartedAfterTheWindow() {
         var ledger = new Memory();
         World lost = new World().lostN4();
-        pass(lost, DomainLossPolicy.RESTART, ledger, T0);
-        assertThat(pass(lost, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10))
-                        .restart())
-                .isPresent();
+        restartPass(lost, ledger, 0);
+        assertThat(restartPass(lost, ledger, 10).restart()).isPresent();
         World moved = new World().movedToP2();
-        assertThat(reasons(pass(moved, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(14))))
-                .containsExactly(RecoveryReason.GANG_RESTARTED);
-        assertThat(pass(moved, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(20)))
-                .satisfies(DomainLossRestartsTest::saysNothing);
+        assertThat(reasons(restartPass(moved, ledger, 14))).containsExactly(RecoveryReason.GANG_RESTARTED);
+        assertThat(restartPass(moved, ledger, 20)).satisfies(DomainLossRestartsTest::saysNothing);
         assertThat(ledger.restarted("ns/g")).isFalse();
         // its new domain lost in turn (m4 gone): restarted once more after a grace, into p1
         World lostAgain = new World().movedToP2().nodeGone("m4");
         lostAgain.pods.remove(3);
         lostAgain.pods.add(World.pod("h-4", null, Map.of()));
-        assertThat(pass(lostAgain, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(30))
-                        .restart())
-                .isEmpty();
-        assertThat(pass(lostAgain, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(40))
-                        .restart())
-                .isPresent();
+        assertThat(restartPass(lostAgain, ledger, 30).restart()).isEmpty();
+        assertThat(restartPass(lostAgain, ledger, 40).restart()).isPresent();
     }
 
     @Test
@@ -469,8 +462,8 @@ class DomainLossRestartsTest {
         restartOther(ledger, world, T0.minusSeconds(20));
         restartOther(ledger, world, T0.plusSeconds(5));
         assertThat(ledger.restarted("other/g")).isTrue();
-        pass(world, DomainLossPolicy.RESTART, ledger, T0);
-        DomainLossRestarts.Decision held = pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10));
+        restartPass(world, ledger, 0);
+        DomainLossRestarts.Decision held = restartPass(world, ledger, 10);
         assertThat(held.restart()).isEmpty();
         assertThat(reasons(held)).containsExactly(RecoveryReason.RESTART_HELD);
         assertThat(held.findings().get(0).message())
@@ -485,10 +478,8 @@ class DomainLossRestartsTest {
     void aGangDeletedMidRestartCountsNoLongerAgainstTheLimit() {
         var ledger = new Memory();
         World world = new World().lostN4();
-        pass(world, DomainLossPolicy.RESTART, ledger, T0);
-        assertThat(pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10))
-                        .restart())
-                .isPresent();
+        restartPass(world, ledger, 0);
+        assertThat(restartPass(world, ledger, 10).restart()).isPresent();
         assertThat(ledger.underWay(T0.plusSeconds(11))).isEqualTo(1);
         ledger.retainOnly(List.of("ns/other"));
         assertThat(ledger.underWay(T0.plusSeconds(11))).isZero();
@@ -542,14 +533,11 @@ class DomainLossRestartsTest {
     void aRestartThatCouldNotBeCarriedOutIsForgottenAndDecidedAgain() {
         var ledger = new Memory();
         World world = new World().lostN4();
-        pass(world, DomainLossPolicy.RESTART, ledger, T0);
-        DomainLossRestarts.Restart restart = pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(10))
-                .restart()
-                .orElseThrow();
+        restartPass(world, ledger, 0);
+        DomainLossRestarts.Restart restart =
+                restartPass(world, ledger, 10).restart().orElseThrow();
         ledger.forget(restart.key());
-        assertThat(pass(world, DomainLossPolicy.RESTART, ledger, T0.plusSeconds(11))
-                        .restart())
-                .isPresent();
+        assertThat(restartPass(world, ledger, 11).restart()).isPresent();
     }
 
     @Test
