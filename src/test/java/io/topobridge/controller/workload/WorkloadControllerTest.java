@@ -25,6 +25,7 @@ import io.topobridge.volcano.model.QueueStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.ObjectAssert;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -71,6 +72,13 @@ class WorkloadControllerTest {
         cluster.dispatcher().clearLog();
     }
 
+    /** The controller with the default options over {@code settings}, started and ready. */
+    private void startControllerWith(io.topobridge.core.workload.WorkloadSettings settings) {
+        wiring = new Wiring(cluster.client(), registry, Fixtures.TIERS, Wiring.DEFAULTS, null, settings);
+        wiring.controller.start();
+        await().atMost(WAIT).until(wiring.controller::ready);
+    }
+
     @AfterEach
     void stop() {
         if (wiring != null) {
@@ -84,6 +92,29 @@ class WorkloadControllerTest {
 
     private List<ApplyingCrudDispatcher.Request> podGroupWrites() {
         return cluster.dispatcher().writes("/namespaces/" + NS + "/podgroups");
+    }
+
+    /** Waits for the controller's first finding, lets the writes settle, and asserts there is just one. */
+    private ObjectAssert<Finding> onlyFindingOnceSettled() {
+        await().atMost(WAIT)
+                .until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
+        settle();
+        return assertThat(wiring.findings.of(WorkloadController.SOURCE)).singleElement();
+    }
+
+    /** From a clear log, two resyncs with nothing changed write no PodGroup. */
+    private void twoResyncsWriteNothing() {
+        cluster.dispatcher().clearLog();
+        resyncAndSettle();
+        resyncAndSettle();
+        assertThat(podGroupWrites())
+                .as("a resync with nothing changed writes nothing")
+                .isEmpty();
+    }
+
+    /** The PodGroups in the test namespace. */
+    private List<PodGroup> podGroups() {
+        return cluster.client().resources(PodGroup.class).inNamespace(NS).list().getItems();
     }
 
     private PodGroup podGroup(String name) {
@@ -258,6 +289,16 @@ class WorkloadControllerTest {
         cluster.client().resource(hn).createOr(o -> o.update());
     }
 
+    /** Nodes n1 to n4, two to an NVLink domain (nv-a, nv-b), both in rack-a. */
+    private void fourNodesInTwoNvlinkDomainsOfRackA() {
+        for (String n : List.of("n1", "n2", "n3", "n4")) {
+            node(n);
+        }
+        hyperNode("nv-a", 1, "nvlink", true, "n1", "n2");
+        hyperNode("nv-b", 1, "nvlink", true, "n3", "n4");
+        hyperNode("rack-a", 2, "rack", false, "nv-a", "nv-b");
+    }
+
     private String chosenTier() {
         PodGroup pg = podGroup("tb-deploy-vllm");
         return pg == null || pg.getMetadata().getAnnotations() == null
@@ -267,12 +308,7 @@ class WorkloadControllerTest {
 
     @Test
     void anAutoTierFollowsTheTopologyWithOneWriteAndAResyncWritesNothing() {
-        for (String n : List.of("n1", "n2", "n3", "n4")) {
-            node(n);
-        }
-        hyperNode("nv-a", 1, "nvlink", true, "n1", "n2");
-        hyperNode("nv-b", 1, "nvlink", true, "n3", "n4");
-        hyperNode("rack-a", 2, "rack", false, "nv-a", "nv-b");
+        fourNodesInTwoNvlinkDomainsOfRackA();
         hyperNode("spine", 3, "spine", false, "rack-a");
         startController(Wiring.DEFAULTS);
         // 6 pods of 2 GPUs: 12 GPUs, more than a partition of 8
@@ -307,12 +343,7 @@ class WorkloadControllerTest {
                 .as("the rack added changes the sentence: one write")
                 .hasSize(1);
 
-        cluster.dispatcher().clearLog();
-        resyncAndSettle();
-        resyncAndSettle();
-        assertThat(podGroupWrites())
-                .as("a resync with nothing changed writes nothing")
-                .isEmpty();
+        twoResyncsWriteNothing();
     }
 
     private static String hpa(int maxReplicas) {
@@ -399,12 +430,7 @@ class WorkloadControllerTest {
 
     @Test
     void gpusClaimedThroughDraSizeTheAutoTierOnceTheirTemplateIsCachedAndAnUnmappedClassIsAFinding() {
-        for (String n : List.of("n1", "n2", "n3", "n4")) {
-            node(n);
-        }
-        hyperNode("nv-a", 1, "nvlink", true, "n1", "n2");
-        hyperNode("nv-b", 1, "nvlink", true, "n3", "n4");
-        hyperNode("rack-a", 2, "rack", false, "nv-a", "nv-b");
+        fourNodesInTwoNvlinkDomainsOfRackA();
         serveDra();
         startController(Wiring.DEFAULTS);
         await().atMost(WAIT).until(() -> wiring.lookup.resourceClaimsUnknown() == null);
@@ -435,12 +461,7 @@ class WorkloadControllerTest {
                 .as("the claimed GPUs are not reserved in minResources")
                 .containsOnlyKeys("cpu", "memory");
         assertThat(wiring.findings.of(WorkloadController.SOURCE)).isEmpty();
-        cluster.dispatcher().clearLog();
-        resyncAndSettle();
-        resyncAndSettle();
-        assertThat(podGroupWrites())
-                .as("a resync with nothing changed writes nothing")
-                .isEmpty();
+        twoResyncsWriteNothing();
 
         // MIG slices are no whole GPUs: not counted, said once for the gang, the PodGroup kept
         cluster.client()
@@ -449,17 +470,12 @@ class WorkloadControllerTest {
                 .withName("decode-gpus")
                 .delete();
         apply(claimTemplate("mig.nvidia.com", 4));
-        await().atMost(WAIT)
-                .until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
-        settle();
-        assertThat(wiring.findings.of(WorkloadController.SOURCE))
-                .singleElement()
-                .satisfies(f -> {
-                    assertThat(f.reason()).isEqualTo(WorkloadReason.DRA_DEVICES_NOT_COUNTED);
-                    assertThat(f.message())
-                            .contains("device class \"mig.nvidia.com\"): the device class is not mapped to a resource")
-                            .contains("topobridge.workloads.dra-device-classes");
-                });
+        onlyFindingOnceSettled().satisfies(f -> {
+            assertThat(f.reason()).isEqualTo(WorkloadReason.DRA_DEVICES_NOT_COUNTED);
+            assertThat(f.message())
+                    .contains("device class \"mig.nvidia.com\"): the device class is not mapped to a resource")
+                    .contains("topobridge.workloads.dra-device-classes");
+        });
         assertThat(podGroup("tb-deploy-vllm")).isNotNull();
         assertThat(podGroup("tb-deploy-vllm").getMetadata().getAnnotations())
                 .doesNotContainKey("topobridge.io/dra-devices");
@@ -467,12 +483,7 @@ class WorkloadControllerTest {
 
     @Test
     void anHpaThatMayGrowAHardGangPastItsLargestDomainIsAWarningThatGoesWhenItsMaximumFits() {
-        for (String n : List.of("n1", "n2", "n3", "n4")) {
-            node(n);
-        }
-        hyperNode("nv-a", 1, "nvlink", true, "n1", "n2");
-        hyperNode("nv-b", 1, "nvlink", true, "n3", "n4");
-        hyperNode("rack-a", 2, "rack", false, "nv-a", "nv-b");
+        fourNodesInTwoNvlinkDomainsOfRackA();
         startController(Wiring.DEFAULTS);
         // 2 pods of 2 GPUs held hard to an NVLink partition (8 GPUs): fits now
         apply(deployment(2, "topobridge.io/highest-tier: nvlink", "team: a"));
@@ -483,21 +494,16 @@ class WorkloadControllerTest {
 
         // an HPA that may take it to 6 pods: 12 GPUs, more than any partition holds
         apply(hpa(6));
-        await().atMost(WAIT)
-                .until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
-        settle();
-        assertThat(wiring.findings.of(WorkloadController.SOURCE))
-                .singleElement()
-                .satisfies(f -> {
-                    assertThat(f.reason()).isEqualTo(WorkloadReason.AUTOSCALER_EXCEEDS_DOMAIN);
-                    assertThat(f.object().kind()).isEqualTo("Deployment");
-                    assertThat(f.message())
-                            .contains("HorizontalPodAutoscaler vllm-hpa may scale Deployment vllm to 6 replicas"
-                                    + " (maxReplicas; 2 now)")
-                            .contains("would then need 12 GPUs")
-                            .contains("hard tier 1 (nvlink)")
-                            .contains("has 8 GPUs, room for 4 replicas");
-                });
+        onlyFindingOnceSettled().satisfies(f -> {
+            assertThat(f.reason()).isEqualTo(WorkloadReason.AUTOSCALER_EXCEEDS_DOMAIN);
+            assertThat(f.object().kind()).isEqualTo("Deployment");
+            assertThat(f.message())
+                    .contains("HorizontalPodAutoscaler vllm-hpa may scale Deployment vllm to 6 replicas"
+                            + " (maxReplicas; 2 now)")
+                    .contains("would then need 12 GPUs")
+                    .contains("hard tier 1 (nvlink)")
+                    .contains("has 8 GPUs, room for 4 replicas");
+        });
         assertThat(podGroupWrites()).as("a warning, the PodGroup as it was").isEmpty();
 
         // a maximum that fits: the warning goes, still without a write
@@ -530,15 +536,7 @@ class WorkloadControllerTest {
         hyperNode("nv-b", 1, "nvlink", true, "n3", "n4");
         hyperNode("rack-a", 2, "rack", false, "nv-a", "nv-b");
         hyperNode("spine", 3, "spine", false, "rack-a");
-        wiring = new Wiring(
-                cluster.client(),
-                registry,
-                Fixtures.TIERS,
-                Wiring.DEFAULTS,
-                null,
-                Fixtures.settings().autoWaitForRoom(wait).build());
-        wiring.controller.start();
-        await().atMost(WAIT).until(wiring.controller::ready);
+        startControllerWith(Fixtures.settings().autoWaitForRoom(wait).build());
         cluster.dispatcher().clearLog();
     }
 
@@ -783,16 +781,8 @@ class WorkloadControllerTest {
 
     @Test
     void aBurstOfWorkloadsGetsNoMorePodGroupsThanTheNamespacesLimit() {
-        wiring = new Wiring(
-                cluster.client(),
-                registry,
-                Fixtures.TIERS,
-                Wiring.DEFAULTS,
-                null,
-                Fixtures.settings(
-                        "default", io.topobridge.core.workload.WorkloadSettings.UnlistedQueues.DEFAULT_ONLY, 3, 1));
-        wiring.controller.start();
-        await().atMost(WAIT).until(wiring.controller::ready);
+        startControllerWith(Fixtures.settings(
+                "default", io.topobridge.core.workload.WorkloadSettings.UnlistedQueues.DEFAULT_ONLY, 3, 1));
         cluster.dispatcher().clearLog();
         cluster.client()
                 .namespaces()
@@ -810,12 +800,7 @@ class WorkloadControllerTest {
         await().atMost(WAIT)
                 .until(() -> wiring.findings.of(WorkloadController.SOURCE).size() == 3);
         settle();
-        assertThat(cluster.client()
-                        .resources(PodGroup.class)
-                        .inNamespace(NS)
-                        .list()
-                        .getItems())
-                .hasSize(3);
+        assertThat(podGroups()).hasSize(3);
         assertThat(podGroupWrites()).hasSize(3);
         assertThat(wiring.findings.of(WorkloadController.SOURCE)).allSatisfy(f -> {
             assertThat(f.reason()).isEqualTo(WorkloadReason.POD_GROUP_LIMIT_REACHED);
@@ -827,14 +812,7 @@ class WorkloadControllerTest {
                 .hasSize(3);
 
         // one gang goes: one waiting gang gets its PodGroup
-        String made = cluster.client()
-                .resources(PodGroup.class)
-                .inNamespace(NS)
-                .list()
-                .getItems()
-                .get(0)
-                .getMetadata()
-                .getName();
+        String made = podGroups().get(0).getMetadata().getName();
         cluster.client()
                 .apps()
                 .deployments()
@@ -848,11 +826,7 @@ class WorkloadControllerTest {
         await().atMost(WAIT)
                 .until(() -> wiring.findings.of(WorkloadController.SOURCE).size() == 2);
         settle();
-        assertThat(cluster.client()
-                        .resources(PodGroup.class)
-                        .inNamespace(NS)
-                        .list()
-                        .getItems())
+        assertThat(podGroups())
                 .hasSize(3)
                 .noneMatch(pg -> pg.getMetadata().getName().equals(made));
     }
