@@ -62,6 +62,79 @@ class CleanupCliIT {
                 "-Dtopobridge.leader-election.lease-namespace=" + NS);
     }
 
+    /** The controller's Deployment {@code tb-topobridge} in {@link #NS}, its pods labelled {@link #SELECTOR}. */
+    private void createControllerDeployment(int replicas) {
+        client.apps()
+                .deployments()
+                .resource(new DeploymentBuilder()
+                        .withMetadata(meta(NS, "tb-topobridge", Map.of()))
+                        .withNewSpec()
+                        .withReplicas(replicas)
+                        .withNewSelector()
+                        .withMatchLabels(SELECTOR)
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .withLabels(SELECTOR)
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("controller")
+                        .withImage("topobridge:test")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
+    }
+
+    /** A pod labelled {@link #SELECTOR} in {@link #NS}, owned by the given controller, of one container. */
+    private void createPod(
+            String name,
+            String ownerApiVersion,
+            String ownerKind,
+            String ownerName,
+            String ownerUid,
+            String container) {
+        client.pods()
+                .resource(new PodBuilder()
+                        .withMetadata(meta(NS, name, SELECTOR))
+                        .editMetadata()
+                        .addNewOwnerReference()
+                        .withApiVersion(ownerApiVersion)
+                        .withKind(ownerKind)
+                        .withName(ownerName)
+                        .withUid(ownerUid)
+                        .withController(true)
+                        .endOwnerReference()
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName(container)
+                        .withImage("topobridge:test")
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
+    }
+
+    /** What others made is kept: Volcano's webhook, the unrelated Secret and Lease, a handmade HyperNode, PodGroups. */
+    private void assertOthersObjectsKept() {
+        assertThat(names(client.admissionRegistration()
+                        .v1()
+                        .mutatingWebhookConfigurations()
+                        .list()
+                        .getItems()))
+                .containsExactly("volcano-admission-service-pods-mutate");
+        assertThat(names(client.secrets().inNamespace(NS).list().getItems())).containsExactly("unrelated");
+        assertThat(names(client.leases().inNamespace(NS).list().getItems())).containsExactly("someone-elses-leader");
+        assertThat(names(client.resources(HyperNode.class).list().getItems())).containsExactly("handmade-rack");
+        assertThat(names(
+                        client.resources(PodGroup.class).inAnyNamespace().list().getItems()))
+                .containsExactly("pd-roleset-0", "podgroup-1234");
+    }
+
     private static ObjectMeta meta(String name, Map<String, String> labels) {
         return new ObjectMetaBuilder().withName(name).withLabels(labels).build();
     }
@@ -186,17 +259,13 @@ class CleanupCliIT {
         var run = PackagedApp.run(options(), "cleanup", "--managed-objects=delete");
 
         assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
-        var registration = client.admissionRegistration().v1();
-        assertThat(names(registration.mutatingWebhookConfigurations().list().getItems()))
-                .containsExactly("volcano-admission-service-pods-mutate");
-        assertThat(registration.validatingWebhookConfigurations().list().getItems())
+        assertOthersObjectsKept();
+        assertThat(client.admissionRegistration()
+                        .v1()
+                        .validatingWebhookConfigurations()
+                        .list()
+                        .getItems())
                 .isEmpty();
-        assertThat(names(client.secrets().inNamespace(NS).list().getItems())).containsExactly("unrelated");
-        assertThat(names(client.leases().inNamespace(NS).list().getItems())).containsExactly("someone-elses-leader");
-        assertThat(names(client.resources(HyperNode.class).list().getItems())).containsExactly("handmade-rack");
-        assertThat(names(
-                        client.resources(PodGroup.class).inAnyNamespace().list().getItems()))
-                .containsExactly("pd-roleset-0", "podgroup-1234");
         // 2 webhook configurations + Secret + Lease + 2 PodGroups + 2 HyperNodes, and nothing else written
         assertThat(cluster.dispatcher().requests(r -> r.isWrite()))
                 .allMatch(r -> r.method().equals("DELETE"), "only deletes")
@@ -266,70 +335,10 @@ class CleanupCliIT {
     @Test
     void stopsTheControllerBeforeDeletingAnything() throws Exception {
         seed("");
-        client.apps()
-                .deployments()
-                .resource(new DeploymentBuilder()
-                        .withMetadata(meta(NS, "tb-topobridge", Map.of()))
-                        .withNewSpec()
-                        .withReplicas(2)
-                        .withNewSelector()
-                        .withMatchLabels(SELECTOR)
-                        .endSelector()
-                        .withNewTemplate()
-                        .withNewMetadata()
-                        .withLabels(SELECTOR)
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewContainer()
-                        .withName("controller")
-                        .withImage("topobridge:test")
-                        .endContainer()
-                        .endSpec()
-                        .endTemplate()
-                        .endSpec()
-                        .build())
-                .create();
+        createControllerDeployment(2);
         // a controller pod (owned by the Deployment's ReplicaSet) and the cleanup Job's own pod, with the same labels
-        client.pods()
-                .resource(new PodBuilder()
-                        .withMetadata(meta(NS, "tb-topobridge-7d9f-abc", SELECTOR))
-                        .editMetadata()
-                        .addNewOwnerReference()
-                        .withApiVersion("apps/v1")
-                        .withKind("ReplicaSet")
-                        .withName("tb-topobridge-7d9f")
-                        .withUid("u1")
-                        .withController(true)
-                        .endOwnerReference()
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewContainer()
-                        .withName("controller")
-                        .withImage("topobridge:test")
-                        .endContainer()
-                        .endSpec()
-                        .build())
-                .create();
-        client.pods()
-                .resource(new PodBuilder()
-                        .withMetadata(meta(NS, "tb-topobridge-cleanup-x1", SELECTOR))
-                        .editMetadata()
-                        .addNewOwnerReference()
-                        .withApiVersion("batch/v1")
-                        .withKind("Job")
-                        .withName("tb-topobridge-cleanup")
-                        .withUid("u2")
-                        .withController(true)
-                        .endOwnerReference()
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewContainer()
-                        .withName("cleanup")
-                        .withImage("topobridge:test")
-                        .endContainer()
-                        .endSpec()
-                        .build())
-                .create();
+        createPod("tb-topobridge-7d9f-abc", "apps/v1", "ReplicaSet", "tb-topobridge-7d9f", "u1", "controller");
+        createPod("tb-topobridge-cleanup-x1", "batch/v1", "Job", "tb-topobridge-cleanup", "u2", "cleanup");
 
         List<String> command = new ArrayList<>();
         command.add(PackagedApp.java());
@@ -440,18 +449,7 @@ class CleanupCliIT {
                         .getSpec()
                         .getReplicas())
                 .isZero();
-        assertThat(names(client.admissionRegistration()
-                        .v1()
-                        .mutatingWebhookConfigurations()
-                        .list()
-                        .getItems()))
-                .containsExactly("volcano-admission-service-pods-mutate");
-        assertThat(names(client.secrets().inNamespace(NS).list().getItems())).containsExactly("unrelated");
-        assertThat(names(client.leases().inNamespace(NS).list().getItems())).containsExactly("someone-elses-leader");
-        assertThat(names(client.resources(HyperNode.class).list().getItems())).containsExactly("handmade-rack");
-        assertThat(names(
-                        client.resources(PodGroup.class).inAnyNamespace().list().getItems()))
-                .containsExactly("pd-roleset-0", "podgroup-1234");
+        assertOthersObjectsKept();
 
         // everything it asked the API server was allowed by the hook's own Role and ClusterRole
         String account = job.path("spec")
@@ -467,49 +465,8 @@ class CleanupCliIT {
     @Test
     void givesUpWaitingForAControllerThatDoesNotStopAndSaysSo() throws Exception {
         seed("");
-        client.apps()
-                .deployments()
-                .resource(new DeploymentBuilder()
-                        .withMetadata(meta(NS, "tb-topobridge", Map.of()))
-                        .withNewSpec()
-                        .withReplicas(1)
-                        .withNewSelector()
-                        .withMatchLabels(SELECTOR)
-                        .endSelector()
-                        .withNewTemplate()
-                        .withNewMetadata()
-                        .withLabels(SELECTOR)
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewContainer()
-                        .withName("controller")
-                        .withImage("topobridge:test")
-                        .endContainer()
-                        .endSpec()
-                        .endTemplate()
-                        .endSpec()
-                        .build())
-                .create();
-        client.pods()
-                .resource(new PodBuilder()
-                        .withMetadata(meta(NS, "tb-topobridge-7d9f-abc", SELECTOR))
-                        .editMetadata()
-                        .addNewOwnerReference()
-                        .withApiVersion("apps/v1")
-                        .withKind("ReplicaSet")
-                        .withName("tb-topobridge-7d9f")
-                        .withUid("u1")
-                        .withController(true)
-                        .endOwnerReference()
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewContainer()
-                        .withName("controller")
-                        .withImage("topobridge:test")
-                        .endContainer()
-                        .endSpec()
-                        .build())
-                .create();
+        createControllerDeployment(1);
+        createPod("tb-topobridge-7d9f-abc", "apps/v1", "ReplicaSet", "tb-topobridge-7d9f", "u1", "controller");
 
         var run = PackagedApp.run(
                 options(), "cleanup", "--managed-objects=keep", "--stop-deployment", "tb-topobridge", "--wait", "1");

@@ -10,7 +10,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -235,16 +238,8 @@ class HelmInstallE2E {
         assertThat(hardTopology()).isEqualTo("enforced");
 
         // admission: both webhook configurations registered, with the CA the controller made
-        var mutating = admin.admissionRegistration()
-                .v1()
-                .mutatingWebhookConfigurations()
-                .withName(FULLNAME)
-                .get();
-        var validating = admin.admissionRegistration()
-                .v1()
-                .validatingWebhookConfigurations()
-                .withName(FULLNAME)
-                .get();
+        var mutating = mutatingHook();
+        var validating = validatingHook();
         assertThat(mutating.getWebhooks())
                 .allSatisfy(w -> assertThat(w.getClientConfig().getCaBundle()).isNotBlank());
         assertThat(validating.getWebhooks()).isNotEmpty();
@@ -357,18 +352,7 @@ class HelmInstallE2E {
         cluster.waitFor(
                 "the webhook configurations removed",
                 TIMEOUT,
-                () -> admin.admissionRegistration()
-                                        .v1()
-                                        .mutatingWebhookConfigurations()
-                                        .withName(FULLNAME)
-                                        .get()
-                                == null
-                        && admin.admissionRegistration()
-                                        .v1()
-                                        .validatingWebhookConfigurations()
-                                        .withName(FULLNAME)
-                                        .get()
-                                == null);
+                () -> mutatingHook() == null && validatingHook() == null);
         cluster.waitFor(
                 "the PodGroup of " + OUTSIDE + "/web", TIMEOUT, () -> podGroup(OUTSIDE, "tb-deploy-web") != null);
         awaitLeadingAndReady(upgraded);
@@ -376,20 +360,7 @@ class HelmInstallE2E {
         upgrade(upgraded, chart);
         bridge = startBridge(chart);
         cluster.waitFor(
-                "the webhook configurations back",
-                TIMEOUT,
-                () -> admin.admissionRegistration()
-                                        .v1()
-                                        .mutatingWebhookConfigurations()
-                                        .withName(FULLNAME)
-                                        .get()
-                                != null
-                        && admin.admissionRegistration()
-                                        .v1()
-                                        .validatingWebhookConfigurations()
-                                        .withName(FULLNAME)
-                                        .get()
-                                != null);
+                "the webhook configurations back", TIMEOUT, () -> mutatingHook() != null && validatingHook() != null);
         cluster.waitFor(
                 "the PodGroup of " + OUTSIDE + "/web gone with the opt-in",
                 TIMEOUT,
@@ -505,6 +476,11 @@ class HelmInstallE2E {
                 .endNonResourceAttributes()
                 .endSpec()
                 .build();
+        return allowed(review);
+    }
+
+    /** The API server's answer to {@code review}. */
+    private boolean allowed(SubjectAccessReview review) {
         return admin.authorization()
                 .v1()
                 .subjectAccessReview()
@@ -758,12 +734,7 @@ class HelmInstallE2E {
                 .endResourceAttributes()
                 .endSpec()
                 .build();
-        return admin.authorization()
-                .v1()
-                .subjectAccessReview()
-                .create(review)
-                .getStatus()
-                .getAllowed();
+        return allowed(review);
     }
 
     private static String describe(PolicyRule rule) {
@@ -845,18 +816,8 @@ class HelmInstallE2E {
                 .as("requests RBAC refused the hook")
                 .isEmpty();
         Map<String, String> env = chart.controllerEnv();
-        assertThat(admin.admissionRegistration()
-                        .v1()
-                        .mutatingWebhookConfigurations()
-                        .withName(FULLNAME)
-                        .get())
-                .isNull();
-        assertThat(admin.admissionRegistration()
-                        .v1()
-                        .validatingWebhookConfigurations()
-                        .withName(FULLNAME)
-                        .get())
-                .isNull();
+        assertThat(mutatingHook()).isNull();
+        assertThat(validatingHook()).isNull();
         assertThat(admin.secrets()
                         .inNamespace(NS)
                         .withName(env.get("TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME"))
@@ -1075,16 +1036,26 @@ class HelmInstallE2E {
                 .sum();
     }
 
-    private String mutatingCaBundle() {
+    /** The chart's mutating webhook configuration, null when there is none. */
+    private MutatingWebhookConfiguration mutatingHook() {
         return admin.admissionRegistration()
                 .v1()
                 .mutatingWebhookConfigurations()
                 .withName(FULLNAME)
-                .get()
-                .getWebhooks()
-                .get(0)
-                .getClientConfig()
-                .getCaBundle();
+                .get();
+    }
+
+    /** The chart's validating webhook configuration, null when there is none. */
+    private ValidatingWebhookConfiguration validatingHook() {
+        return admin.admissionRegistration()
+                .v1()
+                .validatingWebhookConfigurations()
+                .withName(FULLNAME)
+                .get();
+    }
+
+    private String mutatingCaBundle() {
+        return mutatingHook().getWebhooks().get(0).getClientConfig().getCaBundle();
     }
 
     private static boolean contains(JsonNode list, String value) {
