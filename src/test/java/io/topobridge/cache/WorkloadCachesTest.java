@@ -45,6 +45,15 @@ class WorkloadCachesTest {
                 .create();
     }
 
+    /** Starts the caches with a listener that records each change, and waits until they are ready. */
+    private List<WorkloadCaches.Change> startRecordingChanges() {
+        List<WorkloadCaches.Change> changes = new CopyOnWriteArrayList<>();
+        lookup.addListener(changes::add);
+        lookup.start();
+        await().atMost(Duration.ofSeconds(10)).until(lookup::ready);
+        return changes;
+    }
+
     @AfterEach
     void stop() {
         lookup.stop();
@@ -61,13 +70,7 @@ class WorkloadCachesTest {
                         .withName("d")
                         .withNamespace("llm")
                         .endMetadata()
-                        .withNewSpec()
-                        .withReplicas(2)
-                        .withNewSelector()
-                        .addToMatchLabels("a", "b")
-                        .endSelector()
-                        .withTemplate(PodTemplates.labelled("a", "b"))
-                        .endSpec()
+                        .withSpec(PodTemplates.deploymentSpec(2, "a", "b"))
                         .build())
                 .create();
         cluster.client()
@@ -83,13 +86,7 @@ class WorkloadCachesTest {
                         .withController(true)
                         .endOwnerReference()
                         .endMetadata()
-                        .withNewSpec()
-                        .withReplicas(2)
-                        .withNewSelector()
-                        .addToMatchLabels("a", "b")
-                        .endSelector()
-                        .withTemplate(PodTemplates.labelled("a", "b"))
-                        .endSpec()
+                        .withSpec(PodTemplates.replicaSetSpec(2, "a", "b"))
                         .build())
                 .create();
         await().atMost(Duration.ofSeconds(10))
@@ -108,10 +105,7 @@ class WorkloadCachesTest {
 
     @Test
     void optionalKindIsCachedOnceItsCrdAppearsAndNeverHoldsReadinessBack() {
-        List<WorkloadCaches.Change> changes = new CopyOnWriteArrayList<>();
-        lookup.addListener(changes::add);
-        lookup.start();
-        await().atMost(Duration.ofSeconds(10)).until(lookup::ready);
+        List<WorkloadCaches.Change> changes = startRecordingChanges();
         assertThat(lookup.cachedKinds()).doesNotContain(WorkloadKind.LEADER_WORKER_SET);
         assertThat(lookup.list(WorkloadKind.LEADER_WORKER_SET, "llm")).isEmpty();
 
@@ -155,10 +149,7 @@ class WorkloadCachesTest {
 
     @Test
     void cachesHorizontalPodAutoscalersAndAibrixPodAutoscalersOnceTheirCrdAppears() {
-        List<WorkloadCaches.Change> changes = new CopyOnWriteArrayList<>();
-        lookup.addListener(changes::add);
-        lookup.start();
-        await().atMost(Duration.ofSeconds(10)).until(lookup::ready);
+        List<WorkloadCaches.Change> changes = startRecordingChanges();
         cluster.client()
                 .resource(new io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder()
                         .withNewMetadata()

@@ -1,7 +1,12 @@
 package io.topobridge.testing;
 
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentSpec;
+import io.fabric8.kubernetes.api.model.apps.DeploymentSpecBuilder;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetSpec;
 import java.util.Map;
 
 /** The smallest pod template a workload in a test needs: its pods' labels and one container. */
@@ -22,6 +27,28 @@ public final class PodTemplates {
                 .endContainer()
                 .endSpec()
                 .build();
+    }
+
+    /** {@code replicas} pods selected by and labelled {@code key: value}, as {@link #labelled} makes them. */
+    public static DeploymentSpec deploymentSpec(int replicas, String key, String value) {
+        return new DeploymentSpecBuilder()
+                .withReplicas(replicas)
+                .withSelector(selector(key, value))
+                .withTemplate(labelled(key, value))
+                .build();
+    }
+
+    /** {@code replicas} pods selected by and labelled {@code key: value}, as {@link #labelled} makes them. */
+    public static ReplicaSetSpec replicaSetSpec(int replicas, String key, String value) {
+        ReplicaSetSpec spec = new ReplicaSetSpec();
+        spec.setReplicas(replicas);
+        spec.setSelector(selector(key, value));
+        spec.setTemplate(labelled(key, value));
+        return spec;
+    }
+
+    private static LabelSelector selector(String key, String value) {
+        return new LabelSelectorBuilder().addToMatchLabels(key, value).build();
     }
 
     /** Pods labelled {@code key: value}, with one container {@code c} running image {@code x}. */
