@@ -4,13 +4,10 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 
 /** A Deployment whose pods carry {@code app: <name>}; one pod by default. */
-public final class DeploymentWrapper extends WorkloadWrapper<DeploymentWrapper, Deployment> {
-
-    private int replicas = 1;
+public final class DeploymentWrapper extends AppWrapper<DeploymentWrapper, Deployment> {
 
     private DeploymentWrapper(String name, String namespace) {
         super(name, namespace);
-        podLabel("app", name);
     }
 
     /** {@code namespace} null: the namespace it is created in decides. */
@@ -18,25 +15,16 @@ public final class DeploymentWrapper extends WorkloadWrapper<DeploymentWrapper, 
         return new DeploymentWrapper(name, namespace);
     }
 
-    public DeploymentWrapper replicas(int value) {
-        replicas = value;
-        return this;
-    }
-
     @Override
     public Deployment obj() {
-        Deployment d = new DeploymentBuilder()
+        return apps(new DeploymentBuilder()
+                .withKind("Deployment")
                 .withMetadata(metadata())
                 .withNewSpec()
                 .withReplicas(replicas)
-                .withNewSelector()
-                .addToMatchLabels("app", name)
-                .endSelector()
+                .withSelector(selector())
                 .withTemplate(pod.template())
                 .endSpec()
-                .build();
-        d.setApiVersion("apps/v1");
-        d.setKind("Deployment");
-        return d;
+                .build());
     }
 }

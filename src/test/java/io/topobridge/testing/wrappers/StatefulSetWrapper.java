@@ -4,23 +4,16 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 
 /** A StatefulSet whose pods carry {@code app: <name>}, pods started in parallel; one pod by default. */
-public final class StatefulSetWrapper extends WorkloadWrapper<StatefulSetWrapper, StatefulSet> {
+public final class StatefulSetWrapper extends AppWrapper<StatefulSetWrapper, StatefulSet> {
 
-    private int replicas = 1;
     private String podManagementPolicy = "Parallel";
 
     private StatefulSetWrapper(String name, String namespace) {
         super(name, namespace);
-        podLabel("app", name);
     }
 
     public static StatefulSetWrapper make(String name, String namespace) {
         return new StatefulSetWrapper(name, namespace);
-    }
-
-    public StatefulSetWrapper replicas(int value) {
-        replicas = value;
-        return this;
     }
 
     /** Pods one after the other, each when the previous is ready (the StatefulSet default). */
@@ -31,20 +24,16 @@ public final class StatefulSetWrapper extends WorkloadWrapper<StatefulSetWrapper
 
     @Override
     public StatefulSet obj() {
-        StatefulSet s = new StatefulSetBuilder()
+        return apps(new StatefulSetBuilder()
+                .withKind("StatefulSet")
                 .withMetadata(metadata())
                 .withNewSpec()
                 .withReplicas(replicas)
                 .withServiceName(name)
                 .withPodManagementPolicy(podManagementPolicy)
-                .withNewSelector()
-                .addToMatchLabels("app", name)
-                .endSelector()
+                .withSelector(selector())
                 .withTemplate(pod.template())
                 .endSpec()
-                .build();
-        s.setApiVersion("apps/v1");
-        s.setKind("StatefulSet");
-        return s;
+                .build());
     }
 }
