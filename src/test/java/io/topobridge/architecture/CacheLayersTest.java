@@ -3,9 +3,6 @@ package io.topobridge.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,14 +11,7 @@ import org.junit.jupiter.api.Test;
  */
 class CacheLayersTest {
 
-    private static JavaClasses classes;
-
-    @BeforeAll
-    static void importClasses() {
-        classes = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("io.topobridge");
-    }
+    private static final JavaClasses classes = ProductionClasses.all();
 
     @Test
     void cacheNeverDependsOnController() {

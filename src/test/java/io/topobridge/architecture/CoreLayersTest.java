@@ -10,14 +10,11 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaFieldAccess;
 import com.tngtech.archunit.core.domain.JavaModifier;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.PodDefaulter;
 import io.topobridge.core.workload.kind.KindAdapter;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,14 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class CoreLayersTest {
 
-    private static JavaClasses classes;
-
-    @BeforeAll
-    static void importClasses() {
-        classes = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("io.topobridge");
-    }
+    private static final JavaClasses classes = ProductionClasses.all();
 
     /** Every package of the core is one slice (its root package included). */
     private static final SliceAssignment CORE_PACKAGES = new SliceAssignment() {

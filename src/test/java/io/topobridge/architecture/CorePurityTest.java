@@ -4,9 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
-import org.junit.jupiter.api.BeforeAll;
+import com.tngtech.archunit.lang.syntax.elements.ClassesShould;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,21 +13,16 @@ import org.junit.jupiter.api.Test;
  */
 class CorePurityTest {
 
-    private static JavaClasses imported;
+    private static final JavaClasses imported = ProductionClasses.all();
 
-    @BeforeAll
-    static void importClasses() {
-        imported = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("io.topobridge");
+    /** The start of a rule that no class of the core may break. */
+    private static ClassesShould noCoreClassShould() {
+        return noClasses().that().resideInAPackage("io.topobridge.core..").should();
     }
 
     @Test
     void coreUsesNoClientCdiOrFramework() {
-        noClasses()
-                .that()
-                .resideInAPackage("io.topobridge.core..")
-                .should()
+        noCoreClassShould()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
                         "io.fabric8.kubernetes.client..",
@@ -47,10 +40,7 @@ class CorePurityTest {
 
     @Test
     void coreDoesNotReachIntoTheEdges() {
-        noClasses()
-                .that()
-                .resideInAPackage("io.topobridge.core..")
-                .should()
+        noCoreClassShould()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
                         "io.topobridge.controller..",
