@@ -9,7 +9,6 @@ import static org.hamcrest.Matchers.nullValue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -32,6 +31,7 @@ import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.testing.ClusterObjects;
 import io.topobridge.testing.MockApiServer;
 import io.topobridge.testing.PodTemplates;
 import io.topobridge.testing.Upstream;
@@ -95,13 +95,7 @@ class AdmissionEndToEndTest {
         if (workloads != null) {
             return;
         }
-        client.resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NS)
-                        .addToLabels("topobridge.io/enabled", "true")
-                        .endMetadata()
-                        .build())
-                .createOr(NonDeletingOperation::update);
+        client.resource(ClusterObjects.optedInNamespace(NS)).createOr(NonDeletingOperation::update);
         try (Stream<Path> files = Files.list(CRDS)) {
             for (Path file : files.sorted().toList()) {
                 try (InputStream in = Files.newInputStream(file)) {
@@ -115,12 +109,7 @@ class AdmissionEndToEndTest {
             }
         }
         // the Volcano queue the gangs go to (Volcano refuses PodGroups of a missing queue, and so the reconciler waits)
-        var queue = new io.topobridge.volcano.Queue();
-        queue.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
-                .withName("default")
-                .build());
-        queue.setSpec(new io.topobridge.volcano.model.QueueSpec().weight(1));
-        client.resource(queue).createOr(NonDeletingOperation::update);
+        client.resource(ClusterObjects.queue("default")).createOr(NonDeletingOperation::update);
         List<HasMetadata> created = new ArrayList<>();
         GenericKubernetesResource storm = upstream(
                 "aibrix:samples/disaggregation/sglang/tp-1p1d.yaml", Map.of("topobridge.io/highest-tier", "rack"));

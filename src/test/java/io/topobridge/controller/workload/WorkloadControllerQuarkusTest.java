@@ -3,18 +3,15 @@ package io.topobridge.controller.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.workload.Fixtures;
+import io.topobridge.testing.ClusterObjects;
 import io.topobridge.testing.MockApiServer;
 import io.topobridge.volcano.PodGroup;
-import io.topobridge.volcano.Queue;
-import io.topobridge.volcano.model.QueueSpec;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -39,18 +36,9 @@ class WorkloadControllerQuarkusTest {
     void annotatedDeploymentGetsItsPodGroup() {
         var client = MockApiServer.cluster().client();
         // opted in, as a namespace must be for the bridge to manage its workloads
-        client.resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NS)
-                        .addToLabels("topobridge.io/enabled", "true")
-                        .endMetadata()
-                        .build())
-                .create();
+        client.resource(ClusterObjects.optedInNamespace(NS)).create();
         // Volcano installs an open default queue; the mock API server has none
-        var queue = new Queue();
-        queue.setMetadata(new ObjectMetaBuilder().withName("default").build());
-        queue.setSpec(new QueueSpec().weight(1));
-        client.resource(queue).createOr(NonDeletingOperation::update);
+        client.resource(ClusterObjects.queue("default")).createOr(NonDeletingOperation::update);
         await().atMost(Duration.ofSeconds(30)).until(controller::ready);
         Deployment d = (Deployment) Fixtures.object("""
                 apiVersion: apps/v1

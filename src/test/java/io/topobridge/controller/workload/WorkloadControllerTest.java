@@ -16,11 +16,11 @@ import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.devcluster.ApplyingCrudDispatcher;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.ClusterObjects;
 import io.topobridge.testing.VolcanoSchemas;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
 import io.topobridge.volcano.model.PodGroupSpec;
-import io.topobridge.volcano.model.QueueSpec;
 import io.topobridge.volcano.model.QueueStatus;
 import java.time.Duration;
 import java.util.List;
@@ -58,9 +58,7 @@ class WorkloadControllerTest {
                         .build())
                 .create();
         // every Volcano installation has an open default queue
-        var queue = new Queue();
-        queue.setMetadata(new ObjectMetaBuilder().withName("default").build());
-        queue.setSpec(new QueueSpec().weight(1));
+        var queue = ClusterObjects.queue("default");
         queue.setStatus(new QueueStatus().state("Open"));
         cluster.client().resource(queue).create();
     }
@@ -833,9 +831,7 @@ class WorkloadControllerTest {
 
     @Test
     void missingOrClosedQueueIsReportedInsteadOfRetried() {
-        var queue = new Queue();
-        queue.setMetadata(new ObjectMetaBuilder().withName("research").build());
-        queue.setSpec(new QueueSpec().weight(1));
+        var queue = ClusterObjects.queue("research");
         cluster.client().resource(queue).create();
         queue = cluster.client().resources(Queue.class).withName("research").get();
         queue.setStatus(new QueueStatus().state("Closed"));
