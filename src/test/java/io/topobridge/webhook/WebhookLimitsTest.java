@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.topobridge.testing.TrustAll;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.Socket;
@@ -13,7 +14,6 @@ import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -237,19 +237,5 @@ class WebhookLimitsTest {
         out.write(" ".repeat(length / 2).getBytes(StandardCharsets.US_ASCII));
         out.flush();
         return socket;
-    }
-
-    /** Trusts the fixture's own certificate, as any client on this machine could. */
-    static final class TrustAll implements X509TrustManager {
-        @Override
-        public void checkClientTrusted(java.security.cert.X509Certificate[] chain, String authType) {}
-
-        @Override
-        public void checkServerTrusted(java.security.cert.X509Certificate[] chain, String authType) {}
-
-        @Override
-        public java.security.cert.X509Certificate[] getAcceptedIssuers() {
-            return new java.security.cert.X509Certificate[0];
-        }
     }
 }
