@@ -378,12 +378,7 @@ class HelmChartTest {
                                 ",", io.topobridge.diagnosis.DoctorGatherer.controllerConfigNames(schedulerConfig))
                         + "] get,list,watch");
         boolean role = grants.stream().anyMatch(g -> g.startsWith("Role "));
-        String account = chart.one("Deployment")
-                .path("spec")
-                .path("template")
-                .path("spec")
-                .path("serviceAccountName")
-                .asText();
+        String account = serviceAccount(chart);
         assertThat(chart.objects().stream()
                         .filter(d -> Set.of("Role", "RoleBinding")
                                         .contains(d.path("kind").asText())
@@ -392,18 +387,23 @@ class HelmChartTest {
                 .hasSize(role ? 2 : 0);
     }
 
+    /** The service account the controller's pods run as. */
+    private static String serviceAccount(Rendered chart) {
+        return chart.one("Deployment")
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("serviceAccountName")
+                .asText();
+    }
+
     private static String unnamed(String grant) {
         return grant.replaceAll("\\[[^]]*]", "");
     }
 
     /** The controller's grants, one per resource: {@code <Role|ClusterRole> <group>/<resource>[<names>] <verbs>}. */
     private static Set<String> grants(Rendered chart) {
-        String account = chart.one("Deployment")
-                .path("spec")
-                .path("template")
-                .path("spec")
-                .path("serviceAccountName")
-                .asText();
+        String account = serviceAccount(chart);
         Set<String> out = new TreeSet<>();
         for (JsonNode role : chart.objects()) {
             String kind = role.path("kind").asText();

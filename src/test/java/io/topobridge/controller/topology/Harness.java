@@ -54,8 +54,13 @@ public final class Harness implements AutoCloseable {
     }
 
     static TopologyController.Options options(TopologySettings topology) {
+        return options(true, topology);
+    }
+
+    /** The test timing and Volcano's default scheduler configuration, the controller on or off. */
+    static TopologyController.Options options(boolean enabled, TopologySettings topology) {
         return new TopologyController.Options(
-                true,
+                enabled,
                 topology,
                 Duration.ofMillis(50),
                 Duration.ofMillis(500),

@@ -536,15 +536,7 @@ class TopologyControllerTest {
     void disabledLeavesEverythingAlone() {
         MockCluster cluster = MockCluster.start().installVolcanoCrds();
         cluster.seed(EXAMPLE);
-        var options = new TopologyController.Options(
-                false,
-                TopologySettings.auto(),
-                Duration.ofMillis(50),
-                Duration.ofMillis(500),
-                "volcano-system",
-                "volcano-scheduler-configmap",
-                "volcano-scheduler.conf",
-                Accelerators.DEFAULT);
+        var options = Harness.options(false, TopologySettings.auto());
         harness = Harness.wire(cluster, options).start();
         assertThat(harness.controller.details()).containsEntry("state", "disabled");
         assertThat(harness.tiers.current()).isEqualTo(TierCatalog.EMPTY);
