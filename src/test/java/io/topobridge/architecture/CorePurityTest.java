@@ -5,11 +5,13 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.lang.syntax.elements.ClassesShould;
+import java.time.Clock;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
  * The core (topology building, annotation parsing, workload translation, admission, render) is plain Java:
- * no Kubernetes client, CDI, Quarkus, Operator SDK or metrics. Only the edges talk to the world.
+ * no Kubernetes client, CDI, Quarkus, Operator SDK or metrics, and no wall clock. Only the edges talk to the world.
  */
 class CorePurityTest {
 
@@ -76,6 +78,23 @@ class CorePurityTest {
                         "java..")
                 .because("the core reads and writes Kubernetes objects as values (the fabric8 and generated Volcano"
                         + " models, JSON trees) and needs nothing else from the world")
+                .check(imported);
+    }
+
+    @Test
+    void coreReadsNoWallClock() {
+        noCoreClassShould()
+                .callMethod(Clock.class, "systemUTC")
+                .orShould()
+                .callMethod(Clock.class, "systemDefaultZone")
+                .orShould()
+                .callMethod(Instant.class, "now")
+                .orShould()
+                .callMethod(System.class, "currentTimeMillis")
+                .orShould()
+                .callMethod(System.class, "nanoTime")
+                .because("time is a parameter of the core (a reconcile pass's time, the translator's clock), so every"
+                        + " timing case is a unit test on a fixed time")
                 .check(imported);
     }
 }
