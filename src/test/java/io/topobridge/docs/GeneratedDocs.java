@@ -1,5 +1,6 @@
 package io.topobridge.docs;
 
+import io.topobridge.core.diagnosis.Doctor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -42,10 +43,26 @@ public final class GeneratedDocs {
                         Path.of("docs", "configuration.md"),
                         "configuration-reference",
                         root -> ConfigReference.markdown(ConfigReference.read(root.resolve("src/main/java")))),
+                new Region(Path.of("docs", "diagnosis.md"), "doctor-checks", root -> doctorChecks()),
                 new Region(
                         Path.of("docs", "findings.md"),
                         "reasons-reference",
                         root -> ReasonReference.markdown(ReasonReference.read(root.resolve("src/main/java")))));
+    }
+
+    /** The table of the doctor's checks, from their catalog. */
+    static String doctorChecks() {
+        StringBuilder out = new StringBuilder("| check | fails (or warns) when | finding reason |\n|---|---|---|");
+        for (Doctor.Check c : Doctor.checks()) {
+            out.append("\n| `")
+                    .append(c.name())
+                    .append("` | ")
+                    .append(c.failsWhen())
+                    .append(" | ")
+                    .append(c.reasons())
+                    .append(" |");
+        }
+        return out.toString();
     }
 
     /** {@code page} with the region's content replaced by what the code says now. */

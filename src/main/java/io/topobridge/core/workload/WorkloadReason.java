@@ -54,9 +54,16 @@ public enum WorkloadReason implements Reason {
     ORDERED_READY_START,
     /** Pods that request no resources: Volcano places them by backfill anywhere, so their topology is not enforced. */
     BEST_EFFORT_IGNORES_TOPOLOGY,
-    /** A subgroup tier on single-pod role instances constrains the whole role (all its replicas in one domain). */
+    /**
+     * A subgroup tier on an AIBrix role whose instances are single pods constrains the whole role (all its replicas in
+     * one domain, all or none). Not given for group members, whose subgroup is the member by design.
+     */
     SUBGROUP_IS_WHOLE_ROLE,
-    /** A hard tier and a rollout that may not take a pod down first: the rollout waits for room in the domain. */
+    /**
+     * A hard tier and a rollout that may not take a pod down first — {@code maxUnavailable} comes to 0 as the
+     * workload's controller resolves it, which Kubernetes' default 25 % does for 1 to 3 replicas: the rollout waits
+     * for room in the domain.
+     */
     ROLLOUT_NEEDS_ROOM,
     /** A workload in a namespace that has not opted in: no PodGroup (its pods would never be tied to one). */
     NAMESPACE_NOT_OPTED_IN,

@@ -159,6 +159,7 @@ class WorkloadControllerTest {
               annotations: {%s}
             spec:
               replicas: %d
+              strategy: {rollingUpdate: {maxUnavailable: 1}}
               selector: {matchLabels: {app: %1$s}}
               template:
                 metadata: {labels: {app: %1$s}}
@@ -176,6 +177,7 @@ class WorkloadControllerTest {
                   labels: {%s}
                 spec:
                   replicas: %d
+                  strategy: {rollingUpdate: {maxUnavailable: 1}}
                   selector: {matchLabels: {app: vllm}}
                   template:
                     metadata: {labels: {app: vllm}}
@@ -367,6 +369,7 @@ class WorkloadControllerTest {
               annotations: {topobridge.io/highest-tier: auto}
             spec:
               replicas: 3
+              strategy: {rollingUpdate: {maxUnavailable: 1}}
               selector: {matchLabels: {app: vllm}}
               template:
                 metadata: {labels: {app: vllm}}

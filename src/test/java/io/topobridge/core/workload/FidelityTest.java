@@ -193,6 +193,41 @@ class FidelityTest {
         assertThat(reasons(result)).contains(WorkloadReason.ROLLOUT_NEEDS_ROOM);
     }
 
+    private static String deployment(String name, int replicas, String annotations) {
+        return """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: %1$s, namespace: ns, uid: u-%1$s, annotations: {%3$s}}
+                spec: {replicas: %2$d, selector: {matchLabels: {app: %1$s}}, template: %4$s}
+                """.formatted(name, replicas, annotations, POD);
+    }
+
+    @Test
+    void kubernetesDefaultRolloutTakesNothingDownForOneToThreeReplicas() {
+        for (int replicas = 1; replicas <= 5; replicas++) {
+            var result = translate(Fixtures.objects(deployment("web", replicas, "topobridge.io/highest-tier: \"1\"")));
+            // 25 % of the replicas, rounded down, may be down: none below four
+            assertThat(reasons(result).contains(WorkloadReason.ROLLOUT_NEEDS_ROOM))
+                    .as("RolloutNeedsRoom for %d replicas", replicas)
+                    .isEqualTo(replicas < 4);
+        }
+        var soft = translate(
+                Fixtures.objects(deployment("web", 2, "topobridge.io/highest-tier: \"1\", topobridge.io/mode: soft")));
+        assertThat(reasons(soft))
+                .as("a soft tier lets the rollout go elsewhere")
+                .isEmpty();
+    }
+
+    @Test
+    void aGroupMemberIsOneSubgroupByDesignAndGetsNoWholeRoleWarning() {
+        String group = "topobridge.io/group: pd, topobridge.io/highest-tier: \"2\", "
+                + "topobridge.io/subgroup-highest-tier: \"1\"";
+        var result =
+                translate(Fixtures.objects(deployment("prefill", 2, group) + "---\n" + deployment("decode", 2, group)));
+        assertThat(only(result).spec().getSubGroupPolicy()).hasSize(2);
+        assertThat(reasons(result)).doesNotContain(WorkloadReason.SUBGROUP_IS_WHOLE_ROLE);
+    }
+
     @Test
     void aGroupIdentityLwsDoesNotHaveIsRefused() {
         var result = translate(Fixtures.objects("""

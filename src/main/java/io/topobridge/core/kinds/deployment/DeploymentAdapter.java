@@ -5,7 +5,9 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentSpec;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStrategy;
+import io.fabric8.kubernetes.api.model.apps.RollingUpdateDeployment;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.gang.PodGroupNames;
@@ -39,30 +41,47 @@ public final class DeploymentAdapter extends ReplicatedAdapter {
         return "deploy";
     }
 
-    /** A RollingUpdate whose {@code maxUnavailable} is 0 (the default is 25%). */
+    /**
+     * A RollingUpdate that takes no pod down first, with the Deployment's defaults (25 % unavailable, 25 % surge): so
+     * also a Deployment of one to three replicas that sets neither.
+     */
     @Override
     public boolean surgeOnlyRollout(Workload d) {
         if (d.object() instanceof Deployment typed) {
             // read the typed strategy: turning the whole Deployment into a JSON tree costs more than the rest of its
             // translation
-            DeploymentStrategy strategy =
-                    typed.getSpec() == null ? null : typed.getSpec().getStrategy();
-            if (strategy == null) {
+            DeploymentSpec spec = typed.getSpec();
+            DeploymentStrategy strategy = spec == null ? null : spec.getStrategy();
+            if (strategy != null && "Recreate".equals(strategy.getType())) {
                 return false;
             }
-            IntOrString maxUnavailable = strategy.getRollingUpdate() == null
-                    ? null
-                    : strategy.getRollingUpdate().getMaxUnavailable();
-            return !"Recreate".equals(strategy.getType())
-                    && maxUnavailable != null
-                    && Workload.takesNothingDown(
-                            maxUnavailable.getIntVal() != null
-                                    ? String.valueOf(maxUnavailable.getIntVal())
-                                    : maxUnavailable.getStrVal());
+            RollingUpdateDeployment rolling = strategy == null ? null : strategy.getRollingUpdate();
+            return Workload.surgeOnly(
+                    text(rolling == null ? null : rolling.getMaxUnavailable()),
+                    text(rolling == null ? null : rolling.getMaxSurge()),
+                    spec == null || spec.getReplicas() == null ? 1 : spec.getReplicas(),
+                    DEFAULT_ROLLOUT,
+                    DEFAULT_ROLLOUT);
         }
         JsonNode strategy = d.spec().path("strategy");
+        JsonNode replicas = d.spec().path("replicas");
         return !"Recreate".equals(strategy.path("type").asText())
-                && Workload.takesNothingDown(strategy.path("rollingUpdate").get("maxUnavailable"));
+                && Workload.surgeOnly(
+                        strategy.path("rollingUpdate").get("maxUnavailable"),
+                        strategy.path("rollingUpdate").get("maxSurge"),
+                        replicas.canConvertToLong() ? replicas.asLong() : 1,
+                        DEFAULT_ROLLOUT,
+                        DEFAULT_ROLLOUT);
+    }
+
+    /** The Deployment's default maxUnavailable and maxSurge. */
+    private static final String DEFAULT_ROLLOUT = "25%";
+
+    private static String text(IntOrString value) {
+        if (value == null) {
+            return null;
+        }
+        return value.getIntVal() != null ? String.valueOf(value.getIntVal()) : value.getStrVal();
     }
 
     /** LWS's leader Deployment belongs to its LWS, which is the group's member. */

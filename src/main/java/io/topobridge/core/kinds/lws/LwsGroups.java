@@ -89,9 +89,16 @@ public final class LwsGroups {
                         "LeaderWorker"),
                 Workload.text(spec.get("startupPolicy"), at + ".startupPolicy", "LeaderCreated"),
                 Workload.text(spec.get("groupIdentity"), at + ".groupIdentity", ""),
-                Workload.takesNothingDown(spec.path("rolloutStrategy")
-                        .path("rollingUpdateConfiguration")
-                        .get("maxUnavailable")));
+                Workload.surgeOnly(
+                        spec.path("rolloutStrategy")
+                                .path("rollingUpdateConfiguration")
+                                .get("maxUnavailable"),
+                        spec.path("rolloutStrategy")
+                                .path("rollingUpdateConfiguration")
+                                .get("maxSurge"),
+                        replicas,
+                        "1",
+                        "0"));
     }
 
     /**

@@ -121,7 +121,8 @@ public final class PodGroupBuilder {
                                 WorkloadReason.ROLLOUT_NEEDS_ROOM,
                                 subject,
                                 subject + ": its rollouts add"
-                                        + " pods before taking any down (maxUnavailable 0) and the tier is hard: each new pod must fit in"
+                                        + " pods before taking any down (maxUnavailable comes to 0: set so, or a percentage such as"
+                                        + " Kubernetes' default 25 % of 1 to 3 replicas) and the tier is hard: each new pod must fit in"
                                         + " the domain the gang already runs in, so a rollout waits while that domain is full; allow"
                                         + " maxUnavailable 1 or keep spare room in the domain")
                         .withKey(plan.name()));

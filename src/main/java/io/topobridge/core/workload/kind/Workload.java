@@ -308,22 +308,45 @@ public final class Workload {
     }
 
     /**
-     * Whether a rollout's {@code maxUnavailable} (an int or a percentage, as in Deployments and LWS) takes no pod down:
-     * 0 or "0%". Absent is the workload's default, never 0.
+     * Whether a rolling update adds pods before it takes any down, resolved as the workload controllers resolve it:
+     * {@code maxUnavailable} rounded down and {@code maxSurge} rounded up on the replica count, an absent value the
+     * kind's default, and when both come to 0 the controller takes one pod down after all (the Deployment
+     * controller's fenceposts; LeaderWorkerSet refuses that case). So Kubernetes' default 25 % takes nothing down for
+     * one to three replicas. A value that is not a count or a percentage is the API server's to refuse: not judged.
      */
-    public static boolean takesNothingDown(JsonNode maxUnavailable) {
-        if (maxUnavailable == null || maxUnavailable.isNull() || maxUnavailable.isMissingNode()) {
-            return false;
-        }
-        return takesNothingDown(maxUnavailable.asText());
+    public static boolean surgeOnly(
+            JsonNode maxUnavailable, JsonNode maxSurge, long replicas, String unavailableDefault, String surgeDefault) {
+        return surgeOnly(text(maxUnavailable), text(maxSurge), replicas, unavailableDefault, surgeDefault);
     }
 
-    /** The same rule on a typed value ({@code null} when unset). */
-    public static boolean takesNothingDown(String maxUnavailable) {
-        if (maxUnavailable == null) {
-            return false;
+    /** The same rule on typed values ({@code null} when unset). */
+    public static boolean surgeOnly(
+            String maxUnavailable, String maxSurge, long replicas, String unavailableDefault, String surgeDefault) {
+        long unavailable = scaled(maxUnavailable == null ? unavailableDefault : maxUnavailable, replicas, false);
+        long surge = scaled(maxSurge == null ? surgeDefault : maxSurge, replicas, true);
+        return unavailable == 0 && surge > 0;
+    }
+
+    private static String text(JsonNode node) {
+        return node == null || node.isNull() || node.isMissingNode() ? null : node.asText();
+    }
+
+    /** A count, or a percentage of {@code total}; -1 when it is neither. */
+    private static long scaled(String value, long total, boolean roundUp) {
+        String v = value.trim();
+        try {
+            if (v.endsWith("%")) {
+                long percent = Long.parseLong(v.substring(0, v.length() - 1));
+                if (percent < 0 || percent > 1_000_000) {
+                    return -1;
+                }
+                long times = percent * Math.max(0, total);
+                return roundUp ? (times + 99) / 100 : times / 100;
+            }
+            long n = Long.parseLong(v);
+            return n < 0 ? -1 : n;
+        } catch (NumberFormatException | ArithmeticException e) {
+            return -1;
         }
-        String value = maxUnavailable.trim();
-        return value.equals("0") || value.equals("0%");
     }
 }
