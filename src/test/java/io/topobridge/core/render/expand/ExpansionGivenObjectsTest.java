@@ -20,7 +20,9 @@ class ExpansionGivenObjectsTest {
     @Test
     void theExampleStormServiceWithItsSeededRoleSetGetsNoSecondRoleSetButItsPodSetsAndPods() {
         List<HasMetadata> inputs = new ManifestReader(new KubernetesSerialization())
-                .read(List.of(Path.of("examples/workloads/stormservice.yaml")))
+                .read(List.of(
+                        Path.of("examples/workloads/stormservice.yaml"),
+                        Path.of("examples/demo-only/aibrix-roleset.yaml")))
                 .objects();
         Expanded e = Expanded.of(inputs, Expansion.Limits.DEFAULT);
         assertThat(e.outline())
