@@ -22,6 +22,9 @@ final class Domain {
     /** In an NVLink tree's tier 1: the partition these nodes form, or null when it is their whole domain. */
     KeyValue partition;
 
+    /** A HyperNode of a skipped tier holding only one NVLink domain kept whole ({@link RailDomains}). */
+    boolean passThrough;
+
     String name;
     boolean alive;
     int nodeCount;
@@ -42,7 +45,9 @@ final class Domain {
     }
 
     String describe() {
-        return tierName() + " " + UserText.quote(kv.value());
+        return passThrough
+                ? tierName() + " of NVLink domain " + UserText.quote(kv.value())
+                : tierName() + " " + UserText.quote(kv.value());
     }
 
     /** In an NVLink tree's tier 1: the NVLink domain the partition belongs to (itself when folded). */

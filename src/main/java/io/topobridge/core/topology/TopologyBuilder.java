@@ -84,6 +84,7 @@ public final class TopologyBuilder {
         List<DesiredHyperNode> hyperNodes = forest.hyperNodes();
         TreeFindings.parentConflicts(forest, findings);
         TreeFindings.partitionConflicts(forest, findings);
+        TreeFindings.railDomains(forest, findings);
         TreeFindings.singleDomainTiers(forest, findings);
         ForeignOverlaps.find(foreign, forest, byName, findings);
         TreeFindings.gpuNodesOutside(byName.values(), hyperNodes, foreign, findings);

@@ -17,8 +17,9 @@ public enum TopologyReason implements Reason {
     /** An optional tier was dropped from a scheme's tree because fewer than half of its nodes carry it. */
     TIER_LEFT_OUT,
     /**
-     * On a HyperNode: one label value sits under different parents (e.g. one {@code nvlink-domain} under two leaves);
-     * kept as separate HyperNodes.
+     * On a HyperNode: one label value sits under different parents (e.g. one {@code layer-3} value under two
+     * {@code layer-2} values); kept as separate HyperNodes. An NVLink domain is kept whole instead
+     * ({@link #PARTITION_SPANS_LEAVES}).
      */
     DOMAIN_PARENT_CONFLICT,
     /**
@@ -32,8 +33,10 @@ public enum TopologyReason implements Reason {
      */
     CLIQUE_DOMAIN_MISMATCH,
     /**
-     * On a HyperNode: the nodes of one NVLink partition sit under different switches of the tier above ({@code leaf},
-     * {@code layer-3}…); kept as one HyperNode per switch, so an {@code nvlink} gang uses one of them.
+     * On a HyperNode: the nodes of one NVLink domain (a rail-cabled rack) sit under different switches of the tier
+     * above ({@code leaf}, {@code layer-3}…); the domain is kept whole as one HyperNode, hung from the lowest tier that
+     * holds all of it through a HyperNode of its own at each tier it skips; the message names that tier and the skipped
+     * ones.
      */
     PARTITION_SPANS_LEAVES,
     /**

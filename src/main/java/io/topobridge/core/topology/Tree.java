@@ -18,6 +18,8 @@ final class Tree {
     List<String> tierNames;
     final Map<KeyValue, Domain> roots = new HashMap<>();
     final List<Domain> all = new ArrayList<>();
+    /** The NVLink domains kept whole across the switches their nodes hang off. */
+    final List<RailDomains.Rail> rails = new ArrayList<>();
 
     Tree(LabelScheme scheme, List<String> tierNames, boolean nvlink) {
         this.scheme = scheme;

@@ -17,8 +17,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The findings about a built forest as a whole (a value under several parents, a split NVLink partition, a tier
- * with one domain, a GPU node in no tree), and the wording every topology finding shares.
+ * The findings about a built forest as a whole (a value under several parents, an NVLink partition in two domains,
+ * an NVLink domain kept whole across switches, a tier with one domain, a GPU node in no tree), and the wording every
+ * topology finding shares.
  */
 final class TreeFindings {
 
@@ -84,7 +85,7 @@ final class TreeFindings {
     static void parentConflicts(Forest forest, List<Finding> findings) {
         Map<KeyValue, List<Domain>> byValue = new HashMap<>();
         for (Domain d : forest.domains()) {
-            if (d.alive && !(d.tree.nvlink && d.level == 0)) {
+            if (d.alive && !d.passThrough && !(d.tree.nvlink && d.level == 0)) {
                 byValue.computeIfAbsent(d.kv, k -> new ArrayList<>()).add(d);
             }
         }
@@ -112,9 +113,9 @@ final class TreeFindings {
     }
 
     /**
-     * One NVLink partition in several HyperNodes of a tree: under two NVLink domains (the labels disagree on
-     * its domain) or, within one domain, under several switches above it. Either way its nodes stay split, so
-     * a gang asking for {@code nvlink} never spans the pieces.
+     * One NVLink partition in several HyperNodes of a tree: under two NVLink domains (the labels disagree on its
+     * domain). Its nodes stay split, so a gang asking for {@code nvlink} never spans the pieces. (A domain whose
+     * nodes sit under several switches is kept whole, see {@link #railDomains}, so its partitions are never split.)
      */
     static void partitionConflicts(Forest forest, List<Finding> findings) {
         for (Tree tree : forest.trees) {
@@ -138,6 +139,42 @@ final class TreeFindings {
     }
 
     /**
+     * An NVLink domain kept whole though its nodes hang off different switches (a rail-cabled rack): on its
+     * HyperNode, where it hangs, the switches its nodes sit under and the tiers it skips.
+     */
+    static void railDomains(Forest forest, List<Finding> findings) {
+        for (Tree tree : forest.trees) {
+            for (RailDomains.Rail rail : tree.rails) {
+                Domain d = rail.planted;
+                if (d == null || !d.alive) {
+                    continue;
+                }
+                List<String> skipped = new ArrayList<>();
+                List<String> passThroughs = new ArrayList<>();
+                Domain up = d.parent;
+                for (; up != null && up.passThrough; up = up.parent) {
+                    skipped.add(up.tierName());
+                    passThroughs.add(up.name);
+                }
+                List<String> sides = rail.sides();
+                String first = skipped.get(0);
+                findings.add(Finding.warning(
+                        TopologyReason.PARTITION_SPANS_LEAVES,
+                        hyperNodeRef(d.name),
+                        "NVLink domain " + UserText.quote(d.kv.value()) + " (label " + d.kv.key() + ") has nodes under "
+                                + examples(sides) + ": kept whole as one HyperNode and hung "
+                                + (up == null
+                                        ? "at the top of the " + tree.scheme.title() + " tree"
+                                        : "under " + up.describe())
+                                + "; it skips tier" + (skipped.size() == 1 ? " " : "s ") + String.join(", ", skipped)
+                                + ", where a HyperNode of its own holds it (" + String.join(", ", passThroughs)
+                                + "), so a gang asking for " + d.tierName() + " gets the whole domain and a gang"
+                                + " asking for " + first + " never mixes it with another " + first + "'s nodes"));
+            }
+        }
+    }
+
+    /**
      * A GPU clique names its partition cluster-wide; topograph's sub-domain (or an unpartitioned domain) only
      * within its domain, so the domain's value is part of the identity.
      */
@@ -153,37 +190,23 @@ final class TreeFindings {
         same.sort(Comparator.comparing(d -> d.name));
         Domain any = same.get(0);
         KeyValue partition = any.partition != null ? any.partition : any.nvlinkDomain().kv;
-        boolean domainsDiffer =
-                same.stream().map(d -> d.nvlinkDomain().kv).distinct().count() > 1;
         String what = "NVLink partition " + UserText.quote(partition.value()) + " (label " + partition.key() + ")";
         for (Domain d : same) {
             List<String> elsewhere = new ArrayList<>();
             for (Domain other : same) {
                 if (other != d) {
-                    elsewhere.add((domainsDiffer
-                                    ? UserText.quote(other.nvlinkDomain().kv.value())
-                                    : where(other.nvlinkDomain()))
-                            + " (HyperNode " + other.name + ")");
+                    elsewhere.add(UserText.quote(other.nvlinkDomain().kv.value()) + " (HyperNode " + other.name + ")");
                 }
             }
-            if (domainsDiffer) {
-                KeyValue domain = d.nvlinkDomain().kv;
-                findings.add(Finding.warning(
-                        TopologyReason.PARTITION_IN_TWO_DOMAINS,
-                        hyperNodeRef(d.name),
-                        what + " is in NVLink domain " + UserText.quote(domain.value()) + " (label " + domain.key()
-                                + ") here but in " + examples(elsewhere)
-                                + " on other nodes; a partition lies in one"
-                                + " NVLink domain, so the labels disagree: kept as " + same.size()
-                                + " separate HyperNodes"));
-            } else {
-                findings.add(Finding.warning(
-                        TopologyReason.PARTITION_SPANS_LEAVES,
-                        hyperNodeRef(d.name),
-                        what + " has nodes " + where(d.nvlinkDomain()) + " here and " + examples(elsewhere)
-                                + "; its nodes are kept apart as " + same.size()
-                                + " separate HyperNodes, so a gang asking for nvlink gets one of them"));
-            }
+            KeyValue domain = d.nvlinkDomain().kv;
+            findings.add(Finding.warning(
+                    TopologyReason.PARTITION_IN_TWO_DOMAINS,
+                    hyperNodeRef(d.name),
+                    what + " is in NVLink domain " + UserText.quote(domain.value()) + " (label " + domain.key()
+                            + ") here but in " + examples(elsewhere)
+                            + " on other nodes; a partition lies in one"
+                            + " NVLink domain, so the labels disagree: kept as " + same.size()
+                            + " separate HyperNodes"));
         }
     }
 

@@ -70,7 +70,10 @@ final class TreePlanter {
         return String.join(" or ", tier.keys()) + " (tier " + tier.name() + ")";
     }
 
-    /** Puts every kept node into its domains of the used tiers, then settles an NVLink tier's partitions. */
+    /**
+     * Puts every kept node into its domains of the used tiers (an NVLink domain whole, see {@link RailDomains}), then
+     * settles an NVLink tier's partitions.
+     */
     private static void grow(
             Forest forest,
             LabelScheme scheme,
@@ -91,6 +94,8 @@ final class TreePlanter {
         }
         boolean nvlink = depth > 0 && tiers.get(usedIndex[0]).nvlink();
         Tree tree = forest.tree(scheme, usedNames, nvlink);
+        RailDomains rails =
+                nvlink && depth > 1 ? RailDomains.keepWhole(usedNames, kept, values, usedIndex, depth) : null;
         for (int n = 0; n < kept.size(); n++) {
             KeyValue[] resolved = values.get(n);
             Domain parent = null;
@@ -99,10 +104,16 @@ final class TreePlanter {
                 parent = tree.domain(parent, level, kv);
             }
             parent.nodes.add(kept.get(n).name());
+            if (rails != null) {
+                rails.planted(resolved[usedIndex[0]], parent);
+            }
             if (nvlink) {
                 parent.partitions.add(
                         partition(resolved[usedIndex[0]].key(), kept.get(n).labels()));
             }
+        }
+        if (rails != null) {
+            tree.rails.addAll(rails.rails());
         }
         if (nvlink) {
             tree.foldOrSplitNvlink(findings);

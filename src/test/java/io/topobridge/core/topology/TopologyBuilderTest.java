@@ -4,7 +4,6 @@ import static io.topobridge.core.finding.Severity.INFO;
 import static io.topobridge.core.finding.Severity.WARNING;
 import static io.topobridge.core.topology.Nodes.node;
 import static io.topobridge.core.topology.TopologyReason.CLIQUE_DOMAIN_MISMATCH;
-import static io.topobridge.core.topology.TopologyReason.DOMAIN_PARENT_CONFLICT;
 import static io.topobridge.core.topology.TopologyReason.MISSING_TIER_LABELS;
 import static io.topobridge.core.topology.TopologyReason.NO_MATCHING_NODES;
 import static io.topobridge.core.topology.TopologyReason.PARTITION_IN_TWO_DOMAINS;
@@ -663,15 +662,15 @@ class TopologyBuilderTest {
                         Map.of(PARTITION_SPANS_LEAVES, WARNING),
                         Set.of("a", "b", "c")),
                 new FindingCase(
-                        "a domain's partitions under different leaves: each partition whole, nothing lost",
+                        "a domain's partitions under different spines: the domain whole at the top, nothing lost",
                         TopologySettings.auto(),
                         List.of(
                                 tray("a", "l1", "s1").label(CLIQUE, "u.1").build(),
                                 tray("b", "l2", "s2").label(CLIQUE, "u.2").build()),
-                        Map.of(),
+                        Map.of(PARTITION_SPANS_LEAVES, WARNING, SINGLE_DOMAIN_TIER, INFO),
                         Set.of("a", "b")),
                 new FindingCase(
-                        "the same with nvlink-domain as a tier: that domain is split by its leaves",
+                        "the same with nvlink-domain as a tier: that domain is kept whole",
                         TopologySettings.auto(),
                         List.of(
                                 tray("a", "l1", "s1").label(CLIQUE, "u.1").build(),
@@ -682,7 +681,7 @@ class TopologyBuilderTest {
                                         tray("d", "l2", "s2")
                                                 .label(CLIQUE, "v.2")
                                                 .build()),
-                        Map.of(DOMAIN_PARENT_CONFLICT, WARNING),
+                        Map.of(PARTITION_SPANS_LEAVES, WARNING),
                         Set.of("a", "b", "c", "d")),
                 new FindingCase(
                         "a topograph sub-domain under two leaves",
@@ -700,7 +699,7 @@ class TopologyBuilderTest {
                                         .label(DOMAIN, "nvl1")
                                         .label(SUB_DOMAIN, "p2")
                                         .build()),
-                        Map.of(PARTITION_SPANS_LEAVES, WARNING, DOMAIN_PARENT_CONFLICT, WARNING),
+                        Map.of(PARTITION_SPANS_LEAVES, WARNING, SINGLE_DOMAIN_TIER, INFO),
                         Set.of("a", "b", "c")),
                 new FindingCase(
                         "a node naming no partition in a split domain is left out",
@@ -823,11 +822,11 @@ class TopologyBuilderTest {
                         .startsWith(CLIQUE + "=\"u.1\"")
                         .contains("its " + DOMAIN + " is \"d1\""));
         assertThat(by.get(TopologyReason.PARTITION_SPANS_LEAVES))
-                .hasSize(2)
-                .allSatisfy(f -> assertThat(f.message())
-                        .contains("NVLink partition \"p\" (label " + SUB_DOMAIN + ")")
-                        .contains("under leaf \"l1\"")
-                        .contains("under leaf \"l2\""));
+                .singleElement()
+                .satisfies(f -> assertThat(f.message())
+                        .startsWith("NVLink domain \"e\" (label " + DOMAIN + ") has nodes under spine \"s1\" (1 node),"
+                                + " spine \"s2\" (1 node): kept whole as one HyperNode and hung at the top")
+                        .contains("it skips tiers leaf, spine"));
     }
 
     @Test

@@ -153,11 +153,12 @@ class TopologyPropertyTest {
 
     /**
      * Random GPU racks under leaf and spine switches, each NVLink domain split into partitions (often one, so the
-     * fold is exercised too, and sometimes a domain value reused under another leaf), labelled the three ways
-     * clusters do: GPU clique alone, topograph's domain and sub-domain, topograph's domain with the clique. Some
-     * nodes lose their partition label. Tier 1 is always exactly one partition under one leaf; there is a
-     * domain tier exactly when some domain holds two partitions; nodes of unknown partition are left out only
-     * where their domain's other nodes name partitions.
+     * fold is exercised too, and sometimes a domain value reused under another leaf or spine: a rail-cabled rack),
+     * labelled the three ways clusters do: GPU clique alone, topograph's domain and sub-domain, topograph's domain
+     * with the clique. Some nodes lose their partition label. Tier 1 is always exactly one partition of one NVLink
+     * domain, and a domain is never split by its switches; there is a domain tier exactly when some domain holds two
+     * partitions; a leaf-tier HyperNode holds one leaf's nodes or one NVLink domain; nodes of unknown partition are
+     * left out only where their domain's other nodes name partitions.
      */
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
@@ -198,7 +199,7 @@ class TopologyPropertyTest {
                                 }
                             }
                             nodes.add(Nodes.of(name, labels));
-                            List<String> path = List.of("spine-" + s, "leaf-" + s + "-" + l, domain);
+                            List<String> path = List.of(domain);
                             domainOf.put(name, path);
                             List<String> partition = new ArrayList<>(path);
                             partition.add(named ? "p" + p : null);
@@ -213,7 +214,7 @@ class TopologyPropertyTest {
         Map<List<String>, Integer> nodesIn = new HashMap<>();
         partitionOf.forEach((node, partition) -> {
             nodesIn.merge(domainOf.get(node), 1, Integer::sum);
-            if (partition.get(3) != null) {
+            if (partition.get(1) != null) {
                 namedIn.merge(domainOf.get(node), 1, Integer::sum);
             }
         });
@@ -222,10 +223,10 @@ class TopologyPropertyTest {
         partitionOf.forEach((node, partition) -> {
             List<String> domain = domainOf.get(node);
             boolean partitionedByMost = 2 * namedIn.getOrDefault(domain, 0) >= nodesIn.get(domain);
-            if ((partition.get(3) != null) == partitionedByMost) {
+            if ((partition.get(1) != null) == partitionedByMost) {
                 placed.add(node);
-                if (partition.get(3) != null) {
-                    known.computeIfAbsent(domain, k -> new HashSet<>()).add(partition.get(3));
+                if (partition.get(1) != null) {
+                    known.computeIfAbsent(domain, k -> new HashSet<>()).add(partition.get(1));
                 }
             }
         });
@@ -245,6 +246,14 @@ class TopologyPropertyTest {
         assertThat(groups(tree, placed, 1)).as("%s tier 1", context).isEqualTo(expectedGroups(placed, partitionOf));
         if (split) {
             assertThat(groups(tree, placed, 2)).as("%s tier 2", context).isEqualTo(expectedGroups(placed, domainOf));
+        }
+        Map<String, String> leafOf = new HashMap<>();
+        nodes.forEach(n -> leafOf.put(n.name(), n.labels().get("fabric.topograph.run/tier-0")));
+        for (Set<String> leaf : groups(tree, placed, split ? 3 : 2)) {
+            assertThat(leaf.stream().map(leafOf::get).distinct().count() == 1
+                            || leaf.stream().map(domainOf::get).distinct().count() == 1)
+                    .as("%s: a leaf HyperNode holds one leaf's nodes or one NVLink domain: %s", context, leaf)
+                    .isTrue();
         }
         assertThat(result.findings())
                 .as(context)
