@@ -3,7 +3,9 @@ package io.topobridge.controller.topology;
 import io.topobridge.cache.HyperNodeCache;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.topology.LabelScheme;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.process.ProcessPart;
 import io.topobridge.volcano.HyperNode;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,11 +27,13 @@ public class HyperNodeTiers implements ProcessPart {
 
     private final HyperNodeCache hyperNodes;
     private final Tiers tiers;
+    private final List<LabelScheme> schemes;
     private final HyperNodeCache.Reader events = new Events();
 
-    public HyperNodeTiers(HyperNodeCache hyperNodes, Tiers tiers) {
+    public HyperNodeTiers(HyperNodeCache hyperNodes, Tiers tiers, TopologySettings topology) {
         this.hyperNodes = hyperNodes;
         this.tiers = tiers;
+        this.schemes = topology.schemes();
     }
 
     @Override
@@ -86,11 +90,14 @@ public class HyperNodeTiers implements ProcessPart {
                         && Topobridge.SOURCE.equals(
                                 hn.getMetadata().getLabels().get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL)))
                 .toList();
-        tiers.observe(catalog(ours), catalog(all), true);
+        tiers.observe(catalog(ours, schemes), catalog(all, List.of()), true);
     }
 
-    /** The catalog the tiers of these HyperNodes form. */
-    static TierCatalog catalog(List<HyperNode> hyperNodes) {
+    /**
+     * The catalog the tiers of these HyperNodes form, with the names and label keys the configured schemes give them:
+     * what the leader's builder published, as names and keys depend on nothing else.
+     */
+    static TierCatalog catalog(List<HyperNode> hyperNodes, List<LabelScheme> schemes) {
         Set<TierCatalog.Tier> seen = new LinkedHashSet<>();
         for (HyperNode hn : hyperNodes) {
             if (hn.getSpec() == null
@@ -100,7 +107,7 @@ public class HyperNodeTiers implements ProcessPart {
             }
             seen.add(new TierCatalog.Tier(hn.getSpec().getTier(), hn.getSpec().getTierName()));
         }
-        return TierCatalog.of(new ArrayList<>(seen));
+        return TierCatalog.of(new ArrayList<>(seen), schemes);
     }
 
     @Override

@@ -44,7 +44,7 @@ public class Tiers implements TierSource {
         for (int i = 0; i < topology.tiers().size(); i++) {
             tiers.add(new TierCatalog.Tier(i + 1, topology.tiers().get(i).name()));
         }
-        return TierCatalog.of(tiers);
+        return TierCatalog.of(tiers, topology.schemes());
     }
 
     /** Replaces the catalog with one built from the nodes (the leader's topology controller). */

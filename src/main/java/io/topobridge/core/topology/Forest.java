@@ -97,7 +97,8 @@ final class Forest {
         return new MemberSpec().type(type).selector(new MemberSelector().exactMatch(new ExactMatch().name(name)));
     }
 
-    TierCatalog catalog() {
+    /** The tiers of the trees made, with the names and label keys the configured schemes give them. */
+    TierCatalog catalog(List<LabelScheme> schemes) {
         List<TierCatalog.Tier> tiers = new ArrayList<>();
         for (Tree tree : trees) {
             if (tree.roots.values().stream().anyMatch(d -> d.alive)) {
@@ -106,7 +107,7 @@ final class Forest {
                 }
             }
         }
-        return TierCatalog.of(tiers);
+        return TierCatalog.of(tiers, schemes);
     }
 
     List<TreeSummary> summaries() {

@@ -4,9 +4,11 @@ import io.topobridge.core.topology.LabelScheme.DynamicTiers;
 import io.topobridge.core.topology.LabelScheme.TierSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The node label schemes clusters really carry, and the presets built from them. Tier names are what users
@@ -180,6 +182,65 @@ public final class LabelSchemes {
             }
         }
         return out;
+    }
+
+    /** Every built-in scheme, in {@code auto}'s order. */
+    public static List<LabelScheme> builtIn() {
+        return PRESETS.get(TopologySettings.AUTO);
+    }
+
+    /** Whether any of the schemes has an NVLink tier (so a tier named {@code nvlink} is NVLink, not a user's name). */
+    static boolean hasNvlinkTier(List<LabelScheme> schemes) {
+        return schemes.stream().flatMap(s -> s.tiers().stream()).anyMatch(TierSpec::nvlink);
+    }
+
+    /**
+     * For each tier name the schemes give, the node label keys whose whole values group nodes as that tier does, in
+     * the schemes' order. A GPU clique's whole value is the NVLink partition ({@code nvlink}); a domain label is the
+     * NVLink domain ({@code nvlink-domain}), which is the {@code nvlink} tier too when {@code nvlinkFolded}. A
+     * topograph sub-domain is named only within its domain, so no tier is its values alone.
+     */
+    static Map<String, List<String>> keysByTierName(List<LabelScheme> schemes, boolean nvlinkFolded) {
+        Map<String, Set<String>> out = new LinkedHashMap<>();
+        for (LabelScheme scheme : schemes) {
+            int dynamic = scheme.dynamic() == null ? -1 : scheme.dynamic().max();
+            for (TierSpec tier : scheme.tiersUpTo(dynamic)) {
+                if (!tier.nvlink()) {
+                    out.computeIfAbsent(tier.name(), k -> new LinkedHashSet<>()).addAll(tier.keys());
+                    continue;
+                }
+                List<String> domainKeys =
+                        tier.keys().stream().filter(k -> !GPU_CLIQUE.equals(k)).toList();
+                var nvlink = out.computeIfAbsent(NVLINK_TIER, k -> new LinkedHashSet<>());
+                if (nvlinkFolded) {
+                    nvlink.addAll(domainKeys);
+                }
+                nvlink.add(GPU_CLIQUE);
+                out.computeIfAbsent(NVLINK_DOMAIN_TIER, k -> new LinkedHashSet<>())
+                        .addAll(domainKeys);
+            }
+        }
+        Map<String, List<String>> copy = new LinkedHashMap<>();
+        out.forEach((name, keys) -> copy.put(name, List.copyOf(keys)));
+        return copy;
+    }
+
+    /**
+     * How nodes get a tier of this name under the schemes: {@code key or key (scheme title)} per scheme that has one,
+     * in the schemes' order ({@code nvlink-domain} as the NVLink tier, which a split domain makes two).
+     */
+    public static List<String> labelsMaking(List<LabelScheme> schemes, String name) {
+        Set<String> out = new LinkedHashSet<>();
+        for (LabelScheme scheme : schemes) {
+            int dynamic = scheme.dynamic() == null ? -1 : scheme.dynamic().max();
+            for (TierSpec tier : scheme.tiersUpTo(dynamic)) {
+                boolean nvlink = tier.nvlink() && (name.equals(NVLINK_TIER) || name.equals(NVLINK_DOMAIN_TIER));
+                if (nvlink || (!tier.nvlink() && tier.name().equals(name))) {
+                    out.add(String.join(" or ", tier.keys()) + " (" + scheme.title() + ")");
+                }
+            }
+        }
+        return List.copyOf(out);
     }
 
     /** Known preset names, in documentation order. */

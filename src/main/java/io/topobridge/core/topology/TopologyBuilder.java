@@ -92,6 +92,6 @@ public final class TopologyBuilder {
         findings.sort(Finding.ORDER);
         hyperNodes.sort(Comparator.comparing((DesiredHyperNode h) -> -h.spec().getTier())
                 .thenComparing(DesiredHyperNode::name));
-        return new TopologyResult(hyperNodes, forest.catalog(), findings, forest.summaries());
+        return new TopologyResult(hyperNodes, forest.catalog(settings.schemes()), findings, forest.summaries());
     }
 }

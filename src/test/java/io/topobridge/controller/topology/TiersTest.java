@@ -22,17 +22,19 @@ class TiersTest {
 
     @Test
     void theHyperNodesTiersFormTheCatalogAnAmbiguousNameIncluded() {
-        TierCatalog catalog = HyperNodeTiers.catalog(List.of(
-                hyperNode("a", 1, "nvlink"),
-                hyperNode("b", 1, "nvlink"),
-                hyperNode("c", 2, "leaf"),
-                hyperNode("d", 1, "leaf"),
-                hyperNode("e", 3, null)));
+        TierCatalog catalog = HyperNodeTiers.catalog(
+                List.of(
+                        hyperNode("a", 1, "nvlink"),
+                        hyperNode("b", 1, "nvlink"),
+                        hyperNode("c", 2, "leaf"),
+                        hyperNode("d", 1, "leaf"),
+                        hyperNode("e", 3, null)),
+                List.of());
         assertThat(catalog.top()).isEqualTo(3);
         assertThat(catalog.number("nvlink")).contains(1);
         assertThat(catalog.numbers("leaf")).containsExactly(1, 2);
         assertThat(catalog.number("leaf")).isEmpty();
-        assertThat(HyperNodeTiers.catalog(List.of())).isEqualTo(TierCatalog.EMPTY);
+        assertThat(HyperNodeTiers.catalog(List.of(), List.of())).isEqualTo(TierCatalog.EMPTY);
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.recovery.DomainLossPolicy;
+import io.topobridge.core.topology.LabelSchemes;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadReason;
 import java.util.ArrayList;
@@ -437,7 +438,26 @@ public final class AnnotationParser {
             return Result.tiersUnknown(
                     "unknown tier name: no tiers are known yet (no node carries the configured topology labels)");
         }
-        return Result.error("unknown tier name; known " + known(tiers));
+        return Result.error("unknown tier name; known " + known(tiers) + making(value.toLowerCase(Locale.ROOT), tiers));
+    }
+
+    /**
+     * Which node labels would give the cluster a tier of this name: those of the configured label schemes, else those
+     * of the built-in ones (another preset), else how to name one.
+     */
+    static String making(String name, TierCatalog tiers) {
+        String tier = UserText.identifier(name);
+        List<String> labels = tiers.labelsMaking(name);
+        if (!labels.isEmpty()) {
+            return "; nodes get a " + tier + " tier from the labels " + String.join(", ", labels);
+        }
+        labels = LabelSchemes.labelsMaking(LabelSchemes.builtIn(), name);
+        if (!labels.isEmpty()) {
+            return "; the configured label schemes have no " + tier + " tier; with preset auto, nodes get one from the"
+                    + " labels " + String.join(", ", labels);
+        }
+        return "; no built-in label scheme has a " + tier + " tier: name a node label as one with"
+                + " topobridge.topology.tiers (<label key>=" + tier + ")";
     }
 
     /** {@code 1=nvlink, 2=rack, 3} — the tiers a user may write. */
