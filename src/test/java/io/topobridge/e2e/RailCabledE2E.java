@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -120,36 +119,14 @@ class RailCabledE2E {
     }
 
     /** A Deployment of {@code trays} pods of 4 GPUs on the pool, one tray each, with the given highest tier. */
-    private Deployment gang(String name, int trays, String highestTier) {
-        return new DeploymentBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(NS)
-                .withAnnotations(Map.of("topobridge.io/highest-tier", highestTier))
-                .endMetadata()
-                .withNewSpec()
-                .withReplicas(trays)
-                .withNewSelector()
-                .addToMatchLabels("app", name)
-                .endSelector()
-                .withNewTemplate()
-                .withNewMetadata()
-                .addToLabels("app", name)
-                .endMetadata()
-                .withNewSpec()
-                .withNodeSelector(Map.of(POOL_LABEL, POOL))
-                .addNewContainer()
-                .withName("engine")
-                .withImage("registry.k8s.io/pause:3.10")
-                .withNewResources()
-                .withLimits(Map.of(
-                        "cpu", new Quantity("4"), "memory", new Quantity("16Gi"), "nvidia.com/gpu", new Quantity("4")))
-                .endResources()
-                .endContainer()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
-                .build();
+    private static Deployment gang(String name, int trays, String highestTier) {
+        return DeploymentWrapper.make(name, NS)
+                .replicas(trays)
+                .highestTier(highestTier)
+                .cpu("4")
+                .gpus(4)
+                .nodeSelector(POOL_LABEL, POOL)
+                .obj();
     }
 
     private List<Pod> placed(String name, int trays) {
