@@ -27,6 +27,10 @@ import java.util.Set;
  * Volcano needs every node of a tree at the same depth. A node without a partition label in a domain where at least
  * half the nodes name one is left out: its partition is unknown; where most name none, a node naming one is left out.
  *
+ * <p>An NVLink domain is named by its value across its tree (a GPU clique's UUID, topograph's domain), not by its path:
+ * a domain whose nodes hang off different switches (a rail-cabled rack) stays one HyperNode, hung from the lowest tier
+ * that holds all of it through a HyperNode of its own at each tier it skips ({@link RailDomains}).
+ *
  * <p>Node labels are input the nodes themselves can write, so no single node decides the shape of a tree for the
  * others: an optional tier is kept while at least half the nodes of its tree carry it (the nodes lacking it are left
  * out, each named), so one node can neither take a tier away from the others nor force one on them, and one node
