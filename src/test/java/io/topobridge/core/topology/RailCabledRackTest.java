@@ -190,6 +190,25 @@ class RailCabledRackTest {
     }
 
     @Test
+    void recablingARackAndBackWritesInAnOrderThatNeverGivesAMemberTwoParents() {
+        List<NodeInfo> plain = new ArrayList<>();
+        plain.addAll(rack("r1", t -> "l1", t -> "s1"));
+        plain.addAll(rack("r2", t -> "l2", t -> "s1"));
+        plain.addAll(rack("r3", t -> "l1", t -> "s1"));
+        TopologyResult before = new TopologyBuilder(TopologySettings.auto()).build(plain);
+        TopologyResult railed = new TopologyBuilder(TopologySettings.auto()).build(cluster());
+
+        var there = HyperNodeChangesTest.run(
+                HyperNodeChangesTest.state(before),
+                HyperNodeChanges.plan(railed.hyperNodes(), HyperNodeChangesTest.state(before)),
+                "rail-cabled");
+        assertThat(there).isEqualTo(HyperNodeChangesTest.state(railed));
+        var back = HyperNodeChangesTest.run(
+                there, HyperNodeChanges.plan(before.hyperNodes(), there), "back under one leaf");
+        assertThat(back).isEqualTo(HyperNodeChangesTest.state(before));
+    }
+
+    @Test
     void racksUnderOneLeafEachAreLeftAsTheyAre() {
         List<NodeInfo> nodes = new ArrayList<>();
         nodes.addAll(rack("r1", t -> "l1", t -> "s1"));
