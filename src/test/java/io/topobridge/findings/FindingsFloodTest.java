@@ -39,7 +39,7 @@ class FindingsFloodTest {
         for (int i = 0; i < count; i++) {
             annotations.put(String.format("topobridge.io/k%05d", i), "x");
         }
-        return List.of(new AnnotationSource(DEPLOY, "metadata", annotations));
+        return List.of(AnnotationSource.of(DEPLOY, "metadata", annotations));
     }
 
     @Test
@@ -75,7 +75,7 @@ class FindingsFloodTest {
                 new ArrayList<>(unknownKeys(100_000).get(0).annotations().keySet());
         java.util.Collections.reverse(keys);
         keys.forEach(k -> reversed.put(k, k.equals("topobridge.io/highest-tier") ? "1" : "x"));
-        assertThat(AnnotationParser.parse(List.of(new AnnotationSource(DEPLOY, "metadata", reversed)), TIERS)
+        assertThat(AnnotationParser.parse(List.of(AnnotationSource.of(DEPLOY, "metadata", reversed)), TIERS)
                         .findings())
                 .isEqualTo(findings);
     }

@@ -141,7 +141,7 @@ class FindingsRegistryTest {
     void aHostileValueGivesOneBoundedLineInTheEventAndTheLog() {
         String value =
                 "2\nWARNING Deployment/llm/other InvalidAnnotation: forged \u001b[31m\u202e" + "a".repeat(1 << 20);
-        var sources = List.of(new AnnotationSource(
+        var sources = List.of(AnnotationSource.of(
                 DEPLOY, "metadata", Map.of("topobridge.io/highest-tier", value, "topobridge.io/queue", "q")));
         registry.publish(
                 "workloads",

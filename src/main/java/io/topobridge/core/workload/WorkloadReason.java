@@ -145,5 +145,22 @@ public enum WorkloadReason implements Reason {
      * prioritized list, a missing ResourceClaimTemplate or ResourceClaim, or a claim beyond Kubernetes' limits. The
      * message names each claim, its device class and why; the PodGroup is made all the same.
      */
-    DRA_DEVICES_NOT_COUNTED
+    DRA_DEVICES_NOT_COUNTED,
+    /**
+     * A workload with another scheduler's topology annotations (Kueue's, KAI's, LeaderWorkerSet's) that Kueue manages
+     * (its {@code kueue.x-k8s.io/queue-name} label) or whose pod template names another scheduler: those annotations
+     * are left to that scheduler and make no PodGroup (a Normal event).
+     */
+    LEFT_TO_OTHER_SCHEDULER,
+    /**
+     * Another scheduler's annotation the bridge reads but cannot follow in full: KAI's preferred placement next to its
+     * required one (the requirement holds; a PodGroup has one tier).
+     */
+    FOREIGN_KEY_IGNORED,
+    /**
+     * Slices or segments (Kueue's {@code podset-slice-size}, KAI's {@code segment-size}) on a gang whose pods carry no
+     * index the bridge can cut them by (a Deployment, a group of workloads): refused when the slices are required,
+     * ignored with a warning when preferred.
+     */
+    NO_POD_INDEX
 }

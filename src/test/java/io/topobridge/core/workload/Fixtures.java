@@ -26,6 +26,23 @@ public final class Fixtures {
     public static final TierCatalog TIERS = TierCatalog.of(List.of(
             new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack"), new TierCatalog.Tier(3, "spine")));
 
+    /** The node label keys {@link #LABELLED_TIERS} reads: the GPU clique, a rack and a spine label. */
+    public static final String CLIQUE = "nvidia.com/gpu.clique";
+
+    public static final String RACK = "example.com/rack";
+    public static final String SPINE = "example.com/spine";
+
+    /** Tiers 1=nvlink, 2=rack, 3=spine, with the node label keys they read (what other schedulers' keys name). */
+    public static final TierCatalog LABELLED_TIERS = TierCatalog.of(
+            List.of(
+                    new TierCatalog.Tier(1, "nvlink"),
+                    new TierCatalog.Tier(2, "rack"),
+                    new TierCatalog.Tier(3, "spine")),
+            List.of(io.topobridge.core.topology.LabelSchemes.explicit(List.of(
+                    new io.topobridge.core.topology.TopologySettings.TierLabel(CLIQUE, "nvlink"),
+                    new io.topobridge.core.topology.TopologySettings.TierLabel(RACK, "rack"),
+                    new io.topobridge.core.topology.TopologySettings.TierLabel(SPINE, "spine")))));
+
     private Fixtures() {}
 
     /** Every object of a multi-document YAML text (custom kinds as generic resources). */

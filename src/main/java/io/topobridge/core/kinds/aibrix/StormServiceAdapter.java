@@ -95,7 +95,7 @@ public final class StormServiceAdapter implements KindAdapter {
     public List<AnnotationSource> sources(Workload storm) {
         List<AnnotationSource> out = new ArrayList<>();
         out.add(storm.metadataSource());
-        out.add(new AnnotationSource(storm.ref(), "RoleSet template", templateAnnotations(storm)));
+        out.add(AnnotationSource.of(storm.ref(), "RoleSet template", templateAnnotations(storm)));
         for (Aibrix.Role role : roles(storm)) {
             out.add(storm.templateSource(role.template(), "pod template of role " + role.name()));
         }
@@ -141,7 +141,11 @@ public final class StormServiceAdapter implements KindAdapter {
         sources.add(storm.metadataSource());
         for (AnnotationSource source : Aibrix.roleSetSources(roleSet)) {
             sources.add(new AnnotationSource(
-                    storm.ref(), source.where() + " of RoleSet " + roleSet.name(), source.annotations()));
+                    storm.ref(),
+                    source.where() + " of RoleSet " + roleSet.name(),
+                    source.annotations(),
+                    source.labels(),
+                    source.scheduler()));
         }
         return new Gang(
                 sources,

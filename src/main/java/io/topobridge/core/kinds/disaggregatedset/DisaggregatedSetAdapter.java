@@ -111,7 +111,7 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
         out.add(ds.metadataSource());
         for (Role role : roles(ds)) {
             if (!role.annotations().isEmpty()) {
-                out.add(new AnnotationSource(ds.ref(), "metadata of role " + role.name(), role.annotations()));
+                out.add(AnnotationSource.of(ds.ref(), "metadata of role " + role.name(), role.annotations()));
             }
             if (role.shape().leader() != null) {
                 out.add(ds.templateSource(role.shape().leader(), "leader template of role " + role.name()));

@@ -357,7 +357,15 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                                 hash ? PodIdentity.GROUP_KEY : PodIdentity.GROUP_INDEX,
                                 hash ? Pods.groupKey(pod) : group < 0 ? null : String.valueOf(group),
                                 PodIdentity.REVISION,
-                                Pods.labels(pod).get(WorkloadLabels.LWS_REVISION))));
+                                Pods.labels(pod).get(WorkloadLabels.LWS_REVISION),
+                                PodIdentity.INDEX,
+                                leader ? "0" : Pods.index(pod, WorkloadLabels.LWS_WORKER_INDEX))));
+    }
+
+    /** A group's pods are indexed by LWS's worker index: the leader 0, its workers 1 to {@code size - 1}. */
+    @Override
+    public Optional<String> podIndexLabel() {
+        return Optional.of(WorkloadLabels.LWS_WORKER_INDEX);
     }
 
     /** The LWS a pod's owner StatefulSet belongs to (LWS labels its StatefulSets with its name). */

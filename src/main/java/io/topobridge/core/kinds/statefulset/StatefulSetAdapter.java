@@ -7,6 +7,7 @@ import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.gang.PodGroupNames;
+import io.topobridge.core.workload.gang.PodIdentity;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.kind.PodOrigin;
 import io.topobridge.core.workload.kind.Pods;
@@ -104,6 +105,13 @@ public final class StatefulSetAdapter extends ReplicatedAdapter {
         return Pods.controller(pod, "StatefulSet")
                 .flatMap(owner -> snapshot.get(kind(), Pods.namespace(pod), owner.getName()))
                 .filter(sts -> !sts.labels().containsKey(WorkloadLabels.LWS_NAME))
-                .map(sts -> new PodOrigin(sts, selector(sts)));
+                .map(sts -> new PodOrigin(
+                        sts, selector(sts).with(PodIdentity.INDEX, Pods.index(pod, WorkloadLabels.POD_INDEX))));
+    }
+
+    /** A StatefulSet's pods are indexed by their ordinal. */
+    @Override
+    public Optional<String> podIndexLabel() {
+        return Optional.of(WorkloadLabels.POD_INDEX);
     }
 }

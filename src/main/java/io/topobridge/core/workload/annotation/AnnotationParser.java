@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -66,21 +67,11 @@ public final class AnnotationParser {
      * One logical setting and the keys that carry it, in precedence order for messages; {@code rejects}: whether a bad
      * value refuses the gang (else it is a warning and the setting's default holds).
      */
-    private record Field<T>(String label, List<String> keys, Function<String, Result<T>> parser, boolean rejects) {}
-
-    /** A parsed value or the reason it is invalid. */
-    private record Result<T>(T value, String error, WorkloadReason reason) {
-        static <T> Result<T> ok(T value) {
-            return new Result<>(value, null, null);
-        }
-
-        static <T> Result<T> error(String error) {
-            return new Result<>(null, error, WorkloadReason.INVALID_ANNOTATION);
-        }
-
-        /** A tier that cannot be resolved yet because no tier is known at all (not a mistake of the user's). */
-        static <T> Result<T> tiersUnknown(String error) {
-            return new Result<>(null, error, WorkloadReason.TIERS_UNKNOWN);
+    private record Field<T>(
+            String label, List<String> keys, BiFunction<String, String, Result<T>> parser, boolean rejects) {
+        /** A setting whose keys all take one kind of value. */
+        static <T> Field<T> of(String label, List<String> keys, Function<String, Result<T>> parser) {
+            return new Field<>(label, keys, (key, raw) -> parser.apply(raw), true);
         }
     }
 
@@ -121,11 +112,11 @@ public final class AnnotationParser {
         return false;
     }
 
-    /** The annotations the parser reads ({@code topobridge.io/} keys and Volcano's own), the others left out. */
+    /** The annotations the parser reads (its own keys, Volcano's and other schedulers'), the others left out. */
     public static Map<String, String> relevant(Map<String, String> annotations) {
         Map<String, String> out = new java.util.TreeMap<>();
         annotations.forEach((key, value) -> {
-            if (key.startsWith(Topobridge.PREFIX) || VOLCANO_KEYS.contains(key)) {
+            if (key.startsWith(Topobridge.PREFIX) || VOLCANO_KEYS.contains(key) || Dialects.isForeign(key)) {
                 out.put(key, value);
             }
         });
@@ -157,37 +148,56 @@ public final class AnnotationParser {
      * whose annotation is at fault; an unmanaged gang (no {@code topobridge.io/} key) parses to
      * {@link GangIntent#UNMANAGED} with no findings.
      */
-    public static ParsedIntent parse(List<AnnotationSource> sources, TierCatalog tiers) {
-        if (!managed(sources)) {
+    public static ParsedIntent parse(List<AnnotationSource> given, TierCatalog tiers) {
+        boolean ours = managed(given);
+        if (!ours && !Dialects.present(given)) {
             return new ParsedIntent(GangIntent.UNMANAGED, List.of());
         }
         List<Finding> findings = new ArrayList<>();
+        List<AnnotationSource> sources = Dialects.readable(given, findings);
+        if (!ours && !Dialects.present(sources)) {
+            return new ParsedIntent(GangIntent.UNMANAGED, findings);
+        }
         unknownKeys(sources, findings);
+        Dialects.incompleteSlices(sources, findings);
+        return new ParsedIntent(intent(sources, tiers, findings), findings);
+    }
 
+    /** The intent of a managed gang's sources, every setting resolved once; what is wrong goes to {@code findings}. */
+    private static GangIntent intent(List<AnnotationSource> sources, TierCatalog tiers, List<Finding> findings) {
         Field<TierValue> tier = new Field<>(
                 "highest tier",
-                List.of(Topobridge.HIGHEST_TIER, VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION),
-                v -> tierOrAuto(v, tiers),
+                withForeign(
+                        Dialects.Setting.GANG_TIER,
+                        Topobridge.HIGHEST_TIER,
+                        VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION),
+                (key, raw) -> tierOrLabelKey(key, raw, tiers),
                 true);
         Field<TopologyMode> mode = new Field<>(
                 "topology mode",
-                List.of(Topobridge.MODE, VolcanoApi.NETWORK_TOPOLOGY_MODE_ANNOTATION),
-                AnnotationParser::mode,
+                withForeign(Dialects.Setting.GANG_TIER, Topobridge.MODE, VolcanoApi.NETWORK_TOPOLOGY_MODE_ANNOTATION),
+                AnnotationParser::modeOf,
                 true);
         Field<TierValue> subgroupTier = new Field<>(
-                "subgroup highest tier", List.of(Topobridge.SUBGROUP_HIGHEST_TIER), v -> tierOrAuto(v, tiers), true);
-        Field<TopologyMode> subgroupMode =
-                new Field<>("subgroup topology mode", List.of(Topobridge.SUBGROUP_MODE), AnnotationParser::mode, true);
-        Field<String> group = new Field<>("group", List.of(Topobridge.GROUP), AnnotationParser::group, true);
-        Field<String> queue = new Field<>(
-                "queue", List.of(Topobridge.QUEUE, VolcanoApi.QUEUE_NAME_ANNOTATION), AnnotationParser::queue, true);
+                "subgroup highest tier",
+                withForeign(Dialects.Setting.SUBGROUP_TIER, Topobridge.SUBGROUP_HIGHEST_TIER),
+                (key, raw) -> tierOrLabelKey(key, raw, tiers),
+                true);
+        Field<TopologyMode> subgroupMode = new Field<>(
+                "subgroup topology mode",
+                withForeign(Dialects.Setting.SUBGROUP_TIER, Topobridge.SUBGROUP_MODE),
+                AnnotationParser::modeOf,
+                true);
+        Field<String> group = Field.of("group", List.of(Topobridge.GROUP), AnnotationParser::group);
+        Field<String> queue =
+                Field.of("queue", List.of(Topobridge.QUEUE, VolcanoApi.QUEUE_NAME_ANNOTATION), AnnotationParser::queue);
         Field<Integer> minMember =
-                new Field<>("minimum member count", List.of(Topobridge.MIN_MEMBER), AnnotationParser::minMember, true);
+                Field.of("minimum member count", List.of(Topobridge.MIN_MEMBER), AnnotationParser::minMember);
         // what happens when the domain is lost: a bad value leaves the default (wait), the gang is still made
-        Field<DomainLossPolicy> onDomainLoss = new Field<>(
-                "domain-loss policy", List.of(Topobridge.ON_DOMAIN_LOSS), AnnotationParser::onDomainLoss, false);
+        Field<DomainLossPolicy> onDomainLoss =
+                new Field<>("domain-loss policy", List.of(Topobridge.ON_DOMAIN_LOSS), (k, v) -> onDomainLoss(v), false);
         Field<java.time.Duration> grace = new Field<>(
-                "domain-loss grace", List.of(Topobridge.DOMAIN_LOSS_GRACE), AnnotationParser::domainLossGrace, false);
+                "domain-loss grace", List.of(Topobridge.DOMAIN_LOSS_GRACE), (k, v) -> domainLossGrace(v), false);
 
         Resolved<TierValue> tierValue = resolve(tier, sources, findings);
         Resolved<TopologyMode> modeValue = resolve(mode, sources, findings);
@@ -198,7 +208,14 @@ public final class AnnotationParser {
         Resolved<Integer> minMemberValue = resolve(minMember, sources, findings);
         Resolved<DomainLossPolicy> onDomainLossValue = resolve(onDomainLoss, sources, findings);
         Resolved<java.time.Duration> graceValue = resolve(grace, sources, findings);
-
+        Resolved<Integer> sliceSize = resolve(
+                Field.of("slice size", Dialects.keys(Dialects.Setting.SLICE_SIZE), Dialects::sliceSize),
+                sources,
+                findings);
+        Resolved<String> podIndexLabel = resolve(
+                Field.of("pod index label", Dialects.keys(Dialects.Setting.POD_INDEX_LABEL), Dialects::podIndexLabel),
+                sources,
+                findings);
         hardNeedsATier(modeValue, tierValue, "a highest tier", Topobridge.HIGHEST_TIER, Topobridge.MODE, findings);
         hardNeedsATier(
                 subgroupModeValue,
@@ -207,16 +224,14 @@ public final class AnnotationParser {
                 Topobridge.SUBGROUP_HIGHEST_TIER,
                 Topobridge.SUBGROUP_MODE,
                 findings);
-        Integer gangTier = tierValue.value() == null ? null : tierValue.value().number();
-        Integer subTier = subgroupTierValue.value() == null
-                ? null
-                : subgroupTierValue.value().number();
         subgroupTierWithinTheGangs(tierValue, subgroupTierValue, findings);
-        var intent = new GangIntent(
+        return new GangIntent(
                 true,
-                gangTier,
+                tierValue.value() == null ? null : tierValue.value().number(),
                 modeValue.value(),
-                subTier,
+                subgroupTierValue.value() == null
+                        ? null
+                        : subgroupTierValue.value().number(),
                 subgroupModeValue.value(),
                 groupValue.value(),
                 queueValue.value(),
@@ -224,8 +239,9 @@ public final class AnnotationParser {
                 tierValue.value() != null && tierValue.value().auto(),
                 subgroupTierValue.value() != null && subgroupTierValue.value().auto(),
                 onDomainLossValue.value(),
-                graceValue.value());
-        return new ParsedIntent(intent, findings);
+                graceValue.value(),
+                sliceSize.value(),
+                podIndexLabel.value());
     }
 
     /** Hard mode without a tier (none given, none refused): Volcano would enforce nothing. */
@@ -285,7 +301,7 @@ public final class AnnotationParser {
                     continue;
                 }
                 var occurrence = new Occurrence(source, key, raw);
-                Result<T> result = field.parser().apply(raw);
+                Result<T> result = field.parser().apply(key, raw);
                 if (result.error() != null) {
                     valid = false;
                     ObjectRef object = source.object();
@@ -375,6 +391,29 @@ public final class AnnotationParser {
                     object,
                     message + "; known keys: " + String.join(", ", new TreeSet<>(KNOWN_KEYS))));
         });
+    }
+
+    /** The bridge's keys of a setting followed by the other schedulers' keys that give it. */
+    private static List<String> withForeign(Dialects.Setting setting, String... own) {
+        List<String> out = new ArrayList<>(List.of(own));
+        out.addAll(Dialects.keys(setting));
+        return out;
+    }
+
+    /** A tier as the bridge's keys write it, or as another scheduler's: a node label key. */
+    private static Result<TierValue> tierOrLabelKey(String key, String raw, TierCatalog tiers) {
+        if (!Dialects.isForeign(key)) {
+            return tierOrAuto(raw, tiers);
+        }
+        Result<Integer> number = Dialects.tier(raw, tiers);
+        return number.error() != null
+                ? new Result<>(null, number.error(), number.reason())
+                : Result.ok(new TierValue(number.value(), false));
+    }
+
+    /** A mode as the bridge's keys write it, or the one another scheduler's key implies. */
+    private static Result<TopologyMode> modeOf(String key, String raw) {
+        return Dialects.mode(key).map(Result::ok).orElseGet(() -> mode(raw));
     }
 
     /** {@code auto}, or a tier number or name resolved as {@link #tier}. */

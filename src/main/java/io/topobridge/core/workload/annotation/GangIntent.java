@@ -7,7 +7,9 @@ import io.topobridge.core.recovery.DomainLossPolicy;
  * Tiers are numbers (names already resolved through the tier catalog); {@code autoTier} and {@code autoSubgroupTier}
  * say the user wrote {@code auto}, and the tier is chosen once the gang's plan and the domains are known.
  * {@code onDomainLoss} and {@code domainLossGrace}: what to do with the running gang when its domain can no longer
- * hold it, and after how long ({@code null}: the defaults, wait and the configured grace).
+ * hold it, and after how long ({@code null}: the defaults, wait and the configured grace). {@code sliceSize}: the gang's
+ * pods are cut into slices of that many by their index (another scheduler's slices or segments), each a subgroup
+ * held to the subgroup tier; {@code podIndexLabel}: the pod label that carries the index, when the workload names one.
  */
 public record GangIntent(
         boolean managed,
@@ -21,10 +23,12 @@ public record GangIntent(
         boolean autoTier,
         boolean autoSubgroupTier,
         DomainLossPolicy onDomainLoss,
-        java.time.Duration domainLossGrace) {
+        java.time.Duration domainLossGrace,
+        Integer sliceSize,
+        String podIndexLabel) {
 
     public static final GangIntent UNMANAGED =
-            new GangIntent(false, null, null, null, null, null, null, null, false, false, null, null);
+            new GangIntent(false, null, null, null, null, null, null, null, false, false, null, null, null, null);
 
     /** The same intent with the tiers {@code auto} chose (and the modes that go with them) in place of {@code auto}. */
     public GangIntent resolved(Integer tier, TopologyMode gangMode, Integer subTier, TopologyMode subMode) {
@@ -40,7 +44,9 @@ public record GangIntent(
                 false,
                 false,
                 onDomainLoss,
-                domainLossGrace);
+                domainLossGrace,
+                sliceSize,
+                podIndexLabel);
     }
 
     /** The gang's mode: as written, else hard. */

@@ -28,6 +28,8 @@ public record PodIdentity(Map<String, String> facts) {
     public static final String ROLE = "role";
     /** The AIBrix PodSet. */
     public static final String POD_SET = "pod-set";
+    /** The pod's index in its gang as its workload's controller gives it (an LWS worker index, a StatefulSet ordinal). */
+    public static final String INDEX = "index";
 
     public static final PodIdentity NONE = new PodIdentity(Map.of());
 

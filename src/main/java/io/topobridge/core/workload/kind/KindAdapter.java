@@ -49,6 +49,14 @@ public interface KindAdapter extends WorkloadAdapter {
     }
 
     /**
+     * The label under which the kind's controller gives each pod its index in the gang (what slices are cut by), when
+     * it gives one; its adapter then also puts that index in the pod's {@code PodIdentity.INDEX} fact.
+     */
+    default Optional<String> podIndexLabel() {
+        return Optional.empty();
+    }
+
+    /**
      * The part of {@code scope}'s gangs {@code autoscaler} grows when it targets an object of this kind; empty when
      * it targets another kind, or adds gangs rather than growing one.
      */

@@ -71,4 +71,22 @@ public final class Pods {
         }
         return index(candidate);
     }
+
+    /**
+     * A pod's index: its {@code label}, else the ordinal its name carries after its StatefulSet's name (the StatefulSet
+     * controller names its pods so before any webhook labels them); null when neither says.
+     */
+    public static String index(Pod pod, String label) {
+        String value = labels(pod).get(label);
+        if (value != null) {
+            return value;
+        }
+        String name = pod.getMetadata() == null ? null : pod.getMetadata().getName();
+        return controller(pod, "StatefulSet")
+                .map(owner -> owner.getName() + "-")
+                .filter(prefix -> name != null && name.startsWith(prefix))
+                .map(prefix -> name.substring(prefix.length()))
+                .filter(suffix -> INDEX.matcher(suffix).matches())
+                .orElse(null);
+    }
 }

@@ -108,7 +108,7 @@ public final class Workload {
 
     /** The annotations of the object itself as a parser source. */
     public AnnotationSource metadataSource() {
-        return new AnnotationSource(ref(), "metadata", annotations());
+        return new AnnotationSource(ref(), "metadata", annotations(), labels(), null);
     }
 
     /** The spec as a JSON tree (missing node when absent); a spec that is not an object is refused. */
@@ -294,12 +294,14 @@ public final class Workload {
 
     /** The annotations of a pod template as a parser source. */
     public AnnotationSource templateSource(PodTemplateSpec template, String where) {
-        Map<String, String> annotations = template == null
-                        || template.getMetadata() == null
-                        || template.getMetadata().getAnnotations() == null
-                ? Map.of()
-                : template.getMetadata().getAnnotations();
-        return new AnnotationSource(ref(), where, annotations);
+        var meta = template == null ? null : template.getMetadata();
+        Map<String, String> annotations =
+                meta == null || meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
+        Map<String, String> labels = meta == null || meta.getLabels() == null ? Map.of() : meta.getLabels();
+        String scheduler = template == null || template.getSpec() == null
+                ? null
+                : template.getSpec().getSchedulerName();
+        return new AnnotationSource(ref(), where, annotations, labels, scheduler);
     }
 
     @Override

@@ -11,6 +11,8 @@ public final class WorkloadLabels {
     public static final String LWS_GROUP_INDEX = "leaderworkerset.sigs.k8s.io/group-index";
     /** 0 on the leader pod. */
     public static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
+    /** The ordinal the StatefulSet controller gives each of its pods (Kubernetes 1.28 and later). */
+    public static final String POD_INDEX = "apps.kubernetes.io/pod-index";
     /** The LWS template revision; LWS's Volcano provider names a group's PodGroup {@code <lws>-<group>-<revision>}. */
     public static final String LWS_REVISION = "leaderworkerset.sigs.k8s.io/template-revision-hash";
     /**

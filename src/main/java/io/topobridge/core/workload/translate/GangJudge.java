@@ -16,14 +16,18 @@ import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.annotation.AnnotationParser;
 import io.topobridge.core.workload.annotation.AnnotationSource;
+import io.topobridge.core.workload.annotation.Dialects;
 import io.topobridge.core.workload.annotation.GangIntent;
 import io.topobridge.core.workload.annotation.ParsedIntent;
+import io.topobridge.core.workload.annotation.TopologyMode;
 import io.topobridge.core.workload.autotier.AutoTiers;
 import io.topobridge.core.workload.dra.DraDevices;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupBuilder;
 import io.topobridge.core.workload.gang.PodIdentity;
+import io.topobridge.core.workload.gang.Slices;
 import io.topobridge.core.workload.kind.Gang;
+import io.topobridge.core.workload.kind.KindAdapter;
 import io.topobridge.core.workload.kind.Snapshot;
 import io.topobridge.core.workload.kind.WorkloadAdapters;
 import java.time.InstantSource;
@@ -74,7 +78,10 @@ final class GangJudge {
             GangScope scope, Gang gang, TierCatalog tiers, QueueAccess queues, Snapshot snapshot, PodIdentity pod) {
         ParsedIntent parsed = AnnotationParser.parse(gang.sources(), tiers);
         if (!parsed.intent().managed()) {
-            return Judged.UNMANAGED;
+            // what was said on the way (another scheduler's annotations left to it) is still said
+            return parsed.findings().isEmpty()
+                    ? Judged.UNMANAGED
+                    : new Judged(List.of(), parsed.findings(), List.of(), false);
         }
         boolean waiting = parsed.waitingForTiers();
         List<Finding> findings = new ArrayList<>(parsed.findings());
@@ -92,7 +99,10 @@ final class GangJudge {
                 ? gang.plans().all(notes)
                 : gang.plans().of(pod, notes).map(List::of).orElse(List.of());
         findings.addAll(notes);
-        if (rejected || notes.stream().anyMatch(Finding::isRejection)) {
+        if (parsed.intent().sliceSize() != null) {
+            plans = sliced(scope, gang, parsed.intent(), plans, findings);
+        }
+        if (rejected || findings.stream().anyMatch(Finding::isRejection)) {
             rejectOthers(scope, gang.subjects(), findings);
             return new Judged(List.of(), findings, plans, waiting);
         }
@@ -201,6 +211,50 @@ final class GangJudge {
             }
         }
         return true;
+    }
+
+    /**
+     * The plans with their pods cut into slices by their index (the workload's own index label, else the one its
+     * kind's controller gives); refused where the pods carry no index and the slices are required, or where the size
+     * does not divide a gang (the last slice could never be whole).
+     */
+    private List<GangPlan> sliced(
+            GangScope scope, Gang gang, GangIntent intent, List<GangPlan> plans, List<Finding> findings) {
+        Optional<String> index = Optional.ofNullable(intent.podIndexLabel())
+                .or(() -> scope instanceof GangScope.Single single
+                        ? adapters.of(single.kind()).flatMap(KindAdapter::podIndexLabel)
+                        : Optional.empty());
+        int size = intent.sliceSize();
+        if (index.isEmpty()) {
+            boolean required = intent.effectiveSubgroupMode() == TopologyMode.HARD;
+            for (ObjectRef subject : gang.subjects()) {
+                String message = subject + ": slices of " + size + " pods need each pod's index, and the pods of "
+                        + (scope instanceof GangScope.Single ? "this kind" : "a group of workloads")
+                        + " carry none (name the label that does with " + Dialects.KAI_POD_INDEX_LABEL + ")";
+                findings.add((required
+                                ? Finding.rejected(WorkloadReason.NO_POD_INDEX, subject, message)
+                                : Finding.warning(
+                                        WorkloadReason.NO_POD_INDEX, subject, message + "; the slices are ignored"))
+                        .withKey(Slices.LABEL));
+            }
+            return plans;
+        }
+        List<GangPlan> out = new ArrayList<>();
+        for (GangPlan plan : plans) {
+            GangPlan cut = Slices.cut(plan, size, index.get());
+            if (cut != plan && plan.podCount() % size != 0) {
+                for (ObjectRef subject : gang.subjects()) {
+                    findings.add(Finding.rejected(
+                                    WorkloadReason.INVALID_ANNOTATION,
+                                    subject,
+                                    subject + ": slices of " + size + " pods do not divide the " + plan.podCount()
+                                            + " pods of gang " + plan.name() + ": the last slice could never be whole")
+                            .withKey(Slices.LABEL));
+                }
+            }
+            out.add(cut);
+        }
+        return out;
     }
 
     /** Members of a group whose own annotations are fine are told why the group still has no PodGroup. */

@@ -18,6 +18,7 @@ import io.topobridge.core.workload.annotation.AnnotationParser;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupBuilder;
 import io.topobridge.core.workload.gang.PodRole;
+import io.topobridge.core.workload.gang.Slices;
 import io.topobridge.core.workload.kind.Gang;
 import io.topobridge.core.workload.kind.PodOrigin;
 import io.topobridge.core.workload.kind.Snapshot;
@@ -267,7 +268,7 @@ public final class WorkloadTranslator {
         String task = existingTask != null && !existingTask.isBlank()
                 ? existingTask
                 : placed.get().role().taskSpec();
-        return new Tie(new PodAssignment(name, task, placed.get().role().podLabels()), List.of());
+        return new Tie(new PodAssignment(name, task, placed.get().labels()), List.of());
     }
 
     /**
@@ -284,7 +285,8 @@ public final class WorkloadTranslator {
     /** A pod's gang: the scope it belongs to and the PodGroup its plan counts it in. */
     public record PodGang(GangScope scope, String podGroup) {}
 
-    private record Placed(PodGang gang, PodRole role) {}
+    /** A pod's gang, its role there and the labels admission gives it (its role's, and its slice's). */
+    private record Placed(PodGang gang, PodRole role, Map<String, String> labels) {}
 
     /** Where a pod goes (null: nowhere) and, when nowhere, what its gang said about it. */
     private record Placing(Placed placed, List<Finding> notes) {
@@ -335,7 +337,14 @@ public final class WorkloadTranslator {
         if (judged.refused() && !judged.waitingForTiers() && !kept(snapshot, namespace, plan.name())) {
             return Placing.NOWHERE;
         }
-        return new Placing(new Placed(new PodGang(scope.get(), plan.name()), role), List.of());
+        Map<String, String> labels = new java.util.TreeMap<>(role.podLabels());
+        labels.putAll(Slices.podLabels(
+                plan,
+                pod.getMetadata().getLabels() == null
+                        ? Map.of()
+                        : pod.getMetadata().getLabels(),
+                origin.get().identity()));
+        return new Placing(new Placed(new PodGang(scope.get(), plan.name()), role, labels), List.of());
     }
 
     /**

@@ -26,11 +26,11 @@ class AnnotationParserTest {
     private static final ObjectRef OTHER = new ObjectRef("apps/v1", "Deployment", "llm", "decode", "u2");
 
     private static AnnotationSource meta(Map<String, String> annotations) {
-        return new AnnotationSource(DEPLOY, "metadata", annotations);
+        return AnnotationSource.of(DEPLOY, "metadata", annotations);
     }
 
     private static AnnotationSource template(Map<String, String> annotations) {
-        return new AnnotationSource(DEPLOY, "pod template", annotations);
+        return AnnotationSource.of(DEPLOY, "pod template", annotations);
     }
 
     static Stream<Arguments> badValues() {
@@ -427,8 +427,8 @@ class AnnotationParserTest {
 
     @Test
     void conflictAcrossObjectsIsReportedOnEach() {
-        var a = new AnnotationSource(DEPLOY, "metadata", Map.of("topobridge.io/highest-tier", "1"));
-        var b = new AnnotationSource(OTHER, "metadata", Map.of("topobridge.io/highest-tier", "2"));
+        var a = AnnotationSource.of(DEPLOY, "metadata", Map.of("topobridge.io/highest-tier", "1"));
+        var b = AnnotationSource.of(OTHER, "metadata", Map.of("topobridge.io/highest-tier", "2"));
         ParsedIntent parsed = AnnotationParser.parse(List.of(a, b), Fixtures.TIERS);
         assertThat(parsed.findings()).extracting(Finding::object).containsExactly(DEPLOY, OTHER);
         assertThat(parsed.findings().get(0).message())
@@ -443,7 +443,7 @@ class AnnotationParserTest {
      */
     @Test
     void eachMistakeOnOneObjectHasItsOwnIdentity() {
-        var metadata = new AnnotationSource(
+        var metadata = AnnotationSource.of(
                 DEPLOY,
                 "metadata",
                 Map.of(
@@ -461,7 +461,7 @@ class AnnotationParserTest {
                         "soft",
                         "topobridge.io/subgroup-mode",
                         "hard"));
-        var podTemplate = new AnnotationSource(
+        var podTemplate = AnnotationSource.of(
                 DEPLOY,
                 "pod template",
                 Map.of(
@@ -471,7 +471,7 @@ class AnnotationParserTest {
                         "medium",
                         "scheduling.volcano.sh/queue-name",
                         "b"));
-        var leaderTemplate = new AnnotationSource(DEPLOY, "leader template", Map.of("topobridge.io/highest-tier", "x"));
+        var leaderTemplate = AnnotationSource.of(DEPLOY, "leader template", Map.of("topobridge.io/highest-tier", "x"));
         ParsedIntent parsed = AnnotationParser.parse(List.of(metadata, podTemplate, leaderTemplate), Fixtures.TIERS);
         // three bad tiers (one key in three sources), two bad modes, a bad queue and min-member, two unknown
         // keys (one finding), and subgroup hard mode without a subgroup tier

@@ -34,7 +34,7 @@ class TierNameResolutionTest {
 
     private static ParsedIntent parse(String tier, TierCatalog tiers) {
         return AnnotationParser.parse(
-                List.of(new AnnotationSource(DEPLOY, "metadata", Map.of("topobridge.io/highest-tier", tier))), tiers);
+                List.of(AnnotationSource.of(DEPLOY, "metadata", Map.of("topobridge.io/highest-tier", tier))), tiers);
     }
 
     static Stream<Arguments> resolved() {
