@@ -36,6 +36,7 @@ class DialectTranslationTest {
               annotations: {%s}
             spec:
               replicas: 2
+              startupPolicy: %s
               leaderWorkerTemplate:
                 size: 4
                 %s
@@ -52,7 +53,11 @@ class DialectTranslationTest {
     static final String SUBGROUPS = "subGroupPolicy: {subGroupSize: 2}";
 
     private static String lws(String meta, String subGroups, String template) {
-        return LWS.formatted(meta, subGroups, template, template);
+        return lws(meta, "LeaderCreated", subGroups, template);
+    }
+
+    private static String lws(String meta, String startup, String subGroups, String template) {
+        return LWS.formatted(meta, startup, subGroups, template, template);
     }
 
     static Stream<Arguments> dialects() {
@@ -85,8 +90,11 @@ class DialectTranslationTest {
     @MethodSource("dialects")
     void theSameLeaderWorkerSetInAnotherDialectGetsTheSamePodGroups(String name, String yaml) {
         boolean ownSubgroups = yaml.contains(SUBGROUPS);
+        // with exclusive placement LWS makes a group's workers once its leader is bound: the leader starts first, as
+        // under LeaderReady
         TranslationResult ours = translate(lws(
                 "topobridge.io/highest-tier: rack, topobridge.io/subgroup-highest-tier: \"1\"",
+                yaml.contains(Dialects.LWS_EXCLUSIVE) ? "LeaderReady" : "LeaderCreated",
                 ownSubgroups ? SUBGROUPS : "",
                 ""));
         TranslationResult theirs = translate(yaml);
@@ -94,6 +102,8 @@ class DialectTranslationTest {
         assertThat(theirs.podGroups()).hasSize(2);
         if (ownSubgroups) {
             assertThat(theirs.podGroups()).isEqualTo(ours.podGroups());
+            assertThat(theirs.podGroups().get(0).spec().getMinMember())
+                    .isEqualTo(yaml.contains(Dialects.LWS_EXCLUSIVE) ? 1 : 4);
             return;
         }
         // without subgroups of its own, the LWS's groups are cut into slices by worker index

@@ -267,12 +267,12 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     }
 
     /**
-     * Subgroups of one LWS group's PodGroup: the LWS's own, or under LeaderReady, when it has none, its workers as
+     * Subgroups of one LWS group's PodGroup: the LWS's own, or when the leader starts first and it has none, its workers as
      * one all-or-nothing subgroup (the leader starts alone, then all its workers are placed together or not at all).
      */
     private static List<SubGroupPlan> groupSubGroups(Workload lws, LwsGroups.Shape s) {
         List<SubGroupPlan> own = LwsGroups.ownSubGroups(s);
-        if (!own.isEmpty() || !s.leaderReady() || s.size() < 2) {
+        if (!own.isEmpty() || !s.leaderFirst() || s.size() < 2) {
             return own;
         }
         return List.of(new SubGroupPlan(

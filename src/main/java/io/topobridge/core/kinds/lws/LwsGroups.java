@@ -31,7 +31,10 @@ public final class LwsGroups {
     public static final String ORDINAL = "Ordinal";
     static final String HASH = "Hash";
 
-    /** The parts of an LWS spec the bridge reads (an LWS spec, or the {@code spec} of a DisaggregatedSet role). */
+    /**
+     * The parts of an LWS spec the bridge reads (an LWS spec, or the {@code spec} of a DisaggregatedSet role);
+     * {@code exclusive}: the LWS asks for exclusive placement ({@code leaderworkerset.sigs.k8s.io/exclusive-topology}).
+     */
     public record Shape(
             int replicas,
             int size,
@@ -41,11 +44,16 @@ public final class LwsGroups {
             String subGroupType,
             String startupPolicy,
             String groupIdentity,
-            boolean surgeOnlyRollout) {
+            boolean surgeOnlyRollout,
+            boolean exclusive) {
 
-        /** LeaderReady: LWS creates a group's workers only once its leader is Running and Ready. */
-        boolean leaderReady() {
-            return LEADER_READY.equals(startupPolicy);
+        /**
+         * The leader starts alone: LWS creates a group's workers only once its leader is Running and Ready
+         * ({@code LeaderReady}), or, with exclusive placement, once its leader is bound (its workers then follow it into
+         * its domain). A gang of the whole group would wait for ever for workers that are not made yet.
+         */
+        boolean leaderFirst() {
+            return LEADER_READY.equals(startupPolicy) || exclusive;
         }
 
         /**
@@ -67,6 +75,10 @@ public final class LwsGroups {
     }
 
     public static Shape shape(JsonNode spec, String at) {
+        return shape(spec, at, false);
+    }
+
+    private static Shape shape(JsonNode spec, String at, boolean exclusive) {
         JsonNode lwt = Workload.object(spec.get("leaderWorkerTemplate"), at + ".leaderWorkerTemplate");
         int replicas = Workload.integer(spec.get("replicas"), at + ".replicas", 1);
         int size = Workload.integer(lwt.get("size"), at + ".leaderWorkerTemplate.size", 1);
@@ -98,7 +110,8 @@ public final class LwsGroups {
                                 .get("maxSurge"),
                         replicas,
                         "1",
-                        "0"));
+                        "0"),
+                exclusive);
     }
 
     /**
@@ -141,7 +154,8 @@ public final class LwsGroups {
     }
 
     public static Shape shape(Workload lws) {
-        return lws.memo("lws-shape", () -> shape(lws.spec(), "spec"));
+        return lws.memo(
+                "lws-shape", () -> shape(lws.spec(), "spec", lws.annotations().containsKey(LwsKeys.LWS_EXCLUSIVE)));
     }
 
     /** What one LWS group requests: its leader and {@code size - 1} workers. */
@@ -154,11 +168,11 @@ public final class LwsGroups {
     }
 
     /**
-     * Under LeaderReady the workers of a group (all but its leader) as one subgroup, split by {@code matchLabelKeys};
+     * When the leader starts first ({@link Shape#leaderFirst}) the workers of a group (all but its leader) as one subgroup, split by {@code matchLabelKeys};
      * otherwise {@code sub} as it is. Null when the group has no workers.
      */
     public static SubGroupPlan leaderReadyWorkers(Shape s, SubGroupPlan sub) {
-        if (!s.leaderReady()) {
+        if (!s.leaderFirst()) {
             return sub;
         }
         return s.size() < 2 ? null : sub.excluding(WorkloadLabels.LWS_WORKER_INDEX, List.of("0"), s.size() - 1);
@@ -166,7 +180,8 @@ public final class LwsGroups {
 
     /**
      * The leader and worker roles of {@code groups} LWS groups, task-specs prefixed by {@code prefix}. Under
-     * LeaderReady no worker exists when the gang starts: LWS creates them once their leader runs.
+     * LeaderReady or exclusive placement no worker exists when the gang starts: LWS creates them once their leader
+     * runs (is bound).
      */
     public static List<PodRole> roles(Shape s, String prefix, long groups, PodIdentity base) {
         List<PodRole> roles = new ArrayList<>();
@@ -177,7 +192,7 @@ public final class LwsGroups {
                     groups * (s.size() - 1),
                     s.workerSpec(),
                     base.with(PodIdentity.LEADER, "false"));
-            roles.add(s.leaderReady() ? workers.startingWith(0) : workers);
+            roles.add(s.leaderFirst() ? workers.startingWith(0) : workers);
         }
         return roles;
     }
@@ -191,7 +206,7 @@ public final class LwsGroups {
 
     /**
      * The LWS's own subgroups, when it defines them (pods then carry the subgroup index). LWS puts the leader in
-     * subgroup 0; under LeaderReady the leader must stay out of every subgroup, or subgroup 0 would wait for workers
+     * subgroup 0; when the leader starts first the leader must stay out of every subgroup, or subgroup 0 would wait for workers
      * that are made only once the leader runs. Subgroup 0 then holds {@code k - 1} workers, except when the leader is
      * the extra pod ({@code (size - 1) % k == 0}), so it gets a policy of its own, listed first (the first policy a
      * pod matches is the one that holds it).
@@ -211,7 +226,7 @@ public final class LwsGroups {
                         false,
                         false)
                 .bestEffort(PodRequests.isBestEffort(s.workerSpec()));
-        if (!s.leaderReady()) {
+        if (!s.leaderFirst()) {
             return List.of(all);
         }
         List<String> leader = List.of("0");
