@@ -164,11 +164,12 @@ final class AdmissionReviewer {
                     webhook.name(), described);
             return;
         }
+        // counted before the answer leaves: whoever reads the metric after the answer arrived sees it counted
+        timer(webhook.name(), reply.result()).record(end - start, TimeUnit.NANOSECONDS);
         ctx.response()
                 .setStatusCode(reply.status())
                 .putHeader("Content-Type", AdmissionGate.JSON)
                 .end(Buffer.buffer(reply.body()));
-        timer(webhook.name(), reply.result()).record(end - start, TimeUnit.NANOSECONDS);
         Long arrived = ctx.get(ARRIVED);
         if (arrived != null && end - arrived > warnAfterNanos) {
             LOG.warnf(
