@@ -661,6 +661,50 @@ class HelmChartTest {
     }
 
     @Test
+    void thePodsRunOnAmd64NodesOffGpuNodesByDefaultAndAnyAffinityReplacesThat() {
+        Rendered chart = render();
+        JsonNode controller = chart.one("Deployment")
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("affinity");
+        JsonNode cleanup = chart.hooks("pre-delete").stream()
+                .filter(d -> d.path("kind").asText().equals("Job"))
+                .findFirst()
+                .orElseThrow()
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("affinity");
+        for (JsonNode affinity : List.of(controller, cleanup)) {
+            JsonNode required = affinity.path("nodeAffinity")
+                    .path("requiredDuringSchedulingIgnoredDuringExecution")
+                    .path("nodeSelectorTerms")
+                    .get(0)
+                    .path("matchExpressions")
+                    .get(0);
+            assertThat(required.path("key").asText()).isEqualTo("kubernetes.io/arch");
+            assertThat(required.path("values").toString()).isEqualTo("[\"amd64\"]");
+            JsonNode preferred = affinity.path("nodeAffinity")
+                    .path("preferredDuringSchedulingIgnoredDuringExecution")
+                    .get(0)
+                    .path("preference")
+                    .path("matchExpressions")
+                    .get(0);
+            assertThat(preferred.path("key").asText()).isEqualTo("nvidia.com/gpu.present");
+            assertThat(preferred.path("operator").asText()).isEqualTo("NotIn");
+        }
+        assertThat(render(Map.of("affinity", "null"))
+                        .one("Deployment")
+                        .path("spec")
+                        .path("template")
+                        .path("spec")
+                        .has("affinity"))
+                .as("affinity=null places the pods anywhere")
+                .isFalse();
+    }
+
+    @Test
     void oneReplicaHasNoBudgetNoSpreadAndNoElection() {
         Rendered chart = render(Map.of("replicaCount", 1));
         assertThat(chart.has("PodDisruptionBudget"))
@@ -986,7 +1030,22 @@ class HelmChartTest {
                         "rollout status deployment/tb-topobridge",
                         "/q/health/ready",
                         "/api/findings",
-                        "deletes the HyperNodes and PodGroups it made");
+                        "deletes the HyperNodes and PodGroups it made",
+                        "runs the image topobridge:",
+                        "which no registry serves");
+        var pushed = new Helm(CHART)
+                .install()
+                .withName("tb")
+                .withNamespace(NS)
+                .withKubeVersion(HelmChart.KUBE_VERSION)
+                .set("image.repository", "registry.example.com/ml/topobridge")
+                .set("image.tag", "0.2.0")
+                .dryRun()
+                .clientOnly()
+                .call();
+        assertThat(pushed.getOutput())
+                .contains("runs the image registry.example.com/ml/topobridge:0.2.0")
+                .doesNotContain("which no registry serves");
     }
 
     @Test
