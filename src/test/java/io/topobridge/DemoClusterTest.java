@@ -2,6 +2,7 @@ package io.topobridge;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasToString;
 
@@ -56,7 +57,6 @@ class DemoClusterTest {
             "tb-lws-deepseek-0",
             "tb-lws-deepseek-1",
             "tb-lws-tp-one-partition-0",
-            "tb-lws-tp-too-big-0",
             "tb-lws-tp-too-big-soft-0",
             "tb-rs-pd-demo-roleset-7xkq2");
 
@@ -111,14 +111,18 @@ class DemoClusterTest {
         // r04 and r05 are split into NVLink partitions, so the NVLink domains are tier 2)
         assertThat(made.get("tb-lws-deepseek-0").getSpec().getNetworkTopology().getHighestTierAllowed())
                 .isEqualTo(1);
-        // the tensor-parallel gangs sized against rack r05's partitions: hard and soft, both on the partition tier
+        // the tensor-parallel gangs sized against rack r05's partitions: hard and soft, both on the partition tier;
+        // the hard one no partition holds is refused (GangExceedsDomain) and gets none
         assertThat(made.get("tb-lws-tp-one-partition-0").getSpec().getMinMember())
                 .isEqualTo(9);
-        assertThat(made.get("tb-lws-tp-too-big-0").getSpec().getMinMember()).isEqualTo(10);
-        assertThat(List.of("tb-lws-tp-one-partition-0", "tb-lws-tp-too-big-0", "tb-lws-tp-too-big-soft-0"))
+        assertThat(made.get("tb-lws-tp-too-big-soft-0").getSpec().getMinMember())
+                .isEqualTo(10);
+        assertThat(List.of("tb-lws-tp-one-partition-0", "tb-lws-tp-too-big-soft-0"))
                 .extracting(n -> made.get(n).getSpec().getNetworkTopology().getHighestTierAllowed() + " "
                         + made.get(n).getSpec().getNetworkTopology().getMode())
-                .containsExactly("1 hard", "1 hard", "1 soft");
+                .containsExactly("1 hard", "1 soft");
+        assertThat(made).doesNotContainKey("tb-lws-tp-too-big-0");
+
         PodGroup pair = made.get("tb-group-qwen-pd");
         assertThat(pair.getSpec().getNetworkTopology().getHighestTierAllowed()).isEqualTo(3);
         assertThat(pair.getSpec().getNetworkTopology().getHighestTierName()).isNull();
@@ -137,7 +141,8 @@ class DemoClusterTest {
         given().get("/api/findings")
                 .then()
                 .statusCode(200)
-                .body("findAll { it.severity == 'REJECTED' }.size()", equalTo(0));
+                .body("findAll { it.severity == 'REJECTED' }.reason", contains("GangExceedsDomain"))
+                .body("findAll { it.severity == 'REJECTED' }.name", contains("tp-too-big"));
     }
 
     @Test
@@ -206,9 +211,9 @@ class DemoClusterTest {
         // the demo has no Volcano to bind pods: every gang is pending, each with its sentence
         assertThat(dom.select("#pending li").eachAttr("data-gang"))
                 .containsAll(POD_GROUPS.stream().map(p -> NS + "/" + p).toList());
-        assertThat(dom.selectFirst("#pending li[data-gang=" + NS + "/tb-lws-tp-too-big-0]")
+        assertThat(dom.selectFirst("#pending li[data-gang=" + NS + "/tb-lws-tp-one-partition-0]")
                         .text())
-                .contains("needs 40 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 36 free");
+                .contains("needs 36 nvidia.com/gpu within one tier-1 domain (nvlink); 2 of 7 have room");
     }
 
     @Test

@@ -20,10 +20,10 @@ class DiagnosisCliIT {
 
     @Test
     void explainRefusesANameWithoutItsNamespace() throws Exception {
-        var run = PackagedApp.run(NO_CLUSTER, "explain", "tp-too-big");
+        var run = PackagedApp.run(NO_CLUSTER, "explain", "tp-one-partition");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.stderr()).contains("expected NAMESPACE/NAME, got \"tp-too-big\"");
-        var output = PackagedApp.run(NO_CLUSTER, "explain", "-o", "yaml", "inference/tp-too-big");
+        assertThat(run.stderr()).contains("expected NAMESPACE/NAME, got \"tp-one-partition\"");
+        var output = PackagedApp.run(NO_CLUSTER, "explain", "-o", "yaml", "inference/tp-one-partition");
         assertThat(output.exitCode()).isEqualTo(2);
         assertThat(output.stderr()).contains("--output must be text or json, got \"yaml\"");
     }
@@ -33,7 +33,7 @@ class DiagnosisCliIT {
         var doctor = PackagedApp.run(NO_CLUSTER, "doctor");
         assertThat(doctor.exitCode()).as(doctor.stdout() + doctor.stderr()).isEqualTo(2);
         assertThat(doctor.stderr()).contains("error: cannot ask the API server https://127.0.0.1:1");
-        var explain = PackagedApp.run(NO_CLUSTER, "explain", "inference/tp-too-big");
+        var explain = PackagedApp.run(NO_CLUSTER, "explain", "inference/tp-one-partition");
         assertThat(explain.exitCode()).as(explain.stdout() + explain.stderr()).isEqualTo(2);
         assertThat(explain.stderr()).contains("error: cannot ask the API server https://127.0.0.1:1");
     }

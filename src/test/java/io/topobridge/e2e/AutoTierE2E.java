@@ -1,6 +1,7 @@
 package io.topobridge.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -8,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -164,29 +166,19 @@ class AutoTierE2E {
 
     @Test
     void theSameShapeWithHandChosenTiers() {
-        // one tier too low: the gang fits no NVLink partition and, hard, never starts
-        client.resource(deployment("wide-nvlink", 10, 4, annotations("topobridge.io/highest-tier", "nvlink")))
-                .create();
-        GenericKubernetesResource low = podGroup("tb-deploy-wide-nvlink");
-        cluster.waitFor(
-                "10 pods tied",
-                PLACED,
-                () -> Placement.gangPods(client, NS, "tb-deploy-wide-nvlink").size() == 10);
-        Duration waited = cluster.awaitSchedulingSessions(SESSIONS, PLACED);
-        boolean noneBound = Placement.noneBound(Placement.gangPods(client, NS, "tb-deploy-wide-nvlink"));
+        // one tier too low: the gang fits no NVLink partition and, hard, could never start: refused at admission
+        assertThatThrownBy(() -> client.resource(
+                                deployment("wide-nvlink", 10, 4, annotations("topobridge.io/highest-tier", "nvlink")))
+                        .create())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(422);
+                    assertThat(e.getMessage())
+                            .contains("PodGroup tb-deploy-wide-nvlink needs 40 GPUs within one domain of its hard tier"
+                                    + " 1 (nvlink), more than any domain of that tier holds even empty");
+                });
         System.out.printf(
-                "AUTO-TIER %-34s hand-chosen 1 (nvlink), hard -> %s after %d scheduling sessions (%d ms)%n",
-                "10 pods x 4 GPUs", noneBound ? "not placed" : "placed", SESSIONS, waited.toMillis());
-        assertThat(noneBound)
-                .as("hand-chosen nvlink: no partial gang, and no whole one")
-                .isTrue();
-        assertThat(low.getMetadata().getAnnotations()).doesNotContainKey("topobridge.io/chosen-tier");
-        client.resource(low).delete();
-        client.apps().deployments().inNamespace(NS).withName("wide-nvlink").delete();
-        cluster.waitFor(
-                "the nvlink gang's pods gone",
-                PLACED,
-                () -> Placement.gangPods(client, NS, "tb-deploy-wide-nvlink").isEmpty());
+                "AUTO-TIER %-34s hand-chosen 1 (nvlink), hard -> refused at admission (GangExceedsDomain)%n",
+                "10 pods x 4 GPUs");
 
         // the top tier: placed, but nothing keeps it in one NVLink domain
         client.resource(deployment("wide-spine", 10, 4, annotations("topobridge.io/highest-tier", "spine")))

@@ -54,7 +54,10 @@ class DiagnosisE2E {
     private static final Duration PLACED = Duration.ofSeconds(120);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ONE = "tb-lws-tp-one-partition-0";
-    private static final String TOO_BIG = "tb-lws-tp-too-big-0";
+    /** A second gang the size of tp-one-partition: it takes the other partition of rack r05. */
+    private static final String SECOND = "tb-lws-tp-second-0";
+    /** A third: no partition has room for it now (one that no partition could ever hold is refused outright). */
+    private static final String WAITS = "tb-lws-tp-waits-0";
     private static final String SOFT = "tb-lws-tp-too-big-soft-0";
 
     private final RealCluster cluster;
@@ -89,11 +92,15 @@ class DiagnosisE2E {
         }
     }
 
+    /** A workload of the example file; {@code tp-second} and {@code tp-waits} are copies of tp-one-partition. */
     private HasMetadata workload(String name) {
-        return PlacementE2E.load(GANGS).stream()
-                .filter(o -> name.equals(o.getMetadata().getName()))
+        String from = List.of("tp-second", "tp-waits").contains(name) ? "tp-one-partition" : name;
+        HasMetadata lws = PlacementE2E.load(GANGS).stream()
+                .filter(o -> from.equals(o.getMetadata().getName()))
                 .findFirst()
                 .orElseThrow();
+        lws.getMetadata().setName(name);
+        return lws;
     }
 
     private JsonNode json(String path) {
@@ -307,22 +314,24 @@ class DiagnosisE2E {
     @Test
     @Order(3)
     void aGangThatFitsNoPartitionIsExplainedAndItsWorkloadToldWhy() throws Exception {
-        createTied("tp-too-big", TOO_BIG, 10);
+        createTied("tp-second", SECOND, 9);
+        awaitBound(SECOND, 9);
+        createTied("tp-waits", WAITS, 9);
         cluster.awaitSchedulingSessions(5, Duration.ofSeconds(60));
-        assertThat(Placement.noneBound(Placement.gangPods(client, NS, TOO_BIG))).isTrue();
+        assertThat(Placement.noneBound(Placement.gangPods(client, NS, WAITS))).isTrue();
 
         JsonNode explained =
-                json("/api/gangs/" + NS + "/tp-too-big").path("gangs").get(0);
+                json("/api/gangs/" + NS + "/tp-waits").path("gangs").get(0);
         String sentence = explained.path("sentence").asText();
-        System.out.println("explain tp-too-big: " + sentence);
+        System.out.println("explain tp-waits: " + sentence);
         assertThat(explained.path("pending").asBoolean()).isTrue();
-        assertThat(explained.path("podGroup").asText()).isEqualTo(TOO_BIG);
+        assertThat(explained.path("podGroup").asText()).isEqualTo(WAITS);
         assertThat(explained.path("reason").asText()).isEqualTo("NoDomainFits");
-        // the one free partition of the split rack holds 9 trays of 4 GPUs; the other holds tp-one-partition
+        // both partitions of the split rack are taken; the other partitions hold 8 trays or fewer
         assertThat(sentence)
-                .startsWith("needs 40 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 36 free (");
+                .startsWith("needs 36 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 32 free (");
         assertThat(sentence).containsPattern("; tier \\d \\((leaf|spine)\\) has \\d+ free in ");
-        assertThat(json("/api/gangs/" + NS + "/" + TOO_BIG)
+        assertThat(json("/api/gangs/" + NS + "/" + WAITS)
                         .path("gangs")
                         .get(0)
                         .path("sentence")
@@ -332,7 +341,7 @@ class DiagnosisE2E {
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(unknown.body()).contains("no gang named \\\"no-such-gang\\\" in namespace \\\"" + NS + "\\\"");
 
-        PackagedApp.Run cli = cli("explain", NS + "/tp-too-big");
+        PackagedApp.Run cli = cli("explain", NS + "/tp-waits");
         System.out.println("explain (CLI):\n" + cli.stdout() + cli.stderr());
         assertThat(cli.exitCode()).isZero();
         assertThat(cli.stdout()).contains("pending (NoDomainFits): " + sentence);
@@ -343,7 +352,7 @@ class DiagnosisE2E {
                 Duration.ofSeconds(60),
                 () -> client.v1().events().inNamespace(NS).list().getItems().stream()
                         .anyMatch(e -> "GangPending".equals(e.getReason())
-                                && "tp-too-big".equals(e.getInvolvedObject().getName())
+                                && "tp-waits".equals(e.getInvolvedObject().getName())
                                 && "LeaderWorkerSet"
                                         .equals(e.getInvolvedObject().getKind())
                                 && e.getMessage().endsWith(sentence)));
@@ -355,7 +364,7 @@ class DiagnosisE2E {
                         .contains("topobridge_gangs_pending{reason=\"NoDomainFits\"} 1.0"));
         String metrics = bridge.get("/q/metrics").body();
         assertThat(metrics)
-                .contains("topobridge_podgroups{mode=\"hard\",tier=\"1\"} 2.0")
+                .contains("topobridge_podgroups{mode=\"hard\",tier=\"1\"} 3.0")
                 .containsPattern(
                         "topobridge_hypernodes\\{source=\"topobridge\",tier=\"1\",tier_name=\"nvlink\"\\} \\d+\\.0")
                 .contains("topobridge_reconcile_seconds_count{controller=\"workloads\",result=\"ok\"}");
@@ -398,10 +407,10 @@ class DiagnosisE2E {
         Element partition = dom.selectFirst("div.domain[data-name=" + placedIn + "]");
         assertThat(partition.select("> span.gang").eachAttr("data-gang")).contains(NS + "/" + ONE);
         assertThat(partition.attr("data-free-gpus")).isEqualTo("0");
-        Element pending = dom.selectFirst("#pending li[data-gang=" + NS + "/" + TOO_BIG + "]");
+        Element pending = dom.selectFirst("#pending li[data-gang=" + NS + "/" + WAITS + "]");
         assertThat(pending).isNotNull();
         assertThat(pending.text())
-                .contains(json("/api/gangs/" + NS + "/" + TOO_BIG)
+                .contains(json("/api/gangs/" + NS + "/" + WAITS)
                         .path("gangs")
                         .get(0)
                         .path("sentence")
@@ -430,11 +439,11 @@ class DiagnosisE2E {
     @Test
     @Order(5)
     void aSoftGangPlacedAboveItsTierGetsANormalEvent() {
-        client.resource(workload("tp-too-big")).delete();
+        client.resource(workload("tp-waits")).delete();
         cluster.waitFor(
-                TOO_BIG + " gone",
+                WAITS + " gone",
                 PLACED,
-                () -> Placement.gangPods(client, NS, TOO_BIG).isEmpty());
+                () -> Placement.gangPods(client, NS, WAITS).isEmpty());
         createTied("tp-too-big-soft", SOFT, 10);
         awaitBound(SOFT, 10);
         cluster.waitFor(

@@ -193,6 +193,54 @@ class WorkloadValidatorTest {
         }
     }
 
+    /**
+     * The issue's gang on GB200 NVL72 racks: 20 replicas of 4 GPUs held to {@code nvlink}, whose domains hold 72 GPUs,
+     * is denied with the reconciler's {@code GangExceedsDomain}; a scale from 18 replicas to 20 is denied too; soft, it
+     * is let in with the warning.
+     */
+    @Test
+    void aHardGangLargerThanEveryDomainOfItsTierIsDenied() {
+        var validator = new WorkloadValidator(
+                Fixtures.translator(WorkloadSettings.defaults())::validate,
+                () -> TIERS,
+                new InMemoryLookup(List.of(), io.topobridge.core.capacity.Cluster.nvl72()),
+                Reviews.SERIALIZATION,
+                java.util.Set.of("kube-system"));
+        try (var real = new WebhookFixture(List.of(validator))) {
+            Deployment tp = tp(20, "hard");
+            validate(real, deploymentReview("CREATE", tp, null))
+                    .body("response.allowed", equalTo(false))
+                    .body("response.status.code", equalTo(422))
+                    .body(
+                            "response.status.message",
+                            equalTo("Deployment/ml/tp: PodGroup tb-deploy-tp needs 80 GPUs within one domain of its"
+                                    + " hard tier 1 (nvlink), more than any domain of that tier holds even empty: the"
+                                    + " largest, nvl72-a, holds 72 GPUs; tier 2 (rack) would hold it; it could never"
+                                    + " start, so it is not made (raise the tier, make it soft or the gang smaller)"));
+            validate(real, deploymentReview("CREATE", tp(18, "hard"), null)).body("response.allowed", equalTo(true));
+            validate(real, deploymentReview("UPDATE", tp, tp(18, "hard")))
+                    .body("response.allowed", equalTo(false))
+                    .body("response.status.message", containsString("GPUs within one domain of its hard tier 1"));
+            validate(real, deploymentReview("CREATE", tp(20, "soft"), null))
+                    .body("response.allowed", equalTo(true))
+                    .body(
+                            "response.warnings",
+                            hasItem(containsString("within one domain of its soft tier 1 (nvlink), more than any")));
+        }
+    }
+
+    private static Deployment tp(int replicas, String mode) {
+        return io.topobridge.testing.wrappers.DeploymentWrapper.make("tp", "ml")
+                .uid("uid-tp")
+                .replicas(replicas)
+                .annotation("topobridge.io/highest-tier", "nvlink")
+                .annotation("topobridge.io/mode", mode)
+                .annotation("topobridge.io/queue", "default")
+                .cpu("8")
+                .gpus(4)
+                .obj();
+    }
+
     /** The real translation, over a namespace whose admins allow queue team-a only. */
     @Test
     void aQueueTheNamespaceDoesNotAllowIsDeniedWithTheReconcilersMessage() {

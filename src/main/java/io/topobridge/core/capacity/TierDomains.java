@@ -251,6 +251,11 @@ public final class TierDomains {
         return byTier.isEmpty();
     }
 
+    /** The highest tier with a domain (0 when none is known). */
+    public int top() {
+        return byTier.keySet().stream().max(Integer::compare).orElse(0);
+    }
+
     /** The domains of one tier, by name (none for an unknown tier). */
     public List<Domain> at(int tier) {
         return byTier.getOrDefault(tier, List.of());

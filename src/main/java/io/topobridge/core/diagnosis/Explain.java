@@ -3,12 +3,14 @@ package io.topobridge.core.diagnosis;
 import io.topobridge.core.capacity.Achieved;
 import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.capacity.Capacity;
+import io.topobridge.core.capacity.DomainFit;
 import io.topobridge.core.capacity.Forest;
 import io.topobridge.core.capacity.GangDomain;
 import io.topobridge.core.capacity.GangView;
 import io.topobridge.core.capacity.HyperNodeView;
 import io.topobridge.core.capacity.Packing;
 import io.topobridge.core.capacity.PodView;
+import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.capacity.Withheld;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -116,9 +118,17 @@ public final class Explain {
         if (!pending) {
             sentence = placed(gang, achieved.get());
         } else {
-            Verdict v = verdict(gang, need, capacity, byTier, allowed, packable ? podNeeds : List.of(), forest);
-            reason = v.reason();
-            sentence = v.sentence();
+            Optional<DomainFit> never = exceeded(gang, capacity, need);
+            if (never.isPresent()) {
+                reason = PendingReason.GANG_EXCEEDS_DOMAIN;
+                sentence = "needs " + never.get().needs() + " within one domain of its hard tier "
+                        + never.get().tierLabel() + ", " + never.get().sentence()
+                        + ": " + never.get().verdict() + " (raise the tier, make it soft or the gang smaller)";
+            } else {
+                Verdict v = verdict(gang, need, capacity, byTier, allowed, packable ? podNeeds : List.of(), forest);
+                reason = v.reason();
+                sentence = v.sentence();
+            }
         }
         String tierName = gang.highestTier() == null ? null : tierNames.get(gang.highestTier());
         return new Explanation(
@@ -141,6 +151,21 @@ public final class Explain {
                 achieved.orElse(null),
                 gang.chosenTier(),
                 null);
+    }
+
+    /**
+     * Whether a hard gang needs more than any domain of its tier holds even empty, counting the nodes that take its
+     * pods, as the bridge judges a gang before it makes its PodGroup ({@link DomainFit}), while a domain of a higher
+     * tier would hold it (where none would, the capacity verdict says more: the whole cluster, the nodes withheld); not
+     * judged before its pods exist (their tolerations say which nodes count).
+     */
+    private static Optional<DomainFit> exceeded(GangView gang, Capacity capacity, Amounts need) {
+        if (!gang.hard() || gang.highestTier() == null || gang.pods().isEmpty()) {
+            return Optional.empty();
+        }
+        TierDomains domains = TierDomains.of(capacity.nodes(), List.of(), capacity.forest(), capacity.accelerators())
+                .usableBy(gang.pods().stream().map(PodView::effectiveTolerations).toList());
+        return DomainFit.exceeded(domains, need, gang.highestTier()).filter(fit -> fit.holdingTier() > 0);
     }
 
     /**

@@ -9,6 +9,11 @@ public enum PendingReason implements Reason {
     PODS_MISSING,
     /** The cluster has the resources, but no single domain at or below the allowed tier does. */
     NO_DOMAIN_FITS,
+    /**
+     * A hard gang needs more than any domain of its tier holds even empty, counting the nodes that take its pods: it
+     * can never start there (the bridge refuses such a gang: {@code GangExceedsDomain}).
+     */
+    GANG_EXCEEDS_DOMAIN,
     /** Not even the whole cluster has the free resources the gang needs. */
     INSUFFICIENT_CAPACITY,
     /** Capacity suffices: the wait is Volcano's (queue, predicates, its cycle); its conditions say more. */

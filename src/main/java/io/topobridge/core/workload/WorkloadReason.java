@@ -74,6 +74,11 @@ public enum WorkloadReason implements Reason {
     /** The gang's minResources exceed the allocatable resources of every node together: no PodGroup. */
     GANG_EXCEEDS_CLUSTER,
     /**
+     * The gang (or its largest subgroup) needs more than any domain of its tier holds even empty, counting the nodes
+     * that take its pods: hard, no PodGroup (an existing one is kept), denied at admission; soft, a warning.
+     */
+    GANG_EXCEEDS_DOMAIN,
+    /**
      * The namespace holds {@code topobridge.workloads.max-podgroups-per-namespace} PodGroups of the bridge: no new one
      * until some go (existing ones are kept and updated).
      */

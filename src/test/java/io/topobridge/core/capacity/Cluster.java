@@ -144,6 +144,21 @@ public final class Cluster {
         return new TierDomains.Domain(name, allocatable, free, gangUse, allocatable, Withheld.NONE, List.of());
     }
 
+    /**
+     * GB200 NVL72 racks as domains: tier 1 (nvlink) two racks of 18 trays of 4 GPUs (72 GPUs, 2592 CPUs each), tier 2
+     * (rack) one domain holding both.
+     */
+    public static TierDomains nvl72() {
+        return domains(
+                Map.of(1, List.of(gb200("nvl72-a", 72), gb200("nvl72-b", 72)), 2, List.of(gb200("row-1", 144))),
+                Map.of(1, "nvlink", 2, "rack"));
+    }
+
+    private static TierDomains.Domain gb200(String name, int gpus) {
+        Amounts size = new Amounts(Map.of(Amounts.GPU, BigDecimal.valueOf(gpus), "cpu", BigDecimal.valueOf(gpus * 36L)));
+        return domain(name, size, size, Map.of());
+    }
+
     public static Amounts amounts(int gpus, int cpu, int memoryGi) {
         Map<String, BigDecimal> out = new LinkedHashMap<>();
         if (gpus > 0) {

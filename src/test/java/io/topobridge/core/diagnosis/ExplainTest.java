@@ -49,10 +49,13 @@ class ExplainTest {
         Cluster c = pendingGang(cluster(), "too-big", 10);
         Explanation e = Explain.of(c.gang("too-big", "hard", 1, List.of()), c.capacity());
         assertThat(e.pending()).isTrue();
-        assertThat(e.reason()).isEqualTo(PendingReason.NO_DOMAIN_FITS);
+        // no partition holds ten trays even empty: it can never start there, as the bridge says when it refuses it
+        assertThat(e.reason()).isEqualTo(PendingReason.GANG_EXCEEDS_DOMAIN);
+        assertThat(e.reason().reason()).isEqualTo("GangExceedsDomain");
         assertThat(e.sentence())
-                .isEqualTo("needs 40 nvidia.com/gpu within one tier-1 domain (nvlink); the best has 36"
-                        + " free (nvlink-r05-1); tier 2 (nvlink-domain) has 72 free in domain-r05");
+                .isEqualTo("needs 40 GPUs within one domain of its hard tier 1 (nvlink), more than any domain of that"
+                        + " tier holds even empty: the largest, nvlink-r05-1, holds 36 GPUs; tier 2 (nvlink-domain)"
+                        + " would hold it: it could never start (raise the tier, make it soft or the gang smaller)");
         assertThat(e.tiers())
                 .extracting(t -> t.tier() + ":" + t.domainsThatFit() + "/" + t.domains() + ":" + t.allowed())
                 .containsExactly("1:0/3:true", "2:1/2:false", "3:1/2:false", "4:1/1:false");

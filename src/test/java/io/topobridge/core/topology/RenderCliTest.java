@@ -195,6 +195,68 @@ public class RenderCliTest {
         assertThat(lines).anySatisfy(l -> assertThat(l).contains("topobridge.io/x\\u2028y=\"\\u202e1\""));
     }
 
+    /**
+     * The 80-GPU gang of issue 36: a Deployment of 20 tensor-parallel replicas of 4 GPUs held to {@code nvlink} on two
+     * GB200 NVL72 racks (18 trays of 4 GPUs, one NVLink domain each, as GPU feature discovery and topograph label
+     * them) can never start: render refuses it, exits 1 and makes no PodGroup; 18 replicas fill one rack and pass.
+     */
+    @Test
+    void aGangLargerThanEveryNvl72RackIsRefused(@TempDir Path dir) throws Exception {
+        StringBuilder yaml = new StringBuilder();
+        for (String rack : List.of("a", "b")) {
+            for (int t = 1; t <= 18; t++) {
+                yaml.append("""
+                        apiVersion: v1
+                        kind: Node
+                        metadata:
+                          name: gb200-%1$s-t%2$02d
+                          labels:
+                            nvidia.com/gpu.clique: 5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5%1$s.1
+                            fabric.topograph.run/tier-0: leaf-%1$s
+                            fabric.topograph.run/tier-1: spine-1
+                        status:
+                          allocatable: {cpu: "140", memory: 940Gi, nvidia.com/gpu: "4", pods: "110"}
+                        ---
+                        """.formatted(rack, t));
+            }
+        }
+        Files.writeString(dir.resolve("nodes.yaml"), yaml.toString());
+        String tp = """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: tp
+                  namespace: llm
+                  annotations: {topobridge.io/highest-tier: nvlink}
+                spec:
+                  replicas: %d
+                  selector: {matchLabels: {app: tp}}
+                  template:
+                    metadata: {labels: {app: tp}}
+                    spec:
+                      schedulerName: volcano
+                      containers: [{name: vllm, image: vllm, resources: {limits: {nvidia.com/gpu: "4"}}}]
+                """;
+        Path workload = dir.resolve("tp.yaml");
+        Files.writeString(workload, tp.formatted(20));
+        Run refused = run("render", "--no-expand", dir.resolve("nodes.yaml").toString(), workload.toString());
+        assertThat(refused.exit()).as(refused.err()).isEqualTo(1);
+        assertThat(refused.out()).doesNotContain("kind: PodGroup");
+        assertThat(refused.findingLines())
+                .filteredOn(l -> l.startsWith("REJECTED "))
+                .singleElement()
+                .asString()
+                .startsWith("REJECTED Deployment/llm/tp GangExceedsDomain: Deployment/llm/tp: PodGroup tb-deploy-tp"
+                        + " needs 80 GPUs within one domain of its hard tier 1 (nvlink), more than any domain of that"
+                        + " tier holds even empty: the largest, ")
+                .contains(", holds 72 GPUs; tier 3 (spine) would hold it; it could never start, so it is not made");
+
+        Files.writeString(workload, tp.formatted(18));
+        Run fits = run("render", "--no-expand", dir.resolve("nodes.yaml").toString(), workload.toString());
+        assertThat(fits.exit()).as(fits.err()).isZero();
+        assertThat(fits.out()).contains("name: tb-deploy-tp");
+    }
+
     @Test
     void anUnknownPresetIsAUsageError() {
         Run run = run("render", "--preset", "azure", "examples/gpu-cluster");

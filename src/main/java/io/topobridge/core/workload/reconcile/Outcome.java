@@ -63,9 +63,14 @@ public record Outcome(
         return Optional.ofNullable(requeueAfter);
     }
 
-    /** Whether some gang waits because the whole cluster is too small for it: a node change may make room. */
+    /**
+     * Whether some gang waits because the whole cluster, or every domain of its tier, is too small for it: a node change
+     * may make room.
+     */
     public boolean waitsForCluster() {
-        return findings.stream().anyMatch(f -> f.reason() == WorkloadReason.GANG_EXCEEDS_CLUSTER);
+        return findings.stream()
+                .anyMatch(f -> f.reason() == WorkloadReason.GANG_EXCEEDS_CLUSTER
+                        || (f.reason() == WorkloadReason.GANG_EXCEEDS_DOMAIN && f.isRejection()));
     }
 
     /**

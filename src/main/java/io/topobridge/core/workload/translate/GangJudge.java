@@ -21,6 +21,7 @@ import io.topobridge.core.workload.annotation.GangIntent;
 import io.topobridge.core.workload.annotation.ParsedIntent;
 import io.topobridge.core.workload.annotation.TopologyMode;
 import io.topobridge.core.workload.autotier.AutoTiers;
+import io.topobridge.core.workload.autotier.TierFit;
 import io.topobridge.core.workload.dra.DraDevices;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupBuilder;
@@ -65,6 +66,18 @@ final class GangJudge {
 
         boolean refused() {
             return findings.stream().anyMatch(Finding::isRejection);
+        }
+
+        /**
+         * Whether the gang is refused only because no domain of its tier can hold it: its pods are tied all the same,
+         * as those of a gang larger than the whole cluster are, so they wait in the gang and join its PodGroup once a
+         * domain can hold it rather than run outside it for good.
+         */
+        boolean waitsForDomain() {
+            return refused()
+                    && findings.stream()
+                            .filter(Finding::isRejection)
+                            .allMatch(f -> f.reason() == WorkloadReason.GANG_EXCEEDS_DOMAIN);
         }
     }
 
@@ -186,11 +199,36 @@ final class GangJudge {
                     .forEach(findings::add);
             if (result.podGroup() == null) {
                 refused = true;
+                continue;
+            }
+            List<Finding> fit = tierFit(plan, intent, result.podGroup(), gang, snapshot);
+            fit.stream().filter(f -> !gang.preview() || f.isRejection()).forEach(findings::add);
+            if (fit.stream().anyMatch(Finding::isRejection)) {
+                refused = true;
             } else {
                 built.add(result.podGroup().withOnDomainLoss(onLoss));
             }
         }
         return refused ? List.of() : built;
+    }
+
+    /**
+     * Whether the gang (and its subgroups) fits in one domain of its tier ({@link TierFit}); the domains are read only
+     * for a PodGroup held to a tier.
+     */
+    private static List<Finding> tierFit(
+            GangPlan plan, GangIntent intent, DesiredPodGroup podGroup, Gang gang, Snapshot snapshot) {
+        var spec = podGroup.spec();
+        boolean held = (spec.getNetworkTopology() != null && !intent.autoTier())
+                || (spec.getSubGroupPolicy() != null
+                        && !intent.autoSubgroupTier()
+                        && spec.getSubGroupPolicy().stream().anyMatch(p -> p.getNetworkTopology() != null));
+        if (!held) {
+            return List.of();
+        }
+        boolean exists = snapshot.podGroups(plan.scope().namespace()).stream()
+                .anyMatch(pg -> plan.name().equals(pg.getMetadata().getName()));
+        return TierFit.findings(plan, intent, podGroup, snapshot.domains(), gang.subjects(), exists);
     }
 
     /**

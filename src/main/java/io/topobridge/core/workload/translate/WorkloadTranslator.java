@@ -334,7 +334,10 @@ public final class WorkloadTranslator {
         // a gang waiting for the topology gets its PodGroup as soon as the tiers are known: tie its pods now,
         // since the link can only be made at creation (an untied pod would run outside the gang for good)
         String namespace = Objects.requireNonNullElse(pod.getMetadata().getNamespace(), "");
-        if (judged.refused() && !judged.waitingForTiers() && !kept(snapshot, namespace, plan.name())) {
+        if (judged.refused()
+                && !judged.waitingForTiers()
+                && !judged.waitsForDomain()
+                && !kept(snapshot, namespace, plan.name())) {
             return Placing.NOWHERE;
         }
         Map<String, String> labels = new java.util.TreeMap<>(role.podLabels());

@@ -322,13 +322,30 @@ public class AutoTierTranslationTest {
                 .allSatisfy(p -> assertThat(p.getNetworkTopology().getHighestTierAllowed())
                         .isEqualTo(2));
 
-        var capped = pair(6, 2, "nvlink", "auto");
+        var capped = translate(
+                domains(4),
+                1,
+                Fixtures.deployment(
+                        "ns",
+                        "pre",
+                        6,
+                        Map.of(
+                                "topobridge.io/group", "g",
+                                "topobridge.io/highest-tier", "nvlink",
+                                "topobridge.io/mode", "soft",
+                                "topobridge.io/subgroup-highest-tier", "auto")),
+                Fixtures.deployment("ns", "dec", 2, Map.of("topobridge.io/group", "g")));
         DesiredPodGroup c = capped.podGroups().get(0);
         assertThat(c.spec().getSubGroupPolicy())
                 .allSatisfy(p -> assertThat(p.getNetworkTopology().getHighestTierAllowed())
                         .isEqualTo(1));
         assertThat(c.annotations()).doesNotContainKey("topobridge.io/chosen-tier");
-        assertThat(capped.findings()).extracting(Finding::reason).contains(WorkloadReason.AUTO_TIER_NO_FIT);
+        // the subgroups' auto tier says it with its own finding; the gang's written soft tier is too small as well
+        assertThat(capped.findings())
+                .extracting(Finding::reason)
+                .contains(WorkloadReason.AUTO_TIER_NO_FIT, WorkloadReason.GANG_EXCEEDS_DOMAIN);
+        // hard, the gang could never start in one NVLink partition: refused
+        assertThat(pair(6, 2, "nvlink", "auto").podGroups()).isEmpty();
     }
 
     /**

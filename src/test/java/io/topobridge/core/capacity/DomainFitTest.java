@@ -1,0 +1,63 @@
+package io.topobridge.core.capacity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A need against the empty sizes of the domains of one tier: only a need no domain holds is answered. */
+class DomainFitTest {
+
+    private static Amounts gpus(int gpus, int cpu) {
+        return new Amounts(Map.of(Amounts.GPU, BigDecimal.valueOf(gpus), "cpu", BigDecimal.valueOf(cpu)));
+    }
+
+    private static TierDomains.Domain open(String name, int gpus) {
+        return Cluster.domain(name, gpus(gpus, 1000), gpus(gpus, 1000), Map.of());
+    }
+
+    /** Tier 1 (nvlink): 72 and 64 GPUs, the second with 8 more on 2 cordoned nodes; tier 2 (leaf): 136; no tier 3. */
+    private static final TierDomains DOMAINS = Cluster.domains(
+            Map.of(
+                    1,
+                    List.of(
+                            open("nvl-a", 72),
+                            new TierDomains.Domain(
+                                    "nvl-b",
+                                    gpus(64, 1000),
+                                    gpus(64, 1000),
+                                    Map.of(),
+                                    gpus(80, 1000),
+                                    new Withheld(2, 0, 0, null),
+                                    List.of())),
+                    2,
+                    List.of(open("leaf-1", 136))),
+            Map.of(1, "nvlink", 2, "leaf"));
+
+    @Test
+    void aNeedSomeDomainHoldsIsNotAnswered() {
+        assertThat(DomainFit.exceeded(DOMAINS, gpus(72, 10), 1)).isEmpty();
+    }
+
+    @Test
+    void aNeedNoDomainHoldsNamesTheLargestAndTheLowestTierThatWould() {
+        DomainFit fit = DomainFit.exceeded(DOMAINS, gpus(76, 10), 1).orElseThrow();
+        assertThat(fit.largest()).isEqualTo("nvl-a");
+        assertThat(fit.needs()).as("only the resources short are said").isEqualTo("76 GPUs");
+        assertThat(fit.sentence())
+                .isEqualTo("more than any domain of that tier holds even empty: the largest, nvl-a, holds 72 GPUs"
+                        + " (1 domain would hold it but for 2 cordoned nodes); tier 2 (leaf) would hold it");
+        assertThat(DomainFit.exceeded(DOMAINS, gpus(140, 10), 1).orElseThrow().sentence())
+                .endsWith("; no domain of any tier holds it");
+    }
+
+    @Test
+    void resourcesNoNodeOffersAndAnUnknownTierAreNotJudged() {
+        Amounts dra = new Amounts(Map.of("example.com/fpga", BigDecimal.valueOf(9), "pods", BigDecimal.valueOf(999)));
+        assertThat(DomainFit.exceeded(DOMAINS, dra, 1)).isEmpty();
+        assertThat(DomainFit.exceeded(DOMAINS, gpus(500, 10), 3)).isEmpty();
+        assertThat(DomainFit.exceeded(TierDomains.NONE, gpus(500, 10), 1)).isEmpty();
+    }
+}
