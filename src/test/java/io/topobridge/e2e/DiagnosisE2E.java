@@ -58,6 +58,7 @@ class DiagnosisE2E {
     private static final String SECOND = "tb-lws-tp-second-0";
     /** A third: no partition has room for it now (one that no partition could ever hold is refused outright). */
     private static final String WAITS = "tb-lws-tp-waits-0";
+
     private static final String SOFT = "tb-lws-tp-too-big-soft-0";
 
     private final RealCluster cluster;

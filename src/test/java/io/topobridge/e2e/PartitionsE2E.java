@@ -85,16 +85,15 @@ class PartitionsE2E {
     @Test
     void aHardGangBiggerThanAnyPartitionIsRefused() {
         long mark = cluster.audit().mark();
-        assertThatThrownBy(() -> create("tp-too-big"))
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
-                    assertThat(e.getCode()).isEqualTo(422);
-                    assertThat(e.getMessage())
-                            .contains("LeaderWorkerSet/" + NS + "/tp-too-big: PodGroup tb-lws-tp-too-big-0 needs 40 GPUs"
-                                    + " within one domain of its hard tier 1 (nvlink), more than any domain of that"
-                                    + " tier holds even empty: the largest, ")
-                            .contains(", holds 36 GPUs; tier 2 (")
-                            .contains("it could never start, so it is not made");
-                });
+        assertThatThrownBy(() -> create("tp-too-big")).isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+            assertThat(e.getCode()).isEqualTo(422);
+            assertThat(e.getMessage())
+                    .contains("LeaderWorkerSet/" + NS + "/tp-too-big: PodGroup tb-lws-tp-too-big-0 needs 40 GPUs"
+                            + " within one domain of its hard tier 1 (nvlink), more than any domain of that"
+                            + " tier holds even empty: the largest, ")
+                    .contains(", holds 36 GPUs; tier 2 (")
+                    .contains("it could never start, so it is not made");
+        });
         // a gang that fits, admitted meanwhile, shows the bridge at work before the refused one is looked for
         String fits = create("tp-one-partition");
         cluster.waitFor("the PodGroup that fits", PLACED, () -> podGroup(fits) != null);
@@ -108,8 +107,7 @@ class PartitionsE2E {
         assertThat(podGroup("tb-lws-tp-too-big-0")).isNull();
         assertThat(cluster.audit()
                         .writesSince(
-                                mark,
-                                w -> "podgroups".equals(w.resource()) && "tb-lws-tp-too-big-0".equals(w.name())))
+                                mark, w -> "podgroups".equals(w.resource()) && "tb-lws-tp-too-big-0".equals(w.name())))
                 .as("no PodGroup write for the refused gang")
                 .isEmpty();
     }

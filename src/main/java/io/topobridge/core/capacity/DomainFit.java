@@ -53,7 +53,9 @@ public record DomainFit(
         }
         TierDomains.Domain largest = at.get(0);
         for (TierDomains.Domain d : at) {
-            int c = d.allocatable().coverage(compared).compareTo(largest.allocatable().coverage(compared));
+            int c = d.allocatable()
+                    .coverage(compared)
+                    .compareTo(largest.allocatable().coverage(compared));
             if (c > 0) {
                 largest = d;
             }
@@ -142,8 +144,12 @@ public record DomainFit(
                 .append(", holds ")
                 .append(describe(holds, need));
         if (wouldBut > 0) {
-            s.append(" (").append(wouldBut).append(wouldBut == 1 ? " domain" : " domains")
-                    .append(" would hold it but for ").append(withheld.describe()).append(')');
+            s.append(" (")
+                    .append(wouldBut)
+                    .append(wouldBut == 1 ? " domain" : " domains")
+                    .append(" would hold it but for ")
+                    .append(withheld.describe())
+                    .append(')');
         }
         if (holdingTier > 0) {
             s.append("; tier ").append(label(holdingTier, holdingName)).append(" would hold it");
@@ -160,7 +166,8 @@ public record DomainFit(
     /** {@code 80 GPUs}, {@code 12 CPUs and 48Gi memory}: accelerators first, then by name; {@code nothing}. */
     private static String describe(Amounts amounts, Amounts of) {
         List<String> names = new ArrayList<>(of.values().keySet());
-        names.sort(java.util.Comparator.comparing((String r) -> Accelerators.DEFAULT.resources().contains(r) ? 0 : 1)
+        names.sort(java.util.Comparator.comparing(
+                        (String r) -> Accelerators.DEFAULT.resources().contains(r) ? 0 : 1)
                 .thenComparing(r -> r));
         List<String> parts = new ArrayList<>();
         for (String r : names) {

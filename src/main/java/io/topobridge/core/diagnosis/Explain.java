@@ -164,7 +164,8 @@ public final class Explain {
             return Optional.empty();
         }
         TierDomains domains = TierDomains.of(capacity.nodes(), List.of(), capacity.forest(), capacity.accelerators())
-                .usableBy(gang.pods().stream().map(PodView::effectiveTolerations).toList());
+                .usableBy(
+                        gang.pods().stream().map(PodView::effectiveTolerations).toList());
         return DomainFit.exceeded(domains, need, gang.highestTier()).filter(fit -> fit.holdingTier() > 0);
     }
 

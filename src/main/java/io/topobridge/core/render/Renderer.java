@@ -190,7 +190,8 @@ public final class Renderer {
         boolean judged = !in.workloads().isEmpty();
         if (cluster == null && judged) {
             notes.add("no Node with status.allocatable given: gangs are not checked against the cluster's capacity"
-                    + " (" + WorkloadReason.GANG_EXCEEDS_CLUSTER.reason() + ", " + WorkloadReason.GANG_EXCEEDS_DOMAIN.reason()
+                    + " (" + WorkloadReason.GANG_EXCEEDS_CLUSTER.reason() + ", "
+                    + WorkloadReason.GANG_EXCEEDS_DOMAIN.reason()
                     + ", a namespace's share of it)");
         }
         if (!queueStates.known() && judged) {

@@ -79,6 +79,13 @@ public enum WorkloadReason implements Reason {
      */
     GANG_EXCEEDS_DOMAIN,
     /**
+     * Pods of the gang share a GB200 ComputeDomain (an IMEX channel claimed through one ResourceClaimTemplate or
+     * ResourceClaim), which works only within one NVLink domain, and the gang's tier lets Volcano place them across
+     * several (above the tier named {@code nvlink}, or none): the message names the claim and the tier that keeps them in
+     * one; the PodGroup is made.
+     */
+    COMPUTE_DOMAIN_SPANS_NVLINK,
+    /**
      * The namespace holds {@code topobridge.workloads.max-podgroups-per-namespace} PodGroups of the bridge: no new one
      * until some go (existing ones are kept and updated).
      */

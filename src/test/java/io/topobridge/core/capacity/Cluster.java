@@ -155,7 +155,8 @@ public final class Cluster {
     }
 
     private static TierDomains.Domain gb200(String name, int gpus) {
-        Amounts size = new Amounts(Map.of(Amounts.GPU, BigDecimal.valueOf(gpus), "cpu", BigDecimal.valueOf(gpus * 36L)));
+        Amounts size =
+                new Amounts(Map.of(Amounts.GPU, BigDecimal.valueOf(gpus), "cpu", BigDecimal.valueOf(gpus * 36L)));
         return domain(name, size, size, Map.of());
     }
 

@@ -45,7 +45,8 @@ public final class TierFit {
         if (domains.isEmpty()) {
             return List.of();
         }
-        NetworkTopologySpec gangTopology = intent.autoTier() ? null : podGroup.spec().getNetworkTopology();
+        NetworkTopologySpec gangTopology =
+                intent.autoTier() ? null : podGroup.spec().getNetworkTopology();
         Optional<NetworkTopologySpec> subTopology =
                 intent.autoSubgroupTier() ? Optional.empty() : subgroupTopology(podGroup);
         if (tierOf(gangTopology) == null && subTopology.isEmpty()) {
@@ -58,15 +59,15 @@ public final class TierFit {
         if (tier != null) {
             Amounts need = Amounts.parse(podGroup.spec().getMinResources());
             DomainFit.exceeded(usable, need, tier)
-                    .ifPresent(fit -> out.addAll(
-                            finding(subjects, podGroup.name(), hard(gangTopology), "", fit, exists)));
+                    .ifPresent(
+                            fit -> out.addAll(finding(subjects, podGroup.name(), hard(gangTopology), "", fit, exists)));
         }
         if (subTopology.isPresent() && plan.level() == GangPlan.Level.GANG) {
             Amounts need = AutoTiers.subgroupNeed(plan);
             if (need != null) {
                 DomainFit.exceeded(usable, need, tierOf(subTopology.get()))
-                        .ifPresent(fit -> out.addAll(finding(
-                                subjects, podGroup.name(), hard(subTopology.get()), "subgroup ", fit, exists)));
+                        .ifPresent(fit -> out.addAll(
+                                finding(subjects, podGroup.name(), hard(subTopology.get()), "subgroup ", fit, exists)));
             }
         }
         return out;
@@ -80,8 +81,9 @@ public final class TierFit {
         String message = needs + " within one domain of its " + (hard ? "hard " : "soft ") + what + "tier "
                 + fit.tierLabel() + ", " + fit.sentence()
                 + (hard
-                        ? "; " + fit.verdict() + ", so " + (exists ? "the PodGroup is kept as it was" : "it is not made")
-                                + " (raise the " + what + "tier, make it soft or the gang smaller)"
+                        ? "; " + fit.verdict() + ", so "
+                                + (exists ? "the PodGroup is kept as it was" : "it is not made") + " (raise the " + what
+                                + "tier, make it soft or the gang smaller)"
                         : "; Volcano will place it across domains of that tier");
         List<Finding> out = new ArrayList<>();
         for (ObjectRef subject : subjects) {

@@ -34,7 +34,9 @@ import java.util.TreeMap;
  * names it, counted once per gang); each request of {@code exactly} one DeviceClass with {@code allocationMode:
  * ExactCount} (the default, {@code count} default 1) counts. What cannot be counted (a class not mapped, {@code
  * allocationMode: All}, a prioritized list of alternatives, a missing object, a claim beyond Kubernetes' limits) is
- * listed, never dropped silently; requests for admin access consume no device and are skipped.
+ * listed, never dropped silently; requests for admin access consume no device and are skipped. A claim of an IMEX
+ * channel of a GB200 ComputeDomain ({@link ComputeDomains#CHANNEL_CLASSES}) is no accelerator: it is neither counted
+ * nor listed, but remembered by the claim it comes from, so the gang can be judged by it ({@link ComputeDomains}).
  */
 public final class DraDevices {
 
@@ -68,14 +70,17 @@ public final class DraDevices {
 
     /**
      * What one pod template claims: the devices every pod gets from its own claims, the devices of shared claims by
-     * claim name, and what is not counted.
+     * claim name, what is not counted, and the ComputeDomain channels it claims, each by the object it claims it through
+     * (e.g. {@code ResourceClaimTemplate "imex-channel"}).
      */
-    public record PodDevices(Amounts perPod, Map<String, Amounts> shared, List<Uncounted> uncounted) {
-        public static final PodDevices NONE = new PodDevices(Amounts.NONE, Map.of(), List.of());
+    public record PodDevices(
+            Amounts perPod, Map<String, Amounts> shared, List<Uncounted> uncounted, List<String> channels) {
+        public static final PodDevices NONE = new PodDevices(Amounts.NONE, Map.of(), List.of(), List.of());
 
         public PodDevices {
             shared = Map.copyOf(shared);
             uncounted = List.copyOf(uncounted);
+            channels = List.copyOf(new LinkedHashSet<>(channels));
         }
     }
 
@@ -95,6 +100,7 @@ public final class DraDevices {
         Amounts perPod = Amounts.NONE;
         Map<String, Amounts> shared = new TreeMap<>();
         List<Uncounted> uncounted = new ArrayList<>();
+        List<String> channels = new ArrayList<>();
         String unknown = lookup.resourceClaimsUnknown();
         int read = 0;
         for (PodResourceClaim podClaim : podClaims) {
@@ -128,7 +134,7 @@ public final class DraDevices {
                 ResourceClaimSpec claimSpec = template.get().getSpec() == null
                         ? null
                         : template.get().getSpec().getSpec();
-                perPod = perPod.plus(count(name, source, claimSpec, classes, uncounted));
+                perPod = perPod.plus(count(name, source, claimSpec, classes, uncounted, channels));
             } else if (claimName != null && !claimName.isEmpty()) {
                 String source = "ResourceClaim " + UserText.quote(claimName);
                 if (unknown != null) {
@@ -140,7 +146,7 @@ public final class DraDevices {
                     uncounted.add(new Uncounted(name, source, null, "no such ResourceClaim in namespace " + namespace));
                     continue;
                 }
-                Amounts devices = count(name, source, claim.get().getSpec(), classes, uncounted);
+                Amounts devices = count(name, source, claim.get().getSpec(), classes, uncounted, channels);
                 if (!devices.isEmpty()) {
                     shared.put(claimName, devices);
                 }
@@ -149,12 +155,20 @@ public final class DraDevices {
                         name, "pod template", null, "names neither a ResourceClaimTemplate nor a ResourceClaim"));
             }
         }
-        return new PodDevices(perPod, shared, uncounted);
+        return new PodDevices(perPod, shared, uncounted, channels);
     }
 
-    /** The devices one claim's requests count as; what they cannot be counted as goes to {@code uncounted}. */
+    /**
+     * The devices one claim's requests count as; what they cannot be counted as goes to {@code uncounted}, and
+     * {@code source} to {@code channels} when a request is for a ComputeDomain channel.
+     */
     static Amounts count(
-            String claim, String source, ResourceClaimSpec spec, DeviceClasses classes, List<Uncounted> uncounted) {
+            String claim,
+            String source,
+            ResourceClaimSpec spec,
+            DeviceClasses classes,
+            List<Uncounted> uncounted,
+            List<String> channels) {
         DeviceClaim devices = spec == null ? null : spec.getDevices();
         List<DeviceRequest> requests =
                 devices == null || devices.getRequests() == null ? List.of() : devices.getRequests();
@@ -195,6 +209,12 @@ public final class DraDevices {
                 continue; // admin access to devices in use by others: it consumes none
             }
             String deviceClass = exactly.getDeviceClassName();
+            if (ComputeDomains.CHANNEL_CLASSES.contains(deviceClass)) {
+                // an IMEX channel (or daemon) of a ComputeDomain: no accelerator, but it binds the pods to one NVLink
+                // domain
+                channels.add(source);
+                continue;
+            }
             String mode = exactly.getAllocationMode() == null ? EXACT_COUNT : exactly.getAllocationMode();
             if (ALL.equals(mode)) {
                 mine.add(new Uncounted(
@@ -259,16 +279,28 @@ public final class DraDevices {
      */
     public static final class GangDevices {
 
-        public static final GangDevices NONE = new GangDevices(new IdentityHashMap<>(), Amounts.NONE, List.of());
+        public static final GangDevices NONE =
+                new GangDevices(new IdentityHashMap<>(), Amounts.NONE, List.of(), Map.of());
 
         private final Map<PodSpec, Amounts> perPod;
         private final Amounts shared;
         private final List<Uncounted> uncounted;
+        private final Map<String, Long> channels;
 
-        private GangDevices(Map<PodSpec, Amounts> perPod, Amounts shared, List<Uncounted> uncounted) {
+        private GangDevices(
+                Map<PodSpec, Amounts> perPod, Amounts shared, List<Uncounted> uncounted, Map<String, Long> channels) {
             this.perPod = perPod;
             this.shared = shared;
             this.uncounted = List.copyOf(uncounted);
+            this.channels = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(channels));
+        }
+
+        /**
+         * The ComputeDomain channels the gang's pods claim, each by the object they claim it through, with how many of
+         * the gang's pods claim it there.
+         */
+        public Map<String, Long> channels() {
+            return channels;
         }
 
         /** What each pod made from {@code spec} gets from claims of its own. */
@@ -304,7 +336,10 @@ public final class DraDevices {
 
         /** Whether the gang claims nothing through DRA. */
         public boolean isEmpty() {
-            return perPod.values().stream().allMatch(Amounts::isEmpty) && shared.isEmpty() && uncounted.isEmpty();
+            return perPod.values().stream().allMatch(Amounts::isEmpty)
+                    && shared.isEmpty()
+                    && uncounted.isEmpty()
+                    && channels.isEmpty();
         }
     }
 
@@ -381,18 +416,25 @@ public final class DraDevices {
     /** The DRA devices of the roles of one gang in {@code namespace}. */
     public static GangDevices of(List<PodRole> roles, String namespace, WorkloadLookup lookup, DeviceClasses classes) {
         Map<PodSpec, Amounts> perPod = new IdentityHashMap<>();
+        Map<PodSpec, List<String>> channelsBySpec = new IdentityHashMap<>();
         Map<String, Amounts> shared = new LinkedHashMap<>();
         LinkedHashSet<Uncounted> uncounted = new LinkedHashSet<>();
+        Map<String, Long> channels = new LinkedHashMap<>();
         boolean any = false;
         for (PodRole role : roles) {
-            if (role.count() <= 0 || !claims(role.spec()) || perPod.containsKey(role.spec())) {
+            if (role.count() <= 0 || !claims(role.spec())) {
                 continue;
             }
-            any = true;
-            PodDevices devices = of(role.spec(), namespace, lookup, classes);
-            perPod.put(role.spec(), devices.perPod());
-            devices.shared().forEach(shared::putIfAbsent);
-            uncounted.addAll(devices.uncounted());
+            if (!perPod.containsKey(role.spec())) {
+                any = true;
+                PodDevices devices = of(role.spec(), namespace, lookup, classes);
+                perPod.put(role.spec(), devices.perPod());
+                channelsBySpec.put(role.spec(), devices.channels());
+                devices.shared().forEach(shared::putIfAbsent);
+                uncounted.addAll(devices.uncounted());
+            }
+            // every pod of the role claims the template's channel: counted per role, however many share the template
+            channelsBySpec.get(role.spec()).forEach(c -> channels.merge(c, (long) role.count(), Long::sum));
         }
         if (!any) {
             return GangDevices.NONE;
@@ -401,6 +443,6 @@ public final class DraDevices {
         for (Amounts a : shared.values()) {
             sharedTotal = sharedTotal.plus(a);
         }
-        return new GangDevices(perPod, sharedTotal, new ArrayList<>(uncounted));
+        return new GangDevices(perPod, sharedTotal, new ArrayList<>(uncounted), channels);
     }
 }

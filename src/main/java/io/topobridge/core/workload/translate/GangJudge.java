@@ -22,6 +22,7 @@ import io.topobridge.core.workload.annotation.ParsedIntent;
 import io.topobridge.core.workload.annotation.TopologyMode;
 import io.topobridge.core.workload.autotier.AutoTiers;
 import io.topobridge.core.workload.autotier.TierFit;
+import io.topobridge.core.workload.dra.ComputeDomains;
 import io.topobridge.core.workload.dra.DraDevices;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupBuilder;
@@ -201,7 +202,8 @@ final class GangJudge {
                 refused = true;
                 continue;
             }
-            List<Finding> fit = tierFit(plan, intent, result.podGroup(), gang, snapshot);
+            List<Finding> fit = new ArrayList<>(tierFit(plan, intent, result.podGroup(), gang, snapshot));
+            fit.addAll(ComputeDomains.findings(devices, result.podGroup(), tiers, gang.subjects()));
             fit.stream().filter(f -> !gang.preview() || f.isRejection()).forEach(findings::add);
             if (fit.stream().anyMatch(Finding::isRejection)) {
                 refused = true;

@@ -99,8 +99,8 @@ class TierFitTest {
 
     @Test
     void aSoftGangTooBigForEveryDomainIsWarnedAboutAndMade() {
-        ScopeResult result = translate(
-                tp(20, Map.of("topobridge.io/highest-tier", "nvlink", "topobridge.io/mode", "soft")), NVL72);
+        ScopeResult result =
+                translate(tp(20, Map.of("topobridge.io/highest-tier", "nvlink", "topobridge.io/mode", "soft")), NVL72);
         assertThat(result.podGroups()).hasSize(1);
         assertThat(result.findings()).singleElement().satisfies(f -> {
             assertThat(f.reason()).isEqualTo(WorkloadReason.GANG_EXCEEDS_DOMAIN);
@@ -183,18 +183,17 @@ class TierFitTest {
                 .cpu("8")
                 .gpus(4)
                 .yaml();
-        var lookup = Fixtures.lookup(Fixtures.objects(prefill + "---\n" + decode)).withDomains(() -> NVL72);
+        var lookup =
+                Fixtures.lookup(Fixtures.objects(prefill + "---\n" + decode)).withDomains(() -> NVL72);
         ScopeResult result = Fixtures.translator().translateScope(GangScope.group("llm", "pd"), Fixtures.TIERS, lookup);
         assertThat(result.podGroups()).isEmpty();
-        assertThat(result.findings())
-                .hasSize(2)
-                .allSatisfy(f -> {
-                    assertThat(f.reason()).isEqualTo(WorkloadReason.GANG_EXCEEDS_DOMAIN);
-                    assertThat(f.severity()).isEqualTo(Severity.REJECTED);
-                    assertThat(f.message())
-                            .contains("the largest subgroup of PodGroup tb-group-pd needs 80 GPUs"
-                                    + " within one domain of its hard subgroup tier 1 (nvlink)")
-                            .contains("(raise the subgroup tier, make it soft or the gang smaller)");
-                });
+        assertThat(result.findings()).hasSize(2).allSatisfy(f -> {
+            assertThat(f.reason()).isEqualTo(WorkloadReason.GANG_EXCEEDS_DOMAIN);
+            assertThat(f.severity()).isEqualTo(Severity.REJECTED);
+            assertThat(f.message())
+                    .contains("the largest subgroup of PodGroup tb-group-pd needs 80 GPUs"
+                            + " within one domain of its hard subgroup tier 1 (nvlink)")
+                    .contains("(raise the subgroup tier, make it soft or the gang smaller)");
+        });
     }
 }
