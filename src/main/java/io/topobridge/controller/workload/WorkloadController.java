@@ -283,7 +283,8 @@ public class WorkloadController implements ProcessPart {
         } else {
             batch.forEach(d -> scopes.add(((Due.Scope) d).scope()));
         }
-        // the domains are computed at most once a pass, and only when a gang asks for an auto tier
+        // the domains are computed at most once a pass, and only when a gang asks for an auto tier or is held to a
+        // tier (which its domains must hold: GangExceedsDomain)
         WorkloadLookup withDomains = lookup.withDomains(CachedFacts.once(view::tierDomains));
         List<Outcome> outcomes = reconciler.reconcile(
                 scopes, withDomains, CachedFacts.read(lookup, view, tiers, clock.instant(), restarts));
