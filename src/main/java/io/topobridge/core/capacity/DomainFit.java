@@ -38,7 +38,8 @@ public record DomainFit(
 
     /**
      * Empty when some domain of {@code tier} holds {@code need} when empty, when no domain of the tier is known (no
-     * HyperNodes yet: nothing to judge against), or when the need asks for nothing some node offers.
+     * HyperNodes yet: nothing to judge against), when the need asks for nothing some node offers, or when it is more
+     * than every node under the HyperNodes has together (that is the whole cluster's shortfall, said as such).
      *
      * @param domains the domains of every tier, already limited to the nodes that take the pods in question
      */
@@ -66,6 +67,11 @@ public record DomainFit(
                 holding = t;
                 break;
             }
+        }
+        if (holding == 0 && !whole(domains).covers(compared)) {
+            // more than every node under the HyperNodes together: the cluster's shortfall (GangExceedsCluster), not
+            // one domain's
+            return Optional.empty();
         }
         int would = 0;
         Withheld withheld = Withheld.NONE;
@@ -95,6 +101,15 @@ public record DomainFit(
                 holding == 0 ? "" : domains.name(holding),
                 would,
                 withheld));
+    }
+
+    /** What every node under the domains of the top tier has allocatable, whether it takes pods now or not. */
+    private static Amounts whole(TierDomains domains) {
+        Amounts sum = Amounts.NONE;
+        for (TierDomains.Domain d : domains.at(domains.top())) {
+            sum = sum.plus(d.nominal());
+        }
+        return sum;
     }
 
     /** The resources of {@code need} that some node under some domain offers, Volcano's {@code pods} count left out. */

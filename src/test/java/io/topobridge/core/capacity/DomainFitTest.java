@@ -18,7 +18,10 @@ class DomainFitTest {
         return Cluster.domain(name, gpus(gpus, 1000), gpus(gpus, 1000), Map.of());
     }
 
-    /** Tier 1 (nvlink): 72 and 64 GPUs, the second with 8 more on 2 cordoned nodes; tier 2 (leaf): 136; no tier 3. */
+    /**
+     * Tier 1 (nvlink): 72 and 64 GPUs, the second with 8 more on 2 cordoned nodes; tier 2 (leaf): both, 136 GPUs (144
+     * with the cordoned ones); no tier 3.
+     */
     private static final TierDomains DOMAINS = Cluster.domains(
             Map.of(
                     1,
@@ -33,7 +36,14 @@ class DomainFitTest {
                                     new Withheld(2, 0, 0, null),
                                     List.of())),
                     2,
-                    List.of(open("leaf-1", 136))),
+                    List.of(new TierDomains.Domain(
+                            "leaf-1",
+                            gpus(136, 2000),
+                            gpus(136, 2000),
+                            Map.of(),
+                            gpus(144, 2000),
+                            new Withheld(2, 0, 0, null),
+                            List.of()))),
             Map.of(1, "nvlink", 2, "leaf"));
 
     @Test
@@ -49,8 +59,12 @@ class DomainFitTest {
         assertThat(fit.sentence())
                 .isEqualTo("more than any domain of that tier holds even empty: the largest, nvl-a, holds 72 GPUs"
                         + " (1 domain would hold it but for 2 cordoned nodes); tier 2 (leaf) would hold it");
+        // 140 GPUs: no domain holds them, though the 144 of every node together would (cordoned ones counted)
         assertThat(DomainFit.exceeded(DOMAINS, gpus(140, 10), 1).orElseThrow().sentence())
                 .endsWith("; no domain of any tier holds it");
+        assertThat(DomainFit.exceeded(DOMAINS, gpus(150, 10), 1))
+                .as("more than every node together: the cluster's shortfall")
+                .isEmpty();
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.topobridge.core.workload.autotier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.capacity.Cluster;
 import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.finding.Finding;
@@ -11,9 +12,11 @@ import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.changes.Bounds;
 import io.topobridge.core.workload.changes.ObservedPodGroup;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.QueueStates;
+import io.topobridge.core.workload.changes.Reservations;
 import io.topobridge.core.workload.translate.ScopeResult;
 import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.util.ArrayList;
@@ -122,13 +125,19 @@ class TierFitTest {
     }
 
     @Test
-    void aGangNoTierHoldsSaysSo() {
+    void aGangLargerThanEveryNodeTogetherIsLeftToGangExceedsCluster() {
+        // 160 GPUs: more than the 144 of both racks together
         ScopeResult result = translate(tp(40, Map.of("topobridge.io/highest-tier", "nvlink")), NVL72);
-        assertThat(result.findings())
-                .singleElement()
-                .extracting(Finding::message)
-                .asString()
-                .contains("; no domain of any tier holds it; it could never start");
+        assertThat(result.findings()).isEmpty();
+        var bounds = new Bounds(
+                Amounts.parse(Map.of("nvidia.com/gpu", "144", "cpu", "5184")),
+                Integer.MAX_VALUE,
+                java.util.Set.of(),
+                Reservations.NONE);
+        PodGroupChanges.Plan plan =
+                PodGroupChanges.plan(result, List.of(), QueueStates.UNKNOWN, Map.of(), null, bounds);
+        assertThat(plan.steps()).isEmpty();
+        assertThat(plan.findings()).extracting(Finding::reason).containsExactly(WorkloadReason.GANG_EXCEEDS_CLUSTER);
     }
 
     @Test
