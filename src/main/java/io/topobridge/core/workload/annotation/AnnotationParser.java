@@ -6,7 +6,6 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.recovery.DomainLossPolicy;
-import io.topobridge.core.topology.LabelSchemes;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadReason;
 import java.util.ArrayList;
@@ -57,8 +56,6 @@ public final class AnnotationParser {
             VolcanoApi.NETWORK_TOPOLOGY_MODE_ANNOTATION,
             VolcanoApi.QUEUE_NAME_ANNOTATION);
     private static final Pattern INTEGER = Pattern.compile("[+-]?[0-9]+");
-    private static final Pattern DECIMAL =
-            Pattern.compile("[+-]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?[0-9]+[eE][+-]?[0-9]+");
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final Pattern DNS_SUBDOMAIN =
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
@@ -416,7 +413,7 @@ public final class AnnotationParser {
         return Dialects.mode(key).map(Result::ok).orElseGet(() -> mode(raw));
     }
 
-    /** {@code auto}, or a tier number or name resolved as {@link #tier}. */
+    /** {@code auto}, or a tier number or name resolved as {@link TierNames#tier}. */
     private static Result<TierValue> tierOrAuto(String raw, TierCatalog tiers) {
         if (AUTO.equals(raw.trim().toLowerCase(Locale.ROOT))) {
             return tiers.isEmpty()
@@ -425,97 +422,10 @@ public final class AnnotationParser {
                                     + " the configured topology labels)")
                     : Result.ok(TierValue.AUTO);
         }
-        Result<Integer> number = tier(raw, tiers);
+        Result<Integer> number = TierNames.tier(raw, tiers);
         return number.error() != null
                 ? new Result<>(null, number.error(), number.reason())
                 : Result.ok(new TierValue(number.value(), false));
-    }
-
-    /** A tier number or tier name, resolved to a number within {@code 1..top}. */
-    static Result<Integer> tier(String raw, TierCatalog tiers) {
-        String value = raw.trim();
-        if (value.isEmpty()) {
-            return Result.error("empty value; write a tier number or a tier name (" + known(tiers) + ")");
-        }
-        if (INTEGER.matcher(value).matches()) {
-            long number;
-            try {
-                number = Long.parseLong(value.startsWith("+") ? value.substring(1) : value);
-            } catch (NumberFormatException e) {
-                number = Long.MAX_VALUE;
-            }
-            if (number < 1) {
-                return Result.error("tier numbers start at 1 (1 is the domain closest to the nodes)");
-            }
-            if (tiers.isEmpty()) {
-                return Result.tiersUnknown("no tiers are known yet: no node carries the configured topology labels");
-            }
-            if (number > tiers.top()) {
-                return Result.error(
-                        "tier " + number + " is above the top tier " + tiers.top() + " (" + known(tiers) + ")");
-            }
-            return Result.ok((int) number);
-        }
-        if (DECIMAL.matcher(value).matches()) {
-            return Result.error("not a whole number; write a tier number or a tier name (" + known(tiers) + ")");
-        }
-        Set<Integer> numbers = tiers.numbers(value);
-        if (numbers.isEmpty() && !value.equals(value.toLowerCase(Locale.ROOT))) {
-            numbers = tiers.numbers(value.toLowerCase(Locale.ROOT));
-        }
-        if (numbers.size() == 1) {
-            return Result.ok(numbers.iterator().next());
-        }
-        if (numbers.size() > 1) {
-            var list = new StringJoiner(", ");
-            numbers.forEach(n -> list.add(String.valueOf(n)));
-            return Result.error("tier name " + UserText.quote(value)
-                    + " is ambiguous: the label schemes in this cluster give it the numbers " + list
-                    + "; write the number instead");
-        }
-        if (tiers.isEmpty()) {
-            return Result.tiersUnknown(
-                    "unknown tier name: no tiers are known yet (no node carries the configured topology labels)");
-        }
-        return Result.error("unknown tier name; known " + known(tiers) + making(value.toLowerCase(Locale.ROOT), tiers));
-    }
-
-    /**
-     * Which node labels would give the cluster a tier of this name: those of the configured label schemes, else those
-     * of the built-in ones (another preset), else how to name one.
-     */
-    static String making(String name, TierCatalog tiers) {
-        String tier = UserText.identifier(name);
-        List<String> labels = tiers.labelsMaking(name);
-        if (!labels.isEmpty()) {
-            return "; nodes get a " + tier + " tier from the labels " + String.join(", ", labels);
-        }
-        labels = LabelSchemes.labelsMaking(LabelSchemes.builtIn(), name);
-        if (!labels.isEmpty()) {
-            return "; the configured label schemes have no " + tier + " tier; with preset auto, nodes get one from the"
-                    + " labels " + String.join(", ", labels);
-        }
-        return "; no built-in label scheme has a " + tier + " tier: name a node label as one with"
-                + " topobridge.topology.tiers (<label key>=" + tier + ")";
-    }
-
-    /** {@code 1=nvlink, 2=rack, 3} — the tiers a user may write. */
-    static String known(TierCatalog tiers) {
-        if (tiers.isEmpty()) {
-            return "no tiers are known";
-        }
-        Map<Integer, List<String>> names = new LinkedHashMap<>();
-        for (int n = 1; n <= tiers.top(); n++) {
-            names.put(n, new ArrayList<>());
-        }
-        for (String name : tiers.names()) {
-            for (int n : tiers.numbers(name)) {
-                names.computeIfAbsent(n, k -> new ArrayList<>()).add(name);
-            }
-        }
-        var out = new StringJoiner(", ");
-        names.forEach((n, list) -> out.add(list.isEmpty() ? String.valueOf(n) : n + "=" + String.join("|", list)));
-        return "tiers " + out;
     }
 
     static Result<TopologyMode> mode(String raw) {
