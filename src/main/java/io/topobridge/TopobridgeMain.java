@@ -3,6 +3,7 @@ package io.topobridge;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
+import io.topobridge.cli.OfflineMain;
 import io.topobridge.cli.TopobridgeCommand;
 import io.topobridge.config.CliMode;
 import jakarta.inject.Inject;
@@ -20,6 +21,9 @@ public class TopobridgeMain implements QuarkusApplication {
     CommandLine.IFactory factory;
 
     public static void main(String... args) {
+        if (OfflineMain.handles(args)) {
+            System.exit(OfflineMain.run(args));
+        }
         if (args.length > 0 && (CliMode.isCommand(args[0]) || args[0].startsWith("-"))) {
             CliMode.activate();
             System.setProperty("quarkus.log.console.stderr", "true");
