@@ -45,7 +45,8 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:every input object was accepted (also when a cap cut the expansion short: a NOTE says so)",
-            "1:some input object was rejected (everything valid is still printed)",
+            "1:some input object was rejected, or the controller would refuse to make a PodGroup a gang wants (the"
+                    + " finding says why, and that gang's pods are printed untied); everything valid is still printed",
             "2:usage error (bad option, unreadable path, invalid tier configuration)"
         })
 public class RenderCommand implements Callable<Integer> {
@@ -142,7 +143,7 @@ public class RenderCommand implements Callable<Integer> {
         List<Finding> findings = new ArrayList<>(input.findings());
         findings.addAll(output.findings());
         findings.forEach(f -> System.err.println(f.line()));
-        return findings.stream().anyMatch(Finding::isRejection) ? 1 : 0;
+        return output.rejected() || findings.stream().anyMatch(Finding::isRejection) ? 1 : 0;
     }
 
     private long cap(String option, long value) {

@@ -12,6 +12,8 @@ import java.util.List;
  * not give (so a check that needs it was left out) and on what the expansion made or left out. {@code expanded}
  * holds the objects other than pods that the expansion made (RoleSets, PodSets, StatefulSets, ReplicaSets,
  * LeaderWorkerSets), parents before their children; the pods it made are among {@code pods}, as admitted.
+ * {@code refused} names what the controller refuses to make ({@code PodGroup/namespace/name}, or the workload of a
+ * namespace that did not opt in): a finding says why, and the pods of such a gang are printed untied.
  */
 public record RenderOutput(
         List<DesiredHyperNode> hyperNodes,
@@ -19,7 +21,8 @@ public record RenderOutput(
         List<HasMetadata> expanded,
         List<Pod> pods,
         List<Finding> findings,
-        List<String> notes) {
+        List<String> notes,
+        List<String> refused) {
 
     public RenderOutput {
         hyperNodes = List.copyOf(hyperNodes);
@@ -28,10 +31,14 @@ public record RenderOutput(
         pods = List.copyOf(pods);
         findings = List.copyOf(findings);
         notes = List.copyOf(notes);
+        refused = List.copyOf(refused);
     }
 
-    /** True when some input object was refused ({@code render} then exits 1). */
+    /**
+     * True when some input object was refused or the controller refuses to make a PodGroup a gang wants
+     * ({@code render} then exits 1).
+     */
     public boolean rejected() {
-        return findings.stream().anyMatch(Finding::isRejection);
+        return !refused.isEmpty() || findings.stream().anyMatch(Finding::isRejection);
     }
 }

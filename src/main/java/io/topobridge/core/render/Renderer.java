@@ -104,7 +104,13 @@ public final class Renderer {
         List<String> notes = new ArrayList<>(rendered.notes());
         expansion.notes().stream().sorted(Finding.ORDER).map(Finding::line).forEach(notes::add);
         return new RenderOutput(
-                rendered.hyperNodes(), rendered.podGroups(), made, rendered.pods(), rendered.findings(), notes);
+                rendered.hyperNodes(),
+                rendered.podGroups(),
+                made,
+                rendered.pods(),
+                rendered.findings(),
+                notes,
+                rendered.refused());
     }
 
     /** The input as it is: nothing is expanded (a workload's pods and RoleSets are those given). */
@@ -129,7 +135,11 @@ public final class Renderer {
         List<Outcome> outcomes =
                 reconciler.reconcile(reconciler.scopesOf(in.workloads(), lookup.allPodGroups(), lookup), lookup, facts);
         List<DesiredPodGroup> podGroups = podGroups(outcomes, findings);
-        List<Pod> admitted = admitted(in.pods(), topo, lookup, findings);
+        List<String> refused = refused(outcomes, lookup);
+        List<Pod> admitted = admitted(in.pods(), topo, lookup, findings, refused);
+        refused.stream()
+                .filter(r -> r.startsWith(POD_GROUP))
+                .forEach(r -> notes.add(r + " is not made (a finding says why): its pods are printed untied"));
 
         var hyperNodes = new ArrayList<>(topo.hyperNodes());
         hyperNodes.sort(Comparator.comparing((DesiredHyperNode h) -> -h.spec().getTier())
@@ -140,7 +150,41 @@ public final class Renderer {
                 .thenComparing(p -> Objects.requireNonNullElse(p.getMetadata().getName(), "")));
         List<Finding> unique = new ArrayList<>(new java.util.LinkedHashSet<>(findings));
         unique.sort(Finding.ORDER);
-        return new RenderOutput(hyperNodes, podGroups, List.of(), admitted, unique, notes);
+        return new RenderOutput(hyperNodes, podGroups, List.of(), admitted, unique, notes, refused);
+    }
+
+    private static final String POD_GROUP = "PodGroup/";
+
+    /**
+     * What the controller refuses to make: {@code PodGroup/namespace/name} for each PodGroup a gang wants that no step
+     * applies and the input does not hold, and the workloads of a namespace that did not opt in (no PodGroup is even
+     * planned for them). A scope that waits for its group's other members is not judged yet, so not refused.
+     */
+    private static List<String> refused(List<Outcome> outcomes, InMemoryLookup lookup) {
+        java.util.Set<String> existing = new java.util.HashSet<>();
+        lookup.allPodGroups()
+                .forEach(p -> existing.add(
+                        p.getMetadata().getNamespace() + "/" + p.getMetadata().getName()));
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (Outcome outcome : outcomes) {
+            if (outcome.deferred()) {
+                continue;
+            }
+            java.util.Set<String> applied = new java.util.HashSet<>();
+            outcome.steps().stream()
+                    .filter(PodGroupChanges.Apply.class::isInstance)
+                    .map(step -> ((PodGroupChanges.Apply) step).podGroup())
+                    .forEach(p -> applied.add(p.namespace() + "/" + p.name()));
+            outcome.translation().podGroups().stream()
+                    .filter(p -> p.ownership() == DesiredPodGroup.Ownership.OWNED)
+                    .map(p -> p.namespace() + "/" + p.name())
+                    .filter(id -> !applied.contains(id) && !existing.contains(id))
+                    .forEach(id -> out.add(POD_GROUP + id));
+            outcome.findings().stream()
+                    .filter(f -> f.reason() == WorkloadReason.NAMESPACE_NOT_OPTED_IN)
+                    .forEach(f -> out.add(f.object().toString()));
+        }
+        return List.copyOf(out);
     }
 
     /** The input sorted by what render does with each object. */
@@ -225,8 +269,12 @@ public final class Renderer {
         return podGroups;
     }
 
-    /** Every pod as admission lets it in (the webhook sees only the pods of namespaces that opted in). */
-    private List<Pod> admitted(List<Pod> pods, TopologyResult topo, InMemoryLookup lookup, List<Finding> findings) {
+    /**
+     * Every pod as admission lets it in (the webhook sees only the pods of namespaces that opted in); a pod the bridge
+     * would tie to a PodGroup that is {@code refused} is printed as it came, untied.
+     */
+    private List<Pod> admitted(
+            List<Pod> pods, TopologyResult topo, InMemoryLookup lookup, List<Finding> findings, List<String> refused) {
         List<Pod> admitted = new ArrayList<>();
         for (Pod pod : pods) {
             String namespace = Objects.requireNonNullElse(pod.getMetadata().getNamespace(), "");
@@ -235,6 +283,11 @@ public final class Renderer {
                 continue;
             }
             PodAdmission.Result result = admission.admit(pod, topo.tiers(), lookup);
+            if (result.outcome() == PodAdmission.Outcome.ASSIGNED
+                    && refused.contains(POD_GROUP + namespace + "/" + result.podGroup())) {
+                admitted.add(pod);
+                continue;
+            }
             admitted.add(result.pod());
             findings.addAll(result.findings());
         }
