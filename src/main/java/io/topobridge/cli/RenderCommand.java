@@ -139,6 +139,7 @@ public class RenderCommand implements Callable<Integer> {
         }
         out.flush();
 
+        input.notes().forEach(n -> System.err.println("NOTE " + n));
         output.notes().forEach(n -> System.err.println("NOTE " + n));
         List<Finding> findings = new ArrayList<>(input.findings());
         findings.addAll(output.findings());

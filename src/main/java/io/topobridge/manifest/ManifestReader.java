@@ -1,8 +1,6 @@
 package io.topobridge.manifest;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -19,17 +17,20 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Reads Kubernetes manifests from files and folders: multi-document YAML or JSON, {@code kind: List}
- * included. A document that is not a Kubernetes object is reported as a rejected finding naming the file
- * and document; every other document is still read.
+ * Reads Kubernetes manifests from files, folders and standard input ({@code -}): multi-document YAML or JSON,
+ * {@code kind: List} included, read strictly ({@link StrictYaml}: duplicate keys refused, anchors resolved, alias bombs
+ * refused). A document that is no Kubernetes object at all (no {@code apiVersion} and {@code kind}: a values.yaml, a
+ * kustomization.yaml) is skipped with a note; one that cannot be read as the object it says it is is a rejected finding
+ * naming the file and document. Every other document is still read.
  */
 public final class ManifestReader {
 
     /** Why a document was refused. */
     public enum InputReason implements Reason {
         /**
-         * A document of a file {@code render} reads is no Kubernetes object: not valid YAML, no {@code apiVersion} or
-         * {@code kind}, no {@code metadata.name}, or not matching its kind's schema; the other documents are read.
+         * A document of a file {@code render} reads cannot be read: not valid YAML, a key given twice in one mapping,
+         * aliases expanding past a bound, no {@code metadata.name}, or not matching its kind's schema; the other
+         * documents are read (one without {@code apiVersion} and {@code kind} is skipped with a note instead).
          */
         UNREADABLE_DOCUMENT
     }
@@ -41,11 +42,13 @@ public final class ManifestReader {
         }
     }
 
-    /** The objects read, in file order, and the documents refused. */
-    public record Result(List<HasMetadata> objects, List<Finding> findings) {}
+    /** The objects read, in file order, the documents refused and the documents skipped (one note each). */
+    public record Result(List<HasMetadata> objects, List<Finding> findings, List<String> notes) {}
+
+    /** The path that names standard input. */
+    public static final String STDIN = "-";
 
     private final KubernetesSerialization serialization;
-    private final YAMLMapper yaml = new YAMLMapper();
 
     public ManifestReader(KubernetesSerialization serialization) {
         this.serialization = serialization;
@@ -54,15 +57,28 @@ public final class ManifestReader {
     public Result read(List<Path> paths) {
         List<HasMetadata> objects = new ArrayList<>();
         List<Finding> findings = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
         for (Path path : paths) {
+            if (STDIN.equals(path.toString())) {
+                readText("<stdin>", stdin(), objects, findings, notes);
+                continue;
+            }
             if (!Files.exists(path)) {
                 throw new UnreadablePathException("no such file or folder: " + path);
             }
             for (Path file : files(path)) {
-                readFile(file, objects, findings);
+                readFile(file, objects, findings, notes);
             }
         }
-        return new Result(objects, findings);
+        return new Result(objects, findings, notes);
+    }
+
+    private static String stdin() {
+        try {
+            return new String(System.in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UnreadablePathException("cannot read standard input: " + e.getMessage());
+        }
     }
 
     private static List<Path> files(Path path) {
@@ -82,73 +98,80 @@ public final class ManifestReader {
         }
     }
 
-    private void readFile(Path file, List<HasMetadata> objects, List<Finding> findings) {
+    private void readFile(Path file, List<HasMetadata> objects, List<Finding> findings, List<String> notes) {
         String text;
         try {
             text = Files.readString(file);
         } catch (IOException | UncheckedIOException e) {
             throw new UnreadablePathException("cannot read " + file + ": " + e.getMessage());
         }
-        int index = 0;
-        try (MappingIterator<JsonNode> docs = yaml.readerFor(JsonNode.class).readValues(text)) {
-            while (docs.hasNextValue()) {
-                index++;
-                JsonNode doc;
-                try {
-                    doc = docs.nextValue();
-                } catch (RuntimeException e) {
-                    findings.add(
-                            refused(file, index, "not valid YAML: " + UserText.excerpt(firstLine(e.getMessage()))));
-                    return;
-                }
-                if (doc == null || doc.isNull() || doc.isEmpty()) {
-                    continue;
-                }
-                addDocument(file, index, doc, objects, findings);
+        readText(file.toString(), text, objects, findings, notes);
+    }
+
+    private void readText(
+            String source, String text, List<HasMetadata> objects, List<Finding> findings, List<String> notes) {
+        List<StrictYaml.Document> docs;
+        try {
+            docs = StrictYaml.read(text);
+        } catch (StrictYaml.SyntaxException e) {
+            findings.add(refused(source, e.index, "not valid YAML: " + UserText.excerpt(e.getMessage())));
+            return;
+        }
+        for (StrictYaml.Document doc : docs) {
+            if (doc.refusal() != null) {
+                findings.add(refused(source, doc.index(), doc.refusal()));
+            } else if (doc.tree() != null && !doc.tree().isNull() && !doc.tree().isEmpty()) {
+                addDocument(source, doc, doc.tree(), objects, findings, notes);
             }
-        } catch (IOException | RuntimeException e) {
-            findings.add(refused(
-                    file, Math.max(index, 1), "not valid YAML: " + UserText.excerpt(firstLine(e.getMessage()))));
         }
     }
 
-    private void addDocument(Path file, int index, JsonNode doc, List<HasMetadata> objects, List<Finding> findings) {
-        if (!doc.isObject() || !doc.hasNonNull("apiVersion") || !doc.hasNonNull("kind")) {
-            findings.add(refused(file, index, "not a Kubernetes object (apiVersion and kind are required)"));
+    private void addDocument(
+            String source,
+            StrictYaml.Document doc,
+            JsonNode node,
+            List<HasMetadata> objects,
+            List<Finding> findings,
+            List<String> notes) {
+        int index = doc.index();
+        if (!node.isObject() || !node.hasNonNull("apiVersion") || !node.hasNonNull("kind")) {
+            // a values.yaml or kustomization.yaml next to rendered manifests: not for render, and no error either
+            notes.add(source + "#" + index + " (line " + doc.line() + ") is skipped: not a Kubernetes object (no"
+                    + " apiVersion and kind)");
             return;
         }
-        if ("List".equals(doc.get("kind").asText()) && doc.has("items")) {
-            for (JsonNode item : doc.get("items")) {
-                addDocument(file, index, item, objects, findings);
+        if ("List".equals(node.get("kind").asText()) && node.has("items")) {
+            for (JsonNode item : node.get("items")) {
+                addDocument(source, doc, item, objects, findings, notes);
             }
             return;
         }
-        if (!doc.path("metadata").hasNonNull("name")) {
+        if (!node.path("metadata").hasNonNull("name")) {
             findings.add(
-                    refused(file, index, UserText.identifier(doc.get("kind").asText()) + " without metadata.name"));
+                    refused(source, index, UserText.identifier(node.get("kind").asText()) + " without metadata.name"));
             return;
         }
         try {
-            KubernetesResource resource = serialization.convertValue(doc, KubernetesResource.class);
+            KubernetesResource resource = serialization.convertValue(node, KubernetesResource.class);
             if (resource instanceof HasMetadata object) {
                 objects.add(object);
             } else {
-                findings.add(refused(file, index, "not a Kubernetes object with metadata"));
+                findings.add(refused(source, index, "not a Kubernetes object with metadata"));
             }
         } catch (RuntimeException e) {
             findings.add(refused(
-                    file,
+                    source,
                     index,
-                    UserText.identifier(doc.get("kind").asText()) + " "
+                    UserText.identifier(node.get("kind").asText()) + " "
                             + UserText.identifier(
-                                    doc.path("metadata").path("name").asText()) + " does not match its schema: "
+                                    node.path("metadata").path("name").asText()) + " does not match its schema: "
                             + UserText.excerpt(firstLine(e.getMessage()))));
         }
     }
 
-    private static Finding refused(Path file, int index, String message) {
+    private static Finding refused(String source, int index, String message) {
         return Finding.rejected(
-                InputReason.UNREADABLE_DOCUMENT, ObjectRef.cluster("File", file + "#" + index), message);
+                InputReason.UNREADABLE_DOCUMENT, ObjectRef.cluster("File", source + "#" + index), message);
     }
 
     private static String firstLine(String message) {

@@ -230,6 +230,11 @@ class RenderCliIT {
                 metadata:
                   name: n1
                 ---
+                apiVersion: v1
+                kind: Node
+                metadata: {name: n2}
+                metadata: {name: n3}
+                ---
                 just: a map
                 ---
                 apiVersion: v1
@@ -242,7 +247,10 @@ class RenderCliIT {
                 """);
         var run = PackagedApp.run("render", dir.toString());
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.stderr()).contains("REJECTED File/" + dir.resolve("mixed.yaml") + "#2");
+        assertThat(run.stderr())
+                .contains("REJECTED File/" + dir.resolve("mixed.yaml") + "#2 UnreadableDocument: key \"metadata\" is"
+                        + " given twice in one mapping, at lines 8 and 9")
+                .contains("NOTE " + dir.resolve("mixed.yaml") + "#3 (line 11) is skipped: not a Kubernetes object");
         // the valid pod is still printed, and stdout is nothing but YAML documents
         assertThat(run.stdout()).contains("kind: Pod").contains("name: p1");
         assertThat(run.stdout().strip()).startsWith("---");
