@@ -10,9 +10,10 @@ import jakarta.inject.Inject;
 import picocli.CommandLine;
 
 /**
- * One jar, two modes: without arguments it runs the controller; with a sub-command ({@code render}, {@code version},
- * {@code cleanup}) it runs that command and exits. The choice is made before Quarkus boots so a CLI run never opens
- * the HTTP port and never starts the operator; only {@code cleanup} talks to an API server.
+ * One jar, two modes: without arguments it runs the controller; with a sub-command it runs that command and exits.
+ * The choice is made before Quarkus boots: {@code version}, {@code render}, {@code doctor}, {@code explain} and the
+ * help run from {@link OfflineMain} without booting it at all; {@code cleanup} boots it without the HTTP port or the
+ * operator.
  */
 @QuarkusMain
 public class TopobridgeMain implements QuarkusApplication {

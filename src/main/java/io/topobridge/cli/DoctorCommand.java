@@ -1,7 +1,6 @@
 package io.topobridge.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.topobridge.api.FindingView;
 import io.topobridge.core.diagnosis.Doctor;
 import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.diagnosis.DoctorGatherer;
@@ -9,46 +8,99 @@ import io.topobridge.wiring.SettingsProducer;
 import jakarta.inject.Inject;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Objects;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code doctor}: the controller's installation checks, run from outside against the current kubeconfig's cluster.
- * One line per check; the exit code is the worst status.
+ * {@code doctor}: the controller's installation checks, run from outside against a kubeconfig's cluster. One line
+ * per check ({@code -o json}: one document with each check's findings); the exit code is the worst status.
  */
 @Command(
         name = "doctor",
         mixinStandardHelpOptions = true,
-        description = "Checks the cluster the current kubeconfig points at, as the controller's /api/doctor does: "
-                + "Volcano's CRDs (v1.14 or later), its scheduler plugins, its own label discovery, the queues "
-                + "workloads name, the HyperNode forest, the bridge's webhook configurations and GPU nodes outside "
-                + "every topology tree. Settings come from the same topobridge.* configuration as the controller's. "
-                + "Prints one line per check.",
+        sortOptions = false,
+        description = "Checks the cluster a kubeconfig points at, as the controller's /api/doctor does, one line per"
+                + " check: volcano-crds (Volcano's CRDs, v1.14 or later), scheduler-config (the scheduler plugins that"
+                + " enforce topology and sub-gangs), scheduler-actions (the actions Volcano runs), label-discovery"
+                + " (Volcano's own label discovery), queues (those the workloads name exist and are open),"
+                + " hypernode-forest, webhooks (the bridge's webhook configurations and their CA), gpu-nodes (GPU"
+                + " nodes outside every topology tree) and node-room (nodes that take no new pods and the running"
+                + " gangs that lose room by them). Settings come from the same topobridge.* configuration as the"
+                + " controller's.",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every check passed", "1:warnings", "2:failures (or the API server could not be asked)"})
+        exitCodeList = {
+            "0:every check passed",
+            "1:warnings",
+            "2:failures, the API server could not be asked, no kubeconfig found, or a usage error"
+        })
 public class DoctorCommand implements Callable<Integer> {
-
-    @Inject
-    KubernetesClient client;
 
     @Inject
     SettingsProducer settings;
 
+    @Mixin
+    ClusterAccess access;
+
+    @Option(
+            names = {"-n", "--namespace"},
+            paramLabel = "NAMESPACE",
+            description = "The namespace the bridge runs in, for its webhook checks (default: the context's).")
+    String namespace;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FORMAT",
+            defaultValue = OutputFormat.TEXT,
+            description = "text (default: one line per check) or json (the checks with their findings: reason,"
+                    + " severity, object, message).")
+    String output;
+
     @Override
     public Integer call() {
-        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        try {
-            var webhook = settings.webhook(Objects.requireNonNullElse(client.getNamespace(), "default"));
+        OutputFormat.check(spec, output, OutputFormat.TEXT, OutputFormat.JSON);
+        return access.run(client -> {
+            var webhook = settings.webhook(ClusterAccess.namespace(namespace, client));
             var gatherer = new DoctorGatherer(client, settings.doctor(webhook));
             List<DoctorCheck> checks = Doctor.run(gatherer.gather(gatherer.listing()));
-            checks.forEach(c -> out.println(c.line()));
+            PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+            if (OutputFormat.JSON.equals(output)) {
+                out.println(OutputFormat.json(document(checks)));
+            } else {
+                checks.forEach(c -> out.println(c.line()));
+            }
             return DoctorCheck.worst(checks).exitCode();
-        } catch (KubernetesClientException e) {
-            System.err.println("error: cannot ask the API server " + client.getMasterUrl() + ": "
-                    + (e.getCode() > 0 ? "HTTP " + e.getCode() + " " : "") + e.getMessage());
-            return 2;
-        }
+        });
+    }
+
+    /** The document {@code -o json} prints: the worst status and each check with the findings behind it. */
+    static Map<String, Object> document(List<DoctorCheck> checks) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("status", DoctorCheck.worst(checks).name().toLowerCase(Locale.ROOT));
+        doc.put(
+                "checks",
+                checks.stream()
+                        .map(c -> {
+                            Map<String, Object> check = new LinkedHashMap<>();
+                            check.put("name", c.name());
+                            check.put("status", c.status().name().toLowerCase(Locale.ROOT));
+                            check.put("message", c.message());
+                            check.put(
+                                    "findings",
+                                    c.findings().stream().map(FindingView::of).toList());
+                            return check;
+                        })
+                        .toList());
+        return doc;
     }
 }

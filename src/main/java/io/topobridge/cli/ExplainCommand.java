@@ -1,10 +1,7 @@
 package io.topobridge.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.cache.CoreViews;
 import io.topobridge.cache.HyperNodeCache;
 import io.topobridge.core.capacity.Capacity;
@@ -25,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -32,21 +30,23 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code explain NAMESPACE/NAME}: why a gang waits, or where Volcano put it, computed like {@code /api/gangs} from
- * what the current kubeconfig's cluster holds (nodes, pods, HyperNodes, PodGroups).
+ * {@code explain [-n NAMESPACE] NAME}: why a gang waits, or where Volcano put it, computed like {@code /api/gangs} from
+ * what a kubeconfig's cluster holds (nodes, pods, HyperNodes, PodGroups).
  */
 @Command(
         name = "explain",
         mixinStandardHelpOptions = true,
-        description = "Explains a gang: its PodGroup, phase and Volcano's conditions, the tiers it asks for and, while "
-                + "it waits, the largest free capacity of any single domain per tier against what it needs; for a "
-                + "placed gang the tier it achieved. NAME is a PodGroup or the workload (or topobridge.io/group) "
-                + "whose gangs to explain.",
+        sortOptions = false,
+        description =
+                "Explains a gang: its PodGroup, phase and Volcano's conditions, the tiers it asks for and, while "
+                        + "it waits, the largest free capacity of any single domain per tier against what it needs; for a "
+                        + "placed gang the tier it achieved. NAME is a PodGroup or the workload (or topobridge.io/group) "
+                        + "whose gangs to explain, in the namespace -n names (or NAMESPACE/NAME), else the kubeconfig context's.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:the gang was found and explained",
             "1:no such gang",
-            "2:usage error, or the API server could not be asked"
+            "2:usage error, no kubeconfig found, or the API server could not be asked"
         })
 public class ExplainCommand implements Callable<Integer> {
 
@@ -54,80 +54,87 @@ public class ExplainCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Inject
-    KubernetesClient client;
-
-    @Inject
     io.topobridge.wiring.SettingsProducer settings;
 
-    @Parameters(index = "0", paramLabel = "NAMESPACE/NAME", description = "the PodGroup or workload")
+    @Parameters(index = "0", paramLabel = "NAME", description = "the PodGroup or workload (or NAMESPACE/NAME)")
     String target;
 
     @Option(
+            names = {"-n", "--namespace"},
+            paramLabel = "NAMESPACE",
+            description = "The gang's namespace (default: the kubeconfig context's).")
+    String namespace;
+
+    @Mixin
+    ClusterAccess access;
+
+    @Option(
             names = {"-o", "--output"},
-            paramLabel = "text|json",
-            defaultValue = "text",
-            description = "text (default) or json (the same document as GET /api/gangs/NAMESPACE/NAME)")
+            paramLabel = "FORMAT",
+            defaultValue = OutputFormat.TEXT,
+            description = "text (default) or json (the same document as GET /api/gangs/NAMESPACE/NAME).")
     String output;
+
+    private KubernetesClient client;
 
     @Override
     public Integer call() {
         int slash = target.indexOf('/');
-        if (slash <= 0 || slash == target.length() - 1 || target.indexOf('/', slash + 1) >= 0) {
-            throw new ParameterException(spec.commandLine(), "expected NAMESPACE/NAME, got " + UserText.quote(target));
-        }
-        if (!"text".equals(output) && !"json".equals(output)) {
+        if (slash == 0 || slash == target.length() - 1 || (slash > 0 && target.indexOf('/', slash + 1) >= 0)) {
             throw new ParameterException(
-                    spec.commandLine(), "--output must be text or json, got " + UserText.quote(output));
+                    spec.commandLine(), "expected NAME or NAMESPACE/NAME, got " + UserText.quote(target));
         }
-        String namespace = target.substring(0, slash);
-        String name = target.substring(slash + 1);
+        if (slash > 0 && namespace != null && !namespace.equals(target.substring(0, slash))) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "namespace " + UserText.quote(target.substring(0, slash)) + " in " + UserText.quote(target)
+                            + " differs from -n " + UserText.quote(namespace));
+        }
+        OutputFormat.check(spec, output, OutputFormat.TEXT, OutputFormat.JSON);
+        return access.run(c -> {
+            client = c;
+            String ns = slash > 0 ? target.substring(0, slash) : ClusterAccess.namespace(namespace, c);
+            return explain(ns, slash > 0 ? target.substring(slash + 1) : target);
+        });
+    }
+
+    private int explain(String namespace, String name) {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        try {
-            List<PodGroup> podGroups = find(namespace, name);
-            if (podGroups.isEmpty()) {
-                System.err.println("no gang named " + UserText.quote(name) + " in namespace "
-                        + UserText.quote(namespace) + ": neither a PodGroup nor a workload with one");
-                return 1;
-            }
-            List<PodView> pods = new ArrayList<>();
-            for (Pod pod : client.pods().inAnyNamespace().list().getItems()) {
-                String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-                if (!"Succeeded".equals(phase) && !"Failed".equals(phase)) {
-                    pods.add(CoreViews.fromPod(pod));
-                }
-            }
-            Forest forest = Forest.of(client.resources(HyperNode.class).list().getItems().stream()
-                    .map(HyperNodeCache::view)
-                    .toList());
-            Capacity capacity = Capacity.of(nodes(), pods, forest, settings.accelerators());
-            List<Explanation> explained = new ArrayList<>();
-            for (PodGroup pg : podGroups) {
-                List<PodView> own = pods.stream()
-                        .filter(p -> namespace.equals(p.namespace())
-                                && pg.getMetadata().getName().equals(p.podGroup()))
-                        .toList();
-                explained.add(Explain.of(CoreViews.gang(pg, own), capacity));
-            }
-            if ("json".equals(output)) {
-                Map<String, Object> doc = new java.util.LinkedHashMap<>();
-                doc.put("namespace", namespace);
-                doc.put("name", name);
-                doc.put("gangs", explained);
-                out.println(new ObjectMapper()
-                        .findAndRegisterModules()
-                        .enable(SerializationFeature.INDENT_OUTPUT)
-                        .writeValueAsString(doc));
-            } else {
-                explained.forEach(e -> print(e, out));
-            }
-            return 0;
-        } catch (KubernetesClientException e) {
-            System.err.println("error: cannot ask the API server " + client.getMasterUrl() + ": "
-                    + (e.getCode() > 0 ? "HTTP " + e.getCode() + " " : "") + e.getMessage());
-            return 2;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
+        List<PodGroup> podGroups = find(namespace, name);
+        if (podGroups.isEmpty()) {
+            System.err.println("no gang named " + UserText.quote(name) + " in namespace " + UserText.quote(namespace)
+                    + ": neither a PodGroup nor a workload with one");
+            return 1;
         }
+        List<PodView> pods = new ArrayList<>();
+        for (Pod pod : client.pods().inAnyNamespace().list().getItems()) {
+            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+            if (!"Succeeded".equals(phase) && !"Failed".equals(phase)) {
+                pods.add(CoreViews.fromPod(pod));
+            }
+        }
+        Forest forest = Forest.of(client.resources(HyperNode.class).list().getItems().stream()
+                .map(HyperNodeCache::view)
+                .toList());
+        Capacity capacity = Capacity.of(nodes(), pods, forest, settings.accelerators());
+        List<Explanation> explained = new ArrayList<>();
+        for (PodGroup pg : podGroups) {
+            List<PodView> own = pods.stream()
+                    .filter(p -> namespace.equals(p.namespace())
+                            && pg.getMetadata().getName().equals(p.podGroup()))
+                    .toList();
+            explained.add(Explain.of(CoreViews.gang(pg, own), capacity));
+        }
+        if (OutputFormat.JSON.equals(output)) {
+            Map<String, Object> doc = new java.util.LinkedHashMap<>();
+            doc.put("namespace", namespace);
+            doc.put("name", name);
+            doc.put("gangs", explained);
+            out.println(OutputFormat.json(doc));
+        } else {
+            explained.forEach(e -> print(e, out));
+        }
+        return 0;
     }
 
     /** The PodGroup of that name, else the PodGroups whose gang is that workload or group, or that it owns. */

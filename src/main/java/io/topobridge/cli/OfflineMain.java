@@ -11,7 +11,8 @@ import picocli.CommandLine;
  */
 public final class OfflineMain {
 
-    private static final Set<String> OFFLINE = Set.of("version", "render", "--version", "-V", "--help", "-h");
+    private static final Set<String> OFFLINE =
+            Set.of("version", "render", "doctor", "explain", "--version", "-V", "--help", "-h");
 
     private OfflineMain() {}
 
@@ -39,6 +40,10 @@ public final class OfflineMain {
             K made = CommandLine.defaultFactory().create(type);
             if (made instanceof RenderCommand render) {
                 render.settings = settings();
+            } else if (made instanceof DoctorCommand doctor) {
+                doctor.settings = settings();
+            } else if (made instanceof ExplainCommand explain) {
+                explain.settings = settings();
             }
             return made;
         }

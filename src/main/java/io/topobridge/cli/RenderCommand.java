@@ -16,7 +16,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,8 +32,9 @@ import picocli.CommandLine.Spec;
         name = "render",
         mixinStandardHelpOptions = true,
         sortOptions = false,
-        description = "Reads Kubernetes YAML (files or folders, multi-document; any mix of Nodes, workloads and Pods) "
-                + "and prints on stdout, as multi-document YAML in a deterministic order, the HyperNodes and "
+        description = "Reads Kubernetes YAML (files or folders, multi-document, or - for standard input; any mix of "
+                + "Nodes, workloads and Pods; a document without apiVersion and kind is skipped with a NOTE) "
+                + "and prints on stdout, as multi-document YAML (-o json: one List) in a deterministic order, the HyperNodes and "
                 + "PodGroups the controller would apply and each input Pod as admission would let it in. "
                 + "Workloads are first expanded into the objects their controllers would make (StormService into "
                 + "RoleSets, PodSets and pods; LeaderWorkerSet into StatefulSets and pods; Deployment into a "
@@ -95,11 +98,22 @@ public class RenderCommand implements Callable<Integer> {
                     + ", default: ${DEFAULT-VALUE}).")
     long expandTotalCap;
 
-    @Parameters(arity = "1..*", paramLabel = "PATH", description = "YAML files or folders (searched recursively).")
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FORMAT",
+            defaultValue = OutputFormat.YAML,
+            description = "yaml (default: one document per object) or json (one List of the objects).")
+    String output;
+
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "PATH",
+            description = "YAML or JSON files or folders (searched recursively); - reads standard input.")
     List<Path> paths;
 
     @Override
     public Integer call() {
+        OutputFormat.check(spec, output, OutputFormat.YAML, OutputFormat.JSON);
         TopologySettings topology;
         try {
             topology = settings.topology(preset, tiers);
@@ -133,11 +147,7 @@ public class RenderCommand implements Callable<Integer> {
         output.podGroups().forEach(p -> printed.add(VolcanoObjects.podGroup(p)));
         printed.addAll(output.expanded());
         printed.addAll(output.pods());
-        PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
-        for (HasMetadata object : printed) {
-            out.print(YamlPrinter.print(serialization, object));
-        }
-        out.flush();
+        print(serialization, printed);
 
         input.notes().forEach(n -> System.err.println("NOTE " + n));
         output.notes().forEach(n -> System.err.println("NOTE " + n));
@@ -145,6 +155,24 @@ public class RenderCommand implements Callable<Integer> {
         findings.addAll(output.findings());
         findings.forEach(f -> System.err.println(f.line()));
         return output.rejected() || findings.stream().anyMatch(Finding::isRejection) ? 1 : 0;
+    }
+
+    private void print(KubernetesSerialization serialization, List<HasMetadata> printed) {
+        PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+        if (OutputFormat.JSON.equals(output)) {
+            Map<String, Object> list = new LinkedHashMap<>();
+            list.put("apiVersion", "v1");
+            list.put("kind", "List");
+            list.put(
+                    "items",
+                    printed.stream()
+                            .map(o -> YamlPrinter.tree(serialization, o))
+                            .toList());
+            out.println(OutputFormat.json(list));
+        } else {
+            printed.forEach(object -> out.print(YamlPrinter.print(serialization, object)));
+        }
+        out.flush();
     }
 
     private long cap(String option, long value) {

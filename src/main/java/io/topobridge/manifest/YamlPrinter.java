@@ -22,16 +22,22 @@ public final class YamlPrinter {
     private YamlPrinter() {}
 
     public static String print(KubernetesSerialization serialization, Object object) {
-        JsonNode tree = serialization.convertValue(object, JsonNode.class);
-        prune(tree);
-        if (tree instanceof ObjectNode root && root.path("status").isEmpty()) {
-            root.remove("status");
-        }
+        JsonNode tree = tree(serialization, object);
         try {
             return YAML.writeValueAsString(tree);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot print " + tree.path("kind").asText(), e);
         }
+    }
+
+    /** The object as the tree that is printed (as YAML here, as JSON by {@code render -o json}). */
+    public static JsonNode tree(KubernetesSerialization serialization, Object object) {
+        JsonNode tree = serialization.convertValue(object, JsonNode.class);
+        prune(tree);
+        if (tree instanceof ObjectNode root && root.path("status").isEmpty()) {
+            root.remove("status");
+        }
+        return tree;
     }
 
     private static void prune(JsonNode node) {

@@ -172,12 +172,14 @@ class DiagnosisE2E {
     }
 
     private PackagedApp.Run cli(String... args) throws IOException, InterruptedException {
+        List<String> withKubeconfig = new java.util.ArrayList<>(List.of(args));
+        withKubeconfig.addAll(
+                List.of("--kubeconfig", cluster.kubeconfig(RealCluster.BRIDGE).toString()));
         return PackagedApp.run(
                 List.of(
-                        "-Dkubeconfig=" + cluster.kubeconfig(RealCluster.BRIDGE),
                         "-Dtopobridge.admission.service-namespace=" + RealCluster.BRIDGE_NAMESPACE,
                         "-Dtopobridge.volcano.scheduler-config-namespace=" + RealCluster.VOLCANO_NAMESPACE),
-                args);
+                withKubeconfig.toArray(String[]::new));
     }
 
     @Test

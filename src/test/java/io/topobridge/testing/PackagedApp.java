@@ -33,6 +33,15 @@ public final class PackagedApp {
      * with C1 alone unless {@code jvmOptions} say otherwise.
      */
     public static Run run(List<String> jvmOptions, String... args) throws IOException, InterruptedException {
+        return run(java.util.Map.of(), jvmOptions, args);
+    }
+
+    /**
+     * As {@link #run(List, String...)}, with environment variables changed first: a null value removes one (the
+     * environment is otherwise this process's).
+     */
+    public static Run run(java.util.Map<String, String> environment, List<String> jvmOptions, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(java());
         if (jvmOptions.stream().noneMatch(o -> o.startsWith("-XX:TieredStopAtLevel"))) {
@@ -46,10 +55,16 @@ public final class PackagedApp {
         Path out = Files.createTempFile("topobridge-out", ".txt");
         Path err = Files.createTempFile("topobridge-err", ".txt");
         try {
-            Process process = new ProcessBuilder(command)
-                    .redirectOutput(out.toFile())
-                    .redirectError(err.toFile())
-                    .start();
+            ProcessBuilder builder =
+                    new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+            environment.forEach((key, value) -> {
+                if (value == null) {
+                    builder.environment().remove(key);
+                } else {
+                    builder.environment().put(key, value);
+                }
+            });
+            Process process = builder.start();
             if (!process.waitFor(120, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new AssertionError("timed out: " + command);
