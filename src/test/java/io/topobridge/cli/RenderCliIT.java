@@ -8,7 +8,6 @@ import io.topobridge.testing.PackagedApp;
 import io.topobridge.testing.Upstream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -61,15 +60,7 @@ class RenderCliIT {
 
     /** The printed documents of one kind. */
     private static List<JsonNode> documents(String stdout, String kind) throws Exception {
-        List<JsonNode> out = new ArrayList<>();
-        try (var parser = YAML.getFactory().createParser(stdout)) {
-            YAML.readValues(parser, JsonNode.class).forEachRemaining(doc -> {
-                if (doc != null && kind.equals(doc.path("kind").asText())) {
-                    out.add(doc);
-                }
-            });
-        }
-        return out;
+        return RenderRefusalsTest.documents(stdout, kind);
     }
 
     /** The printed pods and the PodGroup each is tied to (empty when none). */
