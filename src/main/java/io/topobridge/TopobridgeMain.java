@@ -23,7 +23,7 @@ public class TopobridgeMain implements QuarkusApplication {
 
     public static void main(String... args) {
         if (OfflineMain.handles(args)) {
-            System.exit(OfflineMain.run(args));
+            OfflineMain.main(args);
         }
         if (args.length > 0 && (CliMode.isCommand(args[0]) || args[0].startsWith("-"))) {
             CliMode.activate();

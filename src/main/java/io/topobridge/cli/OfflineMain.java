@@ -2,6 +2,12 @@ package io.topobridge.cli;
 
 import io.topobridge.wiring.SettingsProducer;
 import java.util.Set;
+import java.util.logging.ConsoleHandler;
+import java.util.logging.Formatter;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import picocli.CommandLine;
 
 /**
@@ -23,36 +29,85 @@ public final class OfflineMain {
 
     /** Runs the command line and exits the JVM with its exit code; the entry point of the plugin and the jar. */
     public static void main(String... args) {
+        quietLogging();
         System.exit(run(args));
     }
 
     /** Runs the command line and returns its exit code. */
     public static int run(String... args) {
-        return new CommandLine(TopobridgeCommand.class, new Factory()).execute(args);
+        CommandLine commandLine = new CommandLine(TopobridgeCommand.class);
+        commandLine.setExecutionStrategy(parsed -> {
+            Object command = parsed.asCommandLineList()
+                    .get(parsed.asCommandLineList().size() - 1)
+                    .getCommand();
+            try {
+                giveSettings(command);
+            } catch (IllegalArgumentException | io.smallrye.config.ConfigValidationException e) {
+                // an invalid topobridge.* value, or a key that maps to none: the message names it
+                System.err.println("error: invalid configuration: " + firstLine(e.getMessage()));
+                return 2;
+            }
+            return new CommandLine.RunLast().execute(parsed);
+        });
+        return commandLine.execute(args);
     }
 
-    /** Makes the commands and hands those that read the configuration the settings, read once and only if asked. */
-    private static final class Factory implements CommandLine.IFactory {
-        private SettingsProducer settings;
-
-        @Override
-        public <K> K create(Class<K> type) throws Exception {
-            K made = CommandLine.defaultFactory().create(type);
-            if (made instanceof RenderCommand render) {
-                render.settings = settings();
-            } else if (made instanceof DoctorCommand doctor) {
-                doctor.settings = settings();
-            } else if (made instanceof ExplainCommand explain) {
-                explain.settings = settings();
-            }
-            return made;
+    /**
+     * The settings, read only for the command that runs and only if it reads them, and mapped once here so that an
+     * invalid value is one line naming its key (the tiers are left to the command: its options may override them).
+     */
+    private static void giveSettings(Object command) {
+        if (!(command instanceof RenderCommand
+                || command instanceof DoctorCommand
+                || command instanceof ExplainCommand)) {
+            return;
         }
-
-        private SettingsProducer settings() {
-            if (settings == null) {
-                settings = StandaloneSettings.load();
-            }
-            return settings;
+        SettingsProducer settings = StandaloneSettings.load();
+        settings.workloads();
+        settings.reservations();
+        settings.reconcile();
+        settings.accelerators();
+        settings.admission();
+        if (command instanceof RenderCommand render) {
+            render.settings = settings;
+        } else if (command instanceof DoctorCommand doctor) {
+            doctor.settings = settings;
+        } else if (command instanceof ExplainCommand explain) {
+            explain.settings = settings;
         }
+    }
+
+    /**
+     * Warnings and errors of the libraries, one line each on stderr; nothing below. Without Quarkus nobody configures
+     * logging, and a log manager left as the jar's launcher set it would print everything, debug included.
+     */
+    private static void quietLogging() {
+        Logger root = Logger.getLogger("");
+        for (Handler handler : root.getHandlers()) {
+            root.removeHandler(handler);
+        }
+        ConsoleHandler console = new ConsoleHandler();
+        console.setLevel(Level.WARNING);
+        console.setFormatter(new Formatter() {
+            @Override
+            public String format(LogRecord record) {
+                return record.getLevel() + " " + record.getLoggerName() + ": " + formatMessage(record)
+                        + System.lineSeparator();
+            }
+        });
+        root.addHandler(console);
+        root.setLevel(Level.WARNING);
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "unknown error";
+        }
+        String trimmed = message.strip();
+        int nl = trimmed.indexOf('\n');
+        return nl < 0
+                ? trimmed
+                : trimmed.substring(0, nl) + " "
+                        + trimmed.substring(nl + 1).strip().replace('\n', ' ');
     }
 }

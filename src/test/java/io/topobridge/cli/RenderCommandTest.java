@@ -82,4 +82,33 @@ class RenderCommandTest {
                 .isEqualTo("NOTE <stdin>#1 (line 1) is skipped: not a Kubernetes object (no apiVersion and kind)"
                         + System.lineSeparator());
     }
+
+    @Test
+    void anInvalidConfigurationIsOneLineAndExitTwo() {
+        System.setProperty("topobridge.workloads.accelerator-resources", "not a resource name!");
+        try {
+            var run = CliRun.of("render", NODES);
+            assertThat(run.exit()).isEqualTo(2);
+            assertThat(run.err().lines())
+                    .singleElement()
+                    .asString()
+                    .startsWith("error: invalid configuration: ")
+                    .contains("accelerator");
+        } finally {
+            System.clearProperty("topobridge.workloads.accelerator-resources");
+        }
+        System.setProperty("topobridge.topology.no-such-key", "1");
+        try {
+            var run = CliRun.of("render", NODES);
+            assertThat(run.exit()).isEqualTo(2);
+            assertThat(run.err())
+                    .startsWith("error: invalid configuration: ")
+                    .contains("topobridge.topology.no-such-key");
+            assertThat(CliRun.of("version").exit())
+                    .as("version reads no configuration")
+                    .isZero();
+        } finally {
+            System.clearProperty("topobridge.topology.no-such-key");
+        }
+    }
 }
