@@ -37,4 +37,13 @@ class DoctorCommandTest {
         assertThat(finding.path("name").asText()).isEqualTo("gpu");
         assertThat(finding.path("message").asText()).isEqualTo("queue gpu is Closed");
     }
+
+    @Test
+    void helpNamesEveryCheckOfTheCatalog() {
+        String help =
+                new picocli.CommandLine(DoctorCommand.class).getUsageMessage().replaceAll("\\s+", " ");
+        assertThat(io.topobridge.core.diagnosis.Doctor.checks())
+                .isNotEmpty()
+                .allSatisfy(check -> assertThat(help).contains(check.name()));
+    }
 }
