@@ -61,7 +61,8 @@ class DiagnosisCliIT {
         assertThat(output.stderr()).contains("--output must be text or json, got \"yaml\"");
         var namespaces = PackagedApp.run("explain", "-n", "other", "inference/tp-one-partition");
         assertThat(namespaces.exitCode()).isEqualTo(2);
-        assertThat(namespaces.stderr()).contains("namespace \"inference\" in \"inference/tp-one-partition\" differs from -n");
+        assertThat(namespaces.stderr())
+                .contains("namespace \"inference\" in \"inference/tp-one-partition\" differs from -n");
     }
 
     @Test
