@@ -160,31 +160,24 @@ public final class AnnotationParser {
         return new ParsedIntent(intent(sources, tiers, findings), findings);
     }
 
+    private static final List<String> TIER_KEYS = withForeign(
+            Dialects.Setting.GANG_TIER, Topobridge.HIGHEST_TIER, VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION);
+    private static final List<String> MODE_KEYS =
+            withForeign(Dialects.Setting.GANG_TIER, Topobridge.MODE, VolcanoApi.NETWORK_TOPOLOGY_MODE_ANNOTATION);
+    private static final List<String> SUBGROUP_TIER_KEYS =
+            withForeign(Dialects.Setting.SUBGROUP_TIER, Topobridge.SUBGROUP_HIGHEST_TIER);
+    private static final List<String> SUBGROUP_MODE_KEYS =
+            withForeign(Dialects.Setting.SUBGROUP_TIER, Topobridge.SUBGROUP_MODE);
+
     /** The intent of a managed gang's sources, every setting resolved once; what is wrong goes to {@code findings}. */
     private static GangIntent intent(List<AnnotationSource> sources, TierCatalog tiers, List<Finding> findings) {
-        Field<TierValue> tier = new Field<>(
-                "highest tier",
-                withForeign(
-                        Dialects.Setting.GANG_TIER,
-                        Topobridge.HIGHEST_TIER,
-                        VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION),
-                (key, raw) -> tierOrLabelKey(key, raw, tiers),
-                true);
-        Field<TopologyMode> mode = new Field<>(
-                "topology mode",
-                withForeign(Dialects.Setting.GANG_TIER, Topobridge.MODE, VolcanoApi.NETWORK_TOPOLOGY_MODE_ANNOTATION),
-                AnnotationParser::modeOf,
-                true);
+        Field<TierValue> tier =
+                new Field<>("highest tier", TIER_KEYS, (key, raw) -> tierOrLabelKey(key, raw, tiers), true);
+        Field<TopologyMode> mode = new Field<>("topology mode", MODE_KEYS, AnnotationParser::modeOf, true);
         Field<TierValue> subgroupTier = new Field<>(
-                "subgroup highest tier",
-                withForeign(Dialects.Setting.SUBGROUP_TIER, Topobridge.SUBGROUP_HIGHEST_TIER),
-                (key, raw) -> tierOrLabelKey(key, raw, tiers),
-                true);
-        Field<TopologyMode> subgroupMode = new Field<>(
-                "subgroup topology mode",
-                withForeign(Dialects.Setting.SUBGROUP_TIER, Topobridge.SUBGROUP_MODE),
-                AnnotationParser::modeOf,
-                true);
+                "subgroup highest tier", SUBGROUP_TIER_KEYS, (key, raw) -> tierOrLabelKey(key, raw, tiers), true);
+        Field<TopologyMode> subgroupMode =
+                new Field<>("subgroup topology mode", SUBGROUP_MODE_KEYS, AnnotationParser::modeOf, true);
         Field<String> group = Field.of("group", List.of(Topobridge.GROUP), AnnotationParser::group);
         Field<String> queue =
                 Field.of("queue", List.of(Topobridge.QUEUE, VolcanoApi.QUEUE_NAME_ANNOTATION), AnnotationParser::queue);
@@ -394,7 +387,7 @@ public final class AnnotationParser {
     private static List<String> withForeign(Dialects.Setting setting, String... own) {
         List<String> out = new ArrayList<>(List.of(own));
         out.addAll(Dialects.keys(setting));
-        return out;
+        return List.copyOf(out);
     }
 
     /** A tier as the bridge's keys write it, or as another scheduler's: a node label key. */

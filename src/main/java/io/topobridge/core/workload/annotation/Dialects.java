@@ -58,6 +58,21 @@ public final class Dialects {
     record Key(String scheduler, Setting setting, TopologyMode mode) {}
 
     private static final Map<String, Key> KEYS = table();
+    /** The foreign keys of each setting, in table order: asked for every managed gang, so built once. */
+    private static final Map<Setting, List<String>> KEYS_BY_SETTING = bySetting();
+
+    private static Map<Setting, List<String>> bySetting() {
+        Map<Setting, List<String>> out = new java.util.EnumMap<>(Setting.class);
+        for (Setting setting : Setting.values()) {
+            out.put(
+                    setting,
+                    KEYS.entrySet().stream()
+                            .filter(e -> e.getValue().setting() == setting)
+                            .map(Map.Entry::getKey)
+                            .toList());
+        }
+        return out;
+    }
 
     private static Map<String, Key> table() {
         Map<String, Key> out = new LinkedHashMap<>();
@@ -92,10 +107,7 @@ public final class Dialects {
 
     /** The foreign keys that give one setting, in table order. */
     static List<String> keys(Setting setting) {
-        return KEYS.entrySet().stream()
-                .filter(e -> e.getValue().setting() == setting)
-                .map(Map.Entry::getKey)
-                .toList();
+        return KEYS_BY_SETTING.get(setting);
     }
 
     /** Whether a key is another scheduler's topology key the bridge reads. */
