@@ -12,6 +12,7 @@ import com.google.cloud.tools.jib.api.TarImage;
 import com.google.cloud.tools.jib.api.buildplan.AbsoluteUnixPath;
 import com.google.cloud.tools.jib.api.buildplan.FileEntriesLayer;
 import com.google.cloud.tools.jib.api.buildplan.ImageFormat;
+import com.google.cloud.tools.jib.api.buildplan.Platform;
 import com.google.cloud.tools.jib.api.buildplan.Port;
 import com.google.cloud.tools.jib.frontend.CredentialRetrieverFactory;
 import java.nio.file.Files;
@@ -56,8 +57,19 @@ public final class ContainerImage {
      * @param version the application version, for the image's labels
      * @param output the archive to write
      * @param cache Jib's layer cache folder
+     * @param platform {@code os/architecture} to take from a multi-platform base ({@code linux/arm64}); empty: the
+     *     base's own, or {@code linux/amd64} from a multi-platform one
+     * @param format Docker's archive ({@code docker load}) or an OCI image layout archive
      */
-    public record Spec(Path app, String base, String name, String version, Path output, Path cache) {}
+    public record Spec(
+            Path app,
+            String base,
+            String name,
+            String version,
+            Path output,
+            Path cache,
+            String platform,
+            ImageFormat format) {}
 
     private ContainerImage() {}
 
@@ -79,7 +91,7 @@ public final class ContainerImage {
         labels.put("org.opencontainers.image.base.name", spec.base());
 
         JibContainerBuilder builder = base(spec.base())
-                .setFormat(ImageFormat.Docker)
+                .setFormat(spec.format())
                 .addFileEntriesLayer(layer("dependencies", app, root, "lib"))
                 .addFileEntriesLayer(layer("launcher", app, root, "quarkus-run.jar"))
                 .addFileEntriesLayer(layer("quarkus", app, root, "quarkus"))
@@ -90,6 +102,13 @@ public final class ContainerImage {
                 .setUser(USER)
                 .setExposedPorts(Set.of(Port.tcp(8080), Port.tcp(8443)))
                 .setLabels(labels);
+        if (!spec.platform().isEmpty()) {
+            String[] platform = spec.platform().split("/", 2);
+            if (platform.length != 2 || platform[0].isEmpty() || platform[1].isEmpty()) {
+                throw new IllegalArgumentException("platform '" + spec.platform() + "' is not os/architecture");
+            }
+            builder.setPlatforms(Set.of(new Platform(platform[1], platform[0])));
+        }
 
         Files.createDirectories(spec.output().toAbsolutePath().getParent());
         Containerizer containerizer = Containerizer.to(
@@ -158,7 +177,9 @@ public final class ContainerImage {
                 options.get("name"),
                 options.get("version"),
                 Path.of(options.get("output")),
-                Path.of(options.get("cache")));
+                Path.of(options.get("cache")),
+                "",
+                ImageFormat.Docker);
         JibContainer image = build(spec);
         System.out.printf(
                 "[image] wrote %s (%s, %d MiB): image id %s, digest %s%n",

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.cloud.tools.jib.api.buildplan.ImageFormat;
 import io.topobridge.testing.PackagedApp;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -54,7 +55,9 @@ class ContainerImageIT {
                 "topobridge:" + VERSION,
                 VERSION,
                 archive,
-                work.resolve("cache")));
+                work.resolve("cache"),
+                "",
+                ImageFormat.Docker));
 
         Path unpacked = Files.createDirectories(work.resolve("archive"));
         run(List.of("tar", "-xf", archive.toString(), "-C", unpacked.toString()), Map.of(), 120);
