@@ -684,7 +684,7 @@ class HelmChartTest {
                     .path("matchExpressions")
                     .get(0);
             assertThat(required.path("key").asText()).isEqualTo("kubernetes.io/arch");
-            assertThat(required.path("values").toString()).isEqualTo("[\"amd64\"]");
+            assertThat(required.path("values").toString()).isEqualTo("[\"amd64\",\"arm64\"]");
             JsonNode preferred = affinity.path("nodeAffinity")
                     .path("preferredDuringSchedulingIgnoredDuringExecution")
                     .get(0)
