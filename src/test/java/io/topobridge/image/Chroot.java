@@ -2,6 +2,7 @@ package io.topobridge.image;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.topobridge.testing.PackagedApp;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -117,6 +119,37 @@ public final class Chroot {
         return found.orElseThrow(() -> new AssertionError(
                         "the image tests need '" + name + "' (util-linux, coreutils, tar, libc-bin) on PATH"))
                 .toString();
+    }
+
+    /** The environment an image's configuration sets ({@code config.Env}). */
+    public static Map<String, String> env(JsonNode config) {
+        Map<String, String> env = new TreeMap<>();
+        for (JsonNode entry : config.path("config").path("Env")) {
+            String[] kv = entry.asText().split("=", 2);
+            env.put(kv[0], kv[1]);
+        }
+        return env;
+    }
+
+    /** The texts of a JSON array (an entrypoint). */
+    public static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    /** Copies a folder's files into another (input for a program run in an image). */
+    public static void copyTree(Path from, Path to) throws Exception {
+        try (var files = Files.walk(from)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
     }
 
     /** {@code program} as the image's {@code PATH} finds it in {@code rootfs} (what a runtime's exec does). */

@@ -168,11 +168,27 @@ public final class ImageIndex {
         tar.closeArchiveEntry();
     }
 
-    static String sha256(byte[] bytes) {
+    /** The SHA-256 of a file, in hex. */
+    public static String sha256(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            MessageDigest digest = digest();
+            byte[] buffer = new byte[1 << 16];
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                digest.update(buffer, 0, n);
+            }
+            return HexFormat.of().formatHex(digest.digest());
+        }
+    }
+
+    private static MessageDigest digest() {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            return MessageDigest.getInstance("SHA-256");
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    static String sha256(byte[] bytes) {
+        return HexFormat.of().formatHex(digest().digest(bytes));
     }
 }

@@ -5,16 +5,12 @@ import com.marcnuri.helm.Helm;
 import io.topobridge.image.ContainerImage;
 import io.topobridge.image.ImageIndex;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +80,10 @@ public final class Release {
         Path sums = spec.output().resolve("SHA256SUMS");
         StringBuilder lines = new StringBuilder();
         for (Path file : List.of(chart, image, cli)) {
-            lines.append(sha256(file)).append("  ").append(file.getFileName()).append('\n');
+            lines.append(ImageIndex.sha256(file))
+                    .append("  ")
+                    .append(file.getFileName())
+                    .append('\n');
         }
         Files.writeString(sums, lines, StandardCharsets.UTF_8);
         return new Artefacts(chart, image, cli, sums);
@@ -212,14 +211,6 @@ public final class Release {
                     + " failed (a release is built from a git work tree): " + output.trim());
         }
         return output;
-    }
-
-    static String sha256(Path file) throws Exception {
-        MessageDigest digest = MessageDigest.getInstance("SHA-256");
-        try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
-            in.transferTo(OutputStream.nullOutputStream());
-        }
-        return HexFormat.of().formatHex(digest.digest());
     }
 
     private static void copyTree(Path from, Path to) throws IOException {

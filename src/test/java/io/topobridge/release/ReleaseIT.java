@@ -127,8 +127,8 @@ class ReleaseIT {
                 .as("ELF machine of java: AArch64")
                 .isEqualTo(183);
         JsonNode config = configOf("arm64");
-        Map<String, String> env = env(config);
-        List<String> entrypoint = texts(config.path("config").path("Entrypoint"));
+        Map<String, String> env = Chroot.env(config);
+        List<String> entrypoint = Chroot.texts(config.path("config").path("Entrypoint"));
         Optional<Path> qemu = DebianJavaBase.emulator("arm64", DebianJavaBase.defaultCache());
 
         var version = Chroot.run(rootfs, "185:185", env, qemu, concat(entrypoint, List.of("version")));
@@ -136,7 +136,7 @@ class ReleaseIT {
         assertThat(version.stdout()).startsWith("topobridge " + VERSION + "\njava 17.");
 
         Path input = rootfs.resolve("input");
-        copy(Path.of("examples"), input.resolve("examples"));
+        Chroot.copyTree(Path.of("examples"), input.resolve("examples"));
         var inImage =
                 Chroot.run(rootfs, "185:185", env, qemu, concat(entrypoint, List.of("render", "/input/examples")));
         var onHost = PackagedApp.run("render", "examples");
@@ -186,7 +186,7 @@ class ReleaseIT {
         List<String> lines = Files.readAllLines(built.sums(), StandardCharsets.UTF_8);
         assertThat(lines).hasSize(3);
         for (Path file : List.of(built.chart(), built.image(), built.cli())) {
-            assertThat(lines).contains(Release.sha256(file) + "  " + file.getFileName());
+            assertThat(lines).contains(ImageIndex.sha256(file) + "  " + file.getFileName());
         }
     }
 
@@ -233,37 +233,9 @@ class ReleaseIT {
         return rootfs;
     }
 
-    private static Map<String, String> env(JsonNode config) {
-        Map<String, String> env = new TreeMap<>();
-        for (JsonNode entry : config.path("config").path("Env")) {
-            String[] kv = entry.asText().split("=", 2);
-            env.put(kv[0], kv[1]);
-        }
-        return env;
-    }
-
-    private static List<String> texts(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asText()));
-        return out;
-    }
-
     private static List<String> concat(List<String> a, List<String> b) {
         List<String> out = new ArrayList<>(a);
         out.addAll(b);
         return out;
-    }
-
-    private static void copy(Path from, Path to) throws Exception {
-        try (var files = Files.walk(from)) {
-            for (Path file : (Iterable<Path>) files::iterator) {
-                Path target = to.resolve(from.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
-                }
-            }
-        }
     }
 }
