@@ -5,22 +5,27 @@
 #   build.sh modules OUT    download the pinned modules and link their folders (CRDs, samples) under OUT
 #   build.sh binaries OUT   build every binary once per set of go.mod/go.sum files into a cache outside the
 #                           checkout, then link that cache's bin folder as OUT/bin
+#   build.sh validator OUT  build the OLM bundle validator (olm/) once per olm/go.mod, go.sum and main.go into a
+#                           cache outside the checkout, then link it as OUT/validate-bundle (the unit tier runs it)
 #
 # Modules (each its own go.mod, because their Kubernetes minor versions differ):
 #   cluster  etcd, kube-apiserver, kube-controller-manager (k8s.io/kubernetes at the version Volcano pins)
 #            and Volcano's vc-scheduler and vc-controller-manager
 #   lws      the LeaderWorkerSet controller (it also serves DisaggregatedSet)
 #   aibrix   the AIBrix controller manager (StormService, RoleSet, PodSet)
+#   olm      validate-bundle: operator-framework/api's bundle validators run on bundle/ (our main.go)
 #
 # The cache is $TOPOBRIDGE_E2E_CACHE (default ~/.cache/topobridge-e2e), one folder per hash of this script,
-# the Go version and every go.mod/go.sum here.
+# the Go version and every go.mod/go.sum here. The validator's is a root of its own, $TOPOBRIDGE_OLM_CACHE (default
+# ~/.cache/topobridge-olm), one folder per hash of this script, the Go version and olm/'s files, so that neither
+# build removes the other's.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cmd="${1:-}"
 out="${2:-}"
 if [[ -z "$cmd" || -z "$out" ]]; then
-  echo "usage: build.sh modules|binaries OUT" >&2
+  echo "usage: build.sh modules|binaries|validator OUT" >&2
   exit 2
 fi
 
@@ -139,8 +144,30 @@ EOF
   find "$root" -mindepth 1 -maxdepth 1 -type d ! -name "$(basename "$dir")" -exec rm -rf {} +
 }
 
+validator_key() {
+  { go env GOVERSION; cat "$here/build.sh" "$here/olm/go.mod" "$here/olm/go.sum" "$here/olm/main.go"; } \
+    | sha256sum | cut -c1-16
+}
+
+build_validator() {
+  local root="${TOPOBRIDGE_OLM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/topobridge-olm}"
+  local dir="$root/$(validator_key)"
+  if [[ ! -x "$dir/validate-bundle" ]]; then
+    echo "topobridge: building the OLM bundle validator into $dir (a cold build takes a few minutes)"
+    local started=$SECONDS
+    mkdir -p "$dir"
+    # built under a temporary name and moved: a build running at the same time never sees half a binary
+    (cd "$here/olm" && GOWORK=off go build -ldflags "-s -w" -o "$dir/validate-bundle.$$" .)
+    mv -f "$dir/validate-bundle.$$" "$dir/validate-bundle"
+    echo "topobridge: OLM bundle validator built in $((SECONDS - started)) s"
+    find "$root" -mindepth 1 -maxdepth 1 -type d ! -name "$(basename "$dir")" -exec rm -rf {} +
+  fi
+  ln -sfn "$dir/validate-bundle" "$out/validate-bundle"
+}
+
 case "$cmd" in
   modules) link_modules ;;
   binaries) build_binaries ;;
-  *) echo "usage: build.sh modules|binaries OUT" >&2; exit 2 ;;
+  validator) build_validator ;;
+  *) echo "usage: build.sh modules|binaries|validator OUT" >&2; exit 2 ;;
 esac

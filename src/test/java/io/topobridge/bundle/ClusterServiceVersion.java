@@ -1,0 +1,83 @@
+package io.topobridge.bundle;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * The bundle's ClusterServiceVersion: the chart's metadata and version, one {@code deployment} install strategy with the
+ * chart's rules for its service account, the webhook definitions, AllNamespaces as the only install mode, and the
+ * Volcano kinds as {@code nativeAPIs}. Volcano is installed with its own chart, not by OLM, and OLM satisfies a
+ * {@code customresourcedefinitions.required} entry only with another operator of a catalog that owns the CRD, so
+ * required entries would make the bundle uninstallable next to a Helm-installed Volcano; a native API only has to be
+ * served by the cluster, which OLM checks before it installs. The bridge owns no CRD.
+ */
+final class ClusterServiceVersion {
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private ClusterServiceVersion() {}
+
+    static ObjectNode build(
+            Chart chart,
+            ObjectNode deployment,
+            ArrayNode clusterRules,
+            ArrayNode namespaceRules,
+            ArrayNode webhooks,
+            BundleManifests.VolcanoApis volcano) {
+        String account = deployment.at("/spec/template/spec/serviceAccountName").asText();
+        String image = deployment.at("/spec/template/spec/containers/0/image").asText();
+        String description = chart.description()
+                + ". It needs Volcano installed in the cluster (its HyperNode, PodGroup and Queue APIs and its scheduler).";
+        ObjectNode csv = JSON.objectNode();
+        csv.put("apiVersion", "operators.coreos.com/v1alpha1");
+        csv.put("kind", "ClusterServiceVersion");
+        ObjectNode metadata = csv.putObject("metadata");
+        metadata.put("name", chart.name() + ".v" + chart.version());
+        ObjectNode annotations = metadata.putObject("annotations");
+        annotations.put("capabilities", "Basic Install");
+        annotations.put("containerImage", image);
+        annotations.put("description", chart.description());
+        annotations.put("operatorframework.io/suggested-namespace", "topobridge-system");
+        ObjectNode spec = csv.putObject("spec");
+        spec.put("displayName", chart.name());
+        spec.put("description", description);
+        spec.put("version", chart.version());
+        spec.put("minKubeVersion", chart.minKubeVersion());
+        spec.put("maturity", "alpha");
+        spec.putObject("provider").put("name", chart.name());
+        ArrayNode keywords = spec.putArray("keywords");
+        chart.keywords().forEach(keywords::add);
+        ArrayNode modes = spec.putArray("installModes");
+        for (String mode : new String[] {"OwnNamespace", "SingleNamespace", "MultiNamespace", "AllNamespaces"}) {
+            // the bridge watches nodes, HyperNodes and workloads cluster-wide: one install serves the whole cluster
+            modes.addObject().put("type", mode).put("supported", mode.equals("AllNamespaces"));
+        }
+        ObjectNode install = spec.putObject("install");
+        install.put("strategy", "deployment");
+        ObjectNode strategy = install.putObject("spec");
+        strategy.putArray("clusterPermissions").add(permission(account, clusterRules));
+        if (!namespaceRules.isEmpty()) {
+            strategy.putArray("permissions").add(permission(account, namespaceRules));
+        }
+        strategy.putArray("deployments").add(deployment);
+        spec.set("webhookdefinitions", webhooks);
+        ArrayNode nativeApis = spec.putArray("nativeAPIs");
+        volcano.kinds().forEach(nativeApis::add);
+        spec.putArray("relatedImages")
+                .addObject()
+                .put(
+                        "name",
+                        deployment.at("/spec/template/spec/containers/0/name").asText())
+                .put("image", image);
+        return csv;
+    }
+
+    private static JsonNode permission(String account, ArrayNode rules) {
+        ObjectNode permission = JSON.objectNode();
+        permission.put("serviceAccountName", account);
+        permission.set("rules", rules);
+        return permission;
+    }
+}
