@@ -152,7 +152,9 @@ validator_key() {
 build_validator() {
   local root="${TOPOBRIDGE_OLM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/topobridge-olm}"
   local dir="$root/$(validator_key)"
-  if [[ ! -x "$dir/validate-bundle" ]]; then
+  if [[ -x "$dir/validate-bundle" ]]; then
+    echo "topobridge: OLM bundle validator up to date in $dir"
+  else
     echo "topobridge: building the OLM bundle validator into $dir (a cold build takes a few minutes)"
     local started=$SECONDS
     mkdir -p "$dir"

@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -120,7 +121,7 @@ record BundleManifests(ObjectNode csv, List<JsonNode> others) {
                 WebhookDefinitions.from(webhookConfigurations, service, deployment),
                 VolcanoApis.read(crds));
         List<JsonNode> sorted = others.stream()
-                .sorted(java.util.Comparator.comparing(OlmBundle::fileName))
+                .sorted(Comparator.comparing(OlmBundle::fileName))
                 .toList();
         BundleManifests manifests = new BundleManifests(csv, sorted);
         requireNoInstallNamespace(manifests);

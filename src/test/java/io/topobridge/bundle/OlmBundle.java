@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -99,7 +100,7 @@ public final class OlmBundle {
         }
         String apiVersion = object.path("apiVersion").asText();
         String groupVersion = apiVersion.contains("/") ? apiVersion.replace('/', '_') : apiVersion;
-        return name + "_" + groupVersion + "_" + kind.toLowerCase(java.util.Locale.ROOT) + ".yaml";
+        return name + "_" + groupVersion + "_" + kind.toLowerCase(Locale.ROOT) + ".yaml";
     }
 
     static String yaml(JsonNode node) {
