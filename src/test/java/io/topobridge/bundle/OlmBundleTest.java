@@ -7,10 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.topobridge.config.EnvironmentConfig;
 import io.topobridge.testing.HelmChart;
+import io.topobridge.tls.TlsSettings;
+import io.topobridge.webhook.WebhookSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -98,6 +102,31 @@ class OlmBundleTest {
         ((ObjectNode) rendered.at("/template/spec/containers/0")).remove("env");
         assertThat(bundled).isEqualTo(rendered);
         assertThat(deployment.path("label").has("helm.sh/chart")).isFalse();
+    }
+
+    @Test
+    void theBundledEnvironmentPassesTheControllersStartUpValidationWhereverOlmInstallsIt() {
+        JsonNode container = csv.at("/spec/install/spec/deployments/0/spec/template/spec/containers/0");
+        Map<String, String> environment = new LinkedHashMap<>();
+        for (JsonNode variable : container.path("env")) {
+            // what the kubelet resolves: the only field the bundle reads from the pod is its namespace
+            String value = variable.has("value")
+                    ? variable.path("value").asText()
+                    : variable.at("/valueFrom/fieldRef/fieldPath").asText().equals("metadata.namespace")
+                            ? "operators"
+                            : null;
+            assertThat(value).as(variable.toString()).isNotNull();
+            environment.put(variable.path("name").asText(), value);
+        }
+        WebhookSettings webhook = EnvironmentConfig.validated(environment).webhook("operators");
+        assertThat(webhook.namespace()).isEqualTo("operators");
+        assertThat(webhook.serviceName()).isEqualTo("topobridge-service");
+        assertThat(webhook.manageConfigurations()).isFalse();
+        assertThat(webhook.tls().mode()).isEqualTo(TlsSettings.Mode.SECRET);
+        assertThat(webhook.tls().secretName()).isEqualTo("topobridge-service-cert");
+        assertThat(webhook.workloadsRequireOptIn()).isFalse();
+        // OLM's serving certificate names <service>.<namespace>.svc, one of the names the bridge answers to
+        assertThat(webhook.tls().dnsNames()).contains("topobridge-service.operators.svc");
     }
 
     @Test
