@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The bundle's ClusterServiceVersion: the chart's metadata and version, one {@code deployment} install strategy with the
@@ -35,6 +37,14 @@ final class ClusterServiceVersion {
         csv.put("kind", "ClusterServiceVersion");
         ObjectNode metadata = csv.putObject("metadata");
         metadata.put("name", chart.name() + ".v" + chart.version());
+        ObjectNode labels = JSON.objectNode();
+        for (String arch : architectures(deployment)) {
+            labels.put("operatorframework.io/arch." + arch, "supported");
+        }
+        if (!labels.isEmpty()) {
+            labels.put("operatorframework.io/os.linux", "supported");
+            metadata.set("labels", labels);
+        }
         ObjectNode annotations = metadata.putObject("annotations");
         annotations.put("capabilities", "Basic Install");
         annotations.put("containerImage", image);
@@ -72,6 +82,25 @@ final class ClusterServiceVersion {
                         deployment.at("/spec/template/spec/containers/0/name").asText())
                 .put("image", image);
         return csv;
+    }
+
+    /**
+     * The CPU architectures the Deployment's required node affinity allows (those the image is built for), which OLM's
+     * catalogs show as the operator's; none when the chart places the pods anywhere.
+     */
+    static List<String> architectures(JsonNode deployment) {
+        List<String> out = new ArrayList<>();
+        JsonNode terms = deployment.at("/spec/template/spec/affinity/nodeAffinity"
+                + "/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms");
+        for (JsonNode term : terms) {
+            for (JsonNode expression : term.path("matchExpressions")) {
+                if (expression.path("key").asText().equals("kubernetes.io/arch")
+                        && expression.path("operator").asText().equals("In")) {
+                    expression.path("values").forEach(v -> out.add(v.asText()));
+                }
+            }
+        }
+        return out;
     }
 
     private static JsonNode permission(String account, ArrayNode rules) {

@@ -201,6 +201,11 @@ class OlmBundleTest {
                         .asText())
                 .isEqualTo("topobridge:" + chart.appVersion());
         assertThat(csv.at("/spec/minKubeVersion").asText()).matches("1\\.\\d+\\.\\d+");
+        // the architectures the chart's pods may run on (its required node affinity), as OLM's catalogs label them
+        assertThat(csv.at("/metadata/labels").toString())
+                .isEqualTo("{\"operatorframework.io/arch.amd64\":\"supported\","
+                        + "\"operatorframework.io/arch.arm64\":\"supported\","
+                        + "\"operatorframework.io/os.linux\":\"supported\"}");
     }
 
     @Test
