@@ -132,7 +132,7 @@ public final class RealCluster implements AutoCloseable {
     private KubernetesClient admin;
     private AuditLog audit;
     private FakeKubelet kubelet;
-    private final LwsComponent lws = new LwsComponent(this);
+    private final LwsComponent lws = new LwsComponent(this, root);
     private final VolcanoComponent volcano = new VolcanoComponent(this, root, bin);
     private Duration startup;
 
@@ -361,13 +361,39 @@ public final class RealCluster implements AutoCloseable {
         // AIBrix's PodAutoscaler: the bridge reads how far it may grow a gang
         files.add(
                 Upstream.module("aibrix").resolve("config/crd/autoscaling/autoscaling.aibrix.ai_podautoscalers.yaml"));
+        installCrds(files);
+        // Volcano's HyperNode admission policy, as its chart installs it
+        try (InputStream in = Files.newInputStream(
+                volcano.module().resolve("installer/helm/chart/volcano/policy/hypernodes-validating.yaml"))) {
+            for (HasMetadata object : admin.load(in).items()) {
+                admin.resource(object).create();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Creates the CRDs in {@code files}, or replaces them where installed, and waits until each is established. */
+    void installCrds(List<Path> files) {
         List<String> names = new ArrayList<>();
         for (Path file : files) {
             try (InputStream in = Files.newInputStream(file)) {
                 for (HasMetadata object : admin.load(in).items()) {
                     if (object instanceof CustomResourceDefinition crd) {
-                        // some CRDs exceed the client-side apply annotation limit: create, never apply client-side
-                        admin.resource(crd).create();
+                        // some CRDs exceed the client-side apply annotation limit: create or replace, never apply
+                        // client-side
+                        var installed = admin.apiextensions()
+                                .v1()
+                                .customResourceDefinitions()
+                                .withName(crd.getMetadata().getName())
+                                .get();
+                        if (installed == null) {
+                            admin.resource(crd).create();
+                        } else {
+                            crd.getMetadata()
+                                    .setResourceVersion(installed.getMetadata().getResourceVersion());
+                            admin.resource(crd).update();
+                        }
                         names.add(crd.getMetadata().getName());
                     }
                 }
@@ -387,15 +413,6 @@ public final class RealCluster implements AutoCloseable {
                         && crd.getStatus().getConditions().stream()
                                 .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
             });
-        }
-        // Volcano's HyperNode admission policy, as its chart installs it
-        try (InputStream in = Files.newInputStream(
-                volcano.module().resolve("installer/helm/chart/volcano/policy/hypernodes-validating.yaml"))) {
-            for (HasMetadata object : admin.load(in).items()) {
-                admin.resource(object).create();
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
@@ -503,6 +520,11 @@ public final class RealCluster implements AutoCloseable {
 
     public boolean lwsVolcanoProvider() {
         return lws.volcanoProvider();
+    }
+
+    /** The LeaderWorkerSet controller, to replace its release in an upgrade test. */
+    LwsComponent lws() {
+        return lws;
     }
 
     // ---------------------------------------------------------------- the bridge
@@ -897,7 +919,7 @@ public final class RealCluster implements AutoCloseable {
         }
     }
 
-    private static List<Path> yamlFiles(Path dir) {
+    static List<Path> yamlFiles(Path dir) {
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
         } catch (IOException e) {
