@@ -2,10 +2,13 @@ package io.topobridge.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.IntNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +25,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A LeaderWorkerSet upgrade under running gangs: an LWS annotated for the bridge is made into pods by the
+ * LeaderWorkerSet upgrades under running gangs. A DisaggregatedSet made by the pinned release (which has no slices)
+ * keeps its gang once its CRD serves {@code spec.slices} as the next release's does (default 1), while its
+ * LeaderWorkerSets and pods carry no slice label. And a LeaderWorkerSet upgrade: an LWS annotated for the bridge is made into pods by the
  * LeaderWorkerSet release before the pinned one ({@code -Dtopobridge.e2e.lwsPrevious}), whose gangs get their
  * PodGroups and are bound; then the controller is replaced by the pinned release (its CRDs and webhook
  * configurations first). The gangs keep their PodGroups (same uid and spec, no write of the bridge to them), their pods stay tied, and pods made after the upgrade (a new group, a deleted pod remade) are tied too.
@@ -39,6 +44,9 @@ class LwsUpgradeE2E {
     private static final Duration PLACED = Duration.ofSeconds(180);
     private static final String GROUP_NAME = "scheduling.k8s.io/group-name";
     private static final int SIZE = 4;
+    private static final String DS_API = "disaggregatedset.x-k8s.io/v1";
+    private static final String DS_NAME = "disaggregatedset.x-k8s.io/name";
+    private static final String DS_SLICE = "disaggregatedset.x-k8s.io/slice";
 
     private final RealCluster cluster;
     private KubernetesClient client;
@@ -49,14 +57,9 @@ class LwsUpgradeE2E {
     }
 
     @BeforeAll
-    void previousRelease() {
-        var built = cluster.lws().previous();
-        Assumptions.assumeTrue(
-                built.isPresent(),
-                "no LeaderWorkerSet release to upgrade from: -Dtopobridge.e2e.lwsPrevious=<version> builds one");
-        previous = built.get();
+    void exampleCluster() {
         client = cluster.onExamples();
-        cluster.lws().replaceBy(previous);
+        previous = cluster.lws().previous().orElse(null);
     }
 
     @AfterAll
@@ -113,13 +116,12 @@ class LwsUpgradeE2E {
 
     /** The live pods of the LWS, by name: the PodGroup each is tied to, and its uid. */
     private Map<String, String> ties(String lws) {
-        return client
-                .pods()
-                .inNamespace(NS)
-                .withLabel("leaderworkerset.sigs.k8s.io/name", lws)
-                .list()
-                .getItems()
-                .stream()
+        return ties("leaderworkerset.sigs.k8s.io/name", lws);
+    }
+
+    /** The live pods labelled {@code key=value}, by name: the PodGroup each is tied to, and its uid. */
+    private Map<String, String> ties(String key, String value) {
+        return client.pods().inNamespace(NS).withLabel(key, value).list().getItems().stream()
                 .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
                 .collect(Collectors.toMap(
                         p -> p.getMetadata().getName(),
@@ -131,6 +133,10 @@ class LwsUpgradeE2E {
 
     @Test
     void gangsMadeUnderThePreviousReleaseKeepTheirPodGroupsAndPodsAfterTheUpgrade() {
+        Assumptions.assumeTrue(
+                previous != null,
+                "no LeaderWorkerSet release to upgrade from: -Dtopobridge.e2e.lwsPrevious=<version> builds one");
+        cluster.lws().replaceBy(previous);
         String name = "up";
         client.resource(lws(name, 2)).create();
         Map<String, Map<String, Object>> before = new LinkedHashMap<>();
@@ -199,5 +205,132 @@ class LwsUpgradeE2E {
                     .as(gang.getKey())
                     .isEqualTo(gang.getValue().get("uid"));
         }
+    }
+
+    @Test
+    void aDisaggregatedSetMadeBeforeSlicesKeepsItsGangOnceItsCrdServesSlices() {
+        if (!cluster.lws().release().equals(cluster.lws().pinned())) {
+            cluster.lws().replaceBy(cluster.lws().pinned());
+        }
+        HasMetadata set = PlacementE2E.load(Path.of("examples", "workloads", "disaggregatedset.yaml"))
+                .get(0);
+        set.getMetadata().setNamespace(NS);
+        client.resource(set).create();
+        String gang = "tb-ds-pd-slice-0";
+        Placement.bound(cluster, client, NS, gang, 4, PLACED);
+        Map<String, Object> before = identity(gang);
+        Map<String, String> podsBefore = ties(DS_NAME, "pd-slice");
+        assertThat(client.genericKubernetesResources("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet")
+                        .inNamespace(NS)
+                        .withLabel(DS_NAME, "pd-slice")
+                        .list()
+                        .getItems())
+                .as("the set's LeaderWorkerSets, made by a release without slices")
+                .hasSize(2)
+                .allSatisfy(lws -> assertThat(lws.getMetadata().getLabels()).doesNotContainKey(DS_SLICE));
+        System.out.printf("LWS-UPGRADE DisaggregatedSet before slices: PodGroup %s%n  pods %s%n", before, podsBefore);
+
+        long mark = cluster.audit().mark();
+        try {
+            servesSlices();
+            cluster.waitFor(
+                    "the set read back with slices: 1",
+                    Duration.ofSeconds(30),
+                    () -> Integer.valueOf(1)
+                            .equals(spec(client.genericKubernetesResources(DS_API, "DisaggregatedSet")
+                                            .inNamespace(NS)
+                                            .withName("pd-slice")
+                                            .get())
+                                    .get("slices")));
+            // the bridge sees the set with slices: 1 on its next event, and on a fresh start
+            client.genericKubernetesResources(DS_API, "DisaggregatedSet")
+                    .inNamespace(NS)
+                    .withName("pd-slice")
+                    .edit(ds -> {
+                        ds.getMetadata().getAnnotations().put("lws-upgrade.e2e/touched", "true");
+                        return ds;
+                    });
+            cluster.stopBridge();
+            cluster.bridge();
+            cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), Duration.ofSeconds(60));
+            assertThat(identity(gang)).as(gang).isEqualTo(before);
+            assertThat(ties(DS_NAME, "pd-slice")).as("the set's pods").isEqualTo(podsBefore);
+            var writes = cluster.audit()
+                    .writesSince(
+                            mark,
+                            w -> w.user().equals(RealCluster.BRIDGE)
+                                    && w.resource().equals("podgroups"));
+            System.out.printf("LWS-UPGRADE the bridge's PodGroup writes once slices are served: %s%n", writes);
+            assertThat(writes).as("the bridge's PodGroup writes").isEmpty();
+
+            // a pod remade without a slice label is tied to the same gang
+            Pod worker = client.pods().inNamespace(NS).withLabel(DS_NAME, "pd-slice").list().getItems().stream()
+                    .filter(p ->
+                            !"0".equals(p.getMetadata().getLabels().get("leaderworkerset.sigs.k8s.io/worker-index")))
+                    .findFirst()
+                    .orElseThrow();
+            client.resource(worker).withGracePeriod(0).delete();
+            cluster.waitFor("the set's pods remade and bound", PLACED, () -> {
+                List<Pod> pods = Placement.gangPods(client, NS, gang);
+                return pods.size() == 4
+                        && Placement.allBound(pods)
+                        && pods.stream()
+                                .noneMatch(p -> p.getMetadata()
+                                        .getUid()
+                                        .equals(worker.getMetadata().getUid()));
+            });
+            Map<String, String> podsAfter = ties(DS_NAME, "pd-slice");
+            System.out.printf("LWS-UPGRADE DisaggregatedSet after a pod was remade: pods %s%n", podsAfter);
+            assertThat(podsAfter)
+                    .hasSize(4)
+                    .allSatisfy((pod, tie) -> assertThat(tie).startsWith(gang + " "));
+            assertThat(client.pods()
+                            .inNamespace(NS)
+                            .withLabel(DS_NAME, "pd-slice")
+                            .list()
+                            .getItems())
+                    .allSatisfy(p -> assertThat(p.getMetadata().getLabels()).doesNotContainKey(DS_SLICE));
+            assertThat(identity(gang).get("uid")).isEqualTo(before.get("uid"));
+        } finally {
+            cluster.installCrds(List.of(cluster.lws()
+                    .pinned()
+                    .module()
+                    .resolve("config/crd/bases/disaggregatedset.x-k8s.io_disaggregatedsets.yaml")));
+        }
+    }
+
+    /**
+     * Adds to the installed DisaggregatedSet CRD the field the next LeaderWorkerSet release serves, {@code
+     * spec.slices} (an int32 of 1 to 100, default 1), as an upgrade of its CRD does.
+     */
+    private void servesSlices() {
+        client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName("disaggregatedsets.disaggregatedset.x-k8s.io")
+                .edit(crd -> {
+                    crd.getSpec()
+                            .getVersions()
+                            .forEach(v -> v.getSchema()
+                                    .getOpenAPIV3Schema()
+                                    .getProperties()
+                                    .get("spec")
+                                    .getProperties()
+                                    .put(
+                                            "slices",
+                                            new JSONSchemaPropsBuilder()
+                                                    .withType("integer")
+                                                    .withFormat("int32")
+                                                    .withMinimum(1.0)
+                                                    .withMaximum(100.0)
+                                                    .withDefault(IntNode.valueOf(1))
+                                                    .build()));
+                    return crd;
+                });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> spec(GenericKubernetesResource object) {
+        return (Map<String, Object>) object.getAdditionalProperties().get("spec");
     }
 }
