@@ -17,8 +17,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -131,11 +131,13 @@ class LwsUpgradeE2E {
                         TreeMap::new));
     }
 
+    /** Runs only where the previous release was built: the tag is excluded unless -Dtopobridge.e2e.lwsPrevious is set. */
     @Test
+    @Tag("lws-upgrade")
     void gangsMadeUnderThePreviousReleaseKeepTheirPodGroupsAndPodsAfterTheUpgrade() {
-        Assumptions.assumeTrue(
-                previous != null,
-                "no LeaderWorkerSet release to upgrade from: -Dtopobridge.e2e.lwsPrevious=<version> builds one");
+        assertThat(previous)
+                .as("no LeaderWorkerSet release to upgrade from: -Dtopobridge.e2e.lwsPrevious=<version> builds one")
+                .isNotNull();
         cluster.lws().replaceBy(previous);
         String name = "up";
         client.resource(lws(name, 2)).create();
