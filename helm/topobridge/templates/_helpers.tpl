@@ -66,6 +66,31 @@ app.kubernetes.io/component: controller
 {{- list "kube-system" .Release.Namespace | uniq | toJson -}}
 {{- end -}}
 
+{{/* The controller's tls.mode: with cert-manager it reads cert-manager's Secret as any other (secret). */}}
+{{- define "topobridge.tlsMode" -}}
+{{- if and .Values.certManager.enabled (eq .Values.admission.tls.mode "openshift-service-ca") -}}
+{{- fail "certManager.enabled and admission.tls.mode=openshift-service-ca both issue the webhook certificate: choose one" -}}
+{{- end -}}
+{{- ternary "secret" .Values.admission.tls.mode .Values.certManager.enabled -}}
+{{- end -}}
+
+{{/*
+Whether the chart renders the two webhook configurations, their caBundle injected by cert-manager or by OpenShift's
+service-CA operator, and the controller leaves them alone (manage-configurations=false).
+*/}}
+{{- define "topobridge.chartOwnsWebhooks" -}}
+{{- or .Values.certManager.enabled (eq .Values.admission.tls.mode "openshift-service-ca") -}}
+{{- end -}}
+
+{{/* The annotation that has the webhook configurations' caBundle injected. */}}
+{{- define "topobridge.caInjection" -}}
+{{- if .Values.certManager.enabled -}}
+cert-manager.io/inject-ca-from: {{ printf "%s/%s" .Release.Namespace (include "topobridge.certificateName" .) }}
+{{- else -}}
+service.beta.openshift.io/inject-cabundle: "true"
+{{- end -}}
+{{- end -}}
+
 {{/* Whether the chart makes the webhook certificate's Secret, empty, for the controller to fill (generate mode). */}}
 {{- define "topobridge.makesTlsSecret" -}}
 {{- and .Values.admission.enabled (not .Values.certManager.enabled) (eq .Values.admission.tls.mode "generate") -}}
@@ -181,7 +206,7 @@ list, so it finds exactly the objects this controller makes.
 - name: TOPOBRIDGE_ADMISSION_SERVICE_PORT
   value: "443"
 - name: TOPOBRIDGE_ADMISSION_MANAGE_CONFIGURATIONS
-  value: {{ not .Values.certManager.enabled | quote }}
+  value: {{ ne (include "topobridge.chartOwnsWebhooks" .) "true" | quote }}
 - name: TOPOBRIDGE_ADMISSION_CONFIGURATION_NAME
   value: {{ include "topobridge.fullname" . | quote }}
 - name: TOPOBRIDGE_ADMISSION_POD_FAILURE_POLICY
@@ -193,7 +218,7 @@ list, so it finds exactly the objects this controller makes.
 - name: TOPOBRIDGE_ADMISSION_SELF_POD_LABEL
   value: {{ printf "app.kubernetes.io/name=%s" (include "topobridge.name" .) | quote }}
 - name: TOPOBRIDGE_ADMISSION_TLS_MODE
-  value: {{ ternary "secret" .Values.admission.tls.mode .Values.certManager.enabled | quote }}
+  value: {{ include "topobridge.tlsMode" . | quote }}
 - name: TOPOBRIDGE_ADMISSION_TLS_SECRET_NAME
   value: {{ include "topobridge.tlsSecretName" . | quote }}
 - name: TOPOBRIDGE_ADMISSION_TLS_VALIDITY

@@ -109,7 +109,11 @@ public interface AdmissionConfig {
     /** {@code topobridge.admission.tls.*}: where the serving certificate comes from and how it is renewed. */
     interface Tls {
 
-        /** {@code generate}: the bridge makes and rotates its own CA and certificate; {@code secret}: it only reads the Secret (e.g. cert-manager's). */
+        /**
+         * {@code generate}: the bridge makes and rotates its own CA and certificate; {@code secret}: it only reads the
+         * Secret (e.g. cert-manager's); {@code openshift-service-ca}: it only reads the Secret OpenShift's service-CA
+         * operator keeps (no {@code ca.crt}; needs {@code manage-configurations=false}).
+         */
         @WithDefault("generate")
         String mode();
 

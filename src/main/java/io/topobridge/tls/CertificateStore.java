@@ -23,8 +23,8 @@ import org.jboss.logging.Logger;
  * that one name: the first replica to find it empty fills it, and a certificate due for renewal is replaced, each with
  * an update guarded by the Secret's resourceVersion (a conflict means another replica wrote first: its Secret is read
  * and used). Without the chart (dev mode, a plain jar) a missing Secret is created, which needs {@code create} on
- * Secrets; refused that, the error says what to do. In {@code secret} mode the Secret is only read. Nothing is written
- * while the stored certificates are good.
+ * Secrets; refused that, the error says what to do. In {@code secret} and {@code openshift-service-ca} modes the Secret
+ * is only read. Nothing is written while the stored certificates are good.
  */
 public class CertificateStore {
 
@@ -56,7 +56,7 @@ public class CertificateStore {
     public ServingCertificate ensure() {
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             Secret current = read();
-            if (settings.mode() == TlsSettings.Mode.SECRET) {
+            if (settings.mode() != TlsSettings.Mode.GENERATE) {
                 return external(current);
             }
             if (current != null && !ours(current)) {
@@ -154,15 +154,22 @@ public class CertificateStore {
     }
 
     private ServingCertificate external(Secret current) {
+        boolean serviceCa = settings.mode() == TlsSettings.Mode.OPENSHIFT_SERVICE_CA;
         if (current == null) {
-            throw new UnavailableException(
-                    "Secret " + describe() + " does not exist (topobridge.admission.tls.mode=secret: "
-                            + "it must be provided, e.g. by cert-manager, with " + ServingCertificate.TLS_CRT + ", "
-                            + ServingCertificate.TLS_KEY + " and " + ServingCertificate.CA_CRT + ")");
+            throw new UnavailableException("Secret " + describe() + " does not exist "
+                    + (serviceCa
+                            ? "(topobridge.admission.tls.mode=openshift-service-ca: OpenShift's service-CA operator "
+                                    + "makes it for the webhook Service annotated "
+                                    + "service.beta.openshift.io/serving-cert-secret-name=" + settings.secretName()
+                                    + ")"
+                            : "(topobridge.admission.tls.mode=secret: it must be provided, e.g. by cert-manager, with "
+                                    + ServingCertificate.TLS_CRT + ", " + ServingCertificate.TLS_KEY + " and "
+                                    + ServingCertificate.CA_CRT + ")"));
         }
         try {
             ServingCertificate stored = parse(current);
-            if (stored.caCertificates().isEmpty()) {
+            // the service-CA operator's Secret carries no CA: it injects the CA into the configurations itself
+            if (stored.caCertificates().isEmpty() && !serviceCa) {
                 throw new IllegalArgumentException("it has no " + ServingCertificate.CA_CRT);
             }
             if (!Certificates.matches(stored.key(), stored.certificate())) {

@@ -7,7 +7,8 @@ import java.util.Objects;
 /**
  * Where the webhook's TLS material lives and how the bridge keeps it: {@link Mode#GENERATE} makes and rotates
  * its own CA and serving certificate in the Secret; {@link Mode#SECRET} only reads a Secret someone else keeps
- * (e.g. cert-manager) and reloads it when it changes.
+ * (e.g. cert-manager) and reloads it when it changes; {@link Mode#OPENSHIFT_SERVICE_CA} reads the Secret OpenShift's
+ * service-CA operator keeps, which holds no {@code ca.crt}.
  */
 public record TlsSettings(
         Mode mode,
@@ -21,7 +22,12 @@ public record TlsSettings(
     /** Who makes the certificates. */
     public enum Mode {
         GENERATE,
-        SECRET
+        SECRET,
+        /**
+         * The service-CA operator writes the Secret ({@code tls.crt}, {@code tls.key}, no {@code ca.crt}) and injects
+         * its CA into the webhook configurations itself, so the bridge never registers a {@code caBundle}.
+         */
+        OPENSHIFT_SERVICE_CA
     }
 
     public TlsSettings {

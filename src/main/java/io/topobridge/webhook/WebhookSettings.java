@@ -73,6 +73,13 @@ public record WebhookSettings(
                 self,
                 "key=value");
         TlsSettings tls = tls(config.tls(), config.serviceName(), ns);
+        // the service-CA operator injects the caBundle; a bridge applying the configurations too would fight it
+        require(
+                tls.mode() != TlsSettings.Mode.OPENSHIFT_SERVICE_CA || !config.manageConfigurations(),
+                "manage-configurations",
+                config.manageConfigurations(),
+                "false with topobridge.admission.tls.mode=openshift-service-ca (the service-CA operator injects the "
+                        + "webhook configurations' caBundle; the Helm chart renders them in that mode)");
         return new WebhookSettings(
                 config.enabled(),
                 config.host(),
@@ -114,7 +121,8 @@ public record WebhookSettings(
         TlsSettings.Mode mode = switch (config.mode().toLowerCase(Locale.ROOT)) {
             case "generate" -> TlsSettings.Mode.GENERATE;
             case "secret" -> TlsSettings.Mode.SECRET;
-            default -> throw invalid("tls.mode", config.mode(), "generate or secret");
+            case "openshift-service-ca" -> TlsSettings.Mode.OPENSHIFT_SERVICE_CA;
+            default -> throw invalid("tls.mode", config.mode(), "generate, secret or openshift-service-ca");
         };
         requireMatch(DNS_SUBDOMAIN, "tls.secret-name", config.secretName(), "a Secret name");
         Duration check = config.checkInterval();

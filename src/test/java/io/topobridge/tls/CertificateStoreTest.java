@@ -205,6 +205,52 @@ class CertificateStoreTest {
     }
 
     @Test
+    void theServiceCaSecretWithoutCaCrtIsReadNeverWrittenAndItsRotationIsPickedUp() {
+        var serviceCa = new CertificateStore(
+                cluster.client(), settings(TlsSettings.Mode.OPENSHIFT_SERVICE_CA), Clock.fixed(NOW, ZoneOffset.UTC));
+        assertThatThrownBy(serviceCa::ensure)
+                .isInstanceOf(CertificateStore.UnavailableException.class)
+                .hasMessageContaining("ops/hook-tls does not exist")
+                .hasMessageContaining("service.beta.openshift.io/serving-cert-secret-name=hook-tls");
+
+        // what the service-CA operator writes: tls.crt and tls.key only
+        var ca = Certificates.newCa("openshift-service-serving-signer", NOW, Duration.ofDays(790));
+        var serving = Certificates.issueServing(ca, List.of("hook.ops.svc"), NOW, Duration.ofDays(730));
+        existingSecret(
+                null,
+                "kubernetes.io/tls",
+                Map.of("tls.crt", b64(serving.certificatePem()), "tls.key", b64(serving.keyPem())));
+        cluster.dispatcher().clearLog();
+        ServingCertificate read = serviceCa.ensure();
+        assertThat(read.certificate()).isEqualTo(serving.certificate());
+        assertThat(read.caCertificates()).isEmpty();
+        assertThat(secretWrites()).isZero();
+
+        // the same Secret in secret mode is refused: that mode registers ca.crt as the caBundle
+        assertThatThrownBy(() -> external(NOW).ensure()).hasMessageContaining("it has no ca.crt");
+
+        // the operator rotates: a new CA and certificate in the same Secret are what the next check serves
+        var nextCa = Certificates.newCa("openshift-service-serving-signer", NOW, Duration.ofDays(790));
+        var next = Certificates.issueServing(nextCa, List.of("hook.ops.svc"), NOW, Duration.ofDays(730));
+        cluster.client().secrets().inNamespace(NS).withName(SECRET).edit(secret -> {
+            secret.setData(Map.of("tls.crt", b64(next.certificatePem()), "tls.key", b64(next.keyPem())));
+            return secret;
+        });
+        cluster.dispatcher().clearLog();
+        ServingCertificate rotated = serviceCa.ensure();
+        assertThat(rotated.certificate()).isEqualTo(next.certificate());
+        assertThat(rotated.sameAs(read)).isFalse();
+        assertThat(secretWrites()).isZero();
+
+        // a key that is not the certificate's is still refused
+        cluster.client().secrets().inNamespace(NS).withName(SECRET).edit(secret -> {
+            secret.setData(Map.of("tls.crt", b64(next.certificatePem()), "tls.key", b64(serving.keyPem())));
+            return secret;
+        });
+        assertThatThrownBy(serviceCa::ensure).hasMessageContaining("tls.key does not belong to tls.crt");
+    }
+
+    @Test
     void externalSecretWithAForeignKeyIsRefused() {
         var ca = Certificates.newCa("ca", NOW, Duration.ofDays(100));
         var a = Certificates.issueServing(ca, List.of("hook.ops.svc"), NOW, Duration.ofDays(90));

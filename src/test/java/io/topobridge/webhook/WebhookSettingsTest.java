@@ -69,6 +69,14 @@ public class WebhookSettingsTest {
         assertThat(s.workloadsRequireOptIn()).isTrue();
     }
 
+    @Test
+    void theServiceCaModeReadsTheSecretAndLeavesTheConfigurationsToTheChart() {
+        WebhookSettings s = WebhookSettings.from(
+                config(Map.of("tls.mode", "openshift-service-ca", "manage-configurations", false)), false, "ops");
+        assertThat(s.tls().mode()).isEqualTo(TlsSettings.Mode.OPENSHIFT_SERVICE_CA);
+        assertThat(s.manageConfigurations()).isFalse();
+    }
+
     static Stream<Arguments> invalid() {
         return Stream.of(
                 Arguments.of(
@@ -105,6 +113,11 @@ public class WebhookSettingsTest {
                         "topobridge.admission.self-pod-label=app"),
                 Arguments.of(
                         "tls mode", Map.of("tls.mode", "cert-manager"), "topobridge.admission.tls.mode=cert-manager"),
+                Arguments.of(
+                        "service-CA mode while the bridge applies the configurations (and their caBundle)",
+                        Map.of("tls.mode", "openshift-service-ca"),
+                        "topobridge.admission.manage-configurations=true is not false with "
+                                + "topobridge.admission.tls.mode=openshift-service-ca"),
                 Arguments.of(
                         "renew before validity",
                         Map.of("tls.renew-before", Duration.ofDays(400)),
