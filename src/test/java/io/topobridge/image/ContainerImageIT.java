@@ -120,6 +120,43 @@ class ContainerImageIT {
         assertThat(rootfs.resolve("deployments/app")).isDirectory();
     }
 
+    /**
+     * The application's layers as the archive holds them (not as a host unpacks them): every entry belongs to user 0
+     * and group 0, files are readable and folders traversable by group 0 (OpenShift runs the image as an arbitrary UID
+     * in group 0), and nothing is writable by anyone but root, so the process can change none of its own files.
+     */
+    @Test
+    void applicationLayersAreOwnedByRootReadableByGroupZeroAndWritableByNoneElse() throws Exception {
+        JsonNode layers = manifest.get(0).path("Layers");
+        List<String> problems = new ArrayList<>();
+        int entries = 0;
+        // the base's layers come first; the application's four are the last
+        for (int i = layers.size() - 4; i < layers.size(); i++) {
+            Path layer = work.resolve("archive").resolve(layers.get(i).asText());
+            var listing = run(List.of("tar", "--numeric-owner", "-tvf", layer.toString()), Map.of(), 120);
+            for (String line : listing.stdout().lines().toList()) {
+                // -rw-r--r-- 0/0  1234 1970-01-01 00:00 deployments/lib/main/x.jar
+                String[] fields = line.trim().split("\\s+", 6);
+                String mode = fields[0];
+                String owner = fields[1];
+                String path = fields[5];
+                entries++;
+                boolean folder = mode.startsWith("d");
+                if (!owner.equals("0/0")) {
+                    problems.add(path + " belongs to " + owner);
+                }
+                if (mode.charAt(4) != 'r' || folder && mode.charAt(6) != 'x') {
+                    problems.add(path + " is " + mode + ": group 0 cannot " + (folder ? "list it" : "read it"));
+                }
+                if (mode.charAt(5) == 'w' || mode.charAt(8) == 'w') {
+                    problems.add(path + " is " + mode + ": writable by group 0 or others");
+                }
+            }
+        }
+        assertThat(entries).as("entries of the application layers").isGreaterThan(50);
+        assertThat(problems).isEmpty();
+    }
+
     @Test
     void versionRunsFromTheImagesOwnFilesystem() throws Exception {
         var run = runImage(List.of("version"));
@@ -131,8 +168,7 @@ class ContainerImageIT {
 
     @Test
     void renderInTheImageAnswersAsThePackagedJar() throws Exception {
-        Path input = rootfs.resolve("input");
-        copy(Path.of("examples"), input.resolve("examples"));
+        examplesInTheImage();
         var inImage = runImage(List.of("render", "/input/examples"));
         var onHost = PackagedApp.run("render", "examples");
         assertThat(inImage.exitCode()).as(inImage.stderr()).isEqualTo(onHost.exitCode());
@@ -143,12 +179,65 @@ class ContainerImageIT {
                 .isEqualTo(onHost.stderr().lines().count());
     }
 
+    /**
+     * As OpenShift's restricted-v2 SCC runs it: a UID from a namespace's range that the image does not know, group 0,
+     * the root filesystem read-only (the chart's readOnlyRootFilesystem) and an empty folder at /tmp (the chart's
+     * emptyDir). {@code version} and {@code render} answer as under the image's own user.
+     */
+    @Test
+    void versionAndRenderRunAsAnArbitraryUidInGroupZeroOnAReadOnlyRoot() throws Exception {
+        Path tmp = Files.createDirectories(work.resolve("tmp-volume"));
+        Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        var version = runImage(ARBITRARY_UID + ":0", tmp, List.of("version"));
+        assertThat(version.exitCode()).as(version.stderr()).isZero();
+        assertThat(version.stderr()).isEmpty();
+        assertThat(version.stdout()).isEqualTo(PackagedApp.run("version").stdout());
+
+        examplesInTheImage();
+        var render = runImage(ARBITRARY_UID + ":0", tmp, List.of("render", "/input/examples"));
+        var onHost = PackagedApp.run("render", "examples");
+        assertThat(render.exitCode()).as(render.stderr()).isEqualTo(onHost.exitCode());
+        assertThat(render.stdout()).contains("kind: PodGroup").isEqualTo(onHost.stdout());
+        assertThat(render.stderr().lines().count())
+                .isEqualTo(onHost.stderr().lines().count());
+        try (var left = Files.walk(tmp)) {
+            System.out.println("left in /tmp by version and render as UID " + ARBITRARY_UID + ": "
+                    + left.filter(p -> !p.equals(tmp))
+                            .map(p -> tmp.relativize(p).toString())
+                            .toList());
+        }
+    }
+
+    /** A UID in the range OpenShift gives a namespace, known to neither the image nor this machine. */
+    private static final int ARBITRARY_UID = 1000680000;
+
+    private static void examplesInTheImage() throws Exception {
+        if (!Files.exists(rootfs.resolve("input/examples"))) {
+            copy(Path.of("examples"), rootfs.resolve("input").resolve("examples"));
+        }
+    }
+
     /** Runs the image's entrypoint with {@code args} as the image's user, environment and root folder. */
     private PackagedApp.Run runImage(List<String> args) throws Exception {
+        String user = config.path("config").path("User").asText();
+        return runImage(user + ":" + user, null, args);
+    }
+
+    /**
+     * Runs the entrypoint as {@code userspec} ({@code UID:GID}); with a {@code tmp} folder the root is a read-only bind
+     * of the image's files with {@code tmp} at /tmp, as a pod with readOnlyRootFilesystem and an emptyDir at /tmp.
+     */
+    private PackagedApp.Run runImage(String userspec, Path tmp, List<String> args) throws Exception {
         assertThat(Path.of(ContainerImage.APP_ROOT))
                 .as("the host must not have the image's files, or a run proves nothing")
                 .doesNotExist();
-        String user = config.path("config").path("User").asText();
+        // a private mount namespace: these mounts vanish with the process
+        String readOnly = tmp == null
+                ? ""
+                : "mount --bind \"$root\" \"$root\" && mount -o remount,bind,ro \"$root\" "
+                        // not even root may write there now, let alone the process
+                        + "&& if touch \"$root/write-probe\" 2>/dev/null; then echo 'the root is writable' >&2; exit 97; fi "
+                        + "&& mount --bind \"$tmp\" \"$root/tmp\" && ";
         List<String> command = new ArrayList<>(List.of(
                 tool("unshare"),
                 "--mount",
@@ -156,12 +245,13 @@ class ContainerImageIT {
                 "--fork",
                 tool("sh"),
                 "-c",
-                // a private mount namespace: these mounts vanish with the process
-                "root=$1; user=$2; shift 2; mount -t proc proc \"$root/proc\" && mount --rbind /dev \"$root/dev\" "
+                "root=$1; user=$2; tmp=$3; shift 3; " + readOnly
+                        + "mount -t proc proc \"$root/proc\" && mount --rbind /dev \"$root/dev\" "
                         + "&& exec chroot --userspec=\"$user\" \"$root\" \"$@\"",
                 "sh",
                 rootfs.toString(),
-                user + ":" + user));
+                userspec,
+                tmp == null ? "" : tmp.toString()));
         command.addAll(texts(config.path("config").path("Entrypoint")));
         command.addAll(args);
         return run(command, env(), 120);
