@@ -914,13 +914,13 @@ class HelmChartTest {
         assertThat(issuer.path("kind").asText()).isEqualTo("ClusterIssuer");
     }
 
-    private static JsonNode withoutCaBundle(JsonNode webhooks) {
+    static JsonNode withoutCaBundle(JsonNode webhooks) {
         JsonNode copy = webhooks.deepCopy();
         copy.forEach(w -> ((com.fasterxml.jackson.databind.node.ObjectNode) w.path("clientConfig")).remove("caBundle"));
         return copy;
     }
 
-    private static List<String> texts(JsonNode array) {
+    static List<String> texts(JsonNode array) {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.asText()));
         return out;
@@ -1005,7 +1005,7 @@ class HelmChartTest {
         assertThat(render(Map.of("cleanup.enabled", false)).hooks("pre-delete")).isEmpty();
     }
 
-    private static JsonNode rule(JsonNode role, String resource) {
+    static JsonNode rule(JsonNode role, String resource) {
         for (JsonNode rule : role.path("rules")) {
             if (contains(rule.path("resources"), resource)) {
                 return rule;

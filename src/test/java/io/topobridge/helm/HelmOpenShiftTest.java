@@ -3,7 +3,6 @@ package io.topobridge.helm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.marcnuri.helm.Helm;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.config.EnvironmentConfig;
@@ -125,10 +124,11 @@ class HelmOpenShiftTest {
                     || context.path("allowPrivilegeEscalation").asBoolean()) {
                 out.add(name + "allowPrivilegeEscalation is not false");
             }
-            if (!texts(context.path("capabilities").path("drop")).contains("ALL")) {
+            if (!HelmChartTest.texts(context.path("capabilities").path("drop")).contains("ALL")) {
                 out.add(name + "capabilities do not drop ALL");
             }
-            List<String> added = texts(context.path("capabilities").path("add"));
+            List<String> added =
+                    HelmChartTest.texts(context.path("capabilities").path("add"));
             if (!added.isEmpty() && !added.equals(List.of("NET_BIND_SERVICE"))) {
                 out.add(name + "capabilities add " + added);
             }
@@ -236,28 +236,32 @@ class HelmOpenShiftTest {
                         .as("no caBundle the injector and Helm would fight over")
                         .isFalse());
         assertThat(mutating.path("webhooks"))
-                .isEqualTo(withoutCaBundle(SERIALIZATION
+                .isEqualTo(HelmChartTest.withoutCaBundle(SERIALIZATION
                         .convertValue(WebhookConfigurations.mutating(settings, "ca"), JsonNode.class)
                         .path("webhooks")));
         if (settings.validateWorkloads()) {
             JsonNode validating = chart.one("ValidatingWebhookConfiguration");
             assertThat(annotations(validating)).containsExactly(Map.entry(INJECT_CABUNDLE, "true"));
             assertThat(validating.path("webhooks"))
-                    .isEqualTo(withoutCaBundle(SERIALIZATION
+                    .isEqualTo(HelmChartTest.withoutCaBundle(SERIALIZATION
                             .convertValue(WebhookConfigurations.validating(settings, "ca"), JsonNode.class)
                             .path("webhooks")));
         } else {
             assertThat(chart.has("ValidatingWebhookConfiguration")).isFalse();
         }
 
-        // RBAC: the controller may only get its Secret by name, and may not touch the webhook configurations
-        JsonNode role = chart.named("Role", "tb-topobridge");
-        JsonNode secrets = rule(role, "secrets");
-        assertThat(texts(secrets.path("resourceNames")))
+        // RBAC: the controller may only get its Secret and the two configurations (the doctor reads them), by name
+        JsonNode secrets = HelmChartTest.rule(chart.named("Role", "tb-topobridge"), "secrets");
+        assertThat(HelmChartTest.texts(secrets.path("resourceNames")))
                 .containsExactly(settings.tls().secretName());
-        assertThat(texts(secrets.path("verbs"))).containsExactly("get");
-        assertThat(chart.named("ClusterRole", "tb-topobridge").path("rules"))
-                .noneSatisfy(r -> assertThat(texts(r.path("resources"))).contains("mutatingwebhookconfigurations"));
+        assertThat(HelmChartTest.texts(secrets.path("verbs"))).containsExactly("get");
+        JsonNode configurations =
+                HelmChartTest.rule(chart.named("ClusterRole", "tb-topobridge"), "mutatingwebhookconfigurations");
+        assertThat(HelmChartTest.texts(configurations.path("resources")))
+                .containsExactly("mutatingwebhookconfigurations", "validatingwebhookconfigurations");
+        assertThat(HelmChartTest.texts(configurations.path("resourceNames")))
+                .containsExactly(settings.configurationName());
+        assertThat(HelmChartTest.texts(configurations.path("verbs"))).containsExactly("get");
     }
 
     @Test
@@ -295,27 +299,6 @@ class HelmOpenShiftTest {
                 .path("annotations")
                 .fields()
                 .forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
-        return out;
-    }
-
-    private static JsonNode withoutCaBundle(JsonNode webhooks) {
-        JsonNode copy = webhooks.deepCopy();
-        copy.forEach(w -> ((ObjectNode) w.path("clientConfig")).remove("caBundle"));
-        return copy;
-    }
-
-    private static JsonNode rule(JsonNode role, String resource) {
-        for (JsonNode rule : role.path("rules")) {
-            if (texts(rule.path("resources")).contains(resource)) {
-                return rule;
-            }
-        }
-        throw new AssertionError("no rule for " + resource + " in " + role);
-    }
-
-    private static List<String> texts(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asText()));
         return out;
     }
 }
