@@ -38,6 +38,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -46,7 +47,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The Helm chart installed on the real cluster: every object Helm's own engine renders is accepted by the API
- * server; the controller then runs as the chart's ServiceAccount (a token from the TokenRequest API) with the
+ * server, in a release namespace that enforces Pod Security's {@code restricted} profile (the controller's and the
+ * cleanup hook's pods are admitted, the same pods with a rule broken refused); the controller then runs as the chart's ServiceAccount (a token from the TokenRequest API) with the
  * chart's environment through the whole scenario — HyperNodes, PodGroups, pods tied at admission, the scheduler
  * configuration check, Events, certificate renewal, leader election, an upgrade — and the audit log shows that
  * the API server refused it nothing, and that it used every verb the chart grants. Then each rule of its
@@ -136,6 +138,7 @@ class HelmInstallE2E {
     @Order(1)
     void everyObjectTheChartInstallsIsAcceptedByTheApiServer() {
         Rendered chart = chart(Map.of());
+        PodSecurity.restrict(admin, NS);
         List<HasMetadata> applied = apply(chart);
         assertThat(applied)
                 .extracting(HasMetadata::getKind)
@@ -166,6 +169,21 @@ class HelmInstallE2E {
                     .as(object.getKind() + " " + object.getMetadata().getName())
                     .isNotNull();
         }
+        // the release namespace enforces Pod Security's restricted profile: the ReplicaSet controller's pods of the
+        // chart's Deployment are admitted (this cluster has no default scheduler and no container runtime, so they stay
+        // Pending; ContainerImageIT runs the image as OpenShift would)
+        int replicas = chart.one("Deployment").path("spec").path("replicas").asInt();
+        cluster.waitFor(
+                "the controller's " + replicas + " pods admitted under the restricted profile",
+                TIMEOUT,
+                () -> admin.pods()
+                                .inNamespace(NS)
+                                .withLabel("app.kubernetes.io/component", "controller")
+                                .list()
+                                .getItems()
+                                .size()
+                        == replicas);
+        PodSecurity.assertEnforced(admin, NS, chart.one("Deployment"));
         // what needs another operator's CRDs is off by default, and this cluster has none of them
         assertThat(chart.has("ServiceMonitor") || chart.has("Certificate") || chart.has("Issuer"))
                 .isFalse();
@@ -766,6 +784,9 @@ class HelmInstallE2E {
             hookObjects.add(admin.resource(object).create());
         }
         JsonNode job = chart.one("Job");
+        // the hook's pod, as the Job controller (not run here) would create it, in the restricted namespace
+        PodSecurity.admit(admin, NS, job, "cleanup-admitted");
+        PodSecurity.assertEnforced(admin, NS, job);
         String account = job.path("spec")
                 .path("template")
                 .path("spec")
@@ -860,6 +881,12 @@ class HelmInstallE2E {
         }
         admin.namespaces().withName(APPS).delete();
         admin.namespaces().withName(OUTSIDE).delete();
+    }
+
+    /** The release namespace is the fork's: the next class finds it without Pod Security labels. */
+    @AfterAll
+    static void releaseTheNamespace() {
+        PodSecurity.release(RealCluster.get().client(), NS);
     }
 
     // ---- helpers ---------------------------------------------------------------------------------------------
