@@ -111,13 +111,17 @@ public interface AdmissionConfig {
 
         /**
          * {@code generate}: the bridge makes and rotates its own CA and certificate; {@code secret}: it only reads the
-         * Secret (e.g. cert-manager's); {@code openshift-service-ca}: it only reads the Secret OpenShift's service-CA
-         * operator keeps (no {@code ca.crt}; needs {@code manage-configurations=false}).
+         * Secret (e.g. cert-manager's or OLM's; {@code ca.crt} is needed only with {@code manage-configurations=true});
+         * {@code openshift-service-ca}: it only reads the Secret OpenShift's service-CA operator keeps (no
+         * {@code ca.crt}; needs {@code manage-configurations=false}).
          */
         @WithDefault("generate")
         String mode();
 
-        /** Secret holding {@code tls.crt}, {@code tls.key} and {@code ca.crt} (and {@code ca.key} in generate mode). */
+        /**
+         * Secret holding {@code tls.crt}, {@code tls.key} and {@code ca.crt} (and {@code ca.key} in generate mode;
+         * {@code ca.crt} may be missing where the bridge does not register the webhook configurations).
+         */
         @WithDefault("topobridge-webhook-tls")
         String secretName();
 

@@ -163,14 +163,18 @@ public class CertificateStore {
                                     + "service.beta.openshift.io/serving-cert-secret-name=" + settings.secretName()
                                     + ")"
                             : "(topobridge.admission.tls.mode=secret: it must be provided, e.g. by cert-manager, with "
-                                    + ServingCertificate.TLS_CRT + ", " + ServingCertificate.TLS_KEY + " and "
-                                    + ServingCertificate.CA_CRT + ")"));
+                                    + ServingCertificate.TLS_CRT + " and " + ServingCertificate.TLS_KEY
+                                    + (settings.registersCa() ? " and " + ServingCertificate.CA_CRT : "") + ")"));
         }
         try {
             ServingCertificate stored = parse(current);
-            // the service-CA operator's Secret carries no CA: it injects the CA into the configurations itself
-            if (stored.caCertificates().isEmpty() && !serviceCa) {
-                throw new IllegalArgumentException("it has no " + ServingCertificate.CA_CRT);
+            // the CA is only written as the configurations' caBundle: where something else injects it (the service-CA
+            // operator, cert-manager's injector, OLM) the Secret may carry none
+            if (stored.caCertificates().isEmpty() && settings.registersCa()) {
+                throw new IllegalArgumentException(
+                        "it has no " + ServingCertificate.CA_CRT + ", which the bridge writes "
+                                + "as the webhook configurations' caBundle (with topobridge.admission.manage-configurations="
+                                + "false, where something else injects the caBundle, it needs none)");
             }
             if (!Certificates.matches(stored.key(), stored.certificate())) {
                 throw new IllegalArgumentException(

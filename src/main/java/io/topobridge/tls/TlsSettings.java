@@ -17,7 +17,8 @@ public record TlsSettings(
         List<String> dnsNames,
         Duration validity,
         Duration caValidity,
-        Duration renewBefore) {
+        Duration renewBefore,
+        boolean registersCa) {
 
     /** Who makes the certificates. */
     public enum Mode {

@@ -72,7 +72,7 @@ public record WebhookSettings(
                 "self-pod-label",
                 self,
                 "key=value");
-        TlsSettings tls = tls(config.tls(), config.serviceName(), ns);
+        TlsSettings tls = tls(config.tls(), config.serviceName(), ns, config.manageConfigurations());
         // the service-CA operator injects the caBundle; a bridge applying the configurations too would fight it
         require(
                 tls.mode() != TlsSettings.Mode.OPENSHIFT_SERVICE_CA || !config.manageConfigurations(),
@@ -116,8 +116,12 @@ public record WebhookSettings(
         requireMatch(LABEL_KEY, "namespace-label", config.namespaceLabel(), "a label key");
     }
 
-    /** Checks and maps {@code tls.*}; the certificate names the service {@code serviceName} in {@code namespace}. */
-    private static TlsSettings tls(AdmissionConfig.Tls config, String serviceName, String namespace) {
+    /**
+     * Checks and maps {@code tls.*}; the certificate names the service {@code serviceName} in {@code namespace}, and
+     * its CA is needed where the bridge registers it ({@code registersCa}: it applies the webhook configurations).
+     */
+    private static TlsSettings tls(
+            AdmissionConfig.Tls config, String serviceName, String namespace, boolean registersCa) {
         TlsSettings.Mode mode = switch (config.mode().toLowerCase(Locale.ROOT)) {
             case "generate" -> TlsSettings.Mode.GENERATE;
             case "secret" -> TlsSettings.Mode.SECRET;
@@ -134,7 +138,8 @@ public record WebhookSettings(
                 TlsSettings.serviceDnsNames(serviceName, namespace),
                 config.validity(),
                 config.caValidity(),
-                config.renewBefore());
+                config.renewBefore(),
+                registersCa);
     }
 
     private static AdmissionLimits limits(AdmissionConfig.Limits config) {

@@ -128,8 +128,20 @@ record BundleManifests(ObjectNode csv, List<JsonNode> others) {
         return manifests;
     }
 
+    /**
+     * The role's rules but those on webhook configurations: OLM makes and names those itself (not as the chart
+     * does), so a rule naming the chart's would grant nothing.
+     */
     private static ArrayNode rules(JsonNode role) {
-        return role == null ? JSON.arrayNode() : (ArrayNode) role.path("rules").deepCopy();
+        ArrayNode rules = JSON.arrayNode();
+        if (role != null) {
+            for (JsonNode rule : role.path("rules")) {
+                if (!rule.path("apiGroups").toString().contains("admissionregistration.k8s.io")) {
+                    rules.add(rule.deepCopy());
+                }
+            }
+        }
+        return rules;
     }
 
     /** OLM makes the service account from the CSV: it can carry nothing but its name. */

@@ -45,6 +45,11 @@ class CertificateStoreTest {
     }
 
     private static TlsSettings settings(TlsSettings.Mode mode) {
+        // the bridge applies the configurations (and so registers the CA) by default; the service-CA mode never does
+        return settings(mode, mode != TlsSettings.Mode.OPENSHIFT_SERVICE_CA);
+    }
+
+    private static TlsSettings settings(TlsSettings.Mode mode, boolean registersCa) {
         return new TlsSettings(
                 mode,
                 NS,
@@ -52,7 +57,8 @@ class CertificateStoreTest {
                 TlsSettings.serviceDnsNames("hook", NS),
                 Duration.ofDays(365),
                 Duration.ofDays(3650),
-                Duration.ofDays(30));
+                Duration.ofDays(30),
+                registersCa);
     }
 
     /** The labels that mark a Secret as the bridge's own. */
@@ -226,8 +232,16 @@ class CertificateStoreTest {
         assertThat(read.caCertificates()).isEmpty();
         assertThat(secretWrites()).isZero();
 
-        // the same Secret in secret mode is refused: that mode registers ca.crt as the caBundle
-        assertThatThrownBy(() -> external(NOW).ensure()).hasMessageContaining("it has no ca.crt");
+        // the same Secret in secret mode is refused where the bridge registers ca.crt as the caBundle...
+        assertThatThrownBy(() -> external(NOW).ensure())
+                .hasMessageContaining(
+                        "it has no ca.crt, which the bridge writes as the webhook configurations' caBundle")
+                .hasMessageContaining("manage-configurations=false");
+        // ...and served where something else injects the caBundle (cert-manager's injector, OLM's Secret)
+        var injected = new CertificateStore(
+                cluster.client(), settings(TlsSettings.Mode.SECRET, false), Clock.fixed(NOW, ZoneOffset.UTC));
+        assertThat(injected.ensure().certificate()).isEqualTo(serving.certificate());
+        assertThat(secretWrites()).isZero();
 
         // the operator rotates: a new CA and certificate in the same Secret are what the next check serves
         var nextCa = Certificates.newCa("openshift-service-serving-signer", NOW, Duration.ofDays(790));
