@@ -135,15 +135,27 @@ public class ControllerLifecycle {
                 .start();
     }
 
+    /**
+     * The reconcilers stop before the Lease is released, so the next leader never writes while this one still does;
+     * every replica's parts stop last, the webhook server draining its calls while the next leader takes over.
+     */
     void onStop(@Observes ShutdownEvent event) {
+        if (started && leading) {
+            stop(ProcessPart.Role.LEADER_ONLY);
+        }
+        // a release asked for, not leadership lost: no exit on the way out
+        leading = false;
         if (electing != null) {
             electing.cancel(true);
         }
-        if (!started) {
-            return;
+        if (started) {
+            stop(ProcessPart.Role.EVERY_REPLICA);
         }
+    }
+
+    private void stop(ProcessPart.Role role) {
         for (ProcessPart part : parts) {
-            if (part.role() == ProcessPart.Role.EVERY_REPLICA || leading) {
+            if (part.role() == role) {
                 try {
                     part.stop();
                 } catch (RuntimeException e) {

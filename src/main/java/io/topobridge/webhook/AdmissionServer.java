@@ -51,6 +51,11 @@ public class AdmissionServer implements ProcessPart {
 
     private static final Logger LOG = Logger.getLogger(AdmissionServer.class);
     private static final Duration FIRST_RETRY = Duration.ofSeconds(2);
+    /**
+     * How long a stopping replica keeps answering after the last call came: kube-proxy applies an endpoint change
+     * within about a second (its default minimum sync period).
+     */
+    static final Duration DRAIN_QUIET = Duration.ofSeconds(1);
 
     private final KubernetesClient client;
     private final Applier applier;
@@ -269,13 +274,20 @@ public class AdmissionServer implements ProcessPart {
         }
     }
 
+    /**
+     * Stops serving once calls have stopped coming for {@link #DRAIN_QUIET} (the Service's endpoints updated, the API
+     * server's kept-alive connections closed one answer each), waiting at most as long as the API server waits for an
+     * answer and that quiet time again: a call broken by the stop of a replica admits its pod untied.
+     */
     @Override
     public void stop() {
+        ready = false;
         if (scheduler != null) {
             scheduler.shutdownNow();
         }
         if (server != null) {
-            server.stop();
+            server.stop(
+                    DRAIN_QUIET, Duration.ofSeconds(webhook.timeoutSeconds()).plus(DRAIN_QUIET));
         }
     }
 

@@ -47,6 +47,11 @@ public final class WebhookServer {
     private final AdmissionReviewer reviewer;
     private volatile HttpServer server;
     private volatile ServingCertificate serving;
+    /** Set by {@link #stop(Duration, Duration)}: every answer from then on closes its connection. */
+    private volatile boolean draining;
+
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile long lastArrival = System.nanoTime();
 
     /**
      * @param warnAfter an answer that took longer (from the arrival of the request's body) is logged as a warning, with how long it
@@ -76,6 +81,7 @@ public final class WebhookServer {
             throw new IllegalStateException("the webhook server is already running on port " + server.actualPort());
         }
         Router router = Router.router(vertx);
+        router.route().handler(this::arrived);
         BodyHandler body = BodyHandler.create(false).setBodyLimit(gate.limits().maxBodyBytes());
         for (AdmissionWebhook webhook : webhooks) {
             // a review may read the API server (a cache miss, ReadThrough) through a client that shares this
@@ -188,6 +194,52 @@ public final class WebhookServer {
         LOG.infof("webhook server now serves the certificate valid until %s", certificate.notAfter());
     }
 
+    /**
+     * Counts a call in flight until its answer is sent; while draining, the answer says {@code Connection: close} and
+     * the connection is closed after it, so the API server sends its next call on a new connection, which the Service
+     * gives to another replica.
+     */
+    private void arrived(io.vertx.ext.web.RoutingContext ctx) {
+        lastArrival = System.nanoTime();
+        inFlight.incrementAndGet();
+        ctx.addEndHandler(done -> inFlight.decrementAndGet());
+        if (draining) {
+            ctx.response().putHeader(io.vertx.core.http.HttpHeaders.CONNECTION, "close");
+            ctx.addEndHandler(done -> ctx.request().connection().close());
+        }
+        ctx.next();
+    }
+
+    /**
+     * Stops without breaking a call: keeps answering (each answer closing its connection) until no call is in flight
+     * and none has arrived for {@code quiet}, at most {@code atMost}, then closes the port and every connection left.
+     * A replica being replaced gets SIGTERM while the API server still holds kept-alive connections to it, and while
+     * the Service's endpoints are still being updated: closing at once breaks the calls on those connections, and
+     * with {@code failurePolicy: Ignore} a pod whose call broke is admitted untied from its gang.
+     */
+    public void stop(Duration quiet, Duration atMost) {
+        if (server != null) {
+            long start = System.nanoTime();
+            draining = true;
+            lastArrival = Math.max(lastArrival, start);
+            long deadline = start + atMost.toNanos();
+            while (System.nanoTime() < deadline
+                    && (inFlight.get() > 0 || System.nanoTime() - lastArrival < quiet.toNanos())) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            LOG.infof(
+                    "webhook server drained in %d ms (%d calls in flight when it closed)",
+                    (System.nanoTime() - start) / 1_000_000, inFlight.get());
+        }
+        stop();
+    }
+
+    /** Closes the port and every connection at once. */
     public synchronized void stop() {
         HttpServer running = server;
         server = null;
@@ -200,6 +252,11 @@ public final class WebhookServer {
                 LOG.warnf("closing the webhook server: %s", e.getMessage());
             }
         }
+    }
+
+    /** Whether a stop is draining the calls (every answer closes its connection). */
+    boolean draining() {
+        return draining;
     }
 
     public boolean running() {

@@ -243,4 +243,38 @@ class WebhookServerTest {
             return (X509Certificate) socket.getSession().getPeerCertificates()[0];
         }
     }
+
+    /**
+     * A replica being replaced: while it drains, each call is still answered and its connection closed (the API
+     * server's next call goes to another replica); the port closes once calls have stopped coming for the quiet
+     * time, long before the limit.
+     */
+    @Test
+    void aStoppingServerAnswersUntilCallsStopAndClosesEachConnectionAfterItsAnswer() throws Exception {
+        try (WebhookFixture stopping = new WebhookFixture(List.of(PROBE))) {
+            long start = System.nanoTime();
+            var stopped = java.util.concurrent.CompletableFuture.runAsync(
+                    () -> stopping.server.stop(java.time.Duration.ofMillis(800), java.time.Duration.ofSeconds(30)));
+            while (!stopping.server.draining()) {
+                Thread.sleep(5);
+            }
+            for (int i = 0; i < 3; i++) {
+                stopping.request()
+                        .body(review("CREATE").toString())
+                        .post("/probe")
+                        .then()
+                        .statusCode(200)
+                        .header("Connection", "close")
+                        .body("response.allowed", equalTo(true));
+                Thread.sleep(300);
+            }
+            assertThat(stopped.isDone()).as("stopped while calls still came").isFalse();
+            stopped.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            long took = (System.nanoTime() - start) / 1_000_000;
+            assertThat(took).as("ms the stop took").isBetween(2 * 300 + 800L, 29_000L);
+            assertThat(stopping.server.running()).isFalse();
+            assertThatThrownBy(() -> new java.net.Socket("127.0.0.1", stopping.port).close())
+                    .isInstanceOf(java.net.ConnectException.class);
+        }
+    }
 }
