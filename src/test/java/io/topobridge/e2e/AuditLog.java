@@ -161,6 +161,31 @@ public final class AuditLog {
         return out;
     }
 
+    /**
+     * Requests in {@code namespace} since {@code mark} that the API server let through after a call to a webhook failed
+     * ({@code failurePolicy: Ignore}; its audit annotation {@code failed-open.*} names the webhook), as
+     * {@code <time it completed> verb resource → webhook}.
+     */
+    public List<String> failedOpenSince(long mark, String namespace) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode event : eventsSince(mark)) {
+            JsonNode ref = event.path("objectRef");
+            if (!"ResponseComplete".equals(event.path("stage").asText())
+                    || !namespace.equals(ref.path("namespace").asText())) {
+                continue;
+            }
+            event.path("annotations").fields().forEachRemaining(a -> {
+                if (a.getKey().startsWith("failed-open")) {
+                    out.add(event.path("stageTimestamp").asText() + " "
+                            + event.path("verb").asText() + " "
+                            + ref.path("resource").asText() + " → "
+                            + a.getValue().asText());
+                }
+            });
+        }
+        return out;
+    }
+
     private List<JsonNode> eventsSince(long mark) {
         List<JsonNode> out = new ArrayList<>();
         try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {

@@ -27,6 +27,9 @@ public final class Bridge implements AutoCloseable {
     private final Map<String, String> properties;
     private final Map<String, String> environment;
     private final ClassArchive archive;
+    /** The application jar: the build's own, or an earlier version's (which the run's class archive does not fit). */
+    private final java.nio.file.Path jar;
+
     private Component process;
 
     /**
@@ -41,13 +44,15 @@ public final class Bridge implements AutoCloseable {
             String name,
             int webhookPort,
             Map<String, String> properties,
-            Map<String, String> environment) {
+            Map<String, String> environment,
+            java.nio.file.Path jar) {
         this.cluster = cluster;
         this.name = name;
         this.webhookPort = webhookPort;
         this.properties = properties;
         this.environment = environment;
-        this.archive = ClassArchive.of(cluster.runDir());
+        this.archive = jar == null ? ClassArchive.of(cluster.runDir()) : null;
+        this.jar = jar;
     }
 
     /** A builder for a bridge named {@code name} (its log is {@code logs/<name>.log}). */
@@ -64,6 +69,7 @@ public final class Bridge implements AutoCloseable {
         private int webhookPort = FreePort.find();
         private Integer servicePort;
         private boolean exposeWebhook = true;
+        private java.nio.file.Path jar;
 
         private Builder(RealCluster cluster, String name) {
             this.cluster = cluster;
@@ -114,6 +120,12 @@ public final class Bridge implements AutoCloseable {
             return this;
         }
 
+        /** Runs the application in {@code jar} (an earlier version's) instead of the build's own. */
+        public Builder jar(java.nio.file.Path jar) {
+            this.jar = jar;
+            return this;
+        }
+
         public Bridge start() {
             properties.put("topobridge.admission.port", String.valueOf(webhookPort));
             properties.put(
@@ -122,7 +134,8 @@ public final class Bridge implements AutoCloseable {
             if (exposeWebhook) {
                 cluster.pointWebhookServiceAt(webhookPort);
             }
-            Bridge bridge = new Bridge(cluster, name, webhookPort, Map.copyOf(properties), Map.copyOf(environment));
+            Bridge bridge =
+                    new Bridge(cluster, name, webhookPort, Map.copyOf(properties), Map.copyOf(environment), jar);
             bridge.launch();
             return bridge;
         }
@@ -131,7 +144,9 @@ public final class Bridge implements AutoCloseable {
     private void launch() {
         process = component();
         process.start();
-        archive.started(process);
+        if (archive != null) {
+            archive.started(process);
+        }
     }
 
     /** The process, its JVM options chosen now: a restart may map the class archive its first start had to write. */
@@ -140,7 +155,9 @@ public final class Bridge implements AutoCloseable {
         command.add(PackagedApp.java());
         command.add("-Xmx512m");
         if (FAST_START) {
-            command.addAll(archive.options());
+            if (archive != null) {
+                command.addAll(archive.options());
+            }
             // the bridges of this tier live for seconds to minutes: C1's code is enough, C2's compiles are not paid
             command.add("-XX:TieredStopAtLevel=1");
         }
@@ -148,7 +165,7 @@ public final class Bridge implements AutoCloseable {
         command.add("-Dquarkus.http.host=127.0.0.1");
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.add("-jar");
-        command.add(PackagedApp.jar().toString());
+        command.add((jar != null ? jar : PackagedApp.jar()).toString());
         return new Component(
                 name, command, environment, cluster.runDir().resolve("logs").resolve(name + ".log"));
     }

@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The webhook Service of several replicas, as kube-proxy makes it: a TCP port on loopback whose connections go
  * round-robin to the replicas' webhook ports, skipping one that refuses the connection (a killed pod leaves the
- * Service's endpoints). TLS passes through untouched; the replicas share one certificate.
+ * Service's endpoints). TLS passes through untouched; the replicas share one certificate. Endpoints may be added
+ * and removed as a rollout adds ready pods and takes terminating ones out; a connection already made stays with its
+ * replica, as kube-proxy's connection tracking keeps it.
  */
 final class WebhookBalancer implements AutoCloseable {
 
@@ -32,7 +34,7 @@ final class WebhookBalancer implements AutoCloseable {
     });
 
     WebhookBalancer(List<Integer> backends) {
-        this.backends = List.copyOf(backends);
+        this.backends = new java.util.concurrent.CopyOnWriteArrayList<>(backends);
         try {
             server = new ServerSocket(port, 50, InetAddress.getByName("127.0.0.1"));
         } catch (IOException e) {
@@ -43,6 +45,16 @@ final class WebhookBalancer implements AutoCloseable {
 
     int port() {
         return port;
+    }
+
+    /** A replica that became ready joins the endpoints. */
+    void add(int backend) {
+        backends.add(backend);
+    }
+
+    /** A replica that is terminating leaves the endpoints: new connections no longer go to it. */
+    void remove(int backend) {
+        backends.remove(Integer.valueOf(backend));
     }
 
     /** Connections passed to a replica so far. */
@@ -63,9 +75,10 @@ final class WebhookBalancer implements AutoCloseable {
 
     private void serve(Socket client) {
         Socket backend = null;
-        int first = Math.floorMod(next.getAndIncrement(), backends.size());
-        for (int i = 0; i < backends.size() && backend == null; i++) {
-            int candidate = backends.get((first + i) % backends.size());
+        List<Integer> endpoints = List.copyOf(backends);
+        int first = endpoints.isEmpty() ? 0 : Math.floorMod(next.getAndIncrement(), endpoints.size());
+        for (int i = 0; i < endpoints.size() && backend == null; i++) {
+            int candidate = endpoints.get((first + i) % endpoints.size());
             try {
                 Socket s = new Socket();
                 s.connect(new InetSocketAddress("127.0.0.1", candidate), 1000);

@@ -121,9 +121,14 @@ public final class HelmChart {
      * the objects {@code helm template} prints, and the hooks.
      */
     public static Rendered render(String release, String namespace, Map<String, ?> values) {
-        String manifest = template(CHART, release, namespace, values);
+        return render(CHART, release, namespace, values);
+    }
+
+    /** As {@link #render(String, String, Map)}, of the chart in folder {@code chart} (e.g. an earlier version's). */
+    public static Rendered render(Path chart, String release, String namespace, Map<String, ?> values) {
+        String manifest = template(chart, release, namespace, values);
         List<JsonNode> documents = new ArrayList<>(parse(manifest));
-        documents.addAll(hooks(release, namespace, values, documents));
+        documents.addAll(hooks(chart, release, namespace, values, documents));
         return new Rendered(manifest, List.copyOf(documents));
     }
 
@@ -143,13 +148,13 @@ public final class HelmChart {
      * every other byte the same, which the copy's other documents confirm.
      */
     private static List<JsonNode> hooks(
-            String release, String namespace, Map<String, ?> values, List<JsonNode> objects) {
+            Path chart, String release, String namespace, Map<String, ?> values, List<JsonNode> objects) {
         Path copy;
         try {
             copy = Files.createTempDirectory("topobridge-chart");
-            try (Stream<Path> files = Files.walk(CHART)) {
+            try (Stream<Path> files = Files.walk(chart)) {
                 for (Path file : (Iterable<Path>) files::iterator) {
-                    Path target = copy.resolve(CHART.relativize(file).toString());
+                    Path target = copy.resolve(chart.relativize(file).toString());
                     if (Files.isDirectory(file)) {
                         Files.createDirectories(target);
                     } else {
