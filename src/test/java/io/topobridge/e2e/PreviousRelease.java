@@ -17,8 +17,8 @@ import java.util.stream.Stream;
 /**
  * An earlier version of this repository, built for an upgrade test: its application (the {@code quarkus-app} folder
  * the image holds) and its Helm chart, taken from one commit with {@code git archive} and built with its own
- * {@code ./mvnw package}, tests skipped. A commit never changes, so the result is kept in the real-cluster tier's
- * cache folder under the commit's id and built once per machine.
+ * {@code ./mvnw package}, tests skipped. A commit never changes, so the result is kept in a cache folder under the
+ * commit's id and built once per machine.
  *
  * @param commit the full commit id
  * @param chart the chart's folder at that commit
@@ -42,7 +42,7 @@ record PreviousRelease(String commit, Path chart, Path jar, String chartVersion,
         String wanted = System.getProperty("topobridge.e2e.upgrade-from", DEFAULT_COMMIT);
         String commit =
                 git("rev-parse", "--verify", "--quiet", wanted + "^{commit}").strip();
-        Path home = cacheRoot().resolve("previous-release").resolve(commit);
+        Path home = cacheRoot().resolve(commit);
         Duration built = Duration.ZERO;
         if (!Files.isRegularFile(home.resolve("quarkus-app/quarkus-run.jar"))) {
             built = build(commit, home);
@@ -56,15 +56,18 @@ record PreviousRelease(String commit, Path chart, Path jar, String chartVersion,
         return commit.substring(0, 12);
     }
 
-    /** As the Go binaries of this tier: {@code $TOPOBRIDGE_E2E_CACHE}, else the user's cache folder. */
+    /**
+     * {@code $TOPOBRIDGE_E2E_PREVIOUS_CACHE}, else {@code topobridge-e2e-previous} in the user's cache folder: a folder
+     * of its own, as the Go binaries' cache keeps only its newest build.
+     */
     private static Path cacheRoot() {
-        String root = System.getenv("TOPOBRIDGE_E2E_CACHE");
+        String root = System.getenv("TOPOBRIDGE_E2E_PREVIOUS_CACHE");
         if (root != null && !root.isBlank()) {
             return Path.of(root);
         }
         String xdg = System.getenv("XDG_CACHE_HOME");
         return (xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache"))
-                .resolve("topobridge-e2e");
+                .resolve("topobridge-e2e-previous");
     }
 
     /**
