@@ -27,10 +27,12 @@ public final class Chroot {
 
     /**
      * Runs {@code command} (its first word resolved on the image's {@code PATH} when an emulator is given) inside
-     * {@code rootfs} as {@code user} ({@code uid:gid}).
+     * {@code rootfs} as {@code user} ({@code uid:gid}). With a {@code tmp} folder the root is a read-only bind of the
+     * image's files with {@code tmp} at {@code /tmp}, as a pod with readOnlyRootFilesystem and an emptyDir there;
+     * {@code null} leaves the root writable.
      */
     public static PackagedApp.Run run(
-            Path rootfs, String user, Map<String, String> env, Optional<Path> emulator, List<String> command)
+            Path rootfs, String user, Map<String, String> env, Optional<Path> emulator, Path tmp, List<String> command)
             throws Exception {
         List<String> inside = new ArrayList<>();
         if (emulator.isPresent()) {
@@ -44,6 +46,13 @@ public final class Chroot {
         } else {
             inside.addAll(command);
         }
+        // a private mount namespace: these mounts vanish with the process
+        String readOnly = tmp == null
+                ? ""
+                : "mount --bind \"$root\" \"$root\" && mount -o remount,bind,ro \"$root\" "
+                        // not even root may write there now, let alone the process
+                        + "&& if touch \"$root/write-probe\" 2>/dev/null; then echo 'the root is writable' >&2; exit 97; fi "
+                        + "&& mount --bind \"$tmp\" \"$root/tmp\" && ";
         List<String> full = new ArrayList<>(List.of(
                 tool("unshare"),
                 "--mount",
@@ -51,12 +60,13 @@ public final class Chroot {
                 "--fork",
                 tool("sh"),
                 "-c",
-                // a private mount namespace: these mounts vanish with the process
-                "root=$1; user=$2; shift 2; mount -t proc proc \"$root/proc\" && mount --rbind /dev \"$root/dev\" "
+                "root=$1; user=$2; tmp=$3; shift 3; " + readOnly
+                        + "mount -t proc proc \"$root/proc\" && mount --rbind /dev \"$root/dev\" "
                         + "&& exec chroot --userspec=\"$user\" \"$root\" \"$@\"",
                 "sh",
                 rootfs.toString(),
-                user));
+                user,
+                tmp == null ? "" : tmp.toString()));
         full.addAll(inside);
         return exec(full, env, 300);
     }

@@ -1,21 +1,17 @@
 package io.topobridge.image;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.cloud.tools.jib.api.buildplan.ImageFormat;
 import io.topobridge.testing.PackagedApp;
-import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,7 +39,7 @@ class ContainerImageIT {
 
     @BeforeAll
     static void buildAndUnpack() throws Exception {
-        requireRootOnLinux();
+        Chroot.requireRootOnLinux();
         long start = System.nanoTime();
         Path base = work.resolve("base.tar");
         LocalJavaBase.write(
@@ -60,13 +56,13 @@ class ContainerImageIT {
                 ImageFormat.Docker));
 
         Path unpacked = Files.createDirectories(work.resolve("archive"));
-        run(List.of("tar", "-xf", archive.toString(), "-C", unpacked.toString()), Map.of(), 120);
+        Chroot.exec(List.of("tar", "-xf", archive.toString(), "-C", unpacked.toString()), Map.of(), 120);
         manifest = JSON.readTree(unpacked.resolve("manifest.json").toFile());
         config = JSON.readTree(
                 unpacked.resolve(manifest.get(0).path("Config").asText()).toFile());
         rootfs = Files.createDirectories(work.resolve("rootfs"));
         for (JsonNode layer : manifest.get(0).path("Layers")) {
-            run(
+            Chroot.exec(
                     List.of("tar", "-xf", unpacked.resolve(layer.asText()).toString(), "-C", rootfs.toString()),
                     Map.of(),
                     120);
@@ -89,8 +85,8 @@ class ContainerImageIT {
         assertThat(config.path("os").asText()).isEqualTo("linux");
         JsonNode container = config.path("config");
         assertThat(container.path("User").asText()).isEqualTo(ContainerImage.USER);
-        assertThat(texts(container.path("Entrypoint"))).isEqualTo(ContainerImage.ENTRYPOINT);
-        assertThat(texts(container.path("Entrypoint"))).contains("-XX:MaxRAMPercentage=75.0");
+        assertThat(Chroot.texts(container.path("Entrypoint"))).isEqualTo(ContainerImage.ENTRYPOINT);
+        assertThat(Chroot.texts(container.path("Entrypoint"))).contains("-XX:MaxRAMPercentage=75.0");
         assertThat(container.path("Cmd").isMissingNode()
                         || container.path("Cmd").isNull()
                         || container.path("Cmd").isEmpty())
@@ -103,7 +99,9 @@ class ContainerImageIT {
                         .path("org.opencontainers.image.version")
                         .asText())
                 .isEqualTo(VERSION);
-        assertThat(env().get("PATH")).as("the base's environment is kept").contains("/bin");
+        assertThat(Chroot.env(config).get("PATH"))
+                .as("the base's environment is kept")
+                .contains("/bin");
     }
 
     @Test
@@ -133,7 +131,7 @@ class ContainerImageIT {
         // the base's layers come first; the application's four are the last
         for (int i = layers.size() - 4; i < layers.size(); i++) {
             Path layer = work.resolve("archive").resolve(layers.get(i).asText());
-            var listing = run(List.of("tar", "--numeric-owner", "-tvf", layer.toString()), Map.of(), 120);
+            var listing = Chroot.exec(List.of("tar", "--numeric-owner", "-tvf", layer.toString()), Map.of(), 120);
             for (String line : listing.stdout().lines().toList()) {
                 // -rw-r--r-- 0/0  1234 1970-01-01 00:00 deployments/lib/main/x.jar
                 String[] fields = line.trim().split("\\s+", 6);
@@ -213,7 +211,7 @@ class ContainerImageIT {
 
     private static void examplesInTheImage() throws Exception {
         if (!Files.exists(rootfs.resolve("input/examples"))) {
-            copy(Path.of("examples"), rootfs.resolve("input").resolve("examples"));
+            Chroot.copyTree(Path.of("examples"), rootfs.resolve("input").resolve("examples"));
         }
     }
 
@@ -231,116 +229,9 @@ class ContainerImageIT {
         assertThat(Path.of(ContainerImage.APP_ROOT))
                 .as("the host must not have the image's files, or a run proves nothing")
                 .doesNotExist();
-        // a private mount namespace: these mounts vanish with the process
-        String readOnly = tmp == null
-                ? ""
-                : "mount --bind \"$root\" \"$root\" && mount -o remount,bind,ro \"$root\" "
-                        // not even root may write there now, let alone the process
-                        + "&& if touch \"$root/write-probe\" 2>/dev/null; then echo 'the root is writable' >&2; exit 97; fi "
-                        + "&& mount --bind \"$tmp\" \"$root/tmp\" && ";
-        List<String> command = new ArrayList<>(List.of(
-                tool("unshare"),
-                "--mount",
-                "--pid",
-                "--fork",
-                tool("sh"),
-                "-c",
-                "root=$1; user=$2; tmp=$3; shift 3; " + readOnly
-                        + "mount -t proc proc \"$root/proc\" && mount --rbind /dev \"$root/dev\" "
-                        + "&& exec chroot --userspec=\"$user\" \"$root\" \"$@\"",
-                "sh",
-                rootfs.toString(),
-                userspec,
-                tmp == null ? "" : tmp.toString()));
-        command.addAll(texts(config.path("config").path("Entrypoint")));
+        List<String> command =
+                new ArrayList<>(Chroot.texts(config.path("config").path("Entrypoint")));
         command.addAll(args);
-        return run(command, env(), 120);
-    }
-
-    private static Map<String, String> env() {
-        Map<String, String> env = new TreeMap<>();
-        for (JsonNode entry : config.path("config").path("Env")) {
-            String[] kv = entry.asText().split("=", 2);
-            env.put(kv[0], kv[1]);
-        }
-        return env;
-    }
-
-    private static List<String> texts(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asText()));
-        return out;
-    }
-
-    private static PackagedApp.Run run(List<String> command, Map<String, String> env, int seconds) throws Exception {
-        Path out = Files.createTempFile("image-out", ".txt");
-        Path err = Files.createTempFile("image-err", ".txt");
-        try {
-            ProcessBuilder builder =
-                    new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
-            if (!env.isEmpty()) {
-                builder.environment().clear();
-                builder.environment().putAll(env);
-            }
-            Process process = builder.start();
-            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                fail("timed out after " + seconds + " s: " + command);
-            }
-            var run = new PackagedApp.Run(
-                    process.exitValue(),
-                    Files.readString(out, StandardCharsets.UTF_8),
-                    Files.readString(err, StandardCharsets.UTF_8));
-            if (command.get(0).endsWith("tar") && run.exitCode() != 0) {
-                fail(command + " failed: " + run.stderr());
-            }
-            return run;
-        } finally {
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
-        }
-    }
-
-    private static void copy(Path from, Path to) throws Exception {
-        try (var files = Files.walk(from)) {
-            for (Path file : (Iterable<Path>) files::iterator) {
-                Path target = to.resolve(from.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
-                }
-            }
-        }
-    }
-
-    /** The image runs under chroot in new namespaces, which needs root on Linux: fail (not skip) where that is missing. */
-    private static void requireRootOnLinux() throws Exception {
-        if (!System.getProperty("os.name").startsWith("Linux")) {
-            fail("the image test runs the image's own filesystem with chroot and needs Linux; this is "
-                    + System.getProperty("os.name"));
-        }
-        Object uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-        if (!Integer.valueOf(0).equals(uid)) {
-            fail(
-                    "the image test needs root (chroot, mount and PID namespaces), as on CI and the team's machines; uid is "
-                            + uid);
-        }
-        for (String tool : List.of("unshare", "chroot", "mount", "sh", "tar", "ldd")) {
-            tool(tool);
-        }
-    }
-
-    private static String tool(String name) {
-        Optional<Path> found = List.of(System.getenv()
-                        .getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
-                        .split(File.pathSeparator))
-                .stream()
-                .map(dir -> Path.of(dir, name))
-                .filter(Files::isExecutable)
-                .findFirst();
-        return found.orElseThrow(() -> new AssertionError(
-                        "the image test needs '" + name + "' (util-linux, coreutils, tar, " + "libc-bin) on PATH"))
-                .toString();
+        return Chroot.run(rootfs, userspec, Chroot.env(config), Optional.empty(), tmp, command);
     }
 }

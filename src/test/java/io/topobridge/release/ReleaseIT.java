@@ -131,14 +131,14 @@ class ReleaseIT {
         List<String> entrypoint = Chroot.texts(config.path("config").path("Entrypoint"));
         Optional<Path> qemu = DebianJavaBase.emulator("arm64", DebianJavaBase.defaultCache());
 
-        var version = Chroot.run(rootfs, "185:185", env, qemu, concat(entrypoint, List.of("version")));
+        var version = Chroot.run(rootfs, "185:185", env, qemu, null, concat(entrypoint, List.of("version")));
         assertThat(version.exitCode()).as(version.stderr()).isZero();
         assertThat(version.stdout()).startsWith("topobridge " + VERSION + "\njava 17.");
 
         Path input = rootfs.resolve("input");
         Chroot.copyTree(Path.of("examples"), input.resolve("examples"));
-        var inImage =
-                Chroot.run(rootfs, "185:185", env, qemu, concat(entrypoint, List.of("render", "/input/examples")));
+        var inImage = Chroot.run(
+                rootfs, "185:185", env, qemu, null, concat(entrypoint, List.of("render", "/input/examples")));
         var onHost = PackagedApp.run("render", "examples");
         assertThat(inImage.exitCode()).as(inImage.stderr()).isEqualTo(onHost.exitCode());
         assertThat(inImage.stdout())
