@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.topobridge.core.OptionalApi;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.Autoscaler;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jboss.logging.Logger;
 
 /**
  * The part of {@link WorkloadCaches} that says what a namespace allows its gangs: Namespaces (their opt-in label and
@@ -27,6 +29,7 @@ import java.util.Optional;
  */
 final class NamespaceCaches {
 
+    private static final Logger LOG = Logger.getLogger(WorkloadCaches.class);
     private final KubernetesClient client;
     private final CacheEvents events;
     private volatile SharedIndexInformer<Namespace> namespaceInformer;
@@ -59,6 +62,12 @@ final class NamespaceCaches {
             startPodAutoscalers();
         }
         claimsFailure = null;
+        if (ServedApis.missing(client, OptionalApi.DRA)) {
+            // an informer on a group the server lacks fails with a stack trace; one line says what is off instead
+            LOG.info(OptionalApi.DRA.missing());
+            claimsFailure = OptionalApi.DRA.notServed();
+            return;
+        }
         claimTemplateInformer = startClaims(
                 "ResourceClaimTemplate",
                 client.resources(ResourceClaimTemplate.class).inAnyNamespace().runnableInformer(0));

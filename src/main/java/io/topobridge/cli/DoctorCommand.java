@@ -32,8 +32,9 @@ import picocli.CommandLine.Spec;
                 + " enforce topology and sub-gangs), scheduler-actions (the actions Volcano runs), label-discovery"
                 + " (Volcano's own label discovery), queues (those the workloads name exist and are open),"
                 + " hypernode-forest, webhooks (the bridge's webhook configurations and their CA), gpu-nodes (GPU"
-                + " nodes outside every topology tree) and node-room (nodes that take no new pods and the running"
-                + " gangs that lose room by them). Settings come from the same topobridge.* configuration as the"
+                + " nodes outside every topology tree), node-room (nodes that take no new pods and the running"
+                + " gangs that lose room by them) and kubernetes-apis (optional Kubernetes APIs the cluster does not"
+                + " serve, and what is off without them). Settings come from the same topobridge.* configuration as the"
                 + " controller's.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {

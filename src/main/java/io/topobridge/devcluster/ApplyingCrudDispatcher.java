@@ -38,6 +38,8 @@ import java.util.regex.Pattern;
  *       merges {@code metadata.ownerReferences} by uid, and writes nothing when the result is unchanged.</li>
  *   <li><b>Custom resources only when their CRD exists</b>: a request for a custom resource whose
  *       CustomResourceDefinition is not stored answers 404, as a real server does.</li>
+ *   <li><b>The built-in groups of Kubernetes 1.34 and later</b> ({@code resource.k8s.io} among them), one of which
+ *       {@link #stopServing} takes away as an older minor lacks it.</li>
  *   <li><b>A request log</b>, so tests can count writes ("a resync writes nothing").</li>
  * </ul>
  *
@@ -79,18 +81,20 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
             "certificates.k8s.io",
             "node.k8s.io",
             "authentication.k8s.io",
-            "authorization.k8s.io");
+            "authorization.k8s.io",
+            "resource.k8s.io");
 
     private final ObjectMapper json = new ObjectMapper();
     private final YAMLMapper yaml = new YAMLMapper();
     private final Map<String, Map<String, JsonNode>> appliedByPath = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Request> log = new ConcurrentLinkedQueue<>();
+    private final Set<String> unservedGroups = ConcurrentHashMap.newKeySet();
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
         String contentType = request.getHeader("Content-Type");
         log.add(new Request(request.getMethod(), request.getPath(), contentType));
-        if (!crdServes(request.getPath())) {
+        if (!crdServes(request.getPath()) || !groupServed(request.getPath())) {
             return status(
                     HttpURLConnection.HTTP_NOT_FOUND, "NotFound", "the server could not find the requested resource");
         }
@@ -120,6 +124,26 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
 
     public void clearLog() {
         log.clear();
+    }
+
+    // ---- an older API server: built-in groups it does not serve ------------------------------
+
+    /**
+     * From now on answers 404 for {@code group} (its discovery and its objects), as an API server of a Kubernetes
+     * minor without that group does.
+     */
+    public void stopServing(String group) {
+        unservedGroups.add(group);
+    }
+
+    private boolean groupServed(String path) {
+        for (String group : unservedGroups) {
+            String prefix = "/apis/" + group;
+            if (path.equals(prefix) || path.startsWith(prefix + "/") || path.startsWith(prefix + "?")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     // ---- custom resources need their CRD -------------------------------------------------------

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.cache.HyperNodeCache;
+import io.topobridge.cache.ServedApis;
 import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
@@ -37,8 +38,8 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
- * Gathers what the doctor checks: a few GETs (CRDs, the two Volcano ConfigMaps, the webhook configurations and
- * the certificate Secret) and, from {@link Sources}, the nodes, HyperNodes, queues and the queues workloads name
+ * Gathers what the doctor checks: a few GETs (CRDs, the two Volcano ConfigMaps, the webhook configurations, the
+ * certificate Secret and the discovery of the optional Kubernetes APIs) and, from {@link Sources}, the nodes, HyperNodes, queues and the queues workloads name
  * (the running controller takes those from its caches, the {@code doctor} command lists them).
  */
 public final class DoctorGatherer {
@@ -124,7 +125,8 @@ public final class DoctorGatherer {
                 sources.nodes().get(),
                 webhooks(),
                 settings.accelerators(),
-                sources.gangDomains().get());
+                sources.gangDomains().get(),
+                ServedApis.missing(client));
     }
 
     /**

@@ -34,8 +34,9 @@ class DiagnosisResourceTest {
                                 "hypernode-forest",
                                 "webhooks",
                                 "gpu-nodes",
-                                "node-room"))
-                .body("checks", hasSize(9))
+                                "node-room",
+                                "kubernetes-apis"))
+                .body("checks", hasSize(10))
                 .body("checks.find { it.name == 'scheduler-config' }.status", equalTo("warning"));
         // the mock API server has no Volcano scheduler ConfigMap: a warning, which never makes the replica unready
         Awaitility.await()

@@ -190,11 +190,11 @@ class DiagnosisE2E {
                 "the doctor's checks all ok",
                 Duration.ofSeconds(60),
                 () -> "ok".equals(json("/api/doctor").path("status").asText()));
-        assertThat(json("/api/doctor").path("checks")).hasSize(9);
+        assertThat(json("/api/doctor").path("checks")).hasSize(10);
         PackagedApp.Run ok = cli("doctor");
         System.out.println("doctor (healthy):\n" + ok.stdout() + ok.stderr());
         assertThat(ok.exitCode()).as(ok.stdout() + ok.stderr()).isZero();
-        assertThat(ok.stdout().lines()).hasSize(9).allSatisfy(l -> assertThat(l).startsWith("ok"));
+        assertThat(ok.stdout().lines()).hasSize(10).allSatisfy(l -> assertThat(l).startsWith("ok"));
 
         // Volcano's own label discovery set to the labels the bridge reads: two sources fighting over nodes
         client.configMaps()

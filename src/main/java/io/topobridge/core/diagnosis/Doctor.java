@@ -8,7 +8,8 @@ import java.util.function.Function;
  * plugins that enforce topology and sub-gangs, Volcano's own label discovery not fighting the bridge over nodes,
  * the queues workloads name, a HyperNode forest Volcano can use, the bridge's webhook configurations with the
  * current CA, accelerator nodes that lie in no topology tree, and nodes that take no new pods (their resources are no
- * room for gangs), with the running gangs whose domain lost capacity that way. Pure: the same checks serve
+ * room for gangs), with the running gangs whose domain lost capacity that way, and the optional Kubernetes APIs the
+ * cluster does not serve. Pure: the same checks serve
  * {@code /api/doctor}, the {@code doctor} command, findings, metrics and readiness.
  */
 public final class Doctor {
@@ -97,7 +98,16 @@ public final class Doctor {
                             + " are no room for a gang's new pods, so `auto` and explain leave them out) but are no"
                             + " problem on their own",
                     "none of its own: a lost domain is the workloads' `DomainLost` finding",
-                    NodeRoomCheck::check));
+                    NodeRoomCheck::check),
+            new Check(
+                    KubernetesApisCheck.NAME,
+                    "(a warning) the cluster does not serve an optional Kubernetes API (its discovery answers 404):"
+                            + " `resource.k8s.io/v1` (Kubernetes 1.34 and later; without it the bridge does not cache"
+                            + " ResourceClaims and ResourceClaimTemplates, so DRA devices are not counted) or"
+                            + " `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicies (1.30 and later; the"
+                            + " chart's `nodeLabelPolicy`). The bridge says the same in one line when it starts",
+                    "none: nothing in the cluster is wrong, a feature is off",
+                    KubernetesApisCheck::check));
 
     private Doctor() {}
 

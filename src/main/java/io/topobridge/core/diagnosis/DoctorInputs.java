@@ -1,14 +1,17 @@
 package io.topobridge.core.diagnosis;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.topobridge.core.OptionalApi;
 import io.topobridge.core.capacity.GangDomain;
 import io.topobridge.core.capacity.HyperNodeView;
 import io.topobridge.core.capacity.NodeView;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.node.Accelerators;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -29,6 +32,7 @@ import java.util.function.Predicate;
  * @param accelerators the resources that make a node an accelerator node
  * @param gangDomains running hard-tier gangs ({@code namespace/podGroup}) whose domain has nodes that take no new pods
  *     or cannot give them back a pod, with the judgement of the domain; empty where gangs are not read
+ * @param missingApis the optional Kubernetes APIs the cluster does not serve
  */
 public record DoctorInputs(
         Map<String, JsonNode> crdSchemas,
@@ -45,7 +49,8 @@ public record DoctorInputs(
         Collection<NodeView> nodes,
         Webhooks webhooks,
         Accelerators accelerators,
-        Map<String, GangDomain> gangDomains) {
+        Map<String, GangDomain> gangDomains,
+        Set<OptionalApi> missingApis) {
 
     public DoctorInputs {
         accelerators = accelerators == null ? Accelerators.DEFAULT : accelerators;
@@ -53,6 +58,9 @@ public record DoctorInputs(
         gangDomains = gangDomains == null
                 ? Map.of()
                 : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(gangDomains));
+        missingApis = missingApis == null || missingApis.isEmpty()
+                ? Set.of()
+                : java.util.Collections.unmodifiableSet(EnumSet.copyOf(missingApis));
     }
 
     /** A ConfigMap that was read: where it is, and its data (never null). */

@@ -384,37 +384,6 @@ class WorkloadControllerTest {
                       claims: [{name: gpus}]
             """;
 
-    /**
-     * The CRUD mock serves a group other than its built-in ones only once a CRD names it; a real API server (1.34 and
-     * later) serves {@code resource.k8s.io/v1} itself.
-     */
-    private void serveDra() {
-        for (String[] kind :
-                new String[][] {{"ResourceClaimTemplate", "resourceclaimtemplates"}, {"ResourceClaim", "resourceclaims"}
-                }) {
-            cluster.client()
-                    .resource(new io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder()
-                            .withNewMetadata()
-                            .withName(kind[1] + ".resource.k8s.io")
-                            .endMetadata()
-                            .withNewSpec()
-                            .withGroup("resource.k8s.io")
-                            .withScope("Namespaced")
-                            .withNewNames()
-                            .withKind(kind[0])
-                            .withPlural(kind[1])
-                            .endNames()
-                            .addNewVersion()
-                            .withName("v1")
-                            .withServed(true)
-                            .withStorage(true)
-                            .endVersion()
-                            .endSpec()
-                            .build())
-                    .create();
-        }
-    }
-
     private static String claimTemplate(String deviceClass, int count) {
         return """
                 apiVersion: resource.k8s.io/v1
@@ -432,7 +401,6 @@ class WorkloadControllerTest {
     @Test
     void gpusClaimedThroughDraSizeTheAutoTierOnceTheirTemplateIsCachedAndAnUnmappedClassIsAFinding() {
         fourNodesInTwoNvlinkDomainsOfRackA();
-        serveDra();
         startController(Wiring.DEFAULTS);
         await().atMost(WAIT).until(() -> wiring.lookup.resourceClaimsUnknown() == null);
         // the template comes after its Deployment: the gang is sized again when it is cached

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.topobridge.core.OptionalApi;
 import io.topobridge.core.capacity.Cluster;
 import io.topobridge.core.capacity.GangDomain;
 import io.topobridge.core.capacity.HyperNodeView;
@@ -13,6 +14,7 @@ import io.topobridge.core.node.Accelerators;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -71,7 +73,8 @@ class DoctorTest {
                                 "ValidatingWebhookConfiguration",
                                 List.of(PEM))),
                 Accelerators.DEFAULT,
-                Map.of());
+                Map.of(),
+                Set.of());
     }
 
     static DoctorInputs with(UnaryOperator<Builder> change) {
@@ -89,6 +92,7 @@ class DoctorTest {
         private Collection<NodeView> nodes;
         private DoctorInputs.Webhooks webhooks;
         private Map<String, GangDomain> gangDomains;
+        private Set<OptionalApi> missingApis;
 
         Builder(DoctorInputs base) {
             this.base = base;
@@ -100,6 +104,7 @@ class DoctorTest {
             nodes = base.nodes();
             webhooks = base.webhooks();
             gangDomains = base.gangDomains();
+            missingApis = base.missingApis();
         }
 
         Builder crds(Map<String, JsonNode> crds) {
@@ -143,6 +148,11 @@ class DoctorTest {
             return this;
         }
 
+        Builder missing(OptionalApi... apis) {
+            missingApis = Set.of(apis);
+            return this;
+        }
+
         Builder webhooks(Map<String, List<String>> found) {
             webhooks = new DoctorInputs.Webhooks(true, "topobridge", PEM, found);
             return this;
@@ -164,7 +174,8 @@ class DoctorTest {
                     nodes,
                     webhooks,
                     base.accelerators(),
-                    gangDomains);
+                    gangDomains,
+                    missingApis);
         }
     }
 
@@ -182,7 +193,8 @@ class DoctorTest {
                         "hypernode-forest",
                         "webhooks",
                         "gpu-nodes",
-                        "node-room");
+                        "node-room",
+                        "kubernetes-apis");
         assertThat(checks)
                 .as("each check reports under the name its catalog entry (and so the manual) gives it")
                 .extracting(DoctorCheck::name)
@@ -194,6 +206,23 @@ class DoctorTest {
 
     static Stream<Arguments> problems() {
         return Stream.of(
+                Arguments.of(
+                        "Kubernetes 1.33: no resource.k8s.io/v1",
+                        with(b -> b.missing(OptionalApi.DRA)),
+                        "kubernetes-apis",
+                        DoctorCheck.Status.WARNING,
+                        "resource.k8s.io/v1 resourceclaims and resourceclaimtemplates not served (Kubernetes 1.34 and"
+                                + " later serve them): ResourceClaims and ResourceClaimTemplates are not cached",
+                        null),
+                Arguments.of(
+                        "Kubernetes 1.29: neither DRA nor ValidatingAdmissionPolicies",
+                        with(b -> b.missing(OptionalApi.VALIDATING_ADMISSION_POLICY, OptionalApi.DRA)),
+                        "kubernetes-apis",
+                        DoctorCheck.Status.WARNING,
+                        "DraDevicesNotCounted); admissionregistration.k8s.io/v1 validatingadmissionpolicies and"
+                                + " validatingadmissionpolicybindings not served (Kubernetes 1.30 and later serve"
+                                + " them): the chart's nodeLabelPolicy",
+                        null),
                 Arguments.of(
                         "PodGroup CRD of Volcano 1.11 (no network topology yet)",
                         with(b -> b.crds(Map.of(
