@@ -185,16 +185,26 @@ class DiagnosisE2E {
     @Test
     @Order(1)
     void doctorPassesOnTheTestClusterAndNamesWhatBreaksIt() throws Exception {
-        // the bridge applies its webhook configurations and HyperNodes right after start-up
+        String healthy = RealCluster.servesDra() ? "ok" : "warning";
+        // the bridge applies its webhook configurations and HyperNodes right after start-up; a Kubernetes minor
+        // without resource.k8s.io/v1 (before 1.34, -Dtopobridge.e2e.kubernetes) leaves just kubernetes-apis warning
         cluster.waitFor(
                 "the doctor's checks all ok",
                 Duration.ofSeconds(60),
-                () -> "ok".equals(json("/api/doctor").path("status").asText()));
+                () -> healthy.equals(json("/api/doctor").path("status").asText()));
         assertThat(json("/api/doctor").path("checks")).hasSize(10);
         PackagedApp.Run ok = cli("doctor");
         System.out.println("doctor (healthy):\n" + ok.stdout() + ok.stderr());
-        assertThat(ok.exitCode()).as(ok.stdout() + ok.stderr()).isZero();
-        assertThat(ok.stdout().lines()).hasSize(10).allSatisfy(l -> assertThat(l).startsWith("ok"));
+        assertThat(ok.exitCode()).as(ok.stdout() + ok.stderr()).isEqualTo(RealCluster.servesDra() ? 0 : 1);
+        assertThat(ok.stdout().lines())
+                .hasSize(10)
+                .allSatisfy(l -> assertThat(l)
+                        .startsWith(RealCluster.servesDra() || !l.contains("kubernetes-apis") ? "ok" : "warning"));
+        if (!RealCluster.servesDra()) {
+            assertThat(ok.stdout())
+                    .containsPattern("warning +kubernetes-apis +resource.k8s.io/v1 resourceclaims and"
+                            + " resourceclaimtemplates not served");
+        }
 
         // Volcano's own label discovery set to the labels the bridge reads: two sources fighting over nodes
         client.configMaps()
@@ -234,7 +244,7 @@ class DiagnosisE2E {
         cluster.waitFor(
                 "the doctor healthy again",
                 Duration.ofSeconds(30),
-                () -> "ok".equals(json("/api/doctor").path("status").asText()));
+                () -> healthy.equals(json("/api/doctor").path("status").asText()));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.topobridge.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -33,6 +34,8 @@ class DraE2E {
 
     @BeforeEach
     void namespace() {
+        // a Kubernetes minor of the matrix before 1.34 has no resource.k8s.io/v1 (docs/compatibility.md)
+        assumeTrue(RealCluster.servesDra(), "resource.k8s.io/v1 is not served by " + RealCluster.kubernetesVersion());
         client = cluster.onExamples();
     }
 

@@ -411,8 +411,10 @@ class HelmInstallE2E {
                 .filteredOn(Request::forbidden)
                 .as("requests RBAC refused")
                 .isEmpty();
+        // a Kubernetes minor without resource.k8s.io/v1 (-Dtopobridge.e2e.kubernetes): the bridge lists no claims there
         assertThat(unusedGrants(chart, requests))
                 .as("granted by the chart, never used by the controller")
+                .filteredOn(grant -> RealCluster.servesDra() || !grant.contains(" resource.k8s.io "))
                 .isEmpty();
         // least privilege: the certificate Secret is the chart's; the controller fills and renews it, creates none
         assertThat(requests)
@@ -653,7 +655,10 @@ class HelmInstallE2E {
             System.out.println("each rule of the chart's roles removed in turn:");
             table.forEach((rule, outcome) -> System.out.println("  " + rule + " | " + outcome));
         }
-        assertThat(unnecessary).as("rules whose removal made nothing fail").isEmpty();
+        assertThat(unnecessary)
+                .as("rules whose removal made nothing fail")
+                .filteredOn(rule -> RealCluster.servesDra() || !rule.contains(" resource.k8s.io "))
+                .isEmpty();
     }
 
     /**

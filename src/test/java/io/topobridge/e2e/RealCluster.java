@@ -31,9 +31,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -140,6 +142,16 @@ public final class RealCluster implements AutoCloseable {
 
     /** {@link #volcanoMinor()} when the tier runs the Volcano that {@code src/test/go/build.sh} pins. */
     public static final String PINNED_VOLCANO = VolcanoComponent.PINNED;
+
+    /** The kube-apiserver version this tier runs ({@code -Dtopobridge.e2e.kubernetes}; docs/compatibility.md). */
+    public static String kubernetesVersion() {
+        return KubernetesMinor.version();
+    }
+
+    /** Whether this tier's kube-apiserver serves {@code resource.k8s.io/v1} (Kubernetes 1.34 and later). */
+    public static boolean servesDra() {
+        return KubernetesMinor.minorNumber() >= 34;
+    }
 
     /** The Volcano minor this tier runs ({@code -Dtopobridge.e2e.volcano}), or {@value #PINNED_VOLCANO}. */
     public static String volcanoMinor() {
@@ -805,11 +817,15 @@ public final class RealCluster implements AutoCloseable {
         components.values().forEach(Component::assertAlive);
     }
 
-    /** Versions of what was built, as recorded by the build (an older Volcano's own, when one runs). */
+    /**
+     * Versions of what was built, as recorded by the build (an older Volcano's own, another Kubernetes minor's own,
+     * when one runs).
+     */
     public Map<String, String> versions() {
         Map<String, String> out = new LinkedHashMap<>();
         try {
-            for (Path dir : bin.equals(volcano.bin()) ? List.of(bin) : List.of(bin, volcano.bin())) {
+            Set<Path> dirs = new LinkedHashSet<>(List.of(bin, volcano.bin(), KubernetesMinor.bin(root, bin)));
+            for (Path dir : dirs) {
                 for (String line : Files.readAllLines(dir.resolve("versions.properties"))) {
                     int eq = line.indexOf('=');
                     if (eq > 0) {
@@ -838,7 +854,9 @@ public final class RealCluster implements AutoCloseable {
     // ---------------------------------------------------------------- helpers
 
     String binary(String name) {
-        return bin.resolve(name).toString();
+        return (KubernetesMinor.chooses(name) ? KubernetesMinor.bin(root, bin) : bin)
+                .resolve(name)
+                .toString();
     }
 
     Component launch(String name, List<String> command, Map<String, String> env) {

@@ -27,7 +27,7 @@ import java.util.stream.Stream;
 public final class HelmChart {
 
     public static final Path CHART = Path.of("helm", "topobridge");
-    public static final String KUBE_VERSION = "1.31.0";
+    public static final String KUBE_VERSION = "1.32.0";
     private static final YAMLMapper YAML = new YAMLMapper();
     private static final String HOOK_KEY_PREFIX = "helm.sh/hook";
     private static final String RENAMED_HOOK_KEY_PREFIX = "test.topobridge.io/helm-hook";

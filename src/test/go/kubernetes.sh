@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Builds another Kubernetes minor's control plane for the real-cluster tier, so that the Kubernetes matrix
+# (docs/compatibility.md) is measured rather than claimed:
+#
+#   kubernetes.sh MINOR OUT   build kube-apiserver and kube-controller-manager of the k8s.io/kubernetes in
+#                             kubernetes-MINOR/ (its own go.mod/go.sum) into a cache outside the checkout and link
+#                             that cache's bin folder as OUT/kubernetes-MINOR/bin. MINOR "pinned" (the default of the
+#                             Maven property topobridge.e2e.kubernetes) does nothing: the tier runs build.sh's pin.
+#
+# etcd, Volcano, LeaderWorkerSet and AIBrix stay those of build.sh. k8s.io/kubernetes requires its staging modules
+# at v0.0.0, so each kubernetes-MINOR/go.mod replaces them with the v0.MINOR.PATCH the module proxy serves.
+#
+# The cache is $TOPOBRIDGE_E2E_KUBERNETES_CACHE (default ~/.cache/topobridge-e2e-kubernetes), one folder per minor
+# and hash of this script, the Go version and that minor's go.mod/go.sum; a root of its own, so build.sh (which
+# removes every other folder under its root) never sees it.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+minor="${1:-}"
+out="${2:-}"
+if [[ -z "$minor" || -z "$out" ]]; then
+  echo "usage: kubernetes.sh MINOR|pinned OUT" >&2
+  exit 2
+fi
+if [[ "$minor" == "pinned" ]]; then
+  exit 0
+fi
+mod="$here/kubernetes-$minor"
+if [[ ! -f "$mod/go.mod" ]]; then
+  echo "topobridge: no Kubernetes $minor to build: the matrix has $(cd "$here" && ls -d kubernetes-* | sed 's/kubernetes-//' | tr '\n' ' ')(src/test/go/kubernetes-MINOR)" >&2
+  exit 2
+fi
+if ! command -v go >/dev/null 2>&1; then
+  echo "topobridge: Go is needed to build Kubernetes $minor for the real-cluster tier (see src/test/go/build.sh)" >&2
+  exit 1
+fi
+export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-trimpath -buildvcs=false" GOWORK=off
+
+key="$({ go env GOVERSION; cat "$here/kubernetes.sh" "$mod/go.mod" "$mod/go.sum"; } | sha256sum | cut -c1-16)"
+root="${TOPOBRIDGE_E2E_KUBERNETES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/topobridge-e2e-kubernetes}"
+dir="$root/$minor-$key"
+target="$out/kubernetes-$minor"
+mkdir -p "$target"
+
+if [[ -f "$dir/bin/.complete" ]]; then
+  echo "topobridge: Kubernetes $minor binaries up to date in $dir/bin"
+  ln -sfn "$dir/bin" "$target/bin"
+  exit 0
+fi
+echo "topobridge: building Kubernetes $minor (kube-apiserver, kube-controller-manager) into $dir/bin (a cold build takes many minutes)"
+started=$SECONDS
+rm -rf "$dir"
+mkdir -p "$dir/bin"
+kver="$(cd "$mod" && go list -m -f '{{.Version}}' k8s.io/kubernetes)"
+stamp="-s -w -X k8s.io/component-base/version.gitVersion=$kver -X k8s.io/component-base/version.gitMajor=1"
+stamp="$stamp -X k8s.io/component-base/version.gitMinor=${minor#1.} -X k8s.io/component-base/version.gitTreeState=clean"
+for cmd in kube-apiserver kube-controller-manager; do
+  t=$SECONDS
+  (cd "$mod" && go build -ldflags "$stamp" -o "$dir/bin/$cmd" "k8s.io/kubernetes/cmd/$cmd")
+  echo "topobridge:   $cmd built in $((SECONDS - t)) s"
+done
+echo "kubernetes=$kver" > "$dir/bin/versions.properties"
+touch "$dir/bin/.complete"
+echo "topobridge: Kubernetes $minor built in $((SECONDS - started)) s"
+ln -sfn "$dir/bin" "$target/bin"
+# older builds of this minor are stale; other minors and the other caches are left alone
+find "$root" -mindepth 1 -maxdepth 1 -type d -name "$minor-*" ! -name "$(basename "$dir")" -exec rm -rf {} +
