@@ -29,11 +29,11 @@ import java.util.stream.Stream;
 record PreviousRelease(String commit, Path chart, Path jar, String chartVersion, Duration built) {
 
     /**
-     * The version an upgrade starts from unless {@code -Dtopobridge.e2e.upgrade-from=<commit>} says otherwise: main as
-     * it was before the work on issue 38 (OpenShift packaging, the Kubernetes matrix, LWS v0.10) began, the release
-     * the chart of that work upgrades.
+     * The version an upgrade starts from unless {@code -Dtopobridge.e2e.upgrade-from=<commit>} says otherwise: the
+     * first commit whose stopping replicas drain their webhook calls, so both directions must lose no call and tie
+     * every pod. An older one (c4c618c, before the drain) is measured in docs/install.md.
      */
-    static final String DEFAULT_COMMIT = "c4c618c6230ca3d5bbf9f1b0de6b705eabfd09e6";
+    static final String DEFAULT_COMMIT = "c1f19d4381aeba8d50a3b044968189ef3fe9437c";
 
     private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(15);
 
