@@ -5,16 +5,19 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.topobridge.tls.ServingCertificate;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.SSLOptions;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /**
@@ -50,7 +53,7 @@ public final class WebhookServer {
     /** Set by {@link #stop(Duration, Duration)}: every answer from then on closes its connection. */
     private volatile boolean draining;
 
-    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
     private volatile long lastArrival = System.nanoTime();
 
     /**
@@ -80,6 +83,8 @@ public final class WebhookServer {
         if (server != null) {
             throw new IllegalStateException("the webhook server is already running on port " + server.actualPort());
         }
+        // a server started again after a drained stop answers as a fresh one
+        draining = false;
         Router router = Router.router(vertx);
         router.route().handler(this::arrived);
         BodyHandler body = BodyHandler.create(false).setBodyLimit(gate.limits().maxBodyBytes());
@@ -199,12 +204,12 @@ public final class WebhookServer {
      * the connection is closed after it, so the API server sends its next call on a new connection, which the Service
      * gives to another replica.
      */
-    private void arrived(io.vertx.ext.web.RoutingContext ctx) {
+    private void arrived(RoutingContext ctx) {
         lastArrival = System.nanoTime();
         inFlight.incrementAndGet();
         ctx.addEndHandler(done -> inFlight.decrementAndGet());
         if (draining) {
-            ctx.response().putHeader(io.vertx.core.http.HttpHeaders.CONNECTION, "close");
+            ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
             ctx.addEndHandler(done -> ctx.request().connection().close());
         }
         ctx.next();

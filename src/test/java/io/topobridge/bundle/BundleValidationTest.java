@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.topobridge.testing.Folders;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -68,7 +69,7 @@ class BundleValidationTest {
     @MethodSource("brokenCopies")
     void aBrokenCopyFailsValidationNamingTheError(
             String name, String manifest, Breakage breakage, String error, @TempDir Path dir) throws Exception {
-        copy(OlmBundle.BUNDLE, dir);
+        Folders.copy(OlmBundle.BUNDLE, dir);
         Path file = dir.resolve("manifests").resolve(manifest);
         YAMLMapper yaml = new YAMLMapper();
         ObjectNode object = (ObjectNode) yaml.readTree(file.toFile());
@@ -97,18 +98,5 @@ class BundleValidationTest {
             throw new AssertionError("the validator did not finish in 60 s");
         }
         return new Run(process.exitValue(), new String(output, StandardCharsets.UTF_8));
-    }
-
-    private static void copy(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path file : files.toList()) {
-                Path target = to.resolve(from.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
-                }
-            }
-        }
     }
 }

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.topobridge.testing.Folders;
 import io.topobridge.testing.FreePort;
 import io.topobridge.testing.Upstream;
 import io.topobridge.tls.Certificates;
@@ -184,7 +185,7 @@ public final class RealCluster implements AutoCloseable {
                     + "pass -DskipE2E to skip the end-to-end tier");
         }
         try {
-            deleteTree(run);
+            Folders.delete(run);
             Files.createDirectories(run.resolve("logs"));
             writePki();
             writeCredentials();
@@ -942,17 +943,6 @@ public final class RealCluster implements AutoCloseable {
             return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 

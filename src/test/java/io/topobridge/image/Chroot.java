@@ -148,20 +148,6 @@ public final class Chroot {
         return out;
     }
 
-    /** Copies a folder's files into another (input for a program run in an image). */
-    public static void copyTree(Path from, Path to) throws Exception {
-        try (var files = Files.walk(from)) {
-            for (Path file : (Iterable<Path>) files::iterator) {
-                Path target = to.resolve(from.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
-                }
-            }
-        }
-    }
-
     /** {@code program} as the image's {@code PATH} finds it in {@code rootfs} (what a runtime's exec does). */
     private static String onPath(Path rootfs, Map<String, String> env, String program) {
         if (program.startsWith("/")) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.cloud.tools.jib.api.buildplan.ImageFormat;
+import io.topobridge.testing.Folders;
 import io.topobridge.testing.PackagedApp;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -211,7 +212,7 @@ class ContainerImageIT {
 
     private static void examplesInTheImage() throws Exception {
         if (!Files.exists(rootfs.resolve("input/examples"))) {
-            Chroot.copyTree(Path.of("examples"), rootfs.resolve("input").resolve("examples"));
+            Folders.copy(Path.of("examples"), rootfs.resolve("input").resolve("examples"));
         }
     }
 

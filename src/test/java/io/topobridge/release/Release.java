@@ -4,7 +4,7 @@ import com.google.cloud.tools.jib.api.buildplan.ImageFormat;
 import com.marcnuri.helm.Helm;
 import io.topobridge.image.ContainerImage;
 import io.topobridge.image.ImageIndex;
-import java.io.IOException;
+import io.topobridge.testing.Folders;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -124,8 +124,8 @@ public final class Release {
     /** The chart package, its version and appVersion set to the release's. */
     private static Path chart(Spec spec) throws Exception {
         Path copy = spec.cache().resolve("release-chart").resolve(spec.chart().getFileName());
-        deleteTree(copy.getParent());
-        copyTree(spec.chart(), copy);
+        Folders.delete(copy.getParent());
+        Folders.copy(spec.chart(), copy);
         Path chartYaml = copy.resolve("Chart.yaml");
         String text = Files.readString(chartYaml, StandardCharsets.UTF_8);
         String versioned = text.replaceFirst("(?m)^version:.*$", "version: " + spec.version())
@@ -211,30 +211,6 @@ public final class Release {
                     + " failed (a release is built from a git work tree): " + output.trim());
         }
         return output;
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> walk = Files.walk(from)) {
-            for (Path source : (Iterable<Path>) walk::iterator) {
-                Path target = to.resolve(from.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(source, target);
-                }
-            }
-        }
-    }
-
-    private static void deleteTree(Path folder) throws IOException {
-        if (!Files.exists(folder)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(folder)) {
-            for (Path path : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 
     /**

@@ -10,6 +10,7 @@ import io.topobridge.image.Chroot;
 import io.topobridge.image.DebianJavaBase;
 import io.topobridge.image.ImageIndex;
 import io.topobridge.image.LocalJavaBase;
+import io.topobridge.testing.Folders;
 import io.topobridge.testing.HelmChart;
 import io.topobridge.testing.PackagedApp;
 import java.nio.charset.StandardCharsets;
@@ -136,7 +137,7 @@ class ReleaseIT {
         assertThat(version.stdout()).startsWith("topobridge " + VERSION + "\njava 17.");
 
         Path input = rootfs.resolve("input");
-        Chroot.copyTree(Path.of("examples"), input.resolve("examples"));
+        Folders.copy(Path.of("examples"), input.resolve("examples"));
         var inImage = Chroot.run(
                 rootfs, "185:185", env, qemu, null, concat(entrypoint, List.of("render", "/input/examples")));
         var onHost = PackagedApp.run("render", "examples");

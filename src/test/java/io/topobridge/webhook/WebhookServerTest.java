@@ -275,6 +275,22 @@ class WebhookServerTest {
             assertThat(stopping.server.running()).isFalse();
             assertThatThrownBy(() -> new java.net.Socket("127.0.0.1", stopping.port).close())
                     .isInstanceOf(java.net.ConnectException.class);
+
+            // started again, it answers as a fresh server: its connections are kept alive, not closed
+            int again = stopping.server.start("127.0.0.1", 0, WebhookFixture.certificate("fixture-ca"));
+            assertThat(stopping.server.draining()).isFalse();
+            String connection = io.restassured.RestAssured.given()
+                    .relaxedHTTPSValidation()
+                    .baseUri("https://127.0.0.1:" + again)
+                    .contentType(io.restassured.http.ContentType.JSON)
+                    .body(review("CREATE").toString())
+                    .post("/probe")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .header("Connection");
+            assertThat(connection).isNotEqualToIgnoringCase("close");
+            stopping.server.stop();
         }
     }
 }
