@@ -152,6 +152,8 @@ class LwsUpgradeE2E {
                 .hasSize(2 * SIZE)
                 .allSatisfy((pod, tie) -> assertThat(tie).startsWith("tb-lws-" + name + "-"));
 
+        // the bridge annotates each PodGroup with the tier its pods achieved once they are bound: let it finish
+        cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), Duration.ofSeconds(60));
         long mark = cluster.audit().mark();
         cluster.lws().replaceBy(cluster.lws().pinned());
         // the pinned controller has read every LWS once it and the bridge have been quiet for a while
@@ -220,7 +222,6 @@ class LwsUpgradeE2E {
         client.resource(set).create();
         String gang = "tb-ds-pd-slice-0";
         Placement.bound(cluster, client, NS, gang, 4, PLACED);
-        Map<String, Object> before = identity(gang);
         Map<String, String> podsBefore = ties(DS_NAME, "pd-slice");
         assertThat(client.genericKubernetesResources("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet")
                         .inNamespace(NS)
@@ -230,8 +231,11 @@ class LwsUpgradeE2E {
                 .as("the set's LeaderWorkerSets, made by a release without slices")
                 .hasSize(2)
                 .allSatisfy(lws -> assertThat(lws.getMetadata().getLabels()).doesNotContainKey(DS_SLICE));
-        System.out.printf("LWS-UPGRADE DisaggregatedSet before slices: PodGroup %s%n  pods %s%n", before, podsBefore);
 
+        // the bridge annotates the PodGroup with the tier its pods achieved once they are bound: let it finish
+        cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), Duration.ofSeconds(60));
+        Map<String, Object> before = identity(gang);
+        System.out.printf("LWS-UPGRADE DisaggregatedSet before slices: PodGroup %s%n  pods %s%n", before, podsBefore);
         long mark = cluster.audit().mark();
         try {
             servesSlices();
