@@ -69,12 +69,14 @@ class PlacementBenchmarkE2E {
             // the wide-EP gang: placed in every situation, on at least the fewest racks its size allows
             assertThat(runs.get(system.label()).wideEp())
                     .as(prefix + " wide-EP")
-                    .hasSize(2)
+                    .hasSize(3)
                     .allSatisfy(o -> {
                         assertThat(o.placed()).as(o.situation().name()).isTrue();
                         assertThat(o.racks()).as(o.situation().name()).isGreaterThanOrEqualTo(o.fewest());
                     });
-            assertThat(figures.path(prefix + "wide_ep_racks_uneven").path("unit").asText())
+            assertThat(figures.path(prefix + "wide_ep_racks_uneven")
+                            .path("unit")
+                            .asText())
                     .isEqualTo("racks");
         }
         if (runs.containsKey("hand") && runs.containsKey("unaware")) {
