@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.topobridge.testing.GeneratedFiles;
 import io.topobridge.testing.HelmChart;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -162,14 +163,6 @@ public final class OlmBundle {
      */
     public static void main(String[] args) {
         boolean checkOnly = args.length > 0 && args[0].equals("--check");
-        List<Path> stale = check(Path.of(""), !checkOnly);
-        if (stale.isEmpty()) {
-            System.out.println("bundle/ is current");
-        } else if (checkOnly) {
-            System.err.println("stale bundle files " + stale + "; regenerate with " + UPDATE_COMMAND);
-            System.exit(1);
-        } else {
-            System.out.println("rewrote bundle/ " + stale);
-        }
+        GeneratedFiles.run(OlmBundle::check, Path.of(""), checkOnly, "bundle/", UPDATE_COMMAND);
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.topobridge.config.EnvironmentConfig;
+import io.topobridge.testing.GeneratedFiles;
 import io.topobridge.testing.HelmChart;
 import io.topobridge.tls.TlsSettings;
 import io.topobridge.webhook.WebhookSettings;
@@ -50,15 +51,8 @@ class OlmBundleTest {
 
     @Test
     void theCommittedBundleEqualsWhatTheGeneratorProducesFromTheChart() {
-        boolean update = Boolean.getBoolean("bundle.update");
-        List<Path> stale = OlmBundle.check(ROOT, update);
-        if (update) {
-            stale = OlmBundle.check(ROOT, false);
-        }
-        assertThat(stale)
-                .as("bundle/ out of date with the chart; regenerate with `" + OlmBundle.UPDATE_COMMAND
-                        + "`, then review the diff")
-                .isEmpty();
+        GeneratedFiles.assertCurrent(
+                OlmBundle::check, ROOT, "bundle.update", "bundle/ (with the chart)", OlmBundle.UPDATE_COMMAND);
     }
 
     @Test

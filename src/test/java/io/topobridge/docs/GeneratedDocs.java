@@ -1,6 +1,7 @@
 package io.topobridge.docs;
 
 import io.topobridge.core.diagnosis.Doctor;
+import io.topobridge.testing.GeneratedFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -106,14 +107,7 @@ public final class GeneratedDocs {
     public static void main(String[] args) {
         boolean checkOnly = args.length > 0 && args[0].equals("--check");
         Path root = Path.of(args.length > (checkOnly ? 1 : 0) ? args[checkOnly ? 1 : 0] : ".");
-        List<Path> stale = check(root, !checkOnly);
-        if (stale.isEmpty()) {
-            System.out.println("generated regions are current");
-        } else if (checkOnly) {
-            System.err.println("stale generated regions in " + stale + "; regenerate with " + UPDATE_COMMAND);
-            System.exit(1);
-        } else {
-            System.out.println("rewrote the generated regions of " + stale);
-        }
+        GeneratedFiles.run(
+                GeneratedDocs::check, root, checkOnly, "the generated regions of the manual", UPDATE_COMMAND);
     }
 }

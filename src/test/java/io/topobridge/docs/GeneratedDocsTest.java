@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.topobridge.core.finding.Severity;
 import io.topobridge.testing.ConfigKeys;
+import io.topobridge.testing.GeneratedFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,15 +33,8 @@ class GeneratedDocsTest {
 
     @Test
     void theCommittedPagesEqualWhatTheGeneratorProduces() {
-        boolean update = Boolean.getBoolean("docs.update");
-        List<Path> stale = GeneratedDocs.check(ROOT, update);
-        if (update) {
-            stale = GeneratedDocs.check(ROOT, false);
-        }
-        assertThat(stale)
-                .as("generated regions out of date; regenerate with `" + GeneratedDocs.UPDATE_COMMAND
-                        + "`, then review the diff")
-                .isEmpty();
+        GeneratedFiles.assertCurrent(
+                GeneratedDocs::check, ROOT, "docs.update", "generated regions", GeneratedDocs.UPDATE_COMMAND);
     }
 
     @Test

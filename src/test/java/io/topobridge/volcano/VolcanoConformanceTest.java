@@ -185,12 +185,16 @@ class VolcanoConformanceTest {
                 .allMatch(m -> m.contains("exactMatch validate failed"));
     }
 
+    /** The schemas of crds/volcano.openapi.yaml, the description of Volcano's API the bridge is built against. */
+    private static ObjectNode describedSchemas() throws IOException {
+        return (ObjectNode) YAML.readTree(Path.of("crds/volcano.openapi.yaml").toFile())
+                .path("components")
+                .path("schemas");
+    }
+
     @Test
     void descriptionHasNotDriftedFromUpstream() throws IOException {
-        ObjectNode components =
-                (ObjectNode) YAML.readTree(Path.of("crds/volcano.openapi.yaml").toFile())
-                        .path("components")
-                        .path("schemas");
+        ObjectNode components = describedSchemas();
         List<String> drift = new ArrayList<>();
         compare(
                 inline(components.get("PodGroupSpec"), components),
@@ -209,10 +213,7 @@ class VolcanoConformanceTest {
 
     @Test
     void driftIsDetected() throws IOException {
-        ObjectNode components =
-                (ObjectNode) YAML.readTree(Path.of("crds/volcano.openapi.yaml").toFile())
-                        .path("components")
-                        .path("schemas");
+        ObjectNode components = describedSchemas();
         ObjectNode spec = (ObjectNode) inline(components.get("PodGroupSpec"), components);
         ((ObjectNode) spec.path("properties").path("networkTopology").path("properties")).remove("highestTierName");
         ((ObjectNode) spec.path("properties").path("queue")).put("maxLength", 63);

@@ -124,6 +124,19 @@ class GangDomainTest {
             List<String> unusable,
             Instant since,
             String sentence) {
+        /** The gang runs whole within p1 after {@code change}, with no other pods and no node unusable. */
+        static Case holdsWhole(String name, UnaryOperator<World> change) {
+            return new Case(
+                    name,
+                    change,
+                    List.of(),
+                    GangDomain.Verdict.HOLDS,
+                    "p1",
+                    List.of(),
+                    null,
+                    "runs within p1 (tier 1, nvlink)");
+        }
+
         @Override
         public String toString() {
             return name;
@@ -133,15 +146,7 @@ class GangDomainTest {
     static Stream<Arguments> cases() {
         PodView intruder = World.pod("other-0", "n4", T0, false, List.of());
         return Stream.of(
-                        new Case(
-                                "runs whole",
-                                w -> w,
-                                List.of(),
-                                GangDomain.Verdict.HOLDS,
-                                "p1",
-                                List.of(),
-                                null,
-                                "runs within p1 (tier 1, nvlink)"),
+                        Case.holdsWhole("runs whole", w -> w),
                         new Case(
                                 "runs whole beside a cordoned node of its partition",
                                 w -> w.node("n4", CORDONED),
@@ -209,15 +214,9 @@ class GangDomainTest {
                                 List.of(),
                                 null,
                                 null),
-                        new Case(
+                        Case.holdsWhole(
                                 "a pod Terminating on a ready node (a rolling restart): nothing blocks it",
-                                World::terminatingUnreplaced,
-                                List.of(),
-                                GangDomain.Verdict.HOLDS,
-                                "p1",
-                                List.of(),
-                                null,
-                                "runs within p1 (tier 1, nvlink)"),
+                                World::terminatingUnreplaced),
                         new Case(
                                 "node cordoned and drained",
                                 w -> w.node("n4", CORDONED).replaced(),

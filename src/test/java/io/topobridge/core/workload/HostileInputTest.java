@@ -3,10 +3,7 @@ package io.topobridge.core.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -17,6 +14,7 @@ import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.translate.TranslationResult;
+import io.topobridge.testing.JsonFields;
 import io.topobridge.testing.Renderers;
 import java.util.ArrayList;
 import java.util.List;
@@ -175,44 +173,9 @@ class HostileInputTest {
     }
 
     /** Every path to a field (objects and arrays walked into), metadata annotations included. */
-    private static List<List<Object>> paths(JsonNode node, List<Object> at) {
-        List<List<Object>> out = new ArrayList<>();
-        if (node.isObject()) {
-            node.fieldNames().forEachRemaining(name -> {
-                List<Object> path = new ArrayList<>(at);
-                path.add(name);
-                boolean identity = at.size() == 1 && at.get(0).equals("metadata") && !name.equals("annotations");
-                if (!identity && !(at.isEmpty() && (name.equals("apiVersion") || name.equals("kind")))) {
-                    out.add(path);
-                    out.addAll(paths(node.get(name), path));
-                }
-            });
-        } else if (node.isArray()) {
-            for (int i = 0; i < node.size(); i++) {
-                List<Object> path = new ArrayList<>(at);
-                path.add(i);
-                out.add(path);
-                out.addAll(paths(node.get(i), path));
-            }
-        }
-        return out;
-    }
-
-    private static ObjectNode with(ObjectNode valid, List<Object> path, Object value) {
-        ObjectNode copy = valid.deepCopy();
-        JsonNode parent = copy;
-        for (int i = 0; i < path.size() - 1; i++) {
-            Object step = path.get(i);
-            parent = step instanceof Integer index ? parent.get(index) : parent.get((String) step);
-        }
-        JsonNode bad = value == null ? JsonNodeFactory.instance.nullNode() : JSON.valueToTree(value);
-        Object last = path.get(path.size() - 1);
-        if (parent instanceof ArrayNode array) {
-            array.set((Integer) last, bad);
-        } else {
-            ((ObjectNode) parent).set((String) last, bad);
-        }
-        return copy;
+    private static boolean walked(List<Object> at, String name) {
+        boolean identity = at.size() == 1 && at.get(0).equals("metadata") && !name.equals("annotations");
+        return !identity && !(at.isEmpty() && (name.equals("apiVersion") || name.equals("kind")));
     }
 
     /** The object as the cluster (or {@code render}) would hand it over; empty when it cannot even be that type. */
@@ -240,9 +203,9 @@ class HostileInputTest {
         ObjectNode valid = valid(kind);
         List<Object> values = new ArrayList<>(BAD);
         values.add(null);
-        for (List<Object> path : paths(valid, List.of())) {
+        for (List<Object> path : JsonFields.paths(valid, List.of(), HostileInputTest::walked)) {
             for (Object value : values) {
-                var bad = object(kind, with(valid, path, value));
+                var bad = object(kind, JsonFields.with(valid, path, value));
                 if (bad.isEmpty()) {
                     continue;
                 }

@@ -3,9 +3,7 @@ package io.topobridge.core.render.expand;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -16,6 +14,7 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.kinds.Kinds;
+import io.topobridge.testing.JsonFields;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -144,48 +143,13 @@ class ExpansionHostileInputTest {
     }
 
     /** Every path to a field below {@code spec} and in metadata's labels and annotations. */
-    private static List<List<Object>> paths(JsonNode node, List<Object> at) {
-        List<List<Object>> out = new ArrayList<>();
-        if (node.isObject()) {
-            node.fieldNames().forEachRemaining(name -> {
-                List<Object> path = new ArrayList<>(at);
-                path.add(name);
-                boolean identity = at.isEmpty() && !name.equals("spec")
-                        || (at.size() == 1
-                                && at.get(0).equals("metadata")
-                                && !name.equals("annotations")
-                                && !name.equals("labels"));
-                if (!identity) {
-                    out.add(path);
-                    out.addAll(paths(node.get(name), path));
-                }
-            });
-        } else if (node.isArray()) {
-            for (int i = 0; i < node.size(); i++) {
-                List<Object> path = new ArrayList<>(at);
-                path.add(i);
-                out.add(path);
-                out.addAll(paths(node.get(i), path));
-            }
-        }
-        return out;
-    }
-
-    private static ObjectNode with(ObjectNode base, List<Object> path, Object value) {
-        ObjectNode copy = base.deepCopy();
-        JsonNode parent = copy;
-        for (int i = 0; i < path.size() - 1; i++) {
-            Object step = path.get(i);
-            parent = step instanceof Integer index ? parent.get(index) : parent.get((String) step);
-        }
-        Object last = path.get(path.size() - 1);
-        JsonNode v = JSON.valueToTree(value);
-        if (parent instanceof ObjectNode object) {
-            object.set((String) last, v);
-        } else if (parent instanceof ArrayNode array) {
-            array.set((Integer) last, v);
-        }
-        return copy;
+    private static boolean walked(List<Object> at, String name) {
+        boolean identity = at.isEmpty() && !name.equals("spec")
+                || (at.size() == 1
+                        && at.get(0).equals("metadata")
+                        && !name.equals("annotations")
+                        && !name.equals("labels"));
+        return !identity;
     }
 
     private static HasMetadata object(ObjectNode node) throws Exception {
@@ -213,11 +177,11 @@ class ExpansionHostileInputTest {
                         .created())
                 .as("the valid " + kind + " expands")
                 .isNotEmpty();
-        for (List<Object> path : paths(base, List.of())) {
+        for (List<Object> path : JsonFields.paths(base, List.of(), ExpansionHostileInputTest::walked)) {
             for (Object bad : BAD) {
                 HasMetadata hostile;
                 try {
-                    hostile = object(with(base, path, bad));
+                    hostile = object(JsonFields.with(base, path, bad));
                 } catch (RuntimeException e) {
                     // not even a Kubernetes object of this kind (a typed field of the wrong type): never an input
                     continue;

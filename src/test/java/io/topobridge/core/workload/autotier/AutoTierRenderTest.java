@@ -25,21 +25,27 @@ import org.junit.jupiter.api.Test;
  */
 class AutoTierRenderTest {
 
-    private static final String GANG = """
-            apiVersion: apps/v1
-            kind: Deployment
-            metadata: {name: wide, namespace: inference, annotations: {topobridge.io/highest-tier: auto}}
-            spec:
-              replicas: 10
-              selector: {matchLabels: {app: wide}}
-              template:
-                metadata: {labels: {app: wide}}
+    /** Ten pods of the Deployment {@code wide} with {@code podSpec} (YAML at the pod spec's indentation). */
+    private static String wide(String podSpec) {
+        return """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: wide, namespace: inference, annotations: {topobridge.io/highest-tier: auto}}
                 spec:
-                  containers:
-                  - name: c
-                    image: x
-                    resources: {limits: {nvidia.com/gpu: "4"}}
-            """;
+                  replicas: 10
+                  selector: {matchLabels: {app: wide}}
+                  template:
+                    metadata: {labels: {app: wide}}
+                    spec:
+                """ + podSpec.indent(6);
+    }
+
+    private static final String GANG = wide("""
+            containers:
+            - name: c
+              image: x
+              resources: {limits: {nvidia.com/gpu: "4"}}
+            """);
 
     static List<HasMetadata> cluster() throws IOException {
         List<HasMetadata> out =
@@ -135,23 +141,14 @@ class AutoTierRenderTest {
                       requests:
                       - {name: gpus, exactly: {deviceClassName: gpu.nvidia.com, count: 4}}
                 """));
-        inputs.addAll(Fixtures.objects("""
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata: {name: wide, namespace: inference, annotations: {topobridge.io/highest-tier: auto}}
-                spec:
-                  replicas: 10
-                  selector: {matchLabels: {app: wide}}
-                  template:
-                    metadata: {labels: {app: wide}}
-                    spec:
-                      resourceClaims:
-                      - {name: gpus, resourceClaimTemplateName: four-gpus}
-                      containers:
-                      - name: c
-                        image: x
-                        resources: {requests: {cpu: "1"}, claims: [{name: gpus}]}
-                """));
+        inputs.addAll(Fixtures.objects(wide("""
+                resourceClaims:
+                - {name: gpus, resourceClaimTemplateName: four-gpus}
+                containers:
+                - name: c
+                  image: x
+                  resources: {requests: {cpu: "1"}, claims: [{name: gpus}]}
+                """)));
         DesiredPodGroup pg = render(inputs);
         assertThat(pg.annotations())
                 .containsEntry(

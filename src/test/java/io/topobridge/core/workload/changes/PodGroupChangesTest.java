@@ -16,6 +16,7 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -244,29 +245,16 @@ class PodGroupChangesTest {
                             + " (topobridge.workloads.max-podgroups-per-namespace=2); it is made once there is room");
         });
 
-        assertThat(PodGroupChanges.plan(
-                                TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 3, Set.of(), Reservations.NONE))
-                        .steps())
+        Function<Set<String>, List<?>> stepsAtMostThreeWithRecent = recent -> PodGroupChanges.plan(
+                        TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 3, recent, Reservations.NONE))
+                .steps();
+        assertThat(stepsAtMostThreeWithRecent.apply(Set.of()))
                 .as("room for one more")
                 .hasSize(1);
-        assertThat(PodGroupChanges.plan(
-                                TWO_GPUS,
-                                two,
-                                queues,
-                                Map.of(),
-                                null,
-                                new Bounds(null, 3, Set.of("tb-deploy-c"), Reservations.NONE))
-                        .steps())
+        assertThat(stepsAtMostThreeWithRecent.apply(Set.of("tb-deploy-c")))
                 .as("one created a moment ago, not in the cache yet, takes the room")
                 .isEmpty();
-        assertThat(PodGroupChanges.plan(
-                                TWO_GPUS,
-                                two,
-                                queues,
-                                Map.of(),
-                                null,
-                                new Bounds(null, 3, Set.of("tb-deploy-a"), Reservations.NONE))
-                        .steps())
+        assertThat(stepsAtMostThreeWithRecent.apply(Set.of("tb-deploy-a")))
                 .as("one created a moment ago that the cache shows already counts once")
                 .hasSize(1);
 
