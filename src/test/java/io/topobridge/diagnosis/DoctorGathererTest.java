@@ -6,6 +6,7 @@ import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.devcluster.ApplyingCrudDispatcher;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.VolcanoConfigs;
 import io.topobridge.webhook.WebhookSettings;
 import io.topobridge.webhook.WebhookSettingsTest;
 import java.util.List;
@@ -73,18 +74,8 @@ class DoctorGathererTest {
     }
 
     /** Label discovery over topograph's fabric labels, as a Volcano controller ConfigMap holds it. */
-    private static final String DISCOVERY = """
-            networkTopologyDiscovery:
-            - source: label
-              enabled: true
-              interval: 10m
-              config:
-                networkTopologyTypes:
-                  fabric:
-                  - nodeLabel: fabric.topograph.run/tier-2
-                  - nodeLabel: fabric.topograph.run/tier-1
-                  - nodeLabel: kubernetes.io/hostname
-            """;
+    private static final String DISCOVERY = VolcanoConfigs.labelDiscovery(
+            "fabric", "fabric.topograph.run/tier-2", "fabric.topograph.run/tier-1", "kubernetes.io/hostname");
 
     private static void configMap(MockCluster cluster, String name, Map<String, String> data) {
         cluster.client()

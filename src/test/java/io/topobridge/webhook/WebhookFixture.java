@@ -12,6 +12,7 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Function;
 
 /** A real HTTPS webhook server on a free loopback port, for tests outside Quarkus. */
 final class WebhookFixture implements AutoCloseable {
@@ -20,6 +21,26 @@ final class WebhookFixture implements AutoCloseable {
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     final WebhookServer server;
     final int port;
+
+    /** A webhook at {@code /<name>} that answers with {@code review}. */
+    static AdmissionWebhook webhook(String name, Function<AdmissionRequest, AdmissionAnswer> review) {
+        return new AdmissionWebhook() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public String path() {
+                return "/" + name;
+            }
+
+            @Override
+            public AdmissionAnswer review(AdmissionRequest request) {
+                return review.apply(request);
+            }
+        };
+    }
 
     WebhookFixture(List<AdmissionWebhook> webhooks) {
         this(webhooks, AdmissionLimits.DEFAULT, Duration.ofSeconds(11));

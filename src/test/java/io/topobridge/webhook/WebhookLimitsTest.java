@@ -25,22 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 class WebhookLimitsTest {
 
-    private static final AdmissionWebhook ALLOW = new AdmissionWebhook() {
-        @Override
-        public String name() {
-            return "allow";
-        }
-
-        @Override
-        public String path() {
-            return "/allow";
-        }
-
-        @Override
-        public AdmissionAnswer review(AdmissionRequest request) {
-            return AdmissionAnswer.allow("allowed", List.of());
-        }
-    };
+    private static final AdmissionWebhook ALLOW =
+            WebhookFixture.webhook("allow", request -> AdmissionAnswer.allow("allowed", List.of()));
 
     private static WebhookFixture fixture;
 

@@ -29,27 +29,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 class WebhookServerTest {
 
     /** A webhook that answers by the request's operation, to drive each server path. */
-    private static final AdmissionWebhook PROBE = new AdmissionWebhook() {
-        @Override
-        public String name() {
-            return "probe";
-        }
-
-        @Override
-        public String path() {
-            return "/probe";
-        }
-
-        @Override
-        public AdmissionAnswer review(AdmissionRequest request) {
-            return switch (request.operation()) {
+    private static final AdmissionWebhook PROBE =
+            WebhookFixture.webhook("probe", request -> switch (request.operation()) {
                 case "CREATE" -> AdmissionAnswer.allow("allowed", List.of());
                 case "DELETE" -> throw new IllegalStateException("informer cache not synced");
                 case "CONNECT" -> throw new AdmissionRequest.MalformedException("request.object is missing");
                 default -> AdmissionAnswer.deny(422, "topobridge.io/mode=sideways is not hard or soft", List.of("w"));
-            };
-        }
-    };
+            });
 
     private static WebhookFixture fixture;
 
@@ -70,7 +56,11 @@ class WebhookServerTest {
 
     /** Posts {@code review} to the probe webhook; the answer is a 200. */
     private static ValidatableResponse probe(ObjectNode review) {
-        return fixture.request().body(review.toString()).post("/probe").then().statusCode(200);
+        return probe(fixture, review);
+    }
+
+    private static ValidatableResponse probe(WebhookFixture server, ObjectNode review) {
+        return server.request().body(review.toString()).post("/probe").then().statusCode(200);
     }
 
     @Test
@@ -178,11 +168,7 @@ class WebhookServerTest {
                 .body("message", containsString(reason));
         assertThat(fixture.count("probe", "malformed")).isEqualTo(before + 1);
         // and the server keeps answering
-        fixture.request()
-                .body(review("CREATE").toString())
-                .post("/probe")
-                .then()
-                .statusCode(200);
+        probe(review("CREATE"));
     }
 
     @Test
@@ -195,11 +181,7 @@ class WebhookServerTest {
                 .body("message", containsString("over topobridge.admission.limits.max-body-size=3Mi"));
         fixture.request().get("/probe").then().statusCode(405);
         fixture.request().body("{}").post("/elsewhere").then().statusCode(404);
-        fixture.request()
-                .body(review("CREATE").toString())
-                .post("/probe")
-                .then()
-                .statusCode(200);
+        probe(review("CREATE"));
     }
 
     @Test
@@ -213,11 +195,7 @@ class WebhookServerTest {
             assertThat(own.server.port()).isEqualTo(own.port);
             assertThat(presented(trusting(renewed), own.port)).isEqualTo(renewed.certificate());
             assertThatThrownBy(() -> presented(trusting(first), own.port)).isInstanceOf(SSLHandshakeException.class);
-            own.request()
-                    .body(review("CREATE").toString())
-                    .post("/probe")
-                    .then()
-                    .statusCode(200);
+            probe(own, review("CREATE"));
         }
     }
 

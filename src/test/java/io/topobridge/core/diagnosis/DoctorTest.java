@@ -11,6 +11,7 @@ import io.topobridge.core.capacity.HyperNodeView;
 import io.topobridge.core.capacity.NodeView;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.node.Accelerators;
+import io.topobridge.testing.VolcanoConfigs;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -314,17 +315,10 @@ class DoctorTest {
                 Arguments.of(
                         "label discovery of a Volcano release named vc (its HyperNode controller reads"
                                 + " vc-controller-configmap)",
-                        with(b -> b.controller("vc-controller-configmap", """
-                        networkTopologyDiscovery:
-                        - source: label
-                          enabled: true
-                          interval: 10m
-                          config:
-                            networkTopologyTypes:
-                              topology-A:
-                              - nodeLabel: fabric.topograph.run/tier-2
-                              - nodeLabel: fabric.topograph.run/tier-1
-                        """)),
+                        with(b -> b.controller(
+                                "vc-controller-configmap",
+                                VolcanoConfigs.labelDiscovery(
+                                        "topology-A", "fabric.topograph.run/tier-2", "fabric.topograph.run/tier-1"))),
                         "label-discovery",
                         DoctorCheck.Status.FAILURE,
                         "Volcano's label discovery (ConfigMap volcano-system/vc-controller-configmap) makes HyperNodes"
@@ -477,23 +471,9 @@ class DoctorTest {
 
     /** Volcano v1.15.1's chart scheduler configuration (its tiers), with network-topology-aware as install.md adds. */
     private static String chartConf(String actions) {
-        return (actions == null ? "" : "actions: \"" + actions + "\"\n") + """
-                tiers:
-                - plugins:
-                  - name: priority
-                  - name: gang
-                    enablePreemptable: false
-                  - name: conformance
-                - plugins:
-                  - name: overcommit
-                  - name: drf
-                    enablePreemptable: false
-                  - name: predicates
-                  - name: proportion
-                  - name: nodeorder
-                  - name: binpack
-                  - name: network-topology-aware
-                """;
+        return (actions == null ? "" : "actions: \"" + actions + "\"\n")
+                + VolcanoConfigs.CHART_TIERS
+                + "  - name: network-topology-aware\n";
     }
 
     static Stream<Arguments> actions() {

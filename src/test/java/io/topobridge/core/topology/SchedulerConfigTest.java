@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.topology.SchedulerConfig.HardTopology;
+import io.topobridge.testing.VolcanoConfigs;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -18,23 +19,7 @@ class SchedulerConfigTest {
     static final ObjectRef CM = SchedulerConfig.configMapRef("volcano-system", "volcano-scheduler-configmap");
     static final String KEY = "volcano-scheduler.conf";
 
-    static final String DEFAULT_CONF = """
-            actions: "enqueue, allocate, backfill"
-            tiers:
-            - plugins:
-              - name: priority
-              - name: gang
-                enablePreemptable: false
-              - name: conformance
-            - plugins:
-              - name: overcommit
-              - name: drf
-                enablePreemptable: false
-              - name: predicates
-              - name: proportion
-              - name: nodeorder
-              - name: binpack
-            """;
+    static final String DEFAULT_CONF = "actions: \"enqueue, allocate, backfill\"\n" + VolcanoConfigs.CHART_TIERS;
 
     static final String WITH_PLUGIN = DEFAULT_CONF + """
             - plugins:

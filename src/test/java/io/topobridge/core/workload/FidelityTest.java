@@ -34,37 +34,32 @@ class FidelityTest {
     private static final String POD =
             "{spec: {containers: [{name: c, image: x, resources: {requests: {cpu: \"1\"}}}]}}";
 
-    @Test
-    void orderedReadyStatefulSetStartsWithOnePodAndSaysSo() {
-        var ordered = translate(Fixtures.objects("""
+    /** The StatefulSet ns/db of three {@link #POD}s with one annotation; {@code policy} null leaves it OrderedReady. */
+    private static List<HasMetadata> db(String annotation, String podManagementPolicy) {
+        String policy = podManagementPolicy == null ? "" : "podManagementPolicy: " + podManagementPolicy + ", ";
+        return Fixtures.objects("""
                 apiVersion: apps/v1
                 kind: StatefulSet
-                metadata: {name: db, namespace: ns, uid: u1, annotations: {topobridge.io/highest-tier: "1"}}
-                spec: {replicas: 3, serviceName: db, selector: {matchLabels: {app: db}}, template: %s}
-                """.formatted(POD)));
+                metadata: {name: db, namespace: ns, uid: u1, annotations: {%s}}
+                spec: {replicas: 3, %sserviceName: db, selector: {matchLabels: {app: db}}, template: %s}
+                """.formatted(annotation, policy, POD));
+    }
+
+    @Test
+    void orderedReadyStatefulSetStartsWithOnePodAndSaysSo() {
+        var ordered = translate(db("topobridge.io/highest-tier: \"1\"", null));
         assertThat(only(ordered).spec().getMinMember()).isEqualTo(1);
         assertThat(only(ordered).spec().getMinResources()).containsEntry("cpu", "3");
         assertThat(reasons(ordered)).containsExactly(WorkloadReason.ORDERED_READY_START);
 
-        var parallel = translate(Fixtures.objects("""
-                apiVersion: apps/v1
-                kind: StatefulSet
-                metadata: {name: db, namespace: ns, uid: u1, annotations: {topobridge.io/highest-tier: "1"}}
-                spec: {replicas: 3, podManagementPolicy: Parallel, serviceName: db, selector: {matchLabels: {app: db}},
-                       template: %s}
-                """.formatted(POD)));
+        var parallel = translate(db("topobridge.io/highest-tier: \"1\"", "Parallel"));
         assertThat(only(parallel).spec().getMinMember()).isEqualTo(3);
         assertThat(parallel.findings()).isEmpty();
     }
 
     @Test
     void minMemberAboveThePodsThatExistAtStartIsRefused() {
-        var result = translate(Fixtures.objects("""
-                apiVersion: apps/v1
-                kind: StatefulSet
-                metadata: {name: db, namespace: ns, uid: u1, annotations: {topobridge.io/min-member: "2"}}
-                spec: {replicas: 3, serviceName: db, selector: {matchLabels: {app: db}}, template: %s}
-                """.formatted(POD)));
+        var result = translate(db("topobridge.io/min-member: \"2\"", null));
         assertThat(result.podGroups()).isEmpty();
         assertThat(result.findings()).anySatisfy(f -> {
             assertThat(f.reason()).isEqualTo(WorkloadReason.INVALID_ANNOTATION);
