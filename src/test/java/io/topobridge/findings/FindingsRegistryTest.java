@@ -12,15 +12,12 @@ import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.annotation.AnnotationParser;
 import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.LogLines;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,21 +40,8 @@ class FindingsRegistryTest {
     private MockCluster cluster;
     private SimpleMeterRegistry meters;
     private FindingsRegistry registry;
-    private final List<String> logged = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            if (record.getLevel().intValue() >= Level.INFO.intValue()) {
-                logged.add(record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
-            }
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
+    private final LogLines capture = new LogLines(Level.INFO);
+    private final List<String> logged = capture.lines();
 
     @BeforeEach
     void start() {

@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Reason;
+import io.topobridge.testing.LogLines;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
+import java.util.logging.Level;
 import org.jboss.logging.Logger;
-import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,19 +24,8 @@ class FindingLogTest {
     private static final String LOGGER = FindingLogTest.class.getName();
     private static final ObjectRef POD = new ObjectRef("v1", "Pod", "llm", "vllm-7d9f-*", null);
 
-    private final List<String> lines = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            lines.add(record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
+    private final LogLines capture = new LogLines(Level.ALL);
+    private final List<String> lines = capture.lines();
     private final FindingLog log = new FindingLog(Logger.getLogger(LOGGER));
 
     @BeforeEach

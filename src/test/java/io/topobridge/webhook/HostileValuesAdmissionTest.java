@@ -15,17 +15,15 @@ import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.PodAssignment;
 import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.testing.LogLines;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
+import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,19 +38,8 @@ class HostileValuesAdmissionTest {
     private static final String FORGE = "\nREJECTED Deployment/ml/other InvalidAnnotation: forged";
     private static final List<String> LOGGERS =
             List.of(WorkloadValidator.class.getName(), PodMutator.class.getName(), WebhookServer.class.getName());
-    private static final List<String> LOGGED = new CopyOnWriteArrayList<>();
-    private static final Handler CAPTURE = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            LOGGED.add(record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
+    private static final LogLines CAPTURE = new LogLines(Level.ALL);
+    private static final List<String> LOGGED = CAPTURE.lines();
     private static WebhookFixture fixture;
 
     @BeforeAll

@@ -3,59 +3,30 @@ package io.topobridge.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.restassured.http.ContentType;
+import io.topobridge.testing.LogLines;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
 
 /** An answer slower than the server's warning threshold is logged with where its time went; a fast one is not. */
 class SlowReviewWarningTest {
 
     /** Answers CREATE after sleeping the milliseconds the request's namespace names. */
-    private static final AdmissionWebhook SLEEPER = new AdmissionWebhook() {
-        @Override
-        public String name() {
-            return "sleeper";
+    private static final AdmissionWebhook SLEEPER = WebhookFixture.webhook("sleeper", request -> {
+        try {
+            Thread.sleep(Long.parseLong(request.namespace().substring("ns-".length())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-
-        @Override
-        public String path() {
-            return "/sleeper";
-        }
-
-        @Override
-        public AdmissionAnswer review(AdmissionRequest request) {
-            try {
-                Thread.sleep(Long.parseLong(request.namespace().substring("ns-".length())));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return AdmissionAnswer.allow("allowed", List.of());
-        }
-    };
+        return AdmissionAnswer.allow("allowed", List.of());
+    });
 
     @Test
     void onlyAnswersSlowerThanTheThresholdAreWarnedOf() {
-        List<String> warnings = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-                    warnings.add(record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
-                }
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
+        LogLines capture = new LogLines(Level.WARNING);
+        List<String> warnings = capture.lines();
         var logger = java.util.logging.Logger.getLogger(WebhookServer.class.getName());
         logger.addHandler(capture);
         Vertx vertx = Vertx.vertx();

@@ -1,5 +1,10 @@
 package io.topobridge.core.topology;
 
+import static io.topobridge.core.topology.NodeLabels.AWS;
+import static io.topobridge.core.topology.NodeLabels.CLIQUE;
+import static io.topobridge.core.topology.NodeLabels.FABRIC_TIER;
+import static io.topobridge.core.topology.NodeLabels.GKE;
+import static io.topobridge.core.topology.NodeLabels.V0;
 import static io.topobridge.core.topology.Nodes.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,12 +28,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * away from the others, and one node's stray label never forces a tier on them.
  */
 class OptionalTiersTest {
-
-    static final String AWS = "topology.k8s.aws/network-node-layer-";
-    static final String GKE = "cloud.google.com/gce-topology-";
-    static final String T = "fabric.topograph.run/tier-";
-    static final String V0 = "network.topology.nvidia.com/";
-    static final String CLIQUE = "nvidia.com/gpu.clique";
 
     /**
      * @param tiers the tree's tiers expected, {@code number=name}, finest first
@@ -69,9 +68,9 @@ class OptionalTiersTest {
     static List<NodeInfo> fabric(int n, int core) {
         List<NodeInfo> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            Nodes b = node("n" + i).label(T + "0", "leaf-" + (i % 2)).label(T + "1", "spine-0");
+            Nodes b = node("n" + i).label(FABRIC_TIER + "0", "leaf-" + (i % 2)).label(FABRIC_TIER + "1", "spine-0");
             if (i < core) {
-                b.label(T + "2", "core-0");
+                b.label(FABRIC_TIER + "2", "core-0");
             }
             out.add(b.build());
         }
@@ -106,7 +105,7 @@ class OptionalTiersTest {
                         TopologySettings.auto(),
                         fabric(4, 3),
                         List.of("1=leaf", "2=spine", "3=core"),
-                        Map.of("n3", T + "2"),
+                        Map.of("n3", FABRIC_TIER + "2"),
                         Set.of()),
                 new Case(
                         "topograph: one node with a stray tier-2 does not force core on the others",
@@ -185,7 +184,9 @@ class OptionalTiersTest {
     }
 
     static NodeInfo tray(String name, String clique) {
-        Nodes b = node(name).label(T + "0", "leaf-" + (name.charAt(0) % 2)).label(T + "1", "spine");
+        Nodes b = node(name)
+                .label(FABRIC_TIER + "0", "leaf-" + (name.charAt(0) % 2))
+                .label(FABRIC_TIER + "1", "spine");
         if (clique != null) {
             b.label(CLIQUE, clique);
         }

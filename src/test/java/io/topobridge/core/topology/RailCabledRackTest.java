@@ -1,5 +1,9 @@
 package io.topobridge.core.topology;
 
+import static io.topobridge.core.topology.NodeLabels.CLIQUE;
+import static io.topobridge.core.topology.NodeLabels.DOMAIN;
+import static io.topobridge.core.topology.NodeLabels.T0;
+import static io.topobridge.core.topology.NodeLabels.T1;
 import static io.topobridge.core.topology.Nodes.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,10 +23,6 @@ import org.junit.jupiter.api.Test;
  */
 class RailCabledRackTest {
 
-    static final String T0 = "fabric.topograph.run/tier-0";
-    static final String T1 = "fabric.topograph.run/tier-1";
-    static final String DOMAIN = "accelerator.topograph.run/domain";
-    static final String CLIQUE = "nvidia.com/gpu.clique";
     static final int TRAYS = 18;
 
     /** 18 trays of rack {@code rack}; tray t (1-based) hangs off {@code leafOf(t)} under spine {@code spine}. */

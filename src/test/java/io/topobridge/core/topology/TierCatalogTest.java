@@ -1,5 +1,12 @@
 package io.topobridge.core.topology;
 
+import static io.topobridge.core.topology.NodeLabels.AWS;
+import static io.topobridge.core.topology.NodeLabels.CLIQUE;
+import static io.topobridge.core.topology.NodeLabels.DOMAIN;
+import static io.topobridge.core.topology.NodeLabels.SUB_DOMAIN;
+import static io.topobridge.core.topology.NodeLabels.T0;
+import static io.topobridge.core.topology.NodeLabels.T1;
+import static io.topobridge.core.topology.NodeLabels.V0;
 import static io.topobridge.core.topology.Nodes.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,14 +24,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * presets meet.
  */
 class TierCatalogTest {
-
-    static final String CLIQUE = "nvidia.com/gpu.clique";
-    static final String DOMAIN = "accelerator.topograph.run/domain";
-    static final String SUB_DOMAIN = "accelerator.topograph.run/sub-domain";
-    static final String T0 = "fabric.topograph.run/tier-0";
-    static final String T1 = "fabric.topograph.run/tier-1";
-    static final String V0 = "network.topology.nvidia.com/";
-    static final String AWS = "topology.k8s.aws/network-node-layer-";
 
     /** A cluster, and what its catalog answers: names and keys to numbers (empty: refused), tiers to keys. */
     record Case(

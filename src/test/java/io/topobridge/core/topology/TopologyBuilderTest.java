@@ -2,6 +2,17 @@ package io.topobridge.core.topology;
 
 import static io.topobridge.core.finding.Severity.INFO;
 import static io.topobridge.core.finding.Severity.WARNING;
+import static io.topobridge.core.topology.NodeLabels.AWS;
+import static io.topobridge.core.topology.NodeLabels.CLIQUE;
+import static io.topobridge.core.topology.NodeLabels.DOMAIN;
+import static io.topobridge.core.topology.NodeLabels.GKE;
+import static io.topobridge.core.topology.NodeLabels.RACK;
+import static io.topobridge.core.topology.NodeLabels.SUB_DOMAIN;
+import static io.topobridge.core.topology.NodeLabels.T0;
+import static io.topobridge.core.topology.NodeLabels.T1;
+import static io.topobridge.core.topology.NodeLabels.T2;
+import static io.topobridge.core.topology.NodeLabels.V0;
+import static io.topobridge.core.topology.NodeLabels.ZONE;
 import static io.topobridge.core.topology.Nodes.node;
 import static io.topobridge.core.topology.TopologyReason.CLIQUE_DOMAIN_MISMATCH;
 import static io.topobridge.core.topology.TopologyReason.MISSING_TIER_LABELS;
@@ -36,18 +47,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** The pure builder: presets, path identity, depth, names and findings, case by case. */
 class TopologyBuilderTest {
-
-    static final String ZONE = "topology.kubernetes.io/zone";
-    static final String RACK = "example.com/rack";
-    static final String T0 = "fabric.topograph.run/tier-0";
-    static final String T1 = "fabric.topograph.run/tier-1";
-    static final String T2 = "fabric.topograph.run/tier-2";
-    static final String CLIQUE = "nvidia.com/gpu.clique";
-    static final String DOMAIN = "accelerator.topograph.run/domain";
-    static final String SUB_DOMAIN = "accelerator.topograph.run/sub-domain";
-    static final String V0 = "network.topology.nvidia.com/";
-    static final String AWS = "topology.k8s.aws/network-node-layer-";
-    static final String GKE = "cloud.google.com/gce-topology-";
 
     static TopologySettings tiers(String... specs) {
         return TopologySettings.parse("auto", List.of(specs));
