@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 
 /** Copying and deleting folder trees, for tests that stage inputs or clean up what they built. */
@@ -25,6 +26,18 @@ public final class Folders {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy " + from + " to " + to, e);
+        }
+    }
+
+    /** The names of the folders directly under {@code dir}, sorted: one golden scenario each. */
+    public static List<String> names(Path dir) {
+        try (Stream<Path> children = Files.list(dir)) {
+            return children.filter(Files::isDirectory)
+                    .map(p -> p.getFileName().toString())
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
         }
     }
 

@@ -7,7 +7,6 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
@@ -20,6 +19,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.specification.RequestSpecification;
 import io.topobridge.devcluster.MockCluster;
 import io.topobridge.testing.MockApiServer;
+import io.topobridge.testing.PendingPod;
 import io.topobridge.tls.Certificates;
 import io.topobridge.tls.ServingCertificate;
 import io.topobridge.tls.TlsSettings;
@@ -210,12 +210,7 @@ class AdmissionServerTest {
         // a certificate that expires in two days, well inside the 30-day renewal margin
         var expiring =
                 Certificates.issueServing(ca, NAMES, Instant.now().minus(Duration.ofDays(363)), Duration.ofDays(365));
-        client.secrets()
-                .inNamespace(NS)
-                .resource(new SecretBuilder(before)
-                        .addToData(Map.of("tls.crt", b64(expiring.certificatePem()), "tls.key", b64(expiring.keyPem())))
-                        .build())
-                .update();
+        storeServing(before, expiring);
         controller.check(); // reloads what the Secret holds … and renews it, since it is due
         cluster().dispatcher().clearLog();
 
@@ -275,12 +270,7 @@ class AdmissionServerTest {
                         .get(0),
                 Certificates.parsePrivateKey(decode(current.getData().get("ca.key"))));
         var theirs = Certificates.issueServing(ca, NAMES, Instant.now(), Duration.ofDays(200));
-        client.secrets()
-                .inNamespace(NS)
-                .resource(new SecretBuilder(current)
-                        .addToData(Map.of("tls.crt", b64(theirs.certificatePem()), "tls.key", b64(theirs.keyPem())))
-                        .build())
-                .update();
+        storeServing(current, theirs);
         cluster().dispatcher().clearLog();
 
         controller.check();
@@ -321,18 +311,7 @@ class AdmissionServerTest {
 
     @Test
     void theRunningWebhooksAnswerOverHttps() {
-        var pod = new PodBuilder()
-                .withNewMetadata()
-                .withGenerateName("plain-")
-                .addToLabels("app", "plain")
-                .endMetadata()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("c")
-                .withImage("i")
-                .endContainer()
-                .endSpec()
-                .build();
+        var pod = PendingPod.generated("plain-").label("app", "plain").build();
         var review = Reviews.podCreate("admission-plain", pod);
         https().contentType("application/json")
                 .body(review.toString())
@@ -367,6 +346,16 @@ class AdmissionServerTest {
                 .body(containsString(
                         "topobridge_admission_reviews_seconds_count{result=\"malformed\",webhook=\"pods\"}"))
                 .body(containsString("topobridge_admission_certificate_expiry_seconds "));
+    }
+
+    /** Puts {@code serving} in the Secret (as read in {@code read}), as another replica renewing it would. */
+    private void storeServing(Secret read, Certificates.Issued serving) {
+        client.secrets()
+                .inNamespace(NS)
+                .resource(new SecretBuilder(read)
+                        .addToData(Map.of("tls.crt", b64(serving.certificatePem()), "tls.key", b64(serving.keyPem())))
+                        .build())
+                .update();
     }
 
     private static String b64(String text) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.restassured.response.Response;
@@ -16,6 +15,7 @@ import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.PodAssignment;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.testing.LogLines;
+import io.topobridge.testing.PendingPod;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -126,18 +126,9 @@ class HostileValuesAdmissionTest {
 
     @Test
     void podWarningsAndLogLinesAreOnOneLine() {
-        var pod = new PodBuilder()
-                .withNewMetadata()
-                .withGenerateName("decode-\n\u001b[31m-")
-                .addToLabels("topobridge.io/member", "prefill\r\nWARNING forged")
-                .endMetadata()
-                .withNewSpec()
-                .withSchedulerName("kai\u2029x")
-                .addNewContainer()
-                .withName("c")
-                .withImage("i")
-                .endContainer()
-                .endSpec()
+        var pod = PendingPod.generated("decode-\n\u001b[31m-")
+                .label("topobridge.io/member", "prefill\r\nWARNING forged")
+                .scheduler("kai\u2029x")
                 .build();
         Response response = fixture.request()
                 .body(Reviews.podCreate("ml", pod).toString())

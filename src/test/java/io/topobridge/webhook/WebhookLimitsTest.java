@@ -57,20 +57,25 @@ class WebhookLimitsTest {
         return out.append(']').toString();
     }
 
+    /** Posts {@code body} to {@code server}: refused with {@code code}, in a Status naming {@code limit}. */
+    private static void refused(WebhookFixture server, String body, int code, String limit) {
+        server.request()
+                .body(body)
+                .post("/allow")
+                .then()
+                .statusCode(code)
+                .body("kind", equalTo("Status"))
+                .body("code", equalTo(code))
+                .body("message", containsString(limit));
+    }
+
     static String deep(int depth) {
         return "[".repeat(depth) + "]".repeat(depth);
     }
 
     @Test
     void aWideBodyUnderTheSizeLimitIsRefusedNamingTheTokenLimit() {
-        fixture.request()
-                .body(reviewAround(wide(2_500_000)))
-                .post("/allow")
-                .then()
-                .statusCode(413)
-                .body("kind", equalTo("Status"))
-                .body("code", equalTo(413))
-                .body("message", containsString("max-json-tokens"));
+        refused(fixture, reviewAround(wide(2_500_000)), 413, "max-json-tokens");
         answersANormalReview();
     }
 
@@ -122,14 +127,7 @@ class WebhookLimitsTest {
                     held.add(startSlowRequest(own.port, 2048));
                 }
                 awaitInFlight(own, 8);
-                own.request()
-                        .body(reviewAround("{}"))
-                        .post("/allow")
-                        .then()
-                        .statusCode(429)
-                        .body("kind", equalTo("Status"))
-                        .body("code", equalTo(429))
-                        .body("message", containsString("max-concurrent-reviews"));
+                refused(own, reviewAround("{}"), 429, "max-concurrent-reviews");
             } finally {
                 for (Socket socket : held) {
                     socket.close();

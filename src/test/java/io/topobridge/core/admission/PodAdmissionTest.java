@@ -6,12 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.PodAssignment;
+import io.topobridge.testing.PendingPod;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,48 +32,9 @@ class PodAdmissionTest {
     private static final PodAssignment WORKER =
             new PodAssignment("lws-a-0", "worker", Map.of("topobridge.io/subgroup", "lws-a-0"));
 
-    /** A small pod builder for the cases. */
-    static final class PodSpecBuilder {
-        private final PodBuilder pod = new PodBuilder()
-                .withNewMetadata()
-                .withGenerateName("web-")
-                .withNamespace("ml")
-                .endMetadata()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("c")
-                .withImage("i")
-                .endContainer()
-                .endSpec();
-
-        PodSpecBuilder annotation(String key, String value) {
-            pod.editMetadata().addToAnnotations(key, value).endMetadata();
-            return this;
-        }
-
-        PodSpecBuilder label(String key, String value) {
-            pod.editMetadata().addToLabels(key, value).endMetadata();
-            return this;
-        }
-
-        /** A field of the pod spec the fabric8 model does not know (Kubernetes 1.35/1.36 gang scheduling). */
-        PodSpecBuilder specField(String field, Map<String, Object> value) {
-            pod.editSpec().addToAdditionalProperties(field, value).endSpec();
-            return this;
-        }
-
-        PodSpecBuilder scheduler(String name) {
-            pod.editSpec().withSchedulerName(name).endSpec();
-            return this;
-        }
-
-        Pod build() {
-            return pod.build();
-        }
-    }
-
-    static PodSpecBuilder pod() {
-        return new PodSpecBuilder();
+    /** A pending pod of namespace ml, for the cases. */
+    static PendingPod pod() {
+        return PendingPod.generated("web-").namespace("ml");
     }
 
     private static PodAdmission admission(PodAssignment assignment) {
@@ -307,7 +268,7 @@ class PodAdmissionTest {
         };
         String[] schedulers = {null, "", "default-scheduler", "volcano", "kai"};
         for (int i = 0; i < 100; i++) {
-            PodSpecBuilder builder = pod().scheduler(schedulers[random.nextInt(schedulers.length)]);
+            PendingPod builder = pod().scheduler(schedulers[random.nextInt(schedulers.length)]);
             for (int k = random.nextInt(4); k > 0; k--) {
                 builder.annotation(keys[random.nextInt(keys.length)], "a" + random.nextInt(2));
                 builder.label(keys[2 + random.nextInt(3)], "l" + random.nextInt(2));

@@ -13,9 +13,8 @@ import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.testing.MockApiServer;
 import io.topobridge.testing.Renderers;
+import io.topobridge.testing.StandardStreams;
 import jakarta.inject.Inject;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,20 +42,9 @@ public class RenderCliTest {
         }
     }
 
-    private synchronized Run run(String... args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        var stdout = new ByteArrayOutputStream();
-        var stderr = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
-            int exit = new CommandLine(TopobridgeCommand.class, factory).execute(args);
-            return new Run(exit, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
+    private Run run(String... args) {
+        var run = StandardStreams.capture(null, () -> new CommandLine(TopobridgeCommand.class, factory).execute(args));
+        return new Run(run.exit(), run.out(), run.err());
     }
 
     @Test

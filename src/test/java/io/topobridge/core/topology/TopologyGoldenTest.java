@@ -13,6 +13,7 @@ import io.topobridge.core.render.Renderer;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.manifest.YamlPrinter;
+import io.topobridge.testing.Folders;
 import io.topobridge.testing.Renderers;
 import io.topobridge.volcano.VolcanoObjects;
 import java.io.IOException;
@@ -23,7 +24,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -42,10 +42,8 @@ class TopologyGoldenTest {
     private static final YAMLMapper YAML = new YAMLMapper();
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
-    static Stream<String> scenarios() throws IOException {
-        try (Stream<Path> dirs = Files.list(GOLDEN)) {
-            return dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList().stream();
-        }
+    static List<String> scenarios() {
+        return Folders.names(GOLDEN);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -405,24 +406,25 @@ class GangPropertyTest {
         return spec;
     }
 
+    /** An AIBrix object with random annotations, then the spec {@code spec} draws (in that order). */
+    private static HasMetadata aibrix(
+            String kind, String name, Random random, Function<Random, Map<String, Object>> spec) {
+        var annotations = annotations(random, 12);
+        return custom("orchestration.aibrix.ai/v1alpha1", kind, name, annotations, spec.apply(random));
+    }
+
     private static HasMetadata storm(Random random) {
         String top = ref("StormService", "ss");
-        return custom(
-                "orchestration.aibrix.ai/v1alpha1",
+        return aibrix(
                 "StormService",
                 "ss",
-                annotations(random, 12),
-                Map.of("replicas", random.nextInt(4), "template", Map.of("spec", roleSetSpec(random, top, true))));
+                random,
+                r -> Map.of("replicas", r.nextInt(4), "template", Map.of("spec", roleSetSpec(r, top, true))));
     }
 
     private static HasMetadata roleSet(Random random) {
         String top = ref("RoleSet", "rs");
-        return custom(
-                "orchestration.aibrix.ai/v1alpha1",
-                "RoleSet",
-                "rs",
-                annotations(random, 12),
-                roleSetSpec(random, top, true));
+        return aibrix("RoleSet", "rs", random, r -> roleSetSpec(r, top, true));
     }
 
     private static HasMetadata podSet(Random random) {

@@ -14,6 +14,7 @@ import io.topobridge.core.topology.NodeInfo;
 import io.topobridge.core.topology.TopologyBuilder;
 import io.topobridge.core.topology.TopologyResult;
 import io.topobridge.core.topology.TopologySettings;
+import io.topobridge.testing.Folders;
 import io.topobridge.testing.Upstream;
 import io.topobridge.testing.VolcanoSchemas;
 import io.topobridge.volcano.PodGroup;
@@ -43,10 +44,8 @@ class WorkloadGoldenTest {
     private static final Path ROOT = Path.of("src/test/resources/golden/workloads");
     private static final YAMLMapper YAML = new YAMLMapper();
 
-    static Stream<String> scenarios() throws IOException {
-        try (Stream<Path> dirs = Files.list(ROOT)) {
-            return dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList().stream();
-        }
+    static List<String> scenarios() {
+        return Folders.names(ROOT);
     }
 
     @ParameterizedTest(name = "{0}")
