@@ -17,6 +17,7 @@ import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.devcluster.ApplyingCrudDispatcher;
 import io.topobridge.devcluster.MockCluster;
 import io.topobridge.testing.ClusterObjects;
+import io.topobridge.testing.DraClaims;
 import io.topobridge.testing.VolcanoSchemas;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
@@ -385,17 +386,7 @@ class WorkloadControllerTest {
             """;
 
     private static String claimTemplate(String deviceClass, int count) {
-        return """
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaimTemplate
-                metadata: {name: decode-gpus, namespace: llm}
-                spec:
-                  spec:
-                    devices:
-                      requests:
-                      - name: gpus
-                        exactly: {deviceClassName: %s, count: %d}
-                """.formatted(deviceClass, count);
+        return DraClaims.template("decode-gpus", "llm", "gpus", deviceClass, count);
     }
 
     @Test

@@ -114,6 +114,23 @@ class DisaggregatedSetUpgradeTest {
         assertThat(pg.spec().getMinResources()).containsEntry("cpu", "8");
     }
 
+    /** A {@code kind} the decode LWS of slice 0 makes, with the {@code metadata} line LWS copied onto it. */
+    private static String ownedByTheDecodeLws(String kind, String uid, String metadata) {
+        return """
+                apiVersion: apps/v1
+                kind: %s
+                metadata:
+                  name: pd-0-6ad7c921-decode
+                  namespace: llm
+                  uid: %s
+                  %s
+                  labels: {leaderworkerset.sigs.k8s.io/name: pd-0-6ad7c921-decode}
+                  ownerReferences: [{apiVersion: leaderworkerset.x-k8s.io/v1, kind: LeaderWorkerSet,
+                                     name: pd-0-6ad7c921-decode, uid: ul, controller: true}]
+                spec: {replicas: 2, selector: {matchLabels: {a: b}}, template: %s}
+                """.formatted(kind, uid, metadata, POD_SPEC);
+    }
+
     @Test
     void annotationsCopiedOntoTheSetsLeaderWorkerSetsAndTheirObjectsMakeNoGangsOfTheirOwn() {
         // v0.10 copies a role's metadata annotations onto its LWS, and LWS copies its own onto the StatefulSets (and,
@@ -136,19 +153,11 @@ class DisaggregatedSetUpgradeTest {
                   ownerReferences: [{apiVersion: disaggregatedset.x-k8s.io/v1, kind: DisaggregatedSet, name: pd,
                                      uid: uds, controller: true}]
                 spec: {replicas: 1, leaderWorkerTemplate: {size: 2, workerTemplate: %2$s}}
-                ---
-                apiVersion: apps/v1
-                kind: StatefulSet
-                metadata:
-                  name: pd-0-6ad7c921-decode
-                  namespace: llm
-                  uid: us
-                  %1$s
-                  labels: {leaderworkerset.sigs.k8s.io/name: pd-0-6ad7c921-decode}
-                  ownerReferences: [{apiVersion: leaderworkerset.x-k8s.io/v1, kind: LeaderWorkerSet,
-                                     name: pd-0-6ad7c921-decode, uid: ul, controller: true}]
-                spec: {replicas: 2, selector: {matchLabels: {a: b}}, template: %2$s}
-                ---
+                """.formatted(copied, POD_SPEC)
+                        + "---\n"
+                        + ownedByTheDecodeLws("StatefulSet", "us", copied)
+                        + "---\n"
+                        + """
                 apiVersion: apps/v1
                 kind: StatefulSet
                 metadata:
@@ -160,19 +169,9 @@ class DisaggregatedSetUpgradeTest {
                            leaderworkerset.sigs.k8s.io/group-index: "1"}
                   ownerReferences: [{apiVersion: v1, kind: Pod, name: pd-0-6ad7c921-decode-1, uid: up, controller: true}]
                 spec: {replicas: 1, selector: {matchLabels: {a: b}}, template: %2$s}
-                ---
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata:
-                  name: pd-0-6ad7c921-decode
-                  namespace: llm
-                  uid: ud
-                  %1$s
-                  labels: {leaderworkerset.sigs.k8s.io/name: pd-0-6ad7c921-decode}
-                  ownerReferences: [{apiVersion: leaderworkerset.x-k8s.io/v1, kind: LeaderWorkerSet,
-                                     name: pd-0-6ad7c921-decode, uid: ul, controller: true}]
-                spec: {replicas: 2, selector: {matchLabels: {a: b}}, template: %2$s}
-                """.formatted(copied, POD_SPEC));
+                """.formatted(copied, POD_SPEC)
+                        + "---\n"
+                        + ownedByTheDecodeLws("Deployment", "ud", copied));
         var lookup = Fixtures.lookup(objects);
         var translator = Fixtures.translator();
         GangScope set = GangScope.of(WorkloadKind.DISAGGREGATED_SET, "llm", "pd");

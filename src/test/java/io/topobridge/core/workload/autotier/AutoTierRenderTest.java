@@ -9,6 +9,7 @@ import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.testing.DraClaims;
 import io.topobridge.testing.Renderers;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -131,16 +132,7 @@ class AutoTierRenderTest {
     @Test
     void gpusClaimedThroughATemplateInTheInputGiveTheSameChoice() throws IOException {
         List<HasMetadata> inputs = cluster();
-        inputs.addAll(Fixtures.objects("""
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaimTemplate
-                metadata: {name: four-gpus, namespace: inference}
-                spec:
-                  spec:
-                    devices:
-                      requests:
-                      - {name: gpus, exactly: {deviceClassName: gpu.nvidia.com, count: 4}}
-                """));
+        inputs.addAll(Fixtures.objects(DraClaims.template("four-gpus", "inference", "gpus", "gpu.nvidia.com", 4)));
         inputs.addAll(Fixtures.objects(wide("""
                 resourceClaims:
                 - {name: gpus, resourceClaimTemplateName: four-gpus}

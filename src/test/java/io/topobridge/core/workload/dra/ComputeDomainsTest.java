@@ -16,6 +16,7 @@ import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.gang.PodIdentity;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.translate.ScopeResult;
+import io.topobridge.testing.DraClaims;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -31,36 +32,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ComputeDomainsTest {
 
-    private static final String CLAIMS = """
-            apiVersion: resource.k8s.io/v1
-            kind: ResourceClaimTemplate
-            metadata: {name: imex-channel, namespace: llm}
-            spec:
-              spec:
-                devices:
-                  requests:
-                  - name: channel
-                    exactly: {deviceClassName: compute-domain-default-channel.nvidia.com}
-            ---
-            apiVersion: resource.k8s.io/v1
-            kind: ResourceClaim
-            metadata: {name: imex-daemon, namespace: llm}
-            spec:
-              devices:
-                requests:
-                - name: daemon
-                  exactly: {deviceClassName: compute-domain-daemon.nvidia.com}
-            ---
-            apiVersion: resource.k8s.io/v1
-            kind: ResourceClaimTemplate
-            metadata: {name: four-gpus, namespace: llm}
-            spec:
-              spec:
-                devices:
-                  requests:
-                  - name: gpus
-                    exactly: {deviceClassName: gpu.nvidia.com, count: 4}
-            """;
+    private static final String CLAIMS = String.join(
+            "---\n",
+            DraClaims.template("imex-channel", "llm", "channel", "compute-domain-default-channel.nvidia.com", null),
+            DraClaims.claim("imex-daemon", "llm", "daemon", "compute-domain-daemon.nvidia.com"),
+            DraClaims.template("four-gpus", "llm", "gpus", "gpu.nvidia.com", 4));
 
     private static final List<HasMetadata> OBJECTS = Fixtures.objects(CLAIMS);
 
