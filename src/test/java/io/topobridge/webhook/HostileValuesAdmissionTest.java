@@ -5,7 +5,6 @@ import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.restassured.response.Response;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.admission.PodAdmission;
@@ -78,15 +77,7 @@ class HostileValuesAdmissionTest {
 
     @Test
     void aDenialAndItsWarningsAreBoundedAndOnOneLine() {
-        Deployment hostile = new DeploymentBuilder()
-                .withNewMetadata()
-                .withName("decode")
-                .withNamespace("ml")
-                .endMetadata()
-                .withNewSpec()
-                .withReplicas(2)
-                .endSpec()
-                .build();
+        Deployment hostile = Reviews.decodeDeployment(null);
         Map<String, String> annotations = new HashMap<>();
         // the API server keeps all annotations of an object within 256 KiB, and the webhook port refuses longer strings
         annotations.put("topobridge.io/highest-tier", "2" + FORGE + "a".repeat(200_000));

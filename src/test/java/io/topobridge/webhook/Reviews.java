@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.restassured.response.Response;
 import io.topobridge.core.admission.Rfc6902;
@@ -28,6 +30,22 @@ public final class Reviews {
     /** A Pod CREATE review; the pod is sent as the API server sends it (namespace taken from the request). */
     public static ObjectNode podCreate(String namespace, Object pod) {
         return review("CREATE", namespace, "", "v1", "Pod", "pods", toJson(pod), null);
+    }
+
+    /** The Deployment ml/decode of two pods the workload reviews carry; {@code mode} its topobridge.io/mode (or none). */
+    public static Deployment decodeDeployment(String mode) {
+        var builder = new DeploymentBuilder()
+                .withNewMetadata()
+                .withName("decode")
+                .withNamespace("ml")
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(2)
+                .endSpec();
+        if (mode != null) {
+            builder.editMetadata().addToAnnotations("topobridge.io/mode", mode).endMetadata();
+        }
+        return builder.build();
     }
 
     /** An apps/v1 Deployment review ({@code oldObject} null on CREATE). */

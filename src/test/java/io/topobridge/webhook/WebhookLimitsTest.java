@@ -14,8 +14,7 @@ import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,17 +27,8 @@ class WebhookLimitsTest {
     private static final AdmissionWebhook ALLOW =
             WebhookFixture.webhook("allow", request -> AdmissionAnswer.allow("allowed", List.of()));
 
-    private static WebhookFixture fixture;
-
-    @BeforeAll
-    static void start() {
-        fixture = new WebhookFixture(List.of(ALLOW));
-    }
-
-    @AfterAll
-    static void stop() {
-        fixture.close();
-    }
+    @AutoClose
+    private static final WebhookFixture fixture = new WebhookFixture(List.of(ALLOW));
 
     /** A review whose object holds {@code inner} under {@code "data"}: the shape of the request is valid. */
     static String reviewAround(String inner) {

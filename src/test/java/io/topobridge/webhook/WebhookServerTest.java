@@ -18,8 +18,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -37,17 +36,8 @@ class WebhookServerTest {
                 default -> AdmissionAnswer.deny(422, "topobridge.io/mode=sideways is not hard or soft", List.of("w"));
             });
 
-    private static WebhookFixture fixture;
-
-    @BeforeAll
-    static void start() {
-        fixture = new WebhookFixture(List.of(PROBE));
-    }
-
-    @AfterAll
-    static void stop() {
-        fixture.close();
-    }
+    @AutoClose
+    private static final WebhookFixture fixture = new WebhookFixture(List.of(PROBE));
 
     private ObjectNode review(String operation) {
         return Reviews.deployment(

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.restassured.response.ValidatableResponse;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
@@ -95,21 +94,6 @@ class WorkloadValidatorTest {
         current = TIERS;
     }
 
-    private static Deployment deployment(String mode) {
-        var builder = new DeploymentBuilder()
-                .withNewMetadata()
-                .withName("decode")
-                .withNamespace("ml")
-                .endMetadata()
-                .withNewSpec()
-                .withReplicas(2)
-                .endSpec();
-        if (mode != null) {
-            builder.editMetadata().addToAnnotations("topobridge.io/mode", mode).endMetadata();
-        }
-        return builder.build();
-    }
-
     private static ObjectNode deploymentReview(String operation, Object object, Object old) {
         return Reviews.deployment(operation, "ml", Reviews.toJson(object), old == null ? null : Reviews.toJson(old));
     }
@@ -139,7 +123,7 @@ class WorkloadValidatorTest {
 
     @Test
     void anInvalidAnnotationIsDeniedWithTheReconcilersMessage() {
-        post(deploymentReview("CREATE", deployment("sideways"), null))
+        post(deploymentReview("CREATE", Reviews.decodeDeployment("sideways"), null))
                 .body("response.allowed", equalTo(false))
                 .body("response.status.code", equalTo(422))
                 .body("response.status.message", equalTo("annotation topobridge.io/mode=sideways is not hard or soft"));
@@ -148,7 +132,7 @@ class WorkloadValidatorTest {
 
     @Test
     void aValidWorkloadIsAllowedWithItsWarnings() {
-        Deployment valid = deployment("soft");
+        Deployment valid = Reviews.decodeDeployment("soft");
         valid.getMetadata().getAnnotations().put("topobridge.io/queue", "legacy");
         post(deploymentReview("CREATE", valid, null))
                 .body("response.allowed", equalTo(true))
@@ -163,7 +147,7 @@ class WorkloadValidatorTest {
     @Test
     void aBadDomainLossSettingIsDeniedWithTheReconcilersMessage() {
         try (var real = new WebhookFixture(List.of(realValidator(List.of())))) {
-            Deployment bad = deployment("soft");
+            Deployment bad = Reviews.decodeDeployment("soft");
             bad.getMetadata().getAnnotations().put("topobridge.io/queue", "default");
             bad.getMetadata().getAnnotations().put("topobridge.io/on-domain-loss", "reboot");
             validate(real, deploymentReview("CREATE", bad, null))
@@ -173,19 +157,19 @@ class WorkloadValidatorTest {
                             "response.status.message",
                             equalTo("Deployment/ml/decode: topobridge.io/on-domain-loss=\"reboot\" (metadata): must be"
                                     + " wait or restart; the gang waits (the default)"));
-            Deployment badGrace = deployment("soft");
+            Deployment badGrace = Reviews.decodeDeployment("soft");
             badGrace.getMetadata().getAnnotations().put("topobridge.io/queue", "default");
             badGrace.getMetadata().getAnnotations().put("topobridge.io/domain-loss-grace", "48h");
             validate(real, deploymentReview("CREATE", badGrace, null))
                     .body("response.allowed", equalTo(false))
                     .body("response.status.message", containsString("topobridge.io/domain-loss-grace=\"48h\""));
             // scaling an object that already carried the bad value is not refused for it
-            Deployment scaled = deployment("soft");
+            Deployment scaled = Reviews.decodeDeployment("soft");
             scaled.getMetadata()
                     .setAnnotations(new java.util.HashMap<>(bad.getMetadata().getAnnotations()));
             scaled.getSpec().setReplicas(3);
             validate(real, deploymentReview("UPDATE", scaled, bad)).body("response.allowed", equalTo(true));
-            Deployment good = deployment("soft");
+            Deployment good = Reviews.decodeDeployment("soft");
             good.getMetadata().getAnnotations().put("topobridge.io/queue", "default");
             good.getMetadata().getAnnotations().put("topobridge.io/on-domain-loss", "restart");
             good.getMetadata().getAnnotations().put("topobridge.io/domain-loss-grace", "30s");
@@ -251,7 +235,7 @@ class WorkloadValidatorTest {
                 .endMetadata()
                 .build();
         try (var real = new WebhookFixture(List.of(realValidator(List.of(namespace))))) {
-            Deployment other = deployment("soft");
+            Deployment other = Reviews.decodeDeployment("soft");
             other.getMetadata().getAnnotations().put("topobridge.io/queue", "team-b");
             validate(real, deploymentReview("CREATE", other, null))
                     .body("response.allowed", equalTo(false))
@@ -262,12 +246,12 @@ class WorkloadValidatorTest {
                                     + " (metadata): queue \"team-b\" is not allowed here: namespace ml allows"
                                     + " topobridge.io/allowed-queues=\"team-a\""));
 
-            Deployment allowed = deployment("soft");
+            Deployment allowed = Reviews.decodeDeployment("soft");
             allowed.getMetadata().getAnnotations().put("topobridge.io/queue", "team-a");
             validate(real, deploymentReview("CREATE", allowed, null)).body("response.allowed", equalTo(true));
 
             // naming none takes the default queue, which this namespace does not allow either
-            validate(real, deploymentReview("CREATE", deployment("soft"), null))
+            validate(real, deploymentReview("CREATE", Reviews.decodeDeployment("soft"), null))
                     .body("response.allowed", equalTo(false))
                     .body(
                             "response.status.message",
@@ -278,15 +262,16 @@ class WorkloadValidatorTest {
     @Test
     void anUpdateIsDeniedOnlyForNewRejections() {
         // invalid before and after (e.g. created before the bridge was installed): a scale still goes through
-        Deployment scaled = deployment("sideways");
+        Deployment scaled = Reviews.decodeDeployment("sideways");
         scaled.getSpec().setReplicas(5);
-        post(deploymentReview("UPDATE", scaled, deployment("sideways"))).body("response.allowed", equalTo(true));
+        post(deploymentReview("UPDATE", scaled, Reviews.decodeDeployment("sideways")))
+                .body("response.allowed", equalTo(true));
         // a valid object made invalid: denied
-        post(deploymentReview("UPDATE", deployment("upwards"), deployment("hard")))
+        post(deploymentReview("UPDATE", Reviews.decodeDeployment("upwards"), Reviews.decodeDeployment("hard")))
                 .body("response.allowed", equalTo(false))
                 .body("response.status.message", containsString("topobridge.io/mode=upwards"));
         // one invalid value replaced by another: the same refusal as before (same key), said as a warning
-        post(deploymentReview("UPDATE", deployment("upwards"), deployment("sideways")))
+        post(deploymentReview("UPDATE", Reviews.decodeDeployment("upwards"), Reviews.decodeDeployment("sideways")))
                 .body("response.allowed", equalTo(true))
                 .body("response.warnings[0]", containsString(WorkloadValidator.STILL_REFUSED))
                 .body("response.warnings[0]", containsString("topobridge.io/mode=upwards"));
@@ -299,9 +284,9 @@ class WorkloadValidatorTest {
     @Test
     void scalingAWorkloadThatWasRefusedBeforeIsAllowed() {
         var real = realValidator(List.of());
-        Deployment before = deployment("soft");
+        Deployment before = Reviews.decodeDeployment("soft");
         before.getMetadata().getAnnotations().put("topobridge.io/min-member", "10");
-        Deployment scaled = deployment("soft");
+        Deployment scaled = Reviews.decodeDeployment("soft");
         scaled.getMetadata().getAnnotations().put("topobridge.io/min-member", "10");
         scaled.getSpec().setReplicas(3);
         AdmissionAnswer created = real.review(request(deploymentReview("CREATE", before, null)));
@@ -314,7 +299,8 @@ class WorkloadValidatorTest {
                         .startsWith(WorkloadValidator.STILL_REFUSED)
                         .contains("more than the 3 pods"));
         // made worse is still new: a valid object given a min-member above its pods is denied
-        AdmissionAnswer worse = real.review(request(deploymentReview("UPDATE", before, deployment("soft"))));
+        AdmissionAnswer worse =
+                real.review(request(deploymentReview("UPDATE", before, Reviews.decodeDeployment("soft"))));
         assertThat(worse.allowed()).isFalse();
     }
 
@@ -345,7 +331,7 @@ class WorkloadValidatorTest {
 
     @Test
     void whatItCannotFixOrDoesNotManagePasses() {
-        Deployment owned = deployment("sideways");
+        Deployment owned = Reviews.decodeDeployment("sideways");
         owned.getMetadata()
                 .setOwnerReferences(List.of(new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
                         .withApiVersion("kserve.io/v1")
@@ -355,12 +341,14 @@ class WorkloadValidatorTest {
                         .withController(true)
                         .build()));
         post(deploymentReview("CREATE", owned, null)).body("response.allowed", equalTo(true));
-        Deployment deleting = deployment("sideways");
+        Deployment deleting = Reviews.decodeDeployment("sideways");
         deleting.getMetadata().setDeletionTimestamp("2030-01-01T00:00:00Z");
-        post(deploymentReview("UPDATE", deleting, deployment("hard"))).body("response.allowed", equalTo(true));
-        post(deploymentReview("DELETE", deployment("sideways"), null)).body("response.allowed", equalTo(true));
+        post(deploymentReview("UPDATE", deleting, Reviews.decodeDeployment("hard")))
+                .body("response.allowed", equalTo(true));
+        post(deploymentReview("DELETE", Reviews.decodeDeployment("sideways"), null))
+                .body("response.allowed", equalTo(true));
         ObjectNode inKubeSystem =
-                Reviews.deployment("CREATE", "kube-system", Reviews.toJson(deployment("sideways")), null);
+                Reviews.deployment("CREATE", "kube-system", Reviews.toJson(Reviews.decodeDeployment("sideways")), null);
         post(inKubeSystem).body("response.allowed", equalTo(true));
         ObjectNode replicaSet = Reviews.review(
                 "CREATE",
@@ -378,7 +366,7 @@ class WorkloadValidatorTest {
     @Test
     void whileNoTiersAreKnownAnUnresolvableTierIsOnlyAWarning() {
         current = TierCatalog.EMPTY;
-        Deployment named = deployment("hard");
+        Deployment named = Reviews.decodeDeployment("hard");
         named.getMetadata().getAnnotations().put("topobridge.io/highest-tier", "rack");
         post(deploymentReview("CREATE", named, null))
                 .body("response.allowed", equalTo(true))
@@ -391,7 +379,7 @@ class WorkloadValidatorTest {
     @Test
     void whileNoTiersAreKnownOtherMistakesAreStillDenied() {
         current = TierCatalog.EMPTY;
-        post(deploymentReview("CREATE", deployment("sideways"), null))
+        post(deploymentReview("CREATE", Reviews.decodeDeployment("sideways"), null))
                 .body("response.allowed", equalTo(false))
                 .body("response.status.message", containsString("topobridge.io/mode=sideways is not hard or soft"));
     }
