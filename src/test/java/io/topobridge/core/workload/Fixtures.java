@@ -225,6 +225,45 @@ public final class Fixtures {
         return out.toString();
     }
 
+    /**
+     * A PodGroup the bridge made (labelled as its own) for gang {@code gang} ({@code topobridge.io/gang}), with
+     * {@code spec} in flow style (null: none), as YAML.
+     */
+    public static String bridgePodGroup(String name, String namespace, String gang, String spec) {
+        return """
+                apiVersion: scheduling.volcano.sh/v1beta1
+                kind: PodGroup
+                metadata:
+                  name: %s
+                  namespace: %s
+                  labels: {app.kubernetes.io/managed-by: topobridge}
+                  annotations: {topobridge.io/gang: %s}
+                """.formatted(name, namespace, gang) + (spec == null ? "" : "spec: " + spec + "\n");
+    }
+
+    /**
+     * A Deployment {@code namespace/name} (uid {@code uid-<name>}) of {@code replicas} pods labelled {@code app: <name>},
+     * as YAML: {@code metadata} the lines under its metadata besides name, namespace and uid (its annotations, say),
+     * {@code podSpec} its pod spec.
+     */
+    public static String deploymentYaml(String namespace, String name, int replicas, String metadata, String podSpec) {
+        return """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: %s
+                  namespace: %s
+                  uid: uid-%s
+                %s\
+                spec:
+                  replicas: %d
+                  selector: {matchLabels: {app: %s}}
+                  template:
+                    metadata: {labels: {app: %s}}
+                    spec:
+                %s""".formatted(name, namespace, name, metadata.indent(2), replicas, name, name, podSpec.indent(6));
+    }
+
     /** A Deployment of {@code replicas} pods asking for 1 CPU and 1 GPU each, with the given annotations, as YAML. */
     public static String deployment(String ns, String name, int replicas, Map<String, String> annotations) {
         return DeploymentWrapper.make(name, ns)

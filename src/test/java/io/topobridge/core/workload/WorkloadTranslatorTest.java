@@ -317,13 +317,7 @@ class WorkloadTranslatorTest {
                   ownerReferences: [{apiVersion: disaggregatedset.x-k8s.io/v1, kind: DisaggregatedSet, name: ds, uid: u, controller: true}]
                 spec: {leaderWorkerTemplate: {workerTemplate: {spec: {containers: [{name: c, image: x}]}}}}
                 ---
-                apiVersion: scheduling.volcano.sh/v1beta1
-                kind: PodGroup
-                metadata:
-                  name: tb-group-g
-                  namespace: ns
-                  labels: {app.kubernetes.io/managed-by: topobridge}
-                  annotations: {topobridge.io/gang: Group/g}
+                """ + Fixtures.bridgePodGroup("tb-group-g", "ns", "Group/g", null) + """
                 ---
                 apiVersion: scheduling.volcano.sh/v1beta1
                 kind: PodGroup

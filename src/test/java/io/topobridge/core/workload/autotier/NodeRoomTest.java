@@ -64,25 +64,17 @@ class NodeRoomTest {
 
     /** A Deployment of {@code replicas} pods, each requesting 4 of {@code resource} and 1 CPU, with extra spec YAML. */
     static String gang(String name, int replicas, String resource, String podSpec) {
-        return """
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata:
-                  name: %s
-                  namespace: ns
-                  uid: uid-%s
-                  annotations: {topobridge.io/highest-tier: auto}
-                spec:
-                  replicas: %d
-                  selector: {matchLabels: {app: %s}}
-                  template:
-                    metadata: {labels: {app: %s}}
-                    spec:
-                      containers:
-                      - name: c
-                        image: x
-                        resources: {requests: {cpu: "1", "%s": "4"}, limits: {"%s": "4"}}
-                %s""".formatted(name, name, replicas, name, name, resource, resource, podSpec.indent(6));
+        return Fixtures.deploymentYaml(
+                "ns",
+                name,
+                replicas,
+                "annotations: {topobridge.io/highest-tier: auto}",
+                """
+                containers:
+                - name: c
+                  image: x
+                  resources: {requests: {cpu: "1", "%s": "4"}, limits: {"%s": "4"}}
+                """.formatted(resource, resource) + podSpec);
     }
 
     static TranslationResult translate(TierDomains domains, String yaml) {

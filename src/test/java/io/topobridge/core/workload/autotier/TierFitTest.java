@@ -143,16 +143,8 @@ class TierFitTest {
     @Test
     void anExistingPodGroupIsKeptAsItWasAndNewPodsStillJoinIt() {
         String yaml = tp(20, Map.of("topobridge.io/highest-tier", "nvlink"));
-        String existing = """
-                apiVersion: scheduling.volcano.sh/v1beta1
-                kind: PodGroup
-                metadata:
-                  name: tb-deploy-tp
-                  namespace: llm
-                  labels: {app.kubernetes.io/managed-by: topobridge}
-                  annotations: {topobridge.io/gang: Deployment/tp}
-                spec: {minMember: 18, minResources: {nvidia.com/gpu: "72"}}
-                """;
+        String existing = Fixtures.bridgePodGroup(
+                "tb-deploy-tp", "llm", "Deployment/tp", "{minMember: 18, minResources: {nvidia.com/gpu: \"72\"}}");
         List<HasMetadata> objects = new ArrayList<>(Fixtures.objects(yaml + "---\n" + existing));
         var lookup = Fixtures.lookup(objects).withDomains(() -> NVL72);
         ScopeResult result = Fixtures.translator().translateScope(TP, Fixtures.TIERS, lookup);

@@ -91,22 +91,13 @@ class ScopeReconcilerTest {
     }
 
     private static String groupMember(String name, String created) {
-        return """
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata:
-                  name: %s
-                  namespace: ns
-                  uid: uid-%s
-                  creationTimestamp: "%s"
-                  annotations: {topobridge.io/group: pd, topobridge.io/highest-tier: rack}
-                spec:
-                  replicas: 2
-                  selector: {matchLabels: {app: %s}}
-                  template:
-                    metadata: {labels: {app: %s}}
-                    spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]}
-                """.formatted(name, name, created, name, name);
+        return Fixtures.deploymentYaml(
+                "ns",
+                name,
+                2,
+                "creationTimestamp: \"" + created + "\"\n"
+                        + "annotations: {topobridge.io/group: pd, topobridge.io/highest-tier: rack}",
+                "containers: [{name: c, image: x, resources: {requests: {cpu: \"1\"}}}]");
     }
 
     static Stream<Arguments> groupAssembly() {
@@ -145,22 +136,9 @@ class ScopeReconcilerTest {
         assertThat(applied(outcomes)).isEqualTo(deferred ? List.of() : List.of("tb-group-pd"));
     }
 
-    /** A PodGroup the bridge made, for gang {@code gang} ({@code topobridge.io/gang}). */
-    private static String bridgePodGroup(String name, String namespace, String gang) {
-        return """
-                apiVersion: scheduling.volcano.sh/v1beta1
-                kind: PodGroup
-                metadata:
-                  name: %s
-                  namespace: %s
-                  labels: {app.kubernetes.io/managed-by: topobridge}
-                  annotations: {topobridge.io/gang: %s}
-                spec: {minMember: 1}
-                """.formatted(name, namespace, gang);
-    }
-
     /** The PodGroup of group {@code pd}, made by the bridge. */
-    private static final String GROUP_POD_GROUP = bridgePodGroup("tb-group-pd", "ns", "Group/pd");
+    private static final String GROUP_POD_GROUP =
+            Fixtures.bridgePodGroup("tb-group-pd", "ns", "Group/pd", "{minMember: 1}");
 
     @Test
     void aGroupWhosePodGroupExistsIsNotHeldAndMembersWithoutACreationTimeAreNotWaitedFor() {
@@ -313,22 +291,12 @@ class ScopeReconcilerTest {
 
     /** A member of group {@code pd}: a Deployment of one-GPU pods created at {@code created}. */
     private static String member(String name, int replicas, Instant created, String annotations) {
-        return """
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata:
-                  name: %s
-                  namespace: ns
-                  uid: uid-%1$s
-                  creationTimestamp: "%s"
-                  annotations: {%s}
-                spec:
-                  replicas: %d
-                  selector: {matchLabels: {app: %1$s}}
-                  template:
-                    metadata: {labels: {app: %1$s}}
-                    spec: {containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]}
-                """.formatted(name, created, annotations, replicas);
+        return Fixtures.deploymentYaml(
+                "ns",
+                name,
+                replicas,
+                "creationTimestamp: \"" + created + "\"\nannotations: {" + annotations + "}",
+                "containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: \"1\"}}}]");
     }
 
     /**
@@ -441,30 +409,13 @@ class ScopeReconcilerTest {
     }
 
     private static String gpuDeployment(String name, String namespace, int replicas, String priorityClass) {
-        return """
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata:
-                  name: %s
-                  namespace: %s
-                  uid: uid-%s
-                  annotations: {topobridge.io/highest-tier: rack}
-                spec:
-                  replicas: %d
-                  selector: {matchLabels: {app: %s}}
-                  template:
-                    metadata: {labels: {app: %s}}
-                    spec:
-                      %s
-                      containers: [{name: c, image: x, resources: {requests: {cpu: "1", nvidia.com/gpu: "8"}}}]
-                """.formatted(
-                        name,
-                        namespace,
-                        name,
-                        replicas,
-                        name,
-                        name,
-                        priorityClass == null ? "" : "priorityClassName: " + priorityClass);
+        return Fixtures.deploymentYaml(
+                namespace,
+                name,
+                replicas,
+                "annotations: {topobridge.io/highest-tier: rack}",
+                (priorityClass == null ? "" : "priorityClassName: " + priorityClass + "\n")
+                        + "containers: [{name: c, image: x, resources: {requests: {cpu: \"1\", nvidia.com/gpu: \"8\"}}}]");
     }
 
     private static final String GPU_QUOTA = """
@@ -543,7 +494,7 @@ class ScopeReconcilerTest {
     void aPodGroupThatBelongsToAnotherScopeIsNeitherTakenOverNorDeleted() {
         var r = reconciler(WorkloadSettings.defaults(), ReconcileSettings.OPEN, Reservations.Settings.NONE, T0);
         // a PodGroup of the bridge's that names another gang, under the name this Deployment's gang would get
-        String theirs = bridgePodGroup("tb-deploy-a", "team", "Deployment/other");
+        String theirs = Fixtures.bridgePodGroup("tb-deploy-a", "team", "Deployment/other", "{minMember: 1}");
         var objects = Fixtures.objects(gpuDeployment("a", "team", 1, null) + "---\n" + theirs);
         List<Outcome> outcomes = List.of(r.reconcile(
                 GangScope.of(WorkloadKind.DEPLOYMENT, "team", "a"), new InMemoryLookup(objects), facts(T0, null)));
