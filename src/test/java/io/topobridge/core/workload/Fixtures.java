@@ -264,6 +264,27 @@ public final class Fixtures {
                 %s""".formatted(name, namespace, name, metadata.indent(2), replicas, name, name, podSpec.indent(6));
     }
 
+    /**
+     * The P/D DisaggregatedSet llm/pd as YAML: prefill 2 groups of 1 pod, decode (scaled from outside) 1 group of 2
+     * pods, every pod {@code workerTemplate} (flow YAML); {@code annotations} its annotation entries, {@code slices}
+     * null leaves slices unset.
+     */
+    public static String pdSet(String uid, Integer slices, String annotations, String workerTemplate) {
+        return """
+                apiVersion: disaggregatedset.x-k8s.io/v1
+                kind: DisaggregatedSet
+                metadata: {name: pd, namespace: llm, uid: %s, annotations: {%s}}
+                spec:
+                %s\
+                  roles:
+                  - name: prefill
+                    spec: {replicas: 2, leaderWorkerTemplate: {size: 1, workerTemplate: %4$s}}
+                  - name: decode
+                    scaling: {mode: External}
+                    spec: {replicas: 1, leaderWorkerTemplate: {size: 2, workerTemplate: %4$s}}
+                """.formatted(uid, annotations, slices == null ? "" : "  slices: " + slices + "\n", workerTemplate);
+    }
+
     /** A Deployment of {@code replicas} pods asking for 1 CPU and 1 GPU each, with the given annotations, as YAML. */
     public static String deployment(String ns, String name, int replicas, Map<String, String> annotations) {
         return DeploymentWrapper.make(name, ns)

@@ -26,19 +26,7 @@ class DisaggregatedSetUpgradeTest {
             "{spec: {containers: [{name: c, image: x, resources: {requests: {cpu: \"1\"}}}]}}";
 
     /** The set as v0.10 reads it back: slices defaulted to 1, the decode role scaled from outside. */
-    private static final String SET = """
-            apiVersion: disaggregatedset.x-k8s.io/v1
-            kind: DisaggregatedSet
-            metadata: {name: pd, namespace: llm, uid: uds, annotations: {topobridge.io/highest-tier: "2"}}
-            spec:
-              slices: 1
-              roles:
-              - name: prefill
-                spec: {replicas: 2, leaderWorkerTemplate: {size: 1, workerTemplate: %1$s}}
-              - name: decode
-                scaling: {mode: External}
-                spec: {replicas: 1, leaderWorkerTemplate: {size: 2, workerTemplate: %1$s}}
-            """.formatted(POD_SPEC);
+    private static final String SET = Fixtures.pdSet("uds", 1, "topobridge.io/highest-tier: \"2\"", POD_SPEC);
 
     /** A LeaderWorkerSet v0.9 made for a role: the pre-slices name and no slice label. */
     private static String legacyLws(String role, int replicas, int size) {

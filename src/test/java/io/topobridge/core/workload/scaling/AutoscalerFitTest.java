@@ -57,18 +57,10 @@ class AutoscalerFitTest {
     }
 
     /** A P/D set: prefill 2 groups of 1 pod, decode (scaled from outside) 1 group of 2 pods; 4 GPUs a pod. */
-    private static final String SET = """
-            apiVersion: disaggregatedset.x-k8s.io/v1
-            kind: DisaggregatedSet
-            metadata: {name: pd, namespace: llm, uid: u-ds, annotations: {topobridge.io/highest-tier: "%1$s"%2$s}}
-            spec:
-              roles:
-              - name: prefill
-                spec: {replicas: 2, leaderWorkerTemplate: {size: 1, workerTemplate: %3$s}}
-              - name: decode
-                scaling: {mode: External}
-                spec: {replicas: 1, leaderWorkerTemplate: {size: 2, workerTemplate: %3$s}}
-            """;
+    private static String set(String tier, String moreAnnotations, String workerTemplate) {
+        return Fixtures.pdSet(
+                "u-ds", null, "topobridge.io/highest-tier: \"" + tier + "\"" + moreAnnotations, workerTemplate);
+    }
 
     private static String hpa(String name, String apiVersion, String kind, String target, int max) {
         return """
@@ -97,7 +89,7 @@ class AutoscalerFitTest {
     void anExternallyScaledRoleWhoseMaximumOutgrowsTheLargestDomainIsSaidOnTheSet() {
         // at 6 decode groups the slice needs 2*4 + 6*8 = 56 GPUs; an nvlink domain holds 32: room for 3 decode groups
         List<Finding> found = judge(
-                SET.formatted("1", "", GPU_POD) + "---\n"
+                set("1", "", GPU_POD) + "---\n"
                         + hpa(
                                 "decode-hpa",
                                 "disaggregatedset.x-k8s.io/v1",
@@ -125,23 +117,23 @@ class AutoscalerFitTest {
         return Stream.of(
                 Arguments.of(
                         "a maximum that fits (3 decode groups: 32 GPUs)",
-                        SET.formatted("1", "", GPU_POD) + "---\n" + hpa("h", ds, roleScaler, "pd-decode", 3)),
+                        set("1", "", GPU_POD) + "---\n" + hpa("h", ds, roleScaler, "pd-decode", 3)),
                 Arguments.of(
                         "a higher tier that holds it (rack: 64 GPUs)",
-                        SET.formatted("2", "", GPU_POD) + "---\n" + hpa("h", ds, roleScaler, "pd-decode", 6)),
+                        set("2", "", GPU_POD) + "---\n" + hpa("h", ds, roleScaler, "pd-decode", 6)),
                 Arguments.of(
                         "a soft tier (Volcano places what does not fit across domains)",
-                        SET.formatted("1", ", topobridge.io/mode: soft", GPU_POD) + "---\n"
+                        set("1", ", topobridge.io/mode: soft", GPU_POD) + "---\n"
                                 + hpa("h", ds, roleScaler, "pd-decode", 6)),
                 Arguments.of(
                         "the scaler of another set's role",
-                        SET.formatted("1", "", GPU_POD) + "---\n" + hpa("h", ds, roleScaler, "other-decode", 6)),
+                        set("1", "", GPU_POD) + "---\n" + hpa("h", ds, roleScaler, "other-decode", 6)),
                 Arguments.of(
                         "a role that is not scaled from outside",
-                        SET.formatted("1", "", GPU_POD) + "---\n" + hpa("h", ds, roleScaler, "pd-prefill", 60)),
+                        set("1", "", GPU_POD) + "---\n" + hpa("h", ds, roleScaler, "pd-prefill", 60)),
                 Arguments.of(
                         "an autoscaler whose maximum is no more than the replicas",
-                        SET.formatted("1", "", GPU_POD).replace("replicas: 1,", "replicas: 3,") + "---\n"
+                        set("1", "", GPU_POD).replace("replicas: 1,", "replicas: 3,") + "---\n"
                                 + hpa("h", ds, roleScaler, "pd-decode", 3)));
     }
 
@@ -275,7 +267,7 @@ class AutoscalerFitTest {
                 new ArrayList<>(Fixtures.objects(Files.readString(Path.of("examples", "gpu-cluster", "nodes.yaml"))));
         inputs.removeIf(Objects::isNull);
         // nvlink partitions hold at most 36 GPUs (rack r05's halves); at 8 decode groups the slice needs 8 + 64
-        inputs.addAll(Fixtures.objects(SET.formatted("nvlink", "", GPU_POD).replace("namespace: llm", "namespace: llm")
+        inputs.addAll(Fixtures.objects(set("nvlink", "", GPU_POD).replace("namespace: llm", "namespace: llm")
                 + "---\n"
                 + hpa("decode-hpa", "disaggregatedset.x-k8s.io/v1", "DisaggregatedSetRoleScaler", "pd-decode", 8)));
         RenderOutput out = Renderers.of(
