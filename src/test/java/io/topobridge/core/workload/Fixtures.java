@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** Small builders for workload tests: objects from YAML text, the test tier catalog, lookups. */
 public final class Fixtures {
@@ -283,6 +284,37 @@ public final class Fixtures {
                     scaling: {mode: External}
                     spec: {replicas: 1, leaderWorkerTemplate: {size: 2, workerTemplate: %4$s}}
                 """.formatted(uid, annotations, slices == null ? "" : "  slices: " + slices + "\n", workerTemplate);
+    }
+
+    /**
+     * The StormService llm/ss (uid {@code uid}, one replica, held within {@code tier}) with {@code roles} (each a role
+     * in flow YAML) and the RoleSet ss-roleset-abcde AIBrix made of it (uid {@code roleSetUid}), as YAML.
+     */
+    public static String stormWithRoleSet(String uid, String roleSetUid, String tier, List<String> roles) {
+        String list = roles.stream().map(role -> "- " + role + "\n").collect(Collectors.joining());
+        return """
+                apiVersion: orchestration.aibrix.ai/v1alpha1
+                kind: StormService
+                metadata: {name: ss, namespace: llm, uid: %s, annotations: {topobridge.io/highest-tier: %s}}
+                spec:
+                  replicas: 1
+                  template:
+                    spec:
+                      roles:
+                """.formatted(uid, tier) + list.indent(6) + """
+                ---
+                apiVersion: orchestration.aibrix.ai/v1alpha1
+                kind: RoleSet
+                metadata:
+                  name: ss-roleset-abcde
+                  namespace: llm
+                  uid: %s
+                  labels: {storm-service-name: ss}
+                  ownerReferences: [{apiVersion: orchestration.aibrix.ai/v1alpha1, kind: StormService, name: ss, uid: %s,
+                                     controller: true}]
+                spec:
+                  roles:
+                """.formatted(roleSetUid, uid) + list.indent(2);
     }
 
     /** A Deployment of {@code replicas} pods asking for 1 CPU and 1 GPU each, with the given annotations, as YAML. */

@@ -277,29 +277,12 @@ class PodAssignmentTest {
                 .contains("tb-ds-pd-0");
     }
 
-    private static final String STORM = """
-            apiVersion: orchestration.aibrix.ai/v1alpha1
-            kind: StormService
-            metadata: {name: ss, namespace: llm, uid: uss, annotations: {topobridge.io/highest-tier: rack}}
-            spec:
-              replicas: 1
-              template:
-                spec:
-                  roles:
-                  - {name: prefill, replicas: 1, podGroupSize: 2, template: {spec: {containers: [{name: c, image: x}]}}}
-            ---
-            apiVersion: orchestration.aibrix.ai/v1alpha1
-            kind: RoleSet
-            metadata:
-              name: ss-roleset-abcde
-              namespace: llm
-              uid: urs
-              labels: {storm-service-name: ss}
-              ownerReferences: [{apiVersion: orchestration.aibrix.ai/v1alpha1, kind: StormService, name: ss, uid: uss, controller: true}]
-            spec:
-              roles:
-              - {name: prefill, replicas: 1, podGroupSize: 2, template: {spec: {containers: [{name: c, image: x}]}}}
-            """;
+    private static final String STORM = Fixtures.stormWithRoleSet(
+            "uss",
+            "urs",
+            "rack",
+            List.of(
+                    "{name: prefill, replicas: 1, podGroupSize: 2, template: {spec: {containers: [{name: c, image: x}]}}}"));
 
     @Test
     void aibrixPodOfAPodSetJoinsItsRoleSet() {

@@ -171,31 +171,14 @@ class AutoscalerFitTest {
 
     @Test
     void anAibrixPodAutoscalerOfAStormServiceRoleGrowsEachRoleSet() {
-        String storm = """
-                apiVersion: orchestration.aibrix.ai/v1alpha1
-                kind: StormService
-                metadata: {name: ss, namespace: llm, uid: u-ss, annotations: {topobridge.io/highest-tier: "1"}}
-                spec:
-                  replicas: 1
-                  template:
-                    spec:
-                      roles:
-                      - {name: prefill, replicas: 1, template: %1$s}
-                      - {name: decode, replicas: 1, podGroupSize: 2, template: %1$s}
-                ---
-                apiVersion: orchestration.aibrix.ai/v1alpha1
-                kind: RoleSet
-                metadata:
-                  name: ss-roleset-abcde
-                  namespace: llm
-                  uid: u-rs
-                  labels: {storm-service-name: ss}
-                  ownerReferences: [{apiVersion: orchestration.aibrix.ai/v1alpha1, kind: StormService, name: ss, uid: u-ss,
-                                     controller: true}]
-                spec:
-                  roles:
-                  - {name: prefill, replicas: 1, template: %1$s}
-                  - {name: decode, replicas: 1, podGroupSize: 2, template: %1$s}
+        String storm = Fixtures.stormWithRoleSet(
+                        "u-ss",
+                        "u-rs",
+                        "\"1\"",
+                        List.of(
+                                "{name: prefill, replicas: 1, template: %1$s}",
+                                "{name: decode, replicas: 1, podGroupSize: 2, template: %1$s}"))
+                + """
                 ---
                 apiVersion: autoscaling.aibrix.ai/v1alpha1
                 kind: PodAutoscaler
