@@ -5,8 +5,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
-import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.Keys;
+import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import java.util.HashSet;
@@ -21,11 +21,10 @@ import java.util.Set;
  * label and annotation of the PodSet the template does not set, owned by the PodSet. The PodSet CRD takes sizes from 2
  * to 100.
  */
-public final class PodSetController implements Controller {
+public final class PodSetController extends KindController {
 
-    @Override
-    public boolean actsOn(HasMetadata object) {
-        return Controller.isKind(object, WorkloadKind.POD_SET);
+    public PodSetController() {
+        super(WorkloadKind.POD_SET);
     }
 
     private static long size(JsonNode spec) {

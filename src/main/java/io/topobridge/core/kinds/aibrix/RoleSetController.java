@@ -8,6 +8,7 @@ import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
 import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.Keys;
+import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
@@ -26,7 +27,7 @@ import java.util.Map;
  * revision) and annotations (RoleSet index, replica index, PodGroup name), owned by the RoleSet. A role whose pods the
  * API server would refuse stops the pass there, as in AIBrix.
  */
-public final class RoleSetController implements Controller {
+public final class RoleSetController extends KindController {
 
     /** The PodSet CRD's limit on {@code podGroupSize}. */
     static final long MAX_POD_GROUP_SIZE = 100;
@@ -70,9 +71,8 @@ public final class RoleSetController implements Controller {
         return out;
     }
 
-    @Override
-    public boolean actsOn(HasMetadata object) {
-        return Controller.isKind(object, WorkloadKind.ROLE_SET);
+    public RoleSetController() {
+        super(WorkloadKind.ROLE_SET);
     }
 
     @Override

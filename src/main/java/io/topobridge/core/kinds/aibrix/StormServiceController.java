@@ -5,10 +5,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
-import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.ExpansionReason;
 import io.topobridge.core.render.expand.Index;
 import io.topobridge.core.render.expand.Keys;
+import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.render.expand.Selectors;
 import io.topobridge.core.workload.WorkloadKind;
@@ -27,7 +27,7 @@ import java.util.TreeMap;
  * {@code roleset-index}, owned by the StormService. As in AIBrix, the RoleSets it counts are those its selector
  * matches in any namespace, an unset {@code replicas} makes none, and the RoleSets of one pass are indexed from 0.
  */
-public final class StormServiceController implements Controller {
+public final class StormServiceController extends KindController {
 
     static final String ROLE_SET_KIND = Index.kindOf(WorkloadKind.ROLE_SET.apiVersion(), WorkloadKind.ROLE_SET.kind());
     static final String POD_SET_KIND = Index.kindOf(WorkloadKind.POD_SET.apiVersion(), WorkloadKind.POD_SET.kind());
@@ -82,9 +82,8 @@ public final class StormServiceController implements Controller {
         }
     }
 
-    @Override
-    public boolean actsOn(HasMetadata object) {
-        return Controller.isKind(object, WorkloadKind.STORM_SERVICE);
+    public StormServiceController() {
+        super(WorkloadKind.STORM_SERVICE);
     }
 
     @Override

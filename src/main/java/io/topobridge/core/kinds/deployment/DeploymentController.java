@@ -8,9 +8,9 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
-import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.ExpansionReason;
 import io.topobridge.core.render.expand.Keys;
+import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.render.expand.Selectors;
 import io.topobridge.core.workload.WorkloadKind;
@@ -30,7 +30,7 @@ import java.util.Set;
  * {@code desired-replicas} and {@code max-replicas} ({@code replicas + maxSurge}), owned by the Deployment. A paused
  * Deployment gets none.
  */
-public final class DeploymentController implements Controller {
+public final class DeploymentController extends KindController {
 
     private static final String POD_TEMPLATE_HASH = WorkloadLabels.POD_TEMPLATE_HASH;
     private static final String DEPLOYMENT_REVISION = "deployment.kubernetes.io/revision";
@@ -48,9 +48,8 @@ public final class DeploymentController implements Controller {
             DEPLOYMENT_MAX,
             DEPRECATED_ROLLBACK_TO);
 
-    @Override
-    public boolean actsOn(HasMetadata object) {
-        return Controller.isKind(object, WorkloadKind.DEPLOYMENT);
+    public DeploymentController() {
+        super(WorkloadKind.DEPLOYMENT);
     }
 
     @Override

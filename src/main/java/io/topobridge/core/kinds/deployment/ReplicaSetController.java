@@ -5,8 +5,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
-import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.Keys;
+import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.render.expand.Selectors;
 import io.topobridge.core.workload.WorkloadKind;
@@ -20,11 +20,10 @@ import java.util.Optional;
  * template's labels and annotations, owned by the ReplicaSet. Pods it already has count, and so do pods its selector
  * matches that no controller owns (it adopts them).
  */
-public final class ReplicaSetController implements Controller {
+public final class ReplicaSetController extends KindController {
 
-    @Override
-    public boolean actsOn(HasMetadata object) {
-        return Controller.isKind(object, WorkloadKind.REPLICA_SET);
+    public ReplicaSetController() {
+        super(WorkloadKind.REPLICA_SET);
     }
 
     @Override

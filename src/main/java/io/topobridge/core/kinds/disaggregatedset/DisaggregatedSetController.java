@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.kinds.lws.LwsShape;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
-import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.Index;
+import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
@@ -25,7 +25,7 @@ import java.util.Optional;
  * set's name, role and revision (on its pod templates too), with the role's annotations, owned by the set. LWS v0.9
  * has no slices: {@code spec.slices} is ignored, as its CRD drops it.
  */
-public final class DisaggregatedSetController implements Controller {
+public final class DisaggregatedSetController extends KindController {
 
     private static final String DS_NAME = WorkloadLabels.DS_NAME;
     private static final String DS_ROLE = WorkloadLabels.DS_ROLE;
@@ -38,9 +38,8 @@ public final class DisaggregatedSetController implements Controller {
     private record Role(
             String name, Map<String, String> labels, Map<String, String> annotations, JsonNode spec, LwsShape shape) {}
 
-    @Override
-    public boolean actsOn(HasMetadata object) {
-        return Controller.isKind(object, WorkloadKind.DISAGGREGATED_SET);
+    public DisaggregatedSetController() {
+        super(WorkloadKind.DISAGGREGATED_SET);
     }
 
     @Override

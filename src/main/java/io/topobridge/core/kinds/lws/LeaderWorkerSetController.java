@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
-import io.topobridge.core.render.expand.Controller;
+import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import java.util.LinkedHashMap;
@@ -19,11 +19,10 @@ import java.util.Map;
  * template) with {@code worker-index: "0"}, the LWS name and revision, and the size, exclusive-topology, subgroup and
  * subdomain annotations, owned by the LWS. The StatefulSet controller makes the leader pods from it.
  */
-public final class LeaderWorkerSetController implements Controller {
+public final class LeaderWorkerSetController extends KindController {
 
-    @Override
-    public boolean actsOn(HasMetadata object) {
-        return Controller.isKind(object, WorkloadKind.LEADER_WORKER_SET);
+    public LeaderWorkerSetController() {
+        super(WorkloadKind.LEADER_WORKER_SET);
     }
 
     @Override

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
-import io.topobridge.core.render.expand.Controller;
+import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
@@ -20,7 +20,7 @@ import java.util.Map;
  * hostname and subdomain, owned by the StatefulSet. An OrderedReady set makes them one after another; render shows
  * them all.
  */
-public final class StatefulSetController implements Controller {
+public final class StatefulSetController extends KindController {
 
     private static final String STS_POD_NAME = "statefulset.kubernetes.io/pod-name";
     private static final String POD_INDEX = "apps.kubernetes.io/pod-index";
@@ -41,9 +41,8 @@ public final class StatefulSetController implements Controller {
         }
     }
 
-    @Override
-    public boolean actsOn(HasMetadata object) {
-        return Controller.isKind(object, WorkloadKind.STATEFUL_SET);
+    public StatefulSetController() {
+        super(WorkloadKind.STATEFUL_SET);
     }
 
     @Override

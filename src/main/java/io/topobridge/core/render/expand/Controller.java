@@ -1,7 +1,6 @@
 package io.topobridge.core.render.expand;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.topobridge.core.workload.WorkloadKind;
 
 /**
  * What one workload controller does to one object, offline: the children it creates for it (only those missing from
@@ -11,11 +10,6 @@ public interface Controller {
 
     /** Whether this controller reconciles {@code object}. */
     boolean actsOn(HasMetadata object);
-
-    /** Whether {@code object} is of {@code kind} (any version of its group). */
-    static boolean isKind(HasMetadata object, WorkloadKind kind) {
-        return WorkloadKind.of(object.getApiVersion(), object.getKind()).orElse(null) == kind;
-    }
 
     /**
      * Creates the missing children of {@code object} through {@code sink}, stopping when the sink says no. A field it
