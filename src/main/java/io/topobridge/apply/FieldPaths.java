@@ -308,43 +308,18 @@ public final class FieldPaths {
                 owned.addAll(fromFieldsV1(entry.path("fieldsV1")));
             }
         }
-        for (List<String> path : owned) {
-            if (!stillWanted(path, wanted.keySet())) {
-                return false;
-            }
-        }
-        for (List<String> path : wanted.keySet()) {
-            if (!covered(path, owned)) {
-                return false;
-            }
-        }
-        return true;
+        return owned.stream().allMatch(path -> stillWanted(path, wanted.keySet()))
+                && wanted.keySet().stream().allMatch(path -> covered(path, owned));
     }
 
     /** A desired leaf is the manager's when it owns that leaf or a field holding it (an atomic map or list). */
     private static boolean covered(List<String> leaf, Set<List<String>> owned) {
-        if (owned.contains(leaf)) {
-            return true;
-        }
-        for (List<String> path : owned) {
-            if (startsWith(leaf, path)) {
-                return true;
-            }
-        }
-        return false;
+        return owned.contains(leaf) || owned.stream().anyMatch(path -> startsWith(leaf, path));
     }
 
     /** An owned leaf is still wanted when it is applied, lies under an applied leaf, or holds applied leaves. */
     private static boolean stillWanted(List<String> owned, Set<List<String>> wanted) {
-        if (wanted.contains(owned)) {
-            return true;
-        }
-        for (List<String> w : wanted) {
-            if (startsWith(w, owned) || startsWith(owned, w)) {
-                return true;
-            }
-        }
-        return false;
+        return wanted.contains(owned) || wanted.stream().anyMatch(w -> startsWith(w, owned) || startsWith(owned, w));
     }
 
     private static boolean startsWith(List<String> path, List<String> prefix) {

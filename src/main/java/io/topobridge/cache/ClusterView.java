@@ -71,11 +71,6 @@ public class ClusterView implements ProcessPart {
         return "cluster-view";
     }
 
-    @Override
-    public Role role() {
-        return Role.EVERY_REPLICA;
-    }
-
     /** Hears a pod that was bound, unbound, added or removed (informer thread; keep it quick). */
     public void addPodListener(Consumer<Pod> listener) {
         podListeners.add(listener);

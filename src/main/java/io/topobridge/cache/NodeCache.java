@@ -44,11 +44,6 @@ public class NodeCache implements ProcessPart {
         return "node-cache";
     }
 
-    @Override
-    public Role role() {
-        return Role.EVERY_REPLICA;
-    }
-
     /** Hears every node event (informer thread); add before {@link #start()} to see the initial list. */
     public void addHandler(ResourceEventHandler<NodeMetadata> handler) {
         handlers.add(handler);

@@ -90,11 +90,6 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         return "workload-caches";
     }
 
-    @Override
-    public Role role() {
-        return Role.EVERY_REPLICA;
-    }
-
     /** Starts the informers of every installed kind; idempotent, never blocks for the initial lists. */
     @Override
     public synchronized void start() {

@@ -49,31 +49,21 @@ public class DiagnosisMetrics implements PeriodicPart {
                 e -> LOG.warn("diagnosis metrics: refresh failed", e));
         this.gangs = gangs;
         this.doctor = doctor;
-        hyperNodes = MultiGauge.builder("topobridge.hypernodes")
-                .description("HyperNodes by tier and source")
-                .register(meters);
-        podGroups = MultiGauge.builder("topobridge.podgroups")
-                .description("PodGroups the bridge manages by topology mode and highest tier")
-                .register(meters);
-        pending = MultiGauge.builder("topobridge.gangs.pending")
-                .description("Gangs waiting, by reason")
-                .register(meters);
-        achieved = MultiGauge.builder("topobridge.gangs.achieved.tier")
-                .description("Placed gangs by namespace, kind, mode and the tier they achieved")
-                .register(meters);
-        checks = MultiGauge.builder("topobridge.doctor.checks")
-                .description("Doctor checks by name and status (1 for the current status)")
-                .register(meters);
+        hyperNodes = gauge(meters, "topobridge.hypernodes", "HyperNodes by tier and source");
+        podGroups =
+                gauge(meters, "topobridge.podgroups", "PodGroups the bridge manages by topology mode and highest tier");
+        pending = gauge(meters, "topobridge.gangs.pending", "Gangs waiting, by reason");
+        achieved = gauge(
+                meters,
+                "topobridge.gangs.achieved.tier",
+                "Placed gangs by namespace, kind, mode and the tier they achieved");
+        checks = gauge(
+                meters, "topobridge.doctor.checks", "Doctor checks by name and status (1 for the current status)");
     }
 
     @Override
     public String name() {
         return "diagnosis-metrics";
-    }
-
-    @Override
-    public Role role() {
-        return Role.EVERY_REPLICA;
     }
 
     @Override
@@ -84,6 +74,10 @@ public class DiagnosisMetrics implements PeriodicPart {
     @Override
     public Map<String, Object> details() {
         return Map.of("refreshed", refreshed);
+    }
+
+    private static MultiGauge gauge(MeterRegistry meters, String name, String description) {
+        return MultiGauge.builder(name).description(description).register(meters);
     }
 
     /** Recomputes every gauge from the caches now. */

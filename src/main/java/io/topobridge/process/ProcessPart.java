@@ -21,7 +21,10 @@ public interface ProcessPart {
     /** Short name for logs and health details. */
     String name();
 
-    Role role();
+    /** Where the part runs: on every replica unless it writes. */
+    default Role role() {
+        return Role.EVERY_REPLICA;
+    }
 
     /** Starts informers and workers; must not block for long. */
     void start();

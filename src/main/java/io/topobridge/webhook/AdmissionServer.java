@@ -113,11 +113,6 @@ public class AdmissionServer implements ProcessPart {
     }
 
     @Override
-    public Role role() {
-        return Role.EVERY_REPLICA;
-    }
-
-    @Override
     public void start() {
         if (!webhook.enabled()) {
             LOG.info("admission webhooks are disabled (topobridge.admission.enabled=false)");

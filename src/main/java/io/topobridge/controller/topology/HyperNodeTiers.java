@@ -42,11 +42,6 @@ public class HyperNodeTiers implements ProcessPart {
     }
 
     @Override
-    public Role role() {
-        return Role.EVERY_REPLICA;
-    }
-
-    @Override
     public void start() {
         hyperNodes.open(events);
     }

@@ -51,32 +51,16 @@ public final class LabelSchemes {
             List.of(),
             new DynamicTiers(TOPOGRAPH_FABRIC_PREFIX, MAX_FABRIC_TIER, LabelSchemes::fabricTierName));
 
-    public static final LabelScheme TOPOGRAPH_V03 = new LabelScheme(
-            "topograph-v0.3",
-            "NVIDIA topograph 0.3-0.5",
-            List.of(
-                    TierSpec.nvlinkTier(false, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
-                    TierSpec.required("leaf", TOPOGRAPH_V0 + "leaf"),
-                    TierSpec.optional("spine", TOPOGRAPH_V0 + "spine"),
-                    TierSpec.optional("core", TOPOGRAPH_V0 + "core")),
-            List.of(TOPOGRAPH_V0 + "leaf", TOPOGRAPH_V0 + "core"),
-            null);
+    public static final LabelScheme TOPOGRAPH_V03 =
+            topographV0("topograph-v0.3", "NVIDIA topograph 0.3-0.5", TOPOGRAPH_V0 + "leaf", TOPOGRAPH_V0 + "core");
 
     /**
      * topograph 0.1 called the leaf switch tier {@code block} and the top one {@code datacenter}. Its
      * {@code spine} and {@code accelerator} keys are shared with 0.3, so only the keys unique to each generation
      * decide which one a node carries.
      */
-    public static final LabelScheme TOPOGRAPH_V01 = new LabelScheme(
-            "topograph-v0.1",
-            "NVIDIA topograph 0.1",
-            List.of(
-                    TierSpec.nvlinkTier(false, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
-                    TierSpec.required("leaf", TOPOGRAPH_V0 + "block"),
-                    TierSpec.optional("spine", TOPOGRAPH_V0 + "spine"),
-                    TierSpec.optional("core", TOPOGRAPH_V0 + "datacenter")),
-            List.of(TOPOGRAPH_V0 + "block", TOPOGRAPH_V0 + "datacenter"),
-            null);
+    public static final LabelScheme TOPOGRAPH_V01 =
+            topographV0("topograph-v0.1", "NVIDIA topograph 0.1", TOPOGRAPH_V0 + "block", TOPOGRAPH_V0 + "datacenter");
 
     /** AWS numbers from the top (layer-1 is the broadest); layer-4 exists on some instance types only. */
     public static final LabelScheme AWS = new LabelScheme(
@@ -138,6 +122,20 @@ public final class LabelSchemes {
     private static final Map<String, List<LabelScheme>> PRESETS = presets();
 
     private LabelSchemes() {}
+
+    /** A topograph 0.x generation: its leaf and core keys name it, the accelerator and spine keys are shared. */
+    private static LabelScheme topographV0(String name, String description, String leaf, String core) {
+        return new LabelScheme(
+                name,
+                description,
+                List.of(
+                        TierSpec.nvlinkTier(false, TOPOGRAPH_V0 + "accelerator", GPU_CLIQUE),
+                        TierSpec.required("leaf", leaf),
+                        TierSpec.optional("spine", TOPOGRAPH_V0 + "spine"),
+                        TierSpec.optional("core", core)),
+                List.of(leaf, core),
+                null);
+    }
 
     private static Map<String, List<LabelScheme>> presets() {
         var out = new LinkedHashMap<String, List<LabelScheme>>();

@@ -80,17 +80,16 @@ public final class SchedulerConfig {
     public static Check check(
             ObjectRef configMap, String key, Map<String, String> data, java.util.Collection<String> accelerators) {
         if (data == null) {
-            return new Check(
+            return reporting(
                     HardTopology.CONFIG_MISSING,
-                    false,
-                    List.of(Finding.warning(
+                    Finding.warning(
                             TopologyReason.SCHEDULER_CONFIG_MISSING,
                             configMap,
                             "the Volcano scheduler configuration was not found, so whether hard network topology is"
                                     + " enforced is unknown; Volcano enforces it only when its configuration lists the "
                                     + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN
                                     + " plugin (set topobridge.volcano.scheduler-config-"
-                                    + "namespace and -name to where it lives)")));
+                                    + "namespace and -name to where it lives)"));
         }
         String conf = data.get(key);
         if (conf == null || conf.isBlank()) {
@@ -134,10 +133,9 @@ public final class SchedulerConfig {
                 return new Check(HardTopology.ENFORCED, packed, List.of());
             }
             String names = String.join(", ", unpacked);
-            return new Check(
+            return reporting(
                     HardTopology.ENFORCED,
-                    false,
-                    List.of(Finding.info(
+                    Finding.info(
                             TopologyReason.GPU_NOT_BIN_PACKED,
                             configMap,
                             "the " + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN + " plugin does not bin-pack the nodes'"
@@ -147,18 +145,17 @@ public final class SchedulerConfig {
                                     + " gang goes to the domain its CPU requests fill best, not the one its"
                                     + " accelerators do, and the widest gangs wait longer for a whole NVLink partition;"
                                     + " add '" + HYPERNODE_BINPACK_RESOURCES + ": " + String.join(",", unpacked)
-                                    + "' to its arguments")));
+                                    + "' to its arguments"));
         }
-        return new Check(
+        return reporting(
                 HardTopology.PLUGIN_MISSING,
-                false,
-                List.of(Finding.warning(
+                Finding.warning(
                         TopologyReason.NETWORK_TOPOLOGY_PLUGIN_DISABLED,
                         configMap,
                         "the Volcano scheduler configuration does not list the " + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN
                                 + " plugin (it lists "
                                 + (plugins.isEmpty() ? "none" : UserText.excerpt(String.join(", ", plugins)))
-                                + "): hard network topology is not enforced; add it to a tier's plugins")));
+                                + "): hard network topology is not enforced; add it to a tier's plugins"));
     }
 
     /**
@@ -188,14 +185,18 @@ public final class SchedulerConfig {
         return named && !(weight.isIntegralNumber() && weight.asLong() == 0);
     }
 
+    /** A check that reports one finding; the accelerators are not known to be bin-packed. */
+    private static Check reporting(HardTopology hard, Finding finding) {
+        return new Check(hard, false, List.of(finding));
+    }
+
     /** The ConfigMap could not be read at all (e.g. no permission). */
     public static Check unreadable(ObjectRef configMap, String why) {
-        return new Check(
+        return reporting(
                 HardTopology.CONFIG_UNREADABLE,
-                false,
-                List.of(Finding.warning(
+                Finding.warning(
                         TopologyReason.SCHEDULER_CONFIG_UNREADABLE,
                         configMap,
-                        "cannot tell whether hard network topology is enforced: " + why)));
+                        "cannot tell whether hard network topology is enforced: " + why));
     }
 }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 
 /**
  * Finds the pods of a gang that do not name its PodGroup: pods created while the pod webhook was unreachable (its
@@ -74,29 +75,28 @@ public final class UntiedPods {
             }
         }
         List<Finding> out = new ArrayList<>();
-        inNativeGangs.forEach((podGroup, list) -> {
-            if (list.isEmpty()) {
-                return;
-            }
-            list.sort(Comparator.comparing(PodTie::name));
-            String message = nativeMessage(podGroup, list);
-            for (ObjectRef subject : result.subjects()) {
-                out.add(Finding.warning(WorkloadReason.PODS_IN_NATIVE_GANG, subject, subject + ": " + message)
-                        .withKey(podGroup));
-            }
-        });
-        untied.forEach((podGroup, list) -> {
-            if (list.isEmpty()) {
-                return;
-            }
-            list.sort(Comparator.comparing(PodTie::name));
-            String message = message(podGroup, list);
-            for (ObjectRef subject : result.subjects()) {
-                out.add(Finding.warning(WorkloadReason.UNTIED_PODS, subject, subject + ": " + message)
-                        .withKey(podGroup));
-            }
-        });
+        warn(out, result, inNativeGangs, WorkloadReason.PODS_IN_NATIVE_GANG, UntiedPods::nativeMessage);
+        warn(out, result, untied, WorkloadReason.UNTIED_PODS, UntiedPods::message);
         return out;
+    }
+
+    /** One warning per subject for each PodGroup that has pods in {@code byPodGroup}, listed by name. */
+    private static void warn(
+            List<Finding> out,
+            ScopeResult result,
+            Map<String, List<PodTie>> byPodGroup,
+            WorkloadReason reason,
+            BiFunction<String, List<PodTie>, String> message) {
+        byPodGroup.forEach((podGroup, list) -> {
+            if (list.isEmpty()) {
+                return;
+            }
+            list.sort(Comparator.comparing(PodTie::name));
+            String text = message.apply(podGroup, list);
+            for (ObjectRef subject : result.subjects()) {
+                out.add(Finding.warning(reason, subject, subject + ": " + text).withKey(podGroup));
+            }
+        });
     }
 
     private static String nativeMessage(String podGroup, List<PodTie> pods) {

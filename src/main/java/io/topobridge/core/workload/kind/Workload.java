@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * A read-only view of a workload object, typed ({@code Deployment}) or generic (a custom kind as
@@ -195,7 +196,7 @@ public final class Workload {
 
     /** A pod template inside the spec ({@code null} when the node is missing); {@code field} names it in errors. */
     public static PodTemplateSpec template(JsonNode node, String field) {
-        if (node == null || node.isMissingNode() || node.isNull()) {
+        if (absent(node)) {
             return null;
         }
         if (!node.isObject()) {
@@ -215,7 +216,7 @@ public final class Workload {
 
     /** An integer field: absent gives {@code absent}; anything but a whole number from 0 up is refused. */
     public static int integer(JsonNode node, String field, int absent) {
-        if (node == null || node.isMissingNode() || node.isNull()) {
+        if (absent(node)) {
             return absent;
         }
         if (!node.canConvertToInt() || !node.isIntegralNumber()) {
@@ -230,30 +231,36 @@ public final class Workload {
     }
 
     /** A JSON value as the user wrote it (a string without its JSON quotes). */
+    private static boolean absent(JsonNode node) {
+        return node == null || node.isMissingNode() || node.isNull();
+    }
+
+    /** {@code node}, null when absent; refused when it is not {@code what} (as {@code fits} tells). */
+    private static JsonNode present(JsonNode node, String field, Predicate<JsonNode> fits, String what) {
+        if (absent(node)) {
+            return null;
+        }
+        if (!fits.test(node)) {
+            throw new IllegalArgumentException(
+                    field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not " + what);
+        }
+        return node;
+    }
+
     private static String shown(JsonNode node) {
         return node.isTextual() ? node.asText() : node.toString();
     }
 
     /** A text field: absent gives {@code absent}; an object, array or number is refused. */
     public static String text(JsonNode node, String field, String absent) {
-        if (node == null || node.isMissingNode() || node.isNull()) {
-            return absent;
-        }
-        if (!node.isTextual()) {
-            throw new IllegalArgumentException(
-                    field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not a string");
-        }
-        return node.asText();
+        JsonNode text = present(node, field, JsonNode::isTextual, "a string");
+        return text == null ? absent : text.asText();
     }
 
     /** String values of a map field such as {@code metadata.annotations}; anything but a map of strings is refused. */
     public static Map<String, String> strings(JsonNode node, String field) {
-        if (node == null || node.isMissingNode() || node.isNull()) {
+        if (present(node, field, JsonNode::isObject, "a map") == null) {
             return Map.of();
-        }
-        if (!node.isObject()) {
-            throw new IllegalArgumentException(
-                    field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not a map");
         }
         Map<String, String> out = new java.util.LinkedHashMap<>();
         var fields = node.fields();
@@ -270,26 +277,14 @@ public final class Workload {
 
     /** An array field: absent gives an empty array; anything but an array is refused. */
     public static JsonNode array(JsonNode node, String field) {
-        if (node == null || node.isMissingNode() || node.isNull()) {
-            return MAPPER.createArrayNode();
-        }
-        if (!node.isArray()) {
-            throw new IllegalArgumentException(
-                    field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not a list");
-        }
-        return node;
+        JsonNode array = present(node, field, JsonNode::isArray, "a list");
+        return array == null ? MAPPER.createArrayNode() : array;
     }
 
     /** An object field: absent gives a missing node (every path of it is absent); a scalar or array is refused. */
     public static JsonNode object(JsonNode node, String field) {
-        if (node == null || node.isMissingNode() || node.isNull()) {
-            return MissingNode.getInstance();
-        }
-        if (!node.isObject()) {
-            throw new IllegalArgumentException(
-                    field + "=" + UserText.quote(String.valueOf(shown(node))) + " is not an object");
-        }
-        return node;
+        JsonNode object = present(node, field, JsonNode::isObject, "an object");
+        return object == null ? MissingNode.getInstance() : object;
     }
 
     /** The annotations of a pod template as a parser source. */
