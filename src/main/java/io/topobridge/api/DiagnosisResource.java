@@ -8,6 +8,7 @@ import io.topobridge.core.diagnosis.TopologyPicture;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.diagnosis.DoctorService;
 import io.topobridge.diagnosis.Gangs;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -26,15 +27,14 @@ import java.util.Map;
 @Path("/api")
 public class DiagnosisResource {
 
-    private final DoctorService doctor;
-    private final Gangs gangs;
-    private final ClusterView view;
+    @Inject
+    DoctorService doctor;
 
-    public DiagnosisResource(DoctorService doctor, Gangs gangs, ClusterView view) {
-        this.doctor = doctor;
-        this.gangs = gangs;
-        this.view = view;
-    }
+    @Inject
+    Gangs gangs;
+
+    @Inject
+    ClusterView view;
 
     /** Every doctor check with its status and message, and the worst status. */
     @GET

@@ -10,6 +10,7 @@ import io.topobridge.core.VolcanoApi;
 import io.topobridge.findings.FindingsRegistry;
 import io.topobridge.process.ProcessPart;
 import io.topobridge.volcano.PodGroup;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -29,24 +30,20 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 public class StatusResource {
 
-    private final FindingsRegistry findings;
-    private final KindRegistry kinds;
-    private final ControllerLifecycle lifecycle;
-    private final WorkloadCaches caches;
-    private final ClusterView view;
+    @Inject
+    FindingsRegistry findings;
 
-    public StatusResource(
-            FindingsRegistry findings,
-            KindRegistry kinds,
-            ControllerLifecycle lifecycle,
-            WorkloadCaches caches,
-            ClusterView view) {
-        this.findings = findings;
-        this.kinds = kinds;
-        this.lifecycle = lifecycle;
-        this.caches = caches;
-        this.view = view;
-    }
+    @Inject
+    KindRegistry kinds;
+
+    @Inject
+    ControllerLifecycle lifecycle;
+
+    @Inject
+    WorkloadCaches caches;
+
+    @Inject
+    ClusterView view;
 
     /** Current findings, optionally of one source ({@code topology}, {@code workloads}, …). */
     @GET

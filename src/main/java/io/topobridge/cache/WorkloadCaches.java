@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -103,10 +104,10 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
             }
         }
         if (kinds.installed(VolcanoApi.PODGROUP_CRD)) {
-            startPodGroups();
+            podGroupInformer = podGroups();
         }
         if (kinds.installed(VolcanoApi.QUEUE_CRD)) {
-            startQueues();
+            queueInformer = queues();
         }
         namespaces.start(kinds.installed(Autoscaler.AIBRIX_CRD));
         kinds.addListener(this::onCrdChange);
@@ -133,23 +134,13 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
             }
         }
         if (VolcanoApi.PODGROUP_CRD.equals(change.crdName())) {
-            if (change.installed() && podGroupInformer == null) {
-                startPodGroups();
-            } else if (!change.installed() && podGroupInformer != null) {
-                podGroupInformer.stop();
-                podGroupInformer = null;
-            }
+            podGroupInformer = follow(change.installed(), podGroupInformer, this::podGroups);
         }
         if (Autoscaler.AIBRIX_CRD.equals(change.crdName())) {
             namespaces.podAutoscalersInstalled(change.installed());
         }
         if (VolcanoApi.QUEUE_CRD.equals(change.crdName())) {
-            if (change.installed() && queueInformer == null) {
-                startQueues();
-            } else if (!change.installed() && queueInformer != null) {
-                queueInformer.stop();
-                queueInformer = null;
-            }
+            queueInformer = follow(change.installed(), queueInformer, this::queues);
         }
     }
 
@@ -193,13 +184,26 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         failures.put(kind, error);
     }
 
-    private void startPodGroups() {
-        podGroupInformer = events.start(
+    /** A Volcano kind's informer once its CRD changed: started when the CRD appeared, stopped when it went away. */
+    private static <T> SharedIndexInformer<T> follow(
+            boolean installed, SharedIndexInformer<T> informer, Supplier<SharedIndexInformer<T>> start) {
+        if (installed && informer == null) {
+            return start.get();
+        }
+        if (!installed && informer != null) {
+            informer.stop();
+            return null;
+        }
+        return informer;
+    }
+
+    private SharedIndexInformer<PodGroup> podGroups() {
+        return events.start(
                 "PodGroup", client.resources(PodGroup.class).inAnyNamespace().runnableInformer(0), error -> {});
     }
 
-    private void startQueues() {
-        queueInformer = events.start("Queue", client.resources(Queue.class).runnableInformer(0), error -> {});
+    private SharedIndexInformer<Queue> queues() {
+        return events.start("Queue", client.resources(Queue.class).runnableInformer(0), error -> {});
     }
 
     @Override

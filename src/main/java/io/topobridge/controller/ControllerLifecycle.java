@@ -15,6 +15,7 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -42,29 +43,25 @@ public class ControllerLifecycle {
             Duration renewDeadline,
             Duration retryPeriod) {}
 
-    private final KindRegistry kinds;
-    private final Operator operator;
-    private final Instance<ProcessPart> parts;
-    private final KubernetesClient client;
-    private final Election election;
+    @Inject
+    KindRegistry kinds;
+
+    @Inject
+    Operator operator;
+
+    @Inject
+    Instance<ProcessPart> parts;
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    Election election;
 
     private volatile boolean started;
     private volatile boolean leading;
     private volatile boolean follower;
     private volatile CompletableFuture<?> electing;
-
-    public ControllerLifecycle(
-            KindRegistry kinds,
-            Operator operator,
-            Instance<ProcessPart> parts,
-            KubernetesClient client,
-            Election election) {
-        this.kinds = kinds;
-        this.operator = operator;
-        this.parts = parts;
-        this.client = client;
-        this.election = election;
-    }
 
     void onStart(@Observes @Priority(10) StartupEvent event) {
         if (CliMode.active()) {

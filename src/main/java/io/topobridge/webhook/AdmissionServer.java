@@ -25,6 +25,7 @@ import io.topobridge.tls.ServingCertificate;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,18 +58,35 @@ public class AdmissionServer implements ProcessPart {
      */
     static final Duration DRAIN_QUIET = Duration.ofSeconds(1);
 
-    private final KubernetesClient client;
-    private final Applier applier;
-    private final MeterRegistry meters;
-    private final Vertx vertx;
-    private final Instance<WorkloadLookup> lookups;
-    private final Instance<ClusterView> views;
-    /** The topology controller's tiers (the configured ones until it publishes its own). */
-    private final TierSource tiers;
+    @Inject
+    KubernetesClient client;
 
-    private final WebhookSettings webhook;
-    private final WorkloadSettings workloads;
-    private final AdmissionSettings admission;
+    @Inject
+    Applier applier;
+
+    @Inject
+    MeterRegistry meters;
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    Instance<WorkloadLookup> lookups;
+
+    @Inject
+    Instance<ClusterView> views;
+    /** The topology controller's tiers (the configured ones until it publishes its own). */
+    @Inject
+    TierSource tiers;
+
+    @Inject
+    WebhookSettings webhook;
+
+    @Inject
+    WorkloadSettings workloads;
+
+    @Inject
+    AdmissionSettings admission;
 
     private volatile CertificateStore store;
     private volatile WebhookServer server;
@@ -83,29 +101,6 @@ public class AdmissionServer implements ProcessPart {
     private volatile String lastError;
     // only the admission scheduler's single thread reads and writes it (bootstrap retries)
     private Duration retry = FIRST_RETRY;
-
-    public AdmissionServer(
-            KubernetesClient client,
-            Applier applier,
-            MeterRegistry meters,
-            Vertx vertx,
-            Instance<WorkloadLookup> lookups,
-            Instance<ClusterView> views,
-            TierSource tiers,
-            WebhookSettings webhook,
-            WorkloadSettings workloads,
-            AdmissionSettings admission) {
-        this.views = views;
-        this.client = client;
-        this.applier = applier;
-        this.meters = meters;
-        this.vertx = vertx;
-        this.lookups = lookups;
-        this.tiers = tiers;
-        this.webhook = webhook;
-        this.workloads = workloads;
-        this.admission = admission;
-    }
 
     @Override
     public String name() {

@@ -1,6 +1,7 @@
 package io.topobridge.core.kinds.aibrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.topobridge.core.finding.Finding;
@@ -22,6 +23,7 @@ import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What the three AIBrix kinds ({@code orchestration.aibrix.ai/v1alpha1}) share: the roles of a RoleSet spec
@@ -59,6 +61,14 @@ final class Aibrix {
         long pods(int replicas) {
             return (long) replicas * Math.max(podGroupSize, 1);
         }
+    }
+
+    /** The gang of a PodGroup AIBrix made for a {@code kind} object: the PodGroup is owned by it and named after it. */
+    static Optional<GangScope> scopeOfPodGroup(WorkloadKind kind, HasMetadata podGroup, Snapshot snapshot) {
+        String name = Workload.owner(podGroup.getMetadata(), kind)
+                .map(OwnerReference::getName)
+                .orElse(podGroup.getMetadata().getName());
+        return snapshot.get(kind, podGroup.getMetadata().getNamespace(), name).flatMap(snapshot::scopeOf);
     }
 
     /** Whether a spec (of a RoleSet, a role, a PodSet) asks AIBrix to make its own Volcano PodGroup. */

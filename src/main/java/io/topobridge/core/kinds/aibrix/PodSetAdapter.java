@@ -117,9 +117,6 @@ public final class PodSetAdapter implements KindAdapter {
     /** AIBrix's PodGroup is owned by the PodSet it is made for and named after it. */
     @Override
     public Optional<GangScope> scopeOfPodGroup(HasMetadata podGroup, Snapshot snapshot) {
-        String name = Workload.owner(podGroup.getMetadata(), kind())
-                .map(OwnerReference::getName)
-                .orElse(podGroup.getMetadata().getName());
-        return snapshot.get(kind(), podGroup.getMetadata().getNamespace(), name).flatMap(snapshot::scopeOf);
+        return Aibrix.scopeOfPodGroup(kind(), podGroup, snapshot);
     }
 }

@@ -97,9 +97,6 @@ public final class RoleSetAdapter implements KindAdapter {
     /** AIBrix's PodGroup is owned by the RoleSet it is made for and named after it. */
     @Override
     public Optional<GangScope> scopeOfPodGroup(HasMetadata podGroup, Snapshot snapshot) {
-        String name = Workload.owner(podGroup.getMetadata(), kind())
-                .map(OwnerReference::getName)
-                .orElse(podGroup.getMetadata().getName());
-        return snapshot.get(kind(), podGroup.getMetadata().getNamespace(), name).flatMap(snapshot::scopeOf);
+        return Aibrix.scopeOfPodGroup(kind(), podGroup, snapshot);
     }
 }

@@ -26,19 +26,8 @@ import java.util.Optional;
  */
 public final class DeploymentAdapter extends ReplicatedAdapter {
 
-    @Override
-    public WorkloadKind kind() {
-        return WorkloadKind.DEPLOYMENT;
-    }
-
-    @Override
-    public String podGroupName(Workload w) {
-        return PodGroupNames.deployment(w.name());
-    }
-
-    @Override
-    public String memberTag() {
-        return "deploy";
+    public DeploymentAdapter() {
+        super(WorkloadKind.DEPLOYMENT, "deploy", PodGroupNames::deployment);
     }
 
     /**

@@ -24,19 +24,8 @@ import java.util.Optional;
  */
 public final class StatefulSetAdapter extends ReplicatedAdapter {
 
-    @Override
-    public WorkloadKind kind() {
-        return WorkloadKind.STATEFUL_SET;
-    }
-
-    @Override
-    public String podGroupName(Workload w) {
-        return PodGroupNames.statefulSet(w.name());
-    }
-
-    @Override
-    public String memberTag() {
-        return "sts";
+    public StatefulSetAdapter() {
+        super(WorkloadKind.STATEFUL_SET, "sts", PodGroupNames::statefulSet);
     }
 
     /**

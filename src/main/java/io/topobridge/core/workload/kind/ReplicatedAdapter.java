@@ -7,6 +7,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
+import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupNames;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * What Deployments and StatefulSets share: {@code replicas} pods of one template, one PodGroup per workload, or,
@@ -33,36 +35,53 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
 
     private static Shape read(Workload w) {
         if (w.object() instanceof Deployment d) {
-            return new Shape(
-                    d.getSpec() == null ? null : d.getSpec().getTemplate(),
-                    d.getSpec() == null || d.getSpec().getReplicas() == null
-                            ? 1
-                            : nonNegative(d.getSpec().getReplicas()));
+            return d.getSpec() == null
+                    ? typed(null, null)
+                    : typed(d.getSpec().getTemplate(), d.getSpec().getReplicas());
         }
         if (w.object() instanceof StatefulSet s) {
-            return new Shape(
-                    s.getSpec() == null ? null : s.getSpec().getTemplate(),
-                    s.getSpec() == null || s.getSpec().getReplicas() == null
-                            ? 1
-                            : nonNegative(s.getSpec().getReplicas()));
+            return s.getSpec() == null
+                    ? typed(null, null)
+                    : typed(s.getSpec().getTemplate(), s.getSpec().getReplicas());
         }
         return new Shape(
                 Workload.template(w.spec().get("template"), "spec.template"),
                 Workload.integer(w.spec().get("replicas"), "spec.replicas", 1));
     }
 
-    private static int nonNegative(int replicas) {
-        if (replicas < 0) {
+    /** A typed object's template and replicas (absent: 1). */
+    private static Shape typed(PodTemplateSpec template, Integer replicas) {
+        if (replicas != null && replicas < 0) {
             throw new IllegalArgumentException("spec.replicas=" + replicas + " is negative");
         }
-        return replicas;
+        return new Shape(template, replicas == null ? 1 : replicas);
+    }
+
+    private final WorkloadKind kind;
+    private final String memberTag;
+    private final UnaryOperator<String> podGroupName;
+
+    /** {@code podGroupName}: the PodGroup's name from the workload's ({@code tb-deploy-<name>}, {@code tb-sts-<name>}). */
+    protected ReplicatedAdapter(WorkloadKind kind, String memberTag, UnaryOperator<String> podGroupName) {
+        this.kind = kind;
+        this.memberTag = memberTag;
+        this.podGroupName = podGroupName;
+    }
+
+    @Override
+    public final WorkloadKind kind() {
+        return kind;
     }
 
     /** {@code tb-deploy-<name>} or {@code tb-sts-<name>}. */
-    public abstract String podGroupName(Workload w);
+    public final String podGroupName(Workload w) {
+        return podGroupName.apply(w.name());
+    }
 
     /** The kind tag of the member label value, {@code deploy} or {@code sts}. */
-    public abstract String memberTag();
+    public final String memberTag() {
+        return memberTag;
+    }
 
     @Override
     public Optional<GangScope> scopeOf(Workload w, Snapshot snapshot) {
