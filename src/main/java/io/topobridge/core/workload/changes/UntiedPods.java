@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * Finds the pods of a gang that do not name its PodGroup: pods created while the pod webhook was unreachable (its
@@ -100,6 +101,29 @@ public final class UntiedPods {
     }
 
     private static String nativeMessage(String podGroup, List<PodTie> pods) {
+        boolean one = pods.size() == 1;
+        return pods.size() + (one ? " pod is" : " pods are") + " in a Kubernetes gang of "
+                + (one ? "its" : "their") + " own (spec.schedulingGroup, gang scheduling of the workload API), so the"
+                + " bridge leaves " + (one ? "it" : "them") + " out of gang " + podGroup + ": kube-scheduler gangs "
+                + (one ? "it" : "them") + ", and the gang's tier and size do not apply; drop the workload's"
+                + " topobridge.io/ annotations or the pod template's schedulingGroup: "
+                + listed(pods, PodTie::nativeGang);
+    }
+
+    private static String message(String podGroup, List<PodTie> untied) {
+        boolean one = untied.size() == 1;
+        return untied.size() + (one ? " pod runs" : " pods run") + " outside gang " + podGroup + " (no "
+                + VolcanoApi.GROUP_NAME_ANNOTATION + "=" + podGroup + ": created while the pod webhook was unreachable,"
+                + " or before the workload was annotated), so Volcano places " + (one ? "it" : "them")
+                + " one by one, ignoring the gang's size and topology; delete " + (one ? "it" : "them") + " so "
+                + (one ? "its" : "their") + " controller recreates " + (one ? "it" : "them") + " in the gang: "
+                + listed(
+                        untied,
+                        pod -> pod.groupName() == null ? "no group name" : "in " + UserText.quote(pod.groupName()));
+    }
+
+    /** The first {@link #LISTED} pods by name, each with {@code detail} in brackets, and how many more there are. */
+    private static String listed(List<PodTie> pods, Function<PodTie, String> detail) {
         StringBuilder names = new StringBuilder();
         for (PodTie pod : pods.subList(0, Math.min(LISTED, pods.size()))) {
             if (names.length() > 0) {
@@ -107,37 +131,10 @@ public final class UntiedPods {
             }
             names.append(UserText.identifier(pod.name()))
                     .append(" (")
-                    .append(pod.nativeGang())
+                    .append(detail.apply(pod))
                     .append(')');
         }
         int more = pods.size() - LISTED;
-        boolean one = pods.size() == 1;
-        return pods.size() + (one ? " pod is" : " pods are") + " in a Kubernetes gang of "
-                + (one ? "its" : "their") + " own (spec.schedulingGroup, gang scheduling of the workload API), so the"
-                + " bridge leaves " + (one ? "it" : "them") + " out of gang " + podGroup + ": kube-scheduler gangs "
-                + (one ? "it" : "them") + ", and the gang's tier and size do not apply; drop the workload's"
-                + " topobridge.io/ annotations or the pod template's schedulingGroup: " + names
-                + (more > 0 ? " and " + more + " more" : "");
-    }
-
-    private static String message(String podGroup, List<PodTie> untied) {
-        StringBuilder names = new StringBuilder();
-        for (PodTie pod : untied.subList(0, Math.min(LISTED, untied.size()))) {
-            if (names.length() > 0) {
-                names.append(", ");
-            }
-            names.append(UserText.identifier(pod.name()))
-                    .append(" (")
-                    .append(pod.groupName() == null ? "no group name" : "in " + UserText.quote(pod.groupName()))
-                    .append(')');
-        }
-        int more = untied.size() - LISTED;
-        boolean one = untied.size() == 1;
-        return untied.size() + (one ? " pod runs" : " pods run") + " outside gang " + podGroup + " (no "
-                + VolcanoApi.GROUP_NAME_ANNOTATION + "=" + podGroup + ": created while the pod webhook was unreachable,"
-                + " or before the workload was annotated), so Volcano places " + (one ? "it" : "them")
-                + " one by one, ignoring the gang's size and topology; delete " + (one ? "it" : "them") + " so "
-                + (one ? "its" : "their") + " controller recreates " + (one ? "it" : "them") + " in the gang: " + names
-                + (more > 0 ? " and " + more + " more" : "");
+        return names + (more > 0 ? " and " + more + " more" : "");
     }
 }

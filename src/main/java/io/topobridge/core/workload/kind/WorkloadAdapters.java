@@ -9,6 +9,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The adapters of the kinds the bridge manages, asked by kind, by scope and in turn: what goes from a kind (or a
@@ -72,21 +73,20 @@ public final class WorkloadAdapters {
 
     /** Where a pod being created comes from, asked of each kind in turn. */
     public Optional<PodOrigin> originOf(Pod pod, Snapshot snapshot) {
-        for (KindAdapter adapter : byPodPrecedence) {
-            Optional<PodOrigin> origin = adapter.originOf(pod, snapshot);
-            if (origin.isPresent()) {
-                return origin;
-            }
-        }
-        return Optional.empty();
+        return first(adapter -> adapter.originOf(pod, snapshot));
     }
 
     /** The scope of a PodGroup another controller made, asked of each kind in turn. */
     public Optional<GangScope> scopeOfForeignPodGroup(HasMetadata podGroup, Snapshot snapshot) {
+        return first(adapter -> adapter.scopeOfPodGroup(podGroup, snapshot));
+    }
+
+    /** The first answer of the kinds asked in turn, pods' precedence first. */
+    private <T> Optional<T> first(Function<KindAdapter, Optional<T>> ask) {
         for (KindAdapter adapter : byPodPrecedence) {
-            Optional<GangScope> scope = adapter.scopeOfPodGroup(podGroup, snapshot);
-            if (scope.isPresent()) {
-                return scope;
+            Optional<T> answer = ask.apply(adapter);
+            if (answer.isPresent()) {
+                return answer;
             }
         }
         return Optional.empty();
