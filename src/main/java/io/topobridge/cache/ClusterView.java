@@ -101,51 +101,25 @@ public class ClusterView implements ProcessPart {
         lookup.start();
         pods = client.pods().inAnyNamespace().runnableInformer(0);
         pods.itemStore(new SlimPodStore());
-        pods.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                fire(pod);
-            }
-
-            @Override
-            public void onUpdate(Pod before, Pod after) {
-                if (!java.util.Objects.equals(
+        pods.addEventHandler(new OnChange<Pod>(
+                this::fire,
+                (before, after) -> !java.util.Objects.equals(
                                 before.getSpec().getNodeName(), after.getSpec().getNodeName())
                         || !java.util.Objects.equals(
                                 before.getStatus().getPhase(), after.getStatus().getPhase())
                         || (before.getMetadata().getDeletionTimestamp() == null)
-                                != (after.getMetadata().getDeletionTimestamp() == null)) {
-                    fire(after);
-                }
-            }
-
-            @Override
-            public void onDelete(Pod pod, boolean unknown) {
-                fire(pod);
-            }
-        });
+                                != (after.getMetadata().getDeletionTimestamp() == null)));
         pods.start();
         hyperNodeCache.open(hyperNodeEvents);
     }
 
     /** A domain's size changes with a HyperNode's spec. */
-    private final class HyperNodeEvents implements HyperNodeCache.Reader {
-        @Override
-        public void onAdd(HyperNode obj) {
-            topologyChanged();
-        }
-
-        @Override
-        public void onUpdate(HyperNode before, HyperNode after) {
+    private final class HyperNodeEvents extends OnChange<HyperNode> implements HyperNodeCache.Reader {
+        HyperNodeEvents() {
             // Volcano writes status.nodeCount; only the spec changes what a domain holds
-            if (!java.util.Objects.equals(before.getSpec(), after.getSpec())) {
-                topologyChanged();
-            }
-        }
-
-        @Override
-        public void onDelete(HyperNode obj, boolean unknown) {
-            topologyChanged();
+            super(
+                    hyperNode -> topologyChanged(),
+                    (before, after) -> !java.util.Objects.equals(before.getSpec(), after.getSpec()));
         }
     }
 
@@ -231,24 +205,7 @@ public class ClusterView implements ProcessPart {
 
     /** Hears every node added, changed or removed (informer thread; keep it quick). */
     public void addNodeListener(Runnable listener) {
-        nodes.addHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(NodeMetadata node) {
-                listener.run();
-            }
-
-            @Override
-            public void onUpdate(NodeMetadata before, NodeMetadata after) {
-                if (NodeCache.roomChanged(before, after)) {
-                    listener.run();
-                }
-            }
-
-            @Override
-            public void onDelete(NodeMetadata node, boolean unknown) {
-                listener.run();
-            }
-        });
+        nodes.addHandler(new OnChange<>(node -> listener.run(), NodeCache::roomChanged));
     }
 
     /**

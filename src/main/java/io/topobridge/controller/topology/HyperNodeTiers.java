@@ -1,6 +1,7 @@
 package io.topobridge.controller.topology;
 
 import io.topobridge.cache.HyperNodeCache;
+import io.topobridge.cache.OnChange;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.topology.LabelScheme;
@@ -47,20 +48,9 @@ public class HyperNodeTiers implements ProcessPart {
     }
 
     /** Every change, the first list and the CRD going away tell the tiers again. */
-    private final class Events implements HyperNodeCache.Reader {
-        @Override
-        public void onAdd(HyperNode obj) {
-            publish();
-        }
-
-        @Override
-        public void onUpdate(HyperNode old, HyperNode obj) {
-            publish();
-        }
-
-        @Override
-        public void onDelete(HyperNode obj, boolean unknown) {
-            publish();
+    private final class Events extends OnChange<HyperNode> implements HyperNodeCache.Reader {
+        Events() {
+            super(hyperNode -> publish());
         }
 
         @Override

@@ -10,6 +10,7 @@ import io.topobridge.cache.HyperNodeCache;
 import io.topobridge.cache.KindRegistry;
 import io.topobridge.cache.NodeCache;
 import io.topobridge.cache.NodeMetadata;
+import io.topobridge.cache.OnChange;
 import io.topobridge.controller.Debouncer;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
@@ -180,7 +181,7 @@ public class TopologyController implements ProcessPart {
                 .inNamespace(options.schedulerConfigNamespace())
                 .withName(options.schedulerConfigName())
                 .runnableInformer(0);
-        configMapInformer.addEventHandler(new Trigger<>(SCHEDULER));
+        configMapInformer.addEventHandler(new OnChange<>(configMap -> debouncer.submit(SCHEDULER)));
         configMapInformer.start().whenComplete((ignored, error) -> {
             if (error != null) {
                 schedulerConfigError = "cannot read ConfigMap " + options.schedulerConfigNamespace() + "/"
@@ -467,33 +468,9 @@ public class TopologyController implements ProcessPart {
     }
 
     /** Any HyperNode event queues a pass. */
-    private final class HyperNodeEvents extends Trigger<HyperNode> implements HyperNodeCache.Reader {
+    private final class HyperNodeEvents extends OnChange<HyperNode> implements HyperNodeCache.Reader {
         HyperNodeEvents() {
-            super(HYPERNODES);
-        }
-    }
-
-    /** Any event queues a pass under one key. */
-    private class Trigger<T> implements ResourceEventHandler<T> {
-        private final String key;
-
-        Trigger(String key) {
-            this.key = key;
-        }
-
-        @Override
-        public void onAdd(T obj) {
-            debouncer.submit(key);
-        }
-
-        @Override
-        public void onUpdate(T oldObj, T newObj) {
-            debouncer.submit(key);
-        }
-
-        @Override
-        public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-            debouncer.submit(key);
+            super(hyperNode -> debouncer.submit(HYPERNODES));
         }
     }
 }
