@@ -39,6 +39,11 @@ public record AdmissionAnswer(
         return new AdmissionAnswer(true, List.of(), 200, null, warnings, result);
     }
 
+    /** Allowed untouched: the request is none of this webhook's business. */
+    public static AdmissionAnswer skipped() {
+        return allow("skipped", List.of());
+    }
+
     public static AdmissionAnswer patch(List<JsonPatch.Operation> patch, List<String> warnings) {
         return new AdmissionAnswer(true, patch, 200, null, warnings, patch.isEmpty() ? "unchanged" : "patched");
     }

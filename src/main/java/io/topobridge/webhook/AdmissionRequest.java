@@ -8,9 +8,11 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.finding.UserText;
 import java.io.IOException;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The parts of an {@code admission.k8s.io/v1} AdmissionReview request the webhooks read. Parsing is strict
@@ -226,6 +228,20 @@ public record AdmissionRequest(
                 text(request, "name"),
                 object instanceof ObjectNode o ? o : null,
                 oldObject instanceof ObjectNode o ? o : null);
+    }
+
+    /** Whether the request is for one of {@code namespaces} (those the webhooks leave alone). */
+    public boolean inAny(Set<String> namespaces) {
+        return namespace != null && namespaces.contains(namespace);
+    }
+
+    /** The request's object read as {@code type}; malformed when it is no {@code what}. */
+    public <T> T objectAs(KubernetesSerialization serialization, Class<T> type, String what) {
+        try {
+            return serialization.convertValue(object, type);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedException("request.object is not a " + what + ": " + UserText.excerpt(e.getMessage()));
+        }
     }
 
     /** {@code Kind namespace/name} for log lines (the name is the client's, not yet validated by the API server). */

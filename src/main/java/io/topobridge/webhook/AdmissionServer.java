@@ -323,10 +323,6 @@ public class AdmissionServer implements ProcessPart {
         return running == null ? null : running.serving();
     }
 
-    public WebhookSettings webhookSettings() {
-        return webhook;
-    }
-
     private WorkloadLookup lookup() {
         if (lookups.isResolvable()) {
             WorkloadLookup cached = lookups.get();

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.admission.JsonPatch;
-import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadLookup;
@@ -61,25 +60,20 @@ public final class PodGroupMutator implements AdmissionWebhook {
     @Override
     public AdmissionAnswer review(AdmissionRequest request) {
         if (!"CREATE".equals(request.operation()) && !"UPDATE".equals(request.operation())) {
-            return AdmissionAnswer.allow("skipped", List.of());
+            return AdmissionAnswer.skipped();
         }
         if (!VolcanoApi.PODGROUP_KIND.equals(request.kind()) || !VolcanoApi.SCHEDULING_GROUP.equals(request.group())) {
             LOG.warnf("PodGroup webhook received %s: its configuration should only send PodGroups", request.describe());
-            return AdmissionAnswer.allow("skipped", List.of());
+            return AdmissionAnswer.skipped();
         }
         if (request.object() == null) {
             throw new AdmissionRequest.MalformedException("request.object is missing (a PodGroup write carries it)");
         }
-        if (request.namespace() != null && ignoredNamespaces.contains(request.namespace())) {
-            return AdmissionAnswer.allow("skipped", List.of());
+        if (request.inAny(ignoredNamespaces)) {
+            return AdmissionAnswer.skipped();
         }
-        GenericKubernetesResource podGroup;
-        try {
-            podGroup = serialization.convertValue(request.object(), GenericKubernetesResource.class);
-        } catch (IllegalArgumentException e) {
-            throw new AdmissionRequest.MalformedException(
-                    "request.object is not a PodGroup: " + UserText.excerpt(e.getMessage()));
-        }
+        GenericKubernetesResource podGroup =
+                request.objectAs(serialization, GenericKubernetesResource.class, "PodGroup");
         if (podGroup.getMetadata() == null) {
             throw new AdmissionRequest.MalformedException("request.object has no metadata");
         }

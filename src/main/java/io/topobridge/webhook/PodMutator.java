@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.admission.JsonPatch;
 import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.finding.Finding;
-import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadLookup;
 import java.util.List;
@@ -72,25 +71,19 @@ public final class PodMutator implements AdmissionWebhook {
     @Override
     public AdmissionAnswer review(AdmissionRequest request) {
         if (!"CREATE".equals(request.operation())) {
-            return AdmissionAnswer.allow("skipped", List.of());
+            return AdmissionAnswer.skipped();
         }
         if (!"Pod".equals(request.kind()) || !request.group().isEmpty()) {
             LOG.warnf("pod webhook received %s: its configuration should only send pods", request.describe());
-            return AdmissionAnswer.allow("skipped", List.of());
+            return AdmissionAnswer.skipped();
         }
         if (request.object() == null) {
             throw new AdmissionRequest.MalformedException("request.object is missing (a Pod CREATE carries the pod)");
         }
-        if (request.namespace() != null && ignoredNamespaces.contains(request.namespace())) {
-            return AdmissionAnswer.allow("skipped", List.of());
+        if (request.inAny(ignoredNamespaces)) {
+            return AdmissionAnswer.skipped();
         }
-        Pod pod;
-        try {
-            pod = serialization.convertValue(request.object(), Pod.class);
-        } catch (IllegalArgumentException e) {
-            throw new AdmissionRequest.MalformedException(
-                    "request.object is not a Pod: " + UserText.excerpt(e.getMessage()));
-        }
+        Pod pod = request.objectAs(serialization, Pod.class, "Pod");
         if (pod.getMetadata() != null && pod.getMetadata().getNamespace() == null) {
             // pods made by controllers often carry no namespace yet; the request says where they are created
             pod.getMetadata().setNamespace(request.namespace());

@@ -88,7 +88,7 @@ public final class WorkloadValidator implements AdmissionWebhook {
     public AdmissionAnswer review(AdmissionRequest request) {
         boolean update = "UPDATE".equals(request.operation());
         if (!update && !"CREATE".equals(request.operation())) {
-            return AdmissionAnswer.allow("skipped", List.of());
+            return AdmissionAnswer.skipped();
         }
         String apiVersion = request.group().isEmpty() ? request.version() : request.group() + "/" + request.version();
         WorkloadKind kind = WorkloadKind.of(apiVersion, request.kind())
@@ -98,20 +98,20 @@ public final class WorkloadValidator implements AdmissionWebhook {
             LOG.warnf(
                     "workload webhook received %s: its configuration should only send managed workload kinds",
                     request.describe());
-            return AdmissionAnswer.allow("skipped", List.of());
+            return AdmissionAnswer.skipped();
         }
         if (request.object() == null) {
             throw new AdmissionRequest.MalformedException("request.object is missing (a " + request.operation()
                     + " of a " + UserText.identifier(request.kind()) + " carries the object)");
         }
-        if (request.namespace() != null && ignoredNamespaces.contains(request.namespace())) {
-            return AdmissionAnswer.allow("skipped", List.of());
+        if (request.inAny(ignoredNamespaces)) {
+            return AdmissionAnswer.skipped();
         }
         HasMetadata workload = read(kind, request.object(), request);
         if (workload.getMetadata() == null
                 || workload.getMetadata().getDeletionTimestamp() != null
                 || controlled(workload)) {
-            return AdmissionAnswer.allow("skipped", List.of());
+            return AdmissionAnswer.skipped();
         }
         TierCatalog catalog = tiers.get();
         List<Finding> found = validation.validate(workload, catalog, lookup);
