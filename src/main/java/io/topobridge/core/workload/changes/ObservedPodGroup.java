@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * A PodGroup as the cache shows it, reduced to what the planner decides on: whether the bridge made it
@@ -110,13 +111,18 @@ public record ObservedPodGroup(
 
     /** The spec of a typed or generic PodGroup; null when it has none or it cannot be read. */
     static PodGroupSpec spec(HasMetadata pg) {
-        if (pg instanceof PodGroupWithSpec typed) {
-            return typed.getSpec();
+        return spec(pg, PodGroupWithSpec.class, PodGroupWithSpec::getSpec, PodGroupSpec.class);
+    }
+
+    /** The spec of an object of a {@code typed} class or a generic one; null when it has none or it cannot be read. */
+    static <T, S> S spec(HasMetadata object, Class<T> typed, Function<T, S> typedSpec, Class<S> specType) {
+        if (typed.isInstance(object)) {
+            return typedSpec.apply(typed.cast(object));
         }
-        if (pg instanceof GenericKubernetesResource generic) {
+        if (object instanceof GenericKubernetesResource generic) {
             Object spec = generic.getAdditionalProperties().get("spec");
             try {
-                return spec == null ? null : JSON.convertValue(spec, PodGroupSpec.class);
+                return spec == null ? null : JSON.convertValue(spec, specType);
             } catch (IllegalArgumentException e) {
                 return null;
             }

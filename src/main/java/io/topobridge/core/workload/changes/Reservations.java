@@ -1,7 +1,5 @@
 package io.topobridge.core.workload.changes;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
@@ -33,8 +31,6 @@ public final class Reservations {
 
     /** The resource name under which a PodGroup's {@code minMember} is counted (as ResourceQuota counts pods). */
     public static final String PODS = "pods";
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
      * Configured limits for every namespace.
@@ -320,17 +316,6 @@ public final class Reservations {
     }
 
     private static ResourceQuotaSpec spec(HasMetadata object) {
-        if (object instanceof ResourceQuota typed) {
-            return typed.getSpec();
-        }
-        if (object instanceof GenericKubernetesResource generic) {
-            Object spec = generic.getAdditionalProperties().get("spec");
-            try {
-                return spec == null ? null : JSON.convertValue(spec, ResourceQuotaSpec.class);
-            } catch (IllegalArgumentException e) {
-                return null;
-            }
-        }
-        return null;
+        return ObservedPodGroup.spec(object, ResourceQuota.class, ResourceQuota::getSpec, ResourceQuotaSpec.class);
     }
 }
