@@ -135,14 +135,12 @@ public class HyperNodeCache {
 
     /** Whether the cache runs and has its first list. */
     public boolean synced() {
-        SharedIndexInformer<HyperNode> current = informer;
-        return current != null && current.hasSynced();
+        return Informers.synced(informer);
     }
 
     /** The cached HyperNodes (cached objects: read, never change); empty while the cache does not run. */
     public List<HyperNode> list() {
-        SharedIndexInformer<HyperNode> current = informer;
-        return current == null ? List.of() : current.getStore().list();
+        return Informers.list(informer);
     }
 
     /** A HyperNode as the core reads it. */

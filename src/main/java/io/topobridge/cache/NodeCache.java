@@ -107,8 +107,7 @@ public class NodeCache implements ProcessPart {
 
     @Override
     public boolean ready() {
-        SharedIndexInformer<NodeMetadata> i = informer;
-        return i != null && i.hasSynced();
+        return Informers.synced(informer);
     }
 
     @Override
@@ -119,8 +118,7 @@ public class NodeCache implements ProcessPart {
 
     /** The cached nodes (cached objects: read, never change). */
     public List<NodeMetadata> list() {
-        SharedIndexInformer<NodeMetadata> i = informer;
-        return i == null ? List.of() : i.getStore().list();
+        return Informers.list(informer);
     }
 
     /** The cached node of that name, or null. */

@@ -343,8 +343,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
 
     /** Whether the PodGroup cache has its initial list. */
     public boolean podGroupsSynced() {
-        SharedIndexInformer<PodGroup> informer = podGroupInformer;
-        return informer != null && informer.hasSynced();
+        return Informers.synced(podGroupInformer);
     }
 
     /** Whether PodGroups can be read and written at all (their CRD is installed and cached). */
@@ -354,14 +353,12 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
 
     /** Whether Queues are cached (their CRD is installed and listed), so {@link #queue} can be trusted. */
     public boolean queuesKnown() {
-        SharedIndexInformer<Queue> informer = queueInformer;
-        return informer != null && informer.hasSynced();
+        return Informers.synced(queueInformer);
     }
 
     /** Every cached Queue. */
     public List<Queue> allQueues() {
-        SharedIndexInformer<Queue> informer = queueInformer;
-        return informer == null ? List.of() : List.copyOf(informer.getStore().list());
+        return List.copyOf(Informers.list(queueInformer));
     }
 
     /** The cached Queue, if any. */
