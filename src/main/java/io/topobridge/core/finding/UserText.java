@@ -86,7 +86,8 @@ public final class UserText {
      * the end is cut off, marked by an ellipsis, when it is longer.
      */
     public static String line(String message, int maxBytes) {
-        if (clean(message) && (long) message.length() * 3 <= maxBytes) {
+        long bytes = cleanBytes(message);
+        if (bytes >= 0 && bytes <= maxBytes) {
             return message;
         }
         StringBuilder escaped = new StringBuilder(Math.min(message.length(), maxBytes) + 16);
@@ -159,14 +160,31 @@ public final class UserText {
     }
 
     private static boolean clean(String text) {
+        return cleanBytes(text) >= 0;
+    }
+
+    /**
+     * The length of {@code text} in UTF-8 bytes, or -1 when it holds a character {@link #unsafe} to show (such a
+     * text is escaped, so its length as it is does not matter). Printable ASCII, what messages are made of, is
+     * judged without asking for its character type.
+     */
+    private static long cleanBytes(String text) {
+        long bytes = 0;
         for (int i = 0; i < text.length(); ) {
+            char c = text.charAt(i);
+            if (c >= 0x20 && c < 0x7f) {
+                bytes++;
+                i++;
+                continue;
+            }
             int cp = text.codePointAt(i);
             if (unsafe(cp)) {
-                return false;
+                return -1;
             }
+            bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
             i += Character.charCount(cp);
         }
-        return true;
+        return bytes;
     }
 
     /** The longest start of {@code text} that fits in {@code maxBytes} with the ellipsis that marks the cut. */

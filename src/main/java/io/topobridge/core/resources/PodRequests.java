@@ -8,6 +8,7 @@ import io.topobridge.core.finding.UserText;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The effective resource requests of one pod, by Kubernetes' own rule: a container's request defaults to
@@ -53,16 +54,16 @@ public final class PodRequests {
             Map<String, Quantity> requests = map(podLevel.getRequests());
             limits.forEach((name, q) -> {
                 if (!requests.containsKey(name) && podLevelSupported(name)) {
-                    set(total, "pod resources", name, q);
+                    set(total, () -> "pod resources", name, q);
                 }
             });
             requests.forEach((name, q) -> {
                 if (podLevelSupported(name)) {
-                    set(total, "pod resources", name, q);
+                    set(total, () -> "pod resources", name, q);
                 }
             });
         }
-        map(spec.getOverhead()).forEach((name, q) -> add(total, "pod overhead", name, q));
+        map(spec.getOverhead()).forEach((name, q) -> add(total, () -> "pod overhead", name, q));
         return total;
     }
 
@@ -86,7 +87,8 @@ public final class PodRequests {
         }
         Map<String, Quantity> requests = map(resources.getRequests());
         Map<String, Quantity> limits = map(resources.getLimits());
-        String where = "container " + UserText.identifier(container.getName());
+        // the container is named only in an error: most pods have none, and naming it costs a scan of the name
+        Supplier<String> where = () -> "container " + UserText.identifier(container.getName());
         requests.forEach((name, q) -> add(sum, where, name, q));
         limits.forEach((name, q) -> {
             if (!requests.containsKey(name)) {
@@ -95,26 +97,26 @@ public final class PodRequests {
         });
     }
 
-    private static void add(ResourceSum sum, String where, String name, Quantity quantity) {
+    private static void add(ResourceSum sum, Supplier<String> where, String name, Quantity quantity) {
         sum.add(name, amount(where, name, quantity), Quantities.binary(quantity));
     }
 
-    private static void set(ResourceSum sum, String where, String name, Quantity quantity) {
+    private static void set(ResourceSum sum, Supplier<String> where, String name, Quantity quantity) {
         sum.set(name, amount(where, name, quantity), Quantities.binary(quantity));
     }
 
     /** A quantity's amount; Kubernetes refuses negative requests, and an unparsable one has none. */
-    private static BigDecimal amount(String where, String name, Quantity quantity) {
+    private static BigDecimal amount(Supplier<String> where, String name, Quantity quantity) {
         BigDecimal amount;
         try {
             amount = Quantities.amount(quantity);
         } catch (IllegalArgumentException e) {
             // the reason names a bounded excerpt of the value: too long, not a quantity, or beyond 2^63-1
             throw new IllegalArgumentException(
-                    where + ": resource " + UserText.identifier(name) + ": " + e.getMessage());
+                    where.get() + ": resource " + UserText.identifier(name) + ": " + e.getMessage());
         }
         if (amount.signum() < 0) {
-            throw new IllegalArgumentException(where + ": resource " + UserText.identifier(name) + "="
+            throw new IllegalArgumentException(where.get() + ": resource " + UserText.identifier(name) + "="
                     + UserText.quote(String.valueOf(quantity)) + " is negative");
         }
         return amount;

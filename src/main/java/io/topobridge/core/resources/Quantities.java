@@ -53,19 +53,57 @@ public final class Quantities {
             throw new IllegalArgumentException(
                     "quantity " + UserText.quote(raw) + " is longer than " + MAX_LENGTH + " characters");
         }
+        int digits = plainDigits(raw);
+        if (digits > 0) {
+            // digits and at most a suffix, as nearly every quantity is written: read without the pattern
+            String suffix = digits == raw.length() ? null : raw.substring(digits);
+            return amount(raw, false, raw.substring(0, digits), "", suffix, null);
+        }
         Matcher m = SYNTAX.matcher(raw);
-        String whole = m.matches() ? m.group(2) : "";
-        String fraction = m.matches() && m.group(3) != null ? m.group(3) : "";
-        if (!m.matches() || (whole.isEmpty() && fraction.isEmpty())) {
+        boolean matches = m.matches();
+        String whole = matches ? m.group(2) : "";
+        String fraction = matches && m.group(3) != null ? m.group(3) : "";
+        if (!matches || (whole.isEmpty() && fraction.isEmpty())) {
             throw new IllegalArgumentException("quantity " + UserText.quote(raw) + " is not a Kubernetes quantity");
         }
+        return amount(raw, "-".equals(m.group(1)), whole, fraction, m.group(4), m.group(5));
+    }
+
+    /**
+     * How many digits {@code raw} starts with when it is only digits followed by nothing, one decimal suffix or one
+     * binary suffix (what {@link #SYNTAX} reads as whole number and suffix); 0 for any other form.
+     */
+    private static int plainDigits(String raw) {
+        int digits = 0;
+        while (digits < raw.length() && raw.charAt(digits) >= '0' && raw.charAt(digits) <= '9') {
+            digits++;
+        }
+        int rest = raw.length() - digits;
+        if (digits == 0 || rest > 2) {
+            return 0;
+        }
+        if (rest == 0) {
+            return digits;
+        }
+        char unit = raw.charAt(digits);
+        if (rest == 1) {
+            return "numkMGTPE".indexOf(unit) >= 0 ? digits : 0;
+        }
+        return "KMGTPE".indexOf(unit) >= 0 && raw.charAt(digits + 1) == 'i' ? digits : 0;
+    }
+
+    /**
+     * The amount of a quantity read as sign, whole and fraction digits, suffix and written exponent (each null or
+     * empty when absent); {@code raw} is what messages quote.
+     */
+    private static BigDecimal amount(
+            String raw, boolean negative, String whole, String fraction, String suffix, String writtenExponent) {
         BigDecimal mantissa = new BigDecimal(whole.isEmpty() ? "0" : whole)
                 .add(fraction.isEmpty() ? BigDecimal.ZERO : new BigDecimal("0." + fraction));
         if (mantissa.signum() == 0) {
             return BigDecimal.ZERO;
         }
         int digits = mantissa.precision() - mantissa.scale(); // digits before the point (may be zero or below)
-        String suffix = m.group(4);
         BigDecimal value;
         if (suffix != null && suffix.endsWith("i")) {
             int power = "KMGTPE".indexOf(suffix.charAt(0)) + 1;
@@ -74,7 +112,7 @@ public final class Quantities {
             }
             value = mantissa.multiply(BigDecimal.valueOf(1024).pow(power));
         } else {
-            long exponent = suffix != null ? decimalExponent(suffix) : exponent(m.group(5), raw);
+            long exponent = suffix != null ? decimalExponent(suffix) : exponent(writtenExponent, raw);
             if (digits + exponent > 19) {
                 throw tooLarge(raw);
             }
@@ -85,7 +123,7 @@ public final class Quantities {
         if (value.compareTo(MAX_AMOUNT) > 0) {
             throw tooLarge(raw);
         }
-        return "-".equals(m.group(1)) ? value.negate() : value;
+        return negative ? value.negate() : value;
     }
 
     private static long decimalExponent(String suffix) {

@@ -170,7 +170,15 @@ public final class AnnotationParser {
             withForeign(Dialects.Setting.SUBGROUP_TIER, Topobridge.SUBGROUP_MODE);
 
     /** The intent of a managed gang's sources, every setting resolved once; what is wrong goes to {@code findings}. */
-    private static GangIntent intent(List<AnnotationSource> sources, TierCatalog tiers, List<Finding> findings) {
+    private static GangIntent intent(List<AnnotationSource> given, TierCatalog tiers, List<Finding> findings) {
+        // each setting looks its keys up in every source: a source that carries none (most pod templates) is
+        // left out once here rather than asked for each key of each setting
+        List<AnnotationSource> sources = new ArrayList<>(given.size());
+        for (AnnotationSource source : given) {
+            if (carriesAny(source)) {
+                sources.add(source);
+            }
+        }
         Field<TierValue> tier =
                 new Field<>("highest tier", TIER_KEYS, (key, raw) -> tierOrLabelKey(key, raw, tiers), true);
         Field<TopologyMode> mode = new Field<>("topology mode", MODE_KEYS, AnnotationParser::modeOf, true);
@@ -232,6 +240,16 @@ public final class AnnotationParser {
                 graceValue.value(),
                 sliceSize.value(),
                 podIndexLabel.value());
+    }
+
+    /** Whether a source carries any key a setting is read from (the bridge's, Volcano's, another scheduler's). */
+    private static boolean carriesAny(AnnotationSource source) {
+        for (String key : source.annotations().keySet()) {
+            if (key.startsWith(Topobridge.PREFIX) || VOLCANO_KEYS.contains(key) || Dialects.isForeign(key)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Hard mode without a tier (none given, none refused): Volcano would enforce nothing. */

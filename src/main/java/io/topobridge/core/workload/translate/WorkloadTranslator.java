@@ -28,7 +28,6 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -108,12 +107,24 @@ public final class WorkloadTranslator {
         }
         List<DesiredPodGroup> podGroups = new ArrayList<>();
         Set<Finding> findings = new LinkedHashSet<>();
-        scopes.stream().sorted(Comparator.comparing(GangScope::toString)).forEach(scope -> {
+        for (GangScope scope : inOrder(scopes)) {
             ScopeResult result = translateScope(scope, tiers, snapshot);
             podGroups.addAll(result.podGroups());
             findings.addAll(result.findings());
-        });
+        }
         return new TranslationResult(podGroups, new ArrayList<>(findings));
+    }
+
+    /** Scopes sorted by their text, each text made once (not at every comparison), ties kept in the given order. */
+    private static List<GangScope> inOrder(Collection<GangScope> scopes) {
+        List<Map.Entry<String, GangScope>> keyed = new ArrayList<>(scopes.size());
+        for (GangScope scope : scopes) {
+            keyed.add(Map.entry(scope.toString(), scope));
+        }
+        keyed.sort(Map.Entry.comparingByKey());
+        List<GangScope> out = new ArrayList<>(keyed.size());
+        keyed.forEach(e -> out.add(e.getValue()));
+        return out;
     }
 
     /**
