@@ -110,20 +110,27 @@ public final class ManifestReader {
 
     private void readText(
             String source, String text, List<HasMetadata> objects, List<Finding> findings, List<String> notes) {
-        List<StrictYaml.Document> docs;
-        try {
-            docs = StrictYaml.read(text);
+        // a syntax error refuses the whole file: what its documents gave is kept aside until the end is read
+        List<HasMetadata> read = new ArrayList<>();
+        List<Finding> refused = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        try (StrictYaml.Documents docs = StrictYaml.documents(text)) {
+            for (StrictYaml.Document doc = docs.next(); doc != null; doc = docs.next()) {
+                if (doc.refusal() != null) {
+                    refused.add(refused(source, doc.index(), doc.refusal()));
+                } else if (doc.tree() != null
+                        && !doc.tree().isNull()
+                        && !doc.tree().isEmpty()) {
+                    addDocument(source, doc, doc.tree(), read, refused, skipped);
+                }
+            }
         } catch (StrictYaml.SyntaxException e) {
             findings.add(refused(source, e.index, "not valid YAML: " + UserText.excerpt(e.getMessage())));
             return;
         }
-        for (StrictYaml.Document doc : docs) {
-            if (doc.refusal() != null) {
-                findings.add(refused(source, doc.index(), doc.refusal()));
-            } else if (doc.tree() != null && !doc.tree().isNull() && !doc.tree().isEmpty()) {
-                addDocument(source, doc, doc.tree(), objects, findings, notes);
-            }
-        }
+        objects.addAll(read);
+        findings.addAll(refused);
+        notes.addAll(skipped);
     }
 
     private void addDocument(

@@ -54,25 +54,52 @@ final class StrictYaml {
 
     private StrictYaml() {}
 
-    static List<Document> read(String text) throws SyntaxException {
-        List<Document> out = new ArrayList<>();
-        int index = 0;
-        try (YAMLParser parser = (YAMLParser) FACTORY.createParser(text)) {
-            while (parser.nextToken() != null) {
+    /** The documents of {@code text}, read one at a time: only the document being read has its tree held. */
+    static Documents documents(String text) throws SyntaxException {
+        try {
+            return new Documents((YAMLParser) FACTORY.createParser(text));
+        } catch (IOException | RuntimeException e) {
+            throw new SyntaxException(1, firstLine(e.getMessage()));
+        }
+    }
+
+    /** A text's documents in order, each built when asked for. */
+    static final class Documents implements AutoCloseable {
+        private final YAMLParser parser;
+        private int index;
+
+        private Documents(YAMLParser parser) {
+            this.parser = parser;
+        }
+
+        /** The next document, or null after the last one. */
+        Document next() throws SyntaxException {
+            try {
+                if (parser.nextToken() == null) {
+                    return null;
+                }
                 index++;
                 int line = parser.currentTokenLocation().getLineNr();
                 Builder builder = new Builder(parser);
                 try {
-                    out.add(new Document(index, line, builder.value(), null));
+                    return new Document(index, line, builder.value(), null);
                 } catch (Refused e) {
                     builder.skipRest();
-                    out.add(new Document(index, line, null, e.getMessage()));
+                    return new Document(index, line, null, e.getMessage());
                 }
+            } catch (IOException | RuntimeException e) {
+                throw new SyntaxException(Math.max(index, 1), firstLine(e.getMessage()));
             }
-        } catch (IOException | RuntimeException e) {
-            throw new SyntaxException(Math.max(index, 1), firstLine(e.getMessage()));
         }
-        return out;
+
+        @Override
+        public void close() {
+            try {
+                parser.close();
+            } catch (IOException e) {
+                // a parser over a string holds nothing to release
+            }
+        }
     }
 
     private static String firstLine(String message) {
