@@ -3,6 +3,7 @@ package io.topobridge.core.capacity;
 import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.node.Taint;
 import io.topobridge.core.node.Toleration;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -125,9 +126,10 @@ public final class TierDomains {
             if (h.tier() < 1) {
                 continue;
             }
-            Amounts size = Amounts.NONE;
-            Amounts free = Amounts.NONE;
-            Amounts nominal = Amounts.NONE;
+            // running totals: every node under a HyperNode of each tier is added, so no immutable copy per node
+            Total size = new Total();
+            Total free = new Total();
+            Total nominal = new Total();
             Withheld withheld = Withheld.NONE;
             Map<String, Amounts> gangs = new TreeMap<>();
             Map<List<Taint>, Tainted> tainted = new LinkedHashMap<>();
@@ -137,7 +139,7 @@ public final class TierDomains {
                     continue;
                 }
                 Amounts a = n.allocatable();
-                nominal = nominal.plus(a);
+                nominal.add(a);
                 Withheld closed = Withheld.of(n.state(), null);
                 if (!closed.isEmpty()) {
                     withheld = withheld.plus(closed);
@@ -146,8 +148,8 @@ public final class TierDomains {
                 Amounts nodeFree = a.minusClamped(used.getOrDefault(node, Amounts.NONE));
                 Map<String, Amounts> nodeGangs = usedByGang.getOrDefault(node, Map.of());
                 if (n.state().taints().isEmpty()) {
-                    size = size.plus(a);
-                    free = free.plus(nodeFree);
+                    size.add(a);
+                    free.add(nodeFree);
                     nodeGangs.forEach((g, u) -> gangs.merge(g, u, Amounts::plus));
                 } else {
                     tainted.merge(
@@ -157,9 +159,33 @@ public final class TierDomains {
                 }
             }
             byTier.computeIfAbsent(h.tier(), k -> new ArrayList<>())
-                    .add(new Domain(h.name(), size, free, gangs, nominal, withheld, new ArrayList<>(tainted.values())));
+                    .add(new Domain(
+                            h.name(),
+                            size.amounts(),
+                            free.amounts(),
+                            gangs,
+                            nominal.amounts(),
+                            withheld,
+                            new ArrayList<>(tainted.values())));
         }
         return new TierDomains(byTier, forest.tiers(), forest, boundByGang, accelerators);
+    }
+
+    /** A sum of amounts as {@link Amounts#plus} chains it (a resource that comes to zero is dropped), kept mutable. */
+    private static final class Total {
+        private final Map<String, BigDecimal> values = new TreeMap<>();
+
+        void add(Amounts amounts) {
+            amounts.values()
+                    .forEach((k, v) -> values.merge(k, v, (mine, more) -> {
+                        BigDecimal sum = mine.add(more);
+                        return sum.signum() == 0 ? null : sum;
+                    }));
+        }
+
+        Amounts amounts() {
+            return new Amounts(values);
+        }
     }
 
     private static Tainted merge(Tainted a, Tainted b) {
