@@ -2,8 +2,9 @@
 # Builds another Kubernetes minor's control plane for the real-cluster tier, so that the Kubernetes matrix
 # (docs/compatibility.md) is measured rather than claimed:
 #
-#   kubernetes.sh MINOR OUT   build kube-apiserver and kube-controller-manager of the k8s.io/kubernetes in
-#                             kubernetes-MINOR/ (its own go.mod/go.sum) into a cache outside the checkout and link
+#   kubernetes.sh MINOR OUT   build the commands of the k8s.io/kubernetes in kubernetes-MINOR/ (its own go.mod/go.sum;
+#                             those of its tool block: kube-apiserver, kube-controller-manager, and kube-scheduler
+#                             for the native topology-aware scheduling run) into a cache outside the checkout and link
 #                             that cache's bin folder as OUT/kubernetes-MINOR/bin. MINOR "pinned" (the default of the
 #                             Maven property topobridge.e2e.kubernetes) does nothing: the tier runs build.sh's pin.
 #
@@ -47,14 +48,17 @@ if [[ -f "$dir/bin/.complete" ]]; then
   ln -sfn "$dir/bin" "$target/bin"
   exit 0
 fi
-echo "topobridge: building Kubernetes $minor (kube-apiserver, kube-controller-manager) into $dir/bin (a cold build takes many minutes)"
+# the commands of the module's tool block: kube-apiserver and kube-controller-manager, and kube-scheduler where the
+# native topology-aware scheduling run needs it (1.37)
+cmds="$(cd "$mod" && go mod edit -json | grep -o '"k8s.io/kubernetes/cmd/[a-z-]*"' | tr -d '"' | sed 's|.*/||' | tr '\n' ' ')"
+echo "topobridge: building Kubernetes $minor (${cmds% }) into $dir/bin (a cold build takes many minutes)"
 started=$SECONDS
 rm -rf "$dir"
 mkdir -p "$dir/bin"
 kver="$(cd "$mod" && go list -m -f '{{.Version}}' k8s.io/kubernetes)"
 stamp="-s -w -X k8s.io/component-base/version.gitVersion=$kver -X k8s.io/component-base/version.gitMajor=1"
 stamp="$stamp -X k8s.io/component-base/version.gitMinor=${minor#1.} -X k8s.io/component-base/version.gitTreeState=clean"
-for cmd in kube-apiserver kube-controller-manager; do
+for cmd in $cmds; do
   t=$SECONDS
   (cd "$mod" && go build -ldflags "$stamp" -o "$dir/bin/$cmd" "k8s.io/kubernetes/cmd/$cmd")
   echo "topobridge:   $cmd built in $((SECONDS - t)) s"

@@ -121,9 +121,9 @@ public final class RealCluster implements AutoCloseable {
 
     private final Path root = Path.of("target", "e2e").toAbsolutePath();
     /** Where a cluster keeps its data, logs and kubeconfigs ({@code topobridge.e2e.run}; another for a second one). */
-    private final Path run = Path.of(
-                    System.getProperty("topobridge.e2e.run", root.resolve("run").toString()))
-            .toAbsolutePath();
+    private final Path run;
+    /** What a side cluster changes (another Kubernetes with its own scheduler); null for the tier's cluster. */
+    private final Side side;
 
     private final Path bin = root.resolve("bin");
     private final Map<String, Component> components = new LinkedHashMap<>();
@@ -139,7 +139,53 @@ public final class RealCluster implements AutoCloseable {
     private final VolcanoComponent volcano = new VolcanoComponent(this, root, bin);
     private Duration startup;
 
-    private RealCluster() {}
+    private RealCluster() {
+        this(null);
+    }
+
+    private RealCluster(Side side) {
+        this.side = side;
+        Path main = Path.of(System.getProperty(
+                        "topobridge.e2e.run", root.resolve("run").toString()))
+                .toAbsolutePath();
+        this.run = side == null ? main : side.run(main);
+    }
+
+    /**
+     * A second cluster beside the tier's, with what {@code side} changes: its own folder, binaries and flags, and its
+     * own components in place of Volcano's, LeaderWorkerSet's and AIBrix's. Started at once; stopped when the JVM
+     * ends.
+     */
+    static RealCluster startSide(Side side) {
+        RealCluster cluster = new RealCluster(side);
+        try {
+            cluster.start();
+        } catch (RuntimeException | Error e) {
+            cluster.close();
+            throw e;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "side-cluster-stop"));
+        return cluster;
+    }
+
+    /**
+     * What a side cluster changes: where it keeps its files, binaries taken from elsewhere, flags added to a
+     * component's command line, and the components it starts in place of Volcano's, LeaderWorkerSet's and AIBrix's.
+     */
+    interface Side {
+
+        /** The folder of its data and logs, given the tier's cluster's. */
+        Path run(Path main);
+
+        /** Where the binary {@code name} is taken from, if not from the tier's build. */
+        Optional<Path> binary(String name);
+
+        /** Flags added to the command line of the component {@code name}. */
+        List<String> flags(String name);
+
+        /** Starts its own components once the API server and the controller manager run. */
+        void start(RealCluster cluster);
+    }
 
     /** {@link #volcanoMinor()} when the tier runs the Volcano that {@code src/test/go/build.sh} pins. */
     public static final String PINNED_VOLCANO = VolcanoComponent.PINNED;
@@ -199,6 +245,10 @@ public final class RealCluster implements AutoCloseable {
         installCrds();
         createSystemObjects();
         startControllerManager();
+        if (side != null) {
+            startSideComponents(began);
+            return;
+        }
         volcano.start();
         lws.start(false);
         AibrixComponent.start(this);
@@ -225,6 +275,24 @@ public final class RealCluster implements AutoCloseable {
         startup = Duration.between(began, Instant.now());
         System.out.printf(
                 "real cluster up in %d ms: API server https://localhost:%d, logs in %s%n",
+                startup.toMillis(), apiPort, run.resolve("logs"));
+    }
+
+    private void startSideComponents(Instant began) {
+        side.start(this);
+        kubelet = new FakeKubelet(admin);
+        kubelet.start();
+        waitFor(
+                "the default ServiceAccount",
+                Duration.ofSeconds(60),
+                () -> admin.serviceAccounts()
+                                .inNamespace("default")
+                                .withName("default")
+                                .get()
+                        != null);
+        startup = Duration.between(began, Instant.now());
+        System.out.printf(
+                "side cluster up in %d ms: API server https://localhost:%d, logs in %s%n",
                 startup.toMillis(), apiPort, run.resolve("logs"));
     }
 
@@ -855,12 +923,18 @@ public final class RealCluster implements AutoCloseable {
     // ---------------------------------------------------------------- helpers
 
     String binary(String name) {
+        if (side != null && side.binary(name).isPresent()) {
+            return side.binary(name).get().toString();
+        }
         return (KubernetesMinor.chooses(name) ? KubernetesMinor.bin(root, bin) : bin)
                 .resolve(name)
                 .toString();
     }
 
     Component launch(String name, List<String> command, Map<String, String> env) {
+        if (side != null) {
+            command = Stream.concat(command.stream(), side.flags(name).stream()).toList();
+        }
         Component component =
                 new Component(name, command, env, run.resolve("logs").resolve(name + ".log")).start();
         components.put(name, component);
