@@ -64,6 +64,30 @@ class PlacementBenchmarkTest {
     }
 
     @Test
+    void theNativeRunWritesEveryTierAsTheLabelOfThatTierAndClaimsItHard() {
+        NativeRun run = new NativeRun();
+        List<Gangs.Shape> shapes = new java.util.ArrayList<>(Gangs.SHAPES);
+        shapes.add(WideEp.SHAPE);
+        for (Gangs.Shape s : shapes) {
+            List<io.topobridge.e2e.NativeTasCluster.Group> groups = NativeRun.groups(s);
+            assertThat(groups).as(s.name()).hasSize(s.roles().size());
+            String roleKey = NativeRun.KEYS.get(s.prefillDecode() ? s.roleTier() : s.tier());
+            assertThat(roleKey).as(s.name() + " has a label for its tier").isNotNull();
+            assertThat(groups).allSatisfy(g -> assertThat(g.topologyKey()).isEqualTo(roleKey));
+            assertThat(groups.stream()
+                            .mapToInt(io.topobridge.e2e.NativeTasCluster.Group::minCount)
+                            .sum())
+                    .isEqualTo(s.pods());
+            var claimed = run.hardTiers(null, "ns", new Arrival(0, s, 1));
+            // soft or hard, the one constraint the native API has is required
+            assertThat(claimed).containsEntry("", Gangs.TIERS.get(s.tier()));
+            assertThat(claimed).hasSize(s.prefillDecode() ? 1 + s.roles().size() : 1);
+        }
+        // the examples label NVLink partitions, leaves and spines, never an NVLink domain
+        assertThat(NativeRun.KEYS).doesNotContainKey("nvlink-domain");
+    }
+
+    @Test
     void theFewestRacksOfTheWideExpertParallelGangAndItsCrossRackPairs() {
         assertThat(WideEp.fewestRacks(java.util.Map.of("r1", 18, "r2", 18, "r3", 18, "r4", 18), 24))
                 .isEqualTo(2);

@@ -22,6 +22,9 @@ final class Systems {
         ALL.put("auto-mode", wait -> new BridgeRun(BridgeRun.Tiers.AUTO_MODE, wait));
         ALL.put("auto-wait", wait -> new BridgeRun(BridgeRun.Tiers.AUTO_WAIT, wait));
         ALL.put("unaware", wait -> new UnawareRun());
+        if (NativeRun.chosen()) {
+            ALL.put("native", wait -> new NativeRun());
+        }
     }
 
     private Systems() {}
