@@ -24,6 +24,8 @@ final class Systems {
         ALL.put("unaware", wait -> new UnawareRun());
         if (NativeRun.chosen()) {
             ALL.put("native", wait -> new NativeRun());
+        } else {
+            System.out.println("[placement] the native run is left out: -Dtopobridge.e2e.nativeTas=true adds it");
         }
     }
 
