@@ -252,16 +252,7 @@ public final class RealCluster implements AutoCloseable {
         volcano.start();
         lws.start(false);
         AibrixComponent.start(this);
-        kubelet = new FakeKubelet(admin);
-        kubelet.start();
-        waitFor(
-                "the default ServiceAccount",
-                Duration.ofSeconds(60),
-                () -> admin.serviceAccounts()
-                                .inNamespace("default")
-                                .withName("default")
-                                .get()
-                        != null);
+        startKubelet();
         waitFor("Volcano's default queue to be open", Duration.ofSeconds(90), () -> {
             GenericKubernetesResource q = admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "Queue")
                     .withName("default")
@@ -278,8 +269,8 @@ public final class RealCluster implements AutoCloseable {
                 startup.toMillis(), apiPort, run.resolve("logs"));
     }
 
-    private void startSideComponents(Instant began) {
-        side.start(this);
+    /** Starts the fake kubelet and waits for the default ServiceAccount (the controller manager's first sign). */
+    private void startKubelet() {
         kubelet = new FakeKubelet(admin);
         kubelet.start();
         waitFor(
@@ -290,6 +281,11 @@ public final class RealCluster implements AutoCloseable {
                                 .withName("default")
                                 .get()
                         != null);
+    }
+
+    private void startSideComponents(Instant began) {
+        side.start(this);
+        startKubelet();
         startup = Duration.between(began, Instant.now());
         System.out.printf(
                 "side cluster up in %d ms: API server https://localhost:%d, logs in %s%n",
