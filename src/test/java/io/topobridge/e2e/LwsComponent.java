@@ -1,8 +1,6 @@
 package io.topobridge.e2e;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.topobridge.testing.FreePort;
 import io.topobridge.testing.Upstream;
 import java.io.IOException;
@@ -151,61 +149,17 @@ final class LwsComponent implements AutoCloseable {
                 () -> cluster.httpOk("http://127.0.0.1:" + probe + "/readyz", null) && lwsCaInjected());
     }
 
-    private SharedIndexInformer<Secret> certs;
+    private SecretProjection certs;
 
-    /**
-     * Does for LWS what a kubelet does for its pod: keeps the Secret its certificate rotator fills projected as
-     * files into the folder its webhook server reads (the rotator waits until they are there).
-     */
+    /** Keeps the Secret its certificate rotator fills projected into the folder its webhook server reads. */
     private void mountLwsCertificates() {
-        if (certs != null) {
-            return;
+        if (certs == null) {
+            certs = SecretProjection.start(
+                    cluster.client(),
+                    RealCluster.LWS_NAMESPACE,
+                    "lws-webhook-server-cert",
+                    cluster.runDir().resolve("lws-certs"));
         }
-        Path dir = cluster.runDir().resolve("lws-certs");
-        certs = cluster.client()
-                .secrets()
-                .inNamespace(RealCluster.LWS_NAMESPACE)
-                .withName("lws-webhook-server-cert")
-                .inform(
-                        new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
-                            @Override
-                            public void onAdd(io.fabric8.kubernetes.api.model.Secret secret) {
-                                project(secret);
-                            }
-
-                            @Override
-                            public void onUpdate(
-                                    io.fabric8.kubernetes.api.model.Secret old,
-                                    io.fabric8.kubernetes.api.model.Secret secret) {
-                                project(secret);
-                            }
-
-                            @Override
-                            public void onDelete(io.fabric8.kubernetes.api.model.Secret secret, boolean unknown) {}
-
-                            private void project(io.fabric8.kubernetes.api.model.Secret secret) {
-                                if (secret.getData() == null) {
-                                    return;
-                                }
-                                try {
-                                    Files.createDirectories(dir);
-                                    for (var e : secret.getData().entrySet()) {
-                                        Path tmp = dir.resolve("." + e.getKey() + ".tmp");
-                                        Files.write(
-                                                tmp,
-                                                java.util.Base64.getDecoder().decode(e.getValue()));
-                                        Files.move(
-                                                tmp,
-                                                dir.resolve(e.getKey()),
-                                                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                                                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-                                    }
-                                } catch (IOException e) {
-                                    throw new UncheckedIOException(e);
-                                }
-                            }
-                        },
-                        0);
     }
 
     boolean volcanoProvider() {

@@ -137,6 +137,7 @@ public final class RealCluster implements AutoCloseable {
     private FakeKubelet kubelet;
     private final LwsComponent lws = new LwsComponent(this, root);
     private final VolcanoComponent volcano = new VolcanoComponent(this, root, bin);
+    private final KueueComponent kueue = new KueueComponent(this);
     private Duration startup;
 
     private RealCluster() {
@@ -322,8 +323,16 @@ public final class RealCluster implements AutoCloseable {
 
     private void writeCredentials() throws IOException {
         StringBuilder csv = new StringBuilder();
-        for (String user :
-                List.of(ADMIN, BRIDGE, "kube-controller-manager", "volcano", "lws", "aibrix", "fake-kubelet")) {
+        for (String user : List.of(
+                ADMIN,
+                BRIDGE,
+                "kube-controller-manager",
+                "volcano",
+                "lws",
+                "aibrix",
+                "fake-kubelet",
+                "kueue",
+                "kube-scheduler")) {
             String token = UUID.randomUUID().toString();
             tokens.put(user, token);
             csv.append(token).append(',').append(user).append(',').append(user).append(",\"system:masters\"\n");
@@ -452,31 +461,38 @@ public final class RealCluster implements AutoCloseable {
 
     /** Creates the CRDs in {@code files}, or replaces them where installed, and waits until each is established. */
     void installCrds(List<Path> files) {
-        List<String> names = new ArrayList<>();
+        List<CustomResourceDefinition> crds = new ArrayList<>();
         for (Path file : files) {
             try (InputStream in = Files.newInputStream(file)) {
                 for (HasMetadata object : admin.load(in).items()) {
                     if (object instanceof CustomResourceDefinition crd) {
-                        // some CRDs exceed the client-side apply annotation limit: create or replace, never apply
-                        // client-side
-                        var installed = admin.apiextensions()
-                                .v1()
-                                .customResourceDefinitions()
-                                .withName(crd.getMetadata().getName())
-                                .get();
-                        if (installed == null) {
-                            admin.resource(crd).create();
-                        } else {
-                            crd.getMetadata()
-                                    .setResourceVersion(installed.getMetadata().getResourceVersion());
-                            admin.resource(crd).update();
-                        }
-                        names.add(crd.getMetadata().getName());
+                        crds.add(crd);
                     }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+        installCrdObjects(crds);
+    }
+
+    /** Creates the CRDs, or replaces them where installed, and waits until each is established. */
+    void installCrdObjects(List<CustomResourceDefinition> crds) {
+        List<String> names = new ArrayList<>();
+        for (CustomResourceDefinition crd : crds) {
+            // some CRDs exceed the client-side apply annotation limit: create or replace, never apply client-side
+            var installed = admin.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .withName(crd.getMetadata().getName())
+                    .get();
+            if (installed == null) {
+                admin.resource(crd).create();
+            } else {
+                crd.getMetadata().setResourceVersion(installed.getMetadata().getResourceVersion());
+                admin.resource(crd).update();
+            }
+            names.add(crd.getMetadata().getName());
         }
         for (String name : names) {
             waitFor("CRD " + name + " established", Duration.ofSeconds(60), () -> {
@@ -597,6 +613,11 @@ public final class RealCluster implements AutoCloseable {
 
     public boolean lwsVolcanoProvider() {
         return lws.volcanoProvider();
+    }
+
+    /** Kueue with Topology-Aware Scheduling and kube-scheduler, not running until started ({@link KueueComponent}). */
+    public KueueComponent kueue() {
+        return kueue;
     }
 
     /** The LeaderWorkerSet controller, to replace its release in an upgrade test. */
@@ -1023,6 +1044,7 @@ public final class RealCluster implements AutoCloseable {
             kubelet.close();
         }
         lws.close();
+        kueue.close();
         if (admin != null) {
             admin.close();
         }
