@@ -22,6 +22,7 @@ final class Systems {
         ALL.put("auto-mode", wait -> new BridgeRun(BridgeRun.Tiers.AUTO_MODE, wait));
         ALL.put("auto-wait", wait -> new BridgeRun(BridgeRun.Tiers.AUTO_WAIT, wait));
         ALL.put("unaware", wait -> new UnawareRun());
+        ALL.put("kueue", wait -> new KueueRun());
         if (NativeRun.chosen()) {
             ALL.put("native", wait -> new NativeRun());
         } else {

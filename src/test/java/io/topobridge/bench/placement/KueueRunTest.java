@@ -1,0 +1,53 @@
+package io.topobridge.bench.placement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.topobridge.bench.placement.Gangs.Arrival;
+import io.topobridge.bench.placement.Gangs.Shape;
+import io.topobridge.bench.placement.KueueRun.Request;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** What the Kueue run writes for each of the benchmark's shapes, and the hard tiers it then claims. */
+class KueueRunTest {
+
+    private static Shape shape(String name) {
+        return Stream.concat(Gangs.SHAPES.stream(), Stream.of(WideEp.SHAPE))
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    static Stream<Arguments> shapes() {
+        Request clique = new Request("nvlink", true);
+        return Stream.of(
+                // one PodSet: the gang's own tier
+                Arguments.of("tp", Map.of("engine", clique), Map.of("", 1)),
+                Arguments.of("tp9", Map.of("engine", clique), Map.of("", 1)),
+                Arguments.of("ep", Map.of("engine", new Request("leaf", true)), Map.of("", 3)),
+                // prefill and decode pods of one shape (1 GPU each): one PodSet, the gang's hard leaf
+                Arguments.of(
+                        "storm",
+                        Map.of("prefill", new Request("leaf", true), "decode", new Request("leaf", true)),
+                        Map.of("", 3)),
+                // two PodSets: each role's hard NVLink partition, the gang's leaf (hard or soft) not written
+                Arguments.of("llmd", Map.of("prefill", clique, "decode", clique), Map.of("prefill", 1, "decode", 1)),
+                Arguments.of("ds", Map.of("prefill", clique, "decode", clique), Map.of("prefill", 1, "decode", 1)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shapes")
+    void eachPodSetRequiresTheTierThatBindsItAndTheGangClaimsWhatWasRequired(
+            String name, Map<String, Request> written, Map<String, Integer> claimed) {
+        Shape shape = shape(name);
+
+        assertThat(KueueRun.requests(shape)).isEqualTo(written);
+        assertThat(new KueueRun().hardTiers(null, "ns", new Arrival(0, shape, 1)))
+                .isEqualTo(claimed);
+        assertThat(written.values())
+                .allSatisfy(r -> assertThat(r.annotation()).isEqualTo("kueue.x-k8s.io/podset-required-topology"));
+    }
+}
