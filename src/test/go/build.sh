@@ -9,11 +9,10 @@
 #                           cache outside the checkout, then link it as OUT/validate-bundle (the unit tier runs it)
 #
 # Modules (each its own go.mod, because their Kubernetes minor versions differ):
-#   cluster  etcd, kube-apiserver, kube-controller-manager, kube-scheduler (k8s.io/kubernetes at the version
-#            Volcano pins) and Volcano's vc-scheduler and vc-controller-manager
+#   cluster  etcd, kube-apiserver, kube-controller-manager (k8s.io/kubernetes at the version Volcano pins)
+#            and Volcano's vc-scheduler and vc-controller-manager
 #   lws      the LeaderWorkerSet controller (it also serves DisaggregatedSet)
 #   aibrix   the AIBrix controller manager (StormService, RoleSet, PodSet)
-#   kueue    the Kueue controller manager (Topology-Aware Scheduling, a peer of the placement benchmark)
 #   olm      validate-bundle: operator-framework/api's bundle validators run on bundle/ (our main.go)
 #
 # The cache is $TOPOBRIDGE_E2E_CACHE (default ~/.cache/topobridge-e2e), one folder per hash of this script,
@@ -59,7 +58,7 @@ mkdir -p "$out"
 # annotation key added in v1.15, so the build uses v1.14.0 plus that one constant, assembled in the cache
 # (VOLCANO_APIS_GAP below).
 
-module_dir() { # module@version, resolved through the cluster/lws/aibrix/kueue go.mod files
+module_dir() { # module@version, resolved through the cluster/lws/aibrix go.mod files
   (cd "$here/$1" && GOWORK=off go list -m -f '{{.Dir}}' "$2")
 }
 
@@ -67,18 +66,16 @@ link_modules() {
   (cd "$here/cluster" && GOWORK=off go mod download volcano.sh/volcano)
   (cd "$here/lws" && GOWORK=off go mod download sigs.k8s.io/lws)
   (cd "$here/aibrix" && GOWORK=off go mod download github.com/vllm-project/aibrix)
-  (cd "$here/kueue" && GOWORK=off go mod download sigs.k8s.io/kueue)
   ln -sfn "$(module_dir cluster volcano.sh/volcano)" "$out/volcano"
   ln -sfn "$(module_dir lws sigs.k8s.io/lws)" "$out/lws"
   ln -sfn "$(module_dir aibrix github.com/vllm-project/aibrix)" "$out/aibrix"
-  ln -sfn "$(module_dir kueue sigs.k8s.io/kueue)" "$out/kueue"
 }
 
 cache_key() {
   {
     go env GOVERSION
     cat "$here/build.sh"
-    for m in cluster lws aibrix kueue; do cat "$here/$m/go.mod" "$here/$m/go.sum"; done
+    for m in cluster lws aibrix; do cat "$here/$m/go.mod" "$here/$m/go.sum"; done
   } | sha256sum | cut -c1-16
 }
 
@@ -130,18 +127,14 @@ EOF
   export GOWORK="$dir/src/go.work"
   build cluster kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver "$stamp"
   build cluster kube-controller-manager k8s.io/kubernetes/cmd/kube-controller-manager "$stamp"
-  build cluster kube-scheduler k8s.io/kubernetes/cmd/kube-scheduler "$stamp"
   build cluster etcd go.etcd.io/etcd/server/v3
   build cluster vc-scheduler volcano.sh/volcano/cmd/scheduler
   build cluster vc-controller-manager volcano.sh/volcano/cmd/controller-manager
   export GOWORK=off
   build lws lws-controller sigs.k8s.io/lws/cmd
   build aibrix aibrix-controller-manager github.com/vllm-project/aibrix/cmd/controllers "-s -w" nozmq
-  local kueue
-  kueue="$(cd "$here/kueue" && go list -m -f '{{.Version}}' sigs.k8s.io/kueue)"
-  build kueue kueue sigs.k8s.io/kueue/cmd/kueue "-s -w -X sigs.k8s.io/kueue/pkg/version.GitVersion=$kueue"
   echo "kubernetes=$kver" > "$dir/bin/versions.properties"
-  for m in cluster:volcano.sh/volcano lws:sigs.k8s.io/lws aibrix:github.com/vllm-project/aibrix kueue:sigs.k8s.io/kueue; do
+  for m in cluster:volcano.sh/volcano lws:sigs.k8s.io/lws aibrix:github.com/vllm-project/aibrix; do
     echo "${m#*:}=$(cd "$here/${m%%:*}" && go list -m -f '{{.Version}}' "${m#*:}")" >> "$dir/bin/versions.properties"
   done
   touch "$dir/bin/.complete"

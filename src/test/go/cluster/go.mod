@@ -1,9 +1,9 @@
 module topobridge.test/cluster
 
-// etcd, kube-apiserver, kube-controller-manager and kube-scheduler from k8s.io/kubernetes at the version
-// Volcano v1.15.1 pins, and Volcano's vc-scheduler and vc-controller-manager. k8s.io/kubernetes requires its
-// staging modules at v0.0.0, hence the replace block. Volcano resolves volcano.sh/apis from its own repository;
-// the module proxy serves no v1.15.x of it, so v1.14.0 stands in (build.sh adds the one declaration v1.15 added).
+// etcd, kube-apiserver and kube-controller-manager from k8s.io/kubernetes at the version Volcano v1.15.1
+// pins, and Volcano's vc-scheduler and vc-controller-manager. k8s.io/kubernetes requires its staging modules
+// at v0.0.0, hence the replace block. Volcano resolves volcano.sh/apis from its own repository; the module
+// proxy serves no v1.15.x of it, so v1.14.0 stands in (build.sh adds the one declaration v1.15 added).
 
 go 1.25.0
 
@@ -13,7 +13,6 @@ tool (
 	go.etcd.io/etcd/server/v3
 	k8s.io/kubernetes/cmd/kube-apiserver
 	k8s.io/kubernetes/cmd/kube-controller-manager
-	k8s.io/kubernetes/cmd/kube-scheduler
 	volcano.sh/volcano/cmd/controller-manager
 	volcano.sh/volcano/cmd/scheduler
 )

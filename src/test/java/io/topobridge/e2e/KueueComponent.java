@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientCon
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceConversionBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.topobridge.testing.FreePort;
-import io.topobridge.testing.Upstream;
 import io.topobridge.tls.Certificates;
 import java.io.IOException;
 import java.io.InputStream;
@@ -61,8 +60,43 @@ public final class KueueComponent {
 
     private SecretProjection certs;
 
+    private static Path built;
+
     KueueComponent(RealCluster cluster) {
         this.cluster = cluster;
+    }
+
+    /**
+     * Kueue's build ({@code bin}: kueue and kube-scheduler; {@code module}: Kueue's CRDs and webhook manifests), built or
+     * linked from its cache by {@code src/test/go/kueue.sh} on first use: the default build never pays for it.
+     */
+    static synchronized Path built() {
+        if (built != null) {
+            return built;
+        }
+        Path out = Path.of("target", "e2e").toAbsolutePath();
+        try {
+            Process build = new ProcessBuilder("bash", "src/test/go/kueue.sh", out.toString())
+                    .inheritIO()
+                    .start();
+            if (build.waitFor() != 0) {
+                throw new IllegalStateException(
+                        "building Kueue failed (exit " + build.exitValue() + ", src/test/go/kueue.sh)");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run src/test/go/kueue.sh", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        Path dir = out.resolve("kueue");
+        for (String name : List.of("kueue", SCHEDULER)) {
+            if (!Files.isExecutable(dir.resolve("bin").resolve(name))) {
+                throw new IllegalStateException(name + " is missing under " + dir.resolve("bin"));
+            }
+        }
+        built = dir;
+        return built;
     }
 
     /** Whether Kueue and kube-scheduler run. */
@@ -110,7 +144,7 @@ public final class KueueComponent {
         cluster.launch(
                 CONTROLLER,
                 List.of(
-                        cluster.binary("kueue"),
+                        built().resolve("bin").resolve("kueue").toString(),
                         "--kubeconfig=" + cluster.kubeconfig("kueue"),
                         "--config=" + config,
                         "--zap-log-level=2"),
@@ -173,7 +207,7 @@ public final class KueueComponent {
         write(cluster.runDir().resolve("kube-scheduler.crt"), Certificates.pem(List.of(serving.certificate())));
         write(cluster.runDir().resolve("kube-scheduler.key"), Certificates.keyPem(serving.key()));
         List<CustomResourceDefinition> crds = new ArrayList<>();
-        for (Path file : RealCluster.yamlFiles(Upstream.module("kueue").resolve("config/components/crd/bases"))) {
+        for (Path file : RealCluster.yamlFiles(built().resolve("module").resolve("config/components/crd/bases"))) {
             try (InputStream in = Files.newInputStream(file)) {
                 for (HasMetadata object : client.load(in).items()) {
                     crds.add(withConversionWebhook((CustomResourceDefinition) object));
@@ -226,7 +260,7 @@ public final class KueueComponent {
     private void installWebhookConfigurations() {
         var client = cluster.client();
         try (InputStream in =
-                Files.newInputStream(Upstream.module("kueue").resolve("config/components/webhook/manifests.yaml"))) {
+                Files.newInputStream(built().resolve("module").resolve("config/components/webhook/manifests.yaml"))) {
             for (HasMetadata object : client.load(in).items()) {
                 if (object instanceof MutatingWebhookConfiguration m) {
                     m.getMetadata().setName(MUTATING);
@@ -319,7 +353,7 @@ public final class KueueComponent {
         cluster.launch(
                 SCHEDULER,
                 List.of(
-                        cluster.binary(SCHEDULER),
+                        built().resolve("bin").resolve(SCHEDULER).toString(),
                         "--config=" + config,
                         "--bind-address=127.0.0.1",
                         "--secure-port=" + port,

@@ -174,23 +174,27 @@ public final class KueueTas {
     }
 
     /**
-     * Deletes the pods of a pod group. Kueue v0.17 releases the pods of a group it admitted, but keeps its finalizer
-     * on the deleted pods of a group it never admitted (they stayed Terminating for minutes here, and with them their
-     * namespace); that finalizer is removed from the group's unbound pods, as an operator would.
+     * Deletes the pods of a pod group. Kueue keeps its finalizer on a deleted pod of a group until the pod has
+     * terminated, which no kubelet of this cluster reports (they stayed Terminating for minutes here, and with them
+     * their namespace), so the finalizer of each deleted pod is removed here.
      */
     public static void deleteGroup(KubernetesClient client, String namespace, String label, String value) {
         var pods = client.pods().inNamespace(namespace).withLabel(label, value);
         pods.delete();
+        // Kueue lets a pod of a group go once the pod has terminated, which no kubelet reports here: its finalizer
+        // is removed as a kubelet's last status would let Kueue remove it
         for (Pod pod : pods.list().getItems()) {
-            if (pod.getSpec().getNodeName() == null) {
-                try {
-                    client.pods()
-                            .inNamespace(namespace)
-                            .withName(pod.getMetadata().getName())
-                            .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
-                } catch (KubernetesClientException e) {
-                    // gone meanwhile
-                }
+            if (pod.getMetadata().getFinalizers() == null
+                    || pod.getMetadata().getFinalizers().isEmpty()) {
+                continue;
+            }
+            try {
+                client.pods()
+                        .inNamespace(namespace)
+                        .withName(pod.getMetadata().getName())
+                        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
+            } catch (KubernetesClientException e) {
+                // gone meanwhile
             }
         }
     }

@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,10 +24,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Kueue's Topology-Aware Scheduling, the peer of the placement benchmark, on the example GPU cluster: a plain pod
  * group of 4 pods of 4 GPUs that requires one NVLink partition ({@code nvidia.com/gpu.clique}) is admitted by Kueue
  * and bound by kube-scheduler within one partition, on 4 trays; a group of 10 such pods, larger than every partition
- * (at most 9 trays), stays gated and unbound with Kueue's reason on its Workload.
+ * (at most 9 trays), stays gated and unbound with Kueue's reason on its Workload. Runs with
+ * {@code -Dtopobridge.e2e.kueueTas=true}, which builds Kueue ({@code src/test/go/kueue.sh}).
  */
 @ExtendWith(RealClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("kueue-tas")
 class KueueTasE2E {
 
     private static final String NS = "kueue-tas";

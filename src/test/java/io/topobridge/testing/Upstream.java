@@ -16,7 +16,7 @@ public final class Upstream {
 
     private Upstream() {}
 
-    /** The folder of one module: {@code volcano}, {@code lws}, {@code aibrix} or {@code kueue}. */
+    /** The folder of one module: {@code volcano}, {@code lws} or {@code aibrix}. */
     public static Path module(String name) {
         Path dir = ROOT.resolve(name);
         if (!Files.isDirectory(dir)) {

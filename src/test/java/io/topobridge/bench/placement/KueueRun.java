@@ -25,6 +25,11 @@ import java.util.Map;
  */
 final class KueueRun implements PlacementSystem {
 
+    /** Whether the run was asked for: Kueue is built only then (a cold build takes 10 to 20 minutes). */
+    static boolean chosen() {
+        return Boolean.getBoolean("topobridge.e2e.kueueTas");
+    }
+
     @Override
     public String label() {
         return "kueue";
