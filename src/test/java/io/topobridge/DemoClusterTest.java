@@ -16,6 +16,7 @@ import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.testing.DemoApiServer;
 import io.topobridge.testing.MockApiServer;
+import io.topobridge.testing.PodTemplates;
 import io.topobridge.testing.VolcanoSchemas;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
@@ -162,12 +163,7 @@ class DemoClusterTest {
                 .withController(true)
                 .endOwnerReference()
                 .endMetadata()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("vllm")
-                .withImage("vllm")
-                .endContainer()
-                .endSpec()
+                .withSpec(PodTemplates.spec("vllm", "vllm"))
                 .build();
         String review = """
                 {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"demo-1",

@@ -79,6 +79,11 @@ public final class BenchResults {
             return new Figure(name, median, p99, unit, samples, null, null, note);
         }
 
+        /** A figure of the median and p99 of {@code samples}. */
+        public static Figure of(String name, double[] samples, String unit, String note) {
+            return of(name, BenchResults.median(samples), percentile(samples, 0.99), unit, samples.length, note);
+        }
+
         /** The same figure with the ratio {@code value} of the comparison {@code of}, measured in the same run. */
         public Figure withRatio(double value, String of) {
             return new Figure(name, median, p99, unit, samples, value, of, note);

@@ -93,32 +93,22 @@ public final class BenchSuite {
                 "-Xms2g",
                 "-Xmx2g",
                 "-XX:ActiveProcessorCount=1");
-        results.put(Figure.of(
+        results.put(millis(
                 "topology_build_ms_50k",
-                build.getPercentile(50),
-                build.getPercentile(99),
-                "ms",
-                (int) build.getN(),
+                build,
                 "HyperNode tree of " + sizes.buildNodes() + " nodes (3 fabric tiers + NVLink), preset auto,"
                         + (sizes.forks() > 0 ? " one core (-XX:ActiveProcessorCount=1)" : " in process")
                         + ", JMH sample time"));
 
         Statistics translate = jmh(sizes, "WorkloadTranslateBenchmark", "workloads", sizes.workloads());
-        results.put(Figure.of(
-                "translate_ms_5k",
-                translate.getPercentile(50),
-                translate.getPercentile(99),
-                "ms",
-                (int) translate.getN(),
-                sizes.workloads() + " workloads of every kind, JMH sample time"));
+        results.put(
+                millis("translate_ms_5k", translate, sizes.workloads() + " workloads of every kind, JMH sample time"));
 
         double[] admissions = AdmissionHttpBench.sequentialMillis(sizes.admissionWarmup(), sizes.admissions());
         results.put(Figure.of(
                 "admission_p99_ms",
-                BenchResults.median(admissions),
-                BenchResults.percentile(admissions, 0.99),
+                admissions,
                 "ms",
-                admissions.length,
                 "one pod admission over HTTPS, one keep-alive client, after " + sizes.admissionWarmup()
                         + " warm-up requests; the figure is the p99"));
 
@@ -127,10 +117,8 @@ public final class BenchSuite {
         double[] huge = AdmissionHttpBench.lwsMillis(sizes.lwsGroups(), sizes.admissionWarmup(), sizes.admissions());
         results.put(Figure.of(
                         "admission_lws_100k_p99_ms",
-                        BenchResults.median(huge),
-                        BenchResults.percentile(huge, 0.99),
+                        huge,
                         "ms",
-                        huge.length,
                         "one worker pod of an LWS of " + sizes.lwsGroups() + " groups admitted over HTTPS (bound on"
                                 + " gangs per workload raised to let it in); the figure is the p99")
                 .withRatio(
@@ -156,6 +144,11 @@ public final class BenchSuite {
                         "retained heap per pod in SlimPodStore; full Pod " + footprint.fullPod() + " bytes")
                 .withRatio((double) footprint.fullPod() / footprint.slimPod(), "full Pod / cached pod"));
         return results;
+    }
+
+    /** A figure of the median and p99 of JMH sample times in milliseconds. */
+    private static Figure millis(String name, Statistics samples, String note) {
+        return Figure.of(name, samples.getPercentile(50), samples.getPercentile(99), "ms", (int) samples.getN(), note);
     }
 
     /** One JMH benchmark class at one size; its sample-time statistics in milliseconds. */

@@ -58,38 +58,13 @@ class AdoptionE2E {
                     public void onClose(WatcherException cause) {}
                 });
         try {
-            client.resource(client.getKubernetesSerialization()
-                            .unmarshal("""
-                    apiVersion: orchestration.aibrix.ai/v1alpha1
-                    kind: StormService
-                    metadata:
-                      name: gang
-                      namespace: %s
-                      annotations: {topobridge.io/highest-tier: leaf, topobridge.io/subgroup-highest-tier: nvlink}
-                    spec:
-                      replicas: 1
-                      stateful: true
-                      selector: {matchLabels: {app: gang}}
-                      template:
-                        metadata: {labels: {app: gang}}
-                        spec:
-                          schedulingStrategy: {volcanoSchedulingStrategy: {minMember: 4}}
-                          roles:
-                          - name: prefill
-                            replicas: 2
-                            stateful: true
-                            template:
-                              spec:
-                                schedulerName: volcano
-                                containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]
-                          - name: decode
-                            replicas: 2
-                            stateful: true
-                            template:
-                              spec:
-                                schedulerName: volcano
-                                containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]
-                    """.formatted(ns), GenericKubernetesResource.class))
+            client.resource(StormServices.volcanoGang(
+                            client,
+                            "gang",
+                            ns,
+                            "{topobridge.io/highest-tier: leaf, topobridge.io/subgroup-highest-tier: nvlink}",
+                            2,
+                            1))
                     .create();
             nudgeIfIgnored(ns);
             cluster.waitFor("the 4 pods running", WAIT, () -> {

@@ -109,6 +109,11 @@ public final class AuditLog {
         return writesSince(mark, w -> w.user().equals(user));
     }
 
+    /** Every completed write since {@code mark} by {@code user} of {@code resource} (plural, e.g. {@code podgroups}). */
+    public List<Write> writesSince(long mark, String user, String resource) {
+        return writesSince(mark, w -> w.user().equals(user) && w.resource().equals(resource));
+    }
+
     /** Every completed write since {@code mark} that {@code filter} accepts. */
     public List<Write> writesSince(long mark, Predicate<Write> filter) {
         List<Write> out = new ArrayList<>();

@@ -120,15 +120,14 @@ class AutoTierE2E {
     }
 
     private static void print(String shape, GenericKubernetesResource pg, Placement.Domain placed) {
-        System.out.printf(
-                "AUTO-TIER %-34s chosen %s, %s (%s) -> placed in %s at tier %d (%s)%n",
-                shape,
-                topology(pg).get("highestTierAllowed"),
-                topology(pg).get("mode"),
-                pg.getMetadata().getAnnotations().get("topobridge.io/chosen-tier"),
-                placed == null ? "-" : placed.name(),
-                placed == null ? 0 : placed.tier(),
-                placed == null ? "-" : placed.tierName());
+        System.out.printf("AUTO-TIER %-34s %s%n", shape, Placement.outcome(pg, placed));
+    }
+
+    /** Creates {@code name}, 10 pods of 4 GPUs at the automatic tier, and prints where it is placed once it is. */
+    private void placedWideGang(String name, String shape) {
+        client.resource(deployment(name, 10, 4, annotations("topobridge.io/highest-tier", "auto")))
+                .create();
+        print(shape, podGroup("tb-deploy-" + name), domainOf(placed("tb-deploy-" + name, 10)));
     }
 
     @Test
@@ -235,38 +234,13 @@ class AutoTierE2E {
 
     @Test
     void aibrixsOwnPodGroupGetsTheChosenTierAndItsExplanation() {
-        client.resource(client.getKubernetesSerialization()
-                        .unmarshal("""
-                apiVersion: orchestration.aibrix.ai/v1alpha1
-                kind: StormService
-                metadata:
-                  name: auto-pd
-                  namespace: %s
-                  annotations: {topobridge.io/highest-tier: auto, topobridge.io/subgroup-highest-tier: auto}
-                spec:
-                  replicas: 1
-                  stateful: true
-                  selector: {matchLabels: {app: auto-pd}}
-                  template:
-                    metadata: {labels: {app: auto-pd}}
-                    spec:
-                      schedulingStrategy: {volcanoSchedulingStrategy: {minMember: 4}}
-                      roles:
-                      - name: prefill
-                        replicas: 2
-                        stateful: true
-                        template:
-                          spec:
-                            schedulerName: volcano
-                            containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "4"}}}]
-                      - name: decode
-                        replicas: 2
-                        stateful: true
-                        template:
-                          spec:
-                            schedulerName: volcano
-                            containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "4"}}}]
-                """.formatted(NS), GenericKubernetesResource.class))
+        client.resource(StormServices.volcanoGang(
+                        client,
+                        "auto-pd",
+                        NS,
+                        "{topobridge.io/highest-tier: auto, topobridge.io/subgroup-highest-tier: auto}",
+                        2,
+                        4))
                 .create();
         cluster.waitFor(
                 "AIBrix's RoleSet and its PodGroup",
@@ -328,10 +302,7 @@ class AutoTierE2E {
                 .set("topobridge.workloads.auto-wait-for-room", "0s")
                 .start()
                 .awaitReady(Duration.ofSeconds(120))) {
-            client.resource(deployment("first", 10, 4, annotations("topobridge.io/highest-tier", "auto")))
-                    .create();
-            Placement.Domain first = domainOf(placed("tb-deploy-first", 10));
-            print("first 10 x 4 GPUs", podGroup("tb-deploy-first"), first);
+            placedWideGang("first", "first 10 x 4 GPUs");
 
             // the only domain of tier 2 that holds 40 GPUs (r05) has 32 free now: the same tier, soft
             client.resource(deployment("second", 10, 4, annotations("topobridge.io/highest-tier", "auto")))
@@ -397,10 +368,7 @@ class AutoTierE2E {
                 .set("topobridge.workloads.auto-wait-for-room", wait.toSeconds() + "s")
                 .start()
                 .awaitReady(Duration.ofSeconds(120))) {
-            client.resource(deployment("first", 10, 4, annotations("topobridge.io/highest-tier", "auto")))
-                    .create();
-            Placement.Domain first = domainOf(placed("tb-deploy-first", 10));
-            print("first 10 x 4 GPUs, wait 15 s", podGroup("tb-deploy-first"), first);
+            placedWideGang("first", "first 10 x 4 GPUs, wait 15 s");
 
             // no room for 40 GPUs in any NVLink domain today: hard all the same, while it waits for room
             client.resource(deployment("second", 10, 4, annotations("topobridge.io/highest-tier", "auto")))

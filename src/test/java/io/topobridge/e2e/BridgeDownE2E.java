@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.topobridge.testing.PodTemplates;
 import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -74,12 +75,9 @@ class BridgeDownE2E {
                     .withName(prefix + "-" + i)
                     .addToLabels("probe", prefix)
                     .endMetadata()
-                    .withNewSpec()
+                    .withSpec(PodTemplates.spec("c", "x"))
+                    .editSpec()
                     .withSchedulerName("volcano")
-                    .addNewContainer()
-                    .withName("c")
-                    .withImage("x")
-                    .endContainer()
                     .endSpec()
                     .build();
             long started = System.nanoTime();

@@ -166,37 +166,7 @@ class CoexistenceE2E {
     @Test
     void aibrixStrategyPodGroupGetsOnlyTheTopologyFields() {
         GenericKubernetesResource storm =
-                client.getKubernetesSerialization().unmarshal("""
-                apiVersion: orchestration.aibrix.ai/v1alpha1
-                kind: StormService
-                metadata:
-                  name: gang
-                  namespace: coexist
-                  annotations: {topobridge.io/highest-tier: leaf}
-                spec:
-                  replicas: 1
-                  stateful: true
-                  selector: {matchLabels: {app: gang}}
-                  template:
-                    metadata: {labels: {app: gang}}
-                    spec:
-                      schedulingStrategy: {volcanoSchedulingStrategy: {minMember: 2}}
-                      roles:
-                      - name: prefill
-                        replicas: 1
-                        stateful: true
-                        template:
-                          spec:
-                            schedulerName: volcano
-                            containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]
-                      - name: decode
-                        replicas: 1
-                        stateful: true
-                        template:
-                          spec:
-                            schedulerName: volcano
-                            containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "1"}}}]
-                """, GenericKubernetesResource.class);
+                StormServices.volcanoGang(client, "gang", "coexist", "{topobridge.io/highest-tier: leaf}", 1, 1);
         client.resource(storm).create();
         // the PodGroup webhook adds the fields to AIBrix's own write (unowned); the reconciler's apply then owns them
         cluster.waitFor(

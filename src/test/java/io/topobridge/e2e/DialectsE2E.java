@@ -51,6 +51,15 @@ class DialectsE2E {
         client = cluster.onExamples();
     }
 
+    /** The leader's and the workers' pod template: one GPU, the {@code template} annotations ({@code %4$s}). */
+    private static final String POD = """
+            metadata: {annotations: {%4$s}}
+            spec:
+              schedulerName: volcano
+              containers: [{name: engine, image: registry.k8s.io/pause:3.10,
+                            resources: {requests: {cpu: "2", memory: 8Gi}, limits: {nvidia.com/gpu: "1"}}}]
+            """;
+
     /**
      * One LWS group of a leader and 3 workers of one GPU each, in LWS subgroups of 2: {@code metadata} annotations on
      * the LWS, {@code template} annotations on both pod templates.
@@ -61,7 +70,8 @@ class DialectsE2E {
 
     private HasMetadata lws(String name, String startup, String metadata, String template) {
         return client.getKubernetesSerialization()
-                .unmarshal("""
+                .unmarshal(
+                        ("""
                 apiVersion: leaderworkerset.x-k8s.io/v1
                 kind: LeaderWorkerSet
                 metadata:
@@ -75,18 +85,9 @@ class DialectsE2E {
                     size: 4
                     subGroupPolicy: {subGroupSize: 2}
                     leaderTemplate:
-                      metadata: {annotations: {%4$s}}
-                      spec:
-                        schedulerName: volcano
-                        containers: [{name: engine, image: registry.k8s.io/pause:3.10,
-                                      resources: {requests: {cpu: "2", memory: 8Gi}, limits: {nvidia.com/gpu: "1"}}}]
-                    workerTemplate:
-                      metadata: {annotations: {%4$s}}
-                      spec:
-                        schedulerName: volcano
-                        containers: [{name: engine, image: registry.k8s.io/pause:3.10,
-                                      resources: {requests: {cpu: "2", memory: 8Gi}, limits: {nvidia.com/gpu: "1"}}}]
-                """.formatted(name, NS, metadata, template, startup), HasMetadata.class);
+                """ + POD.indent(6) + "    workerTemplate:\n" + POD.indent(6))
+                                .formatted(name, NS, metadata, template, startup),
+                        HasMetadata.class);
     }
 
     /** What the bridge owns of a PodGroup's spec, as the API server stores it. */

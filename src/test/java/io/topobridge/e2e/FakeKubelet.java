@@ -159,15 +159,7 @@ public final class FakeKubelet implements AutoCloseable {
      */
     public void nodeDown(String node) {
         down.add(node);
-        String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-        client.nodes()
-                .withName(node)
-                .subresource("status")
-                .patch(
-                        PatchContext.of(PatchType.STRATEGIC_MERGE),
-                        "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"Unknown\","
-                                + "\"reason\":\"NodeStatusUnknown\",\"message\":\"Kubelet stopped posting node status.\","
-                                + "\"lastHeartbeatTime\":\"" + now + "\",\"lastTransitionTime\":\"" + now + "\"}]}}");
+        String now = ready(node, "Unknown", "NodeStatusUnknown", "Kubelet stopped posting node status.");
         client.nodes()
                 .withName(node)
                 .patch(
@@ -180,16 +172,20 @@ public final class FakeKubelet implements AutoCloseable {
     /** Brings a node taken down back: Ready again, its taints removed, its pods reported as before. */
     public void nodeUp(String node) {
         down.remove(node);
+        ready(node, "True", "KubeletReady", "fake kubelet");
+        client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"taints\":null}}");
+    }
+
+    /** Sets the node's Ready condition, beating and turning now, and returns that moment as the API writes it. */
+    private String ready(String node, String status, String reason, String message) {
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        String patch = "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"%s\",\"reason\":\"%s\","
+                + "\"message\":\"%s\",\"lastHeartbeatTime\":\"%s\",\"lastTransitionTime\":\"%s\"}]}}";
         client.nodes()
                 .withName(node)
                 .subresource("status")
-                .patch(
-                        PatchContext.of(PatchType.STRATEGIC_MERGE),
-                        "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\","
-                                + "\"reason\":\"KubeletReady\",\"message\":\"fake kubelet\",\"lastHeartbeatTime\":\""
-                                + now + "\",\"lastTransitionTime\":\"" + now + "\"}]}}");
-        client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"taints\":null}}");
+                .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch.formatted(status, reason, message, now, now));
+        return now;
     }
 
     /** Whether a node was taken down and not brought back. */

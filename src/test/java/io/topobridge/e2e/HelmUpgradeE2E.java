@@ -1,5 +1,9 @@
 package io.topobridge.e2e;
 
+import static io.topobridge.e2e.HelmInstallE2E.FULLNAME;
+import static io.topobridge.e2e.HelmInstallE2E.NS;
+import static io.topobridge.e2e.HelmInstallE2E.RELEASE;
+import static io.topobridge.e2e.HelmInstallE2E.USER;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -42,10 +46,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RealClusterExtension.class)
 class HelmUpgradeE2E {
 
-    static final String RELEASE = "topobridge";
-    static final String NS = RealCluster.BRIDGE_NAMESPACE;
-    static final String FULLNAME = "topobridge";
-    static final String USER = "system:serviceaccount:" + NS + ":" + FULLNAME;
     static final String APPS = "upgrade-e2e";
     /** Values both versions' schemas know: the chart's two replicas (so leader election), namespaces opting in. */
     static final Map<String, Object> VALUES = Map.of("replicaCount", 2, "workloads.requireNamespaceOptIn", true);

@@ -10,9 +10,11 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.restassured.response.Response;
 import io.topobridge.e2e.AuditLog.Write;
 import io.topobridge.testing.FreePort;
+import io.topobridge.testing.PodTemplates;
 import io.topobridge.testing.wrappers.DeploymentWrapper;
 import io.topobridge.webhook.PodMutator;
 import io.topobridge.webhook.Reviews;
@@ -76,10 +78,7 @@ class HighAvailabilityE2E {
         Examples.ensureNodes(client);
         cluster.stopBridge();
         TestNamespace namespace = TestNamespace.forCase(NS).open(cluster);
-        Deployment web = client.apps()
-                .deployments()
-                .inNamespace(NS)
-                .resource(DeploymentWrapper.make("web", null)
+        Deployment web = client.resource(DeploymentWrapper.make("web", NS)
                         .highestTier("leaf")
                         .cpu("1")
                         .obj())
@@ -124,12 +123,7 @@ class HighAvailabilityE2E {
                     .withController(true)
                     .endOwnerReference()
                     .endMetadata()
-                    .withNewSpec()
-                    .addNewContainer()
-                    .withName("c")
-                    .withImage("x")
-                    .endContainer()
-                    .endSpec()
+                    .withSpec(PodTemplates.spec("c", "x"))
                     .build();
             ObjectNode podReview = Reviews.podCreate(NS, pod);
             Response answer = review(follower, PodMutator.PATH, podReview);
@@ -189,11 +183,7 @@ class HighAvailabilityE2E {
                         .equals(2);
             });
             cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(3), Duration.ofSeconds(60));
-            assertThat(cluster.audit()
-                            .writesSince(
-                                    scaled,
-                                    w -> w.user().equals(RealCluster.BRIDGE)
-                                            && w.resource().equals("podgroups")))
+            assertThat(cluster.audit().writesSince(scaled, RealCluster.BRIDGE, "podgroups"))
                     .hasSize(1);
             System.out.printf(
                     "HA: follower took over %d ms after the leader was killed (lease %d s)%n",
@@ -298,13 +288,7 @@ class HighAvailabilityE2E {
                             .get("minMember")
                             .equals(8));
 
-            List<Write> writes = cluster.audit()
-                    .writesSince(
-                            mark,
-                            w -> w.user().equals(RealCluster.BRIDGE)
-                                    && (w.resource().equals("hypernodes")
-                                            || w.resource().equals("podgroups"))
-                                    && w.succeeded());
+            List<Write> writes = ownWritesSince(mark);
             Map<String, JsonNode> last = new java.util.HashMap<>();
             List<String> twice = new ArrayList<>();
             for (Write w : writes) {
@@ -405,38 +389,23 @@ class HighAvailabilityE2E {
                                 patch)));
             }
             // workloads created in the same moment: the workload controller's pass is under way too
-            for (int i = 0; i < 4; i++) {
-                client.apps()
-                        .deployments()
-                        .inNamespace(ns)
-                        .resource(DeploymentWrapper.make("before-" + i, null)
-                                .replicas(2)
-                                .highestTier("leaf")
-                                .cpu("100m")
-                                .obj())
-                        .create();
-            }
+            createLeafGangs(client, ns, "before-", 4);
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (hyperNodeWrites(mark).isEmpty() && System.nanoTime() < deadline) {
+            while (cluster.audit()
+                            .writesSince(mark, RealCluster.BRIDGE, "hypernodes")
+                            .isEmpty()
+                    && System.nanoTime() < deadline) {
                 RealCluster.sleep(Duration.ofMillis(20));
             }
             leader.kill();
             long killedAt = System.nanoTime();
             long killMark = cluster.audit().mark();
-            int writtenByOldLeader = hyperNodeWrites(mark).size();
+            int writtenByOldLeader = cluster.audit()
+                    .writesSince(mark, RealCluster.BRIDGE, "hypernodes")
+                    .size();
             Map<String, JsonNode> atKill = Examples.hyperNodes(client);
             // pods created while no replica leads, and while the killed one's endpoint is gone
-            for (int i = 0; i < 6; i++) {
-                client.apps()
-                        .deployments()
-                        .inNamespace(ns)
-                        .resource(DeploymentWrapper.make("during-" + i, null)
-                                .replicas(2)
-                                .highestTier("leaf")
-                                .cpu("100m")
-                                .obj())
-                        .create();
-            }
+            createLeafGangs(client, ns, "during-", 6);
             for (var relabel : relabels) {
                 relabel.get(60, java.util.concurrent.TimeUnit.SECONDS);
             }
@@ -480,13 +449,7 @@ class HighAvailabilityE2E {
             // the new leader writes nothing an object already holds: no write with the content it had before
             Map<String, JsonNode> last = new java.util.HashMap<>(beforeContent);
             List<String> twice = new ArrayList<>();
-            List<Write> writes = cluster.audit()
-                    .writesSince(
-                            mark,
-                            w -> w.user().equals(RealCluster.BRIDGE)
-                                    && (w.resource().equals("hypernodes")
-                                            || w.resource().equals("podgroups"))
-                                    && w.succeeded());
+            List<Write> writes = ownWritesSince(mark);
             for (Write w : writes) {
                 String key = w.resource() + "/" + w.namespace() + "/" + w.name();
                 JsonNode body = content(w.requestObject());
@@ -495,14 +458,7 @@ class HighAvailabilityE2E {
                 }
                 last.put(key, w.verb().equals("delete") ? null : body);
             }
-            int afterTakeover = cluster.audit()
-                    .writesSince(
-                            killMark,
-                            w -> w.user().equals(RealCluster.BRIDGE)
-                                    && (w.resource().equals("hypernodes")
-                                            || w.resource().equals("podgroups"))
-                                    && w.succeeded())
-                    .size();
+            int afterTakeover = ownWritesSince(killMark).size();
             assertThat(twice)
                     .as("objects written with the content they already had, among " + writes.size() + " writes")
                     .isEmpty();
@@ -661,12 +617,29 @@ class HighAvailabilityE2E {
                 .toList();
     }
 
-    private List<Write> hyperNodeWrites(long mark) {
+    /** Creates {@code count} Deployments {@code <prefix><i>} of two small pods, each gang held within a leaf. */
+    private static void createLeafGangs(KubernetesClient client, String ns, String prefix, int count) {
+        for (int i = 0; i < count; i++) {
+            client.resource(DeploymentWrapper.make(prefix + i, ns)
+                            .replicas(2)
+                            .highestTier("leaf")
+                            .cpu("100m")
+                            .obj())
+                    .create();
+        }
+    }
+
+    /** The bridge's successful writes of HyperNodes and PodGroups since {@code mark}. */
+    private List<Write> ownWritesSince(long mark) {
         return cluster.audit()
                 .writesSince(
                         mark,
-                        w -> w.user().equals(RealCluster.BRIDGE) && w.resource().equals("hypernodes"));
+                        w -> w.user().equals(RealCluster.BRIDGE)
+                                && (w.resource().equals("hypernodes")
+                                        || w.resource().equals("podgroups"))
+                                && w.succeeded());
     }
+
     /** Where the bridge's PodGroups in {@code ns} differ from the rendered specs (every field render prints). */
     private List<String> podGroupsDiffer(String ns, Map<String, JsonNode> rendered) {
         Map<String, JsonNode> live = new java.util.TreeMap<>();

@@ -25,6 +25,22 @@ public final class Placement {
     /** One HyperNode: its tier and the HyperNode above it (null at the top). */
     public record Domain(String name, int tier, String tierName, String parent) {}
 
+    /**
+     * The tier the bridge chose for the PodGroup {@code pg} (tier, mode and explanation) and where its pods were
+     * placed ({@code placed} null: in no one HyperNode), as one line of a test's output.
+     */
+    public static String outcome(GenericKubernetesResource pg, Domain placed) {
+        Map<String, Object> topology = PodGroups.networkTopology(pg);
+        return "chosen %s, %s (%s) -> placed in %s at tier %d (%s)"
+                .formatted(
+                        topology.get("highestTierAllowed"),
+                        topology.get("mode"),
+                        pg.getMetadata().getAnnotations().get("topobridge.io/chosen-tier"),
+                        placed == null ? "-" : placed.name(),
+                        placed == null ? 0 : placed.tier(),
+                        placed == null ? "-" : placed.tierName());
+    }
+
     private final Map<String, Domain> domains = new HashMap<>();
     private final Map<String, String> nodeParent = new HashMap<>();
 

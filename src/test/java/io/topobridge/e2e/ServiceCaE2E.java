@@ -1,5 +1,8 @@
 package io.topobridge.e2e;
 
+import static io.topobridge.e2e.HelmInstallE2E.FULLNAME;
+import static io.topobridge.e2e.HelmInstallE2E.NS;
+import static io.topobridge.e2e.HelmInstallE2E.USER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -49,9 +52,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RealClusterExtension.class)
 class ServiceCaE2E {
 
-    static final String NS = RealCluster.BRIDGE_NAMESPACE;
-    static final String FULLNAME = "topobridge";
-    static final String USER = "system:serviceaccount:" + NS + ":" + FULLNAME;
     static final String APPS = "service-ca-e2e";
     static final String SERVING_CERT_SECRET = "service.beta.openshift.io/serving-cert-secret-name";
     static final String INJECT_CABUNDLE = "service.beta.openshift.io/inject-cabundle";

@@ -33,13 +33,6 @@ class TopologyE2E {
         this.cluster = cluster;
     }
 
-    private List<Write> hyperNodeWrites(long mark) {
-        return cluster.audit()
-                .writesSince(
-                        mark,
-                        w -> w.user().equals(RealCluster.BRIDGE) && w.resource().equals("hypernodes"));
-    }
-
     @Test
     @Order(1)
     void firstSyncWritesEachHyperNodeOnceAndMatchesRender() {
@@ -62,7 +55,7 @@ class TopologyE2E {
         cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
 
         assertThat(Examples.hyperNodes(cluster.client())).isEqualTo(expected);
-        List<Write> writes = hyperNodeWrites(mark);
+        List<Write> writes = cluster.audit().writesSince(mark, RealCluster.BRIDGE, "hypernodes");
         assertThat(writes)
                 .as("one apply per HyperNode")
                 .hasSize(expected.size())
@@ -140,7 +133,7 @@ class TopologyE2E {
             });
             after.keySet().stream().filter(n -> !before.containsKey(n)).forEach(n -> changed.put(n, "added"));
             assertThat(after).isEqualTo(Examples.renderedHyperNodes(currentNodesFile()));
-            List<Write> writes = hyperNodeWrites(mark);
+            List<Write> writes = cluster.audit().writesSince(mark, RealCluster.BRIDGE, "hypernodes");
             assertThat(writes)
                     .as("one write per HyperNode whose spec changed: " + changed)
                     .hasSize(changed.size());

@@ -169,15 +169,7 @@ class UnusableNodesE2E {
     }
 
     private static void print(String what, GenericKubernetesResource pg, Placement.Domain d) {
-        System.out.printf(
-                "UNUSABLE %-44s chosen %s, %s (%s) -> placed in %s at tier %d (%s)%n",
-                what,
-                topology(pg).get("highestTierAllowed"),
-                topology(pg).get("mode"),
-                pg.getMetadata().getAnnotations().get("topobridge.io/chosen-tier"),
-                d.name(),
-                d.tier(),
-                d.tierName());
+        System.out.printf("UNUSABLE %-44s %s%n", what, Placement.outcome(pg, d));
     }
 
     /** The gang is explained as fitting one partition, and lands in the other, usable one. */

@@ -74,16 +74,7 @@ final class VolcanoComponent {
         }
         Map<String, String> env = Map.of(
                 "DEBUG_SOCKET_DIR", cluster.runDir().resolve("volcano-sockets").toString());
-        cluster.launch(
-                "vc-controller-manager",
-                List.of(
-                        bin.resolve("vc-controller-manager").toString(),
-                        "--kubeconfig=" + cluster.kubeconfig("volcano"),
-                        "--leader-elect=false",
-                        "--controllers=queue-controller,pg-controller",
-                        "--scheduler-name=volcano",
-                        "-v=2"),
-                env);
+        cluster.launch("vc-controller-manager", controllerManager("queue-controller,pg-controller"), env);
         int healthz = FreePort.find();
         metricsPort = FreePort.find();
         cluster.launch(
@@ -152,14 +143,19 @@ final class VolcanoComponent {
         stopHyperNodeController();
         cluster.launch(
                 HYPERNODE_CONTROLLER,
-                List.of(
-                        bin.resolve("vc-controller-manager").toString(),
-                        "--kubeconfig=" + cluster.kubeconfig("volcano"),
-                        "--leader-elect=false",
-                        "--controllers=hyperNode-controller",
-                        "--scheduler-name=volcano",
-                        "-v=2"),
+                controllerManager("hyperNode-controller"),
                 Map.of("KUBE_POD_NAMESPACE", RealCluster.VOLCANO_NAMESPACE));
+    }
+
+    /** The command line of a vc-controller-manager running {@code controllers}, as identity {@code volcano}. */
+    private List<String> controllerManager(String controllers) {
+        return List.of(
+                bin.resolve("vc-controller-manager").toString(),
+                "--kubeconfig=" + cluster.kubeconfig("volcano"),
+                "--leader-elect=false",
+                "--controllers=" + controllers,
+                "--scheduler-name=volcano",
+                "-v=2");
     }
 
     /** Stops Volcano's HyperNode controller, if running. */

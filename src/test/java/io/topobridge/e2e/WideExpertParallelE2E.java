@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -42,8 +40,9 @@ class WideExpertParallelE2E {
 
     static final String NS = "wide-ep-e2e";
     private static final String POOL = "wide-ep";
-    private static final int RACKS = 4;
-    private static final int TRAYS = 18;
+    private static final Nvl72Pool NODES = new Nvl72Pool("wep");
+    private static final int RACKS = Nvl72Pool.RACKS;
+    private static final int TRAYS = Nvl72Pool.TRAYS;
     private static final int GROUP = 24;
     private static final int GROUPS = 2;
     private static final Duration PLACED = Duration.ofSeconds(180);
@@ -56,32 +55,13 @@ class WideExpertParallelE2E {
         this.cluster = cluster;
     }
 
-    private static String node(int rack, int tray) {
-        return "wep-r%d-t%02d".formatted(rack, tray);
-    }
-
-    /** The rack of a pool node, from its name. */
-    private static String rackOf(String node) {
-        return node.substring(0, node.indexOf("-t"));
-    }
-
-    private List<String> allNodes() {
-        List<String> out = new ArrayList<>();
-        for (int r = 1; r <= RACKS; r++) {
-            for (int t = 1; t <= TRAYS; t++) {
-                out.add(node(r, t));
-            }
-        }
-        return out;
-    }
-
     @BeforeAll
     void pool() {
         client = cluster.onExamples();
         List<Node> nodes = new ArrayList<>();
         for (int r = 1; r <= RACKS; r++) {
             for (int t = 1; t <= TRAYS; t++) {
-                nodes.add(Nodes.node(node(r, t))
+                nodes.add(Nodes.node(NODES.node(r, t))
                         .label(TwoPartitionPool.POOL_LABEL, POOL)
                         .label("nvidia.com/gpu.present", "true")
                         .label("nvidia.com/gpu.product", "NVIDIA-GB200")
@@ -99,17 +79,14 @@ class WideExpertParallelE2E {
         cluster.waitFor("the pool's racks as NVLink HyperNodes under one leaf", PLACED, () -> {
             Placement placement = Placement.of(client);
             for (int r = 1; r <= RACKS; r++) {
-                List<String> rack = new ArrayList<>();
-                for (int t = 1; t <= TRAYS; t++) {
-                    rack.add(node(r, t));
-                }
+                List<String> rack = NODES.rack(r);
                 var lowest = placement.lowestCommon(rack);
                 if (lowest.isEmpty() || !placement.ancestors(rack.get(0)).get(0).equals(lowest.get())) {
                     return false;
                 }
             }
             return placement
-                    .lowestCommon(allNodes())
+                    .lowestCommon(NODES.nodes())
                     .map(d -> d.tierName().equals("leaf"))
                     .orElse(false);
         });
@@ -143,7 +120,7 @@ class WideExpertParallelE2E {
                 "namespace " + NS + " gone",
                 Duration.ofSeconds(180),
                 () -> client.namespaces().withName(NS).get() == null);
-        for (String node : allNodes()) {
+        for (String node : NODES.nodes()) {
             cluster.kubelet().deleteNode(node);
         }
     }
@@ -179,25 +156,7 @@ class WideExpertParallelE2E {
 
     /** A pod bound by hand to a tray, taking its four GPUs (the cluster has no kube-scheduler to place it). */
     private void takeTray(String node) {
-        client.pods()
-                .inNamespace(NS)
-                .resource(new PodBuilder()
-                        .withNewMetadata()
-                        .withName("taken-" + node)
-                        .endMetadata()
-                        .withNewSpec()
-                        .withNodeName(node)
-                        .addNewContainer()
-                        .withName("other")
-                        .withImage("registry.k8s.io/pause:3.10")
-                        .withNewResources()
-                        .withRequests(Map.of("nvidia.com/gpu", new Quantity("4"), "cpu", new Quantity("1")))
-                        .withLimits(Map.of("nvidia.com/gpu", new Quantity("4")))
-                        .endResources()
-                        .endContainer()
-                        .endSpec()
-                        .build())
-                .create();
+        client.pods().inNamespace(NS).resource(Nvl72Pool.takenTray(node)).create();
     }
 
     /** Trays per rack of each group, once every group's pods are bound; asserts each spans {@code racks} racks. */
@@ -208,7 +167,7 @@ class WideExpertParallelE2E {
             List<Pod> pods = Placement.bound(cluster, client, NS, podGroup, GROUP, PLACED);
             Map<String, Long> perRack = pods.stream()
                     .collect(Collectors.groupingBy(
-                            p -> rackOf(p.getSpec().getNodeName()), TreeMap::new, Collectors.counting()));
+                            p -> Nvl72Pool.rackOf(p.getSpec().getNodeName()), TreeMap::new, Collectors.counting()));
             long pairs = (long) GROUP * (GROUP - 1) / 2;
             long inside =
                     perRack.values().stream().mapToLong(n -> n * (n - 1) / 2).sum();
@@ -255,7 +214,7 @@ class WideExpertParallelE2E {
         for (int r = 1; r <= RACKS; r++) {
             // spread over the rack, not its first trays, so that no order of the nodes favours the free ones
             for (int t : new int[] {2, 5, 9, 13, 17}) {
-                taken.add(node(r, t));
+                taken.add(NODES.node(r, t));
             }
         }
         taken.forEach(this::takeTray);

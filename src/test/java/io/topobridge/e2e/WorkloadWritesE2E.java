@@ -37,13 +37,6 @@ class WorkloadWritesE2E {
         this.cluster = cluster;
     }
 
-    private List<Write> podGroupWrites(long mark) {
-        return cluster.audit()
-                .writesSince(
-                        mark,
-                        w -> w.user().equals(RealCluster.BRIDGE) && w.resource().equals("podgroups"));
-    }
-
     private static void editWeb(KubernetesClient client, UnaryOperator<DeploymentBuilder> change) {
         client.apps()
                 .deployments()
@@ -82,7 +75,7 @@ class WorkloadWritesE2E {
                 .create();
         cluster.waitFor("the PodGroup", WAIT, () -> podGroup() != null);
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
-        List<Write> created = podGroupWrites(mark);
+        List<Write> created = cluster.audit().writesSince(mark, RealCluster.BRIDGE, "podgroups");
         assertThat(created).as("create: %s", bodies(created)).hasSize(1);
 
         mark = cluster.audit().mark();
@@ -94,7 +87,7 @@ class WorkloadWritesE2E {
                         .get("minMember")
                         .equals(3));
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
-        List<Write> scaled = podGroupWrites(mark);
+        List<Write> scaled = cluster.audit().writesSince(mark, RealCluster.BRIDGE, "podgroups");
         assertThat(scaled).as("scale: %s", bodies(scaled)).hasSize(1);
 
         mark = cluster.audit().mark();
@@ -102,13 +95,15 @@ class WorkloadWritesE2E {
         cluster.stopBridge();
         cluster.bridge();
         cluster.awaitQuiet(RealCluster.BRIDGE, Duration.ofSeconds(5), WAIT);
-        assertThat(podGroupWrites(mark)).as("an unrelated edit and a restart").isEmpty();
+        assertThat(cluster.audit().writesSince(mark, RealCluster.BRIDGE, "podgroups"))
+                .as("an unrelated edit and a restart")
+                .isEmpty();
 
         mark = cluster.audit().mark();
         editWeb(client, d -> d.editMetadata().withAnnotations(Map.of()).endMetadata());
         cluster.waitFor("the PodGroup gone", WAIT, () -> podGroup() == null);
         cluster.awaitQuiet(RealCluster.BRIDGE, QUIET, WAIT);
-        assertThat(podGroupWrites(mark))
+        assertThat(cluster.audit().writesSince(mark, RealCluster.BRIDGE, "podgroups"))
                 .as("annotations removed")
                 .singleElement()
                 .satisfies(w -> assertThat(w.verb()).isEqualTo("delete"));

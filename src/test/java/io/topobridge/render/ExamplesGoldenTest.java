@@ -15,6 +15,7 @@ import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.manifest.YamlPrinter;
+import io.topobridge.testing.PodTemplates;
 import io.topobridge.testing.Renderers;
 import io.topobridge.testing.VolcanoSchemas;
 import io.topobridge.volcano.VolcanoObjects;
@@ -114,12 +115,7 @@ class ExamplesGoldenTest {
                 .withNewSpec()
                 .withReplicas(2)
                 .withNewTemplate()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("vllm")
-                .withImage("vllm")
-                .endContainer()
-                .endSpec()
+                .withSpec(PodTemplates.spec("vllm", "vllm"))
                 .endTemplate()
                 .endSpec()
                 .build());

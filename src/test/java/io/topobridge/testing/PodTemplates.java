@@ -2,6 +2,8 @@ package io.topobridge.testing;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentSpec;
@@ -20,12 +22,17 @@ public final class PodTemplates {
                 .withNewMetadata()
                 .withLabels(labels)
                 .endMetadata()
-                .withNewSpec()
+                .withSpec(spec(container, image))
+                .build();
+    }
+
+    /** A pod spec of one container {@code container} running {@code image}, and nothing else. */
+    public static PodSpec spec(String container, String image) {
+        return new PodSpecBuilder()
                 .addNewContainer()
                 .withName(container)
                 .withImage(image)
                 .endContainer()
-                .endSpec()
                 .build();
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.topobridge.bench.placement.Gangs.Arrival;
+import io.topobridge.e2e.Nvl72Pool;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
@@ -109,14 +110,14 @@ class PlacementBenchmarkTest {
         // the uneven situation: name order would fill 8 + 8 + 8, the fewest is 18 + 13
         var uneven = WideEp.SITUATIONS.get(2).takenNodes();
         java.util.Map<String, Integer> free = new java.util.TreeMap<>();
-        WideEp.nodes().stream()
+        WideEp.POOL.nodes().stream()
                 .filter(n -> !uneven.contains(n))
-                .forEach(n -> free.merge(WideEp.rackOf(n), 1, Integer::sum));
+                .forEach(n -> free.merge(Nvl72Pool.rackOf(n), 1, Integer::sum));
         assertThat(free.values()).containsExactly(8, 8, 13, 18);
         assertThat(WideEp.fewestRacks(free, 24)).isEqualTo(2);
-        assertThat(WideEp.nodes()).hasSize(72).doesNotHaveDuplicates();
-        assertThat(WideEp.rackOf(WideEp.node(3, 7)))
-                .isEqualTo(WideEp.rackOf(WideEp.node(3, 18)))
-                .isNotEqualTo(WideEp.rackOf(WideEp.node(4, 7)));
+        assertThat(WideEp.POOL.nodes()).hasSize(72).doesNotHaveDuplicates();
+        assertThat(Nvl72Pool.rackOf(WideEp.POOL.node(3, 7)))
+                .isEqualTo(Nvl72Pool.rackOf(WideEp.POOL.node(3, 18)))
+                .isNotEqualTo(Nvl72Pool.rackOf(WideEp.POOL.node(4, 7)));
     }
 }

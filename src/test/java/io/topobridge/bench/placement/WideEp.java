@@ -3,13 +3,13 @@ package io.topobridge.bench.placement;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.topobridge.bench.placement.Gangs.Arrival;
 import io.topobridge.bench.placement.Gangs.Role;
 import io.topobridge.bench.placement.Gangs.Shape;
 import io.topobridge.bench.placement.PlacementSystem.Context;
 import io.topobridge.e2e.Nodes;
+import io.topobridge.e2e.Nvl72Pool;
 import io.topobridge.e2e.Placement;
 import io.topobridge.e2e.RealCluster;
 import java.time.Duration;
@@ -32,8 +32,7 @@ import java.util.stream.Collectors;
 final class WideEp {
 
     static final Shape SHAPE = new Shape("ep", 0, List.of(new Role("engine", 24, 4)), "leaf", "hard", null);
-    private static final int RACKS = 4;
-    private static final int TRAYS = 18;
+    static final Nvl72Pool POOL = new Nvl72Pool("bench-ep");
     private static final int[] TAKEN = {2, 5, 9, 13, 17};
     private static final Duration PLACED = Duration.ofSeconds(180);
 
@@ -64,24 +63,6 @@ final class WideEp {
         this.cluster = cluster;
     }
 
-    static String node(int rack, int tray) {
-        return "bench-ep-r%d-t%02d".formatted(rack, tray);
-    }
-
-    static String rackOf(String node) {
-        return node.substring(0, node.indexOf("-t"));
-    }
-
-    static List<String> nodes() {
-        List<String> out = new ArrayList<>();
-        for (int r = 1; r <= RACKS; r++) {
-            for (int t = 1; t <= TRAYS; t++) {
-                out.add(node(r, t));
-            }
-        }
-        return out;
-    }
-
     /** The fewest racks that hold {@code trays} trays, given the free trays of each rack. */
     static int fewestRacks(Map<String, Integer> free, int trays) {
         int racks = 0;
@@ -99,9 +80,9 @@ final class WideEp {
     /** Makes the pool's nodes and waits until the bridge has made each rack an NVLink HyperNode under one leaf. */
     void createPool() {
         List<Node> nodes = new ArrayList<>();
-        for (int r = 1; r <= RACKS; r++) {
-            for (int t = 1; t <= TRAYS; t++) {
-                nodes.add(Nodes.node(node(r, t))
+        for (int r = 1; r <= Nvl72Pool.RACKS; r++) {
+            for (int t = 1; t <= Nvl72Pool.TRAYS; t++) {
+                nodes.add(Nodes.node(POOL.node(r, t))
                         .label("nvidia.com/gpu.present", "true")
                         .label("nvidia.com/gpu.product", "NVIDIA-GB200")
                         .label("nvidia.com/gpu.count", "4")
@@ -117,15 +98,15 @@ final class WideEp {
         Nodes.create(cluster.client(), nodes);
         cluster.waitFor("the wide-EP pool's racks as NVLink HyperNodes under one leaf", PLACED, () -> {
             Placement tree = Placement.of(cluster.client());
-            return tree.lowestCommon(nodes())
+            return tree.lowestCommon(POOL.nodes())
                             .map(d -> d.tierName().equals("leaf"))
                             .orElse(false)
-                    && nodes().stream().allMatch(n -> tree.ancestors(n).size() >= 4);
+                    && POOL.nodes().stream().allMatch(n -> tree.ancestors(n).size() >= 4);
         });
     }
 
     void deletePool() {
-        nodes().forEach(cluster.kubelet()::deleteNode);
+        POOL.nodes().forEach(cluster.kubelet()::deleteNode);
     }
 
     /**
@@ -147,7 +128,7 @@ final class WideEp {
             Set<String> out = new TreeSet<>();
             for (int r = 0; r < taken.length; r++) {
                 for (int t : taken[r]) {
-                    out.add(node(r + 1, t));
+                    out.add(POOL.node(r + 1, t));
                 }
             }
             return out;
@@ -156,7 +137,7 @@ final class WideEp {
 
     /** The wide-EP gang in every situation, on one system. */
     List<Outcome> measure(PlacementSystem system, Context base, String ns) {
-        Context context = new Context(base.cluster(), nodes());
+        Context context = new Context(base.cluster(), POOL.nodes());
         KubernetesClient client = system.client(context);
         List<Outcome> out = new ArrayList<>();
         int index = 1000;
@@ -181,9 +162,9 @@ final class WideEp {
             PlacementSystem system, Context context, String ns, Situation situation, Set<String> taken, int index) {
         KubernetesClient client = system.client(context);
         Map<String, Integer> free = new TreeMap<>();
-        for (String n : nodes()) {
+        for (String n : POOL.nodes()) {
             if (!taken.contains(n)) {
-                free.merge(rackOf(n), 1, Integer::sum);
+                free.merge(Nvl72Pool.rackOf(n), 1, Integer::sum);
             }
         }
         int fewest = fewestRacks(free, SHAPE.pods());
@@ -199,7 +180,9 @@ final class WideEp {
                 if (pods.size() == SHAPE.pods() && Placement.allBound(pods)) {
                     perRack = pods.stream()
                             .collect(Collectors.groupingBy(
-                                    p -> rackOf(p.getSpec().getNodeName()), TreeMap::new, Collectors.counting()));
+                                    p -> Nvl72Pool.rackOf(p.getSpec().getNodeName()),
+                                    TreeMap::new,
+                                    Collectors.counting()));
                     waited = Duration.ofNanos(System.nanoTime() - start).toMillis();
                     break;
                 }
@@ -253,23 +236,13 @@ final class WideEp {
 
     /** A pod bound by hand to a tray, taking its four GPUs: another tenant's work. */
     private static Pod filler(String ns, String node) {
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName("taken-" + node)
+        return new PodBuilder(Nvl72Pool.takenTray(node))
+                .editMetadata()
                 .withNamespace(ns)
                 .addToLabels("bench.topobridge.io/filler", "true")
                 .endMetadata()
-                .withNewSpec()
-                .withNodeName(node)
+                .editSpec()
                 .withTerminationGracePeriodSeconds(0L)
-                .addNewContainer()
-                .withName("other")
-                .withImage("registry.k8s.io/pause:3.10")
-                .withNewResources()
-                .withRequests(Map.of("nvidia.com/gpu", new Quantity("4"), "cpu", new Quantity("1")))
-                .withLimits(Map.of("nvidia.com/gpu", new Quantity("4")))
-                .endResources()
-                .endContainer()
                 .endSpec()
                 .build();
     }

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.topobridge.core.workload.gang.PodGroupNames;
+import io.topobridge.testing.PodTemplates;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -92,12 +93,7 @@ public final class ControllersSimulation {
                 .withAnnotations(annotations.isEmpty() ? null : annotations)
                 .withOwnerReferences(owner)
                 .endMetadata()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("c")
-                .withImage("x")
-                .endContainer()
-                .endSpec()
+                .withSpec(PodTemplates.spec("c", "x"))
                 .build();
     }
 
