@@ -11,50 +11,22 @@
 # etcd, Volcano, LeaderWorkerSet and AIBrix stay those of build.sh. k8s.io/kubernetes requires its staging modules
 # at v0.0.0, so each kubernetes-MINOR/go.mod replaces them with the v0.MINOR.PATCH the module proxy serves.
 #
-# The cache is $TOPOBRIDGE_E2E_KUBERNETES_CACHE (default ~/.cache/topobridge-e2e-kubernetes), one folder per minor
-# and hash of this script, the Go version and that minor's go.mod/go.sum; a root of its own, so build.sh (which
-# removes every other folder under its root) never sees it.
+# The cache is $TOPOBRIDGE_E2E_KUBERNETES_CACHE (default ~/.cache/topobridge-e2e-kubernetes), one folder per minor and
+# hash of this script (with cache-lib.sh), the Go version and that minor's go.mod/go.sum; a root of its own, so
+# build.sh (which removes every other folder under its root) never sees it.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+. "$here/cache-lib.sh"
 minor="${1:-}"
-out="${2:-}"
-if [[ -z "$minor" || -z "$out" ]]; then
-  echo "usage: kubernetes.sh MINOR|pinned OUT" >&2
-  exit 2
-fi
-if [[ "$minor" == "pinned" ]]; then
-  exit 0
-fi
-mod="$here/kubernetes-$minor"
-if [[ ! -f "$mod/go.mod" ]]; then
-  echo "topobridge: no Kubernetes $minor to build: the matrix has $(cd "$here" && ls -d kubernetes-* | sed 's/kubernetes-//' | tr '\n' ' ')(src/test/go/kubernetes-MINOR)" >&2
-  exit 2
-fi
-if ! command -v go >/dev/null 2>&1; then
-  echo "topobridge: Go is needed to build Kubernetes $minor for the real-cluster tier (see src/test/go/build.sh)" >&2
-  exit 1
-fi
-export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-trimpath -buildvcs=false" GOWORK=off
+cache_versioned kubernetes.sh kubernetes Kubernetes "the matrix has" MINOR pinned \
+  "${TOPOBRIDGE_E2E_KUBERNETES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/topobridge-e2e-kubernetes}" "$minor" "${2:-}"
 
-key="$({ go env GOVERSION; cat "$here/kubernetes.sh" "$mod/go.mod" "$mod/go.sum"; } | sha256sum | cut -c1-16)"
-root="${TOPOBRIDGE_E2E_KUBERNETES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/topobridge-e2e-kubernetes}"
-dir="$root/$minor-$key"
-target="$out/kubernetes-$minor"
-mkdir -p "$target"
-
-if [[ -f "$dir/bin/.complete" ]]; then
-  echo "topobridge: Kubernetes $minor binaries up to date in $dir/bin"
-  ln -sfn "$dir/bin" "$target/bin"
-  exit 0
-fi
+cache_reuse "Kubernetes $minor binaries" "$target"
 # the commands of the module's tool block: kube-apiserver and kube-controller-manager, and kube-scheduler where the
 # native topology-aware scheduling run needs it (1.37)
 cmds="$(cd "$mod" && go mod edit -json | grep -o '"k8s.io/kubernetes/cmd/[a-z-]*"' | tr -d '"' | sed 's|.*/||' | tr '\n' ' ')"
-echo "topobridge: building Kubernetes $minor (${cmds% }) into $dir/bin (a cold build takes many minutes)"
-started=$SECONDS
-rm -rf "$dir"
-mkdir -p "$dir/bin"
+cache_start "Kubernetes $minor (${cmds% })" "many minutes"
 kver="$(cd "$mod" && go list -m -f '{{.Version}}' k8s.io/kubernetes)"
 stamp="-s -w -X k8s.io/component-base/version.gitVersion=$kver -X k8s.io/component-base/version.gitMajor=1"
 stamp="$stamp -X k8s.io/component-base/version.gitMinor=${minor#1.} -X k8s.io/component-base/version.gitTreeState=clean"
@@ -64,8 +36,4 @@ for cmd in $cmds; do
   echo "topobridge:   $cmd built in $((SECONDS - t)) s"
 done
 echo "kubernetes=$kver" > "$dir/bin/versions.properties"
-touch "$dir/bin/.complete"
-echo "topobridge: Kubernetes $minor built in $((SECONDS - started)) s"
-ln -sfn "$dir/bin" "$target/bin"
-# older builds of this minor are stale; other minors and the other caches are left alone
-find "$root" -mindepth 1 -maxdepth 1 -type d -name "$minor-*" ! -name "$(basename "$dir")" -exec rm -rf {} +
+cache_finish "Kubernetes $minor" "$target" "$minor-*"

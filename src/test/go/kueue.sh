@@ -7,40 +7,26 @@
 #                  pods Kueue admits) into a cache outside the checkout; link that cache's bin folder as
 #                  OUT/kueue/bin and Kueue's module (CRDs, webhook manifests) as OUT/kueue/module
 #
-# The cache is $TOPOBRIDGE_E2E_KUEUE_CACHE (default ~/.cache/topobridge-e2e-kueue), one folder per hash of this
-# script, the Go version and the go.mod/go.sum files of kueue/ and cluster/; a root of its own, so build.sh (which
-# removes every other folder under its root) never sees it, and no edit here rebuilds the tier's other binaries.
+# The cache is $TOPOBRIDGE_E2E_KUEUE_CACHE (default ~/.cache/topobridge-e2e-kueue), one folder per hash of this script
+# (with cache-lib.sh), the Go version and the go.mod/go.sum files of kueue/ and cluster/; a root of its own, so
+# build.sh (which removes every other folder under its root) never sees it, and no edit here rebuilds the tier's other
+# binaries.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+. "$here/cache-lib.sh"
 out="${1:-}"
-if [[ -z "$out" ]]; then
-  echo "usage: kueue.sh OUT" >&2
-  exit 2
-fi
-if ! command -v go >/dev/null 2>&1; then
-  echo "topobridge: Go is needed to build Kueue and kube-scheduler for the placement benchmark (see src/test/go/build.sh)" >&2
-  exit 1
-fi
-export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-trimpath -buildvcs=false" GOWORK=off
+cache_args "kueue.sh OUT" "" kueue "$out"
+cache_need_go "Kueue and kube-scheduler for the placement benchmark"
 
-key="$({ go env GOVERSION; cat "$here/kueue.sh"; for m in kueue cluster; do cat "$here/$m/go.mod" "$here/$m/go.sum"; done; } | sha256sum | cut -c1-16)"
 root="${TOPOBRIDGE_E2E_KUEUE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/topobridge-e2e-kueue}"
-dir="$root/$key"
+cache_dir "$root" "" "$here/kueue.sh" "$here"/{kueue,cluster}/go.{mod,sum}
 target="$out/kueue"
 mkdir -p "$target"
-(cd "$here/kueue" && go mod download sigs.k8s.io/kueue)
-ln -sfn "$(cd "$here/kueue" && go list -m -f '{{.Dir}}' sigs.k8s.io/kueue)" "$target/module"
+cache_link_module "$here/kueue" sigs.k8s.io/kueue "$target/module"
 
-if [[ -f "$dir/bin/.complete" ]]; then
-  echo "topobridge: Kueue and kube-scheduler up to date in $dir/bin"
-  ln -sfn "$dir/bin" "$target/bin"
-  exit 0
-fi
-echo "topobridge: building Kueue and kube-scheduler into $dir/bin (a cold build takes 10 to 20 minutes)"
-started=$SECONDS
-rm -rf "$dir"
-mkdir -p "$dir/bin"
+cache_reuse "Kueue and kube-scheduler" "$target"
+cache_start "Kueue and kube-scheduler" "10 to 20 minutes"
 kueue="$(cd "$here/kueue" && go list -m -f '{{.Version}}' sigs.k8s.io/kueue)"
 (cd "$here/kueue" && go build -ldflags "-s -w -X sigs.k8s.io/kueue/pkg/version.GitVersion=$kueue" \
   -o "$dir/bin/kueue" sigs.k8s.io/kueue/cmd/kueue)
@@ -50,8 +36,5 @@ minor="$(echo "$kver" | cut -d. -f2)"
   -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor \
   -X k8s.io/component-base/version.gitTreeState=clean" -o "$dir/bin/kube-scheduler" k8s.io/kubernetes/cmd/kube-scheduler)
 printf 'kueue=%s\nkubernetes=%s\n' "$kueue" "$kver" > "$dir/bin/versions.properties"
-touch "$dir/bin/.complete"
 # older keys' folders go: one build per set of inputs is kept
-find "$root" -mindepth 1 -maxdepth 1 -type d ! -name "$key" -exec rm -rf {} +
-ln -sfn "$dir/bin" "$target/bin"
-echo "topobridge: Kueue and kube-scheduler built in $((SECONDS - started)) s"
+cache_finish "Kueue and kube-scheduler" "$target" "*"

@@ -15,49 +15,21 @@
 # it from its own tree, which a requiring module cannot; the proxy serves v1.14.0 (not v1.14.1), and Volcano
 # v1.14.1 builds against it unchanged, so volcano-1.14/go.mod replaces it with v1.14.0 (no source is patched).
 #
-# The cache is $TOPOBRIDGE_E2E_VOLCANO_CACHE (default ~/.cache/topobridge-e2e-volcano), one folder per minor and
-# hash of this script, the Go version and that minor's go.mod/go.sum. It is a root of its own: build.sh, which
-# removes every other folder under its root, never sees it, and this script leaves build.sh's cache alone.
+# The cache is $TOPOBRIDGE_E2E_VOLCANO_CACHE (default ~/.cache/topobridge-e2e-volcano), one folder per minor and hash
+# of this script (with cache-lib.sh), the Go version and that minor's go.mod/go.sum. It is a root of its own:
+# build.sh, which removes every other folder under its root, never sees it, and this script leaves build.sh's cache
+# alone.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+. "$here/cache-lib.sh"
 minor="${1:-}"
-out="${2:-}"
-if [[ -z "$minor" || -z "$out" ]]; then
-  echo "usage: older-volcano.sh MINOR|pinned OUT" >&2
-  exit 2
-fi
-if [[ "$minor" == "pinned" ]]; then
-  exit 0
-fi
-mod="$here/volcano-$minor"
-if [[ ! -f "$mod/go.mod" ]]; then
-  echo "topobridge: no Volcano $minor to build: the older minors are $(cd "$here" && ls -d volcano-* | sed 's/volcano-//' | tr '\n' ' ')(src/test/go/volcano-MINOR)" >&2
-  exit 2
-fi
-if ! command -v go >/dev/null 2>&1; then
-  echo "topobridge: Go is needed to build Volcano $minor for the real-cluster tier (see src/test/go/build.sh)" >&2
-  exit 1
-fi
-export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-trimpath -buildvcs=false" GOWORK=off
+cache_versioned older-volcano.sh volcano Volcano "the older minors are" MINOR pinned \
+  "${TOPOBRIDGE_E2E_VOLCANO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/topobridge-e2e-volcano}" "$minor" "${2:-}"
+cache_link_module "$mod" volcano.sh/volcano "$target/module"
 
-key="$({ go env GOVERSION; cat "$here/older-volcano.sh" "$mod/go.mod" "$mod/go.sum"; } | sha256sum | cut -c1-16)"
-root="${TOPOBRIDGE_E2E_VOLCANO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/topobridge-e2e-volcano}"
-dir="$root/$minor-$key"
-target="$out/volcano-$minor"
-mkdir -p "$target"
-(cd "$mod" && go mod download volcano.sh/volcano)
-ln -sfn "$(cd "$mod" && go list -m -f '{{.Dir}}' volcano.sh/volcano)" "$target/module"
-
-if [[ -f "$dir/bin/.complete" ]]; then
-  echo "topobridge: Volcano $minor binaries up to date in $dir/bin"
-  ln -sfn "$dir/bin" "$target/bin"
-  exit 0
-fi
-echo "topobridge: building Volcano $minor (vc-scheduler, vc-controller-manager) into $dir/bin (a cold build takes several minutes)"
-started=$SECONDS
-rm -rf "$dir"
-mkdir -p "$dir/bin"
+cache_reuse "Volcano $minor binaries" "$target"
+cache_start "Volcano $minor (vc-scheduler, vc-controller-manager)" "several minutes"
 for cmd in scheduler:vc-scheduler controller-manager:vc-controller-manager; do
   t=$SECONDS
   (cd "$mod" && go build -ldflags "-s -w" -o "$dir/bin/${cmd#*:}" "volcano.sh/volcano/cmd/${cmd%%:*}")
@@ -67,8 +39,4 @@ done
   echo "volcano.sh/volcano=$(cd "$mod" && go list -m -f '{{.Version}}' volcano.sh/volcano)"
   echo "volcano.sh/apis=$(cd "$mod" && go list -m -f '{{if .Replace}}{{.Replace.Version}}{{else}}{{.Version}}{{end}}' volcano.sh/apis)"
 } > "$dir/bin/versions.properties"
-touch "$dir/bin/.complete"
-echo "topobridge: Volcano $minor built in $((SECONDS - started)) s"
-ln -sfn "$dir/bin" "$target/bin"
-# older builds of this minor are stale; other minors and build.sh's cache are left alone
-find "$root" -mindepth 1 -maxdepth 1 -type d -name "$minor-*" ! -name "$(basename "$dir")" -exec rm -rf {} +
+cache_finish "Volcano $minor" "$target" "$minor-*"
