@@ -305,22 +305,7 @@ class ApiFaultsE2E {
     /** A kubeconfig for the bridge's identity that sends every request through the proxy. */
     private Path kubeconfig(FaultProxy proxy) {
         Path file = cluster.runDir().resolve("kubeconfig-through-proxy");
-        write(file, """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: e2e
-                  cluster:
-                    server: %s
-                users:
-                - name: user
-                  user:
-                    token: %s
-                contexts:
-                - name: e2e
-                  context: {cluster: e2e, user: user, namespace: default}
-                current-context: e2e
-                """.formatted(proxy.url(), cluster.token(RealCluster.BRIDGE)));
+        write(file, RealCluster.kubeconfigText(proxy.url(), null, cluster.token(RealCluster.BRIDGE)));
         return file;
     }
 

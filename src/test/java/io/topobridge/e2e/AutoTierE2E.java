@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.topobridge.testing.PodTemplates;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,13 +54,6 @@ class AutoTierE2E {
 
     /** A Deployment of {@code replicas} pods, each asking for {@code gpus} GPUs, with the given annotations. */
     private Deployment deployment(String name, int replicas, int gpus, Map<String, String> annotations) {
-        Map<String, Quantity> limits = Map.of(
-                "cpu",
-                new Quantity("4"),
-                "memory",
-                new Quantity("16Gi"),
-                "nvidia.com/gpu",
-                new Quantity(String.valueOf(gpus)));
         return new DeploymentBuilder()
                 .withNewMetadata()
                 .withName(name)
@@ -77,13 +70,7 @@ class AutoTierE2E {
                 .addToLabels("app", name)
                 .endMetadata()
                 .withNewSpec()
-                .addNewContainer()
-                .withName("engine")
-                .withImage("registry.k8s.io/pause:3.10")
-                .withNewResources()
-                .withLimits(limits)
-                .endResources()
-                .endContainer()
+                .addToContainers(PodTemplates.gpuEngine(gpus))
                 .endSpec()
                 .endTemplate()
                 .endSpec()

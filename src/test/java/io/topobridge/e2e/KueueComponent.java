@@ -19,7 +19,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,6 +26,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Kueue with Topology-Aware Scheduling in a {@link RealCluster}, started on demand: its controller manager (the
@@ -125,22 +125,13 @@ public final class KueueComponent {
                 namespace: %s
                 leaderElection:
                   leaderElect: false
-                internalCertManagement:
-                  enable: true
-                webhook:
-                  port: %d
-                  host: 127.0.0.1
-                  certDir: %s
-                metrics:
-                  bindAddress: "0"
-                health:
-                  healthProbeBindAddress: 127.0.0.1:%d
+                %s
                 featureGates:
                   VisibilityOnDemand: false
                 integrations:
                   frameworks:
                   - pod
-                """.formatted(NAMESPACE, webhookPort, certDir(), probe));
+                """.formatted(NAMESPACE, ControllerServing.yaml(webhookPort, certDir(), probe)));
         cluster.launch(
                 CONTROLLER,
                 List.of(
@@ -153,7 +144,7 @@ public final class KueueComponent {
                 "Kueue's controller manager and its webhooks",
                 Duration.ofSeconds(120),
                 () -> cluster.httpOk("http://127.0.0.1:" + probe + "/readyz", null)
-                        && caInjected()
+                        && ControllerServing.caInjected(cluster.client(), MUTATING, VALIDATING)
                         && webhookAnswers());
     }
 
@@ -264,24 +255,25 @@ public final class KueueComponent {
             for (HasMetadata object : client.load(in).items()) {
                 if (object instanceof MutatingWebhookConfiguration m) {
                     m.getMetadata().setName(MUTATING);
-                    m.setWebhooks(m.getWebhooks().stream()
-                            .filter(w -> served(w.getClientConfig()))
-                            .peek(w -> point(w.getClientConfig()))
-                            .peek(KueueComponent::podsWithQueue)
-                            .toList());
+                    m.setWebhooks(pointed(m.getWebhooks(), MutatingWebhook::getClientConfig));
                 } else if (object instanceof ValidatingWebhookConfiguration v) {
                     v.getMetadata().setName(VALIDATING);
-                    v.setWebhooks(v.getWebhooks().stream()
-                            .filter(w -> served(w.getClientConfig()))
-                            .peek(w -> point(w.getClientConfig()))
-                            .peek(KueueComponent::podsWithQueue)
-                            .toList());
+                    v.setWebhooks(pointed(v.getWebhooks(), ValidatingWebhook::getClientConfig));
                 }
                 client.resource(object).fieldManager("e2e").forceConflicts().serverSideApply();
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The webhooks of Kueue's that the tier serves, pointed at its Service and, for pods, at queued pods only. */
+    private <W> List<W> pointed(List<W> webhooks, Function<W, WebhookClientConfig> config) {
+        return webhooks.stream()
+                .filter(w -> served(config.apply(w)))
+                .peek(w -> point(config.apply(w)))
+                .peek(KueueComponent::podsWithQueue)
+                .toList();
     }
 
     private static boolean served(WebhookClientConfig config) {
@@ -309,20 +301,6 @@ public final class KueueComponent {
                 && v.getClientConfig().getService().getPath().endsWith("-v1-pod")) {
             v.setObjectSelector(selector);
         }
-    }
-
-    private boolean caInjected() {
-        var admission = cluster.client().admissionRegistration().v1();
-        var mutating =
-                admission.mutatingWebhookConfigurations().withName(MUTATING).get();
-        var validating =
-                admission.validatingWebhookConfigurations().withName(VALIDATING).get();
-        return mutating != null
-                && validating != null
-                && mutating.getWebhooks().stream()
-                        .allMatch(w -> w.getClientConfig().getCaBundle() != null)
-                && validating.getWebhooks().stream()
-                        .allMatch(w -> w.getClientConfig().getCaBundle() != null);
     }
 
     /** Whether the API server reaches Kueue's webhooks: a dry-run ResourceFlavor passes its defaulting webhook. */
@@ -366,22 +344,14 @@ public final class KueueComponent {
                 .version(HttpClient.Version.HTTP_1_1)
                 .sslContext(RealCluster.trusting(ca.certificate()))
                 .build();
-        cluster.waitFor("kube-scheduler", Duration.ofSeconds(90), () -> {
-            try {
-                return http.send(
-                                        HttpRequest.newBuilder(URI.create("https://localhost:" + port + "/healthz"))
-                                                .timeout(Duration.ofSeconds(3))
-                                                .build(),
-                                        HttpResponse.BodyHandlers.discarding())
-                                .statusCode()
-                        == 200;
-            } catch (IOException e) {
-                return false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        });
+        cluster.waitFor(
+                "kube-scheduler",
+                Duration.ofSeconds(90),
+                () -> RealCluster.answersOk(
+                        http,
+                        HttpRequest.newBuilder(URI.create("https://localhost:" + port + "/healthz"))
+                                .timeout(Duration.ofSeconds(3))
+                                .build()));
     }
 
     /** Closes the projection of Kueue's certificate Secret (the cluster stops the processes). */

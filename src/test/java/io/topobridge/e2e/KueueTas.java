@@ -4,11 +4,11 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.topobridge.testing.PodTemplates;
 import java.util.List;
 import java.util.Map;
 
@@ -147,19 +147,7 @@ public final class KueueTas {
                 .endMetadata()
                 .withNewSpec()
                 .withTerminationGracePeriodSeconds(0L)
-                .addNewContainer()
-                .withName("engine")
-                .withImage("registry.k8s.io/pause:3.10")
-                .withNewResources()
-                .withLimits(Map.of(
-                        "cpu",
-                        new Quantity("4"),
-                        "memory",
-                        new Quantity("16Gi"),
-                        "nvidia.com/gpu",
-                        new Quantity(String.valueOf(gpus))))
-                .endResources()
-                .endContainer()
+                .addToContainers(PodTemplates.gpuEngine(gpus))
                 .endSpec()
                 .build();
     }

@@ -110,22 +110,11 @@ final class LwsComponent implements AutoCloseable {
                     leaderElection:
                       leaderElect: false
                       resourceNamespace: %s
-                    internalCertManagement:
-                      enable: true
-                    webhook:
-                      port: %d
-                      host: 127.0.0.1
-                      certDir: %s
-                    metrics:
-                      bindAddress: "0"
-                    health:
-                      healthProbeBindAddress: 127.0.0.1:%d
+                    %s
                     %s
                     """.formatted(
                             RealCluster.LWS_NAMESPACE,
-                            webhookPort,
-                            cluster.runDir().resolve("lws-certs"),
-                            probe,
+                            ControllerServing.yaml(webhookPort, cluster.runDir().resolve("lws-certs"), probe),
                             volcanoProvider ? "gangSchedulingManagement:\n  schedulerProvider: volcano\n" : ""));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -146,7 +135,11 @@ final class LwsComponent implements AutoCloseable {
         cluster.waitFor(
                 "the LeaderWorkerSet controller and its webhooks",
                 Duration.ofSeconds(90),
-                () -> cluster.httpOk("http://127.0.0.1:" + probe + "/readyz", null) && lwsCaInjected());
+                () -> cluster.httpOk("http://127.0.0.1:" + probe + "/readyz", null)
+                        && ControllerServing.caInjected(
+                                cluster.client(),
+                                "lws-mutating-webhook-configuration",
+                                "lws-validating-webhook-configuration"));
     }
 
     private SecretProjection certs;
@@ -164,27 +157,6 @@ final class LwsComponent implements AutoCloseable {
 
     boolean volcanoProvider() {
         return volcanoProvider;
-    }
-
-    private boolean lwsCaInjected() {
-        var mutating = cluster.client()
-                .admissionRegistration()
-                .v1()
-                .mutatingWebhookConfigurations()
-                .withName("lws-mutating-webhook-configuration")
-                .get();
-        var validating = cluster.client()
-                .admissionRegistration()
-                .v1()
-                .validatingWebhookConfigurations()
-                .withName("lws-validating-webhook-configuration")
-                .get();
-        return mutating != null
-                && validating != null
-                && mutating.getWebhooks().stream()
-                        .allMatch(w -> w.getClientConfig().getCaBundle() != null)
-                && validating.getWebhooks().stream()
-                        .allMatch(w -> w.getClientConfig().getCaBundle() != null);
     }
 
     /** LWS's own webhook manifests, named and pointed at its Service as its kustomization does. */

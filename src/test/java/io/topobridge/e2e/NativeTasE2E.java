@@ -57,12 +57,7 @@ class NativeTasE2E {
 
     @Test
     void aGangOfFourTraysLandsInOneNvlinkPartition() {
-        Group engine = new Group("engine", 4, CLIQUE);
-        client.resource(NativeTasCluster.workload(ns, "tp", List.of(engine), null))
-                .create();
-        client.resource(NativeTasCluster.podGroup(ns, "tp", engine, null)).create();
-        client.resource(deployment("tp", "engine", 4, 4, NativeTasCluster.podGroupName("tp", engine)))
-                .create();
+        createEngineGang("tp", 4);
 
         List<Pod> pods = awaitBound("tp", 4);
         assertThat(labelValues(pods, CLIQUE)).as("cliques of %s", nodes(pods)).hasSize(1);
@@ -94,12 +89,7 @@ class NativeTasE2E {
 
     @Test
     void aGangLargerThanAnyPartitionWaitsWhole() {
-        Group engine = new Group("engine", 10, CLIQUE);
-        client.resource(NativeTasCluster.workload(ns, "tp10", List.of(engine), null))
-                .create();
-        client.resource(NativeTasCluster.podGroup(ns, "tp10", engine, null)).create();
-        client.resource(deployment("tp10", "engine", 10, 4, NativeTasCluster.podGroupName("tp10", engine)))
-                .create();
+        createEngineGang("tp10", 10);
 
         // the scheduler's own verdict on every pod, then none bound: no partition has 10 trays (the largest has 9)
         cluster.waitFor("10 pods of tp10 found unschedulable", PLACED, () -> {
@@ -143,6 +133,19 @@ class NativeTasE2E {
                         .getLabels()
                         .get(key))
                 .collect(Collectors.toSet());
+    }
+
+    /**
+     * Creates gang {@code gang} of one role {@code engine}: its Workload and PodGroup of {@code trays} pods required
+     * in one NVLink partition, and its Deployment of {@code trays} pods of 4 GPUs.
+     */
+    private void createEngineGang(String gang, int trays) {
+        Group engine = new Group("engine", trays, CLIQUE);
+        client.resource(NativeTasCluster.workload(ns, gang, List.of(engine), null))
+                .create();
+        client.resource(NativeTasCluster.podGroup(ns, gang, engine, null)).create();
+        client.resource(deployment(gang, "engine", trays, 4, NativeTasCluster.podGroupName(gang, engine)))
+                .create();
     }
 
     private Deployment deployment(String gang, String role, int replicas, int gpus, String podGroup) {

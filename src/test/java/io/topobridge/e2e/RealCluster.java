@@ -360,6 +360,15 @@ public final class RealCluster implements AutoCloseable {
     }
 
     private String kubeconfigText(String token) {
+        return kubeconfigText(url(), run.resolve("ca.crt"), token);
+    }
+
+    /**
+     * A kubeconfig of the one cluster at {@code server} (trusting the CA file {@code ca}, unless it is null) and one
+     * user with {@code token}, in namespace default.
+     */
+    static String kubeconfigText(String server, Path ca, String token) {
+        String trust = ca == null ? "" : "    certificate-authority: " + ca + "\n";
         return """
                 apiVersion: v1
                 kind: Config
@@ -367,8 +376,7 @@ public final class RealCluster implements AutoCloseable {
                 - name: e2e
                   cluster:
                     server: %s
-                    certificate-authority: %s
-                users:
+                %susers:
                 - name: user
                   user:
                     token: %s
@@ -376,7 +384,7 @@ public final class RealCluster implements AutoCloseable {
                 - name: e2e
                   context: {cluster: e2e, user: user, namespace: default}
                 current-context: e2e
-                """.formatted(url(), run.resolve("ca.crt"), token);
+                """.formatted(server, trust, token);
     }
 
     private void startEtcd() {
@@ -989,18 +997,20 @@ public final class RealCluster implements AutoCloseable {
     }
 
     boolean httpOk(String url, String token) {
+        HttpClient http = url.startsWith("https")
+                ? HttpClient.newBuilder().sslContext(sslContext()).build()
+                : HttpClient.newHttpClient();
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(3));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return answersOk(http, request.build());
+    }
+
+    /** Whether {@code http} gets 200 for {@code request}; an I/O failure or an interrupt is a no. */
+    static boolean answersOk(HttpClient http, HttpRequest request) {
         try {
-            HttpClient http = url.startsWith("https")
-                    ? HttpClient.newBuilder().sslContext(sslContext()).build()
-                    : HttpClient.newHttpClient();
-            HttpRequest.Builder request =
-                    HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(3));
-            if (token != null) {
-                request.header("Authorization", "Bearer " + token);
-            }
-            return http.send(request.build(), HttpResponse.BodyHandlers.discarding())
-                            .statusCode()
-                    == 200;
+            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
@@ -12,6 +11,7 @@ import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.topobridge.testing.PodTemplates;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,14 +118,7 @@ class UnusableNodesE2E {
                 .endMetadata()
                 .withNewSpec()
                 .withTolerations(tolerations)
-                .addNewContainer()
-                .withName("engine")
-                .withImage("registry.k8s.io/pause:3.10")
-                .withNewResources()
-                .withLimits(Map.of(
-                        "cpu", new Quantity("4"), "memory", new Quantity("16Gi"), "nvidia.com/gpu", new Quantity("4")))
-                .endResources()
-                .endContainer()
+                .addToContainers(PodTemplates.gpuEngine(4))
                 .endSpec()
                 .endTemplate()
                 .endSpec()

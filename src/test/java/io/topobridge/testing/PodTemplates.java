@@ -1,11 +1,14 @@
 package io.topobridge.testing;
 
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.DeploymentSpec;
 import io.fabric8.kubernetes.api.model.apps.DeploymentSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetSpec;
@@ -61,5 +64,22 @@ public final class PodTemplates {
     /** Pods labelled {@code key: value}, with one container {@code c} running image {@code x}. */
     public static PodTemplateSpec labelled(String key, String value) {
         return of(Map.of(key, value), "c", "x");
+    }
+
+    /** The container {@code engine} of a GPU workload's pod: a pause image limited to 4 CPUs, 16 GiB and {@code gpus} GPUs. */
+    public static Container gpuEngine(int gpus) {
+        return new ContainerBuilder()
+                .withName("engine")
+                .withImage("registry.k8s.io/pause:3.10")
+                .withNewResources()
+                .withLimits(Map.of(
+                        "cpu",
+                        new Quantity("4"),
+                        "memory",
+                        new Quantity("16Gi"),
+                        "nvidia.com/gpu",
+                        new Quantity(String.valueOf(gpus))))
+                .endResources()
+                .build();
     }
 }

@@ -2,11 +2,11 @@ package io.topobridge.bench.placement;
 
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.topobridge.bench.placement.Gangs.Arrival;
 import io.topobridge.bench.placement.Gangs.Role;
+import io.topobridge.testing.PodTemplates;
 import java.util.List;
 import java.util.Map;
 
@@ -52,19 +52,7 @@ final class GangObjects {
                 .endRequiredDuringSchedulingIgnoredDuringExecution()
                 .endNodeAffinity()
                 .endAffinity()
-                .addNewContainer()
-                .withName("engine")
-                .withImage("registry.k8s.io/pause:3.10")
-                .withNewResources()
-                .withLimits(Map.of(
-                        "cpu",
-                        new Quantity("4"),
-                        "memory",
-                        new Quantity("16Gi"),
-                        "nvidia.com/gpu",
-                        new Quantity(String.valueOf(role.gpus()))))
-                .endResources()
-                .endContainer()
+                .addToContainers(PodTemplates.gpuEngine(role.gpus()))
                 .endSpec()
                 .build();
     }
