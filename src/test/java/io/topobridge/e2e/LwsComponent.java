@@ -1,6 +1,7 @@
 package io.topobridge.e2e;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
 import io.topobridge.testing.FreePort;
 import io.topobridge.testing.Upstream;
 import java.io.IOException;
@@ -167,25 +168,23 @@ final class LwsComponent implements AutoCloseable {
                 if (object
                         instanceof
                         io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration m) {
-                    m.getWebhooks().forEach(w -> {
-                        w.getClientConfig().getService().setName("lws-webhook-service");
-                        w.getClientConfig().getService().setNamespace(RealCluster.LWS_NAMESPACE);
-                        w.getClientConfig().getService().setPort(webhookPort);
-                    });
+                    m.getWebhooks().forEach(w -> pointAtService(w.getClientConfig()));
                 } else if (object
                         instanceof
                         io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration v) {
-                    v.getWebhooks().forEach(w -> {
-                        w.getClientConfig().getService().setName("lws-webhook-service");
-                        w.getClientConfig().getService().setNamespace(RealCluster.LWS_NAMESPACE);
-                        w.getClientConfig().getService().setPort(webhookPort);
-                    });
+                    v.getWebhooks().forEach(w -> pointAtService(w.getClientConfig()));
                 }
                 cluster.client().resource(object).create();
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private void pointAtService(WebhookClientConfig config) {
+        config.getService().setName("lws-webhook-service");
+        config.getService().setNamespace(RealCluster.LWS_NAMESPACE);
+        config.getService().setPort(webhookPort);
     }
 
     private void deleteLwsWebhookConfigurations() {
