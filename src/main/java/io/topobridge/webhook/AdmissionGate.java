@@ -169,7 +169,7 @@ final class AdmissionGate {
 
     /**
      * What a request let in holds (its place among the reviews in flight and its reserved bytes) until both its answer
-     * is sent (or its connection closed) and its worker thread, if one took it, is done with its body and tree.
+     * is sent (or its connection closed) and its review is done with its body and tree.
      */
     final class Ticket {
         private final AtomicInteger holders = new AtomicInteger(1);
@@ -180,7 +180,7 @@ final class AdmissionGate {
             this.reserved = new AtomicLong(reserved);
         }
 
-        /** A worker thread takes the request; false when it was answered (its deadline) before. */
+        /** A review takes the request; false when it was answered (its deadline) before. */
         boolean enter() {
             while (true) {
                 int now = holders.get();

@@ -28,8 +28,9 @@ import org.jboss.logging.Logger;
  *
  * <p>It never fails a request it can answer, and every answer echoes the request's {@code uid}.
  *
- * <p>Reviews run on worker threads: a review may read the API server (a cache miss, {@link ReadThrough}) through
- * a client that shares this Vert.x, and must never block the event loop that client needs for its answer.
+ * <p>Reviews run on the event loop; one that must read the API server (a cache miss, {@link ReadThrough}) through a
+ * client that shares this Vert.x moves to a worker thread, and never blocks the event loop that client needs for its
+ * answer.
  *
  * <p>Only the API server has a reason to call this port, and it never sends more than one object (or an object and
  * its old version) per request, so the port is bounded by {@link AdmissionLimits}.
@@ -58,7 +59,7 @@ public final class WebhookServer {
 
     /**
      * @param warnAfter an answer that took longer (from the arrival of the request's body) is logged as a warning, with how long it
-     *     waited for a worker thread and how long the review itself took: past the webhook's timeoutSeconds the API
+     *     waited before its review started and how long the review itself took: past the webhook's timeoutSeconds the API
      *     server has stopped waiting and applied the failure policy
      * @param limits what one request may be and how much may be in flight
      * @param deadline a request not answered this long after its headers arrived is answered 408 and its connection
@@ -89,8 +90,6 @@ public final class WebhookServer {
         router.route().handler(this::arrived);
         BodyHandler body = BodyHandler.create(false).setBodyLimit(gate.limits().maxBodyBytes());
         for (AdmissionWebhook webhook : webhooks) {
-            // a review may read the API server (a cache miss, ReadThrough) through a client that shares this
-            // Vert.x: run it on a worker thread, never on the event loop that client needs for its answer
             router.post(webhook.path())
                     .handler((io.vertx.ext.web.handler.PlatformHandler) ctx -> gate.admit(webhook, ctx))
                     .handler(body)
@@ -98,7 +97,7 @@ public final class WebhookServer {
                         ctx.put(AdmissionReviewer.ARRIVED, System.nanoTime());
                         ctx.next();
                     })
-                    .blockingHandler(ctx -> reviewer.handle(webhook, ctx), false);
+                    .handler(ctx -> reviewer.handle(webhook, ctx));
         }
         router.route().failureHandler(gate::failed);
         var options = new HttpServerOptions()

@@ -11,7 +11,10 @@ import io.topobridge.devcluster.MockCluster;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Admission's lookup: a cache miss is read once from the API server; a hit and an absent object are not. */
+/**
+ * Admission's lookup: a cache miss is read once from the API server (on a worker thread); a hit and an absent object
+ * are not.
+ */
 class ReadThroughTest {
 
     private static Deployment deployment(String name, String image) {
@@ -107,6 +110,67 @@ class ReadThroughTest {
                     .hasSize(2)
                     .allMatch(d -> image(d).equals("from-cache"));
         }
+    }
+
+    /**
+     * Over HTTPS: a review that finds its object in the cache is answered on the event loop; one that misses is run
+     * again on a worker thread, where the live read waits, and answers with what it read.
+     */
+    @Test
+    void aReviewMovesToAWorkerThreadOnlyForALiveRead() {
+        try (MockCluster cluster = MockCluster.start()) {
+            var client = cluster.client();
+            client.resource(deployment("fresh", "live")).create();
+            var lookup = new InMemoryLookup(List.of(deployment("cached", "from-cache")))
+                    .withRecent(new ReadThrough(client, new RecentObjects()));
+            List<String> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+            AdmissionWebhook owner = WebhookFixture.webhook("owner", request -> {
+                threads.add(Thread.currentThread().getName());
+                String image = lookup.get(WorkloadKind.DEPLOYMENT, "ns", request.namespace())
+                        .map(ReadThroughTest::image)
+                        .orElse("none");
+                return AdmissionAnswer.allow("allowed", List.of(image));
+            });
+            try (WebhookFixture fixture = new WebhookFixture(List.of(owner))) {
+                assertThat(warning(fixture, "cached")).isEqualTo("from-cache");
+                assertThat(threads).singleElement().asString().contains("eventloop");
+
+                threads.clear();
+                assertThat(warning(fixture, "fresh")).isEqualTo("live");
+                assertThat(threads).hasSize(2);
+                assertThat(threads.get(0)).as("the first try").contains("eventloop");
+                assertThat(threads.get(1)).as("the try that reads live").contains("worker");
+
+                threads.clear();
+                assertThat(warning(fixture, "fresh"))
+                        .as("read live a moment ago: known without a read")
+                        .isEqualTo("live");
+                assertThat(threads).singleElement().asString().contains("eventloop");
+
+                threads.clear();
+                assertThat(warning(fixture, "absent")).isEqualTo("none");
+                assertThat(threads).hasSize(2);
+            }
+        }
+    }
+
+    private static String warning(WebhookFixture fixture, String deployment) {
+        return fixture.request()
+                .body(Reviews.review(
+                                "CREATE",
+                                deployment,
+                                "",
+                                "v1",
+                                "Pod",
+                                "pods",
+                                Reviews.JSON.createObjectNode().put("kind", "Pod"),
+                                null)
+                        .toString())
+                .post("/owner")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("response.warnings[0]");
     }
 
     private static String image(io.fabric8.kubernetes.api.model.HasMetadata deployment) {

@@ -46,8 +46,7 @@ class SlowReviewWarningTest {
             assertThat(warnings.get(0))
                     .contains("sleeper webhook answered")
                     .contains("ns-400")
-                    .containsPattern(
-                            "in \\d{3,} ms \\(\\d+ ms before a worker thread took the request, \\d{3,} ms reviewing\\)");
+                    .containsPattern("in \\d{3,} ms \\(\\d+ ms before its review started, \\d{3,} ms reviewing\\)");
         } finally {
             logger.removeHandler(capture);
             server.stop();
