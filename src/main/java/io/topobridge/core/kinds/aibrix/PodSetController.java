@@ -11,7 +11,6 @@ import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -56,10 +55,7 @@ public final class PodSetController extends KindController {
             if (present.contains(String.valueOf(i))) {
                 continue;
             }
-            String name = ctx.compose(Build.name(podSet), "-" + i);
-            if (name.length() >= 63) {
-                name = ctx.compose(ctx.cut(name, 0, 1), ctx.cut(name, name.length() - 62, name.length()));
-            }
+            String name = RoleSetController.shorten(ctx.compose(Build.name(podSet), "-" + i), ctx);
             if (ctx.index.has("/Pod", ns, name)) {
                 continue;
             }
@@ -86,15 +82,8 @@ public final class PodSetController extends KindController {
         Build.labels(podSet).forEach(labels::putIfAbsent);
         Map<String, String> annotations = new LinkedHashMap<>(template.annotations());
         Build.annotations(podSet).forEach(annotations::putIfAbsent);
-        Pod pod = Build.pod(
-                Build.meta(
-                        name,
-                        null,
-                        Build.namespace(podSet),
-                        labels,
-                        annotations,
-                        List.of(Build.owner(WorkloadKind.POD_SET, podSet, true))),
-                template.spec());
+        Pod pod =
+                Build.pod(Build.child(name, null, podSet, WorkloadKind.POD_SET, labels, annotations), template.spec());
         pod.getSpec().setHostname(name);
         String subdomain = Keys.orEmpty(Build.labels(podSet).get(Aibrix.AIBRIX_STORM_SERVICE));
         if (!subdomain.isEmpty()) {

@@ -173,7 +173,7 @@ public final class RoleSetController extends KindController {
     }
 
     /** AIBrix's {@code Shorten(name, false, false)}: a name of 63 or more keeps its first and last 62 characters. */
-    private static String shorten(String name, Context ctx) {
+    static String shorten(String name, Context ctx) {
         if (name.length() < 63) {
             return name;
         }
@@ -223,13 +223,7 @@ public final class RoleSetController extends KindController {
         }
         return Build.custom(
                 WorkloadKind.POD_SET,
-                Build.meta(
-                        name,
-                        null,
-                        Build.namespace(roleSet),
-                        labels,
-                        annotations,
-                        List.of(Build.owner(WorkloadKind.ROLE_SET, roleSet, true))),
+                Build.child(name, null, roleSet, WorkloadKind.ROLE_SET, labels, annotations),
                 spec);
     }
 
@@ -294,8 +288,12 @@ public final class RoleSetController extends KindController {
                 terminating++;
             }
         }
-        long surge = Keys.surge(
-                role.updateStrategy().get("maxSurge"), role.at() + ".updateStrategy.maxSurge", role.replicas(), "0");
+        long surge = Keys.scaled(
+                role.updateStrategy().get("maxSurge"),
+                role.at() + ".updateStrategy.maxSurge",
+                role.replicas(),
+                true,
+                "0");
         long budget = Math.min(role.replicas() - active, role.replicas() + surge - active - terminating);
         String hash = templateHash(roleSet, role, ctx);
         String prefix = ctx.compose(Build.name(roleSet), "-" + role.name() + "-");
@@ -376,14 +374,7 @@ public final class RoleSetController extends KindController {
             labels.put(Aibrix.AIBRIX_ROLE_REVISION_NAME, revisionName);
         }
         Pod pod = Build.pod(
-                Build.meta(
-                        name,
-                        generateName,
-                        Build.namespace(roleSet),
-                        labels,
-                        annotations,
-                        List.of(Build.owner(WorkloadKind.ROLE_SET, roleSet, true))),
-                template.spec());
+                Build.child(name, generateName, roleSet, WorkloadKind.ROLE_SET, labels, annotations), template.spec());
         if (index >= 0) {
             pod.getSpec().setHostname(name);
         }

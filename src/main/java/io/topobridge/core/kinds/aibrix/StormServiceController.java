@@ -29,8 +29,8 @@ import java.util.TreeMap;
  */
 public final class StormServiceController extends KindController {
 
-    static final String ROLE_SET_KIND = Index.kindOf(WorkloadKind.ROLE_SET.apiVersion(), WorkloadKind.ROLE_SET.kind());
-    static final String POD_SET_KIND = Index.kindOf(WorkloadKind.POD_SET.apiVersion(), WorkloadKind.POD_SET.kind());
+    static final String ROLE_SET_KIND = Index.kindOf(WorkloadKind.ROLE_SET);
+    static final String POD_SET_KIND = Index.kindOf(WorkloadKind.POD_SET);
 
     /** What AIBrix reads of a StormService. */
     private record Shape(
@@ -66,7 +66,7 @@ public final class StormServiceController extends KindController {
             String type = Workload.text(strategy.get("type"), "spec.updateStrategy.type", "");
             long maxSurge = 0;
             if ((type.isEmpty() || "RollingUpdate".equals(type)) && replicas > 0) {
-                maxSurge = Keys.surge(strategy.get("maxSurge"), "spec.updateStrategy.maxSurge", replicas, "0");
+                maxSurge = Keys.scaled(strategy.get("maxSurge"), "spec.updateStrategy.maxSurge", replicas, true, "0");
                 Keys.scaled(strategy.get("maxUnavailable"), "spec.updateStrategy.maxUnavailable", replicas, false, "0");
             }
             return new Shape(
@@ -219,13 +219,7 @@ public final class StormServiceController extends KindController {
         annotations.put(Aibrix.AIBRIX_ROLE_SET_INDEX, index);
         return Build.custom(
                 WorkloadKind.ROLE_SET,
-                Build.meta(
-                        name,
-                        null,
-                        Build.namespace(storm),
-                        labels,
-                        annotations,
-                        List.of(Build.owner(WorkloadKind.STORM_SERVICE, storm, true))),
+                Build.child(name, null, storm, WorkloadKind.STORM_SERVICE, labels, annotations),
                 shape.roleSetSpec());
     }
 }

@@ -17,7 +17,6 @@ import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -133,14 +132,7 @@ public final class DeploymentController extends KindController {
         rsSpec.set("selector", rsSelector);
         rsSpec.set("template", Build.template(template, labels, null));
         return Build.replicaSet(
-                Build.meta(
-                        name,
-                        null,
-                        Build.namespace(deployment),
-                        labels,
-                        annotations,
-                        List.of(Build.owner(WorkloadKind.DEPLOYMENT, deployment, true))),
-                rsSpec);
+                Build.child(name, null, deployment, WorkloadKind.DEPLOYMENT, labels, annotations), rsSpec);
     }
 
     /** {@code maxSurge} of a RollingUpdate Deployment (25% by default), 0 for Recreate. */
@@ -151,7 +143,8 @@ public final class DeploymentController extends KindController {
             return 0;
         }
         JsonNode rolling = Workload.object(strategy.get("rollingUpdate"), "spec.strategy.rollingUpdate");
-        long surge = Keys.surge(rolling.get("maxSurge"), "spec.strategy.rollingUpdate.maxSurge", replicas, "25%");
+        long surge =
+                Keys.scaled(rolling.get("maxSurge"), "spec.strategy.rollingUpdate.maxSurge", replicas, true, "25%");
         // validated alongside: a percentage or a count
         Keys.scaled(
                 rolling.get("maxUnavailable"), "spec.strategy.rollingUpdate.maxUnavailable", replicas, false, "25%");

@@ -11,7 +11,6 @@ import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.render.expand.Selectors;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -58,13 +57,7 @@ public final class ReplicaSetController extends KindController {
                 name = ctx.compose(base, ctx.token(Names.suffix(seed), Names.SUFFIX_PATTERN, "pod name suffixes"));
             } while (ctx.index.has("/Pod", ns, name));
             var pod = Build.pod(
-                    Build.meta(
-                            name,
-                            prefix,
-                            Build.namespace(rs),
-                            template.labels(),
-                            template.annotations(),
-                            List.of(Build.owner(WorkloadKind.REPLICA_SET, rs, true))),
+                    Build.child(name, prefix, rs, WorkloadKind.REPLICA_SET, template.labels(), template.annotations()),
                     template.spec());
             if (!sink.create(pod)) {
                 return;

@@ -31,8 +31,7 @@ public final class DisaggregatedSetController extends KindController {
     private static final String DS_ROLE = WorkloadLabels.DS_ROLE;
     private static final String DS_REVISION = "disaggregatedset.x-k8s.io/revision";
 
-    private static final String LWS_KIND =
-            Index.kindOf(WorkloadKind.LEADER_WORKER_SET.apiVersion(), WorkloadKind.LEADER_WORKER_SET.kind());
+    private static final String LWS_KIND = Index.kindOf(WorkloadKind.LEADER_WORKER_SET);
 
     /** One role: its name, metadata and LWS spec. */
     private record Role(
@@ -144,7 +143,7 @@ public final class DisaggregatedSetController extends KindController {
                         Build.namespace(ds),
                         Build.merged(role.labels(), auto),
                         role.annotations(),
-                        List.of(Build.owner(WorkloadKind.DISAGGREGATED_SET, ds, null))),
+                        List.of(Build.owner(WorkloadKind.DISAGGREGATED_SET.apiVersion(), ds, null))),
                 spec);
     }
 }

@@ -34,13 +34,13 @@ public final class LeaderPodController implements Controller {
 
     @Override
     public void reconcile(HasMetadata leader, Context ctx, Sink sink) {
-        shape(leader, ctx).ifPresent(shape -> sink.create(workers(leader, shape, ctx)));
+        lws(leader, ctx).ifPresent(lws -> sink.create(workers(leader, lws, LwsShape.of(lws, ctx))));
     }
 
     @Override
     public long weight(HasMetadata leader, Context ctx) {
         // the worker StatefulSet and its size - 1 workers
-        return shape(leader, ctx).map(LwsShape::size).orElse(0L);
+        return lws(leader, ctx).map(lws -> LwsShape.of(lws, ctx).size()).orElse(0L);
     }
 
     @Override
@@ -48,37 +48,26 @@ public final class LeaderPodController implements Controller {
         return false;
     }
 
-    /** The shape of the leader's LWS when it needs a worker StatefulSet (size above 1, none yet). */
-    private static Optional<LwsShape> shape(HasMetadata leader, Context ctx) {
-        Map<String, String> leaderLabels = Build.labels(leader);
+    /** The leader's LWS when it needs a worker StatefulSet (size above 1, none yet). */
+    private static Optional<HasMetadata> lws(HasMetadata leader, Context ctx) {
         String ns = Build.ns(leader);
-        String lwsName = leaderLabels.get(LwsKeys.LWS_NAME);
-        Optional<HasMetadata> found = ctx.index.get(
-                Index.kindOf(WorkloadKind.LEADER_WORKER_SET.apiVersion(), WorkloadKind.LEADER_WORKER_SET.kind()),
-                ns,
-                lwsName);
         String mistake = Build.annotations(leader).get(LwsKeys.LWS_LEADER_NAME);
-        if (found.isEmpty() || (mistake != null && !mistake.isEmpty())) {
+        if (mistake != null && !mistake.isEmpty()) {
             return Optional.empty();
         }
-        LwsShape shape = LwsShape.of(found.get(), ctx);
-        if (shape.size() == 1 || ctx.index.has("apps/StatefulSet", ns, Build.name(leader))) {
-            return Optional.empty();
-        }
-        return Optional.of(shape);
+        return ctx.index
+                .get(
+                        Index.kindOf(WorkloadKind.LEADER_WORKER_SET),
+                        ns,
+                        Build.labels(leader).get(LwsKeys.LWS_NAME))
+                .filter(lws -> LwsShape.of(lws, ctx).size() != 1
+                        && !ctx.index.has("apps/StatefulSet", ns, Build.name(leader)));
     }
 
     /** The worker StatefulSet of a leader pod. */
-    private static StatefulSet workers(HasMetadata leader, LwsShape shape, Context ctx) {
+    private static StatefulSet workers(HasMetadata leader, HasMetadata lws, LwsShape shape) {
         Map<String, String> leaderLabels = Build.labels(leader);
         String lwsName = leaderLabels.get(LwsKeys.LWS_NAME);
-        HasMetadata lws = ctx.index
-                .get(
-                        Index.kindOf(
-                                WorkloadKind.LEADER_WORKER_SET.apiVersion(), WorkloadKind.LEADER_WORKER_SET.kind()),
-                        Build.ns(leader),
-                        lwsName)
-                .orElseThrow();
         String name = Build.name(leader);
 
         Map<String, String> labels = new LinkedHashMap<>();
@@ -90,20 +79,8 @@ public final class LeaderPodController implements Controller {
         selector.remove(LwsKeys.LWS_REVISION);
 
         Map<String, String> podLabels = Build.merged(shape.worker().labels(), labels);
-        Map<String, String> podAnnotations = new LinkedHashMap<>(shape.worker().annotations());
-        podAnnotations.put(LwsKeys.LWS_SIZE, String.valueOf(shape.size()));
+        Map<String, String> podAnnotations = shape.podAnnotations(shape.worker(), Build.annotations(lws));
         podAnnotations.put(LwsKeys.LWS_LEADER_NAME, name);
-        String exclusive = Build.annotations(lws).get(LwsKeys.LWS_EXCLUSIVE);
-        if (exclusive != null && !exclusive.isEmpty()) {
-            podAnnotations.put(LwsKeys.LWS_EXCLUSIVE, exclusive);
-        }
-        if (shape.subGroupSize() != null) {
-            podAnnotations.put(LwsKeys.LWS_SUBGROUP_SIZE, String.valueOf(shape.subGroupSize()));
-            String subExclusive = Build.annotations(lws).get(LwsKeys.LWS_SUBGROUP_EXCLUSIVE);
-            if (subExclusive != null && !subExclusive.isEmpty()) {
-                podAnnotations.put(LwsKeys.LWS_SUBGROUP_EXCLUSIVE, subExclusive);
-            }
-        }
         if (Build.requests(Build.spec(leader), LwsKeys.TPU_RESOURCE)) {
             podAnnotations.put(LwsKeys.LWS_LEADER_REQUESTS_TPUS, "true");
         }

@@ -9,7 +9,6 @@ import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -60,19 +59,9 @@ public final class LeaderWorkerSetController extends KindController {
         podLabels.put(LwsKeys.LWS_WORKER_INDEX, "0");
         podLabels.put(LwsKeys.LWS_NAME, name);
         podLabels.put(LwsKeys.LWS_REVISION, revision);
-        Map<String, String> podAnnotations = new LinkedHashMap<>(template.annotations());
-        podAnnotations.put(LwsKeys.LWS_SIZE, String.valueOf(shape.size()));
-        String exclusive = Build.annotations(lws).get(LwsKeys.LWS_EXCLUSIVE);
-        if (exclusive != null && !exclusive.isEmpty()) {
-            podAnnotations.put(LwsKeys.LWS_EXCLUSIVE, exclusive);
-        }
+        Map<String, String> podAnnotations = shape.podAnnotations(template, Build.annotations(lws));
         if (shape.subGroupSize() != null) {
             podAnnotations.put(LwsKeys.LWS_SUBGROUP_POLICY_TYPE, shape.subGroupType());
-            podAnnotations.put(LwsKeys.LWS_SUBGROUP_SIZE, String.valueOf(shape.subGroupSize()));
-            String subExclusive = Build.annotations(lws).get(LwsKeys.LWS_SUBGROUP_EXCLUSIVE);
-            if (subExclusive != null && !subExclusive.isEmpty()) {
-                podAnnotations.put(LwsKeys.LWS_SUBGROUP_EXCLUSIVE, subExclusive);
-            }
         }
         if (LwsShape.UNIQUE_PER_REPLICA.equals(shape.subdomainPolicy())) {
             podAnnotations.put(LwsKeys.LWS_SUBDOMAIN_POLICY, LwsShape.UNIQUE_PER_REPLICA);
@@ -97,13 +86,13 @@ public final class LeaderWorkerSetController extends KindController {
         labels.put(LwsKeys.LWS_NAME, name);
         labels.put(LwsKeys.LWS_REVISION, revision);
         return Build.statefulSet(
-                Build.meta(
+                Build.child(
                         name,
                         null,
-                        Build.namespace(lws),
+                        lws,
+                        WorkloadKind.LEADER_WORKER_SET,
                         labels,
-                        Map.of(LwsKeys.LWS_REPLICAS, String.valueOf(shape.replicas())),
-                        List.of(Build.owner(WorkloadKind.LEADER_WORKER_SET, lws, true))),
+                        Map.of(LwsKeys.LWS_REPLICAS, String.valueOf(shape.replicas()))),
                 spec);
     }
 }

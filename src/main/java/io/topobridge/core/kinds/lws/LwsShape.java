@@ -6,6 +6,8 @@ import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
 import io.topobridge.core.render.expand.Keys;
 import io.topobridge.core.workload.kind.Workload;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -33,6 +35,27 @@ public record LwsShape(
     /** The template leader pods are made from: the leader template, else the worker template. */
     Build.Template leaderOrWorker() {
         return leader != null ? leader : worker;
+    }
+
+    /**
+     * A pod template's annotations with those LWS adds to the pods of every group: the size, and the exclusive-topology
+     * and subgroup ones.
+     */
+    Map<String, String> podAnnotations(Build.Template template, Map<String, String> lwsAnnotations) {
+        Map<String, String> out = new LinkedHashMap<>(template.annotations());
+        out.put(LwsKeys.LWS_SIZE, String.valueOf(size));
+        if (subGroupSize != null) {
+            out.put(LwsKeys.LWS_SUBGROUP_SIZE, String.valueOf(subGroupSize));
+        }
+        for (String key : subGroupSize == null
+                ? List.of(LwsKeys.LWS_EXCLUSIVE)
+                : List.of(LwsKeys.LWS_EXCLUSIVE, LwsKeys.LWS_SUBGROUP_EXCLUSIVE)) {
+            String value = lwsAnnotations.get(key);
+            if (value != null && !value.isEmpty()) {
+                out.put(key, value);
+            }
+        }
+        return out;
     }
 
     /** The shape of a LeaderWorkerSet object (read once per object). */

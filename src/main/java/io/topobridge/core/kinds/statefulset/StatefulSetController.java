@@ -102,13 +102,13 @@ public final class StatefulSetController extends KindController {
         labels.put(POD_INDEX, String.valueOf(ordinal));
         labels.put(STS_REVISION, revision);
         Pod pod = Build.pod(
-                Build.meta(
+                Build.child(
                         name,
                         null,
-                        Build.namespace(sts),
+                        sts,
+                        WorkloadKind.STATEFUL_SET,
                         labels,
-                        shape.template().annotations(),
-                        List.of(Build.owner(WorkloadKind.STATEFUL_SET, sts, true))),
+                        shape.template().annotations()),
                 shape.template().spec());
         pod.getSpec().setHostname(name);
         if (!shape.serviceName().isEmpty()) {

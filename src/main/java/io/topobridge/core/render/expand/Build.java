@@ -165,9 +165,21 @@ public final class Build {
         return ref;
     }
 
-    /** An owner reference to a workload of a known kind, with that kind's API version. */
-    public static OwnerReference owner(WorkloadKind kind, HasMetadata parent, Boolean blockOwnerDeletion) {
-        return owner(kind.apiVersion(), parent, blockOwnerDeletion);
+    /** The metadata of a child {@code parent}'s controller makes: in its namespace, controlled by it (a {@code kind}). */
+    public static ObjectMeta child(
+            String name,
+            String generateName,
+            HasMetadata parent,
+            WorkloadKind kind,
+            Map<String, String> labels,
+            Map<String, String> annotations) {
+        return meta(
+                name,
+                generateName,
+                namespace(parent),
+                labels,
+                annotations,
+                List.of(owner(kind.apiVersion(), parent, true)));
     }
 
     /** A Pod with {@code spec} read from a template's spec tree (a fresh copy per pod). */

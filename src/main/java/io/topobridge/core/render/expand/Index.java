@@ -1,6 +1,7 @@
 package io.topobridge.core.render.expand;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.workload.WorkloadKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +22,11 @@ public final class Index {
     /** {@code group/Kind} of an object ({@code /Pod} for the core group). */
     public static String kindOf(HasMetadata object) {
         return kindOf(object.getApiVersion(), object.getKind());
+    }
+
+    /** {@code group/Kind} of a workload kind. */
+    public static String kindOf(WorkloadKind kind) {
+        return kindOf(kind.apiVersion(), kind.kind());
     }
 
     public static String kindOf(String apiVersion, String kind) {

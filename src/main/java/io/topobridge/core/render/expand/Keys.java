@@ -56,7 +56,8 @@ public final class Keys {
 
     /**
      * An int-or-percent field scaled against {@code total} as {@code intstr.GetScaledValueFromIntOrPercent} does
-     * (percentages rounded up or down); {@code absent} when the field is not set.
+     * (percentages rounded up or down); {@code absent} when the field is not set. {@code maxSurge} rounds up, as
+     * {@code ResolveFenceposts} resolves it in AIBrix and the Deployment controller.
      */
     public static long scaled(JsonNode node, String field, long total, boolean roundUp, String absent) {
         String value;
@@ -97,14 +98,6 @@ public final class Keys {
             throw new IllegalArgumentException(
                     field + "=" + UserText.quote(value) + " is not a number or a percentage");
         }
-    }
-
-    /**
-     * {@code maxSurge} as {@code ResolveFenceposts} resolves it in AIBrix and the Deployment controller (the
-     * defaults are the caller's).
-     */
-    public static long surge(JsonNode maxSurge, String field, long replicas, String absent) {
-        return scaled(maxSurge, field, replicas, true, absent);
     }
 
     /** A label or annotation value the controller reads from a map that may lack it (Go's zero value, ""). */
