@@ -207,7 +207,9 @@ public final class Renderer {
             for (HasMetadata object : inputs) {
                 if (object instanceof Node node) {
                     in.nodes.add(new NodeInfo(
-                            node.getMetadata().getName(), node.getMetadata().getLabels(), gpu(node, accelerators)));
+                            node.getMetadata().getName(),
+                            node.getMetadata().getLabels(),
+                            NodeView.of(node).accelerator(accelerators)));
                 } else if (isForeignHyperNode(object)) {
                     in.foreign.add(new ForeignHyperNode(
                             object.getMetadata().getName(), object.getMetadata().getLabels(), hyperNodeSpec(object)));
@@ -351,15 +353,8 @@ public final class Renderer {
     /**
      * The domains of the HyperNodes {@code render} would apply and those in its input, sized from the input's Nodes
      * ({@code status.allocatable}; cordoned, not-Ready and tainted ones as {@link NodeView#of} reads them) and used by
-     * its Pods that name a node: what the controller reads from the cluster. Gangs are sized by the default
-     * accelerators.
+     * its Pods that name a node: what the controller reads from the cluster. Gangs are sized by {@code accelerators}.
      */
-    public static TierDomains domains(
-            List<? extends HasMetadata> inputs, List<DesiredHyperNode> built, List<ForeignHyperNode> foreign) {
-        return domains(inputs, built, foreign, Accelerators.DEFAULT);
-    }
-
-    /** As {@link #domains(List, List, List)}, gangs being sized by {@code accelerators}. */
     public static TierDomains domains(
             List<? extends HasMetadata> inputs,
             List<DesiredHyperNode> built,
@@ -413,17 +408,5 @@ public final class Renderer {
         } catch (IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException e) {
             return null;
         }
-    }
-
-    /**
-     * Whether a node has accelerators of the default list (allocatable above zero) or GPU feature discovery's labels.
-     */
-    public static boolean gpu(Node node) {
-        return gpu(node, Accelerators.DEFAULT);
-    }
-
-    /** Whether a node has accelerators of the list (allocatable above zero) or GPU feature discovery's labels. */
-    public static boolean gpu(Node node, Accelerators accelerators) {
-        return NodeView.of(node).accelerator(accelerators);
     }
 }

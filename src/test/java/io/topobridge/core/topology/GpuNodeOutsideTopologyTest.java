@@ -30,9 +30,9 @@ class GpuNodeOutsideTopologyTest {
                         new NodeInfo(
                                 "gaudi-2",
                                 Map.of(),
-                                io.topobridge.core.render.Renderer.gpu(
-                                        gaudiNode(),
-                                        io.topobridge.core.node.Accelerators.parse(List.of("amd.com/gpu")))),
+                                io.topobridge.core.capacity.NodeView.of(gaudiNode())
+                                        .accelerator(
+                                                io.topobridge.core.node.Accelerators.parse(List.of("amd.com/gpu")))),
                         false));
     }
 
@@ -50,7 +50,8 @@ class GpuNodeOutsideTopologyTest {
 
     /** Whether render (and the controller, through the same view) takes a Gaudi node for an accelerator node. */
     private static boolean gaudi() {
-        return io.topobridge.core.render.Renderer.gpu(gaudiNode());
+        return io.topobridge.core.capacity.NodeView.of(gaudiNode())
+                .accelerator(io.topobridge.core.node.Accelerators.DEFAULT);
     }
 
     @ParameterizedTest(name = "{0}")

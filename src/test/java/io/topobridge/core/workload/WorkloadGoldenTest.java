@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.topobridge.core.capacity.NodeView;
 import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.render.Renderer;
 import io.topobridge.core.topology.NodeInfo;
 import io.topobridge.core.topology.TopologyBuilder;
@@ -59,12 +61,14 @@ class WorkloadGoldenTest {
             List<NodeInfo> nodes = inputs.stream()
                     .filter(o -> o instanceof Node)
                     .map(o -> new NodeInfo(
-                            o.getMetadata().getName(), o.getMetadata().getLabels(), Renderer.gpu((Node) o)))
+                            o.getMetadata().getName(),
+                            o.getMetadata().getLabels(),
+                            NodeView.of((Node) o).accelerator(Accelerators.DEFAULT)))
                     .toList();
             TopologyResult topology = new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, List.of()))
                     .build(nodes, List.of());
             WorkloadLookup base = Fixtures.lookup(inputs);
-            TierDomains domains = Renderer.domains(inputs, topology.hyperNodes(), List.of());
+            TierDomains domains = Renderer.domains(inputs, topology.hyperNodes(), List.of(), Accelerators.DEFAULT);
             result = Fixtures.translator().translate(inputs, topology.tiers(), base.withDomains(() -> domains));
         }
 

@@ -125,32 +125,20 @@ final class Aibrix {
 
     /** The subgroup of one role: per PodSet when it has multi-pod PodSets, else the whole role. */
     static SubGroupPlan subGroup(Role role, int replicas) {
-        boolean bestEffort = role.template() != null
-                && PodRequests.isBestEffort(role.template().getSpec());
-        if (role.podGroupSize() > 1) {
-            return new SubGroupPlan(
-                            role.name(),
-                            Map.of(WorkloadLabels.AIBRIX_ROLE, role.name()),
-                            List.of(),
-                            Map.of(),
-                            List.of(WorkloadLabels.AIBRIX_POD_SET),
-                            role.podGroupSize(),
-                            false,
-                            false)
-                    .bestEffort(bestEffort);
-        }
+        boolean podSets = role.podGroupSize() > 1;
         // an instance of a single-pod role is one pod: the subgroup is the whole role, all its replicas in one domain
         return new SubGroupPlan(
                         role.name(),
                         Map.of(WorkloadLabels.AIBRIX_ROLE, role.name()),
                         List.of(),
                         Map.of(),
-                        List.of(WorkloadLabels.AIBRIX_ROLE),
-                        replicas,
+                        List.of(podSets ? WorkloadLabels.AIBRIX_POD_SET : WorkloadLabels.AIBRIX_ROLE),
+                        podSets ? role.podGroupSize() : replicas,
                         false,
                         false)
-                .bestEffort(bestEffort)
-                .wholeRole(replicas > 1);
+                .bestEffort(role.template() != null
+                        && PodRequests.isBestEffort(role.template().getSpec()))
+                .wholeRole(!podSets && replicas > 1);
     }
 
     /** What a RoleSet is, for planning: a RoleSet object, or the one AIBrix will make from a StormService's template. */
@@ -225,19 +213,23 @@ final class Aibrix {
             subs.add(subGroup(role, replicas));
         }
         if (rs.volcano()) {
-            findings.add(Finding.info(
-                            WorkloadReason.ADOPTED_POD_GROUP,
-                            subject,
-                            subject + ": AIBrix's "
-                                    + "volcanoSchedulingStrategy makes PodGroup " + rs.name()
-                                    + "; the bridge adds only its topology fields to it")
-                    .withKey(rs.name()));
+            findings.add(adopted(subject, rs.name()));
             return List.of(GangPlan.adopted(scope, rs.name(), pods, subs, GangPlan.Level.GANG));
         }
         if (!pods.isEmpty()) {
             plans.add(0, GangPlan.owned(scope, PodGroupNames.roleSet(rs.name()), rs.owners(), pods, subs));
         }
         return plans;
+    }
+
+    /** The note that AIBrix's own {@code volcanoSchedulingStrategy} makes PodGroup {@code name}, which is adopted. */
+    static Finding adopted(ObjectRef subject, String name) {
+        return Finding.info(
+                        WorkloadReason.ADOPTED_POD_GROUP,
+                        subject,
+                        subject + ": AIBrix's volcanoSchedulingStrategy makes PodGroup " + name
+                                + "; the bridge adds only its topology fields to it")
+                .withKey(name);
     }
 
     /** Names of the PodSets AIBrix made for one role of a RoleSet, sorted. */

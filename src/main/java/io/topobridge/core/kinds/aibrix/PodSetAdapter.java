@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
-import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupNames;
@@ -74,13 +73,7 @@ public final class PodSetAdapter implements KindAdapter {
         var role = PodRole.of(
                 PodGroupNames.labelValue(ps.name()), size, template == null ? null : template.getSpec(), selector);
         if (Aibrix.volcano(ps.spec(), "spec")) {
-            notes.add(Finding.info(
-                            WorkloadReason.ADOPTED_POD_GROUP,
-                            ps.ref(),
-                            ps.ref() + ": AIBrix's "
-                                    + "volcanoSchedulingStrategy makes PodGroup " + ps.name()
-                                    + "; the bridge adds only its topology fields to it")
-                    .withKey(ps.name()));
+            notes.add(Aibrix.adopted(ps.ref(), ps.name()));
             return List.of(GangPlan.adopted(scope, ps.name(), List.of(role), List.of(), GangPlan.Level.GANG));
         }
         if (size == 0) {

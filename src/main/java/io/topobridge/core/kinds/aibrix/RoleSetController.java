@@ -227,7 +227,9 @@ public final class RoleSetController extends KindController {
                 spec);
     }
 
-    /** The PodGroup name a PodSet carries for a scheduling strategy (coscheduling: a label; Godel, Volcano: both). */
+    /**
+     * The PodGroup name a PodSet or pod carries for a scheduling strategy (coscheduling: a label; Godel, Volcano: both).
+     */
     private static void strategyKeys(
             JsonNode strategy, String podGroup, Map<String, String> labels, Map<String, String> annotations) {
         if (has(strategy, "coschedulingSchedulingStrategy")) {
@@ -344,26 +346,12 @@ public final class RoleSetController extends KindController {
                 labels.put(inherited, rsLabels.get(inherited));
             }
         }
-        if (has(rsStrategy, "coschedulingSchedulingStrategy")) {
-            labels.put(Aibrix.COSCHEDULING_POD_GROUP, rs);
-        }
-        if (has(rsStrategy, "godelSchedulingStrategy")) {
-            labels.put(Aibrix.GODEL_POD_GROUP, rs);
-        }
-        if (has(rsStrategy, "volcanoSchedulingStrategy")) {
-            labels.put(Aibrix.VOLCANO_POD_GROUP, rs);
-        }
         Map<String, String> annotations = new LinkedHashMap<>(template.annotations());
+        strategyKeys(rsStrategy, rs, labels, annotations);
         annotations.put(Aibrix.AIBRIX_ROLE_SET_INDEX, Keys.orEmpty(rsAnnotations.get(Aibrix.AIBRIX_ROLE_SET_INDEX)));
         if (index >= 0) {
             annotations.put(Aibrix.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(index));
             labels.put(Aibrix.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(index));
-        }
-        if (has(rsStrategy, "volcanoSchedulingStrategy")) {
-            annotations.put(Aibrix.VOLCANO_POD_GROUP, rs);
-        }
-        if (has(rsStrategy, "godelSchedulingStrategy")) {
-            annotations.put(Aibrix.GODEL_POD_GROUP, rs);
         }
         String revision = rsAnnotations.get(Aibrix.AIBRIX_ROLE_REVISION + "." + role.name());
         if (revision != null) {

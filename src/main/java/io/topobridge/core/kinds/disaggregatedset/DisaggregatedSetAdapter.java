@@ -6,7 +6,6 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.kinds.lws.LeaderWorkerSetAdapter;
 import io.topobridge.core.kinds.lws.LwsGroups;
 import io.topobridge.core.kinds.lws.ProviderGroups;
-import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
@@ -29,7 +28,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 
 /**
  * DisaggregatedSet ({@code disaggregatedset.x-k8s.io/v1}): one PodGroup per slice, spanning the slice's role LWSs
@@ -193,18 +191,9 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
                                     + "), so a slice cannot be one gang; the bridge adds its topology fields to each group's PodGroup"));
             return adopted;
         }
-        TreeSet<Integer> slices = new TreeSet<>();
-        int presentSlice = ours ? Pods.index(present.get(PodIdentity.SLICE)) : -1;
-        if (!onlyPresent || presentSlice < 0) {
-            for (int slice = 0; slice < sliceCount; slice++) {
-                slices.add(slice);
-            }
-        }
-        if (presentSlice >= 0) {
-            slices.add(presentSlice);
-        }
         List<GangPlan> plans = new ArrayList<>();
-        for (int slice : slices) {
+        int presentSlice = ours ? Pods.index(present.get(PodIdentity.SLICE)) : -1;
+        for (int slice : LwsGroups.indices(sliceCount, presentSlice, onlyPresent)) {
             List<PodRole> pods = new ArrayList<>();
             List<SubGroupPlan> subs = new ArrayList<>();
             for (Role role : roles) {
@@ -219,19 +208,8 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
                 }
                 pods.addAll(LwsGroups.roles(role.shape(), role.name() + "-", groups, base));
                 // a LeaderReady role's subgroup is its workers: the leaders start alone, in the gang
-                SubGroupPlan group = LwsGroups.leaderReadyWorkers(
-                        role.shape(),
-                        new SubGroupPlan(
-                                        role.name(),
-                                        Map.of(WorkloadLabels.DS_ROLE, role.name()),
-                                        List.of(),
-                                        Map.of(),
-                                        List.of(WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX),
-                                        role.shape().size(),
-                                        false,
-                                        false)
-                                .bestEffort(
-                                        PodRequests.isBestEffort(role.shape().workerSpec())));
+                SubGroupPlan group =
+                        LwsGroups.groupSubGroup(role.shape(), role.name(), WorkloadLabels.DS_ROLE, role.name());
                 if (group != null) {
                     subs.add(group);
                 }

@@ -30,7 +30,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 
 /**
  * LeaderWorkerSet ({@code leaderworkerset.x-k8s.io/v1}): one PodGroup per group (a leader and {@code size - 1}
@@ -143,18 +142,9 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                             + "; the bridge adds only its topology fields to them"));
             return adopted;
         }
-        TreeSet<Integer> groups = new TreeSet<>();
-        int presentGroup = ours ? Pods.index(present.get(PodIdentity.GROUP_INDEX)) : -1;
-        if (!onlyPresent || presentGroup < 0) {
-            for (int group = 0; group < running; group++) {
-                groups.add(group);
-            }
-        }
-        if (presentGroup >= 0) {
-            groups.add(presentGroup);
-        }
         List<GangPlan> plans = new ArrayList<>();
-        for (int group : groups) {
+        int presentGroup = ours ? Pods.index(present.get(PodIdentity.GROUP_INDEX)) : -1;
+        for (int group : LwsGroups.indices(running, presentGroup, onlyPresent)) {
             PodIdentity base = selector(lws).with(PodIdentity.GROUP_INDEX, String.valueOf(group));
             plans.add(GangPlan.owned(
                             scope,
@@ -305,18 +295,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         if (LwsGroups.refuseUnsupported(s, lws.ref(), "", notes)) {
             return new Member(List.of(), List.of(), notes, false);
         }
-        var sub = LwsGroups.leaderReadyWorkers(
-                s,
-                new SubGroupPlan(
-                                value,
-                                Map.of(WorkloadLabels.LWS_NAME, lws.name()),
-                                List.of(),
-                                Map.of(),
-                                List.of(WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX),
-                                s.size(),
-                                false,
-                                false)
-                        .bestEffort(PodRequests.isBestEffort(s.workerSpec())));
+        var sub = LwsGroups.groupSubGroup(s, value, WorkloadLabels.LWS_NAME, lws.name());
         return new Member(
                 LwsGroups.roles(s, value + "-", replicas, selector(lws)),
                 sub == null ? List.of() : List.of(sub),

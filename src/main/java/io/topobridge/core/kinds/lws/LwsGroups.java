@@ -20,6 +20,7 @@ import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * What one LeaderWorkerSet spec (an LWS's, or a DisaggregatedSet role's) says of its groups, as the bridge reads it:
@@ -168,14 +169,42 @@ public final class LwsGroups {
     }
 
     /**
-     * When the leader starts first ({@link Shape#leaderFirst}) the workers of a group (all but its leader) as one subgroup, split by {@code matchLabelKeys};
-     * otherwise {@code sub} as it is. Null when the group has no workers.
+     * The subgroup of the groups of an LWS in a larger gang (its pods selected by {@code key=value}), split by LWS
+     * group: when the leader starts first ({@link Shape#leaderFirst}) only its workers (all but its leader), null when
+     * the group has none.
      */
-    public static SubGroupPlan leaderReadyWorkers(Shape s, SubGroupPlan sub) {
+    public static SubGroupPlan groupSubGroup(Shape s, String name, String key, String value) {
+        SubGroupPlan sub = new SubGroupPlan(
+                        name,
+                        Map.of(key, value),
+                        List.of(),
+                        Map.of(),
+                        List.of(WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX),
+                        s.size(),
+                        false,
+                        false)
+                .bestEffort(PodRequests.isBestEffort(s.workerSpec()));
         if (!s.leaderFirst()) {
             return sub;
         }
         return s.size() < 2 ? null : sub.excluding(WorkloadLabels.LWS_WORKER_INDEX, List.of("0"), s.size() - 1);
+    }
+
+    /**
+     * The indices of the gangs to plan: 0 to {@code count - 1} (unless only the present pod's is wanted and known),
+     * and the present pod's ({@code present}, -1 when unknown).
+     */
+    public static TreeSet<Integer> indices(int count, int present, boolean onlyPresent) {
+        TreeSet<Integer> out = new TreeSet<>();
+        if (!onlyPresent || present < 0) {
+            for (int i = 0; i < count; i++) {
+                out.add(i);
+            }
+        }
+        if (present >= 0) {
+            out.add(present);
+        }
+        return out;
     }
 
     /**
