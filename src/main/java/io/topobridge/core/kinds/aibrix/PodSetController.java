@@ -23,7 +23,7 @@ import java.util.Set;
 public final class PodSetController extends KindController {
 
     public PodSetController() {
-        super(WorkloadKind.POD_SET);
+        super(WorkloadKind.POD_SET, false);
     }
 
     private static long size(JsonNode spec) {
@@ -68,11 +68,6 @@ public final class PodSetController extends KindController {
     @Override
     public long weight(HasMetadata podSet, Context ctx) {
         return size(ctx.memo(podSet, "spec", () -> Build.spec(podSet)));
-    }
-
-    @Override
-    public boolean divisible() {
-        return false;
     }
 
     private static Pod pod(HasMetadata podSet, Build.Template template, String name, long index) {

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * AIBrix's RoleSet controller (v0.7.0, the role syncers' {@code Scale}) for every role in order: a role with
@@ -72,7 +73,7 @@ public final class RoleSetController extends KindController {
     }
 
     public RoleSetController() {
-        super(WorkloadKind.ROLE_SET);
+        super(WorkloadKind.ROLE_SET, false);
     }
 
     @Override
@@ -97,23 +98,14 @@ public final class RoleSetController extends KindController {
     @Override
     public long weight(HasMetadata roleSet, Context ctx) {
         JsonNode spec = ctx.memo(roleSet, "spec", () -> Build.spec(roleSet));
-        return weightOf(ctx.memo(roleSet, "roles", () -> roles(spec)));
-    }
-
-    /** What AIBrix makes for roles: per replica a PodSet and its pods, or a pod. */
-    static long weightOf(List<Role> roles) {
+        // per replica a PodSet and its pods, or a pod
         long sum = 0;
-        for (Role role : roles) {
+        for (Role role : ctx.memo(roleSet, "roles", () -> roles(spec))) {
             sum = Build.add(
                     sum,
                     role.podSets() ? Build.times(role.replicas(), Build.add(1, role.podGroupSize())) : role.replicas());
         }
         return sum;
-    }
-
-    @Override
-    public boolean divisible() {
-        return false;
     }
 
     /** AIBrix's {@code role-template-hash}: a hash of the role's pod template dumped from Go (generated here). */
@@ -299,16 +291,10 @@ public final class RoleSetController extends KindController {
         long budget = Math.min(role.replicas() - active, role.replicas() + surge - active - terminating);
         String hash = templateHash(roleSet, role, ctx);
         String prefix = ctx.compose(Build.name(roleSet), "-" + role.name() + "-");
-        String base = prefix.length() > Names.MAX_GENERATE_NAME_BASE
-                ? ctx.cut(prefix, 0, Names.MAX_GENERATE_NAME_BASE)
-                : prefix;
-        int attempt = 0;
+        AtomicInteger attempts = new AtomicInteger();
         for (long i = 0; i < budget; i++) {
-            String name;
-            do {
-                String seed = ns + "/" + Build.name(roleSet) + "/" + role.name() + "/" + i + "/" + attempt++;
-                name = ctx.compose(base, ctx.token(Names.suffix(seed), Names.SUFFIX_PATTERN, "pod name suffixes"));
-            } while (ctx.index.has("/Pod", ns, name));
+            String seed = ns + "/" + Build.name(roleSet) + "/" + role.name() + "/" + i;
+            String name = ctx.generateName(prefix, "/Pod", ns, seed, attempts, "pod name suffixes");
             if (!sink.create(pod(roleSet, role, rsStrategy, template, name, prefix, hash, -1))) {
                 return false;
             }

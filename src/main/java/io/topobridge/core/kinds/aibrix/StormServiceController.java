@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * AIBrix's StormService controller (v0.7.0, {@code scaling} and {@code renderRoleSet}) for a new StormService: the
@@ -83,7 +84,7 @@ public final class StormServiceController extends KindController {
     }
 
     public StormServiceController() {
-        super(WorkloadKind.STORM_SERVICE);
+        super(WorkloadKind.STORM_SERVICE, true);
     }
 
     @Override
@@ -141,11 +142,6 @@ public final class StormServiceController extends KindController {
         return Build.times(shape.replicas(), Build.add(1, ctx.weight(sample)));
     }
 
-    @Override
-    public boolean divisible() {
-        return true;
-    }
-
     /**
      * The revision name: the StormService's {@code status.updateRevision} when it has one (an object read from a
      * cluster), else {@code <storm>-<hash>} generated.
@@ -168,17 +164,13 @@ public final class StormServiceController extends KindController {
 
     /** {@code <storm>-roleset-} cut as AIBrix and the API server cut it, and five characters generated here. */
     private static String generatedName(HasMetadata storm, long index, Context ctx) {
-        String prefix = ctx.compose(Build.name(storm), "-roleset-");
-        String base = prefix.length() >= Names.MAX_GENERATE_NAME_BASE
-                ? ctx.cut(prefix, 0, Names.MAX_GENERATE_NAME_BASE)
-                : prefix;
-        String name;
-        int attempt = 0;
-        do {
-            String seed = Build.ns(storm) + "/" + Build.name(storm) + "/roleset/" + index + "/" + attempt++;
-            name = ctx.compose(base, ctx.token(Names.suffix(seed), Names.SUFFIX_PATTERN, "RoleSet name suffixes"));
-        } while (ctx.index.has(ROLE_SET_KIND, Build.ns(storm), name));
-        return name;
+        return ctx.generateName(
+                ctx.compose(Build.name(storm), "-roleset-"),
+                ROLE_SET_KIND,
+                Build.ns(storm),
+                Build.ns(storm) + "/" + Build.name(storm) + "/roleset/" + index,
+                new AtomicInteger(),
+                "RoleSet name suffixes");
     }
 
     /**

@@ -48,7 +48,7 @@ public final class DeploymentController extends KindController {
             DEPRECATED_ROLLBACK_TO);
 
     public DeploymentController() {
-        super(WorkloadKind.DEPLOYMENT);
+        super(WorkloadKind.DEPLOYMENT, true);
     }
 
     @Override
@@ -82,11 +82,6 @@ public final class DeploymentController extends KindController {
         return spec.path("paused").asBoolean(false)
                 ? 0
                 : Build.add(1, Workload.integer(spec.get("replicas"), "spec.replicas", 1));
-    }
-
-    @Override
-    public boolean divisible() {
-        return true;
     }
 
     private static ReplicaSet replicaSet(HasMetadata deployment, JsonNode spec, Context ctx) {

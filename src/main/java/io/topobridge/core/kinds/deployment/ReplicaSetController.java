@@ -7,11 +7,11 @@ import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
 import io.topobridge.core.render.expand.Keys;
 import io.topobridge.core.render.expand.KindController;
-import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.render.expand.Selectors;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Kubernetes' ReplicaSet controller (v1.35, {@code GetPodFromTemplate}): pods named by {@code generateName}
@@ -22,7 +22,7 @@ import java.util.Optional;
 public final class ReplicaSetController extends KindController {
 
     public ReplicaSetController() {
-        super(WorkloadKind.REPLICA_SET);
+        super(WorkloadKind.REPLICA_SET, true);
     }
 
     @Override
@@ -46,16 +46,10 @@ public final class ReplicaSetController extends KindController {
             }
         }
         String prefix = ctx.compose(Build.name(rs), "-");
-        String base = prefix.length() > Names.MAX_GENERATE_NAME_BASE
-                ? ctx.cut(prefix, 0, Names.MAX_GENERATE_NAME_BASE)
-                : prefix;
-        int attempt = 0;
+        AtomicInteger attempts = new AtomicInteger();
         for (long i = have; i < replicas; i++) {
-            String name;
-            do {
-                String seed = ns + "/" + Build.name(rs) + "/" + i + "/" + attempt++;
-                name = ctx.compose(base, ctx.token(Names.suffix(seed), Names.SUFFIX_PATTERN, "pod name suffixes"));
-            } while (ctx.index.has("/Pod", ns, name));
+            String seed = ns + "/" + Build.name(rs) + "/" + i;
+            String name = ctx.generateName(prefix, "/Pod", ns, seed, attempts, "pod name suffixes");
             var pod = Build.pod(
                     Build.child(name, prefix, rs, WorkloadKind.REPLICA_SET, template.labels(), template.annotations()),
                     template.spec());
@@ -69,10 +63,5 @@ public final class ReplicaSetController extends KindController {
     public long weight(HasMetadata rs, Context ctx) {
         JsonNode spec = ctx.memo(rs, "spec", () -> Build.spec(rs));
         return Workload.integer(spec.get("replicas"), "spec.replicas", 1);
-    }
-
-    @Override
-    public boolean divisible() {
-        return true;
     }
 }

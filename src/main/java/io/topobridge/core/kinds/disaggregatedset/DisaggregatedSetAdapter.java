@@ -256,7 +256,8 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
         boolean found = false;
         for (Workload lws : children) {
             Map<String, String> labels = lws.labels();
-            if (role.name().equals(labels.get(WorkloadLabels.DS_ROLE)) && sliceOf(labels) == slice) {
+            if (role.name().equals(labels.get(WorkloadLabels.DS_ROLE))
+                    && slice(labels.get(WorkloadLabels.DS_SLICE)) == slice) {
                 found = true;
                 total += Workload.integer(
                         lws.spec().get("replicas"), "spec.replicas of LeaderWorkerSet " + lws.name(), 1);
@@ -266,15 +267,11 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
     }
 
     /**
-     * The slice an object of the set belongs to, from its slice label: an object without one (or with an empty one) is
+     * The slice an object of the set belongs to, from its slice label's value: an object without one (or with an empty one) is
      * slice 0, as LWS reads it. Sets made by LWS releases before slices (v0.9 and older) are one slice, and their
      * LeaderWorkerSets and pods carry no slice label; after an upgrade the set reads back with {@code slices: 1} while
      * those objects live on. -1 for a value that is no slice index.
      */
-    static int sliceOf(Map<String, String> labels) {
-        return slice(labels.get(WorkloadLabels.DS_SLICE));
-    }
-
     private static int slice(String label) {
         return label == null || label.isEmpty() ? 0 : Pods.index(label);
     }

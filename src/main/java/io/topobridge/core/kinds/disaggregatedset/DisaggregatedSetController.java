@@ -38,7 +38,7 @@ public final class DisaggregatedSetController extends KindController {
             String name, Map<String, String> labels, Map<String, String> annotations, JsonNode spec, LwsShape shape) {}
 
     public DisaggregatedSetController() {
-        super(WorkloadKind.DISAGGREGATED_SET);
+        super(WorkloadKind.DISAGGREGATED_SET, true);
     }
 
     @Override
@@ -63,11 +63,6 @@ public final class DisaggregatedSetController extends KindController {
             sum = Build.add(sum, Build.add(1, role.shape().weight()));
         }
         return sum;
-    }
-
-    @Override
-    public boolean divisible() {
-        return true;
     }
 
     private static List<Role> roles(HasMetadata ds) {

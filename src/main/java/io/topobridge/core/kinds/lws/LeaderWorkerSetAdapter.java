@@ -171,7 +171,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             List<Finding> notes,
             Snapshot snapshot) {
         if (LwsGroups.refuseTooMany(
-                Math.max(s.replicas(), leaderReplicas(lws, snapshot)),
+                Math.max(s.replicas(), leaderReplicas(lws, WorkloadKind.DEPLOYMENT, snapshot)),
                 snapshot,
                 lws.ref(),
                 "spec.replicas",
@@ -221,9 +221,12 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         return plans;
     }
 
-    /** The replicas of the leader Deployment LWS runs for a Hash LWS (named after it, owned by it); 0 when not seen. */
-    private static int leaderReplicas(Workload lws, Snapshot snapshot) {
-        return snapshot.get(WorkloadKind.DEPLOYMENT, lws.namespace(), lws.name())
+    /**
+     * The replicas of the {@code kind} object named after the LWS and owned by it (0 when not seen): the leader
+     * Deployment LWS runs for a Hash LWS, or its leader StatefulSet.
+     */
+    private static int leaderReplicas(Workload lws, WorkloadKind kind, Snapshot snapshot) {
+        return snapshot.get(kind, lws.namespace(), lws.name())
                 .filter(d -> d.owner(WorkloadKind.LEADER_WORKER_SET)
                         .map(o -> lws.name().equals(o.getName()))
                         .orElse(false))
@@ -245,15 +248,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
      * PodGroups too, or they wait for ever and a {@code maxUnavailable: 0} rollout stalls.
      */
     private static int runningGroups(Workload lws, LwsGroups.Shape s, Snapshot snapshot) {
-        int groups = s.replicas();
-        Optional<Workload> leaders = snapshot.get(WorkloadKind.STATEFUL_SET, lws.namespace(), lws.name())
-                .filter(sts -> sts.owner(WorkloadKind.LEADER_WORKER_SET)
-                        .map(o -> lws.name().equals(o.getName()))
-                        .orElse(false));
-        if (leaders.isPresent()) {
-            groups = Math.max(groups, ReplicatedAdapter.shape(leaders.get()).replicas());
-        }
-        return groups;
+        return Math.max(s.replicas(), leaderReplicas(lws, WorkloadKind.STATEFUL_SET, snapshot));
     }
 
     /**

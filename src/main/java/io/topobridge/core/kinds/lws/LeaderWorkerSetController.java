@@ -21,7 +21,7 @@ import java.util.Map;
 public final class LeaderWorkerSetController extends KindController {
 
     public LeaderWorkerSetController() {
-        super(WorkloadKind.LEADER_WORKER_SET);
+        super(WorkloadKind.LEADER_WORKER_SET, true);
     }
 
     @Override
@@ -36,11 +36,6 @@ public final class LeaderWorkerSetController extends KindController {
     @Override
     public long weight(HasMetadata lws, Context ctx) {
         return LwsShape.of(lws, ctx).weight();
-    }
-
-    @Override
-    public boolean divisible() {
-        return true;
     }
 
     /** The template revision the LWS controller records, a hash of the spec it dumps from Go (generated here). */

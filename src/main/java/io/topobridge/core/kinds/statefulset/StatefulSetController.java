@@ -42,7 +42,7 @@ public final class StatefulSetController extends KindController {
     }
 
     public StatefulSetController() {
-        super(WorkloadKind.STATEFUL_SET);
+        super(WorkloadKind.STATEFUL_SET, true);
     }
 
     @Override
@@ -79,11 +79,6 @@ public final class StatefulSetController extends KindController {
                         List.of()),
                 null);
         return Build.times(shape.replicas(), Build.add(1, ctx.weight(sample)));
-    }
-
-    @Override
-    public boolean divisible() {
-        return true;
     }
 
     /** {@code <sts>-<hash>}: the ControllerRevision's name, a hash of the template the controller dumps from Go. */

@@ -88,11 +88,6 @@ public final class Build {
                     spec,
                     node);
         }
-
-        /** Whether a container or init container of this template requests {@code resource}. */
-        boolean requests(String resource) {
-            return Build.requests(spec, resource);
-        }
     }
 
     /** Whether a container or init container of a pod spec requests (or limits) a non-zero {@code resource}. */

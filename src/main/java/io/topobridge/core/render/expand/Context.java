@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -225,6 +226,23 @@ public final class Context {
             current.generated.add(meaning);
         }
         return new Generated.Part(value, pattern, true);
+    }
+
+    /**
+     * A {@code generateName} as the API server completes it: {@code prefix} cut to the base it keeps and five generated
+     * characters, tried until no {@code kind} in {@code ns} has that name. The seed of a try is {@code seed} and the
+     * count of {@code attempts} so far, so a controller's loop of creates goes on where its last create stopped.
+     */
+    public String generateName(
+            String prefix, String kind, String ns, String seed, AtomicInteger attempts, String meaning) {
+        String base =
+                prefix.length() > Names.MAX_GENERATE_NAME_BASE ? cut(prefix, 0, Names.MAX_GENERATE_NAME_BASE) : prefix;
+        String name;
+        do {
+            String suffix = Names.suffix(seed + "/" + attempts.getAndIncrement());
+            name = compose(base, token(suffix, Names.SUFFIX_PATTERN, meaning));
+        } while (index.has(kind, ns, name));
+        return name;
     }
 
     /**

@@ -7,9 +7,17 @@ import io.topobridge.core.workload.WorkloadKind;
 public abstract class KindController implements Controller {
 
     private final WorkloadKind kind;
+    private final boolean divisible;
 
-    protected KindController(WorkloadKind kind) {
+    /** A controller of {@code kind}, whose children are a useful preview in part when {@code divisible}. */
+    protected KindController(WorkloadKind kind, boolean divisible) {
         this.kind = kind;
+        this.divisible = divisible;
+    }
+
+    @Override
+    public final boolean divisible() {
+        return divisible;
     }
 
     @Override
