@@ -94,9 +94,7 @@ public final class Renderer {
      */
     public RenderOutput render(List<? extends HasMetadata> inputs, Expansion.Limits limits) {
         Expansion.Result expansion = Kinds.expansion().expand(inputs, limits);
-        List<HasMetadata> all =
-                new ArrayList<>(inputs.size() + expansion.created().size());
-        all.addAll(inputs);
+        List<HasMetadata> all = new ArrayList<>(inputs);
         all.addAll(expansion.created());
         RenderOutput rendered = render(all);
         List<HasMetadata> made =

@@ -32,14 +32,10 @@ public final class RoleSetAdapter implements KindAdapter {
 
     @Override
     public Optional<GangScope> scopeOf(Workload roleSet, Snapshot snapshot) {
-        Optional<OwnerReference> storm = roleSet.owner(WorkloadKind.STORM_SERVICE);
-        return Optional.of(
-                storm.isPresent()
-                        ? GangScope.of(
-                                WorkloadKind.STORM_SERVICE,
-                                roleSet.namespace(),
-                                storm.get().getName())
-                        : GangScope.of(WorkloadKind.ROLE_SET, roleSet.namespace(), roleSet.name()));
+        String ns = roleSet.namespace();
+        return Optional.of(roleSet.owner(WorkloadKind.STORM_SERVICE)
+                .map(storm -> GangScope.of(WorkloadKind.STORM_SERVICE, ns, storm.getName()))
+                .orElseGet(() -> GangScope.of(WorkloadKind.ROLE_SET, ns, roleSet.name())));
     }
 
     @Override

@@ -119,15 +119,13 @@ public final class DeploymentController extends KindController {
             rsSpec.set("minReadySeconds", spec.get("minReadySeconds"));
         }
         ObjectNode rsSelector = Build.copy(spec.get("selector"));
-        ObjectNode matchLabels =
-                rsSelector.has("matchLabels") && rsSelector.get("matchLabels").isObject()
-                        ? (ObjectNode) rsSelector.get("matchLabels")
-                        : rsSelector.putObject("matchLabels");
-        matchLabels.put(POD_TEMPLATE_HASH, hash);
+        Build.objectAt(rsSelector, "matchLabels").put(POD_TEMPLATE_HASH, hash);
         rsSpec.set("selector", rsSelector);
         rsSpec.set("template", Build.template(template, labels, null));
-        return Build.replicaSet(
-                Build.child(name, null, deployment, WorkloadKind.DEPLOYMENT, labels, annotations), rsSpec);
+        return Build.apps(
+                ReplicaSet.class,
+                Build.child(name, null, deployment, WorkloadKind.DEPLOYMENT, labels, annotations),
+                rsSpec);
     }
 
     /** {@code maxSurge} of a RollingUpdate Deployment (25% by default), 0 for Recreate. */

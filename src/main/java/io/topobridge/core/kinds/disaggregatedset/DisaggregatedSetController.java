@@ -114,18 +114,13 @@ public final class DisaggregatedSetController extends KindController {
 
         ObjectNode spec = Build.copy(role.spec());
         spec.put("replicas", Workload.integer(role.spec().get("replicas"), "replicas", 1));
-        ObjectNode lwt = spec.has("leaderWorkerTemplate")
-                        && spec.get("leaderWorkerTemplate").isObject()
-                ? (ObjectNode) spec.get("leaderWorkerTemplate")
-                : spec.putObject("leaderWorkerTemplate");
+        ObjectNode lwt = Build.objectAt(spec, "leaderWorkerTemplate");
         for (String template : List.of("workerTemplate", "leaderTemplate")) {
             JsonNode node = lwt.get(template);
             if (node == null || !node.isObject()) {
                 continue;
             }
-            ObjectNode metadata = node.has("metadata") && node.get("metadata").isObject()
-                    ? (ObjectNode) node.get("metadata")
-                    : ((ObjectNode) node).putObject("metadata");
+            ObjectNode metadata = Build.objectAt((ObjectNode) node, "metadata");
             Map<String, String> labels = Build.merged(
                     Workload.strings(metadata.get("labels"), "spec.roles." + template + ".metadata.labels"), auto);
             metadata.set("labels", Build.MAPPER.valueToTree(Build.sorted(labels)));

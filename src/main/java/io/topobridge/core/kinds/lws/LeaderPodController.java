@@ -92,7 +92,8 @@ public final class LeaderPodController implements Controller {
         spec.putObject("ordinals").put("start", 1);
         spec.set("template", Build.template(shape.worker(), podLabels, podAnnotations));
         spec.putObject("selector").set("matchLabels", Build.MAPPER.valueToTree(Build.sorted(selector)));
-        return Build.statefulSet(
+        return Build.apps(
+                StatefulSet.class,
                 Build.meta(
                         name,
                         null,

@@ -80,7 +80,8 @@ public final class LeaderWorkerSetController extends KindController {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(LwsKeys.LWS_NAME, name);
         labels.put(LwsKeys.LWS_REVISION, revision);
-        return Build.statefulSet(
+        return Build.apps(
+                StatefulSet.class,
                 Build.child(
                         name,
                         null,

@@ -32,23 +32,20 @@ public final class LwsPodWebhook {
         Map<String, String> annotations = Build.annotations(pod);
         String size = annotations.get(LwsKeys.LWS_SIZE);
         if (size == null) {
-            throw new IllegalArgumentException(
-                    "LeaderWorkerSet's pod webhook refuses it: the size annotation is missing");
+            throw refused("the size annotation is missing");
         }
         int podCount;
         try {
             podCount = Integer.parseInt(size);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                    "LeaderWorkerSet's pod webhook refuses it: size " + UserText.quote(size) + " is not a number");
+            throw refused("size " + UserText.quote(size) + " is not a number");
         }
         boolean hasSubGroupSize = annotations.containsKey(LwsKeys.LWS_SUBGROUP_SIZE);
         if ("0".equals(labels.get(LwsKeys.LWS_WORKER_INDEX))) {
             if (!labels.containsKey(LwsKeys.LWS_GROUP_INDEX)) {
                 int group = Keys.ordinal(name);
                 if (group < 0) {
-                    throw new IllegalArgumentException(
-                            "LeaderWorkerSet's pod webhook refuses it: no group ordinal in the name");
+                    throw refused("no group ordinal in the name");
                 }
                 labels.put(LwsKeys.LWS_GROUP_INDEX, String.valueOf(group));
             }
@@ -66,8 +63,7 @@ public final class LwsPodWebhook {
         } else {
             int worker = Keys.ordinal(name);
             if (worker < 0) {
-                throw new IllegalArgumentException(
-                        "LeaderWorkerSet's pod webhook refuses it: no worker ordinal in the name");
+                throw refused("no worker ordinal in the name");
             }
             labels.put(LwsKeys.LWS_WORKER_INDEX, String.valueOf(worker));
             if (hasSubGroupSize
@@ -76,12 +72,11 @@ public final class LwsPodWebhook {
                 try {
                     k = Integer.parseInt(annotations.get(LwsKeys.LWS_SUBGROUP_SIZE));
                 } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("LeaderWorkerSet's pod webhook refuses it: subgroup size "
-                            + UserText.quote(annotations.get(LwsKeys.LWS_SUBGROUP_SIZE)) + " is not a number");
+                    throw refused("subgroup size " + UserText.quote(annotations.get(LwsKeys.LWS_SUBGROUP_SIZE))
+                            + " is not a number");
                 }
                 if (k < 1) {
-                    throw new IllegalArgumentException(
-                            "LeaderWorkerSet's pod webhook refuses it: subgroup size " + k + " is less than 1");
+                    throw refused("subgroup size " + k + " is less than 1");
                 }
                 String index = String.valueOf((podCount - 1) % k == 0 ? (worker - 1) / k : worker / k);
                 String leader = Keys.orEmpty(annotations.get(LwsKeys.LWS_LEADER_NAME));
@@ -93,6 +88,10 @@ public final class LwsPodWebhook {
         }
         pod.getMetadata().setLabels(Build.sorted(labels));
         return pod;
+    }
+
+    private static IllegalArgumentException refused(String why) {
+        return new IllegalArgumentException("LeaderWorkerSet's pod webhook refuses it: " + why);
     }
 
     /** {@code SHA-1} of {@code text}; generated when {@code from} (the name hashed) is. */

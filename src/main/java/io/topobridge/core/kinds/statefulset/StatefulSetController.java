@@ -68,13 +68,12 @@ public final class StatefulSetController extends KindController {
             return 0;
         }
         // what the controllers of its pods make: a pod with the template's metadata tells (its spec does not matter)
-        Map<String, String> labels = new LinkedHashMap<>(shape.template().labels());
         Pod sample = Build.pod(
                 Build.meta(
                         ctx.compose(Build.name(sts), "-" + shape.start()),
                         null,
                         Build.namespace(sts),
-                        labels,
+                        shape.template().labels(),
                         shape.template().annotations(),
                         List.of()),
                 null);

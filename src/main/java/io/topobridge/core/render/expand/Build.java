@@ -11,8 +11,6 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
@@ -187,15 +185,9 @@ public final class Build {
         return pod;
     }
 
-    public static StatefulSet statefulSet(ObjectMeta meta, ObjectNode spec) {
-        return typed(StatefulSet.class, "StatefulSet", meta, spec);
-    }
-
-    public static ReplicaSet replicaSet(ObjectMeta meta, ObjectNode spec) {
-        return typed(ReplicaSet.class, "ReplicaSet", meta, spec);
-    }
-
-    private static <T extends HasMetadata> T typed(Class<T> type, String kind, ObjectMeta meta, ObjectNode spec) {
+    /** An {@code apps/v1} object (a StatefulSet, a ReplicaSet) with {@code spec} read from a tree. */
+    public static <T extends HasMetadata> T apps(Class<T> type, ObjectMeta meta, ObjectNode spec) {
+        String kind = type.getSimpleName();
         ObjectNode node = MAPPER.createObjectNode();
         node.put("apiVersion", APPS_API_VERSION);
         node.put("kind", kind);
@@ -232,12 +224,16 @@ public final class Build {
         return node != null && node.isObject() ? ((ObjectNode) node).deepCopy() : MAPPER.createObjectNode();
     }
 
+    /** The object at {@code field} of {@code node}, made (in place of anything else there) when it is not one. */
+    public static ObjectNode objectAt(ObjectNode node, String field) {
+        JsonNode child = node.get(field);
+        return child != null && child.isObject() ? (ObjectNode) child : node.putObject(field);
+    }
+
     /** A pod template tree with {@code labels} and {@code annotations} put into its metadata. */
     public static ObjectNode template(Template template, Map<String, String> labels, Map<String, String> annotations) {
         ObjectNode out = copy(template.tree());
-        ObjectNode metadata = out.has("metadata") && out.get("metadata").isObject()
-                ? (ObjectNode) out.get("metadata")
-                : out.putObject("metadata");
+        ObjectNode metadata = objectAt(out, "metadata");
         if (labels != null) {
             metadata.set("labels", MAPPER.valueToTree(sorted(labels)));
         }
