@@ -102,31 +102,23 @@ public final class Context {
         if (admitted == null) {
             return true;
         }
-        if (prepaid) {
-            if (!room(root, 1)) {
-                root.capped = true;
-                return false;
-            }
-            if (add(admitted, root)) {
-                reconcileAll(admitted, root, true);
-            }
+        if (room(root, prepaid ? 1 : Build.add(1, weight(admitted)))) {
+            make(admitted, root, true);
             return true;
         }
-        long cost = Build.add(1, weight(admitted));
-        if (room(root, cost)) {
-            if (add(admitted, root)) {
-                reconcileAll(admitted, root, true);
-            }
-            return true;
-        }
-        if (divisible(admitted) && room(root, 1)) {
-            if (add(admitted, root)) {
-                reconcileAll(admitted, root, false);
-            }
+        if (!prepaid && divisible(admitted) && room(root, 1)) {
+            make(admitted, root, false);
             return true;
         }
         root.capped = true;
         return false;
+    }
+
+    /** Adds a created object and makes its children (unless one of its kind and name exists). */
+    private void make(HasMetadata object, Root root, boolean prepaid) {
+        if (add(object, root)) {
+            reconcileAll(object, root, prepaid);
+        }
     }
 
     /**

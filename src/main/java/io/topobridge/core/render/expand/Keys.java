@@ -63,13 +63,8 @@ public final class Keys {
         String value;
         if (node == null || node.isNull() || node.isMissingNode()) {
             value = absent;
-        } else if (node.isIntegralNumber() && node.canConvertToLong()) {
-            long n = node.asLong();
-            if (n < 0) {
-                throw new IllegalArgumentException(field + "=" + n + " is negative");
-            }
-            return n;
-        } else if (node.isTextual() && node.asText().endsWith("%")) {
+        } else if ((node.isIntegralNumber() && node.canConvertToLong())
+                || (node.isTextual() && node.asText().endsWith("%"))) {
             value = node.asText();
         } else {
             throw new IllegalArgumentException(
