@@ -36,14 +36,10 @@ import java.util.Optional;
 final class Aibrix {
 
     /** The label and annotation keys AIBrix v0.7.0 writes (pkg/controller/constants) and the PodGroup keys it reads. */
-    static final String AIBRIX_STORM_SERVICE = WorkloadLabels.AIBRIX_STORM_SERVICE;
-
     static final String AIBRIX_REVISION_LABEL = "storm-service-revision";
-    static final String AIBRIX_ROLE_SET = WorkloadLabels.AIBRIX_ROLE_SET;
-    static final String AIBRIX_ROLE = WorkloadLabels.AIBRIX_ROLE;
+
     static final String AIBRIX_TEMPLATE_HASH = "role-template-hash";
     static final String AIBRIX_ROLE_REPLICA_INDEX = "stormservice.orchestration.aibrix.ai/role-replica-index";
-    static final String AIBRIX_POD_SET = WorkloadLabels.AIBRIX_POD_SET;
     static final String AIBRIX_POD_GROUP_INDEX = "stormservice.orchestration.aibrix.ai/pod-group-index";
     static final String AIBRIX_ROLE_REVISION = "stormservice.orchestration.aibrix.ai/role-revision";
     static final String AIBRIX_ROLE_REVISION_NAME = "stormservice.orchestration.aibrix.ai/role-revision-name";

@@ -9,6 +9,7 @@ import io.topobridge.core.render.expand.Keys;
 import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -46,7 +47,7 @@ public final class PodSetController extends KindController {
         Build.Template template = Build.Template.read(spec.get("template"), "spec.template");
         String ns = Build.ns(podSet);
         Set<String> present = new HashSet<>();
-        for (HasMetadata pod : ctx.index.podsWith(ns, Aibrix.AIBRIX_POD_SET, Build.name(podSet))) {
+        for (HasMetadata pod : ctx.index.podsWith(ns, WorkloadLabels.AIBRIX_POD_SET, Build.name(podSet))) {
             if (Keys.activePod(pod)) {
                 present.add(Keys.orEmpty(Build.labels(pod).get(Aibrix.AIBRIX_POD_GROUP_INDEX)));
             }
@@ -72,7 +73,7 @@ public final class PodSetController extends KindController {
 
     private static Pod pod(HasMetadata podSet, Build.Template template, String name, long index) {
         Map<String, String> labels = new LinkedHashMap<>(template.labels());
-        labels.put(Aibrix.AIBRIX_POD_SET, Build.name(podSet));
+        labels.put(WorkloadLabels.AIBRIX_POD_SET, Build.name(podSet));
         labels.put(Aibrix.AIBRIX_POD_GROUP_INDEX, String.valueOf(index));
         Build.labels(podSet).forEach(labels::putIfAbsent);
         Map<String, String> annotations = new LinkedHashMap<>(template.annotations());
@@ -80,7 +81,7 @@ public final class PodSetController extends KindController {
         Pod pod =
                 Build.pod(Build.child(name, null, podSet, WorkloadKind.POD_SET, labels, annotations), template.spec());
         pod.getSpec().setHostname(name);
-        String subdomain = Keys.orEmpty(Build.labels(podSet).get(Aibrix.AIBRIX_STORM_SERVICE));
+        String subdomain = Keys.orEmpty(Build.labels(podSet).get(WorkloadLabels.AIBRIX_STORM_SERVICE));
         if (!subdomain.isEmpty()) {
             pod.getSpec().setSubdomain(subdomain);
         }

@@ -12,6 +12,7 @@ import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -134,17 +135,17 @@ public final class RoleSetController extends KindController {
         for (HasMetadata podSet : ctx.index.list(StormServiceController.POD_SET_KIND, ns)) {
             Map<String, String> labels = Build.labels(podSet);
             if (Keys.live(podSet)
-                    && Build.name(roleSet).equals(labels.get(Aibrix.AIBRIX_ROLE_SET))
-                    && role.name().equals(labels.get(Aibrix.AIBRIX_ROLE))) {
+                    && Build.name(roleSet).equals(labels.get(WorkloadLabels.AIBRIX_ROLE_SET))
+                    && role.name().equals(labels.get(WorkloadLabels.AIBRIX_ROLE))) {
                 slots.putIfAbsent(index(labels.get(Aibrix.AIBRIX_ROLE_REPLICA_INDEX)), Build.name(podSet));
             }
         }
         // PodSets the input's pods name (hand-written pods of this role): made under that name
         Map<Long, String> referenced = new HashMap<>();
-        for (HasMetadata pod : ctx.index.podsWith(ns, Aibrix.AIBRIX_ROLE_SET, Build.name(roleSet))) {
+        for (HasMetadata pod : ctx.index.podsWith(ns, WorkloadLabels.AIBRIX_ROLE_SET, Build.name(roleSet))) {
             Map<String, String> labels = Build.labels(pod);
-            String podSet = labels.get(Aibrix.AIBRIX_POD_SET);
-            if (role.name().equals(labels.get(Aibrix.AIBRIX_ROLE)) && podSet != null && !podSet.isEmpty()) {
+            String podSet = labels.get(WorkloadLabels.AIBRIX_POD_SET);
+            if (role.name().equals(labels.get(WorkloadLabels.AIBRIX_ROLE)) && podSet != null && !podSet.isEmpty()) {
                 referenced.putIfAbsent(index(labels.get(Aibrix.AIBRIX_ROLE_REPLICA_INDEX)), podSet);
             }
         }
@@ -190,11 +191,12 @@ public final class RoleSetController extends KindController {
             long i) {
         String rs = Build.name(roleSet);
         Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(Aibrix.AIBRIX_ROLE_SET, rs);
-        labels.put(Aibrix.AIBRIX_ROLE, role.name());
+        labels.put(WorkloadLabels.AIBRIX_ROLE_SET, rs);
+        labels.put(WorkloadLabels.AIBRIX_ROLE, role.name());
         labels.put(Aibrix.AIBRIX_TEMPLATE_HASH, hash);
         labels.put(
-                Aibrix.AIBRIX_STORM_SERVICE, Keys.orEmpty(Build.labels(roleSet).get(Aibrix.AIBRIX_STORM_SERVICE)));
+                WorkloadLabels.AIBRIX_STORM_SERVICE,
+                Keys.orEmpty(Build.labels(roleSet).get(WorkloadLabels.AIBRIX_STORM_SERVICE)));
         labels.put(Aibrix.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(i));
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(
@@ -304,8 +306,8 @@ public final class RoleSetController extends KindController {
 
     private static List<HasMetadata> rolePods(HasMetadata roleSet, Role role, Context ctx) {
         Map<String, String> selector = new LinkedHashMap<>();
-        selector.put(Aibrix.AIBRIX_ROLE_SET, Build.name(roleSet));
-        selector.put(Aibrix.AIBRIX_ROLE, role.name());
+        selector.put(WorkloadLabels.AIBRIX_ROLE_SET, Build.name(roleSet));
+        selector.put(WorkloadLabels.AIBRIX_ROLE, role.name());
         return ctx.index.podsWith(Build.ns(roleSet), selector);
     }
 
@@ -323,10 +325,11 @@ public final class RoleSetController extends KindController {
         Map<String, String> rsLabels = Build.labels(roleSet);
         Map<String, String> rsAnnotations = Build.annotations(roleSet);
         Map<String, String> labels = new LinkedHashMap<>(template.labels());
-        labels.put(Aibrix.AIBRIX_ROLE_SET, rs);
-        labels.put(Aibrix.AIBRIX_ROLE, role.name());
+        labels.put(WorkloadLabels.AIBRIX_ROLE_SET, rs);
+        labels.put(WorkloadLabels.AIBRIX_ROLE, role.name());
         labels.put(Aibrix.AIBRIX_TEMPLATE_HASH, hash);
-        labels.put(Aibrix.AIBRIX_STORM_SERVICE, Keys.orEmpty(rsLabels.get(Aibrix.AIBRIX_STORM_SERVICE)));
+        labels.put(
+                WorkloadLabels.AIBRIX_STORM_SERVICE, Keys.orEmpty(rsLabels.get(WorkloadLabels.AIBRIX_STORM_SERVICE)));
         for (String inherited : List.of("name", "previous-owner")) {
             if (rsLabels.containsKey(inherited)) {
                 labels.put(inherited, rsLabels.get(inherited));
@@ -352,7 +355,7 @@ public final class RoleSetController extends KindController {
         if (index >= 0) {
             pod.getSpec().setHostname(name);
         }
-        String subdomain = Keys.orEmpty(rsLabels.get(Aibrix.AIBRIX_STORM_SERVICE));
+        String subdomain = Keys.orEmpty(rsLabels.get(WorkloadLabels.AIBRIX_STORM_SERVICE));
         if (!subdomain.isEmpty()) {
             pod.getSpec().setSubdomain(subdomain);
         }

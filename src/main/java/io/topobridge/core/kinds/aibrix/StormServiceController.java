@@ -13,6 +13,7 @@ import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.render.expand.Selectors;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -181,14 +182,14 @@ public final class StormServiceController extends KindController {
         Map<String, String> out = new TreeMap<>();
         String ns = Build.ns(storm);
         List<HasMetadata> candidates =
-                new ArrayList<>(ctx.index.podsWith(ns, Aibrix.AIBRIX_STORM_SERVICE, Build.name(storm)));
+                new ArrayList<>(ctx.index.podsWith(ns, WorkloadLabels.AIBRIX_STORM_SERVICE, Build.name(storm)));
         for (HasMetadata podSet : ctx.index.list(POD_SET_KIND, ns)) {
-            if (Build.name(storm).equals(Build.labels(podSet).get(Aibrix.AIBRIX_STORM_SERVICE))) {
+            if (Build.name(storm).equals(Build.labels(podSet).get(WorkloadLabels.AIBRIX_STORM_SERVICE))) {
                 candidates.add(podSet);
             }
         }
         for (HasMetadata object : candidates) {
-            String roleSet = Build.labels(object).get(Aibrix.AIBRIX_ROLE_SET);
+            String roleSet = Build.labels(object).get(WorkloadLabels.AIBRIX_ROLE_SET);
             if (roleSet == null || roleSet.isEmpty() || ctx.index.has(ROLE_SET_KIND, ns, roleSet)) {
                 continue;
             }
@@ -200,7 +201,7 @@ public final class StormServiceController extends KindController {
 
     private static HasMetadata roleSet(HasMetadata storm, Shape shape, String name, String index, String revision) {
         Map<String, String> labels = new LinkedHashMap<>(shape.labels());
-        labels.put(Aibrix.AIBRIX_STORM_SERVICE, Build.name(storm));
+        labels.put(WorkloadLabels.AIBRIX_STORM_SERVICE, Build.name(storm));
         labels.put(Aibrix.AIBRIX_REVISION_LABEL, revision);
         Map<String, String> annotations = new LinkedHashMap<>(shape.annotations());
         annotations.put(Aibrix.AIBRIX_REVISION_ANNOTATION, revision);

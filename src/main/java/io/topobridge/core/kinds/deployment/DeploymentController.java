@@ -31,7 +31,6 @@ import java.util.Set;
  */
 public final class DeploymentController extends KindController {
 
-    private static final String POD_TEMPLATE_HASH = WorkloadLabels.POD_TEMPLATE_HASH;
     private static final String DEPLOYMENT_REVISION = "deployment.kubernetes.io/revision";
     private static final String DEPLOYMENT_REVISION_HISTORY = "deployment.kubernetes.io/revision-history";
     private static final String DEPLOYMENT_DESIRED = "deployment.kubernetes.io/desired-replicas";
@@ -102,7 +101,7 @@ public final class DeploymentController extends KindController {
                 hash);
 
         Map<String, String> labels = new LinkedHashMap<>(template.labels());
-        labels.put(POD_TEMPLATE_HASH, hash);
+        labels.put(WorkloadLabels.POD_TEMPLATE_HASH, hash);
         Map<String, String> annotations = new LinkedHashMap<>();
         Build.annotations(deployment).forEach((k, v) -> {
             if (!NOT_COPIED.contains(k)) {
@@ -119,7 +118,7 @@ public final class DeploymentController extends KindController {
             rsSpec.set("minReadySeconds", spec.get("minReadySeconds"));
         }
         ObjectNode rsSelector = Build.copy(spec.get("selector"));
-        Build.objectAt(rsSelector, "matchLabels").put(POD_TEMPLATE_HASH, hash);
+        Build.objectAt(rsSelector, "matchLabels").put(WorkloadLabels.POD_TEMPLATE_HASH, hash);
         rsSpec.set("selector", rsSelector);
         rsSpec.set("template", Build.template(template, labels, null));
         return Build.apps(

@@ -27,8 +27,6 @@ import java.util.Optional;
  */
 public final class DisaggregatedSetController extends KindController {
 
-    private static final String DS_NAME = WorkloadLabels.DS_NAME;
-    private static final String DS_ROLE = WorkloadLabels.DS_ROLE;
     private static final String DS_REVISION = "disaggregatedset.x-k8s.io/revision";
 
     private static final String LWS_KIND = Index.kindOf(WorkloadKind.LEADER_WORKER_SET);
@@ -97,7 +95,8 @@ public final class DisaggregatedSetController extends KindController {
     private static Optional<HasMetadata> existing(HasMetadata ds, Role role, Context ctx) {
         for (HasMetadata lws : ctx.index.list(LWS_KIND, Build.ns(ds))) {
             Map<String, String> labels = Build.labels(lws);
-            if (Build.name(ds).equals(labels.get(DS_NAME)) && role.name().equals(labels.get(DS_ROLE))) {
+            if (Build.name(ds).equals(labels.get(WorkloadLabels.DS_NAME))
+                    && role.name().equals(labels.get(WorkloadLabels.DS_ROLE))) {
                 return Optional.of(lws);
             }
         }
@@ -108,8 +107,8 @@ public final class DisaggregatedSetController extends KindController {
         String dsName = Build.name(ds);
         Map<String, String> auto = new LinkedHashMap<>();
         auto.put("app", dsName + "-" + role.name());
-        auto.put(DS_ROLE, role.name());
-        auto.put(DS_NAME, dsName);
+        auto.put(WorkloadLabels.DS_ROLE, role.name());
+        auto.put(WorkloadLabels.DS_NAME, dsName);
         auto.put(DS_REVISION, revision);
 
         ObjectNode spec = Build.copy(role.spec());

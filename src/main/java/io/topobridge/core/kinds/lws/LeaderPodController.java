@@ -9,6 +9,7 @@ import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.Index;
 import io.topobridge.core.render.expand.Keys;
 import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +29,8 @@ public final class LeaderPodController implements Controller {
     public boolean actsOn(HasMetadata object) {
         Map<String, String> labels = Build.labels(object);
         return "/Pod".equals(Index.kindOf(object))
-                && labels.containsKey(LwsKeys.LWS_NAME)
-                && "0".equals(labels.get(LwsKeys.LWS_WORKER_INDEX));
+                && labels.containsKey(WorkloadLabels.LWS_NAME)
+                && "0".equals(labels.get(WorkloadLabels.LWS_WORKER_INDEX));
     }
 
     @Override
@@ -59,7 +60,7 @@ public final class LeaderPodController implements Controller {
                 .get(
                         Index.kindOf(WorkloadKind.LEADER_WORKER_SET),
                         ns,
-                        Build.labels(leader).get(LwsKeys.LWS_NAME))
+                        Build.labels(leader).get(WorkloadLabels.LWS_NAME))
                 .filter(lws -> LwsShape.of(lws, ctx).size() != 1
                         && !ctx.index.has("apps/StatefulSet", ns, Build.name(leader)));
     }
@@ -67,16 +68,16 @@ public final class LeaderPodController implements Controller {
     /** The worker StatefulSet of a leader pod. */
     private static StatefulSet workers(HasMetadata leader, HasMetadata lws, LwsShape shape) {
         Map<String, String> leaderLabels = Build.labels(leader);
-        String lwsName = leaderLabels.get(LwsKeys.LWS_NAME);
+        String lwsName = leaderLabels.get(WorkloadLabels.LWS_NAME);
         String name = Build.name(leader);
 
         Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(LwsKeys.LWS_GROUP_INDEX, Keys.orEmpty(leaderLabels.get(LwsKeys.LWS_GROUP_INDEX)));
-        labels.put(LwsKeys.LWS_NAME, lwsName);
-        labels.put(LwsKeys.LWS_GROUP_KEY, Keys.orEmpty(leaderLabels.get(LwsKeys.LWS_GROUP_KEY)));
-        labels.put(LwsKeys.LWS_REVISION, Keys.orEmpty(leaderLabels.get(LwsKeys.LWS_REVISION)));
+        labels.put(WorkloadLabels.LWS_GROUP_INDEX, Keys.orEmpty(leaderLabels.get(WorkloadLabels.LWS_GROUP_INDEX)));
+        labels.put(WorkloadLabels.LWS_NAME, lwsName);
+        labels.put(WorkloadLabels.LWS_GROUP_KEY, Keys.orEmpty(leaderLabels.get(WorkloadLabels.LWS_GROUP_KEY)));
+        labels.put(WorkloadLabels.LWS_REVISION, Keys.orEmpty(leaderLabels.get(WorkloadLabels.LWS_REVISION)));
         Map<String, String> selector = new LinkedHashMap<>(labels);
-        selector.remove(LwsKeys.LWS_REVISION);
+        selector.remove(WorkloadLabels.LWS_REVISION);
 
         Map<String, String> podLabels = Build.merged(shape.worker().labels(), labels);
         Map<String, String> podAnnotations = shape.podAnnotations(shape.worker(), Build.annotations(lws));

@@ -8,6 +8,7 @@ import io.topobridge.core.render.expand.Context;
 import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -51,9 +52,9 @@ public final class LeaderWorkerSetController extends KindController {
         Build.Template template = shape.leaderOrWorker();
 
         Map<String, String> podLabels = new LinkedHashMap<>(template.labels());
-        podLabels.put(LwsKeys.LWS_WORKER_INDEX, "0");
-        podLabels.put(LwsKeys.LWS_NAME, name);
-        podLabels.put(LwsKeys.LWS_REVISION, revision);
+        podLabels.put(WorkloadLabels.LWS_WORKER_INDEX, "0");
+        podLabels.put(WorkloadLabels.LWS_NAME, name);
+        podLabels.put(WorkloadLabels.LWS_REVISION, revision);
         Map<String, String> podAnnotations = shape.podAnnotations(template, Build.annotations(lws));
         if (shape.subGroupSize() != null) {
             podAnnotations.put(LwsKeys.LWS_SUBGROUP_POLICY_TYPE, shape.subGroupType());
@@ -74,12 +75,12 @@ public final class LeaderWorkerSetController extends KindController {
                 Integer.MAX_VALUE, Math.max(1, shape.maxUnavailable() + Math.min(shape.maxSurge(), shape.replicas()))));
         rolling.put("partition", (int) shape.partition());
         ObjectNode selector = spec.putObject("selector").putObject("matchLabels");
-        selector.put(LwsKeys.LWS_NAME, name);
-        selector.put(LwsKeys.LWS_WORKER_INDEX, "0");
+        selector.put(WorkloadLabels.LWS_NAME, name);
+        selector.put(WorkloadLabels.LWS_WORKER_INDEX, "0");
 
         Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(LwsKeys.LWS_NAME, name);
-        labels.put(LwsKeys.LWS_REVISION, revision);
+        labels.put(WorkloadLabels.LWS_NAME, name);
+        labels.put(WorkloadLabels.LWS_REVISION, revision);
         return Build.apps(
                 StatefulSet.class,
                 Build.child(

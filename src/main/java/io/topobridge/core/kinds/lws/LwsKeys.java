@@ -1,16 +1,8 @@
 package io.topobridge.core.kinds.lws;
 
-import io.topobridge.core.workload.kind.WorkloadLabels;
-
-/** The label and annotation keys LeaderWorkerSet v0.9.0 writes (api/leaderworkerset/v1). */
+/** The keys LeaderWorkerSet v0.9.0 writes (api/leaderworkerset/v1) that WorkloadLabels does not hold. */
 final class LwsKeys {
 
-    static final String LWS_NAME = WorkloadLabels.LWS_NAME;
-    static final String LWS_GROUP_INDEX = WorkloadLabels.LWS_GROUP_INDEX;
-    static final String LWS_WORKER_INDEX = WorkloadLabels.LWS_WORKER_INDEX;
-    static final String LWS_REVISION = WorkloadLabels.LWS_REVISION;
-    static final String LWS_GROUP_KEY = "leaderworkerset.sigs.k8s.io/group-key";
-    static final String LWS_SUBGROUP_INDEX = WorkloadLabels.LWS_SUBGROUP_INDEX;
     static final String LWS_SUBGROUP_KEY = "leaderworkerset.sigs.k8s.io/subgroup-key";
     static final String LWS_SIZE = "leaderworkerset.sigs.k8s.io/size";
     static final String LWS_REPLICAS = "leaderworkerset.sigs.k8s.io/replicas";

@@ -6,6 +6,7 @@ import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
 import io.topobridge.core.render.expand.Keys;
 import io.topobridge.core.render.expand.Names;
+import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -25,7 +26,7 @@ public final class LwsPodWebhook {
     /** The pod as LWS's webhook lets it in; a pod it would refuse is an {@link IllegalArgumentException}. */
     public static HasMetadata admit(HasMetadata pod, Context ctx) {
         Map<String, String> labels = new LinkedHashMap<>(Build.labels(pod));
-        if (!labels.containsKey(LwsKeys.LWS_NAME)) {
+        if (!labels.containsKey(WorkloadLabels.LWS_NAME)) {
             return pod;
         }
         String name = Build.name(pod);
@@ -41,23 +42,25 @@ public final class LwsPodWebhook {
             throw refused("size " + UserText.quote(size) + " is not a number");
         }
         boolean hasSubGroupSize = annotations.containsKey(LwsKeys.LWS_SUBGROUP_SIZE);
-        if ("0".equals(labels.get(LwsKeys.LWS_WORKER_INDEX))) {
-            if (!labels.containsKey(LwsKeys.LWS_GROUP_INDEX)) {
+        if ("0".equals(labels.get(WorkloadLabels.LWS_WORKER_INDEX))) {
+            if (!labels.containsKey(WorkloadLabels.LWS_GROUP_INDEX)) {
                 int group = Keys.ordinal(name);
                 if (group < 0) {
                     throw refused("no group ordinal in the name");
                 }
-                labels.put(LwsKeys.LWS_GROUP_INDEX, String.valueOf(group));
+                labels.put(WorkloadLabels.LWS_GROUP_INDEX, String.valueOf(group));
             }
-            if (!labels.containsKey(LwsKeys.LWS_GROUP_KEY)) {
+            if (!labels.containsKey(WorkloadLabels.LWS_GROUP_KEY)) {
                 labels.put(
-                        LwsKeys.LWS_GROUP_KEY, key(Build.ns(pod) + "/" + name, name, ctx, "LeaderWorkerSet group-key"));
+                        WorkloadLabels.LWS_GROUP_KEY,
+                        key(Build.ns(pod) + "/" + name, name, ctx, "LeaderWorkerSet group-key"));
             }
             String type = annotations.get(LwsKeys.LWS_SUBGROUP_POLICY_TYPE);
             if (hasSubGroupSize
-                    && Keys.orEmpty(labels.get(LwsKeys.LWS_SUBGROUP_INDEX)).isEmpty()
+                    && Keys.orEmpty(labels.get(WorkloadLabels.LWS_SUBGROUP_INDEX))
+                            .isEmpty()
                     && !LwsShape.LEADER_EXCLUDED.equals(type)) {
-                labels.put(LwsKeys.LWS_SUBGROUP_INDEX, "0");
+                labels.put(WorkloadLabels.LWS_SUBGROUP_INDEX, "0");
                 labels.put(LwsKeys.LWS_SUBGROUP_KEY, key(name + "/0", name, ctx, "LeaderWorkerSet subgroup-key"));
             }
         } else {
@@ -65,9 +68,10 @@ public final class LwsPodWebhook {
             if (worker < 0) {
                 throw refused("no worker ordinal in the name");
             }
-            labels.put(LwsKeys.LWS_WORKER_INDEX, String.valueOf(worker));
+            labels.put(WorkloadLabels.LWS_WORKER_INDEX, String.valueOf(worker));
             if (hasSubGroupSize
-                    && Keys.orEmpty(labels.get(LwsKeys.LWS_SUBGROUP_INDEX)).isEmpty()) {
+                    && Keys.orEmpty(labels.get(WorkloadLabels.LWS_SUBGROUP_INDEX))
+                            .isEmpty()) {
                 int k;
                 try {
                     k = Integer.parseInt(annotations.get(LwsKeys.LWS_SUBGROUP_SIZE));
@@ -80,7 +84,7 @@ public final class LwsPodWebhook {
                 }
                 String index = String.valueOf((podCount - 1) % k == 0 ? (worker - 1) / k : worker / k);
                 String leader = Keys.orEmpty(annotations.get(LwsKeys.LWS_LEADER_NAME));
-                labels.put(LwsKeys.LWS_SUBGROUP_INDEX, index);
+                labels.put(WorkloadLabels.LWS_SUBGROUP_INDEX, index);
                 labels.put(
                         LwsKeys.LWS_SUBGROUP_KEY,
                         key(leader + "/" + index, leader, ctx, "LeaderWorkerSet subgroup-key"));
