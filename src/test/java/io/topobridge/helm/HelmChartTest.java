@@ -576,9 +576,9 @@ class HelmChartTest {
         Map<String, String> variables = variables(policy);
         assertThat(strings(variables.get("keys")))
                 .as("the keys every built-in preset reads")
-                .containsExactlyElementsOf(io.topobridge.core.topology.LabelSchemes.keysRead());
+                .containsExactlyElementsOf(io.topobridge.core.topology.PresetKeys.keysRead());
         assertThat(strings(variables.get("prefixes")))
-                .containsExactlyElementsOf(io.topobridge.core.topology.LabelSchemes.prefixesRead());
+                .containsExactlyElementsOf(io.topobridge.core.topology.PresetKeys.prefixesRead());
         assertThat(policy.path("spec")
                         .path("validations")
                         .get(0)

@@ -11,18 +11,13 @@ public record DoctorCheck(String name, Status status, String message, List<Findi
 
     /** How bad; the doctor command exits with the worst one's code. */
     public enum Status {
-        OK(0),
-        WARNING(1),
-        FAILURE(2);
+        OK,
+        WARNING,
+        FAILURE;
 
-        private final int exitCode;
-
-        Status(int exitCode) {
-            this.exitCode = exitCode;
-        }
-
+        /** 0, 1 or 2: the order of badness. */
         public int exitCode() {
-            return exitCode;
+            return ordinal();
         }
     }
 

@@ -49,6 +49,7 @@ public final class Explain {
             // a placed gang: its sentence also names the nodes of its domain that take no new pods (cordoned, down)
             return plain.withDomain(
                     d,
+                    null,
                     d.unusable().isEmpty()
                             ? plain.sentence()
                             : plain.sentence() + "; no new pods on " + String.join(", ", d.unusable()) + " in "
@@ -60,26 +61,7 @@ public final class Explain {
             case REPLACEMENT_BLOCKED -> PendingReason.REPLACEMENT_BLOCKED;
             default -> PendingReason.WAITING_FOR_SCHEDULER;
         };
-        return new Explanation(
-                plain.namespace(),
-                plain.podGroup(),
-                plain.workload(),
-                plain.phase(),
-                plain.conditions(),
-                plain.mode(),
-                plain.highestTier(),
-                plain.highestTierName(),
-                plain.minMember(),
-                plain.pods(),
-                plain.boundPods(),
-                plain.needs(),
-                true,
-                reason,
-                "runs short of pods: " + d.sentence(),
-                List.of(),
-                null,
-                plain.chosenTier(),
-                d);
+        return plain.withDomain(d, reason, "runs short of pods: " + d.sentence());
     }
 
     private static Explanation plain(GangView gang, Capacity capacity) {

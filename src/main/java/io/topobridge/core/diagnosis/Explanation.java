@@ -61,8 +61,12 @@ public record Explanation(
         tiers = List.copyOf(tiers);
     }
 
-    /** The same explanation with the judgement of the gang's domain, and {@code said} as its sentence. */
-    Explanation withDomain(GangDomain judged, String said) {
+    /**
+     * The same explanation with the judgement of the gang's domain, and {@code said} as its sentence; {@code shortOf}
+     * non-null for a gang short of pods, which is pending for that reason with no capacity picture.
+     */
+    Explanation withDomain(GangDomain judged, PendingReason shortOf, String said) {
+        boolean placed = shortOf == null;
         return new Explanation(
                 namespace,
                 podGroup,
@@ -76,11 +80,11 @@ public record Explanation(
                 pods,
                 boundPods,
                 needs,
-                pending,
-                reason,
+                pending || !placed,
+                placed ? reason : shortOf,
                 said,
-                tiers,
-                achieved,
+                placed ? tiers : List.of(),
+                placed ? achieved : null,
                 chosenTier,
                 judged);
     }

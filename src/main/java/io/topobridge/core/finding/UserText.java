@@ -52,12 +52,7 @@ public final class UserText {
         if (text == null) {
             return "no details";
         }
-        StringBuilder out = new StringBuilder(Math.min(text.length(), MAX_EXCERPT) + 24);
-        boolean cut = append(out, text, MAX_EXCERPT, false);
-        if (cut) {
-            out.append(ELLIPSIS).append(" (").append(text.length()).append(" chars)");
-        }
-        return out.toString();
+        return unquoted(text, MAX_EXCERPT);
     }
 
     /**
@@ -69,13 +64,17 @@ public final class UserText {
         if (name == null) {
             return "null";
         }
-        if (name.length() <= MAX_IDENTIFIER && clean(name)) {
+        if (name.length() <= MAX_IDENTIFIER && cleanBytes(name) >= 0) {
             return name;
         }
-        StringBuilder out = new StringBuilder(MAX_VALUE + 24);
-        boolean cut = append(out, name, MAX_VALUE, false);
-        if (cut) {
-            out.append(ELLIPSIS).append(" (").append(name.length()).append(" chars)");
+        return unquoted(name, MAX_VALUE);
+    }
+
+    /** {@code text} escaped without quotes, cut after {@code max} characters with its length when cut. */
+    private static String unquoted(String text, int max) {
+        StringBuilder out = new StringBuilder(Math.min(text.length(), max) + 24);
+        if (append(out, text, max, false)) {
+            out.append(ELLIPSIS).append(" (").append(text.length()).append(" chars)");
         }
         return out.toString();
     }
@@ -119,28 +118,23 @@ public final class UserText {
 
     /** The escaped form of one code point, or null when it is shown as it is. */
     private static String escape(int cp, boolean quoted) {
-        switch (cp) {
-            case '\n':
-                return "\\n";
-            case '\r':
-                return "\\r";
-            case '\t':
-                return "\\t";
-            case '"':
-                return quoted ? "\\\"" : null;
-            case '\\':
-                return quoted ? "\\\\" : null;
-            default:
-                if (!unsafe(cp)) {
-                    return null;
-                }
-                // the JSON and Java form, a supplementary character (e.g. a tag) as its surrogate pair
-                StringBuilder out = new StringBuilder(12);
-                for (char c : Character.toChars(cp)) {
-                    out.append(String.format("\\u%04x", (int) c));
-                }
-                return out.toString();
+        return switch (cp) {
+            case '\n' -> "\\n";
+            case '\r' -> "\\r";
+            case '\t' -> "\\t";
+            case '"' -> quoted ? "\\\"" : null;
+            case '\\' -> quoted ? "\\\\" : null;
+            default -> unsafe(cp) ? unicodeEscape(cp) : null;
+        };
+    }
+
+    /** The JSON and Java form, a supplementary character (e.g. a tag) as its surrogate pair. */
+    private static String unicodeEscape(int cp) {
+        StringBuilder out = new StringBuilder(12);
+        for (char c : Character.toChars(cp)) {
+            out.append(String.format("\\u%04x", (int) c));
         }
+        return out.toString();
     }
 
     /**
@@ -157,10 +151,6 @@ public final class UserText {
                     Character.SURROGATE -> true;
             default -> false;
         };
-    }
-
-    private static boolean clean(String text) {
-        return cleanBytes(text) >= 0;
     }
 
     /**
@@ -181,7 +171,7 @@ public final class UserText {
             if (unsafe(cp)) {
                 return -1;
             }
-            bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            bytes += utf8Bytes(cp);
             i += Character.charCount(cp);
         }
         return bytes;
@@ -194,7 +184,7 @@ public final class UserText {
         int end = 0;
         while (end < text.length()) {
             int cp = text.codePointAt(end);
-            int width = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            int width = utf8Bytes(cp);
             if (bytes + width > budget) {
                 break;
             }
@@ -202,5 +192,9 @@ public final class UserText {
             end += Character.charCount(cp);
         }
         return text.substring(0, end) + ELLIPSIS;
+    }
+
+    private static int utf8Bytes(int cp) {
+        return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
     }
 }

@@ -39,7 +39,7 @@ public record Accelerators(List<String> resources) {
 
     public static final Accelerators DEFAULT = new Accelerators(DEFAULT_RESOURCES);
 
-    private static final Pattern DNS_SUBDOMAIN =
+    static final Pattern DNS_SUBDOMAIN =
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 

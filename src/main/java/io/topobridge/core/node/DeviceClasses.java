@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Which DRA DeviceClasses hand out whole accelerators, and as which extended resource the bridge counts them: a
@@ -16,10 +15,6 @@ import java.util.regex.Pattern;
  * @param resources the extended resource of each DeviceClass name, in the configured order
  */
 public record DeviceClasses(Map<String, String> resources) {
-
-    // before DEFAULT, which parses with it
-    private static final Pattern DNS_SUBDOMAIN =
-            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     /** Configuration key of the mapping. */
     public static final String KEY = "topobridge.workloads.dra-device-classes";
@@ -65,7 +60,7 @@ public record DeviceClasses(Map<String, String> resources) {
             String resource = entry.substring(eq + 1).trim();
             if (deviceClass.isEmpty()
                     || deviceClass.length() > 253
-                    || !DNS_SUBDOMAIN.matcher(deviceClass).matches()) {
+                    || !Accelerators.DNS_SUBDOMAIN.matcher(deviceClass).matches()) {
                 throw new IllegalArgumentException(KEY + ": " + UserText.quote(deviceClass)
                         + " is not a DeviceClass name (a lower-case DNS subdomain of at most 253 characters)");
             }

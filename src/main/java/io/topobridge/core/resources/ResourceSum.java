@@ -52,13 +52,6 @@ public final class ResourceSum {
         return this;
     }
 
-    public ResourceSum copy() {
-        var out = new ResourceSum();
-        out.amounts.putAll(amounts);
-        out.binary.putAll(binary);
-        return out;
-    }
-
     public BigDecimal get(String name) {
         return amounts.getOrDefault(name, BigDecimal.ZERO);
     }

@@ -149,39 +149,6 @@ public final class LabelSchemes {
         return out;
     }
 
-    /**
-     * Every label key a built-in preset reads, sorted (tier keys, the keys that name NVLink partitions, carriers),
-     * without the numbered keys of {@link #prefixesRead()}: the keys a node must not be able to set for itself.
-     */
-    public static java.util.SortedSet<String> keysRead() {
-        java.util.SortedSet<String> out = new java.util.TreeSet<>();
-        for (List<LabelScheme> schemes : PRESETS.values()) {
-            for (LabelScheme scheme : schemes) {
-                out.addAll(scheme.carriers());
-                for (TierSpec tier : scheme.tiers()) {
-                    out.addAll(tier.keys());
-                    if (tier.nvlink()) {
-                        tier.keys().forEach(k -> out.addAll(partitionKeys(k)));
-                    }
-                }
-            }
-        }
-        return out;
-    }
-
-    /** The prefixes of the numbered keys a built-in preset reads (topograph's fabric tiers). */
-    public static java.util.SortedSet<String> prefixesRead() {
-        java.util.SortedSet<String> out = new java.util.TreeSet<>();
-        for (List<LabelScheme> schemes : PRESETS.values()) {
-            for (LabelScheme scheme : schemes) {
-                if (scheme.dynamic() != null) {
-                    out.add(scheme.dynamic().prefix());
-                }
-            }
-        }
-        return out;
-    }
-
     /** Every built-in scheme, in {@code auto}'s order. */
     public static List<LabelScheme> builtIn() {
         return PRESETS.get(TopologySettings.AUTO);

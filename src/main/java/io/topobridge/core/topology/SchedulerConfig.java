@@ -60,22 +60,8 @@ public final class SchedulerConfig {
      * Checks the ConfigMap's data ({@code null}: the ConfigMap does not exist).
      *
      * @param key the data key holding the scheduler configuration (normally {@code volcano-scheduler.conf})
-     */
-    public static Check check(ObjectRef configMap, String key, Map<String, String> data) {
-        return check(configMap, key, data, false);
-    }
-
-    /**
-     * As {@link #check(ObjectRef, String, Map)}; {@code gpuNodes}: the cluster has GPU nodes, so a configuration that
-     * does not bin-pack GPUs across HyperNodes is reported.
-     */
-    public static Check check(ObjectRef configMap, String key, Map<String, String> data, boolean gpuNodes) {
-        return check(configMap, key, data, gpuNodes ? List.of(GPU) : List.of());
-    }
-
-    /**
-     * As {@link #check(ObjectRef, String, Map)}; {@code accelerators}: the accelerator resources the cluster's nodes
-     * offer, so a configuration that does not bin-pack each of them across HyperNodes is reported.
+     * @param accelerators the accelerator resources the cluster's nodes offer, so a configuration that does not
+     *     bin-pack each of them across HyperNodes is reported
      */
     public static Check check(
             ObjectRef configMap, String key, Map<String, String> data, java.util.Collection<String> accelerators) {
@@ -128,7 +114,7 @@ public final class SchedulerConfig {
                 }
             }
             boolean packed = !accelerators.isEmpty() && unpacked.isEmpty()
-                    || accelerators.isEmpty() && gpuBinPacked(topologyPlugin.path("arguments"));
+                    || accelerators.isEmpty() && binPacked(topologyPlugin.path("arguments"), GPU);
             if (unpacked.isEmpty()) {
                 return new Check(HardTopology.ENFORCED, packed, List.of());
             }
@@ -159,16 +145,11 @@ public final class SchedulerConfig {
     }
 
     /**
-     * Whether the plugin's arguments bin-pack {@code nvidia.com/gpu} across HyperNodes, as Volcano reads them: the
+     * Whether the plugin's arguments bin-pack {@code resource} across HyperNodes, as Volcano reads them: the
      * resource named in the comma-separated string {@code hypernode.binpack.resources}, and its weight
      * ({@code hypernode.binpack.resources.<name>}) not 0 — an integer; anything else leaves Volcano's default, 1, and a
      * negative weight is read as 1 too.
      */
-    static boolean gpuBinPacked(JsonNode arguments) {
-        return binPacked(arguments, GPU);
-    }
-
-    /** As {@link #gpuBinPacked} for any resource. */
     static boolean binPacked(JsonNode arguments, String resource) {
         JsonNode listed = arguments.path(HYPERNODE_BINPACK_RESOURCES);
         if (!listed.isTextual()) {

@@ -7,6 +7,7 @@ import io.topobridge.core.finding.Severity;
 import io.topobridge.core.topology.SchedulerConfig.HardTopology;
 import io.topobridge.testing.VolcanoConfigs;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,7 +63,8 @@ class SchedulerConfigTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void checks(String name, Map<String, String> data, HardTopology want, String message) {
-        SchedulerConfig.Check check = SchedulerConfig.check(CM, KEY, data == null ? null : new HashMap<>(data));
+        SchedulerConfig.Check check =
+                SchedulerConfig.check(CM, KEY, data == null ? null : new HashMap<>(data), List.of());
         assertThat(check.state()).isEqualTo(want);
         if (message == null) {
             assertThat(check.findings()).isEmpty();
@@ -129,7 +131,7 @@ class SchedulerConfigTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("gpuCases")
     void gpuBinPacking(String name, String conf, boolean packed) {
-        SchedulerConfig.Check gpuCluster = SchedulerConfig.check(CM, KEY, Map.of(KEY, conf), true);
+        SchedulerConfig.Check gpuCluster = SchedulerConfig.check(CM, KEY, Map.of(KEY, conf), List.of("nvidia.com/gpu"));
         assertThat(gpuCluster.state()).isEqualTo(HardTopology.ENFORCED);
         assertThat(gpuCluster.gpuBinPacked()).isEqualTo(packed);
         if (packed) {
@@ -145,7 +147,7 @@ class SchedulerConfigTest {
             });
         }
         // without GPU nodes nothing is said, whatever the arguments
-        SchedulerConfig.Check cpuCluster = SchedulerConfig.check(CM, KEY, Map.of(KEY, conf), false);
+        SchedulerConfig.Check cpuCluster = SchedulerConfig.check(CM, KEY, Map.of(KEY, conf), List.of());
         assertThat(cpuCluster.findings()).isEmpty();
         assertThat(cpuCluster.gpuBinPacked()).isEqualTo(packed);
     }
@@ -173,7 +175,7 @@ class SchedulerConfigTest {
 
     @org.junit.jupiter.api.Test
     void gpuBinPackingIsNotReportedWhileHardTopologyIsNot() {
-        assertThat(SchedulerConfig.check(CM, KEY, Map.of(KEY, DEFAULT_CONF), true)
+        assertThat(SchedulerConfig.check(CM, KEY, Map.of(KEY, DEFAULT_CONF), List.of("nvidia.com/gpu"))
                         .findings())
                 .singleElement()
                 .satisfies(f -> assertThat(f.reason()).isEqualTo(TopologyReason.NETWORK_TOPOLOGY_PLUGIN_DISABLED));
