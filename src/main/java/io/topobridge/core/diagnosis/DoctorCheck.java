@@ -39,9 +39,13 @@ public record DoctorCheck(String name, Status status, String message, List<Findi
 
     /** The names sorted and without repeats, at most {@value #MAX_NAMED} of them, then how many more. */
     static String named(List<String> names) {
-        List<String> sorted = new ArrayList<>(new TreeSet<>(names));
-        String shown = String.join(", ", sorted.subList(0, Math.min(MAX_NAMED, sorted.size())));
-        return sorted.size() > MAX_NAMED ? shown + " and " + (sorted.size() - MAX_NAMED) + " more" : shown;
+        return firstNamed(new ArrayList<>(new TreeSet<>(names)));
+    }
+
+    /** At most {@value #MAX_NAMED} of the items, in their order, then how many more. */
+    static String firstNamed(List<String> items) {
+        String shown = String.join(", ", items.subList(0, Math.min(MAX_NAMED, items.size())));
+        return items.size() > MAX_NAMED ? shown + " and " + (items.size() - MAX_NAMED) + " more" : shown;
     }
 
     /** {@code ok      name  message}: one line, as the doctor command prints it. */

@@ -108,7 +108,8 @@ public final class Explain {
                         + ": " + never.get().verdict() + " (raise the tier, make it soft or the gang smaller)";
             } else {
                 Verdict v = verdict(gang, need, capacity, byTier, allowed, packable ? podNeeds : List.of(), forest);
-                reason = v.reason();
+                // whatever capacity says, a gang whose pods do not all exist yet waits for them first
+                reason = gang.pods().size() < gang.minMember() ? PendingReason.PODS_MISSING : v.reason();
                 sentence = v.sentence();
             }
         }
@@ -265,25 +266,23 @@ public final class Explain {
                 : "";
         if (need.isEmpty()) {
             return new Verdict(
-                    prefix.isEmpty() ? PendingReason.WAITING_FOR_SCHEDULER : PendingReason.PODS_MISSING,
-                    prefix + "it requests no resources" + volcano(gang));
+                    PendingReason.WAITING_FOR_SCHEDULER, prefix + "it requests no resources" + volcano(gang));
         }
         Amounts clusterFree = capacity.clusterFree();
         String r = Packing.spoken(need, clusterFree, capacity.accelerators());
         Withheld clusterWithheld = capacity.clusterWithheld();
         String notCounted = clusterWithheld.isEmpty() ? "" : " (not counting " + clusterWithheld.describe() + ")";
         String needs = "needs " + Amounts.show(r, need.get(r)) + " " + r;
-        PendingReason missing = prefix.isEmpty() ? null : PendingReason.PODS_MISSING;
         if (allowed == null || byTier.get(allowed) == null) {
             String where = allowed == null ? "" : " (tier " + allowed + " is above every HyperNode)";
             if (clusterFree.covers(need)) {
                 return new Verdict(
-                        missing != null ? missing : PendingReason.WAITING_FOR_SCHEDULER,
+                        PendingReason.WAITING_FOR_SCHEDULER,
                         prefix + needs + where + "; the cluster has " + Amounts.show(r, clusterFree.get(r))
                                 + " free, enough" + volcano(gang));
             }
             return new Verdict(
-                    missing != null ? missing : PendingReason.INSUFFICIENT_CAPACITY,
+                    PendingReason.INSUFFICIENT_CAPACITY,
                     prefix + needs + where + "; the whole cluster has " + Amounts.show(r, clusterFree.get(r)) + " free"
                             + notCounted + shortOf(need, clusterFree, r));
         }
@@ -292,7 +291,7 @@ public final class Explain {
                 " within one tier-" + allowed + " domain" + (at.tierName().isEmpty() ? "" : " (" + at.tierName() + ")");
         if (at.domainsThatFit() > 0) {
             return new Verdict(
-                    missing != null ? missing : PendingReason.WAITING_FOR_SCHEDULER,
+                    PendingReason.WAITING_FOR_SCHEDULER,
                     prefix + needs + within
                             + "; " + at.domainsThatFit() + " of " + at.domains() + " have room, the best " + at.best()
                             + " with "
@@ -317,7 +316,7 @@ public final class Explain {
                     .append(free(p, r))
                     .append(" free in ")
                     .append(p.best());
-            return new Verdict(missing != null ? missing : PendingReason.NO_DOMAIN_FITS, s.toString());
+            return new Verdict(PendingReason.NO_DOMAIN_FITS, s.toString());
         }
         s.append("; no domain at any tier has room (the whole cluster has ")
                 .append(Amounts.show(r, clusterFree.get(r)))
@@ -325,9 +324,7 @@ public final class Explain {
                 .append(notCounted)
                 .append(")");
         return new Verdict(
-                missing != null
-                        ? missing
-                        : clusterFree.covers(need) ? PendingReason.NO_DOMAIN_FITS : PendingReason.INSUFFICIENT_CAPACITY,
+                clusterFree.covers(need) ? PendingReason.NO_DOMAIN_FITS : PendingReason.INSUFFICIENT_CAPACITY,
                 s.toString());
     }
 

@@ -83,11 +83,7 @@ final class NodeRoomCheck {
             shown.add(e.getKey() + " in " + (d.domain() == null ? "a domain no longer there" : d.domain()) + " ("
                     + String.join("; ", lost(d)) + ")");
         }
-        return "; " + gangs.size() + " running gang(s) whose domain lost capacity: "
-                + String.join(", ", shown.subList(0, Math.min(DoctorCheck.MAX_NAMED, shown.size())))
-                + (shown.size() > DoctorCheck.MAX_NAMED
-                        ? " and " + (shown.size() - DoctorCheck.MAX_NAMED) + " more"
-                        : "");
+        return "; " + gangs.size() + " running gang(s) whose domain lost capacity: " + DoctorCheck.firstNamed(shown);
     }
 
     /** What one gang's domain lost: why it is stuck, its pods pending, the nodes taking no new pods, its pods lost. */

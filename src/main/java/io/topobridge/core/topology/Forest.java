@@ -1,5 +1,7 @@
 package io.topobridge.core.topology;
 
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.volcano.model.ExactMatch;
 import io.topobridge.volcano.model.HyperNodeSpec;
@@ -7,12 +9,18 @@ import io.topobridge.volcano.model.MemberSelector;
 import io.topobridge.volcano.model.MemberSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** The trees of all schemes: prunes them to what fits Volcano, and turns their domains into HyperNodes. */
 final class Forest {
 
     /** Estimated serialised size above which a HyperNode is left out (the API server refuses ~1.5 MiB). */
     static final int MAX_HYPERNODE_BYTES = 1_000_000;
+
+    /** Labels on every HyperNode the bridge writes. */
+    private static final Map<String, String> LABELS = Map.of(
+            VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE,
+            Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
 
     final List<Tree> trees = new ArrayList<>();
 
@@ -88,7 +96,7 @@ final class Forest {
             }
             HyperNodeSpec spec =
                     new HyperNodeSpec().tier(d.level + 1).tierName(d.tierName()).members(members);
-            out.add(new DesiredHyperNode(d.name, TopologyBuilder.labels(), spec));
+            out.add(new DesiredHyperNode(d.name, LABELS, spec));
         }
         return out;
     }

@@ -25,12 +25,7 @@ final class SchemeDetection {
 
     /** Whether a node label key belongs to any scheme. */
     boolean reads(String key) {
-        for (LabelScheme scheme : schemes) {
-            if (scheme.reads(key)) {
-                return true;
-            }
-        }
-        return false;
+        return schemes.stream().anyMatch(s -> s.reads(key));
     }
 
     /** The nodes of each scheme, in the order of the schemes (a scheme no node carries has an empty list). */

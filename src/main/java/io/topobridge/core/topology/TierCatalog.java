@@ -94,8 +94,7 @@ public final class TierCatalog {
 
     /** The number of a tier name when it names exactly one tier. */
     public Optional<Integer> number(String name) {
-        SortedSet<Integer> numbers = numbersByName.get(name);
-        return numbers != null && numbers.size() == 1 ? Optional.of(numbers.first()) : Optional.empty();
+        return single(numbers(name));
     }
 
     /** Every number a name stands for (more than one: ambiguous; none: unknown). */
@@ -110,8 +109,11 @@ public final class TierCatalog {
 
     /** The tier a node label key names when it names exactly one (e.g. {@code fabric.topograph.run/tier-0}). */
     public Optional<Integer> numberOfLabelKey(String labelKey) {
-        SortedSet<Integer> numbers = numbersByKey.get(labelKey);
-        return numbers != null && numbers.size() == 1 ? Optional.of(numbers.first()) : Optional.empty();
+        return single(numbersOfLabelKey(labelKey));
+    }
+
+    private static Optional<Integer> single(Set<Integer> numbers) {
+        return numbers.size() == 1 ? Optional.of(numbers.iterator().next()) : Optional.empty();
     }
 
     /** Every tier a node label key names (more than one: ambiguous; none: no tier reads the key). */

@@ -1,7 +1,5 @@
 package io.topobridge.core.topology;
 
-import io.topobridge.core.Topobridge;
-import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -38,25 +36,12 @@ import java.util.Set;
  */
 public final class TopologyBuilder {
 
-    private static final Map<String, String> LABELS = Map.of(
-            VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE,
-            Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
-
     private final TopologySettings settings;
     private final SchemeDetection schemes;
 
     public TopologyBuilder(TopologySettings settings) {
         this.settings = settings;
         this.schemes = new SchemeDetection(settings);
-    }
-
-    public TopologySettings settings() {
-        return settings;
-    }
-
-    /** Labels on every HyperNode the bridge writes. */
-    public static Map<String, String> labels() {
-        return LABELS;
     }
 
     /** Whether a node label key can change the tree (node events touching only other labels are ignored). */

@@ -233,13 +233,7 @@ final class TreePlanter {
     }
     /** The NVLink partition a node names inside its domain (read from {@code domainKey}), or null: none named. */
     private static KeyValue partition(String domainKey, Map<String, String> labels) {
-        for (String key : LabelSchemes.partitionKeys(domainKey)) {
-            String value = labels.get(key);
-            if (value != null && !value.isEmpty()) {
-                return new KeyValue(key, value);
-            }
-        }
-        return null;
+        return firstPresent(LabelSchemes.partitionKeys(domainKey), labels);
     }
 
     /**
@@ -249,7 +243,7 @@ final class TreePlanter {
      */
     private static void cliqueDomainMismatches(
             List<NodeInfo> kept, List<KeyValue[]> values, int nvlinkIndex, List<Finding> findings) {
-        Map<String, Map<String, List<Integer>>> byClique = null;
+        Map<String, Map<String, List<Integer>>> byClique = new TreeMap<>();
         for (int n = 0; n < kept.size(); n++) {
             KeyValue domain = values.get(n)[nvlinkIndex];
             if (LabelSchemes.GPU_CLIQUE.equals(domain.key())) {
@@ -259,15 +253,9 @@ final class TreePlanter {
             if (clique == null || clique.isEmpty()) {
                 continue;
             }
-            if (byClique == null) {
-                byClique = new TreeMap<>();
-            }
             byClique.computeIfAbsent(LabelSchemes.domainValue(LabelSchemes.GPU_CLIQUE, clique), k -> new TreeMap<>())
                     .computeIfAbsent(domain.value(), k -> new ArrayList<>())
                     .add(n);
-        }
-        if (byClique == null) {
-            return;
         }
         for (var clique : byClique.entrySet()) {
             if (clique.getValue().size() < 2) {
@@ -354,10 +342,18 @@ final class TreePlanter {
 
     /** An NVLink tier's value is the domain (see {@link LabelSchemes#domainValue}); any other tier's, the value. */
     private static KeyValue resolve(TierSpec tier, Map<String, String> labels) {
-        for (String key : tier.keys()) {
+        KeyValue kv = firstPresent(tier.keys(), labels);
+        return kv == null || !tier.nvlink()
+                ? kv
+                : new KeyValue(kv.key(), LabelSchemes.domainValue(kv.key(), kv.value()));
+    }
+
+    /** The first of the keys the labels give a non-empty value, with that value; null for none. */
+    private static KeyValue firstPresent(List<String> keys, Map<String, String> labels) {
+        for (String key : keys) {
             String value = labels.get(key);
             if (value != null && !value.isEmpty()) {
-                return new KeyValue(key, tier.nvlink() ? LabelSchemes.domainValue(key, value) : value);
+                return new KeyValue(key, value);
             }
         }
         return null;
