@@ -55,12 +55,6 @@ public record DoctorCheck(String name, Status status, String message, List<Findi
 
     /** The worst status of some checks (OK for none). */
     public static Status worst(List<DoctorCheck> checks) {
-        Status out = Status.OK;
-        for (DoctorCheck c : checks) {
-            if (c.status().ordinal() > out.ordinal()) {
-                out = c.status();
-            }
-        }
-        return out;
+        return checks.stream().map(DoctorCheck::status).max(Status::compareTo).orElse(Status.OK);
     }
 }

@@ -1,6 +1,8 @@
 package io.topobridge.core.diagnosis;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.topobridge.core.OptionalApi;
 import io.topobridge.core.capacity.GangDomain;
 import io.topobridge.core.capacity.HyperNodeView;
@@ -61,6 +63,24 @@ public record DoctorInputs(
         missingApis = missingApis == null || missingApis.isEmpty()
                 ? Set.of()
                 : java.util.Collections.unmodifiableSet(EnumSet.copyOf(missingApis));
+    }
+
+    private static final YAMLMapper YAML = new YAMLMapper();
+
+    /** The scheduler configuration as YAML, or null when it is missing, unreadable or not a YAML mapping. */
+    JsonNode schedulerRoot() {
+        String conf = schedulerError != null || schedulerData == null ? null : schedulerData.get(schedulerConfigKey);
+        JsonNode root = conf == null ? null : yaml(conf);
+        return root != null && root.isObject() ? root : null;
+    }
+
+    /** The YAML of a Volcano ConfigMap key, as the doctor's checks read it: a text that is not YAML reads as null. */
+    static JsonNode yaml(String text) {
+        try {
+            return YAML.readTree(text);
+        } catch (JsonProcessingException e) {
+            return null;
+        }
     }
 
     /** A ConfigMap that was read: where it is, and its data (never null). */

@@ -13,7 +13,6 @@ import io.topobridge.core.capacity.PodView;
 import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.capacity.Withheld;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,20 +77,19 @@ public final class Explain {
         Integer allowed = gang.hard() ? gang.highestTier() : null;
 
         Optional<Achieved> achieved = Achieved.of(gang, forest);
-        List<Explanation.TierPicture> pictures = new ArrayList<>();
         Map<Integer, Explanation.TierPicture> byTier = new java.util.TreeMap<>();
         // the capacity picture answers why a gang waits; a placed gang needs none
         for (int tier = 1; achieved.isEmpty() && tier <= top; tier++) {
-            Explanation.TierPicture picture = picture(
+            byTier.put(
                     tier,
-                    tierNames.getOrDefault(tier, ""),
-                    allowed == null || tier <= allowed,
-                    forest,
-                    capacity,
-                    need,
-                    packable ? podNeeds : List.of());
-            pictures.add(picture);
-            byTier.put(tier, picture);
+                    picture(
+                            tier,
+                            tierNames.getOrDefault(tier, ""),
+                            allowed == null || tier <= allowed,
+                            forest,
+                            capacity,
+                            need,
+                            packable ? podNeeds : List.of()));
         }
         long bound = gang.pods().stream().filter(PodView::bound).count();
         boolean pending = achieved.isEmpty();
@@ -130,7 +128,7 @@ public final class Explain {
                 pending,
                 reason,
                 sentence,
-                pictures,
+                List.copyOf(byTier.values()),
                 achieved.orElse(null),
                 gang.chosenTier(),
                 null);
@@ -309,20 +307,12 @@ public final class Explain {
                 .findFirst();
         if (above.isPresent()) {
             var p = above.get();
-            s.append("; tier ")
-                    .append(p.tier())
-                    .append(p.tierName().isEmpty() ? "" : " (" + p.tierName() + ")")
-                    .append(" has ")
-                    .append(free(p, r))
-                    .append(" free in ")
-                    .append(p.best());
+            s.append("; tier " + p.tier() + (p.tierName().isEmpty() ? "" : " (" + p.tierName() + ")") + " has "
+                    + free(p, r) + " free in " + p.best());
             return new Verdict(PendingReason.NO_DOMAIN_FITS, s.toString());
         }
-        s.append("; no domain at any tier has room (the whole cluster has ")
-                .append(Amounts.show(r, clusterFree.get(r)))
-                .append(" free")
-                .append(notCounted)
-                .append(")");
+        s.append("; no domain at any tier has room (the whole cluster has " + Amounts.show(r, clusterFree.get(r))
+                + " free" + notCounted + ")");
         return new Verdict(
                 clusterFree.covers(need) ? PendingReason.NO_DOMAIN_FITS : PendingReason.INSUFFICIENT_CAPACITY,
                 s.toString());
@@ -358,27 +348,17 @@ public final class Explain {
     }
 
     private static String placed(GangView gang, Achieved achieved) {
-        StringBuilder s = new StringBuilder("placed: all ")
-                .append(gang.pods().size())
-                .append(" pods within ")
-                .append(achieved.gang().describe());
+        StringBuilder s = new StringBuilder("placed: all " + gang.pods().size() + " pods within "
+                + achieved.gang().describe());
         if (gang.highestTier() != null) {
-            s.append(" (asked for tier ")
-                    .append(gang.highestTier())
-                    .append(" or below, ")
-                    .append(gang.hard() ? "hard" : "soft")
-                    .append(')');
+            s.append(" (asked for tier " + gang.highestTier() + " or below, " + (gang.hard() ? "hard" : "soft") + ")");
         }
         if (!achieved.subGroups().isEmpty()) {
             s.append("; subgroups: ").append(achieved.subGroupSummary());
         }
         for (Achieved.RolePair pair : achieved.roles()) {
-            s.append("; ")
-                    .append(pair.a())
-                    .append(" and ")
-                    .append(pair.b())
-                    .append(" meet at ")
-                    .append(pair.meet().describe());
+            s.append("; " + pair.a() + " and " + pair.b() + " meet at "
+                    + pair.meet().describe());
         }
         return s.toString();
     }

@@ -24,14 +24,10 @@ final class HyperNodeForestCheck {
         for (Forest.Problem p : problems) {
             int slash = p.subject().indexOf('/');
             String kind = p.subject().substring(0, slash);
+            String name = p.subject().substring(slash + 1);
             ObjectRef ref = "Node".equals(kind)
-                    ? ObjectRef.node(p.subject().substring(slash + 1))
-                    : new ObjectRef(
-                            VolcanoApi.HYPERNODE_API_VERSION,
-                            kind,
-                            null,
-                            p.subject().substring(slash + 1),
-                            null);
+                    ? ObjectRef.node(name)
+                    : new ObjectRef(VolcanoApi.HYPERNODE_API_VERSION, kind, null, name, null);
             findings.add(Finding.warning(
                             DoctorReason.HYPER_NODE_FOREST_BROKEN,
                             ref,

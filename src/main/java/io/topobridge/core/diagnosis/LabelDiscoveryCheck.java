@@ -29,7 +29,7 @@ final class LabelDiscoveryCheck {
                 continue;
             }
             read.add(where);
-            JsonNode root = ConfigYaml.read(conf);
+            JsonNode root = DoctorInputs.yaml(conf);
             if (root == null) {
                 continue; // not YAML: Volcano reads no discovery from it either
             }

@@ -43,13 +43,10 @@ final class NodeRoomCheck {
         if (!notReady.isEmpty()) {
             parts.add(notReady.size() + " not ready (" + DoctorCheck.named(notReady) + ")");
         }
-        String message;
-        if (parts.isEmpty()) {
-            message = total + " node(s), every one takes new pods";
-        } else {
-            message = (cordoned.size() + notReady.size()) + " of " + total + " node(s) take no new pods, so their"
-                    + " resources are no room for any gang: " + String.join("; ", parts);
-        }
+        String message = parts.isEmpty()
+                ? total + " node(s), every one takes new pods"
+                : (cordoned.size() + notReady.size()) + " of " + total + " node(s) take no new pods, so their"
+                        + " resources are no room for any gang: " + String.join("; ", parts);
         if (!taintedBy.isEmpty()) {
             List<String> taints = new ArrayList<>();
             taintedBy.forEach((taint, nodes) ->

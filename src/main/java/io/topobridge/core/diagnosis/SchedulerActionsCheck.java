@@ -37,7 +37,7 @@ final class SchedulerActionsCheck {
     static DoctorCheck check(DoctorInputs in) {
         ObjectRef ref = in.schedulerConfigMap();
         String where = "ConfigMap " + ref.namespace() + "/" + ref.name();
-        JsonNode root = schedulerRoot(in);
+        JsonNode root = in.schedulerRoot();
         if (root == null) {
             return DoctorCheck.ok(
                     "scheduler-actions", "no scheduler configuration to read actions from (see scheduler-config)");
@@ -127,18 +127,5 @@ final class SchedulerActionsCheck {
                 status,
                 message,
                 List.of(Finding.warning(DoctorReason.SCHEDULER_ACTION_MISSING, ref, message)));
-    }
-
-    /** The scheduler configuration as YAML, or null when it is missing, unreadable or not YAML. */
-    private static JsonNode schedulerRoot(DoctorInputs in) {
-        if (in.schedulerError() != null || in.schedulerData() == null) {
-            return null;
-        }
-        String conf = in.schedulerData().get(in.schedulerConfigKey());
-        if (conf == null) {
-            return null;
-        }
-        JsonNode root = ConfigYaml.read(conf);
-        return root != null && root.isObject() ? root : null;
     }
 }

@@ -30,8 +30,7 @@ final class SchedulerConfigCheck {
                     ref,
                     "the Volcano scheduler " + where + " " + why + "; whether hard topology is enforced is unknown");
         }
-        String conf = in.schedulerData().get(in.schedulerConfigKey());
-        JsonNode root = conf == null ? null : ConfigYaml.read(conf);
+        JsonNode root = in.schedulerRoot();
         if (root == null || !root.path("tiers").isArray()) {
             return DoctorCheck.warning(
                     "scheduler-config",

@@ -5,7 +5,6 @@ import io.topobridge.core.capacity.Capacity;
 import io.topobridge.core.capacity.Forest;
 import io.topobridge.core.capacity.HyperNodeView;
 import io.topobridge.core.capacity.NodeView;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -108,15 +107,14 @@ public record TopologyPicture(
         }
         roots.sort(Comparator.comparing(Domain::name));
         int outside = 0;
-        BigDecimal gpusOutside = BigDecimal.ZERO;
+        long gpusOutside = 0;
         for (NodeView n : capacity.nodes()) {
             if (!forest.placed(n.name())) {
                 outside++;
-                gpusOutside =
-                        gpusOutside.add(BigDecimal.valueOf(n.allocatable().accelerators(capacity.accelerators())));
+                gpusOutside += n.allocatable().accelerators(capacity.accelerators());
             }
         }
-        return new TopologyPicture(forest.tiers(), roots, outside, gpusOutside.longValue(), placed, pending);
+        return new TopologyPicture(forest.tiers(), roots, outside, gpusOutside, placed, pending);
     }
 
     private static Domain domain(

@@ -23,9 +23,8 @@ final class WebhooksCheck {
             String problem = null;
             if (bundles == null) {
                 problem = kind + " " + w.name() + " does not exist";
-            } else if (w.caBundle() == null) {
-                problem = null;
-            } else if (bundles.isEmpty() || bundles.stream().anyMatch(b -> !samePem(b, w.caBundle()))) {
+            } else if (w.caBundle() != null
+                    && (bundles.isEmpty() || bundles.stream().anyMatch(b -> !samePem(b, w.caBundle())))) {
                 problem = kind + " " + w.name() + " does not carry the current CA in its caBundle";
             }
             if (problem != null) {

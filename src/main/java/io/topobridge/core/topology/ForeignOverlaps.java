@@ -106,17 +106,12 @@ final class ForeignOverlaps {
                                 : VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL + "=" + UserText.quote(source))
                 .append(" covers ");
         if (!nodes.isEmpty()) {
-            message.append(count(nodes.size(), "node"))
-                    .append(" of topobridge's tree (")
-                    .append(examples(new ArrayList<>(nodes)))
-                    .append(")");
+            message.append(
+                    count(nodes.size(), "node") + " of topobridge's tree (" + examples(new ArrayList<>(nodes)) + ")");
         }
         if (!hyperNodes.isEmpty()) {
-            message.append(nodes.isEmpty() ? "" : " and ")
-                    .append(count(hyperNodes.size(), "HyperNode"))
-                    .append(" of topobridge's (")
-                    .append(examples(new ArrayList<>(hyperNodes)))
-                    .append(")");
+            message.append((nodes.isEmpty() ? "" : " and ") + count(hyperNodes.size(), "HyperNode")
+                    + " of topobridge's (" + examples(new ArrayList<>(hyperNodes)) + ")");
         }
         return message.append(": they get a second parent, which makes Volcano skip topology-aware jobs;"
                         + " keep one source (e.g. disable Volcano's label discovery for these labels)")

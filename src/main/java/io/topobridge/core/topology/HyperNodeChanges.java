@@ -58,9 +58,8 @@ public final class HyperNodeChanges {
         moving.retainAll(gained);
 
         List<DesiredHyperNode> ordered = new ArrayList<>(desired);
-        ordered.sort(Comparator.comparing((DesiredHyperNode d) ->
-                        d.spec().getTier() == null ? 0 : d.spec().getTier())
-                .thenComparing(DesiredHyperNode::name));
+        ordered.sort(
+                Comparator.comparing((DesiredHyperNode d) -> tierOf(d.spec())).thenComparing(DesiredHyperNode::name));
         List<Step> first = new ArrayList<>();
         List<Step> last = new ArrayList<>();
         Set<String> recreated = new HashSet<>();

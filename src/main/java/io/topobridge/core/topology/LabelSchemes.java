@@ -165,7 +165,7 @@ public final class LabelSchemes {
      * NVLink domain ({@code nvlink-domain}), which is the {@code nvlink} tier too when {@code nvlinkFolded}. A
      * topograph sub-domain is named only within its domain, so no tier is its values alone.
      */
-    static Map<String, List<String>> keysByTierName(List<LabelScheme> schemes, boolean nvlinkFolded) {
+    static Map<String, Set<String>> keysByTierName(List<LabelScheme> schemes, boolean nvlinkFolded) {
         Map<String, Set<String>> out = new LinkedHashMap<>();
         for (LabelScheme scheme : schemes) {
             int dynamic = scheme.dynamic() == null ? -1 : scheme.dynamic().max();
@@ -185,9 +185,7 @@ public final class LabelSchemes {
                         .addAll(domainKeys);
             }
         }
-        Map<String, List<String>> copy = new LinkedHashMap<>();
-        out.forEach((name, keys) -> copy.put(name, List.copyOf(keys)));
-        return copy;
+        return out;
     }
 
     /**

@@ -49,11 +49,11 @@ public final class TierCatalog {
         boolean folded = byName.containsKey(LabelSchemes.NVLINK_TIER)
                 && !byName.containsKey(LabelSchemes.NVLINK_DOMAIN_TIER)
                 && LabelSchemes.hasNvlinkTier(schemes);
-        Map<String, List<String>> keysByName = LabelSchemes.keysByTierName(schemes, folded);
+        Map<String, Set<String>> keysByName = LabelSchemes.keysByTierName(schemes, folded);
         var byNumber = new TreeMap<Integer, SortedSet<String>>();
         var byKey = new TreeMap<String, SortedSet<Integer>>();
         byName.forEach((name, numbers) -> {
-            for (String key : keysByName.getOrDefault(name, List.of())) {
+            for (String key : keysByName.getOrDefault(name, Set.of())) {
                 byKey.computeIfAbsent(key, k -> new TreeSet<>()).addAll(numbers);
                 numbers.forEach(
                         n -> byNumber.computeIfAbsent(n, k -> new TreeSet<>()).add(key));
