@@ -24,6 +24,9 @@ final class SchedulerActionsCheck {
     /** The actions the installation guide recommends for gangs, in the order Volcano should run them. */
     static final List<String> RECOMMENDED_ACTIONS = List.of("enqueue", "allocate", "backfill");
 
+    private static final String REFUSED = ": Volcano refuses the whole configuration and keeps the one it had (at"
+            + " start its built-in one, without network-topology-aware)";
+
     private SchedulerActionsCheck() {}
 
     /**
@@ -58,17 +61,14 @@ final class SchedulerActionsCheck {
             return actionProblem(
                     ref,
                     DoctorCheck.Status.FAILURE,
-                    where + " sets no actions (recommended: \"" + String.join(", ", RECOMMENDED_ACTIONS)
-                            + "\"): Volcano refuses the whole configuration and keeps the one it had (at start its"
-                            + " built-in one, without network-topology-aware)");
+                    where + " sets no actions (recommended: \"" + String.join(", ", RECOMMENDED_ACTIONS) + "\")"
+                            + REFUSED);
         }
         if (!unknown.isEmpty()) {
             return actionProblem(
                     ref,
                     DoctorCheck.Status.FAILURE,
-                    where + " names unknown action(s) " + DoctorCheck.named(unknown)
-                            + ": Volcano refuses the whole configuration and keeps the one it had (at start its"
-                            + " built-in one, without network-topology-aware)");
+                    where + " names unknown action(s) " + DoctorCheck.named(unknown) + REFUSED);
         }
         return recommended(ref, where, names);
     }
@@ -101,16 +101,12 @@ final class SchedulerActionsCheck {
             also += " (" + String.join(", ", newer) + ": Volcano v1.15 or later; a v1.14 scheduler refuses the whole"
                     + " configuration and keeps the one it had)";
         }
-        if (problems.isEmpty() && newer.isEmpty()) {
-            return DoctorCheck.ok(
-                    "scheduler-actions",
-                    where + " runs " + String.join(", ", RECOMMENDED_ACTIONS) + " as recommended for gangs" + also);
-        }
         if (problems.isEmpty()) {
-            return actionProblem(
-                    ref,
-                    DoctorCheck.Status.WARNING,
-                    where + " runs " + String.join(", ", RECOMMENDED_ACTIONS) + " as recommended for gangs" + also);
+            String message =
+                    where + " runs " + String.join(", ", RECOMMENDED_ACTIONS) + " as recommended for gangs" + also;
+            return newer.isEmpty()
+                    ? DoctorCheck.ok("scheduler-actions", message)
+                    : actionProblem(ref, DoctorCheck.Status.WARNING, message);
         }
         return actionProblem(
                 ref,

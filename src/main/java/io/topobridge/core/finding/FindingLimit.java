@@ -43,9 +43,7 @@ public final class FindingLimit {
         Severity worst = Severity.INFO;
         for (Finding f : rest) {
             byReason.merge(f.reason().reason(), 1, Integer::sum);
-            if (f.severity().compareTo(worst) > 0) {
-                worst = f.severity();
-            }
+            worst = f.severity().compareTo(worst) > 0 ? f.severity() : worst;
         }
         var counts = new StringJoiner(", ");
         byReason.forEach((reason, n) -> counts.add(n + " " + reason));

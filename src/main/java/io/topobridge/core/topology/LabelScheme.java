@@ -96,15 +96,11 @@ public record LabelScheme(String id, String title, List<TierSpec> tiers, List<St
             return true;
         }
         for (TierSpec tier : tiers) {
-            if (tier.keys().contains(key)) {
+            if (tier.keys().contains(key)
+                    || tier.nvlink()
+                            && tier.keys().stream()
+                                    .anyMatch(k -> LabelSchemes.partitionKeys(k).contains(key))) {
                 return true;
-            }
-            if (tier.nvlink()) {
-                for (String domainKey : tier.keys()) {
-                    if (LabelSchemes.partitionKeys(domainKey).contains(key)) {
-                        return true;
-                    }
-                }
             }
         }
         return carriers.contains(key);

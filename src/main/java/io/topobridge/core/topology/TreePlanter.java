@@ -233,7 +233,13 @@ final class TreePlanter {
     }
     /** The NVLink partition a node names inside its domain (read from {@code domainKey}), or null: none named. */
     private static KeyValue partition(String domainKey, Map<String, String> labels) {
-        return firstPresent(LabelSchemes.partitionKeys(domainKey), labels);
+        for (String key : LabelSchemes.partitionKeys(domainKey)) {
+            String value = labels.get(key);
+            if (value != null && !value.isEmpty()) {
+                return new KeyValue(key, value);
+            }
+        }
+        return null;
     }
 
     /**
@@ -342,18 +348,10 @@ final class TreePlanter {
 
     /** An NVLink tier's value is the domain (see {@link LabelSchemes#domainValue}); any other tier's, the value. */
     private static KeyValue resolve(TierSpec tier, Map<String, String> labels) {
-        KeyValue kv = firstPresent(tier.keys(), labels);
-        return kv == null || !tier.nvlink()
-                ? kv
-                : new KeyValue(kv.key(), LabelSchemes.domainValue(kv.key(), kv.value()));
-    }
-
-    /** The first of the keys the labels give a non-empty value, with that value; null for none. */
-    private static KeyValue firstPresent(List<String> keys, Map<String, String> labels) {
-        for (String key : keys) {
+        for (String key : tier.keys()) {
             String value = labels.get(key);
             if (value != null && !value.isEmpty()) {
-                return new KeyValue(key, value);
+                return new KeyValue(key, tier.nvlink() ? LabelSchemes.domainValue(key, value) : value);
             }
         }
         return null;
