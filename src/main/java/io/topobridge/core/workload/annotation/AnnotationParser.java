@@ -347,9 +347,8 @@ public final class AnnotationParser {
             return new Resolved<>(null, valid, null);
         }
         var entry = byValue.entrySet().iterator().next();
-        return valid
-                ? new Resolved<>(entry.getKey(), true, entry.getValue().get(0))
-                : new Resolved<>(null, false, entry.getValue().get(0));
+        return new Resolved<>(
+                valid ? entry.getKey() : null, valid, entry.getValue().get(0));
     }
 
     /** Unknown keys an object's one {@code UnknownAnnotation} finding names; the others are counted. */

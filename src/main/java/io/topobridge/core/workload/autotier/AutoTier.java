@@ -199,7 +199,7 @@ public final class AutoTier {
     }
 
     /** {@code 2 (nvlink-domain)}, or {@code 2} for a tier without a name. */
-    private static String label(TierDomains domains, int tier) {
+    public static String label(TierDomains domains, int tier) {
         String name = domains.name(tier);
         return name.isEmpty() ? String.valueOf(tier) : tier + " (" + name + ")";
     }

@@ -335,7 +335,8 @@ public final class AutoTiers {
         return Amounts.parse(PodRequests.of(role.spec()).canonical()).plus(devices.perPod(role.spec()));
     }
 
-    private static Amounts times(Amounts one, long count) {
+    /** Each amount {@code count} times. */
+    public static Amounts times(Amounts one, long count) {
         Map<String, BigDecimal> out = new TreeMap<>();
         one.values().forEach((k, v) -> out.put(k, v.multiply(BigDecimal.valueOf(count))));
         return new Amounts(out);

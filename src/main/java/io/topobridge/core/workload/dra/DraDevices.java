@@ -5,9 +5,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpec;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
@@ -26,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 
 /**
  * The devices a gang's pods claim through Dynamic Resource Allocation ({@code resource.k8s.io/v1}), counted as the
@@ -119,43 +118,40 @@ public final class DraDevices {
             }
             String templateName = podClaim.getResourceClaimTemplateName();
             String claimName = podClaim.getResourceClaimName();
-            if (templateName != null && !templateName.isEmpty()) {
-                String source = "ResourceClaimTemplate " + UserText.quote(templateName);
-                if (unknown != null) {
-                    uncounted.add(new Uncounted(name, source, null, unknown));
-                    continue;
-                }
-                Optional<ResourceClaimTemplate> template = lookup.resourceClaimTemplate(namespace, templateName);
-                if (template.isEmpty()) {
-                    uncounted.add(new Uncounted(
-                            name, source, null, "no such ResourceClaimTemplate in namespace " + namespace));
-                    continue;
-                }
-                ResourceClaimSpec claimSpec = template.get().getSpec() == null
-                        ? null
-                        : template.get().getSpec().getSpec();
-                perPod = perPod.plus(count(name, source, claimSpec, classes, uncounted, channels));
-            } else if (claimName != null && !claimName.isEmpty()) {
-                String source = "ResourceClaim " + UserText.quote(claimName);
-                if (unknown != null) {
-                    uncounted.add(new Uncounted(name, source, null, unknown));
-                    continue;
-                }
-                Optional<ResourceClaim> claim = lookup.resourceClaim(namespace, claimName);
-                if (claim.isEmpty()) {
-                    uncounted.add(new Uncounted(name, source, null, "no such ResourceClaim in namespace " + namespace));
-                    continue;
-                }
-                Amounts devices = count(name, source, claim.get().getSpec(), classes, uncounted, channels);
-                if (!devices.isEmpty()) {
-                    shared.put(claimName, devices);
-                }
-            } else {
+            boolean own = templateName != null && !templateName.isEmpty();
+            if (!own && (claimName == null || claimName.isEmpty())) {
                 uncounted.add(new Uncounted(
                         name, "pod template", null, "names neither a ResourceClaimTemplate nor a ResourceClaim"));
+                continue;
+            }
+            String kind = own ? "ResourceClaimTemplate" : "ResourceClaim";
+            String source = kind + " " + UserText.quote(own ? templateName : claimName);
+            if (unknown != null) {
+                uncounted.add(new Uncounted(name, source, null, unknown));
+                continue;
+            }
+            // a template (each pod gets a claim of its own) or a claim (shared by every pod that names it)
+            Optional<ResourceClaimSpec> found = own
+                    ? lookup.resourceClaimTemplate(namespace, templateName)
+                            .map(t -> specOrEmpty(
+                                    t.getSpec() == null ? null : t.getSpec().getSpec()))
+                    : lookup.resourceClaim(namespace, claimName).map(c -> specOrEmpty(c.getSpec()));
+            if (found.isEmpty()) {
+                uncounted.add(new Uncounted(name, source, null, "no such " + kind + " in namespace " + namespace));
+                continue;
+            }
+            Amounts devices = count(name, source, found.get(), classes, uncounted, channels);
+            if (own) {
+                perPod = perPod.plus(devices);
+            } else if (!devices.isEmpty()) {
+                shared.put(claimName, devices);
             }
         }
         return new PodDevices(perPod, shared, uncounted, channels);
+    }
+
+    private static ResourceClaimSpec specOrEmpty(ResourceClaimSpec spec) {
+        return spec == null ? new ResourceClaimSpec() : spec;
     }
 
     /**
@@ -184,6 +180,8 @@ public final class DraDevices {
         Map<String, BigDecimal> counted = new TreeMap<>();
         long total = 0;
         List<Uncounted> mine = new ArrayList<>();
+        BiConsumer<String, String> notCounted =
+                (deviceClass, why) -> mine.add(new Uncounted(claim, source, deviceClass, why));
         for (DeviceRequest request : requests) {
             if (request == null) {
                 continue;
@@ -191,18 +189,16 @@ public final class DraDevices {
             String name = UserText.quote(request.getName());
             if (request.getFirstAvailable() != null
                     && !request.getFirstAvailable().isEmpty()) {
-                mine.add(new Uncounted(
-                        claim,
-                        source,
+                notCounted.accept(
                         null,
                         "request " + name + " is a prioritized list (firstAvailable) of "
                                 + request.getFirstAvailable().size()
-                                + " alternatives: which class and how many devices is decided at allocation"));
+                                + " alternatives: which class and how many devices is decided at allocation");
                 continue;
             }
             ExactDeviceRequest exactly = request.getExactly();
             if (exactly == null) {
-                mine.add(new Uncounted(claim, source, null, "request " + name + " names no device class"));
+                notCounted.accept(null, "request " + name + " names no device class");
                 continue;
             }
             if (Boolean.TRUE.equals(exactly.getAdminAccess())) {
@@ -217,43 +213,35 @@ public final class DraDevices {
             }
             String mode = exactly.getAllocationMode() == null ? EXACT_COUNT : exactly.getAllocationMode();
             if (ALL.equals(mode)) {
-                mine.add(new Uncounted(
-                        claim,
-                        source,
+                notCounted.accept(
                         deviceClass,
                         "request " + name + " has allocationMode All: every matching device of a node, a number"
-                                + " only the node knows"));
+                                + " only the node knows");
                 continue;
             }
             if (!EXACT_COUNT.equals(mode)) {
-                mine.add(new Uncounted(
-                        claim,
-                        source,
+                notCounted.accept(
                         deviceClass,
                         "request " + name + " has allocationMode " + UserText.quote(mode)
-                                + ", neither ExactCount nor All"));
+                                + ", neither ExactCount nor All");
                 continue;
             }
             Optional<String> resource = classes.resourceOf(deviceClass);
             if (resource.isEmpty()) {
                 boolean cel = exactly.getSelectors() != null
                         && !exactly.getSelectors().isEmpty();
-                mine.add(new Uncounted(
-                        claim,
-                        source,
+                notCounted.accept(
                         deviceClass,
                         "the device class is not mapped to a resource"
-                                + (cel ? " (its CEL selectors pick devices; they are not evaluated)" : "")));
+                                + (cel ? " (its CEL selectors pick devices; they are not evaluated)" : ""));
                 continue;
             }
             long count = exactly.getCount() == null ? 1 : exactly.getCount();
             if (count < 1 || count > MAX_DEVICES_PER_CLAIM) {
-                mine.add(new Uncounted(
-                        claim,
-                        source,
+                notCounted.accept(
                         deviceClass,
                         "request " + name + " asks for count " + count + ", outside the 1.." + MAX_DEVICES_PER_CLAIM
-                                + " devices Kubernetes allocates to one claim"));
+                                + " devices Kubernetes allocates to one claim");
                 continue;
             }
             total += count;
@@ -266,56 +254,35 @@ public final class DraDevices {
                     null,
                     "its requests ask for " + total + " devices, more than the " + MAX_DEVICES_PER_CLAIM
                             + " Kubernetes allocates to one claim: none is counted"));
-            uncounted.addAll(mine);
-            return Amounts.NONE;
         }
         uncounted.addAll(mine);
-        return new Amounts(counted);
+        return total > MAX_DEVICES_PER_CLAIM ? Amounts.NONE : new Amounts(counted);
     }
 
     /**
      * The DRA devices of one gang: each pod template's (read once however many roles share it), the shared claims
      * (each counted once), and everything not counted, without repeats.
+     *
+     * @param perPod what each pod made from a template gets from claims of its own, by template (identity)
+     * @param shared the devices of the claims the gang's pods share, each claim once
+     * @param uncounted what is not counted, each once
+     * @param channels the ComputeDomain channels the gang's pods claim, each by the object they claim it through, with
+     *     how many of the gang's pods claim it there
      */
-    public static final class GangDevices {
+    public record GangDevices(
+            Map<PodSpec, Amounts> perPod, Amounts shared, List<Uncounted> uncounted, Map<String, Long> channels) {
 
         public static final GangDevices NONE =
                 new GangDevices(new IdentityHashMap<>(), Amounts.NONE, List.of(), Map.of());
 
-        private final Map<PodSpec, Amounts> perPod;
-        private final Amounts shared;
-        private final List<Uncounted> uncounted;
-        private final Map<String, Long> channels;
-
-        private GangDevices(
-                Map<PodSpec, Amounts> perPod, Amounts shared, List<Uncounted> uncounted, Map<String, Long> channels) {
-            this.perPod = perPod;
-            this.shared = shared;
-            this.uncounted = List.copyOf(uncounted);
-            this.channels = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(channels));
-        }
-
-        /**
-         * The ComputeDomain channels the gang's pods claim, each by the object they claim it through, with how many of
-         * the gang's pods claim it there.
-         */
-        public Map<String, Long> channels() {
-            return channels;
+        public GangDevices {
+            uncounted = List.copyOf(uncounted);
+            channels = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(channels));
         }
 
         /** What each pod made from {@code spec} gets from claims of its own. */
         public Amounts perPod(PodSpec spec) {
             return spec == null ? Amounts.NONE : perPod.getOrDefault(spec, Amounts.NONE);
-        }
-
-        /** The devices of the claims the gang's pods share, each claim once. */
-        public Amounts shared() {
-            return shared;
-        }
-
-        /** What is not counted, each once. */
-        public List<Uncounted> uncounted() {
-            return uncounted;
         }
 
         /** The devices of every pod of the roles together, and the shared claims once. */

@@ -44,12 +44,6 @@ public final class PodGroupBuilder {
     /**
      * @param subjects the workloads the gang's annotations came from (findings are reported on them)
      * @param defaultQueue the queue of a gang whose annotations name none
-     */
-    public static Built build(GangPlan plan, GangIntent intent, List<ObjectRef> subjects, String defaultQueue) {
-        return build(plan, intent, subjects, defaultQueue, Map.of());
-    }
-
-    /**
      * @param explanations annotations that say how the bridge chose (e.g. {@code topobridge.io/chosen-tier}), written
      *     on the PodGroups the bridge owns and on those it adopts
      */
@@ -166,13 +160,11 @@ public final class PodGroupBuilder {
             spec.setSubGroupPolicy(policies);
         }
         Map<String, String> labels = new TreeMap<>();
-        if (plan.ownership() == DesiredPodGroup.Ownership.OWNED) {
-            labels.putAll(plan.labels());
-            labels.put(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
-        }
         // how the bridge chose goes on adopted PodGroups too: the tiers it explains are the bridge's fields there
         Map<String, String> annotations = new TreeMap<>(explanations);
         if (plan.ownership() == DesiredPodGroup.Ownership.OWNED) {
+            labels.putAll(plan.labels());
+            labels.put(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
             annotations.put(GANG_ANNOTATION, plan.scope().key());
         }
         var desired = new DesiredPodGroup(

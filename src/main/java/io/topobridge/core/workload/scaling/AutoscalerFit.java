@@ -9,6 +9,7 @@ import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.autotier.AutoTier;
+import io.topobridge.core.workload.autotier.AutoTiers;
 import io.topobridge.core.workload.kind.ScaledRoles;
 import io.topobridge.core.workload.kind.WorkloadAdapters;
 import io.topobridge.core.workload.translate.ScopeResult;
@@ -64,9 +65,9 @@ public final class AutoscalerFit {
                 if (at.isEmpty()) {
                     continue; // no domain of the tier is known: nothing to judge against
                 }
-                Amounts base =
-                        minus(Amounts.parse(pg.spec().getMinResources()), times(unit.perReplica(), unit.current()));
-                Amounts need = AutoTier.relevant(base.plus(times(unit.perReplica(), max)));
+                Amounts base = minus(
+                        Amounts.parse(pg.spec().getMinResources()), AutoTiers.times(unit.perReplica(), unit.current()));
+                Amounts need = AutoTier.relevant(base.plus(AutoTiers.times(unit.perReplica(), max)));
                 if (need.isEmpty() || at.stream().anyMatch(d -> d.allocatable().covers(need))) {
                     continue;
                 }
@@ -78,7 +79,7 @@ public final class AutoscalerFit {
                                 unit.subject() + ": " + unit.autoscaler().describe() + " may scale " + unit.what()
                                         + " to " + max + " replicas (maxReplicas; " + unit.current() + " now), and"
                                         + " PodGroup " + pg.name() + " would then need " + describe(need)
-                                        + ", more than any domain of its hard tier " + label(domains, tier)
+                                        + ", more than any domain of its hard tier " + AutoTier.label(domains, tier)
                                         + " holds: the largest, " + largest.name() + ", has "
                                         + describe(AutoTier.relevant(only(largest.allocatable(), need)))
                                         + (fit >= unit.current()
@@ -141,12 +142,6 @@ public final class AutoscalerFit {
         return best;
     }
 
-    private static Amounts times(Amounts amounts, long n) {
-        Map<String, BigDecimal> out = new TreeMap<>();
-        amounts.values().forEach((k, v) -> out.put(k, v.multiply(BigDecimal.valueOf(n))));
-        return new Amounts(out);
-    }
-
     private static Amounts minus(Amounts a, Amounts b) {
         Map<String, BigDecimal> out = new TreeMap<>(a.values());
         b.values().forEach((k, v) -> out.merge(k, v.negate(), BigDecimal::add));
@@ -159,12 +154,6 @@ public final class AutoscalerFit {
         Map<String, BigDecimal> out = new TreeMap<>();
         need.values().keySet().forEach(r -> out.put(r, a.get(r)));
         return new Amounts(out);
-    }
-
-    /** {@code 2 (rack)}, or {@code 2} for a tier without a name. */
-    private static String label(TierDomains domains, int tier) {
-        String name = domains.name(tier);
-        return name.isEmpty() ? String.valueOf(tier) : tier + " (" + name + ")";
     }
 
     /** {@code 96 GPUs}, {@code 12 CPUs and 48Gi memory}. */
