@@ -1,6 +1,10 @@
 package io.topobridge.core.workload;
 
+import io.topobridge.core.finding.Finding;
+import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Reason;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Why the workload half of the bridge reported something about a workload or its PodGroup. */
 public enum WorkloadReason implements Reason {
@@ -174,5 +178,23 @@ public enum WorkloadReason implements Reason {
      * index the bridge can cut them by (a Deployment, a group of workloads): refused when the slices are required,
      * ignored with a warning when preferred.
      */
-    NO_POD_INDEX
+    NO_POD_INDEX;
+
+    /** {@code reason} as a warning on every subject ({@code subject: message}), told apart by {@code key}. */
+    public static List<Finding> warnings(WorkloadReason reason, List<ObjectRef> subjects, String key, String message) {
+        List<Finding> out = new ArrayList<>(subjects.size());
+        for (ObjectRef subject : subjects) {
+            out.add(Finding.warning(reason, subject, subject + ": " + message).withKey(key));
+        }
+        return out;
+    }
+
+    /** {@code reason} as a refusal of every subject ({@code subject: message}), told apart by {@code key}. */
+    public static List<Finding> refusals(WorkloadReason reason, List<ObjectRef> subjects, String key, String message) {
+        List<Finding> out = new ArrayList<>(subjects.size());
+        for (ObjectRef subject : subjects) {
+            out.add(Finding.rejected(reason, subject, subject + ": " + message).withKey(key));
+        }
+        return out;
+    }
 }

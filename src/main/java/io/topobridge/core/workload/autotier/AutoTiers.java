@@ -61,18 +61,13 @@ public final class AutoTiers {
         }
         List<Finding> findings = new ArrayList<>();
         if (domains.isEmpty() || tiers.isEmpty()) {
-            for (ObjectRef subject : subjects) {
-                findings.add(Finding.rejected(
-                                WorkloadReason.TIERS_UNKNOWN,
-                                subject,
-                                subject + ": "
-                                        + (intent.autoTier()
-                                                ? Topobridge.HIGHEST_TIER
-                                                : Topobridge.SUBGROUP_HIGHEST_TIER)
-                                        + "=\"auto\" chooses the tier from the sizes of the HyperNodes' domains, and no HyperNode is"
-                                        + " known yet; PodGroup " + plan.name() + " waits for them")
-                        .withKey(Topobridge.HIGHEST_TIER + " auto"));
-            }
+            findings.addAll(WorkloadReason.refusals(
+                    WorkloadReason.TIERS_UNKNOWN,
+                    subjects,
+                    Topobridge.HIGHEST_TIER + " auto",
+                    (intent.autoTier() ? Topobridge.HIGHEST_TIER : Topobridge.SUBGROUP_HIGHEST_TIER)
+                            + "=\"auto\" chooses the tier from the sizes of the HyperNodes' domains, and no HyperNode is"
+                            + " known yet; PodGroup " + plan.name() + " waits for them"));
             return new Resolution(intent, Map.of(), findings, true);
         }
         // only the nodes that take the gang's pods are room: a taint one of its roles does not tolerate withholds a
@@ -229,18 +224,16 @@ public final class AutoTiers {
 
     private static void noFit(
             List<Finding> findings, List<ObjectRef> subjects, String podGroup, String what, AutoTier.Choice choice) {
-        for (ObjectRef subject : subjects) {
-            findings.add(Finding.warning(
-                            WorkloadReason.AUTO_TIER_NO_FIT,
-                            subject,
-                            subject + ": auto tier for "
-                                    + what + " of PodGroup " + podGroup
-                                    + ": no domain of any tier could hold it even when empty,"
-                                    + " so it gets tier " + choice.tier() + ", "
-                                    + choice.mode().name().toLowerCase(java.util.Locale.ROOT)
-                                    + " (" + choice.explanation() + ")")
-                    .withKey(podGroup + " " + what));
-        }
+        findings.addAll(WorkloadReason.warnings(
+                WorkloadReason.AUTO_TIER_NO_FIT,
+                subjects,
+                podGroup + " " + what,
+                "auto tier for "
+                        + what + " of PodGroup " + podGroup
+                        + ": no domain of any tier could hold it even when empty,"
+                        + " so it gets tier " + choice.tier() + ", "
+                        + choice.mode().name().toLowerCase(java.util.Locale.ROOT)
+                        + " (" + choice.explanation() + ")"));
     }
 
     /**

@@ -85,14 +85,10 @@ public final class TierFit {
                                 + (exists ? "the PodGroup is kept as it was" : "it is not made") + " (raise the " + what
                                 + "tier, make it soft or the gang smaller)"
                         : "; Volcano will place it across domains of that tier");
-        List<Finding> out = new ArrayList<>();
-        for (ObjectRef subject : subjects) {
-            Finding f = hard
-                    ? Finding.rejected(WorkloadReason.GANG_EXCEEDS_DOMAIN, subject, subject + ": " + message)
-                    : Finding.warning(WorkloadReason.GANG_EXCEEDS_DOMAIN, subject, subject + ": " + message);
-            out.add(f.withKey(podGroup + " " + what + "tier"));
-        }
-        return out;
+        String key = podGroup + " " + what + "tier";
+        return hard
+                ? WorkloadReason.refusals(WorkloadReason.GANG_EXCEEDS_DOMAIN, subjects, key, message)
+                : WorkloadReason.warnings(WorkloadReason.GANG_EXCEEDS_DOMAIN, subjects, key, message);
     }
 
     /** The topology of the PodGroup's subgroups (the first policy that has one), if any holds them to a tier. */

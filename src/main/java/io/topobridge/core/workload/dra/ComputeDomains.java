@@ -67,12 +67,7 @@ public final class ComputeDomains {
         String message = "the pods of gang " + podGroup.name() + " share a ComputeDomain (IMEX) channel through "
                 + String.join(", ", shared) + ", which works only among the nodes of one NVLink domain; " + placed
                 + "; topobridge.io/highest-tier: " + NVLINK + " (tier " + nvlink.get() + ") keeps them in one";
-        List<Finding> out = new ArrayList<>();
-        for (ObjectRef subject : subjects) {
-            out.add(Finding.warning(WorkloadReason.COMPUTE_DOMAIN_SPANS_NVLINK, subject, subject + ": " + message)
-                    .withKey(podGroup.name()));
-        }
-        return out;
+        return WorkloadReason.warnings(WorkloadReason.COMPUTE_DOMAIN_SPANS_NVLINK, subjects, podGroup.name(), message);
     }
 
     /** {@code " (leaf)"}: the names of a tier number, or nothing. */

@@ -329,19 +329,15 @@ public final class DraDevices {
         if (all.size() > NAMED) {
             claims.append("; and ").append(all.size() - NAMED).append(" more");
         }
-        List<Finding> out = new ArrayList<>();
-        for (ObjectRef subject : subjects) {
-            out.add(Finding.warning(
-                            WorkloadReason.DRA_DEVICES_NOT_COUNTED,
-                            subject,
-                            subject + ": devices the pods of gang " + podGroup
-                                    + " claim through DRA are not counted when the gang is sized (highest-tier auto,"
-                                    + " explain): " + claims
-                                    + "; a DeviceClass of whole accelerators is counted once listed in "
-                                    + DeviceClasses.KEY + " as deviceClassName=resource")
-                    .withKey(podGroup));
-        }
-        return out;
+        return WorkloadReason.warnings(
+                WorkloadReason.DRA_DEVICES_NOT_COUNTED,
+                subjects,
+                podGroup,
+                "devices the pods of gang " + podGroup
+                        + " claim through DRA are not counted when the gang is sized (highest-tier auto,"
+                        + " explain): " + claims
+                        + "; a DeviceClass of whole accelerators is counted once listed in "
+                        + DeviceClasses.KEY + " as deviceClassName=resource");
     }
 
     /**

@@ -93,34 +93,30 @@ public final class PodGroupBuilder {
                 && plan.roles().stream().allMatch(r -> r.count() == 0 || isBestEffort(r.spec(), perSpec))) {
             // Volcano's allocate action skips pods that request nothing and its backfill places them on any node:
             // a tier written here would read as a promise the scheduler does not keep, so the PodGroup gets none
-            for (ObjectRef subject : subjects) {
-                findings.add(Finding.warning(
-                                WorkloadReason.BEST_EFFORT_IGNORES_TOPOLOGY,
-                                subject,
-                                subject + ": no pod of"
-                                        + " gang " + plan.name()
-                                        + " requests any resource, so Volcano places them by backfill on any"
-                                        + " node: its tier would not be enforced and is left out (request some CPU,"
-                                        + " e.g. 10m, to have it placed)")
-                        .withKey(plan.name()));
-            }
+            findings.addAll(WorkloadReason.warnings(
+                    WorkloadReason.BEST_EFFORT_IGNORES_TOPOLOGY,
+                    subjects,
+                    plan.name(),
+                    "no pod of"
+                            + " gang " + plan.name()
+                            + " requests any resource, so Volcano places them by backfill on any"
+                            + " node: its tier would not be enforced and is left out (request some CPU,"
+                            + " e.g. 10m, to have it placed)"));
             gangTopology = null;
         }
         spec.setNetworkTopology(gangTopology);
         if (plan.surgeOnlyRollout()
                 && gangTopology != null
                 && gangTopology.getMode() == NetworkTopologySpec.ModeEnum.HARD) {
-            for (ObjectRef subject : subjects) {
-                findings.add(Finding.warning(
-                                WorkloadReason.ROLLOUT_NEEDS_ROOM,
-                                subject,
-                                subject + ": its rollouts add"
-                                        + " pods before taking any down (maxUnavailable comes to 0: set so, or a percentage such as"
-                                        + " Kubernetes' default 25 % of 1 to 3 replicas) and the tier is hard: each new pod must fit in"
-                                        + " the domain the gang already runs in, so a rollout waits while that domain is full; allow"
-                                        + " maxUnavailable 1 or keep spare room in the domain")
-                        .withKey(plan.name()));
-            }
+            findings.addAll(WorkloadReason.warnings(
+                    WorkloadReason.ROLLOUT_NEEDS_ROOM,
+                    subjects,
+                    plan.name(),
+                    "its rollouts add"
+                            + " pods before taking any down (maxUnavailable comes to 0: set so, or a percentage such as"
+                            + " Kubernetes' default 25 % of 1 to 3 replicas) and the tier is hard: each new pod must fit in"
+                            + " the domain the gang already runs in, so a rollout waits while that domain is full; allow"
+                            + " maxUnavailable 1 or keep spare room in the domain"));
         }
         if (!plan.subGroups().isEmpty()) {
             NetworkTopologySpec subTopology = intent.hasSubgroupTopology()
@@ -129,31 +125,26 @@ public final class PodGroupBuilder {
             List<SubGroupPolicySpec> policies = new ArrayList<>();
             for (SubGroupPlan sub : plan.subGroups()) {
                 if (sub.bestEffort() && subTopology != null) {
-                    for (ObjectRef subject : subjects) {
-                        findings.add(Finding.warning(
-                                        WorkloadReason.BEST_EFFORT_IGNORES_TOPOLOGY,
-                                        subject,
-                                        subject
-                                                + ": the pods of subgroup " + sub.name()
-                                                + " request no resources, so Volcano places"
-                                                + " them by backfill on any node: its subgroup tier would not be enforced and is left"
-                                                + " out (request some CPU, e.g. 10m, to have it placed)")
-                                .withKey(sub.name()));
-                    }
+                    findings.addAll(WorkloadReason.warnings(
+                            WorkloadReason.BEST_EFFORT_IGNORES_TOPOLOGY,
+                            subjects,
+                            sub.name(),
+                            "the pods of subgroup " + sub.name()
+                                    + " request no resources, so Volcano places"
+                                    + " them by backfill on any node: its subgroup tier would not be enforced and is left"
+                                    + " out (request some CPU, e.g. 10m, to have it placed)"));
                 }
                 if (sub.wholeRole() && subTopology != null && !sub.bestEffort()) {
-                    for (ObjectRef subject : subjects) {
-                        findings.add(Finding.warning(
-                                        WorkloadReason.SUBGROUP_IS_WHOLE_ROLE,
-                                        subject,
-                                        subject
-                                                + ": role " + sub.name() + " has " + sub.size()
-                                                + " single-pod instances, so its"
-                                                + " subgroup is the whole role: the subgroup tier places all "
-                                                + sub.size()
-                                                + " replicas within one domain, all or none (a single pod needs no subgroup of its own)")
-                                .withKey(sub.name()));
-                    }
+                    findings.addAll(
+                            WorkloadReason.warnings(
+                                    WorkloadReason.SUBGROUP_IS_WHOLE_ROLE,
+                                    subjects,
+                                    sub.name(),
+                                    "role " + sub.name() + " has " + sub.size()
+                                            + " single-pod instances, so its"
+                                            + " subgroup is the whole role: the subgroup tier places all "
+                                            + sub.size()
+                                            + " replicas within one domain, all or none (a single pod needs no subgroup of its own)"));
                 }
                 policies.add(policy(sub, sub.bestEffort() ? null : subTopology));
             }
@@ -275,15 +266,12 @@ public final class PodGroupBuilder {
         if (names.size() <= 1) {
             return names.isEmpty() ? null : names.iterator().next();
         }
-        for (ObjectRef subject : subjects) {
-            findings.add(Finding.warning(
-                            WorkloadReason.PRIORITY_CLASSES_DIFFER,
-                            subject,
-                            subject
-                                    + ": the pod templates of gang " + plan.name() + " name different priority classes "
-                                    + names.stream().map(UserText::quote).toList() + "; the PodGroup gets none")
-                    .withKey(plan.name()));
-        }
+        findings.addAll(WorkloadReason.warnings(
+                WorkloadReason.PRIORITY_CLASSES_DIFFER,
+                subjects,
+                plan.name(),
+                "the pod templates of gang " + plan.name() + " name different priority classes "
+                        + names.stream().map(UserText::quote).toList() + "; the PodGroup gets none"));
         return null;
     }
 }

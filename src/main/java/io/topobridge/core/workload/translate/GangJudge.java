@@ -123,14 +123,12 @@ final class GangJudge {
         if (parsed.intent().hasSubgroupTopology()
                 && !plans.isEmpty()
                 && plans.stream().allMatch(p -> p.subGroups().isEmpty() && p.level() == GangPlan.Level.GANG)) {
-            for (ObjectRef subject : gang.subjects()) {
-                findings.add(Finding.warning(
-                        WorkloadReason.SUBGROUP_SETTINGS_IGNORED,
-                        subject,
-                        subject
-                                + ": " + Topobridge.SUBGROUP_HIGHEST_TIER + "/" + Topobridge.SUBGROUP_MODE
-                                + " are ignored: this gang has no subgroups"));
-            }
+            findings.addAll(WorkloadReason.warnings(
+                    WorkloadReason.SUBGROUP_SETTINGS_IGNORED,
+                    gang.subjects(),
+                    "",
+                    Topobridge.SUBGROUP_HIGHEST_TIER + "/" + Topobridge.SUBGROUP_MODE
+                            + " are ignored: this gang has no subgroups"));
         }
         List<DesiredPodGroup> built = build(gang, parsed.intent(), plans, tiers, queues, snapshot, findings);
         return new Judged(built, findings, plans, waiting);
@@ -267,30 +265,30 @@ final class GangJudge {
         int size = intent.sliceSize();
         if (index.isEmpty()) {
             boolean required = intent.effectiveSubgroupMode() == TopologyMode.HARD;
-            for (ObjectRef subject : gang.subjects()) {
-                String message = subject + ": slices of " + size + " pods need each pod's index, and the pods of "
-                        + (scope instanceof GangScope.Single ? "this kind" : "a group of workloads")
-                        + " carry none (name the label that does with " + Dialects.KAI_POD_INDEX_LABEL + ")";
-                findings.add((required
-                                ? Finding.rejected(WorkloadReason.NO_POD_INDEX, subject, message)
-                                : Finding.warning(
-                                        WorkloadReason.NO_POD_INDEX, subject, message + "; the slices are ignored"))
-                        .withKey(Slices.LABEL));
-            }
+            String message = "slices of " + size + " pods need each pod's index, and the pods of "
+                    + (scope instanceof GangScope.Single ? "this kind" : "a group of workloads")
+                    + " carry none (name the label that does with " + Dialects.KAI_POD_INDEX_LABEL + ")";
+            findings.addAll(
+                    required
+                            ? WorkloadReason.refusals(
+                                    WorkloadReason.NO_POD_INDEX, gang.subjects(), Slices.LABEL, message)
+                            : WorkloadReason.warnings(
+                                    WorkloadReason.NO_POD_INDEX,
+                                    gang.subjects(),
+                                    Slices.LABEL,
+                                    message + "; the slices are ignored"));
             return plans;
         }
         List<GangPlan> out = new ArrayList<>();
         for (GangPlan plan : plans) {
             GangPlan cut = Slices.cut(plan, size, index.get());
             if (cut != plan && plan.podCount() % size != 0) {
-                for (ObjectRef subject : gang.subjects()) {
-                    findings.add(Finding.rejected(
-                                    WorkloadReason.INVALID_ANNOTATION,
-                                    subject,
-                                    subject + ": slices of " + size + " pods do not divide the " + plan.podCount()
-                                            + " pods of gang " + plan.name() + ": the last slice could never be whole")
-                            .withKey(Slices.LABEL));
-                }
+                findings.addAll(WorkloadReason.refusals(
+                        WorkloadReason.INVALID_ANNOTATION,
+                        gang.subjects(),
+                        Slices.LABEL,
+                        "slices of " + size + " pods do not divide the " + plan.podCount() + " pods of gang "
+                                + plan.name() + ": the last slice could never be whole"));
             }
             out.add(cut);
         }
@@ -373,27 +371,22 @@ final class GangJudge {
             }
             return out;
         }
-        for (ObjectRef subject : gang.subjects()) {
-            if (queues.invalidDefault() != null) {
-                out.add(Finding.rejected(
-                                WorkloadReason.INVALID_ANNOTATION,
-                                subject,
-                                subject + ": names no queue, and"
-                                        + " namespace " + queues.namespace() + "'s default queue "
-                                        + VolcanoApi.QUEUE_NAME_ANNOTATION
-                                        + "=" + UserText.quote(queues.invalidDefault())
-                                        + " is not a queue name (a DNS-1123 subdomain)")
-                        .withKey(VolcanoApi.QUEUE_NAME_ANNOTATION + " (namespace)"));
-            } else if (!queues.allows(queues.defaultQueue())) {
-                out.add(Finding.rejected(
-                                WorkloadReason.QUEUE_NOT_ALLOWED,
-                                subject,
-                                subject + ": names no queue, and"
-                                        + " the default queue " + UserText.quote(queues.defaultQueue())
-                                        + " is not allowed here: "
-                                        + queues.rule() + "; set " + Topobridge.QUEUE)
-                        .withKey(Topobridge.QUEUE));
-            }
+        if (queues.invalidDefault() != null) {
+            return WorkloadReason.refusals(
+                    WorkloadReason.INVALID_ANNOTATION,
+                    gang.subjects(),
+                    VolcanoApi.QUEUE_NAME_ANNOTATION + " (namespace)",
+                    "names no queue, and namespace " + queues.namespace() + "'s default queue "
+                            + VolcanoApi.QUEUE_NAME_ANNOTATION + "=" + UserText.quote(queues.invalidDefault())
+                            + " is not a queue name (a DNS-1123 subdomain)");
+        }
+        if (!queues.allows(queues.defaultQueue())) {
+            return WorkloadReason.refusals(
+                    WorkloadReason.QUEUE_NOT_ALLOWED,
+                    gang.subjects(),
+                    Topobridge.QUEUE,
+                    "names no queue, and the default queue " + UserText.quote(queues.defaultQueue())
+                            + " is not allowed here: " + queues.rule() + "; set " + Topobridge.QUEUE);
         }
         return out;
     }

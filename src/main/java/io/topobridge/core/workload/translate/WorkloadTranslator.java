@@ -185,14 +185,11 @@ public final class WorkloadTranslator {
     }
 
     private static List<Finding> unreadable(List<ObjectRef> subjects, RuntimeException e) {
-        List<Finding> out = new ArrayList<>();
-        for (ObjectRef subject : subjects) {
-            out.add(Finding.rejected(
-                    WorkloadReason.UNREADABLE_WORKLOAD,
-                    subject,
-                    subject + ": cannot be read: " + UserText.excerpt(e.getMessage())));
-        }
-        return out;
+        return WorkloadReason.refusals(
+                WorkloadReason.UNREADABLE_WORKLOAD,
+                subjects,
+                "",
+                "cannot be read: " + UserText.excerpt(e.getMessage()));
     }
 
     private static ObjectRef scopeRef(GangScope scope) {
