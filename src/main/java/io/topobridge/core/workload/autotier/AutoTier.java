@@ -109,7 +109,7 @@ public final class AutoTier {
         if (chosen == 0) {
             String sentence = label(domains, highest) + ": " + describe(rel) + " fit in no domain of any tier; "
                     + label(domains, highest) + " holds at most " + largest(domains.at(highest), rel)
-                    + would(domains.at(highest), rel, ", and ");
+                    + would(domains.at(highest), rel, ", and ", "");
             return new Choice(highest, written != null ? written : TopologyMode.SOFT, false, sentence);
         }
         List<TierDomains.Domain> at = domains.at(chosen);
@@ -144,7 +144,7 @@ public final class AutoTier {
             } else {
                 sentence.append(" holds at most ").append(largest(below, rel));
             }
-            sentence.append(would(below, rel, ", and "));
+            sentence.append(would(below, rel, ", and ", ""));
         }
         TopologyMode mode = written;
         if (mode == null) {
@@ -174,10 +174,6 @@ public final class AutoTier {
 
     private static boolean holds(Amounts size, Amounts rel) {
         return size.covers(rel) && (!rel.isEmpty() || !size.isEmpty());
-    }
-
-    private static String would(List<TierDomains.Domain> domains, Amounts rel, String prefix) {
-        return would(domains, rel, prefix, "");
     }
 
     /**

@@ -253,11 +253,6 @@ public final class AutoTiers {
         return out;
     }
 
-    /** What all pods of the roles request together. */
-    public static Amounts need(List<PodRole> roles) {
-        return need(roles, DraDevices.GangDevices.NONE);
-    }
-
     /** What all pods of the roles request together, with the devices they claim through DRA. */
     public static Amounts need(List<PodRole> roles, DraDevices.GangDevices devices) {
         Amounts total = devices.shared();
@@ -275,13 +270,9 @@ public final class AutoTiers {
     /**
      * The largest subgroup's need: each subgroup's size times the largest pod of the roles it may select (those whose
      * added labels agree with its labels, or whose task-spec is its name; every role when none says), resource by
-     * resource. Null when the plan has no subgroup that requests anything.
+     * resource, each pod needing also the devices of its own DRA claims. Null when the plan has no subgroup that
+     * requests anything.
      */
-    static Amounts subgroupNeed(GangPlan plan) {
-        return subgroupNeed(plan, DraDevices.GangDevices.NONE);
-    }
-
-    /** As {@link #subgroupNeed(GangPlan)}, each pod needing also the devices of its own DRA claims. */
     static Amounts subgroupNeed(GangPlan plan, DraDevices.GangDevices devices) {
         Amounts largest = null;
         for (SubGroupPlan sub : plan.subGroups()) {

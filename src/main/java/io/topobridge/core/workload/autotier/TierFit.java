@@ -8,6 +8,7 @@ import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.annotation.GangIntent;
+import io.topobridge.core.workload.dra.DraDevices;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.volcano.model.NetworkTopologySpec;
 import io.topobridge.volcano.model.SubGroupPolicySpec;
@@ -63,7 +64,7 @@ public final class TierFit {
                             fit -> out.addAll(finding(subjects, podGroup.name(), hard(gangTopology), "", fit, exists)));
         }
         if (subTopology.isPresent() && plan.level() == GangPlan.Level.GANG) {
-            Amounts need = AutoTiers.subgroupNeed(plan);
+            Amounts need = AutoTiers.subgroupNeed(plan, DraDevices.GangDevices.NONE);
             if (need != null) {
                 DomainFit.exceeded(usable, need, tierOf(subTopology.get()))
                         .ifPresent(fit -> out.addAll(

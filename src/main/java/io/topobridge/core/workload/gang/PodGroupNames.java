@@ -30,15 +30,15 @@ public final class PodGroupNames {
     private PodGroupNames() {}
 
     public static String deployment(String name) {
-        return bounded("tb-deploy-" + name);
+        return labelValue("tb-deploy-" + name);
     }
 
     public static String statefulSet(String name) {
-        return bounded("tb-sts-" + name);
+        return labelValue("tb-sts-" + name);
     }
 
     public static String group(String group) {
-        return bounded("tb-group-" + group);
+        return labelValue("tb-group-" + group);
     }
 
     public static String leaderWorkerSet(String name, int groupIndex) {
@@ -65,11 +65,11 @@ public final class PodGroupNames {
     }
 
     public static String roleSet(String name) {
-        return bounded("tb-rs-" + name);
+        return labelValue("tb-rs-" + name);
     }
 
     public static String podSet(String name) {
-        return bounded("tb-ps-" + name);
+        return labelValue("tb-ps-" + name);
     }
 
     /**
@@ -92,13 +92,9 @@ public final class PodGroupNames {
         return cut + hash + suffix;
     }
 
-    public static String bounded(String raw) {
-        return bounded(raw, "");
-    }
-
     /** A label value (at most 63 characters, alphanumeric at both ends) for an arbitrary string. */
     public static String labelValue(String raw) {
-        return bounded(raw);
+        return bounded(raw, "");
     }
 
     private static String sanitize(String raw) {

@@ -153,9 +153,7 @@ final class GangJudge {
         for (GangPlan plan : plans) {
             DraDevices.GangDevices devices =
                     DraDevices.of(plan.roles(), plan.scope().namespace(), snapshot.lookup(), settings.deviceClasses());
-            if (!gang.preview()) {
-                findings.addAll(DraDevices.findings(devices, plan.name(), gang.subjects()));
-            }
+            say(gang, DraDevices.findings(devices, plan.name(), gang.subjects()), findings);
             AutoTiers.Resolution resolution = AutoTiers.resolve(
                     plan,
                     intent,
@@ -165,9 +163,7 @@ final class GangJudge {
                     gang.subjects(),
                     auto && waitsForRoom(plan, snapshot),
                     devices);
-            resolution.findings().stream()
-                    .filter(f -> !gang.preview() || f.isRejection())
-                    .forEach(findings::add);
+            say(gang, resolution.findings(), findings);
             if (resolution.refused()) {
                 refused = true;
                 continue;
@@ -192,17 +188,14 @@ final class GangJudge {
             }
             PodGroupBuilder.Built result = PodGroupBuilder.build(
                     plan, resolution.intent(), gang.subjects(), queues.defaultQueue(), explanations);
-            // a preview only checks: what it would warn about is said again once its PodGroups are made
-            result.findings().stream()
-                    .filter(f -> !gang.preview() || f.isRejection())
-                    .forEach(findings::add);
+            say(gang, result.findings(), findings);
             if (result.podGroup() == null) {
                 refused = true;
                 continue;
             }
             List<Finding> fit = new ArrayList<>(tierFit(plan, intent, result.podGroup(), gang, snapshot));
             fit.addAll(ComputeDomains.findings(devices, result.podGroup(), tiers, gang.subjects()));
-            fit.stream().filter(f -> !gang.preview() || f.isRejection()).forEach(findings::add);
+            say(gang, fit, findings);
             if (fit.stream().anyMatch(Finding::isRejection)) {
                 refused = true;
             } else {
@@ -210,6 +203,15 @@ final class GangJudge {
             }
         }
         return refused ? List.of() : built;
+    }
+
+    /** What was found, into {@code findings}: a preview only checks, what it would warn about is said once made. */
+    private static void say(Gang gang, List<Finding> found, List<Finding> findings) {
+        for (Finding f : found) {
+            if (!gang.preview() || f.isRejection()) {
+                findings.add(f);
+            }
+        }
     }
 
     /**
@@ -226,8 +228,7 @@ final class GangJudge {
         if (!held) {
             return List.of();
         }
-        boolean exists = snapshot.podGroups(plan.scope().namespace()).stream()
-                .anyMatch(pg -> plan.name().equals(pg.getMetadata().getName()));
+        boolean exists = WorkloadTranslator.kept(snapshot, plan.scope().namespace(), plan.name());
         return TierFit.findings(plan, intent, podGroup, snapshot.domains(), gang.subjects(), exists);
     }
 

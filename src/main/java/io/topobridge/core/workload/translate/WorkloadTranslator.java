@@ -52,11 +52,6 @@ public final class WorkloadTranslator {
      * {@code clock}: what "now" is when a gang's wait for room under {@code auto} is measured; the edges give the
      * wall clock, a reconcile pass judges at its own time ({@link #at}).
      */
-    /** The adapters this translator asks what the gangs are. */
-    public WorkloadAdapters adapters() {
-        return adapters;
-    }
-
     public WorkloadTranslator(WorkloadSettings settings, WorkloadAdapters adapters, InstantSource clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.adapters = Objects.requireNonNull(adapters, "adapters");
@@ -70,6 +65,11 @@ public final class WorkloadTranslator {
 
     public WorkloadSettings settings() {
         return settings;
+    }
+
+    /** The adapters this translator asks what the gangs are. */
+    public WorkloadAdapters adapters() {
+        return adapters;
     }
 
     /** A view of the cluster for one translation, bounded as the settings say. */
@@ -261,22 +261,20 @@ public final class WorkloadTranslator {
             return new Tie(null, List.of());
         }
         Placing placing = placing(pod, tiers, lookup);
-        Optional<Placed> placed = Optional.ofNullable(placing.placed());
-        if (placed.isEmpty()) {
+        Placed placed = placing.placed();
+        if (placed == null) {
             return new Tie(null, placing.notes());
         }
-        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null
-                ? Map.of()
-                : pod.getMetadata().getAnnotations();
-        String existing = annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION);
-        String name = existing != null && !existing.isBlank()
-                ? existing
-                : placed.get().gang().podGroup();
-        String existingTask = annotations.get(VolcanoApi.TASK_SPEC_ANNOTATION);
-        String task = existingTask != null && !existingTask.isBlank()
-                ? existingTask
-                : placed.get().role().taskSpec();
-        return new Tie(new PodAssignment(name, task, placed.get().labels()), List.of());
+        Map<String, String> annotations =
+                Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.of());
+        String name = annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION);
+        String task = annotations.get(VolcanoApi.TASK_SPEC_ANNOTATION);
+        return new Tie(
+                new PodAssignment(
+                        name != null && !name.isBlank() ? name : placed.gang().podGroup(),
+                        task != null && !task.isBlank() ? task : placed.role().taskSpec(),
+                        placed.labels()),
+                List.of());
     }
 
     /**
@@ -351,18 +349,16 @@ public final class WorkloadTranslator {
         Map<String, String> labels = new java.util.TreeMap<>(role.podLabels());
         labels.putAll(Slices.podLabels(
                 plan,
-                pod.getMetadata().getLabels() == null
-                        ? Map.of()
-                        : pod.getMetadata().getLabels(),
+                Objects.requireNonNullElse(pod.getMetadata().getLabels(), Map.of()),
                 origin.get().identity()));
         return new Placing(new Placed(new PodGang(scope.get(), plan.name()), role, labels), List.of());
     }
 
     /**
      * Whether the PodGroup a refused gang had is still there (the controller keeps it until the annotations are
-     * fixed or removed), so its new pods can still join it.
+     * fixed or removed), so its new pods can still join it; whether a gang's PodGroup exists.
      */
-    private static boolean kept(Snapshot snapshot, String namespace, String name) {
+    static boolean kept(Snapshot snapshot, String namespace, String name) {
         return snapshot.podGroups(namespace).stream()
                 .anyMatch(pg -> name.equals(pg.getMetadata().getName()));
     }
