@@ -113,34 +113,21 @@ public final class AutoTier {
             return new Choice(highest, written != null ? written : TopologyMode.SOFT, false, sentence);
         }
         List<TierDomains.Domain> at = domains.at(chosen);
-        StringBuilder sentence = new StringBuilder(label(domains, chosen))
-                .append(": ")
-                .append(describe(rel))
-                .append(" fit in ")
-                .append(holding(at, rel))
-                .append(" of ")
-                .append(at.size())
-                .append(' ')
-                .append(word(domains, chosen))
-                .append(" domains");
+        StringBuilder sentence = new StringBuilder(label(domains, chosen) + ": " + describe(rel) + " fit in "
+                + holding(at, rel) + " of " + at.size() + " " + word(domains, chosen) + " domains");
         if (holding(at, rel) < wanted) {
             sentence.append(", fewer than the ").append(wanted).append(" wanted, but no tier has more");
         }
         sentence.append(would(at, rel, "; ", " more"));
         if (chosen == lowest && lowest > 1) {
-            sentence.append("; its subgroups keep to ")
-                    .append(label(domains, from - 1))
-                    .append(", the gang to a tier above theirs");
+            sentence.append(
+                    "; its subgroups keep to " + label(domains, from - 1) + ", the gang to a tier above theirs");
         } else if (chosen > 1) {
             List<TierDomains.Domain> below = domains.at(chosen - 1);
             int belowHolding = holding(below, rel);
             sentence.append("; ").append(label(domains, chosen - 1));
             if (belowHolding > 0) {
-                sentence.append(" holds it in only ")
-                        .append(belowHolding)
-                        .append(" of ")
-                        .append(below.size())
-                        .append(" domains");
+                sentence.append(" holds it in only " + belowHolding + " of " + below.size() + " domains");
             } else {
                 sentence.append(" holds at most ").append(largest(below, rel));
             }

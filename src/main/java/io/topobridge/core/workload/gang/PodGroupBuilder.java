@@ -63,13 +63,11 @@ public final class PodGroupBuilder {
             int minMember = (int) Math.min(Integer.MAX_VALUE, starting);
             if (intent.minMember() != null) {
                 if (intent.minMember() > starting) {
-                    for (ObjectRef subject : subjects) {
-                        findings.add(Finding.rejected(
-                                        WorkloadReason.INVALID_ANNOTATION,
-                                        subject,
-                                        minMemberMessage(subject, intent.minMember(), pods, starting))
-                                .withKey(Topobridge.MIN_MEMBER));
-                    }
+                    findings.addAll(WorkloadReason.refusals(
+                            WorkloadReason.INVALID_ANNOTATION,
+                            subjects,
+                            Topobridge.MIN_MEMBER,
+                            minMemberMessage(intent.minMember(), pods, starting)));
                     return new Built(null, findings);
                 }
                 minMember = intent.minMember();
@@ -171,8 +169,8 @@ public final class PodGroupBuilder {
     }
 
     /** The refusal of a {@code min-member} above the pods the gang has when it starts. */
-    private static String minMemberMessage(ObjectRef subject, int minMember, long pods, long starting) {
-        return subject + ": " + Topobridge.MIN_MEMBER + "=\"" + minMember + "\" is more than the "
+    private static String minMemberMessage(int minMember, long pods, long starting) {
+        return Topobridge.MIN_MEMBER + "=\"" + minMember + "\" is more than the "
                 + (starting == pods
                         ? pods + " pods of the gang"
                         : starting + " of its " + pods

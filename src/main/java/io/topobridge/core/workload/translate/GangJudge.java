@@ -303,20 +303,15 @@ final class GangJudge {
         }
         Set<ObjectRef> rejected = new LinkedHashSet<>();
         findings.stream().filter(Finding::isRejection).forEach(f -> rejected.add(f.object()));
-        for (ObjectRef subject : subjects) {
-            if (!rejected.contains(subject)) {
-                findings.add(Finding.rejected(
-                        WorkloadReason.GROUP_REJECTED,
-                        subject,
-                        subject + ": group "
-                                + scope.name() + " has no PodGroup because "
-                                + String.join(
-                                        ", ",
-                                        rejected.stream()
-                                                .map(ObjectRef::toString)
-                                                .toList()) + " was refused"));
-            }
-        }
+        List<ObjectRef> others =
+                subjects.stream().filter(s -> !rejected.contains(s)).toList();
+        String refused =
+                String.join(", ", rejected.stream().map(ObjectRef::toString).toList());
+        findings.addAll(WorkloadReason.refusals(
+                WorkloadReason.GROUP_REJECTED,
+                others,
+                "",
+                "group " + scope.name() + " has no PodGroup because " + refused + " was refused"));
     }
 
     /** A group named on a kind that cannot join one. */
