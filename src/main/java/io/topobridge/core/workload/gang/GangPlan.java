@@ -68,6 +68,11 @@ public record GangPlan(
         return new GangPlan(scope, name, ownership, owners, roles, subGroups, level, value, labels);
     }
 
+    /** The same plan with {@code value} as its subgroups. */
+    public GangPlan withSubGroups(List<SubGroupPlan> value) {
+        return new GangPlan(scope, name, ownership, owners, roles, value, level, surgeOnlyRollout, labels);
+    }
+
     /** The same plan whose owned PodGroup also carries {@code value} as labels. */
     public GangPlan withLabels(java.util.Map<String, String> value) {
         return new GangPlan(scope, name, ownership, owners, roles, subGroups, level, surgeOnlyRollout, value);

@@ -33,16 +33,7 @@ public final class Slices {
         var slices = new SubGroupPlan(
                         NAME, Map.of(), List.of(indexLabel, LABEL), Map.of(), List.of(LABEL), size, false, false)
                 .bestEffort(bestEffort);
-        return new GangPlan(
-                plan.scope(),
-                plan.name(),
-                plan.ownership(),
-                plan.owners(),
-                plan.roles(),
-                List.of(slices),
-                plan.level(),
-                plan.surgeOnlyRollout(),
-                plan.labels());
+        return plan.withSubGroups(List.of(slices));
     }
 
     /**

@@ -257,9 +257,6 @@ public final class WorkloadTranslator {
 
     /** The tie {@link #assign} makes, with what was found about a pod of a managed gang it leaves untied. */
     public Tie tie(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
-        if (pod == null || pod.getMetadata() == null) {
-            return new Tie(null, List.of());
-        }
         Placing placing = placing(pod, tiers, lookup);
         Placed placed = placing.placed();
         if (placed == null) {
@@ -282,9 +279,6 @@ public final class WorkloadTranslator {
      * as {@link #assign} would tie it at creation. Empty where {@code assign} would leave a new pod untouched.
      */
     public Optional<PodGang> gangOf(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
-        if (pod == null || pod.getMetadata() == null) {
-            return Optional.empty();
-        }
         return Optional.ofNullable(placing(pod, tiers, lookup).placed()).map(Placed::gang);
     }
 
@@ -300,6 +294,9 @@ public final class WorkloadTranslator {
     }
 
     private Placing placing(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
+        if (pod == null || pod.getMetadata() == null) {
+            return Placing.NOWHERE;
+        }
         try {
             return place(pod, tiers, snapshot(lookup));
         } catch (RuntimeException e) {
