@@ -14,6 +14,7 @@ import io.topobridge.volcano.model.NetworkTopologySpec;
 import io.topobridge.volcano.model.SubGroupPolicySpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -50,13 +51,13 @@ public final class TierFit {
                 intent.autoTier() ? null : podGroup.spec().getNetworkTopology();
         Optional<NetworkTopologySpec> subTopology =
                 intent.autoSubgroupTier() ? Optional.empty() : subgroupTopology(podGroup);
-        if (tierOf(gangTopology) == null && subTopology.isEmpty()) {
+        Integer tier = tierOf(gangTopology);
+        if (tier == null && subTopology.isEmpty()) {
             return List.of();
         }
         // only the nodes that take the gang's pods are room, as for auto
         TierDomains usable = domains.usableBy(AutoTiers.tolerations(plan.roles()));
         List<Finding> out = new ArrayList<>();
-        Integer tier = tierOf(gangTopology);
         if (tier != null) {
             Amounts need = Amounts.parse(podGroup.spec().getMinResources());
             DomainFit.exceeded(usable, need, tier)
@@ -94,11 +95,7 @@ public final class TierFit {
 
     /** The topology of the PodGroup's subgroups (the first policy that has one), if any holds them to a tier. */
     private static Optional<NetworkTopologySpec> subgroupTopology(DesiredPodGroup podGroup) {
-        List<SubGroupPolicySpec> policies = podGroup.spec().getSubGroupPolicy();
-        if (policies == null) {
-            return Optional.empty();
-        }
-        return policies.stream()
+        return Objects.requireNonNullElse(podGroup.spec().getSubGroupPolicy(), List.<SubGroupPolicySpec>of()).stream()
                 .map(SubGroupPolicySpec::getNetworkTopology)
                 .filter(t -> tierOf(t) != null)
                 .findFirst();

@@ -97,12 +97,9 @@ public final class AutoscalerFit {
     /** The tier a PodGroup is held to in hard mode. */
     static Optional<Integer> hardTier(DesiredPodGroup pg) {
         NetworkTopologySpec topology = pg.spec().getNetworkTopology();
-        if (topology == null
-                || topology.getMode() != NetworkTopologySpec.ModeEnum.HARD
-                || topology.getHighestTierAllowed() == null) {
-            return Optional.empty();
-        }
-        return Optional.of(topology.getHighestTierAllowed());
+        return topology == null || topology.getMode() != NetworkTopologySpec.ModeEnum.HARD
+                ? Optional.empty()
+                : Optional.ofNullable(topology.getHighestTierAllowed());
     }
 
     /**
