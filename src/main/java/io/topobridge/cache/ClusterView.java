@@ -19,7 +19,6 @@ import io.topobridge.process.ProcessPart;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,11 +58,6 @@ public class ClusterView implements ProcessPart {
         this.lookup = lookup;
         this.hyperNodeCache = hyperNodeCache;
         this.accelerators = accelerators;
-    }
-
-    /** The resources gangs are sized by first, and that make a node an accelerator node. */
-    public Accelerators accelerators() {
-        return accelerators;
     }
 
     @Override
@@ -167,11 +161,7 @@ public class ClusterView implements ProcessPart {
 
     /** Every HyperNode, all sources. */
     public List<HyperNodeView> hyperNodes() {
-        List<HyperNodeView> out = new ArrayList<>();
-        for (HyperNode hn : cachedHyperNodeList()) {
-            out.add(HyperNodeCache.view(hn));
-        }
-        return out;
+        return cachedHyperNodeList().stream().map(HyperNodeCache::view).toList();
     }
 
     /** The cached HyperNode objects, all sources (never to be changed), or empty until their cache has listed them. */
@@ -191,16 +181,12 @@ public class ClusterView implements ProcessPart {
     /** Every pod that holds or wants resources (not Succeeded or Failed). */
     public List<PodView> pods() {
         SharedIndexInformer<Pod> p = pods;
-        if (p == null) {
-            return List.of();
-        }
-        List<PodView> out = new ArrayList<>();
-        for (Pod pod : p.getStore().list()) {
-            if (live(pod)) {
-                out.add(CoreViews.podView(pod));
-            }
-        }
-        return out;
+        return p == null
+                ? List.of()
+                : p.getStore().list().stream()
+                        .filter(ClusterView::live)
+                        .map(CoreViews::podView)
+                        .toList();
     }
 
     /** Hears every node added, changed or removed (informer thread; keep it quick). */
@@ -282,7 +268,6 @@ public class ClusterView implements ProcessPart {
         return fresh;
     }
 
-    /** The capacity picture now. */
     public Capacity capacity() {
         return Capacity.of(nodes.views(), pods(), forest(), accelerators);
     }
@@ -290,31 +275,23 @@ public class ClusterView implements ProcessPart {
     /** The live pods of a namespace tied to {@code podGroup}. */
     public List<PodView> podsOf(String namespace, String podGroup) {
         SharedIndexInformer<Pod> p = pods;
-        if (p == null) {
-            return List.of();
-        }
-        List<PodView> out = new ArrayList<>();
-        for (Pod pod : p.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace)) {
-            if (live(pod) && podGroup.equals(CoreViews.annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION))) {
-                out.add(CoreViews.podView(pod));
-            }
-        }
-        return out;
+        return p == null
+                ? List.of()
+                : p.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace).stream()
+                        .filter(pod -> live(pod)
+                                && podGroup.equals(CoreViews.annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION)))
+                        .map(CoreViews::podView)
+                        .toList();
     }
 
     /** The live pods of a namespace as the cache keeps them ({@link SlimPodStore}); empty until it has synced. */
     public List<Pod> livePods(String namespace) {
         SharedIndexInformer<Pod> p = pods;
-        if (p == null || !p.hasSynced()) {
-            return List.of();
-        }
-        List<Pod> out = new ArrayList<>();
-        for (Pod pod : p.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace)) {
-            if (live(pod)) {
-                out.add(pod);
-            }
-        }
-        return out;
+        return p == null || !p.hasSynced()
+                ? List.of()
+                : p.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace).stream()
+                        .filter(ClusterView::live)
+                        .toList();
     }
 
     private static boolean live(Pod pod) {
@@ -322,12 +299,10 @@ public class ClusterView implements ProcessPart {
         return !"Succeeded".equals(phase) && !"Failed".equals(phase);
     }
 
-    /** The cached PodGroup, if any. */
     public Optional<PodGroup> podGroup(String namespace, String name) {
         return Optional.ofNullable(lookup.podGroup(namespace, name));
     }
 
-    /** Every cached PodGroup. */
     public List<PodGroup> podGroups() {
         return lookup.allPodGroups();
     }

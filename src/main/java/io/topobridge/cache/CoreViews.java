@@ -9,12 +9,10 @@ import io.topobridge.core.capacity.GangView;
 import io.topobridge.core.capacity.PodView;
 import io.topobridge.core.resources.Quantities;
 import io.topobridge.volcano.PodGroup;
-import io.topobridge.volcano.model.PodGroupCondition;
 import io.topobridge.volcano.model.SubGroupPolicySpec;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -87,19 +85,15 @@ public final class CoreViews {
             mode = nt.getMode() == null ? "hard" : nt.getMode().value();
             tier = nt.getHighestTierAllowed();
         }
-        List<GangView.SubGroup> subGroups = new ArrayList<>();
-        if (spec != null && spec.getSubGroupPolicy() != null) {
-            for (SubGroupPolicySpec p : spec.getSubGroupPolicy()) {
-                subGroups.add(subGroup(p));
-            }
-        }
-        List<GangView.Condition> conditions = new ArrayList<>();
-        if (status != null && status.getConditions() != null) {
-            for (PodGroupCondition c : status.getConditions()) {
-                conditions.add(new GangView.Condition(
-                        c.getType(), c.getStatus(), c.getReason(), c.getMessage(), c.getLastTransitionTime()));
-            }
-        }
+        List<GangView.SubGroup> subGroups = spec == null || spec.getSubGroupPolicy() == null
+                ? List.of()
+                : spec.getSubGroupPolicy().stream().map(CoreViews::subGroup).toList();
+        List<GangView.Condition> conditions = status == null || status.getConditions() == null
+                ? List.of()
+                : status.getConditions().stream()
+                        .map(c -> new GangView.Condition(
+                                c.getType(), c.getStatus(), c.getReason(), c.getMessage(), c.getLastTransitionTime()))
+                        .toList();
         Map<String, String> annotations = pg.getMetadata().getAnnotations();
         String workload = annotations == null
                 ? null
@@ -128,12 +122,11 @@ public final class CoreViews {
 
     private static GangView.SubGroup subGroup(SubGroupPolicySpec p) {
         LabelSelector selector = p.getLabelSelector();
-        List<GangView.Requirement> expressions = new ArrayList<>();
-        if (selector != null && selector.getMatchExpressions() != null) {
-            selector.getMatchExpressions()
-                    .forEach(
-                            r -> expressions.add(new GangView.Requirement(r.getKey(), r.getOperator(), r.getValues())));
-        }
+        List<GangView.Requirement> expressions = selector == null || selector.getMatchExpressions() == null
+                ? List.of()
+                : selector.getMatchExpressions().stream()
+                        .map(r -> new GangView.Requirement(r.getKey(), r.getOperator(), r.getValues()))
+                        .toList();
         Integer tier =
                 p.getNetworkTopology() == null ? null : p.getNetworkTopology().getHighestTierAllowed();
         return new GangView.SubGroup(

@@ -2,6 +2,7 @@ package io.topobridge.cache;
 
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.List;
+import java.util.function.Supplier;
 
 /** What the caches read of an informer that may not run (null: not started yet, or its CRD is not installed). */
 final class Informers {
@@ -13,8 +14,40 @@ final class Informers {
         return informer != null && informer.hasSynced();
     }
 
+    /** Whether each informer that runs has its first list. */
+    static boolean listed(SharedIndexInformer<?>... informers) {
+        for (SharedIndexInformer<?> informer : informers) {
+            if (informer != null && !informer.hasSynced()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Stops each informer that runs. */
+    static void stop(SharedIndexInformer<?>... informers) {
+        for (SharedIndexInformer<?> informer : informers) {
+            if (informer != null) {
+                informer.stop();
+            }
+        }
+    }
+
     /** The informer's cached objects (read, never change); empty while it does not run. */
     static <T> List<T> list(SharedIndexInformer<T> informer) {
         return informer == null ? List.of() : informer.getStore().list();
+    }
+
+    /** An optional kind's informer once its CRD changed: started when the CRD appeared, stopped when it went away. */
+    static <T> SharedIndexInformer<T> follow(
+            boolean installed, SharedIndexInformer<T> informer, Supplier<SharedIndexInformer<T>> start) {
+        if (installed && informer == null) {
+            return start.get();
+        }
+        if (!installed && informer != null) {
+            informer.stop();
+            return null;
+        }
+        return informer;
     }
 }

@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 
@@ -108,12 +109,10 @@ public class KindRegistry {
 
     /** Workload kinds that can be managed now. */
     public Set<WorkloadKind> managedKinds() {
-        var out = new LinkedHashSet<WorkloadKind>();
-        Stream.of(WorkloadKind.values())
+        return Stream.of(WorkloadKind.values())
                 .filter(k -> k != WorkloadKind.REPLICA_SET)
                 .filter(this::installed)
-                .forEach(out::add);
-        return out;
+                .collect(Collectors.toCollection(LinkedHashSet::new));
     }
 
     /** Watched CRDs and whether each is installed, for health details and the status API. */

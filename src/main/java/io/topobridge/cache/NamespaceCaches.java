@@ -3,35 +3,39 @@ package io.topobridge.cache;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.topobridge.core.OptionalApi;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.Autoscaler;
+import io.topobridge.core.workload.WorkloadLookup;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
  * The part of {@link WorkloadCaches} that says what a namespace allows its gangs: Namespaces (their opt-in label and
  * queue policy), ResourceQuotas, autoscalers (HorizontalPodAutoscalers, and AIBrix's PodAutoscalers where their CRD is
  * installed) and the ResourceClaimTemplates and ResourceClaims pods claim DRA devices from. Started, stopped and
- * guarded by its owner's lock; read without it (the informer references are volatile).
+ * guarded by the subclass's lock; read without it (the informer references are volatile).
  */
-final class NamespaceCaches {
+abstract class NamespaceCaches implements WorkloadLookup {
 
     private static final Logger LOG = Logger.getLogger(WorkloadCaches.class);
-    private final KubernetesClient client;
-    private final CacheEvents events;
+    /** Set by the subclass's constructor (a CDI bean's superclass keeps a constructor without parameters). */
+    KubernetesClient client;
+
+    final CacheEvents events = new CacheEvents();
     private volatile SharedIndexInformer<Namespace> namespaceInformer;
     private volatile SharedIndexInformer<ResourceQuota> quotaInformer;
     private volatile SharedIndexInformer<HorizontalPodAutoscaler> hpaInformer;
@@ -41,12 +45,7 @@ final class NamespaceCaches {
     /** Why DRA objects cannot be cached (their API is not served, or access is denied), or null. */
     private volatile String claimsFailure;
 
-    NamespaceCaches(KubernetesClient client, CacheEvents events) {
-        this.client = client;
-        this.events = events;
-    }
-
-    void start(boolean podAutoscalersInstalled) {
+    void startNamespaceCaches(boolean podAutoscalersInstalled) {
         namespaceInformer = events.start("Namespace", client.namespaces().runnableInformer(0), error -> {});
         quotaInformer = events.start(
                 "ResourceQuota", client.resourceQuotas().inAnyNamespace().runnableInformer(0), error -> {});
@@ -59,7 +58,7 @@ final class NamespaceCaches {
                         .runnableInformer(0),
                 error -> {});
         if (podAutoscalersInstalled) {
-            startPodAutoscalers();
+            podAutoscalerInformer = podAutoscalers();
         }
         claimsFailure = null;
         if (ServedApis.missing(client, OptionalApi.DRA)) {
@@ -90,37 +89,30 @@ final class NamespaceCaches {
 
     /** AIBrix's PodAutoscaler CRD appeared or went away. */
     void podAutoscalersInstalled(boolean installed) {
-        if (installed && podAutoscalerInformer == null) {
-            startPodAutoscalers();
-        } else if (!installed && podAutoscalerInformer != null) {
-            podAutoscalerInformer.stop();
-            podAutoscalerInformer = null;
-        }
+        podAutoscalerInformer = Informers.follow(installed, podAutoscalerInformer, this::podAutoscalers);
     }
 
-    private void startPodAutoscalers() {
-        podAutoscalerInformer = events.start(
+    private SharedIndexInformer<GenericKubernetesResource> podAutoscalers() {
+        return events.start(
                 Autoscaler.AIBRIX_KIND,
-                client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
-                                .withGroup(Autoscaler.AIBRIX_GROUP)
-                                .withVersion(Autoscaler.AIBRIX_VERSION)
-                                .withKind(Autoscaler.AIBRIX_KIND)
-                                .withPlural(Autoscaler.AIBRIX_PLURAL)
-                                .withNamespaced(true)
-                                .build())
+                client.genericKubernetesResources(WorkloadCaches.definition(
+                                Autoscaler.AIBRIX_GROUP,
+                                Autoscaler.AIBRIX_VERSION,
+                                Autoscaler.AIBRIX_KIND,
+                                Autoscaler.AIBRIX_PLURAL))
                         .inAnyNamespace()
                         .runnableInformer(0),
                 error -> {});
     }
 
-    void stop() {
-        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {
-            namespaceInformer, quotaInformer, hpaInformer, podAutoscalerInformer, claimTemplateInformer, claimInformer
-        }) {
-            if (informer != null) {
-                informer.stop();
-            }
-        }
+    void stopNamespaceCaches() {
+        Informers.stop(
+                namespaceInformer,
+                quotaInformer,
+                hpaInformer,
+                podAutoscalerInformer,
+                claimTemplateInformer,
+                claimInformer);
         claimTemplateInformer = null;
         claimInformer = null;
         namespaceInformer = null;
@@ -130,47 +122,40 @@ final class NamespaceCaches {
     }
 
     /** Whether the required caches (Namespaces, ResourceQuotas) have their initial lists. */
-    boolean ready() {
-        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {namespaceInformer, quotaInformer}) {
-            if (informer != null && !informer.hasSynced()) {
-                return false;
-            }
-        }
-        return true;
+    boolean namespaceCachesReady() {
+        return Informers.listed(namespaceInformer, quotaInformer);
     }
 
-    Map<String, String> namespaceAnnotations(String namespace) {
+    @Override
+    public Map<String, String> namespaceAnnotations(String namespace) {
         SharedIndexInformer<Namespace> informer = namespaceInformer;
-        Namespace ns = informer == null || namespace == null
-                ? null
-                : informer.getStore().getByKey(namespace);
-        if (ns == null || ns.getMetadata().getAnnotations() == null) {
-            return Map.of();
-        }
-        return new LinkedHashMap<>(ns.getMetadata().getAnnotations());
+        return informer == null ? Map.of() : namespaceMeta(informer, namespace, ObjectMeta::getAnnotations);
     }
 
     /**
      * A namespace's labels: null while namespaces are not cached, empty when the namespace has none or is not (yet)
      * in the cache.
      */
-    Map<String, String> namespaceLabels(String namespace) {
+    @Override
+    public Map<String, String> namespaceLabels(String namespace) {
         SharedIndexInformer<Namespace> informer = namespaceInformer;
-        if (informer == null) {
-            return null;
-        }
+        return informer == null ? null : namespaceMeta(informer, namespace, ObjectMeta::getLabels);
+    }
+
+    /** A copy of that part of the cached namespace's metadata; empty when it has none or is not (yet) cached. */
+    private static Map<String, String> namespaceMeta(
+            SharedIndexInformer<Namespace> informer, String namespace, Function<ObjectMeta, Map<String, String>> part) {
         Namespace ns = namespace == null ? null : informer.getStore().getByKey(namespace);
-        if (ns == null || ns.getMetadata().getLabels() == null) {
-            return Map.of();
-        }
-        return new LinkedHashMap<>(ns.getMetadata().getLabels());
+        Map<String, String> found = ns == null ? null : part.apply(ns.getMetadata());
+        return found == null ? Map.of() : new LinkedHashMap<>(found);
     }
 
     /**
      * The namespace's HorizontalPodAutoscalers and AIBrix PodAutoscalers as cached; an autoscaler not listed yet is
      * judged when it comes (its arrival recomputes the gangs).
      */
-    List<HasMetadata> autoscalers(String namespace) {
+    @Override
+    public List<HasMetadata> autoscalers(String namespace) {
         List<HasMetadata> out = new ArrayList<>();
         SharedIndexInformer<HorizontalPodAutoscaler> hpas = hpaInformer;
         SharedIndexInformer<GenericKubernetesResource> aibrix = podAutoscalerInformer;
@@ -186,18 +171,21 @@ final class NamespaceCaches {
         return out;
     }
 
-    List<HasMetadata> resourceQuotas(String namespace) {
+    @Override
+    public List<HasMetadata> resourceQuotas(String namespace) {
         SharedIndexInformer<ResourceQuota> informer = quotaInformer;
         return informer == null || namespace == null
                 ? List.of()
                 : List.copyOf(informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
     }
 
-    Optional<ResourceClaimTemplate> resourceClaimTemplate(String namespace, String name) {
+    @Override
+    public Optional<ResourceClaimTemplate> resourceClaimTemplate(String namespace, String name) {
         return get(claimTemplateInformer, namespace, name);
     }
 
-    Optional<ResourceClaim> resourceClaim(String namespace, String name) {
+    @Override
+    public Optional<ResourceClaim> resourceClaim(String namespace, String name) {
         return get(claimInformer, namespace, name);
     }
 
@@ -208,7 +196,8 @@ final class NamespaceCaches {
     }
 
     /** Null once both DRA caches hold their initial lists; else why they cannot be trusted. */
-    String resourceClaimsUnknown() {
+    @Override
+    public String resourceClaimsUnknown() {
         String failure = claimsFailure;
         if (failure != null) {
             return failure;

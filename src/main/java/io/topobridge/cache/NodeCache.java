@@ -11,7 +11,6 @@ import io.topobridge.core.resources.Quantities;
 import io.topobridge.process.ProcessPart;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -129,11 +128,7 @@ public class NodeCache implements ProcessPart {
 
     /** The cached nodes as diagnosis reads them. */
     public List<NodeView> views() {
-        List<NodeView> out = new ArrayList<>();
-        for (NodeMetadata node : list()) {
-            out.add(view(node));
-        }
-        return out;
+        return list().stream().map(NodeCache::view).toList();
     }
 
     /** One cached node as diagnosis reads it. */

@@ -57,27 +57,11 @@ public class NodeMetadata implements HasMetadata {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Allocatable {
         @JsonProperty("allocatable")
-        private Map<String, Quantity> allocatable;
+        public Map<String, Quantity> allocatable;
 
         /** {@code True}, {@code False} or {@code Unknown}; null when the node reports no Ready condition. */
         @JsonIgnore
         private String ready;
-
-        public Map<String, Quantity> getAllocatable() {
-            return allocatable;
-        }
-
-        public void setAllocatable(Map<String, Quantity> allocatable) {
-            this.allocatable = allocatable;
-        }
-
-        public String getReady() {
-            return ready;
-        }
-
-        public void setReady(String ready) {
-            this.ready = ready;
-        }
 
         /** Read: of all conditions only the Ready one's status is kept. */
         @JsonProperty("conditions")
@@ -121,26 +105,10 @@ public class NodeMetadata implements HasMetadata {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Spec {
         @JsonProperty("unschedulable")
-        private Boolean unschedulable;
+        public Boolean unschedulable;
 
         @JsonProperty("taints")
-        private List<NodeTaint> taints;
-
-        public Boolean getUnschedulable() {
-            return unschedulable;
-        }
-
-        public void setUnschedulable(Boolean unschedulable) {
-            this.unschedulable = unschedulable;
-        }
-
-        public List<NodeTaint> getTaints() {
-            return taints;
-        }
-
-        public void setTaints(List<NodeTaint> taints) {
-            this.taints = taints;
-        }
+        public List<NodeTaint> taints;
     }
 
     /** A taint as read ({@code timeAdded} dropped). */
@@ -170,12 +138,10 @@ public class NodeMetadata implements HasMetadata {
         }
     }
 
-    @JsonProperty("spec")
     public Spec getSpec() {
         return spec;
     }
 
-    @JsonProperty("spec")
     public void setSpec(Spec spec) {
         this.spec = spec;
     }
@@ -196,12 +162,10 @@ public class NodeMetadata implements HasMetadata {
         return new NodeState(cordoned, status == null ? null : status.ready, taints);
     }
 
-    @JsonProperty("status")
     public Allocatable getStatus() {
         return status;
     }
 
-    @JsonProperty("status")
     public void setStatus(Allocatable status) {
         this.status = status;
     }
@@ -212,36 +176,30 @@ public class NodeMetadata implements HasMetadata {
     }
 
     @Override
-    @JsonProperty("apiVersion")
     public String getApiVersion() {
         return apiVersion;
     }
 
     @Override
-    @JsonProperty("apiVersion")
     public void setApiVersion(String apiVersion) {
         this.apiVersion = apiVersion;
     }
 
     @Override
-    @JsonProperty("kind")
     public String getKind() {
         return kind;
     }
 
-    @JsonProperty("kind")
     public void setKind(String kind) {
         this.kind = kind;
     }
 
     @Override
-    @JsonProperty("metadata")
     public ObjectMeta getMetadata() {
         return metadata;
     }
 
     @Override
-    @JsonProperty("metadata")
     public void setMetadata(ObjectMeta metadata) {
         this.metadata = metadata;
     }

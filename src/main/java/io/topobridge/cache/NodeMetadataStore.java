@@ -39,16 +39,16 @@ public class NodeMetadataStore extends BasicItemStore<NodeMetadata> {
             }
             meta.setCreationTimestamp(null);
         }
-        if (node.getStatus() != null && node.getStatus().getAllocatable() != null) {
+        if (node.getStatus() != null && node.getStatus().allocatable != null) {
             Map<String, Quantity> allocatable = new LinkedHashMap<>();
             node.getStatus()
-                    .getAllocatable()
+                    .allocatable
                     .forEach((k, v) -> allocatable.put(
                             k.intern(),
                             new Quantity(
                                     v.getAmount().intern(),
                                     v.getFormat() == null ? null : v.getFormat().intern())));
-            node.getStatus().setAllocatable(allocatable);
+            node.getStatus().allocatable = allocatable;
         }
         if (node.getSpec() != null) {
             node.setSpec(slimSpec(node.getSpec()));
@@ -61,10 +61,10 @@ public class NodeMetadataStore extends BasicItemStore<NodeMetadata> {
 
     /** The spec as kept: null for a schedulable node without taints that keep pods off. */
     private NodeMetadata.Spec slimSpec(NodeMetadata.Spec spec) {
-        boolean cordoned = Boolean.TRUE.equals(spec.getUnschedulable());
+        boolean cordoned = Boolean.TRUE.equals(spec.unschedulable);
         List<NodeMetadata.NodeTaint> kept = new ArrayList<>();
-        if (spec.getTaints() != null) {
-            for (NodeMetadata.NodeTaint t : spec.getTaints()) {
+        if (spec.taints != null) {
+            for (NodeMetadata.NodeTaint t : spec.taints) {
                 if (t != null && t.key != null && Taint.repels(t.effect)) {
                     t.key = t.key.intern();
                     t.value = t.value == null ? null : t.value.intern();
@@ -77,8 +77,8 @@ public class NodeMetadataStore extends BasicItemStore<NodeMetadata> {
             return null;
         }
         NodeMetadata.Spec out = new NodeMetadata.Spec();
-        out.setUnschedulable(cordoned ? Boolean.TRUE : null);
-        out.setTaints(kept.isEmpty() ? null : List.copyOf(kept));
+        out.unschedulable = cordoned ? Boolean.TRUE : null;
+        out.taints = kept.isEmpty() ? null : List.copyOf(kept);
         return out;
     }
 }

@@ -1,8 +1,6 @@
 package io.topobridge.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -24,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -39,7 +36,7 @@ import org.jboss.logging.Logger;
  * the pod admission webhook.
  */
 @ApplicationScoped
-public class WorkloadCaches implements WorkloadLookup, ProcessPart {
+public class WorkloadCaches extends NamespaceCaches implements ProcessPart {
 
     private static final Logger LOG = Logger.getLogger(WorkloadCaches.class);
 
@@ -51,7 +48,6 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         }
     }
 
-    private final KubernetesClient client;
     private final KindRegistry kinds;
     private final RecentObjects recent;
 
@@ -65,15 +61,12 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     private final Map<WorkloadKind, Throwable> failures = new EnumMap<>(WorkloadKind.class);
     private volatile SharedIndexInformer<PodGroup> podGroupInformer;
     private volatile SharedIndexInformer<Queue> queueInformer;
-    private final CacheEvents events = new CacheEvents();
-    private final NamespaceCaches namespaces;
     private boolean started;
 
     public WorkloadCaches(KubernetesClient client, KindRegistry kinds, RecentObjects recent) {
         this.client = client;
         this.kinds = kinds;
         this.recent = recent;
-        this.namespaces = new NamespaceCaches(client, events);
     }
 
     /** The bridge's writes the caches may not show yet, overlaid on what they hand out. */
@@ -109,7 +102,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         if (kinds.installed(VolcanoApi.QUEUE_CRD)) {
             queueInformer = queues();
         }
-        namespaces.start(kinds.installed(Autoscaler.AIBRIX_CRD));
+        startNamespaceCaches(kinds.installed(Autoscaler.AIBRIX_CRD));
         kinds.addListener(this::onCrdChange);
     }
 
@@ -134,23 +127,27 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
             }
         }
         if (VolcanoApi.PODGROUP_CRD.equals(change.crdName())) {
-            podGroupInformer = follow(change.installed(), podGroupInformer, this::podGroups);
+            podGroupInformer = Informers.follow(change.installed(), podGroupInformer, this::podGroups);
         }
         if (Autoscaler.AIBRIX_CRD.equals(change.crdName())) {
-            namespaces.podAutoscalersInstalled(change.installed());
+            podAutoscalersInstalled(change.installed());
         }
         if (VolcanoApi.QUEUE_CRD.equals(change.crdName())) {
-            queueInformer = follow(change.installed(), queueInformer, this::queues);
+            queueInformer = Informers.follow(change.installed(), queueInformer, this::queues);
         }
     }
 
     /** How the client names a custom workload kind (group, version, kind, plural; namespaced). */
     public static ResourceDefinitionContext definition(WorkloadKind kind) {
+        return definition(kind.group(), kind.version(), kind.kind(), kind.plural());
+    }
+
+    static ResourceDefinitionContext definition(String group, String version, String kind, String plural) {
         return new ResourceDefinitionContext.Builder()
-                .withGroup(kind.group())
-                .withVersion(kind.version())
-                .withKind(kind.kind())
-                .withPlural(kind.plural())
+                .withGroup(group)
+                .withVersion(version)
+                .withKind(kind)
+                .withPlural(plural)
                 .withNamespaced(true)
                 .build();
     }
@@ -164,7 +161,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
                 : client.resources(kind.type()).inAnyNamespace().runnableInformer(0);
         if (kind == WorkloadKind.REPLICA_SET) {
             // only followed from a pod to its Deployment: the owner chain is all that is kept
-            ((SharedIndexInformer<HasMetadata>) informer).itemStore(new MetadataOnlyStore<>());
+            ((SharedIndexInformer<HasMetadata>) informer).itemStore(new SlimStore<>());
         }
         var next = new EnumMap<WorkloadKind, SharedIndexInformer<? extends HasMetadata>>(WorkloadKind.class);
         next.putAll(informers);
@@ -184,19 +181,6 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         failures.put(kind, error);
     }
 
-    /** A Volcano kind's informer once its CRD changed: started when the CRD appeared, stopped when it went away. */
-    private static <T> SharedIndexInformer<T> follow(
-            boolean installed, SharedIndexInformer<T> informer, Supplier<SharedIndexInformer<T>> start) {
-        if (installed && informer == null) {
-            return start.get();
-        }
-        if (!installed && informer != null) {
-            informer.stop();
-            return null;
-        }
-        return informer;
-    }
-
     private SharedIndexInformer<PodGroup> podGroups() {
         return events.start(
                 "PodGroup", client.resources(PodGroup.class).inAnyNamespace().runnableInformer(0), error -> {});
@@ -210,14 +194,10 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     public synchronized void stop() {
         informers.values().forEach(SharedIndexInformer::stop);
         informers = Map.of();
-        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {podGroupInformer, queueInformer}) {
-            if (informer != null) {
-                informer.stop();
-            }
-        }
+        Informers.stop(podGroupInformer, queueInformer);
         podGroupInformer = null;
         queueInformer = null;
-        namespaces.stop();
+        stopNamespaceCaches();
         started = false;
     }
 
@@ -235,12 +215,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
                 return false;
             }
         }
-        for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {podGroupInformer, queueInformer}) {
-            if (informer != null && !informer.hasSynced()) {
-                return false;
-            }
-        }
-        return namespaces.ready();
+        return Informers.listed(podGroupInformer, queueInformer) && namespaceCachesReady();
     }
 
     /** Whether every cache a full reconciliation reads (optional kinds included) has its initial list. */
@@ -268,7 +243,6 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         return out;
     }
 
-    /** Workload kinds cached now. */
     public synchronized List<WorkloadKind> cachedKinds() {
         return new ArrayList<>(informers.keySet());
     }
@@ -356,52 +330,15 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         return Informers.synced(queueInformer);
     }
 
-    /** Every cached Queue. */
     public List<Queue> allQueues() {
         return List.copyOf(Informers.list(queueInformer));
     }
 
-    /** The cached Queue, if any. */
     public Optional<Queue> queue(String name) {
         SharedIndexInformer<Queue> informer = queueInformer;
         return informer == null
                 ? Optional.empty()
                 : Optional.ofNullable(informer.getStore().getByKey(name));
-    }
-
-    @Override
-    public Map<String, String> namespaceAnnotations(String namespace) {
-        return namespaces.namespaceAnnotations(namespace);
-    }
-
-    @Override
-    public Map<String, String> namespaceLabels(String namespace) {
-        return namespaces.namespaceLabels(namespace);
-    }
-
-    @Override
-    public List<HasMetadata> autoscalers(String namespace) {
-        return namespaces.autoscalers(namespace);
-    }
-
-    @Override
-    public List<HasMetadata> resourceQuotas(String namespace) {
-        return namespaces.resourceQuotas(namespace);
-    }
-
-    @Override
-    public Optional<ResourceClaimTemplate> resourceClaimTemplate(String namespace, String name) {
-        return namespaces.resourceClaimTemplate(namespace, name);
-    }
-
-    @Override
-    public Optional<ResourceClaim> resourceClaim(String namespace, String name) {
-        return namespaces.resourceClaim(namespace, name);
-    }
-
-    @Override
-    public String resourceClaimsUnknown() {
-        return namespaces.resourceClaimsUnknown();
     }
 
     static String key(String namespace, String name) {

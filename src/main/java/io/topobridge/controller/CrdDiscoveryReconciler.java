@@ -8,7 +8,8 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.filter.GenericFilter;
 import io.topobridge.cache.KindRegistry;
-import io.topobridge.cache.SlimCrdStore;
+import io.topobridge.cache.SlimStore;
+import jakarta.inject.Inject;
 
 /**
  * Keeps {@link KindRegistry} current as CRDs are installed, upgraded or removed, so optional workload kinds
@@ -19,14 +20,11 @@ import io.topobridge.cache.SlimCrdStore;
         name = "crd-discovery",
         generationAwareEventProcessing = false,
         triggerReconcilerOnAllEvents = true,
-        informer = @Informer(genericFilter = CrdDiscoveryReconciler.WatchedOnly.class, itemStore = SlimCrdStore.class))
+        informer = @Informer(genericFilter = CrdDiscoveryReconciler.WatchedOnly.class, itemStore = SlimStore.class))
 public class CrdDiscoveryReconciler implements Reconciler<CustomResourceDefinition> {
 
-    private final KindRegistry registry;
-
-    public CrdDiscoveryReconciler(KindRegistry registry) {
-        this.registry = registry;
-    }
+    @Inject
+    KindRegistry registry;
 
     @Override
     public UpdateControl<CustomResourceDefinition> reconcile(
