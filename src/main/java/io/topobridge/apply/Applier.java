@@ -49,11 +49,6 @@ public class Applier {
         this.recent = recent;
     }
 
-    /** The objects this writer wrote or deleted that the caches may not show yet. */
-    public RecentObjects recent() {
-        return recent;
-    }
-
     /**
      * Applies {@code desired} unless {@code current} (the cached object, or null when absent) already
      * matches it in the fields the bridge owns, or the bridge's own later write over it does.
@@ -85,11 +80,6 @@ public class Applier {
         count(desired.getKind(), verb != null ? verb : outcome == Outcome.CREATED ? "create" : "update");
         LOG.debugf("applied %s %s (%s)", desired.getKind(), describe(desired), outcome);
         return outcome;
-    }
-
-    /** Whether an apply of {@code desired} would change nothing on {@code current}. */
-    public boolean upToDate(HasMetadata desired, HasMetadata current) {
-        return FieldPaths.upToDate(json(desired), json(current), Topobridge.FIELD_MANAGER);
     }
 
     /**

@@ -44,11 +44,6 @@ public final class FieldPaths {
      */
     public record ListTypes(Map<String, List<String>> keyed, Set<String> sets, Set<String> indexed) {
 
-        /** Only the built-in table. */
-        public static ListTypes builtIn() {
-            return new ListTypes(BUILT_IN_KEYED, BUILT_IN_SETS, Set.of());
-        }
-
         /** The built-in table plus what every manager's entry in {@code object}'s {@code managedFields} shows. */
         public static ListTypes of(JsonNode object) {
             Map<String, List<String>> keyed = new HashMap<>(BUILT_IN_KEYED);
@@ -85,11 +80,6 @@ public final class FieldPaths {
 
     private static String join(String place, String field) {
         return place.isEmpty() ? field : place + "." + field;
-    }
-
-    /** Leaf paths of an object to apply and their values, by the built-in list table. */
-    public static Map<List<String>, JsonNode> leaves(JsonNode object) {
-        return leaves(object, ListTypes.builtIn());
     }
 
     /** Leaf paths of an object to apply and their values; identity fields (name, namespace, kind) excluded. */
@@ -221,17 +211,11 @@ public final class FieldPaths {
         return node;
     }
 
+    /** The last entry of the list with these key values. */
     private static JsonNode entry(JsonNode list, Map<String, JsonNode> key) {
         JsonNode found = null;
         for (JsonNode item : list) {
-            boolean match = true;
-            for (var e : key.entrySet()) {
-                if (!sameValue(e.getValue(), item.get(e.getKey()))) {
-                    match = false;
-                    break;
-                }
-            }
-            if (match) {
+            if (key.entrySet().stream().allMatch(e -> sameValue(e.getValue(), item.get(e.getKey())))) {
                 found = item;
             }
         }

@@ -99,14 +99,7 @@ public final class RecentObjects {
      */
     public <T extends HasMetadata> List<T> current(String kind, String namespace, List<T> cached, Class<T> type) {
         String prefix = namespace == null ? kind + "/" : kind + "/" + namespace + "/";
-        boolean any = false;
-        for (String key : entries.keySet()) {
-            if (key.startsWith(prefix)) {
-                any = true;
-                break;
-            }
-        }
-        if (!any) {
+        if (entries.keySet().stream().noneMatch(key -> key.startsWith(prefix))) {
             return cached;
         }
         Map<String, T> byKey = new LinkedHashMap<>();
@@ -166,10 +159,7 @@ public final class RecentObjects {
 
     /** Whether version {@code a} is the same as or later than {@code b}. */
     static boolean newerOrSame(String a, String b) {
-        if (Objects.equals(a, b)) {
-            return true;
-        }
-        return newer(a, b);
+        return Objects.equals(a, b) || newer(a, b);
     }
 
     /** Whether version {@code a} is later than {@code b}; unknown where either is not a number. */

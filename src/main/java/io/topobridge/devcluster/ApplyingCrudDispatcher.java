@@ -92,13 +92,13 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
-        String contentType = request.getHeader("Content-Type");
-        log.add(new Request(request.getMethod(), request.getPath(), contentType));
+        Request seen = new Request(request.getMethod(), request.getPath(), request.getHeader("Content-Type"));
+        log.add(seen);
         if (!crdServes(request.getPath()) || !groupServed(request.getPath())) {
             return status(
                     HttpURLConnection.HTTP_NOT_FOUND, "NotFound", "the server could not find the requested resource");
         }
-        if ("PATCH".equals(request.getMethod()) && contentType != null && contentType.startsWith(APPLY_PATCH)) {
+        if (seen.isApply()) {
             synchronized (this) {
                 return apply(request);
             }

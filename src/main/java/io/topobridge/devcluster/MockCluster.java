@@ -16,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Set;
@@ -95,21 +96,11 @@ public final class MockCluster implements AutoCloseable {
     }
 
     /**
-     * Creates every object in the YAML files under {@code folder}: CRDs first, then namespaces (made for any
-     * namespace an object names), then the rest; objects without a namespace that need one go to
-     * {@code default}. Returns the objects created.
-     */
-    /**
      * Volcano's scheduler ConfigMap as an installation that follows the README has it (gang and
      * network-topology-aware enabled), so the demo shows hard topology as enforced.
      */
     public void seedSchedulerConfig(String namespace, String name, String key) {
-        client.resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(namespace)
-                        .endMetadata()
-                        .build())
-                .createOr(NonDeletingOperation::update);
+        createNamespace(namespace);
         client.resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
                         .withNewMetadata()
                         .withNamespace(namespace)
@@ -137,18 +128,19 @@ public final class MockCluster implements AutoCloseable {
               - name: network-topology-aware
             """;
 
+    /**
+     * Creates every object in the YAML files under {@code folder}: CRDs first, then namespaces (made for any
+     * namespace an object names), then the rest; objects without a namespace that need one go to
+     * {@code default}. Returns the objects created.
+     */
     public List<HasMetadata> seed(Path folder) {
         var read = new ManifestReader(client.getKubernetesSerialization()).read(List.of(folder));
         if (!read.findings().isEmpty()) {
             throw new IllegalStateException("unreadable seed manifests: " + read.findings());
         }
-        List<HasMetadata> ordered = new ArrayList<>();
-        read.objects().stream()
-                .filter(o -> o instanceof CustomResourceDefinition)
-                .forEach(ordered::add);
-        read.objects().stream()
-                .filter(o -> !(o instanceof CustomResourceDefinition))
-                .forEach(ordered::add);
+        List<HasMetadata> ordered = new ArrayList<>(read.objects());
+        // CRDs first, the rest in the order read (the sort is stable)
+        ordered.sort(Comparator.comparing(o -> !(o instanceof CustomResourceDefinition)));
         Set<String> namespaces = new java.util.TreeSet<>();
         for (HasMetadata object : ordered) {
             if (object instanceof CustomResourceDefinition crd) {
@@ -170,17 +162,21 @@ public final class MockCluster implements AutoCloseable {
                 }
                 String ns = object.getMetadata().getNamespace();
                 if (namespaces.add(ns)) {
-                    client.resource(new NamespaceBuilder()
-                                    .withNewMetadata()
-                                    .withName(ns)
-                                    .endMetadata()
-                                    .build())
-                            .createOr(NonDeletingOperation::update);
+                    createNamespace(ns);
                 }
             }
             client.resource(object).createOr(NonDeletingOperation::update);
         }
         return ordered;
+    }
+
+    private void createNamespace(String name) {
+        client.resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .build())
+                .createOr(NonDeletingOperation::update);
     }
 
     @Override

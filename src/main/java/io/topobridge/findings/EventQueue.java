@@ -153,11 +153,11 @@ public class EventQueue implements AutoCloseable {
             Pending pending = entries == null ? null : entries.get(id);
             if (pending != null && pending.record != null) {
                 pending.record = finding;
-                dropped("superseded");
+                counter("superseded").increment();
                 return;
             }
             if (queued >= settings.queueSize() && !makeRoomFor(namespace)) {
-                dropped("queue-full");
+                counter("queue-full").increment();
                 return;
             }
             if (pending == null) {
@@ -187,7 +187,7 @@ public class EventQueue implements AutoCloseable {
                 pending.record = null;
                 queued--;
                 waiting.merge(namespace, -1, Integer::sum);
-                dropped("resolved");
+                counter("resolved").increment();
             }
             pending.forget = true;
             signal();
@@ -225,7 +225,7 @@ public class EventQueue implements AutoCloseable {
         }
         queued--;
         waiting.merge(largest, -1, Integer::sum);
-        dropped("queue-full");
+        counter("queue-full").increment();
         return true;
     }
 
@@ -295,7 +295,7 @@ public class EventQueue implements AutoCloseable {
                         "cannot record event " + next.reason().reason() + " on " + next.object() + ": " + e);
             }
             if (written.outcome() == EventRecorder.Outcome.FAILED) {
-                dropped("failed");
+                counter("failed").increment();
                 logFailure(written.failure());
             }
         } finally {
@@ -485,10 +485,6 @@ public class EventQueue implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-    }
-
-    private void dropped(String reason) {
-        counter(reason).increment();
     }
 
     private Counter counter(String reason) {

@@ -18,7 +18,6 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import org.jboss.logging.Logger;
 
 /**
  * Kubernetes Events on the objects findings are about, one Event per finding {@link Finding#id() identity}: a new
@@ -30,7 +29,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class EventRecorder {
 
-    private static final Logger LOG = Logger.getLogger(EventRecorder.class);
     private static final String COMPONENT = "topobridge";
 
     private final KubernetesClient client;
@@ -54,18 +52,9 @@ public class EventRecorder {
     }
 
     /**
-     * Records the finding's Event (Normal for an info, Warning otherwise) unless this very finding, message
-     * included, was recorded last. Returns true when written.
+     * Writes the finding's Event (Normal for an info, Warning otherwise) unless this very finding, message included,
+     * was recorded last; a failure is not logged: the caller does, within its own bound.
      */
-    public boolean record(Finding finding) {
-        Written written = write(finding);
-        if (written.outcome() == Outcome.FAILED) {
-            LOG.warn(written.failure());
-        }
-        return written.outcome() == Outcome.WRITTEN;
-    }
-
-    /** As {@link #record}, without logging a failure: the caller does, within its own bound. */
     Written write(Finding finding) {
         String key = key(finding.id());
         // Kubernetes refuses an Event note over 1024 bytes (a finding's message never is)

@@ -46,8 +46,8 @@ class EventRecorderTest {
     void oneEventPerTransition() {
         ObjectRef node = ObjectRef.node("gpu-001");
         Finding lacksLeaf = Finding.warning(Reasons.MISSING_TIER_LABELS, node, "lacks leaf");
-        assertThat(recorder.record(lacksLeaf)).isTrue();
-        assertThat(recorder.record(lacksLeaf)).isFalse();
+        assertThat(recorder.write(lacksLeaf).outcome()).isEqualTo(EventRecorder.Outcome.WRITTEN);
+        assertThat(recorder.write(lacksLeaf).outcome()).isEqualTo(EventRecorder.Outcome.UNCHANGED);
         assertThat(cluster.dispatcher().writes("/events")).hasSize(1);
         Event event = cluster.client()
                 .v1()
@@ -62,7 +62,7 @@ class EventRecorderTest {
         assertThat(event.getInvolvedObject().getName()).isEqualTo("gpu-001");
 
         recorder.forget(lacksLeaf.id());
-        assertThat(recorder.record(lacksLeaf)).isTrue();
+        assertThat(recorder.write(lacksLeaf).outcome()).isEqualTo(EventRecorder.Outcome.WRITTEN);
         assertThat(cluster.client().v1().events().inNamespace("default").list().getItems())
                 .singleElement()
                 .satisfies(e -> assertThat(e.getCount()).isEqualTo(2));
