@@ -4,7 +4,7 @@ import io.smallrye.config.ConfigMapping;
 
 /**
  * The one configuration root, {@code topobridge.*}. Every key has a default and a one-line description;
- * {@code io.topobridge.wiring.ConfigValidator} rejects invalid combinations at start-up with one message.
+ * {@code io.topobridge.wiring.SettingsProducer} rejects invalid combinations at start-up with one message.
  */
 @ConfigMapping(prefix = "topobridge")
 public interface TopobridgeConfig {

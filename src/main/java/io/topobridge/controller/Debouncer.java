@@ -59,10 +59,6 @@ public final class Debouncer<K> implements AutoCloseable {
         schedule(Math.min(quietNanos, Math.max(0, firstPendingAt + maxDelayNanos - now)));
     }
 
-    public void submitAll(Iterable<K> keys) {
-        keys.forEach(this::submit);
-    }
-
     private void schedule(long delayNanos) {
         if (scheduled != null && !scheduled.isDone()) {
             scheduled.cancel(false);

@@ -4,6 +4,7 @@ import io.topobridge.cache.KindRegistry;
 import io.topobridge.controller.ControllerLifecycle;
 import io.topobridge.process.ProcessPart;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
@@ -17,13 +18,11 @@ import org.eclipse.microprofile.health.Readiness;
 @ApplicationScoped
 public class ControllerReadiness implements HealthCheck {
 
-    private final ControllerLifecycle lifecycle;
-    private final KindRegistry kinds;
+    @Inject
+    ControllerLifecycle lifecycle;
 
-    public ControllerReadiness(ControllerLifecycle lifecycle, KindRegistry kinds) {
-        this.lifecycle = lifecycle;
-        this.kinds = kinds;
-    }
+    @Inject
+    KindRegistry kinds;
 
     @Override
     public HealthCheckResponse call() {

@@ -3,6 +3,7 @@ package io.topobridge.health;
 import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.diagnosis.DoctorService;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.Locale;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -16,11 +17,8 @@ import org.eclipse.microprofile.health.Readiness;
 @ApplicationScoped
 public class DoctorReadiness implements HealthCheck {
 
-    private final DoctorService doctor;
-
-    public DoctorReadiness(DoctorService doctor) {
-        this.doctor = doctor;
-    }
+    @Inject
+    DoctorService doctor;
 
     @Override
     public HealthCheckResponse call() {

@@ -1,16 +1,21 @@
 package io.topobridge.wiring;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.ConfigurationException;
+import io.topobridge.config.CliMode;
 import io.topobridge.config.TopobridgeConfig;
 import io.topobridge.controller.ControllerLifecycle;
 import io.topobridge.controller.topology.TopologyController;
-import io.topobridge.controller.workload.WorkloadControllerOptions;
+import io.topobridge.controller.workload.WorkloadController;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.webhook.WebhookSettings;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.util.List;
@@ -19,7 +24,8 @@ import java.util.Objects;
 /**
  * Maps the {@code topobridge.*} configuration once into the immutable settings records the core and the
  * controllers take in their constructors; nothing else reads the configuration mapping. Each mapping is a plain
- * function, so an invalid value throws with one message naming the key.
+ * function, so an invalid value throws with one message naming the key, and the controller refuses to start on one
+ * (type errors are already reported by the config mapping itself; this checks what types cannot).
  */
 @ApplicationScoped
 public class SettingsProducer {
@@ -134,18 +140,19 @@ public class SettingsProducer {
 
     @Produces
     @Singleton
-    public WorkloadControllerOptions workloadController() {
+    public WorkloadController.Options workloadController() {
         var workloads = config.workloads();
-        return new WorkloadControllerOptions(
+        return new WorkloadController.Options(
                 workloads.enabled(),
                 workloads.debounce(),
                 workloads.maxDelay(),
                 workloads.resync(),
-                workloads.requireNamespaceOptIn(),
-                config.admission().namespaceLabel(),
-                workloads.groupAssembly(),
-                new io.topobridge.core.recovery.DomainLossRestarts.Settings(
-                        workloads.domainLossGrace(), workloads.maxConcurrentRestarts()));
+                new io.topobridge.core.workload.reconcile.ReconcileSettings(
+                        workloads.requireNamespaceOptIn(),
+                        config.admission().namespaceLabel(),
+                        workloads.groupAssembly(),
+                        new io.topobridge.core.recovery.DomainLossRestarts.Settings(
+                                workloads.domainLossGrace(), workloads.maxConcurrentRestarts())));
     }
 
     @Produces
@@ -208,8 +215,23 @@ public class SettingsProducer {
                 le.retryPeriod());
     }
 
+    void onStart(@Observes @Priority(1) StartupEvent event) {
+        if (!CliMode.active()) {
+            // the CLI validates its own overrides and answers with a usage error
+            validate();
+        }
+    }
+
     /** Maps every setting, so that a bad value is refused at start-up rather than when first used. */
-    public void mapAll() {
+    public void validate() {
+        try {
+            mapAll();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException("Invalid topobridge configuration: " + e.getMessage());
+        }
+    }
+
+    private void mapAll() {
         topology();
         workloads();
         reservations();

@@ -4,7 +4,6 @@ import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.EnvConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
-import io.topobridge.wiring.ConfigValidator;
 import io.topobridge.wiring.SettingsProducer;
 import java.time.Duration;
 import java.util.Map;
@@ -29,7 +28,7 @@ public final class EnvironmentConfig {
     /** Fails with the controller's own start-up message when the configuration is invalid. */
     public static SettingsProducer validated(Map<String, String> environment) {
         SettingsProducer settings = settings(environment);
-        new ConfigValidator(settings).validate();
+        settings.validate();
         return settings;
     }
 }

@@ -9,7 +9,6 @@ import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
-import io.topobridge.wiring.ConfigValidator;
 import io.topobridge.wiring.SettingsProducer;
 import java.time.Duration;
 import java.util.Map;
@@ -20,7 +19,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code topobridge.topology.*} through the real config mapping and {@link ConfigValidator}: defaults are valid,
+ * {@code topobridge.topology.*} through the real config mapping and {@link SettingsProducer#validate}: defaults are valid,
  * each kind of mistake stops start-up with one {@link ConfigurationException} naming the key and value.
  */
 class TopologyConfigValidationTest {
@@ -35,13 +34,9 @@ class TopologyConfigValidationTest {
         return new SettingsProducer(config.getConfigMapping(TopobridgeConfig.class));
     }
 
-    static ConfigValidator validator(Map<String, String> properties) {
-        return new ConfigValidator(settings(properties));
-    }
-
     @Test
     void defaultsAreValidAndMeanAuto() {
-        assertThatCode(validator(Map.of())::validate).doesNotThrowAnyException();
+        assertThatCode(settings(Map.of())::validate).doesNotThrowAnyException();
         SettingsProducer settings = settings(Map.of());
         assertThat(settings.topology().preset()).isEqualTo("auto");
         assertThat(settings.topologyController().debounce()).isEqualTo(Duration.ofMillis(100));
@@ -57,8 +52,8 @@ class TopologyConfigValidationTest {
 
     @Test
     void explicitTiersAreAccepted() {
-        ConfigValidator validator = validator(
-                Map.of("topobridge.topology.tiers", "example.com/rack=rack,topology.kubernetes.io/zone=zone"));
+        SettingsProducer validator =
+                settings(Map.of("topobridge.topology.tiers", "example.com/rack=rack,topology.kubernetes.io/zone=zone"));
         assertThatCode(validator::validate).doesNotThrowAnyException();
         assertThat(settings(Map.of(
                                 "topobridge.topology.tiers", "example.com/rack=rack,topology.kubernetes.io/zone=zone"))
@@ -87,7 +82,7 @@ class TopologyConfigValidationTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("mistakes")
     void mistakesStopStartUpWithOneMessage(String name, Map<String, String> properties, String message) {
-        assertThatThrownBy(validator(properties)::validate)
+        assertThatThrownBy(settings(properties)::validate)
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageStartingWith("Invalid topobridge configuration: ")
                 .hasMessageContaining(message)

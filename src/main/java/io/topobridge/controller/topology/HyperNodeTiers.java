@@ -10,6 +10,7 @@ import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.process.ProcessPart;
 import io.topobridge.volcano.HyperNode;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,16 +27,16 @@ import java.util.Set;
 @ApplicationScoped
 public class HyperNodeTiers implements ProcessPart {
 
-    private final HyperNodeCache hyperNodes;
-    private final Tiers tiers;
-    private final List<LabelScheme> schemes;
-    private final HyperNodeCache.Reader events = new Events();
+    @Inject
+    HyperNodeCache hyperNodes;
 
-    public HyperNodeTiers(HyperNodeCache hyperNodes, Tiers tiers, TopologySettings topology) {
-        this.hyperNodes = hyperNodes;
-        this.tiers = tiers;
-        this.schemes = topology.schemes();
-    }
+    @Inject
+    Tiers tiers;
+
+    @Inject
+    TopologySettings topology;
+
+    private final HyperNodeCache.Reader events = new Events();
 
     @Override
     public String name() {
@@ -75,7 +76,7 @@ public class HyperNodeTiers implements ProcessPart {
                         && Topobridge.SOURCE.equals(
                                 hn.getMetadata().getLabels().get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL)))
                 .toList();
-        tiers.observe(catalog(ours, schemes), catalog(all, List.of()), true);
+        tiers.observe(catalog(ours, topology.schemes()), catalog(all, List.of()), true);
     }
 
     /**

@@ -26,7 +26,6 @@ public class Tiers implements TierSource {
     private volatile TierCatalog inCluster = TierCatalog.EMPTY;
     private final List<Consumer<TierCatalog>> listeners = new CopyOnWriteArrayList<>();
 
-    /** The current catalog ({@link TierCatalog#EMPTY} until the first topology pass). */
     @Override
     public TierCatalog current() {
         return current;
@@ -70,7 +69,6 @@ public class Tiers implements TierSource {
         }
     }
 
-    /** The tiers the bridge's HyperNodes in the cluster have now (what Volcano can enforce). */
     @Override
     public TierCatalog inCluster() {
         return inCluster;

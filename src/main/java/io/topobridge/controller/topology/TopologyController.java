@@ -35,6 +35,7 @@ import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.VolcanoObjects;
 import io.topobridge.volcano.model.HyperNodeSpec;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -61,7 +62,6 @@ public class TopologyController implements ProcessPart {
 
     private static final Logger LOG = Logger.getLogger(TopologyController.class);
 
-    /** The findings source name. */
     public static final String SOURCE = "topology";
 
     private static final String NODES = "nodes";
@@ -78,24 +78,36 @@ public class TopologyController implements ProcessPart {
             String schedulerConfigNamespace,
             String schedulerConfigName,
             String schedulerConfigKey,
-            Accelerators accelerators) {
-
-        public Options {
-            accelerators = accelerators == null ? Accelerators.DEFAULT : accelerators;
-        }
-    }
+            Accelerators accelerators) {}
 
     /** A node as the builder reads it, and the accelerator resources it offers. */
     private record CachedNode(String resourceVersion, NodeInfo info, List<String> accelerators) {}
 
-    private final KubernetesClient client;
-    private final Applier applier;
-    private final FindingsRegistry findings;
-    private final KindRegistry kinds;
-    private final HyperNodeCache hyperNodes;
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    Applier applier;
+
+    @Inject
+    FindingsRegistry findings;
+
+    @Inject
+    KindRegistry kinds;
+
+    @Inject
+    HyperNodeCache hyperNodes;
+
+    @Inject
+    Tiers tiers;
+
+    @Inject
+    Options options;
+
+    @Inject
+    NodeCache nodeCache;
+
     private final HyperNodeCache.Reader hyperNodeEvents = new HyperNodeEvents();
-    private final Tiers tiers;
-    private final Options options;
 
     /** NodeInfo per node name, reused while the cached node's resource version stays the same. */
     private final Map<String, CachedNode> nodes = new HashMap<>();
@@ -107,7 +119,6 @@ public class TopologyController implements ProcessPart {
     private volatile String state = "stopped";
     private volatile Map<String, Object> details = Map.of();
 
-    private final NodeCache nodeCache;
     // Written in start() before any informer or listener that reads them exists (so those threads see them), and
     // read afterwards from informer threads, the debouncer's worker and resync() callers; volatile for the last.
     private volatile TopologyBuilder builder;
@@ -118,25 +129,6 @@ public class TopologyController implements ProcessPart {
     private final AtomicLong created = new AtomicLong();
     private final AtomicLong updated = new AtomicLong();
     private final AtomicLong deleted = new AtomicLong();
-
-    public TopologyController(
-            KubernetesClient client,
-            NodeCache nodeCache,
-            Applier applier,
-            FindingsRegistry findings,
-            KindRegistry kinds,
-            HyperNodeCache hyperNodes,
-            Tiers tiers,
-            Options options) {
-        this.client = client;
-        this.nodeCache = nodeCache;
-        this.applier = applier;
-        this.findings = findings;
-        this.kinds = kinds;
-        this.hyperNodes = hyperNodes;
-        this.tiers = tiers;
-        this.options = options;
-    }
 
     @Override
     public String name() {

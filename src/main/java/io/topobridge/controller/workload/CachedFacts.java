@@ -37,12 +37,10 @@ final class CachedFacts {
 
     private CachedFacts() {}
 
-    /** The facts now: tiers, capacity, queues, where gangs run and the namespaces' pods. */
-    static PassFacts read(WorkloadCaches lookup, ClusterView view, TierSource tiers, Instant now) {
-        return read(lookup, view, tiers, now, null);
-    }
-
-    /** The same, with the acting replica's memory of domain losses and restarts (null: nothing is restarted). */
+    /**
+     * The facts now: tiers, capacity, queues, where gangs run and the namespaces' pods, with the acting replica's
+     * memory of domain losses and restarts (null: nothing is restarted).
+     */
     static PassFacts read(
             WorkloadCaches lookup, ClusterView view, TierSource tiers, Instant now, DomainLossRestarts.Ledger ledger) {
         // read before the forest: a forest built while the HyperNodes were still being listed is not used

@@ -54,17 +54,29 @@ import org.jboss.logging.Logger;
 public class WorkloadController implements ProcessPart {
 
     private static final Logger LOG = Logger.getLogger(WorkloadController.class);
-    /** Findings source name. */
     public static final String SOURCE = "workloads";
 
     /** How long after start a gang naming a tier waits for the first topology pass before "tiers unknown" is news. */
     static final Duration TIERS_GRACE = Duration.ofSeconds(30);
 
+    /** What the controller needs from configuration: timing, and the namespace and group rules of the reconciler. */
+    public record Options(
+            boolean enabled, Duration debounce, Duration maxDelay, Duration resync, ReconcileSettings reconcile) {}
+
+    /** What a batch asks for: one gang scope, or every scope. */
+    private sealed interface Due {
+        record All() implements Due {}
+
+        record Scope(GangScope scope) implements Due {}
+
+        Due ALL = new All();
+    }
+
     private final WorkloadCaches lookup;
     private final FindingsRegistry findings;
     private final TierSource tiers;
     private final KindRegistry kinds;
-    private final WorkloadControllerOptions options;
+    private final Options options;
     private final ScopeReconciler reconciler;
     private final ClusterView view;
     private final Clock clock;
@@ -100,7 +112,7 @@ public class WorkloadController implements ProcessPart {
             FindingsRegistry findings,
             TierSource tiers,
             KindRegistry kinds,
-            WorkloadControllerOptions options,
+            Options options,
             WorkloadSettings settings,
             Reservations.Settings reservations,
             Clock clock) {
@@ -115,11 +127,7 @@ public class WorkloadController implements ProcessPart {
         this.writer = new PodGroupWriter(lookup, applier, gang -> restarts = restarts.forget(gang));
         this.reconciler = new ScopeReconciler(
                 new WorkloadTranslator(settings, io.topobridge.core.kinds.Kinds.adapters(), clock),
-                new ReconcileSettings(
-                        options.requireNamespaceOptIn(),
-                        options.namespaceLabel(),
-                        options.groupAssembly(),
-                        options.restarts()),
+                options.reconcile(),
                 reservations);
     }
 
@@ -235,12 +243,10 @@ public class WorkloadController implements ProcessPart {
         return passes.get();
     }
 
-    /** Full passes processed so far. */
     public long fullPasses() {
         return fullPasses.get();
     }
 
-    /** Keys still waiting for the next batch. */
     public int pending() {
         return debouncer == null ? 0 : debouncer.pendingCount();
     }
@@ -257,7 +263,7 @@ public class WorkloadController implements ProcessPart {
                 firstSubmitted = false;
             } else if (!timer.isShutdown()) {
                 // a cache (a kind whose CRD just appeared) is still listing: try these scopes again shortly
-                timer.schedule(() -> debouncer.submitAll(batch), 200, TimeUnit.MILLISECONDS);
+                timer.schedule(() -> batch.forEach(debouncer::submit), 200, TimeUnit.MILLISECONDS);
             }
             return;
         }
@@ -328,7 +334,6 @@ public class WorkloadController implements ProcessPart {
         for (PodGroupChanges.Step step : reconciler.unclaimed(lookup.allPodGroups(), lookup, outcomes)) {
             writer.release(((PodGroupChanges.Release) step).namespace(), step.name());
         }
-        // the memory of restarts keeps only the gangs there still are
         List<String> gangs = new ArrayList<>();
         outcomes.forEach(o -> o.translation().podGroups().forEach(pg -> gangs.add(pg.namespace() + "/" + pg.name())));
         restarts = restarts.retainOnly(gangs);

@@ -42,15 +42,15 @@ public final class Harness implements AutoCloseable {
         this.findings = FindingsRegistries.writingOnPublish(new EventRecorder(client, meters), meters);
         this.kinds = new KindRegistry(client);
         this.nodes = new NodeCache(client);
-        this.controller = new TopologyController(
-                client,
-                nodes,
-                new Applier(client, meters, new RecentObjects()),
-                findings,
-                kinds,
-                new HyperNodeCache(client, kinds),
-                tiers,
-                options);
+        this.controller = new TopologyController();
+        controller.client = client;
+        controller.nodeCache = nodes;
+        controller.applier = new Applier(client, meters, new RecentObjects());
+        controller.findings = findings;
+        controller.kinds = kinds;
+        controller.hyperNodes = new HyperNodeCache(client, kinds);
+        controller.tiers = tiers;
+        controller.options = options;
     }
 
     static TopologyController.Options options(TopologySettings topology) {

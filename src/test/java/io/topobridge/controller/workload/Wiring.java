@@ -12,6 +12,7 @@ import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.reconcile.ReconcileSettings;
 import io.topobridge.findings.EventRecorder;
 import io.topobridge.findings.FindingsRegistries;
 import io.topobridge.findings.FindingsRegistry;
@@ -25,19 +26,20 @@ import java.util.function.Consumer;
 final class Wiring {
 
     /** The configuration defaults ({@code topobridge.workloads.*}). */
-    static final WorkloadControllerOptions DEFAULTS = options(false, Duration.ZERO);
+    static final WorkloadController.Options DEFAULTS = options(false, Duration.ZERO);
 
     /** The defaults with namespaces opting in or not, and a wait for a group's members. */
-    static WorkloadControllerOptions options(boolean requireNamespaceOptIn, Duration groupAssembly) {
-        return new WorkloadControllerOptions(
+    static WorkloadController.Options options(boolean requireNamespaceOptIn, Duration groupAssembly) {
+        return new WorkloadController.Options(
                 true,
                 Duration.ofMillis(50),
                 Duration.ofSeconds(2),
                 Duration.ofMinutes(10),
-                requireNamespaceOptIn,
-                "topobridge.io/enabled",
-                groupAssembly,
-                DomainLossRestarts.Settings.DEFAULTS);
+                new ReconcileSettings(
+                        requireNamespaceOptIn,
+                        "topobridge.io/enabled",
+                        groupAssembly,
+                        DomainLossRestarts.Settings.DEFAULTS));
     }
 
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -56,7 +58,7 @@ final class Wiring {
 
     private Consumer<TierCatalog> tierListener = c -> {};
 
-    Wiring(KubernetesClient client, KindRegistry kinds, TierCatalog tiers, WorkloadControllerOptions options) {
+    Wiring(KubernetesClient client, KindRegistry kinds, TierCatalog tiers, WorkloadController.Options options) {
         this(client, kinds, tiers, options, null);
     }
 
@@ -64,7 +66,7 @@ final class Wiring {
             KubernetesClient client,
             KindRegistry kinds,
             TierCatalog tiers,
-            WorkloadControllerOptions options,
+            WorkloadController.Options options,
             Applier applier) {
         this(client, kinds, tiers, options, applier, WorkloadSettings.defaults());
     }
@@ -73,7 +75,7 @@ final class Wiring {
             KubernetesClient client,
             KindRegistry kinds,
             TierCatalog tiers,
-            WorkloadControllerOptions options,
+            WorkloadController.Options options,
             Applier applier,
             WorkloadSettings settings) {
         this.tiers = tiers;

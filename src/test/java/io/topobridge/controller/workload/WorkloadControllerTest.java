@@ -64,7 +64,7 @@ class WorkloadControllerTest {
         cluster.client().resource(queue).create();
     }
 
-    private void startController(WorkloadControllerOptions options) {
+    private void startController(WorkloadController.Options options) {
         wiring = new Wiring(cluster.client(), registry, Fixtures.TIERS, options);
         wiring.controller.start();
         await().atMost(WAIT).until(wiring.controller::ready);
