@@ -29,8 +29,7 @@ public class CrdDiscoveryReconciler implements Reconciler<CustomResourceDefiniti
     @Override
     public UpdateControl<CustomResourceDefinition> reconcile(
             CustomResourceDefinition crd, Context<CustomResourceDefinition> context) {
-        String name = crd.getMetadata().getName();
-        registry.update(name, context.isPrimaryResourceDeleted() ? null : crd);
+        registry.update(crd.getMetadata().getName(), context.isPrimaryResourceDeleted() ? null : crd);
         return UpdateControl.noUpdate();
     }
 

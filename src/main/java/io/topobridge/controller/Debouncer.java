@@ -2,10 +2,10 @@ package io.topobridge.controller;
 
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
+import io.topobridge.process.PeriodicTask;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -39,11 +39,7 @@ public final class Debouncer<K> implements AutoCloseable {
         this.quietNanos = quiet.toNanos();
         this.maxDelayNanos = Math.max(quiet.toNanos(), maxDelay.toNanos());
         this.work = work;
-        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "topobridge-" + name);
-            t.setDaemon(true);
-            return t;
-        });
+        this.executor = PeriodicTask.daemonTimer("topobridge-" + name);
     }
 
     /** Queues a key; the batch runs after the quiet period. */

@@ -35,13 +35,18 @@ public final class PeriodicTask {
             return;
         }
         before.run();
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, schedule.threadName());
+        timer = daemonTimer(schedule.threadName());
+        timer.scheduleWithFixedDelay(
+                this::passQuietly, schedule.firstDelaySeconds(), schedule.periodSeconds(), TimeUnit.SECONDS);
+    }
+
+    /** A scheduler on one daemon thread of that name: it never keeps the process alive. */
+    public static ScheduledExecutorService daemonTimer(String threadName) {
+        return Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, threadName);
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleWithFixedDelay(
-                this::passQuietly, schedule.firstDelaySeconds(), schedule.periodSeconds(), TimeUnit.SECONDS);
     }
 
     public synchronized void stop() {

@@ -24,6 +24,7 @@ import io.topobridge.core.workload.reconcile.ReconcileSettings;
 import io.topobridge.core.workload.reconcile.ScopeReconciler;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.findings.FindingsRegistry;
+import io.topobridge.process.PeriodicTask;
 import io.topobridge.process.ProcessPart;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -37,7 +38,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -172,11 +172,7 @@ public class WorkloadController implements ProcessPart {
         // highest-tier: auto chooses from the domains' sizes: a rack added or removed may change the choice
         view.addTopologyListener(() -> debouncer.submit(Due.ALL));
         kinds.addListener(change -> debouncer.submit(Due.ALL));
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "topobridge-workloads-resync");
-            t.setDaemon(true);
-            return t;
-        });
+        timer = PeriodicTask.daemonTimer("topobridge-workloads-resync");
         // the first full pass waits for the caches' initial lists, so nothing is deleted for want of a read
         timer.scheduleWithFixedDelay(this::firstPassWhenSynced, 0, 100, TimeUnit.MILLISECONDS);
         // tiers that never settle (nodes cannot be listed) are reported once the grace is over
