@@ -6,7 +6,7 @@ import io.topobridge.core.render.Renderer;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.changes.Reservations;
-import io.topobridge.core.workload.reconcile.ReconcileSettings;
+import io.topobridge.core.workload.reconcile.TestSettings;
 import java.time.Clock;
 
 /** Renderers for tests: the default reconcile, reservation and accelerator settings, on the system clock. */
@@ -20,7 +20,7 @@ public final class Renderers {
                 topology,
                 workloads,
                 admission,
-                ReconcileSettings.defaults(),
+                TestSettings.defaults(),
                 Reservations.Settings.defaults(),
                 Accelerators.DEFAULT,
                 Clock.systemUTC());

@@ -41,10 +41,6 @@ public final class Capacity {
         this.tolerations = tolerations;
     }
 
-    public static Capacity of(Collection<NodeView> nodes, Collection<PodView> pods, Forest forest) {
-        return of(nodes, pods, forest, Accelerators.DEFAULT);
-    }
-
     public static Capacity of(
             Collection<NodeView> nodes, Collection<PodView> pods, Forest forest, Accelerators accelerators) {
         Map<String, NodeView> byName = new HashMap<>();

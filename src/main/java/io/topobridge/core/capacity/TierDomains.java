@@ -97,12 +97,10 @@ public final class TierDomains {
         this.accelerators = accelerators;
     }
 
-    /** The domains of the HyperNodes in {@code forest}, sized from the nodes under each and the pods bound there. */
-    public static TierDomains of(Collection<NodeView> nodes, Collection<PodView> pods, Forest forest) {
-        return of(nodes, pods, forest, Accelerators.DEFAULT);
-    }
-
-    /** As {@link #of(Collection, Collection, Forest)}, {@code accelerators} being what gangs are sized by first. */
+    /**
+     * The domains of the HyperNodes in {@code forest}, sized from the nodes under each and the pods bound there;
+     * {@code accelerators} being what gangs are sized by first.
+     */
     public static TierDomains of(
             Collection<NodeView> nodes, Collection<PodView> pods, Forest forest, Accelerators accelerators) {
         Map<String, NodeView> byName = new HashMap<>();

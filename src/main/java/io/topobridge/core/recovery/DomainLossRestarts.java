@@ -157,11 +157,6 @@ public final class DomainLossRestarts {
             return entry.made() == null ? this : with(Map.of(key, new Entry(entry.lostSince(), null)));
         }
 
-        /** Whether a restart of the gang is remembered (for tests and the controller's log). */
-        public boolean restarted(String key) {
-            return of(key).made() != null;
-        }
-
         /** Restarts under way: made within their grace, their gang not yet running whole. */
         int underWay(Instant now) {
             int n = 0;

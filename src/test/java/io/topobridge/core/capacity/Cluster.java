@@ -59,7 +59,7 @@ public final class Cluster {
     }
 
     public Capacity capacity() {
-        return Capacity.of(nodes, pods, forest());
+        return Capacity.of(nodes, pods, forest(), Accelerators.DEFAULT);
     }
 
     public List<PodView> podsOf(String gang) {

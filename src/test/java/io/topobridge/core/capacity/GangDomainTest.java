@@ -2,6 +2,7 @@ package io.topobridge.core.capacity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.node.NodeState;
 import io.topobridge.core.node.Taint;
 import io.topobridge.core.node.Toleration;
@@ -105,7 +106,7 @@ class GangDomainTest {
                     new HyperNodeView("spine", 2, "spine", "t", List.of(), List.of("p1", "p2"), 0)));
             List<PodView> all = new ArrayList<>(pods);
             all.addAll(others);
-            return Capacity.of(nodes, all, forest);
+            return Capacity.of(nodes, all, forest, Accelerators.DEFAULT);
         }
 
         GangView gang() {

@@ -7,6 +7,7 @@ import io.topobridge.core.capacity.Cluster;
 import io.topobridge.core.capacity.Forest;
 import io.topobridge.core.capacity.HyperNodeView;
 import io.topobridge.core.capacity.NodeView;
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.node.NodeState;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +48,8 @@ class TopologyPictureTest {
                 new HyperNodeView("p1", 1, "nvlink", "t", List.of("n1", "n2", "n3", "n4"), List.of(), 0),
                 new HyperNodeView("p2", 1, "nvlink", "t", List.of("m1", "m2", "m3", "m4"), List.of(), 0),
                 new HyperNodeView("spine", 2, "spine", "t", List.of(), List.of("p1", "p2"), 0)));
-        TopologyPicture picture = TopologyPicture.of(Capacity.of(nodes, List.of(), forest), List.of());
+        TopologyPicture picture =
+                TopologyPicture.of(Capacity.of(nodes, List.of(), forest, Accelerators.DEFAULT), List.of());
         TopologyPicture.Domain spine = picture.roots().get(0);
         assertThat(spine.children()).extracting(TopologyPicture.Domain::name).containsExactly("p1", "p2");
         assertThat(spine.children().get(0).unusable()).as(name).isEqualTo(p1);

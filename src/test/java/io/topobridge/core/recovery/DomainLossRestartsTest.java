@@ -13,6 +13,7 @@ import io.topobridge.core.capacity.NodeView;
 import io.topobridge.core.capacity.PodView;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Severity;
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.node.NodeState;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -159,7 +160,8 @@ class DomainLossRestartsTest {
                     nodes,
                     java.util.stream.Stream.concat(pods.stream(), others.stream())
                             .toList(),
-                    forest);
+                    forest,
+                    Accelerators.DEFAULT);
         }
 
         GangView gang() {
@@ -219,7 +221,7 @@ class DomainLossRestartsTest {
         }
 
         boolean restarted(String key) {
-            return value.restarted(key);
+            return value.of(key).made() != null;
         }
 
         int underWay(Instant now) {

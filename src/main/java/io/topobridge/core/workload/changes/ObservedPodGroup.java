@@ -65,7 +65,7 @@ public record ObservedPodGroup(
                 gang,
                 owns,
                 spec == null ? null : spec.getQueue(),
-                placement(pg),
+                placement(pg.getMetadata().getAnnotations()),
                 reserved(spec),
                 spec == null ? null : spec.getPriorityClassName());
     }
@@ -76,12 +76,6 @@ public record ObservedPodGroup(
      */
     public static ObservedPodGroup planned(DesiredPodGroup desired, GangScope gang) {
         boolean owned = desired.ownership() == DesiredPodGroup.Ownership.OWNED;
-        Map<String, String> placement = new TreeMap<>();
-        for (String key : List.of(Topobridge.ACHIEVED_TIER, Topobridge.ACHIEVED_SUBGROUP_TIERS)) {
-            if (desired.annotations().containsKey(key)) {
-                placement.put(key, desired.annotations().get(key));
-            }
-        }
         return new ObservedPodGroup(
                 desired.namespace(),
                 desired.name(),
@@ -89,7 +83,7 @@ public record ObservedPodGroup(
                 gang,
                 !owned,
                 desired.spec().getQueue(),
-                placement,
+                placement(desired.annotations()),
                 owned ? reserved(desired.spec()) : Amounts.NONE,
                 desired.spec().getPriorityClassName());
     }
@@ -151,15 +145,11 @@ public record ObservedPodGroup(
         return new Amounts(out);
     }
 
-    /** The achieved-tier annotations a PodGroup carries. */
-    private static Map<String, String> placement(HasMetadata pg) {
-        Map<String, String> annotations = pg.getMetadata().getAnnotations();
-        if (annotations == null) {
-            return Map.of();
-        }
+    /** The achieved-tier annotations among a PodGroup's. */
+    private static Map<String, String> placement(Map<String, String> annotations) {
         Map<String, String> out = new TreeMap<>();
         for (String key : List.of(Topobridge.ACHIEVED_TIER, Topobridge.ACHIEVED_SUBGROUP_TIERS)) {
-            if (annotations.containsKey(key)) {
+            if (annotations != null && annotations.containsKey(key)) {
                 out.put(key, annotations.get(key));
             }
         }

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Plans the writes that bring one gang scope's PodGroups in line with its translation, the counterpart of the
@@ -76,29 +77,12 @@ public final class PodGroupChanges {
      * @param result the scope's translation
      * @param observed the PodGroups of the scope's namespace
      * @param queues Volcano's queues
-     */
-    public static Plan plan(ScopeResult result, List<ObservedPodGroup> observed, QueueStates queues) {
-        return plan(result, observed, queues, Map.of(), null);
-    }
-
-    /**
      * @param placed where Volcano placed each gang whose pods are all bound, by PodGroup name: the achieved tier is
      *     written on its PodGroup (a gang not placed now keeps what its PodGroup carries, so a pod that restarts
      *     causes no write), and a soft gang placed above the tier it prefers gets an info finding
      * @param inCluster the tiers the cluster's HyperNodes have now, or null when unknown: a new PodGroup with a hard
      *     tier no HyperNode has yet is held back (Volcano would treat the whole cluster as one domain of that tier and
      *     place the gang anywhere); an existing one is written as usual
-     */
-    public static Plan plan(
-            ScopeResult result,
-            List<ObservedPodGroup> observed,
-            QueueStates queues,
-            Map<String, Achieved> placed,
-            TierCatalog inCluster) {
-        return plan(result, observed, queues, placed, inCluster, Bounds.NONE);
-    }
-
-    /**
      * @param bounds what bounds the bridge's PodGroups: a PodGroup whose {@code minResources} exceed its queue's
      *     capability or the whole cluster's allocatable resources is not written (no new one is made; an existing one
      *     is kept as it was), and no new PodGroup is made in a namespace that holds {@code maxPerNamespace} of the
@@ -341,49 +325,45 @@ public final class PodGroupChanges {
         String queue = desired.spec().getQueue();
         Map<String, BigDecimal> capability =
                 queue == null || !queues.known() ? null : queues.capability().get(queue);
-        if (capability != null) {
-            List<String> over = new ArrayList<>();
-            for (Map.Entry<String, BigDecimal> e : need.values().entrySet()) {
-                BigDecimal limit = capability.get(e.getKey());
-                if (limit != null && e.getValue().compareTo(limit) > 0) {
-                    over.add(e.getKey() + " " + Amounts.show(e.getKey(), e.getValue()) + " > "
-                            + Amounts.show(e.getKey(), limit));
-                }
-            }
-            if (!over.isEmpty()) {
-                findings.addAll(refusal(
-                        result,
-                        WorkloadReason.GANG_EXCEEDS_QUEUE,
-                        desired.name(),
-                        "PodGroup "
-                                + desired.name() + " needs more than queue " + UserText.quote(queue)
-                                + " may ever hold (its"
-                                + " capability): " + String.join(", ", over) + "; " + kept));
-                return true;
-            }
+        List<String> overQueue = capability == null ? List.of() : over(need, capability::get);
+        if (!overQueue.isEmpty()) {
+            findings.addAll(refusal(
+                    result,
+                    WorkloadReason.GANG_EXCEEDS_QUEUE,
+                    desired.name(),
+                    "PodGroup "
+                            + desired.name() + " needs more than queue " + UserText.quote(queue)
+                            + " may ever hold (its"
+                            + " capability): " + String.join(", ", overQueue) + "; " + kept));
+            return true;
         }
         Amounts cluster = bounds.clusterAllocatable();
-        if (cluster != null) {
-            List<String> over = new ArrayList<>();
-            for (Map.Entry<String, BigDecimal> e : need.values().entrySet()) {
-                if (e.getValue().compareTo(cluster.get(e.getKey())) > 0) {
-                    over.add(e.getKey() + " " + Amounts.show(e.getKey(), e.getValue()) + " > "
-                            + Amounts.show(e.getKey(), cluster.get(e.getKey())));
-                }
-            }
-            if (!over.isEmpty()) {
-                findings.addAll(refusal(
-                        result,
-                        WorkloadReason.GANG_EXCEEDS_CLUSTER,
-                        desired.name(),
-                        "PodGroup "
-                                + desired.name() + " needs more than all nodes together can allocate: "
-                                + String.join(", ", over)
-                                + "; " + kept));
-                return true;
-            }
+        List<String> overCluster = cluster == null ? List.of() : over(need, cluster::get);
+        if (!overCluster.isEmpty()) {
+            findings.addAll(refusal(
+                    result,
+                    WorkloadReason.GANG_EXCEEDS_CLUSTER,
+                    desired.name(),
+                    "PodGroup "
+                            + desired.name() + " needs more than all nodes together can allocate: "
+                            + String.join(", ", overCluster)
+                            + "; " + kept));
+            return true;
         }
         return false;
+    }
+
+    /** Each resource of {@code need} above its {@code limit} (none: unlimited), as {@code cpu 12 > 8}. */
+    private static List<String> over(Amounts need, Function<String, BigDecimal> limit) {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, BigDecimal> e : need.values().entrySet()) {
+            BigDecimal max = limit.apply(e.getKey());
+            if (max != null && e.getValue().compareTo(max) > 0) {
+                out.add(e.getKey() + " " + Amounts.show(e.getKey(), e.getValue()) + " > "
+                        + Amounts.show(e.getKey(), max));
+            }
+        }
+        return out;
     }
 
     /**

@@ -191,8 +191,7 @@ public final class Reservations {
      * @param others what each other PodGroup reserves, with its priority class
      */
     public Optional<Breach> breach(Amounts need, String priorityClass, List<Reserved> others) {
-        boolean bestEffort = need.values().entrySet().stream()
-                .noneMatch(e -> !PODS.equals(e.getKey()) && e.getValue().signum() > 0);
+        boolean bestEffort = bestEffort(need);
         for (Limit limit : limits) {
             if (!limit.selector().matches(priorityClass, bestEffort)) {
                 continue;
@@ -204,7 +203,7 @@ public final class Reservations {
                 }
                 BigDecimal total = wanted;
                 for (Reserved other : others) {
-                    if (limit.selector().matches(other.priorityClass(), other.bestEffort())) {
+                    if (limit.selector().matches(other.priorityClass(), bestEffort(other.amounts()))) {
                         total = total.add(other.amounts().get(hard.getKey()));
                     }
                 }
@@ -222,16 +221,18 @@ public final class Reservations {
         public Reserved {
             Objects.requireNonNull(amounts, "amounts");
         }
+    }
 
-        boolean bestEffort() {
-            return amounts.values().entrySet().stream()
-                    .noneMatch(e -> !PODS.equals(e.getKey()) && e.getValue().signum() > 0);
-        }
+    /** Whether amounts request nothing but pods (what a quota's BestEffort scope counts). */
+    private static boolean bestEffort(Amounts amounts) {
+        return amounts.values().entrySet().stream()
+                .noneMatch(e -> !PODS.equals(e.getKey()) && e.getValue().signum() > 0);
     }
 
     /** A quota's limits on what PodGroups reserve; empty when it limits nothing they reserve, or applies to none. */
     private static Optional<Limit> quota(HasMetadata object) {
-        ResourceQuotaSpec spec = spec(object);
+        ResourceQuotaSpec spec =
+                ObservedPodGroup.spec(object, ResourceQuota.class, ResourceQuota::getSpec, ResourceQuotaSpec.class);
         if (spec == null || spec.getHard() == null) {
             return Optional.empty();
         }
@@ -313,9 +314,5 @@ public final class Reservations {
             return key.substring("requests.".length());
         }
         return key.startsWith("hugepages-") ? key : null;
-    }
-
-    private static ResourceQuotaSpec spec(HasMetadata object) {
-        return ObservedPodGroup.spec(object, ResourceQuota.class, ResourceQuota::getSpec, ResourceQuotaSpec.class);
     }
 }

@@ -33,19 +33,7 @@ public record Gang(
      * index beyond the replicas it shows, a workload it still shows scaled to zero).
      */
     public static Plans keyed(BiFunction<PodIdentity, List<Finding>, List<GangPlan>> plans) {
-        return new Plans() {
-            @Override
-            public List<GangPlan> all(List<Finding> notes) {
-                return plans.apply(PodIdentity.NONE, notes);
-            }
-
-            @Override
-            public Optional<GangPlan> of(PodIdentity pod, List<Finding> notes) {
-                return plans.apply(pod, notes).stream()
-                        .filter(p -> p.roleOf(pod).isPresent())
-                        .findFirst();
-            }
-        };
+        return keyedByPod((present, onlyPresent, notes) -> plans.apply(present, notes));
     }
 
     /**

@@ -31,14 +31,4 @@ public record ReconcileSettings(
             throw new IllegalArgumentException(GROUP_ASSEMBLY_KEY + "=" + groupAssembly + ": must not be negative");
         }
     }
-
-    /** The configured defaults: namespaces opt in with {@code topobridge.io/enabled=true}; groups wait 2 s. */
-    public static ReconcileSettings defaults() {
-        return new ReconcileSettings(
-                true, "topobridge.io/enabled", Duration.ofSeconds(2), DomainLossRestarts.Settings.DEFAULTS);
-    }
-
-    /** No opt-in required and no wait for a group's members. */
-    public static final ReconcileSettings OPEN =
-            new ReconcileSettings(false, "topobridge.io/enabled", Duration.ZERO, DomainLossRestarts.Settings.DEFAULTS);
 }

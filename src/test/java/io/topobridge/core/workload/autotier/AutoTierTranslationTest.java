@@ -11,6 +11,7 @@ import io.topobridge.core.capacity.NodeView;
 import io.topobridge.core.capacity.PodView;
 import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadReason;
@@ -380,7 +381,7 @@ public class AutoTierTranslationTest {
                         List.of()));
             }
         });
-        return TierDomains.of(nodes, pods, Forest.of(hyperNodes));
+        return TierDomains.of(nodes, pods, Forest.of(hyperNodes), Accelerators.DEFAULT);
     }
 
     /** Prefill "pre" (2 pods) and decode "dec" (2 pods) of group g, both tiers auto, and the annotations given. */

@@ -210,7 +210,7 @@ class NodeRoomTest {
     @MethodSource("cases")
     void onlyNodesThatTakeTheGangsPodsAreRoom(Case c) {
         List<NodeView> nodes = nodes("nvidia.com/gpu", n -> c.unusable().getOrDefault(n, NodeState.SCHEDULABLE));
-        TierDomains domains = TierDomains.of(nodes, List.of(), forest());
+        TierDomains domains = TierDomains.of(nodes, List.of(), forest(), Accelerators.DEFAULT);
         TranslationResult result = translate(domains, gang("tp", 4, "nvidia.com/gpu", c.podSpec()));
         assertThat(chosen(result)).as(c.name()).isEqualTo(c.sentence());
         assertThat(topology(result).getHighestTierAllowed()).as(c.name()).isEqualTo(c.tier());
@@ -237,8 +237,8 @@ class NodeRoomTest {
                     "other",
                     List.of()));
         }
-        TranslationResult result =
-                translate(TierDomains.of(nodes, busy, forest()), gang("tp", 4, "nvidia.com/gpu", ""));
+        TranslationResult result = translate(
+                TierDomains.of(nodes, busy, forest(), Accelerators.DEFAULT), gang("tp", 4, "nvidia.com/gpu", ""));
         assertThat(topology(result).getHighestTierAllowed()).isEqualTo(1);
         assertThat(topology(result).getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.SOFT);
     }
@@ -247,7 +247,8 @@ class NodeRoomTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("accelerators")
     void aGangIsSizedByTheAcceleratorItRequests(String resource, String sentence) {
-        TierDomains domains = TierDomains.of(nodes(resource, n -> NodeState.SCHEDULABLE), List.of(), forest());
+        TierDomains domains =
+                TierDomains.of(nodes(resource, n -> NodeState.SCHEDULABLE), List.of(), forest(), Accelerators.DEFAULT);
         TranslationResult result = translate(domains, gang("wide", 6, resource, ""));
         assertThat(topology(result).getHighestTierAllowed()).as(resource).isEqualTo(2);
         assertThat(chosen(result)).as(resource).isEqualTo(sentence);
@@ -276,7 +277,7 @@ class NodeRoomTest {
     void theConfiguredListDecides() {
         List<NodeView> nodes = nodes("example.com/npu", n -> NodeState.SCHEDULABLE);
         String wide = gang("wide", 6, "example.com/npu", "");
-        TranslationResult byDefault = translate(TierDomains.of(nodes, List.of(), forest()), wide);
+        TranslationResult byDefault = translate(TierDomains.of(nodes, List.of(), forest(), Accelerators.DEFAULT), wide);
         assertThat(topology(byDefault).getHighestTierAllowed())
                 .as("6 CPUs fit in one NVLink partition")
                 .isEqualTo(1);

@@ -17,6 +17,7 @@ import io.topobridge.core.workload.changes.ObservedPodGroup;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.changes.Reservations;
+import io.topobridge.core.workload.changes.TestPlans;
 import io.topobridge.core.workload.translate.ScopeResult;
 import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.util.ArrayList;
@@ -67,7 +68,7 @@ class TierFitTest {
                             + " gang smaller)");
         });
         // the controller's planner writes nothing for it
-        PodGroupChanges.Plan plan = PodGroupChanges.plan(result, List.of(), QueueStates.UNKNOWN);
+        PodGroupChanges.Plan plan = TestPlans.plan(result, List.of(), QueueStates.UNKNOWN);
         assertThat(plan.steps()).isEmpty();
         assertThat(plan.findings()).extracting(Finding::reason).containsExactly(WorkloadReason.GANG_EXCEEDS_DOMAIN);
     }
@@ -112,7 +113,7 @@ class TierFitTest {
                     .contains("within one domain of its soft tier 1 (nvlink), more than any domain of that tier")
                     .endsWith("; tier 2 (rack) would hold it; Volcano will place it across domains of that tier");
         });
-        assertThat(PodGroupChanges.plan(result, List.of(), QueueStates.UNKNOWN).steps())
+        assertThat(TestPlans.plan(result, List.of(), QueueStates.UNKNOWN).steps())
                 .singleElement()
                 .isInstanceOf(PodGroupChanges.Apply.class);
     }
@@ -157,7 +158,7 @@ class TierFitTest {
         objects.stream()
                 .filter(o -> "PodGroup".equals(o.getKind()))
                 .forEach(pg -> observed.add(ObservedPodGroup.of(pg, true, false, TP)));
-        assertThat(PodGroupChanges.plan(result, observed, QueueStates.UNKNOWN).steps())
+        assertThat(TestPlans.plan(result, observed, QueueStates.UNKNOWN).steps())
                 .as("neither applied nor deleted")
                 .isEmpty();
     }

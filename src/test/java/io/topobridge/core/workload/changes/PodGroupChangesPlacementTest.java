@@ -115,8 +115,7 @@ class PodGroupChangesPlacementTest {
         var observed =
                 List.of(new ObservedPodGroup("ns", "tb-lws-tp-0", true, SCOPE, false, null, carried, null, null));
         var placed = achieved == null ? Map.<String, Achieved>of() : Map.of("tb-lws-tp-0", achieved);
-        PodGroupChanges.Plan plan =
-                PodGroupChanges.plan(result(mode, tier), observed, QueueStates.UNKNOWN, placed, null);
+        PodGroupChanges.Plan plan = TestPlans.plan(result(mode, tier), observed, QueueStates.UNKNOWN, placed, null);
         DesiredPodGroup applied = ((PodGroupChanges.Apply) plan.steps().get(0)).podGroup();
         Map<String, String> placement = new java.util.TreeMap<>(applied.annotations());
         placement.remove("topobridge.io/gang");

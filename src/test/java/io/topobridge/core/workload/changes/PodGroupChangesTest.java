@@ -53,22 +53,22 @@ class PodGroupChangesTest {
         ScopeResult result = translation(Map.of("topobridge.io/queue", "research"));
         var queues = new QueueStates(true, Map.of("default", "Open", "closed", "Closed"), Map.of());
 
-        PodGroupChanges.Plan held = PodGroupChanges.plan(result, List.of(existing("default")), queues);
+        PodGroupChanges.Plan held = TestPlans.plan(result, List.of(existing("default")), queues);
         DesiredPodGroup written = applied(held);
         assertThat(written.spec().getQueue()).isEqualTo("default");
         assertThat(written.spec().getMinMember()).isEqualTo(2);
         assertThat(held.findings()).extracting(f -> f.reason()).containsExactly(WorkloadReason.QUEUE_CHANGE_HELD);
 
-        PodGroupChanges.Plan closed = PodGroupChanges.plan(
+        PodGroupChanges.Plan closed = TestPlans.plan(
                 translation(Map.of("topobridge.io/queue", "closed")), List.of(existing("default")), queues);
         assertThat(applied(closed).spec().getQueue()).isEqualTo("default");
 
         // a new PodGroup in a missing queue waits (Volcano refuses it); an open queue is taken as it is
-        PodGroupChanges.Plan fresh = PodGroupChanges.plan(result, List.of(), queues);
+        PodGroupChanges.Plan fresh = TestPlans.plan(result, List.of(), queues);
         assertThat(fresh.steps()).isEmpty();
         assertThat(fresh.findings()).extracting(f -> f.reason()).containsExactly(WorkloadReason.QUEUE_MISSING);
         var open = new QueueStates(true, Map.of("default", "Open", "research", "Open"), Map.of());
-        assertThat(applied(PodGroupChanges.plan(result, List.of(existing("default")), open))
+        assertThat(applied(TestPlans.plan(result, List.of(existing("default")), open))
                         .spec()
                         .getQueue())
                 .isEqualTo("research");
@@ -80,23 +80,23 @@ class PodGroupChangesTest {
         var queues = new QueueStates(true, Map.of("default", "Open"), Map.of());
         TierCatalog one = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink")));
 
-        PodGroupChanges.Plan waiting = PodGroupChanges.plan(hard, List.of(), queues, Map.of(), TierCatalog.EMPTY);
+        PodGroupChanges.Plan waiting = TestPlans.plan(hard, List.of(), queues, Map.of(), TierCatalog.EMPTY);
         assertThat(waiting.steps()).isEmpty();
         assertThat(waiting.findings())
                 .extracting(f -> f.reason())
                 .containsExactly(WorkloadReason.WAITING_FOR_HYPER_NODES);
-        assertThat(PodGroupChanges.plan(hard, List.of(), queues, Map.of(), one).steps())
+        assertThat(TestPlans.plan(hard, List.of(), queues, Map.of(), one).steps())
                 .as("tier 2 has no HyperNode yet")
                 .isEmpty();
-        assertThat(PodGroupChanges.plan(hard, List.of(), queues, Map.of(), Fixtures.TIERS)
+        assertThat(TestPlans.plan(hard, List.of(), queues, Map.of(), Fixtures.TIERS)
                         .steps())
                 .hasSize(1);
-        assertThat(PodGroupChanges.plan(hard, List.of(existing("default")), queues, Map.of(), TierCatalog.EMPTY)
+        assertThat(TestPlans.plan(hard, List.of(existing("default")), queues, Map.of(), TierCatalog.EMPTY)
                         .steps())
                 .as("an existing PodGroup is kept up to date")
                 .hasSize(1);
         ScopeResult soft = translation(Map.of("topobridge.io/highest-tier", "2", "topobridge.io/mode", "soft"));
-        assertThat(PodGroupChanges.plan(soft, List.of(), queues, Map.of(), TierCatalog.EMPTY)
+        assertThat(TestPlans.plan(soft, List.of(), queues, Map.of(), TierCatalog.EMPTY)
                         .steps())
                 .as("soft never waits")
                 .hasSize(1);

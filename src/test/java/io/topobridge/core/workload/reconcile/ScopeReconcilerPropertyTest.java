@@ -127,7 +127,7 @@ class ScopeReconcilerPropertyTest {
                 .build();
         return new ScopeReconciler(
                 new WorkloadTranslator(settings, Kinds.adapters(), Clock.fixed(NOW, ZoneOffset.UTC)),
-                ReconcileSettings.defaults(),
+                TestSettings.defaults(),
                 new Reservations.Settings(c.share(), Map.of()));
     }
 

@@ -210,7 +210,7 @@ class ScopeReconcilerTest {
     void anAutoGangIsDueAgainWhenItsWaitForRoomEnds(String name, Integer createdSecondsAgo, Long requeueMillis) {
         var r = reconciler(
                 Fixtures.settings().autoWaitForRoom(Duration.ofMinutes(5)).build(),
-                ReconcileSettings.OPEN,
+                TestSettings.OPEN,
                 Reservations.Settings.NONE,
                 T0);
         String yaml = autoDeployment()
@@ -252,7 +252,7 @@ class ScopeReconcilerTest {
         var full = io.topobridge.core.workload.autotier.AutoTierTranslationTest.domains(0);
         var made = Fixtures.objects(autoDeployment("2"));
         DesiredPodGroup created = wanted(reconcileAll(
-                reconciler(tenMinutes, ReconcileSettings.OPEN, Reservations.Settings.NONE, T0),
+                reconciler(tenMinutes, TestSettings.OPEN, Reservations.Settings.NONE, T0),
                 made,
                 facts(T0, null),
                 full));
@@ -262,7 +262,7 @@ class ScopeReconcilerTest {
         var existing = Fixtures.objects(autoDeployment("2") + "---\n" + autoPodGroup(T0));
         Instant nine = T0.plus(Duration.ofMinutes(9));
         DesiredPodGroup waiting = wanted(reconcileAll(
-                reconciler(tenMinutes, ReconcileSettings.OPEN, Reservations.Settings.NONE, nine),
+                reconciler(tenMinutes, TestSettings.OPEN, Reservations.Settings.NONE, nine),
                 existing,
                 facts(nine, null),
                 full));
@@ -272,7 +272,7 @@ class ScopeReconcilerTest {
 
         Instant over = T0.plus(Duration.ofMinutes(10)).plusSeconds(2);
         DesiredPodGroup soft = wanted(reconcileAll(
-                reconciler(tenMinutes, ReconcileSettings.OPEN, Reservations.Settings.NONE, over),
+                reconciler(tenMinutes, TestSettings.OPEN, Reservations.Settings.NONE, over),
                 existing,
                 facts(over, null),
                 full));
@@ -281,7 +281,7 @@ class ScopeReconcilerTest {
                 .isEqualTo(NetworkTopologySpec.ModeEnum.SOFT);
         Instant later = over.plusSeconds(60);
         assertThat(wanted(reconcileAll(
-                        reconciler(tenMinutes, ReconcileSettings.OPEN, Reservations.Settings.NONE, later),
+                        reconciler(tenMinutes, TestSettings.OPEN, Reservations.Settings.NONE, later),
                         existing,
                         facts(later, null),
                         full)))
@@ -375,7 +375,7 @@ class ScopeReconcilerTest {
     /** One object with two million groups once ran translation out of memory; it is refused before any plan. */
     @Test
     void aWorkloadAskingForMillionsOfGangsIsRefusedAndItsNeighbourIsUnaffected() {
-        var r = reconciler(WorkloadSettings.defaults(), ReconcileSettings.OPEN, Reservations.Settings.NONE, T0);
+        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, Reservations.Settings.NONE, T0);
         var objects = Fixtures.objects(lws("huge", "ns", 2_000_000) + "---\n" + lws("small", "ns", 2));
         List<Outcome> outcomes =
                 assertTimeoutPreemptively(Duration.ofSeconds(60), () -> reconcileAll(r, objects, facts(T0, null)));
@@ -397,7 +397,7 @@ class ScopeReconcilerTest {
     void aHugeWorkloadInANamespaceThatDidNotOptInIsNotPlannedAtAll() {
         var r = reconciler(
                 Fixtures.settings().maxGangsPerWorkload(Integer.MAX_VALUE).build(),
-                ReconcileSettings.defaults(),
+                TestSettings.defaults(),
                 Reservations.Settings.NONE,
                 T0);
         var objects = Fixtures.objects(lws("huge", "outside", 2_000_000)
@@ -427,7 +427,7 @@ class ScopeReconcilerTest {
 
     @Test
     void aNamespacesPodGroupsReserveNoMoreTogetherThanItsResourceQuota() {
-        var r = reconciler(WorkloadSettings.defaults(), ReconcileSettings.OPEN, Reservations.Settings.NONE, T0);
+        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, Reservations.Settings.NONE, T0);
         var objects = Fixtures.objects(gpuDeployment("a", "team", 1, null) + "---\n"
                 + gpuDeployment("b", "team", 1, null) + "---\n"
                 + gpuDeployment("c", "team", 1, null) + "---\n"
@@ -449,7 +449,7 @@ class ScopeReconcilerTest {
     void aNamespaceWithoutQuotaMayReserveAtMostItsShareOfTheCluster() {
         var r = reconciler(
                 WorkloadSettings.defaults(),
-                ReconcileSettings.OPEN,
+                TestSettings.OPEN,
                 new Reservations.Settings(new BigDecimal("0.5"), Map.of()),
                 T0);
         List<HasMetadata> objects = new ArrayList<>();
@@ -467,7 +467,7 @@ class ScopeReconcilerTest {
 
     @Test
     void aPriorityClassTheNamespaceMayNotUseGetsNoPodGroup() {
-        var r = reconciler(WorkloadSettings.defaults(), ReconcileSettings.OPEN, Reservations.Settings.NONE, T0);
+        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, Reservations.Settings.NONE, T0);
         String noCritical = """
                 apiVersion: v1
                 kind: ResourceQuota
@@ -492,7 +492,7 @@ class ScopeReconcilerTest {
 
     @Test
     void aPodGroupThatBelongsToAnotherScopeIsNeitherTakenOverNorDeleted() {
-        var r = reconciler(WorkloadSettings.defaults(), ReconcileSettings.OPEN, Reservations.Settings.NONE, T0);
+        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, Reservations.Settings.NONE, T0);
         // a PodGroup of the bridge's that names another gang, under the name this Deployment's gang would get
         String theirs = Fixtures.bridgePodGroup("tb-deploy-a", "team", "Deployment/other", "{minMember: 1}");
         var objects = Fixtures.objects(gpuDeployment("a", "team", 1, null) + "---\n" + theirs);
@@ -511,8 +511,7 @@ class ScopeReconcilerTest {
 
     @Test
     void reconcilingTwiceOverTheSameInputDecidesTheSame() {
-        var r = reconciler(
-                WorkloadSettings.defaults(), ReconcileSettings.defaults(), Reservations.Settings.defaults(), T0);
+        var r = reconciler(WorkloadSettings.defaults(), TestSettings.defaults(), Reservations.Settings.defaults(), T0);
         var objects = Fixtures.objects(
                 gpuDeployment("a", "team", 2, null) + "---\n" + GPU_QUOTA + "---\n" + lws("l", "team", 3)
                         + "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n  labels: {topobridge.io/enabled: \"true\"}\n");

@@ -1,0 +1,26 @@
+package io.topobridge.core.workload.changes;
+
+import io.topobridge.core.capacity.Achieved;
+import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.translate.ScopeResult;
+import java.util.List;
+import java.util.Map;
+
+/** Shortcuts to {@link PodGroupChanges#plan} for tests: nothing placed, tiers unknown, nothing bounded. */
+public final class TestPlans {
+
+    private TestPlans() {}
+
+    public static PodGroupChanges.Plan plan(ScopeResult result, List<ObservedPodGroup> observed, QueueStates queues) {
+        return plan(result, observed, queues, Map.of(), null);
+    }
+
+    public static PodGroupChanges.Plan plan(
+            ScopeResult result,
+            List<ObservedPodGroup> observed,
+            QueueStates queues,
+            Map<String, Achieved> placed,
+            TierCatalog inCluster) {
+        return PodGroupChanges.plan(result, observed, queues, placed, inCluster, Bounds.NONE);
+    }
+}
