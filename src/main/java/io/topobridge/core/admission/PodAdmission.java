@@ -135,11 +135,11 @@ public final class PodAdmission {
         ObjectRef ref = ref(pod);
         Optional<NativeGang> nativeGang = NativeGang.of(pod);
         if (nativeGang.isPresent()) {
-            return untouched(
+            return new Result(
                     admitted,
                     Outcome.NATIVE_GANG,
                     null,
-                    Finding.warning(
+                    List.of(Finding.warning(
                             Reasons.NATIVE_GANG,
                             ref,
                             "pod is in a Kubernetes gang of its own, "
@@ -147,19 +147,19 @@ public final class PodAdmission {
                                     + ": it is left untouched and not tied to PodGroup "
                                     + assignment.podGroupName()
                                     + " (in both gangs, neither kube-scheduler nor Volcano would gang it); its"
-                                    + " workload's topobridge.io/ settings do not apply to it"));
+                                    + " workload's topobridge.io/ settings do not apply to it")));
         }
         if (existing != null && !existing.equals(assignment.podGroupName())) {
-            return untouched(
+            return new Result(
                     admitted,
                     Outcome.KEPT,
                     existing,
-                    Finding.info(
+                    List.of(Finding.info(
                             Reasons.FOREIGN_GROUP_NAME,
                             ref,
                             "pod already names PodGroup " + UserText.quote(existing) + " in "
                                     + VolcanoApi.GROUP_NAME_ANNOTATION + "; it keeps it and is not tied to PodGroup "
-                                    + assignment.podGroupName()));
+                                    + assignment.podGroupName())));
         }
 
         List<Finding> findings = new ArrayList<>();
@@ -173,11 +173,6 @@ public final class PodAdmission {
         setScheduler(admitted, assignment, ref, findings);
         return new Result(
                 admitted, existing == null ? Outcome.ASSIGNED : Outcome.ADOPTED, assignment.podGroupName(), findings);
-    }
-
-    /** A pod of a managed gang admitted as it came, with why. */
-    private static Result untouched(Pod admitted, Outcome outcome, String podGroup, Finding why) {
-        return new Result(admitted, outcome, podGroup, List.of(why));
     }
 
     /** The labels the gang's subGroupPolicy selects on; a value the pod has already is kept, and said. */

@@ -77,6 +77,11 @@ public final class Capacity {
         return nodes.values();
     }
 
+    /** A node by name; null when the cluster has none of that name. */
+    public NodeView node(String name) {
+        return nodes.get(name);
+    }
+
     /** Why a node's resources are not room (nothing for an open node or an unknown one). */
     public Withheld withheld(String node) {
         NodeView n = nodes.get(node);
@@ -94,7 +99,6 @@ public final class Capacity {
         return n == null ? Amounts.NONE : n.allocatable().minusClamped(used.getOrDefault(node, Amounts.NONE));
     }
 
-    /** What is free under a HyperNode. */
     public Amounts domainFree(String hyperNode) {
         return domainFree.computeIfAbsent(hyperNode, h -> sum(h, 0));
     }

@@ -129,7 +129,6 @@ public final class Forest {
         return out;
     }
 
-    /** HyperNodes of one tier. */
     public List<HyperNodeView> atTier(int tier) {
         return byName.values().stream().filter(h -> h.tier() == tier).toList();
     }

@@ -6,9 +6,7 @@ import io.topobridge.core.node.Taint;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -145,10 +143,10 @@ public record GangDomain(
                 domain = up;
             }
         }
-        Room room = Room.of(domain, capacity, members.existing());
+        Room room = Room.of(domain, capacity);
         String where = domain.name() + " (tier " + domain.tier()
                 + (domain.tierName().isEmpty() ? "" : ", " + domain.tierName()) + ")";
-        List<String> blocking = members.whole() ? blocking(gang, members.existing()) : List.of();
+        List<String> blocking = members.whole() ? blocking(gang, capacity) : List.of();
         if (!blocking.isEmpty()) {
             return Optional.of(new GangDomain(
                     Verdict.REPLACEMENT_BLOCKED,
@@ -253,7 +251,7 @@ public record GangDomain(
     /**
      * A running gang's live pods as its domain sees them: those bound, those pending (replacements, by sorted name in
      * {@code pendingNames}), those bound to a node gone or not Ready ({@code lostPods}, each said in {@code lost}),
-     * when the oldest wait began, and the nodes of the cluster by name.
+     * and when the oldest wait began.
      */
     private record Members(
             List<PodView> bound,
@@ -261,17 +259,14 @@ public record GangDomain(
             List<PodView> lostPods,
             List<String> lost,
             List<String> pendingNames,
-            Instant since,
-            Map<String, NodeView> existing) {
+            Instant since) {
 
         static Members of(List<PodView> live, List<PodView> bound, Capacity capacity) {
-            Map<String, NodeView> existing = new HashMap<>();
-            capacity.nodes().forEach(n -> existing.put(n.name(), n));
             List<PodView> pending = live.stream().filter(p -> !p.bound()).toList();
             List<PodView> lostPods = new ArrayList<>();
             List<String> lost = new ArrayList<>();
             for (PodView pod : bound) {
-                NodeView node = existing.get(pod.node());
+                NodeView node = capacity.node(pod.node());
                 if (node == null) {
                     lostPods.add(pod);
                     lost.add(pod.name() + " on " + pod.node() + " (node gone)");
@@ -282,11 +277,13 @@ public record GangDomain(
             }
             Instant since = null;
             for (PodView pod : pending) {
-                since = earliest(since, pod.created());
+                if (since == null || (pod.created() != null && pod.created().isBefore(since))) {
+                    since = pod.created();
+                }
             }
             List<String> pendingNames =
                     pending.stream().map(PodView::name).sorted().toList();
-            return new Members(bound, pending, lostPods, lost, pendingNames, since, existing);
+            return new Members(bound, pending, lostPods, lost, pendingNames, since);
         }
 
         /** Whether no pod is to be placed: none pending, none on a node gone or down. */
@@ -296,7 +293,17 @@ public record GangDomain(
 
         /** {@code ; pending: a, b; lost: c on n (why); waiting since T}. */
         String waits() {
-            return GangDomain.waits(pendingNames, lost, since);
+            StringBuilder out = new StringBuilder();
+            if (!pendingNames.isEmpty()) {
+                out.append("; pending: ").append(String.join(", ", named(pendingNames)));
+            }
+            if (!lost.isEmpty()) {
+                out.append("; lost: ").append(String.join(", ", named(lost)));
+            }
+            if (since != null) {
+                out.append("; waiting since ").append(since);
+            }
+            return out.toString();
         }
     }
 
@@ -306,12 +313,12 @@ public record GangDomain(
      */
     private record Room(List<String> unusable, List<Amounts> free, List<Amounts> allocatable) {
 
-        static Room of(HyperNodeView domain, Capacity capacity, Map<String, NodeView> existing) {
+        static Room of(HyperNodeView domain, Capacity capacity) {
             List<String> unusable = new ArrayList<>();
             List<Amounts> free = new ArrayList<>();
             List<Amounts> allocatable = new ArrayList<>();
             for (String node : capacity.forest().nodesUnder(domain.name())) {
-                NodeView view = existing.get(node);
+                NodeView view = capacity.node(node);
                 if (view == null) {
                     continue;
                 }
@@ -337,8 +344,6 @@ public record GangDomain(
         }
         List<Amounts> pods = gang.livePods().stream().map(PodView::requests).toList();
         Forest forest = capacity.forest();
-        Map<String, NodeView> existing = new HashMap<>();
-        capacity.nodes().forEach(n -> existing.put(n.name(), n));
         List<String> out = new ArrayList<>();
         for (HyperNodeView candidate : forest.atTier(gang.highestTier())) {
             if (candidate.name().equals(except)) {
@@ -346,7 +351,7 @@ public record GangDomain(
             }
             List<Amounts> free = new ArrayList<>();
             for (String node : forest.nodesUnder(candidate.name())) {
-                if (existing.containsKey(node) && capacity.withheld(node).isEmpty()) {
+                if (capacity.node(node) != null && capacity.withheld(node).isEmpty()) {
                     free.add(capacity.free(node));
                 }
             }
@@ -362,7 +367,7 @@ public record GangDomain(
      * The gang's pods that are Terminating on a node gone or not Ready while the gang runs short of its minimum, each
      * {@code pod Terminating on node (why)}: empty when the gang has its minimum of live pods.
      */
-    private static List<String> blocking(GangView gang, Map<String, NodeView> existing) {
+    private static List<String> blocking(GangView gang, Capacity capacity) {
         if (gang.livePods().size() >= gang.minMember()) {
             return List.of();
         }
@@ -371,7 +376,7 @@ public record GangDomain(
             if (!pod.deleting() || !pod.bound()) {
                 continue;
             }
-            NodeView node = existing.get(pod.node());
+            NodeView node = capacity.node(pod.node());
             if (node == null) {
                 out.add(pod.name() + " Terminating on " + pod.node() + " (node gone)");
             } else if (!node.state().isReady()) {
@@ -408,28 +413,6 @@ public record GangDomain(
             out = out.plus(a);
         }
         return out;
-    }
-
-    private static Instant earliest(Instant a, Instant b) {
-        if (a == null) {
-            return b;
-        }
-        return b == null || a.isBefore(b) ? a : b;
-    }
-
-    /** {@code ; pending: a, b; lost: c on n (why); waiting since T}. */
-    private static String waits(List<String> pending, List<String> lost, Instant since) {
-        StringBuilder out = new StringBuilder();
-        if (!pending.isEmpty()) {
-            out.append("; pending: ").append(String.join(", ", named(pending)));
-        }
-        if (!lost.isEmpty()) {
-            out.append("; lost: ").append(String.join(", ", named(lost)));
-        }
-        if (since != null) {
-            out.append("; waiting since ").append(since);
-        }
-        return out.toString();
     }
 
     /** At most five names, then a count. */

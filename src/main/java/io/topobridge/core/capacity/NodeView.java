@@ -32,11 +32,6 @@ public record NodeView(String name, Map<String, String> labels, Amounts allocata
         state = state == null ? NodeState.SCHEDULABLE : state;
     }
 
-    /** Whether the node has accelerators of the default list, or GPU feature discovery's labels. */
-    public boolean gpu() {
-        return accelerator(Accelerators.DEFAULT);
-    }
-
     /** Whether the node has accelerators: some allocatable resource of the list, or GPU feature discovery's labels. */
     public boolean accelerator(Accelerators accelerators) {
         for (String r : accelerators.resources()) {

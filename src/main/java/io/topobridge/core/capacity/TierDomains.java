@@ -270,7 +270,6 @@ public final class TierDomains {
                 .findFirst();
     }
 
-    /** Whether any domain is known. */
     public boolean isEmpty() {
         return byTier.isEmpty();
     }

@@ -14,13 +14,8 @@ public record Withheld(int cordoned, int notReady, int tainted, Taint example) {
 
     public static final Withheld NONE = new Withheld(0, 0, 0, null);
 
-    /** Whether nothing is withheld. */
     public boolean isEmpty() {
-        return total() == 0;
-    }
-
-    public int total() {
-        return cordoned + notReady + tainted;
+        return cordoned + notReady + tainted == 0;
     }
 
     /**

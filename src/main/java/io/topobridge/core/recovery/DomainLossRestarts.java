@@ -313,6 +313,33 @@ public final class DomainLossRestarts {
     }
 
     /**
+     * What a running gang's domain state means, said on each of its workloads and on its PodGroup when the domain cannot
+     * give it back its missing pods ({@link RecoveryReason#DOMAIN_LOST}, {@link RecoveryReason#NO_ROOM_IN_DOMAIN}), or
+     * when no replacement can be made while a member is Terminating on a node that is down
+     * ({@link RecoveryReason#REPLACEMENT_BLOCKED}), naming the domain, the pods and since when they have waited. Nothing
+     * is said of a gang whose domain holds it or has room for its replacements (Volcano's turn).
+     *
+     * @param domain the judgement of its domain (empty when the gang is not judged: not running, not hard)
+     */
+    public static List<Finding> stuck(
+            String namespace, String podGroup, List<ObjectRef> subjects, Optional<GangDomain> domain) {
+        if (domain.isEmpty() || !domain.get().stuck()) {
+            return List.of();
+        }
+        GangDomain d = domain.get();
+        RecoveryReason reason = switch (d.verdict()) {
+            case DOMAIN_LOST -> RecoveryReason.DOMAIN_LOST;
+            case REPLACEMENT_BLOCKED -> RecoveryReason.REPLACEMENT_BLOCKED;
+            default -> RecoveryReason.NO_ROOM_IN_DOMAIN;
+        };
+        // the wait is said by when it began, so the message stays the same from one pass to the next
+        List<Finding> out = about(reason, namespace, podGroup, subjects, "gang " + podGroup + ": " + d.sentence());
+        ObjectRef pg = podGroupRef(namespace, podGroup);
+        out.set(out.size() - 1, Finding.warning(reason, pg, pg + ": " + d.sentence()));
+        return out;
+    }
+
+    /**
      * What is deleted: the leader of every LeaderWorkerSet group among the gang's pods (LeaderWorkerSet makes the whole
      * group again; a DisaggregatedSet's groups are LeaderWorkerSet groups too), else every live pod of the gang (its
      * controller makes them again; the PodGroup, short of its members, is placed afresh). Which it is, is read from
@@ -346,9 +373,13 @@ public final class DomainLossRestarts {
             out.add((warning ? Finding.warning(reason, subject, message) : Finding.info(reason, subject, message))
                     .withKey(podGroup));
         }
-        ObjectRef pg = new ObjectRef("scheduling.volcano.sh/v1beta1", "PodGroup", namespace, podGroup, null);
+        ObjectRef pg = podGroupRef(namespace, podGroup);
         String message = pg + ": " + text;
         out.add(warning ? Finding.warning(reason, pg, message) : Finding.info(reason, pg, message));
         return out;
+    }
+
+    private static ObjectRef podGroupRef(String namespace, String podGroup) {
+        return new ObjectRef("scheduling.volcano.sh/v1beta1", "PodGroup", namespace, podGroup, null);
     }
 }

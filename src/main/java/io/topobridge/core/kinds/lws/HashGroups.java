@@ -38,7 +38,7 @@ final class HashGroups {
     static Map<String, OwnerReference> observe(Workload lws, GangScope scope, Snapshot snapshot) {
         Map<String, OwnerReference> out = new TreeMap<>();
         String ns = lws.namespace();
-        for (Pod pod : snapshot.pods(ns)) {
+        for (Pod pod : snapshot.lookup().pods(ns)) {
             Map<String, String> labels = Pods.labels(pod);
             String key = Pods.groupKey(pod);
             if (key != null
@@ -58,7 +58,7 @@ final class HashGroups {
                     Workload.controller(sts.metadata()).filter(o -> "Pod".equals(o.getKind()) && o.getName() != null);
             owner.ifPresent(o -> out.putIfAbsent(key, leader(o.getName(), o.getUid())));
         }
-        for (HasMetadata pg : snapshot.podGroups(ns)) {
+        for (HasMetadata pg : snapshot.lookup().podGroups(ns)) {
             Map<String, String> labels = pg.getMetadata().getLabels();
             Map<String, String> annotations = pg.getMetadata().getAnnotations();
             if (labels == null

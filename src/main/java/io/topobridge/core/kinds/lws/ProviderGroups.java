@@ -50,7 +50,7 @@ public final class ProviderGroups {
     /** The PodGroups LWS's Volcano provider made for an LWS's groups, sorted by name. */
     public static List<ProviderGroup> providerGroups(String lws, String namespace, Snapshot snapshot) {
         List<ProviderGroup> out = new ArrayList<>();
-        for (HasMetadata pg : snapshot.podGroups(namespace)) {
+        for (HasMetadata pg : snapshot.lookup().podGroups(namespace)) {
             providerGroup(pg).filter(p -> p.lws().equals(lws)).ifPresent(out::add);
         }
         out.sort(java.util.Comparator.comparing(ProviderGroup::podGroup));

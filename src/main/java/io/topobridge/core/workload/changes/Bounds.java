@@ -17,7 +17,6 @@ import java.util.Set;
 public record Bounds(
         Amounts clusterAllocatable, int maxPerNamespace, Set<String> createdUnseen, Reservations reservations) {
 
-    /** Nothing bounded. */
     public static final Bounds NONE = new Bounds(null, Integer.MAX_VALUE, Set.of(), Reservations.NONE);
 
     public Bounds {

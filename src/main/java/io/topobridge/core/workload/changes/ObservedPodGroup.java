@@ -13,7 +13,6 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -42,11 +41,6 @@ public record ObservedPodGroup(
         Objects.requireNonNull(name, "name");
         placement = placement == null ? Map.of() : Map.copyOf(placement);
         reserved = reserved == null ? Amounts.NONE : reserved;
-    }
-
-    /** The scope the PodGroup belongs to, if any. */
-    public Optional<GangScope> scope() {
-        return Optional.ofNullable(gang);
     }
 
     /**

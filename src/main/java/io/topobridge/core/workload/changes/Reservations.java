@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.BiPredicate;
 
 /**
  * What the bridge's PodGroups of one namespace may reserve together. Volcano holds a PodGroup's {@code minResources}
@@ -120,15 +121,13 @@ public final class Reservations {
      * @param source what sets it, as a message names it ({@code ResourceQuota ns/name}, a configuration key)
      * @param priorityClasses whether it is a quota scoped to priority classes
      * @param hard the amounts, by resource
-     * @param selector which PodGroups it counts
+     * @param selector which PodGroups it counts, by their priority class and whether they request anything
      */
-    record Limit(String source, boolean priorityClasses, Map<String, BigDecimal> hard, Matcher selector) {}
-
-    /** Which PodGroups a quota counts: by their priority class and whether they request anything. */
-    @FunctionalInterface
-    interface Matcher {
-        boolean matches(String priorityClass, boolean bestEffort);
-    }
+    record Limit(
+            String source,
+            boolean priorityClasses,
+            Map<String, BigDecimal> hard,
+            BiPredicate<String, Boolean> selector) {}
 
     /** A limit a PodGroup would break: the resource, the sum with it, the limit. */
     public record Breach(String source, boolean priorityClasses, String resource, BigDecimal total, BigDecimal hard) {
@@ -140,7 +139,6 @@ public final class Reservations {
         }
     }
 
-    /** No limit at all. */
     public static final Reservations NONE = new Reservations(List.of());
 
     private final List<Limit> limits;
@@ -179,7 +177,6 @@ public final class Reservations {
         return new Reservations(limits);
     }
 
-    /** Whether there is any limit. */
     public boolean bounded() {
         return !limits.isEmpty();
     }
@@ -193,7 +190,7 @@ public final class Reservations {
     public Optional<Breach> breach(Amounts need, String priorityClass, List<Reserved> others) {
         boolean bestEffort = bestEffort(need);
         for (Limit limit : limits) {
-            if (!limit.selector().matches(priorityClass, bestEffort)) {
+            if (!limit.selector().test(priorityClass, bestEffort)) {
                 continue;
             }
             for (Map.Entry<String, BigDecimal> hard : limit.hard().entrySet()) {
@@ -203,7 +200,7 @@ public final class Reservations {
                 }
                 BigDecimal total = wanted;
                 for (Reserved other : others) {
-                    if (limit.selector().matches(other.priorityClass(), bestEffort(other.amounts()))) {
+                    if (limit.selector().test(other.priorityClass(), bestEffort(other.amounts()))) {
                         total = total.add(other.amounts().get(hard.getKey()));
                     }
                 }
@@ -258,7 +255,7 @@ public final class Reservations {
                         ? List.of()
                         : spec.getScopeSelector().getMatchExpressions();
         boolean priorityClasses = selectors.stream().anyMatch(s -> "PriorityClass".equals(s.getScopeName()));
-        Matcher matcher = (priorityClass, bestEffort) -> {
+        BiPredicate<String, Boolean> matcher = (priorityClass, bestEffort) -> {
             for (String scope : scopes) {
                 if (!scopeMatches(scope, "Exists", List.of(), priorityClass, bestEffort)) {
                     return false;

@@ -58,7 +58,9 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
     }
 
     private final WorkloadKind kind;
+    /** The kind tag of the member label value, {@code deploy} or {@code sts}. */
     private final String memberTag;
+
     private final UnaryOperator<String> podGroupName;
 
     /** {@code podGroupName}: the PodGroup's name from the workload's ({@code tb-deploy-<name>}, {@code tb-sts-<name>}). */
@@ -76,11 +78,6 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
     /** {@code tb-deploy-<name>} or {@code tb-sts-<name>}. */
     public final String podGroupName(Workload w) {
         return podGroupName.apply(w.name());
-    }
-
-    /** The kind tag of the member label value, {@code deploy} or {@code sts}. */
-    public final String memberTag() {
-        return memberTag;
     }
 
     @Override
@@ -162,7 +159,7 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
             return Member.NONE;
         }
         // the member label value doubles as the task-spec: two Deployments stamp no label that tells them apart
-        String value = PodGroupNames.labelValue(memberTag() + "-" + w.name());
+        String value = PodGroupNames.labelValue(memberTag + "-" + w.name());
         PodTemplateSpec template = shape(w).template();
         var role = new PodRole(
                 value,

@@ -1,6 +1,5 @@
 package io.topobridge.core.workload.kind;
 
-import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.finding.ObjectRef;
@@ -68,10 +67,8 @@ public final class ScaledRoles {
         return Optional.empty();
     }
 
-    /** What a pod of {@code template} requests. */
     public static ResourceSum requests(PodTemplateSpec template) {
-        PodSpec spec = template == null ? null : template.getSpec();
-        return PodRequests.of(spec);
+        return PodRequests.of(template == null ? null : template.getSpec());
     }
 
     /** {@code times} pods of {@code one} as amounts. */

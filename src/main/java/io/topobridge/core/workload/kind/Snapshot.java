@@ -68,24 +68,9 @@ public final class Snapshot {
         return out;
     }
 
-    /** The lookup this snapshot reads (for what it does not hold itself: DRA claims and their templates). */
+    /** The lookup this snapshot reads (for what it does not hold itself: PodGroups, pods, namespaces, DRA claims). */
     public WorkloadLookup lookup() {
         return lookup;
-    }
-
-    /** A namespace's annotations (its queue policy); empty where unknown. */
-    public Map<String, String> namespaceAnnotations(String namespace) {
-        return lookup.namespaceAnnotations(namespace);
-    }
-
-    /** The PodGroups of a namespace (those other controllers made are adopted). */
-    public List<HasMetadata> podGroups(String namespace) {
-        return lookup.podGroups(namespace);
-    }
-
-    /** The live pods of a namespace, where they are known (see {@link WorkloadLookup#pods}). */
-    public List<io.fabric8.kubernetes.api.model.Pod> pods(String namespace) {
-        return lookup.pods(namespace);
     }
 
     /** The domains of every tier (for {@code highest-tier: auto}), read once per snapshot, when first needed. */

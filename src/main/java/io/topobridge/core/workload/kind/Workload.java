@@ -128,29 +128,20 @@ public final class Workload {
 
     /** The owner reference of a given kind (by group and kind), if any. */
     public Optional<OwnerReference> owner(WorkloadKind ownerKind) {
-        return owner(object.getMetadata(), ownerKind.group(), ownerKind.kind());
+        return owner(object.getMetadata(), ownerKind);
     }
 
     /** The owner reference of a given kind (by group and kind) in any object's metadata. */
     public static Optional<OwnerReference> owner(ObjectMeta meta, WorkloadKind ownerKind) {
-        return owner(meta, ownerKind.group(), ownerKind.kind());
-    }
-
-    public static Optional<OwnerReference> owner(ObjectMeta meta, String group, String kind) {
         if (meta == null || meta.getOwnerReferences() == null) {
             return Optional.empty();
         }
         for (OwnerReference ref : meta.getOwnerReferences()) {
-            if (ref == null) {
-                continue;
-            }
-            String refGroup = ref.getApiVersion() == null
-                    ? ""
-                    : ref.getApiVersion().contains("/")
-                            ? ref.getApiVersion()
-                                    .substring(0, ref.getApiVersion().indexOf('/'))
-                            : "";
-            if (kind.equals(ref.getKind()) && group.equals(refGroup)) {
+            String api = ref == null ? "" : Objects.requireNonNullElse(ref.getApiVersion(), "");
+            String group = api.contains("/") ? api.substring(0, api.indexOf('/')) : "";
+            if (ref != null
+                    && ownerKind.kind().equals(ref.getKind())
+                    && ownerKind.group().equals(group)) {
                 return Optional.of(ref);
             }
         }
@@ -325,7 +316,7 @@ public final class Workload {
     }
 
     private static String text(JsonNode node) {
-        return node == null || node.isNull() || node.isMissingNode() ? null : node.asText();
+        return absent(node) ? null : node.asText();
     }
 
     /** A count, or a percentage of {@code total}; -1 when it is neither. */

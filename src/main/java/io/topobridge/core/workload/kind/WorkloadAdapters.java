@@ -61,11 +61,6 @@ public final class WorkloadAdapters {
                 .toList();
     }
 
-    /** A fresh view of the cluster through {@code lookup}, for one translation, with no bound on gangs per workload. */
-    public Snapshot snapshot(WorkloadLookup lookup) {
-        return snapshot(lookup, Integer.MAX_VALUE);
-    }
-
     /** A fresh view of the cluster through {@code lookup}, for one translation. */
     public Snapshot snapshot(WorkloadLookup lookup, int maxGangsPerWorkload) {
         return new Snapshot(lookup, this, maxGangsPerWorkload);

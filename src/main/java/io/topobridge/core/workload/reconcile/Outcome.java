@@ -58,7 +58,6 @@ public record Outcome(
         return translation.scope();
     }
 
-    /** When to look again, if ever. */
     public Optional<Duration> requeue() {
         return Optional.ofNullable(requeueAfter);
     }

@@ -36,9 +36,4 @@ public record PassFacts(
         Objects.requireNonNull(now, "now");
         Objects.requireNonNull(recovery, "recovery");
     }
-
-    /** These facts at another time. */
-    public PassFacts at(Instant time) {
-        return new PassFacts(tiers, inCluster, clusterAllocatable, queues, placements, time, recovery);
-    }
 }

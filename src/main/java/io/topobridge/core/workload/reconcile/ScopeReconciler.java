@@ -12,7 +12,6 @@ import io.topobridge.core.capacity.PodView;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.recovery.DomainLossRestarts;
-import io.topobridge.core.recovery.GangRecovery;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.NativeGang;
@@ -74,7 +73,6 @@ public final class ScopeReconciler {
         return settings;
     }
 
-    /** Reconciles one scope. */
     public Outcome reconcile(GangScope scope, WorkloadLookup lookup, PassFacts facts) {
         return reconcile(List.of(scope), lookup, facts).get(0);
     }
@@ -174,7 +172,9 @@ public final class ScopeReconciler {
             translator.scopeOf(object, lookup).ifPresent(out::add);
         }
         for (ObservedPodGroup pg : observe(podGroups, lookup)) {
-            pg.scope().ifPresent(out::add);
+            if (pg.gang() != null) {
+                out.add(pg.gang());
+            }
         }
         List<GangScope> sorted = new ArrayList<>(out);
         sorted.sort(java.util.Comparator.comparing(GangScope::toString));
@@ -298,7 +298,7 @@ public final class ScopeReconciler {
         List<Finding> findings = new ArrayList<>();
         if (GangDomain.shortOfPods(gang.get(), recovery::node)) {
             domain = GangDomain.of(gang.get(), capacity.get());
-            findings.addAll(GangRecovery.findings(desired.namespace(), desired.name(), result.subjects(), domain));
+            findings.addAll(DomainLossRestarts.stuck(desired.namespace(), desired.name(), result.subjects(), domain));
         }
         if (ledger == null) {
             return new DomainLossRestarts.Decision(Optional.empty(), findings, null, null);

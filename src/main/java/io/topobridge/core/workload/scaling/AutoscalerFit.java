@@ -48,7 +48,8 @@ public final class AutoscalerFit {
         if (autoscalers.isEmpty() || hard.isEmpty()) {
             return List.of();
         }
-        List<ScaledRoles.Unit> units = ScaledRoles.of(result.scope(), autoscalers, adapters.snapshot(lookup));
+        List<ScaledRoles.Unit> units =
+                ScaledRoles.of(result.scope(), autoscalers, adapters.snapshot(lookup, Integer.MAX_VALUE));
         if (units.stream().noneMatch(u -> u.autoscaler().maxReplicas() > u.current())) {
             return List.of();
         }

@@ -242,7 +242,7 @@ final class GangJudge {
         if (settings.autoWaitForRoom().isZero()) {
             return false;
         }
-        for (HasMetadata pg : snapshot.podGroups(plan.scope().namespace())) {
+        for (HasMetadata pg : snapshot.lookup().podGroups(plan.scope().namespace())) {
             if (plan.name().equals(pg.getMetadata().getName())) {
                 return settings.roomWaitEnd(pg.getMetadata().getCreationTimestamp())
                         .map(end -> end.isAfter(clock.instant()))

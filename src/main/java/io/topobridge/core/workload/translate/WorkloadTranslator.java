@@ -164,7 +164,7 @@ public final class WorkloadTranslator {
         List<DesiredPodGroup> podGroups = new ArrayList<>();
         Set<Finding> findings = new LinkedHashSet<>();
         QueueAccess queues =
-                QueueAccess.of(scope.namespace(), snapshot.namespaceAnnotations(scope.namespace()), settings);
+                QueueAccess.of(scope.namespace(), snapshot.lookup().namespaceAnnotations(scope.namespace()), settings);
         for (Gang gang : gangs) {
             GangJudge.Judged judged;
             try {
@@ -321,7 +321,7 @@ public final class WorkloadTranslator {
         }
         QueueAccess queues = QueueAccess.of(
                 scope.get().namespace(),
-                snapshot.namespaceAnnotations(scope.get().namespace()),
+                snapshot.lookup().namespaceAnnotations(scope.get().namespace()),
                 settings);
         GangJudge.Judged judged = judge.judge(
                 scope.get(), gang.get(), tiers, queues, snapshot, origin.get().identity());
@@ -356,7 +356,7 @@ public final class WorkloadTranslator {
      * fixed or removed), so its new pods can still join it; whether a gang's PodGroup exists.
      */
     static boolean kept(Snapshot snapshot, String namespace, String name) {
-        return snapshot.podGroups(namespace).stream()
+        return snapshot.lookup().podGroups(namespace).stream()
                 .anyMatch(pg -> name.equals(pg.getMetadata().getName()));
     }
 

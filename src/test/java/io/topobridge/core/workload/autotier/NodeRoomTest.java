@@ -295,7 +295,7 @@ class NodeRoomTest {
         NodeView gaudi = Cluster.nodeView("g0", Map.of(), Amounts.parse(Map.of("habana.ai/gaudi", "8", "cpu", "96")));
         NodeView cpu = Cluster.nodeView("c0", Map.of(), Amounts.parse(Map.of("cpu", "96")));
         assertThat(gaudi.accelerator(Accelerators.DEFAULT)).isTrue();
-        assertThat(gaudi.gpu()).isTrue();
+        assertThat(gaudi.accelerator(Accelerators.DEFAULT)).isTrue();
         assertThat(cpu.accelerator(Accelerators.DEFAULT)).isFalse();
     }
 }

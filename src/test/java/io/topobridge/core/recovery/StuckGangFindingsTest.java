@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class GangRecoveryTest {
+class StuckGangFindingsTest {
 
     static final ObjectRef DEPLOYMENT = new ObjectRef("apps/v1", "Deployment", "ns", "web", "u1");
     static final Instant SINCE = Instant.parse("2026-12-03T08:00:30Z");
@@ -44,7 +44,7 @@ class GangRecoveryTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void saysWhatTheDomainCannotGiveBack(String name, Optional<GangDomain> domain, RecoveryReason expected) {
-        List<Finding> found = GangRecovery.findings("ns", "web-pg", List.of(DEPLOYMENT), domain);
+        List<Finding> found = DomainLossRestarts.stuck("ns", "web-pg", List.of(DEPLOYMENT), domain);
         if (expected == null) {
             assertThat(found).isEmpty();
             return;
