@@ -109,7 +109,7 @@ public final class AdmissionHttpBench {
             var tiers = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")));
             var mutator = new PodMutator(
                     new PodAdmission(
-                            AdmissionSettings.defaults(), PodAdmission.Assigner.of(Fixtures.translator(settings))),
+                            new AdmissionSettings("volcano"), PodAdmission.Assigner.of(Fixtures.translator(settings))),
                     () -> tiers,
                     new InMemoryLookup(objects),
                     serialization,

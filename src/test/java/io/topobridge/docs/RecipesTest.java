@@ -129,7 +129,7 @@ class RecipesTest {
         RenderOutput out = Renderers.of(
                         TopologySettings.auto(),
                         io.topobridge.core.workload.WorkloadSettings.defaults(),
-                        AdmissionSettings.defaults())
+                        new AdmissionSettings("volcano"))
                 .render(objects, Expansion.Limits.DEFAULT);
         assertThat(out.rejected()).as(recipe + ": " + out.findings()).isFalse();
         return out;

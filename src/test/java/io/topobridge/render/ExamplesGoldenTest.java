@@ -41,7 +41,7 @@ class ExamplesGoldenTest {
     private static RenderOutput render() {
         var input = new ManifestReader(SERIALIZATION).read(List.of(Path.of("examples")));
         assertThat(input.findings()).isEmpty();
-        return Renderers.of(TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
+        return Renderers.of(TopologySettings.auto(), WorkloadSettings.defaults(), new AdmissionSettings("volcano"))
                 .render(input.objects(), Expansion.Limits.DEFAULT);
     }
 
@@ -120,7 +120,7 @@ class ExamplesGoldenTest {
                 .endSpec()
                 .build());
         RenderOutput output = Renderers.of(
-                        TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
+                        TopologySettings.auto(), WorkloadSettings.defaults(), new AdmissionSettings("volcano"))
                 .render(objects);
         assertThat(output.rejected()).isTrue();
         assertThat(output.findings())

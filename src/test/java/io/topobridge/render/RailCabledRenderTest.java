@@ -63,7 +63,7 @@ class RailCabledRenderTest {
                 .read(List.of(CLUSTER, workload))
                 .objects();
         RenderOutput out = Renderers.of(
-                        TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
+                        TopologySettings.auto(), WorkloadSettings.defaults(), new AdmissionSettings("volcano"))
                 .render(objects);
 
         Map<String, Integer> gpus = objects.stream()

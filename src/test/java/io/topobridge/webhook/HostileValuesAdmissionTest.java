@@ -13,13 +13,13 @@ import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.PodAssignment;
 import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.testing.LogLines;
 import io.topobridge.testing.PendingPod;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -46,9 +46,9 @@ class HostileValuesAdmissionTest {
         var translator = Fixtures.translator(WorkloadSettings.defaults());
         // every pod belongs to PodGroup pg and should carry topobridge.io/member=decode
         var admission = new PodAdmission(
-                AdmissionSettings.defaults(),
-                (pod, tiers, lookup) ->
-                        Optional.of(new PodAssignment("pg", "decode", Map.of("topobridge.io/member", "decode"))));
+                new AdmissionSettings("volcano"),
+                (pod, tiers, lookup) -> new WorkloadTranslator.Tie(
+                        new PodAssignment("pg", "decode", Map.of("topobridge.io/member", "decode")), List.of()));
         fixture = new WebhookFixture(List.of(
                 new WorkloadValidator(
                         translator::validate,

@@ -17,6 +17,7 @@ import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.PodAssignment;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,7 +58,10 @@ class PodMutatorTest {
 
     @BeforeAll
     static void start() {
-        var admission = new PodAdmission(AdmissionSettings.defaults(), PodMutatorTest::scripted);
+        var admission = new PodAdmission(
+                new AdmissionSettings("volcano"),
+                (pod, tiers, lookup) ->
+                        new WorkloadTranslator.Tie(scripted(pod, tiers, lookup).orElse(null), List.of()));
         var mutator = new PodMutator(
                 admission,
                 () -> TierCatalog.EMPTY,

@@ -40,7 +40,7 @@ class RenderMatchesWebhookTest {
         RenderOutput rendered = Renderers.of(
                         TopologySettings.parse("auto", List.of()),
                         WorkloadSettings.defaults(),
-                        AdmissionSettings.defaults())
+                        new AdmissionSettings("volcano"))
                 .render(inputs);
         Map<String, Pod> byName = rendered.pods().stream()
                 .collect(java.util.stream.Collectors.toMap(p -> p.getMetadata().getName(), p -> p));
@@ -49,7 +49,7 @@ class RenderMatchesWebhookTest {
 
         var mutator = new PodMutator(
                 new PodAdmission(
-                        AdmissionSettings.defaults(),
+                        new AdmissionSettings("volcano"),
                         PodAdmission.Assigner.of(Fixtures.translator(WorkloadSettings.defaults()))),
                 () -> TierCatalog.EMPTY,
                 new InMemoryLookup(inputs),

@@ -21,8 +21,4 @@ public record AdmissionSettings(String schedulerName) {
                     + " is the Kubernetes default scheduler, which ignores PodGroups; name the Volcano scheduler");
         }
     }
-
-    public static AdmissionSettings defaults() {
-        return new AdmissionSettings("volcano");
-    }
 }

@@ -80,29 +80,14 @@ public final class PodAdmission {
         }
     }
 
-    /** Finds the gang of a pod being created; {@link WorkloadTranslator#tie} in production. */
+    /** Finds the gang of a pod being created, and why a pod of a managed gang is left untied; the translator's. */
     @FunctionalInterface
     public interface Assigner {
-        Optional<PodAssignment> assign(Pod pod, TierCatalog tiers, WorkloadLookup lookup);
-
-        /** The assignment, and why a pod of a managed gang is left untied; none said by default. */
-        default WorkloadTranslator.Tie tie(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
-            return new WorkloadTranslator.Tie(assign(pod, tiers, lookup).orElse(null), List.of());
-        }
+        WorkloadTranslator.Tie tie(Pod pod, TierCatalog tiers, WorkloadLookup lookup);
 
         /** The translator's assignment, and its reasons to leave a pod untied. */
         static Assigner of(WorkloadTranslator translator) {
-            return new Assigner() {
-                @Override
-                public Optional<PodAssignment> assign(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
-                    return translator.assign(pod, tiers, lookup);
-                }
-
-                @Override
-                public WorkloadTranslator.Tie tie(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
-                    return translator.tie(pod, tiers, lookup);
-                }
-            };
+            return translator::tie;
         }
     }
 

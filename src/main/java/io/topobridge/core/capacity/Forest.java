@@ -136,23 +136,8 @@ public final class Forest {
     /** What keeps Volcano from scheduling topology-aware jobs, sorted by kind and subject. */
     public List<Problem> problems() {
         List<Problem> out = new ArrayList<>();
-        new TreeMap<>(nodeParents).forEach((node, parents) -> {
-            if (parents.size() > 1) {
-                out.add(new Problem(
-                        "two-parents",
-                        "Node/" + node,
-                        "node " + node + " is a member of " + parents.size() + " HyperNodes: " + describe(parents)));
-            }
-        });
-        new TreeMap<>(hyperNodeParents).forEach((child, parents) -> {
-            if (parents.size() > 1) {
-                out.add(new Problem(
-                        "two-parents",
-                        "HyperNode/" + child,
-                        "HyperNode " + child + " is a member of " + parents.size() + " HyperNodes: "
-                                + describe(parents)));
-            }
-        });
+        twoParents(out, "Node", "node", nodeParents);
+        twoParents(out, "HyperNode", "HyperNode", hyperNodeParents);
         Set<String> reported = new HashSet<>();
         for (String start : byName.keySet()) {
             List<String> path = new ArrayList<>();
@@ -191,6 +176,18 @@ public final class Forest {
             }
         }
         return out;
+    }
+
+    private void twoParents(List<Problem> out, String kind, String noun, Map<String, List<String>> parentsOf) {
+        new TreeMap<>(parentsOf).forEach((child, parents) -> {
+            if (parents.size() > 1) {
+                out.add(new Problem(
+                        "two-parents",
+                        kind + "/" + child,
+                        noun + " " + child + " is a member of " + parents.size() + " HyperNodes: "
+                                + describe(parents)));
+            }
+        });
     }
 
     private String describe(List<String> names) {

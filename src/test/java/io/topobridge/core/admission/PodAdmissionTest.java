@@ -11,11 +11,11 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.PodAssignment;
+import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.testing.PendingPod;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -38,7 +38,8 @@ class PodAdmissionTest {
     }
 
     private static PodAdmission admission(PodAssignment assignment) {
-        return new PodAdmission(AdmissionSettings.defaults(), (p, t, l) -> Optional.ofNullable(assignment));
+        return new PodAdmission(
+                new AdmissionSettings("volcano"), (p, t, l) -> new WorkloadTranslator.Tie(assignment, List.of()));
     }
 
     /** name, pod, assignment, expected annotations, expected labels, expected scheduler, expected outcome, finding reasons. */
@@ -242,7 +243,8 @@ class PodAdmissionTest {
 
     @Test
     void configuredSchedulerNameIsUsed() {
-        var admission = new PodAdmission(new AdmissionSettings("volcano-gpu"), (p, t, l) -> Optional.of(WORKER));
+        var admission = new PodAdmission(
+                new AdmissionSettings("volcano-gpu"), (p, t, l) -> new WorkloadTranslator.Tie(WORKER, List.of()));
         assertThat(admission
                         .admit(pod().build(), TierCatalog.EMPTY, NO_WORKLOADS)
                         .pod()

@@ -44,7 +44,7 @@ class RenderExpansionTest {
     Path dir;
 
     private static Renderer renderer() {
-        return Renderers.of(TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults());
+        return Renderers.of(TopologySettings.auto(), WorkloadSettings.defaults(), new AdmissionSettings("volcano"));
     }
 
     /**

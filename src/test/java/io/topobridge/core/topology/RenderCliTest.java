@@ -156,7 +156,7 @@ public class RenderCliTest {
         List<Finding> findings = Renderers.of(
                         TopologySettings.parse("auto", List.of("example.com/rack=rack")),
                         WorkloadSettings.defaults(),
-                        AdmissionSettings.defaults())
+                        new AdmissionSettings("volcano"))
                 .render(read.objects())
                 .findings();
         assertThat(read.findings()).isEmpty();

@@ -47,7 +47,7 @@ class GangPropertyTest {
 
     private final WorkloadTranslator translator = Fixtures.translator();
     private final PodAdmission admission =
-            new PodAdmission(AdmissionSettings.defaults(), PodAdmission.Assigner.of(translator));
+            new PodAdmission(new AdmissionSettings("volcano"), PodAdmission.Assigner.of(translator));
 
     static Stream<String> kinds() {
         return Stream.of(

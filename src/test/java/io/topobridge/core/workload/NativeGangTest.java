@@ -61,7 +61,7 @@ class NativeGangTest {
         RenderOutput out = Renderers.of(
                         TopologySettings.parse("auto", List.of()),
                         WorkloadSettings.defaults(),
-                        AdmissionSettings.defaults())
+                        new AdmissionSettings("volcano"))
                 .render(inputs);
         Pod inGang = out.pods().stream()
                 .filter(p -> p.getMetadata().getName().equals("decode-7c9d5-a"))

@@ -1,7 +1,6 @@
 package io.topobridge.core.workload.changes;
 
 import io.topobridge.core.capacity.Amounts;
-import java.util.Set;
 
 /**
  * What bounds the PodGroups the bridge makes, so that whoever may create a workload cannot make it reserve what no
@@ -10,17 +9,13 @@ import java.util.Set;
  * @param clusterAllocatable the allocatable resources of every node together, or null while unknown (nothing is
  *     judged then); a resource no node offers counts as zero
  * @param maxPerNamespace how many PodGroups the bridge may own in one namespace
- * @param createdUnseen names of PodGroups the bridge created in the scope's namespace that the cache may not show
- *     yet (they count against {@code maxPerNamespace})
  * @param reservations what the namespace's PodGroups may reserve together
  */
-public record Bounds(
-        Amounts clusterAllocatable, int maxPerNamespace, Set<String> createdUnseen, Reservations reservations) {
+public record Bounds(Amounts clusterAllocatable, int maxPerNamespace, Reservations reservations) {
 
-    public static final Bounds NONE = new Bounds(null, Integer.MAX_VALUE, Set.of(), Reservations.NONE);
+    public static final Bounds NONE = new Bounds(null, Integer.MAX_VALUE, Reservations.NONE);
 
     public Bounds {
-        createdUnseen = createdUnseen == null ? Set.of() : Set.copyOf(createdUnseen);
         reservations = reservations == null ? Reservations.NONE : reservations;
         if (maxPerNamespace < 1) {
             throw new IllegalArgumentException("maxPerNamespace must be at least 1, not " + maxPerNamespace);

@@ -96,7 +96,7 @@ public final class PodGroupChanges {
             TierCatalog inCluster,
             Bounds bounds) {
         GangScope scope = result.scope();
-        Set<String> owned = new HashSet<>(bounds.createdUnseen());
+        Set<String> owned = new HashSet<>();
         observed.stream().filter(ObservedPodGroup::ours).forEach(pg -> owned.add(pg.name()));
         Map<String, ObservedPodGroup> byName = new HashMap<>();
         observed.forEach(pg -> byName.put(pg.name(), pg));

@@ -244,7 +244,6 @@ public final class ScopeReconciler {
         Bounds bounds = new Bounds(
                 facts.clusterAllocatable(),
                 translator.settings().maxPodGroupsPerNamespace(),
-                Set.of(),
                 Reservations.of(reservations, lookup.resourceQuotas(scope.namespace()), facts.clusterAllocatable()));
         PodGroupChanges.Plan plan = PodGroupChanges.plan(
                 result, observed, facts.queues(), placed(result, facts), facts.inCluster(), bounds);

@@ -44,7 +44,7 @@ class ExpansionRenderTest {
     }
 
     private static RenderOutput render(List<HasMetadata> objects) {
-        return Renderers.of(TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
+        return Renderers.of(TopologySettings.auto(), WorkloadSettings.defaults(), new AdmissionSettings("volcano"))
                 .render(objects);
     }
 

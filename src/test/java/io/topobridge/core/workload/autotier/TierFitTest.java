@@ -131,10 +131,7 @@ class TierFitTest {
         ScopeResult result = translate(tp(40, Map.of("topobridge.io/highest-tier", "nvlink")), NVL72);
         assertThat(result.findings()).isEmpty();
         var bounds = new Bounds(
-                Amounts.parse(Map.of("nvidia.com/gpu", "144", "cpu", "5184")),
-                Integer.MAX_VALUE,
-                java.util.Set.of(),
-                Reservations.NONE);
+                Amounts.parse(Map.of("nvidia.com/gpu", "144", "cpu", "5184")), Integer.MAX_VALUE, Reservations.NONE);
         PodGroupChanges.Plan plan =
                 PodGroupChanges.plan(result, List.of(), QueueStates.UNKNOWN, Map.of(), null, bounds);
         assertThat(plan.steps()).isEmpty();

@@ -15,8 +15,6 @@ import io.topobridge.core.workload.translate.ScopeResult;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -180,7 +178,7 @@ class PodGroupChangesTest {
             boolean written,
             WorkloadReason reason,
             String message) {
-        Bounds bounds = new Bounds(cluster, 500, Set.of(), Reservations.NONE);
+        Bounds bounds = new Bounds(cluster, 500, Reservations.NONE);
         PodGroupChanges.Plan plan =
                 PodGroupChanges.plan(TWO_GPUS, List.of(), teamA(capability), Map.of(), null, bounds);
         if (written) {
@@ -206,7 +204,7 @@ class PodGroupChangesTest {
                 teamA(amounts("nvidia.com/gpu", "1")),
                 Map.of(),
                 null,
-                new Bounds(null, 500, Set.of(), Reservations.NONE));
+                new Bounds(null, 500, Reservations.NONE));
         assertThat(plan.steps()).as("neither rewritten nor deleted").isEmpty();
         assertThat(plan.findings())
                 .extracting(Finding::message)
@@ -233,8 +231,8 @@ class PodGroupChangesTest {
         QueueStates queues = teamA(null);
         List<ObservedPodGroup> two = List.of(other("tb-deploy-a"), other("tb-deploy-b"));
 
-        PodGroupChanges.Plan full = PodGroupChanges.plan(
-                TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 2, Set.of(), Reservations.NONE));
+        PodGroupChanges.Plan full =
+                PodGroupChanges.plan(TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 2, Reservations.NONE));
         assertThat(full.steps()).isEmpty();
         assertThat(full.findings()).singleElement().satisfies(f -> {
             assertThat(f.reason()).isEqualTo(WorkloadReason.POD_GROUP_LIMIT_REACHED);
@@ -245,27 +243,14 @@ class PodGroupChangesTest {
                             + " (topobridge.workloads.max-podgroups-per-namespace=2); it is made once there is room");
         });
 
-        Function<Set<String>, List<?>> stepsAtMostThreeWithRecent = recent -> PodGroupChanges.plan(
-                        TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 3, recent, Reservations.NONE))
-                .steps();
-        assertThat(stepsAtMostThreeWithRecent.apply(Set.of()))
+        assertThat(PodGroupChanges.plan(TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 3, Reservations.NONE))
+                        .steps())
                 .as("room for one more")
-                .hasSize(1);
-        assertThat(stepsAtMostThreeWithRecent.apply(Set.of("tb-deploy-c")))
-                .as("one created a moment ago, not in the cache yet, takes the room")
-                .isEmpty();
-        assertThat(stepsAtMostThreeWithRecent.apply(Set.of("tb-deploy-a")))
-                .as("one created a moment ago that the cache shows already counts once")
                 .hasSize(1);
 
         List<ObservedPodGroup> withMine = List.of(other("tb-deploy-a"), other("tb-deploy-b"), existing("team-a"));
         assertThat(applied(PodGroupChanges.plan(
-                                TWO_GPUS,
-                                withMine,
-                                queues,
-                                Map.of(),
-                                null,
-                                new Bounds(null, 2, Set.of(), Reservations.NONE)))
+                                TWO_GPUS, withMine, queues, Map.of(), null, new Bounds(null, 2, Reservations.NONE)))
                         .spec()
                         .getMinMember())
                 .as("an existing PodGroup is still kept up to date over the limit")

@@ -254,7 +254,7 @@ class AutoscalerFitTest {
                 + "---\n"
                 + hpa("decode-hpa", "disaggregatedset.x-k8s.io/v1", "DisaggregatedSetRoleScaler", "pd-decode", 8)));
         RenderOutput out = Renderers.of(
-                        TopologySettings.auto(), WorkloadSettings.defaults(), AdmissionSettings.defaults())
+                        TopologySettings.auto(), WorkloadSettings.defaults(), new AdmissionSettings("volcano"))
                 .render(inputs);
         assertThat(out.podGroups()).extracting(p -> p.name()).contains("tb-ds-pd-0");
         assertThat(out.findings())
