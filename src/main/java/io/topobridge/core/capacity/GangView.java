@@ -44,12 +44,8 @@ public record GangView(
 
         /** Whether a pod's labels match the selector (an empty selector matches every pod). */
         public boolean selects(Map<String, String> labels) {
-            for (var e : matchLabels.entrySet()) {
-                if (!e.getValue().equals(labels.get(e.getKey()))) {
-                    return false;
-                }
-            }
-            return matchExpressions.stream().allMatch(r -> r.matches(labels));
+            return matchLabels.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())))
+                    && matchExpressions.stream().allMatch(r -> r.matches(labels));
         }
     }
 

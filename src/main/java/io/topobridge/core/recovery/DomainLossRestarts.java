@@ -96,7 +96,6 @@ public final class DomainLossRestarts {
         /** Nothing decided, said or remembered. */
         public static final Decision NOTHING = nothing(null);
 
-        /** Nothing to do or say; the gang remembered as {@code remembered}. */
         static Decision nothing(Entry remembered) {
             return new Decision(Optional.empty(), List.of(), null, remembered);
         }
@@ -159,15 +158,10 @@ public final class DomainLossRestarts {
 
         /** Restarts under way: made within their grace, their gang not yet running whole. */
         int underWay(Instant now) {
-            int n = 0;
-            for (Entry entry : gangs.values()) {
-                if (entry.made() != null
-                        && !entry.made().settled()
-                        && !entry.made().over(now)) {
-                    n++;
-                }
-            }
-            return n;
+            return (int) gangs.values().stream()
+                    .filter(e ->
+                            e.made() != null && !e.made().settled() && !e.made().over(now))
+                    .count();
         }
 
         /**

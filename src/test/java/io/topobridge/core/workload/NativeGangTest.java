@@ -106,17 +106,19 @@ class NativeGangTest {
                 new ReconcileSettings(
                         false, "topobridge.io/enabled", Duration.ZERO, DomainLossRestarts.Settings.DEFAULTS),
                 Reservations.Settings.NONE);
-        Outcome outcome = reconciler.reconcile(
-                GangScope.of(WorkloadKind.DEPLOYMENT, "llm", "decode"),
-                new InMemoryLookup(objects),
-                new PassFacts(
-                        Fixtures.TIERS,
-                        Fixtures.TIERS,
-                        null,
-                        QueueStates.UNKNOWN,
-                        placements,
-                        Instant.parse("2026-12-01T10:00:00Z"),
-                        RecoveryFacts.NONE));
+        Outcome outcome = reconciler
+                .reconcile(
+                        List.of(GangScope.of(WorkloadKind.DEPLOYMENT, "llm", "decode")),
+                        new InMemoryLookup(objects),
+                        new PassFacts(
+                                Fixtures.TIERS,
+                                Fixtures.TIERS,
+                                null,
+                                QueueStates.UNKNOWN,
+                                placements,
+                                Instant.parse("2026-12-01T10:00:00Z"),
+                                RecoveryFacts.NONE))
+                .get(0);
         assertThat(outcome.findings())
                 .filteredOn(f -> f.reason() == WorkloadReason.PODS_IN_NATIVE_GANG)
                 .singleElement()

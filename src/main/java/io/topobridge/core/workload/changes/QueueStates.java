@@ -1,8 +1,8 @@
 package io.topobridge.core.workload.changes;
 
 import java.math.BigDecimal;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Volcano's queues as the cache shows them: their state by name ({@code Open}, {@code Closed}…; empty when Volcano
@@ -16,10 +16,9 @@ public record QueueStates(boolean known, Map<String, String> states, Map<String,
 
     public QueueStates {
         states = states == null ? Map.of() : Map.copyOf(states);
-        Map<String, Map<String, BigDecimal>> copy = new HashMap<>();
-        if (capability != null) {
-            capability.forEach((queue, amounts) -> copy.put(queue, Map.copyOf(amounts)));
-        }
-        capability = Map.copyOf(copy);
+        capability = capability == null
+                ? Map.of()
+                : capability.entrySet().stream()
+                        .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> Map.copyOf(e.getValue())));
     }
 }

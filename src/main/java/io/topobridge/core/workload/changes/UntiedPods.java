@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Finds the pods of a gang that do not name its PodGroup: pods created while the pod webhook was unreachable (its
@@ -68,11 +69,8 @@ public final class UntiedPods {
             inNativeGangs.put(pg.name(), new ArrayList<>());
         }
         for (PodTie pod : pods) {
-            List<PodTie> of = untied.get(pod.gang());
-            if (of != null && pod.untied()) {
-                of.add(pod);
-            } else if (of != null && !pod.tied()) {
-                inNativeGangs.get(pod.gang()).add(pod);
+            if (!pod.tied() && untied.containsKey(pod.gang())) {
+                (pod.untied() ? untied : inNativeGangs).get(pod.gang()).add(pod);
             }
         }
         List<Finding> out = new ArrayList<>();
@@ -124,16 +122,10 @@ public final class UntiedPods {
 
     /** The first {@link #LISTED} pods by name, each with {@code detail} in brackets, and how many more there are. */
     private static String listed(List<PodTie> pods, Function<PodTie, String> detail) {
-        StringBuilder names = new StringBuilder();
-        for (PodTie pod : pods.subList(0, Math.min(LISTED, pods.size()))) {
-            if (names.length() > 0) {
-                names.append(", ");
-            }
-            names.append(UserText.identifier(pod.name()))
-                    .append(" (")
-                    .append(detail.apply(pod))
-                    .append(')');
-        }
+        String names = pods.stream()
+                .limit(LISTED)
+                .map(pod -> UserText.identifier(pod.name()) + " (" + detail.apply(pod) + ")")
+                .collect(Collectors.joining(", "));
         int more = pods.size() - LISTED;
         return names + (more > 0 ? " and " + more + " more" : "");
     }

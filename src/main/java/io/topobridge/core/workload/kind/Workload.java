@@ -221,7 +221,6 @@ public final class Workload {
         return value;
     }
 
-    /** A JSON value as the user wrote it (a string without its JSON quotes). */
     private static boolean absent(JsonNode node) {
         return node == null || node.isMissingNode() || node.isNull();
     }
@@ -238,6 +237,7 @@ public final class Workload {
         return node;
     }
 
+    /** A JSON value as the user wrote it (a string without its JSON quotes). */
     private static String shown(JsonNode node) {
         return node.isTextual() ? node.asText() : node.toString();
     }

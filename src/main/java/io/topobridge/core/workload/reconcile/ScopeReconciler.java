@@ -18,7 +18,6 @@ import io.topobridge.core.workload.NativeGang;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
-import io.topobridge.core.workload.changes.Bounds;
 import io.topobridge.core.workload.changes.ObservedPodGroup;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.Reservations;
@@ -71,10 +70,6 @@ public final class ScopeReconciler {
 
     public ReconcileSettings settings() {
         return settings;
-    }
-
-    public Outcome reconcile(GangScope scope, WorkloadLookup lookup, PassFacts facts) {
-        return reconcile(List.of(scope), lookup, facts).get(0);
     }
 
     /**
@@ -241,7 +236,7 @@ public final class ScopeReconciler {
             return Outcome.deferred(result, assembling.get().plus(AFTER_WAIT));
         }
         List<ObservedPodGroup> observed = planned.over(scope.namespace(), observe(podGroups, lookup));
-        Bounds bounds = new Bounds(
+        PodGroupChanges.Bounds bounds = new PodGroupChanges.Bounds(
                 facts.clusterAllocatable(),
                 translator.settings().maxPodGroupsPerNamespace(),
                 Reservations.of(reservations, lookup.resourceQuotas(scope.namespace()), facts.clusterAllocatable()));
@@ -393,7 +388,6 @@ public final class ScopeReconciler {
         return soonest;
     }
 
-    /** Where Volcano put each of the scope's gangs whose pods are all bound. */
     private static Map<String, Achieved> placed(ScopeResult result, PassFacts facts) {
         Map<String, Achieved> out = new HashMap<>();
         for (DesiredPodGroup desired : result.podGroups()) {

@@ -219,7 +219,7 @@ class HashGroupIdentityTest {
                 io.topobridge.core.workload.reconcile.RecoveryFacts.NONE);
         GangScope scope = GangScope.of(WorkloadKind.LEADER_WORKER_SET, "llm", "vllm");
         var lookup = new io.topobridge.core.render.InMemoryLookup(cached);
-        var outcome = reconciler.reconcile(scope, lookup, facts);
+        var outcome = reconciler.reconcile(List.of(scope), lookup, facts).get(0);
         assertThat(outcome.steps())
                 .singleElement()
                 .isInstanceOfSatisfying(io.topobridge.core.workload.changes.PodGroupChanges.Apply.class, apply -> {
@@ -234,17 +234,19 @@ class HashGroupIdentityTest {
                 ((io.topobridge.core.workload.changes.PodGroupChanges.Apply)
                                 outcome.steps().get(0))
                         .podGroup()));
-        var restarted = reconciler.reconcile(
-                scope,
-                new io.topobridge.core.render.InMemoryLookup(withPodGroup),
-                new io.topobridge.core.workload.reconcile.PassFacts(
-                        Fixtures.TIERS,
-                        Fixtures.TIERS,
-                        null,
-                        io.topobridge.core.workload.changes.QueueStates.UNKNOWN,
-                        io.topobridge.core.workload.reconcile.Placements.NONE,
-                        java.time.Instant.parse("2026-12-01T10:00:00Z"),
-                        io.topobridge.core.workload.reconcile.RecoveryFacts.NONE));
+        var restarted = reconciler
+                .reconcile(
+                        List.of(scope),
+                        new io.topobridge.core.render.InMemoryLookup(withPodGroup),
+                        new io.topobridge.core.workload.reconcile.PassFacts(
+                                Fixtures.TIERS,
+                                Fixtures.TIERS,
+                                null,
+                                io.topobridge.core.workload.changes.QueueStates.UNKNOWN,
+                                io.topobridge.core.workload.reconcile.Placements.NONE,
+                                java.time.Instant.parse("2026-12-01T10:00:00Z"),
+                                io.topobridge.core.workload.reconcile.RecoveryFacts.NONE))
+                .get(0);
         assertThat(restarted.steps())
                 .noneMatch(io.topobridge.core.workload.changes.PodGroupChanges.Delete.class::isInstance)
                 .extracting(io.topobridge.core.workload.changes.PodGroupChanges.Step::name)

@@ -11,6 +11,7 @@ import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.changes.PodGroupChanges.Bounds;
 import io.topobridge.core.workload.translate.ScopeResult;
 import java.math.BigDecimal;
 import java.util.List;

@@ -2,6 +2,7 @@ package io.topobridge.core.workload.changes;
 
 import io.topobridge.core.capacity.Achieved;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.changes.PodGroupChanges.Bounds;
 import io.topobridge.core.workload.translate.ScopeResult;
 import java.util.List;
 import java.util.Map;

@@ -496,8 +496,10 @@ class ScopeReconcilerTest {
         // a PodGroup of the bridge's that names another gang, under the name this Deployment's gang would get
         String theirs = Fixtures.bridgePodGroup("tb-deploy-a", "team", "Deployment/other", "{minMember: 1}");
         var objects = Fixtures.objects(gpuDeployment("a", "team", 1, null) + "---\n" + theirs);
-        List<Outcome> outcomes = List.of(r.reconcile(
-                GangScope.of(WorkloadKind.DEPLOYMENT, "team", "a"), new InMemoryLookup(objects), facts(T0, null)));
+        List<Outcome> outcomes = r.reconcile(
+                List.of(GangScope.of(WorkloadKind.DEPLOYMENT, "team", "a")),
+                new InMemoryLookup(objects),
+                facts(T0, null));
         assertThat(outcomes.get(0).steps())
                 .as("neither written over nor deleted")
                 .isEmpty();
