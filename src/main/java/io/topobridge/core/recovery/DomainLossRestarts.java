@@ -68,9 +68,6 @@ public final class DomainLossRestarts {
     /**
      * A restart to carry out: the pods to delete and what the Event says.
      *
-     * @param namespace the gang's namespace
-     * @param podGroup the gang's PodGroup
-     * @param pods the pods to delete
      * @param message why, naming the pods, the domain, the nodes lost and since when
      */
     public record Restart(String namespace, String podGroup, List<Victim> pods, String message) {
@@ -178,17 +175,13 @@ public final class DomainLossRestarts {
     /**
      * Decides for one gang in one pass.
      *
-     * @param namespace the gang's namespace
-     * @param podGroup its PodGroup
      * @param subjects the workloads its findings go to
      * @param gang the gang as its PodGroup and pods show it
      * @param domain the judgement of its domain (empty when it is not short of pods or not judged)
      * @param policy its {@code on-domain-loss} (null: wait)
-     * @param grace its grace
      * @param capacity the capacity for its pods, asked only when a restart is due
      * @param maxConcurrent the cluster's limit of restarts under way
      * @param ledger the acting replica's memory (read only: what it remembers of the gang next comes in the decision)
-     * @param now the pass's time
      */
     public static Decision decide(
             String namespace,
