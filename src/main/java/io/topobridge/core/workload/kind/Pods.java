@@ -15,9 +15,7 @@ public final class Pods {
     private Pods() {}
 
     public static Map<String, String> labels(Pod pod) {
-        return pod.getMetadata().getLabels() == null
-                ? Map.of()
-                : pod.getMetadata().getLabels();
+        return Objects.requireNonNullElse(pod.getMetadata().getLabels(), Map.of());
     }
 
     public static String namespace(Pod pod) {

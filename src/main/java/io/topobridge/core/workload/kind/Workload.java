@@ -96,15 +96,11 @@ public final class Workload {
     }
 
     public Map<String, String> labels() {
-        return object.getMetadata().getLabels() == null
-                ? Map.of()
-                : object.getMetadata().getLabels();
+        return Objects.requireNonNullElse(object.getMetadata().getLabels(), Map.of());
     }
 
     public Map<String, String> annotations() {
-        return object.getMetadata().getAnnotations() == null
-                ? Map.of()
-                : object.getMetadata().getAnnotations();
+        return Objects.requireNonNullElse(object.getMetadata().getAnnotations(), Map.of());
     }
 
     /** The annotations of the object itself as a parser source. */
