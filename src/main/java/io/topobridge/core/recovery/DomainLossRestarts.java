@@ -314,16 +314,23 @@ public final class DomainLossRestarts {
             return List.of();
         }
         GangDomain d = domain.get();
-        RecoveryReason reason = switch (d.verdict()) {
-            case DOMAIN_LOST -> RecoveryReason.DOMAIN_LOST;
-            case REPLACEMENT_BLOCKED -> RecoveryReason.REPLACEMENT_BLOCKED;
-            default -> RecoveryReason.NO_ROOM_IN_DOMAIN;
-        };
         // the wait is said by when it began, so the message stays the same from one pass to the next
-        List<Finding> out = about(reason, namespace, podGroup, subjects, "gang " + podGroup + ": " + d.sentence());
+        String text = "gang " + podGroup + ": " + d.sentence();
+        List<Finding> out = new ArrayList<>();
+        for (ObjectRef subject : subjects) {
+            out.add(stuck(d.verdict(), subject, subject + ": " + text).withKey(podGroup));
+        }
         ObjectRef pg = podGroupRef(namespace, podGroup);
-        out.set(out.size() - 1, Finding.warning(reason, pg, pg + ": " + d.sentence()));
+        out.add(stuck(d.verdict(), pg, pg + ": " + d.sentence()));
         return out;
+    }
+
+    private static Finding stuck(GangDomain.Verdict verdict, ObjectRef subject, String message) {
+        return switch (verdict) {
+            case DOMAIN_LOST -> Finding.warning(RecoveryReason.DOMAIN_LOST, subject, message);
+            case REPLACEMENT_BLOCKED -> Finding.warning(RecoveryReason.REPLACEMENT_BLOCKED, subject, message);
+            default -> Finding.warning(RecoveryReason.NO_ROOM_IN_DOMAIN, subject, message);
+        };
     }
 
     /**
