@@ -70,11 +70,6 @@ public record AdmissionLimits(
                         + " bytes with these), so one review at both limits fits");
     }
 
-    /** Bytes to reserve for the tree of a body of {@code tokens} JSON tokens. */
-    public long treeBytes(long tokens) {
-        return tokens * TREE_BYTES_PER_TOKEN;
-    }
-
     /**
      * Parses a size as Kubernetes writes memory: a number of bytes, optionally with {@code Ki}, {@code Mi} or
      * {@code Gi}; throws {@link IllegalArgumentException} naming {@code key}.

@@ -59,31 +59,12 @@ public record AdmissionRequest(
         Objects.requireNonNull(operation, "operation");
     }
 
-    /** Parses a request body within the default limits (see {@link #parse(ObjectMapper, byte[], AdmissionLimits)}). */
-    public static AdmissionRequest parse(ObjectMapper mapper, byte[] body) {
-        return parse(mapper, body, AdmissionLimits.DEFAULT);
-    }
-
     /**
-     * Parses a request body; throws {@link LimitException} when it is deeper, wider or longer than {@code limits}
-     * allow (found by {@link #scan}, before any tree is built) and {@link MalformedException} naming the missing or
-     * wrong field.
+     * A streaming pass over {@code length} bytes of {@code body} from {@code offset} that builds nothing: checks that
+     * it is one JSON object within the size, depth, token and string-length limits (throwing {@link LimitException}
+     * or {@link MalformedException}), and returns its number of tokens. It reads a multi-megabyte body with a few
+     * kilobytes of buffers, so garbage is refused for the cost of reading it.
      */
-    public static AdmissionRequest parse(ObjectMapper mapper, byte[] body, AdmissionLimits limits) {
-        scan(body, limits);
-        return parseScanned(mapper, body);
-    }
-
-    /**
-     * A streaming pass over {@code body} that builds nothing: checks that it is one JSON object within the size,
-     * depth, token and string-length limits, and returns its number of tokens. It reads a multi-megabyte body with a
-     * few kilobytes of buffers, so garbage is refused for the cost of reading it.
-     */
-    public static long scan(byte[] body, AdmissionLimits limits) {
-        return scan(body, 0, body.length, limits);
-    }
-
-    /** {@link #scan(byte[], AdmissionLimits)} of {@code length} bytes of {@code body} from {@code offset}. */
     public static long scan(byte[] body, int offset, int length, AdmissionLimits limits) {
         if (length > limits.maxBodyBytes()) {
             throw new LimitException(
@@ -174,10 +155,6 @@ public record AdmissionRequest(
     }
 
     /** Parses a body {@link #scan} accepted into a tree and reads the request from it. */
-    static AdmissionRequest parseScanned(ObjectMapper mapper, byte[] body) {
-        return parseScanned(mapper, body, 0, body.length);
-    }
-
     static AdmissionRequest parseScanned(ObjectMapper mapper, byte[] body, int offset, int length) {
         JsonNode root;
         try (JsonParser parser = mapper.getFactory().createParser(body, offset, length)) {

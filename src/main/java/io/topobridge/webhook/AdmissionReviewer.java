@@ -143,7 +143,7 @@ final class AdmissionReviewer {
     private Reply overBudget(AdmissionWebhook webhook, Body body, AdmissionGate.Ticket ticket) {
         AdmissionLimits limits = gate.limits();
         long tokens = AdmissionRequest.scan(body.bytes(), body.offset(), body.length(), limits);
-        long tree = limits.treeBytes(tokens);
+        long tree = tokens * AdmissionLimits.TREE_BYTES_PER_TOKEN;
         if (ticket != null && !ticket.reserve(tree)) {
             gate.refusal(webhook.name(), "max-in-flight-bytes");
             byte[] out = gate.status(

@@ -27,30 +27,28 @@ final class WarmUpReviews {
     static Map<String, byte[]> forPaths(ObjectMapper mapper, Set<String> paths) {
         Map<String, byte[]> out = new LinkedHashMap<>();
         if (paths.contains(PodMutator.PATH)) {
-            out.put(PodMutator.PATH, bytes(mapper, review(mapper, "", "v1", "Pod", "pods", pod(mapper))));
+            out.put(PodMutator.PATH, review(mapper, "", "v1", "Pod", "pods", pod(mapper)));
         }
         if (paths.contains(WorkloadValidator.PATH)) {
             out.put(
                     WorkloadValidator.PATH,
-                    bytes(mapper, review(mapper, "apps", "v1", "Deployment", "deployments", deployment(mapper))));
+                    review(mapper, "apps", "v1", "Deployment", "deployments", deployment(mapper)));
         }
         if (paths.contains(PodGroupMutator.PATH)) {
             out.put(
                     PodGroupMutator.PATH,
-                    bytes(
+                    review(
                             mapper,
-                            review(
-                                    mapper,
-                                    VolcanoApi.SCHEDULING_GROUP,
-                                    VolcanoApi.SCHEDULING_VERSION,
-                                    "PodGroup",
-                                    "podgroups",
-                                    podGroup(mapper))));
+                            VolcanoApi.SCHEDULING_GROUP,
+                            VolcanoApi.SCHEDULING_VERSION,
+                            "PodGroup",
+                            "podgroups",
+                            podGroup(mapper)));
         }
         return out;
     }
 
-    private static ObjectNode review(
+    private static byte[] review(
             ObjectMapper mapper, String group, String version, String kind, String resource, ObjectNode object) {
         ObjectNode review = mapper.createObjectNode()
                 .put("apiVersion", "admission.k8s.io/v1")
@@ -67,7 +65,11 @@ final class WarmUpReviews {
         request.put("dryRun", true);
         request.putObject("userInfo").put("username", "topobridge-warm-up");
         request.set("object", object);
-        return review;
+        try {
+            return mapper.writeValueAsBytes(review);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static ObjectNode pod(ObjectMapper mapper) {
@@ -114,13 +116,5 @@ final class WarmUpReviews {
         podGroup.putObject("metadata").put("name", "warm-up").put("namespace", NAMESPACE);
         podGroup.putObject("spec").put("minMember", 1);
         return podGroup;
-    }
-
-    private static byte[] bytes(ObjectMapper mapper, ObjectNode review) {
-        try {
-            return mapper.writeValueAsBytes(review);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

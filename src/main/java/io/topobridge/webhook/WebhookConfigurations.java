@@ -3,6 +3,8 @@ package io.topobridge.webhook;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
@@ -58,7 +60,7 @@ public final class WebhookConfigurations {
                 .withClientConfig(clientConfig(settings, PodMutator.PATH, caBundlePem))
                 .withRules(rule(List.of("CREATE"), "", "v1", "pods"))
                 .withNamespaceSelector(namespaces(settings, true))
-                .withObjectSelector(notSelf(settings))
+                .withObjectSelector(notIn(settings.selfLabelKey(), settings.selfLabelValue()))
                 .withFailurePolicy(settings.podFailurePolicy())
                 .withMatchPolicy("Equivalent")
                 .withSideEffects("None")
@@ -78,10 +80,7 @@ public final class WebhookConfigurations {
                             VolcanoApi.SCHEDULING_VERSION,
                             "podgroups"))
                     .withNamespaceSelector(namespaces(settings, true))
-                    .withObjectSelector(new LabelSelectorBuilder()
-                            .withMatchExpressions(new LabelSelectorRequirement(
-                                    Topobridge.MANAGED_BY_LABEL, "NotIn", List.of(Topobridge.MANAGED_BY)))
-                            .build())
+                    .withObjectSelector(notIn(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY))
                     .withFailurePolicy("Ignore")
                     .withMatchPolicy("Equivalent")
                     .withSideEffects("None")
@@ -91,10 +90,7 @@ public final class WebhookConfigurations {
                     .build());
         }
         return new MutatingWebhookConfigurationBuilder()
-                .withNewMetadata()
-                .withName(settings.configurationName())
-                .withLabels(labels())
-                .endMetadata()
+                .withMetadata(metadata(settings))
                 .withWebhooks(webhooks)
                 .build();
     }
@@ -117,10 +113,7 @@ public final class WebhookConfigurations {
                 .withAdmissionReviewVersions("v1")
                 .build();
         return new ValidatingWebhookConfigurationBuilder()
-                .withNewMetadata()
-                .withName(settings.configurationName())
-                .withLabels(labels())
-                .endMetadata()
+                .withMetadata(metadata(settings))
                 .withWebhooks(workloads)
                 .build();
     }
@@ -130,8 +123,11 @@ public final class WebhookConfigurations {
         return Base64.getEncoder().encodeToString(pem.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static Map<String, String> labels() {
-        return Map.of(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
+    private static ObjectMeta metadata(WebhookSettings settings) {
+        return new ObjectMetaBuilder()
+                .withName(settings.configurationName())
+                .withLabels(Map.of(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY))
+                .build();
     }
 
     private static WebhookClientConfig clientConfig(WebhookSettings settings, String path, String caBundlePem) {
@@ -165,10 +161,9 @@ public final class WebhookConfigurations {
         return new LabelSelectorBuilder().withMatchExpressions(requirements).build();
     }
 
-    private static LabelSelector notSelf(WebhookSettings settings) {
+    private static LabelSelector notIn(String key, String value) {
         return new LabelSelectorBuilder()
-                .withMatchExpressions(new LabelSelectorRequirement(
-                        settings.selfLabelKey(), "NotIn", List.of(settings.selfLabelValue())))
+                .withMatchExpressions(new LabelSelectorRequirement(key, "NotIn", List.of(value)))
                 .build();
     }
 }

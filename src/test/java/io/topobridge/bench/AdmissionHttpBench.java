@@ -1,6 +1,5 @@
 package io.topobridge.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.admission.AdmissionSettings;
@@ -12,8 +11,8 @@ import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.tls.Certificates;
 import io.topobridge.tls.ServingCertificate;
 import io.topobridge.tls.TlsSettings;
-import io.topobridge.webhook.AdmissionRequest;
 import io.topobridge.webhook.PodMutator;
+import io.topobridge.webhook.Reviews;
 import io.topobridge.webhook.WebhookServer;
 import io.topobridge.webhook.WebhookServerBuilder;
 import io.vertx.core.Vertx;
@@ -283,14 +282,13 @@ public final class AdmissionHttpBench {
 
         // in-process cost of the admission itself (parse, admit, diff), without HTTP and TLS
         byte[] body = review().getBytes(StandardCharsets.UTF_8);
-        var mapper = new ObjectMapper();
         for (int i = 0; i < 20_000; i++) {
-            mutator.review(AdmissionRequest.parse(mapper, body));
+            mutator.review(Reviews.parse(body));
         }
         long[] inProcess = new long[n];
         for (int i = 0; i < n; i++) {
             long t = System.nanoTime();
-            mutator.review(AdmissionRequest.parse(mapper, body));
+            mutator.review(Reviews.parse(body));
             inProcess[i] = System.nanoTime() - t;
         }
         report("in-process review (parse+admit+diff)", inProcess);

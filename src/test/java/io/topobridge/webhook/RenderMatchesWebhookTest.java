@@ -60,8 +60,8 @@ class RenderMatchesWebhookTest {
                 continue;
             }
             ObjectNode review = Reviews.podCreate(pod.getMetadata().getNamespace(), pod);
-            AdmissionRequest request = AdmissionRequest.parse(
-                    Reviews.JSON, review.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            AdmissionRequest request =
+                    Reviews.parse(review.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
             AdmissionAnswer answer = mutator.review(request);
             JsonNode viaWebhook = Rfc6902.apply(JsonPatch.toJson(answer.patch()), request.object());
             assertThat(viaWebhook)

@@ -105,6 +105,12 @@ public final class Reviews {
         return review;
     }
 
+    /** Scans and parses a review body within the default limits, as the server does. */
+    public static AdmissionRequest parse(byte[] body) {
+        AdmissionRequest.scan(body, 0, body.length, AdmissionLimits.DEFAULT);
+        return AdmissionRequest.parseScanned(JSON, body, 0, body.length);
+    }
+
     public static JsonNode toJson(Object object) {
         return object instanceof JsonNode node ? node : SERIALIZATION.convertValue(object, JsonNode.class);
     }

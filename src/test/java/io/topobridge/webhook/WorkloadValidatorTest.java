@@ -305,8 +305,7 @@ class WorkloadValidatorTest {
     }
 
     private static AdmissionRequest request(ObjectNode review) {
-        return AdmissionRequest.parse(
-                Reviews.JSON, review.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return Reviews.parse(review.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     @Test
