@@ -2,7 +2,7 @@ package io.topobridge.api;
 
 import io.topobridge.cache.ClusterView;
 import io.topobridge.core.capacity.Capacity;
-import io.topobridge.core.diagnosis.DoctorCheck;
+import io.topobridge.core.diagnosis.Explain;
 import io.topobridge.core.diagnosis.Explanation;
 import io.topobridge.core.diagnosis.TopologyPicture;
 import io.topobridge.core.finding.UserText;
@@ -77,7 +77,7 @@ public class DiagnosisResource {
         }
         Capacity capacity = view.capacity();
         List<Explanation> explained =
-                found.stream().map(m -> gangs.explain(m, capacity)).toList();
+                found.stream().map(m -> Explain.of(m.gang(), capacity)).toList();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("namespace", namespace);
         out.put("name", name);
@@ -91,10 +91,8 @@ public class DiagnosisResource {
     @Produces(MediaType.APPLICATION_JSON)
     public TopologyPicture topology() {
         Capacity capacity = view.capacity();
-        return TopologyPicture.of(capacity, gangs.explainAll(capacity));
-    }
-
-    static String status(DoctorCheck.Status s) {
-        return s.name().toLowerCase(Locale.ROOT);
+        return TopologyPicture.of(
+                capacity,
+                gangs.all().stream().map(m -> Explain.of(m.gang(), capacity)).toList());
     }
 }

@@ -237,7 +237,6 @@ public class CleanupCommand implements Callable<Integer> {
                         .anyMatch(o -> "ReplicaSet".equals(o.getKind()) && Boolean.TRUE.equals(o.getController()));
     }
 
-    /** Deletes {@code current} (named {@code what}) when the bridge made it. */
     private void deleteIfOurs(String what, HasMetadata current) {
         if (current == null) {
             out.println("absent " + what);

@@ -116,7 +116,11 @@ public class ExplainCommand implements Callable<Integer> {
         Forest forest = Forest.of(client.resources(HyperNode.class).list().getItems().stream()
                 .map(HyperNodeCache::view)
                 .toList());
-        Capacity capacity = Capacity.of(nodes(), pods, forest, settings.accelerators());
+        Capacity capacity = Capacity.of(
+                client.nodes().list().getItems().stream().map(NodeView::of).toList(),
+                pods,
+                forest,
+                settings.accelerators());
         List<Explanation> explained = new ArrayList<>();
         for (PodGroup pg : podGroups) {
             List<PodView> own = pods.stream()
@@ -158,14 +162,6 @@ public class ExplainCommand implements Callable<Integer> {
             }
         }
         out.sort(java.util.Comparator.comparing(p -> p.getMetadata().getName()));
-        return out;
-    }
-
-    private List<NodeView> nodes() {
-        List<NodeView> out = new ArrayList<>();
-        for (var node : client.nodes().list().getItems()) {
-            out.add(NodeView.of(node));
-        }
         return out;
     }
 

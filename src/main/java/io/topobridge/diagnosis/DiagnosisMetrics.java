@@ -7,6 +7,7 @@ import io.topobridge.cache.ClusterView;
 import io.topobridge.core.capacity.Capacity;
 import io.topobridge.core.capacity.HyperNodeView;
 import io.topobridge.core.diagnosis.DoctorCheck;
+import io.topobridge.core.diagnosis.Explain;
 import io.topobridge.core.diagnosis.Explanation;
 import io.topobridge.process.PeriodicPart;
 import io.topobridge.process.PeriodicTask;
@@ -103,7 +104,7 @@ public class DiagnosisMetrics implements PeriodicPart {
             String mode = g.highestTier() == null ? "none" : g.mode();
             String tier = g.highestTier() == null ? "none" : String.valueOf(g.highestTier());
             groups.merge(Tags.of("mode", mode, "tier", tier), 1, Integer::sum);
-            Explanation e = gangs.explain(m, capacity);
+            Explanation e = Explain.of(g, capacity);
             if (e.pending()) {
                 waiting.merge(Tags.of("reason", e.reason().reason()), 1, Integer::sum);
             } else {

@@ -259,10 +259,9 @@ public final class DoctorGatherer {
         } catch (KubernetesClientException e) {
             ca = null;
         }
-        String current = ca;
-        Map<String, List<String>> checked = new LinkedHashMap<>();
-        found.forEach((k, v) -> checked.put(k, v == null ? List.of(current == null ? "" : current) : v));
-        return new DoctorInputs.Webhooks(w.enabled(), name, ca, checked);
+        List<String> secretCa = List.of(ca == null ? "" : ca);
+        found.replaceAll((k, v) -> v == null ? secretCa : v);
+        return new DoctorInputs.Webhooks(w.enabled(), name, ca, found);
     }
 
     /** The CA bundle of each webhook of a configuration, decoded (empty where a webhook has none). */
@@ -286,15 +285,14 @@ public final class DoctorGatherer {
     /** Sources that list from the API server (the {@code doctor} command). */
     public Sources listing() {
         return new Sources(
-                this::listNodes, this::listHyperNodes, this::listQueues, this::listNamedQueues, true, Map::of);
-    }
-
-    private List<NodeView> listNodes() {
-        List<NodeView> out = new ArrayList<>();
-        for (var node : client.nodes().list().getItems()) {
-            out.add(NodeView.of(node));
-        }
-        return out;
+                () -> client.nodes().list().getItems().stream()
+                        .map(NodeView::of)
+                        .toList(),
+                this::listHyperNodes,
+                this::listQueues,
+                this::listNamedQueues,
+                true,
+                Map::of);
     }
 
     private List<HyperNodeView> listHyperNodes() {

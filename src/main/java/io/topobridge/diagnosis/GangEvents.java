@@ -3,6 +3,7 @@ package io.topobridge.diagnosis;
 import io.topobridge.cache.ClusterView;
 import io.topobridge.core.capacity.Capacity;
 import io.topobridge.core.diagnosis.DoctorCheck;
+import io.topobridge.core.diagnosis.Explain;
 import io.topobridge.core.diagnosis.Explanation;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
@@ -92,7 +93,7 @@ public class GangEvents implements PeriodicPart {
             if (since == null || Duration.between(since, now).compareTo(options.pendingEventAfter()) < 0) {
                 continue;
             }
-            Explanation e = gangs.explain(m, capacity);
+            Explanation e = Explain.of(m.gang(), capacity);
             // a running gang short of pods is no pending gang: the reconciler says DomainLost/NoRoomInDomain itself
             if (!e.pending() || e.domain() != null) {
                 continue;

@@ -4,10 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.cache.ClusterView;
 import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.Topobridge;
-import io.topobridge.core.capacity.Capacity;
 import io.topobridge.core.capacity.GangView;
-import io.topobridge.core.diagnosis.Explain;
-import io.topobridge.core.diagnosis.Explanation;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
@@ -78,15 +75,6 @@ public class Gangs {
                         && m.scope() != null
                         && name.equals(m.scope().name()))
                 .toList();
-    }
-
-    public Explanation explain(Managed gang, Capacity capacity) {
-        return Explain.of(gang.gang(), capacity);
-    }
-
-    /** Every managed gang explained against one capacity picture. */
-    public List<Explanation> explainAll(Capacity capacity) {
-        return all().stream().map(m -> explain(m, capacity)).toList();
     }
 
     /** The workloads a gang's Events go to: the workload of its scope, or every member of its group. */

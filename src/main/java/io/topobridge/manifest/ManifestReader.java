@@ -67,7 +67,13 @@ public final class ManifestReader {
                 throw new UnreadablePathException("no such file or folder: " + path);
             }
             for (Path file : files(path)) {
-                readFile(file, objects, findings, notes);
+                String text;
+                try {
+                    text = Files.readString(file);
+                } catch (IOException | UncheckedIOException e) {
+                    throw new UnreadablePathException("cannot read " + file + ": " + e.getMessage());
+                }
+                readText(file.toString(), text, objects, findings, notes);
             }
         }
         return new Result(objects, findings, notes);
@@ -96,16 +102,6 @@ public final class ManifestReader {
         } catch (IOException e) {
             throw new UnreadablePathException("cannot list " + path + ": " + e.getMessage());
         }
-    }
-
-    private void readFile(Path file, List<HasMetadata> objects, List<Finding> findings, List<String> notes) {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (IOException | UncheckedIOException e) {
-            throw new UnreadablePathException("cannot read " + file + ": " + e.getMessage());
-        }
-        readText(file.toString(), text, objects, findings, notes);
     }
 
     private void readText(
@@ -172,20 +168,12 @@ public final class ManifestReader {
                     UserText.identifier(node.get("kind").asText()) + " "
                             + UserText.identifier(
                                     node.path("metadata").path("name").asText()) + " does not match its schema: "
-                            + UserText.excerpt(firstLine(e.getMessage()))));
+                            + UserText.excerpt(StrictYaml.firstLine(e.getMessage()))));
         }
     }
 
     private static Finding refused(String source, int index, String message) {
         return Finding.rejected(
                 InputReason.UNREADABLE_DOCUMENT, ObjectRef.cluster("File", source + "#" + index), message);
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "unknown error";
-        }
-        int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
     }
 }

@@ -102,7 +102,7 @@ final class StrictYaml {
         }
     }
 
-    private static String firstLine(String message) {
+    static String firstLine(String message) {
         if (message == null) {
             return "unknown error";
         }

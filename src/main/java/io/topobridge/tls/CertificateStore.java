@@ -48,10 +48,6 @@ public class CertificateStore {
         this.clock = clock;
     }
 
-    public TlsSettings settings() {
-        return settings;
-    }
-
     /** The certificate to serve now, after creating or renewing it when due. */
     public ServingCertificate ensure() {
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {

@@ -217,17 +217,14 @@ public final class HttpAuthorizer {
     }
 
     private static String decisionKey(AccessReviews.User user, Request request) {
-        return user.name()
-                + '\n'
-                + user.uid()
-                + '\n'
-                + user.groups()
-                + '\n'
-                + new java.util.TreeMap<>(user.extra())
-                + '\n'
-                + verb(request.method())
-                + '\n'
-                + request.path();
+        return String.join(
+                "\n",
+                user.name(),
+                user.uid(),
+                String.valueOf(user.groups()),
+                String.valueOf(new java.util.TreeMap<>(user.extra())),
+                verb(request.method()),
+                request.path());
     }
 
     /** The token of an {@code Authorization: Bearer <token>} header, or null. */
