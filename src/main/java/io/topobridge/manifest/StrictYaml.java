@@ -82,7 +82,7 @@ final class StrictYaml {
                 int line = parser.currentTokenLocation().getLineNr();
                 Builder builder = new Builder(parser);
                 try {
-                    return new Document(index, line, builder.value(), null);
+                    return new Document(index, line, builder.sized().node(), null);
                 } catch (Refused e) {
                     builder.skipRest();
                     return new Document(index, line, null, e.getMessage());
@@ -124,10 +124,6 @@ final class StrictYaml {
         }
 
         /** The value at the current token, and its size in nodes. */
-        JsonNode value() throws IOException, Refused {
-            return sized().node();
-        }
-
         private Anchored sized() throws IOException, Refused {
             JsonToken token = parser.currentToken();
             if (parser.isCurrentAlias()) {
@@ -194,19 +190,10 @@ final class StrictYaml {
         /** {@code <<: *a} or {@code <<: [*a, *b]}: keys the mapping lacks, the earlier source first. */
         private static void merge(ObjectNode node, List<JsonNode> merged) {
             for (JsonNode source : merged) {
-                List<JsonNode> sources = new ArrayList<>();
-                if (source.isArray()) {
-                    source.forEach(sources::add);
-                } else {
-                    sources.add(source);
-                }
+                Iterable<JsonNode> sources = source.isArray() ? source : List.of(source);
                 for (JsonNode one : sources) {
                     if (one.isObject()) {
-                        one.fields().forEachRemaining(e -> {
-                            if (!node.has(e.getKey())) {
-                                node.set(e.getKey(), e.getValue());
-                            }
-                        });
+                        one.fields().forEachRemaining(e -> node.putIfAbsent(e.getKey(), e.getValue()));
                     }
                 }
             }

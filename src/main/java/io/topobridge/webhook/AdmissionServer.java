@@ -15,7 +15,6 @@ import io.topobridge.core.Topobridge;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.render.InMemoryLookup;
-import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
@@ -37,7 +36,6 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -117,24 +115,20 @@ public class AdmissionServer implements ProcessPart {
             ready = true;
             return;
         }
-        var serialization = client.getKubernetesSerialization();
         var translator =
                 new WorkloadTranslator(workloads, io.topobridge.core.kinds.Kinds.adapters(), Clock.systemUTC());
-        Supplier<TierCatalog> tiers = this.tiers::current;
-        Set<String> ignored = Set.copyOf(WebhookConfigurations.excludedNamespaces(webhook));
-        WorkloadLookup lookup = lookup();
+        var context = new AdmissionWebhook.Context(
+                tiers::current,
+                lookup(),
+                client.getKubernetesSerialization(),
+                Set.copyOf(WebhookConfigurations.excludedNamespaces(webhook)));
         List<AdmissionWebhook> webhooks = new ArrayList<>();
-        webhooks.add(new PodMutator(
-                new PodAdmission(admission, PodAdmission.Assigner.of(translator)),
-                tiers,
-                lookup,
-                serialization,
-                ignored));
+        webhooks.add(new PodMutator(new PodAdmission(admission, PodAdmission.Assigner.of(translator)), context));
         if (webhook.validateWorkloads()) {
-            webhooks.add(new WorkloadValidator(translator::validate, tiers, lookup, serialization, ignored));
+            webhooks.add(new WorkloadValidator(translator::validate, context));
         }
         if (webhook.adoptPodGroups()) {
-            webhooks.add(new PodGroupMutator(translator, tiers, lookup, serialization, ignored));
+            webhooks.add(new PodGroupMutator(translator, context));
         }
         // half the API server's wait: a warning while answers still arrive in time
         servedPaths = webhooks.stream().map(AdmissionWebhook::path).collect(java.util.stream.Collectors.toSet());

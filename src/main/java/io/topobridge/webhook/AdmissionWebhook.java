@@ -1,7 +1,24 @@
 package io.topobridge.webhook;
 
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.WorkloadLookup;
+import java.util.Set;
+import java.util.function.Supplier;
+
 /** One admission webhook served by {@link WebhookServer}: a parsed review in, an answer out. */
 public interface AdmissionWebhook {
+
+    /** What every webhook reads besides the request: the tiers now, the workloads, and the namespaces left alone. */
+    record Context(
+            Supplier<TierCatalog> tiers,
+            WorkloadLookup lookup,
+            KubernetesSerialization serialization,
+            Set<String> ignoredNamespaces) {
+        public Context {
+            ignoredNamespaces = Set.copyOf(ignoredNamespaces);
+        }
+    }
 
     /** Short name for metrics and logs ({@code pods}, {@code workloads}). */
     String name();

@@ -3,18 +3,13 @@ package io.topobridge.webhook;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.admission.JsonPatch;
-import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
-import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -29,22 +24,11 @@ public final class PodGroupMutator implements AdmissionWebhook {
     public static final String PATH = "/mutate/podgroups";
 
     private final WorkloadTranslator translator;
-    private final Supplier<TierCatalog> tiers;
-    private final WorkloadLookup lookup;
-    private final KubernetesSerialization serialization;
-    private final Set<String> ignoredNamespaces;
+    private final Context context;
 
-    public PodGroupMutator(
-            WorkloadTranslator translator,
-            Supplier<TierCatalog> tiers,
-            WorkloadLookup lookup,
-            KubernetesSerialization serialization,
-            Set<String> ignoredNamespaces) {
+    public PodGroupMutator(WorkloadTranslator translator, Context context) {
         this.translator = translator;
-        this.tiers = tiers;
-        this.lookup = lookup;
-        this.serialization = serialization;
-        this.ignoredNamespaces = Set.copyOf(ignoredNamespaces);
+        this.context = context;
     }
 
     @Override
@@ -69,25 +53,26 @@ public final class PodGroupMutator implements AdmissionWebhook {
         if (request.object() == null) {
             throw new AdmissionRequest.MalformedException("request.object is missing (a PodGroup write carries it)");
         }
-        if (request.inAny(ignoredNamespaces)) {
+        if (request.inAny(context.ignoredNamespaces())) {
             return AdmissionAnswer.skipped();
         }
         GenericKubernetesResource podGroup =
-                request.objectAs(serialization, GenericKubernetesResource.class, "PodGroup");
+                request.objectAs(context.serialization(), GenericKubernetesResource.class, "PodGroup");
         if (podGroup.getMetadata() == null) {
             throw new AdmissionRequest.MalformedException("request.object has no metadata");
         }
         if (podGroup.getMetadata().getNamespace() == null) {
             podGroup.getMetadata().setNamespace(request.namespace());
         }
-        Optional<DesiredPodGroup> wanted = translator.adoptedFields(podGroup, tiers.get(), lookup);
+        Optional<DesiredPodGroup> wanted =
+                translator.adoptedFields(podGroup, context.tiers().get(), context.lookup());
         if (wanted.isEmpty()) {
             return AdmissionAnswer.allow("unchanged", List.of());
         }
         JsonNode before = request.object();
         ObjectNode after = before.deepCopy();
         ObjectNode spec = after.with("spec");
-        JsonNode desired = serialization.convertValue(wanted.get().spec(), JsonNode.class);
+        JsonNode desired = context.serialization().convertValue(wanted.get().spec(), JsonNode.class);
         for (String field : List.of("networkTopology", "subGroupPolicy")) {
             if (desired.hasNonNull(field)) {
                 spec.set(field, desired.get(field));

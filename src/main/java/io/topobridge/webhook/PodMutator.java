@@ -2,15 +2,10 @@ package io.topobridge.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.admission.JsonPatch;
 import io.topobridge.core.admission.PodAdmission;
 import io.topobridge.core.finding.Finding;
-import io.topobridge.core.topology.TierCatalog;
-import io.topobridge.core.workload.WorkloadLookup;
 import java.util.List;
-import java.util.Set;
-import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -24,24 +19,12 @@ public final class PodMutator implements AdmissionWebhook {
     public static final String PATH = "/mutate/pods";
 
     private final PodAdmission admission;
-    private final Supplier<TierCatalog> tiers;
-    private final WorkloadLookup lookup;
-    private final KubernetesSerialization serialization;
-    private final Set<String> ignoredNamespaces;
-    private final FindingLog findings;
+    private final Context context;
+    private final FindingLog findings = new FindingLog(LOG);
 
-    public PodMutator(
-            PodAdmission admission,
-            Supplier<TierCatalog> tiers,
-            WorkloadLookup lookup,
-            KubernetesSerialization serialization,
-            Set<String> ignoredNamespaces) {
+    public PodMutator(PodAdmission admission, Context context) {
         this.admission = admission;
-        this.tiers = tiers;
-        this.lookup = lookup;
-        this.serialization = serialization;
-        this.ignoredNamespaces = Set.copyOf(ignoredNamespaces);
-        this.findings = new FindingLog(LOG);
+        this.context = context;
     }
 
     /** The paths admission may touch: annotations, labels, the scheduler name (or the map holding them, when absent). */
@@ -80,17 +63,17 @@ public final class PodMutator implements AdmissionWebhook {
         if (request.object() == null) {
             throw new AdmissionRequest.MalformedException("request.object is missing (a Pod CREATE carries the pod)");
         }
-        if (request.inAny(ignoredNamespaces)) {
+        if (request.inAny(context.ignoredNamespaces())) {
             return AdmissionAnswer.skipped();
         }
-        Pod pod = request.objectAs(serialization, Pod.class, "Pod");
+        Pod pod = request.objectAs(context.serialization(), Pod.class, "Pod");
         if (pod.getMetadata() != null && pod.getMetadata().getNamespace() == null) {
             // pods made by controllers often carry no namespace yet; the request says where they are created
             pod.getMetadata().setNamespace(request.namespace());
         }
-        PodAdmission.Result result = admission.admit(pod, tiers.get(), lookup);
-        JsonNode before = serialization.convertValue(pod, JsonNode.class);
-        JsonNode after = serialization.convertValue(result.pod(), JsonNode.class);
+        PodAdmission.Result result = admission.admit(pod, context.tiers().get(), context.lookup());
+        JsonNode before = context.serialization().convertValue(pod, JsonNode.class);
+        JsonNode after = context.serialization().convertValue(result.pod(), JsonNode.class);
         List<JsonPatch.Operation> patch = JsonPatch.diff(before, after);
         List<JsonPatch.Operation> foreign =
                 patch.stream().filter(op -> !owned(op)).toList();

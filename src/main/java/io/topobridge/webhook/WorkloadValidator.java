@@ -3,7 +3,6 @@ package io.topobridge.webhook;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.finding.UserText;
@@ -15,7 +14,6 @@ import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -54,24 +52,12 @@ public final class WorkloadValidator implements AdmissionWebhook {
     static final String STILL_REFUSED = "still refused (as before this change), the bridge keeps what it had: ";
 
     private final Validation validation;
-    private final Supplier<TierCatalog> tiers;
-    private final WorkloadLookup lookup;
-    private final KubernetesSerialization serialization;
-    private final Set<String> ignoredNamespaces;
-    private final FindingLog findings;
+    private final Context context;
+    private final FindingLog findings = new FindingLog(LOG);
 
-    public WorkloadValidator(
-            Validation validation,
-            Supplier<TierCatalog> tiers,
-            WorkloadLookup lookup,
-            KubernetesSerialization serialization,
-            Set<String> ignoredNamespaces) {
+    public WorkloadValidator(Validation validation, Context context) {
         this.validation = validation;
-        this.tiers = tiers;
-        this.lookup = lookup;
-        this.serialization = serialization;
-        this.ignoredNamespaces = Set.copyOf(ignoredNamespaces);
-        this.findings = new FindingLog(LOG);
+        this.context = context;
     }
 
     @Override
@@ -104,7 +90,7 @@ public final class WorkloadValidator implements AdmissionWebhook {
             throw new AdmissionRequest.MalformedException("request.object is missing (a " + request.operation()
                     + " of a " + UserText.identifier(request.kind()) + " carries the object)");
         }
-        if (request.inAny(ignoredNamespaces)) {
+        if (request.inAny(context.ignoredNamespaces())) {
             return AdmissionAnswer.skipped();
         }
         HasMetadata workload = read(kind, request.object(), request);
@@ -113,13 +99,13 @@ public final class WorkloadValidator implements AdmissionWebhook {
                 || controlled(workload)) {
             return AdmissionAnswer.skipped();
         }
-        TierCatalog catalog = tiers.get();
-        List<Finding> found = validation.validate(workload, catalog, lookup);
+        TierCatalog catalog = context.tiers().get();
+        List<Finding> found = validation.validate(workload, catalog, context.lookup());
         // a rejection the old object had already is the same finding (object, reason, key) whatever its message
         // says now: a min-member refusal names the pod count, which a scale changes
         Set<Finding.Id> before = new HashSet<>();
         if (update && request.oldObject() != null) {
-            validation.validate(read(kind, request.oldObject(), request), catalog, lookup).stream()
+            validation.validate(read(kind, request.oldObject(), request), catalog, context.lookup()).stream()
                     .filter(f -> f.isRejection() || badValue(f))
                     .map(Finding::id)
                     .forEach(before::add);
@@ -178,7 +164,7 @@ public final class WorkloadValidator implements AdmissionWebhook {
             ((ObjectNode) object.get("metadata")).put("namespace", request.namespace());
         }
         try {
-            return serialization.convertValue(object, kind.type());
+            return context.serialization().convertValue(object, kind.type());
         } catch (IllegalArgumentException e) {
             throw new AdmissionRequest.MalformedException(
                     "request.object is not a " + kind.kind() + ": " + UserText.excerpt(e.getMessage()));

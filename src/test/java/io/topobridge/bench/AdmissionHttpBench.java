@@ -11,6 +11,7 @@ import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.tls.Certificates;
 import io.topobridge.tls.ServingCertificate;
 import io.topobridge.tls.TlsSettings;
+import io.topobridge.webhook.AdmissionWebhook;
 import io.topobridge.webhook.PodMutator;
 import io.topobridge.webhook.Reviews;
 import io.topobridge.webhook.WebhookServer;
@@ -109,10 +110,8 @@ public final class AdmissionHttpBench {
             var mutator = new PodMutator(
                     new PodAdmission(
                             new AdmissionSettings("volcano"), PodAdmission.Assigner.of(Fixtures.translator(settings))),
-                    () -> tiers,
-                    new InMemoryLookup(objects),
-                    serialization,
-                    Set.of("kube-system"));
+                    new AdmissionWebhook.Context(
+                            () -> tiers, new InMemoryLookup(objects), serialization, Set.of("kube-system")));
 
             Instant now = Instant.now();
             var ca = Certificates.newCa("bench-ca", now, Duration.ofDays(2));

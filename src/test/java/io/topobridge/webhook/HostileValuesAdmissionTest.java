@@ -52,16 +52,15 @@ class HostileValuesAdmissionTest {
         fixture = new WebhookFixture(List.of(
                 new WorkloadValidator(
                         translator::validate,
-                        () -> Fixtures.TIERS,
-                        new InMemoryLookup(List.of()),
-                        Reviews.SERIALIZATION,
-                        Set.of()),
+                        new AdmissionWebhook.Context(
+                                () -> Fixtures.TIERS, new InMemoryLookup(List.of()), Reviews.SERIALIZATION, Set.of())),
                 new PodMutator(
                         admission,
-                        () -> Fixtures.TIERS,
-                        new InMemoryLookup(List.of()),
-                        Reviews.SERIALIZATION,
-                        Set.of())));
+                        new AdmissionWebhook.Context(
+                                () -> Fixtures.TIERS,
+                                new InMemoryLookup(List.of()),
+                                Reviews.SERIALIZATION,
+                                Set.of()))));
         LOGGERS.forEach(name -> Logger.getLogger(name).addHandler(CAPTURE));
     }
 

@@ -67,10 +67,11 @@ class PodGroupMutatorTest {
         var translator = Fixtures.translator(WorkloadSettings.defaults());
         fixture = new WebhookFixture(List.of(new PodGroupMutator(
                 translator,
-                () -> Fixtures.TIERS,
-                new InMemoryLookup(CLUSTER).withDomains(() -> AutoTierTranslationTest.domains(4)),
-                Reviews.SERIALIZATION,
-                Set.of("kube-system"))));
+                new AdmissionWebhook.Context(
+                        () -> Fixtures.TIERS,
+                        new InMemoryLookup(CLUSTER).withDomains(() -> AutoTierTranslationTest.domains(4)),
+                        Reviews.SERIALIZATION,
+                        Set.of("kube-system")))));
     }
 
     @AfterAll

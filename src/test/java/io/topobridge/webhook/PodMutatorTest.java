@@ -64,10 +64,11 @@ class PodMutatorTest {
                         new WorkloadTranslator.Tie(scripted(pod, tiers, lookup).orElse(null), List.of()));
         var mutator = new PodMutator(
                 admission,
-                () -> TierCatalog.EMPTY,
-                new InMemoryLookup(List.of()),
-                Reviews.SERIALIZATION,
-                java.util.Set.of("kube-system"));
+                new AdmissionWebhook.Context(
+                        () -> TierCatalog.EMPTY,
+                        new InMemoryLookup(List.of()),
+                        Reviews.SERIALIZATION,
+                        java.util.Set.of("kube-system")));
         fixture = new WebhookFixture(List.of(mutator));
     }
 

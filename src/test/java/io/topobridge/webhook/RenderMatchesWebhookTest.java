@@ -51,10 +51,11 @@ class RenderMatchesWebhookTest {
                 new PodAdmission(
                         new AdmissionSettings("volcano"),
                         PodAdmission.Assigner.of(Fixtures.translator(WorkloadSettings.defaults()))),
-                () -> TierCatalog.EMPTY,
-                new InMemoryLookup(inputs),
-                Reviews.SERIALIZATION,
-                Set.of("kube-system"));
+                new AdmissionWebhook.Context(
+                        () -> TierCatalog.EMPTY,
+                        new InMemoryLookup(inputs),
+                        Reviews.SERIALIZATION,
+                        Set.of("kube-system")));
         for (HasMetadata input : inputs) {
             if (!(input instanceof Pod pod)) {
                 continue;

@@ -77,10 +77,11 @@ class WorkloadValidatorTest {
     static void start() {
         fixture = new WebhookFixture(List.of(new WorkloadValidator(
                 WorkloadValidatorTest::scripted,
-                () -> current,
-                new InMemoryLookup(List.of()),
-                Reviews.SERIALIZATION,
-                java.util.Set.of("kube-system"))));
+                new AdmissionWebhook.Context(
+                        () -> current,
+                        new InMemoryLookup(List.of()),
+                        Reviews.SERIALIZATION,
+                        java.util.Set.of("kube-system")))));
     }
 
     @AfterAll
@@ -115,10 +116,11 @@ class WorkloadValidatorTest {
     private static WorkloadValidator realValidator(List<HasMetadata> objects) {
         return new WorkloadValidator(
                 Fixtures.translator(WorkloadSettings.defaults())::validate,
-                () -> TIERS,
-                new InMemoryLookup(objects),
-                Reviews.SERIALIZATION,
-                java.util.Set.of("kube-system"));
+                new AdmissionWebhook.Context(
+                        () -> TIERS,
+                        new InMemoryLookup(objects),
+                        Reviews.SERIALIZATION,
+                        java.util.Set.of("kube-system")));
     }
 
     @Test
@@ -186,10 +188,11 @@ class WorkloadValidatorTest {
     void aHardGangLargerThanEveryDomainOfItsTierIsDenied() {
         var validator = new WorkloadValidator(
                 Fixtures.translator(WorkloadSettings.defaults())::validate,
-                () -> TIERS,
-                new InMemoryLookup(List.of(), io.topobridge.core.capacity.Cluster.nvl72()),
-                Reviews.SERIALIZATION,
-                java.util.Set.of("kube-system"));
+                new AdmissionWebhook.Context(
+                        () -> TIERS,
+                        new InMemoryLookup(List.of(), io.topobridge.core.capacity.Cluster.nvl72()),
+                        Reviews.SERIALIZATION,
+                        java.util.Set.of("kube-system")));
         try (var real = new WebhookFixture(List.of(validator))) {
             Deployment tp = tp(20, "hard");
             validate(real, deploymentReview("CREATE", tp, null))
