@@ -124,33 +124,23 @@ public class CleanupCommand implements Callable<Integer> {
                     () -> stopDeployment(webhook.namespace()));
         }
         String configuration = webhook.configurationName();
-        step(
+        var registration = client.admissionRegistration().v1();
+        deleteIfOurs(
                 "MutatingWebhookConfiguration " + configuration,
-                () -> deleteIfOurs(
-                        "MutatingWebhookConfiguration " + configuration,
-                        client.admissionRegistration()
-                                .v1()
-                                .mutatingWebhookConfigurations()
-                                .withName(configuration)
-                                .get()));
-        step(
+                () -> registration
+                        .mutatingWebhookConfigurations()
+                        .withName(configuration)
+                        .get());
+        deleteIfOurs(
                 "ValidatingWebhookConfiguration " + configuration,
-                () -> deleteIfOurs(
-                        "ValidatingWebhookConfiguration " + configuration,
-                        client.admissionRegistration()
-                                .v1()
-                                .validatingWebhookConfigurations()
-                                .withName(configuration)
-                                .get()));
-        String secret = webhook.namespace() + "/" + webhook.tls().secretName();
-        step(
-                "Secret " + secret,
-                () -> deleteIfOurs(
-                        "Secret " + secret,
-                        client.secrets()
-                                .inNamespace(webhook.namespace())
-                                .withName(webhook.tls().secretName())
-                                .get()));
+                () -> registration
+                        .validatingWebhookConfigurations()
+                        .withName(configuration)
+                        .get());
+        var secrets = client.secrets().inNamespace(webhook.namespace());
+        deleteIfOurs(
+                "Secret " + webhook.namespace() + "/" + webhook.tls().secretName(),
+                () -> secrets.withName(webhook.tls().secretName()).get());
         step("Lease", this::deleteLease);
         if (managedObjects == ManagedObjects.delete) {
             step(
@@ -237,19 +227,18 @@ public class CleanupCommand implements Callable<Integer> {
                         .anyMatch(o -> "ReplicaSet".equals(o.getKind()) && Boolean.TRUE.equals(o.getController()));
     }
 
-    private void deleteIfOurs(String what, HasMetadata current) {
-        if (current == null) {
-            out.println("absent " + what);
-            return;
-        }
-        if (!ours(current)) {
-            out.println("kept " + what + " (not made by topobridge: no " + Topobridge.MANAGED_BY_LABEL + "="
-                    + Topobridge.MANAGED_BY + ")");
-            return;
-        }
-        if (applier.delete(current, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)) {
-            out.println("deleted " + what);
-        }
+    private void deleteIfOurs(String what, Supplier<HasMetadata> read) {
+        step(what, () -> {
+            HasMetadata current = read.get();
+            if (current == null) {
+                out.println("absent " + what);
+            } else if (!ours(current)) {
+                out.println("kept " + what + " (not made by topobridge: no " + Topobridge.MANAGED_BY_LABEL + "="
+                        + Topobridge.MANAGED_BY + ")");
+            } else if (applier.delete(current, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)) {
+                out.println("deleted " + what);
+            }
+        });
     }
 
     private void deleteAll(String kind, Supplier<List<? extends HasMetadata>> labelled) {

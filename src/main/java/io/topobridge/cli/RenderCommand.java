@@ -120,10 +120,9 @@ public class RenderCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        Expansion.Limits limits = null;
-        if (!noExpand) {
-            limits = new Expansion.Limits(cap("--expand-cap", expandCap), cap("--expand-total-cap", expandTotalCap));
-        }
+        Expansion.Limits limits = noExpand
+                ? null
+                : new Expansion.Limits(cap("--expand-cap", expandCap), cap("--expand-total-cap", expandTotalCap));
         var serialization = new KubernetesSerialization();
         ManifestReader.Result input;
         try {

@@ -77,12 +77,7 @@ public final class DoctorGatherer {
             String schedulerConfigKey,
             String defaultQueue,
             WebhookSettings webhook,
-            Accelerators accelerators) {
-
-        public Settings {
-            accelerators = accelerators == null ? Accelerators.DEFAULT : accelerators;
-        }
-    }
+            Accelerators accelerators) {}
 
     private final KubernetesClient client;
     private final Settings settings;

@@ -45,14 +45,6 @@ public record ServingCertificate(
         return certificate.getNotAfter().toInstant();
     }
 
-    /** The CA that signed the serving certificate, when it is in the bundle. */
-    public X509Certificate signer() {
-        return caCertificates.stream()
-                .filter(ca -> Certificates.signedBy(certificate, ca))
-                .findFirst()
-                .orElse(null);
-    }
-
     /** Same certificate and CA bundle (keys follow from them). */
     public boolean sameAs(ServingCertificate other) {
         return other != null && certificate.equals(other.certificate) && caCertificates.equals(other.caCertificates);

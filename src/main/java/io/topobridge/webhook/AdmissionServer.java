@@ -1,6 +1,7 @@
 package io.topobridge.webhook;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -29,6 +30,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -241,17 +243,15 @@ public class AdmissionServer implements ProcessPart {
         try {
             var registration = client.admissionRegistration().v1();
             String name = webhook.configurationName();
-            MutatingWebhookConfiguration mutating =
-                    registration.mutatingWebhookConfigurations().withName(name).get();
-            if (mutating != null) {
-                applier.delete(mutating, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
-            }
-            ValidatingWebhookConfiguration validating = registration
-                    .validatingWebhookConfigurations()
-                    .withName(name)
-                    .get();
-            if (validating != null) {
-                applier.delete(validating, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
+            for (HasMetadata existing : Arrays.asList(
+                    registration.mutatingWebhookConfigurations().withName(name).get(),
+                    registration
+                            .validatingWebhookConfigurations()
+                            .withName(name)
+                            .get())) {
+                if (existing != null) {
+                    applier.delete(existing, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
+                }
             }
         } catch (RuntimeException e) {
             LOG.warnf("cannot remove the webhook configurations %s: %s", webhook.configurationName(), e.getMessage());
