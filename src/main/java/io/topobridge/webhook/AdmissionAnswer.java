@@ -14,12 +14,7 @@ import java.util.Objects;
  * outcome for the metrics.
  */
 public record AdmissionAnswer(
-        boolean allowed,
-        List<JsonPatch.Operation> patch,
-        int code,
-        String message,
-        List<String> warnings,
-        String result) {
+        boolean allowed, List<JsonPatch.Operation> patch, String message, List<String> warnings, String result) {
 
     /** Kubernetes shows at most this many characters of one warning. */
     static final int MAX_WARNING = 256;
@@ -36,7 +31,7 @@ public record AdmissionAnswer(
     }
 
     public static AdmissionAnswer allow(String result, List<String> warnings) {
-        return new AdmissionAnswer(true, List.of(), 200, null, warnings, result);
+        return new AdmissionAnswer(true, List.of(), null, warnings, result);
     }
 
     /** Allowed untouched: the request is none of this webhook's business. */
@@ -45,11 +40,12 @@ public record AdmissionAnswer(
     }
 
     public static AdmissionAnswer patch(List<JsonPatch.Operation> patch, List<String> warnings) {
-        return new AdmissionAnswer(true, patch, 200, null, warnings, patch.isEmpty() ? "unchanged" : "patched");
+        return new AdmissionAnswer(true, patch, null, warnings, patch.isEmpty() ? "unchanged" : "patched");
     }
 
-    public static AdmissionAnswer deny(int code, String message, List<String> warnings) {
-        return new AdmissionAnswer(false, List.of(), code, message, warnings, "denied");
+    /** Denied as invalid (HTTP 422 in the review's status): the object breaks a rule its author can fix. */
+    public static AdmissionAnswer deny(String message, List<String> warnings) {
+        return new AdmissionAnswer(false, List.of(), message, warnings, "denied");
     }
 
     /** The AdmissionReview response document for {@code uid}. */
@@ -70,8 +66,8 @@ public record AdmissionAnswer(
         }
         if (!allowed) {
             response.putObject("status")
-                    .put("code", code)
-                    .put("reason", code == 422 ? "Invalid" : "Forbidden")
+                    .put("code", 422)
+                    .put("reason", "Invalid")
                     .put("message", message);
         }
         if (!warnings.isEmpty()) {

@@ -137,7 +137,7 @@ public final class WorkloadValidator implements AdmissionWebhook {
         refused.forEach(findings::log);
         List<String> rejections =
                 refused.stream().map(Finding::message).distinct().toList();
-        return AdmissionAnswer.deny(422, String.join("; ", rejections), warnings);
+        return AdmissionAnswer.deny(String.join("; ", rejections), warnings);
     }
 
     /**

@@ -33,7 +33,7 @@ class WebhookServerTest {
                 case "CREATE" -> AdmissionAnswer.allow("allowed", List.of());
                 case "DELETE" -> throw new IllegalStateException("informer cache not synced");
                 case "CONNECT" -> throw new AdmissionRequest.MalformedException("request.object is missing");
-                default -> AdmissionAnswer.deny(422, "topobridge.io/mode=sideways is not hard or soft", List.of("w"));
+                default -> AdmissionAnswer.deny("topobridge.io/mode=sideways is not hard or soft", List.of("w"));
             });
 
     @AutoClose

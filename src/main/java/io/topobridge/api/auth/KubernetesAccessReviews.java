@@ -81,12 +81,11 @@ public class KubernetesAccessReviews implements AccessReviews {
     }
 
     private static String describe(KubernetesClientException e) {
-        return e.getCode() > 0
-                ? "HTTP " + e.getCode() + " "
-                        + UserText.excerpt(
-                                e.getStatus() == null
-                                        ? e.getMessage()
-                                        : e.getStatus().getMessage())
-                : UserText.excerpt(String.valueOf(e.getMessage()));
+        if (e.getCode() <= 0) {
+            return UserText.excerpt(String.valueOf(e.getMessage()));
+        }
+        return "HTTP " + e.getCode() + " "
+                + UserText.excerpt(
+                        e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage());
     }
 }
