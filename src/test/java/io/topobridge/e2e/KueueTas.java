@@ -30,6 +30,8 @@ public final class KueueTas {
     public static final String GROUP_COUNT = "kueue.x-k8s.io/pod-group-total-count";
     public static final String REQUIRED = "kueue.x-k8s.io/podset-required-topology";
     public static final String PREFERRED = "kueue.x-k8s.io/podset-preferred-topology";
+    public static final String SLICE_REQUIRED = "kueue.x-k8s.io/podset-slice-required-topology";
+    public static final String SLICE_SIZE = "kueue.x-k8s.io/podset-slice-size";
 
     public static final String SPINE = "fabric.topograph.run/tier-1";
     public static final String LEAF = "fabric.topograph.run/tier-0";

@@ -25,6 +25,21 @@ import java.util.Map;
  */
 final class KueueRun implements PlacementSystem {
 
+    /**
+     * Whether a gang of one PodSet held above the NVLink partition also asks for slices of one pod at the partition
+     * level. Kueue then places each chosen partition's share on that partition's own nodes; without slices its node
+     * step pools the chosen partitions' nodes and takes them in label order, which may fill a small partition first.
+     */
+    private final boolean slices;
+
+    KueueRun() {
+        this(false);
+    }
+
+    KueueRun(boolean slices) {
+        this.slices = slices;
+    }
+
     /** Whether the run was asked for: Kueue is built only then (a cold build takes 10 to 20 minutes). */
     static boolean chosen() {
         return Boolean.getBoolean("topobridge.e2e.kueueTas");
@@ -32,13 +47,15 @@ final class KueueRun implements PlacementSystem {
 
     @Override
     public String label() {
-        return "kueue";
+        return slices ? "kueue-slices" : "kueue";
     }
 
     @Override
     public String what() {
         return "Kueue v0.17 Topology-Aware Scheduling pod groups with kube-scheduler (each PodSet required at its"
-                + " hard tier; a prefill/decode gang's own tier over its roles' PodSets not expressible)";
+                + " hard tier; a prefill/decode gang's own tier over its roles' PodSets not expressible"
+                + (slices ? "; a one-PodSet gang held above the NVLink partition in slices of 1 pod per partition" : "")
+                + ")";
     }
 
     @Override
@@ -103,13 +120,8 @@ final class KueueRun implements PlacementSystem {
     public void arrive(Context context, String ns, Arrival a) {
         Map<String, Request> requests = requests(a.shape());
         for (Role role : a.shape().roles()) {
-            Request request = requests.get(role.name());
-            Map<String, String> annotations = new LinkedHashMap<>();
-            annotations.put(KueueTas.GROUP_COUNT, String.valueOf(a.shape().pods()));
-            if (request != null) {
-                annotations.put(request.annotation(), KueueTas.level(request.tier()));
-            }
-            PodTemplateSpec template = GangObjects.template(a, role, context.gpuNodes(), annotations, null);
+            PodTemplateSpec template = GangObjects.template(
+                    a, role, context.gpuNodes(), annotations(a.shape(), requests.get(role.name())), null);
             for (int i = 0; i < role.replicas(); i++) {
                 Pod pod = new PodBuilder()
                         .withMetadata(template.getMetadata())
@@ -124,6 +136,20 @@ final class KueueRun implements PlacementSystem {
                 client(context).resource(pod).create();
             }
         }
+    }
+
+    /** The Kueue keys on the pods of a role of shape {@code s} that carries {@code request} (null: none). */
+    Map<String, String> annotations(Shape s, Request request) {
+        Map<String, String> annotations = new LinkedHashMap<>();
+        annotations.put(KueueTas.GROUP_COUNT, String.valueOf(s.pods()));
+        if (request != null) {
+            annotations.put(request.annotation(), KueueTas.level(request.tier()));
+            if (slices && onePodSet(s) && request.required() && !request.tier().equals("nvlink")) {
+                annotations.put(KueueTas.SLICE_REQUIRED, KueueTas.NVLINK);
+                annotations.put(KueueTas.SLICE_SIZE, "1");
+            }
+        }
+        return annotations;
     }
 
     @Override

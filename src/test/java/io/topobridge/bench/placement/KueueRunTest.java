@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.topobridge.bench.placement.Gangs.Arrival;
 import io.topobridge.bench.placement.Gangs.Shape;
 import io.topobridge.bench.placement.KueueRun.Request;
+import io.topobridge.e2e.KueueTas;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,5 +50,29 @@ class KueueRunTest {
                 .isEqualTo(claimed);
         assertThat(written.values())
                 .allSatisfy(r -> assertThat(r.annotation()).isEqualTo("kueue.x-k8s.io/podset-required-topology"));
+    }
+
+    /** The slices variant asks for one pod per slice at the NVLink partition, only where the gang is held above it. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shapes")
+    void slicesOnlyForOnePodSetGangsHeldAboveThePartition(
+            String name, Map<String, Request> written, Map<String, Integer> claimed) {
+        Shape shape = shape(name);
+        boolean above = claimed.containsKey("") && claimed.get("") > 1;
+        written.values().forEach(request -> {
+            Map<String, String> plain = new KueueRun().annotations(shape, request);
+            Map<String, String> sliced = new KueueRun(true).annotations(shape, request);
+            assertThat(plain).doesNotContainKeys(KueueTas.SLICE_REQUIRED, KueueTas.SLICE_SIZE);
+            assertThat(plain).containsEntry(KueueTas.GROUP_COUNT, String.valueOf(shape.pods()));
+            if (above) {
+                assertThat(sliced)
+                        .containsEntry(KueueTas.SLICE_REQUIRED, KueueTas.NVLINK)
+                        .containsEntry(KueueTas.SLICE_SIZE, "1")
+                        .containsEntry(request.annotation(), KueueTas.level(request.tier()));
+            } else {
+                assertThat(sliced).isEqualTo(plain);
+            }
+        });
+        assertThat(new KueueRun(true).label()).isEqualTo("kueue-slices");
     }
 }

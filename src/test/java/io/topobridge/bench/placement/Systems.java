@@ -24,6 +24,7 @@ final class Systems {
         ALL.put("unaware", wait -> new UnawareRun());
         if (KueueRun.chosen()) {
             ALL.put("kueue", wait -> new KueueRun());
+            ALL.put("kueue-slices", wait -> new KueueRun(true));
         } else {
             System.out.println("[placement] the kueue run is left out: -Dtopobridge.e2e.kueueTas=true adds it");
         }
