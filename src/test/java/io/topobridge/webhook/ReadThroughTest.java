@@ -156,15 +156,8 @@ class ReadThroughTest {
 
     private static String warning(WebhookFixture fixture, String deployment) {
         return fixture.request()
-                .body(Reviews.review(
-                                "CREATE",
-                                deployment,
-                                "",
-                                "v1",
-                                "Pod",
-                                "pods",
-                                Reviews.JSON.createObjectNode().put("kind", "Pod"),
-                                null)
+                .body(Reviews.podCreate(
+                                deployment, Reviews.JSON.createObjectNode().put("kind", "Pod"))
                         .toString())
                 .post("/owner")
                 .then()

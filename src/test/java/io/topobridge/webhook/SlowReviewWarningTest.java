@@ -60,15 +60,8 @@ class SlowReviewWarningTest {
                 .baseUri("https://127.0.0.1")
                 .port(port)
                 .contentType(ContentType.JSON)
-                .body(Reviews.review(
-                                "CREATE",
-                                namespace,
-                                "",
-                                "v1",
-                                "Pod",
-                                "pods",
-                                Reviews.JSON.createObjectNode().put("kind", "Pod"),
-                                null)
+                .body(Reviews.podCreate(
+                                namespace, Reviews.JSON.createObjectNode().put("kind", "Pod"))
                         .toString())
                 .post("/sleeper")
                 .then()
