@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the Kueue peer of the placement benchmark (docs/benchmarks.md) only when a run asks for it, so that the
-# default build never pays for it (a cold build takes 10 to 20 minutes on two cores):
+# Builds the Kueue peer of the placement benchmark (docs/benchmarks.md) when the real-cluster tier first starts it
+# (about 2 minutes on two cores after build.sh, whose compiled packages kueue/go.mod shares):
 #
 #   kueue.sh OUT   build the Kueue controller manager of kueue/ (sigs.k8s.io/kueue, its own go.mod/go.sum) and
 #                  kube-scheduler of the tier's pinned Kubernetes (the k8s.io/kubernetes of cluster/, which binds the
@@ -25,8 +25,12 @@ target="$out/kueue"
 mkdir -p "$target"
 cache_link_module "$here/kueue" sigs.k8s.io/kueue "$target/module"
 
+# the real-cluster tier's forks may ask at once: one builds, the others wait for it and reuse its build
+mkdir -p "$root"
+exec 9>"$root/.lock"
+flock 9
 cache_reuse "Kueue and kube-scheduler" "$target"
-cache_start "Kueue and kube-scheduler" "10 to 20 minutes"
+cache_start "Kueue and kube-scheduler" "about 2 minutes once the cluster's is built"
 kueue="$(cd "$here/kueue" && go list -m -f '{{.Version}}' sigs.k8s.io/kueue)"
 (cd "$here/kueue" && go build -ldflags "-s -w -X sigs.k8s.io/kueue/pkg/version.GitVersion=$kueue" \
   -o "$dir/bin/kueue" sigs.k8s.io/kueue/cmd/kueue)

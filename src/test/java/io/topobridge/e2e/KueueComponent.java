@@ -68,7 +68,7 @@ public final class KueueComponent {
 
     /**
      * Kueue's build ({@code bin}: kueue and kube-scheduler; {@code module}: Kueue's CRDs and webhook manifests), built or
-     * linked from its cache by {@code src/test/go/kueue.sh} on first use: the default build never pays for it.
+     * linked from its cache by {@code src/test/go/kueue.sh} on first use.
      */
     static synchronized Path built() {
         if (built != null) {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * group of 4 pods of 4 GPUs that requires one NVLink partition ({@code nvidia.com/gpu.clique}) is admitted by Kueue
  * and bound by kube-scheduler within one partition, on 4 trays; a group of 10 such pods, larger than every partition
  * (at most 9 trays), stays gated and unbound with Kueue's reason on its Workload. Runs with
- * {@code -Dtopobridge.e2e.kueueTas=true}, which builds Kueue ({@code src/test/go/kueue.sh}).
+ * every build unless {@code -Dtopobridge.e2e.kueueTas=false}; the first start builds Kueue ({@code src/test/go/kueue.sh}).
  */
 @ExtendWith(RealClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -26,7 +26,7 @@ final class Systems {
             ALL.put("kueue", wait -> new KueueRun());
             ALL.put("kueue-slices", wait -> new KueueRun(true));
         } else {
-            System.out.println("[placement] the kueue run is left out: -Dtopobridge.e2e.kueueTas=true adds it");
+            System.out.println("[placement] the kueue runs are left out (-Dtopobridge.e2e.kueueTas=false)");
         }
         if (NativeRun.chosen()) {
             ALL.put("native", wait -> new NativeRun());
