@@ -81,7 +81,7 @@ public class StatusResource {
             return syncing("PodGroups");
         }
         List<PodGroup> ours = caches.allPodGroups().stream()
-                .filter(pg -> Topobridge.MANAGED_BY.equals(label(pg, Topobridge.MANAGED_BY_LABEL)))
+                .filter(Topobridge::managed)
                 .sorted(BY_KEY)
                 .toList();
         return Response.ok(ours).build();

@@ -8,11 +8,10 @@ import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.capacity.GangView;
 import io.topobridge.core.capacity.PodView;
 import io.topobridge.core.resources.Quantities;
+import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.model.SubGroupPolicySpec;
 import java.math.BigDecimal;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -46,17 +45,10 @@ public final class CoreViews {
                 annotation(pod, VolcanoApi.TASK_SPEC_ANNOTATION),
                 annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION),
                 SlimPodStore.coreTolerations(pod),
-                instant(pod.getMetadata().getCreationTimestamp()),
+                WorkloadSettings.timestamp(pod.getMetadata().getCreationTimestamp())
+                        .orElse(null),
                 pod.getMetadata().getDeletionTimestamp() != null,
                 pod.getMetadata().getUid());
-    }
-
-    private static Instant instant(String timestamp) {
-        try {
-            return timestamp == null ? null : Instant.parse(timestamp);
-        } catch (DateTimeParseException e) {
-            return null;
-        }
     }
 
     static String annotation(HasMetadata object, String key) {
@@ -111,7 +103,8 @@ public final class CoreViews {
                 tier,
                 subGroups,
                 conditions,
-                instant(pg.getMetadata().getCreationTimestamp()),
+                WorkloadSettings.timestamp(pg.getMetadata().getCreationTimestamp())
+                        .orElse(null),
                 pods,
                 annotations == null ? null : annotations.get(io.topobridge.core.Topobridge.CHOSEN_TIER),
                 annotations == null

@@ -232,7 +232,7 @@ public class CleanupCommand implements Callable<Integer> {
             HasMetadata current = read.get();
             if (current == null) {
                 out.println("absent " + what);
-            } else if (!ours(current)) {
+            } else if (!Topobridge.managed(current)) {
                 out.println("kept " + what + " (not made by topobridge: no " + Topobridge.MANAGED_BY_LABEL + "="
                         + Topobridge.MANAGED_BY + ")");
             } else if (applier.delete(current, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)) {
@@ -293,11 +293,6 @@ public class CleanupCommand implements Callable<Integer> {
         }
         resource.delete();
         out.println("deleted Lease " + name);
-    }
-
-    private static boolean ours(HasMetadata object) {
-        Map<String, String> labels = object.getMetadata().getLabels();
-        return labels != null && Topobridge.MANAGED_BY.equals(labels.get(Topobridge.MANAGED_BY_LABEL));
     }
 
     private static String describe(HasMetadata object) {

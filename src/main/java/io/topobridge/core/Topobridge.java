@@ -1,5 +1,8 @@
 package io.topobridge.core;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Map;
+
 /** The bridge's own vocabulary: annotation keys users write, labels and field manager it stamps. */
 public final class Topobridge {
     public static final String PREFIX = "topobridge.io/";
@@ -45,4 +48,10 @@ public final class Topobridge {
     public static final String MANAGED_BY = "topobridge";
 
     private Topobridge() {}
+
+    /** Whether the bridge made the object: it carries the bridge's managed-by label. */
+    public static boolean managed(HasMetadata object) {
+        Map<String, String> labels = object.getMetadata().getLabels();
+        return labels != null && MANAGED_BY.equals(labels.get(MANAGED_BY_LABEL));
+    }
 }

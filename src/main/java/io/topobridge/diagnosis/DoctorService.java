@@ -129,11 +129,7 @@ public class DoctorService {
         }
         return QueueNames.named(
                 workloads,
-                lookup.allPodGroups().stream()
-                        .filter(pg -> pg.getMetadata().getLabels() != null
-                                && Topobridge.MANAGED_BY.equals(
-                                        pg.getMetadata().getLabels().get(Topobridge.MANAGED_BY_LABEL)))
-                        .toList(),
+                lookup.allPodGroups().stream().filter(Topobridge::managed).toList(),
                 settings.defaultQueue(),
                 ns -> lookup.namespaceAnnotations(ns).get(VolcanoApi.QUEUE_NAME_ANNOTATION));
     }

@@ -96,8 +96,7 @@ public class Gangs {
     }
 
     static boolean managed(PodGroup pg) {
-        Map<String, String> labels = pg.getMetadata().getLabels();
-        if (labels != null && Topobridge.MANAGED_BY.equals(labels.get(Topobridge.MANAGED_BY_LABEL))) {
+        if (Topobridge.managed(pg)) {
             return true;
         }
         var managed = pg.getMetadata().getManagedFields();

@@ -168,7 +168,7 @@ public final class ManifestReader {
                     UserText.identifier(node.get("kind").asText()) + " "
                             + UserText.identifier(
                                     node.path("metadata").path("name").asText()) + " does not match its schema: "
-                            + UserText.excerpt(StrictYaml.firstLine(e.getMessage()))));
+                            + UserText.excerpt(UserText.firstLine(e.getMessage()))));
         }
     }
 

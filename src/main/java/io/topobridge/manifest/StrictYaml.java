@@ -59,7 +59,7 @@ final class StrictYaml {
         try {
             return new Documents((YAMLParser) FACTORY.createParser(text));
         } catch (IOException | RuntimeException e) {
-            throw new SyntaxException(1, firstLine(e.getMessage()));
+            throw new SyntaxException(1, UserText.firstLine(e.getMessage()));
         }
     }
 
@@ -88,7 +88,7 @@ final class StrictYaml {
                     return new Document(index, line, null, e.getMessage());
                 }
             } catch (IOException | RuntimeException e) {
-                throw new SyntaxException(Math.max(index, 1), firstLine(e.getMessage()));
+                throw new SyntaxException(Math.max(index, 1), UserText.firstLine(e.getMessage()));
             }
         }
 
@@ -100,14 +100,6 @@ final class StrictYaml {
                 // a parser over a string holds nothing to release
             }
         }
-    }
-
-    static String firstLine(String message) {
-        if (message == null) {
-            return "unknown error";
-        }
-        int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
     }
 
     /** Builds one document's tree from the parser's tokens, remembering anchors and counting what aliases add. */

@@ -55,7 +55,7 @@ public class CertificateStore {
             if (settings.mode() != TlsSettings.Mode.GENERATE) {
                 return external(current);
             }
-            if (current != null && !ours(current)) {
+            if (current != null && !Topobridge.managed(current)) {
                 throw new UnavailableException(
                         "Secret " + describe() + " exists but was not made by topobridge (no label "
                                 + Topobridge.MANAGED_BY_LABEL + "=" + Topobridge.MANAGED_BY + "); delete it, or set "
@@ -226,11 +226,6 @@ public class CertificateStore {
 
     private static String base64(String text) {
         return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static boolean ours(Secret secret) {
-        Map<String, String> labels = secret.getMetadata().getLabels();
-        return labels != null && Topobridge.MANAGED_BY.equals(labels.get(Topobridge.MANAGED_BY_LABEL));
     }
 
     private String describe() {

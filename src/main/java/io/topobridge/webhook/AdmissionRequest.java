@@ -123,9 +123,11 @@ public record AdmissionRequest(
         } catch (StreamConstraintsException e) {
             throw new LimitException(
                     "parser",
-                    "the request body exceeds a JSON parser limit: " + UserText.excerpt(firstLine(e.getMessage())));
+                    "the request body exceeds a JSON parser limit: "
+                            + UserText.excerpt(UserText.firstLine(e.getMessage())));
         } catch (IOException e) {
-            throw new MalformedException("the body is not JSON: " + UserText.excerpt(firstLine(e.getMessage())));
+            throw new MalformedException(
+                    "the body is not JSON: " + UserText.excerpt(UserText.firstLine(e.getMessage())));
         }
     }
 
@@ -160,7 +162,8 @@ public record AdmissionRequest(
         try (JsonParser parser = mapper.getFactory().createParser(body, offset, length)) {
             root = mapper.readTree(parser);
         } catch (IOException e) {
-            throw new MalformedException("the body is not JSON: " + UserText.excerpt(firstLine(e.getMessage())));
+            throw new MalformedException(
+                    "the body is not JSON: " + UserText.excerpt(UserText.firstLine(e.getMessage())));
         }
         if (root == null || !root.isObject()) {
             throw new MalformedException("the body is not a JSON object (expected an " + KIND + ")");
@@ -241,13 +244,5 @@ public record AdmissionRequest(
 
     private static String quote(String value) {
         return value == null ? "absent" : UserText.quote(value);
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "unreadable";
-        }
-        int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
     }
 }

@@ -3,6 +3,7 @@ package io.topobridge.controller.workload;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.cache.WorkloadCaches;
+import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.Autoscaler;
@@ -82,7 +83,7 @@ final class ScopeRouter {
             return;
         }
         if ("PodGroup".equals(change.kind())) {
-            if (roomWanted && ObservedPodGroup.ours(object)) {
+            if (roomWanted && Topobridge.managed(object)) {
                 // one of the bridge's PodGroups came, went or changed its reservation: the gangs waiting for room in
                 // a namespace are judged again (their refusal names what the namespace reserves now)
                 all.run();
@@ -109,7 +110,7 @@ final class ScopeRouter {
         Map<String, String> annotations = pod.getMetadata().getAnnotations();
         String group = annotations == null ? null : annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION);
         PodGroup pg = group == null ? null : lookup.podGroup(pod.getMetadata().getNamespace(), group);
-        if (pg != null && (ObservedPodGroup.ours(pg) || ObservedPodGroup.ownsFields(pg))) {
+        if (pg != null && (Topobridge.managed(pg) || ObservedPodGroup.ownsFields(pg))) {
             translator.scopeOfPodGroup(pg, lookup).ifPresent(scope);
             return;
         }

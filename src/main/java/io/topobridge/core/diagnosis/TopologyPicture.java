@@ -130,11 +130,9 @@ public record TopologyPicture(
         Amounts free = capacity.domainFree(h.name());
         List<String> gangs = new ArrayList<>(at.getOrDefault(h.name(), List.of()));
         gangs.sort(null);
-        Map<String, NodeView> byName = new HashMap<>();
-        capacity.nodes().forEach(n -> byName.put(n.name(), n));
         List<String> unusable = new ArrayList<>();
         for (String node : forest.nodesUnder(h.name())) {
-            NodeView view = byName.get(node);
+            NodeView view = capacity.node(node);
             if (view != null && view.state().closed()) {
                 String ready =
                         view.state().isReady() ? "" : "Ready=" + view.state().ready();

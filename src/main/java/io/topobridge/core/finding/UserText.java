@@ -55,6 +55,15 @@ public final class UserText {
         return unquoted(text, MAX_EXCERPT);
     }
 
+    /** The first line of a parser's message (whose next lines point into the input), {@code unknown error} for none. */
+    public static String firstLine(String message) {
+        if (message == null) {
+            return "unknown error";
+        }
+        int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
+    }
+
     /**
      * An object name or annotation key: unchanged when Kubernetes could have accepted it (what every object in
      * a cluster carries, so identities stay exact), otherwise escaped and cut like an {@link #excerpt} of

@@ -2,8 +2,11 @@ package io.topobridge.core.workload;
 
 import io.topobridge.core.finding.UserText;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Validated workload configuration for the translator and the PodGroup planner.
@@ -95,15 +98,16 @@ public record WorkloadSettings(
      * When a gang whose PodGroup was created at {@code creationTimestamp} (RFC 3339, as the API server writes it) has
      * waited {@link #autoWaitForRoom} for room; empty when the time cannot be read (such a gang has waited enough).
      */
-    public java.util.Optional<java.time.Instant> roomWaitEnd(String creationTimestamp) {
-        if (creationTimestamp == null) {
-            return java.util.Optional.empty();
-        }
+    public Optional<Instant> roomWaitEnd(String creationTimestamp) {
+        return timestamp(creationTimestamp).map(created -> created.plus(autoWaitForRoom));
+    }
+
+    /** A timestamp as the API server writes it (RFC 3339); empty when absent or unreadable. */
+    public static Optional<Instant> timestamp(String rfc3339) {
         try {
-            return java.util.Optional.of(
-                    java.time.Instant.parse(creationTimestamp).plus(autoWaitForRoom));
-        } catch (java.time.format.DateTimeParseException e) {
-            return java.util.Optional.empty();
+            return rfc3339 == null ? Optional.empty() : Optional.of(Instant.parse(rfc3339));
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
         }
     }
 

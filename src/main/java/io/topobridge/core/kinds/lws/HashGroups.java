@@ -59,15 +59,13 @@ final class HashGroups {
             owner.ifPresent(o -> out.putIfAbsent(key, leader(o.getName(), o.getUid())));
         }
         for (HasMetadata pg : snapshot.lookup().podGroups(ns)) {
-            Map<String, String> labels = pg.getMetadata().getLabels();
             Map<String, String> annotations = pg.getMetadata().getAnnotations();
-            if (labels == null
-                    || annotations == null
-                    || !Topobridge.MANAGED_BY.equals(labels.get(Topobridge.MANAGED_BY_LABEL))
+            if (annotations == null
+                    || !Topobridge.managed(pg)
                     || !scope.key().equals(annotations.get(PodGroupBuilder.GANG_ANNOTATION))) {
                 continue;
             }
-            String key = labels.get(WorkloadLabels.LWS_GROUP_KEY);
+            String key = pg.getMetadata().getLabels().get(WorkloadLabels.LWS_GROUP_KEY);
             Optional<OwnerReference> owner = Workload.controller(pg.getMetadata())
                     .filter(o -> "Pod".equals(o.getKind()) && o.getName() != null && o.getUid() != null);
             if (key != null && !key.isEmpty() && owner.isPresent()) {

@@ -7,7 +7,6 @@ import io.topobridge.core.workload.kind.Pods;
 import io.topobridge.core.workload.kind.Snapshot;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -28,8 +27,7 @@ public final class ProviderGroups {
         if (meta == null || meta.getName() == null || meta.getOwnerReferences() == null) {
             return Optional.empty();
         }
-        Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
-        if (Topobridge.MANAGED_BY.equals(labels.get(Topobridge.MANAGED_BY_LABEL))) {
+        if (Topobridge.managed(podGroup)) {
             return Optional.empty();
         }
         for (OwnerReference ref : meta.getOwnerReferences()) {

@@ -46,7 +46,7 @@ public record ObservedPodGroup(
     /**
      * A PodGroup object as the planner sees it.
      *
-     * @param ours whether the bridge made it ({@link #ours(HasMetadata)})
+     * @param ours whether the bridge made it ({@link Topobridge#managed(HasMetadata)})
      * @param owns whether the bridge holds fields on it though another controller made it
      * @param gang the scope it belongs to, or null
      */
@@ -80,12 +80,6 @@ public record ObservedPodGroup(
                 placement(desired.annotations()),
                 owned ? reserved(desired.spec()) : Amounts.NONE,
                 desired.spec().getPriorityClassName());
-    }
-
-    /** Whether the bridge made the PodGroup (it carries the bridge's managed-by label). */
-    public static boolean ours(HasMetadata pg) {
-        Map<String, String> labels = pg.getMetadata().getLabels();
-        return labels != null && Topobridge.MANAGED_BY.equals(labels.get(Topobridge.MANAGED_BY_LABEL));
     }
 
     /** Whether the bridge holds fields on the PodGroup (a server-side apply of its field manager). */

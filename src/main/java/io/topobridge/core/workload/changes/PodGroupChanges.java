@@ -483,19 +483,11 @@ public final class PodGroupChanges {
 
     /** The same refusal on every workload of the scope ({@code key}: the PodGroup it is about). */
     private static List<Finding> refusal(ScopeResult result, WorkloadReason reason, String key, String message) {
-        List<Finding> out = new ArrayList<>();
-        for (ObjectRef subject : result.subjects()) {
-            out.add(Finding.rejected(reason, subject, subject + ": " + message).withKey(key));
-        }
-        return out;
+        return WorkloadReason.refusals(reason, result.subjects(), key, message);
     }
 
     /** The same warning on every workload of the scope ({@code key}: the PodGroup it is about). */
     public static List<Finding> about(ScopeResult result, WorkloadReason reason, String key, String message) {
-        List<Finding> out = new ArrayList<>();
-        for (ObjectRef subject : result.subjects()) {
-            out.add(Finding.warning(reason, subject, subject + ": " + message).withKey(key));
-        }
-        return out;
+        return WorkloadReason.warnings(reason, result.subjects(), key, message);
     }
 }

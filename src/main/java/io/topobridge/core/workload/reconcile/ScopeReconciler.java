@@ -18,6 +18,7 @@ import io.topobridge.core.workload.NativeGang;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.changes.ObservedPodGroup;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.Reservations;
@@ -342,7 +343,7 @@ public final class ScopeReconciler {
         for (ObjectRef subject : result.subjects()) {
             Optional<WorkloadKind> kind = WorkloadKind.of(subject.apiVersion(), subject.kind());
             Optional<Instant> created = kind.flatMap(k -> lookup.get(k, subject.namespace(), subject.name()))
-                    .flatMap(o -> creation(o.getMetadata().getCreationTimestamp()));
+                    .flatMap(o -> WorkloadSettings.timestamp(o.getMetadata().getCreationTimestamp()));
             if (created.isPresent() && (oldest == null || created.get().isBefore(oldest))) {
                 oldest = created.get();
             }
@@ -424,7 +425,7 @@ public final class ScopeReconciler {
                 Map<String, String> annotations = pod.getMetadata().getAnnotations();
                 String group = annotations == null ? null : annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION);
                 HasMetadata pg = group == null ? null : podGroups.get(group);
-                if (pg != null && (ObservedPodGroup.ours(pg) || ObservedPodGroup.ownsFields(pg))) {
+                if (pg != null && (Topobridge.managed(pg) || ObservedPodGroup.ownsFields(pg))) {
                     continue; // tied to a gang of the bridge's
                 }
                 // a pod in a Kubernetes gang of its own was left alone at admission on purpose: said, not untied
@@ -443,23 +444,12 @@ public final class ScopeReconciler {
     public List<ObservedPodGroup> observe(Collection<? extends HasMetadata> podGroups, WorkloadLookup lookup) {
         List<ObservedPodGroup> out = new ArrayList<>();
         for (HasMetadata pg : podGroups) {
-            boolean ours = ObservedPodGroup.ours(pg);
+            boolean ours = Topobridge.managed(pg);
             boolean owns = !ours && ObservedPodGroup.ownsFields(pg);
             GangScope scope =
                     ours || owns ? translator.scopeOfPodGroup(pg, lookup).orElse(null) : null;
             out.add(ObservedPodGroup.of(pg, ours, owns, scope));
         }
         return out;
-    }
-
-    private static Optional<Instant> creation(String timestamp) {
-        if (timestamp == null) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(Instant.parse(timestamp));
-        } catch (java.time.format.DateTimeParseException e) {
-            return Optional.empty();
-        }
     }
 }
