@@ -18,6 +18,7 @@ import io.topobridge.core.capacity.HyperNodeView;
 import io.topobridge.core.capacity.NodeView;
 import io.topobridge.core.diagnosis.DoctorInputs;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.finding.UserText;
 import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.topology.TopologyBuilder;
 import io.topobridge.core.topology.TopologySettings;
@@ -214,8 +215,26 @@ public final class DoctorGatherer {
         String name = w.configurationName();
         if (!w.enabled()) {
             // nothing is expected, and with admission off the chart grants no access to the certificate Secret
-            return new DoctorInputs.Webhooks(false, name, null, Map.of());
+            return new DoctorInputs.Webhooks(false, name, null, Map.of(), w.manageConfigurations(), null);
         }
+        try {
+            return webhooks(w, name);
+        } catch (KubernetesClientException e) {
+            // e.g. 403 under OLM, which makes the configurations and grants the bridge no access to them
+            return new DoctorInputs.Webhooks(
+                    true,
+                    name,
+                    null,
+                    Map.of(),
+                    w.manageConfigurations(),
+                    "HTTP " + e.getCode()
+                            + (e.getStatus() == null || e.getStatus().getReason() == null
+                                    ? ""
+                                    : " " + UserText.excerpt(e.getStatus().getReason())));
+        }
+    }
+
+    private DoctorInputs.Webhooks webhooks(WebhookSettings w, String name) {
         Map<String, List<String>> found = new LinkedHashMap<>();
         var mutating = client.admissionRegistration()
                 .v1()
@@ -256,7 +275,7 @@ public final class DoctorGatherer {
         }
         List<String> secretCa = List.of(ca == null ? "" : ca);
         found.replaceAll((k, v) -> v == null ? secretCa : v);
-        return new DoctorInputs.Webhooks(w.enabled(), name, ca, found);
+        return new DoctorInputs.Webhooks(w.enabled(), name, ca, found, w.manageConfigurations(), null);
     }
 
     /** The CA bundle of each webhook of a configuration, decoded (empty where a webhook has none). */

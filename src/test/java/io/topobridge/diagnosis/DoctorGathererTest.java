@@ -73,6 +73,48 @@ class DoctorGathererTest {
         }
     }
 
+    @Test
+    void webhookConfigurationsTheBridgeMayNotReadAreReportedNotThrown() {
+        // under OLM the configurations are OLM's, named by it, and the bridge is granted no access to them
+        var server = new io.fabric8.kubernetes.client.server.mock.KubernetesMockServer(false);
+        server.init();
+        try {
+            server.expect()
+                    .get()
+                    .withPath("/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/topobridge")
+                    .andReturn(
+                            403,
+                            new io.fabric8.kubernetes.api.model.StatusBuilder()
+                                    .withCode(403)
+                                    .withReason("Forbidden")
+                                    .build())
+                    .always();
+            WebhookSettings webhook = WebhookSettings.from(
+                    WebhookSettingsTest.config(
+                            Map.of("enabled", true, "manage-configurations", false, "tls.mode", "secret")),
+                    true,
+                    "topobridge-system");
+            var inputs = new DoctorGatherer(
+                            server.createClient(),
+                            new DoctorGatherer.Settings(
+                                    TopologySettings.parse(TopologySettings.AUTO, List.of()),
+                                    "volcano-system",
+                                    "volcano-scheduler-configmap",
+                                    "volcano-scheduler.conf",
+                                    "default",
+                                    webhook,
+                                    Accelerators.DEFAULT))
+                    .gather(empty());
+
+            assertThat(inputs.webhooks().expected()).isTrue();
+            assertThat(inputs.webhooks().ours()).isFalse();
+            assertThat(inputs.webhooks().unreadable()).isEqualTo("HTTP 403 Forbidden");
+            assertThat(inputs.webhooks().found()).isEmpty();
+        } finally {
+            server.destroy();
+        }
+    }
+
     /** Label discovery over topograph's fabric labels, as a Volcano controller ConfigMap holds it. */
     private static final String DISCOVERY = VolcanoConfigs.labelDiscovery(
             "fabric", "fabric.topograph.run/tier-2", "fabric.topograph.run/tier-1", "kubernetes.io/hostname");

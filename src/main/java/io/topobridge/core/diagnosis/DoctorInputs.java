@@ -93,7 +93,14 @@ public record DoctorInputs(
     /**
      * The bridge's webhook configurations: whether it should have them ({@code expected}), their name, the CA bundle
      * they must carry (PEM; null when unknown) and, per configuration kind that exists, the CA bundle of each of its
-     * webhooks (a configuration kind that is absent has no entry).
+     * webhooks (a configuration kind that is absent has no entry); whether the bridge writes them itself
+     * ({@code ours}: {@code manage-configurations}), and why they could not be read (null when they were).
      */
-    public record Webhooks(boolean expected, String name, String caBundle, Map<String, List<String>> found) {}
+    public record Webhooks(
+            boolean expected,
+            String name,
+            String caBundle,
+            Map<String, List<String>> found,
+            boolean ours,
+            String unreadable) {}
 }

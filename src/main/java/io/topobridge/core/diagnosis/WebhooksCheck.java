@@ -15,6 +15,22 @@ final class WebhooksCheck {
         if (!w.expected()) {
             return DoctorCheck.ok("webhooks", "admission is disabled; no webhook configuration is expected");
         }
+        if (w.unreadable() != null) {
+            // the installer's (OLM names them itself and grants no access): not the bridge's to check
+            String message = "webhook configuration " + w.name() + " cannot be read (" + w.unreadable() + ")";
+            return w.ours()
+                    ? DoctorCheck.warning(
+                            "webhooks",
+                            DoctorReason.WEBHOOK_CONFIGURATION_STALE,
+                            new ObjectRef(
+                                    "admissionregistration.k8s.io/v1",
+                                    "MutatingWebhookConfiguration",
+                                    null,
+                                    w.name(),
+                                    null),
+                            message + ", though the bridge writes them (manage-configurations=true)")
+                    : DoctorCheck.ok("webhooks", message + "; their installer keeps them, so they are not checked");
+        }
         List<String> problems = new ArrayList<>();
         List<Finding> findings = new ArrayList<>();
         for (String kind : List.of("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration")) {

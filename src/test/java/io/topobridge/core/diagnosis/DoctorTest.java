@@ -72,7 +72,9 @@ class DoctorTest {
                                 "MutatingWebhookConfiguration",
                                 List.of(PEM),
                                 "ValidatingWebhookConfiguration",
-                                List.of(PEM))),
+                                List.of(PEM)),
+                        true,
+                        null),
                 Accelerators.DEFAULT,
                 Map.of(),
                 Set.of());
@@ -155,7 +157,12 @@ class DoctorTest {
         }
 
         Builder webhooks(Map<String, List<String>> found) {
-            webhooks = new DoctorInputs.Webhooks(true, "topobridge", PEM, found);
+            webhooks = new DoctorInputs.Webhooks(true, "topobridge", PEM, found, true, null);
+            return this;
+        }
+
+        Builder unreadableWebhooks(boolean ours) {
+            webhooks = new DoctorInputs.Webhooks(true, "topobridge", null, Map.of(), ours, "HTTP 403 Forbidden");
             return this;
         }
 
@@ -466,6 +473,22 @@ class DoctorTest {
                         "webhooks",
                         DoctorCheck.Status.FAILURE,
                         "ValidatingWebhookConfiguration topobridge does not exist",
+                        "WebhookConfigurationStale"),
+                Arguments.of(
+                        "webhook configurations the installer keeps and the bridge may not read (OLM)",
+                        with(b -> b.unreadableWebhooks(false)),
+                        "webhooks",
+                        DoctorCheck.Status.OK,
+                        "webhook configuration topobridge cannot be read (HTTP 403 Forbidden); their installer keeps"
+                                + " them, so they are not checked",
+                        null),
+                Arguments.of(
+                        "webhook configurations the bridge writes but may not read",
+                        with(b -> b.unreadableWebhooks(true)),
+                        "webhooks",
+                        DoctorCheck.Status.WARNING,
+                        "webhook configuration topobridge cannot be read (HTTP 403 Forbidden), though the bridge"
+                                + " writes them (manage-configurations=true)",
                         "WebhookConfigurationStale"));
     }
 
