@@ -62,8 +62,16 @@ record BundleManifests(ObjectNode csv, List<JsonNode> others) {
         return values;
     }
 
-    static BundleManifests from(Chart chart, Path crds) {
-        HelmChart.Rendered rendered = HelmChart.render(RELEASE, NAMESPACE, values(RELEASE));
+    /**
+     * The bundle of the chart in {@code chartDir} ({@code chart} its {@code Chart.yaml}), the Volcano APIs read from
+     * {@code crds}; the image the chart's own unless {@code imageRepository} names another (a release's).
+     */
+    static BundleManifests from(Path chartDir, Chart chart, Path crds, String imageRepository) {
+        Map<String, Object> values = values(RELEASE);
+        if (imageRepository != null) {
+            values.put("image.repository", imageRepository);
+        }
+        HelmChart.Rendered rendered = HelmChart.render(chartDir, RELEASE, NAMESPACE, values);
         JsonNode deployment = rendered.one("Deployment");
         String name = deployment.path("metadata").path("name").asText();
         if (!name.equals(RELEASE)) {

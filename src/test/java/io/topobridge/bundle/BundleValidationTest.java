@@ -23,14 +23,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * practices, objects and deprecated APIs), run by {@code validate-bundle}, which the build makes from
  * {@code src/test/go/olm} ({@code build.sh validator}); a broken copy fails them, so the check can fail.
  */
-class BundleValidationTest {
+public class BundleValidationTest {
 
     private static final Path VALIDATOR = Path.of(System.getProperty("topobridge.olm", "target/olm"))
             .resolve("validate-bundle")
             .toAbsolutePath();
 
     /** The validator's exit code and what it printed. */
-    record Run(int exit, String output) {}
+    public record Run(int exit, String output) {}
 
     @Test
     void theCommittedBundlePassesWithoutErrors() throws Exception {
@@ -83,7 +83,8 @@ class BundleValidationTest {
         assertThat(run.exit()).isEqualTo(1);
     }
 
-    private static Run validate(Path bundle) throws IOException, InterruptedException {
+    /** Runs the validator on the bundle folder {@code bundle} (the release's too: {@code ReleaseIT}). */
+    public static Run validate(Path bundle) throws IOException, InterruptedException {
         if (!Files.isExecutable(VALIDATOR)) {
             throw new IllegalStateException(
                     "the OLM bundle validator is missing at " + VALIDATOR

@@ -36,7 +36,8 @@ final class ClusterServiceVersion {
         csv.put("apiVersion", "operators.coreos.com/v1alpha1");
         csv.put("kind", "ClusterServiceVersion");
         ObjectNode metadata = csv.putObject("metadata");
-        metadata.put("name", chart.name() + ".v" + chart.version());
+        // an object name takes no capitals: a pre-release such as 0.2.0-SNAPSHOT names topobridge.v0.2.0-snapshot
+        metadata.put("name", chart.name() + ".v" + chart.version().toLowerCase(java.util.Locale.ROOT));
         ObjectNode labels = JSON.objectNode();
         for (String arch : architectures(deployment)) {
             labels.put("operatorframework.io/arch." + arch, "supported");

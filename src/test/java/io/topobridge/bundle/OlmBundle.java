@@ -57,8 +57,16 @@ public final class OlmBundle {
      * directory, the one the chart is rendered from.
      */
     public static SortedMap<Path, String> files(Path root) {
-        Chart chart = Chart.read(root.resolve(HelmChart.CHART).resolve("Chart.yaml"));
-        BundleManifests manifests = BundleManifests.from(chart, root.resolve("crds"));
+        return files(root.resolve(HelmChart.CHART), root.resolve("crds"), null);
+    }
+
+    /**
+     * Every file of the bundle of the chart in {@code chartDir} (a release's copy, its version set), the Volcano APIs
+     * read from {@code crds}, its image {@code imageRepository} (null: the chart's) tagged with the chart's appVersion.
+     */
+    public static SortedMap<Path, String> files(Path chartDir, Path crds, String imageRepository) {
+        Chart chart = Chart.read(chartDir.resolve("Chart.yaml"));
+        BundleManifests manifests = BundleManifests.from(chartDir, chart, crds, imageRepository);
         SortedMap<Path, String> files = new TreeMap<>();
         for (JsonNode object : manifests.objects()) {
             files.put(Path.of("manifests", fileName(object)), yaml(object));

@@ -2,6 +2,7 @@ package io.topobridge.release;
 
 import com.google.cloud.tools.jib.api.buildplan.ImageFormat;
 import com.marcnuri.helm.Helm;
+import io.topobridge.bundle.OlmBundle;
 import io.topobridge.image.ContainerImage;
 import io.topobridge.image.ImageIndex;
 import io.topobridge.testing.Folders;
@@ -31,7 +32,10 @@ import org.apache.commons.compress.compressors.gzip.GzipCompressorOutputStream;
  *   <li>{@code topobridge-image-X.Y.Z.oci.tar}, one image for every platform asked for (linux/amd64 and linux/arm64),
  *       each built by {@link ContainerImage} on its platform's base and joined by {@link ImageIndex};
  *   <li>{@code topobridge-cli-X.Y.Z.tar.gz}, the CLI: the application folder with the kubectl plugin beside the jar;
- *   <li>{@code SHA256SUMS} of the three.
+ *   <li>{@code topobridge-olm-bundle-X.Y.Z.tar.gz}, the OLM bundle of the release's chart ({@link OlmBundle}): its
+ *       ClusterServiceVersion {@code topobridge.vX.Y.Z} runs the release's image, and {@code bundle.Dockerfile} builds
+ *       the bundle image a catalog lists;
+ *   <li>{@code SHA256SUMS} of the four.
  * </ul>
  *
  * It refuses a development version, a version that is not HEAD's tag, and uncommitted changes.
@@ -65,7 +69,7 @@ public final class Release {
             Path cache) {}
 
     /** What the build wrote. */
-    public record Artefacts(Path chart, Path image, Path cli, Path sums) {}
+    public record Artefacts(Path chart, Path image, Path cli, Path bundle, Path sums) {}
 
     private Release() {}
 
@@ -77,16 +81,17 @@ public final class Release {
         Path chart = chart(spec);
         Path image = image(spec);
         Path cli = cli(spec);
+        Path bundle = bundle(spec);
         Path sums = spec.output().resolve("SHA256SUMS");
         StringBuilder lines = new StringBuilder();
-        for (Path file : List.of(chart, image, cli)) {
+        for (Path file : List.of(chart, image, cli, bundle)) {
             lines.append(ImageIndex.sha256(file))
                     .append("  ")
                     .append(file.getFileName())
                     .append('\n');
         }
         Files.writeString(sums, lines, StandardCharsets.UTF_8);
-        return new Artefacts(chart, image, cli, sums);
+        return new Artefacts(chart, image, cli, bundle, sums);
     }
 
     /**
@@ -169,6 +174,37 @@ public final class Release {
         return image;
     }
 
+    /**
+     * The OLM bundle of the release's chart (the copy {@link #chart} versioned), under {@code topobridge-olm-bundle-X.Y.Z/};
+     * the Volcano APIs it requires read from the {@code crds/} beside the chart's {@code helm/} folder.
+     */
+    private static Path bundle(Spec spec) throws Exception {
+        Path chart = spec.cache().resolve("release-chart").resolve(spec.chart().getFileName());
+        Path crds = spec.chart().toAbsolutePath().getParent().getParent().resolve("crds");
+        Path bundle = spec.output().resolve("topobridge-olm-bundle-" + spec.version() + ".tar.gz");
+        String top = "topobridge-olm-bundle-" + spec.version() + "/";
+        try (OutputStream file = Files.newOutputStream(bundle);
+                GzipCompressorOutputStream gzip = new GzipCompressorOutputStream(file);
+                TarArchiveOutputStream tar = new TarArchiveOutputStream(gzip)) {
+            tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
+            for (var entry : OlmBundle.files(chart, crds, spec.image()).entrySet()) {
+                byte[] bytes = entry.getValue().getBytes(StandardCharsets.UTF_8);
+                add(tar, top + entry.getKey().toString().replace('\\', '/'), bytes.length, 0644);
+                tar.write(bytes);
+                tar.closeArchiveEntry();
+            }
+        }
+        return bundle;
+    }
+
+    private static void add(TarArchiveOutputStream tar, String name, long size, int mode) throws Exception {
+        TarArchiveEntry entry = new TarArchiveEntry(name);
+        entry.setSize(size);
+        entry.setMode(mode);
+        entry.setModTime(1000);
+        tar.putArchiveEntry(entry);
+    }
+
     /** The CLI: the application folder under {@code topobridge-X.Y.Z/}, modes kept (the plugin is executable). */
     private static Path cli(Spec spec) throws Exception {
         if (!Files.isRegularFile(spec.app().resolve("kubectl-topobridge"))) {
@@ -186,14 +222,13 @@ public final class Release {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             for (Path source : files) {
                 String relative = spec.app().relativize(source).toString().replace('\\', '/');
-                TarArchiveEntry entry = new TarArchiveEntry(top + relative);
-                entry.setSize(Files.size(source));
-                entry.setMode(
+                add(
+                        tar,
+                        top + relative,
+                        Files.size(source),
                         Files.getPosixFilePermissions(source).contains(PosixFilePermission.OWNER_EXECUTE)
                                 ? 0755
                                 : 0644);
-                entry.setModTime(1000);
-                tar.putArchiveEntry(entry);
                 Files.copy(source, tar);
                 tar.closeArchiveEntry();
             }
@@ -252,7 +287,7 @@ public final class Release {
                     bases,
                     Path.of(options.get("output")),
                     Path.of(options.get("cache"))));
-            for (Path file : List.of(built.chart(), built.image(), built.cli(), built.sums())) {
+            for (Path file : List.of(built.chart(), built.image(), built.cli(), built.bundle(), built.sums())) {
                 System.out.printf("[release] wrote %s (%d KiB)%n", file, Files.size(file) >> 10);
             }
         } catch (IllegalStateException refused) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.marcnuri.helm.Helm;
+import io.topobridge.bundle.BundleValidationTest;
 import io.topobridge.image.Chroot;
 import io.topobridge.image.DebianJavaBase;
 import io.topobridge.image.ImageIndex;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -183,10 +185,33 @@ class ReleaseIT {
     }
 
     @Test
+    void theOlmBundleRunsTheReleaseImageAndPassesOlmsValidators() throws Exception {
+        String name = "topobridge-olm-bundle-" + VERSION;
+        assertThat(built.bundle().getFileName().toString()).isEqualTo(name + ".tar.gz");
+        Path unpacked = Files.createDirectories(work.resolve("bundle"));
+        Chroot.exec(List.of("tar", "-xzf", built.bundle().toString(), "-C", unpacked.toString()), Map.of(), 60);
+        Path bundle = unpacked.resolve(name);
+        JsonNode csv = new YAMLMapper()
+                .readTree(bundle.resolve("manifests/topobridge.clusterserviceversion.yaml")
+                        .toFile());
+        assertThat(csv.at("/metadata/name").asText()).isEqualTo("topobridge.v" + VERSION.toLowerCase(Locale.ROOT));
+        assertThat(csv.at("/spec/version").asText()).isEqualTo(VERSION);
+        assertThat(csv.at("/spec/install/spec/deployments/0/spec/template/spec/containers/0/image")
+                        .asText())
+                .isEqualTo("registry.example.com/ml/topobridge:" + VERSION);
+        assertThat(bundle.resolve("metadata/annotations.yaml")).isRegularFile();
+        assertThat(Files.readString(bundle.resolve("bundle.Dockerfile"))).contains("COPY manifests /manifests/");
+        BundleValidationTest.Run run = BundleValidationTest.validate(bundle);
+        System.out.print(run.output());
+        assertThat(run.output()).doesNotContain("ERROR").contains(": 0 errors");
+        assertThat(run.exit()).isZero();
+    }
+
+    @Test
     void theSumsMatchTheArtefacts() throws Exception {
         List<String> lines = Files.readAllLines(built.sums(), StandardCharsets.UTF_8);
-        assertThat(lines).hasSize(3);
-        for (Path file : List.of(built.chart(), built.image(), built.cli())) {
+        assertThat(lines).hasSize(4);
+        for (Path file : List.of(built.chart(), built.image(), built.cli(), built.bundle())) {
             assertThat(lines).contains(ImageIndex.sha256(file) + "  " + file.getFileName());
         }
     }
