@@ -82,7 +82,10 @@ public final class Doctor {
             new Check(
                     "webhooks",
                     "admission is on and the Mutating or Validating webhook configuration is missing, or a webhook's"
-                            + " `caBundle` is not the certificate Secret's `ca.crt`",
+                            + " `caBundle` is not the certificate Secret's `ca.crt`; configurations the bridge may not"
+                            + " read are a warning only where it writes them itself (`manage-configurations=true`),"
+                            + " and not checked where their installer keeps them (OLM names them itself and grants"
+                            + " the bridge no access to them)",
                     "`WebhookConfigurationStale`",
                     WebhooksCheck::check),
             new Check(
