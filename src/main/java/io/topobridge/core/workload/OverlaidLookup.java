@@ -9,6 +9,7 @@ import io.topobridge.core.capacity.TierDomains;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +69,7 @@ final class OverlaidLookup implements WorkloadLookup {
         }
         WorkloadKind.of(object.getApiVersion(), object.getKind())
                 .ifPresent(kind -> given.computeIfAbsent(kind, k -> new TreeMap<>())
-                        .computeIfAbsent(ns(meta.getNamespace()), k -> new TreeMap<>())
+                        .computeIfAbsent(ns(meta.getNamespace()), k -> new HashMap<>()) // list() sorts by name
                         .put(meta.getName(), object));
     }
 

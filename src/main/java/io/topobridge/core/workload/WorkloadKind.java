@@ -70,12 +70,10 @@ public enum WorkloadKind {
         return plural + "." + group;
     }
 
-    private static final Map<String, Optional<WorkloadKind>> BY_GROUP_KIND = new HashMap<>();
     private static final Map<String, WorkloadKind> BY_KIND = new HashMap<>();
 
     static {
         for (WorkloadKind k : values()) {
-            BY_GROUP_KIND.put(k.group + "/" + k.kind, Optional.of(k));
             BY_KIND.put(k.kind, k);
         }
     }
@@ -90,8 +88,11 @@ public enum WorkloadKind {
         if (apiVersion == null || kind == null) {
             return Optional.empty();
         }
+        WorkloadKind k = BY_KIND.get(kind);
         int slash = apiVersion.indexOf('/');
-        String group = slash < 0 ? "" : apiVersion.substring(0, slash);
-        return BY_GROUP_KIND.getOrDefault(group + "/" + kind, Optional.empty());
+        // the group is what comes before the first slash ("" for the core group's "v1"); no string is made per call
+        boolean sameGroup = k != null
+                && (k.group.isEmpty() ? slash < 0 : slash == k.group.length() && apiVersion.startsWith(k.group));
+        return sameGroup ? Optional.of(k) : Optional.empty();
     }
 }
