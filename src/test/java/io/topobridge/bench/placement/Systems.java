@@ -26,7 +26,8 @@ final class Systems {
             ALL.put("kueue", wait -> new KueueRun());
             ALL.put("kueue-slices", wait -> new KueueRun(true));
         } else {
-            System.out.println("[placement] the kueue runs are left out (-Dtopobridge.e2e.kueueTas=false)");
+            System.out.println(
+                    "[placement] the kueue runs are left out: topobridge.e2e.kueueTas is not true (verify sets it; -Dtopobridge.e2e.kueueTas=false clears it)");
         }
         if (NativeRun.chosen()) {
             ALL.put("native", wait -> new NativeRun());
