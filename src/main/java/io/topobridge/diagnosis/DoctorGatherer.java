@@ -27,6 +27,7 @@ import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
 import io.topobridge.webhook.WebhookSettings;
+import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -220,7 +221,10 @@ public final class DoctorGatherer {
         try {
             return webhooks(w, name);
         } catch (KubernetesClientException e) {
-            // e.g. 403 under OLM, which makes the configurations and grants the bridge no access to them
+            if (e.getCode() != HttpURLConnection.HTTP_FORBIDDEN) {
+                throw e; // a failure of the API server is not a configuration its installer keeps
+            }
+            // under OLM, which makes the configurations and grants the bridge no access to them
             return new DoctorInputs.Webhooks(
                     true,
                     name,
