@@ -26,8 +26,8 @@ import org.junit.jupiter.api.TestInstance;
  * each role in one partition; a gang larger than any partition waits whole. The examples' labels have no key for an
  * NVLink domain (the rack, of which a clique is a partition), so the native scheduler cannot be asked for one.
  *
- * <p>Runs only with {@code -Dtopobridge.e2e.nativeTas=true} (the tag is excluded otherwise): its Kubernetes takes
- * many minutes to build cold.
+ * <p>Runs by default; {@code -Dtopobridge.e2e.nativeTas=false} excludes its tag (its Kubernetes takes about 5 minutes
+ * to build cold).
  */
 @Tag("native-tas")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
