@@ -85,6 +85,9 @@ public class WorkloadController implements ProcessPart {
     private volatile Debouncer<Due> debouncer;
     private volatile ScheduledExecutorService timer;
     private volatile boolean ready;
+    /** Whether the cluster's lists were still missing when the grace was over (said once). */
+    private volatile boolean viewLate;
+
     private final AtomicLong passes = new AtomicLong();
     private final AtomicLong fullPasses = new AtomicLong();
     private volatile long lastFullPassMillis;
@@ -190,10 +193,33 @@ public class WorkloadController implements ProcessPart {
     }
 
     private void firstPassWhenSynced() {
-        if (!firstSubmitted && lookup.synced()) {
+        if (!firstSubmitted && synced()) {
             firstSubmitted = true;
             debouncer.submit(Due.ALL);
         }
+    }
+
+    /**
+     * Whether a pass may judge: the workloads and PodGroups are listed, and before the first full pass also the nodes,
+     * pods and HyperNodes (a gang held to a tier its domains cannot hold is refused, which cannot be told from half a
+     * picture), or {@link #TIERS_GRACE} is over (then passes go on without them, as the tiers do).
+     */
+    private boolean synced() {
+        if (!lookup.synced()) {
+            return false;
+        }
+        if (ready || view.ready()) {
+            return true;
+        }
+        boolean over = System.nanoTime() - startedAt >= TIERS_GRACE.toNanos();
+        if (over && !viewLate) {
+            viewLate = true;
+            LOG.warnf(
+                    "the nodes, pods or HyperNodes are not listed %d s after start; workloads are judged without"
+                            + " their domains until they are",
+                    TIERS_GRACE.toSeconds());
+        }
+        return over;
     }
 
     @Override
@@ -253,7 +279,7 @@ public class WorkloadController implements ProcessPart {
 
     /** One batch of scopes (or all of them), on the debouncer's worker thread. */
     void work(Set<Due> batch) {
-        if (!lookup.synced()) {
+        if (!synced()) {
             if (!ready) {
                 // the first full pass covers everything once the caches have their initial lists
                 firstSubmitted = false;

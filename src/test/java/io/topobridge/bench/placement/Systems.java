@@ -32,7 +32,8 @@ final class Systems {
         if (NativeRun.chosen()) {
             ALL.put("native", wait -> new NativeRun());
         } else {
-            System.out.println("[placement] the native run is left out: topobridge.e2e.nativeTas is not true (verify sets it; -Dtopobridge.e2e.nativeTas=false clears it)");
+            System.out.println(
+                    "[placement] the native run is left out: topobridge.e2e.nativeTas is not true (verify sets it; -Dtopobridge.e2e.nativeTas=false clears it)");
         }
     }
 

@@ -8,6 +8,7 @@ import io.topobridge.cache.HyperNodeCache;
 import io.topobridge.cache.KindRegistry;
 import io.topobridge.cache.TierSource;
 import io.topobridge.cache.WorkloadCaches;
+import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.topology.TierCatalog;
@@ -53,6 +54,11 @@ final class Wiring {
     volatile TierCatalog tiers;
     /** Whether the tiers count as known (the first topology pass done); tests of start-up set it false. */
     volatile boolean settled = true;
+    /**
+     * Whether the cluster view answers as while its nodes, pods and HyperNodes are still being listed (not ready, no
+     * domains); tests of start-up set it.
+     */
+    volatile boolean listing;
     /** The tiers the cluster's HyperNodes have; null: the same as {@link #tiers}. */
     volatile TierCatalog inCluster;
 
@@ -105,8 +111,19 @@ final class Wiring {
             }
         };
         this.nodes = new io.topobridge.cache.NodeCache(client);
-        this.view = new io.topobridge.cache.ClusterView(
-                client, nodes, lookup, new HyperNodeCache(client, kinds), Accelerators.DEFAULT);
+        this.view =
+                new io.topobridge.cache.ClusterView(
+                        client, nodes, lookup, new HyperNodeCache(client, kinds), Accelerators.DEFAULT) {
+                    @Override
+                    public boolean ready() {
+                        return !listing && super.ready();
+                    }
+
+                    @Override
+                    public TierDomains tierDomains() {
+                        return listing ? TierDomains.NONE : super.tierDomains();
+                    }
+                };
         this.controller = new WorkloadController(
                 lookup,
                 view,

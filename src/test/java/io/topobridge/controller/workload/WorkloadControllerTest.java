@@ -474,6 +474,36 @@ class WorkloadControllerTest {
         assertThat(podGroupWrites()).isEmpty();
     }
 
+    @Test
+    void aHardGangNoDomainOfItsTierHoldsGetsNoPodGroupWhileTheClusterIsStillBeingListed() throws InterruptedException {
+        fourNodesInTwoNvlinkDomainsOfRackA();
+        // 6 pods of 2 GPUs held hard to an NVLink partition (8 GPUs): no partition holds the gang
+        apply(deployment(6, "topobridge.io/highest-tier: nvlink", "team: a"));
+        wiring = new Wiring(cluster.client(), registry, Fixtures.TIERS, Wiring.DEFAULTS);
+        // the tiers are known, the nodes, pods and HyperNodes still being listed (as at start-up in a large cluster)
+        wiring.listing = true;
+        wiring.controller.start();
+        await().atMost(WAIT).until(wiring.lookup::synced);
+        Thread.sleep(1000);
+        assertThat(podGroup("tb-deploy-vllm"))
+                .as("no PodGroup made on half a picture")
+                .isNull();
+        assertThat(wiring.controller.ready()).isFalse();
+
+        wiring.listing = false;
+        await().atMost(WAIT).until(wiring.controller::ready);
+        settle();
+        assertThat(podGroup("tb-deploy-vllm")).isNull();
+        assertThat(wiring.findings.of(WorkloadController.SOURCE))
+                .singleElement()
+                .satisfies(f -> {
+                    assertThat(f.reason()).isEqualTo(WorkloadReason.GANG_EXCEEDS_DOMAIN);
+                    assertThat(f.isRejection()).isTrue();
+                    assertThat(f.message()).contains("needs 12 GPUs").contains("hard tier 1 (nvlink)");
+                });
+        assertThat(podGroupWrites()).isEmpty();
+    }
+
     /** Four nodes with 1 of 4 GPUs free each, HyperNodes over them, and the controller waiting {@code wait}. */
     private void startWithoutRoom(Duration wait) {
         for (String n : List.of("n1", "n2", "n3", "n4")) {
