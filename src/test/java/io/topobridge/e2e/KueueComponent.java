@@ -316,18 +316,11 @@ public final class KueueComponent {
         return true;
     }
 
-    /** kube-scheduler with its defaults (one profile, {@code default-scheduler}), leader election off. */
+    /** kube-scheduler with its defaults, GPUs bin-packed when asked ({@link RealCluster#kubeSchedulerConf}). */
     private void startScheduler() {
         int port = FreePort.find();
         Path config = cluster.runDir().resolve("kube-scheduler.yaml");
-        write(config, """
-                apiVersion: kubescheduler.config.k8s.io/v1
-                kind: KubeSchedulerConfiguration
-                clientConnection:
-                  kubeconfig: %s
-                leaderElection:
-                  leaderElect: false
-                """.formatted(cluster.kubeconfig(SCHEDULER)));
+        write(config, RealCluster.kubeSchedulerConf(cluster.kubeconfig(SCHEDULER)));
         cluster.launch(
                 SCHEDULER,
                 List.of(

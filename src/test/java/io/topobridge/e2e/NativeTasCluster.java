@@ -109,13 +109,19 @@ public final class NativeTasCluster implements RealCluster.Side {
 
     @Override
     public void start(RealCluster cluster) {
+        // every identity of the cluster is an administrator; the scheduler needs no other
+        Path config = cluster.runDir().resolve("kube-scheduler.yaml");
+        try {
+            Files.createDirectories(config.getParent());
+            Files.writeString(config, RealCluster.kubeSchedulerConf(cluster.kubeconfig(RealCluster.ADMIN)));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         cluster.launch(
                 "kube-scheduler",
                 List.of(
                         cluster.binary("kube-scheduler"),
-                        // every identity of the cluster is an administrator; the scheduler needs no other
-                        "--kubeconfig=" + cluster.kubeconfig(RealCluster.ADMIN),
-                        "--leader-elect=false",
+                        "--config=" + config,
                         "--bind-address=127.0.0.1",
                         "--secure-port=" + FreePort.find(),
                         "-v=1"),

@@ -117,6 +117,39 @@ public final class RealCluster implements AutoCloseable {
         return Boolean.getBoolean("topobridge.e2e.schedulerGpuBinpack") ? SCHEDULER_CONF_GPU_BINPACK : SCHEDULER_CONF;
     }
 
+    /**
+     * kube-scheduler's configuration for the peers' runs (Kueue's and the native one), leader election off: its
+     * defaults, or with {@code -Dtopobridge.e2e.schedulerGpuBinpack=true} GPUs bin-packed as Volcano's are
+     * ({@code NodeResourcesFit} scoring {@code MostAllocated}, GPUs weighted 10 beside CPU and memory; the native
+     * placement of a constrained group scores its candidates with the same plugin).
+     */
+    public static String kubeSchedulerConf(Path kubeconfig) {
+        String conf = """
+                apiVersion: kubescheduler.config.k8s.io/v1
+                kind: KubeSchedulerConfiguration
+                clientConnection:
+                  kubeconfig: %s
+                leaderElection:
+                  leaderElect: false
+                """.formatted(kubeconfig);
+        if (!Boolean.getBoolean("topobridge.e2e.schedulerGpuBinpack")) {
+            return conf;
+        }
+        return conf + """
+                profiles:
+                - schedulerName: default-scheduler
+                  pluginConfig:
+                  - name: NodeResourcesFit
+                    args:
+                      scoringStrategy:
+                        type: MostAllocated
+                        resources:
+                        - {name: cpu, weight: 1}
+                        - {name: memory, weight: 1}
+                        - {name: nvidia.com/gpu, weight: 10}
+                """;
+    }
+
     private static RealCluster instance;
 
     private final Path root = Path.of("target", "e2e").toAbsolutePath();
