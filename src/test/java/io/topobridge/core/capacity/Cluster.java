@@ -138,6 +138,12 @@ public final class Cluster {
         return new TierDomains(byTier, names, Forest.EMPTY, Map.of(), Accelerators.DEFAULT);
     }
 
+    /** The same, speaking of {@code accelerators} (as configured by {@code accelerator-resources}). */
+    public static TierDomains domains(
+            Map<Integer, List<TierDomains.Domain>> byTier, Map<Integer, String> names, Accelerators accelerators) {
+        return new TierDomains(byTier, names, Forest.EMPTY, Map.of(), accelerators);
+    }
+
     /** A domain whose every node takes new pods. */
     public static TierDomains.Domain domain(
             String name, Amounts allocatable, Amounts free, Map<String, Amounts> gangUse) {

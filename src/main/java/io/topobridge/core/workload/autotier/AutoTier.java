@@ -36,11 +36,6 @@ public final class AutoTier {
 
     private AutoTier() {}
 
-    /** The resources the rule compares: accelerators of the default list when the need has any, else CPU and memory. */
-    public static Amounts relevant(Amounts need) {
-        return relevant(need, Accelerators.DEFAULT);
-    }
-
     /** The resources the rule compares: the accelerators the need has, else CPU and memory. */
     public static Amounts relevant(Amounts need, Accelerators accelerators) {
         List<String> wanted = accelerators.in(need.values());
@@ -193,7 +188,7 @@ public final class AutoTier {
     }
 
     /** {@code 32 GPUs}, {@code 12 CPUs and 48Gi memory}, {@code no resources}. */
-    static String describe(Amounts rel) {
+    public static String describe(Amounts rel) {
         if (rel.isEmpty()) {
             return "no resources";
         }

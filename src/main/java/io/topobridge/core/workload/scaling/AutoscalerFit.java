@@ -68,7 +68,8 @@ public final class AutoscalerFit {
                 }
                 Amounts base = minus(
                         Amounts.parse(pg.spec().getMinResources()), AutoTiers.times(unit.perReplica(), unit.current()));
-                Amounts need = AutoTier.relevant(base.plus(AutoTiers.times(unit.perReplica(), max)));
+                Amounts need =
+                        AutoTier.relevant(base.plus(AutoTiers.times(unit.perReplica(), max)), domains.accelerators());
                 if (need.isEmpty() || at.stream().anyMatch(d -> d.allocatable().covers(need))) {
                     continue;
                 }
@@ -79,10 +80,10 @@ public final class AutoscalerFit {
                                 unit.subject(),
                                 unit.subject() + ": " + unit.autoscaler().describe() + " may scale " + unit.what()
                                         + " to " + max + " replicas (maxReplicas; " + unit.current() + " now), and"
-                                        + " PodGroup " + pg.name() + " would then need " + describe(need)
+                                        + " PodGroup " + pg.name() + " would then need " + AutoTier.describe(need)
                                         + ", more than any domain of its hard tier " + AutoTier.label(domains, tier)
                                         + " holds: the largest, " + largest.name() + ", has "
-                                        + describe(AutoTier.relevant(only(largest.allocatable(), need)))
+                                        + AutoTier.describe(only(largest.allocatable(), need))
                                         + (fit >= unit.current()
                                                 ? ", room for " + fit + " replicas"
                                                 : ", too little even for the replicas it has")
@@ -128,7 +129,7 @@ public final class AutoscalerFit {
         return best;
     }
 
-    /** The domain with the most of the first compared resource (GPUs when the need has any). */
+    /** The domain with the most of the first compared resource (accelerators when the need has any). */
     private static TierDomains.Domain largest(List<TierDomains.Domain> at, Amounts need) {
         String first = need.values().keySet().iterator().next();
         TierDomains.Domain best = at.get(0);
@@ -152,20 +153,5 @@ public final class AutoscalerFit {
         Map<String, BigDecimal> out = new TreeMap<>();
         need.values().keySet().forEach(r -> out.put(r, a.get(r)));
         return new Amounts(out);
-    }
-
-    /** {@code 96 GPUs}, {@code 12 CPUs and 48Gi memory}. */
-    private static String describe(Amounts amounts) {
-        List<String> parts = new ArrayList<>();
-        amounts.values().forEach((r, v) -> {
-            String shown = Amounts.show(r, v);
-            parts.add(
-                    switch (r) {
-                        case Amounts.GPU -> shown + (v.compareTo(BigDecimal.ONE) == 0 ? " GPU" : " GPUs");
-                        case "cpu" -> shown + (v.compareTo(BigDecimal.ONE) == 0 ? " CPU" : " CPUs");
-                        default -> shown + " " + r;
-                    });
-        });
-        return String.join(" and ", parts);
     }
 }

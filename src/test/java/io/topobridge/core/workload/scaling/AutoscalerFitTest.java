@@ -10,6 +10,7 @@ import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.kinds.Kinds;
+import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.Autoscaler;
@@ -20,6 +21,7 @@ import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.ScopeResult;
 import io.topobridge.testing.Renderers;
+import io.topobridge.testing.wrappers.DeploymentWrapper;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -167,6 +169,33 @@ class AutoscalerFitTest {
                         Kinds.adapters()))
                 .as("no HyperNode known: no domain to judge against")
                 .isEmpty();
+    }
+
+    @Test
+    void aConfiguredAcceleratorOutsideTheDefaultListIsWhatIsCompared() {
+        // one NPU and one CPU a pod; an nvlink domain has 32 NPUs and 320 CPUs: 40 replicas fit by CPU, not by NPU
+        String npu = "example.com/npu";
+        Amounts size = new Amounts(Map.of(npu, BigDecimal.valueOf(32), "cpu", BigDecimal.valueOf(320)));
+        TierDomains npus = Cluster.domains(
+                Map.of(1, List.of(Cluster.domain("nvl-a", size, size, Map.of()))),
+                Map.of(1, "nvlink"),
+                new Accelerators(List.of(npu)));
+        String deployment = DeploymentWrapper.make("decode", "llm")
+                .uid("u-decode")
+                .replicas(2)
+                .highestTier("1")
+                .cpu("1")
+                .request(npu, "1")
+                .yaml();
+        var lookup = Fixtures.lookup(
+                        Fixtures.objects(deployment + "---\n" + hpa("web", "apps/v1", "Deployment", "decode", 40)))
+                .withDomains(() -> npus);
+        ScopeResult result = Fixtures.translator().translateScope(DEPLOY_SCOPE, Fixtures.TIERS, lookup);
+        assertThat(AutoscalerFit.findings(result, lookup, Kinds.adapters()))
+                .singleElement()
+                .satisfies(f -> assertThat(f.message())
+                        .contains("would then need 40 example.com/npu")
+                        .contains("has 32 example.com/npu, room for 32 replicas"));
     }
 
     @Test
