@@ -316,11 +316,10 @@ public final class KueueComponent {
         return true;
     }
 
-    /** kube-scheduler with its defaults, GPUs bin-packed when asked ({@link RealCluster#kubeSchedulerConf}). */
+    /** kube-scheduler with its defaults, GPUs bin-packed when asked ({@link RealCluster#kubeSchedulerConfig}). */
     private void startScheduler() {
         int port = FreePort.find();
-        Path config = cluster.runDir().resolve("kube-scheduler.yaml");
-        write(config, RealCluster.kubeSchedulerConf(cluster.kubeconfig(SCHEDULER)));
+        Path config = cluster.kubeSchedulerConfig(SCHEDULER);
         cluster.launch(
                 SCHEDULER,
                 List.of(

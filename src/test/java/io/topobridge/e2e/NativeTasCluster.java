@@ -109,19 +109,12 @@ public final class NativeTasCluster implements RealCluster.Side {
 
     @Override
     public void start(RealCluster cluster) {
-        // every identity of the cluster is an administrator; the scheduler needs no other
-        Path config = cluster.runDir().resolve("kube-scheduler.yaml");
-        try {
-            Files.createDirectories(config.getParent());
-            Files.writeString(config, RealCluster.kubeSchedulerConf(cluster.kubeconfig(RealCluster.ADMIN)));
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
         cluster.launch(
                 "kube-scheduler",
                 List.of(
                         cluster.binary("kube-scheduler"),
-                        "--config=" + config,
+                        // every identity of the cluster is an administrator; the scheduler needs no other
+                        "--config=" + cluster.kubeSchedulerConfig(RealCluster.ADMIN),
                         "--bind-address=127.0.0.1",
                         "--secure-port=" + FreePort.find(),
                         "-v=1"),

@@ -118,12 +118,13 @@ public final class RealCluster implements AutoCloseable {
     }
 
     /**
-     * kube-scheduler's configuration for the peers' runs (Kueue's and the native one), leader election off: its
-     * defaults, or with {@code -Dtopobridge.e2e.schedulerGpuBinpack=true} GPUs bin-packed as Volcano's are
-     * ({@code NodeResourcesFit} scoring {@code MostAllocated}, GPUs weighted 10 beside CPU and memory; the native
-     * placement of a constrained group scores its candidates with the same plugin).
+     * Writes kube-scheduler's configuration for the peers' runs (Kueue's and the native one) into the run folder and
+     * returns its path: the identity {@code user}, leader election off, and its default scores, or with
+     * {@code -Dtopobridge.e2e.schedulerGpuBinpack=true} GPUs bin-packed as Volcano's are ({@code NodeResourcesFit}
+     * scoring {@code MostAllocated}, GPUs weighted 10 beside CPU and memory; the native placement of a constrained
+     * group scores its candidates with the same plugin).
      */
-    public static String kubeSchedulerConf(Path kubeconfig) {
+    public Path kubeSchedulerConfig(String user) {
         String conf = """
                 apiVersion: kubescheduler.config.k8s.io/v1
                 kind: KubeSchedulerConfiguration
@@ -131,23 +132,30 @@ public final class RealCluster implements AutoCloseable {
                   kubeconfig: %s
                 leaderElection:
                   leaderElect: false
-                """.formatted(kubeconfig);
-        if (!Boolean.getBoolean("topobridge.e2e.schedulerGpuBinpack")) {
-            return conf;
+                """.formatted(kubeconfig(user));
+        if (Boolean.getBoolean("topobridge.e2e.schedulerGpuBinpack")) {
+            conf += """
+                    profiles:
+                    - schedulerName: default-scheduler
+                      pluginConfig:
+                      - name: NodeResourcesFit
+                        args:
+                          scoringStrategy:
+                            type: MostAllocated
+                            resources:
+                            - {name: cpu, weight: 1}
+                            - {name: memory, weight: 1}
+                            - {name: nvidia.com/gpu, weight: 10}
+                    """;
         }
-        return conf + """
-                profiles:
-                - schedulerName: default-scheduler
-                  pluginConfig:
-                  - name: NodeResourcesFit
-                    args:
-                      scoringStrategy:
-                        type: MostAllocated
-                        resources:
-                        - {name: cpu, weight: 1}
-                        - {name: memory, weight: 1}
-                        - {name: nvidia.com/gpu, weight: 10}
-                """;
+        Path file = runDir().resolve("kube-scheduler.yaml");
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, conf);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return file;
     }
 
     private static RealCluster instance;
