@@ -25,15 +25,16 @@ public class HttpAuthFilter {
     /** Ahead of every route and of Quarkus' own filters. */
     static final int PRIORITY = 10_000;
 
+    private final HttpAuthSettings settings;
     private final HttpAuthorizer authorizer;
     private final ObjectMapper json = new ObjectMapper();
 
     public HttpAuthFilter(HttpAuthSettings settings, AccessReviews reviews, MeterRegistry meters) {
+        this.settings = settings;
         this.authorizer = new HttpAuthorizer(settings, reviews, meters, System::nanoTime);
     }
 
     void register(@Observes Filters filters) {
-        HttpAuthSettings settings = authorizer.settings();
         if (io.topobridge.config.CliMode.active()) {
             // a command's output is its own: the port's policy is news for the controller only
         } else if (settings.mode() == HttpAuthSettings.Mode.NONE) {

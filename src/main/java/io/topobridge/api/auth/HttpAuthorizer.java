@@ -38,6 +38,9 @@ public final class HttpAuthorizer {
     public static final String URL_PREFIX = "/topobridge";
 
     static final int MAX_REVIEWS_IN_FLIGHT = 16;
+    private static final String REQUESTS = "Requests to the HTTP port by how they were let in or refused";
+    private static final String REVIEWS =
+            "TokenReviews (token) and SubjectAccessReviews (access) sent to the API server";
     /** Longer bearer tokens are refused unread (a ServiceAccount token is about 1 KiB). */
     static final int MAX_TOKEN_LENGTH = 16 * 1024;
 
@@ -72,10 +75,6 @@ public final class HttpAuthorizer {
         this.decisions = new Lru<>(settings.cacheSize());
     }
 
-    public HttpAuthSettings settings() {
-        return settings;
-    }
-
     /** Whether {@code path} (normalized) is a health probe, open to anyone. */
     public static boolean open(String path) {
         return path.equals("/q/health") || path.startsWith("/q/health/");
@@ -92,51 +91,14 @@ public final class HttpAuthorizer {
      * token, or everything cached); empty when {@link #decide} must ask.
      */
     public Optional<Decision> quick(Request request) {
-        if (settings.mode() == HttpAuthSettings.Mode.NONE || open(request.path())) {
-            return Optional.of(count(Decision.ALLOWED, "open"));
-        }
-        if (settings.allowLoopback() && request.loopback()) {
-            return Optional.of(count(Decision.ALLOWED, "loopback"));
-        }
-        String token = token(request.authorization());
-        if (token == null) {
-            return Optional.of(count(
-                    new Decision(
-                            401,
-                            "Unauthorized",
-                            "no bearer token: send \"Authorization: Bearer <token>\" of a user who may "
-                                    + verb(request.method()) + " the non-resource URL " + url(request.path())
-                                    + " (the chart's api-reader or metrics-reader ClusterRole grants it)"),
-                    "unauthenticated"));
-        }
-        if (token.length() > MAX_TOKEN_LENGTH) {
-            return Optional.of(count(
-                    new Decision(
-                            401,
-                            "Unauthorized",
-                            "the bearer token is longer than " + MAX_TOKEN_LENGTH
-                                    + " characters; no Kubernetes token is"),
-                    "unauthenticated"));
-        }
-        long now = nanoTime.getAsLong();
-        AccessReviews.Authentication authentication = tokens.get(hash(token), now);
-        if (authentication == null) {
-            return Optional.empty();
-        }
-        if (!authentication.authenticated()) {
-            return Optional.of(count(unauthenticated(authentication), "unauthenticated"));
-        }
-        AccessReviews.Authorization authorization = decisions.get(decisionKey(authentication.user(), request), now);
-        return authorization == null
-                ? Optional.empty()
-                : Optional.of(count(decision(authentication.user(), request, authorization), result(authorization)));
+        return Optional.ofNullable(resolve(request, false));
     }
 
     /** The decision, asking the API server what is not cached. Blocking: call it on a worker thread. */
     public Decision decide(Request request) {
-        Optional<Decision> quick = quick(request);
-        if (quick.isPresent()) {
-            return quick.get();
+        Decision quick = resolve(request, false);
+        if (quick != null) {
+            return quick;
         }
         if (!inFlight.tryAcquire()) {
             return count(
@@ -147,32 +109,7 @@ public final class HttpAuthorizer {
                     "unavailable");
         }
         try {
-            String token = token(request.authorization());
-            String key = hash(token);
-            AccessReviews.Authentication authentication = tokens.get(key, nanoTime.getAsLong());
-            if (authentication == null) {
-                authentication = reviews.authenticate(token);
-                review("token");
-                tokens.put(
-                        key,
-                        authentication,
-                        nanoTime.getAsLong()
-                                + ttl(authentication.authenticated()).toNanos());
-            }
-            if (!authentication.authenticated()) {
-                return count(unauthenticated(authentication), "unauthenticated");
-            }
-            String decisionKey = decisionKey(authentication.user(), request);
-            AccessReviews.Authorization authorization = decisions.get(decisionKey, nanoTime.getAsLong());
-            if (authorization == null) {
-                authorization = reviews.authorize(authentication.user(), url(request.path()), verb(request.method()));
-                review("access");
-                decisions.put(
-                        decisionKey,
-                        authorization,
-                        nanoTime.getAsLong() + ttl(authorization.allowed()).toNanos());
-            }
-            return count(decision(authentication.user(), request, authorization), result(authorization));
+            return resolve(request, true);
         } catch (AccessReviews.UnavailableException e) {
             return count(
                     new Decision(
@@ -185,35 +122,83 @@ public final class HttpAuthorizer {
         }
     }
 
+    /** The decision, asking the API server what is not cached when {@code ask}; null when it would have to ask. */
+    private Decision resolve(Request request, boolean ask) {
+        if (settings.mode() == HttpAuthSettings.Mode.NONE || open(request.path())) {
+            return count(Decision.ALLOWED, "open");
+        }
+        if (settings.allowLoopback() && request.loopback()) {
+            return count(Decision.ALLOWED, "loopback");
+        }
+        String token = token(request.authorization());
+        if (token == null) {
+            return count(
+                    new Decision(
+                            401,
+                            "Unauthorized",
+                            "no bearer token: send \"Authorization: Bearer <token>\" of a user who may "
+                                    + verb(request.method()) + " the non-resource URL " + url(request.path())
+                                    + " (the chart's api-reader or metrics-reader ClusterRole grants it)"),
+                    "unauthenticated");
+        }
+        if (token.length() > MAX_TOKEN_LENGTH) {
+            return count(
+                    new Decision(
+                            401,
+                            "Unauthorized",
+                            "the bearer token is longer than " + MAX_TOKEN_LENGTH
+                                    + " characters; no Kubernetes token is"),
+                    "unauthenticated");
+        }
+        String key = hash(token);
+        AccessReviews.Authentication authentication = tokens.get(key, nanoTime.getAsLong());
+        if (authentication == null) {
+            if (!ask) {
+                return null;
+            }
+            authentication = reviews.authenticate(token);
+            counter("topobridge.http.auth.reviews", REVIEWS, "kind", "token").increment();
+            tokens.put(key, authentication, nanoTime.getAsLong() + ttl(authentication.authenticated()));
+        }
+        if (!authentication.authenticated()) {
+            return count(
+                    new Decision(
+                            401,
+                            "Unauthorized",
+                            "the API server did not accept the bearer token: " + authentication.error()),
+                    "unauthenticated");
+        }
+        AccessReviews.User user = authentication.user();
+        String decisionKey = decisionKey(user, request);
+        AccessReviews.Authorization authorization = decisions.get(decisionKey, nanoTime.getAsLong());
+        if (authorization == null) {
+            if (!ask) {
+                return null;
+            }
+            authorization = reviews.authorize(user, url(request.path()), verb(request.method()));
+            counter("topobridge.http.auth.reviews", REVIEWS, "kind", "access").increment();
+            decisions.put(decisionKey, authorization, nanoTime.getAsLong() + ttl(authorization.allowed()));
+        }
+        if (authorization.allowed()) {
+            return count(Decision.ALLOWED, "allowed");
+        }
+        return count(
+                new Decision(
+                        403,
+                        "Forbidden",
+                        "user \"" + user.name() + "\" may not " + verb(request.method()) + " the non-resource URL "
+                                + url(request.path())
+                                + (authorization.reason().isBlank() ? "" : ": " + authorization.reason())),
+                "forbidden");
+    }
+
     /** The non-resource URL asked about for {@code path}. */
     public static String url(String path) {
         return URL_PREFIX + path;
     }
 
-    private java.time.Duration ttl(boolean allowed) {
-        return allowed ? settings.cacheTtl() : settings.denialTtl();
-    }
-
-    private static Decision unauthenticated(AccessReviews.Authentication authentication) {
-        return new Decision(
-                401, "Unauthorized", "the API server did not accept the bearer token: " + authentication.error());
-    }
-
-    private static Decision decision(
-            AccessReviews.User user, Request request, AccessReviews.Authorization authorization) {
-        if (authorization.allowed()) {
-            return Decision.ALLOWED;
-        }
-        return new Decision(
-                403,
-                "Forbidden",
-                "user \"" + user.name() + "\" may not " + verb(request.method()) + " the non-resource URL "
-                        + url(request.path())
-                        + (authorization.reason().isBlank() ? "" : ": " + authorization.reason()));
-    }
-
-    private static String result(AccessReviews.Authorization authorization) {
-        return authorization.allowed() ? "allowed" : "forbidden";
+    private long ttl(boolean allowed) {
+        return (allowed ? settings.cacheTtl() : settings.denialTtl()).toNanos();
     }
 
     private static String decisionKey(AccessReviews.User user, Request request) {
@@ -250,25 +235,17 @@ public final class HttpAuthorizer {
     }
 
     private Decision count(Decision decision, String result) {
-        counters.computeIfAbsent(
-                        "request|" + result,
-                        k -> Counter.builder("topobridge.http.auth.requests")
-                                .description("Requests to the HTTP port by how they were let in or refused")
-                                .tag("result", result)
-                                .register(meters))
-                .increment();
+        counter("topobridge.http.auth.requests", REQUESTS, "result", result).increment();
         return decision;
     }
 
-    private void review(String kind) {
-        counters.computeIfAbsent(
-                        "review|" + kind,
-                        k -> Counter.builder("topobridge.http.auth.reviews")
-                                .description("TokenReviews (token) and SubjectAccessReviews (access) sent to the API "
-                                        + "server")
-                                .tag("kind", kind)
-                                .register(meters))
-                .increment();
+    private Counter counter(String name, String description, String tag, String value) {
+        return counters.computeIfAbsent(
+                name + "|" + value,
+                k -> Counter.builder(name)
+                        .description(description)
+                        .tag(tag, value)
+                        .register(meters));
     }
 
     /** A bounded map whose entries expire; the least recently used entry goes first when it is full. */
