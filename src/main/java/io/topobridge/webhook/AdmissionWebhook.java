@@ -7,10 +7,22 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /** One admission webhook served by {@link WebhookServer}: a parsed review in, an answer out. */
-public interface AdmissionWebhook {
+public abstract class AdmissionWebhook {
+
+    private final String name;
+    private final String path;
+
+    /**
+     * @param name short name for metrics and logs ({@code pods}, {@code workloads})
+     * @param path the HTTP path the webhook configuration points at
+     */
+    protected AdmissionWebhook(String name, String path) {
+        this.name = name;
+        this.path = path;
+    }
 
     /** What every webhook reads besides the request: the tiers now, the workloads, and the namespaces left alone. */
-    record Context(
+    public record Context(
             Supplier<TierCatalog> tiers,
             WorkloadLookup lookup,
             KubernetesSerialization serialization,
@@ -20,15 +32,17 @@ public interface AdmissionWebhook {
         }
     }
 
-    /** Short name for metrics and logs ({@code pods}, {@code workloads}). */
-    String name();
+    public final String name() {
+        return name;
+    }
 
-    /** The HTTP path the webhook configuration points at. */
-    String path();
+    public final String path() {
+        return path;
+    }
 
     /**
      * The answer to one review. Throws {@link AdmissionRequest.MalformedException} when the review lacks what
      * the answer depends on; any other exception is the bridge's own failure, which never blocks the request.
      */
-    AdmissionAnswer review(AdmissionRequest request);
+    public abstract AdmissionAnswer review(AdmissionRequest request);
 }

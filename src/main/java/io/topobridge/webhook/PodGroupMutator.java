@@ -18,7 +18,7 @@ import org.jboss.logging.Logger;
  * write, so AIBrix's rewrite of its whole spec on every reconcile does not drop them and LWS's PodGroup carries them
  * from its creation, before the scheduler sees it. Everything else passes unchanged.
  */
-public final class PodGroupMutator implements AdmissionWebhook {
+public final class PodGroupMutator extends AdmissionWebhook {
 
     private static final Logger LOG = Logger.getLogger(PodGroupMutator.class);
     public static final String PATH = "/mutate/podgroups";
@@ -27,18 +27,9 @@ public final class PodGroupMutator implements AdmissionWebhook {
     private final Context context;
 
     public PodGroupMutator(WorkloadTranslator translator, Context context) {
+        super("podgroups", PATH);
         this.translator = translator;
         this.context = context;
-    }
-
-    @Override
-    public String name() {
-        return "podgroups";
-    }
-
-    @Override
-    public String path() {
-        return PATH;
     }
 
     @Override

@@ -13,7 +13,7 @@ import org.jboss.logging.Logger;
  * answers with the JSON patch from the pod as sent to the pod as admitted. Pods of no managed gang, pods in
  * ignored namespaces and other operations are allowed without a patch.
  */
-public final class PodMutator implements AdmissionWebhook {
+public final class PodMutator extends AdmissionWebhook {
 
     private static final Logger LOG = Logger.getLogger(PodMutator.class);
     public static final String PATH = "/mutate/pods";
@@ -23,6 +23,7 @@ public final class PodMutator implements AdmissionWebhook {
     private final FindingLog findings = new FindingLog(LOG);
 
     public PodMutator(PodAdmission admission, Context context) {
+        super("pods", PATH);
         this.admission = admission;
         this.context = context;
     }
@@ -39,16 +40,6 @@ public final class PodMutator implements AdmissionWebhook {
                 || path.startsWith("/metadata/labels/")
                 || path.equals("/spec/schedulerName")
                 || (op.op().equals("add") && (path.equals("/metadata") || path.equals("/spec")));
-    }
-
-    @Override
-    public String name() {
-        return "pods";
-    }
-
-    @Override
-    public String path() {
-        return PATH;
     }
 
     @Override

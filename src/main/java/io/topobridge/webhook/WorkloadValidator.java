@@ -29,7 +29,7 @@ import org.jboss.logging.Logger;
  * autoscaler) a tier cannot be checked, so rejections are returned as warnings and the reconciler reports them
  * once the tiers exist.
  */
-public final class WorkloadValidator implements AdmissionWebhook {
+public final class WorkloadValidator extends AdmissionWebhook {
 
     private static final Logger LOG = Logger.getLogger(WorkloadValidator.class);
     public static final String PATH = "/validate/workloads";
@@ -56,18 +56,9 @@ public final class WorkloadValidator implements AdmissionWebhook {
     private final FindingLog findings = new FindingLog(LOG);
 
     public WorkloadValidator(Validation validation, Context context) {
+        super("workloads", PATH);
         this.validation = validation;
         this.context = context;
-    }
-
-    @Override
-    public String name() {
-        return "workloads";
-    }
-
-    @Override
-    public String path() {
-        return PATH;
     }
 
     @Override

@@ -24,17 +24,7 @@ final class WebhookFixture implements AutoCloseable {
 
     /** A webhook at {@code /<name>} that answers with {@code review}. */
     static AdmissionWebhook webhook(String name, Function<AdmissionRequest, AdmissionAnswer> review) {
-        return new AdmissionWebhook() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public String path() {
-                return "/" + name;
-            }
-
+        return new AdmissionWebhook(name, "/" + name) {
             @Override
             public AdmissionAnswer review(AdmissionRequest request) {
                 return review.apply(request);
