@@ -223,6 +223,11 @@ final class AdmissionGate {
     private void refuse(String webhook, String limit, RoutingContext ctx, int code, String reason, String message) {
         refusal(webhook, limit);
         LOG.warnf("%s webhook: refused a request from %s with %d: %s", webhook, peer(ctx), code, message);
+        close(ctx, code, reason, message, true);
+    }
+
+    /** Answers {@code code} with a Status and {@code Connection: close}, lingering over the rest of the body if asked. */
+    private void close(RoutingContext ctx, int code, String reason, String message, boolean linger) {
         var response = ctx.response();
         if (response.ended() || response.closed()) {
             return;
@@ -231,7 +236,9 @@ final class AdmissionGate {
                 .putHeader("Content-Type", JSON)
                 .putHeader("Connection", "close")
                 .end(Buffer.buffer(status(code, reason, message)));
-        lingerAndClose(ctx);
+        if (linger) {
+            lingerAndClose(ctx);
+        }
     }
 
     private void lingerAndClose(RoutingContext ctx) {
@@ -285,16 +292,7 @@ final class AdmissionGate {
                     "webhook server: %s %s from %s refused with %d: %s",
                     ctx.request().method(), ctx.request().path(), peer(ctx), code, message);
         }
-        if (!ctx.response().ended() && !ctx.response().closed()) {
-            ctx.response()
-                    .setStatusCode(code)
-                    .putHeader("Content-Type", JSON)
-                    .putHeader("Connection", "close")
-                    .end(Buffer.buffer(status(code, code == 413 ? "RequestEntityTooLarge" : "BadRequest", message)));
-            if (code == 413) {
-                lingerAndClose(ctx);
-            }
-        }
+        close(ctx, code, code == 413 ? "RequestEntityTooLarge" : "BadRequest", message, code == 413);
     }
 
     /** A Kubernetes Status of failure, the body of every answer that is not a review. */
