@@ -11,8 +11,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.topobridge.core.finding.UserText;
 import java.io.IOException;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The parts of an {@code admission.k8s.io/v1} AdmissionReview request the webhooks read. Parsing is strict
@@ -131,29 +133,26 @@ public record AdmissionRequest(
         }
     }
 
+    /** One parser factory per set of limits (a process has one or two). */
+    private static final Map<AdmissionLimits, JsonFactory> FACTORIES = new ConcurrentHashMap<>();
+
     /**
      * The parser of the pass: Jackson's own constraints sit just above the limits checked by hand (so the answer
      * names the configuration key), and field names are not interned (a body of random names would fill the table).
      */
     private static JsonFactory factory(AdmissionLimits limits) {
-        return FACTORIES.computeIfAbsent(limits, AdmissionRequest::newFactory);
-    }
-
-    /** One parser factory per set of limits (a process has one or two). */
-    private static final java.util.Map<AdmissionLimits, JsonFactory> FACTORIES =
-            new java.util.concurrent.ConcurrentHashMap<>();
-
-    private static JsonFactory newFactory(AdmissionLimits limits) {
-        return JsonFactory.builder()
-                .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxNestingDepth(limits.maxJsonDepth() + 1)
-                        .maxTokenCount(limits.maxJsonTokens() + 2)
-                        .maxStringLength(AdmissionLimits.MAX_STRING_LENGTH + 1)
-                        .maxNameLength(AdmissionLimits.MAX_STRING_LENGTH + 1)
-                        .maxDocumentLength(limits.maxBodyBytes() + 1)
-                        .build())
-                .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
-                .build();
+        return FACTORIES.computeIfAbsent(
+                limits,
+                l -> JsonFactory.builder()
+                        .streamReadConstraints(StreamReadConstraints.builder()
+                                .maxNestingDepth(l.maxJsonDepth() + 1)
+                                .maxTokenCount(l.maxJsonTokens() + 2)
+                                .maxStringLength(AdmissionLimits.MAX_STRING_LENGTH + 1)
+                                .maxNameLength(AdmissionLimits.MAX_STRING_LENGTH + 1)
+                                .maxDocumentLength(l.maxBodyBytes() + 1)
+                                .build())
+                        .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
+                        .build());
     }
 
     /** Parses a body {@link #scan} accepted into a tree and reads the request from it. */

@@ -2,7 +2,6 @@ package io.topobridge.webhook;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Gauge;
@@ -31,6 +30,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -132,17 +132,23 @@ public class AdmissionServer implements ProcessPart {
         if (webhook.adoptPodGroups()) {
             webhooks.add(new PodGroupMutator(translator, context));
         }
-        // half the API server's wait: a warning while answers still arrive in time
         servedPaths = webhooks.stream().map(AdmissionWebhook::path).collect(java.util.stream.Collectors.toSet());
         server = new WebhookServer(
                 vertx,
                 new ObjectMapper(),
                 meters,
                 webhooks,
-                java.time.Duration.ofMillis(webhook.timeoutSeconds() * 500L),
+                // half the API server's wait: a warning while answers still arrive in time
+                Duration.ofMillis(webhook.timeoutSeconds() * 500L),
                 webhook.limits(),
                 webhook.requestDeadline());
-        Gauge.builder("topobridge.admission.certificate.expiry", this, AdmissionServer::secondsLeft)
+        Gauge.builder(
+                        "topobridge.admission.certificate.expiry",
+                        this,
+                        s -> s.serving() == null
+                                ? Double.NaN
+                                : Duration.between(Instant.now(), s.serving().notAfter())
+                                        .toSeconds())
                 .baseUnit("seconds")
                 .description("Seconds until the served webhook certificate expires (alert well before zero)")
                 .register(meters);
@@ -164,9 +170,7 @@ public class AdmissionServer implements ProcessPart {
             LOG.warnf("admission webhooks are not served yet, retrying in %s: %s", retry, e.getMessage());
             lastError = e.getMessage();
             scheduler.schedule(this::bootstrap, retry.toMillis(), TimeUnit.MILLISECONDS);
-            retry = retry.multipliedBy(2).compareTo(webhook.checkInterval()) > 0
-                    ? webhook.checkInterval()
-                    : retry.multipliedBy(2);
+            retry = Collections.min(List.of(retry.multipliedBy(2), webhook.checkInterval()));
         }
     }
 
@@ -226,9 +230,9 @@ public class AdmissionServer implements ProcessPart {
     private void applyConfigurations(String caBundlePem) {
         var registration = client.admissionRegistration().v1();
         String name = webhook.configurationName();
-        MutatingWebhookConfiguration mutating =
-                registration.mutatingWebhookConfigurations().withName(name).get();
-        applier.apply(WebhookConfigurations.mutating(webhook, caBundlePem), mutating);
+        applier.apply(
+                WebhookConfigurations.mutating(webhook, caBundlePem),
+                registration.mutatingWebhookConfigurations().withName(name).get());
         ValidatingWebhookConfiguration validating =
                 registration.validatingWebhookConfigurations().withName(name).get();
         if (webhook.validateWorkloads()) {
@@ -296,13 +300,6 @@ public class AdmissionServer implements ProcessPart {
             out.put("error", lastError);
         }
         return out;
-    }
-
-    private static double secondsLeft(AdmissionServer controller) {
-        ServingCertificate serving = controller.serving();
-        return serving == null
-                ? Double.NaN
-                : Duration.between(Instant.now(), serving.notAfter()).toSeconds();
     }
 
     /** The port the webhook server listens on (-1 when not serving). */

@@ -265,14 +265,11 @@ public final class HttpAuthorizer {
 
         synchronized V get(K key, long now) {
             Entry<V> entry = map.get(key);
-            if (entry == null) {
-                return null;
-            }
-            if (now - entry.expires() >= 0) {
+            if (entry != null && now - entry.expires() >= 0) {
                 map.remove(key);
                 return null;
             }
-            return entry.value();
+            return entry == null ? null : entry.value();
         }
 
         synchronized void put(K key, V value, long expires) {
