@@ -20,7 +20,6 @@ import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -55,22 +54,9 @@ public final class AnnotationParser {
             VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION,
             VolcanoApi.NETWORK_TOPOLOGY_MODE_ANNOTATION,
             VolcanoApi.QUEUE_NAME_ANNOTATION);
-    private static final Pattern INTEGER = Pattern.compile("[+-]?[0-9]+");
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final Pattern DNS_SUBDOMAIN =
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-
-    /**
-     * One logical setting and the keys that carry it, in precedence order for messages; {@code rejects}: whether a bad
-     * value refuses the gang (else it is a warning and the setting's default holds).
-     */
-    private record Field<T>(
-            String label, List<String> keys, BiFunction<String, String, Result<T>> parser, boolean rejects) {
-        /** A setting whose keys all take one kind of value. */
-        static <T> Field<T> of(String label, List<String> keys, Function<String, Result<T>> parser) {
-            return new Field<>(label, keys, (key, raw) -> parser.apply(raw), true);
-        }
-    }
 
     /** A tier as written: a number, or {@code auto} (the bridge chooses it, see {@code AutoTier}). */
     private record TierValue(Integer number, boolean auto) {
@@ -89,13 +75,21 @@ public final class AnnotationParser {
             return key + "=" + UserText.quote(raw) + " (" + where + ")";
         }
 
-        /** Tells this value's finding apart from those of other keys and sources on the same object. */
-        String findingKey() {
-            return key + " (" + source.where() + ")";
+        /** {@code object: key="value" (where): why}, said on the object the value was written on. */
+        String message(String why) {
+            return source.object() + ": " + describe(source.object()) + ": " + why;
         }
     }
 
-    private AnnotationParser() {}
+    /** The sources of one managed gang that carry a key a setting is read from, and what is wrong with them. */
+    private final List<AnnotationSource> sources;
+
+    private final List<Finding> findings;
+
+    private AnnotationParser(List<AnnotationSource> sources, List<Finding> findings) {
+        this.sources = sources;
+        this.findings = findings;
+    }
 
     /** True when any source carries a {@code topobridge.io/} key: the workload is managed by the bridge. */
     public static boolean managed(List<AnnotationSource> sources) {
@@ -113,11 +107,16 @@ public final class AnnotationParser {
     public static Map<String, String> relevant(Map<String, String> annotations) {
         Map<String, String> out = new java.util.TreeMap<>();
         annotations.forEach((key, value) -> {
-            if (key.startsWith(Topobridge.PREFIX) || VOLCANO_KEYS.contains(key) || Dialects.isForeign(key)) {
+            if (read(key)) {
                 out.put(key, value);
             }
         });
         return out;
+    }
+
+    /** Whether a setting is read from a key: the bridge's, Volcano's, another scheduler's. */
+    private static boolean read(String key) {
+        return key.startsWith(Topobridge.PREFIX) || VOLCANO_KEYS.contains(key) || Dialects.isForeign(key);
     }
 
     /**
@@ -155,9 +154,21 @@ public final class AnnotationParser {
         if (!ours && !Dialects.present(sources)) {
             return new ParsedIntent(GangIntent.UNMANAGED, findings);
         }
-        unknownKeys(sources, findings);
+        // each setting looks its keys up in every source: a source that carries none (most pod templates) is
+        // left out once here rather than asked for each key of each setting
+        List<AnnotationSource> carrying = new ArrayList<>(sources.size());
+        for (AnnotationSource source : sources) {
+            for (String key : source.annotations().keySet()) {
+                if (read(key)) {
+                    carrying.add(source);
+                    break;
+                }
+            }
+        }
+        var parser = new AnnotationParser(carrying, findings);
+        parser.unknownKeys();
         Dialects.incompleteSlices(sources, findings);
-        return new ParsedIntent(intent(sources, tiers, findings), findings);
+        return new ParsedIntent(parser.intent(tiers), findings);
     }
 
     private static final List<String> TIER_KEYS = withForeign(
@@ -169,97 +180,64 @@ public final class AnnotationParser {
     private static final List<String> SUBGROUP_MODE_KEYS =
             withForeign(Dialects.Setting.SUBGROUP_TIER, Topobridge.SUBGROUP_MODE);
 
-    /** The intent of a managed gang's sources, every setting resolved once; what is wrong goes to {@code findings}. */
-    private static GangIntent intent(List<AnnotationSource> given, TierCatalog tiers, List<Finding> findings) {
-        // each setting looks its keys up in every source: a source that carries none (most pod templates) is
-        // left out once here rather than asked for each key of each setting
-        List<AnnotationSource> sources = new ArrayList<>(given.size());
-        for (AnnotationSource source : given) {
-            if (carriesAny(source)) {
-                sources.add(source);
-            }
-        }
-        Field<TierValue> tier =
-                new Field<>("highest tier", TIER_KEYS, (key, raw) -> tierOrLabelKey(key, raw, tiers), true);
-        Field<TopologyMode> mode = new Field<>("topology mode", MODE_KEYS, AnnotationParser::modeOf, true);
-        Field<TierValue> subgroupTier = new Field<>(
-                "subgroup highest tier", SUBGROUP_TIER_KEYS, (key, raw) -> tierOrLabelKey(key, raw, tiers), true);
-        Field<TopologyMode> subgroupMode =
-                new Field<>("subgroup topology mode", SUBGROUP_MODE_KEYS, AnnotationParser::modeOf, true);
-        Field<String> group = Field.of("group", List.of(Topobridge.GROUP), AnnotationParser::group);
-        Field<String> queue =
-                Field.of("queue", List.of(Topobridge.QUEUE, VolcanoApi.QUEUE_NAME_ANNOTATION), AnnotationParser::queue);
-        Field<Integer> minMember =
-                Field.of("minimum member count", List.of(Topobridge.MIN_MEMBER), AnnotationParser::minMember);
+    /** The intent of a managed gang's sources, every setting resolved once; what is wrong goes to the findings. */
+    private GangIntent intent(TierCatalog tiers) {
+        BiFunction<String, String, Result<TierValue>> tier = (key, raw) -> tier(key, raw, tiers);
+        Resolved<TierValue> gangTier = resolve("highest tier", TIER_KEYS, true, tier);
+        Resolved<TopologyMode> mode = resolve("topology mode", MODE_KEYS, true, AnnotationParser::modeOf);
+        Resolved<TierValue> subTier = resolve("subgroup highest tier", SUBGROUP_TIER_KEYS, true, tier);
+        Resolved<TopologyMode> subMode =
+                resolve("subgroup topology mode", SUBGROUP_MODE_KEYS, true, AnnotationParser::modeOf);
+        Resolved<String> group = resolve("group", List.of(Topobridge.GROUP), true, (k, v) -> group(v));
+        Resolved<String> queue =
+                resolve("queue", List.of(Topobridge.QUEUE, VolcanoApi.QUEUE_NAME_ANNOTATION), true, (k, v) -> queue(v));
+        Resolved<Integer> minMember =
+                resolve("minimum member count", List.of(Topobridge.MIN_MEMBER), true, (k, v) -> minMember(v));
         // what happens when the domain is lost: a bad value leaves the default (wait), the gang is still made
-        Field<DomainLossPolicy> onDomainLoss =
-                new Field<>("domain-loss policy", List.of(Topobridge.ON_DOMAIN_LOSS), (k, v) -> onDomainLoss(v), false);
-        Field<java.time.Duration> grace = new Field<>(
-                "domain-loss grace", List.of(Topobridge.DOMAIN_LOSS_GRACE), (k, v) -> domainLossGrace(v), false);
-
-        Resolved<TierValue> tierValue = resolve(tier, sources, findings);
-        Resolved<TopologyMode> modeValue = resolve(mode, sources, findings);
-        Resolved<TierValue> subgroupTierValue = resolve(subgroupTier, sources, findings);
-        Resolved<TopologyMode> subgroupModeValue = resolve(subgroupMode, sources, findings);
-        Resolved<String> groupValue = resolve(group, sources, findings);
-        Resolved<String> queueValue = resolve(queue, sources, findings);
-        Resolved<Integer> minMemberValue = resolve(minMember, sources, findings);
-        Resolved<DomainLossPolicy> onDomainLossValue = resolve(onDomainLoss, sources, findings);
-        Resolved<java.time.Duration> graceValue = resolve(grace, sources, findings);
+        Resolved<DomainLossPolicy> onDomainLoss =
+                resolve("domain-loss policy", List.of(Topobridge.ON_DOMAIN_LOSS), false, (k, v) -> onDomainLoss(v));
+        Resolved<java.time.Duration> grace = resolve(
+                "domain-loss grace", List.of(Topobridge.DOMAIN_LOSS_GRACE), false, (k, v) -> domainLossGrace(v));
         Resolved<Integer> sliceSize = resolve(
-                Field.of("slice size", Dialects.keys(Dialects.Setting.SLICE_SIZE), Dialects::sliceSize),
-                sources,
-                findings);
+                "slice size", Dialects.keys(Dialects.Setting.SLICE_SIZE), true, (k, v) -> Dialects.sliceSize(v));
         Resolved<String> podIndexLabel = resolve(
-                Field.of("pod index label", Dialects.keys(Dialects.Setting.POD_INDEX_LABEL), Dialects::podIndexLabel),
-                sources,
-                findings);
-        hardNeedsATier(modeValue, tierValue, "a highest tier", Topobridge.HIGHEST_TIER, Topobridge.MODE, findings);
+                "pod index label",
+                Dialects.keys(Dialects.Setting.POD_INDEX_LABEL),
+                true,
+                (k, v) -> Dialects.podIndexLabel(v));
+        hardNeedsATier(mode, gangTier, "a highest tier", Topobridge.HIGHEST_TIER, Topobridge.MODE);
         hardNeedsATier(
-                subgroupModeValue,
-                subgroupTierValue,
+                subMode,
+                subTier,
                 "a subgroup highest tier",
                 Topobridge.SUBGROUP_HIGHEST_TIER,
-                Topobridge.SUBGROUP_MODE,
-                findings);
-        subgroupTierWithinTheGangs(tierValue, subgroupTierValue, findings);
+                Topobridge.SUBGROUP_MODE);
+        subgroupTierWithinTheGangs(gangTier, subTier);
         return new GangIntent(
                 true,
-                tierValue.value() == null ? null : tierValue.value().number(),
-                modeValue.value(),
-                subgroupTierValue.value() == null
-                        ? null
-                        : subgroupTierValue.value().number(),
-                subgroupModeValue.value(),
-                groupValue.value(),
-                queueValue.value(),
-                minMemberValue.value(),
-                tierValue.value() != null && tierValue.value().auto(),
-                subgroupTierValue.value() != null && subgroupTierValue.value().auto(),
-                onDomainLossValue.value(),
-                graceValue.value(),
+                number(gangTier),
+                mode.value(),
+                number(subTier),
+                subMode.value(),
+                group.value(),
+                queue.value(),
+                minMember.value(),
+                gangTier.value() != null && gangTier.value().auto(),
+                subTier.value() != null && subTier.value().auto(),
+                onDomainLoss.value(),
+                grace.value(),
                 sliceSize.value(),
                 podIndexLabel.value());
     }
 
-    /** Whether a source carries any key a setting is read from (the bridge's, Volcano's, another scheduler's). */
-    private static boolean carriesAny(AnnotationSource source) {
-        for (String key : source.annotations().keySet()) {
-            if (key.startsWith(Topobridge.PREFIX) || VOLCANO_KEYS.contains(key) || Dialects.isForeign(key)) {
-                return true;
-            }
-        }
-        return false;
+    /** The tier number agreed on, or null (none, {@code auto}, or refused). */
+    private static Integer number(Resolved<TierValue> tier) {
+        return tier.value() == null ? null : tier.value().number();
     }
 
     /** Hard mode without a tier (none given, none refused): Volcano would enforce nothing. */
-    private static void hardNeedsATier(
-            Resolved<TopologyMode> mode,
-            Resolved<TierValue> tier,
-            String needs,
-            String tierKey,
-            String modeKey,
-            List<Finding> findings) {
+    private void hardNeedsATier(
+            Resolved<TopologyMode> mode, Resolved<TierValue> tier, String needs, String tierKey, String modeKey) {
         if (mode.value() != TopologyMode.HARD || tier.value() != null || !tier.valid()) {
             return;
         }
@@ -267,57 +245,55 @@ public final class AnnotationParser {
         findings.add(Finding.rejected(
                         WorkloadReason.INVALID_ANNOTATION,
                         at.source().object(),
-                        at.source().object() + ": "
-                                + at.describe(at.source().object())
-                                + ": hard mode needs " + needs + " (set " + tierKey
-                                + "); without one Volcano enforces nothing")
+                        at.message("hard mode needs " + needs + " (set " + tierKey
+                                + "); without one Volcano enforces nothing"))
                 .withKey(modeKey));
     }
 
     /** A subgroup tier above the gang's own: subgroups are placed inside the gang's HyperNode. */
-    private static void subgroupTierWithinTheGangs(
-            Resolved<TierValue> tierValue, Resolved<TierValue> subgroupTierValue, List<Finding> findings) {
-        Integer gangTier = tierValue.value() == null ? null : tierValue.value().number();
-        Integer subTier = subgroupTierValue.value() == null
-                ? null
-                : subgroupTierValue.value().number();
-        if (gangTier != null && subTier != null && subTier > gangTier) {
-            Occurrence at = subgroupTierValue.first();
+    private void subgroupTierWithinTheGangs(Resolved<TierValue> gangTier, Resolved<TierValue> subTier) {
+        Integer gang = number(gangTier);
+        Integer sub = number(subTier);
+        if (gang != null && sub != null && sub > gang) {
+            Occurrence at = subTier.first();
             findings.add(Finding.rejected(
                             WorkloadReason.INVALID_ANNOTATION,
                             at.source().object(),
-                            at.source().object() + ": "
-                                    + at.describe(at.source().object()) + ": subgroup tier "
-                                    + subTier + " is above the gang's highest tier " + gangTier
-                                    + " ("
-                                    + tierValue.first().describe(at.source().object())
-                                    + "); subgroups are placed inside the gang's HyperNode")
+                            at.message("subgroup tier " + sub + " is above the gang's highest tier " + gang + " ("
+                                    + gangTier.first().describe(at.source().object())
+                                    + "); subgroups are placed inside the gang's HyperNode"))
                     .withKey(Topobridge.SUBGROUP_HIGHEST_TIER));
         }
     }
 
-    /** The agreed value of one field ({@code valid} false when some occurrence was refused). */
+    /** The agreed value of one setting ({@code valid} false when some occurrence was refused). */
     private record Resolved<T>(T value, boolean valid, Occurrence first) {}
 
-    private static <T> Resolved<T> resolve(Field<T> field, List<AnnotationSource> sources, List<Finding> findings) {
+    /**
+     * The agreed value of one setting, read from its keys (in precedence order for messages) in every source;
+     * {@code rejects}: whether a bad value refuses the gang (else it is a warning and the setting's default holds).
+     */
+    private <T> Resolved<T> resolve(
+            String label, List<String> keys, boolean rejects, BiFunction<String, String, Result<T>> parser) {
         Map<T, List<Occurrence>> byValue = new LinkedHashMap<>();
         boolean valid = true;
         for (AnnotationSource source : sources) {
-            for (String key : field.keys()) {
+            for (String key : keys) {
                 String raw = source.annotations().get(key);
                 if (raw == null) {
                     continue;
                 }
                 var occurrence = new Occurrence(source, key, raw);
-                Result<T> result = field.parser().apply(key, raw);
+                Result<T> result = parser.apply(key, raw);
                 if (result.error() != null) {
                     valid = false;
                     ObjectRef object = source.object();
-                    String message = object + ": " + occurrence.describe(object) + ": " + result.error();
-                    findings.add((field.rejects()
+                    String message = occurrence.message(result.error());
+                    // the finding's key tells this value apart from other keys and sources on the same object
+                    findings.add((rejects
                                     ? Finding.rejected(result.reason(), object, message)
                                     : Finding.warning(result.reason(), object, message))
-                            .withKey(occurrence.findingKey()));
+                            .withKey(key + " (" + source.where() + ")"));
                 } else {
                     byValue.computeIfAbsent(result.value(), k -> new ArrayList<>())
                             .add(occurrence);
@@ -331,14 +307,14 @@ public final class AnnotationParser {
             for (ObjectRef object : involved) {
                 var joined = new StringJoiner(" vs ");
                 byValue.values().forEach(list -> joined.add(list.get(0).describe(object)));
-                String message = object + ": conflicting values for the " + field.label() + ": " + joined;
-                findings.add((field.rejects()
+                String message = object + ": conflicting values for the " + label + ": " + joined;
+                findings.add((rejects
                                 ? Finding.rejected(WorkloadReason.CONFLICTING_ANNOTATIONS, object, message)
                                 : Finding.warning(
                                         WorkloadReason.CONFLICTING_ANNOTATIONS,
                                         object,
                                         message + "; the default holds"))
-                        .withKey(field.keys().get(0)));
+                        .withKey(keys.get(0)));
             }
             return new Resolved<>(
                     null, false, byValue.values().iterator().next().get(0));
@@ -360,7 +336,7 @@ public final class AnnotationParser {
      * {@value #UNKNOWN_KEYS_SHOWN} in key order and counts the others. Only those few become text; the others are
      * counted, so a workload with 100,000 annotations costs no more than reading them.
      */
-    private static void unknownKeys(List<AnnotationSource> sources, List<Finding> findings) {
+    private void unknownKeys() {
         Map<ObjectRef, Set<String>> distinct = new LinkedHashMap<>();
         Map<ObjectRef, TreeMap<String, Occurrence>> shown = new LinkedHashMap<>();
         for (AnnotationSource source : sources) {
@@ -407,24 +383,14 @@ public final class AnnotationParser {
         return List.copyOf(out);
     }
 
-    /** A tier as the bridge's keys write it, or as another scheduler's: a node label key. */
-    private static Result<TierValue> tierOrLabelKey(String key, String raw, TierCatalog tiers) {
-        if (!Dialects.isForeign(key)) {
-            return tierOrAuto(raw, tiers);
+    /**
+     * A tier as the bridge's keys write it ({@code auto}, or a tier number or name resolved as {@link TierNames#tier}),
+     * or as another scheduler's: a node label key.
+     */
+    private static Result<TierValue> tier(String key, String raw, TierCatalog tiers) {
+        if (Dialects.isForeign(key)) {
+            return Dialects.tier(raw, tiers).map(n -> new TierValue(n, false));
         }
-        Result<Integer> number = Dialects.tier(raw, tiers);
-        return number.error() != null
-                ? new Result<>(null, number.error(), number.reason())
-                : Result.ok(new TierValue(number.value(), false));
-    }
-
-    /** A mode as the bridge's keys write it, or the one another scheduler's key implies. */
-    private static Result<TopologyMode> modeOf(String key, String raw) {
-        return Dialects.mode(key).map(Result::ok).orElseGet(() -> mode(raw));
-    }
-
-    /** {@code auto}, or a tier number or name resolved as {@link TierNames#tier}. */
-    private static Result<TierValue> tierOrAuto(String raw, TierCatalog tiers) {
         if (AUTO.equals(raw.trim().toLowerCase(Locale.ROOT))) {
             return tiers.isEmpty()
                     ? Result.tiersUnknown(
@@ -432,10 +398,12 @@ public final class AnnotationParser {
                                     + " the configured topology labels)")
                     : Result.ok(TierValue.AUTO);
         }
-        Result<Integer> number = TierNames.tier(raw, tiers);
-        return number.error() != null
-                ? new Result<>(null, number.error(), number.reason())
-                : Result.ok(new TierValue(number.value(), false));
+        return TierNames.tier(raw, tiers).map(n -> new TierValue(n, false));
+    }
+
+    /** A mode as the bridge's keys write it, or the one another scheduler's key implies. */
+    private static Result<TopologyMode> modeOf(String key, String raw) {
+        return Dialects.mode(key).map(Result::ok).orElseGet(() -> mode(raw));
     }
 
     static Result<TopologyMode> mode(String raw) {
@@ -468,15 +436,9 @@ public final class AnnotationParser {
     }
 
     static Result<Integer> minMember(String raw) {
-        String value = raw.trim();
-        if (!INTEGER.matcher(value).matches()) {
+        Long number = TierNames.integer(raw.trim());
+        if (number == null) {
             return Result.error("not a whole number; write the minimum number of pods the gang needs to start");
-        }
-        long number;
-        try {
-            number = Long.parseLong(value.startsWith("+") ? value.substring(1) : value);
-        } catch (NumberFormatException e) {
-            return Result.error("too large");
         }
         if (number < 1) {
             return Result.error("must be at least 1");
@@ -484,7 +446,7 @@ public final class AnnotationParser {
         if (number > Integer.MAX_VALUE) {
             return Result.error("too large");
         }
-        return Result.ok((int) number);
+        return Result.ok(number.intValue());
     }
 
     static Result<DomainLossPolicy> onDomainLoss(String raw) {

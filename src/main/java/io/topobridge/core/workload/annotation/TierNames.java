@@ -30,13 +30,8 @@ final class TierNames {
         if (value.isEmpty()) {
             return Result.error("empty value; write a tier number or a tier name (" + known(tiers) + ")");
         }
-        if (INTEGER.matcher(value).matches()) {
-            long number;
-            try {
-                number = Long.parseLong(value.startsWith("+") ? value.substring(1) : value);
-            } catch (NumberFormatException e) {
-                number = Long.MAX_VALUE;
-            }
+        Long number = integer(value);
+        if (number != null) {
             if (number < 1) {
                 return Result.error("tier numbers start at 1 (1 is the domain closest to the nodes)");
             }
@@ -47,7 +42,7 @@ final class TierNames {
                 return Result.error(
                         "tier " + number + " is above the top tier " + tiers.top() + " (" + known(tiers) + ")");
             }
-            return Result.ok((int) number);
+            return Result.ok(number.intValue());
         }
         if (DECIMAL.matcher(value).matches()) {
             return Result.error("not a whole number; write a tier number or a tier name (" + known(tiers) + ")");
@@ -71,6 +66,18 @@ final class TierNames {
                     "unknown tier name: no tiers are known yet (no node carries the configured topology labels)");
         }
         return Result.error("unknown tier name; known " + known(tiers) + making(value.toLowerCase(Locale.ROOT), tiers));
+    }
+
+    /** A whole number as written ({@code [+-]digits}), {@link Long#MAX_VALUE} when beyond a long; null when none. */
+    static Long integer(String value) {
+        if (!INTEGER.matcher(value).matches()) {
+            return null;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /**
