@@ -48,7 +48,7 @@ class HostileValuesAdmissionTest {
         var admission = new PodAdmission(
                 new AdmissionSettings("volcano"),
                 (pod, tiers, lookup) -> new WorkloadTranslator.Tie(
-                        new PodAssignment("pg", "decode", Map.of("topobridge.io/member", "decode")), List.of()));
+                        new PodAssignment("pg", "decode", Map.of("topobridge.io/member", "decode")), null, List.of()));
         fixture = new WebhookFixture(List.of(
                 new WorkloadValidator(
                         translator::validate,

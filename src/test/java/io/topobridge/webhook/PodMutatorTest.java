@@ -61,7 +61,7 @@ class PodMutatorTest {
         var admission = new PodAdmission(
                 new AdmissionSettings("volcano"),
                 (pod, tiers, lookup) ->
-                        new WorkloadTranslator.Tie(scripted(pod, tiers, lookup).orElse(null), List.of()));
+                        new WorkloadTranslator.Tie(scripted(pod, tiers, lookup).orElse(null), null, List.of()));
         var mutator = new PodMutator(
                 admission,
                 new AdmissionWebhook.Context(

@@ -26,7 +26,7 @@ import java.util.Optional;
  * {@code render}, so the two can never disagree.
  *
  * <p>A pod of a managed gang already in a Kubernetes gang of its own ({@link NativeGang}) is left untouched. For any
- * other pod of a managed gang (as {@link WorkloadTranslator#assign} finds it) the admitted pod carries the
+ * other pod of a managed gang (as {@link WorkloadTranslator#tie} finds it) the admitted pod carries the
  * gang's PodGroup in the annotation {@code scheduling.k8s.io/group-name}, the configured scheduler when it
  * named none or {@code default-scheduler}, the role's {@code volcano.sh/task-spec} and the labels the gang's
  * subGroupPolicy selects on. A group name the pod already carries is never changed (AIBrix and LWS stamp their

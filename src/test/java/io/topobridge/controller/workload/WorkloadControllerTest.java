@@ -989,7 +989,8 @@ class WorkloadControllerTest {
                   ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: vllm-abc12, uid: r, controller: true}]
                 """);
         assertThat(Fixtures.translator(io.topobridge.core.workload.WorkloadSettings.defaults())
-                        .assign(pod, Fixtures.TIERS, wiring.lookup)
+                        .tie(pod, Fixtures.TIERS, wiring.lookup)
+                        .assigned()
                         .map(a -> a.podGroupName()))
                 .contains("tb-deploy-vllm");
 

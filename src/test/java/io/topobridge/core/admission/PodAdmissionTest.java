@@ -39,7 +39,7 @@ class PodAdmissionTest {
 
     private static PodAdmission admission(PodAssignment assignment) {
         return new PodAdmission(
-                new AdmissionSettings("volcano"), (p, t, l) -> new WorkloadTranslator.Tie(assignment, List.of()));
+                new AdmissionSettings("volcano"), (p, t, l) -> new WorkloadTranslator.Tie(assignment, null, List.of()));
     }
 
     /** name, pod, assignment, expected annotations, expected labels, expected scheduler, expected outcome, finding reasons. */
@@ -244,7 +244,7 @@ class PodAdmissionTest {
     @Test
     void configuredSchedulerNameIsUsed() {
         var admission = new PodAdmission(
-                new AdmissionSettings("volcano-gpu"), (p, t, l) -> new WorkloadTranslator.Tie(WORKER, List.of()));
+                new AdmissionSettings("volcano-gpu"), (p, t, l) -> new WorkloadTranslator.Tie(WORKER, null, List.of()));
         assertThat(admission
                         .admit(pod().build(), TierCatalog.EMPTY, NO_WORKLOADS)
                         .pod()

@@ -144,16 +144,24 @@ class DialectTranslationTest {
                 """;
         var translator = Fixtures.translator();
         var lookup = Fixtures.lookup(objects);
-        var labelled = translator.assign(
-                Fixtures.pod(pod.formatted("3", ", leaderworkerset.sigs.k8s.io/worker-index: \"3\"")), TIERS, lookup);
+        var labelled = translator
+                .tie(
+                        Fixtures.pod(pod.formatted("3", ", leaderworkerset.sigs.k8s.io/worker-index: \"3\"")),
+                        TIERS,
+                        lookup)
+                .assigned();
         assertThat(labelled).hasValueSatisfying(a -> {
             assertThat(a.podGroupName()).isEqualTo("tb-lws-tp-1");
             assertThat(a.labels()).containsEntry(Slices.LABEL, "1");
         });
         // before LWS's webhook labelled it, the worker's index is the ordinal in its name
-        assertThat(translator.assign(Fixtures.pod(pod.formatted("2", "")), TIERS, lookup))
+        assertThat(translator
+                        .tie(Fixtures.pod(pod.formatted("2", "")), TIERS, lookup)
+                        .assigned())
                 .hasValueSatisfying(a -> assertThat(a.labels()).containsEntry(Slices.LABEL, "1"));
-        assertThat(translator.assign(Fixtures.pod(pod.formatted("1", "")), TIERS, lookup))
+        assertThat(translator
+                        .tie(Fixtures.pod(pod.formatted("1", "")), TIERS, lookup)
+                        .assigned())
                 .hasValueSatisfying(a -> assertThat(a.labels()).containsEntry(Slices.LABEL, "0"));
     }
 
@@ -195,7 +203,9 @@ class DialectTranslationTest {
                   namespace: llm
                   ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: u, controller: true}]
                 """;
-        assertThat(Fixtures.translator().assign(Fixtures.pod(pod), TIERS, Fixtures.lookup(objects)))
+        assertThat(Fixtures.translator()
+                        .tie(Fixtures.pod(pod), TIERS, Fixtures.lookup(objects))
+                        .assigned())
                 .hasValueSatisfying(a -> assertThat(a.labels()).isEqualTo(Map.of(Slices.LABEL, "1")));
 
         TranslationResult uneven = Fixtures.translator()

@@ -266,7 +266,8 @@ class HostileInputTest {
                            disaggregatedset.x-k8s.io/role: prefill}
                   ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: bad, uid: s, controller: true}]
                 """);
-        assertThatCode(() -> Fixtures.translator().assign(pod, Fixtures.TIERS, lookup))
+        assertThatCode(() ->
+                        Fixtures.translator().tie(pod, Fixtures.TIERS, lookup).assigned())
                 .as(name)
                 .doesNotThrowAnyException();
         assertThatCode(() -> Fixtures.translator().validate(bad, Fixtures.TIERS, lookup))

@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
 class PodAssignmentTest {
 
     private static Optional<PodAssignment> assign(List<HasMetadata> objects, String podYaml) {
-        return Fixtures.translator().assign(Fixtures.pod(podYaml), Fixtures.TIERS, Fixtures.lookup(objects));
+        return Fixtures.translator()
+                .tie(Fixtures.pod(podYaml), Fixtures.TIERS, Fixtures.lookup(objects))
+                .assigned();
     }
 
     private static List<String> podGroupNames(List<HasMetadata> objects) {
@@ -99,7 +101,8 @@ class PodAssignmentTest {
                         "llm", "typo", 1, Map.of("topobridge.io/highest-tier", "rack", "topobridge.io/mode", "hrad")));
         var lookup = Fixtures.lookup(objects);
         assertThat(Fixtures.translator()
-                        .assign(Fixtures.pod(deploymentPod("solo-abc12", "abc12")), TierCatalog.EMPTY, lookup)
+                        .tie(Fixtures.pod(deploymentPod("solo-abc12", "abc12")), TierCatalog.EMPTY, lookup)
+                        .assigned()
                         .map(PodAssignment::podGroupName))
                 .contains("tb-deploy-solo");
         // while nothing is created for it until the tiers are known
@@ -109,7 +112,8 @@ class PodAssignmentTest {
                 .isEmpty();
         // a mistake of the user's is not waiting for anything: its pods stay untied
         assertThat(Fixtures.translator()
-                        .assign(Fixtures.pod(deploymentPod("typo-abc12", "abc12")), TierCatalog.EMPTY, lookup))
+                        .tie(Fixtures.pod(deploymentPod("typo-abc12", "abc12")), TierCatalog.EMPTY, lookup)
+                        .assigned())
                 .isEmpty();
     }
 

@@ -292,9 +292,9 @@ class QueuePolicyTest {
                 spec: {containers: [{name: c, image: x}]}
                 """).get(0);
         var translator = Fixtures.translator();
-        assertThat(translator.assign(pod, Fixtures.TIERS, Fixtures.lookup(allowed)))
+        assertThat(translator.tie(pod, Fixtures.TIERS, Fixtures.lookup(allowed)).assigned())
                 .hasValueSatisfying(a -> assertThat(a.podGroupName()).isEqualTo("tb-deploy-web"));
-        assertThat(translator.assign(pod, Fixtures.TIERS, Fixtures.lookup(refused)))
+        assertThat(translator.tie(pod, Fixtures.TIERS, Fixtures.lookup(refused)).assigned())
                 .isEmpty();
     }
 }

@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * Whether a gang (or each of its subgroups) fits in one domain of the tier it is held to, judged as {@code auto} sizes
@@ -35,28 +37,26 @@ public final class TierFit {
      * {@code auto} chose is left to its own rule ({@link AutoTiers}: {@code AutoTierNoFit}).
      *
      * @param intent the gang's intent: which of its tiers the user wrote
+     * @param domains the domains, read only for a PodGroup held to a tier
      * @param exists whether the PodGroup exists already (it is then kept as it was)
      */
     public static List<Finding> findings(
             GangPlan plan,
             GangIntent intent,
             DesiredPodGroup podGroup,
-            TierDomains domains,
+            Supplier<TierDomains> domains,
             List<ObjectRef> subjects,
-            boolean exists) {
-        if (domains.isEmpty()) {
-            return List.of();
-        }
+            BooleanSupplier exists) {
         NetworkTopologySpec gangTopology =
                 intent.autoTier() ? null : podGroup.spec().getNetworkTopology();
         Optional<NetworkTopologySpec> subTopology =
                 intent.autoSubgroupTier() ? Optional.empty() : subgroupTopology(podGroup);
         Integer tier = tierOf(gangTopology);
-        if (tier == null && subTopology.isEmpty()) {
+        if ((tier == null && subTopology.isEmpty()) || domains.get().isEmpty()) {
             return List.of();
         }
         // only the nodes that take the gang's pods are room, as for auto
-        TierDomains usable = domains.usableBy(AutoTiers.tolerations(plan.roles()));
+        TierDomains usable = domains.get().usableBy(AutoTiers.tolerations(plan.roles()));
         List<Finding> out = new ArrayList<>();
         if (tier != null) {
             Amounts need = Amounts.parse(podGroup.spec().getMinResources());
@@ -76,7 +76,12 @@ public final class TierFit {
     }
 
     private static List<Finding> finding(
-            List<ObjectRef> subjects, String podGroup, boolean hard, String what, DomainFit fit, boolean exists) {
+            List<ObjectRef> subjects,
+            String podGroup,
+            boolean hard,
+            String what,
+            DomainFit fit,
+            BooleanSupplier exists) {
         String needs = what.isEmpty()
                 ? "PodGroup " + podGroup + " needs " + fit.needs()
                 : "the largest subgroup of PodGroup " + podGroup + " needs " + fit.needs();
@@ -84,7 +89,8 @@ public final class TierFit {
                 + fit.tierLabel() + ", " + fit.sentence()
                 + (hard
                         ? "; " + fit.verdict() + ", so "
-                                + (exists ? "the PodGroup is kept as it was" : "it is not made") + " (raise the " + what
+                                + (exists.getAsBoolean() ? "the PodGroup is kept as it was" : "it is not made")
+                                + " (raise the " + what
                                 + "tier, make it soft or the gang smaller)"
                         : "; Volcano will place it across domains of that tier");
         String key = podGroup + " " + what + "tier";

@@ -300,14 +300,6 @@ public final class DraDevices {
             }
             return out;
         }
-
-        /** Whether the gang claims nothing through DRA. */
-        public boolean isEmpty() {
-            return perPod.values().stream().allMatch(Amounts::isEmpty)
-                    && shared.isEmpty()
-                    && uncounted.isEmpty()
-                    && channels.isEmpty();
-        }
     }
 
     /** How many not-counted claims one finding names; the others are counted. */

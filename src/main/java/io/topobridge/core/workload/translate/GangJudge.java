@@ -168,18 +168,16 @@ final class GangJudge {
                 refused = true;
                 continue;
             }
-            Map<String, String> explanations = resolution.annotations();
+            Map<String, String> explanations = new java.util.TreeMap<>(resolution.annotations());
             String counted = DraDevices.annotation(devices.total(plan.roles()));
             if (counted != null) {
                 // Volcano's overcommit plugin refuses to enqueue a gang whose minResources name a resource no node
                 // advertises, and DRA-only nodes advertise none: the devices are said here, not reserved there
-                explanations = new java.util.TreeMap<>(explanations);
                 explanations.put(Topobridge.DRA_DEVICES, counted);
             }
             if (onLoss.restarts()) {
                 // the gang's policy for when its domain is lost is said on its PodGroup (the reconciler reads the
                 // value)
-                explanations = new java.util.TreeMap<>(explanations);
                 explanations.put(Topobridge.ON_DOMAIN_LOSS, onLoss.policy().value());
                 if (onLoss.grace() != null) {
                     explanations.put(
@@ -193,7 +191,13 @@ final class GangJudge {
                 refused = true;
                 continue;
             }
-            List<Finding> fit = new ArrayList<>(tierFit(plan, intent, result.podGroup(), gang, snapshot));
+            List<Finding> fit = new ArrayList<>(TierFit.findings(
+                    plan,
+                    intent,
+                    result.podGroup(),
+                    snapshot::domains,
+                    gang.subjects(),
+                    () -> WorkloadTranslator.kept(snapshot, plan.scope().namespace(), plan.name())));
             fit.addAll(ComputeDomains.findings(devices, result.podGroup(), tiers, gang.subjects()));
             say(gang, fit, findings);
             if (fit.stream().anyMatch(Finding::isRejection)) {
@@ -212,24 +216,6 @@ final class GangJudge {
                 findings.add(f);
             }
         }
-    }
-
-    /**
-     * Whether the gang (and its subgroups) fits in one domain of its tier ({@link TierFit}); the domains are read only
-     * for a PodGroup held to a tier.
-     */
-    private static List<Finding> tierFit(
-            GangPlan plan, GangIntent intent, DesiredPodGroup podGroup, Gang gang, Snapshot snapshot) {
-        var spec = podGroup.spec();
-        boolean held = (spec.getNetworkTopology() != null && !intent.autoTier())
-                || (spec.getSubGroupPolicy() != null
-                        && !intent.autoSubgroupTier()
-                        && spec.getSubGroupPolicy().stream().anyMatch(p -> p.getNetworkTopology() != null));
-        if (!held) {
-            return List.of();
-        }
-        boolean exists = WorkloadTranslator.kept(snapshot, plan.scope().namespace(), plan.name());
-        return TierFit.findings(plan, intent, podGroup, snapshot.domains(), gang.subjects(), exists);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.topobridge.core.workload.translate;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.annotation.AnnotationParser;
 import java.util.LinkedHashSet;
@@ -34,8 +35,8 @@ public record QueueAccess(
     }
 
     /** The queue policy of {@code namespace}, from its annotations (empty when unknown) and the configuration. */
-    public static QueueAccess of(String namespace, Map<String, String> annotations, WorkloadSettings settings) {
-        Map<String, String> meta = annotations == null ? Map.of() : annotations;
+    static QueueAccess of(String namespace, WorkloadLookup lookup, WorkloadSettings settings) {
+        Map<String, String> meta = Objects.requireNonNullElse(lookup.namespaceAnnotations(namespace), Map.of());
         String ns = Objects.requireNonNullElse(namespace, "");
         String rawDefault = meta.get(VolcanoApi.QUEUE_NAME_ANNOTATION);
         String namespaceDefault = null;

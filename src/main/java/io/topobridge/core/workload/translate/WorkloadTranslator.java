@@ -136,11 +136,6 @@ public final class WorkloadTranslator {
         return snapshot(lookup).scopeOf(object);
     }
 
-    /** Translates one scope: every PodGroup it should have, and its findings. */
-    public ScopeResult translateScope(GangScope scope, TierCatalog tiers, WorkloadLookup lookup) {
-        return translateScope(scope, tiers, snapshot(lookup));
-    }
-
     /** Translates many scopes at once, reading each object's templates only once. */
     public List<ScopeResult> translateScopes(Collection<GangScope> scopes, TierCatalog tiers, WorkloadLookup lookup) {
         Snapshot snapshot = snapshot(lookup);
@@ -163,8 +158,7 @@ public final class WorkloadTranslator {
         gangs.forEach(g -> subjects.addAll(g.subjects()));
         List<DesiredPodGroup> podGroups = new ArrayList<>();
         Set<Finding> findings = new LinkedHashSet<>();
-        QueueAccess queues =
-                QueueAccess.of(scope.namespace(), snapshot.lookup().namespaceAnnotations(scope.namespace()), settings);
+        QueueAccess queues = QueueAccess.of(scope.namespace(), snapshot.lookup(), settings);
         for (Gang gang : gangs) {
             GangJudge.Judged judged;
             try {
@@ -228,21 +222,17 @@ public final class WorkloadTranslator {
     }
 
     /**
-     * The gang a pod being created belongs to, found from its labels and owner chain through {@code lookup}, and
-     * taken from the plan that counts it: its PodGroup, task-spec and labels. Empty for a pod of no managed
-     * workload, or of a gang that is refused (unless it waits only for the tiers, or keeps the PodGroup it had:
-     * the tie can only be made at creation). A pod that already names a PodGroup keeps it.
+     * A pod's tie as admission makes it. {@code assignment}: the gang a pod being created belongs to, found from its
+     * labels and owner chain through {@code lookup}, and taken from the plan that counts it: its PodGroup, task-spec
+     * and labels; null for a pod of no managed workload, or of a gang that is refused (unless it waits only for the
+     * tiers, or keeps the PodGroup it had: the tie can only be made at creation). A pod that already names a PodGroup
+     * keeps it. {@code gang}: the gang it belongs to, whatever group name it carries (null where it is left untied).
+     * {@code findings}: for a pod of a managed gang that is left untied because its place in the gang cannot be known
+     * (a pod of a LeaderWorkerSet with {@code groupIdentity: Hash} that carries no group key), why.
      */
-    public Optional<PodAssignment> assign(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
-        return tie(pod, tiers, lookup).assigned();
-    }
+    public record Tie(PodAssignment assignment, PodGang gang, List<Finding> findings) {
+        static final Tie NONE = new Tie(null, null, List.of());
 
-    /**
-     * A pod's tie as admission makes it: its assignment (as {@link #assign} gives it; null when the pod is left untied)
-     * and, for a pod of a managed gang that is left untied because its place in the gang cannot be known (a pod of a
-     * LeaderWorkerSet with {@code groupIdentity: Hash} that carries no group key), why.
-     */
-    public record Tie(PodAssignment assignment, List<Finding> findings) {
         public Tie {
             findings = List.copyOf(findings);
         }
@@ -255,78 +245,50 @@ public final class WorkloadTranslator {
     /** What a judged gang says about one pod it cannot place: kept in the admission's answer. */
     private static final Set<WorkloadReason> POD_NOTES = Set.of(WorkloadReason.GROUP_KEY_UNKNOWN);
 
-    /** The tie {@link #assign} makes, with what was found about a pod of a managed gang it leaves untied. */
-    public Tie tie(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
-        Placing placing = placing(pod, tiers, lookup);
-        Placed placed = placing.placed();
-        if (placed == null) {
-            return new Tie(null, placing.notes());
-        }
-        Map<String, String> annotations =
-                Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.of());
-        String name = annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION);
-        String task = annotations.get(VolcanoApi.TASK_SPEC_ANNOTATION);
-        return new Tie(
-                new PodAssignment(
-                        name != null && !name.isBlank() ? name : placed.gang().podGroup(),
-                        task != null && !task.isBlank() ? task : placed.role().taskSpec(),
-                        placed.labels()),
-                List.of());
-    }
-
     /**
-     * The gang a pod belongs to, whatever group name it carries: its scope and the PodGroup whose plan counts it,
-     * as {@link #assign} would tie it at creation. Empty where {@code assign} would leave a new pod untouched.
+     * The gang a pod belongs to, whatever group name it carries: its scope and the PodGroup whose plan counts it, as
+     * {@link #tie} would tie it at creation. Empty where {@code tie} would leave a new pod untouched.
      */
     public Optional<PodGang> gangOf(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
-        return Optional.ofNullable(placing(pod, tiers, lookup).placed()).map(Placed::gang);
+        return Optional.ofNullable(tie(pod, tiers, lookup).gang());
     }
 
     /** A pod's gang: the scope it belongs to and the PodGroup its plan counts it in. */
     public record PodGang(GangScope scope, String podGroup) {}
 
-    /** A pod's gang, its role there and the labels admission gives it (its role's, and its slice's). */
-    private record Placed(PodGang gang, PodRole role, Map<String, String> labels) {}
-
-    /** Where a pod goes (null: nowhere) and, when nowhere, what its gang said about it. */
-    private record Placing(Placed placed, List<Finding> notes) {
-        static final Placing NOWHERE = new Placing(null, List.of());
-    }
-
-    private Placing placing(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
+    /** The tie of a pod being created, with what was found about a pod of a managed gang it leaves untied. */
+    public Tie tie(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
         if (pod == null || pod.getMetadata() == null) {
-            return Placing.NOWHERE;
+            return Tie.NONE;
         }
         try {
-            return place(pod, tiers, snapshot(lookup));
+            return tie(pod, tiers, snapshot(lookup));
         } catch (RuntimeException e) {
             // an unreadable workload is reported by the reconciler; admission must not fail on it
-            return Placing.NOWHERE;
+            return Tie.NONE;
         }
     }
 
-    private Placing place(Pod pod, TierCatalog tiers, Snapshot snapshot) {
+    private Tie tie(Pod pod, TierCatalog tiers, Snapshot snapshot) {
         Optional<PodOrigin> origin = adapters.originOf(pod, snapshot);
         if (origin.isEmpty()) {
-            return Placing.NOWHERE;
+            return Tie.NONE;
         }
         Optional<GangScope> scope = snapshot.scopeOf(origin.get().workload());
         if (scope.isEmpty()) {
-            return Placing.NOWHERE;
+            return Tie.NONE;
         }
         Optional<Gang> gang =
                 adapters.of(scope.get()).gangOf(scope.get(), origin.get().identity(), snapshot);
         if (gang.isEmpty()) {
-            return Placing.NOWHERE;
+            return Tie.NONE;
         }
-        QueueAccess queues = QueueAccess.of(
-                scope.get().namespace(),
-                snapshot.lookup().namespaceAnnotations(scope.get().namespace()),
-                settings);
+        QueueAccess queues = QueueAccess.of(scope.get().namespace(), snapshot.lookup(), settings);
         GangJudge.Judged judged = judge.judge(
                 scope.get(), gang.get(), tiers, queues, snapshot, origin.get().identity());
         if (judged.plans().isEmpty()) {
-            return new Placing(
+            return new Tie(
+                    null,
                     null,
                     judged.findings().stream()
                             .filter(f -> POD_NOTES.contains(f.reason()))
@@ -341,14 +303,24 @@ public final class WorkloadTranslator {
                 && !judged.waitingForTiers()
                 && !judged.waitsForDomain()
                 && !kept(snapshot, namespace, plan.name())) {
-            return Placing.NOWHERE;
+            return Tie.NONE;
         }
         Map<String, String> labels = new java.util.TreeMap<>(role.podLabels());
         labels.putAll(Slices.podLabels(
                 plan,
                 Objects.requireNonNullElse(pod.getMetadata().getLabels(), Map.of()),
                 origin.get().identity()));
-        return new Placing(new Placed(new PodGang(scope.get(), plan.name()), role, labels), List.of());
+        Map<String, String> annotations =
+                Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.of());
+        String name = annotations.get(VolcanoApi.GROUP_NAME_ANNOTATION);
+        String task = annotations.get(VolcanoApi.TASK_SPEC_ANNOTATION);
+        return new Tie(
+                new PodAssignment(
+                        name != null && !name.isBlank() ? name : plan.name(),
+                        task != null && !task.isBlank() ? task : role.taskSpec(),
+                        labels),
+                new PodGang(scope.get(), plan.name()),
+                List.of());
     }
 
     /**

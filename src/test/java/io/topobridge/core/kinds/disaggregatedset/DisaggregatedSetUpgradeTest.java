@@ -52,7 +52,9 @@ class DisaggregatedSetUpgradeTest {
     }
 
     private static Optional<PodAssignment> assign(List<HasMetadata> objects, String pod) {
-        return Fixtures.translator().assign(Fixtures.pod(pod), Fixtures.TIERS, Fixtures.lookup(objects));
+        return Fixtures.translator()
+                .tie(Fixtures.pod(pod), Fixtures.TIERS, Fixtures.lookup(objects))
+                .assigned();
     }
 
     @Test

@@ -259,9 +259,13 @@ class HashGroupIdentityTest {
         var objects = Fixtures.objects(LWS);
         var translator = Fixtures.translator();
         var lookup = Fixtures.lookup(objects);
-        assertThat(translator.assign(Fixtures.pod(leader("vllm-7d4b9c8f5-x2x9k", null, KEY_A)), Fixtures.TIERS, lookup))
+        assertThat(translator
+                        .tie(Fixtures.pod(leader("vllm-7d4b9c8f5-x2x9k", null, KEY_A)), Fixtures.TIERS, lookup)
+                        .assigned())
                 .contains(new PodAssignment("tb-lwsh-vllm-" + KEY_A, "leader", Map.of()));
-        assertThat(translator.assign(Fixtures.pod(worker("vllm-7d4b9c8f5-q8r2m", KEY_B)), Fixtures.TIERS, lookup))
+        assertThat(translator
+                        .tie(Fixtures.pod(worker("vllm-7d4b9c8f5-q8r2m", KEY_B)), Fixtures.TIERS, lookup)
+                        .assigned())
                 .contains(new PodAssignment("tb-lwsh-vllm-" + KEY_B, "worker", Map.of()));
         // and the names are those the reconciler makes
         assertThat(translate(cluster()).podGroups())
@@ -387,7 +391,9 @@ class HashGroupIdentityTest {
                   ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: pd-0-6ad7c921-decode-5f6d7c8b9,
                                      uid: u-rs, controller: true}]
                 """.formatted(KEY_A);
-        assertThat(Fixtures.translator().assign(Fixtures.pod(decodeLeader), Fixtures.TIERS, Fixtures.lookup(objects)))
+        assertThat(Fixtures.translator()
+                        .tie(Fixtures.pod(decodeLeader), Fixtures.TIERS, Fixtures.lookup(objects))
+                        .assigned())
                 .contains(new PodAssignment("tb-ds-pd-0", "decode-leader", Map.of()));
     }
 }

@@ -49,7 +49,9 @@ class TierFitTest {
 
     private static ScopeResult translate(String yaml, TierDomains domains) {
         var lookup = Fixtures.lookup(Fixtures.objects(yaml)).withDomains(() -> domains);
-        return Fixtures.translator().translateScope(TP, Fixtures.TIERS, lookup);
+        return Fixtures.translator()
+                .translateScopes(List.of(TP), Fixtures.TIERS, lookup)
+                .get(0);
     }
 
     @Test
@@ -90,7 +92,9 @@ class TierFitTest {
                 """;
         var lookup = Fixtures.lookup(Fixtures.objects(tp(20, Map.of("topobridge.io/highest-tier", "nvlink"))))
                 .withDomains(() -> NVL72);
-        assertThat(Fixtures.translator().assign(Fixtures.pod(pod), Fixtures.TIERS, lookup))
+        assertThat(Fixtures.translator()
+                        .tie(Fixtures.pod(pod), Fixtures.TIERS, lookup)
+                        .assigned())
                 .hasValueSatisfying(a -> assertThat(a.podGroupName()).isEqualTo("tb-deploy-tp"));
     }
 
@@ -145,7 +149,9 @@ class TierFitTest {
                 "tb-deploy-tp", "llm", "Deployment/tp", "{minMember: 18, minResources: {nvidia.com/gpu: \"72\"}}");
         List<HasMetadata> objects = new ArrayList<>(Fixtures.objects(yaml + "---\n" + existing));
         var lookup = Fixtures.lookup(objects).withDomains(() -> NVL72);
-        ScopeResult result = Fixtures.translator().translateScope(TP, Fixtures.TIERS, lookup);
+        ScopeResult result = Fixtures.translator()
+                .translateScopes(List.of(TP), Fixtures.TIERS, lookup)
+                .get(0);
         assertThat(result.findings())
                 .singleElement()
                 .extracting(Finding::message)
@@ -184,7 +190,9 @@ class TierFitTest {
                 .yaml();
         var lookup =
                 Fixtures.lookup(Fixtures.objects(prefill + "---\n" + decode)).withDomains(() -> NVL72);
-        ScopeResult result = Fixtures.translator().translateScope(GangScope.group("llm", "pd"), Fixtures.TIERS, lookup);
+        ScopeResult result = Fixtures.translator()
+                .translateScopes(List.of(GangScope.group("llm", "pd")), Fixtures.TIERS, lookup)
+                .get(0);
         assertThat(result.podGroups()).isEmpty();
         assertThat(result.findings()).hasSize(2).allSatisfy(f -> {
             assertThat(f.reason()).isEqualTo(WorkloadReason.GANG_EXCEEDS_DOMAIN);

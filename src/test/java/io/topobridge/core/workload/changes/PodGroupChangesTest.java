@@ -35,7 +35,9 @@ class PodGroupChangesTest {
         List<HasMetadata> objects =
                 Fixtures.objects(Fixtures.namespace("ns", Map.of("topobridge.io/allowed-queues", "*")) + "---\n"
                         + Fixtures.deployment("ns", "web", 2, annotations));
-        return Fixtures.translator().translateScope(SCOPE, Fixtures.TIERS, Fixtures.lookup(objects));
+        return Fixtures.translator()
+                .translateScopes(List.of(SCOPE), Fixtures.TIERS, Fixtures.lookup(objects))
+                .get(0);
     }
 
     private static ObservedPodGroup existing(String queue) {

@@ -28,7 +28,9 @@ class UntiedPodsTest {
     }
 
     private static ScopeResult translation(List<HasMetadata> objects) {
-        return Fixtures.translator().translateScope(SCOPE, Fixtures.TIERS, Fixtures.lookup(objects));
+        return Fixtures.translator()
+                .translateScopes(List.of(SCOPE), Fixtures.TIERS, Fixtures.lookup(objects))
+                .get(0);
     }
 
     private static String pod(String name, String groupName) {

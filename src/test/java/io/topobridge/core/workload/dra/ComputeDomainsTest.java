@@ -82,8 +82,11 @@ class ComputeDomainsTest {
         List<HasMetadata> objects = new java.util.ArrayList<>(OBJECTS);
         objects.addAll(Fixtures.objects(deployment(replicas, annotations)));
         ScopeResult result = Fixtures.translator()
-                .translateScope(
-                        GangScope.of(WorkloadKind.DEPLOYMENT, "llm", "wide-ep"), tiers, Fixtures.lookup(objects));
+                .translateScopes(
+                        List.of(GangScope.of(WorkloadKind.DEPLOYMENT, "llm", "wide-ep")),
+                        tiers,
+                        Fixtures.lookup(objects))
+                .get(0);
         assertThat(result.podGroups()).as("the PodGroup is made all the same").hasSize(1);
         return result.findings();
     }

@@ -80,7 +80,9 @@ class AutoscalerFitTest {
     private static List<Finding> judge(String yaml, GangScope scope) {
         List<HasMetadata> objects = Fixtures.objects(yaml);
         var lookup = Fixtures.lookup(objects).withDomains(() -> DOMAINS);
-        ScopeResult result = Fixtures.translator().translateScope(scope, Fixtures.TIERS, lookup);
+        ScopeResult result = Fixtures.translator()
+                .translateScopes(List.of(scope), Fixtures.TIERS, lookup)
+                .get(0);
         return AutoscalerFit.findings(result, lookup, Kinds.adapters());
     }
 
@@ -164,7 +166,9 @@ class AutoscalerFitTest {
                 Fixtures.objects(deployment + "---\n" + hpa("web", "apps/v1", "Deployment", "decode", 40));
         var unknown = Fixtures.lookup(objects);
         assertThat(AutoscalerFit.findings(
-                        Fixtures.translator().translateScope(DEPLOY_SCOPE, Fixtures.TIERS, unknown),
+                        Fixtures.translator()
+                                .translateScopes(List.of(DEPLOY_SCOPE), Fixtures.TIERS, unknown)
+                                .get(0),
                         unknown,
                         Kinds.adapters()))
                 .as("no HyperNode known: no domain to judge against")
@@ -190,7 +194,9 @@ class AutoscalerFitTest {
         var lookup = Fixtures.lookup(
                         Fixtures.objects(deployment + "---\n" + hpa("web", "apps/v1", "Deployment", "decode", 40)))
                 .withDomains(() -> npus);
-        ScopeResult result = Fixtures.translator().translateScope(DEPLOY_SCOPE, Fixtures.TIERS, lookup);
+        ScopeResult result = Fixtures.translator()
+                .translateScopes(List.of(DEPLOY_SCOPE), Fixtures.TIERS, lookup)
+                .get(0);
         assertThat(AutoscalerFit.findings(result, lookup, Kinds.adapters()))
                 .singleElement()
                 .satisfies(f -> assertThat(f.message())
