@@ -5,9 +5,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /** The workload kinds the bridge reads, with the API coordinates it needs to watch and name them. */
 public enum WorkloadKind {
@@ -70,13 +71,8 @@ public enum WorkloadKind {
         return plural + "." + group;
     }
 
-    private static final Map<String, WorkloadKind> BY_KIND = new HashMap<>();
-
-    static {
-        for (WorkloadKind k : values()) {
-            BY_KIND.put(k.kind, k);
-        }
-    }
+    private static final Map<String, WorkloadKind> BY_KIND =
+            Arrays.stream(values()).collect(Collectors.toMap(WorkloadKind::kind, k -> k));
 
     /** The kind of a name such as {@code Deployment} (kind names are unique among the kinds the bridge reads). */
     public static Optional<WorkloadKind> byKind(String kind) {

@@ -6,6 +6,7 @@ import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadReason;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The topology annotations other schedulers define (Kueue, KAI, LeaderWorkerSet), read as the bridge's own: one table
@@ -59,20 +61,11 @@ public final class Dialects {
 
     private static final Map<String, Key> KEYS = table();
     /** The foreign keys of each setting, in table order: asked for every managed gang, so built once. */
-    private static final Map<Setting, List<String>> KEYS_BY_SETTING = bySetting();
-
-    private static Map<Setting, List<String>> bySetting() {
-        Map<Setting, List<String>> out = new java.util.EnumMap<>(Setting.class);
-        for (Setting setting : Setting.values()) {
-            out.put(
-                    setting,
-                    KEYS.entrySet().stream()
-                            .filter(e -> e.getValue().setting() == setting)
-                            .map(Map.Entry::getKey)
-                            .toList());
-        }
-        return out;
-    }
+    private static final Map<Setting, List<String>> KEYS_BY_SETTING = KEYS.keySet().stream()
+            .collect(Collectors.groupingBy(
+                    key -> KEYS.get(key).setting(),
+                    () -> new EnumMap<>(Setting.class),
+                    Collectors.toUnmodifiableList()));
 
     private static Map<String, Key> table() {
         Map<String, Key> out = new LinkedHashMap<>();
