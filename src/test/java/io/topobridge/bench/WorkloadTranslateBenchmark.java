@@ -56,6 +56,6 @@ public class WorkloadTranslateBenchmark {
 
     @Benchmark
     public TranslationResult translate() {
-        return translator.translate(objects, tiers, lookup);
+        return TranslationResult.of(translator, objects, tiers, lookup);
     }
 }

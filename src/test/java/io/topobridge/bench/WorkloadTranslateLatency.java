@@ -5,6 +5,7 @@ import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.translate.TranslationResult;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,7 +29,7 @@ public final class WorkloadTranslateLatency {
         var translator = Fixtures.translator(WorkloadSettings.defaults());
         var threads = ManagementFactory.getThreadMXBean();
         for (int i = 0; i < 20; i++) {
-            translator.translate(objects, tiers, lookup);
+            TranslationResult.of(translator, objects, tiers, lookup);
         }
         List<Long> wall = new ArrayList<>();
         List<Long> cpu = new ArrayList<>();
@@ -36,7 +37,9 @@ public final class WorkloadTranslateLatency {
         for (int i = 0; i < 101; i++) {
             long cpuStart = threads.getCurrentThreadCpuTime();
             long wallStart = System.nanoTime();
-            podGroups = translator.translate(objects, tiers, lookup).podGroups().size();
+            podGroups = TranslationResult.of(translator, objects, tiers, lookup)
+                    .podGroups()
+                    .size();
             wall.add((System.nanoTime() - wallStart) / 1_000_000);
             cpu.add((threads.getCurrentThreadCpuTime() - cpuStart) / 1_000_000);
         }

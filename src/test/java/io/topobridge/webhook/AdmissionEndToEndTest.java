@@ -31,6 +31,7 @@ import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.translate.TranslationResult;
 import io.topobridge.testing.ClusterObjects;
 import io.topobridge.testing.MockApiServer;
 import io.topobridge.testing.PodTemplates;
@@ -263,7 +264,7 @@ class AdmissionEndToEndTest {
     /** The names of the PodGroups the reconciler makes for the workloads in the cluster. */
     private List<String> reconcilerPodGroups() {
         var translator = Fixtures.translator(WorkloadSettings.defaults());
-        return translator.translate(workloads, FixedTiers.TIERS, lookup).podGroups().stream()
+        return TranslationResult.of(translator, workloads, FixedTiers.TIERS, lookup).podGroups().stream()
                 .map(DesiredPodGroup::name)
                 .toList();
     }

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.resources.PodRequests;
+import io.topobridge.core.workload.translate.TranslationResult;
 import io.topobridge.testing.wrappers.LeaderWorkerSetWrapper;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -124,8 +125,8 @@ class BoundedMessagesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("hostile")
     void findingsAreBoundedAndOnOneLine(String name, HasMetadata workload, WorkloadReason reason, String fragment) {
-        List<Finding> reconciler = Fixtures.translator()
-                .translate(List.of(workload), Fixtures.TIERS, Fixtures.lookup(List.of(workload)))
+        List<Finding> reconciler = TranslationResult.of(
+                        Fixtures.translator(), List.of(workload), Fixtures.TIERS, Fixtures.lookup(List.of(workload)))
                 .findings();
         List<Finding> admission = Fixtures.translator().validate(workload, Fixtures.TIERS, Fixtures.lookup(List.of()));
         List<Finding> all = new ArrayList<>(reconciler);

@@ -83,7 +83,7 @@ class DialectTranslationTest {
 
     private static TranslationResult translate(String yaml) {
         List<HasMetadata> objects = Fixtures.objects(yaml);
-        return Fixtures.translator().translate(objects, TIERS, Fixtures.lookup(objects));
+        return TranslationResult.of(Fixtures.translator(), objects, TIERS, Fixtures.lookup(objects));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -183,7 +183,8 @@ class DialectTranslationTest {
         String kueue = Dialects.KUEUE_PREFERRED + ": " + RACK + ", " + Dialects.KUEUE_SLICE_REQUIRED + ": " + CLIQUE
                 + ", " + Dialects.KUEUE_SLICE_SIZE + ": \"2\"";
         List<HasMetadata> objects = Fixtures.objects(STS.formatted(4, kueue));
-        TranslationResult result = Fixtures.translator().translate(objects, TIERS, Fixtures.lookup(objects));
+        TranslationResult result =
+                TranslationResult.of(Fixtures.translator(), objects, TIERS, Fixtures.lookup(objects));
         assertThat(result.findings()).isEmpty();
         DesiredPodGroup pg = result.podGroups().get(0);
         assertThat(pg.spec().getNetworkTopology().getMode())
@@ -208,8 +209,8 @@ class DialectTranslationTest {
                         .assigned())
                 .hasValueSatisfying(a -> assertThat(a.labels()).isEqualTo(Map.of(Slices.LABEL, "1")));
 
-        TranslationResult uneven = Fixtures.translator()
-                .translate(Fixtures.objects(STS.formatted(5, kueue)), TIERS, Fixtures.lookup(List.of()));
+        TranslationResult uneven = TranslationResult.of(
+                Fixtures.translator(), Fixtures.objects(STS.formatted(5, kueue)), TIERS, Fixtures.lookup(List.of()));
         assertThat(uneven.podGroups()).isEmpty();
         assertThat(uneven.findings())
                 .anySatisfy(f -> assertThat(f.message()).contains("slices of 2 pods do not divide the 5 pods"));

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class FidelityTest {
 
     private static TranslationResult translate(List<HasMetadata> objects) {
-        return Fixtures.translator().translate(objects, Fixtures.TIERS, Fixtures.lookup(objects));
+        return TranslationResult.of(Fixtures.translator(), objects, Fixtures.TIERS, Fixtures.lookup(objects));
     }
 
     private static DesiredPodGroup only(TranslationResult result) {

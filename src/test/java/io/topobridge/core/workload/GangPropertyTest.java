@@ -82,7 +82,7 @@ class GangPropertyTest {
         List<HasMetadata> objects = new ArrayList<>(workloads);
         objects.addAll(made.objects());
         WorkloadLookup lookup = Fixtures.lookup(objects);
-        TranslationResult translation = translator.translate(objects, Fixtures.TIERS, lookup);
+        TranslationResult translation = TranslationResult.of(translator, objects, Fixtures.TIERS, lookup);
         Set<String> refused = translation.findings().stream()
                 .filter(Finding::isRejection)
                 .map(f -> f.object().toString())

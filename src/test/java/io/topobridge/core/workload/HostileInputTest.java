@@ -196,7 +196,7 @@ class HostileInputTest {
     @MethodSource("kinds")
     void everyBadFieldCostsOnlyItsObject(String kind) {
         WorkloadLookup alone = Fixtures.lookup(NEIGHBOURS);
-        TranslationResult baseline = Fixtures.translator().translate(NEIGHBOURS, Fixtures.TIERS, alone);
+        TranslationResult baseline = TranslationResult.of(Fixtures.translator(), NEIGHBOURS, Fixtures.TIERS, alone);
         assertThat(baseline.podGroups())
                 .extracting(DesiredPodGroup::name)
                 .containsExactlyInAnyOrder("tb-deploy-good", "tb-lws-lws-good-0", "tb-group-pd");
@@ -230,7 +230,7 @@ class HostileInputTest {
         List<HasMetadata> all = new ArrayList<>(objects);
         all.addAll(ControllersSimulationSafe.roleSets(bad));
         WorkloadLookup lookup = Fixtures.lookup(all);
-        TranslationResult result = Fixtures.translator().translate(all, Fixtures.TIERS, lookup);
+        TranslationResult result = TranslationResult.of(Fixtures.translator(), all, Fixtures.TIERS, lookup);
         assertThat(result.podGroups()).as(name + ": the neighbours' PodGroups").containsAll(baseline.podGroups());
         assertThat(result.podGroups())
                 .as(name + ": no other PodGroup of a neighbour")

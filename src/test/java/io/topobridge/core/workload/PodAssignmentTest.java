@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.translate.TranslationResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,9 @@ class PodAssignmentTest {
     }
 
     private static List<String> podGroupNames(List<HasMetadata> objects) {
-        return Fixtures.translator().translate(objects, Fixtures.TIERS, Fixtures.lookup(objects)).podGroups().stream()
+        return TranslationResult.of(Fixtures.translator(), objects, Fixtures.TIERS, Fixtures.lookup(objects))
+                .podGroups()
+                .stream()
                 .map(DesiredPodGroup::name)
                 .toList();
     }
@@ -106,8 +109,7 @@ class PodAssignmentTest {
                         .map(PodAssignment::podGroupName))
                 .contains("tb-deploy-solo");
         // while nothing is created for it until the tiers are known
-        assertThat(Fixtures.translator()
-                        .translate(objects, TierCatalog.EMPTY, lookup)
+        assertThat(TranslationResult.of(Fixtures.translator(), objects, TierCatalog.EMPTY, lookup)
                         .podGroups())
                 .isEmpty();
         // a mistake of the user's is not waiting for anything: its pods stay untied

@@ -43,7 +43,7 @@ class QueuePolicyTest {
             WorkloadSettings settings, Map<String, String> namespace, Map<String, String> annotations) {
         List<HasMetadata> objects = Fixtures.objects(
                 Fixtures.namespace("team", namespace) + "---\n" + Fixtures.deployment("team", "web", 2, annotations));
-        return Fixtures.translator(settings).translate(objects, Fixtures.TIERS, Fixtures.lookup(objects));
+        return TranslationResult.of(Fixtures.translator(settings), objects, Fixtures.TIERS, Fixtures.lookup(objects));
     }
 
     static Stream<Arguments> cases() {
@@ -262,7 +262,7 @@ class QueuePolicyTest {
                 + member.formatted("decode", "decode", "decode", "decode"));
         var translator = Fixtures.translator();
         var lookup = Fixtures.lookup(objects);
-        TranslationResult result = translator.translate(objects, Fixtures.TIERS, lookup);
+        TranslationResult result = TranslationResult.of(translator, objects, Fixtures.TIERS, lookup);
         assertThat(result.podGroups()).isEmpty();
         assertThat(result.findings())
                 .extracting(f -> f.reason() + " " + f.object().name())

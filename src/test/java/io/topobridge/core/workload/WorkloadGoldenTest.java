@@ -16,6 +16,7 @@ import io.topobridge.core.topology.NodeInfo;
 import io.topobridge.core.topology.TopologyBuilder;
 import io.topobridge.core.topology.TopologyResult;
 import io.topobridge.core.topology.TopologySettings;
+import io.topobridge.core.workload.translate.TranslationResult;
 import io.topobridge.testing.Folders;
 import io.topobridge.testing.Upstream;
 import io.topobridge.testing.VolcanoSchemas;
@@ -55,7 +56,7 @@ class WorkloadGoldenTest {
     void translatesToExpectedPodGroups(String scenario) throws IOException {
         Path dir = ROOT.resolve(scenario);
         List<HasMetadata> inputs = inputs(dir);
-        var result = Fixtures.translator().translate(inputs, Fixtures.TIERS, Fixtures.lookup(inputs));
+        var result = TranslationResult.of(Fixtures.translator(), inputs, Fixtures.TIERS, Fixtures.lookup(inputs));
         if (inputs.stream().anyMatch(o -> o instanceof Node)) {
             // a scenario with a cluster: its tiers and domains come from its nodes, as in render and the controller
             List<NodeInfo> nodes = inputs.stream()
@@ -69,7 +70,8 @@ class WorkloadGoldenTest {
                     .build(nodes, List.of());
             WorkloadLookup base = Fixtures.lookup(inputs);
             TierDomains domains = Renderer.domains(inputs, topology.hyperNodes(), List.of(), Accelerators.DEFAULT);
-            result = Fixtures.translator().translate(inputs, topology.tiers(), base.withDomains(() -> domains));
+            result = TranslationResult.of(
+                    Fixtures.translator(), inputs, topology.tiers(), base.withDomains(() -> domains));
         }
 
         List<JsonNode> actual = new ArrayList<>();

@@ -23,7 +23,7 @@ class WorkloadTranslatorTest {
     }
 
     private static TranslationResult translate(List<HasMetadata> objects) {
-        return Fixtures.translator().translate(objects, Fixtures.TIERS, Fixtures.lookup(objects));
+        return TranslationResult.of(Fixtures.translator(), objects, Fixtures.TIERS, Fixtures.lookup(objects));
     }
 
     private static List<String> names(TranslationResult result) {

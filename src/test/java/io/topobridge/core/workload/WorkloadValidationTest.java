@@ -3,6 +3,7 @@ package io.topobridge.core.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.workload.translate.TranslationResult;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,8 +16,8 @@ class WorkloadValidationTest {
         var bad = Fixtures.object(
                 WorkloadTranslatorTest.deployment("ns", "d", 2, Map.of("topobridge.io/highest-tier", "leaf")));
         List<Finding> admission = Fixtures.translator().validate(bad, Fixtures.TIERS, Fixtures.lookup(List.of()));
-        List<Finding> reconciler = Fixtures.translator()
-                .translate(List.of(bad), Fixtures.TIERS, Fixtures.lookup(List.of(bad)))
+        List<Finding> reconciler = TranslationResult.of(
+                        Fixtures.translator(), List.of(bad), Fixtures.TIERS, Fixtures.lookup(List.of(bad)))
                 .findings();
         assertThat(admission).isNotEmpty().isEqualTo(reconciler);
         assertThat(admission.get(0).message())

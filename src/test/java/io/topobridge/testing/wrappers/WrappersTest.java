@@ -30,7 +30,7 @@ class WrappersTest {
         List<HasMetadata> all = new ArrayList<>();
         all.add(workload);
         all.addAll(expanded.created());
-        return Fixtures.translator().translate(all, Fixtures.TIERS, Fixtures.lookup(all));
+        return TranslationResult.of(Fixtures.translator(), all, Fixtures.TIERS, Fixtures.lookup(all));
     }
 
     private static List<Pod> pods(HasMetadata workload) {

@@ -97,36 +97,6 @@ public final class WorkloadTranslator {
         return new ArrayList<>(out);
     }
 
-    /** Translates every scope the given workloads belong to (the given objects win over {@code lookup}'s). */
-    public TranslationResult translate(
-            Collection<? extends HasMetadata> workloads, TierCatalog tiers, WorkloadLookup lookup) {
-        Snapshot snapshot = snapshot(lookup.withObjects(workloads));
-        Set<GangScope> scopes = new LinkedHashSet<>();
-        for (HasMetadata object : workloads) {
-            snapshot.scopeOf(object).ifPresent(scopes::add);
-        }
-        List<DesiredPodGroup> podGroups = new ArrayList<>();
-        Set<Finding> findings = new LinkedHashSet<>();
-        for (GangScope scope : inOrder(scopes)) {
-            ScopeResult result = translateScope(scope, tiers, snapshot);
-            podGroups.addAll(result.podGroups());
-            findings.addAll(result.findings());
-        }
-        return new TranslationResult(podGroups, new ArrayList<>(findings));
-    }
-
-    /** Scopes sorted by their text, each text made once (not at every comparison), ties kept in the given order. */
-    private static List<GangScope> inOrder(Collection<GangScope> scopes) {
-        List<Map.Entry<String, GangScope>> keyed = new ArrayList<>(scopes.size());
-        for (GangScope scope : scopes) {
-            keyed.add(Map.entry(scope.toString(), scope));
-        }
-        keyed.sort(Map.Entry.comparingByKey());
-        List<GangScope> out = new ArrayList<>(keyed.size());
-        keyed.forEach(e -> out.add(e.getValue()));
-        return out;
-    }
-
     /**
      * The scope a workload object belongs to: itself, its group, or the workload that made it (a RoleSet's
      * StormService, an LWS's DisaggregatedSet, a PodSet's RoleSet). Empty for objects that are never a gang of
@@ -146,7 +116,8 @@ public final class WorkloadTranslator {
         return out;
     }
 
-    private ScopeResult translateScope(GangScope scope, TierCatalog tiers, Snapshot snapshot) {
+    /** Translates one scope over a snapshot: every PodGroup it should have, and its findings. */
+    ScopeResult translateScope(GangScope scope, TierCatalog tiers, Snapshot snapshot) {
         List<Gang> gangs;
         try {
             gangs = adapters.of(scope).gangs(scope, snapshot);

@@ -8,6 +8,7 @@ import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.PodAssignment;
 import io.topobridge.core.workload.WorkloadKind;
+import io.topobridge.core.workload.translate.TranslationResult;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -95,7 +96,9 @@ class DisaggregatedSetUpgradeTest {
     void anExternallyScaledRoleCountsTheReplicasOfItsOldLeaderWorkerSet() {
         var objects = objects();
         DesiredPodGroup pg =
-                Fixtures.translator().translate(objects, Fixtures.TIERS, Fixtures.lookup(objects)).podGroups().stream()
+                TranslationResult.of(Fixtures.translator(), objects, Fixtures.TIERS, Fixtures.lookup(objects))
+                        .podGroups()
+                        .stream()
                         .filter(p -> p.name().equals("tb-ds-pd-0"))
                         .findFirst()
                         .orElseThrow();
@@ -174,7 +177,7 @@ class DisaggregatedSetUpgradeTest {
                 assertThat(translator.scopeOf(object, lookup)).as(what).contains(set);
             }
         }
-        var result = translator.translate(objects, Fixtures.TIERS, lookup);
+        var result = TranslationResult.of(translator, objects, Fixtures.TIERS, lookup);
         assertThat(result.podGroups()).extracting(DesiredPodGroup::name).containsExactly("tb-ds-pd-0");
         assertThat(result.findings()).noneMatch(f -> f.isRejection());
     }

@@ -144,7 +144,7 @@ class HashGroupIdentityTest {
     }
 
     private static TranslationResult translate(List<HasMetadata> objects) {
-        return Fixtures.translator().translate(objects, Fixtures.TIERS, Fixtures.lookup(objects));
+        return TranslationResult.of(Fixtures.translator(), objects, Fixtures.TIERS, Fixtures.lookup(objects));
     }
 
     private static OwnerReference leaderRef(String name, String uid) {
@@ -326,7 +326,7 @@ class HashGroupIdentityTest {
         var objects = cluster();
         var translator =
                 Fixtures.translator(Fixtures.settings().maxGangsPerWorkload(1).build());
-        var result = translator.translate(objects, Fixtures.TIERS, Fixtures.lookup(objects));
+        var result = TranslationResult.of(translator, objects, Fixtures.TIERS, Fixtures.lookup(objects));
         assertThat(result.podGroups()).isEmpty();
         assertThat(result.findings())
                 .filteredOn(f -> f.reason() == WorkloadReason.TOO_MANY_GANGS)

@@ -57,9 +57,12 @@ public class AutoTierTranslationTest {
         for (String doc : yaml) {
             objects.add(Fixtures.object(doc));
         }
-        return Fixtures.translator(
-                        Fixtures.settings("default", WorkloadSettings.UnlistedQueues.DEFAULT_ONLY, 500, minDomains))
-                .translate(objects, Fixtures.TIERS, Fixtures.lookup(objects).withDomains(() -> domains));
+        return TranslationResult.of(
+                Fixtures.translator(
+                        Fixtures.settings("default", WorkloadSettings.UnlistedQueues.DEFAULT_ONLY, 500, minDomains)),
+                objects,
+                Fixtures.TIERS,
+                Fixtures.lookup(objects).withDomains(() -> domains));
     }
 
     static NetworkTopologySpec topology(TranslationResult result) {
@@ -156,8 +159,11 @@ public class AutoTierTranslationTest {
                 java.time.Clock.fixed(now, java.time.ZoneOffset.UTC));
 
         // no PodGroup yet: the gang starts its wait, hard, although no partition has room today
-        var fresh = translator.translate(
-                List.of(two), Fixtures.TIERS, Fixtures.lookup(List.of(two)).withDomains(() -> domains(0)));
+        var fresh = TranslationResult.of(
+                translator,
+                List.of(two),
+                Fixtures.TIERS,
+                Fixtures.lookup(List.of(two)).withDomains(() -> domains(0)));
         assertThat(topology(fresh).getHighestTierAllowed()).isEqualTo(1);
         assertThat(topology(fresh).getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.HARD);
         String name = fresh.podGroups().get(0).name();
@@ -173,7 +179,8 @@ public class AutoTierTranslationTest {
                     spec:
                       minMember: 2
                     """.formatted(name, now.minusSeconds(age)));
-            var result = translator.translate(
+            var result = TranslationResult.of(
+                    translator,
                     List.of(two),
                     Fixtures.TIERS,
                     Fixtures.lookup(List.of(two, pg)).withDomains(() -> domains(0)));
@@ -184,17 +191,20 @@ public class AutoTierTranslationTest {
         }
 
         // with room today the wait does not matter; without a wait configured the gang is soft at once
-        var room = translator.translate(
-                List.of(two), Fixtures.TIERS, Fixtures.lookup(List.of(two)).withDomains(() -> domains(4)));
+        var room = TranslationResult.of(
+                translator,
+                List.of(two),
+                Fixtures.TIERS,
+                Fixtures.lookup(List.of(two)).withDomains(() -> domains(4)));
         assertThat(topology(room).getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.HARD);
-        var noWait = new WorkloadTranslator(
+        var noWait = TranslationResult.of(
+                new WorkloadTranslator(
                         WorkloadSettings.defaults(),
                         io.topobridge.core.kinds.Kinds.adapters(),
-                        java.time.Clock.fixed(now, java.time.ZoneOffset.UTC))
-                .translate(
-                        List.of(two),
-                        Fixtures.TIERS,
-                        Fixtures.lookup(List.of(two)).withDomains(() -> domains(0)));
+                        java.time.Clock.fixed(now, java.time.ZoneOffset.UTC)),
+                List.of(two),
+                Fixtures.TIERS,
+                Fixtures.lookup(List.of(two)).withDomains(() -> domains(0)));
         assertThat(topology(noWait).getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.SOFT);
     }
 

@@ -79,8 +79,11 @@ class NodeRoomTest {
 
     static TranslationResult translate(TierDomains domains, String yaml) {
         List<HasMetadata> objects = List.of(Fixtures.object(yaml));
-        return Fixtures.translator(WorkloadSettings.defaults())
-                .translate(objects, Fixtures.TIERS, Fixtures.lookup(objects).withDomains(() -> domains));
+        return TranslationResult.of(
+                Fixtures.translator(WorkloadSettings.defaults()),
+                objects,
+                Fixtures.TIERS,
+                Fixtures.lookup(objects).withDomains(() -> domains));
     }
 
     static NetworkTopologySpec topology(TranslationResult result) {

@@ -26,11 +26,11 @@ class DraTranslationTest {
     }
 
     static TranslationResult translate(WorkloadSettings settings, List<HasMetadata> objects) {
-        return Fixtures.translator(settings)
-                .translate(
-                        objects,
-                        Fixtures.TIERS,
-                        Fixtures.lookup(objects).withDomains(() -> AutoTierTranslationTest.domains(4)));
+        return TranslationResult.of(
+                Fixtures.translator(settings),
+                objects,
+                Fixtures.TIERS,
+                Fixtures.lookup(objects).withDomains(() -> AutoTierTranslationTest.domains(4)));
     }
 
     @Test
