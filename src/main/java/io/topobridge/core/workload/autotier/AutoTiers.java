@@ -275,18 +275,16 @@ public final class AutoTiers {
      */
     static Amounts subgroupNeed(GangPlan plan, DraDevices.GangDevices devices) {
         Amounts largest = null;
+        List<PodRole> active = plan.roles().stream()
+                .filter(r -> r.count() > 0 && r.spec() != null)
+                .toList();
         for (SubGroupPlan sub : plan.subGroups()) {
             if (sub.bestEffort() || sub.size() <= 0) {
                 continue;
             }
-            List<PodRole> roles = plan.roles().stream()
-                    .filter(r -> r.count() > 0 && r.spec() != null)
-                    .filter(r -> selects(sub, r))
-                    .toList();
+            List<PodRole> roles = active.stream().filter(r -> selects(sub, r)).toList();
             if (roles.isEmpty()) {
-                roles = plan.roles().stream()
-                        .filter(r -> r.count() > 0 && r.spec() != null)
-                        .toList();
+                roles = active;
             }
             Amounts pod = Amounts.NONE;
             for (PodRole role : roles) {

@@ -66,8 +66,9 @@ public final class AutoscalerFit {
                 if (at.isEmpty()) {
                     continue; // no domain of the tier is known: nothing to judge against
                 }
-                Amounts base = minus(
-                        Amounts.parse(pg.spec().getMinResources()), AutoTiers.times(unit.perReplica(), unit.current()));
+                // requests are never negative (Kubernetes refuses them): what is left is the rest of the gang
+                Amounts base = Amounts.parse(pg.spec().getMinResources())
+                        .minusClamped(AutoTiers.times(unit.perReplica(), unit.current()));
                 Amounts need =
                         AutoTier.relevant(base.plus(AutoTiers.times(unit.perReplica(), max)), domains.accelerators());
                 if (need.isEmpty() || at.stream().anyMatch(d -> d.allocatable().covers(need))) {
@@ -139,13 +140,6 @@ public final class AutoscalerFit {
             }
         }
         return best;
-    }
-
-    private static Amounts minus(Amounts a, Amounts b) {
-        Map<String, BigDecimal> out = new TreeMap<>(a.values());
-        b.values().forEach((k, v) -> out.merge(k, v.negate(), BigDecimal::add));
-        out.replaceAll((k, v) -> v.max(BigDecimal.ZERO));
-        return new Amounts(out);
     }
 
     /** The amounts of {@code a} of the resources {@code need} names. */
