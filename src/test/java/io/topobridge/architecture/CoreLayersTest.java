@@ -121,7 +121,7 @@ class CoreLayersTest {
                 .that()
                 .implement(KindAdapter.class)
                 .or()
-                .implement(Controller.class)
+                .areAssignableTo(Controller.class)
                 .or()
                 .implement(PodDefaulter.class)
                 .and()

@@ -38,12 +38,7 @@ public final class Kinds {
      * @param controllers the controllers of the kind and of the objects it makes
      * @param podDefaulters the admission webhooks its installation adds for pods
      */
-    public record Kind(KindAdapter adapter, List<Controller> controllers, List<PodDefaulter> podDefaulters) {
-        public Kind {
-            controllers = List.copyOf(controllers);
-            podDefaulters = List.copyOf(podDefaulters);
-        }
-    }
+    private record Kind(KindAdapter adapter, List<Controller> controllers, List<PodDefaulter> podDefaulters) {}
 
     /** In the order pods are matched: labels a workload's own controller stamps before owner chains. */
     private static final List<Kind> ALL = List.of(
@@ -69,11 +64,6 @@ public final class Kinds {
             ALL.stream().flatMap(k -> k.podDefaulters().stream()).toList());
 
     private Kinds() {}
-
-    /** Every kind, in the order pods are matched. */
-    public static List<Kind> all() {
-        return ALL;
-    }
 
     /** The adapters of every kind. */
     public static WorkloadAdapters adapters() {

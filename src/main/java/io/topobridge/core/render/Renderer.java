@@ -115,26 +115,26 @@ public final class Renderer {
     public RenderOutput render(List<? extends HasMetadata> inputs) {
         Inputs in = Inputs.sort(inputs, accelerators);
         List<Finding> findings = new ArrayList<>();
-        TopologyResult topo = topology.build(in.nodes(), in.foreign());
+        TopologyResult topo = topology.build(in.nodes, in.foreign);
         findings.addAll(topo.findings());
 
-        var lookup = new InMemoryLookup(in.known(), domains(inputs, topo.hyperNodes(), in.foreign(), accelerators));
+        var lookup = new InMemoryLookup(in.known, domains(inputs, topo.hyperNodes(), in.foreign, accelerators));
         Amounts cluster = clusterAllocatable(inputs);
-        QueueStates queueStates = queueStates(in.queues());
+        QueueStates queueStates = queueStates(in.queues);
         List<String> notes = unchecked(in, cluster, queueStates, lookup);
         PassFacts facts = new PassFacts(
                 topo.tiers(),
-                in.nodes().isEmpty() ? null : topo.tiers(),
+                in.nodes.isEmpty() ? null : topo.tiers(),
                 cluster,
                 queueStates,
                 Placements.NONE,
                 clock.instant(),
                 RecoveryFacts.NONE);
         List<Outcome> outcomes =
-                reconciler.reconcile(reconciler.scopesOf(in.workloads(), lookup.allPodGroups(), lookup), lookup, facts);
+                reconciler.reconcile(reconciler.scopesOf(in.workloads, lookup.allPodGroups(), lookup), lookup, facts);
         List<DesiredPodGroup> podGroups = podGroups(outcomes, findings);
         List<String> refused = refused(outcomes, lookup);
-        List<Pod> admitted = admitted(in.pods(), topo, lookup, findings, refused);
+        List<Pod> admitted = admitted(in.pods, topo, lookup, findings, refused);
         refused.stream()
                 .filter(r -> r.startsWith(POD_GROUP))
                 .forEach(r -> notes.add(r + " is not made (a finding says why): its pods are printed untied"));
@@ -186,22 +186,16 @@ public final class Renderer {
     }
 
     /** The input sorted by what render does with each object. */
-    private record Inputs(
-            List<NodeInfo> nodes,
-            List<HasMetadata> workloads,
-            List<Pod> pods,
-            List<ForeignHyperNode> foreign,
-            List<HasMetadata> known,
-            List<HasMetadata> queues) {
+    private static final class Inputs {
+        final List<NodeInfo> nodes = new ArrayList<>();
+        final List<HasMetadata> workloads = new ArrayList<>();
+        final List<Pod> pods = new ArrayList<>();
+        final List<ForeignHyperNode> foreign = new ArrayList<>();
+        final List<HasMetadata> known = new ArrayList<>();
+        final List<HasMetadata> queues = new ArrayList<>();
 
         static Inputs sort(List<? extends HasMetadata> inputs, Accelerators accelerators) {
-            Inputs in = new Inputs(
-                    new ArrayList<>(),
-                    new ArrayList<>(),
-                    new ArrayList<>(),
-                    new ArrayList<>(),
-                    new ArrayList<>(),
-                    new ArrayList<>());
+            Inputs in = new Inputs();
             for (HasMetadata object : inputs) {
                 if (object instanceof Node node) {
                     in.nodes.add(new NodeInfo(
@@ -231,7 +225,7 @@ public final class Renderer {
     /** What the input does not give, so the checks that need it are left out: said once each. */
     private List<String> unchecked(Inputs in, Amounts cluster, QueueStates queueStates, InMemoryLookup lookup) {
         List<String> notes = new ArrayList<>();
-        boolean judged = !in.workloads().isEmpty();
+        boolean judged = !in.workloads.isEmpty();
         if (cluster == null && judged) {
             notes.add("no Node with status.allocatable given: gangs are not checked against the cluster's capacity"
                     + " (" + WorkloadReason.GANG_EXCEEDS_CLUSTER.reason() + ", "

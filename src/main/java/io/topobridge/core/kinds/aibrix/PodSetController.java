@@ -5,8 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
-import io.topobridge.core.render.expand.Keys;
-import io.topobridge.core.render.expand.KindController;
+import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import io.topobridge.core.workload.kind.WorkloadLabels;
@@ -21,7 +20,7 @@ import java.util.Set;
  * label and annotation of the PodSet the template does not set, owned by the PodSet. The PodSet CRD takes sizes from 2
  * to 100.
  */
-public final class PodSetController extends KindController {
+public final class PodSetController extends Controller {
 
     public PodSetController() {
         super(WorkloadKind.POD_SET, false);
@@ -42,14 +41,14 @@ public final class PodSetController extends KindController {
 
     @Override
     public void reconcile(HasMetadata podSet, Context ctx, Sink sink) {
-        JsonNode spec = ctx.memo(podSet, "spec", () -> Build.spec(podSet));
+        JsonNode spec = ctx.view(podSet).spec();
         long size = size(spec);
         Build.Template template = Build.Template.read(spec.get("template"), "spec.template");
         String ns = Build.ns(podSet);
         Set<String> present = new HashSet<>();
         for (HasMetadata pod : ctx.index.podsWith(ns, WorkloadLabels.AIBRIX_POD_SET, Build.name(podSet))) {
-            if (Keys.activePod(pod)) {
-                present.add(Keys.orEmpty(Build.labels(pod).get(Aibrix.AIBRIX_POD_GROUP_INDEX)));
+            if (Build.activePod(pod)) {
+                present.add(Build.orEmpty(Build.labels(pod).get(Aibrix.AIBRIX_POD_GROUP_INDEX)));
             }
         }
         for (long i = 0; i < size; i++) {
@@ -68,7 +67,7 @@ public final class PodSetController extends KindController {
 
     @Override
     public long weight(HasMetadata podSet, Context ctx) {
-        return size(ctx.memo(podSet, "spec", () -> Build.spec(podSet)));
+        return size(ctx.view(podSet).spec());
     }
 
     private static Pod pod(HasMetadata podSet, Build.Template template, String name, long index) {
@@ -78,10 +77,9 @@ public final class PodSetController extends KindController {
         Build.labels(podSet).forEach(labels::putIfAbsent);
         Map<String, String> annotations = new LinkedHashMap<>(template.annotations());
         Build.annotations(podSet).forEach(annotations::putIfAbsent);
-        Pod pod =
-                Build.pod(Build.child(name, null, podSet, WorkloadKind.POD_SET, labels, annotations), template.spec());
+        Pod pod = Build.pod(Build.child(name, null, podSet, labels, annotations), template.spec());
         pod.getSpec().setHostname(name);
-        String subdomain = Keys.orEmpty(Build.labels(podSet).get(WorkloadLabels.AIBRIX_STORM_SERVICE));
+        String subdomain = Build.orEmpty(Build.labels(podSet).get(WorkloadLabels.AIBRIX_STORM_SERVICE));
         if (!subdomain.isEmpty()) {
             pod.getSpec().setSubdomain(subdomain);
         }

@@ -7,8 +7,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
 import io.topobridge.core.render.expand.Controller;
-import io.topobridge.core.render.expand.Keys;
-import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
@@ -29,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * revision) and annotations (RoleSet index, replica index, PodGroup name), owned by the RoleSet. A role whose pods the
  * API server would refuse stops the pass there, as in AIBrix.
  */
-public final class RoleSetController extends KindController {
+public final class RoleSetController extends Controller {
 
     /** The PodSet CRD's limit on {@code podGroupSize}. */
     static final long MAX_POD_GROUP_SIZE = 100;
@@ -79,9 +77,9 @@ public final class RoleSetController extends KindController {
 
     @Override
     public void reconcile(HasMetadata roleSet, Context ctx, Sink sink) {
-        JsonNode spec = ctx.memo(roleSet, "spec", () -> Build.spec(roleSet));
+        JsonNode spec = ctx.view(roleSet).spec();
         JsonNode strategy = Workload.object(spec.get("schedulingStrategy"), "spec.schedulingStrategy");
-        for (Role role : ctx.memo(roleSet, "roles", () -> roles(spec))) {
+        for (Role role : ctx.view(roleSet).memo("roles", () -> roles(spec))) {
             if (role.replicas() == 0) {
                 continue;
             }
@@ -98,10 +96,10 @@ public final class RoleSetController extends KindController {
 
     @Override
     public long weight(HasMetadata roleSet, Context ctx) {
-        JsonNode spec = ctx.memo(roleSet, "spec", () -> Build.spec(roleSet));
+        JsonNode spec = ctx.view(roleSet).spec();
         // per replica a PodSet and its pods, or a pod
         long sum = 0;
-        for (Role role : ctx.memo(roleSet, "roles", () -> roles(spec))) {
+        for (Role role : ctx.view(roleSet).memo("roles", () -> roles(spec))) {
             sum = Build.add(
                     sum,
                     role.podSets() ? Build.times(role.replicas(), Build.add(1, role.podGroupSize())) : role.replicas());
@@ -134,7 +132,7 @@ public final class RoleSetController extends KindController {
         Map<Long, String> slots = new HashMap<>();
         for (HasMetadata podSet : ctx.index.list(StormServiceController.POD_SET_KIND, ns)) {
             Map<String, String> labels = Build.labels(podSet);
-            if (Keys.live(podSet)
+            if (Build.live(podSet)
                     && Build.name(roleSet).equals(labels.get(WorkloadLabels.AIBRIX_ROLE_SET))
                     && role.name().equals(labels.get(WorkloadLabels.AIBRIX_ROLE))) {
                 slots.putIfAbsent(index(labels.get(Aibrix.AIBRIX_ROLE_REPLICA_INDEX)), Build.name(podSet));
@@ -189,21 +187,10 @@ public final class RoleSetController extends KindController {
             String name,
             String hash,
             long i) {
-        String rs = Build.name(roleSet);
         Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(WorkloadLabels.AIBRIX_ROLE_SET, rs);
-        labels.put(WorkloadLabels.AIBRIX_ROLE, role.name());
-        labels.put(Aibrix.AIBRIX_TEMPLATE_HASH, hash);
-        labels.put(
-                WorkloadLabels.AIBRIX_STORM_SERVICE,
-                Keys.orEmpty(Build.labels(roleSet).get(WorkloadLabels.AIBRIX_STORM_SERVICE)));
-        labels.put(Aibrix.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(i));
         Map<String, String> annotations = new LinkedHashMap<>();
-        annotations.put(
-                Aibrix.AIBRIX_ROLE_SET_INDEX,
-                Keys.orEmpty(Build.annotations(roleSet).get(Aibrix.AIBRIX_ROLE_SET_INDEX)));
-        annotations.put(Aibrix.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(i));
-        strategyKeys(rsStrategy, rs, labels, annotations);
+        roleKeys(roleSet, role, hash, i, labels, annotations);
+        strategyKeys(rsStrategy, Build.name(roleSet), labels, annotations);
         strategyKeys(role.strategy(), name, labels, annotations);
 
         ObjectNode spec = Build.MAPPER.createObjectNode();
@@ -215,10 +202,34 @@ public final class RoleSetController extends KindController {
         if (!role.strategy().isMissingNode()) {
             spec.set("schedulingStrategy", role.strategy());
         }
-        return Build.custom(
-                WorkloadKind.POD_SET,
-                Build.child(name, null, roleSet, WorkloadKind.ROLE_SET, labels, annotations),
-                spec);
+        return Build.custom(WorkloadKind.POD_SET, Build.child(name, null, roleSet, labels, annotations), spec);
+    }
+
+    /**
+     * The keys AIBrix puts on what a RoleSet makes for a role: the RoleSet, role, template hash and StormService
+     * labels, the RoleSet index annotation and, for a replica with an index ({@code index} 0 or more), that index as
+     * label and annotation.
+     */
+    private static void roleKeys(
+            HasMetadata roleSet,
+            Role role,
+            String hash,
+            long index,
+            Map<String, String> labels,
+            Map<String, String> annotations) {
+        labels.put(WorkloadLabels.AIBRIX_ROLE_SET, Build.name(roleSet));
+        labels.put(WorkloadLabels.AIBRIX_ROLE, role.name());
+        labels.put(Aibrix.AIBRIX_TEMPLATE_HASH, hash);
+        labels.put(
+                WorkloadLabels.AIBRIX_STORM_SERVICE,
+                Build.orEmpty(Build.labels(roleSet).get(WorkloadLabels.AIBRIX_STORM_SERVICE)));
+        annotations.put(
+                Aibrix.AIBRIX_ROLE_SET_INDEX,
+                Build.orEmpty(Build.annotations(roleSet).get(Aibrix.AIBRIX_ROLE_SET_INDEX)));
+        if (index >= 0) {
+            labels.put(Aibrix.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(index));
+            annotations.put(Aibrix.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(index));
+        }
     }
 
     /**
@@ -247,7 +258,7 @@ public final class RoleSetController extends KindController {
         String ns = Build.ns(roleSet);
         Map<Long, Boolean> slots = new HashMap<>();
         for (HasMetadata pod : rolePods(roleSet, role, ctx)) {
-            if (Keys.activePod(pod)) {
+            if (Build.activePod(pod)) {
                 slots.put(index(Build.annotations(pod).get(Aibrix.AIBRIX_ROLE_REPLICA_INDEX)), true);
             }
         }
@@ -278,13 +289,13 @@ public final class RoleSetController extends KindController {
         long active = 0;
         long terminating = 0;
         for (HasMetadata pod : rolePods(roleSet, role, ctx)) {
-            if (Keys.activePod(pod)) {
+            if (Build.activePod(pod)) {
                 active++;
-            } else if (!Keys.live(pod)) {
+            } else if (!Build.live(pod)) {
                 terminating++;
             }
         }
-        long surge = Keys.scaled(
+        long surge = Build.scaled(
                 role.updateStrategy().get("maxSurge"),
                 role.at() + ".updateStrategy.maxSurge",
                 role.replicas(),
@@ -321,27 +332,17 @@ public final class RoleSetController extends KindController {
             String generateName,
             String hash,
             long index) {
-        String rs = Build.name(roleSet);
         Map<String, String> rsLabels = Build.labels(roleSet);
         Map<String, String> rsAnnotations = Build.annotations(roleSet);
         Map<String, String> labels = new LinkedHashMap<>(template.labels());
-        labels.put(WorkloadLabels.AIBRIX_ROLE_SET, rs);
-        labels.put(WorkloadLabels.AIBRIX_ROLE, role.name());
-        labels.put(Aibrix.AIBRIX_TEMPLATE_HASH, hash);
-        labels.put(
-                WorkloadLabels.AIBRIX_STORM_SERVICE, Keys.orEmpty(rsLabels.get(WorkloadLabels.AIBRIX_STORM_SERVICE)));
+        Map<String, String> annotations = new LinkedHashMap<>(template.annotations());
+        roleKeys(roleSet, role, hash, index, labels, annotations);
         for (String inherited : List.of("name", "previous-owner")) {
             if (rsLabels.containsKey(inherited)) {
                 labels.put(inherited, rsLabels.get(inherited));
             }
         }
-        Map<String, String> annotations = new LinkedHashMap<>(template.annotations());
-        strategyKeys(rsStrategy, rs, labels, annotations);
-        annotations.put(Aibrix.AIBRIX_ROLE_SET_INDEX, Keys.orEmpty(rsAnnotations.get(Aibrix.AIBRIX_ROLE_SET_INDEX)));
-        if (index >= 0) {
-            annotations.put(Aibrix.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(index));
-            labels.put(Aibrix.AIBRIX_ROLE_REPLICA_INDEX, String.valueOf(index));
-        }
+        strategyKeys(rsStrategy, Build.name(roleSet), labels, annotations);
         String revision = rsAnnotations.get(Aibrix.AIBRIX_ROLE_REVISION + "." + role.name());
         if (revision != null) {
             labels.put(Aibrix.AIBRIX_ROLE_REVISION, revision);
@@ -350,12 +351,11 @@ public final class RoleSetController extends KindController {
         if (revisionName != null) {
             labels.put(Aibrix.AIBRIX_ROLE_REVISION_NAME, revisionName);
         }
-        Pod pod = Build.pod(
-                Build.child(name, generateName, roleSet, WorkloadKind.ROLE_SET, labels, annotations), template.spec());
+        Pod pod = Build.pod(Build.child(name, generateName, roleSet, labels, annotations), template.spec());
         if (index >= 0) {
             pod.getSpec().setHostname(name);
         }
-        String subdomain = Keys.orEmpty(rsLabels.get(WorkloadLabels.AIBRIX_STORM_SERVICE));
+        String subdomain = Build.orEmpty(rsLabels.get(WorkloadLabels.AIBRIX_STORM_SERVICE));
         if (!subdomain.isEmpty()) {
             pod.getSpec().setSubdomain(subdomain);
         }

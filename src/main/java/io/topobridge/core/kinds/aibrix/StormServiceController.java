@@ -5,12 +5,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
+import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.ExpansionReason;
 import io.topobridge.core.render.expand.Index;
-import io.topobridge.core.render.expand.Keys;
-import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.render.expand.Names;
-import io.topobridge.core.render.expand.Selectors;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import io.topobridge.core.workload.kind.WorkloadLabels;
@@ -29,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code roleset-index}, owned by the StormService. As in AIBrix, the RoleSets it counts are those its selector
  * matches in any namespace, an unset {@code replicas} makes none, and the RoleSets of one pass are indexed from 0.
  */
-public final class StormServiceController extends KindController {
+public final class StormServiceController extends Controller {
 
     static final String ROLE_SET_KIND = Index.kindOf(WorkloadKind.ROLE_SET);
     static final String POD_SET_KIND = Index.kindOf(WorkloadKind.POD_SET);
@@ -38,7 +36,7 @@ public final class StormServiceController extends KindController {
     private record Shape(
             long replicas,
             boolean replicasSet,
-            Selectors.Selector selector,
+            Build.Selector selector,
             Map<String, String> labels,
             Map<String, String> annotations,
             JsonNode template,
@@ -46,12 +44,11 @@ public final class StormServiceController extends KindController {
             List<String> roles,
             long maxSurge) {
 
-        static Shape of(HasMetadata storm) {
-            JsonNode spec = Build.spec(storm);
+        static Shape of(JsonNode spec) {
             JsonNode replicasNode = spec.get("replicas");
             boolean replicasSet = replicasNode != null && !replicasNode.isNull();
             long replicas = Workload.integer(replicasNode, "spec.replicas", 0);
-            Selectors.Selector selector = Selectors.read(spec.get("selector"), "spec.selector", true);
+            Build.Selector selector = Build.Selector.read(spec.get("selector"), "spec.selector", true);
             JsonNode template = Workload.object(spec.get("template"), "spec.template");
             JsonNode metadata = Workload.object(template.get("metadata"), "spec.template.metadata");
             JsonNode roleSetSpec = Workload.object(template.get("spec"), "spec.template.spec");
@@ -68,8 +65,9 @@ public final class StormServiceController extends KindController {
             String type = Workload.text(strategy.get("type"), "spec.updateStrategy.type", "");
             long maxSurge = 0;
             if ((type.isEmpty() || "RollingUpdate".equals(type)) && replicas > 0) {
-                maxSurge = Keys.scaled(strategy.get("maxSurge"), "spec.updateStrategy.maxSurge", replicas, true, "0");
-                Keys.scaled(strategy.get("maxUnavailable"), "spec.updateStrategy.maxUnavailable", replicas, false, "0");
+                maxSurge = Build.scaled(strategy.get("maxSurge"), "spec.updateStrategy.maxSurge", replicas, true, "0");
+                Build.scaled(
+                        strategy.get("maxUnavailable"), "spec.updateStrategy.maxUnavailable", replicas, false, "0");
             }
             return new Shape(
                     replicas,
@@ -90,7 +88,8 @@ public final class StormServiceController extends KindController {
 
     @Override
     public void reconcile(HasMetadata storm, Context ctx, Sink sink) {
-        Shape shape = ctx.memo(storm, "storm", () -> Shape.of(storm));
+        Shape shape =
+                ctx.view(storm).memo("storm", () -> Shape.of(ctx.view(storm).spec()));
         if (!shape.replicasSet()) {
             ctx.note(
                     Severity.INFO,
@@ -108,7 +107,7 @@ public final class StormServiceController extends KindController {
         for (HasMetadata roleSet : ctx.index.listAll(ROLE_SET_KIND)) {
             if (shape.selector().matches(Build.labels(roleSet))) {
                 all++;
-                active += Keys.live(roleSet) ? 1 : 0;
+                active += Build.live(roleSet) ? 1 : 0;
             }
         }
         long toMake = Math.min(shape.replicas() - active, shape.replicas() + shape.maxSurge() - all);
@@ -135,7 +134,7 @@ public final class StormServiceController extends KindController {
 
     @Override
     public long weight(HasMetadata storm, Context ctx) {
-        Shape shape = Shape.of(storm);
+        Shape shape = Shape.of(ctx.view(storm).spec());
         if (!shape.replicasSet() || shape.replicas() == 0 || !shape.selector().matches(shape.labels())) {
             return 0;
         }
@@ -211,8 +210,6 @@ public final class StormServiceController extends KindController {
         }
         annotations.put(Aibrix.AIBRIX_ROLE_SET_INDEX, index);
         return Build.custom(
-                WorkloadKind.ROLE_SET,
-                Build.child(name, null, storm, WorkloadKind.STORM_SERVICE, labels, annotations),
-                shape.roleSetSpec());
+                WorkloadKind.ROLE_SET, Build.child(name, null, storm, labels, annotations), shape.roleSetSpec());
     }
 }

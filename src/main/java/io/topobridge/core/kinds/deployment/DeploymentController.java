@@ -8,11 +8,9 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
+import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.ExpansionReason;
-import io.topobridge.core.render.expand.Keys;
-import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.render.expand.Names;
-import io.topobridge.core.render.expand.Selectors;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import io.topobridge.core.workload.kind.WorkloadLabels;
@@ -29,7 +27,7 @@ import java.util.Set;
  * {@code desired-replicas} and {@code max-replicas} ({@code replicas + maxSurge}), owned by the Deployment. A paused
  * Deployment gets none.
  */
-public final class DeploymentController extends KindController {
+public final class DeploymentController extends Controller {
 
     private static final String DEPLOYMENT_REVISION = "deployment.kubernetes.io/revision";
     private static final String DEPLOYMENT_REVISION_HISTORY = "deployment.kubernetes.io/revision-history";
@@ -52,7 +50,7 @@ public final class DeploymentController extends KindController {
 
     @Override
     public void reconcile(HasMetadata deployment, Context ctx, Sink sink) {
-        JsonNode spec = ctx.memo(deployment, "spec", () -> Build.spec(deployment));
+        JsonNode spec = ctx.view(deployment).spec();
         if (spec.path("paused").asBoolean(false)) {
             ctx.note(
                     Severity.INFO,
@@ -63,11 +61,11 @@ public final class DeploymentController extends KindController {
         }
         String ns = Build.ns(deployment);
         for (HasMetadata rs : ctx.index.list("apps/ReplicaSet", ns)) {
-            Optional<OwnerReference> owner = Keys.controllerOf(rs);
+            Optional<OwnerReference> owner = Workload.controller(rs.getMetadata());
             if (owner.isPresent()
                     && "Deployment".equals(owner.get().getKind())
                     && Build.name(deployment).equals(owner.get().getName())
-                    && Keys.live(rs)) {
+                    && Build.live(rs)) {
                 // the Deployment has its ReplicaSet; the ReplicaSet controller makes its pods
                 return;
             }
@@ -77,7 +75,7 @@ public final class DeploymentController extends KindController {
 
     @Override
     public long weight(HasMetadata deployment, Context ctx) {
-        JsonNode spec = ctx.memo(deployment, "spec", () -> Build.spec(deployment));
+        JsonNode spec = ctx.view(deployment).spec();
         return spec.path("paused").asBoolean(false)
                 ? 0
                 : Build.add(1, Workload.integer(spec.get("replicas"), "spec.replicas", 1));
@@ -85,7 +83,7 @@ public final class DeploymentController extends KindController {
 
     private static ReplicaSet replicaSet(HasMetadata deployment, JsonNode spec, Context ctx) {
         long replicas = Workload.integer(spec.get("replicas"), "spec.replicas", 1);
-        Selectors.Selector selector = Selectors.read(spec.get("selector"), "spec.selector", false);
+        Build.Selector selector = Build.Selector.read(spec.get("selector"), "spec.selector", false);
         Build.Template template = Build.Template.read(spec.get("template"), "spec.template");
         String hash = referencedHash(deployment, selector, ctx)
                 .orElseGet(() -> ctx.compose(ctx.token(
@@ -121,10 +119,7 @@ public final class DeploymentController extends KindController {
         Build.objectAt(rsSelector, "matchLabels").put(WorkloadLabels.POD_TEMPLATE_HASH, hash);
         rsSpec.set("selector", rsSelector);
         rsSpec.set("template", Build.template(template, labels, null));
-        return Build.apps(
-                ReplicaSet.class,
-                Build.child(name, null, deployment, WorkloadKind.DEPLOYMENT, labels, annotations),
-                rsSpec);
+        return Build.apps(ReplicaSet.class, Build.child(name, null, deployment, labels, annotations), rsSpec);
     }
 
     /** {@code maxSurge} of a RollingUpdate Deployment (25% by default), 0 for Recreate. */
@@ -136,9 +131,9 @@ public final class DeploymentController extends KindController {
         }
         JsonNode rolling = Workload.object(strategy.get("rollingUpdate"), "spec.strategy.rollingUpdate");
         long surge =
-                Keys.scaled(rolling.get("maxSurge"), "spec.strategy.rollingUpdate.maxSurge", replicas, true, "25%");
+                Build.scaled(rolling.get("maxSurge"), "spec.strategy.rollingUpdate.maxSurge", replicas, true, "25%");
         // validated alongside: a percentage or a count
-        Keys.scaled(
+        Build.scaled(
                 rolling.get("maxUnavailable"), "spec.strategy.rollingUpdate.maxUnavailable", replicas, false, "25%");
         return surge;
     }
@@ -147,10 +142,10 @@ public final class DeploymentController extends KindController {
      * The {@code pod-template-hash} of the ReplicaSet the input's pods already name (hand-written pods of this
      * Deployment): render then makes that ReplicaSet, not a second one.
      */
-    private static Optional<String> referencedHash(HasMetadata deployment, Selectors.Selector selector, Context ctx) {
+    private static Optional<String> referencedHash(HasMetadata deployment, Build.Selector selector, Context ctx) {
         String prefix = Build.name(deployment) + "-";
         for (HasMetadata pod : ctx.index.list("/Pod", Build.ns(deployment))) {
-            Optional<OwnerReference> owner = Keys.controllerOf(pod);
+            Optional<OwnerReference> owner = Workload.controller(pod.getMetadata());
             if (owner.isEmpty()
                     || !"ReplicaSet".equals(owner.get().getKind())
                     || owner.get().getName() == null

@@ -5,9 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
-import io.topobridge.core.render.expand.Keys;
-import io.topobridge.core.render.expand.KindController;
-import io.topobridge.core.render.expand.Selectors;
+import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import java.util.Optional;
@@ -19,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * template's labels and annotations, owned by the ReplicaSet. Pods it already has count, and so do pods its selector
  * matches that no controller owns (it adopts them).
  */
-public final class ReplicaSetController extends KindController {
+public final class ReplicaSetController extends Controller {
 
     public ReplicaSetController() {
         super(WorkloadKind.REPLICA_SET, true);
@@ -27,17 +25,17 @@ public final class ReplicaSetController extends KindController {
 
     @Override
     public void reconcile(HasMetadata rs, Context ctx, Sink sink) {
-        JsonNode spec = ctx.memo(rs, "spec", () -> Build.spec(rs));
+        JsonNode spec = ctx.view(rs).spec();
         long replicas = Workload.integer(spec.get("replicas"), "spec.replicas", 1);
-        Selectors.Selector selector = Selectors.read(spec.get("selector"), "spec.selector", false);
+        Build.Selector selector = Build.Selector.read(spec.get("selector"), "spec.selector", false);
         Build.Template template = Build.Template.read(spec.get("template"), "spec.template");
         String ns = Build.ns(rs);
         long have = 0;
         for (HasMetadata pod : ctx.index.list("/Pod", ns)) {
-            if (!Keys.activePod(pod)) {
+            if (!Build.activePod(pod)) {
                 continue;
             }
-            Optional<OwnerReference> owner = Keys.controllerOf(pod);
+            Optional<OwnerReference> owner = Workload.controller(pod.getMetadata());
             boolean ours = owner.map(o ->
                             "ReplicaSet".equals(o.getKind()) && Build.name(rs).equals(o.getName()))
                     .orElse(false);
@@ -51,8 +49,7 @@ public final class ReplicaSetController extends KindController {
             String seed = ns + "/" + Build.name(rs) + "/" + i;
             String name = ctx.generateName(prefix, "/Pod", ns, seed, attempts, "pod name suffixes");
             var pod = Build.pod(
-                    Build.child(name, prefix, rs, WorkloadKind.REPLICA_SET, template.labels(), template.annotations()),
-                    template.spec());
+                    Build.child(name, prefix, rs, template.labels(), template.annotations()), template.spec());
             if (!sink.create(pod)) {
                 return;
             }
@@ -61,7 +58,7 @@ public final class ReplicaSetController extends KindController {
 
     @Override
     public long weight(HasMetadata rs, Context ctx) {
-        JsonNode spec = ctx.memo(rs, "spec", () -> Build.spec(rs));
+        JsonNode spec = ctx.view(rs).spec();
         return Workload.integer(spec.get("replicas"), "spec.replicas", 1);
     }
 }

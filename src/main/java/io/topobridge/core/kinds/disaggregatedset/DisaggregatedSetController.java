@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.kinds.lws.LwsShape;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
+import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.Index;
-import io.topobridge.core.render.expand.KindController;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
@@ -25,7 +25,7 @@ import java.util.Optional;
  * set's name, role and revision (on its pod templates too), with the role's annotations, owned by the set. LWS v0.9
  * has no slices: {@code spec.slices} is ignored, as its CRD drops it.
  */
-public final class DisaggregatedSetController extends KindController {
+public final class DisaggregatedSetController extends Controller {
 
     private static final String DS_REVISION = "disaggregatedset.x-k8s.io/revision";
 
@@ -41,7 +41,7 @@ public final class DisaggregatedSetController extends KindController {
 
     @Override
     public void reconcile(HasMetadata ds, Context ctx, Sink sink) {
-        List<Role> roles = ctx.memo(ds, "roles", () -> roles(ds));
+        List<Role> roles = ctx.view(ds).memo("roles", () -> roles(ctx.view(ds).spec()));
         String revision = revision(ds, roles, ctx);
         for (Role role : roles) {
             if (existing(ds, role, ctx).isPresent()) {
@@ -57,14 +57,14 @@ public final class DisaggregatedSetController extends KindController {
     @Override
     public long weight(HasMetadata ds, Context ctx) {
         long sum = 0;
-        for (Role role : ctx.memo(ds, "roles", () -> roles(ds))) {
+        for (Role role : ctx.view(ds).memo("roles", () -> roles(ctx.view(ds).spec()))) {
             sum = Build.add(sum, Build.add(1, role.shape().weight()));
         }
         return sum;
     }
 
-    private static List<Role> roles(HasMetadata ds) {
-        return RoleEntry.read(Build.spec(ds), entry -> {
+    private static List<Role> roles(JsonNode dsSpec) {
+        return RoleEntry.read(dsSpec, entry -> {
             JsonNode spec = entry.spec();
             // checked as the LWS webhook will check the LeaderWorkerSet made from it
             Map<String, String> annotations = entry.annotations();

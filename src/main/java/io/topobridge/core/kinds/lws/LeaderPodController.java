@@ -7,7 +7,6 @@ import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
 import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.Index;
-import io.topobridge.core.render.expand.Keys;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.LinkedHashMap;
@@ -23,7 +22,11 @@ import java.util.Optional;
  * leader runs; under exclusive placement once the leader is scheduled (then with a node selector render cannot know):
  * render shows the running state.
  */
-public final class LeaderPodController implements Controller {
+public final class LeaderPodController extends Controller {
+
+    public LeaderPodController() {
+        super(null, false);
+    }
 
     @Override
     public boolean actsOn(HasMetadata object) {
@@ -44,15 +47,10 @@ public final class LeaderPodController implements Controller {
         return lws(leader, ctx).map(lws -> LwsShape.of(lws, ctx).size()).orElse(0L);
     }
 
-    @Override
-    public boolean divisible() {
-        return false;
-    }
-
     /** The leader's LWS when it needs a worker StatefulSet (size above 1, none yet). */
     private static Optional<HasMetadata> lws(HasMetadata leader, Context ctx) {
         String ns = Build.ns(leader);
-        String mistake = Build.annotations(leader).get(LwsKeys.LWS_LEADER_NAME);
+        String mistake = Build.annotations(leader).get(LwsShape.LWS_LEADER_NAME);
         if (mistake != null && !mistake.isEmpty()) {
             return Optional.empty();
         }
@@ -72,18 +70,18 @@ public final class LeaderPodController implements Controller {
         String name = Build.name(leader);
 
         Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(WorkloadLabels.LWS_GROUP_INDEX, Keys.orEmpty(leaderLabels.get(WorkloadLabels.LWS_GROUP_INDEX)));
+        labels.put(WorkloadLabels.LWS_GROUP_INDEX, Build.orEmpty(leaderLabels.get(WorkloadLabels.LWS_GROUP_INDEX)));
         labels.put(WorkloadLabels.LWS_NAME, lwsName);
-        labels.put(WorkloadLabels.LWS_GROUP_KEY, Keys.orEmpty(leaderLabels.get(WorkloadLabels.LWS_GROUP_KEY)));
-        labels.put(WorkloadLabels.LWS_REVISION, Keys.orEmpty(leaderLabels.get(WorkloadLabels.LWS_REVISION)));
+        labels.put(WorkloadLabels.LWS_GROUP_KEY, Build.orEmpty(leaderLabels.get(WorkloadLabels.LWS_GROUP_KEY)));
+        labels.put(WorkloadLabels.LWS_REVISION, Build.orEmpty(leaderLabels.get(WorkloadLabels.LWS_REVISION)));
         Map<String, String> selector = new LinkedHashMap<>(labels);
         selector.remove(WorkloadLabels.LWS_REVISION);
 
         Map<String, String> podLabels = Build.merged(shape.worker().labels(), labels);
         Map<String, String> podAnnotations = shape.podAnnotations(shape.worker(), Build.annotations(lws));
-        podAnnotations.put(LwsKeys.LWS_LEADER_NAME, name);
-        if (Build.requests(Build.spec(leader), LwsKeys.TPU_RESOURCE)) {
-            podAnnotations.put(LwsKeys.LWS_LEADER_REQUESTS_TPUS, "true");
+        podAnnotations.put(LwsShape.LWS_LEADER_NAME, name);
+        if (Build.requests(Build.MAPPER.valueToTree(leader).path("spec"), LwsShape.TPU_RESOURCE)) {
+            podAnnotations.put(LwsShape.LWS_LEADER_REQUESTS_TPUS, "true");
         }
 
         ObjectNode spec = Build.MAPPER.createObjectNode();

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
-import io.topobridge.core.render.expand.KindController;
+import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.WorkloadLabels;
@@ -19,7 +19,7 @@ import java.util.Map;
  * template) with {@code worker-index: "0"}, the LWS name and revision, and the size, exclusive-topology, subgroup and
  * subdomain annotations, owned by the LWS. The StatefulSet controller makes the leader pods from it.
  */
-public final class LeaderWorkerSetController extends KindController {
+public final class LeaderWorkerSetController extends Controller {
 
     public LeaderWorkerSetController() {
         super(WorkloadKind.LEADER_WORKER_SET, true);
@@ -57,10 +57,10 @@ public final class LeaderWorkerSetController extends KindController {
         podLabels.put(WorkloadLabels.LWS_REVISION, revision);
         Map<String, String> podAnnotations = shape.podAnnotations(template, Build.annotations(lws));
         if (shape.subGroupSize() != null) {
-            podAnnotations.put(LwsKeys.LWS_SUBGROUP_POLICY_TYPE, shape.subGroupType());
+            podAnnotations.put(LwsShape.LWS_SUBGROUP_POLICY_TYPE, shape.subGroupType());
         }
         if (LwsShape.UNIQUE_PER_REPLICA.equals(shape.subdomainPolicy())) {
-            podAnnotations.put(LwsKeys.LWS_SUBDOMAIN_POLICY, LwsShape.UNIQUE_PER_REPLICA);
+            podAnnotations.put(LwsShape.LWS_SUBDOMAIN_POLICY, LwsShape.UNIQUE_PER_REPLICA);
         }
 
         ObjectNode spec = Build.MAPPER.createObjectNode();
@@ -83,13 +83,7 @@ public final class LeaderWorkerSetController extends KindController {
         labels.put(WorkloadLabels.LWS_REVISION, revision);
         return Build.apps(
                 StatefulSet.class,
-                Build.child(
-                        name,
-                        null,
-                        lws,
-                        WorkloadKind.LEADER_WORKER_SET,
-                        labels,
-                        Map.of(LwsKeys.LWS_REPLICAS, String.valueOf(shape.replicas()))),
+                Build.child(name, null, lws, labels, Map.of(LwsShape.LWS_REPLICAS, String.valueOf(shape.replicas()))),
                 spec);
     }
 }

@@ -156,7 +156,7 @@ public final class LwsGroups {
 
     public static Shape shape(Workload lws) {
         return lws.memo(
-                "lws-shape", () -> shape(lws.spec(), "spec", lws.annotations().containsKey(LwsKeys.LWS_EXCLUSIVE)));
+                "lws-shape", () -> shape(lws.spec(), "spec", lws.annotations().containsKey(LwsShape.LWS_EXCLUSIVE)));
     }
 
     /** What one LWS group requests: its leader and {@code size - 1} workers. */

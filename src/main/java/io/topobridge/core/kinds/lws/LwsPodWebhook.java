@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
-import io.topobridge.core.render.expand.Keys;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.LinkedHashMap;
@@ -31,7 +30,7 @@ public final class LwsPodWebhook {
         }
         String name = Build.name(pod);
         Map<String, String> annotations = Build.annotations(pod);
-        String size = annotations.get(LwsKeys.LWS_SIZE);
+        String size = annotations.get(LwsShape.LWS_SIZE);
         if (size == null) {
             throw refused("the size annotation is missing");
         }
@@ -41,10 +40,10 @@ public final class LwsPodWebhook {
         } catch (NumberFormatException e) {
             throw refused("size " + UserText.quote(size) + " is not a number");
         }
-        boolean hasSubGroupSize = annotations.containsKey(LwsKeys.LWS_SUBGROUP_SIZE);
+        boolean hasSubGroupSize = annotations.containsKey(LwsShape.LWS_SUBGROUP_SIZE);
         if ("0".equals(labels.get(WorkloadLabels.LWS_WORKER_INDEX))) {
             if (!labels.containsKey(WorkloadLabels.LWS_GROUP_INDEX)) {
-                int group = Keys.ordinal(name);
+                int group = Build.ordinal(name);
                 if (group < 0) {
                     throw refused("no group ordinal in the name");
                 }
@@ -55,38 +54,38 @@ public final class LwsPodWebhook {
                         WorkloadLabels.LWS_GROUP_KEY,
                         key(Build.ns(pod) + "/" + name, name, ctx, "LeaderWorkerSet group-key"));
             }
-            String type = annotations.get(LwsKeys.LWS_SUBGROUP_POLICY_TYPE);
+            String type = annotations.get(LwsShape.LWS_SUBGROUP_POLICY_TYPE);
             if (hasSubGroupSize
-                    && Keys.orEmpty(labels.get(WorkloadLabels.LWS_SUBGROUP_INDEX))
+                    && Build.orEmpty(labels.get(WorkloadLabels.LWS_SUBGROUP_INDEX))
                             .isEmpty()
                     && !LwsShape.LEADER_EXCLUDED.equals(type)) {
                 labels.put(WorkloadLabels.LWS_SUBGROUP_INDEX, "0");
-                labels.put(LwsKeys.LWS_SUBGROUP_KEY, key(name + "/0", name, ctx, "LeaderWorkerSet subgroup-key"));
+                labels.put(LwsShape.LWS_SUBGROUP_KEY, key(name + "/0", name, ctx, "LeaderWorkerSet subgroup-key"));
             }
         } else {
-            int worker = Keys.ordinal(name);
+            int worker = Build.ordinal(name);
             if (worker < 0) {
                 throw refused("no worker ordinal in the name");
             }
             labels.put(WorkloadLabels.LWS_WORKER_INDEX, String.valueOf(worker));
             if (hasSubGroupSize
-                    && Keys.orEmpty(labels.get(WorkloadLabels.LWS_SUBGROUP_INDEX))
+                    && Build.orEmpty(labels.get(WorkloadLabels.LWS_SUBGROUP_INDEX))
                             .isEmpty()) {
                 int k;
                 try {
-                    k = Integer.parseInt(annotations.get(LwsKeys.LWS_SUBGROUP_SIZE));
+                    k = Integer.parseInt(annotations.get(LwsShape.LWS_SUBGROUP_SIZE));
                 } catch (NumberFormatException e) {
-                    throw refused("subgroup size " + UserText.quote(annotations.get(LwsKeys.LWS_SUBGROUP_SIZE))
+                    throw refused("subgroup size " + UserText.quote(annotations.get(LwsShape.LWS_SUBGROUP_SIZE))
                             + " is not a number");
                 }
                 if (k < 1) {
                     throw refused("subgroup size " + k + " is less than 1");
                 }
                 String index = String.valueOf((podCount - 1) % k == 0 ? (worker - 1) / k : worker / k);
-                String leader = Keys.orEmpty(annotations.get(LwsKeys.LWS_LEADER_NAME));
+                String leader = Build.orEmpty(annotations.get(LwsShape.LWS_LEADER_NAME));
                 labels.put(WorkloadLabels.LWS_SUBGROUP_INDEX, index);
                 labels.put(
-                        LwsKeys.LWS_SUBGROUP_KEY,
+                        LwsShape.LWS_SUBGROUP_KEY,
                         key(leader + "/" + index, leader, ctx, "LeaderWorkerSet subgroup-key"));
             }
         }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
-import io.topobridge.core.render.expand.Keys;
 import io.topobridge.core.workload.kind.Workload;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +28,20 @@ public record LwsShape(
         JsonNode networkConfig,
         JsonNode leaderWorkerTemplate) {
 
+    /** The keys LeaderWorkerSet v0.9.0 writes (api/leaderworkerset/v1) that WorkloadLabels does not hold. */
+    static final String LWS_SUBGROUP_KEY = "leaderworkerset.sigs.k8s.io/subgroup-key";
+
+    static final String LWS_SIZE = "leaderworkerset.sigs.k8s.io/size";
+    static final String LWS_REPLICAS = "leaderworkerset.sigs.k8s.io/replicas";
+    static final String LWS_LEADER_NAME = "leaderworkerset.sigs.k8s.io/leader-name";
+    static final String LWS_EXCLUSIVE = "leaderworkerset.sigs.k8s.io/exclusive-topology";
+    static final String LWS_SUBGROUP_EXCLUSIVE = "leaderworkerset.sigs.k8s.io/subgroup-exclusive-topology";
+    static final String LWS_SUBGROUP_SIZE = "leaderworkerset.sigs.k8s.io/subgroup-size";
+    static final String LWS_SUBGROUP_POLICY_TYPE = "leaderworkerset.sigs.k8s.io/subgroup-policy-type";
+    static final String LWS_SUBDOMAIN_POLICY = "leaderworkerset.sigs.k8s.io/subdomainPolicy";
+    static final String LWS_LEADER_REQUESTS_TPUS = "leaderworkerset.sigs.k8s.io/leader-requests-tpus";
+    static final String TPU_RESOURCE = "google.com/tpu";
+
     static final String UNIQUE_PER_REPLICA = "UniquePerReplica";
     static final String LEADER_EXCLUDED = "LeaderExcluded";
 
@@ -43,13 +56,12 @@ public record LwsShape(
      */
     Map<String, String> podAnnotations(Build.Template template, Map<String, String> lwsAnnotations) {
         Map<String, String> out = new LinkedHashMap<>(template.annotations());
-        out.put(LwsKeys.LWS_SIZE, String.valueOf(size));
+        out.put(LWS_SIZE, String.valueOf(size));
         if (subGroupSize != null) {
-            out.put(LwsKeys.LWS_SUBGROUP_SIZE, String.valueOf(subGroupSize));
+            out.put(LWS_SUBGROUP_SIZE, String.valueOf(subGroupSize));
         }
-        for (String key : subGroupSize == null
-                ? List.of(LwsKeys.LWS_EXCLUSIVE)
-                : List.of(LwsKeys.LWS_EXCLUSIVE, LwsKeys.LWS_SUBGROUP_EXCLUSIVE)) {
+        for (String key :
+                subGroupSize == null ? List.of(LWS_EXCLUSIVE) : List.of(LWS_EXCLUSIVE, LWS_SUBGROUP_EXCLUSIVE)) {
             String value = lwsAnnotations.get(key);
             if (value != null && !value.isEmpty()) {
                 out.put(key, value);
@@ -60,7 +72,7 @@ public record LwsShape(
 
     /** The shape of a LeaderWorkerSet object (read once per object). */
     public static LwsShape of(io.fabric8.kubernetes.api.model.HasMetadata lws, Context ctx) {
-        return ctx.memo(lws, "lws", () -> read(Build.spec(lws), "spec", Build.annotations(lws)));
+        return ctx.view(lws).memo("lws", () -> read(ctx.view(lws).spec(), "spec", Build.annotations(lws)));
     }
 
     /**
@@ -105,8 +117,8 @@ public record LwsShape(
                     Workload.text(policy.get("subGroupPolicyType"), field + ".subGroupPolicyType", "LeaderWorker");
             checkSubGroupSize(k, size, subGroupType, field);
             subGroupSize = k;
-        } else if (annotations.containsKey(LwsKeys.LWS_SUBGROUP_EXCLUSIVE)) {
-            throw refused("metadata.annotations." + LwsKeys.LWS_SUBGROUP_EXCLUSIVE + " needs a subGroupSize");
+        } else if (annotations.containsKey(LWS_SUBGROUP_EXCLUSIVE)) {
+            throw refused("metadata.annotations." + LWS_SUBGROUP_EXCLUSIVE + " needs a subGroupSize");
         }
 
         JsonNode network = Workload.object(spec.get("networkConfig"), at + ".networkConfig");
@@ -164,7 +176,7 @@ public record LwsShape(
                 throw refused(field + "=" + UserText.quote(node.asText()) + " is not a percentage up to 100%");
             }
         }
-        return Keys.scaled(node, field, total, roundUp, absent);
+        return Build.scaled(node, field, total, roundUp, absent);
     }
 
     private static IllegalArgumentException refused(String why) {

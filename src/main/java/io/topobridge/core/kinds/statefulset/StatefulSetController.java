@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Context;
-import io.topobridge.core.render.expand.KindController;
+import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
@@ -20,7 +20,7 @@ import java.util.Map;
  * hostname and subdomain, owned by the StatefulSet. An OrderedReady set makes them one after another; render shows
  * them all.
  */
-public final class StatefulSetController extends KindController {
+public final class StatefulSetController extends Controller {
 
     private static final String STS_POD_NAME = "statefulset.kubernetes.io/pod-name";
     private static final String POD_INDEX = "apps.kubernetes.io/pod-index";
@@ -28,8 +28,7 @@ public final class StatefulSetController extends KindController {
 
     /** What the controller reads of a StatefulSet. */
     public record Shape(long replicas, long start, Build.Template template, String serviceName) {
-        static Shape of(HasMetadata sts) {
-            JsonNode spec = Build.spec(sts);
+        static Shape of(JsonNode spec) {
             long replicas = Workload.integer(spec.get("replicas"), "spec.replicas", 1);
             JsonNode ordinals = Workload.object(spec.get("ordinals"), "spec.ordinals");
             long start = Workload.integer(ordinals.get("start"), "spec.ordinals.start", 0);
@@ -47,7 +46,7 @@ public final class StatefulSetController extends KindController {
 
     @Override
     public void reconcile(HasMetadata sts, Context ctx, Sink sink) {
-        Shape shape = ctx.memo(sts, "sts", () -> Shape.of(sts));
+        Shape shape = ctx.view(sts).memo("sts", () -> Shape.of(ctx.view(sts).spec()));
         String revision = revision(sts, shape, ctx);
         for (long i = 0; i < shape.replicas(); i++) {
             long ordinal = shape.start() + i;
@@ -63,7 +62,7 @@ public final class StatefulSetController extends KindController {
 
     @Override
     public long weight(HasMetadata sts, Context ctx) {
-        Shape shape = ctx.memo(sts, "sts", () -> Shape.of(sts));
+        Shape shape = ctx.view(sts).memo("sts", () -> Shape.of(ctx.view(sts).spec()));
         if (shape.replicas() == 0) {
             return 0;
         }
@@ -96,13 +95,7 @@ public final class StatefulSetController extends KindController {
         labels.put(POD_INDEX, String.valueOf(ordinal));
         labels.put(STS_REVISION, revision);
         Pod pod = Build.pod(
-                Build.child(
-                        name,
-                        null,
-                        sts,
-                        WorkloadKind.STATEFUL_SET,
-                        labels,
-                        shape.template().annotations()),
+                Build.child(name, null, sts, labels, shape.template().annotations()),
                 shape.template().spec());
         pod.getSpec().setHostname(name);
         if (!shape.serviceName().isEmpty()) {

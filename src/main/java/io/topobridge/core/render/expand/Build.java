@@ -1,7 +1,6 @@
 package io.topobridge.core.render.expand;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -15,17 +14,24 @@ import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** Reading objects as JSON trees and building the objects the controllers create (typed for built-in kinds). */
+/**
+ * Reading objects as JSON trees (with the small readers the workload controllers share: a pod's ordinal, liveness, an
+ * int-or-percent field, a label selector) and building the objects the controllers create (typed for built-in kinds);
+ * the keys each controller writes live in its kind's folder.
+ */
 public final class Build {
 
-    public static final ObjectMapper MAPPER =
-            new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    public static final ObjectMapper MAPPER = Workload.MAPPER;
 
     public static final String POD_API_VERSION = "v1";
     static final String APPS_API_VERSION = "apps/v1";
@@ -56,14 +62,6 @@ public final class Build {
     /** The namespace as the API server sees it ({@code ""} when none is given). */
     public static String ns(HasMetadata object) {
         return Objects.requireNonNullElse(namespace(object), "");
-    }
-
-    /** The {@code spec} of any object as a JSON tree (a missing node when absent; anything but an object refused). */
-    public static JsonNode spec(HasMetadata object) {
-        Object raw = object instanceof GenericKubernetesResource generic
-                ? generic.getAdditionalProperties().get("spec")
-                : MAPPER.valueToTree(object).get("spec");
-        return Workload.object(raw == null ? null : MAPPER.valueToTree(raw), "spec");
     }
 
     /**
@@ -158,21 +156,18 @@ public final class Build {
         return ref;
     }
 
-    /** The metadata of a child {@code parent}'s controller makes: in its namespace, controlled by it (a {@code kind}). */
+    /** The metadata of a child {@code parent}'s controller makes: in its namespace, controlled by it. */
     public static ObjectMeta child(
             String name,
             String generateName,
             HasMetadata parent,
-            WorkloadKind kind,
             Map<String, String> labels,
             Map<String, String> annotations) {
+        String apiVersion = WorkloadKind.of(parent.getApiVersion(), parent.getKind())
+                .orElseThrow()
+                .apiVersion();
         return meta(
-                name,
-                generateName,
-                namespace(parent),
-                labels,
-                annotations,
-                List.of(owner(kind.apiVersion(), parent, true)));
+                name, generateName, namespace(parent), labels, annotations, List.of(owner(apiVersion, parent, true)));
     }
 
     /** A Pod with {@code spec} read from a template's spec tree (a fresh copy per pod). */
@@ -255,5 +250,131 @@ public final class Build {
             return 0;
         }
         return a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
+    }
+
+    private static final Pattern ORDINAL = Pattern.compile("(.*)-([0-9]+)$");
+
+    /** The ordinal at the end of a StatefulSet pod's name ({@code -1} when there is none, as in Kubernetes). */
+    public static int ordinal(String podName) {
+        Matcher m = ORDINAL.matcher(podName);
+        if (!m.matches()) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(m.group(2));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** Whether an object is not being deleted (a controller counts only those). */
+    public static boolean live(HasMetadata object) {
+        return object.getMetadata().getDeletionTimestamp() == null;
+    }
+
+    /** Whether a pod counts as active: not being deleted, not Succeeded or Failed. */
+    public static boolean activePod(HasMetadata pod) {
+        if (!live(pod)) {
+            return false;
+        }
+        String phase = pod instanceof Pod typed && typed.getStatus() != null
+                ? typed.getStatus().getPhase()
+                : null;
+        return !"Succeeded".equals(phase) && !"Failed".equals(phase);
+    }
+
+    /**
+     * An int-or-percent field scaled against {@code total} as {@code intstr.GetScaledValueFromIntOrPercent} does
+     * (percentages rounded up or down); {@code absent} when the field is not set. {@code maxSurge} rounds up, as
+     * {@code ResolveFenceposts} resolves it in AIBrix and the Deployment controller.
+     */
+    public static long scaled(JsonNode node, String field, long total, boolean roundUp, String absent) {
+        String value;
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            value = absent;
+        } else if ((node.isIntegralNumber() && node.canConvertToLong())
+                || (node.isTextual() && node.asText().endsWith("%"))) {
+            value = node.asText();
+        } else {
+            throw new IllegalArgumentException(
+                    field + "=" + UserText.quote(node.toString()) + " is not a number or a percentage");
+        }
+        if (value.endsWith("%")) {
+            long percent;
+            try {
+                percent = Long.parseLong(value.substring(0, value.length() - 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(field + "=" + UserText.quote(value) + " is not a percentage");
+            }
+            if (percent < 0 || percent > 1_000_000) {
+                throw new IllegalArgumentException(field + "=" + UserText.quote(value) + " is out of range");
+            }
+            double exact = (double) percent * total / 100.0;
+            return roundUp ? (long) Math.ceil(exact) : (long) Math.floor(exact);
+        }
+        try {
+            long n = Long.parseLong(value);
+            if (n < 0) {
+                throw new IllegalArgumentException(field + "=" + n + " is negative");
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    field + "=" + UserText.quote(value) + " is not a number or a percentage");
+        }
+    }
+
+    /** A label or annotation value the controller reads from a map that may lack it (Go's zero value, ""). */
+    public static String orEmpty(String value) {
+        return value == null ? "" : value;
+    }
+
+    /** A selector read from {@code node}; an absent or empty selector matches everything, as in Kubernetes. */
+    public record Selector(Map<String, String> matchLabels, JsonNode expressions, String field) {
+
+        public boolean matches(Map<String, String> labels) {
+            for (var e : matchLabels.entrySet()) {
+                if (!e.getValue().equals(labels.get(e.getKey()))) {
+                    return false;
+                }
+            }
+            for (int i = 0; i < expressions.size(); i++) {
+                String at = field + ".matchExpressions[" + i + "]";
+                JsonNode expression = Workload.object(expressions.get(i), at);
+                String key = Workload.text(expression.get("key"), at + ".key", "");
+                String operator = Workload.text(expression.get("operator"), at + ".operator", "");
+                Set<String> values = new HashSet<>();
+                JsonNode list = Workload.array(expression.get("values"), at + ".values");
+                for (int j = 0; j < list.size(); j++) {
+                    values.add(Workload.text(list.get(j), at + ".values[" + j + "]", ""));
+                }
+                boolean has = labels.containsKey(key);
+                boolean ok = switch (operator) {
+                    case "In" -> has && values.contains(labels.get(key));
+                    case "NotIn" -> !has || !values.contains(labels.get(key));
+                    case "Exists" -> has;
+                    case "DoesNotExist" -> !has;
+                    default ->
+                        throw new IllegalArgumentException(
+                                at + ".operator=" + UserText.quote(operator) + " is not a selector operator");
+                };
+                if (!ok) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The selector at {@code node}; {@code required} refuses an absent one (the controller would fail on it). */
+        public static Selector read(JsonNode node, String field, boolean required) {
+            if (required && (node == null || node.isNull() || node.isMissingNode())) {
+                throw new IllegalArgumentException(field + " is missing");
+            }
+            JsonNode selector = Workload.object(node, field);
+            return new Selector(
+                    Workload.strings(selector.get("matchLabels"), field + ".matchLabels"),
+                    Workload.array(selector.get("matchExpressions"), field + ".matchExpressions"),
+                    field);
+        }
     }
 }

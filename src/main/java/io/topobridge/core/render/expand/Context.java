@@ -2,10 +2,14 @@ package io.topobridge.core.render.expand;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.topology.TopologySettings;
+import io.topobridge.core.workload.kind.Workload;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,10 +17,11 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * One run of the expansion: what the controllers see ({@link Index}), what they made, the cap, the notes, and the
@@ -37,6 +42,12 @@ public final class Context {
         }
     }
 
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
+    private static final int MAX_ANNOTATIONS_BYTES = 256 * 1024;
+
     private final Expansion.Limits limits;
     private final List<Controller> controllers;
     private final List<PodDefaulter> podDefaulters;
@@ -45,7 +56,7 @@ public final class Context {
     private final Map<Finding.Id, Finding> notes = new LinkedHashMap<>();
     private final Map<String, List<Generated.Part>> generated = new HashMap<>();
     private final List<Root> roots = new ArrayList<>();
-    private final Map<HasMetadata, Map<String, Object>> memo = new IdentityHashMap<>();
+    private final Map<HasMetadata, Workload> views = new IdentityHashMap<>();
     private long total;
     private Root current;
 
@@ -137,7 +148,7 @@ public final class Context {
                 }
             }
         }
-        var refusal = ApiValidation.refusal(admitted);
+        var refusal = refusal(admitted);
         if (refusal.isPresent()) {
             note(
                     Severity.WARNING,
@@ -193,18 +204,11 @@ public final class Context {
     }
 
     /**
-     * A value read from an object, computed once per object (objects do not change once made): the spec trees and
-     * shapes every controller and weight reads again.
+     * The view of a workload object, made once per object (objects do not change once made): its spec tree and the
+     * shapes every controller and weight reads again are read once, through its memo.
      */
-    @SuppressWarnings("unchecked")
-    public <T> T memo(HasMetadata object, String key, Supplier<T> compute) {
-        Map<String, Object> values = memo.computeIfAbsent(object, o -> new HashMap<>());
-        Object value = values.get(key);
-        if (value == null) {
-            value = compute.get();
-            values.put(key, value);
-        }
-        return (T) value;
+    public Workload view(HasMetadata object) {
+        return views.computeIfAbsent(object, o -> Workload.of(o).orElseThrow());
     }
 
     // ---------------------------------------------------------------- generated values
@@ -301,6 +305,62 @@ public final class Context {
     public List<Generated.Part> parts(String value) {
         List<Generated.Part> known = generated.get(value);
         return known != null ? known : List.of(Generated.Part.literal(value));
+    }
+
+    /**
+     * Why the API server refuses {@code object}, if it does: its checks of the metadata of an object a controller
+     * creates (names, label keys and values, annotation keys and size, a pod's hostname and subdomain). A
+     * controller's create of an object that fails them fails, so render makes none either.
+     */
+    private static Optional<String> refusal(HasMetadata object) {
+        String name = object.getMetadata().getName();
+        if (name == null || name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
+            return Optional.of("metadata.name " + UserText.quote(String.valueOf(name)) + " is not a DNS subdomain");
+        }
+        for (var label : Build.labels(object).entrySet()) {
+            if (!qualifiedName(label.getKey())) {
+                return Optional.of("label key " + UserText.quote(label.getKey()) + " is not a qualified name");
+            }
+            String value = label.getValue();
+            if (value == null
+                    || value.length() > 63
+                    || !LABEL_VALUE.matcher(value).matches()) {
+                return Optional.of("label " + UserText.identifier(label.getKey()) + " has the invalid value "
+                        + UserText.quote(String.valueOf(value)) + " (at most 63 characters)");
+            }
+        }
+        long size = 0;
+        for (Map.Entry<String, String> annotation : Build.annotations(object).entrySet()) {
+            if (!qualifiedName(annotation.getKey().toLowerCase(java.util.Locale.ROOT))) {
+                return Optional.of(
+                        "annotation key " + UserText.quote(annotation.getKey()) + " is not a qualified name");
+            }
+            size += annotation.getKey().getBytes(StandardCharsets.UTF_8).length
+                    + (annotation.getValue() == null
+                            ? 0
+                            : annotation.getValue().getBytes(StandardCharsets.UTF_8).length);
+        }
+        if (size > MAX_ANNOTATIONS_BYTES) {
+            return Optional.of("its annotations are " + size + " bytes, more than " + MAX_ANNOTATIONS_BYTES);
+        }
+        if (object instanceof Pod pod && pod.getSpec() != null) {
+            for (String field : new String[] {"hostname", "subdomain"}) {
+                String value = "hostname".equals(field)
+                        ? pod.getSpec().getHostname()
+                        : pod.getSpec().getSubdomain();
+                if (value != null
+                        && !value.isEmpty()
+                        && (value.length() > 63 || !DNS_LABEL.matcher(value).matches())) {
+                    return Optional.of("spec." + field + " " + UserText.quote(value) + " is not a DNS label");
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether a label or annotation key is a Kubernetes qualified name, as the API server checks it. */
+    private static boolean qualifiedName(String key) {
+        return key != null && TopologySettings.labelKeyProblem(key) == null;
     }
 
     // ---------------------------------------------------------------- notes

@@ -75,7 +75,7 @@ public final class Names {
 
     /** Five characters of {@link #ALPHANUMS} derived from {@code seed}: a stand-in for the API server's random ones. */
     public static String suffix(String seed) {
-        byte[] digest = sha256(seed);
+        byte[] digest = digest("SHA-256", seed);
         StringBuilder out = new StringBuilder(5);
         for (int i = 0; i < 5; i++) {
             out.append(ALPHANUMS.charAt((digest[i] & 0xff) % ALPHANUMS.length()));
@@ -85,24 +85,19 @@ public final class Names {
 
     /** The first eight hex digits of SHA-256 of {@code seed}. */
     public static String hex8(String seed) {
-        return HexFormat.of().formatHex(sha256(seed)).substring(0, 8);
+        return HexFormat.of().formatHex(digest("SHA-256", seed)).substring(0, 8);
     }
 
     /** SHA-1 as 40 hex digits (LeaderWorkerSet's group and subgroup keys). */
     public static String sha1(String text) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-1 is missing from this JVM", e);
-        }
+        return HexFormat.of().formatHex(digest("SHA-1", text));
     }
 
-    private static byte[] sha256(String text) {
+    private static byte[] digest(String algorithm, String text) {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return MessageDigest.getInstance(algorithm).digest(text.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+            throw new IllegalStateException(algorithm + " is missing from this JVM", e);
         }
     }
 
