@@ -1,10 +1,12 @@
 package io.topobridge.core.render;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.capacity.TierDomains;
+import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
 import java.util.ArrayList;
@@ -44,49 +46,35 @@ public final class InMemoryLookup implements WorkloadLookup {
     public InMemoryLookup(Collection<? extends HasMetadata> objects, TierDomains domains) {
         this.domains = Objects.requireNonNull(domains, "domains");
         for (HasMetadata object : objects) {
-            if (object.getMetadata() == null || object.getMetadata().getName() == null) {
+            ObjectMeta meta = object.getMetadata();
+            if (meta == null || meta.getName() == null) {
                 continue;
             }
+            String ns = namespaceOf(object);
             if ("Namespace".equals(object.getKind()) && "v1".equals(object.getApiVersion())) {
-                Map<String, String> annotations = object.getMetadata().getAnnotations();
-                Map<String, String> labels = object.getMetadata().getLabels();
                 namespaceAnnotations.put(
-                        object.getMetadata().getName(), annotations == null ? Map.of() : new HashMap<>(annotations));
-                namespaceLabels.put(object.getMetadata().getName(), labels == null ? Map.of() : new HashMap<>(labels));
-                continue;
-            }
-            if (VolcanoApi.PODGROUP_KIND.equals(object.getKind())
+                        meta.getName(),
+                        meta.getAnnotations() == null ? Map.of() : new HashMap<>(meta.getAnnotations()));
+                namespaceLabels.put(
+                        meta.getName(), meta.getLabels() == null ? Map.of() : new HashMap<>(meta.getLabels()));
+            } else if (VolcanoApi.PODGROUP_KIND.equals(object.getKind())
                     && object.getApiVersion() != null
                     && object.getApiVersion().startsWith(VolcanoApi.SCHEDULING_GROUP + "/")) {
-                podGroups
-                        .computeIfAbsent(namespaceOf(object), k -> new ArrayList<>())
-                        .add(object);
-                continue;
+                podGroups.computeIfAbsent(ns, k -> new ArrayList<>()).add(object);
+            } else if (Autoscaler.of(object).isPresent()) {
+                autoscalers.computeIfAbsent(ns, k -> new ArrayList<>()).add(object);
+            } else if ("ResourceQuota".equals(object.getKind()) && "v1".equals(object.getApiVersion())) {
+                quotas.computeIfAbsent(ns, k -> new ArrayList<>()).add(object);
+            } else if (object instanceof ResourceClaimTemplate template) {
+                claimTemplates.put(ns + "/" + meta.getName(), template);
+            } else if (object instanceof ResourceClaim claim) {
+                claims.put(ns + "/" + meta.getName(), claim);
+            } else {
+                WorkloadKind.of(object.getApiVersion(), object.getKind())
+                        .ifPresent(kind -> byKind.computeIfAbsent(kind, k -> new HashMap<>())
+                                .computeIfAbsent(ns, k -> new HashMap<>())
+                                .put(meta.getName(), object));
             }
-            if (io.topobridge.core.workload.Autoscaler.of(object).isPresent()) {
-                autoscalers
-                        .computeIfAbsent(namespaceOf(object), k -> new ArrayList<>())
-                        .add(object);
-                continue;
-            }
-            if ("ResourceQuota".equals(object.getKind()) && "v1".equals(object.getApiVersion())) {
-                quotas.computeIfAbsent(namespaceOf(object), k -> new ArrayList<>())
-                        .add(object);
-                continue;
-            }
-            if (object instanceof ResourceClaimTemplate template) {
-                claimTemplates.put(
-                        namespaceOf(object) + "/" + object.getMetadata().getName(), template);
-                continue;
-            }
-            if (object instanceof ResourceClaim claim) {
-                claims.put(namespaceOf(object) + "/" + object.getMetadata().getName(), claim);
-                continue;
-            }
-            WorkloadKind.of(object.getApiVersion(), object.getKind())
-                    .ifPresent(kind -> byKind.computeIfAbsent(kind, k -> new HashMap<>())
-                            .computeIfAbsent(namespaceOf(object), k -> new HashMap<>())
-                            .put(object.getMetadata().getName(), object));
         }
     }
 

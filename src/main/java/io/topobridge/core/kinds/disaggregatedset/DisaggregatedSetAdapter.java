@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.kinds.lws.LeaderWorkerSetAdapter;
 import io.topobridge.core.kinds.lws.LwsGroups;
-import io.topobridge.core.kinds.lws.ProviderGroups;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
@@ -28,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * DisaggregatedSet ({@code disaggregatedset.x-k8s.io/v1}): one PodGroup per slice, spanning the slice's role LWSs
@@ -41,6 +41,48 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
 
     /** One role: its name, its LWS shape, its own metadata annotations (copied onto its LWSs) and scaling mode. */
     public record Role(String name, LwsGroups.Shape shape, Map<String, String> annotations, String scaling) {}
+
+    /**
+     * One entry of a DisaggregatedSet's {@code spec.roles}, its name and metadata checked: the one reading of the roles
+     * list that both the adapter and the emulated controller start from. The rest of an entry is read as each needs it.
+     *
+     * @param name the role's name (never empty)
+     * @param at where the entry is, for messages ({@code spec.roles[0]})
+     */
+    record RoleEntry(String name, String at, JsonNode node, JsonNode metadata) {
+
+        /** Each entry of {@code spec.roles} made into a role by {@code each}, entry by entry, in order. */
+        static <T> List<T> read(JsonNode spec, Function<RoleEntry, T> each) {
+            JsonNode roles = Workload.array(spec.get("roles"), "spec.roles");
+            List<T> out = new ArrayList<>();
+            for (int i = 0; i < roles.size(); i++) {
+                String at = "spec.roles[" + i + "]";
+                JsonNode role = Workload.object(roles.get(i), at);
+                String name = Workload.text(role.get("name"), at + ".name", "");
+                if (name.isEmpty()) {
+                    throw new IllegalArgumentException(at + ".name is missing");
+                }
+                out.add(each.apply(
+                        new RoleEntry(name, at, role, Workload.object(role.get("metadata"), at + ".metadata"))));
+            }
+            return out;
+        }
+
+        /** The role's LeaderWorkerSet spec. */
+        JsonNode spec() {
+            return Workload.object(node.get("spec"), at + ".spec");
+        }
+
+        /** The annotations of the role's metadata. */
+        Map<String, String> annotations() {
+            return Workload.strings(metadata.get("annotations"), at + ".metadata.annotations");
+        }
+
+        /** The labels of the role's metadata. */
+        Map<String, String> labels() {
+            return Workload.strings(metadata.get("labels"), at + ".metadata.labels");
+        }
+    }
 
     @Override
     public WorkloadKind kind() {
@@ -97,7 +139,7 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
                     JsonNode scaling = Workload.object(entry.node().get("scaling"), entry.at() + ".scaling");
                     return new Role(
                             entry.name(),
-                            LwsGroups.shape(entry.spec(), entry.at() + ".spec"),
+                            LwsGroups.shape(entry.spec(), entry.at() + ".spec", false),
                             entry.annotations(),
                             Workload.text(scaling.get("mode"), entry.at() + ".scaling.mode", "Static"));
                 }));
@@ -162,7 +204,7 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
             Optional<Role> role = roles.stream()
                     .filter(r -> r.name().equals(lws.labels().get(WorkloadLabels.DS_ROLE)))
                     .findFirst();
-            for (var group : ProviderGroups.providerGroups(lws.name(), ds.namespace(), snapshot)) {
+            for (var group : LwsGroups.providerGroups(lws.name(), ds.namespace(), snapshot)) {
                 provider.add(group.podGroup());
                 adopted.add(
                         adoptedPlan(ds, scope, role, lws.name(), group.podGroup(), group.group(), group.revision()));

@@ -64,7 +64,7 @@ public final class DisaggregatedSetController extends Controller {
     }
 
     private static List<Role> roles(JsonNode dsSpec) {
-        return RoleEntry.read(dsSpec, entry -> {
+        return DisaggregatedSetAdapter.RoleEntry.read(dsSpec, entry -> {
             JsonNode spec = entry.spec();
             // checked as the LWS webhook will check the LeaderWorkerSet made from it
             Map<String, String> annotations = entry.annotations();

@@ -123,11 +123,10 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             return List.of();
         }
         boolean ours = selector(lws).covers(present);
-        List<ProviderGroups.ProviderGroup> provider =
-                ProviderGroups.providerGroups(lws.name(), lws.namespace(), snapshot);
+        List<LwsGroups.ProviderGroup> provider = LwsGroups.providerGroups(lws.name(), lws.namespace(), snapshot);
         if (!provider.isEmpty()) {
             List<GangPlan> adopted = new ArrayList<>();
-            for (ProviderGroups.ProviderGroup group : provider) {
+            for (LwsGroups.ProviderGroup group : provider) {
                 adopted.add(adoptedPlan(lws, s, scope, group.podGroup(), group.group(), group.revision()));
             }
             int group = ours ? Pods.index(present.get(PodIdentity.GROUP_INDEX)) : -1;
@@ -142,7 +141,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                     lws.ref()
                             + ": LeaderWorkerSet's Volcano provider made the PodGroups "
                             + provider.stream()
-                                    .map(ProviderGroups.ProviderGroup::podGroup)
+                                    .map(LwsGroups.ProviderGroup::podGroup)
                                     .toList()
                             + "; the bridge adds only its topology fields to them"));
             return adopted;
@@ -356,7 +355,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
 
     @Override
     public Optional<GangScope> scopeOfPodGroup(HasMetadata podGroup, Snapshot snapshot) {
-        return ProviderGroups.providerGroup(podGroup)
+        return LwsGroups.providerGroup(podGroup)
                 .flatMap(p -> snapshot.get(kind(), podGroup.getMetadata().getNamespace(), p.lws()))
                 .flatMap(snapshot::scopeOf);
     }

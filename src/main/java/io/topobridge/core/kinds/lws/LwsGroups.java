@@ -1,8 +1,11 @@
 package io.topobridge.core.kinds.lws;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.topobridge.core.Topobridge;
 import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
@@ -14,17 +17,21 @@ import io.topobridge.core.workload.gang.PodGroupNames;
 import io.topobridge.core.workload.gang.PodIdentity;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.SubGroupPlan;
+import io.topobridge.core.workload.kind.Pods;
 import io.topobridge.core.workload.kind.Snapshot;
 import io.topobridge.core.workload.kind.Workload;
 import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /**
  * What one LeaderWorkerSet spec (an LWS's, or a DisaggregatedSet role's) says of its groups, as the bridge reads it:
- * its shape, the leader and worker roles of its groups and their subgroups, and what the bridge refuses of it.
+ * its shape, the leader and worker roles of its groups and their subgroups, and what the bridge refuses of it; and
+ * the PodGroups LWS's own Volcano provider makes, one per group ({@code <lws>-<group>-<revision>}, owned by the
+ * group's leader pod), which the bridge adopts rather than making its own.
  */
 public final class LwsGroups {
 
@@ -75,11 +82,7 @@ public final class LwsGroups {
         }
     }
 
-    public static Shape shape(JsonNode spec, String at) {
-        return shape(spec, at, false);
-    }
-
-    private static Shape shape(JsonNode spec, String at, boolean exclusive) {
+    public static Shape shape(JsonNode spec, String at, boolean exclusive) {
         JsonNode lwt = Workload.object(spec.get("leaderWorkerTemplate"), at + ".leaderWorkerTemplate");
         int replicas = Workload.integer(spec.get("replicas"), at + ".replicas", 1);
         int size = Workload.integer(lwt.get("size"), at + ".leaderWorkerTemplate.size", 1);
@@ -275,6 +278,46 @@ public final class LwsGroups {
                 .excluding(WorkloadLabels.LWS_WORKER_INDEX, leader, k - 1)
                 .bestEffort(all.bestEffort());
         return List.of(first, workers);
+    }
+
+    /** A PodGroup LWS's Volcano provider made for one group: owned by leader pod {@code <lws>-<group>}. */
+    public record ProviderGroup(String podGroup, String lws, int group, String revision) {}
+
+    /**
+     * The one test for a PodGroup LWS's Volcano provider made: not the bridge's, controlled by a leader pod
+     * {@code <lws>-<group>}, and named after it {@code <lws>-<group>-<revision>}.
+     */
+    static Optional<ProviderGroup> providerGroup(HasMetadata podGroup) {
+        var meta = podGroup.getMetadata();
+        if (meta == null || meta.getName() == null || meta.getOwnerReferences() == null) {
+            return Optional.empty();
+        }
+        if (Topobridge.managed(podGroup)) {
+            return Optional.empty();
+        }
+        for (OwnerReference ref : meta.getOwnerReferences()) {
+            String owner = ref == null ? null : ref.getName();
+            if (owner == null || !"Pod".equals(ref.getKind()) || !meta.getName().startsWith(owner + "-")) {
+                continue;
+            }
+            int dash = owner.lastIndexOf('-');
+            int group = dash > 0 ? Pods.index(owner.substring(dash + 1)) : -1;
+            String revision = meta.getName().substring(owner.length() + 1);
+            if (group >= 0 && !revision.isEmpty()) {
+                return Optional.of(new ProviderGroup(meta.getName(), owner.substring(0, dash), group, revision));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The PodGroups LWS's Volcano provider made for an LWS's groups, sorted by name. */
+    public static List<ProviderGroup> providerGroups(String lws, String namespace, Snapshot snapshot) {
+        List<ProviderGroup> out = new ArrayList<>();
+        for (HasMetadata pg : snapshot.lookup().podGroups(namespace)) {
+            providerGroup(pg).filter(p -> p.lws().equals(lws)).ifPresent(out::add);
+        }
+        out.sort(java.util.Comparator.comparing(ProviderGroup::podGroup));
+        return out;
     }
 
     private LwsGroups() {}

@@ -10,7 +10,6 @@ import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -68,13 +67,12 @@ public final class StatefulSetController extends Controller {
         }
         // what the controllers of its pods make: a pod with the template's metadata tells (its spec does not matter)
         Pod sample = Build.pod(
-                Build.meta(
+                Build.child(
                         ctx.compose(Build.name(sts), "-" + shape.start()),
                         null,
-                        Build.namespace(sts),
+                        sts,
                         shape.template().labels(),
-                        shape.template().annotations(),
-                        List.of()),
+                        shape.template().annotations()),
                 null);
         return Build.times(shape.replicas(), Build.add(1, ctx.weight(sample)));
     }

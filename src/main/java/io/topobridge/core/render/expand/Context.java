@@ -125,9 +125,15 @@ public final class Context {
         return false;
     }
 
-    /** Adds a created object and makes its children (unless one of its kind and name exists). */
+    /**
+     * Adds a created object and makes its children; nothing when one of its kind and name exists (a controller never
+     * makes it twice).
+     */
     private void make(HasMetadata object, Root root, boolean prepaid) {
-        if (add(object, root)) {
+        if (index.add(object)) {
+            created.add(object);
+            root.created++;
+            total++;
             reconcileAll(object, root, prepaid);
         }
     }
@@ -164,17 +170,6 @@ public final class Context {
         return n <= limits.objectsPerWorkload() - root.created && n <= limits.objectsTotal() - total;
     }
 
-    /** Adds a created object; false when one of its kind and name exists (a controller never makes it twice). */
-    private boolean add(HasMetadata object, Root root) {
-        if (!index.add(object)) {
-            return false;
-        }
-        created.add(object);
-        root.created++;
-        total++;
-        return true;
-    }
-
     /** How many objects the controllers of {@code object} would create for it (saturating). */
     public long weight(HasMetadata object) {
         long sum = 0;
@@ -191,16 +186,9 @@ public final class Context {
     }
 
     private boolean divisible(HasMetadata object) {
-        boolean any = false;
-        for (Controller controller : controllers) {
-            if (controller.actsOn(object)) {
-                any = true;
-                if (!controller.divisible()) {
-                    return false;
-                }
-            }
-        }
-        return any;
+        List<Controller> acting =
+                controllers.stream().filter(c -> c.actsOn(object)).toList();
+        return !acting.isEmpty() && acting.stream().allMatch(Controller::divisible);
     }
 
     /**
