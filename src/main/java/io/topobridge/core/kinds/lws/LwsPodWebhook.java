@@ -34,12 +34,7 @@ public final class LwsPodWebhook {
         if (size == null) {
             throw refused("the size annotation is missing");
         }
-        int podCount;
-        try {
-            podCount = Integer.parseInt(size);
-        } catch (NumberFormatException e) {
-            throw refused("size " + UserText.quote(size) + " is not a number");
-        }
+        int podCount = number(size, "size");
         boolean hasSubGroupSize = annotations.containsKey(LwsShape.LWS_SUBGROUP_SIZE);
         if ("0".equals(labels.get(WorkloadLabels.LWS_WORKER_INDEX))) {
             if (!labels.containsKey(WorkloadLabels.LWS_GROUP_INDEX)) {
@@ -71,13 +66,7 @@ public final class LwsPodWebhook {
             if (hasSubGroupSize
                     && Build.orEmpty(labels.get(WorkloadLabels.LWS_SUBGROUP_INDEX))
                             .isEmpty()) {
-                int k;
-                try {
-                    k = Integer.parseInt(annotations.get(LwsShape.LWS_SUBGROUP_SIZE));
-                } catch (NumberFormatException e) {
-                    throw refused("subgroup size " + UserText.quote(annotations.get(LwsShape.LWS_SUBGROUP_SIZE))
-                            + " is not a number");
-                }
+                int k = number(annotations.get(LwsShape.LWS_SUBGROUP_SIZE), "subgroup size");
                 if (k < 1) {
                     throw refused("subgroup size " + k + " is less than 1");
                 }
@@ -91,6 +80,14 @@ public final class LwsPodWebhook {
         }
         pod.getMetadata().setLabels(Build.sorted(labels));
         return pod;
+    }
+
+    private static int number(String value, String what) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw refused(what + " " + UserText.quote(value) + " is not a number");
+        }
     }
 
     private static IllegalArgumentException refused(String why) {
