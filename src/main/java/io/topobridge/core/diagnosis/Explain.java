@@ -38,32 +38,6 @@ public final class Explain {
         // room for this gang: nodes that take its pods (not cordoned, ready, every taint tolerated by its pods)
         Capacity capacity = cluster.forPods(
                 gang.pods().stream().map(PodView::effectiveTolerations).toList());
-        Explanation plain = plain(gang, capacity);
-        Optional<GangDomain> domain = GangDomain.of(gang, capacity);
-        if (domain.isEmpty()) {
-            return plain;
-        }
-        GangDomain d = domain.get();
-        if (d.verdict() == GangDomain.Verdict.HOLDS) {
-            // a placed gang: its sentence also names the nodes of its domain that take no new pods (cordoned, down)
-            return plain.withDomain(
-                    d,
-                    null,
-                    d.unusable().isEmpty()
-                            ? plain.sentence()
-                            : plain.sentence() + "; no new pods on " + String.join(", ", d.unusable()) + " in "
-                                    + d.domain());
-        }
-        PendingReason reason = switch (d.verdict()) {
-            case DOMAIN_LOST -> PendingReason.DOMAIN_LOST;
-            case NO_ROOM_IN_DOMAIN -> PendingReason.NO_ROOM_IN_DOMAIN;
-            case REPLACEMENT_BLOCKED -> PendingReason.REPLACEMENT_BLOCKED;
-            default -> PendingReason.WAITING_FOR_SCHEDULER;
-        };
-        return plain.withDomain(d, reason, "runs short of pods: " + d.sentence());
-    }
-
-    private static Explanation plain(GangView gang, Capacity capacity) {
         Forest forest = capacity.forest();
         Map<Integer, String> tierNames = forest.tiers();
         int top = tierNames.keySet().stream().max(Integer::compare).orElse(0);
@@ -75,11 +49,14 @@ public final class Explain {
                 .toList();
         boolean packable = gang.pods().size() >= gang.minMember() && !podNeeds.isEmpty();
         Integer allowed = gang.hard() ? gang.highestTier() : null;
+        GangDomain domain = GangDomain.of(gang, capacity).orElse(null);
+        // a gang short of pods is pending for that reason, with no capacity picture
+        boolean runsShort = domain != null && domain.verdict() != GangDomain.Verdict.HOLDS;
 
-        Optional<Achieved> achieved = Achieved.of(gang, forest);
+        Optional<Achieved> achieved = runsShort ? Optional.empty() : Achieved.of(gang, forest);
         Map<Integer, Explanation.TierPicture> byTier = new java.util.TreeMap<>();
         // the capacity picture answers why a gang waits; a placed gang needs none
-        for (int tier = 1; achieved.isEmpty() && tier <= top; tier++) {
+        for (int tier = 1; !runsShort && achieved.isEmpty() && tier <= top; tier++) {
             byTier.put(
                     tier,
                     picture(
@@ -91,27 +68,16 @@ public final class Explain {
                             need,
                             packable ? podNeeds : List.of()));
         }
-        long bound = gang.pods().stream().filter(PodView::bound).count();
-        boolean pending = achieved.isEmpty();
-        PendingReason reason = null;
-        String sentence;
-        if (!pending) {
-            sentence = placed(gang, achieved.get());
-        } else {
-            Optional<DomainFit> never = exceeded(gang, capacity, need);
-            if (never.isPresent()) {
-                reason = PendingReason.GANG_EXCEEDS_DOMAIN;
-                sentence = "needs " + never.get().needs() + " within one domain of its hard tier "
-                        + never.get().tierLabel() + ", " + never.get().sentence()
-                        + ": " + never.get().verdict() + " (raise the tier, make it soft or the gang smaller)";
-            } else {
-                Verdict v = verdict(gang, need, capacity, byTier, allowed, packable ? podNeeds : List.of(), forest);
-                // whatever capacity says, a gang whose pods do not all exist yet waits for them first
-                reason = gang.pods().size() < gang.minMember() ? PendingReason.PODS_MISSING : v.reason();
-                sentence = v.sentence();
-            }
+        Verdict v = runsShort
+                ? new Verdict(PendingReason.of(domain.verdict()), "runs short of pods: " + domain.sentence())
+                : achieved.isPresent()
+                        ? new Verdict(null, placed(gang, achieved.get()))
+                        : waiting(gang, need, capacity, byTier, allowed);
+        String sentence = v.sentence();
+        if (domain != null && !runsShort && !domain.unusable().isEmpty()) {
+            // a placed gang: its sentence also names the nodes of its domain that take no new pods (cordoned, down)
+            sentence += "; no new pods on " + String.join(", ", domain.unusable()) + " in " + domain.domain();
         }
-        String tierName = gang.highestTier() == null ? null : tierNames.get(gang.highestTier());
         return new Explanation(
                 gang.namespace(),
                 gang.podGroup(),
@@ -120,18 +86,38 @@ public final class Explain {
                 gang.conditions(),
                 gang.mode(),
                 gang.highestTier(),
-                tierName,
+                gang.highestTier() == null ? null : tierNames.get(gang.highestTier()),
                 gang.minMember(),
                 gang.pods().size(),
-                (int) bound,
+                (int) gang.pods().stream().filter(PodView::bound).count(),
                 need.shown(),
-                pending,
-                reason,
+                achieved.isEmpty(),
+                v.reason(),
                 sentence,
                 List.copyOf(byTier.values()),
                 achieved.orElse(null),
                 gang.chosenTier(),
-                null);
+                domain);
+    }
+
+    /** Why a gang that is not placed waits: more than its hard tier holds, its pods missing, or capacity. */
+    private static Verdict waiting(
+            GangView gang,
+            Amounts need,
+            Capacity capacity,
+            Map<Integer, Explanation.TierPicture> byTier,
+            Integer allowed) {
+        Optional<DomainFit> never = exceeded(gang, capacity, need);
+        if (never.isPresent()) {
+            return new Verdict(
+                    PendingReason.GANG_EXCEEDS_DOMAIN,
+                    "needs " + never.get().needs() + " within one domain of its hard tier "
+                            + never.get().tierLabel() + ", " + never.get().sentence()
+                            + ": " + never.get().verdict() + " (raise the tier, make it soft or the gang smaller)");
+        }
+        Verdict v = verdict(gang, need, capacity, byTier, allowed);
+        // whatever capacity says, a gang whose pods do not all exist yet waits for them first
+        return gang.pods().size() < gang.minMember() ? new Verdict(PendingReason.PODS_MISSING, v.sentence()) : v;
     }
 
     /**
@@ -256,9 +242,7 @@ public final class Explain {
             Amounts need,
             Capacity capacity,
             Map<Integer, Explanation.TierPicture> byTier,
-            Integer allowed,
-            List<Amounts> podNeeds,
-            Forest forest) {
+            Integer allowed) {
         String prefix = gang.pods().size() < gang.minMember()
                 ? "waits for its pods: " + gang.pods().size() + " of " + gang.minMember() + " exist; "
                 : "";
@@ -301,7 +285,7 @@ public final class Explain {
                         ? "there is none"
                         : "the best has " + free(at, r) + " free (" + at.best() + ")"
                                 + shortOf(need, capacity.domainFree(at.best()), r)
-                                + withheld(forest.atTier(allowed), capacity, need, "; "));
+                                + withheld(capacity.forest().atTier(allowed), capacity, need, "; "));
         Optional<Explanation.TierPicture> above = byTier.values().stream()
                 .filter(p -> p.tier() > allowed && p.domainsThatFit() > 0)
                 .findFirst();

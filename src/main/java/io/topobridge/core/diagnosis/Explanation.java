@@ -60,32 +60,4 @@ public record Explanation(
         needs = Collections.unmodifiableMap(new TreeMap<>(needs));
         tiers = List.copyOf(tiers);
     }
-
-    /**
-     * The same explanation with the judgement of the gang's domain, and {@code said} as its sentence; {@code shortOf}
-     * non-null for a gang short of pods, which is pending for that reason with no capacity picture.
-     */
-    Explanation withDomain(GangDomain judged, PendingReason shortOf, String said) {
-        boolean placed = shortOf == null;
-        return new Explanation(
-                namespace,
-                podGroup,
-                workload,
-                phase,
-                conditions,
-                mode,
-                highestTier,
-                highestTierName,
-                minMember,
-                pods,
-                boundPods,
-                needs,
-                pending || !placed,
-                placed ? reason : shortOf,
-                said,
-                placed ? tiers : List.of(),
-                placed ? achieved : null,
-                chosenTier,
-                judged);
-    }
 }

@@ -87,12 +87,7 @@ final class NodeRoomCheck {
     private static List<String> lost(GangDomain d) {
         List<String> what = new ArrayList<>();
         if (d.stuck()) {
-            what.add(
-                    switch (d.verdict()) {
-                        case DOMAIN_LOST -> PendingReason.DOMAIN_LOST.reason();
-                        case REPLACEMENT_BLOCKED -> PendingReason.REPLACEMENT_BLOCKED.reason();
-                        default -> PendingReason.NO_ROOM_IN_DOMAIN.reason();
-                    });
+            what.add(PendingReason.of(d.verdict()).reason());
         }
         if (!d.pending().isEmpty()) {
             what.add(d.pending().size() + " pod(s) pending" + (d.since() == null ? "" : " since " + d.since()));

@@ -1,6 +1,7 @@
 package io.topobridge.core.diagnosis;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.topobridge.core.capacity.GangDomain;
 import io.topobridge.core.finding.Reason;
 
 /** Why a gang waits, as far as capacity tells: the {@code reason} label of the pending-gangs metric. */
@@ -33,6 +34,16 @@ public enum PendingReason implements Reason {
      * empty (nodes gone, down, cordoned): only a repair, or the whole gang moving, brings it back.
      */
     DOMAIN_LOST;
+
+    /** Why a running hard-tier gang whose domain does not hold it waits. */
+    public static PendingReason of(GangDomain.Verdict verdict) {
+        return switch (verdict) {
+            case DOMAIN_LOST -> DOMAIN_LOST;
+            case NO_ROOM_IN_DOMAIN -> NO_ROOM_IN_DOMAIN;
+            case REPLACEMENT_BLOCKED -> REPLACEMENT_BLOCKED;
+            default -> WAITING_FOR_SCHEDULER;
+        };
+    }
 
     /** Shown as the metric label and in JSON: {@code NoDomainFits}. */
     @Override
