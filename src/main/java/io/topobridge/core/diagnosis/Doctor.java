@@ -18,7 +18,8 @@ public final class Doctor {
      * One check: its name (what {@code doctor} prints, the metric's {@code check} label), when it warns or fails and
      * the finding reasons it raises (the manual's table of checks is generated from these), and how it runs.
      */
-    public record Check(String name, String failsWhen, String reasons, Function<DoctorInputs, DoctorCheck> run) {}
+    public record Check(
+            String name, String failsWhen, String reasons, Function<DoctorInputs, DoctorCheck.Result> run) {}
 
     /** Every check, in the order they run and are shown. */
     private static final List<Check> CHECKS = List.of(
@@ -103,7 +104,7 @@ public final class Doctor {
                     "none of its own: a lost domain is the workloads' `DomainLost` finding",
                     NodeRoomCheck::check),
             new Check(
-                    KubernetesApisCheck.NAME,
+                    "kubernetes-apis",
                     "(a warning) the cluster does not serve an optional Kubernetes API (its discovery answers 404):"
                             + " `resource.k8s.io/v1` (Kubernetes 1.34 and later; without it the bridge does not cache"
                             + " ResourceClaims and ResourceClaimTemplates, so DRA devices are not counted) or"
@@ -116,7 +117,12 @@ public final class Doctor {
 
     /** Every check, in a fixed order. */
     public static List<DoctorCheck> run(DoctorInputs in) {
-        return CHECKS.stream().map(check -> check.run().apply(in)).toList();
+        return CHECKS.stream()
+                .map(check -> {
+                    DoctorCheck.Result found = check.run().apply(in);
+                    return new DoctorCheck(check.name(), found.status(), found.message(), found.findings());
+                })
+                .toList();
     }
 
     /** Every check's name, description and reasons, in the order they run. */

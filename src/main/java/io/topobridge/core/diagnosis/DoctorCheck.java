@@ -28,13 +28,21 @@ public record DoctorCheck(String name, Status status, String message, List<Findi
     /** At most this many names in one message, then a count. */
     static final int MAX_NAMED = 10;
 
-    static DoctorCheck ok(String name, String message) {
-        return new DoctorCheck(name, Status.OK, message, List.of());
+    /** What one check found; the doctor names it after the check. */
+    record Result(Status status, String message, List<Finding> findings) {}
+
+    static Result ok(String message) {
+        return new Result(Status.OK, message, List.of());
     }
 
-    /** A warning with one finding that says the same. */
-    static DoctorCheck warning(String name, DoctorReason reason, ObjectRef ref, String message) {
-        return new DoctorCheck(name, Status.WARNING, message, List.of(Finding.warning(reason, ref, message)));
+    /** A check's status with one finding that says the same. */
+    static Result problem(Status status, DoctorReason reason, ObjectRef ref, String message) {
+        return new Result(status, message, List.of(Finding.warning(reason, ref, message)));
+    }
+
+    /** A failure naming each problem, with the findings behind them. */
+    static Result failure(List<String> problems, List<Finding> findings) {
+        return new Result(Status.FAILURE, String.join("; ", problems), findings);
     }
 
     /** The names sorted and without repeats, at most {@value #MAX_NAMED} of them, then how many more. */

@@ -10,7 +10,7 @@ final class GpuNodesCheck {
 
     private GpuNodesCheck() {}
 
-    static DoctorCheck check(DoctorInputs in) {
+    static DoctorCheck.Result check(DoctorInputs in) {
         Forest forest = Forest.of(in.hyperNodes());
         List<String> outside = new ArrayList<>();
         int gpus = 0;
@@ -24,11 +24,10 @@ final class GpuNodesCheck {
         }
         outside.sort(null);
         if (outside.isEmpty()) {
-            return DoctorCheck.ok("gpu-nodes", gpus + " accelerator node(s), every one in a topology tree");
+            return DoctorCheck.ok(gpus + " accelerator node(s), every one in a topology tree");
         }
         // each node is already a GpuNodeOutsideTopology finding of the topology (one Event per node is enough)
-        return new DoctorCheck(
-                "gpu-nodes",
+        return new DoctorCheck.Result(
                 DoctorCheck.Status.WARNING,
                 outside.size() + " of " + gpus
                         + " accelerator node(s) in no topology tree, so hard-topology gangs can never use them: "

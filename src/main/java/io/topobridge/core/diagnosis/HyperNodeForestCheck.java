@@ -12,12 +12,11 @@ final class HyperNodeForestCheck {
 
     private HyperNodeForestCheck() {}
 
-    static DoctorCheck check(DoctorInputs in) {
+    static DoctorCheck.Result check(DoctorInputs in) {
         Forest forest = Forest.of(in.hyperNodes());
         List<Forest.Problem> problems = forest.problems();
         if (problems.isEmpty()) {
             return DoctorCheck.ok(
-                    "hypernode-forest",
                     in.hyperNodes().size() + " HyperNodes form trees: one parent each," + " no cycle, one depth");
         }
         List<Finding> findings = new ArrayList<>();
@@ -38,8 +37,7 @@ final class HyperNodeForestCheck {
                 .limit(DoctorCheck.MAX_NAMED)
                 .map(Forest.Problem::message)
                 .toList();
-        return new DoctorCheck(
-                "hypernode-forest",
+        return new DoctorCheck.Result(
                 DoctorCheck.Status.FAILURE,
                 problems.size() + " problem(s): " + String.join("; ", lines)
                         + (problems.size() > DoctorCheck.MAX_NAMED ? "; …" : ""),

@@ -8,22 +8,17 @@ import java.util.stream.Collectors;
 /** The doctor's {@code kubernetes-apis} check: the optional Kubernetes APIs the cluster does not serve. */
 final class KubernetesApisCheck {
 
-    static final String NAME = "kubernetes-apis";
-
     private KubernetesApisCheck() {}
 
-    static DoctorCheck check(DoctorInputs in) {
+    static DoctorCheck.Result check(DoctorInputs in) {
         if (in.missingApis().isEmpty()) {
-            return DoctorCheck.ok(
-                    NAME,
-                    "served: "
-                            + Arrays.stream(OptionalApi.values())
-                                    .map(a -> a.groupVersion() + " " + String.join(", ", a.resources()))
-                                    .collect(Collectors.joining("; ")));
+            return DoctorCheck.ok("served: "
+                    + Arrays.stream(OptionalApi.values())
+                            .map(a -> a.groupVersion() + " " + String.join(", ", a.resources()))
+                            .collect(Collectors.joining("; ")));
         }
         // said once at the bridge's start too; a cluster upgrade, not the bridge, brings the API
-        return new DoctorCheck(
-                NAME,
+        return new DoctorCheck.Result(
                 DoctorCheck.Status.WARNING,
                 in.missingApis().stream().map(OptionalApi::missing).collect(Collectors.joining("; ")),
                 List.of());

@@ -16,7 +16,7 @@ final class LabelDiscoveryCheck {
 
     static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
 
-    static DoctorCheck check(DoctorInputs in) {
+    static DoctorCheck.Result check(DoctorInputs in) {
         List<String> read = new ArrayList<>();
         Set<String> theirs = new TreeSet<>();
         List<String> overlaps = new ArrayList<>();
@@ -61,19 +61,15 @@ final class LabelDiscoveryCheck {
             }
         }
         if (!overlaps.isEmpty()) {
-            return new DoctorCheck(
-                    "label-discovery", DoctorCheck.Status.FAILURE, String.join("; ", overlaps), findings);
+            return DoctorCheck.failure(overlaps, findings);
         }
         if (read.isEmpty()) {
-            return DoctorCheck.ok("label-discovery", "Volcano's HyperNode label discovery is not configured");
+            return DoctorCheck.ok("Volcano's HyperNode label discovery is not configured");
         }
         if (theirs.isEmpty()) {
-            return DoctorCheck.ok(
-                    "label-discovery", "Volcano's HyperNode label discovery is off (" + String.join(", ", read) + ")");
+            return DoctorCheck.ok("Volcano's HyperNode label discovery is off (" + String.join(", ", read) + ")");
         }
-        return DoctorCheck.ok(
-                "label-discovery",
-                "Volcano's label discovery reads " + DoctorCheck.named(List.copyOf(theirs))
-                        + ", none of which the bridge's tiers read");
+        return DoctorCheck.ok("Volcano's label discovery reads " + DoctorCheck.named(List.copyOf(theirs))
+                + ", none of which the bridge's tiers read");
     }
 }

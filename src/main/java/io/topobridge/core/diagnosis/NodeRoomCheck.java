@@ -17,7 +17,7 @@ final class NodeRoomCheck {
      * warning: a broken kubelet or node), and accelerator nodes with NoSchedule/NoExecute taints, whose room only
      * pods that tolerate them get. {@code auto} and explain leave all of them out of a gang's room.
      */
-    static DoctorCheck check(DoctorInputs in) {
+    static DoctorCheck.Result check(DoctorInputs in) {
         List<String> cordoned = new ArrayList<>();
         List<String> notReady = new ArrayList<>();
         Map<String, List<String>> taintedBy = new TreeMap<>();
@@ -57,11 +57,8 @@ final class NodeRoomCheck {
         }
         boolean stuck = in.gangDomains().values().stream().anyMatch(GangDomain::stuck);
         message += gangs(in.gangDomains());
-        return new DoctorCheck(
-                "node-room",
-                notReady.isEmpty() && !stuck ? DoctorCheck.Status.OK : DoctorCheck.Status.WARNING,
-                message,
-                List.of());
+        return new DoctorCheck.Result(
+                notReady.isEmpty() && !stuck ? DoctorCheck.Status.OK : DoctorCheck.Status.WARNING, message, List.of());
     }
 
     /**

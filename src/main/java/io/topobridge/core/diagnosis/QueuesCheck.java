@@ -14,9 +14,9 @@ final class QueuesCheck {
 
     private QueuesCheck() {}
 
-    static DoctorCheck check(DoctorInputs in) {
+    static DoctorCheck.Result check(DoctorInputs in) {
         if (in.queueStates() == null) {
-            return new DoctorCheck("queues", DoctorCheck.Status.WARNING, "Volcano's queues cannot be read", List.of());
+            return new DoctorCheck.Result(DoctorCheck.Status.WARNING, "Volcano's queues cannot be read", List.of());
         }
         List<Finding> findings = new ArrayList<>();
         List<String> problems = new ArrayList<>();
@@ -42,7 +42,6 @@ final class QueuesCheck {
         });
         if (problems.isEmpty()) {
             return DoctorCheck.ok(
-                    "queues",
                     in.queuesNamedBy().isEmpty()
                             ? "no queue is named"
                             : "every named queue exists and is Open: "
@@ -50,6 +49,6 @@ final class QueuesCheck {
                                             ", ",
                                             new TreeSet<>(in.queuesNamedBy().keySet())));
         }
-        return new DoctorCheck("queues", DoctorCheck.Status.FAILURE, String.join("; ", problems), findings);
+        return DoctorCheck.failure(problems, findings);
     }
 }

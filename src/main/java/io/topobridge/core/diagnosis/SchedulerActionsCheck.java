@@ -1,7 +1,6 @@
 package io.topobridge.core.diagnosis;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import java.util.ArrayList;
@@ -37,13 +36,12 @@ final class SchedulerActionsCheck {
      * minResources; without {@code backfill} pods that request nothing are never placed. {@code preempt} and
      * {@code reclaim} are not part of the recommendation and are only named.
      */
-    static DoctorCheck check(DoctorInputs in) {
+    static DoctorCheck.Result check(DoctorInputs in) {
         ObjectRef ref = in.schedulerConfigMap();
         String where = "ConfigMap " + ref.namespace() + "/" + ref.name();
         JsonNode root = in.schedulerRoot();
         if (root == null) {
-            return DoctorCheck.ok(
-                    "scheduler-actions", "no scheduler configuration to read actions from (see scheduler-config)");
+            return DoctorCheck.ok("no scheduler configuration to read actions from (see scheduler-config)");
         }
         JsonNode actions = root.path("actions");
         List<String> names = new ArrayList<>();
@@ -58,23 +56,25 @@ final class SchedulerActionsCheck {
                 .distinct()
                 .toList();
         if (!actions.isTextual() || names.stream().allMatch(String::isEmpty)) {
-            return actionProblem(
-                    ref,
+            return DoctorCheck.problem(
                     DoctorCheck.Status.FAILURE,
+                    DoctorReason.SCHEDULER_ACTION_MISSING,
+                    ref,
                     where + " sets no actions (recommended: \"" + String.join(", ", RECOMMENDED_ACTIONS) + "\")"
                             + REFUSED);
         }
         if (!unknown.isEmpty()) {
-            return actionProblem(
-                    ref,
+            return DoctorCheck.problem(
                     DoctorCheck.Status.FAILURE,
+                    DoctorReason.SCHEDULER_ACTION_MISSING,
+                    ref,
                     where + " names unknown action(s) " + DoctorCheck.named(unknown) + REFUSED);
         }
         return recommended(ref, where, names);
     }
 
     /** How actions Volcano accepts compare with the recommended ones. */
-    private static DoctorCheck recommended(ObjectRef ref, String where, List<String> names) {
+    private static DoctorCheck.Result recommended(ObjectRef ref, String where, List<String> names) {
         List<String> missing =
                 RECOMMENDED_ACTIONS.stream().filter(a -> !names.contains(a)).toList();
         List<String> problems = new ArrayList<>();
@@ -105,23 +105,17 @@ final class SchedulerActionsCheck {
             String message =
                     where + " runs " + String.join(", ", RECOMMENDED_ACTIONS) + " as recommended for gangs" + also;
             return newer.isEmpty()
-                    ? DoctorCheck.ok("scheduler-actions", message)
-                    : actionProblem(ref, DoctorCheck.Status.WARNING, message);
+                    ? DoctorCheck.ok(message)
+                    : DoctorCheck.problem(
+                            DoctorCheck.Status.WARNING, DoctorReason.SCHEDULER_ACTION_MISSING, ref, message);
         }
-        return actionProblem(
-                ref,
+        return DoctorCheck.problem(
                 missing.contains("allocate") ? DoctorCheck.Status.FAILURE : DoctorCheck.Status.WARNING,
+                DoctorReason.SCHEDULER_ACTION_MISSING,
+                ref,
                 where + " actions \""
                         + String.join(", ", names.stream().distinct().toList())
                         + "\" miss what gangs need (recommended: \"" + String.join(", ", RECOMMENDED_ACTIONS) + "\"): "
                         + String.join("; ", problems) + also);
-    }
-
-    private static DoctorCheck actionProblem(ObjectRef ref, DoctorCheck.Status status, String message) {
-        return new DoctorCheck(
-                "scheduler-actions",
-                status,
-                message,
-                List.of(Finding.warning(DoctorReason.SCHEDULER_ACTION_MISSING, ref, message)));
     }
 }

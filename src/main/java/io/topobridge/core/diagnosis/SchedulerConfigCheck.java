@@ -2,7 +2,6 @@ package io.topobridge.core.diagnosis;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.topobridge.core.VolcanoApi;
-import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import java.util.ArrayList;
@@ -17,23 +16,23 @@ final class SchedulerConfigCheck {
 
     static final String GANG_PLUGIN = "gang";
 
-    static DoctorCheck check(DoctorInputs in) {
+    static DoctorCheck.Result check(DoctorInputs in) {
         ObjectRef ref = in.schedulerConfigMap();
         String where = "ConfigMap " + ref.namespace() + "/" + ref.name();
         if (in.schedulerError() != null || in.schedulerData() == null) {
             String why = in.schedulerError() != null
                     ? "cannot be read: " + UserText.excerpt(in.schedulerError())
                     : "does not exist";
-            return DoctorCheck.warning(
-                    "scheduler-config",
+            return DoctorCheck.problem(
+                    DoctorCheck.Status.WARNING,
                     DoctorReason.SCHEDULER_CONFIG_UNKNOWN,
                     ref,
                     "the Volcano scheduler " + where + " " + why + "; whether hard topology is enforced is unknown");
         }
         JsonNode root = in.schedulerRoot();
         if (root == null || !root.path("tiers").isArray()) {
-            return DoctorCheck.warning(
-                    "scheduler-config",
+            return DoctorCheck.problem(
+                    DoctorCheck.Status.WARNING,
                     DoctorReason.SCHEDULER_CONFIG_UNKNOWN,
                     ref,
                     where + " key '" + in.schedulerConfigKey() + "' holds no scheduler configuration with tiers");
@@ -59,15 +58,12 @@ final class SchedulerConfigCheck {
             problems.add("the gang plugin is not enabled, so gangs and subgroups are not placed all-or-nothing");
         }
         if (problems.isEmpty()) {
-            return DoctorCheck.ok(
-                    "scheduler-config",
-                    where + " enables " + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN + " and " + GANG_PLUGIN);
+            return DoctorCheck.ok(where + " enables " + VolcanoApi.NETWORK_TOPOLOGY_PLUGIN + " and " + GANG_PLUGIN);
         }
-        String message = where + ": " + String.join("; ", problems);
-        return new DoctorCheck(
-                "scheduler-config",
+        return DoctorCheck.problem(
                 DoctorCheck.Status.FAILURE,
-                message,
-                List.of(Finding.warning(DoctorReason.SCHEDULER_PLUGIN_MISSING, ref, message)));
+                DoctorReason.SCHEDULER_PLUGIN_MISSING,
+                ref,
+                where + ": " + String.join("; ", problems));
     }
 }

@@ -15,7 +15,7 @@ final class VolcanoCrdsCheck {
     /** The Volcano release that introduced every field the bridge writes. */
     static final String VOLCANO_NEEDED = "v1.14";
 
-    static DoctorCheck check(DoctorInputs in) {
+    static DoctorCheck.Result check(DoctorInputs in) {
         List<Finding> findings = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         requireFields(
@@ -26,13 +26,10 @@ final class VolcanoCrdsCheck {
                 problems);
         requireFields(in, VolcanoApi.HYPERNODE_CRD, List.of("spec.tierName"), findings, problems);
         if (problems.isEmpty()) {
-            return DoctorCheck.ok(
-                    "volcano-crds",
-                    "PodGroup and HyperNode CRDs have networkTopology, subGroupPolicy and" + " tierName (Volcano "
-                            + VOLCANO_NEEDED + " or later)");
+            return DoctorCheck.ok("PodGroup and HyperNode CRDs have networkTopology, subGroupPolicy and"
+                    + " tierName (Volcano " + VOLCANO_NEEDED + " or later)");
         }
-        return new DoctorCheck(
-                "volcano-crds",
+        return new DoctorCheck.Result(
                 DoctorCheck.Status.FAILURE,
                 String.join("; ", problems) + ": Volcano " + VOLCANO_NEEDED + " or later is needed",
                 findings);

@@ -10,17 +10,17 @@ final class WebhooksCheck {
 
     private WebhooksCheck() {}
 
-    static DoctorCheck check(DoctorInputs in) {
+    static DoctorCheck.Result check(DoctorInputs in) {
         DoctorInputs.Webhooks w = in.webhooks();
         if (!w.expected()) {
-            return DoctorCheck.ok("webhooks", "admission is disabled; no webhook configuration is expected");
+            return DoctorCheck.ok("admission is disabled; no webhook configuration is expected");
         }
         if (w.unreadable() != null) {
             // the installer's (OLM names them itself and grants no access): not the bridge's to check
             String message = "webhook configuration " + w.name() + " cannot be read (" + w.unreadable() + ")";
             return w.ours()
-                    ? DoctorCheck.warning(
-                            "webhooks",
+                    ? DoctorCheck.problem(
+                            DoctorCheck.Status.WARNING,
                             DoctorReason.WEBHOOK_CONFIGURATION_STALE,
                             new ObjectRef(
                                     "admissionregistration.k8s.io/v1",
@@ -29,7 +29,7 @@ final class WebhooksCheck {
                                     w.name(),
                                     null),
                             message + ", though the bridge writes them (manage-configurations=true)")
-                    : DoctorCheck.ok("webhooks", message + "; their installer keeps them, so they are not checked");
+                    : DoctorCheck.ok(message + "; their installer keeps them, so they are not checked");
         }
         List<String> problems = new ArrayList<>();
         List<Finding> findings = new ArrayList<>();
@@ -54,12 +54,10 @@ final class WebhooksCheck {
             }
         }
         if (problems.isEmpty()) {
-            return DoctorCheck.ok(
-                    "webhooks",
-                    "webhook configurations " + w.name() + " exist"
-                            + (w.caBundle() == null ? " (the current CA is unknown)" : " and carry the current CA"));
+            return DoctorCheck.ok("webhook configurations " + w.name() + " exist"
+                    + (w.caBundle() == null ? " (the current CA is unknown)" : " and carry the current CA"));
         }
-        return new DoctorCheck("webhooks", DoctorCheck.Status.FAILURE, String.join("; ", problems), findings);
+        return DoctorCheck.failure(problems, findings);
     }
 
     static boolean samePem(String a, String b) {

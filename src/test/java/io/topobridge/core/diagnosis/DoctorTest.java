@@ -587,7 +587,7 @@ class DoctorTest {
             many.append(", x").append(i);
         }
         many.append(", ").append("y".repeat(100_000));
-        DoctorCheck found = SchedulerActionsCheck.check(
+        DoctorCheck.Result found = SchedulerActionsCheck.check(
                 with(b -> b.scheduler(Map.of("volcano-scheduler.conf", chartConf(many.toString())))));
         assertThat(found.status()).isEqualTo(DoctorCheck.Status.FAILURE);
         assertThat(found.message()).contains("and 4991 more").hasSizeLessThan(2_000);
