@@ -10,8 +10,10 @@ import io.topobridge.controller.topology.TopologyController;
 import io.topobridge.controller.workload.WorkloadController;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.node.Accelerators;
+import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.reconcile.ReconcileSettings;
 import io.topobridge.webhook.WebhookSettings;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -88,14 +90,18 @@ public class SettingsProducer {
                         workloads.maxNamespaceReservation().orElse(List.of())));
     }
 
-    /** How the reconciler treats namespaces and groups (render honours the same rules). */
-    public io.topobridge.core.workload.reconcile.ReconcileSettings reconcile() {
+    /** How the reconciler treats namespaces and groups (render honours the same rules, restarts aside). */
+    public ReconcileSettings reconcile() {
+        return reconcile(DomainLossRestarts.Settings.DEFAULTS);
+    }
+
+    private ReconcileSettings reconcile(DomainLossRestarts.Settings restarts) {
         var workloads = config.workloads();
-        return new io.topobridge.core.workload.reconcile.ReconcileSettings(
+        return new ReconcileSettings(
                 workloads.requireNamespaceOptIn(),
                 config.admission().namespaceLabel(),
                 workloads.groupAssembly(),
-                io.topobridge.core.recovery.DomainLossRestarts.Settings.DEFAULTS);
+                restarts);
     }
 
     /** The accelerator resources ({@code topobridge.workloads.accelerator-resources}). */
@@ -147,12 +153,8 @@ public class SettingsProducer {
                 workloads.debounce(),
                 workloads.maxDelay(),
                 workloads.resync(),
-                new io.topobridge.core.workload.reconcile.ReconcileSettings(
-                        workloads.requireNamespaceOptIn(),
-                        config.admission().namespaceLabel(),
-                        workloads.groupAssembly(),
-                        new io.topobridge.core.recovery.DomainLossRestarts.Settings(
-                                workloads.domainLossGrace(), workloads.maxConcurrentRestarts())));
+                reconcile(new DomainLossRestarts.Settings(
+                        workloads.domainLossGrace(), workloads.maxConcurrentRestarts())));
     }
 
     @Produces
