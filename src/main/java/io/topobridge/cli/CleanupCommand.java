@@ -14,7 +14,6 @@ import io.topobridge.core.Topobridge;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.webhook.WebhookSettings;
-import io.topobridge.wiring.SettingsProducer;
 import jakarta.inject.Inject;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -29,10 +28,7 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code cleanup}: removes from the cluster what the controller made, so an uninstall leaves nothing behind.
@@ -56,7 +52,7 @@ import picocli.CommandLine.Spec;
             "1:some step failed (the others still ran); see stderr",
             "2:usage error"
         })
-public class CleanupCommand implements Callable<Integer> {
+public class CleanupCommand extends SettingsCommand implements Callable<Integer> {
 
     /** What happens to the HyperNodes and PodGroups the bridge made. */
     public enum ManagedObjects {
@@ -65,12 +61,6 @@ public class CleanupCommand implements Callable<Integer> {
     }
 
     private static final Duration POLL = Duration.ofMillis(500);
-
-    @Spec
-    CommandSpec spec;
-
-    @Inject
-    SettingsProducer settings;
 
     @Inject
     ControllerLifecycle.Election election;
@@ -109,13 +99,13 @@ public class CleanupCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (waitSeconds < 0) {
-            throw new ParameterException(spec.commandLine(), "--wait must not be negative");
+            throw usage("--wait must not be negative");
         }
         WebhookSettings webhook;
         try {
             webhook = settings.webhook(Objects.requireNonNullElse(client.getNamespace(), "default"));
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw usage(e.getMessage());
         }
         out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         if (deployment != null) {

@@ -4,8 +4,6 @@ import io.topobridge.api.FindingView;
 import io.topobridge.core.diagnosis.Doctor;
 import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.diagnosis.DoctorGatherer;
-import io.topobridge.wiring.SettingsProducer;
-import jakarta.inject.Inject;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -15,9 +13,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code doctor}: the controller's installation checks, run from outside against a kubeconfig's cluster. One line
@@ -42,10 +38,7 @@ import picocli.CommandLine.Spec;
             "1:warnings",
             "2:failures, the API server could not be asked, no kubeconfig found, or a usage error"
         })
-public class DoctorCommand implements Callable<Integer> {
-
-    @Inject
-    SettingsProducer settings;
+public class DoctorCommand extends SettingsCommand implements Callable<Integer> {
 
     @Mixin
     ClusterAccess access;
@@ -55,9 +48,6 @@ public class DoctorCommand implements Callable<Integer> {
             paramLabel = "NAMESPACE",
             description = "The namespace the bridge runs in, for its webhook checks (default: the context's).")
     String namespace;
-
-    @Spec
-    CommandSpec spec;
 
     @Option(
             names = {"-o", "--output"},

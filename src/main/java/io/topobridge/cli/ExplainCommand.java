@@ -14,7 +14,6 @@ import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.gang.PodGroupBuilder;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
-import jakarta.inject.Inject;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -23,11 +22,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code explain [-n NAMESPACE] NAME}: why a gang waits, or where Volcano put it, computed like {@code /api/gangs} from
@@ -48,13 +44,7 @@ import picocli.CommandLine.Spec;
             "1:no such gang",
             "2:usage error, no kubeconfig found, or the API server could not be asked"
         })
-public class ExplainCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Inject
-    io.topobridge.wiring.SettingsProducer settings;
+public class ExplainCommand extends SettingsCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "NAME", description = "the PodGroup or workload (or NAMESPACE/NAME)")
     String target;
@@ -81,14 +71,11 @@ public class ExplainCommand implements Callable<Integer> {
     public Integer call() {
         int slash = target.indexOf('/');
         if (slash == 0 || slash == target.length() - 1 || (slash > 0 && target.indexOf('/', slash + 1) >= 0)) {
-            throw new ParameterException(
-                    spec.commandLine(), "expected NAME or NAMESPACE/NAME, got " + UserText.quote(target));
+            throw usage("expected NAME or NAMESPACE/NAME, got " + UserText.quote(target));
         }
         if (slash > 0 && namespace != null && !namespace.equals(target.substring(0, slash))) {
-            throw new ParameterException(
-                    spec.commandLine(),
-                    "namespace " + UserText.quote(target.substring(0, slash)) + " in " + UserText.quote(target)
-                            + " differs from -n " + UserText.quote(namespace));
+            throw usage("namespace " + UserText.quote(target.substring(0, slash)) + " in " + UserText.quote(target)
+                    + " differs from -n " + UserText.quote(namespace));
         }
         OutputFormat.check(spec, output, OutputFormat.TEXT, OutputFormat.JSON);
         return access.run(c -> {

@@ -57,9 +57,7 @@ public final class OfflineMain {
      * invalid value is one line naming its key (the tiers are left to the command: its options may override them).
      */
     private static void giveSettings(Object command) {
-        if (!(command instanceof RenderCommand
-                || command instanceof DoctorCommand
-                || command instanceof ExplainCommand)) {
+        if (!(command instanceof SettingsCommand reads)) {
             return;
         }
         SettingsProducer settings = StandaloneSettings.load();
@@ -68,13 +66,7 @@ public final class OfflineMain {
         settings.reconcile();
         settings.accelerators();
         settings.admission();
-        if (command instanceof RenderCommand render) {
-            render.settings = settings;
-        } else if (command instanceof DoctorCommand doctor) {
-            doctor.settings = settings;
-        } else if (command instanceof ExplainCommand explain) {
-            explain.settings = settings;
-        }
+        reads.settings = settings;
     }
 
     /**

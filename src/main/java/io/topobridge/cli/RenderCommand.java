@@ -10,8 +10,6 @@ import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.manifest.YamlPrinter;
 import io.topobridge.volcano.VolcanoObjects;
-import io.topobridge.wiring.SettingsProducer;
-import jakarta.inject.Inject;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,11 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code render}: the objects the controller would apply for a set of manifests, without a cluster. */
 @Command(
@@ -52,16 +47,10 @@ import picocli.CommandLine.Spec;
                     + " finding says why, and that gang's pods are printed untied); everything valid is still printed",
             "2:usage error (bad option, unreadable path, invalid tier configuration)"
         })
-public class RenderCommand implements Callable<Integer> {
+public class RenderCommand extends SettingsCommand implements Callable<Integer> {
 
     /** The highest cap either option takes: 100,000 objects made and admitted fit a 512 MiB heap. */
     static final long MAX_CAP = 100_000;
-
-    @Spec
-    CommandSpec spec;
-
-    @Inject
-    SettingsProducer settings;
 
     @Option(
             names = "--preset",
@@ -118,7 +107,7 @@ public class RenderCommand implements Callable<Integer> {
         try {
             topology = settings.topology(preset, tiers);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw usage(e.getMessage());
         }
         Expansion.Limits limits = noExpand
                 ? null
@@ -128,7 +117,7 @@ public class RenderCommand implements Callable<Integer> {
         try {
             input = new ManifestReader(serialization).read(paths);
         } catch (ManifestReader.UnreadablePathException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw usage(e.getMessage());
         }
         Renderer renderer = new Renderer(
                 topology,
@@ -176,8 +165,7 @@ public class RenderCommand implements Callable<Integer> {
 
     private long cap(String option, long value) {
         if (value < 0 || value > MAX_CAP) {
-            throw new ParameterException(
-                    spec.commandLine(), option + " must be between 0 and " + MAX_CAP + ", got " + value);
+            throw usage(option + " must be between 0 and " + MAX_CAP + ", got " + value);
         }
         return value;
     }
