@@ -133,23 +133,8 @@ public class CleanupCommand extends SettingsCommand implements Callable<Integer>
                 () -> secrets.withName(webhook.tls().secretName()).get());
         step("Lease", this::deleteLease);
         if (managedObjects == ManagedObjects.delete) {
-            step(
-                    "PodGroups",
-                    () -> deleteAll(
-                            "PodGroup",
-                            () -> client.resources(PodGroup.class)
-                                    .inAnyNamespace()
-                                    .withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
-                                    .list()
-                                    .getItems()));
-            step(
-                    "HyperNodes",
-                    () -> deleteAll(
-                            "HyperNode",
-                            () -> client.resources(HyperNode.class)
-                                    .withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
-                                    .list()
-                                    .getItems()));
+            step("PodGroups", () -> deleteAll(PodGroup.class));
+            step("HyperNodes", () -> deleteAll(HyperNode.class));
         } else {
             out.println("kept the HyperNodes and PodGroups the bridge made (--managed-objects=keep)");
         }
@@ -231,10 +216,15 @@ public class CleanupCommand extends SettingsCommand implements Callable<Integer>
         });
     }
 
-    private void deleteAll(String kind, Supplier<List<? extends HasMetadata>> labelled) {
+    private void deleteAll(Class<? extends HasMetadata> type) {
+        String kind = HasMetadata.getKind(type);
         List<? extends HasMetadata> found;
         try {
-            found = labelled.get();
+            found = client.resources(type)
+                    .inAnyNamespace()
+                    .withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
+                    .list()
+                    .getItems();
         } catch (KubernetesClientException e) {
             if (e.getCode() == 404) {
                 out.println("no " + kind + "s: the " + kind + " CRD is not installed");
