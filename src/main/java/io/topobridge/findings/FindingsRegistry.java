@@ -74,7 +74,7 @@ public class FindingsRegistry {
 
     /** Replaces all findings of {@code source} (e.g. "topology"). */
     public void publish(String source, Collection<Finding> current) {
-        replace(source, current, null);
+        publish(source, null, current);
     }
 
     /**
@@ -82,10 +82,6 @@ public class FindingsRegistry {
      * or one namespace/group), leaving its other findings alone.
      */
     public void publish(String source, Set<String> scope, Collection<Finding> current) {
-        replace(source, current, scope);
-    }
-
-    private void replace(String source, Collection<Finding> current, Set<String> scope) {
         // one finding per identity: a second one with the same identity is the same finding said again
         Map<String, Map<Finding.Id, Finding>> next = new LinkedHashMap<>();
         for (Finding f : current) {
@@ -228,19 +224,17 @@ public class FindingsRegistry {
 
     /** Every current finding, sorted. */
     public List<Finding> all() {
-        List<Finding> out = new ArrayList<>();
-        bySource.values()
-                .forEach(objects ->
-                        objects.values().forEach(o -> out.addAll(o.findings().values())));
-        out.sort(Finding.ORDER);
-        return out;
+        return sorted(bySource.values());
     }
 
     public List<Finding> of(String source) {
+        return sorted(List.of(bySource.getOrDefault(source, Map.of())));
+    }
+
+    private static List<Finding> sorted(Collection<Map<String, OnObject>> sources) {
         List<Finding> out = new ArrayList<>();
-        bySource.getOrDefault(source, Map.of())
-                .values()
-                .forEach(o -> out.addAll(o.findings().values()));
+        sources.forEach(
+                objects -> objects.values().forEach(o -> out.addAll(o.findings().values())));
         out.sort(Finding.ORDER);
         return out;
     }
