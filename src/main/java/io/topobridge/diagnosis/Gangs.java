@@ -52,7 +52,7 @@ public class Gangs {
         List<Managed> out = new ArrayList<>();
         for (PodGroup pg : view.podGroups()) {
             if (managed(pg)) {
-                out.add(new Managed(pg, translator.scopeOfPodGroup(pg, lookup).orElse(null), view.gang(pg)));
+                out.add(explained(pg));
             }
         }
         out.sort(Comparator.comparing((Managed m) -> m.podGroup().getMetadata().getNamespace())
@@ -67,8 +67,7 @@ public class Gangs {
     public List<Managed> find(String namespace, String name) {
         var pg = view.podGroup(namespace, name);
         if (pg.isPresent()) {
-            PodGroup p = pg.get();
-            return List.of(new Managed(p, translator.scopeOfPodGroup(p, lookup).orElse(null), view.gang(p)));
+            return List.of(explained(pg.get()));
         }
         return all().stream()
                 .filter(m -> namespace.equals(m.podGroup().getMetadata().getNamespace())
@@ -93,6 +92,10 @@ public class Gangs {
             }
         }
         return out;
+    }
+
+    private Managed explained(PodGroup pg) {
+        return new Managed(pg, translator.scopeOfPodGroup(pg, lookup).orElse(null), view.gang(pg));
     }
 
     static boolean managed(PodGroup pg) {
