@@ -55,12 +55,10 @@ public final class ManifestReader {
     }
 
     public Result read(List<Path> paths) {
-        List<HasMetadata> objects = new ArrayList<>();
-        List<Finding> findings = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
+        Result out = empty();
         for (Path path : paths) {
             if (STDIN.equals(path.toString())) {
-                readText("<stdin>", stdin(), objects, findings, notes);
+                readText("<stdin>", stdin(), out);
                 continue;
             }
             if (!Files.exists(path)) {
@@ -73,10 +71,14 @@ public final class ManifestReader {
                 } catch (IOException | UncheckedIOException e) {
                     throw new UnreadablePathException("cannot read " + file + ": " + e.getMessage());
                 }
-                readText(file.toString(), text, objects, findings, notes);
+                readText(file.toString(), text, out);
             }
         }
-        return new Result(objects, findings, notes);
+        return out;
+    }
+
+    private static Result empty() {
+        return new Result(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
     }
 
     private static String stdin() {
@@ -104,48 +106,41 @@ public final class ManifestReader {
         }
     }
 
-    private void readText(
-            String source, String text, List<HasMetadata> objects, List<Finding> findings, List<String> notes) {
+    private void readText(String source, String text, Result out) {
         // a syntax error refuses the whole file: what its documents gave is kept aside until the end is read
-        List<HasMetadata> read = new ArrayList<>();
-        List<Finding> refused = new ArrayList<>();
-        List<String> skipped = new ArrayList<>();
-        try (StrictYaml.Documents docs = StrictYaml.documents(text)) {
+        Result read = empty();
+        try (StrictYaml.Documents docs = new StrictYaml.Documents(text)) {
             for (StrictYaml.Document doc = docs.next(); doc != null; doc = docs.next()) {
                 if (doc.refusal() != null) {
-                    refused.add(refused(source, doc.index(), doc.refusal()));
+                    read.findings().add(refused(source, doc.index(), doc.refusal()));
                 } else if (doc.tree() != null
                         && !doc.tree().isNull()
                         && !doc.tree().isEmpty()) {
-                    addDocument(source, doc, doc.tree(), read, refused, skipped);
+                    addDocument(source, doc, doc.tree(), read);
                 }
             }
         } catch (StrictYaml.SyntaxException e) {
-            findings.add(refused(source, e.index, "not valid YAML: " + UserText.excerpt(e.getMessage())));
+            out.findings().add(refused(source, e.index, "not valid YAML: " + UserText.excerpt(e.getMessage())));
             return;
         }
-        objects.addAll(read);
-        findings.addAll(refused);
-        notes.addAll(skipped);
+        out.objects().addAll(read.objects());
+        out.findings().addAll(read.findings());
+        out.notes().addAll(read.notes());
     }
 
-    private void addDocument(
-            String source,
-            StrictYaml.Document doc,
-            JsonNode node,
-            List<HasMetadata> objects,
-            List<Finding> findings,
-            List<String> notes) {
+    private void addDocument(String source, StrictYaml.Document doc, JsonNode node, Result out) {
         int index = doc.index();
+        List<Finding> findings = out.findings();
         if (!node.isObject() || !node.hasNonNull("apiVersion") || !node.hasNonNull("kind")) {
             // a values.yaml or kustomization.yaml next to rendered manifests: not for render, and no error either
-            notes.add(source + "#" + index + " (line " + doc.line() + ") is skipped: not a Kubernetes object (no"
-                    + " apiVersion and kind)");
+            out.notes()
+                    .add(source + "#" + index + " (line " + doc.line() + ") is skipped: not a Kubernetes object (no"
+                            + " apiVersion and kind)");
             return;
         }
         if ("List".equals(node.get("kind").asText()) && node.has("items")) {
             for (JsonNode item : node.get("items")) {
-                addDocument(source, doc, item, objects, findings, notes);
+                addDocument(source, doc, item, out);
             }
             return;
         }
@@ -157,7 +152,7 @@ public final class ManifestReader {
         try {
             KubernetesResource resource = serialization.convertValue(node, KubernetesResource.class);
             if (resource instanceof HasMetadata object) {
-                objects.add(object);
+                out.objects().add(object);
             } else {
                 findings.add(refused(source, index, "not a Kubernetes object with metadata"));
             }
@@ -167,7 +162,8 @@ public final class ManifestReader {
                     index,
                     UserText.identifier(node.get("kind").asText()) + " "
                             + UserText.identifier(
-                                    node.path("metadata").path("name").asText()) + " does not match its schema: "
+                                    node.path("metadata").path("name").asText())
+                            + " does not match its schema: "
                             + UserText.excerpt(UserText.firstLine(e.getMessage()))));
         }
     }

@@ -54,22 +54,17 @@ final class StrictYaml {
 
     private StrictYaml() {}
 
-    /** The documents of {@code text}, read one at a time: only the document being read has its tree held. */
-    static Documents documents(String text) throws SyntaxException {
-        try {
-            return new Documents((YAMLParser) FACTORY.createParser(text));
-        } catch (IOException | RuntimeException e) {
-            throw new SyntaxException(1, UserText.firstLine(e.getMessage()));
-        }
-    }
-
-    /** A text's documents in order, each built when asked for. */
+    /** A text's documents in order, each built when asked for: only the document being read has its tree held. */
     static final class Documents implements AutoCloseable {
         private final YAMLParser parser;
         private int index;
 
-        private Documents(YAMLParser parser) {
-            this.parser = parser;
+        Documents(String text) throws SyntaxException {
+            try {
+                parser = (YAMLParser) FACTORY.createParser(text);
+            } catch (IOException | RuntimeException e) {
+                throw new SyntaxException(1, UserText.firstLine(e.getMessage()));
+            }
         }
 
         /** The next document, or null after the last one. */
