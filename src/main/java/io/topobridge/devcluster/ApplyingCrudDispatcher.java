@@ -203,12 +203,10 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
         ObjectNode merged = existing.deepCopy();
         JsonNode previous = managers.get(manager);
         if (previous != null) {
-            List<JsonNode> others = new ArrayList<>();
-            managers.forEach((name, config) -> {
-                if (!name.equals(manager)) {
-                    others.add(config);
-                }
-            });
+            List<JsonNode> others = managers.entrySet().stream()
+                    .filter(e -> !e.getKey().equals(manager))
+                    .map(Map.Entry::getValue)
+                    .toList();
             removeDropped(merged, previous, applied, others);
         }
         mergeInto(merged, applied, "");
@@ -323,11 +321,8 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
                 after.forEach(o -> kept.add(o.path("uid").asText()));
                 othersHere.forEach(l -> l.forEach(o -> kept.add(o.path("uid").asText())));
                 Set<String> dropped = new HashSet<>();
-                before.forEach(o -> {
-                    if (!kept.contains(o.path("uid").asText())) {
-                        dropped.add(o.path("uid").asText());
-                    }
-                });
+                before.forEach(o -> dropped.add(o.path("uid").asText()));
+                dropped.removeAll(kept);
                 for (int i = list.size() - 1; i >= 0; i--) {
                     if (dropped.contains(list.get(i).path("uid").asText())) {
                         list.remove(i);
