@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.ToIntFunction;
 import picocli.CommandLine.Option;
 
 /**
@@ -122,17 +123,12 @@ public class ClusterAccess {
         throw new UnusableKubeconfigException("no kubeconfig found (tried: " + String.join(", ", tried) + ")");
     }
 
-    /** What a command does with the cluster: its exit code. */
-    @FunctionalInterface
-    interface Work {
-        int run(KubernetesClient client);
-    }
-
     /**
-     * Runs {@code work} with the client the flags name and closes it; no kubeconfig, or a server that does not answer
-     * or refuses, is one line on stderr and exit code 2.
+     * Runs {@code work} (what a command does with the cluster, answering its exit code) with the client the flags
+     * name and closes it; no kubeconfig, or a server that does not answer or refuses, is one line on stderr and exit
+     * code 2.
      */
-    int run(Work work) {
+    int run(ToIntFunction<KubernetesClient> work) {
         KubernetesClient client;
         try {
             client = client();
@@ -141,7 +137,7 @@ public class ClusterAccess {
             return 2;
         }
         try (client) {
-            return work.run(client);
+            return work.applyAsInt(client);
         } catch (KubernetesClientException e) {
             System.err.println("error: cannot ask the API server " + client.getMasterUrl() + ": "
                     + (e.getCode() > 0 ? "HTTP " + e.getCode() + " " : "") + firstLine(e.getMessage())
