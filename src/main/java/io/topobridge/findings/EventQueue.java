@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -79,8 +78,6 @@ public class EventQueue implements AutoCloseable {
     private TokenBucket global;
     /** Entries with a finding to write (forget-only entries take no room: they need no API call). */
     private int queued;
-    /** A write taken from the queue and not finished yet. */
-    private int inFlight;
     /** The namespace served last, so that the next write serves the next one. */
     private String lastNamespace;
 
@@ -271,7 +268,6 @@ public class EventQueue implements AutoCloseable {
                     it.remove();
                     queued--;
                     waiting.merge(namespace, -1, Integer::sum);
-                    inFlight++;
                     lastNamespace = namespace;
                     break scan;
                 }
@@ -285,27 +281,17 @@ public class EventQueue implements AutoCloseable {
         if (next == null) {
             return wait;
         }
+        EventRecorder.Written written;
         try {
-            EventRecorder.Written written;
-            try {
-                written = recorder.write(next);
-            } catch (RuntimeException e) {
-                written = new EventRecorder.Written(
-                        EventRecorder.Outcome.FAILED,
-                        "cannot record event " + next.reason().reason() + " on " + next.object() + ": " + e);
-            }
-            if (written.outcome() == EventRecorder.Outcome.FAILED) {
-                counter("failed").increment();
-                logFailure(written.failure());
-            }
-        } finally {
-            lock.lock();
-            try {
-                inFlight--;
-                changed.signalAll();
-            } finally {
-                lock.unlock();
-            }
+            written = recorder.write(next);
+        } catch (RuntimeException e) {
+            written = new EventRecorder.Written(
+                    EventRecorder.Outcome.FAILED,
+                    "cannot record event " + next.reason().reason() + " on " + next.object() + ": " + e);
+        }
+        if (written.outcome() == EventRecorder.Outcome.FAILED) {
+            counter("failed").increment();
+            logFailure(written.failure());
         }
         return 0;
     }
@@ -388,49 +374,6 @@ public class EventQueue implements AutoCloseable {
     private void signal() {
         dirty = true;
         changed.signalAll();
-    }
-
-    /**
-     * Waits until no Event is waiting or being written that could be written now (rate-limited ones may still
-     * wait), at most {@code timeout}; returns whether it got there. For tests and shutdown.
-     */
-    public boolean awaitIdle(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        lock.lock();
-        try {
-            while (inFlight > 0 || dirty || dueNow()) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                changed.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)));
-            }
-            return true;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Whether some waiting Event could be written now (under the lock). */
-    private boolean dueNow() {
-        long now = clock.getAsLong();
-        if (queued == 0) {
-            return false;
-        }
-        if (!global.available(now)) {
-            return false;
-        }
-        for (var entries : byNamespace.values()) {
-            for (Pending p : entries.values()) {
-                if (p.record != null) {
-                    TokenBucket object = perObject.get(objectKey(p.id.object()));
-                    if (object == null || object.available(now)) {
-                        return true;
-                    }
-                }
-            }
-        }
-        return false;
     }
 
     /** Whether the background writer runs. */

@@ -231,8 +231,9 @@ class EventQueueTest {
         for (int i = 0; i < 20; i++) {
             queue.record(finding("a", "web-" + i, "", "bad"));
         }
-        assertThat(queue.awaitIdle(java.time.Duration.ofSeconds(30))).isTrue();
-        assertThat(events("a")).hasSize(20);
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(events("a")).hasSize(20));
         queue.close();
         assertThat(queue.writing()).as("the writer stopped").isFalse();
     }
