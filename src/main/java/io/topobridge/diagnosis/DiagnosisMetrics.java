@@ -108,18 +108,8 @@ public class DiagnosisMetrics implements PeriodicPart {
             if (e.pending()) {
                 waiting.merge(Tags.of("reason", e.reason().reason()), 1, Integer::sum);
             } else {
-                placed.merge(
-                        Tags.of(
-                                "namespace",
-                                g.namespace(),
-                                "kind",
-                                m.kind(),
-                                "mode",
-                                mode,
-                                "tier",
-                                e.achieved().gang().value()),
-                        1,
-                        Integer::sum);
+                Tags at = Tags.of("namespace", g.namespace(), "kind", m.kind(), "mode", mode);
+                placed.merge(at.and("tier", e.achieved().gang().value()), 1, Integer::sum);
             }
         }
         podGroups.register(rows(groups), true);
