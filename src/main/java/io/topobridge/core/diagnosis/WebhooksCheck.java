@@ -4,6 +4,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /** The doctor's {@code webhooks} check: the bridge's webhook configurations exist and carry the current CA. */
 final class WebhooksCheck {
@@ -15,6 +16,8 @@ final class WebhooksCheck {
         if (!w.expected()) {
             return DoctorCheck.ok("admission is disabled; no webhook configuration is expected");
         }
+        Function<String, ObjectRef> ref =
+                kind -> new ObjectRef("admissionregistration.k8s.io/v1", kind, null, w.name(), null);
         if (w.unreadable() != null) {
             // the installer's (OLM names them itself and grants no access): not the bridge's to check
             String message = "webhook configuration " + w.name() + " cannot be read (" + w.unreadable() + ")";
@@ -22,19 +25,13 @@ final class WebhooksCheck {
                     ? DoctorCheck.problem(
                             DoctorCheck.Status.WARNING,
                             DoctorReason.WEBHOOK_CONFIGURATION_STALE,
-                            new ObjectRef(
-                                    "admissionregistration.k8s.io/v1",
-                                    "MutatingWebhookConfiguration",
-                                    null,
-                                    w.name(),
-                                    null),
+                            ref.apply("MutatingWebhookConfiguration"),
                             message + ", though the bridge writes them (manage-configurations=true)")
                     : DoctorCheck.ok(message + "; their installer keeps them, so they are not checked");
         }
         List<String> problems = new ArrayList<>();
         List<Finding> findings = new ArrayList<>();
         for (String kind : List.of("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration")) {
-            ObjectRef ref = new ObjectRef("admissionregistration.k8s.io/v1", kind, null, w.name(), null);
             List<String> bundles = w.found().get(kind);
             String problem = null;
             if (bundles == null) {
@@ -48,7 +45,7 @@ final class WebhooksCheck {
                 findings.add(
                         Finding.warning(
                                 DoctorReason.WEBHOOK_CONFIGURATION_STALE,
-                                ref,
+                                ref.apply(kind),
                                 problem
                                         + "; the API server cannot call the bridge, and pods are admitted untied from their gangs"));
             }
