@@ -182,14 +182,9 @@ public final class DoctorGatherer {
     }
 
     private static DoctorInputs.ConfigMapData data(String ns, ConfigMap cm) {
+        var meta = cm.getMetadata();
         return new DoctorInputs.ConfigMapData(
-                new ObjectRef(
-                        "v1",
-                        "ConfigMap",
-                        ns,
-                        cm.getMetadata().getName(),
-                        cm.getMetadata().getUid()),
-                cm.getData());
+                new ObjectRef("v1", "ConfigMap", ns, meta.getName(), meta.getUid()), cm.getData());
     }
 
     private void schema(String crdName, String version, Map<String, JsonNode> out) {
