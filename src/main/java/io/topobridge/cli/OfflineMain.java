@@ -1,5 +1,9 @@
 package io.topobridge.cli;
 
+import io.smallrye.config.PropertiesConfigSourceLoader;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import io.topobridge.config.TopobridgeConfig;
 import io.topobridge.wiring.SettingsProducer;
 import java.util.Set;
 import java.util.logging.ConsoleHandler;
@@ -55,12 +59,25 @@ public final class OfflineMain {
     /**
      * The settings, read only for the command that runs and only if it reads them, and mapped once here so that an
      * invalid value is one line naming its key (the tiers are left to the command: its options may override them).
+     * They are read without booting Quarkus, from the sources the application reads (its
+     * {@code application.properties}, {@code config/application.properties} in the working directory, environment
+     * variables, system properties; profile {@code prod}), and mapped by the same {@link SettingsProducer}.
      */
     private static void giveSettings(Object command) {
         if (!(command instanceof SettingsCommand reads)) {
             return;
         }
-        SettingsProducer settings = StandaloneSettings.load();
+        ClassLoader loader = OfflineMain.class.getClassLoader();
+        SmallRyeConfig config = new SmallRyeConfigBuilder()
+                .withProfile("prod")
+                .addDefaultSources()
+                .addDefaultInterceptors()
+                .addDiscoveredConverters()
+                .withSources(PropertiesConfigSourceLoader.inClassPath("application.properties", 250, loader))
+                .withSources(PropertiesConfigSourceLoader.inFileSystem("config/application.properties", 260, loader))
+                .withMapping(TopobridgeConfig.class)
+                .build();
+        SettingsProducer settings = new SettingsProducer(config.getConfigMapping(TopobridgeConfig.class));
         settings.workloads();
         settings.reservations();
         settings.reconcile();
