@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 @Command(
         name = "topobridge",
         mixinStandardHelpOptions = true,
-        versionProvider = VersionProvider.class,
+        versionProvider = VersionCommand.class,
         description =
                 "Topology-aware gangs for LLM inference under Volcano. Without a sub-command the jar runs the controller.",
         subcommands = {
