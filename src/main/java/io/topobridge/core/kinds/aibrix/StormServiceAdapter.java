@@ -172,7 +172,7 @@ public final class StormServiceAdapter implements KindAdapter {
                 sources(storm),
                 List.of(storm.ref()),
                 PodIdentity.NONE,
-                notes -> {
+                (present, only, notes) -> {
                     if (noRoleSets && Workload.integer(storm.spec().get("replicas"), "spec.replicas", 1) > 0) {
                         notes.add(
                                 Finding.info(

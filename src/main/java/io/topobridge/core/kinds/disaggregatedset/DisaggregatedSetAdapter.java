@@ -168,7 +168,7 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
                         sources(ds),
                         List.of(ds.ref()),
                         PodIdentity.NONE,
-                        Gang.keyedByPod((present, only, notes) -> plans(ds, scope, present, only, notes, snapshot)),
+                        (present, only, notes) -> plans(ds, scope, present, only, notes, snapshot),
                         false)))
                 .orElse(List.of());
     }

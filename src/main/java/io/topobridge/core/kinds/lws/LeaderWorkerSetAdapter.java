@@ -95,9 +95,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     @Override
     public List<Gang> gangs(GangScope scope, Snapshot snapshot) {
         return ownGang(
-                scope,
-                snapshot,
-                lws -> Gang.keyedByPod((present, only, notes) -> plans(lws, scope, present, only, notes, snapshot)));
+                scope, snapshot, lws -> (present, only, notes) -> plans(lws, scope, present, only, notes, snapshot));
     }
 
     private static PodIdentity selector(Workload lws) {

@@ -33,52 +33,39 @@ public record Gang(
      * index beyond the replicas it shows, a workload it still shows scaled to zero).
      */
     public static Plans keyed(BiFunction<PodIdentity, List<Finding>, List<GangPlan>> plans) {
-        return keyedByPod((present, onlyPresent, notes) -> plans.apply(present, notes));
+        return (present, onlyPresent, notes) -> plans.apply(present, notes);
+    }
+
+    /** The first gang that is made (not a preview) and whose shared facts a pod with these facts has. */
+    public static Optional<Gang> covering(List<Gang> gangs, PodIdentity pod) {
+        return gangs.stream()
+                .filter(g -> !g.preview() && g.covers().covers(pod))
+                .findFirst();
     }
 
     /**
-     * Plans of a gang keyed by a pod's place (LWS groups, slices), from one function that builds either every plan
-     * ({@code onlyPresent} false) or only the plan of the pod given ({@code onlyPresent} true): admission then costs
-     * one plan, however many the workload has.
+     * The PodGroups of a gang, from one function that builds either every plan ({@code onlyPresent} false) or only
+     * the plan of the pod given ({@code onlyPresent} true): for gangs keyed by a pod's place (LWS groups, slices)
+     * admission then costs one plan, however many the workload has.
      */
-    public static Plans keyedByPod(KeyedPlans plans) {
-        return new Plans() {
-            @Override
-            public List<GangPlan> all(List<Finding> notes) {
-                return plans.plans(PodIdentity.NONE, false, notes);
-            }
-
-            @Override
-            public Optional<GangPlan> of(PodIdentity pod, List<Finding> notes) {
-                return plans.plans(pod, true, notes).stream()
-                        .filter(p -> p.roleOf(pod).isPresent())
-                        .findFirst();
-            }
-        };
-    }
-
-    /** Plans of a gang for {@link #keyedByPod}. */
     @FunctionalInterface
-    public interface KeyedPlans {
+    public interface Plans {
         /**
          * @param present a pod known to exist, or {@link PodIdentity#NONE}
          * @param onlyPresent whether only the plan counting {@code present} is wanted (where its place is known)
+         * @param notes collects what was noticed while planning
          */
         List<GangPlan> plans(PodIdentity present, boolean onlyPresent, List<Finding> notes);
-    }
 
-    /** The PodGroups of a gang; {@code notes} collects what was noticed while planning. */
-    @FunctionalInterface
-    public interface Plans {
-        List<GangPlan> all(List<Finding> notes);
+        default List<GangPlan> all(List<Finding> notes) {
+            return plans(PodIdentity.NONE, false, notes);
+        }
 
-        /**
-         * The plan whose role counts a pod with these facts. By default the first listed one; an adapter whose
-         * gangs are keyed (LWS groups, slices) computes the keyed plan the same way, so a pod of a group the
-         * cache does not list yet still finds it.
-         */
+        /** The plan whose role counts a pod with these facts. */
         default Optional<GangPlan> of(PodIdentity pod, List<Finding> notes) {
-            return all(notes).stream().filter(p -> p.roleOf(pod).isPresent()).findFirst();
+            return plans(pod, true, notes).stream()
+                    .filter(p -> p.roleOf(pod).isPresent())
+                    .findFirst();
         }
     }
 }

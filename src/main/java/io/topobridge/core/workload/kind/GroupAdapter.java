@@ -23,13 +23,9 @@ import java.util.Set;
  * Every member owns the PodGroup (Kubernetes deletes a dependent only when all its owners are gone), the first
  * by kind and name as controller.
  */
-public final class GroupAdapter implements WorkloadAdapter {
+public final class GroupAdapter {
 
-    private final WorkloadAdapters adapters;
-
-    GroupAdapter(WorkloadAdapters adapters) {
-        this.adapters = adapters;
-    }
+    private GroupAdapter() {}
 
     /** The valid group a workload's sources name (all of them agreeing), if any. */
     static Optional<String> groupNamed(List<AnnotationSource> sources) {
@@ -48,11 +44,9 @@ public final class GroupAdapter implements WorkloadAdapter {
                 .orElse(GangScope.of(w.kind(), w.namespace(), w.name()));
     }
 
-    @Override
-    public List<Gang> gangs(GangScope scope, Snapshot snapshot) {
-        if (!(scope instanceof GangScope.Group group)) {
-            return List.of();
-        }
+    /** The one gang of a group's members (none when it has none). */
+    static List<Gang> gangs(GangScope.Group group, Snapshot snapshot) {
+        WorkloadAdapters adapters = snapshot.adapters();
         List<Workload> members = snapshot.groupMembers(group);
         if (members.isEmpty()) {
             return List.of();
@@ -67,12 +61,16 @@ public final class GroupAdapter implements WorkloadAdapter {
                 sources,
                 subjects,
                 PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(group, members, present, notes)),
+                Gang.keyed((present, notes) -> plans(adapters, group, members, present, notes)),
                 false));
     }
 
-    private List<GangPlan> plans(
-            GangScope.Group group, List<Workload> members, PodIdentity present, List<Finding> notes) {
+    private static List<GangPlan> plans(
+            WorkloadAdapters adapters,
+            GangScope.Group group,
+            List<Workload> members,
+            PodIdentity present,
+            List<Finding> notes) {
         List<PodRole> roles = new ArrayList<>();
         List<SubGroupPlan> subs = new ArrayList<>();
         List<OwnerReference> owners = new ArrayList<>();

@@ -16,9 +16,20 @@ import java.util.function.Function;
  * annotations are written, its gangs and their PodGroups, which PodGroups its own controller makes (adoption)
  * and which pods it makes. Modelled on Kueue's GenericJob adapters.
  */
-public interface KindAdapter extends WorkloadAdapter {
+public interface KindAdapter {
 
     WorkloadKind kind();
+
+    /** Every gang of a scope this adapter owns (none when the scope's workload is gone). */
+    List<Gang> gangs(GangScope scope, Snapshot snapshot);
+
+    /**
+     * The gang of a scope a pod with these facts belongs to. Pod admission uses the same gangs, so a pod's PodGroup,
+     * task-spec and labels come from the plan that counts it.
+     */
+    default Optional<Gang> gangOf(GangScope scope, PodIdentity pod, Snapshot snapshot) {
+        return Gang.covering(gangs(scope, snapshot), pod);
+    }
 
     /**
      * The scope an object of this kind belongs to: itself, its group, or the workload that made it (a RoleSet's

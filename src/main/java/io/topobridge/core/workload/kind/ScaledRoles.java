@@ -10,7 +10,6 @@ import io.topobridge.core.workload.GangScope;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * The parts of a gang an autoscaler grows: a Deployment or StatefulSet of the gang (alone or in a
@@ -48,23 +47,15 @@ public final class ScaledRoles {
         List<Unit> out = new ArrayList<>();
         for (Autoscaler autoscaler : autoscalers) {
             try {
-                unit(scope, autoscaler, snapshot).ifPresent(out::add);
+                // at most one kind is the autoscaler's target
+                snapshot.adapters()
+                        .first(adapter -> adapter.scaledPart(autoscaler, scope, snapshot))
+                        .ifPresent(out::add);
             } catch (RuntimeException e) {
                 // an unreadable workload is reported by its own translation
             }
         }
         return out;
-    }
-
-    /** The part asked of each kind: at most one kind is the autoscaler's target. */
-    private static Optional<Unit> unit(GangScope scope, Autoscaler a, Snapshot snapshot) {
-        for (KindAdapter adapter : snapshot.adapters().all()) {
-            Optional<Unit> unit = adapter.scaledPart(a, scope, snapshot);
-            if (unit.isPresent()) {
-                return unit;
-            }
-        }
-        return Optional.empty();
     }
 
     public static ResourceSum requests(PodTemplateSpec template) {

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
+import io.topobridge.core.workload.gang.PodIdentity;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +22,6 @@ public final class WorkloadAdapters {
     private final List<KindAdapter> byPodPrecedence;
 
     private final Map<WorkloadKind, KindAdapter> byKind = new EnumMap<>(WorkloadKind.class);
-    private final GroupAdapter group = new GroupAdapter(this);
-    private final WorkloadAdapter none = (scope, snapshot) -> List.of();
 
     /** @param byPodPrecedence one adapter per kind, in the order a pod's origin is asked of them */
     public WorkloadAdapters(List<KindAdapter> byPodPrecedence) {
@@ -40,12 +39,20 @@ public final class WorkloadAdapters {
         return Optional.ofNullable(byKind.get(kind));
     }
 
-    /** The adapter that owns a scope. */
-    public WorkloadAdapter of(GangScope scope) {
+    /** Every gang of a scope: its kind's, or its group's (none when the workload is gone). */
+    public List<Gang> gangs(GangScope scope, Snapshot snapshot) {
         if (scope instanceof GangScope.Single single) {
-            return of(single.kind()).map(WorkloadAdapter.class::cast).orElse(none);
+            return of(single.kind()).map(a -> a.gangs(scope, snapshot)).orElse(List.of());
         }
-        return group;
+        return GroupAdapter.gangs((GangScope.Group) scope, snapshot);
+    }
+
+    /** The gang of a scope a pod with these facts belongs to. */
+    public Optional<Gang> gangOf(GangScope scope, PodIdentity pod, Snapshot snapshot) {
+        if (scope instanceof GangScope.Single single) {
+            return of(single.kind()).flatMap(a -> a.gangOf(scope, pod, snapshot));
+        }
+        return Gang.covering(gangs(scope, snapshot), pod);
     }
 
     /** The adapter of a kind whose workloads can join a {@code topobridge.io/group}. */
@@ -77,7 +84,7 @@ public final class WorkloadAdapters {
     }
 
     /** The first answer of the kinds asked in turn, pods' precedence first. */
-    private <T> Optional<T> first(Function<KindAdapter, Optional<T>> ask) {
+    <T> Optional<T> first(Function<KindAdapter, Optional<T>> ask) {
         for (KindAdapter adapter : byPodPrecedence) {
             Optional<T> answer = ask.apply(adapter);
             if (answer.isPresent()) {

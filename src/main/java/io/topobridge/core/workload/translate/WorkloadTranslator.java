@@ -84,7 +84,7 @@ public final class WorkloadTranslator {
     public List<ObjectRef> managedSubjects(GangScope scope, WorkloadLookup lookup) {
         List<Gang> gangs;
         try {
-            gangs = adapters.of(scope).gangs(scope, snapshot(lookup));
+            gangs = adapters.gangs(scope, snapshot(lookup));
         } catch (RuntimeException e) {
             return List.of(scopeRef(scope));
         }
@@ -120,7 +120,7 @@ public final class WorkloadTranslator {
     ScopeResult translateScope(GangScope scope, TierCatalog tiers, Snapshot snapshot) {
         List<Gang> gangs;
         try {
-            gangs = adapters.of(scope).gangs(scope, snapshot);
+            gangs = adapters.gangs(scope, snapshot);
         } catch (RuntimeException e) {
             ObjectRef ref = scopeRef(scope);
             return new ScopeResult(scope, List.of(ref), List.of(), unreadable(List.of(ref), e));
@@ -249,8 +249,7 @@ public final class WorkloadTranslator {
         if (scope.isEmpty()) {
             return Tie.NONE;
         }
-        Optional<Gang> gang =
-                adapters.of(scope.get()).gangOf(scope.get(), origin.get().identity(), snapshot);
+        Optional<Gang> gang = adapters.gangOf(scope.get(), origin.get().identity(), snapshot);
         if (gang.isEmpty()) {
             return Tie.NONE;
         }
