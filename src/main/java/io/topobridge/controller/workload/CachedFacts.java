@@ -15,9 +15,8 @@ import io.topobridge.core.node.NodeState;
 import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.resources.Quantities;
 import io.topobridge.core.workload.changes.QueueStates;
+import io.topobridge.core.workload.reconcile.ClusterFacts;
 import io.topobridge.core.workload.reconcile.PassFacts;
-import io.topobridge.core.workload.reconcile.Placements;
-import io.topobridge.core.workload.reconcile.RecoveryFacts;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
 import java.math.BigDecimal;
@@ -46,7 +45,8 @@ final class CachedFacts {
         // read before the forest: a forest built while the HyperNodes were still being listed is not used
         boolean placementKnown = view.placementKnown();
         Supplier<Forest> forest = once(view::forest);
-        Placements placements = new Placements() {
+        Supplier<Capacity> capacity = once(view::capacity);
+        ClusterFacts cluster = new ClusterFacts() {
             @Override
             public Optional<Achieved> achieved(String namespace, String podGroup) {
                 PodGroup current = placementKnown ? lookup.podGroup(namespace, podGroup) : null;
@@ -59,9 +59,7 @@ final class CachedFacts {
             public List<Pod> livePods(String namespace) {
                 return view.livePods(namespace);
             }
-        };
-        Supplier<Capacity> capacity = once(view::capacity);
-        RecoveryFacts recovery = new RecoveryFacts() {
+
             @Override
             public Optional<GangView> gang(String namespace, String podGroup) {
                 // judged on a whole picture only: a node not listed yet is not a node gone
@@ -89,9 +87,8 @@ final class CachedFacts {
                 tiers.settled() ? tiers.inCluster() : null,
                 view.clusterAllocatable(),
                 queues(lookup),
-                placements,
                 now,
-                recovery);
+                cluster);
     }
 
     /** Volcano's queues as the cache shows them; unknown while they cannot be read. */

@@ -34,11 +34,10 @@ import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.changes.Reservations;
+import io.topobridge.core.workload.reconcile.ClusterFacts;
 import io.topobridge.core.workload.reconcile.Outcome;
 import io.topobridge.core.workload.reconcile.PassFacts;
-import io.topobridge.core.workload.reconcile.Placements;
 import io.topobridge.core.workload.reconcile.ReconcileSettings;
-import io.topobridge.core.workload.reconcile.RecoveryFacts;
 import io.topobridge.core.workload.reconcile.ScopeReconciler;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.volcano.model.HyperNodeSpec;
@@ -127,9 +126,8 @@ public final class Renderer {
                 in.nodes.isEmpty() ? null : topo.tiers(),
                 cluster,
                 queueStates,
-                Placements.NONE,
                 clock.instant(),
-                RecoveryFacts.NONE);
+                ClusterFacts.NONE);
         List<Outcome> outcomes =
                 reconciler.reconcile(reconciler.scopesOf(in.workloads, lookup.allPodGroups(), lookup), lookup, facts);
         List<DesiredPodGroup> podGroups = podGroups(outcomes, findings);

@@ -13,11 +13,10 @@ import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.changes.Reservations;
+import io.topobridge.core.workload.reconcile.ClusterFacts;
 import io.topobridge.core.workload.reconcile.Outcome;
 import io.topobridge.core.workload.reconcile.PassFacts;
-import io.topobridge.core.workload.reconcile.Placements;
 import io.topobridge.core.workload.reconcile.ReconcileSettings;
-import io.topobridge.core.workload.reconcile.RecoveryFacts;
 import io.topobridge.core.workload.reconcile.ScopeReconciler;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.time.Clock;
@@ -55,8 +54,8 @@ class DomainLossReconcileTest {
     }
 
     /** The cluster's facts as the controller gives them: the world's gang for every PodGroup, and a ledger. */
-    static RecoveryFacts facts(DomainLossRestartsTest.World world, DomainLossRestartsTest.Memory ledger) {
-        return new RecoveryFacts() {
+    static ClusterFacts facts(DomainLossRestartsTest.World world, DomainLossRestartsTest.Memory ledger) {
+        return new ClusterFacts() {
             @Override
             public Optional<GangView> gang(String namespace, String podGroup) {
                 return Optional.of(world.gang());
@@ -89,7 +88,7 @@ class DomainLossReconcileTest {
             DomainLossRestartsTest.Memory memory,
             Duration defaultGrace,
             Instant now) {
-        RecoveryFacts recovery = facts(world, memory);
+        ClusterFacts recovery = facts(world, memory);
         var reconciler = new ScopeReconciler(
                 new WorkloadTranslator(WorkloadSettings.defaults(), Kinds.adapters(), Clock.fixed(now, ZoneOffset.UTC)),
                 new ReconcileSettings(
@@ -103,8 +102,7 @@ class DomainLossReconcileTest {
         List<HasMetadata> workloads = objects.stream()
                 .filter(o -> WorkloadKind.of(o.getApiVersion(), o.getKind()).isPresent())
                 .toList();
-        var facts = new PassFacts(
-                Fixtures.TIERS, Fixtures.TIERS, null, QueueStates.UNKNOWN, Placements.NONE, now, recovery);
+        var facts = new PassFacts(Fixtures.TIERS, Fixtures.TIERS, null, QueueStates.UNKNOWN, now, recovery);
         List<Outcome> outcomes = reconciler.reconcile(reconciler.scopesOf(workloads, List.of(), lookup), lookup, facts);
         assertThat(outcomes).hasSize(1);
         if (memory != null) {

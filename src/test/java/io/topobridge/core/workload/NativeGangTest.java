@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.admission.AdmissionSettings;
-import io.topobridge.core.capacity.Achieved;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.render.InMemoryLookup;
@@ -14,18 +13,16 @@ import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.changes.Reservations;
+import io.topobridge.core.workload.reconcile.ClusterFacts;
 import io.topobridge.core.workload.reconcile.Outcome;
 import io.topobridge.core.workload.reconcile.PassFacts;
-import io.topobridge.core.workload.reconcile.Placements;
 import io.topobridge.core.workload.reconcile.ReconcileSettings;
-import io.topobridge.core.workload.reconcile.RecoveryFacts;
 import io.topobridge.core.workload.reconcile.ScopeReconciler;
 import io.topobridge.testing.Renderers;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -90,12 +87,7 @@ class NativeGangTest {
         List<HasMetadata> objects = Fixtures.objects(DEPLOYMENT);
         List<Pod> live =
                 List.of(Fixtures.pod(pod("decode-7c9d5-a", "decode-0")), Fixtures.pod(pod("decode-7c9d5-b", null)));
-        Placements placements = new Placements() {
-            @Override
-            public Optional<Achieved> achieved(String namespace, String podGroup) {
-                return Optional.empty();
-            }
-
+        ClusterFacts placements = new ClusterFacts() {
             @Override
             public List<Pod> livePods(String namespace) {
                 return "llm".equals(namespace) ? live : List.of();
@@ -115,9 +107,8 @@ class NativeGangTest {
                                 Fixtures.TIERS,
                                 null,
                                 QueueStates.UNKNOWN,
-                                placements,
                                 Instant.parse("2026-12-01T10:00:00Z"),
-                                RecoveryFacts.NONE))
+                                placements))
                 .get(0);
         assertThat(outcome.findings())
                 .filteredOn(f -> f.reason() == WorkloadReason.PODS_IN_NATIVE_GANG)

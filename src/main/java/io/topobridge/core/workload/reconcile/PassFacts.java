@@ -16,24 +16,22 @@ import java.util.Objects;
  * @param clusterAllocatable the allocatable resources of every node together; null when unknown (then no gang is
  *     judged against the cluster, nor a namespace's share of it)
  * @param queues Volcano's queues; {@link QueueStates#UNKNOWN} when not read
- * @param placements where gangs were placed and the namespaces' live pods
  * @param now the pass's time (waits for room and for a group's members are measured against it)
- * @param recovery what is known of running gangs that lost pods or room ({@link RecoveryFacts#NONE} in {@code render})
+ * @param cluster where gangs were placed, the namespaces' live pods and what is known of running gangs that lost pods
+ *     or room ({@link ClusterFacts#NONE} in {@code render})
  */
 public record PassFacts(
         TierCatalog tiers,
         TierCatalog inCluster,
         Amounts clusterAllocatable,
         QueueStates queues,
-        Placements placements,
         Instant now,
-        RecoveryFacts recovery) {
+        ClusterFacts cluster) {
 
     public PassFacts {
         Objects.requireNonNull(tiers, "tiers");
         Objects.requireNonNull(queues, "queues");
-        Objects.requireNonNull(placements, "placements");
         Objects.requireNonNull(now, "now");
-        Objects.requireNonNull(recovery, "recovery");
+        Objects.requireNonNull(cluster, "cluster");
     }
 }

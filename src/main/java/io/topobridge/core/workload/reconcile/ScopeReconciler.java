@@ -79,7 +79,7 @@ public final class ScopeReconciler {
      */
     public List<Outcome> reconcile(Collection<GangScope> scopes, WorkloadLookup cluster, PassFacts facts) {
         // the pods are the only record of some gangs (the groups of an LWS with groupIdentity: Hash)
-        WorkloadLookup lookup = cluster.withPods(facts.placements()::livePods);
+        WorkloadLookup lookup = cluster.withPods(facts.cluster()::livePods);
         List<GangScope> allowed = new ArrayList<>();
         for (GangScope scope : scopes) {
             if (optedIn(scope.namespace(), lookup)) {
@@ -98,7 +98,7 @@ public final class ScopeReconciler {
         Map<GangScope, List<UntiedPods.PodTie>> ties = podTies(results, lookup, facts);
         Planned planned = new Planned();
         // the ledger as the earlier scopes of the pass left it: restarts under way count across the cluster
-        DomainLossRestarts.Ledger ledger = facts.recovery().ledger();
+        DomainLossRestarts.Ledger ledger = facts.cluster().ledger();
         List<Outcome> out = new ArrayList<>();
         for (ScopeResult result : results) {
             Outcome outcome =
@@ -246,13 +246,14 @@ public final class ScopeReconciler {
         List<Finding> findings = new ArrayList<>(plan.findings());
         findings.addAll(UntiedPods.findings(result, ties));
         findings.addAll(AutoscalerFit.findings(result, lookup, translator.adapters()));
-        List<DomainLossRestarts.Restart> restarts = new ArrayList<>();
+        List<PodGroupChanges.Step> steps = new ArrayList<>(plan.steps());
         Map<String, DomainLossRestarts.Entry> remembered = new HashMap<>();
         Duration requeue = roomWaitEnds(result, podGroups, facts.now());
         for (DesiredPodGroup desired : result.podGroups()) {
-            DomainLossRestarts.Decision recovered = recovery(result, desired, facts, ledger);
+            DomainLossRestarts.Decision recovered = recovery(result, desired, facts, ledger, findings);
             findings.addAll(recovered.findings());
-            recovered.restart().ifPresent(restarts::add);
+            // a restart is a write like the others, carried out after the PodGroups'
+            recovered.restart().ifPresent(restart -> steps.add(new PodGroupChanges.RestartGang(restart)));
             if (recovered.remembered() != null) {
                 String key = desired.namespace() + "/" + desired.name();
                 remembered.put(key, recovered.remembered());
@@ -265,40 +266,40 @@ public final class ScopeReconciler {
             }
         }
         findings.sort(Finding.ORDER);
-        // a restart is a write like the others, carried out after the PodGroups'
-        List<PodGroupChanges.Step> steps = new ArrayList<>(plan.steps());
-        restarts.forEach(restart -> steps.add(new PodGroupChanges.RestartGang(restart)));
         return new Outcome(result, steps, findings, requeue, false, remembered);
     }
 
     /**
      * A running hard-tier gang short of pods: whether its domain can give them back, said on its workloads and
-     * PodGroup; and, for a gang with {@code topobridge.io/on-domain-loss: restart} whose domain has been lost for its
-     * grace, the restart ({@link DomainLossRestarts}). A gang whose pods all run on nodes that are ready costs one look
-     * at its pods (no capacity). What the ledger remembers of the gang next comes with the decision (none without a
-     * ledger).
+     * PodGroup (in {@code findings}); and, for a gang with {@code topobridge.io/on-domain-loss: restart} whose domain
+     * has been lost for its grace, the restart ({@link DomainLossRestarts}). A gang whose pods all run on nodes that
+     * are ready costs one look at its pods (no capacity). What the ledger remembers of the gang next comes with the
+     * decision (none without a ledger).
      */
     private DomainLossRestarts.Decision recovery(
-            ScopeResult result, DesiredPodGroup desired, PassFacts facts, DomainLossRestarts.Ledger ledger) {
-        RecoveryFacts recovery = facts.recovery();
-        Optional<GangView> gang = recovery.gang(desired.namespace(), desired.name());
+            ScopeResult result,
+            DesiredPodGroup desired,
+            PassFacts facts,
+            DomainLossRestarts.Ledger ledger,
+            List<Finding> findings) {
+        ClusterFacts cluster = facts.cluster();
+        Optional<GangView> gang = cluster.gang(desired.namespace(), desired.name());
         if (gang.isEmpty()) {
             return DomainLossRestarts.Decision.NOTHING;
         }
-        Supplier<Capacity> capacity = () -> recovery.capacity()
+        Supplier<Capacity> capacity = () -> cluster.capacity()
                 .forPods(gang.get().pods().stream()
                         .map(PodView::effectiveTolerations)
                         .toList());
         Optional<GangDomain> domain = Optional.empty();
-        List<Finding> findings = new ArrayList<>();
-        if (GangDomain.shortOfPods(gang.get(), recovery::node)) {
+        if (GangDomain.shortOfPods(gang.get(), cluster::node)) {
             domain = GangDomain.of(gang.get(), capacity.get());
             findings.addAll(DomainLossRestarts.stuck(desired.namespace(), desired.name(), result.subjects(), domain));
         }
         if (ledger == null) {
-            return new DomainLossRestarts.Decision(Optional.empty(), findings, null, null);
+            return DomainLossRestarts.Decision.NOTHING;
         }
-        DomainLossRestarts.Decision decision = DomainLossRestarts.decide(
+        return DomainLossRestarts.decide(
                 desired.namespace(),
                 desired.name(),
                 result.subjects(),
@@ -310,9 +311,6 @@ public final class ScopeReconciler {
                 settings.restarts().maxConcurrent(),
                 ledger,
                 facts.now());
-        findings.addAll(decision.findings());
-        return new DomainLossRestarts.Decision(
-                decision.restart(), findings, decision.recheckAfter(), decision.remembered());
     }
 
     /**
@@ -392,7 +390,7 @@ public final class ScopeReconciler {
     private static Map<String, Achieved> placed(ScopeResult result, PassFacts facts) {
         Map<String, Achieved> out = new HashMap<>();
         for (DesiredPodGroup desired : result.podGroups()) {
-            facts.placements().achieved(desired.namespace(), desired.name()).ifPresent(a -> out.put(desired.name(), a));
+            facts.cluster().achieved(desired.namespace(), desired.name()).ifPresent(a -> out.put(desired.name(), a));
         }
         return out;
     }
@@ -414,7 +412,7 @@ public final class ScopeReconciler {
         Map<GangScope, List<UntiedPods.PodTie>> out = new HashMap<>();
         WorkloadTranslator atPass = translator.at(facts.now());
         byNamespace.forEach((namespace, scopes) -> {
-            List<Pod> pods = facts.placements().livePods(namespace);
+            List<Pod> pods = facts.cluster().livePods(namespace);
             if (pods.isEmpty()) {
                 return;
             }

@@ -197,13 +197,7 @@ class HashGroupIdentityTest {
                         Fixtures.TIERS,
                         Fixtures.lookup(cached))
                 .pod();
-        var placements = new io.topobridge.core.workload.reconcile.Placements() {
-            @Override
-            public java.util.Optional<io.topobridge.core.capacity.Achieved> achieved(
-                    String namespace, String podGroup) {
-                return java.util.Optional.empty();
-            }
-
+        var placements = new io.topobridge.core.workload.reconcile.ClusterFacts() {
             @Override
             public List<io.fabric8.kubernetes.api.model.Pod> livePods(String namespace) {
                 return "llm".equals(namespace) ? List.of(pod) : List.of();
@@ -214,9 +208,8 @@ class HashGroupIdentityTest {
                 Fixtures.TIERS,
                 null,
                 io.topobridge.core.workload.changes.QueueStates.UNKNOWN,
-                placements,
                 java.time.Instant.parse("2026-12-01T10:00:00Z"),
-                io.topobridge.core.workload.reconcile.RecoveryFacts.NONE);
+                placements);
         GangScope scope = GangScope.of(WorkloadKind.LEADER_WORKER_SET, "llm", "vllm");
         var lookup = new io.topobridge.core.render.InMemoryLookup(cached);
         var outcome = reconciler.reconcile(List.of(scope), lookup, facts).get(0);
@@ -243,9 +236,8 @@ class HashGroupIdentityTest {
                                 Fixtures.TIERS,
                                 null,
                                 io.topobridge.core.workload.changes.QueueStates.UNKNOWN,
-                                io.topobridge.core.workload.reconcile.Placements.NONE,
                                 java.time.Instant.parse("2026-12-01T10:00:00Z"),
-                                io.topobridge.core.workload.reconcile.RecoveryFacts.NONE))
+                                io.topobridge.core.workload.reconcile.ClusterFacts.NONE))
                 .get(0);
         assertThat(restarted.steps())
                 .noneMatch(io.topobridge.core.workload.changes.PodGroupChanges.Delete.class::isInstance)

@@ -139,8 +139,7 @@ class ScopeReconcilerPropertyTest {
         List<HasMetadata> workloads = c.objects().stream()
                 .filter(o -> WorkloadKind.of(o.getApiVersion(), o.getKind()).isPresent())
                 .toList();
-        var facts = new PassFacts(
-                Fixtures.TIERS, Fixtures.TIERS, CLUSTER, QueueStates.UNKNOWN, Placements.NONE, NOW, RecoveryFacts.NONE);
+        var facts = new PassFacts(Fixtures.TIERS, Fixtures.TIERS, CLUSTER, QueueStates.UNKNOWN, NOW, ClusterFacts.NONE);
         return r.reconcile(r.scopesOf(workloads, lookup.allPodGroups(), lookup), lookup, facts);
     }
 

@@ -52,8 +52,7 @@ class ScopeReconcilerTest {
     }
 
     private static PassFacts facts(Instant now, Amounts cluster) {
-        return new PassFacts(
-                Fixtures.TIERS, Fixtures.TIERS, cluster, QueueStates.UNKNOWN, Placements.NONE, now, RecoveryFacts.NONE);
+        return new PassFacts(Fixtures.TIERS, Fixtures.TIERS, cluster, QueueStates.UNKNOWN, now, ClusterFacts.NONE);
     }
 
     private static List<Outcome> reconcileAll(ScopeReconciler r, List<HasMetadata> objects, PassFacts facts) {
