@@ -125,7 +125,7 @@ public class AdmissionServer implements ProcessPart {
                 client.getKubernetesSerialization(),
                 Set.copyOf(WebhookConfigurations.excludedNamespaces(webhook)));
         List<AdmissionWebhook> webhooks = new ArrayList<>();
-        webhooks.add(new PodMutator(new PodAdmission(admission, PodAdmission.Assigner.of(translator)), context));
+        webhooks.add(new PodMutator(new PodAdmission(admission, translator::tie), context));
         if (webhook.validateWorkloads()) {
             webhooks.add(new WorkloadValidator(translator::validate, context));
         }

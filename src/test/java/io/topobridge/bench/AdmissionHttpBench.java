@@ -108,8 +108,7 @@ public final class AdmissionHttpBench {
             }
             var tiers = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")));
             var mutator = new PodMutator(
-                    new PodAdmission(
-                            new AdmissionSettings("volcano"), PodAdmission.Assigner.of(Fixtures.translator(settings))),
+                    new PodAdmission(new AdmissionSettings("volcano"), Fixtures.translator(settings)::tie),
                     new AdmissionWebhook.Context(
                             () -> tiers, new InMemoryLookup(objects), serialization, Set.of("kube-system")));
 

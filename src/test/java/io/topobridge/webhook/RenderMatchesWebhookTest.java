@@ -49,8 +49,7 @@ class RenderMatchesWebhookTest {
 
         var mutator = new PodMutator(
                 new PodAdmission(
-                        new AdmissionSettings("volcano"),
-                        PodAdmission.Assigner.of(Fixtures.translator(WorkloadSettings.defaults()))),
+                        new AdmissionSettings("volcano"), Fixtures.translator(WorkloadSettings.defaults())::tie),
                 new AdmissionWebhook.Context(
                         () -> TierCatalog.EMPTY,
                         new InMemoryLookup(inputs),

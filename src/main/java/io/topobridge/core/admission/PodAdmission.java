@@ -80,15 +80,13 @@ public final class PodAdmission {
         }
     }
 
-    /** Finds the gang of a pod being created, and why a pod of a managed gang is left untied; the translator's. */
+    /**
+     * Finds the gang of a pod being created, and why a pod of a managed gang is left untied: the translator's
+     * {@code tie}.
+     */
     @FunctionalInterface
     public interface Assigner {
         WorkloadTranslator.Tie tie(Pod pod, TierCatalog tiers, WorkloadLookup lookup);
-
-        /** The translator's assignment, and its reasons to leave a pod untied. */
-        static Assigner of(WorkloadTranslator translator) {
-            return translator::tie;
-        }
     }
 
     private final AdmissionSettings settings;

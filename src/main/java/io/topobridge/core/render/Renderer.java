@@ -80,7 +80,7 @@ public final class Renderer {
         this.topology = new TopologyBuilder(topology);
         WorkloadTranslator translator = new WorkloadTranslator(workloads, Kinds.adapters(), clock);
         this.reconciler = new ScopeReconciler(translator, reconcile, reservations);
-        this.admission = new PodAdmission(admission, PodAdmission.Assigner.of(translator));
+        this.admission = new PodAdmission(admission, translator::tie);
         this.clock = clock;
     }
 

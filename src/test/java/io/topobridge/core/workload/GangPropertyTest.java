@@ -46,8 +46,7 @@ class GangPropertyTest {
     private static final AtomicInteger PODS = new AtomicInteger();
 
     private final WorkloadTranslator translator = Fixtures.translator();
-    private final PodAdmission admission =
-            new PodAdmission(new AdmissionSettings("volcano"), PodAdmission.Assigner.of(translator));
+    private final PodAdmission admission = new PodAdmission(new AdmissionSettings("volcano"), translator::tie);
 
     static Stream<String> kinds() {
         return Stream.of(

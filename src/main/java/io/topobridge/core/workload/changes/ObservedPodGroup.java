@@ -20,8 +20,8 @@ import java.util.function.Function;
  * A PodGroup as the cache shows it, reduced to what the planner decides on: whether the bridge made it
  * ({@code ours}), the gang scope it belongs to ({@code gang}, null when no scope claims it), and whether the bridge
  * still owns fields on it (a foreign PodGroup it adopted); {@code placement} holds the achieved-tier annotations it
- * carries now; {@code reserved} what it reserves ({@code minResources}, and its {@code minMember} as {@code pods});
- * {@code priorityClass} its priority class name, or null.
+ * carries now; {@code reserved} what it reserves ({@code minResources}, and its {@code minMember} as {@code pods})
+ * with its priority class.
  */
 public record ObservedPodGroup(
         String namespace,
@@ -31,8 +31,7 @@ public record ObservedPodGroup(
         boolean ownsFields,
         String queue,
         Map<String, String> placement,
-        Amounts reserved,
-        String priorityClass) {
+        Reservations.Reserved reserved) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -40,7 +39,7 @@ public record ObservedPodGroup(
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(name, "name");
         placement = placement == null ? Map.of() : Map.copyOf(placement);
-        reserved = reserved == null ? Amounts.NONE : reserved;
+        reserved = reserved == null ? new Reservations.Reserved(Amounts.NONE, null) : reserved;
     }
 
     /**
@@ -60,8 +59,7 @@ public record ObservedPodGroup(
                 owns,
                 spec == null ? null : spec.getQueue(),
                 placement(pg.getMetadata().getAnnotations()),
-                reserved(spec),
-                spec == null ? null : spec.getPriorityClassName());
+                reserved(spec));
     }
 
     /**
@@ -78,8 +76,9 @@ public record ObservedPodGroup(
                 !owned,
                 desired.spec().getQueue(),
                 placement(desired.annotations()),
-                owned ? reserved(desired.spec()) : Amounts.NONE,
-                desired.spec().getPriorityClassName());
+                owned
+                        ? reserved(desired.spec())
+                        : new Reservations.Reserved(Amounts.NONE, desired.spec().getPriorityClassName()));
     }
 
     /** Whether the bridge holds fields on the PodGroup (a server-side apply of its field manager). */
@@ -112,10 +111,13 @@ public record ObservedPodGroup(
         return null;
     }
 
-    /** What a PodGroup reserves: its minResources, and its minMember as {@code pods}; unreadable amounts count as none. */
-    static Amounts reserved(PodGroupSpec spec) {
+    /**
+     * What a PodGroup reserves: its minResources, and its minMember as {@code pods} (unreadable amounts count as none),
+     * with its priority class.
+     */
+    static Reservations.Reserved reserved(PodGroupSpec spec) {
         if (spec == null) {
-            return Amounts.NONE;
+            return new Reservations.Reserved(Amounts.NONE, null);
         }
         Map<String, BigDecimal> out = new TreeMap<>();
         if (spec.getMinResources() != null) {
@@ -130,7 +132,7 @@ public record ObservedPodGroup(
         if (spec.getMinMember() != null) {
             out.put(Reservations.PODS, BigDecimal.valueOf(spec.getMinMember()));
         }
-        return new Amounts(out);
+        return new Reservations.Reserved(new Amounts(out), spec.getPriorityClassName());
     }
 
     /** The achieved-tier annotations among a PodGroup's. */

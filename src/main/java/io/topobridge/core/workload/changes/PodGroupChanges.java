@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -125,7 +126,7 @@ public final class PodGroupChanges {
         List<Step> steps = new ArrayList<>();
         Set<String> ownedWanted = new HashSet<>();
         Set<String> adoptedWanted = new HashSet<>();
-        ReservedSoFar reserved = new ReservedSoFar(scope, observed, result.podGroups());
+        Map<String, Reservations.Reserved> reserved = reservedSoFar(scope, observed, result.podGroups());
         for (DesiredPodGroup wanted : result.podGroups()) {
             ObservedPodGroup current = byName.get(wanted.name());
             DesiredPodGroup desired = withPlacement(wanted, current, placed.get(wanted.name()), result, findings);
@@ -213,25 +214,6 @@ public final class PodGroupChanges {
             }
         }
         return new Plan(steps, findings);
-    }
-
-    /**
-     * After a full pass: fields the bridge still holds on another controller's PodGroup that no scope claims (e.g.
-     * its workload was deleted while the bridge was down) are given back.
-     *
-     * @param wanted {@code namespace/name} of every PodGroup some scope's translation wants
-     */
-    public static List<Step> unclaimed(List<ObservedPodGroup> observed, Set<String> wanted) {
-        List<Step> out = new ArrayList<>();
-        for (ObservedPodGroup pg : observed) {
-            if (!pg.ours()
-                    && pg.ownsFields()
-                    && pg.gang() == null
-                    && !wanted.contains(pg.namespace() + "/" + pg.name())) {
-                out.add(new Release(pg.namespace(), pg.name()));
-            }
-        }
-        return out;
     }
 
     private static DesiredPodGroup withPlacement(
@@ -396,21 +378,17 @@ public final class PodGroupChanges {
             DesiredPodGroup desired,
             ObservedPodGroup current,
             Bounds bounds,
-            ReservedSoFar reserved,
+            Map<String, Reservations.Reserved> reserved,
             ScopeResult result,
             List<Finding> findings) {
-        Amounts need = ObservedPodGroup.reserved(desired.spec());
-        String priorityClass = desired.spec().getPriorityClassName();
-        boolean grows = current == null
-                || !current.reserved().covers(need)
-                || !java.util.Objects.equals(current.priorityClass(), priorityClass);
-        if (!grows || !bounds.reservations().bounded()) {
-            reserved.decided(desired.name(), new Reservations.Reserved(need, priorityClass));
-            return false;
-        }
-        var breach = bounds.reservations().breach(need, priorityClass, reserved.besides(desired.name()));
+        Reservations.Reserved need = ObservedPodGroup.reserved(desired.spec());
+        String priorityClass = need.priorityClass();
+        boolean grows = current == null || !current.reserved().covers(need);
+        var breach = grows && bounds.reservations().bounded()
+                ? bounds.reservations().breach(need, besides(reserved, desired.name()))
+                : Optional.<Reservations.Breach>empty();
         if (breach.isEmpty()) {
-            reserved.decided(desired.name(), new Reservations.Reserved(need, priorityClass));
+            reserved.put(desired.name(), need);
             return false;
         }
         var b = breach.get();
@@ -426,48 +404,37 @@ public final class PodGroupChanges {
                         + " would take what namespace " + desired.namespace() + "'s PodGroups reserve together to "
                         + b.describe() + "; " + kept + (current == null ? " until there is room" : "")));
         if (current != null) {
-            reserved.decided(desired.name(), new Reservations.Reserved(current.reserved(), current.priorityClass()));
+            reserved.put(desired.name(), current.reserved());
         }
         return true;
     }
 
     /**
-     * What the namespace's PodGroups of the bridge reserve while one scope is planned: the other scopes' as the cache
-     * shows them, the scope's own as decided so far (as they are now until decided).
+     * What the namespace's PodGroups of the bridge reserve while one scope is planned, by name: the other scopes' as the
+     * cache shows them, the scope's own as decided so far (as they are now until decided).
      */
-    private static final class ReservedSoFar {
-        private final List<Reservations.Reserved> others = new ArrayList<>();
-        private final Map<String, Reservations.Reserved> own = new java.util.LinkedHashMap<>();
-
-        ReservedSoFar(GangScope scope, List<ObservedPodGroup> observed, List<DesiredPodGroup> wanted) {
-            Set<String> names = new HashSet<>();
-            wanted.forEach(d -> names.add(d.name()));
-            for (ObservedPodGroup pg : observed) {
-                if (!pg.ours()) {
-                    continue;
-                }
-                var r = new Reservations.Reserved(pg.reserved(), pg.priorityClass());
-                if (pg.gang() == null || !pg.gang().equals(scope)) {
-                    others.add(r);
-                } else if (names.contains(pg.name())) {
-                    own.put(pg.name(), r);
-                }
+    private static Map<String, Reservations.Reserved> reservedSoFar(
+            GangScope scope, List<ObservedPodGroup> observed, List<DesiredPodGroup> wanted) {
+        Set<String> names = new HashSet<>();
+        wanted.forEach(d -> names.add(d.name()));
+        Map<String, Reservations.Reserved> out = new HashMap<>();
+        for (ObservedPodGroup pg : observed) {
+            if (pg.ours() && (!scope.equals(pg.gang()) || names.contains(pg.name()))) {
+                out.put(pg.name(), pg.reserved());
             }
         }
+        return out;
+    }
 
-        void decided(String name, Reservations.Reserved r) {
-            own.put(name, r);
-        }
-
-        List<Reservations.Reserved> besides(String name) {
-            List<Reservations.Reserved> out = new ArrayList<>(others);
-            own.forEach((n, r) -> {
-                if (!n.equals(name)) {
-                    out.add(r);
-                }
-            });
-            return out;
-        }
+    /** What every PodGroup but {@code name} reserves. */
+    private static List<Reservations.Reserved> besides(Map<String, Reservations.Reserved> reserved, String name) {
+        List<Reservations.Reserved> out = new ArrayList<>();
+        reserved.forEach((n, r) -> {
+            if (!n.equals(name)) {
+                out.add(r);
+            }
+        });
+        return out;
     }
 
     /** Whether a hard gang tier is one the cluster's HyperNodes have (soft or no topology needs none). */

@@ -11,6 +11,7 @@ import io.topobridge.core.resources.Quantities;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -184,17 +185,15 @@ public final class Reservations {
     /**
      * The first limit a PodGroup reserving {@code need} would break, counting what {@code others} reserve (the
      * namespace's other PodGroups of the bridge that the limit counts, the scope's own already planned included).
-     *
-     * @param others what each other PodGroup reserves, with its priority class
      */
-    public Optional<Breach> breach(Amounts need, String priorityClass, List<Reserved> others) {
-        boolean bestEffort = bestEffort(need);
+    public Optional<Breach> breach(Reserved need, Collection<Reserved> others) {
+        boolean bestEffort = bestEffort(need.amounts());
         for (Limit limit : limits) {
-            if (!limit.selector().test(priorityClass, bestEffort)) {
+            if (!limit.selector().test(need.priorityClass(), bestEffort)) {
                 continue;
             }
             for (Map.Entry<String, BigDecimal> hard : limit.hard().entrySet()) {
-                BigDecimal wanted = need.get(hard.getKey());
+                BigDecimal wanted = need.amounts().get(hard.getKey());
                 if (wanted.signum() <= 0) {
                     continue;
                 }
@@ -213,10 +212,15 @@ public final class Reservations {
         return Optional.empty();
     }
 
-    /** What one PodGroup reserves. */
+    /** What one PodGroup reserves, with its priority class (null when none). */
     public record Reserved(Amounts amounts, String priorityClass) {
         public Reserved {
             Objects.requireNonNull(amounts, "amounts");
+        }
+
+        /** Whether this reserves at least {@code need}, in the same priority class. */
+        boolean covers(Reserved need) {
+            return amounts.covers(need.amounts()) && Objects.equals(priorityClass, need.priorityClass());
         }
     }
 

@@ -187,7 +187,13 @@ public final class ScopeReconciler {
         for (Outcome outcome : outcomes) {
             outcome.translation().podGroups().forEach(p -> wanted.add(p.namespace() + "/" + p.name()));
         }
-        return PodGroupChanges.unclaimed(observe(allPodGroups, lookup), wanted);
+        List<PodGroupChanges.Step> out = new ArrayList<>();
+        for (ObservedPodGroup pg : observe(allPodGroups, lookup)) {
+            if (pg.ownsFields() && pg.gang() == null && !wanted.contains(pg.namespace() + "/" + pg.name())) {
+                out.add(new PodGroupChanges.Release(pg.namespace(), pg.name()));
+            }
+        }
+        return out;
     }
 
     /** Whether the bridge makes PodGroups in a namespace: every namespace, or the opted-in ones (unknown ones count). */

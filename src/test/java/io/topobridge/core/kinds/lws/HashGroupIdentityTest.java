@@ -191,7 +191,7 @@ class HashGroupIdentityTest {
                 io.topobridge.core.workload.changes.Reservations.Settings.NONE);
         List<HasMetadata> cached = Fixtures.objects(LWS);
         // the leader as admission let it in
-        var pod = new PodAdmission(new AdmissionSettings("volcano"), PodAdmission.Assigner.of(Fixtures.translator()))
+        var pod = new PodAdmission(new AdmissionSettings("volcano"), Fixtures.translator()::tie)
                 .admit(
                         Fixtures.pod(leader("vllm-7d4b9c8f5-x2x9k", "pa", KEY_A)),
                         Fixtures.TIERS,
@@ -268,8 +268,7 @@ class HashGroupIdentityTest {
     @Test
     void aLeaderWithoutAGroupKeyIsLeftUntiedAndAdmissionSaysWhy() {
         var objects = Fixtures.objects(LWS);
-        var admission =
-                new PodAdmission(new AdmissionSettings("volcano"), PodAdmission.Assigner.of(Fixtures.translator()));
+        var admission = new PodAdmission(new AdmissionSettings("volcano"), Fixtures.translator()::tie);
         PodAdmission.Result result = admission.admit(
                 Fixtures.pod(leader("vllm-7d4b9c8f5-x2x9k", null, null)), Fixtures.TIERS, Fixtures.lookup(objects));
         assertThat(result.outcome()).isEqualTo(PodAdmission.Outcome.UNMANAGED);

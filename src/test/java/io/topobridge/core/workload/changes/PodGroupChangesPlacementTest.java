@@ -112,8 +112,7 @@ class PodGroupChangesPlacementTest {
             Map<String, String> carried,
             Map<String, String> expected,
             int placedAbove) {
-        var observed =
-                List.of(new ObservedPodGroup("ns", "tb-lws-tp-0", true, SCOPE, false, null, carried, null, null));
+        var observed = List.of(new ObservedPodGroup("ns", "tb-lws-tp-0", true, SCOPE, false, null, carried, null));
         var placed = achieved == null ? Map.<String, Achieved>of() : Map.of("tb-lws-tp-0", achieved);
         PodGroupChanges.Plan plan = TestPlans.plan(result(mode, tier), observed, QueueStates.UNKNOWN, placed, null);
         DesiredPodGroup applied = ((PodGroupChanges.Apply) plan.steps().get(0)).podGroup();

@@ -41,7 +41,7 @@ class PodGroupChangesTest {
     }
 
     private static ObservedPodGroup existing(String queue) {
-        return new ObservedPodGroup("ns", "tb-deploy-web", true, SCOPE, true, queue, Map.of(), null, null);
+        return new ObservedPodGroup("ns", "tb-deploy-web", true, SCOPE, true, queue, Map.of(), null);
     }
 
     private static DesiredPodGroup applied(PodGroupChanges.Plan plan) {
@@ -225,7 +225,6 @@ class PodGroupChangesTest {
                 true,
                 "default",
                 Map.of(),
-                null,
                 null);
     }
 
