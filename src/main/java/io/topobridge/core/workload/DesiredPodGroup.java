@@ -46,6 +46,11 @@ public record DesiredPodGroup(
         return new DesiredPodGroup(namespace, name, labels, annotations, owners, spec, ownership, onLoss);
     }
 
+    /** The same PodGroup with {@code value} as its annotations. */
+    public DesiredPodGroup withAnnotations(Map<String, String> value) {
+        return new DesiredPodGroup(namespace, name, labels, value, owners, spec, ownership, onDomainLoss);
+    }
+
     /** The same PodGroup in another queue (every other field of the spec as it is). */
     public DesiredPodGroup withQueue(String queue) {
         var copy = new PodGroupSpec()

@@ -253,15 +253,7 @@ public final class PodGroupChanges {
         }
         Map<String, String> annotations = new TreeMap<>(desired.annotations());
         annotations.putAll(placement);
-        return new DesiredPodGroup(
-                desired.namespace(),
-                desired.name(),
-                desired.labels(),
-                annotations,
-                desired.owners(),
-                desired.spec(),
-                desired.ownership(),
-                desired.onDomainLoss());
+        return desired.withAnnotations(annotations);
     }
 
     /**

@@ -117,40 +117,34 @@ public final class ScopeReconciler {
      * PodGroup limit and reservations) as the writer will have carried them out.
      */
     private static final class Planned {
-        private final Map<String, Map<String, ObservedPodGroup>> written = new HashMap<>();
-        private final Map<String, Set<String>> deleted = new HashMap<>();
+        /** By namespace and name: the PodGroup as written, empty when deleted. */
+        private final Map<String, Map<String, Optional<ObservedPodGroup>>> byNamespace = new HashMap<>();
 
         void add(Outcome outcome) {
             for (PodGroupChanges.Step step : outcome.steps()) {
                 if (step instanceof PodGroupChanges.Apply apply) {
                     DesiredPodGroup pg = apply.podGroup();
-                    written.computeIfAbsent(pg.namespace(), n -> new HashMap<>())
-                            .put(pg.name(), ObservedPodGroup.planned(pg, outcome.scope()));
-                    deleted.computeIfPresent(pg.namespace(), (n, names) -> {
-                        names.remove(pg.name());
-                        return names;
-                    });
+                    byNamespace
+                            .computeIfAbsent(pg.namespace(), n -> new HashMap<>())
+                            .put(pg.name(), Optional.of(ObservedPodGroup.planned(pg, outcome.scope())));
                 } else if (step instanceof PodGroupChanges.Delete delete) {
-                    deleted.computeIfAbsent(delete.namespace(), n -> new HashSet<>())
-                            .add(delete.name());
-                    written.computeIfPresent(delete.namespace(), (n, pgs) -> {
-                        pgs.remove(delete.name());
-                        return pgs;
-                    });
+                    byNamespace
+                            .computeIfAbsent(delete.namespace(), n -> new HashMap<>())
+                            .put(delete.name(), Optional.empty());
                 }
             }
         }
 
         List<ObservedPodGroup> over(String namespace, List<ObservedPodGroup> observed) {
-            Map<String, ObservedPodGroup> mine = written.getOrDefault(namespace, Map.of());
-            Set<String> gone = deleted.getOrDefault(namespace, Set.of());
-            if (mine.isEmpty() && gone.isEmpty()) {
+            Map<String, Optional<ObservedPodGroup>> planned = byNamespace.get(namespace);
+            if (planned == null) {
                 return observed;
             }
             Map<String, ObservedPodGroup> out = new java.util.LinkedHashMap<>();
             observed.forEach(pg -> out.put(pg.name(), pg));
-            gone.forEach(out::remove);
-            mine.forEach((name, pg) -> out.merge(name, pg, (was, now) -> was.ours() == now.ours() ? now : was));
+            planned.forEach((name, pg) -> pg.ifPresentOrElse(
+                    now -> out.merge(name, now, (was, is) -> was.ours() == is.ours() ? is : was),
+                    () -> out.remove(name)));
             return new ArrayList<>(out.values());
         }
     }
