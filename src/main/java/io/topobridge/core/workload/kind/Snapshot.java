@@ -114,9 +114,11 @@ public final class Snapshot {
     public List<Workload> groupMembers(GangScope.Group group) {
         Map<String, List<Workload>> groups = groupsByNamespace.computeIfAbsent(group.namespace(), ns -> {
             Map<String, List<Workload>> out = new HashMap<>();
-            for (WorkloadKind kind : adapters.groupMemberKinds()) {
-                GroupMember member = adapters.groupMember(kind).orElseThrow();
-                for (Workload w : list(kind, ns)) {
+            for (KindAdapter adapter : adapters.all()) {
+                if (!(adapter instanceof GroupMember member)) {
+                    continue;
+                }
+                for (Workload w : list(adapter.kind(), ns)) {
                     if (!member.joins(w)) {
                         continue;
                     }

@@ -60,14 +60,6 @@ public final class WorkloadAdapters {
         return of(kind).filter(GroupMember.class::isInstance).map(GroupMember.class::cast);
     }
 
-    /** The kinds whose workloads can join a group, in the order members are listed. */
-    public List<WorkloadKind> groupMemberKinds() {
-        return byKind.keySet().stream()
-                .filter(k -> groupMember(k).isPresent())
-                .sorted()
-                .toList();
-    }
-
     /** A fresh view of the cluster through {@code lookup}, for one translation. */
     public Snapshot snapshot(WorkloadLookup lookup, int maxGangsPerWorkload) {
         return new Snapshot(lookup, this, maxGangsPerWorkload);
