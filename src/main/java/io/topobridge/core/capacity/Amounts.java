@@ -4,6 +4,9 @@ import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.resources.Quantities;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -67,14 +70,9 @@ public record Amounts(Map<String, BigDecimal> values) {
     }
 
     /**
-     * The resource of {@code need} this is shortest of, relative to the need (accelerators of the default list first on
-     * a tie); null when {@code need} is empty.
+     * The resource of {@code need} this is shortest of, relative to the need (accelerators of the list first on a tie);
+     * null when {@code need} is empty.
      */
-    public String scarcest(Amounts need) {
-        return scarcest(need, Accelerators.DEFAULT);
-    }
-
-    /** As {@link #scarcest(Amounts)}, accelerators being those of {@code accelerators}. */
     public String scarcest(Amounts need, Accelerators accelerators) {
         String best = null;
         BigDecimal lowest = null;
@@ -91,8 +89,42 @@ public record Amounts(Map<String, BigDecimal> values) {
 
     /** How much of {@code need} this covers, as the smallest ratio over its resources (1 and more: it fits). */
     public BigDecimal coverage(Amounts need) {
-        String scarce = scarcest(need);
+        String scarce = scarcest(need, Accelerators.DEFAULT);
         return scarce == null ? BigDecimal.ONE : get(scarce).divide(need.get(scarce), 6, RoundingMode.HALF_UP);
+    }
+
+    /** Whether the pods fit on the nodes one by one (first fit, largest pods first). */
+    public static boolean packs(List<Amounts> pods, List<Amounts> nodes, Accelerators accelerators) {
+        List<Amounts> free = new ArrayList<>(nodes);
+        List<Amounts> sorted = new ArrayList<>(pods);
+        Amounts total = sorted.stream().reduce(NONE, Amounts::plus);
+        String key = spoken(total, NONE, accelerators);
+        if (key != null) {
+            sorted.sort(Comparator.comparing((Amounts a) -> a.get(key)).reversed());
+        }
+        for (Amounts pod : sorted) {
+            boolean placed = false;
+            for (int i = 0; i < free.size() && !placed; i++) {
+                placed = free.get(i).covers(pod);
+                if (placed) {
+                    free.set(i, free.get(i).minusClamped(pod));
+                }
+            }
+            if (!placed) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The resource a sentence speaks of: an accelerator when needed, else the one {@code free} is shortest of. */
+    public static String spoken(Amounts need, Amounts free, Accelerators accelerators) {
+        for (String r : need.values.keySet()) {
+            if (accelerators.is(r)) {
+                return r;
+            }
+        }
+        return free.scarcest(need, accelerators);
     }
 
     /** The amounts of the accelerators of the list together (what the topology page counts as accelerators). */

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Allocatable and free resources per node and per HyperNode: a node's free capacity is its allocatable minus the
@@ -100,59 +101,49 @@ public final class Capacity {
     }
 
     public Amounts domainFree(String hyperNode) {
-        return domainFree.computeIfAbsent(hyperNode, h -> sum(h, 0));
+        return domainFree.computeIfAbsent(hyperNode, h -> sum(forest.nodesUnder(h), this::free));
     }
 
     /** What would be free under a HyperNode if all its nodes took new pods. */
     public Amounts domainFreeIfUsable(String hyperNode) {
-        return domainFreeIfUsable.computeIfAbsent(hyperNode, h -> sum(h, 1));
+        return domainFreeIfUsable.computeIfAbsent(hyperNode, h -> sum(forest.nodesUnder(h), this::freeIfUsable));
     }
 
     /** What is allocatable under a HyperNode, every node counted. */
     public Amounts domainAllocatable(String hyperNode) {
-        return domainAllocatable.computeIfAbsent(hyperNode, h -> sum(h, 2));
+        return domainAllocatable.computeIfAbsent(
+                hyperNode,
+                h -> sum(
+                        forest.nodesUnder(h),
+                        n -> nodes.containsKey(n) ? nodes.get(n).allocatable() : Amounts.NONE));
     }
 
     /** The nodes under a HyperNode whose resources are not room. */
     public Withheld domainWithheld(String hyperNode) {
-        return domainWithheld.computeIfAbsent(hyperNode, h -> {
-            Withheld out = Withheld.NONE;
-            for (String node : forest.nodesUnder(h)) {
-                out = out.plus(withheld(node));
-            }
-            return out;
-        });
-    }
-
-    private Amounts sum(String hyperNode, int what) {
-        Amounts out = Amounts.NONE;
-        for (String node : forest.nodesUnder(hyperNode)) {
-            NodeView n = nodes.get(node);
-            if (n != null) {
-                out = out.plus(
-                        switch (what) {
-                            case 0 -> free(node);
-                            case 1 -> freeIfUsable(node);
-                            default -> n.allocatable();
-                        });
-            }
-        }
-        return out;
+        return domainWithheld.computeIfAbsent(hyperNode, h -> withheldOf(forest.nodesUnder(h)));
     }
 
     /** What is free on every node of the cluster, in a tree or not. */
     public Amounts clusterFree() {
-        Amounts out = Amounts.NONE;
-        for (String node : nodes.keySet()) {
-            out = out.plus(free(node));
-        }
-        return out;
+        return sum(nodes.keySet(), this::free);
     }
 
     /** The nodes of the cluster whose resources are not room. */
     public Withheld clusterWithheld() {
+        return withheldOf(nodes.keySet());
+    }
+
+    private static Amounts sum(Collection<String> names, Function<String, Amounts> each) {
+        Amounts out = Amounts.NONE;
+        for (String node : names) {
+            out = out.plus(each.apply(node));
+        }
+        return out;
+    }
+
+    private Withheld withheldOf(Collection<String> names) {
         Withheld out = Withheld.NONE;
-        for (String node : nodes.keySet()) {
+        for (String node : names) {
             out = out.plus(withheld(node));
         }
         return out;

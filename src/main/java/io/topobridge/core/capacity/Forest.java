@@ -88,15 +88,11 @@ public final class Forest {
 
     /** Every node under a HyperNode, at any depth. */
     public Set<String> nodesUnder(String hyperNode) {
-        Set<String> cached = nodesUnder.get(hyperNode);
-        if (cached != null) {
-            return cached;
-        }
-        Set<String> out = new TreeSet<>();
-        collect(hyperNode, out, new HashSet<>());
-        Set<String> result = Set.copyOf(out);
-        nodesUnder.put(hyperNode, result);
-        return result;
+        return nodesUnder.computeIfAbsent(hyperNode, h -> {
+            Set<String> out = new TreeSet<>();
+            collect(h, out, new HashSet<>());
+            return Set.copyOf(out);
+        });
     }
 
     private void collect(String hyperNode, Set<String> out, Set<String> seen) {

@@ -211,7 +211,7 @@ public record GangDomain(
         members.bound().stream().filter(p -> !members.lostPods().contains(p)).forEach(p -> whole.add(p.requests()));
         Amounts need = sum(toPlace);
         Amounts free = sum(room.free());
-        String resource = Packing.spoken(need, free, accelerators);
+        String resource = Amounts.spoken(need, free, accelerators);
         String needs = resource == null
                 ? ""
                 : "; " + (toPlace.size() == 1 ? "it needs " : "they need ")
@@ -222,12 +222,12 @@ public record GangDomain(
         String pods = toPlace.size() == 1 ? "the pod" : toPlace.size() + " pods";
         Verdict verdict;
         String sentence;
-        if (!Packing.packs(whole, room.allocatable(), accelerators)) {
+        if (!Amounts.packs(whole, room.allocatable(), accelerators)) {
             verdict = Verdict.DOMAIN_LOST;
             sentence = where + " can no longer hold the gang: its " + whole.size()
                     + " pods do not fit its usable nodes even when they are empty" + needs + unusableText
                     + members.waits();
-        } else if (!Packing.packs(toPlace, room.free(), accelerators)) {
+        } else if (!Amounts.packs(toPlace, room.free(), accelerators)) {
             verdict = Verdict.NO_ROOM_IN_DOMAIN;
             sentence = "no room in " + where + " for " + pods + " the gang is short of" + needs + unusableText
                     + members.waits();
@@ -266,13 +266,10 @@ public record GangDomain(
             List<PodView> lostPods = new ArrayList<>();
             List<String> lost = new ArrayList<>();
             for (PodView pod : bound) {
-                NodeView node = capacity.node(pod.node());
-                if (node == null) {
+                String down = down(capacity, pod);
+                if (down != null) {
                     lostPods.add(pod);
-                    lost.add(pod.name() + " on " + pod.node() + " (node gone)");
-                } else if (!node.state().isReady()) {
-                    lostPods.add(pod);
-                    lost.add(pod.name() + " on " + pod.node() + " (" + closed(node.state()) + ")");
+                    lost.add(pod.name() + " on " + pod.node() + " (" + down + ")");
                 }
             }
             Instant since = null;
@@ -343,19 +340,13 @@ public record GangDomain(
             return List.of();
         }
         List<Amounts> pods = gang.livePods().stream().map(PodView::requests).toList();
-        Forest forest = capacity.forest();
         List<String> out = new ArrayList<>();
-        for (HyperNodeView candidate : forest.atTier(gang.highestTier())) {
+        for (HyperNodeView candidate : capacity.forest().atTier(gang.highestTier())) {
             if (candidate.name().equals(except)) {
                 continue;
             }
-            List<Amounts> free = new ArrayList<>();
-            for (String node : forest.nodesUnder(candidate.name())) {
-                if (capacity.node(node) != null && capacity.withheld(node).isEmpty()) {
-                    free.add(capacity.free(node));
-                }
-            }
-            if (!free.isEmpty() && Packing.packs(pods, free, capacity.accelerators())) {
+            List<Amounts> free = Room.of(candidate, capacity).free();
+            if (!free.isEmpty() && Amounts.packs(pods, free, capacity.accelerators())) {
                 out.add(candidate.name());
             }
         }
@@ -373,18 +364,19 @@ public record GangDomain(
         }
         List<String> out = new ArrayList<>();
         for (PodView pod : gang.pods()) {
-            if (!pod.deleting() || !pod.bound()) {
-                continue;
-            }
-            NodeView node = capacity.node(pod.node());
-            if (node == null) {
-                out.add(pod.name() + " Terminating on " + pod.node() + " (node gone)");
-            } else if (!node.state().isReady()) {
-                out.add(pod.name() + " Terminating on " + pod.node() + " (" + closed(node.state()) + ")");
+            String down = pod.deleting() && pod.bound() ? down(capacity, pod) : null;
+            if (down != null) {
+                out.add(pod.name() + " Terminating on " + pod.node() + " (" + down + ")");
             }
         }
         out.sort(null);
         return out;
+    }
+
+    /** Why a bound pod's node holds it no more ({@code node gone}, or as {@link #closed}), or null while it is Ready. */
+    private static String down(Capacity capacity, PodView pod) {
+        NodeView node = capacity.node(pod.node());
+        return node == null ? "node gone" : node.state().isReady() ? null : closed(node.state());
     }
 
     /** Why the gang's pods cannot go to a node ({@code cordoned}, {@code not ready…}, {@code tainted k=v:E}), or null. */

@@ -229,18 +229,7 @@ public final class TierDomains {
         Map<String, Amounts> gangs = new TreeMap<>(d.gangUse());
         Withheld withheld = d.withheld();
         for (Tainted t : d.tainted()) {
-            Taint repelling = null;
-            for (List<Toleration> pod : pods) {
-                for (Taint taint : t.taints()) {
-                    if (!Toleration.tolerated(pod, taint)) {
-                        repelling = taint;
-                        break;
-                    }
-                }
-                if (repelling != null) {
-                    break;
-                }
-            }
+            Taint repelling = Withheld.repelling(t.taints(), pods);
             if (repelling == null) {
                 size = size.plus(t.allocatable());
                 free = free.plus(t.free());

@@ -29,15 +29,20 @@ public record Withheld(int cordoned, int notReady, int tainted, Taint example) {
         if (!state.isReady()) {
             return new Withheld(0, 1, 0, null);
         }
-        if (tolerations != null) {
-            for (List<Toleration> pod : tolerations) {
-                Taint repelling = state.repelling(pod);
-                if (repelling != null) {
-                    return new Withheld(0, 0, 1, repelling);
+        Taint repelling = tolerations == null ? null : repelling(state.taints(), tolerations);
+        return repelling == null ? NONE : new Withheld(0, 0, 1, repelling);
+    }
+
+    /** The first taint that one of the pods (each its tolerations, in order) does not tolerate, or null. */
+    static Taint repelling(List<Taint> taints, List<List<Toleration>> pods) {
+        for (List<Toleration> pod : pods) {
+            for (Taint taint : taints) {
+                if (!Toleration.tolerated(pod, taint)) {
+                    return taint;
                 }
             }
         }
-        return NONE;
+        return null;
     }
 
     public Withheld plus(Withheld other) {

@@ -8,10 +8,10 @@ import io.topobridge.core.capacity.Forest;
 import io.topobridge.core.capacity.GangDomain;
 import io.topobridge.core.capacity.GangView;
 import io.topobridge.core.capacity.HyperNodeView;
-import io.topobridge.core.capacity.Packing;
 import io.topobridge.core.capacity.PodView;
 import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.capacity.Withheld;
+import io.topobridge.core.node.Accelerators;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -198,7 +198,7 @@ public final class Explain {
         if (c != 0) {
             return c > 0;
         }
-        String r = Packing.spoken(need, fa, capacity.accelerators());
+        String r = Amounts.spoken(need, fa, capacity.accelerators());
         int d = r == null ? 0 : fa.get(r).compareTo(fb.get(r));
         return d != 0 ? d > 0 : a.name().compareTo(b.name()) < 0;
     }
@@ -208,7 +208,7 @@ public final class Explain {
             return false;
         }
         return podNeeds.isEmpty()
-                || Packing.packs(
+                || Amounts.packs(
                         podNeeds,
                         capacity.forest().nodesUnder(domain.name()).stream()
                                 .map(capacity::free)
@@ -251,7 +251,7 @@ public final class Explain {
                     PendingReason.WAITING_FOR_SCHEDULER, prefix + "it requests no resources" + volcano(gang));
         }
         Amounts clusterFree = capacity.clusterFree();
-        String r = Packing.spoken(need, clusterFree, capacity.accelerators());
+        String r = Amounts.spoken(need, clusterFree, capacity.accelerators());
         Withheld clusterWithheld = capacity.clusterWithheld();
         String notCounted = clusterWithheld.isEmpty() ? "" : " (not counting " + clusterWithheld.describe() + ")";
         String needs = "needs " + Amounts.show(r, need.get(r)) + " " + r;
@@ -311,7 +311,7 @@ public final class Explain {
         if (free.get(spoken).compareTo(need.get(spoken)) < 0) {
             return "";
         }
-        String scarce = free.scarcest(need);
+        String scarce = free.scarcest(need, Accelerators.DEFAULT);
         return scarce == null || free.get(scarce).compareTo(need.get(scarce)) >= 0
                 ? ""
                 : ", but only " + Amounts.show(scarce, free.get(scarce)) + " of the "

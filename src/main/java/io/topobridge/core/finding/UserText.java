@@ -49,10 +49,7 @@ public final class UserText {
      * characters with its length when cut.
      */
     public static String excerpt(String text) {
-        if (text == null) {
-            return "no details";
-        }
-        return unquoted(text, MAX_EXCERPT);
+        return text == null ? "no details" : unquoted(text, MAX_EXCERPT);
     }
 
     /** The first line of a parser's message (whose next lines point into the input), {@code unknown error} for none. */

@@ -35,14 +35,11 @@ final class ForeignOverlaps {
         if (foreign.isEmpty()) {
             return;
         }
-        Set<String> placed = new HashSet<>();
+        Set<String> placed = forest.placedNodes();
         Set<String> ours = new HashSet<>();
         for (Domain d : forest.domains()) {
             if (d.alive) {
                 ours.add(d.name);
-                if (d.level == 0) {
-                    placed.addAll(d.nodes);
-                }
             }
         }
         List<ForeignHyperNode> sorted = new ArrayList<>(foreign);

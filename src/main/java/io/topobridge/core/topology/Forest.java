@@ -8,8 +8,10 @@ import io.topobridge.volcano.model.HyperNodeSpec;
 import io.topobridge.volcano.model.MemberSelector;
 import io.topobridge.volcano.model.MemberSpec;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** The trees of all schemes: prunes them to what fits Volcano, and turns their domains into HyperNodes. */
 final class Forest {
@@ -33,6 +35,17 @@ final class Forest {
     List<Domain> domains() {
         List<Domain> out = new ArrayList<>();
         trees.forEach(t -> out.addAll(t.all));
+        return out;
+    }
+
+    /** The nodes the live HyperNodes list. */
+    Set<String> placedNodes() {
+        Set<String> out = new HashSet<>();
+        for (Domain d : domains()) {
+            if (d.alive && d.level == 0) {
+                out.addAll(d.nodes);
+            }
+        }
         return out;
     }
 

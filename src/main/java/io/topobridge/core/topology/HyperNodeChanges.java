@@ -75,7 +75,9 @@ public final class HyperNodeChanges {
             boolean receives = after.stream().anyMatch(m -> !before.contains(m));
             if (givesAway && !receives) {
                 first.add(new Apply(d, false));
-            } else if (givesAway) {
+                continue;
+            }
+            if (givesAway) {
                 List<MemberSpec> kept = d.spec().getMembers().stream()
                         .filter(m -> before.contains(key(m)))
                         .toList();
@@ -89,10 +91,8 @@ public final class HyperNodeChanges {
                             .members(new ArrayList<>(kept));
                     first.add(new Apply(new DesiredHyperNode(d.name(), d.labels(), interim), true));
                 }
-                last.add(new Apply(d, false));
-            } else {
-                last.add(new Apply(d, false));
             }
+            last.add(new Apply(d, false));
         }
         List<String> deleted = current.keySet().stream()
                 .filter(n -> !desiredNames.contains(n) || recreated.contains(n))

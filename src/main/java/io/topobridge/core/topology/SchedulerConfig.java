@@ -8,6 +8,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -155,13 +156,8 @@ public final class SchedulerConfig {
         if (!listed.isTextual()) {
             return false;
         }
-        boolean named = false;
-        for (String r : listed.asText().split(",")) {
-            if (r.trim().equals(resource)) {
-                named = true;
-                break;
-            }
-        }
+        boolean named =
+                Arrays.stream(listed.asText().split(",")).anyMatch(r -> r.trim().equals(resource));
         JsonNode weight = arguments.path(HYPERNODE_BINPACK_RESOURCES + "." + resource);
         return named && !(weight.isIntegralNumber() && weight.asLong() == 0);
     }

@@ -76,7 +76,7 @@ public final class TopologyBuilder {
         TreeFindings.railDomains(forest, findings);
         TreeFindings.singleDomainTiers(forest, findings);
         ForeignOverlaps.find(foreign, forest, byName, findings);
-        TreeFindings.gpuNodesOutside(byName.values(), hyperNodes, foreign, findings);
+        TreeFindings.gpuNodesOutside(byName.values(), forest, foreign, findings);
 
         findings.sort(Finding.ORDER);
         hyperNodes.sort(Comparator.comparing((DesiredHyperNode h) -> -h.spec().getTier())

@@ -1,16 +1,14 @@
 package io.topobridge.core.topology;
 
 import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.capacity.HyperNodeView;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
-import io.topobridge.volcano.model.HyperNodeSpec;
-import io.topobridge.volcano.model.MemberSpec;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,26 +45,10 @@ final class TreeFindings {
 
     /** GPU nodes that no HyperNode (the bridge's or another source's) lists: hard-topology gangs never get them. */
     static void gpuNodesOutside(
-            Collection<NodeInfo> nodes,
-            List<DesiredHyperNode> ours,
-            Collection<ForeignHyperNode> foreign,
-            List<Finding> findings) {
-        Set<String> placed = new HashSet<>();
-        List<HyperNodeSpec> specs = new ArrayList<>();
-        ours.forEach(h -> specs.add(h.spec()));
-        foreign.forEach(f -> specs.add(f.spec()));
-        for (var spec : specs) {
-            if (spec == null || spec.getMembers() == null) {
-                continue;
-            }
-            for (var member : spec.getMembers()) {
-                if (member.getType() == MemberSpec.TypeEnum.NODE
-                        && member.getSelector() != null
-                        && member.getSelector().getExactMatch() != null) {
-                    placed.add(member.getSelector().getExactMatch().getName());
-                }
-            }
-        }
+            Collection<NodeInfo> nodes, Forest forest, Collection<ForeignHyperNode> foreign, List<Finding> findings) {
+        Set<String> placed = forest.placedNodes();
+        foreign.forEach(
+                f -> placed.addAll(HyperNodeView.of(f.name(), null, f.spec()).nodes()));
         for (NodeInfo node : nodes) {
             if (node.gpu() && !placed.contains(node.name())) {
                 findings.add(Finding.warning(
