@@ -48,12 +48,8 @@ public final class VolcanoObjects {
                     .withOwnerReferences(desired.owners().isEmpty() ? null : new ArrayList<>(desired.owners()));
             podGroup.setSpec(desired.spec());
         } else {
-            var placement = new TreeMap<String, String>();
-            for (String key : ADOPTED_ANNOTATIONS) {
-                if (desired.annotations().containsKey(key)) {
-                    placement.put(key, desired.annotations().get(key));
-                }
-            }
+            var placement = new TreeMap<>(desired.annotations());
+            placement.keySet().retainAll(ADOPTED_ANNOTATIONS);
             meta.withAnnotations(placement.isEmpty() ? null : placement);
             var spec = new PodGroupSpec();
             spec.setNetworkTopology(desired.spec().getNetworkTopology());

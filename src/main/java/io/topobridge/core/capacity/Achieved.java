@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Where Volcano put a gang whose pods are all bound: the lowest tier whose single HyperNode holds all its pods, the
@@ -102,9 +102,9 @@ public record Achieved(Level gang, Map<String, Level> subGroups, List<RolePair> 
 
     /** The subgroup instances by key with their tier value, e.g. {@code decode/0=1}. */
     public String subGroupSummary() {
-        List<String> out = new ArrayList<>();
-        new TreeSet<>(subGroups.keySet())
-                .forEach(k -> out.add(k + "=" + subGroups.get(k).value()));
-        return String.join(",", out);
+        return new TreeMap<>(subGroups)
+                .entrySet().stream()
+                        .map(e -> e.getKey() + "=" + e.getValue().value())
+                        .collect(Collectors.joining(","));
     }
 }

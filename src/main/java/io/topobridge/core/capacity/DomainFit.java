@@ -3,6 +3,8 @@ package io.topobridge.core.capacity;
 import io.topobridge.core.node.Accelerators;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,15 +54,9 @@ public record DomainFit(
         if (compared.isEmpty() || at.stream().anyMatch(d -> d.allocatable().covers(compared))) {
             return Optional.empty();
         }
-        TierDomains.Domain largest = at.get(0);
-        for (TierDomains.Domain d : at) {
-            int c = d.allocatable()
-                    .coverage(compared)
-                    .compareTo(largest.allocatable().coverage(compared));
-            if (c > 0) {
-                largest = d;
-            }
-        }
+        // the first of the closest on a tie
+        TierDomains.Domain largest =
+                Collections.max(at, Comparator.comparing(d -> d.allocatable().coverage(compared)));
         int holding = 0;
         for (int t = tier + 1; t <= domains.top(); t++) {
             if (domains.at(t).stream().anyMatch(d -> d.allocatable().covers(compared))) {
@@ -181,7 +177,7 @@ public record DomainFit(
     /** {@code 80 GPUs}, {@code 12 CPUs and 48Gi memory}: accelerators first, then by name; {@code nothing}. */
     private static String describe(Amounts amounts, Amounts of) {
         List<String> names = new ArrayList<>(of.values().keySet());
-        names.sort(java.util.Comparator.comparing(
+        names.sort(Comparator.comparing(
                         (String r) -> Accelerators.DEFAULT.resources().contains(r) ? 0 : 1)
                 .thenComparing(r -> r));
         List<String> parts = new ArrayList<>();

@@ -156,15 +156,13 @@ final class TreePlanter {
         for (int i = firstRequired - 1; i >= 0; i--) {
             order.add(i);
         }
-        for (int i = firstRequired; i <= lastRequired; i++) {
+        // then the optional tiers between the required ones and above them, nearest first
+        for (int i = firstRequired; i < count; i++) {
             if (tiers.get(i).required()) {
                 used[i] = true;
             } else {
                 order.add(i);
             }
-        }
-        for (int i = lastRequired + 1; i < count; i++) {
-            order.add(i);
         }
         int total = kept.size();
         boolean[] out = new boolean[total];
