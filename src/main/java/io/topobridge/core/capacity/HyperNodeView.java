@@ -10,17 +10,11 @@ import java.util.Objects;
 
 /**
  * A HyperNode as the cluster holds it, of any source (the bridge's, Volcano's label discovery, by hand): its tier,
- * tier name, source label and its members by {@code exactMatch} (other selectors are kept as a count, since they
- * cannot be followed without the nodes' labels).
+ * tier name, source label and its members by {@code exactMatch} (other selectors cannot be followed without the nodes'
+ * labels).
  */
 public record HyperNodeView(
-        String name,
-        int tier,
-        String tierName,
-        String source,
-        List<String> nodes,
-        List<String> hyperNodes,
-        int otherMembers) {
+        String name, int tier, String tierName, String source, List<String> nodes, List<String> hyperNodes) {
 
     public HyperNodeView {
         Objects.requireNonNull(name, "name");
@@ -34,15 +28,11 @@ public record HyperNodeView(
     public static HyperNodeView of(String name, Map<String, String> labels, HyperNodeSpec spec) {
         List<String> nodeMembers = new ArrayList<>();
         List<String> hyperNodeMembers = new ArrayList<>();
-        int other = 0;
         if (spec != null && spec.getMembers() != null) {
             for (MemberSpec m : spec.getMembers()) {
-                if (m.getSelector() == null || m.getSelector().getExactMatch() == null) {
-                    other++;
-                } else if (m.getType() == MemberSpec.TypeEnum.NODE) {
-                    nodeMembers.add(m.getSelector().getExactMatch().getName());
-                } else {
-                    hyperNodeMembers.add(m.getSelector().getExactMatch().getName());
+                if (m.getSelector() != null && m.getSelector().getExactMatch() != null) {
+                    (m.getType() == MemberSpec.TypeEnum.NODE ? nodeMembers : hyperNodeMembers)
+                            .add(m.getSelector().getExactMatch().getName());
                 }
             }
         }
@@ -52,8 +42,7 @@ public record HyperNodeView(
                 spec == null ? null : spec.getTierName(),
                 labels == null ? null : labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL),
                 nodeMembers,
-                hyperNodeMembers,
-                other);
+                hyperNodeMembers);
     }
 
     /** {@code tier N (name)} or {@code tier N}. */

@@ -1,6 +1,5 @@
 package io.topobridge.core.resources;
 
-import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -20,10 +19,6 @@ public final class ResourceSum {
         amounts.merge(name, amount, BigDecimal::add);
         binary.putIfAbsent(name, binaryFormat);
         return this;
-    }
-
-    public ResourceSum add(String name, Quantity quantity) {
-        return add(name, Quantities.amount(quantity), Quantities.binary(quantity));
     }
 
     /** Adds {@code times} copies of another sum. */

@@ -22,13 +22,13 @@ public final class Cluster {
 
     /** A HyperNode of tier 1 holding nodes. */
     public Cluster leaf(String name, String tierName, String... nodes) {
-        hyperNodes.add(new HyperNodeView(name, 1, tierName, "topobridge", List.of(nodes), List.of(), 0));
+        hyperNodes.add(new HyperNodeView(name, 1, tierName, "topobridge", List.of(nodes), List.of()));
         return this;
     }
 
     /** A HyperNode above others. */
     public Cluster above(String name, int tier, String tierName, String... children) {
-        hyperNodes.add(new HyperNodeView(name, tier, tierName, "topobridge", List.of(), List.of(children), 0));
+        hyperNodes.add(new HyperNodeView(name, tier, tierName, "topobridge", List.of(), List.of(children)));
         return this;
     }
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ForestTest {
 
     static HyperNodeView hn(String name, int tier, List<String> nodes, List<String> children) {
-        return new HyperNodeView(name, tier, "", "", nodes, children, 0);
+        return new HyperNodeView(name, tier, "", "", nodes, children);
     }
 
     static Stream<Arguments> forests() {

@@ -101,9 +101,9 @@ class GangDomainTest {
 
         Capacity capacity(List<PodView> others) {
             Forest forest = Forest.of(List.of(
-                    new HyperNodeView("p1", 1, "nvlink", "t", List.of("n1", "n2", "n3", "n4"), List.of(), 0),
-                    new HyperNodeView("p2", 1, "nvlink", "t", List.of("m1", "m2", "m3", "m4"), List.of(), 0),
-                    new HyperNodeView("spine", 2, "spine", "t", List.of(), List.of("p1", "p2"), 0)));
+                    new HyperNodeView("p1", 1, "nvlink", "t", List.of("n1", "n2", "n3", "n4"), List.of()),
+                    new HyperNodeView("p2", 1, "nvlink", "t", List.of("m1", "m2", "m3", "m4"), List.of()),
+                    new HyperNodeView("spine", 2, "spine", "t", List.of(), List.of("p1", "p2"))));
             List<PodView> all = new ArrayList<>(pods);
             all.addAll(others);
             return Capacity.of(nodes, all, forest, Accelerators.DEFAULT);

@@ -60,7 +60,7 @@ class DoctorTest {
                 k -> k.startsWith("fabric.topograph.run/"),
                 Map.of("default", "Open"),
                 Map.of("default", List.of("Deployment/ns/a")),
-                List.of(new HyperNodeView("leaf", 1, "leaf", "topobridge", List.of("gpu-1"), List.of(), 0)),
+                List.of(new HyperNodeView("leaf", 1, "leaf", "topobridge", List.of("gpu-1"), List.of())),
                 List.of(
                         Cluster.nodeView("gpu-1", Map.of(), Cluster.amounts(4, 8, 8)),
                         Cluster.nodeView("cpu-1", Map.of(), Cluster.amounts(0, 8, 8))),
@@ -348,8 +348,8 @@ class DoctorTest {
                 Arguments.of(
                         "a node with two parents",
                         with(b -> b.hyperNodes(List.of(
-                                new HyperNodeView("leaf", 1, "leaf", "topobridge", List.of("gpu-1"), List.of(), 0),
-                                new HyperNodeView("tor-x", 1, "", "label", List.of("gpu-1"), List.of(), 0)))),
+                                new HyperNodeView("leaf", 1, "leaf", "topobridge", List.of("gpu-1"), List.of()),
+                                new HyperNodeView("tor-x", 1, "", "label", List.of("gpu-1"), List.of())))),
                         "hypernode-forest",
                         DoctorCheck.Status.FAILURE,
                         "node gpu-1 is a member of 2 HyperNodes: leaf" + " (source topobridge), tor-x (source label)",

@@ -45,9 +45,9 @@ class TopologyPictureTest {
             nodes.add(new NodeView(n, Map.of(), Cluster.amounts(4, 64, 512), state));
         }
         Forest forest = Forest.of(List.of(
-                new HyperNodeView("p1", 1, "nvlink", "t", List.of("n1", "n2", "n3", "n4"), List.of(), 0),
-                new HyperNodeView("p2", 1, "nvlink", "t", List.of("m1", "m2", "m3", "m4"), List.of(), 0),
-                new HyperNodeView("spine", 2, "spine", "t", List.of(), List.of("p1", "p2"), 0)));
+                new HyperNodeView("p1", 1, "nvlink", "t", List.of("n1", "n2", "n3", "n4"), List.of()),
+                new HyperNodeView("p2", 1, "nvlink", "t", List.of("m1", "m2", "m3", "m4"), List.of()),
+                new HyperNodeView("spine", 2, "spine", "t", List.of(), List.of("p1", "p2"))));
         TopologyPicture picture =
                 TopologyPicture.of(Capacity.of(nodes, List.of(), forest, Accelerators.DEFAULT), List.of());
         TopologyPicture.Domain spine = picture.roots().get(0);

@@ -148,14 +148,14 @@ class DomainLossRestartsTest {
         /** A tier-1 domain of the four nodes {@code <prefix>1} to {@code <prefix>4}. */
         private static HyperNodeView nvlink(String name, String prefix) {
             return new HyperNodeView(
-                    name, 1, "nvlink", "t", List.of(prefix + 1, prefix + 2, prefix + 3, prefix + 4), List.of(), 0);
+                    name, 1, "nvlink", "t", List.of(prefix + 1, prefix + 2, prefix + 3, prefix + 4), List.of());
         }
 
         Capacity capacity() {
             Forest forest = Forest.of(List.of(
                     nvlink("p1", "n"),
                     nvlink("p2", "m"),
-                    new HyperNodeView("spine", 2, "spine", "t", List.of(), List.of("p1", "p2"), 0)));
+                    new HyperNodeView("spine", 2, "spine", "t", List.of(), List.of("p1", "p2"))));
             return Capacity.of(
                     nodes,
                     java.util.stream.Stream.concat(pods.stream(), others.stream())

@@ -368,11 +368,11 @@ public class AutoTierTranslationTest {
         List<HyperNodeView> hyperNodes = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             nodes.add(Cluster.nodeView("n" + i, Map.of(), Amounts.parse(Map.of(Amounts.GPU, "4", "cpu", "64"))));
-            hyperNodes.add(new HyperNodeView("nv" + i, 1, "nvlink", "", List.of("n" + i), List.of(), 0));
+            hyperNodes.add(new HyperNodeView("nv" + i, 1, "nvlink", "", List.of("n" + i), List.of()));
         }
-        hyperNodes.add(new HyperNodeView("r0", 2, "rack", "", List.of(), List.of("nv0", "nv1"), 0));
-        hyperNodes.add(new HyperNodeView("r1", 2, "rack", "", List.of(), List.of("nv2", "nv3"), 0));
-        hyperNodes.add(new HyperNodeView("s", 3, "spine", "", List.of(), List.of("r0", "r1"), 0));
+        hyperNodes.add(new HyperNodeView("r0", 2, "rack", "", List.of(), List.of("nv0", "nv1")));
+        hyperNodes.add(new HyperNodeView("r1", 2, "rack", "", List.of(), List.of("nv2", "nv3")));
+        hyperNodes.add(new HyperNodeView("s", 3, "spine", "", List.of(), List.of("r0", "r1")));
         List<PodView> pods = new ArrayList<>();
         nodesByRole.forEach((role, on) -> {
             var policy = pg.spec().getSubGroupPolicy().stream()

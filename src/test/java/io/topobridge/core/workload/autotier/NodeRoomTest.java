@@ -54,12 +54,12 @@ class NodeRoomTest {
 
     static Forest forest() {
         return Forest.of(List.of(
-                new HyperNodeView("nva", 1, "nvlink", "", A, List.of(), 0),
-                new HyperNodeView("nvb", 1, "nvlink", "", B, List.of(), 0),
-                new HyperNodeView("nvc", 1, "nvlink", "", C, List.of(), 0),
-                new HyperNodeView("r0", 2, "rack", "", List.of(), List.of("nva", "nvc"), 0),
-                new HyperNodeView("r1", 2, "rack", "", List.of(), List.of("nvb"), 0),
-                new HyperNodeView("s", 3, "spine", "", List.of(), List.of("r0", "r1"), 0)));
+                new HyperNodeView("nva", 1, "nvlink", "", A, List.of()),
+                new HyperNodeView("nvb", 1, "nvlink", "", B, List.of()),
+                new HyperNodeView("nvc", 1, "nvlink", "", C, List.of()),
+                new HyperNodeView("r0", 2, "rack", "", List.of(), List.of("nva", "nvc")),
+                new HyperNodeView("r1", 2, "rack", "", List.of(), List.of("nvb")),
+                new HyperNodeView("s", 3, "spine", "", List.of(), List.of("r0", "r1"))));
     }
 
     /** A Deployment of {@code replicas} pods, each requesting 4 of {@code resource} and 1 CPU, with extra spec YAML. */
