@@ -3,6 +3,7 @@ package io.topobridge.core.topology;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.topology.TopologyResult.TreeSummary;
 import io.topobridge.volcano.model.ExactMatch;
 import io.topobridge.volcano.model.HyperNodeSpec;
 import io.topobridge.volcano.model.MemberSelector;

@@ -10,6 +10,16 @@ import java.util.List;
 public record TopologyResult(
         List<DesiredHyperNode> hyperNodes, TierCatalog tiers, List<Finding> findings, List<TreeSummary> trees) {
 
+    /**
+     * One tree the builder made: the scheme it comes from, its tier names finest first (tier 1 first), how many nodes
+     * it places and how many HyperNodes it has.
+     */
+    public record TreeSummary(String scheme, List<String> tiers, int nodes, int hyperNodes) {
+        public TreeSummary {
+            tiers = List.copyOf(tiers);
+        }
+    }
+
     public TopologyResult {
         hyperNodes = List.copyOf(hyperNodes);
         findings = List.copyOf(findings);

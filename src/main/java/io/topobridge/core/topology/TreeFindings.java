@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * The findings about a built forest as a whole (a value under several parents, an NVLink partition in two domains,
@@ -77,18 +78,13 @@ final class TreeFindings {
             }
             same.sort(Comparator.comparing(d -> d.name));
             for (Domain d : same) {
-                List<String> elsewhere = new ArrayList<>();
-                for (Domain other : same) {
-                    if (other != d) {
-                        elsewhere.add(where(other) + " (HyperNode " + other.name + ")");
-                    }
-                }
                 findings.add(Finding.warning(
                         TopologyReason.DOMAIN_PARENT_CONFLICT,
                         hyperNodeRef(d.name),
                         d.describe() + " (label " + UserText.identifier(d.kv.key()) + ") is " + where(d)
                                 + " here but also "
-                                + examples(elsewhere) + "; its nodes disagree on their parent, so it is kept as "
+                                + examples(elsewhere(same, d, TreeFindings::where))
+                                + "; its nodes disagree on their parent, so it is kept as "
                                 + same.size() + " separate HyperNodes"));
             }
         }
@@ -174,22 +170,31 @@ final class TreeFindings {
         KeyValue partition = any.partition != null ? any.partition : any.nvlinkDomain().kv;
         String what = "NVLink partition " + UserText.quote(partition.value()) + " (label " + partition.key() + ")";
         for (Domain d : same) {
-            List<String> elsewhere = new ArrayList<>();
-            for (Domain other : same) {
-                if (other != d) {
-                    elsewhere.add(UserText.quote(other.nvlinkDomain().kv.value()) + " (HyperNode " + other.name + ")");
-                }
-            }
             KeyValue domain = d.nvlinkDomain().kv;
             findings.add(Finding.warning(
                     TopologyReason.PARTITION_IN_TWO_DOMAINS,
                     hyperNodeRef(d.name),
                     what + " is in NVLink domain " + UserText.quote(domain.value()) + " (label " + domain.key()
-                            + ") here but in " + examples(elsewhere)
+                            + ") here but in "
+                            + examples(elsewhere(
+                                    same,
+                                    d,
+                                    o -> UserText.quote(o.nvlinkDomain().kv.value())))
                             + " on other nodes; a partition lies in one"
                             + " NVLink domain, so the labels disagree: kept as " + same.size()
                             + " separate HyperNodes"));
         }
+    }
+
+    /** What {@code said} tells of each domain of {@code same} but {@code d}, each with its HyperNode. */
+    private static List<String> elsewhere(List<Domain> same, Domain d, Function<Domain, String> said) {
+        List<String> out = new ArrayList<>();
+        for (Domain other : same) {
+            if (other != d) {
+                out.add(said.apply(other) + " (HyperNode " + other.name + ")");
+            }
+        }
+        return out;
     }
 
     private static String where(Domain d) {

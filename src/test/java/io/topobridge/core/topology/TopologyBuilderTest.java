@@ -28,6 +28,7 @@ import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.Reason;
 import io.topobridge.core.finding.Severity;
+import io.topobridge.core.topology.TopologyResult.TreeSummary;
 import io.topobridge.volcano.model.ExactMatch;
 import io.topobridge.volcano.model.HyperNodeSpec;
 import io.topobridge.volcano.model.MemberSelector;
