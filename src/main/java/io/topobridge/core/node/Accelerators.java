@@ -65,18 +65,15 @@ public record Accelerators(List<String> resources) {
             }
             String problem = problem(entry);
             if (problem != null) {
+                String shown = entry.length() > 80 ? entry.substring(0, 80) + "..." : entry;
                 throw new IllegalArgumentException(
-                        KEY + ": '" + shown(entry) + "' is not an extended resource name (" + problem + ")");
+                        KEY + ": '" + shown + "' is not an extended resource name (" + problem + ")");
             }
             if (!out.add(entry)) {
                 throw new IllegalArgumentException(KEY + ": '" + entry + "' is listed twice");
             }
         }
         return new Accelerators(new ArrayList<>(out));
-    }
-
-    private static String shown(String entry) {
-        return entry.length() > 80 ? entry.substring(0, 80) + "..." : entry;
     }
 
     /** Why a name is not an extended resource name a device plugin could register, or null. */
@@ -109,15 +106,11 @@ public record Accelerators(List<String> resources) {
         List<String> out = new ArrayList<>();
         for (String r : resources) {
             Number n = amounts.get(r);
-            if (n != null && positive(n)) {
+            if (n != null && (n instanceof java.math.BigDecimal b ? b.signum() > 0 : n.doubleValue() > 0)) {
                 out.add(r);
             }
         }
         return out;
-    }
-
-    private static boolean positive(Number n) {
-        return n instanceof java.math.BigDecimal b ? b.signum() > 0 : n.doubleValue() > 0;
     }
 
     /**

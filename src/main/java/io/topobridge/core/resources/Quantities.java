@@ -112,7 +112,8 @@ public final class Quantities {
             }
             value = mantissa.multiply(BigDecimal.valueOf(1024).pow(power));
         } else {
-            long exponent = suffix != null ? decimalExponent(suffix) : exponent(writtenExponent, raw);
+            long exponent =
+                    suffix != null ? 3L * ("num kMGTPE".indexOf(suffix.charAt(0)) - 3) : exponent(writtenExponent, raw);
             if (digits + exponent > 19) {
                 throw tooLarge(raw);
             }
@@ -124,10 +125,6 @@ public final class Quantities {
             throw tooLarge(raw);
         }
         return negative ? value.negate() : value;
-    }
-
-    private static long decimalExponent(String suffix) {
-        return 3L * ("num kMGTPE".indexOf(suffix.charAt(0)) - 3);
     }
 
     /** A written exponent, or 0; one of more than nine digits is out of any range Kubernetes reads. */
@@ -165,7 +162,9 @@ public final class Quantities {
         BigDecimal value = amount.scale() <= 9
                 ? amount
                 : amount.setScale(9, amount.signum() > 0 ? RoundingMode.CEILING : RoundingMode.FLOOR);
-        if (binary && value.abs().compareTo(KIBI) >= 0 && isWhole(value)) {
+        if (binary
+                && value.abs().compareTo(KIBI) >= 0
+                && value.stripTrailingZeros().scale() <= 0) {
             BigInteger whole = value.toBigIntegerExact();
             int power = Math.min(BINARY_SUFFIXES.length - 1, whole.abs().getLowestSetBit() / 10);
             return whole.shiftRight(10 * power) + BINARY_SUFFIXES[power];
@@ -176,9 +175,5 @@ public final class Quantities {
         int exponent = Math.min(18, Math.floorDiv(-stripped.scale(), 3) * 3);
         BigInteger mantissa = stripped.unscaledValue().multiply(BigInteger.TEN.pow(-stripped.scale() - exponent));
         return mantissa + DECIMAL_SUFFIXES[exponent / 3 + 3];
-    }
-
-    private static boolean isWhole(BigDecimal value) {
-        return value.signum() == 0 || value.stripTrailingZeros().scale() <= 0;
     }
 }

@@ -93,7 +93,10 @@ public record TopologySettings(String preset, List<TierLabel> tiers) {
                 throw new IllegalArgumentException(TIERS_KEY + ": entry '" + entry + "': label key '" + key
                         + "' is not a valid label key (" + keyProblem + ")");
             }
-            String name = eq < 0 ? defaultName(key) : entry.substring(eq + 1).trim();
+            // example.com/rack names its tier rack
+            String name = eq < 0
+                    ? key.substring(key.lastIndexOf('/') + 1)
+                    : entry.substring(eq + 1).trim();
             if (name.isEmpty()) {
                 throw new IllegalArgumentException(TIERS_KEY + ": entry '" + entry + "' has an empty tier name");
             }
@@ -116,11 +119,6 @@ public record TopologySettings(String preset, List<TierLabel> tiers) {
     private static String unknownPreset(String preset) {
         return PRESET_KEY + ": unknown preset '" + preset + "' (known presets: "
                 + String.join(", ", LabelSchemes.presetNames()) + ")";
-    }
-
-    /** {@code example.com/rack} names its tier {@code rack}. */
-    private static String defaultName(String key) {
-        return key.substring(key.lastIndexOf('/') + 1);
     }
 
     /** Why a tier name is unusable, or null: it must be a DNS label and must not read as a tier number. */

@@ -171,16 +171,13 @@ final class TreeFindings {
         String what = "NVLink partition " + UserText.quote(partition.value()) + " (label " + partition.key() + ")";
         for (Domain d : same) {
             KeyValue domain = d.nvlinkDomain().kv;
+            String others = examples(
+                    elsewhere(same, d, o -> UserText.quote(o.nvlinkDomain().kv.value())));
             findings.add(Finding.warning(
                     TopologyReason.PARTITION_IN_TWO_DOMAINS,
                     hyperNodeRef(d.name),
                     what + " is in NVLink domain " + UserText.quote(domain.value()) + " (label " + domain.key()
-                            + ") here but in "
-                            + examples(elsewhere(
-                                    same,
-                                    d,
-                                    o -> UserText.quote(o.nvlinkDomain().kv.value())))
-                            + " on other nodes; a partition lies in one"
+                            + ") here but in " + others + " on other nodes; a partition lies in one"
                             + " NVLink domain, so the labels disagree: kept as " + same.size()
                             + " separate HyperNodes"));
         }
