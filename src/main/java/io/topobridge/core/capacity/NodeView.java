@@ -19,12 +19,6 @@ import java.util.TreeMap;
  */
 public record NodeView(String name, Map<String, String> labels, Amounts allocatable, NodeState state) {
 
-    /** Labels GPU feature discovery puts on GPU nodes. */
-    private static final String GPU_PRESENT = "nvidia.com/gpu.present";
-
-    private static final String GPU_COUNT = "nvidia.com/gpu.count";
-    private static final String GPU_PRODUCT = "nvidia.com/gpu.product";
-
     public NodeView {
         Objects.requireNonNull(name, "name");
         labels = labels == null ? Map.of() : Map.copyOf(labels);
@@ -39,9 +33,10 @@ public record NodeView(String name, Map<String, String> labels, Amounts allocata
                 return true;
             }
         }
-        return "true".equals(labels.get(GPU_PRESENT))
-                || labels.containsKey(GPU_COUNT)
-                || labels.containsKey(GPU_PRODUCT);
+        // the labels GPU feature discovery puts on GPU nodes
+        return "true".equals(labels.get("nvidia.com/gpu.present"))
+                || labels.containsKey("nvidia.com/gpu.count")
+                || labels.containsKey("nvidia.com/gpu.product");
     }
 
     /** A Node as read from the API server (or an input file). */
