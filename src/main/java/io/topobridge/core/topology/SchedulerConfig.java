@@ -108,14 +108,11 @@ public final class SchedulerConfig {
             }
         }
         if (topologyPlugin != null) {
-            List<String> unpacked = new ArrayList<>();
-            for (String resource : new java.util.TreeSet<>(accelerators)) {
-                if (!binPacked(topologyPlugin.path("arguments"), resource)) {
-                    unpacked.add(resource);
-                }
-            }
+            JsonNode arguments = topologyPlugin.path("arguments");
+            List<String> unpacked = new java.util.TreeSet<>(accelerators)
+                    .stream().filter(r -> !binPacked(arguments, r)).toList();
             boolean packed = !accelerators.isEmpty() && unpacked.isEmpty()
-                    || accelerators.isEmpty() && binPacked(topologyPlugin.path("arguments"), GPU);
+                    || accelerators.isEmpty() && binPacked(arguments, GPU);
             if (unpacked.isEmpty()) {
                 return new Check(HardTopology.ENFORCED, packed, List.of());
             }
