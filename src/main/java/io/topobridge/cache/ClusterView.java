@@ -2,7 +2,6 @@ package io.topobridge.cache;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.topobridge.core.VolcanoApi;
@@ -90,7 +89,7 @@ public class ClusterView implements ProcessPart {
             return;
         }
         started = true;
-        addNodeListener(this::topologyChanged);
+        nodes.addHandler(new OnChange<>(node -> topologyChanged(), NodeCache::roomChanged));
         nodes.start();
         lookup.start();
         pods = client.pods().inAnyNamespace().runnableInformer(0);
@@ -187,34 +186,6 @@ public class ClusterView implements ProcessPart {
                         .filter(ClusterView::live)
                         .map(CoreViews::podView)
                         .toList();
-    }
-
-    /** Hears every node added, changed or removed (informer thread; keep it quick). */
-    public void addNodeListener(Runnable listener) {
-        nodes.addHandler(new OnChange<>(node -> listener.run(), NodeCache::roomChanged));
-    }
-
-    /**
-     * Hears a node removed, or one whose cordon, Ready condition or taints changed (informer thread; keep it quick): a
-     * running gang on it may have lost a pod or the room for its replacement.
-     */
-    public void addNodeStateListener(Runnable listener) {
-        nodes.addHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(NodeMetadata node) {}
-
-            @Override
-            public void onUpdate(NodeMetadata before, NodeMetadata after) {
-                if (!before.state().equals(after.state())) {
-                    listener.run();
-                }
-            }
-
-            @Override
-            public void onDelete(NodeMetadata node, boolean unknown) {
-                listener.run();
-            }
-        });
     }
 
     /** Whether a node takes new pods, as cached; empty when the node does not exist (or is not listed yet). */

@@ -1,30 +1,51 @@
 package io.topobridge.controller.topology;
 
+import io.topobridge.cache.HyperNodeCache;
+import io.topobridge.cache.OnChange;
 import io.topobridge.cache.TierSource;
+import io.topobridge.core.Topobridge;
+import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.topology.LabelScheme;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.topology.TopologySettings;
+import io.topobridge.process.ProcessPart;
+import io.topobridge.volcano.HyperNode;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
- * The tiers workloads may name right now, as the topology controller last built them from the nodes (on a
- * follower: as the HyperNodes the leader wrote show them, see {@link HyperNodeTiers}). The
- * workload side reads {@link #current()} and re-translates when a listener hears of a change.
+ * The tiers workloads may name right now, as the topology controller last built them from the nodes, or, on a replica
+ * that does not build the topology itself, as the HyperNodes the leader wrote show them ({@code spec.tier} and
+ * {@code spec.tierName} of the bridge's own HyperNodes; this part runs on every replica), so a follower's admission
+ * resolves tier names against the same catalog the leader's reconcilers use. Also tells which tiers the HyperNodes of
+ * every source have, i.e. what Volcano can enforce now. The workload side reads {@link #current()} and re-translates
+ * when a listener hears of a change.
  */
 @ApplicationScoped
-public class Tiers implements TierSource {
+public class Tiers implements TierSource, ProcessPart {
 
     private static final Logger LOG = Logger.getLogger(Tiers.class);
+
+    @Inject
+    HyperNodeCache hyperNodes;
+
+    @Inject
+    TopologySettings topology;
 
     private volatile TierCatalog current = TierCatalog.EMPTY;
     private volatile boolean built;
     private volatile boolean observedAll;
     private volatile TierCatalog inCluster = TierCatalog.EMPTY;
     private final List<Consumer<TierCatalog>> listeners = new CopyOnWriteArrayList<>();
+    private final HyperNodeCache.Reader events = new Events();
 
     @Override
     public TierCatalog current() {
@@ -97,5 +118,80 @@ public class Tiers implements TierSource {
                 LOG.warnf(e, "a tier listener failed");
             }
         }
+    }
+
+    // ---- the HyperNodes in the cluster ----------------------------------------------------------------
+
+    @Override
+    public String name() {
+        return "hypernode-tiers";
+    }
+
+    @Override
+    public void start() {
+        hyperNodes.open(events);
+    }
+
+    /** Every change, the first list and the CRD going away tell the tiers again. */
+    private final class Events extends OnChange<HyperNode> implements HyperNodeCache.Reader {
+        Events() {
+            super(hyperNode -> observeHyperNodes());
+        }
+
+        @Override
+        public void listed() {
+            observeHyperNodes();
+        }
+
+        @Override
+        public void gone() {
+            observe(TierCatalog.EMPTY, TierCatalog.EMPTY, true);
+        }
+    }
+
+    /** What the HyperNodes show, once they have all been listed (before that an empty cache says nothing). */
+    private void observeHyperNodes() {
+        if (!hyperNodes.synced()) {
+            return;
+        }
+        List<HyperNode> all = hyperNodes.list();
+        List<HyperNode> ours = all.stream()
+                .filter(hn -> hn.getMetadata().getLabels() != null
+                        && Topobridge.SOURCE.equals(
+                                hn.getMetadata().getLabels().get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL)))
+                .toList();
+        observe(catalog(ours, topology.schemes()), catalog(all, List.of()), true);
+    }
+
+    /**
+     * The catalog the tiers of these HyperNodes form, with the names and label keys the configured schemes give them:
+     * what the leader's builder published, as names and keys depend on nothing else.
+     */
+    static TierCatalog catalog(List<HyperNode> hyperNodes, List<LabelScheme> schemes) {
+        Set<TierCatalog.Tier> seen = new LinkedHashSet<>();
+        for (HyperNode hn : hyperNodes) {
+            if (hn.getSpec() == null
+                    || hn.getSpec().getTier() == null
+                    || hn.getSpec().getTier() < 1) {
+                continue;
+            }
+            seen.add(new TierCatalog.Tier(hn.getSpec().getTier(), hn.getSpec().getTierName()));
+        }
+        return TierCatalog.of(new ArrayList<>(seen), schemes);
+    }
+
+    @Override
+    public void stop() {
+        hyperNodes.close(events);
+    }
+
+    @Override
+    public boolean ready() {
+        return !hyperNodes.running() || hyperNodes.synced();
+    }
+
+    @Override
+    public Map<String, Object> details() {
+        return Map.of("tiers", current.toString());
     }
 }

@@ -101,8 +101,6 @@ public class WorkloadController implements ProcessPart {
     private final ScopeFindings published;
     /** When each scope is due again by a timer (worker thread only), so a scope has one timer at a time. */
     private final Map<GangScope, Instant> requeued = new HashMap<>();
-    /** Whether some gang waits because it exceeds the whole cluster: a node change may make room for it. */
-    private volatile boolean heldForCluster;
     /** Whether some gang waits for room in its namespace: a PodGroup of the bridge going may make room. */
     private volatile boolean heldForRoom;
 
@@ -163,17 +161,11 @@ public class WorkloadController implements ProcessPart {
         lookup.start();
         // a gang whose pods were bound (or one that lost a pod) may have a new achieved tier
         view.addPodListener(router::pod);
-        view.addNodeListener(() -> {
-            if (heldForCluster) {
-                debouncer.submit(Due.ALL);
-            }
-        });
-        // a node gone, cordoned or down: a running gang on it may be short of a pod its domain cannot give back
-        view.addNodeStateListener(() -> debouncer.submit(Due.ALL));
+        // highest-tier: auto chooses from the domains' sizes, a gang held for room may fit now, and a running gang on
+        // a node gone, cordoned or down may be short of a pod its domain cannot give back
+        view.addTopologyListener(() -> debouncer.submit(Due.ALL));
         view.start();
         tiers.addListener(catalog -> debouncer.submit(Due.ALL));
-        // highest-tier: auto chooses from the domains' sizes: a rack added or removed may change the choice
-        view.addTopologyListener(() -> debouncer.submit(Due.ALL));
         kinds.addListener(change -> debouncer.submit(Due.ALL));
         timer = PeriodicTask.daemonTimer("topobridge-workloads-resync");
         // the first full pass waits for the caches' initial lists, so nothing is deleted for want of a read
@@ -319,22 +311,17 @@ public class WorkloadController implements ProcessPart {
         for (Outcome outcome : outcomes) {
             restarts = restarts.with(outcome.remembered());
         }
-        boolean held = false;
         boolean waiting = false;
         RuntimeException retry = null;
         for (Outcome outcome : outcomes) {
             try {
                 carryOut(outcome);
-                held |= outcome.waitsForCluster();
                 waiting |= outcome.waitsForNamespaceRoom();
             } catch (KubernetesClientException e) {
                 // a transient failure (connection, 5xx, throttling): the batch is retried with backoff
                 LOG.warnf("scope %s: %s", outcome.scope(), e.getMessage());
                 retry = e;
             }
-        }
-        if (full || held) {
-            heldForCluster = held;
         }
         if (full || waiting) {
             heldForRoom = waiting;

@@ -22,7 +22,7 @@ class TiersTest {
 
     @Test
     void theHyperNodesTiersFormTheCatalogAnAmbiguousNameIncluded() {
-        TierCatalog catalog = HyperNodeTiers.catalog(
+        TierCatalog catalog = Tiers.catalog(
                 List.of(
                         hyperNode("a", 1, "nvlink"),
                         hyperNode("b", 1, "nvlink"),
@@ -34,7 +34,7 @@ class TiersTest {
         assertThat(catalog.number("nvlink")).contains(1);
         assertThat(catalog.numbers("leaf")).containsExactly(1, 2);
         assertThat(catalog.number("leaf")).isEmpty();
-        assertThat(HyperNodeTiers.catalog(List.of(), List.of())).isEqualTo(TierCatalog.EMPTY);
+        assertThat(Tiers.catalog(List.of(), List.of())).isEqualTo(TierCatalog.EMPTY);
     }
 
     @Test

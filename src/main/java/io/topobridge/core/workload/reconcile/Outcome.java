@@ -63,16 +63,6 @@ public record Outcome(
     }
 
     /**
-     * Whether some gang waits because the whole cluster, or every domain of its tier, is too small for it: a node change
-     * may make room.
-     */
-    public boolean waitsForCluster() {
-        return findings.stream()
-                .anyMatch(f -> f.reason() == WorkloadReason.GANG_EXCEEDS_CLUSTER
-                        || (f.reason() == WorkloadReason.GANG_EXCEEDS_DOMAIN && f.isRejection()));
-    }
-
-    /**
      * Whether some gang waits for room in its namespace (its PodGroup limit or its reservations): another PodGroup of
      * the bridge going may make room.
      */
