@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -36,43 +37,44 @@ public final class FieldPaths {
 
     private static final Set<String> BUILT_IN_SETS = Set.of("metadata.finalizers");
 
+    /** Scalars compare equal when equal, or both numbers of the same value. */
+    private static final Comparator<JsonNode> SAME_VALUE = (a, b) ->
+            a.equals(b) || a.isNumber() && b.isNumber() && a.decimalValue().compareTo(b.decimalValue()) == 0 ? 0 : 1;
+
     private FieldPaths() {}
 
     /**
-     * How the lists of one object merge: by key (with the key fields), as a set, or atomically. Places are
-     * written without keys, e.g. {@code webhooks[].rules}.
+     * How the lists of one object merge: by key (with the key fields), as a set, or atomically (also when indexed).
+     * Places are written without keys, e.g. {@code webhooks[].rules}.
      */
-    public record ListTypes(Map<String, List<String>> keyed, Set<String> sets, Set<String> indexed) {
+    public record ListTypes(Map<String, List<String>> keyed, Set<String> sets) {
 
         /** The built-in table plus what every manager's entry in {@code object}'s {@code managedFields} shows. */
         public static ListTypes of(JsonNode object) {
             Map<String, List<String>> keyed = new HashMap<>(BUILT_IN_KEYED);
             Set<String> sets = new HashSet<>(BUILT_IN_SETS);
-            Set<String> indexed = new HashSet<>();
             if (object != null) {
                 for (JsonNode entry : object.path("metadata").path("managedFields")) {
-                    learn(entry.path("fieldsV1"), "", keyed, sets, indexed);
+                    learn(entry.path("fieldsV1"), "", keyed, sets);
                 }
             }
-            return new ListTypes(Map.copyOf(keyed), Set.copyOf(sets), Set.copyOf(indexed));
+            return new ListTypes(Map.copyOf(keyed), Set.copyOf(sets));
         }
 
-        private static void learn(
-                JsonNode node, String place, Map<String, List<String>> keyed, Set<String> sets, Set<String> indexed) {
+        private static void learn(JsonNode node, String place, Map<String, List<String>> keyed, Set<String> sets) {
             Iterator<String> names = node.fieldNames();
             while (names.hasNext()) {
                 String name = names.next();
                 JsonNode child = node.get(name);
                 if (name.startsWith("f:")) {
-                    learn(child, join(place, name.substring(2)), keyed, sets, indexed);
+                    learn(child, join(place, name.substring(2)), keyed, sets);
                 } else if (name.startsWith("k:")) {
                     keyed.putIfAbsent(place, List.copyOf(parseKey(name).keySet()));
-                    learn(child, place + "[]", keyed, sets, indexed);
+                    learn(child, place + "[]", keyed, sets);
                 } else if (name.startsWith("v:")) {
                     sets.add(place);
                 } else if (name.startsWith("i:")) {
-                    indexed.add(place);
-                    learn(child, place + "[]", keyed, sets, indexed);
+                    learn(child, place + "[]", keyed, sets);
                 }
             }
         }
@@ -238,37 +240,7 @@ public final class FieldPaths {
 
     /** Deep equality where numbers compare by value (an API server may echo 1 as 1.0 or as a long). */
     public static boolean sameValue(JsonNode a, JsonNode b) {
-        if (a == null || b == null) {
-            return a == b;
-        }
-        if (a.isNumber() && b.isNumber()) {
-            return a.decimalValue().compareTo(b.decimalValue()) == 0;
-        }
-        if (a.isObject() && b.isObject()) {
-            if (a.size() != b.size()) {
-                return false;
-            }
-            Iterator<Map.Entry<String, JsonNode>> it = a.fields();
-            while (it.hasNext()) {
-                var e = it.next();
-                if (!sameValue(e.getValue(), b.get(e.getKey()))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        if (a.isArray() && b.isArray()) {
-            if (a.size() != b.size()) {
-                return false;
-            }
-            for (int i = 0; i < a.size(); i++) {
-                if (!sameValue(a.get(i), b.get(i))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        return a.equals(b);
+        return a == null || b == null ? a == b : a.equals(SAME_VALUE, b);
     }
 
     /**

@@ -3,7 +3,6 @@ package io.topobridge.cache;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.capacity.Capacity;
@@ -132,8 +131,7 @@ public class ClusterView implements ProcessPart {
 
     @Override
     public boolean ready() {
-        SharedIndexInformer<Pod> p = pods;
-        return p != null && p.hasSynced() && (!hyperNodeCache.running() || hyperNodeCache.synced()) && nodes.ready();
+        return Informers.synced(pods) && (!hyperNodeCache.running() || hyperNodeCache.synced()) && nodes.ready();
     }
 
     /**
@@ -142,16 +140,14 @@ public class ClusterView implements ProcessPart {
      * would seem to sit in no HyperNode at all.
      */
     public boolean placementKnown() {
-        SharedIndexInformer<Pod> p = pods;
-        return p != null && p.hasSynced() && hyperNodeCache.synced();
+        return Informers.synced(pods) && hyperNodeCache.synced();
     }
 
     @Override
     public Map<String, Object> details() {
-        SharedIndexInformer<Pod> p = pods;
         return Map.of(
                 "pods",
-                p == null ? 0 : p.getStore().list().size(),
+                Informers.list(pods).size(),
                 "hyperNodes",
                 cachedHyperNodeList().size());
     }
@@ -179,13 +175,10 @@ public class ClusterView implements ProcessPart {
 
     /** Every pod that holds or wants resources (not Succeeded or Failed). */
     public List<PodView> pods() {
-        SharedIndexInformer<Pod> p = pods;
-        return p == null
-                ? List.of()
-                : p.getStore().list().stream()
-                        .filter(ClusterView::live)
-                        .map(CoreViews::podView)
-                        .toList();
+        return Informers.list(pods).stream()
+                .filter(ClusterView::live)
+                .map(CoreViews::podView)
+                .toList();
     }
 
     /** Whether a node takes new pods, as cached; empty when the node does not exist (or is not listed yet). */
@@ -245,24 +238,21 @@ public class ClusterView implements ProcessPart {
 
     /** The live pods of a namespace tied to {@code podGroup}. */
     public List<PodView> podsOf(String namespace, String podGroup) {
-        SharedIndexInformer<Pod> p = pods;
-        return p == null
-                ? List.of()
-                : p.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace).stream()
-                        .filter(pod -> live(pod)
-                                && podGroup.equals(CoreViews.annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION)))
-                        .map(CoreViews::podView)
-                        .toList();
+        return Informers.inNamespace(pods, namespace).stream()
+                .filter(pod ->
+                        live(pod) && podGroup.equals(CoreViews.annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION)))
+                .map(CoreViews::podView)
+                .toList();
     }
 
     /** The live pods of a namespace as the cache keeps them ({@link SlimPodStore}); empty until it has synced. */
     public List<Pod> livePods(String namespace) {
         SharedIndexInformer<Pod> p = pods;
-        return p == null || !p.hasSynced()
-                ? List.of()
-                : p.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace).stream()
+        return Informers.synced(p)
+                ? Informers.inNamespace(p, namespace).stream()
                         .filter(ClusterView::live)
-                        .toList();
+                        .toList()
+                : List.of();
     }
 
     private static boolean live(Pod pod) {

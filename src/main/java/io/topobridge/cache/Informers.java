@@ -1,6 +1,7 @@
 package io.topobridge.cache;
 
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -36,6 +37,18 @@ final class Informers {
     /** The informer's cached objects (read, never change); empty while it does not run. */
     static <T> List<T> list(SharedIndexInformer<T> informer) {
         return informer == null ? List.of() : informer.getStore().list();
+    }
+
+    /** The informer's cached objects in one namespace (read, never change); empty while it does not run. */
+    static <T> List<T> inNamespace(SharedIndexInformer<T> informer, String namespace) {
+        return informer == null ? List.of() : informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace);
+    }
+
+    /** The informer's cached object of that namespace (null: cluster-scoped) and name, or null. */
+    static <T> T get(SharedIndexInformer<T> informer, String namespace, String name) {
+        return informer == null || name == null
+                ? null
+                : informer.getStore().getByKey(WorkloadCaches.key(namespace, name));
     }
 
     /** An optional kind's informer once its CRD changed: started when the CRD appeared, stopped when it went away. */

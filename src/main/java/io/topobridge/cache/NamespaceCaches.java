@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.topobridge.core.OptionalApi;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.Autoscaler;
@@ -157,42 +156,26 @@ abstract class NamespaceCaches implements WorkloadLookup {
     @Override
     public List<HasMetadata> autoscalers(String namespace) {
         List<HasMetadata> out = new ArrayList<>();
-        SharedIndexInformer<HorizontalPodAutoscaler> hpas = hpaInformer;
-        SharedIndexInformer<GenericKubernetesResource> aibrix = podAutoscalerInformer;
-        if (namespace == null) {
-            return out;
-        }
-        if (hpas != null) {
-            out.addAll(hpas.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
-        }
-        if (aibrix != null) {
-            out.addAll(aibrix.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+        if (namespace != null) {
+            out.addAll(Informers.inNamespace(hpaInformer, namespace));
+            out.addAll(Informers.inNamespace(podAutoscalerInformer, namespace));
         }
         return out;
     }
 
     @Override
     public List<HasMetadata> resourceQuotas(String namespace) {
-        SharedIndexInformer<ResourceQuota> informer = quotaInformer;
-        return informer == null || namespace == null
-                ? List.of()
-                : List.copyOf(informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+        return namespace == null ? List.of() : List.copyOf(Informers.inNamespace(quotaInformer, namespace));
     }
 
     @Override
     public Optional<ResourceClaimTemplate> resourceClaimTemplate(String namespace, String name) {
-        return get(claimTemplateInformer, namespace, name);
+        return Optional.ofNullable(Informers.get(claimTemplateInformer, namespace, name));
     }
 
     @Override
     public Optional<ResourceClaim> resourceClaim(String namespace, String name) {
-        return get(claimInformer, namespace, name);
-    }
-
-    private static <T> Optional<T> get(SharedIndexInformer<T> informer, String namespace, String name) {
-        return informer == null || name == null
-                ? Optional.empty()
-                : Optional.ofNullable(informer.getStore().getByKey(WorkloadCaches.key(namespace, name)));
+        return Optional.ofNullable(Informers.get(claimInformer, namespace, name));
     }
 
     /** Null once both DRA caches hold their initial lists; else why they cannot be trusted. */

@@ -111,8 +111,7 @@ public class NodeCache implements ProcessPart {
 
     @Override
     public Map<String, Object> details() {
-        SharedIndexInformer<NodeMetadata> i = informer;
-        return Map.of("nodes", i == null ? 0 : i.getStore().list().size());
+        return Map.of("nodes", list().size());
     }
 
     /** The cached nodes (cached objects: read, never change). */
@@ -122,8 +121,7 @@ public class NodeCache implements ProcessPart {
 
     /** The cached node of that name, or null. */
     public NodeMetadata get(String name) {
-        SharedIndexInformer<NodeMetadata> i = informer;
-        return i == null ? null : i.getStore().getByKey(name);
+        return Informers.get(informer, null, name);
     }
 
     /** The cached nodes as diagnosis reads them. */

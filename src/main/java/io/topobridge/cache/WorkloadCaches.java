@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.topobridge.apply.RecentObjects;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.workload.Autoscaler;
@@ -120,7 +119,7 @@ public class WorkloadCaches extends NamespaceCaches implements ProcessPart {
                             "CustomResourceDefinition %s went away: no longer caching %s",
                             change.crdName(), kind.kind());
                     SharedIndexInformer<? extends HasMetadata> gone = informers.get(kind);
-                    informers = without(informers, kind);
+                    put(kind, null);
                     gone.stop();
                     failures.remove(kind);
                 }
@@ -163,18 +162,19 @@ public class WorkloadCaches extends NamespaceCaches implements ProcessPart {
             // only followed from a pod to its Deployment: the owner chain is all that is kept
             ((SharedIndexInformer<HasMetadata>) informer).itemStore(new SlimStore<>());
         }
-        var next = new EnumMap<WorkloadKind, SharedIndexInformer<? extends HasMetadata>>(WorkloadKind.class);
-        next.putAll(informers);
-        next.put(kind, events.start(kind.kind(), informer, error -> failed(kind, error)));
-        informers = Collections.unmodifiableMap(next);
+        put(kind, events.start(kind.kind(), informer, error -> failed(kind, error)));
     }
 
-    private static Map<WorkloadKind, SharedIndexInformer<? extends HasMetadata>> without(
-            Map<WorkloadKind, SharedIndexInformer<? extends HasMetadata>> map, WorkloadKind kind) {
+    /** Replaces the snapshot of workload informers with one where {@code kind} has {@code informer} (null: none). */
+    private void put(WorkloadKind kind, SharedIndexInformer<? extends HasMetadata> informer) {
         var next = new EnumMap<WorkloadKind, SharedIndexInformer<? extends HasMetadata>>(WorkloadKind.class);
-        next.putAll(map);
-        next.remove(kind);
-        return Collections.unmodifiableMap(next);
+        next.putAll(informers);
+        if (informer == null) {
+            next.remove(kind);
+        } else {
+            next.put(kind, informer);
+        }
+        informers = Collections.unmodifiableMap(next);
     }
 
     private synchronized void failed(WorkloadKind kind, Throwable error) {
@@ -237,7 +237,7 @@ public class WorkloadCaches extends NamespaceCaches implements ProcessPart {
             out.put(
                     "cache.PodGroup",
                     podGroupInformer.hasSynced()
-                            ? podGroupInformer.getStore().list().size()
+                            ? Informers.list(podGroupInformer).size()
                             : "syncing");
         }
         return out;
@@ -247,47 +247,28 @@ public class WorkloadCaches extends NamespaceCaches implements ProcessPart {
         return new ArrayList<>(informers.keySet());
     }
 
-    private SharedIndexInformer<? extends HasMetadata> informer(WorkloadKind kind) {
-        return informers.get(kind);
-    }
-
     @Override
     public Optional<HasMetadata> get(WorkloadKind kind, String namespace, String name) {
-        SharedIndexInformer<? extends HasMetadata> informer = informer(kind);
-        if (informer == null || name == null) {
-            return Optional.empty();
-        }
-        return Optional.ofNullable(informer.getStore().getByKey(key(namespace, name)));
+        return Optional.ofNullable(Informers.get(informers.get(kind), namespace, name));
     }
 
+    /** Every cached object of a kind in a namespace (null: all namespaces). */
     @Override
     public List<HasMetadata> list(WorkloadKind kind, String namespace) {
-        SharedIndexInformer<? extends HasMetadata> informer = informer(kind);
-        if (informer == null) {
-            return List.of();
-        }
-        return List.copyOf(
-                namespace == null
-                        ? informer.getStore().list()
-                        : informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
-    }
-
-    /** Every cached object of a kind, all namespaces. */
-    public List<HasMetadata> listAll(WorkloadKind kind) {
-        return list(kind, null);
+        SharedIndexInformer<? extends HasMetadata> informer = informers.get(kind);
+        return List.copyOf(namespace == null ? Informers.list(informer) : Informers.inNamespace(informer, namespace));
     }
 
     @Override
     public List<HasMetadata> podGroups(String namespace) {
         SharedIndexInformer<PodGroup> informer = podGroupInformer;
-        if (informer == null) {
-            return List.of();
-        }
-        return List.copyOf(recent.current(
-                VolcanoApi.PODGROUP_KIND,
-                namespace,
-                new ArrayList<HasMetadata>(informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace)),
-                HasMetadata.class));
+        return informer == null
+                ? List.of()
+                : List.copyOf(recent.current(
+                        VolcanoApi.PODGROUP_KIND,
+                        namespace,
+                        new ArrayList<HasMetadata>(Informers.inNamespace(informer, namespace)),
+                        HasMetadata.class));
     }
 
     /** The PodGroup as it is now (the cached one, or the bridge's later write), or null. */
@@ -299,7 +280,7 @@ public class WorkloadCaches extends NamespaceCaches implements ProcessPart {
                         VolcanoApi.PODGROUP_KIND,
                         namespace,
                         name,
-                        informer.getStore().getByKey(key(namespace, name)),
+                        Informers.get(informer, namespace, name),
                         PodGroup.class);
     }
 
@@ -309,10 +290,7 @@ public class WorkloadCaches extends NamespaceCaches implements ProcessPart {
         return informer == null
                 ? List.of()
                 : List.copyOf(recent.current(
-                        VolcanoApi.PODGROUP_KIND,
-                        null,
-                        new ArrayList<>(informer.getStore().list()),
-                        PodGroup.class));
+                        VolcanoApi.PODGROUP_KIND, null, new ArrayList<>(Informers.list(informer)), PodGroup.class));
     }
 
     /** Whether the PodGroup cache has its initial list. */
@@ -335,10 +313,7 @@ public class WorkloadCaches extends NamespaceCaches implements ProcessPart {
     }
 
     public Optional<Queue> queue(String name) {
-        SharedIndexInformer<Queue> informer = queueInformer;
-        return informer == null
-                ? Optional.empty()
-                : Optional.ofNullable(informer.getStore().getByKey(name));
+        return Optional.ofNullable(Informers.get(queueInformer, null, name));
     }
 
     static String key(String namespace, String name) {

@@ -124,7 +124,7 @@ public class DoctorService {
         List<HasMetadata> workloads = new ArrayList<>();
         for (WorkloadKind kind : lookup.cachedKinds()) {
             if (kind != WorkloadKind.REPLICA_SET) {
-                workloads.addAll(lookup.listAll(kind));
+                workloads.addAll(lookup.list(kind, null));
             }
         }
         return QueueNames.named(

@@ -97,8 +97,8 @@ public class WorkloadController implements ProcessPart {
     private final PodGroupWriter writer;
     /** The memory of domain losses and restarts (the debouncer's worker thread only; this replica leads). */
     private DomainLossRestarts.Ledger restarts = DomainLossRestarts.Ledger.EMPTY;
-    /** The scopes' findings as last published (the debouncer's worker thread only). */
-    private final ScopeFindings published;
+    /** The objects each scope with findings has them on, as last published (the debouncer's worker thread only). */
+    private final Map<GangScope, Set<String>> published = new HashMap<>();
     /** When each scope is due again by a timer (worker thread only), so a scope has one timer at a time. */
     private final Map<GangScope, Instant> requeued = new HashMap<>();
     /** Whether some gang waits for room in its namespace: a PodGroup of the bridge going may make room. */
@@ -124,7 +124,6 @@ public class WorkloadController implements ProcessPart {
         this.kinds = kinds;
         this.options = options;
         this.clock = clock;
-        this.published = new ScopeFindings(findings, SOURCE);
         this.writer = new PodGroupWriter(lookup, applier, gang -> restarts = restarts.forget(gang));
         this.reconciler = new ScopeReconciler(
                 new WorkloadTranslator(settings, io.topobridge.core.kinds.Kinds.adapters(), clock),
@@ -366,8 +365,32 @@ public class WorkloadController implements ProcessPart {
         }
         List<Finding> found = new ArrayList<>(outcome.findings());
         found.addAll(writer.carryOut(outcome));
-        boolean holdTiers = !tiers.settled() && System.nanoTime() - startedAt < TIERS_GRACE.toNanos();
-        published.publish(scope, outcome.translation().subjects(), found, holdTiers);
+        if (!tiers.settled() && System.nanoTime() - startedAt < TIERS_GRACE.toNanos()) {
+            // "no tier is known" is not news yet: the first topology pass, which brings the tiers, has not come
+            found.removeIf(f -> f.reason() == WorkloadReason.TIERS_UNKNOWN);
+        }
+        publish(scope, outcome.translation().subjects(), found);
+    }
+
+    /**
+     * Publishes a scope's findings, replacing what it said before: the objects it was read from and every object it
+     * had findings on are covered, so a finding that went away (or moved to another object of the scope) is resolved.
+     * Scopes with findings are remembered, so a full pass revisits them even when their workloads are gone.
+     */
+    private void publish(GangScope scope, List<ObjectRef> subjects, List<Finding> found) {
+        Set<String> covered = new LinkedHashSet<>(published.getOrDefault(scope, Set.of()));
+        subjects.forEach(s -> covered.add(s.toString()));
+        Set<String> withFindings = new LinkedHashSet<>();
+        found.forEach(f -> withFindings.add(f.object().toString()));
+        covered.addAll(withFindings);
+        if (!covered.isEmpty()) {
+            findings.publish(SOURCE, covered, found);
+        }
+        if (found.isEmpty()) {
+            published.remove(scope);
+        } else {
+            published.put(scope, withFindings);
+        }
     }
 
     /** The scope is looked at again after {@code after}, unless a timer is set for it already by then. */
@@ -388,10 +411,10 @@ public class WorkloadController implements ProcessPart {
     private List<GangScope> allScopes() {
         List<HasMetadata> workloads = new ArrayList<>();
         for (WorkloadKind kind : lookup.cachedKinds()) {
-            workloads.addAll(lookup.listAll(kind));
+            workloads.addAll(lookup.list(kind, null));
         }
         Set<GangScope> out = new LinkedHashSet<>(reconciler.scopesOf(workloads, lookup.allPodGroups(), lookup));
-        out.addAll(published.scopes());
+        out.addAll(published.keySet());
         return new ArrayList<>(out);
     }
 }
