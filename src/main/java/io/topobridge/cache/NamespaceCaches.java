@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.topobridge.core.OptionalApi;
 import io.topobridge.core.finding.UserText;
@@ -19,14 +20,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
  * The part of {@link WorkloadCaches} that says what a namespace allows its gangs: Namespaces (their opt-in label and
  * queue policy), ResourceQuotas, autoscalers (HorizontalPodAutoscalers, and AIBrix's PodAutoscalers where their CRD is
- * installed) and the ResourceClaimTemplates and ResourceClaims pods claim DRA devices from. Started, stopped and
- * guarded by the subclass's lock; read without it (the informer references are volatile).
+ * installed) and the ResourceClaimTemplates and ResourceClaims pods claim DRA devices from; and the listeners that hear
+ * of every change in any cache. Started, stopped and guarded by the subclass's lock; read without it (the informer
+ * references are volatile).
  */
 abstract class NamespaceCaches implements WorkloadLookup {
 
@@ -34,7 +38,7 @@ abstract class NamespaceCaches implements WorkloadLookup {
     /** Set by the subclass's constructor (a CDI bean's superclass keeps a constructor without parameters). */
     KubernetesClient client;
 
-    final CacheEvents events = new CacheEvents();
+    private final List<Consumer<WorkloadCaches.Change>> listeners = new CopyOnWriteArrayList<>();
     private volatile SharedIndexInformer<Namespace> namespaceInformer;
     private volatile SharedIndexInformer<ResourceQuota> quotaInformer;
     private volatile SharedIndexInformer<HorizontalPodAutoscaler> hpaInformer;
@@ -44,11 +48,57 @@ abstract class NamespaceCaches implements WorkloadLookup {
     /** Why DRA objects cannot be cached (their API is not served, or access is denied), or null. */
     private volatile String claimsFailure;
 
+    /** Hears every change in any of the caches (informer threads; keep it quick). */
+    public void addListener(Consumer<WorkloadCaches.Change> listener) {
+        listeners.add(listener);
+    }
+
+    /**
+     * Starts {@code informer} (never blocks), telling the listeners of its every change; a failed start is logged and
+     * handed to {@code failed}.
+     */
+    <T extends HasMetadata> SharedIndexInformer<T> watch(
+            String kind, SharedIndexInformer<T> informer, Consumer<Throwable> failed) {
+        informer.addEventHandler(new ResourceEventHandler<T>() {
+            @Override
+            public void onAdd(T obj) {
+                fire(new WorkloadCaches.Change(kind, null, obj));
+            }
+
+            @Override
+            public void onUpdate(T oldObj, T newObj) {
+                fire(new WorkloadCaches.Change(kind, oldObj, newObj));
+            }
+
+            @Override
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                fire(new WorkloadCaches.Change(kind, obj, null));
+            }
+        });
+        informer.start().whenComplete((ok, error) -> {
+            if (error != null) {
+                LOG.warnf("cannot cache %s: %s", kind, error.getMessage());
+                failed.accept(error);
+            }
+        });
+        return informer;
+    }
+
+    private void fire(WorkloadCaches.Change change) {
+        for (Consumer<WorkloadCaches.Change> listener : listeners) {
+            try {
+                listener.accept(change);
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "cache listener failed on %s", change.kind());
+            }
+        }
+    }
+
     void startNamespaceCaches(boolean podAutoscalersInstalled) {
-        namespaceInformer = events.start("Namespace", client.namespaces().runnableInformer(0), error -> {});
-        quotaInformer = events.start(
-                "ResourceQuota", client.resourceQuotas().inAnyNamespace().runnableInformer(0), error -> {});
-        hpaInformer = events.start(
+        namespaceInformer = watch("Namespace", client.namespaces().runnableInformer(0), error -> {});
+        quotaInformer =
+                watch("ResourceQuota", client.resourceQuotas().inAnyNamespace().runnableInformer(0), error -> {});
+        hpaInformer = watch(
                 Autoscaler.HPA_KIND,
                 client.autoscaling()
                         .v2()
@@ -79,7 +129,7 @@ abstract class NamespaceCaches implements WorkloadLookup {
      * cluster, RBAC without them) holds nothing back and is said in the findings of gangs that claim devices.
      */
     private <T extends HasMetadata> SharedIndexInformer<T> startClaims(String kind, SharedIndexInformer<T> informer) {
-        return events.start(
+        return watch(
                 kind,
                 informer,
                 error -> claimsFailure = "resource.k8s.io/v1 " + kind + "s cannot be listed ("
@@ -92,7 +142,7 @@ abstract class NamespaceCaches implements WorkloadLookup {
     }
 
     private SharedIndexInformer<GenericKubernetesResource> podAutoscalers() {
-        return events.start(
+        return watch(
                 Autoscaler.AIBRIX_KIND,
                 client.genericKubernetesResources(WorkloadCaches.definition(
                                 Autoscaler.AIBRIX_GROUP,

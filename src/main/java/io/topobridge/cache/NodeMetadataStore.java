@@ -30,12 +30,9 @@ public class NodeMetadataStore extends BasicItemStore<NodeMetadata> {
             meta.setManagedFields(null);
             meta.setOwnerReferences(null);
             meta.setFinalizers(null);
-            if (meta.getLabels() != null) {
+            if (meta.getLabels() != null && !meta.getLabels().isEmpty()) {
                 // label keys, and most values (zones, racks, switches), repeat across nodes: keep one copy of each
-                Map<String, String> labels =
-                        new LinkedHashMap<>(meta.getLabels().size() * 4 / 3 + 1);
-                meta.getLabels().forEach((k, v) -> labels.put(k.intern(), v == null ? null : v.intern()));
-                meta.setLabels(labels);
+                meta.setLabels(SlimPodStore.interned(meta.getLabels()));
             }
             meta.setCreationTimestamp(null);
         }
@@ -44,10 +41,7 @@ public class NodeMetadataStore extends BasicItemStore<NodeMetadata> {
             node.getStatus()
                     .allocatable
                     .forEach((k, v) -> allocatable.put(
-                            k.intern(),
-                            new Quantity(
-                                    v.getAmount().intern(),
-                                    v.getFormat() == null ? null : v.getFormat().intern())));
+                            k.intern(), new Quantity(v.getAmount().intern(), SlimPodStore.intern(v.getFormat()))));
             node.getStatus().allocatable = allocatable;
         }
         if (node.getSpec() != null) {
@@ -67,7 +61,7 @@ public class NodeMetadataStore extends BasicItemStore<NodeMetadata> {
             for (NodeMetadata.NodeTaint t : spec.taints) {
                 if (t != null && t.key != null && Taint.repels(t.effect)) {
                     t.key = t.key.intern();
-                    t.value = t.value == null ? null : t.value.intern();
+                    t.value = SlimPodStore.intern(t.value);
                     t.effect = t.effect.intern();
                     kept.add(taints.computeIfAbsent(t, x -> x));
                 }

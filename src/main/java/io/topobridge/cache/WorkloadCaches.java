@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
@@ -71,11 +70,6 @@ public class WorkloadCaches extends NamespaceCaches implements ProcessPart {
     /** The bridge's writes the caches may not show yet, overlaid on what they hand out. */
     public RecentObjects recent() {
         return recent;
-    }
-
-    /** Hears every cache change (informer threads; keep it quick). */
-    public void addListener(Consumer<Change> listener) {
-        events.addListener(listener);
     }
 
     @Override
@@ -162,7 +156,7 @@ public class WorkloadCaches extends NamespaceCaches implements ProcessPart {
             // only followed from a pod to its Deployment: the owner chain is all that is kept
             ((SharedIndexInformer<HasMetadata>) informer).itemStore(new SlimStore<>());
         }
-        put(kind, events.start(kind.kind(), informer, error -> failed(kind, error)));
+        put(kind, watch(kind.kind(), informer, error -> failed(kind, error)));
     }
 
     /** Replaces the snapshot of workload informers with one where {@code kind} has {@code informer} (null: none). */
@@ -182,12 +176,12 @@ public class WorkloadCaches extends NamespaceCaches implements ProcessPart {
     }
 
     private SharedIndexInformer<PodGroup> podGroups() {
-        return events.start(
+        return watch(
                 "PodGroup", client.resources(PodGroup.class).inAnyNamespace().runnableInformer(0), error -> {});
     }
 
     private SharedIndexInformer<Queue> queues() {
-        return events.start("Queue", client.resources(Queue.class).runnableInformer(0), error -> {});
+        return watch("Queue", client.resources(Queue.class).runnableInformer(0), error -> {});
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.topobridge.controller.workload;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.topobridge.cache.ClusterView;
-import io.topobridge.cache.CoreViews;
 import io.topobridge.cache.TierSource;
 import io.topobridge.cache.WorkloadCaches;
 import io.topobridge.core.capacity.Achieved;
@@ -17,7 +16,6 @@ import io.topobridge.core.resources.Quantities;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.reconcile.ClusterFacts;
 import io.topobridge.core.workload.reconcile.PassFacts;
-import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -49,10 +47,9 @@ final class CachedFacts {
         ClusterFacts cluster = new ClusterFacts() {
             @Override
             public Optional<Achieved> achieved(String namespace, String podGroup) {
-                PodGroup current = placementKnown ? lookup.podGroup(namespace, podGroup) : null;
-                return current == null
-                        ? Optional.empty()
-                        : Achieved.of(CoreViews.gang(current, view.podsOf(namespace, podGroup)), forest.get());
+                return placementKnown
+                        ? view.podGroup(namespace, podGroup).flatMap(pg -> Achieved.of(view.gang(pg), forest.get()))
+                        : Optional.empty();
             }
 
             @Override
@@ -63,8 +60,9 @@ final class CachedFacts {
             @Override
             public Optional<GangView> gang(String namespace, String podGroup) {
                 // judged on a whole picture only: a node not listed yet is not a node gone
-                PodGroup current = placementKnown && view.ready() ? lookup.podGroup(namespace, podGroup) : null;
-                return current == null ? Optional.empty() : Optional.of(view.gang(current));
+                return placementKnown && view.ready()
+                        ? view.podGroup(namespace, podGroup).map(view::gang)
+                        : Optional.empty();
             }
 
             @Override
