@@ -79,9 +79,12 @@ public final class RecentObjects {
      * @param kind the object's kind ({@code PodGroup}, {@code HyperNode}…)
      * @param cached what the cache holds, or null
      */
-    @SuppressWarnings("unchecked")
     public <T extends HasMetadata> T current(String kind, String namespace, String name, T cached, Class<T> type) {
-        String key = key(kind, namespace, name);
+        return current(key(kind, namespace, name), cached, type);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T extends HasMetadata> T current(String key, T cached, Class<T> type) {
         Entry entry = entries.get(key);
         if (entry == null) {
             return cached;
@@ -110,7 +113,7 @@ public final class RecentObjects {
             if (!e.getKey().startsWith(prefix)) {
                 continue;
             }
-            T now = current(kind, namespaceOf(e.getKey()), nameOf(e.getKey()), byKey.get(e.getKey()), type);
+            T now = current(e.getKey(), byKey.get(e.getKey()), type);
             if (now == null) {
                 byKey.remove(e.getKey());
             } else {
@@ -189,15 +192,5 @@ public final class RecentObjects {
 
     static String key(String kind, String namespace, String name) {
         return kind + "/" + (namespace == null ? "" : namespace) + "/" + name;
-    }
-
-    private static String namespaceOf(String key) {
-        String rest = key.substring(key.indexOf('/') + 1);
-        String namespace = rest.substring(0, rest.indexOf('/'));
-        return namespace.isEmpty() ? null : namespace;
-    }
-
-    private static String nameOf(String key) {
-        return key.substring(key.lastIndexOf('/') + 1);
     }
 }

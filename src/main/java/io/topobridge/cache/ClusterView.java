@@ -36,7 +36,11 @@ public class ClusterView implements ProcessPart {
     private final NodeCache nodes;
     private final WorkloadCaches lookup;
     private final HyperNodeCache hyperNodeCache;
-    private final HyperNodeCache.Reader hyperNodeEvents = new HyperNodeEvents();
+    /** A domain's size changes with a HyperNode's spec (Volcano writes status.nodeCount, which changes nothing). */
+    private final HyperNodeCache.Reader hyperNodeEvents = HyperNodeCache.reader(
+            hyperNode -> topologyChanged(),
+            (before, after) -> !java.util.Objects.equals(before.getSpec(), after.getSpec()));
+
     private final List<Consumer<Pod>> podListeners = new CopyOnWriteArrayList<>();
     private final List<Runnable> topologyListeners = new CopyOnWriteArrayList<>();
     private volatile TimedDomains domains;
@@ -103,16 +107,6 @@ public class ClusterView implements ProcessPart {
                                 != (after.getMetadata().getDeletionTimestamp() == null)));
         pods.start();
         hyperNodeCache.open(hyperNodeEvents);
-    }
-
-    /** A domain's size changes with a HyperNode's spec. */
-    private final class HyperNodeEvents extends OnChange<HyperNode> implements HyperNodeCache.Reader {
-        HyperNodeEvents() {
-            // Volcano writes status.nodeCount; only the spec changes what a domain holds
-            super(
-                    hyperNode -> topologyChanged(),
-                    (before, after) -> !java.util.Objects.equals(before.getSpec(), after.getSpec()));
-        }
     }
 
     private void fire(Pod pod) {

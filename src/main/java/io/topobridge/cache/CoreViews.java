@@ -14,6 +14,7 @@ import io.topobridge.volcano.model.SubGroupPolicySpec;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /** Pods and PodGroups, cached or read from the API server, as the pure core reads them: a PodView, a GangView. */
@@ -86,14 +87,12 @@ public final class CoreViews {
                         .map(c -> new GangView.Condition(
                                 c.getType(), c.getStatus(), c.getReason(), c.getMessage(), c.getLastTransitionTime()))
                         .toList();
-        Map<String, String> annotations = pg.getMetadata().getAnnotations();
-        String workload = annotations == null
-                ? null
-                : annotations.get(io.topobridge.core.workload.gang.PodGroupBuilder.GANG_ANNOTATION);
+        Map<String, String> annotations =
+                Objects.requireNonNullElse(pg.getMetadata().getAnnotations(), Map.of());
         return new GangView(
                 pg.getMetadata().getNamespace(),
                 pg.getMetadata().getName(),
-                workload,
+                annotations.get(io.topobridge.core.workload.gang.PodGroupBuilder.GANG_ANNOTATION),
                 status == null || status.getPhase() == null
                         ? ""
                         : status.getPhase().value(),
@@ -106,11 +105,9 @@ public final class CoreViews {
                 WorkloadSettings.timestamp(pg.getMetadata().getCreationTimestamp())
                         .orElse(null),
                 pods,
-                annotations == null ? null : annotations.get(io.topobridge.core.Topobridge.CHOSEN_TIER),
-                annotations == null
-                        ? Amounts.NONE
-                        : io.topobridge.core.workload.dra.DraDevices.parseAnnotation(
-                                annotations.get(io.topobridge.core.Topobridge.DRA_DEVICES)));
+                annotations.get(io.topobridge.core.Topobridge.CHOSEN_TIER),
+                io.topobridge.core.workload.dra.DraDevices.parseAnnotation(
+                        annotations.get(io.topobridge.core.Topobridge.DRA_DEVICES)));
     }
 
     private static GangView.SubGroup subGroup(SubGroupPolicySpec p) {

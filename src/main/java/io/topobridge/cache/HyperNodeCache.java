@@ -11,6 +11,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiPredicate;
+import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
@@ -34,6 +36,16 @@ public class HyperNodeCache {
 
         /** The CRD went away: the cache is stopped and empty. */
         default void gone() {}
+    }
+
+    /** A reader that hears each HyperNode added or removed, and each update that {@code matters} ({@link OnChange}). */
+    public static Reader reader(Consumer<HyperNode> changed, BiPredicate<HyperNode, HyperNode> matters) {
+        final class OnHyperNodeChange extends OnChange<HyperNode> implements Reader {
+            OnHyperNodeChange() {
+                super(changed, matters);
+            }
+        }
+        return new OnHyperNodeChange();
     }
 
     private final KubernetesClient client;

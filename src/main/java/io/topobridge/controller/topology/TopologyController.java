@@ -107,8 +107,6 @@ public class TopologyController implements ProcessPart {
     @Inject
     NodeCache nodeCache;
 
-    private final HyperNodeCache.Reader hyperNodeEvents = new HyperNodeEvents();
-
     /** NodeInfo per node name, reused while the cached node's resource version stays the same. */
     private final Map<String, CachedNode> nodes = new HashMap<>();
 
@@ -124,6 +122,10 @@ public class TopologyController implements ProcessPart {
     private volatile TopologyBuilder builder;
     private volatile Debouncer<String> debouncer;
     private SharedIndexInformer<ConfigMap> configMapInformer;
+
+    /** Any HyperNode event queues a pass. */
+    private final HyperNodeCache.Reader hyperNodeEvents =
+            HyperNodeCache.reader(hyperNode -> debouncer.submit(HYPERNODES), (before, after) -> true);
 
     private final AtomicLong passes = new AtomicLong();
     private final AtomicLong created = new AtomicLong();
@@ -456,13 +458,6 @@ public class TopologyController implements ProcessPart {
                 });
             }
             return out;
-        }
-    }
-
-    /** Any HyperNode event queues a pass. */
-    private final class HyperNodeEvents extends OnChange<HyperNode> implements HyperNodeCache.Reader {
-        HyperNodeEvents() {
-            super(hyperNode -> debouncer.submit(HYPERNODES));
         }
     }
 }
