@@ -95,11 +95,7 @@ public class Applier {
                     current.getKind(), describe(current), labelKey, labelValue);
             return false;
         }
-        if (recent.deletedButCached(
-                current.getKind(),
-                current.getMetadata().getNamespace(),
-                current.getMetadata().getName(),
-                current)) {
+        if (recent.deletedButCached(current)) {
             return false;
         }
         client.resource(current).withGracePeriod(0).delete();

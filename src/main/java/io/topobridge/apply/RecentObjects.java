@@ -124,8 +124,8 @@ public final class RecentObjects {
     }
 
     /** Whether the bridge deleted this object and the cache still shows the version it deleted. */
-    public boolean deletedButCached(String kind, String namespace, String name, HasMetadata cached) {
-        Entry entry = entries.get(key(kind, namespace, name));
+    public boolean deletedButCached(HasMetadata cached) {
+        Entry entry = entries.get(key(cached));
         return entry != null && entry.deleted() && !stale(entry, cached);
     }
 

@@ -258,10 +258,6 @@ public class ClusterView implements ProcessPart {
         return Optional.ofNullable(lookup.podGroup(namespace, name));
     }
 
-    public List<PodGroup> podGroups() {
-        return lookup.allPodGroups();
-    }
-
     /** A PodGroup with its pods, as the core reads a gang. */
     public GangView gang(PodGroup pg) {
         return CoreViews.gang(

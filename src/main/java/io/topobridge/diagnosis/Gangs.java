@@ -50,7 +50,7 @@ public class Gangs {
     /** Every managed gang, by namespace and PodGroup name. */
     public List<Managed> all() {
         List<Managed> out = new ArrayList<>();
-        for (PodGroup pg : view.podGroups()) {
+        for (PodGroup pg : lookup.allPodGroups()) {
             if (managed(pg)) {
                 out.add(explained(pg));
             }
