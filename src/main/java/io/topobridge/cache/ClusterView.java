@@ -249,7 +249,8 @@ public class ClusterView implements ProcessPart {
                 : List.of();
     }
 
-    private static boolean live(Pod pod) {
+    /** Whether a pod is neither Succeeded nor Failed. */
+    public static boolean live(Pod pod) {
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         return !"Succeeded".equals(phase) && !"Failed".equals(phase);
     }

@@ -1,7 +1,7 @@
 package io.topobridge.cli;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.topobridge.cache.ClusterView;
 import io.topobridge.cache.CoreViews;
 import io.topobridge.cache.HyperNodeCache;
 import io.topobridge.core.capacity.Capacity;
@@ -93,13 +93,10 @@ public class ExplainCommand extends SettingsCommand implements Callable<Integer>
                     + ": neither a PodGroup nor a workload with one");
             return 1;
         }
-        List<PodView> pods = new ArrayList<>();
-        for (Pod pod : client.pods().inAnyNamespace().list().getItems()) {
-            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-            if (!"Succeeded".equals(phase) && !"Failed".equals(phase)) {
-                pods.add(CoreViews.fromPod(pod));
-            }
-        }
+        List<PodView> pods = client.pods().inAnyNamespace().list().getItems().stream()
+                .filter(ClusterView::live)
+                .map(CoreViews::fromPod)
+                .toList();
         Forest forest = Forest.of(client.resources(HyperNode.class).list().getItems().stream()
                 .map(HyperNodeCache::view)
                 .toList());

@@ -188,11 +188,7 @@ public final class DoctorGatherer {
     }
 
     private void schema(String crdName, String version, Map<String, JsonNode> out) {
-        CustomResourceDefinition crd = client.apiextensions()
-                .v1()
-                .customResourceDefinitions()
-                .withName(crdName)
-                .get();
+        CustomResourceDefinition crd = crd(crdName);
         if (crd == null || crd.getSpec() == null || crd.getSpec().getVersions() == null) {
             return;
         }
@@ -235,19 +231,16 @@ public final class DoctorGatherer {
 
     private DoctorInputs.Webhooks webhooks(WebhookSettings w, String name) {
         Map<String, List<String>> found = new LinkedHashMap<>();
-        var mutating = client.admissionRegistration()
-                .v1()
-                .mutatingWebhookConfigurations()
-                .withName(name)
-                .get();
+        var registration = client.admissionRegistration().v1();
+        var mutating =
+                registration.mutatingWebhookConfigurations().withName(name).get();
         if (mutating != null) {
             found.put(
                     "MutatingWebhookConfiguration",
                     caBundles(mutating.getWebhooks().stream().map(h -> h.getClientConfig())));
         }
         if (w.validateWorkloads()) {
-            var validating = client.admissionRegistration()
-                    .v1()
+            var validating = registration
                     .validatingWebhookConfigurations()
                     .withName(name)
                     .get();
@@ -309,7 +302,7 @@ public final class DoctorGatherer {
     }
 
     private List<HyperNodeView> listHyperNodes() {
-        if (!crdInstalled(VolcanoApi.HYPERNODE_CRD)) {
+        if (crd(VolcanoApi.HYPERNODE_CRD) == null) {
             return List.of();
         }
         return client.resources(HyperNode.class).list().getItems().stream()
@@ -318,7 +311,7 @@ public final class DoctorGatherer {
     }
 
     private Map<String, String> listQueues() {
-        if (!crdInstalled(VolcanoApi.QUEUE_CRD)) {
+        if (crd(VolcanoApi.QUEUE_CRD) == null) {
             return null;
         }
         return QueueNames.states(client.resources(Queue.class).list().getItems());
@@ -327,7 +320,7 @@ public final class DoctorGatherer {
     private Map<String, List<String>> listNamedQueues() {
         List<HasMetadata> workloads = new ArrayList<>();
         for (WorkloadKind kind : WorkloadKind.values()) {
-            if (kind == WorkloadKind.REPLICA_SET || (kind.custom() && !crdInstalled(kind.crdName()))) {
+            if (kind == WorkloadKind.REPLICA_SET || (kind.custom() && crd(kind.crdName()) == null)) {
                 continue;
             }
             if (kind.custom()) {
@@ -340,7 +333,7 @@ public final class DoctorGatherer {
                         client.resources(kind.type()).inAnyNamespace().list().getItems());
             }
         }
-        List<PodGroup> podGroups = crdInstalled(VolcanoApi.PODGROUP_CRD)
+        List<PodGroup> podGroups = crd(VolcanoApi.PODGROUP_CRD) != null
                 ? client.resources(PodGroup.class)
                         .inAnyNamespace()
                         .withLabel(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)
@@ -357,12 +350,11 @@ public final class DoctorGatherer {
         return QueueNames.named(workloads, podGroups, settings.defaultQueue(), namespaceQueues::get);
     }
 
-    private boolean crdInstalled(String name) {
+    private CustomResourceDefinition crd(String name) {
         return client.apiextensions()
-                        .v1()
-                        .customResourceDefinitions()
-                        .withName(name)
-                        .get()
-                != null;
+                .v1()
+                .customResourceDefinitions()
+                .withName(name)
+                .get();
     }
 }

@@ -9,6 +9,7 @@ import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.changes.ObservedPodGroup;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.volcano.PodGroup;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -49,15 +50,13 @@ public class Gangs {
 
     /** Every managed gang, by namespace and PodGroup name. */
     public List<Managed> all() {
-        List<Managed> out = new ArrayList<>();
-        for (PodGroup pg : lookup.allPodGroups()) {
-            if (managed(pg)) {
-                out.add(explained(pg));
-            }
-        }
-        out.sort(Comparator.comparing((Managed m) -> m.podGroup().getMetadata().getNamespace())
-                .thenComparing(m -> m.podGroup().getMetadata().getName()));
-        return out;
+        return lookup.allPodGroups().stream()
+                .filter(pg -> Topobridge.managed(pg) || ObservedPodGroup.ownsFields(pg))
+                .map(this::explained)
+                .sorted(Comparator.comparing(
+                                (Managed m) -> m.podGroup().getMetadata().getNamespace())
+                        .thenComparing(m -> m.podGroup().getMetadata().getName()))
+                .toList();
     }
 
     /**
@@ -96,16 +95,5 @@ public class Gangs {
 
     private Managed explained(PodGroup pg) {
         return new Managed(pg, translator.scopeOfPodGroup(pg, lookup).orElse(null), view.gang(pg));
-    }
-
-    static boolean managed(PodGroup pg) {
-        if (Topobridge.managed(pg)) {
-            return true;
-        }
-        var managed = pg.getMetadata().getManagedFields();
-        return managed != null
-                && managed.stream()
-                        .anyMatch(m ->
-                                Topobridge.FIELD_MANAGER.equals(m.getManager()) && "Apply".equals(m.getOperation()));
     }
 }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import io.topobridge.core.finding.UserText;
@@ -26,7 +25,7 @@ final class StrictYaml {
     /** The most nodes the aliases of one document may add: far above any manifest's, far below a heap's worth. */
     static final int MAX_ALIAS_NODES = 100_000;
 
-    private static final YAMLFactory FACTORY = new YAMLMapper().getFactory();
+    private static final YAMLMapper YAML = new YAMLMapper();
     private static final String MERGE_KEY = "<<";
 
     /**
@@ -61,7 +60,7 @@ final class StrictYaml {
 
         Documents(String text) throws SyntaxException {
             try {
-                parser = (YAMLParser) FACTORY.createParser(text);
+                parser = (YAMLParser) YAML.getFactory().createParser(text);
             } catch (IOException | RuntimeException e) {
                 throw new SyntaxException(1, UserText.firstLine(e.getMessage()));
             }
@@ -102,7 +101,6 @@ final class StrictYaml {
         private final YAMLParser parser;
         private final Map<String, Anchored> anchors = new HashMap<>();
         private long aliasNodes;
-        private int depth;
 
         private record Anchored(JsonNode node, long size) {}
 
@@ -146,7 +144,6 @@ final class StrictYaml {
         }
 
         private Anchored object() throws IOException, Refused {
-            depth++;
             ObjectNode node = JsonNodeFactory.instance.objectNode();
             Map<String, Integer> lines = new HashMap<>();
             List<JsonNode> merged = new ArrayList<>();
@@ -170,7 +167,6 @@ final class StrictYaml {
                 node.set(key, value.node());
             }
             merge(node, merged);
-            depth--;
             return new Anchored(node, size);
         }
 
@@ -187,7 +183,6 @@ final class StrictYaml {
         }
 
         private Anchored array() throws IOException, Refused {
-            depth++;
             ArrayNode node = JsonNodeFactory.instance.arrayNode();
             long size = 1;
             while (parser.nextToken() != JsonToken.END_ARRAY) {
@@ -195,7 +190,6 @@ final class StrictYaml {
                 size += value.size();
                 node.add(value.node());
             }
-            depth--;
             return new Anchored(node, size);
         }
 
@@ -204,30 +198,18 @@ final class StrictYaml {
                 case VALUE_NULL -> JsonNodeFactory.instance.nullNode();
                 case VALUE_TRUE -> JsonNodeFactory.instance.booleanNode(true);
                 case VALUE_FALSE -> JsonNodeFactory.instance.booleanNode(false);
-                case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> YAML_TREE.readTree(parser);
+                case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> YAML.readTree(parser);
                 default -> JsonNodeFactory.instance.textNode(parser.getText());
             };
         }
 
         /** After a refusal inside the document: the parser is moved to the end of its root value. */
         void skipRest() throws IOException {
-            while (depth > 0) {
-                JsonToken token = parser.nextToken();
-                if (token == null) {
-                    return;
-                }
-                if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
-                    depth++;
-                } else if (token == JsonToken.END_OBJECT || token == JsonToken.END_ARRAY) {
-                    depth--;
-                }
-            }
+            while (!parser.getParsingContext().inRoot() && parser.nextToken() != null) {}
         }
 
         private int line() {
             return parser.currentTokenLocation().getLineNr();
         }
     }
-
-    private static final YAMLMapper YAML_TREE = new YAMLMapper();
 }
