@@ -19,7 +19,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -191,7 +190,12 @@ public class CleanupCommand extends SettingsCommand implements Callable<Integer>
                 throw new IllegalStateException("its pods " + running + " still run after " + waitSeconds
                         + "s; they may make objects again after this cleanup");
             }
-            sleep();
+            try {
+                Thread.sleep(POLL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the controller to stop", e);
+            }
         }
     }
 
@@ -259,14 +263,16 @@ public class CleanupCommand extends SettingsCommand implements Callable<Integer>
             out.println("absent Lease " + name);
             return;
         }
-        String holder = lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
-        ZonedDateTime renewed = lease.getSpec() == null ? null : lease.getSpec().getRenewTime();
-        Integer seconds = lease.getSpec() == null ? null : lease.getSpec().getLeaseDurationSeconds();
+        var spec = lease.getSpec();
+        String holder = spec == null ? null : spec.getHolderIdentity();
         boolean held = holder != null
                 && !holder.isEmpty()
-                && renewed != null
-                && seconds != null
-                && renewed.toInstant().plusSeconds(seconds).isAfter(Instant.now());
+                && spec.getRenewTime() != null
+                && spec.getLeaseDurationSeconds() != null
+                && spec.getRenewTime()
+                        .toInstant()
+                        .plusSeconds(spec.getLeaseDurationSeconds())
+                        .isAfter(Instant.now());
         if (held) {
             out.println("kept Lease " + name + " (held by " + holder + ": a controller still runs)");
             return;
@@ -277,17 +283,6 @@ public class CleanupCommand extends SettingsCommand implements Callable<Integer>
 
     private static String describe(HasMetadata object) {
         String ns = object.getMetadata().getNamespace();
-        return ns == null
-                ? object.getMetadata().getName()
-                : ns + "/" + object.getMetadata().getName();
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(POLL.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the controller to stop", e);
-        }
+        return (ns == null ? "" : ns + "/") + object.getMetadata().getName();
     }
 }

@@ -27,7 +27,6 @@ public class ClusterAccess {
     /** How long a command waits to connect to the API server: it answers in milliseconds when it is there at all. */
     static final int CONNECT_TIMEOUT_MS = 5_000;
 
-    /** How long one request may take once connected. */
     static final int REQUEST_TIMEOUT_MS = 30_000;
 
     private static final String SERVICE_ACCOUNT_TOKEN = "/var/run/secrets/kubernetes.io/serviceaccount/token";
@@ -156,7 +155,6 @@ public class ClusterAccess {
         return UserText.excerpt(nl < 0 ? text : text.substring(0, nl));
     }
 
-    /** The namespace a flag names, else the kubeconfig context's, else {@code default}. */
     static String namespace(String flag, KubernetesClient client) {
         return flag != null ? flag : Objects.requireNonNullElse(client.getNamespace(), "default");
     }

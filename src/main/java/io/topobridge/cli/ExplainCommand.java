@@ -17,6 +17,7 @@ import io.topobridge.volcano.PodGroup;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -127,26 +128,21 @@ public class ExplainCommand extends SettingsCommand implements Callable<Integer>
 
     /** The PodGroup of that name, else the PodGroups whose gang is that workload or group, or that it owns. */
     private List<PodGroup> find(String namespace, String name) {
-        PodGroup exact = client.resources(PodGroup.class)
-                .inNamespace(namespace)
-                .withName(name)
-                .get();
+        var inNamespace = client.resources(PodGroup.class).inNamespace(namespace);
+        PodGroup exact = inNamespace.withName(name).get();
         if (exact != null) {
             return List.of(exact);
         }
-        List<PodGroup> out = new ArrayList<>();
-        for (PodGroup pg :
-                client.resources(PodGroup.class).inNamespace(namespace).list().getItems()) {
-            Map<String, String> a = pg.getMetadata().getAnnotations();
-            String gang = a == null ? null : a.get(PodGroupBuilder.GANG_ANNOTATION);
-            boolean owned = pg.getMetadata().getOwnerReferences() != null
-                    && pg.getMetadata().getOwnerReferences().stream().anyMatch(r -> name.equals(r.getName()));
-            if ((gang != null && gang.endsWith("/" + name)) || owned) {
-                out.add(pg);
-            }
-        }
-        out.sort(java.util.Comparator.comparing(p -> p.getMetadata().getName()));
-        return out;
+        return inNamespace.list().getItems().stream()
+                .filter(pg -> {
+                    Map<String, String> a = pg.getMetadata().getAnnotations();
+                    String gang = a == null ? null : a.get(PodGroupBuilder.GANG_ANNOTATION);
+                    boolean owned = pg.getMetadata().getOwnerReferences() != null
+                            && pg.getMetadata().getOwnerReferences().stream().anyMatch(r -> name.equals(r.getName()));
+                    return (gang != null && gang.endsWith("/" + name)) || owned;
+                })
+                .sorted(Comparator.comparing(p -> p.getMetadata().getName()))
+                .toList();
     }
 
     static void print(Explanation e, PrintStream out) {

@@ -20,7 +20,6 @@ final class OutputFormat {
 
     private OutputFormat() {}
 
-    /** Refuses, as a usage error, a format the command does not print. */
     static void check(CommandSpec spec, String format, String... allowed) {
         if (!List.of(allowed).contains(format)) {
             throw new ParameterException(
@@ -29,7 +28,6 @@ final class OutputFormat {
         }
     }
 
-    /** A value as indented JSON. */
     static String json(Object value) {
         try {
             return MAPPER.writeValueAsString(value);

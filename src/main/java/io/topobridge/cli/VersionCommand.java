@@ -2,6 +2,7 @@ package io.topobridge.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -18,9 +19,7 @@ public class VersionCommand implements Callable<Integer>, IVersionProvider {
 
     @Override
     public Integer call() {
-        for (String line : getVersion()) {
-            System.out.println(line);
-        }
+        Arrays.stream(getVersion()).forEach(System.out::println);
         return 0;
     }
 

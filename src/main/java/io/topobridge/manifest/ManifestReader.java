@@ -95,10 +95,7 @@ public final class ManifestReader {
         }
         try (Stream<Path> walk = Files.walk(path)) {
             return walk.filter(Files::isRegularFile)
-                    .filter(p -> {
-                        String name = p.getFileName().toString();
-                        return name.endsWith(".yaml") || name.endsWith(".yml") || name.endsWith(".json");
-                    })
+                    .filter(p -> p.getFileName().toString().matches("(?s).*\\.(yaml|yml|json)"))
                     .sorted()
                     .toList();
         } catch (IOException e) {

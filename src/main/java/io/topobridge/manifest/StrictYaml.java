@@ -108,7 +108,6 @@ final class StrictYaml {
             this.parser = parser;
         }
 
-        /** The value at the current token, and its size in nodes. */
         private Anchored sized() throws IOException, Refused {
             JsonToken token = parser.currentToken();
             if (parser.isCurrentAlias()) {
