@@ -2,6 +2,7 @@ package io.topobridge.api;
 
 import io.topobridge.cache.ClusterView;
 import io.topobridge.core.capacity.Capacity;
+import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.core.diagnosis.Explain;
 import io.topobridge.core.diagnosis.Explanation;
 import io.topobridge.core.diagnosis.TopologyPicture;
@@ -43,7 +44,7 @@ public class DiagnosisResource {
     public Map<String, Object> doctor() {
         DoctorService.Run run = doctor.run();
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("status", run.worst().name().toLowerCase(Locale.ROOT));
+        out.put("status", DoctorCheck.worst(run.checks()).name().toLowerCase(Locale.ROOT));
         out.put(
                 "checks",
                 run.checks().stream()

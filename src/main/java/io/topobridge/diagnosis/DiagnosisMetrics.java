@@ -12,7 +12,6 @@ import io.topobridge.core.diagnosis.Explanation;
 import io.topobridge.process.PeriodicPart;
 import io.topobridge.process.PeriodicTask;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -81,7 +80,6 @@ public class DiagnosisMetrics implements PeriodicPart {
         return MultiGauge.builder(name).description(description).register(meters);
     }
 
-    /** Recomputes every gauge from the caches now. */
     public void refresh() {
         if (!view.ready()) {
             return;
@@ -129,8 +127,8 @@ public class DiagnosisMetrics implements PeriodicPart {
     }
 
     private static List<MultiGauge.Row<?>> rows(Map<Tags, Integer> values) {
-        List<MultiGauge.Row<?>> out = new ArrayList<>();
-        values.forEach((tags, value) -> out.add(MultiGauge.Row.of(tags, value)));
-        return out;
+        return values.entrySet().stream()
+                .<MultiGauge.Row<?>>map(e -> MultiGauge.Row.of(e.getKey(), e.getValue()))
+                .toList();
     }
 }

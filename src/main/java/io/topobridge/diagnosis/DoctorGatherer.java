@@ -286,8 +286,6 @@ public final class DoctorGatherer {
         }
     }
 
-    // ---- sources for the doctor command: straight from the API server ------------------------------------
-
     /** Sources that list from the API server (the {@code doctor} command). */
     public Sources listing() {
         return new Sources(

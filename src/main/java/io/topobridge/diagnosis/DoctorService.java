@@ -33,11 +33,7 @@ public class DoctorService {
     private static final Duration REUSE = Duration.ofSeconds(10);
 
     /** One run: its checks and when it was made. */
-    public record Run(List<DoctorCheck> checks, long atNanos) {
-        public DoctorCheck.Status worst() {
-            return DoctorCheck.worst(checks);
-        }
-    }
+    public record Run(List<DoctorCheck> checks, long atNanos) {}
 
     private final DoctorGatherer gatherer;
     private final ClusterView view;

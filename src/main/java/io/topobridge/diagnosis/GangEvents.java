@@ -81,7 +81,6 @@ public class GangEvents implements PeriodicPart {
                 "runs", runs, "pendingEventAfter", options.pendingEventAfter().toString());
     }
 
-    /** One pass at {@code now}. */
     public void run(Instant now) {
         if (!view.ready()) {
             return;
@@ -102,16 +101,10 @@ public class GangEvents implements PeriodicPart {
             if (subjects.isEmpty()) {
                 subjects = List.of(ObjectRef.of(m.podGroup()));
             }
+            String message = "gang " + e.podGroup() + " pending since " + since
+                    + (e.reason() == null ? "" : " (" + e.reason().reason() + ")") + ": " + e.sentence();
             for (ObjectRef subject : subjects) {
-                pending.add(Finding.warning(
-                                WorkloadReason.GANG_PENDING,
-                                subject,
-                                "gang " + e.podGroup()
-                                        + " pending since " + since
-                                        + (e.reason() == null
-                                                ? ""
-                                                : " (" + e.reason().reason() + ")")
-                                        + ": " + e.sentence())
+                pending.add(Finding.warning(WorkloadReason.GANG_PENDING, subject, message)
                         .withKey(e.podGroup()));
             }
         }

@@ -27,7 +27,7 @@ public class DoctorReadiness implements HealthCheck {
         if (run == null) {
             return response.withData("doctor", "not run yet").build();
         }
-        response.withData("doctor", run.worst().name().toLowerCase(Locale.ROOT));
+        response.withData("doctor", DoctorCheck.worst(run.checks()).name().toLowerCase(Locale.ROOT));
         for (DoctorCheck c : run.checks()) {
             if (c.status() != DoctorCheck.Status.OK) {
                 response.withData(

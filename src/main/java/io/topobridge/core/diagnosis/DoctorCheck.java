@@ -40,7 +40,6 @@ public record DoctorCheck(String name, Status status, String message, List<Findi
         return new Result(status, message, List.of(Finding.warning(reason, ref, message)));
     }
 
-    /** A failure naming each problem, with the findings behind them. */
     static Result failure(List<String> problems, List<Finding> findings) {
         return new Result(Status.FAILURE, String.join("; ", problems), findings);
     }

@@ -42,12 +42,14 @@ public final class Explain {
         Map<Integer, String> tierNames = forest.tiers();
         int top = tierNames.keySet().stream().max(Integer::compare).orElse(0);
         Amounts need = need(gang);
-        List<Amounts> podNeeds = gang.pods().stream()
-                .filter(p -> !p.bound())
-                .map(PodView::requests)
-                .filter(a -> !a.isEmpty())
-                .toList();
-        boolean packable = gang.pods().size() >= gang.minMember() && !podNeeds.isEmpty();
+        // the pods are packed onto a domain's nodes one by one only once they all exist
+        List<Amounts> podNeeds = gang.pods().size() < gang.minMember()
+                ? List.of()
+                : gang.pods().stream()
+                        .filter(p -> !p.bound())
+                        .map(PodView::requests)
+                        .filter(a -> !a.isEmpty())
+                        .toList();
         Integer allowed = gang.hard() ? gang.highestTier() : null;
         GangDomain domain = GangDomain.of(gang, capacity).orElse(null);
         // a gang short of pods is pending for that reason, with no capacity picture
@@ -57,16 +59,7 @@ public final class Explain {
         Map<Integer, Explanation.TierPicture> byTier = new java.util.TreeMap<>();
         // the capacity picture answers why a gang waits; a placed gang needs none
         for (int tier = 1; !runsShort && achieved.isEmpty() && tier <= top; tier++) {
-            byTier.put(
-                    tier,
-                    picture(
-                            tier,
-                            tierNames.getOrDefault(tier, ""),
-                            allowed == null || tier <= allowed,
-                            forest,
-                            capacity,
-                            need,
-                            packable ? podNeeds : List.of()));
+            byTier.put(tier, picture(tier, tierNames.getOrDefault(tier, ""), allowed, capacity, need, podNeeds));
         }
         Verdict v = runsShort
                 ? new Verdict(PendingReason.of(domain.verdict()), "runs short of pods: " + domain.sentence())
@@ -159,14 +152,8 @@ public final class Explain {
     }
 
     private static Explanation.TierPicture picture(
-            int tier,
-            String name,
-            boolean allowed,
-            Forest forest,
-            Capacity capacity,
-            Amounts need,
-            List<Amounts> podNeeds) {
-        List<HyperNodeView> domains = forest.atTier(tier);
+            int tier, String name, Integer allowed, Capacity capacity, Amounts need, List<Amounts> podNeeds) {
+        List<HyperNodeView> domains = capacity.forest().atTier(tier);
         int fit = 0;
         HyperNodeView best = null;
         for (HyperNodeView d : domains) {
@@ -180,7 +167,7 @@ public final class Explain {
         return new Explanation.TierPicture(
                 tier,
                 name,
-                allowed,
+                allowed == null || tier <= allowed,
                 domains.size(),
                 fit,
                 best == null ? null : best.name(),

@@ -5,6 +5,7 @@ import io.topobridge.core.capacity.NodeView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /** The doctor's {@code node-room} check: nodes that take no new pods, and the running gangs that lose room by them. */
@@ -69,15 +70,13 @@ final class NodeRoomCheck {
         if (domains.isEmpty()) {
             return "";
         }
-        List<Map.Entry<String, GangDomain>> gangs = new ArrayList<>(domains.entrySet());
-        gangs.sort(Map.Entry.comparingByValue(GangDomain.WORST_FIRST));
-        List<String> shown = new ArrayList<>();
-        for (Map.Entry<String, GangDomain> e : gangs) {
-            GangDomain d = e.getValue();
-            shown.add(e.getKey() + " in " + (d.domain() == null ? "a domain no longer there" : d.domain()) + " ("
-                    + String.join("; ", lost(d)) + ")");
-        }
-        return "; " + gangs.size() + " running gang(s) whose domain lost capacity: " + DoctorCheck.firstNamed(shown);
+        List<String> shown = domains.entrySet().stream()
+                .sorted(Map.Entry.comparingByValue(GangDomain.WORST_FIRST))
+                .map(e -> e.getKey() + " in "
+                        + Objects.requireNonNullElse(e.getValue().domain(), "a domain no longer there") + " ("
+                        + String.join("; ", lost(e.getValue())) + ")")
+                .toList();
+        return "; " + shown.size() + " running gang(s) whose domain lost capacity: " + DoctorCheck.firstNamed(shown);
     }
 
     /** What one gang's domain lost: why it is stuck, its pods pending, the nodes taking no new pods, its pods lost. */

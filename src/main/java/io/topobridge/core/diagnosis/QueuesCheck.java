@@ -41,13 +41,11 @@ final class QueuesCheck {
             }
         });
         if (problems.isEmpty()) {
+            String named = String.join(", ", new TreeSet<>(in.queuesNamedBy().keySet()));
             return DoctorCheck.ok(
                     in.queuesNamedBy().isEmpty()
                             ? "no queue is named"
-                            : "every named queue exists and is Open: "
-                                    + String.join(
-                                            ", ",
-                                            new TreeSet<>(in.queuesNamedBy().keySet())));
+                            : "every named queue exists and is Open: " + named);
         }
         return DoctorCheck.failure(problems, findings);
     }

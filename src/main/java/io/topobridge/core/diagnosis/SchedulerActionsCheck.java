@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -44,12 +45,11 @@ final class SchedulerActionsCheck {
             return DoctorCheck.ok("no scheduler configuration to read actions from (see scheduler-config)");
         }
         JsonNode actions = root.path("actions");
-        List<String> names = new ArrayList<>();
-        if (actions.isTextual()) {
-            for (String part : actions.asText().split(",", -1)) {
-                names.add(part.trim());
-            }
-        }
+        List<String> names = actions.isTextual()
+                ? Arrays.stream(actions.asText().split(",", -1))
+                        .map(String::trim)
+                        .toList()
+                : List.of();
         List<String> unknown = names.stream()
                 .filter(n -> !KNOWN_ACTIONS.contains(n))
                 .map(n -> n.isEmpty() ? "an empty name" : UserText.quote(n))

@@ -99,22 +99,17 @@ public record TopologyPicture(
         Comparator<Gang> order = Comparator.comparing(Gang::id);
         placed.sort(order);
         pending.sort(order);
-        List<Domain> roots = new ArrayList<>();
-        for (HyperNodeView h : forest.hyperNodes()) {
-            if (forest.parentOf(h.name()).isEmpty()) {
-                roots.add(domain(h, forest, capacity, at, new HashSet<>()));
-            }
-        }
-        roots.sort(Comparator.comparing(Domain::name));
-        int outside = 0;
-        long gpusOutside = 0;
-        for (NodeView n : capacity.nodes()) {
-            if (!forest.placed(n.name())) {
-                outside++;
-                gpusOutside += n.allocatable().accelerators(capacity.accelerators());
-            }
-        }
-        return new TopologyPicture(forest.tiers(), roots, outside, gpusOutside, placed, pending);
+        List<Domain> roots = forest.hyperNodes().stream()
+                .filter(h -> forest.parentOf(h.name()).isEmpty())
+                .map(h -> domain(h, forest, capacity, at, new HashSet<>()))
+                .sorted(Comparator.comparing(Domain::name))
+                .toList();
+        List<NodeView> outside =
+                capacity.nodes().stream().filter(n -> !forest.placed(n.name())).toList();
+        long gpusOutside = outside.stream()
+                .mapToLong(n -> n.allocatable().accelerators(capacity.accelerators()))
+                .sum();
+        return new TopologyPicture(forest.tiers(), roots, outside.size(), gpusOutside, placed, pending);
     }
 
     private static Domain domain(
@@ -128,8 +123,8 @@ public record TopologyPicture(
         children.sort(Comparator.comparing(Domain::name));
         Amounts allocatable = capacity.domainAllocatable(h.name());
         Amounts free = capacity.domainFree(h.name());
-        List<String> gangs = new ArrayList<>(at.getOrDefault(h.name(), List.of()));
-        gangs.sort(null);
+        List<String> gangs =
+                at.getOrDefault(h.name(), List.of()).stream().sorted().toList();
         List<String> unusable = new ArrayList<>();
         for (String node : forest.nodesUnder(h.name())) {
             NodeView view = capacity.node(node);
