@@ -137,11 +137,7 @@ public final class Explain {
         if (!gang.minResources().isEmpty()) {
             return relevant(gang.minResources().plus(gang.draDevices()));
         }
-        Amounts out = gang.draDevices();
-        for (PodView pod : gang.pods()) {
-            out = out.plus(pod.requests());
-        }
-        return relevant(out);
+        return relevant(gang.pods().stream().map(PodView::requests).reduce(gang.draDevices(), Amounts::plus));
     }
 
     /** Only resources nodes offer count (Volcano's {@code pods} count and zero amounts are left out). */
