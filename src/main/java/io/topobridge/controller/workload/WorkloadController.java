@@ -356,7 +356,9 @@ public class WorkloadController implements ProcessPart {
     /** Carries out one scope's writes, publishes its findings and sets its timer. */
     private void carryOut(Outcome outcome) {
         GangScope scope = outcome.scope();
-        outcome.requeue().ifPresent(after -> requeue(scope, after));
+        if (outcome.requeueAfter() != null) {
+            requeue(scope, outcome.requeueAfter());
+        }
         if (outcome.deferred()) {
             LOG.debugf(
                     "%s: waits %d ms before it is judged",

@@ -97,10 +97,6 @@ public final class PodAdmission {
         this.assigner = Objects.requireNonNull(assigner, "assigner");
     }
 
-    public AdmissionSettings settings() {
-        return settings;
-    }
-
     public Result admit(Pod pod, TierCatalog tiers, WorkloadLookup lookup) {
         Pod admitted = new PodBuilder(pod).build();
         if (admitted.getMetadata() == null) {

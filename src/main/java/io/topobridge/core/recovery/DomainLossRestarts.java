@@ -228,12 +228,9 @@ public final class DomainLossRestarts {
                                 + made.grace().toSeconds() + "s later; it is not restarted again until it has run whole"
                                 + " once (the restart: " + made.message() + ")"));
             }
-            if (!lost) {
-                return new Decision(Optional.empty(), findings, recheck, new Entry(null, made));
-            }
         }
         if (!lost) {
-            return Decision.nothing(new Entry(null, made));
+            return new Decision(Optional.empty(), findings, recheck, new Entry(null, made));
         }
         Instant since = lostSince != null ? lostSince : now;
         Entry remembered = new Entry(since, made);
@@ -254,6 +251,8 @@ public final class DomainLossRestarts {
         String where = d.domain() == null ? "its tier-" + d.tier() + " domain" : d.domain();
         String lostFor = where + " has been lost since " + since + " (" + grace.toSeconds() + "s grace)";
         List<String> room = GangDomain.otherDomainsWithRoom(gang, capacity.get(), d.domain());
+        int underWay = ledger.underWay(now);
+        List<Victim> victims = victims(gang);
         if (room.isEmpty()) {
             findings.addAll(about(
                     RecoveryReason.RESTART_HELD,
@@ -263,10 +262,7 @@ public final class DomainLossRestarts {
                     "gang " + podGroup + " is not restarted though " + lostFor + ": no other tier-" + d.tier()
                             + " domain has room for its " + gang.livePods().size()
                             + " pods now, so a restart would leave it nowhere to go; it waits"));
-            return new Decision(Optional.empty(), findings, recheck, remembered);
-        }
-        int underWay = ledger.underWay(now);
-        if (underWay >= maxConcurrent) {
+        } else if (underWay >= maxConcurrent) {
             findings.addAll(about(
                     RecoveryReason.RESTART_HELD,
                     namespace,
@@ -274,10 +270,8 @@ public final class DomainLossRestarts {
                     subjects,
                     "gang " + podGroup + " is not restarted yet though " + lostFor + ": " + underWay
                             + " restart(s) are under way in the cluster, the limit is " + maxConcurrent));
-            return new Decision(Optional.empty(), findings, recheck, remembered);
         }
-        List<Victim> victims = victims(gang);
-        if (victims.isEmpty()) {
+        if (room.isEmpty() || underWay >= maxConcurrent || victims.isEmpty()) {
             return new Decision(Optional.empty(), findings, recheck, remembered);
         }
         boolean leaders = gang.livePods().stream().anyMatch(p -> p.labels().containsKey(LWS_WORKER_INDEX));

@@ -39,17 +39,9 @@ public final class AutoTier {
     /** The resources the rule compares: the accelerators the need has, else CPU and memory. */
     public static Amounts relevant(Amounts need, Accelerators accelerators) {
         List<String> wanted = accelerators.in(need.values());
-        if (!wanted.isEmpty()) {
-            Map<String, BigDecimal> out = new TreeMap<>();
-            wanted.forEach(r -> out.put(r, need.get(r)));
-            return new Amounts(out);
-        }
         Map<String, BigDecimal> out = new TreeMap<>();
-        for (String r : List.of("cpu", "memory")) {
-            if (need.get(r).signum() > 0) {
-                out.put(r, need.get(r));
-            }
-        }
+        (wanted.isEmpty() ? List.of("cpu", "memory") : wanted)
+                .stream().filter(r -> need.get(r).signum() > 0).forEach(r -> out.put(r, need.get(r)));
         return new Amounts(out);
     }
 
@@ -145,13 +137,7 @@ public final class AutoTier {
     }
 
     private static int holding(List<TierDomains.Domain> domains, Amounts rel) {
-        int n = 0;
-        for (TierDomains.Domain d : domains) {
-            if (holds(d.allocatable(), rel)) {
-                n++;
-            }
-        }
-        return n;
+        return (int) domains.stream().filter(d -> holds(d.allocatable(), rel)).count();
     }
 
     private static boolean holds(Amounts size, Amounts rel) {
@@ -189,11 +175,12 @@ public final class AutoTier {
 
     /** {@code 32 GPUs}, {@code 12 CPUs and 48Gi memory}, {@code no resources}. */
     public static String describe(Amounts rel) {
-        if (rel.isEmpty()) {
-            return "no resources";
-        }
+        return rel.isEmpty() ? "no resources" : joined(rel.values());
+    }
+
+    private static String joined(Map<String, BigDecimal> amounts) {
         List<String> parts = new ArrayList<>();
-        new TreeMap<>(rel.values()).forEach((r, v) -> parts.add(amount(r, v)));
+        new TreeMap<>(amounts).forEach((r, v) -> parts.add(amount(r, v)));
         return String.join(" and ", parts);
     }
 
@@ -214,14 +201,9 @@ public final class AutoTier {
         }
         Map<String, BigDecimal> max = new TreeMap<>();
         for (String r : rel.values().keySet()) {
-            BigDecimal best = BigDecimal.ZERO;
-            for (TierDomains.Domain d : domains) {
-                best = best.max(d.allocatable().get(r));
-            }
-            max.put(r, best);
+            max.put(r, BigDecimal.ZERO);
+            domains.forEach(d -> max.merge(r, d.allocatable().get(r), BigDecimal::max));
         }
-        List<String> parts = new ArrayList<>();
-        max.forEach((r, v) -> parts.add(amount(r, v)));
-        return String.join(" and ", parts);
+        return joined(max);
     }
 }

@@ -18,9 +18,13 @@ import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.SubGroupPlan;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -178,7 +182,7 @@ public final class AutoTiers {
      * {@code matchLabelKeys}); a node under no domain of the tier counts as a domain of its own.
      */
     static boolean subgroupSpread(GangPlan plan, TierDomains domains, String gang, int tier) {
-        Map<String, java.util.Set<String>> domainsByInstance = new java.util.HashMap<>();
+        Map<String, Set<String>> domainsByInstance = new HashMap<>();
         for (PodView pod : domains.boundPodsOf(gang)) {
             for (SubGroupPlan sub : plan.subGroups()) {
                 if (!takes(sub, pod.labels())) {
@@ -191,8 +195,7 @@ public final class AutoTiers {
                 sub.matchLabelKeys()
                         .forEach(k -> key.append('/').append(pod.labels().get(k)));
                 String domain = domains.domainOf(pod.node(), tier).orElse("node " + pod.node());
-                java.util.Set<String> seen =
-                        domainsByInstance.computeIfAbsent(key.toString(), k -> new java.util.HashSet<>());
+                Set<String> seen = domainsByInstance.computeIfAbsent(key.toString(), k -> new HashSet<>());
                 seen.add(domain);
                 if (seen.size() > 1) {
                     return true;
@@ -205,21 +208,12 @@ public final class AutoTiers {
 
     /** Whether a subgroup's selector takes a pod: its labels, its required keys, none of its excluded values. */
     private static boolean takes(SubGroupPlan sub, Map<String, String> labels) {
-        for (var e : sub.matchLabels().entrySet()) {
-            if (!e.getValue().equals(labels.get(e.getKey()))) {
-                return false;
-            }
-        }
-        if (!labels.keySet().containsAll(sub.existsKeys())) {
-            return false;
-        }
-        for (var e : sub.excluded().entrySet()) {
-            String value = labels.get(e.getKey());
-            if (value != null && e.getValue().contains(value)) {
-                return false;
-            }
-        }
-        return true;
+        return labels.entrySet().containsAll(sub.matchLabels().entrySet())
+                && labels.keySet().containsAll(sub.existsKeys())
+                && sub.excluded().entrySet().stream().noneMatch(e -> {
+                    String value = labels.get(e.getKey());
+                    return value != null && e.getValue().contains(value);
+                });
     }
 
     private static void noFit(
@@ -232,7 +226,7 @@ public final class AutoTiers {
                         + what + " of PodGroup " + podGroup
                         + ": no domain of any tier could hold it even when empty,"
                         + " so it gets tier " + choice.tier() + ", "
-                        + choice.mode().name().toLowerCase(java.util.Locale.ROOT)
+                        + choice.mode().name().toLowerCase(Locale.ROOT)
                         + " (" + choice.explanation() + ")"));
     }
 

@@ -11,6 +11,7 @@ import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.gang.PodGroupBuilder;
 import io.topobridge.core.workload.translate.ScopeResult;
 import io.topobridge.volcano.model.NetworkTopologySpec;
 import java.math.BigDecimal;
@@ -23,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Plans the writes that bring one gang scope's PodGroups in line with its translation, the counterpart of the
@@ -118,8 +120,10 @@ public final class PodGroupChanges {
             TierCatalog inCluster,
             Bounds bounds) {
         GangScope scope = result.scope();
-        Set<String> owned = new HashSet<>();
-        observed.stream().filter(ObservedPodGroup::ours).forEach(pg -> owned.add(pg.name()));
+        Set<String> owned = observed.stream()
+                .filter(ObservedPodGroup::ours)
+                .map(ObservedPodGroup::name)
+                .collect(Collectors.toCollection(HashSet::new));
         Map<String, ObservedPodGroup> byName = new HashMap<>();
         observed.forEach(pg -> byName.put(pg.name(), pg));
         List<Finding> findings = new ArrayList<>(result.findings());
@@ -143,7 +147,7 @@ public final class PodGroupChanges {
                             WorkloadReason.NAME_TAKEN,
                             desired.name(),
                             "PodGroup " + desired.name() + " belongs to " + current.gang()
-                                    + " (its " + io.topobridge.core.workload.gang.PodGroupBuilder.GANG_ANNOTATION
+                                    + " (its " + PodGroupBuilder.GANG_ANNOTATION
                                     + " annotation); " + scope + " gets no PodGroup while it does: rename one of the"
                                     + " two"));
                     ownedWanted.remove(desired.name());
@@ -350,15 +354,11 @@ public final class PodGroupChanges {
 
     /** Each resource of {@code need} above its {@code limit} (none: unlimited), as {@code cpu 12 > 8}. */
     private static List<String> over(Amounts need, Function<String, BigDecimal> limit) {
-        List<String> out = new ArrayList<>();
-        for (Map.Entry<String, BigDecimal> e : need.values().entrySet()) {
-            BigDecimal max = limit.apply(e.getKey());
-            if (max != null && e.getValue().compareTo(max) > 0) {
-                out.add(e.getKey() + " " + Amounts.show(e.getKey(), e.getValue()) + " > "
-                        + Amounts.show(e.getKey(), max));
-            }
-        }
-        return out;
+        return need.values().entrySet().stream()
+                .filter(e -> limit.apply(e.getKey()) != null && e.getValue().compareTo(limit.apply(e.getKey())) > 0)
+                .map(e -> e.getKey() + " " + Amounts.show(e.getKey(), e.getValue()) + " > "
+                        + Amounts.show(e.getKey(), limit.apply(e.getKey())))
+                .toList();
     }
 
     /**
@@ -407,26 +407,20 @@ public final class PodGroupChanges {
      */
     private static Map<String, Reservations.Reserved> reservedSoFar(
             GangScope scope, List<ObservedPodGroup> observed, List<DesiredPodGroup> wanted) {
-        Set<String> names = new HashSet<>();
-        wanted.forEach(d -> names.add(d.name()));
+        Set<String> names = wanted.stream().map(DesiredPodGroup::name).collect(Collectors.toSet());
         Map<String, Reservations.Reserved> out = new HashMap<>();
-        for (ObservedPodGroup pg : observed) {
-            if (pg.ours() && (!scope.equals(pg.gang()) || names.contains(pg.name()))) {
-                out.put(pg.name(), pg.reserved());
-            }
-        }
+        observed.stream()
+                .filter(pg -> pg.ours() && (!scope.equals(pg.gang()) || names.contains(pg.name())))
+                .forEach(pg -> out.put(pg.name(), pg.reserved()));
         return out;
     }
 
     /** What every PodGroup but {@code name} reserves. */
     private static List<Reservations.Reserved> besides(Map<String, Reservations.Reserved> reserved, String name) {
-        List<Reservations.Reserved> out = new ArrayList<>();
-        reserved.forEach((n, r) -> {
-            if (!n.equals(name)) {
-                out.add(r);
-            }
-        });
-        return out;
+        return reserved.entrySet().stream()
+                .filter(e -> !e.getKey().equals(name))
+                .map(Map.Entry::getValue)
+                .toList();
     }
 
     /** Whether a hard gang tier is one the cluster's HyperNodes have (soft or no topology needs none). */

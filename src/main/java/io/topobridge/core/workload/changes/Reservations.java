@@ -197,12 +197,10 @@ public final class Reservations {
                 if (wanted.signum() <= 0) {
                     continue;
                 }
-                BigDecimal total = wanted;
-                for (Reserved other : others) {
-                    if (limit.selector().test(other.priorityClass(), bestEffort(other.amounts()))) {
-                        total = total.add(other.amounts().get(hard.getKey()));
-                    }
-                }
+                BigDecimal total = others.stream()
+                        .filter(other -> limit.selector().test(other.priorityClass(), bestEffort(other.amounts())))
+                        .map(other -> other.amounts().get(hard.getKey()))
+                        .reduce(wanted, BigDecimal::add);
                 if (total.compareTo(hard.getValue()) > 0) {
                     return Optional.of(
                             new Breach(limit.source(), limit.priorityClasses(), hard.getKey(), total, hard.getValue()));
@@ -259,19 +257,11 @@ public final class Reservations {
                         ? List.of()
                         : spec.getScopeSelector().getMatchExpressions();
         boolean priorityClasses = selectors.stream().anyMatch(s -> "PriorityClass".equals(s.getScopeName()));
-        BiPredicate<String, Boolean> matcher = (priorityClass, bestEffort) -> {
-            for (String scope : scopes) {
-                if (!scopeMatches(scope, "Exists", List.of(), priorityClass, bestEffort)) {
-                    return false;
-                }
-            }
-            for (ScopedResourceSelectorRequirement s : selectors) {
-                if (!scopeMatches(s.getScopeName(), s.getOperator(), s.getValues(), priorityClass, bestEffort)) {
-                    return false;
-                }
-            }
-            return true;
-        };
+        BiPredicate<String, Boolean> matcher = (priorityClass, bestEffort) ->
+                scopes.stream().allMatch(scope -> scopeMatches(scope, "Exists", List.of(), priorityClass, bestEffort))
+                        && selectors.stream()
+                                .allMatch(s -> scopeMatches(
+                                        s.getScopeName(), s.getOperator(), s.getValues(), priorityClass, bestEffort));
         String name =
                 object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
         return Optional.of(new Limit("ResourceQuota " + name, priorityClasses, hard, matcher));
@@ -308,12 +298,10 @@ public final class Reservations {
         if (key == null) {
             return null;
         }
-        if (key.equals(PODS) || key.equals("cpu") || key.equals("memory") || key.equals("ephemeral-storage")) {
-            return key;
-        }
         if (key.startsWith("requests.")) {
             return key.substring("requests.".length());
         }
-        return key.startsWith("hugepages-") ? key : null;
+        boolean counted = List.of(PODS, "cpu", "memory", "ephemeral-storage").contains(key);
+        return counted || key.startsWith("hugepages-") ? key : null;
     }
 }

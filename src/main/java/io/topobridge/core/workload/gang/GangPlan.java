@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -25,7 +26,7 @@ public record GangPlan(
         List<SubGroupPlan> subGroups,
         Level level,
         boolean surgeOnlyRollout,
-        java.util.Map<String, String> labels) {
+        Map<String, String> labels) {
 
     /** Which of the intent's tiers constrains this PodGroup as a whole. */
     public enum Level {
@@ -41,7 +42,7 @@ public record GangPlan(
         owners = owners == null ? List.of() : List.copyOf(owners);
         roles = roles == null ? List.of() : List.copyOf(roles);
         subGroups = subGroups == null ? List.of() : List.copyOf(subGroups);
-        labels = labels == null ? java.util.Map.of() : java.util.Map.copyOf(labels);
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
     }
 
     public static GangPlan owned(
@@ -74,7 +75,7 @@ public record GangPlan(
     }
 
     /** The same plan whose owned PodGroup also carries {@code value} as labels. */
-    public GangPlan withLabels(java.util.Map<String, String> value) {
+    public GangPlan withLabels(Map<String, String> value) {
         return new GangPlan(scope, name, ownership, owners, roles, subGroups, level, surgeOnlyRollout, value);
     }
 

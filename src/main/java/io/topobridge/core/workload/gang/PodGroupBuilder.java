@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Turns a {@link GangPlan} and the validated intent into the PodGroup to apply. Tiers are always written as
@@ -78,10 +79,7 @@ public final class PodGroupBuilder {
             spec.setMinMember(minMember);
             spec.setMinResources(minResources(plan.roles(), perSpec));
             spec.setQueue(intent.queue() != null ? intent.queue() : defaultQueue);
-            String priority = priorityClass(plan, subjects, findings);
-            if (priority != null) {
-                spec.setPriorityClassName(priority);
-            }
+            spec.setPriorityClassName(priorityClass(plan, subjects, findings));
         }
         NetworkTopologySpec gangTopology = plan.level() == GangPlan.Level.SUBGROUP && intent.hasSubgroupTopology()
                 ? topology(intent.subgroupTier(), intent.subgroupMode(), intent.effectiveSubgroupMode())
@@ -185,11 +183,7 @@ public final class PodGroupBuilder {
      */
     private static Map<String, Integer> roleFloor(GangPlan plan) {
         Map<String, Integer> floor = new TreeMap<>();
-        for (PodRole role : plan.roles()) {
-            if (role.atStart() > 0) {
-                floor.put(role.taskSpec(), 1);
-            }
-        }
+        plan.roles().stream().filter(r -> r.atStart() > 0).forEach(r -> floor.put(r.taskSpec(), 1));
         return floor.size() < 2 ? null : floor;
     }
 
@@ -198,11 +192,7 @@ public final class PodGroupBuilder {
             return null;
         }
         // the parser refuses hard mode without a tier, so a tierless topology here is soft
-        var out = new NetworkTopologySpec().mode(effective.volcano());
-        if (tier != null) {
-            out.setHighestTierAllowed(tier);
-        }
-        return out;
+        return new NetworkTopologySpec().mode(effective.volcano()).highestTierAllowed(tier);
     }
 
     private static SubGroupPolicySpec policy(SubGroupPlan sub, NetworkTopologySpec topology) {
@@ -220,16 +210,13 @@ public final class PodGroupBuilder {
         if (!expressions.isEmpty()) {
             selector.setMatchExpressions(expressions);
         }
-        var policy = new SubGroupPolicySpec()
+        return new SubGroupPolicySpec()
                 .name(sub.name())
                 .subGroupSize(sub.size())
                 .minSubGroups(0)
                 .labelSelector(selector)
-                .matchLabelKeys(new ArrayList<>(sub.matchLabelKeys()));
-        if (topology != null) {
-            policy.setNetworkTopology(topology);
-        }
-        return policy;
+                .matchLabelKeys(new ArrayList<>(sub.matchLabelKeys()))
+                .networkTopology(topology);
     }
 
     /** The exact sum of every pod's effective requests; a template's requests are computed once. */
@@ -252,15 +239,11 @@ public final class PodGroupBuilder {
     }
 
     private static String priorityClass(GangPlan plan, List<ObjectRef> subjects, List<Finding> findings) {
-        Set<String> names = new LinkedHashSet<>();
-        for (PodRole role : plan.roles()) {
-            if (role.count() > 0
-                    && role.spec() != null
-                    && role.spec().getPriorityClassName() != null
-                    && !role.spec().getPriorityClassName().isBlank()) {
-                names.add(role.spec().getPriorityClassName());
-            }
-        }
+        Set<String> names = plan.roles().stream()
+                .filter(r -> r.count() > 0 && r.spec() != null)
+                .map(r -> r.spec().getPriorityClassName())
+                .filter(n -> n != null && !n.isBlank())
+                .collect(Collectors.toCollection(LinkedHashSet::new));
         if (names.size() <= 1) {
             return names.isEmpty() ? null : names.iterator().next();
         }

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * What reconciling one gang scope decided: the writes to make, in order, the scope's findings, and when to look at
@@ -46,20 +45,8 @@ public record Outcome(
         return new Outcome(translation, List.of(), List.of(), wait, true, Map.of());
     }
 
-    /** The gangs its steps restart whole. */
-    public List<DomainLossRestarts.Restart> restarts() {
-        return steps.stream()
-                .filter(PodGroupChanges.RestartGang.class::isInstance)
-                .map(step -> ((PodGroupChanges.RestartGang) step).restart())
-                .toList();
-    }
-
     public GangScope scope() {
         return translation.scope();
-    }
-
-    public Optional<Duration> requeue() {
-        return Optional.ofNullable(requeueAfter);
     }
 
     /**

@@ -31,8 +31,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -80,12 +82,8 @@ public final class ScopeReconciler {
     public List<Outcome> reconcile(Collection<GangScope> scopes, WorkloadLookup cluster, PassFacts facts) {
         // the pods are the only record of some gangs (the groups of an LWS with groupIdentity: Hash)
         WorkloadLookup lookup = cluster.withPods(facts.cluster()::livePods);
-        List<GangScope> allowed = new ArrayList<>();
-        for (GangScope scope : scopes) {
-            if (optedIn(scope.namespace(), lookup)) {
-                allowed.add(scope);
-            }
-        }
+        List<GangScope> allowed =
+                scopes.stream().filter(s -> optedIn(s.namespace(), lookup)).toList();
         Map<GangScope, ScopeResult> translated = new HashMap<>();
         for (ScopeResult result : translator.at(facts.now()).translateScopes(allowed, facts.tiers(), lookup)) {
             translated.put(result.scope(), result);
@@ -140,7 +138,7 @@ public final class ScopeReconciler {
             if (planned == null) {
                 return observed;
             }
-            Map<String, ObservedPodGroup> out = new java.util.LinkedHashMap<>();
+            Map<String, ObservedPodGroup> out = new LinkedHashMap<>();
             observed.forEach(pg -> out.put(pg.name(), pg));
             planned.forEach((name, pg) -> pg.ifPresentOrElse(
                     now -> out.merge(name, now, (was, is) -> was.ours() == is.ours() ? is : was),
@@ -166,9 +164,7 @@ public final class ScopeReconciler {
                 out.add(pg.gang());
             }
         }
-        List<GangScope> sorted = new ArrayList<>(out);
-        sorted.sort(java.util.Comparator.comparing(GangScope::toString));
-        return sorted;
+        return out.stream().sorted(Comparator.comparing(GangScope::toString)).toList();
     }
 
     /**
@@ -209,17 +205,13 @@ public final class ScopeReconciler {
         if (subjects.isEmpty()) {
             return ScopeResult.empty(scope);
         }
-        List<Finding> findings = new ArrayList<>();
-        for (ObjectRef subject : subjects) {
-            findings.add(Finding.warning(
-                    WorkloadReason.NAMESPACE_NOT_OPTED_IN,
-                    subject,
-                    subject + ": namespace "
-                            + scope.namespace() + " does not carry " + settings.namespaceLabel()
-                            + "=true, so the"
-                            + " bridge makes no PodGroup here (the pod webhook would never tie its pods to one); label the"
-                            + " namespace to opt in"));
-        }
+        List<Finding> findings = WorkloadReason.warnings(
+                WorkloadReason.NAMESPACE_NOT_OPTED_IN,
+                subjects,
+                "",
+                "namespace " + scope.namespace() + " does not carry " + settings.namespaceLabel() + "=true, so the"
+                        + " bridge makes no PodGroup here (the pod webhook would never tie its pods to one); label the"
+                        + " namespace to opt in");
         return new ScopeResult(scope, subjects, List.of(), findings);
     }
 
@@ -389,9 +381,8 @@ public final class ScopeReconciler {
 
     private static Map<String, Achieved> placed(ScopeResult result, PassFacts facts) {
         Map<String, Achieved> out = new HashMap<>();
-        for (DesiredPodGroup desired : result.podGroups()) {
-            facts.cluster().achieved(desired.namespace(), desired.name()).ifPresent(a -> out.put(desired.name(), a));
-        }
+        result.podGroups()
+                .forEach(d -> facts.cluster().achieved(d.namespace(), d.name()).ifPresent(a -> out.put(d.name(), a)));
         return out;
     }
 
