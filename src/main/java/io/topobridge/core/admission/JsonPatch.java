@@ -5,9 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -55,16 +53,14 @@ public final class JsonPatch {
             out.add(new Operation("replace", path, to.deepCopy()));
             return;
         }
-        for (Iterator<String> names = from.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
+        from.fieldNames().forEachRemaining(name -> {
             if (!to.has(name)) {
                 out.add(new Operation("remove", path + "/" + escape(name), null));
             }
-        }
-        for (Iterator<Map.Entry<String, JsonNode>> fields = to.fields(); fields.hasNext(); ) {
-            var field = fields.next();
-            diff(from.get(field.getKey()), field.getValue(), path + "/" + escape(field.getKey()), out);
-        }
+        });
+        to.fields()
+                .forEachRemaining(field ->
+                        diff(from.get(field.getKey()), field.getValue(), path + "/" + escape(field.getKey()), out));
     }
 
     /** One reference token of a JSON Pointer (RFC 6901): {@code ~} becomes {@code ~0}, {@code /} becomes {@code ~1}. */

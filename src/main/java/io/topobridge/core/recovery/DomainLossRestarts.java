@@ -33,9 +33,7 @@ public final class DomainLossRestarts {
     /** The label LeaderWorkerSet puts on each pod of a group: its index, {@code 0} for the leader. */
     public static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
 
-    /** The configuration key of {@link Settings#grace()}. */
     public static final String GRACE_KEY = "topobridge.workloads.domain-loss-grace";
-    /** The configuration key of {@link Settings#maxConcurrent()}. */
     public static final String MAX_CONCURRENT_KEY = "topobridge.workloads.max-concurrent-restarts";
 
     private DomainLossRestarts() {}
@@ -90,7 +88,6 @@ public final class DomainLossRestarts {
             findings = List.copyOf(findings);
         }
 
-        /** Nothing decided, said or remembered. */
         public static final Decision NOTHING = nothing(null);
 
         static Decision nothing(Entry remembered) {
@@ -122,7 +119,6 @@ public final class DomainLossRestarts {
      */
     public record Ledger(Map<String, Entry> gangs) {
 
-        /** Nothing remembered. */
         public static final Ledger EMPTY = new Ledger(Map.of());
 
         public Ledger {
@@ -137,13 +133,7 @@ public final class DomainLossRestarts {
         /** This ledger with the given gangs remembered as said ({@link Entry#NONE}: forgotten). */
         public Ledger with(Map<String, Entry> changes) {
             Map<String, Entry> out = new HashMap<>(gangs);
-            changes.forEach((key, entry) -> {
-                if (entry.equals(Entry.NONE)) {
-                    out.remove(key);
-                } else {
-                    out.put(key, entry);
-                }
-            });
+            changes.forEach((key, entry) -> out.compute(key, (k, was) -> entry.equals(Entry.NONE) ? null : entry));
             return new Ledger(out);
         }
 

@@ -9,7 +9,6 @@ import java.util.Objects;
  */
 public record OnDomainLoss(DomainLossPolicy policy, Duration grace) {
 
-    /** The default: wait, nothing restarted. */
     public static final OnDomainLoss WAIT = new OnDomainLoss(DomainLossPolicy.WAIT, null);
 
     public OnDomainLoss {

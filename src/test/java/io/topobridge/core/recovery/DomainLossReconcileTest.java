@@ -13,12 +13,12 @@ import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.QueueStates;
-import io.topobridge.core.workload.changes.Reservations;
 import io.topobridge.core.workload.reconcile.ClusterFacts;
 import io.topobridge.core.workload.reconcile.Outcome;
 import io.topobridge.core.workload.reconcile.PassFacts;
 import io.topobridge.core.workload.reconcile.ReconcileSettings;
 import io.topobridge.core.workload.reconcile.ScopeReconciler;
+import io.topobridge.core.workload.reconcile.TestSettings;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.time.Clock;
 import java.time.Duration;
@@ -97,7 +97,7 @@ class DomainLossReconcileTest {
                         "topobridge.io/enabled",
                         Duration.ZERO,
                         new DomainLossRestarts.Settings(defaultGrace, 1)),
-                Reservations.Settings.NONE);
+                TestSettings.NO_RESERVATION_LIMITS);
         List<HasMetadata> objects = Fixtures.objects(yaml);
         var lookup = new InMemoryLookup(objects);
         List<HasMetadata> workloads = objects.stream()

@@ -12,12 +12,12 @@ import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.changes.QueueStates;
-import io.topobridge.core.workload.changes.Reservations;
 import io.topobridge.core.workload.reconcile.ClusterFacts;
 import io.topobridge.core.workload.reconcile.Outcome;
 import io.topobridge.core.workload.reconcile.PassFacts;
 import io.topobridge.core.workload.reconcile.ReconcileSettings;
 import io.topobridge.core.workload.reconcile.ScopeReconciler;
+import io.topobridge.core.workload.reconcile.TestSettings;
 import io.topobridge.testing.Renderers;
 import java.time.Duration;
 import java.time.Instant;
@@ -97,7 +97,7 @@ class NativeGangTest {
                 Fixtures.translator(),
                 new ReconcileSettings(
                         false, "topobridge.io/enabled", Duration.ZERO, DomainLossRestarts.Settings.DEFAULTS),
-                Reservations.Settings.NONE);
+                TestSettings.NO_RESERVATION_LIMITS);
         Outcome outcome = reconciler
                 .reconcile(
                         List.of(GangScope.of(WorkloadKind.DEPLOYMENT, "llm", "decode")),

@@ -235,16 +235,12 @@ public final class AutoTiers {
      * see {@link Toleration#forPod}): a tainted node is room for the gang when every role tolerates its taints.
      */
     static List<List<Toleration>> tolerations(List<PodRole> roles) {
-        List<List<Toleration>> out = new ArrayList<>();
-        for (PodRole role : roles) {
-            if (role.count() <= 0 || role.spec() == null) {
-                continue;
-            }
-            out.add(Toleration.forPod(
-                    Toleration.of(role.spec().getTolerations()),
-                    PodRequests.of(role.spec()).canonical().keySet()));
-        }
-        return out;
+        return roles.stream()
+                .filter(r -> r.count() > 0 && r.spec() != null)
+                .map(r -> Toleration.forPod(
+                        Toleration.of(r.spec().getTolerations()),
+                        PodRequests.of(r.spec()).canonical().keySet()))
+                .toList();
     }
 
     /** What all pods of the roles request together, with the devices they claim through DRA. */
@@ -280,10 +276,7 @@ public final class AutoTiers {
             if (roles.isEmpty()) {
                 roles = active;
             }
-            Amounts pod = Amounts.NONE;
-            for (PodRole role : roles) {
-                pod = max(pod, perPod(role, devices));
-            }
+            Amounts pod = roles.stream().map(r -> perPod(r, devices)).reduce(Amounts.NONE, AutoTiers::max);
             Amounts need = times(pod, sub.size());
             largest = largest == null ? need : max(largest, need);
         }

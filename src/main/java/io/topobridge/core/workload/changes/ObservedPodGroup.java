@@ -135,7 +135,6 @@ public record ObservedPodGroup(
         return new Reservations.Reserved(new Amounts(out), spec.getPriorityClassName());
     }
 
-    /** The achieved-tier annotations among a PodGroup's. */
     private static Map<String, String> placement(Map<String, String> annotations) {
         Map<String, String> out = new TreeMap<>();
         for (String key : List.of(Topobridge.ACHIEVED_TIER, Topobridge.ACHIEVED_SUBGROUP_TIERS)) {

@@ -85,10 +85,7 @@ public final class PodGroupChanges {
      */
     public record Bounds(Amounts clusterAllocatable, int maxPerNamespace, Reservations reservations) {
 
-        public static final Bounds NONE = new Bounds(null, Integer.MAX_VALUE, Reservations.NONE);
-
         public Bounds {
-            reservations = reservations == null ? Reservations.NONE : reservations;
             if (maxPerNamespace < 1) {
                 throw new IllegalArgumentException("maxPerNamespace must be at least 1, not " + maxPerNamespace);
             }
@@ -415,7 +412,6 @@ public final class PodGroupChanges {
         return out;
     }
 
-    /** What every PodGroup but {@code name} reserves. */
     private static List<Reservations.Reserved> besides(Map<String, Reservations.Reserved> reserved, String name) {
         return reserved.entrySet().stream()
                 .filter(e -> !e.getKey().equals(name))

@@ -43,13 +43,8 @@ public final class Reservations {
      */
     public record Settings(BigDecimal clusterShare, Map<String, BigDecimal> fixed) {
 
-        /** Configuration key of {@link #clusterShare}. */
         public static final String SHARE_KEY = "topobridge.workloads.max-namespace-share";
-        /** Configuration key of {@link #fixed}. */
         public static final String FIXED_KEY = "topobridge.workloads.max-namespace-reservation";
-
-        /** No configured limit (namespaces are bounded by their ResourceQuotas only). */
-        public static final Settings NONE = new Settings(null, Map.of());
 
         /** The configured default: a namespace's PodGroups may reserve at most the whole cluster together. */
         public static Settings defaults() {

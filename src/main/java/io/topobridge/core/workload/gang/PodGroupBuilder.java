@@ -166,7 +166,6 @@ public final class PodGroupBuilder {
         return new Built(desired, findings);
     }
 
-    /** The refusal of a {@code min-member} above the pods the gang has when it starts. */
     private static String minMemberMessage(int minMember, long pods, long starting) {
         return Topobridge.MIN_MEMBER + "=\"" + minMember + "\" is more than the "
                 + (starting == pods
@@ -200,10 +199,9 @@ public final class PodGroupBuilder {
         if (!sub.matchLabels().isEmpty()) {
             selector.setMatchLabels(new TreeMap<>(sub.matchLabels()));
         }
-        List<LabelSelectorRequirement> expressions = new ArrayList<>();
-        for (String key : sub.existsKeys()) {
-            expressions.add(new LabelSelectorRequirement(key, "Exists", null));
-        }
+        List<LabelSelectorRequirement> expressions = new ArrayList<>(sub.existsKeys().stream()
+                .map(key -> new LabelSelectorRequirement(key, "Exists", null))
+                .toList());
         new TreeMap<>(sub.excluded())
                 .forEach((key, values) ->
                         expressions.add(new LabelSelectorRequirement(key, "NotIn", new ArrayList<>(values))));
@@ -222,13 +220,9 @@ public final class PodGroupBuilder {
     /** The exact sum of every pod's effective requests; a template's requests are computed once. */
     private static Map<String, String> minResources(List<PodRole> roles, Map<PodSpec, ResourceSum> perSpec) {
         var total = new ResourceSum();
-        for (PodRole role : roles) {
-            if (role.count() <= 0) {
-                continue;
-            }
-            ResourceSum one = perSpec.computeIfAbsent(role.spec(), PodRequests::of);
-            total.add(one, role.count());
-        }
+        roles.stream()
+                .filter(r -> r.count() > 0)
+                .forEach(r -> total.add(perSpec.computeIfAbsent(r.spec(), PodRequests::of), r.count()));
         Map<String, String> out = total.canonical();
         return out.isEmpty() ? null : new TreeMap<>(out);
     }

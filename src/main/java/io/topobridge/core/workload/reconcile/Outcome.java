@@ -40,11 +40,6 @@ public record Outcome(
         remembered = Map.copyOf(remembered);
     }
 
-    /** A scope that waits {@code wait} before it is judged. */
-    static Outcome deferred(ScopeResult translation, Duration wait) {
-        return new Outcome(translation, List.of(), List.of(), wait, true, Map.of());
-    }
-
     public GangScope scope() {
         return translation.scope();
     }

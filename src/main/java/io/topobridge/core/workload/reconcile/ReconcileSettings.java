@@ -20,7 +20,6 @@ public record ReconcileSettings(
         Duration groupAssembly,
         DomainLossRestarts.Settings restarts) {
 
-    /** The configuration key of {@link #groupAssembly}. */
     public static final String GROUP_ASSEMBLY_KEY = "topobridge.workloads.group-assembly";
 
     public ReconcileSettings {

@@ -156,14 +156,11 @@ public final class ScopeReconciler {
             Collection<? extends HasMetadata> podGroups,
             WorkloadLookup lookup) {
         Set<GangScope> out = new LinkedHashSet<>();
-        for (HasMetadata object : workloads) {
-            translator.scopeOf(object, lookup).ifPresent(out::add);
-        }
-        for (ObservedPodGroup pg : observe(podGroups, lookup)) {
-            if (pg.gang() != null) {
-                out.add(pg.gang());
-            }
-        }
+        workloads.forEach(object -> translator.scopeOf(object, lookup).ifPresent(out::add));
+        observe(podGroups, lookup).stream()
+                .map(ObservedPodGroup::gang)
+                .filter(Objects::nonNull)
+                .forEach(out::add);
         return out.stream().sorted(Comparator.comparing(GangScope::toString)).toList();
     }
 
@@ -177,13 +174,11 @@ public final class ScopeReconciler {
         for (Outcome outcome : outcomes) {
             outcome.translation().podGroups().forEach(p -> wanted.add(p.namespace() + "/" + p.name()));
         }
-        List<PodGroupChanges.Step> out = new ArrayList<>();
-        for (ObservedPodGroup pg : observe(allPodGroups, lookup)) {
-            if (pg.ownsFields() && pg.gang() == null && !wanted.contains(pg.namespace() + "/" + pg.name())) {
-                out.add(new PodGroupChanges.Release(pg.namespace(), pg.name()));
-            }
-        }
-        return out;
+        return observe(allPodGroups, lookup).stream()
+                .filter(pg ->
+                        pg.ownsFields() && pg.gang() == null && !wanted.contains(pg.namespace() + "/" + pg.name()))
+                .<PodGroupChanges.Step>map(pg -> new PodGroupChanges.Release(pg.namespace(), pg.name()))
+                .toList();
     }
 
     /** Whether the bridge makes PodGroups in a namespace: every namespace, or the opted-in ones (unknown ones count). */
@@ -226,7 +221,7 @@ public final class ScopeReconciler {
         List<HasMetadata> podGroups = lookup.podGroups(scope.namespace());
         Optional<Duration> assembling = assemblyLeft(result, podGroups, lookup, facts.now());
         if (assembling.isPresent()) {
-            return Outcome.deferred(result, assembling.get().plus(AFTER_WAIT));
+            return new Outcome(result, List.of(), List.of(), assembling.get().plus(AFTER_WAIT), true, Map.of());
         }
         List<ObservedPodGroup> observed = planned.over(scope.namespace(), observe(podGroups, lookup));
         PodGroupChanges.Bounds bounds = new PodGroupChanges.Bounds(
@@ -329,22 +324,16 @@ public final class ScopeReconciler {
                 return Optional.empty();
             }
         }
-        Instant oldest = null;
-        for (ObjectRef subject : result.subjects()) {
-            Optional<WorkloadKind> kind = WorkloadKind.of(subject.apiVersion(), subject.kind());
-            Optional<Instant> created = kind.flatMap(k -> lookup.get(k, subject.namespace(), subject.name()))
-                    .flatMap(o -> WorkloadSettings.timestamp(o.getMetadata().getCreationTimestamp()));
-            if (created.isPresent() && (oldest == null || created.get().isBefore(oldest))) {
-                oldest = created.get();
-            }
-        }
-        if (oldest == null) {
-            return Optional.empty();
-        }
+        Optional<Instant> oldest = result.subjects().stream()
+                .flatMap(s -> WorkloadKind.of(s.apiVersion(), s.kind())
+                        .flatMap(k -> lookup.get(k, s.namespace(), s.name()))
+                        .flatMap(o -> WorkloadSettings.timestamp(o.getMetadata().getCreationTimestamp()))
+                        .stream())
+                .min(Comparator.naturalOrder());
         // creation times are written to the second: the member may have been made up to a second later
-        Instant end = oldest.plus(settings.groupAssembly()).plusSeconds(oldest.getNano() == 0 ? 1 : 0);
-        Duration left = Duration.between(now, end);
-        return left.isNegative() || left.isZero() ? Optional.empty() : Optional.of(left);
+        return oldest.map(o ->
+                        Duration.between(now, o.plus(settings.groupAssembly()).plusSeconds(o.getNano() == 0 ? 1 : 0)))
+                .filter(left -> !left.isNegative() && !left.isZero());
     }
 
     /**

@@ -13,6 +13,7 @@ import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.PodAssignment;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
+import io.topobridge.core.workload.reconcile.TestSettings;
 import io.topobridge.core.workload.translate.TranslationResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -188,7 +189,7 @@ class HashGroupIdentityTest {
                         "topobridge.io/enabled",
                         java.time.Duration.ZERO,
                         io.topobridge.core.recovery.DomainLossRestarts.Settings.DEFAULTS),
-                io.topobridge.core.workload.changes.Reservations.Settings.NONE);
+                TestSettings.NO_RESERVATION_LIMITS);
         List<HasMetadata> cached = Fixtures.objects(LWS);
         // the leader as admission let it in
         var pod = new PodAdmission(new AdmissionSettings("volcano"), Fixtures.translator()::tie)

@@ -22,6 +22,7 @@ public final class TestPlans {
             QueueStates queues,
             Map<String, Achieved> placed,
             TierCatalog inCluster) {
-        return PodGroupChanges.plan(result, observed, queues, placed, inCluster, Bounds.NONE);
+        return PodGroupChanges.plan(
+                result, observed, queues, placed, inCluster, new Bounds(null, Integer.MAX_VALUE, Reservations.NONE));
     }
 }

@@ -119,7 +119,7 @@ class ScopeReconcilerTest {
                 WorkloadSettings.defaults(),
                 new ReconcileSettings(
                         false, "topobridge.io/enabled", Duration.ofSeconds(2), DomainLossRestarts.Settings.DEFAULTS),
-                Reservations.Settings.NONE,
+                TestSettings.NO_RESERVATION_LIMITS,
                 now);
         var objects = Fixtures.objects(groupMember("prefill", T0.toString()) + "---\n"
                 + groupMember("decode", T0.plusMillis(300).toString()));
@@ -145,7 +145,7 @@ class ScopeReconcilerTest {
                 WorkloadSettings.defaults(),
                 new ReconcileSettings(
                         false, "topobridge.io/enabled", Duration.ofSeconds(2), DomainLossRestarts.Settings.DEFAULTS),
-                Reservations.Settings.NONE,
+                TestSettings.NO_RESERVATION_LIMITS,
                 T0);
         String undated = groupMember("prefill", T0.toString()).replace("  creationTimestamp: \"" + T0 + "\"\n", "");
         assertThat(applied(reconcileAll(r, Fixtures.objects(undated), facts(T0, null))))
@@ -210,7 +210,7 @@ class ScopeReconcilerTest {
         var r = reconciler(
                 Fixtures.settings().autoWaitForRoom(Duration.ofMinutes(5)).build(),
                 TestSettings.OPEN,
-                Reservations.Settings.NONE,
+                TestSettings.NO_RESERVATION_LIMITS,
                 T0);
         String yaml = autoDeployment()
                 + (createdSecondsAgo == null ? "" : "---\n" + autoPodGroup(T0.minusSeconds(createdSecondsAgo)));
@@ -251,7 +251,7 @@ class ScopeReconcilerTest {
         var full = io.topobridge.core.workload.autotier.AutoTierTranslationTest.domains(0);
         var made = Fixtures.objects(autoDeployment("2"));
         DesiredPodGroup created = wanted(reconcileAll(
-                reconciler(tenMinutes, TestSettings.OPEN, Reservations.Settings.NONE, T0),
+                reconciler(tenMinutes, TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, T0),
                 made,
                 facts(T0, null),
                 full));
@@ -261,7 +261,7 @@ class ScopeReconcilerTest {
         var existing = Fixtures.objects(autoDeployment("2") + "---\n" + autoPodGroup(T0));
         Instant nine = T0.plus(Duration.ofMinutes(9));
         DesiredPodGroup waiting = wanted(reconcileAll(
-                reconciler(tenMinutes, TestSettings.OPEN, Reservations.Settings.NONE, nine),
+                reconciler(tenMinutes, TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, nine),
                 existing,
                 facts(nine, null),
                 full));
@@ -271,7 +271,7 @@ class ScopeReconcilerTest {
 
         Instant over = T0.plus(Duration.ofMinutes(10)).plusSeconds(2);
         DesiredPodGroup soft = wanted(reconcileAll(
-                reconciler(tenMinutes, TestSettings.OPEN, Reservations.Settings.NONE, over),
+                reconciler(tenMinutes, TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, over),
                 existing,
                 facts(over, null),
                 full));
@@ -280,7 +280,7 @@ class ScopeReconcilerTest {
                 .isEqualTo(NetworkTopologySpec.ModeEnum.SOFT);
         Instant later = over.plusSeconds(60);
         assertThat(wanted(reconcileAll(
-                        reconciler(tenMinutes, TestSettings.OPEN, Reservations.Settings.NONE, later),
+                        reconciler(tenMinutes, TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, later),
                         existing,
                         facts(later, null),
                         full)))
@@ -310,7 +310,7 @@ class ScopeReconcilerTest {
         String decode = member("decode", 1, T0.plusMillis(1500), "topobridge.io/group: pd");
         Instant soon = T0.plusMillis(500);
         Outcome alone = reconcileAll(
-                        reconciler(WorkloadSettings.defaults(), threeSeconds, Reservations.Settings.NONE, soon),
+                        reconciler(WorkloadSettings.defaults(), threeSeconds, TestSettings.NO_RESERVATION_LIMITS, soon),
                         Fixtures.objects(prefill),
                         facts(soon, null))
                 .get(0);
@@ -322,7 +322,10 @@ class ScopeReconcilerTest {
         Instant almost = T0.plusMillis(3900);
         assertThat(reconcileAll(
                                 reconciler(
-                                        WorkloadSettings.defaults(), threeSeconds, Reservations.Settings.NONE, almost),
+                                        WorkloadSettings.defaults(),
+                                        threeSeconds,
+                                        TestSettings.NO_RESERVATION_LIMITS,
+                                        almost),
                                 both,
                                 facts(almost, null))
                         .get(0)
@@ -331,7 +334,7 @@ class ScopeReconcilerTest {
                 .isTrue();
         Instant assembled = T0.plusSeconds(4);
         List<Outcome> outcomes = reconcileAll(
-                reconciler(WorkloadSettings.defaults(), threeSeconds, Reservations.Settings.NONE, assembled),
+                reconciler(WorkloadSettings.defaults(), threeSeconds, TestSettings.NO_RESERVATION_LIMITS, assembled),
                 both,
                 facts(assembled, null));
         assertThat(applied(outcomes)).as("one write, with both members").containsExactly("tb-group-pd");
@@ -344,7 +347,7 @@ class ScopeReconcilerTest {
         // once the group has its PodGroup, a change is written at once
         Instant scaled = T0.plusSeconds(2);
         List<Outcome> grown = reconcileAll(
-                reconciler(WorkloadSettings.defaults(), threeSeconds, Reservations.Settings.NONE, scaled),
+                reconciler(WorkloadSettings.defaults(), threeSeconds, TestSettings.NO_RESERVATION_LIMITS, scaled),
                 Fixtures.objects(prefill + "---\n" + member("decode", 2, T0.plusMillis(1500), "topobridge.io/group: pd")
                         + "---\n" + GROUP_POD_GROUP),
                 facts(scaled, null));
@@ -374,7 +377,7 @@ class ScopeReconcilerTest {
     /** One object with two million groups once ran translation out of memory; it is refused before any plan. */
     @Test
     void aWorkloadAskingForMillionsOfGangsIsRefusedAndItsNeighbourIsUnaffected() {
-        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, Reservations.Settings.NONE, T0);
+        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, T0);
         var objects = Fixtures.objects(lws("huge", "ns", 2_000_000) + "---\n" + lws("small", "ns", 2));
         List<Outcome> outcomes =
                 assertTimeoutPreemptively(Duration.ofSeconds(60), () -> reconcileAll(r, objects, facts(T0, null)));
@@ -397,7 +400,7 @@ class ScopeReconcilerTest {
         var r = reconciler(
                 Fixtures.settings().maxGangsPerWorkload(Integer.MAX_VALUE).build(),
                 TestSettings.defaults(),
-                Reservations.Settings.NONE,
+                TestSettings.NO_RESERVATION_LIMITS,
                 T0);
         var objects = Fixtures.objects(lws("huge", "outside", 2_000_000)
                 + "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: outside}\n");
@@ -426,7 +429,7 @@ class ScopeReconcilerTest {
 
     @Test
     void aNamespacesPodGroupsReserveNoMoreTogetherThanItsResourceQuota() {
-        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, Reservations.Settings.NONE, T0);
+        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, T0);
         var objects = Fixtures.objects(gpuDeployment("a", "team", 1, null) + "---\n"
                 + gpuDeployment("b", "team", 1, null) + "---\n"
                 + gpuDeployment("c", "team", 1, null) + "---\n"
@@ -466,7 +469,7 @@ class ScopeReconcilerTest {
 
     @Test
     void aPriorityClassTheNamespaceMayNotUseGetsNoPodGroup() {
-        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, Reservations.Settings.NONE, T0);
+        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, T0);
         String noCritical = """
                 apiVersion: v1
                 kind: ResourceQuota
@@ -491,7 +494,7 @@ class ScopeReconcilerTest {
 
     @Test
     void aPodGroupThatBelongsToAnotherScopeIsNeitherTakenOverNorDeleted() {
-        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, Reservations.Settings.NONE, T0);
+        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, T0);
         // a PodGroup of the bridge's that names another gang, under the name this Deployment's gang would get
         String theirs = Fixtures.bridgePodGroup("tb-deploy-a", "team", "Deployment/other", "{minMember: 1}");
         var objects = Fixtures.objects(gpuDeployment("a", "team", 1, null) + "---\n" + theirs);

@@ -1,7 +1,9 @@
 package io.topobridge.core.workload.reconcile;
 
 import io.topobridge.core.recovery.DomainLossRestarts;
+import io.topobridge.core.workload.changes.Reservations;
 import java.time.Duration;
+import java.util.Map;
 
 /** Reconcile settings for tests. */
 public final class TestSettings {
@@ -9,6 +11,9 @@ public final class TestSettings {
     /** No opt-in required and no wait for a group's members. */
     public static final ReconcileSettings OPEN =
             new ReconcileSettings(false, "topobridge.io/enabled", Duration.ZERO, DomainLossRestarts.Settings.DEFAULTS);
+
+    /** No limit on what a namespace's PodGroups reserve but its ResourceQuotas. */
+    public static final Reservations.Settings NO_RESERVATION_LIMITS = new Reservations.Settings(null, Map.of());
 
     private TestSettings() {}
 
