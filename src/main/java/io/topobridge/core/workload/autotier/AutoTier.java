@@ -125,10 +125,9 @@ public final class AutoTier {
             long holdingOwnPods = gang == null
                     ? 0
                     : at.stream()
-                            .filter(d -> {
-                                Amounts own = d.gangUse().get(gang);
-                                return own != null && !own.isEmpty();
-                            })
+                            .filter(d -> !d.gangUse()
+                                    .getOrDefault(gang, Amounts.NONE)
+                                    .isEmpty())
                             .count();
             boolean room = at.stream().anyMatch(d -> d.freeFor(gang).covers(rel));
             mode = (room || waitForRoom) && !(wholeGang && holdingOwnPods > 1) ? TopologyMode.HARD : TopologyMode.SOFT;

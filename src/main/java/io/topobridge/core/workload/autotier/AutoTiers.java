@@ -245,16 +245,11 @@ public final class AutoTiers {
 
     /** What all pods of the roles request together, with the devices they claim through DRA. */
     public static Amounts need(List<PodRole> roles, DraDevices.GangDevices devices) {
-        Amounts total = devices.shared();
         Map<Object, Amounts> perSpec = new IdentityHashMap<>();
-        for (PodRole role : roles) {
-            if (role.count() <= 0 || role.spec() == null) {
-                continue;
-            }
-            Amounts one = perSpec.computeIfAbsent(role.spec(), s -> perPod(role, devices));
-            total = total.plus(times(one, role.count()));
-        }
-        return total;
+        return roles.stream()
+                .filter(r -> r.count() > 0 && r.spec() != null)
+                .map(r -> times(perSpec.computeIfAbsent(r.spec(), s -> perPod(r, devices)), r.count()))
+                .reduce(devices.shared(), Amounts::plus);
     }
 
     /**

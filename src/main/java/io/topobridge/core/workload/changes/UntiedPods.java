@@ -2,7 +2,6 @@ package io.topobridge.core.workload.changes;
 
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.finding.Finding;
-import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.NativeGang;
@@ -91,10 +90,7 @@ public final class UntiedPods {
                 return;
             }
             list.sort(Comparator.comparing(PodTie::name));
-            String text = message.apply(podGroup, list);
-            for (ObjectRef subject : result.subjects()) {
-                out.add(Finding.warning(reason, subject, subject + ": " + text).withKey(podGroup));
-            }
+            out.addAll(WorkloadReason.warnings(reason, result.subjects(), podGroup, message.apply(podGroup, list)));
         });
     }
 

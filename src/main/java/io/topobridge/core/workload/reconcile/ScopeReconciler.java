@@ -43,6 +43,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The one reconcile step, pure: from a gang scope's workloads (through a {@link WorkloadLookup}: the controller's
@@ -347,25 +348,20 @@ public final class ScopeReconciler {
         }
         Map<String, HasMetadata> byName = new HashMap<>();
         podGroups.forEach(pg -> byName.put(pg.getMetadata().getName(), pg));
-        Duration soonest = null;
-        for (DesiredPodGroup desired : result.podGroups()) {
-            if (!desired.annotations().containsKey(Topobridge.CHOSEN_TIER)
-                    && !desired.annotations().containsKey(Topobridge.CHOSEN_SUBGROUP_TIER)) {
-                continue;
-            }
-            HasMetadata current = byName.get(desired.name());
-            Optional<Instant> end = current == null
-                    ? Optional.of(now.plus(wait))
-                    : translator.settings().roomWaitEnd(current.getMetadata().getCreationTimestamp());
-            if (end.isEmpty() || !end.get().isAfter(now)) {
-                continue;
-            }
-            Duration left = Duration.between(now, end.get()).plus(AFTER_WAIT);
-            if (soonest == null || left.compareTo(soonest) < 0) {
-                soonest = left;
-            }
-        }
-        return soonest;
+        return result.podGroups().stream()
+                .filter(d -> d.annotations().containsKey(Topobridge.CHOSEN_TIER)
+                        || d.annotations().containsKey(Topobridge.CHOSEN_SUBGROUP_TIER))
+                .map(d -> byName.get(d.name()))
+                .flatMap(current -> (current == null
+                                ? Optional.of(now.plus(wait))
+                                : translator
+                                        .settings()
+                                        .roomWaitEnd(current.getMetadata().getCreationTimestamp()))
+                        .stream())
+                .filter(end -> end.isAfter(now))
+                .map(end -> Duration.between(now, end).plus(AFTER_WAIT))
+                .min(Comparator.naturalOrder())
+                .orElse(null);
     }
 
     private static Map<String, Achieved> placed(ScopeResult result, PassFacts facts) {
@@ -381,14 +377,10 @@ public final class ScopeReconciler {
      */
     private Map<GangScope, List<UntiedPods.PodTie>> podTies(
             List<ScopeResult> results, WorkloadLookup lookup, PassFacts facts) {
-        Map<String, Set<GangScope>> byNamespace = new TreeMap<>();
-        for (ScopeResult result : results) {
-            if (!result.podGroups().isEmpty()) {
-                byNamespace
-                        .computeIfAbsent(result.scope().namespace(), n -> new HashSet<>())
-                        .add(result.scope());
-            }
-        }
+        Map<String, Set<GangScope>> byNamespace = results.stream()
+                .filter(result -> !result.podGroups().isEmpty())
+                .map(ScopeResult::scope)
+                .collect(Collectors.groupingBy(GangScope::namespace, TreeMap::new, Collectors.toSet()));
         Map<GangScope, List<UntiedPods.PodTie>> out = new HashMap<>();
         WorkloadTranslator atPass = translator.at(facts.now());
         byNamespace.forEach((namespace, scopes) -> {
