@@ -132,7 +132,6 @@ public final class PodGroupChanges {
             ObservedPodGroup current = byName.get(wanted.name());
             DesiredPodGroup desired = withPlacement(wanted, current, placed.get(wanted.name()), result, findings);
             if (desired.ownership() == DesiredPodGroup.Ownership.OWNED) {
-                ownedWanted.add(desired.name());
                 if (current != null
                         && current.ours()
                         && current.gang() != null
@@ -147,9 +146,9 @@ public final class PodGroupChanges {
                                     + " (its " + PodGroupBuilder.GANG_ANNOTATION
                                     + " annotation); " + scope + " gets no PodGroup while it does: rename one of the"
                                     + " two"));
-                    ownedWanted.remove(desired.name());
                     continue;
                 }
+                ownedWanted.add(desired.name());
                 if (current != null && !current.ours()) {
                     findings.addAll(about(
                             result,
