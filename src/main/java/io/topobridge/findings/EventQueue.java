@@ -82,7 +82,6 @@ public class EventQueue implements AutoCloseable {
     private String lastNamespace;
 
     private boolean dirty;
-    private volatile boolean onPublish;
     private volatile boolean stopping;
     private volatile Thread writer;
 
@@ -121,22 +120,6 @@ public class EventQueue implements AutoCloseable {
             writer.start();
         } finally {
             lock.unlock();
-        }
-    }
-
-    /**
-     * Has the Events written by the publisher, right after each publish of the {@link FindingsRegistry} (after it
-     * released its lock), instead of by the background writer: for tests and tools that read Events right after a
-     * publish.
-     */
-    public void writeOnPublish() {
-        onPublish = true;
-    }
-
-    /** A publish has queued its Events: they are written now where {@link #writeOnPublish} asked for it. */
-    void published() {
-        if (onPublish) {
-            drain();
         }
     }
 

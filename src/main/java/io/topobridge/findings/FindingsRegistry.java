@@ -61,10 +61,7 @@ public class FindingsRegistry {
     private final TokenBucket logBudget = new TokenBucket(LOG_PER_SECOND, LOG_BURST, System.nanoTime());
     private long linesNotLogged;
 
-    /**
-     * Events are written by {@code events}' background thread, or by the publisher where {@code events} was asked to
-     * write on publish ({@link EventQueue#writeOnPublish}).
-     */
+    /** Events are written by {@code events}' background thread. */
     @Inject
     public FindingsRegistry(EventQueue events, FindingsSettings settings, MeterRegistry meters) {
         this.events = events;
@@ -112,7 +109,6 @@ public class FindingsRegistry {
             }
         }
         log(lines);
-        events.published();
     }
 
     /** At most {@code maxPerObject} findings of one object, in a map by identity. */

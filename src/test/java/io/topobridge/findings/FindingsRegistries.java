@@ -1,6 +1,9 @@
 package io.topobridge.findings;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.topobridge.core.finding.Finding;
+import java.util.Collection;
+import java.util.Set;
 
 /** Findings registries for tests. */
 public final class FindingsRegistries {
@@ -13,7 +16,12 @@ public final class FindingsRegistries {
      */
     public static FindingsRegistry writingOnPublish(EventRecorder events, MeterRegistry meters) {
         EventQueue queue = new EventQueue(events, FindingsSettings.DEFAULTS, meters);
-        queue.writeOnPublish();
-        return new FindingsRegistry(queue, FindingsSettings.DEFAULTS, meters);
+        return new FindingsRegistry(queue, FindingsSettings.DEFAULTS, meters) {
+            @Override
+            public void publish(String source, Set<String> scope, Collection<Finding> current) {
+                super.publish(source, scope, current);
+                queue.drain();
+            }
+        };
     }
 }
