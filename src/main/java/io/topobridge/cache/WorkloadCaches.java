@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -119,7 +120,20 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         if (kinds.installed(VolcanoApi.QUEUE_CRD)) {
             queueInformer = queues();
         }
-        startNamespaceCaches(kinds.installed(Autoscaler.AIBRIX_CRD));
+        namespaceInformer = watch("Namespace", client.namespaces().runnableInformer(0));
+        quotaInformer =
+                watch("ResourceQuota", client.resourceQuotas().inAnyNamespace().runnableInformer(0));
+        hpaInformer = watch(
+                Autoscaler.HPA_KIND,
+                client.autoscaling()
+                        .v2()
+                        .horizontalPodAutoscalers()
+                        .inAnyNamespace()
+                        .runnableInformer(0));
+        if (kinds.installed(Autoscaler.AIBRIX_CRD)) {
+            podAutoscalerInformer = podAutoscalers();
+        }
+        startClaims();
         kinds.addListener(this::onCrdChange);
     }
 
@@ -147,7 +161,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
             podGroupInformer = Informers.follow(change.installed(), podGroupInformer, this::podGroups);
         }
         if (Autoscaler.AIBRIX_CRD.equals(change.crdName())) {
-            podAutoscalersInstalled(change.installed());
+            podAutoscalerInformer = Informers.follow(change.installed(), podAutoscalerInformer, this::podAutoscalers);
         }
         if (VolcanoApi.QUEUE_CRD.equals(change.crdName())) {
             queueInformer = Informers.follow(change.installed(), queueInformer, this::queues);
@@ -201,21 +215,34 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
 
     private SharedIndexInformer<PodGroup> podGroups() {
         return watch(
-                "PodGroup", client.resources(PodGroup.class).inAnyNamespace().runnableInformer(0), error -> {});
+                "PodGroup", client.resources(PodGroup.class).inAnyNamespace().runnableInformer(0));
     }
 
     private SharedIndexInformer<Queue> queues() {
-        return watch("Queue", client.resources(Queue.class).runnableInformer(0), error -> {});
+        return watch("Queue", client.resources(Queue.class).runnableInformer(0));
     }
 
     @Override
     public synchronized void stop() {
         informers.values().forEach(SharedIndexInformer::stop);
         informers = Map.of();
-        Informers.stop(podGroupInformer, queueInformer);
+        Informers.stop(
+                podGroupInformer,
+                queueInformer,
+                namespaceInformer,
+                quotaInformer,
+                hpaInformer,
+                podAutoscalerInformer,
+                claimTemplateInformer,
+                claimInformer);
         podGroupInformer = null;
         queueInformer = null;
-        stopNamespaceCaches();
+        namespaceInformer = null;
+        quotaInformer = null;
+        hpaInformer = null;
+        podAutoscalerInformer = null;
+        claimTemplateInformer = null;
+        claimInformer = null;
         started = false;
     }
 
@@ -233,7 +260,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
                 return false;
             }
         }
-        return Informers.listed(podGroupInformer, queueInformer) && namespaceCachesReady();
+        return Informers.listed(podGroupInformer, queueInformer, namespaceInformer, quotaInformer);
     }
 
     /** Whether every cache a full reconciliation reads (optional kinds included) has its initial list. */
@@ -341,10 +368,12 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         listeners.add(listener);
     }
 
-    /**
-     * Starts {@code informer} (never blocks), telling the listeners of its every change; a failed start is logged and
-     * handed to {@code failed}.
-     */
+    /** Starts {@code informer} (never blocks), telling the listeners of its every change; a failed start is logged. */
+    private <T extends HasMetadata> SharedIndexInformer<T> watch(String kind, SharedIndexInformer<T> informer) {
+        return watch(kind, informer, error -> {});
+    }
+
+    /** As {@link #watch(String, SharedIndexInformer)}, handing a failed start to {@code failed}. */
     private <T extends HasMetadata> SharedIndexInformer<T> watch(
             String kind, SharedIndexInformer<T> informer, Consumer<Throwable> failed) {
         informer.addEventHandler(new ResourceEventHandler<T>() {
@@ -382,21 +411,11 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         }
     }
 
-    private void startNamespaceCaches(boolean podAutoscalersInstalled) {
-        namespaceInformer = watch("Namespace", client.namespaces().runnableInformer(0), error -> {});
-        quotaInformer =
-                watch("ResourceQuota", client.resourceQuotas().inAnyNamespace().runnableInformer(0), error -> {});
-        hpaInformer = watch(
-                Autoscaler.HPA_KIND,
-                client.autoscaling()
-                        .v2()
-                        .horizontalPodAutoscalers()
-                        .inAnyNamespace()
-                        .runnableInformer(0),
-                error -> {});
-        if (podAutoscalersInstalled) {
-            podAutoscalerInformer = podAutoscalers();
-        }
+    /**
+     * The caches of DRA objects ({@code resource.k8s.io/v1}, Kubernetes 1.34 and later): optional, their failure (an
+     * older cluster, RBAC without them) holds nothing back and is said in the findings of gangs that claim devices.
+     */
+    private void startClaims() {
         claimsFailure = null;
         if (ServedApis.missing(client, OptionalApi.DRA)) {
             // an informer on a group the server lacks fails with a stack trace; one line says what is off instead
@@ -404,29 +423,16 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
             claimsFailure = OptionalApi.DRA.notServed();
             return;
         }
-        claimTemplateInformer = startClaims(
-                "ResourceClaimTemplate",
-                client.resources(ResourceClaimTemplate.class).inAnyNamespace().runnableInformer(0));
-        claimInformer = startClaims(
-                "ResourceClaim",
-                client.resources(ResourceClaim.class).inAnyNamespace().runnableInformer(0));
+        claimTemplateInformer = claims("ResourceClaimTemplate", client.resources(ResourceClaimTemplate.class));
+        claimInformer = claims("ResourceClaim", client.resources(ResourceClaim.class));
     }
 
-    /**
-     * A cache of DRA objects ({@code resource.k8s.io/v1}, Kubernetes 1.34 and later): optional, its failure (an older
-     * cluster, RBAC without them) holds nothing back and is said in the findings of gangs that claim devices.
-     */
-    private <T extends HasMetadata> SharedIndexInformer<T> startClaims(String kind, SharedIndexInformer<T> informer) {
+    private <T extends HasMetadata> SharedIndexInformer<T> claims(String kind, MixedOperation<T, ?, ?> resources) {
         return watch(
                 kind,
-                informer,
+                resources.inAnyNamespace().runnableInformer(0),
                 error -> claimsFailure = "resource.k8s.io/v1 " + kind + "s cannot be listed ("
                         + UserText.excerpt(error.getMessage()) + ")");
-    }
-
-    /** AIBrix's PodAutoscaler CRD appeared or went away. */
-    private void podAutoscalersInstalled(boolean installed) {
-        podAutoscalerInformer = Informers.follow(installed, podAutoscalerInformer, this::podAutoscalers);
     }
 
     private SharedIndexInformer<GenericKubernetesResource> podAutoscalers() {
@@ -438,29 +444,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
                                 Autoscaler.AIBRIX_KIND,
                                 Autoscaler.AIBRIX_PLURAL))
                         .inAnyNamespace()
-                        .runnableInformer(0),
-                error -> {});
-    }
-
-    private void stopNamespaceCaches() {
-        Informers.stop(
-                namespaceInformer,
-                quotaInformer,
-                hpaInformer,
-                podAutoscalerInformer,
-                claimTemplateInformer,
-                claimInformer);
-        claimTemplateInformer = null;
-        claimInformer = null;
-        namespaceInformer = null;
-        quotaInformer = null;
-        hpaInformer = null;
-        podAutoscalerInformer = null;
-    }
-
-    /** Whether the required caches (Namespaces, ResourceQuotas) have their initial lists. */
-    private boolean namespaceCachesReady() {
-        return Informers.listed(namespaceInformer, quotaInformer);
+                        .runnableInformer(0));
     }
 
     @Override
