@@ -230,15 +230,6 @@ public class ClusterView implements ProcessPart {
         return Capacity.of(nodes.views(), pods(), forest(), accelerators);
     }
 
-    /** The live pods of a namespace tied to {@code podGroup}. */
-    public List<PodView> podsOf(String namespace, String podGroup) {
-        return Informers.inNamespace(pods, namespace).stream()
-                .filter(pod ->
-                        live(pod) && podGroup.equals(CoreViews.annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION)))
-                .map(CoreViews::podView)
-                .toList();
-    }
-
     /** The live pods of a namespace as the cache keeps them ({@link SlimPodStore}); empty until it has synced. */
     public List<Pod> livePods(String namespace) {
         SharedIndexInformer<Pod> p = pods;
@@ -255,13 +246,15 @@ public class ClusterView implements ProcessPart {
         return !"Succeeded".equals(phase) && !"Failed".equals(phase);
     }
 
-    public Optional<PodGroup> podGroup(String namespace, String name) {
-        return Optional.ofNullable(lookup.podGroup(namespace, name));
-    }
-
-    /** A PodGroup with its pods, as the core reads a gang. */
+    /** A PodGroup with its live pods, as the core reads a gang. */
     public GangView gang(PodGroup pg) {
+        String name = pg.getMetadata().getName();
         return CoreViews.gang(
-                pg, podsOf(pg.getMetadata().getNamespace(), pg.getMetadata().getName()));
+                pg,
+                Informers.inNamespace(pods, pg.getMetadata().getNamespace()).stream()
+                        .filter(pod ->
+                                live(pod) && name.equals(CoreViews.annotation(pod, VolcanoApi.GROUP_NAME_ANNOTATION)))
+                        .map(CoreViews::podView)
+                        .toList());
     }
 }

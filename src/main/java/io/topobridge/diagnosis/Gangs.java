@@ -64,9 +64,9 @@ public class Gangs {
      * {@code topobridge.io/group}) of that name.
      */
     public List<Managed> find(String namespace, String name) {
-        var pg = view.podGroup(namespace, name);
-        if (pg.isPresent()) {
-            return List.of(explained(pg.get()));
+        PodGroup pg = lookup.podGroup(namespace, name);
+        if (pg != null) {
+            return List.of(explained(pg));
         }
         return all().stream()
                 .filter(m -> namespace.equals(m.podGroup().getMetadata().getNamespace())

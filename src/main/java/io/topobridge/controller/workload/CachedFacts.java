@@ -48,7 +48,8 @@ final class CachedFacts {
             @Override
             public Optional<Achieved> achieved(String namespace, String podGroup) {
                 return placementKnown
-                        ? view.podGroup(namespace, podGroup).flatMap(pg -> Achieved.of(view.gang(pg), forest.get()))
+                        ? Optional.ofNullable(lookup.podGroup(namespace, podGroup))
+                                .flatMap(pg -> Achieved.of(view.gang(pg), forest.get()))
                         : Optional.empty();
             }
 
@@ -61,7 +62,8 @@ final class CachedFacts {
             public Optional<GangView> gang(String namespace, String podGroup) {
                 // judged on a whole picture only: a node not listed yet is not a node gone
                 return placementKnown && view.ready()
-                        ? view.podGroup(namespace, podGroup).map(view::gang)
+                        ? Optional.ofNullable(lookup.podGroup(namespace, podGroup))
+                                .map(view::gang)
                         : Optional.empty();
             }
 
