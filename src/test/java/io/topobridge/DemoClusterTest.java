@@ -17,6 +17,7 @@ import io.topobridge.core.VolcanoApi;
 import io.topobridge.testing.DemoApiServer;
 import io.topobridge.testing.MockApiServer;
 import io.topobridge.testing.PodTemplates;
+import io.topobridge.testing.RecordingDispatcher;
 import io.topobridge.testing.VolcanoSchemas;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
@@ -227,7 +228,7 @@ class DemoClusterTest {
 
     @Test
     void onceConvergedNothingIsWritten() throws InterruptedException {
-        var dispatcher = MockApiServer.cluster().dispatcher();
+        var dispatcher = RecordingDispatcher.of(MockApiServer.cluster());
         Thread.sleep(2000);
         dispatcher.clearLog();
         Thread.sleep(3000);

@@ -18,18 +18,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The fabric8 CRUD mock API server, extended with what the bridge relies on from a real API server:
+ * The fabric8 CRUD mock API server, extended with what the bridge relies on from a real API server (the tests'
+ * {@code RecordingDispatcher} adds a request log and API groups an older server lacks):
  *
  * <ul>
  *   <li><b>Server-side apply</b> ({@code application/apply-patch+yaml}), which the stock mock answers with 415.
@@ -38,30 +36,13 @@ import java.util.regex.Pattern;
  *       merges {@code metadata.ownerReferences} by uid, and writes nothing when the result is unchanged.</li>
  *   <li><b>Custom resources only when their CRD exists</b>: a request for a custom resource whose
  *       CustomResourceDefinition is not stored answers 404, as a real server does.</li>
- *   <li><b>The built-in groups of Kubernetes 1.34 and later</b> ({@code resource.k8s.io} among them), one of which
- *       {@link #stopServing} takes away as an older minor lacks it.</li>
- *   <li><b>A request log</b>, so tests can count writes ("a resync writes nothing").</li>
  * </ul>
  *
  * It serves the embedded demo cluster and the integration tests; it is never used against a real cluster.
  */
 public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
 
-    /** One request as the server saw it. */
-    public record Request(String method, String path, String contentType) {
-        public boolean isWrite() {
-            return switch (method) {
-                case "POST", "PUT", "PATCH", "DELETE" -> true;
-                default -> false;
-            };
-        }
-
-        public boolean isApply() {
-            return "PATCH".equals(method) && contentType != null && contentType.startsWith(APPLY_PATCH);
-        }
-    }
-
-    static final String APPLY_PATCH = "application/apply-patch+yaml";
+    public static final String APPLY_PATCH = "application/apply-patch+yaml";
     private static final Pattern CUSTOM_RESOURCE_PATH =
             Pattern.compile("^/apis/([^/]+)/([^/]+)/(?:namespaces/[^/]+/)?([^/?]+)(?:/[^?]*)?(?:\\?.*)?$");
     private static final Set<String> BUILT_IN_GROUPS = Set.of(
@@ -87,18 +68,14 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
     private final ObjectMapper json = new ObjectMapper();
     private final YAMLMapper yaml = new YAMLMapper();
     private final Map<String, Map<String, JsonNode>> appliedByPath = new ConcurrentHashMap<>();
-    private final ConcurrentLinkedQueue<Request> log = new ConcurrentLinkedQueue<>();
-    private final Set<String> unservedGroups = ConcurrentHashMap.newKeySet();
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
-        Request seen = new Request(request.getMethod(), request.getPath(), request.getHeader("Content-Type"));
-        log.add(seen);
-        if (!crdServes(request.getPath()) || !groupServed(request.getPath())) {
-            return status(
-                    HttpURLConnection.HTTP_NOT_FOUND, "NotFound", "the server could not find the requested resource");
+        if (!crdServes(request.getPath())) {
+            return notFound();
         }
-        if (seen.isApply()) {
+        String contentType = request.getHeader("Content-Type");
+        if ("PATCH".equals(request.getMethod()) && contentType != null && contentType.startsWith(APPLY_PATCH)) {
             synchronized (this) {
                 return apply(request);
             }
@@ -106,44 +83,8 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
         return super.dispatch(request);
     }
 
-    // ---- request log -------------------------------------------------------------------------
-
-    /** Every request since the last {@link #clearLog()}, oldest first. */
-    public List<Request> requests() {
-        return List.copyOf(log);
-    }
-
-    /** Writes (POST, PUT, PATCH, DELETE) whose path contains {@code pathFragment}. */
-    public List<Request> writes(String pathFragment) {
-        return requests(r -> r.isWrite() && r.path().contains(pathFragment));
-    }
-
-    public List<Request> requests(Predicate<Request> filter) {
-        return log.stream().filter(filter).toList();
-    }
-
-    public void clearLog() {
-        log.clear();
-    }
-
-    // ---- an older API server: built-in groups it does not serve ------------------------------
-
-    /**
-     * From now on answers 404 for {@code group} (its discovery and its objects), as an API server of a Kubernetes
-     * minor without that group does.
-     */
-    public void stopServing(String group) {
-        unservedGroups.add(group);
-    }
-
-    private boolean groupServed(String path) {
-        for (String group : unservedGroups) {
-            String prefix = "/apis/" + group;
-            if (path.equals(prefix) || path.startsWith(prefix + "/") || path.startsWith(prefix + "?")) {
-                return false;
-            }
-        }
-        return true;
+    protected MockResponse notFound() {
+        return status(HttpURLConnection.HTTP_NOT_FOUND, "NotFound", "the server could not find the requested resource");
     }
 
     // ---- custom resources need their CRD -------------------------------------------------------
@@ -385,15 +326,9 @@ public class ApplyingCrudDispatcher extends KubernetesCrudDispatcher {
         return new MockResponse().setResponseCode(code).setBody(status.toString());
     }
 
-    /** Managers that have applied to the object at {@code path} (for tests of field ownership). */
-    public Set<String> managersOf(String path) {
-        return new LinkedHashSet<>(appliedByPath.getOrDefault(path, Map.of()).keySet());
-    }
-
     @Override
     public void reset() {
         super.reset();
         appliedByPath.clear();
-        log.clear();
     }
 }

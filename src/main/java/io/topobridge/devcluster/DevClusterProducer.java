@@ -57,7 +57,7 @@ public class DevClusterProducer {
             apiServerUrl.ifPresent(kube::setMasterUrl);
             return new KubernetesClientBuilder().withConfig(kube).build();
         }
-        cluster = MockCluster.start().installVolcanoCrds();
+        cluster = MockCluster.start(new ApplyingCrudDispatcher()).installVolcanoCrds();
         Path seed = Path.of(config.devCluster().seed());
         if (Files.isDirectory(seed)) {
             int count = cluster.seed(seed).size();

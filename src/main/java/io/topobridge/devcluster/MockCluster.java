@@ -22,8 +22,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * An in-process Kubernetes API server on loopback: the fabric8 CRUD mock with server-side apply, CRDs
- * required for custom resources, and a request log ({@link ApplyingCrudDispatcher}). Used by the embedded
+ * An in-process Kubernetes API server on loopback: the fabric8 CRUD mock with server-side apply and CRDs
+ * required for custom resources ({@link ApplyingCrudDispatcher}). Used by the embedded
  * demo cluster and the integration tests.
  */
 public final class MockCluster implements AutoCloseable {
@@ -49,10 +49,9 @@ public final class MockCluster implements AutoCloseable {
         this.client = server.createClient();
     }
 
-    /** Starts an empty server on a free loopback port. */
-    public static MockCluster start() {
+    /** Starts an empty server answering through {@code dispatcher}, on a free loopback port. */
+    public static MockCluster start(ApplyingCrudDispatcher dispatcher) {
         MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
-        var dispatcher = new ApplyingCrudDispatcher();
         var server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
         server.init(InetAddress.getLoopbackAddress(), 0);
         return new MockCluster(dispatcher, server);

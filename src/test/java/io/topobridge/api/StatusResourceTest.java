@@ -8,8 +8,8 @@ import static org.hamcrest.Matchers.not;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.topobridge.devcluster.ApplyingCrudDispatcher;
 import io.topobridge.testing.MockApiServer;
+import io.topobridge.testing.RecordingDispatcher;
 import java.time.Duration;
 import java.util.Map;
 import org.awaitility.Awaitility;
@@ -51,7 +51,7 @@ class StatusResourceTest {
                         .body("metadata.name", hasItem("ours"))
                         .body("metadata.name", not(hasItem("volcanos"))));
 
-        ApplyingCrudDispatcher api = MockApiServer.cluster().dispatcher();
+        RecordingDispatcher api = RecordingDispatcher.of(MockApiServer.cluster());
         long before = lists(api);
         for (int i = 0; i < 5; i++) {
             given().get("/api/podgroups").then().statusCode(200).body("metadata.name", hasItem("ours"));
@@ -62,7 +62,7 @@ class StatusResourceTest {
                 .isZero();
     }
 
-    private static long lists(ApplyingCrudDispatcher api) {
+    private static long lists(RecordingDispatcher api) {
         return api.requests(r -> r.method().equals("GET")
                         && (r.path().contains("/podgroups") || r.path().contains("/hypernodes"))
                         && !r.path().contains("watch=true"))

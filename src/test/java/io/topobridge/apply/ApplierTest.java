@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.RecordingDispatcher;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.model.ExactMatch;
@@ -29,9 +30,9 @@ class ApplierTest {
 
     @BeforeEach
     void start() {
-        cluster = MockCluster.start().installVolcanoCrds();
+        cluster = RecordingDispatcher.start().installVolcanoCrds();
         applier = new Applier(cluster.client(), new SimpleMeterRegistry(), new RecentObjects());
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
     }
 
     @AfterEach
@@ -57,11 +58,11 @@ class ApplierTest {
     }
 
     private int writes() {
-        return cluster.dispatcher().writes("/hypernodes").size();
+        return RecordingDispatcher.of(cluster).writes("/hypernodes").size();
     }
 
     private int requests() {
-        return cluster.dispatcher().requests().size();
+        return RecordingDispatcher.of(cluster).requests().size();
     }
 
     @Test
@@ -70,7 +71,8 @@ class ApplierTest {
         assertThat(applier.apply(hyperNode("rack-a", 1, labels, "n1", "n2"), null))
                 .isEqualTo(Applier.Outcome.CREATED);
         assertThat(writes()).isEqualTo(1);
-        assertThat(cluster.dispatcher().writes("/hypernodes").get(0).isApply()).isTrue();
+        assertThat(RecordingDispatcher.of(cluster).writes("/hypernodes").get(0).isApply())
+                .isTrue();
 
         for (int i = 0; i < 3; i++) {
             assertThat(applier.apply(hyperNode("rack-a", 1, labels, "n1", "n2"), current("rack-a")))
@@ -215,7 +217,7 @@ class ApplierTest {
 
     @Test
     void customResourcesAnswerNotFoundWithoutTheirCrd() {
-        try (var bare = MockCluster.start()) {
+        try (var bare = RecordingDispatcher.start()) {
             var list = List.of(bare.client().resources(HyperNode.class));
             assertThat(list).hasSize(1);
             org.assertj.core.api.Assertions.assertThatThrownBy(

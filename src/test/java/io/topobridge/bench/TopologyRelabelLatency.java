@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.topobridge.controller.topology.Harness;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.RecordingDispatcher;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.model.MemberSpec;
 import java.time.Duration;
@@ -40,7 +41,7 @@ public final class TopologyRelabelLatency {
         int count = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         int relabels = args.length > 1 ? Integer.parseInt(args[1]) : 15;
         MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
-        MockCluster cluster = MockCluster.start().installVolcanoCrds();
+        MockCluster cluster = RecordingDispatcher.start().installVolcanoCrds();
         long t = System.nanoTime();
         ExecutorService pool = Executors.newFixedThreadPool(4);
         IntStream.range(0, count)

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.topobridge.controller.workload.TestClusters;
 import io.topobridge.core.topology.DesiredHyperNode;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.RecordingDispatcher;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.VolcanoObjects;
 import io.topobridge.volcano.model.HyperNodeSpec;
@@ -47,7 +48,7 @@ class HyperNodeCacheTest {
 
     @BeforeEach
     void start() {
-        cluster = MockCluster.start().installVolcanoCrds();
+        cluster = RecordingDispatcher.start().installVolcanoCrds();
         cache = new HyperNodeCache(cluster.client(), TestClusters.registryWithVolcano(cluster));
         cluster.client()
                 .resource(
@@ -71,7 +72,7 @@ class HyperNodeCacheTest {
 
         assertThat(first.added).containsExactly("rack-1");
         assertThat(cache.list()).extracting(h -> h.getMetadata().getName()).containsExactly("rack-1");
-        assertThat(cluster.dispatcher()
+        assertThat(RecordingDispatcher.of(cluster)
                         .requests(r -> r.method().equals("GET")
                                 && r.path().startsWith("/apis/topology.volcano.sh/")
                                 && !r.path().contains("watch=true")))

@@ -7,6 +7,7 @@ import io.topobridge.apply.RecentObjects;
 import io.topobridge.controller.workload.TestClusters;
 import io.topobridge.core.OptionalApi;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.RecordingDispatcher;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -43,7 +44,7 @@ class OptionalApisTest {
 
     @BeforeEach
     void start() {
-        cluster = MockCluster.start().installVolcanoCrds();
+        cluster = RecordingDispatcher.start().installVolcanoCrds();
         Logger.getLogger("").addHandler(recorder);
     }
 
@@ -64,7 +65,7 @@ class OptionalApisTest {
 
     @Test
     void withoutResourceK8sIoOneLineSaysWhatIsOffAndNoStackTrace() throws InterruptedException {
-        cluster.dispatcher().stopServing("resource.k8s.io");
+        RecordingDispatcher.of(cluster).stopServing("resource.k8s.io");
         assertThat(ServedApis.missing(cluster.client())).containsExactly(OptionalApi.DRA);
 
         startCaches();
@@ -88,7 +89,7 @@ class OptionalApisTest {
             assertThat(r.getThrown()).as(r.getMessage()).isNull();
             assertThat(r.getLevel().intValue()).as(r.getMessage()).isLessThan(Level.WARNING.intValue());
         });
-        assertThat(cluster.dispatcher().requests(r -> r.path().startsWith("/apis/resource.k8s.io/v1/")))
+        assertThat(RecordingDispatcher.of(cluster).requests(r -> r.path().startsWith("/apis/resource.k8s.io/v1/")))
                 .as("no informer lists the missing group")
                 .isEmpty();
     }

@@ -14,6 +14,7 @@ import io.topobridge.controller.workload.TestClusters;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.devcluster.MockCluster;
 import io.topobridge.testing.PodTemplates;
+import io.topobridge.testing.RecordingDispatcher;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.model.PodGroupSpec;
 import java.time.Duration;
@@ -33,7 +34,7 @@ class WorkloadCachesTest {
 
     @BeforeEach
     void start() {
-        cluster = MockCluster.start().installVolcanoCrds();
+        cluster = RecordingDispatcher.start().installVolcanoCrds();
         registry = TestClusters.registryWithVolcano(cluster);
         lookup = new WorkloadCaches(cluster.client(), registry, new RecentObjects());
         cluster.client()

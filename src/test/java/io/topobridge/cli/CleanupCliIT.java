@@ -20,6 +20,7 @@ import io.topobridge.testing.HelmChart;
 import io.topobridge.testing.HelmChart.Rendered;
 import io.topobridge.testing.PackagedApp;
 import io.topobridge.testing.RbacRules;
+import io.topobridge.testing.RecordingDispatcher;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
 import java.nio.file.Files;
@@ -46,7 +47,7 @@ class CleanupCliIT {
     private static final Map<String, String> SELECTOR =
             Map.of("app.kubernetes.io/name", "topobridge", "app.kubernetes.io/instance", "tb");
 
-    private final MockCluster cluster = MockCluster.start().installVolcanoCrds();
+    private final MockCluster cluster = RecordingDispatcher.start().installVolcanoCrds();
     private final KubernetesClient client = cluster.client();
 
     @AfterEach
@@ -254,7 +255,7 @@ class CleanupCliIT {
     @Test
     void deletesOnlyWhatCarriesTheBridgesLabel() throws Exception {
         seed("");
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
 
         var run = PackagedApp.run(options(), "cleanup", "--managed-objects=delete");
 
@@ -267,7 +268,7 @@ class CleanupCliIT {
                         .getItems())
                 .isEmpty();
         // 2 webhook configurations + Secret + Lease + 2 PodGroups + 2 HyperNodes, and nothing else written
-        assertThat(cluster.dispatcher().requests(r -> r.isWrite()))
+        assertThat(RecordingDispatcher.of(cluster).requests(r -> r.isWrite()))
                 .allMatch(r -> r.method().equals("DELETE"), "only deletes")
                 .hasSize(8);
         assertThat(run.stdout())
@@ -413,7 +414,7 @@ class CleanupCliIT {
         Deployment deployment =
                 client.getKubernetesSerialization().convertValue(chart.one("Deployment"), Deployment.class);
         client.resource(deployment).create();
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
 
         // the Job's container as the chart defines it: its arguments and its environment
         JsonNode job = chart.one("Job");
@@ -436,7 +437,7 @@ class CleanupCliIT {
         } finally {
             Files.deleteIfExists(out);
         }
-        List<RbacRules.Access> accesses = cluster.dispatcher().requests().stream()
+        List<RbacRules.Access> accesses = RecordingDispatcher.of(cluster).requests().stream()
                 .filter(r -> r.path().startsWith("/api/v1/") || r.path().startsWith("/apis/"))
                 .map(r -> RbacRules.access(r.method(), r.path()))
                 .toList();
@@ -486,7 +487,7 @@ class CleanupCliIT {
 
     @Test
     void absentCrdsMeanNothingToDelete() throws Exception {
-        try (MockCluster bare = MockCluster.start()) {
+        try (MockCluster bare = RecordingDispatcher.start()) {
             var run = PackagedApp.run(
                     List.of("-Dkubernetes.master=" + bare.url(), "-Dkubernetes.namespace=" + NS),
                     "cleanup",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.topobridge.devcluster.MockCluster;
 import io.topobridge.testing.FreePort;
 import io.topobridge.testing.PackagedApp;
+import io.topobridge.testing.RecordingDispatcher;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /** Two packaged controllers with leader election: one runs the controllers, the other takes over when it stops. */
 class LeaderElectionIT {
 
-    private final MockCluster cluster = MockCluster.start().installVolcanoCrds();
+    private final MockCluster cluster = RecordingDispatcher.start().installVolcanoCrds();
     private final List<Process> processes = new ArrayList<>();
     private final List<Path> logs = new ArrayList<>();
     private final HttpClient http = HttpClient.newHttpClient();

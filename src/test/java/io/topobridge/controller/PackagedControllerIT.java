@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.topobridge.devcluster.MockCluster;
 import io.topobridge.testing.FreePort;
 import io.topobridge.testing.PackagedApp;
+import io.topobridge.testing.RecordingDispatcher;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,7 +34,7 @@ class PackagedControllerIT {
 
     @BeforeEach
     void start() throws Exception {
-        cluster = MockCluster.start().installVolcanoCrds();
+        cluster = RecordingDispatcher.start().installVolcanoCrds();
         port = FreePort.find();
         log = Files.createTempFile("topobridge-controller", ".log");
         List<String> command = new ArrayList<>(List.of(

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.topology.TopologySettings;
-import io.topobridge.devcluster.ApplyingCrudDispatcher;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.RecordingDispatcher;
 import io.topobridge.testing.VolcanoConfigs;
 import io.topobridge.webhook.WebhookSettings;
 import io.topobridge.webhook.WebhookSettingsTest;
@@ -40,15 +40,15 @@ class DoctorGathererTest {
     }
 
     private static List<String> paths(MockCluster cluster, String fragment) {
-        return cluster.dispatcher().requests(r -> r.path().contains(fragment)).stream()
-                .map(ApplyingCrudDispatcher.Request::path)
+        return RecordingDispatcher.of(cluster).requests(r -> r.path().contains(fragment)).stream()
+                .map(RecordingDispatcher.Request::path)
                 .toList();
     }
 
     @Test
     void withAdmissionOffTheCertificateSecretAndWebhookConfigurationsAreNotRead() {
-        try (MockCluster cluster = MockCluster.start().installVolcanoCrds()) {
-            cluster.dispatcher().clearLog();
+        try (MockCluster cluster = RecordingDispatcher.start().installVolcanoCrds()) {
+            RecordingDispatcher.of(cluster).clearLog();
             var inputs = gatherer(cluster, false).gather(empty());
 
             assertThat(inputs.webhooks().expected()).isFalse();
@@ -63,8 +63,8 @@ class DoctorGathererTest {
 
     @Test
     void withAdmissionOnTheSecretIsReadForTheCurrentCa() {
-        try (MockCluster cluster = MockCluster.start().installVolcanoCrds()) {
-            cluster.dispatcher().clearLog();
+        try (MockCluster cluster = RecordingDispatcher.start().installVolcanoCrds()) {
+            RecordingDispatcher.of(cluster).clearLog();
             var inputs = gatherer(cluster, true).gather(empty());
 
             assertThat(inputs.webhooks().expected()).isTrue();
@@ -145,10 +145,10 @@ class DoctorGathererTest {
      */
     @Test
     void theControllerConfigMapOfTheSchedulersReleaseIsRead() {
-        try (MockCluster cluster = MockCluster.start().installVolcanoCrds()) {
+        try (MockCluster cluster = RecordingDispatcher.start().installVolcanoCrds()) {
             configMap(cluster, "vc-scheduler-configmap", Map.of("volcano-scheduler.conf", "actions: enqueue"));
             configMap(cluster, "vc-controller-configmap", Map.of("volcano-controller.conf", DISCOVERY));
-            cluster.dispatcher().clearLog();
+            RecordingDispatcher.of(cluster).clearLog();
 
             var check = labelDiscovery(
                     gatherer(cluster, false, "vc-scheduler-configmap").gather(empty()));
@@ -171,7 +171,7 @@ class DoctorGathererTest {
 
     @Test
     void theDoctorCommandListsControllerConfigMapsOfAnyReleaseName() {
-        try (MockCluster cluster = MockCluster.start().installVolcanoCrds()) {
+        try (MockCluster cluster = RecordingDispatcher.start().installVolcanoCrds()) {
             configMap(cluster, "other-controller-configmap", Map.of("volcano-controller.conf", DISCOVERY));
             configMap(cluster, "unrelated", Map.of("volcano-controller.conf", DISCOVERY));
             var gatherer = gatherer(cluster, false);

@@ -8,6 +8,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.RecordingDispatcher;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -28,7 +29,7 @@ class EventQueueTest {
 
     @BeforeEach
     void start() {
-        cluster = MockCluster.start();
+        cluster = RecordingDispatcher.start();
         meters = new SimpleMeterRegistry();
     }
 
@@ -64,7 +65,7 @@ class EventQueueTest {
     }
 
     private int writes() {
-        return cluster.dispatcher().writes("/events").size();
+        return RecordingDispatcher.of(cluster).writes("/events").size();
     }
 
     private List<Event> events(String namespace) {
@@ -148,7 +149,7 @@ class EventQueueTest {
         }
         queue.record(finding("a", "quiet", "", "bad"));
         long wait = queue.drain();
-        assertThat(cluster.dispatcher().writes("/events")).hasSize(3);
+        assertThat(RecordingDispatcher.of(cluster).writes("/events")).hasSize(3);
         assertThat(events("a"))
                 .extracting(e -> e.getInvolvedObject().getName())
                 .containsExactlyInAnyOrder("noisy", "noisy", "quiet");

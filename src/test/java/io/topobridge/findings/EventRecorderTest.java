@@ -8,6 +8,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Reason;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.RecordingDispatcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,7 +34,7 @@ class EventRecorderTest {
 
     @BeforeEach
     void start() {
-        cluster = MockCluster.start();
+        cluster = RecordingDispatcher.start();
         recorder = new EventRecorder(cluster.client(), new SimpleMeterRegistry());
     }
 
@@ -48,7 +49,7 @@ class EventRecorderTest {
         Finding lacksLeaf = Finding.warning(Reasons.MISSING_TIER_LABELS, node, "lacks leaf");
         assertThat(recorder.write(lacksLeaf).outcome()).isEqualTo(EventRecorder.Outcome.WRITTEN);
         assertThat(recorder.write(lacksLeaf).outcome()).isEqualTo(EventRecorder.Outcome.UNCHANGED);
-        assertThat(cluster.dispatcher().writes("/events")).hasSize(1);
+        assertThat(RecordingDispatcher.of(cluster).writes("/events")).hasSize(1);
         Event event = cluster.client()
                 .v1()
                 .events()

@@ -16,6 +16,7 @@ import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.annotation.AnnotationParser;
 import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.RecordingDispatcher;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,11 +51,11 @@ class FindingsFloodTest {
                 .filteredOn(f -> f.reason() == WorkloadReason.UNKNOWN_ANNOTATION)
                 .singleElement()
                 .satisfies(f -> assertThat(f.message()).contains("5000 unknown", "and 4997 more"));
-        try (MockCluster cluster = MockCluster.start()) {
+        try (MockCluster cluster = RecordingDispatcher.start()) {
             var meters = new SimpleMeterRegistry();
             var registry = FindingsRegistries.writingOnPublish(new EventRecorder(cluster.client(), meters), meters);
             registry.publish("workloads", Set.of(DEPLOY.toString()), findings);
-            assertThat(cluster.dispatcher().writes("/events")).hasSize(1);
+            assertThat(RecordingDispatcher.of(cluster).writes("/events")).hasSize(1);
         }
     }
 
@@ -82,7 +83,7 @@ class FindingsFloodTest {
 
     @Test
     void aSourceKeepsAtMostTheLimitOnOneObjectAndCountsTheRestTruthfully() {
-        try (MockCluster cluster = MockCluster.start()) {
+        try (MockCluster cluster = RecordingDispatcher.start()) {
             var meters = new SimpleMeterRegistry();
             var registry = FindingsRegistries.writingOnPublish(new EventRecorder(cluster.client(), meters), meters);
             List<Finding> many = new ArrayList<>();
@@ -111,15 +112,15 @@ class FindingsFloodTest {
             assertThat(meters.find("topobridge.findings.not.listed").gauge().value())
                     .isEqualTo(5001 - (max - 1));
             // their Events: as many as one object's burst allows now, the others later at its rate
-            assertThat(cluster.dispatcher().writes("/events"))
+            assertThat(RecordingDispatcher.of(cluster).writes("/events"))
                     .hasSize(Math.min(max, FindingsSettings.DEFAULTS.perObjectBurst()));
 
             // the same findings in another order: nothing changes, nothing is written
-            cluster.dispatcher().clearLog();
+            RecordingDispatcher.of(cluster).clearLog();
             List<Finding> reversed = new ArrayList<>(many);
             java.util.Collections.reverse(reversed);
             registry.publish("workloads", Set.of(DEPLOY.toString()), reversed);
-            assertThat(cluster.dispatcher().writes("/events")).isEmpty();
+            assertThat(RecordingDispatcher.of(cluster).writes("/events")).isEmpty();
             assertThat(registry.of("workloads")).isEqualTo(kept);
 
             // all gone: the gauges say so
@@ -160,7 +161,7 @@ class FindingsFloodTest {
         };
         var logger = java.util.logging.Logger.getLogger(FindingsRegistry.class.getName());
         logger.addHandler(capture);
-        try (MockCluster cluster = MockCluster.start()) {
+        try (MockCluster cluster = RecordingDispatcher.start()) {
             var meters = new SimpleMeterRegistry();
             // Events are not the point here: a queue that is never drained
             var queue = new EventQueue(

@@ -13,6 +13,7 @@ import io.topobridge.core.workload.annotation.AnnotationParser;
 import io.topobridge.core.workload.annotation.AnnotationSource;
 import io.topobridge.devcluster.MockCluster;
 import io.topobridge.testing.LogLines;
+import io.topobridge.testing.RecordingDispatcher;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,7 @@ class FindingsRegistryTest {
 
     @BeforeEach
     void start() {
-        cluster = MockCluster.start();
+        cluster = RecordingDispatcher.start();
         meters = new SimpleMeterRegistry();
         registry = FindingsRegistries.writingOnPublish(new EventRecorder(cluster.client(), meters), meters);
         Logger.getLogger(FindingsRegistry.class.getName()).addHandler(capture);
@@ -94,9 +95,9 @@ class FindingsRegistryTest {
                 .satisfies(line -> assertThat(line).endsWith("with 17 nodes"));
 
         // unchanged: nothing is written
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         registry.publish("topology", List.of(rack(19)));
-        assertThat(cluster.dispatcher().writes("/events")).isEmpty();
+        assertThat(RecordingDispatcher.of(cluster).writes("/events")).isEmpty();
     }
 
     @Test

@@ -16,7 +16,7 @@ public class MockApiServer implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public Map<String, String> start() {
-        cluster = MockCluster.start().installVolcanoCrds();
+        cluster = RecordingDispatcher.start().installVolcanoCrds();
         return Map.of(
                 "quarkus.kubernetes-client.api-server-url", cluster.url(),
                 "quarkus.kubernetes-client.trust-certs", "true",

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.RecordingDispatcher;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,8 +36,8 @@ class CertificateStoreTest {
 
     @BeforeEach
     void start() {
-        cluster = MockCluster.start();
-        cluster.dispatcher().clearLog();
+        cluster = RecordingDispatcher.start();
+        RecordingDispatcher.of(cluster).clearLog();
     }
 
     @AfterEach
@@ -97,7 +98,7 @@ class CertificateStoreTest {
     }
 
     private int secretWrites() {
-        return cluster.dispatcher().writes("/secrets").size();
+        return RecordingDispatcher.of(cluster).writes("/secrets").size();
     }
 
     private static String decode(Secret secret, String key) {
@@ -163,7 +164,7 @@ class CertificateStoreTest {
     @Test
     void aSecretItDidNotMakeIsNeverOverwritten() {
         existingSecret(null, "kubernetes.io/tls", Map.of("tls.crt", "eA==", "tls.key", "eA=="));
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         assertThatThrownBy(() -> store(NOW).ensure())
                 .isInstanceOf(CertificateStore.UnavailableException.class)
                 .hasMessageContaining("ops/hook-tls")
@@ -199,7 +200,7 @@ class CertificateStoreTest {
                         b64(serving.keyPem()),
                         "ca.crt",
                         b64(ca.certificatePem())));
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         ServingCertificate read = external.ensure();
         assertThat(read.certificate()).isEqualTo(serving.certificate());
         assertThat(read.caCertificates()).containsExactly(ca.certificate());
@@ -228,7 +229,7 @@ class CertificateStoreTest {
                 null,
                 "kubernetes.io/tls",
                 Map.of("tls.crt", b64(serving.certificatePem()), "tls.key", b64(serving.keyPem())));
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         ServingCertificate read = serviceCa.ensure();
         assertThat(read.certificate()).isEqualTo(serving.certificate());
         assertThat(read.caCertificates()).isEmpty();
@@ -252,7 +253,7 @@ class CertificateStoreTest {
             secret.setData(Map.of("tls.crt", b64(next.certificatePem()), "tls.key", b64(next.keyPem())));
             return secret;
         });
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         ServingCertificate rotated = serviceCa.ensure();
         assertThat(rotated.certificate()).isEqualTo(next.certificate());
         assertThat(rotated.sameAs(read)).isFalse();
@@ -300,7 +301,7 @@ class CertificateStoreTest {
     /** The Secret as the Helm chart makes it: empty, Opaque, labelled as the bridge's. */
     private void chartsEmptySecret() {
         existingSecret(OURS, "Opaque", null);
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
     }
 
     @Test
@@ -325,14 +326,14 @@ class CertificateStoreTest {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(cluster.dispatcher().writes("/secrets"))
+        assertThat(RecordingDispatcher.of(cluster).writes("/secrets"))
                 .isNotEmpty()
                 .allSatisfy(r -> assertThat(r.method())
                         .as("no create: the chart made it")
                         .isEqualTo("PUT"));
         assertThat(secret().getType()).isEqualTo("Opaque");
         assertThat(secret().getData()).containsOnlyKeys("tls.crt", "tls.key", "ca.crt", "ca.key");
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         store(NOW).ensure();
         assertThat(secretWrites()).isZero();
     }
@@ -378,10 +379,10 @@ class CertificateStoreTest {
     @Test
     void aReplicaThatLosesTheCreateUsesTheWinnersCertificate() {
         ServingCertificate winner = store(NOW).ensure();
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         ServingCertificate loser = staleReplica(NOW, null).ensure();
         assertThat(loser.sameAs(winner)).isTrue();
-        assertThat(cluster.dispatcher().writes("/secrets"))
+        assertThat(RecordingDispatcher.of(cluster).writes("/secrets"))
                 .hasSize(1)
                 .allSatisfy(r -> assertThat(r.method()).isEqualTo("POST"));
         assertThat(CertificateStore.parse(secret()).sameAs(winner)).isTrue();
@@ -393,10 +394,10 @@ class CertificateStoreTest {
         Secret before = secret();
         Instant later = NOW.plus(Duration.ofDays(340));
         ServingCertificate winner = store(later).ensure();
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         ServingCertificate loser = staleReplica(later, before).ensure();
         assertThat(loser.sameAs(winner)).isTrue();
-        assertThat(cluster.dispatcher().writes("/secrets"))
+        assertThat(RecordingDispatcher.of(cluster).writes("/secrets"))
                 .hasSize(1)
                 .allSatisfy(r -> assertThat(r.method()).isEqualTo("PUT"));
     }

@@ -20,6 +20,7 @@ import io.restassured.specification.RequestSpecification;
 import io.topobridge.devcluster.MockCluster;
 import io.topobridge.testing.MockApiServer;
 import io.topobridge.testing.PendingPod;
+import io.topobridge.testing.RecordingDispatcher;
 import io.topobridge.tls.Certificates;
 import io.topobridge.tls.ServingCertificate;
 import io.topobridge.tls.TlsSettings;
@@ -92,9 +93,11 @@ class AdmissionServerTest {
     }
 
     private int writes() {
-        return cluster().dispatcher().writes("/secrets/").size()
-                + cluster().dispatcher().writes("/secrets?").size()
-                + cluster().dispatcher().writes("webhookconfigurations").size();
+        return RecordingDispatcher.of(cluster()).writes("/secrets/").size()
+                + RecordingDispatcher.of(cluster()).writes("/secrets?").size()
+                + RecordingDispatcher.of(cluster())
+                        .writes("webhookconfigurations")
+                        .size();
     }
 
     private RequestSpecification https() {
@@ -192,7 +195,7 @@ class AdmissionServerTest {
     @Test
     void aCheckWithNothingChangedWritesNothing() {
         controller.check();
-        cluster().dispatcher().clearLog();
+        RecordingDispatcher.of(cluster()).clearLog();
         for (int i = 0; i < 3; i++) {
             controller.check();
         }
@@ -212,7 +215,7 @@ class AdmissionServerTest {
                 Certificates.issueServing(ca, NAMES, Instant.now().minus(Duration.ofDays(363)), Duration.ofDays(365));
         storeServing(before, expiring);
         controller.check(); // reloads what the Secret holds … and renews it, since it is due
-        cluster().dispatcher().clearLog();
+        RecordingDispatcher.of(cluster()).clearLog();
 
         X509Certificate stored = Certificates.parseCertificates(
                         decode(secret().getData().get("tls.crt")))
@@ -271,7 +274,7 @@ class AdmissionServerTest {
                 Certificates.parsePrivateKey(decode(current.getData().get("ca.key"))));
         var theirs = Certificates.issueServing(ca, NAMES, Instant.now(), Duration.ofDays(200));
         storeServing(current, theirs);
-        cluster().dispatcher().clearLog();
+        RecordingDispatcher.of(cluster()).clearLog();
 
         controller.check();
         assertThat(presented()).isEqualTo(theirs.certificate());
@@ -285,14 +288,14 @@ class AdmissionServerTest {
         edited.getWebhooks().get(0).setFailurePolicy("Fail");
         edited.getWebhooks().get(0).getClientConfig().setCaBundle(b64("stale"));
         client.resource(edited).update();
-        cluster().dispatcher().clearLog();
+        RecordingDispatcher.of(cluster()).clearLog();
 
         controller.check();
         MutatingWebhook restored = mutating().getWebhooks().get(0);
         assertThat(restored.getFailurePolicy()).isEqualTo("Ignore");
         assertThat(decode(restored.getClientConfig().getCaBundle()))
                 .isEqualTo(decode(secret().getData().get("ca.crt")));
-        assertThat(cluster().dispatcher().writes("mutatingwebhookconfigurations"))
+        assertThat(RecordingDispatcher.of(cluster()).writes("mutatingwebhookconfigurations"))
                 .hasSize(1);
     }
 

@@ -8,6 +8,7 @@ import io.topobridge.apply.RecentObjects;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.RecordingDispatcher;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +39,7 @@ class ReadThroughTest {
 
     @Test
     void aMissIsReadFromTheServerAndAHitIsNot() {
-        try (MockCluster cluster = MockCluster.start()) {
+        try (MockCluster cluster = RecordingDispatcher.start()) {
             var client = cluster.client();
             client.resource(deployment("fresh", "live")).create();
             client.resource(deployment("cached", "live")).create();
@@ -61,7 +62,7 @@ class ReadThroughTest {
 
     @Test
     void anObjectReadLiveIsListedUntilTheCacheHasItOrItIsOld() {
-        try (MockCluster cluster = MockCluster.start()) {
+        try (MockCluster cluster = RecordingDispatcher.start()) {
             var client = cluster.client();
             client.resource(deployment("fresh", "live")).create();
             long[] now = {0};
@@ -118,7 +119,7 @@ class ReadThroughTest {
      */
     @Test
     void aReviewMovesToAWorkerThreadOnlyForALiveRead() {
-        try (MockCluster cluster = MockCluster.start()) {
+        try (MockCluster cluster = RecordingDispatcher.start()) {
             var client = cluster.client();
             client.resource(deployment("fresh", "live")).create();
             var lookup = new InMemoryLookup(List.of(deployment("cached", "from-cache")))

@@ -16,6 +16,7 @@ import io.topobridge.devcluster.MockCluster;
 import io.topobridge.findings.EventRecorder;
 import io.topobridge.findings.FindingsRegistries;
 import io.topobridge.findings.FindingsRegistry;
+import io.topobridge.testing.RecordingDispatcher;
 import io.topobridge.volcano.HyperNode;
 import java.time.Duration;
 import java.util.List;
@@ -134,7 +135,7 @@ public final class Harness implements AutoCloseable {
     }
 
     int hyperNodeWrites() {
-        return cluster.dispatcher()
+        return RecordingDispatcher.of(cluster)
                 .writes("/apis/" + VolcanoApi.TOPOLOGY_GROUP + "/")
                 .size();
     }

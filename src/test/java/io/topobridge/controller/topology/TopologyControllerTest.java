@@ -21,8 +21,8 @@ import io.topobridge.core.topology.TopologyBuilder;
 import io.topobridge.core.topology.TopologyReason;
 import io.topobridge.core.topology.TopologyResult;
 import io.topobridge.core.topology.TopologySettings;
-import io.topobridge.devcluster.ApplyingCrudDispatcher;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.RecordingDispatcher;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.model.ExactMatch;
 import io.topobridge.volcano.model.HyperNodeSpec;
@@ -66,9 +66,9 @@ class TopologyControllerTest {
     }
 
     private Harness exampleCluster(TopologyController.Options options) {
-        MockCluster cluster = MockCluster.start().installVolcanoCrds();
+        MockCluster cluster = RecordingDispatcher.start().installVolcanoCrds();
         cluster.seed(EXAMPLE);
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         harness = Harness.wire(cluster, options).start();
         harness.settle();
         return harness;
@@ -109,8 +109,8 @@ class TopologyControllerTest {
         }
     }
 
-    private List<ApplyingCrudDispatcher.Request> writes() {
-        return harness.cluster.dispatcher().writes("/apis/" + VolcanoApi.TOPOLOGY_GROUP + "/");
+    private List<RecordingDispatcher.Request> writes() {
+        return RecordingDispatcher.of(harness.cluster).writes("/apis/" + VolcanoApi.TOPOLOGY_GROUP + "/");
     }
 
     private Set<String> writtenNames() {
@@ -143,9 +143,8 @@ class TopologyControllerTest {
         // 2 spines, 5 leaves, 5 NVLink domains, 7 partitions (racks r04 and r05 are split in two)
         assertThat(expected.hyperNodes()).hasSize(2 + 5 + 5 + 7);
         assertServerMatches(expected);
-        assertThat(writes()).hasSize(expected.hyperNodes().size()).allMatch(ApplyingCrudDispatcher.Request::isApply);
-        assertThat(harness.cluster
-                        .dispatcher()
+        assertThat(writes()).hasSize(expected.hyperNodes().size()).allMatch(RecordingDispatcher.Request::isApply);
+        assertThat(RecordingDispatcher.of(harness.cluster)
                         .requests(r -> r.isWrite() && r.path().contains("/status")))
                 .isEmpty();
         assertThat(harness.tiers.current().number("nvlink")).contains(1);
@@ -156,7 +155,7 @@ class TopologyControllerTest {
                 .containsEntry("state", "running")
                 .containsEntry("hyperNodes", 19);
 
-        harness.cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(harness.cluster).clearLog();
         long before = harness.passes();
         harness.controller.resync();
         await().atMost(Duration.ofSeconds(10)).until(() -> harness.passes() > before);
@@ -168,7 +167,7 @@ class TopologyControllerTest {
     void oneRelabelWritesOnlyTheAffectedHyperNodes() {
         exampleCluster();
         TopologyResult before = expected();
-        harness.cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(harness.cluster).clearLog();
 
         // the tray moves to a new NVLink domain under the same leaf
         relabel("gb200-r01-t01", CLIQUE, "0badc0de-0000-4000-8000-000000000001.1");
@@ -191,7 +190,7 @@ class TopologyControllerTest {
     @Test
     void labelsTheTreeDoesNotReadAndStatusChangesCauseNoPass() {
         exampleCluster();
-        harness.cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(harness.cluster).clearLog();
         long before = harness.passes();
         relabel("gb200-r02-t03", "example.com/team", "inference");
         harness.cluster.client().nodes().withName("gb200-r02-t03").editStatus(n -> {
@@ -216,7 +215,7 @@ class TopologyControllerTest {
                 "volcano-scheduler-configmap",
                 "volcano-scheduler.conf",
                 Accelerators.DEFAULT));
-        harness.cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(harness.cluster).clearLog();
         for (int t = 1; t <= 8; t++) {
             harness.cluster
                     .client()
@@ -235,7 +234,7 @@ class TopologyControllerTest {
 
     @Test
     void foreignHyperNodesAreLeftAloneAndReported() {
-        MockCluster cluster = MockCluster.start().installVolcanoCrds();
+        MockCluster cluster = RecordingDispatcher.start().installVolcanoCrds();
         cluster.seed(EXAMPLE);
         HyperNode volcanos = foreign(
                 "hypernode-from-labels",
@@ -245,7 +244,7 @@ class TopologyControllerTest {
         HyperNode manual = foreign("manual-rack", Map.of(), "cpu-01");
         cluster.client().resource(volcanos).create();
         cluster.client().resource(manual).create();
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         harness =
                 Harness.wire(cluster, Harness.options(TopologySettings.auto())).start();
         harness.settle();
@@ -264,7 +263,7 @@ class TopologyControllerTest {
         // deleting ours never touches theirs, even when every node loses its labels
         Set<String> ours = new java.util.TreeSet<>(harness.hyperNodes().keySet());
         ours.removeAll(Set.of("hypernode-from-labels", "manual-rack"));
-        harness.cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(harness.cluster).clearLog();
         for (Node node : cluster.client().nodes().list().getItems()) {
             cluster.client()
                     .nodes()
@@ -317,13 +316,13 @@ class TopologyControllerTest {
     void aHyperNodeDeletedOrEditedByHandIsRestored() {
         exampleCluster();
         String name = expected().hyperNodes().get(0).name();
-        harness.cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(harness.cluster).clearLog();
         harness.cluster.client().resources(HyperNode.class).withName(name).delete();
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertServerMatches(expected()));
         harness.settle();
         assertThat(writes()).hasSize(2); // the hand-made delete, and the bridge's re-create
 
-        harness.cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(harness.cluster).clearLog();
         harness.cluster.client().resources(HyperNode.class).withName(name).edit(hn -> {
             HyperNode copy = new HyperNode();
             copy.setMetadata(hn.getMetadata());
@@ -340,7 +339,7 @@ class TopologyControllerTest {
 
     @Test
     void waitsForTheHyperNodeCrdWithAFindingAndStartsWhenItAppears() {
-        MockCluster cluster = MockCluster.start();
+        MockCluster cluster = RecordingDispatcher.start();
         cluster.installCrdResource("crds/scheduling.volcano.sh_podgroups.yaml");
         cluster.seed(EXAMPLE);
         harness =
@@ -461,7 +460,7 @@ class TopologyControllerTest {
 
     @Test
     void aFindingWhoseCountGrowsAsNodesJoinIsOneEventThatCountsUp() {
-        MockCluster cluster = MockCluster.start().installVolcanoCrds();
+        MockCluster cluster = RecordingDispatcher.start().installVolcanoCrds();
         harness = Harness.wire(
                         cluster, Harness.options(TopologySettings.parse("auto", List.of("example.com/rack=rack"))))
                 .start();
@@ -500,7 +499,7 @@ class TopologyControllerTest {
 
     @Test
     void tierListenersHearOfChangesOnly() {
-        MockCluster cluster = MockCluster.start().installVolcanoCrds();
+        MockCluster cluster = RecordingDispatcher.start().installVolcanoCrds();
         cluster.seed(EXAMPLE);
         harness = Harness.wire(cluster, Harness.options(TopologySettings.auto()));
         List<TierCatalog> heard = new CopyOnWriteArrayList<>();
@@ -534,7 +533,7 @@ class TopologyControllerTest {
 
     @Test
     void disabledLeavesEverythingAlone() {
-        MockCluster cluster = MockCluster.start().installVolcanoCrds();
+        MockCluster cluster = RecordingDispatcher.start().installVolcanoCrds();
         cluster.seed(EXAMPLE);
         var options = Harness.options(false, TopologySettings.auto());
         harness = Harness.wire(cluster, options).start();

@@ -22,6 +22,7 @@ import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.reconcile.Outcome;
 import io.topobridge.core.workload.translate.ScopeResult;
 import io.topobridge.devcluster.MockCluster;
+import io.topobridge.testing.RecordingDispatcher;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ class PodGroupWriterTest {
 
     @BeforeEach
     void start() {
-        cluster = MockCluster.start().installVolcanoCrds();
+        cluster = RecordingDispatcher.start().installVolcanoCrds();
         var client = cluster.client();
         writer = new PodGroupWriter(
                 new WorkloadCaches(client, new KindRegistry(client), new RecentObjects()),
@@ -86,7 +87,7 @@ class PodGroupWriterTest {
         Pod a = pod("decode-a");
         Pod b = pod("decode-b");
         Pod bystander = pod("decode-c");
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
 
         assertThat(writer.carryOut(restarting(
                         new DomainLossRestarts.Victim(
@@ -99,7 +100,7 @@ class PodGroupWriterTest {
         assertThat(cluster.client().pods().inNamespace("llm").list().getItems())
                 .extracting(p -> p.getMetadata().getName())
                 .containsExactly(bystander.getMetadata().getName());
-        assertThat(cluster.dispatcher().writes("/"))
+        assertThat(RecordingDispatcher.of(cluster).writes("/"))
                 .as("two pod deletes, no other write")
                 .hasSize(2)
                 .allMatch(r -> r.path().contains("/pods/decode-"));

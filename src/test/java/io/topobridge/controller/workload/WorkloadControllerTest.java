@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -14,10 +15,10 @@ import io.topobridge.cache.KindRegistry;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadReason;
-import io.topobridge.devcluster.ApplyingCrudDispatcher;
 import io.topobridge.devcluster.MockCluster;
 import io.topobridge.testing.ClusterObjects;
 import io.topobridge.testing.DraClaims;
+import io.topobridge.testing.RecordingDispatcher;
 import io.topobridge.testing.VolcanoSchemas;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.volcano.Queue;
@@ -49,7 +50,7 @@ class WorkloadControllerTest {
 
     @BeforeEach
     void start() {
-        cluster = MockCluster.start().installVolcanoCrds();
+        cluster = RecordingDispatcher.start().installVolcanoCrds();
         registry = TestClusters.registryWithVolcano(cluster);
         cluster.client()
                 .resource(new NamespaceBuilder()
@@ -68,7 +69,7 @@ class WorkloadControllerTest {
         wiring = new Wiring(cluster.client(), registry, Fixtures.TIERS, options);
         wiring.controller.start();
         await().atMost(WAIT).until(wiring.controller::ready);
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
     }
 
     /** The controller with the default options over {@code settings}, started and ready. */
@@ -89,8 +90,8 @@ class WorkloadControllerTest {
         cluster.close();
     }
 
-    private List<ApplyingCrudDispatcher.Request> podGroupWrites() {
-        return cluster.dispatcher().writes("/namespaces/" + NS + "/podgroups");
+    private List<RecordingDispatcher.Request> podGroupWrites() {
+        return RecordingDispatcher.of(cluster).writes("/namespaces/" + NS + "/podgroups");
     }
 
     /** Waits for the controller's first finding, lets the writes settle, and asserts there is just one. */
@@ -103,7 +104,7 @@ class WorkloadControllerTest {
 
     /** From a clear log, two resyncs with nothing changed write no PodGroup. */
     private void twoResyncsWriteNothing() {
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         resyncAndSettle();
         resyncAndSettle();
         assertThat(podGroupWrites())
@@ -213,7 +214,7 @@ class WorkloadControllerTest {
                 .satisfies(o -> assertThat(o.getUid()).isEqualTo(d.getMetadata().getUid()));
         assertThat(VolcanoSchemas.podGroups().violations(created)).isEmpty();
 
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         resyncAndSettle();
         resyncAndSettle();
         assertThat(podGroupWrites()).as("a resync writes nothing").isEmpty();
@@ -238,7 +239,7 @@ class WorkloadControllerTest {
                 .build());
         foreign.setSpec(new PodGroupSpec().minMember(1));
         cluster.client().resource(foreign).create();
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
 
         // removing the annotations (edit the object; a plain update drops them)
         Deployment current = cluster.client()
@@ -253,7 +254,7 @@ class WorkloadControllerTest {
         await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") == null);
         settle();
         assertThat(podGroupWrites())
-                .extracting(ApplyingCrudDispatcher.Request::method)
+                .extracting(RecordingDispatcher.Request::method)
                 .containsExactly("DELETE");
         assertThat(podGroup("podgroup-1234")).isNotNull();
     }
@@ -326,7 +327,7 @@ class WorkloadControllerTest {
                         .getMode()
                         .value())
                 .isEqualTo("hard");
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
 
         // a rack added, part by part as the topology controller would write it
         for (String n : List.of("n5", "n6", "n7", "n8")) {
@@ -450,7 +451,7 @@ class WorkloadControllerTest {
         await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") != null);
         settle();
         assertThat(wiring.findings.of(WorkloadController.SOURCE)).isEmpty();
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
 
         // an HPA that may take it to 6 pods: 12 GPUs, more than any partition holds
         apply(hpa(6));
@@ -527,7 +528,7 @@ class WorkloadControllerTest {
         hyperNode("rack-a", 2, "rack", false, "nv-a", "nv-b");
         hyperNode("spine", 3, "spine", false, "rack-a");
         startControllerWith(Fixtures.settings().autoWaitForRoom(wait).build());
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
     }
 
     private io.topobridge.volcano.model.NetworkTopologySpec.ModeEnum mode() {
@@ -594,7 +595,7 @@ class WorkloadControllerTest {
         KindRegistry unseen =
                 TestClusters.registryWith(cluster, "podgroups.scheduling.volcano.sh", "queues.scheduling.volcano.sh");
         wiring = new Wiring(cluster.client(), unseen, Fixtures.TIERS, Wiring.DEFAULTS);
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         wiring.controller.start();
         await().atMost(WAIT).until(wiring.controller::ready);
         settle();
@@ -626,7 +627,7 @@ class WorkloadControllerTest {
                 .build());
         aibrix.setSpec(new PodGroupSpec().minMember(3).queue("default").putMinResourcesItem("nvidia.com/gpu", "3"));
         cluster.client().resource(aibrix).create();
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         String roleSet = """
                 apiVersion: orchestration.aibrix.ai/v1alpha1
                 kind: RoleSet
@@ -646,10 +647,10 @@ class WorkloadControllerTest {
         assertThat(podGroupWrites())
                 .hasSize(1)
                 .allSatisfy(w -> assertThat(w.isApply()).isTrue());
-        assertThat(cluster.dispatcher()
-                        .managersOf("/apis/scheduling.volcano.sh/v1beta1/namespaces/llm/podgroups/pd-roleset-x7k2p"))
-                .contains("topobridge");
         PodGroup merged = podGroup("pd-roleset-x7k2p");
+        assertThat(merged.getMetadata().getManagedFields())
+                .extracting(ManagedFieldsEntry::getManager)
+                .contains("topobridge");
         assertThat(merged.getSpec().getMinMember()).isEqualTo(3);
         assertThat(merged.getSpec().getMinResources()).containsEntry("nvidia.com/gpu", "3");
         assertThat(merged.getSpec().getNetworkTopology().getHighestTierAllowed())
@@ -660,7 +661,7 @@ class WorkloadControllerTest {
         assertThat(merged.getMetadata().getLabels()).doesNotContainKey("app.kubernetes.io/managed-by");
         assertThat(VolcanoSchemas.podGroups().violations(merged)).isEmpty();
 
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         resyncAndSettle();
         assertThat(podGroupWrites()).isEmpty();
 
@@ -752,7 +753,7 @@ class WorkloadControllerTest {
             assertThat(f.reason()).isEqualTo(WorkloadReason.INVALID_ANNOTATION);
             assertThat(f.message()).contains("Deployment/llm/vllm").contains("topobridge.io/highest-tier=\"leaf\"");
         });
-        assertThat(cluster.dispatcher().writes("/namespaces/llm/events"))
+        assertThat(RecordingDispatcher.of(cluster).writes("/namespaces/llm/events"))
                 .as("one event, not one per pass")
                 .hasSize(1);
         var events = cluster.client().v1().events().inNamespace(NS).list().getItems();
@@ -773,7 +774,7 @@ class WorkloadControllerTest {
     void aBurstOfWorkloadsGetsNoMorePodGroupsThanTheNamespacesLimit() {
         startControllerWith(Fixtures.settings(
                 "default", io.topobridge.core.workload.WorkloadSettings.UnlistedQueues.DEFAULT_ONLY, 3, 1));
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         cluster.client()
                 .namespaces()
                 .withName(NS)
@@ -875,7 +876,7 @@ class WorkloadControllerTest {
         settle();
         assertThat(podGroup("tb-group-pd").getMetadata().getOwnerReferences()).hasSize(2);
 
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
         apply(GROUP_MEMBER.formatted("decode", "topobridge.io/highest-tier: \"1\"", 1));
         await().atMost(WAIT)
                 .until(() -> podGroup("tb-deploy-decode") != null
@@ -970,7 +971,7 @@ class WorkloadControllerTest {
         apply(deployment(2, "topobridge.io/highest-tier: rack", ""));
         await().atMost(WAIT).until(() -> podGroup("tb-deploy-vllm") != null);
         settle();
-        cluster.dispatcher().clearLog();
+        RecordingDispatcher.of(cluster).clearLog();
 
         apply(deployment(3, "topobridge.io/highest-tier: rackk", ""));
         await().atMost(WAIT)
