@@ -251,15 +251,6 @@ public class WorkloadController implements ProcessPart {
         }
     }
 
-    /** Batches processed so far (for tests waiting on a pass). */
-    public long passes() {
-        return passes.get();
-    }
-
-    public long fullPasses() {
-        return fullPasses.get();
-    }
-
     public int pending() {
         return debouncer == null ? 0 : debouncer.pendingCount();
     }

@@ -143,4 +143,14 @@ final class Wiring {
         settled = true;
         tierListener.accept(catalog);
     }
+
+    /** Batches the controller processed so far, as its details say. */
+    long passes() {
+        return (Long) controller.details().get("passes");
+    }
+
+    /** Full passes the controller made so far, as its details say. */
+    long fullPasses() {
+        return (Long) controller.details().get("fullPasses");
+    }
 }

@@ -138,7 +138,7 @@ class WorkloadControllerTest {
     private void settle() {
         long[] last = {-1};
         await().pollInterval(Duration.ofMillis(400)).atMost(WAIT).until(() -> {
-            long now = wiring.controller.passes();
+            long now = wiring.passes();
             boolean quiet = now == last[0] && wiring.controller.pending() == 0;
             last[0] = now;
             return quiet;
@@ -146,9 +146,9 @@ class WorkloadControllerTest {
     }
 
     private void resyncAndSettle() {
-        long full = wiring.controller.fullPasses();
+        long full = wiring.fullPasses();
         wiring.controller.resync();
-        await().atMost(WAIT).until(() -> wiring.controller.fullPasses() > full);
+        await().atMost(WAIT).until(() -> wiring.fullPasses() > full);
     }
 
     /** A Deployment in {@code llm} of one-GPU pods: its name, annotations and replicas to fill in. */
@@ -540,10 +540,10 @@ class WorkloadControllerTest {
         startWithoutRoom(Duration.ofSeconds(3));
         apply(deployment(2, "topobridge.io/highest-tier: auto", "team: a"));
         await().atMost(WAIT).until(() -> chosenTier() != null);
-        long fullPasses = wiring.controller.fullPasses();
+        long fullPasses = wiring.fullPasses();
         // nothing changes in the cluster and no resync is asked for: the controller's own requeue turns it soft
         await().atMost(WAIT).until(() -> mode() == SOFT);
-        assertThat(wiring.controller.fullPasses()).as("no full pass woke it").isEqualTo(fullPasses);
+        assertThat(wiring.fullPasses()).as("no full pass woke it").isEqualTo(fullPasses);
         settle();
         assertThat(podGroupWrites())
                 .as("the create, then the mode when the wait is over")
@@ -951,9 +951,9 @@ class WorkloadControllerTest {
         await().atMost(WAIT)
                 .until(() -> !wiring.findings.of(WorkloadController.SOURCE).isEmpty());
         settle();
-        long passes = wiring.controller.passes();
+        long passes = wiring.passes();
         settle();
-        assertThat(wiring.controller.passes()).as("no retry loop").isEqualTo(passes);
+        assertThat(wiring.passes()).as("no retry loop").isEqualTo(passes);
         assertThat(wiring.findings.of(WorkloadController.SOURCE))
                 .singleElement()
                 .satisfies(f -> {
