@@ -98,7 +98,7 @@ public class ClusterView implements ProcessPart {
         pods = client.pods().inAnyNamespace().runnableInformer(0);
         pods.itemStore(new SlimPodStore());
         pods.addEventHandler(new OnChange<Pod>(
-                this::fire,
+                pod -> podListeners.forEach(l -> l.accept(pod)),
                 (before, after) -> !java.util.Objects.equals(
                                 before.getSpec().getNodeName(), after.getSpec().getNodeName())
                         || !java.util.Objects.equals(
@@ -107,10 +107,6 @@ public class ClusterView implements ProcessPart {
                                 != (after.getMetadata().getDeletionTimestamp() == null)));
         pods.start();
         hyperNodeCache.open(hyperNodeEvents);
-    }
-
-    private void fire(Pod pod) {
-        podListeners.forEach(l -> l.accept(pod));
     }
 
     @Override
