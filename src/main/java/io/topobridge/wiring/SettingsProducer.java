@@ -227,25 +227,21 @@ public class SettingsProducer {
     /** Maps every setting, so that a bad value is refused at start-up rather than when first used. */
     public void validate() {
         try {
-            mapAll();
+            topology();
+            workloads();
+            reservations();
+            reconcile();
+            accelerators();
+            admission();
+            webhook("default");
+            topologyController();
+            workloadController();
+            gangEvents();
+            findings();
+            election();
+            httpAuth();
         } catch (IllegalArgumentException e) {
             throw new ConfigurationException("Invalid topobridge configuration: " + e.getMessage());
         }
-    }
-
-    private void mapAll() {
-        topology();
-        workloads();
-        reservations();
-        reconcile();
-        accelerators();
-        admission();
-        webhook("default");
-        topologyController();
-        workloadController();
-        gangEvents();
-        findings();
-        election();
-        httpAuth();
     }
 }
