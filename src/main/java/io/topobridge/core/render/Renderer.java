@@ -18,6 +18,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.kinds.Kinds;
 import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.node.Toleration;
+import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Expansion;
 import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.resources.Quantities;
@@ -209,7 +210,7 @@ public final class Renderer {
                         .isPresent()) {
                     in.workloads.add(object);
                     in.known.add(object);
-                } else if (isQueue(object)) {
+                } else if (is(object, "Queue", VolcanoApi.SCHEDULING_GROUP)) {
                     in.queues.add(object);
                 } else {
                     // Namespaces, ResourceQuotas and PodGroups that exist already
@@ -334,10 +335,10 @@ public final class Renderer {
         return new QueueStates(true, states, capability);
     }
 
-    private static boolean isQueue(HasMetadata object) {
-        return "Queue".equals(object.getKind())
+    private static boolean is(HasMetadata object, String kind, String group) {
+        return kind.equals(object.getKind())
                 && object.getApiVersion() != null
-                && object.getApiVersion().startsWith(VolcanoApi.SCHEDULING_GROUP + "/");
+                && object.getApiVersion().startsWith(group + "/");
     }
 
     /**
@@ -382,13 +383,8 @@ public final class Renderer {
 
     /** HyperNodes in the input that the bridge did not make: their names are taken and overlaps are findings. */
     private static boolean isForeignHyperNode(HasMetadata object) {
-        if (!"HyperNode".equals(object.getKind())
-                || object.getApiVersion() == null
-                || !object.getApiVersion().startsWith(VolcanoApi.TOPOLOGY_GROUP + "/")) {
-            return false;
-        }
-        var labels = object.getMetadata().getLabels();
-        return labels == null || !Topobridge.SOURCE.equals(labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL));
+        return is(object, "HyperNode", VolcanoApi.TOPOLOGY_GROUP)
+                && !Topobridge.SOURCE.equals(Build.labels(object).get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL));
     }
 
     private static HyperNodeSpec hyperNodeSpec(HasMetadata object) {

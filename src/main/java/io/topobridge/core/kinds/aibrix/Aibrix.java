@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
@@ -77,11 +78,7 @@ final class Aibrix {
 
     /** Roles of a RoleSet spec ({@code spec} of a RoleSet, or {@code spec.template.spec} of a StormService). */
     public static List<Role> roles(JsonNode roleSetSpec, String at) {
-        List<Role> out = new ArrayList<>();
-        JsonNode roles = Workload.array(roleSetSpec.get("roles"), at + ".roles");
-        for (int i = 0; i < roles.size(); i++) {
-            String where = at + ".roles[" + i + "]";
-            JsonNode role = Workload.object(roles.get(i), where);
+        return Build.each(roleSetSpec.get("roles"), at + ".roles", (role, where) -> {
             String name = Workload.text(role.get("name"), where + ".name", "");
             if (name.isEmpty()) {
                 throw new IllegalArgumentException(where + ".name is missing");
@@ -89,14 +86,13 @@ final class Aibrix {
             // AIBrix treats an absent replicas as zero
             int replicas = Workload.integer(role.get("replicas"), where + ".replicas", 0);
             int podGroupSize = Workload.integer(role.get("podGroupSize"), where + ".podGroupSize", 1);
-            out.add(new Role(
+            return new Role(
                     name,
                     replicas,
                     podGroupSize,
                     Workload.template(role.get("template"), where + ".template"),
-                    volcano(role, where)));
-        }
-        return out;
+                    volcano(role, where));
+        });
     }
 
     /** The roles of a RoleSet (read once per view). */
@@ -112,11 +108,6 @@ final class Aibrix {
             out.add(roleSet.templateSource(role.template(), "pod template of role " + role.name()));
         }
         return out;
-    }
-
-    /** Task-spec of a pod of an AIBrix role. */
-    public static String taskSpec(String role) {
-        return PodGroupNames.labelValue(role);
     }
 
     /** The subgroup of one role: per PodSet when it has multi-pod PodSets, else the whole role. */
@@ -154,7 +145,7 @@ final class Aibrix {
         PodIdentity selector = PodIdentity.of(
                 PodIdentity.WORKLOAD, WorkloadKind.ROLE_SET.kind() + "/" + rs.name(), PodIdentity.ROLE, role.name());
         return PodRole.of(
-                taskSpec(role.name()),
+                PodGroupNames.labelValue(role.name()),
                 role.pods(replicas),
                 role.template() == null ? null : role.template().getSpec(),
                 selector);

@@ -77,12 +77,10 @@ public final class PodSetController extends Controller {
         Build.labels(podSet).forEach(labels::putIfAbsent);
         Map<String, String> annotations = new LinkedHashMap<>(template.annotations());
         Build.annotations(podSet).forEach(annotations::putIfAbsent);
-        Pod pod = Build.pod(Build.child(name, null, podSet, labels, annotations), template.spec());
-        pod.getSpec().setHostname(name);
-        String subdomain = Build.orEmpty(Build.labels(podSet).get(WorkloadLabels.AIBRIX_STORM_SERVICE));
-        if (!subdomain.isEmpty()) {
-            pod.getSpec().setSubdomain(subdomain);
-        }
-        return pod;
+        return Build.pod(
+                Build.child(name, null, podSet, labels, annotations),
+                template.spec(),
+                name,
+                Build.labels(podSet).get(WorkloadLabels.AIBRIX_STORM_SERVICE));
     }
 }

@@ -11,7 +11,6 @@ import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import io.topobridge.core.workload.kind.WorkloadLabels;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,22 +52,18 @@ public final class RoleSetController extends Controller {
     }
 
     public static List<Role> roles(JsonNode spec) {
-        List<Role> out = new ArrayList<>();
-        JsonNode array = Workload.array(spec.get("roles"), "spec.roles");
-        for (int i = 0; i < array.size(); i++) {
-            String at = "spec.roles[" + i + "]";
-            JsonNode role = Workload.object(array.get(i), at);
-            out.add(new Role(
-                    Workload.text(role.get("name"), at + ".name", ""),
-                    Workload.integer(role.get("replicas"), at + ".replicas", 0),
-                    Workload.integer(role.get("podGroupSize"), at + ".podGroupSize", 1),
-                    role.path("stateful").asBoolean(false),
-                    role.get("template"),
-                    Workload.object(role.get("schedulingStrategy"), at + ".schedulingStrategy"),
-                    Workload.object(role.get("updateStrategy"), at + ".updateStrategy"),
-                    at));
-        }
-        return out;
+        return Build.each(
+                spec.get("roles"),
+                "spec.roles",
+                (role, at) -> new Role(
+                        Workload.text(role.get("name"), at + ".name", ""),
+                        Workload.integer(role.get("replicas"), at + ".replicas", 0),
+                        Workload.integer(role.get("podGroupSize"), at + ".podGroupSize", 1),
+                        role.path("stateful").asBoolean(false),
+                        role.get("template"),
+                        Workload.object(role.get("schedulingStrategy"), at + ".schedulingStrategy"),
+                        Workload.object(role.get("updateStrategy"), at + ".updateStrategy"),
+                        at));
     }
 
     public RoleSetController() {
@@ -112,11 +107,6 @@ public final class RoleSetController extends Controller {
         String seed = Build.ns(roleSet) + "/" + Build.name(roleSet) + "/" + role.name() + "/"
                 + Names.canonical(role.templateNode());
         return ctx.compose(ctx.token(Names.shortHash(seed), Names.SHORT_HASH_PATTERN, "AIBrix role-template-hash"));
-    }
-
-    private static boolean has(JsonNode strategy, String field) {
-        JsonNode node = strategy.get(field);
-        return node != null && !node.isNull();
     }
 
     // ---------------------------------------------------------------- PodSets
@@ -250,6 +240,11 @@ public final class RoleSetController extends Controller {
         }
     }
 
+    private static boolean has(JsonNode strategy, String field) {
+        JsonNode node = strategy.get(field);
+        return node != null && !node.isNull();
+    }
+
     // ---------------------------------------------------------------- pods
 
     private static boolean statefulPods(
@@ -316,10 +311,9 @@ public final class RoleSetController extends Controller {
     }
 
     private static List<HasMetadata> rolePods(HasMetadata roleSet, Role role, Context ctx) {
-        Map<String, String> selector = new LinkedHashMap<>();
-        selector.put(WorkloadLabels.AIBRIX_ROLE_SET, Build.name(roleSet));
-        selector.put(WorkloadLabels.AIBRIX_ROLE, role.name());
-        return ctx.index.podsWith(Build.ns(roleSet), selector);
+        return ctx.index.podsWith(
+                Build.ns(roleSet),
+                Map.of(WorkloadLabels.AIBRIX_ROLE_SET, Build.name(roleSet), WorkloadLabels.AIBRIX_ROLE, role.name()));
     }
 
     /** A pod as {@code renderStormServicePod} makes it; {@code index} -1 for a stateless role. */
@@ -343,22 +337,16 @@ public final class RoleSetController extends Controller {
             }
         }
         strategyKeys(rsStrategy, Build.name(roleSet), labels, annotations);
-        String revision = rsAnnotations.get(Aibrix.AIBRIX_ROLE_REVISION + "." + role.name());
-        if (revision != null) {
-            labels.put(Aibrix.AIBRIX_ROLE_REVISION, revision);
+        for (String key : List.of(Aibrix.AIBRIX_ROLE_REVISION, Aibrix.AIBRIX_ROLE_REVISION_NAME)) {
+            String revision = rsAnnotations.get(key + "." + role.name());
+            if (revision != null) {
+                labels.put(key, revision);
+            }
         }
-        String revisionName = rsAnnotations.get(Aibrix.AIBRIX_ROLE_REVISION_NAME + "." + role.name());
-        if (revisionName != null) {
-            labels.put(Aibrix.AIBRIX_ROLE_REVISION_NAME, revisionName);
-        }
-        Pod pod = Build.pod(Build.child(name, generateName, roleSet, labels, annotations), template.spec());
-        if (index >= 0) {
-            pod.getSpec().setHostname(name);
-        }
-        String subdomain = Build.orEmpty(rsLabels.get(WorkloadLabels.AIBRIX_STORM_SERVICE));
-        if (!subdomain.isEmpty()) {
-            pod.getSpec().setSubdomain(subdomain);
-        }
-        return pod;
+        return Build.pod(
+                Build.child(name, generateName, roleSet, labels, annotations),
+                template.spec(),
+                index >= 0 ? name : null,
+                rsLabels.get(WorkloadLabels.AIBRIX_STORM_SERVICE));
     }
 }

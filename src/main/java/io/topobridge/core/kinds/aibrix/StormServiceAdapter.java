@@ -78,16 +78,17 @@ public final class StormServiceAdapter implements KindAdapter {
         return Workload.object(storm.spec().get("template"), "spec.template");
     }
 
+    private static JsonNode templateSpec(Workload storm) {
+        return Workload.object(template(storm).get("spec"), "spec.template.spec");
+    }
+
     private static Map<String, String> templateAnnotations(Workload storm) {
         JsonNode metadata = Workload.object(template(storm).get("metadata"), "spec.template.metadata");
         return Workload.strings(metadata.get("annotations"), "spec.template.metadata.annotations");
     }
 
     public static List<Aibrix.Role> roles(Workload storm) {
-        return storm.memo(
-                "storm-roles",
-                () -> Aibrix.roles(
-                        Workload.object(template(storm).get("spec"), "spec.template.spec"), "spec.template.spec"));
+        return storm.memo("storm-roles", () -> Aibrix.roles(templateSpec(storm), "spec.template.spec"));
     }
 
     /** Sources of a StormService: its metadata, its RoleSet template's metadata, every role's pod template. */
@@ -161,12 +162,11 @@ public final class StormServiceAdapter implements KindAdapter {
      * edit is refused before it rolls out), and before any RoleSet exists the StormService waits for AIBrix.
      */
     private Gang templateGang(Workload storm, GangScope scope, Snapshot snapshot, boolean noRoleSets) {
-        JsonNode templateSpec = Workload.object(template(storm).get("spec"), "spec.template.spec");
         var next = new Aibrix.RoleSetShape(
                 storm.name(),
                 storm.namespace(),
                 roles(storm),
-                Aibrix.volcano(templateSpec, "spec.template.spec"),
+                Aibrix.volcano(templateSpec(storm), "spec.template.spec"),
                 List.of());
         return new Gang(
                 sources(storm),
@@ -188,12 +188,11 @@ public final class StormServiceAdapter implements KindAdapter {
 
     /** Whether AIBrix made a RoleSet from the current template: same spec, same bridge and Volcano annotations. */
     private static boolean madeFromTemplate(Workload roleSet, Workload storm) {
-        return Objects.equals(roleSet.spec(), Workload.object(template(storm).get("spec"), "spec.template.spec"))
+        return Objects.equals(roleSet.spec(), templateSpec(storm))
                 && AnnotationParser.relevant(roleSet.annotations())
                         .equals(AnnotationParser.relevant(templateAnnotations(storm)));
     }
 
-    /** The RoleSets a StormService made, sorted by name. */
     private static List<Workload> roleSetsOf(Workload storm, Snapshot snapshot) {
         return snapshot.list(WorkloadKind.ROLE_SET, storm.namespace()).stream()
                 .filter(rs -> ownedBy(rs, storm))

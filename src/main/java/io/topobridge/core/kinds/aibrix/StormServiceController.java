@@ -55,12 +55,10 @@ public final class StormServiceController extends Controller {
             if (roleSetSpec.isMissingNode()) {
                 throw new IllegalArgumentException("spec.template.spec is missing: AIBrix makes no RoleSet");
             }
-            List<String> roles = new ArrayList<>();
-            JsonNode array = Workload.array(roleSetSpec.get("roles"), "spec.template.spec.roles");
-            for (int i = 0; i < array.size(); i++) {
-                String at = "spec.template.spec.roles[" + i + "]";
-                roles.add(Workload.text(Workload.object(array.get(i), at).get("name"), at + ".name", ""));
-            }
+            List<String> roles = Build.each(
+                    roleSetSpec.get("roles"),
+                    "spec.template.spec.roles",
+                    (role, at) -> Workload.text(role.get("name"), at + ".name", ""));
             JsonNode strategy = Workload.object(spec.get("updateStrategy"), "spec.updateStrategy");
             String type = Workload.text(strategy.get("type"), "spec.updateStrategy.type", "");
             long maxSurge = 0;

@@ -59,18 +59,16 @@ public final class DeploymentController extends Controller {
                     "spec.paused: the Deployment controller makes no ReplicaSet for a paused Deployment");
             return;
         }
-        String ns = Build.ns(deployment);
-        for (HasMetadata rs : ctx.index.list("apps/ReplicaSet", ns)) {
-            Optional<OwnerReference> owner = Workload.controller(rs.getMetadata());
-            if (owner.isPresent()
-                    && "Deployment".equals(owner.get().getKind())
-                    && Build.name(deployment).equals(owner.get().getName())
-                    && Build.live(rs)) {
-                // the Deployment has its ReplicaSet; the ReplicaSet controller makes its pods
-                return;
-            }
+        // once the Deployment has its ReplicaSet, the ReplicaSet controller makes its pods
+        boolean made = ctx.index.list("apps/ReplicaSet", Build.ns(deployment)).stream()
+                .anyMatch(rs -> Build.live(rs)
+                        && Workload.controller(rs.getMetadata())
+                                .filter(o -> "Deployment".equals(o.getKind())
+                                        && Build.name(deployment).equals(o.getName()))
+                                .isPresent());
+        if (!made) {
+            sink.create(replicaSet(deployment, spec, ctx));
         }
-        sink.create(replicaSet(deployment, spec, ctx));
     }
 
     @Override

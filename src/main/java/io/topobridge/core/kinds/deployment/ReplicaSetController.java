@@ -49,7 +49,10 @@ public final class ReplicaSetController extends Controller {
             String seed = ns + "/" + Build.name(rs) + "/" + i;
             String name = ctx.generateName(prefix, "/Pod", ns, seed, attempts, "pod name suffixes");
             var pod = Build.pod(
-                    Build.child(name, prefix, rs, template.labels(), template.annotations()), template.spec());
+                    Build.child(name, prefix, rs, template.labels(), template.annotations()),
+                    template.spec(),
+                    null,
+                    null);
             if (!sink.create(pod)) {
                 return;
             }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.kinds.lws.LeaderWorkerSetAdapter;
 import io.topobridge.core.kinds.lws.LwsGroups;
+import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
@@ -53,19 +54,14 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
 
         /** Each entry of {@code spec.roles} made into a role by {@code each}, entry by entry, in order. */
         static <T> List<T> read(JsonNode spec, Function<RoleEntry, T> each) {
-            JsonNode roles = Workload.array(spec.get("roles"), "spec.roles");
-            List<T> out = new ArrayList<>();
-            for (int i = 0; i < roles.size(); i++) {
-                String at = "spec.roles[" + i + "]";
-                JsonNode role = Workload.object(roles.get(i), at);
+            return Build.each(spec.get("roles"), "spec.roles", (role, at) -> {
                 String name = Workload.text(role.get("name"), at + ".name", "");
                 if (name.isEmpty()) {
                     throw new IllegalArgumentException(at + ".name is missing");
                 }
-                out.add(each.apply(
-                        new RoleEntry(name, at, role, Workload.object(role.get("metadata"), at + ".metadata"))));
-            }
-            return out;
+                return each.apply(
+                        new RoleEntry(name, at, role, Workload.object(role.get("metadata"), at + ".metadata")));
+            });
         }
 
         /** The role's LeaderWorkerSet spec. */
@@ -73,12 +69,10 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
             return Workload.object(node.get("spec"), at + ".spec");
         }
 
-        /** The annotations of the role's metadata. */
         Map<String, String> annotations() {
             return Workload.strings(metadata.get("annotations"), at + ".metadata.annotations");
         }
 
-        /** The labels of the role's metadata. */
         Map<String, String> labels() {
             return Workload.strings(metadata.get("labels"), at + ".metadata.labels");
         }
@@ -163,14 +157,8 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
 
     @Override
     public List<Gang> gangs(GangScope scope, Snapshot snapshot) {
-        return snapshot.get(kind(), scope.namespace(), scope.name())
-                .map(ds -> List.of(new Gang(
-                        sources(ds),
-                        List.of(ds.ref()),
-                        PodIdentity.NONE,
-                        (present, only, notes) -> plans(ds, scope, present, only, notes, snapshot),
-                        false)))
-                .orElse(List.of());
+        return ownGang(
+                scope, snapshot, ds -> (present, only, notes) -> plans(ds, scope, present, only, notes, snapshot));
     }
 
     private static PodIdentity selector(Workload ds) {
@@ -201,9 +189,7 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
         List<GangPlan> adopted = new ArrayList<>();
         List<String> provider = new ArrayList<>();
         for (Workload lws : children) {
-            Optional<Role> role = roles.stream()
-                    .filter(r -> r.name().equals(lws.labels().get(WorkloadLabels.DS_ROLE)))
-                    .findFirst();
+            Optional<Role> role = role(roles, lws.labels().get(WorkloadLabels.DS_ROLE));
             for (var group : LwsGroups.providerGroups(lws.name(), ds.namespace(), snapshot)) {
                 provider.add(group.podGroup());
                 adopted.add(
@@ -218,9 +204,7 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
             String revision = present.get(PodIdentity.REVISION);
             if (lws != null && group >= 0 && revision != null) {
                 // the provider names the PodGroup of a group the cache does not show yet
-                Optional<Role> role = roles.stream()
-                        .filter(r -> r.name().equals(present.get(PodIdentity.ROLE)))
-                        .findFirst();
+                Optional<Role> role = role(roles, present.get(PodIdentity.ROLE));
                 adopted.add(adoptedPlan(ds, scope, role, lws, lws + "-" + group + "-" + revision, group, revision));
             }
             notes.add(
@@ -268,6 +252,10 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
             }
         }
         return plans;
+    }
+
+    private static Optional<Role> role(List<Role> roles, String name) {
+        return roles.stream().filter(r -> r.name().equals(name)).findFirst();
     }
 
     /** The PodGroup LWS's provider made for one group of one of the set's LWSs. */

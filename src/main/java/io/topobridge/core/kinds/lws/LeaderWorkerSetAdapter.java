@@ -2,7 +2,6 @@ package io.topobridge.core.kinds.lws;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
@@ -116,22 +115,26 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         if (s.hashIdentity()) {
             return hashPlans(lws, s, scope, present, onlyPresent, notes, snapshot);
         }
-        int running = runningGroups(lws, s, snapshot);
+        // during a rolling update with maxSurge its leader StatefulSet (named after the LWS) runs replicas + maxSurge
+        // leaders: the surge groups' pods need PodGroups too, or they wait for ever and a maxUnavailable: 0 rollout
+        // stalls
+        int running = Math.max(s.replicas(), leaderReplicas(lws, WorkloadKind.STATEFUL_SET, snapshot));
         if (LwsGroups.refuseTooMany(running, snapshot, lws.ref(), "spec.replicas", "groups", notes)) {
             return List.of();
         }
         boolean ours = selector(lws).covers(present);
+        int presentGroup = ours ? Pods.index(present.get(PodIdentity.GROUP_INDEX)) : -1;
         List<LwsGroups.ProviderGroup> provider = LwsGroups.providerGroups(lws.name(), lws.namespace(), snapshot);
         if (!provider.isEmpty()) {
             List<GangPlan> adopted = new ArrayList<>();
             for (LwsGroups.ProviderGroup group : provider) {
                 adopted.add(adoptedPlan(lws, s, scope, group.podGroup(), group.group(), group.revision()));
             }
-            int group = ours ? Pods.index(present.get(PodIdentity.GROUP_INDEX)) : -1;
             String revision = present.get(PodIdentity.REVISION);
-            if (group >= 0 && revision != null) {
+            if (presentGroup >= 0 && revision != null) {
                 // a new revision's PodGroup the cache does not show yet: named as the provider names it
-                adopted.add(adoptedPlan(lws, s, scope, lws.name() + "-" + group + "-" + revision, group, revision));
+                String name = lws.name() + "-" + presentGroup + "-" + revision;
+                adopted.add(adoptedPlan(lws, s, scope, name, presentGroup, revision));
             }
             notes.add(Finding.info(
                     WorkloadReason.ADOPTED_POD_GROUP,
@@ -145,7 +148,6 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             return adopted;
         }
         List<GangPlan> plans = new ArrayList<>();
-        int presentGroup = ours ? Pods.index(present.get(PodIdentity.GROUP_INDEX)) : -1;
         for (int group : LwsGroups.indices(running, presentGroup, onlyPresent)) {
             PodIdentity base = selector(lws).with(PodIdentity.GROUP_INDEX, String.valueOf(group));
             plans.add(GangPlan.owned(
@@ -245,15 +247,6 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     }
 
     /**
-     * Groups LWS runs now: {@code replicas}, and during a rolling update with {@code maxSurge} the surge groups its
-     * leader StatefulSet (named after the LWS, with {@code replicas + maxSurge} leaders) adds; their pods need
-     * PodGroups too, or they wait for ever and a {@code maxUnavailable: 0} rollout stalls.
-     */
-    private static int runningGroups(Workload lws, LwsGroups.Shape s, Snapshot snapshot) {
-        return Math.max(s.replicas(), leaderReplicas(lws, WorkloadKind.STATEFUL_SET, snapshot));
-    }
-
-    /**
      * Subgroups of one LWS group's PodGroup: the LWS's own, or when the leader starts first and it has none, its workers as
      * one all-or-nothing subgroup (the leader starts alone, then all its workers are placed together or not at all).
      */
@@ -275,11 +268,6 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                 .bestEffort(PodRequests.isBestEffort(s.workerSpec())));
     }
 
-    /** The task-spec prefix of an LWS in a group. */
-    private static String memberValue(Workload lws) {
-        return PodGroupNames.labelValue("lws-" + lws.name());
-    }
-
     @Override
     public Member member(Workload lws, PodIdentity present) {
         LwsGroups.Shape s = LwsGroups.shape(lws);
@@ -287,7 +275,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         if (replicas == 0) {
             return Member.NONE;
         }
-        String value = memberValue(lws);
+        String value = PodGroupNames.labelValue("lws-" + lws.name());
         List<Finding> notes = new ArrayList<>();
         if (LwsGroups.refuseUnsupported(s, lws.ref(), "", notes)) {
             return new Member(List.of(), List.of(), notes, false);
@@ -424,16 +412,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
          * resync writes nothing); null when the pod's uid is unknown (an owner reference needs it).
          */
         public static OwnerReference leader(String pod, String uid) {
-            if (uid == null || uid.isEmpty()) {
-                return null;
-            }
-            return new OwnerReferenceBuilder()
-                    .withApiVersion("v1")
-                    .withKind("Pod")
-                    .withName(pod)
-                    .withUid(uid)
-                    .withController(true)
-                    .build();
+            return uid == null || uid.isEmpty() ? null : new OwnerReference("v1", null, true, "Pod", pod, uid);
         }
 
         /** The labels a group's PodGroup carries: the LWS's name and the group key, as the group's pods carry them. */

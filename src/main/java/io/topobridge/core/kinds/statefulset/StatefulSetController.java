@@ -73,6 +73,8 @@ public final class StatefulSetController extends Controller {
                         sts,
                         shape.template().labels(),
                         shape.template().annotations()),
+                null,
+                null,
                 null);
         return Build.times(shape.replicas(), Build.add(1, ctx.weight(sample)));
     }
@@ -92,13 +94,10 @@ public final class StatefulSetController extends Controller {
         labels.put(STS_POD_NAME, name);
         labels.put(POD_INDEX, String.valueOf(ordinal));
         labels.put(STS_REVISION, revision);
-        Pod pod = Build.pod(
+        return Build.pod(
                 Build.child(name, null, sts, labels, shape.template().annotations()),
-                shape.template().spec());
-        pod.getSpec().setHostname(name);
-        if (!shape.serviceName().isEmpty()) {
-            pod.getSpec().setSubdomain(shape.serviceName());
-        }
-        return pod;
+                shape.template().spec(),
+                name,
+                shape.serviceName());
     }
 }

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -146,14 +147,13 @@ public final class Build {
      * {@code blockOwnerDeletion} when given.
      */
     public static OwnerReference owner(String apiVersion, HasMetadata parent, Boolean blockOwnerDeletion) {
-        OwnerReference ref = new OwnerReference();
-        ref.setApiVersion(apiVersion);
-        ref.setKind(parent.getKind());
-        ref.setName(name(parent));
-        ref.setUid(parent.getMetadata().getUid());
-        ref.setController(true);
-        ref.setBlockOwnerDeletion(blockOwnerDeletion);
-        return ref;
+        return new OwnerReference(
+                apiVersion,
+                blockOwnerDeletion,
+                true,
+                parent.getKind(),
+                name(parent),
+                parent.getMetadata().getUid());
     }
 
     /** The metadata of a child {@code parent}'s controller makes: in its namespace, controlled by it. */
@@ -170,13 +170,22 @@ public final class Build {
                 name, generateName, namespace(parent), labels, annotations, List.of(owner(apiVersion, parent, true)));
     }
 
-    /** A Pod with {@code spec} read from a template's spec tree (a fresh copy per pod). */
-    public static Pod pod(ObjectMeta meta, JsonNode spec) {
+    /**
+     * A Pod with {@code spec} read from a template's spec tree (a fresh copy per pod), and the hostname (when given)
+     * and subdomain (when not empty) its controller sets.
+     */
+    public static Pod pod(ObjectMeta meta, JsonNode spec, String hostname, String subdomain) {
         Pod pod = new Pod();
         pod.setApiVersion(POD_API_VERSION);
         pod.setKind("Pod");
         pod.setMetadata(meta);
         pod.setSpec(spec == null || spec.isMissingNode() ? new PodSpec() : read(spec, PodSpec.class, "pod spec"));
+        if (hostname != null) {
+            pod.getSpec().setHostname(hostname);
+        }
+        if (subdomain != null && !subdomain.isEmpty()) {
+            pod.getSpec().setSubdomain(subdomain);
+        }
         return pod;
     }
 
@@ -212,6 +221,17 @@ public final class Build {
                     : e.getMessage();
             throw new IllegalArgumentException(what + " is not valid: " + UserText.excerpt(detail));
         }
+    }
+
+    /** Each object of the list at {@code field} (none when absent), read by {@code each} with its place. */
+    public static <T> List<T> each(JsonNode array, String field, BiFunction<JsonNode, String, T> each) {
+        JsonNode items = Workload.array(array, field);
+        List<T> out = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            String at = field + "[" + i + "]";
+            out.add(each.apply(Workload.object(items.get(i), at), at));
+        }
+        return out;
     }
 
     /** A deep copy of a JSON object (a fresh empty object for a missing node). */
