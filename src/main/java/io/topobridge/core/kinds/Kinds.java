@@ -31,13 +31,7 @@ import java.util.List;
  */
 public final class Kinds {
 
-    /**
-     * One kind: its adapter, the controllers that expand it and what it makes, and the webhooks its pods pass.
-     *
-     * @param adapter what the bridge knows of the kind's gangs
-     * @param controllers the controllers of the kind and of the objects it makes
-     * @param podDefaulters the admission webhooks its installation adds for pods
-     */
+    /** One kind: its adapter, the controllers that expand it and what it makes, and the webhooks its pods pass. */
     private record Kind(KindAdapter adapter, List<Controller> controllers, List<PodDefaulter> podDefaulters) {}
 
     /** In the order pods are matched: labels a workload's own controller stamps before owner chains. */
@@ -65,12 +59,10 @@ public final class Kinds {
 
     private Kinds() {}
 
-    /** The adapters of every kind. */
     public static WorkloadAdapters adapters() {
         return ADAPTERS;
     }
 
-    /** The expansion by the controllers of every kind. */
     public static Expansion expansion() {
         return EXPANSION;
     }

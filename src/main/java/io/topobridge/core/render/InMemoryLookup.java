@@ -42,7 +42,6 @@ public final class InMemoryLookup implements WorkloadLookup {
         this(objects, TierDomains.NONE);
     }
 
-    /** A lookup over {@code objects} whose tiers have the given domains. */
     public InMemoryLookup(Collection<? extends HasMetadata> objects, TierDomains domains) {
         this.domains = Objects.requireNonNull(domains, "domains");
         for (HasMetadata object : objects) {
@@ -104,7 +103,6 @@ public final class InMemoryLookup implements WorkloadLookup {
         return List.copyOf(podGroups.getOrDefault(Objects.requireNonNullElse(namespace, ""), List.of()));
     }
 
-    /** Every PodGroup given. */
     public List<HasMetadata> allPodGroups() {
         List<HasMetadata> out = new ArrayList<>();
         podGroups.values().forEach(out::addAll);
@@ -147,7 +145,6 @@ public final class InMemoryLookup implements WorkloadLookup {
         return null;
     }
 
-    /** Whether any Namespace object was given. */
     public boolean hasNamespaces() {
         return !namespaceLabels.isEmpty();
     }

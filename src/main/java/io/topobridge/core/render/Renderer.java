@@ -48,7 +48,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * The offline pipeline behind {@code render}: the controller's own steps applied to a fixed set of objects. Nodes
@@ -158,20 +161,19 @@ public final class Renderer {
      * planned for them). A scope that waits for its group's other members is not judged yet, so not refused.
      */
     private static List<String> refused(List<Outcome> outcomes, InMemoryLookup lookup) {
-        java.util.Set<String> existing = new java.util.HashSet<>();
-        lookup.allPodGroups()
-                .forEach(p -> existing.add(
-                        p.getMetadata().getNamespace() + "/" + p.getMetadata().getName()));
-        java.util.Set<String> out = new java.util.TreeSet<>();
+        Set<String> existing = lookup.allPodGroups().stream()
+                .map(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName())
+                .collect(Collectors.toSet());
+        Set<String> out = new TreeSet<>();
         for (Outcome outcome : outcomes) {
             if (outcome.deferred()) {
                 continue;
             }
-            java.util.Set<String> applied = new java.util.HashSet<>();
-            outcome.steps().stream()
+            Set<String> applied = outcome.steps().stream()
                     .filter(PodGroupChanges.Apply.class::isInstance)
                     .map(step -> ((PodGroupChanges.Apply) step).podGroup())
-                    .forEach(p -> applied.add(p.namespace() + "/" + p.name()));
+                    .map(p -> p.namespace() + "/" + p.name())
+                    .collect(Collectors.toSet());
             outcome.translation().podGroups().stream()
                     .filter(p -> p.ownership() == DesiredPodGroup.Ownership.OWNED)
                     .map(p -> p.namespace() + "/" + p.name())

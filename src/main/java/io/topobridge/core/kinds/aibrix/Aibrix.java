@@ -95,12 +95,10 @@ final class Aibrix {
         });
     }
 
-    /** The roles of a RoleSet (read once per view). */
     static List<Role> roleSetRoles(Workload roleSet) {
         return roleSet.memo("roleset-roles", () -> roles(roleSet.spec(), "spec"));
     }
 
-    /** Sources of a RoleSet: its metadata and every role's pod template. */
     static List<AnnotationSource> roleSetSources(Workload roleSet) {
         List<AnnotationSource> out = new ArrayList<>();
         out.add(roleSet.metadataSource());
@@ -140,7 +138,6 @@ final class Aibrix {
         }
     }
 
-    /** The pods of one role of a RoleSet, with what every one of them carries. */
     private static PodRole podRole(RoleSetShape rs, Role role, int replicas) {
         PodIdentity selector = PodIdentity.of(
                 PodIdentity.WORKLOAD, WorkloadKind.ROLE_SET.kind() + "/" + rs.name(), PodIdentity.ROLE, role.name());
@@ -219,7 +216,6 @@ final class Aibrix {
                 .withKey(name);
     }
 
-    /** Names of the PodSets AIBrix made for one role of a RoleSet, sorted. */
     private static List<String> podSetsOf(RoleSetShape rs, String role, Snapshot snapshot) {
         List<String> out = new ArrayList<>();
         for (Workload podSet : snapshot.list(WorkloadKind.POD_SET, rs.namespace())) {

@@ -56,10 +56,7 @@ public final class PodSetController extends Controller {
                 continue;
             }
             String name = RoleSetController.shorten(ctx.compose(Build.name(podSet), "-" + i), ctx);
-            if (ctx.index.has("/Pod", ns, name)) {
-                continue;
-            }
-            if (!sink.create(pod(podSet, template, name, i))) {
+            if (!ctx.index.has("/Pod", ns, name) && !sink.create(pod(podSet, template, name, i))) {
                 return;
             }
         }

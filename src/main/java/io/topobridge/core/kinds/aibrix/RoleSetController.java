@@ -267,10 +267,8 @@ public final class RoleSetController extends Controller {
                 throw new IllegalArgumentException("pod " + name + " of role " + role.name()
                         + " would have a hostname longer than 63 characters, which the API server refuses");
             }
-            if (ctx.index.has("/Pod", ns, name)) {
-                continue;
-            }
-            if (!sink.create(pod(roleSet, role, rsStrategy, template, name, null, hash, i))) {
+            if (!ctx.index.has("/Pod", ns, name)
+                    && !sink.create(pod(roleSet, role, rsStrategy, template, name, null, hash, i))) {
                 return false;
             }
         }

@@ -91,7 +91,6 @@ public final class StormServiceAdapter implements KindAdapter {
         return storm.memo("storm-roles", () -> Aibrix.roles(templateSpec(storm), "spec.template.spec"));
     }
 
-    /** Sources of a StormService: its metadata, its RoleSet template's metadata, every role's pod template. */
     @Override
     public List<AnnotationSource> sources(Workload storm) {
         List<AnnotationSource> out = new ArrayList<>();

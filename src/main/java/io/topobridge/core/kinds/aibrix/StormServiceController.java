@@ -115,10 +115,8 @@ public final class StormServiceController extends Controller {
         String revision = revision(storm, shape, ctx);
         long made = 0;
         for (var referenced : referenced(storm, ctx).entrySet()) {
-            if (made >= toMake) {
-                return;
-            }
-            if (!sink.create(roleSet(storm, shape, referenced.getKey(), referenced.getValue(), revision))) {
+            if (made >= toMake
+                    || !sink.create(roleSet(storm, shape, referenced.getKey(), referenced.getValue(), revision))) {
                 return;
             }
             made++;

@@ -64,7 +64,6 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
             });
         }
 
-        /** The role's LeaderWorkerSet spec. */
         JsonNode spec() {
             return Workload.object(node.get("spec"), at + ".spec");
         }

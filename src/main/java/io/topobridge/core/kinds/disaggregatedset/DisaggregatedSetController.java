@@ -44,11 +44,8 @@ public final class DisaggregatedSetController extends Controller {
         List<Role> roles = ctx.view(ds).memo("roles", () -> roles(ctx.view(ds).spec()));
         String revision = revision(ds, roles, ctx);
         for (Role role : roles) {
-            if (existing(ds, role, ctx).isPresent()) {
-                // the input has this role's LeaderWorkerSet (of this revision or another): it is expanded as given
-                continue;
-            }
-            if (!sink.create(leaderWorkerSet(ds, role, revision, ctx))) {
+            // a role whose LeaderWorkerSet the input has (of this revision or another) is expanded as given
+            if (existing(ds, role, ctx).isEmpty() && !sink.create(leaderWorkerSet(ds, role, revision, ctx))) {
                 return;
             }
         }

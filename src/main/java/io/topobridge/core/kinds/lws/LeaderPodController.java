@@ -63,7 +63,6 @@ public final class LeaderPodController extends Controller {
                         && !ctx.index.has("apps/StatefulSet", ns, Build.name(leader)));
     }
 
-    /** The worker StatefulSet of a leader pod. */
     private static StatefulSet workers(HasMetadata leader, HasMetadata lws, LwsShape shape) {
         Map<String, String> leaderLabels = Build.labels(leader);
         String lwsName = leaderLabels.get(WorkloadLabels.LWS_NAME);

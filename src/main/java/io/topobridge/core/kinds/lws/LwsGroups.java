@@ -90,6 +90,7 @@ public final class LwsGroups {
             throw new IllegalArgumentException(at + ".leaderWorkerTemplate.size=" + size + " is less than 1");
         }
         JsonNode sgp = Workload.object(lwt.get("subGroupPolicy"), at + ".leaderWorkerTemplate.subGroupPolicy");
+        JsonNode rolling = spec.path("rolloutStrategy").path("rollingUpdateConfiguration");
         Integer subGroupSize = sgp.has("subGroupSize")
                 ? Workload.integer(sgp.get("subGroupSize"), at + ".leaderWorkerTemplate.subGroupPolicy.subGroupSize", 0)
                 : null;
@@ -105,16 +106,7 @@ public final class LwsGroups {
                         "LeaderWorker"),
                 Workload.text(spec.get("startupPolicy"), at + ".startupPolicy", "LeaderCreated"),
                 Workload.text(spec.get("groupIdentity"), at + ".groupIdentity", ""),
-                Workload.surgeOnly(
-                        spec.path("rolloutStrategy")
-                                .path("rollingUpdateConfiguration")
-                                .get("maxUnavailable"),
-                        spec.path("rolloutStrategy")
-                                .path("rollingUpdateConfiguration")
-                                .get("maxSurge"),
-                        replicas,
-                        "1",
-                        "0"),
+                Workload.surgeOnly(rolling.get("maxUnavailable"), rolling.get("maxSurge"), replicas, "1", "0"),
                 exclusive);
     }
 

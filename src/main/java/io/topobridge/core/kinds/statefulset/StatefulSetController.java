@@ -50,10 +50,7 @@ public final class StatefulSetController extends Controller {
         for (long i = 0; i < shape.replicas(); i++) {
             long ordinal = shape.start() + i;
             String name = ctx.compose(Build.name(sts), "-" + ordinal);
-            if (ctx.index.has("/Pod", Build.ns(sts), name)) {
-                continue;
-            }
-            if (!sink.create(pod(sts, shape, name, ordinal, revision))) {
+            if (!ctx.index.has("/Pod", Build.ns(sts), name) && !sink.create(pod(sts, shape, name, ordinal, revision))) {
                 return;
             }
         }

@@ -117,7 +117,6 @@ public final class Build {
         return new TreeMap<>(values);
     }
 
-    /** A copy of {@code base} with {@code more} put over it. */
     public static Map<String, String> merged(Map<String, String> base, Map<String, String> more) {
         Map<String, String> out = new LinkedHashMap<>(base);
         out.putAll(more);
@@ -201,7 +200,6 @@ public final class Build {
         return object;
     }
 
-    /** A custom resource of a workload kind, its spec a JSON tree. */
     public static GenericKubernetesResource custom(WorkloadKind kind, ObjectMeta meta, JsonNode spec) {
         GenericKubernetesResource object = new GenericKubernetesResource();
         object.setApiVersion(kind.apiVersion());
@@ -353,10 +351,8 @@ public final class Build {
     public record Selector(Map<String, String> matchLabels, JsonNode expressions, String field) {
 
         public boolean matches(Map<String, String> labels) {
-            for (var e : matchLabels.entrySet()) {
-                if (!e.getValue().equals(labels.get(e.getKey()))) {
-                    return false;
-                }
+            if (!labels.entrySet().containsAll(matchLabels.entrySet())) {
+                return false;
             }
             for (int i = 0; i < expressions.size(); i++) {
                 String at = field + ".matchExpressions[" + i + "]";

@@ -284,7 +284,6 @@ public final class Context {
         return text;
     }
 
-    /** Whether a value holds generated parts. */
     public boolean generated(String value) {
         return value != null && generated.containsKey(value);
     }

@@ -22,7 +22,6 @@ public abstract class Controller {
         this.divisible = divisible;
     }
 
-    /** Whether this controller reconciles {@code object}. */
     public boolean actsOn(HasMetadata object) {
         return WorkloadKind.of(object.getApiVersion(), object.getKind()).orElse(null) == kind;
     }

@@ -70,12 +70,8 @@ public final class Expansion {
                         .filter(Expansion::usable)
                         .map(o -> (HasMetadata) o)
                         .toList();
-        for (HasMetadata object : usable) {
-            ctx.index.add(object);
-        }
-        for (HasMetadata object : usable) {
-            ctx.expandRoot(object);
-        }
+        usable.forEach(ctx.index::add);
+        usable.forEach(ctx::expandRoot);
         return ctx.result();
     }
 

@@ -28,7 +28,6 @@ public record Generated(String value, List<Part> parts) {
             return pattern == null;
         }
 
-        /** A literal piece. */
         static Part literal(String text) {
             return new Part(text, null, false);
         }

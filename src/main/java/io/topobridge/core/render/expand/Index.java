@@ -24,7 +24,6 @@ public final class Index {
         return kindOf(object.getApiVersion(), object.getKind());
     }
 
-    /** {@code group/Kind} of a workload kind. */
     public static String kindOf(WorkloadKind kind) {
         return kindOf(kind.apiVersion(), kind.kind());
     }
@@ -83,13 +82,8 @@ public final class Index {
             return list("/Pod", namespace);
         }
         var first = labels.entrySet().iterator().next();
-        List<HasMetadata> out = new ArrayList<>();
-        for (HasMetadata pod : podsWith(namespace, first.getKey(), first.getValue())) {
-            Map<String, String> have = Build.labels(pod);
-            if (labels.entrySet().stream().allMatch(e -> e.getValue().equals(have.get(e.getKey())))) {
-                out.add(pod);
-            }
-        }
-        return out;
+        return podsWith(namespace, first.getKey(), first.getValue()).stream()
+                .filter(pod -> Build.labels(pod).entrySet().containsAll(labels.entrySet()))
+                .toList();
     }
 }
