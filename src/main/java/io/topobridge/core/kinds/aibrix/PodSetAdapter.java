@@ -87,14 +87,12 @@ public final class PodSetAdapter implements KindAdapter {
     public Optional<PodOrigin> originOf(Pod pod, Snapshot snapshot) {
         Map<String, String> labels = Pods.labels(pod);
         String name = labels.get(WorkloadLabels.AIBRIX_POD_SET);
-        if (name == null) {
+        Workload ps = name == null
+                ? null
+                : snapshot.get(kind(), Pods.namespace(pod), name).orElse(null);
+        if (ps == null) {
             return Optional.empty();
         }
-        Optional<Workload> podSet = snapshot.get(kind(), Pods.namespace(pod), name);
-        if (podSet.isEmpty()) {
-            return Optional.empty();
-        }
-        Workload ps = podSet.get();
         if (ps.owner(WorkloadKind.ROLE_SET).isPresent()) {
             // a PodSet of a RoleSet: its pod is one of the RoleSet's, whose role the PodSet's labels name
             return RoleSetAdapter.origin(

@@ -1,7 +1,6 @@
 package io.topobridge.core.kinds.aibrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.workload.Autoscaler;
@@ -199,15 +198,11 @@ public final class StormServiceAdapter implements KindAdapter {
     }
 
     private static boolean ownedBy(Workload roleSet, Workload storm) {
-        Optional<OwnerReference> owner = roleSet.owner(WorkloadKind.STORM_SERVICE);
-        if (owner.isEmpty()) {
-            return false;
-        }
-        OwnerReference ref = owner.get();
-        if (ref.getUid() != null && storm.uid() != null) {
-            return ref.getUid().equals(storm.uid());
-        }
-        return storm.name().equals(ref.getName());
+        return roleSet.owner(WorkloadKind.STORM_SERVICE)
+                .map(ref -> ref.getUid() != null && storm.uid() != null
+                        ? ref.getUid().equals(storm.uid())
+                        : storm.name().equals(ref.getName()))
+                .orElse(false);
     }
 
     @Override

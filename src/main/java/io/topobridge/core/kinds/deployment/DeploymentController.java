@@ -3,7 +3,6 @@ package io.topobridge.core.kinds.deployment;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.render.expand.Build;
@@ -98,12 +97,8 @@ public final class DeploymentController extends Controller {
 
         Map<String, String> labels = new LinkedHashMap<>(template.labels());
         labels.put(WorkloadLabels.POD_TEMPLATE_HASH, hash);
-        Map<String, String> annotations = new LinkedHashMap<>();
-        Build.annotations(deployment).forEach((k, v) -> {
-            if (!NOT_COPIED.contains(k)) {
-                annotations.put(k, v);
-            }
-        });
+        Map<String, String> annotations = new LinkedHashMap<>(Build.annotations(deployment));
+        annotations.keySet().removeAll(NOT_COPIED);
         annotations.put(DEPLOYMENT_REVISION, "1");
         annotations.put(DEPLOYMENT_DESIRED, String.valueOf(replicas));
         annotations.put(DEPLOYMENT_MAX, String.valueOf(Build.add(replicas, maxSurge(spec, replicas))));
@@ -142,18 +137,15 @@ public final class DeploymentController extends Controller {
      */
     private static Optional<String> referencedHash(HasMetadata deployment, Build.Selector selector, Context ctx) {
         String prefix = Build.name(deployment) + "-";
-        for (HasMetadata pod : ctx.index.list("/Pod", Build.ns(deployment))) {
-            Optional<OwnerReference> owner = Workload.controller(pod.getMetadata());
-            if (owner.isEmpty()
-                    || !"ReplicaSet".equals(owner.get().getKind())
-                    || owner.get().getName() == null
-                    || !owner.get().getName().startsWith(prefix)
-                    || owner.get().getName().length() == prefix.length()
-                    || !selector.matches(Build.labels(pod))) {
-                continue;
-            }
-            return Optional.of(owner.get().getName().substring(prefix.length()));
-        }
-        return Optional.empty();
+        return ctx.index.list("/Pod", Build.ns(deployment)).stream()
+                .flatMap(pod -> Workload.controller(pod.getMetadata())
+                        .filter(o -> "ReplicaSet".equals(o.getKind())
+                                && o.getName() != null
+                                && o.getName().startsWith(prefix)
+                                && o.getName().length() != prefix.length()
+                                && selector.matches(Build.labels(pod)))
+                        .stream())
+                .findFirst()
+                .map(o -> o.getName().substring(prefix.length()));
     }
 }

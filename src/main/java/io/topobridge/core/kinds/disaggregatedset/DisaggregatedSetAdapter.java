@@ -117,14 +117,6 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
         return Optional.of(GangScope.of(kind(), ds.namespace(), ds.name()));
     }
 
-    private static int slices(Workload ds) {
-        int slices = Workload.integer(ds.spec().get("slices"), "spec.slices", 1);
-        if (slices < 1) {
-            throw new IllegalArgumentException("spec.slices=" + slices + " is less than 1");
-        }
-        return slices;
-    }
-
     public static List<Role> roles(Workload ds) {
         return ds.memo(
                 "ds-roles",
@@ -171,7 +163,10 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
             boolean onlyPresent,
             List<Finding> notes,
             Snapshot snapshot) {
-        int sliceCount = slices(ds);
+        int sliceCount = Workload.integer(ds.spec().get("slices"), "spec.slices", 1);
+        if (sliceCount < 1) {
+            throw new IllegalArgumentException("spec.slices=" + sliceCount + " is less than 1");
+        }
         if (LwsGroups.refuseTooMany(sliceCount, snapshot, ds.ref(), "spec.slices", "slices", notes)) {
             return List.of();
         }
@@ -307,21 +302,14 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
 
     /** The LWSs the set made: labelled with its name (and, when both uids are known, controlled by it). */
     public static List<Workload> children(Workload ds, Snapshot snapshot) {
-        List<Workload> out = new ArrayList<>();
-        for (Workload lws : snapshot.list(WorkloadKind.LEADER_WORKER_SET, ds.namespace())) {
-            if (!ds.name().equals(lws.labels().get(WorkloadLabels.DS_NAME))) {
-                continue;
-            }
-            var owner = lws.owner(WorkloadKind.DISAGGREGATED_SET);
-            if (owner.isPresent()
-                    && ds.uid() != null
-                    && owner.get().getUid() != null
-                    && !ds.uid().equals(owner.get().getUid())) {
-                continue;
-            }
-            out.add(lws);
-        }
-        return out;
+        return snapshot.list(WorkloadKind.LEADER_WORKER_SET, ds.namespace()).stream()
+                .filter(lws -> ds.name().equals(lws.labels().get(WorkloadLabels.DS_NAME)))
+                .filter(lws -> lws.owner(WorkloadKind.DISAGGREGATED_SET)
+                        .map(o -> ds.uid() == null
+                                || o.getUid() == null
+                                || ds.uid().equals(o.getUid()))
+                        .orElse(true))
+                .toList();
     }
 
     @Override

@@ -31,7 +31,6 @@ public final class DisaggregatedSetController extends Controller {
 
     private static final String LWS_KIND = Index.kindOf(WorkloadKind.LEADER_WORKER_SET);
 
-    /** One role: its name, metadata and LWS spec. */
     private record Role(
             String name, Map<String, String> labels, Map<String, String> annotations, JsonNode spec, LwsShape shape) {}
 

@@ -126,10 +126,9 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         int presentGroup = ours ? Pods.index(present.get(PodIdentity.GROUP_INDEX)) : -1;
         List<LwsGroups.ProviderGroup> provider = LwsGroups.providerGroups(lws.name(), lws.namespace(), snapshot);
         if (!provider.isEmpty()) {
-            List<GangPlan> adopted = new ArrayList<>();
-            for (LwsGroups.ProviderGroup group : provider) {
-                adopted.add(adoptedPlan(lws, s, scope, group.podGroup(), group.group(), group.revision()));
-            }
+            List<GangPlan> adopted = new ArrayList<>(provider.stream()
+                    .map(g -> adoptedPlan(lws, s, scope, g.podGroup(), g.group(), g.revision()))
+                    .toList());
             String revision = present.get(PodIdentity.REVISION);
             if (presentGroup >= 0 && revision != null) {
                 // a new revision's PodGroup the cache does not show yet: named as the provider names it
@@ -296,14 +295,10 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
             // before LWS's webhook labelled the pod: its StatefulSet carries the name
             name = ownerStatefulSetLws(pod, snapshot).orElse(null);
         }
-        if (name == null) {
+        Workload lws = name == null ? null : snapshot.get(kind(), ns, name).orElse(null);
+        if (lws == null) {
             return Optional.empty();
         }
-        Optional<Workload> found = snapshot.get(kind(), ns, name);
-        if (found.isEmpty()) {
-            return Optional.empty();
-        }
-        Workload lws = found.get();
         WorkloadKind maker = WorkloadKind.DISAGGREGATED_SET;
         if (lws.owner(maker).isPresent()) {
             return snapshot.adapters().of(maker).flatMap(a -> a.originThrough(lws, pod, snapshot));

@@ -304,12 +304,10 @@ public final class LwsGroups {
 
     /** The PodGroups LWS's Volcano provider made for an LWS's groups, sorted by name. */
     public static List<ProviderGroup> providerGroups(String lws, String namespace, Snapshot snapshot) {
-        List<ProviderGroup> out = new ArrayList<>();
-        for (HasMetadata pg : snapshot.lookup().podGroups(namespace)) {
-            providerGroup(pg).filter(p -> p.lws().equals(lws)).ifPresent(out::add);
-        }
-        out.sort(java.util.Comparator.comparing(ProviderGroup::podGroup));
-        return out;
+        return snapshot.lookup().podGroups(namespace).stream()
+                .flatMap(pg -> providerGroup(pg).filter(p -> p.lws().equals(lws)).stream())
+                .sorted(java.util.Comparator.comparing(ProviderGroup::podGroup))
+                .toList();
     }
 
     private LwsGroups() {}

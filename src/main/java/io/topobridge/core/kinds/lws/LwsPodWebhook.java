@@ -35,7 +35,8 @@ public final class LwsPodWebhook {
             throw refused("the size annotation is missing");
         }
         int podCount = number(size, "size");
-        boolean hasSubGroupSize = annotations.containsKey(LwsShape.LWS_SUBGROUP_SIZE);
+        boolean subGroup = annotations.containsKey(LwsShape.LWS_SUBGROUP_SIZE)
+                && Build.orEmpty(labels.get(WorkloadLabels.LWS_SUBGROUP_INDEX)).isEmpty();
         if ("0".equals(labels.get(WorkloadLabels.LWS_WORKER_INDEX))) {
             if (!labels.containsKey(WorkloadLabels.LWS_GROUP_INDEX)) {
                 int group = Build.ordinal(name);
@@ -50,10 +51,7 @@ public final class LwsPodWebhook {
                         key(Build.ns(pod) + "/" + name, name, ctx, "LeaderWorkerSet group-key"));
             }
             String type = annotations.get(LwsShape.LWS_SUBGROUP_POLICY_TYPE);
-            if (hasSubGroupSize
-                    && Build.orEmpty(labels.get(WorkloadLabels.LWS_SUBGROUP_INDEX))
-                            .isEmpty()
-                    && !LwsShape.LEADER_EXCLUDED.equals(type)) {
+            if (subGroup && !LwsShape.LEADER_EXCLUDED.equals(type)) {
                 labels.put(WorkloadLabels.LWS_SUBGROUP_INDEX, "0");
                 labels.put(LwsShape.LWS_SUBGROUP_KEY, key(name + "/0", name, ctx, "LeaderWorkerSet subgroup-key"));
             }
@@ -63,9 +61,7 @@ public final class LwsPodWebhook {
                 throw refused("no worker ordinal in the name");
             }
             labels.put(WorkloadLabels.LWS_WORKER_INDEX, String.valueOf(worker));
-            if (hasSubGroupSize
-                    && Build.orEmpty(labels.get(WorkloadLabels.LWS_SUBGROUP_INDEX))
-                            .isEmpty()) {
+            if (subGroup) {
                 int k = number(annotations.get(LwsShape.LWS_SUBGROUP_SIZE), "subgroup size");
                 if (k < 1) {
                     throw refused("subgroup size " + k + " is less than 1");

@@ -70,7 +70,6 @@ public record LwsShape(
         return out;
     }
 
-    /** The shape of a LeaderWorkerSet object (read once per object). */
     public static LwsShape of(io.fabric8.kubernetes.api.model.HasMetadata lws, Context ctx) {
         return ctx.view(lws).memo("lws", () -> read(ctx.view(lws).spec(), "spec", Build.annotations(lws)));
     }
@@ -127,9 +126,8 @@ public record LwsShape(
 
         JsonNode rollout = Workload.object(spec.get("rolloutStrategy"), at + ".rolloutStrategy");
         String rolloutType = Workload.text(rollout.get("type"), at + ".rolloutStrategy.type", "RollingUpdate");
-        JsonNode rolling = Workload.object(
-                rollout.get("rollingUpdateConfiguration"), at + ".rolloutStrategy.rollingUpdateConfiguration");
         String rField = at + ".rolloutStrategy.rollingUpdateConfiguration";
+        JsonNode rolling = Workload.object(rollout.get("rollingUpdateConfiguration"), rField);
         long maxUnavailable =
                 percentAtMost100(rolling.get("maxUnavailable"), rField + ".maxUnavailable", replicas, false, "1");
         long maxSurge = percentAtMost100(rolling.get("maxSurge"), rField + ".maxSurge", replicas, true, "0");

@@ -25,7 +25,6 @@ public final class Expansion {
      */
     public record Limits(long objectsPerWorkload, long objectsTotal) {
 
-        /** 1000 objects per workload, 10000 in total. */
         public static final Limits DEFAULT = new Limits(1000, 10_000);
 
         public Limits {

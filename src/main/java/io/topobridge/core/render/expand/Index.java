@@ -71,7 +71,6 @@ public final class Index {
         return byKind.getOrDefault(kind, List.of());
     }
 
-    /** Pods of a namespace carrying a label with a value. */
     public List<HasMetadata> podsWith(String namespace, String key, String value) {
         return podsByLabel.getOrDefault(namespace + "|" + key + "=" + value, List.of());
     }

@@ -20,7 +20,6 @@ public final class Names {
     /** The characters of Kubernetes' {@code rand.String} and {@code rand.SafeEncodeString} (no vowels, no 0, 1, 3). */
     static final String ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789";
 
-    /** One character of {@link #ALPHANUMS}, as a regular expression class. */
     static final String ALPHANUM_CLASS = "[" + ALPHANUMS + "]";
 
     /** A safe-encoded 32-bit hash: the decimal digits of the hash, each mapped into {@link #ALPHANUMS}. */
