@@ -104,9 +104,7 @@ public final class InMemoryLookup implements WorkloadLookup {
     }
 
     public List<HasMetadata> allPodGroups() {
-        List<HasMetadata> out = new ArrayList<>();
-        podGroups.values().forEach(out::addAll);
-        return out;
+        return podGroups.values().stream().flatMap(List::stream).toList();
     }
 
     @Override

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * What the three AIBrix kinds ({@code orchestration.aibrix.ai/v1alpha1}) share: the roles of a RoleSet spec
@@ -170,7 +171,7 @@ final class Aibrix {
                 continue;
             }
             if (!rs.volcano() && role.volcano() && role.podGroupSize() > 1) {
-                List<String> podSets = new ArrayList<>(podSetsOf(rs, role.name(), snapshot));
+                List<String> podSets = podSetsOf(rs, role.name(), snapshot);
                 String presentPodSet = base.selector().covers(present) ? present.get(PodIdentity.POD_SET) : null;
                 if (presentPodSet != null && !podSets.contains(presentPodSet)) {
                     podSets.add(presentPodSet);
@@ -217,15 +218,11 @@ final class Aibrix {
     }
 
     private static List<String> podSetsOf(RoleSetShape rs, String role, Snapshot snapshot) {
-        List<String> out = new ArrayList<>();
-        for (Workload podSet : snapshot.list(WorkloadKind.POD_SET, rs.namespace())) {
-            Map<String, String> labels = podSet.labels();
-            if (rs.name().equals(labels.get(WorkloadLabels.AIBRIX_ROLE_SET))
-                    && role.equals(labels.get(WorkloadLabels.AIBRIX_ROLE))) {
-                out.add(podSet.name());
-            }
-        }
-        out.sort(null);
-        return out;
+        return snapshot.list(WorkloadKind.POD_SET, rs.namespace()).stream()
+                .filter(podSet -> rs.name().equals(podSet.labels().get(WorkloadLabels.AIBRIX_ROLE_SET))
+                        && role.equals(podSet.labels().get(WorkloadLabels.AIBRIX_ROLE)))
+                .map(Workload::name)
+                .sorted()
+                .collect(Collectors.toCollection(ArrayList::new));
     }
 }
