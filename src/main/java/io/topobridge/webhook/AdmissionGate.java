@@ -46,10 +46,6 @@ final class AdmissionGate {
     private final AtomicInteger reviewsInFlight = new AtomicInteger();
     private final AtomicLong bytesInFlight = new AtomicLong();
 
-    /**
-     * @param deadline a request not answered this long after its headers arrived is answered 408 and its connection
-     *     closed
-     */
     AdmissionGate(Vertx vertx, ObjectMapper mapper, MeterRegistry meters, AdmissionLimits limits, Duration deadline) {
         this.vertx = vertx;
         this.mapper = mapper;
@@ -69,17 +65,14 @@ final class AdmissionGate {
         return limits;
     }
 
-    /** The bytes reserved by the requests in flight now. */
-    long bytesInFlight() {
-        return bytesInFlight.get();
+    /** Why {@code what} is refused 429: it does not fit in the bytes in flight. */
+    String doesNotFit(String what) {
+        return "the admission requests in flight hold " + AdmissionLimits.formatSize(bytesInFlight.get()) + " and "
+                + what + " does not fit in " + AdmissionLimits.MAX_IN_FLIGHT_BYTES + "="
+                + AdmissionLimits.formatSize(limits.maxInFlightBytes());
     }
 
-    /**
-     * The gate every request passes before its body is read: a declared body over the size limit is refused (413), a
-     * request beyond the number in flight or the bytes in flight is answered 429, each at once and with its connection
-     * closed (its body is never read); a request let in holds a {@link Ticket} until it is answered and starts its
-     * deadline.
-     */
+    /** Refuses a request from its headers, or lets it in holding a {@link Ticket} until it is answered. */
     void admit(AdmissionWebhook webhook, RoutingContext ctx) {
         long declared = contentLength(ctx);
         if (declared > limits.maxBodyBytes()) {
@@ -116,10 +109,7 @@ final class AdmissionGate {
                     ctx,
                     429,
                     "TooManyRequests",
-                    "the admission requests in flight hold " + AdmissionLimits.formatSize(bytesInFlight.get())
-                            + " and this one's body " + AdmissionLimits.formatSize(body) + " does not fit in "
-                            + AdmissionLimits.MAX_IN_FLIGHT_BYTES + "="
-                            + AdmissionLimits.formatSize(limits.maxInFlightBytes()));
+                    doesNotFit("this one's body " + AdmissionLimits.formatSize(body)));
             return;
         }
         Ticket ticket = new Ticket(body);
@@ -156,15 +146,8 @@ final class AdmissionGate {
     }
 
     private boolean reserve(long bytes) {
-        while (true) {
-            long now = bytesInFlight.get();
-            if (now + bytes > limits.maxInFlightBytes()) {
-                return false;
-            }
-            if (bytesInFlight.compareAndSet(now, now + bytes)) {
-                return true;
-            }
-        }
+        long max = limits.maxInFlightBytes();
+        return bytesInFlight.getAndUpdate(now -> now + bytes > max ? now : now + bytes) + bytes <= max;
     }
 
     /**
@@ -182,15 +165,7 @@ final class AdmissionGate {
 
         /** A review takes the request; false when it was answered (its deadline) before. */
         boolean enter() {
-            while (true) {
-                int now = holders.get();
-                if (now == 0) {
-                    return false;
-                }
-                if (holders.compareAndSet(now, now + 1)) {
-                    return true;
-                }
-            }
+            return holders.getAndUpdate(now -> now == 0 ? 0 : now + 1) != 0;
         }
 
         boolean reserve(long bytes) {

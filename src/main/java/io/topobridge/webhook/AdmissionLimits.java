@@ -42,9 +42,6 @@ public record AdmissionLimits(
      */
     public static final int MAX_STRING_LENGTH = 512 * 1024;
 
-    /** The defaults of {@code topobridge.admission.limits.*}. */
-    public static final AdmissionLimits DEFAULT = new AdmissionLimits(3L << 20, 100, 200_000, 64, 64L << 20);
-
     private static final Pattern SIZE = Pattern.compile("([0-9]{1,12})(Ki|Mi|Gi)?");
 
     public AdmissionLimits {

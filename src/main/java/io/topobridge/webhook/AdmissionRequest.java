@@ -214,8 +214,8 @@ public record AdmissionRequest(
         return namespace != null && namespaces.contains(namespace);
     }
 
-    /** The request's object read as {@code type}; malformed when it is no {@code what}. */
-    public <T> T objectAs(KubernetesSerialization serialization, Class<T> type, String what) {
+    /** {@code object} (the request's, or its old one) read as {@code type}; malformed when it is no {@code what}. */
+    public static <T> T read(KubernetesSerialization serialization, JsonNode object, Class<T> type, String what) {
         try {
             return serialization.convertValue(object, type);
         } catch (IllegalArgumentException e) {

@@ -43,11 +43,6 @@ final class AdmissionReviewer {
     private final long warnAfterNanos;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
-    /**
-     * @param warnAfter an answer that took longer (from the arrival of the request's body) is logged as a warning, with
-     *     how long it waited before its review started and how long the review itself took: past the webhook's timeoutSeconds
-     *     the API server has stopped waiting and applied the failure policy
-     */
     AdmissionReviewer(ObjectMapper mapper, MeterRegistry meters, AdmissionGate gate, java.time.Duration warnAfter) {
         this.mapper = mapper;
         this.meters = meters;
@@ -149,10 +144,8 @@ final class AdmissionReviewer {
             byte[] out = gate.status(
                     429,
                     "TooManyRequests",
-                    "the admission requests in flight hold " + AdmissionLimits.formatSize(gate.bytesInFlight())
-                            + " and this review's tree (about " + AdmissionLimits.formatSize(tree) + ", "
-                            + tokens + " JSON tokens) does not fit in " + AdmissionLimits.MAX_IN_FLIGHT_BYTES
-                            + "=" + AdmissionLimits.formatSize(limits.maxInFlightBytes()));
+                    gate.doesNotFit("this review's tree (about " + AdmissionLimits.formatSize(tree) + ", " + tokens
+                            + " JSON tokens)"));
             return new Reply(429, out, "busy");
         }
         return null;

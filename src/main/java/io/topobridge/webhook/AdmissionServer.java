@@ -1,6 +1,8 @@
 package io.topobridge.webhook;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -18,6 +20,7 @@ import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
+import io.topobridge.process.PeriodicTask;
 import io.topobridge.process.ProcessPart;
 import io.topobridge.tls.CertificateStore;
 import io.topobridge.tls.ServingCertificate;
@@ -25,6 +28,9 @@ import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,7 +41,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
+import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
@@ -153,11 +159,7 @@ public class AdmissionServer implements ProcessPart {
                 .description("Seconds until the served webhook certificate expires (alert well before zero)")
                 .register(meters);
         store = new CertificateStore(client, webhook.tls(), Clock.systemUTC());
-        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "topobridge-admission");
-            thread.setDaemon(true);
-            return thread;
-        });
+        scheduler = PeriodicTask.daemonTimer("topobridge-admission");
         scheduler.execute(this::bootstrap);
     }
 
@@ -211,7 +213,7 @@ public class AdmissionServer implements ProcessPart {
         long start = System.nanoTime();
         Map<String, Long> answers = server.warmUp(
                 webhook.host(),
-                WarmUpReviews.forPaths(new ObjectMapper(), servedPaths),
+                warmUpReviews(new ObjectMapper(), servedPaths),
                 // nothing waits on the warm-up but the registration: a slow first answer (a loaded node, a cold JIT)
                 // is still worth paying here rather than in the API server's first reviews
                 Duration.ofSeconds(Math.max(WARM_UP_TIMEOUT_SECONDS, webhook.timeoutSeconds())));
@@ -225,6 +227,28 @@ public class AdmissionServer implements ProcessPart {
             LOG.infof(
                     "webhooks warmed up in %d ms before registration (first answers in ms: %s)", warmUpMillis, answers);
         }
+    }
+
+    /**
+     * One CREATE per served path ({@code warm-up-reviews.json}, each given a uid of its own) in a namespace made up
+     * for the purpose ({@code topobridge-warm-up}, where a live read of the pod's owner finds nothing): each takes the
+     * path a real request takes (parsing, the owner looked up in the caches and read live, the patch computed and
+     * serialized) and ends untouched, its object naming no {@code topobridge.io/} key and no existing owner (dry-run).
+     */
+    private static Map<String, byte[]> warmUpReviews(ObjectMapper mapper, Set<String> paths) {
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        try (InputStream in = AdmissionServer.class.getResourceAsStream("warm-up-reviews.json")) {
+            for (Map.Entry<String, JsonNode> review : mapper.readTree(in).properties()) {
+                if (paths.contains(review.getKey())) {
+                    ((ObjectNode) review.getValue().get("request"))
+                            .put("uid", UUID.randomUUID().toString());
+                    out.put(review.getKey(), mapper.writeValueAsBytes(review.getValue()));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
     }
 
     private void applyConfigurations(String caBundlePem) {

@@ -47,8 +47,8 @@ public final class PodGroupMutator extends AdmissionWebhook {
         if (request.inAny(context.ignoredNamespaces())) {
             return AdmissionAnswer.skipped();
         }
-        GenericKubernetesResource podGroup =
-                request.objectAs(context.serialization(), GenericKubernetesResource.class, "PodGroup");
+        GenericKubernetesResource podGroup = AdmissionRequest.read(
+                context.serialization(), request.object(), GenericKubernetesResource.class, "PodGroup");
         if (podGroup.getMetadata() == null) {
             throw new AdmissionRequest.MalformedException("request.object has no metadata");
         }

@@ -57,7 +57,7 @@ public final class PodMutator extends AdmissionWebhook {
         if (request.inAny(context.ignoredNamespaces())) {
             return AdmissionAnswer.skipped();
         }
-        Pod pod = request.objectAs(context.serialization(), Pod.class, "Pod");
+        Pod pod = AdmissionRequest.read(context.serialization(), request.object(), Pod.class, "Pod");
         if (pod.getMetadata() != null && pod.getMetadata().getNamespace() == null) {
             // pods made by controllers often carry no namespace yet; the request says where they are created
             pod.getMetadata().setNamespace(request.namespace());

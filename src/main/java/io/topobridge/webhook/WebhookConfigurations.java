@@ -18,12 +18,12 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientCon
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
-import io.topobridge.core.workload.WorkloadKind;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The two webhook configurations as the bridge applies them: one source of truth for rules, selectors,
@@ -40,11 +40,9 @@ public final class WebhookConfigurations {
      * label a namespace cannot make the bridge's own pods (or anything beside them) wait on the bridge's webhooks.
      */
     public static List<String> excludedNamespaces(WebhookSettings settings) {
-        List<String> out = new ArrayList<>(SYSTEM_NAMESPACES);
-        if (!out.contains(settings.namespace())) {
-            out.add(settings.namespace());
-        }
-        return List.copyOf(out);
+        return Stream.concat(SYSTEM_NAMESPACES.stream(), Stream.of(settings.namespace()))
+                .distinct()
+                .toList();
     }
 
     static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
@@ -96,10 +94,9 @@ public final class WebhookConfigurations {
     }
 
     public static ValidatingWebhookConfiguration validating(WebhookSettings settings, String caBundlePem) {
-        List<RuleWithOperations> rules = new ArrayList<>();
-        for (WorkloadKind kind : WorkloadValidator.KINDS) {
-            rules.add(rule(List.of("CREATE", "UPDATE"), kind.group(), kind.version(), kind.plural()));
-        }
+        List<RuleWithOperations> rules = WorkloadValidator.KINDS.stream()
+                .map(kind -> rule(List.of("CREATE", "UPDATE"), kind.group(), kind.version(), kind.plural()))
+                .toList();
         var workloads = new ValidatingWebhookBuilder()
                 .withName(WORKLOAD_WEBHOOK)
                 .withClientConfig(clientConfig(settings, WorkloadValidator.PATH, caBundlePem))

@@ -95,9 +95,8 @@ public final class WebhookServer {
                     .handler(body)
                     .handler(ctx -> {
                         ctx.put(AdmissionReviewer.ARRIVED, System.nanoTime());
-                        ctx.next();
-                    })
-                    .handler(ctx -> reviewer.handle(webhook, ctx));
+                        reviewer.handle(webhook, ctx);
+                    });
         }
         router.route().failureHandler(gate::failed);
         var options = new HttpServerOptions()

@@ -154,12 +154,7 @@ public final class WorkloadValidator extends AdmissionWebhook {
                 && !object.path("metadata").hasNonNull("namespace")) {
             ((ObjectNode) object.get("metadata")).put("namespace", request.namespace());
         }
-        try {
-            return context.serialization().convertValue(object, kind.type());
-        } catch (IllegalArgumentException e) {
-            throw new AdmissionRequest.MalformedException(
-                    "request.object is not a " + kind.kind() + ": " + UserText.excerpt(e.getMessage()));
-        }
+        return AdmissionRequest.read(context.serialization(), object, kind.type(), kind.kind());
     }
 
     private static boolean controlled(HasMetadata workload) {

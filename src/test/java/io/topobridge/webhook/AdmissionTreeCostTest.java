@@ -71,7 +71,7 @@ class AdmissionTreeCostTest {
     @MethodSource("shapes")
     void aTreeTakesAtMostTheReservedBytesPerToken(String name, String review) {
         byte[] body = review.getBytes(StandardCharsets.UTF_8);
-        long tokens = AdmissionRequest.scan(body, 0, body.length, AdmissionLimits.DEFAULT);
+        long tokens = AdmissionRequest.scan(body, 0, body.length, WebhookServerBuilder.DEFAULT_LIMITS);
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long id = Thread.currentThread().getId();
         JsonNode kept = null;

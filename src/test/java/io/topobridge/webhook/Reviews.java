@@ -107,7 +107,7 @@ public final class Reviews {
 
     /** Scans and parses a review body within the default limits, as the server does. */
     public static AdmissionRequest parse(byte[] body) {
-        AdmissionRequest.scan(body, 0, body.length, AdmissionLimits.DEFAULT);
+        AdmissionRequest.scan(body, 0, body.length, WebhookServerBuilder.DEFAULT_LIMITS);
         return AdmissionRequest.parseScanned(JSON, body, 0, body.length);
     }
 

@@ -33,7 +33,7 @@ final class WebhookFixture implements AutoCloseable {
     }
 
     WebhookFixture(List<AdmissionWebhook> webhooks) {
-        this(webhooks, AdmissionLimits.DEFAULT, Duration.ofSeconds(11));
+        this(webhooks, WebhookServerBuilder.DEFAULT_LIMITS, Duration.ofSeconds(11));
     }
 
     /** A server with its own limits and request deadline. */

@@ -10,13 +10,16 @@ import java.util.List;
 /** A webhook server for tests, with defaults each test may change. */
 public final class WebhookServerBuilder {
 
+    /** The defaults of {@code topobridge.admission.limits.*}. */
+    public static final AdmissionLimits DEFAULT_LIMITS = new AdmissionLimits(3L << 20, 100, 200_000, 64, 64L << 20);
+
     private final Vertx vertx;
     private final List<AdmissionWebhook> webhooks;
     private ObjectMapper mapper = new ObjectMapper();
     private MeterRegistry meters = new SimpleMeterRegistry();
     // answers slower than one second are warned of (the API server's default wait is 10 s, the bridge's 3 s)
     private Duration warnAfter = Duration.ofSeconds(1);
-    private AdmissionLimits limits = AdmissionLimits.DEFAULT;
+    private AdmissionLimits limits = DEFAULT_LIMITS;
     // the API server's longest default wait and a second
     private Duration deadline = Duration.ofSeconds(11);
 

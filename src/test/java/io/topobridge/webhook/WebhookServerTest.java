@@ -164,7 +164,7 @@ class WebhookServerTest {
     @Test
     void oversizedBodiesAreRefusedAndOtherPathsAreNotServed() {
         fixture.request()
-                .body("x".repeat((int) AdmissionLimits.DEFAULT.maxBodyBytes() + 10))
+                .body("x".repeat((int) WebhookServerBuilder.DEFAULT_LIMITS.maxBodyBytes() + 10))
                 .post("/probe")
                 .then()
                 .statusCode(413)

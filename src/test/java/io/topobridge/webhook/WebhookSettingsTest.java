@@ -47,7 +47,7 @@ public class WebhookSettingsTest {
         assertThat(s.selfLabelValue()).isEqualTo("topobridge");
         assertThat(s.tls().mode()).isEqualTo(TlsSettings.Mode.GENERATE);
         assertThat(s.tls().namespace()).isEqualTo("topobridge-system");
-        assertThat(s.limits()).isEqualTo(AdmissionLimits.DEFAULT);
+        assertThat(s.limits()).isEqualTo(WebhookServerBuilder.DEFAULT_LIMITS);
         assertThat(s.requestDeadline()).isEqualTo(Duration.ofSeconds(4));
         assertThat(s.tls().dnsNames())
                 .containsExactly(

@@ -101,22 +101,12 @@ public final class HttpAuthorizer {
             return quick;
         }
         if (!inFlight.tryAcquire()) {
-            return count(
-                    new Decision(
-                            503,
-                            "ServiceUnavailable",
-                            MAX_REVIEWS_IN_FLIGHT + " token reviews are in flight already; retry in a moment"),
-                    "unavailable");
+            return refuse(503, MAX_REVIEWS_IN_FLIGHT + " token reviews are in flight already; retry in a moment");
         }
         try {
             return resolve(request, true);
         } catch (AccessReviews.UnavailableException e) {
-            return count(
-                    new Decision(
-                            503,
-                            "ServiceUnavailable",
-                            "topobridge cannot check the token with the API server: " + e.getMessage()),
-                    "unavailable");
+            return refuse(503, "topobridge cannot check the token with the API server: " + e.getMessage());
         } finally {
             inFlight.release();
         }
@@ -132,23 +122,15 @@ public final class HttpAuthorizer {
         }
         String token = token(request.authorization());
         if (token == null) {
-            return count(
-                    new Decision(
-                            401,
-                            "Unauthorized",
-                            "no bearer token: send \"Authorization: Bearer <token>\" of a user who may "
-                                    + verb(request.method()) + " the non-resource URL " + url(request.path())
-                                    + " (the chart's api-reader or metrics-reader ClusterRole grants it)"),
-                    "unauthenticated");
+            return refuse(
+                    401,
+                    "no bearer token: send \"Authorization: Bearer <token>\" of a user who may "
+                            + verb(request.method()) + " the non-resource URL " + url(request.path())
+                            + " (the chart's api-reader or metrics-reader ClusterRole grants it)");
         }
         if (token.length() > MAX_TOKEN_LENGTH) {
-            return count(
-                    new Decision(
-                            401,
-                            "Unauthorized",
-                            "the bearer token is longer than " + MAX_TOKEN_LENGTH
-                                    + " characters; no Kubernetes token is"),
-                    "unauthenticated");
+            return refuse(
+                    401, "the bearer token is longer than " + MAX_TOKEN_LENGTH + " characters; no Kubernetes token is");
         }
         String key = hash(token);
         AccessReviews.Authentication authentication = tokens.get(key, nanoTime.getAsLong());
@@ -161,12 +143,7 @@ public final class HttpAuthorizer {
             tokens.put(key, authentication, nanoTime.getAsLong() + ttl(authentication.authenticated()));
         }
         if (!authentication.authenticated()) {
-            return count(
-                    new Decision(
-                            401,
-                            "Unauthorized",
-                            "the API server did not accept the bearer token: " + authentication.error()),
-                    "unauthenticated");
+            return refuse(401, "the API server did not accept the bearer token: " + authentication.error());
         }
         AccessReviews.User user = authentication.user();
         String decisionKey = decisionKey(user, request);
@@ -182,14 +159,11 @@ public final class HttpAuthorizer {
         if (authorization.allowed()) {
             return count(Decision.ALLOWED, "allowed");
         }
-        return count(
-                new Decision(
-                        403,
-                        "Forbidden",
-                        "user \"" + user.name() + "\" may not " + verb(request.method()) + " the non-resource URL "
-                                + url(request.path())
-                                + (authorization.reason().isBlank() ? "" : ": " + authorization.reason())),
-                "forbidden");
+        return refuse(
+                403,
+                "user \"" + user.name() + "\" may not " + verb(request.method()) + " the non-resource URL "
+                        + url(request.path())
+                        + (authorization.reason().isBlank() ? "" : ": " + authorization.reason()));
     }
 
     /** The non-resource URL asked about for {@code path}. */
@@ -232,6 +206,15 @@ public final class HttpAuthorizer {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
+    }
+
+    /** A refusal with its status's reason, counted under the result that status means. */
+    private Decision refuse(int status, String message) {
+        return switch (status) {
+            case 401 -> count(new Decision(401, "Unauthorized", message), "unauthenticated");
+            case 403 -> count(new Decision(403, "Forbidden", message), "forbidden");
+            default -> count(new Decision(503, "ServiceUnavailable", message), "unavailable");
+        };
     }
 
     private Decision count(Decision decision, String result) {
