@@ -8,14 +8,8 @@ import java.util.regex.Pattern;
  * What the webhook port accepts, from {@code topobridge.admission.limits.*}: the size of one request's body, the
  * depth and number of its JSON tokens (checked by a streaming pass before any tree is built), and how much is in
  * flight at once, by count and by bytes (the bodies plus an estimate of the trees built from them). A request over a
- * size or parse limit is answered 413, one beyond what may be in flight 429, each naming the key.
- *
- * @param maxBodyBytes largest request body
- * @param maxJsonDepth deepest nesting of JSON objects and arrays, the AdmissionReview's own three levels included
- * @param maxJsonTokens most JSON tokens (each brace, bracket, name and value counts one)
- * @param maxConcurrentReviews most requests in flight (from their headers to their answer)
- * @param maxInFlightBytes most bytes in flight: the bodies being received or reviewed, plus {@link #TREE_BYTES_PER_TOKEN}
- *     per token of each parsed one
+ * size or parse limit is answered 413, one beyond what may be in flight 429, each naming the key (each documented in
+ * {@code AdmissionConfig.Limits}).
  */
 public record AdmissionLimits(
         long maxBodyBytes, int maxJsonDepth, long maxJsonTokens, int maxConcurrentReviews, long maxInFlightBytes) {

@@ -61,7 +61,6 @@ public final class WebhookServer {
      * @param warnAfter an answer that took longer (from the arrival of the request's body) is logged as a warning, with how long it
      *     waited before its review started and how long the review itself took: past the webhook's timeoutSeconds the API
      *     server has stopped waiting and applied the failure policy
-     * @param limits what one request may be and how much may be in flight
      * @param deadline a request not answered this long after its headers arrived is answered 408 and its connection
      *     closed
      */

@@ -56,7 +56,15 @@ public record WebhookSettings(
     public static WebhookSettings from(AdmissionConfig config, boolean workloadsRequireOptIn, String namespace) {
         String ns = config.serviceNamespace().filter(s -> !s.isBlank()).orElse(namespace);
         requireMatch(DNS_LABEL, "service-namespace", ns, "a namespace name");
-        requireService(config);
+        requireMatch(DNS_LABEL, "service-name", config.serviceName(), "a DNS-1123 label");
+        require(config.port() >= 0 && config.port() <= 65535, "port", config.port(), "a port (0 to 65535)");
+        require(
+                config.servicePort() >= 1 && config.servicePort() <= 65535,
+                "service-port",
+                config.servicePort(),
+                "a port (1 to 65535)");
+        requireMatch(DNS_SUBDOMAIN, "configuration-name", config.configurationName(), "a DNS-1123 subdomain");
+        requireMatch(LABEL_KEY, "namespace-label", config.namespaceLabel(), "a label key");
         long timeout = config.timeout().toMillis();
         require(
                 timeout >= 1000 && timeout <= 30_000 && timeout % 1000 == 0,
@@ -101,19 +109,6 @@ public record WebhookSettings(
                 tls,
                 config.tls().checkInterval(),
                 limits(config.limits()));
-    }
-
-    /** Checks where the API server reaches the webhooks and how they are registered. */
-    private static void requireService(AdmissionConfig config) {
-        requireMatch(DNS_LABEL, "service-name", config.serviceName(), "a DNS-1123 label");
-        require(config.port() >= 0 && config.port() <= 65535, "port", config.port(), "a port (0 to 65535)");
-        require(
-                config.servicePort() >= 1 && config.servicePort() <= 65535,
-                "service-port",
-                config.servicePort(),
-                "a port (1 to 65535)");
-        requireMatch(DNS_SUBDOMAIN, "configuration-name", config.configurationName(), "a DNS-1123 subdomain");
-        requireMatch(LABEL_KEY, "namespace-label", config.namespaceLabel(), "a label key");
     }
 
     /**

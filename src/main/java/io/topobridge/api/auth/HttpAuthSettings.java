@@ -4,14 +4,7 @@ import io.topobridge.config.HttpConfig;
 import java.time.Duration;
 import java.util.Locale;
 
-/**
- * Validated settings of the HTTP port's authentication, from {@code topobridge.http.auth.*}.
- *
- * @param mode whether every path but the health probes needs a token the API server authenticates and authorizes
- * @param allowLoopback whether connections whose both ends are loopback addresses need no token
- * @param cacheTtl how long an authenticated token and an allowed decision are reused
- * @param cacheSize most tokens and decisions kept
- */
+/** Validated settings of the HTTP port's authentication, from {@code topobridge.http.auth.*} (documented there). */
 public record HttpAuthSettings(Mode mode, boolean allowLoopback, Duration cacheTtl, int cacheSize) {
 
     /** How requests are checked. */
