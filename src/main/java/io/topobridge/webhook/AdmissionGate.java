@@ -232,7 +232,6 @@ final class AdmissionGate {
         request.resume();
     }
 
-    /** Counts a request of {@code webhook} refused because of {@code limit}. */
     void refusal(String webhook, String limit) {
         refusals.computeIfAbsent(
                         webhook + "|" + limit,

@@ -34,7 +34,6 @@ final class AdmissionReviewer {
     /** What is sent back: the HTTP status, its body, and the result the metric counts it under. */
     private record Reply(int status, byte[] body, String result) {}
 
-    /** A received body as it is, without a copy: {@code length} bytes of {@code bytes} from {@code offset}. */
     private record Body(byte[] bytes, int offset, int length) {}
 
     private final ObjectMapper mapper;
