@@ -50,15 +50,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 public final class Certificates {
 
     /** A certificate and its private key. */
-    public record Issued(X509Certificate certificate, PrivateKey key) {
-        public String certificatePem() {
-            return pem(List.of(certificate));
-        }
-
-        public String keyPem() {
-            return Certificates.keyPem(key);
-        }
-    }
+    public record Issued(X509Certificate certificate, PrivateKey key) {}
 
     /** Certificates start to be valid a little in the past so clock skew between nodes does not reject them. */
     static final Duration BACKDATE = Duration.ofMinutes(5);

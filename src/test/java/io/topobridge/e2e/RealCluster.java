@@ -349,8 +349,8 @@ public final class RealCluster implements AutoCloseable {
                 now,
                 Duration.ofDays(2));
         Files.writeString(run.resolve("ca.crt"), caPem);
-        Files.writeString(run.resolve("apiserver.crt"), serving.certificatePem() + caPem);
-        Files.writeString(run.resolve("apiserver.key"), serving.keyPem());
+        Files.writeString(run.resolve("apiserver.crt"), Certificates.pem(List.of(serving.certificate())) + caPem);
+        Files.writeString(run.resolve("apiserver.key"), Certificates.keyPem(serving.key()));
         var saKey = Certificates.newCa("service-accounts", now, Duration.ofDays(2));
         Files.writeString(run.resolve("sa.key"), Certificates.keyPem(saKey.key()));
         Files.writeString(

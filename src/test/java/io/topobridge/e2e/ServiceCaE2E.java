@@ -258,8 +258,8 @@ class ServiceCaE2E {
                         .addToAnnotations("service.beta.openshift.io/originating-service-name", service)
                         .endMetadata()
                         .withType("kubernetes.io/tls")
-                        .addToData("tls.crt", base64(serving.certificatePem()))
-                        .addToData("tls.key", base64(serving.keyPem()))
+                        .addToData("tls.crt", base64(Certificates.pem(List.of(serving.certificate()))))
+                        .addToData("tls.key", base64(Certificates.keyPem(serving.key())))
                         .build())
                 .createOr(existing -> existing.update());
         return serving.certificate();

@@ -195,11 +195,11 @@ class CertificateStoreTest {
                 "kubernetes.io/tls",
                 Map.of(
                         "tls.crt",
-                        b64(serving.certificatePem()),
+                        b64(Certificates.pem(List.of(serving.certificate()))),
                         "tls.key",
-                        b64(serving.keyPem()),
+                        b64(Certificates.keyPem(serving.key())),
                         "ca.crt",
-                        b64(ca.certificatePem())));
+                        b64(Certificates.pem(List.of(ca.certificate())))));
         RecordingDispatcher.of(cluster).clearLog();
         ServingCertificate read = external.ensure();
         assertThat(read.certificate()).isEqualTo(serving.certificate());
@@ -228,7 +228,11 @@ class CertificateStoreTest {
         existingSecret(
                 null,
                 "kubernetes.io/tls",
-                Map.of("tls.crt", b64(serving.certificatePem()), "tls.key", b64(serving.keyPem())));
+                Map.of(
+                        "tls.crt",
+                        b64(Certificates.pem(List.of(serving.certificate()))),
+                        "tls.key",
+                        b64(Certificates.keyPem(serving.key()))));
         RecordingDispatcher.of(cluster).clearLog();
         ServingCertificate read = serviceCa.ensure();
         assertThat(read.certificate()).isEqualTo(serving.certificate());
@@ -250,7 +254,11 @@ class CertificateStoreTest {
         var nextCa = Certificates.newCa("openshift-service-serving-signer", NOW, Duration.ofDays(790));
         var next = Certificates.issueServing(nextCa, List.of("hook.ops.svc"), NOW, Duration.ofDays(730));
         cluster.client().secrets().inNamespace(NS).withName(SECRET).edit(secret -> {
-            secret.setData(Map.of("tls.crt", b64(next.certificatePem()), "tls.key", b64(next.keyPem())));
+            secret.setData(Map.of(
+                    "tls.crt",
+                    b64(Certificates.pem(List.of(next.certificate()))),
+                    "tls.key",
+                    b64(Certificates.keyPem(next.key()))));
             return secret;
         });
         RecordingDispatcher.of(cluster).clearLog();
@@ -261,7 +269,11 @@ class CertificateStoreTest {
 
         // a key that is not the certificate's is still refused
         cluster.client().secrets().inNamespace(NS).withName(SECRET).edit(secret -> {
-            secret.setData(Map.of("tls.crt", b64(next.certificatePem()), "tls.key", b64(serving.keyPem())));
+            secret.setData(Map.of(
+                    "tls.crt",
+                    b64(Certificates.pem(List.of(next.certificate()))),
+                    "tls.key",
+                    b64(Certificates.keyPem(serving.key()))));
             return secret;
         });
         assertThatThrownBy(serviceCa::ensure).hasMessageContaining("tls.key does not belong to tls.crt");
@@ -277,11 +289,11 @@ class CertificateStoreTest {
                 null,
                 Map.of(
                         "tls.crt",
-                        b64(a.certificatePem()),
+                        b64(Certificates.pem(List.of(a.certificate()))),
                         "tls.key",
-                        b64(b.keyPem()),
+                        b64(Certificates.keyPem(b.key())),
                         "ca.crt",
-                        b64(ca.certificatePem())));
+                        b64(Certificates.pem(List.of(ca.certificate())))));
         var external = external(NOW);
         assertThatThrownBy(external::ensure).hasMessageContaining("tls.key does not belong to tls.crt");
     }

@@ -66,8 +66,9 @@ class CertificatesTest {
         String bundle = Certificates.pem(List.of(serving.certificate(), ca.certificate()));
         assertThat(bundle).startsWith("-----BEGIN CERTIFICATE-----");
         assertThat(Certificates.parseCertificates(bundle)).containsExactly(serving.certificate(), ca.certificate());
-        assertThat(serving.keyPem()).startsWith("-----BEGIN PRIVATE KEY-----");
-        assertThat(Certificates.parsePrivateKey(serving.keyPem())).isEqualTo(serving.key());
+        assertThat(Certificates.keyPem(serving.key())).startsWith("-----BEGIN PRIVATE KEY-----");
+        assertThat(Certificates.parsePrivateKey(Certificates.keyPem(serving.key())))
+                .isEqualTo(serving.key());
     }
 
     @Test

@@ -241,13 +241,13 @@ class AdmissionServerTest {
                 .resource(new SecretBuilder(secret())
                         .withData(Map.of(
                                 "tls.crt",
-                                b64(serving.certificatePem()),
+                                b64(Certificates.pem(List.of(serving.certificate()))),
                                 "tls.key",
-                                b64(serving.keyPem()),
+                                b64(Certificates.keyPem(serving.key())),
                                 "ca.crt",
-                                b64(oldCa.certificatePem()),
+                                b64(Certificates.pem(List.of(oldCa.certificate()))),
                                 "ca.key",
-                                b64(oldCa.keyPem())))
+                                b64(Certificates.keyPem(oldCa.key()))))
                         .build())
                 .update();
 
@@ -356,7 +356,11 @@ class AdmissionServerTest {
         client.secrets()
                 .inNamespace(NS)
                 .resource(new SecretBuilder(read)
-                        .addToData(Map.of("tls.crt", b64(serving.certificatePem()), "tls.key", b64(serving.keyPem())))
+                        .addToData(Map.of(
+                                "tls.crt",
+                                b64(Certificates.pem(List.of(serving.certificate()))),
+                                "tls.key",
+                                b64(Certificates.keyPem(serving.key()))))
                         .build())
                 .update();
     }
