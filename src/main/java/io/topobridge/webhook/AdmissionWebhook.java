@@ -11,14 +11,17 @@ public abstract class AdmissionWebhook {
 
     private final String name;
     private final String path;
+    protected final Context context;
 
     /**
      * @param name short name for metrics and logs ({@code pods}, {@code workloads})
      * @param path the HTTP path the webhook configuration points at
+     * @param context what the webhook reads besides the request
      */
-    protected AdmissionWebhook(String name, String path) {
+    protected AdmissionWebhook(String name, String path, Context context) {
         this.name = name;
         this.path = path;
+        this.context = context;
     }
 
     /** What every webhook reads besides the request: the tiers now, the workloads, and the namespaces left alone. */

@@ -24,12 +24,10 @@ public final class PodGroupMutator extends AdmissionWebhook {
     public static final String PATH = "/mutate/podgroups";
 
     private final WorkloadTranslator translator;
-    private final Context context;
 
     public PodGroupMutator(WorkloadTranslator translator, Context context) {
-        super("podgroups", PATH);
+        super("podgroups", PATH, context);
         this.translator = translator;
-        this.context = context;
     }
 
     @Override

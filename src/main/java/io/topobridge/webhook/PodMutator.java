@@ -19,13 +19,11 @@ public final class PodMutator extends AdmissionWebhook {
     public static final String PATH = "/mutate/pods";
 
     private final PodAdmission admission;
-    private final Context context;
     private final FindingLog findings = new FindingLog(LOG);
 
     public PodMutator(PodAdmission admission, Context context) {
-        super("pods", PATH);
+        super("pods", PATH, context);
         this.admission = admission;
-        this.context = context;
     }
 
     /** The paths admission may touch: annotations, labels, the scheduler name (or the map holding them, when absent). */

@@ -52,13 +52,11 @@ public final class WorkloadValidator extends AdmissionWebhook {
     static final String STILL_REFUSED = "still refused (as before this change), the bridge keeps what it had: ";
 
     private final Validation validation;
-    private final Context context;
     private final FindingLog findings = new FindingLog(LOG);
 
     public WorkloadValidator(Validation validation, Context context) {
-        super("workloads", PATH);
+        super("workloads", PATH, context);
         this.validation = validation;
-        this.context = context;
     }
 
     @Override

@@ -24,7 +24,7 @@ final class WebhookFixture implements AutoCloseable {
 
     /** A webhook at {@code /<name>} that answers with {@code review}. */
     static AdmissionWebhook webhook(String name, Function<AdmissionRequest, AdmissionAnswer> review) {
-        return new AdmissionWebhook(name, "/" + name) {
+        return new AdmissionWebhook(name, "/" + name, null) {
             @Override
             public AdmissionAnswer review(AdmissionRequest request) {
                 return review.apply(request);
