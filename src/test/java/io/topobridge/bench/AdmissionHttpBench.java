@@ -106,7 +106,8 @@ public final class AdmissionHttpBench {
             for (String doc : workloads.split("(?m)^---\\s*$")) {
                 objects.add(serialization.unmarshal(doc));
             }
-            var tiers = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")));
+            var tiers = TierCatalog.of(
+                    List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")), List.of());
             var mutator = new PodMutator(
                     new PodAdmission(new AdmissionSettings("volcano"), Fixtures.translator(settings)::tie),
                     new AdmissionWebhook.Context(

@@ -48,7 +48,7 @@ public class TopologyBuildBenchmark {
     public void setUp() {
         cluster = TopologyClusters.nodes(nodes, "auto-split".equals(config));
         TopologySettings settings = !"tiers".equals(config)
-                ? TopologySettings.auto()
+                ? TopologySettings.parse(TopologySettings.AUTO, null)
                 : TopologySettings.parse(
                         "auto",
                         List.of(
@@ -57,7 +57,7 @@ public class TopologyBuildBenchmark {
                                 "fabric.topograph.run/tier-1=spine",
                                 "fabric.topograph.run/tier-2=core"));
         builder = new TopologyBuilder(settings);
-        TopologyResult result = builder.build(cluster);
+        TopologyResult result = builder.build(cluster, List.of());
         if (!result.findings().isEmpty() && result.hyperNodes().isEmpty()) {
             throw new IllegalStateException("benchmark cluster builds no tree: " + result.findings());
         }
@@ -65,6 +65,6 @@ public class TopologyBuildBenchmark {
 
     @Benchmark
     public TopologyResult build() {
-        return builder.build(cluster);
+        return builder.build(cluster, List.of());
     }
 }

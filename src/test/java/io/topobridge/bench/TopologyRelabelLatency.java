@@ -59,7 +59,11 @@ public final class TopologyRelabelLatency {
         System.out.printf("created %d nodes in %d ms%n", count, (System.nanoTime() - t) / 1_000_000);
 
         t = System.nanoTime();
-        Harness harness = Harness.wire(cluster, TopologySettings.auto(), Duration.ofMillis(100), Duration.ofSeconds(1))
+        Harness harness = Harness.wire(
+                        cluster,
+                        TopologySettings.parse(TopologySettings.AUTO, null),
+                        Duration.ofMillis(100),
+                        Duration.ofSeconds(1))
                 .start(Duration.ofMinutes(10));
         harness.settle();
         System.out.printf(

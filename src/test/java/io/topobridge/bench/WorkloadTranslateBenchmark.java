@@ -39,8 +39,12 @@ public class WorkloadTranslateBenchmark {
     private List<HasMetadata> objects;
     private InMemoryLookup lookup;
     private WorkloadTranslator translator;
-    private final TierCatalog tiers = TierCatalog.of(List.of(
-            new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack"), new TierCatalog.Tier(3, "spine")));
+    private final TierCatalog tiers = TierCatalog.of(
+            List.of(
+                    new TierCatalog.Tier(1, "nvlink"),
+                    new TierCatalog.Tier(2, "rack"),
+                    new TierCatalog.Tier(3, "spine")),
+            List.of());
 
     @Setup
     public void setUp() {

@@ -22,8 +22,12 @@ public final class WorkloadTranslateLatency {
 
     public static void main(String[] args) {
         int workloads = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
-        var tiers = TierCatalog.of(List.of(
-                new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack"), new TierCatalog.Tier(3, "spine")));
+        var tiers = TierCatalog.of(
+                List.of(
+                        new TierCatalog.Tier(1, "nvlink"),
+                        new TierCatalog.Tier(2, "rack"),
+                        new TierCatalog.Tier(3, "spine")),
+                List.of());
         List<HasMetadata> objects = WorkloadCorpus.build(workloads, 42);
         var lookup = new InMemoryLookup(objects);
         var translator = Fixtures.translator(WorkloadSettings.defaults());

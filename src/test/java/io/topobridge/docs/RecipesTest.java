@@ -127,7 +127,7 @@ class RecipesTest {
         assertThat(input.findings()).as(recipe + " reads").isEmpty();
         List<HasMetadata> objects = new ArrayList<>(input.objects());
         RenderOutput out = Renderers.of(
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         io.topobridge.core.workload.WorkloadSettings.defaults(),
                         new AdmissionSettings("volcano"))
                 .render(objects, Expansion.Limits.DEFAULT);

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 class FindingsFloodTest {
 
     static final ObjectRef DEPLOY = new ObjectRef("apps/v1", "Deployment", "flood", "vllm", "u1");
-    static final TierCatalog TIERS = TierCatalog.of(List.of(new TierCatalog.Tier(1, "rack")));
+    static final TierCatalog TIERS = TierCatalog.of(List.of(new TierCatalog.Tier(1, "rack")), List.of());
 
     static List<AnnotationSource> unknownKeys(int count) {
         Map<String, String> annotations = new TreeMap<>();

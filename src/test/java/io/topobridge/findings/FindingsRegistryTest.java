@@ -130,7 +130,7 @@ class FindingsRegistryTest {
                 DEPLOY, "metadata", Map.of("topobridge.io/highest-tier", value, "topobridge.io/queue", "q")));
         registry.publish(
                 "workloads",
-                AnnotationParser.parse(sources, TierCatalog.of(List.of(new TierCatalog.Tier(1, "rack"))))
+                AnnotationParser.parse(sources, TierCatalog.of(List.of(new TierCatalog.Tier(1, "rack")), List.of()))
                         .findings());
         assertThat(events("llm")).singleElement().satisfies(e -> {
             assertThat(e.getMessage().getBytes(StandardCharsets.UTF_8).length)

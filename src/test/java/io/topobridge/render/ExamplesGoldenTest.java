@@ -41,7 +41,10 @@ class ExamplesGoldenTest {
     private static RenderOutput render() {
         var input = new ManifestReader(SERIALIZATION).read(List.of(Path.of("examples")));
         assertThat(input.findings()).isEmpty();
-        return Renderers.of(TopologySettings.auto(), WorkloadSettings.defaults(), new AdmissionSettings("volcano"))
+        return Renderers.of(
+                        TopologySettings.parse(TopologySettings.AUTO, null),
+                        WorkloadSettings.defaults(),
+                        new AdmissionSettings("volcano"))
                 .render(input.objects(), Expansion.Limits.DEFAULT);
     }
 
@@ -120,7 +123,9 @@ class ExamplesGoldenTest {
                 .endSpec()
                 .build());
         RenderOutput output = Renderers.of(
-                        TopologySettings.auto(), WorkloadSettings.defaults(), new AdmissionSettings("volcano"))
+                        TopologySettings.parse(TopologySettings.AUTO, null),
+                        WorkloadSettings.defaults(),
+                        new AdmissionSettings("volcano"))
                 .render(objects);
         assertThat(output.rejected()).isTrue();
         assertThat(output.findings())

@@ -63,7 +63,9 @@ class RailCabledRenderTest {
                 .read(List.of(CLUSTER, workload))
                 .objects();
         RenderOutput out = Renderers.of(
-                        TopologySettings.auto(), WorkloadSettings.defaults(), new AdmissionSettings("volcano"))
+                        TopologySettings.parse(TopologySettings.AUTO, null),
+                        WorkloadSettings.defaults(),
+                        new AdmissionSettings("volcano"))
                 .render(objects);
 
         Map<String, Integer> gpus = objects.stream()

@@ -12,8 +12,12 @@ import java.util.function.Consumer;
 @ApplicationScoped
 public class FixedTiers implements TierSource {
 
-    public static final TierCatalog TIERS = TierCatalog.of(List.of(
-            new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack"), new TierCatalog.Tier(3, "spine")));
+    public static final TierCatalog TIERS = TierCatalog.of(
+            List.of(
+                    new TierCatalog.Tier(1, "nvlink"),
+                    new TierCatalog.Tier(2, "rack"),
+                    new TierCatalog.Tier(3, "spine")),
+            List.of());
 
     @Override
     public TierCatalog current() {

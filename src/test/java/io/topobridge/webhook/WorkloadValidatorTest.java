@@ -43,7 +43,7 @@ class WorkloadValidatorTest {
 
     private static final ConcurrentLinkedQueue<HasMetadata> SEEN = new ConcurrentLinkedQueue<>();
     private static final TierCatalog TIERS =
-            TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")));
+            TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")), List.of());
     private static volatile TierCatalog current = TIERS;
     private static WebhookFixture fixture;
 

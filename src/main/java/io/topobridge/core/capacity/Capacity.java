@@ -134,18 +134,10 @@ public final class Capacity {
     }
 
     private static Amounts sum(Collection<String> names, Function<String, Amounts> each) {
-        Amounts out = Amounts.NONE;
-        for (String node : names) {
-            out = out.plus(each.apply(node));
-        }
-        return out;
+        return names.stream().map(each).reduce(Amounts.NONE, Amounts::plus);
     }
 
     private Withheld withheldOf(Collection<String> names) {
-        Withheld out = Withheld.NONE;
-        for (String node : names) {
-            out = out.plus(withheld(node));
-        }
-        return out;
+        return names.stream().map(this::withheld).reduce(Withheld.NONE, Withheld::plus);
     }
 }

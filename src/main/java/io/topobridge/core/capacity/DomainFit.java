@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 
 /**
  * A need that no domain of a tier holds even when empty: Volcano places a gang held to that tier inside one of its
@@ -101,11 +102,9 @@ public record DomainFit(
 
     /** What every node under the domains of the top tier has allocatable, whether it takes pods now or not. */
     private static Amounts whole(TierDomains domains) {
-        Amounts sum = Amounts.NONE;
-        for (TierDomains.Domain d : domains.at(domains.top())) {
-            sum = sum.plus(d.nominal());
-        }
-        return sum;
+        return domains.at(domains.top()).stream()
+                .map(TierDomains.Domain::nominal)
+                .reduce(Amounts.NONE, Amounts::plus);
     }
 
     /** The resources of {@code need} that some node under some domain offers, Volcano's {@code pods} count left out. */
@@ -120,14 +119,9 @@ public record DomainFit(
     }
 
     private static boolean offers(TierDomains domains, String resource) {
-        for (int t = 1; t <= domains.top(); t++) {
-            for (TierDomains.Domain d : domains.at(t)) {
-                if (d.nominal().get(resource).signum() > 0) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return IntStream.rangeClosed(1, domains.top())
+                .anyMatch(t -> domains.at(t).stream()
+                        .anyMatch(d -> d.nominal().get(resource).signum() > 0));
     }
 
     /** What the need asks for of the resources the largest domain falls short of: {@code 80 GPUs}. */

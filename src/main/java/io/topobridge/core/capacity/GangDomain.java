@@ -400,11 +400,7 @@ public record GangDomain(
     }
 
     private static Amounts sum(List<Amounts> amounts) {
-        Amounts out = Amounts.NONE;
-        for (Amounts a : amounts) {
-            out = out.plus(a);
-        }
-        return out;
+        return amounts.stream().reduce(Amounts.NONE, Amounts::plus);
     }
 
     /** At most five names, then a count. */

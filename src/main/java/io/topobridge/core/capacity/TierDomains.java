@@ -210,13 +210,8 @@ public final class TierDomains {
             return this;
         }
         Map<Integer, List<Domain>> out = new TreeMap<>();
-        byTier.forEach((tier, domains) -> {
-            List<Domain> judged = new ArrayList<>(domains.size());
-            for (Domain d : domains) {
-                judged.add(judge(d, pods));
-            }
-            out.put(tier, judged);
-        });
+        byTier.forEach((tier, domains) ->
+                out.put(tier, domains.stream().map(d -> judge(d, pods)).toList()));
         return new TierDomains(out, names, forest, boundByGang, accelerators);
     }
 

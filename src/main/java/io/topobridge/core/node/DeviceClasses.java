@@ -28,9 +28,6 @@ public record DeviceClasses(Map<String, String> resources) {
 
     public static final DeviceClasses DEFAULT = parse(DEFAULT_ENTRIES);
 
-    /** No DeviceClass is counted. */
-    public static final DeviceClasses NONE = new DeviceClasses(Map.of());
-
     public DeviceClasses {
         resources = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(resources));
     }

@@ -33,14 +33,4 @@ public record NodeState(boolean cordoned, String ready, List<Taint> taints) {
     public boolean closed() {
         return cordoned || !isReady();
     }
-
-    /** The first taint the tolerations do not tolerate, or null. */
-    public Taint repelling(List<Toleration> tolerations) {
-        for (Taint t : taints) {
-            if (!Toleration.tolerated(tolerations, t)) {
-                return t;
-            }
-        }
-        return null;
-    }
 }

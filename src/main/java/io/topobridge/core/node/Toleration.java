@@ -43,12 +43,7 @@ public record Toleration(String key, String operator, String value, String effec
 
     /** Whether some toleration of the list tolerates the taint. */
     public static boolean tolerated(Collection<Toleration> tolerations, Taint taint) {
-        for (Toleration t : tolerations) {
-            if (t.tolerates(taint)) {
-                return true;
-            }
-        }
-        return false;
+        return tolerations.stream().anyMatch(t -> t.tolerates(taint));
     }
 
     /**

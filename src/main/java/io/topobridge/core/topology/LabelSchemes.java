@@ -2,7 +2,6 @@ package io.topobridge.core.topology;
 
 import io.topobridge.core.topology.LabelScheme.DynamicTiers;
 import io.topobridge.core.topology.LabelScheme.TierSpec;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -168,8 +167,7 @@ public final class LabelSchemes {
     static Map<String, Set<String>> keysByTierName(List<LabelScheme> schemes, boolean nvlinkFolded) {
         Map<String, Set<String>> out = new LinkedHashMap<>();
         for (LabelScheme scheme : schemes) {
-            int dynamic = scheme.dynamic() == null ? -1 : scheme.dynamic().max();
-            for (TierSpec tier : scheme.tiersUpTo(dynamic)) {
+            for (TierSpec tier : scheme.tiersUpTo(Integer.MAX_VALUE)) {
                 if (!tier.nvlink()) {
                     out.computeIfAbsent(tier.name(), k -> new LinkedHashSet<>()).addAll(tier.keys());
                     continue;
@@ -195,8 +193,7 @@ public final class LabelSchemes {
     public static List<String> labelsMaking(List<LabelScheme> schemes, String name) {
         Set<String> out = new LinkedHashSet<>();
         for (LabelScheme scheme : schemes) {
-            int dynamic = scheme.dynamic() == null ? -1 : scheme.dynamic().max();
-            for (TierSpec tier : scheme.tiersUpTo(dynamic)) {
+            for (TierSpec tier : scheme.tiersUpTo(Integer.MAX_VALUE)) {
                 boolean nvlink = tier.nvlink() && (name.equals(NVLINK_TIER) || name.equals(NVLINK_DOMAIN_TIER));
                 if (nvlink || (!tier.nvlink() && tier.name().equals(name))) {
                     out.add(String.join(" or ", tier.keys()) + " (" + scheme.title() + ")");
@@ -217,13 +214,14 @@ public final class LabelSchemes {
 
     /** The single scheme of an explicit tier list (every tier required). */
     public static LabelScheme explicit(List<TopologySettings.TierLabel> tiers) {
-        List<TierSpec> specs = new ArrayList<>();
-        List<String> keys = new ArrayList<>();
-        for (TopologySettings.TierLabel tier : tiers) {
-            specs.add(TierSpec.required(tier.name(), tier.labelKey()));
-            keys.add(tier.labelKey());
-        }
-        return new LabelScheme("tiers", "configured tier", specs, keys, null);
+        return new LabelScheme(
+                "tiers",
+                "configured tier",
+                tiers.stream()
+                        .map(t -> TierSpec.required(t.name(), t.labelKey()))
+                        .toList(),
+                tiers.stream().map(TopologySettings.TierLabel::labelKey).toList(),
+                null);
     }
 
     /** Fabric tier N counted from the nodes: 0 the leaf switch, 1 the spine, 2 the core. */

@@ -73,11 +73,6 @@ public final class TierCatalog {
         this.schemes = List.copyOf(schemes);
     }
 
-    /** A catalog of bare names (no label keys, no aliases): explicit lists in tests and other sources' HyperNodes. */
-    public static TierCatalog of(Collection<Tier> tiers) {
-        return of(tiers, List.of());
-    }
-
     /** The tiers with the names and label keys the configured label schemes give them. */
     public static TierCatalog of(Collection<Tier> tiers, List<LabelScheme> schemes) {
         return tiers.isEmpty() ? EMPTY : new TierCatalog(tiers, schemes);

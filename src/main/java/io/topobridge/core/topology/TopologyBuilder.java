@@ -49,10 +49,6 @@ public final class TopologyBuilder {
         return schemes.reads(key);
     }
 
-    public TopologyResult build(Collection<NodeInfo> nodes) {
-        return build(nodes, List.of());
-    }
-
     public TopologyResult build(Collection<NodeInfo> nodes, Collection<ForeignHyperNode> foreign) {
         List<Finding> findings = new ArrayList<>();
         Map<String, NodeInfo> byName = new HashMap<>(nodes.size() * 2);

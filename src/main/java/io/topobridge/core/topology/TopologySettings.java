@@ -39,10 +39,6 @@ public record TopologySettings(String preset, List<TierLabel> tiers) {
         tiers = tiers == null ? List.of() : List.copyOf(tiers);
     }
 
-    public static TopologySettings auto() {
-        return new TopologySettings(AUTO, List.of());
-    }
-
     /** Whether explicit tiers replace the presets. */
     public boolean custom() {
         return !tiers.isEmpty();

@@ -108,8 +108,10 @@ final class TreePlanter {
                 rails.planted(resolved[usedIndex[0]], parent);
             }
             if (nvlink) {
-                parent.partitions.add(
-                        partition(resolved[usedIndex[0]].key(), kept.get(n).labels()));
+                // the NVLink partition the node names inside its domain, or null: none named
+                parent.partitions.add(firstPresent(
+                        LabelSchemes.partitionKeys(resolved[usedIndex[0]].key()),
+                        kept.get(n).labels()));
             }
         }
         if (rails != null) {
@@ -229,16 +231,6 @@ final class TreePlanter {
         values.clear();
         values.addAll(keepValues);
     }
-    /** The NVLink partition a node names inside its domain (read from {@code domainKey}), or null: none named. */
-    private static KeyValue partition(String domainKey, Map<String, String> labels) {
-        for (String key : LabelSchemes.partitionKeys(domainKey)) {
-            String value = labels.get(key);
-            if (value != null && !value.isEmpty()) {
-                return new KeyValue(key, value);
-            }
-        }
-        return null;
-    }
 
     /**
      * A GPU clique's UUID is the physical NVLink domain, so all nodes of one UUID must carry the same domain label
@@ -346,10 +338,18 @@ final class TreePlanter {
 
     /** An NVLink tier's value is the domain (see {@link LabelSchemes#domainValue}); any other tier's, the value. */
     private static KeyValue resolve(TierSpec tier, Map<String, String> labels) {
-        for (String key : tier.keys()) {
+        KeyValue kv = firstPresent(tier.keys(), labels);
+        return kv == null || !tier.nvlink()
+                ? kv
+                : new KeyValue(kv.key(), LabelSchemes.domainValue(kv.key(), kv.value()));
+    }
+
+    /** The first of {@code keys} the labels give a value (first present wins), or null. */
+    private static KeyValue firstPresent(List<String> keys, Map<String, String> labels) {
+        for (String key : keys) {
             String value = labels.get(key);
             if (value != null && !value.isEmpty()) {
-                return new KeyValue(key, tier.nvlink() ? LabelSchemes.domainValue(key, value) : value);
+                return new KeyValue(key, value);
             }
         }
         return null;

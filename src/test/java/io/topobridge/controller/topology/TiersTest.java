@@ -42,8 +42,9 @@ class TiersTest {
         var tiers = new Tiers();
         List<TierCatalog> heard = new ArrayList<>();
         tiers.addListener(heard::add);
-        TierCatalog observed = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink")));
-        TierCatalog built = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "leaf")));
+        TierCatalog observed = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink")), List.of());
+        TierCatalog built =
+                TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "leaf")), List.of());
 
         assertThat(tiers.settled()).isFalse();
         tiers.observe(observed, observed, false);

@@ -62,7 +62,7 @@ class TopologyControllerTest {
     }
 
     private Harness exampleCluster() {
-        return exampleCluster(Harness.options(TopologySettings.auto()));
+        return exampleCluster(Harness.options(TopologySettings.parse(TopologySettings.AUTO, null)));
     }
 
     private Harness exampleCluster(TopologyController.Options options) {
@@ -90,7 +90,7 @@ class TopologyControllerTest {
         List<NodeInfo> nodes = harness.cluster.client().nodes().list().getItems().stream()
                 .map(n -> Nodes.of(n.getMetadata().getName(), n.getMetadata().getLabels()))
                 .toList();
-        return new TopologyBuilder(TopologySettings.auto()).build(nodes);
+        return new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, null)).build(nodes, List.of());
     }
 
     private void assertServerMatches(TopologyResult expected) {
@@ -208,7 +208,7 @@ class TopologyControllerTest {
         // a quiet period long enough that the nine deletions form one pass, so the count is exact
         exampleCluster(new TopologyController.Options(
                 true,
-                TopologySettings.auto(),
+                TopologySettings.parse(TopologySettings.AUTO, null),
                 Duration.ofSeconds(2),
                 Duration.ofSeconds(10),
                 "volcano-system",
@@ -245,8 +245,8 @@ class TopologyControllerTest {
         cluster.client().resource(volcanos).create();
         cluster.client().resource(manual).create();
         RecordingDispatcher.of(cluster).clearLog();
-        harness =
-                Harness.wire(cluster, Harness.options(TopologySettings.auto())).start();
+        harness = Harness.wire(cluster, Harness.options(TopologySettings.parse(TopologySettings.AUTO, null)))
+                .start();
         harness.settle();
 
         assertThat(writtenNames()).doesNotContain("hypernode-from-labels", "manual-rack");
@@ -342,8 +342,8 @@ class TopologyControllerTest {
         MockCluster cluster = RecordingDispatcher.start();
         cluster.installCrdResource("crds/scheduling.volcano.sh_podgroups.yaml");
         cluster.seed(EXAMPLE);
-        harness =
-                Harness.wire(cluster, Harness.options(TopologySettings.auto())).start();
+        harness = Harness.wire(cluster, Harness.options(TopologySettings.parse(TopologySettings.AUTO, null)))
+                .start();
         harness.settle();
         assertThat(harness.controller.details()).containsEntry("state", "waiting-for-crd");
         assertThat(harness.findings.of(TopologyController.SOURCE))
@@ -501,7 +501,7 @@ class TopologyControllerTest {
     void tierListenersHearOfChangesOnly() {
         MockCluster cluster = RecordingDispatcher.start().installVolcanoCrds();
         cluster.seed(EXAMPLE);
-        harness = Harness.wire(cluster, Harness.options(TopologySettings.auto()));
+        harness = Harness.wire(cluster, Harness.options(TopologySettings.parse(TopologySettings.AUTO, null)));
         List<TierCatalog> heard = new CopyOnWriteArrayList<>();
         harness.tiers.addListener(heard::add);
         harness.start();
@@ -535,7 +535,7 @@ class TopologyControllerTest {
     void disabledLeavesEverythingAlone() {
         MockCluster cluster = RecordingDispatcher.start().installVolcanoCrds();
         cluster.seed(EXAMPLE);
-        var options = Harness.options(false, TopologySettings.auto());
+        var options = Harness.options(false, TopologySettings.parse(TopologySettings.AUTO, null));
         harness = Harness.wire(cluster, options).start();
         assertThat(harness.controller.details()).containsEntry("state", "disabled");
         assertThat(harness.tiers.current()).isEqualTo(TierCatalog.EMPTY);

@@ -44,7 +44,10 @@ class RenderExpansionTest {
     Path dir;
 
     private static Renderer renderer() {
-        return Renderers.of(TopologySettings.auto(), WorkloadSettings.defaults(), new AdmissionSettings("volcano"));
+        return Renderers.of(
+                TopologySettings.parse(TopologySettings.AUTO, null),
+                WorkloadSettings.defaults(),
+                new AdmissionSettings("volcano"));
     }
 
     /**

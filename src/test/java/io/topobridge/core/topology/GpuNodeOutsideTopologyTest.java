@@ -60,7 +60,8 @@ class GpuNodeOutsideTopologyTest {
         var others = List.of(new NodeInfo("n1", LEAF, true), Nodes.of("n2", Map.of("volcano.sh/hypernode", "tor-2")));
         var all = new java.util.ArrayList<>(others);
         all.add(node);
-        TopologyResult result = new TopologyBuilder(TopologySettings.auto()).build(all);
+        TopologyResult result =
+                new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, null)).build(all, List.of());
         List<Finding> gpu = result.findings().stream()
                 .filter(f -> f.reason() == TopologyReason.GPU_NODE_OUTSIDE_TOPOLOGY)
                 .toList();

@@ -26,7 +26,7 @@ class HyperNodeChangesTest {
     static final TopologySettings SETTINGS = TopologySettings.parse("auto", List.of("rack=rack", "zone=zone"));
 
     static TopologyResult build(List<NodeInfo> nodes) {
-        return new TopologyBuilder(SETTINGS).build(nodes);
+        return new TopologyBuilder(SETTINGS).build(nodes, List.of());
     }
 
     /** Nodes a, b, c… in zone z, each in the rack given in turn. */
@@ -139,8 +139,10 @@ class HyperNodeChangesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("nvlinkChanges")
     void nvlinkPartitionChangesNeverListAMemberTwice(String name, List<NodeInfo> before, List<NodeInfo> after) {
-        TopologyResult from = new TopologyBuilder(TopologySettings.auto()).build(before);
-        TopologyResult to = new TopologyBuilder(TopologySettings.auto()).build(after);
+        TopologyResult from =
+                new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, null)).build(before, List.of());
+        TopologyResult to =
+                new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, null)).build(after, List.of());
         TreeAssertions.assertValidTree(to, name);
         List<Step> steps = HyperNodeChanges.plan(to.hyperNodes(), state(from));
         assertThat(run(state(from), steps, name)).as(name).isEqualTo(state(to));

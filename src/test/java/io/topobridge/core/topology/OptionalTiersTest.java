@@ -102,21 +102,21 @@ class OptionalTiersTest {
                         Set.of("layer-4")),
                 new Case(
                         "topograph: one node without tier-2 keeps core for the others",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         fabric(4, 3),
                         List.of("1=leaf", "2=spine", "3=core"),
                         Map.of("n3", FABRIC_TIER + "2"),
                         Set.of()),
                 new Case(
                         "topograph: one node with a stray tier-2 does not force core on the others",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         fabric(4, 1),
                         List.of("1=leaf", "2=spine"),
                         Map.of(),
                         Set.of("core")),
                 new Case(
                         "topograph v0.3: one node without spine or core keeps both for the others",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 v03("a", "l1", "s1", "c"),
                                 v03("b", "l1", "s1", "c"),
@@ -127,7 +127,7 @@ class OptionalTiersTest {
                         Set.of()),
                 new Case(
                         "topograph v0.3: core without spine is left out (the tree has no gaps)",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(v03("a", "l1", "s1", "c"), v03("b", "l1", null, "c"), v03("c", "l2", null, "c")),
                         List.of("1=leaf"),
                         Map.of(),
@@ -157,7 +157,7 @@ class OptionalTiersTest {
                         Set.of()),
                 new Case(
                         "topograph: one tray without a clique keeps nvlink for the others",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(tray("a", "u1.1"), tray("b", "u1.1"), tray("c", "u2.1"), tray("d", null)),
                         List.of("1=nvlink", "2=leaf", "3=spine"),
                         Map.of("d", CLIQUE),
@@ -196,7 +196,7 @@ class OptionalTiersTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void keepsATierMostNodesCarryAndNamesTheNodesLackingIt(Case c) {
-        TopologyResult result = new TopologyBuilder(c.settings()).build(c.nodes());
+        TopologyResult result = new TopologyBuilder(c.settings()).build(c.nodes(), List.of());
         TreeAssertions.Tree tree = TreeAssertions.assertValidTree(result, c.name());
         assertThat(tree.tierNames()).as(c.name()).isEqualTo(c.tiers());
 
@@ -227,7 +227,8 @@ class OptionalTiersTest {
 
     @Test
     void theFindingNamesTheNodeAndTheKey() {
-        TopologyResult result = new TopologyBuilder(TopologySettings.parse("aws", List.of())).build(aws(10, "n7"));
+        TopologyResult result =
+                new TopologyBuilder(TopologySettings.parse("aws", List.of())).build(aws(10, "n7"), List.of());
         assertThat(result.findings())
                 .filteredOn(f -> f.reason() == TopologyReason.MISSING_TIER_LABELS)
                 .singleElement()
@@ -253,11 +254,11 @@ class OptionalTiersTest {
     void oneNodeRelabelledChangesOnlyItsOwnHyperNodes() {
         TopologyBuilder builder = new TopologyBuilder(TopologySettings.parse("aws", List.of()));
         List<NodeInfo> all = aws(12);
-        TopologyResult before = builder.build(all);
+        TopologyResult before = builder.build(all, List.of());
 
         List<NodeInfo> relabelled = new ArrayList<>(all);
         relabelled.set(5, aws(12, "n5").get(5));
-        TopologyResult during = builder.build(relabelled);
+        TopologyResult during = builder.build(relabelled, List.of());
 
         assertThat(during.tiers()).isEqualTo(before.tiers());
         assertThat(names(during)).as("no HyperNode comes or goes").isEqualTo(names(before));
@@ -272,7 +273,7 @@ class OptionalTiersTest {
                 .hasSize(1)
                 .allMatch(name -> listsOrListed(before, name, "n5") && !name.startsWith("layer-3"));
 
-        assertThat(builder.build(all).hyperNodes()).isEqualTo(before.hyperNodes());
+        assertThat(builder.build(all, List.of()).hyperNodes()).isEqualTo(before.hyperNodes());
     }
 
     private static List<String> names(TopologyResult result) {

@@ -70,7 +70,8 @@ class RailCabledRackTest {
 
     @Test
     void theRailCabledRackIsOneNvlinkHyperNodeHungFromTheSpineThroughALeafOfItsOwn() {
-        TopologyResult result = new TopologyBuilder(TopologySettings.auto()).build(cluster());
+        TopologyResult result =
+                new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, null)).build(cluster(), List.of());
         var tree = TreeAssertions.assertValidTree(result, "gb200");
         assertThat(tree.tierNames()).containsExactly("1=nvlink", "2=leaf", "3=spine");
 
@@ -123,10 +124,12 @@ class RailCabledRackTest {
     @Test
     void theSameHyperNodesAndFindingsWhateverTheOrderOfTheNodes() {
         List<NodeInfo> nodes = cluster();
-        TopologyResult result = new TopologyBuilder(TopologySettings.auto()).build(nodes);
+        TopologyResult result =
+                new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, null)).build(nodes, List.of());
         List<NodeInfo> shuffled = new ArrayList<>(nodes);
         Collections.shuffle(shuffled, new Random(7));
-        TopologyResult again = new TopologyBuilder(TopologySettings.auto()).build(shuffled);
+        TopologyResult again =
+                new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, null)).build(shuffled, List.of());
         assertThat(again.hyperNodes()).isEqualTo(result.hyperNodes());
         assertThat(again.findings()).isEqualTo(result.findings());
     }
@@ -142,7 +145,8 @@ class RailCabledRackTest {
             labels.put(CLIQUE, "c1ique00-0000-4000-8000-00000000r3." + (t <= 12 ? 1 : 2));
             nodes.add(Nodes.of(tray.name(), labels));
         }
-        TopologyResult result = new TopologyBuilder(TopologySettings.auto()).build(nodes);
+        TopologyResult result =
+                new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, null)).build(nodes, List.of());
         var tree = TreeAssertions.assertValidTree(result, "partitioned");
         assertThat(tree.tierNames()).containsExactly("1=nvlink", "2=nvlink-domain", "3=leaf", "4=spine");
 
@@ -173,7 +177,8 @@ class RailCabledRackTest {
         nodes.addAll(rack("r1", t -> "l1", t -> "s1"));
         nodes.addAll(rack("r2", t -> "l2", t -> "s2"));
         nodes.addAll(rack("r3", t -> t <= 9 ? "l1" : "l2", t -> t <= 9 ? "s1" : "s2"));
-        TopologyResult result = new TopologyBuilder(TopologySettings.auto()).build(nodes);
+        TopologyResult result =
+                new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, null)).build(nodes, List.of());
         var tree = TreeAssertions.assertValidTree(result, "two spines");
         assertThat(tree.tierNames()).containsExactly("1=nvlink", "2=leaf", "3=spine");
         assertThat(members(tree.byName().get(tree.ancestor("r3-t01", 1)))).containsExactlyElementsOf(trays("r3"));
@@ -195,8 +200,10 @@ class RailCabledRackTest {
         plain.addAll(rack("r1", t -> "l1", t -> "s1"));
         plain.addAll(rack("r2", t -> "l2", t -> "s1"));
         plain.addAll(rack("r3", t -> "l1", t -> "s1"));
-        TopologyResult before = new TopologyBuilder(TopologySettings.auto()).build(plain);
-        TopologyResult railed = new TopologyBuilder(TopologySettings.auto()).build(cluster());
+        TopologyResult before =
+                new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, null)).build(plain, List.of());
+        TopologyResult railed =
+                new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, null)).build(cluster(), List.of());
 
         var there = HyperNodeChangesTest.run(
                 HyperNodeChangesTest.state(before),
@@ -213,7 +220,8 @@ class RailCabledRackTest {
         List<NodeInfo> nodes = new ArrayList<>();
         nodes.addAll(rack("r1", t -> "l1", t -> "s1"));
         nodes.addAll(rack("r2", t -> "l2", t -> "s1"));
-        TopologyResult result = new TopologyBuilder(TopologySettings.auto()).build(nodes);
+        TopologyResult result =
+                new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, null)).build(nodes, List.of());
         var tree = TreeAssertions.assertValidTree(result, "plain");
         assertThat(tree.byName().values())
                 .filteredOn(h -> h.spec().getTier() == 2)

@@ -43,7 +43,7 @@ class TierCatalogTest {
         return Stream.of(
                 Arguments.of(new Case(
                         "GPU feature discovery alone, one partition per rack: nvlink folded, nvlink-domain too",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 node("a").label(CLIQUE, "u1.1").build(),
                                 node("b").label(CLIQUE, "u2.1").build()),
@@ -62,7 +62,7 @@ class TierCatalogTest {
                         Map.of(1, List.of(DOMAIN, V0 + "accelerator", CLIQUE), 2, List.of()))),
                 Arguments.of(new Case(
                         "topograph with a split rack: partition, domain, leaf, spine",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 node("a")
                                         .label(T0, "l1")
@@ -105,7 +105,7 @@ class TierCatalogTest {
                         Map.of(1, List.of(CLIQUE), 4, List.of(T1, V0 + "spine", "volcano.sh/hypercluster")))),
                 Arguments.of(new Case(
                         "topograph racks of one partition each: nvlink folded under leaf and spine",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 node("a")
                                         .label(T0, "l1")
@@ -160,7 +160,7 @@ class TierCatalogTest {
                         Map.of(1, List.of(CLIQUE), 2, List.of("example.com/rack")))),
                 Arguments.of(new Case(
                         "a Volcano-labelled pool next to a topograph one: leaf and its keys are ambiguous",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 node("v1").label("volcano.sh/tor", "t1").build(),
                                 node("v2").label("volcano.sh/tor", "t2").build(),
@@ -174,7 +174,8 @@ class TierCatalogTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void namesAndLabelKeysResolveWhereTheirTierExists(Case c) {
-        TierCatalog catalog = new TopologyBuilder(c.settings()).build(c.nodes()).tiers();
+        TierCatalog catalog =
+                new TopologyBuilder(c.settings()).build(c.nodes(), List.of()).tiers();
         c.names()
                 .forEach((name, number) ->
                         assertThat(catalog.number(name)).as("name " + name).isEqualTo(number));
@@ -198,7 +199,7 @@ class TierCatalogTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void theSameCatalogFromTheTiersAloneAsAFollowerRebuildsIt(Case c) {
-        TopologyResult result = new TopologyBuilder(c.settings()).build(c.nodes());
+        TopologyResult result = new TopologyBuilder(c.settings()).build(c.nodes(), List.of());
         List<TierCatalog.Tier> tiers = result.hyperNodes().stream()
                 .map(h -> new TierCatalog.Tier(h.spec().getTier(), h.spec().getTierName()))
                 .distinct()

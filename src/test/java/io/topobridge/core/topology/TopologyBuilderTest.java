@@ -54,7 +54,7 @@ class TopologyBuilderTest {
     }
 
     static TopologyResult build(TopologySettings settings, NodeInfo... nodes) {
-        return new TopologyBuilder(settings).build(List.of(nodes));
+        return new TopologyBuilder(settings).build(List.of(nodes), List.of());
     }
 
     static Set<String> reasons(TopologyResult result) {
@@ -218,7 +218,7 @@ class TopologyBuilderTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("presets")
     void presetTiers(String name, String preset, List<NodeInfo> nodes, List<String> tiers) {
-        TopologyResult result = new TopologyBuilder(TopologySettings.parse(preset, List.of())).build(nodes);
+        TopologyResult result = new TopologyBuilder(TopologySettings.parse(preset, List.of())).build(nodes, List.of());
         var tree = TreeAssertions.assertValidTree(result, name);
         assertThat(tree.tierNames()).isEqualTo(tiers);
         assertThat(tree.nodeParent().keySet())
@@ -286,7 +286,7 @@ class TopologyBuilderTest {
                         Set.of(Set.of("a", "b"), Set.of("c", "d"))),
                 new NvlinkCase(
                         "fabric tiers and split cliques: partition, domain, leaf, spine",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 tray("a", "l1", "s").label(CLIQUE, "u1.1").build(),
                                 tray("b", "l1", "s").label(CLIQUE, "u1.2").build(),
@@ -296,7 +296,7 @@ class TopologyBuilderTest {
                         Set.of(Set.of("a", "b"), Set.of("c"))),
                 new NvlinkCase(
                         "topograph sub-domains count within their domain",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 tray("a", "l1", "s")
                                         .label(DOMAIN, "nvl1")
@@ -315,7 +315,7 @@ class TopologyBuilderTest {
                         Set.of(Set.of("a", "b"), Set.of("c"))),
                 new NvlinkCase(
                         "one topograph sub-domain per domain folds",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 tray("a", "l1", "s")
                                         .label(DOMAIN, "nvl1")
@@ -334,7 +334,7 @@ class TopologyBuilderTest {
                         null),
                 new NvlinkCase(
                         "a clique under topograph's domain label is its partition (clique finer, as on AWS)",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 tray("a", "l1", "s")
                                         .label(DOMAIN, "us-1")
@@ -353,7 +353,7 @@ class TopologyBuilderTest {
                         Set.of(Set.of("a", "b", "c"))),
                 new NvlinkCase(
                         "topograph's sub-domain wins over the clique",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 tray("a", "l1", "s")
                                         .label(DOMAIN, "nvl1")
@@ -370,7 +370,7 @@ class TopologyBuilderTest {
                         null),
                 new NvlinkCase(
                         "an unpartitioned domain gets one partition when another is split (uniform depth)",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 tray("a", "l1", "s")
                                         .label(DOMAIN, "nvl1")
@@ -425,7 +425,7 @@ class TopologyBuilderTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("nvlinkTiers")
     void nvlinkPartitionsAndDomains(NvlinkCase c) {
-        TopologyResult result = new TopologyBuilder(c.settings()).build(c.nodes());
+        TopologyResult result = new TopologyBuilder(c.settings()).build(c.nodes(), List.of());
         var tree = TreeAssertions.assertValidTree(result, c.name());
         assertThat(tree.tierNames()).isEqualTo(c.tiers());
         assertThat(groups(tree, c.nodes(), 1)).as("tier-1 groups").isEqualTo(c.partitions());
@@ -458,7 +458,8 @@ class TopologyBuilderTest {
         }
         // one partition: the name the tier had before partitions were known
         String folded = "nvlink-5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a-e9ca5ea2";
-        assertThat(names(new TopologyBuilder(TopologySettings.auto()).build(rack)))
+        assertThat(names(new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, null))
+                        .build(rack, List.of())))
                 .contains(folded);
 
         // split in two: the domain keeps the identity (and hash) and gets its tier's name; partitions are new
@@ -468,7 +469,8 @@ class TopologyBuilderTest {
                 tray("r01-t04", "S-7d1a0c2e4b9f3a10", "S-2c5eab0306555424")
                         .label(CLIQUE, "5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a.2")
                         .build());
-        TopologyResult result = new TopologyBuilder(TopologySettings.auto()).build(split);
+        TopologyResult result =
+                new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, null)).build(split, List.of());
         assertThat(names(result))
                 .doesNotContain(folded)
                 .contains("nvlink-domain-5c9b7f3e-1d2a-4e8b-9a6c-0f3e2d1c4b5a-e9ca5ea2")
@@ -479,7 +481,7 @@ class TopologyBuilderTest {
     @Test
     void combinedTreePutsTheNvlinkDomainUnderItsLeafUnderItsSpine() {
         TopologyResult result = build(
-                TopologySettings.auto(),
+                TopologySettings.parse(TopologySettings.AUTO, null),
                 tray("a", "leaf-1", "spine-1").label(CLIQUE, "u1.1").build(),
                 tray("b", "leaf-1", "spine-1").label(CLIQUE, "u1.1").build(),
                 tray("c", "leaf-2", "spine-1").label(CLIQUE, "u2.1").build());
@@ -501,7 +503,7 @@ class TopologyBuilderTest {
     @Test
     void autoPicksTheSchemeEachNodeCarriesAndReportsAmbiguousNames() {
         TopologyResult result = build(
-                TopologySettings.auto(),
+                TopologySettings.parse(TopologySettings.AUTO, null),
                 tray("gpu-a", "l1", "s1").label(CLIQUE, "u.1").build(),
                 tray("gpu-b", "l1", "s1").label(CLIQUE, "u.1").build(),
                 node("old-a")
@@ -552,9 +554,11 @@ class TopologyBuilderTest {
     @Test
     void duplicateNodesKeepTheLastAndNoNodeIsPlacedTwice() {
         TopologyResult result = new TopologyBuilder(tiers(RACK + "=rack"))
-                .build(List.of(
-                        node("n1").label(RACK, "r1").build(),
-                        node("n1").label(RACK, "r2").build()));
+                .build(
+                        List.of(
+                                node("n1").label(RACK, "r1").build(),
+                                node("n1").label(RACK, "r2").build()),
+                        List.of());
         var tree = TreeAssertions.assertValidTree(result, "duplicates");
         assertThat(result.hyperNodes()).hasSize(1);
         assertThat(result.hyperNodes().get(0).name()).isEqualTo("rack-r2");
@@ -610,7 +614,7 @@ class TopologyBuilderTest {
                         Set.of("a")),
                 new FindingCase(
                         "a higher fabric tier on fewer than half the nodes stops the tree below it",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 tray("a", "l1", "s1").label(T2, "c").build(),
                                 tray("b", "l2", "s2").build(),
@@ -619,7 +623,7 @@ class TopologyBuilderTest {
                         Set.of("a", "b", "c")),
                 new FindingCase(
                         "a clique on fewer than half the topograph nodes is left out",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 node("a").label(T0, "l1").label(CLIQUE, "u.1").build(),
                                 node("b").label(T0, "l2").build(),
@@ -654,7 +658,7 @@ class TopologyBuilderTest {
                         Set.of("a", "b", "c")),
                 new FindingCase(
                         "a clique under two leaves",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 tray("a", "l1", "s1").label(CLIQUE, "u.1").build(),
                                 tray("b", "l2", "s2").label(CLIQUE, "u.1").build(),
@@ -663,7 +667,7 @@ class TopologyBuilderTest {
                         Set.of("a", "b", "c")),
                 new FindingCase(
                         "a domain's partitions under different spines: the domain whole at the top, nothing lost",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 tray("a", "l1", "s1").label(CLIQUE, "u.1").build(),
                                 tray("b", "l2", "s2").label(CLIQUE, "u.2").build()),
@@ -671,7 +675,7 @@ class TopologyBuilderTest {
                         Set.of("a", "b")),
                 new FindingCase(
                         "the same with nvlink-domain as a tier: that domain is kept whole",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 tray("a", "l1", "s1").label(CLIQUE, "u.1").build(),
                                         tray("b", "l2", "s2")
@@ -685,7 +689,7 @@ class TopologyBuilderTest {
                         Set.of("a", "b", "c", "d")),
                 new FindingCase(
                         "a topograph sub-domain under two leaves",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(
                                 tray("a", "l1", "s1")
                                         .label(DOMAIN, "nvl1")
@@ -734,7 +738,7 @@ class TopologyBuilderTest {
                         Set.of()),
                 new FindingCase(
                         "auto on a cluster without topology labels",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         List.of(node("a").label(ZONE, "z").build()),
                         Map.of(NO_MATCHING_NODES, INFO),
                         Set.of()),
@@ -771,7 +775,7 @@ class TopologyBuilderTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("findings")
     void reportsFindings(FindingCase c) {
-        TopologyResult result = new TopologyBuilder(c.settings()).build(c.nodes());
+        TopologyResult result = new TopologyBuilder(c.settings()).build(c.nodes(), List.of());
         var tree = TreeAssertions.assertValidTree(result, c.name());
         assertThat(result.findings().stream()
                         .collect(Collectors.toMap(Finding::reason, Finding::severity, (a, b) -> a)))
@@ -783,7 +787,7 @@ class TopologyBuilderTest {
     @Test
     void nvlinkFindingsNameTheObjectsTheKeysAndTheValues() {
         TopologyResult result = build(
-                TopologySettings.auto(),
+                TopologySettings.parse(TopologySettings.AUTO, null),
                 tray("a", "l1", "s1").label(DOMAIN, "d1").label(CLIQUE, "u.1").build(),
                 tray("b", "l1", "s1").label(DOMAIN, "d2").label(CLIQUE, "u.1").build(),
                 tray("c", "l1", "s1").label(DOMAIN, "d2").label(CLIQUE, "u.2").build(),
@@ -868,7 +872,7 @@ class TopologyBuilderTest {
                         .label(ZONE, "z")
                         .build()));
         nodes.add(racked("small-1", "small", "y"));
-        TopologyResult result = new TopologyBuilder(tiers(RACK + "=rack", ZONE + "=zone")).build(nodes);
+        TopologyResult result = new TopologyBuilder(tiers(RACK + "=rack", ZONE + "=zone")).build(nodes, List.of());
         var tree = TreeAssertions.assertValidTree(result, "oversized");
         assertThat(tree.nodeParent()).containsOnlyKeys("small-1");
         assertThat(names(result))
@@ -897,7 +901,7 @@ class TopologyBuilderTest {
                 racked("n2", "r1", "z"),
                 racked("n3", "r2", "z"),
                 node("other").label("kind", "cpu").build());
-        TopologyResult ours = new TopologyBuilder(settings).build(nodes);
+        TopologyResult ours = new TopologyBuilder(settings).build(nodes, List.of());
         String rack1 = tree(ours).nodeParent().get("n1");
         List<ForeignHyperNode> foreign = List.of(
                 foreign(
@@ -948,7 +952,8 @@ class TopologyBuilderTest {
     void aNameHeldByAnotherSourceIsNeverReused() {
         var settings = tiers(RACK + "=rack", ZONE + "=zone");
         NodeInfo n1 = racked("n1", "r1", "z");
-        assertThat(names(new TopologyBuilder(settings).build(List.of(n1)))).contains("zone-z");
+        assertThat(names(new TopologyBuilder(settings).build(List.of(n1), List.of())))
+                .contains("zone-z");
         TopologyResult result = new TopologyBuilder(settings)
                 .build(List.of(n1), List.of(new ForeignHyperNode("zone-z", Map.of(), null)));
         TreeAssertions.assertValidTree(result, "taken");
@@ -973,22 +978,35 @@ class TopologyBuilderTest {
     static Stream<Arguments> readsLabel() {
         return Stream.of(
                 Arguments.of(
-                        "auto reads topograph tiers", TopologySettings.auto(), "fabric.topograph.run/tier-7", true),
+                        "auto reads topograph tiers",
+                        TopologySettings.parse(TopologySettings.AUTO, null),
+                        "fabric.topograph.run/tier-7",
+                        true),
                 Arguments.of(
                         "auto ignores fabric tiers beyond the cap",
-                        TopologySettings.auto(),
+                        TopologySettings.parse(TopologySettings.AUTO, null),
                         "fabric.topograph.run/tier-99",
                         false),
-                Arguments.of("auto reads the clique", TopologySettings.auto(), CLIQUE, true),
-                Arguments.of("auto reads AWS layers", TopologySettings.auto(), AWS + "4", true),
-                Arguments.of("auto ignores the hostname", TopologySettings.auto(), "kubernetes.io/hostname", false),
+                Arguments.of(
+                        "auto reads the clique", TopologySettings.parse(TopologySettings.AUTO, null), CLIQUE, true),
+                Arguments.of(
+                        "auto reads AWS layers", TopologySettings.parse(TopologySettings.AUTO, null), AWS + "4", true),
+                Arguments.of(
+                        "auto ignores the hostname",
+                        TopologySettings.parse(TopologySettings.AUTO, null),
+                        "kubernetes.io/hostname",
+                        false),
                 Arguments.of(
                         "aws reads the clique (it may add an NVLink tier)",
                         TopologySettings.parse("aws", List.of()),
                         CLIQUE,
                         true),
                 Arguments.of("gke ignores the clique", TopologySettings.parse("gke", List.of()), CLIQUE, false),
-                Arguments.of("auto reads topograph's sub-domain", TopologySettings.auto(), SUB_DOMAIN, true),
+                Arguments.of(
+                        "auto reads topograph's sub-domain",
+                        TopologySettings.parse(TopologySettings.AUTO, null),
+                        SUB_DOMAIN,
+                        true),
                 Arguments.of(
                         "aws ignores topograph's sub-domain (its domain is the clique's)",
                         TopologySettings.parse("aws", List.of()),

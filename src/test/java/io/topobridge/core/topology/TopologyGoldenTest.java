@@ -91,7 +91,7 @@ class TopologyGoldenTest {
         output.findings().stream()
                 .map(Finding::line)
                 .forEach(l -> findings.append(l).append('\n'));
-        TopologyResult topo = new TopologyBuilder(settings(dir)).build(nodes(read.objects()));
+        TopologyResult topo = new TopologyBuilder(settings(dir)).build(nodes(read.objects()), List.of());
         StringBuilder tiers = new StringBuilder();
         topo.tiers()
                 .names()
@@ -112,7 +112,7 @@ class TopologyGoldenTest {
     static TopologySettings settings(Path dir) throws IOException {
         Path file = dir.resolve("settings.properties");
         if (!Files.exists(file)) {
-            return TopologySettings.auto();
+            return TopologySettings.parse(TopologySettings.AUTO, null);
         }
         Properties props = new Properties();
         props.load(new StringReader(Files.readString(file)));

@@ -98,7 +98,7 @@ class TopologyPropertyTest {
             specs.add(cluster.keys().get(i) + "=level-" + i);
         }
         TopologyBuilder builder = new TopologyBuilder(TopologySettings.parse("auto", specs));
-        TopologyResult result = builder.build(cluster.nodes());
+        TopologyResult result = builder.build(cluster.nodes(), List.of());
         String context = "seed " + seed;
         TreeAssertions.Tree tree = TreeAssertions.assertValidTree(result, context);
 
@@ -145,7 +145,7 @@ class TopologyPropertyTest {
         // input order does not matter
         List<NodeInfo> shuffled = new ArrayList<>(cluster.nodes());
         Collections.shuffle(shuffled, new Random(seed * 31 + 7));
-        TopologyResult again = builder.build(shuffled);
+        TopologyResult again = builder.build(shuffled, List.of());
         assertThat(again.hyperNodes()).as(context).isEqualTo(result.hyperNodes());
         assertThat(again.findings()).as(context).isEqualTo(result.findings());
         assertThat(again.tiers()).as(context).isEqualTo(result.tiers());
@@ -232,8 +232,8 @@ class TopologyPropertyTest {
         });
         boolean split = known.values().stream().anyMatch(p -> p.size() > 1);
 
-        TopologyBuilder builder = new TopologyBuilder(TopologySettings.auto());
-        TopologyResult result = builder.build(nodes);
+        TopologyBuilder builder = new TopologyBuilder(TopologySettings.parse(TopologySettings.AUTO, null));
+        TopologyResult result = builder.build(nodes, List.of());
         String context = "seed " + seed + " style " + style;
         TreeAssertions.Tree tree = TreeAssertions.assertValidTree(result, context);
         assertThat(tree.nodeParent().keySet()).as(context).isEqualTo(placed);
@@ -271,7 +271,7 @@ class TopologyPropertyTest {
 
         List<NodeInfo> shuffled = new ArrayList<>(nodes);
         Collections.shuffle(shuffled, new Random(seed * 17 + 3));
-        TopologyResult again = builder.build(shuffled);
+        TopologyResult again = builder.build(shuffled, List.of());
         assertThat(again.hyperNodes()).as(context).isEqualTo(result.hyperNodes());
         assertThat(again.findings()).as(context).isEqualTo(result.findings());
     }
@@ -340,11 +340,11 @@ class TopologyPropertyTest {
         }
         for (String preset : List.of("auto", "topograph", "aws", "gke", "volcano", "nvidia-gfd", "oci")) {
             TopologyBuilder builder = new TopologyBuilder(TopologySettings.parse(preset, List.of()));
-            TopologyResult result = builder.build(nodes);
+            TopologyResult result = builder.build(nodes, List.of());
             TreeAssertions.assertValidTree(result, "seed " + seed + " preset " + preset);
             List<NodeInfo> shuffled = new ArrayList<>(nodes);
             Collections.shuffle(shuffled, new Random(seed));
-            assertThat(builder.build(shuffled).hyperNodes())
+            assertThat(builder.build(shuffled, List.of()).hyperNodes())
                     .as("seed %d preset %s", seed, preset)
                     .isEqualTo(result.hyperNodes());
         }
@@ -486,10 +486,10 @@ class TopologyPropertyTest {
         TopologyBuilder builder = new TopologyBuilder(TopologySettings.parse(scheme.preset(), List.of()));
         String context = "seed " + seed + " " + scheme.keys().get(0) + " odd " + odd.labels();
 
-        TopologyResult without = builder.build(others);
+        TopologyResult without = builder.build(others, List.of());
         List<NodeInfo> with = new ArrayList<>(others);
         with.add(random.nextInt(with.size() + 1), odd);
-        TopologyResult result = builder.build(with);
+        TopologyResult result = builder.build(with, List.of());
 
         Map<String, List<String>> before = tiersAbove(TreeAssertions.assertValidTree(without, context));
         Map<String, List<String>> after = tiersAbove(TreeAssertions.assertValidTree(result, context));
@@ -521,10 +521,12 @@ class TopologyPropertyTest {
         TopologyBuilder builder = new TopologyBuilder(TopologySettings.parse(scheme.preset(), List.of()));
         String context = "seed " + seed + " " + scheme.keys().get(0);
 
-        Map<String, List<String>> before = tiersAbove(TreeAssertions.assertValidTree(builder.build(others), context));
+        Map<String, List<String>> before =
+                tiersAbove(TreeAssertions.assertValidTree(builder.build(others, List.of()), context));
         List<NodeInfo> with = new ArrayList<>(others);
         with.add(odd);
-        Map<String, List<String>> after = tiersAbove(TreeAssertions.assertValidTree(builder.build(with), context));
+        Map<String, List<String>> after =
+                tiersAbove(TreeAssertions.assertValidTree(builder.build(with, List.of()), context));
         for (NodeInfo node : others) {
             assertThat(after.get(node.name()))
                     .as("%s: tiers above %s", context, node.name())

@@ -24,8 +24,12 @@ public final class Fixtures {
     public static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     /** Tiers 1=nvlink, 2=rack, 3=spine. */
-    public static final TierCatalog TIERS = TierCatalog.of(List.of(
-            new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack"), new TierCatalog.Tier(3, "spine")));
+    public static final TierCatalog TIERS = TierCatalog.of(
+            List.of(
+                    new TierCatalog.Tier(1, "nvlink"),
+                    new TierCatalog.Tier(2, "rack"),
+                    new TierCatalog.Tier(3, "spine")),
+            List.of());
 
     /** The node label keys {@link #LABELLED_TIERS} reads: the GPU clique, a rack and a spine label. */
     public static final String CLIQUE = "nvidia.com/gpu.clique";

@@ -18,7 +18,9 @@ class RenderWorkloadsTest {
                 WorkloadTranslatorTest.deployment("ns", "soft", 2, Map.of("topobridge.io/mode", "soft")) + "---\n"
                         + WorkloadTranslatorTest.deployment("ns", "bad", 2, Map.of("topobridge.io/mode", "sometimes")));
         RenderOutput out = Renderers.of(
-                        TopologySettings.auto(), WorkloadSettings.defaults(), new AdmissionSettings("volcano"))
+                        TopologySettings.parse(TopologySettings.AUTO, null),
+                        WorkloadSettings.defaults(),
+                        new AdmissionSettings("volcano"))
                 .render(inputs);
         assertThat(out.podGroups()).extracting(DesiredPodGroup::name).containsExactly("tb-deploy-soft");
         assertThat(out.rejected()).isTrue();

@@ -44,7 +44,10 @@ class ExpansionRenderTest {
     }
 
     private static RenderOutput render(List<HasMetadata> objects) {
-        return Renderers.of(TopologySettings.auto(), WorkloadSettings.defaults(), new AdmissionSettings("volcano"))
+        return Renderers.of(
+                        TopologySettings.parse(TopologySettings.AUTO, null),
+                        WorkloadSettings.defaults(),
+                        new AdmissionSettings("volcano"))
                 .render(objects);
     }
 

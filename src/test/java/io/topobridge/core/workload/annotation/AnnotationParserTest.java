@@ -394,8 +394,12 @@ class AnnotationParserTest {
 
     @Test
     void ambiguousNameListsTheCandidateNumbers() {
-        var tiers = TierCatalog.of(List.of(
-                new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack"), new TierCatalog.Tier(3, "rack")));
+        var tiers = TierCatalog.of(
+                List.of(
+                        new TierCatalog.Tier(1, "nvlink"),
+                        new TierCatalog.Tier(2, "rack"),
+                        new TierCatalog.Tier(3, "rack")),
+                List.of());
         ParsedIntent parsed =
                 AnnotationParser.parse(List.of(meta(Map.of("topobridge.io/highest-tier", "rack"))), tiers);
         assertThat(parsed.rejected()).isTrue();

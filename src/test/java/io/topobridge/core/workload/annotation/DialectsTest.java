@@ -314,7 +314,7 @@ class DialectsTest {
                 .isTrue();
         // a catalog of bare tiers (HyperNodes of other sources) knows no label keys
         var fromHyperNodes =
-                TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")));
+                TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink"), new TierCatalog.Tier(2, "rack")), List.of());
         assertThat(AnnotationParser.parse(source, fromHyperNodes).waitingForTiers())
                 .isTrue();
     }

@@ -26,9 +26,11 @@ class TierNameResolutionTest {
     /** Two racks of one NVLink partition each, labelled by GPU feature discovery alone (the GPU Operator). */
     private static TierCatalog cliquesOnly(String preset) {
         return new TopologyBuilder(TopologySettings.parse(preset, List.of()))
-                .build(List.of(
-                        new NodeInfo("a", Map.of("nvidia.com/gpu.clique", "u1.1"), true),
-                        new NodeInfo("b", Map.of("nvidia.com/gpu.clique", "u2.1"), true)))
+                .build(
+                        List.of(
+                                new NodeInfo("a", Map.of("nvidia.com/gpu.clique", "u1.1"), true),
+                                new NodeInfo("b", Map.of("nvidia.com/gpu.clique", "u2.1"), true)),
+                        List.of())
                 .tiers();
     }
 

@@ -57,7 +57,9 @@ class AutoTierRenderTest {
 
     static DesiredPodGroup render(List<HasMetadata> inputs) {
         RenderOutput out = Renderers.of(
-                        TopologySettings.auto(), WorkloadSettings.defaults(), new AdmissionSettings("volcano"))
+                        TopologySettings.parse(TopologySettings.AUTO, null),
+                        WorkloadSettings.defaults(),
+                        new AdmissionSettings("volcano"))
                 .render(inputs);
         return out.podGroups().stream()
                 .filter(p -> p.name().equals("tb-deploy-wide"))

@@ -79,7 +79,7 @@ class PodGroupChangesTest {
     void aHardGangWaitsForTheHyperNodesOfItsTier() {
         ScopeResult hard = translation(Map.of("topobridge.io/highest-tier", "2"));
         var queues = new QueueStates(true, Map.of("default", "Open"), Map.of());
-        TierCatalog one = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink")));
+        TierCatalog one = TierCatalog.of(List.of(new TierCatalog.Tier(1, "nvlink")), List.of());
 
         PodGroupChanges.Plan waiting = TestPlans.plan(hard, List.of(), queues, Map.of(), TierCatalog.EMPTY);
         assertThat(waiting.steps()).isEmpty();

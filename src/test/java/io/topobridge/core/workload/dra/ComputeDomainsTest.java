@@ -137,7 +137,8 @@ class ComputeDomainsTest {
     void nothingIsJudgedForOnePodOrWithoutATierNamedNvlink() {
         assertThat(judged("topobridge.io/highest-tier: rack", 1, Fixtures.TIERS))
                 .noneMatch(f -> f.reason() == WorkloadReason.COMPUTE_DOMAIN_SPANS_NVLINK);
-        TierCatalog racks = TierCatalog.of(List.of(new TierCatalog.Tier(1, "rack"), new TierCatalog.Tier(2, "spine")));
+        TierCatalog racks =
+                TierCatalog.of(List.of(new TierCatalog.Tier(1, "rack"), new TierCatalog.Tier(2, "spine")), List.of());
         assertThat(judged("topobridge.io/highest-tier: spine", 18, racks))
                 .noneMatch(f -> f.reason() == WorkloadReason.COMPUTE_DOMAIN_SPANS_NVLINK);
     }

@@ -289,7 +289,9 @@ class AutoscalerFitTest {
                 + "---\n"
                 + hpa("decode-hpa", "disaggregatedset.x-k8s.io/v1", "DisaggregatedSetRoleScaler", "pd-decode", 8)));
         RenderOutput out = Renderers.of(
-                        TopologySettings.auto(), WorkloadSettings.defaults(), new AdmissionSettings("volcano"))
+                        TopologySettings.parse(TopologySettings.AUTO, null),
+                        WorkloadSettings.defaults(),
+                        new AdmissionSettings("volcano"))
                 .render(inputs);
         assertThat(out.podGroups()).extracting(p -> p.name()).contains("tb-ds-pd-0");
         assertThat(out.findings())
