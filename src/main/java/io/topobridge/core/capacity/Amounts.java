@@ -119,21 +119,18 @@ public record Amounts(Map<String, BigDecimal> values) {
 
     /** The resource a sentence speaks of: an accelerator when needed, else the one {@code free} is shortest of. */
     public static String spoken(Amounts need, Amounts free, Accelerators accelerators) {
-        for (String r : need.values.keySet()) {
-            if (accelerators.is(r)) {
-                return r;
-            }
-        }
-        return free.scarcest(need, accelerators);
+        return need.values.keySet().stream()
+                .filter(accelerators::is)
+                .findFirst()
+                .orElseGet(() -> free.scarcest(need, accelerators));
     }
 
     /** The amounts of the accelerators of the list together (what the topology page counts as accelerators). */
     public long accelerators(Accelerators accelerators) {
-        BigDecimal sum = BigDecimal.ZERO;
-        for (String r : accelerators.resources()) {
-            sum = sum.add(get(r));
-        }
-        return sum.longValue();
+        return accelerators.resources().stream()
+                .map(this::get)
+                .reduce(BigDecimal.ZERO, BigDecimal::add)
+                .longValue();
     }
 
     /** One amount as a person reads it: {@code 36}, {@code 16.5}, {@code 940Gi}. */

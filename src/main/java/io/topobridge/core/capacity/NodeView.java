@@ -28,13 +28,10 @@ public record NodeView(String name, Map<String, String> labels, Amounts allocata
 
     /** Whether the node has accelerators: some allocatable resource of the list, or GPU feature discovery's labels. */
     public boolean accelerator(Accelerators accelerators) {
-        for (String r : accelerators.resources()) {
-            if (allocatable.get(r).signum() > 0) {
-                return true;
-            }
-        }
-        // the labels GPU feature discovery puts on GPU nodes
-        return "true".equals(labels.get("nvidia.com/gpu.present"))
+        // else the labels GPU feature discovery puts on GPU nodes
+        return accelerators.resources().stream()
+                        .anyMatch(r -> allocatable.get(r).signum() > 0)
+                || "true".equals(labels.get("nvidia.com/gpu.present"))
                 || labels.containsKey("nvidia.com/gpu.count")
                 || labels.containsKey("nvidia.com/gpu.product");
     }
@@ -75,13 +72,12 @@ public record NodeView(String name, Map<String, String> labels, Amounts allocata
 
     /** The status of the {@code Ready} condition, or null when there is none. */
     public static String ready(List<NodeCondition> conditions) {
-        if (conditions != null) {
-            for (NodeCondition c : conditions) {
-                if (c != null && "Ready".equals(c.getType())) {
-                    return c.getStatus();
-                }
-            }
-        }
-        return null;
+        return conditions == null
+                ? null
+                : conditions.stream()
+                        .filter(c -> c != null && "Ready".equals(c.getType()))
+                        .findFirst()
+                        .map(NodeCondition::getStatus)
+                        .orElse(null);
     }
 }

@@ -35,14 +35,10 @@ public record Withheld(int cordoned, int notReady, int tainted, Taint example) {
 
     /** The first taint that one of the pods (each its tolerations, in order) does not tolerate, or null. */
     static Taint repelling(List<Taint> taints, List<List<Toleration>> pods) {
-        for (List<Toleration> pod : pods) {
-            for (Taint taint : taints) {
-                if (!Toleration.tolerated(pod, taint)) {
-                    return taint;
-                }
-            }
-        }
-        return null;
+        return pods.stream()
+                .flatMap(pod -> taints.stream().filter(taint -> !Toleration.tolerated(pod, taint)))
+                .findFirst()
+                .orElse(null);
     }
 
     public Withheld plus(Withheld other) {

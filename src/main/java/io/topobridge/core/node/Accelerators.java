@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The extended resources that are accelerators (GPUs, NPUs, TPUs…): what {@code highest-tier: auto} sizes a gang by
@@ -103,14 +104,11 @@ public record Accelerators(List<String> resources) {
 
     /** The accelerators among {@code amounts}' keys whose amount is above zero, in the configured order. */
     public List<String> in(Map<String, ? extends Number> amounts) {
-        List<String> out = new ArrayList<>();
-        for (String r : resources) {
-            Number n = amounts.get(r);
-            if (n != null && (n instanceof java.math.BigDecimal b ? b.signum() > 0 : n.doubleValue() > 0)) {
-                out.add(r);
-            }
-        }
-        return out;
+        return resources.stream()
+                .filter(r -> amounts.get(r) instanceof java.math.BigDecimal b
+                        ? b.signum() > 0
+                        : amounts.get(r) != null && amounts.get(r).doubleValue() > 0)
+                .collect(Collectors.toCollection(ArrayList::new));
     }
 
     /**

@@ -2,6 +2,8 @@ package io.topobridge.core.node;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * A pod's toleration, matched against a node's taints as Kubernetes matches them: an empty effect matches every
@@ -61,13 +63,10 @@ public record Toleration(String key, String operator, String value, String effec
      * the one {@link #forExtendedResource} describes.
      */
     public static List<Toleration> forPod(Collection<Toleration> declared, Collection<String> requested) {
-        List<Toleration> out = new java.util.ArrayList<>(declared);
-        for (String r : requested) {
-            if (extendedResource(r)) {
-                out.add(forExtendedResource(r));
-            }
-        }
-        return List.copyOf(out);
+        return Stream.concat(
+                        declared.stream(),
+                        requested.stream().filter(Toleration::extendedResource).map(Toleration::forExtendedResource))
+                .toList();
     }
 
     /** A toleration of the Kubernetes model. */
@@ -77,16 +76,12 @@ public record Toleration(String key, String operator, String value, String effec
 
     /** Tolerations of the Kubernetes model (none for null). */
     public static List<Toleration> of(List<io.fabric8.kubernetes.api.model.Toleration> tolerations) {
-        if (tolerations == null || tolerations.isEmpty()) {
-            return List.of();
-        }
-        List<Toleration> out = new java.util.ArrayList<>(tolerations.size());
-        for (var t : tolerations) {
-            if (t != null) {
-                out.add(of(t));
-            }
-        }
-        return List.copyOf(out);
+        return tolerations == null
+                ? List.of()
+                : tolerations.stream()
+                        .filter(Objects::nonNull)
+                        .map(Toleration::of)
+                        .toList();
     }
 
     /** Whether a resource name is an extended resource (a domain-prefixed name outside {@code kubernetes.io}). */

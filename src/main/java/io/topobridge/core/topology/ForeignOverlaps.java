@@ -13,7 +13,6 @@ import io.topobridge.volcano.model.MemberSpec;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,6 +20,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
 
 /**
  * HyperNodes of other sources that list members of the bridge's tree: such a member gets a second parent, which
@@ -36,12 +36,8 @@ final class ForeignOverlaps {
             return;
         }
         Set<String> placed = forest.placedNodes();
-        Set<String> ours = new HashSet<>();
-        for (Domain d : forest.domains()) {
-            if (d.alive) {
-                ours.add(d.name);
-            }
-        }
+        Set<String> ours =
+                forest.domains().stream().filter(d -> d.alive).map(d -> d.name).collect(Collectors.toSet());
         List<ForeignHyperNode> sorted = new ArrayList<>(foreign);
         sorted.sort(Comparator.comparing(ForeignHyperNode::name));
         for (ForeignHyperNode hn : sorted) {

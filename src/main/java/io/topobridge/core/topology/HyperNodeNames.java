@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Deterministic HyperNode names: the tier name and the label value, sanitised to a DNS label, plus a short hash
@@ -48,12 +49,10 @@ public final class HyperNodeNames {
             d.name = plain ? readable : withHash(readable, d.identity, SHORT_HASH);
             byName.computeIfAbsent(d.name, k -> new ArrayList<>()).add(d);
         }
-        List<Domain> clashing = new ArrayList<>();
-        for (var entry : byName.entrySet()) {
-            if (entry.getValue().size() > 1 || taken.contains(entry.getKey())) {
-                clashing.addAll(entry.getValue());
-            }
-        }
+        List<Domain> clashing = byName.values().stream()
+                .filter(same -> same.size() > 1 || taken.contains(same.get(0).name))
+                .flatMap(List::stream)
+                .collect(Collectors.toCollection(ArrayList::new));
         int attempt = 0;
         while (!clashing.isEmpty()) {
             clashing.sort(Comparator.comparing(d -> d.identity));
@@ -64,14 +63,9 @@ public final class HyperNodeNames {
                 d.name = withHash(readable, identity, LONG_HASH);
                 byName.computeIfAbsent(d.name, k -> new ArrayList<>()).add(d);
             }
-            List<Domain> again = new ArrayList<>();
-            for (Domain d : clashing) {
-                List<Domain> same = byName.get(d.name);
-                if (same.size() > 1 || taken.contains(d.name)) {
-                    again.add(d);
-                }
-            }
-            clashing = again;
+            clashing = clashing.stream()
+                    .filter(d -> byName.get(d.name).size() > 1 || taken.contains(d.name))
+                    .collect(Collectors.toCollection(ArrayList::new));
             attempt++;
         }
     }

@@ -185,13 +185,10 @@ final class TreeFindings {
 
     /** What {@code said} tells of each domain of {@code same} but {@code d}, each with its HyperNode. */
     private static List<String> elsewhere(List<Domain> same, Domain d, Function<Domain, String> said) {
-        List<String> out = new ArrayList<>();
-        for (Domain other : same) {
-            if (other != d) {
-                out.add(said.apply(other) + " (HyperNode " + other.name + ")");
-            }
-        }
-        return out;
+        return same.stream()
+                .filter(other -> other != d)
+                .map(other -> said.apply(other) + " (HyperNode " + other.name + ")")
+                .toList();
     }
 
     private static String where(Domain d) {
