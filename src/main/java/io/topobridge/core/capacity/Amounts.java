@@ -64,7 +64,6 @@ public record Amounts(Map<String, BigDecimal> values) {
         return new Amounts(out);
     }
 
-    /** Whether every resource of {@code need} is available here. */
     public boolean covers(Amounts need) {
         return need.values.entrySet().stream().allMatch(e -> get(e.getKey()).compareTo(e.getValue()) >= 0);
     }

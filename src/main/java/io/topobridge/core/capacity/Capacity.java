@@ -94,7 +94,6 @@ public final class Capacity {
         return withheld(node).isEmpty() ? freeIfUsable(node) : Amounts.NONE;
     }
 
-    /** What would be free on a node if it took new pods. */
     public Amounts freeIfUsable(String node) {
         NodeView n = nodes.get(node);
         return n == null ? Amounts.NONE : n.allocatable().minusClamped(used.getOrDefault(node, Amounts.NONE));
@@ -104,7 +103,6 @@ public final class Capacity {
         return domainFree.computeIfAbsent(hyperNode, h -> sum(forest.nodesUnder(h), this::free));
     }
 
-    /** What would be free under a HyperNode if all its nodes took new pods. */
     public Amounts domainFreeIfUsable(String hyperNode) {
         return domainFreeIfUsable.computeIfAbsent(hyperNode, h -> sum(forest.nodesUnder(h), this::freeIfUsable));
     }
@@ -118,7 +116,6 @@ public final class Capacity {
                         n -> nodes.containsKey(n) ? nodes.get(n).allocatable() : Amounts.NONE));
     }
 
-    /** The nodes under a HyperNode whose resources are not room. */
     public Withheld domainWithheld(String hyperNode) {
         return domainWithheld.computeIfAbsent(hyperNode, h -> withheldOf(forest.nodesUnder(h)));
     }
@@ -128,7 +125,6 @@ public final class Capacity {
         return sum(nodes.keySet(), this::free);
     }
 
-    /** The nodes of the cluster whose resources are not room. */
     public Withheld clusterWithheld() {
         return withheldOf(nodes.keySet());
     }

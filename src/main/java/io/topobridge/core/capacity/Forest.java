@@ -69,7 +69,6 @@ public final class Forest {
         return parents == null ? Optional.empty() : Optional.of(parents.get(0));
     }
 
-    /** Whether a node is a member of any HyperNode. */
     public boolean placed(String node) {
         return nodeParents.containsKey(node);
     }

@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The domain a running hard-tier gang occupies and whether it can still hold the gang: where its replacement pods
@@ -85,28 +86,13 @@ public record GangDomain(
         if (!gang.hard()) {
             return false;
         }
-        boolean anyBound = false;
-        boolean shortOf = false;
-        boolean blocking = false;
-        for (PodView pod : gang.pods()) {
-            if (pod.deleting()) {
-                if (pod.bound()) {
-                    Optional<NodeState> state = nodes.apply(pod.node());
-                    blocking |= state.isEmpty() || !state.get().isReady();
-                }
-                continue;
-            }
-            if (!pod.bound()) {
-                shortOf = true;
-            } else {
-                anyBound = true;
-                Optional<NodeState> state = nodes.apply(pod.node());
-                if (state.isEmpty() || !state.get().isReady()) {
-                    shortOf = true;
-                }
-            }
-        }
-        return anyBound && (shortOf || (blocking && gang.livePods().size() < gang.minMember()));
+        Predicate<PodView> down =
+                p -> nodes.apply(p.node()).map(s -> !s.isReady()).orElse(true);
+        List<PodView> live = gang.livePods();
+        boolean blocking = gang.pods().stream().anyMatch(p -> p.deleting() && p.bound() && down.test(p));
+        return live.stream().anyMatch(PodView::bound)
+                && (live.stream().anyMatch(p -> !p.bound() || down.test(p))
+                        || blocking && live.size() < gang.minMember());
     }
 
     /**
@@ -148,11 +134,9 @@ public record GangDomain(
                 + (domain.tierName().isEmpty() ? "" : ", " + domain.tierName()) + ")";
         List<String> blocking = members.whole() ? blocking(gang, capacity) : List.of();
         if (!blocking.isEmpty()) {
-            return Optional.of(new GangDomain(
+            return Optional.of(in(
+                    domain,
                     Verdict.REPLACEMENT_BLOCKED,
-                    domain.name(),
-                    domain.tier(),
-                    domain.tierName(),
                     List.of(),
                     blocking,
                     room.unusable(),
@@ -166,11 +150,9 @@ public record GangDomain(
         }
         if (members.whole()) {
             List<String> unusable = room.unusable();
-            return Optional.of(new GangDomain(
+            return Optional.of(in(
+                    domain,
                     Verdict.HOLDS,
-                    domain.name(),
-                    domain.tier(),
-                    domain.tierName(),
                     List.of(),
                     List.of(),
                     unusable,
@@ -236,16 +218,19 @@ public record GangDomain(
             sentence = where + " has room for " + pods + " the gang is short of" + needs + unusableText
                     + members.waits() + "; waiting for Volcano";
         }
+        return in(domain, verdict, members.pendingNames(), members.lost(), room.unusable(), members.since(), sentence);
+    }
+
+    private static GangDomain in(
+            HyperNodeView domain,
+            Verdict verdict,
+            List<String> pending,
+            List<String> lost,
+            List<String> unusable,
+            Instant since,
+            String sentence) {
         return new GangDomain(
-                verdict,
-                domain.name(),
-                domain.tier(),
-                domain.tierName(),
-                members.pendingNames(),
-                members.lost(),
-                room.unusable(),
-                members.since(),
-                sentence);
+                verdict, domain.name(), domain.tier(), domain.tierName(), pending, lost, unusable, since, sentence);
     }
 
     /**

@@ -97,12 +97,10 @@ public record GangView(
         return !live.isEmpty() && live.size() >= minMember && live.stream().allMatch(PodView::bound);
     }
 
-    /** The gang's pods that are not being deleted. */
     public List<PodView> livePods() {
         return pods.stream().filter(p -> !p.deleting()).toList();
     }
 
-    /** Whether the gang waits: not all its pods are bound. */
     public boolean pending() {
         return !allBound();
     }

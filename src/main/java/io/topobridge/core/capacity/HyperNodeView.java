@@ -24,7 +24,6 @@ public record HyperNodeView(
         hyperNodes = hyperNodes == null ? List.of() : List.copyOf(hyperNodes);
     }
 
-    /** A HyperNode of this name, labels and spec, as the core reads it. */
     public static HyperNodeView of(String name, Map<String, String> labels, HyperNodeSpec spec) {
         List<String> nodeMembers = new ArrayList<>();
         List<String> hyperNodeMembers = new ArrayList<>();

@@ -52,7 +52,6 @@ public record NodeView(String name, Map<String, String> labels, Amounts allocata
                 node.getMetadata().getName(), node.getMetadata().getLabels(), new Amounts(allocatable), state(node));
     }
 
-    /** Cordon, Ready and taints of a Node. */
     public static NodeState state(Node node) {
         boolean cordoned =
                 node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());

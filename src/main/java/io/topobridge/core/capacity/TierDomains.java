@@ -39,12 +39,8 @@ public final class TierDomains {
             List<Tainted> tainted) {
         public Domain {
             Objects.requireNonNull(name, "name");
-            allocatable = allocatable == null ? Amounts.NONE : allocatable;
-            free = free == null ? Amounts.NONE : free;
-            gangUse = gangUse == null ? Map.of() : Map.copyOf(gangUse);
-            nominal = nominal == null ? allocatable : nominal;
-            withheld = withheld == null ? Withheld.NONE : withheld;
-            tainted = tainted == null ? List.of() : List.copyOf(tainted);
+            gangUse = Map.copyOf(gangUse);
+            tainted = List.copyOf(tainted);
         }
 
         /** What is free here for one gang: the free capacity plus what that gang itself already uses here. */
@@ -236,7 +232,6 @@ public final class TierDomains {
         return new Domain(d.name(), size, free, gangs, d.nominal(), withheld, List.of());
     }
 
-    /** The resources gangs are sized by first when they request any. */
     public Accelerators accelerators() {
         return accelerators;
     }

@@ -18,7 +18,6 @@ import java.util.stream.Collectors;
  */
 public record Accelerators(List<String> resources) {
 
-    /** Configuration key of the list. */
     public static final String KEY = "topobridge.workloads.accelerator-resources";
 
     /**
@@ -97,7 +96,6 @@ public record Accelerators(List<String> resources) {
         return null;
     }
 
-    /** Whether a resource is one of the accelerators. */
     public boolean is(String resource) {
         return resources.contains(resource);
     }

@@ -16,7 +16,6 @@ import java.util.Optional;
  */
 public record DeviceClasses(Map<String, String> resources) {
 
-    /** Configuration key of the mapping. */
     public static final String KEY = "topobridge.workloads.dra-device-classes";
 
     /**

@@ -15,7 +15,6 @@ import java.util.List;
  */
 public record NodeState(boolean cordoned, String ready, List<Taint> taints) {
 
-    /** A node that takes any pod. */
     public static final NodeState SCHEDULABLE = new NodeState(false, null, List.of());
 
     public NodeState {

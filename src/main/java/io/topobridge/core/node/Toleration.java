@@ -28,7 +28,6 @@ public record Toleration(String key, String operator, String value, String effec
         effect = effect == null ? "" : effect;
     }
 
-    /** Whether this toleration tolerates the taint. */
     public boolean tolerates(Taint taint) {
         if (!effect.isEmpty() && !effect.equals(taint.effect())) {
             return false;
@@ -43,7 +42,6 @@ public record Toleration(String key, String operator, String value, String effec
         };
     }
 
-    /** Whether some toleration of the list tolerates the taint. */
     public static boolean tolerated(Collection<Toleration> tolerations, Taint taint) {
         return tolerations.stream().anyMatch(t -> t.tolerates(taint));
     }
@@ -69,7 +67,6 @@ public record Toleration(String key, String operator, String value, String effec
                 .toList();
     }
 
-    /** A toleration of the Kubernetes model. */
     public static Toleration of(io.fabric8.kubernetes.api.model.Toleration t) {
         return new Toleration(t.getKey(), t.getOperator(), t.getValue(), t.getEffect());
     }

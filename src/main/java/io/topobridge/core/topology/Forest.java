@@ -20,7 +20,6 @@ final class Forest {
     /** Estimated serialised size above which a HyperNode is left out (the API server refuses ~1.5 MiB). */
     static final int MAX_HYPERNODE_BYTES = 1_000_000;
 
-    /** Labels on every HyperNode the bridge writes. */
     private static final Map<String, String> LABELS = Map.of(
             VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE,
             Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
@@ -39,7 +38,6 @@ final class Forest {
         return out;
     }
 
-    /** The nodes the live HyperNodes list. */
     Set<String> placedNodes() {
         Set<String> out = new HashSet<>();
         for (Domain d : domains()) {

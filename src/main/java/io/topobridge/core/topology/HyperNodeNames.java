@@ -32,7 +32,6 @@ public final class HyperNodeNames {
 
     private HyperNodeNames() {}
 
-    /** Whether a Node or HyperNode name can be written as an {@code exactMatch} member. */
     public static boolean matchable(String name) {
         return name != null
                 && !name.isEmpty()

@@ -73,7 +73,6 @@ public record LabelScheme(String id, String title, List<TierSpec> tiers, List<St
         carriers = List.copyOf(carriers);
     }
 
-    /** Whether a node with these labels carries the scheme. */
     public boolean carriedBy(Map<String, String> labels) {
         for (String key : carriers) {
             if (present(labels, key)) {

@@ -23,7 +23,6 @@ final class SchemeDetection {
         this.schemes = settings.schemes();
     }
 
-    /** Whether a node label key belongs to any scheme. */
     boolean reads(String key) {
         return schemes.stream().anyMatch(s -> s.reads(key));
     }

@@ -39,7 +39,6 @@ public record TopologySettings(String preset, List<TierLabel> tiers) {
         tiers = tiers == null ? List.of() : List.copyOf(tiers);
     }
 
-    /** Whether explicit tiers replace the presets. */
     public boolean custom() {
         return !tiers.isEmpty();
     }
