@@ -58,13 +58,11 @@ public record DomainFit(
         // the first of the closest on a tie
         TierDomains.Domain largest =
                 Collections.max(at, Comparator.comparing(d -> d.allocatable().coverage(compared)));
-        int holding = 0;
-        for (int t = tier + 1; t <= domains.top(); t++) {
-            if (domains.at(t).stream().anyMatch(d -> d.allocatable().covers(compared))) {
-                holding = t;
-                break;
-            }
-        }
+        int holding = IntStream.rangeClosed(tier + 1, domains.top())
+                .filter(t ->
+                        domains.at(t).stream().anyMatch(d -> d.allocatable().covers(compared)))
+                .findFirst()
+                .orElse(0);
         if (holding == 0 && !whole(domains).covers(compared)) {
             // more than every node under the HyperNodes together: the cluster's shortfall (GangExceedsCluster), not
             // one domain's

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Every HyperNode of the cluster, all sources together, as the scheduler joins them into one forest: who is whose
@@ -186,11 +187,12 @@ public final class Forest {
     }
 
     private String describe(List<String> names) {
-        List<String> out = new ArrayList<>();
-        for (String n : names) {
-            HyperNodeView h = byName.get(n);
-            out.add(n + (h == null || h.source().isEmpty() ? "" : " (source " + h.source() + ")"));
-        }
-        return String.join(", ", out);
+        return names.stream()
+                .map(n -> n
+                        + Optional.ofNullable(byName.get(n))
+                                .filter(h -> !h.source().isEmpty())
+                                .map(h -> " (source " + h.source() + ")")
+                                .orElse(""))
+                .collect(Collectors.joining(", "));
     }
 }

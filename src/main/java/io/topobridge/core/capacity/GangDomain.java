@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -257,12 +258,12 @@ public record GangDomain(
                     lost.add(pod.name() + " on " + pod.node() + " (" + down + ")");
                 }
             }
-            Instant since = null;
-            for (PodView pod : pending) {
-                if (since == null || (pod.created() != null && pod.created().isBefore(since))) {
-                    since = pod.created();
-                }
-            }
+            // the oldest creation known (a pod whose creation is unknown says nothing)
+            Instant since = pending.stream()
+                    .map(PodView::created)
+                    .filter(Objects::nonNull)
+                    .min(Comparator.naturalOrder())
+                    .orElse(null);
             List<String> pendingNames =
                     pending.stream().map(PodView::name).sorted().toList();
             return new Members(bound, pending, lostPods, lost, pendingNames, since);
@@ -325,18 +326,15 @@ public record GangDomain(
             return List.of();
         }
         List<Amounts> pods = gang.livePods().stream().map(PodView::requests).toList();
-        List<String> out = new ArrayList<>();
-        for (HyperNodeView candidate : capacity.forest().atTier(gang.highestTier())) {
-            if (candidate.name().equals(except)) {
-                continue;
-            }
-            List<Amounts> free = Room.of(candidate, capacity).free();
-            if (!free.isEmpty() && Amounts.packs(pods, free, capacity.accelerators())) {
-                out.add(candidate.name());
-            }
-        }
-        out.sort(null);
-        return out;
+        return capacity.forest().atTier(gang.highestTier()).stream()
+                .filter(candidate -> !candidate.name().equals(except))
+                .filter(candidate -> {
+                    List<Amounts> free = Room.of(candidate, capacity).free();
+                    return !free.isEmpty() && Amounts.packs(pods, free, capacity.accelerators());
+                })
+                .map(HyperNodeView::name)
+                .sorted()
+                .toList();
     }
 
     /**

@@ -7,7 +7,6 @@ import io.topobridge.core.node.NodeState;
 import io.topobridge.core.node.Taint;
 import io.topobridge.core.resources.Quantities;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -55,14 +54,12 @@ public record NodeView(String name, Map<String, String> labels, Amounts allocata
     public static NodeState state(Node node) {
         boolean cordoned =
                 node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
-        List<Taint> taints = new ArrayList<>();
-        if (node.getSpec() != null && node.getSpec().getTaints() != null) {
-            for (var t : node.getSpec().getTaints()) {
-                if (t != null && t.getKey() != null && Taint.repels(t.getEffect())) {
-                    taints.add(new Taint(t.getKey(), t.getValue(), t.getEffect()));
-                }
-            }
-        }
+        List<Taint> taints = node.getSpec() == null || node.getSpec().getTaints() == null
+                ? List.of()
+                : node.getSpec().getTaints().stream()
+                        .filter(t -> t != null && t.getKey() != null && Taint.repels(t.getEffect()))
+                        .map(t -> new Taint(t.getKey(), t.getValue(), t.getEffect()))
+                        .toList();
         return new NodeState(
                 cordoned,
                 ready(node.getStatus() == null ? null : node.getStatus().getConditions()),

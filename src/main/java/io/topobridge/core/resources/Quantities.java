@@ -46,7 +46,6 @@ public final class Quantities {
         return amount(text);
     }
 
-    /** {@link #amount(Quantity)} of a quantity string. */
     public static BigDecimal amount(String text) {
         String raw = text == null ? "" : text;
         if (raw.length() > MAX_LENGTH) {
@@ -153,7 +152,6 @@ public final class Quantities {
         return format != null && format.length() == 2 && format.charAt(1) == 'i';
     }
 
-    /** The canonical Kubernetes form of an amount. */
     public static String canonical(BigDecimal amount, boolean binary) {
         if (amount.signum() == 0) {
             return "0";

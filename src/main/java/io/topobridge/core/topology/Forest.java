@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /** The trees of all schemes: prunes them to what fits Volcano, and turns their domains into HyperNodes. */
 final class Forest {
@@ -39,13 +40,10 @@ final class Forest {
     }
 
     Set<String> placedNodes() {
-        Set<String> out = new HashSet<>();
-        for (Domain d : domains()) {
-            if (d.alive && d.level == 0) {
-                out.addAll(d.nodes);
-            }
-        }
-        return out;
+        return domains().stream()
+                .filter(d -> d.alive && d.level == 0)
+                .flatMap(d -> d.nodes.stream())
+                .collect(Collectors.toCollection(HashSet::new));
     }
 
     /** Children before parents: a domain lives while it has members and fits in one object. */
@@ -133,10 +131,10 @@ final class Forest {
     List<TreeSummary> summaries() {
         List<TreeSummary> out = new ArrayList<>();
         for (Tree tree : trees) {
-            int nodes = 0;
-            for (Domain root : tree.roots.values()) {
-                nodes += root.alive ? root.nodeCount : 0;
-            }
+            int nodes = tree.roots.values().stream()
+                    .filter(root -> root.alive)
+                    .mapToInt(root -> root.nodeCount)
+                    .sum();
             long hyperNodes = tree.all.stream().filter(d -> d.alive).count();
             if (hyperNodes > 0) {
                 out.add(new TreeSummary(tree.scheme.id(), tree.tierNames, nodes, (int) hyperNodes));

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Orders the writes that turn the bridge's current HyperNodes into the desired ones so that no member is ever
@@ -37,8 +38,7 @@ public final class HyperNodeChanges {
      * @param current the specs of the bridge's HyperNodes that exist now, by name (a null spec counts as empty)
      */
     public static List<Step> plan(List<DesiredHyperNode> desired, Map<String, HyperNodeSpec> current) {
-        Set<String> desiredNames = new HashSet<>();
-        desired.forEach(d -> desiredNames.add(d.name()));
+        Set<String> desiredNames = desired.stream().map(DesiredHyperNode::name).collect(Collectors.toSet());
 
         // members that leave some HyperNode and join another in this change
         Set<String> lost = new HashSet<>();
@@ -112,16 +112,12 @@ public final class HyperNodeChanges {
 
     /** Members as {@code type/name}, so a Node and a HyperNode of the same name stay apart. */
     static Set<String> members(HyperNodeSpec spec) {
-        Set<String> out = new LinkedHashSet<>();
-        if (spec != null && spec.getMembers() != null) {
-            for (MemberSpec m : spec.getMembers()) {
-                String key = key(m);
-                if (key != null) {
-                    out.add(key);
-                }
-            }
-        }
-        return out;
+        return spec == null || spec.getMembers() == null
+                ? new LinkedHashSet<>()
+                : spec.getMembers().stream()
+                        .map(HyperNodeChanges::key)
+                        .filter(Objects::nonNull)
+                        .collect(Collectors.toCollection(LinkedHashSet::new));
     }
 
     private static String key(MemberSpec m) {

@@ -31,7 +31,7 @@ public final class LabelSchemes {
     public static final String NVLINK_TIER = "nvlink";
     /** Tier of the physical NVLink domain, above its partitions; only present where some domain is split. */
     public static final String NVLINK_DOMAIN_TIER = "nvlink-domain";
-    /** Every key that can name an NVLink partition. */
+
     static final List<String> PARTITION_KEYS = List.of(TOPOGRAPH_SUB_DOMAIN, GPU_CLIQUE);
 
     public static final String TOPOGRAPH_FABRIC_PREFIX = "fabric.topograph.run/tier-";

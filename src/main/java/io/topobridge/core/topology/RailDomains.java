@@ -42,10 +42,10 @@ final class RailDomains {
             for (String node : nodesIn(planted)) {
                 counts.merge(sideOf.get(node), 1, Integer::sum);
             }
-            List<String> out = new ArrayList<>();
-            counts.forEach((value, n) ->
-                    out.add(sideTier + " " + UserText.quote(value) + " (" + TreeFindings.count(n, "node") + ")"));
-            return out;
+            return counts.entrySet().stream()
+                    .map(e -> sideTier + " " + UserText.quote(e.getKey()) + " ("
+                            + TreeFindings.count(e.getValue(), "node") + ")")
+                    .toList();
         }
 
         private static List<String> nodesIn(Domain d) {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /** The tree of one scheme: its tiers (finest first) and its top-level domains. */
 final class Tree {
@@ -45,19 +46,9 @@ final class Tree {
      * every domain (see the class comment).
      */
     void foldOrSplitNvlink(List<Finding> findings) {
-        List<Domain> domains = new ArrayList<>();
-        for (Domain d : all) {
-            if (d.level == 0) {
-                domains.add(d);
-            }
-        }
+        List<Domain> domains = all.stream().filter(d -> d.level == 0).toList();
         for (Domain d : domains) {
-            int named = 0;
-            for (KeyValue p : d.partitions) {
-                if (p != null) {
-                    named++;
-                }
-            }
+            long named = d.partitions.stream().filter(Objects::nonNull).count();
             if (named > 0 && named < d.partitions.size()) {
                 leaveOutPartitionDisagreement(d, 2L * named >= d.partitions.size(), findings);
             }

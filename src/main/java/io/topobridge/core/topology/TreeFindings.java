@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The findings about a built forest as a whole (a value under several parents, an NVLink partition in two domains,
@@ -199,12 +200,9 @@ final class TreeFindings {
 
     /** Tiers are global numbers: a tier with one domain in the whole cluster lets a gang go anywhere. */
     static void singleDomainTiers(Forest forest, List<Finding> findings) {
-        Map<Integer, List<Domain>> byTier = new TreeMap<>();
-        for (Domain d : forest.domains()) {
-            if (d.alive) {
-                byTier.computeIfAbsent(d.level + 1, k -> new ArrayList<>()).add(d);
-            }
-        }
+        Map<Integer, List<Domain>> byTier = forest.domains().stream()
+                .filter(d -> d.alive)
+                .collect(Collectors.groupingBy(d -> d.level + 1, TreeMap::new, Collectors.toList()));
         byTier.forEach((tier, list) -> {
             if (list.size() == 1) {
                 Domain d = list.get(0);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 
 /**
  * Plants the tree of one scheme: decides its depth (the dynamic tiers its nodes name, the optional tiers at least
@@ -210,12 +211,11 @@ final class TreePlanter {
                 keepValues.add(values.get(n));
                 continue;
             }
-            List<String> missing = new ArrayList<>();
-            for (int i = 0; i < tiers.size(); i++) {
-                if (used[i] && values.get(n)[i] == null) {
-                    missing.add(lacking(tiers.get(i)));
-                }
-            }
+            KeyValue[] row = values.get(n);
+            List<String> missing = IntStream.range(0, tiers.size())
+                    .filter(i -> used[i] && row[i] == null)
+                    .mapToObj(i -> lacking(tiers.get(i)))
+                    .toList();
             boolean one = missing.size() == 1;
             findings.add(Finding.warning(
                     TopologyReason.MISSING_TIER_LABELS,
@@ -300,13 +300,11 @@ final class TreePlanter {
         if (gap) {
             why = "a tier below it is left out";
         } else {
-            List<String> carrying = new ArrayList<>();
-            for (int n = 0; n < kept.size(); n++) {
-                if (!out[n] && values.get(n)[index] != null) {
-                    carrying.add(kept.get(n).name());
-                }
-            }
-            carrying.sort(null);
+            List<String> carrying = IntStream.range(0, kept.size())
+                    .filter(n -> !out[n] && values.get(n)[index] != null)
+                    .mapToObj(n -> kept.get(n).name())
+                    .sorted()
+                    .toList();
             why = "fewer than half of its " + in + " nodes carry it (" + examples(carrying)
                     + "); a tier is kept while at least half do, and then the nodes lacking it are left out";
         }
