@@ -3,7 +3,6 @@ package io.topobridge.core.workload;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Reason;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Why the workload half of the bridge reported something about a workload or its PodGroup. */
@@ -182,19 +181,15 @@ public enum WorkloadReason implements Reason {
 
     /** {@code reason} as a warning on every subject ({@code subject: message}), told apart by {@code key}. */
     public static List<Finding> warnings(WorkloadReason reason, List<ObjectRef> subjects, String key, String message) {
-        List<Finding> out = new ArrayList<>(subjects.size());
-        for (ObjectRef subject : subjects) {
-            out.add(Finding.warning(reason, subject, subject + ": " + message).withKey(key));
-        }
-        return out;
+        return subjects.stream()
+                .map(s -> Finding.warning(reason, s, s + ": " + message).withKey(key))
+                .toList();
     }
 
     /** {@code reason} as a refusal of every subject ({@code subject: message}), told apart by {@code key}. */
     public static List<Finding> refusals(WorkloadReason reason, List<ObjectRef> subjects, String key, String message) {
-        List<Finding> out = new ArrayList<>(subjects.size());
-        for (ObjectRef subject : subjects) {
-            out.add(Finding.rejected(reason, subject, subject + ": " + message).withKey(key));
-        }
-        return out;
+        return subjects.stream()
+                .map(s -> Finding.rejected(reason, s, s + ": " + message).withKey(key))
+                .toList();
     }
 }

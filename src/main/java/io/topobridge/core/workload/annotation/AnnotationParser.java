@@ -119,21 +119,6 @@ public final class AnnotationParser {
         return key.startsWith(Topobridge.PREFIX) || VOLCANO_KEYS.contains(key) || Dialects.isForeign(key);
     }
 
-    /**
-     * The distinct trimmed values of one key across the sources (used to find a workload's group before it
-     * is fully parsed).
-     */
-    public static Set<String> rawValues(List<AnnotationSource> sources, String key) {
-        Set<String> out = new LinkedHashSet<>();
-        for (AnnotationSource source : sources) {
-            String value = source.annotations().get(key);
-            if (value != null) {
-                out.add(value.trim());
-            }
-        }
-        return out;
-    }
-
     /** Whether a string is a valid {@code topobridge.io/group} value. */
     public static boolean validGroup(String value) {
         return value != null && value.length() <= 63 && DNS_LABEL.matcher(value).matches();

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.StringJoiner;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The topology annotations other schedulers define (Kueue, KAI, LeaderWorkerSet), read as the bridge's own: one table
@@ -56,8 +57,8 @@ public final class Dialects {
         POD_INDEX_LABEL
     }
 
-    /** One foreign key: whose it is, the setting it gives, and the mode it implies (null: none). */
-    record Key(String scheduler, Setting setting, TopologyMode mode) {}
+    /** One foreign key: the setting it gives, and the mode it implies (null: none). */
+    record Key(Setting setting, TopologyMode mode) {}
 
     private static final Map<String, Key> KEYS = table();
     /** The foreign keys of each setting, in table order: asked for every managed gang, so built once. */
@@ -69,18 +70,18 @@ public final class Dialects {
 
     private static Map<String, Key> table() {
         Map<String, Key> out = new LinkedHashMap<>();
-        out.put(KUEUE_REQUIRED, new Key("Kueue", Setting.GANG_TIER, TopologyMode.HARD));
-        out.put(KUEUE_PREFERRED, new Key("Kueue", Setting.GANG_TIER, TopologyMode.SOFT));
-        out.put(KUEUE_SLICE_REQUIRED, new Key("Kueue", Setting.SUBGROUP_TIER, TopologyMode.HARD));
-        out.put(KUEUE_SLICE_SIZE, new Key("Kueue", Setting.SLICE_SIZE, null));
-        out.put(KAI_REQUIRED, new Key("KAI", Setting.GANG_TIER, TopologyMode.HARD));
-        out.put(KAI_PREFERRED, new Key("KAI", Setting.GANG_TIER, TopologyMode.SOFT));
-        out.put(KAI_SEGMENT_REQUIRED, new Key("KAI", Setting.SUBGROUP_TIER, TopologyMode.HARD));
-        out.put(KAI_SEGMENT_PREFERRED, new Key("KAI", Setting.SUBGROUP_TIER, TopologyMode.SOFT));
-        out.put(KAI_SEGMENT_SIZE, new Key("KAI", Setting.SLICE_SIZE, null));
-        out.put(KAI_POD_INDEX_LABEL, new Key("KAI", Setting.POD_INDEX_LABEL, null));
-        out.put(LWS_EXCLUSIVE, new Key("LeaderWorkerSet", Setting.GANG_TIER, TopologyMode.HARD));
-        out.put(LWS_SUBGROUP_EXCLUSIVE, new Key("LeaderWorkerSet", Setting.SUBGROUP_TIER, TopologyMode.HARD));
+        out.put(KUEUE_REQUIRED, new Key(Setting.GANG_TIER, TopologyMode.HARD));
+        out.put(KUEUE_PREFERRED, new Key(Setting.GANG_TIER, TopologyMode.SOFT));
+        out.put(KUEUE_SLICE_REQUIRED, new Key(Setting.SUBGROUP_TIER, TopologyMode.HARD));
+        out.put(KUEUE_SLICE_SIZE, new Key(Setting.SLICE_SIZE, null));
+        out.put(KAI_REQUIRED, new Key(Setting.GANG_TIER, TopologyMode.HARD));
+        out.put(KAI_PREFERRED, new Key(Setting.GANG_TIER, TopologyMode.SOFT));
+        out.put(KAI_SEGMENT_REQUIRED, new Key(Setting.SUBGROUP_TIER, TopologyMode.HARD));
+        out.put(KAI_SEGMENT_PREFERRED, new Key(Setting.SUBGROUP_TIER, TopologyMode.SOFT));
+        out.put(KAI_SEGMENT_SIZE, new Key(Setting.SLICE_SIZE, null));
+        out.put(KAI_POD_INDEX_LABEL, new Key(Setting.POD_INDEX_LABEL, null));
+        out.put(LWS_EXCLUSIVE, new Key(Setting.GANG_TIER, TopologyMode.HARD));
+        out.put(LWS_SUBGROUP_EXCLUSIVE, new Key(Setting.SUBGROUP_TIER, TopologyMode.HARD));
         return java.util.Collections.unmodifiableMap(out);
     }
 
@@ -92,11 +93,6 @@ public final class Dialects {
             Map.of(KAI_PREFERRED, KAI_REQUIRED, KAI_SEGMENT_PREFERRED, KAI_SEGMENT_REQUIRED);
 
     private Dialects() {}
-
-    /** Every foreign key the bridge reads. */
-    public static Set<String> keys() {
-        return KEYS.keySet();
-    }
 
     /** The foreign keys that give one setting, in table order. */
     static List<String> keys(Setting setting) {
@@ -233,8 +229,7 @@ public final class Dialects {
                             .filter(e -> e.getValue().equals(size))
                             .map(Map.Entry::getKey)
                             .sorted()
-                            .reduce((x, y) -> x + " or " + y)
-                            .orElseThrow();
+                            .collect(Collectors.joining(" or "));
                     findings.add(incomplete(source, size, "a slice size needs the slices' topology (" + needs + ")"));
                 }
             }
@@ -265,11 +260,8 @@ public final class Dialects {
             return Result.ok(number.get());
         }
         Set<Integer> readers = tiers.numbersOfLabelKey(value);
-        boolean anyKnown = false;
-        for (int n = 1; n <= tiers.top() && !anyKnown; n++) {
-            anyKnown = !tiers.labelKeys(n).isEmpty();
-        }
-        if (!anyKnown) {
+        if (IntStream.rangeClosed(1, tiers.top())
+                .allMatch(n -> tiers.labelKeys(n).isEmpty())) {
             // a catalog of bare tiers (read from HyperNodes of other sources) knows no label keys: wait, not refuse
             return Result.tiersUnknown("which node label keys the tiers read is not known yet");
         }

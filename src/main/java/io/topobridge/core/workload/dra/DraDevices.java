@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.BiConsumer;
+import java.util.stream.Collectors;
 
 /**
  * The devices a gang's pods claim through Dynamic Resource Allocation ({@code resource.k8s.io/v1}), counted as the
@@ -314,13 +315,8 @@ public final class DraDevices {
             return List.of();
         }
         List<Uncounted> all = devices.uncounted();
-        StringBuilder claims = new StringBuilder();
-        for (int i = 0; i < Math.min(NAMED, all.size()); i++) {
-            claims.append(i == 0 ? "" : "; ").append(all.get(i).describe());
-        }
-        if (all.size() > NAMED) {
-            claims.append("; and ").append(all.size() - NAMED).append(" more");
-        }
+        String claims = all.stream().limit(NAMED).map(Uncounted::describe).collect(Collectors.joining("; "))
+                + (all.size() > NAMED ? "; and " + (all.size() - NAMED) + " more" : "");
         return WorkloadReason.warnings(
                 WorkloadReason.DRA_DEVICES_NOT_COUNTED,
                 subjects,
@@ -340,9 +336,10 @@ public final class DraDevices {
         if (counted.isEmpty()) {
             return null;
         }
-        List<String> parts = new ArrayList<>();
-        new TreeMap<>(counted.values()).forEach((r, v) -> parts.add(r + "=" + Quantities.canonical(v, false)));
-        return String.join(",", parts);
+        return new TreeMap<>(counted.values())
+                .entrySet().stream()
+                        .map(e -> e.getKey() + "=" + Quantities.canonical(e.getValue(), false))
+                        .collect(Collectors.joining(","));
     }
 
     /** Reads {@link #annotation}'s value back; what cannot be read counts as nothing. */
@@ -394,10 +391,7 @@ public final class DraDevices {
         if (!any) {
             return GangDevices.NONE;
         }
-        Amounts sharedTotal = Amounts.NONE;
-        for (Amounts a : shared.values()) {
-            sharedTotal = sharedTotal.plus(a);
-        }
+        Amounts sharedTotal = shared.values().stream().reduce(Amounts.NONE, Amounts::plus);
         return new GangDevices(perPod, sharedTotal, new ArrayList<>(uncounted), channels);
     }
 }

@@ -13,8 +13,8 @@ import io.topobridge.core.workload.gang.PodIdentity;
 import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.SubGroupPlan;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -27,21 +27,19 @@ public final class GroupAdapter {
 
     private GroupAdapter() {}
 
-    /** The valid group a workload's sources name (all of them agreeing), if any. */
-    static Optional<String> groupNamed(List<AnnotationSource> sources) {
-        Set<String> values = AnnotationParser.rawValues(sources, Topobridge.GROUP);
-        if (values.size() != 1) {
-            return Optional.empty();
-        }
-        String value = values.iterator().next();
-        return AnnotationParser.validGroup(value) ? Optional.of(value) : Optional.empty();
-    }
-
-    /** The scope of a workload that may join a group: its group, else itself. */
+    /** The scope of a workload that may join a group: the valid group its sources name (all agreeing), else itself. */
     public static GangScope groupOrOwn(Workload w, List<AnnotationSource> sources) {
-        return groupNamed(sources)
-                .map(g -> GangScope.group(w.namespace(), g))
-                .orElse(GangScope.of(w.kind(), w.namespace(), w.name()));
+        Set<String> values = new HashSet<>();
+        for (AnnotationSource source : sources) {
+            String value = source.annotations().get(Topobridge.GROUP);
+            if (value != null) {
+                values.add(value.trim());
+            }
+        }
+        String group = values.size() == 1 ? values.iterator().next() : null;
+        return AnnotationParser.validGroup(group)
+                ? GangScope.group(w.namespace(), group)
+                : GangScope.of(w.kind(), w.namespace(), w.name());
     }
 
     /** The one gang of a group's members (none when it has none). */

@@ -86,12 +86,7 @@ public final class Snapshot {
      * of its own, where the error is reported.
      */
     public Optional<GangScope> scopeOf(HasMetadata object) {
-        Optional<GangScope> known = scopes.get(object);
-        if (known == null) {
-            known = view(object).flatMap(this::computeScope);
-            scopes.put(object, known);
-        }
-        return known;
+        return scopes.computeIfAbsent(object, o -> view(o).flatMap(this::computeScope));
     }
 
     public Optional<GangScope> scopeOf(Workload workload) {

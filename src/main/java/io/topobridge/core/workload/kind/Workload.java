@@ -111,12 +111,9 @@ public final class Workload {
     /** The spec as a JSON tree (missing node when absent); a spec that is not an object is refused. */
     public JsonNode spec() {
         if (spec == null) {
-            Object raw;
-            if (object instanceof GenericKubernetesResource generic) {
-                raw = generic.getAdditionalProperties().get("spec");
-            } else {
-                raw = MAPPER.valueToTree(object).get("spec");
-            }
+            Object raw = object instanceof GenericKubernetesResource generic
+                    ? generic.getAdditionalProperties().get("spec")
+                    : MAPPER.valueToTree(object).get("spec");
             spec = object(raw == null ? null : MAPPER.valueToTree(raw), "spec");
         }
         return spec;

@@ -1,7 +1,5 @@
 package io.topobridge.core.workload.kind;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
@@ -65,18 +63,8 @@ public final class WorkloadAdapters {
         return new Snapshot(lookup, this, maxGangsPerWorkload);
     }
 
-    /** Where a pod being created comes from, asked of each kind in turn. */
-    public Optional<PodOrigin> originOf(Pod pod, Snapshot snapshot) {
-        return first(adapter -> adapter.originOf(pod, snapshot));
-    }
-
-    /** The scope of a PodGroup another controller made, asked of each kind in turn. */
-    public Optional<GangScope> scopeOfForeignPodGroup(HasMetadata podGroup, Snapshot snapshot) {
-        return first(adapter -> adapter.scopeOfPodGroup(podGroup, snapshot));
-    }
-
     /** The first answer of the kinds asked in turn, pods' precedence first. */
-    <T> Optional<T> first(Function<KindAdapter, Optional<T>> ask) {
+    public <T> Optional<T> first(Function<KindAdapter, Optional<T>> ask) {
         for (KindAdapter adapter : byPodPrecedence) {
             Optional<T> answer = ask.apply(adapter);
             if (answer.isPresent()) {

@@ -17,6 +17,8 @@ import io.topobridge.volcano.model.NetworkTopologySpec;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -133,13 +135,7 @@ public final class AutoscalerFit {
     /** The domain with the most of the first compared resource (accelerators when the need has any). */
     private static TierDomains.Domain largest(List<TierDomains.Domain> at, Amounts need) {
         String first = need.values().keySet().iterator().next();
-        TierDomains.Domain best = at.get(0);
-        for (TierDomains.Domain d : at) {
-            if (d.allocatable().get(first).compareTo(best.allocatable().get(first)) > 0) {
-                best = d;
-            }
-        }
-        return best;
+        return Collections.max(at, Comparator.comparing(d -> d.allocatable().get(first)));
     }
 
     /** The amounts of {@code a} of the resources {@code need} names. */

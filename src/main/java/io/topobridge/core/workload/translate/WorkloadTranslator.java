@@ -67,7 +67,6 @@ public final class WorkloadTranslator {
         return settings;
     }
 
-    /** The adapters this translator asks what the gangs are. */
     public WorkloadAdapters adapters() {
         return adapters;
     }
@@ -88,13 +87,11 @@ public final class WorkloadTranslator {
         } catch (RuntimeException e) {
             return List.of(scopeRef(scope));
         }
-        Set<ObjectRef> out = new LinkedHashSet<>();
-        for (Gang gang : gangs) {
-            if (AnnotationParser.managed(gang.sources())) {
-                out.addAll(gang.subjects());
-            }
-        }
-        return new ArrayList<>(out);
+        return gangs.stream()
+                .filter(g -> AnnotationParser.managed(g.sources()))
+                .flatMap(g -> g.subjects().stream())
+                .distinct()
+                .toList();
     }
 
     /**
@@ -109,11 +106,7 @@ public final class WorkloadTranslator {
     /** Translates many scopes at once, reading each object's templates only once. */
     public List<ScopeResult> translateScopes(Collection<GangScope> scopes, TierCatalog tiers, WorkloadLookup lookup) {
         Snapshot snapshot = snapshot(lookup);
-        List<ScopeResult> out = new ArrayList<>();
-        for (GangScope scope : scopes) {
-            out.add(translateScope(scope, tiers, snapshot));
-        }
-        return out;
+        return scopes.stream().map(s -> translateScope(s, tiers, snapshot)).toList();
     }
 
     /** Translates one scope over a snapshot: every PodGroup it should have, and its findings. */
@@ -213,9 +206,6 @@ public final class WorkloadTranslator {
         }
     }
 
-    /** What a judged gang says about one pod it cannot place: kept in the admission's answer. */
-    private static final Set<WorkloadReason> POD_NOTES = Set.of(WorkloadReason.GROUP_KEY_UNKNOWN);
-
     /**
      * The gang a pod belongs to, whatever group name it carries: its scope and the PodGroup whose plan counts it, as
      * {@link #tie} would tie it at creation. Empty where {@code tie} would leave a new pod untouched.
@@ -241,7 +231,7 @@ public final class WorkloadTranslator {
     }
 
     private Tie tie(Pod pod, TierCatalog tiers, Snapshot snapshot) {
-        Optional<PodOrigin> origin = adapters.originOf(pod, snapshot);
+        Optional<PodOrigin> origin = adapters.first(a -> a.originOf(pod, snapshot));
         if (origin.isEmpty()) {
             return Tie.NONE;
         }
@@ -261,7 +251,8 @@ public final class WorkloadTranslator {
                     null,
                     null,
                     judged.findings().stream()
-                            .filter(f -> POD_NOTES.contains(f.reason()))
+                            // what a judged gang says about one pod it cannot place
+                            .filter(f -> f.reason() == WorkloadReason.GROUP_KEY_UNKNOWN)
                             .toList());
         }
         GangPlan plan = judged.plans().get(0);
@@ -311,13 +302,13 @@ public final class WorkloadTranslator {
         if (meta == null || meta.getNamespace() == null) {
             return Optional.empty();
         }
-        Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
-        if (Topobridge.MANAGED_BY.equals(labels.get(Topobridge.MANAGED_BY_LABEL))) {
+        if (Topobridge.managed(podGroup)) {
             String key =
                     meta.getAnnotations() == null ? null : meta.getAnnotations().get(PodGroupBuilder.GANG_ANNOTATION);
             return GangScope.parse(meta.getNamespace(), key);
         }
-        return adapters.scopeOfForeignPodGroup(podGroup, snapshot(lookup));
+        Snapshot snapshot = snapshot(lookup);
+        return adapters.first(a -> a.scopeOfPodGroup(podGroup, snapshot));
     }
 
     /**
