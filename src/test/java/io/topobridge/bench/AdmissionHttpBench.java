@@ -95,7 +95,7 @@ public final class AdmissionHttpBench {
             implements AutoCloseable {
 
         static Rig start(int port) throws Exception {
-            return start(port, WORKLOADS, WorkloadSettings.defaults());
+            return start(port, WORKLOADS, Fixtures.defaultSettings());
         }
 
         /** The rig over the workloads of a YAML text, translated with {@code settings}. */

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.Fixtures;
-import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.TranslationResult;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import java.util.List;
@@ -50,7 +49,7 @@ public class WorkloadTranslateBenchmark {
     public void setUp() {
         objects = WorkloadCorpus.build(workloads, 42);
         lookup = new InMemoryLookup(objects);
-        translator = Fixtures.translator(WorkloadSettings.defaults());
+        translator = Fixtures.translator(Fixtures.defaultSettings());
         TranslationResult check = translate();
         if (check.findings().stream().anyMatch(f -> f.isRejection())
                 || check.podGroups().size() < workloads / 2) {

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.Fixtures;
-import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.TranslationResult;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -30,7 +29,7 @@ public final class WorkloadTranslateLatency {
                 List.of());
         List<HasMetadata> objects = WorkloadCorpus.build(workloads, 42);
         var lookup = new InMemoryLookup(objects);
-        var translator = Fixtures.translator(WorkloadSettings.defaults());
+        var translator = Fixtures.translator(Fixtures.defaultSettings());
         var threads = ManagementFactory.getThreadMXBean();
         for (int i = 0; i < 20; i++) {
             TranslationResult.of(translator, objects, tiers, lookup);

@@ -128,7 +128,7 @@ class RecipesTest {
         List<HasMetadata> objects = new ArrayList<>(input.objects());
         RenderOutput out = Renderers.of(
                         TopologySettings.parse(TopologySettings.AUTO, null),
-                        io.topobridge.core.workload.WorkloadSettings.defaults(),
+                        io.topobridge.core.workload.Fixtures.defaultSettings(),
                         new AdmissionSettings("volcano"))
                 .render(objects, Expansion.Limits.DEFAULT);
         assertThat(out.rejected()).as(recipe + ": " + out.findings()).isFalse();

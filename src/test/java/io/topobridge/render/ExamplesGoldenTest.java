@@ -12,7 +12,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.render.expand.Expansion;
 import io.topobridge.core.topology.TopologySettings;
-import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.Fixtures;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.manifest.YamlPrinter;
 import io.topobridge.testing.PodTemplates;
@@ -43,7 +43,7 @@ class ExamplesGoldenTest {
         assertThat(input.findings()).isEmpty();
         return Renderers.of(
                         TopologySettings.parse(TopologySettings.AUTO, null),
-                        WorkloadSettings.defaults(),
+                        Fixtures.defaultSettings(),
                         new AdmissionSettings("volcano"))
                 .render(input.objects(), Expansion.Limits.DEFAULT);
     }
@@ -124,7 +124,7 @@ class ExamplesGoldenTest {
                 .build());
         RenderOutput output = Renderers.of(
                         TopologySettings.parse(TopologySettings.AUTO, null),
-                        WorkloadSettings.defaults(),
+                        Fixtures.defaultSettings(),
                         new AdmissionSettings("volcano"))
                 .render(objects);
         assertThat(output.rejected()).isTrue();

@@ -11,7 +11,7 @@ import io.topobridge.core.topology.DesiredHyperNode;
 import io.topobridge.core.topology.TopologyReason;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.DesiredPodGroup;
-import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.Fixtures;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.testing.Renderers;
 import java.nio.file.Files;
@@ -64,7 +64,7 @@ class RailCabledRenderTest {
                 .objects();
         RenderOutput out = Renderers.of(
                         TopologySettings.parse(TopologySettings.AUTO, null),
-                        WorkloadSettings.defaults(),
+                        Fixtures.defaultSettings(),
                         new AdmissionSettings("volcano"))
                 .render(objects);
 

@@ -30,7 +30,6 @@ import io.topobridge.core.workload.ControllersSimulation;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadKind;
-import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.TranslationResult;
 import io.topobridge.testing.ClusterObjects;
 import io.topobridge.testing.MockApiServer;
@@ -263,7 +262,7 @@ class AdmissionEndToEndTest {
 
     /** The names of the PodGroups the reconciler makes for the workloads in the cluster. */
     private List<String> reconcilerPodGroups() {
-        var translator = Fixtures.translator(WorkloadSettings.defaults());
+        var translator = Fixtures.translator(Fixtures.defaultSettings());
         return TranslationResult.of(translator, workloads, FixedTiers.TIERS, lookup).podGroups().stream()
                 .map(DesiredPodGroup::name)
                 .toList();
@@ -467,7 +466,7 @@ class AdmissionEndToEndTest {
                 .endSpec()
                 .build();
         ObjectNode review = Reviews.deployment("CREATE", NS, Reviews.toJson(bad), null);
-        String message = Fixtures.translator(WorkloadSettings.defaults())
+        String message = Fixtures.translator(Fixtures.defaultSettings())
                 .validate(bad, FixedTiers.TIERS, new InMemoryLookup(List.of()))
                 .get(0)
                 .message();

@@ -12,7 +12,6 @@ import io.topobridge.core.finding.UserText;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.PodAssignment;
-import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.WorkloadTranslator;
 import io.topobridge.testing.LogLines;
 import io.topobridge.testing.PendingPod;
@@ -43,7 +42,7 @@ class HostileValuesAdmissionTest {
 
     @BeforeAll
     static void start() {
-        var translator = Fixtures.translator(WorkloadSettings.defaults());
+        var translator = Fixtures.translator(Fixtures.defaultSettings());
         // every pod belongs to PodGroup pg and should carry topobridge.io/member=decode
         var admission = new PodAdmission(
                 new AdmissionSettings("volcano"),

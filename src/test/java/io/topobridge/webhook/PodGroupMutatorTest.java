@@ -10,7 +10,6 @@ import io.restassured.response.Response;
 import io.topobridge.core.admission.Rfc6902;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.Fixtures;
-import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.autotier.AutoTierTranslationTest;
 import java.util.List;
 import java.util.Set;
@@ -64,7 +63,7 @@ class PodGroupMutatorTest {
 
     @BeforeAll
     static void start() {
-        var translator = Fixtures.translator(WorkloadSettings.defaults());
+        var translator = Fixtures.translator(Fixtures.defaultSettings());
         fixture = new WebhookFixture(List.of(new PodGroupMutator(
                 translator,
                 new AdmissionWebhook.Context(

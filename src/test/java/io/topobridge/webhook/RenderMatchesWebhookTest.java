@@ -16,7 +16,6 @@ import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.Fixtures;
-import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.testing.Renderers;
 import java.nio.file.Path;
@@ -39,7 +38,7 @@ class RenderMatchesWebhookTest {
                 new ManifestReader(Reviews.SERIALIZATION).read(List.of(INPUT)).objects();
         RenderOutput rendered = Renderers.of(
                         TopologySettings.parse("auto", List.of()),
-                        WorkloadSettings.defaults(),
+                        Fixtures.defaultSettings(),
                         new AdmissionSettings("volcano"))
                 .render(inputs);
         Map<String, Pod> byName = rendered.pods().stream()
@@ -49,7 +48,7 @@ class RenderMatchesWebhookTest {
 
         var mutator = new PodMutator(
                 new PodAdmission(
-                        new AdmissionSettings("volcano"), Fixtures.translator(WorkloadSettings.defaults())::tie),
+                        new AdmissionSettings("volcano"), Fixtures.translator(Fixtures.defaultSettings())::tie),
                 new AdmissionWebhook.Context(
                         () -> TierCatalog.EMPTY,
                         new InMemoryLookup(inputs),

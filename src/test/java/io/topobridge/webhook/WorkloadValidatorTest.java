@@ -19,7 +19,6 @@ import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadLookup;
 import io.topobridge.core.workload.WorkloadReason;
-import io.topobridge.core.workload.WorkloadSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -115,7 +114,7 @@ class WorkloadValidatorTest {
     /** The validator over the real translation, with {@code objects} in the cluster. */
     private static WorkloadValidator realValidator(List<HasMetadata> objects) {
         return new WorkloadValidator(
-                Fixtures.translator(WorkloadSettings.defaults())::validate,
+                Fixtures.translator(Fixtures.defaultSettings())::validate,
                 new AdmissionWebhook.Context(
                         () -> TIERS,
                         new InMemoryLookup(objects),
@@ -187,7 +186,7 @@ class WorkloadValidatorTest {
     @Test
     void aHardGangLargerThanEveryDomainOfItsTierIsDenied() {
         var validator = new WorkloadValidator(
-                Fixtures.translator(WorkloadSettings.defaults())::validate,
+                Fixtures.translator(Fixtures.defaultSettings())::validate,
                 new AdmissionWebhook.Context(
                         () -> TIERS,
                         new InMemoryLookup(List.of(), io.topobridge.core.capacity.Cluster.nvl72()),

@@ -57,14 +57,6 @@ public sealed interface GangScope permits GangScope.Single, GangScope.Group {
         }
     }
 
-    static GangScope of(WorkloadKind kind, String namespace, String name) {
-        return new Single(kind, namespace, name);
-    }
-
-    static GangScope group(String namespace, String group) {
-        return new Group(namespace, group);
-    }
-
     /** The scope named by a {@code Kind/name} key in a namespace; empty when the key names no known kind. */
     static Optional<GangScope> parse(String namespace, String key) {
         if (namespace == null || key == null) {

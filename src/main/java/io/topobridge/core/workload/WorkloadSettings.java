@@ -41,12 +41,8 @@ public record WorkloadSettings(
     public static final String AUTO_WAIT_FOR_ROOM_KEY = "topobridge.workloads.auto-wait-for-room";
     /** The longest {@link #autoWaitForRoom} accepted. */
     public static final Duration MAX_AUTO_WAIT_FOR_ROOM = Duration.ofHours(24);
-    /** Default of {@link #maxPodGroupsPerNamespace}. */
-    public static final int DEFAULT_MAX_POD_GROUPS = 500;
     /** Configuration key of {@link #maxGangsPerWorkload}. */
     public static final String MAX_GANGS_KEY = "topobridge.workloads.max-gangs-per-workload";
-    /** Default of {@link #maxGangsPerWorkload}: as many as one namespace may hold. */
-    public static final int DEFAULT_MAX_GANGS = 500;
 
     /** Which queues a namespace without {@code topobridge.io/allowed-queues} may use. */
     public enum UnlistedQueues {
@@ -109,20 +105,5 @@ public record WorkloadSettings(
         } catch (DateTimeParseException e) {
             return Optional.empty();
         }
-    }
-
-    /**
-     * The configured defaults: queue {@code default}, only it without an allow-list, 500 PodGroups a namespace, one
-     * domain for {@code auto} and no wait for room, 500 gangs a workload, the default DeviceClasses.
-     */
-    public static WorkloadSettings defaults() {
-        return new WorkloadSettings(
-                "default",
-                UnlistedQueues.DEFAULT_ONLY,
-                DEFAULT_MAX_POD_GROUPS,
-                1,
-                Duration.ZERO,
-                DEFAULT_MAX_GANGS,
-                io.topobridge.core.node.DeviceClasses.DEFAULT);
     }
 }

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  */
 class PodGroupWriterTest {
 
-    private static final GangScope SCOPE = GangScope.of(WorkloadKind.DEPLOYMENT, "llm", "decode");
+    private static final GangScope SCOPE = new GangScope.Single(WorkloadKind.DEPLOYMENT, "llm", "decode");
 
     private MockCluster cluster;
     private final List<String> failed = new ArrayList<>();

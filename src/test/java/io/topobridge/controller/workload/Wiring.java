@@ -12,6 +12,7 @@ import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.reconcile.ReconcileSettings;
 import io.topobridge.findings.EventRecorder;
@@ -74,7 +75,7 @@ final class Wiring {
             TierCatalog tiers,
             WorkloadController.Options options,
             Applier applier) {
-        this(client, kinds, tiers, options, applier, WorkloadSettings.defaults());
+        this(client, kinds, tiers, options, applier, Fixtures.defaultSettings());
     }
 
     Wiring(

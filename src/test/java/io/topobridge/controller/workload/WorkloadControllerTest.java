@@ -989,7 +989,7 @@ class WorkloadControllerTest {
                   labels: {pod-template-hash: abc12}
                   ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: vllm-abc12, uid: r, controller: true}]
                 """);
-        assertThat(Fixtures.translator(io.topobridge.core.workload.WorkloadSettings.defaults())
+        assertThat(Fixtures.translator(io.topobridge.core.workload.Fixtures.defaultSettings())
                         .tie(pod, Fixtures.TIERS, wiring.lookup)
                         .assigned()
                         .map(a -> a.podGroupName()))

@@ -10,7 +10,6 @@ import io.topobridge.core.node.NodeState;
 import io.topobridge.core.render.InMemoryLookup;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.WorkloadKind;
-import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.QueueStates;
 import io.topobridge.core.workload.reconcile.ClusterFacts;
@@ -91,7 +90,7 @@ class DomainLossReconcileTest {
             Instant now) {
         ClusterFacts recovery = facts(world, memory);
         var reconciler = new ScopeReconciler(
-                new WorkloadTranslator(WorkloadSettings.defaults(), Kinds.adapters(), Clock.fixed(now, ZoneOffset.UTC)),
+                new WorkloadTranslator(Fixtures.defaultSettings(), Kinds.adapters(), Clock.fixed(now, ZoneOffset.UTC)),
                 new ReconcileSettings(
                         false,
                         "topobridge.io/enabled",

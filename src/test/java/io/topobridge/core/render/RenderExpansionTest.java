@@ -9,7 +9,7 @@ import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.render.expand.Expansion;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.DesiredPodGroup;
-import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.Fixtures;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.testing.Renderers;
 import io.topobridge.testing.Upstream;
@@ -46,7 +46,7 @@ class RenderExpansionTest {
     private static Renderer renderer() {
         return Renderers.of(
                 TopologySettings.parse(TopologySettings.AUTO, null),
-                WorkloadSettings.defaults(),
+                Fixtures.defaultSettings(),
                 new AdmissionSettings("volcano"));
     }
 

@@ -9,7 +9,7 @@ import io.topobridge.cli.TopobridgeCommand;
 import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.UserText;
-import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.Fixtures;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.testing.MockApiServer;
 import io.topobridge.testing.Renderers;
@@ -155,7 +155,7 @@ public class RenderCliTest {
         var read = new ManifestReader(new KubernetesSerialization()).read(List.of(input));
         List<Finding> findings = Renderers.of(
                         TopologySettings.parse("auto", List.of("example.com/rack=rack")),
-                        WorkloadSettings.defaults(),
+                        Fixtures.defaultSettings(),
                         new AdmissionSettings("volcano"))
                 .render(read.objects())
                 .findings();

@@ -10,7 +10,7 @@ import io.topobridge.core.admission.AdmissionSettings;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.render.Renderer;
-import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.Fixtures;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.manifest.YamlPrinter;
 import io.topobridge.testing.Folders;
@@ -83,7 +83,7 @@ class TopologyGoldenTest {
         }
         var read = new ManifestReader(SERIALIZATION).read(inputs);
         assertThat(read.findings()).as("input of %s is readable", dir).isEmpty();
-        Renderer renderer = Renderers.of(settings(dir), WorkloadSettings.defaults(), new AdmissionSettings("volcano"));
+        Renderer renderer = Renderers.of(settings(dir), Fixtures.defaultSettings(), new AdmissionSettings("volcano"));
         RenderOutput output = renderer.render(read.objects());
         StringBuilder yaml = new StringBuilder();
         output.hyperNodes().forEach(h -> yaml.append(YamlPrinter.print(SERIALIZATION, VolcanoObjects.hyperNode(h))));

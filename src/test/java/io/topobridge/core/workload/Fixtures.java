@@ -50,6 +50,21 @@ public final class Fixtures {
 
     private Fixtures() {}
 
+    /**
+     * The configured defaults: queue {@code default}, only it without an allow-list, 500 PodGroups a namespace, one
+     * domain for {@code auto} and no wait for room, 500 gangs a workload, the default DeviceClasses.
+     */
+    public static WorkloadSettings defaultSettings() {
+        return new WorkloadSettings(
+                "default",
+                WorkloadSettings.UnlistedQueues.DEFAULT_ONLY,
+                500,
+                1,
+                Duration.ZERO,
+                500,
+                DeviceClasses.DEFAULT);
+    }
+
     /** Every object of a multi-document YAML text (custom kinds as generic resources). */
     public static List<HasMetadata> objects(String yaml) {
         List<HasMetadata> out = new ArrayList<>();
@@ -147,7 +162,7 @@ public final class Fixtures {
     }
 
     public static WorkloadTranslator translator() {
-        return translator(WorkloadSettings.defaults());
+        return translator(Fixtures.defaultSettings());
     }
 
     /** Workload settings with these queue rules, limit and domains for {@code auto}; the defaults otherwise. */
@@ -156,7 +171,7 @@ public final class Fixtures {
             WorkloadSettings.UnlistedQueues unlisted,
             int maxPodGroupsPerNamespace,
             int autoTierMinDomains) {
-        WorkloadSettings d = WorkloadSettings.defaults();
+        WorkloadSettings d = Fixtures.defaultSettings();
         return new WorkloadSettings(
                 defaultQueue,
                 unlisted,
@@ -174,7 +189,7 @@ public final class Fixtures {
 
     /** Builds {@link WorkloadSettings} from the defaults: a test names only what it changes. */
     public static final class SettingsBuilder {
-        private final WorkloadSettings d = WorkloadSettings.defaults();
+        private final WorkloadSettings d = Fixtures.defaultSettings();
         private int maxPodGroupsPerNamespace = d.maxPodGroupsPerNamespace();
         private Duration autoWaitForRoom = d.autoWaitForRoom();
         private int maxGangsPerWorkload = d.maxGangsPerWorkload();

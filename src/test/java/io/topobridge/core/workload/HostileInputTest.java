@@ -275,8 +275,7 @@ class HostileInputTest {
                 .doesNotThrowAnyException();
         List<HasMetadata> withNodes = new ArrayList<>(NODES);
         withNodes.addAll(objects);
-        RenderOutput rendered = Renderers.of(
-                        RENDER_TIERS, WorkloadSettings.defaults(), new AdmissionSettings("volcano"))
+        RenderOutput rendered = Renderers.of(RENDER_TIERS, Fixtures.defaultSettings(), new AdmissionSettings("volcano"))
                 .render(withNodes);
         assertThat(rendered.podGroups())
                 .as(name + ": render keeps the neighbours' PodGroups")

@@ -57,7 +57,7 @@ class NativeGangTest {
                 DEPLOYMENT + "---\n" + pod("decode-7c9d5-a", "decode-0") + "---\n" + pod("decode-7c9d5-b", null));
         RenderOutput out = Renderers.of(
                         TopologySettings.parse("auto", List.of()),
-                        WorkloadSettings.defaults(),
+                        Fixtures.defaultSettings(),
                         new AdmissionSettings("volcano"))
                 .render(inputs);
         Pod inGang = out.pods().stream()
@@ -100,7 +100,7 @@ class NativeGangTest {
                 TestSettings.NO_RESERVATION_LIMITS);
         Outcome outcome = reconciler
                 .reconcile(
-                        List.of(GangScope.of(WorkloadKind.DEPLOYMENT, "llm", "decode")),
+                        List.of(new GangScope.Single(WorkloadKind.DEPLOYMENT, "llm", "decode")),
                         new InMemoryLookup(objects),
                         new PassFacts(
                                 Fixtures.TIERS,

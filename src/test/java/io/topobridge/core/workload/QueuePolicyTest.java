@@ -25,7 +25,7 @@ class QueuePolicyTest {
 
     private static final String ALLOWED = "topobridge.io/allowed-queues";
     private static final String NS_DEFAULT = "scheduling.volcano.sh/queue-name";
-    private static final WorkloadSettings DEFAULT_ONLY = WorkloadSettings.defaults();
+    private static final WorkloadSettings DEFAULT_ONLY = Fixtures.defaultSettings();
     private static final WorkloadSettings ANY =
             Fixtures.settings("default", WorkloadSettings.UnlistedQueues.ANY, 500, 1);
 

@@ -19,7 +19,7 @@ class RenderWorkloadsTest {
                         + WorkloadTranslatorTest.deployment("ns", "bad", 2, Map.of("topobridge.io/mode", "sometimes")));
         RenderOutput out = Renderers.of(
                         TopologySettings.parse(TopologySettings.AUTO, null),
-                        WorkloadSettings.defaults(),
+                        Fixtures.defaultSettings(),
                         new AdmissionSettings("volcano"))
                 .render(inputs);
         assertThat(out.podGroups()).extracting(DesiredPodGroup::name).containsExactly("tb-deploy-soft");

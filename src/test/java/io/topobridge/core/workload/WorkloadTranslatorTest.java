@@ -328,9 +328,9 @@ class WorkloadTranslatorTest {
                 """);
         var lookup = Fixtures.lookup(objects);
         assertThat(translator.scopeOf(objects.get(0), lookup))
-                .contains(GangScope.of(WorkloadKind.DISAGGREGATED_SET, "ns", "ds"));
-        assertThat(translator.scopeOfPodGroup(objects.get(1), lookup)).contains(GangScope.group("ns", "g"));
+                .contains(new GangScope.Single(WorkloadKind.DISAGGREGATED_SET, "ns", "ds"));
+        assertThat(translator.scopeOfPodGroup(objects.get(1), lookup)).contains(new GangScope.Group("ns", "g"));
         assertThat(translator.scopeOfPodGroup(objects.get(2), lookup))
-                .contains(GangScope.of(WorkloadKind.DISAGGREGATED_SET, "ns", "ds"));
+                .contains(new GangScope.Single(WorkloadKind.DISAGGREGATED_SET, "ns", "ds"));
     }
 }

@@ -39,13 +39,13 @@ public final class PodSetAdapter implements KindAdapter {
     public Optional<GangScope> scopeOf(Workload podSet, Snapshot snapshot) {
         Optional<OwnerReference> roleSet = podSet.owner(WorkloadKind.ROLE_SET);
         if (roleSet.isEmpty()) {
-            return Optional.of(GangScope.of(kind(), podSet.namespace(), podSet.name()));
+            return Optional.of(new GangScope.Single(kind(), podSet.namespace(), podSet.name()));
         }
         Optional<Workload> parent = snapshot.get(
                 WorkloadKind.ROLE_SET, podSet.namespace(), roleSet.get().getName());
         return parent.isPresent()
                 ? snapshot.scopeOf(parent.get())
-                : Optional.of(GangScope.of(
+                : Optional.of(new GangScope.Single(
                         WorkloadKind.ROLE_SET, podSet.namespace(), roleSet.get().getName()));
     }
 

@@ -34,8 +34,8 @@ public final class RoleSetAdapter implements KindAdapter {
     public Optional<GangScope> scopeOf(Workload roleSet, Snapshot snapshot) {
         String ns = roleSet.namespace();
         return Optional.of(roleSet.owner(WorkloadKind.STORM_SERVICE)
-                .map(storm -> GangScope.of(WorkloadKind.STORM_SERVICE, ns, storm.getName()))
-                .orElseGet(() -> GangScope.of(WorkloadKind.ROLE_SET, ns, roleSet.name())));
+                .map(storm -> new GangScope.Single(WorkloadKind.STORM_SERVICE, ns, storm.getName()))
+                .orElseGet(() -> new GangScope.Single(WorkloadKind.ROLE_SET, ns, roleSet.name())));
     }
 
     @Override

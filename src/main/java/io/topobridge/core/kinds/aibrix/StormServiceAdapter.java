@@ -70,7 +70,7 @@ public final class StormServiceAdapter implements KindAdapter {
 
     @Override
     public Optional<GangScope> scopeOf(Workload storm, Snapshot snapshot) {
-        return Optional.of(GangScope.of(kind(), storm.namespace(), storm.name()));
+        return Optional.of(new GangScope.Single(kind(), storm.namespace(), storm.name()));
     }
 
     private static JsonNode template(Workload storm) {

@@ -114,7 +114,7 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
 
     @Override
     public Optional<GangScope> scopeOf(Workload ds, Snapshot snapshot) {
-        return Optional.of(GangScope.of(kind(), ds.namespace(), ds.name()));
+        return Optional.of(new GangScope.Single(kind(), ds.namespace(), ds.name()));
     }
 
     public static List<Role> roles(Workload ds) {

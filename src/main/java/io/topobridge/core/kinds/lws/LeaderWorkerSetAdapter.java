@@ -73,7 +73,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     public Optional<GangScope> scopeOf(Workload lws, Snapshot snapshot) {
         Optional<OwnerReference> ds = lws.owner(WorkloadKind.DISAGGREGATED_SET);
         if (ds.isPresent()) {
-            return Optional.of(GangScope.of(
+            return Optional.of(new GangScope.Single(
                     WorkloadKind.DISAGGREGATED_SET, lws.namespace(), ds.get().getName()));
         }
         return Optional.of(GroupAdapter.groupOrOwn(lws, sources(lws)));

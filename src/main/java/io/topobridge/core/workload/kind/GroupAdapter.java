@@ -38,8 +38,8 @@ public final class GroupAdapter {
         }
         String group = values.size() == 1 ? values.iterator().next() : null;
         return AnnotationParser.validGroup(group)
-                ? GangScope.group(w.namespace(), group)
-                : GangScope.of(w.kind(), w.namespace(), w.name());
+                ? new GangScope.Group(w.namespace(), group)
+                : new GangScope.Single(w.kind(), w.namespace(), w.name());
     }
 
     /** The one gang of a group's members (none when it has none). */

@@ -101,7 +101,7 @@ public final class Snapshot {
         try {
             return adapter.get().scopeOf(workload, this);
         } catch (RuntimeException e) {
-            return Optional.of(GangScope.of(workload.kind(), workload.namespace(), workload.name()));
+            return Optional.of(new GangScope.Single(workload.kind(), workload.namespace(), workload.name()));
         }
     }
 

@@ -167,7 +167,7 @@ class DisaggregatedSetUpgradeTest {
                         + ownedByTheDecodeLws("Deployment", "ud", copied));
         var lookup = Fixtures.lookup(objects);
         var translator = Fixtures.translator();
-        GangScope set = GangScope.of(WorkloadKind.DISAGGREGATED_SET, "llm", "pd");
+        GangScope set = new GangScope.Single(WorkloadKind.DISAGGREGATED_SET, "llm", "pd");
         for (HasMetadata object : objects) {
             String what = object.getKind() + " " + object.getMetadata().getName();
             if (object.getKind().equals("StatefulSet")

@@ -211,7 +211,7 @@ class HashGroupIdentityTest {
                 io.topobridge.core.workload.changes.QueueStates.UNKNOWN,
                 java.time.Instant.parse("2026-12-01T10:00:00Z"),
                 placements);
-        GangScope scope = GangScope.of(WorkloadKind.LEADER_WORKER_SET, "llm", "vllm");
+        GangScope scope = new GangScope.Single(WorkloadKind.LEADER_WORKER_SET, "llm", "vllm");
         var lookup = new io.topobridge.core.render.InMemoryLookup(cached);
         var outcome = reconciler.reconcile(List.of(scope), lookup, facts).get(0);
         assertThat(outcome.steps())

@@ -11,7 +11,7 @@ import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.render.Renderer;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.DesiredPodGroup;
-import io.topobridge.core.workload.WorkloadSettings;
+import io.topobridge.core.workload.Fixtures;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.testing.Renderers;
 import java.nio.file.Path;
@@ -46,7 +46,7 @@ class ExpansionRenderTest {
     private static RenderOutput render(List<HasMetadata> objects) {
         return Renderers.of(
                         TopologySettings.parse(TopologySettings.AUTO, null),
-                        WorkloadSettings.defaults(),
+                        Fixtures.defaultSettings(),
                         new AdmissionSettings("volcano"))
                 .render(objects);
     }

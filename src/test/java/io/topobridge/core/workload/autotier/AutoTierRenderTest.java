@@ -8,7 +8,6 @@ import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.Fixtures;
-import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.testing.DraClaims;
 import io.topobridge.testing.Renderers;
 import java.io.IOException;
@@ -58,7 +57,7 @@ class AutoTierRenderTest {
     static DesiredPodGroup render(List<HasMetadata> inputs) {
         RenderOutput out = Renderers.of(
                         TopologySettings.parse(TopologySettings.AUTO, null),
-                        WorkloadSettings.defaults(),
+                        Fixtures.defaultSettings(),
                         new AdmissionSettings("volcano"))
                 .render(inputs);
         return out.podGroups().stream()

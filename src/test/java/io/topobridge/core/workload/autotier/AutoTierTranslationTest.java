@@ -199,7 +199,7 @@ public class AutoTierTranslationTest {
         assertThat(topology(room).getMode()).isEqualTo(NetworkTopologySpec.ModeEnum.HARD);
         var noWait = TranslationResult.of(
                 new WorkloadTranslator(
-                        WorkloadSettings.defaults(),
+                        Fixtures.defaultSettings(),
                         io.topobridge.core.kinds.Kinds.adapters(),
                         java.time.Clock.fixed(now, java.time.ZoneOffset.UTC)),
                 List.of(two),

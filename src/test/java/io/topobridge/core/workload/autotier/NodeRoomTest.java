@@ -14,7 +14,6 @@ import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.node.NodeState;
 import io.topobridge.core.node.Taint;
 import io.topobridge.core.workload.Fixtures;
-import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.TranslationResult;
 import io.topobridge.volcano.model.NetworkTopologySpec;
 import java.util.ArrayList;
@@ -80,7 +79,7 @@ class NodeRoomTest {
     static TranslationResult translate(TierDomains domains, String yaml) {
         List<HasMetadata> objects = List.of(Fixtures.object(yaml));
         return TranslationResult.of(
-                Fixtures.translator(WorkloadSettings.defaults()),
+                Fixtures.translator(Fixtures.defaultSettings()),
                 objects,
                 Fixtures.TIERS,
                 Fixtures.lookup(objects).withDomains(() -> domains));

@@ -35,7 +35,7 @@ class TierFitTest {
     /** Tier 1 (nvlink): two NVL72 racks of 72 GPUs; tier 2 (rack): one domain holding both. */
     private static final TierDomains NVL72 = Cluster.nvl72();
 
-    private static final GangScope TP = GangScope.of(WorkloadKind.DEPLOYMENT, "llm", "tp");
+    private static final GangScope TP = new GangScope.Single(WorkloadKind.DEPLOYMENT, "llm", "tp");
 
     private static String tp(int replicas, Map<String, String> annotations) {
         return DeploymentWrapper.make("tp", "llm")
@@ -191,7 +191,7 @@ class TierFitTest {
         var lookup =
                 Fixtures.lookup(Fixtures.objects(prefill + "---\n" + decode)).withDomains(() -> NVL72);
         ScopeResult result = Fixtures.translator()
-                .translateScopes(List.of(GangScope.group("llm", "pd")), Fixtures.TIERS, lookup)
+                .translateScopes(List.of(new GangScope.Group("llm", "pd")), Fixtures.TIERS, lookup)
                 .get(0);
         assertThat(result.podGroups()).isEmpty();
         assertThat(result.findings()).hasSize(2).allSatisfy(f -> {

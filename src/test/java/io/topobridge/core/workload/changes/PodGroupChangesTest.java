@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class PodGroupChangesTest {
 
-    private static final GangScope SCOPE = GangScope.of(WorkloadKind.DEPLOYMENT, "ns", "web");
+    private static final GangScope SCOPE = new GangScope.Single(WorkloadKind.DEPLOYMENT, "ns", "web");
 
     private static ScopeResult translation(Map<String, String> annotations) {
         // the namespace lets its workloads use any queue: what is judged here is the queue's state
@@ -221,7 +221,7 @@ class PodGroupChangesTest {
                 "ns",
                 name,
                 true,
-                GangScope.of(WorkloadKind.DEPLOYMENT, "ns", name.substring(10)),
+                new GangScope.Single(WorkloadKind.DEPLOYMENT, "ns", name.substring(10)),
                 true,
                 "default",
                 Map.of(),

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /** Pods of a gang that do not name its PodGroup: found from their owner, reported with a bounded list, gone when they are. */
 class UntiedPodsTest {
 
-    private static final GangScope SCOPE = GangScope.of(WorkloadKind.DEPLOYMENT, "ns", "web");
+    private static final GangScope SCOPE = new GangScope.Single(WorkloadKind.DEPLOYMENT, "ns", "web");
 
     private static List<HasMetadata> objects(Map<String, String> annotations) {
         return Fixtures.objects(Fixtures.deployment("ns", "web", 2, annotations));

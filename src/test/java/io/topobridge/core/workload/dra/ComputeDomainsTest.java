@@ -83,7 +83,7 @@ class ComputeDomainsTest {
         objects.addAll(Fixtures.objects(deployment(replicas, annotations)));
         ScopeResult result = Fixtures.translator()
                 .translateScopes(
-                        List.of(GangScope.of(WorkloadKind.DEPLOYMENT, "llm", "wide-ep")),
+                        List.of(new GangScope.Single(WorkloadKind.DEPLOYMENT, "llm", "wide-ep")),
                         tiers,
                         Fixtures.lookup(objects))
                 .get(0);

@@ -35,7 +35,7 @@ class DraTranslationTest {
 
     @Test
     void theClaimedGpusOfAPrefillDecodeGangSizeItsAutoTier() {
-        var result = translate(WorkloadSettings.defaults(), Fixtures.objects(resource("llm-d-pd.yaml")));
+        var result = translate(Fixtures.defaultSettings(), Fixtures.objects(resource("llm-d-pd.yaml")));
         assertThat(result.podGroups()).hasSize(1);
         var pg = result.podGroups().get(0);
         // 2 prefill pods of 2 GPUs and 1 decode pod of 4: 8 GPUs, more than one NVLink domain (4) holds
@@ -57,7 +57,7 @@ class DraTranslationTest {
                         "deviceClassName: gpu.nvidia.com\n          count: 4",
                         "deviceClassName: mig.nvidia.com\n          count: 4");
         assertThat(yaml).contains("mig.nvidia.com");
-        var result = translate(WorkloadSettings.defaults(), Fixtures.objects(yaml));
+        var result = translate(Fixtures.defaultSettings(), Fixtures.objects(yaml));
         assertThat(result.podGroups()).hasSize(1);
         var pg = result.podGroups().get(0);
         // the prefill GPUs still count: 2 x 2 fit in one NVLink domain

@@ -116,7 +116,7 @@ class ScopeReconcilerTest {
             String name, double after, boolean deferred, Long requeueMillis) {
         Instant now = T0.plusMillis((long) (after * 1000));
         var r = reconciler(
-                WorkloadSettings.defaults(),
+                Fixtures.defaultSettings(),
                 new ReconcileSettings(
                         false, "topobridge.io/enabled", Duration.ofSeconds(2), DomainLossRestarts.Settings.DEFAULTS),
                 TestSettings.NO_RESERVATION_LIMITS,
@@ -142,7 +142,7 @@ class ScopeReconcilerTest {
     @Test
     void aGroupWhosePodGroupExistsIsNotHeldAndMembersWithoutACreationTimeAreNotWaitedFor() {
         var r = reconciler(
-                WorkloadSettings.defaults(),
+                Fixtures.defaultSettings(),
                 new ReconcileSettings(
                         false, "topobridge.io/enabled", Duration.ofSeconds(2), DomainLossRestarts.Settings.DEFAULTS),
                 TestSettings.NO_RESERVATION_LIMITS,
@@ -310,7 +310,7 @@ class ScopeReconcilerTest {
         String decode = member("decode", 1, T0.plusMillis(1500), "topobridge.io/group: pd");
         Instant soon = T0.plusMillis(500);
         Outcome alone = reconcileAll(
-                        reconciler(WorkloadSettings.defaults(), threeSeconds, TestSettings.NO_RESERVATION_LIMITS, soon),
+                        reconciler(Fixtures.defaultSettings(), threeSeconds, TestSettings.NO_RESERVATION_LIMITS, soon),
                         Fixtures.objects(prefill),
                         facts(soon, null))
                 .get(0);
@@ -322,7 +322,7 @@ class ScopeReconcilerTest {
         Instant almost = T0.plusMillis(3900);
         assertThat(reconcileAll(
                                 reconciler(
-                                        WorkloadSettings.defaults(),
+                                        Fixtures.defaultSettings(),
                                         threeSeconds,
                                         TestSettings.NO_RESERVATION_LIMITS,
                                         almost),
@@ -334,7 +334,7 @@ class ScopeReconcilerTest {
                 .isTrue();
         Instant assembled = T0.plusSeconds(4);
         List<Outcome> outcomes = reconcileAll(
-                reconciler(WorkloadSettings.defaults(), threeSeconds, TestSettings.NO_RESERVATION_LIMITS, assembled),
+                reconciler(Fixtures.defaultSettings(), threeSeconds, TestSettings.NO_RESERVATION_LIMITS, assembled),
                 both,
                 facts(assembled, null));
         assertThat(applied(outcomes)).as("one write, with both members").containsExactly("tb-group-pd");
@@ -347,7 +347,7 @@ class ScopeReconcilerTest {
         // once the group has its PodGroup, a change is written at once
         Instant scaled = T0.plusSeconds(2);
         List<Outcome> grown = reconcileAll(
-                reconciler(WorkloadSettings.defaults(), threeSeconds, TestSettings.NO_RESERVATION_LIMITS, scaled),
+                reconciler(Fixtures.defaultSettings(), threeSeconds, TestSettings.NO_RESERVATION_LIMITS, scaled),
                 Fixtures.objects(prefill + "---\n" + member("decode", 2, T0.plusMillis(1500), "topobridge.io/group: pd")
                         + "---\n" + GROUP_POD_GROUP),
                 facts(scaled, null));
@@ -377,7 +377,7 @@ class ScopeReconcilerTest {
     /** One object with two million groups once ran translation out of memory; it is refused before any plan. */
     @Test
     void aWorkloadAskingForMillionsOfGangsIsRefusedAndItsNeighbourIsUnaffected() {
-        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, T0);
+        var r = reconciler(Fixtures.defaultSettings(), TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, T0);
         var objects = Fixtures.objects(lws("huge", "ns", 2_000_000) + "---\n" + lws("small", "ns", 2));
         List<Outcome> outcomes =
                 assertTimeoutPreemptively(Duration.ofSeconds(60), () -> reconcileAll(r, objects, facts(T0, null)));
@@ -429,7 +429,7 @@ class ScopeReconcilerTest {
 
     @Test
     void aNamespacesPodGroupsReserveNoMoreTogetherThanItsResourceQuota() {
-        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, T0);
+        var r = reconciler(Fixtures.defaultSettings(), TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, T0);
         var objects = Fixtures.objects(gpuDeployment("a", "team", 1, null) + "---\n"
                 + gpuDeployment("b", "team", 1, null) + "---\n"
                 + gpuDeployment("c", "team", 1, null) + "---\n"
@@ -450,7 +450,7 @@ class ScopeReconcilerTest {
     @Test
     void aNamespaceWithoutQuotaMayReserveAtMostItsShareOfTheCluster() {
         var r = reconciler(
-                WorkloadSettings.defaults(),
+                Fixtures.defaultSettings(),
                 TestSettings.OPEN,
                 new Reservations.Settings(new BigDecimal("0.5"), Map.of()),
                 T0);
@@ -469,7 +469,7 @@ class ScopeReconcilerTest {
 
     @Test
     void aPriorityClassTheNamespaceMayNotUseGetsNoPodGroup() {
-        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, T0);
+        var r = reconciler(Fixtures.defaultSettings(), TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, T0);
         String noCritical = """
                 apiVersion: v1
                 kind: ResourceQuota
@@ -494,12 +494,12 @@ class ScopeReconcilerTest {
 
     @Test
     void aPodGroupThatBelongsToAnotherScopeIsNeitherTakenOverNorDeleted() {
-        var r = reconciler(WorkloadSettings.defaults(), TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, T0);
+        var r = reconciler(Fixtures.defaultSettings(), TestSettings.OPEN, TestSettings.NO_RESERVATION_LIMITS, T0);
         // a PodGroup of the bridge's that names another gang, under the name this Deployment's gang would get
         String theirs = Fixtures.bridgePodGroup("tb-deploy-a", "team", "Deployment/other", "{minMember: 1}");
         var objects = Fixtures.objects(gpuDeployment("a", "team", 1, null) + "---\n" + theirs);
         List<Outcome> outcomes = r.reconcile(
-                List.of(GangScope.of(WorkloadKind.DEPLOYMENT, "team", "a")),
+                List.of(new GangScope.Single(WorkloadKind.DEPLOYMENT, "team", "a")),
                 new InMemoryLookup(objects),
                 facts(T0, null));
         assertThat(outcomes.get(0).steps())
@@ -515,7 +515,7 @@ class ScopeReconcilerTest {
 
     @Test
     void reconcilingTwiceOverTheSameInputDecidesTheSame() {
-        var r = reconciler(WorkloadSettings.defaults(), TestSettings.defaults(), Reservations.Settings.defaults(), T0);
+        var r = reconciler(Fixtures.defaultSettings(), TestSettings.defaults(), Reservations.Settings.defaults(), T0);
         var objects = Fixtures.objects(
                 gpuDeployment("a", "team", 2, null) + "---\n" + GPU_QUOTA + "---\n" + lws("l", "team", 3)
                         + "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n  labels: {topobridge.io/enabled: \"true\"}\n");

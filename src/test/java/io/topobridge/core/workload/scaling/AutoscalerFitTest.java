@@ -18,7 +18,6 @@ import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
-import io.topobridge.core.workload.WorkloadSettings;
 import io.topobridge.core.workload.translate.ScopeResult;
 import io.topobridge.testing.Renderers;
 import io.topobridge.testing.wrappers.DeploymentWrapper;
@@ -86,8 +85,8 @@ class AutoscalerFitTest {
         return AutoscalerFit.findings(result, lookup, Kinds.adapters());
     }
 
-    private static final GangScope SET_SCOPE = GangScope.of(WorkloadKind.DISAGGREGATED_SET, "llm", "pd");
-    private static final GangScope DEPLOY_SCOPE = GangScope.of(WorkloadKind.DEPLOYMENT, "llm", "decode");
+    private static final GangScope SET_SCOPE = new GangScope.Single(WorkloadKind.DISAGGREGATED_SET, "llm", "pd");
+    private static final GangScope DEPLOY_SCOPE = new GangScope.Single(WorkloadKind.DEPLOYMENT, "llm", "decode");
 
     @Test
     void anExternallyScaledRoleWhoseMaximumOutgrowsTheLargestDomainIsSaidOnTheSet() {
@@ -225,7 +224,7 @@ class AutoscalerFitTest {
                   maxReplicas: 5
                   scalingStrategy: KPA
                 """;
-        GangScope scope = GangScope.of(WorkloadKind.STORM_SERVICE, "llm", "ss");
+        GangScope scope = new GangScope.Single(WorkloadKind.STORM_SERVICE, "llm", "ss");
         // at 5 decode PodSets of 2 pods: 4 + 5*8 = 44 GPUs in each RoleSet's gang
         assertThat(judge(storm.formatted(GPU_POD, ""), scope)).singleElement().satisfies(f -> {
             assertThat(f.object().kind()).isEqualTo("StormService");
@@ -259,7 +258,7 @@ class AutoscalerFitTest {
                 """.formatted(GPU_POD);
         assertThat(judge(
                         lws + "---\n" + hpa("h", "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet", "big", 50),
-                        GangScope.of(WorkloadKind.LEADER_WORKER_SET, "llm", "big")))
+                        new GangScope.Single(WorkloadKind.LEADER_WORKER_SET, "llm", "big")))
                 .isEmpty();
     }
 
@@ -290,7 +289,7 @@ class AutoscalerFitTest {
                 + hpa("decode-hpa", "disaggregatedset.x-k8s.io/v1", "DisaggregatedSetRoleScaler", "pd-decode", 8)));
         RenderOutput out = Renderers.of(
                         TopologySettings.parse(TopologySettings.AUTO, null),
-                        WorkloadSettings.defaults(),
+                        Fixtures.defaultSettings(),
                         new AdmissionSettings("volcano"))
                 .render(inputs);
         assertThat(out.podGroups()).extracting(p -> p.name()).contains("tb-ds-pd-0");
