@@ -34,7 +34,6 @@ public enum OptionalApi {
         this.off = off;
     }
 
-    /** The group and version, as in {@code apiVersion}. */
     public String groupVersion() {
         return groupVersion;
     }

@@ -21,7 +21,6 @@ public record NativeGang(String field, String gang) {
     public static final String SCHEDULING_GROUP = "schedulingGroup";
     public static final String WORKLOAD_REF = "workloadRef";
 
-    /** The native gang a pod is in, if its spec names one. */
     public static Optional<NativeGang> of(Pod pod) {
         if (pod == null || pod.getSpec() == null) {
             return Optional.empty();

@@ -8,7 +8,6 @@ import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.capacity.TierDomains;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +28,7 @@ final class OverlaidLookup implements WorkloadLookup {
     private final WorkloadLookup base;
     /** Given workloads by kind, namespace ("" for none) and name; null when no objects are laid over the base. */
     private final Map<WorkloadKind, Map<String, Map<String, HasMetadata>>> given;
-    /** Given PodGroups by namespace and name. */
+
     private final Map<String, Map<String, HasMetadata>> podGroups = new TreeMap<>();
 
     private final Recent recent;
@@ -100,18 +99,16 @@ final class OverlaidLookup implements WorkloadLookup {
             return listed;
         }
         Map<String, Map<String, HasMetadata>> mine = given.getOrDefault(kind, Map.of());
-        Map<String, HasMetadata> out = new LinkedHashMap<>();
+        Map<String, HasMetadata> byName = new TreeMap<>();
         for (HasMetadata object : listed) {
-            out.put(object.getMetadata().getName(), object);
+            byName.put(object.getMetadata().getName(), object);
         }
         if (namespace == null) {
-            mine.values().forEach(out::putAll);
+            mine.values().forEach(byName::putAll);
         } else {
-            out.putAll(mine.getOrDefault(ns(namespace), Map.of()));
+            byName.putAll(mine.getOrDefault(ns(namespace), Map.of()));
         }
-        List<HasMetadata> list = new ArrayList<>(out.values());
-        list.sort(Comparator.comparing(o -> o.getMetadata().getName()));
-        return list;
+        return new ArrayList<>(byName.values());
     }
 
     @Override

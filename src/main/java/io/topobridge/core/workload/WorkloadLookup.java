@@ -119,7 +119,6 @@ public interface WorkloadLookup {
         return new OverlaidLookup(this, null, null, domains, null);
     }
 
-    /** This lookup with the live pods {@code pods} gives for a namespace. */
     default WorkloadLookup withPods(Function<String, List<Pod>> pods) {
         return new OverlaidLookup(this, null, null, null, pods);
     }

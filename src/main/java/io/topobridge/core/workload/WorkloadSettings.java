@@ -31,24 +31,17 @@ public record WorkloadSettings(
         int maxGangsPerWorkload,
         io.topobridge.core.node.DeviceClasses deviceClasses) {
 
-    /** Configuration key of {@link #unlistedQueues}. */
     public static final String UNLISTED_QUEUES_KEY = "topobridge.workloads.queues-without-allow-list";
-    /** Configuration key of {@link #maxPodGroupsPerNamespace}. */
     public static final String MAX_POD_GROUPS_KEY = "topobridge.workloads.max-podgroups-per-namespace";
-    /** Configuration key of {@link #autoTierMinDomains}. */
     public static final String AUTO_TIER_MIN_DOMAINS_KEY = "topobridge.workloads.auto-tier-min-domains";
-    /** Configuration key of {@link #autoWaitForRoom}. */
     public static final String AUTO_WAIT_FOR_ROOM_KEY = "topobridge.workloads.auto-wait-for-room";
-    /** The longest {@link #autoWaitForRoom} accepted. */
     public static final Duration MAX_AUTO_WAIT_FOR_ROOM = Duration.ofHours(24);
-    /** Configuration key of {@link #maxGangsPerWorkload}. */
     public static final String MAX_GANGS_KEY = "topobridge.workloads.max-gangs-per-workload";
 
     /** Which queues a namespace without {@code topobridge.io/allowed-queues} may use. */
     public enum UnlistedQueues {
         /** Only its default queue: the namespace's own (Volcano's namespace annotation) or the configured one. */
         DEFAULT_ONLY,
-        /** Any queue. */
         ANY;
 
         /** The configuration value, e.g. {@code default-only}. */

@@ -44,7 +44,7 @@ public final class AnnotationParser {
 
     /** The shortest {@code topobridge.io/domain-loss-grace}: a node that blinks is not a domain lost. */
     public static final java.time.Duration MIN_DOMAIN_LOSS_GRACE = java.time.Duration.ofSeconds(1);
-    /** The longest {@code topobridge.io/domain-loss-grace}. */
+
     public static final java.time.Duration MAX_DOMAIN_LOSS_GRACE = java.time.Duration.ofHours(24);
 
     private static final Pattern DURATION = Pattern.compile("([0-9]{1,9}(h|m|s))+");
@@ -66,7 +66,6 @@ public final class AnnotationParser {
     /** The value users write to have the bridge choose the tier. */
     public static final String AUTO = "auto";
 
-    /** A value as written, where it was written. */
     private record Occurrence(AnnotationSource source, String key, String raw) {
         String describe(ObjectRef subject) {
             String where = source.object().equals(subject)
@@ -119,7 +118,6 @@ public final class AnnotationParser {
         return key.startsWith(Topobridge.PREFIX) || VOLCANO_KEYS.contains(key) || Dialects.isForeign(key);
     }
 
-    /** Whether a string is a valid {@code topobridge.io/group} value. */
     public static boolean validGroup(String value) {
         return value != null && value.length() <= 63 && DNS_LABEL.matcher(value).matches();
     }

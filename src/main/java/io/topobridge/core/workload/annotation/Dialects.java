@@ -5,7 +5,6 @@ import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadReason;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -104,13 +103,11 @@ public final class Dialects {
         return KEYS.containsKey(key);
     }
 
-    /** The mode a foreign key implies, when it implies one. */
     static Optional<TopologyMode> mode(String key) {
         Key k = KEYS.get(key);
         return k == null ? Optional.empty() : Optional.ofNullable(k.mode());
     }
 
-    /** Whether any source carries a foreign key. */
     static boolean present(List<AnnotationSource> sources) {
         return sources.stream().anyMatch(s -> s.annotations().keySet().stream().anyMatch(KEYS::containsKey));
     }
@@ -144,11 +141,9 @@ public final class Dialects {
             }
             return sources.stream().map(Dialects::withoutForeignKeys).toList();
         }
-        List<AnnotationSource> out = new ArrayList<>(sources.size());
-        for (AnnotationSource source : sources) {
-            out.add(withoutPreferenceUnderRequirement(source, findings));
-        }
-        return out;
+        return sources.stream()
+                .map(s -> withoutPreferenceUnderRequirement(s, findings))
+                .toList();
     }
 
     /** Why the workload is another scheduler's, or null when Volcano places it. */

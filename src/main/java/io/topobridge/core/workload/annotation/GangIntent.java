@@ -59,7 +59,6 @@ public record GangIntent(
         return subgroupMode == null ? TopologyMode.HARD : subgroupMode;
     }
 
-    /** True when any subgroup topology setting was given. */
     public boolean hasSubgroupTopology() {
         return subgroupTier != null || subgroupMode != null || autoSubgroupTier;
     }

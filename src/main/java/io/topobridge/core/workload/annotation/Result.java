@@ -18,7 +18,6 @@ record Result<T>(T value, String error, WorkloadReason reason) {
         return new Result<>(null, error, WorkloadReason.TIERS_UNKNOWN);
     }
 
-    /** This value passed through {@code f}, or the same error. */
     <U> Result<U> map(Function<T, U> f) {
         return error == null ? ok(f.apply(value)) : new Result<>(null, error, reason);
     }

@@ -84,7 +84,6 @@ public final class DraDevices {
         }
     }
 
-    /** Whether a pod template claims anything through DRA. */
     public static boolean claims(PodSpec spec) {
         return spec != null
                 && spec.getResourceClaims() != null

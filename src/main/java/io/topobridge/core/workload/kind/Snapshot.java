@@ -46,7 +46,6 @@ public final class Snapshot {
         return adapters;
     }
 
-    /** The view of an object of a known workload kind. */
     public Optional<Workload> view(HasMetadata object) {
         return views.computeIfAbsent(object, Workload::of);
     }

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
  * A read-only view of a workload object, typed ({@code Deployment}) or generic (a custom kind as
@@ -119,7 +120,6 @@ public final class Workload {
         return spec;
     }
 
-    /** The owner reference of a given kind (by group and kind), if any. */
     public Optional<OwnerReference> owner(WorkloadKind ownerKind) {
         return owner(object.getMetadata(), ownerKind);
     }
@@ -174,8 +174,7 @@ public final class Workload {
 
     /** Owner references to this workload, as a list (empty when the uid is unknown). */
     public List<OwnerReference> ownerReferences() {
-        OwnerReference ref = ownerReference(true);
-        return ref == null ? List.of() : List.of(ref);
+        return Stream.ofNullable(ownerReference(true)).toList();
     }
 
     /** A pod template inside the spec ({@code null} when the node is missing); {@code field} names it in errors. */
@@ -247,9 +246,7 @@ public final class Workload {
             return Map.of();
         }
         Map<String, String> out = new java.util.LinkedHashMap<>();
-        var fields = node.fields();
-        while (fields.hasNext()) {
-            var entry = fields.next();
+        for (var entry : node.properties()) {
             if (!entry.getValue().isValueNode() || entry.getValue().isNull()) {
                 throw new IllegalArgumentException(field + "." + UserText.identifier(String.valueOf(entry.getKey()))
                         + "=" + UserText.quote(String.valueOf(shown(entry.getValue()))) + " is not a string");

@@ -87,7 +87,6 @@ public record QueueAccess(
         return new QueueAccess(ns, defaultQueue, false, allowed, rule, invalidDefault);
     }
 
-    /** Whether the namespace's workloads may use {@code queue}. */
     public boolean allows(String queue) {
         return any || allowed.contains(queue);
     }
