@@ -95,16 +95,12 @@ public record Autoscaler(
         String targetApiVersion = target.path("apiVersion").asText("");
         String targetGroup =
                 targetApiVersion.contains("/") ? targetApiVersion.substring(0, targetApiVersion.indexOf('/')) : "";
-        String role = null;
-        boolean replicaMode = false;
-        if (aibrix) {
-            String roleName = spec.path("subTargetSelector").path("roleName").asText("");
-            var annotations = object.getMetadata().getAnnotations();
-            replicaMode = annotations != null && "replica".equals(annotations.get(AIBRIX_MODE_ANNOTATION));
-            role = roleName.isEmpty() ? null : roleName;
-        }
-        return Optional.of(
-                new Autoscaler(ObjectRef.of(object), kind, targetGroup, name, role, max.asInt(), replicaMode));
+        String role = aibrix ? spec.path("subTargetSelector").path("roleName").asText("") : "";
+        var annotations = object.getMetadata().getAnnotations();
+        boolean replicaMode =
+                aibrix && annotations != null && "replica".equals(annotations.get(AIBRIX_MODE_ANNOTATION));
+        return Optional.of(new Autoscaler(
+                ObjectRef.of(object), kind, targetGroup, name, role.isEmpty() ? null : role, max.asInt(), replicaMode));
     }
 
     private static JsonNode spec(HasMetadata object) {

@@ -6,9 +6,7 @@ import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.volcano.model.NetworkTopologySpec;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -48,12 +46,10 @@ public final class ComputeDomains {
         if (tier != null && tier <= nvlink.get()) {
             return List.of();
         }
-        List<String> shared = new ArrayList<>();
-        for (Map.Entry<String, Long> e : devices.channels().entrySet()) {
-            if (e.getValue() > 1) {
-                shared.add(e.getKey() + " (" + e.getValue() + " pods)");
-            }
-        }
+        List<String> shared = devices.channels().entrySet().stream()
+                .filter(e -> e.getValue() > 1)
+                .map(e -> e.getKey() + " (" + e.getValue() + " pods)")
+                .toList();
         if (shared.isEmpty()) {
             return List.of();
         }

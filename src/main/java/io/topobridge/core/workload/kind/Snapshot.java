@@ -51,10 +51,9 @@ public final class Snapshot {
     }
 
     public Optional<Workload> get(WorkloadKind kind, String namespace, String name) {
-        if (name == null) {
-            return Optional.empty();
-        }
-        return lookup.get(kind, namespace, name).flatMap(this::view);
+        return name == null
+                ? Optional.empty()
+                : lookup.get(kind, namespace, name).flatMap(this::view);
     }
 
     /** Every object of a kind in a namespace, sorted by name. */

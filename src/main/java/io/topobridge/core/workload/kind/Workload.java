@@ -130,11 +130,8 @@ public final class Workload {
             return Optional.empty();
         }
         for (OwnerReference ref : meta.getOwnerReferences()) {
-            String api = ref == null ? "" : Objects.requireNonNullElse(ref.getApiVersion(), "");
-            String group = api.contains("/") ? api.substring(0, api.indexOf('/')) : "";
             if (ref != null
-                    && ownerKind.kind().equals(ref.getKind())
-                    && ownerKind.group().equals(group)) {
+                    && WorkloadKind.of(ref.getApiVersion(), ref.getKind()).orElse(null) == ownerKind) {
                 return Optional.of(ref);
             }
         }

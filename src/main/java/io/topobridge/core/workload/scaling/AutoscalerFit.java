@@ -1,6 +1,5 @@
 package io.topobridge.core.workload.scaling;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.capacity.Amounts;
 import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.finding.Finding;
@@ -39,10 +38,9 @@ public final class AutoscalerFit {
 
     /** The warnings for one translated scope; none when its namespace has no autoscaler or its gangs no hard tier. */
     public static List<Finding> findings(ScopeResult result, WorkloadLookup lookup, WorkloadAdapters adapters) {
-        List<Autoscaler> autoscalers = new ArrayList<>();
-        for (HasMetadata object : lookup.autoscalers(result.scope().namespace())) {
-            Autoscaler.of(object).ifPresent(autoscalers::add);
-        }
+        List<Autoscaler> autoscalers = lookup.autoscalers(result.scope().namespace()).stream()
+                .flatMap(o -> Autoscaler.of(o).stream())
+                .toList();
         List<DesiredPodGroup> hard = result.podGroups().stream()
                 .filter(pg -> pg.ownership() == DesiredPodGroup.Ownership.OWNED
                         && hardTier(pg).isPresent())

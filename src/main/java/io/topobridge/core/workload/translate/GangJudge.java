@@ -63,8 +63,6 @@ final class GangJudge {
     record Judged(
             List<DesiredPodGroup> podGroups, List<Finding> findings, List<GangPlan> plans, boolean waitingForTiers) {
 
-        static final Judged UNMANAGED = new Judged(List.of(), List.of(), List.of(), false);
-
         boolean refused() {
             return findings.stream().anyMatch(Finding::isRejection);
         }
@@ -93,9 +91,7 @@ final class GangJudge {
         ParsedIntent parsed = AnnotationParser.parse(gang.sources(), tiers);
         if (!parsed.intent().managed()) {
             // what was said on the way (another scheduler's annotations left to it) is still said
-            return parsed.findings().isEmpty()
-                    ? Judged.UNMANAGED
-                    : new Judged(List.of(), parsed.findings(), List.of(), false);
+            return new Judged(List.of(), parsed.findings(), List.of(), false);
         }
         boolean waiting = parsed.waitingForTiers();
         List<Finding> findings = new ArrayList<>(parsed.findings());

@@ -39,16 +39,9 @@ public record QueueAccess(
         Map<String, String> meta = Objects.requireNonNullElse(lookup.namespaceAnnotations(namespace), Map.of());
         String ns = Objects.requireNonNullElse(namespace, "");
         String rawDefault = meta.get(VolcanoApi.QUEUE_NAME_ANNOTATION);
-        String namespaceDefault = null;
-        String invalidDefault = null;
-        if (rawDefault != null) {
-            String trimmed = rawDefault.trim();
-            if (AnnotationParser.validQueue(trimmed)) {
-                namespaceDefault = trimmed;
-            } else {
-                invalidDefault = rawDefault;
-            }
-        }
+        String trimmed = rawDefault == null ? null : rawDefault.trim();
+        String namespaceDefault = trimmed != null && AnnotationParser.validQueue(trimmed) ? trimmed : null;
+        String invalidDefault = trimmed != null && namespaceDefault == null ? rawDefault : null;
         String defaultQueue = namespaceDefault != null ? namespaceDefault : settings.defaultQueue();
         String list = meta.get(Topobridge.ALLOWED_QUEUES);
         Set<String> allowed = new LinkedHashSet<>();
