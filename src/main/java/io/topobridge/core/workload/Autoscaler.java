@@ -62,7 +62,6 @@ public record Autoscaler(
         return ref.kind() + " " + ref.name();
     }
 
-    /** Whether it targets an object of this group and kind by this name. */
     public boolean targets(String group, String kind, String name) {
         return targetGroup.equals(group) && targetKind.equals(kind) && targetName.equals(name);
     }

@@ -41,12 +41,10 @@ public record DesiredPodGroup(
         onDomainLoss = onDomainLoss == null ? OnDomainLoss.WAIT : onDomainLoss;
     }
 
-    /** The same PodGroup for a gang that asks for {@code onLoss} when its domain is lost. */
     public DesiredPodGroup withOnDomainLoss(OnDomainLoss onLoss) {
         return new DesiredPodGroup(namespace, name, labels, annotations, owners, spec, ownership, onLoss);
     }
 
-    /** The same PodGroup with {@code value} as its annotations. */
     public DesiredPodGroup withAnnotations(Map<String, String> value) {
         return new DesiredPodGroup(namespace, name, labels, value, owners, spec, ownership, onDomainLoss);
     }

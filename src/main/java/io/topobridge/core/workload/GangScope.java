@@ -59,11 +59,8 @@ public sealed interface GangScope permits GangScope.Single, GangScope.Group {
 
     /** The scope named by a {@code Kind/name} key in a namespace; empty when the key names no known kind. */
     static Optional<GangScope> parse(String namespace, String key) {
-        if (namespace == null || key == null) {
-            return Optional.empty();
-        }
-        int slash = key.indexOf('/');
-        if (slash <= 0 || slash == key.length() - 1) {
+        int slash = key == null ? -1 : key.indexOf('/');
+        if (namespace == null || slash <= 0 || slash == key.length() - 1) {
             return Optional.empty();
         }
         String kind = key.substring(0, slash);

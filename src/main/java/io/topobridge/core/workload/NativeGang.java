@@ -22,10 +22,8 @@ public record NativeGang(String field, String gang) {
     public static final String WORKLOAD_REF = "workloadRef";
 
     public static Optional<NativeGang> of(Pod pod) {
-        if (pod == null || pod.getSpec() == null) {
-            return Optional.empty();
-        }
-        Map<String, Object> extra = pod.getSpec().getAdditionalProperties();
+        Map<String, Object> extra =
+                pod == null || pod.getSpec() == null ? null : pod.getSpec().getAdditionalProperties();
         if (extra == null || extra.isEmpty()) {
             return Optional.empty();
         }

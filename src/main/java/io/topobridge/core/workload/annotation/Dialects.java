@@ -98,7 +98,6 @@ public final class Dialects {
         return KEYS_BY_SETTING.get(setting);
     }
 
-    /** Whether a key is another scheduler's topology key the bridge reads. */
     public static boolean isForeign(String key) {
         return KEYS.containsKey(key);
     }

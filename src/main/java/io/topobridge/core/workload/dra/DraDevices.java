@@ -280,7 +280,6 @@ public final class DraDevices {
             channels = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(channels));
         }
 
-        /** What each pod made from {@code spec} gets from claims of its own. */
         public Amounts perPod(PodSpec spec) {
             return spec == null ? Amounts.NONE : perPod.getOrDefault(spec, Amounts.NONE);
         }

@@ -124,7 +124,6 @@ public final class Workload {
         return owner(object.getMetadata(), ownerKind);
     }
 
-    /** The owner reference of a given kind (by group and kind) in any object's metadata. */
     public static Optional<OwnerReference> owner(ObjectMeta meta, WorkloadKind ownerKind) {
         if (meta == null || meta.getOwnerReferences() == null) {
             return Optional.empty();
@@ -268,13 +267,15 @@ public final class Workload {
     /** The annotations of a pod template as a parser source. */
     public AnnotationSource templateSource(PodTemplateSpec template, String where) {
         var meta = template == null ? null : template.getMetadata();
-        Map<String, String> annotations =
-                meta == null || meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
-        Map<String, String> labels = meta == null || meta.getLabels() == null ? Map.of() : meta.getLabels();
         String scheduler = template == null || template.getSpec() == null
                 ? null
                 : template.getSpec().getSchedulerName();
-        return new AnnotationSource(ref(), where, annotations, labels, scheduler);
+        return new AnnotationSource(
+                ref(),
+                where,
+                meta == null ? null : meta.getAnnotations(),
+                meta == null ? null : meta.getLabels(),
+                scheduler);
     }
 
     @Override

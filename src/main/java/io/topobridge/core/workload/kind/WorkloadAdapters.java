@@ -53,12 +53,10 @@ public final class WorkloadAdapters {
         return Gang.covering(gangs(scope, snapshot), pod);
     }
 
-    /** The adapter of a kind whose workloads can join a {@code topobridge.io/group}. */
     public Optional<GroupMember> groupMember(WorkloadKind kind) {
         return of(kind).filter(GroupMember.class::isInstance).map(GroupMember.class::cast);
     }
 
-    /** A fresh view of the cluster through {@code lookup}, for one translation. */
     public Snapshot snapshot(WorkloadLookup lookup, int maxGangsPerWorkload) {
         return new Snapshot(lookup, this, maxGangsPerWorkload);
     }

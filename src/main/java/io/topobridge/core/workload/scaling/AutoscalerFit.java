@@ -97,7 +97,6 @@ public final class AutoscalerFit {
         return out;
     }
 
-    /** The tier a PodGroup is held to in hard mode. */
     static Optional<Integer> hardTier(DesiredPodGroup pg) {
         NetworkTopologySpec topology = pg.spec().getNetworkTopology();
         return topology == null || topology.getMode() != NetworkTopologySpec.ModeEnum.HARD
@@ -136,7 +135,6 @@ public final class AutoscalerFit {
         return Collections.max(at, Comparator.comparing(d -> d.allocatable().get(first)));
     }
 
-    /** The amounts of {@code a} of the resources {@code need} names. */
     private static Amounts only(Amounts a, Amounts need) {
         Map<String, BigDecimal> out = new TreeMap<>();
         need.values().keySet().forEach(r -> out.put(r, a.get(r)));

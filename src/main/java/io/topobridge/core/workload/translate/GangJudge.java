@@ -1,6 +1,5 @@
 package io.topobridge.core.workload.translate;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.capacity.TierDomains;
@@ -221,17 +220,14 @@ final class GangJudge {
      * agrees on it; a PodGroup whose creation time cannot be read has waited long enough.
      */
     private boolean waitsForRoom(GangPlan plan, Snapshot snapshot) {
-        if (settings.autoWaitForRoom().isZero()) {
-            return false;
-        }
-        for (HasMetadata pg : snapshot.lookup().podGroups(plan.scope().namespace())) {
-            if (plan.name().equals(pg.getMetadata().getName())) {
-                return settings.roomWaitEnd(pg.getMetadata().getCreationTimestamp())
-                        .map(end -> end.isAfter(clock.instant()))
-                        .orElse(false);
-            }
-        }
-        return true;
+        return !settings.autoWaitForRoom().isZero()
+                && snapshot.lookup().podGroups(plan.scope().namespace()).stream()
+                        .filter(pg -> plan.name().equals(pg.getMetadata().getName()))
+                        .findFirst()
+                        .map(pg -> settings.roomWaitEnd(pg.getMetadata().getCreationTimestamp())
+                                .map(end -> end.isAfter(clock.instant()))
+                                .orElse(false))
+                        .orElse(true);
     }
 
     /**
@@ -303,8 +299,9 @@ final class GangJudge {
             return out;
         }
         for (ObjectRef subject : gang.subjects()) {
-            Optional<WorkloadKind> kind = WorkloadKind.of(subject.apiVersion(), subject.kind());
-            if (kind.isPresent() && adapters.groupMember(kind.get()).isEmpty()) {
+            if (WorkloadKind.of(subject.apiVersion(), subject.kind())
+                    .filter(k -> adapters.groupMember(k).isEmpty())
+                    .isPresent()) {
                 out.add(Finding.rejected(
                                 WorkloadReason.INVALID_ANNOTATION,
                                 subject,

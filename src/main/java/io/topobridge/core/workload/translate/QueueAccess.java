@@ -18,7 +18,6 @@ import java.util.Set;
  * {@link WorkloadSettings#unlistedQueues()} says. Namespaces are cluster-scoped and their annotations are written by
  * whoever may update Namespaces, so a tenant who may only create workloads cannot widen its own choice.
  *
- * @param namespace the namespace
  * @param defaultQueue the queue of a workload that names none
  * @param any whether every queue is allowed
  * @param allowed the allowed queues (when not {@code any})

@@ -109,7 +109,6 @@ public final class WorkloadTranslator {
         return scopes.stream().map(s -> translateScope(s, tiers, snapshot)).toList();
     }
 
-    /** Translates one scope over a snapshot: every PodGroup it should have, and its findings. */
     ScopeResult translateScope(GangScope scope, TierCatalog tiers, Snapshot snapshot) {
         List<Gang> gangs;
         try {
