@@ -3,6 +3,7 @@ package io.topobridge.core.node;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -64,7 +65,7 @@ public record Toleration(String key, String operator, String value, String effec
         return Stream.concat(
                         declared.stream(),
                         requested.stream().filter(Toleration::extendedResource).map(Toleration::forExtendedResource))
-                .toList();
+                .collect(Collectors.toUnmodifiableList());
     }
 
     public static Toleration of(io.fabric8.kubernetes.api.model.Toleration t) {
@@ -78,7 +79,7 @@ public record Toleration(String key, String operator, String value, String effec
                 : tolerations.stream()
                         .filter(Objects::nonNull)
                         .map(Toleration::of)
-                        .toList();
+                        .collect(Collectors.toUnmodifiableList());
     }
 
     /** Whether a resource name is an extended resource (a domain-prefixed name outside {@code kubernetes.io}). */

@@ -40,7 +40,9 @@ public enum WorkloadReason implements Reason {
      * wider gang is impossible.
      */
     GANG_SPLIT_BY_PROVIDER,
+    /** The gang's Volcano queue does not exist. */
     QUEUE_MISSING,
+    /** The gang's Volcano queue is not Open. */
     QUEUE_NOT_OPEN,
     /** The API server (or Volcano's admission webhook) refused the PodGroup. */
     APPLY_REFUSED,
