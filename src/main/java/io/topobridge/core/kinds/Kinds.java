@@ -57,8 +57,6 @@ public final class Kinds {
             ALL.stream().flatMap(k -> k.controllers().stream()).toList(),
             ALL.stream().flatMap(k -> k.podDefaulters().stream()).toList());
 
-    private Kinds() {}
-
     public static WorkloadAdapters adapters() {
         return ADAPTERS;
     }

@@ -51,8 +51,6 @@ final class Aibrix {
     static final String COSCHEDULING_POD_GROUP = "scheduling.x-k8s.io/pod-group";
     static final String VOLCANO_POD_GROUP = "scheduling.k8s.io/group-name";
 
-    private Aibrix() {}
-
     /** One role of a RoleSet spec. */
     public record Role(String name, int replicas, int podGroupSize, PodTemplateSpec template, boolean volcano) {
         /** Pods of the role: PodSets of {@code podGroupSize} pods, or single pods. */

@@ -309,6 +309,4 @@ public final class LwsGroups {
                 .sorted(java.util.Comparator.comparing(ProviderGroup::podGroup))
                 .toList();
     }
-
-    private LwsGroups() {}
 }

@@ -20,8 +20,6 @@ public final class LwsPodWebhook {
 
     private static final String HEX40 = "[0-9a-f]{40}";
 
-    private LwsPodWebhook() {}
-
     /** The pod as LWS's webhook lets it in; a pod it would refuse is an {@link IllegalArgumentException}. */
     public static HasMetadata admit(HasMetadata pod, Context ctx) {
         Map<String, String> labels = new LinkedHashMap<>(Build.labels(pod));

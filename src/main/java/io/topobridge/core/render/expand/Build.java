@@ -37,8 +37,6 @@ public final class Build {
     public static final String POD_API_VERSION = "v1";
     static final String APPS_API_VERSION = "apps/v1";
 
-    private Build() {}
-
     /** The labels of an object (never null). */
     public static Map<String, String> labels(HasMetadata object) {
         ObjectMeta meta = object.getMetadata();

@@ -40,8 +40,6 @@ public final class Names {
     private static final ObjectMapper CANONICAL =
             new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
 
-    private Names() {}
-
     /** Kubernetes' {@code rand.SafeEncodeString}: every character mapped into {@link #ALPHANUMS}. */
     static String safeEncode(String s) {
         StringBuilder out = new StringBuilder(s.length());

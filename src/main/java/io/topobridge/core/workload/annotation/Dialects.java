@@ -91,8 +91,6 @@ public final class Dialects {
     private static final Map<String, String> PREFERENCE_UNDER_REQUIREMENT =
             Map.of(KAI_PREFERRED, KAI_REQUIRED, KAI_SEGMENT_PREFERRED, KAI_SEGMENT_REQUIRED);
 
-    private Dialects() {}
-
     /** The foreign keys that give one setting, in table order. */
     static List<String> keys(Setting setting) {
         return KEYS_BY_SETTING.get(setting);

@@ -22,8 +22,6 @@ final class TierNames {
     private static final Pattern DECIMAL =
             Pattern.compile("[+-]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?[0-9]+[eE][+-]?[0-9]+");
 
-    private TierNames() {}
-
     /** A tier number or tier name, resolved to a number within {@code 1..top}. */
     static Result<Integer> tier(String raw, TierCatalog tiers) {
         String value = raw.trim();

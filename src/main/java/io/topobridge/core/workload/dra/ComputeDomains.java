@@ -29,8 +29,6 @@ public final class ComputeDomains {
     /** The tier name that stands for one NVLink domain. */
     public static final String NVLINK = "nvlink";
 
-    private ComputeDomains() {}
-
     /**
      * A warning on every subject when two or more of the gang's pods claim a ComputeDomain channel through the same
      * object and the PodGroup's tier lets Volcano place them across NVLink domains; none otherwise.

@@ -50,8 +50,6 @@ public final class DraDevices {
     private static final String EXACT_COUNT = "ExactCount";
     private static final String ALL = "All";
 
-    private DraDevices() {}
-
     /**
      * One claim, or one request of a claim, whose devices are not counted.
      *

@@ -25,8 +25,6 @@ import java.util.Set;
  */
 public final class GroupAdapter {
 
-    private GroupAdapter() {}
-
     /** The scope of a workload that may join a group: the valid group its sources name (all agreeing), else itself. */
     public static GangScope groupOrOwn(Workload w, List<AnnotationSource> sources) {
         Set<String> values = new HashSet<>();

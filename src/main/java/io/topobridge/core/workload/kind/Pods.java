@@ -12,8 +12,6 @@ public final class Pods {
 
     private static final Pattern INDEX = Pattern.compile("[0-9]{1,9}");
 
-    private Pods() {}
-
     public static Map<String, String> labels(Pod pod) {
         return Objects.requireNonNullElse(pod.getMetadata().getLabels(), Map.of());
     }

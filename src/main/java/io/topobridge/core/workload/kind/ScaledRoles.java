@@ -40,8 +40,6 @@ public final class ScaledRoles {
         }
     }
 
-    private ScaledRoles() {}
-
     /** The parts of the scope's gangs the given autoscalers (of the scope's namespace) scale. */
     public static List<Unit> of(GangScope scope, List<Autoscaler> autoscalers, Snapshot snapshot) {
         List<Unit> out = new ArrayList<>();

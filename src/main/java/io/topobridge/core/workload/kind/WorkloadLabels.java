@@ -46,6 +46,4 @@ public final class WorkloadLabels {
      * that tells them apart); added by admission, selected on by the group's subGroupPolicy.
      */
     public static final String MEMBER = Topobridge.PREFIX + "member";
-
-    private WorkloadLabels() {}
 }

@@ -34,8 +34,6 @@ import java.util.TreeMap;
  */
 public final class AutoscalerFit {
 
-    private AutoscalerFit() {}
-
     /** The warnings for one translated scope; none when its namespace has no autoscaler or its gangs no hard tier. */
     public static List<Finding> findings(ScopeResult result, WorkloadLookup lookup, WorkloadAdapters adapters) {
         List<Autoscaler> autoscalers = lookup.autoscalers(result.scope().namespace()).stream()
