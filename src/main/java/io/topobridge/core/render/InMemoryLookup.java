@@ -49,7 +49,7 @@ public final class InMemoryLookup implements WorkloadLookup {
             if (meta == null || meta.getName() == null) {
                 continue;
             }
-            String ns = namespaceOf(object);
+            String ns = Objects.requireNonNullElse(meta.getNamespace(), "");
             if ("Namespace".equals(object.getKind()) && "v1".equals(object.getApiVersion())) {
                 namespaceAnnotations.put(
                         meta.getName(),
@@ -150,9 +150,5 @@ public final class InMemoryLookup implements WorkloadLookup {
     @Override
     public TierDomains domains() {
         return domains;
-    }
-
-    private static String namespaceOf(HasMetadata object) {
-        return Objects.requireNonNullElse(object.getMetadata().getNamespace(), "");
     }
 }

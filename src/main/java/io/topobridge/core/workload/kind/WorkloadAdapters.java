@@ -16,12 +16,9 @@ import java.util.function.Function;
  */
 public final class WorkloadAdapters {
 
-    /** The order pods are matched in: labels a workload's own controller stamps before owner chains. */
     private final List<KindAdapter> byPodPrecedence;
-
     private final Map<WorkloadKind, KindAdapter> byKind = new EnumMap<>(WorkloadKind.class);
 
-    /** @param byPodPrecedence one adapter per kind, in the order a pod's origin is asked of them */
     public WorkloadAdapters(List<KindAdapter> byPodPrecedence) {
         this.byPodPrecedence = List.copyOf(byPodPrecedence);
         this.byPodPrecedence.forEach(a -> byKind.put(a.kind(), a));
