@@ -18,8 +18,6 @@ final class OutputFormat {
     private static final ObjectMapper MAPPER =
             new ObjectMapper().findAndRegisterModules().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private OutputFormat() {}
-
     static void check(CommandSpec spec, String format, String... allowed) {
         if (!List.of(allowed).contains(format)) {
             throw new ParameterException(

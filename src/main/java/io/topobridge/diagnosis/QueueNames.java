@@ -14,8 +14,6 @@ import java.util.function.Function;
 /** Which Volcano queues the bridge's gangs use, and who names them; the queues' states. */
 final class QueueNames {
 
-    private QueueNames() {}
-
     /** Queue name to state ({@code Open}, {@code Closed}…; empty when Volcano has not written one). */
     static Map<String, String> states(List<Queue> queues) {
         Map<String, String> out = new TreeMap<>();

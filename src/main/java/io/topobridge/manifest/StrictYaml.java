@@ -51,8 +51,6 @@ final class StrictYaml {
         }
     }
 
-    private StrictYaml() {}
-
     /** A text's documents in order, each built when asked for: only the document being read has its tree held. */
     static final class Documents implements AutoCloseable {
         private final YAMLParser parser;

@@ -8,8 +8,6 @@ import java.util.List;
 /** The doctor's {@code gpu-nodes} check: accelerator nodes that lie in no topology tree. */
 final class GpuNodesCheck {
 
-    private GpuNodesCheck() {}
-
     static DoctorCheck.Result check(DoctorInputs in) {
         Forest forest = Forest.of(in.hyperNodes());
         List<String> outside = new ArrayList<>();

@@ -10,8 +10,6 @@ import java.util.List;
 /** The doctor's {@code hypernode-forest} check: a HyperNode forest Volcano can schedule with. */
 final class HyperNodeForestCheck {
 
-    private HyperNodeForestCheck() {}
-
     static DoctorCheck.Result check(DoctorInputs in) {
         Forest forest = Forest.of(in.hyperNodes());
         List<Forest.Problem> problems = forest.problems();

@@ -8,8 +8,6 @@ import java.util.stream.Collectors;
 /** The doctor's {@code kubernetes-apis} check: the optional Kubernetes APIs the cluster does not serve. */
 final class KubernetesApisCheck {
 
-    private KubernetesApisCheck() {}
-
     static DoctorCheck.Result check(DoctorInputs in) {
         if (in.missingApis().isEmpty()) {
             return DoctorCheck.ok("served: "

@@ -12,8 +12,6 @@ import java.util.TreeSet;
 /** The doctor's {@code label-discovery} check: Volcano's own label discovery not fighting the bridge over nodes. */
 final class LabelDiscoveryCheck {
 
-    private LabelDiscoveryCheck() {}
-
     static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
 
     static DoctorCheck.Result check(DoctorInputs in) {

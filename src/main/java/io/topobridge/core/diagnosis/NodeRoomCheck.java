@@ -11,8 +11,6 @@ import java.util.TreeMap;
 /** The doctor's {@code node-room} check: nodes that take no new pods, and the running gangs that lose room by them. */
 final class NodeRoomCheck {
 
-    private NodeRoomCheck() {}
-
     /**
      * Nodes whose resources are no room for new pods: cordoned (on purpose, so said but not a problem), not ready (a
      * warning: a broken kubelet or node), and accelerator nodes with NoSchedule/NoExecute taints, whose room only

@@ -12,8 +12,6 @@ import java.util.TreeSet;
 /** The doctor's {@code queues} check: every queue the workloads name exists and is open. */
 final class QueuesCheck {
 
-    private QueuesCheck() {}
-
     static DoctorCheck.Result check(DoctorInputs in) {
         if (in.queueStates() == null) {
             return new DoctorCheck.Result(DoctorCheck.Status.WARNING, "Volcano's queues cannot be read", List.of());

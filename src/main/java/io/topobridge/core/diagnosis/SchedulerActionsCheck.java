@@ -27,8 +27,6 @@ final class SchedulerActionsCheck {
     private static final String REFUSED = ": Volcano refuses the whole configuration and keeps the one it had (at"
             + " start its built-in one, without network-topology-aware)";
 
-    private SchedulerActionsCheck() {}
-
     /**
      * The scheduler's {@code actions}: Volcano runs them in the order written, splitting on commas; an unknown name
      * (or none at all) makes it refuse the whole file and keep the configuration it had (its built-in one at start,

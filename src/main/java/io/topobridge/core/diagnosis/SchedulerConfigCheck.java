@@ -12,8 +12,6 @@ import java.util.TreeMap;
 /** The doctor's {@code scheduler-config} check: the scheduler plugins that enforce topology and sub-gangs. */
 final class SchedulerConfigCheck {
 
-    private SchedulerConfigCheck() {}
-
     static final String GANG_PLUGIN = "gang";
 
     static DoctorCheck.Result check(DoctorInputs in) {

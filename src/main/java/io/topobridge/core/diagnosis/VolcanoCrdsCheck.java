@@ -10,8 +10,6 @@ import java.util.List;
 /** The doctor's {@code volcano-crds} check: Volcano's CRDs new enough for every field the bridge writes. */
 final class VolcanoCrdsCheck {
 
-    private VolcanoCrdsCheck() {}
-
     /** The Volcano release that introduced every field the bridge writes. */
     static final String VOLCANO_NEEDED = "v1.14";
 

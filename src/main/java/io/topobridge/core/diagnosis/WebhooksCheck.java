@@ -9,8 +9,6 @@ import java.util.function.Function;
 /** The doctor's {@code webhooks} check: the bridge's webhook configurations exist and carry the current CA. */
 final class WebhooksCheck {
 
-    private WebhooksCheck() {}
-
     static DoctorCheck.Result check(DoctorInputs in) {
         DoctorInputs.Webhooks w = in.webhooks();
         if (!w.expected()) {
