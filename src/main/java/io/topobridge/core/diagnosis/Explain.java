@@ -187,16 +187,14 @@ public final class Explain {
     }
 
     static boolean fits(HyperNodeView domain, Capacity capacity, Amounts need, List<Amounts> podNeeds) {
-        if (!capacity.domainFree(domain.name()).covers(need)) {
-            return false;
-        }
-        return podNeeds.isEmpty()
-                || Amounts.packs(
-                        podNeeds,
-                        capacity.forest().nodesUnder(domain.name()).stream()
-                                .map(capacity::free)
-                                .toList(),
-                        capacity.accelerators());
+        return capacity.domainFree(domain.name()).covers(need)
+                && (podNeeds.isEmpty()
+                        || Amounts.packs(
+                                podNeeds,
+                                capacity.forest().nodesUnder(domain.name()).stream()
+                                        .map(capacity::free)
+                                        .toList(),
+                                capacity.accelerators()));
     }
 
     /**
