@@ -166,7 +166,6 @@ public final class DomainLossRestarts {
      * Decides for one gang in one pass.
      *
      * @param subjects the workloads its findings go to
-     * @param gang the gang as its PodGroup and pods show it
      * @param domain the judgement of its domain (empty when it is not short of pods or not judged)
      * @param policy its {@code on-domain-loss} (null: wait)
      * @param capacity the capacity for its pods, asked only when a restart is due

@@ -97,7 +97,6 @@ public final class PodGroupChanges {
     /**
      * @param result the scope's translation
      * @param observed the PodGroups of the scope's namespace
-     * @param queues Volcano's queues
      * @param placed where Volcano placed each gang whose pods are all bound, by PodGroup name: the achieved tier is
      *     written on its PodGroup (a gang not placed now keeps what its PodGroup carries, so a pod that restarts
      *     causes no write), and a soft gang placed above the tier it prefers gets an info finding

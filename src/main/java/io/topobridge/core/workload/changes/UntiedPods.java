@@ -31,7 +31,6 @@ public final class UntiedPods {
     /**
      * A live pod of the scope's namespace.
      *
-     * @param name the pod's name
      * @param groupName the PodGroup it names ({@code scheduling.k8s.io/group-name}), null when none
      * @param gang the PodGroup its gang's plan counts it in
      * @param nativeGang the Kubernetes gang it is in ({@link NativeGang#describe()}), null when none: such a pod is

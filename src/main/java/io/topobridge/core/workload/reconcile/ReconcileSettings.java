@@ -9,7 +9,6 @@ import java.util.Objects;
  *
  * @param requireNamespaceOptIn whether only namespaces labelled {@code namespaceLabel=true} get PodGroups (the pod
  *     webhook sees only their pods)
- * @param namespaceLabel the opt-in label key
  * @param groupAssembly how long the first PodGroup of a {@code topobridge.io/group} waits for the group's other
  *     members, counted from the creation of its oldest member (zero: no wait)
  * @param restarts the default grace and the cluster's limit of restarts of gangs whose domain is lost

@@ -89,11 +89,9 @@ public final class ScopeReconciler {
         for (ScopeResult result : translator.at(facts.now()).translateScopes(allowed, facts.tiers(), lookup)) {
             translated.put(result.scope(), result);
         }
-        List<ScopeResult> results = new ArrayList<>();
-        for (GangScope scope : scopes) {
-            ScopeResult result = translated.get(scope);
-            results.add(result != null ? result : notOptedIn(scope, lookup, facts));
-        }
+        List<ScopeResult> results = scopes.stream()
+                .map(s -> Optional.ofNullable(translated.get(s)).orElseGet(() -> notOptedIn(s, lookup, facts)))
+                .toList();
         Map<GangScope, List<UntiedPods.PodTie>> ties = podTies(results, lookup, facts);
         Planned planned = new Planned();
         // the ledger as the earlier scopes of the pass left it: restarts under way count across the cluster
