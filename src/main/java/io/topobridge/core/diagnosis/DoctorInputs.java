@@ -31,7 +31,6 @@ import java.util.function.Predicate;
  * @param queueStates Volcano's queues by name to their state; null when queues cannot be read
  * @param queuesNamedBy each queue the workloads name, with the objects naming it
  * @param webhooks the webhook configurations as the bridge expects and finds them
- * @param accelerators the resources that make a node an accelerator node
  * @param gangDomains running hard-tier gangs ({@code namespace/podGroup}) whose domain has nodes that take no new pods
  *     or cannot give them back a pod, with the judgement of the domain; empty where gangs are not read
  * @param missingApis the optional Kubernetes APIs the cluster does not serve

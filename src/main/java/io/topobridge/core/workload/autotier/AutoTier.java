@@ -55,7 +55,6 @@ public final class AutoTier {
      * {@code hard} all the same (it waits for room there instead of being placed across domains).
      *
      * @param need what the gang (or one subgroup) requests in total
-     * @param domains the domains of every tier
      * @param lowest the lowest tier that may be chosen (1 where nothing holds the gang above it)
      * @param highest the highest tier that may be chosen (the top tier, or the gang's tier for a subgroup)
      * @param minDomains how many domains of a tier must be able to hold the need (at least 1)

@@ -116,7 +116,6 @@ public final class Reservations {
      *
      * @param source what sets it, as a message names it ({@code ResourceQuota ns/name}, a configuration key)
      * @param priorityClasses whether it is a quota scoped to priority classes
-     * @param hard the amounts, by resource
      * @param selector which PodGroups it counts, by their priority class and whether they request anything
      */
     record Limit(
