@@ -22,6 +22,7 @@ import io.topobridge.testing.VolcanoSchemas;
 import io.topobridge.volcano.HyperNode;
 import io.topobridge.volcano.PodGroup;
 import io.topobridge.webhook.AdmissionServer;
+import io.topobridge.webhook.AdmissionServers;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Base64;
@@ -149,7 +150,9 @@ class DemoClusterTest {
 
     @Test
     void admissionTiesAPodOfTheExamplesToItsGang() {
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> admission.ready() && admission.port() > 0);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> admission.ready() && AdmissionServers.port(admission) > 0);
         Pod pod = new PodBuilder()
                 .withNewMetadata()
                 .withName("decode-6f7c9-abcde")
@@ -174,7 +177,7 @@ class DemoClusterTest {
                 MockApiServer.cluster().client().getKubernetesSerialization().asJson(pod));
         String patch = given().relaxedHTTPSValidation()
                 .baseUri("https://localhost")
-                .port(admission.port())
+                .port(AdmissionServers.port(admission))
                 .contentType("application/json")
                 .body(review)
                 .post("/mutate/pods")

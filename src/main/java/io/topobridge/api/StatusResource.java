@@ -62,8 +62,7 @@ public class StatusResource {
         }
         return view.cachedHyperNodes()
                 .map(all -> Response.ok(all.stream()
-                                .filter(hn ->
-                                        Topobridge.SOURCE.equals(label(hn, VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL)))
+                                .filter(Topobridge::ours)
                                 .sorted(BY_KEY)
                                 .toList())
                         .build())
@@ -90,11 +89,6 @@ public class StatusResource {
     private static final Comparator<HasMetadata> BY_KEY = Comparator.comparing(
                     (HasMetadata o) -> String.valueOf(o.getMetadata().getNamespace()))
             .thenComparing(o -> o.getMetadata().getName());
-
-    private static String label(HasMetadata object, String key) {
-        var labels = object.getMetadata().getLabels();
-        return labels == null ? null : labels.get(key);
-    }
 
     private static Response syncing(String what) {
         return Response.status(Response.Status.SERVICE_UNAVAILABLE)

@@ -54,4 +54,10 @@ public final class Topobridge {
         Map<String, String> labels = object.getMetadata().getLabels();
         return labels != null && MANAGED_BY.equals(labels.get(MANAGED_BY_LABEL));
     }
+
+    /** Whether the HyperNode is one the bridge keeps: its network-topology-source label is the bridge's. */
+    public static boolean ours(HasMetadata hyperNode) {
+        Map<String, String> labels = hyperNode.getMetadata().getLabels();
+        return labels != null && SOURCE.equals(labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL));
+    }
 }

@@ -26,7 +26,7 @@ import org.jboss.logging.Logger;
  * {@code topobridge_admission_refusals_total{webhook,limit}}; {@code topobridge_admission_in_flight_reviews} and
  * {@code topobridge_admission_in_flight_bytes} show what is held.
  */
-final class AdmissionGate {
+public final class AdmissionGate {
 
     // the webhook server's parts log as the server, as they did when they were one class
     private static final Logger LOG = Logger.getLogger(WebhookServer.class);
@@ -210,7 +210,7 @@ final class AdmissionGate {
         response.setStatusCode(code)
                 .putHeader("Content-Type", JSON)
                 .putHeader("Connection", "close")
-                .end(Buffer.buffer(status(code, reason, message)));
+                .end(Buffer.buffer(status(mapper, code, reason, message)));
         if (linger) {
             lingerAndClose(ctx);
         }
@@ -269,8 +269,8 @@ final class AdmissionGate {
         close(ctx, code, code == 413 ? "RequestEntityTooLarge" : "BadRequest", message, code == 413);
     }
 
-    /** A Kubernetes Status of failure, the body of every answer that is not a review. */
-    byte[] status(int code, String reason, String message) {
+    /** A Kubernetes Status of failure, the body of every answer that is not a review (and of every refused request). */
+    public static byte[] status(ObjectMapper mapper, int code, String reason, String message) {
         var node = mapper.createObjectNode()
                 .put("apiVersion", "v1")
                 .put("kind", "Status")

@@ -95,18 +95,25 @@ final class AdmissionReviewer {
                     "%s webhook: refused a request from %s: %s",
                     webhook.name(), AdmissionGate.peer(ctx), e.getMessage());
             gate.refusal(webhook.name(), e.limit());
-            reply = new Reply(413, gate.status(413, "RequestEntityTooLarge", e.getMessage()), "too-large");
+            reply = new Reply(
+                    413, AdmissionGate.status(mapper, 413, "RequestEntityTooLarge", e.getMessage()), "too-large");
         } catch (AdmissionRequest.MalformedException e) {
             LOG.warnf(
                     "%s webhook: malformed AdmissionReview from %s: %s",
                     webhook.name(), AdmissionGate.peer(ctx), e.getMessage());
             reply = new Reply(
-                    400, gate.status(400, "BadRequest", "malformed AdmissionReview: " + e.getMessage()), "malformed");
+                    400,
+                    AdmissionGate.status(mapper, 400, "BadRequest", "malformed AdmissionReview: " + e.getMessage()),
+                    "malformed");
         } catch (JsonProcessingException | RuntimeException e) {
             LOG.errorf(e, "%s webhook: cannot answer", webhook.name());
             reply = new Reply(
                     500,
-                    gate.status(500, "InternalError", "topobridge cannot answer: " + UserText.excerpt(e.toString())),
+                    AdmissionGate.status(
+                            mapper,
+                            500,
+                            "InternalError",
+                            "topobridge cannot answer: " + UserText.excerpt(e.toString())),
                     "error");
         } finally {
             if (ticket != null) {
@@ -140,7 +147,8 @@ final class AdmissionReviewer {
         long tree = tokens * AdmissionLimits.TREE_BYTES_PER_TOKEN;
         if (ticket != null && !ticket.reserve(tree)) {
             gate.refusal(webhook.name(), "max-in-flight-bytes");
-            byte[] out = gate.status(
+            byte[] out = AdmissionGate.status(
+                    mapper,
                     429,
                     "TooManyRequests",
                     gate.doesNotFit("this review's tree (about " + AdmissionLimits.formatSize(tree) + ", " + tokens

@@ -326,12 +326,6 @@ public class AdmissionServer implements ProcessPart {
         return out;
     }
 
-    /** The port the webhook server listens on (-1 when not serving). */
-    public int port() {
-        WebhookServer running = server;
-        return running == null ? -1 : running.port();
-    }
-
     /** The certificate served now (null before the first successful check). */
     public ServingCertificate serving() {
         WebhookServer running = server;

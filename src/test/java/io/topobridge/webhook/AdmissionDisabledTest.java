@@ -77,7 +77,7 @@ class AdmissionDisabledTest {
                         .get())
                 .as("a configuration without the bridge's label is not the bridge's to delete")
                 .isNotNull();
-        assertThat(controller.port()).isEqualTo(-1);
+        assertThat(AdmissionServers.port(controller)).isEqualTo(-1);
         assertThat(client.secrets()
                         .inNamespace("default")
                         .withName("topobridge-webhook-tls")

@@ -91,7 +91,9 @@ class AdmissionEndToEndTest {
 
     @BeforeEach
     void cluster() throws Exception {
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> controller.ready() && controller.port() > 0);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> controller.ready() && AdmissionServers.port(controller) > 0);
         if (workloads != null) {
             return;
         }
@@ -272,7 +274,7 @@ class AdmissionEndToEndTest {
     private ValidatableResponse post(String path, ObjectNode review) {
         return given().relaxedHTTPSValidation()
                 .baseUri("https://localhost")
-                .port(controller.port())
+                .port(AdmissionServers.port(controller))
                 .contentType("application/json")
                 .body(review.toString())
                 .post(path)

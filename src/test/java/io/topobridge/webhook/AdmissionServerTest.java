@@ -57,7 +57,9 @@ class AdmissionServerTest {
 
     @BeforeEach
     void serving() {
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> controller.ready() && controller.port() > 0);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> controller.ready() && AdmissionServers.port(controller) > 0);
     }
 
     private MockCluster cluster() {
@@ -101,7 +103,7 @@ class AdmissionServerTest {
     }
 
     private RequestSpecification https() {
-        return given().relaxedHTTPSValidation().baseUri("https://localhost").port(controller.port());
+        return given().relaxedHTTPSValidation().baseUri("https://localhost").port(AdmissionServers.port(controller));
     }
 
     private X509Certificate presented() throws Exception {
@@ -111,7 +113,7 @@ class AdmissionServerTest {
                         controller.serving().key(),
                         bundle(mutating().getWebhooks().get(0).getClientConfig().getCaBundle()),
                         null)),
-                controller.port());
+                AdmissionServers.port(controller));
     }
 
     @Test

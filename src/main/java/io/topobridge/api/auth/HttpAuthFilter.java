@@ -3,6 +3,7 @@ package io.topobridge.api.auth;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.vertx.http.runtime.filters.Filters;
+import io.topobridge.webhook.AdmissionGate;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
@@ -93,14 +94,8 @@ public class HttpAuthFilter {
         if (decision.status() == 503) {
             response.putHeader("Retry-After", "1");
         }
-        var status = json.createObjectNode()
-                .put("apiVersion", "v1")
-                .put("kind", "Status")
-                .put("status", "Failure")
-                .put("code", decision.status())
-                .put("reason", decision.reason())
-                .put("message", decision.message());
-        response.end(Buffer.buffer(status.toString()));
+        response.end(
+                Buffer.buffer(AdmissionGate.status(json, decision.status(), decision.reason(), decision.message())));
     }
 
     static boolean loopback(SocketAddress address) {

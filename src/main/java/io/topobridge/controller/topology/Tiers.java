@@ -4,7 +4,6 @@ import io.topobridge.cache.HyperNodeCache;
 import io.topobridge.cache.OnChange;
 import io.topobridge.cache.TierSource;
 import io.topobridge.core.Topobridge;
-import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.topology.LabelScheme;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.topology.TopologySettings;
@@ -155,11 +154,7 @@ public class Tiers implements TierSource, ProcessPart {
             return;
         }
         List<HyperNode> all = hyperNodes.list();
-        List<HyperNode> ours = all.stream()
-                .filter(hn -> hn.getMetadata().getLabels() != null
-                        && Topobridge.SOURCE.equals(
-                                hn.getMetadata().getLabels().get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL)))
-                .toList();
+        List<HyperNode> ours = all.stream().filter(Topobridge::ours).toList();
         observe(catalog(ours, topology.schemes()), catalog(all, List.of()), true);
     }
 

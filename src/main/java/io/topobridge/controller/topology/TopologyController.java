@@ -235,11 +235,11 @@ public class TopologyController implements ProcessPart {
         List<ForeignHyperNode> foreign = new ArrayList<>();
         if (crdInstalled) {
             for (HyperNode hn : hyperNodes.list()) {
-                Map<String, String> labels = hn.getMetadata().getLabels();
-                if (labels != null && Topobridge.SOURCE.equals(labels.get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL))) {
+                if (Topobridge.ours(hn)) {
                     ours.put(hn.getMetadata().getName(), hn);
                 } else {
-                    foreign.add(new ForeignHyperNode(hn.getMetadata().getName(), labels, hn.getSpec()));
+                    foreign.add(new ForeignHyperNode(
+                            hn.getMetadata().getName(), hn.getMetadata().getLabels(), hn.getSpec()));
                 }
             }
         }
