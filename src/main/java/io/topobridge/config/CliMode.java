@@ -11,8 +11,6 @@ public final class CliMode {
     static final Set<String> COMMANDS = Set.of("render", "version", "cleanup", "doctor", "explain");
     private static volatile boolean active;
 
-    private CliMode() {}
-
     public static boolean active() {
         return active;
     }

@@ -58,8 +58,6 @@ public final class Certificates {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final String SIGNATURE = "SHA256withECDSA";
 
-    private Certificates() {}
-
     /** A self-signed CA certificate valid from {@code now} for {@code validity}. */
     public static Issued newCa(String commonName, Instant now, Duration validity) {
         KeyPair keys = newKeyPair();

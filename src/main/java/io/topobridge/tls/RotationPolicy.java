@@ -26,8 +26,6 @@ public final class RotationPolicy {
     /** The action and why, for the log line. */
     public record Decision(Action action, String why) {}
 
-    private RotationPolicy() {}
-
     /**
      * Decides for {@code stored} (null when the Secret is absent or unreadable) at {@code now}: a certificate
      * is renewed once it expires within {@code renewBefore}.

@@ -50,8 +50,6 @@ public final class WebhookConfigurations {
     public static final String WORKLOAD_WEBHOOK = "workloads.topobridge.io";
     public static final String PODGROUP_WEBHOOK = "podgroups.topobridge.io";
 
-    private WebhookConfigurations() {}
-
     public static MutatingWebhookConfiguration mutating(WebhookSettings settings, String caBundlePem) {
         MutatingWebhook pods = new MutatingWebhookBuilder()
                 .withName(POD_WEBHOOK)
