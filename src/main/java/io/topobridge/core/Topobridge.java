@@ -47,8 +47,6 @@ public final class Topobridge {
     public static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
     public static final String MANAGED_BY = "topobridge";
 
-    private Topobridge() {}
-
     /** Whether the bridge made the object: it carries the bridge's managed-by label. */
     public static boolean managed(HasMetadata object) {
         Map<String, String> labels = object.getMetadata().getLabels();

@@ -29,6 +29,4 @@ public final class VolcanoApi {
     public static final String NETWORK_TOPOLOGY_SOURCE_LABEL = "volcano.sh/network-topology-source";
 
     public static final String NETWORK_TOPOLOGY_PLUGIN = "network-topology-aware";
-
-    private VolcanoApi() {}
 }

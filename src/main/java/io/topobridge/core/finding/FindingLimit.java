@@ -25,8 +25,6 @@ public final class FindingLimit {
     /** The findings kept and how many were left out (counted by the summary among them). */
     public record Limited(List<Finding> kept, int dropped) {}
 
-    private FindingLimit() {}
-
     /** Limits the findings of one object, {@code object}, to {@code max} (at least 2), the summary included. */
     public static Limited of(ObjectRef object, Collection<Finding> findings, int max) {
         if (max < 2) {

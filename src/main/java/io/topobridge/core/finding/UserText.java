@@ -26,8 +26,6 @@ public final class UserText {
 
     private static final String ELLIPSIS = "\u2026";
 
-    private UserText() {}
-
     /**
      * A user's value as every message quotes it: in double quotes, control, format and line-separator characters
      * (and {@code "} and {@code \}) escaped, cut after {@value #MAX_VALUE} characters with its length when cut:

@@ -20,8 +20,6 @@ public final class PodRequests {
 
     private static final String ALWAYS = "Always";
 
-    private PodRequests() {}
-
     /**
      * @throws IllegalArgumentException naming the container and resource when a quantity cannot be parsed
      */

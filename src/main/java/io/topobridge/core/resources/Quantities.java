@@ -29,8 +29,6 @@ public final class Quantities {
     private static final Pattern SYNTAX =
             Pattern.compile("([+-]?)([0-9]*)(?:\\.([0-9]*))?(?:([KMGTPE]i|[numkMGTPE])|[eE]([+-]?[0-9]+))?");
 
-    private Quantities() {}
-
     /**
      * The exact amount of a quantity in base units, rounded up to whole nano units as Kubernetes rounds it. Read in
      * time bounded by {@link #MAX_LENGTH}, whatever the exponent says.

@@ -28,8 +28,6 @@ import java.util.stream.Collectors;
  */
 final class ForeignOverlaps {
 
-    private ForeignOverlaps() {}
-
     static void find(
             Collection<ForeignHyperNode> foreign, Forest forest, Map<String, NodeInfo> byName, List<Finding> findings) {
         if (foreign.isEmpty()) {

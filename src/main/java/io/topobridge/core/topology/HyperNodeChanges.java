@@ -31,8 +31,6 @@ public final class HyperNodeChanges {
 
     public record Delete(String name) implements Step {}
 
-    private HyperNodeChanges() {}
-
     /**
      * @param desired every HyperNode the bridge wants
      * @param current the specs of the bridge's HyperNodes that exist now, by name (a null spec counts as empty)

@@ -30,8 +30,6 @@ public final class HyperNodeNames {
     static final int SHORT_HASH = 8;
     static final int LONG_HASH = 16;
 
-    private HyperNodeNames() {}
-
     public static boolean matchable(String name) {
         return name != null
                 && !name.isEmpty()

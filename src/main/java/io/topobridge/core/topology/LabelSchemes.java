@@ -120,8 +120,6 @@ public final class LabelSchemes {
     /** Preset name to its schemes, in precedence order: a node belongs to the first scheme it carries. */
     private static final Map<String, List<LabelScheme>> PRESETS = presets();
 
-    private LabelSchemes() {}
-
     /** A topograph 0.x generation: its leaf and core keys name it, the accelerator and spine keys are shared. */
     private static LabelScheme topographV0(String name, String description, String leaf, String core) {
         return new LabelScheme(

@@ -51,8 +51,6 @@ public final class SchedulerConfig {
 
     private static final YAMLMapper YAML = new YAMLMapper();
 
-    private SchedulerConfig() {}
-
     public static ObjectRef configMapRef(String namespace, String name) {
         return new ObjectRef("v1", "ConfigMap", namespace, name, null);
     }

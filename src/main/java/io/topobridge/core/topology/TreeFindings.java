@@ -26,8 +26,6 @@ final class TreeFindings {
     /** How many names a finding lists before it says "and N more". */
     static final int EXAMPLES = 5;
 
-    private TreeFindings() {}
-
     static ObjectRef schemeRef(String id) {
         return ObjectRef.cluster("TopologyScheme", id);
     }

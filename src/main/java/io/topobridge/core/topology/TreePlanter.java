@@ -21,8 +21,6 @@ import java.util.stream.IntStream;
  */
 final class TreePlanter {
 
-    private TreePlanter() {}
-
     static void plant(LabelScheme scheme, List<NodeInfo> nodes, Forest forest, List<Finding> findings) {
         List<TierSpec> tiers = scheme.tiersUpTo(highestDynamicTier(scheme, nodes));
         List<NodeInfo> kept = new ArrayList<>(nodes.size());
