@@ -41,8 +41,6 @@ public final class FieldPaths {
     private static final Comparator<JsonNode> SAME_VALUE = (a, b) ->
             a.equals(b) || a.isNumber() && b.isNumber() && a.decimalValue().compareTo(b.decimalValue()) == 0 ? 0 : 1;
 
-    private FieldPaths() {}
-
     /**
      * How the lists of one object merge: by key (with the key fields), as a set, or atomically (also when indexed).
      * Places are written without keys, e.g. {@code webhooks[].rules}.

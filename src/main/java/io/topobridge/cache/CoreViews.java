@@ -20,8 +20,6 @@ import java.util.TreeMap;
 /** Pods and PodGroups, cached or read from the API server, as the pure core reads them: a PodView, a GangView. */
 public final class CoreViews {
 
-    private CoreViews() {}
-
     /** Any pod, as read from the API server, as the core reads it (its effective requests summed first). */
     public static PodView fromPod(Pod pod) {
         return podView(SlimPodStore.slim(pod));

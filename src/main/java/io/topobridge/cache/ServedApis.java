@@ -13,8 +13,6 @@ import java.util.Set;
 /** Asks the API server's discovery which {@link OptionalApi}s it does not serve. */
 public final class ServedApis {
 
-    private ServedApis() {}
-
     /**
      * Whether {@code api} is known not to be served: discovery answers 404 for its group version, or lists that group
      * version's resources without one of those the bridge uses. Any other outcome (no answer, an empty list) is no

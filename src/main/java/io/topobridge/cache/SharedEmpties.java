@@ -17,8 +17,6 @@ public final class SharedEmpties {
 
     private static final Map<Class<?>, List<Field>> FIELDS = new ConcurrentHashMap<>();
 
-    private SharedEmpties() {}
-
     /** Replaces the empty collections of {@code object} and of every model object it holds; returns it. */
     public static <T> T apply(T object) {
         walk(object, 0);

@@ -24,8 +24,6 @@ public final class OfflineMain {
     private static final Set<String> OFFLINE =
             Set.of("version", "render", "doctor", "explain", "--version", "-V", "--help", "-h");
 
-    private OfflineMain() {}
-
     /** True when {@code args} name a command this class runs. */
     public static boolean handles(String... args) {
         return args.length > 0 && OFFLINE.contains(args[0]);

@@ -19,8 +19,6 @@ public final class YamlPrinter {
             .disable(YAMLGenerator.Feature.SPLIT_LINES)
             .build();
 
-    private YamlPrinter() {}
-
     public static String print(KubernetesSerialization serialization, Object object) {
         JsonNode tree = tree(serialization, object);
         try {

@@ -16,8 +16,6 @@ import java.util.TreeMap;
  */
 public final class VolcanoObjects {
 
-    private VolcanoObjects() {}
-
     public static HyperNode hyperNode(DesiredHyperNode desired) {
         var hyperNode = new HyperNode();
         hyperNode.setApiVersion(VolcanoApi.HYPERNODE_API_VERSION);

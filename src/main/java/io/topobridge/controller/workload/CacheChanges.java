@@ -22,8 +22,6 @@ import java.util.Objects;
  */
 final class CacheChanges {
 
-    private CacheChanges() {}
-
     static boolean matters(WorkloadCaches.Change change) {
         HasMetadata before = change.before();
         HasMetadata after = change.after();

@@ -32,8 +32,6 @@ final class CachedFacts {
 
     private static final Logger LOG = Logger.getLogger(CachedFacts.class);
 
-    private CachedFacts() {}
-
     /**
      * The facts now: tiers, capacity, queues, where gangs run and the namespaces' pods, with the acting replica's
      * memory of domain losses and restarts (null: nothing is restarted).

@@ -26,8 +26,6 @@ public final class JsonPatch {
         }
     }
 
-    private JsonPatch() {}
-
     /** The operations that turn {@code from} into {@code to}; empty when they are equal. */
     public static List<Operation> diff(JsonNode from, JsonNode to) {
         List<Operation> out = new ArrayList<>();

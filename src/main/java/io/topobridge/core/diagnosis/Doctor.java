@@ -29,8 +29,6 @@ public final class Doctor {
             new Check("node-room", NodeRoomCheck::check),
             new Check("kubernetes-apis", KubernetesApisCheck::check));
 
-    private Doctor() {}
-
     /** Every check, in a fixed order. */
     public static List<DoctorCheck> run(DoctorInputs in) {
         return CHECKS.stream()

@@ -26,8 +26,6 @@ import java.util.Optional;
  */
 public final class Explain {
 
-    private Explain() {}
-
     /**
      * The explanation of a gang; for a running hard-tier gang also the judgement of its domain: a gang short of pods
      * (a replacement pending, a pod on a node that is gone or not ready) is explained by whether its domain has room

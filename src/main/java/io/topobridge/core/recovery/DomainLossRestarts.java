@@ -36,8 +36,6 @@ public final class DomainLossRestarts {
     public static final String GRACE_KEY = "topobridge.workloads.domain-loss-grace";
     public static final String MAX_CONCURRENT_KEY = "topobridge.workloads.max-concurrent-restarts";
 
-    private DomainLossRestarts() {}
-
     /**
      * @param grace how long a domain must have been lost before a gang without {@code topobridge.io/domain-loss-grace}
      *     is restarted

@@ -34,8 +34,6 @@ public final class AutoTier {
         }
     }
 
-    private AutoTier() {}
-
     /** The resources the rule compares: the accelerators the need has, else CPU and memory. */
     public static Amounts relevant(Amounts need, Accelerators accelerators) {
         List<String> wanted = accelerators.in(need.values());

@@ -43,8 +43,6 @@ public final class AutoTiers {
         }
     }
 
-    private AutoTiers() {}
-
     /**
      * The intent as it stands when it names no {@code auto} tier. {@code waitForRoom}: the gang may still wait for
      * room in its chosen tiers, which are then {@code hard} even without room today; {@code devices}: the devices the

@@ -29,8 +29,6 @@ import java.util.function.Supplier;
  */
 public final class TierFit {
 
-    private TierFit() {}
-
     /**
      * The findings for one built PodGroup: a rejection on every subject for a hard tier no domain of which holds the
      * gang (or its largest subgroup), a warning for a soft one; none when it fits or cannot be judged. A tier

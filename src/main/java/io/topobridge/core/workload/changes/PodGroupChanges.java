@@ -92,8 +92,6 @@ public final class PodGroupChanges {
         }
     }
 
-    private PodGroupChanges() {}
-
     /**
      * @param result the scope's translation
      * @param observed the PodGroups of the scope's namespace

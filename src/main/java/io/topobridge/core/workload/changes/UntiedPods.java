@@ -53,8 +53,6 @@ public final class UntiedPods {
         }
     }
 
-    private UntiedPods() {}
-
     /**
      * One warning per workload of the scope and per PodGroup the scope keeps that has untied pods ({@code key}: the
      * PodGroup), naming the count and the first {@value #LISTED} pods by name with what each names instead.

@@ -40,8 +40,6 @@ public final class PodGroupBuilder {
     /** The PodGroup, or null when the plan was refused, and what was noticed. */
     public record Built(DesiredPodGroup podGroup, List<Finding> findings) {}
 
-    private PodGroupBuilder() {}
-
     /**
      * @param subjects the workloads the gang's annotations came from (findings are reported on them)
      * @param defaultQueue the queue of a gang whose annotations name none

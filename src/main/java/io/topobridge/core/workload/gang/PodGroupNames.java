@@ -27,8 +27,6 @@ public final class PodGroupNames {
      */
     private static final java.util.regex.Pattern HASHED = java.util.regex.Pattern.compile(".*-[0-9a-f]{8}");
 
-    private PodGroupNames() {}
-
     public static String deployment(String name) {
         return labelValue("tb-deploy-" + name);
     }

@@ -17,8 +17,6 @@ public final class Slices {
 
     private static final String NAME = "slices";
 
-    private Slices() {}
-
     /**
      * The plan with its pods cut into slices of {@code size} by their index under {@code indexLabel}, in place of its
      * own subgroups; subgroups it already has of exactly that size (a LeaderWorkerSet's own) already are the slices.
