@@ -39,12 +39,10 @@ public final class MockCluster implements AutoCloseable {
     private static final java.util.logging.Logger MOCK_SERVER_LOG =
             java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
 
-    private final ApplyingCrudDispatcher dispatcher;
     private final KubernetesMockServer server;
     private final KubernetesClient client;
 
-    private MockCluster(ApplyingCrudDispatcher dispatcher, KubernetesMockServer server) {
-        this.dispatcher = dispatcher;
+    private MockCluster(KubernetesMockServer server) {
         this.server = server;
         this.client = server.createClient();
     }
@@ -54,15 +52,11 @@ public final class MockCluster implements AutoCloseable {
         MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
         var server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
         server.init(InetAddress.getLoopbackAddress(), 0);
-        return new MockCluster(dispatcher, server);
+        return new MockCluster(server);
     }
 
     public KubernetesClient client() {
         return client;
-    }
-
-    public ApplyingCrudDispatcher dispatcher() {
-        return dispatcher;
     }
 
     /** Base URL of the API server, for {@code quarkus.kubernetes-client.api-server-url}. */

@@ -5,6 +5,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.topobridge.devcluster.ApplyingCrudDispatcher;
 import io.topobridge.devcluster.MockCluster;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -35,13 +36,19 @@ public class RecordingDispatcher extends ApplyingCrudDispatcher {
 
     /** An empty mock API server with a request log, on a free loopback port. */
     public static MockCluster start() {
-        return MockCluster.start(new RecordingDispatcher());
+        RecordingDispatcher dispatcher = new RecordingDispatcher();
+        MockCluster cluster = MockCluster.start(dispatcher);
+        STARTED.put(cluster, dispatcher);
+        return cluster;
     }
 
     /** The request log of a cluster {@link #start}ed here. */
     public static RecordingDispatcher of(MockCluster cluster) {
-        return (RecordingDispatcher) cluster.dispatcher();
+        return STARTED.get(cluster);
     }
+
+    private static final Map<MockCluster, RecordingDispatcher> STARTED =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
