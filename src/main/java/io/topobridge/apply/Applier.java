@@ -9,10 +9,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.topobridge.core.Topobridge;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -158,11 +158,8 @@ public class Applier {
      * @param cached the cached objects of the kind, by name (cluster-scoped kinds)
      */
     public <T extends HasMetadata> Map<String, T> withUnseenWrites(Class<T> type, String kind, Map<String, T> cached) {
-        Map<String, T> out = new HashMap<>();
-        for (T object : recent.current(kind, null, new java.util.ArrayList<>(cached.values()), type)) {
-            out.put(object.getMetadata().getName(), object);
-        }
-        return out;
+        return recent.current(kind, null, new java.util.ArrayList<>(cached.values()), type).stream()
+                .collect(Collectors.toMap(o -> o.getMetadata().getName(), o -> o, (first, last) -> last));
     }
 
     private JsonNode json(HasMetadata object) {

@@ -9,6 +9,7 @@ import io.topobridge.core.capacity.Capacity;
 import io.topobridge.core.capacity.Forest;
 import io.topobridge.core.capacity.GangView;
 import io.topobridge.core.capacity.HyperNodeView;
+import io.topobridge.core.capacity.NodeView;
 import io.topobridge.core.capacity.PodView;
 import io.topobridge.core.capacity.TierDomains;
 import io.topobridge.core.node.Accelerators;
@@ -185,10 +186,7 @@ public class ClusterView implements ProcessPart {
         if (!nodes.ready()) {
             return null;
         }
-        Amounts sum = Amounts.NONE;
-        for (var node : nodes.views()) {
-            sum = sum.plus(node.allocatable());
-        }
+        Amounts sum = nodes.views().stream().map(NodeView::allocatable).reduce(Amounts.NONE, Amounts::plus);
         return sum.isEmpty() ? null : sum;
     }
 

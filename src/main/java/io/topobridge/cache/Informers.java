@@ -2,13 +2,13 @@ package io.topobridge.cache;
 
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /** What the caches read of an informer that may not run (null: not started yet, or its CRD is not installed). */
 final class Informers {
-
-    private Informers() {}
 
     /** Whether the informer runs and has its first list. */
     static boolean synced(SharedIndexInformer<?> informer) {
@@ -17,21 +17,12 @@ final class Informers {
 
     /** Whether each informer that runs has its first list. */
     static boolean listed(SharedIndexInformer<?>... informers) {
-        for (SharedIndexInformer<?> informer : informers) {
-            if (informer != null && !informer.hasSynced()) {
-                return false;
-            }
-        }
-        return true;
+        return Arrays.stream(informers).allMatch(i -> i == null || i.hasSynced());
     }
 
     /** Stops each informer that runs. */
     static void stop(SharedIndexInformer<?>... informers) {
-        for (SharedIndexInformer<?> informer : informers) {
-            if (informer != null) {
-                informer.stop();
-            }
-        }
+        Arrays.stream(informers).filter(Objects::nonNull).forEach(SharedIndexInformer::stop);
     }
 
     /** The informer's cached objects (read, never change); empty while it does not run. */
@@ -48,7 +39,7 @@ final class Informers {
     static <T> T get(SharedIndexInformer<T> informer, String namespace, String name) {
         return informer == null || name == null
                 ? null
-                : informer.getStore().getByKey(WorkloadCaches.key(namespace, name));
+                : informer.getStore().getByKey(Cache.namespaceKeyFunc(namespace, name));
     }
 
     /** An optional kind's informer once its CRD changed: started when the CRD appeared, stopped when it went away. */

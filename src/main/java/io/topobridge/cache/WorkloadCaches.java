@@ -255,12 +255,9 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         if (!started) {
             return false;
         }
-        for (var e : informers.entrySet()) {
-            if (!e.getKey().custom() && !e.getValue().hasSynced()) {
-                return false;
-            }
-        }
-        return Informers.listed(podGroupInformer, queueInformer, namespaceInformer, quotaInformer);
+        return informers.entrySet().stream()
+                        .allMatch(e -> e.getKey().custom() || e.getValue().hasSynced())
+                && Informers.listed(podGroupInformer, queueInformer, namespaceInformer, quotaInformer);
     }
 
     /** Whether every cache a full reconciliation reads (optional kinds included) has its initial list. */
@@ -516,9 +513,5 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
             return "ResourceClaimTemplates and ResourceClaims are still being listed";
         }
         return null;
-    }
-
-    static String key(String namespace, String name) {
-        return namespace == null || namespace.isEmpty() ? name : namespace + "/" + name;
     }
 }

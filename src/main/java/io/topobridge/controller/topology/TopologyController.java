@@ -378,12 +378,12 @@ public class TopologyController implements ProcessPart {
                 result.trees().stream().mapToInt(TreeSummary::nodes).sum());
         out.put("hyperNodes", result.hyperNodes().size());
         out.put("tiers", catalog(result.tiers()));
-        List<String> trees = new ArrayList<>();
-        for (TreeSummary tree : result.trees()) {
-            trees.add(tree.scheme() + ": " + String.join(" < ", tree.tiers()) + " (" + tree.nodes() + " nodes, "
-                    + tree.hyperNodes() + " HyperNodes)");
-        }
-        out.put("trees", trees);
+        out.put(
+                "trees",
+                result.trees().stream()
+                        .map(tree -> tree.scheme() + ": " + String.join(" < ", tree.tiers()) + " (" + tree.nodes()
+                                + " nodes, " + tree.hyperNodes() + " HyperNodes)")
+                        .toList());
         out.put(
                 "hardTopology",
                 scheduler.state().name().toLowerCase(Locale.ROOT).replace('_', '-'));
@@ -447,16 +447,10 @@ public class TopologyController implements ProcessPart {
         }
 
         private Map<String, String> topologyLabels(NodeMetadata node) {
-            Map<String, String> out = new HashMap<>();
             Map<String, String> labels =
                     node.getMetadata() == null ? null : node.getMetadata().getLabels();
-            if (labels != null) {
-                labels.forEach((k, v) -> {
-                    if (builder.readsLabel(k)) {
-                        out.put(k, v);
-                    }
-                });
-            }
+            Map<String, String> out = new HashMap<>(labels == null ? Map.of() : labels);
+            out.keySet().removeIf(k -> !builder.readsLabel(k));
             return out;
         }
     }

@@ -41,6 +41,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -238,9 +239,7 @@ public class WorkloadController implements ProcessPart {
         out.put("recentWrites", lookup.recent().size());
         out.put(
                 "cachedKinds",
-                String.join(
-                        ",",
-                        lookup.cachedKinds().stream().map(WorkloadKind::kind).toList()));
+                lookup.cachedKinds().stream().map(WorkloadKind::kind).collect(Collectors.joining(",")));
         return out;
     }
 

@@ -203,7 +203,10 @@ public final class Renderer {
                             node.getMetadata().getName(),
                             node.getMetadata().getLabels(),
                             NodeView.of(node).accelerator(accelerators)));
-                } else if (isForeignHyperNode(object)) {
+                } else if (is(object, "HyperNode", VolcanoApi.TOPOLOGY_GROUP)
+                        && !Topobridge.SOURCE.equals(
+                                Build.labels(object).get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL))) {
+                    // a HyperNode the bridge did not make: its name is taken and overlaps are findings
                     in.foreign.add(new ForeignHyperNode(
                             object.getMetadata().getName(), object.getMetadata().getLabels(), hyperNodeSpec(object)));
                 } else if (object instanceof Pod pod) {
@@ -381,12 +384,6 @@ public final class Renderer {
         built.forEach(h -> views.add(HyperNodeView.of(h.name(), h.labels(), h.spec())));
         foreign.forEach(h -> views.add(HyperNodeView.of(h.name(), h.labels(), h.spec())));
         return TierDomains.of(nodes, pods, Forest.of(views), accelerators);
-    }
-
-    /** HyperNodes in the input that the bridge did not make: their names are taken and overlaps are findings. */
-    private static boolean isForeignHyperNode(HasMetadata object) {
-        return is(object, "HyperNode", VolcanoApi.TOPOLOGY_GROUP)
-                && !Topobridge.SOURCE.equals(Build.labels(object).get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL));
     }
 
     private static HyperNodeSpec hyperNodeSpec(HasMetadata object) {

@@ -146,16 +146,6 @@ public final class LabelSchemes {
         return out;
     }
 
-    /** Every built-in scheme, in {@code auto}'s order. */
-    public static List<LabelScheme> builtIn() {
-        return PRESETS.get(TopologySettings.AUTO);
-    }
-
-    /** Whether any of the schemes has an NVLink tier (so a tier named {@code nvlink} is NVLink, not a user's name). */
-    static boolean hasNvlinkTier(List<LabelScheme> schemes) {
-        return schemes.stream().flatMap(s -> s.tiers().stream()).anyMatch(TierSpec::nvlink);
-    }
-
     /**
      * For each tier name the schemes give, the node label keys whose whole values group nodes as that tier does, in
      * the schemes' order. A GPU clique's whole value is the NVLink partition ({@code nvlink}); a domain label is the

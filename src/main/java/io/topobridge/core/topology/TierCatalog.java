@@ -46,9 +46,10 @@ public final class TierCatalog {
                 byName.computeIfAbsent(tier.name(), k -> new TreeSet<>()).add(tier.number());
             }
         }
+        // a tier named nvlink is NVLink (not a user's name) only when some scheme has an NVLink tier
         boolean folded = byName.containsKey(LabelSchemes.NVLINK_TIER)
                 && !byName.containsKey(LabelSchemes.NVLINK_DOMAIN_TIER)
-                && LabelSchemes.hasNvlinkTier(schemes);
+                && schemes.stream().flatMap(s -> s.tiers().stream()).anyMatch(LabelScheme.TierSpec::nvlink);
         Map<String, Set<String>> keysByName = LabelSchemes.keysByTierName(schemes, folded);
         var byNumber = new TreeMap<Integer, SortedSet<String>>();
         var byKey = new TreeMap<String, SortedSet<Integer>>();

@@ -3,6 +3,7 @@ package io.topobridge.core.workload.annotation;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.topology.LabelSchemes;
 import io.topobridge.core.topology.TierCatalog;
+import io.topobridge.core.topology.TopologySettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -88,7 +89,8 @@ final class TierNames {
         if (!labels.isEmpty()) {
             return "; nodes get a " + tier + " tier from the labels " + String.join(", ", labels);
         }
-        labels = LabelSchemes.labelsMaking(LabelSchemes.builtIn(), name);
+        labels = LabelSchemes.labelsMaking(
+                LabelSchemes.preset(TopologySettings.AUTO).orElseThrow(), name);
         if (!labels.isEmpty()) {
             return "; the configured label schemes have no " + tier + " tier; with preset auto, nodes get one from the"
                     + " labels " + String.join(", ", labels);
