@@ -8,6 +8,7 @@ import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.capacity.TierDomains;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -99,16 +100,18 @@ final class OverlaidLookup implements WorkloadLookup {
             return listed;
         }
         Map<String, Map<String, HasMetadata>> mine = given.getOrDefault(kind, Map.of());
-        Map<String, HasMetadata> byName = new TreeMap<>();
+        Map<String, HasMetadata> out = new LinkedHashMap<>();
         for (HasMetadata object : listed) {
-            byName.put(object.getMetadata().getName(), object);
+            out.put(object.getMetadata().getName(), object);
         }
         if (namespace == null) {
-            mine.values().forEach(byName::putAll);
+            mine.values().forEach(out::putAll);
         } else {
-            byName.putAll(mine.getOrDefault(ns(namespace), Map.of()));
+            out.putAll(mine.getOrDefault(ns(namespace), Map.of()));
         }
-        return new ArrayList<>(byName.values());
+        List<HasMetadata> list = new ArrayList<>(out.values());
+        list.sort(Comparator.comparing(o -> o.getMetadata().getName()));
+        return list;
     }
 
     @Override

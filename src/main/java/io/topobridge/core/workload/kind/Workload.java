@@ -129,8 +129,11 @@ public final class Workload {
             return Optional.empty();
         }
         for (OwnerReference ref : meta.getOwnerReferences()) {
+            String api = ref == null ? "" : Objects.requireNonNullElse(ref.getApiVersion(), "");
+            String group = api.contains("/") ? api.substring(0, api.indexOf('/')) : "";
             if (ref != null
-                    && WorkloadKind.of(ref.getApiVersion(), ref.getKind()).orElse(null) == ownerKind) {
+                    && ownerKind.kind().equals(ref.getKind())
+                    && ownerKind.group().equals(group)) {
                 return Optional.of(ref);
             }
         }
