@@ -199,23 +199,7 @@ public final class DomainLossRestarts {
             return Decision.nothing(new Entry(lostSince, made));
         }
         List<Finding> findings = new ArrayList<>();
-        Duration recheck = null;
-        if (made != null) {
-            Instant windowEnd = made.at().plus(made.grace());
-            if (now.isBefore(windowEnd)) {
-                findings.addAll(about(RecoveryReason.GANG_RESTARTED, namespace, podGroup, subjects, made.message()));
-                recheck = Duration.between(now, windowEnd);
-            } else if (!made.settled()) {
-                findings.addAll(about(
-                        RecoveryReason.RESTART_DID_NOT_HELP,
-                        namespace,
-                        podGroup,
-                        subjects,
-                        "gang " + podGroup + " was restarted at " + made.at() + " and has not run whole since, "
-                                + made.grace().toSeconds() + "s later; it is not restarted again until it has run whole"
-                                + " once (the restart: " + made.message() + ")"));
-            }
-        }
+        Duration recheck = made == null ? null : madeFindings(made, namespace, podGroup, subjects, now, findings);
         if (!lost) {
             return new Decision(Optional.empty(), findings, recheck, new Entry(null, made));
         }
@@ -240,44 +224,73 @@ public final class DomainLossRestarts {
         List<String> room = GangDomain.otherDomainsWithRoom(gang, capacity.get(), d.domain());
         int underWay = ledger.underWay(now);
         List<Victim> victims = victims(gang);
-        if (room.isEmpty()) {
-            findings.addAll(about(
-                    RecoveryReason.RESTART_HELD,
-                    namespace,
-                    podGroup,
-                    subjects,
-                    "gang " + podGroup + " is not restarted though " + lostFor + ": no other tier-" + d.tier()
-                            + " domain has room for its " + gang.livePods().size()
-                            + " pods now, so a restart would leave it nowhere to go; it waits"));
-        } else if (underWay >= maxConcurrent) {
-            findings.addAll(about(
-                    RecoveryReason.RESTART_HELD,
-                    namespace,
-                    podGroup,
-                    subjects,
-                    "gang " + podGroup + " is not restarted yet though " + lostFor + ": " + underWay
-                            + " restart(s) are under way in the cluster, the limit is " + maxConcurrent));
+        String held = room.isEmpty()
+                ? "gang " + podGroup + " is not restarted though " + lostFor + ": no other tier-" + d.tier()
+                        + " domain has room for its " + gang.livePods().size()
+                        + " pods now, so a restart would leave it nowhere to go; it waits"
+                : underWay >= maxConcurrent
+                        ? "gang " + podGroup + " is not restarted yet though " + lostFor + ": " + underWay
+                                + " restart(s) are under way in the cluster, the limit is " + maxConcurrent
+                        : null;
+        if (held != null) {
+            findings.addAll(about(RecoveryReason.RESTART_HELD, namespace, podGroup, subjects, held));
         }
-        if (room.isEmpty() || underWay >= maxConcurrent || victims.isEmpty()) {
+        if (held != null || victims.isEmpty()) {
             return new Decision(Optional.empty(), findings, recheck, remembered);
         }
-        boolean leaders = gang.livePods().stream().anyMatch(p -> p.labels().containsKey(LWS_WORKER_INDEX));
-        // the domain's own sentence names it, what it lacks, the nodes that take no pods and the pods lost or waiting
-        String message =
-                "gang " + podGroup + " restarted at " + now + ", its domain lost since " + since + " (past its "
-                        + grace.toSeconds() + "s grace): " + d.sentence() + "; deleted "
-                        + (!leaders
-                                ? "its pods "
-                                : victims.size() == 1 ? "its group's leader pod " : "its groups' leader pods ")
-                        + String.join(", ", victims.stream().map(Victim::name).toList())
-                        + " so its controller makes them again and Volcano places the whole gang in a domain with room ("
-                        + String.join(", ", room) + ")";
+        String message = restartMessage(podGroup, gang, d, victims, room, since, grace, now);
         findings.addAll(about(RecoveryReason.GANG_RESTARTED, namespace, podGroup, subjects, message));
         return new Decision(
                 Optional.of(new Restart(namespace, podGroup, victims, message)),
                 findings,
                 grace,
                 new Entry(since, new Made(now, message, grace, false)));
+    }
+
+    /** What a restart already made says while its window lasts, and when to look again (null: no need). */
+    private static Duration madeFindings(
+            Made made,
+            String namespace,
+            String podGroup,
+            List<ObjectRef> subjects,
+            Instant now,
+            List<Finding> findings) {
+        Instant windowEnd = made.at().plus(made.grace());
+        if (now.isBefore(windowEnd)) {
+            findings.addAll(about(RecoveryReason.GANG_RESTARTED, namespace, podGroup, subjects, made.message()));
+            return Duration.between(now, windowEnd);
+        } else if (!made.settled()) {
+            findings.addAll(about(
+                    RecoveryReason.RESTART_DID_NOT_HELP,
+                    namespace,
+                    podGroup,
+                    subjects,
+                    "gang " + podGroup + " was restarted at " + made.at() + " and has not run whole since, "
+                            + made.grace().toSeconds() + "s later; it is not restarted again until it has run whole"
+                            + " once (the restart: " + made.message() + ")"));
+        }
+        return null;
+    }
+
+    private static String restartMessage(
+            String podGroup,
+            GangView gang,
+            GangDomain d,
+            List<Victim> victims,
+            List<String> room,
+            Instant since,
+            Duration grace,
+            Instant now) {
+        boolean leaders = gang.livePods().stream().anyMatch(p -> p.labels().containsKey(LWS_WORKER_INDEX));
+        // the domain's own sentence names it, what it lacks, the nodes that take no pods and the pods lost or waiting
+        return "gang " + podGroup + " restarted at " + now + ", its domain lost since " + since + " (past its "
+                + grace.toSeconds() + "s grace): " + d.sentence() + "; deleted "
+                + (!leaders
+                        ? "its pods "
+                        : victims.size() == 1 ? "its group's leader pod " : "its groups' leader pods ")
+                + String.join(", ", victims.stream().map(Victim::name).toList())
+                + " so its controller makes them again and Volcano places the whole gang in a domain with room ("
+                + String.join(", ", room) + ")";
     }
 
     /**

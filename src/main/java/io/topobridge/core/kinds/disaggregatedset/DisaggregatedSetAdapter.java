@@ -180,35 +180,8 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
         }
         boolean ours = selector(ds).covers(present);
         List<Workload> children = children(ds, snapshot);
-        List<GangPlan> adopted = new ArrayList<>();
-        List<String> provider = new ArrayList<>();
-        for (Workload lws : children) {
-            Optional<Role> role = role(roles, lws.labels().get(WorkloadLabels.DS_ROLE));
-            for (var group : LwsGroups.providerGroups(lws.name(), ds.namespace(), snapshot)) {
-                provider.add(group.podGroup());
-                adopted.add(
-                        adoptedPlan(ds, scope, role, lws.name(), group.podGroup(), group.group(), group.revision()));
-            }
-        }
-        if (!provider.isEmpty()) {
-            provider.sort(null);
-            adopted.sort(java.util.Comparator.comparing(GangPlan::name));
-            String lws = ours ? present.get(PodIdentity.LWS) : null;
-            int group = ours ? Pods.index(present.get(PodIdentity.GROUP_INDEX)) : -1;
-            String revision = present.get(PodIdentity.REVISION);
-            if (lws != null && group >= 0 && revision != null) {
-                // the provider names the PodGroup of a group the cache does not show yet
-                Optional<Role> role = role(roles, present.get(PodIdentity.ROLE));
-                adopted.add(adoptedPlan(ds, scope, role, lws, lws + "-" + group + "-" + revision, group, revision));
-            }
-            notes.add(
-                    Finding.warning(
-                            WorkloadReason.GANG_SPLIT_BY_PROVIDER,
-                            ds.ref(),
-                            ds.ref()
-                                    + ": LeaderWorkerSet's Volcano provider gangs each LWS group on its own (PodGroups "
-                                    + provider
-                                    + "), so a slice cannot be one gang; the bridge adds its topology fields to each group's PodGroup"));
+        List<GangPlan> adopted = providerPlans(ds, scope, present, ours, roles, children, notes, snapshot);
+        if (!adopted.isEmpty()) {
             return adopted;
         }
         List<GangPlan> plans = new ArrayList<>();
@@ -246,6 +219,50 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
             }
         }
         return plans;
+    }
+
+    /** The plans that add the bridge's fields to the PodGroups LWS's Volcano provider made, one per LWS group. */
+    private List<GangPlan> providerPlans(
+            Workload ds,
+            GangScope scope,
+            PodIdentity present,
+            boolean ours,
+            List<Role> roles,
+            List<Workload> children,
+            List<Finding> notes,
+            Snapshot snapshot) {
+        List<GangPlan> adopted = new ArrayList<>();
+        List<String> provider = new ArrayList<>();
+        for (Workload lws : children) {
+            Optional<Role> role = role(roles, lws.labels().get(WorkloadLabels.DS_ROLE));
+            for (var group : LwsGroups.providerGroups(lws.name(), ds.namespace(), snapshot)) {
+                provider.add(group.podGroup());
+                adopted.add(
+                        adoptedPlan(ds, scope, role, lws.name(), group.podGroup(), group.group(), group.revision()));
+            }
+        }
+        if (provider.isEmpty()) {
+            return List.of();
+        }
+        provider.sort(null);
+        adopted.sort(java.util.Comparator.comparing(GangPlan::name));
+        String lws = ours ? present.get(PodIdentity.LWS) : null;
+        int group = ours ? Pods.index(present.get(PodIdentity.GROUP_INDEX)) : -1;
+        String revision = present.get(PodIdentity.REVISION);
+        if (lws != null && group >= 0 && revision != null) {
+            // the provider names the PodGroup of a group the cache does not show yet
+            Optional<Role> role = role(roles, present.get(PodIdentity.ROLE));
+            adopted.add(adoptedPlan(ds, scope, role, lws, lws + "-" + group + "-" + revision, group, revision));
+        }
+        notes.add(
+                Finding.warning(
+                        WorkloadReason.GANG_SPLIT_BY_PROVIDER,
+                        ds.ref(),
+                        ds.ref()
+                                + ": LeaderWorkerSet's Volcano provider gangs each LWS group on its own (PodGroups "
+                                + provider
+                                + "), so a slice cannot be one gang; the bridge adds its topology fields to each group's PodGroup"));
+        return adopted;
     }
 
     private static Optional<Role> role(List<Role> roles, String name) {

@@ -105,27 +105,15 @@ public final class AutoTiers {
         Integer subTier = intent.subgroupTier();
         TopologyMode subMode = intent.subgroupMode();
         if (intent.autoSubgroupTier()) {
-            Amounts subNeed =
-                    plan.level() == GangPlan.Level.SUBGROUP ? need(plan.roles(), devices) : subgroupNeed(plan, devices);
-            if (subNeed != null) {
-                int highest = gangTier != null ? gangTier : tiers.top();
-                // a PodGroup that is itself one subgroup: its own pods across domains keep it soft, as a gang's do
-                boolean wholePodGroup = plan.level() == GangPlan.Level.SUBGROUP;
-                AutoTier.Choice choice = AutoTier.choose(
-                        subNeed,
-                        domains,
-                        1,
-                        highest,
-                        minDomains,
-                        gang,
-                        intent.subgroupMode(),
-                        wholePodGroup,
-                        waitForRoom);
+            int highest = gangTier != null ? gangTier : tiers.top();
+            AutoTier.Choice choice =
+                    subgroupChoice(plan, intent, highest, domains, minDomains, gang, waitForRoom, devices);
+            if (choice != null) {
                 subTier = choice.tier();
                 subMode = choice.mode();
                 if (intent.subgroupMode() == null
                         && subMode == TopologyMode.HARD
-                        && !wholePodGroup
+                        && plan.level() != GangPlan.Level.SUBGROUP
                         && subgroupSpread(plan, domains, gang, subTier)) {
                     // as for the whole gang: a subgroup placed soft across domains stays soft, or the PodGroup would
                     // promise a domain its running pods are not in
@@ -138,6 +126,26 @@ public final class AutoTiers {
             }
         }
         return new Resolution(intent.resolved(gangTier, gangMode, subTier, subMode), annotations, findings, false);
+    }
+
+    /** The subgroups' choice of a tier up to {@code highest}, or null when the gang has no subgroup to size. */
+    private static AutoTier.Choice subgroupChoice(
+            GangPlan plan,
+            GangIntent intent,
+            int highest,
+            TierDomains domains,
+            int minDomains,
+            String gang,
+            boolean waitForRoom,
+            DraDevices.GangDevices devices) {
+        // a PodGroup that is itself one subgroup: its own pods across domains keep it soft, as a gang's do
+        boolean wholePodGroup = plan.level() == GangPlan.Level.SUBGROUP;
+        Amounts subNeed = wholePodGroup ? need(plan.roles(), devices) : subgroupNeed(plan, devices);
+        if (subNeed == null) {
+            return null;
+        }
+        return AutoTier.choose(
+                subNeed, domains, 1, highest, minDomains, gang, intent.subgroupMode(), wholePodGroup, waitForRoom);
     }
 
     /**

@@ -146,24 +146,7 @@ public final class PodGroupChanges {
                     continue;
                 }
                 ownedWanted.add(desired.name());
-                if (current != null && !current.ours()) {
-                    findings.addAll(about(
-                            result,
-                            WorkloadReason.NAME_TAKEN,
-                            desired.name(),
-                            "PodGroup " + desired.name() + " exists and was not made by the bridge; it is left alone"));
-                    continue;
-                }
-                if (current == null && inCluster != null && !tierExists(desired, inCluster)) {
-                    findings.addAll(about(
-                            result,
-                            WorkloadReason.WAITING_FOR_HYPER_NODES,
-                            desired.name(),
-                            "PodGroup "
-                                    + desired.name() + " waits for the HyperNodes of tier "
-                                    + desired.spec().getNetworkTopology().getHighestTierAllowed()
-                                    + " (Volcano would place the"
-                                    + " gang anywhere without them); its pods are tied to it already"));
+                if (heldBack(desired, current, inCluster, result, findings)) {
                     continue;
                 }
                 DesiredPodGroup write = queueUsable(desired, current, queues, result, findings);
@@ -172,21 +155,8 @@ public final class PodGroupChanges {
                         || overReserved(write, current, bounds, reserved, result, findings)) {
                     continue;
                 }
-                if (current == null && !owned.contains(write.name())) {
-                    if (owned.size() >= bounds.maxPerNamespace()) {
-                        findings.addAll(about(
-                                result,
-                                WorkloadReason.POD_GROUP_LIMIT_REACHED,
-                                write.name(),
-                                "PodGroup "
-                                        + write.name() + " is not made: namespace " + write.namespace() + " holds "
-                                        + owned.size() + " PodGroups of the bridge, the most it makes in one namespace"
-                                        + " (topobridge.workloads.max-podgroups-per-namespace="
-                                        + bounds.maxPerNamespace()
-                                        + "); it is made once there is room"));
-                        continue;
-                    }
-                    owned.add(write.name());
+                if (current == null && !owned.contains(write.name()) && !room(write, owned, bounds, result, findings)) {
+                    continue;
                 }
                 steps.add(new Apply(write));
             } else if (current != null && !current.ours()) {
@@ -211,6 +181,55 @@ public final class PodGroupChanges {
             }
         }
         return new Plan(steps, findings);
+    }
+
+    /** Whether an owned PodGroup waits unwritten: one the bridge did not make holds its name, or its tier has no HyperNodes. */
+    private static boolean heldBack(
+            DesiredPodGroup desired,
+            ObservedPodGroup current,
+            TierCatalog inCluster,
+            ScopeResult result,
+            List<Finding> findings) {
+        if (current != null && !current.ours()) {
+            findings.addAll(about(
+                    result,
+                    WorkloadReason.NAME_TAKEN,
+                    desired.name(),
+                    "PodGroup " + desired.name() + " exists and was not made by the bridge; it is left alone"));
+            return true;
+        }
+        if (current == null && inCluster != null && !tierExists(desired, inCluster)) {
+            findings.addAll(about(
+                    result,
+                    WorkloadReason.WAITING_FOR_HYPER_NODES,
+                    desired.name(),
+                    "PodGroup "
+                            + desired.name() + " waits for the HyperNodes of tier "
+                            + desired.spec().getNetworkTopology().getHighestTierAllowed()
+                            + " (Volcano would place the"
+                            + " gang anywhere without them); its pods are tied to it already"));
+            return true;
+        }
+        return false;
+    }
+
+    /** Whether a new PodGroup fits under the namespace's limit of the bridge's PodGroups (it is then counted in). */
+    private static boolean room(
+            DesiredPodGroup write, Set<String> owned, Bounds bounds, ScopeResult result, List<Finding> findings) {
+        if (owned.size() >= bounds.maxPerNamespace()) {
+            findings.addAll(about(
+                    result,
+                    WorkloadReason.POD_GROUP_LIMIT_REACHED,
+                    write.name(),
+                    "PodGroup "
+                            + write.name() + " is not made: namespace " + write.namespace() + " holds "
+                            + owned.size() + " PodGroups of the bridge, the most it makes in one namespace"
+                            + " (topobridge.workloads.max-podgroups-per-namespace="
+                            + bounds.maxPerNamespace()
+                            + "); it is made once there is room"));
+            return false;
+        }
+        return owned.add(write.name());
     }
 
     private static DesiredPodGroup withPlacement(

@@ -209,37 +209,11 @@ public final class DraDevices {
                 channels.add(source);
                 continue;
             }
-            String mode = exactly.getAllocationMode() == null ? EXACT_COUNT : exactly.getAllocationMode();
-            if (ALL.equals(mode)) {
-                notCounted.accept(
-                        deviceClass,
-                        "request " + name + " has allocationMode All: every matching device of a node, a number"
-                                + " only the node knows");
-                continue;
-            }
-            if (!EXACT_COUNT.equals(mode)) {
-                notCounted.accept(
-                        deviceClass,
-                        "request " + name + " has allocationMode " + UserText.quote(mode)
-                                + ", neither ExactCount nor All");
-                continue;
-            }
             Optional<String> resource = classes.resourceOf(deviceClass);
-            if (resource.isEmpty()) {
-                boolean cel = exactly.getSelectors() != null
-                        && !exactly.getSelectors().isEmpty();
-                notCounted.accept(
-                        deviceClass,
-                        "the device class is not mapped to a resource"
-                                + (cel ? " (its CEL selectors pick devices; they are not evaluated)" : ""));
-                continue;
-            }
             long count = exactly.getCount() == null ? 1 : exactly.getCount();
-            if (count < 1 || count > MAX_DEVICES_PER_CLAIM) {
-                notCounted.accept(
-                        deviceClass,
-                        "request " + name + " asks for count " + count + ", outside the 1.." + MAX_DEVICES_PER_CLAIM
-                                + " devices Kubernetes allocates to one claim");
+            String why = whyNotCounted(name, exactly, resource.isPresent(), count);
+            if (why != null) {
+                notCounted.accept(deviceClass, why);
                 continue;
             }
             total += count;
@@ -255,6 +229,29 @@ public final class DraDevices {
         }
         uncounted.addAll(mine);
         return total > MAX_DEVICES_PER_CLAIM ? Amounts.NONE : new Amounts(counted);
+    }
+
+    /** Why a request for devices of one class cannot be counted, or null when it can. */
+    private static String whyNotCounted(String name, ExactDeviceRequest exactly, boolean mapped, long count) {
+        String mode = exactly.getAllocationMode() == null ? EXACT_COUNT : exactly.getAllocationMode();
+        if (ALL.equals(mode)) {
+            return "request " + name + " has allocationMode All: every matching device of a node, a number only the"
+                    + " node knows";
+        }
+        if (!EXACT_COUNT.equals(mode)) {
+            return "request " + name + " has allocationMode " + UserText.quote(mode) + ", neither ExactCount nor All";
+        }
+        if (!mapped) {
+            boolean cel =
+                    exactly.getSelectors() != null && !exactly.getSelectors().isEmpty();
+            return "the device class is not mapped to a resource"
+                    + (cel ? " (its CEL selectors pick devices; they are not evaluated)" : "");
+        }
+        if (count < 1 || count > MAX_DEVICES_PER_CLAIM) {
+            return "request " + name + " asks for count " + count + ", outside the 1.." + MAX_DEVICES_PER_CLAIM
+                    + " devices Kubernetes allocates to one claim";
+        }
+        return null;
     }
 
     /**

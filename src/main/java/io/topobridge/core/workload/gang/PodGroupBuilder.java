@@ -113,37 +113,48 @@ public final class PodGroupBuilder {
                             + " maxUnavailable 1 or keep spare room in the domain"));
         }
         if (!plan.subGroups().isEmpty()) {
-            NetworkTopologySpec subTopology = intent.hasSubgroupTopology()
-                    ? topology(intent.subgroupTier(), intent.subgroupMode(), intent.effectiveSubgroupMode())
-                    : null;
-            List<SubGroupPolicySpec> policies = new ArrayList<>();
-            for (SubGroupPlan sub : plan.subGroups()) {
-                if (sub.bestEffort() && subTopology != null) {
-                    findings.addAll(WorkloadReason.warnings(
-                            WorkloadReason.BEST_EFFORT_IGNORES_TOPOLOGY,
-                            subjects,
-                            sub.name(),
-                            "the pods of subgroup " + sub.name()
-                                    + " request no resources, so Volcano places"
-                                    + " them by backfill on any node: its subgroup tier would not be enforced and is left"
-                                    + " out (request some CPU, e.g. 10m, to have it placed)"));
-                }
-                if (sub.wholeRole() && subTopology != null && !sub.bestEffort()) {
-                    findings.addAll(
-                            WorkloadReason.warnings(
-                                    WorkloadReason.SUBGROUP_IS_WHOLE_ROLE,
-                                    subjects,
-                                    sub.name(),
-                                    "role " + sub.name() + " has " + sub.size()
-                                            + " single-pod instances, so its"
-                                            + " subgroup is the whole role: the subgroup tier places all "
-                                            + sub.size()
-                                            + " replicas within one domain, all or none (a single pod needs no subgroup of its own)"));
-                }
-                policies.add(policy(sub, sub.bestEffort() ? null : subTopology));
-            }
-            spec.setSubGroupPolicy(policies);
+            spec.setSubGroupPolicy(subGroupPolicies(plan, intent, subjects, findings));
         }
+        return new Built(desired(plan, spec, explanations), findings);
+    }
+
+    /** The subgroups' policies, with a warning for each subgroup whose tier Volcano would not keep. */
+    private static List<SubGroupPolicySpec> subGroupPolicies(
+            GangPlan plan, GangIntent intent, List<ObjectRef> subjects, List<Finding> findings) {
+        NetworkTopologySpec subTopology = intent.hasSubgroupTopology()
+                ? topology(intent.subgroupTier(), intent.subgroupMode(), intent.effectiveSubgroupMode())
+                : null;
+        List<SubGroupPolicySpec> policies = new ArrayList<>();
+        for (SubGroupPlan sub : plan.subGroups()) {
+            if (sub.bestEffort() && subTopology != null) {
+                findings.addAll(WorkloadReason.warnings(
+                        WorkloadReason.BEST_EFFORT_IGNORES_TOPOLOGY,
+                        subjects,
+                        sub.name(),
+                        "the pods of subgroup " + sub.name()
+                                + " request no resources, so Volcano places"
+                                + " them by backfill on any node: its subgroup tier would not be enforced and is left"
+                                + " out (request some CPU, e.g. 10m, to have it placed)"));
+            }
+            if (sub.wholeRole() && subTopology != null && !sub.bestEffort()) {
+                findings.addAll(
+                        WorkloadReason.warnings(
+                                WorkloadReason.SUBGROUP_IS_WHOLE_ROLE,
+                                subjects,
+                                sub.name(),
+                                "role " + sub.name() + " has " + sub.size()
+                                        + " single-pod instances, so its"
+                                        + " subgroup is the whole role: the subgroup tier places all "
+                                        + sub.size()
+                                        + " replicas within one domain, all or none (a single pod needs no subgroup of its own)"));
+            }
+            policies.add(policy(sub, sub.bestEffort() ? null : subTopology));
+        }
+        return policies;
+    }
+
+    /** The PodGroup with its labels and annotations: an owned one names its gang; every one explains the choice. */
+    private static DesiredPodGroup desired(GangPlan plan, PodGroupSpec spec, Map<String, String> explanations) {
         Map<String, String> labels = new TreeMap<>();
         // how the bridge chose goes on adopted PodGroups too: the tiers it explains are the bridge's fields there
         Map<String, String> annotations = new TreeMap<>(explanations);
@@ -152,7 +163,7 @@ public final class PodGroupBuilder {
             labels.put(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY);
             annotations.put(GANG_ANNOTATION, plan.scope().key());
         }
-        var desired = new DesiredPodGroup(
+        return new DesiredPodGroup(
                 plan.scope().namespace(),
                 plan.name(),
                 labels,
@@ -161,7 +172,6 @@ public final class PodGroupBuilder {
                 spec,
                 plan.ownership(),
                 OnDomainLoss.WAIT);
-        return new Built(desired, findings);
     }
 
     private static String minMemberMessage(int minMember, long pods, long starting) {
