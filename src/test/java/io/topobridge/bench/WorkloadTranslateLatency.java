@@ -2,7 +2,6 @@ package io.topobridge.bench;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.render.InMemoryLookup;
-import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.Fixtures;
 import io.topobridge.core.workload.translate.TranslationResult;
 import java.lang.management.ManagementFactory;
@@ -21,12 +20,7 @@ public final class WorkloadTranslateLatency {
 
     public static void main(String[] args) {
         int workloads = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
-        var tiers = TierCatalog.of(
-                List.of(
-                        new TierCatalog.Tier(1, "nvlink"),
-                        new TierCatalog.Tier(2, "rack"),
-                        new TierCatalog.Tier(3, "spine")),
-                List.of());
+        var tiers = Fixtures.TIERS;
         List<HasMetadata> objects = WorkloadCorpus.build(workloads, 42);
         var lookup = new InMemoryLookup(objects);
         var translator = Fixtures.translator(Fixtures.defaultSettings());

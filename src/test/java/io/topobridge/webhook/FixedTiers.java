@@ -4,7 +4,6 @@ import io.topobridge.cache.TierSource;
 import io.topobridge.core.topology.TierCatalog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
-import java.util.List;
 import java.util.function.Consumer;
 
 /** Tiers 1=nvlink, 2=rack, 3=spine, for the end-to-end admission test's own application (enabled by its profile). */
@@ -12,12 +11,7 @@ import java.util.function.Consumer;
 @ApplicationScoped
 public class FixedTiers implements TierSource {
 
-    public static final TierCatalog TIERS = TierCatalog.of(
-            List.of(
-                    new TierCatalog.Tier(1, "nvlink"),
-                    new TierCatalog.Tier(2, "rack"),
-                    new TierCatalog.Tier(3, "spine")),
-            List.of());
+    public static final TierCatalog TIERS = io.topobridge.core.workload.Fixtures.TIERS;
 
     @Override
     public TierCatalog current() {
