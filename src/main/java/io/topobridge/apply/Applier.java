@@ -12,7 +12,6 @@ import jakarta.inject.Inject;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -149,17 +148,6 @@ public class Applier {
                 .withNamespace(current.getMetadata().getNamespace())
                 .build());
         return write(empty, current, "release") != Outcome.UNCHANGED;
-    }
-
-    /**
-     * The cached objects of one kind as they will be once the writes the cache has not shown yet land: deleted ones
-     * left out, applied ones as the API server returned them.
-     *
-     * @param cached the cached objects of the kind, by name (cluster-scoped kinds)
-     */
-    public <T extends HasMetadata> Map<String, T> withUnseenWrites(Class<T> type, String kind, Map<String, T> cached) {
-        return recent.current(kind, null, new java.util.ArrayList<>(cached.values()), type).stream()
-                .collect(Collectors.toMap(o -> o.getMetadata().getName(), o -> o, (first, last) -> last));
     }
 
     private JsonNode json(HasMetadata object) {

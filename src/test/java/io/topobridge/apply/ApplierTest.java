@@ -27,11 +27,13 @@ class ApplierTest {
 
     private MockCluster cluster;
     private Applier applier;
+    private RecentObjects recent;
 
     @BeforeEach
     void start() {
         cluster = RecordingDispatcher.start().installVolcanoCrds();
-        applier = new Applier(cluster.client(), new SimpleMeterRegistry(), new RecentObjects());
+        recent = new RecentObjects();
+        applier = new Applier(cluster.client(), new SimpleMeterRegistry(), recent);
         RecordingDispatcher.of(cluster).clearLog();
     }
 
@@ -187,16 +189,18 @@ class ApplierTest {
     void recentWritesAreSeenBeforeTheCacheShowsThem() {
         var labels = Map.of(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE);
         applier.apply(hyperNode("rack-b", 1, labels, "n1"), null);
-        assertThat(applier.withUnseenWrites(HyperNode.class, "HyperNode", Map.of()))
-                .containsKey("rack-b");
+        assertThat(recent.current("HyperNode", null, List.of(), HyperNode.class))
+                .extracting(hn -> hn.getMetadata().getName())
+                .contains("rack-b");
         HyperNode cached = current("rack-b");
         assertThat(applier.delete(cached, VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE))
                 .isTrue();
         int afterDelete = writes();
         assertThat(applier.delete(cached, VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL, Topobridge.SOURCE))
                 .isFalse();
-        assertThat(applier.withUnseenWrites(HyperNode.class, "HyperNode", Map.of("rack-b", cached)))
-                .doesNotContainKey("rack-b");
+        assertThat(recent.current("HyperNode", null, List.of(cached), HyperNode.class))
+                .extracting(hn -> hn.getMetadata().getName())
+                .doesNotContain("rack-b");
         assertThat(writes()).isEqualTo(afterDelete);
     }
 

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.topobridge.apply.Applier;
+import io.topobridge.apply.RecentObjects;
 import io.topobridge.cache.HyperNodeCache;
 import io.topobridge.cache.KindRegistry;
 import io.topobridge.cache.NodeCache;
@@ -88,6 +89,9 @@ public class TopologyController implements ProcessPart {
 
     @Inject
     Applier applier;
+
+    @Inject
+    RecentObjects recent;
 
     @Inject
     FindingsRegistry findings;
@@ -286,8 +290,9 @@ public class TopologyController implements ProcessPart {
     private RuntimeException write(List<DesiredHyperNode> desired, Map<String, HyperNode> ours, List<Finding> out) {
         // the HyperNodes as they will be once the writes the cache has not shown yet land
         Map<String, HyperNodeSpec> view = new HashMap<>();
-        applier.withUnseenWrites(HyperNode.class, "HyperNode", ours)
-                .forEach((name, hn) -> view.put(name, hn.getSpec()));
+        for (HyperNode hn : recent.current("HyperNode", null, new ArrayList<>(ours.values()), HyperNode.class)) {
+            view.put(hn.getMetadata().getName(), hn.getSpec());
+        }
 
         RuntimeException failure = null;
         Set<String> deletedNow = new HashSet<>();

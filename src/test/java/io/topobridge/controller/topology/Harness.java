@@ -46,7 +46,8 @@ public final class Harness implements AutoCloseable {
         this.controller = new TopologyController();
         controller.client = client;
         controller.nodeCache = nodes;
-        controller.applier = new Applier(client, meters, new RecentObjects());
+        controller.recent = new RecentObjects();
+        controller.applier = new Applier(client, meters, controller.recent);
         controller.findings = findings;
         controller.kinds = kinds;
         controller.hyperNodes = new HyperNodeCache(client, kinds);
