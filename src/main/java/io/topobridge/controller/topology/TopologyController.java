@@ -122,9 +122,9 @@ public class TopologyController implements ProcessPart {
     private volatile Map<String, Object> details = Map.of();
 
     // Written in start() before any informer or listener that reads them exists (so those threads see them), and
-    // read afterwards from informer threads, the debouncer's worker and resync() callers; volatile for the last.
+    // read afterwards from informer threads, the debouncer's worker and tests (a resync); volatile for the last.
     private volatile TopologyBuilder builder;
-    private volatile Debouncer<String> debouncer;
+    volatile Debouncer<String> debouncer;
     private SharedIndexInformer<ConfigMap> configMapInformer;
 
     /** Any HyperNode event queues a pass. */
@@ -214,13 +214,6 @@ public class TopologyController implements ProcessPart {
     @Override
     public Map<String, Object> details() {
         return details;
-    }
-
-    /** Queues a pass, e.g. after a change the informers cannot see. */
-    public void resync() {
-        if (debouncer != null) {
-            debouncer.submit(NODES);
-        }
     }
 
     // ---- one pass -------------------------------------------------------------------------------------

@@ -82,8 +82,8 @@ public class WorkloadController implements ProcessPart {
     private final ClusterView view;
     private final Clock clock;
 
-    // set in start() before the listeners that use them are registered; volatile for resync() and stop() callers
-    private volatile Debouncer<Due> debouncer;
+    // set in start() before the listeners that use them are registered; volatile for stop() callers and tests
+    volatile Debouncer<Due> debouncer;
     private volatile ScheduledExecutorService timer;
     private volatile boolean ready;
     /** Whether the cluster's lists were still missing when the grace was over (said once). */
@@ -241,17 +241,6 @@ public class WorkloadController implements ProcessPart {
                 "cachedKinds",
                 lookup.cachedKinds().stream().map(WorkloadKind::kind).collect(Collectors.joining(",")));
         return out;
-    }
-
-    /** Asks for a full pass now (the periodic resync does the same). */
-    public void resync() {
-        if (debouncer != null) {
-            debouncer.submit(Due.ALL);
-        }
-    }
-
-    public int pending() {
-        return debouncer == null ? 0 : debouncer.pendingCount();
     }
 
     private void submit(GangScope scope) {

@@ -109,6 +109,11 @@ public final class Harness implements AutoCloseable {
         return passes == null ? 0 : ((Number) passes).longValue();
     }
 
+    /** Queues a pass with nothing changed, as a node event would. */
+    void resync() {
+        controller.debouncer.submit("nodes");
+    }
+
     /** Waits until no pass has run for a while (every event handled, every follow-up pass done). */
     public void settle() {
         long[] last = {-1};

@@ -157,7 +157,7 @@ class TopologyControllerTest {
 
         RecordingDispatcher.of(harness.cluster).clearLog();
         long before = harness.passes();
-        harness.controller.resync();
+        harness.resync();
         await().atMost(Duration.ofSeconds(10)).until(() -> harness.passes() > before);
         harness.settle();
         assertThat(writes()).isEmpty();

@@ -145,6 +145,16 @@ final class Wiring {
         tierListener.accept(catalog);
     }
 
+    /** Asks for a full pass now, as a change of tiers does (the periodic resync does the same). */
+    void resync() {
+        tierListener.accept(tiers);
+    }
+
+    /** Keys waiting for the controller's next batch. */
+    int pending() {
+        return controller.debouncer == null ? 0 : controller.debouncer.pendingCount();
+    }
+
     /** Batches the controller processed so far, as its details say. */
     long passes() {
         return (Long) controller.details().get("passes");

@@ -139,7 +139,7 @@ class WorkloadControllerTest {
         long[] last = {-1};
         await().pollInterval(Duration.ofMillis(400)).atMost(WAIT).until(() -> {
             long now = wiring.passes();
-            boolean quiet = now == last[0] && wiring.controller.pending() == 0;
+            boolean quiet = now == last[0] && wiring.pending() == 0;
             last[0] = now;
             return quiet;
         });
@@ -147,7 +147,7 @@ class WorkloadControllerTest {
 
     private void resyncAndSettle() {
         long full = wiring.fullPasses();
-        wiring.controller.resync();
+        wiring.resync();
         await().atMost(WAIT).until(() -> wiring.fullPasses() > full);
     }
 
