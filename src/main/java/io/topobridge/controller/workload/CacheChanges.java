@@ -62,11 +62,11 @@ final class CacheChanges {
         return true;
     }
 
-    private static String state(Queue queue) {
+    static String state(Queue queue) {
         return queue.getStatus() == null ? null : queue.getStatus().getState();
     }
 
-    private static Map<String, String> capability(Queue queue) {
+    static Map<String, String> capability(Queue queue) {
         return queue.getSpec() == null ? null : queue.getSpec().getCapability();
     }
 

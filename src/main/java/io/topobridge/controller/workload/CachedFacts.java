@@ -98,10 +98,9 @@ final class CachedFacts {
         Map<String, Map<String, BigDecimal>> capability = new HashMap<>();
         for (Queue queue : lookup.allQueues()) {
             String name = queue.getMetadata().getName();
-            String state = queue.getStatus() == null ? null : queue.getStatus().getState();
+            String state = CacheChanges.state(queue);
             states.put(name, state == null ? "" : state);
-            Map<String, String> limits =
-                    queue.getSpec() == null ? null : queue.getSpec().getCapability();
+            Map<String, String> limits = CacheChanges.capability(queue);
             if (limits != null && !limits.isEmpty()) {
                 Map<String, BigDecimal> amounts = new TreeMap<>();
                 limits.forEach((resource, value) -> {
