@@ -181,15 +181,12 @@ public class EventQueue implements AutoCloseable {
      * {@code namespace} itself (then the new one is what is dropped). Returns whether there is room now.
      */
     private boolean makeRoomFor(String namespace) {
-        String largest = null;
-        int most = -1;
-        for (var e : waiting.entrySet()) {
-            if (e.getValue() > most) {
-                most = e.getValue();
-                largest = e.getKey();
-            }
-        }
-        if (largest == null || most <= waiting.getOrDefault(namespace, 0)) {
+        String largest = waiting.entrySet().stream()
+                .max(Map.Entry.comparingByValue())
+                .filter(e -> e.getValue() > waiting.getOrDefault(namespace, 0))
+                .map(Map.Entry::getKey)
+                .orElse(null);
+        if (largest == null) {
             return false;
         }
         LinkedHashMap<Finding.Id, Pending> entries = byNamespace.get(largest);
