@@ -294,25 +294,20 @@ final class GangJudge {
 
     /** A group named on a kind that cannot join one. */
     private List<Finding> kindChecks(Gang gang, GangIntent intent) {
-        List<Finding> out = new ArrayList<>();
         if (intent.group() == null) {
-            return out;
+            return List.of();
         }
-        for (ObjectRef subject : gang.subjects()) {
-            if (WorkloadKind.of(subject.apiVersion(), subject.kind())
-                    .filter(k -> adapters.groupMember(k).isEmpty())
-                    .isPresent()) {
-                out.add(Finding.rejected(
-                                WorkloadReason.INVALID_ANNOTATION,
-                                subject,
-                                subject + ": " + Topobridge.GROUP
-                                        + "=" + UserText.quote(intent.group())
-                                        + ": only Deployments, StatefulSets and LeaderWorkerSets"
-                                        + " can join a group")
-                        .withKey(Topobridge.GROUP));
-            }
-        }
-        return out;
+        List<ObjectRef> cannotJoin = gang.subjects().stream()
+                .filter(s -> WorkloadKind.of(s.apiVersion(), s.kind())
+                        .filter(k -> adapters.groupMember(k).isEmpty())
+                        .isPresent())
+                .toList();
+        return WorkloadReason.refusals(
+                WorkloadReason.INVALID_ANNOTATION,
+                cannotJoin,
+                Topobridge.GROUP,
+                Topobridge.GROUP + "=" + UserText.quote(intent.group())
+                        + ": only Deployments, StatefulSets and LeaderWorkerSets can join a group");
     }
 
     /**
