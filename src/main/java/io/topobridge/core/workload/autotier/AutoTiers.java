@@ -190,23 +190,21 @@ public final class AutoTiers {
     static boolean subgroupSpread(GangPlan plan, TierDomains domains, String gang, int tier) {
         Map<String, Set<String>> domainsByInstance = new HashMap<>();
         for (PodView pod : domains.boundPodsOf(gang)) {
-            for (SubGroupPlan sub : plan.subGroups()) {
-                if (!takes(sub, pod.labels())) {
-                    continue;
-                }
-                if (!sub.matchLabelKeys().stream().allMatch(pod.labels()::containsKey)) {
-                    break;
-                }
-                StringBuilder key = new StringBuilder(sub.name());
-                sub.matchLabelKeys()
-                        .forEach(k -> key.append('/').append(pod.labels().get(k)));
-                String domain = domains.domainOf(pod.node(), tier).orElse("node " + pod.node());
-                Set<String> seen = domainsByInstance.computeIfAbsent(key.toString(), k -> new HashSet<>());
-                seen.add(domain);
-                if (seen.size() > 1) {
-                    return true;
-                }
-                break;
+            SubGroupPlan sub = plan.subGroups().stream()
+                    .filter(s -> takes(s, pod.labels()))
+                    .findFirst()
+                    .orElse(null);
+            if (sub == null || !sub.matchLabelKeys().stream().allMatch(pod.labels()::containsKey)) {
+                continue;
+            }
+            StringBuilder key = new StringBuilder(sub.name());
+            sub.matchLabelKeys()
+                    .forEach(k -> key.append('/').append(pod.labels().get(k)));
+            String domain = domains.domainOf(pod.node(), tier).orElse("node " + pod.node());
+            Set<String> seen = domainsByInstance.computeIfAbsent(key.toString(), k -> new HashSet<>());
+            seen.add(domain);
+            if (seen.size() > 1) {
+                return true;
             }
         }
         return false;
