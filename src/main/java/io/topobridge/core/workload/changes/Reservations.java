@@ -134,8 +134,6 @@ public final class Reservations {
         }
     }
 
-    public static final Reservations NONE = new Reservations(List.of());
-
     private final List<Limit> limits;
 
     private Reservations(List<Limit> limits) {

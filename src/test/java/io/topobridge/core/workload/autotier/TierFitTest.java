@@ -16,7 +16,6 @@ import io.topobridge.core.workload.changes.ObservedPodGroup;
 import io.topobridge.core.workload.changes.PodGroupChanges;
 import io.topobridge.core.workload.changes.PodGroupChanges.Bounds;
 import io.topobridge.core.workload.changes.QueueStates;
-import io.topobridge.core.workload.changes.Reservations;
 import io.topobridge.core.workload.changes.TestPlans;
 import io.topobridge.core.workload.translate.ScopeResult;
 import io.topobridge.testing.wrappers.DeploymentWrapper;
@@ -135,7 +134,9 @@ class TierFitTest {
         ScopeResult result = translate(tp(40, Map.of("topobridge.io/highest-tier", "nvlink")), NVL72);
         assertThat(result.findings()).isEmpty();
         var bounds = new Bounds(
-                Amounts.parse(Map.of("nvidia.com/gpu", "144", "cpu", "5184")), Integer.MAX_VALUE, Reservations.NONE);
+                Amounts.parse(Map.of("nvidia.com/gpu", "144", "cpu", "5184")),
+                Integer.MAX_VALUE,
+                TestPlans.NO_RESERVATIONS);
         PodGroupChanges.Plan plan =
                 PodGroupChanges.plan(result, List.of(), QueueStates.UNKNOWN, Map.of(), null, bounds);
         assertThat(plan.steps()).isEmpty();

@@ -181,7 +181,7 @@ class PodGroupChangesTest {
             boolean written,
             WorkloadReason reason,
             String message) {
-        Bounds bounds = new Bounds(cluster, 500, Reservations.NONE);
+        Bounds bounds = new Bounds(cluster, 500, TestPlans.NO_RESERVATIONS);
         PodGroupChanges.Plan plan =
                 PodGroupChanges.plan(TWO_GPUS, List.of(), teamA(capability), Map.of(), null, bounds);
         if (written) {
@@ -207,7 +207,7 @@ class PodGroupChangesTest {
                 teamA(amounts("nvidia.com/gpu", "1")),
                 Map.of(),
                 null,
-                new Bounds(null, 500, Reservations.NONE));
+                new Bounds(null, 500, TestPlans.NO_RESERVATIONS));
         assertThat(plan.steps()).as("neither rewritten nor deleted").isEmpty();
         assertThat(plan.findings())
                 .extracting(Finding::message)
@@ -233,8 +233,8 @@ class PodGroupChangesTest {
         QueueStates queues = teamA(null);
         List<ObservedPodGroup> two = List.of(other("tb-deploy-a"), other("tb-deploy-b"));
 
-        PodGroupChanges.Plan full =
-                PodGroupChanges.plan(TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 2, Reservations.NONE));
+        PodGroupChanges.Plan full = PodGroupChanges.plan(
+                TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 2, TestPlans.NO_RESERVATIONS));
         assertThat(full.steps()).isEmpty();
         assertThat(full.findings()).singleElement().satisfies(f -> {
             assertThat(f.reason()).isEqualTo(WorkloadReason.POD_GROUP_LIMIT_REACHED);
@@ -245,14 +245,20 @@ class PodGroupChangesTest {
                             + " (topobridge.workloads.max-podgroups-per-namespace=2); it is made once there is room");
         });
 
-        assertThat(PodGroupChanges.plan(TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 3, Reservations.NONE))
+        assertThat(PodGroupChanges.plan(
+                                TWO_GPUS, two, queues, Map.of(), null, new Bounds(null, 3, TestPlans.NO_RESERVATIONS))
                         .steps())
                 .as("room for one more")
                 .hasSize(1);
 
         List<ObservedPodGroup> withMine = List.of(other("tb-deploy-a"), other("tb-deploy-b"), existing("team-a"));
         assertThat(applied(PodGroupChanges.plan(
-                                TWO_GPUS, withMine, queues, Map.of(), null, new Bounds(null, 2, Reservations.NONE)))
+                                TWO_GPUS,
+                                withMine,
+                                queues,
+                                Map.of(),
+                                null,
+                                new Bounds(null, 2, TestPlans.NO_RESERVATIONS)))
                         .spec()
                         .getMinMember())
                 .as("an existing PodGroup is still kept up to date over the limit")

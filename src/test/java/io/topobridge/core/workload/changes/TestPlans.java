@@ -10,6 +10,10 @@ import java.util.Map;
 /** Shortcuts to {@link PodGroupChanges#plan} for tests: nothing placed, tiers unknown, nothing bounded. */
 public final class TestPlans {
 
+    /** No limit on what a namespace's PodGroups reserve together: no quota, no share, no fixed amounts. */
+    public static final Reservations NO_RESERVATIONS =
+            Reservations.of(new Reservations.Settings(null, Map.of()), List.of(), null);
+
     private TestPlans() {}
 
     public static PodGroupChanges.Plan plan(ScopeResult result, List<ObservedPodGroup> observed, QueueStates queues) {
@@ -23,6 +27,6 @@ public final class TestPlans {
             Map<String, Achieved> placed,
             TierCatalog inCluster) {
         return PodGroupChanges.plan(
-                result, observed, queues, placed, inCluster, new Bounds(null, Integer.MAX_VALUE, Reservations.NONE));
+                result, observed, queues, placed, inCluster, new Bounds(null, Integer.MAX_VALUE, NO_RESERVATIONS));
     }
 }
