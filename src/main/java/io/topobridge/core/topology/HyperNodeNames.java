@@ -10,7 +10,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -23,18 +22,16 @@ public final class HyperNodeNames {
 
     /** Longest name a HyperNode can have and still be named as a member of its parent. */
     public static final int MAX_LENGTH = 63;
-    /** Volcano's {@code exactMatch} pattern. */
-    public static final Pattern EXACT_MATCH =
-            Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
 
     static final int SHORT_HASH = 8;
     static final int LONG_HASH = 16;
 
+    /** Whether a name can be an {@code exactMatch} member: Volcano's pattern is a DNS subdomain. */
     public static boolean matchable(String name) {
         return name != null
                 && !name.isEmpty()
                 && name.length() <= MAX_LENGTH
-                && EXACT_MATCH.matcher(name).matches();
+                && TopologySettings.DNS_SUBDOMAIN.matcher(name).matches();
     }
 
     /** Gives every domain its deterministic name; a clash (or a name another source holds) gets the longer hash. */

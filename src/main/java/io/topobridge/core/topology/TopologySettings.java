@@ -23,7 +23,8 @@ public record TopologySettings(String preset, List<TierLabel> tiers) {
     private static final String TIERS_KEY = "topobridge.topology.tiers";
     private static final Pattern TIER_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final Pattern LABEL_NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
-    private static final Pattern DNS_SUBDOMAIN =
+    /** A lower-case DNS subdomain, as Kubernetes names objects and label key prefixes (length checked apart). */
+    public static final Pattern DNS_SUBDOMAIN =
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     /** One explicit tier: the node label key and the tier name users may write. */

@@ -43,8 +43,6 @@ public final class Context {
     }
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-    private static final Pattern DNS_SUBDOMAIN =
-            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
     private static final int MAX_ANNOTATIONS_BYTES = 256 * 1024;
 
@@ -301,7 +299,9 @@ public final class Context {
      */
     private static Optional<String> refusal(HasMetadata object) {
         String name = object.getMetadata().getName();
-        if (name == null || name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
+        if (name == null
+                || name.length() > 253
+                || !TopologySettings.DNS_SUBDOMAIN.matcher(name).matches()) {
             return Optional.of("metadata.name " + UserText.quote(String.valueOf(name)) + " is not a DNS subdomain");
         }
         for (var label : Build.labels(object).entrySet()) {
