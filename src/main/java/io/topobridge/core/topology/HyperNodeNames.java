@@ -116,7 +116,7 @@ public final class HyperNodeNames {
     }
 
     /** Lower-case hex of the SHA-256 of the identity, {@code length} characters. */
-    static String hash(String identity, int length) {
+    public static String hash(String identity, int length) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, (length + 1) / 2).substring(0, length);

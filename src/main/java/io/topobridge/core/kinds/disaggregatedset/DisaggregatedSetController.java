@@ -10,6 +10,7 @@ import io.topobridge.core.render.expand.Context;
 import io.topobridge.core.render.expand.Controller;
 import io.topobridge.core.render.expand.Index;
 import io.topobridge.core.render.expand.Names;
+import io.topobridge.core.topology.HyperNodeNames;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.kind.Workload;
 import io.topobridge.core.workload.kind.WorkloadLabels;
@@ -82,7 +83,7 @@ public final class DisaggregatedSetController extends Controller {
             entry.set("template", role.spec().path("leaderWorkerTemplate"));
         }
         return ctx.compose(ctx.token(
-                Names.hex8(Build.ns(ds) + "/" + Build.name(ds) + "/" + Names.canonical(seed)),
+                HyperNodeNames.hash(Build.ns(ds) + "/" + Build.name(ds) + "/" + Names.canonical(seed), 8),
                 Names.HEX8_PATTERN,
                 "DisaggregatedSet revision"));
     }

@@ -80,11 +80,6 @@ public final class Names {
         return out.toString();
     }
 
-    /** The first eight hex digits of SHA-256 of {@code seed}. */
-    public static String hex8(String seed) {
-        return HexFormat.of().formatHex(digest("SHA-256", seed)).substring(0, 8);
-    }
-
     /** SHA-1 as 40 hex digits (LeaderWorkerSet's group and subgroup keys). */
     public static String sha1(String text) {
         return HexFormat.of().formatHex(digest("SHA-1", text));
