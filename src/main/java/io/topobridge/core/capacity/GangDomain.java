@@ -356,10 +356,12 @@ public record GangDomain(
         return out;
     }
 
-    /** Why a bound pod's node holds it no more ({@code node gone}, or as {@link #closed}), or null while it is Ready. */
+    /** Why a bound pod's node holds it no more ({@code node gone}, {@link NodeState#whyClosed}), or null if Ready. */
     private static String down(Capacity capacity, PodView pod) {
         NodeView node = capacity.node(pod.node());
-        return node == null ? "node gone" : node.state().isReady() ? null : closed(node.state());
+        return node == null
+                ? "node gone"
+                : node.state().isReady() ? null : node.state().whyClosed();
     }
 
     /** Why the gang's pods cannot go to a node ({@code cordoned}, {@code not ready…}, {@code tainted k=v:E}), or null. */
@@ -370,16 +372,10 @@ public record GangDomain(
         }
         NodeState state = node.state();
         if (state.closed()) {
-            return closed(state);
+            return state.whyClosed();
         }
         Taint taint = withheld.example();
         return "tainted" + (taint == null ? "" : " " + taint);
-    }
-
-    /** {@code cordoned}, {@code Ready=Unknown}, {@code cordoned, Ready=False}. */
-    private static String closed(NodeState state) {
-        String ready = state.isReady() ? "" : "Ready=" + state.ready();
-        return state.cordoned() ? (ready.isEmpty() ? "cordoned" : "cordoned, " + ready) : ready;
     }
 
     private static Amounts sum(List<Amounts> amounts) {

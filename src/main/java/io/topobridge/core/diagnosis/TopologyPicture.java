@@ -129,10 +129,7 @@ public record TopologyPicture(
         for (String node : forest.nodesUnder(h.name())) {
             NodeView view = capacity.node(node);
             if (view != null && view.state().closed()) {
-                String ready =
-                        view.state().isReady() ? "" : "Ready=" + view.state().ready();
-                String why = view.state().cordoned() ? (ready.isEmpty() ? "cordoned" : "cordoned, " + ready) : ready;
-                unusable.add(node + " (" + why + ")");
+                unusable.add(node + " (" + view.state().whyClosed() + ")");
             }
         }
         unusable.sort(null);

@@ -32,4 +32,10 @@ public record NodeState(boolean cordoned, String ready, List<Taint> taints) {
     public boolean closed() {
         return cordoned || !isReady();
     }
+
+    /** Why it is closed: {@code cordoned}, {@code Ready=Unknown}, {@code cordoned, Ready=False}; {@code ""} if open. */
+    public String whyClosed() {
+        String notReady = isReady() ? "" : "Ready=" + ready;
+        return cordoned ? (notReady.isEmpty() ? "cordoned" : "cordoned, " + notReady) : notReady;
+    }
 }
