@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
-import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
@@ -254,17 +253,13 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         if (!own.isEmpty() || !s.leaderFirst() || s.size() < 2) {
             return own;
         }
-        return List.of(new SubGroupPlan(
+        return List.of(s.subGroup(
                         "workers",
                         Map.of(WorkloadLabels.LWS_NAME, lws.name()),
                         List.of(),
-                        Map.of(),
-                        List.of(WorkloadLabels.LWS_GROUP_INDEX),
                         s.size() - 1,
-                        false,
-                        false)
-                .excluding(WorkloadLabels.LWS_WORKER_INDEX, List.of("0"), s.size() - 1)
-                .bestEffort(PodRequests.isBestEffort(s.workerSpec())));
+                        WorkloadLabels.LWS_GROUP_INDEX)
+                .excluding(WorkloadLabels.LWS_WORKER_INDEX, List.of("0"), s.size() - 1));
     }
 
     @Override

@@ -80,6 +80,13 @@ public final class LwsGroups {
         public PodSpec workerSpec() {
             return worker == null ? null : worker.getSpec();
         }
+
+        /** A subgroup policy of the LWS's pods, split by {@code splitBy}; best effort when its workers ask nothing. */
+        SubGroupPlan subGroup(
+                String name, Map<String, String> match, List<String> exists, int size, String... splitBy) {
+            return new SubGroupPlan(name, match, exists, Map.of(), List.of(splitBy), size, false, false)
+                    .bestEffort(PodRequests.isBestEffort(workerSpec()));
+        }
     }
 
     public static Shape shape(JsonNode spec, String at, boolean exclusive) {
@@ -169,16 +176,8 @@ public final class LwsGroups {
      * the group has none.
      */
     public static SubGroupPlan groupSubGroup(Shape s, String name, String key, String value) {
-        SubGroupPlan sub = new SubGroupPlan(
-                        name,
-                        Map.of(key, value),
-                        List.of(),
-                        Map.of(),
-                        List.of(WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX),
-                        s.size(),
-                        false,
-                        false)
-                .bestEffort(PodRequests.isBestEffort(s.workerSpec()));
+        SubGroupPlan sub = s.subGroup(
+                name, Map.of(key, value), List.of(), s.size(), WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX);
         if (!s.leaderFirst()) {
             return sub;
         }
@@ -240,16 +239,12 @@ public final class LwsGroups {
             return List.of();
         }
         int k = s.subGroupSize();
-        var all = new SubGroupPlan(
-                        "lws-subgroup",
-                        Map.of(),
-                        List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
-                        Map.of(),
-                        List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
-                        k,
-                        false,
-                        false)
-                .bestEffort(PodRequests.isBestEffort(s.workerSpec()));
+        var all = s.subGroup(
+                "lws-subgroup",
+                Map.of(),
+                List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
+                k,
+                WorkloadLabels.LWS_SUBGROUP_INDEX);
         if (!s.leaderFirst()) {
             return List.of(all);
         }
@@ -258,17 +253,13 @@ public final class LwsGroups {
         if ((s.size() - 1) % k == 0 || k < 2) {
             return List.of(workers);
         }
-        var first = new SubGroupPlan(
+        var first = s.subGroup(
                         "lws-subgroup-0",
                         Map.of(WorkloadLabels.LWS_SUBGROUP_INDEX, "0"),
                         List.of(),
-                        Map.of(),
-                        List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
                         k - 1,
-                        false,
-                        false)
-                .excluding(WorkloadLabels.LWS_WORKER_INDEX, leader, k - 1)
-                .bestEffort(all.bestEffort());
+                        WorkloadLabels.LWS_SUBGROUP_INDEX)
+                .excluding(WorkloadLabels.LWS_WORKER_INDEX, leader, k - 1);
         return List.of(first, workers);
     }
 
