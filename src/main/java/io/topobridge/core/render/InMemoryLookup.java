@@ -56,9 +56,7 @@ public final class InMemoryLookup implements WorkloadLookup {
                         meta.getAnnotations() == null ? Map.of() : new HashMap<>(meta.getAnnotations()));
                 namespaceLabels.put(
                         meta.getName(), meta.getLabels() == null ? Map.of() : new HashMap<>(meta.getLabels()));
-            } else if (VolcanoApi.PODGROUP_KIND.equals(object.getKind())
-                    && object.getApiVersion() != null
-                    && object.getApiVersion().startsWith(VolcanoApi.SCHEDULING_GROUP + "/")) {
+            } else if (Renderer.is(object, VolcanoApi.PODGROUP_KIND, VolcanoApi.SCHEDULING_GROUP)) {
                 podGroups.computeIfAbsent(ns, k -> new ArrayList<>()).add(object);
             } else if (Autoscaler.of(object).isPresent()) {
                 autoscalers.computeIfAbsent(ns, k -> new ArrayList<>()).add(object);

@@ -18,7 +18,6 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.kinds.Kinds;
 import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.node.Toleration;
-import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.render.expand.Expansion;
 import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.resources.Quantities;
@@ -203,9 +202,7 @@ public final class Renderer {
                             node.getMetadata().getName(),
                             node.getMetadata().getLabels(),
                             NodeView.of(node).accelerator(accelerators)));
-                } else if (is(object, "HyperNode", VolcanoApi.TOPOLOGY_GROUP)
-                        && !Topobridge.SOURCE.equals(
-                                Build.labels(object).get(VolcanoApi.NETWORK_TOPOLOGY_SOURCE_LABEL))) {
+                } else if (is(object, "HyperNode", VolcanoApi.TOPOLOGY_GROUP) && !Topobridge.ours(object)) {
                     // a HyperNode the bridge did not make: its name is taken and overlaps are findings
                     in.foreign.add(new ForeignHyperNode(
                             object.getMetadata().getName(), object.getMetadata().getLabels(), hyperNodeSpec(object)));
@@ -340,7 +337,8 @@ public final class Renderer {
         return new QueueStates(true, states, capability);
     }
 
-    private static boolean is(HasMetadata object, String kind, String group) {
+    /** Whether the object is a {@code kind} of API group {@code group} (any version). */
+    static boolean is(HasMetadata object, String kind, String group) {
         return kind.equals(object.getKind())
                 && object.getApiVersion() != null
                 && object.getApiVersion().startsWith(group + "/");
