@@ -231,7 +231,8 @@ public class EventQueue implements AutoCloseable {
                         continue;
                     }
                     TokenBucket object = perObject.computeIfAbsent(
-                            objectKey(p.id.object()),
+                            p.id.object() + "|"
+                                    + Objects.requireNonNullElse(p.id.object().uid(), ""),
                             k -> new TokenBucket(settings.perObjectQps(), settings.perObjectBurst(), now));
                     if (!object.available(now)) {
                         long until = object.nanosUntilToken(now);
@@ -420,9 +421,5 @@ public class EventQueue implements AutoCloseable {
 
     private static String namespace(ObjectRef object) {
         return Objects.requireNonNullElse(object.namespace(), "");
-    }
-
-    private static String objectKey(ObjectRef object) {
-        return object + "|" + Objects.requireNonNullElse(object.uid(), "");
     }
 }

@@ -232,20 +232,18 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
             List<Finding> notes,
             Snapshot snapshot) {
         List<GangPlan> adopted = new ArrayList<>();
-        List<String> provider = new ArrayList<>();
         for (Workload lws : children) {
             Optional<Role> role = role(roles, lws.labels().get(WorkloadLabels.DS_ROLE));
             for (var group : LwsGroups.providerGroups(lws.name(), ds.namespace(), snapshot)) {
-                provider.add(group.podGroup());
                 adopted.add(
                         adoptedPlan(ds, scope, role, lws.name(), group.podGroup(), group.group(), group.revision()));
             }
         }
-        if (provider.isEmpty()) {
+        if (adopted.isEmpty()) {
             return List.of();
         }
-        provider.sort(null);
         adopted.sort(java.util.Comparator.comparing(GangPlan::name));
+        List<String> provider = adopted.stream().map(GangPlan::name).toList();
         String lws = ours ? present.get(PodIdentity.LWS) : null;
         int group = ours ? Pods.index(present.get(PodIdentity.GROUP_INDEX)) : -1;
         String revision = present.get(PodIdentity.REVISION);

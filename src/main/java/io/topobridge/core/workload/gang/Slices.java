@@ -44,13 +44,10 @@ public final class Slices {
                 continue;
             }
             String raw = podLabels.get(sub.existsKeys().get(0));
-            long index = index(raw != null ? raw : pod.get(PodIdentity.INDEX));
+            String value = raw != null ? raw : pod.get(PodIdentity.INDEX);
+            long index = value != null && value.matches("[0-9]{1,9}") ? Long.parseLong(value) : -1;
             return index < 0 ? Map.of() : Map.of(LABEL, String.valueOf(index / sub.size()));
         }
         return Map.of();
-    }
-
-    private static long index(String value) {
-        return value != null && value.matches("[0-9]{1,9}") ? Long.parseLong(value) : -1;
     }
 }
