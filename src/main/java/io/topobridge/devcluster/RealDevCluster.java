@@ -160,9 +160,10 @@ public final class RealDevCluster implements AutoCloseable {
         return log;
     }
 
-    /** Stops the cluster: the child stops its components when its input closes, or is killed after 60 s. */
+    /** Stops the cluster: the child stops its components when its input closes; after 60 s, all are killed. */
     @Override
     public void close() {
+        var components = process.descendants().toList();
         try {
             process.getOutputStream().close();
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
@@ -174,5 +175,6 @@ public final class RealDevCluster implements AutoCloseable {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
         }
+        components.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 }

@@ -8,12 +8,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.topobridge.devcluster.RealDevCluster;
 import io.topobridge.testing.FreePort;
 import io.topobridge.testing.PackagedApp;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +37,7 @@ class DevClusterRealE2E {
         long began = System.nanoTime();
         Map<String, String> placed = new TreeMap<>();
         Process controller = null;
+        List<ProcessHandle> cluster = List.of();
         try (RealDevCluster dev = RealDevCluster.start(
                         Path.of("examples"),
                         new RealDevCluster.Webhook(port, "topobridge-webhook", "default"),
@@ -76,6 +79,14 @@ class DevClusterRealE2E {
                                 .count()
                         >= 3;
             });
+            // every workload of the demo seeded, the ones the bridge refuses by design said and passed over
+            await(() -> "the child to seed the demo's workloads (see " + dev.log() + ")", () -> {
+                try {
+                    return Files.readString(dev.log()).contains("workload objects seeded");
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
             System.out.printf("dev cluster up in %d ms; demo gangs on the real scheduler: %s%n", up, placed);
             for (var e : placed.entrySet()) {
                 assertThat(e.getValue()).as(e.getKey()).doesNotContain("OUTSIDE");
@@ -84,11 +95,28 @@ class DevClusterRealE2E {
             assertThat(placed.keySet())
                     .as("every demo pod tied to its gang; seen: %s", placed)
                     .noneMatch(n -> n.startsWith("podgroup-"));
+            // the dev cluster's child process (known by its run folder: a command line is read only to 4 KiB) and
+            // the components it runs
+            String run = "-Dtopobridge.e2e.run=" + dev.kubeconfig().getParent();
+            cluster = ProcessHandle.current()
+                    .children()
+                    .filter(p -> p.info().commandLine().orElse("").contains(run))
+                    .flatMap(p -> Stream.concat(Stream.of(p), p.descendants()))
+                    .toList();
         } finally {
             if (controller != null) {
                 controller.destroy();
             }
         }
+        List<ProcessHandle> components = cluster;
+        assertThat(components).as("the dev cluster's processes while it ran").isNotEmpty();
+        await(
+                () -> "the dev cluster's processes to end once it closed; alive: "
+                        + components.stream()
+                                .filter(ProcessHandle::isAlive)
+                                .map(p -> p.pid() + " " + p.info().command().orElse("?"))
+                                .toList(),
+                () -> components.stream().noneMatch(ProcessHandle::isAlive));
     }
 
     private static void await(java.util.function.Supplier<String> what, java.util.function.BooleanSupplier condition)

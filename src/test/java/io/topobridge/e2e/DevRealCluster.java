@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.topobridge.devcluster.RealDevCluster;
 import io.topobridge.manifest.ManifestReader;
@@ -169,7 +170,18 @@ public final class DevRealCluster {
                                     .build())
                             .createOr(NonDeletingOperation::update);
                 }
-                client.resource(object).createOr(NonDeletingOperation::update);
+                try {
+                    client.resource(object).createOr(NonDeletingOperation::update);
+                } catch (KubernetesClientException e) {
+                    if (e.getCode() != 422 && e.getCode() != 400 && e.getCode() != 403) {
+                        throw e;
+                    }
+                    // an example the bridge refuses by design (e.g. a gang too big for its hard tier): say so, go on
+                    System.out.println("refused at admission: " + object.getKind() + " "
+                            + object.getMetadata().getName() + ": "
+                            + (e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage()));
+                    continue;
+                }
             }
             count++;
         }
