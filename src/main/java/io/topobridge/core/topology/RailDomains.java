@@ -71,45 +71,40 @@ final class RailDomains {
      */
     static RailDomains keepWhole(
             List<String> tierNames, List<NodeInfo> nodes, List<KeyValue[]> values, int[] used, int depth) {
-        Map<KeyValue, List<Integer>> members = new LinkedHashMap<>();
+        // per domain: its first row, and the lowest level all its rows share with that one (1: all but the domain)
+        Map<KeyValue, int[]> firstAndCommon = new HashMap<>();
         for (int n = 0; n < values.size(); n++) {
-            members.computeIfAbsent(values.get(n)[used[0]], k -> new ArrayList<>())
-                    .add(n);
+            KeyValue[] row = values.get(n);
+            int[] seen = firstAndCommon.putIfAbsent(row[used[0]], new int[] {n, 1});
+            for (int level = depth - 1; seen != null && level >= seen[1]; level--) {
+                if (!row[used[level]].equals(values.get(seen[0])[used[level]])) {
+                    seen[1] = level + 1;
+                }
+            }
+        }
+        boolean any = firstAndCommon.values().stream().anyMatch(seen -> seen[1] > 1);
+        Map<KeyValue, List<Integer>> members = new LinkedHashMap<>();
+        for (int n = 0; any && n < values.size(); n++) {
+            if (firstAndCommon.get(values.get(n)[used[0]])[1] > 1) {
+                members.computeIfAbsent(values.get(n)[used[0]], k -> new ArrayList<>())
+                        .add(n);
+            }
         }
         Map<KeyValue, Rail> rails = new HashMap<>();
         for (var entry : members.entrySet()) {
-            List<KeyValue[]> rows = entry.getValue().stream().map(values::get).toList();
-            int common = lowestCommonLevel(rows, used, depth);
-            if (common == 1) {
-                continue;
-            }
+            int common = firstAndCommon.get(entry.getKey())[1];
             Map<String, String> sideOf = new HashMap<>();
             for (int n : entry.getValue()) {
                 sideOf.put(nodes.get(n).name(), values.get(n)[used[common - 1]].value());
             }
             rails.put(entry.getKey(), new Rail(tierNames.get(common - 1), sideOf));
-            for (KeyValue[] row : rows) {
+            for (int n : entry.getValue()) {
                 for (int level = 1; level < common; level++) {
-                    row[used[level]] = entry.getKey();
+                    values.get(n)[used[level]] = entry.getKey();
                 }
             }
         }
         return new RailDomains(rails);
-    }
-
-    /** The lowest level whose values (with all above) every row shares; {@code depth} when none is shared. */
-    private static int lowestCommonLevel(List<KeyValue[]> rows, int[] used, int depth) {
-        int common = 1;
-        KeyValue[] first = rows.get(0);
-        for (KeyValue[] row : rows) {
-            for (int level = depth - 1; level >= common; level--) {
-                if (!row[used[level]].equals(first[used[level]])) {
-                    common = level + 1;
-                    break;
-                }
-            }
-        }
-        return common;
     }
 
     /** Notes the domain a node was put in; a rail's domain marks the pass-through HyperNodes above it. */
