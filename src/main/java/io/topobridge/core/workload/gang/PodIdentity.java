@@ -1,5 +1,6 @@
 package io.topobridge.core.workload.gang;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -39,19 +40,17 @@ public record PodIdentity(Map<String, String> facts) {
 
     /** Facts from key/value pairs; a null value leaves its key out (the fact is unknown). */
     public static PodIdentity of(String... keyValues) {
-        Map<String, String> out = new TreeMap<>();
+        return NONE.with(keyValues);
+    }
+
+    /** These facts plus more (a null value leaves its key out). */
+    public PodIdentity with(String... keyValues) {
+        Map<String, String> out = new HashMap<>(facts);
         for (int i = 0; i + 1 < keyValues.length; i += 2) {
             if (keyValues[i + 1] != null) {
                 out.put(keyValues[i], keyValues[i + 1]);
             }
         }
-        return new PodIdentity(out);
-    }
-
-    /** These facts plus more (a null value leaves its key out). */
-    public PodIdentity with(String... keyValues) {
-        Map<String, String> out = new TreeMap<>(facts);
-        out.putAll(of(keyValues).facts());
         return new PodIdentity(out);
     }
 
