@@ -29,7 +29,17 @@ public final class DevRealCluster {
 
     private DevRealCluster() {}
 
-    public static void main(String[] args) throws IOException, InterruptedException {
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Exception e) {
+            // the client's threads would keep this process alive with its cluster: exit, so the shutdown hook stops it
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] args) throws IOException, InterruptedException {
         if (args.length != 4) {
             System.err.println("usage: DevRealCluster <seed folder> <webhook port> <webhook Service> <namespace>");
             System.exit(2);
@@ -173,13 +183,14 @@ public final class DevRealCluster {
                 try {
                     client.resource(object).createOr(NonDeletingOperation::update);
                 } catch (KubernetesClientException e) {
-                    if (e.getCode() != 422 && e.getCode() != 400 && e.getCode() != 403) {
+                    String message =
+                            e.getStatus() == null ? null : e.getStatus().getMessage();
+                    if (message == null || !message.startsWith("admission webhook ")) {
                         throw e;
                     }
-                    // an example the bridge refuses by design (e.g. a gang too big for its hard tier): say so, go on
+                    // an example a webhook refuses by design (e.g. a gang too big for its hard tier): say so, go on
                     System.out.println("refused at admission: " + object.getKind() + " "
-                            + object.getMetadata().getName() + ": "
-                            + (e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage()));
+                            + object.getMetadata().getName() + ": " + message);
                     continue;
                 }
             }
