@@ -3,7 +3,15 @@ package io.topobridge.core.workload.kind;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -30,6 +38,9 @@ public final class Workload {
 
     public static final ObjectMapper MAPPER =
             new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    /** How deep {@link #spec()} builds a generic spec's tree itself; deeper ones go through Jackson. */
+    private static final int MAX_DIRECT_DEPTH = 64;
 
     private final HasMetadata object;
     private final WorkloadKind kind;
@@ -115,9 +126,54 @@ public final class Workload {
             Object raw = object instanceof GenericKubernetesResource generic
                     ? generic.getAdditionalProperties().get("spec")
                     : MAPPER.valueToTree(object).get("spec");
-            spec = object(raw == null ? null : MAPPER.valueToTree(raw), "spec");
+            JsonNode tree = raw == null ? null : tree(raw, 0);
+            spec = object(raw == null || tree != null ? tree : MAPPER.valueToTree(raw), "spec");
         }
         return spec;
+    }
+
+    /**
+     * What {@code MAPPER.valueToTree} makes of a parsed manifest's value, built directly for what one holds (maps with
+     * string keys, lists, strings, booleans, Integer, Long, Double, null) and {@link #MAX_DIRECT_DEPTH} levels deep;
+     * null for anything else, which then goes through Jackson whole (so its limits and errors are unchanged).
+     */
+    private static JsonNode tree(Object value, int depth) {
+        if (value == null) {
+            return NullNode.getInstance();
+        } else if (value instanceof String s) {
+            return TextNode.valueOf(s);
+        } else if (value instanceof Integer i) {
+            return IntNode.valueOf(i);
+        } else if (value instanceof Long l) {
+            return LongNode.valueOf(l);
+        } else if (value instanceof Boolean b) {
+            return BooleanNode.valueOf(b);
+        } else if (value instanceof Double d) {
+            return DoubleNode.valueOf(d);
+        } else if (depth >= MAX_DIRECT_DEPTH) {
+            return null;
+        } else if (value instanceof Map<?, ?> map) {
+            ObjectNode node = MAPPER.createObjectNode();
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                JsonNode child = e.getKey() instanceof String key ? tree(e.getValue(), depth + 1) : null;
+                if (child == null) {
+                    return null;
+                }
+                node.set((String) e.getKey(), child);
+            }
+            return node;
+        } else if (value instanceof List<?> list) {
+            ArrayNode node = MAPPER.createArrayNode();
+            for (Object item : list) {
+                JsonNode child = tree(item, depth + 1);
+                if (child == null) {
+                    return null;
+                }
+                node.add(child);
+            }
+            return node;
+        }
+        return null;
     }
 
     public Optional<OwnerReference> owner(WorkloadKind ownerKind) {
