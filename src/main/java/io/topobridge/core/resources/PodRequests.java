@@ -65,14 +65,6 @@ public final class PodRequests {
         return total;
     }
 
-    /**
-     * Whether pods of this template request nothing (Volcano's BestEffort: no resource above zero): the scheduler
-     * places such pods by backfill, on any node, outside any network topology. An unknown template is not.
-     */
-    public static boolean isBestEffort(PodSpec spec) {
-        return spec != null && of(spec).allZero();
-    }
-
     /** Kubernetes honours pod-level resources for CPU, memory and huge pages only. */
     private static boolean podLevelSupported(String name) {
         return name.equals("cpu") || name.equals("memory") || name.startsWith("hugepages-");

@@ -8,7 +8,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.render.expand.Build;
-import io.topobridge.core.resources.PodRequests;
+import io.topobridge.core.resources.TemplateRequests;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
@@ -108,7 +108,7 @@ final class Aibrix {
     }
 
     /** The subgroup of one role: per PodSet when it has multi-pod PodSets, else the whole role. */
-    static SubGroupPlan subGroup(Role role, int replicas) {
+    static SubGroupPlan subGroup(Role role, int replicas, TemplateRequests requests) {
         boolean podSets = role.podGroupSize() > 1;
         // an instance of a single-pod role is one pod: the subgroup is the whole role, all its replicas in one domain
         return new SubGroupPlan(
@@ -121,7 +121,7 @@ final class Aibrix {
                         false,
                         false)
                 .bestEffort(role.template() != null
-                        && PodRequests.isBestEffort(role.template().getSpec()))
+                        && requests.isBestEffort(role.template().getSpec()))
                 .wholeRole(!podSets && replicas > 1);
     }
 
@@ -193,7 +193,7 @@ final class Aibrix {
                 continue;
             }
             pods.add(podRole(rs, role, replicas));
-            subs.add(subGroup(role, replicas));
+            subs.add(subGroup(role, replicas, snapshot.requests()));
         }
         if (rs.volcano()) {
             findings.add(adopted(subject, rs.name()));

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.resources.TemplateRequests;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
@@ -126,13 +127,13 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         List<LwsGroups.ProviderGroup> provider = LwsGroups.providerGroups(lws.name(), lws.namespace(), snapshot);
         if (!provider.isEmpty()) {
             List<GangPlan> adopted = new ArrayList<>(provider.stream()
-                    .map(g -> adoptedPlan(lws, s, scope, g.podGroup(), g.group(), g.revision()))
+                    .map(g -> adoptedPlan(lws, s, scope, g.podGroup(), g.group(), g.revision(), snapshot))
                     .toList());
             String revision = present.get(PodIdentity.REVISION);
             if (presentGroup >= 0 && revision != null) {
                 // a new revision's PodGroup the cache does not show yet: named as the provider names it
                 String name = lws.name() + "-" + presentGroup + "-" + revision;
-                adopted.add(adoptedPlan(lws, s, scope, name, presentGroup, revision));
+                adopted.add(adoptedPlan(lws, s, scope, name, presentGroup, revision, snapshot));
             }
             notes.add(Finding.info(
                     WorkloadReason.ADOPTED_POD_GROUP,
@@ -153,7 +154,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                             PodGroupNames.leaderWorkerSet(lws.name(), group),
                             lws.ownerReferences(),
                             LwsGroups.roles(s, "", 1, base),
-                            groupSubGroups(lws, s))
+                            groupSubGroups(lws, s, snapshot.requests()))
                     .withSurgeOnlyRollout(s.surgeOnlyRollout()));
         }
         return plans;
@@ -216,7 +217,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                             PodGroupNames.leaderWorkerSetGroup(lws.name(), key),
                             leader != null ? List.of(leader) : lws.ownerReferences(),
                             LwsGroups.roles(s, "", 1, base),
-                            groupSubGroups(lws, s))
+                            groupSubGroups(lws, s, snapshot.requests()))
                     .withSurgeOnlyRollout(s.surgeOnlyRollout())
                     .withLabels(HashGroups.labels(lws.name(), key)));
         });
@@ -237,23 +238,34 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     }
 
     private static GangPlan adoptedPlan(
-            Workload lws, LwsGroups.Shape s, GangScope scope, String name, int group, String revision) {
+            Workload lws,
+            LwsGroups.Shape s,
+            GangScope scope,
+            String name,
+            int group,
+            String revision,
+            Snapshot snapshot) {
         PodIdentity base =
                 selector(lws).with(PodIdentity.GROUP_INDEX, String.valueOf(group), PodIdentity.REVISION, revision);
         return GangPlan.adopted(
-                scope, name, LwsGroups.roles(s, "", 1, base), groupSubGroups(lws, s), GangPlan.Level.GANG);
+                scope,
+                name,
+                LwsGroups.roles(s, "", 1, base),
+                groupSubGroups(lws, s, snapshot.requests()),
+                GangPlan.Level.GANG);
     }
 
     /**
      * Subgroups of one LWS group's PodGroup: the LWS's own, or when the leader starts first and it has none, its workers as
      * one all-or-nothing subgroup (the leader starts alone, then all its workers are placed together or not at all).
      */
-    private static List<SubGroupPlan> groupSubGroups(Workload lws, LwsGroups.Shape s) {
-        List<SubGroupPlan> own = LwsGroups.ownSubGroups(s);
+    private static List<SubGroupPlan> groupSubGroups(Workload lws, LwsGroups.Shape s, TemplateRequests requests) {
+        List<SubGroupPlan> own = LwsGroups.ownSubGroups(s, requests);
         if (!own.isEmpty() || !s.leaderFirst() || s.size() < 2) {
             return own;
         }
         return List.of(s.subGroup(
+                        requests,
                         "workers",
                         Map.of(WorkloadLabels.LWS_NAME, lws.name()),
                         List.of(),
@@ -263,7 +275,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     }
 
     @Override
-    public Member member(Workload lws, PodIdentity present) {
+    public Member member(Workload lws, PodIdentity present, TemplateRequests requests) {
         LwsGroups.Shape s = LwsGroups.shape(lws);
         int replicas = selector(lws).covers(present) ? Math.max(s.replicas(), 1) : s.replicas();
         if (replicas == 0) {
@@ -274,7 +286,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         if (LwsGroups.refuseUnsupported(s, lws.ref(), "", notes)) {
             return new Member(List.of(), List.of(), notes, false);
         }
-        var sub = LwsGroups.groupSubGroup(s, value, WorkloadLabels.LWS_NAME, lws.name());
+        var sub = LwsGroups.groupSubGroup(s, requests, value, WorkloadLabels.LWS_NAME, lws.name());
         return new Member(
                 LwsGroups.roles(s, value + "-", replicas, selector(lws)),
                 sub == null ? List.of() : List.of(sub),

@@ -12,6 +12,7 @@ import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.resources.ResourceSum;
+import io.topobridge.core.resources.TemplateRequests;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.gang.PodGroupNames;
 import io.topobridge.core.workload.gang.PodIdentity;
@@ -83,9 +84,14 @@ public final class LwsGroups {
 
         /** A subgroup policy of the LWS's pods, split by {@code splitBy}; best effort when its workers ask nothing. */
         SubGroupPlan subGroup(
-                String name, Map<String, String> match, List<String> exists, int size, String... splitBy) {
+                TemplateRequests requests,
+                String name,
+                Map<String, String> match,
+                List<String> exists,
+                int size,
+                String... splitBy) {
             return new SubGroupPlan(name, match, exists, Map.of(), List.of(splitBy), size, false, false)
-                    .bestEffort(PodRequests.isBestEffort(workerSpec()));
+                    .bestEffort(requests.isBestEffort(workerSpec()));
         }
     }
 
@@ -175,9 +181,16 @@ public final class LwsGroups {
      * group: when the leader starts first ({@link Shape#leaderFirst}) only its workers (all but its leader), null when
      * the group has none.
      */
-    public static SubGroupPlan groupSubGroup(Shape s, String name, String key, String value) {
+    public static SubGroupPlan groupSubGroup(
+            Shape s, TemplateRequests requests, String name, String key, String value) {
         SubGroupPlan sub = s.subGroup(
-                name, Map.of(key, value), List.of(), s.size(), WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX);
+                requests,
+                name,
+                Map.of(key, value),
+                List.of(),
+                s.size(),
+                WorkloadLabels.LWS_NAME,
+                WorkloadLabels.LWS_GROUP_INDEX);
         if (!s.leaderFirst()) {
             return sub;
         }
@@ -234,12 +247,13 @@ public final class LwsGroups {
      * the extra pod ({@code (size - 1) % k == 0}), so it gets a policy of its own, listed first (the first policy a
      * pod matches is the one that holds it).
      */
-    static List<SubGroupPlan> ownSubGroups(Shape s) {
+    static List<SubGroupPlan> ownSubGroups(Shape s, TemplateRequests requests) {
         if (s.subGroupSize() == null) {
             return List.of();
         }
         int k = s.subGroupSize();
         var all = s.subGroup(
+                requests,
                 "lws-subgroup",
                 Map.of(),
                 List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
@@ -254,6 +268,7 @@ public final class LwsGroups {
             return List.of(workers);
         }
         var first = s.subGroup(
+                        requests,
                         "lws-subgroup-0",
                         Map.of(WorkloadLabels.LWS_SUBGROUP_INDEX, "0"),
                         List.of(),

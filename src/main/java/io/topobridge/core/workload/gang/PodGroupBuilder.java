@@ -2,14 +2,13 @@ package io.topobridge.core.workload.gang;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
-import io.fabric8.kubernetes.api.model.PodSpec;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.recovery.OnDomainLoss;
-import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.resources.ResourceSum;
+import io.topobridge.core.resources.TemplateRequests;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.annotation.GangIntent;
@@ -18,7 +17,6 @@ import io.topobridge.volcano.model.NetworkTopologySpec;
 import io.topobridge.volcano.model.PodGroupSpec;
 import io.topobridge.volcano.model.SubGroupPolicySpec;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -45,17 +43,18 @@ public final class PodGroupBuilder {
      * @param defaultQueue the queue of a gang whose annotations name none
      * @param explanations annotations that say how the bridge chose (e.g. {@code topobridge.io/chosen-tier}), written
      *     on the PodGroups the bridge owns and on those it adopts
+     * @param requests the templates' requests, computed once per translation (for minResources and the best-effort
+     *     check)
      */
     public static Built build(
             GangPlan plan,
             GangIntent intent,
             List<ObjectRef> subjects,
             String defaultQueue,
-            Map<String, String> explanations) {
+            Map<String, String> explanations,
+            TemplateRequests requests) {
         List<Finding> findings = new ArrayList<>();
         var spec = new PodGroupSpec();
-        // a template's requests are computed once for both minResources and the best-effort check
-        Map<PodSpec, ResourceSum> perSpec = new IdentityHashMap<>();
         if (plan.ownership() == DesiredPodGroup.Ownership.OWNED) {
             long pods = plan.podCount();
             long starting = plan.startingPods();
@@ -75,7 +74,7 @@ public final class PodGroupBuilder {
                 }
             }
             spec.setMinMember(minMember);
-            spec.setMinResources(minResources(plan.roles(), perSpec));
+            spec.setMinResources(minResources(plan.roles(), requests));
             spec.setQueue(intent.queue() != null ? intent.queue() : defaultQueue);
             spec.setPriorityClassName(priorityClass(plan, subjects, findings));
         }
@@ -84,7 +83,7 @@ public final class PodGroupBuilder {
                 : topology(intent.highestTier(), intent.mode(), intent.effectiveMode());
         if (gangTopology != null
                 && !plan.roles().isEmpty()
-                && plan.roles().stream().allMatch(r -> r.count() == 0 || isBestEffort(r.spec(), perSpec))) {
+                && plan.roles().stream().allMatch(r -> r.count() == 0 || requests.isBestEffort(r.spec()))) {
             // Volcano's allocate action skips pods that request nothing and its backfill places them on any node:
             // a tier written here would read as a promise the scheduler does not keep, so the PodGroup gets none
             findings.addAll(WorkloadReason.warnings(
@@ -225,19 +224,12 @@ public final class PodGroupBuilder {
                 .networkTopology(topology);
     }
 
-    /** The exact sum of every pod's effective requests; a template's requests are computed once. */
-    private static Map<String, String> minResources(List<PodRole> roles, Map<PodSpec, ResourceSum> perSpec) {
+    /** The exact sum of every pod's effective requests. */
+    private static Map<String, String> minResources(List<PodRole> roles, TemplateRequests requests) {
         var total = new ResourceSum();
-        roles.stream()
-                .filter(r -> r.count() > 0)
-                .forEach(r -> total.add(perSpec.computeIfAbsent(r.spec(), PodRequests::of), r.count()));
+        roles.stream().filter(r -> r.count() > 0).forEach(r -> total.add(requests.of(r.spec()), r.count()));
         Map<String, String> out = total.canonical();
         return out.isEmpty() ? null : new TreeMap<>(out);
-    }
-
-    /** {@link PodRequests#isBestEffort}, reusing a template's requests when they were already computed. */
-    private static boolean isBestEffort(PodSpec spec, Map<PodSpec, ResourceSum> perSpec) {
-        return spec != null && perSpec.computeIfAbsent(spec, PodRequests::of).allZero();
     }
 
     private static String priorityClass(GangPlan plan, List<ObjectRef> subjects, List<Finding> findings) {

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.resources.TemplateRequests;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.annotation.AnnotationParser;
 import io.topobridge.core.workload.annotation.AnnotationSource;
@@ -57,7 +58,7 @@ public final class GroupAdapter {
                 sources,
                 subjects,
                 PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(adapters, group, members, present, notes)),
+                Gang.keyed((present, notes) -> plans(adapters, group, members, present, notes, snapshot.requests())),
                 false));
     }
 
@@ -66,13 +67,14 @@ public final class GroupAdapter {
             GangScope.Group group,
             List<Workload> members,
             PodIdentity present,
-            List<Finding> notes) {
+            List<Finding> notes,
+            TemplateRequests requests) {
         List<PodRole> roles = new ArrayList<>();
         List<SubGroupPlan> subs = new ArrayList<>();
         List<OwnerReference> owners = new ArrayList<>();
         boolean surgeOnly = false;
         for (Workload member : members) {
-            Member m = adapters.groupMember(member.kind()).orElseThrow().member(member, present);
+            Member m = adapters.groupMember(member.kind()).orElseThrow().member(member, present, requests);
             roles.addAll(m.roles());
             subs.addAll(m.subGroups());
             notes.addAll(m.notes());

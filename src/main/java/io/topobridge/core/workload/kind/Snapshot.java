@@ -1,11 +1,14 @@
 package io.topobridge.core.workload.kind;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.resources.TemplateRequests;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -25,6 +28,8 @@ public final class Snapshot {
     private final Map<HasMetadata, Optional<Workload>> views = new IdentityHashMap<>();
     private final Map<HasMetadata, Optional<GangScope>> scopes = new IdentityHashMap<>();
     private final Map<String, Map<String, List<Workload>>> groupsByNamespace = new HashMap<>();
+    private final Map<WorkloadKind, Map<String, List<Workload>>> lists = new EnumMap<>(WorkloadKind.class);
+    private final TemplateRequests requests = new TemplateRequests();
 
     private final int maxGangsPerWorkload;
 
@@ -56,14 +61,21 @@ public final class Snapshot {
                 : lookup.get(kind, namespace, name).flatMap(this::view);
     }
 
-    /** Every object of a kind in a namespace, sorted by name. */
+    /** Every object of a kind in a namespace, sorted by name; listed once per snapshot. */
     public List<Workload> list(WorkloadKind kind, String namespace) {
-        List<Workload> out = new ArrayList<>();
-        for (HasMetadata object : lookup.list(kind, namespace)) {
-            view(object).ifPresent(out::add);
-        }
-        out.sort(Comparator.comparing(Workload::name));
-        return out;
+        return lists.computeIfAbsent(kind, k -> new HashMap<>()).computeIfAbsent(namespace, ns -> {
+            List<Workload> out = new ArrayList<>();
+            for (HasMetadata object : lookup.list(kind, ns)) {
+                view(object).ifPresent(out::add);
+            }
+            out.sort(Comparator.comparing(Workload::name));
+            return Collections.unmodifiableList(out);
+        });
+    }
+
+    /** The requests of the templates this snapshot's workloads hold, each computed once. */
+    public TemplateRequests requests() {
+        return requests;
     }
 
     /** The lookup this snapshot reads (for what it does not hold itself: PodGroups, pods, namespaces, DRA claims). */

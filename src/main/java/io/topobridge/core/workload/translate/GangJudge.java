@@ -7,6 +7,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.recovery.OnDomainLoss;
+import io.topobridge.core.resources.TemplateRequests;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
@@ -109,7 +110,7 @@ final class GangJudge {
                 : gang.plans().of(pod, notes).map(List::of).orElse(List.of());
         findings.addAll(notes);
         if (parsed.intent().sliceSize() != null) {
-            plans = sliced(scope, gang, parsed.intent(), plans, findings);
+            plans = sliced(scope, gang, parsed.intent(), plans, findings, snapshot.requests());
         }
         if (rejected || findings.stream().anyMatch(Finding::isRejection)) {
             rejectOthers(scope, gang.subjects(), findings);
@@ -180,7 +181,12 @@ final class GangJudge {
                 }
             }
             PodGroupBuilder.Built result = PodGroupBuilder.build(
-                    plan, resolution.intent(), gang.subjects(), queues.defaultQueue(), explanations);
+                    plan,
+                    resolution.intent(),
+                    gang.subjects(),
+                    queues.defaultQueue(),
+                    explanations,
+                    snapshot.requests());
             say(gang, result.findings(), findings);
             if (result.podGroup() == null) {
                 refused = true;
@@ -236,7 +242,12 @@ final class GangJudge {
      * does not divide a gang (the last slice could never be whole).
      */
     private List<GangPlan> sliced(
-            GangScope scope, Gang gang, GangIntent intent, List<GangPlan> plans, List<Finding> findings) {
+            GangScope scope,
+            Gang gang,
+            GangIntent intent,
+            List<GangPlan> plans,
+            List<Finding> findings,
+            TemplateRequests requests) {
         Optional<String> index = Optional.ofNullable(intent.podIndexLabel())
                 .or(() -> scope instanceof GangScope.Single single
                         ? adapters.of(single.kind()).flatMap(KindAdapter::podIndexLabel)
@@ -260,7 +271,7 @@ final class GangJudge {
         }
         List<GangPlan> out = new ArrayList<>();
         for (GangPlan plan : plans) {
-            GangPlan cut = Slices.cut(plan, size, index.get());
+            GangPlan cut = Slices.cut(plan, size, index.get(), requests);
             if (cut != plan && plan.podCount() % size != 0) {
                 findings.addAll(WorkloadReason.refusals(
                         WorkloadReason.INVALID_ANNOTATION,
