@@ -8,6 +8,7 @@ import io.topobridge.core.finding.UserText;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -24,18 +25,26 @@ public final class PodRequests {
      * @throws IllegalArgumentException naming the container and resource when a quantity cannot be parsed
      */
     public static ResourceSum of(PodSpec spec) {
+        return of(spec, Quantities::amount);
+    }
+
+    /**
+     * {@link #of(PodSpec)}, reading each quantity's amount with {@code amounts} ({@link Quantities#amount}, or a memo
+     * of it).
+     */
+    static ResourceSum of(PodSpec spec, Function<Quantity, BigDecimal> amounts) {
         var total = new ResourceSum();
         if (spec == null) {
             return total;
         }
         for (Container container : list(spec.getContainers())) {
-            addRequests(total, container);
+            addRequests(total, container, amounts);
         }
         var sidecars = new ResourceSum();
         var initPeak = new ResourceSum();
         for (Container init : list(spec.getInitContainers())) {
             var own = new ResourceSum();
-            addRequests(own, init);
+            addRequests(own, init, amounts);
             if (ALWAYS.equals(init.getRestartPolicy())) {
                 // a sidecar keeps running next to the app containers and every later init container
                 total.add(own, 1);
@@ -52,16 +61,16 @@ public final class PodRequests {
             Map<String, Quantity> requests = map(podLevel.getRequests());
             limits.forEach((name, q) -> {
                 if (!requests.containsKey(name) && podLevelSupported(name)) {
-                    set(total, () -> "pod resources", name, q);
+                    set(total, () -> "pod resources", name, q, amounts);
                 }
             });
             requests.forEach((name, q) -> {
                 if (podLevelSupported(name)) {
-                    set(total, () -> "pod resources", name, q);
+                    set(total, () -> "pod resources", name, q, amounts);
                 }
             });
         }
-        map(spec.getOverhead()).forEach((name, q) -> add(total, () -> "pod overhead", name, q));
+        map(spec.getOverhead()).forEach((name, q) -> add(total, () -> "pod overhead", name, q, amounts));
         return total;
     }
 
@@ -70,7 +79,7 @@ public final class PodRequests {
         return name.equals("cpu") || name.equals("memory") || name.startsWith("hugepages-");
     }
 
-    private static void addRequests(ResourceSum sum, Container container) {
+    private static void addRequests(ResourceSum sum, Container container, Function<Quantity, BigDecimal> amounts) {
         ResourceRequirements resources = container.getResources();
         if (resources == null) {
             return;
@@ -79,27 +88,38 @@ public final class PodRequests {
         Map<String, Quantity> limits = map(resources.getLimits());
         // the container is named only in an error: most pods have none, and naming it costs a scan of the name
         Supplier<String> where = () -> "container " + UserText.identifier(container.getName());
-        requests.forEach((name, q) -> add(sum, where, name, q));
+        requests.forEach((name, q) -> add(sum, where, name, q, amounts));
         limits.forEach((name, q) -> {
             if (!requests.containsKey(name)) {
-                add(sum, where, name, q);
+                add(sum, where, name, q, amounts);
             }
         });
     }
 
-    private static void add(ResourceSum sum, Supplier<String> where, String name, Quantity quantity) {
-        sum.add(name, amount(where, name, quantity), Quantities.binary(quantity));
+    private static void add(
+            ResourceSum sum,
+            Supplier<String> where,
+            String name,
+            Quantity quantity,
+            Function<Quantity, BigDecimal> amounts) {
+        sum.add(name, amount(where, name, quantity, amounts), Quantities.binary(quantity));
     }
 
-    private static void set(ResourceSum sum, Supplier<String> where, String name, Quantity quantity) {
-        sum.set(name, amount(where, name, quantity), Quantities.binary(quantity));
+    private static void set(
+            ResourceSum sum,
+            Supplier<String> where,
+            String name,
+            Quantity quantity,
+            Function<Quantity, BigDecimal> amounts) {
+        sum.set(name, amount(where, name, quantity, amounts), Quantities.binary(quantity));
     }
 
     /** A quantity's amount; Kubernetes refuses negative requests, and an unparsable one has none. */
-    private static BigDecimal amount(Supplier<String> where, String name, Quantity quantity) {
+    private static BigDecimal amount(
+            Supplier<String> where, String name, Quantity quantity, Function<Quantity, BigDecimal> amounts) {
         BigDecimal amount;
         try {
-            amount = Quantities.amount(quantity);
+            amount = amounts.apply(quantity);
         } catch (IllegalArgumentException e) {
             // the reason names a bounded excerpt of the value: too long, not a quantity, or beyond 2^63-1
             throw new IllegalArgumentException(

@@ -1,6 +1,9 @@
 package io.topobridge.core.resources;
 
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.math.BigDecimal;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -12,6 +15,8 @@ import java.util.Map;
 public final class TemplateRequests {
 
     private final Map<PodSpec, ResourceSum> bySpec = new IdentityHashMap<>();
+    /** Amounts of the quantities read so far, by amount then format (templates repeat the same few). */
+    private final Map<String, Map<String, BigDecimal>> amounts = new HashMap<>();
 
     /**
      * The template's requests (read only: the sum is shared).
@@ -19,7 +24,16 @@ public final class TemplateRequests {
      * @throws IllegalArgumentException as {@link PodRequests#of}, on every call for a template it refuses
      */
     public ResourceSum of(PodSpec spec) {
-        return bySpec.computeIfAbsent(spec, PodRequests::of);
+        return bySpec.computeIfAbsent(spec, s -> PodRequests.of(s, this::amount));
+    }
+
+    /** {@link Quantities#amount}, each quantity read once; one it refuses is refused again each time. */
+    private BigDecimal amount(Quantity quantity) {
+        if (quantity == null) {
+            return Quantities.amount(quantity);
+        }
+        return amounts.computeIfAbsent(quantity.getAmount(), a -> new HashMap<>())
+                .computeIfAbsent(quantity.getFormat(), f -> Quantities.amount(quantity));
     }
 
     /**

@@ -2,18 +2,29 @@ package io.topobridge.core.resources;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.workload.Fixtures;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Kubernetes' effective-request rule, case by case. */
+/**
+ * Kubernetes' effective-request rule, case by case; each case also through {@link TemplateRequests}, whose second
+ * template of the same quantities reads their amounts from its memo.
+ */
 class PodRequestsTest {
 
     private static Map<String, String> requests(String podSpecYaml) {
         Pod pod = Fixtures.pod("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n" + podSpecYaml);
-        return PodRequests.of(pod.getSpec()).canonical();
+        Map<String, String> direct = PodRequests.of(pod.getSpec()).canonical();
+        var memo = new TemplateRequests();
+        Pod twin = Fixtures.pod("apiVersion: v1\nkind: Pod\nmetadata: {name: q}\nspec:\n" + podSpecYaml);
+        assertThat(memo.of(twin.getSpec()).canonical()).isEqualTo(direct);
+        assertThat(memo.of(pod.getSpec()).canonical()).isEqualTo(direct);
+        assertThat(memo.of(pod.getSpec())).isSameAs(memo.of(pod.getSpec()));
+        assertThat(memo.isBestEffort(pod.getSpec())).isEqualTo(direct.isEmpty());
+        return direct;
     }
 
     @Test
@@ -104,5 +115,13 @@ class PodRequestsTest {
         assertThatThrownBy(() -> PodRequests.of(pod.getSpec()))
                 .hasMessageContaining("container app")
                 .hasMessageContaining("cpu: quantity \"two\" is not a Kubernetes quantity");
+        // a memo refuses it each time it is asked, with the same message
+        var memo = new TemplateRequests();
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> memo.of(pod.getSpec()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage(
+                            catchThrowable(() -> PodRequests.of(pod.getSpec())).getMessage());
+        }
     }
 }

@@ -45,6 +45,7 @@ public final class Workload {
     private final HasMetadata object;
     private final WorkloadKind kind;
     private JsonNode spec;
+    private ObjectRef ref;
     private Map<String, Object> memo;
 
     private Workload(HasMetadata object, WorkloadKind kind) {
@@ -104,7 +105,10 @@ public final class Workload {
     }
 
     public ObjectRef ref() {
-        return new ObjectRef(kind.apiVersion(), kind.kind(), namespace(), name(), uid());
+        if (ref == null) {
+            ref = new ObjectRef(kind.apiVersion(), kind.kind(), namespace(), name(), uid());
+        }
+        return ref;
     }
 
     public Map<String, String> labels() {
