@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Kubernetes' effective-request rule, case by case; each case also through {@link TemplateRequests}, whose second
+ * Kubernetes' effective-request rule, case by case; each case also through one {@link PodRequests} instance, whose second
  * template of the same quantities reads their amounts from its memo.
  */
 class PodRequestsTest {
@@ -18,11 +18,11 @@ class PodRequestsTest {
     private static Map<String, String> requests(String podSpecYaml) {
         Pod pod = Fixtures.pod("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n" + podSpecYaml);
         Map<String, String> direct = PodRequests.of(pod.getSpec()).canonical();
-        var memo = new TemplateRequests();
+        var memo = new PodRequests();
         Pod twin = Fixtures.pod("apiVersion: v1\nkind: Pod\nmetadata: {name: q}\nspec:\n" + podSpecYaml);
-        assertThat(memo.of(twin.getSpec()).canonical()).isEqualTo(direct);
-        assertThat(memo.of(pod.getSpec()).canonical()).isEqualTo(direct);
-        assertThat(memo.of(pod.getSpec())).isSameAs(memo.of(pod.getSpec()));
+        assertThat(memo.sum(twin.getSpec()).canonical()).isEqualTo(direct);
+        assertThat(memo.sum(pod.getSpec()).canonical()).isEqualTo(direct);
+        assertThat(memo.sum(pod.getSpec())).isSameAs(memo.sum(pod.getSpec()));
         assertThat(memo.isBestEffort(pod.getSpec())).isEqualTo(direct.isEmpty());
         return direct;
     }
@@ -116,9 +116,9 @@ class PodRequestsTest {
                 .hasMessageContaining("container app")
                 .hasMessageContaining("cpu: quantity \"two\" is not a Kubernetes quantity");
         // a memo refuses it each time it is asked, with the same message
-        var memo = new TemplateRequests();
+        var memo = new PodRequests();
         for (int i = 0; i < 2; i++) {
-            assertThatThrownBy(() -> memo.of(pod.getSpec()))
+            assertThatThrownBy(() -> memo.sum(pod.getSpec()))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage(
                             catchThrowable(() -> PodRequests.of(pod.getSpec())).getMessage());

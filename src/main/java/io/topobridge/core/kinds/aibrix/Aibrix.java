@@ -8,7 +8,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.render.expand.Build;
-import io.topobridge.core.resources.TemplateRequests;
+import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
@@ -108,7 +108,7 @@ final class Aibrix {
     }
 
     /** The subgroup of one role: per PodSet when it has multi-pod PodSets, else the whole role. */
-    static SubGroupPlan subGroup(Role role, int replicas, TemplateRequests requests) {
+    static SubGroupPlan subGroup(Role role, int replicas, PodRequests requests) {
         boolean podSets = role.podGroupSize() > 1;
         // an instance of a single-pod role is one pod: the subgroup is the whole role, all its replicas in one domain
         return new SubGroupPlan(

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
-import io.topobridge.core.resources.TemplateRequests;
+import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
@@ -259,7 +259,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
      * Subgroups of one LWS group's PodGroup: the LWS's own, or when the leader starts first and it has none, its workers as
      * one all-or-nothing subgroup (the leader starts alone, then all its workers are placed together or not at all).
      */
-    private static List<SubGroupPlan> groupSubGroups(Workload lws, LwsGroups.Shape s, TemplateRequests requests) {
+    private static List<SubGroupPlan> groupSubGroups(Workload lws, LwsGroups.Shape s, PodRequests requests) {
         List<SubGroupPlan> own = LwsGroups.ownSubGroups(s, requests);
         if (!own.isEmpty() || !s.leaderFirst() || s.size() < 2) {
             return own;
@@ -275,7 +275,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     }
 
     @Override
-    public Member member(Workload lws, PodIdentity present, TemplateRequests requests) {
+    public Member member(Workload lws, PodIdentity present, PodRequests requests) {
         LwsGroups.Shape s = LwsGroups.shape(lws);
         int replicas = selector(lws).covers(present) ? Math.max(s.replicas(), 1) : s.replicas();
         if (replicas == 0) {

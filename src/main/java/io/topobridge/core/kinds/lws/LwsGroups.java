@@ -12,7 +12,6 @@ import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.resources.ResourceSum;
-import io.topobridge.core.resources.TemplateRequests;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.gang.PodGroupNames;
 import io.topobridge.core.workload.gang.PodIdentity;
@@ -84,7 +83,7 @@ public final class LwsGroups {
 
         /** A subgroup policy of the LWS's pods, split by {@code splitBy}; best effort when its workers ask nothing. */
         SubGroupPlan subGroup(
-                TemplateRequests requests,
+                PodRequests requests,
                 String name,
                 Map<String, String> match,
                 List<String> exists,
@@ -181,8 +180,7 @@ public final class LwsGroups {
      * group: when the leader starts first ({@link Shape#leaderFirst}) only its workers (all but its leader), null when
      * the group has none.
      */
-    public static SubGroupPlan groupSubGroup(
-            Shape s, TemplateRequests requests, String name, String key, String value) {
+    public static SubGroupPlan groupSubGroup(Shape s, PodRequests requests, String name, String key, String value) {
         SubGroupPlan sub = s.subGroup(
                 requests,
                 name,
@@ -247,7 +245,7 @@ public final class LwsGroups {
      * the extra pod ({@code (size - 1) % k == 0}), so it gets a policy of its own, listed first (the first policy a
      * pod matches is the one that holds it).
      */
-    static List<SubGroupPlan> ownSubGroups(Shape s, TemplateRequests requests) {
+    static List<SubGroupPlan> ownSubGroups(Shape s, PodRequests requests) {
         if (s.subGroupSize() == null) {
             return List.of();
         }

@@ -7,8 +7,8 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.recovery.OnDomainLoss;
+import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.resources.ResourceSum;
-import io.topobridge.core.resources.TemplateRequests;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.annotation.GangIntent;
@@ -52,7 +52,7 @@ public final class PodGroupBuilder {
             List<ObjectRef> subjects,
             String defaultQueue,
             Map<String, String> explanations,
-            TemplateRequests requests) {
+            PodRequests requests) {
         List<Finding> findings = new ArrayList<>();
         var spec = new PodGroupSpec();
         if (plan.ownership() == DesiredPodGroup.Ownership.OWNED) {
@@ -225,9 +225,9 @@ public final class PodGroupBuilder {
     }
 
     /** The exact sum of every pod's effective requests. */
-    private static Map<String, String> minResources(List<PodRole> roles, TemplateRequests requests) {
+    private static Map<String, String> minResources(List<PodRole> roles, PodRequests requests) {
         var total = new ResourceSum();
-        roles.stream().filter(r -> r.count() > 0).forEach(r -> total.add(requests.of(r.spec()), r.count()));
+        roles.stream().filter(r -> r.count() > 0).forEach(r -> total.add(requests.sum(r.spec()), r.count()));
         Map<String, String> out = total.canonical();
         return out.isEmpty() ? null : new TreeMap<>(out);
     }

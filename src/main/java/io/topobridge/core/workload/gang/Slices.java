@@ -1,7 +1,7 @@
 package io.topobridge.core.workload.gang;
 
 import io.topobridge.core.Topobridge;
-import io.topobridge.core.resources.TemplateRequests;
+import io.topobridge.core.resources.PodRequests;
 import java.util.List;
 import java.util.Map;
 
@@ -21,7 +21,7 @@ public final class Slices {
      * The plan with its pods cut into slices of {@code size} by their index under {@code indexLabel}, in place of its
      * own subgroups; subgroups it already has of exactly that size (a LeaderWorkerSet's own) already are the slices.
      */
-    public static GangPlan cut(GangPlan plan, int size, String indexLabel, TemplateRequests requests) {
+    public static GangPlan cut(GangPlan plan, int size, String indexLabel, PodRequests requests) {
         if (!plan.subGroups().isEmpty()
                 && plan.subGroups().stream().allMatch(s -> s.size() == size && !s.wholeRole())) {
             return plan;

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
-import io.topobridge.core.resources.TemplateRequests;
+import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.annotation.AnnotationParser;
 import io.topobridge.core.workload.annotation.AnnotationSource;
@@ -68,7 +68,7 @@ public final class GroupAdapter {
             List<Workload> members,
             PodIdentity present,
             List<Finding> notes,
-            TemplateRequests requests) {
+            PodRequests requests) {
         List<PodRole> roles = new ArrayList<>();
         List<SubGroupPlan> subs = new ArrayList<>();
         List<OwnerReference> owners = new ArrayList<>();

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.topobridge.core.finding.Finding;
-import io.topobridge.core.resources.TemplateRequests;
+import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
@@ -153,7 +153,7 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
      * wait for pods that do not exist yet.
      */
     @Override
-    public Member member(Workload w, PodIdentity present, TemplateRequests requests) {
+    public Member member(Workload w, PodIdentity present, PodRequests requests) {
         int replicas = replicas(w, present);
         if (replicas == 0) {
             return Member.NONE;

@@ -1,7 +1,7 @@
 package io.topobridge.core.workload.kind;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.topobridge.core.resources.TemplateRequests;
+import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
@@ -29,7 +29,7 @@ public final class Snapshot {
     private final Map<HasMetadata, Optional<GangScope>> scopes = new IdentityHashMap<>();
     private final Map<String, Map<String, List<Workload>>> groupsByNamespace = new HashMap<>();
     private final Map<WorkloadKind, Map<String, List<Workload>>> lists = new EnumMap<>(WorkloadKind.class);
-    private final TemplateRequests requests = new TemplateRequests();
+    private final PodRequests requests = new PodRequests();
 
     private final int maxGangsPerWorkload;
 
@@ -74,7 +74,7 @@ public final class Snapshot {
     }
 
     /** The requests of the templates this snapshot's workloads hold, each computed once. */
-    public TemplateRequests requests() {
+    public PodRequests requests() {
         return requests;
     }
 

@@ -7,7 +7,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.recovery.OnDomainLoss;
-import io.topobridge.core.resources.TemplateRequests;
+import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
@@ -247,7 +247,7 @@ final class GangJudge {
             GangIntent intent,
             List<GangPlan> plans,
             List<Finding> findings,
-            TemplateRequests requests) {
+            PodRequests requests) {
         Optional<String> index = Optional.ofNullable(intent.podIndexLabel())
                 .or(() -> scope instanceof GangScope.Single single
                         ? adapters.of(single.kind()).flatMap(KindAdapter::podIndexLabel)
