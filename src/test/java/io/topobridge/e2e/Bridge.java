@@ -230,6 +230,11 @@ public final class Bridge implements AutoCloseable {
         process.stop(Duration.ofSeconds(20));
     }
 
+    /** SIGTERM, and SIGKILL if the process has not ended within {@code grace}. */
+    public void stop(Duration grace) {
+        process.stop(grace);
+    }
+
     @Override
     public void close() {
         stop();
