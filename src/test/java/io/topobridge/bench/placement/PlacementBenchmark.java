@@ -28,7 +28,8 @@ import java.util.stream.Collectors;
  * GB200 trays, 200 GPUs): a tensor-parallel group of 4 trays (the LeaderWorkerSet example), one of 9 trays (the
  * NVLink-partition example), and three prefill/decode pairs (the llm-d Deployments, the DisaggregatedSet slice and
  * the StormService). One gang arrives per step and leaves after its lifetime (10 to 30 steps in the full run), which
- * offers about 1.1 times the cluster's GPUs; a step lasts until the new gang is bound or {@link #STEP_MAX} passed.
+ * offers about 1.1 times the cluster's GPUs; a step lasts until the new gang is bound (and at least the step's minimum,
+ * 1 s in the full run) or {@link #STEP_MAX} passed.
  * A gang counts as placed when all its pods were bound before it left; where it was placed is read then, against
  * the bridge's HyperNodes (the same tree for every run). After the arrivals, each system places the {@link WideEp}
  * gang on a pool of NVL72 racks of its own.
@@ -37,7 +38,6 @@ public final class PlacementBenchmark {
 
     static final String GANG_LABEL = "bench.topobridge.io/gang";
     static final String ROLE_LABEL = "bench.topobridge.io/role";
-    private static final Duration STEP_MIN = Duration.ofMillis(1000);
     private static final Duration STEP_MAX = Duration.ofMillis(4000);
 
     private final RealCluster cluster;
@@ -45,12 +45,16 @@ public final class PlacementBenchmark {
     private final List<Arrival> arrivals;
     private final List<String> gpuNodes;
     private final long seed;
+    /** The least a step lasts, the new gang bound or not: the time base of the lifetimes. */
+    private final Duration stepMin;
+
     private final List<PlacementSystem> systems;
     private final WideEp wideEp;
 
     /**
-     * {@code seed}: the arrival sequence's (13 in the README's runs); {@code systems}: the runs to make, in
-     * {@link Systems}' order (a run left out has no figures, and the ratios to it are left out).
+     * {@code seed}: the arrival sequence's (13 in the README's runs); {@code stepMin}: the least a step lasts;
+     * {@code systems}: the runs to make, in {@link Systems}' order (a run left out has no figures, and the ratios to
+     * it are left out).
      */
     PlacementBenchmark(
             RealCluster cluster,
@@ -59,6 +63,7 @@ public final class PlacementBenchmark {
             int minLifetime,
             int maxLifetime,
             long seed,
+            Duration stepMin,
             List<PlacementSystem> systems,
             boolean wideEp) {
         if (systems.isEmpty()) {
@@ -67,6 +72,7 @@ public final class PlacementBenchmark {
         this.cluster = cluster;
         this.results = results;
         this.seed = seed;
+        this.stepMin = stepMin;
         this.systems = List.copyOf(systems);
         this.wideEp = wideEp ? new WideEp(cluster) : null;
         this.arrivals = Gangs.arrivals(arrivals, minLifetime, maxLifetime, new Random(seed));
@@ -170,7 +176,7 @@ public final class PlacementBenchmark {
                     observe(client, ns, live, arrivedAt, placed, judge);
                     long elapsed = System.nanoTime() - stepStart;
                     boolean settled = arriving == null || placed.containsKey(arriving.index());
-                    if (elapsed >= STEP_MAX.toNanos() || (settled && elapsed >= STEP_MIN.toNanos())) {
+                    if (elapsed >= STEP_MAX.toNanos() || (settled && elapsed >= stepMin.toNanos())) {
                         break;
                     }
                     RealCluster.sleep(Duration.ofMillis(200));

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The placement benchmark ({@link PlacementBenchmark}) at the size of {@code bench.placementArrivals}: a few
- * arrivals by default, so that {@code verify} proves it still runs; {@code -Pbench} runs 200 into
+ * arrivals by default, with steps of at least {@code bench.placementStepMinMillis} (250 ms by default: the smoke's
+ * gangs are bound well within a step, so the full run's 1 s would only be waited out), so that {@code verify} proves
+ * it still runs; {@code -Pbench} runs 200 with steps of at least 1 s into
  * {@code target/bench/results.json}; the {@code auto} run has the bridge's defaults (a 5-minute wait for room), the
  * {@code auto-wait} run the wait {@code bench.placementAutoWaitSeconds} (0: soft at once); {@code
  * bench.placementSeed} (13) seeds the arrivals and {@code bench.placementRuns} names the runs to make (every
@@ -36,6 +38,7 @@ class PlacementBenchmarkE2E {
         int arrivals = Integer.getInteger("bench.placementArrivals", 6);
         int minLifetime = Integer.getInteger("bench.placementMinLifetime", 2);
         int maxLifetime = Integer.getInteger("bench.placementMaxLifetime", 4);
+        Duration stepMin = Duration.ofMillis(Integer.getInteger("bench.placementStepMinMillis", 250));
         Path file = Path.of(System.getProperty("bench.results", "target/bench-smoke/results.json"));
         BenchResults results = BenchResults.open(file, System.getProperty("bench.mode", "smoke"));
 
@@ -50,6 +53,7 @@ class PlacementBenchmarkE2E {
                         minLifetime,
                         maxLifetime,
                         seed,
+                        stepMin,
                         chosen,
                         Boolean.parseBoolean(System.getProperty("bench.placementWideEp", "true")))
                 .run();
