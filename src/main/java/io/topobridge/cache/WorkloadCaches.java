@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -69,10 +70,11 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
     // while start, stop and CRD changes replace informers under this object's lock. Readers never take the lock:
     // the informer references are volatile and the map of workload informers is an immutable snapshot replaced as
     // a whole (copy on write), so a reader sees either the old or the new informer, fully constructed. An
-    // informer's store is itself safe for concurrent reads. failures and started are only
-    // touched under the lock.
+    // informer's store is itself safe for concurrent reads. started is only touched under the lock; failures is a
+    // concurrent map, as an informer's failed start is told on the client's event loop, which must never wait for
+    // this lock (start holds it while its calls need that loop).
     private volatile Map<WorkloadKind, SharedIndexInformer<? extends HasMetadata>> informers = Map.of();
-    private final Map<WorkloadKind, Throwable> failures = new EnumMap<>(WorkloadKind.class);
+    private final Map<WorkloadKind, Throwable> failures = new ConcurrentHashMap<>();
     private volatile SharedIndexInformer<PodGroup> podGroupInformer;
     private volatile SharedIndexInformer<Queue> queueInformer;
     private boolean started;
@@ -209,7 +211,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         informers = Collections.unmodifiableMap(next);
     }
 
-    private synchronized void failed(WorkloadKind kind, Throwable error) {
+    private void failed(WorkloadKind kind, Throwable error) {
         failures.put(kind, error);
     }
 

@@ -230,9 +230,10 @@ public final class Bridge implements AutoCloseable {
         process.stop(Duration.ofSeconds(20));
     }
 
-    /** SIGTERM, and SIGKILL if the process has not ended within {@code grace}. */
-    public void stop(Duration grace) {
+    /** SIGTERM, and SIGKILL if the process has not ended within {@code grace}; whether it ended before the kill. */
+    public boolean stop(Duration grace) {
         process.stop(grace);
+        return !Integer.valueOf(137).equals(process.exitValue());
     }
 
     @Override
