@@ -9,12 +9,9 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.topology.HyperNodeNames;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -142,20 +139,11 @@ public class EventRecorder {
             base = base.substring(0, 200);
         }
         base = base.replaceAll("[^a-z0-9]+$", "");
-        return (base.isEmpty() ? "topobridge" : base) + "." + hash(key);
+        return (base.isEmpty() ? "topobridge" : base) + "." + HyperNodeNames.hash(key, 12);
     }
 
     private static String key(Finding.Id id) {
         return id.object() + "|" + Objects.requireNonNullElse(id.object().uid(), "") + "|"
                 + id.reason().reason() + "|" + id.key();
-    }
-
-    private static String hash(String key) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 6);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

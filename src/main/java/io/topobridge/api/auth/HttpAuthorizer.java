@@ -2,10 +2,7 @@ package io.topobridge.api.auth;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import io.topobridge.core.topology.HyperNodeNames;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -132,7 +129,7 @@ public final class HttpAuthorizer {
             return refuse(
                     401, "the bearer token is longer than " + MAX_TOKEN_LENGTH + " characters; no Kubernetes token is");
         }
-        String key = hash(token);
+        String key = HyperNodeNames.hash(token, 64);
         AccessReviews.Authentication authentication = tokens.get(key, nanoTime.getAsLong());
         if (authentication == null) {
             if (!ask) {
@@ -197,15 +194,6 @@ public final class HttpAuthorizer {
         }
         String token = value.substring(7).trim();
         return token.isEmpty() ? null : token;
-    }
-
-    private static String hash(String token) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
     }
 
     /** A refusal with its status's reason, counted under the result that status means. */
