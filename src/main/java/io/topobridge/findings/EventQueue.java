@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -280,13 +281,9 @@ public class EventQueue implements AutoCloseable {
     /** The namespaces in the order they are served: the one after the last served first. */
     private List<String> rotation() {
         List<String> names = new ArrayList<>(byNamespace.keySet());
-        int at = lastNamespace == null ? -1 : names.indexOf(lastNamespace);
-        if (at < 0) {
-            return names;
-        }
-        List<String> out = new ArrayList<>(names.subList(at + 1, names.size()));
-        out.addAll(names.subList(0, at + 1));
-        return out;
+        // a namespace no longer waiting (or none served yet) is not found: -1 leaves the order as it is
+        Collections.rotate(names, -(names.indexOf(lastNamespace) + 1));
+        return names;
     }
 
     /** Forgets the buckets of objects that have their full burst again (a new bucket would be the same). */
