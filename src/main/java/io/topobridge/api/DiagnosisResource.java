@@ -28,6 +28,9 @@ import java.util.Map;
 @Path("/api")
 public class DiagnosisResource {
 
+    /** The answer of {@code /api/gangs/{namespace}/{name}} and {@code explain -o json}: a name and its gangs. */
+    public record GangsDocument(String namespace, String name, List<Explanation> gangs) {}
+
     @Inject
     DoctorService doctor;
 
@@ -79,11 +82,7 @@ public class DiagnosisResource {
         Capacity capacity = view.capacity();
         List<Explanation> explained =
                 found.stream().map(m -> Explain.of(m.gang(), capacity)).toList();
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("namespace", namespace);
-        out.put("name", name);
-        out.put("gangs", explained);
-        return Response.ok(out).build();
+        return Response.ok(new GangsDocument(namespace, name, explained)).build();
     }
 
     /** The HyperNode forest with capacity and gangs, as the page draws it. */

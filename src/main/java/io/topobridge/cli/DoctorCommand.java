@@ -6,10 +6,8 @@ import io.topobridge.core.diagnosis.DoctorCheck;
 import io.topobridge.diagnosis.DoctorGatherer;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -75,23 +73,19 @@ public class DoctorCommand extends SettingsCommand implements Callable<Integer> 
     }
 
     /** The document {@code -o json} prints: the worst status and each check with the findings behind it. */
-    static Map<String, Object> document(List<DoctorCheck> checks) {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("status", DoctorCheck.worst(checks).name().toLowerCase(Locale.ROOT));
-        doc.put(
-                "checks",
+    record Document(String status, List<Check> checks) {}
+
+    record Check(String name, String status, String message, List<FindingView> findings) {}
+
+    static Document document(List<DoctorCheck> checks) {
+        return new Document(
+                DoctorCheck.worst(checks).name().toLowerCase(Locale.ROOT),
                 checks.stream()
-                        .map(c -> {
-                            Map<String, Object> check = new LinkedHashMap<>();
-                            check.put("name", c.name());
-                            check.put("status", c.status().name().toLowerCase(Locale.ROOT));
-                            check.put("message", c.message());
-                            check.put(
-                                    "findings",
-                                    c.findings().stream().map(FindingView::of).toList());
-                            return check;
-                        })
+                        .map(c -> new Check(
+                                c.name(),
+                                c.status().name().toLowerCase(Locale.ROOT),
+                                c.message(),
+                                c.findings().stream().map(FindingView::of).toList()))
                         .toList());
-        return doc;
     }
 }

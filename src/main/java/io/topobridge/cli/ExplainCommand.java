@@ -1,6 +1,7 @@
 package io.topobridge.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.topobridge.api.DiagnosisResource;
 import io.topobridge.cache.ClusterView;
 import io.topobridge.cache.CoreViews;
 import io.topobridge.cache.HyperNodeCache;
@@ -115,11 +116,7 @@ public class ExplainCommand extends SettingsCommand implements Callable<Integer>
             explained.add(Explain.of(CoreViews.gang(pg, own), capacity));
         }
         if (OutputFormat.JSON.equals(output)) {
-            Map<String, Object> doc = new java.util.LinkedHashMap<>();
-            doc.put("namespace", namespace);
-            doc.put("name", name);
-            doc.put("gangs", explained);
-            out.println(OutputFormat.json(doc));
+            out.println(OutputFormat.json(new DiagnosisResource.GangsDocument(namespace, name, explained)));
         } else {
             explained.forEach(e -> print(e, out));
         }
