@@ -158,7 +158,8 @@ public class Applier {
         meters.counter("topobridge.api.writes", "kind", kind, "verb", verb).increment();
     }
 
-    private static String describe(HasMetadata object) {
+    /** {@code namespace/name}, or the name alone of a cluster-scoped object. */
+    public static String describe(HasMetadata object) {
         String ns = object.getMetadata().getNamespace();
         return ns == null
                 ? object.getMetadata().getName()

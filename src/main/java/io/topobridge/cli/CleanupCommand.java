@@ -102,7 +102,7 @@ public class CleanupCommand extends SettingsCommand implements Callable<Integer>
         }
         WebhookSettings webhook;
         try {
-            webhook = settings.webhook(Objects.requireNonNullElse(client.getNamespace(), "default"));
+            webhook = settings.webhook(client);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -245,7 +245,7 @@ public class CleanupCommand extends SettingsCommand implements Callable<Integer>
         for (HasMetadata object : sorted) {
             // the label selector is the server's; the applier checks the label again before deleting
             if (applier.delete(object, Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY)) {
-                out.println("deleted " + kind + " " + describe(object));
+                out.println("deleted " + kind + " " + Applier.describe(object));
                 deleted++;
             }
         }
@@ -279,10 +279,5 @@ public class CleanupCommand extends SettingsCommand implements Callable<Integer>
         }
         resource.delete();
         out.println("deleted Lease " + name);
-    }
-
-    private static String describe(HasMetadata object) {
-        String ns = object.getMetadata().getNamespace();
-        return (ns == null ? "" : ns + "/") + object.getMetadata().getName();
     }
 }

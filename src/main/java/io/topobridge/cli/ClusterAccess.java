@@ -148,11 +148,7 @@ public class ClusterAccess {
     }
 
     private static String firstLine(String text) {
-        if (text == null) {
-            return "";
-        }
-        int nl = text.indexOf('\n');
-        return UserText.excerpt(nl < 0 ? text : text.substring(0, nl));
+        return text == null ? "" : UserText.excerpt(UserText.firstLine(text));
     }
 
     static String namespace(String flag, KubernetesClient client) {
