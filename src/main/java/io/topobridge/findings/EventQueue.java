@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -263,17 +264,15 @@ public class EventQueue implements AutoCloseable {
         if (next == null) {
             return wait;
         }
-        EventRecorder.Written written;
+        Optional<String> failure;
         try {
-            written = recorder.write(next);
+            failure = recorder.write(next);
         } catch (RuntimeException e) {
-            written = new EventRecorder.Written(
-                    EventRecorder.Outcome.FAILED,
-                    "cannot record event " + next.reason().reason() + " on " + next.object() + ": " + e);
+            failure = Optional.of("cannot record event " + next.reason().reason() + " on " + next.object() + ": " + e);
         }
-        if (written.outcome() == EventRecorder.Outcome.FAILED) {
+        if (failure.isPresent()) {
             counter("failed").increment();
-            logFailure(written.failure());
+            logFailure(failure.get());
         }
         return 0;
     }

@@ -14,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -39,26 +40,18 @@ public class EventRecorder {
     /** The message last recorded for each identity. */
     private final Map<String, String> recorded = new ConcurrentHashMap<>();
 
-    /** What one {@link #write} did; {@code failure} says why the API server refused it (bounded). */
-    record Written(Outcome outcome, String failure) {}
-
-    enum Outcome {
-        WRITTEN,
-        UNCHANGED,
-        FAILED
-    }
-
     /**
      * Writes the finding's Event (Normal for an info, Warning otherwise) unless this very finding, message included,
-     * was recorded last; a failure is not logged: the caller does, within its own bound.
+     * was recorded last. Returns why the API server refused it, if it did (bounded); a failure is not logged: the
+     * caller does, within its own bound.
      */
-    Written write(Finding finding) {
+    Optional<String> write(Finding finding) {
         String key = key(finding.id());
         // Kubernetes refuses an Event note over 1024 bytes (a finding's message never is)
         String message = UserText.line(finding.message(), UserText.MAX_MESSAGE_BYTES);
         String before = recorded.put(key, message);
         if (message.equals(before)) {
-            return new Written(Outcome.UNCHANGED, null);
+            return Optional.empty();
         }
         ObjectRef object = finding.object();
         String type = finding.severity() == Severity.INFO ? "Normal" : "Warning";
@@ -110,17 +103,15 @@ public class EventRecorder {
                         });
             }
             meters.counter("topobridge.events", "type", type, "reason", reason).increment();
-            return new Written(Outcome.WRITTEN, null);
+            return Optional.empty();
         } catch (KubernetesClientException e) {
             if (before == null) {
                 recorded.remove(key, message);
             } else {
                 recorded.replace(key, message, before);
             }
-            return new Written(
-                    Outcome.FAILED,
-                    String.format(
-                            "cannot record event %s on %s: %s", reason, object, UserText.excerpt(e.getMessage())));
+            return Optional.of(String.format(
+                    "cannot record event %s on %s: %s", reason, object, UserText.excerpt(e.getMessage())));
         }
     }
 

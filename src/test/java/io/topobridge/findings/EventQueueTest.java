@@ -208,7 +208,7 @@ class EventQueueTest {
     void aRefusedWriteIsCountedAndTheWriterGoesOn() {
         var recorder = new EventRecorder(cluster.client(), meters) {
             @Override
-            Written write(Finding finding) {
+            java.util.Optional<String> write(Finding finding) {
                 if (finding.object().namespace().equals("refused")) {
                     throw new io.fabric8.kubernetes.client.KubernetesClientException("refused", 403, null);
                 }
