@@ -14,9 +14,6 @@ package io.topobridge.findings;
 public record FindingsSettings(
         int maxPerObject, double qps, int burst, double perObjectQps, int perObjectBurst, int queueSize) {
 
-    /** The defaults of the configuration keys. */
-    public static final FindingsSettings DEFAULTS = new FindingsSettings(50, 10, 50, 0.0033333333, 25, 4096);
-
     public FindingsSettings {
         atLeast("topobridge.findings.max-per-object", maxPerObject, 2);
         rate("topobridge.events.qps", qps);

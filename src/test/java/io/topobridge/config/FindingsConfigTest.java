@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarkus.runtime.configuration.ConfigurationException;
+import io.topobridge.findings.FindingsRegistries;
 import io.topobridge.findings.FindingsSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ class FindingsConfigTest {
 
     @Test
     void theDefaultsAreTheSettingsDefaults() {
-        assertThat(EnvironmentConfig.validated(Map.of()).findings()).isEqualTo(FindingsSettings.DEFAULTS);
+        assertThat(EnvironmentConfig.validated(Map.of()).findings()).isEqualTo(FindingsRegistries.DEFAULTS);
     }
 
     @Test

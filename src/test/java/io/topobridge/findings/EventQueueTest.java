@@ -80,7 +80,7 @@ class EventQueueTest {
 
     @Test
     void aNewerMessageReplacesTheWaitingOneAndTheEventShowsTheLatest() {
-        EventQueue queue = queue(FindingsSettings.DEFAULTS);
+        EventQueue queue = queue(FindingsRegistries.DEFAULTS);
         for (int n = 1; n <= 5; n++) {
             queue.record(finding("a", "web", "", "with " + n + " nodes"));
         }
@@ -105,7 +105,7 @@ class EventQueueTest {
 
     @Test
     void aFindingResolvedBeforeItsEventIsWrittenWritesNothingAndItsReturnCountsUp() {
-        EventQueue queue = queue(FindingsSettings.DEFAULTS);
+        EventQueue queue = queue(FindingsRegistries.DEFAULTS);
         Finding f = finding("a", "web", "", "bad");
         queue.record(f);
         queue.forget(f.id());
@@ -215,7 +215,7 @@ class EventQueueTest {
                 return super.write(finding);
             }
         };
-        EventQueue queue = new EventQueue(recorder, FindingsSettings.DEFAULTS, meters, () -> now);
+        EventQueue queue = new EventQueue(recorder, FindingsRegistries.DEFAULTS, meters, () -> now);
         queue.record(finding("refused", "web", "", "bad"));
         queue.record(finding("a", "web", "", "bad"));
         queue.drain();
@@ -226,7 +226,7 @@ class EventQueueTest {
     @Test
     void theBackgroundWriterWritesWhatIsQueuedAndStops() throws Exception {
         EventQueue queue =
-                new EventQueue(new EventRecorder(cluster.client(), meters), FindingsSettings.DEFAULTS, meters);
+                new EventQueue(new EventRecorder(cluster.client(), meters), FindingsRegistries.DEFAULTS, meters);
         queue.start();
         assertThat(queue.writing()).isTrue();
         for (int i = 0; i < 20; i++) {

@@ -94,7 +94,7 @@ class FindingsFloodTest {
             many.add(Finding.rejected(WorkloadReason.INVALID_ANNOTATION, DEPLOY, "bad tier")
                     .withKey("tier"));
             registry.publish("workloads", Set.of(DEPLOY.toString()), many);
-            int max = FindingsSettings.DEFAULTS.maxPerObject();
+            int max = FindingsRegistries.DEFAULTS.maxPerObject();
             List<Finding> kept = registry.of("workloads");
             assertThat(kept).hasSize(max);
             assertThat(kept)
@@ -113,7 +113,7 @@ class FindingsFloodTest {
                     .isEqualTo(5001 - (max - 1));
             // their Events: as many as one object's burst allows now, the others later at its rate
             assertThat(RecordingDispatcher.of(cluster).writes("/events"))
-                    .hasSize(Math.min(max, FindingsSettings.DEFAULTS.perObjectBurst()));
+                    .hasSize(Math.min(max, FindingsRegistries.DEFAULTS.perObjectBurst()));
 
             // the same findings in another order: nothing changes, nothing is written
             RecordingDispatcher.of(cluster).clearLog();
@@ -165,8 +165,8 @@ class FindingsFloodTest {
             var meters = new SimpleMeterRegistry();
             // Events are not the point here: a queue that is never drained
             var queue = new EventQueue(
-                    new EventRecorder(cluster.client(), meters), FindingsSettings.DEFAULTS, meters, () -> 0L);
-            var registry = new FindingsRegistry(queue, FindingsSettings.DEFAULTS, meters);
+                    new EventRecorder(cluster.client(), meters), FindingsRegistries.DEFAULTS, meters, () -> 0L);
+            var registry = new FindingsRegistry(queue, FindingsRegistries.DEFAULTS, meters);
             List<Finding> many = new ArrayList<>();
             for (int i = 0; i < 5000; i++) {
                 many.add(Finding.warning(
@@ -211,9 +211,9 @@ class FindingsFloodTest {
         try (KubernetesClient client =
                 new KubernetesClientBuilder().withConfig(config).build()) {
             var meters = new SimpleMeterRegistry();
-            var queue = new EventQueue(new EventRecorder(client, meters), FindingsSettings.DEFAULTS, meters);
+            var queue = new EventQueue(new EventRecorder(client, meters), FindingsRegistries.DEFAULTS, meters);
             queue.start();
-            var registry = new FindingsRegistry(queue, FindingsSettings.DEFAULTS, meters);
+            var registry = new FindingsRegistry(queue, FindingsRegistries.DEFAULTS, meters);
             List<Finding> many = new ArrayList<>();
             for (int i = 0; i < 100; i++) {
                 many.add(Finding.warning(WorkloadReason.UNKNOWN_ANNOTATION, DEPLOY, "unknown " + i)
