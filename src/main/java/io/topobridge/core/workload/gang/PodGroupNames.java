@@ -1,9 +1,6 @@
 package io.topobridge.core.workload.gang;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import io.topobridge.core.topology.HyperNodeNames;
 import java.util.Locale;
 
 /**
@@ -51,7 +48,7 @@ public final class PodGroupNames {
      * The tag {@code tb-lwsh-} keeps these apart from the group-index names ({@code tb-lws-}), whatever the LWS names.
      */
     public static String leaderWorkerSetGroup(String name, String groupKey) {
-        String suffix = KEPT_KEY.matcher(groupKey).matches() ? "-" + groupKey : "--" + hash(groupKey);
+        String suffix = KEPT_KEY.matcher(groupKey).matches() ? "-" + groupKey : "--" + HyperNodeNames.hash(groupKey, 8);
         return bounded("tb-lwsh-" + name, suffix);
     }
 
@@ -83,7 +80,7 @@ public final class PodGroupNames {
                 && !HASHED.matcher(base).matches()) {
             return original;
         }
-        String hash = "-" + hash(original);
+        String hash = "-" + HyperNodeNames.hash(original, 8);
         int room = MAX - hash.length() - suffix.length();
         String cut = clean.length() > room ? clean.substring(0, room) : clean;
         cut = trimDashes(cut);
@@ -113,14 +110,5 @@ public final class PodGroupNames {
             end--;
         }
         return s.substring(start, end);
-    }
-
-    static String hash(String raw) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(raw.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 4);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -2,6 +2,7 @@ package io.topobridge.core.workload.gang;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.topobridge.core.topology.HyperNodeNames;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,7 +117,7 @@ class PodGroupNamesTest {
                 raw.append(alphabet.charAt(random.nextInt(alphabet.length())));
             }
             if (random.nextBoolean()) {
-                raw.append('-').append(PodGroupNames.hash(raw.toString()));
+                raw.append('-').append(HyperNodeNames.hash(raw.toString(), 8));
             }
             String input = raw.toString();
             int index = random.nextInt(12);
@@ -131,11 +132,11 @@ class PodGroupNamesTest {
             names.put("ds " + input + "#" + index, PodGroupNames.disaggregatedSet(input, index));
             // Hash-identity groups: LWS's own 40-hex keys, short plain keys (an index-like key too), keys set by hand
             // that are no plain key, and keys copied from the tail of another group's name
-            String hexKey = PodGroupNames.hash(input)
-                    + PodGroupNames.hash(input + "1")
-                    + PodGroupNames.hash(input + "2")
-                    + PodGroupNames.hash(input + "3")
-                    + PodGroupNames.hash(input + "4");
+            String hexKey = HyperNodeNames.hash(input, 8)
+                    + HyperNodeNames.hash(input + "1", 8)
+                    + HyperNodeNames.hash(input + "2", 8)
+                    + HyperNodeNames.hash(input + "3", 8)
+                    + HyperNodeNames.hash(input + "4", 8);
             String oddKey = random.nextBoolean() ? input.toUpperCase() : input + "_" + index;
             names.put("lwsh " + input + "#" + hexKey, PodGroupNames.leaderWorkerSetGroup(input, hexKey));
             names.put("lwsh " + input + "#" + index, PodGroupNames.leaderWorkerSetGroup(input, String.valueOf(index)));
