@@ -56,7 +56,11 @@ public record GangView(
         }
 
         boolean matches(Map<String, String> labels) {
-            String value = labels.get(key);
+            return holds(operator, labels.get(key), values);
+        }
+
+        /** Whether a label's value (null: the label is absent) meets {@code operator} over {@code values}. */
+        public static boolean holds(String operator, String value, List<String> values) {
             return switch (operator) {
                 case "In" -> value != null && values.contains(value);
                 case "NotIn" -> value == null || !values.contains(value);

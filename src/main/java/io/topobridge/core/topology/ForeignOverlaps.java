@@ -6,6 +6,7 @@ import static io.topobridge.core.topology.TreeFindings.examples;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.topobridge.core.VolcanoApi;
+import io.topobridge.core.capacity.GangView;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.volcano.model.MemberSelector;
@@ -128,16 +129,8 @@ final class ForeignOverlaps {
         }
         if (selector.getMatchExpressions() != null) {
             for (LabelSelectorRequirement r : selector.getMatchExpressions()) {
-                String value = labels.get(r.getKey());
                 List<String> values = r.getValues() == null ? List.of() : r.getValues();
-                boolean ok = switch (String.valueOf(r.getOperator())) {
-                    case "In" -> value != null && values.contains(value);
-                    case "NotIn" -> value == null || !values.contains(value);
-                    case "Exists" -> value != null;
-                    case "DoesNotExist" -> value == null;
-                    default -> false;
-                };
-                if (!ok) {
+                if (!GangView.Requirement.holds(String.valueOf(r.getOperator()), labels.get(r.getKey()), values)) {
                     return false;
                 }
             }
