@@ -347,17 +347,13 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
         return podGroupInformer != null;
     }
 
-    /** Whether Queues are cached (their CRD is installed and listed), so {@link #queue} can be trusted. */
+    /** Whether Queues are cached (their CRD is installed and listed), so {@link #allQueues} can be trusted. */
     public boolean queuesKnown() {
         return Informers.synced(queueInformer);
     }
 
     public List<Queue> allQueues() {
         return List.copyOf(Informers.list(queueInformer));
-    }
-
-    public Optional<Queue> queue(String name) {
-        return Optional.ofNullable(Informers.get(queueInformer, null, name));
     }
 
     // ---- the listeners, and the caches of what a namespace allows its gangs ----------------------------------

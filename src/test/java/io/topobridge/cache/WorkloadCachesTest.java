@@ -145,7 +145,8 @@ class WorkloadCachesTest {
                 .containsExactly("g");
         assertThat(lookup.podGroups("default")).isEmpty();
         assertThat(lookup.queuesKnown()).isTrue();
-        assertThat(lookup.queue("default")).isEmpty();
+        assertThat(lookup.allQueues())
+                .noneMatch(q -> "default".equals(q.getMetadata().getName()));
     }
 
     @Test
