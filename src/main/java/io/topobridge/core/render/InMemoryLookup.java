@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.capacity.TierDomains;
+import io.topobridge.core.render.expand.Index;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;
@@ -56,7 +57,7 @@ public final class InMemoryLookup implements WorkloadLookup {
                         meta.getAnnotations() == null ? Map.of() : new HashMap<>(meta.getAnnotations()));
                 namespaceLabels.put(
                         meta.getName(), meta.getLabels() == null ? Map.of() : new HashMap<>(meta.getLabels()));
-            } else if (Renderer.is(object, VolcanoApi.PODGROUP_KIND, VolcanoApi.SCHEDULING_GROUP)) {
+            } else if (Index.kindOf(object).equals(VolcanoApi.SCHEDULING_GROUP + "/" + VolcanoApi.PODGROUP_KIND)) {
                 podGroups.computeIfAbsent(ns, k -> new ArrayList<>()).add(object);
             } else if (Autoscaler.of(object).isPresent()) {
                 autoscalers.computeIfAbsent(ns, k -> new ArrayList<>()).add(object);

@@ -19,6 +19,7 @@ import io.topobridge.core.kinds.Kinds;
 import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.node.Toleration;
 import io.topobridge.core.render.expand.Expansion;
+import io.topobridge.core.render.expand.Index;
 import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.resources.Quantities;
 import io.topobridge.core.topology.DesiredHyperNode;
@@ -202,7 +203,8 @@ public final class Renderer {
                             node.getMetadata().getName(),
                             node.getMetadata().getLabels(),
                             NodeView.of(node).accelerator(accelerators)));
-                } else if (is(object, "HyperNode", VolcanoApi.TOPOLOGY_GROUP) && !Topobridge.ours(object)) {
+                } else if (Index.kindOf(object).equals(VolcanoApi.TOPOLOGY_GROUP + "/HyperNode")
+                        && !Topobridge.ours(object)) {
                     // a HyperNode the bridge did not make: its name is taken and overlaps are findings
                     in.foreign.add(new ForeignHyperNode(
                             object.getMetadata().getName(), object.getMetadata().getLabels(), hyperNodeSpec(object)));
@@ -212,7 +214,7 @@ public final class Renderer {
                         .isPresent()) {
                     in.workloads.add(object);
                     in.known.add(object);
-                } else if (is(object, "Queue", VolcanoApi.SCHEDULING_GROUP)) {
+                } else if (Index.kindOf(object).equals(VolcanoApi.SCHEDULING_GROUP + "/Queue")) {
                     in.queues.add(object);
                 } else {
                     // Namespaces, ResourceQuotas and PodGroups that exist already
@@ -335,13 +337,6 @@ public final class Renderer {
             }
         }
         return new QueueStates(true, states, capability);
-    }
-
-    /** Whether the object is a {@code kind} of API group {@code group} (any version). */
-    static boolean is(HasMetadata object, String kind, String group) {
-        return kind.equals(object.getKind())
-                && object.getApiVersion() != null
-                && object.getApiVersion().startsWith(group + "/");
     }
 
     /**
