@@ -99,16 +99,13 @@ public final class TierDomains {
      */
     public static TierDomains of(
             Collection<NodeView> nodes, Collection<PodView> pods, Forest forest, Accelerators accelerators) {
-        Map<String, NodeView> byName = new HashMap<>();
-        nodes.forEach(n -> byName.put(n.name(), n));
-        Map<String, Amounts> used = new HashMap<>();
+        Capacity capacity = Capacity.of(nodes, pods, forest, accelerators);
         Map<String, Map<String, Amounts>> usedByGang = new HashMap<>();
         Map<String, List<PodView>> boundByGang = new HashMap<>();
         for (PodView pod : pods) {
             if (!pod.bound()) {
                 continue;
             }
-            used.merge(pod.node(), pod.requests(), Amounts::plus);
             if (pod.podGroup() != null) {
                 String gang = pod.namespace() + "/" + pod.podGroup();
                 usedByGang.computeIfAbsent(pod.node(), k -> new HashMap<>()).merge(gang, pod.requests(), Amounts::plus);
@@ -128,7 +125,7 @@ public final class TierDomains {
             Map<String, Amounts> gangs = new TreeMap<>();
             Map<List<Taint>, Tainted> tainted = new LinkedHashMap<>();
             for (String node : forest.nodesUnder(h.name())) {
-                NodeView n = byName.get(node);
+                NodeView n = capacity.node(node);
                 if (n == null) {
                     continue;
                 }
@@ -139,7 +136,7 @@ public final class TierDomains {
                     withheld = withheld.plus(closed);
                     continue;
                 }
-                Amounts nodeFree = a.minusClamped(used.getOrDefault(node, Amounts.NONE));
+                Amounts nodeFree = capacity.freeIfUsable(node);
                 Map<String, Amounts> nodeGangs = usedByGang.getOrDefault(node, Map.of());
                 if (n.state().taints().isEmpty()) {
                     size.add(a);
