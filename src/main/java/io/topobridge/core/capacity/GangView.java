@@ -104,8 +104,4 @@ public record GangView(
     public List<PodView> livePods() {
         return pods.stream().filter(p -> !p.deleting()).toList();
     }
-
-    public boolean pending() {
-        return !allBound();
-    }
 }
