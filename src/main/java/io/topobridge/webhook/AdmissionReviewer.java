@@ -95,26 +95,16 @@ final class AdmissionReviewer {
                     "%s webhook: refused a request from %s: %s",
                     webhook.name(), AdmissionGate.peer(ctx), e.getMessage());
             gate.refusal(webhook.name(), e.limit());
-            reply = new Reply(
-                    413, AdmissionGate.status(mapper, 413, "RequestEntityTooLarge", e.getMessage()), "too-large");
+            reply = failure(413, "RequestEntityTooLarge", e.getMessage(), "too-large");
         } catch (AdmissionRequest.MalformedException e) {
             LOG.warnf(
                     "%s webhook: malformed AdmissionReview from %s: %s",
                     webhook.name(), AdmissionGate.peer(ctx), e.getMessage());
-            reply = new Reply(
-                    400,
-                    AdmissionGate.status(mapper, 400, "BadRequest", "malformed AdmissionReview: " + e.getMessage()),
-                    "malformed");
+            reply = failure(400, "BadRequest", "malformed AdmissionReview: " + e.getMessage(), "malformed");
         } catch (JsonProcessingException | RuntimeException e) {
             LOG.errorf(e, "%s webhook: cannot answer", webhook.name());
-            reply = new Reply(
-                    500,
-                    AdmissionGate.status(
-                            mapper,
-                            500,
-                            "InternalError",
-                            "topobridge cannot answer: " + UserText.excerpt(e.toString())),
-                    "error");
+            reply = failure(
+                    500, "InternalError", "topobridge cannot answer: " + UserText.excerpt(e.toString()), "error");
         } finally {
             if (ticket != null) {
                 ticket.leave();
@@ -147,15 +137,19 @@ final class AdmissionReviewer {
         long tree = tokens * AdmissionLimits.TREE_BYTES_PER_TOKEN;
         if (ticket != null && !ticket.reserve(tree)) {
             gate.refusal(webhook.name(), "max-in-flight-bytes");
-            byte[] out = AdmissionGate.status(
-                    mapper,
+            return failure(
                     429,
                     "TooManyRequests",
                     gate.doesNotFit("this review's tree (about " + AdmissionLimits.formatSize(tree) + ", " + tokens
-                            + " JSON tokens)"));
-            return new Reply(429, out, "busy");
+                            + " JSON tokens)"),
+                    "busy");
         }
         return null;
+    }
+
+    /** A Kubernetes Status of failure with HTTP status {@code code}, counted under {@code result}. */
+    private Reply failure(int code, String reason, String message, String result) {
+        return new Reply(code, AdmissionGate.status(mapper, code, reason, message), result);
     }
 
     /** The webhook's answer to {@code request}; one that fails lets the object pass unchanged, with a warning. */
