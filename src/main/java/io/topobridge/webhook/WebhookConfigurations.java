@@ -51,44 +51,42 @@ public final class WebhookConfigurations {
     public static final String PODGROUP_WEBHOOK = "podgroups.topobridge.io";
 
     public static MutatingWebhookConfiguration mutating(WebhookSettings settings, String caBundlePem) {
-        MutatingWebhook pods = new MutatingWebhookBuilder()
-                .withName(POD_WEBHOOK)
-                .withClientConfig(clientConfig(settings, PodMutator.PATH, caBundlePem))
+        MutatingWebhook pods = mutatingWebhook(settings, POD_WEBHOOK, PodMutator.PATH, caBundlePem)
                 .withRules(rule(List.of("CREATE"), "", "v1", "pods"))
-                .withNamespaceSelector(namespaces(settings, true))
                 .withObjectSelector(notIn(settings.selfLabelKey(), settings.selfLabelValue()))
                 .withFailurePolicy(settings.podFailurePolicy())
-                .withMatchPolicy("Equivalent")
-                .withSideEffects("None")
-                .withTimeoutSeconds(settings.timeoutSeconds())
-                .withAdmissionReviewVersions("v1")
-                .withReinvocationPolicy("Never")
                 .build();
         List<MutatingWebhook> webhooks = new ArrayList<>(List.of(pods));
         if (settings.adoptPodGroups()) {
             // other controllers' PodGroups in opted-in namespaces; the bridge's own are applied, not mutated
-            webhooks.add(new MutatingWebhookBuilder()
-                    .withName(PODGROUP_WEBHOOK)
-                    .withClientConfig(clientConfig(settings, PodGroupMutator.PATH, caBundlePem))
+            webhooks.add(mutatingWebhook(settings, PODGROUP_WEBHOOK, PodGroupMutator.PATH, caBundlePem)
                     .withRules(rule(
                             List.of("CREATE", "UPDATE"),
                             VolcanoApi.SCHEDULING_GROUP,
                             VolcanoApi.SCHEDULING_VERSION,
                             "podgroups"))
-                    .withNamespaceSelector(namespaces(settings, true))
                     .withObjectSelector(notIn(Topobridge.MANAGED_BY_LABEL, Topobridge.MANAGED_BY))
                     .withFailurePolicy("Ignore")
-                    .withMatchPolicy("Equivalent")
-                    .withSideEffects("None")
-                    .withTimeoutSeconds(settings.timeoutSeconds())
-                    .withAdmissionReviewVersions("v1")
-                    .withReinvocationPolicy("Never")
                     .build());
         }
         return new MutatingWebhookConfigurationBuilder()
                 .withMetadata(metadata(settings))
                 .withWebhooks(webhooks)
                 .build();
+    }
+
+    /** A mutating webhook of the opted-in namespaces with the fields both share (those the API server defaults). */
+    private static MutatingWebhookBuilder mutatingWebhook(
+            WebhookSettings settings, String name, String path, String caBundlePem) {
+        return new MutatingWebhookBuilder()
+                .withName(name)
+                .withClientConfig(clientConfig(settings, path, caBundlePem))
+                .withNamespaceSelector(namespaces(settings, true))
+                .withMatchPolicy("Equivalent")
+                .withSideEffects("None")
+                .withTimeoutSeconds(settings.timeoutSeconds())
+                .withAdmissionReviewVersions("v1")
+                .withReinvocationPolicy("Never");
     }
 
     public static ValidatingWebhookConfiguration validating(WebhookSettings settings, String caBundlePem) {
