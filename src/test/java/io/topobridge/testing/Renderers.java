@@ -5,7 +5,6 @@ import io.topobridge.core.node.Accelerators;
 import io.topobridge.core.render.Renderer;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.WorkloadSettings;
-import io.topobridge.core.workload.changes.Reservations;
 import io.topobridge.core.workload.reconcile.TestSettings;
 import java.time.Clock;
 
@@ -21,7 +20,7 @@ public final class Renderers {
                 workloads,
                 admission,
                 TestSettings.defaults(),
-                Reservations.Settings.defaults(),
+                io.topobridge.core.workload.reconcile.TestSettings.DEFAULT_RESERVATIONS,
                 Accelerators.DEFAULT,
                 Clock.systemUTC());
     }

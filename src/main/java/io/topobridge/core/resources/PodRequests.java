@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * if larger, what its biggest regular init container needs next to the sidecars started before it; pod-level
  * resources replace the container sum where set; pod overhead is added on top. An instance keeps what it computed, for
  * one translation on one thread: the requests of each template (by identity, so a template parsed anew is computed
- * anew), which every PodGroup of a workload and its subgroups read, and the amount of each quantity text.
+ * anew), which every PodGroup of a workload reads, and the amount of each quantity text.
  */
 public final class PodRequests {
 
@@ -89,8 +89,8 @@ public final class PodRequests {
      * Whether pods of this template request nothing (Volcano's BestEffort: no resource above zero): the scheduler
      * places such pods by backfill, on any node, outside any network topology. An unknown template is not.
      */
-    public boolean isBestEffort(PodSpec spec) {
-        return spec != null && sum(spec).allZero();
+    public static boolean isBestEffort(PodSpec spec) {
+        return spec != null && of(spec).allZero();
     }
 
     /** Kubernetes honours pod-level resources for CPU, memory and huge pages only. */

@@ -134,7 +134,7 @@ final class Wiring {
                 kinds,
                 options,
                 settings,
-                io.topobridge.core.workload.changes.Reservations.Settings.defaults(),
+                io.topobridge.core.workload.reconcile.TestSettings.DEFAULT_RESERVATIONS,
                 java.time.Clock.systemUTC());
     }
 

@@ -23,7 +23,7 @@ class PodRequestsTest {
         assertThat(memo.sum(twin.getSpec()).canonical()).isEqualTo(direct);
         assertThat(memo.sum(pod.getSpec()).canonical()).isEqualTo(direct);
         assertThat(memo.sum(pod.getSpec())).isSameAs(memo.sum(pod.getSpec()));
-        assertThat(memo.isBestEffort(pod.getSpec())).isEqualTo(direct.isEmpty());
+        assertThat(PodRequests.isBestEffort(pod.getSpec())).isEqualTo(direct.isEmpty());
         return direct;
     }
 

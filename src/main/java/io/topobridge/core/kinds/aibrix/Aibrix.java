@@ -108,7 +108,7 @@ final class Aibrix {
     }
 
     /** The subgroup of one role: per PodSet when it has multi-pod PodSets, else the whole role. */
-    static SubGroupPlan subGroup(Role role, int replicas, PodRequests requests) {
+    static SubGroupPlan subGroup(Role role, int replicas) {
         boolean podSets = role.podGroupSize() > 1;
         // an instance of a single-pod role is one pod: the subgroup is the whole role, all its replicas in one domain
         return new SubGroupPlan(
@@ -121,7 +121,7 @@ final class Aibrix {
                         false,
                         false)
                 .bestEffort(role.template() != null
-                        && requests.isBestEffort(role.template().getSpec()))
+                        && PodRequests.isBestEffort(role.template().getSpec()))
                 .wholeRole(!podSets && replicas > 1);
     }
 
@@ -193,7 +193,7 @@ final class Aibrix {
                 continue;
             }
             pods.add(podRole(rs, role, replicas));
-            subs.add(subGroup(role, replicas, snapshot.requests()));
+            subs.add(subGroup(role, replicas));
         }
         if (rs.volcano()) {
             findings.add(adopted(subject, rs.name()));

@@ -201,8 +201,8 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
                 }
                 pods.addAll(LwsGroups.roles(role.shape(), role.name() + "-", groups, base));
                 // a LeaderReady role's subgroup is its workers: the leaders start alone, in the gang
-                SubGroupPlan group = LwsGroups.groupSubGroup(
-                        role.shape(), snapshot.requests(), role.name(), WorkloadLabels.DS_ROLE, role.name());
+                SubGroupPlan group =
+                        LwsGroups.groupSubGroup(role.shape(), role.name(), WorkloadLabels.DS_ROLE, role.name());
                 if (group != null) {
                     subs.add(group);
                 }

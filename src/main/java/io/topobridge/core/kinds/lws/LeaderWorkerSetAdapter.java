@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
-import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
@@ -127,13 +126,13 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         List<LwsGroups.ProviderGroup> provider = LwsGroups.providerGroups(lws.name(), lws.namespace(), snapshot);
         if (!provider.isEmpty()) {
             List<GangPlan> adopted = new ArrayList<>(provider.stream()
-                    .map(g -> adoptedPlan(lws, s, scope, g.podGroup(), g.group(), g.revision(), snapshot))
+                    .map(g -> adoptedPlan(lws, s, scope, g.podGroup(), g.group(), g.revision()))
                     .toList());
             String revision = present.get(PodIdentity.REVISION);
             if (presentGroup >= 0 && revision != null) {
                 // a new revision's PodGroup the cache does not show yet: named as the provider names it
                 String name = lws.name() + "-" + presentGroup + "-" + revision;
-                adopted.add(adoptedPlan(lws, s, scope, name, presentGroup, revision, snapshot));
+                adopted.add(adoptedPlan(lws, s, scope, name, presentGroup, revision));
             }
             notes.add(Finding.info(
                     WorkloadReason.ADOPTED_POD_GROUP,
@@ -154,7 +153,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                             PodGroupNames.leaderWorkerSet(lws.name(), group),
                             lws.ownerReferences(),
                             LwsGroups.roles(s, "", 1, base),
-                            groupSubGroups(lws, s, snapshot.requests()))
+                            groupSubGroups(lws, s))
                     .withSurgeOnlyRollout(s.surgeOnlyRollout()));
         }
         return plans;
@@ -217,7 +216,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                             PodGroupNames.leaderWorkerSetGroup(lws.name(), key),
                             leader != null ? List.of(leader) : lws.ownerReferences(),
                             LwsGroups.roles(s, "", 1, base),
-                            groupSubGroups(lws, s, snapshot.requests()))
+                            groupSubGroups(lws, s))
                     .withSurgeOnlyRollout(s.surgeOnlyRollout())
                     .withLabels(HashGroups.labels(lws.name(), key)));
         });
@@ -238,44 +237,36 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     }
 
     private static GangPlan adoptedPlan(
-            Workload lws,
-            LwsGroups.Shape s,
-            GangScope scope,
-            String name,
-            int group,
-            String revision,
-            Snapshot snapshot) {
+            Workload lws, LwsGroups.Shape s, GangScope scope, String name, int group, String revision) {
         PodIdentity base =
                 selector(lws).with(PodIdentity.GROUP_INDEX, String.valueOf(group), PodIdentity.REVISION, revision);
         return GangPlan.adopted(
-                scope,
-                name,
-                LwsGroups.roles(s, "", 1, base),
-                groupSubGroups(lws, s, snapshot.requests()),
-                GangPlan.Level.GANG);
+                scope, name, LwsGroups.roles(s, "", 1, base), groupSubGroups(lws, s), GangPlan.Level.GANG);
     }
 
     /**
      * Subgroups of one LWS group's PodGroup: the LWS's own, or when the leader starts first and it has none, its workers as
-     * one all-or-nothing subgroup (the leader starts alone, then all its workers are placed together or not at all).
+     * one all-or-nothing subgroup (the leader starts alone, then all its workers are placed together or not at all);
+     * the same for every group, so made once per view.
      */
-    private static List<SubGroupPlan> groupSubGroups(Workload lws, LwsGroups.Shape s, PodRequests requests) {
-        List<SubGroupPlan> own = LwsGroups.ownSubGroups(s, requests);
-        if (!own.isEmpty() || !s.leaderFirst() || s.size() < 2) {
-            return own;
-        }
-        return List.of(s.subGroup(
-                        requests,
-                        "workers",
-                        Map.of(WorkloadLabels.LWS_NAME, lws.name()),
-                        List.of(),
-                        s.size() - 1,
-                        WorkloadLabels.LWS_GROUP_INDEX)
-                .excluding(WorkloadLabels.LWS_WORKER_INDEX, List.of("0"), s.size() - 1));
+    private static List<SubGroupPlan> groupSubGroups(Workload lws, LwsGroups.Shape s) {
+        return lws.memo("lws-group-subgroups", () -> {
+            List<SubGroupPlan> own = LwsGroups.ownSubGroups(s);
+            if (!own.isEmpty() || !s.leaderFirst() || s.size() < 2) {
+                return own;
+            }
+            return List.of(s.subGroup(
+                            "workers",
+                            Map.of(WorkloadLabels.LWS_NAME, lws.name()),
+                            List.of(),
+                            s.size() - 1,
+                            WorkloadLabels.LWS_GROUP_INDEX)
+                    .excluding(WorkloadLabels.LWS_WORKER_INDEX, List.of("0"), s.size() - 1));
+        });
     }
 
     @Override
-    public Member member(Workload lws, PodIdentity present, PodRequests requests) {
+    public Member member(Workload lws, PodIdentity present) {
         LwsGroups.Shape s = LwsGroups.shape(lws);
         int replicas = selector(lws).covers(present) ? Math.max(s.replicas(), 1) : s.replicas();
         if (replicas == 0) {
@@ -286,7 +277,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
         if (LwsGroups.refuseUnsupported(s, lws.ref(), "", notes)) {
             return new Member(List.of(), List.of(), notes, false);
         }
-        var sub = LwsGroups.groupSubGroup(s, requests, value, WorkloadLabels.LWS_NAME, lws.name());
+        var sub = LwsGroups.groupSubGroup(s, value, WorkloadLabels.LWS_NAME, lws.name());
         return new Member(
                 LwsGroups.roles(s, value + "-", replicas, selector(lws)),
                 sub == null ? List.of() : List.of(sub),

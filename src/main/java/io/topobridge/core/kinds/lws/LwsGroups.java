@@ -83,14 +83,9 @@ public final class LwsGroups {
 
         /** A subgroup policy of the LWS's pods, split by {@code splitBy}; best effort when its workers ask nothing. */
         SubGroupPlan subGroup(
-                PodRequests requests,
-                String name,
-                Map<String, String> match,
-                List<String> exists,
-                int size,
-                String... splitBy) {
+                String name, Map<String, String> match, List<String> exists, int size, String... splitBy) {
             return new SubGroupPlan(name, match, exists, Map.of(), List.of(splitBy), size, false, false)
-                    .bestEffort(requests.isBestEffort(workerSpec()));
+                    .bestEffort(PodRequests.isBestEffort(workerSpec()));
         }
     }
 
@@ -180,15 +175,9 @@ public final class LwsGroups {
      * group: when the leader starts first ({@link Shape#leaderFirst}) only its workers (all but its leader), null when
      * the group has none.
      */
-    public static SubGroupPlan groupSubGroup(Shape s, PodRequests requests, String name, String key, String value) {
+    public static SubGroupPlan groupSubGroup(Shape s, String name, String key, String value) {
         SubGroupPlan sub = s.subGroup(
-                requests,
-                name,
-                Map.of(key, value),
-                List.of(),
-                s.size(),
-                WorkloadLabels.LWS_NAME,
-                WorkloadLabels.LWS_GROUP_INDEX);
+                name, Map.of(key, value), List.of(), s.size(), WorkloadLabels.LWS_NAME, WorkloadLabels.LWS_GROUP_INDEX);
         if (!s.leaderFirst()) {
             return sub;
         }
@@ -245,13 +234,12 @@ public final class LwsGroups {
      * the extra pod ({@code (size - 1) % k == 0}), so it gets a policy of its own, listed first (the first policy a
      * pod matches is the one that holds it).
      */
-    static List<SubGroupPlan> ownSubGroups(Shape s, PodRequests requests) {
+    static List<SubGroupPlan> ownSubGroups(Shape s) {
         if (s.subGroupSize() == null) {
             return List.of();
         }
         int k = s.subGroupSize();
         var all = s.subGroup(
-                requests,
                 "lws-subgroup",
                 Map.of(),
                 List.of(WorkloadLabels.LWS_SUBGROUP_INDEX),
@@ -266,7 +254,6 @@ public final class LwsGroups {
             return List.of(workers);
         }
         var first = s.subGroup(
-                        requests,
                         "lws-subgroup-0",
                         Map.of(WorkloadLabels.LWS_SUBGROUP_INDEX, "0"),
                         List.of(),

@@ -46,11 +46,6 @@ public final class Reservations {
         public static final String SHARE_KEY = "topobridge.workloads.max-namespace-share";
         public static final String FIXED_KEY = "topobridge.workloads.max-namespace-reservation";
 
-        /** The configured default: a namespace's PodGroups may reserve at most the whole cluster together. */
-        public static Settings defaults() {
-            return new Settings(BigDecimal.ONE, Map.of());
-        }
-
         public Settings {
             if (clusterShare != null && (clusterShare.signum() <= 0 || clusterShare.compareTo(BigDecimal.ONE) > 0)) {
                 throw new IllegalArgumentException(

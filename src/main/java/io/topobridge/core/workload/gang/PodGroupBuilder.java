@@ -83,7 +83,9 @@ public final class PodGroupBuilder {
                 : topology(intent.highestTier(), intent.mode(), intent.effectiveMode());
         if (gangTopology != null
                 && !plan.roles().isEmpty()
-                && plan.roles().stream().allMatch(r -> r.count() == 0 || requests.isBestEffort(r.spec()))) {
+                && plan.roles().stream()
+                        .allMatch(r -> r.count() == 0
+                                || r.spec() != null && requests.sum(r.spec()).allZero())) {
             // Volcano's allocate action skips pods that request nothing and its backfill places them on any node:
             // a tier written here would read as a promise the scheduler does not keep, so the PodGroup gets none
             findings.addAll(WorkloadReason.warnings(

@@ -21,13 +21,13 @@ public final class Slices {
      * The plan with its pods cut into slices of {@code size} by their index under {@code indexLabel}, in place of its
      * own subgroups; subgroups it already has of exactly that size (a LeaderWorkerSet's own) already are the slices.
      */
-    public static GangPlan cut(GangPlan plan, int size, String indexLabel, PodRequests requests) {
+    public static GangPlan cut(GangPlan plan, int size, String indexLabel) {
         if (!plan.subGroups().isEmpty()
                 && plan.subGroups().stream().allMatch(s -> s.size() == size && !s.wholeRole())) {
             return plan;
         }
         boolean bestEffort = plan.roles().stream()
-                .allMatch(r -> r.count() == 0 || r.spec() == null || requests.isBestEffort(r.spec()));
+                .allMatch(r -> r.count() == 0 || r.spec() == null || PodRequests.isBestEffort(r.spec()));
         var slices = new SubGroupPlan(
                         NAME, Map.of(), List.of(indexLabel, LABEL), Map.of(), List.of(LABEL), size, false, false)
                 .bestEffort(bestEffort);

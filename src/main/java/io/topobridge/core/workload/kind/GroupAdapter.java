@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
-import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.annotation.AnnotationParser;
 import io.topobridge.core.workload.annotation.AnnotationSource;
@@ -58,7 +57,7 @@ public final class GroupAdapter {
                 sources,
                 subjects,
                 PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(adapters, group, members, present, notes, snapshot.requests())),
+                Gang.keyed((present, notes) -> plans(adapters, group, members, present, notes)),
                 false));
     }
 
@@ -67,14 +66,13 @@ public final class GroupAdapter {
             GangScope.Group group,
             List<Workload> members,
             PodIdentity present,
-            List<Finding> notes,
-            PodRequests requests) {
+            List<Finding> notes) {
         List<PodRole> roles = new ArrayList<>();
         List<SubGroupPlan> subs = new ArrayList<>();
         List<OwnerReference> owners = new ArrayList<>();
         boolean surgeOnly = false;
         for (Workload member : members) {
-            Member m = adapters.groupMember(member.kind()).orElseThrow().member(member, present, requests);
+            Member m = adapters.groupMember(member.kind()).orElseThrow().member(member, present);
             roles.addAll(m.roles());
             subs.addAll(m.subGroups());
             notes.addAll(m.notes());

@@ -153,7 +153,7 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
      * wait for pods that do not exist yet.
      */
     @Override
-    public Member member(Workload w, PodIdentity present, PodRequests requests) {
+    public Member member(Workload w, PodIdentity present) {
         int replicas = replicas(w, present);
         if (replicas == 0) {
             return Member.NONE;
@@ -177,7 +177,7 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
                         replicas,
                         false,
                         false)
-                .bestEffort(requests.isBestEffort(role.spec()));
+                .bestEffort(PodRequests.isBestEffort(role.spec()));
         List<Finding> notes = new ArrayList<>();
         PodRole started = atStart(w, role, notes);
         return new Member(

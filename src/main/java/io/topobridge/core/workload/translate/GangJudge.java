@@ -7,7 +7,6 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.recovery.OnDomainLoss;
-import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.DesiredPodGroup;
 import io.topobridge.core.workload.GangScope;
@@ -110,7 +109,7 @@ final class GangJudge {
                 : gang.plans().of(pod, notes).map(List::of).orElse(List.of());
         findings.addAll(notes);
         if (parsed.intent().sliceSize() != null) {
-            plans = sliced(scope, gang, parsed.intent(), plans, findings, snapshot.requests());
+            plans = sliced(scope, gang, parsed.intent(), plans, findings);
         }
         if (rejected || findings.stream().anyMatch(Finding::isRejection)) {
             rejectOthers(scope, gang.subjects(), findings);
@@ -242,12 +241,7 @@ final class GangJudge {
      * does not divide a gang (the last slice could never be whole).
      */
     private List<GangPlan> sliced(
-            GangScope scope,
-            Gang gang,
-            GangIntent intent,
-            List<GangPlan> plans,
-            List<Finding> findings,
-            PodRequests requests) {
+            GangScope scope, Gang gang, GangIntent intent, List<GangPlan> plans, List<Finding> findings) {
         Optional<String> index = Optional.ofNullable(intent.podIndexLabel())
                 .or(() -> scope instanceof GangScope.Single single
                         ? adapters.of(single.kind()).flatMap(KindAdapter::podIndexLabel)
@@ -271,7 +265,7 @@ final class GangJudge {
         }
         List<GangPlan> out = new ArrayList<>();
         for (GangPlan plan : plans) {
-            GangPlan cut = Slices.cut(plan, size, index.get(), requests);
+            GangPlan cut = Slices.cut(plan, size, index.get());
             if (cut != plan && plan.podCount() % size != 0) {
                 findings.addAll(WorkloadReason.refusals(
                         WorkloadReason.INVALID_ANNOTATION,

@@ -515,7 +515,7 @@ class ScopeReconcilerTest {
 
     @Test
     void reconcilingTwiceOverTheSameInputDecidesTheSame() {
-        var r = reconciler(Fixtures.defaultSettings(), TestSettings.defaults(), Reservations.Settings.defaults(), T0);
+        var r = reconciler(Fixtures.defaultSettings(), TestSettings.defaults(), TestSettings.DEFAULT_RESERVATIONS, T0);
         var objects = Fixtures.objects(
                 gpuDeployment("a", "team", 2, null) + "---\n" + GPU_QUOTA + "---\n" + lws("l", "team", 3)
                         + "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n  labels: {topobridge.io/enabled: \"true\"}\n");

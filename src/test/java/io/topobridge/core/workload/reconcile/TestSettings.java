@@ -2,6 +2,7 @@ package io.topobridge.core.workload.reconcile;
 
 import io.topobridge.core.recovery.DomainLossRestarts;
 import io.topobridge.core.workload.changes.Reservations;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;
 
@@ -14,6 +15,10 @@ public final class TestSettings {
 
     /** No limit on what a namespace's PodGroups reserve but its ResourceQuotas. */
     public static final Reservations.Settings NO_RESERVATION_LIMITS = new Reservations.Settings(null, Map.of());
+
+    /** The configured default: a namespace's PodGroups may reserve at most the whole cluster together. */
+    public static final Reservations.Settings DEFAULT_RESERVATIONS =
+            new Reservations.Settings(BigDecimal.ONE, Map.of());
 
     private TestSettings() {}
 
