@@ -18,14 +18,15 @@ import java.util.function.Supplier;
  * if larger, what its biggest regular init container needs next to the sidecars started before it; pod-level
  * resources replace the container sum where set; pod overhead is added on top. An instance keeps what it computed, for
  * one translation on one thread: the requests of each template (by identity, so a template parsed anew is computed
- * anew), which every PodGroup of a workload reads, and the amount of each quantity text.
+ * anew), which every PodGroup of a workload reads, and the amount of each quantity text, both made by the first
+ * {@link #sum}: a one-off {@link #of} keeps nothing.
  */
 public final class PodRequests {
 
     private static final String ALWAYS = "Always";
 
-    private final Map<PodSpec, ResourceSum> bySpec = new IdentityHashMap<>();
-    private final Map<String, Map<String, BigDecimal>> amounts = new HashMap<>();
+    private Map<PodSpec, ResourceSum> bySpec;
+    private Map<String, Map<String, BigDecimal>> amounts;
 
     /**
      * @throws IllegalArgumentException naming the container and resource when a quantity cannot be parsed
@@ -40,6 +41,10 @@ public final class PodRequests {
      * @throws IllegalArgumentException as {@link #of}, on every call for a template it refuses
      */
     public ResourceSum sum(PodSpec spec) {
+        if (bySpec == null) {
+            bySpec = new IdentityHashMap<>();
+            amounts = new HashMap<>();
+        }
         return bySpec.computeIfAbsent(spec, this::compute);
     }
 
@@ -130,7 +135,7 @@ public final class PodRequests {
     private BigDecimal amount(Supplier<String> where, String name, Quantity quantity) {
         BigDecimal amount;
         try {
-            amount = quantity == null
+            amount = quantity == null || amounts == null
                     ? Quantities.amount(quantity)
                     : amounts.computeIfAbsent(quantity.getAmount(), a -> new HashMap<>())
                             .computeIfAbsent(quantity.getFormat(), f -> Quantities.amount(quantity));

@@ -159,7 +159,7 @@ public final class Workload {
         } else if (value instanceof Map<?, ?> map) {
             ObjectNode node = MAPPER.createObjectNode();
             for (Map.Entry<?, ?> e : map.entrySet()) {
-                JsonNode child = e.getKey() instanceof String key ? tree(e.getValue(), depth + 1) : null;
+                JsonNode child = e.getKey() instanceof String ? tree(e.getValue(), depth + 1) : null;
                 if (child == null) {
                     return null;
                 }
