@@ -111,11 +111,6 @@ public final class WebhookConfigurations {
                 .build();
     }
 
-    /** The base64 form of a PEM bundle, as {@code clientConfig.caBundle} carries it. */
-    public static String caBundle(String pem) {
-        return Base64.getEncoder().encodeToString(pem.getBytes(StandardCharsets.UTF_8));
-    }
-
     private static ObjectMeta metadata(WebhookSettings settings) {
         return new ObjectMetaBuilder()
                 .withName(settings.configurationName())
@@ -131,7 +126,7 @@ public final class WebhookConfigurations {
                 .withPath(path)
                 .withPort(settings.servicePort())
                 .endService()
-                .withCaBundle(caBundle(caBundlePem))
+                .withCaBundle(Base64.getEncoder().encodeToString(caBundlePem.getBytes(StandardCharsets.UTF_8)))
                 .build();
     }
 
