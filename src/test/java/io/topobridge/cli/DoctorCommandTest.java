@@ -42,7 +42,7 @@ class DoctorCommandTest {
     void helpNamesEveryCheckOfTheCatalog() {
         String help =
                 new picocli.CommandLine(DoctorCommand.class).getUsageMessage().replaceAll("\\s+", " ");
-        assertThat(io.topobridge.core.diagnosis.Doctor.checks())
+        assertThat(io.topobridge.core.diagnosis.Doctor.CHECKS)
                 .isNotEmpty()
                 .allSatisfy(check -> assertThat(help).contains(check.name()));
     }

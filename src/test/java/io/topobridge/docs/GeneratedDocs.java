@@ -140,7 +140,7 @@ public final class GeneratedDocs {
     /** The table of the doctor's checks, in the order of their catalog; a check without a row here fails. */
     static String doctorChecks() {
         StringBuilder out = new StringBuilder("| check | fails (or warns) when | finding reason |\n|---|---|---|");
-        for (Doctor.Check c : Doctor.checks()) {
+        for (Doctor.Check c : Doctor.CHECKS) {
             CheckDoc doc = DOCTOR_CHECKS.get(c.name());
             if (doc == null) {
                 throw new IllegalStateException("doctor check " + c.name() + " has no row in GeneratedDocs");

@@ -17,7 +17,8 @@ public final class Doctor {
     /** One check: its name (what {@code doctor} prints, the metric's {@code check} label) and how it runs. */
     public record Check(String name, Function<DoctorInputs, DoctorCheck.Result> run) {}
 
-    private static final List<Check> CHECKS = List.of(
+    /** Every check, in the order they run. */
+    public static final List<Check> CHECKS = List.of(
             new Check("volcano-crds", VolcanoCrdsCheck::check),
             new Check("scheduler-config", SchedulerConfigCheck::check),
             new Check("scheduler-actions", SchedulerActionsCheck::check),
@@ -37,10 +38,5 @@ public final class Doctor {
                     return new DoctorCheck(check.name(), found.status(), found.message(), found.findings());
                 })
                 .toList();
-    }
-
-    /** Every check, in the order they run. */
-    public static List<Check> checks() {
-        return CHECKS;
     }
 }
