@@ -142,7 +142,7 @@ public class RenderCommand extends SettingsCommand implements Callable<Integer> 
         List<Finding> findings = new ArrayList<>(input.findings());
         findings.addAll(output.findings());
         findings.forEach(f -> System.err.println(f.line()));
-        return output.rejected() || findings.stream().anyMatch(Finding::isRejection) ? 1 : 0;
+        return output.rejected() || Finding.anyRejection(findings) ? 1 : 0;
     }
 
     private void print(KubernetesSerialization serialization, List<HasMetadata> printed) {

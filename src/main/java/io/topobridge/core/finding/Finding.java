@@ -1,5 +1,6 @@
 package io.topobridge.core.finding;
 
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.Objects;
 
@@ -59,6 +60,16 @@ public record Finding(Severity severity, Reason reason, ObjectRef object, String
 
     public boolean isRejection() {
         return severity == Severity.REJECTED;
+    }
+
+    /** Whether any of {@code findings} is a rejection (a loop: translation asks it several times of every gang). */
+    public static boolean anyRejection(Collection<Finding> findings) {
+        for (Finding f : findings) {
+            if (f.isRejection()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** One line: {@code SEVERITY Kind/ns/name Reason: message}, at most {@link UserText#MAX_MESSAGE_BYTES} bytes. */

@@ -39,6 +39,6 @@ public record RenderOutput(
      * ({@code render} then exits 1).
      */
     public boolean rejected() {
-        return !refused.isEmpty() || findings.stream().anyMatch(Finding::isRejection);
+        return !refused.isEmpty() || Finding.anyRejection(findings);
     }
 }

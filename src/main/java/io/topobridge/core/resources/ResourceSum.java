@@ -53,7 +53,12 @@ public final class ResourceSum {
 
     /** Whether no resource has an amount above zero. */
     public boolean allZero() {
-        return amounts.values().stream().allMatch(a -> a.signum() <= 0);
+        for (BigDecimal amount : amounts.values()) {
+            if (amount.signum() > 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public boolean isEmpty() {

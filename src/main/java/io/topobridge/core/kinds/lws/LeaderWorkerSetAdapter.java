@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
+import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
@@ -266,7 +267,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
     }
 
     @Override
-    public Member member(Workload lws, PodIdentity present) {
+    public Member member(Workload lws, PodIdentity present, PodRequests requests) {
         LwsGroups.Shape s = LwsGroups.shape(lws);
         int replicas = selector(lws).covers(present) ? Math.max(s.replicas(), 1) : s.replicas();
         if (replicas == 0) {

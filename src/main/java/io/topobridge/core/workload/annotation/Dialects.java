@@ -106,7 +106,14 @@ public final class Dialects {
     }
 
     static boolean present(List<AnnotationSource> sources) {
-        return sources.stream().anyMatch(s -> s.annotations().keySet().stream().anyMatch(KEYS::containsKey));
+        for (AnnotationSource source : sources) {
+            for (String key : source.annotations().keySet()) {
+                if (KEYS.containsKey(key)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -11,7 +11,7 @@ public record ParsedIntent(GangIntent intent, List<Finding> findings) {
     }
 
     public boolean rejected() {
-        return findings.stream().anyMatch(Finding::isRejection);
+        return Finding.anyRejection(findings);
     }
 
     /**

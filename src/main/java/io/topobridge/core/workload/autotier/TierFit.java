@@ -99,10 +99,13 @@ public final class TierFit {
 
     /** The topology of the PodGroup's subgroups (the first policy that has one), if any holds them to a tier. */
     private static Optional<NetworkTopologySpec> subgroupTopology(DesiredPodGroup podGroup) {
-        return Objects.requireNonNullElse(podGroup.spec().getSubGroupPolicy(), List.<SubGroupPolicySpec>of()).stream()
-                .map(SubGroupPolicySpec::getNetworkTopology)
-                .filter(t -> tierOf(t) != null)
-                .findFirst();
+        for (SubGroupPolicySpec policy :
+                Objects.requireNonNullElse(podGroup.spec().getSubGroupPolicy(), List.<SubGroupPolicySpec>of())) {
+            if (tierOf(policy.getNetworkTopology()) != null) {
+                return Optional.of(policy.getNetworkTopology());
+            }
+        }
+        return Optional.empty();
     }
 
     private static Integer tierOf(NetworkTopologySpec topology) {

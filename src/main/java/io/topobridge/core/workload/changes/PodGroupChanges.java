@@ -165,7 +165,7 @@ public final class PodGroupChanges {
             }
             // an adopted PodGroup the other controller has not made yet: its creation brings this scope back
         }
-        if (result.findings().stream().anyMatch(Finding::isRejection)) {
+        if (Finding.anyRejection(result.findings())) {
             // a refused edit changes nothing: the gang keeps the PodGroups it had until the annotations are fixed
             // or removed, so pods created meanwhile still join them
             return new Plan(steps, findings);

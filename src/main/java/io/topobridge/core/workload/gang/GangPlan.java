@@ -86,11 +86,11 @@ public record GangPlan(
 
     /** Pods in the gang. */
     public long podCount() {
-        return roles.stream().mapToLong(PodRole::count).sum();
+        return PodRole.count(roles, false);
     }
 
     /** Pods of the gang that exist before any of them runs (see {@link PodRole#atStart()}). */
     public long startingPods() {
-        return roles.stream().mapToLong(PodRole::atStart).sum();
+        return PodRole.count(roles, true);
     }
 }

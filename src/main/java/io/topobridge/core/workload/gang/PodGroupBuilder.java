@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * Turns a {@link GangPlan} and the validated intent into the PodGroup to apply. Tiers are always written as
@@ -81,11 +80,7 @@ public final class PodGroupBuilder {
         NetworkTopologySpec gangTopology = plan.level() == GangPlan.Level.SUBGROUP && intent.hasSubgroupTopology()
                 ? topology(intent.subgroupTier(), intent.subgroupMode(), intent.effectiveSubgroupMode())
                 : topology(intent.highestTier(), intent.mode(), intent.effectiveMode());
-        if (gangTopology != null
-                && !plan.roles().isEmpty()
-                && plan.roles().stream()
-                        .allMatch(r -> r.count() == 0
-                                || r.spec() != null && requests.sum(r.spec()).allZero())) {
+        if (gangTopology != null && !plan.roles().isEmpty() && requestsNothing(plan.roles(), requests)) {
             // Volcano's allocate action skips pods that request nothing and its backfill places them on any node:
             // a tier written here would read as a promise the scheduler does not keep, so the PodGroup gets none
             findings.addAll(WorkloadReason.warnings(
@@ -226,20 +221,36 @@ public final class PodGroupBuilder {
                 .networkTopology(topology);
     }
 
+    /** Whether no pod of these roles requests anything (an unknown template does). */
+    private static boolean requestsNothing(List<PodRole> roles, PodRequests requests) {
+        for (PodRole r : roles) {
+            if (r.count() > 0 && (r.spec() == null || !requests.sum(r.spec()).allZero())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The exact sum of every pod's effective requests. */
     private static Map<String, String> minResources(List<PodRole> roles, PodRequests requests) {
         var total = new ResourceSum();
-        roles.stream().filter(r -> r.count() > 0).forEach(r -> total.add(requests.sum(r.spec()), r.count()));
+        for (PodRole role : roles) {
+            if (role.count() > 0) {
+                total.add(requests.sum(role.spec()), role.count());
+            }
+        }
         Map<String, String> out = total.canonical();
         return out.isEmpty() ? null : new TreeMap<>(out);
     }
 
     private static String priorityClass(GangPlan plan, List<ObjectRef> subjects, List<Finding> findings) {
-        Set<String> names = plan.roles().stream()
-                .filter(r -> r.count() > 0 && r.spec() != null)
-                .map(r -> r.spec().getPriorityClassName())
-                .filter(n -> n != null && !n.isBlank())
-                .collect(Collectors.toCollection(LinkedHashSet::new));
+        Set<String> names = new LinkedHashSet<>();
+        for (PodRole role : plan.roles()) {
+            String name = role.count() > 0 && role.spec() != null ? role.spec().getPriorityClassName() : null;
+            if (name != null && !name.isBlank()) {
+                names.add(name);
+            }
+        }
         if (names.size() <= 1) {
             return names.isEmpty() ? null : names.iterator().next();
         }

@@ -1,6 +1,7 @@
 package io.topobridge.core.workload.gang;
 
 import io.fabric8.kubernetes.api.model.PodSpec;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -28,6 +29,15 @@ public record PodRole(
     /** A role with no pod labels of its own, all of whose pods exist when the gang starts. */
     public static PodRole of(String taskSpec, long count, PodSpec spec, PodIdentity selector) {
         return new PodRole(taskSpec, count, spec, selector, Map.of(), count);
+    }
+
+    /** The pods of {@code roles}, or only those that exist when the gang starts. */
+    public static long count(List<PodRole> roles, boolean atStart) {
+        long pods = 0;
+        for (PodRole role : roles) {
+            pods += atStart ? role.atStart : role.count;
+        }
+        return pods;
     }
 
     /** The same role of which only {@code atStart} pods exist when the gang starts. */

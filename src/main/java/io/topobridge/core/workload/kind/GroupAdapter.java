@@ -57,12 +57,12 @@ public final class GroupAdapter {
                 sources,
                 subjects,
                 PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(adapters, group, members, present, notes)),
+                Gang.keyed((present, notes) -> plans(snapshot, group, members, present, notes)),
                 false));
     }
 
     private static List<GangPlan> plans(
-            WorkloadAdapters adapters,
+            Snapshot snapshot,
             GangScope.Group group,
             List<Workload> members,
             PodIdentity present,
@@ -72,7 +72,10 @@ public final class GroupAdapter {
         List<OwnerReference> owners = new ArrayList<>();
         boolean surgeOnly = false;
         for (Workload member : members) {
-            Member m = adapters.groupMember(member.kind()).orElseThrow().member(member, present);
+            Member m = snapshot.adapters()
+                    .groupMember(member.kind())
+                    .orElseThrow()
+                    .member(member, present, snapshot.requests());
             roles.addAll(m.roles());
             subs.addAll(m.subGroups());
             notes.addAll(m.notes());
@@ -82,7 +85,7 @@ public final class GroupAdapter {
                 owners.add(ref);
             }
         }
-        if (roles.stream().mapToLong(PodRole::count).sum() == 0) {
+        if (PodRole.count(roles, false) == 0) {
             return List.of();
         }
         return List.of(GangPlan.owned(group, PodGroupNames.group(group.name()), owners, roles, subs)

@@ -87,7 +87,10 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
 
     @Override
     public List<AnnotationSource> sources(Workload w) {
-        return List.of(w.metadataSource(), w.templateSource(shape(w).template(), "pod template"));
+        // read by the scope, the gang and the group alike: made once per view
+        return w.memo(
+                "replicated-sources",
+                () -> List.of(w.metadataSource(), w.templateSource(shape(w).template(), "pod template")));
     }
 
     @Override
@@ -153,7 +156,7 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
      * wait for pods that do not exist yet.
      */
     @Override
-    public Member member(Workload w, PodIdentity present) {
+    public Member member(Workload w, PodIdentity present, PodRequests requests) {
         int replicas = replicas(w, present);
         if (replicas == 0) {
             return Member.NONE;
@@ -177,7 +180,7 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
                         replicas,
                         false,
                         false)
-                .bestEffort(PodRequests.isBestEffort(role.spec()));
+                .bestEffort(role.spec() != null && requests.sum(role.spec()).allZero());
         List<Finding> notes = new ArrayList<>();
         PodRole started = atStart(w, role, notes);
         return new Member(

@@ -63,7 +63,7 @@ final class GangJudge {
             List<DesiredPodGroup> podGroups, List<Finding> findings, List<GangPlan> plans, boolean waitingForTiers) {
 
         boolean refused() {
-            return findings.stream().anyMatch(Finding::isRejection);
+            return Finding.anyRejection(findings);
         }
 
         /**
@@ -98,7 +98,7 @@ final class GangJudge {
         if (!parsed.rejected() || waiting) {
             findings.addAll(queueChecks(gang, parsed.intent(), queues));
         }
-        boolean rejected = findings.stream().anyMatch(Finding::isRejection);
+        boolean rejected = Finding.anyRejection(findings);
         if (rejected && pod == null) {
             rejectOthers(scope, gang.subjects(), findings);
             return new Judged(List.of(), findings, List.of(), waiting);
@@ -111,7 +111,7 @@ final class GangJudge {
         if (parsed.intent().sliceSize() != null) {
             plans = sliced(scope, gang, parsed.intent(), plans, findings);
         }
-        if (rejected || findings.stream().anyMatch(Finding::isRejection)) {
+        if (rejected || Finding.anyRejection(findings)) {
             rejectOthers(scope, gang.subjects(), findings);
             return new Judged(List.of(), findings, plans, waiting);
         }
@@ -200,7 +200,7 @@ final class GangJudge {
                     () -> WorkloadTranslator.kept(snapshot, plan.scope().namespace(), plan.name())));
             fit.addAll(ComputeDomains.findings(devices, result.podGroup(), tiers, gang.subjects()));
             say(gang, fit, findings);
-            if (fit.stream().anyMatch(Finding::isRejection)) {
+            if (Finding.anyRejection(fit)) {
                 refused = true;
             } else {
                 built.add(result.podGroup().withOnDomainLoss(onLoss));
