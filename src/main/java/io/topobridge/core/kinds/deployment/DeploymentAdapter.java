@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentSpec;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStrategy;
 import io.fabric8.kubernetes.api.model.apps.RollingUpdateDeployment;
-import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.gang.PodGroupNames;
 import io.topobridge.core.workload.kind.PodOrigin;
@@ -73,26 +72,10 @@ public final class DeploymentAdapter extends ReplicatedAdapter {
         return value.getIntVal() != null ? String.valueOf(value.getIntVal()) : value.getStrVal();
     }
 
-    /** LWS's leader Deployment belongs to its LWS, which is the group's member. */
+    /** LWS's leader Deployment (owned by the LWS). */
     @Override
-    public boolean joins(Workload d) {
-        return !ofLeaderWorkerSet(d);
-    }
-
-    private static boolean ofLeaderWorkerSet(Workload d) {
+    protected boolean ofLeaderWorkerSet(Workload d) {
         return d.owner(WorkloadKind.LEADER_WORKER_SET).isPresent();
-    }
-
-    /** A Deployment of its own is a gang (or a group's member); LWS's leader Deployment belongs to its LWS's gang. */
-    @Override
-    public Optional<GangScope> scopeOf(Workload d, Snapshot snapshot) {
-        Optional<OwnerReference> lws = d.owner(WorkloadKind.LEADER_WORKER_SET);
-        if (lws.isEmpty()) {
-            return super.scopeOf(d, snapshot);
-        }
-        return snapshot.get(
-                        WorkloadKind.LEADER_WORKER_SET, d.namespace(), lws.get().getName())
-                .flatMap(snapshot::scopeOf);
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.topobridge.core.kinds.statefulset;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.topobridge.core.finding.Finding;
-import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadReason;
 import io.topobridge.core.workload.gang.PodGroupNames;
@@ -61,32 +60,14 @@ public final class StatefulSetAdapter extends ReplicatedAdapter {
         return Workload.text(sts.spec().get("podManagementPolicy"), "spec.podManagementPolicy", "OrderedReady");
     }
 
-    /** LWS's own StatefulSets belong to the LWS, which is the group's member. */
+    /** LWS's leader StatefulSet (owned by the LWS) and its worker StatefulSets (owned by a leader pod). */
     @Override
-    public boolean joins(Workload sts) {
-        return !ofLeaderWorkerSet(sts);
-    }
-
-    private static boolean ofLeaderWorkerSet(Workload sts) {
+    protected boolean ofLeaderWorkerSet(Workload sts) {
         return sts.owner(WorkloadKind.LEADER_WORKER_SET).isPresent()
                 || sts.metadata().getOwnerReferences() != null
                         && sts.metadata().getOwnerReferences().stream()
                                 .anyMatch(
                                         o -> o != null && "Pod".equals(o.getKind()) && "v1".equals(o.getApiVersion()));
-    }
-
-    /**
-     * A StatefulSet of its own is a gang (or a group's member); LWS's leader StatefulSet belongs to its LWS's gang (its
-     * replicas tell the LWS's surge groups during a rollout); LWS's worker StatefulSets (owned by a leader pod) to none.
-     */
-    @Override
-    public Optional<GangScope> scopeOf(Workload sts, Snapshot snapshot) {
-        if (!ofLeaderWorkerSet(sts)) {
-            return super.scopeOf(sts, snapshot);
-        }
-        return sts.owner(WorkloadKind.LEADER_WORKER_SET)
-                .flatMap(owner -> snapshot.get(WorkloadKind.LEADER_WORKER_SET, sts.namespace(), owner.getName()))
-                .flatMap(snapshot::scopeOf);
     }
 
     @Override

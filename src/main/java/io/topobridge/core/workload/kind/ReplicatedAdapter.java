@@ -75,14 +75,27 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
         return kind;
     }
 
-    /** {@code tb-deploy-<name>} or {@code tb-sts-<name>}. */
-    public final String podGroupName(Workload w) {
-        return podGroupName.apply(w.name());
-    }
+    /** Whether LeaderWorkerSet made the object: it is then part of the LWS, no gang or group member of its own. */
+    protected abstract boolean ofLeaderWorkerSet(Workload w);
 
+    /**
+     * A workload of its own is a gang (or a group's member); one LWS made belongs to its LWS's gang (its replicas tell
+     * the LWS's surge groups during a rollout), or to none when the LWS does not own it (a worker StatefulSet).
+     */
     @Override
     public Optional<GangScope> scopeOf(Workload w, Snapshot snapshot) {
-        return Optional.of(GroupAdapter.groupOrOwn(w, sources(w)));
+        if (!ofLeaderWorkerSet(w)) {
+            return Optional.of(GroupAdapter.groupOrOwn(w, sources(w)));
+        }
+        return w.owner(WorkloadKind.LEADER_WORKER_SET)
+                .flatMap(owner -> snapshot.get(WorkloadKind.LEADER_WORKER_SET, w.namespace(), owner.getName()))
+                .flatMap(snapshot::scopeOf);
+    }
+
+    /** An object LWS made belongs to the LWS, which is the group's member. */
+    @Override
+    public boolean joins(Workload w) {
+        return !ofLeaderWorkerSet(w);
     }
 
     @Override
@@ -136,9 +149,9 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
                 replicas,
                 template == null ? null : template.getSpec(),
                 selector(w));
-        return List.of(
-                GangPlan.owned(scope, podGroupName(w), w.ownerReferences(), List.of(atStart(w, role, notes)), List.of())
-                        .withSurgeOnlyRollout(surgeOnlyRollout(w)));
+        String name = podGroupName.apply(w.name());
+        return List.of(GangPlan.owned(scope, name, w.ownerReferences(), List.of(atStart(w, role, notes)), List.of())
+                .withSurgeOnlyRollout(surgeOnlyRollout(w)));
     }
 
     /** Whether the workload's rollouts add pods before taking any down; none by default. */
