@@ -66,7 +66,7 @@ public final class PodSetAdapter implements KindAdapter {
 
     /** A PodSet made by hand: a gang of {@code podGroupSize} pods. */
     private List<GangPlan> plans(Workload ps, GangScope scope, PodIdentity present, List<Finding> notes) {
-        PodIdentity selector = PodIdentity.of(PodIdentity.WORKLOAD, kind().kind() + "/" + ps.name());
+        PodIdentity selector = selector(ps);
         int declared = Workload.integer(ps.spec().get("podGroupSize"), "spec.podGroupSize", 1);
         int size = selector.covers(present) ? Math.max(declared, 1) : declared;
         PodTemplateSpec template = template(ps);
@@ -102,7 +102,7 @@ public final class PodSetAdapter implements KindAdapter {
                     ps.labels().get(WorkloadLabels.AIBRIX_ROLE),
                     ps.name());
         }
-        return Optional.of(new PodOrigin(ps, PodIdentity.of(PodIdentity.WORKLOAD, kind().kind() + "/" + ps.name())));
+        return Optional.of(new PodOrigin(ps, selector(ps)));
     }
 
     /** AIBrix's PodGroup is owned by the PodSet it is made for and named after it. */

@@ -152,10 +152,6 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
                 scope, snapshot, ds -> (present, only, notes) -> plans(ds, scope, present, only, notes, snapshot));
     }
 
-    private static PodIdentity selector(Workload ds) {
-        return PodIdentity.of(PodIdentity.WORKLOAD, WorkloadKind.DISAGGREGATED_SET.kind() + "/" + ds.name());
-    }
-
     private List<GangPlan> plans(
             Workload ds,
             GangScope scope,
@@ -268,7 +264,7 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
     }
 
     /** The PodGroup LWS's provider made for one group of one of the set's LWSs. */
-    private static GangPlan adoptedPlan(
+    private GangPlan adoptedPlan(
             Workload ds, GangScope scope, Optional<Role> role, String lws, String name, int group, String revision) {
         PodIdentity base = selector(ds)
                 .with(
@@ -355,7 +351,7 @@ public final class DisaggregatedSetAdapter implements KindAdapter {
     }
 
     /** A pod of one role and slice of a set, running in LWS {@code lwsName} when known. */
-    private static Optional<PodOrigin> origin(
+    private Optional<PodOrigin> origin(
             Pod pod, Snapshot snapshot, String dsName, String slice, String role, String lwsName) {
         Optional<Workload> ds = snapshot.get(WorkloadKind.DISAGGREGATED_SET, Pods.namespace(pod), dsName);
         if (ds.isEmpty() || role == null) {

@@ -97,10 +97,6 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                 scope, snapshot, lws -> (present, only, notes) -> plans(lws, scope, present, only, notes, snapshot));
     }
 
-    private static PodIdentity selector(Workload lws) {
-        return PodIdentity.of(PodIdentity.WORKLOAD, WorkloadKind.LEADER_WORKER_SET.kind() + "/" + lws.name());
-    }
-
     private List<GangPlan> plans(
             Workload lws,
             GangScope scope,
@@ -237,7 +233,7 @@ public final class LeaderWorkerSetAdapter implements KindAdapter, GroupMember {
                 .orElse(0);
     }
 
-    private static GangPlan adoptedPlan(
+    private GangPlan adoptedPlan(
             Workload lws, LwsGroups.Shape s, GangScope scope, String name, int group, String revision) {
         PodIdentity base =
                 selector(lws).with(PodIdentity.GROUP_INDEX, String.valueOf(group), PodIdentity.REVISION, revision);

@@ -37,6 +37,11 @@ public interface KindAdapter {
      */
     Optional<GangScope> scopeOf(Workload workload, Snapshot snapshot);
 
+    /** The fact every pod {@code workload} made carries: its {@code Kind/name} ({@link PodIdentity#WORKLOAD}). */
+    default PodIdentity selector(Workload workload) {
+        return PodIdentity.of(PodIdentity.WORKLOAD, kind().kind() + "/" + workload.name());
+    }
+
     /** Where the object's annotations are read: its metadata and its pod templates. */
     List<AnnotationSource> sources(Workload workload);
 

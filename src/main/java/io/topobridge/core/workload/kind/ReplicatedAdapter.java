@@ -129,10 +129,6 @@ public abstract class ReplicatedAdapter implements KindAdapter, GroupMember {
         return ownGang(scope, snapshot, w -> Gang.keyed((present, notes) -> plans(w, scope, present, notes)));
     }
 
-    public PodIdentity selector(Workload w) {
-        return PodIdentity.of(PodIdentity.WORKLOAD, kind().kind() + "/" + w.name());
-    }
-
     private int replicas(Workload w, PodIdentity present) {
         int replicas = shape(w).replicas();
         return selector(w).covers(present) ? Math.max(replicas, 1) : replicas;
