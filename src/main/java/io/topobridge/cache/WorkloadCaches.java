@@ -196,7 +196,7 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
             // only followed from a pod to its Deployment: the owner chain is all that is kept
             ((SharedIndexInformer<HasMetadata>) informer).itemStore(new SlimStore<>());
         }
-        put(kind, watch(kind.kind(), informer, error -> failed(kind, error)));
+        put(kind, watch(kind.kind(), informer, error -> failures.put(kind, error)));
     }
 
     /** Replaces the snapshot of workload informers with one where {@code kind} has {@code informer} (null: none). */
@@ -209,10 +209,6 @@ public class WorkloadCaches implements WorkloadLookup, ProcessPart {
             next.put(kind, informer);
         }
         informers = Collections.unmodifiableMap(next);
-    }
-
-    private void failed(WorkloadKind kind, Throwable error) {
-        failures.put(kind, error);
     }
 
     private SharedIndexInformer<PodGroup> podGroups() {

@@ -53,12 +53,7 @@ public final class ResourceSum {
 
     /** Whether no resource has an amount above zero. */
     public boolean allZero() {
-        for (BigDecimal amount : amounts.values()) {
-            if (amount.signum() > 0) {
-                return false;
-            }
-        }
-        return true;
+        return amounts.values().stream().allMatch(a -> a.signum() <= 0);
     }
 
     public boolean isEmpty() {

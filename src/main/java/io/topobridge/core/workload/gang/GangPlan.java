@@ -83,14 +83,4 @@ public record GangPlan(
     public Optional<PodRole> roleOf(PodIdentity pod) {
         return roles.stream().filter(r -> r.selector().covers(pod)).findFirst();
     }
-
-    /** Pods in the gang. */
-    public long podCount() {
-        return PodRole.count(roles, false);
-    }
-
-    /** Pods of the gang that exist before any of them runs (see {@link PodRole#atStart()}). */
-    public long startingPods() {
-        return PodRole.count(roles, true);
-    }
 }

@@ -55,8 +55,8 @@ public final class PodGroupBuilder {
         List<Finding> findings = new ArrayList<>();
         var spec = new PodGroupSpec();
         if (plan.ownership() == DesiredPodGroup.Ownership.OWNED) {
-            long pods = plan.podCount();
-            long starting = plan.startingPods();
+            long pods = PodRole.count(plan.roles(), false);
+            long starting = PodRole.count(plan.roles(), true);
             int minMember = (int) Math.min(Integer.MAX_VALUE, starting);
             if (intent.minMember() != null) {
                 if (intent.minMember() > starting) {

@@ -31,7 +31,7 @@ public record PodRole(
         return new PodRole(taskSpec, count, spec, selector, Map.of(), count);
     }
 
-    /** The pods of {@code roles}, or only those that exist when the gang starts. */
+    /** The pods of {@code roles} (a gang's size), or only those that exist before any of them runs ({@link #atStart}). */
     public static long count(List<PodRole> roles, boolean atStart) {
         long pods = 0;
         for (PodRole role : roles) {

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.topobridge.core.Topobridge;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
+import io.topobridge.core.resources.PodRequests;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.annotation.AnnotationParser;
 import io.topobridge.core.workload.annotation.AnnotationSource;
@@ -57,12 +58,13 @@ public final class GroupAdapter {
                 sources,
                 subjects,
                 PodIdentity.NONE,
-                Gang.keyed((present, notes) -> plans(snapshot, group, members, present, notes)),
+                Gang.keyed((present, notes) -> plans(adapters, snapshot.requests(), group, members, present, notes)),
                 false));
     }
 
     private static List<GangPlan> plans(
-            Snapshot snapshot,
+            WorkloadAdapters adapters,
+            PodRequests requests,
             GangScope.Group group,
             List<Workload> members,
             PodIdentity present,
@@ -72,10 +74,7 @@ public final class GroupAdapter {
         List<OwnerReference> owners = new ArrayList<>();
         boolean surgeOnly = false;
         for (Workload member : members) {
-            Member m = snapshot.adapters()
-                    .groupMember(member.kind())
-                    .orElseThrow()
-                    .member(member, present, snapshot.requests());
+            Member m = adapters.groupMember(member.kind()).orElseThrow().member(member, present, requests);
             roles.addAll(m.roles());
             subs.addAll(m.subGroups());
             notes.addAll(m.notes());

@@ -26,6 +26,7 @@ import io.topobridge.core.workload.dra.DraDevices;
 import io.topobridge.core.workload.gang.GangPlan;
 import io.topobridge.core.workload.gang.PodGroupBuilder;
 import io.topobridge.core.workload.gang.PodIdentity;
+import io.topobridge.core.workload.gang.PodRole;
 import io.topobridge.core.workload.gang.Slices;
 import io.topobridge.core.workload.kind.Gang;
 import io.topobridge.core.workload.kind.KindAdapter;
@@ -266,13 +267,14 @@ final class GangJudge {
         List<GangPlan> out = new ArrayList<>();
         for (GangPlan plan : plans) {
             GangPlan cut = Slices.cut(plan, size, index.get());
-            if (cut != plan && plan.podCount() % size != 0) {
+            long pods = PodRole.count(plan.roles(), false);
+            if (cut != plan && pods % size != 0) {
                 findings.addAll(WorkloadReason.refusals(
                         WorkloadReason.INVALID_ANNOTATION,
                         gang.subjects(),
                         Slices.LABEL,
-                        "slices of " + size + " pods do not divide the " + plan.podCount() + " pods of gang "
-                                + plan.name() + ": the last slice could never be whole"));
+                        "slices of " + size + " pods do not divide the " + pods + " pods of gang " + plan.name()
+                                + ": the last slice could never be whole"));
             }
             out.add(cut);
         }
