@@ -35,9 +35,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * restart policy and with {@code restartPolicy: None}, an AIBrix StormService with one role of 4 pods), fills one NVLink
  * partition of a pool of its own (two partitions of four 4-GPU nodes, {@link TwoPartitionPool}); the other sits empty
  * beside it. One of its pods (the last by name) is killed, or its node goes NotReady (the pod evicted, left
- * Terminating), is drained, or is deleted. With {@code restart} and a 10 s grace the bridge restarts the gang through
- * its own controller once the domain has been lost for the grace, and the gang runs whole again in the other
- * partition, where its controller can make its pods again ({@link #expected} says which case comes to what, and
+ * Terminating), is drained, or is deleted. With {@code restart} and a short grace ({@link #GRACE}) the bridge restarts
+ * the gang through its own controller once the domain has been lost for the grace, and the gang runs whole again in the
+ * other partition, where its controller can make its pods again ({@link #expected} says which case comes to what, and
  * {@link #why} why a gang stays short); with {@code wait} it deletes nothing (what Volcano and the kind's controller do
  * alone). Per run it prints one {@code DOMAINLOSS} line: the time from the failure to the restart and to the whole
  * gang running again, where, whether the tier was kept, the bridge's writes and who created the pods (audit log).
@@ -52,7 +52,13 @@ class DomainLossRestartE2E {
 
     static final String NS = "domainloss-e2e";
     static final String POOL = "domainloss";
-    static final Duration GRACE = Duration.ofSeconds(10);
+    /**
+     * The workloads' {@code domain-loss-grace}: 5 s in the suite, where a restarted gang runs whole again within a
+     * second; the figures of docs/reliability.md were taken with a 10 s one ({@code
+     * -Dtopobridge.e2e.domainloss.grace=10}). The windows that prove nothing happens are counted in graces, so they keep
+     * their meaning with it.
+     */
+    static final Duration GRACE = Duration.ofSeconds(Long.getLong("topobridge.e2e.domainloss.grace", 5));
     /** How long the gang may take to run again in the other partition, from the failure. */
     static final Duration WINDOW = Duration.ofSeconds(Long.getLong("topobridge.e2e.domainloss.window", 90));
     /** How many times each case runs (medians are printed). */
