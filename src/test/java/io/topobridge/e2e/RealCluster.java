@@ -765,6 +765,14 @@ public final class RealCluster implements AutoCloseable {
     }
 
     /**
+     * How many scheduling sessions Volcano's scheduler has closed since it started: for a test that counts sessions
+     * while it watches something else ({@link #awaitSchedulingSessions} only waits).
+     */
+    public long schedulingSessions() {
+        return volcano.sessions();
+    }
+
+    /**
      * Volcano's controller ConfigMap turning on its own label discovery: HyperNodes of {@code type} from the node
      * labels, the top tier's first.
      */
