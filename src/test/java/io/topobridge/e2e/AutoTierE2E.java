@@ -10,10 +10,12 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.testing.PodTemplates;
+import io.topobridge.testing.wrappers.StormServiceWrapper;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -33,8 +35,12 @@ class AutoTierE2E {
 
     private static final String NS = PlacementE2E.NS;
 
+    /**
+     * One namespace for the class, emptied after each test ({@link #workloadsGone}): a namespace deleted goes only at
+     * the namespace controller's first pass, 5 s after the deletion, which a namespace per test paid seven times.
+     */
     @RegisterExtension
-    final TestNamespace namespace = TestNamespace.forEachTest(NS);
+    static final TestNamespace NAMESPACE = TestNamespace.forClass(NS);
 
     private static final Duration PLACED = Duration.ofSeconds(120);
     /** Whole scheduling sessions a hard gang that cannot be placed is watched for before it is asserted unplaced. */
@@ -50,6 +56,41 @@ class AutoTierE2E {
     @BeforeEach
     void namespace() {
         client = cluster.onExamples();
+    }
+
+    /**
+     * What a test made is gone before the next starts, as with a namespace of its own: its Deployments and
+     * StormServices deleted, their pods at once, and waited for until no pod, RoleSet or PodGroup is left in the
+     * namespace (a PodGroup left would still count in Volcano's queue, a RoleSet in AIBrix's budget).
+     */
+    @AfterEach
+    void workloadsGone() {
+        client.apps().deployments().inNamespace(NS).delete();
+        client.genericKubernetesResources(StormServiceWrapper.API_VERSION, "StormService")
+                .inNamespace(NS)
+                .delete();
+        var podGroups = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(NS);
+        cluster.waitFor("the test's workloads, pods and PodGroups gone", PLACED, () -> {
+            TestNamespace.deletePodsNow(client, NS);
+            boolean workloadsGone = client.apps()
+                            .deployments()
+                            .inNamespace(NS)
+                            .list()
+                            .getItems()
+                            .isEmpty()
+                    && client.genericKubernetesResources(StormServiceWrapper.API_VERSION, "RoleSet")
+                            .inNamespace(NS)
+                            .list()
+                            .getItems()
+                            .isEmpty()
+                    && client.pods().inNamespace(NS).list().getItems().isEmpty();
+            if (workloadsGone) {
+                // as the namespace controller would: whoever made them, none outlives the test
+                podGroups.delete();
+            }
+            return workloadsGone && podGroups.list().getItems().isEmpty();
+        });
     }
 
     /** A Deployment of {@code replicas} pods, each asking for {@code gpus} GPUs, with the given annotations. */
