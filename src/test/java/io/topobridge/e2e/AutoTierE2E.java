@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.topobridge.testing.PodTemplates;
-import io.topobridge.testing.wrappers.StormServiceWrapper;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,8 +35,8 @@ class AutoTierE2E {
     private static final String NS = PlacementE2E.NS;
 
     /**
-     * One namespace for the class, emptied after each test ({@link #workloadsGone}): a namespace deleted goes only at
-     * the namespace controller's first pass, 5 s after the deletion, which a namespace per test paid seven times.
+     * One namespace for the class, emptied after each test ({@link TestNamespace#empty}): a namespace deleted goes only
+     * at the namespace controller's first pass, 5 s after the deletion, which a namespace per test paid seven times.
      */
     @RegisterExtension
     static final TestNamespace NAMESPACE = TestNamespace.forClass(NS);
@@ -58,39 +57,10 @@ class AutoTierE2E {
         client = cluster.onExamples();
     }
 
-    /**
-     * What a test made is gone before the next starts, as with a namespace of its own: its Deployments and
-     * StormServices deleted, their pods at once, and waited for until no pod, RoleSet or PodGroup is left in the
-     * namespace (a PodGroup left would still count in Volcano's queue, a RoleSet in AIBrix's budget).
-     */
+    /** What a test made is gone before the next starts, as with a namespace of its own. */
     @AfterEach
     void workloadsGone() {
-        client.apps().deployments().inNamespace(NS).delete();
-        client.genericKubernetesResources(StormServiceWrapper.API_VERSION, "StormService")
-                .inNamespace(NS)
-                .delete();
-        var podGroups = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
-                .inNamespace(NS);
-        cluster.waitFor("the test's workloads, pods and PodGroups gone", PLACED, () -> {
-            TestNamespace.deletePodsNow(client, NS);
-            boolean workloadsGone = client.apps()
-                            .deployments()
-                            .inNamespace(NS)
-                            .list()
-                            .getItems()
-                            .isEmpty()
-                    && client.genericKubernetesResources(StormServiceWrapper.API_VERSION, "RoleSet")
-                            .inNamespace(NS)
-                            .list()
-                            .getItems()
-                            .isEmpty()
-                    && client.pods().inNamespace(NS).list().getItems().isEmpty();
-            if (workloadsGone) {
-                // as the namespace controller would: whoever made them, none outlives the test
-                podGroups.delete();
-            }
-            return workloadsGone && podGroups.list().getItems().isEmpty();
-        });
+        NAMESPACE.empty(cluster);
     }
 
     /** A Deployment of {@code replicas} pods, each asking for {@code gpus} GPUs, with the given annotations. */

@@ -2,6 +2,8 @@ package io.topobridge.e2e;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.topobridge.testing.wrappers.LeaderWorkerSetWrapper;
+import io.topobridge.testing.wrappers.StormServiceWrapper;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,6 +29,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *
  * A class-wide namespace must be registered on a static field (JUnit calls class callbacks only for those); it is
  * made before the class's own {@code @BeforeAll} methods and deleted after its {@code @AfterAll} methods.
+ *
+ * <p>Tests that each want an empty namespace share a class-wide one emptied after each test ({@link #empty}), which
+ * spares them the wait for a deleted namespace to go.
  *
  * <p>A test that makes its namespaces as it goes (one per case, or only after a step of its own) opens them itself:
  *
@@ -177,6 +182,65 @@ public final class TestNamespace
         waitGone(cluster);
         made = false;
     }
+
+    /**
+     * Empties a class-wide namespace of what a test made, so that the next test starts as in a namespace of its own,
+     * without waiting for a deleted namespace to go (the namespace controller's first pass comes 5 s after the
+     * deletion): its Deployments, StatefulSets, LeaderWorkerSets and StormServices deleted, their pods at once, waited
+     * for until none of them, no ReplicaSet or RoleSet (which would make pods again) and no pod is left, then its
+     * PodGroups deleted as the namespace controller would, and waited for too (a PodGroup left would still count in
+     * Volcano's queue, a RoleSet in AIBrix's budget).
+     */
+    public void empty(RealCluster cluster) {
+        KubernetesClient client = cluster.client();
+        client.apps().deployments().inNamespace(name).delete();
+        client.apps().statefulSets().inNamespace(name).delete();
+        for (String kind : WORKLOADS.keySet()) {
+            client.genericKubernetesResources(WORKLOADS.get(kind), kind)
+                    .inNamespace(name)
+                    .delete();
+        }
+        var podGroups = client.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup")
+                .inNamespace(name);
+        cluster.waitFor("namespace " + name + " emptied", GONE, () -> {
+            deletePodsNow(client, name);
+            boolean workloadsGone = client.apps()
+                            .deployments()
+                            .inNamespace(name)
+                            .list()
+                            .getItems()
+                            .isEmpty()
+                    && client.apps()
+                            .replicaSets()
+                            .inNamespace(name)
+                            .list()
+                            .getItems()
+                            .isEmpty()
+                    && client.apps()
+                            .statefulSets()
+                            .inNamespace(name)
+                            .list()
+                            .getItems()
+                            .isEmpty()
+                    && WORKLOADS.keySet().stream()
+                            .allMatch(kind -> client.genericKubernetesResources(WORKLOADS.get(kind), kind)
+                                    .inNamespace(name)
+                                    .list()
+                                    .getItems()
+                                    .isEmpty())
+                    && client.pods().inNamespace(name).list().getItems().isEmpty();
+            if (workloadsGone) {
+                podGroups.delete();
+            }
+            return workloadsGone && podGroups.list().getItems().isEmpty();
+        });
+    }
+
+    /** The custom workload kinds {@link #empty} deletes, by kind: their API versions. */
+    private static final Map<String, String> WORKLOADS = Map.of(
+            "LeaderWorkerSet", LeaderWorkerSetWrapper.API_VERSION,
+            "StormService", StormServiceWrapper.API_VERSION,
+            "RoleSet", StormServiceWrapper.API_VERSION);
 
     /**
      * Deletes the pods of a namespace whose deletion was just asked for, at once (grace 0), as the fake kubelet does

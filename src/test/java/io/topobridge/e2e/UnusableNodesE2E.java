@@ -36,8 +36,9 @@ class UnusableNodesE2E {
 
     private static final String NS = PlacementE2E.NS;
 
+    /** One namespace for the class, emptied after each test ({@link TestNamespace#empty}). */
     @RegisterExtension
-    final TestNamespace namespace = TestNamespace.forEachTest(NS);
+    static final TestNamespace NAMESPACE = TestNamespace.forClass(NS);
 
     private static final Duration PLACED = Duration.ofSeconds(120);
     private static final String TAINT_KEY = "e2e.topobridge.io/maintenance";
@@ -65,6 +66,7 @@ class UnusableNodesE2E {
 
     @AfterEach
     void cleanUp() {
+        NAMESPACE.empty(cluster);
         List<String> r05 = new ArrayList<>(partition(1));
         r05.addAll(partition(2));
         for (String name : r05) {
