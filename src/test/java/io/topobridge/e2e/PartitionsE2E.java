@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -30,8 +31,9 @@ class PartitionsE2E {
 
     private static final String NS = PlacementE2E.NS;
 
+    /** One namespace for the class, emptied after each test ({@link TestNamespace#empty}). */
     @RegisterExtension
-    final TestNamespace namespace = TestNamespace.forEachTest(NS);
+    static final TestNamespace NAMESPACE = TestNamespace.forClass(NS);
 
     private static final Path GANGS = Path.of("examples", "workloads", "nvlink-partitions.yaml");
     private static final Duration PLACED = Duration.ofSeconds(120);
@@ -46,6 +48,12 @@ class PartitionsE2E {
     @BeforeEach
     void namespace() {
         client = cluster.onExamples();
+    }
+
+    /** What a test made is gone before the next starts, as with a namespace of its own. */
+    @AfterEach
+    void workloadsGone() {
+        NAMESPACE.empty(cluster);
     }
 
     private String create(String name) {
