@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -43,8 +44,9 @@ class RailCabledE2E {
     /** Whole scheduling sessions a hard gang that cannot be placed is watched for before it is asserted unplaced. */
     private static final int SESSIONS = 10;
 
+    /** One namespace for the class, emptied after each test ({@link TestNamespace#empty}). */
     @RegisterExtension
-    final TestNamespace namespace = TestNamespace.forEachTest(NS);
+    static final TestNamespace NAMESPACE = TestNamespace.forClass(NS);
 
     private final RealCluster cluster;
     private KubernetesClient client;
@@ -106,6 +108,12 @@ class RailCabledE2E {
                         .lowestCommon(rack)
                         .map(d -> d.tier() == 1)
                         .orElse(false));
+    }
+
+    /** What a test made is gone before the next starts, as with a namespace of its own. */
+    @AfterEach
+    void workloadsGone() {
+        NAMESPACE.empty(cluster);
     }
 
     @AfterAll
