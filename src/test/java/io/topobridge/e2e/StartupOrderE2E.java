@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -22,8 +23,9 @@ class StartupOrderE2E {
 
     private static final String NS = "startup-e2e";
 
+    /** One namespace for the class, emptied after each test ({@link TestNamespace#empty}). */
     @RegisterExtension
-    final TestNamespace namespace = TestNamespace.forEachTest(NS);
+    static final TestNamespace NAMESPACE = TestNamespace.forClass(NS);
 
     private static final Duration RUNNING = Duration.ofSeconds(150);
 
@@ -37,6 +39,12 @@ class StartupOrderE2E {
     @BeforeEach
     void namespace() {
         client = cluster.onExamples();
+    }
+
+    /** What a test made is gone before the next starts, as with a namespace of its own. */
+    @AfterEach
+    void workloadsGone() {
+        NAMESPACE.empty(cluster);
     }
 
     private void create(String yaml) {

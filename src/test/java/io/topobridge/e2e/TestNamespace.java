@@ -186,10 +186,10 @@ public final class TestNamespace
     /**
      * Empties a class-wide namespace of what a test made, so that the next test starts as in a namespace of its own,
      * without waiting for a deleted namespace to go (the namespace controller's first pass comes 5 s after the
-     * deletion): its Deployments, StatefulSets, LeaderWorkerSets and StormServices deleted, their pods at once, waited
-     * for until none of them, no ReplicaSet or RoleSet (which would make pods again) and no pod is left, then its
-     * PodGroups deleted as the namespace controller would, and waited for too (a PodGroup left would still count in
-     * Volcano's queue, a RoleSet in AIBrix's budget).
+     * deletion): its Deployments, StatefulSets, DisaggregatedSets, LeaderWorkerSets and StormServices deleted, their
+     * pods at once, waited for until none of them, no ReplicaSet or RoleSet (which would make pods again) and no pod
+     * is left, then its PodGroups deleted as the namespace controller would, and waited for too (a PodGroup left would
+     * still count in Volcano's queue, a RoleSet in AIBrix's budget).
      */
     public void empty(RealCluster cluster) {
         KubernetesClient client = cluster.client();
@@ -238,6 +238,7 @@ public final class TestNamespace
 
     /** The custom workload kinds {@link #empty} deletes, by kind: their API versions. */
     private static final Map<String, String> WORKLOADS = Map.of(
+            "DisaggregatedSet", "disaggregatedset.x-k8s.io/v1",
             "LeaderWorkerSet", LeaderWorkerSetWrapper.API_VERSION,
             "StormService", StormServiceWrapper.API_VERSION,
             "RoleSet", StormServiceWrapper.API_VERSION);
