@@ -59,8 +59,9 @@ class ClusterSmokeE2E {
         }
     }
 
+    /** The one test that makes a pod has the namespace to itself; made once for the class, deleted once. */
     @RegisterExtension
-    final TestNamespace smoke = TestNamespace.forEachTest("smoke").notOptedIn();
+    static final TestNamespace SMOKE = TestNamespace.forClass("smoke").notOptedIn();
 
     @Test
     void volcanoBindsAPodAndTheFakeKubeletRunsIt() {
