@@ -28,10 +28,25 @@ public final class HyperNodeNames {
 
     /** Whether a name can be an {@code exactMatch} member: Volcano's pattern is a DNS subdomain. */
     public static boolean matchable(String name) {
-        return name != null
-                && !name.isEmpty()
-                && name.length() <= MAX_LENGTH
-                && TopologySettings.DNS_SUBDOMAIN.matcher(name).matches();
+        return name != null && name.length() <= MAX_LENGTH && dnsSubdomain(name);
+    }
+
+    /**
+     * Whether the text is a lower-case DNS subdomain (its length aside): labels of letters, digits and '-' joined by
+     * '.', each starting and ending with a letter or digit. Written out: a regular expression took an eighth of the
+     * topology build's time.
+     */
+    public static boolean dnsSubdomain(String text) {
+        char previous = '.';
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean alphanumeric = c >= 'a' && c <= 'z' || c >= '0' && c <= '9';
+            if (!alphanumeric && (c != '-' && c != '.' || previous == '.' || c == '.' && previous == '-')) {
+                return false;
+            }
+            previous = c;
+        }
+        return previous != '-' && previous != '.';
     }
 
     /** Gives every domain its deterministic name; a clash (or a name another source holds) gets the longer hash. */

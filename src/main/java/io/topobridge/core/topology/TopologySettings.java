@@ -23,9 +23,6 @@ public record TopologySettings(String preset, List<TierLabel> tiers) {
     private static final String TIERS_KEY = "topobridge.topology.tiers";
     private static final Pattern TIER_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final Pattern LABEL_NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
-    /** A lower-case DNS subdomain, as Kubernetes names objects and label key prefixes (length checked apart). */
-    public static final Pattern DNS_SUBDOMAIN =
-            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     /** One explicit tier: the node label key and the tier name users may write. */
     public record TierLabel(String labelKey, String name) {
@@ -134,9 +131,7 @@ public record TopologySettings(String preset, List<TierLabel> tiers) {
         String name = slash < 0 ? key : key.substring(slash + 1);
         if (slash >= 0) {
             String prefix = key.substring(0, slash);
-            if (prefix.isEmpty()
-                    || prefix.length() > 253
-                    || !DNS_SUBDOMAIN.matcher(prefix).matches()) {
+            if (prefix.length() > 253 || !HyperNodeNames.dnsSubdomain(prefix)) {
                 return "the prefix must be a lower-case DNS subdomain";
             }
         }

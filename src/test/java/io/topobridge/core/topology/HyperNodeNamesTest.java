@@ -2,7 +2,10 @@ package io.topobridge.core.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,6 +61,9 @@ class HyperNodeNamesTest {
                 Arguments.of("64 characters", "n".repeat(64), false),
                 Arguments.of("63 characters", "n".repeat(63), true),
                 Arguments.of("trailing dash", "node-", false),
+                Arguments.of("leading dash", "-node", false),
+                Arguments.of("dash before a dot", "a-.b", false),
+                Arguments.of("dot before a dash", "a.-b", false),
                 Arguments.of("double dot", "a..b", false),
                 Arguments.of("underscore", "a_b", false),
                 Arguments.of("empty", "", false));
@@ -67,6 +73,28 @@ class HyperNodeNamesTest {
     @MethodSource("matchable")
     void exactMatchNames(String name, String node, boolean want) {
         assertThat(HyperNodeNames.matchable(node)).isEqualTo(want);
+    }
+
+    /** Every text of up to 5 characters from a small alphabet is a DNS subdomain exactly when Kubernetes' pattern says so. */
+    @Test
+    void dnsSubdomainAgreesWithKubernetesPattern() {
+        Pattern kubernetes = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+        String alphabet = "az09-.A_/";
+        List<String> texts = new ArrayList<>(List.of(""));
+        for (int from = 0, length = 1; length <= 5; length++) {
+            int to = texts.size();
+            for (int t = from; t < to; t++) {
+                for (char c : alphabet.toCharArray()) {
+                    texts.add(texts.get(t) + c);
+                }
+            }
+            from = to;
+        }
+        assertThat(texts)
+                .hasSize(66_430)
+                .allSatisfy(text -> assertThat(HyperNodeNames.dnsSubdomain(text))
+                        .as("'%s'", text)
+                        .isEqualTo(kubernetes.matcher(text).matches()));
     }
 
     /** Any label value, however odd, gives a valid member name (seeded, reproducible). */

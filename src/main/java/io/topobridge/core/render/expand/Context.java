@@ -7,6 +7,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.Severity;
 import io.topobridge.core.finding.UserText;
+import io.topobridge.core.topology.HyperNodeNames;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.core.workload.kind.Workload;
 import java.nio.charset.StandardCharsets;
@@ -299,9 +300,7 @@ public final class Context {
      */
     private static Optional<String> refusal(HasMetadata object) {
         String name = object.getMetadata().getName();
-        if (name == null
-                || name.length() > 253
-                || !TopologySettings.DNS_SUBDOMAIN.matcher(name).matches()) {
+        if (name == null || name.length() > 253 || !HyperNodeNames.dnsSubdomain(name)) {
             return Optional.of("metadata.name " + UserText.quote(String.valueOf(name)) + " is not a DNS subdomain");
         }
         for (var label : Build.labels(object).entrySet()) {
