@@ -31,6 +31,11 @@ public final class HyperNodeNames {
         return name != null && name.length() <= MAX_LENGTH && dnsSubdomain(name);
     }
 
+    /** Whether the text is a DNS label (its length aside): a {@link #dnsSubdomain} of one label. */
+    public static boolean dnsLabel(String text) {
+        return text.indexOf('.') < 0 && dnsSubdomain(text);
+    }
+
     /**
      * Whether the text is a lower-case DNS subdomain (its length aside): labels of letters, digits and '-' joined by
      * '.', each starting and ending with a letter or digit. Written out: a regular expression took an eighth of the

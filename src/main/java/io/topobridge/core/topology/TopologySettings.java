@@ -21,7 +21,6 @@ public record TopologySettings(String preset, List<TierLabel> tiers) {
 
     private static final String PRESET_KEY = "topobridge.topology.preset";
     private static final String TIERS_KEY = "topobridge.topology.tiers";
-    private static final Pattern TIER_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final Pattern LABEL_NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
     /** One explicit tier: the node label key and the tier name users may write. */
@@ -116,7 +115,7 @@ public record TopologySettings(String preset, List<TierLabel> tiers) {
 
     /** Why a tier name is unusable, or null: it must be a DNS label and must not read as a tier number. */
     static String tierNameProblem(String name) {
-        if (name.length() > 63 || !TIER_NAME.matcher(name).matches()) {
+        if (name.length() > 63 || !HyperNodeNames.dnsLabel(name)) {
             return "must be lower-case letters, digits and '-', start and end with a letter or digit, at most 63 characters";
         }
         if (name.chars().allMatch(Character::isDigit)) {

@@ -75,7 +75,7 @@ class HyperNodeNamesTest {
         assertThat(HyperNodeNames.matchable(node)).isEqualTo(want);
     }
 
-    /** Every text of up to 5 characters from a small alphabet is a DNS subdomain exactly when Kubernetes' pattern says so. */
+    /** Every text of up to 5 characters from a small alphabet is a DNS subdomain (a DNS label) exactly when Kubernetes' pattern says so. */
     @Test
     void dnsSubdomainAgreesWithKubernetesPattern() {
         Pattern kubernetes = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
@@ -90,11 +90,15 @@ class HyperNodeNamesTest {
             }
             from = to;
         }
-        assertThat(texts)
-                .hasSize(66_430)
-                .allSatisfy(text -> assertThat(HyperNodeNames.dnsSubdomain(text))
-                        .as("'%s'", text)
-                        .isEqualTo(kubernetes.matcher(text).matches()));
+        Pattern label = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+        assertThat(texts).hasSize(66_430).allSatisfy(text -> {
+            assertThat(HyperNodeNames.dnsSubdomain(text))
+                    .as("'%s'", text)
+                    .isEqualTo(kubernetes.matcher(text).matches());
+            assertThat(HyperNodeNames.dnsLabel(text))
+                    .as("'%s'", text)
+                    .isEqualTo(label.matcher(text).matches());
+        });
     }
 
     /** Any label value, however odd, gives a valid member name (seeded, reproducible). */

@@ -43,7 +43,6 @@ public final class Context {
         }
     }
 
-    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
     private static final int MAX_ANNOTATIONS_BYTES = 256 * 1024;
 
@@ -334,9 +333,7 @@ public final class Context {
                 String value = "hostname".equals(field)
                         ? pod.getSpec().getHostname()
                         : pod.getSpec().getSubdomain();
-                if (value != null
-                        && !value.isEmpty()
-                        && (value.length() > 63 || !DNS_LABEL.matcher(value).matches())) {
+                if (value != null && !value.isEmpty() && (value.length() > 63 || !HyperNodeNames.dnsLabel(value))) {
                     return Optional.of("spec." + field + " " + UserText.quote(value) + " is not a DNS label");
                 }
             }

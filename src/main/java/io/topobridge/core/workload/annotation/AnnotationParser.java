@@ -6,6 +6,7 @@ import io.topobridge.core.finding.Finding;
 import io.topobridge.core.finding.ObjectRef;
 import io.topobridge.core.finding.UserText;
 import io.topobridge.core.recovery.DomainLossPolicy;
+import io.topobridge.core.topology.HyperNodeNames;
 import io.topobridge.core.topology.TierCatalog;
 import io.topobridge.core.workload.WorkloadReason;
 import java.util.ArrayList;
@@ -54,9 +55,6 @@ public final class AnnotationParser {
             VolcanoApi.NETWORK_TOPOLOGY_TIER_ANNOTATION,
             VolcanoApi.NETWORK_TOPOLOGY_MODE_ANNOTATION,
             VolcanoApi.QUEUE_NAME_ANNOTATION);
-    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-    private static final Pattern DNS_SUBDOMAIN =
-            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     /** A tier as written: a number, or {@code auto} (the bridge chooses it, see {@code AutoTier}). */
     private record TierValue(Integer number, boolean auto) {
@@ -119,7 +117,7 @@ public final class AnnotationParser {
     }
 
     public static boolean validGroup(String value) {
-        return value != null && value.length() <= 63 && DNS_LABEL.matcher(value).matches();
+        return value != null && value.length() <= 63 && HyperNodeNames.dnsLabel(value);
     }
 
     /**
@@ -408,7 +406,7 @@ public final class AnnotationParser {
 
     /** Whether {@code value} can name a Volcano queue (a DNS-1123 subdomain). */
     public static boolean validQueue(String value) {
-        return value.length() <= 253 && DNS_SUBDOMAIN.matcher(value).matches();
+        return value.length() <= 253 && HyperNodeNames.dnsSubdomain(value);
     }
 
     static Result<String> queue(String raw) {
