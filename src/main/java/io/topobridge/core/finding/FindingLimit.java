@@ -25,14 +25,8 @@ public final class FindingLimit {
     /** The findings kept and how many were left out (counted by the summary among them). */
     public record Limited(List<Finding> kept, int dropped) {}
 
-    /** Limits the findings of one object, {@code object}, to {@code max} (at least 2), the summary included. */
+    /** Limits the findings of {@code object}, more than {@code max} (at least 2), to {@code max}, summary included. */
     public static Limited of(ObjectRef object, Collection<Finding> findings, int max) {
-        if (max < 2) {
-            throw new IllegalArgumentException("max must be at least 2");
-        }
-        if (findings.size() <= max) {
-            return new Limited(List.copyOf(findings), 0);
-        }
         List<Finding> sorted = new ArrayList<>(findings);
         sorted.sort(PRIORITY);
         List<Finding> kept = new ArrayList<>(sorted.subList(0, max - 1));
