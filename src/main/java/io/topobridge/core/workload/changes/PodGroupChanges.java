@@ -80,17 +80,10 @@ public final class PodGroupChanges {
      *
      * @param clusterAllocatable the allocatable resources of every node together, or null while unknown (nothing is
      *     judged then); a resource no node offers counts as zero
-     * @param maxPerNamespace how many PodGroups the bridge may own in one namespace
+     * @param maxPerNamespace how many PodGroups the bridge may own in one namespace (at least 1, as configured)
      * @param reservations what the namespace's PodGroups may reserve together
      */
-    public record Bounds(Amounts clusterAllocatable, int maxPerNamespace, Reservations reservations) {
-
-        public Bounds {
-            if (maxPerNamespace < 1) {
-                throw new IllegalArgumentException("maxPerNamespace must be at least 1, not " + maxPerNamespace);
-            }
-        }
-    }
+    public record Bounds(Amounts clusterAllocatable, int maxPerNamespace, Reservations reservations) {}
 
     /**
      * @param result the scope's translation
