@@ -1,8 +1,8 @@
 package io.topobridge.findings;
 
 /**
- * A token bucket on a caller's clock (nanoseconds): it holds at most {@code burst} tokens and gains {@code qps} a
- * second. Not thread-safe: its owner guards it.
+ * A token bucket on a caller's clock (nanoseconds): it holds at most {@code burst} tokens (at least 1) and gains
+ * {@code qps} a second (above 0: see {@link FindingsSettings}). Not thread-safe: its owner guards it.
  */
 final class TokenBucket {
 
@@ -12,9 +12,6 @@ final class TokenBucket {
     private long last;
 
     TokenBucket(double qps, int burst, long now) {
-        if (!(qps > 0) || Double.isInfinite(qps) || burst < 1) {
-            throw new IllegalArgumentException("a token bucket needs qps > 0 and burst >= 1");
-        }
         this.perNano = qps / 1e9;
         this.burst = burst;
         this.tokens = burst;
