@@ -84,13 +84,10 @@ public final class Certificates {
     }
 
     /**
-     * A serving certificate for {@code dnsNames} signed by {@code ca}, valid from {@code now} for {@code validity}
-     * but never beyond the CA itself.
+     * A serving certificate for {@code dnsNames} (at least one, as {@link TlsSettings} requires) signed by {@code ca},
+     * valid from {@code now} for {@code validity} but never beyond the CA itself.
      */
     public static Issued issueServing(Issued ca, List<String> dnsNames, Instant now, Duration validity) {
-        if (dnsNames.isEmpty()) {
-            throw new IllegalArgumentException("a serving certificate needs at least one DNS name");
-        }
         KeyPair keys = newKeyPair();
         Instant notAfter = now.plus(validity);
         if (notAfter.isAfter(ca.certificate().getNotAfter().toInstant())) {
