@@ -74,12 +74,13 @@ public final class PodGroupNames {
      */
     public static String bounded(String base, String suffix) {
         String original = base + suffix;
-        String clean = sanitize(base);
-        if (clean.equals(base)
+        // a DNS label is what sanitize leaves as it is: most names, which then need no copy
+        if ((base.isEmpty() || HyperNodeNames.dnsLabel(base))
                 && original.length() <= MAX
                 && !HASHED.matcher(base).matches()) {
             return original;
         }
+        String clean = sanitize(base);
         String hash = "-" + HyperNodeNames.hash(original, 8);
         int room = MAX - hash.length() - suffix.length();
         String cut = clean.length() > room ? clean.substring(0, room) : clean;
