@@ -25,8 +25,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two replicas with leader election on the real cluster: both serve the webhooks (the follower answers a pod
@@ -39,6 +41,10 @@ class HighAvailabilityE2E {
 
     private static final String NS = "ha-e2e";
     private static final Duration LEASE = Duration.ofSeconds(6);
+
+    /** One namespace for the class, emptied after each test ({@link TestNamespace#empty}). */
+    @RegisterExtension
+    static final TestNamespace NAMESPACE = TestNamespace.forClass(NS);
 
     private final RealCluster cluster;
 
@@ -59,6 +65,12 @@ class HighAvailabilityE2E {
                 .start();
     }
 
+    /** What a test made is gone before the next starts, as with a namespace of its own. */
+    @AfterEach
+    void workloadsGone() {
+        NAMESPACE.empty(cluster);
+    }
+
     private static String role(Bridge bridge) {
         return bridge.get("/api/status").body().contains("\"role\":\"leader\"") ? "leader" : "follower";
     }
@@ -77,7 +89,6 @@ class HighAvailabilityE2E {
         var client = cluster.client();
         Examples.ensureNodes(client);
         cluster.stopBridge();
-        TestNamespace namespace = TestNamespace.forCase(NS).open(cluster);
         Deployment web = client.resource(DeploymentWrapper.make("web", NS)
                         .highestTier("leaf")
                         .cpu("1")
@@ -191,7 +202,6 @@ class HighAvailabilityE2E {
         } finally {
             a.stop();
             b.stop();
-            namespace.close();
         }
     }
 
@@ -206,8 +216,7 @@ class HighAvailabilityE2E {
         var client = cluster.client();
         Examples.ensureNodes(client);
         cluster.stopBridge();
-        String ns = "failover-e2e";
-        TestNamespace namespace = TestNamespace.forCase(ns).open(cluster);
+        String ns = NS;
         List<String> trays =
                 IntStream.rangeClosed(1, 8).mapToObj(i -> "gb200-r01-t0" + i).toList();
         Map<String, Map<String, String>> home = new LinkedHashMap<>();
@@ -324,7 +333,6 @@ class HighAvailabilityE2E {
                 n.getMetadata().getLabels().putAll(original);
                 return n;
             }));
-            namespace.close();
         }
     }
 
@@ -341,8 +349,7 @@ class HighAvailabilityE2E {
         var client = cluster.client();
         Examples.ensureNodes(client);
         cluster.stopBridge();
-        String ns = "midpass-e2e";
-        TestNamespace namespace = TestNamespace.forCase(ns).open(cluster);
+        String ns = NS;
         int count = 48;
         List<String> names = IntStream.range(0, count)
                 .mapToObj(i -> String.format("midpass-n%02d", i))
@@ -510,7 +517,6 @@ class HighAvailabilityE2E {
             for (String name : names) {
                 client.nodes().withName(name).delete();
             }
-            namespace.close();
         }
     }
 
