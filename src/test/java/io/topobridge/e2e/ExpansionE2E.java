@@ -357,6 +357,15 @@ class ExpansionE2E {
         for (Case c : batch) {
             binding.remove(c.namespace());
             client.namespaces().withName(c.namespace()).delete();
+            if (c.aibrix()) {
+                // what the namespace controller would delete, at once: with a whole batch of namespaces going it
+                // reaches the last one's only after tens of seconds; terminating, the namespace takes no new RoleSet
+                for (String kind : List.of("StormService", "RoleSet")) {
+                    client.genericKubernetesResources("orchestration.aibrix.ai/v1alpha1", kind)
+                            .inNamespace(c.namespace())
+                            .delete();
+                }
+            }
         }
         for (Case c : batch) {
             if (!c.aibrix()) {
