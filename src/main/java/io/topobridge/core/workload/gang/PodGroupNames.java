@@ -17,13 +17,6 @@ public final class PodGroupNames {
 
     public static final int MAX = 63;
 
-    /**
-     * How a changed or shortened name ends before its suffix: a dash and eight hex digits. A name that already ends so
-     * is hashed too, so no name kept as written equals one that was changed ({@code web.prod} and
-     * {@code web-prod-be32c89f} once both became {@code tb-deploy-web-prod-be32c89f}).
-     */
-    private static final java.util.regex.Pattern HASHED = java.util.regex.Pattern.compile(".*-[0-9a-f]{8}");
-
     public static String deployment(String name) {
         return labelValue("tb-deploy-" + name);
     }
@@ -75,9 +68,7 @@ public final class PodGroupNames {
     public static String bounded(String base, String suffix) {
         String original = base + suffix;
         // a DNS label is what sanitize leaves as it is: most names, which then need no copy
-        if ((base.isEmpty() || HyperNodeNames.dnsLabel(base))
-                && original.length() <= MAX
-                && !HASHED.matcher(base).matches()) {
+        if ((base.isEmpty() || HyperNodeNames.dnsLabel(base)) && original.length() <= MAX && !endsHashed(base)) {
             return original;
         }
         String clean = sanitize(base);
@@ -86,6 +77,21 @@ public final class PodGroupNames {
         String cut = clean.length() > room ? clean.substring(0, room) : clean;
         cut = trimDashes(cut);
         return cut + hash + suffix;
+    }
+
+    /**
+     * Whether the name ends as a changed or shortened name does before its suffix: a dash and eight hex digits. A name
+     * that already ends so is hashed too, so no name kept as written equals one that was changed ({@code web.prod} and
+     * {@code web-prod-be32c89f} once both became {@code tb-deploy-web-prod-be32c89f}).
+     */
+    private static boolean endsHashed(String name) {
+        int dash = name.length() - 9;
+        boolean hashed = dash >= 0 && name.charAt(dash) == '-';
+        for (int i = dash + 1; hashed && i < name.length(); i++) {
+            char c = name.charAt(i);
+            hashed = c >= '0' && c <= '9' || c >= 'a' && c <= 'f';
+        }
+        return hashed;
     }
 
     /** A label value (at most 63 characters, alphanumeric at both ends) for an arbitrary string. */
