@@ -10,6 +10,7 @@ import io.topobridge.e2e.Nodes;
 import io.topobridge.perf.placement.Gangs.Arrival;
 import io.topobridge.perf.placement.Gangs.Role;
 import io.topobridge.perf.placement.Gangs.Shape;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +38,8 @@ final class NativeRun implements PlacementSystem {
             "spine", "fabric.topograph.run/tier-1");
 
     private KubernetesClient side;
+    /** The nodes this run made in the side cluster, which it deletes when it closes. */
+    private final List<String> mirrored = new ArrayList<>();
 
     /** Whether the run is on ({@code topobridge.e2e.nativeTas}, true unless cleared). */
     static boolean chosen() {
@@ -68,13 +71,23 @@ final class NativeRun implements PlacementSystem {
         mirrorNodes(context.cluster().client(), side);
     }
 
+    /**
+     * Deletes the nodes it mirrored: the side cluster outlives the run, and {@code NativeTasE2E}, later on the same
+     * fork, counts on its own example nodes alone (a wide-EP rack's 18-tray partition would take its 10-pod gang).
+     */
+    @Override
+    public void close() {
+        mirrored.forEach(name -> side.nodes().withName(name).delete());
+        mirrored.clear();
+    }
+
     @Override
     public KubernetesClient client(Context context) {
         return side;
     }
 
     /** Every GPU node of the tier's cluster that the side cluster lacks, with its labels and capacity. */
-    private static void mirrorNodes(KubernetesClient from, KubernetesClient to) {
+    private void mirrorNodes(KubernetesClient from, KubernetesClient to) {
         for (Node n :
                 from.nodes().withLabel("nvidia.com/gpu.present", "true").list().getItems()) {
             if (to.nodes().withName(n.getMetadata().getName()).get() != null) {
@@ -92,6 +105,7 @@ final class NativeRun implements PlacementSystem {
                             .withAllocatable(n.getStatus().getAllocatable())
                             .endStatus()
                             .build());
+            mirrored.add(n.getMetadata().getName());
         }
     }
 
