@@ -3,9 +3,15 @@ package io.topobridge.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.topobridge.e2e.AuditLog.Write;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -145,6 +151,101 @@ class TopologyE2E {
                     () -> Examples.hyperNodes(cluster.client()).equals(before));
             cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
         }
+    }
+
+    /**
+     * Volcano's scheduler (v1.15) keeps a deleted HyperNode among the children of a parent that still lists it, and
+     * its next session with a hard-topology gang dereferences the missing child and panics. Merging one rack's second
+     * NVLink partition into its first deletes the partition's HyperNode: in the order the API server reports the
+     * changes (the order Volcano's informer applies them), no HyperNode lists one that is deleted, on the way there
+     * and back.
+     */
+    @Test
+    @Order(4)
+    void noHyperNodeIsDeletedWhileAnotherListsIt() {
+        cluster.bridge();
+        cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
+        Map<String, JsonNode> before = Examples.hyperNodes(cluster.client());
+        List<String> trays = List.of("gb200-r04-t05", "gb200-r04-t06", "gb200-r04-t07", "gb200-r04-t08");
+        String second = cluster.client()
+                .nodes()
+                .withName(trays.get(0))
+                .get()
+                .getMetadata()
+                .getLabels()
+                .get("nvidia.com/gpu.clique");
+        String first = second.substring(0, second.lastIndexOf('.')) + ".1";
+        List<String> events = new ArrayList<>();
+        Map<String, List<String>> listed = new HashMap<>();
+        before.forEach((name, spec) -> listed.put(name, hyperNodeMembers(spec)));
+        List<String> deletedWhileListed = new ArrayList<>();
+        List<String> deleted = new ArrayList<>();
+        Watch watch = cluster.client()
+                .genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode")
+                .withLabel("volcano.sh/network-topology-source", "topobridge")
+                .withResourceVersion(cluster.client()
+                        .genericKubernetesResources("topology.volcano.sh/v1alpha1", "HyperNode")
+                        .list()
+                        .getMetadata()
+                        .getResourceVersion())
+                .watch(new Watcher<>() {
+                    @Override
+                    public void eventReceived(Action action, GenericKubernetesResource h) {
+                        String name = h.getMetadata().getName();
+                        synchronized (events) {
+                            events.add(action + " " + name);
+                            if (action == Action.DELETED) {
+                                listed.remove(name);
+                                deleted.add(name);
+                                listed.forEach((parent, members) -> {
+                                    if (members.contains(name)) {
+                                        deletedWhileListed.add(name + " (listed by " + parent + ")");
+                                    }
+                                });
+                            } else {
+                                listed.put(
+                                        name,
+                                        hyperNodeMembers(Examples.json(
+                                                h.getAdditionalProperties().get("spec"))));
+                            }
+                        }
+                    }
+
+                    @Override
+                    public void onClose(WatcherException cause) {}
+                });
+        try {
+            trays.forEach(t -> relabel(t, Map.of("nvidia.com/gpu.clique", first)));
+            cluster.waitFor(
+                    "one NVLink partition in the rack",
+                    TIMEOUT,
+                    () -> Examples.hyperNodes(cluster.client())
+                            .equals(Examples.renderedHyperNodes(currentNodesFile())));
+            cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
+        } finally {
+            trays.forEach(t -> relabel(t, Map.of("nvidia.com/gpu.clique", second)));
+            cluster.waitFor(
+                    "the rack's two NVLink partitions back",
+                    TIMEOUT,
+                    () -> Examples.hyperNodes(cluster.client()).equals(before));
+            cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
+            watch.close();
+        }
+        synchronized (events) {
+            assertThat(deleted).as("HyperNodes deleted: " + events).isNotEmpty();
+            assertThat(deletedWhileListed).as("events: " + events).isEmpty();
+        }
+    }
+
+    /** The names of the HyperNodes a spec lists. */
+    private static List<String> hyperNodeMembers(JsonNode spec) {
+        List<String> out = new ArrayList<>();
+        spec.path("members").forEach(m -> {
+            if ("HyperNode".equals(m.path("type").asText())) {
+                out.add(m.path("selector").path("exactMatch").path("name").asText());
+            }
+        });
+        return out;
     }
 
     private void relabel(String node, Map<String, String> labels) {

@@ -15,11 +15,12 @@ import java.util.stream.Collectors;
 /**
  * Orders the writes that turn the bridge's current HyperNodes into the desired ones so that no member is ever
  * listed by two HyperNodes in between: a member that moves is first dropped where it was (by an update, or
- * by deleting a HyperNode that is no longer wanted) and only then added where it goes. A HyperNode that both
- * gives away and receives moving members is first written without the leaving ones (current ∩ desired) and
- * written in full afterwards; one whose members all change at once has no such version and is deleted and
- * created again. Whether a write is needed at all is the applier's decision; this only orders
- * them.
+ * by deleting a HyperNode that is no longer wanted) and only then added where it goes. Nor is a HyperNode deleted
+ * while another lists it: Volcano's scheduler keeps it among that parent's children and panics on it in a later
+ * session. A HyperNode that gives away moving members or lists one deleted is first written without them (current
+ * ∩ desired, less the deleted) and written in full afterwards; one with no such version (every member changes or
+ * goes) is deleted and created again, which its own parent then answers the same way. Whether a write is needed at
+ * all is the applier's decision; this only orders them.
  */
 public final class HyperNodeChanges {
 
@@ -58,40 +59,47 @@ public final class HyperNodeChanges {
         List<DesiredHyperNode> ordered = new ArrayList<>(desired);
         ordered.sort(
                 Comparator.comparing((DesiredHyperNode d) -> tierOf(d.spec())).thenComparing(DesiredHyperNode::name));
-        List<Step> first = new ArrayList<>();
-        List<Step> last = new ArrayList<>();
+        List<Step> first;
+        List<Step> last;
         Set<String> recreated = new HashSet<>();
-        for (DesiredHyperNode d : ordered) {
-            HyperNodeSpec spec = current.get(d.name());
-            if (spec == null) {
-                last.add(new Apply(d, false));
-                continue;
-            }
-            Set<String> before = members(spec);
-            Set<String> after = members(d.spec());
-            boolean givesAway = before.stream().anyMatch(m -> !after.contains(m) && moving.contains(m));
-            boolean receives = after.stream().anyMatch(m -> !before.contains(m));
-            if (givesAway && !receives) {
-                first.add(new Apply(d, false));
-                continue;
-            }
-            if (givesAway) {
-                List<MemberSpec> kept = d.spec().getMembers().stream()
-                        .filter(m -> before.contains(key(m)))
-                        .toList();
-                if (kept.isEmpty()) {
-                    // every member changes: there is no valid in-between version, so it goes and comes back
-                    recreated.add(d.name());
-                } else {
-                    HyperNodeSpec interim = new HyperNodeSpec()
-                            .tier(d.spec().getTier())
-                            .tierName(d.spec().getTierName())
-                            .members(new ArrayList<>(kept));
-                    first.add(new Apply(new DesiredHyperNode(d.name(), d.labels(), interim), true));
+        int known;
+        do {
+            known = recreated.size();
+            // the HyperNodes deleted: each is dropped by whoever lists it before it goes
+            Set<String> gone = current.keySet().stream()
+                    .filter(n -> !desiredNames.contains(n) || recreated.contains(n))
+                    .map(n -> MemberSpec.TypeEnum.HYPER_NODE + "/" + n)
+                    .collect(Collectors.toSet());
+            first = new ArrayList<>();
+            last = new ArrayList<>();
+            for (DesiredHyperNode d : ordered) {
+                HyperNodeSpec spec = current.get(d.name());
+                Set<String> before = members(spec);
+                Set<String> after = members(d.spec());
+                if (spec != null
+                        && !recreated.contains(d.name())
+                        && before.stream()
+                                .anyMatch(m -> gone.contains(m) || moving.contains(m) && !after.contains(m))) {
+                    List<MemberSpec> kept = d.spec().getMembers().stream()
+                            .filter(m -> before.contains(key(m)) && !gone.contains(key(m)))
+                            .toList();
+                    if (kept.size() == d.spec().getMembers().size()) {
+                        first.add(new Apply(d, false));
+                        continue;
+                    } else if (kept.isEmpty()) {
+                        // every member changes: there is no valid in-between version, so it goes and comes back
+                        recreated.add(d.name());
+                    } else {
+                        HyperNodeSpec interim = new HyperNodeSpec()
+                                .tier(d.spec().getTier())
+                                .tierName(d.spec().getTierName())
+                                .members(new ArrayList<>(kept));
+                        first.add(new Apply(new DesiredHyperNode(d.name(), d.labels(), interim), true));
+                    }
                 }
+                last.add(new Apply(d, false));
             }
-            last.add(new Apply(d, false));
-        }
+        } while (recreated.size() > known);
         List<String> deleted = current.keySet().stream()
                 .filter(n -> !desiredNames.contains(n) || recreated.contains(n))
                 .sorted(Comparator.comparing((String n) -> -tierOf(current.get(n)))

@@ -20,7 +20,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Write ordering: after every single write, no member is listed by two HyperNodes. */
+/**
+ * Write ordering: after every single write, no member is listed by two HyperNodes, and no HyperNode is deleted while
+ * another still lists it.
+ */
 class HyperNodeChangesTest {
 
     static final TopologySettings SETTINGS = TopologySettings.parse("auto", List.of("rack=rack", "zone=zone"));
@@ -54,6 +57,11 @@ class HyperNodeChangesTest {
             if (step instanceof Apply apply) {
                 now.put(apply.hyperNode().name(), apply.hyperNode().spec());
             } else if (step instanceof Delete delete) {
+                // Volcano's scheduler keeps a deleted child in its parent's children until the parent changes, and
+                // its next session with a hard-topology gang dereferences the missing child and panics
+                now.forEach((name, spec) -> assertThat(HyperNodeChanges.members(spec))
+                        .as("%s: %s still lists HyperNode %s when it is deleted", context, name, delete.name())
+                        .doesNotContain("HyperNode/" + delete.name()));
                 assertThat(now.remove(delete.name()))
                         .as("%s: deleted %s existed", context, delete.name())
                         .isNotNull();
@@ -181,11 +189,14 @@ class HyperNodeChangesTest {
                 .filter(s -> s instanceof Delete)
                 .map(s -> ((Delete) s).name())
                 .toList());
+        // a wanted HyperNode goes only when it keeps no member across the change (one deleted too does not count)
         assertThat(deletes)
                 .as("seed %d", seed)
                 .allMatch(n -> !state(to).containsKey(n)
-                        || !HyperNodeChanges.members(state(from).get(n))
-                                .removeAll(HyperNodeChanges.members(state(to).get(n))));
+                        || HyperNodeChanges.members(state(from).get(n)).stream()
+                                .filter(m -> !(m.startsWith("HyperNode/")
+                                        && deletes.contains(m.substring("HyperNode/".length()))))
+                                .noneMatch(HyperNodeChanges.members(state(to).get(n))::contains));
     }
 
     static NodeInfo randomNode(Random random, String name) {
