@@ -360,18 +360,19 @@ public final class DraDevices {
 
     /** The DRA devices of the roles of one gang in {@code namespace}. */
     public static GangDevices of(List<PodRole> roles, String namespace, WorkloadLookup lookup, DeviceClasses classes) {
+        if (roles.stream().noneMatch(r -> r.count() > 0 && claims(r.spec()))) {
+            return GangDevices.NONE;
+        }
         Map<PodSpec, Amounts> perPod = new IdentityHashMap<>();
         Map<PodSpec, List<String>> channelsBySpec = new IdentityHashMap<>();
         Map<String, Amounts> shared = new LinkedHashMap<>();
         LinkedHashSet<Uncounted> uncounted = new LinkedHashSet<>();
         Map<String, Long> channels = new LinkedHashMap<>();
-        boolean any = false;
         for (PodRole role : roles) {
             if (role.count() <= 0 || !claims(role.spec())) {
                 continue;
             }
             if (!perPod.containsKey(role.spec())) {
-                any = true;
                 PodDevices devices = of(role.spec(), namespace, lookup, classes);
                 perPod.put(role.spec(), devices.perPod());
                 channelsBySpec.put(role.spec(), devices.channels());
@@ -380,9 +381,6 @@ public final class DraDevices {
             }
             // every pod of the role claims the template's channel: counted per role, however many share the template
             channelsBySpec.get(role.spec()).forEach(c -> channels.merge(c, (long) role.count(), Long::sum));
-        }
-        if (!any) {
-            return GangDevices.NONE;
         }
         Amounts sharedTotal = shared.values().stream().reduce(Amounts.NONE, Amounts::plus);
         return new GangDevices(perPod, sharedTotal, new ArrayList<>(uncounted), channels);
