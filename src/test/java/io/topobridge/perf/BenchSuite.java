@@ -104,13 +104,16 @@ public final class BenchSuite {
         results.put(
                 millis("translate_ms_5k", translate, sizes.workloads() + " workloads of every kind, JMH sample time"));
 
-        double[] admissions = AdmissionHttpBench.sequentialMillis(sizes.admissionWarmup(), sizes.admissions());
+        var admissions = AdmissionHttpBench.sequentialMillis(sizes.admissionWarmup(), sizes.admissions());
         results.put(Figure.of(
                 "admission_p99_ms",
-                admissions,
+                admissions.millis(),
                 "ms",
-                "one pod admission over HTTPS, one keep-alive client, after " + sizes.admissionWarmup()
-                        + " warm-up requests; the figure is the p99"));
+                "one pod admission over HTTPS, one keep-alive client, after " + admissions.warmedUp()
+                        + " warm-up requests (at least " + sizes.admissionWarmup() + ", then until a block of "
+                        + AdmissionHttpBench.block(sizes.admissionWarmup()) + " spent under "
+                        + Math.round(AdmissionHttpBench.SETTLED * 100)
+                        + " % of its time in the JIT compilers); the figure is the p99"));
 
         // admitting a pod of an LWS of 100,000 groups against one of 2 groups, in the same run
         double[] small = AdmissionHttpBench.lwsMillis(2, sizes.admissionWarmup(), sizes.admissions());
