@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -100,26 +99,11 @@ class TopologyE2E {
     @Test
     @Order(3)
     void aRelabelWritesOnlyTheHyperNodesWhoseSpecChanged() {
-        cluster.bridge();
-        cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
-        Map<String, JsonNode> before = Examples.hyperNodes(cluster.client());
-        Node tray = cluster.client().nodes().withName("gb200-r01-t01").get();
-        String clique = tray.getMetadata().getLabels().get("nvidia.com/gpu.clique");
-        String otherClique = cluster.client()
-                .nodes()
-                .withName("gb200-r02-t01")
-                .get()
-                .getMetadata()
-                .getLabels()
-                .get("nvidia.com/gpu.clique");
-        String otherLeaf = cluster.client()
-                .nodes()
-                .withName("gb200-r02-t01")
-                .get()
-                .getMetadata()
-                .getLabels()
-                .get("fabric.topograph.run/tier-0");
-        String leaf = tray.getMetadata().getLabels().get("fabric.topograph.run/tier-0");
+        Map<String, JsonNode> before = settledHyperNodes();
+        String clique = label("gb200-r01-t01", "nvidia.com/gpu.clique");
+        String otherClique = label("gb200-r02-t01", "nvidia.com/gpu.clique");
+        String otherLeaf = label("gb200-r02-t01", "fabric.topograph.run/tier-0");
+        String leaf = label("gb200-r01-t01", "fabric.topograph.run/tier-0");
         long mark = cluster.audit().mark();
         relabel(
                 "gb200-r01-t01",
@@ -163,17 +147,9 @@ class TopologyE2E {
     @Test
     @Order(4)
     void noHyperNodeIsDeletedWhileAnotherListsIt() {
-        cluster.bridge();
-        cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
-        Map<String, JsonNode> before = Examples.hyperNodes(cluster.client());
+        Map<String, JsonNode> before = settledHyperNodes();
         List<String> trays = List.of("gb200-r04-t05", "gb200-r04-t06", "gb200-r04-t07", "gb200-r04-t08");
-        String second = cluster.client()
-                .nodes()
-                .withName(trays.get(0))
-                .get()
-                .getMetadata()
-                .getLabels()
-                .get("nvidia.com/gpu.clique");
+        String second = label(trays.get(0), "nvidia.com/gpu.clique");
         String first = second.substring(0, second.lastIndexOf('.')) + ".1";
         List<String> events = new ArrayList<>();
         Map<String, List<String>> listed = new HashMap<>();
@@ -246,6 +222,23 @@ class TopologyE2E {
             }
         });
         return out;
+    }
+
+    /** The HyperNodes once the running bridge has been quiet for a while. */
+    private Map<String, JsonNode> settledHyperNodes() {
+        cluster.bridge();
+        cluster.awaitQuiet(RealCluster.BRIDGE, SETTLE, TIMEOUT);
+        return Examples.hyperNodes(cluster.client());
+    }
+
+    private String label(String node, String key) {
+        return cluster.client()
+                .nodes()
+                .withName(node)
+                .get()
+                .getMetadata()
+                .getLabels()
+                .get(key);
     }
 
     private void relabel(String node, Map<String, String> labels) {
