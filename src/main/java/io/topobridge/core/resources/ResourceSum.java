@@ -12,48 +12,44 @@ import java.util.TreeMap;
  */
 public final class ResourceSum {
 
-    private final Map<String, BigDecimal> amounts = new LinkedHashMap<>();
-    private final Map<String, Boolean> binary = new LinkedHashMap<>();
+    /** One resource's amount, and whether the first amount added was written in binary units. */
+    private record Amount(BigDecimal value, boolean binary) {}
+
+    private final Map<String, Amount> amounts = new LinkedHashMap<>();
 
     public ResourceSum add(String name, BigDecimal amount, boolean binaryFormat) {
-        amounts.merge(name, amount, BigDecimal::add);
-        binary.putIfAbsent(name, binaryFormat);
+        amounts.merge(name, new Amount(amount, binaryFormat), (a, b) -> new Amount(a.value.add(b.value), a.binary));
         return this;
     }
 
     /** Adds {@code times} copies of another sum. */
     public ResourceSum add(ResourceSum other, long times) {
         BigDecimal factor = BigDecimal.valueOf(times);
-        other.amounts.forEach((name, amount) -> add(name, amount.multiply(factor), other.binary.get(name)));
+        other.amounts.forEach((name, amount) -> add(name, amount.value.multiply(factor), amount.binary));
         return this;
     }
 
     /** Raises each resource to at least the other's amount. */
     public ResourceSum max(ResourceSum other) {
-        other.amounts.forEach((name, amount) -> {
-            BigDecimal mine = amounts.get(name);
-            if (mine == null || mine.compareTo(amount) < 0) {
-                amounts.put(name, amount);
-            }
-            binary.putIfAbsent(name, other.binary.get(name));
-        });
+        other.amounts.forEach((name, amount) -> amounts.merge(
+                name, amount, (a, b) -> a.value.compareTo(b.value) < 0 ? new Amount(b.value, a.binary) : a));
         return this;
     }
 
     /** Sets one resource to an amount, replacing what was summed. */
     public ResourceSum set(String name, BigDecimal amount, boolean binaryFormat) {
-        amounts.put(name, amount);
-        binary.put(name, binaryFormat);
+        amounts.put(name, new Amount(amount, binaryFormat));
         return this;
     }
 
     public BigDecimal get(String name) {
-        return amounts.getOrDefault(name, BigDecimal.ZERO);
+        Amount amount = amounts.get(name);
+        return amount == null ? BigDecimal.ZERO : amount.value;
     }
 
     /** Whether no resource has an amount above zero. */
     public boolean allZero() {
-        return amounts.values().stream().allMatch(a -> a.signum() <= 0);
+        return amounts.values().stream().allMatch(a -> a.value.signum() <= 0);
     }
 
     public boolean isEmpty() {
@@ -64,8 +60,8 @@ public final class ResourceSum {
     public Map<String, String> canonical() {
         var out = new TreeMap<String, String>();
         amounts.forEach((name, amount) -> {
-            if (amount.signum() != 0) {
-                out.put(name, Quantities.canonical(amount, binary.getOrDefault(name, false)));
+            if (amount.value.signum() != 0) {
+                out.put(name, Quantities.canonical(amount.value, amount.binary));
             }
         });
         return Collections.unmodifiableMap(out);
