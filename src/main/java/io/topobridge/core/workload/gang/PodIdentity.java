@@ -1,6 +1,6 @@
 package io.topobridge.core.workload.gang;
 
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -44,14 +44,18 @@ public record PodIdentity(Map<String, String> facts) {
     }
 
     /** These facts plus more (a null value leaves its key out). */
+    @SuppressWarnings("unchecked")
     public PodIdentity with(String... keyValues) {
-        Map<String, String> out = new HashMap<>(facts);
+        // made for every plan of every gang: built as the immutable map it ends as, without a HashMap to copy
+        var out = new ArrayList<Map.Entry<String, String>>(facts.entrySet());
         for (int i = 0; i + 1 < keyValues.length; i += 2) {
+            String key = keyValues[i];
             if (keyValues[i + 1] != null) {
-                out.put(keyValues[i], keyValues[i + 1]);
+                out.removeIf(e -> e.getKey().equals(key));
+                out.add(Map.entry(key, keyValues[i + 1]));
             }
         }
-        return new PodIdentity(out);
+        return new PodIdentity(Map.ofEntries(out.toArray(Map.Entry[]::new)));
     }
 
     /** The value of a fact, or null when unknown. */
