@@ -21,6 +21,10 @@ final class Domain {
     List<KeyValue> partitions;
     /** In an NVLink tree's tier 1: the partition these nodes form, or null when it is their whole domain. */
     KeyValue partition;
+    /** While an NVLink domain is built: the first partition its nodes name, how many name one, whether two differ. */
+    int named;
+
+    boolean twoPartitions;
 
     /** A HyperNode of a skipped tier holding only one NVLink domain kept whole ({@link RailDomains}). */
     boolean passThrough;
@@ -38,6 +42,16 @@ final class Domain {
         this.children = level > 0 ? new HashMap<>() : Map.of();
         this.nodes = level == 0 ? new ArrayList<>() : List.of();
         this.partitions = level == 0 && tree.nvlink && !tree.partitioned ? new ArrayList<>() : null;
+    }
+
+    /** Notes the partition a node put in this NVLink domain names (null: none). */
+    void addPartition(KeyValue p) {
+        partitions.add(p);
+        if (p != null) {
+            named++;
+            twoPartitions |= partition != null && !twoPartitions && !p.equals(partition);
+            partition = partition == null ? p : partition;
+        }
     }
 
     String tierName() {

@@ -3,9 +3,11 @@ package io.topobridge.core.topology;
 import io.topobridge.core.finding.UserText;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -64,6 +66,12 @@ final class RailDomains {
         this.byDomain = byDomain;
     }
 
+    /** Whether a grown tree has an NVLink domain under two parents (its nodes hang off different switches). */
+    static boolean any(Tree tree) {
+        Set<KeyValue> seen = new HashSet<>();
+        return tree.all.stream().anyMatch(d -> d.level == 0 && !seen.add(d.kv));
+    }
+
     /**
      * Finds the NVLink domains (level 0 of {@code used}) whose nodes differ in their parent and rewrites those nodes'
      * values at the levels below the lowest common one to the domain's own pass-through value, so growing the tree
@@ -82,9 +90,8 @@ final class RailDomains {
                 }
             }
         }
-        boolean any = firstAndCommon.values().stream().anyMatch(seen -> seen[1] > 1);
         Map<KeyValue, List<Integer>> members = new LinkedHashMap<>();
-        for (int n = 0; any && n < values.size(); n++) {
+        for (int n = 0; n < values.size(); n++) {
             if (firstAndCommon.get(values.get(n)[used[0]])[1] > 1) {
                 members.computeIfAbsent(values.get(n)[used[0]], k -> new ArrayList<>())
                         .add(n);

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /** The tree of one scheme: its tiers (finest first) and its top-level domains. */
 final class Tree {
@@ -48,22 +47,14 @@ final class Tree {
     void foldOrSplitNvlink(List<Finding> findings) {
         List<Domain> domains = all.stream().filter(d -> d.level == 0).toList();
         for (Domain d : domains) {
-            long named = d.partitions.stream().filter(Objects::nonNull).count();
-            if (named > 0 && named < d.partitions.size()) {
-                leaveOutPartitionDisagreement(d, 2L * named >= d.partitions.size(), findings);
+            if (d.named > 0 && d.named < d.partitions.size()) {
+                boolean partitionedByMost = 2L * d.named >= d.partitions.size();
+                leaveOutPartitionDisagreement(d, partitionedByMost, findings);
+                // the nodes left name one partition each, as before, or none
+                d.partition = partitionedByMost ? d.partition : null;
+                d.twoPartitions &= partitionedByMost;
             }
-            KeyValue first = null;
-            for (KeyValue p : d.partitions) {
-                if (p == null) {
-                    continue;
-                }
-                if (first == null) {
-                    first = p;
-                } else if (!p.equals(first)) {
-                    partitioned = true;
-                }
-            }
-            d.partition = first;
+            partitioned |= d.twoPartitions;
         }
         if (!partitioned) {
             domains.forEach(d -> d.partitions = null);

@@ -46,6 +46,14 @@ final class TreeFindings {
     /** GPU nodes that no HyperNode (the bridge's or another source's) lists: hard-topology gangs never get them. */
     static void gpuNodesOutside(
             Collection<NodeInfo> nodes, Forest forest, Collection<ForeignHyperNode> foreign, List<Finding> findings) {
+        // each node is planted at most once: when every one is, none is outside (and the names need no set)
+        if (forest.domains().stream()
+                        .filter(d -> d.alive && d.level == 0)
+                        .mapToLong(d -> d.nodes.size())
+                        .sum()
+                == nodes.size()) {
+            return;
+        }
         Set<String> placed = forest.placedNodes();
         foreign.forEach(
                 f -> placed.addAll(HyperNodeView.of(f.name(), null, f.spec()).nodes()));

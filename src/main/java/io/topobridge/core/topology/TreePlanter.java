@@ -25,17 +25,20 @@ final class TreePlanter {
         List<TierSpec> tiers = scheme.tiersUpTo(highestDynamicTier(scheme, nodes));
         List<NodeInfo> kept = new ArrayList<>(nodes.size());
         List<KeyValue[]> values = new ArrayList<>(nodes.size());
+        // how many nodes still in carry each tier (counted while the values are at hand)
+        int[] carriers = new int[tiers.size()];
         for (NodeInfo node : nodes) {
             KeyValue[] resolved = resolveAll(scheme, tiers, node, findings);
             if (resolved != null) {
                 kept.add(node);
                 values.add(resolved);
+                carry(resolved, carriers, 1);
             }
         }
         if (kept.isEmpty()) {
             return;
         }
-        boolean[] used = optionalTiers(scheme, tiers, kept, values, findings);
+        boolean[] used = optionalTiers(scheme, tiers, kept, values, carriers, findings);
         grow(forest, scheme, tiers, used, kept, values, findings);
     }
 
@@ -92,27 +95,32 @@ final class TreePlanter {
             }
         }
         boolean nvlink = depth > 0 && tiers.get(usedIndex[0]).nvlink();
-        Tree tree = forest.tree(scheme, usedNames, nvlink);
-        RailDomains rails =
-                nvlink && depth > 1 ? RailDomains.keepWhole(usedNames, kept, values, usedIndex, depth) : null;
-        for (int n = 0; n < kept.size(); n++) {
-            KeyValue[] resolved = values.get(n);
-            Domain parent = null;
-            for (int level = depth - 1; level >= 0; level--) {
-                KeyValue kv = resolved[usedIndex[level]];
-                parent = tree.domain(parent, level, kv);
+        Tree tree = null;
+        RailDomains rails = null;
+        // grown once, and again with the NVLink domains that span switches kept whole if it has any (finding them
+        // in the grown tree costs less than finding them in the nodes' values, and most trees have none)
+        do {
+            forest.trees.remove(tree);
+            rails = tree == null ? null : RailDomains.keepWhole(usedNames, kept, values, usedIndex, depth);
+            tree = forest.tree(scheme, usedNames, nvlink);
+            for (int n = 0; n < kept.size(); n++) {
+                KeyValue[] resolved = values.get(n);
+                Domain parent = null;
+                for (int level = depth - 1; level >= 0; level--) {
+                    parent = tree.domain(parent, level, resolved[usedIndex[level]]);
+                }
+                parent.nodes.add(kept.get(n).name());
+                if (rails != null) {
+                    rails.planted(resolved[usedIndex[0]], parent);
+                }
+                if (nvlink) {
+                    // the NVLink partition the node names inside its domain, or null: none named
+                    parent.addPartition(firstPresent(
+                            LabelSchemes.partitionKeys(resolved[usedIndex[0]].key()),
+                            kept.get(n).labels()));
+                }
             }
-            parent.nodes.add(kept.get(n).name());
-            if (rails != null) {
-                rails.planted(resolved[usedIndex[0]], parent);
-            }
-            if (nvlink) {
-                // the NVLink partition the node names inside its domain, or null: none named
-                parent.partitions.add(firstPresent(
-                        LabelSchemes.partitionKeys(resolved[usedIndex[0]].key()),
-                        kept.get(n).labels()));
-            }
-        }
+        } while (rails == null && nvlink && depth > 1 && RailDomains.any(tree));
         if (rails != null) {
             tree.rails.addAll(rails.rails());
         }
@@ -136,6 +144,7 @@ final class TreePlanter {
             List<TierSpec> tiers,
             List<NodeInfo> kept,
             List<KeyValue[]> values,
+            int[] carriers,
             List<Finding> findings) {
         int count = tiers.size();
         int firstRequired = -1;
@@ -169,27 +178,29 @@ final class TreePlanter {
         boolean[] out = new boolean[total];
         int in = total;
         for (int i : order) {
-            int carriers = 0;
-            for (int n = 0; n < total; n++) {
-                if (!out[n] && values.get(n)[i] != null) {
-                    carriers++;
+            boolean gap = i > lastRequired && i > 0 && !used[i - 1];
+            used[i] = !gap && carriers[i] > 0 && 2L * carriers[i] >= in;
+            for (int n = 0; used[i] && carriers[i] < in && n < total; n++) {
+                if (!out[n] && values.get(n)[i] == null) {
+                    out[n] = true;
+                    in--;
+                    carry(values.get(n), carriers, -1);
                 }
             }
-            boolean gap = i > lastRequired && i > 0 && !used[i - 1];
-            used[i] = !gap && carriers > 0 && 2L * carriers >= in;
-            if (used[i]) {
-                for (int n = 0; n < total; n++) {
-                    if (!out[n] && values.get(n)[i] == null) {
-                        out[n] = true;
-                        in--;
-                    }
-                }
-            } else if (carriers > 0) {
-                findings.add(leftOut(scheme, tiers.get(i), carriers, in, kept, values, out, i, gap));
+            if (!used[i] && carriers[i] > 0) {
+                findings.add(leftOut(scheme, tiers.get(i), carriers[i], in, kept, values, out, i, gap));
             }
         }
-        leaveOutLacking(scheme, tiers, used, out, kept, values, findings);
+        if (in < total) {
+            leaveOutLacking(scheme, tiers, used, out, kept, values, findings);
+        }
         return used;
+    }
+
+    private static void carry(KeyValue[] row, int[] carriers, int by) {
+        for (int i = 0; i < row.length; i++) {
+            carriers[i] += row[i] == null ? 0 : by;
+        }
     }
 
     /** Names each node that lacks a kept optional tier and removes it from {@code kept} and {@code values}. */
