@@ -202,10 +202,7 @@ public class ClusterView implements ProcessPart {
      * picture.
      */
     public TierDomains tierDomains() {
-        if (!ready()) {
-            return TierDomains.NONE;
-        }
-        return TierDomains.of(nodes.views(), pods(), forest(), accelerators);
+        return ready() ? TierDomains.of(nodes.views(), pods(), forest(), accelerators) : TierDomains.NONE;
     }
 
     /** {@link #tierDomains()}, reused for a second (admission's reads; a topology change drops it at once). */

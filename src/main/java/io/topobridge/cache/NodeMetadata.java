@@ -56,7 +56,6 @@ public class NodeMetadata implements HasMetadata {
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Allocatable {
-        @JsonProperty("allocatable")
         public Map<String, Quantity> allocatable;
 
         /** {@code True}, {@code False} or {@code Unknown}; null when the node reports no Ready condition. */
@@ -93,10 +92,7 @@ public class NodeMetadata implements HasMetadata {
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Condition {
-        @JsonProperty("type")
         public String type;
-
-        @JsonProperty("status")
         public String status;
     }
 
@@ -104,10 +100,7 @@ public class NodeMetadata implements HasMetadata {
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Spec {
-        @JsonProperty("unschedulable")
         public Boolean unschedulable;
-
-        @JsonProperty("taints")
         public List<NodeTaint> taints;
     }
 
@@ -115,13 +108,8 @@ public class NodeMetadata implements HasMetadata {
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class NodeTaint {
-        @JsonProperty("key")
         public String key;
-
-        @JsonProperty("value")
         public String value;
-
-        @JsonProperty("effect")
         public String effect;
 
         @Override

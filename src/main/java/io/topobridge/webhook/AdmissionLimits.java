@@ -87,10 +87,7 @@ public record AdmissionLimits(
         if (bytes > 0 && bytes % (1L << 20) == 0) {
             return (bytes >> 20) + "Mi";
         }
-        if (bytes > 0 && bytes % 1024 == 0) {
-            return (bytes >> 10) + "Ki";
-        }
-        return String.format(Locale.ROOT, "%d bytes", bytes);
+        return bytes > 0 && bytes % 1024 == 0 ? (bytes >> 10) + "Ki" : String.format(Locale.ROOT, "%d bytes", bytes);
     }
 
     private static void check(boolean ok, String key, Object value, String expected) {

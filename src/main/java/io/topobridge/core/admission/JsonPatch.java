@@ -63,10 +63,9 @@ public final class JsonPatch {
 
     /** One reference token of a JSON Pointer (RFC 6901): {@code ~} becomes {@code ~0}, {@code /} becomes {@code ~1}. */
     public static String escape(String token) {
-        if (token.indexOf('~') < 0 && token.indexOf('/') < 0) {
-            return token;
-        }
-        return token.replace("~", "~0").replace("/", "~1");
+        return token.indexOf('~') < 0 && token.indexOf('/') < 0
+                ? token
+                : token.replace("~", "~0").replace("/", "~1");
     }
 
     /** The operations as the JSON array an AdmissionReview response carries (base64-encoded). */

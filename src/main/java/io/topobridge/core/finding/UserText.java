@@ -68,10 +68,7 @@ public final class UserText {
         if (name == null) {
             return "null";
         }
-        if (name.length() <= MAX_IDENTIFIER && cleanBytes(name) >= 0) {
-            return name;
-        }
-        return unquoted(name, MAX_VALUE);
+        return name.length() <= MAX_IDENTIFIER && cleanBytes(name) >= 0 ? name : unquoted(name, MAX_VALUE);
     }
 
     /** {@code text} escaped without quotes, cut after {@code max} characters with its length when cut. */

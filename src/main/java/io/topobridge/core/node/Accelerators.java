@@ -115,9 +115,6 @@ public record Accelerators(List<String> resources) {
      */
     public static String noun(String resource, boolean one) {
         Objects.requireNonNull(resource, "resource");
-        if (resource.endsWith("/gpu")) {
-            return one ? "GPU" : "GPUs";
-        }
-        return resource;
+        return resource.endsWith("/gpu") ? (one ? "GPU" : "GPUs") : resource;
     }
 }

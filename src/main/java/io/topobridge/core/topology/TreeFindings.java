@@ -136,10 +136,11 @@ final class TreeFindings {
                 }
                 List<String> skipped = new ArrayList<>();
                 List<String> passThroughs = new ArrayList<>();
-                Domain up = d.parent;
-                for (; up != null && up.passThrough; up = up.parent) {
+                Domain top = d;
+                for (Domain up = d.parent; up != null && up.passThrough; up = up.parent) {
                     skipped.add(up.tierName());
                     passThroughs.add(up.name);
+                    top = up;
                 }
                 List<String> sides = rail.sides();
                 String first = skipped.get(0);
@@ -148,9 +149,7 @@ final class TreeFindings {
                         hyperNodeRef(d.name),
                         "NVLink domain " + UserText.quote(d.kv.value()) + " (label " + d.kv.key() + ") has nodes under "
                                 + examples(sides) + ": kept whole as one HyperNode and hung "
-                                + (up == null
-                                        ? "at the top of the " + tree.scheme.title() + " tree"
-                                        : "under " + up.describe())
+                                + where(top)
                                 + "; it skips tier" + (skipped.size() == 1 ? " " : "s ") + String.join(", ", skipped)
                                 + ", where a HyperNode of its own holds it (" + String.join(", ", passThroughs)
                                 + "), so a gang asking for " + d.tierName() + " gets the whole domain and a gang"

@@ -25,8 +25,7 @@ final class TreePlanter {
         List<TierSpec> tiers = scheme.tiersUpTo(highestDynamicTier(scheme, nodes));
         List<NodeInfo> kept = new ArrayList<>(nodes.size());
         List<KeyValue[]> values = new ArrayList<>(nodes.size());
-        // how many nodes still in carry each tier (counted while the values are at hand)
-        int[] carriers = new int[tiers.size()];
+        int[] carriers = new int[tiers.size()]; // how many nodes in the tree carry each tier
         for (NodeInfo node : nodes) {
             KeyValue[] resolved = resolveAll(scheme, tiers, node, findings);
             if (resolved != null) {
@@ -97,8 +96,7 @@ final class TreePlanter {
         boolean nvlink = depth > 0 && tiers.get(usedIndex[0]).nvlink();
         Tree tree = null;
         RailDomains rails = null;
-        // grown once, and again with the NVLink domains that span switches kept whole if it has any (finding them
-        // in the grown tree costs less than finding them in the nodes' values, and most trees have none)
+        // grown again, NVLink domains that span switches kept whole, if it has any (found cheaper in the tree)
         do {
             forest.trees.remove(tree);
             rails = tree == null ? null : RailDomains.keepWhole(usedNames, kept, values, usedIndex, depth);

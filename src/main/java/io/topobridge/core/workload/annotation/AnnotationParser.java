@@ -424,10 +424,7 @@ public final class AnnotationParser {
         if (number < 1) {
             return Result.error("must be at least 1");
         }
-        if (number > Integer.MAX_VALUE) {
-            return Result.error("too large");
-        }
-        return Result.ok(number.intValue());
+        return number > Integer.MAX_VALUE ? Result.error("too large") : Result.ok(number.intValue());
     }
 
     static Result<DomainLossPolicy> onDomainLoss(String raw) {
