@@ -21,7 +21,7 @@ final class Domain {
     List<KeyValue> partitions;
     /** In an NVLink tree's tier 1: the partition these nodes form, or null when it is their whole domain. */
     KeyValue partition;
-    /** While an NVLink domain is built: the first partition its nodes name, how many name one, whether two differ. */
+    /** While an NVLink domain is built: how many nodes name a partition (first: {@link #partition}), if two differ. */
     int named;
 
     boolean twoPartitions;

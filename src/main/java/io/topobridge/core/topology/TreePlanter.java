@@ -96,7 +96,7 @@ final class TreePlanter {
         boolean nvlink = depth > 0 && tiers.get(usedIndex[0]).nvlink();
         Tree tree = null;
         RailDomains rails = null;
-        // grown again, NVLink domains that span switches kept whole, if it has any (found cheaper in the tree)
+        // grown a second time, with the NVLink domains that span switches kept whole, when the first tree has any
         do {
             forest.trees.remove(tree);
             rails = tree == null ? null : RailDomains.keepWhole(usedNames, kept, values, usedIndex, depth);
