@@ -2,10 +2,14 @@ package io.topobridge.testing;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
-import java.util.Set;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -15,13 +19,19 @@ import java.util.concurrent.ThreadLocalRandom;
  * outgoing connection. Between the moment a test picks such a port and the moment a component listens on it, any
  * client connection on the machine (the API server's own, a second test run's) may take it as its source port, and the
  * component dies on "address already in use". Ports below the range (or above it) are never given to outgoing
- * connections, so only another listener can take them; each is handed out at most once per JVM.
+ * connections, so only another listener can take them.
+ *
+ * <p>Each port is handed out once per machine while the JVM that took it lives: the test forks (and a second build)
+ * pick ports independently, and a port one of them picked is not yet listened on while its component starts, so a
+ * bind check alone would let a second JVM take it too. A JVM holds a file lock per port it handed out, in a folder
+ * under the temporary directory; the kernel drops the locks when the JVM exits, however it exits.
  */
 public final class FreePort {
     private static final Path RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
     private static final int LOWEST = 10_000;
     private static final int HIGHEST = 65_535;
-    private static final Set<Integer> GIVEN = new HashSet<>();
+    private static final Path CLAIMS = Path.of(System.getProperty("java.io.tmpdir"), "topobridge-ports");
+    private static final Map<Integer, FileLock> GIVEN = new HashMap<>();
 
     private FreePort() {}
 
@@ -42,12 +52,48 @@ public final class FreePort {
         throw new IllegalStateException("no free port outside the ephemeral range after 1000 attempts");
     }
 
-    private static synchronized boolean claim(int port) {
-        if (GIVEN.contains(port) || !bindable(port)) {
+    /** Takes {@code port} for this JVM if no JVM on the machine holds it and it can be listened on now. */
+    static synchronized boolean claim(int port) {
+        if (GIVEN.containsKey(port)) {
             return false;
         }
-        GIVEN.add(port);
+        FileLock lock = lock(port);
+        if (lock == null) {
+            return false;
+        }
+        if (!bindable(port)) {
+            close(lock.channel());
+            return false;
+        }
+        GIVEN.put(port, lock);
         return true;
+    }
+
+    private static FileLock lock(int port) {
+        FileChannel channel = null;
+        try {
+            Files.createDirectories(CLAIMS);
+            channel = FileChannel.open(
+                    CLAIMS.resolve(port + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                channel.close();
+            }
+            return lock;
+        } catch (IOException | OverlappingFileLockException e) {
+            if (channel != null) {
+                close(channel);
+            }
+            return null;
+        }
+    }
+
+    private static void close(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // nothing to undo: the kernel drops the lock when this JVM exits
+        }
     }
 
     private static boolean bindable(int port) {

@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class FreePortTest {
@@ -26,6 +30,35 @@ class FreePortTest {
         int port = FreePort.find();
         try (ServerSocket listener = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
             assertThat(listener.getLocalPort()).isEqualTo(port);
+        }
+    }
+
+    @Test
+    void aPortThisJvmHandedOutIsNotHandedOutByAnotherWhileItLives() throws Exception {
+        int held = FreePort.find();
+        Process other = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        OtherJvm.class.getName(),
+                        String.valueOf(held))
+                .redirectErrorStream(true)
+                .start();
+        assertThat(other.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        List<String> said = List.of(new String(other.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                .trim()
+                .split("\\s+"));
+        assertThat(other.exitValue()).as("other JVM said %s", said).isZero();
+        assertThat(said.get(0))
+                .as("the other JVM took port %d, held here", held)
+                .isEqualTo("false");
+        assertThat(Integer.parseInt(said.get(1))).isNotEqualTo(held);
+    }
+
+    /** A second JVM: tries to take the port it is given, then takes any port; prints both answers. */
+    static final class OtherJvm {
+        public static void main(String[] args) {
+            System.out.println(FreePort.claim(Integer.parseInt(args[0])) + " " + FreePort.find());
         }
     }
 }
