@@ -3,7 +3,6 @@ package io.topobridge.testing;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,14 +23,16 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Each port is handed out once per machine while the JVM that took it lives: the test forks (and a second build)
  * pick ports independently, and a port one of them picked is not yet listened on while its component starts, so a
  * bind check alone would let a second JVM take it too. A JVM holds a file lock per port it handed out, in a folder
- * under the temporary directory; the kernel drops the locks when the JVM exits, however it exits.
+ * under the temporary directory; the kernel drops the locks when the JVM exits, however it exits. Where that folder
+ * cannot be written, the bind check alone decides, as before.
  */
 public final class FreePort {
     private static final Path RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
     private static final int LOWEST = 10_000;
     private static final int HIGHEST = 65_535;
-    private static final Path CLAIMS = Path.of(System.getProperty("java.io.tmpdir"), "topobridge-ports");
-    private static final Map<Integer, FileLock> GIVEN = new HashMap<>();
+    private static final Path CLAIMS =
+            Path.of(System.getProperty("java.io.tmpdir"), "topobridge-ports-" + System.getProperty("user.name"));
+    private static final Map<Integer, FileChannel> GIVEN = new HashMap<>();
 
     private FreePort() {}
 
@@ -57,40 +58,44 @@ public final class FreePort {
         if (GIVEN.containsKey(port)) {
             return false;
         }
-        FileLock lock = lock(port);
-        if (lock == null) {
-            return false;
+        FileChannel held;
+        try {
+            held = lock(port);
+            if (held == null) {
+                return false;
+            }
+        } catch (IOException e) {
+            held = null; // no folder to share claims in (read-only, another user's): the bind check alone decides
         }
         if (!bindable(port)) {
-            close(lock.channel());
+            close(held);
             return false;
         }
-        GIVEN.put(port, lock);
+        GIVEN.put(port, held);
         return true;
     }
 
-    private static FileLock lock(int port) {
-        FileChannel channel = null;
+    /** The channel holding {@code port}'s lock, or null when another JVM holds it. */
+    private static FileChannel lock(int port) throws IOException {
+        Files.createDirectories(CLAIMS);
+        FileChannel channel =
+                FileChannel.open(CLAIMS.resolve(port + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         try {
-            Files.createDirectories(CLAIMS);
-            channel = FileChannel.open(
-                    CLAIMS.resolve(port + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock = channel.tryLock();
-            if (lock == null) {
-                channel.close();
+            if (channel.tryLock() != null) {
+                return channel;
             }
-            return lock;
         } catch (IOException | OverlappingFileLockException e) {
-            if (channel != null) {
-                close(channel);
-            }
-            return null;
+            // held here or not lockable: taken as held
         }
+        close(channel);
+        return null;
     }
 
     private static void close(FileChannel channel) {
         try {
-            channel.close();
+            if (channel != null) {
+                channel.close();
+            }
         } catch (IOException e) {
             // nothing to undo: the kernel drops the lock when this JVM exits
         }
