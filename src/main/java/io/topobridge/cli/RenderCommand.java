@@ -2,10 +2,10 @@ package io.topobridge.cli;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.topobridge.core.expand.Expansion;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.render.RenderOutput;
 import io.topobridge.core.render.Renderer;
-import io.topobridge.core.render.expand.Expansion;
 import io.topobridge.core.topology.TopologySettings;
 import io.topobridge.manifest.ManifestReader;
 import io.topobridge.manifest.YamlPrinter;

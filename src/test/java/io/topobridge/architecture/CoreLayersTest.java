@@ -12,8 +12,8 @@ import com.tngtech.archunit.core.domain.JavaFieldAccess;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
-import io.topobridge.core.render.expand.Controller;
-import io.topobridge.core.render.expand.PodDefaulter;
+import io.topobridge.core.expand.Controller;
+import io.topobridge.core.expand.PodDefaulter;
 import io.topobridge.core.workload.kind.KindAdapter;
 import org.junit.jupiter.api.Test;
 
@@ -137,7 +137,7 @@ class CoreLayersTest {
     void theFrameworksKnowNoKind() {
         noClasses()
                 .that()
-                .resideInAnyPackage("io.topobridge.core.workload..", "io.topobridge.core.render.expand")
+                .resideInAnyPackage("io.topobridge.core.workload..", "io.topobridge.core.expand")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("io.topobridge.core.kinds..")

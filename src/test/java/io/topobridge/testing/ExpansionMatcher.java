@@ -2,7 +2,7 @@ package io.topobridge.testing;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.topobridge.core.render.expand.Generated;
+import io.topobridge.core.expand.Generated;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

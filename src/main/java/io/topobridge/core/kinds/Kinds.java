@@ -1,5 +1,8 @@
 package io.topobridge.core.kinds;
 
+import io.topobridge.core.expand.Controller;
+import io.topobridge.core.expand.Expansion;
+import io.topobridge.core.expand.PodDefaulter;
 import io.topobridge.core.kinds.aibrix.PodSetAdapter;
 import io.topobridge.core.kinds.aibrix.PodSetController;
 import io.topobridge.core.kinds.aibrix.RoleSetAdapter;
@@ -17,9 +20,6 @@ import io.topobridge.core.kinds.lws.LeaderWorkerSetController;
 import io.topobridge.core.kinds.lws.LwsPodWebhook;
 import io.topobridge.core.kinds.statefulset.StatefulSetAdapter;
 import io.topobridge.core.kinds.statefulset.StatefulSetController;
-import io.topobridge.core.render.expand.Controller;
-import io.topobridge.core.render.expand.Expansion;
-import io.topobridge.core.render.expand.PodDefaulter;
 import io.topobridge.core.workload.kind.KindAdapter;
 import io.topobridge.core.workload.kind.WorkloadAdapters;
 import java.util.List;

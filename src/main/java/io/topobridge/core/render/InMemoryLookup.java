@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.topobridge.core.VolcanoApi;
 import io.topobridge.core.capacity.TierDomains;
-import io.topobridge.core.render.expand.Index;
+import io.topobridge.core.expand.Index;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.WorkloadKind;
 import io.topobridge.core.workload.WorkloadLookup;

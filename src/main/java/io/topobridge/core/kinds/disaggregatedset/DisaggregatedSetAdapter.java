@@ -2,10 +2,10 @@ package io.topobridge.core.kinds.disaggregatedset;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.topobridge.core.expand.Build;
 import io.topobridge.core.finding.Finding;
 import io.topobridge.core.kinds.lws.LeaderWorkerSetAdapter;
 import io.topobridge.core.kinds.lws.LwsGroups;
-import io.topobridge.core.render.expand.Build;
 import io.topobridge.core.workload.Autoscaler;
 import io.topobridge.core.workload.GangScope;
 import io.topobridge.core.workload.WorkloadKind;

@@ -1,10 +1,10 @@
 package io.topobridge.core.kinds.lws;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.topobridge.core.expand.Build;
+import io.topobridge.core.expand.Context;
+import io.topobridge.core.expand.Names;
 import io.topobridge.core.finding.UserText;
-import io.topobridge.core.render.expand.Build;
-import io.topobridge.core.render.expand.Context;
-import io.topobridge.core.render.expand.Names;
 import io.topobridge.core.workload.kind.WorkloadLabels;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.topobridge.core.kinds.lws;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.topobridge.core.expand.Build;
+import io.topobridge.core.expand.Context;
 import io.topobridge.core.finding.UserText;
-import io.topobridge.core.render.expand.Build;
-import io.topobridge.core.render.expand.Context;
 import io.topobridge.core.workload.kind.Workload;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.topobridge.core.render.expand.Expanded;
+import io.topobridge.core.expand.Expanded;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;

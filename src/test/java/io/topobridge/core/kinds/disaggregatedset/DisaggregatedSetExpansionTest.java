@@ -3,7 +3,7 @@ package io.topobridge.core.kinds.disaggregatedset;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
-import io.topobridge.core.render.expand.Expanded;
+import io.topobridge.core.expand.Expanded;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;

@@ -1,4 +1,4 @@
-package io.topobridge.core.render.expand;
+package io.topobridge.core.expand;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

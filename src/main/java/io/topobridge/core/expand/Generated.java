@@ -1,4 +1,4 @@
-package io.topobridge.core.render.expand;
+package io.topobridge.core.expand;
 
 import java.util.List;
 import java.util.regex.Matcher;

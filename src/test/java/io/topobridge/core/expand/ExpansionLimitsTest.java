@@ -1,4 +1,4 @@
-package io.topobridge.core.render.expand;
+package io.topobridge.core.expand;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.topobridge.core.render.expand;
+package io.topobridge.core.expand;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.topobridge.core.workload.WorkloadKind;

@@ -1,4 +1,4 @@
-package io.topobridge.core.render.expand;
+package io.topobridge.core.expand;
 
 import io.topobridge.core.finding.Reason;
 
