@@ -77,6 +77,41 @@ class CoreLayersTest {
                 .check(classes);
     }
 
+    /**
+     * Every top folder is one slice, and under {@code core} every folder of the core: a folder's sub-packages sit with
+     * it, as a reader of the tree sees them (a sub-package below a layer its parent stands above is a cycle here).
+     */
+    private static final String MODELS = "io.topobridge.volcano.model";
+
+    private static final SliceAssignment FOLDERS = new SliceAssignment() {
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+            String[] parts = javaClass.getPackageName().split("\\.");
+            // the generated Volcano models are a library beside the tree, as fabric8's are
+            if (parts.length < 3
+                    || !parts[1].equals("topobridge")
+                    || javaClass.getPackageName().startsWith(MODELS)) {
+                return SliceIdentifier.ignore();
+            }
+            return SliceIdentifier.of(parts[2].equals("core") && parts.length > 3 ? "core." + parts[3] : parts[2]);
+        }
+
+        @Override
+        public String getDescription() {
+            return "folders of io.topobridge and of io.topobridge.core";
+        }
+    };
+
+    @Test
+    void foldersAreFreeOfCycles() {
+        slices().assignedFrom(FOLDERS)
+                .should()
+                .beFreeOfCycles()
+                .because("each folder of the tree stands above or below another as a whole, so the tree reads as its"
+                        + " layers")
+                .check(classes);
+    }
+
     @Test
     void workloadCoreNeverReadsDiagnosis() {
         noClasses()
