@@ -3,7 +3,6 @@ package io.topobridge.testing;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -24,7 +23,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * pick ports independently, and a port one of them picked is not yet listened on while its component starts, so a
  * bind check alone would let a second JVM take it too. A JVM holds a file lock per port it handed out, in a folder
  * under the temporary directory; the kernel drops the locks when the JVM exits, however it exits. Where that folder
- * cannot be written, the bind check alone decides, as before.
+ * cannot be written or its files locked, the bind check alone decides, as before.
  */
 public final class FreePort {
     private static final Path RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
@@ -84,11 +83,12 @@ public final class FreePort {
             if (channel.tryLock() != null) {
                 return channel;
             }
-        } catch (IOException | OverlappingFileLockException e) {
-            // held here or not lockable: taken as held
+            channel.close();
+            return null;
+        } catch (IOException e) {
+            close(channel); // not lockable here: the caller lets the bind check alone decide
+            throw e;
         }
-        close(channel);
-        return null;
     }
 
     private static void close(FileChannel channel) {

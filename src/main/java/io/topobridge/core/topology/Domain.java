@@ -21,9 +21,9 @@ final class Domain {
     List<KeyValue> partitions;
     /** In an NVLink tree's tier 1: the partition these nodes form, or null when it is their whole domain. */
     KeyValue partition;
-    /** While an NVLink domain is built: how many nodes name a partition (first: {@link #partition}), if two differ. */
+    /** While an NVLink domain is built: how many of its nodes name a partition (the first: {@link #partition}). */
     int named;
-
+    /** While an NVLink domain is built: whether two of its nodes name different partitions. */
     boolean twoPartitions;
 
     /** A HyperNode of a skipped tier holding only one NVLink domain kept whole ({@link RailDomains}). */
@@ -49,7 +49,7 @@ final class Domain {
         partitions.add(p);
         if (p != null) {
             named++;
-            twoPartitions |= partition != null && !twoPartitions && !p.equals(partition);
+            twoPartitions = twoPartitions || (partition != null && !p.equals(partition));
             partition = partition == null ? p : partition;
         }
     }
